@@ -1,0 +1,432 @@
+package b2
+
+import (
+	"encoding/binary"
+	"fmt"
+	"io"
+	"math"
+	"sync"
+)
+
+// Decoder decompresses chunks. It owns scratch buffers and codec state that
+// are reused across calls, so a hot loop allocates nothing per block. A
+// Decoder is not safe for concurrent use; use one per goroutine (the package
+// level functions take one from a pool). The zero value is ready to use.
+type Decoder struct {
+	s              streamDecoder
+	tmp, tmp2, blk []byte
+	ref            []byte
+}
+
+// NewDecoder returns a ready Decoder. Call Release when done with it so its
+// codec state returns to the shared pools.
+func NewDecoder() *Decoder { return &Decoder{} }
+
+// Release returns pooled codec state; the Decoder stays usable.
+func (d *Decoder) Release() { d.s.release() }
+
+var decoderPool = sync.Pool{New: func() any { return new(Decoder) }}
+
+func getDecoder() *Decoder  { return decoderPool.Get().(*Decoder) }
+func putDecoder(d *Decoder) { decoderPool.Put(d) }
+
+// Decompress decodes the chunk at the start of src into dst, which must hold
+// at least the chunk's Nbytes; it returns Nbytes. Trailing bytes of src
+// after Cbytes are ignored.
+func Decompress(dst, src []byte) (int, error) {
+	d := getDecoder()
+	defer putDecoder(d)
+	return d.Decompress(dst, src)
+}
+
+// DecompressRange decodes bytes [off, off+n) of the chunk's payload into
+// dst[:n], decoding only the blocks that intersect the range (plus block 0
+// when the DELTA filter needs it as reference).
+func DecompressRange(dst, src []byte, off, n int) error {
+	d := getDecoder()
+	defer putDecoder(d)
+	return d.DecompressRange(dst, src, off, n)
+}
+
+// GetItems decodes items [start, start+n) of typesize bytes each (the chunk
+// header typesize) into dst, like c-blosc2's blosc2_getitem.
+func GetItems(dst, src []byte, start, n int) error {
+	d := getDecoder()
+	defer putDecoder(d)
+	return d.GetItems(dst, src, start, n)
+}
+
+// ChunkNbytes returns the uncompressed size of the chunk in src after
+// validating its header; use it to size the destination of Decompress.
+func ChunkNbytes(src []byte) (int, error) {
+	h, err := ParseChunkHeader(src)
+	return h.Nbytes, err
+}
+
+func shortDst(have, want int) error {
+	return fmt.Errorf("b2: destination has %d bytes, need %d: %w", have, want, io.ErrShortBuffer)
+}
+
+// Decompress is the Decoder form of the package function Decompress.
+func (d *Decoder) Decompress(dst, src []byte) (int, error) {
+	c, err := parseChunk(src)
+	if err != nil {
+		return 0, err
+	}
+	if len(dst) < c.Nbytes {
+		return 0, shortDst(len(dst), c.Nbytes)
+	}
+	return c.Nbytes, d.decodeChunk(&c, dst[:c.Nbytes])
+}
+
+func (d *Decoder) decodeChunk(c *chunk, dst []byte) error {
+	if sp := c.Special(); sp != SpecialNone {
+		fillSpecial(c, dst, 0)
+		return nil
+	}
+	if c.Memcpyed() {
+		copy(dst, c.data[c.HeaderLen:])
+		return nil
+	}
+	if c.VLBlocks() {
+		off := 0
+		for b := 0; b < c.nblocks; b++ {
+			us := c.vlSize(b)
+			if err := d.decodeBlock(c, b, dst[off:off+us], nil); err != nil {
+				return err
+			}
+			off += us
+		}
+		return nil
+	}
+	var ref []byte
+	for b := 0; b < c.nblocks; b++ {
+		off := b * c.Blocksize
+		out := dst[off : off+c.blockSize(b)]
+		if err := d.decodeBlock(c, b, out, ref); err != nil {
+			return err
+		}
+		if b == 0 {
+			ref = out
+		}
+	}
+	return nil
+}
+
+// DecompressBlock decodes block nblock of the chunk in src into dst and
+// returns its size. Blocks of a regular chunk cover Blocksize bytes each
+// (the last may be shorter); VL-blocks chunks have one block per item batch.
+func (d *Decoder) DecompressBlock(dst, src []byte, nblock int) (int, error) {
+	c, err := parseChunk(src)
+	if err != nil {
+		return 0, err
+	}
+	if sp := c.Special(); sp != SpecialNone || c.Memcpyed() {
+		// Special and memcpyed chunks have no stored blocks: serve the
+		// same byte range a regular chunk's block would cover.
+		nb := c.NBlocks()
+		if nblock < 0 || nblock >= nb {
+			return 0, fmt.Errorf("b2: block %d out of range [0, %d)", nblock, nb)
+		}
+		off := nblock * c.Blocksize
+		n := min(c.Blocksize, c.Nbytes-off)
+		if len(dst) < n {
+			return 0, shortDst(len(dst), n)
+		}
+		return n, d.rangeOf(&c, dst[:n], off)
+	}
+	if nblock < 0 || nblock >= c.nblocks {
+		return 0, fmt.Errorf("b2: block %d out of range [0, %d)", nblock, c.nblocks)
+	}
+	var n int
+	if c.VLBlocks() {
+		n = c.vlSize(nblock)
+	} else {
+		n = c.blockSize(nblock)
+	}
+	if len(dst) < n {
+		return 0, shortDst(len(dst), n)
+	}
+	ref, err := d.deltaRef(&c, nblock)
+	if err != nil {
+		return 0, err
+	}
+	return n, d.decodeBlock(&c, nblock, dst[:n], ref)
+}
+
+// GetItems is the Decoder form of the package function GetItems.
+func (d *Decoder) GetItems(dst, src []byte, start, n int) error {
+	h, err := ParseChunkHeader(src)
+	if err != nil {
+		return err
+	}
+	ts := h.Typesize
+	if start < 0 || n < 0 || start > math.MaxInt32/ts || n > math.MaxInt32/ts {
+		return fmt.Errorf("b2: items [%d, %d+%d) out of range", start, start, n)
+	}
+	return d.DecompressRange(dst, src, start*ts, n*ts)
+}
+
+// DecompressRange is the Decoder form of the package function DecompressRange.
+func (d *Decoder) DecompressRange(dst, src []byte, off, n int) error {
+	c, err := parseChunk(src)
+	if err != nil {
+		return err
+	}
+	if off < 0 || n < 0 || off > c.Nbytes || n > c.Nbytes-off {
+		return fmt.Errorf("b2: range [%d, %d+%d) outside chunk of %d bytes", off, off, n, c.Nbytes)
+	}
+	if len(dst) < n {
+		return shortDst(len(dst), n)
+	}
+	return d.rangeOf(&c, dst[:n], off)
+}
+
+// rangeOf decodes payload bytes [off, off+len(dst)) of c into dst.
+func (d *Decoder) rangeOf(c *chunk, dst []byte, off int) error {
+	n := len(dst)
+	if n == 0 {
+		return nil
+	}
+	if c.Special() != SpecialNone {
+		fillSpecial(c, dst, off)
+		return nil
+	}
+	if c.Memcpyed() {
+		copy(dst, c.data[c.HeaderLen+off:])
+		return nil
+	}
+	end := off + n
+	if c.VLBlocks() {
+		bo := 0
+		for b := 0; b < c.nblocks && bo < end; b++ {
+			us := c.vlSize(b)
+			if bo+us > off {
+				if err := d.copyBlockPart(c, b, bo, us, dst, off, nil); err != nil {
+					return err
+				}
+			}
+			bo += us
+		}
+		return nil
+	}
+	first, last := off/c.Blocksize, (end-1)/c.Blocksize
+	ref, err := d.deltaRef(c, first)
+	if err != nil {
+		return err
+	}
+	for b := first; b <= last; b++ {
+		if err := d.copyBlockPart(c, b, b*c.Blocksize, c.blockSize(b), dst, off, ref); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// copyBlockPart decodes block b (payload range [bo, bo+bsize)) and copies
+// its intersection with [off, off+len(dst)) into dst. Fully covered blocks
+// are decoded in place, partial ones through a scratch buffer.
+func (d *Decoder) copyBlockPart(c *chunk, b, bo, bsize int, dst []byte, off int, ref []byte) error {
+	lo, hi := max(bo, off), min(bo+bsize, off+len(dst))
+	if lo >= hi {
+		return nil
+	}
+	if lo == bo && hi == bo+bsize {
+		return d.decodeBlock(c, b, dst[bo-off:bo-off+bsize], ref)
+	}
+	d.blk = grow(d.blk, bsize)
+	if err := d.decodeBlock(c, b, d.blk, ref); err != nil {
+		return err
+	}
+	copy(dst[lo-off:hi-off], d.blk[lo-bo:hi-bo])
+	return nil
+}
+
+// deltaRef returns the decoded block 0 when decoding block first>0 of a
+// DELTA chunk needs it as the XOR reference.
+func (d *Decoder) deltaRef(c *chunk, first int) ([]byte, error) {
+	if first == 0 || !c.hasDelta() || c.VLBlocks() {
+		return nil, nil
+	}
+	d.ref = grow(d.ref, c.blockSize(0))
+	if err := d.decodeBlock(c, 0, d.ref, nil); err != nil {
+		return nil, err
+	}
+	return d.ref, nil
+}
+
+func (c *chunk) hasDelta() bool {
+	for _, f := range c.Filters {
+		if f == FilterDelta {
+			return true
+		}
+	}
+	return false
+}
+
+// vlSize returns the uncompressed size of VL block b (validated by parseChunk).
+func (c *chunk) vlSize(b int) int {
+	return int(int32(binary.LittleEndian.Uint32(c.data[c.bstart(b):])))
+}
+
+// decodeBlock decodes block b into out (exactly the block's size): streams
+// first, then the filter pipeline undone from slot 5 down to slot 0. ref is
+// the decoded block 0 for DELTA (nil when b is 0).
+func (d *Decoder) decodeBlock(c *chunk, b int, out []byte, ref []byte) error {
+	nf := 0
+	for _, f := range c.Filters {
+		if f != FilterNone && f != FilterTruncPrec {
+			nf++
+		}
+	}
+	if nf == 0 {
+		return d.decodeStreams(c, b, out)
+	}
+	bsize := len(out)
+	d.tmp, d.tmp2 = grow(d.tmp, bsize), grow(d.tmp2, bsize)
+	cur := d.tmp
+	if err := d.decodeStreams(c, b, cur); err != nil {
+		return err
+	}
+	for i := 5; i >= 0; i-- {
+		f := c.Filters[i]
+		if f == FilterNone || f == FilterTruncPrec {
+			continue
+		}
+		nf--
+		var next []byte
+		switch {
+		case nf == 0:
+			next = out
+		case &cur[0] == &d.tmp[0]:
+			next = d.tmp2
+		default:
+			next = d.tmp
+		}
+		if err := undoFilter(c, f, c.FiltersMeta[i], next, cur, ref, b); err != nil {
+			return err
+		}
+		cur = next
+	}
+	return nil
+}
+
+// decodeStreams decodes the (possibly split) streams of block b into out,
+// producing the filtered block bytes.
+func (d *Decoder) decodeStreams(c *chunk, b int, out []byte) error {
+	p := c.bstart(b)
+	if c.VLBlocks() {
+		end := len(c.data)
+		if b+1 < c.nblocks {
+			end = c.bstart(b + 1)
+		}
+		payload := c.data[p+4 : end]
+		if len(payload) == len(out) {
+			copy(out, payload)
+			return nil
+		}
+		return d.s.decode(&c.ChunkHeader, c.dict, payload, out)
+	}
+	bsize := len(out)
+	nstreams := 1
+	if c.Split() && !(b == c.nblocks-1 && c.leftover != 0) {
+		nstreams = c.Typesize
+	}
+	neblock := bsize / nstreams
+	data := c.data
+	for s := 0; s < nstreams; s++ {
+		if p+4 > len(data) {
+			return corruptf("block %d stream %d: size field past the end", b, s)
+		}
+		csize := int(int32(binary.LittleEndian.Uint32(data[p:])))
+		p += 4
+		dst := out[s*neblock : (s+1)*neblock]
+		switch {
+		case csize == 0:
+			clear(dst)
+		case csize < 0:
+			if p >= len(data) {
+				return corruptf("block %d stream %d: token past the end", b, s)
+			}
+			token := data[p]
+			p++
+			if token != 1 || csize < -255 {
+				return corruptf("block %d stream %d: bad run token %#x (csize %d)", b, s, token, csize)
+			}
+			fillByte(dst, byte(-csize))
+		case csize > len(data)-p:
+			return corruptf("block %d stream %d: csize %d past the end", b, s, csize)
+		case csize == neblock:
+			copy(dst, data[p:p+csize])
+			p += csize
+		default:
+			if err := d.s.decode(&c.ChunkHeader, c.dict, data[p:p+csize], dst); err != nil {
+				return fmt.Errorf("block %d stream %d: %w", b, s, err)
+			}
+			p += csize
+		}
+	}
+	if tail := nstreams * neblock; tail < bsize {
+		clear(out[tail:])
+	}
+	return nil
+}
+
+// fillSpecial writes payload bytes [off, off+len(dst)) of a special chunk.
+func fillSpecial(c *chunk, dst []byte, off int) {
+	switch c.Special() {
+	case SpecialNaN:
+		var pat [8]byte
+		if c.Typesize == 4 {
+			binary.LittleEndian.PutUint32(pat[:], 0x7FC00000)
+		} else {
+			binary.LittleEndian.PutUint64(pat[:], 0x7FF8000000000000)
+		}
+		fillPattern(dst, pat[:c.Typesize], off)
+	case SpecialValue:
+		fillPattern(dst, c.data[extendedHeaderLen:c.Cbytes], off)
+	default: // zeros and uninitialized (returned as zeros)
+		clear(dst)
+	}
+}
+
+// fillPattern fills dst with pat repeated, starting at phase off%len(pat).
+func fillPattern(dst, pat []byte, off int) {
+	if len(dst) == 0 {
+		return
+	}
+	p := len(pat)
+	ph := off % p
+	n := copy(dst, pat[ph:])
+	for n < len(dst) && n < p {
+		n += copy(dst[n:], pat)
+	}
+	// dst[:n] now starts at phase ph and n ≥ p, so doubling keeps the phase
+	// as long as we copy multiples of p.
+	per := n / p * p
+	for per < len(dst) {
+		per += copy(dst[per:], dst[:per])
+	}
+}
+
+func fillByte(dst []byte, v byte) {
+	if v == 0 {
+		clear(dst)
+		return
+	}
+	if len(dst) == 0 {
+		return
+	}
+	dst[0] = v
+	for n := 1; n < len(dst); n *= 2 {
+		copy(dst[n:], dst[:n])
+	}
+}
+
+// grow returns buf resized to n, reallocating only when capacity is short.
+func grow(buf []byte, n int) []byte {
+	if cap(buf) < n {
+		return make([]byte, n)
+	}
+	return buf[:n]
+}

@@ -1,0 +1,68 @@
+// Package b2 reads and writes Blosc2 chunks, frames and b2nd arrays in pure
+// Go, bit-compatible with c-blosc2 (formats described in c-blosc2's
+// README_CHUNK_FORMAT.rst, README_CFRAME_FORMAT.rst,
+// README_SFRAME_FORMAT.rst and README_B2ND_METALAYER.rst; the project spec
+// is shared/specs/blosc2-format.md §2–§4).
+//
+// # Chunk
+//
+// A chunk is one independently decodable buffer of up to 2 GiB:
+//
+//	 0      1         2      3        4        8          12       16
+//	┌──────┬─────────┬──────┬────────┬────────┬──────────┬────────┐
+//	│ ver  │ versionlz│ flags│typesize│ nbytes │ blocksize│ cbytes │  base header (Blosc1)
+//	└──────┴─────────┴──────┴────────┴────────┴──────────┴────────┘
+//	16          22      23      24              30      31     32
+//	┌───────────┬───────┬───────┬───────────────┬───────┬───────┐
+//	│filters[6] │udcodec│cc meta│ filters_meta[6]│flags2 │b2flags│  extension (flags bits 0 and 2 both set)
+//	└───────────┴───────┴───────┴───────────────┴───────┴───────┘
+//	┌────────────────────┬──────────────────┬──────────────────────────────┐
+//	│ bstarts i32 × nblk │ [dict: i32 + data]│ block streams (any order)    │
+//	└────────────────────┴──────────────────┴──────────────────────────────┘
+//	stream = i32 csize │ csize bytes (codec output, or raw when csize == size)
+//	         csize 0 = zeros, csize < 0 + token byte = run of one byte value
+//
+// nbytes and blocksize let a reader size buffers and find any block
+// without decoding the others (random access, like blosc2_getitem).
+// cbytes lets chunks be concatenated. Each block is filtered (shuffle,
+// bitshuffle, delta, bytedelta, trunc_prec: six slots applied in order)
+// and then, unless flags bit 4 (dont_split) is set, split into typesize
+// streams so that each byte plane compresses on its own. Special chunks
+// (zeros, NaN, a repeated value, uninitialized) carry no streams at all;
+// memcpyed chunks (flags bit 1) store the payload raw after the header.
+//
+// # Frame
+//
+// A contiguous frame (.b2frame, .b2nd, .b2f) is one file:
+//
+//	┌───────────────────────────┬──────────┬─────┬──────────┬───────────────┬─────────────────┐
+//	│ header (msgpack, 87 bytes │ chunk 0  │ ... │ chunk n-1│ offsets chunk │ trailer         │
+//	│ fixed + metalayers)       │          │     │          │ (i64 × n)     │ (vlmeta, len)   │
+//	└───────────────────────────┴──────────┴─────┴──────────┴───────────────┴─────────────────┘
+//
+// The fixed header part has constant msgpack encodings so that fields can
+// be read and patched by offset; metalayers sit in the header because
+// their size must never change once chunks follow. Offsets are relative
+// to the end of the header, so a frame can live at any position inside a
+// larger file (a .b2z zip member): see NewFrame. A negative offset marks
+// a special chunk that is not stored at all. Variable-length metadata
+// (vlmeta) lives in the trailer, the only part rewritten when it changes;
+// its last 23 bytes give the trailer length so it is read backwards.
+// A sparse frame is a directory holding the header/offsets/trailer in
+// chunks.b2frame and one %08X.chunk file per chunk.
+//
+// # b2nd
+//
+// A b2nd array is a frame whose "b2nd" metalayer gives shape, chunkshape,
+// blockshape and a NumPy dtype string. Chunks tile the shape in C order;
+// each chunk is padded to whole blocks and edge chunks are padded to the
+// full chunk shape, so every chunk has the same size; blocks tile a chunk
+// in C order and hold their items in C order.
+//
+// # Robustness
+//
+// Every length and offset is checked before use; malformed input yields
+// an error wrapping ErrCorrupt (naming file, chunk and offset where
+// known), never a panic, and no allocation larger than what a header
+// claims and the input can justify.
+package b2

@@ -1,0 +1,194 @@
+package columnar
+
+import "fmt"
+
+// TypeID names a SQL type. The physical layout a vector uses for each one is
+// given by Phys: many logical types share one physical representation so that
+// kernels are written once per representation, not once per SQL type.
+type TypeID uint8
+
+const (
+	Null TypeID = iota // the type of an untyped NULL literal
+	Bool
+	Int8
+	Int16
+	Int32
+	Int64
+	Uint8
+	Uint16
+	Uint32
+	Uint64
+	Float32
+	Float64
+	Decimal // fixed point, int64 scaled by 10^Scale (precision ≤ 18)
+	Varchar
+	Blob
+	Date      // days since 1970-01-01
+	Timestamp // microseconds since 1970-01-01 00:00:00 UTC
+	Interval  // microseconds (days and months folded in at 24h and 30 days)
+)
+
+// Phys is the physical representation of a vector's payload.
+type Phys uint8
+
+const (
+	PhysNone  Phys = iota // Null: no payload
+	PhysBool              // []bool
+	PhysInt               // []int64: signed ints, uint8..uint32, decimal, date, timestamp, interval
+	PhysUint              // []uint64: uint64
+	PhysFloat             // []float64: float32 (widened exactly), float64
+	PhysBytes             // [][]byte: varchar, blob
+)
+
+// Type is a SQL type. Precision and Scale matter only for Decimal.
+type Type struct {
+	ID        TypeID
+	Precision uint8
+	Scale     uint8
+}
+
+// Common types, for brevity at call sites.
+var (
+	TNull      = Type{ID: Null}
+	TBool      = Type{ID: Bool}
+	TInt8      = Type{ID: Int8}
+	TInt16     = Type{ID: Int16}
+	TInt32     = Type{ID: Int32}
+	TInt64     = Type{ID: Int64}
+	TUint8     = Type{ID: Uint8}
+	TUint16    = Type{ID: Uint16}
+	TUint32    = Type{ID: Uint32}
+	TUint64    = Type{ID: Uint64}
+	TFloat32   = Type{ID: Float32}
+	TFloat64   = Type{ID: Float64}
+	TVarchar   = Type{ID: Varchar}
+	TBlob      = Type{ID: Blob}
+	TDate      = Type{ID: Date}
+	TTimestamp = Type{ID: Timestamp}
+	TInterval  = Type{ID: Interval}
+)
+
+// DecimalType returns DECIMAL(p, s).
+func DecimalType(p, s int) Type { return Type{ID: Decimal, Precision: uint8(p), Scale: uint8(s)} }
+
+// Phys returns the physical representation of t.
+func (t Type) Phys() Phys {
+	switch t.ID {
+	case Null:
+		return PhysNone
+	case Bool:
+		return PhysBool
+	case Uint64:
+		return PhysUint
+	case Float32, Float64:
+		return PhysFloat
+	case Varchar, Blob:
+		return PhysBytes
+	default:
+		return PhysInt
+	}
+}
+
+// IsInteger reports whether t is a signed or unsigned integer type.
+func (t Type) IsInteger() bool { return t.ID >= Int8 && t.ID <= Uint64 }
+
+// IsSigned reports whether t is a signed integer type.
+func (t Type) IsSigned() bool { return t.ID >= Int8 && t.ID <= Int64 }
+
+// IsFloat reports whether t is FLOAT or DOUBLE.
+func (t Type) IsFloat() bool { return t.ID == Float32 || t.ID == Float64 }
+
+// IsNumeric reports whether t takes part in arithmetic.
+func (t Type) IsNumeric() bool { return t.IsInteger() || t.IsFloat() || t.ID == Decimal }
+
+// IsString reports whether t is VARCHAR or BLOB.
+func (t Type) IsString() bool { return t.ID == Varchar || t.ID == Blob }
+
+// IsTemporal reports whether t is DATE or TIMESTAMP.
+func (t Type) IsTemporal() bool { return t.ID == Date || t.ID == Timestamp }
+
+// IntRange returns the inclusive value range of an integer type held in an
+// int64 (Uint64 reports the int64 range; callers handle it separately).
+func (t Type) IntRange() (lo, hi int64) {
+	switch t.ID {
+	case Int8:
+		return -1 << 7, 1<<7 - 1
+	case Int16:
+		return -1 << 15, 1<<15 - 1
+	case Int32:
+		return -1 << 31, 1<<31 - 1
+	case Uint8:
+		return 0, 1<<8 - 1
+	case Uint16:
+		return 0, 1<<16 - 1
+	case Uint32:
+		return 0, 1<<32 - 1
+	}
+	return -1 << 63, 1<<63 - 1
+}
+
+var typeNames = [...]string{
+	Null: "NULL", Bool: "BOOLEAN", Int8: "TINYINT", Int16: "SMALLINT", Int32: "INTEGER",
+	Int64: "BIGINT", Uint8: "UTINYINT", Uint16: "USMALLINT", Uint32: "UINTEGER",
+	Uint64: "UBIGINT", Float32: "FLOAT", Float64: "DOUBLE", Decimal: "DECIMAL",
+	Varchar: "VARCHAR", Blob: "BLOB", Date: "DATE", Timestamp: "TIMESTAMP", Interval: "INTERVAL",
+}
+
+// String returns the SQL spelling of t, as DuckDB prints it.
+func (t Type) String() string {
+	if t.ID == Decimal {
+		return fmt.Sprintf("DECIMAL(%d,%d)", t.Precision, t.Scale)
+	}
+	if int(t.ID) < len(typeNames) {
+		return typeNames[t.ID]
+	}
+	return fmt.Sprintf("TYPE(%d)", t.ID)
+}
+
+// Field is one named, typed column of a schema.
+type Field struct {
+	Name     string
+	Type     Type
+	Nullable bool
+}
+
+// Schema is an ordered list of fields.
+type Schema []Field
+
+// Index returns the position of the field named name (case-insensitive), or -1.
+func (s Schema) Index(name string) int {
+	for i, f := range s {
+		if equalFold(f.Name, name) {
+			return i
+		}
+	}
+	return -1
+}
+
+// Names returns the field names in order.
+func (s Schema) Names() []string {
+	out := make([]string, len(s))
+	for i, f := range s {
+		out[i] = f.Name
+	}
+	return out
+}
+
+func equalFold(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		x, y := a[i], b[i]
+		if 'A' <= x && x <= 'Z' {
+			x += 'a' - 'A'
+		}
+		if 'A' <= y && y <= 'Z' {
+			y += 'a' - 'A'
+		}
+		if x != y {
+			return false
+		}
+	}
+	return true
+}

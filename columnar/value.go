@@ -1,0 +1,250 @@
+package columnar
+
+import (
+	"bytes"
+	"cmp"
+	"math"
+	"strconv"
+	"time"
+)
+
+// Value is one scalar: a literal, a statistic or a result cell. The payload
+// field used depends on Type.Phys(): I (PhysInt and PhysBool as 0/1, and the
+// bit pattern of PhysUint), F (PhysFloat) or S (PhysBytes). Null values carry
+// their type so that a typed NULL can flow through expressions.
+type Value struct {
+	Type Type
+	Null bool
+	I    int64
+	F    float64
+	S    string
+}
+
+// NullValue returns a NULL of type t.
+func NullValue(t Type) Value { return Value{Type: t, Null: true} }
+
+// IntValue returns an integer value of type t.
+func IntValue(t Type, v int64) Value { return Value{Type: t, I: v} }
+
+// UintValue returns a UBIGINT value.
+func UintValue(v uint64) Value { return Value{Type: TUint64, I: int64(v)} }
+
+// FloatValue returns a floating value of type t.
+func FloatValue(t Type, v float64) Value { return Value{Type: t, F: v} }
+
+// StringValue returns a VARCHAR value.
+func StringValue(s string) Value { return Value{Type: TVarchar, S: s} }
+
+// BoolValue returns a BOOLEAN value.
+func BoolValue(b bool) Value {
+	v := Value{Type: TBool}
+	if b {
+		v.I = 1
+	}
+	return v
+}
+
+// Bool returns the payload of a BOOLEAN value.
+func (v Value) Bool() bool { return v.I != 0 }
+
+// Uint returns the payload of a UBIGINT value.
+func (v Value) Uint() uint64 { return uint64(v.I) }
+
+// AsFloat converts a numeric value to float64 (decimals are unscaled).
+func (v Value) AsFloat() float64 {
+	switch v.Type.Phys() {
+	case PhysFloat:
+		return v.F
+	case PhysUint:
+		return float64(uint64(v.I))
+	}
+	if v.Type.ID == Decimal {
+		return float64(v.I) / math.Pow10(int(v.Type.Scale))
+	}
+	return float64(v.I)
+}
+
+// Compare orders two non-NULL values of the same physical representation.
+// NaN sorts after every other float, as in DuckDB.
+func Compare(a, b Value) int {
+	switch a.Type.Phys() {
+	case PhysFloat:
+		return CompareFloat(a.F, b.F)
+	case PhysUint:
+		return cmp.Compare(uint64(a.I), uint64(b.I))
+	case PhysBytes:
+		return cmp.Compare(a.S, b.S)
+	}
+	return cmp.Compare(a.I, b.I)
+}
+
+// CompareFloat orders floats with NaN greatest and -0 == +0.
+func CompareFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	case a == b:
+		return 0
+	}
+	an, bn := math.IsNaN(a), math.IsNaN(b)
+	switch {
+	case an && bn:
+		return 0
+	case an:
+		return 1
+	}
+	return -1
+}
+
+// CompareBytes is bytes.Compare, named here so kernels read uniformly.
+func CompareBytes(a, b []byte) int { return bytes.Compare(a, b) }
+
+// String renders v as DuckDB prints it in a result (NULL as "NULL").
+func (v Value) String() string {
+	if v.Null {
+		return "NULL"
+	}
+	return string(v.AppendText(nil))
+}
+
+// AppendText appends the text form of a non-NULL value to dst.
+func (v Value) AppendText(dst []byte) []byte {
+	switch v.Type.ID {
+	case Bool:
+		if v.I != 0 {
+			return append(dst, "true"...)
+		}
+		return append(dst, "false"...)
+	case Uint64:
+		return strconv.AppendUint(dst, uint64(v.I), 10)
+	case Float32:
+		return AppendFloat(dst, v.F, 32)
+	case Float64:
+		return AppendFloat(dst, v.F, 64)
+	case Decimal:
+		return AppendDecimal(dst, v.I, int(v.Type.Scale))
+	case Varchar, Blob:
+		return append(dst, v.S...)
+	case Date:
+		return AppendDate(dst, v.I)
+	case Timestamp:
+		return AppendTimestamp(dst, v.I)
+	case Interval:
+		return AppendInterval(dst, v.I)
+	case Null:
+		return append(dst, "NULL"...)
+	}
+	return strconv.AppendInt(dst, v.I, 10)
+}
+
+// AppendFloat formats like DuckDB: shortest round-trip digits, "inf", "-inf", "nan".
+func AppendFloat(dst []byte, f float64, bitSize int) []byte {
+	switch {
+	case math.IsNaN(f):
+		return append(dst, "nan"...)
+	case math.IsInf(f, 1):
+		return append(dst, "inf"...)
+	case math.IsInf(f, -1):
+		return append(dst, "-inf"...)
+	}
+	if f == math.Trunc(f) && math.Abs(f) < 1e15 {
+		dst = strconv.AppendFloat(dst, f, 'f', -1, bitSize)
+		return append(dst, ".0"...)
+	}
+	abs := math.Abs(f)
+	if abs >= 1e-5 && abs < 1e15 {
+		return strconv.AppendFloat(dst, f, 'f', -1, bitSize)
+	}
+	return strconv.AppendFloat(dst, f, 'e', -1, bitSize)
+}
+
+// AppendDecimal formats an int64 scaled by 10^scale.
+func AppendDecimal(dst []byte, v int64, scale int) []byte {
+	if scale == 0 {
+		return strconv.AppendInt(dst, v, 10)
+	}
+	neg := v < 0
+	u := uint64(v)
+	if neg {
+		u = uint64(-v)
+		dst = append(dst, '-')
+	}
+	s := strconv.FormatUint(u, 10)
+	for len(s) <= scale {
+		s = "0" + s
+	}
+	dst = append(dst, s[:len(s)-scale]...)
+	dst = append(dst, '.')
+	return append(dst, s[len(s)-scale:]...)
+}
+
+// Epoch helpers: dates are days and timestamps microseconds since 1970-01-01 UTC.
+const (
+	MicrosPerSecond = 1_000_000
+	MicrosPerDay    = 86_400 * MicrosPerSecond
+)
+
+// DateToTime converts days since the epoch to a UTC time.
+func DateToTime(days int64) time.Time { return time.Unix(days*86400, 0).UTC() }
+
+// TimestampToTime converts microseconds since the epoch to a UTC time.
+func TimestampToTime(us int64) time.Time { return time.UnixMicro(us).UTC() }
+
+// TimeToDate converts a time to days since the epoch (floor).
+func TimeToDate(t time.Time) int64 {
+	s := t.Unix()
+	d := s / 86400
+	if s%86400 < 0 {
+		d--
+	}
+	return d
+}
+
+// AppendDate formats days since the epoch as YYYY-MM-DD.
+func AppendDate(dst []byte, days int64) []byte {
+	return DateToTime(days).AppendFormat(dst, "2006-01-02")
+}
+
+// AppendTimestamp formats microseconds since the epoch as DuckDB does:
+// "YYYY-MM-DD HH:MM:SS" with fractional seconds only when non-zero.
+func AppendTimestamp(dst []byte, us int64) []byte {
+	t := TimestampToTime(us)
+	dst = t.AppendFormat(dst, "2006-01-02 15:04:05")
+	if frac := t.Nanosecond() / 1000; frac != 0 {
+		s := strconv.Itoa(frac + 1_000_000)[1:]
+		for len(s) > 0 && s[len(s)-1] == '0' {
+			s = s[:len(s)-1]
+		}
+		dst = append(dst, '.')
+		dst = append(dst, s...)
+	}
+	return dst
+}
+
+// AppendInterval formats microseconds as "D days HH:MM:SS[.ffffff]".
+func AppendInterval(dst []byte, us int64) []byte {
+	if us < 0 {
+		dst = append(dst, '-')
+		us = -us
+	}
+	days := us / MicrosPerDay
+	us %= MicrosPerDay
+	if days != 0 {
+		dst = strconv.AppendInt(dst, days, 10)
+		if days == 1 {
+			dst = append(dst, " day "...)
+		} else {
+			dst = append(dst, " days "...)
+		}
+	}
+	h, m, s, f := us/3_600_000_000, us/60_000_000%60, us/1_000_000%60, us%1_000_000
+	dst = append(dst, byte('0'+h/10), byte('0'+h%10), ':', byte('0'+m/10), byte('0'+m%10), ':', byte('0'+s/10), byte('0'+s%10))
+	if f != 0 {
+		fs := strconv.Itoa(int(f) + 1_000_000)[1:]
+		dst = append(dst, '.')
+		dst = append(dst, fs...)
+	}
+	return dst
+}

@@ -1,0 +1,292 @@
+package executor
+
+import (
+	"encoding/binary"
+	"math"
+
+	"github.com/b2sql/b2sql/columnar"
+)
+
+// aggState holds one aggregate's running state for every group, in slices
+// indexed by group id.
+type aggState struct {
+	spec   AggSpec
+	in     columnar.Type // argument type
+	count  []int64       // rows counted (count, avg) or seen (sum, min, max)
+	ints   []int64
+	uints  []uint64
+	floats []float64
+	bytes  [][]byte
+	bools  []bool
+	ar     arena // min/max strings are copied here
+	// distinct remembers (group, value) pairs already aggregated.
+	distinct map[string]struct{}
+	keyBuf   []byte
+	dsel     []int
+}
+
+func newAggState(spec AggSpec) *aggState {
+	s := &aggState{spec: spec}
+	if spec.Arg != nil {
+		s.in = spec.Arg.Type()
+	}
+	if spec.Distinct {
+		s.distinct = map[string]struct{}{}
+	}
+	return s
+}
+
+func (s *aggState) grow(n int) {
+	s.count = growZero(s.count, n)
+	switch s.accPhys() {
+	case columnar.PhysInt:
+		s.ints = growZero(s.ints, n)
+	case columnar.PhysUint:
+		s.uints = growZero(s.uints, n)
+	case columnar.PhysFloat:
+		s.floats = growZero(s.floats, n)
+	case columnar.PhysBytes:
+		s.bytes = growZero(s.bytes, n)
+	case columnar.PhysBool:
+		s.bools = growZero(s.bools, n)
+	}
+}
+
+func growZero[T any](s []T, n int) []T {
+	if n <= len(s) {
+		return s
+	}
+	if n <= cap(s) {
+		var zero T
+		old := len(s)
+		s = s[:n]
+		for i := old; i < n; i++ {
+			s[i] = zero
+		}
+		return s
+	}
+	out := make([]T, n, max(n, 2*cap(s), 16))
+	copy(out, s)
+	return out
+}
+
+// accPhys is the physical type of the accumulator.
+func (s *aggState) accPhys() columnar.Phys {
+	switch s.spec.Kind {
+	case AggCountStar, AggCount:
+		return columnar.PhysNone
+	case AggAvg:
+		if s.in.Phys() == columnar.PhysInt && s.in.ID != columnar.Decimal {
+			return columnar.PhysInt
+		}
+		return columnar.PhysFloat
+	case AggSum:
+		return s.spec.Type.Phys()
+	}
+	return s.in.Phys()
+}
+
+// update folds the live rows of b into the groups gids[i].
+func (s *aggState) update(b *columnar.Batch, arg *columnar.Vector, gids []int32) error {
+	if s.spec.Kind == AggCountStar {
+		forEach(b, func(i int) { s.count[gids[i]]++ })
+		return nil
+	}
+	if arg.Const {
+		arg = expandConst(arg, b.Len)
+	}
+	// Rows with a NULL argument are ignored by every aggregate but count(*).
+	sel := b.Sel
+	if arg.Valid != nil || s.distinct != nil {
+		s.dsel = s.dsel[:0]
+		forEach(b, func(i int) {
+			if arg.Valid != nil && !arg.Valid.Get(i) {
+				return
+			}
+			if s.distinct != nil {
+				s.keyBuf = binary.LittleEndian.AppendUint32(s.keyBuf[:0], uint32(gids[i]))
+				s.keyBuf = encodeKey(s.keyBuf, []*columnar.Vector{arg}, i)
+				if _, seen := s.distinct[string(s.keyBuf)]; seen {
+					return
+				}
+				s.distinct[string(s.keyBuf)] = struct{}{}
+			}
+			s.dsel = append(s.dsel, i)
+		})
+		sel = s.dsel
+		if len(sel) == 0 {
+			return nil
+		}
+	}
+	rows := func(fn func(i int)) {
+		if sel == nil {
+			for i := 0; i < b.Len; i++ {
+				fn(i)
+			}
+			return
+		}
+		for _, i := range sel {
+			fn(i)
+		}
+	}
+	switch s.spec.Kind {
+	case AggCount:
+		rows(func(i int) { s.count[gids[i]]++ })
+		return nil
+	case AggSum, AggAvg:
+		switch s.accPhys() {
+		case columnar.PhysFloat:
+			vals := s.floats
+			switch arg.Type.Phys() {
+			case columnar.PhysFloat:
+				updateSumFloat(vals, s.count, arg.Floats, gids, sel, b.Len)
+			case columnar.PhysInt:
+				scale := 1.0
+				if arg.Type.ID == columnar.Decimal {
+					scale = math.Pow10(-int(arg.Type.Scale))
+				}
+				rows(func(i int) { vals[gids[i]] += float64(arg.Ints[i]) * scale; s.count[gids[i]]++ })
+			case columnar.PhysUint:
+				rows(func(i int) { vals[gids[i]] += float64(arg.Uints[i]); s.count[gids[i]]++ })
+			}
+			return nil
+		case columnar.PhysInt:
+			var err error
+			vals := s.ints
+			rows(func(i int) {
+				g := gids[i]
+				x := arg.Ints[i]
+				r := vals[g] + x
+				if (r > vals[g]) != (x > 0) && err == nil {
+					err = errorf("overflow in SUM of %s", arg.Type)
+				}
+				vals[g] = r
+				s.count[g]++
+			})
+			return err
+		case columnar.PhysUint:
+			vals := s.uints
+			rows(func(i int) { vals[gids[i]] += arg.Uints[i]; s.count[gids[i]]++ })
+			return nil
+		}
+	case AggMin, AggMax:
+		isMin := s.spec.Kind == AggMin
+		switch arg.Type.Phys() {
+		case columnar.PhysInt:
+			updateMinMax(s.ints, s.count, arg.Ints, gids, sel, b.Len, isMin)
+		case columnar.PhysUint:
+			updateMinMax(s.uints, s.count, arg.Uints, gids, sel, b.Len, isMin)
+		case columnar.PhysFloat:
+			rows(func(i int) {
+				g, x := gids[i], arg.Floats[i]
+				if s.count[g] == 0 {
+					s.floats[g] = x
+				} else if c := columnar.CompareFloat(x, s.floats[g]); (c < 0) == isMin && c != 0 {
+					s.floats[g] = x
+				}
+				s.count[g]++
+			})
+		case columnar.PhysBool:
+			rows(func(i int) {
+				g, x := gids[i], arg.Bools[i]
+				if s.count[g] == 0 || (isMin && !x) || (!isMin && x) {
+					s.bools[g] = x
+				}
+				s.count[g]++
+			})
+		case columnar.PhysBytes:
+			rows(func(i int) {
+				g, x := gids[i], arg.Bytes[i]
+				if s.count[g] == 0 {
+					s.bytes[g] = s.copyBytes(x)
+				} else if c := columnar.CompareBytes(x, s.bytes[g]); (c < 0) == isMin && c != 0 {
+					s.bytes[g] = s.copyBytes(x)
+				}
+				s.count[g]++
+			})
+		}
+		return nil
+	}
+	return nil
+}
+
+func (s *aggState) copyBytes(x []byte) []byte {
+	buf := s.ar.alloc(len(x))
+	copy(buf, x)
+	return buf
+}
+
+func updateSumFloat(vals []float64, counts []int64, in []float64, gids []int32, sel []int, n int) {
+	if sel == nil {
+		in, gids = in[:n], gids[:n]
+		for i, x := range in {
+			g := gids[i]
+			vals[g] += x
+			counts[g]++
+		}
+		return
+	}
+	for _, i := range sel {
+		g := gids[i]
+		vals[g] += in[i]
+		counts[g]++
+	}
+}
+
+func updateMinMax[T int64 | uint64](vals []T, counts []int64, in []T, gids []int32, sel []int, n int, isMin bool) {
+	upd := func(i int) {
+		g, x := gids[i], in[i]
+		if counts[g] == 0 || (isMin && x < vals[g]) || (!isMin && x > vals[g]) {
+			vals[g] = x
+		}
+		counts[g]++
+	}
+	if sel == nil {
+		for i := 0; i < n; i++ {
+			upd(i)
+		}
+		return
+	}
+	for _, i := range sel {
+		upd(i)
+	}
+}
+
+// result writes groups [from, to) into out (rows 0..to-from).
+func (s *aggState) result(out *columnar.Vector, from, to int) {
+	n := to - from
+	for k := 0; k < n; k++ {
+		g := from + k
+		c := s.count[g]
+		switch s.spec.Kind {
+		case AggCountStar, AggCount:
+			out.Ints[k] = c
+			continue
+		}
+		if c == 0 {
+			out.SetNull(k, n)
+			continue
+		}
+		switch s.spec.Kind {
+		case AggAvg:
+			if s.accPhys() == columnar.PhysInt {
+				out.Floats[k] = float64(s.ints[g]) / float64(c)
+			} else {
+				out.Floats[k] = s.floats[g] / float64(c)
+			}
+			continue
+		}
+		switch out.Type.Phys() {
+		case columnar.PhysInt:
+			out.Ints[k] = s.ints[g]
+		case columnar.PhysUint:
+			out.Uints[k] = s.uints[g]
+		case columnar.PhysFloat:
+			out.Floats[k] = s.floats[g]
+		case columnar.PhysBytes:
+			out.Bytes[k] = s.bytes[g]
+		case columnar.PhysBool:
+			out.Bools[k] = s.bools[g]
+		}
+	}
+}

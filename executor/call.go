@@ -1,0 +1,137 @@
+package executor
+
+import (
+	"strings"
+
+	"github.com/b2sql/b2sql/columnar"
+)
+
+// NewCall builds the expression for scalar function fn (see
+// planner/functions.go for the vocabulary) over args, returning type ret.
+// The kernel is chosen here, once.
+func NewCall(fn string, args []Expr, ret columnar.Type) (Expr, error) {
+	strict := func(k kernel) (Expr, error) {
+		return &callExpr{name: fn, args: args, t: ret, k: k, strict: true, vals: make([]*columnar.Vector, len(args)), out: columnar.Vector{Type: ret}}, nil
+	}
+	need := func(n int) error {
+		if len(args) != n {
+			return errorf("%s takes %d arguments, got %d", fn, n, len(args))
+		}
+		return nil
+	}
+	argType := func(i int) columnar.Type { return args[i].Type() }
+	switch fn {
+	case "and", "or":
+		return &logicExpr{and: fn == "and", args: args}, nil
+	case "not":
+		if err := need(1); err != nil {
+			return nil, err
+		}
+		return strict(notKernel)
+	case "is_null", "is_not_null":
+		if err := need(1); err != nil {
+			return nil, err
+		}
+		return &isNullExpr{arg: args[0], not: fn == "is_not_null"}, nil
+	case "in", "not_in":
+		if len(args) < 2 {
+			return nil, errorf("%s needs a list", fn)
+		}
+		return newInExpr(args[0], args[1:], fn == "not_in"), nil
+	case "coalesce":
+		return &coalesceExpr{args: args, t: ret}, nil
+	case "nullif":
+		if err := need(2); err != nil {
+			return nil, err
+		}
+		return &callExpr{name: fn, args: args, t: ret, k: nullifKernel(argType(0)), vals: make([]*columnar.Vector, 2), out: columnar.Vector{Type: ret}}, nil
+	case "=", "<>", "<", "<=", ">", ">=":
+		if err := need(2); err != nil {
+			return nil, err
+		}
+		if argType(0).Phys() != argType(1).Phys() {
+			return nil, errorf("cannot compare %s with %s", argType(0), argType(1))
+		}
+		return strict(cmpKernel(cmpOps[fn], argType(0)))
+	case "+", "-", "*", "/", "//", "%":
+		if err := need(2); err != nil {
+			return nil, err
+		}
+		l, r := argType(0), argType(1)
+		if l.IsTemporal() || r.IsTemporal() || l.ID == columnar.Interval || r.ID == columnar.Interval {
+			k, err := temporalArithKernel(arithOps[fn], l, r, ret)
+			if err != nil {
+				return nil, err
+			}
+			return strict(k)
+		}
+		if l.Phys() != r.Phys() {
+			return nil, errorf("cannot apply %s to %s and %s", fn, l, r)
+		}
+		k, err := arithKernel(arithOps[fn], l)
+		if err != nil {
+			return nil, err
+		}
+		return strict(k)
+	case "neg":
+		return strict(negKernel(argType(0)))
+	case "like", "not_like", "ilike", "not_ilike":
+		return strict(likeKernel(strings.Contains(fn, "ilike"), strings.HasPrefix(fn, "not_")))
+	case "||":
+		return strict(concatKernel(true))
+	case "concat":
+		return &callExpr{name: fn, args: args, t: ret, k: concatKernel(false), vals: make([]*columnar.Vector, len(args)), out: columnar.Vector{Type: ret}}, nil
+	case "lower":
+		return strict(strMapKernel(appendLower))
+	case "upper":
+		return strict(strMapKernel(appendUpper))
+	case "reverse":
+		return strict(strMapKernel(appendReverse))
+	case "trim":
+		return strict(trimKernel(true, true))
+	case "ltrim":
+		return strict(trimKernel(true, false))
+	case "rtrim":
+		return strict(trimKernel(false, true))
+	case "length":
+		return strict(lengthKernel)
+	case "substring":
+		return strict(substringKernel)
+	case "abs":
+		return strict(absKernel(argType(0)))
+	case "floor":
+		return strict(floorKernel(argType(0)))
+	case "ceil":
+		return strict(ceilKernel(argType(0)))
+	case "round":
+		return strict(roundKernel(argType(0), len(args) > 1))
+	case "date_part", "date_trunc":
+		if err := need(2); err != nil {
+			return nil, err
+		}
+		pv, ok := ConstValue(args[0])
+		if !ok || pv.Null {
+			return nil, errorf("%s needs a constant part name", fn)
+		}
+		part := strings.ToLower(pv.S)
+		if fn == "date_part" {
+			if _, err := DatePart(part, argType(1), 0); err != nil {
+				return nil, err
+			}
+			return strict(datePartKernel(part, argType(1), ret))
+		}
+		if _, err := DateTrunc(part, argType(1), 0); err != nil {
+			return nil, err
+		}
+		return strict(dateTruncKernel(part, argType(1), ret))
+	}
+	return nil, errorf("unknown function %q", fn)
+}
+
+// NewCase builds a searched CASE; els may be nil (ELSE NULL).
+func NewCase(conds, thens []Expr, els Expr, t columnar.Type) Expr {
+	return &caseExpr{conds: conds, thens: thens, els: els, t: t}
+}
+
+// NewCast builds a cast of arg to type to; try turns failures into NULL.
+func NewCast(arg Expr, to columnar.Type, try bool) Expr { return newCastExpr(arg, to, try) }

@@ -1,0 +1,429 @@
+package executor
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/b2sql/b2sql/columnar"
+)
+
+// CastValue converts one value to type to, with DuckDB's rules: numbers
+// round to integers (half away from zero) and must fit; strings are parsed;
+// failures read `could not cast 'abc' to INTEGER`.
+func CastValue(v columnar.Value, to columnar.Type) (columnar.Value, error) {
+	if v.Null {
+		return columnar.NullValue(to), nil
+	}
+	from := v.Type
+	if from == to {
+		return v, nil
+	}
+	fail := func() (columnar.Value, error) {
+		return columnar.Value{}, errorf("could not cast %s to %s", quoteVal(v), to)
+	}
+	switch to.ID {
+	case columnar.Varchar, columnar.Blob:
+		return columnar.Value{Type: to, S: v.String()}, nil
+	case columnar.Bool:
+		switch {
+		case from.IsString():
+			switch strings.ToLower(strings.TrimSpace(v.S)) {
+			case "true", "t", "1", "yes", "y":
+				return columnar.BoolValue(true), nil
+			case "false", "f", "0", "no", "n":
+				return columnar.BoolValue(false), nil
+			}
+			return fail()
+		case from.Phys() == columnar.PhysFloat:
+			return columnar.BoolValue(v.F != 0), nil
+		case from.IsNumeric():
+			return columnar.BoolValue(v.I != 0), nil
+		}
+		return fail()
+	case columnar.Float32, columnar.Float64:
+		var f float64
+		switch {
+		case from.IsString():
+			x, err := strconv.ParseFloat(strings.TrimSpace(v.S), 64)
+			if err != nil && !isRangeErr(err) {
+				return fail()
+			}
+			f = x
+		case from.ID == columnar.Bool:
+			f = float64(v.I)
+		case from.IsNumeric():
+			f = v.AsFloat()
+		default:
+			return fail()
+		}
+		if to.ID == columnar.Float32 {
+			f = float64(float32(f))
+		}
+		return columnar.FloatValue(to, f), nil
+	case columnar.Decimal:
+		var f float64
+		switch {
+		case from.ID == columnar.Decimal:
+			i, ok := rescale(v.I, int(from.Scale), int(to.Scale))
+			if !ok || !decimalFits(i, to) {
+				return fail()
+			}
+			return columnar.IntValue(to, i), nil
+		case from.IsInteger() && from.ID != columnar.Uint64:
+			i, ok := rescale(v.I, 0, int(to.Scale))
+			if !ok || !decimalFits(i, to) {
+				return fail()
+			}
+			return columnar.IntValue(to, i), nil
+		case from.IsString():
+			x, err := strconv.ParseFloat(strings.TrimSpace(v.S), 64)
+			if err != nil {
+				return fail()
+			}
+			f = x
+		case from.IsNumeric():
+			f = v.AsFloat()
+		default:
+			return fail()
+		}
+		s := math.Round(f * math.Pow10(int(to.Scale)))
+		if math.IsNaN(s) || math.Abs(s) >= 9.2e18 || !decimalFits(int64(s), to) {
+			return fail()
+		}
+		return columnar.IntValue(to, int64(s)), nil
+	case columnar.Date, columnar.Timestamp:
+		switch {
+		case from.IsString():
+			us, isDate, ok := parseTimestamp(strings.TrimSpace(v.S))
+			if !ok {
+				return fail()
+			}
+			if to.ID == columnar.Date {
+				if !isDate && us%columnar.MicrosPerDay != 0 {
+					// DuckDB refuses a time part when casting to DATE only if
+					// it is not midnight; keep the date.
+				}
+				return columnar.IntValue(to, floorDiv(us, columnar.MicrosPerDay)), nil
+			}
+			return columnar.IntValue(to, us), nil
+		case from.ID == columnar.Date && to.ID == columnar.Timestamp:
+			return columnar.IntValue(to, v.I*columnar.MicrosPerDay), nil
+		case from.ID == columnar.Timestamp && to.ID == columnar.Date:
+			return columnar.IntValue(to, floorDiv(v.I, columnar.MicrosPerDay)), nil
+		}
+		return fail()
+	case columnar.Interval:
+		if from.IsString() {
+			us, ok := ParseInterval(v.S)
+			if !ok {
+				return fail()
+			}
+			return columnar.IntValue(to, us), nil
+		}
+		return fail()
+	case columnar.Uint64:
+		switch {
+		case from.IsString():
+			u, err := strconv.ParseUint(strings.TrimSpace(v.S), 10, 64)
+			if err != nil {
+				f, ferr := strconv.ParseFloat(strings.TrimSpace(v.S), 64)
+				if ferr != nil || f < 0 || f >= 1.8446744073709552e19 {
+					return fail()
+				}
+				u = uint64(math.Round(f))
+			}
+			return columnar.UintValue(u), nil
+		case from.Phys() == columnar.PhysFloat:
+			f := math.Round(v.F)
+			if math.IsNaN(f) || f < 0 || f >= 1.8446744073709552e19 {
+				return fail()
+			}
+			return columnar.UintValue(uint64(f)), nil
+		case from.ID == columnar.Decimal:
+			f := math.Round(v.AsFloat())
+			if f < 0 {
+				return fail()
+			}
+			return columnar.UintValue(uint64(f)), nil
+		case from.IsInteger() || from.ID == columnar.Bool:
+			if v.I < 0 {
+				return fail()
+			}
+			return columnar.UintValue(uint64(v.I)), nil
+		}
+		return fail()
+	}
+	if to.IsInteger() {
+		lo, hi := to.IntRange()
+		var i int64
+		switch {
+		case from.IsString():
+			s := strings.TrimSpace(v.S)
+			x, err := strconv.ParseInt(s, 10, 64)
+			if err != nil {
+				f, ferr := strconv.ParseFloat(s, 64)
+				if ferr != nil || math.IsNaN(f) || math.Abs(f) >= 9.3e18 {
+					return fail()
+				}
+				x = int64(math.Round(f))
+			}
+			i = x
+		case from.Phys() == columnar.PhysFloat:
+			f := math.Round(v.F)
+			if math.IsNaN(f) || f < -9.223372036854775808e18 || f >= 9.223372036854775808e18 {
+				return fail()
+			}
+			i = int64(f)
+		case from.ID == columnar.Decimal:
+			p := int64(math.Pow10(int(from.Scale)))
+			q, r := v.I/p, v.I%p
+			if 2*absInt(r) >= p {
+				if v.I < 0 {
+					q--
+				} else {
+					q++
+				}
+			}
+			i = q
+		case from.ID == columnar.Uint64:
+			if uint64(v.I) > math.MaxInt64 {
+				return fail()
+			}
+			i = v.I
+		case from.IsInteger() || from.ID == columnar.Bool:
+			i = v.I
+		default:
+			return fail()
+		}
+		if i < lo || i > hi {
+			return fail()
+		}
+		return columnar.IntValue(to, i), nil
+	}
+	return fail()
+}
+
+func isRangeErr(err error) bool {
+	ne, ok := err.(*strconv.NumError)
+	return ok && ne.Err == strconv.ErrRange
+}
+
+func quoteVal(v columnar.Value) string {
+	if v.Type.IsString() {
+		return "'" + v.S + "'"
+	}
+	return v.String()
+}
+
+func rescale(v int64, from, to int) (int64, bool) {
+	for ; from < to; from++ {
+		if v > math.MaxInt64/10 || v < math.MinInt64/10 {
+			return 0, false
+		}
+		v *= 10
+	}
+	for ; from > to; from-- {
+		r := v % 10
+		v /= 10
+		if from == to+1 && 2*absInt(r) >= 10 {
+			if r < 0 {
+				v--
+			} else {
+				v++
+			}
+		}
+	}
+	return v, true
+}
+
+func decimalFits(v int64, t columnar.Type) bool {
+	if t.Precision == 0 || t.Precision >= 19 {
+		return true
+	}
+	lim := int64(math.Pow10(int(t.Precision)))
+	return v > -lim && v < lim
+}
+
+// parseTimestamp accepts 'YYYY-MM-DD', 'YYYY-MM-DD HH:MM[:SS[.ffffff]]', a
+// 'T' separator and an optional trailing 'Z' or ±HH[:MM] offset.
+func parseTimestamp(s string) (us int64, isDate bool, ok bool) {
+	layouts := []string{
+		"2006-01-02",
+		"2006-01-02 15:04:05.999999999",
+		"2006-01-02T15:04:05.999999999",
+		"2006-01-02 15:04",
+		"2006-01-02T15:04",
+		"2006-01-02 15:04:05.999999999Z07:00",
+		"2006-01-02T15:04:05.999999999Z07:00",
+		"2006-01-02 15:04:05.999999999Z07",
+		"2006-01-02 15:04:05.999999999-0700",
+	}
+	for i, l := range layouts {
+		t, err := time.Parse(l, s)
+		if err == nil {
+			return t.UnixMicro(), i == 0, true
+		}
+	}
+	return 0, false, false
+}
+
+// ParseInterval parses '3 days', '1 day 02:00:00', '2 hours 30 minutes',
+// '1 month' (as 30 days), '-1 week' into microseconds.
+func ParseInterval(s string) (int64, bool) {
+	f := strings.Fields(strings.ToLower(strings.TrimSpace(s)))
+	if len(f) == 0 {
+		return 0, false
+	}
+	var total int64
+	for i := 0; i < len(f); i++ {
+		tok := f[i]
+		if strings.Contains(tok, ":") {
+			neg := strings.HasPrefix(tok, "-")
+			tok = strings.TrimPrefix(tok, "-")
+			parts := strings.Split(tok, ":")
+			var us int64
+			mult := []int64{3_600_000_000, 60_000_000, 1_000_000}
+			for k, p := range parts {
+				if k >= 3 {
+					return 0, false
+				}
+				x, err := strconv.ParseFloat(p, 64)
+				if err != nil {
+					return 0, false
+				}
+				us += int64(math.Round(x * float64(mult[k])))
+			}
+			if neg {
+				us = -us
+			}
+			total += us
+			continue
+		}
+		n, err := strconv.ParseFloat(tok, 64)
+		if err != nil || i+1 >= len(f) {
+			return 0, false
+		}
+		i++
+		unit, ok := IntervalUnit(f[i])
+		if !ok {
+			return 0, false
+		}
+		total += int64(math.Round(n * float64(unit)))
+	}
+	return total, true
+}
+
+// IntervalUnit returns the length in microseconds of an interval unit name.
+func IntervalUnit(u string) (int64, bool) {
+	u = strings.TrimSuffix(strings.ToLower(u), "s")
+	switch u {
+	case "microsecond", "u":
+		return 1, true
+	case "millisecond", "m":
+		return 1000, true
+	case "second", "sec":
+		return 1_000_000, true
+	case "minute", "min":
+		return 60_000_000, true
+	case "hour", "h":
+		return 3_600_000_000, true
+	case "day", "d":
+		return columnar.MicrosPerDay, true
+	case "week", "w":
+		return 7 * columnar.MicrosPerDay, true
+	case "month", "mon":
+		return 30 * columnar.MicrosPerDay, true
+	case "quarter":
+		return 90 * columnar.MicrosPerDay, true
+	case "year", "y":
+		return 365 * columnar.MicrosPerDay, true
+	}
+	return 0, false
+}
+
+// castExpr converts its argument vector; fast paths cover the implicit
+// casts the binder inserts in arithmetic and comparisons.
+type castExpr struct {
+	arg  Expr
+	to   columnar.Type
+	try  bool
+	out  columnar.Vector
+	ar   arena
+	same bool // same physical payload and no checks: pass through with new type
+}
+
+func newCastExpr(arg Expr, to columnar.Type, try bool) *castExpr {
+	from := arg.Type()
+	e := &castExpr{arg: arg, to: to, try: try}
+	// Widening between integer types that share PhysInt needs no work.
+	if from.Phys() == columnar.PhysInt && to.Phys() == columnar.PhysInt && from.ID != columnar.Decimal && to.ID != columnar.Decimal &&
+		from.IsInteger() && to.IsInteger() {
+		flo, fhi := from.IntRange()
+		tlo, thi := to.IntRange()
+		e.same = flo >= tlo && fhi <= thi
+	}
+	if from == to || (from.ID == columnar.Float32 && to.ID == columnar.Float64) {
+		e.same = true
+	}
+	return e
+}
+
+func (e *castExpr) Type() columnar.Type { return e.to }
+
+func (e *castExpr) Eval(b *columnar.Batch) (*columnar.Vector, error) {
+	x, err := e.arg.Eval(b)
+	if err != nil {
+		return nil, err
+	}
+	out := &e.out
+	out.Type = e.to
+	if e.same {
+		*out = *x
+		out.Type = e.to
+		return out, nil
+	}
+	bb := b
+	if x.Const {
+		bb = constBatch
+	}
+	n := bb.Len
+	out.Reset(n)
+	if x.Valid != nil {
+		out.Valid = append(out.Valid[:0], x.Valid...)
+	}
+	from := x.Type
+	// Fast path: integers to floating point.
+	if from.Phys() == columnar.PhysInt && from.ID != columnar.Decimal && from.IsInteger() && e.to.Phys() == columnar.PhysFloat {
+		src, dst := x.Ints, out.Floats
+		forEach(bb, func(i int) { dst[i] = float64(src[i]) })
+		out.Const = x.Const
+		return out, nil
+	}
+	e.ar.reset()
+	err = forRows(bb, func(i int) error {
+		if x.IsNull(i) {
+			out.SetNull(i, n)
+			return nil
+		}
+		v, err := CastValue(x.Value(i), e.to)
+		if err != nil {
+			if e.try {
+				out.SetNull(i, n)
+				return nil
+			}
+			return err
+		}
+		if e.to.Phys() == columnar.PhysBytes {
+			buf := e.ar.alloc(len(v.S))
+			copy(buf, v.S)
+			out.Bytes[i] = buf
+			return nil
+		}
+		out.SetValue(i, n, v)
+		return nil
+	})
+	out.Const = x.Const
+	return out, err
+}

@@ -1,0 +1,285 @@
+package executor
+
+import (
+	"context"
+	"encoding/binary"
+	"math"
+	"strings"
+
+	"github.com/b2sql/b2sql/columnar"
+)
+
+// AggKind is an aggregate function.
+type AggKind uint8
+
+const (
+	AggCountStar AggKind = iota
+	AggCount
+	AggSum
+	AggAvg
+	AggMin
+	AggMax
+)
+
+// AggSpec is one compiled aggregate call.
+type AggSpec struct {
+	Kind     AggKind
+	Arg      Expr // nil for count(*)
+	Distinct bool
+	Type     columnar.Type // result type
+	Name     string        // for EXPLAIN
+}
+
+// HashAgg groups its input by the Groups expressions and computes Aggs per
+// group. Group ids come from a hash table keyed on the group values (typed
+// maps for single integer or string keys, an encoded key otherwise); the
+// aggregate states are plain slices indexed by group id, updated batch by
+// batch by typed loops. With no Groups it emits one row even for no input.
+type HashAgg struct {
+	Input  Operator
+	Groups []Expr
+	Aggs   []AggSpec
+
+	keys    *rowStore // one row per group: its key values
+	ints    map[int64]int32
+	strs    map[string]int32
+	nullGID int32
+	ngroups int
+	gids    []int32
+	keyBuf  []byte
+	states  []*aggState
+	out     *columnar.Batch
+	pos     int
+	done    bool
+}
+
+func (h *HashAgg) Types() []columnar.Type {
+	var t []columnar.Type
+	for _, g := range h.Groups {
+		t = append(t, g.Type())
+	}
+	for _, a := range h.Aggs {
+		t = append(t, a.Type)
+	}
+	return t
+}
+func (h *HashAgg) Children() []Operator { return []Operator{h.Input} }
+func (h *HashAgg) String() string {
+	names := make([]string, len(h.Aggs))
+	for i, a := range h.Aggs {
+		names[i] = a.Name
+	}
+	return "HashAggregate groups=" + itoa(int64(len(h.Groups))) + " aggs=[" + strings.Join(names, ", ") + "]"
+}
+func (h *HashAgg) Close() error { return h.Input.Close() }
+
+func (h *HashAgg) Open(ctx context.Context) error {
+	if err := h.Input.Open(ctx); err != nil {
+		return err
+	}
+	gtypes := make([]columnar.Type, len(h.Groups))
+	for i, g := range h.Groups {
+		gtypes[i] = g.Type()
+	}
+	h.keys = newRowStore(gtypes)
+	h.nullGID = -1
+	switch {
+	case len(h.Groups) == 1 && (gtypes[0].Phys() == columnar.PhysInt || gtypes[0].Phys() == columnar.PhysUint || gtypes[0].Phys() == columnar.PhysBool):
+		h.ints = map[int64]int32{}
+	case len(h.Groups) > 0:
+		h.strs = map[string]int32{}
+	}
+	h.states = make([]*aggState, len(h.Aggs))
+	for i, a := range h.Aggs {
+		h.states[i] = newAggState(a)
+	}
+	if len(h.Groups) == 0 {
+		h.ngroups = 1
+		for _, s := range h.states {
+			s.grow(1)
+		}
+	}
+	keyVecs := make([]*columnar.Vector, len(h.Groups))
+	for {
+		b, err := h.Input.Next(ctx)
+		if err == ioEOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		for i, g := range h.Groups {
+			v, err := g.Eval(b)
+			if err != nil {
+				return err
+			}
+			keyVecs[i] = v
+		}
+		if err := h.assignGroups(b, keyVecs); err != nil {
+			return err
+		}
+		for i, a := range h.Aggs {
+			var arg *columnar.Vector
+			if a.Arg != nil {
+				arg, err = a.Arg.Eval(b)
+				if err != nil {
+					return err
+				}
+			}
+			if err := h.states[i].update(b, arg, h.gids); err != nil {
+				return err
+			}
+		}
+	}
+	h.out = columnar.NewBatch(h.Types(), columnar.MaxBatch)
+	return nil
+}
+
+// assignGroups fills h.gids[i] with the group id of each live row i,
+// creating groups for new keys.
+func (h *HashAgg) assignGroups(b *columnar.Batch, keys []*columnar.Vector) error {
+	if cap(h.gids) < b.Len {
+		h.gids = make([]int32, max(b.Len, columnar.MaxBatch))
+	}
+	gids := h.gids[:b.Len]
+	if len(keys) == 0 {
+		forEach(b, func(i int) { gids[i] = 0 })
+		return nil
+	}
+	newGroup := func(i int) int32 {
+		g := int32(h.ngroups)
+		h.ngroups++
+		one := columnar.Batch{Len: b.Len, Sel: []int{i}}
+		h.keys.appendRows(&one, keys)
+		for _, s := range h.states {
+			s.grow(h.ngroups)
+		}
+		return g
+	}
+	if h.ints != nil {
+		k := keys[0]
+		forEach(b, func(i int) {
+			j := idx(k, i)
+			if k.IsNull(j) {
+				if h.nullGID < 0 {
+					h.nullGID = newGroup(i)
+				}
+				gids[i] = h.nullGID
+				return
+			}
+			var v int64
+			switch k.Type.Phys() {
+			case columnar.PhysInt:
+				v = k.Ints[j]
+			case columnar.PhysUint:
+				v = int64(k.Uints[j])
+			case columnar.PhysBool:
+				if k.Bools[j] {
+					v = 1
+				}
+			}
+			g, ok := h.ints[v]
+			if !ok {
+				g = newGroup(i)
+				h.ints[v] = g
+			}
+			gids[i] = g
+		})
+		return nil
+	}
+	if len(keys) == 1 && keys[0].Type.Phys() == columnar.PhysBytes {
+		k := keys[0]
+		forEach(b, func(i int) {
+			j := idx(k, i)
+			if k.IsNull(j) {
+				if h.nullGID < 0 {
+					h.nullGID = newGroup(i)
+				}
+				gids[i] = h.nullGID
+				return
+			}
+			s := k.Bytes[j]
+			g, ok := h.strs[string(s)]
+			if !ok {
+				g = newGroup(i)
+				h.strs[string(s)] = g
+			}
+			gids[i] = g
+		})
+		return nil
+	}
+	forEach(b, func(i int) {
+		h.keyBuf = encodeKey(h.keyBuf[:0], keys, i)
+		g, ok := h.strs[string(h.keyBuf)]
+		if !ok {
+			g = newGroup(i)
+			h.strs[string(h.keyBuf)] = g
+		}
+		gids[i] = g
+	})
+	return nil
+}
+
+// encodeKey appends an unambiguous encoding of row i of vecs: a NULL flag
+// per column, then 8 bytes for fixed-width values or a length-prefixed
+// payload for bytes.
+func encodeKey(dst []byte, vecs []*columnar.Vector, i int) []byte {
+	for _, v := range vecs {
+		j := idx(v, i)
+		if v.IsNull(j) {
+			dst = append(dst, 0)
+			continue
+		}
+		dst = append(dst, 1)
+		switch v.Type.Phys() {
+		case columnar.PhysBool:
+			if v.Bools[j] {
+				dst = append(dst, 1)
+			} else {
+				dst = append(dst, 0)
+			}
+		case columnar.PhysInt:
+			dst = binary.LittleEndian.AppendUint64(dst, uint64(v.Ints[j]))
+		case columnar.PhysUint:
+			dst = binary.LittleEndian.AppendUint64(dst, v.Uints[j])
+		case columnar.PhysFloat:
+			f := v.Floats[j]
+			if f == 0 {
+				f = 0 // fold -0 into +0
+			}
+			if f != f {
+				f = math.NaN() // one NaN
+			}
+			dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(f))
+		case columnar.PhysBytes:
+			dst = binary.AppendUvarint(dst, uint64(len(v.Bytes[j])))
+			dst = append(dst, v.Bytes[j]...)
+		}
+	}
+	return dst
+}
+
+func (h *HashAgg) Next(ctx context.Context) (*columnar.Batch, error) {
+	if h.pos >= h.ngroups {
+		return nil, ioEOF
+	}
+	end := min(h.pos+columnar.MaxBatch, h.ngroups)
+	n := end - h.pos
+	perm := make([]int32, n)
+	for i := range perm {
+		perm[i] = int32(h.pos + i)
+	}
+	ng := len(h.Groups)
+	if ng > 0 {
+		sub := &columnar.Batch{Cols: h.out.Cols[:ng]}
+		h.keys.gather(sub, perm, 0, n)
+	}
+	for i, s := range h.states {
+		v := h.out.Cols[ng+i]
+		v.Reset(n)
+		s.result(v, h.pos, end)
+	}
+	h.out.Len, h.out.Sel = n, nil
+	h.pos = end
+	return h.out, nil
+}

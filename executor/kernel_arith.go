@@ -1,0 +1,269 @@
+package executor
+
+import (
+	"math"
+	"math/bits"
+
+	"github.com/b2sql/b2sql/columnar"
+)
+
+// arithOp is an arithmetic operator.
+type arithOp uint8
+
+const (
+	opAdd arithOp = iota
+	opSub
+	opMul
+	opDiv    // float division
+	opIntDiv // integer division, truncating
+	opMod
+)
+
+var arithOps = map[string]arithOp{"+": opAdd, "-": opSub, "*": opMul, "/": opDiv, "//": opIntDiv, "%": opMod}
+
+var arithNames = [...]string{"addition", "subtraction", "multiplication", "division", "division", "modulo"}
+var arithSyms = [...]string{"+", "-", "*", "/", "//", "%"}
+
+// arithKernel returns the kernel for a op b with both args of type t.
+func arithKernel(op arithOp, t columnar.Type) (kernel, error) {
+	switch t.Phys() {
+	case columnar.PhysFloat:
+		return func(args []*columnar.Vector, b *columnar.Batch, out *columnar.Vector) error {
+			return floatArith(op, args[0], args[1], b, out)
+		}, nil
+	case columnar.PhysInt:
+		lo, hi := t.IntRange()
+		return func(args []*columnar.Vector, b *columnar.Batch, out *columnar.Vector) error {
+			return intArith(op, t, lo, hi, args[0], args[1], b, out)
+		}, nil
+	case columnar.PhysUint:
+		return func(args []*columnar.Vector, b *columnar.Batch, out *columnar.Vector) error {
+			return uintArith(op, args[0], args[1], b, out)
+		}, nil
+	}
+	return nil, errorf("no arithmetic on %s", t)
+}
+
+// forRows calls fn for each live row index; used where per-row work
+// dominates the loop overhead anyway (overflow checks, NULL outputs).
+func forRows(b *columnar.Batch, fn func(i int) error) error {
+	if b.Sel == nil {
+		for i := 0; i < b.Len; i++ {
+			if err := fn(i); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for _, i := range b.Sel {
+		if err := fn(i); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func idx(v *columnar.Vector, i int) int {
+	if v.Const {
+		return 0
+	}
+	return i
+}
+
+func floatArith(op arithOp, x, y *columnar.Vector, b *columnar.Batch, out *columnar.Vector) error {
+	a, c, r := x.Floats, y.Floats, out.Floats
+	// Fast paths for the shapes that dominate: vector op vector, vector op const.
+	if !x.Const && b.Sel == nil && op <= opMul {
+		n := b.Len
+		a, r = a[:n], r[:n]
+		if y.Const {
+			k := c[0]
+			switch op {
+			case opAdd:
+				for i := range a {
+					r[i] = a[i] + k
+				}
+			case opSub:
+				for i := range a {
+					r[i] = a[i] - k
+				}
+			case opMul:
+				for i := range a {
+					r[i] = a[i] * k
+				}
+			}
+			return nil
+		}
+		c = c[:n]
+		switch op {
+		case opAdd:
+			for i := range a {
+				r[i] = a[i] + c[i]
+			}
+		case opSub:
+			for i := range a {
+				r[i] = a[i] - c[i]
+			}
+		case opMul:
+			for i := range a {
+				r[i] = a[i] * c[i]
+			}
+		}
+		return nil
+	}
+	n := b.Len
+	return forRows(b, func(i int) error {
+		p, q := a[idx(x, i)], c[idx(y, i)]
+		switch op {
+		case opAdd:
+			r[i] = p + q
+		case opSub:
+			r[i] = p - q
+		case opMul:
+			r[i] = p * q
+		case opDiv:
+			if q == 0 {
+				out.SetNull(i, n)
+				return nil
+			}
+			r[i] = p / q
+		case opIntDiv:
+			if q == 0 {
+				out.SetNull(i, n)
+				return nil
+			}
+			r[i] = math.Trunc(p / q)
+		case opMod:
+			if q == 0 {
+				out.SetNull(i, n)
+				return nil
+			}
+			r[i] = math.Mod(p, q)
+		}
+		return nil
+	})
+}
+
+func overflow(op arithOp, t columnar.Type, p, q any) error {
+	return errorf("overflow in %s of %s (%v %s %v)", arithNames[op], t, p, arithSyms[op], q)
+}
+
+func intArith(op arithOp, t columnar.Type, lo, hi int64, x, y *columnar.Vector, b *columnar.Batch, out *columnar.Vector) error {
+	a, c, r := x.Ints, y.Ints, out.Ints
+	n := b.Len
+	wide := lo == math.MinInt64
+	return forRows(b, func(i int) error {
+		if !out.Valid.Get(i) {
+			return nil // NULL input: the slot is garbage, skip checks
+		}
+		p, q := a[idx(x, i)], c[idx(y, i)]
+		var v int64
+		switch op {
+		case opAdd:
+			v = p + q
+			if wide && (v > p) != (q > 0) {
+				return overflow(op, t, p, q)
+			}
+		case opSub:
+			v = p - q
+			if wide && (v < p) != (q > 0) {
+				return overflow(op, t, p, q)
+			}
+		case opMul:
+			v = p * q
+			if wide && p != 0 && (v/p != q || (p == -1 && q == math.MinInt64)) {
+				return overflow(op, t, p, q)
+			}
+		case opIntDiv, opMod:
+			if q == 0 {
+				out.SetNull(i, n)
+				return nil
+			}
+			if q == -1 && p == lo {
+				if op == opMod {
+					v = 0
+					break
+				}
+				return overflow(op, t, p, q)
+			}
+			if op == opIntDiv {
+				v = p / q
+			} else {
+				v = p % q
+			}
+		default:
+			return errorf("integer %s is not defined", arithNames[op])
+		}
+		if !wide && (v < lo || v > hi) {
+			return overflow(op, t, p, q)
+		}
+		r[i] = v
+		return nil
+	})
+}
+
+func uintArith(op arithOp, x, y *columnar.Vector, b *columnar.Batch, out *columnar.Vector) error {
+	a, c, r := x.Uints, y.Uints, out.Uints
+	n := b.Len
+	t := columnar.TUint64
+	return forRows(b, func(i int) error {
+		if !out.Valid.Get(i) {
+			return nil
+		}
+		p, q := a[idx(x, i)], c[idx(y, i)]
+		switch op {
+		case opAdd:
+			v, carry := bits.Add64(p, q, 0)
+			if carry != 0 {
+				return overflow(op, t, p, q)
+			}
+			r[i] = v
+		case opSub:
+			if q > p {
+				return overflow(op, t, p, q)
+			}
+			r[i] = p - q
+		case opMul:
+			h, l := bits.Mul64(p, q)
+			if h != 0 {
+				return overflow(op, t, p, q)
+			}
+			r[i] = l
+		case opIntDiv, opMod:
+			if q == 0 {
+				out.SetNull(i, n)
+				return nil
+			}
+			if op == opIntDiv {
+				r[i] = p / q
+			} else {
+				r[i] = p % q
+			}
+		default:
+			return errorf("integer %s is not defined", arithNames[op])
+		}
+		return nil
+	})
+}
+
+// negKernel negates a numeric value.
+func negKernel(t columnar.Type) kernel {
+	lo, _ := t.IntRange()
+	return func(args []*columnar.Vector, b *columnar.Batch, out *columnar.Vector) error {
+		x := args[0]
+		switch t.Phys() {
+		case columnar.PhysFloat:
+			return forRows(b, func(i int) error { out.Floats[i] = -x.Floats[idx(x, i)]; return nil })
+		case columnar.PhysInt:
+			return forRows(b, func(i int) error {
+				v := x.Ints[idx(x, i)]
+				if v == lo && out.Valid.Get(i) && t.IsSigned() {
+					return errorf("overflow in negation of %s (%d)", t, v)
+				}
+				out.Ints[i] = -v
+				return nil
+			})
+		}
+		return errorf("cannot negate %s", t)
+	}
+}

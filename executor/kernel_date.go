@@ -1,0 +1,224 @@
+package executor
+
+import (
+	"strings"
+	"time"
+
+	"github.com/b2sql/b2sql/columnar"
+)
+
+// toTime converts a DATE (days) or TIMESTAMP (µs) payload to a UTC time.
+func toTime(t columnar.Type, v int64) time.Time {
+	if t.ID == columnar.Date {
+		return columnar.DateToTime(v)
+	}
+	return columnar.TimestampToTime(v)
+}
+
+// DatePart extracts part from a DATE/TIMESTAMP/INTERVAL payload. Exported
+// for the binder's constant folding and the planner's tests.
+func DatePart(part string, t columnar.Type, v int64) (int64, error) {
+	if t.ID == columnar.Interval {
+		switch part {
+		case "day", "days":
+			return v / columnar.MicrosPerDay, nil
+		case "hour", "hours":
+			return v % columnar.MicrosPerDay / 3_600_000_000, nil
+		case "minute", "minutes":
+			return v % 3_600_000_000 / 60_000_000, nil
+		case "second", "seconds":
+			return v % 60_000_000 / 1_000_000, nil
+		case "millisecond", "milliseconds":
+			return v % 60_000_000 / 1000, nil
+		case "microsecond", "microseconds":
+			return v % 60_000_000, nil
+		case "epoch":
+			return v / 1_000_000, nil
+		}
+		return 0, errorf("unknown interval part %q", part)
+	}
+	tm := toTime(t, v)
+	switch part {
+	case "year", "years", "y", "yr", "yrs":
+		return int64(tm.Year()), nil
+	case "quarter", "quarters":
+		return int64((tm.Month()-1)/3 + 1), nil
+	case "month", "months", "mon":
+		return int64(tm.Month()), nil
+	case "day", "days", "d", "dayofmonth":
+		return int64(tm.Day()), nil
+	case "dow", "dayofweek", "weekday":
+		return int64(tm.Weekday()), nil
+	case "isodow":
+		d := int64(tm.Weekday())
+		if d == 0 {
+			d = 7
+		}
+		return d, nil
+	case "doy", "dayofyear":
+		return int64(tm.YearDay()), nil
+	case "week", "weeks", "weekofyear", "w":
+		_, w := tm.ISOWeek()
+		return int64(w), nil
+	case "isoyear":
+		y, _ := tm.ISOWeek()
+		return int64(y), nil
+	case "hour", "hours", "h":
+		return int64(tm.Hour()), nil
+	case "minute", "minutes", "m", "min":
+		return int64(tm.Minute()), nil
+	case "second", "seconds", "s", "sec":
+		return int64(tm.Second()), nil
+	case "millisecond", "milliseconds", "ms":
+		return int64(tm.Second())*1000 + int64(tm.Nanosecond()/1_000_000), nil
+	case "microsecond", "microseconds", "us":
+		return int64(tm.Second())*1_000_000 + int64(tm.Nanosecond()/1000), nil
+	case "decade":
+		return int64(tm.Year()) / 10, nil
+	case "century":
+		y := tm.Year()
+		if y > 0 {
+			return int64((y-1)/100 + 1), nil
+		}
+		return int64(y/100 - 1), nil
+	case "millennium":
+		y := tm.Year()
+		if y > 0 {
+			return int64((y-1)/1000 + 1), nil
+		}
+		return int64(y/1000 - 1), nil
+	case "epoch":
+		if t.ID == columnar.Date {
+			return v * 86400, nil
+		}
+		return floorDiv(v, 1_000_000), nil
+	}
+	return 0, errorf("unknown date part %q", part)
+}
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if (a%b != 0) && ((a < 0) != (b < 0)) {
+		q--
+	}
+	return q
+}
+
+// datePartKernel is date_part(part, x) with a constant part. epoch on a
+// TIMESTAMP returns DOUBLE seconds (as DuckDB), so it has its own kernel.
+func datePartKernel(part string, t columnar.Type, ret columnar.Type) kernel {
+	part = strings.ToLower(part)
+	return func(args []*columnar.Vector, b *columnar.Batch, out *columnar.Vector) error {
+		x := args[1]
+		return forRows(b, func(i int) error {
+			if !out.Valid.Get(i) {
+				return nil
+			}
+			v := x.Ints[idx(x, i)]
+			if ret.Phys() == columnar.PhysFloat {
+				if t.ID == columnar.Date {
+					out.Floats[i] = float64(v * 86400)
+				} else {
+					out.Floats[i] = float64(v) / 1e6
+				}
+				return nil
+			}
+			r, err := DatePart(part, t, v)
+			out.Ints[i] = r
+			return err
+		})
+	}
+}
+
+// DateTrunc truncates a DATE/TIMESTAMP payload to part, returning a payload
+// of the same type.
+func DateTrunc(part string, t columnar.Type, v int64) (int64, error) {
+	tm := toTime(t, v)
+	var r time.Time
+	switch strings.ToLower(part) {
+	case "millennium":
+		r = time.Date(tm.Year()/1000*1000, 1, 1, 0, 0, 0, 0, time.UTC)
+	case "century":
+		r = time.Date(tm.Year()/100*100, 1, 1, 0, 0, 0, 0, time.UTC)
+	case "decade":
+		r = time.Date(tm.Year()/10*10, 1, 1, 0, 0, 0, 0, time.UTC)
+	case "year", "years", "y", "yr":
+		r = time.Date(tm.Year(), 1, 1, 0, 0, 0, 0, time.UTC)
+	case "quarter":
+		r = time.Date(tm.Year(), (tm.Month()-1)/3*3+1, 1, 0, 0, 0, 0, time.UTC)
+	case "month", "months", "mon":
+		r = time.Date(tm.Year(), tm.Month(), 1, 0, 0, 0, 0, time.UTC)
+	case "week", "weeks":
+		wd := (int(tm.Weekday()) + 6) % 7 // ISO weeks start on Monday
+		r = time.Date(tm.Year(), tm.Month(), tm.Day()-wd, 0, 0, 0, 0, time.UTC)
+	case "day", "days", "d":
+		r = time.Date(tm.Year(), tm.Month(), tm.Day(), 0, 0, 0, 0, time.UTC)
+	case "hour", "hours", "h":
+		r = tm.Truncate(time.Hour)
+	case "minute", "minutes", "m":
+		r = tm.Truncate(time.Minute)
+	case "second", "seconds", "s":
+		r = tm.Truncate(time.Second)
+	case "millisecond", "milliseconds", "ms":
+		r = tm.Truncate(time.Millisecond)
+	case "microsecond", "microseconds", "us":
+		r = tm
+	default:
+		return 0, errorf("unknown date part %q", part)
+	}
+	if t.ID == columnar.Date {
+		return columnar.TimeToDate(r), nil
+	}
+	return r.UnixMicro(), nil
+}
+
+func dateTruncKernel(part string, t columnar.Type, ret columnar.Type) kernel {
+	return func(args []*columnar.Vector, b *columnar.Batch, out *columnar.Vector) error {
+		x := args[1]
+		return forRows(b, func(i int) error {
+			if !out.Valid.Get(i) {
+				return nil
+			}
+			r, err := DateTrunc(part, t, x.Ints[idx(x, i)])
+			if err != nil {
+				return err
+			}
+			if ret.ID == columnar.Timestamp && t.ID == columnar.Date {
+				r *= columnar.MicrosPerDay
+			}
+			out.Ints[i] = r
+			return nil
+		})
+	}
+}
+
+// temporalArithKernel handles + and - between dates, timestamps, intervals
+// and day counts; the result type decides the units.
+func temporalArithKernel(op arithOp, lt, rt, ret columnar.Type) (kernel, error) {
+	scaleL, scaleR := int64(1), int64(1)
+	switch {
+	case ret.ID == columnar.Timestamp && lt.ID == columnar.Date:
+		scaleL = columnar.MicrosPerDay
+	case ret.ID == columnar.Timestamp && rt.ID == columnar.Date:
+		scaleR = columnar.MicrosPerDay
+	}
+	div := int64(1)
+	if ret.ID == columnar.Int64 && lt.ID == columnar.Date && rt.ID == columnar.Date {
+		div = 1 // days between dates
+	}
+	if op != opAdd && op != opSub {
+		return nil, errorf("cannot apply %s to %s and %s", arithSyms[op], lt, rt)
+	}
+	return func(args []*columnar.Vector, b *columnar.Batch, out *columnar.Vector) error {
+		x, y := args[0], args[1]
+		forEach(b, func(i int) {
+			p, q := x.Ints[idx(x, i)]*scaleL, y.Ints[idx(y, i)]*scaleR
+			if op == opAdd {
+				out.Ints[i] = (p + q) / div
+			} else {
+				out.Ints[i] = (p - q) / div
+			}
+		})
+		return nil
+	}, nil
+}

@@ -1,0 +1,400 @@
+package executor
+
+import (
+	"github.com/b2sql/b2sql/columnar"
+)
+
+// logicExpr is AND / OR over any number of BOOLEAN args with SQL's
+// three-valued logic: FALSE dominates AND, TRUE dominates OR, otherwise any
+// NULL makes the result NULL.
+type logicExpr struct {
+	and  bool
+	args []Expr
+	out  columnar.Vector
+}
+
+func (e *logicExpr) Type() columnar.Type { return columnar.TBool }
+
+func (e *logicExpr) Eval(b *columnar.Batch) (*columnar.Vector, error) {
+	n := b.Len
+	out := &e.out
+	out.Type = columnar.TBool
+	out.Reset(n)
+	res := out.Bools[:n]
+	// known[i]: the result is decided (dominant value seen); null[i]: a NULL seen.
+	dominant := !e.and
+	var nulls columnar.Bitmap
+	forEach(b, func(i int) { res[i] = !dominant })
+	for _, a := range e.args {
+		v, err := a.Eval(b)
+		if err != nil {
+			return nil, err
+		}
+		forEach(b, func(i int) {
+			j := idx(v, i)
+			if v.IsNull(j) {
+				if res[i] != dominant {
+					if nulls == nil {
+						nulls = make(columnar.Bitmap, (n+63)/64)
+					}
+					nulls.Set(i)
+				}
+				return
+			}
+			if v.Bools[j] == dominant {
+				res[i] = dominant
+			}
+		})
+	}
+	if nulls != nil {
+		valid := columnar.NewBitmap(n)
+		forEach(b, func(i int) {
+			if nulls.Get(i) && res[i] != dominant {
+				valid.Clear(i)
+			}
+		})
+		out.Valid = valid
+	}
+	return out, nil
+}
+
+// forEach calls fn for each live row of b.
+func forEach(b *columnar.Batch, fn func(i int)) {
+	if b.Sel == nil {
+		for i := 0; i < b.Len; i++ {
+			fn(i)
+		}
+		return
+	}
+	for _, i := range b.Sel {
+		fn(i)
+	}
+}
+
+func notKernel(args []*columnar.Vector, b *columnar.Batch, out *columnar.Vector) error {
+	x := args[0]
+	forEach(b, func(i int) { out.Bools[i] = !x.Bools[idx(x, i)] })
+	return nil
+}
+
+// isNullExpr is IS [NOT] NULL: never NULL itself.
+type isNullExpr struct {
+	arg Expr
+	not bool
+	out columnar.Vector
+}
+
+func (e *isNullExpr) Type() columnar.Type { return columnar.TBool }
+
+func (e *isNullExpr) Eval(b *columnar.Batch) (*columnar.Vector, error) {
+	v, err := e.arg.Eval(b)
+	if err != nil {
+		return nil, err
+	}
+	out := &e.out
+	out.Type = columnar.TBool
+	if v.Const {
+		out.Reset(1)
+		out.Bools[0] = v.IsNull(0) != e.not
+		out.Const = true
+		return out, nil
+	}
+	out.Reset(b.Len)
+	forEach(b, func(i int) { out.Bools[i] = v.IsNull(i) != e.not })
+	return out, nil
+}
+
+// coalesceExpr returns the first non-NULL argument.
+type coalesceExpr struct {
+	args []Expr
+	t    columnar.Type
+	out  columnar.Vector
+}
+
+func (e *coalesceExpr) Type() columnar.Type { return e.t }
+
+func (e *coalesceExpr) Eval(b *columnar.Batch) (*columnar.Vector, error) {
+	n := b.Len
+	out := &e.out
+	out.Type = e.t
+	out.Reset(n)
+	pending := columnar.NewBitmap(n) // rows still NULL
+	out.Valid = make(columnar.Bitmap, (n+63)/64)
+	for _, a := range e.args {
+		v, err := a.Eval(b)
+		if err != nil {
+			return nil, err
+		}
+		left := false
+		forEach(b, func(i int) {
+			if !pending.Get(i) {
+				return
+			}
+			j := idx(v, i)
+			if v.IsNull(j) {
+				left = true
+				return
+			}
+			out.CopyRow(i, v, j, n)
+			pending.Clear(i)
+		})
+		if !left {
+			break
+		}
+	}
+	return out, nil
+}
+
+// nullifKernel returns NULL when a = b, else a.
+func nullifKernel(t columnar.Type) kernel {
+	eq := cmpKernel(opEq, t)
+	return func(args []*columnar.Vector, b *columnar.Batch, out *columnar.Vector) error {
+		a, c := args[0], args[1]
+		n := b.Len
+		tmp := columnar.NewVector(columnar.TBool, n)
+		if !c.IsNull(0) || !c.Const {
+			if err := eq(args, b, tmp); err != nil {
+				return err
+			}
+		}
+		return forRows(b, func(i int) error {
+			out.CopyRow(i, a, idx(a, i), n)
+			if !a.IsNull(idx(a, i)) && !c.IsNull(idx(c, i)) && tmp.Bools[i] {
+				out.SetNull(i, n)
+			}
+			return nil
+		})
+	}
+}
+
+// caseExpr is a searched CASE.
+type caseExpr struct {
+	conds, thens []Expr
+	els          Expr // nil = NULL
+	t            columnar.Type
+	out          columnar.Vector
+	sub          columnar.Batch
+	selBuf       []int
+	restBuf      []int
+}
+
+func (e *caseExpr) Type() columnar.Type { return e.t }
+
+func (e *caseExpr) Eval(b *columnar.Batch) (*columnar.Vector, error) {
+	n := b.Len
+	out := &e.out
+	out.Type = e.t
+	out.Reset(n)
+	out.Valid = columnar.NewBitmap(n)
+	// rest lists rows not yet decided; each arm narrows it, so a THEN is only
+	// evaluated on rows whose condition held (no spurious errors elsewhere).
+	rest := e.restBuf[:0]
+	forEach(b, func(i int) { rest = append(rest, i) })
+	for k, c := range e.conds {
+		if len(rest) == 0 {
+			break
+		}
+		e.sub = columnar.Batch{Cols: b.Cols, Len: n, Sel: rest}
+		cv, err := c.Eval(&e.sub)
+		if err != nil {
+			return nil, err
+		}
+		hit := e.selBuf[:0]
+		next := make([]int, 0, len(rest))
+		for _, i := range rest {
+			j := idx(cv, i)
+			if !cv.IsNull(j) && cv.Bools[j] {
+				hit = append(hit, i)
+			} else {
+				next = append(next, i)
+			}
+		}
+		if len(hit) > 0 {
+			e.sub = columnar.Batch{Cols: b.Cols, Len: n, Sel: hit}
+			tv, err := e.thens[k].Eval(&e.sub)
+			if err != nil {
+				return nil, err
+			}
+			for _, i := range hit {
+				out.CopyRow(i, tv, idx(tv, i), n)
+			}
+		}
+		e.selBuf = hit
+		rest = next
+	}
+	if len(rest) > 0 {
+		if e.els == nil {
+			for _, i := range rest {
+				out.Valid.Clear(i)
+			}
+		} else {
+			e.sub = columnar.Batch{Cols: b.Cols, Len: n, Sel: rest}
+			ev, err := e.els.Eval(&e.sub)
+			if err != nil {
+				return nil, err
+			}
+			for _, i := range rest {
+				out.CopyRow(i, ev, idx(ev, i), n)
+			}
+		}
+	}
+	e.restBuf = rest[:0]
+	return out, nil
+}
+
+// inExpr is x [NOT] IN (list) with SQL NULL semantics: no match and a NULL
+// in the list gives NULL. Constant lists are hashed once.
+type inExpr struct {
+	arg    Expr
+	list   []Expr
+	not    bool
+	t      columnar.Type
+	consts bool
+	ints   map[int64]struct{}
+	uints  map[uint64]struct{}
+	floats map[float64]struct{}
+	strs   map[string]struct{}
+	hasNaN bool
+	hasNul bool
+	out    columnar.Vector
+	eq     kernel
+	tmp    columnar.Vector
+}
+
+func newInExpr(arg Expr, list []Expr, not bool) *inExpr {
+	e := &inExpr{arg: arg, list: list, not: not, t: arg.Type(), consts: true}
+	for _, l := range list {
+		if _, ok := ConstValue(l); !ok {
+			e.consts = false
+		}
+	}
+	if e.consts {
+		switch e.t.Phys() {
+		case columnar.PhysInt, columnar.PhysBool:
+			e.ints = map[int64]struct{}{}
+		case columnar.PhysUint:
+			e.uints = map[uint64]struct{}{}
+		case columnar.PhysFloat:
+			e.floats = map[float64]struct{}{}
+		case columnar.PhysBytes:
+			e.strs = map[string]struct{}{}
+		}
+		for _, l := range list {
+			v, _ := ConstValue(l)
+			if v.Null {
+				e.hasNul = true
+				continue
+			}
+			switch {
+			case e.ints != nil:
+				e.ints[v.I] = struct{}{}
+			case e.uints != nil:
+				e.uints[uint64(v.I)] = struct{}{}
+			case e.floats != nil:
+				if v.F != v.F {
+					e.hasNaN = true
+				}
+				e.floats[v.F] = struct{}{}
+			case e.strs != nil:
+				e.strs[v.S] = struct{}{}
+			}
+		}
+	}
+	e.eq = cmpKernel(opEq, e.t)
+	return e
+}
+
+func (e *inExpr) Type() columnar.Type { return columnar.TBool }
+
+func (e *inExpr) Eval(b *columnar.Batch) (*columnar.Vector, error) {
+	x, err := e.arg.Eval(b)
+	if err != nil {
+		return nil, err
+	}
+	bb := b
+	constOut := x.Const && e.consts
+	if constOut {
+		bb = constBatch
+	}
+	n := bb.Len
+	out := &e.out
+	out.Type = columnar.TBool
+	out.Reset(n)
+	out.Valid = columnar.NewBitmap(n)
+	if e.consts {
+		forEach(bb, func(i int) {
+			if x.IsNull(i) {
+				out.Valid.Clear(i)
+				return
+			}
+			var hit bool
+			switch {
+			case e.ints != nil:
+				v := int64(0)
+				if x.Type.Phys() == columnar.PhysBool {
+					if x.Bools[idx(x, i)] {
+						v = 1
+					}
+				} else {
+					v = x.Ints[idx(x, i)]
+				}
+				_, hit = e.ints[v]
+			case e.uints != nil:
+				_, hit = e.uints[x.Uints[idx(x, i)]]
+			case e.floats != nil:
+				f := x.Floats[idx(x, i)]
+				_, hit = e.floats[f]
+				if f != f {
+					hit = e.hasNaN
+				}
+			case e.strs != nil:
+				_, hit = e.strs[string(x.Bytes[idx(x, i)])]
+			}
+			e.finish(out, i, hit, e.hasNul)
+		})
+	} else {
+		hits := make([]bool, n)
+		nulls := make([]bool, n)
+		e.tmp.Type = columnar.TBool
+		for _, l := range e.list {
+			lv, err := l.Eval(b)
+			if err != nil {
+				return nil, err
+			}
+			e.tmp.Reset(b.Len)
+			args := []*columnar.Vector{x, lv}
+			if err := e.eq(args, b, &e.tmp); err != nil {
+				return nil, err
+			}
+			forEach(bb, func(i int) {
+				if lv.IsNull(idx(lv, i)) {
+					nulls[i] = true
+				} else if e.tmp.Bools[i] {
+					hits[i] = true
+				}
+			})
+		}
+		forEach(bb, func(i int) {
+			if x.IsNull(i) {
+				out.Valid.Clear(i)
+				return
+			}
+			e.finish(out, i, hits[i], nulls[i])
+		})
+	}
+	if constOut {
+		out.Const = true
+	}
+	return out, nil
+}
+
+func (e *inExpr) finish(out *columnar.Vector, i int, hit, sawNull bool) {
+	switch {
+	case hit:
+		out.Bools[i] = !e.not
+	case sawNull:
+		out.Valid.Clear(i)
+	default:
+		out.Bools[i] = e.not
+	}
+}

@@ -1,0 +1,188 @@
+package executor
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/b2sql/b2sql/columnar"
+)
+
+// Sort buffers its whole input, then emits it ordered by Keys (stable: ties
+// keep input order). Key values are evaluated per batch and stored beside
+// the rows, so no expression runs during the sort itself.
+type Sort struct {
+	Input Operator
+	Keys  []SortKey
+
+	store *rowStore
+	nCols int
+	perm  []int32
+	pos   int
+	out   *columnar.Batch
+}
+
+func (s *Sort) Types() []columnar.Type { return s.Input.Types() }
+func (s *Sort) Children() []Operator   { return []Operator{s.Input} }
+func (s *Sort) String() string         { return "Sort " + keysString(s.Keys) }
+
+func keysString(keys []SortKey) string {
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("#%d", i)
+		if k.Desc {
+			parts[i] += " DESC"
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+func (s *Sort) Open(ctx context.Context) error {
+	if err := s.Input.Open(ctx); err != nil {
+		return err
+	}
+	types := s.Input.Types()
+	s.nCols = len(types)
+	all := append([]columnar.Type{}, types...)
+	for _, k := range s.Keys {
+		all = append(all, k.Expr.Type())
+	}
+	s.store = newRowStore(all)
+	cols := make([]*columnar.Vector, len(all))
+	for {
+		b, err := s.Input.Next(ctx)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		copy(cols, b.Cols[:s.nCols])
+		for i, k := range s.Keys {
+			v, err := k.Expr.Eval(b)
+			if err != nil {
+				return err
+			}
+			cols[s.nCols+i] = v
+		}
+		s.store.appendRows(b, cols)
+	}
+	s.perm = make([]int32, s.store.n)
+	for i := range s.perm {
+		s.perm[i] = int32(i)
+	}
+	keys := s.store.cols[s.nCols:]
+	slices.SortStableFunc(s.perm, func(a, b int32) int { return compareRows(keys, s.Keys, int(a), int(b)) })
+	s.out = columnar.NewBatch(types, columnar.MaxBatch)
+	return nil
+}
+
+func (s *Sort) Next(ctx context.Context) (*columnar.Batch, error) {
+	if s.pos >= len(s.perm) {
+		return nil, io.EOF
+	}
+	end := min(s.pos+columnar.MaxBatch, len(s.perm))
+	s.gather(s.pos, end)
+	s.pos = end
+	return s.out, ctx.Err()
+}
+
+func (s *Sort) gather(from, to int) {
+	full := &columnar.Batch{Cols: s.out.Cols}
+	st := &rowStore{cols: s.store.cols[:s.nCols]}
+	st.gather(full, s.perm, from, to)
+	s.out.Len, s.out.Sel = full.Len, nil
+}
+
+func (s *Sort) Close() error {
+	s.store = nil
+	return s.Input.Close()
+}
+
+// TopK keeps the Count+Offset best rows by Keys with a bounded buffer: rows
+// are appended, and when the buffer reaches twice the bound it is sorted and
+// cut back, so memory stays O(k) and work O(n log k) amortized.
+type TopK struct {
+	Input         Operator
+	Keys          []SortKey
+	Count, Offset int64
+
+	Sort
+}
+
+func (t *TopK) String() string {
+	return fmt.Sprintf("TopK %s limit=%d offset=%d", keysString(t.Keys), t.Count, t.Offset)
+}
+func (t *TopK) Children() []Operator { return []Operator{t.Input} }
+
+func (t *TopK) Open(ctx context.Context) error {
+	if err := t.Input.Open(ctx); err != nil {
+		return err
+	}
+	t.Sort.Keys = t.Keys
+	types := t.Input.Types()
+	t.nCols = len(types)
+	all := append([]columnar.Type{}, types...)
+	for _, k := range t.Keys {
+		all = append(all, k.Expr.Type())
+	}
+	bound := int(t.Count + t.Offset)
+	t.store = newRowStore(all)
+	cols := make([]*columnar.Vector, len(all))
+	for bound > 0 {
+		b, err := t.Input.Next(ctx)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		copy(cols, b.Cols[:t.nCols])
+		for i, k := range t.Keys {
+			v, err := k.Expr.Eval(b)
+			if err != nil {
+				return err
+			}
+			cols[t.nCols+i] = v
+		}
+		t.store.appendRows(b, cols)
+		if t.store.n >= 2*bound+columnar.MaxBatch {
+			t.compact(all, bound)
+		}
+	}
+	t.compact(all, bound)
+	t.pos = int(min(t.Offset, int64(len(t.perm))))
+	t.out = columnar.NewBatch(types, columnar.MaxBatch)
+	return nil
+}
+
+// compact sorts the buffer and keeps the first bound rows, in a fresh store.
+func (t *TopK) compact(types []columnar.Type, bound int) {
+	perm := make([]int32, t.store.n)
+	for i := range perm {
+		perm[i] = int32(i)
+	}
+	keys := t.store.cols[t.nCols:]
+	slices.SortStableFunc(perm, func(a, b int32) int { return compareRows(keys, t.Keys, int(a), int(b)) })
+	if len(perm) > bound {
+		perm = perm[:bound]
+	}
+	fresh := newRowStore(types)
+	tmp := columnar.NewBatch(types, len(perm))
+	t.store.gather(tmp, perm, 0, len(perm))
+	fresh.appendRows(tmp, tmp.Cols)
+	t.store = fresh
+	t.perm = make([]int32, fresh.n)
+	for i := range t.perm {
+		t.perm[i] = int32(i)
+	}
+}
+
+func (t *TopK) Types() []columnar.Type { return t.Input.Types() }
+
+func (t *TopK) Close() error {
+	t.store = nil
+	return t.Input.Close()
+}

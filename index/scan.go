@@ -1,0 +1,29 @@
+package index
+
+// ScanSpec is what the planner asks of a table scan.
+type ScanSpec struct {
+	// Cols are the table columns to produce, in output order.
+	Cols []int
+	// Filter is a conjunction of predicates the table may use to skip data.
+	// For predicates it declared Exact it must also drop non-matching rows.
+	Filter []Pred
+	// Limit >= 0 lets the scan stop after producing that many rows; -1 = all.
+	Limit int64
+	// Threads bounds the scan's parallelism (0 = GOMAXPROCS).
+	Threads int
+	// NoPrune disables statistics-based skipping (the rules-off mode).
+	NoPrune bool
+	// Stats, when non-nil, receives the scan's counters for EXPLAIN ANALYZE.
+	Stats *ScanStats
+}
+
+// ScanStats counts what a scan read and skipped. Fields are updated
+// atomically by concurrent workers.
+type ScanStats struct {
+	UnitName     string // "row groups", "blocks", "chunks"
+	UnitsTotal   int64
+	UnitsSkipped int64
+	UnitsAllTrue int64 // read without filtering: statistics proved every row matches
+	BytesRead    int64
+	RowsRead     int64
+}

@@ -1,0 +1,150 @@
+package planner
+
+import (
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/index"
+)
+
+// ColID identifies a column produced somewhere in a bound plan. IDs are
+// unique within one query; every reference after binding uses them, never
+// names, so rules can rearrange the tree without re-resolving anything.
+type ColID int
+
+// Column is one output column of a plan node.
+type Column struct {
+	ID    ColID
+	Name  string // display name (alias or derived text)
+	Table string // qualifier it was reachable under, "" if none
+	Type  columnar.Type
+}
+
+// Node is a bound logical plan node. Schema returns the node's output
+// columns in order.
+type Node interface {
+	Schema() []Column
+	Children() []Node
+}
+
+// Scan reads columns of a table. Cols[i] is produced from table column
+// TableCols[i]. Filter and Limit start empty; the rules fill them in.
+type Scan struct {
+	Table     Table
+	Name      string // table name or path, for EXPLAIN
+	Alias     string // qualifier in the query
+	TableCols []int
+	Cols      []Column
+	Filter    []index.Pred    // predicates offered to the table (pushed)
+	Support   []index.Support // what the table answered, per Filter entry
+	Limit     int64           // -1 = none
+}
+
+// Filter keeps rows where Cond is TRUE (NULL and FALSE drop the row).
+type Filter struct {
+	Input Node
+	Cond  Expr
+}
+
+// Project computes Exprs over its input; output column i is Out[i].
+type Project struct {
+	Input Node
+	Exprs []Expr
+	Out   []Column
+}
+
+// AggFunc names an aggregate function.
+type AggFunc uint8
+
+const (
+	AggCountStar AggFunc = iota
+	AggCount
+	AggSum
+	AggAvg
+	AggMin
+	AggMax
+)
+
+var aggNames = [...]string{"count_star", "count", "sum", "avg", "min", "max"}
+
+func (f AggFunc) String() string { return aggNames[f] }
+
+// AggCall is one aggregate: Func over Arg (nil for count(*)), optionally
+// DISTINCT. Type is the result type.
+type AggCall struct {
+	Func     AggFunc
+	Arg      Expr
+	Distinct bool
+	Type     columnar.Type
+}
+
+// Aggregate groups its input by Groups and computes Aggs per group. Output
+// columns are Out: first one per group key, then one per aggregate. With no
+// Groups it yields exactly one row, even over an empty input.
+type Aggregate struct {
+	Input  Node
+	Groups []Expr
+	Aggs   []AggCall
+	Out    []Column
+}
+
+// SortKey orders by Expr; NULLs sort last ascending and first descending
+// unless NullsFirst says otherwise explicitly (DuckDB: NULLS LAST by default
+// in both directions).
+type SortKey struct {
+	Expr       Expr
+	Desc       bool
+	NullsFirst bool
+}
+
+// Sort orders all input rows by Keys (stable).
+type Sort struct {
+	Input Node
+	Keys  []SortKey
+}
+
+// Limit skips Offset rows then passes at most Count rows (Count -1 = all).
+type Limit struct {
+	Input  Node
+	Count  int64
+	Offset int64
+}
+
+// TopK is Sort followed by Limit, executed with a bounded heap. The rules
+// create it; the binder never does.
+type TopK struct {
+	Input  Node
+	Keys   []SortKey
+	Count  int64
+	Offset int64
+}
+
+// Distinct removes duplicate rows.
+type Distinct struct {
+	Input Node
+}
+
+// Values is a constant relation (SELECT without FROM yields one row of no
+// columns).
+type Values struct {
+	Rows [][]Expr
+	Out  []Column
+}
+
+func (n *Scan) Schema() []Column      { return n.Cols }
+func (n *Filter) Schema() []Column    { return n.Input.Schema() }
+func (n *Project) Schema() []Column   { return n.Out }
+func (n *Aggregate) Schema() []Column { return n.Out }
+func (n *Sort) Schema() []Column      { return n.Input.Schema() }
+func (n *Limit) Schema() []Column     { return n.Input.Schema() }
+func (n *TopK) Schema() []Column      { return n.Input.Schema() }
+func (n *Distinct) Schema() []Column  { return n.Input.Schema() }
+func (n *Values) Schema() []Column    { return n.Out }
+
+func (n *Scan) Children() []Node      { return nil }
+func (n *Filter) Children() []Node    { return []Node{n.Input} }
+func (n *Project) Children() []Node   { return []Node{n.Input} }
+func (n *Aggregate) Children() []Node { return []Node{n.Input} }
+func (n *Sort) Children() []Node      { return []Node{n.Input} }
+func (n *Limit) Children() []Node     { return []Node{n.Input} }
+func (n *TopK) Children() []Node      { return []Node{n.Input} }
+func (n *Distinct) Children() []Node  { return []Node{n.Input} }
+func (n *Values) Children() []Node    { return nil }

@@ -1,0 +1,50 @@
+package planner
+
+import (
+	"context"
+
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/index"
+)
+
+// Table is anything a query can scan: a Parquet file or glob, a CTable, a
+// b2nd array, an in-memory table. Formats implement it without importing
+// planner (Go interfaces are structural).
+type Table interface {
+	// Schema lists the table's columns. It does no I/O beyond metadata.
+	Schema() columnar.Schema
+	// Scan starts reading the columns spec.Cols; it may use spec.Filter to
+	// skip data (and must honour what SupportsFilter promised).
+	Scan(ctx context.Context, spec index.ScanSpec) (columnar.Reader, error)
+}
+
+// FilterPusher is a Table that can use some predicates while scanning.
+type FilterPusher interface {
+	Table
+	SupportsFilter(p index.Pred) index.Support
+}
+
+// RowCounter is a Table that knows its row count from metadata.
+type RowCounter interface {
+	Table
+	RowCount() int64
+}
+
+// ScanDescriber is a Table that can say, without reading data, what a scan
+// with spec would touch (e.g. "row groups 3/10"), for EXPLAIN.
+type ScanDescriber interface {
+	Table
+	DescribeScan(spec index.ScanSpec) string
+}
+
+// Catalog resolves table names and file references for the binder.
+type Catalog interface {
+	// Table returns the table registered under name (case-insensitive).
+	Table(name string) (Table, bool)
+	// TableNames lists registered tables, for "did you mean" hints.
+	TableNames() []string
+	// OpenPath opens a file, directory or glob named in a query
+	// (FROM 'x.parquet', read_parquet('p*.parquet')); fn is the table
+	// function name or "" for a bare path.
+	OpenPath(fn string, path string) (Table, error)
+}

@@ -1,0 +1,43 @@
+package filter
+
+// ByteDeltaEncode writes blosc2's BYTEDELTA filter (id 35) output into
+// dst[:len(src)]: the first len(src)/typesize*typesize bytes are typesize
+// consecutive channels of len(src)/typesize bytes (the byte planes SHUFFLE
+// made), and each channel byte becomes its difference from the previous one
+// (mod 256, the first from 0). Trailing bytes are copied unchanged.
+// typesize < 1 is treated as 1. dst must not overlap src.
+func ByteDeltaEncode(dst, src []byte, typesize int) {
+	dst = dst[:len(src)]
+	typesize = max(typesize, 1)
+	l := len(src) / typesize
+	for c := range typesize {
+		in := src[c*l : (c+1)*l]
+		out := dst[c*l : (c+1)*l]
+		var prev byte
+		for i, b := range in {
+			out[i] = b - prev
+			prev = b
+		}
+	}
+	n := l * typesize
+	copy(dst[n:], src[n:])
+}
+
+// ByteDeltaDecode inverts ByteDeltaEncode (a running byte sum per channel).
+// dst may be src itself; otherwise they must not overlap.
+func ByteDeltaDecode(dst, src []byte, typesize int) {
+	dst = dst[:len(src)]
+	typesize = max(typesize, 1)
+	l := len(src) / typesize
+	for c := range typesize {
+		in := src[c*l : (c+1)*l]
+		out := dst[c*l : (c+1)*l]
+		var sum byte
+		for i, b := range in {
+			sum += b
+			out[i] = sum
+		}
+	}
+	n := l * typesize
+	copy(dst[n:], src[n:])
+}

@@ -1,0 +1,118 @@
+package filter
+
+import "encoding/binary"
+
+// deltaWidth is the word width DELTA works in (c-blosc2 blosc/delta.c):
+// typesize itself for 1, 2, 4, 8; 8 for other multiples of 8; else 1.
+func deltaWidth(typesize int) int {
+	switch {
+	case typesize == 1 || typesize == 2 || typesize == 4 || typesize == 8:
+		return typesize
+	case typesize > 0 && typesize%8 == 0:
+		return 8
+	}
+	return 1
+}
+
+// DeltaEncode writes blosc2's DELTA filter output for one block into
+// dst[:len(src)]. Words are the deltaWidth(typesize) bytes wide; the block's
+// len(src)%width trailing bytes are copied unchanged.
+//
+// DELTA is XOR-based and anchored on the chunk's first block: when
+// isFirstBlock, word i becomes src[i] XOR src[i-1] (word 0 is kept) and ref is
+// ignored; otherwise word i becomes src[i] XOR ref[i], where ref is the
+// original (unfiltered) first block of the same chunk and must be at least
+// len(src) bytes. dst must not overlap src or ref.
+func DeltaEncode(dst, src, ref []byte, typesize int, isFirstBlock bool) {
+	dst = dst[:len(src)]
+	w := deltaWidth(typesize)
+	n := len(src) / w * w
+	if isFirstBlock {
+		// XOR of w-byte words is bytewise, so word i ^ word i-1 is byte b ^
+		// byte b-w.
+		copy(dst[:min(w, n)], src)
+		if n > w {
+			xorBytes(dst[w:n], src[w:n], src[:n-w])
+		}
+	} else {
+		xorBytes(dst[:n], src[:n], ref[:n])
+	}
+	copy(dst[n:], src[n:])
+}
+
+// DeltaDecode inverts DeltaEncode for one block. When isFirstBlock the
+// block is decoded by a running XOR and ref is ignored; otherwise ref is the
+// already decoded first block of the chunk (at least len(src) bytes), which
+// is why blosc2 readers decode block 0 of a DELTA chunk first. dst may be
+// src itself (in-place decoding); otherwise they must not overlap, and ref
+// must not overlap dst.
+func DeltaDecode(dst, src, ref []byte, typesize int, isFirstBlock bool) {
+	dst = dst[:len(src)]
+	w := deltaWidth(typesize)
+	n := len(src) / w * w
+	if isFirstBlock {
+		prefixXor(dst[:n], src[:n], w)
+	} else {
+		xorBytes(dst[:n], src[:n], ref[:n])
+	}
+	copy(dst[n:], src[n:])
+}
+
+// xorBytes sets dst[i] = a[i] ^ b[i]; the three have equal length. dst may
+// be a.
+func xorBytes(dst, a, b []byte) {
+	i := 0
+	for ; i+32 <= len(dst); i += 32 {
+		d, x, y := dst[i:i+32], a[i:i+32], b[i:i+32]
+		binary.LittleEndian.PutUint64(d[0:], binary.LittleEndian.Uint64(x[0:])^binary.LittleEndian.Uint64(y[0:]))
+		binary.LittleEndian.PutUint64(d[8:], binary.LittleEndian.Uint64(x[8:])^binary.LittleEndian.Uint64(y[8:]))
+		binary.LittleEndian.PutUint64(d[16:], binary.LittleEndian.Uint64(x[16:])^binary.LittleEndian.Uint64(y[16:]))
+		binary.LittleEndian.PutUint64(d[24:], binary.LittleEndian.Uint64(x[24:])^binary.LittleEndian.Uint64(y[24:]))
+	}
+	for ; i < len(dst); i++ {
+		dst[i] = a[i] ^ b[i]
+	}
+}
+
+// prefixXor sets dst word i (w bytes) to src word 0 ^ … ^ src word i.
+// len(src) is a multiple of w; dst may be src.
+func prefixXor(dst, src []byte, w int) {
+	// Per 8-byte chunk: a log-step XOR scan of the w-byte lanes inside the
+	// word, then XOR with the previous chunk's last lane broadcast.
+	var carry uint64
+	i := 0
+	for ; i+8 <= len(src); i += 8 {
+		x := binary.LittleEndian.Uint64(src[i:])
+		switch w {
+		case 1:
+			x ^= x << 8
+			x ^= x << 16
+			x ^= x << 32
+		case 2:
+			x ^= x << 16
+			x ^= x << 32
+		case 4:
+			x ^= x << 32
+		}
+		x ^= carry
+		binary.LittleEndian.PutUint64(dst[i:], x)
+		switch w {
+		case 1:
+			carry = (x >> 56) * 0x0101010101010101
+		case 2:
+			carry = (x >> 48) * 0x0001000100010001
+		case 4:
+			carry = (x >> 32) * 0x0000000100000001
+		default:
+			carry = x
+		}
+	}
+	// At most 7 bytes remain (so w < 8): finish bytewise from the words.
+	for ; i < len(src); i++ {
+		if i < w {
+			dst[i] = src[i]
+		} else {
+			dst[i] = src[i] ^ dst[i-w]
+		}
+	}
+}

@@ -1,0 +1,23 @@
+// Package filter owns the blosc2 filter kernels: the reversible byte
+// transforms c-blosc2 applies to each block before compressing it, written as
+// forward (encode) and backward (decode) functions over byte slices. It knows
+// nothing about chunks or codecs; formats/b2 runs the pipeline (spec
+// blosc2-format.md §2.7: slots 0→5 forward, 5→0 backward, per block).
+//
+//	id  filter       here
+//	1   SHUFFLE      Shuffle / Unshuffle          byte planes, tail copied
+//	2   BITSHUFFLE   BitShuffle / BitUnshuffle    bit planes of a multiple of 8 elements
+//	3   DELTA        DeltaEncode / DeltaDecode    XOR against block 0 of the chunk
+//	4   TRUNC_PREC   TruncPrec                    lossy, no inverse
+//	35  BYTEDELTA    ByteDeltaEncode / ByteDeltaDecode  per-plane byte differences
+//
+// Decoding speed bounds how fast a whole blosc2 chunk decodes, so the
+// shuffle kernels have unrolled word-at-a-time paths for the common element
+// sizes (2, 4, 8) and bitshuffle works on 8×8 bit matrices held in uint64
+// words, tile by tile so its scratch stays in L1. The kernels are
+// deterministic and hold no state; all are safe for concurrent use.
+//
+// Unless a function says otherwise, dst must be at least len(src) bytes and
+// must not overlap src; a shorter dst is a caller bug and panics. Parameters
+// that come from a file (typesize, precision) are validated, never trusted.
+package filter

@@ -123,7 +123,7 @@ func bitUntransposeRows(out, rows []byte, rowLen, col int) {
 	r5 := rows[5*rowLen+col:]
 	r6 := rows[6*rowLen+col:]
 	r7 := rows[7*rowLen+col:]
-	c := 0
+	c := bitUntransposeAsm(out, rows, rowLen, col)
 	for ; c+8 <= nb; c += 8 {
 		// Word k holds bit k of 64 elements; the byte transpose gathers, per
 		// group of 8 elements, one byte from each row, and the bit transpose

@@ -126,9 +126,9 @@ func transpose8x8(a0, a1, a2, a3, a4, a5, a6, a7 uint64) (uint64, uint64, uint64
 // unshuffle8 interleaves 8 planes, 8 elements (64 bytes) per step.
 func unshuffle8(dst, src []byte) {
 	m := len(src) / 8
+	i := unshuffleAsm(dst, src, 8)
 	p0, p1, p2, p3 := src[0*m:1*m], src[1*m:2*m], src[2*m:3*m], src[3*m:4*m]
 	p4, p5, p6, p7 := src[4*m:5*m], src[5*m:6*m], src[6*m:7*m], src[7*m:8*m]
-	i := 0
 	for ; i+8 <= m; i += 8 {
 		a0, a1, a2, a3, a4, a5, a6, a7 := transpose8x8(
 			binary.LittleEndian.Uint64(p0[i:]), binary.LittleEndian.Uint64(p1[i:]),
@@ -207,8 +207,8 @@ func transpose4x8(a0, a1, a2, a3 uint64) (uint64, uint64, uint64, uint64) {
 // unshuffle4 interleaves 4 planes, 8 elements (32 bytes) per step.
 func unshuffle4(dst, src []byte) {
 	m := len(src) / 4
+	i := unshuffleAsm(dst, src, 4)
 	p0, p1, p2, p3 := src[0*m:1*m], src[1*m:2*m], src[2*m:3*m], src[3*m:4*m]
-	i := 0
 	for ; i+8 <= m; i += 8 {
 		// Word j holds byte j of elements i..i+7; after the transpose the
 		// low half of word j is element i+j, the high half element i+4+j.
@@ -271,8 +271,8 @@ func gather16(x uint64) uint64 {
 // unshuffle2 interleaves 2 planes, 8 elements (16 bytes) per step.
 func unshuffle2(dst, src []byte) {
 	m := len(src) / 2
+	i := unshuffleAsm(dst, src, 2)
 	p0, p1 := src[:m], src[m:2*m]
-	i := 0
 	for ; i+8 <= m; i += 8 {
 		lo := binary.LittleEndian.Uint64(p0[i:])
 		hi := binary.LittleEndian.Uint64(p1[i:])

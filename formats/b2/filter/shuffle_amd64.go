@@ -1,0 +1,57 @@
+//go:build !purego
+
+package filter
+
+// SSE2 kernels from shuffle_amd64.s. SSE2 is part of the amd64 baseline, so
+// they need no CPU feature check; build with -tags purego to compare with
+// the portable code.
+
+//go:noescape
+func unshuffle2x16(dst, src *byte, stride, blocks int)
+
+//go:noescape
+func unshuffle4x16(dst, src *byte, stride, blocks int)
+
+//go:noescape
+func unshuffle8x16(dst, src *byte, stride, blocks int)
+
+//go:noescape
+func bitUntranspose8x16(dst, src *byte, stride, blocks int)
+
+// unshuffleAsm interleaves the first 16*k elements of the w planes of src
+// (w = 2, 4 or 8, len(src) a multiple of w) into dst and returns 16*k.
+func unshuffleAsm(dst, src []byte, w int) int {
+	m := len(src) / w
+	blocks := m / 16
+	if blocks == 0 {
+		return 0
+	}
+	// The kernels read 16*blocks bytes of each plane and write 16*blocks*w
+	// bytes; make any violation a Go panic, not memory corruption.
+	_ = src[(w-1)*m+16*blocks-1]
+	_ = dst[16*blocks*w-1]
+	switch w {
+	case 2:
+		unshuffle2x16(&dst[0], &src[0], m, blocks)
+	case 4:
+		unshuffle4x16(&dst[0], &src[0], m, blocks)
+	case 8:
+		unshuffle8x16(&dst[0], &src[0], m, blocks)
+	default:
+		return 0
+	}
+	return 16 * blocks
+}
+
+// bitUntransposeAsm does bitUntransposeRows for the first 16*k row bytes
+// (16*k <= len(out)/8) and returns 16*k.
+func bitUntransposeAsm(out, rows []byte, rowLen, col int) int {
+	blocks := len(out) / 128
+	if blocks == 0 {
+		return 0
+	}
+	_ = rows[7*rowLen+col+16*blocks-1]
+	_ = out[128*blocks-1]
+	bitUntranspose8x16(&out[0], &rows[col], rowLen, blocks)
+	return 16 * blocks
+}

@@ -1,0 +1,241 @@
+//go:build !purego
+
+#include "textflag.h"
+
+// SSE2 kernels (baseline on every amd64 CPU, so no feature detection).
+// Each processes `blocks` groups of 16 elements. Planes (or bit rows) are
+// `stride` bytes apart starting at src; dst receives the interleaved
+// elements contiguously. The Go wrappers check every bound.
+
+// func unshuffle2x16(dst, src *byte, stride, blocks int)
+TEXT ·unshuffle2x16(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ stride+16(FP), DX
+	MOVQ blocks+24(FP), CX
+	TESTQ CX, CX
+	JZ   done2
+
+loop2:
+	MOVOU (SI), X0
+	MOVOU (SI)(DX*1), X1
+	MOVO  X0, X2
+	PUNPCKLBW X1, X0       // elements 0..7
+	PUNPCKHBW X1, X2       // elements 8..15
+	MOVOU X0, (DI)
+	MOVOU X2, 16(DI)
+	ADDQ $16, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  loop2
+
+done2:
+	RET
+
+// func unshuffle4x16(dst, src *byte, stride, blocks int)
+TEXT ·unshuffle4x16(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ stride+16(FP), DX
+	MOVQ blocks+24(FP), CX
+	LEAQ (DX)(DX*2), R8
+	TESTQ CX, CX
+	JZ   done4
+
+loop4:
+	MOVOU (SI), X0
+	MOVOU (SI)(DX*1), X1
+	MOVOU (SI)(DX*2), X2
+	MOVOU (SI)(R8*1), X3
+	MOVO  X0, X4
+	PUNPCKLBW X1, X0       // bytes 0,1 of elements 0..7
+	PUNPCKHBW X1, X4       // bytes 0,1 of elements 8..15
+	MOVO  X2, X5
+	PUNPCKLBW X3, X2       // bytes 2,3 of elements 0..7
+	PUNPCKHBW X3, X5       // bytes 2,3 of elements 8..15
+	MOVO  X0, X6
+	PUNPCKLWL X2, X0       // elements 0..3
+	PUNPCKHWL X2, X6       // elements 4..7
+	MOVO  X4, X7
+	PUNPCKLWL X5, X4       // elements 8..11
+	PUNPCKHWL X5, X7       // elements 12..15
+	MOVOU X0, (DI)
+	MOVOU X6, 16(DI)
+	MOVOU X4, 32(DI)
+	MOVOU X7, 48(DI)
+	ADDQ $16, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNZ  loop4
+
+done4:
+	RET
+
+// LOAD8 loads 16 bytes from each of the 8 planes into X0..X7.
+#define LOAD8 \
+	MOVOU (SI), X0; \
+	MOVOU (SI)(DX*1), X1; \
+	MOVOU (SI)(DX*2), X2; \
+	MOVOU (SI)(R8*1), X3; \
+	MOVOU (SI)(DX*4), X4; \
+	MOVOU (SI)(R9*1), X5; \
+	MOVOU (SI)(R10*1), X6; \
+	MOVOU (SI)(R11*1), X7
+
+// STAGE1 interleaves plane pairs: X0,X2,X4,X6 get elements 0..7 and
+// X8..X11 elements 8..15 of the pairs (0,1) (2,3) (4,5) (6,7).
+#define STAGE1 \
+	MOVO X0, X8; \
+	PUNPCKLBW X1, X0; \
+	PUNPCKHBW X1, X8; \
+	MOVO X2, X9; \
+	PUNPCKLBW X3, X2; \
+	PUNPCKHBW X3, X9; \
+	MOVO X4, X10; \
+	PUNPCKLBW X5, X4; \
+	PUNPCKHBW X5, X10; \
+	MOVO X6, X11; \
+	PUNPCKLBW X7, X6; \
+	PUNPCKHBW X7, X11
+
+// LO leaves elements 0,1 / 2,3 / 4,5 / 6,7 (8 bytes each) in X0, X5, X1, X7.
+#define LO \
+	MOVO X0, X1; \
+	PUNPCKLWL X2, X0; \
+	PUNPCKHWL X2, X1; \
+	MOVO X4, X3; \
+	PUNPCKLWL X6, X4; \
+	PUNPCKHWL X6, X3; \
+	MOVO X0, X5; \
+	PUNPCKLLQ X4, X0; \
+	PUNPCKHLQ X4, X5; \
+	MOVO X1, X7; \
+	PUNPCKLLQ X3, X1; \
+	PUNPCKHLQ X3, X7
+
+// HI leaves elements 8,9 / 10,11 / 12,13 / 14,15 in X8, X2, X0, X3
+// (X0..X7 are free once LO's results are stored).
+#define HI \
+	MOVO X8, X0; \
+	PUNPCKLWL X9, X8; \
+	PUNPCKHWL X9, X0; \
+	MOVO X10, X1; \
+	PUNPCKLWL X11, X10; \
+	PUNPCKHWL X11, X1; \
+	MOVO X8, X2; \
+	PUNPCKLLQ X10, X8; \
+	PUNPCKHLQ X10, X2; \
+	MOVO X0, X3; \
+	PUNPCKLLQ X1, X0; \
+	PUNPCKHLQ X1, X3
+
+#define SETUP8 \
+	MOVQ dst+0(FP), DI; \
+	MOVQ src+8(FP), SI; \
+	MOVQ stride+16(FP), DX; \
+	MOVQ blocks+24(FP), CX; \
+	LEAQ (DX)(DX*2), R8; \
+	LEAQ (DX)(DX*4), R9; \
+	LEAQ (R8)(R8*1), R10; \
+	LEAQ (R9)(DX*2), R11
+
+// func unshuffle8x16(dst, src *byte, stride, blocks int)
+TEXT ·unshuffle8x16(SB), NOSPLIT, $0-32
+	SETUP8
+	TESTQ CX, CX
+	JZ   done8
+
+loop8:
+	LOAD8
+	STAGE1
+	LO
+	MOVOU X0, (DI)
+	MOVOU X5, 16(DI)
+	MOVOU X1, 32(DI)
+	MOVOU X7, 48(DI)
+	HI
+	MOVOU X8, 64(DI)
+	MOVOU X2, 80(DI)
+	MOVOU X0, 96(DI)
+	MOVOU X3, 112(DI)
+	ADDQ $16, SI
+	ADDQ $128, DI
+	DECQ CX
+	JNZ  loop8
+
+done8:
+	RET
+
+// TBITS transposes the 8x8 bit matrix in each 64-bit lane of R (byte r =
+// row r, bit c = column c), using T as scratch and the masks in X12..X14:
+// three rounds of x ^= t ^ t<<s with t = (x ^ x>>s) & mask.
+#define TBITS(R, T) \
+	MOVO R, T; \
+	PSRLQ $7, T; \
+	PXOR R, T; \
+	PAND X12, T; \
+	PXOR T, R; \
+	PSLLQ $7, T; \
+	PXOR T, R; \
+	MOVO R, T; \
+	PSRLQ $14, T; \
+	PXOR R, T; \
+	PAND X13, T; \
+	PXOR T, R; \
+	PSLLQ $14, T; \
+	PXOR T, R; \
+	MOVO R, T; \
+	PSRLQ $28, T; \
+	PXOR R, T; \
+	PAND X14, T; \
+	PXOR T, R; \
+	PSLLQ $28, T; \
+	PXOR T, R
+
+// func bitUntranspose8x16(dst, src *byte, stride, blocks int)
+//
+// Reads 16 bytes (128 elements' worth of bits) from each of 8 bit rows and
+// writes the 128 bytes of the byte plane they encode: the byte transpose is
+// unshuffle8x16's, then each 8-byte group is bit-transposed.
+TEXT ·bitUntranspose8x16(SB), NOSPLIT, $0-32
+	SETUP8
+	MOVQ $0x00AA00AA00AA00AA, AX
+	MOVQ AX, X12
+	PUNPCKLQDQ X12, X12
+	MOVQ $0x0000CCCC0000CCCC, AX
+	MOVQ AX, X13
+	PUNPCKLQDQ X13, X13
+	MOVQ $0x00000000F0F0F0F0, AX
+	MOVQ AX, X14
+	PUNPCKLQDQ X14, X14
+	TESTQ CX, CX
+	JZ   donebits
+
+loopbits:
+	LOAD8
+	STAGE1
+	LO
+	TBITS(X0, X15)
+	TBITS(X5, X15)
+	TBITS(X1, X15)
+	TBITS(X7, X15)
+	MOVOU X0, (DI)
+	MOVOU X5, 16(DI)
+	MOVOU X1, 32(DI)
+	MOVOU X7, 48(DI)
+	HI
+	TBITS(X8, X15)
+	TBITS(X2, X15)
+	TBITS(X0, X15)
+	TBITS(X3, X15)
+	MOVOU X8, 64(DI)
+	MOVOU X2, 80(DI)
+	MOVOU X0, 96(DI)
+	MOVOU X3, 112(DI)
+	ADDQ $16, SI
+	ADDQ $128, DI
+	DECQ CX
+	JNZ  loopbits
+
+donebits:
+	RET

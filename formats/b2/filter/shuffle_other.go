@@ -1,0 +1,10 @@
+//go:build !amd64 || purego
+
+package filter
+
+// Portable builds have no vector kernels: the word-at-a-time Go loops do all
+// the work.
+
+func unshuffleAsm(dst, src []byte, w int) int { return 0 }
+
+func bitUntransposeAsm(out, rows []byte, rowLen, col int) int { return 0 }

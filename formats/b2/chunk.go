@@ -158,7 +158,9 @@ func (h *ChunkHeader) Split() bool { return h.Flags&flagDontSplit == 0 }
 func (h *ChunkHeader) VLBlocks() bool { return h.Flags2&f2VLBlocks != 0 }
 
 // HasDict reports whether a codec dictionary follows the block starts.
-func (h *ChunkHeader) HasDict() bool { return h.HeaderLen == extendedHeaderLen && h.BloscFlags&bfDict != 0 }
+func (h *ChunkHeader) HasDict() bool {
+	return h.HeaderLen == extendedHeaderLen && h.BloscFlags&bfDict != 0
+}
 
 // Special returns the special-chunk kind (SpecialNone for ordinary chunks).
 func (h *ChunkHeader) Special() Special {

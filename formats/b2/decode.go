@@ -211,7 +211,7 @@ func (d *Decoder) rangeOf(c *chunk, dst []byte, off int) error {
 		return nil
 	}
 	first, last := off/c.Blocksize, (end-1)/c.Blocksize
-	ref, err := d.deltaRef(c, first)
+	ref, err := d.deltaRef(c, last)
 	if err != nil {
 		return err
 	}

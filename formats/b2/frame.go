@@ -68,13 +68,13 @@ type Frame struct {
 	// vlmeta holds the trailer values still compressed (each is a chunk).
 	vlmeta []Metalayer
 
-	name    string
-	data    []byte // the frame (contiguous) or the index file (sparse)
-	dir     string // sparse directory, "" when contiguous
-	nchunks int
-	offsets []int64 // nil when offsetsConst is used
+	name     string
+	data     []byte // the frame (contiguous) or the index file (sparse)
+	dir      string // sparse directory, "" when contiguous
+	nchunks  int
+	offsets  []int64 // nil when offsetsConst is used
 	offConst int64
-	release func() error
+	release  func() error
 }
 
 // Open opens a contiguous frame file (.b2frame, .b2nd, .b2f, …) with mmap,

@@ -214,12 +214,14 @@ func (r *mpReader) mapLen() int {
 // mpWriter appends the fixed-width msgpack encodings c-blosc2 writes.
 type mpWriter struct{ b []byte }
 
-func (w *mpWriter) u8(v byte)      { w.b = append(w.b, v) }
-func (w *mpWriter) raw(p []byte)   { w.b = append(w.b, p...) }
-func (w *mpWriter) i32(v int32)    { w.b = binary.BigEndian.AppendUint32(append(w.b, 0xd2), uint32(v)) }
-func (w *mpWriter) i64(v int64)    { w.b = binary.BigEndian.AppendUint64(append(w.b, 0xd3), uint64(v)) }
-func (w *mpWriter) u16m(v int)     { w.b = binary.BigEndian.AppendUint16(append(w.b, 0xcd), uint16(v)) }
-func (w *mpWriter) bin32(p []byte) { w.b = append(binary.BigEndian.AppendUint32(append(w.b, 0xc6), uint32(len(p))), p...) }
+func (w *mpWriter) u8(v byte)    { w.b = append(w.b, v) }
+func (w *mpWriter) raw(p []byte) { w.b = append(w.b, p...) }
+func (w *mpWriter) i32(v int32)  { w.b = binary.BigEndian.AppendUint32(append(w.b, 0xd2), uint32(v)) }
+func (w *mpWriter) i64(v int64)  { w.b = binary.BigEndian.AppendUint64(append(w.b, 0xd3), uint64(v)) }
+func (w *mpWriter) u16m(v int)   { w.b = binary.BigEndian.AppendUint16(append(w.b, 0xcd), uint16(v)) }
+func (w *mpWriter) bin32(p []byte) {
+	w.b = append(binary.BigEndian.AppendUint32(append(w.b, 0xc6), uint32(len(p))), p...)
+}
 func (w *mpWriter) fixstr(s string) {
 	w.b = append(append(w.b, 0xa0|byte(len(s))), s...)
 }

@@ -109,7 +109,7 @@ func lengthKernel(args []*columnar.Vector, b *columnar.Batch, out *columnar.Vect
 
 // substringKernel follows DuckDB: 1-based start counted in characters; a
 // start ≤ 0 counts the characters before the string; a negative length is an
-// error in DuckDB only for literal lengths, here it yields ''.
+// error in DuckDB only for literal lengths, here it yields ”.
 func substringKernel(args []*columnar.Vector, b *columnar.Batch, out *columnar.Vector) error {
 	x, st := args[0], args[1]
 	var ln *columnar.Vector
@@ -322,4 +322,3 @@ func likeKernel(fold, not bool) kernel {
 		return nil
 	}
 }
-

@@ -1,0 +1,290 @@
+package planner
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/executor"
+	"github.com/b2sql/b2sql/index"
+)
+
+// BuildOptions tune the physical plan.
+type BuildOptions struct {
+	Threads int  // scan parallelism (0 = GOMAXPROCS)
+	NoPrune bool // scans must not skip data by statistics
+	Analyze bool // wrap operators to count rows and time (EXPLAIN ANALYZE)
+}
+
+// Built is a physical plan with the bookkeeping EXPLAIN ANALYZE reads.
+type Built struct {
+	Root  executor.Operator
+	scans map[executor.Operator]*index.ScanStats
+}
+
+// ScanStats returns the counters of the scan operator op, if it is one.
+func (b *Built) ScanStats(op executor.Operator) (*index.ScanStats, bool) {
+	s, ok := b.scans[op]
+	return s, ok
+}
+
+// Build turns an optimized logical plan into operators. It does no I/O.
+func Build(n Node, opts BuildOptions) (*Built, error) {
+	bd := &builder{opts: opts, built: &Built{scans: map[executor.Operator]*index.ScanStats{}}}
+	root, err := bd.build(n)
+	if err != nil {
+		return nil, err
+	}
+	bd.built.Root = root
+	return bd.built, nil
+}
+
+type builder struct {
+	opts  BuildOptions
+	built *Built
+}
+
+// layout maps each column of a node's output to its position.
+func layout(cols []Column) map[ColID]int {
+	m := make(map[ColID]int, len(cols))
+	for i, c := range cols {
+		m[c.ID] = i
+	}
+	return m
+}
+
+func (bd *builder) wrap(op executor.Operator) executor.Operator {
+	if bd.opts.Analyze {
+		w := &executor.Instrumented{Operator: op}
+		if s, ok := bd.built.scans[op]; ok {
+			bd.built.scans[w] = s
+		}
+		return w
+	}
+	return op
+}
+
+func (bd *builder) build(n Node) (executor.Operator, error) {
+	switch n := n.(type) {
+	case *Scan:
+		return bd.buildScan(n)
+	case *Values:
+		rows := make([][]executor.Expr, len(n.Rows))
+		for r, row := range n.Rows {
+			rows[r] = make([]executor.Expr, len(row))
+			for c, e := range row {
+				x, err := CompileExpr(e, nil)
+				if err != nil {
+					return nil, err
+				}
+				rows[r][c] = x
+			}
+		}
+		types := make([]columnar.Type, len(n.Out))
+		for i, c := range n.Out {
+			types[i] = c.Type
+		}
+		return bd.wrap(&executor.Values{Rows: rows, Out: types}), nil
+	}
+	kids := n.Children()
+	in, err := bd.build(kids[0])
+	if err != nil {
+		return nil, err
+	}
+	lay := layout(kids[0].Schema())
+	switch n := n.(type) {
+	case *Filter:
+		cond, err := CompileExpr(n.Cond, lay)
+		if err != nil {
+			return nil, err
+		}
+		return bd.wrap(&executor.Filter{Input: in, Cond: cond, Desc: n.Cond.String()}), nil
+	case *Project:
+		exprs := make([]executor.Expr, len(n.Exprs))
+		names := make([]string, len(n.Exprs))
+		for i, e := range n.Exprs {
+			x, err := CompileExpr(e, lay)
+			if err != nil {
+				return nil, err
+			}
+			exprs[i] = x
+			names[i] = e.String()
+		}
+		return bd.wrap(&executor.Project{Input: in, Exprs: exprs, Names: names}), nil
+	case *Aggregate:
+		groups := make([]executor.Expr, len(n.Groups))
+		for i, g := range n.Groups {
+			x, err := CompileExpr(g, lay)
+			if err != nil {
+				return nil, err
+			}
+			groups[i] = x
+		}
+		aggs := make([]executor.AggSpec, len(n.Aggs))
+		for i, a := range n.Aggs {
+			spec := executor.AggSpec{Kind: executor.AggKind(a.Func), Distinct: a.Distinct, Type: a.Type, Name: aggString(a)}
+			if a.Arg != nil {
+				x, err := CompileExpr(a.Arg, lay)
+				if err != nil {
+					return nil, err
+				}
+				spec.Arg = x
+			}
+			aggs[i] = spec
+		}
+		return bd.wrap(&executor.HashAgg{Input: in, Groups: groups, Aggs: aggs}), nil
+	case *Sort:
+		keys, err := compileKeys(n.Keys, lay)
+		if err != nil {
+			return nil, err
+		}
+		return bd.wrap(&executor.Sort{Input: in, Keys: keys}), nil
+	case *TopK:
+		keys, err := compileKeys(n.Keys, lay)
+		if err != nil {
+			return nil, err
+		}
+		return bd.wrap(&executor.TopK{Input: in, Keys: keys, Count: n.Count, Offset: n.Offset}), nil
+	case *Limit:
+		return bd.wrap(&executor.Limit{Input: in, Count: n.Count, Offset: n.Offset}), nil
+	case *Distinct:
+		return bd.wrap(&executor.Distinct{Input: in}), nil
+	}
+	return nil, fmt.Errorf("planner: cannot build %T", n)
+}
+
+func aggString(a AggCall) string {
+	if a.Func == AggCountStar {
+		return "count(*)"
+	}
+	d := ""
+	if a.Distinct {
+		d = "DISTINCT "
+	}
+	return a.Func.String() + "(" + d + a.Arg.String() + ")"
+}
+
+func compileKeys(keys []SortKey, lay map[ColID]int) ([]executor.SortKey, error) {
+	out := make([]executor.SortKey, len(keys))
+	for i, k := range keys {
+		x, err := CompileExpr(k.Expr, lay)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = executor.SortKey{Expr: x, Desc: k.Desc, NullsFirst: k.NullsFirst}
+	}
+	return out, nil
+}
+
+func (bd *builder) buildScan(n *Scan) (executor.Operator, error) {
+	spec := index.ScanSpec{
+		Cols:    n.TableCols,
+		Filter:  n.Filter,
+		Limit:   n.Limit,
+		Threads: bd.opts.Threads,
+		NoPrune: bd.opts.NoPrune,
+		Stats:   &index.ScanStats{},
+	}
+	types := make([]columnar.Type, len(n.Cols))
+	for i, c := range n.Cols {
+		types[i] = c.Type
+	}
+	table := n.Table
+	op := &executor.Scan{
+		Start: func(ctx context.Context) (columnar.Reader, error) {
+			*spec.Stats = index.ScanStats{}
+			return table.Scan(ctx, spec)
+		},
+		Out:  types,
+		Desc: scanString(n, spec),
+	}
+	bd.built.scans[op] = spec.Stats
+	return bd.wrap(op), nil
+}
+
+func scanString(n *Scan, spec index.ScanSpec) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Scan %s", n.Name)
+	names := make([]string, len(n.Cols))
+	for i, c := range n.Cols {
+		names[i] = c.Name
+	}
+	fmt.Fprintf(&b, " cols=[%s]", strings.Join(names, " "))
+	if len(n.Filter) > 0 {
+		schema := n.Table.Schema()
+		parts := make([]string, len(n.Filter))
+		for i, p := range n.Filter {
+			sup := index.Unsupported
+			if i < len(n.Support) {
+				sup = n.Support[i]
+			}
+			parts[i] = fmt.Sprintf("%s (%s)", p.String(schema), sup)
+		}
+		fmt.Fprintf(&b, " pred=[%s]", strings.Join(parts, ", "))
+	}
+	if n.Limit >= 0 {
+		fmt.Fprintf(&b, " limit=%d", n.Limit)
+	}
+	if d, ok := n.Table.(ScanDescriber); ok {
+		if s := d.DescribeScan(spec); s != "" {
+			b.WriteString(" " + s)
+		}
+	}
+	return b.String()
+}
+
+// CompileExpr turns a bound expression into an executable one; lay maps
+// column IDs to input positions.
+func CompileExpr(e Expr, lay map[ColID]int) (executor.Expr, error) {
+	switch e := e.(type) {
+	case *ColRef:
+		pos, ok := lay[e.Col.ID]
+		if !ok {
+			return nil, fmt.Errorf("planner: column %s (#%d) not in input", e.Col.Name, e.Col.ID)
+		}
+		return executor.ColumnExpr(pos, e.Col.Type), nil
+	case *Const:
+		return executor.ConstExpr(e.Val), nil
+	case *Cast:
+		arg, err := CompileExpr(e.Arg, lay)
+		if err != nil {
+			return nil, err
+		}
+		return executor.NewCast(arg, e.To, e.Try), nil
+	case *Case:
+		conds := make([]executor.Expr, len(e.Whens))
+		thens := make([]executor.Expr, len(e.Whens))
+		for i, w := range e.Whens {
+			c, err := CompileExpr(w.Cond, lay)
+			if err != nil {
+				return nil, err
+			}
+			t, err := CompileExpr(w.Then, lay)
+			if err != nil {
+				return nil, err
+			}
+			conds[i], thens[i] = c, t
+		}
+		var els executor.Expr
+		if e.Else != nil {
+			x, err := CompileExpr(e.Else, lay)
+			if err != nil {
+				return nil, err
+			}
+			els = x
+		}
+		return executor.NewCase(conds, thens, els, e.T), nil
+	case *Call:
+		args := make([]executor.Expr, len(e.Args))
+		for i, a := range e.Args {
+			x, err := CompileExpr(a, lay)
+			if err != nil {
+				return nil, err
+			}
+			args[i] = x
+		}
+		return executor.NewCall(e.Fn, args, e.T)
+	}
+	return nil, fmt.Errorf("planner: cannot compile %T", e)
+}

@@ -1,0 +1,301 @@
+package planner
+
+import (
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/index"
+)
+
+// pushFilters offers each conjunct of a Filter sitting on a Scan to the
+// table as an index.Pred. What the table applies exactly is dropped from
+// the Filter; the rest stays (inexact predicates are applied twice: once to
+// skip data, once per row).
+func pushFilters(n Node) Node {
+	n = mapChildren(n, pushFilters)
+	f, ok := n.(*Filter)
+	if !ok {
+		return n
+	}
+	s, ok := f.Input.(*Scan)
+	if !ok {
+		return n
+	}
+	fp, canPush := s.Table.(FilterPusher)
+	var keep []Expr
+	scan := *s
+	for _, c := range SplitAnd(f.Cond) {
+		p, ok := toPred(c, s)
+		if !ok {
+			keep = append(keep, c)
+			continue
+		}
+		sup := index.Inexact // tables that cannot push still may be offered
+		if canPush {
+			sup = fp.SupportsFilter(p)
+		} else {
+			sup = index.Unsupported
+		}
+		if sup == index.Unsupported {
+			keep = append(keep, c)
+			continue
+		}
+		scan.Filter = append(append([]index.Pred{}, scan.Filter...), p)
+		scan.Support = append(append([]index.Support{}, scan.Support...), sup)
+		if sup != index.Exact {
+			keep = append(keep, c)
+		}
+	}
+	if len(keep) == 0 {
+		return &scan
+	}
+	return &Filter{Input: &scan, Cond: JoinAnd(keep)}
+}
+
+// SplitAnd flattens nested ANDs into conjuncts.
+func SplitAnd(e Expr) []Expr {
+	if c, ok := e.(*Call); ok && c.Fn == "and" {
+		var out []Expr
+		for _, a := range c.Args {
+			out = append(out, SplitAnd(a)...)
+		}
+		return out
+	}
+	return []Expr{e}
+}
+
+// JoinAnd combines conjuncts.
+func JoinAnd(es []Expr) Expr {
+	if len(es) == 1 {
+		return es[0]
+	}
+	return &Call{Fn: "and", Args: es, T: columnar.TBool}
+}
+
+var predOps = map[string]index.Op{"=": index.Eq, "<>": index.Ne, "<": index.Lt, "<=": index.Le, ">": index.Gt, ">=": index.Ge}
+var flipOps = map[index.Op]index.Op{index.Lt: index.Gt, index.Le: index.Ge, index.Gt: index.Lt, index.Ge: index.Le, index.Eq: index.Eq, index.Ne: index.Ne}
+
+// toPred converts a conjunct to a scan predicate when it is a scan column
+// compared with constants. Widening casts the binder put on the column are
+// undone by converting the constant to the column's type instead.
+func toPred(e Expr, s *Scan) (index.Pred, bool) {
+	c, ok := e.(*Call)
+	if !ok {
+		return index.Pred{}, false
+	}
+	switch c.Fn {
+	case "=", "<>", "<", "<=", ">", ">=":
+		op := predOps[c.Fn]
+		col, colType, okc := scanCol(c.Args[0], s)
+		k, okk := c.Args[1].(*Const)
+		if !okc || !okk {
+			col, colType, okc = scanCol(c.Args[1], s)
+			k, okk = c.Args[0].(*Const)
+			op = flipOps[op]
+		}
+		if !okc || !okk {
+			return index.Pred{}, false
+		}
+		v, ok := constAs(k.Val, colType)
+		if !ok {
+			return index.Pred{}, false
+		}
+		return index.Pred{Col: col, Op: op, Vals: []columnar.Value{v}}, true
+	case "in":
+		col, colType, ok := scanCol(c.Args[0], s)
+		if !ok {
+			return index.Pred{}, false
+		}
+		var vals []columnar.Value
+		for _, a := range c.Args[1:] {
+			k, ok := a.(*Const)
+			if !ok {
+				return index.Pred{}, false
+			}
+			if k.Val.Null {
+				continue // never matches; cannot make a row TRUE
+			}
+			v, ok := constAs(k.Val, colType)
+			if !ok {
+				return index.Pred{}, false
+			}
+			vals = append(vals, v)
+		}
+		if len(vals) == 0 {
+			return index.Pred{}, false
+		}
+		return index.Pred{Col: col, Op: index.In, Vals: vals}, true
+	case "is_null", "is_not_null":
+		col, _, ok := scanCol(c.Args[0], s)
+		if !ok {
+			return index.Pred{}, false
+		}
+		op := index.IsNull
+		if c.Fn == "is_not_null" {
+			op = index.IsNotNull
+		}
+		return index.Pred{Col: col, Op: op}, true
+	case "or":
+		var any []index.Pred
+		for _, a := range c.Args {
+			p, ok := toPred(a, s)
+			if !ok {
+				return index.Pred{}, false
+			}
+			any = append(any, p)
+		}
+		return index.Pred{Op: index.Or, Any: any}, true
+	}
+	return index.Pred{}, false
+}
+
+// scanCol reports the table column an expression reads, seeing through
+// lossless integer widening casts.
+func scanCol(e Expr, s *Scan) (int, columnar.Type, bool) {
+	if c, ok := e.(*Cast); ok && !c.Try {
+		from := c.Arg.Type()
+		if !(from.IsInteger() && c.To.IsInteger() && from.ID != columnar.Uint64 && c.To.ID != columnar.Uint64) &&
+			!(from.ID == columnar.Float32 && c.To.ID == columnar.Float64) {
+			return 0, columnar.Type{}, false
+		}
+		e = c.Arg
+	}
+	r, ok := e.(*ColRef)
+	if !ok {
+		return 0, columnar.Type{}, false
+	}
+	for i, c := range s.Cols {
+		if c.ID == r.Col.ID {
+			return s.TableCols[i], c.Type, true
+		}
+	}
+	return 0, columnar.Type{}, false
+}
+
+// constAs converts a non-NULL constant to the column type when that is
+// exact (the comparison keeps its meaning), or reports false.
+func constAs(v columnar.Value, t columnar.Type) (columnar.Value, bool) {
+	if v.Null {
+		return v, false
+	}
+	if v.Type == t {
+		return v, true
+	}
+	switch {
+	case t.IsInteger() && v.Type.IsInteger() && t.ID != columnar.Uint64 && v.Type.ID != columnar.Uint64:
+		lo, hi := t.IntRange()
+		if v.I < lo || v.I > hi {
+			return v, false
+		}
+		return columnar.IntValue(t, v.I), true
+	case t.ID == columnar.Float32 && v.Type.ID == columnar.Float64:
+		if float64(float32(v.F)) != v.F {
+			return v, false
+		}
+		return columnar.FloatValue(t, v.F), true
+	}
+	return v, false
+}
+
+// pruneColumns drops columns nobody reads, down to the scans.
+func pruneColumns(n Node) Node {
+	need := map[ColID]bool{}
+	for _, c := range n.Schema() {
+		need[c.ID] = true
+	}
+	return prune(n, need)
+}
+
+func prune(n Node, need map[ColID]bool) Node {
+	switch n := n.(type) {
+	case *Scan:
+		c := *n
+		c.Cols, c.TableCols = nil, nil
+		for i, col := range n.Cols {
+			if need[col.ID] {
+				c.Cols = append(c.Cols, col)
+				c.TableCols = append(c.TableCols, n.TableCols[i])
+			}
+		}
+		if len(c.Cols) == 0 && len(n.Cols) > 0 {
+			// Row counts still need one column to count; take the narrowest.
+			best := 0
+			for i, col := range n.Cols {
+				if col.Type.Phys() != columnar.PhysBytes && n.Cols[best].Type.Phys() == columnar.PhysBytes {
+					best = i
+				}
+			}
+			c.Cols = []Column{n.Cols[best]}
+			c.TableCols = []int{n.TableCols[best]}
+		}
+		return &c
+	case *Filter:
+		child := copySet(need)
+		ExprCols(n.Cond, child)
+		c := *n
+		c.Input = prune(n.Input, child)
+		return &c
+	case *Project:
+		c := *n
+		c.Exprs, c.Out = nil, nil
+		child := map[ColID]bool{}
+		for i, e := range n.Exprs {
+			if need[n.Out[i].ID] {
+				c.Exprs = append(c.Exprs, e)
+				c.Out = append(c.Out, n.Out[i])
+				ExprCols(e, child)
+			}
+		}
+		c.Input = prune(n.Input, child)
+		return &c
+	case *Aggregate:
+		child := map[ColID]bool{}
+		for _, g := range n.Groups {
+			ExprCols(g, child)
+		}
+		for _, a := range n.Aggs {
+			if a.Arg != nil {
+				ExprCols(a.Arg, child)
+			}
+		}
+		c := *n
+		c.Input = prune(n.Input, child)
+		return &c
+	case *Sort:
+		child := copySet(need)
+		for _, k := range n.Keys {
+			ExprCols(k.Expr, child)
+		}
+		c := *n
+		c.Input = prune(n.Input, child)
+		return &c
+	case *TopK:
+		child := copySet(need)
+		for _, k := range n.Keys {
+			ExprCols(k.Expr, child)
+		}
+		c := *n
+		c.Input = prune(n.Input, child)
+		return &c
+	case *Limit:
+		c := *n
+		c.Input = prune(n.Input, need)
+		return &c
+	case *Distinct:
+		// Every input column defines distinctness.
+		child := map[ColID]bool{}
+		for _, col := range n.Input.Schema() {
+			child[col.ID] = true
+		}
+		c := *n
+		c.Input = prune(n.Input, child)
+		return &c
+	}
+	return n
+}
+
+func copySet(m map[ColID]bool) map[ColID]bool {
+	out := make(map[ColID]bool, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}

@@ -109,7 +109,7 @@ func drain(t *testing.T, op Operator) []string {
 
 func i64(v int64) columnar.Value   { return columnar.IntValue(columnar.TInt64, v) }
 func f64(v float64) columnar.Value { return columnar.FloatValue(columnar.TFloat64, v) }
-func str(s string) columnar.Value   { return columnar.StringValue(s) }
+func str(s string) columnar.Value  { return columnar.StringValue(s) }
 func null(t columnar.Type) columnar.Value {
 	return columnar.NullValue(t)
 }

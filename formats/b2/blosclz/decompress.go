@@ -105,7 +105,17 @@ func Decompress(dst, src []byte) (int, error) {
 		if length > len(dst)-op {
 			return op, corrupt("match at input %d: length %d overruns output", at, length)
 		}
-		copyMatch(dst, op, dist, length)
+		if ref := op - dist; dist >= 8 && length <= 16 && len(dst)-op >= 16 {
+			// The commonest match, short and not self-overlapping within a
+			// word, inline: two word copies (see copyMatch for why the
+			// overlap and the spill are harmless).
+			d := dst[op : op+16]
+			s := dst[ref : ref+16]
+			binary.LittleEndian.PutUint64(d[0:], binary.LittleEndian.Uint64(s[0:]))
+			binary.LittleEndian.PutUint64(d[8:], binary.LittleEndian.Uint64(s[8:]))
+		} else {
+			copyMatch(dst, op, dist, length)
+		}
 		op += length
 		if ip >= len(src) {
 			break

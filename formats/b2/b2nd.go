@@ -163,6 +163,23 @@ func NewArray(f *Frame) (*Array, error) {
 }
 
 func (a *Array) initGeometry() error {
+	nchunks, err := a.computeGeometry()
+	if err != nil {
+		return err
+	}
+	h := &a.Frame.Header
+	if nchunks != int64(a.Frame.nchunks) {
+		return corruptf("shape %v / chunkshape %v needs %d chunks, frame has %d", a.Meta.Shape, a.Meta.ChunkShape, nchunks, a.Frame.nchunks)
+	}
+	if nchunks > 0 && int64(a.chunkItems)*int64(a.itemsize) != int64(h.Chunksize) {
+		return corruptf("extended chunk %v × %d bytes ≠ frame chunksize %d", a.extChunk, a.itemsize, h.Chunksize)
+	}
+	return nil
+}
+
+// computeGeometry derives the chunk and block grids from the metalayer and
+// returns the number of chunks.
+func (a *Array) computeGeometry() (int64, error) {
 	m := &a.Meta
 	nd := len(m.Shape)
 	a.extChunk = make([]int, nd)
@@ -185,32 +202,23 @@ func (a *Array) initGeometry() error {
 		a.blockGrid[i] = a.extChunk[i] / bs
 		a.chunkGrid[i] = (m.Shape[i] + int64(cs) - 1) / int64(cs)
 		if a.blockItems > math.MaxInt32/bs || a.chunkItems > math.MaxInt32/a.extChunk[i] {
-			return corruptf("chunk of shape %v too large", m.ChunkShape)
+			return 0, corruptf("chunk of shape %v too large", m.ChunkShape)
 		}
 		a.blockItems *= bs
 		a.chunkItems *= a.extChunk[i]
 		if nchunks > 0 && nchunks > math.MaxInt32/a.chunkGrid[i] {
-			return corruptf("too many chunks for shape %v", m.Shape)
+			return 0, corruptf("too many chunks for shape %v", m.Shape)
 		}
 		nchunks *= a.chunkGrid[i]
 		if items > math.MaxInt64/m.Shape[i] {
-			return corruptf("shape %v overflows", m.Shape)
+			return 0, corruptf("shape %v overflows", m.Shape)
 		}
 		items *= m.Shape[i]
 	}
-	h := &a.Frame.Header
-	if nchunks != int64(a.Frame.nchunks) {
-		return corruptf("shape %v / chunkshape %v needs %d chunks, frame has %d", m.Shape, m.ChunkShape, nchunks, a.Frame.nchunks)
+	if int64(a.chunkItems)*int64(a.itemsize) > math.MaxInt32 {
+		return 0, corruptf("chunk of %v × %d bytes too large", a.extChunk, a.itemsize)
 	}
-	if nchunks > 0 {
-		if int64(a.chunkItems)*int64(a.itemsize) != int64(h.Chunksize) {
-			return corruptf("extended chunk %v × %d bytes ≠ frame chunksize %d", a.extChunk, a.itemsize, h.Chunksize)
-		}
-		if int64(a.chunkItems)*int64(a.itemsize) > math.MaxInt32 {
-			return corruptf("chunk too large")
-		}
-	}
-	return nil
+	return nchunks, nil
 }
 
 // Close closes the underlying frame.

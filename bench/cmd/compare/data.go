@@ -1,0 +1,46 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/b2sql/b2sql/demo"
+)
+
+// ensureData makes sure path holds the demo events table with rows rows,
+// generating it when it is missing or has another row count. The file is
+// written under a temporary name and renamed, so an interrupted generation
+// never leaves a short file behind to be benchmarked.
+func ensureData(ctx context.Context, duck *duckEngine, path string, rows int64) error {
+	if _, err := os.Stat(path); err == nil {
+		var have int64
+		err := duck.conn.QueryRowContext(ctx,
+			"SELECT count(*) FROM read_parquet("+sqlString(path)+")").Scan(&have)
+		if err == nil && have == rows {
+			return nil
+		}
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "compare: %s unreadable (%v); regenerating\n", path, err)
+		} else {
+			fmt.Fprintf(os.Stderr, "compare: %s has %d rows, want %d; regenerating\n", path, have, rows)
+		}
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "compare: generating %d rows into %s\n", rows, path)
+	start := time.Now()
+	tmp := path + ".tmp"
+	if err := demo.Generate(tmp, rows); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("generate %s: %w", path, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "compare: generated in %s\n", time.Since(start).Round(time.Millisecond))
+	return nil
+}

@@ -1,0 +1,257 @@
+// Command compare runs a fixed query set against b2sql and DuckDB over the
+// same demo Parquet file and prints, per query, both engines' median times,
+// their ratio, the row count and whether the answers agree.
+//
+//	cd bench && go run ./cmd/compare -rows 10000000 -threads 2
+//
+// Each engine runs each query once as a warm-up (its result is the one
+// compared) and then -runs times, timed; the median is reported. With
+// -rules-off a second b2sql database runs with SET pruning = off, adding its
+// time and the ratio rules-on/rules-off.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"time"
+)
+
+type options struct {
+	rows     int64
+	dir      string
+	threads  int
+	runs     int
+	queries  string
+	format   string
+	rulesOff bool
+	timeout  time.Duration
+	budget   time.Duration
+}
+
+func main() {
+	var o options
+	flag.Int64Var(&o.rows, "rows", 10_000_000, "rows of the generated events table")
+	flag.StringVar(&o.dir, "dir", "", "data directory holding events.parquet (default bench/data)")
+	flag.IntVar(&o.threads, "threads", 2, "threads for both engines")
+	flag.IntVar(&o.runs, "runs", 5, "timed runs per query and engine, after one warm-up")
+	flag.StringVar(&o.queries, "queries", "all", "queries to run: all, or a comma-separated list of names")
+	flag.StringVar(&o.format, "format", "table", "output format: table or markdown")
+	flag.BoolVar(&o.rulesOff, "rules-off", false, "also time b2sql with SET pruning = off")
+	flag.DurationVar(&o.timeout, "timeout", 5*time.Minute, "limit for one run of one query")
+	flag.DurationVar(&o.budget, "budget", time.Minute,
+		"time budget for the timed runs of one query on one engine; fewer runs are made when the warm-up shows they would exceed it")
+	flag.Parse()
+	if err := run(context.Background(), o, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "compare:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, o options, w io.Writer) error {
+	if o.rows <= 0 || o.threads <= 0 || o.runs <= 0 {
+		return errors.New("-rows, -threads and -runs must be positive")
+	}
+	if o.format != "table" && o.format != "markdown" {
+		return fmt.Errorf("unknown -format %q (formats: table, markdown)", o.format)
+	}
+	qs, err := selectQueries(queries(o.rows), o.queries)
+	if err != nil {
+		return err
+	}
+	if o.dir == "" {
+		o.dir = defaultDataDir()
+	}
+	path, err := filepath.Abs(filepath.Join(o.dir, "events.parquet"))
+	if err != nil {
+		return err
+	}
+
+	duck, err := openDuckDB(ctx, path, o.threads)
+	if err != nil {
+		return err
+	}
+	defer duck.Close()
+	if err := ensureData(ctx, duck, path, o.rows); err != nil {
+		return err
+	}
+
+	engines := []engine{nil, duck, nil}
+	on, err := openB2SQL(ctx, "b2sql", path, o.threads)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "compare: b2sql:", err)
+		engines[0] = brokenEngine{"b2sql", err}
+	} else {
+		defer on.Close()
+		engines[0] = on
+	}
+	if o.rulesOff {
+		off, err := openB2SQL(ctx, "b2sql rules off", path, o.threads, "SET pruning = off")
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "compare: b2sql rules off:", err)
+			engines[2] = brokenEngine{"b2sql rules off", err}
+		} else {
+			defer off.Close()
+			engines[2] = off
+		}
+	} else {
+		engines = engines[:2]
+	}
+
+	st, _ := os.Stat(path)
+	var size int64
+	if st != nil {
+		size = st.Size()
+	}
+	hdr := header{
+		rows: o.rows, threads: o.threads, runs: o.runs, path: path, size: size,
+		duck: duck.Version(ctx), duckGo: moduleVersion("github.com/duckdb/duckdb-go/v2"),
+		rulesOff: o.rulesOff,
+	}
+
+	var outs []outcome
+	for i, q := range qs {
+		out := outcome{q: q, m: make([]measurement, len(engines))}
+		for j, e := range engines {
+			out.m[j] = measure(ctx, e, q, o)
+			m := out.m[j]
+			if m.err != nil {
+				fmt.Fprintf(os.Stderr, "[%d/%d] %-20s %-16s error: %s\n", i+1, len(qs), q.Name, e.Name(), firstLine(m.err.Error()))
+			} else {
+				fmt.Fprintf(os.Stderr, "[%d/%d] %-20s %-16s %s (%d runs)\n", i+1, len(qs), q.Name, e.Name(), fmtDur(m.median), m.runs)
+			}
+		}
+		if out.m[0].err == nil && out.m[1].err == nil {
+			out.diff = diff(out.m[0].res, out.m[1].res, q.Ordered, "b2sql", "DuckDB")
+		}
+		if o.rulesOff && out.m[2].err == nil && out.m[1].err == nil {
+			out.offDiff = diff(out.m[2].res, out.m[1].res, q.Ordered, "b2sql(off)", "DuckDB")
+		}
+		outs = append(outs, out)
+	}
+	report(w, o.format, hdr, outs)
+	return nil
+}
+
+// measurement is one engine's outcome for one query.
+type measurement struct {
+	res    *result // from the warm-up run
+	err    error
+	median time.Duration
+	runs   int // timed runs made (fewer than -runs when over -budget)
+	rows   int
+}
+
+type outcome struct {
+	q       query
+	m       []measurement // b2sql, DuckDB[, b2sql rules off]
+	diff    string        // b2sql vs DuckDB; "" when they agree
+	offDiff string        // b2sql rules off vs DuckDB
+}
+
+func measure(ctx context.Context, e engine, q query, o options) measurement {
+	var m measurement
+	runtime.GC()
+	rctx, cancel := context.WithTimeout(ctx, o.timeout)
+	start := time.Now()
+	m.res, m.err = e.Run(rctx, q.SQL)
+	warm := time.Since(start)
+	timedOut := errors.Is(rctx.Err(), context.DeadlineExceeded)
+	cancel()
+	if m.err != nil {
+		if timedOut {
+			m.err = fmt.Errorf("timed out after %s: %w", o.timeout, m.err)
+		}
+		return m
+	}
+	m.rows = len(m.res.Rows)
+	n := o.runs
+	if warm > 0 && time.Duration(n)*warm > o.budget {
+		n = max(1, int(o.budget/warm))
+	}
+	times := make([]time.Duration, 0, n)
+	for range n {
+		runtime.GC()
+		rctx, cancel := context.WithTimeout(ctx, o.timeout)
+		start := time.Now()
+		_, err := e.Drain(rctx, q.SQL)
+		d := time.Since(start)
+		cancel()
+		if err != nil {
+			m.err = fmt.Errorf("timed run: %w", err)
+			return m
+		}
+		times = append(times, d)
+	}
+	m.runs = n
+	m.median = median(times)
+	return m
+}
+
+func median(ds []time.Duration) time.Duration {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// brokenEngine stands in for an engine that failed to open, so that every
+// query row reports the error and the other engine still runs.
+type brokenEngine struct {
+	name string
+	err  error
+}
+
+func (b brokenEngine) Name() string                                 { return b.name }
+func (b brokenEngine) Run(context.Context, string) (*result, error) { return nil, b.err }
+func (b brokenEngine) Drain(context.Context, string) (int64, error) { return 0, b.err }
+func (b brokenEngine) Close() error                                 { return nil }
+
+// defaultDataDir is bench/data: ./data when run inside bench/, else
+// bench/data under the working directory.
+func defaultDataDir() string {
+	if b, err := os.ReadFile("go.mod"); err == nil &&
+		strings.Contains(string(b), "module github.com/b2sql/b2sql/bench\n") {
+		return "data"
+	}
+	if dir, err := os.Getwd(); err == nil {
+		for d := dir; ; d = filepath.Dir(d) {
+			if b, err := os.ReadFile(filepath.Join(d, "bench", "go.mod")); err == nil &&
+				strings.Contains(string(b), "module github.com/b2sql/b2sql/bench\n") {
+				return filepath.Join(d, "bench", "data")
+			}
+			if filepath.Dir(d) == d {
+				break
+			}
+		}
+	}
+	return filepath.Join("bench", "data")
+}
+
+func moduleVersion(path string) string {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, d := range bi.Deps {
+			if d.Path == path {
+				return d.Version
+			}
+		}
+	}
+	return "?"
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}

@@ -1,0 +1,213 @@
+package sql
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/planner"
+	"github.com/dolthub/vitess/go/vt/sqlparser"
+)
+
+// Bound is a bound query: the logical plan and the output column names as
+// a user sees them (Root's schema has the same length and order).
+type Bound struct {
+	Root  planner.Node
+	Names []string
+}
+
+// Bind resolves a parsed query against cat into a logical plan:
+//
+//	Scan (every table column) → Filter (WHERE) → Aggregate → Filter (HAVING)
+//	→ Project (select list + hidden ORDER BY columns) → Distinct → Sort
+//	→ Limit → Project (drops the hidden columns)
+//
+// Nodes that a query does not need are left out; a query without FROM
+// starts from a one-row Values. ColIDs are unique within the plan; every
+// Project and Aggregate output gets a fresh ID. Bind does no optimization
+// beyond folding casts of literals. Errors are *Error.
+func Bind(stmt *Query, cat planner.Catalog) (*Bound, error) {
+	if stmt == nil || stmt.sel == nil {
+		return nil, &Error{Pos: Pos{1, 1}, Kind: ErrSyntax, Msg: "no query to bind"}
+	}
+	b := &binder{q: stmt, cat: cat, cl: stmt.clauses(), lits: map[*planner.Const]litInfo{}}
+	return b.bindSelect()
+}
+
+// litKind says what literal a constant came from: untyped string and
+// numeric literals adapt to the type they meet (see types.go).
+type litKind uint8
+
+const (
+	litString litKind = iota + 1
+	litInt
+	litFloat
+)
+
+type litInfo struct {
+	kind litKind
+	text string // the literal's text, for exact decimal folding
+	tok  int    // token index, for errors
+}
+
+type binder struct {
+	q   *Query
+	cat planner.Catalog
+	cl  clauses
+
+	nextID planner.ColID
+	scope  []planner.Column // columns of the FROM table; Table is the qualifier
+	quals  []string         // qualifiers in scope
+	lits   map[*planner.Const]litInfo
+	agg    *aggState // non-nil while binding above an Aggregate
+}
+
+func (b *binder) newCol(name, table string, t columnar.Type) planner.Column {
+	b.nextID++
+	return planner.Column{ID: b.nextID, Name: name, Table: table, Type: t}
+}
+
+// errAt reports msg at token i.
+func (b *binder) errAt(i int, kind error, msg string) error { return b.q.errAtTok(i, kind, msg) }
+
+// knownExts are file extensions that make an identifier a path.
+var knownExts = []string{".parquet", ".b2d", ".b2z", ".b2nd", ".b2frame"}
+
+func hasKnownExt(name string) bool {
+	l := strings.ToLower(name)
+	for _, e := range knownExts {
+		if strings.HasSuffix(l, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// tableFuncs are the table functions FROM accepts; each opens a path.
+var tableFuncs = []string{"read_parquet", "parquet_scan", "read_b2"}
+
+// bindFrom binds the FROM clause into a Scan (or a one-row Values).
+func (b *binder) bindFrom() (planner.Node, error) {
+	from := b.q.sel.From
+	sp := b.cl.from
+	if len(from) == 0 {
+		return &planner.Values{Rows: [][]planner.Expr{{}}}, nil
+	}
+	if len(from) > 1 {
+		i := b.q.findToken(sp, func(t token) bool { return t.isOp(",") })
+		return nil, b.errAt(i, ErrUnsupported, "JOIN is not supported")
+	}
+	switch t := from[0].(type) {
+	case *sqlparser.JoinTableExpr:
+		return nil, b.errAt(b.q.findKeyword("JOIN", sp), ErrUnsupported, "JOIN is not supported")
+	case *sqlparser.ParenTableExpr:
+		return nil, b.errAt(sp.lo, ErrUnsupported, "parenthesized FROM is not supported")
+	case *sqlparser.TableFuncExpr:
+		return b.bindTableFunc(t.Name, t.Exprs, t.Alias.String())
+	case *sqlparser.AliasedTableExpr:
+		if t.AsOf != nil {
+			return nil, b.errAt(b.q.findKeyword("AS", sp), ErrUnsupported, "AS OF is not supported")
+		}
+		if t.Hints != nil || len(t.Partitions) > 0 {
+			return nil, b.errAt(sp.lo, ErrUnsupported, "index hints and partitions are not supported")
+		}
+		alias := t.As.String()
+		switch e := t.Expr.(type) {
+		case sqlparser.TableName:
+			return b.bindTableName(e, alias)
+		case *sqlparser.Subquery:
+			return nil, b.errAt(b.q.findKeyword("SELECT", span{sp.lo, sp.hi}), ErrUnsupported, "subqueries are not supported")
+		case *sqlparser.ValuesStatement:
+			return nil, b.errAt(sp.lo, ErrUnsupported, "VALUES is not supported")
+		}
+	}
+	return nil, b.errAt(sp.lo, ErrUnsupported, "this FROM clause is not supported")
+}
+
+func (b *binder) bindTableFunc(name string, args sqlparser.SelectExprs, alias string) (planner.Node, error) {
+	fn := strings.ToLower(name)
+	at := b.q.findName("", name, b.cl.from)
+	known := false
+	for _, f := range tableFuncs {
+		known = known || f == fn
+	}
+	if !known {
+		return nil, b.errAt(at, ErrUnknownFunction, fmt.Sprintf("unknown table function %q%s", name, didYouMean(name, tableFuncs)))
+	}
+	var p *sqlparser.SQLVal
+	if len(args) == 1 {
+		if ae, ok := args[0].(*sqlparser.AliasedExpr); ok {
+			p, _ = ae.Expr.(*sqlparser.SQLVal)
+		}
+	}
+	if p == nil || p.Type != sqlparser.StrVal {
+		return nil, b.errAt(at, ErrType, fmt.Sprintf("%s expects one string argument (a path or glob)", fn))
+	}
+	tbl, err := b.cat.OpenPath(fn, string(p.Val))
+	if err != nil {
+		i := b.q.findToken(b.cl.from, func(t token) bool { return t.kind == tkString && t.val == string(p.Val) })
+		return nil, b.errAt(i, ErrUnknownTable, fmt.Sprintf("cannot open %q: %v", string(p.Val), err))
+	}
+	if alias == "" {
+		alias = fn
+	}
+	return b.scan(tbl, string(p.Val), alias), nil
+}
+
+func (b *binder) bindTableName(tn sqlparser.TableName, alias string) (planner.Node, error) {
+	name := tn.Name.String()
+	qual := tn.DbQualifier.String()
+	if s := tn.SchemaQualifier.String(); s != "" {
+		qual = s + "." + qual
+	}
+	full := name
+	if qual != "" {
+		full = qual + "." + name
+	}
+	at := b.q.findName("", name, b.cl.from)
+	if qual != "" {
+		at = b.q.findName("", tn.DbQualifier.String(), b.cl.from)
+	}
+	isPath := b.q.rw.paths[name] || strings.ContainsAny(name, "/\\.*") || hasKnownExt(full)
+	if isPath {
+		tbl, err := b.cat.OpenPath("", full)
+		if err != nil {
+			return nil, b.errAt(at, ErrUnknownTable, fmt.Sprintf("cannot open %q: %v", full, err))
+		}
+		if alias == "" {
+			// DuckDB names a file by its stem: FROM 'data/x.parquet' is x.
+			base := path.Base(strings.ReplaceAll(full, "\\", "/"))
+			if i := strings.IndexByte(base, '.'); i > 0 {
+				base = base[:i]
+			}
+			alias = base
+		}
+		return b.scan(tbl, full, alias), nil
+	}
+	if qual != "" {
+		return nil, b.errAt(at, ErrUnknownTable, fmt.Sprintf("unknown table %q%s", full, didYouMean(full, b.cat.TableNames())))
+	}
+	tbl, ok := b.cat.Table(name)
+	if !ok {
+		return nil, b.errAt(at, ErrUnknownTable, fmt.Sprintf("unknown table %q%s", name, didYouMean(name, b.cat.TableNames())))
+	}
+	if alias == "" {
+		alias = name
+	}
+	return b.scan(tbl, name, alias), nil
+}
+
+// scan builds a Scan of every column of tbl; the optimizer prunes.
+func (b *binder) scan(tbl planner.Table, name, alias string) *planner.Scan {
+	schema := tbl.Schema()
+	s := &planner.Scan{Table: tbl, Name: name, Alias: alias, Limit: -1}
+	for i, f := range schema {
+		c := b.newCol(f.Name, alias, f.Type)
+		s.TableCols = append(s.TableCols, i)
+		s.Cols = append(s.Cols, c)
+	}
+	b.scope = s.Cols
+	b.quals = []string{alias}
+	return s
+}

@@ -1,0 +1,190 @@
+package sql
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/planner"
+	"github.com/dolthub/vitess/go/vt/sqlparser"
+)
+
+// aggState collects what the Aggregate node computes while the expressions
+// above it are bound: group keys first, then aggregate calls, each with its
+// output column.
+type aggState struct {
+	groups    []planner.Expr
+	groupCols []planner.Column
+	aggs      []planner.AggCall
+	aggCols   []planner.Column
+	aggKeys   map[string]int
+}
+
+// bindAgg binds an aggregate call to a reference to its Aggregate output.
+func (b *binder) bindAgg(fn planner.AggFunc, name string, e *sqlparser.FuncExpr, args []sqlparser.Expr, star bool, at int, c ectx) (planner.Expr, error) {
+	switch {
+	case c.inAgg:
+		return nil, b.errAt(at, ErrGrouping, "aggregate function calls cannot be nested")
+	case !c.aggOK:
+		return nil, b.errAt(at, ErrGrouping, fmt.Sprintf("aggregate functions are not allowed in %s", c.clause))
+	}
+	var arg planner.Expr
+	switch {
+	case star && fn == planner.AggCount && len(args) == 0:
+		if e.Distinct {
+			return nil, b.errAt(at, ErrSyntax, "COUNT(DISTINCT *) is not valid")
+		}
+		fn = planner.AggCountStar
+	case star || len(args) != 1:
+		return nil, b.arity(at, name, "1")
+	default:
+		ac := c
+		ac.inAgg, ac.aggOK = true, false
+		x, err := b.bindExpr(args[0], ac)
+		if err != nil {
+			return nil, err
+		}
+		arg = x
+	}
+	t, arg, err := b.aggType(fn, name, arg, args, c)
+	if err != nil {
+		return nil, err
+	}
+	call := planner.AggCall{Func: fn, Arg: arg, Distinct: e.Distinct, Type: t}
+	argText := ""
+	if arg != nil {
+		argText = arg.String()
+	}
+	if call.Distinct {
+		argText = "DISTINCT " + argText
+	}
+	key := fmt.Sprintf("%s(%s)", fn, argText)
+	a := b.agg
+	if i, ok := a.aggKeys[key]; ok {
+		return &planner.ColRef{Col: a.aggCols[i]}, nil
+	}
+	col := b.newCol(key, "", t)
+	a.aggKeys[key] = len(a.aggs)
+	a.aggs = append(a.aggs, call)
+	a.aggCols = append(a.aggCols, col)
+	return &planner.ColRef{Col: col}, nil
+}
+
+// aggType returns an aggregate's result type (see types.go) and its
+// argument, typed where it was an untyped NULL.
+func (b *binder) aggType(fn planner.AggFunc, name string, arg planner.Expr, srcs []sqlparser.Expr, c ectx) (columnar.Type, planner.Expr, error) {
+	if fn == planner.AggCountStar || fn == planner.AggCount {
+		return columnar.TInt64, arg, nil
+	}
+	t := arg.Type()
+	if t.ID == columnar.Null {
+		// sum(NULL), min(NULL): DuckDB types the NULL as INTEGER.
+		arg = &planner.Const{Val: columnar.NullValue(columnar.TInt32)}
+		t = columnar.TInt32
+	}
+	bad := func() error {
+		return b.typeErr(srcs[0], c, "%s(%s) is not supported", strings.ToLower(name), t)
+	}
+	switch fn {
+	case planner.AggSum:
+		switch {
+		case t.ID == columnar.Uint64 || t.IsFloat():
+			return columnar.TFloat64, arg, nil
+		case t.IsInteger() || t.ID == columnar.Bool:
+			return columnar.TInt64, arg, nil
+		case t.ID == columnar.Decimal:
+			return columnar.DecimalType(maxDecimal, int(t.Scale)), arg, nil
+		}
+		return t, arg, bad()
+	case planner.AggAvg:
+		if t.IsNumeric() {
+			return columnar.TFloat64, arg, nil
+		}
+		return t, arg, bad()
+	}
+	// MIN/MAX: anything orderable.
+	if t.ID == columnar.Bool || t.IsNumeric() || t.IsString() || t.IsTemporal() || t.ID == columnar.Interval {
+		return t, arg, nil
+	}
+	return t, arg, bad()
+}
+
+// hasAgg reports whether the parse tree e calls an aggregate function
+// (window calls included: they are rejected later, with a position).
+func hasAgg(nodes ...sqlparser.SQLNode) bool {
+	found := false
+	for _, n := range nodes {
+		if n == nil {
+			continue
+		}
+		_ = sqlparser.Walk(func(node sqlparser.SQLNode) (bool, error) {
+			switch f := node.(type) {
+			case *sqlparser.FuncExpr:
+				if _, ok := aggFuncs[f.Name.Lowered()]; ok && f.Over == nil {
+					found = true
+					return false, nil
+				}
+			case *sqlparser.Subquery:
+				return false, nil
+			}
+			return true, nil
+		}, n)
+	}
+	return found
+}
+
+// finalize rewrites an expression bound above an Aggregate: subtrees equal
+// to a group key become references to the key's output column, and any
+// input column left over is a grouping error.
+func (b *binder) finalize(x planner.Expr, c ectx) (planner.Expr, error) {
+	a := b.agg
+	keys := make(map[string]int, len(a.groups))
+	for i, g := range a.groups {
+		keys[g.String()+"\x00"+g.Type().String()] = i
+	}
+	var rewrite func(planner.Expr) planner.Expr
+	rewrite = func(x planner.Expr) planner.Expr {
+		if _, isConst := x.(*planner.Const); !isConst {
+			if i, ok := keys[x.String()+"\x00"+x.Type().String()]; ok {
+				return &planner.ColRef{Col: a.groupCols[i]}
+			}
+		}
+		switch x := x.(type) {
+		case *planner.Call:
+			args := make([]planner.Expr, len(x.Args))
+			for i, y := range x.Args {
+				args[i] = rewrite(y)
+			}
+			return &planner.Call{Fn: x.Fn, Args: args, T: x.T}
+		case *planner.Case:
+			out := &planner.Case{T: x.T}
+			for _, w := range x.Whens {
+				out.Whens = append(out.Whens, planner.When{Cond: rewrite(w.Cond), Then: rewrite(w.Then)})
+			}
+			if x.Else != nil {
+				out.Else = rewrite(x.Else)
+			}
+			return out
+		case *planner.Cast:
+			return &planner.Cast{Arg: rewrite(x.Arg), To: x.To, Try: x.Try}
+		}
+		return x
+	}
+	out := rewrite(x)
+	input := make(map[planner.ColID]bool, len(b.scope))
+	for _, col := range b.scope {
+		input[col.ID] = true
+	}
+	var bad *planner.Column
+	planner.WalkExpr(out, func(y planner.Expr) {
+		if r, ok := y.(*planner.ColRef); ok && input[r.Col.ID] && bad == nil {
+			col := r.Col
+			bad = &col
+		}
+	})
+	if bad != nil {
+		at := b.q.findName("", bad.Name, c.sp)
+		return nil, b.errAt(at, ErrGrouping, fmt.Sprintf("column %q must appear in the GROUP BY clause or be used in an aggregate function", bad.Name))
+	}
+	return out, nil
+}

@@ -1,0 +1,171 @@
+package sql
+
+import (
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/planner"
+	"github.com/dolthub/vitess/go/vt/sqlparser"
+)
+
+// bindBinary binds arithmetic and || (the rewriter turned || into |, and
+// // into DIV).
+func (b *binder) bindBinary(e *sqlparser.BinaryExpr, c ectx) (planner.Expr, error) {
+	fn := ""
+	switch e.Operator {
+	case sqlparser.PlusStr, sqlparser.MinusStr, sqlparser.MultStr, sqlparser.DivStr, sqlparser.ModStr:
+		fn = e.Operator
+	case sqlparser.IntDivStr:
+		fn = "//"
+	case sqlparser.BitOrStr:
+		fn = "||"
+	case "mod":
+		fn = "%"
+	default:
+		return nil, b.errAt(b.leafTok(e.Right, c.sp), ErrUnsupported, "operator "+quote(e.Operator)+" is not supported")
+	}
+	l, err := b.bindExpr(e.Left, c)
+	if err != nil {
+		return nil, err
+	}
+	r, err := b.bindExpr(e.Right, c)
+	if err != nil {
+		return nil, err
+	}
+	return b.arith(fn, l, r, e.Left, e.Right, c)
+}
+
+func quote(s string) string { return "\"" + s + "\"" }
+
+// arith types one binary operator call; see types.go and functions.go.
+func (b *binder) arith(fn string, l, r planner.Expr, ls, rs sqlparser.Expr, c ectx) (planner.Expr, error) {
+	call := func(t columnar.Type, args ...planner.Expr) planner.Expr {
+		return &planner.Call{Fn: fn, Args: args, T: t}
+	}
+	if fn == "||" {
+		args := []planner.Expr{l, r}
+		for i, x := range args {
+			y, err := b.coerce(x, columnar.TVarchar, []sqlparser.Expr{ls, rs}[i], c)
+			if err != nil {
+				return nil, err
+			}
+			args[i] = y
+		}
+		return call(columnar.TVarchar, args...), nil
+	}
+	// An untyped string literal or NULL takes the other side's type.
+	if b.flexible(l, r.Type(), false) && !b.isLiteral(r) || b.isNullLit(l) {
+		x, err := b.coerce(l, r.Type(), ls, c)
+		if err != nil {
+			return nil, err
+		}
+		l = x
+	} else if b.flexible(r, l.Type(), false) || b.isNullLit(r) {
+		x, err := b.coerce(r, l.Type(), rs, c)
+		if err != nil {
+			return nil, err
+		}
+		r = x
+	}
+	lt, rt := l.Type(), r.Type()
+	if lt.ID == columnar.Null && rt.ID == columnar.Null {
+		return &planner.Const{Val: columnar.NullValue(columnar.TNull)}, nil
+	}
+	// Temporal arithmetic.
+	if lt.IsTemporal() || rt.IsTemporal() || lt.ID == columnar.Interval || rt.ID == columnar.Interval {
+		return b.temporalArith(fn, l, r, ls, rs, c)
+	}
+	if !lt.IsNumeric() || !rt.IsNumeric() {
+		return nil, b.typeErr(ls, c, "cannot apply %s to %s and %s", fn, lt, rt)
+	}
+	t := numericSuper(lt, rt)
+	switch fn {
+	case "/":
+		t = columnar.TFloat64
+	case "//":
+		if !t.IsInteger() {
+			return nil, b.typeErr(ls, c, "cannot apply // to %s and %s; it needs integers", lt, rt)
+		}
+	case "*", "%":
+		if t.ID == columnar.Decimal {
+			t = columnar.TFloat64 // decimal products change scale; the vocabulary keeps one type
+		}
+	case "+", "-":
+		if t.ID == columnar.Decimal {
+			// One more digit for the carry, as DuckDB does.
+			if int(t.Precision)+1 <= maxDecimal {
+				t = columnar.DecimalType(int(t.Precision)+1, int(t.Scale))
+			} else {
+				t = columnar.TFloat64
+			}
+		}
+	}
+	lc, err := b.coerce(l, t, ls, c)
+	if err != nil {
+		return nil, err
+	}
+	rc, err := b.coerce(r, t, rs, c)
+	if err != nil {
+		return nil, err
+	}
+	return call(t, lc, rc), nil
+}
+
+// temporalArith covers DATE ± integer, DATE - DATE, TIMESTAMP - TIMESTAMP
+// and TIMESTAMP ± INTERVAL (DATE ± INTERVAL goes through TIMESTAMP).
+func (b *binder) temporalArith(fn string, l, r planner.Expr, ls, rs sqlparser.Expr, c ectx) (planner.Expr, error) {
+	lt, rt := l.Type(), r.Type()
+	mk := func(t columnar.Type, args ...planner.Expr) planner.Expr {
+		return &planner.Call{Fn: fn, Args: args, T: t}
+	}
+	days := func(x planner.Expr, src sqlparser.Expr) (planner.Expr, error) {
+		if x.Type().ID == columnar.Int64 || x.Type().ID == columnar.Int32 {
+			return x, nil
+		}
+		t := columnar.TInt32
+		if x.Type().ID == columnar.Uint32 {
+			t = columnar.TInt64
+		}
+		return b.coerce(x, t, src, c)
+	}
+	toTS := func(x planner.Expr, src sqlparser.Expr) (planner.Expr, error) {
+		return b.coerce(x, columnar.TTimestamp, src, c)
+	}
+	switch {
+	case lt.ID == columnar.Date && rt.IsInteger() && (fn == "+" || fn == "-") && rt.ID != columnar.Uint64:
+		d, err := days(r, rs)
+		if err != nil {
+			return nil, err
+		}
+		return mk(columnar.TDate, l, d), nil
+	case lt.IsInteger() && rt.ID == columnar.Date && fn == "+" && lt.ID != columnar.Uint64:
+		d, err := days(l, ls)
+		if err != nil {
+			return nil, err
+		}
+		return mk(columnar.TDate, d, r), nil
+	case lt.ID == columnar.Date && rt.ID == columnar.Date && fn == "-":
+		return mk(columnar.TInt64, l, r), nil
+	case lt.IsTemporal() && rt.IsTemporal() && fn == "-":
+		lx, err := toTS(l, ls)
+		if err != nil {
+			return nil, err
+		}
+		rx, err := toTS(r, rs)
+		if err != nil {
+			return nil, err
+		}
+		return mk(columnar.TInterval, lx, rx), nil
+	case lt.IsTemporal() && rt.ID == columnar.Interval && (fn == "+" || fn == "-"):
+		lx, err := toTS(l, ls)
+		if err != nil {
+			return nil, err
+		}
+		return mk(columnar.TTimestamp, lx, r), nil
+	case lt.ID == columnar.Interval && rt.IsTemporal() && fn == "+":
+		rx, err := toTS(r, rs)
+		if err != nil {
+			return nil, err
+		}
+		return mk(columnar.TTimestamp, rx, l), nil // the vocabulary has TIMESTAMP + INTERVAL only
+	}
+	return nil, b.typeErr(ls, c, "cannot apply %s to %s and %s", fn, lt, rt)
+}

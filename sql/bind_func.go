@@ -1,0 +1,376 @@
+package sql
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/planner"
+	"github.com/dolthub/vitess/go/vt/sqlparser"
+)
+
+var aggFuncs = map[string]planner.AggFunc{
+	"count": planner.AggCount, "sum": planner.AggSum, "avg": planner.AggAvg, "mean": planner.AggAvg,
+	"min": planner.AggMin, "max": planner.AggMax,
+}
+
+// scalarFuncs lists the scalar functions the binder knows (names users
+// write), for dispatch and "did you mean" hints.
+var scalarFuncs = []string{
+	"lower", "upper", "lcase", "ucase", "length", "char_length", "character_length", "len",
+	"substring", "substr", "trim", "ltrim", "rtrim", "concat", "reverse",
+	"abs", "round", "floor", "ceil", "ceiling", "coalesce", "nullif", "ifnull",
+	"date_part", "datepart", "date_trunc", "datetrunc",
+}
+
+func knownFuncs() []string {
+	out := append([]string(nil), scalarFuncs...)
+	for f := range aggFuncs {
+		out = append(out, f)
+	}
+	return out
+}
+
+// args returns the argument expressions of a call (nil for count(*)).
+func (b *binder) callArgs(e *sqlparser.FuncExpr, at int) ([]sqlparser.Expr, bool, error) {
+	var out []sqlparser.Expr
+	star := false
+	for _, a := range e.Exprs {
+		switch a := a.(type) {
+		case *sqlparser.AliasedExpr:
+			out = append(out, a.Expr)
+		case *sqlparser.StarExpr:
+			star = true
+		default:
+			return nil, false, b.errAt(at, ErrSyntax, "unexpected argument")
+		}
+	}
+	return out, star, nil
+}
+
+func (b *binder) bindFunc(e *sqlparser.FuncExpr, c ectx) (planner.Expr, error) {
+	name := e.Name.Lowered()
+	at := b.q.findName("", e.Name.String(), c.sp)
+	if e.Over != nil {
+		return nil, b.errAt(b.q.findKeyword("OVER", c.sp), ErrUnsupported, "window functions are not supported")
+	}
+	if !e.Qualifier.IsEmpty() {
+		return nil, b.errAt(at, ErrUnknownFunction, fmt.Sprintf("unknown function %q", e.Qualifier.String()+"."+name))
+	}
+	args, star, err := b.callArgs(e, at)
+	if err != nil {
+		return nil, err
+	}
+	if fn, ok := aggFuncs[name]; ok {
+		return b.bindAgg(fn, name, e, args, star, at, c)
+	}
+	if star {
+		return nil, b.errAt(at, ErrSyntax, fmt.Sprintf("%s(*) is not valid", name))
+	}
+	if e.Distinct {
+		return nil, b.errAt(at, ErrSyntax, fmt.Sprintf("DISTINCT is only valid in aggregate functions, not %s", name))
+	}
+	// Part names of date_part/date_trunc are constants, validated here.
+	switch name {
+	case "date_part", "datepart":
+		if len(args) != 2 {
+			return nil, b.arity(at, name, "2")
+		}
+		part, ok := args[0].(*sqlparser.SQLVal)
+		if !ok || part.Type != sqlparser.StrVal {
+			return nil, b.typeErr(args[0], c, "%s expects a constant part name", name)
+		}
+		return b.bindDatePart(strings.ToLower(string(part.Val)), args[1], at, c)
+	case "date_trunc", "datetrunc":
+		if len(args) != 2 {
+			return nil, b.arity(at, name, "2")
+		}
+		return b.bindDateTrunc(args, at, c)
+	}
+	xs := make([]planner.Expr, len(args))
+	for i, a := range args {
+		x, err := b.bindExpr(a, c)
+		if err != nil {
+			return nil, err
+		}
+		xs[i] = x
+	}
+	return b.scalar(name, xs, args, at, c)
+}
+
+func (b *binder) arity(at int, name, want string) error {
+	return b.errAt(at, ErrType, fmt.Sprintf("%s expects %s arguments", name, want))
+}
+
+// scalar types a scalar function call over bound arguments.
+func (b *binder) scalar(name string, xs []planner.Expr, srcs []sqlparser.Expr, at int, c ectx) (planner.Expr, error) {
+	call := func(fn string, t columnar.Type, args ...planner.Expr) planner.Expr {
+		return &planner.Call{Fn: fn, Args: args, T: t}
+	}
+	str := func(i int) (planner.Expr, error) {
+		t := xs[i].Type()
+		if t.ID != columnar.Varchar && t.ID != columnar.Null {
+			return nil, b.typeErr(srcs[i], c, "%s expects VARCHAR, got %s", name, t)
+		}
+		return b.coerce(xs[i], columnar.TVarchar, srcs[i], c)
+	}
+	num := func(i int) (planner.Expr, error) {
+		t := xs[i].Type()
+		if t.ID == columnar.Null {
+			return b.coerce(xs[i], columnar.TFloat64, srcs[i], c)
+		}
+		if b.flexible(xs[i], columnar.TFloat64, false) {
+			return b.coerce(xs[i], columnar.TFloat64, srcs[i], c)
+		}
+		if !t.IsNumeric() {
+			return nil, b.typeErr(srcs[i], c, "%s expects a number, got %s", name, t)
+		}
+		return xs[i], nil
+	}
+	integer := func(i int, to columnar.Type) (planner.Expr, error) {
+		t := xs[i].Type()
+		if t.ID != columnar.Null && !t.IsInteger() && !b.flexible(xs[i], to, false) {
+			return nil, b.typeErr(srcs[i], c, "%s expects an integer, got %s", name, t)
+		}
+		return b.coerce(xs[i], to, srcs[i], c)
+	}
+	n := len(xs)
+	switch name {
+	case "lower", "lcase", "upper", "ucase", "trim", "ltrim", "rtrim", "reverse":
+		if n != 1 {
+			return nil, b.arity(at, name, "1")
+		}
+		x, err := str(0)
+		if err != nil {
+			return nil, err
+		}
+		fn := map[string]string{"lcase": "lower", "ucase": "upper"}[name]
+		if fn == "" {
+			fn = name
+		}
+		return call(fn, columnar.TVarchar, x), nil
+	case "length", "char_length", "character_length", "len":
+		if n != 1 {
+			return nil, b.arity(at, name, "1")
+		}
+		x, err := str(0)
+		if err != nil {
+			return nil, err
+		}
+		return call("length", columnar.TInt64, x), nil
+	case "substring", "substr":
+		if n != 2 && n != 3 {
+			return nil, b.arity(at, name, "2 or 3")
+		}
+		s, err := str(0)
+		if err != nil {
+			return nil, err
+		}
+		args := []planner.Expr{s}
+		for i := 1; i < n; i++ {
+			x, err := integer(i, columnar.TInt64)
+			if err != nil {
+				return nil, err
+			}
+			args = append(args, x)
+		}
+		return call("substring", columnar.TVarchar, args...), nil
+	case "concat":
+		if n == 0 {
+			return nil, b.arity(at, name, "1 or more")
+		}
+		args := make([]planner.Expr, n)
+		for i := range xs {
+			x, err := b.coerce(xs[i], columnar.TVarchar, srcs[i], c)
+			if err != nil {
+				return nil, err
+			}
+			args[i] = x
+		}
+		return call("concat", columnar.TVarchar, args...), nil
+	case "abs", "floor", "ceil", "ceiling":
+		if n != 1 {
+			return nil, b.arity(at, name, "1")
+		}
+		x, err := num(0)
+		if err != nil {
+			return nil, err
+		}
+		fn := name
+		if fn == "ceiling" {
+			fn = "ceil"
+		}
+		return call(fn, x.Type(), x), nil
+	case "round":
+		if n != 1 && n != 2 {
+			return nil, b.arity(at, name, "1 or 2")
+		}
+		x, err := num(0)
+		if err != nil {
+			return nil, err
+		}
+		args := []planner.Expr{x}
+		if n == 2 {
+			d, err := integer(1, columnar.TInt32)
+			if err != nil {
+				return nil, err
+			}
+			args = append(args, d)
+		}
+		return call("round", x.Type(), args...), nil
+	case "coalesce", "ifnull":
+		if n == 0 || (name == "ifnull" && n != 2) {
+			return nil, b.arity(at, name, "1 or more")
+		}
+		args, t, err := b.unify(xs, srcs, c, false, "mix")
+		if err != nil {
+			return nil, err
+		}
+		return call("coalesce", t, args...), nil
+	case "nullif":
+		if n != 2 {
+			return nil, b.arity(at, name, "2")
+		}
+		args, t, err := b.unify(xs, srcs, c, true, "compare")
+		if err != nil {
+			return nil, err
+		}
+		return call("nullif", t, args...), nil
+	}
+	return nil, b.errAt(at, ErrUnknownFunction, fmt.Sprintf("unknown function %q%s", name, didYouMean(name, knownFuncs())))
+}
+
+// bindSubstr binds vitess' special form of SUBSTRING(x FROM a FOR b).
+func (b *binder) bindSubstr(e *sqlparser.SubstrExpr, c ectx) (planner.Expr, error) {
+	var subject sqlparser.Expr = e.StrVal
+	if e.Name != nil {
+		subject = e.Name
+	}
+	srcs := []sqlparser.Expr{subject, e.From}
+	if e.To != nil {
+		srcs = append(srcs, e.To)
+	}
+	xs := make([]planner.Expr, len(srcs))
+	for i, s := range srcs {
+		x, err := b.bindExpr(s, c)
+		if err != nil {
+			return nil, err
+		}
+		xs[i] = x
+	}
+	at := b.q.findToken(c.sp, func(t token) bool { return t.is("SUBSTRING") || t.is("SUBSTR") })
+	return b.scalar("substring", xs, srcs, at, c)
+}
+
+// bindTrim binds TRIM(x) (vitess parses it as TRIM(BOTH ' ' FROM x)).
+func (b *binder) bindTrim(e *sqlparser.TrimExpr, c ectx) (planner.Expr, error) {
+	at := b.q.findToken(c.sp, func(t token) bool { return t.is("TRIM") || t.is("LTRIM") || t.is("RTRIM") })
+	if p, ok := e.Pattern.(*sqlparser.SQLVal); !ok || string(p.Val) != " " {
+		return nil, b.errAt(at, ErrUnsupported, "TRIM with characters is not supported")
+	}
+	fn := map[string]string{sqlparser.Leading: "ltrim", sqlparser.Trailing: "rtrim"}[e.Dir]
+	if fn == "" {
+		fn = "trim"
+	}
+	x, err := b.bindExpr(e.Str, c)
+	if err != nil {
+		return nil, err
+	}
+	return b.scalar(fn, []planner.Expr{x}, []sqlparser.Expr{e.Str}, at, c)
+}
+
+// dateParts maps accepted part names to the canonical names the executor
+// implements.
+var dateParts = map[string]string{
+	"year": "year", "years": "year", "y": "year", "yr": "year", "yrs": "year",
+	"month": "month", "months": "month", "mon": "month",
+	"day": "day", "days": "day", "d": "day", "dayofmonth": "day",
+	"hour": "hour", "hours": "hour", "h": "hour",
+	"minute": "minute", "minutes": "minute", "min": "minute", "m": "minute",
+	"second": "second", "seconds": "second", "s": "second", "sec": "second",
+	"millisecond": "millisecond", "milliseconds": "millisecond", "ms": "millisecond",
+	"microsecond": "microsecond", "microseconds": "microsecond", "us": "microsecond",
+	"epoch": "epoch", "dow": "dow", "dayofweek": "dow", "isodow": "isodow",
+	"doy": "doy", "dayofyear": "doy", "week": "week", "weeks": "week", "w": "week", "weekofyear": "week",
+	"quarter": "quarter", "quarters": "quarter", "decade": "decade", "century": "century",
+	"millennium": "millennium", "isoyear": "isoyear",
+}
+
+var truncParts = map[string]bool{
+	"millennium": true, "century": true, "decade": true, "year": true, "quarter": true, "month": true,
+	"week": true, "day": true, "hour": true, "minute": true, "second": true, "millisecond": true, "microsecond": true,
+}
+
+// bindDatePart binds date_part / EXTRACT.
+func (b *binder) bindDatePart(part string, arg sqlparser.Expr, at int, c ectx) (planner.Expr, error) {
+	p, ok := dateParts[part]
+	if !ok {
+		names := make([]string, 0, len(dateParts))
+		for k := range dateParts {
+			names = append(names, k)
+		}
+		return nil, b.errAt(b.partTok(part, at, c), ErrType, fmt.Sprintf("unknown date part %q%s", part, didYouMean(part, names)))
+	}
+	x, err := b.bindExpr(arg, c)
+	if err != nil {
+		return nil, err
+	}
+	if b.flexible(x, columnar.TTimestamp, false) {
+		if x, err = b.coerce(x, columnar.TTimestamp, arg, c); err != nil {
+			return nil, err
+		}
+	}
+	t := x.Type()
+	if !t.IsTemporal() && t.ID != columnar.Interval && t.ID != columnar.Null {
+		return nil, b.typeErr(arg, c, "date_part expects DATE, TIMESTAMP or INTERVAL, got %s", t)
+	}
+	rt := columnar.TInt64
+	if p == "epoch" {
+		rt = columnar.TFloat64
+	}
+	return &planner.Call{Fn: "date_part", Args: []planner.Expr{&planner.Const{Val: columnar.StringValue(p)}, x}, T: rt}, nil
+}
+
+func (b *binder) partTok(part string, at int, c ectx) int {
+	i := b.q.findToken(c.sp, func(t token) bool {
+		return (t.kind == tkString || t.kind == tkIdent) && strings.EqualFold(t.val, part)
+	})
+	if i == c.sp.lo {
+		return at
+	}
+	return i
+}
+
+func (b *binder) bindDateTrunc(args []sqlparser.Expr, at int, c ectx) (planner.Expr, error) {
+	lit, ok := args[0].(*sqlparser.SQLVal)
+	if !ok || lit.Type != sqlparser.StrVal {
+		return nil, b.typeErr(args[0], c, "date_trunc expects a constant part name")
+	}
+	part := strings.ToLower(string(lit.Val))
+	p := dateParts[part]
+	if !truncParts[p] {
+		return nil, b.errAt(b.partTok(part, at, c), ErrType, fmt.Sprintf("unknown date_trunc part %q", part))
+	}
+	x, err := b.bindExpr(args[1], c)
+	if err != nil {
+		return nil, err
+	}
+	if b.flexible(x, columnar.TTimestamp, false) {
+		if x, err = b.coerce(x, columnar.TTimestamp, args[1], c); err != nil {
+			return nil, err
+		}
+	}
+	t := x.Type()
+	switch t.ID {
+	case columnar.Date:
+	case columnar.Timestamp:
+	case columnar.Null:
+		t = columnar.TTimestamp
+		if x, err = b.coerce(x, t, args[1], c); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, b.typeErr(args[1], c, "date_trunc expects DATE or TIMESTAMP, got %s", t)
+	}
+	return &planner.Call{Fn: "date_trunc", Args: []planner.Expr{&planner.Const{Val: columnar.StringValue(p)}, x}, T: t}, nil
+}

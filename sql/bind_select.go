@@ -1,0 +1,395 @@
+package sql
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/planner"
+	"github.com/dolthub/vitess/go/vt/sqlparser"
+)
+
+// selItem is one output column of the select list after * expansion.
+type selItem struct {
+	src   sqlparser.Expr  // nil for a column from *
+	star  *planner.Column // the column a * expanded to
+	alias string          // AS name, "" if none
+	name  string          // name shown to the user
+	sp    span
+	expr  planner.Expr // bound
+}
+
+func (b *binder) bindSelect() (*Bound, error) {
+	sel := b.q.sel
+	input, err := b.bindFrom()
+	if err != nil {
+		return nil, err
+	}
+	if sel.Where != nil {
+		c := ectx{sp: b.cl.where, clause: "WHERE"}
+		cond, err := b.bindExpr(sel.Where.Expr, c)
+		if err != nil {
+			return nil, err
+		}
+		if cond, err = b.boolean(cond, sel.Where.Expr, c, "WHERE"); err != nil {
+			return nil, err
+		}
+		input = &planner.Filter{Input: input, Cond: cond}
+	}
+	items, err := b.expandSelect()
+	if err != nil {
+		return nil, err
+	}
+
+	var orderSrcs []sqlparser.SQLNode
+	for _, o := range sel.OrderBy {
+		orderSrcs = append(orderSrcs, o.Expr)
+	}
+	var selSrcs []sqlparser.SQLNode
+	for _, it := range items {
+		if it.src != nil {
+			selSrcs = append(selSrcs, it.src)
+		}
+	}
+	aggregating := len(sel.GroupBy) > 0 || sel.Having != nil || hasAgg(selSrcs...) || hasAgg(orderSrcs...)
+	if aggregating {
+		if err := b.bindGroupBy(items); err != nil {
+			return nil, err
+		}
+	}
+
+	// The select list.
+	for i := range items {
+		it := &items[i]
+		if it.star != nil {
+			it.expr = &planner.ColRef{Col: *it.star}
+			if aggregating {
+				x, err := b.finalize(it.expr, ectx{sp: b.cl.sel})
+				if err != nil {
+					return nil, err
+				}
+				it.expr = x
+			}
+			continue
+		}
+		c := ectx{sp: it.sp, clause: "SELECT", aggOK: aggregating}
+		x, err := b.bindExpr(it.src, c)
+		if err != nil {
+			return nil, err
+		}
+		if aggregating {
+			if x, err = b.finalize(x, c); err != nil {
+				return nil, err
+			}
+		}
+		it.expr = x
+	}
+
+	var having planner.Expr
+	if sel.Having != nil {
+		c := ectx{sp: b.cl.having, clause: "HAVING", aggOK: true}
+		x, err := b.bindExpr(sel.Having.Expr, c)
+		if err != nil {
+			return nil, err
+		}
+		if x, err = b.finalize(x, c); err != nil {
+			return nil, err
+		}
+		if having, err = b.boolean(x, sel.Having.Expr, c, "HAVING"); err != nil {
+			return nil, err
+		}
+	}
+
+	// ORDER BY may add hidden columns to the projection, and aggregates.
+	proj := &planner.Project{}
+	names := make([]string, len(items))
+	for i, it := range items {
+		proj.Exprs = append(proj.Exprs, it.expr)
+		proj.Out = append(proj.Out, b.newCol(it.name, "", it.expr.Type()))
+		names[i] = it.name
+	}
+	keys, err := b.bindOrderBy(items, proj, aggregating, sel.QueryOpts.Distinct)
+	if err != nil {
+		return nil, err
+	}
+
+	if aggregating {
+		a := b.agg
+		out := append(append([]planner.Column(nil), a.groupCols...), a.aggCols...)
+		input = &planner.Aggregate{Input: input, Groups: a.groups, Aggs: a.aggs, Out: out}
+		if having != nil {
+			input = &planner.Filter{Input: input, Cond: having}
+		}
+	}
+	proj.Input = input
+	var root planner.Node = proj
+	if sel.QueryOpts.Distinct {
+		root = &planner.Distinct{Input: root}
+	}
+	if len(keys) > 0 {
+		root = &planner.Sort{Input: root, Keys: keys}
+	}
+	if sel.Limit != nil {
+		count, offset, err := b.bindLimit(sel.Limit)
+		if err != nil {
+			return nil, err
+		}
+		root = &planner.Limit{Input: root, Count: count, Offset: offset}
+	}
+	if len(proj.Out) > len(items) {
+		drop := &planner.Project{Input: root}
+		for _, col := range proj.Out[:len(items)] {
+			drop.Exprs = append(drop.Exprs, &planner.ColRef{Col: col})
+			drop.Out = append(drop.Out, b.newCol(col.Name, "", col.Type))
+		}
+		root = drop
+	}
+	return &Bound{Root: root, Names: names}, nil
+}
+
+// expandSelect lists the select items, expanding * and t.*.
+func (b *binder) expandSelect() ([]selItem, error) {
+	var items []selItem
+	for _, se := range b.q.sel.SelectExprs {
+		switch se := se.(type) {
+		case *sqlparser.StarExpr:
+			qual := se.TableName.Name.String()
+			if qual != "" {
+				known := false
+				for _, q := range b.quals {
+					known = known || strings.EqualFold(q, qual)
+				}
+				if !known {
+					at := b.q.findName("", qual, b.cl.sel)
+					return nil, b.errAt(at, ErrUnknownTable, fmt.Sprintf("unknown table %q%s", qual, didYouMean(qual, b.quals)))
+				}
+			}
+			if len(b.scope) == 0 && qual == "" {
+				at := b.q.findToken(b.cl.sel, func(t token) bool { return t.isOp("*") })
+				return nil, b.errAt(at, ErrUnknownColumn, "SELECT * with no FROM clause")
+			}
+			for _, col := range b.scope {
+				if qual == "" || strings.EqualFold(col.Table, qual) {
+					col := col
+					items = append(items, selItem{star: &col, name: col.Name, sp: b.cl.sel})
+				}
+			}
+		case *sqlparser.AliasedExpr:
+			lo, hi := b.q.rw.orig(se.StartParsePos), b.q.rw.orig(se.EndParsePos)
+			sp := b.q.spanOfText(lo, hi)
+			if se.EndParsePos <= se.StartParsePos {
+				sp = b.cl.sel
+			}
+			it := selItem{src: se.Expr, alias: se.As.String(), sp: sp}
+			switch {
+			case it.alias != "":
+				it.name = it.alias
+			default:
+				if col, ok := se.Expr.(*sqlparser.ColName); ok {
+					it.name = col.Name.String()
+				} else {
+					it.name = b.itemText(sp)
+				}
+			}
+			items = append(items, it)
+		default:
+			return nil, b.errAt(b.cl.sel.lo, ErrUnsupported, "this select item is not supported")
+		}
+	}
+	return items, nil
+}
+
+// itemText is the user's text of a select item without its alias, as the
+// column name of an unnamed expression.
+func (b *binder) itemText(sp span) string {
+	if sp.hi <= sp.lo || sp.hi > len(b.q.toks) {
+		return "?column?"
+	}
+	return strings.TrimSpace(b.q.src.Text[b.q.toks[sp.lo].off:b.q.toks[sp.hi-1].end])
+}
+
+// bindGroupBy binds the GROUP BY keys: ordinals and select aliases first
+// resolve to select items, as in DuckDB (an input column of the same name
+// wins over an alias).
+func (b *binder) bindGroupBy(items []selItem) error {
+	b.agg = &aggState{aggKeys: map[string]int{}}
+	for k, g := range b.q.sel.GroupBy {
+		sp := b.cl.groupBy
+		if k < len(b.cl.groupItems) {
+			sp = b.cl.groupItems[k]
+		}
+		c := ectx{sp: sp, clause: "GROUP BY"}
+		src := g
+		if n, ok := ordinal(g); ok {
+			if n < 1 || n > len(items) {
+				return b.errAt(sp.lo, ErrUnknownColumn, fmt.Sprintf("GROUP BY position %d is not in select list (1..%d)", n, len(items)))
+			}
+			it := items[n-1]
+			if it.star != nil {
+				b.addGroup(&planner.ColRef{Col: *it.star})
+				continue
+			}
+			src, c.sp = it.src, it.sp
+		} else if col, ok := g.(*sqlparser.ColName); ok && col.Qualifier.IsEmpty() && !b.inScope(col.Name.String()) {
+			for _, it := range items {
+				if it.alias != "" && strings.EqualFold(it.alias, col.Name.String()) {
+					src, c.sp = it.src, it.sp
+					break
+				}
+			}
+		}
+		if hasAgg(src) {
+			return b.errAt(b.aggTok(c.sp), ErrGrouping, "aggregate functions are not allowed in GROUP BY")
+		}
+		x, err := b.bindExpr(src, c)
+		if err != nil {
+			return err
+		}
+		b.addGroup(x)
+	}
+	return nil
+}
+
+func (b *binder) addGroup(x planner.Expr) {
+	a := b.agg
+	name := x.String()
+	if r, ok := x.(*planner.ColRef); ok {
+		name = r.Col.Name
+	}
+	a.groups = append(a.groups, x)
+	a.groupCols = append(a.groupCols, b.newCol(name, "", x.Type()))
+}
+
+// aggTok finds the first aggregate function name in sp.
+func (b *binder) aggTok(sp span) int {
+	return b.q.findToken(sp, func(t token) bool {
+		_, ok := aggFuncs[strings.ToLower(t.val)]
+		return t.kind == tkIdent && ok
+	})
+}
+
+func (b *binder) inScope(name string) bool {
+	for _, col := range b.scope {
+		if strings.EqualFold(col.Name, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// ordinal reports whether e is a positive integer literal (a position in
+// the select list).
+func ordinal(e sqlparser.Expr) (int, bool) {
+	v, ok := e.(*sqlparser.SQLVal)
+	if !ok || v.Type != sqlparser.IntVal {
+		return 0, false
+	}
+	n, err := strconv.Atoi(string(v.Val))
+	if err != nil {
+		return 1 << 30, true
+	}
+	return n, true
+}
+
+// bindOrderBy binds the sort keys over the projection's output, adding
+// hidden columns for expressions that are not in the select list.
+func (b *binder) bindOrderBy(items []selItem, proj *planner.Project, aggregating, distinct bool) ([]planner.SortKey, error) {
+	var keys []planner.SortKey
+	for k, o := range b.q.sel.OrderBy {
+		sp := b.cl.orderBy
+		if k < len(b.cl.orderItems) {
+			sp = b.cl.orderItems[k]
+		}
+		key := planner.SortKey{Desc: o.Direction == sqlparser.DescScr, NullsFirst: b.q.rw.nulls[k]}
+		col, err := b.orderTarget(o.Expr, items, proj, sp, aggregating, distinct)
+		if err != nil {
+			return nil, err
+		}
+		key.Expr = &planner.ColRef{Col: col}
+		keys = append(keys, key)
+	}
+	return keys, nil
+}
+
+func (b *binder) orderTarget(e sqlparser.Expr, items []selItem, proj *planner.Project, sp span, aggregating, distinct bool) (planner.Column, error) {
+	if n, ok := ordinal(e); ok {
+		if n < 1 || n > len(items) {
+			return planner.Column{}, b.errAt(sp.lo, ErrUnknownColumn, fmt.Sprintf("ORDER BY position %d is not in select list (1..%d)", n, len(items)))
+		}
+		return proj.Out[n-1], nil
+	}
+	// An output name wins over an input column, as in DuckDB.
+	if col, ok := e.(*sqlparser.ColName); ok && col.Qualifier.IsEmpty() {
+		for i, it := range items {
+			if strings.EqualFold(it.name, col.Name.String()) && (it.alias != "" || it.star != nil || isColName(it.src)) {
+				return proj.Out[i], nil
+			}
+		}
+	}
+	c := ectx{sp: sp, clause: "ORDER BY", aggOK: aggregating}
+	x, err := b.bindExpr(e, c)
+	if err != nil {
+		return planner.Column{}, err
+	}
+	if aggregating {
+		if x, err = b.finalize(x, c); err != nil {
+			return planner.Column{}, err
+		}
+	}
+	for i, y := range proj.Exprs[:len(items)] {
+		if y.String() == x.String() && y.Type() == x.Type() {
+			return proj.Out[i], nil
+		}
+	}
+	if distinct {
+		return planner.Column{}, b.errAt(sp.lo, ErrGrouping, "for SELECT DISTINCT, ORDER BY expressions must appear in the select list")
+	}
+	for i := len(items); i < len(proj.Exprs); i++ {
+		if proj.Exprs[i].String() == x.String() && proj.Exprs[i].Type() == x.Type() {
+			return proj.Out[i], nil
+		}
+	}
+	col := b.newCol(x.String(), "", x.Type())
+	proj.Exprs = append(proj.Exprs, x)
+	proj.Out = append(proj.Out, col)
+	return col, nil
+}
+
+func isColName(e sqlparser.Expr) bool {
+	_, ok := e.(*sqlparser.ColName)
+	return ok
+}
+
+// bindLimit reads LIMIT and OFFSET, which must be non-negative integer
+// constants.
+func (b *binder) bindLimit(l *sqlparser.Limit) (count, offset int64, err error) {
+	count = -1
+	read := func(e sqlparser.Expr, sp span, what string) (int64, error) {
+		v, ok := e.(*sqlparser.SQLVal)
+		if ok && v.Type == sqlparser.IntVal {
+			if n, err := strconv.ParseInt(string(v.Val), 10, 64); err == nil {
+				return n, nil
+			}
+		}
+		return 0, b.errAt(sp.lo, ErrType, what+" must be a non-negative integer constant")
+	}
+	if l.Rowcount != nil {
+		if count, err = read(l.Rowcount, b.cl.limit, "LIMIT"); err != nil {
+			return 0, 0, err
+		}
+	}
+	if l.Offset != nil {
+		sp := b.cl.offset
+		if sp.hi <= sp.lo {
+			sp = b.cl.limit
+		}
+		if offset, err = read(l.Offset, sp, "OFFSET"); err != nil {
+			return 0, 0, err
+		}
+	}
+	return count, offset, nil
+}
+
+// colType is a helper for tests and callers that want a bound type.
+func colType(n planner.Node, i int) columnar.Type { return n.Schema()[i].Type }

@@ -1,0 +1,148 @@
+package sql
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/index"
+	"github.com/b2sql/b2sql/planner"
+)
+
+// fakeTable is a schema-only table: binding never scans.
+type fakeTable struct{ schema columnar.Schema }
+
+func (t *fakeTable) Schema() columnar.Schema { return t.schema }
+func (t *fakeTable) Scan(context.Context, index.ScanSpec) (columnar.Reader, error) {
+	return nil, errors.New("fake table")
+}
+
+// fakeCatalog has tables "t" and "events"; OpenPath succeeds for paths
+// mentioning "events" and fails otherwise.
+type fakeCatalog struct {
+	tables map[string]*fakeTable
+	opened []string // fn:path of every OpenPath call
+}
+
+func newCatalog() *fakeCatalog {
+	t := &fakeTable{columnar.Schema{
+		{Name: "a", Type: columnar.TInt32},
+		{Name: "b", Type: columnar.TInt64},
+		{Name: "s", Type: columnar.TVarchar},
+		{Name: "price", Type: columnar.DecimalType(10, 2)},
+		{Name: "d", Type: columnar.TDate},
+		{Name: "ts", Type: columnar.TTimestamp},
+		{Name: "f", Type: columnar.TFloat64},
+		{Name: "small", Type: columnar.TInt16},
+		{Name: "u", Type: columnar.TUint32},
+		{Name: "ub", Type: columnar.TUint64},
+		{Name: "ok", Type: columnar.TBool},
+		{Name: "City", Type: columnar.TVarchar},
+	}}
+	ev := &fakeTable{columnar.Schema{
+		{Name: "id", Type: columnar.TInt64},
+		{Name: "kind", Type: columnar.TVarchar},
+	}}
+	return &fakeCatalog{tables: map[string]*fakeTable{"t": t, "events": ev}}
+}
+
+func (c *fakeCatalog) Table(name string) (planner.Table, bool) {
+	t, ok := c.tables[strings.ToLower(name)]
+	return t, ok
+}
+
+func (c *fakeCatalog) TableNames() []string { return []string{"events", "t"} }
+
+func (c *fakeCatalog) OpenPath(fn, path string) (planner.Table, error) {
+	c.opened = append(c.opened, fn+":"+path)
+	if strings.Contains(path, "events") {
+		return c.tables["events"], nil
+	}
+	return nil, fmt.Errorf("no such file")
+}
+
+// formatPlan renders a plan one node per line, children indented, for
+// golden comparisons in tests.
+func formatPlan(n planner.Node) string {
+	var b strings.Builder
+	var walk func(n planner.Node, depth int)
+	walk = func(n planner.Node, depth int) {
+		b.WriteString(strings.Repeat("  ", depth))
+		b.WriteString(nodeLine(n))
+		b.WriteString("\n")
+		for _, c := range n.Children() {
+			walk(c, depth+1)
+		}
+	}
+	walk(n, 0)
+	return b.String()
+}
+
+func exprList(xs []planner.Expr) string {
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		parts[i] = x.String()
+	}
+	return strings.Join(parts, ", ")
+}
+
+func colList(cs []planner.Column) string {
+	parts := make([]string, len(cs))
+	for i, c := range cs {
+		parts[i] = c.Name + ":" + c.Type.String()
+	}
+	return strings.Join(parts, ", ")
+}
+
+func nodeLine(n planner.Node) string {
+	switch n := n.(type) {
+	case *planner.Scan:
+		return fmt.Sprintf("Scan %s AS %s [%s]", n.Name, n.Alias, colList(n.Cols))
+	case *planner.Filter:
+		return "Filter " + n.Cond.String()
+	case *planner.Project:
+		parts := make([]string, len(n.Exprs))
+		for i, x := range n.Exprs {
+			parts[i] = x.String() + " AS " + n.Out[i].Name + ":" + n.Out[i].Type.String()
+		}
+		return "Project [" + strings.Join(parts, ", ") + "]"
+	case *planner.Aggregate:
+		aggs := make([]string, len(n.Aggs))
+		for i, a := range n.Aggs {
+			arg := ""
+			if a.Arg != nil {
+				arg = a.Arg.String()
+			}
+			if a.Distinct {
+				arg = "DISTINCT " + arg
+			}
+			aggs[i] = fmt.Sprintf("%s(%s):%s", a.Func, arg, a.Type)
+		}
+		return fmt.Sprintf("Aggregate groups=[%s] aggs=[%s]", exprList(n.Groups), strings.Join(aggs, ", "))
+	case *planner.Sort:
+		keys := make([]string, len(n.Keys))
+		for i, k := range n.Keys {
+			keys[i] = k.Expr.String()
+			if k.Desc {
+				keys[i] += " DESC"
+			}
+			if k.NullsFirst {
+				keys[i] += " NULLS FIRST"
+			}
+		}
+		return "Sort [" + strings.Join(keys, ", ") + "]"
+	case *planner.Limit:
+		return fmt.Sprintf("Limit %d offset %d", n.Count, n.Offset)
+	case *planner.Distinct:
+		return "Distinct"
+	case *planner.Values:
+		rows := make([]string, len(n.Rows))
+		for i, r := range n.Rows {
+			rows[i] = "(" + exprList(r) + ")"
+		}
+		return "Values " + strings.Join(rows, ", ")
+	}
+	return fmt.Sprintf("%T", n)
+}

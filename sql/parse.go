@@ -1,0 +1,296 @@
+package sql
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/dolthub/vitess/go/vt/sqlparser"
+	"github.com/dolthub/vitess/go/vt/vterrors"
+)
+
+// Parse parses one statement (see Split for scripts). A final ';' is
+// allowed. Errors are *Error positioned in the whole script.
+func Parse(src Source) (Statement, error) {
+	if src.Line <= 0 {
+		src.Line = 1
+	}
+	if src.Col <= 0 {
+		src.Col = 1
+	}
+	toks, err := lex(src)
+	if err != nil {
+		return nil, err
+	}
+	if n := len(toks); n > 0 && toks[n-1].isOp(";") {
+		toks = toks[:n-1]
+	}
+	for _, t := range toks {
+		if t.isOp(";") {
+			return nil, errAt(src, t.off, ErrSyntax, "more than one statement; split the script first")
+		}
+	}
+	if len(toks) == 0 {
+		return nil, errAt(src, 0, ErrSyntax, "empty statement")
+	}
+	p := &stmtParser{src: src, toks: toks}
+	return p.statement()
+}
+
+type stmtParser struct {
+	src  Source
+	toks []token
+}
+
+func (p *stmtParser) at(i int) token {
+	if i < len(p.toks) {
+		return p.toks[i]
+	}
+	return token{kind: tkOp, off: len(p.src.Text), end: len(p.src.Text)}
+}
+
+func (p *stmtParser) syntax(i int) error {
+	return errAt(p.src, p.at(i).off, ErrSyntax, syntaxNear(p.src, p.at(i)))
+}
+
+func (p *stmtParser) statement() (Statement, error) {
+	first := p.toks[0]
+	switch {
+	case first.is("SELECT") || first.isOp("("):
+		return parseQuery(p.src, p.toks)
+	case first.is("EXPLAIN"):
+		i, analyze := 1, false
+		if p.at(1).is("ANALYZE") || p.at(1).is("ANALYSE") {
+			i, analyze = 2, true
+		}
+		if i >= len(p.toks) {
+			return nil, p.syntax(i)
+		}
+		q, err := p.subQuery(i)
+		if err != nil {
+			return nil, err
+		}
+		return &Explain{Analyze: analyze, Query: q}, nil
+	case first.is("DESCRIBE") || first.is("DESC"):
+		return p.describe()
+	case first.is("SHOW"):
+		if p.at(1).is("TABLES") && len(p.toks) == 2 {
+			return &ShowTables{}, nil
+		}
+		if len(p.toks) == 1 {
+			return nil, p.syntax(1)
+		}
+		return nil, errAt(p.src, first.off, ErrUnsupported, "SHOW "+strings.ToUpper(p.at(1).val)+" is not supported")
+	case first.is("SET"):
+		return p.set()
+	case first.is("RESET"):
+		if len(p.toks) != 2 || (p.at(1).kind != tkIdent && p.at(1).kind != tkQIdent) {
+			return nil, p.syntax(min(len(p.toks), 2))
+		}
+		return &Reset{Name: strings.ToLower(p.at(1).val)}, nil
+	case first.is("WITH"):
+		return nil, errAt(p.src, first.off, ErrUnsupported, "WITH is not supported")
+	case first.kind == tkIdent && unsupportedStatements[strings.ToUpper(first.val)]:
+		return nil, errAt(p.src, first.off, ErrUnsupported, strings.ToUpper(first.val)+" is not supported")
+	}
+	return nil, p.syntax(0)
+}
+
+var unsupportedStatements = map[string]bool{
+	"INSERT": true, "UPDATE": true, "DELETE": true, "CREATE": true, "DROP": true, "ALTER": true,
+	"COPY": true, "ATTACH": true, "DETACH": true, "PRAGMA": true, "VALUES": true, "TABLE": true,
+	"MERGE": true, "TRUNCATE": true, "BEGIN": true, "COMMIT": true, "ROLLBACK": true, "INSTALL": true,
+	"LOAD": true, "EXPORT": true, "IMPORT": true, "CALL": true, "USE": true, "SUMMARIZE": true,
+	"PIVOT": true, "UNPIVOT": true, "FROM": true, "REPLACE": true, "GRANT": true, "CHECKPOINT": true,
+	"VACUUM": true, "ANALYZE": true,
+}
+
+// subQuery parses tokens [i:] as a query.
+func (p *stmtParser) subQuery(i int) (*Query, error) {
+	if t := p.at(i); !t.is("SELECT") && !t.isOp("(") {
+		if t.is("WITH") {
+			return nil, errAt(p.src, t.off, ErrUnsupported, "WITH is not supported")
+		}
+		if t.kind == tkIdent && unsupportedStatements[strings.ToUpper(t.val)] {
+			return nil, errAt(p.src, t.off, ErrUnsupported, strings.ToUpper(t.val)+" is not supported")
+		}
+		return nil, p.syntax(i)
+	}
+	return parseQuery(p.src, p.toks[i:])
+}
+
+func (p *stmtParser) describe() (Statement, error) {
+	t := p.at(1)
+	if t.is("SELECT") || t.isOp("(") {
+		q, err := p.subQuery(1)
+		if err != nil {
+			return nil, err
+		}
+		return &Describe{Query: q}, nil
+	}
+	if t.kind != tkIdent && t.kind != tkQIdent && t.kind != tkString {
+		return nil, p.syntax(1)
+	}
+	if len(p.toks) > 2 {
+		return nil, p.syntax(2)
+	}
+	// DESCRIBE t is SELECT * FROM t with the table token in place, so that
+	// binding errors point at it.
+	from := &sqlparser.AliasedTableExpr{Expr: sqlparser.TableName{Name: sqlparser.NewTableIdent(t.val)}}
+	sel := &sqlparser.Select{SelectExprs: sqlparser.SelectExprs{&sqlparser.StarExpr{}}, From: sqlparser.TableExprs{from}}
+	rw := &rewritten{paths: map[string]bool{}, nulls: map[int]bool{}}
+	if t.kind == tkString {
+		rw.paths[t.val] = true
+	}
+	return &Describe{Table: t.val, Query: &Query{src: p.src, toks: p.toks[1:], rw: rw, sel: sel}}, nil
+}
+
+func (p *stmtParser) set() (Statement, error) {
+	i := 1
+	if p.at(i).is("GLOBAL") || p.at(i).is("SESSION") || p.at(i).is("LOCAL") {
+		i++
+	}
+	name := p.at(i)
+	if name.kind != tkIdent && name.kind != tkQIdent {
+		return nil, p.syntax(i)
+	}
+	i++
+	if !p.at(i).isOp("=") && !p.at(i).is("TO") {
+		return nil, p.syntax(i)
+	}
+	i++
+	neg := false
+	if p.at(i).isOp("-") {
+		neg = true
+		i++
+	}
+	vt := p.at(i)
+	if i != len(p.toks)-1 {
+		return nil, p.syntax(min(i+1, len(p.toks)))
+	}
+	var v columnar.Value
+	switch vt.kind {
+	case tkNumber:
+		text := vt.val
+		if neg {
+			text = "-" + text
+		}
+		if n, err := strconv.ParseInt(text, 10, 64); err == nil {
+			v = columnar.IntValue(columnar.TInt64, n)
+		} else if f, err := strconv.ParseFloat(text, 64); err == nil && !math.IsInf(f, 0) {
+			v = columnar.FloatValue(columnar.TFloat64, f)
+		} else {
+			return nil, errAt(p.src, vt.off, ErrType, fmt.Sprintf("number %s is out of range", text))
+		}
+	case tkString:
+		v = columnar.StringValue(vt.val)
+	case tkIdent, tkQIdent:
+		switch strings.ToLower(vt.val) {
+		case "true", "on":
+			v = columnar.BoolValue(true)
+		case "false", "off":
+			v = columnar.BoolValue(false)
+		case "default":
+			if vt.kind == tkIdent {
+				return &Reset{Name: strings.ToLower(name.val)}, nil
+			}
+			v = columnar.StringValue(vt.val)
+		default:
+			v = columnar.StringValue(vt.val)
+		}
+	default:
+		return nil, p.syntax(i)
+	}
+	if neg && vt.kind != tkNumber {
+		return nil, p.syntax(i)
+	}
+	return &Set{Name: strings.ToLower(name.val), Value: v}, nil
+}
+
+// parseQuery rewrites and parses a SELECT.
+func parseQuery(src Source, toks []token) (*Query, error) {
+	rw, err := rewrite(src, toks)
+	if err != nil {
+		return nil, err
+	}
+	st, err := sqlparser.ParseWithOptions(context.Background(), rw.text, sqlparser.ParserOptions{AnsiQuotes: true})
+	if err != nil {
+		return nil, syntaxError(src, toks, rw, err)
+	}
+	q := &Query{src: src, toks: toks, rw: rw}
+	for {
+		switch s := st.(type) {
+		case *sqlparser.Select:
+			q.sel = s
+			return q, q.checkSelect()
+		case *sqlparser.ParenSelect:
+			st = s.Select
+			continue
+		case *sqlparser.SetOp:
+			return nil, q.unsupportedAt(strings.ToUpper(strings.Fields(s.Type)[0]), strings.ToUpper(s.Type)+" is not supported")
+		}
+		return nil, errAt(src, toks[0].off, ErrUnsupported, "statement is not supported")
+	}
+}
+
+// checkSelect rejects clauses of the parse tree that binding does not cover.
+func (q *Query) checkSelect() error {
+	s := q.sel
+	switch {
+	case s.With != nil:
+		return q.unsupportedAt("WITH", "WITH is not supported")
+	case s.Into != nil:
+		return q.unsupportedAt("INTO", "SELECT INTO is not supported")
+	case s.Lock != "":
+		return q.unsupportedAt("FOR", "locking clauses are not supported")
+	case len(s.Window) > 0:
+		return q.unsupportedAt("WINDOW", "window functions are not supported")
+	}
+	return nil
+}
+
+// syntaxError converts a vitess error into a positioned *Error. vitess
+// reports the byte offset just past the token it choked on, in the
+// rewritten text; we map it back and point at that token.
+func syntaxError(src Source, toks []token, rw *rewritten, err error) error {
+	var se vterrors.SyntaxError
+	pos := len(rw.text)
+	if errors.As(err, &se) {
+		pos = se.Position
+	} else if i := strings.Index(err.Error(), "at position "); i >= 0 {
+		var n int
+		if _, e := fmt.Sscanf(err.Error()[i:], "at position %d", &n); e == nil {
+			pos = n
+		}
+	}
+	if pos > len(rw.text) {
+		pos = len(rw.text)
+	}
+	if pos < 0 {
+		pos = 0
+	}
+	off := rw.orig(pos)
+	if pos >= len(strings.TrimRight(rw.text, " \t\r\n")) {
+		off = len(src.Text)
+	}
+	// The token containing off, or ending right at it.
+	t := token{off: len(src.Text), end: len(src.Text)}
+	for _, k := range toks {
+		if k.off < off && off <= k.end {
+			t = k
+			break
+		}
+		if k.off >= off {
+			t = k
+			break
+		}
+	}
+	if len(strings.TrimSpace(src.Text[t.off:])) == 0 || t.off >= len(src.Text) {
+		t = token{off: len(src.Text), end: len(src.Text)}
+	}
+	return errAt(src, t.off, ErrSyntax, syntaxNear(src, t))
+}

@@ -1,0 +1,313 @@
+package sql
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Marker prefixes the rewriter plants in COLLATE strings and interval units.
+// COLLATE is used because it is the one postfix construct of the MySQL
+// grammar that binds tighter than every operator, exactly like DuckDB's ::.
+const (
+	markCast    = "b2sql:cast:"
+	markTryCast = "b2sql:try_cast:"
+	markLit     = "b2sql:lit:" // DATE '…', TIMESTAMP '…'
+	markNoUnit  = "b2sql_nounit"
+)
+
+// piece maps rewritten text [r, r+n) back to original [o, o+n); n == 0 marks
+// inserted text, all of which maps to o.
+type piece struct{ r, o, n int }
+
+// rewritten is a statement as vitess sees it, plus what the rewrite learned.
+type rewritten struct {
+	text   string
+	pieces []piece
+	paths  map[string]bool // identifiers that were string literals in FROM
+	nulls  map[int]bool    // ORDER BY item → NULLS FIRST (true) or LAST (false)
+}
+
+// orig maps an offset of the rewritten text to the statement's text.
+func (rw *rewritten) orig(r int) int {
+	i := sort.Search(len(rw.pieces), func(i int) bool { return rw.pieces[i].r > r }) - 1
+	if i < 0 {
+		return 0
+	}
+	p := rw.pieces[i]
+	return p.o + min(r-p.r, p.n)
+}
+
+type rewriter struct {
+	src   Source
+	toks  []token
+	b     strings.Builder
+	rw    *rewritten
+	prevE int // end of the previous token, for copying gaps
+}
+
+func (w *rewriter) put(text string, at, n int) {
+	w.rw.pieces = append(w.rw.pieces, piece{w.b.Len(), at, n})
+	w.b.WriteString(text)
+}
+
+// gap copies the text between tokens, blanking comments (vitess would read
+// MySQL comment syntax differently) while keeping every byte offset.
+func (w *rewriter) gap(upto int) {
+	if upto <= w.prevE {
+		return
+	}
+	g := []byte(w.src.Text[w.prevE:upto])
+	for i, c := range g {
+		if !isSpace(c) {
+			g[i] = ' '
+		}
+	}
+	w.put(string(g), w.prevE, len(g))
+	w.prevE = upto
+}
+
+// tok emits text in place of token t.
+func (w *rewriter) tok(t token, text string) {
+	w.gap(t.off)
+	n := 0
+	if len(text) == t.end-t.off {
+		n = len(text)
+	}
+	w.put(text, t.off, n)
+	w.prevE = t.end
+}
+
+// skip drops token t (its bytes become blanks of the gap).
+func (w *rewriter) skip(t token) { w.gap(t.off); w.prevE = t.off }
+
+func (w *rewriter) raw(t token) string { return w.src.Text[t.off:t.end] }
+
+// errAt positions an error at token t.
+func (w *rewriter) errAt(t token, kind error, msg string) *Error {
+	return errAt(w.src, t.off, kind, msg)
+}
+
+type castFrame struct {
+	depth int
+	try   bool
+}
+
+// rewrite turns a DuckDB query's tokens into text the vitess MySQL grammar
+// parses to the same meaning; see doc.go for the list.
+func rewrite(src Source, toks []token) (*rewritten, error) {
+	w := &rewriter{src: src, toks: toks, rw: &rewritten{paths: map[string]bool{}, nulls: map[int]bool{}}}
+	if len(toks) > 0 {
+		w.prevE = toks[0].off
+	}
+	depth := 0
+	var casts []castFrame
+	inOrder, orderItem := false, 0
+	suffix := map[int]string{} // text to insert after token i
+	tokAt := func(i int) token {
+		if i < len(toks) {
+			return toks[i]
+		}
+		return token{kind: tkOp, val: "", off: len(src.Text), end: len(src.Text)}
+	}
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		var prev token
+		if i > 0 {
+			prev = toks[i-1]
+		}
+		next := tokAt(i + 1)
+		switch {
+		case t.kind == tkString && (prev.is("FROM") || prev.is("JOIN")):
+			// FROM 'data/x.parquet': a path, which MySQL only accepts as an identifier.
+			w.rw.paths[t.val] = true
+			w.tok(t, "`"+strings.ReplaceAll(t.val, "`", "``")+"`")
+		case t.kind == tkString:
+			// DuckDB strings have no backslash escapes; MySQL's do.
+			w.tok(t, strings.ReplaceAll(w.raw(t), `\`, `\\`))
+		case (t.is("DATE") || t.is("TIMESTAMP")) && next.kind == tkString && !prev.isOp("::"):
+			w.skip(t)
+			suffix[i+1] += " COLLATE '" + markLit + strings.ToUpper(t.val) + "'"
+		case t.is("INTERVAL") && next.kind == tkString && !isIntervalUnit(tokAt(i+2)):
+			w.tok(t, w.raw(t))
+			suffix[i+1] += " " + markNoUnit
+		case t.isOp("::"):
+			typ, j, err := w.typeAt(i + 1)
+			if err != nil {
+				return nil, err
+			}
+			w.tok(t, " COLLATE '"+markCast+typ+"'")
+			w.prevE = toks[j-1].end
+			i = j - 1
+		case (t.is("CAST") || t.is("TRY_CAST")) && next.isOp("("):
+			casts = append(casts, castFrame{depth + 1, t.is("TRY_CAST")})
+			w.tok(t, "(")
+		case t.is("AS") && len(casts) > 0 && casts[len(casts)-1].depth == depth:
+			typ, j, err := w.typeAt(i + 1)
+			if err != nil {
+				return nil, err
+			}
+			if !tokAt(j).isOp(")") {
+				return nil, w.errAt(tokAt(j), ErrSyntax, syntaxNear(src, tokAt(j)))
+			}
+			mark := markCast
+			if casts[len(casts)-1].try {
+				mark = markTryCast
+			}
+			w.tok(t, ") COLLATE '"+mark+typ+"'")
+			w.prevE = toks[j-1].end
+			i = j - 1
+		case t.is("EXTRACT") && next.isOp("(") && (tokAt(i+2).kind == tkIdent || tokAt(i+2).kind == tkString) && tokAt(i+3).is("FROM"):
+			// EXTRACT(part FROM x) → date_part('part', x): DuckDB has parts (epoch, dow…) MySQL lacks.
+			part := tokAt(i + 2)
+			w.tok(t, "date_part")
+			w.tok(next, "(")
+			w.tok(part, "'"+strings.ReplaceAll(part.val, "'", "''")+"'")
+			w.tok(tokAt(i+3), ",")
+			i += 3
+			depth++
+		case t.is("ILIKE"):
+			// MySQL has no ILIKE; REGEXP has LIKE's precedence and is not DuckDB syntax.
+			w.tok(t, "REGEXP")
+		case t.is("REGEXP") || t.is("RLIKE"):
+			return nil, w.errAt(t, ErrUnsupported, strings.ToUpper(t.val)+" is not supported")
+		case inOrder && depth == 0 && t.is("NULLS") && (next.is("FIRST") || next.is("LAST")):
+			w.rw.nulls[orderItem] = next.is("FIRST")
+			w.skip(t)
+			w.skip(next)
+			i++
+		case t.isOp("//"):
+			w.tok(t, " DIV ")
+		case t.isOp("||"):
+			w.tok(t, "| ")
+		case t.isOp("=="):
+			w.tok(t, "= ")
+		case t.kind == tkOp && isUnsupportedOp(t.val):
+			return nil, w.errAt(t, ErrUnsupported, fmt.Sprintf("operator %q is not supported", t.val))
+		case t.kind == tkOp && strings.Contains("?@$#{}[]:;", t.val):
+			return nil, w.errAt(t, ErrSyntax, syntaxNear(src, t))
+		default:
+			switch {
+			case t.isOp("("):
+				depth++
+			case t.isOp(")"):
+				depth--
+				for len(casts) > 0 && casts[len(casts)-1].depth > depth {
+					casts = casts[:len(casts)-1]
+				}
+			case depth == 0 && t.is("ORDER") && next.is("BY"):
+				inOrder, orderItem = true, 0
+			case depth == 0 && inOrder && t.isOp(","):
+				orderItem++
+			case depth == 0 && (t.is("LIMIT") || t.is("OFFSET")):
+				inOrder = false
+			}
+			w.tok(t, w.raw(t))
+		}
+		if s, ok := suffix[i]; ok {
+			w.put(s, t.end, 0)
+		}
+	}
+	w.gap(len(src.Text))
+	w.rw.text = w.b.String()
+	return w.rw, nil
+}
+
+// typeAt parses a type name starting at token i (after :: or AS) and
+// returns its canonical spelling and the index of the first token after it.
+func (w *rewriter) typeAt(i int) (string, int, error) {
+	if i >= len(w.toks) || (w.toks[i].kind != tkIdent && w.toks[i].kind != tkQIdent) {
+		t := token{off: len(w.src.Text)}
+		if i < len(w.toks) {
+			t = w.toks[i]
+		}
+		return "", 0, w.errAt(t, ErrSyntax, "expected a type name, "+syntaxNear(w.src, t))
+	}
+	start := w.toks[i]
+	words := []string{strings.ToUpper(start.val)}
+	i++
+	// Two-word names: DOUBLE PRECISION, CHARACTER VARYING.
+	if i < len(w.toks) && (w.toks[i].is("PRECISION") || w.toks[i].is("VARYING")) {
+		words = append(words, strings.ToUpper(w.toks[i].val))
+		i++
+	}
+	var params []int
+	if i < len(w.toks) && w.toks[i].isOp("(") {
+		i++
+		for {
+			if i >= len(w.toks) || w.toks[i].kind != tkNumber {
+				return "", 0, w.errAt(w.tokOrEnd(i), ErrSyntax, "expected a type parameter, "+syntaxNear(w.src, w.tokOrEnd(i)))
+			}
+			n := 0
+			for _, c := range w.toks[i].val {
+				if c < '0' || c > '9' || n > 1<<20 {
+					return "", 0, w.errAt(w.toks[i], ErrSyntax, "type parameters are integers")
+				}
+				n = n*10 + int(c-'0')
+			}
+			params = append(params, n)
+			i++
+			if i < len(w.toks) && w.toks[i].isOp(",") {
+				i++
+				continue
+			}
+			if i < len(w.toks) && w.toks[i].isOp(")") {
+				i++
+				break
+			}
+			return "", 0, w.errAt(w.tokOrEnd(i), ErrSyntax, syntaxNear(w.src, w.tokOrEnd(i)))
+		}
+	}
+	if i < len(w.toks) && w.toks[i].isOp("[") {
+		return "", 0, w.errAt(w.toks[i], ErrUnsupported, "list types are not supported")
+	}
+	t, err := parseTypeName(words, params)
+	if err != nil {
+		return "", 0, w.errAt(start, ErrType, err.Error())
+	}
+	return t.String(), i, nil
+}
+
+func (w *rewriter) tokOrEnd(i int) token {
+	if i < len(w.toks) {
+		return w.toks[i]
+	}
+	return token{off: len(w.src.Text), end: len(w.src.Text)}
+}
+
+func isUnsupportedOp(op string) bool {
+	switch op {
+	case "|", "&", "^", "~", "<<", ">>", "->", "->>", ":=", "<=>":
+		return true
+	}
+	return false
+}
+
+// intervalUnits maps DuckDB interval unit names to microseconds; months and
+// years fold in at 30 and 360 days (columnar.Interval has no month field).
+var intervalUnits = map[string]int64{
+	"microsecond": 1, "microseconds": 1, "us": 1,
+	"millisecond": 1000, "milliseconds": 1000, "ms": 1000,
+	"second": 1e6, "seconds": 1e6, "s": 1e6, "sec": 1e6, "secs": 1e6,
+	"minute": 60e6, "minutes": 60e6, "min": 60e6, "mins": 60e6, "m": 60e6,
+	"hour": 3600e6, "hours": 3600e6, "h": 3600e6, "hr": 3600e6, "hrs": 3600e6,
+	"day": 86400e6, "days": 86400e6, "d": 86400e6,
+	"week": 7 * 86400e6, "weeks": 7 * 86400e6, "w": 7 * 86400e6,
+	"month": 30 * 86400e6, "months": 30 * 86400e6, "mon": 30 * 86400e6, "mons": 30 * 86400e6,
+	"quarter": 90 * 86400e6, "quarters": 90 * 86400e6,
+	"year": 360 * 86400e6, "years": 360 * 86400e6, "y": 360 * 86400e6, "yr": 360 * 86400e6, "yrs": 360 * 86400e6,
+}
+
+func isIntervalUnit(t token) bool {
+	_, ok := intervalUnits[strings.ToLower(t.val)]
+	return t.kind == tkIdent && ok
+}
+
+// syntaxNear renders "syntax error at or near "x"" for token t, or "at end
+// of input" past the last token.
+func syntaxNear(src Source, t token) string {
+	if t.off >= len(src.Text) || t.end <= t.off {
+		return "syntax error at end of input"
+	}
+	return fmt.Sprintf("syntax error at or near %q", src.Text[t.off:t.end])
+}

@@ -1,0 +1,58 @@
+package sql
+
+import (
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/dolthub/vitess/go/vt/sqlparser"
+)
+
+// Statement is one parsed statement: *Query, *Explain, *Set, *Reset,
+// *ShowTables or *Describe.
+type Statement interface{ statement() }
+
+// Query is a parsed SELECT, ready for Bind. Its parse tree is private to
+// this package.
+type Query struct {
+	src  Source
+	toks []token // the query's own tokens (after any EXPLAIN/DESCRIBE prefix)
+	rw   *rewritten
+	sel  *sqlparser.Select
+}
+
+// Source returns the statement the query was parsed from.
+func (q *Query) Source() Source { return q.src }
+
+// Explain is EXPLAIN [ANALYZE] query.
+type Explain struct {
+	Analyze bool
+	Query   *Query
+}
+
+// Set is SET name = value (or SET name TO value). Name is lower case. Value
+// is BIGINT or DOUBLE for numbers, BOOLEAN for true/false/on/off, VARCHAR
+// for strings and other bare words.
+type Set struct {
+	Name  string
+	Value columnar.Value
+}
+
+// Reset is RESET name (or SET name = DEFAULT); Name is lower case, "all"
+// for RESET ALL.
+type Reset struct{ Name string }
+
+// ShowTables is SHOW TABLES.
+type ShowTables struct{}
+
+// Describe is DESCRIBE table or DESCRIBE query. For a table, Table is its
+// name or path as written and Query is the equivalent SELECT * FROM table,
+// so that binding it yields the columns to describe.
+type Describe struct {
+	Table string
+	Query *Query
+}
+
+func (*Query) statement()      {}
+func (*Explain) statement()    {}
+func (*Set) statement()        {}
+func (*Reset) statement()      {}
+func (*ShowTables) statement() {}
+func (*Describe) statement()   {}

@@ -1,0 +1,226 @@
+package sql
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/b2sql/b2sql/columnar"
+)
+
+// Typing decisions (DuckDB semantics where the executor's vocabulary allows):
+//
+//   - Integer literals are INTEGER when they fit, else BIGINT, else UBIGINT,
+//     else DOUBLE. Literals with a fraction or exponent (1.5, 1e3) are DOUBLE,
+//     not DECIMAL as in DuckDB: we do not implement literal decimal
+//     arithmetic. When such a literal is compared with a DECIMAL column and is
+//     exact at the column's scale, it is folded to the column's type instead,
+//     so the comparison stays on the column (and can be pushed to a scan).
+//   - A numeric literal compared with a column (=, <, IN, BETWEEN, …) takes
+//     the column's type when its value is exactly representable there; a
+//     string literal compared with or combined with a non-string value takes
+//     that value's type (cast at bind time; "could not cast" otherwise).
+//   - Numeric supertypes: wider integer of the same signedness; mixed
+//     signedness takes the next wider signed type (UINTEGER vs INTEGER →
+//     BIGINT); UBIGINT vs signed → DOUBLE; any FLOAT/DOUBLE → DOUBLE (FLOAT
+//     only with FLOAT or small integers); DECIMAL vs integer → DECIMAL wide
+//     enough, DOUBLE when that needs more than 18 digits; DECIMAL vs DOUBLE →
+//     DOUBLE.
+//   - Arithmetic: + - on DECIMALs stays DECIMAL (common scale); * % // and /
+//     on DECIMALs go through DOUBLE. / is always DOUBLE division.
+//   - SUM of signed or small unsigned integers is BIGINT (DuckDB: HUGEINT;
+//     the executor raises an overflow error), SUM(UBIGINT) and SUM of floats
+//     DOUBLE, SUM(DECIMAL(p,s)) DECIMAL(18,s); AVG DOUBLE; COUNT BIGINT;
+//     MIN/MAX the input type. Aggregate arguments are not cast: the executor
+//     reads the argument type.
+
+// maxDecimal is the widest DECIMAL we can hold (int64 payload).
+const maxDecimal = 18
+
+// parseTypeName maps a SQL type name (and its parameters) to a type. words
+// are the upper-cased name words (e.g. ["DOUBLE", "PRECISION"]); params the
+// parenthesized integers.
+func parseTypeName(words []string, params []int) (columnar.Type, error) {
+	name := strings.Join(words, " ")
+	simple := map[string]columnar.Type{
+		"BOOLEAN": columnar.TBool, "BOOL": columnar.TBool, "LOGICAL": columnar.TBool,
+		"TINYINT": columnar.TInt8, "INT1": columnar.TInt8,
+		"SMALLINT": columnar.TInt16, "INT2": columnar.TInt16, "SHORT": columnar.TInt16,
+		"INTEGER": columnar.TInt32, "INT": columnar.TInt32, "INT4": columnar.TInt32, "SIGNED": columnar.TInt32,
+		"BIGINT": columnar.TInt64, "INT8": columnar.TInt64, "LONG": columnar.TInt64,
+		"UTINYINT": columnar.TUint8, "USMALLINT": columnar.TUint16, "UINTEGER": columnar.TUint32, "UBIGINT": columnar.TUint64,
+		"FLOAT": columnar.TFloat32, "REAL": columnar.TFloat32, "FLOAT4": columnar.TFloat32,
+		"DOUBLE": columnar.TFloat64, "FLOAT8": columnar.TFloat64, "DOUBLE PRECISION": columnar.TFloat64,
+		"VARCHAR": columnar.TVarchar, "TEXT": columnar.TVarchar, "STRING": columnar.TVarchar, "CHAR": columnar.TVarchar, "BPCHAR": columnar.TVarchar,
+		"CHARACTER VARYING": columnar.TVarchar, "CHARACTER": columnar.TVarchar,
+		"BLOB": columnar.TBlob, "BYTEA": columnar.TBlob, "BINARY": columnar.TBlob, "VARBINARY": columnar.TBlob,
+		"DATE": columnar.TDate, "TIMESTAMP": columnar.TTimestamp, "DATETIME": columnar.TTimestamp,
+		"INTERVAL": columnar.TInterval,
+	}
+	if t, ok := simple[name]; ok {
+		if len(params) > 0 && t.ID != columnar.Varchar && t.ID != columnar.Blob {
+			return t, fmt.Errorf("type %s takes no parameters", name)
+		}
+		return t, nil
+	}
+	if name == "DECIMAL" || name == "NUMERIC" || name == "DEC" {
+		p, s := maxDecimal, 3 // DuckDB's default DECIMAL is (18,3)
+		switch len(params) {
+		case 0:
+		case 1:
+			p, s = params[0], 0
+		case 2:
+			p, s = params[0], params[1]
+		default:
+			return columnar.Type{}, fmt.Errorf("DECIMAL takes at most two parameters")
+		}
+		if p < 1 || p > maxDecimal {
+			return columnar.Type{}, fmt.Errorf("DECIMAL precision %d is out of range 1..%d", p, maxDecimal)
+		}
+		if s < 0 || s > p {
+			return columnar.Type{}, fmt.Errorf("DECIMAL scale %d is out of range 0..%d", s, p)
+		}
+		return columnar.DecimalType(p, s), nil
+	}
+	return columnar.Type{}, fmt.Errorf("unknown type %q", strings.ToUpper(name))
+}
+
+// typeFromMarker parses the canonical type text written by the rewriter
+// (columnar.Type.String()).
+func typeFromMarker(s string) (columnar.Type, bool) {
+	name, params := s, []int(nil)
+	if i := strings.IndexByte(s, '('); i >= 0 && strings.HasSuffix(s, ")") {
+		name = s[:i]
+		for _, p := range strings.Split(s[i+1:len(s)-1], ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(p))
+			if err != nil {
+				return columnar.Type{}, false
+			}
+			params = append(params, n)
+		}
+	}
+	t, err := parseTypeName(strings.Fields(name), params)
+	return t, err == nil
+}
+
+// intRank orders signed integer types by width.
+func intRank(id columnar.TypeID) int {
+	switch id {
+	case columnar.Int8, columnar.Uint8:
+		return 1
+	case columnar.Int16, columnar.Uint16:
+		return 2
+	case columnar.Int32, columnar.Uint32:
+		return 3
+	}
+	return 4
+}
+
+var signedByRank = [...]columnar.Type{1: columnar.TInt8, 2: columnar.TInt16, 3: columnar.TInt32, 4: columnar.TInt64}
+
+// intDigits is the number of decimal digits an integer type may need.
+func intDigits(t columnar.Type) int {
+	switch t.ID {
+	case columnar.Int8, columnar.Uint8:
+		return 3
+	case columnar.Int16, columnar.Uint16:
+		return 5
+	case columnar.Int32, columnar.Uint32:
+		return 10
+	}
+	return 19
+}
+
+// numericSuper returns the type both numeric types convert to.
+func numericSuper(a, b columnar.Type) columnar.Type {
+	if a == b {
+		return a
+	}
+	switch {
+	case a.ID == columnar.Float64 || b.ID == columnar.Float64:
+		return columnar.TFloat64
+	case a.ID == columnar.Float32 || b.ID == columnar.Float32:
+		o := b
+		if b.ID == columnar.Float32 {
+			o = a
+		}
+		if o.ID == columnar.Float32 || (o.IsInteger() && intRank(o.ID) <= 2) {
+			return columnar.TFloat32
+		}
+		return columnar.TFloat64
+	case a.ID == columnar.Decimal && b.ID == columnar.Decimal:
+		s := max(a.Scale, b.Scale)
+		whole := max(int(a.Precision)-int(a.Scale), int(b.Precision)-int(b.Scale))
+		if whole+int(s) > maxDecimal {
+			return columnar.TFloat64
+		}
+		return columnar.DecimalType(whole+int(s), int(s))
+	case a.ID == columnar.Decimal || b.ID == columnar.Decimal:
+		d, i := a, b
+		if b.ID == columnar.Decimal {
+			d, i = b, a
+		}
+		whole := max(int(d.Precision)-int(d.Scale), intDigits(i))
+		if whole+int(d.Scale) > maxDecimal {
+			return columnar.TFloat64
+		}
+		return columnar.DecimalType(whole+int(d.Scale), int(d.Scale))
+	}
+	// Both integers.
+	if a.ID == columnar.Uint64 || b.ID == columnar.Uint64 {
+		if a.IsSigned() || b.IsSigned() {
+			return columnar.TFloat64
+		}
+		return columnar.TUint64
+	}
+	if a.IsSigned() == b.IsSigned() {
+		if intRank(a.ID) >= intRank(b.ID) {
+			return a
+		}
+		return b
+	}
+	s, u := a, b
+	if b.IsSigned() {
+		s, u = b, a
+	}
+	return signedByRank[max(intRank(s.ID), min(intRank(u.ID)+1, 4))]
+}
+
+// superType returns the common type of a and b for comparison, CASE,
+// COALESCE and IN, or false when there is none.
+func superType(a, b columnar.Type) (columnar.Type, bool) {
+	switch {
+	case a == b:
+		return a, true
+	case a.ID == columnar.Null:
+		return b, true
+	case b.ID == columnar.Null:
+		return a, true
+	case a.IsNumeric() && b.IsNumeric():
+		return numericSuper(a, b), true
+	case a.IsTemporal() && b.IsTemporal():
+		return columnar.TTimestamp, true
+	case a.ID == columnar.Decimal && b.ID == columnar.Decimal:
+		return numericSuper(a, b), true
+	}
+	return columnar.Type{}, false
+}
+
+// canCast reports whether CAST(from AS to) is defined.
+func canCast(from, to columnar.Type) bool {
+	switch {
+	case from == to, from.ID == columnar.Null, to.ID == columnar.Varchar, from.ID == columnar.Varchar:
+		return true
+	case from.IsNumeric() && to.IsNumeric():
+		return true
+	case from.ID == columnar.Bool && (to.IsNumeric() || to.ID == columnar.Bool):
+		return true
+	case from.IsNumeric() && to.ID == columnar.Bool:
+		return true
+	case from.IsTemporal() && to.IsTemporal():
+		return true
+	case from.ID == columnar.Blob && to.ID == columnar.Blob:
+		return true
+	}
+	return false
+}

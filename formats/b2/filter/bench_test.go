@@ -38,7 +38,7 @@ func report(b *testing.B, n int) {
 }
 
 func BenchmarkUnshuffle(b *testing.B) {
-	for _, ts := range []int{2, 4, 8, 16} {
+	for _, ts := range []int{2, 3, 4, 6, 8, 12, 16} {
 		b.Run(fmt.Sprintf("ts=%d", ts), func(b *testing.B) {
 			src := benchFloats(ts)
 			shuf := make([]byte, len(src))

@@ -62,15 +62,33 @@ func shuffleGeneric(dst, src []byte, w int) {
 	}
 }
 
-// unshuffleGeneric is the reference inverse; len(src) is a multiple of w.
+// unshuffleGeneric interleaves any number of planes; len(src) is a
+// multiple of w. Vector kernels take the planes 8, 4 or 2 at a time; the
+// last plane (odd w) and the elements past the last group of 16 go bytewise.
 func unshuffleGeneric(dst, src []byte, w int) {
 	m := len(src) / w
-	for j := range w {
-		plane := src[j*m : (j+1)*m]
-		d := dst[j:]
-		for i, b := range plane {
-			d[i*w] = b
+	for j := 0; j < w; {
+		g := 1
+		switch {
+		case w-j >= 8:
+			g = 8
+		case w-j >= 4:
+			g = 4
+		case w-j >= 2:
+			g = 2
 		}
+		done := 0
+		if g > 1 {
+			done = unshuffleGroupAsm(dst, src, w, j, g)
+		}
+		for k := j; k < j+g; k++ {
+			plane := src[k*m : (k+1)*m]
+			d := dst[k:]
+			for i := done; i < m; i++ {
+				d[i*w] = plane[i]
+			}
+		}
+		j += g
 	}
 }
 

@@ -55,3 +55,36 @@ func bitUntransposeAsm(out, rows []byte, rowLen, col int) int {
 	bitUntranspose8x16(&out[0], &rows[col], rowLen, blocks)
 	return 16 * blocks
 }
+
+//go:noescape
+func unshuffle8x16w(dst, src *byte, stride, blocks, dstStride int)
+
+//go:noescape
+func unshuffle4x16w(dst, src *byte, stride, blocks, dstStride int)
+
+//go:noescape
+func unshuffle2x16w(dst, src *byte, stride, blocks, dstStride int)
+
+// unshuffleGroupAsm interleaves planes [j, j+g) (g = 8, 4 or 2) of the w
+// planes of src into bytes [j, j+g) of the first 16*k elements of dst and
+// returns 16*k. len(src) is a multiple of w.
+func unshuffleGroupAsm(dst, src []byte, w, j, g int) int {
+	m := len(src) / w
+	blocks := m / 16
+	if blocks == 0 {
+		return 0
+	}
+	_ = src[(j+g-1)*m+16*blocks-1]
+	_ = dst[(16*blocks-1)*w+j+g-1]
+	switch g {
+	case 8:
+		unshuffle8x16w(&dst[j], &src[j*m], m, blocks, w)
+	case 4:
+		unshuffle4x16w(&dst[j], &src[j*m], m, blocks, w)
+	case 2:
+		unshuffle2x16w(&dst[j], &src[j*m], m, blocks, w)
+	default:
+		return 0
+	}
+	return 16 * blocks
+}

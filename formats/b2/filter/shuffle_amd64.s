@@ -239,3 +239,160 @@ loopbits:
 
 donebits:
 	RET
+
+// The ...w variants serve typesizes other than 2, 4 and 8: they interleave a
+// group of 8, 4 or 2 planes into bytes [j, j+g) of each element, writing the
+// g-byte pieces dstStride (= typesize) bytes apart.
+
+// func unshuffle8x16w(dst, src *byte, stride, blocks, dstStride int)
+TEXT ·unshuffle8x16w(SB), NOSPLIT, $0-40
+	SETUP8
+	MOVQ dstStride+32(FP), BX
+	TESTQ CX, CX
+	JZ   done8w
+
+loop8w:
+	LOAD8
+	STAGE1
+	LO
+	MOVQ   X0, (DI)
+	ADDQ   BX, DI
+	MOVHPS X0, (DI)
+	ADDQ   BX, DI
+	MOVQ   X5, (DI)
+	ADDQ   BX, DI
+	MOVHPS X5, (DI)
+	ADDQ   BX, DI
+	MOVQ   X1, (DI)
+	ADDQ   BX, DI
+	MOVHPS X1, (DI)
+	ADDQ   BX, DI
+	MOVQ   X7, (DI)
+	ADDQ   BX, DI
+	MOVHPS X7, (DI)
+	ADDQ   BX, DI
+	HI
+	MOVQ   X8, (DI)
+	ADDQ   BX, DI
+	MOVHPS X8, (DI)
+	ADDQ   BX, DI
+	MOVQ   X2, (DI)
+	ADDQ   BX, DI
+	MOVHPS X2, (DI)
+	ADDQ   BX, DI
+	MOVQ   X0, (DI)
+	ADDQ   BX, DI
+	MOVHPS X0, (DI)
+	ADDQ   BX, DI
+	MOVQ   X3, (DI)
+	ADDQ   BX, DI
+	MOVHPS X3, (DI)
+	ADDQ   BX, DI
+	ADDQ $16, SI
+	DECQ CX
+	JNZ  loop8w
+
+done8w:
+	RET
+
+// STORE4 writes the four 4-byte elements of register R, BX bytes apart.
+#define STORE4(R) \
+	MOVQ R, AX; \
+	MOVL AX, (DI); \
+	ADDQ BX, DI; \
+	SHRQ $32, AX; \
+	MOVL AX, (DI); \
+	ADDQ BX, DI; \
+	MOVHLPS R, R; \
+	MOVQ R, AX; \
+	MOVL AX, (DI); \
+	ADDQ BX, DI; \
+	SHRQ $32, AX; \
+	MOVL AX, (DI); \
+	ADDQ BX, DI
+
+// func unshuffle4x16w(dst, src *byte, stride, blocks, dstStride int)
+TEXT ·unshuffle4x16w(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ stride+16(FP), DX
+	MOVQ blocks+24(FP), CX
+	MOVQ dstStride+32(FP), BX
+	LEAQ (DX)(DX*2), R8
+	TESTQ CX, CX
+	JZ   done4w
+
+loop4w:
+	MOVOU (SI), X0
+	MOVOU (SI)(DX*1), X1
+	MOVOU (SI)(DX*2), X2
+	MOVOU (SI)(R8*1), X3
+	MOVO  X0, X4
+	PUNPCKLBW X1, X0
+	PUNPCKHBW X1, X4
+	MOVO  X2, X5
+	PUNPCKLBW X3, X2
+	PUNPCKHBW X3, X5
+	MOVO  X0, X6
+	PUNPCKLWL X2, X0
+	PUNPCKHWL X2, X6
+	MOVO  X4, X7
+	PUNPCKLWL X5, X4
+	PUNPCKHWL X5, X7
+	STORE4(X0)
+	STORE4(X6)
+	STORE4(X4)
+	STORE4(X7)
+	ADDQ $16, SI
+	DECQ CX
+	JNZ  loop4w
+
+done4w:
+	RET
+
+// STORE2x4 writes the four 2-byte elements in AX, BX bytes apart.
+#define STORE2x4 \
+	MOVW AX, (DI); \
+	ADDQ BX, DI; \
+	SHRQ $16, AX; \
+	MOVW AX, (DI); \
+	ADDQ BX, DI; \
+	SHRQ $16, AX; \
+	MOVW AX, (DI); \
+	ADDQ BX, DI; \
+	SHRQ $16, AX; \
+	MOVW AX, (DI); \
+	ADDQ BX, DI
+
+// func unshuffle2x16w(dst, src *byte, stride, blocks, dstStride int)
+TEXT ·unshuffle2x16w(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ stride+16(FP), DX
+	MOVQ blocks+24(FP), CX
+	MOVQ dstStride+32(FP), BX
+	TESTQ CX, CX
+	JZ   done2w
+
+loop2w:
+	MOVOU (SI), X0
+	MOVOU (SI)(DX*1), X1
+	MOVO  X0, X2
+	PUNPCKLBW X1, X0
+	PUNPCKHBW X1, X2
+	MOVQ X0, AX
+	STORE2x4
+	MOVHLPS X0, X0
+	MOVQ X0, AX
+	STORE2x4
+	MOVQ X2, AX
+	STORE2x4
+	MOVHLPS X2, X2
+	MOVQ X2, AX
+	STORE2x4
+	ADDQ $16, SI
+	DECQ CX
+	JNZ  loop2w
+
+done2w:
+	RET

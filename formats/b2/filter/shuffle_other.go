@@ -8,3 +8,5 @@ package filter
 func unshuffleAsm(dst, src []byte, w int) int { return 0 }
 
 func bitUntransposeAsm(out, rows []byte, rowLen, col int) int { return 0 }
+
+func unshuffleGroupAsm(dst, src []byte, w, j, g int) int { return 0 }

@@ -27,7 +27,7 @@ func TestFrameWriterRoundTrip(t *testing.T) {
 			p := CParams{Codec: codec, CLevel: 5, Typesize: 4, Filters: fl}
 			path := filepath.Join(dir, codec.String()+fname+".b2frame")
 			fw, err := CreateFrame(path, &FrameOptions{CParams: &p, Chunksize: 256 << 10,
-				Meta: []Metalayer{{Name: "mymeta", Content: mp(t, []any{1, "hello"})}},
+				Meta:   []Metalayer{{Name: "mymeta", Content: mp(t, []any{1, "hello"})}},
 				VLMeta: []Metalayer{{Name: "answer", Content: mp(t, 42)}}})
 			if err != nil {
 				t.Fatal(err)

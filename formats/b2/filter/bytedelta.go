@@ -13,8 +13,13 @@ func ByteDeltaEncode(dst, src []byte, typesize int) {
 	for c := range typesize {
 		in := src[c*l : (c+1)*l]
 		out := dst[c*l : (c+1)*l]
+		i := byteDeltaEncodeAsm(out, in)
 		var prev byte
-		for i, b := range in {
+		if i > 0 {
+			prev = in[i-1]
+		}
+		for ; i < len(in); i++ {
+			b := in[i]
 			out[i] = b - prev
 			prev = b
 		}
@@ -32,9 +37,13 @@ func ByteDeltaDecode(dst, src []byte, typesize int) {
 	for c := range typesize {
 		in := src[c*l : (c+1)*l]
 		out := dst[c*l : (c+1)*l]
+		i := byteDeltaDecodeAsm(out, in)
 		var sum byte
-		for i, b := range in {
-			sum += b
+		if i > 0 {
+			sum = out[i-1]
+		}
+		for ; i < len(in); i++ {
+			sum += in[i]
 			out[i] = sum
 		}
 	}

@@ -10,3 +10,7 @@ func unshuffleAsm(dst, src []byte, w int) int { return 0 }
 func bitUntransposeAsm(out, rows []byte, rowLen, col int) int { return 0 }
 
 func unshuffleGroupAsm(dst, src []byte, w, j, g int) int { return 0 }
+
+func byteDeltaDecodeAsm(dst, src []byte) int { return 0 }
+
+func byteDeltaEncodeAsm(dst, src []byte) int { return 0 }

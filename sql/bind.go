@@ -31,7 +31,7 @@ func Bind(stmt *Query, cat planner.Catalog) (*Bound, error) {
 	if stmt == nil || stmt.sel == nil {
 		return nil, &Error{Pos: Pos{1, 1}, Kind: ErrSyntax, Msg: "no query to bind"}
 	}
-	b := &binder{q: stmt, cat: cat, cl: stmt.clauses(), lits: map[*planner.Const]litInfo{}}
+	b := &binder{q: stmt, cat: cat, cl: stmt.clauses(), lits: map[*planner.Const]litInfo{}, expanding: map[string]bool{}}
 	return b.bindSelect()
 }
 
@@ -61,6 +61,9 @@ type binder struct {
 	quals  []string         // qualifiers in scope
 	lits   map[*planner.Const]litInfo
 	agg    *aggState // non-nil while binding above an Aggregate
+
+	items     []selItem       // the select list, for alias references
+	expanding map[string]bool // aliases being expanded, against cycles
 }
 
 func (b *binder) newCol(name, table string, t columnar.Type) planner.Column {

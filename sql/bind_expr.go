@@ -100,6 +100,18 @@ func (b *binder) bindColumn(e *sqlparser.ColName, c ectx) (planner.Expr, error) 
 	case 1:
 		return &planner.ColRef{Col: found[0]}, nil
 	case 0:
+		if qual == "" {
+			if it, ok := b.aliasFor(name); ok {
+				// DuckDB lets WHERE, GROUP BY, HAVING and later select items
+				// use a select alias that is not an input column.
+				key := strings.ToLower(name)
+				b.expanding[key] = true
+				defer delete(b.expanding, key)
+				ac := c
+				ac.sp = it.sp
+				return b.bindExpr(it.src, ac)
+			}
+		}
 		full := name
 		if qual != "" {
 			full = qual + "." + name
@@ -111,6 +123,20 @@ func (b *binder) bindColumn(e *sqlparser.ColName, c ectx) (planner.Expr, error) 
 		return nil, b.errAt(at, ErrUnknownColumn, fmt.Sprintf("unknown column %q%s", full, didYouMean(name, names)))
 	}
 	return nil, b.errAt(at, ErrAmbiguousColumn, fmt.Sprintf("column reference %q is ambiguous", name))
+}
+
+// aliasFor returns the select item aliased name, unless it is being
+// expanded already (SELECT y AS x, x AS y would loop).
+func (b *binder) aliasFor(name string) (selItem, bool) {
+	if b.expanding[strings.ToLower(name)] {
+		return selItem{}, false
+	}
+	for _, it := range b.items {
+		if it.alias != "" && it.src != nil && strings.EqualFold(it.alias, name) {
+			return it, true
+		}
+	}
+	return selItem{}, false
 }
 
 // bindLiteral types a literal: see types.go. neg folds a unary minus in.

@@ -26,6 +26,11 @@ func (b *binder) bindSelect() (*Bound, error) {
 	if err != nil {
 		return nil, err
 	}
+	items, err := b.expandSelect()
+	if err != nil {
+		return nil, err
+	}
+	b.items = items
 	if sel.Where != nil {
 		c := ectx{sp: b.cl.where, clause: "WHERE"}
 		cond, err := b.bindExpr(sel.Where.Expr, c)
@@ -36,10 +41,6 @@ func (b *binder) bindSelect() (*Bound, error) {
 			return nil, err
 		}
 		input = &planner.Filter{Input: input, Cond: cond}
-	}
-	items, err := b.expandSelect()
-	if err != nil {
-		return nil, err
 	}
 
 	var orderSrcs []sqlparser.SQLNode
@@ -74,7 +75,11 @@ func (b *binder) bindSelect() (*Bound, error) {
 			continue
 		}
 		c := ectx{sp: it.sp, clause: "SELECT", aggOK: aggregating}
+		if it.alias != "" {
+			b.expanding[strings.ToLower(it.alias)] = true
+		}
 		x, err := b.bindExpr(it.src, c)
+		delete(b.expanding, strings.ToLower(it.alias))
 		if err != nil {
 			return nil, err
 		}

@@ -254,43 +254,43 @@ func (q *Query) checkSelect() error {
 }
 
 // syntaxError converts a vitess error into a positioned *Error. vitess
-// reports the byte offset just past the token it choked on, in the
-// rewritten text; we map it back and point at that token.
+// reports one past the end of the token it choked on, in the rewritten
+// text; we map that token back and point at it. At the end of the text the
+// offset is ambiguous (the last token, or end of input): parsing again with
+// junk appended tells the two apart.
 func syntaxError(src Source, toks []token, rw *rewritten, err error) error {
-	var se vterrors.SyntaxError
-	pos := len(rw.text)
-	if errors.As(err, &se) {
-		pos = se.Position
-	} else if i := strings.Index(err.Error(), "at position "); i >= 0 {
-		var n int
-		if _, e := fmt.Sscanf(err.Error()[i:], "at position %d", &n); e == nil {
-			pos = n
+	pos := vitessPos(err, len(rw.text))
+	end := len(strings.TrimRight(rw.text, " \t\r\n\f\v"))
+	if pos-1 >= end {
+		_, err2 := sqlparser.ParseWithOptions(context.Background(), rw.text[:end]+" ,,", sqlparser.ParserOptions{AnsiQuotes: true})
+		if err2 == nil || vitessPos(err2, end+3)-1 > end {
+			return errAt(src, len(src.Text), ErrSyntax, "syntax error at end of input")
 		}
 	}
-	if pos > len(rw.text) {
-		pos = len(rw.text)
-	}
-	if pos < 0 {
-		pos = 0
-	}
-	off := rw.orig(pos)
-	if pos >= len(strings.TrimRight(rw.text, " \t\r\n")) {
-		off = len(src.Text)
-	}
-	// The token containing off, or ending right at it.
+	r := min(max(pos-2, 0), max(end-1, 0))
+	o := rw.orig(r)
 	t := token{off: len(src.Text), end: len(src.Text)}
 	for _, k := range toks {
-		if k.off < off && off <= k.end {
+		if k.off <= o && o < k.end || k.off > o {
 			t = k
 			break
 		}
-		if k.off >= off {
-			t = k
-			break
-		}
-	}
-	if len(strings.TrimSpace(src.Text[t.off:])) == 0 || t.off >= len(src.Text) {
-		t = token{off: len(src.Text), end: len(src.Text)}
 	}
 	return errAt(src, t.off, ErrSyntax, syntaxNear(src, t))
+}
+
+// vitessPos extracts the byte position from a vitess syntax error.
+func vitessPos(err error, dflt int) int {
+	var se vterrors.SyntaxError
+	if errors.As(err, &se) {
+		return se.Position
+	}
+	msg := err.Error()
+	if i := strings.Index(msg, "at position "); i >= 0 {
+		var n int
+		if _, e := fmt.Sscanf(msg[i:], "at position %d", &n); e == nil {
+			return n
+		}
+	}
+	return dflt
 }

@@ -176,6 +176,9 @@ func rewrite(src Source, toks []token) (*rewritten, error) {
 			w.skip(t)
 			w.skip(next)
 			i++
+		case t.kind == tkIdent && mysqlReserved[strings.ToLower(t.val)] && !next.isOp("("):
+			// A DuckDB identifier that MySQL reserves (key, table, …).
+			w.tok(t, "`"+t.val+"`")
 		case t.isOp("//"):
 			w.tok(t, " DIV ")
 		case t.isOp("||"):

@@ -273,6 +273,9 @@ func (c *chunk) vlSize(b int) int {
 // first, then the filter pipeline undone from slot 5 down to slot 0. ref is
 // the decoded block 0 for DELTA (nil when b is 0).
 func (d *Decoder) decodeBlock(c *chunk, b int, out []byte, ref []byte) error {
+	if len(out) == 0 {
+		return nil // an empty VL block: nothing to filter
+	}
 	nf := 0
 	for _, f := range c.Filters {
 		if f != FilterNone && f != FilterTruncPrec {

@@ -335,7 +335,7 @@ func (f *Frame) parseOffsets(pos, end int64) error {
 			return corruptf("chunksize 0 without the variable-chunks flag")
 		}
 	}
-	if n <= 0 || n*8 > int64(c.Nbytes) {
+	if n <= 0 || n > int64(c.Nbytes)/8 {
 		return corruptf("offsets chunk holds %d bytes, need %d chunks", c.Nbytes, n)
 	}
 	f.nchunks = int(n)
@@ -386,7 +386,7 @@ func (f *Frame) checkOffset(off int64) error {
 			return corruptf("reserved special offset %#x", uint64(off))
 		}
 	}
-	if f.Header.FrameType == 0 && off+minHeaderLen > f.Header.Cbytes {
+	if f.Header.FrameType == 0 && off > f.Header.Cbytes-minHeaderLen {
 		return corruptf("chunk offset %d past the chunk area (%d bytes)", off, f.Header.Cbytes)
 	}
 	if f.Header.FrameType == 1 && off > 0xffffffff {
@@ -469,8 +469,12 @@ func (f *Frame) ChunkData(i int) ([]byte, error) {
 	if err != nil {
 		return nil, chunkError(f.name, i, pos, err)
 	}
-	if cs := f.Header.Chunksize; cs > 0 && h.Nbytes > cs {
-		return nil, chunkError(f.name, i, pos, corruptf("nbytes %d larger than the frame chunksize %d", h.Nbytes, cs))
+	if cs := f.Header.Chunksize; cs > 0 {
+		// Fixed-size frames: every chunk has chunksize bytes but a short last one.
+		want, _ := f.ChunkNbytes(i)
+		if h.Nbytes != want {
+			return nil, chunkError(f.name, i, pos, corruptf("nbytes %d, frame geometry says %d", h.Nbytes, want))
+		}
 	}
 	return src[:h.Cbytes], nil
 }

@@ -1,0 +1,144 @@
+package b2
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Fuzz targets: decoders must never panic, must bound allocations by what
+// the input justifies, and every error must wrap ErrCorrupt (or
+// ErrUnsupported for valid-looking plugin features).
+
+const fuzzMaxOut = 1 << 22
+
+func checkErr(t *testing.T, err error) {
+	t.Helper()
+	if err != nil && !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrUnsupported) {
+		t.Fatalf("error does not wrap ErrCorrupt: %v", err)
+	}
+}
+
+func fixtureFiles(t testing.TB, pattern string) [][]byte {
+	paths, _ := filepath.Glob(filepath.Join("testdata", pattern))
+	var out [][]byte
+	for _, p := range paths {
+		if st, err := os.Stat(p); err != nil || st.IsDir() {
+			continue
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+func FuzzReadChunk(f *testing.F) {
+	for _, b := range fixtureFiles(f, "*.cdata") {
+		f.Add(b)
+	}
+	for _, b := range fixtureFiles(f, "*.b2*") {
+		if fr, err := NewFrame(b, "seed"); err == nil {
+			for i := 0; i < fr.NChunks(); i++ {
+				if c, err := fr.ChunkData(i); err == nil {
+					f.Add(append([]byte(nil), c...))
+				}
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		h, err := ParseChunkHeader(data)
+		checkErr(t, err)
+		if err != nil || h.Nbytes > fuzzMaxOut {
+			return
+		}
+		dst := make([]byte, h.Nbytes)
+		d := NewDecoder()
+		defer d.Release()
+		_, err = d.Decompress(dst, data)
+		checkErr(t, err)
+		if h.Nbytes > 2 {
+			checkErr(t, d.DecompressRange(dst, data, h.Nbytes/3, h.Nbytes/3))
+		}
+		_, err = d.DecompressBlock(dst, data, 0)
+		if err != nil && !strings.Contains(err.Error(), "out of range") {
+			checkErr(t, err)
+		}
+	})
+}
+
+func FuzzReadFrame(f *testing.F) {
+	for _, b := range fixtureFiles(f, "*.b2*") {
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fr, err := NewFrame(data, "fuzz")
+		checkErr(t, err)
+		if err != nil {
+			return
+		}
+		total := 0
+		for i := 0; i < fr.NChunks() && i < 64; i++ {
+			n, err := fr.ChunkNbytes(i)
+			checkErr(t, err)
+			if err != nil || n > fuzzMaxOut || total+n > fuzzMaxOut {
+				continue
+			}
+			total += n
+			_, err = fr.DecompressChunk(nil, make([]byte, n), i)
+			checkErr(t, err)
+		}
+		for _, name := range fr.VLMetaNames() {
+			_, err := fr.VLMetaValue(name)
+			checkErr(t, err)
+		}
+		a, err := NewArray(fr)
+		if err != nil {
+			if !strings.Contains(err.Error(), "no b2nd metalayer") {
+				checkErr(t, err)
+			}
+			return
+		}
+		if a.Len()*int64(a.ItemSize()) <= fuzzMaxOut && a.Len() >= 0 {
+			_, err := a.ReadAll()
+			checkErr(t, err)
+		}
+	})
+}
+
+func FuzzB2ndMeta(f *testing.F) {
+	for _, b := range fixtureFiles(f, "*.b2nd") {
+		if fr, err := NewFrame(b, "seed"); err == nil {
+			if m, ok := fr.MetaContent("b2nd"); ok {
+				f.Add(append([]byte(nil), m...))
+			}
+		}
+	}
+	f.Add(B2ndMeta{Shape: []int64{3}, ChunkShape: []int{2}, BlockShape: []int{1}, DType: "[('a', '<i8'), ('b', 'u1', (2,))]"}.Encode())
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := ParseB2ndMeta(data)
+		checkErr(t, err)
+		if err != nil {
+			return
+		}
+		// Re-encoding and parsing again is stable.
+		m2, err := ParseB2ndMeta(m.Encode())
+		if err != nil {
+			t.Fatalf("re-parse: %v", err)
+		}
+		if len(m2.Shape) != len(m.Shape) || m2.DType != m.DType {
+			t.Fatalf("round trip changed %+v → %+v", m, m2)
+		}
+		for i := range m.Shape {
+			if m.Shape[i] != m2.Shape[i] || m.ChunkShape[i] != m2.ChunkShape[i] || m.BlockShape[i] != m2.BlockShape[i] {
+				t.Fatalf("round trip changed %+v → %+v", m, m2)
+			}
+		}
+		_, err = ParseDType(m.DType)
+		checkErr(t, err)
+	})
+}

@@ -175,7 +175,7 @@ func shuffle8(dst, src []byte) {
 	m := len(src) / 8
 	p0, p1, p2, p3 := dst[0*m:1*m], dst[1*m:2*m], dst[2*m:3*m], dst[3*m:4*m]
 	p4, p5, p6, p7 := dst[4*m:5*m], dst[5*m:6*m], dst[6*m:7*m], dst[7*m:8*m]
-	i := 0
+	i := shuffleAsm(dst, src, 8)
 	for ; i+8 <= m; i += 8 {
 		s := src[i*8 : i*8+64]
 		a0, a1, a2, a3, a4, a5, a6, a7 := transpose8x8(
@@ -249,7 +249,7 @@ func unshuffle4(dst, src []byte) {
 func shuffle4(dst, src []byte) {
 	m := len(src) / 4
 	p0, p1, p2, p3 := dst[0*m:1*m], dst[1*m:2*m], dst[2*m:3*m], dst[3*m:4*m]
-	i := 0
+	i := shuffleAsm(dst, src, 4)
 	for ; i+8 <= m; i += 8 {
 		s := src[i*4 : i*4+32]
 		w0 := binary.LittleEndian.Uint64(s[0:])  // elements 0, 1
@@ -307,7 +307,7 @@ func unshuffle2(dst, src []byte) {
 func shuffle2(dst, src []byte) {
 	m := len(src) / 2
 	p0, p1 := dst[:m], dst[m:2*m]
-	i := 0
+	i := shuffleAsm(dst, src, 2)
 	for ; i+8 <= m; i += 8 {
 		s := src[i*2 : i*2+16]
 		w0 := binary.LittleEndian.Uint64(s[0:])

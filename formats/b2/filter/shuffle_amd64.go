@@ -88,3 +88,35 @@ func unshuffleGroupAsm(dst, src []byte, w, j, g int) int {
 	}
 	return 16 * blocks
 }
+
+//go:noescape
+func shuffle2x16(dst, src *byte, stride, blocks int)
+
+//go:noescape
+func shuffle4x16(dst, src *byte, stride, blocks int)
+
+//go:noescape
+func shuffle8x16(dst, src *byte, stride, blocks int)
+
+// shuffleAsm splits the first 16*k elements of src (w = 2, 4 or 8,
+// len(src) a multiple of w) into the w planes of dst and returns 16*k.
+func shuffleAsm(dst, src []byte, w int) int {
+	m := len(src) / w
+	blocks := m / 16
+	if blocks == 0 {
+		return 0
+	}
+	_ = dst[(w-1)*m+16*blocks-1]
+	_ = src[16*blocks*w-1]
+	switch w {
+	case 2:
+		shuffle2x16(&dst[0], &src[0], m, blocks)
+	case 4:
+		shuffle4x16(&dst[0], &src[0], m, blocks)
+	case 8:
+		shuffle8x16(&dst[0], &src[0], m, blocks)
+	default:
+		return 0
+	}
+	return 16 * blocks
+}

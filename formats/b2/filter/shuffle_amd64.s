@@ -396,3 +396,147 @@ loop2w:
 
 done2w:
 	RET
+
+// Forward shuffle. One unpack round over N registers, pairing register r
+// with r+N/2, rotates the 7-, 6- or 5-bit byte index (register, lane) left
+// by one bit; four rounds turn element-major order (element<<k | byte) into
+// plane-major order (byte<<4 | element) for 16 elements of 2^k bytes.
+
+#define ROUND8(A0, A1, A2, A3, A4, A5, A6, A7, B0, B1, B2, B3, B4, B5, B6, B7) \
+	MOVO A0, B0; \
+	PUNPCKLBW A4, B0; \
+	MOVO A0, B1; \
+	PUNPCKHBW A4, B1; \
+	MOVO A1, B2; \
+	PUNPCKLBW A5, B2; \
+	MOVO A1, B3; \
+	PUNPCKHBW A5, B3; \
+	MOVO A2, B4; \
+	PUNPCKLBW A6, B4; \
+	MOVO A2, B5; \
+	PUNPCKHBW A6, B5; \
+	MOVO A3, B6; \
+	PUNPCKLBW A7, B6; \
+	MOVO A3, B7; \
+	PUNPCKHBW A7, B7
+
+// func shuffle8x16(dst, src *byte, stride, blocks int)
+TEXT ·shuffle8x16(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ stride+16(FP), DX
+	MOVQ blocks+24(FP), CX
+	LEAQ (DX)(DX*2), R8
+	LEAQ (DX)(DX*4), R9
+	LEAQ (R8)(R8*1), R10
+	LEAQ (R9)(DX*2), R11
+	TESTQ CX, CX
+	JZ   dones8
+
+loops8:
+	MOVOU 0(SI), X0
+	MOVOU 16(SI), X1
+	MOVOU 32(SI), X2
+	MOVOU 48(SI), X3
+	MOVOU 64(SI), X4
+	MOVOU 80(SI), X5
+	MOVOU 96(SI), X6
+	MOVOU 112(SI), X7
+	ROUND8(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12, X13, X14, X15)
+	ROUND8(X8, X9, X10, X11, X12, X13, X14, X15, X0, X1, X2, X3, X4, X5, X6, X7)
+	ROUND8(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12, X13, X14, X15)
+	ROUND8(X8, X9, X10, X11, X12, X13, X14, X15, X0, X1, X2, X3, X4, X5, X6, X7)
+	MOVOU X0, (DI)
+	MOVOU X1, (DI)(DX*1)
+	MOVOU X2, (DI)(DX*2)
+	MOVOU X3, (DI)(R8*1)
+	MOVOU X4, (DI)(DX*4)
+	MOVOU X5, (DI)(R9*1)
+	MOVOU X6, (DI)(R10*1)
+	MOVOU X7, (DI)(R11*1)
+	ADDQ $128, SI
+	ADDQ $16, DI
+	DECQ CX
+	JNZ  loops8
+
+dones8:
+	RET
+
+#define ROUND4(A0, A1, A2, A3, B0, B1, B2, B3) \
+	MOVO A0, B0; \
+	PUNPCKLBW A2, B0; \
+	MOVO A0, B1; \
+	PUNPCKHBW A2, B1; \
+	MOVO A1, B2; \
+	PUNPCKLBW A3, B2; \
+	MOVO A1, B3; \
+	PUNPCKHBW A3, B3
+
+// func shuffle4x16(dst, src *byte, stride, blocks int)
+TEXT ·shuffle4x16(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ stride+16(FP), DX
+	MOVQ blocks+24(FP), CX
+	LEAQ (DX)(DX*2), R8
+	TESTQ CX, CX
+	JZ   dones4
+
+loops4:
+	MOVOU 0(SI), X0
+	MOVOU 16(SI), X1
+	MOVOU 32(SI), X2
+	MOVOU 48(SI), X3
+	ROUND4(X0, X1, X2, X3, X4, X5, X6, X7)
+	ROUND4(X4, X5, X6, X7, X0, X1, X2, X3)
+	ROUND4(X0, X1, X2, X3, X4, X5, X6, X7)
+	ROUND4(X4, X5, X6, X7, X0, X1, X2, X3)
+	MOVOU X0, (DI)
+	MOVOU X1, (DI)(DX*1)
+	MOVOU X2, (DI)(DX*2)
+	MOVOU X3, (DI)(R8*1)
+	ADDQ $64, SI
+	ADDQ $16, DI
+	DECQ CX
+	JNZ  loops4
+
+dones4:
+	RET
+
+// func shuffle2x16(dst, src *byte, stride, blocks int)
+TEXT ·shuffle2x16(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ stride+16(FP), DX
+	MOVQ blocks+24(FP), CX
+	TESTQ CX, CX
+	JZ   dones2
+
+loops2:
+	MOVOU 0(SI), X0
+	MOVOU 16(SI), X1
+	MOVO X0, X2
+	PUNPCKLBW X1, X2
+	MOVO X0, X3
+	PUNPCKHBW X1, X3
+	MOVO X2, X0
+	PUNPCKLBW X3, X0
+	MOVO X2, X1
+	PUNPCKHBW X3, X1
+	MOVO X0, X2
+	PUNPCKLBW X1, X2
+	MOVO X0, X3
+	PUNPCKHBW X1, X3
+	MOVO X2, X0
+	PUNPCKLBW X3, X0
+	MOVO X2, X1
+	PUNPCKHBW X3, X1
+	MOVOU X0, (DI)
+	MOVOU X1, (DI)(DX*1)
+	ADDQ $32, SI
+	ADDQ $16, DI
+	DECQ CX
+	JNZ  loops2
+
+dones2:
+	RET

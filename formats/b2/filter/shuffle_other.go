@@ -14,3 +14,5 @@ func unshuffleGroupAsm(dst, src []byte, w, j, g int) int { return 0 }
 func byteDeltaDecodeAsm(dst, src []byte) int { return 0 }
 
 func byteDeltaEncodeAsm(dst, src []byte) int { return 0 }
+
+func shuffleAsm(dst, src []byte, w int) int { return 0 }

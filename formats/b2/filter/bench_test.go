@@ -2,6 +2,7 @@ package filter_test
 
 import (
 	"encoding/binary"
+	"flag"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -37,9 +38,12 @@ func report(b *testing.B, n int) {
 	b.ReportMetric(float64(b.N)*float64(n)/1e6/b.Elapsed().Seconds(), "MB/s")
 }
 
+var noAVX2 = flag.Bool("noavx2", false, "benchmark the SSE2 kernels even where AVX2 exists")
+
 func BenchmarkUnshuffle(b *testing.B) {
 	for _, ts := range []int{2, 3, 4, 6, 8, 12, 16} {
 		b.Run(fmt.Sprintf("ts=%d", ts), func(b *testing.B) {
+			defer filter.SetAVX2(filter.SetAVX2(!*noAVX2))
 			src := benchFloats(ts)
 			shuf := make([]byte, len(src))
 			filter.Shuffle(shuf, src, ts)
@@ -70,6 +74,7 @@ func BenchmarkShuffle(b *testing.B) {
 func BenchmarkBitUnshuffle(b *testing.B) {
 	for _, ts := range []int{1, 2, 4, 8} {
 		b.Run(fmt.Sprintf("ts=%d", ts), func(b *testing.B) {
+			defer filter.SetAVX2(filter.SetAVX2(!*noAVX2))
 			src := benchFloats(ts)
 			shuf := make([]byte, len(src))
 			if err := filter.BitShuffle(shuf, src, ts); err != nil {

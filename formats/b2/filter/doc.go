@@ -12,10 +12,14 @@
 //	35  BYTEDELTA    ByteDeltaEncode / ByteDeltaDecode  per-plane byte differences
 //
 // Decoding speed bounds how fast a whole blosc2 chunk decodes, so the
-// shuffle kernels have unrolled word-at-a-time paths for the common element
-// sizes (2, 4, 8) and bitshuffle works on 8×8 bit matrices held in uint64
-// words, tile by tile so its scratch stays in L1. The kernels are
-// deterministic and hold no state; all are safe for concurrent use.
+// shuffle kernels have unrolled word-at-a-time Go paths for the common
+// element sizes (2, 4, 8), and bitshuffle works on 8×8 bit matrices held in
+// uint64 words, tile by tile so its scratch stays in L1. On amd64 the inner
+// loops are SSE2 assembly (part of the amd64 baseline: shuffle, unshuffle,
+// bit transpose, bytedelta), with AVX2 variants of the 8-plane kernels
+// selected at start-up through golang.org/x/sys/cpu; -tags purego (or any
+// other GOARCH) uses the Go paths, which the tests check against the same
+// formulas. The kernels hold no state; all are safe for concurrent use.
 //
 // Unless a function says otherwise, dst must be at least len(src) bytes and
 // must not overlap src; a shorter dst is a caller bug and panics. Parameters

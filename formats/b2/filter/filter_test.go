@@ -193,6 +193,16 @@ func randBytes(rng *rand.Rand, n int) []byte {
 // 0..300 and typesizes 1..17, plus sizes that cross bitshuffle tiles, and
 // compares the forward kernels with the reference formulas.
 func TestRoundTrips(t *testing.T) {
+	// Where the CPU has AVX2, run the SSE2 kernels as well.
+	for _, avx2 := range []bool{true, false} {
+		t.Run(fmt.Sprintf("avx2=%v", avx2), func(t *testing.T) {
+			defer filter.SetAVX2(filter.SetAVX2(avx2))
+			roundTrips(t)
+		})
+	}
+}
+
+func roundTrips(t *testing.T) {
 	const seed = 0xb10c
 	t.Logf("seed %#x", seed)
 	rng := rand.New(rand.NewPCG(seed, 2))

@@ -2,9 +2,23 @@
 
 package filter
 
+import "golang.org/x/sys/cpu"
+
 // SSE2 kernels from shuffle_amd64.s. SSE2 is part of the amd64 baseline, so
 // they need no CPU feature check; build with -tags purego to compare with
-// the portable code.
+// the portable code. The AVX2 kernels in shuffle_avx2_amd64.s (32 columns
+// per step) run where the CPU has AVX2 and handle the 8-plane cases.
+
+var hasAVX2 = cpu.X86.HasAVX2
+
+// useAVX2 is a variable so tests can run the SSE2 kernels too.
+var useAVX2 = hasAVX2
+
+//go:noescape
+func unshuffle8x32(dst, src *byte, stride, blocks int)
+
+//go:noescape
+func bitUntranspose8x32(dst, src *byte, stride, blocks int)
 
 //go:noescape
 func unshuffle2x16(dst, src *byte, stride, blocks int)
@@ -36,6 +50,15 @@ func unshuffleAsm(dst, src []byte, w int) int {
 	case 4:
 		unshuffle4x16(&dst[0], &src[0], m, blocks)
 	case 8:
+		if useAVX2 && blocks >= 2 {
+			unshuffle8x32(&dst[0], &src[0], m, blocks/2)
+			if blocks%2 == 0 {
+				break
+			}
+			k := blocks - 1
+			unshuffle8x16(&dst[16*k*8], &src[16*k], m, 1)
+			break
+		}
 		unshuffle8x16(&dst[0], &src[0], m, blocks)
 	default:
 		return 0
@@ -52,6 +75,15 @@ func bitUntransposeAsm(out, rows []byte, rowLen, col int) int {
 	}
 	_ = rows[7*rowLen+col+16*blocks-1]
 	_ = out[128*blocks-1]
+	if useAVX2 && blocks >= 2 {
+		bitUntranspose8x32(&out[0], &rows[col], rowLen, blocks/2)
+		if blocks%2 == 0 {
+			return 16 * blocks
+		}
+		k := blocks - 1
+		bitUntranspose8x16(&out[128*k], &rows[col+16*k], rowLen, 1)
+		return 16 * blocks
+	}
 	bitUntranspose8x16(&out[0], &rows[col], rowLen, blocks)
 	return 16 * blocks
 }

@@ -1,0 +1,147 @@
+//go:build !purego
+
+#include "textflag.h"
+
+// AVX2 variants of unshuffle8x16 and bitUntranspose8x16, 32 columns per
+// step. The unpack instructions work inside 128-bit lanes, so lane 0 ends up
+// holding columns 0..15 and lane 1 columns 16..31: each result register is
+// stored as two 16-byte halves 128 bytes apart instead of being permuted.
+
+DATA bitmasks<>+0(SB)/8, $0x00AA00AA00AA00AA
+DATA bitmasks<>+8(SB)/8, $0x00AA00AA00AA00AA
+DATA bitmasks<>+16(SB)/8, $0x00AA00AA00AA00AA
+DATA bitmasks<>+24(SB)/8, $0x00AA00AA00AA00AA
+DATA bitmasks<>+32(SB)/8, $0x0000CCCC0000CCCC
+DATA bitmasks<>+40(SB)/8, $0x0000CCCC0000CCCC
+DATA bitmasks<>+48(SB)/8, $0x0000CCCC0000CCCC
+DATA bitmasks<>+56(SB)/8, $0x0000CCCC0000CCCC
+DATA bitmasks<>+64(SB)/8, $0x00000000F0F0F0F0
+DATA bitmasks<>+72(SB)/8, $0x00000000F0F0F0F0
+DATA bitmasks<>+80(SB)/8, $0x00000000F0F0F0F0
+DATA bitmasks<>+88(SB)/8, $0x00000000F0F0F0F0
+GLOBL bitmasks<>(SB), RODATA|NOPTR, $96
+
+#define SETUPY \
+	MOVQ dst+0(FP), DI; \
+	MOVQ src+8(FP), SI; \
+	MOVQ stride+16(FP), DX; \
+	MOVQ blocks+24(FP), CX; \
+	LEAQ (DX)(DX*2), R8; \
+	LEAQ (DX)(DX*4), R9; \
+	LEAQ (R8)(R8*1), R10; \
+	LEAQ (R9)(DX*2), R11
+
+// LOADY8STAGE1 loads 32 bytes of each of the 8 planes and interleaves the
+// pairs: Y8/Y9 = planes 0,1 (elements 0..7 / 8..15 of each lane), Y10/Y11 =
+// 2,3, Y12/Y13 = 4,5, Y14/Y15 = 6,7.
+#define LOADY8STAGE1 \
+	VMOVDQU (SI), Y0; \
+	VMOVDQU (SI)(DX*1), Y1; \
+	VMOVDQU (SI)(DX*2), Y2; \
+	VMOVDQU (SI)(R8*1), Y3; \
+	VMOVDQU (SI)(DX*4), Y4; \
+	VMOVDQU (SI)(R9*1), Y5; \
+	VMOVDQU (SI)(R10*1), Y6; \
+	VMOVDQU (SI)(R11*1), Y7; \
+	VPUNPCKLBW Y1, Y0, Y8; \
+	VPUNPCKHBW Y1, Y0, Y9; \
+	VPUNPCKLBW Y3, Y2, Y10; \
+	VPUNPCKHBW Y3, Y2, Y11; \
+	VPUNPCKLBW Y5, Y4, Y12; \
+	VPUNPCKHBW Y5, Y4, Y13; \
+	VPUNPCKLBW Y7, Y6, Y14; \
+	VPUNPCKHBW Y7, Y6, Y15
+
+// GROUPY finishes 8 elements per lane from pair registers AB, CD, EF, GH,
+// leaving elements (0,1) (2,3) (4,5) (6,7) of the group in Y4..Y7.
+#define GROUPY(AB, CD, EF, GH) \
+	VPUNPCKLWD CD, AB, Y0; \
+	VPUNPCKHWD CD, AB, Y1; \
+	VPUNPCKLWD GH, EF, Y2; \
+	VPUNPCKHWD GH, EF, Y3; \
+	VPUNPCKLDQ Y2, Y0, Y4; \
+	VPUNPCKHDQ Y2, Y0, Y5; \
+	VPUNPCKLDQ Y3, Y1, Y6; \
+	VPUNPCKHDQ Y3, Y1, Y7
+
+// STOREY writes Y4..Y7 at OFF(DI) (lane 0) and OFF+128(DI) (lane 1).
+#define STOREY(OFF) \
+	VMOVDQU X4, (OFF+0)(DI); \
+	VMOVDQU X5, (OFF+16)(DI); \
+	VMOVDQU X6, (OFF+32)(DI); \
+	VMOVDQU X7, (OFF+48)(DI); \
+	VEXTRACTI128 $1, Y4, (OFF+128)(DI); \
+	VEXTRACTI128 $1, Y5, (OFF+144)(DI); \
+	VEXTRACTI128 $1, Y6, (OFF+160)(DI); \
+	VEXTRACTI128 $1, Y7, (OFF+176)(DI)
+
+// TBITSY bit-transposes each 64-bit lane of R (see TBITS) with Y0 scratch.
+#define TBITSY(R) \
+	VPSRLQ $7, R, Y0; \
+	VPXOR R, Y0, Y0; \
+	VPAND bitmasks<>+0(SB), Y0, Y0; \
+	VPXOR Y0, R, R; \
+	VPSLLQ $7, Y0, Y0; \
+	VPXOR Y0, R, R; \
+	VPSRLQ $14, R, Y0; \
+	VPXOR R, Y0, Y0; \
+	VPAND bitmasks<>+32(SB), Y0, Y0; \
+	VPXOR Y0, R, R; \
+	VPSLLQ $14, Y0, Y0; \
+	VPXOR Y0, R, R; \
+	VPSRLQ $28, R, Y0; \
+	VPXOR R, Y0, Y0; \
+	VPAND bitmasks<>+64(SB), Y0, Y0; \
+	VPXOR Y0, R, R; \
+	VPSLLQ $28, Y0, Y0; \
+	VPXOR Y0, R, R
+
+// func unshuffle8x32(dst, src *byte, stride, blocks int)
+TEXT ·unshuffle8x32(SB), NOSPLIT, $0-32
+	SETUPY
+	TESTQ CX, CX
+	JZ   doneu
+
+loopu:
+	LOADY8STAGE1
+	GROUPY(Y8, Y10, Y12, Y14)
+	STOREY(0)
+	GROUPY(Y9, Y11, Y13, Y15)
+	STOREY(64)
+	ADDQ $32, SI
+	ADDQ $256, DI
+	DECQ CX
+	JNZ  loopu
+
+doneu:
+	VZEROUPPER
+	RET
+
+// func bitUntranspose8x32(dst, src *byte, stride, blocks int)
+TEXT ·bitUntranspose8x32(SB), NOSPLIT, $0-32
+	SETUPY
+	TESTQ CX, CX
+	JZ   doneb
+
+loopb:
+	LOADY8STAGE1
+	GROUPY(Y8, Y10, Y12, Y14)
+	TBITSY(Y4)
+	TBITSY(Y5)
+	TBITSY(Y6)
+	TBITSY(Y7)
+	STOREY(0)
+	GROUPY(Y9, Y11, Y13, Y15)
+	TBITSY(Y4)
+	TBITSY(Y5)
+	TBITSY(Y6)
+	TBITSY(Y7)
+	STOREY(64)
+	ADDQ $32, SI
+	ADDQ $256, DI
+	DECQ CX
+	JNZ  loopb
+
+doneb:
+	VZEROUPPER
+	RET

@@ -53,7 +53,7 @@ func (b *binder) bindSelect() (*Bound, error) {
 			selSrcs = append(selSrcs, it.src)
 		}
 	}
-	aggregating := len(sel.GroupBy) > 0 || sel.Having != nil || hasAgg(selSrcs...) || hasAgg(orderSrcs...)
+	aggregating := len(sel.GroupBy) > 0 || b.q.rw.groupAll || sel.Having != nil || hasAgg(selSrcs...) || hasAgg(orderSrcs...)
 	if aggregating {
 		if err := b.bindGroupBy(items); err != nil {
 			return nil, err
@@ -219,6 +219,23 @@ func (b *binder) itemText(sp span) string {
 // wins over an alias).
 func (b *binder) bindGroupBy(items []selItem) error {
 	b.agg = &aggState{aggKeys: map[string]int{}}
+	if b.q.rw.groupAll {
+		for _, it := range items {
+			if it.star != nil {
+				b.addGroup(&planner.ColRef{Col: *it.star})
+				continue
+			}
+			if hasAgg(it.src) {
+				continue
+			}
+			x, err := b.bindExpr(it.src, ectx{sp: it.sp, clause: "GROUP BY"})
+			if err != nil {
+				return err
+			}
+			b.addGroup(x)
+		}
+		return nil
+	}
 	for k, g := range b.q.sel.GroupBy {
 		sp := b.cl.groupBy
 		if k < len(b.cl.groupItems) {
@@ -382,6 +399,9 @@ func (b *binder) bindLimit(l *sqlparser.Limit) (count, offset int64, err error) 
 	if l.Rowcount != nil {
 		if count, err = read(l.Rowcount, b.cl.limit, "LIMIT"); err != nil {
 			return 0, 0, err
+		}
+		if v, ok := l.Rowcount.(*sqlparser.SQLVal); ok && string(v.Val) == noLimit {
+			count = -1
 		}
 	}
 	if l.Offset != nil {

@@ -45,7 +45,13 @@ func newCatalog() *fakeCatalog {
 		{Name: "id", Type: columnar.TInt64},
 		{Name: "kind", Type: columnar.TVarchar},
 	}}
-	return &fakeCatalog{tables: map[string]*fakeTable{"t": t, "events": ev}}
+	// dup has two columns whose names differ only in case, as a Parquet
+	// file may.
+	dup := &fakeTable{columnar.Schema{
+		{Name: "x", Type: columnar.TInt32},
+		{Name: "X", Type: columnar.TInt32},
+	}}
+	return &fakeCatalog{tables: map[string]*fakeTable{"t": t, "events": ev, "dup": dup}}
 }
 
 func (c *fakeCatalog) Table(name string) (planner.Table, bool) {
@@ -53,7 +59,7 @@ func (c *fakeCatalog) Table(name string) (planner.Table, bool) {
 	return t, ok
 }
 
-func (c *fakeCatalog) TableNames() []string { return []string{"events", "t"} }
+func (c *fakeCatalog) TableNames() []string { return []string{"dup", "events", "t"} }
 
 func (c *fakeCatalog) OpenPath(fn, path string) (planner.Table, error) {
 	c.opened = append(c.opened, fn+":"+path)
@@ -83,9 +89,55 @@ func formatPlan(n planner.Node) string {
 func exprList(xs []planner.Expr) string {
 	parts := make([]string, len(xs))
 	for i, x := range xs {
-		parts[i] = x.String()
+		parts[i] = str(x)
 	}
 	return strings.Join(parts, ", ")
+}
+
+// str is planner's Expr.String, except that a reference to a column made
+// above the scan (group key, aggregate, projection) prints as $name, so
+// that golden plans show what is computed and what is referenced.
+func str(e planner.Expr) string {
+	switch e := e.(type) {
+	case *planner.ColRef:
+		if e.Col.Table == "" {
+			return "$" + e.Col.Name
+		}
+		return e.String()
+	case *planner.Call:
+		args := make([]planner.Expr, len(e.Args))
+		for i, a := range e.Args {
+			args[i] = &planner.Const{Val: columnar.StringValue(str(a))}
+		}
+		c := &planner.Call{Fn: e.Fn, Args: args, T: e.T}
+		return unquoteArgs(c.String(), args)
+	case *planner.Case:
+		var b strings.Builder
+		b.WriteString("CASE")
+		for _, w := range e.Whens {
+			fmt.Fprintf(&b, " WHEN %s THEN %s", str(w.Cond), str(w.Then))
+		}
+		if e.Else != nil {
+			fmt.Fprintf(&b, " ELSE %s", str(e.Else))
+		}
+		return b.String() + " END"
+	case *planner.Cast:
+		if e.Try {
+			return fmt.Sprintf("TRY_CAST(%s AS %s)", str(e.Arg), e.To)
+		}
+		return fmt.Sprintf("CAST(%s AS %s)", str(e.Arg), e.To)
+	}
+	return e.String()
+}
+
+// unquoteArgs undoes the quoting planner.Const applied to the stand-in
+// string arguments of str.
+func unquoteArgs(s string, args []planner.Expr) string {
+	for _, a := range args {
+		q := a.String()
+		s = strings.Replace(s, q, a.(*planner.Const).Val.S, 1)
+	}
+	return s
 }
 
 func colList(cs []planner.Column) string {
@@ -99,13 +151,13 @@ func colList(cs []planner.Column) string {
 func nodeLine(n planner.Node) string {
 	switch n := n.(type) {
 	case *planner.Scan:
-		return fmt.Sprintf("Scan %s AS %s [%s]", n.Name, n.Alias, colList(n.Cols))
+		return fmt.Sprintf("Scan %s AS %s cols=%d", n.Name, n.Alias, len(n.Cols))
 	case *planner.Filter:
-		return "Filter " + n.Cond.String()
+		return "Filter " + str(n.Cond)
 	case *planner.Project:
 		parts := make([]string, len(n.Exprs))
 		for i, x := range n.Exprs {
-			parts[i] = x.String() + " AS " + n.Out[i].Name + ":" + n.Out[i].Type.String()
+			parts[i] = str(x) + " AS " + n.Out[i].Name + ":" + n.Out[i].Type.String()
 		}
 		return "Project [" + strings.Join(parts, ", ") + "]"
 	case *planner.Aggregate:
@@ -113,7 +165,7 @@ func nodeLine(n planner.Node) string {
 		for i, a := range n.Aggs {
 			arg := ""
 			if a.Arg != nil {
-				arg = a.Arg.String()
+				arg = str(a.Arg)
 			}
 			if a.Distinct {
 				arg = "DISTINCT " + arg
@@ -124,7 +176,7 @@ func nodeLine(n planner.Node) string {
 	case *planner.Sort:
 		keys := make([]string, len(n.Keys))
 		for i, k := range n.Keys {
-			keys[i] = k.Expr.String()
+			keys[i] = str(k.Expr)
 			if k.Desc {
 				keys[i] += " DESC"
 			}

@@ -16,9 +16,10 @@ func didYouMean(name string, candidates []string) string {
 			best, bestD = c, d
 		}
 	}
-	// Allow about one edit per three characters: close typos, not
-	// unrelated names.
-	if bestD < 0 || bestD == 0 && best == "" || bestD > max(1, len([]rune(name))/3) {
+	// Allow about one edit per three characters, and never a full rewrite
+	// (x is not a typo of a): close typos, not unrelated names.
+	n := len([]rune(name))
+	if bestD < 0 || bestD > max(1, n/3) || bestD >= n {
 		return ""
 	}
 	return fmt.Sprintf(" (did you mean %q?)", best)

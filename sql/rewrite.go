@@ -14,6 +14,7 @@ const (
 	markTryCast = "b2sql:try_cast:"
 	markLit     = "b2sql:lit:" // DATE '…', TIMESTAMP '…'
 	markNoUnit  = "b2sql_nounit"
+	noLimit     = "9223372036854775807" // LIMIT inserted before a lone OFFSET
 )
 
 // piece maps rewritten text [r, r+n) back to original [o, o+n); n == 0 marks
@@ -22,10 +23,11 @@ type piece struct{ r, o, n int }
 
 // rewritten is a statement as vitess sees it, plus what the rewrite learned.
 type rewritten struct {
-	text   string
-	pieces []piece
-	paths  map[string]bool // identifiers that were string literals in FROM
-	nulls  map[int]bool    // ORDER BY item → NULLS FIRST (true) or LAST (false)
+	text     string
+	pieces   []piece
+	paths    map[string]bool // identifiers that were string literals in FROM
+	nulls    map[int]bool    // ORDER BY item → NULLS FIRST (true) or LAST (false)
+	groupAll bool            // GROUP BY ALL (removed from the text)
 }
 
 // orig maps an offset of the rewritten text to the statement's text.
@@ -102,7 +104,7 @@ func rewrite(src Source, toks []token) (*rewritten, error) {
 	}
 	depth := 0
 	var casts []castFrame
-	inOrder, orderItem := false, 0
+	inOrder, orderItem, sawLimit := false, 0, false
 	suffix := map[int]string{} // text to insert after token i
 	tokAt := func(i int) token {
 		if i < len(toks) {
@@ -171,6 +173,14 @@ func rewrite(src Source, toks []token) (*rewritten, error) {
 			w.tok(t, "REGEXP")
 		case t.is("REGEXP") || t.is("RLIKE"):
 			return nil, w.errAt(t, ErrUnsupported, strings.ToUpper(t.val)+" is not supported")
+		case depth == 0 && t.is("GROUP") && next.is("BY") && tokAt(i+2).is("ALL"):
+			// DuckDB's GROUP BY ALL: group by every select item without an
+			// aggregate. MySQL lacks it; the binder does it from the flag.
+			w.rw.groupAll = true
+			w.skip(t)
+			w.skip(next)
+			w.skip(tokAt(i + 2))
+			i += 2
 		case inOrder && depth == 0 && t.is("NULLS") && (next.is("FIRST") || next.is("LAST")):
 			w.rw.nulls[orderItem] = next.is("FIRST")
 			w.skip(t)
@@ -202,8 +212,15 @@ func rewrite(src Source, toks []token) (*rewritten, error) {
 				inOrder, orderItem = true, 0
 			case depth == 0 && inOrder && t.isOp(","):
 				orderItem++
-			case depth == 0 && (t.is("LIMIT") || t.is("OFFSET")):
+			case depth == 0 && t.is("LIMIT"):
+				inOrder, sawLimit = false, true
+			case depth == 0 && t.is("OFFSET"):
 				inOrder = false
+				if !sawLimit {
+					// DuckDB allows OFFSET alone; MySQL needs a LIMIT first.
+					w.tok(t, "LIMIT "+noLimit+" OFFSET")
+					continue
+				}
 			}
 			w.tok(t, w.raw(t))
 		}

@@ -1,0 +1,110 @@
+package sql
+
+import (
+	"errors"
+	"testing"
+)
+
+// bindScript splits, parses and binds every statement of a script,
+// returning the first error.
+func bindScript(script string) error {
+	for _, src := range Split(script) {
+		st, err := Parse(src)
+		if err != nil {
+			return err
+		}
+		if q, ok := st.(*Query); ok {
+			if _, err := Bind(q, newCatalog()); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func TestErrors(t *testing.T) {
+	cases := []struct {
+		sql  string
+		kind error
+		msg  string
+	}{
+		{"SELECT pricee FROM t", ErrUnknownColumn, `line 1:8: unknown column "pricee" (did you mean "price"?)`},
+		{"SELECT t.pricee FROM t", ErrUnknownColumn, `line 1:8: unknown column "t.pricee" (did you mean "price"?)`},
+		{"SELECT zzz FROM t", ErrUnknownColumn, `line 1:8: unknown column "zzz"`},
+		{"SELECT a FROM t WHERE b > 1 AND qq = 2", ErrUnknownColumn, `line 1:33: unknown column "qq"`},
+		{"SELECT 'é', pricee FROM t", ErrUnknownColumn, `line 1:13: unknown column "pricee" (did you mean "price"?)`},
+		{"SELECT a FROM tt", ErrUnknownTable, `line 1:15: unknown table "tt" (did you mean "t"?)`},
+		{"SELECT x.a FROM t", ErrUnknownTable, `line 1:8: unknown table "x"`},
+		{"SELECT * FROM 'nofile.parquet'", ErrUnknownTable, `line 1:15: cannot open "nofile.parquet": no such file`},
+		{"SELECT lowerr(s) FROM t", ErrUnknownFunction, `line 1:8: unknown function "lowerr" (did you mean "lower"?)`},
+		{"SELECT * FROM read_csv('x')", ErrUnknownFunction, `line 1:15: unknown table function "read_csv"`},
+		{"SELECT x FROM dup", ErrAmbiguousColumn, `line 1:8: column reference "x" is ambiguous`},
+		{"SELECT a + s FROM t", ErrType, `line 1:8: cannot apply + to INTEGER and VARCHAR`},
+		{"SELECT a FROM t WHERE s = 1", ErrType, `line 1:23: cannot compare VARCHAR with INTEGER`},
+		{"SELECT a FROM t WHERE d = 'abc'", ErrType, `line 1:27: could not cast 'abc' to DATE`},
+		{"SELECT a FROM t WHERE ts > 'not a time'", ErrType, `line 1:28: could not cast 'not a time' to TIMESTAMP`},
+		{"SELECT 300::TINYINT", ErrType, `line 1:8: could not cast 300 to TINYINT`},
+		{"SELECT CAST(a AS FOO) FROM t", ErrType, `line 1:18: unknown type "FOO"`},
+		{"SELECT a FROM t WHERE a", ErrType, `line 1:23: WHERE expects BOOLEAN, got INTEGER`},
+		{"SELECT sum(s) FROM t", ErrType, `line 1:12: sum(VARCHAR) is not supported`},
+		{"SELECT date_part('fortnight', d) FROM t", ErrType, `line 1:18: unknown date part "fortnight"`},
+		{"SELECT CAST(d AS INTEGER) FROM t", ErrType, `line 1:13: cannot cast DATE to INTEGER`},
+		{"SELECT a, count(*) FROM t", ErrGrouping, `line 1:8: column "a" must appear in the GROUP BY clause or be used in an aggregate function`},
+		{"SELECT s, a FROM t GROUP BY s", ErrGrouping, `line 1:11: column "a" must appear in the GROUP BY clause or be used in an aggregate function`},
+		{"SELECT s FROM t GROUP BY s ORDER BY a", ErrGrouping, `line 1:37: column "a" must appear in the GROUP BY clause or be used in an aggregate function`},
+		{"SELECT s FROM t GROUP BY s HAVING b > 1", ErrGrouping, `line 1:35: column "b" must appear in the GROUP BY clause or be used in an aggregate function`},
+		{"SELECT a FROM t WHERE sum(a) > 1", ErrGrouping, `line 1:23: aggregate functions are not allowed in WHERE`},
+		{"SELECT sum(count(*)) FROM t", ErrGrouping, `line 1:12: aggregate function calls cannot be nested`},
+		{"SELECT count(*) FROM t GROUP BY 1", ErrGrouping, `line 1:8: aggregate functions are not allowed in GROUP BY`},
+		{"SELECT DISTINCT a FROM t ORDER BY b", ErrGrouping, `line 1:35: for SELECT DISTINCT, ORDER BY expressions must appear in the select list`},
+		{"SELECT * FROM t JOIN events ON a = id", ErrUnsupported, `line 1:17: JOIN is not supported`},
+		{"SELECT * FROM t, events", ErrUnsupported, `line 1:16: JOIN is not supported`},
+		{"SELECT a FROM t WHERE a IN (SELECT id FROM events)", ErrUnsupported, `line 1:29: subqueries are not supported`},
+		{"SELECT a FROM t UNION SELECT b FROM t", ErrUnsupported, `line 1:17: UNION is not supported`},
+		{"WITH x AS (SELECT 1) SELECT * FROM x", ErrUnsupported, `line 1:1: WITH is not supported`},
+		{"INSERT INTO t VALUES (1)", ErrUnsupported, `line 1:1: INSERT is not supported`},
+		{"SELECT sum(a) OVER () FROM t", ErrUnsupported, `line 1:15: window functions are not supported`},
+		{"SELECT 1 ^ 2", ErrUnsupported, `line 1:10: operator "^" is not supported`},
+		{"SELECT a FROM t ORDER BY 5", ErrUnknownColumn, `line 1:26: ORDER BY position 5 is not in select list (1..1)`},
+		{"SELECT a FROM t GROUP BY 0", ErrUnknownColumn, `line 1:26: GROUP BY position 0 is not in select list (1..1)`},
+		{"SELECT a FROM t WHER a > 1", ErrSyntax, `line 1:22: syntax error at or near "a"`},
+		{"SELECT a FROM t WHERE", ErrSyntax, `line 1:22: syntax error at end of input`},
+		{"SELECT a +* 2 FROM t", ErrSyntax, `line 1:11: syntax error at or near "*"`},
+		{"SELECT 'abc FROM t", ErrSyntax, `line 1:8: unterminated string`},
+		{"SELECT \"abc FROM t", ErrSyntax, `line 1:8: unterminated quoted identifier`},
+		{"SELECT a /* comment", ErrSyntax, `line 1:10: unterminated comment`},
+		{"SELECT a FROM t WHERE a = $1", ErrSyntax, `line 1:27: syntax error at or near "$"`},
+		{"SELECT 1x", ErrSyntax, `line 1:8: syntax error at or near "1x"`},
+		{"SELECT a::", ErrSyntax, `line 1:11: expected a type name, syntax error at end of input`},
+		{"FROB a", ErrSyntax, `line 1:1: syntax error at or near "FROB"`},
+		{"SET threads 4", ErrSyntax, `line 1:13: syntax error at or near "4"`},
+		// Multi-line statements report the line inside the statement.
+		{"SELECT a,\n       pricee\nFROM t", ErrUnknownColumn, `line 2:8: unknown column "pricee" (did you mean "price"?)`},
+		{"SELECT a\nFROM t\nWHERE d >\n  'xyz'", ErrType, `line 4:3: could not cast 'xyz' to DATE`},
+		{"SELECT a\nFROM t\nWHER a > 1", ErrSyntax, `line 3:6: syntax error at or near "a"`},
+		{"SELECT a -- note\n  FROM t WHERE 'é' = 'é' AND zz", ErrUnknownColumn, `line 2:30: unknown column "zz"`},
+		// Later statements of a script report script positions.
+		{"SELECT 1;\nSELECT x FROM t;", ErrUnknownColumn, `line 2:8: unknown column "x"`},
+		{"SELECT 1; SELECT 'a;b'; SELECT pricee FROM t", ErrUnknownColumn, `line 1:32: unknown column "pricee" (did you mean "price"?)`},
+		{"SELECT 1;\n-- a comment; with a semicolon\n  SELECT a FROM t WHER a > 1;", ErrSyntax, `line 3:24: syntax error at or near "a"`},
+		{"SELECT 1;\n\n   SELECT a FROM t WHERE", ErrSyntax, `line 3:25: syntax error at end of input`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.sql, func(t *testing.T) {
+			err := bindScript(tc.sql)
+			if err == nil {
+				t.Fatalf("no error, want %q", tc.msg)
+			}
+			var e *Error
+			if !errors.As(err, &e) {
+				t.Fatalf("error %T %v is not *Error", err, err)
+			}
+			if err.Error() != tc.msg {
+				t.Errorf("error\n %q\nwant\n %q", err.Error(), tc.msg)
+			}
+			if !errors.Is(err, tc.kind) {
+				t.Errorf("kind %v, want %v", e.Kind, tc.kind)
+			}
+		})
+	}
+}

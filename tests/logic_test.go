@@ -1,0 +1,666 @@
+package tests
+
+// An end-to-end sqllogictest runner: every tests/sql/**/*.test file runs,
+// record by record, against the embedded API under the configuration
+// matrix pruning=on|off × threads=1|2. Every configuration must produce the
+// expected answer, so a pruning rule or a parallel operator that changes a
+// result fails here. The dialect is DuckDB's, reduced to what b2sql needs,
+// plus data directives (see data_test.go) that write Parquet fixtures with
+// arrow-go, independently of b2sql's own writers.
+//
+//	statement ok                   SQL follows; it must succeed
+//	statement error [substring]    SQL follows; it must fail, err.Error()
+//	                               containing substring (or the lines after
+//	                               a "----" line, joined by newlines)
+//	query <types> [rowsort|valuesort|nosort]
+//	                               SQL, "----", expected rows: one line per
+//	                               row, columns separated by one tab, NULL for
+//	                               NULL, (empty) for an empty string
+//	query contains <substring>     SQL follows; it must succeed and the text
+//	                               of its rows must contain substring (EXPLAIN)
+//	columns                        SQL, "----", one line per result column:
+//	                               name, tab, type as columnar.Type prints it
+//	                               (checks aliases and result types)
+//	table / generate / register    data directives, see data_test.go
+//	halt                           stop reading the file
+//	# ...                          comment (between records)
+//
+// Type letters: I integer, R real (DOUBLE, FLOAT or DECIMAL; compared with
+// a relative tolerance of 1e-9), T text (VARCHAR, BLOB), B boolean, D date or
+// timestamp. The result's column count and types are checked against them;
+// an untyped NULL column matches every letter.
+//
+// "__TESTDIR__" in SQL, in expected error messages and in register paths is
+// replaced by the file's temporary directory, where data directives write.
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/b2sql/b2sql"
+	"github.com/b2sql/b2sql/columnar"
+)
+
+// queryTimeout bounds one statement; a hung engine fails the record and
+// retires that configuration for the rest of the file.
+const queryTimeout = 30 * time.Second
+
+// config is one cell of the differential matrix.
+type config struct {
+	pruning bool
+	threads int
+}
+
+func (c config) String() string {
+	p := "off"
+	if c.pruning {
+		p = "on"
+	}
+	return fmt.Sprintf("pruning=%s,threads=%d", p, c.threads)
+}
+
+var configs = []config{{true, 1}, {false, 1}, {true, 2}, {false, 2}}
+
+type recordKind int
+
+const (
+	recStatementOK recordKind = iota
+	recStatementError
+	recQuery
+	recQueryContains
+	recColumns
+	recTable
+	recGenerate
+	recRegister
+)
+
+// record is one unit of a .test file.
+type record struct {
+	kind recordKind
+	line int    // 1-based line of the record's first line
+	sql  string // statement or query text
+	// statement error: expected substring ("" = any error).
+	// query contains: expected substring.
+	want     string
+	types    string   // query: one letter per column
+	sortMode string   // query: "nosort", "rowsort" or "valuesort"
+	rows     []string // query: expected lines
+	data     *dataSpec
+	regName  string // register
+	regPath  string // register
+}
+
+func TestSQLLogic(t *testing.T) {
+	var files []string
+	err := filepath.WalkDir("sql", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && strings.HasSuffix(path, ".test") {
+			files = append(files, path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatal("no .test files under tests/sql")
+	}
+	slices.Sort(files)
+	for _, f := range files {
+		name := filepath.ToSlash(strings.TrimPrefix(f, "sql"+string(filepath.Separator)))
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			runFile(t, f)
+		})
+	}
+}
+
+// parseFile splits a .test file into records.
+func parseFile(path string) ([]record, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	lines := strings.Split(strings.ReplaceAll(string(b), "\r\n", "\n"), "\n")
+	var recs []record
+	i := 0
+	// block returns the lines from i up to the next blank line.
+	block := func() []string {
+		start := i
+		for i < len(lines) && strings.TrimSpace(lines[i]) != "" {
+			i++
+		}
+		return lines[start:i]
+	}
+	for i < len(lines) {
+		line := strings.TrimSpace(lines[i])
+		if line == "" || strings.HasPrefix(line, "#") {
+			i++
+			continue
+		}
+		lineNo := i + 1
+		errf := func(format string, args ...any) error {
+			return fmt.Errorf("%s:%d: %s", path, lineNo, fmt.Sprintf(format, args...))
+		}
+		fields := strings.Fields(line)
+		i++
+		switch fields[0] {
+		case "halt":
+			return recs, nil
+		case "statement":
+			if len(fields) < 2 {
+				return nil, errf("statement needs ok or error")
+			}
+			body := block()
+			sqlLines, after, hasSep := cutSep(body)
+			if len(sqlLines) == 0 {
+				return nil, errf("statement without SQL")
+			}
+			r := record{line: lineNo, sql: strings.Join(sqlLines, "\n")}
+			switch fields[1] {
+			case "ok":
+				if hasSep {
+					return nil, errf("statement ok with ----")
+				}
+				r.kind = recStatementOK
+			case "error":
+				r.kind = recStatementError
+				r.want = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line[len("statement"):]), "error"))
+				if hasSep {
+					r.want = strings.Join(after, "\n")
+				}
+			default:
+				return nil, errf("unknown statement mode %q", fields[1])
+			}
+			recs = append(recs, r)
+		case "query":
+			if len(fields) < 2 {
+				return nil, errf("query needs types")
+			}
+			if fields[1] == "contains" {
+				want := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line[len("query"):]), "contains"))
+				body := block()
+				if len(body) == 0 || want == "" {
+					return nil, errf("query contains needs a substring and SQL")
+				}
+				recs = append(recs, record{kind: recQueryContains, line: lineNo, sql: strings.Join(body, "\n"), want: want})
+				continue
+			}
+			r := record{kind: recQuery, line: lineNo, types: fields[1], sortMode: "nosort"}
+			for _, c := range r.types {
+				if !strings.ContainsRune("IRTBD", c) {
+					return nil, errf("unknown type letter %q", c)
+				}
+			}
+			if len(fields) > 2 {
+				r.sortMode = fields[2]
+				switch r.sortMode {
+				case "nosort", "rowsort", "valuesort":
+				default:
+					return nil, errf("unknown sort mode %q", r.sortMode)
+				}
+			}
+			if len(fields) > 3 {
+				return nil, errf("trailing words after query")
+			}
+			// SQL up to "----"; the result runs to the next blank line.
+			start := i
+			for i < len(lines) && strings.TrimSpace(lines[i]) != "----" {
+				if strings.TrimSpace(lines[i]) == "" {
+					return nil, errf("query without ---- line")
+				}
+				i++
+			}
+			if i == len(lines) || i == start {
+				return nil, errf("query without SQL or ---- line")
+			}
+			r.sql = strings.Join(lines[start:i], "\n")
+			i++ // "----"
+			rowsStart := i
+			r.rows = block()
+			for k, row := range r.rows {
+				if n := len(strings.Split(row, "\t")); n != len(r.types) && r.sortMode != "valuesort" {
+					return nil, fmt.Errorf("%s:%d: expected row has %d tab-separated values, query declares %d types", path, rowsStart+k+1, n, len(r.types))
+				}
+			}
+			recs = append(recs, r)
+		case "columns":
+			body := block()
+			sqlLines, after, hasSep := cutSep(body)
+			if !hasSep || len(sqlLines) == 0 || len(after) == 0 {
+				return nil, errf("columns needs SQL, ---- and one line per column")
+			}
+			recs = append(recs, record{kind: recColumns, line: lineNo, sql: strings.Join(sqlLines, "\n"), rows: after})
+		case "table", "generate":
+			ds, err := parseDataHeader(fields)
+			if err != nil {
+				return nil, errf("%v", err)
+			}
+			body := block()
+			if fields[0] == "table" {
+				err = ds.parseTableBody(body)
+			} else {
+				err = ds.parseGenerateBody(body)
+			}
+			if err != nil {
+				return nil, errf("%v", err)
+			}
+			kind := recTable
+			if fields[0] == "generate" {
+				kind = recGenerate
+			}
+			recs = append(recs, record{kind: kind, line: lineNo, data: ds})
+		case "register":
+			if len(fields) != 3 {
+				return nil, errf("usage: register <name> <path or glob>")
+			}
+			recs = append(recs, record{kind: recRegister, line: lineNo, regName: fields[1], regPath: fields[2]})
+		default:
+			return nil, errf("unknown directive %q", fields[0])
+		}
+	}
+	return recs, nil
+}
+
+// cutSep splits a block at a "----" line.
+func cutSep(body []string) (before, after []string, found bool) {
+	for k, l := range body {
+		if strings.TrimSpace(l) == "----" {
+			return body[:k], body[k+1:], true
+		}
+	}
+	return body, nil, false
+}
+
+// session is one open database under one configuration.
+type session struct {
+	cfg  config
+	db   *b2sql.DB
+	dead string // non-empty once a statement hung or setup failed
+}
+
+func runFile(t *testing.T, path string) {
+	recs, err := parseFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	base := filepath.Base(path)
+
+	sessions := make([]*session, len(configs))
+	for k, cfg := range configs {
+		s := &session{cfg: cfg}
+		sessions[k] = s
+		db, err := b2sql.Open("", b2sql.WithThreads(cfg.threads))
+		if err != nil {
+			t.Errorf("[%s] Open: %v", cfg, err)
+			s.dead = "Open failed"
+			continue
+		}
+		s.db = db
+		p := "off"
+		if cfg.pruning {
+			p = "on"
+		}
+		if _, _, err := s.run("SET pruning = " + p); err != nil {
+			t.Errorf("[%s] SET pruning = %s: %v", cfg, p, err)
+		}
+	}
+	t.Cleanup(func() {
+		for _, s := range sessions {
+			if s.db != nil && s.dead == "" {
+				if err := s.db.Close(); err != nil {
+					t.Errorf("[%s] Close: %v", s.cfg, err)
+				}
+			}
+		}
+	})
+
+	for _, r := range recs {
+		name := fmt.Sprintf("%s:%d", base, r.line)
+		ok := t.Run(name, func(t *testing.T) {
+			runRecord(t, r, dir, sessions)
+		})
+		if !ok && (r.kind == recTable || r.kind == recGenerate || r.kind == recRegister) {
+			// Later records depend on the data; their failures would be noise.
+			t.Errorf("%s: data setup failed, skipping the rest of the file", name)
+			return
+		}
+	}
+}
+
+func runRecord(t *testing.T, r record, dir string, sessions []*session) {
+	subst := func(s string) string { return strings.ReplaceAll(s, "__TESTDIR__", filepath.ToSlash(dir)) }
+	switch r.kind {
+	case recTable, recGenerate:
+		file, err := r.data.write(dir)
+		if err != nil {
+			t.Fatalf("writing %s: %v", r.data.name, err)
+		}
+		if r.data.noRegister {
+			return
+		}
+		for _, s := range sessions {
+			if s.dead != "" {
+				continue
+			}
+			if err := s.db.RegisterTable(r.data.name, file); err != nil {
+				t.Errorf("[%s] RegisterTable(%q, %q): %v", s.cfg, r.data.name, file, err)
+			}
+		}
+		return
+	case recRegister:
+		p := subst(r.regPath)
+		for _, s := range sessions {
+			if s.dead != "" {
+				continue
+			}
+			if err := s.db.RegisterTable(r.regName, p); err != nil {
+				t.Errorf("[%s] RegisterTable(%q, %q): %v", s.cfg, r.regName, p, err)
+			}
+		}
+		return
+	}
+
+	sql := subst(r.sql)
+	// outcome per configuration, to report once when all agree.
+	type outcome struct {
+		cfg config
+		msg string // "" = pass
+	}
+	var outs []outcome
+	for _, s := range sessions {
+		if s.dead != "" {
+			outs = append(outs, outcome{s.cfg, "skipped: " + s.dead})
+			continue
+		}
+		cols, rows, err := s.run(sql)
+		outs = append(outs, outcome{s.cfg, check(r, subst, cols, rows, err)})
+	}
+	// Group identical failure messages so that a semantic bug is reported
+	// once and a configuration-dependent one shows which cells differ.
+	var order []string
+	byMsg := map[string][]string{}
+	for _, o := range outs {
+		if o.msg == "" {
+			continue
+		}
+		if _, seen := byMsg[o.msg]; !seen {
+			order = append(order, o.msg)
+		}
+		byMsg[o.msg] = append(byMsg[o.msg], o.cfg.String())
+	}
+	for _, m := range order {
+		who := strings.Join(byMsg[m], " ")
+		if len(byMsg[m]) == len(configs) {
+			who = "all configs"
+		}
+		t.Errorf("[%s]\n%s\n%s", who, sql, m)
+	}
+}
+
+// result rendering ---------------------------------------------------------
+
+// cellText renders one value as the expected-result files spell it.
+func cellText(v columnar.Value) string {
+	if v.Null {
+		return "NULL"
+	}
+	s := v.String()
+	if s == "" && (v.Type.ID == columnar.Varchar || v.Type.ID == columnar.Blob) {
+		return "(empty)"
+	}
+	return s
+}
+
+// run executes one statement, returning its columns and rendered rows. A
+// panic becomes an error; a statement that outlives queryTimeout retires
+// the session.
+func (s *session) run(sql string) ([]b2sql.Column, [][]columnar.Value, error) {
+	type res struct {
+		cols []b2sql.Column
+		rows [][]columnar.Value
+		err  error
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), queryTimeout)
+	defer cancel()
+	ch := make(chan res, 1)
+	go func() {
+		var out res
+		defer func() {
+			if p := recover(); p != nil {
+				out = res{err: fmt.Errorf("test runner caught panic: %v\n%s", p, debug.Stack())}
+			}
+			ch <- out
+		}()
+		rows, err := s.db.Query(ctx, sql)
+		if err != nil {
+			out.err = err
+			return
+		}
+		defer rows.Close()
+		out.cols = rows.Columns()
+		for rows.Next() {
+			vals := rows.Values()
+			out.rows = append(out.rows, slices.Clone(vals))
+		}
+		out.err = rows.Err()
+		if cerr := rows.Close(); out.err == nil && cerr != nil {
+			out.err = fmt.Errorf("Rows.Close: %w", cerr)
+		}
+	}()
+	select {
+	case r := <-ch:
+		return r.cols, r.rows, r.err
+	case <-time.After(queryTimeout + 5*time.Second):
+		s.dead = "an earlier statement hung"
+		return nil, nil, fmt.Errorf("statement did not finish within %v (context ignored?)", queryTimeout)
+	}
+}
+
+// check compares one outcome with the record; it returns "" on success.
+func check(r record, subst func(string) string, cols []b2sql.Column, rows [][]columnar.Value, err error) string {
+	switch r.kind {
+	case recStatementOK:
+		if err != nil {
+			return "unexpected error: " + err.Error()
+		}
+		return ""
+	case recStatementError:
+		if err == nil {
+			return fmt.Sprintf("statement succeeded, want an error containing %q", subst(r.want))
+		}
+		if want := subst(r.want); !strings.Contains(err.Error(), want) {
+			return fmt.Sprintf("error %q\n  does not contain %q", err.Error(), want)
+		}
+		if strings.Contains(err.Error(), "\n") {
+			return fmt.Sprintf("error message spans several lines: %q", err.Error())
+		}
+		return ""
+	case recColumns:
+		if err != nil {
+			return "unexpected error: " + err.Error()
+		}
+		var got []string
+		for _, c := range cols {
+			got = append(got, c.Name+"\t"+c.Type.String())
+		}
+		if !slices.Equal(got, r.rows) {
+			return fmt.Sprintf("columns differ\ngot:\n  %s\nwant:\n  %s", strings.Join(got, "\n  "), strings.Join(r.rows, "\n  "))
+		}
+		return ""
+	case recQueryContains:
+		if err != nil {
+			return "unexpected error: " + err.Error()
+		}
+		var b strings.Builder
+		for _, row := range rows {
+			for _, v := range row {
+				b.WriteString(cellText(v))
+				b.WriteByte('\t')
+			}
+			b.WriteByte('\n')
+		}
+		if !strings.Contains(b.String(), r.want) {
+			return fmt.Sprintf("output does not contain %q:\n%s", r.want, b.String())
+		}
+		return ""
+	}
+	// recQuery
+	if err != nil {
+		return "unexpected error: " + err.Error()
+	}
+	if len(cols) != len(r.types) {
+		return fmt.Sprintf("got %d columns %v, query declares %d (%s)", len(cols), colNames(cols), len(r.types), r.types)
+	}
+	for k, c := range cols {
+		if !typeMatches(r.types[k], c.Type) {
+			return fmt.Sprintf("column %d (%q) has type %s, query declares %c", k+1, c.Name, c.Type, r.types[k])
+		}
+	}
+	for _, row := range rows {
+		if len(row) != len(cols) {
+			return fmt.Sprintf("row has %d values, Columns() has %d", len(row), len(cols))
+		}
+	}
+	got := make([][]string, len(rows))
+	for k, row := range rows {
+		got[k] = make([]string, len(row))
+		for j, v := range row {
+			got[k][j] = cellText(v)
+		}
+	}
+	want := make([][]string, len(r.rows))
+	for k, l := range r.rows {
+		want[k] = strings.Split(l, "\t")
+	}
+	switch r.sortMode {
+	case "rowsort":
+		sortRows(got)
+		sortRows(want)
+	case "valuesort":
+		got = flattenSorted(got)
+		want = flattenSorted(want)
+	}
+	if diff := compareRows(r.types, r.sortMode == "valuesort", got, want); diff != "" {
+		return diff + "\n" + renderDiff(got, want)
+	}
+	return ""
+}
+
+func colNames(cols []b2sql.Column) []string {
+	out := make([]string, len(cols))
+	for k, c := range cols {
+		out[k] = c.Name
+	}
+	return out
+}
+
+func typeMatches(letter byte, t columnar.Type) bool {
+	if t.ID == columnar.Null {
+		return true
+	}
+	switch letter {
+	case 'I':
+		return t.IsInteger()
+	case 'R':
+		return t.IsFloat() || t.ID == columnar.Decimal
+	case 'T':
+		return t.IsString()
+	case 'B':
+		return t.ID == columnar.Bool
+	case 'D':
+		return t.IsTemporal()
+	}
+	return false
+}
+
+func sortRows(rows [][]string) {
+	slices.SortStableFunc(rows, func(a, b []string) int {
+		return strings.Compare(strings.Join(a, "\t"), strings.Join(b, "\t"))
+	})
+}
+
+func flattenSorted(rows [][]string) [][]string {
+	var vals []string
+	for _, r := range rows {
+		vals = append(vals, r...)
+	}
+	slices.Sort(vals)
+	out := make([][]string, len(vals))
+	for k, v := range vals {
+		out[k] = []string{v}
+	}
+	return out
+}
+
+func compareRows(types string, flat bool, got, want [][]string) string {
+	if len(got) != len(want) {
+		return fmt.Sprintf("got %d rows, want %d", len(got), len(want))
+	}
+	for k := range want {
+		for j := range want[k] {
+			letter := byte('T')
+			if !flat && j < len(types) {
+				letter = types[j]
+			}
+			if !cellEqual(letter, got[k][j], want[k][j]) {
+				return fmt.Sprintf("row %d column %d: got %q, want %q", k+1, j+1, got[k][j], want[k][j])
+			}
+		}
+	}
+	return ""
+}
+
+// cellEqual compares one cell; R cells compare numerically with a relative
+// tolerance of 1e-9 so that the order of a parallel float sum does not matter.
+func cellEqual(letter byte, got, want string) bool {
+	if got == want {
+		return true
+	}
+	if letter != 'R' {
+		return false
+	}
+	g, err1 := strconv.ParseFloat(got, 64)
+	w, err2 := strconv.ParseFloat(want, 64)
+	if err1 != nil || err2 != nil || math.IsNaN(g) || math.IsNaN(w) {
+		return false
+	}
+	if g == w {
+		return true
+	}
+	return math.Abs(g-w) <= 1e-9*math.Max(math.Abs(g), math.Abs(w))
+}
+
+func renderDiff(got, want [][]string) string {
+	const max = 30
+	var b strings.Builder
+	render := func(title string, rows [][]string) {
+		b.WriteString(title)
+		b.WriteByte('\n')
+		for k, r := range rows {
+			if k == max {
+				fmt.Fprintf(&b, "  ... (%d rows)\n", len(rows))
+				break
+			}
+			b.WriteString("  ")
+			b.WriteString(strings.Join(r, "\t"))
+			b.WriteByte('\n')
+		}
+	}
+	render("got:", got)
+	render("want:", want)
+	return strings.TrimRight(b.String(), "\n")
+}

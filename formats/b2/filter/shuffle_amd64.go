@@ -21,6 +21,12 @@ func unshuffle8x32(dst, src *byte, stride, blocks int)
 func bitUntranspose8x32(dst, src *byte, stride, blocks int)
 
 //go:noescape
+func unshuffle4x32(dst, src *byte, stride, blocks int)
+
+//go:noescape
+func unshuffle2x32(dst, src *byte, stride, blocks int)
+
+//go:noescape
 func unshuffle2x16(dst, src *byte, stride, blocks int)
 
 //go:noescape
@@ -44,26 +50,38 @@ func unshuffleAsm(dst, src []byte, w int) int {
 	// bytes; make any violation a Go panic, not memory corruption.
 	_ = src[(w-1)*m+16*blocks-1]
 	_ = dst[16*blocks*w-1]
+	total := 16 * blocks
+	if useAVX2 && blocks >= 2 {
+		// 32 elements per step, then at most one 16-element step.
+		half := blocks / 2
+		switch w {
+		case 2:
+			unshuffle2x32(&dst[0], &src[0], m, half)
+		case 4:
+			unshuffle4x32(&dst[0], &src[0], m, half)
+		case 8:
+			unshuffle8x32(&dst[0], &src[0], m, half)
+		default:
+			return 0
+		}
+		if blocks%2 == 0 {
+			return total
+		}
+		k := 32 * half // first element left
+		dst, src = dst[k*w:], src[k:]
+		blocks = 1
+	}
 	switch w {
 	case 2:
 		unshuffle2x16(&dst[0], &src[0], m, blocks)
 	case 4:
 		unshuffle4x16(&dst[0], &src[0], m, blocks)
 	case 8:
-		if useAVX2 && blocks >= 2 {
-			unshuffle8x32(&dst[0], &src[0], m, blocks/2)
-			if blocks%2 == 0 {
-				break
-			}
-			k := blocks - 1
-			unshuffle8x16(&dst[16*k*8], &src[16*k], m, 1)
-			break
-		}
 		unshuffle8x16(&dst[0], &src[0], m, blocks)
 	default:
 		return 0
 	}
-	return 16 * blocks
+	return total
 }
 
 // bitUntransposeAsm does bitUntransposeRows for the first 16*k row bytes

@@ -145,3 +145,70 @@ loopb:
 doneb:
 	VZEROUPPER
 	RET
+
+// func unshuffle4x32(dst, src *byte, stride, blocks int)
+TEXT ·unshuffle4x32(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ stride+16(FP), DX
+	MOVQ blocks+24(FP), CX
+	LEAQ (DX)(DX*2), R8
+	TESTQ CX, CX
+	JZ   done4y
+
+loop4y:
+	VMOVDQU (SI), Y0
+	VMOVDQU (SI)(DX*1), Y1
+	VMOVDQU (SI)(DX*2), Y2
+	VMOVDQU (SI)(R8*1), Y3
+	VPUNPCKLBW Y1, Y0, Y4  // bytes 0,1 of elements 0..7 | 16..23
+	VPUNPCKHBW Y1, Y0, Y5  // 8..15 | 24..31
+	VPUNPCKLBW Y3, Y2, Y6  // bytes 2,3
+	VPUNPCKHBW Y3, Y2, Y7
+	VPUNPCKLWD Y6, Y4, Y0  // elements 0..3 | 16..19
+	VPUNPCKHWD Y6, Y4, Y1  // 4..7 | 20..23
+	VPUNPCKLWD Y7, Y5, Y2  // 8..11 | 24..27
+	VPUNPCKHWD Y7, Y5, Y3  // 12..15 | 28..31
+	VMOVDQU X0, (DI)
+	VMOVDQU X1, 16(DI)
+	VMOVDQU X2, 32(DI)
+	VMOVDQU X3, 48(DI)
+	VEXTRACTI128 $1, Y0, 64(DI)
+	VEXTRACTI128 $1, Y1, 80(DI)
+	VEXTRACTI128 $1, Y2, 96(DI)
+	VEXTRACTI128 $1, Y3, 112(DI)
+	ADDQ $32, SI
+	ADDQ $128, DI
+	DECQ CX
+	JNZ  loop4y
+
+done4y:
+	VZEROUPPER
+	RET
+
+// func unshuffle2x32(dst, src *byte, stride, blocks int)
+TEXT ·unshuffle2x32(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ stride+16(FP), DX
+	MOVQ blocks+24(FP), CX
+	TESTQ CX, CX
+	JZ   done2y
+
+loop2y:
+	VMOVDQU (SI), Y0
+	VMOVDQU (SI)(DX*1), Y1
+	VPUNPCKLBW Y1, Y0, Y2  // elements 0..7 | 16..23
+	VPUNPCKHBW Y1, Y0, Y3  // 8..15 | 24..31
+	VMOVDQU X2, (DI)
+	VMOVDQU X3, 16(DI)
+	VEXTRACTI128 $1, Y2, 32(DI)
+	VEXTRACTI128 $1, Y3, 48(DI)
+	ADDQ $32, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNZ  loop2y
+
+done2y:
+	VZEROUPPER
+	RET

@@ -213,6 +213,7 @@ func (p *stmtParser) set() (Statement, error) {
 
 // parseQuery rewrites and parses a SELECT.
 func parseQuery(src Source, toks []token) (*Query, error) {
+	toks = stripParens(toks)
 	rw, err := rewrite(src, toks)
 	if err != nil {
 		return nil, err
@@ -235,6 +236,26 @@ func parseQuery(src Source, toks []token) (*Query, error) {
 		}
 		return nil, errAt(src, toks[0].off, ErrUnsupported, "statement is not supported")
 	}
+}
+
+// stripParens removes parentheses around a whole query, which vitess does
+// not accept at the top level.
+func stripParens(toks []token) []token {
+	for len(toks) > 2 && toks[0].isOp("(") && toks[len(toks)-1].isOp(")") {
+		depth := 0
+		for i, t := range toks {
+			if t.isOp("(") {
+				depth++
+			} else if t.isOp(")") {
+				depth--
+			}
+			if depth == 0 && i < len(toks)-1 {
+				return toks // the first paren closes early: (a) UNION (b)
+			}
+		}
+		toks = toks[1 : len(toks)-1]
+	}
+	return toks
 }
 
 // checkSelect rejects clauses of the parse tree that binding does not cover.

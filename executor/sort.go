@@ -110,6 +110,9 @@ type TopK struct {
 	Count, Offset int64
 
 	Sort
+	sorted bool // the store holds exactly the best rows, in order
+	sel    []int
+	narrow columnar.Batch
 }
 
 func (t *TopK) String() string {
@@ -140,14 +143,27 @@ func (t *TopK) Open(ctx context.Context) error {
 			return err
 		}
 		copy(cols, b.Cols[:t.nCols])
+		keyVecs := cols[t.nCols:]
 		for i, k := range t.Keys {
 			v, err := k.Expr.Eval(b)
 			if err != nil {
 				return err
 			}
-			cols[t.nCols+i] = v
+			if v.Const {
+				v = expandConst(v, b.Len)
+			}
+			keyVecs[i] = v
+		}
+		if t.store.n >= bound {
+			// The buffer is full: only rows that beat the current k-th row
+			// (strictly, so ties keep the earlier row) can enter it.
+			b = t.beating(b, keyVecs, bound)
+			if b == nil {
+				continue
+			}
 		}
 		t.store.appendRows(b, cols)
+		t.sorted = false
 		if t.store.n >= 2*bound+columnar.MaxBatch {
 			t.compact(all, bound)
 		}
@@ -178,6 +194,7 @@ func (t *TopK) compact(types []columnar.Type, bound int) {
 	for i := range t.perm {
 		t.perm[i] = int32(i)
 	}
+	t.sorted = true
 }
 
 func (t *TopK) Types() []columnar.Type { return t.Input.Types() }
@@ -185,4 +202,25 @@ func (t *TopK) Types() []columnar.Type { return t.Input.Types() }
 func (t *TopK) Close() error {
 	t.store = nil
 	return t.Input.Close()
+}
+
+// beating returns b narrowed to the rows whose keys sort strictly before the
+// cutoff row (the bound-th best so far), or nil if none do.
+func (t *TopK) beating(b *columnar.Batch, keyVecs []*columnar.Vector, bound int) *columnar.Batch {
+	if !t.sorted {
+		t.compact(t.store.types, bound)
+	}
+	cut := bound - 1
+	stored := t.store.cols[t.nCols:]
+	t.sel = t.sel[:0]
+	forEach(b, func(i int) {
+		if compareAcross(keyVecs, i, stored, cut, t.Keys) < 0 {
+			t.sel = append(t.sel, i)
+		}
+	})
+	if len(t.sel) == 0 {
+		return nil
+	}
+	t.narrow = columnar.Batch{Cols: b.Cols, Len: b.Len, Sel: t.sel}
+	return &t.narrow
 }

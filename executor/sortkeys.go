@@ -17,8 +17,14 @@ type SortKey struct {
 // compareRows orders rows a and b of the key vectors keys, NULLs placed per
 // key (DuckDB default: NULLS LAST for both directions), NaN greatest.
 func compareRows(keys []*columnar.Vector, spec []SortKey, a, b int) int {
-	for k, v := range keys {
-		an, bn := v.Valid != nil && !v.Valid.Get(a), v.Valid != nil && !v.Valid.Get(b)
+	return compareAcross(keys, a, keys, b, spec)
+}
+
+// compareAcross orders row a of the vectors ka against row b of kb.
+func compareAcross(ka []*columnar.Vector, a int, kb []*columnar.Vector, b int, spec []SortKey) int {
+	for k, v := range ka {
+		w := kb[k]
+		an, bn := v.Valid != nil && !v.Valid.Get(a), w.Valid != nil && !w.Valid.Get(b)
 		if an || bn {
 			if an && bn {
 				continue
@@ -35,15 +41,15 @@ func compareRows(keys []*columnar.Vector, spec []SortKey, a, b int) int {
 		var c int
 		switch v.Type.Phys() {
 		case columnar.PhysInt:
-			c = cmp.Compare(v.Ints[a], v.Ints[b])
+			c = cmp.Compare(v.Ints[a], w.Ints[b])
 		case columnar.PhysUint:
-			c = cmp.Compare(v.Uints[a], v.Uints[b])
+			c = cmp.Compare(v.Uints[a], w.Uints[b])
 		case columnar.PhysFloat:
-			c = columnar.CompareFloat(v.Floats[a], v.Floats[b])
+			c = columnar.CompareFloat(v.Floats[a], w.Floats[b])
 		case columnar.PhysBytes:
-			c = bytes.Compare(v.Bytes[a], v.Bytes[b])
+			c = bytes.Compare(v.Bytes[a], w.Bytes[b])
 		case columnar.PhysBool:
-			x, y := v.Bools[a], v.Bools[b]
+			x, y := v.Bools[a], w.Bools[b]
 			switch {
 			case x == y:
 				c = 0

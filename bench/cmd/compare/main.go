@@ -35,6 +35,7 @@ type options struct {
 	rulesOff bool
 	timeout  time.Duration
 	budget   time.Duration
+	metric   string
 }
 
 func main() {
@@ -49,6 +50,8 @@ func main() {
 	flag.DurationVar(&o.timeout, "timeout", 5*time.Minute, "limit for one run of one query")
 	flag.DurationVar(&o.budget, "budget", time.Minute,
 		"time budget for the timed runs of one query on one engine; fewer runs are made when the warm-up shows they would exceed it")
+	flag.StringVar(&o.metric, "metric", "wall",
+		"time reported: wall (elapsed) or cpu (user+system CPU time of the process, less sensitive to other load on the machine)")
 	flag.Parse()
 	if err := run(context.Background(), o, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "compare:", err)
@@ -62,6 +65,9 @@ func run(ctx context.Context, o options, w io.Writer) error {
 	}
 	if o.format != "table" && o.format != "markdown" {
 		return fmt.Errorf("unknown -format %q (formats: table, markdown)", o.format)
+	}
+	if o.metric != "wall" && o.metric != "cpu" {
+		return fmt.Errorf("unknown -metric %q (metrics: wall, cpu)", o.metric)
 	}
 	qs, err := selectQueries(queries(o.rows), o.queries)
 	if err != nil {
@@ -114,7 +120,7 @@ func run(ctx context.Context, o options, w io.Writer) error {
 	hdr := header{
 		rows: o.rows, threads: o.threads, runs: o.runs, path: path, size: size,
 		duck: duck.Version(ctx), duckGo: moduleVersion("github.com/duckdb/duckdb-go/v2"),
-		rulesOff: o.rulesOff,
+		rulesOff: o.rulesOff, metric: o.metric, loadStart: loadAvg(),
 	}
 
 	var outs []outcome
@@ -126,7 +132,8 @@ func run(ctx context.Context, o options, w io.Writer) error {
 			if m.err != nil {
 				fmt.Fprintf(os.Stderr, "[%d/%d] %-20s %-16s error: %s\n", i+1, len(qs), q.Name, e.Name(), firstLine(m.err.Error()))
 			} else {
-				fmt.Fprintf(os.Stderr, "[%d/%d] %-20s %-16s %s (%d runs)\n", i+1, len(qs), q.Name, e.Name(), fmtDur(m.median), m.runs)
+				fmt.Fprintf(os.Stderr, "[%d/%d] %-20s %-16s wall %s cpu %s (%d runs)\n",
+					i+1, len(qs), q.Name, e.Name(), fmtDur(m.wall), fmtDur(m.cpu), m.runs)
 			}
 		}
 		if out.m[0].err == nil && out.m[1].err == nil {
@@ -137,17 +144,27 @@ func run(ctx context.Context, o options, w io.Writer) error {
 		}
 		outs = append(outs, out)
 	}
+	hdr.loadEnd = loadAvg()
 	report(w, o.format, hdr, outs)
 	return nil
 }
 
 // measurement is one engine's outcome for one query.
 type measurement struct {
-	res    *result // from the warm-up run
-	err    error
-	median time.Duration
-	runs   int // timed runs made (fewer than -runs when over -budget)
-	rows   int
+	res  *result // from the warm-up run
+	err  error
+	wall time.Duration // median elapsed time
+	cpu  time.Duration // median CPU time of the whole process
+	runs int           // timed runs made (fewer than -runs when over -budget)
+	rows int
+}
+
+// time returns the median of the given metric ("wall" or "cpu").
+func (m measurement) time(metric string) time.Duration {
+	if metric == "cpu" {
+		return m.cpu
+	}
+	return m.wall
 }
 
 type outcome struct {
@@ -177,22 +194,27 @@ func measure(ctx context.Context, e engine, q query, o options) measurement {
 	if warm > 0 && time.Duration(n)*warm > o.budget {
 		n = max(1, int(o.budget/warm))
 	}
-	times := make([]time.Duration, 0, n)
+	walls := make([]time.Duration, 0, n)
+	cpus := make([]time.Duration, 0, n)
 	for range n {
 		runtime.GC()
 		rctx, cancel := context.WithTimeout(ctx, o.timeout)
+		c0 := cpuTime()
 		start := time.Now()
 		_, err := e.Drain(rctx, q.SQL)
 		d := time.Since(start)
+		c := cpuTime() - c0
 		cancel()
 		if err != nil {
 			m.err = fmt.Errorf("timed run: %w", err)
 			return m
 		}
-		times = append(times, d)
+		walls = append(walls, d)
+		cpus = append(cpus, c)
 	}
 	m.runs = n
-	m.median = median(times)
+	m.wall = median(walls)
+	m.cpu = median(cpus)
 	return m
 }
 

@@ -15,6 +15,9 @@ type header struct {
 	path          string
 	duck, duckGo  string
 	rulesOff      bool
+	metric        string // "wall" or "cpu"
+	loadStart     string // load averages, "" if unknown
+	loadEnd       string
 }
 
 // maxCell bounds an error message inside the table; the full text follows it.
@@ -39,21 +42,21 @@ func report(w io.Writer, format string, h header, outs []outcome) {
 	var table [][]string
 	for _, out := range outs {
 		on, duck := out.m[0], out.m[1]
-		row := []string{out.q.Name, timeCell(on, h.runs), timeCell(duck, h.runs), ""}
-		if on.err == nil && duck.err == nil && duck.median > 0 {
-			r := on.median.Seconds() / duck.median.Seconds()
+		row := []string{out.q.Name, timeCell(on, h), timeCell(duck, h), ""}
+		if on.err == nil && duck.err == nil && duck.time(h.metric) > 0 && on.time(h.metric) > 0 {
+			r := on.time(h.metric).Seconds() / duck.time(h.metric).Seconds()
 			ratios = append(ratios, r)
 			row[3] = fmt.Sprintf("%.2fx", r)
 		}
 		if h.rulesOff {
 			off := out.m[2]
 			ratio := ""
-			if on.err == nil && off.err == nil && off.median > 0 {
-				r := on.median.Seconds() / off.median.Seconds()
+			if on.err == nil && off.err == nil && off.time(h.metric) > 0 && on.time(h.metric) > 0 {
+				r := on.time(h.metric).Seconds() / off.time(h.metric).Seconds()
 				onOff = append(onOff, r)
 				ratio = fmt.Sprintf("%.2fx", r)
 			}
-			row = append(row, timeCell(off, h.runs), ratio)
+			row = append(row, timeCell(off, h), ratio)
 		}
 		row = append(row, rowsCell(out.m), agreeCell(on, duck, out.diff))
 		if on.err == nil && duck.err == nil && out.diff == "" {
@@ -89,9 +92,13 @@ func report(w io.Writer, format string, h header, outs []outcome) {
 		}
 	}
 
-	fmt.Fprintf(w, "b2sql vs DuckDB %s (duckdb-go %s): rows=%d threads=%d runs=%d (median after 1 warm-up)\n",
-		h.duck, h.duckGo, h.rows, h.threads, h.runs)
-	fmt.Fprintf(w, "file %s (%.1f MiB)\n\n", h.path, float64(h.size)/(1<<20))
+	fmt.Fprintf(w, "b2sql vs DuckDB %s (duckdb-go %s): rows=%d threads=%d runs=%d, %s time, median after 1 warm-up\n",
+		h.duck, h.duckGo, h.rows, h.threads, h.runs, h.metric)
+	fmt.Fprintf(w, "file %s (%.1f MiB)", h.path, float64(h.size)/(1<<20))
+	if h.loadStart != "" {
+		fmt.Fprintf(w, "; load average %s at start, %s at end", h.loadStart, h.loadEnd)
+	}
+	fmt.Fprint(w, "\n\n")
 	if format == "markdown" {
 		writeMarkdown(w, cols, table)
 	} else {
@@ -118,12 +125,12 @@ func report(w io.Writer, format string, h header, outs []outcome) {
 	}
 }
 
-func timeCell(m measurement, runs int) string {
+func timeCell(m measurement, h header) string {
 	if m.err != nil {
 		return "ERROR: " + clip(firstLine(m.err.Error()), maxCell)
 	}
-	s := fmtDur(m.median)
-	if m.runs < runs {
+	s := fmtDur(m.time(h.metric))
+	if m.runs < h.runs {
 		s += fmt.Sprintf(" (n=%d)", m.runs)
 	}
 	return s

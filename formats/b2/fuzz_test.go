@@ -6,13 +6,28 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Fuzz targets: decoders must never panic, must bound allocations by what
 // the input justifies, and every error must wrap ErrCorrupt (or
 // ErrUnsupported for valid-looking plugin features).
 
-const fuzzMaxOut = 1 << 22
+const fuzzMaxOut = 1 << 21
+
+// watchdog turns a hang into a crash the fuzzer records: a decoder must
+// never loop, whatever the input.
+func watchdog() func() {
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-done:
+		case <-time.After(20 * time.Second):
+			panic("b2: decoder hung for 20s")
+		}
+	}()
+	return func() { close(done) }
+}
 
 func checkErr(t *testing.T, err error) {
 	t.Helper()
@@ -51,6 +66,7 @@ func FuzzReadChunk(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		defer watchdog()()
 		h, err := ParseChunkHeader(data)
 		checkErr(t, err)
 		if err != nil || h.Nbytes > fuzzMaxOut {
@@ -76,6 +92,7 @@ func FuzzReadFrame(f *testing.F) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		defer watchdog()()
 		fr, err := NewFrame(data, "fuzz")
 		checkErr(t, err)
 		if err != nil {

@@ -1,0 +1,318 @@
+package parquet
+
+import (
+	"encoding/binary"
+	"math"
+	"math/big"
+	"unsafe"
+
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/file"
+
+	"github.com/b2sql/b2sql/columnar"
+)
+
+// decoder reads one column chunk into vectors, batch after batch. It owns
+// scratch buffers reused across batches and row groups, so that steady
+// state decoding allocates nothing per value (byte payloads are copied into
+// the batch's arena, one growth at most per page run).
+type decoder struct {
+	c    *column
+	rdr  file.ColumnChunkReader
+	defs []int16
+	i32  []int32
+	f32  []float32
+	i96  []parquet.Int96
+	ba   []parquet.ByteArray
+	fl   []parquet.FixedLenByteArray
+}
+
+// julianUnixEpoch is the Julian day number of 1970-01-01, the origin of the
+// day field of INT96 timestamps.
+const julianUnixEpoch = 2_440_588
+
+// read decodes the next n rows of the chunk into v, whose payload has room
+// for n rows (v.Reset(n) done by the caller). validBuf is reusable bitmap
+// storage and arena the batch's byte arena; both are returned grown. It
+// returns the number of rows decoded, which is less than n only at the end
+// of the chunk.
+func (d *decoder) read(v *columnar.Vector, n int, validBuf columnar.Bitmap, arena []byte) (rows int, _ columnar.Bitmap, _ []byte, err error) {
+	var defs []int16
+	if d.c.maxDef > 0 {
+		d.defs = grow(d.defs, n)
+		defs = d.defs[:n]
+	}
+	var total int64
+	var nv int
+	switch d.c.kind {
+	case kBool:
+		total, nv, err = d.rdr.(*file.BooleanColumnChunkReader).ReadBatch(int64(n), v.Bools[:n], defs, nil)
+		if err == nil {
+			validBuf = scatter(v, v.Bools[:n], defs, d.c.maxDef, int(total), nv, validBuf)
+		}
+	case kInt64:
+		total, nv, err = d.rdr.(*file.Int64ColumnChunkReader).ReadBatch(int64(n), v.Ints[:n], defs, nil)
+		if err == nil {
+			convertUnits(v.Ints[:nv], d.c.mul, d.c.div)
+			validBuf = scatter(v, v.Ints[:n], defs, d.c.maxDef, int(total), nv, validBuf)
+		}
+	case kUint64:
+		// UINT64 is stored as INT64 bits: decode straight into the uint64
+		// payload viewed as int64, which is the same memory layout.
+		u := v.Uints[:n]
+		asInt := unsafe.Slice((*int64)(unsafe.Pointer(unsafe.SliceData(u))), len(u))
+		total, nv, err = d.rdr.(*file.Int64ColumnChunkReader).ReadBatch(int64(n), asInt, defs, nil)
+		if err == nil {
+			validBuf = scatter(v, u, defs, d.c.maxDef, int(total), nv, validBuf)
+		}
+	case kInt32, kUint32:
+		d.i32 = grow(d.i32, n)
+		total, nv, err = d.rdr.(*file.Int32ColumnChunkReader).ReadBatch(int64(n), d.i32[:n], defs, nil)
+		if err == nil {
+			out := v.Ints[:nv]
+			src := d.i32[:nv]
+			switch {
+			case d.c.kind == kUint32:
+				for i, x := range src {
+					out[i] = int64(uint32(x))
+				}
+			case d.c.mul != 1:
+				for i, x := range src {
+					out[i] = int64(x) * d.c.mul
+				}
+			default:
+				for i, x := range src {
+					out[i] = int64(x)
+				}
+			}
+			validBuf = scatter(v, v.Ints[:n], defs, d.c.maxDef, int(total), nv, validBuf)
+		}
+	case kFloat64:
+		total, nv, err = d.rdr.(*file.Float64ColumnChunkReader).ReadBatch(int64(n), v.Floats[:n], defs, nil)
+		if err == nil {
+			validBuf = scatter(v, v.Floats[:n], defs, d.c.maxDef, int(total), nv, validBuf)
+		}
+	case kFloat32:
+		d.f32 = grow(d.f32, n)
+		total, nv, err = d.rdr.(*file.Float32ColumnChunkReader).ReadBatch(int64(n), d.f32[:n], defs, nil)
+		if err == nil {
+			out := v.Floats[:nv]
+			for i, x := range d.f32[:nv] {
+				out[i] = float64(x)
+			}
+			validBuf = scatter(v, v.Floats[:n], defs, d.c.maxDef, int(total), nv, validBuf)
+		}
+	case kInt96:
+		d.i96 = grow(d.i96, n)
+		total, nv, err = d.rdr.(*file.Int96ColumnChunkReader).ReadBatch(int64(n), d.i96[:n], defs, nil)
+		if err == nil {
+			out := v.Ints[:nv]
+			for i := range d.i96[:nv] {
+				out[i] = int96Micros(&d.i96[i])
+			}
+			validBuf = scatter(v, v.Ints[:n], defs, d.c.maxDef, int(total), nv, validBuf)
+		}
+	case kBytes, kFixed, kDecBytes, kDecBytesF:
+		total, nv, arena, err = d.readBytes(v, n, defs, arena)
+		if err == nil {
+			switch d.c.kind {
+			case kDecBytes:
+				validBuf = scatter(v, v.Ints[:n], defs, d.c.maxDef, int(total), nv, validBuf)
+			case kDecBytesF:
+				validBuf = scatter(v, v.Floats[:n], defs, d.c.maxDef, int(total), nv, validBuf)
+			default:
+				validBuf = scatter(v, v.Bytes[:n], defs, d.c.maxDef, int(total), nv, validBuf)
+			}
+		}
+	}
+	if err != nil {
+		return 0, validBuf, arena, asCorrupt(err)
+	}
+	if nv > int(total) || (defs == nil && nv != int(total)) {
+		return 0, validBuf, arena, corruptf("%d values for %d rows", nv, total)
+	}
+	return int(total), validBuf, arena, nil
+}
+
+// readBytes decodes variable-width values page by page. Values returned by
+// ReadBatchInPage alias the page (or dictionary) buffer, which arrow-go
+// reuses for the next page, so each page's run is consumed (copied into the
+// arena, or converted) before the next page is read. This avoids
+// ReadBatch's clone, which allocates a fresh buffer on every call.
+func (d *decoder) readBytes(v *columnar.Vector, n int, defs []int16, arena []byte) (total int64, nv int, _ []byte, err error) {
+	for int(total) < n {
+		var dl []int16
+		if defs != nil {
+			dl = defs[total:n]
+		}
+		var lv int64
+		var got int
+		if d.c.phys == parquet.Types.FixedLenByteArray {
+			d.fl = grow(d.fl, n)
+			lv, got, err = d.rdr.(*file.FixedLenByteArrayColumnChunkReader).ReadBatchInPage(int64(n)-total, d.fl[:n-int(total)], dl, nil)
+			if err == nil {
+				arena, err = d.consume(v, nv, asBytes(d.fl[:got]), arena)
+			}
+		} else {
+			d.ba = grow(d.ba, n)
+			lv, got, err = d.rdr.(*file.ByteArrayColumnChunkReader).ReadBatchInPage(int64(n)-total, d.ba[:n-int(total)], dl, nil)
+			if err == nil {
+				arena, err = d.consume(v, nv, asBytes(d.ba[:got]), arena)
+			}
+		}
+		if err != nil {
+			return 0, 0, arena, err
+		}
+		if lv == 0 {
+			break
+		}
+		total += lv
+		nv += got
+	}
+	return total, nv, arena, nil
+}
+
+// asBytes views a slice of a named []byte type as [][]byte (same layout).
+func asBytes[T ~[]byte](s []T) [][]byte {
+	return unsafe.Slice((*[]byte)(unsafe.Pointer(unsafe.SliceData(s))), len(s))
+}
+
+// consume moves freshly decoded values into the vector's payload starting
+// at slot off.
+func (d *decoder) consume(v *columnar.Vector, off int, vals [][]byte, arena []byte) ([]byte, error) {
+	got := len(vals)
+	switch d.c.kind {
+	case kDecBytes:
+		out := v.Ints[off : off+got]
+		for i := range out {
+			x, ok := beInt64(vals[i])
+			if !ok {
+				return arena, corruptf("decimal of %d bytes overflows int64", len(vals[i]))
+			}
+			out[i] = x
+		}
+		return arena, nil
+	case kDecBytesF:
+		out := v.Floats[off : off+got]
+		scale := math.Pow10(d.c.scale)
+		for i := range out {
+			out[i] = beFloat(vals[i]) / scale
+		}
+		return arena, nil
+	}
+	size := 0
+	for _, b := range vals {
+		size += len(b)
+	}
+	if cap(arena)-len(arena) < size {
+		// Earlier values keep pointing into the old buffer, which stays
+		// alive through them; only new values go to the new one.
+		arena = make([]byte, 0, max(2*cap(arena), size, 4096))
+	}
+	out := v.Bytes[off : off+got]
+	for i, b := range vals {
+		start := len(arena)
+		arena = append(arena, b...)
+		out[i] = arena[start:len(arena):len(arena)]
+	}
+	return arena, nil
+}
+
+// scatter spreads nv dense values over total rows according to definition
+// levels (in place, back to front) and sets v.Valid. With no NULLs it only
+// clears v.Valid. NULL slots are zeroed so that stale byte slices never
+// outlive their batch through a NULL row.
+func scatter[T any](v *columnar.Vector, vals []T, defs []int16, maxDef int16, total, nv int, validBuf columnar.Bitmap) columnar.Bitmap {
+	if nv == total {
+		v.Valid = nil
+		return validBuf
+	}
+	validBuf = validBuf.Resize(total)
+	var zero T
+	j := nv - 1
+	vals = vals[:total]
+	defs = defs[:total]
+	for i := total - 1; i >= 0; i-- {
+		if defs[i] == maxDef {
+			vals[i] = vals[j]
+			j--
+		} else {
+			vals[i] = zero
+			validBuf[i>>6] &^= 1 << (uint(i) & 63)
+		}
+	}
+	v.Valid = validBuf
+	return validBuf
+}
+
+// convertUnits rescales time values to microseconds in place.
+func convertUnits(vals []int64, mul, div int64) {
+	switch {
+	case mul != 1:
+		for i, x := range vals {
+			vals[i] = x * mul
+		}
+	case div != 1:
+		for i, x := range vals {
+			vals[i] = convInt(x, 1, div)
+		}
+	}
+}
+
+// int96Micros converts a legacy INT96 timestamp (nanoseconds of the day,
+// then a Julian day, little endian) to microseconds since the Unix epoch.
+func int96Micros(x *parquet.Int96) int64 {
+	nanos := int64(binary.LittleEndian.Uint64(x[:8]))
+	days := int64(binary.LittleEndian.Uint32(x[8:])) - julianUnixEpoch
+	return days*columnar.MicrosPerDay + convInt(nanos, 1, 1000)
+}
+
+// beInt64 decodes a big-endian two's complement integer; ok is false if it
+// does not fit in an int64.
+func beInt64(b []byte) (int64, bool) {
+	if len(b) == 0 {
+		return 0, true
+	}
+	neg := b[0]&0x80 != 0
+	// Leading sign-extension bytes carry no information.
+	for len(b) > 8 {
+		if (neg && b[0] != 0xff) || (!neg && b[0] != 0) {
+			return 0, false
+		}
+		b = b[1:]
+	}
+	var u uint64
+	if neg {
+		u = ^uint64(0)
+	}
+	for _, c := range b {
+		u = u<<8 | uint64(c)
+	}
+	x := int64(u)
+	return x, (x < 0) == neg
+}
+
+// beFloat converts a big-endian two's complement integer of any width to
+// the nearest float64 (for DECIMALs wider than 18 digits).
+func beFloat(b []byte) float64 {
+	if x, ok := beInt64(b); ok {
+		return float64(x)
+	}
+	var z big.Int
+	z.SetBytes(b)
+	if b[0]&0x80 != 0 {
+		// Subtract 2^(8·len) to undo two's complement.
+		var m big.Int
+		m.Lsh(big.NewInt(1), uint(8*len(b)))
+		z.Sub(&z, &m)
+	}
+	f, _ := new(big.Float).SetInt(&z).Float64()
+	return f
+}
+
+func grow[T any](s []T, n int) []T {
+	if cap(s) >= n {
+		return s[:n]
+	}
+	return make([]T, n)
+}

@@ -1,0 +1,38 @@
+// Package parquet owns b2sql's Parquet support: Open turns one file, or a
+// glob of files sharing one schema, into a table the planner can scan, and
+// Writer writes columnar batches back out as Parquet.
+//
+// Reading goes through arrow-go's low-level file and metadata packages
+// (typed column chunk readers), not through Arrow records: values are
+// decoded straight into reusable columnar vectors, which avoids building
+// an Arrow array per batch and converting it again.
+//
+// Mapping of Parquet types to SQL types:
+//
+//	BOOLEAN                                   → BOOLEAN
+//	INT32/INT64 (+ INT(8..64, signed))        → TINYINT .. BIGINT
+//	INT32/INT64 (+ INT(8..64, unsigned))      → UTINYINT .. UBIGINT
+//	FLOAT, DOUBLE                             → FLOAT, DOUBLE
+//	DECIMAL(p ≤ 18, s) on any physical type   → DECIMAL(p, s)
+//	DECIMAL(p > 18, s)                        → DOUBLE (rounded)
+//	BYTE_ARRAY + STRING/UTF8/ENUM/JSON        → VARCHAR
+//	other BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY    → BLOB
+//	DATE                                      → DATE
+//	TIMESTAMP(ms|µs|ns), INT96 (Spark/Impala) → TIMESTAMP (µs, floor for ns)
+//	TIME(ms|µs|ns)                            → BIGINT microseconds of the day
+//
+// Only flat columns are exposed: a leaf that is a direct child of the root
+// and not repeated. Nested or repeated columns (lists, maps, structs) are
+// left out of the table's Schema silently; Table.Skipped names them.
+//
+// Scans are parallel over row groups. Row groups whose column chunk
+// statistics prove a pushed predicate false are skipped unread; predicates
+// are applied Inexact (whole row groups are skipped, rows are not filtered).
+// Output keeps file order whatever the thread count, so LIMIT without ORDER
+// BY is deterministic; memory is bounded by the row groups in flight (a few
+// per worker), not by file size.
+//
+// Every error names the file (and row group and column where known) and
+// wraps ErrCorrupt when the input is malformed; panics inside arrow-go on
+// hostile input are recovered and reported the same way.
+package parquet

@@ -1,0 +1,390 @@
+package parquet
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/index"
+)
+
+// batchRows is the number of rows per output batch. Larger batches amortize
+// the per-call overhead of arrow-go's column readers; see BenchmarkScan.
+const batchRows = 2 * columnar.MaxBatch
+
+// outBatch is a batch plus the storage it owns, recycled between workers
+// and the consumer.
+type outBatch struct {
+	b      columnar.Batch
+	valid  []columnar.Bitmap // per column: reusable validity storage
+	arenas [][]byte          // per column: reusable byte storage
+}
+
+// item is what a worker hands the consumer: a batch or an error.
+type item struct {
+	b   *outBatch
+	err error
+}
+
+// task is one row group to decode, with the channel its batches go to.
+type task struct {
+	unit    int
+	maxRows int64 // rows to produce from the unit (less than its size under LIMIT)
+	out     chan item
+}
+
+// scanner is the columnar.Reader returned by Table.Scan.
+//
+// A dispatcher goroutine hands row groups to spec.Threads workers. In
+// ordered mode (Threads == 1 or Limit >= 0) each row group gets its own
+// channel and the consumer drains them in file order; at most `window` row
+// groups are decoded ahead of the consumer, which bounds memory. Otherwise
+// all workers share one small channel and batches arrive in any order.
+type scanner struct {
+	t      *Table
+	spec   index.ScanSpec
+	schema columnar.Schema
+	cols   []*column
+	types  []columnar.Type
+	stats  *index.ScanStats
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	ordered bool
+	order   chan *task // ordered mode: tasks in file order
+	shared  chan item  // unordered mode: every worker's output
+	cur     *task
+	prev    *outBatch
+	free    chan *outBatch
+
+	limit    int64 // -1: none
+	produced int64
+	err      error
+	closed   bool
+}
+
+// Scan starts reading spec.Cols. Row groups whose statistics prove a
+// spec.Filter predicate false are skipped unless spec.NoPrune; rows are not
+// filtered. Batches come in file order when spec.Threads == 1 or
+// spec.Limit >= 0. The returned reader must be closed.
+func (t *Table) Scan(ctx context.Context, spec index.ScanSpec) (columnar.Reader, error) {
+	s := &scanner{t: t, spec: spec, stats: spec.Stats, limit: spec.Limit}
+	if s.limit < -1 {
+		s.limit = -1
+	}
+	for _, c := range spec.Cols {
+		if c < 0 || c >= len(t.cols) {
+			return nil, fmt.Errorf("parquet: %s: scan of column %d, table has %d", t.name, c, len(t.cols))
+		}
+		s.cols = append(s.cols, &t.cols[c])
+		s.types = append(s.types, t.cols[c].field.Type)
+		s.schema = append(s.schema, t.cols[c].field)
+	}
+	for _, f := range t.files {
+		if f.f == nil {
+			return nil, fmt.Errorf("parquet: %s: scan of a closed table", f.path)
+		}
+	}
+	read, allTrue, skipped := t.plan(spec)
+	if s.stats != nil {
+		s.stats.UnitName = "row groups"
+		atomic.AddInt64(&s.stats.UnitsTotal, int64(len(t.units)))
+		atomic.AddInt64(&s.stats.UnitsSkipped, int64(skipped))
+		atomic.AddInt64(&s.stats.UnitsAllTrue, int64(allTrue))
+	}
+	threads := spec.Threads
+	if threads <= 0 {
+		threads = runtime.GOMAXPROCS(0)
+	}
+	threads = max(1, min(threads, len(read)))
+	s.ordered = threads == 1 || s.limit >= 0
+	s.ctx, s.cancel = context.WithCancel(ctx)
+	window := 2 * threads
+	s.free = make(chan *outBatch, 4*threads+4)
+	work := make(chan *task, window)
+	if s.ordered {
+		s.order = make(chan *task, window)
+	} else {
+		s.shared = make(chan item, 2*threads)
+	}
+
+	s.wg.Add(1)
+	go s.dispatch(read, work)
+	var workers sync.WaitGroup
+	for range threads {
+		s.wg.Add(1)
+		workers.Add(1)
+		go func() {
+			defer s.wg.Done()
+			defer workers.Done()
+			s.work(work)
+		}()
+	}
+	if !s.ordered {
+		go func() {
+			workers.Wait()
+			close(s.shared)
+		}()
+	}
+	return s, nil
+}
+
+// dispatch queues the units to read, stopping early once LIMIT is covered.
+func (s *scanner) dispatch(read []int, work chan<- *task) {
+	defer s.wg.Done()
+	defer close(work)
+	if s.ordered {
+		defer close(s.order)
+	}
+	var queued int64
+	for _, ui := range read {
+		if s.limit >= 0 && queued >= s.limit {
+			return
+		}
+		u := &s.t.units[ui]
+		tk := &task{unit: ui, maxRows: u.rows}
+		if s.limit >= 0 {
+			tk.maxRows = min(u.rows, s.limit-queued)
+		}
+		queued += tk.maxRows
+		if s.ordered {
+			// Room for the whole unit: a worker never waits for the
+			// consumer inside a unit; the window bounds memory instead.
+			nb := (tk.maxRows + batchRows - 1) / batchRows
+			tk.out = make(chan item, nb+1)
+			select {
+			case s.order <- tk:
+			case <-s.ctx.Done():
+				return
+			}
+		}
+		select {
+		case work <- tk:
+		case <-s.ctx.Done():
+			return
+		}
+	}
+}
+
+// work decodes units until there are none left or the scan is cancelled.
+func (s *scanner) work(work <-chan *task) {
+	w := &worker{s: s, decs: make([]decoder, len(s.cols))}
+	for i, c := range s.cols {
+		w.decs[i].c = c
+	}
+	for tk := range work {
+		out := s.shared
+		if s.ordered {
+			out = tk.out
+		}
+		err := w.unit(tk, out)
+		if err != nil {
+			select {
+			case out <- item{err: err}:
+			case <-s.ctx.Done():
+			}
+		}
+		if s.ordered {
+			close(tk.out)
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// worker holds one goroutine's decoders (and their scratch buffers).
+type worker struct {
+	s    *scanner
+	decs []decoder
+}
+
+// unit decodes one row group into batches sent to out.
+func (w *worker) unit(tk *task, out chan<- item) (err error) {
+	s := w.s
+	u := &s.t.units[tk.unit]
+	pf := s.t.files[u.file]
+	where := func(col int, err error) error {
+		if col >= 0 {
+			return fmt.Errorf("parquet: %s: row group %d: column %q: %w", pf.path, u.rg, s.cols[col].field.Name, err)
+		}
+		return fmt.Errorf("parquet: %s: row group %d: %w", pf.path, u.rg, err)
+	}
+	col := -1
+	defer func() {
+		for i := range w.decs {
+			if w.decs[i].rdr != nil {
+				w.decs[i].rdr.Close()
+				w.decs[i].rdr = nil
+			}
+		}
+		if r := recover(); r != nil {
+			err = where(col, fmt.Errorf("%w: decoder panic: %v", ErrCorrupt, r))
+		}
+	}()
+	if len(s.cols) > 0 {
+		rgr := pf.rdr.RowGroup(u.rg)
+		var bytes int64
+		for i := range w.decs {
+			col = i
+			cc, err := rgr.MetaData().ColumnChunk(s.cols[i].leaf)
+			if err != nil {
+				return where(i, asCorrupt(err))
+			}
+			bytes += cc.TotalCompressedSize()
+			r, err := rgr.Column(s.cols[i].leaf)
+			if err != nil {
+				return where(i, asCorrupt(err))
+			}
+			w.decs[i].rdr = r
+		}
+		col = -1
+		if s.stats != nil {
+			atomic.AddInt64(&s.stats.BytesRead, bytes)
+		}
+	}
+	for done := int64(0); done < tk.maxRows; {
+		if err := s.ctx.Err(); err != nil {
+			return nil // the consumer went away or was cancelled
+		}
+		n := int(min(batchRows, tk.maxRows-done))
+		ob := s.batch()
+		ob.b.Len = n
+		for i := range w.decs {
+			col = i
+			v := ob.b.Cols[i]
+			v.Reset(n)
+			got, valid, arena, err := w.decs[i].read(v, n, ob.valid[i], ob.arenas[i][:0])
+			ob.valid[i], ob.arenas[i] = valid, arena
+			if err != nil {
+				return where(i, err)
+			}
+			if got != n {
+				return where(i, corruptf("column chunk ends after %d of %d rows", done+int64(got), u.rows))
+			}
+		}
+		col = -1
+		done += int64(n)
+		if s.stats != nil {
+			atomic.AddInt64(&s.stats.RowsRead, int64(n))
+		}
+		select {
+		case out <- item{b: ob}:
+		case <-s.ctx.Done():
+			return nil
+		}
+	}
+	return nil
+}
+
+// batch returns a recycled batch or a new one.
+func (s *scanner) batch() *outBatch {
+	select {
+	case ob := <-s.free:
+		ob.b.Sel = nil
+		return ob
+	default:
+	}
+	ob := &outBatch{valid: make([]columnar.Bitmap, len(s.types)), arenas: make([][]byte, len(s.types))}
+	ob.b.Cols = make([]*columnar.Vector, len(s.types))
+	for i, t := range s.types {
+		ob.b.Cols[i] = columnar.NewVector(t, batchRows)
+	}
+	return ob
+}
+
+// Schema returns the scanned columns, in spec.Cols order.
+func (s *scanner) Schema() columnar.Schema { return s.schema }
+
+// Next returns the next batch, valid until the following call.
+func (s *scanner) Next(ctx context.Context) (*columnar.Batch, error) {
+	if s.prev != nil {
+		select {
+		case s.free <- s.prev:
+		default:
+		}
+		s.prev = nil
+	}
+	if s.err != nil {
+		return nil, s.err
+	}
+	if s.closed || (s.limit >= 0 && s.produced >= s.limit) {
+		return nil, io.EOF
+	}
+	for {
+		var it item
+		var ok bool
+		if s.ordered {
+			if s.cur == nil {
+				select {
+				case s.cur, ok = <-s.order:
+				case <-ctx.Done():
+					return nil, ctx.Err()
+				}
+				if !ok {
+					s.cur = nil
+					return nil, s.end()
+				}
+			}
+			select {
+			case it, ok = <-s.cur.out:
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+			if !ok {
+				s.cur = nil
+				continue
+			}
+		} else {
+			select {
+			case it, ok = <-s.shared:
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+			if !ok {
+				return nil, s.end()
+			}
+		}
+		if it.err != nil {
+			s.err = it.err
+			s.cancel()
+			return nil, it.err
+		}
+		b := &it.b.b
+		if s.limit >= 0 && s.produced+int64(b.Len) > s.limit {
+			b.Len = int(s.limit - s.produced)
+		}
+		s.produced += int64(b.Len)
+		s.prev = it.b
+		if b.Len == 0 {
+			continue
+		}
+		return b, nil
+	}
+}
+
+// end reports io.EOF, or the cancellation that cut the scan short.
+func (s *scanner) end() error {
+	if err := s.ctx.Err(); err != nil && !s.closed {
+		s.err = err
+		return err
+	}
+	return io.EOF
+}
+
+// Close stops the workers and waits for them. It is safe to call twice.
+func (s *scanner) Close() error {
+	if s.closed {
+		return nil
+	}
+	s.closed = true
+	s.cancel()
+	s.wg.Wait()
+	return nil
+}

@@ -1,0 +1,247 @@
+package parquet
+
+import (
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/schema"
+
+	"github.com/b2sql/b2sql/columnar"
+)
+
+// kind selects the decode loop of a column: the physical type read and the
+// conversion applied on the way into the columnar payload. It is chosen once
+// per column at Open, never per value.
+type kind uint8
+
+const (
+	kBool      kind = iota // BOOLEAN → Bools
+	kInt32                 // INT32 → Ints (sign-extended, times mul)
+	kUint32                // INT32 holding UINT32 → Ints (zero-extended)
+	kInt64                 // INT64 → Ints (times mul, floor-divided by div)
+	kUint64                // INT64 holding UINT64 → Uints
+	kFloat32               // FLOAT → Floats (widened exactly)
+	kFloat64               // DOUBLE → Floats
+	kInt96                 // INT96 legacy timestamp → Ints (µs)
+	kBytes                 // BYTE_ARRAY → Bytes
+	kFixed                 // FIXED_LEN_BYTE_ARRAY → Bytes
+	kDecBytes              // BYTE_ARRAY/FLBA big-endian decimal (p ≤ 18) → Ints
+	kDecBytesF             // BYTE_ARRAY/FLBA big-endian decimal (p > 18) → Floats
+)
+
+// column describes one exposed (flat) column of the table.
+type column struct {
+	field columnar.Field
+	leaf  int // index of the leaf column in the Parquet schema
+	kind  kind
+	phys  parquet.Type
+	// mul and div convert time units to microseconds (ms: mul 1000; ns: div
+	// 1000). Both are 1 for plain integers.
+	mul, div int64
+	scale    int   // decimal scale, for kDecBytesF
+	maxDef   int16 // 0 for REQUIRED columns, 1 for OPTIONAL ones
+}
+
+// mapSchema converts the Parquet schema into exposed columns, leaving out
+// nested and repeated leaves (returned as skipped, by dotted path).
+func mapSchema(sc *schema.Schema) (cols []column, skipped []string, err error) {
+	for i := 0; i < sc.NumColumns(); i++ {
+		leaf := sc.Column(i)
+		root := sc.ColumnRoot(i)
+		if root != leaf.SchemaNode() || leaf.MaxRepetitionLevel() > 0 || leaf.MaxDefinitionLevel() > 1 {
+			skipped = append(skipped, leaf.Path())
+			continue
+		}
+		c, err := mapColumn(leaf)
+		if err != nil {
+			return nil, nil, fmt.Errorf("column %q: %w", leaf.Name(), err)
+		}
+		c.leaf = i
+		c.maxDef = leaf.MaxDefinitionLevel()
+		c.field.Name = leaf.Name()
+		c.field.Nullable = c.maxDef > 0
+		cols = append(cols, c)
+	}
+	return cols, skipped, nil
+}
+
+// mapColumn picks the SQL type and decode kind of one leaf column from its
+// physical type and its logical type (or, for files written before logical
+// types existed, its converted type).
+func mapColumn(leaf *schema.Column) (column, error) {
+	c := column{phys: leaf.PhysicalType(), mul: 1, div: 1}
+	set := func(t columnar.Type, k kind) (column, error) {
+		c.field.Type = t
+		c.kind = k
+		return c, nil
+	}
+	lt := leaf.LogicalType()
+	if lt == nil || !lt.IsValid() || lt.IsNone() {
+		lt = convertedToLogical(leaf)
+	}
+	switch c.phys {
+	case parquet.Types.Boolean:
+		return set(columnar.TBool, kBool)
+	case parquet.Types.Int96:
+		return set(columnar.TTimestamp, kInt96)
+	case parquet.Types.Float:
+		return set(columnar.TFloat32, kFloat32)
+	case parquet.Types.Double:
+		return set(columnar.TFloat64, kFloat64)
+	case parquet.Types.Int32:
+		switch t := lt.(type) {
+		case schema.IntLogicalType:
+			if t.IsSigned() {
+				return set(intType(t.BitWidth(), true), kInt32)
+			}
+			return set(intType(t.BitWidth(), false), kUint32)
+		case schema.DecimalLogicalType:
+			if err := checkDecimal(t, 9); err != nil {
+				return c, err
+			}
+			return set(columnar.DecimalType(int(t.Precision()), int(t.Scale())), kInt32)
+		case schema.DateLogicalType:
+			return set(columnar.TDate, kInt32)
+		case schema.TimeLogicalType:
+			c.mul = 1000 // TIME(MILLIS) is the only INT32 time
+			return set(columnar.TInt64, kInt32)
+		}
+		return set(columnar.TInt32, kInt32)
+	case parquet.Types.Int64:
+		switch t := lt.(type) {
+		case schema.IntLogicalType:
+			if !t.IsSigned() {
+				return set(columnar.TUint64, kUint64)
+			}
+			return set(intType(t.BitWidth(), true), kInt64)
+		case schema.DecimalLogicalType:
+			if err := checkDecimal(t, 18); err != nil {
+				return c, err
+			}
+			return set(columnar.DecimalType(int(t.Precision()), int(t.Scale())), kInt64)
+		case schema.TimestampLogicalType:
+			c.mul, c.div = unitFactors(t.TimeUnit())
+			return set(columnar.TTimestamp, kInt64)
+		case schema.TimeLogicalType:
+			c.mul, c.div = unitFactors(t.TimeUnit())
+			return set(columnar.TInt64, kInt64)
+		}
+		return set(columnar.TInt64, kInt64)
+	case parquet.Types.ByteArray, parquet.Types.FixedLenByteArray:
+		raw := kBytes
+		if c.phys == parquet.Types.FixedLenByteArray {
+			raw = kFixed
+			if leaf.TypeLength() <= 0 {
+				return c, corruptf("fixed_len_byte_array of length %d", leaf.TypeLength())
+			}
+		}
+		switch t := lt.(type) {
+		case schema.StringLogicalType, schema.EnumLogicalType, schema.JSONLogicalType:
+			if raw == kBytes {
+				return set(columnar.TVarchar, kBytes)
+			}
+		case schema.DecimalLogicalType:
+			if err := checkDecimal(t, 76); err != nil {
+				return c, err
+			}
+			c.scale = int(t.Scale())
+			if t.Precision() <= 18 {
+				return set(columnar.DecimalType(int(t.Precision()), int(t.Scale())), kDecBytes)
+			}
+			return set(columnar.TFloat64, kDecBytesF)
+		}
+		return set(columnar.TBlob, raw)
+	}
+	return c, fmt.Errorf("%w: physical type %s", ErrUnsupported, c.phys)
+}
+
+// checkDecimal rejects precisions and scales no writer produces, so that
+// later arithmetic on them (10^scale, narrowing to uint8) stays in range.
+func checkDecimal(t schema.DecimalLogicalType, maxPrec int32) error {
+	p, s := t.Precision(), t.Scale()
+	if p < 1 || p > maxPrec || s < 0 || s > p {
+		return corruptf("DECIMAL(%d,%d) does not fit its physical type", p, s)
+	}
+	return nil
+}
+
+// unitFactors returns the multiplier and floor divisor from a Parquet time
+// unit to microseconds.
+func unitFactors(u schema.TimeUnitType) (mul, div int64) {
+	switch u {
+	case schema.TimeUnitMillis:
+		return 1000, 1
+	case schema.TimeUnitNanos:
+		return 1, 1000
+	}
+	return 1, 1
+}
+
+func intType(bits int8, signed bool) columnar.Type {
+	switch {
+	case bits == 8 && signed:
+		return columnar.TInt8
+	case bits == 16 && signed:
+		return columnar.TInt16
+	case bits == 32 && signed:
+		return columnar.TInt32
+	case bits == 8:
+		return columnar.TUint8
+	case bits == 16:
+		return columnar.TUint16
+	case bits == 32:
+		return columnar.TUint32
+	case bits == 64 && !signed:
+		return columnar.TUint64
+	}
+	return columnar.TInt64
+}
+
+// convertedToLogical derives a logical type from a legacy converted type.
+// arrow-go usually does this itself when reading the footer; this covers
+// the cases it leaves as NoLogicalType.
+func convertedToLogical(leaf *schema.Column) schema.LogicalType {
+	node, ok := leaf.SchemaNode().(*schema.PrimitiveNode)
+	if !ok {
+		return schema.NoLogicalType{}
+	}
+	ct := leaf.ConvertedType()
+	switch ct {
+	case schema.ConvertedTypes.UTF8:
+		return schema.StringLogicalType{}
+	case schema.ConvertedTypes.Enum:
+		return schema.EnumLogicalType{}
+	case schema.ConvertedTypes.JSON:
+		return schema.JSONLogicalType{}
+	case schema.ConvertedTypes.Date:
+		return schema.DateLogicalType{}
+	case schema.ConvertedTypes.Decimal:
+		dm := node.DecimalMetadata()
+		return schema.NewDecimalLogicalType(dm.Precision, dm.Scale)
+	case schema.ConvertedTypes.TimestampMillis:
+		return schema.NewTimestampLogicalType(true, schema.TimeUnitMillis)
+	case schema.ConvertedTypes.TimestampMicros:
+		return schema.NewTimestampLogicalType(true, schema.TimeUnitMicros)
+	case schema.ConvertedTypes.TimeMillis:
+		return schema.NewTimeLogicalType(true, schema.TimeUnitMillis)
+	case schema.ConvertedTypes.TimeMicros:
+		return schema.NewTimeLogicalType(true, schema.TimeUnitMicros)
+	case schema.ConvertedTypes.Int8:
+		return schema.NewIntLogicalType(8, true)
+	case schema.ConvertedTypes.Int16:
+		return schema.NewIntLogicalType(16, true)
+	case schema.ConvertedTypes.Int32:
+		return schema.NewIntLogicalType(32, true)
+	case schema.ConvertedTypes.Int64:
+		return schema.NewIntLogicalType(64, true)
+	case schema.ConvertedTypes.Uint8:
+		return schema.NewIntLogicalType(8, false)
+	case schema.ConvertedTypes.Uint16:
+		return schema.NewIntLogicalType(16, false)
+	case schema.ConvertedTypes.Uint32:
+		return schema.NewIntLogicalType(32, false)
+	case schema.ConvertedTypes.Uint64:
+		return schema.NewIntLogicalType(64, false)
+	}
+	return schema.NoLogicalType{}
+}

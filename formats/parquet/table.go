@@ -1,0 +1,291 @@
+package parquet
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/metadata"
+
+	"github.com/b2sql/b2sql/columnar"
+)
+
+// Table is one Parquet file, or several files with one schema, seen as a
+// single table. It implements the planner's Table, FilterPusher, RowCounter
+// and ScanDescriber interfaces. A Table is safe for concurrent Scans; Close
+// must not race with them.
+type Table struct {
+	name    string
+	files   []*pqFile
+	cols    []column
+	schema  columnar.Schema
+	skipped []string
+	units   []unit // every row group of every file, in file order
+	rows    int64
+	// hasStats[c] is true when some row group carries statistics for column
+	// c, which is what makes a predicate on it worth pushing.
+	hasStats []bool
+}
+
+// pqFile is one open file of a table.
+type pqFile struct {
+	path string
+	size int64
+	f    *os.File
+	rdr  *file.Reader
+	meta *metadata.FileMetaData
+}
+
+// unit is one row group: the scan's unit of work, pruning and parallelism.
+type unit struct {
+	file  int
+	rg    int
+	rows  int64
+	first int64 // index of the unit's first row in the table
+	// stats[c] are the statistics of exposed column c (ok false if none).
+	stats []colStats
+}
+
+// Open opens a Parquet file, a glob of files (sorted by name) or a
+// directory (all its *.parquet files) as one table. All files must map to
+// the same columns (names and types, in order); otherwise the error names
+// the first file that differs and wraps ErrSchemaMismatch. Files stay open
+// until Close.
+func Open(pattern string) (_ *Table, err error) {
+	paths, err := expand(pattern)
+	if err != nil {
+		return nil, err
+	}
+	t := &Table{name: stem(pattern)}
+	defer func() {
+		if err != nil {
+			t.Close()
+		}
+	}()
+	for i, p := range paths {
+		f, cols, skipped, err := openFile(p)
+		if err != nil {
+			return nil, err
+		}
+		t.files = append(t.files, f)
+		if i == 0 {
+			t.cols, t.skipped = cols, skipped
+			t.schema = make(columnar.Schema, len(cols))
+			for j, c := range cols {
+				t.schema[j] = c.field
+			}
+		} else if err := sameSchema(t.cols, cols); err != nil {
+			return nil, fileError(p, fmt.Errorf("%w with %s: %w", ErrSchemaMismatch, paths[0], err))
+		} else {
+			// A column may be REQUIRED in one file and OPTIONAL in another.
+			for j := range cols {
+				t.schema[j].Nullable = t.schema[j].Nullable || cols[j].field.Nullable
+			}
+		}
+		if err := t.addUnits(i, cols); err != nil {
+			return nil, fileError(p, err)
+		}
+	}
+	t.hasStats = make([]bool, len(t.cols))
+	for _, u := range t.units {
+		for c, s := range u.stats {
+			t.hasStats[c] = t.hasStats[c] || s.ok
+		}
+	}
+	return t, nil
+}
+
+// expand resolves a pattern to a sorted list of files.
+func expand(pattern string) ([]string, error) {
+	if st, err := os.Stat(pattern); err == nil {
+		if !st.IsDir() {
+			return []string{pattern}, nil
+		}
+		pattern = filepath.Join(pattern, "*.parquet")
+	}
+	paths, err := filepath.Glob(pattern)
+	if err != nil {
+		return nil, fmt.Errorf("parquet: %s: %w", pattern, err)
+	}
+	if len(paths) == 0 {
+		if !strings.ContainsAny(pattern, "*?[") {
+			return nil, fmt.Errorf("parquet: %s: %w", pattern, os.ErrNotExist)
+		}
+		return nil, fmt.Errorf("parquet: %s: no files match: %w", pattern, os.ErrNotExist)
+	}
+	sort.Strings(paths)
+	return paths, nil
+}
+
+// stem is the table name of a pattern: the base name without extension
+// ("data/events.parquet" → "events").
+func stem(pattern string) string {
+	base := filepath.Base(strings.TrimRight(pattern, `/\`))
+	if ext := filepath.Ext(base); ext != "" && ext != base {
+		base = strings.TrimSuffix(base, ext)
+	}
+	return base
+}
+
+// openFile opens one file and maps its schema.
+func openFile(path string) (pf *pqFile, cols []column, skipped []string, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("parquet: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+		}
+	}()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("parquet: %w", err)
+	}
+	rdr, cols, skipped, err := readFooter(f, st.Size())
+	if err != nil {
+		return nil, nil, nil, fileError(path, err)
+	}
+	return &pqFile{path: path, size: st.Size(), f: f, rdr: rdr, meta: rdr.MetaData()}, cols, skipped, nil
+}
+
+// readFooter parses the footer of r (size bytes) and maps its schema.
+// Panics inside arrow-go on hostile footers become ErrCorrupt errors.
+func readFooter(r interface {
+	ReadAt([]byte, int64) (int, error)
+	Seek(int64, int) (int64, error)
+}, size int64) (rdr *file.Reader, cols []column, skipped []string, err error) {
+	defer recoverCorrupt(&err)
+	rdr, err = file.NewParquetReader(r)
+	if err != nil {
+		return nil, nil, nil, asCorrupt(err)
+	}
+	meta := rdr.MetaData()
+	if meta.FileDecryptor != nil || meta.IsSetEncryptionAlgorithm() {
+		return nil, nil, nil, fmt.Errorf("%w: encrypted file", ErrUnsupported)
+	}
+	// WriterVersion is computed lazily and cached without a lock; compute
+	// it now so that concurrent scans only read it.
+	meta.WriterVersion()
+	cols, skipped, err = mapSchema(meta.Schema)
+	if err != nil {
+		return nil, nil, nil, asCorrupt(err)
+	}
+	if err := checkLayout(meta, size); err != nil {
+		return nil, nil, nil, err
+	}
+	return rdr, cols, skipped, nil
+}
+
+// checkLayout verifies that every column chunk lies inside the file, so
+// that a lying footer cannot make the reader allocate more than the file
+// size or read past its end.
+func checkLayout(meta *metadata.FileMetaData, size int64) error {
+	ncols := meta.Schema.NumColumns()
+	for i, rg := range meta.RowGroups {
+		if len(rg.Columns) != ncols {
+			return corruptf("row group %d has %d column chunks, schema has %d columns", i, len(rg.Columns), ncols)
+		}
+		if rg.NumRows < 0 {
+			return corruptf("row group %d has %d rows", i, rg.NumRows)
+		}
+		for j, cc := range rg.Columns {
+			md := cc.MetaData
+			if md == nil {
+				return corruptf("row group %d column %d: no metadata", i, j)
+			}
+			start := md.DataPageOffset
+			if md.DictionaryPageOffset != nil && *md.DictionaryPageOffset > 0 && *md.DictionaryPageOffset < start {
+				start = *md.DictionaryPageOffset
+			}
+			n := md.TotalCompressedSize
+			if start < 0 || n < 0 || start > size || n > size-start {
+				return corruptf("row group %d column %d: chunk at offset %d of %d bytes lies outside the %d-byte file", i, j, start, n, size)
+			}
+		}
+	}
+	return nil
+}
+
+// sameSchema reports how b differs from a, or nil.
+func sameSchema(a, b []column) error {
+	if len(a) != len(b) {
+		return fmt.Errorf("%d columns instead of %d", len(b), len(a))
+	}
+	for i := range a {
+		fa, fb := a[i].field, b[i].field
+		if fa.Name != fb.Name {
+			return fmt.Errorf("column %d is %q instead of %q", i, fb.Name, fa.Name)
+		}
+		if fa.Type != fb.Type {
+			return fmt.Errorf("column %q is %s instead of %s", fa.Name, fb.Type, fa.Type)
+		}
+		if a[i].kind != b[i].kind || a[i].mul != b[i].mul || a[i].div != b[i].div {
+			return fmt.Errorf("column %q has a different physical encoding", fa.Name)
+		}
+	}
+	return nil
+}
+
+// addUnits appends the row groups of file fi and their statistics.
+func (t *Table) addUnits(fi int, cols []column) (err error) {
+	defer recoverCorrupt(&err)
+	pf := t.files[fi]
+	for rg := 0; rg < pf.rdr.NumRowGroups(); rg++ {
+		rgm := pf.rdr.MetaData().RowGroup(rg)
+		u := unit{file: fi, rg: rg, rows: rgm.NumRows(), first: t.rows, stats: make([]colStats, len(cols))}
+		for c := range cols {
+			s, err := chunkStats(rgm, &cols[c])
+			if err != nil {
+				return fmt.Errorf("row group %d: column %q: statistics: %w", rg, cols[c].field.Name, asCorrupt(err))
+			}
+			u.stats[c] = s
+		}
+		t.units = append(t.units, u)
+		t.rows += u.rows
+	}
+	return nil
+}
+
+// Name returns the table's default name: the stem of the pattern's base
+// name ("data/events.parquet" → "events").
+func (t *Table) Name() string { return t.name }
+
+// Files returns the paths of the table's files, in scan order.
+func (t *Table) Files() []string {
+	out := make([]string, len(t.files))
+	for i, f := range t.files {
+		out[i] = f.path
+	}
+	return out
+}
+
+// RowGroups returns the number of row groups over all files.
+func (t *Table) RowGroups() int { return len(t.units) }
+
+// Schema returns the table's flat columns (nested ones are left out; see
+// Skipped).
+func (t *Table) Schema() columnar.Schema { return t.schema }
+
+// Skipped lists the dotted paths of nested or repeated leaf columns that the
+// table does not expose.
+func (t *Table) Skipped() []string { return t.skipped }
+
+// RowCount returns the number of rows from metadata.
+func (t *Table) RowCount() int64 { return t.rows }
+
+// Close closes the files. It is safe to call more than once.
+func (t *Table) Close() error {
+	var errs []error
+	for _, f := range t.files {
+		if f.f != nil {
+			errs = append(errs, f.f.Close())
+			f.f = nil
+		}
+	}
+	return errors.Join(errs...)
+}

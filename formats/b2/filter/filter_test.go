@@ -369,3 +369,35 @@ func ExampleShuffle() {
 	fmt.Printf("% x\n", dst)
 	// Output: 01 11 21 02 12 22 ff
 }
+
+// TestWideTypesizes covers element widths beyond the common ones: the
+// bitshuffle tile shrinks below 64 elements (300) or to 8 elements with a
+// heap scratch (2049), and odd widths take every plane-group kernel.
+func TestWideTypesizes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	for _, ts := range []int{23, 64, 255, 300, 2049} {
+		for _, elems := range []int{7, 8, 63, 200} {
+			n := ts*elems + rng.IntN(ts)
+			src := randBytes(rng, n)
+			enc := make([]byte, n)
+			dec := make([]byte, n)
+			filter.Shuffle(enc, src, ts)
+			if !bytes.Equal(enc, refShuffle(src, ts)) {
+				t.Fatalf("ts=%d n=%d: Shuffle differs from formula", ts, n)
+			}
+			filter.Unshuffle(dec, enc, ts)
+			if !bytes.Equal(dec, src) {
+				t.Fatalf("ts=%d n=%d: Unshuffle round trip", ts, n)
+			}
+			if err := filter.BitShuffle(enc, src, ts); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(enc, refBitShuffle(src, ts)) {
+				t.Fatalf("ts=%d n=%d: BitShuffle differs from formula", ts, n)
+			}
+			if err := filter.BitUnshuffle(dec, enc, ts); err != nil || !bytes.Equal(dec, src) {
+				t.Fatalf("ts=%d n=%d: BitUnshuffle round trip (%v)", ts, n, err)
+			}
+		}
+	}
+}

@@ -38,6 +38,8 @@ package tests
 //	nullwhen E     the value is NULL when expression E (one word) is non-zero,
 //	               e.g. nullwhen 1-(i/100)%2 for all-NULL even row groups
 //	prefix=S pad=W VARCHAR/BLOB: S followed by the value, zero-padded to W digits
+//	fill=N         VARCHAR/BLOB: N 'x' between the prefix and the value (long
+//	               strings, whose statistics writers truncate or drop)
 //	base=DATE|TS   DATE: base plus value days; TIMESTAMP (base given as
 //	               YYYY-MM-DDTHH:MM:SS or a date): base plus value seconds
 //
@@ -390,6 +392,7 @@ type formula struct {
 	nullWhen  *expr // NULL where it evaluates to non-zero
 	prefix    string
 	pad       int
+	fill      int   // VARCHAR/BLOB: this many 'x' between prefix and value
 	baseDays  int64 // DATE
 	baseMicro int64 // TIMESTAMP
 }
@@ -436,6 +439,12 @@ func parseFormula(t colType, s string) (*formula, error) {
 			f.nullEvery = n
 		case strings.HasPrefix(w, "prefix="):
 			f.prefix = strings.TrimPrefix(w, "prefix=")
+		case strings.HasPrefix(w, "fill="):
+			n, err := strconv.Atoi(strings.TrimPrefix(w, "fill="))
+			if err != nil || n < 0 {
+				return nil, fmt.Errorf("bad %s", w)
+			}
+			f.fill = n
 		case strings.HasPrefix(w, "pad="):
 			n, err := strconv.Atoi(strings.TrimPrefix(w, "pad="))
 			if err != nil || n < 0 {
@@ -469,7 +478,7 @@ func parseFormula(t colType, s string) (*formula, error) {
 		return nil, err
 	}
 	f.expr = e
-	if (f.prefix != "" || f.pad != 0) && t.name != "VARCHAR" && t.name != "BLOB" {
+	if (f.prefix != "" || f.pad != 0 || f.fill != 0) && t.name != "VARCHAR" && t.name != "BLOB" {
 		return nil, fmt.Errorf("prefix= and pad= apply to VARCHAR and BLOB only")
 	}
 	return f, nil
@@ -549,7 +558,7 @@ func (f *formula) eval(t colType, i int64) (cell, error) {
 		} else {
 			s = fmt.Sprintf("%0*d", f.pad, n.i)
 		}
-		return cell{s: f.prefix + s}, nil
+		return cell{s: f.prefix + strings.Repeat("x", f.fill) + s}, nil
 	case "DATE":
 		v, err := asInt()
 		if err != nil {

@@ -1,6 +1,7 @@
 package blosclz_test
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -93,11 +94,20 @@ func benchDecode(b *testing.B, streams [][]byte, sizes []int) {
 }
 
 func BenchmarkCompress(b *testing.B) {
-	src := shuffledFloats(func(x float64) float64 { return math.Round(x*100) / 100 })
-	comp := make([]byte, len(src))
-	b.SetBytes(int64(len(src)))
-	for b.Loop() {
-		blosclz.Compress(comp, src, 9)
+	src := shuffledFloats(func(x float64) float64 { return float64(float32(x)) })
+	for _, clevel := range []int{5, 9} {
+		b.Run(fmt.Sprintf("f64norm32/clevel=%d", clevel), func(b *testing.B) {
+			comp := make([]byte, len(src))
+			n := 0
+			b.SetBytes(int64(len(src)))
+			for b.Loop() {
+				n = blosclz.Compress(comp, src, clevel)
+			}
+			if n == 0 {
+				b.Fatal("not compressed")
+			}
+			b.ReportMetric(float64(len(src))/float64(n), "ratio")
+			b.ReportMetric(float64(b.N)*float64(len(src))/1e6/b.Elapsed().Seconds(), "MB/s")
+		})
 	}
-	b.ReportMetric(float64(b.N)*float64(len(src))/1e6/b.Elapsed().Seconds(), "MB/s")
 }

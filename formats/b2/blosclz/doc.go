@@ -18,6 +18,6 @@
 //
 // Decompress is hardened for hostile input: every read and write is bounds
 // checked and a malformed stream returns an error wrapping ErrCorrupt. Compress
-// is a from-scratch greedy hash-chain-free compressor; its output is a valid
+// is a from-scratch greedy single-probe hash compressor; its output is a valid
 // BloscLZ stream for c-blosc2's decoder but not byte-identical to c-blosc2's.
 package blosclz

@@ -1,0 +1,457 @@
+package parquet
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/schema"
+
+	"github.com/b2sql/b2sql/columnar"
+)
+
+// DefaultRowGroupRows is the default row group size, DuckDB's: small enough
+// for row-group pruning and parallel scans to pay off, large enough to keep
+// per-chunk overhead negligible.
+const DefaultRowGroupRows = 122_880
+
+// Codec is a compression codec for written files.
+type Codec uint8
+
+const (
+	Snappy       Codec = iota // fast, DuckDB's default
+	Zstd                      // smaller files, slower to write
+	Uncompressed              // for tests and already-compressed data
+)
+
+// WriterOptions tune a Writer. The zero value means defaults: 122,880 rows
+// per row group, Snappy, dictionary encoding, statistics and page index on.
+type WriterOptions struct {
+	RowGroupRows int64 // rows per row group; 0 = DefaultRowGroupRows
+	Codec        Codec
+	NoDictionary bool // plain encoding only
+}
+
+// Writer writes batches to a Parquet file. It writes to a temporary file in
+// the destination's directory and renames it over the destination on a
+// successful Close, so a failed or abandoned write leaves any previous file
+// intact. A Writer is not safe for concurrent use.
+//
+// SQL types map to Parquet as: BOOLEAN; TINYINT..INTEGER and UTINYINT..
+// UINTEGER as INT32 with an INT(bits, signed) annotation; BIGINT and UBIGINT
+// as INT64 likewise; FLOAT, DOUBLE; DECIMAL(p ≤ 9) on INT32 and DECIMAL(p ≤
+// 18) on INT64; VARCHAR as STRING; BLOB as BYTE_ARRAY; DATE; TIMESTAMP as
+// TIMESTAMP(MICROS, not adjusted to UTC), as DuckDB writes it; INTERVAL as
+// plain INT64 microseconds (read back as BIGINT); NULL as INT32, all NULL.
+type Writer struct {
+	path    string
+	tmp     *os.File
+	buf     *bufio.Writer
+	fw      *file.Writer
+	schema  columnar.Schema
+	cols    []wcol
+	rgRows  int64
+	pending int64 // rows buffered for the current row group
+	iota    []int
+	err     error // sticky: the first error ends the write
+	closed  bool
+}
+
+// wcol buffers one column of the current row group: definition levels and
+// the dense non-NULL values in their Parquet physical type.
+type wcol struct {
+	typ   columnar.Type
+	phys  parquet.Type
+	null  bool
+	defs  []int16
+	bools []bool
+	i32   []int32
+	i64   []int64
+	f32   []float32
+	f64   []float64
+	ba    []parquet.ByteArray
+	arena []byte // owns the bytes of ba: batches are only valid until their next Next
+	live  []int  // scratch: rows holding a value
+}
+
+// NewWriter creates a writer of schema to path. Nothing appears at path
+// until Close succeeds.
+func NewWriter(path string, sc columnar.Schema, opts WriterOptions) (*Writer, error) {
+	if len(sc) == 0 {
+		return nil, fmt.Errorf("parquet: %s: cannot write a table with no columns", path)
+	}
+	root, err := parquetSchema(sc)
+	if err != nil {
+		return nil, fmt.Errorf("parquet: %s: %w", path, err)
+	}
+	rg := opts.RowGroupRows
+	if rg <= 0 {
+		rg = DefaultRowGroupRows
+	}
+	codec := compress.Codecs.Snappy
+	switch opts.Codec {
+	case Zstd:
+		codec = compress.Codecs.Zstd
+	case Uncompressed:
+		codec = compress.Codecs.Uncompressed
+	}
+	props := parquet.NewWriterProperties(
+		parquet.WithCompression(codec),
+		parquet.WithDictionaryDefault(!opts.NoDictionary),
+		parquet.WithStats(true),
+		parquet.WithPageIndexEnabled(true),
+		parquet.WithMaxRowGroupLength(rg),
+		parquet.WithCreatedBy("b2sql"),
+	)
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return nil, fmt.Errorf("parquet: %w", err)
+	}
+	// file.Writer closes a sink that is an io.Closer; the buffer hides the
+	// file so that Close can sync it before closing and renaming.
+	buf := bufio.NewWriterSize(tmp, 1<<20)
+	fw, err := file.NewParquetWriterWithError(buf, root, file.WithWriterProps(props))
+	if err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return nil, fmt.Errorf("parquet: %s: %w", path, err)
+	}
+	w := &Writer{path: path, tmp: tmp, buf: buf, fw: fw, schema: sc, rgRows: rg, cols: make([]wcol, len(sc))}
+	for i, f := range sc {
+		w.cols[i] = wcol{typ: f.Type, phys: physOf(f.Type), null: f.Nullable}
+	}
+	return w, nil
+}
+
+// parquetSchema builds the Parquet schema of sc.
+func parquetSchema(sc columnar.Schema) (*schema.GroupNode, error) {
+	fields := make(schema.FieldList, len(sc))
+	seen := map[string]bool{}
+	for i, f := range sc {
+		if f.Name == "" {
+			return nil, fmt.Errorf("column %d has no name", i)
+		}
+		if k := lower(f.Name); seen[k] {
+			return nil, fmt.Errorf("duplicate column %q", f.Name)
+		} else {
+			seen[k] = true
+		}
+		rep := parquet.Repetitions.Required
+		if f.Nullable || f.Type.ID == columnar.Null {
+			rep = parquet.Repetitions.Optional
+		}
+		var lt schema.LogicalType = schema.NoLogicalType{}
+		t := f.Type
+		switch t.ID {
+		case columnar.Int8, columnar.Int16, columnar.Int32, columnar.Int64:
+			lt = schema.NewIntLogicalType(int8(bitsOf(t.ID)), true)
+		case columnar.Uint8, columnar.Uint16, columnar.Uint32, columnar.Uint64:
+			lt = schema.NewIntLogicalType(int8(bitsOf(t.ID)), false)
+		case columnar.Decimal:
+			p, s := int32(t.Precision), int32(t.Scale)
+			if p == 0 {
+				p = 18
+			}
+			if p > 18 || s > p {
+				return nil, fmt.Errorf("column %q: cannot write %s", f.Name, t)
+			}
+			lt = schema.NewDecimalLogicalType(p, s)
+		case columnar.Varchar:
+			lt = schema.StringLogicalType{}
+		case columnar.Date:
+			lt = schema.DateLogicalType{}
+		case columnar.Timestamp:
+			lt = schema.NewTimestampLogicalType(false, schema.TimeUnitMicros)
+		case columnar.Bool, columnar.Float32, columnar.Float64, columnar.Blob, columnar.Interval, columnar.Null:
+		default:
+			return nil, fmt.Errorf("column %q: cannot write type %s", f.Name, t)
+		}
+		n, err := schema.NewPrimitiveNodeLogical(f.Name, rep, lt, physOf(t), -1, -1)
+		if err != nil {
+			return nil, fmt.Errorf("column %q: %w", f.Name, err)
+		}
+		fields[i] = n
+	}
+	return schema.NewGroupNode("schema", parquet.Repetitions.Required, fields, -1)
+}
+
+func bitsOf(id columnar.TypeID) int {
+	switch id {
+	case columnar.Int8, columnar.Uint8:
+		return 8
+	case columnar.Int16, columnar.Uint16:
+		return 16
+	case columnar.Int32, columnar.Uint32:
+		return 32
+	}
+	return 64
+}
+
+// physOf is the Parquet physical type a SQL type is written as.
+func physOf(t columnar.Type) parquet.Type {
+	switch t.ID {
+	case columnar.Bool:
+		return parquet.Types.Boolean
+	case columnar.Int8, columnar.Int16, columnar.Int32, columnar.Uint8, columnar.Uint16, columnar.Uint32,
+		columnar.Date, columnar.Null:
+		return parquet.Types.Int32
+	case columnar.Decimal:
+		if t.Precision != 0 && t.Precision <= 9 {
+			return parquet.Types.Int32
+		}
+		return parquet.Types.Int64
+	case columnar.Float32:
+		return parquet.Types.Float
+	case columnar.Float64:
+		return parquet.Types.Double
+	case columnar.Varchar, columnar.Blob:
+		return parquet.Types.ByteArray
+	}
+	return parquet.Types.Int64
+}
+
+func lower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+// Write appends the live rows of b (honouring b.Sel and Const vectors).
+// Its columns must match the writer's schema in order and physical type.
+// The batch is not retained.
+func (w *Writer) Write(b *columnar.Batch) error {
+	if w.err != nil {
+		return w.err
+	}
+	if w.closed {
+		return fmt.Errorf("parquet: %s: write after close", w.path)
+	}
+	if len(b.Cols) != len(w.cols) {
+		return w.fail(fmt.Errorf("batch has %d columns, schema has %d", len(b.Cols), len(w.cols)))
+	}
+	for i, v := range b.Cols {
+		if v.Type.Phys() != w.cols[i].typ.Phys() && v.Type.ID != columnar.Null {
+			return w.fail(fmt.Errorf("column %q: batch has %s, schema has %s", w.schema[i].Name, v.Type, w.cols[i].typ))
+		}
+	}
+	rows := b.Sel
+	if rows == nil {
+		if len(w.iota) < b.Len {
+			w.iota = make([]int, max(b.Len, columnar.MaxBatch))
+			for i := range w.iota {
+				w.iota[i] = i
+			}
+		}
+		rows = w.iota[:b.Len]
+	}
+	for len(rows) > 0 {
+		k := int(min(int64(len(rows)), w.rgRows-w.pending))
+		for i, v := range b.Cols {
+			if err := w.cols[i].append(v, rows[:k]); err != nil {
+				return w.fail(fmt.Errorf("column %q: %w", w.schema[i].Name, err))
+			}
+		}
+		w.pending += int64(k)
+		rows = rows[k:]
+		if w.pending == w.rgRows {
+			if err := w.flush(); err != nil {
+				return w.fail(err)
+			}
+		}
+	}
+	return nil
+}
+
+// append buffers rows of v.
+func (c *wcol) append(v *columnar.Vector, rows []int) error {
+	nulls := v.Type.ID == columnar.Null || v.Valid != nil
+	if nulls {
+		if !c.null {
+			for _, r := range rows {
+				if v.IsNull(r) {
+					return errors.New("NULL in a NOT NULL column")
+				}
+			}
+		}
+	}
+	if c.null {
+		for _, r := range rows {
+			if nulls && v.IsNull(r) {
+				c.defs = append(c.defs, 0)
+			} else {
+				c.defs = append(c.defs, 1)
+			}
+		}
+	}
+	if v.Type.ID == columnar.Null {
+		return nil
+	}
+	// live yields the rows holding a value; Const vectors read row 0.
+	live := rows
+	if v.Const || nulls {
+		live = c.live[:0]
+		for _, r := range rows {
+			if v.Const {
+				r = 0
+			}
+			if !nulls || !v.IsNull(r) {
+				live = append(live, r)
+			}
+		}
+		c.live = live
+	}
+	switch c.phys {
+	case parquet.Types.Boolean:
+		for _, r := range live {
+			c.bools = append(c.bools, v.Bools[r])
+		}
+	case parquet.Types.Int32:
+		for _, r := range live {
+			c.i32 = append(c.i32, int32(v.Ints[r]))
+		}
+	case parquet.Types.Int64:
+		if c.typ.ID == columnar.Uint64 {
+			for _, r := range live {
+				c.i64 = append(c.i64, int64(v.Uints[r]))
+			}
+		} else {
+			for _, r := range live {
+				c.i64 = append(c.i64, v.Ints[r])
+			}
+		}
+	case parquet.Types.Float:
+		for _, r := range live {
+			c.f32 = append(c.f32, float32(v.Floats[r]))
+		}
+	case parquet.Types.Double:
+		for _, r := range live {
+			c.f64 = append(c.f64, v.Floats[r])
+		}
+	case parquet.Types.ByteArray:
+		for _, r := range live {
+			start := len(c.arena)
+			c.arena = append(c.arena, v.Bytes[r]...)
+			// When the arena grows, earlier values keep the old buffer alive.
+			c.ba = append(c.ba, parquet.ByteArray(c.arena[start:len(c.arena):len(c.arena)]))
+		}
+	}
+	return nil
+}
+
+// flush writes the buffered rows as one row group.
+func (w *Writer) flush() (err error) {
+	if w.pending == 0 {
+		return nil
+	}
+	defer recoverCorrupt(&err)
+	rgw, err := w.fw.AppendRowGroupChecked()
+	if err != nil {
+		return err
+	}
+	for i := range w.cols {
+		c := &w.cols[i]
+		cw, err := rgw.NextColumn()
+		if err != nil {
+			return err
+		}
+		var defs []int16
+		if c.null {
+			defs = c.defs
+		}
+		switch cw := cw.(type) {
+		case *file.BooleanColumnChunkWriter:
+			_, err = cw.WriteBatch(c.bools, defs, nil)
+		case *file.Int32ColumnChunkWriter:
+			_, err = cw.WriteBatch(c.i32, defs, nil)
+		case *file.Int64ColumnChunkWriter:
+			_, err = cw.WriteBatch(c.i64, defs, nil)
+		case *file.Float32ColumnChunkWriter:
+			_, err = cw.WriteBatch(c.f32, defs, nil)
+		case *file.Float64ColumnChunkWriter:
+			_, err = cw.WriteBatch(c.f64, defs, nil)
+		case *file.ByteArrayColumnChunkWriter:
+			_, err = cw.WriteBatch(c.ba, defs, nil)
+		default:
+			err = fmt.Errorf("unexpected column writer %T", cw)
+		}
+		if err == nil {
+			err = cw.Close()
+		}
+		if err != nil {
+			return fmt.Errorf("column %q: %w", w.schema[i].Name, err)
+		}
+		c.defs, c.bools, c.i32, c.i64 = c.defs[:0], c.bools[:0], c.i32[:0], c.i64[:0]
+		c.f32, c.f64, c.ba, c.arena = c.f32[:0], c.f64[:0], c.ba[:0], c.arena[:0]
+	}
+	w.pending = 0
+	return rgw.Close()
+}
+
+// fail records the first error; Close then removes the temporary file.
+func (w *Writer) fail(err error) error {
+	if w.err == nil {
+		w.err = fmt.Errorf("parquet: %s: %w", w.path, err)
+	}
+	return w.err
+}
+
+// Close flushes the last row group, writes the footer and renames the
+// temporary file over the destination. After an earlier error it removes
+// the temporary file and returns that error. It is safe to call twice.
+func (w *Writer) Close() error {
+	if w.closed {
+		return w.err
+	}
+	w.closed = true
+	if w.err == nil {
+		if err := w.flush(); err != nil {
+			w.fail(err)
+		}
+	}
+	if w.err == nil {
+		if err := w.fw.Close(); err != nil {
+			w.fail(err)
+		}
+	}
+	if w.err == nil {
+		if err := w.buf.Flush(); err != nil {
+			w.fail(err)
+		}
+	}
+	if w.err == nil {
+		if err := w.tmp.Sync(); err != nil {
+			w.fail(err)
+		}
+	}
+	if err := w.tmp.Close(); err != nil && w.err == nil {
+		w.fail(err)
+	}
+	if w.err == nil {
+		if err := os.Rename(w.tmp.Name(), w.path); err != nil {
+			w.fail(err)
+		}
+	}
+	if w.err != nil {
+		os.Remove(w.tmp.Name())
+	}
+	return w.err
+}
+
+// Abort discards the write: the temporary file is removed and the
+// destination is left untouched.
+func (w *Writer) Abort() {
+	if w.closed {
+		return
+	}
+	w.fail(errors.New("write aborted"))
+	w.Close()
+}

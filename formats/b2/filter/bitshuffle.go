@@ -163,7 +163,7 @@ func bitTransposeRows(rows []byte, rowLen, col int, in []byte) {
 	r5 := rows[5*rowLen+col : 5*rowLen+col+nb]
 	r6 := rows[6*rowLen+col : 6*rowLen+col+nb]
 	r7 := rows[7*rowLen+col : 7*rowLen+col+nb]
-	c := 0
+	c := bitTransposeAsm(rows, rowLen, col, in)
 	for ; c+8 <= nb; c += 8 {
 		s := in[8*c : 8*c+64]
 		x0, x1, x2, x3, x4, x5, x6, x7 := transpose8x8(

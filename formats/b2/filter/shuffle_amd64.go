@@ -170,3 +170,19 @@ func shuffleAsm(dst, src []byte, w int) int {
 	}
 	return 16 * blocks
 }
+
+//go:noescape
+func bitTranspose8x16(dst, src *byte, stride, blocks int)
+
+// bitTransposeAsm does bitTransposeRows for the first 16*k row bytes
+// (16*k <= len(in)/8) and returns 16*k.
+func bitTransposeAsm(rows []byte, rowLen, col int, in []byte) int {
+	blocks := len(in) / 128
+	if blocks == 0 {
+		return 0
+	}
+	_ = rows[7*rowLen+col+16*blocks-1]
+	_ = in[128*blocks-1]
+	bitTranspose8x16(&rows[col], &in[0], rowLen, blocks)
+	return 16 * blocks
+}

@@ -540,3 +540,68 @@ loops2:
 
 dones2:
 	RET
+
+// func bitTranspose8x16(dst, src *byte, stride, blocks int)
+//
+// The inverse of bitUntranspose8x16: reads 128 bytes of a byte plane at src
+// and writes 16 bytes to each of the 8 bit rows at dst, stride bytes apart.
+// Each 8-byte group is bit-transposed first (TBITS), then the forward
+// byte shuffle of 16 8-byte "elements" sends byte k of every group to row k.
+TEXT ·bitTranspose8x16(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ stride+16(FP), DX
+	MOVQ blocks+24(FP), CX
+	LEAQ (DX)(DX*2), R8
+	LEAQ (DX)(DX*4), R9
+	LEAQ (R8)(R8*1), R10
+	LEAQ (R9)(DX*2), R11
+	MOVQ $0x00AA00AA00AA00AA, AX
+	MOVQ $0x0000CCCC0000CCCC, BX
+	MOVQ $0x00000000F0F0F0F0, R12
+	TESTQ CX, CX
+	JZ   donebt
+
+loopbt:
+	// ROUND8 clobbers X8..X15, so the masks are rebuilt every step.
+	MOVQ AX, X12
+	PUNPCKLQDQ X12, X12
+	MOVQ BX, X13
+	PUNPCKLQDQ X13, X13
+	MOVQ R12, X14
+	PUNPCKLQDQ X14, X14
+	MOVOU 0(SI), X0
+	MOVOU 16(SI), X1
+	MOVOU 32(SI), X2
+	MOVOU 48(SI), X3
+	MOVOU 64(SI), X4
+	MOVOU 80(SI), X5
+	MOVOU 96(SI), X6
+	MOVOU 112(SI), X7
+	TBITS(X0, X15)
+	TBITS(X1, X15)
+	TBITS(X2, X15)
+	TBITS(X3, X15)
+	TBITS(X4, X15)
+	TBITS(X5, X15)
+	TBITS(X6, X15)
+	TBITS(X7, X15)
+	ROUND8(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12, X13, X14, X15)
+	ROUND8(X8, X9, X10, X11, X12, X13, X14, X15, X0, X1, X2, X3, X4, X5, X6, X7)
+	ROUND8(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12, X13, X14, X15)
+	ROUND8(X8, X9, X10, X11, X12, X13, X14, X15, X0, X1, X2, X3, X4, X5, X6, X7)
+	MOVOU X0, (DI)
+	MOVOU X1, (DI)(DX*1)
+	MOVOU X2, (DI)(DX*2)
+	MOVOU X3, (DI)(R8*1)
+	MOVOU X4, (DI)(DX*4)
+	MOVOU X5, (DI)(R9*1)
+	MOVOU X6, (DI)(R10*1)
+	MOVOU X7, (DI)(R11*1)
+	ADDQ $128, SI
+	ADDQ $16, DI
+	DECQ CX
+	JNZ  loopbt
+
+donebt:
+	RET

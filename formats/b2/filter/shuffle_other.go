@@ -16,3 +16,5 @@ func byteDeltaDecodeAsm(dst, src []byte) int { return 0 }
 func byteDeltaEncodeAsm(dst, src []byte) int { return 0 }
 
 func shuffleAsm(dst, src []byte, w int) int { return 0 }
+
+func bitTransposeAsm(rows []byte, rowLen, col int, in []byte) int { return 0 }

@@ -47,7 +47,11 @@ package tests
 // the value rounded to s digits, FLOAT/DOUBLE the value converted.
 //
 // rowgroup=N writes N rows per row group (default: everything in one), so
-// that row-group statistics and pruning are exercised. The file is
+// that row-group statistics and pruning are exercised. Encoding options, to
+// exercise the reader: pagesize=BYTES (data page size; small values give
+// many pages per column chunk), dict=on|off (dictionary encoding, default
+// on), pagev=1|2 (data page version), compression=none|snappy|gzip|zstd|
+// brotli|lz4 (default none). The file is
 // <name>.parquet unless file= names a path relative to the test directory
 // (what __TESTDIR__ expands to). noregister only writes the file.
 //
@@ -71,6 +75,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 )
 
@@ -95,6 +100,10 @@ type dataSpec struct {
 	file       string
 	noRegister bool
 	rows       int // generate
+	pageSize   int64
+	noDict     bool
+	codec      compress.Compression
+	pageV2     bool
 	cols       []colSpec
 	cells      [][]string // table: one []string per row
 }
@@ -124,6 +133,32 @@ func parseDataHeader(fields []string) (*dataSpec, error) {
 			ds.file = v
 		case "noregister":
 			ds.noRegister = true
+		case "pagesize":
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil || n <= 0 {
+				return nil, fmt.Errorf("bad %s", opt)
+			}
+			ds.pageSize = n
+		case "dict":
+			if v != "on" && v != "off" {
+				return nil, fmt.Errorf("dict= takes on or off")
+			}
+			ds.noDict = v == "off"
+		case "pagev":
+			if v != "1" && v != "2" {
+				return nil, fmt.Errorf("pagev= takes 1 or 2")
+			}
+			ds.pageV2 = v == "2"
+		case "compression":
+			c, ok := map[string]compress.Compression{
+				"none": compress.Codecs.Uncompressed, "snappy": compress.Codecs.Snappy,
+				"gzip": compress.Codecs.Gzip, "zstd": compress.Codecs.Zstd,
+				"brotli": compress.Codecs.Brotli, "lz4": compress.Codecs.Lz4Raw,
+			}[v]
+			if !ok {
+				return nil, fmt.Errorf("unknown compression %q", v)
+			}
+			ds.codec = c
 		default:
 			return nil, fmt.Errorf("unknown option %q", opt)
 		}
@@ -885,12 +920,23 @@ func (ds *dataSpec) write(dir string) (string, error) {
 	if chunk == 0 {
 		chunk = int64(max(ds.rows, 1))
 	}
-	props := parquet.NewWriterProperties(
+	opts := []parquet.WriterProperty{
 		parquet.WithStats(true),
 		parquet.WithMaxRowGroupLength(chunk),
 		// DuckDB stores DECIMAL(p ≤ 18) as INT32/INT64; do the same.
 		parquet.WithStoreDecimalAsInteger(true),
-	)
+		parquet.WithDictionaryDefault(!ds.noDict),
+		parquet.WithCompression(ds.codec),
+	}
+	if ds.pageSize > 0 {
+		// The writer checks the page size once per batch of values; small
+		// batches make small pages actually happen.
+		opts = append(opts, parquet.WithDataPageSize(ds.pageSize), parquet.WithBatchSize(32))
+	}
+	if ds.pageV2 {
+		opts = append(opts, parquet.WithDataPageVersion(parquet.DataPageV2))
+	}
+	props := parquet.NewWriterProperties(opts...)
 	// The writer closes its sink, so write to memory and then to disk.
 	var buf bytes.Buffer
 	if err := pqarrow.WriteTable(tbl, &buf, chunk, props, pqarrow.DefaultWriterProps()); err != nil {

@@ -156,7 +156,17 @@ func (b *binder) bindSelect() (*Bound, error) {
 // expandSelect lists the select items, expanding * and t.*.
 func (b *binder) expandSelect() ([]selItem, error) {
 	var items []selItem
-	for _, se := range b.q.sel.SelectExprs {
+	// Item spans come from our tokens (top-level commas of the select
+	// clause); vitess' own item positions are unreliable without spaces.
+	sel := b.cl.sel
+	for sel.lo < sel.hi && (b.q.toks[sel.lo].is("DISTINCT") || b.q.toks[sel.lo].is("ALL")) {
+		sel.lo++
+	}
+	spans := b.q.items(sel)
+	if len(spans) != len(b.q.sel.SelectExprs) {
+		spans = nil
+	}
+	for k, se := range b.q.sel.SelectExprs {
 		switch se := se.(type) {
 		case *sqlparser.StarExpr:
 			qual := se.TableName.Name.String()
@@ -181,12 +191,19 @@ func (b *binder) expandSelect() ([]selItem, error) {
 				}
 			}
 		case *sqlparser.AliasedExpr:
-			lo, hi := b.q.rw.orig(se.StartParsePos), b.q.rw.orig(se.EndParsePos)
-			sp := b.q.spanOfText(lo, hi)
-			if se.EndParsePos <= se.StartParsePos {
-				sp = b.cl.sel
+			sp := b.cl.sel
+			if k < len(spans) {
+				sp = spans[k]
 			}
 			it := selItem{src: se.Expr, alias: se.As.String(), sp: sp}
+			if it.alias != "" && sp.hi > sp.lo {
+				// The item's text without its alias, for error search.
+				sp.hi--
+				if sp.hi > sp.lo && b.q.toks[sp.hi-1].is("AS") {
+					sp.hi--
+				}
+				it.sp = sp
+			}
 			switch {
 			case it.alias != "":
 				it.name = it.alias

@@ -69,23 +69,6 @@ func (q *Query) findToken(sp span, match func(token) bool) int {
 	return sp.lo
 }
 
-// spanOfText returns the tokens lying in original byte range [from, to).
-func (q *Query) spanOfText(from, to int) span {
-	sp := span{len(q.toks), len(q.toks)}
-	for i, t := range q.toks {
-		if t.off >= from && sp.lo == len(q.toks) {
-			sp.lo = i
-		}
-		if t.off < to {
-			sp.hi = i + 1
-		}
-	}
-	if sp.hi < sp.lo {
-		sp.hi = sp.lo
-	}
-	return sp
-}
-
 // clauses finds the top-level clauses of the query: for each keyword the
 // span of what follows it, and for list clauses the span of each item.
 type clauses struct {

@@ -218,7 +218,7 @@ func parseQuery(src Source, toks []token) (*Query, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := sqlparser.ParseWithOptions(context.Background(), rw.text, sqlparser.ParserOptions{AnsiQuotes: true})
+	st, err := vitessParse(rw.text)
 	if err != nil {
 		return nil, syntaxError(src, toks, rw, err)
 	}
@@ -236,6 +236,20 @@ func parseQuery(src Source, toks []token) (*Query, error) {
 		}
 		return nil, errAt(src, toks[0].off, ErrUnsupported, "statement is not supported")
 	}
+}
+
+// errVitessPanic stands for a panic inside vitess on odd input.
+var errVitessPanic = errors.New("parser failure")
+
+// vitessParse parses with vitess, turning its (rare) panics into errors:
+// a malformed statement must never take the process down.
+func vitessParse(text string) (st sqlparser.Statement, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			st, err = nil, errVitessPanic
+		}
+	}()
+	return sqlparser.ParseWithOptions(context.Background(), text, sqlparser.ParserOptions{AnsiQuotes: true})
 }
 
 // stripParens removes parentheses around a whole query, which vitess does
@@ -283,7 +297,7 @@ func syntaxError(src Source, toks []token, rw *rewritten, err error) error {
 	pos := vitessPos(err, len(rw.text))
 	end := len(strings.TrimRight(rw.text, " \t\r\n\f\v"))
 	if pos-1 >= end {
-		_, err2 := sqlparser.ParseWithOptions(context.Background(), rw.text[:end]+" ,,", sqlparser.ParserOptions{AnsiQuotes: true})
+		_, err2 := vitessParse(rw.text[:end] + " ,,")
 		if err2 == nil || vitessPos(err2, end+3)-1 > end {
 			return errAt(src, len(src.Text), ErrSyntax, "syntax error at end of input")
 		}

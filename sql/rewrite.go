@@ -57,6 +57,11 @@ func (w *rewriter) put(text string, at, n int) {
 // MySQL comment syntax differently) while keeping every byte offset.
 func (w *rewriter) gap(upto int) {
 	if upto <= w.prevE {
+		// Tokens that touch get a space between them: vitess computes
+		// select-item positions assuming one and panics on SELECT''.
+		if w.b.Len() > 0 && upto == w.prevE && !w.punctAt(upto) && !w.punctAt(upto-1) {
+			w.put(" ", upto, 0)
+		}
 		return
 	}
 	g := []byte(w.src.Text[w.prevE:upto])
@@ -82,6 +87,12 @@ func (w *rewriter) tok(t token, text string) {
 
 // skip drops token t (its bytes become blanks of the gap).
 func (w *rewriter) skip(t token) { w.gap(t.off); w.prevE = t.off }
+
+// punctAt reports whether the byte at off is an operator character (a
+// space next to one would shift vitess' select-item positions).
+func (w *rewriter) punctAt(off int) bool {
+	return off >= 0 && off < len(w.src.Text) && strings.IndexByte("()[],.;+-*/%<>=!|&^~:?@$#{}", w.src.Text[off]) >= 0
+}
 
 func (w *rewriter) raw(t token) string { return w.src.Text[t.off:t.end] }
 

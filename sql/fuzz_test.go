@@ -1,0 +1,72 @@
+package sql
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// FuzzParse checks that splitting, parsing and binding never panic and that
+// every error is an *Error positioned inside the script.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{
+		"SELECT a, b + 1 AS x FROM t WHERE s = 'x' GROUP BY 1, x HAVING count(*) > 1 ORDER BY 2 DESC NULLS FIRST LIMIT 10 OFFSET 2",
+		"SELECT * FROM 'data/events.parquet' WHERE kind ILIKE 'x%'",
+		"SELECT CAST(a AS DECIMAL(10,2)), a::BIGINT, TRY_CAST(s AS DATE), DATE '2024-01-01', INTERVAL '1 day' FROM t",
+		"SELECT EXTRACT(year FROM d), date_trunc('month', ts), s || 'x', a // 2 FROM t",
+		"SELECT CASE WHEN a > 1 THEN 'x' ELSE NULL END, COALESCE(a, 0), a NOT IN (1, 2) FROM t",
+		"SELECT pricee FROM t",
+		"SELECT 1;\nSELECT x FROM t;",
+		"EXPLAIN ANALYZE SELECT 1",
+		"SET threads = 4; RESET threads; SHOW TABLES; DESCRIBE t",
+		"SELECT 'é', \"a\"\"b\", `c` FROM read_parquet('x/*.parquet') AS e",
+		"SELECT a FROM t WHERE",
+		"SELECT /* c */ a -- d\nFROM t",
+		"SELECT count(DISTINCT a) FROM t GROUP BY ALL",
+	} {
+		f.Add(s)
+	}
+	cat := newCatalog()
+	f.Fuzz(func(t *testing.T, script string) {
+		check := func(err error) {
+			if err == nil {
+				return
+			}
+			var e *Error
+			if !errors.As(err, &e) {
+				t.Fatalf("%q: error %T %v is not *Error", script, err, err)
+			}
+			if !posInside(script, e.Pos) {
+				t.Fatalf("%q: error %v outside the input", script, err)
+			}
+		}
+		for _, src := range append(Split(script), Source{Text: script}) {
+			st, err := Parse(src)
+			check(err)
+			var q *Query
+			switch st := st.(type) {
+			case *Query:
+				q = st
+			case *Explain:
+				q = st.Query
+			case *Describe:
+				q = st.Query
+			}
+			if q != nil {
+				_, err := Bind(q, cat)
+				check(err)
+			}
+		}
+	})
+}
+
+// posInside reports whether p lies in script: a line that exists, a column
+// at most one past that line's last rune.
+func posInside(script string, p Pos) bool {
+	lines := strings.Split(script, "\n")
+	if p.Line < 1 || p.Line > len(lines) || p.Col < 1 {
+		return false
+	}
+	return p.Col <= utf8.RuneCountInString(lines[p.Line-1])+1
+}

@@ -21,8 +21,9 @@ func deltaWidth(typesize int) int {
 // DELTA is XOR-based and anchored on the chunk's first block: when
 // isFirstBlock, word i becomes src[i] XOR src[i-1] (word 0 is kept) and ref is
 // ignored; otherwise word i becomes src[i] XOR ref[i], where ref is the
-// original (unfiltered) first block of the same chunk and must be at least
-// len(src) bytes. dst must not overlap src or ref.
+// original (unfiltered) first block of the same chunk, normally at least
+// len(src) bytes (bytes beyond a shorter ref are copied unchanged). dst must
+// not overlap src or ref.
 func DeltaEncode(dst, src, ref []byte, typesize int, isFirstBlock bool) {
 	dst = dst[:len(src)]
 	w := deltaWidth(typesize)
@@ -35,15 +36,25 @@ func DeltaEncode(dst, src, ref []byte, typesize int, isFirstBlock bool) {
 			xorBytes(dst[w:n], src[w:n], src[:n-w])
 		}
 	} else {
-		xorBytes(dst[:n], src[:n], ref[:n])
+		xorRef(dst[:n], src[:n], ref)
 	}
 	copy(dst[n:], src[n:])
 }
 
+// xorRef XORs src with the leading bytes of ref into dst. A ref shorter than
+// src (possible only in a malformed or VL-blocks chunk, where block 0 may be
+// the shorter one) leaves the excess unchanged instead of panicking.
+func xorRef(dst, src, ref []byte) {
+	k := min(len(src), len(ref))
+	xorBytes(dst[:k], src[:k], ref[:k])
+	copy(dst[k:], src[k:])
+}
+
 // DeltaDecode inverts DeltaEncode for one block. When isFirstBlock the
 // block is decoded by a running XOR and ref is ignored; otherwise ref is the
-// already decoded first block of the chunk (at least len(src) bytes), which
-// is why blosc2 readers decode block 0 of a DELTA chunk first. dst may be
+// already decoded first block of the chunk (normally at least len(src)
+// bytes; see DeltaEncode), which is why blosc2 readers decode block 0 of a
+// DELTA chunk first. dst may be
 // src itself (in-place decoding); otherwise they must not overlap, and ref
 // must not overlap dst.
 func DeltaDecode(dst, src, ref []byte, typesize int, isFirstBlock bool) {
@@ -53,7 +64,7 @@ func DeltaDecode(dst, src, ref []byte, typesize int, isFirstBlock bool) {
 	if isFirstBlock {
 		prefixXor(dst[:n], src[:n], w)
 	} else {
-		xorBytes(dst[:n], src[:n], ref[:n])
+		xorRef(dst[:n], src[:n], ref)
 	}
 	copy(dst[n:], src[n:])
 }

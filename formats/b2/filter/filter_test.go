@@ -401,3 +401,19 @@ func TestWideTypesizes(t *testing.T) {
 		}
 	}
 }
+
+// TestDeltaShortRef: a reference shorter than the block must not panic.
+func TestDeltaShortRef(t *testing.T) {
+	src := seq(16)
+	ref := []byte{0xFF, 0xFF, 0xFF, 0xFF}
+	dst := make([]byte, 16)
+	filter.DeltaDecode(dst, src, ref, 2, false)
+	want := append([]byte{0xFF, 0xFE, 0xFD, 0xFC}, seq(16)[4:]...)
+	if !bytes.Equal(dst, want) {
+		t.Fatalf("got % x, want % x", dst, want)
+	}
+	filter.DeltaEncode(dst, src, nil, 8, false)
+	if !bytes.Equal(dst, src) {
+		t.Fatalf("nil ref: got % x", dst)
+	}
+}

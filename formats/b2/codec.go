@@ -110,7 +110,9 @@ func (s *streamDecoder) decode(h *ChunkHeader, dict, src, dst []byte) error {
 		if err != nil {
 			return err
 		}
-		out, err := d.DecodeAll(src, dst[:0:len(dst)])
+		// dst's capacity bounds the output (WithDecodeAllCapLimit), so
+		// a stream can never decode more than the space it was given.
+		out, err := d.DecodeAll(src, dst[:0])
 		if err != nil {
 			return corruptf("zstd: %v", err)
 		}

@@ -283,12 +283,12 @@ func (d *Decoder) decodeBlock(c *chunk, b int, out []byte, ref []byte) error {
 		}
 	}
 	if nf == 0 {
-		return d.decodeStreams(c, b, out)
+		return d.decodeStreams(c, b, out, false)
 	}
 	bsize := len(out)
 	d.tmp, d.tmp2 = grow(d.tmp, bsize), grow(d.tmp2, bsize)
 	cur := d.tmp
-	if err := d.decodeStreams(c, b, cur); err != nil {
+	if err := d.decodeStreams(c, b, cur, true); err != nil {
 		return err
 	}
 	for i := 5; i >= 0; i-- {
@@ -315,8 +315,10 @@ func (d *Decoder) decodeBlock(c *chunk, b int, out []byte, ref []byte) error {
 }
 
 // decodeStreams decodes the (possibly split) streams of block b into out,
-// producing the filtered block bytes.
-func (d *Decoder) decodeStreams(c *chunk, b int, out []byte) error {
+// producing the filtered block bytes. When out is scratch, codecs may use
+// its spare capacity: zstd's fast (over-copying) path needs 32 bytes of
+// slack after the output, which the exact-size path lacks.
+func (d *Decoder) decodeStreams(c *chunk, b int, out []byte, scratch bool) error {
 	p := c.bstart(b)
 	if c.VLBlocks() {
 		end := len(c.data)
@@ -337,13 +339,20 @@ func (d *Decoder) decodeStreams(c *chunk, b int, out []byte) error {
 	}
 	neblock := bsize / nstreams
 	data := c.data
+	// Streams are written in order, so a stream may spill into the space
+	// of the ones after it; only the last is bounded by the block (or, in
+	// a scratch buffer, by the buffer's capacity).
+	lim := len(out)
+	if scratch {
+		lim = cap(out)
+	}
 	for s := 0; s < nstreams; s++ {
 		if p+4 > len(data) {
 			return corruptf("block %d stream %d: size field past the end", b, s)
 		}
 		csize := int(int32(binary.LittleEndian.Uint32(data[p:])))
 		p += 4
-		dst := out[s*neblock : (s+1)*neblock]
+		dst := out[s*neblock : (s+1)*neblock : lim]
 		switch {
 		case csize == 0:
 			clear(dst)
@@ -427,9 +436,10 @@ func fillByte(dst []byte, v byte) {
 }
 
 // grow returns buf resized to n, reallocating only when capacity is short.
+// New buffers get a little slack capacity for codecs that over-copy.
 func grow(buf []byte, n int) []byte {
 	if cap(buf) < n {
-		return make([]byte, n)
+		return make([]byte, n, n+64)
 	}
 	return buf[:n]
 }

@@ -1,0 +1,217 @@
+// Command b2sql queries Parquet and blosc2 files with SQL.
+//
+//	b2sql                       interactive session over the demo dataset
+//	b2sql data/                 register every table file in data/
+//	b2sql -c "SELECT …" f.parquet
+//	b2sql -f script.sql data/
+//	cat script.sql | b2sql data/
+//	b2sql gen --rows 10000000 --out data/
+//	b2sql inspect file.b2nd
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/term"
+
+	"github.com/b2sql/b2sql"
+	"github.com/b2sql/b2sql/demo"
+	"github.com/b2sql/b2sql/repl"
+)
+
+const version = "0.1.0"
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		switch args[0] {
+		case "gen":
+			return runGen(args[1:], stderr)
+		case "inspect":
+			return runInspect(args[1:], stdout, stderr)
+		}
+	}
+	fs := flag.NewFlagSet("b2sql", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	command := fs.String("c", "", "run the SQL statements in `SQL` and exit")
+	file := fs.String("f", "", "run the SQL script in `FILE` and exit")
+	format := fs.String("format", "", "output format: table, csv, tsv, json, ndjson, markdown (default: table on a terminal, csv otherwise)")
+	header := fs.Bool("header", true, "print column names")
+	nullValue := fs.String("nullvalue", "", "text printed for NULL in csv/tsv")
+	threads := fs.Int("threads", 0, "worker threads (default: all CPUs)")
+	timer := fs.Bool("timer", false, "print each statement's run time")
+	bail := fs.Bool("bail", false, "stop at the first error")
+	demoRows := fs.Int64("demo-rows", 1_000_000, "rows in the built-in demo dataset used when no PATH is given (0: none)")
+	showVersion := fs.Bool("version", false, "print the version and exit")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, `b2sql %s — SQL over Parquet and blosc2 files
+
+Usage:
+  b2sql [flags] [PATH ...]        PATH: table files or directories of them
+  b2sql gen --rows N --out DIR    write the demo "events" table as Parquet
+  b2sql inspect FILE              print a blosc2 file's layout
+
+With no PATH, b2sql opens the built-in demo dataset (table "events").
+
+Examples:
+  b2sql -c "SELECT category, count(*) FROM events GROUP BY 1 ORDER BY 2 DESC LIMIT 5"
+  b2sql -c "SELECT * FROM 'data/x.parquet' LIMIT 10" 
+  b2sql -f report.sql --format markdown data/
+  cat script.sql | b2sql --format json data/
+
+Flags:
+`, version)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return 0
+		}
+		return 2
+	}
+	if *showVersion {
+		fmt.Fprintln(stdout, "b2sql", version)
+		return 0
+	}
+	var opts []b2sql.Option
+	if *threads > 0 {
+		opts = append(opts, b2sql.WithThreads(*threads))
+	}
+	db, err := b2sql.Open("", opts...)
+	if err != nil {
+		fmt.Fprintln(stderr, "Error:", err)
+		return 1
+	}
+	defer db.Close()
+	paths := fs.Args()
+	if len(paths) == 0 && *demoRows > 0 {
+		p, err := demo.EnsureCached(*demoRows)
+		if err != nil {
+			fmt.Fprintln(stderr, "Error: preparing the demo dataset:", err)
+			return 1
+		}
+		paths = []string{p}
+	}
+	for _, p := range paths {
+		if err := register(db, p); err != nil {
+			fmt.Fprintln(stderr, "Error:", err)
+			return 1
+		}
+	}
+	stdinTTY := isTerminal(stdin)
+	stdoutTTY := isTerminal(stdout)
+	out := repl.Output{Format: repl.FormatCSV, Header: *header, NullValue: *nullValue}
+	if stdoutTTY {
+		out.Format = repl.FormatTable
+		out.MaxRows = 40
+	}
+	if *format != "" {
+		f, err := repl.ParseFormat(*format)
+		if err != nil {
+			fmt.Fprintln(stderr, "Error:", err)
+			return 2
+		}
+		out.Format = f
+	}
+	r := &repl.Runner{DB: db, Out: stdout, Err: stderr, Output: out, Timer: *timer, Bail: *bail}
+	ctx := context.Background()
+	switch {
+	case *command != "":
+		return exitCode(r.RunScript(ctx, *command))
+	case *file != "":
+		b, err := os.ReadFile(*file)
+		if err != nil {
+			fmt.Fprintln(stderr, "Error:", err)
+			return 1
+		}
+		return exitCode(r.RunScript(ctx, string(b)))
+	case !stdinTTY:
+		b, err := io.ReadAll(stdin)
+		if err != nil {
+			fmt.Fprintln(stderr, "Error:", err)
+			return 1
+		}
+		return exitCode(r.RunScript(ctx, string(b)))
+	}
+	fmt.Fprintf(stderr, "b2sql %s — tables: %s. End statements with ';', .quit to leave.\n", version, strings.Join(db.Tables(), ", "))
+	r.Interactive(stdin, "b2sql")
+	return 0
+}
+
+func exitCode(failed int) int {
+	if failed > 0 {
+		return 1
+	}
+	return 0
+}
+
+// register adds a file, glob or directory of table files.
+func register(db *b2sql.DB, p string) error {
+	st, err := os.Stat(p)
+	if err == nil && st.IsDir() {
+		entries, err := os.ReadDir(p)
+		if err != nil {
+			return err
+		}
+		n := 0
+		for _, e := range entries {
+			if strings.EqualFold(filepath.Ext(e.Name()), ".parquet") {
+				if err := db.RegisterTable(tableName(e.Name()), filepath.Join(p, e.Name())); err != nil {
+					return err
+				}
+				n++
+			}
+		}
+		if n == 0 {
+			return fmt.Errorf("%s: no table files found", p)
+		}
+		return nil
+	}
+	return db.RegisterTable(tableName(p), p)
+}
+
+func tableName(p string) string {
+	base := filepath.Base(p)
+	if i := strings.IndexByte(base, '.'); i > 0 {
+		base = base[:i]
+	}
+	base = strings.NewReplacer("*", "", "?", "", "-", "_", " ", "_").Replace(base)
+	return base
+}
+
+func isTerminal(f any) bool {
+	if x, ok := f.(*os.File); ok {
+		return term.IsTerminal(int(x.Fd()))
+	}
+	return false
+}
+
+func runGen(args []string, stderr io.Writer) int {
+	fs := flag.NewFlagSet("b2sql gen", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	rows := fs.Int64("rows", 1_000_000, "number of rows")
+	out := fs.String("out", ".", "output directory (writes events.parquet)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		fmt.Fprintln(stderr, "Error:", err)
+		return 1
+	}
+	path := filepath.Join(*out, "events.parquet")
+	if err := demo.Generate(path, *rows); err != nil {
+		fmt.Fprintln(stderr, "Error:", err)
+		return 1
+	}
+	fmt.Fprintf(stderr, "wrote %d rows to %s\n", *rows, path)
+	return 0
+}

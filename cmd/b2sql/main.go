@@ -99,7 +99,10 @@ Flags:
 			fmt.Fprintln(stderr, "Error: preparing the demo dataset:", err)
 			return 1
 		}
-		paths = []string{p}
+		if err := db.RegisterTable("events", p); err != nil {
+			fmt.Fprintln(stderr, "Error:", err)
+			return 1
+		}
 	}
 	for _, p := range paths {
 		if err := register(db, p); err != nil {

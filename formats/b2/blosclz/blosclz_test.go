@@ -28,18 +28,19 @@ func TestDecompressHandMade(t *testing.T) {
 		{"empty", nil, []byte{}},
 		{"literal", []byte{0x02, 'a', 'b', 'c'}, []byte("abc")},
 		{"marker bits ignored", []byte{0x22, 'a', 'b', 'c'}, []byte("abc")},
-		// field 3 → length 5, distance 0+0+1 = 1: a run of 'c'.
-		{"run", []byte{0x02, 'a', 'b', 'c', 0x60, 0x00}, []byte("abc" + "ccccc")},
+		// field 3 → length 5, distance 0+0+1 = 1: a run of 'c'; streams
+		// end with a literal run.
+		{"run", []byte{0x02, 'a', 'b', 'c', 0x60, 0x00, 0x00, '.'}, []byte("abc" + "ccccc" + ".")},
 		// field 1 → length 3, distance 2: "ab" repeated with overlap.
 		{"overlap", []byte{0x01, 'a', 'b', 0x20, 0x01, 0x00, 'z'}, []byte("ababaz")},
 		// field 7, extension 255+1 → length 9+256 = 265, distance 1.
-		{"long", []byte{0x00, 'q', 0xE0, 0xFF, 0x01, 0x00}, bytes.Repeat([]byte("q"), 266)},
+		{"long", []byte{0x00, 'q', 0xE0, 0xFF, 0x01, 0x00, 0x00, '.'}, append(bytes.Repeat([]byte("q"), 266), '.')},
 		// near distance with high bits: hi=1, code=4 → distance 261.
-		{"near high bits", append(append([]byte{}, literalRuns(far[:300])...), 0x21, 0x04),
-			append(append([]byte{}, far[:300]...), far[300-261:300-261+3]...)},
+		{"near high bits", append(append([]byte{}, literalRuns(far[:300])...), 0x21, 0x04, 0x00, '.'),
+			append(append(append([]byte{}, far[:300]...), far[300-261:300-261+3]...), '.')},
 		// far match: 31<<8 | 255, then F=0x0010 → distance 16+8192 = 8208.
-		{"far", append(append([]byte{}, literalRuns(far[:8300])...), 0x3F, 0xFF, 0x00, 0x10),
-			append(append([]byte{}, far[:8300]...), far[8300-8208:8300-8208+3]...)},
+		{"far", append(append([]byte{}, literalRuns(far[:8300])...), 0x3F, 0xFF, 0x00, 0x10, 0x00, '.'),
+			append(append(append([]byte{}, far[:8300]...), far[8300-8208:8300-8208+3]...), '.')},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -76,13 +77,15 @@ func TestDecompressCorrupt(t *testing.T) {
 		{"empty stream, output expected", nil, 1},
 		{"literal overruns input", []byte{0x05, 'a'}, 6},
 		{"literal overruns output", []byte{0x02, 'a', 'b', 'c'}, 2},
-		{"distance before start", []byte{0x00, 'a', 0x20, 0x01}, 10},
-		{"far distance before start", []byte{0x00, 'a', 0x3F, 0xFF, 0x00, 0x00}, 10},
-		{"match overruns output", []byte{0x00, 'a', 0x60, 0x00}, 4},
+		{"distance before start", []byte{0x00, 'a', 0x20, 0x01, 0x00, '.'}, 10},
+		{"far distance before start", []byte{0x00, 'a', 0x3F, 0xFF, 0x00, 0x00, 0x00, '.'}, 10},
+		{"match overruns output", []byte{0x00, 'a', 0x60, 0x00, 0x00, '.'}, 4},
 		{"truncated distance", []byte{0x00, 'a', 0x60}, 10},
 		{"truncated length", []byte{0x00, 'a', 0xE0, 0xFF}, 1000},
 		{"truncated far", []byte{0x00, 'a', 0x3F, 0xFF, 0x00}, 10},
 		{"short output", []byte{0x02, 'a', 'b', 'c'}, 4},
+		// c-blosc2 3.x stops before copying a final match.
+		{"ends with a match", []byte{0x00, 'a', 0x60, 0x00}, 6},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

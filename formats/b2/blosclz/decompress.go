@@ -105,6 +105,12 @@ func Decompress(dst, src []byte) (int, error) {
 		if length > len(dst)-op {
 			return op, corrupt("match at input %d: length %d overruns output", at, length)
 		}
+		if ip >= len(src) {
+			// c-blosc2 3.x reads the next control byte before copying and
+			// stops at the end of input, dropping a final match; its writer
+			// always ends with literals. Reject what it would not decode.
+			return op, corrupt("stream ends with a match at input %d", at)
+		}
 		if ref := op - dist; dist >= 8 && length <= 16 && len(dst)-op >= 16 {
 			// The commonest match, short and not self-overlapping within a
 			// word, inline: two word copies (see copyMatch for why the
@@ -117,9 +123,6 @@ func Decompress(dst, src []byte) (int, error) {
 			copyMatch(dst, op, dist, length)
 		}
 		op += length
-		if ip >= len(src) {
-			break
-		}
 		ctrl = uint(src[ip])
 		ip++
 	}

@@ -14,7 +14,8 @@
 //	                distance F + 8192 (up to 73727)
 //
 // A match may overlap its own output (distance < length): that is how runs
-// are encoded, so the decoder copies forward.
+// are encoded, so the decoder copies forward. A stream ends with a literal
+// run: c-blosc2 3.x drops a final match, so Decompress rejects one.
 //
 // Decompress is hardened for hostile input: every read and write is bounds
 // checked and a malformed stream returns an error wrapping ErrCorrupt. Compress

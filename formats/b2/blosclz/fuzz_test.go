@@ -26,8 +26,8 @@ func FuzzDecompress(f *testing.F) {
 	comp := make([]byte, len(src))
 	n := blosclz.Compress(comp, src, 9)
 	f.Add(comp[:n], uint32(len(src)))
-	f.Add([]byte{0x00, 'a', 0xE0, 0xFF, 0xFF, 0x01, 0x00}, uint32(600))
-	f.Add([]byte{0x00, 'a', 0x3F, 0xFF, 0x00, 0x10}, uint32(40))
+	f.Add([]byte{0x00, 'a', 0xE0, 0xFF, 0xFF, 0x01, 0x00, 0x00, 'z'}, uint32(520))
+	f.Add([]byte{0x00, 'a', 0x3F, 0xFF, 0x00, 0x10, 0x00, 'z'}, uint32(40))
 
 	f.Fuzz(func(t *testing.T, src []byte, n uint32) {
 		n %= 1 << 20 // allocation stays bounded

@@ -220,6 +220,15 @@ func (e *Encoder) Compress(dst, src []byte, p *CParams) ([]byte, error) {
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
+	for i, f := range p.Filters {
+		if f == FilterByteDelta && p.FiltersMeta[i] == 0 {
+			// Meta 0 means "the frame typesize", which a lone chunk cannot
+			// know: record the width explicitly, as c-blosc2 writers do.
+			pp := *p
+			pp.FiltersMeta[i] = byte(p.effTypesize())
+			p = &pp
+		}
+	}
 	nbytes := len(src)
 	if nbytes > math.MaxInt32-extendedHeaderLen {
 		return nil, fmt.Errorf("b2: chunk of %d bytes too large", nbytes)

@@ -222,3 +222,40 @@ func TestComputeBlocksize(t *testing.T) {
 		}
 	}
 }
+
+// TestOutOfOrderBlocks stores the blocks of a chunk in reverse order, as
+// multi-threaded writers may: readers must follow bstarts.
+func TestOutOfOrderBlocks(t *testing.T) {
+	src := le32s(50000, func(i int) int32 { return int32(i * 3) })
+	p := CParams{Codec: Zstd, CLevel: 5, Typesize: 4, Blocksize: 16384, Filters: [6]uint8{4: FilterDelta, 5: FilterShuffle}}
+	c, err := Compress(nil, src, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, _ := ParseChunkHeader(c)
+	nb := h.NBlocks()
+	if nb < 3 {
+		t.Fatalf("%d blocks", nb)
+	}
+	starts := make([]int, nb+1)
+	for i := 0; i < nb; i++ {
+		starts[i] = int(binary.LittleEndian.Uint32(c[32+4*i:]))
+	}
+	starts[nb] = len(c)
+	out := append([]byte(nil), c[:32+4*nb]...)
+	for i := nb - 1; i >= 0; i-- {
+		binary.LittleEndian.PutUint32(out[32+4*i:], uint32(len(out)))
+		out = append(out, c[starts[i]:starts[i+1]]...)
+	}
+	if len(out) != len(c) {
+		t.Fatalf("rebuilt %d bytes, want %d", len(out), len(c))
+	}
+	got := make([]byte, len(src))
+	if _, err := Decompress(got, out); err != nil || !bytes.Equal(got, src) {
+		t.Fatalf("out-of-order chunk: %v", err)
+	}
+	part := make([]byte, 4000)
+	if err := DecompressRange(part, out, 100000, 4000); err != nil || !bytes.Equal(part, src[100000:104000]) {
+		t.Fatalf("range: %v", err)
+	}
+}

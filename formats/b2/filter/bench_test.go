@@ -58,7 +58,7 @@ func BenchmarkUnshuffle(b *testing.B) {
 }
 
 func BenchmarkShuffle(b *testing.B) {
-	for _, ts := range []int{2, 4, 8} {
+	for _, ts := range []int{2, 3, 4, 8, 16} {
 		b.Run(fmt.Sprintf("ts=%d", ts), func(b *testing.B) {
 			src := benchFloats(ts)
 			dst := make([]byte, len(src))

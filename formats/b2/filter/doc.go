@@ -16,8 +16,9 @@
 // element sizes (2, 4, 8), and bitshuffle works on 8×8 bit matrices held in
 // uint64 words, tile by tile so its scratch stays in L1. On amd64 the inner
 // loops are SSE2 assembly (part of the amd64 baseline: shuffle, unshuffle,
-// bit transpose, bytedelta), with AVX2 variants of the 8-plane kernels
-// selected at start-up through golang.org/x/sys/cpu; -tags purego (or any
+// bit transpose, bytedelta), with AVX2 variants of the decoding kernels
+// (unshuffle for 2, 4, 8 planes and the bit untranspose) selected at
+// start-up through golang.org/x/sys/cpu; -tags purego (or any
 // other GOARCH) uses the Go paths, which the tests check against the same
 // formulas. The kernels hold no state; all are safe for concurrent use.
 //

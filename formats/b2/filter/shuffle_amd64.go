@@ -7,7 +7,8 @@ import "golang.org/x/sys/cpu"
 // SSE2 kernels from shuffle_amd64.s. SSE2 is part of the amd64 baseline, so
 // they need no CPU feature check; build with -tags purego to compare with
 // the portable code. The AVX2 kernels in shuffle_avx2_amd64.s (32 columns
-// per step) run where the CPU has AVX2 and handle the 8-plane cases.
+// per step) run where the CPU has AVX2: unshuffle for 2, 4 and 8 planes and
+// the bit untranspose.
 
 var hasAVX2 = cpu.X86.HasAVX2
 

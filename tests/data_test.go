@@ -13,7 +13,8 @@ package tests
 //	2	NULL	NULL	2024-02-29
 //
 // The first line after the directive lists the columns (comma-separated,
-// "NOT NULL" makes a REQUIRED column); each further line up to a blank line
+// "NOT NULL" makes a REQUIRED column, a name in double quotes may be a
+// keyword or hold spaces); each further line up to a blank line
 // is a row, values separated by one tab. NULL is NULL, (empty) an empty
 // string. Text forms: BOOLEAN true/false; DATE YYYY-MM-DD; TIMESTAMP
 // YYYY-MM-DD HH:MM:SS[.ffffff]; DECIMAL as written (exact).
@@ -233,7 +234,14 @@ func parseColType(s string) (colType, error) {
 // line after the type (the formula, for generate).
 func parseColDecl(s string) (colSpec, string, error) {
 	s = strings.TrimSpace(s)
-	name, rest, ok := strings.Cut(s, " ")
+	var name, rest string
+	ok := false
+	if q, found := strings.CutPrefix(s, `"`); found {
+		// A quoted name may hold spaces or be a keyword.
+		name, rest, ok = strings.Cut(q, `"`)
+	} else {
+		name, rest, ok = strings.Cut(s, " ")
+	}
 	if !ok || name == "" {
 		return colSpec{}, "", fmt.Errorf("column %q needs a name and a type", s)
 	}

@@ -166,6 +166,10 @@ func (b *binder) bindLiteral(e *sqlparser.SQLVal, neg bool, c ectx) (planner.Exp
 		} else if u, err := strconv.ParseUint(text, 10, 64); err == nil && !neg && e.Type == sqlparser.IntVal {
 			kind = litInt
 			k.Val = columnar.UintValue(u)
+		} else if t, ok := decimalLiteralType(text); ok && e.Type == sqlparser.FloatVal {
+			// 1.5 is DECIMAL(2,1), as in DuckDB: 0.1 + 0.2 = 0.3 holds.
+			n, _ := parseDecimal(sign+text, int(t.Precision), int(t.Scale), false)
+			k.Val = columnar.IntValue(t, n)
 		} else {
 			f, err := strconv.ParseFloat(sign+text, 64)
 			if err != nil && !isRangeErr(err) {
@@ -178,6 +182,22 @@ func (b *binder) bindLiteral(e *sqlparser.SQLVal, neg bool, c ectx) (planner.Exp
 	}
 	i := b.q.findToken(c.sp, func(t token) bool { return t.val == text })
 	return nil, b.errAt(i, ErrUnsupported, fmt.Sprintf("literal %s is not supported", sqlparser.String(e)))
+}
+
+// decimalLiteralType returns the DECIMAL type of a literal written with a
+// point and no exponent: precision is its digit count, scale its fraction
+// digits. Literals needing more than 18 digits are DOUBLE.
+func decimalLiteralType(text string) (columnar.Type, bool) {
+	if strings.ContainsAny(text, "eE") {
+		return columnar.Type{}, false
+	}
+	whole, frac, _ := strings.Cut(text, ".")
+	whole = strings.TrimLeft(whole, "0")
+	p := max(len(whole)+len(frac), 1)
+	if p > maxDecimal {
+		return columnar.Type{}, false
+	}
+	return columnar.DecimalType(p, len(frac)), true
 }
 
 // leafTok returns a token to blame for an error in expression e: its

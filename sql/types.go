@@ -11,11 +11,10 @@ import (
 // Typing decisions (DuckDB semantics where the executor's vocabulary allows):
 //
 //   - Integer literals are INTEGER when they fit, else BIGINT, else UBIGINT,
-//     else DOUBLE. Literals with a fraction or exponent (1.5, 1e3) are DOUBLE,
-//     not DECIMAL as in DuckDB: we do not implement literal decimal
-//     arithmetic. When such a literal is compared with a DECIMAL column and is
-//     exact at the column's scale, it is folded to the column's type instead,
-//     so the comparison stays on the column (and can be pushed to a scan).
+//     else DOUBLE. Literals with a point are DECIMAL(digits, fraction digits)
+//     as in DuckDB (1.5 is DECIMAL(2,1), so 0.1 + 0.2 = 0.3), DOUBLE when
+//     they need more than 18 digits; literals with an exponent (1e3) are
+//     DOUBLE.
 //   - A numeric literal compared with a column (=, <, IN, BETWEEN, …) takes
 //     the column's type when its value is exactly representable there; a
 //     string literal compared with or combined with a non-string value takes

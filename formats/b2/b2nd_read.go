@@ -307,3 +307,35 @@ func Items[T Fixed](b []byte) []T {
 	}
 	return unsafe.Slice((*T)(unsafe.Pointer(&b[0])), n)
 }
+
+// ReadItems1D decodes items [start, start+n) of a 1-D array into dst
+// sequentially with d (nil: a pooled Decoder), decompressing only the
+// blocks that hold them — what a scan that skips blocks by their SUMMARY
+// index uses.
+func (a *Array) ReadItems1D(d *Decoder, dst []byte, start int64, n int) error {
+	if a.NDim() != 1 {
+		return fmt.Errorf("b2: %s: ReadItems1D on a %d-d array", a.Frame.name, a.NDim())
+	}
+	stop := start + int64(n)
+	if start < 0 || n < 0 || stop > a.Meta.Shape[0] {
+		return fmt.Errorf("b2: %s: items [%d, %d) outside shape %v", a.Frame.name, start, stop, a.Meta.Shape)
+	}
+	if len(dst) < n*a.itemsize {
+		return shortDst(len(dst), n*a.itemsize)
+	}
+	if n == 0 {
+		return nil
+	}
+	if d == nil {
+		d = getDecoder()
+		defer putDecoder(d)
+	}
+	cs := int64(a.Meta.ChunkShape[0])
+	lo, hi := []int64{start}, []int64{stop}
+	for c := start / cs; c <= (stop-1)/cs; c++ {
+		if err := a.readChunkPart(d, nil, []int64{c}, lo, hi, dst); err != nil {
+			return err
+		}
+	}
+	return nil
+}

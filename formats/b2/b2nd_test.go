@@ -311,3 +311,27 @@ func TestParseDType(t *testing.T) {
 		}
 	}
 }
+
+func TestReadItems1D(t *testing.T) {
+	a, err := OpenArray("testdata/nd_u4_1d.b2nd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	d := NewDecoder()
+	defer d.Release()
+	for _, r := range [][2]int64{{0, 1}, {999, 2}, {3990, 20}, {0, 10000}, {9999, 1}, {5000, 0}} {
+		dst := make([]byte, 4*r[1])
+		if err := a.ReadItems1D(d, dst, r[0], int(r[1])); err != nil {
+			t.Fatal(err)
+		}
+		for i := int64(0); i < r[1]; i++ {
+			if got := binary.LittleEndian.Uint32(dst[4*i:]); got != uint32((r[0]+i)*100000) {
+				t.Fatalf("item %d = %d", r[0]+i, got)
+			}
+		}
+	}
+	if err := a.ReadItems1D(d, make([]byte, 8), 9999, 2); err == nil {
+		t.Fatal("no error past the end")
+	}
+}

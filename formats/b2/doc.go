@@ -59,10 +59,26 @@
 // full chunk shape, so every chunk has the same size; blocks tile a chunk
 // in C order and hold their items in C order.
 //
+// # API overview
+//
+//   - Chunks: Decompress, DecompressRange, GetItems and a reusable Decoder
+//     (DecompressBlock) read any chunk version 2–6; Compress and Encoder
+//     write version-5 chunks; ParseChunkHeader describes one.
+//   - Frames: Open (file via mmap, or sparse directory), NewFrame (bytes,
+//     e.g. a STORED .b2z member), Frame.ChunkData / DecompressChunk /
+//     DecompressChunkRange, metalayers and vlmeta; CreateFrame writes.
+//   - b2nd: OpenArray / NewArray, Array.ReadSlice (N-d hyper-slabs touching
+//     only the needed chunks and blocks), Array.Chunks (1-D chunk
+//     iterator), Items (typed view); WriteArray and CreateArray1D write.
+//   - Inspect dumps a file's layout for `b2sql inspect`.
+//
 // # Robustness
 //
 // Every length and offset is checked before use; malformed input yields
 // an error wrapping ErrCorrupt (naming file, chunk and offset where
 // known), never a panic, and no allocation larger than what a header
-// claims and the input can justify.
+// claims and the input can justify: block counts are bounded by the
+// bstarts that must fit in the chunk, offsets and vlmeta by a maximum
+// expansion ratio of their stored bytes, and codec output by the
+// destination buffer the caller sized from the (validated) header.
 package b2

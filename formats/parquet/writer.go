@@ -35,6 +35,11 @@ type WriterOptions struct {
 	RowGroupRows int64 // rows per row group; 0 = DefaultRowGroupRows
 	Codec        Codec
 	NoDictionary bool // plain encoding only
+	// NoDictionaryFor lists columns written plain even when dictionaries
+	// are on: mostly-unique columns, where a dictionary only costs space
+	// and decode time (and where arrow-go's fallback to plain writes page
+	// encoding statistics in map order, so files stop being byte-identical).
+	NoDictionaryFor []string
 }
 
 // Writer writes batches to a Parquet file. It writes to a temporary file in
@@ -100,14 +105,21 @@ func NewWriter(path string, sc columnar.Schema, opts WriterOptions) (*Writer, er
 	case Uncompressed:
 		codec = compress.Codecs.Uncompressed
 	}
-	props := parquet.NewWriterProperties(
+	pp := []parquet.WriterProperty{
 		parquet.WithCompression(codec),
 		parquet.WithDictionaryDefault(!opts.NoDictionary),
 		parquet.WithStats(true),
 		parquet.WithPageIndexEnabled(true),
 		parquet.WithMaxRowGroupLength(rg),
 		parquet.WithCreatedBy("b2sql"),
-	)
+	}
+	for _, name := range opts.NoDictionaryFor {
+		if sc.Index(name) < 0 {
+			return nil, fmt.Errorf("parquet: %s: NoDictionaryFor: unknown column %q", path, name)
+		}
+		pp = append(pp, parquet.WithDictionaryFor(sc[sc.Index(name)].Name, false))
+	}
+	props := parquet.NewWriterProperties(pp...)
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return nil, fmt.Errorf("parquet: %w", err)

@@ -45,7 +45,7 @@ const (
 )
 
 const (
-	seed      = 0x62327371_6c646d6f // "b2sqldmo"
+	seed      = 0x62327371_6c646d6f                      // "b2sqldmo"
 	startTS   = 1_704_067_200 * columnar.MicrosPerSecond // 2024-01-01 00:00:00 UTC
 	spanTS    = 365 * columnar.MicrosPerDay
 	jitterTS  = 5 * 60 * columnar.MicrosPerSecond

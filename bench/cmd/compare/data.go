@@ -11,9 +11,9 @@ import (
 )
 
 // ensureData makes sure path holds the demo events table with rows rows,
-// generating it when it is missing or has another row count. The file is
-// written under a temporary name and renamed, so an interrupted generation
-// never leaves a short file behind to be benchmarked.
+// generating it when it is missing or has another row count. demo.Generate
+// writes a temporary file and renames it, so an interrupted generation never
+// leaves a short file behind to be benchmarked.
 func ensureData(ctx context.Context, duck *duckEngine, path string, rows int64) error {
 	if _, err := os.Stat(path); err == nil {
 		var have int64
@@ -33,13 +33,8 @@ func ensureData(ctx context.Context, duck *duckEngine, path string, rows int64) 
 	}
 	fmt.Fprintf(os.Stderr, "compare: generating %d rows into %s\n", rows, path)
 	start := time.Now()
-	tmp := path + ".tmp"
-	if err := demo.Generate(tmp, rows); err != nil {
-		os.Remove(tmp)
+	if err := demo.Generate(path, rows); err != nil {
 		return fmt.Errorf("generate %s: %w", path, err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return err
 	}
 	fmt.Fprintf(os.Stderr, "compare: generated in %s\n", time.Since(start).Round(time.Millisecond))
 	return nil

@@ -140,7 +140,8 @@ type duckEngine struct {
 	conn *dsql.Conn
 }
 
-func openDuckDB(ctx context.Context, path string, threads int) (*duckEngine, error) {
+// openDuckDB opens an in-memory DuckDB; call view once the file exists.
+func openDuckDB(ctx context.Context, threads int) (*duckEngine, error) {
 	db, err := dsql.Open("duckdb", "")
 	if err != nil {
 		return nil, err
@@ -151,15 +152,9 @@ func openDuckDB(ctx context.Context, path string, threads int) (*duckEngine, err
 		return nil, err
 	}
 	e := &duckEngine{db: db, conn: conn}
-	setup := []string{
-		fmt.Sprintf("SET threads = %d", threads),
-		"CREATE VIEW events AS SELECT * FROM read_parquet(" + sqlString(path) + ")",
-	}
-	for _, s := range setup {
-		if _, err := conn.ExecContext(ctx, s); err != nil {
-			e.Close()
-			return nil, fmt.Errorf("duckdb: %s: %w", s, err)
-		}
+	if err := e.exec(ctx, fmt.Sprintf("SET threads = %d", threads)); err != nil {
+		e.Close()
+		return nil, err
 	}
 	// Timestamps in the file may be UTC-adjusted (TIMESTAMPTZ in DuckDB); with
 	// the session in UTC their comparisons with TIMESTAMP literals mean what
@@ -167,6 +162,19 @@ func openDuckDB(ctx context.Context, path string, threads int) (*duckEngine, err
 	// DuckDB already works in UTC.
 	conn.ExecContext(ctx, "SET TimeZone = 'UTC'")
 	return e, nil
+}
+
+func (e *duckEngine) exec(ctx context.Context, stmt string) error {
+	if _, err := e.conn.ExecContext(ctx, stmt); err != nil {
+		return fmt.Errorf("duckdb: %s: %w", stmt, err)
+	}
+	return nil
+}
+
+// view creates the events view over the Parquet file at path; DuckDB binds
+// it at once, so the file must exist.
+func (e *duckEngine) view(ctx context.Context, path string) error {
+	return e.exec(ctx, "CREATE VIEW events AS SELECT * FROM read_parquet("+sqlString(path)+")")
 }
 
 func sqlString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }

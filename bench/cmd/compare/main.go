@@ -81,12 +81,15 @@ func run(ctx context.Context, o options, w io.Writer) error {
 		return err
 	}
 
-	duck, err := openDuckDB(ctx, path, o.threads)
+	duck, err := openDuckDB(ctx, o.threads)
 	if err != nil {
 		return err
 	}
 	defer duck.Close()
 	if err := ensureData(ctx, duck, path, o.rows); err != nil {
+		return err
+	}
+	if err := duck.view(ctx, path); err != nil {
 		return err
 	}
 

@@ -26,10 +26,10 @@ func scaleID(id, rows int64) int64 {
 	return int64(float64(id) / refRows * float64(rows))
 }
 
-// likePrefix is the prefix of the LIKE query. demo titles are built from a
-// fixed word list ("alpha", "amber", …); "am" matches the words starting with
-// it, a few percent of the rows, so the scan cannot stop early.
-const likePrefix = "am"
+// likePrefix is the prefix of the LIKE query. demo titles are words from a
+// list of 64 with the first letter capitalized; "Am" matches those starting
+// with "Amber", about 1.6% of the rows, so the scan cannot stop early.
+const likePrefix = "Am"
 
 // queries returns the query set for a table of rows rows.
 func queries(rows int64) []query {

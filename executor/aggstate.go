@@ -76,9 +76,8 @@ func (s *aggState) accPhys() columnar.Phys {
 	case AggCountStar, AggCount:
 		return columnar.PhysNone
 	case AggAvg:
-		if s.in.Phys() == columnar.PhysInt && s.in.ID != columnar.Decimal {
-			return columnar.PhysInt
-		}
+		// A float accumulator cannot overflow where an int64 sum of large
+		// BIGINTs would; it is exact while the sum stays below 2^53.
 		return columnar.PhysFloat
 	case AggSum:
 		return s.spec.Type.Phys()

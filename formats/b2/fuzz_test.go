@@ -91,6 +91,31 @@ func FuzzReadFrame(f *testing.F) {
 	for _, b := range fixtureFiles(f, "*.b2*") {
 		f.Add(b)
 	}
+	// Small frames reach deep paths with few mutations.
+	dir := f.TempDir()
+	small := le32s(100, func(i int) int32 { return int32(i % 7) })
+	p := CParams{Codec: LZ4, CLevel: 5, Typesize: 4, Filters: [6]uint8{4: FilterDelta, 5: FilterShuffle}}
+	if err := WriteArray(dir+"/a.b2nd", "<i4", []int64{10, 10}, small, &ArrayOptions{ChunkShape: []int{4, 6}, BlockShape: []int{2, 3}, CParams: &p,
+		VLMeta: []Metalayer{{Name: "k", Content: []byte{0x92, 1, 2}}}}); err != nil {
+		f.Fatal(err)
+	}
+	if err := WriteArray(dir+"/z.b2nd", "<f8", []int64{64}, make([]byte, 512), &ArrayOptions{ChunkShape: []int{16}, BlockShape: []int{8}}); err != nil {
+		f.Fatal(err)
+	}
+	fw, err := CreateFrame(dir+"/v.b2frame", nil)
+	if err != nil {
+		f.Fatal(err)
+	}
+	fw.Append(small[:40])
+	fw.Append(small[:64])
+	fw.Close()
+	for _, n := range []string{"a.b2nd", "z.b2nd", "v.b2frame"} {
+		b, err := os.ReadFile(filepath.Join(dir, n))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		defer watchdog()()
 		fr, err := NewFrame(data, "fuzz")

@@ -200,7 +200,10 @@ func (b *binder) scalar(name string, xs []planner.Expr, srcs []sqlparser.Expr, a
 		if fn == "ceiling" {
 			fn = "ceil"
 		}
-		return call(fn, x.Type(), x), nil
+		if fn == "abs" {
+			return call(fn, x.Type(), x), nil
+		}
+		return wholeDecimal(call(fn, x.Type(), x), 0), nil
 	case "round":
 		if n != 1 && n != 2 {
 			return nil, b.arity(at, name, "1 or 2")
@@ -210,14 +213,19 @@ func (b *binder) scalar(name string, xs []planner.Expr, srcs []sqlparser.Expr, a
 			return nil, err
 		}
 		args := []planner.Expr{x}
+		digits := 0
 		if n == 2 {
 			d, err := integer(1, columnar.TInt32)
 			if err != nil {
 				return nil, err
 			}
 			args = append(args, d)
+			digits = -1
+			if k, ok := d.(*planner.Const); ok && !k.Val.Null {
+				digits = int(k.Val.I)
+			}
 		}
-		return call("round", x.Type(), args...), nil
+		return wholeDecimal(call("round", x.Type(), args...), digits), nil
 	case "coalesce", "ifnull":
 		if n == 0 || (name == "ifnull" && n != 2) {
 			return nil, b.arity(at, name, "1 or more")
@@ -238,6 +246,20 @@ func (b *binder) scalar(name string, xs []planner.Expr, srcs []sqlparser.Expr, a
 		return call("nullif", t, args...), nil
 	}
 	return nil, b.errAt(at, ErrUnknownFunction, fmt.Sprintf("unknown function %q%s", name, didYouMean(name, knownFuncs())))
+}
+
+// wholeDecimal narrows the scale of a rounded DECIMAL result to the digits
+// kept, as DuckDB does for round/floor/ceil of DECIMAL(p,s):
+// the kernel keeps its input type, and the cast of a value already rounded
+// to d digits is exact. Other types, and digits not known at bind time
+// (or not below the scale), are left alone.
+func wholeDecimal(x planner.Expr, digits int) planner.Expr {
+	t := x.Type()
+	if t.ID != columnar.Decimal || digits < 0 || digits >= int(t.Scale) {
+		return x
+	}
+	// Keeping the precision leaves room for the carry (round(9.5) = 10).
+	return &planner.Cast{Arg: x, To: columnar.DecimalType(int(t.Precision), digits)}
 }
 
 // bindSubstr binds vitess' special form of SUBSTRING(x FROM a FOR b).

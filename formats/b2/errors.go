@@ -14,14 +14,26 @@ var ErrCorrupt = errors.New("corrupt data")
 // instrumented chunks, big-endian dtypes for typed access).
 var ErrUnsupported = errors.New("unsupported feature")
 
+// formatError is a decoder error: its text says only what is wrong (the
+// house style `b2: file: chunk 12 at offset 40960: bad typesize 0`), while
+// errors.Is still matches its kind (ErrCorrupt or ErrUnsupported).
+type formatError struct {
+	kind error
+	msg  string
+}
+
+func (e *formatError) Error() string { return e.msg }
+func (e *formatError) Unwrap() error { return e.kind }
+
 // corruptf builds an error wrapping ErrCorrupt. Decoders say what is wrong;
-// callers that know the file, chunk and offset add that context with wrapAt.
+// callers that know the file, chunk and offset add that context with
+// chunkError / fileError.
 func corruptf(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", ErrCorrupt, fmt.Sprintf(format, args...))
+	return &formatError{ErrCorrupt, fmt.Sprintf(format, args...)}
 }
 
 func unsupportedf(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", ErrUnsupported, fmt.Sprintf(format, args...))
+	return &formatError{ErrUnsupported, "unsupported " + fmt.Sprintf(format, args...)}
 }
 
 // chunkError adds "where" (file, chunk number, byte offset) to a decoder

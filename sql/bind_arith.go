@@ -1,6 +1,8 @@
 package sql
 
 import (
+	"fmt"
+
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/planner"
 	"github.com/dolthub/vitess/go/vt/sqlparser"
@@ -168,4 +170,27 @@ func (b *binder) temporalArith(fn string, l, r planner.Expr, ls, rs sqlparser.Ex
 		return mk(columnar.TTimestamp, rx, l), nil // the vocabulary has TIMESTAMP + INTERVAL only
 	}
 	return nil, b.typeErr(ls, c, "cannot apply %s to %s and %s", fn, lt, rt)
+}
+
+func (b *binder) bindUnary(e *sqlparser.UnaryExpr, c ectx) (planner.Expr, error) {
+	switch e.Operator {
+	case sqlparser.UMinusStr:
+		if v, ok := e.Expr.(*sqlparser.SQLVal); ok && (v.Type == sqlparser.IntVal || v.Type == sqlparser.FloatVal) {
+			return b.bindLiteral(v, true, c)
+		}
+		x, err := b.bindExpr(e.Expr, c)
+		if err != nil {
+			return nil, err
+		}
+		if x.Type().ID == columnar.Null {
+			return x, nil
+		}
+		if !x.Type().IsNumeric() && x.Type().ID != columnar.Interval {
+			return nil, b.typeErr(e.Expr, c, "cannot negate %s", x.Type())
+		}
+		return &planner.Call{Fn: "neg", Args: []planner.Expr{x}, T: x.Type()}, nil
+	case sqlparser.UPlusStr:
+		return b.bindExpr(e.Expr, c)
+	}
+	return nil, b.errAt(b.leafTok(e.Expr, c.sp), ErrUnsupported, fmt.Sprintf("operator %q is not supported", e.Operator))
 }

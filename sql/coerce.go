@@ -1,0 +1,153 @@
+package sql
+
+import (
+	"fmt"
+
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/planner"
+	"github.com/dolthub/vitess/go/vt/sqlparser"
+)
+
+// coerce converts x to type to, folding literal casts. src locates errors.
+func (b *binder) coerce(x planner.Expr, to columnar.Type, src sqlparser.Expr, c ectx) (planner.Expr, error) {
+	if x.Type() == to {
+		return x, nil
+	}
+	if k, ok := x.(*planner.Const); ok {
+		if info, isLit := b.lits[k]; isLit && info.kind == litFloat && to.ID == columnar.Decimal {
+			// Exact decimal literals: 1.1 must not pick up binary rounding.
+			if n, ok := parseDecimal(info.text, int(to.Precision), int(to.Scale), true); ok {
+				return &planner.Const{Val: columnar.IntValue(to, n)}, nil
+			}
+		}
+		v, done, err := castConst(k.Val, to)
+		if err != nil {
+			at := c.sp.lo
+			if info, ok := b.lits[k]; ok {
+				at = info.tok
+			} else if src != nil {
+				at = b.leafTok(src, c.sp)
+			}
+			return nil, b.errAt(at, ErrType, fmt.Sprintf("could not cast %s to %s", k, to))
+		}
+		if done {
+			return &planner.Const{Val: v}, nil
+		}
+	}
+	return &planner.Cast{Arg: x, To: to}, nil
+}
+
+// flexible reports whether x is an untyped literal that takes the type of
+// what it meets: a string literal, NULL, or (when compare is set) a numeric
+// literal exactly representable in type other.
+func (b *binder) flexible(x planner.Expr, other columnar.Type, compare bool) bool {
+	k, ok := x.(*planner.Const)
+	if !ok {
+		return false
+	}
+	if k.Val.Null && k.Val.Type.ID == columnar.Null {
+		return true
+	}
+	info, ok := b.lits[k]
+	if !ok {
+		return false
+	}
+	switch info.kind {
+	case litString:
+		return other.ID != columnar.Varchar && other.ID != columnar.Null
+	case litInt, litFloat:
+		if !compare || !other.IsNumeric() {
+			return false
+		}
+		if other.ID == columnar.Decimal {
+			_, ok := parseDecimal(info.text, int(other.Precision), int(other.Scale), false)
+			return ok
+		}
+		v, done, err := castConst(k.Val, other)
+		if !done || err != nil {
+			return false
+		}
+		back, _, err := castConst(v, k.Val.Type)
+		return err == nil && columnar.Compare(back, k.Val) == 0
+	}
+	return false
+}
+
+// unify converts xs to one common type. compare selects the comparison
+// rules (numeric literals fit to the other side).
+func (b *binder) unify(xs []planner.Expr, srcs []sqlparser.Expr, c ectx, compare bool, what string) ([]planner.Expr, columnar.Type, error) {
+	// The type of the non-flexible operands decides.
+	var t columnar.Type
+	have := false
+	for _, x := range xs {
+		if have && b.flexible(x, t, compare) {
+			continue
+		}
+		if !have {
+			// Decide whether x is flexible against any non-literal operand.
+			flex := false
+			for _, y := range xs {
+				if y != x && !b.isLiteral(y) && b.flexible(x, y.Type(), compare) {
+					flex = true
+					break
+				}
+			}
+			if flex || (b.isNullLit(x) && len(xs) > 1) {
+				continue
+			}
+			t, have = x.Type(), true
+			continue
+		}
+		st, ok := superType(t, x.Type())
+		if !ok {
+			return nil, t, b.typeErrAt(srcs, xs, c, what, t, x.Type())
+		}
+		t = st
+	}
+	if !have {
+		// Only literals: strings win over NULL; numbers are typed already.
+		t = columnar.TNull
+		for _, x := range xs {
+			if st, ok := superType(t, x.Type()); ok {
+				t = st
+			} else {
+				return nil, t, b.typeErrAt(srcs, xs, c, what, t, x.Type())
+			}
+		}
+	}
+	out := make([]planner.Expr, len(xs))
+	for i, x := range xs {
+		var src sqlparser.Expr
+		if i < len(srcs) {
+			src = srcs[i]
+		}
+		y, err := b.coerce(x, t, src, c)
+		if err != nil {
+			return nil, t, err
+		}
+		out[i] = y
+	}
+	return out, t, nil
+}
+
+func (b *binder) typeErrAt(srcs []sqlparser.Expr, xs []planner.Expr, c ectx, what string, a, bt columnar.Type) error {
+	at := c.sp.lo
+	if len(srcs) > 0 && srcs[0] != nil {
+		at = b.leafTok(srcs[0], c.sp)
+	}
+	return b.errAt(at, ErrType, fmt.Sprintf("cannot %s %s with %s", what, a, bt))
+}
+
+func (b *binder) isLiteral(x planner.Expr) bool {
+	k, ok := x.(*planner.Const)
+	if !ok {
+		return false
+	}
+	_, lit := b.lits[k]
+	return lit || (k.Val.Null && k.Val.Type.ID == columnar.Null)
+}
+
+func (b *binder) isNullLit(x planner.Expr) bool {
+	k, ok := x.(*planner.Const)
+	return ok && k.Val.Null && k.Val.Type.ID == columnar.Null
+}

@@ -1,0 +1,46 @@
+// Package ctable exposes python-blosc2 containers as SQL tables: b2nd arrays
+// (ArrayTable, OpenArray) and CTables stored as a .b2d directory or a .b2z
+// zip (Table, Open). It owns the mapping from those files to columnar
+// schemas and batches, NULL handling, tombstoned rows, and the use of
+// python-blosc2's SUMMARY index sidecars for block pruning. Chunk, frame
+// and b2nd decoding belong to package b2; this package only reads what b2
+// decodes (spec: shared/specs/blosc2-format.md §4–§7).
+//
+// A CTable is a tree of Blosc2 frames:
+//
+//	T.b2d/                         (or the same names as STORED members of T.b2z)
+//	├── embed.b2e                  TreeStore bookkeeping, no table data
+//	├── _meta.b2f                  empty frame; vlmeta = manifest: kind, version,
+//	│                              schema (JSON text), value_epoch, index_catalog
+//	├── _valid_rows.b2nd           bool[physical rows]: false = deleted row
+//	├── _vlmeta.b2f                optional; vlmeta = user attributes
+//	├── _cols/
+//	│   ├── <name>.b2nd            fixed-width column (numbers, bool, complex,
+//	│   │                          timestamp, U/S strings); utf8 offsets; dict codes
+//	│   ├── <name>.notnull.b2nd    mask nulls: true = value present
+//	│   ├── <name>.utf8.b2nd       utf8 bytes (offsets are in <name>.b2nd)
+//	│   ├── <name>.b2b             vlstring/vlbytes: BatchArray of msgpack items
+//	│   └── <name>_dict.b2b        dictionary values (code = position)
+//	└── _indexes/<name>/
+//	    └── summary.block.b2nd     [(min, max, flags)] per block of rows
+//	                               (FULL indexes add sorted values/positions)
+//
+// Why it is read the way it is:
+//
+//   - The schema comes from the manifest alone, so opening a table reads no
+//     column data; a column's frames are opened the first time a scan needs
+//     it, which also makes SELECT of two columns of a wide table cheap.
+//   - Physical row i of every column is the same row; _valid_rows decides
+//     which are live (deletes only clear bits), and its length is the
+//     table's physical extent: longer columns (capacity, untrimmed varlen
+//     columns) are cut, shorter ones are corrupt.
+//   - A .b2z is mapped once and every member frame is a sub-slice of the
+//     mapping, as python-blosc2 opens them; nothing is extracted.
+//   - SUMMARY extrema cover physical rows including deleted and padding
+//     rows, so they are bounds of the live values and prune safely; an
+//     index marked stale, built over fewer rows than the table has, or at
+//     another value_epoch is never used.
+//   - Complex numbers have no SQL type: a complex column c becomes two
+//     columns c_re and c_im. Dictionary columns are decoded to strings for
+//     now; package dict will let them stay encoded.
+package ctable

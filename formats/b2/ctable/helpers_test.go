@@ -1,0 +1,77 @@
+package ctable
+
+import (
+	"context"
+	"errors"
+	"io"
+	"testing"
+
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/index"
+)
+
+// scanner is what both table kinds offer.
+type scanner interface {
+	Schema() columnar.Schema
+	Scan(ctx context.Context, spec index.ScanSpec) (columnar.Reader, error)
+}
+
+// scanAll reads the named columns (all when names is empty) and returns
+// them as rows of values, checking the batch contract on the way.
+func scanAll(t *testing.T, tb scanner, spec index.ScanSpec, names ...string) [][]columnar.Value {
+	t.Helper()
+	rows, err := scanRows(tb, spec, names...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
+
+func scanRows(tb scanner, spec index.ScanSpec, names ...string) ([][]columnar.Value, error) {
+	if spec.Cols == nil {
+		if len(names) == 0 {
+			for i := range tb.Schema() {
+				spec.Cols = append(spec.Cols, i)
+			}
+		}
+		for _, n := range names {
+			i := tb.Schema().Index(n)
+			if i < 0 {
+				return nil, errors.New("no column " + n)
+			}
+			spec.Cols = append(spec.Cols, i)
+		}
+	}
+	if spec.Limit == 0 {
+		spec.Limit = -1
+	}
+	r, err := tb.Scan(context.Background(), spec)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	var out [][]columnar.Value
+	for {
+		b, err := r.Next(context.Background())
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if b.Live() == 0 {
+			return nil, errors.New("empty batch")
+		}
+		if b.Len > batchRows {
+			return nil, errors.New("batch too large")
+		}
+		for i := 0; i < b.Live(); i++ {
+			r := b.Row(i)
+			row := make([]columnar.Value, len(b.Cols))
+			for c, v := range b.Cols {
+				row[c] = v.Value(r)
+			}
+			out = append(out, row)
+		}
+	}
+}

@@ -1,0 +1,198 @@
+package ctable
+
+import (
+	"archive/zip"
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/b2sql/b2sql/formats/b2"
+)
+
+// store is the tree of leaves a table is made of: a .b2d directory or the
+// same tree as members of a .b2z zip. Member names use '/' and are relative
+// to the table root ("_cols/id.b2nd").
+type store interface {
+	// frame opens a member as a Blosc2 frame. A missing member is an error
+	// wrapping fs.ErrNotExist.
+	frame(member string) (*b2.Frame, error)
+	has(member string) bool
+	close() error
+}
+
+// dirStore is a .b2d directory. Every frame is mapped on its own.
+type dirStore struct {
+	root string
+	mu   sync.Mutex
+	open []*b2.Frame
+}
+
+func (d *dirStore) frame(member string) (*b2.Frame, error) {
+	if !validMember(member) {
+		return nil, corruptf("member name %q escapes the table", member)
+	}
+	p := filepath.Join(d.root, filepath.FromSlash(member))
+	if _, err := os.Stat(p); err != nil {
+		return nil, err
+	}
+	f, err := b2.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	d.mu.Lock()
+	d.open = append(d.open, f)
+	d.mu.Unlock()
+	return f, nil
+}
+
+func (d *dirStore) has(member string) bool {
+	if !validMember(member) {
+		return false
+	}
+	_, err := os.Stat(filepath.Join(d.root, filepath.FromSlash(member)))
+	return err == nil
+}
+
+func (d *dirStore) close() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var first error
+	for _, f := range d.open {
+		if err := f.Close(); err != nil && first == nil {
+			first = err
+		}
+	}
+	d.open = nil
+	return first
+}
+
+// zipStore is a .b2z read in place: one read-only mapping of the whole zip,
+// each STORED member a sub-slice of it (python-blosc2 opens members the same
+// way, at their data offset, and never extracts them).
+type zipStore struct {
+	data    []byte
+	release func() error
+	members map[string]zipMember
+}
+
+// zipMember is a member's data range in the mapping.
+type zipMember struct {
+	off, size int64
+	stored    bool
+}
+
+// openZipStore maps path and reads its central directory.
+func openZipStore(path string) (*zipStore, error) {
+	data, release, err := mapFile(path)
+	if err != nil {
+		return nil, err
+	}
+	members, err := readZipDir(data)
+	if err != nil {
+		release()
+		return nil, err
+	}
+	return &zipStore{data: data, release: release, members: members}, nil
+}
+
+// readZipDir lists the members of the zip held in data, with the data
+// offset of each one taken from its local header (archive/zip's
+// DataOffset), and rejects member names that would escape the table.
+func readZipDir(data []byte) (map[string]zipMember, error) {
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil && zr == nil {
+		return nil, corruptf("zip: %v", err)
+	}
+	members := make(map[string]zipMember, len(zr.File))
+	for _, f := range zr.File {
+		name := f.Name
+		if strings.HasSuffix(name, "/") {
+			continue // directory entry
+		}
+		if !validMember(name) {
+			return nil, corruptf("zip member name %q escapes the table", name)
+		}
+		if _, dup := members[name]; dup {
+			return nil, corruptf("zip member %q appears twice", name)
+		}
+		m := zipMember{stored: f.Method == zip.Store}
+		if m.stored {
+			off, err := f.DataOffset()
+			if err != nil {
+				return nil, corruptf("zip member %q: %v", name, err)
+			}
+			size := int64(f.CompressedSize64)
+			if f.CompressedSize64 != f.UncompressedSize64 || f.CompressedSize64 > uint64(len(data)) {
+				return nil, corruptf("zip member %q: stored with %d compressed and %d uncompressed bytes", name, f.CompressedSize64, f.UncompressedSize64)
+			}
+			if off < 0 || off > int64(len(data))-size {
+				return nil, corruptf("zip member %q: data [%d, +%d) outside the %d-byte file", name, off, size, len(data))
+			}
+			m.off, m.size = off, size
+		}
+		members[name] = m
+	}
+	return members, nil
+}
+
+func (z *zipStore) frame(member string) (*b2.Frame, error) {
+	m, ok := z.members[member]
+	if !ok {
+		return nil, fmt.Errorf("no member %q: %w", member, fs.ErrNotExist)
+	}
+	if !m.stored {
+		return nil, unsupportedf("member %q is compressed; only STORED members can be read in place", member)
+	}
+	return b2.NewFrame(z.data[m.off:m.off+m.size:m.off+m.size], member)
+}
+
+func (z *zipStore) has(member string) bool {
+	_, ok := z.members[member]
+	return ok
+}
+
+func (z *zipStore) close() error {
+	if z.release == nil {
+		return nil
+	}
+	err := z.release()
+	z.release, z.data = nil, nil
+	return err
+}
+
+// names returns the member names, sorted (for tests and fuzzing).
+func (z *zipStore) names() []string {
+	out := make([]string, 0, len(z.members))
+	for n := range z.members {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// validMember reports whether name is a clean relative path that stays
+// inside the table: no absolute paths, no "..", no backslashes or drive
+// letters that another OS would read as a separator or root.
+func validMember(name string) bool {
+	if name == "" || strings.ContainsAny(name, "\\\x00") || strings.HasPrefix(name, "/") {
+		return false
+	}
+	if len(name) >= 2 && name[1] == ':' {
+		return false // "C:…" is a drive on Windows
+	}
+	if path.Clean(name) != name {
+		return false
+	}
+	for _, seg := range strings.Split(name, "/") {
+		if seg == ".." || seg == "." {
+			return false
+		}
+	}
+	return true
+}

@@ -59,7 +59,7 @@ func (w *rewriter) gap(upto int) {
 	if upto <= w.prevE {
 		// Tokens that touch get a space between them: vitess computes
 		// select-item positions assuming one and panics on SELECT''.
-		if w.b.Len() > 0 && upto == w.prevE && !w.punctAt(upto) && !w.punctAt(upto-1) {
+		if w.b.Len() > 0 && upto == w.prevE && upto < len(w.src.Text) && !w.punctAt(upto) && !w.punctAt(upto-1) {
 			w.put(" ", upto, 0)
 		}
 		return

@@ -89,33 +89,51 @@ func xorBytes(dst, a, b []byte) {
 // len(src) is a multiple of w; dst may be src.
 func prefixXor(dst, src []byte, w int) {
 	// Per 8-byte chunk: a log-step XOR scan of the w-byte lanes inside the
-	// word, then XOR with the previous chunk's last lane broadcast.
-	var carry uint64
+	// chunk, XORed with the running XOR c of all earlier lanes broadcast to
+	// every lane. Only c ^= (last lane of the scan) is carried from chunk to
+	// chunk, so the loop-carried chain is one XOR long.
 	i := 0
-	for ; i+8 <= len(src); i += 8 {
-		x := binary.LittleEndian.Uint64(src[i:])
-		switch w {
-		case 1:
-			x ^= x << 8
-			x ^= x << 16
-			x ^= x << 32
-		case 2:
-			x ^= x << 16
-			x ^= x << 32
-		case 4:
-			x ^= x << 32
+	switch w {
+	case 8:
+		var x uint64
+		for ; i+16 <= len(src); i += 16 {
+			s, d := src[i:i+16], dst[i:i+16]
+			x ^= binary.LittleEndian.Uint64(s[0:])
+			binary.LittleEndian.PutUint64(d[0:], x)
+			x ^= binary.LittleEndian.Uint64(s[8:])
+			binary.LittleEndian.PutUint64(d[8:], x)
 		}
-		x ^= carry
-		binary.LittleEndian.PutUint64(dst[i:], x)
-		switch w {
-		case 1:
-			carry = (x >> 56) * 0x0101010101010101
-		case 2:
-			carry = (x >> 48) * 0x0001000100010001
-		case 4:
-			carry = (x >> 32) * 0x0000000100000001
-		default:
-			carry = x
+		if i+8 <= len(src) {
+			x ^= binary.LittleEndian.Uint64(src[i:])
+			binary.LittleEndian.PutUint64(dst[i:], x)
+			i += 8
+		}
+	case 4:
+		var c uint64
+		for ; i+8 <= len(src); i += 8 {
+			y := binary.LittleEndian.Uint64(src[i:])
+			y ^= y << 32
+			binary.LittleEndian.PutUint64(dst[i:], y^c*0x0000000100000001)
+			c ^= y >> 32
+		}
+	case 2:
+		var c uint64
+		for ; i+8 <= len(src); i += 8 {
+			y := binary.LittleEndian.Uint64(src[i:])
+			y ^= y << 16
+			y ^= y << 32
+			binary.LittleEndian.PutUint64(dst[i:], y^c*0x0001000100010001)
+			c ^= y >> 48
+		}
+	default: // 1
+		var c uint64
+		for ; i+8 <= len(src); i += 8 {
+			y := binary.LittleEndian.Uint64(src[i:])
+			y ^= y << 8
+			y ^= y << 16
+			y ^= y << 32
+			binary.LittleEndian.PutUint64(dst[i:], y^c*0x0101010101010101)
+			c ^= y >> 56
 		}
 	}
 	// At most 7 bytes remain (so w < 8): finish bytewise from the words.

@@ -348,7 +348,7 @@ func (fw *FrameWriter) finish() error {
 	errs := []error{patch(16, b8[:])}
 	gflags := byte(0x12)
 	chunksize := fw.chunksize
-	if fw.variable {
+	if fw.variable || chunksize == 0 && len(fw.offsets) > 0 {
 		gflags, chunksize = 0x13|0x40, 0
 	}
 	errs = append(errs, patch(25, []byte{gflags}))

@@ -77,7 +77,7 @@ func (b *binder) bindInterval(e *sqlparser.IntervalExpr, c ectx) (planner.Expr, 
 	if e.Unit == markNoUnit {
 		n, ok := parseInterval(text)
 		if !ok || v.Type != sqlparser.StrVal {
-			return nil, b.errAt(at, ErrType, fmt.Sprintf("could not cast %q to INTERVAL", text))
+			return nil, b.errAt(at, ErrType, fmt.Sprintf("could not cast %s to INTERVAL", quoteSQL(text)))
 		}
 		us = n
 	} else {
@@ -87,7 +87,7 @@ func (b *binder) bindInterval(e *sqlparser.IntervalExpr, c ectx) (planner.Expr, 
 		}
 		f, err := strconv.ParseFloat(strings.TrimSpace(text), 64)
 		if err != nil || math.Abs(f*float64(m)) >= 1<<63 {
-			return nil, b.errAt(at, ErrType, fmt.Sprintf("could not cast %q to INTERVAL", text))
+			return nil, b.errAt(at, ErrType, fmt.Sprintf("could not cast %s to INTERVAL", quoteSQL(text)))
 		}
 		us = int64(math.Round(f * float64(m)))
 	}
@@ -96,3 +96,6 @@ func (b *binder) bindInterval(e *sqlparser.IntervalExpr, c ectx) (planner.Expr, 
 	}
 	return &planner.Const{Val: columnar.IntValue(columnar.TInterval, us)}, nil
 }
+
+// quoteSQL renders s as a SQL string literal.
+func quoteSQL(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }

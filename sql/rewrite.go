@@ -197,8 +197,9 @@ func rewrite(src Source, toks []token) (*rewritten, error) {
 			w.skip(t)
 			w.skip(next)
 			i++
-		case t.kind == tkIdent && mysqlReserved[strings.ToLower(t.val)] && !next.isOp("("):
-			// A DuckDB identifier that MySQL reserves (key, table, …).
+		case t.kind == tkIdent && (mysqlReserved[strings.ToLower(t.val)] || !isASCII(t.val)) && !next.isOp("("):
+			// A DuckDB identifier that MySQL reserves (key, table, …) or
+			// that vitess cannot lex bare (é).
 			w.tok(t, "`"+t.val+"`")
 		case t.isOp("//"):
 			w.tok(t, " DIV ")
@@ -304,6 +305,15 @@ func (w *rewriter) tokOrEnd(i int) token {
 		return w.toks[i]
 	}
 	return token{off: len(w.src.Text), end: len(w.src.Text)}
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 func isUnsupportedOp(op string) bool {

@@ -171,6 +171,9 @@ func (db *DB) Exec(ctx context.Context, script string) error {
 		}
 		for r.Next() {
 		}
+		if err := r.Err(); err != nil {
+			return err
+		}
 		if err := r.Close(); err != nil {
 			return err
 		}
@@ -258,7 +261,11 @@ func (db *DB) runQuery(ctx context.Context, q *sql.Query) (*Rows, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newRows(ctx, built.Root, names)
+	r, err := newRows(ctx, built.Root, names)
+	if r != nil {
+		r.built = built
+	}
+	return r, err
 }
 
 func (db *DB) explain(ctx context.Context, e *sql.Explain) (*Rows, error) {
@@ -272,6 +279,9 @@ func (db *DB) explain(ctx context.Context, e *sql.Explain) (*Rows, error) {
 			return nil, err
 		}
 		for r.Next() {
+		}
+		if err := r.Err(); err != nil {
+			return nil, err
 		}
 		if err := r.Close(); err != nil {
 			return nil, err

@@ -8,6 +8,7 @@ import (
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/executor"
+	"github.com/b2sql/b2sql/planner"
 )
 
 // Column describes one result column.
@@ -28,12 +29,14 @@ type Rows struct {
 	cur    []columnar.Value
 	err    error
 	closed bool
+	opened bool
+	built  *planner.Built
 	// static results (EXPLAIN, SHOW, DESCRIBE)
 	static [][]columnar.Value
 	pos    int
 }
 
-func newRows(ctx context.Context, op executor.Operator, names []string) (r *Rows, err error) {
+func newRows(ctx context.Context, op executor.Operator, names []string) (*Rows, error) {
 	types := op.Types()
 	cols := make([]Column, len(types))
 	for i, t := range types {
@@ -43,17 +46,19 @@ func newRows(ctx context.Context, op executor.Operator, names []string) (r *Rows
 		}
 		cols[i] = Column{Name: name, Type: t}
 	}
-	defer func() {
-		if p := recover(); p != nil {
-			op.Close()
-			r, err = nil, internalError(p)
-		}
-	}()
-	if err := op.Open(ctx); err != nil {
-		op.Close()
-		return nil, err
-	}
+	// The plan is opened by the first Next, not here: blocking operators do
+	// their work in Open, and the caller should already hold the Rows to
+	// watch Progress or Close it from another goroutine.
 	return &Rows{ctx: ctx, op: op, cols: cols, cur: make([]columnar.Value, len(cols))}, nil
+}
+
+// open starts the plan on first use.
+func (r *Rows) open() error {
+	if r.opened {
+		return nil
+	}
+	r.opened = true
+	return r.op.Open(r.ctx)
 }
 
 func valueRows(cols []Column, vals [][]columnar.Value) *Rows {
@@ -87,6 +92,11 @@ func (r *Rows) Next() (ok bool) {
 			r.Close()
 		}
 	}()
+	if err := r.open(); err != nil {
+		r.err = err
+		r.Close()
+		return false
+	}
 	for r.batch == nil || r.row >= r.batch.Live() {
 		b, err := r.op.Next(r.ctx)
 		if err == io.EOF {
@@ -123,6 +133,11 @@ func (r *Rows) NextBatch() *columnar.Batch {
 		r.row = r.batch.Live()
 		return &columnar.Batch{Cols: r.batch.Cols, Len: r.batch.Len, Sel: sel}
 	}
+	if err := r.open(); err != nil {
+		r.err = err
+		r.Close()
+		return nil
+	}
 	b, err := r.op.Next(r.ctx)
 	if err != nil {
 		if err != io.EOF {
@@ -151,4 +166,32 @@ func (r *Rows) Close() error {
 		return r.op.Close()
 	}
 	return nil
+}
+
+// Progress is a snapshot of how far a query's scans have got.
+type Progress struct {
+	Units        int64 // row groups / chunks the scans will read
+	UnitsSkipped int64 // skipped by statistics or indexes
+	UnitsDone    int64 // finished
+	Rows         int64 // rows decoded so far
+	Bytes        int64 // bytes read from storage so far
+}
+
+// Fraction is the share of units finished, in [0, 1].
+func (p Progress) Fraction() float64 {
+	todo := p.Units - p.UnitsSkipped
+	if todo <= 0 {
+		return 0
+	}
+	return min(1, float64(p.UnitsDone)/float64(todo))
+}
+
+// Progress reports how far the query has got; safe to call from another
+// goroutine while Next runs.
+func (r *Rows) Progress() Progress {
+	if r.built == nil {
+		return Progress{}
+	}
+	t, s, d, rows, b := r.built.Progress()
+	return Progress{Units: t, UnitsSkipped: s, UnitsDone: d, Rows: rows, Bytes: b}
 }

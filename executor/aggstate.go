@@ -75,7 +75,7 @@ func (s *aggState) accPhys() columnar.Phys {
 	switch s.spec.Kind {
 	case AggCountStar, AggCount:
 		return columnar.PhysNone
-	case AggAvg:
+	case AggAvg, AggAvgMerge:
 		// A float accumulator cannot overflow where an int64 sum of large
 		// BIGINTs would; it is exact while the sum stays below 2^53.
 		return columnar.PhysFloat
@@ -267,12 +267,8 @@ func (s *aggState) result(out *columnar.Vector, from, to int) {
 			continue
 		}
 		switch s.spec.Kind {
-		case AggAvg:
-			if s.accPhys() == columnar.PhysInt {
-				out.Floats[k] = float64(s.ints[g]) / float64(c)
-			} else {
-				out.Floats[k] = s.floats[g] / float64(c)
-			}
+		case AggAvg, AggAvgMerge:
+			out.Floats[k] = s.floats[g] / float64(c)
 			continue
 		}
 		switch out.Type.Phys() {
@@ -288,4 +284,17 @@ func (s *aggState) result(out *columnar.Vector, from, to int) {
 			out.Bools[k] = s.bools[g]
 		}
 	}
+}
+
+// mergeAvg folds partial (sum, count) pairs into the groups gids[i].
+func (s *aggState) mergeAvg(b *columnar.Batch, sum, cnt *columnar.Vector, gids []int32) {
+	forEach(b, func(i int) {
+		j, k := idx(sum, i), idx(cnt, i)
+		if sum.IsNull(j) || cnt.IsNull(k) {
+			return
+		}
+		g := gids[i]
+		s.floats[g] += sum.Floats[j]
+		s.count[g] += cnt.Ints[k]
+	})
 }

@@ -19,12 +19,16 @@ const (
 	AggAvg
 	AggMin
 	AggMax
+	// AggAvgMerge combines partial averages: Arg is a partial sum (DOUBLE),
+	// Arg2 the matching partial count (BIGINT).
+	AggAvgMerge
 )
 
 // AggSpec is one compiled aggregate call.
 type AggSpec struct {
 	Kind     AggKind
 	Arg      Expr // nil for count(*)
+	Arg2     Expr // AggAvgMerge only: the partial count
 	Distinct bool
 	Type     columnar.Type // result type
 	Name     string        // for EXPLAIN
@@ -125,6 +129,14 @@ func (h *HashAgg) Open(ctx context.Context) error {
 				if err != nil {
 					return err
 				}
+			}
+			if a.Kind == AggAvgMerge {
+				cnt, err := a.Arg2.Eval(b)
+				if err != nil {
+					return err
+				}
+				h.states[i].mergeAvg(b, arg, cnt, h.gids)
+				continue
 			}
 			if err := h.states[i].update(b, arg, h.gids); err != nil {
 				return err

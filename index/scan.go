@@ -24,6 +24,7 @@ type ScanStats struct {
 	UnitsTotal   int64
 	UnitsSkipped int64
 	UnitsAllTrue int64 // read without filtering: statistics proved every row matches
+	UnitsDone    int64 // units fully read so far (for progress reporting)
 	BytesRead    int64
 	RowsRead     int64
 }

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"context"
+	"runtime"
 	"fmt"
 	"strings"
 
@@ -45,6 +46,13 @@ type builder struct {
 	built *Built
 }
 
+func (bd *builder) threads() int {
+	if bd.opts.Threads > 0 {
+		return bd.opts.Threads
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
 // layout maps each column of a node's output to its position.
 func layout(cols []Column) map[ColID]int {
 	m := make(map[ColID]int, len(cols))
@@ -86,6 +94,16 @@ func (bd *builder) build(n Node) (executor.Operator, error) {
 			types[i] = c.Type
 		}
 		return bd.wrap(&executor.Values{Rows: rows, Out: types}), nil
+	}
+	switch x := n.(type) {
+	case *Aggregate:
+		if op, err := bd.parallelAggregate(x); op != nil || err != nil {
+			return op, err
+		}
+	case *TopK:
+		if op, err := bd.parallelTopK(x); op != nil || err != nil {
+			return op, err
+		}
 	}
 	kids := n.Children()
 	in, err := bd.build(kids[0])

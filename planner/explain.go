@@ -3,8 +3,10 @@ package planner
 import (
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 
+	"github.com/b2sql/b2sql/index"
 	"github.com/b2sql/b2sql/executor"
 )
 
@@ -50,4 +52,23 @@ func byteSize(n int64) string {
 		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
 	}
 	return fmt.Sprintf("%d B", n)
+}
+
+// Progress sums the scan counters of the plan: units (row groups, chunks)
+// to read, skipped and finished, and rows and bytes read so far. Safe to
+// call while the plan runs.
+func (b *Built) Progress() (total, skipped, done, rows, bytes int64) {
+	seen := map[*index.ScanStats]bool{}
+	for _, s := range b.scans {
+		if seen[s] {
+			continue
+		}
+		seen[s] = true
+		total += atomic.LoadInt64(&s.UnitsTotal)
+		skipped += atomic.LoadInt64(&s.UnitsSkipped)
+		done += atomic.LoadInt64(&s.UnitsDone)
+		rows += atomic.LoadInt64(&s.RowsRead)
+		bytes += atomic.LoadInt64(&s.BytesRead)
+	}
+	return
 }

@@ -48,3 +48,19 @@ type Catalog interface {
 	// function name or "" for a bare path.
 	OpenPath(fn string, path string) (Table, error)
 }
+
+// ScanUnit opens a single-threaded reader over one independent unit of a
+// scan (a Parquet row group, a blosc2 chunk).
+type ScanUnit = func(ctx context.Context) (columnar.Reader, error)
+
+// UnitScanner is a Table whose scan splits into independent units, so that
+// the executor can run one pipeline per worker, each pulling units from a
+// shared queue (morsel-driven parallelism): filters, projections and partial
+// aggregates then run on every core, not just the decoding.
+type UnitScanner interface {
+	Table
+	// ScanUnits applies spec's pruning (counting it in spec.Stats) and
+	// returns the units to read, in table order. spec.Threads and
+	// spec.Limit are ignored: each unit is read by one goroutine, whole.
+	ScanUnits(ctx context.Context, spec index.ScanSpec) ([]ScanUnit, error)
+}

@@ -57,6 +57,7 @@ type scanner struct {
 	wg     sync.WaitGroup
 
 	ordered bool
+	single  bool // one worker
 	order   chan *task // ordered mode: tasks in file order
 	shared  chan item  // unordered mode: every worker's output
 	cur     *task
@@ -98,6 +99,13 @@ func (t *Table) Scan(ctx context.Context, spec index.ScanSpec) (columnar.Reader,
 		atomic.AddInt64(&s.stats.UnitsSkipped, int64(skipped))
 		atomic.AddInt64(&s.stats.UnitsAllTrue, int64(allTrue))
 	}
+	s.start(ctx, read)
+	return s, nil
+}
+
+// start launches the dispatcher and workers over the units in read.
+func (s *scanner) start(ctx context.Context, read []int) {
+	spec := s.spec
 	threads := spec.Threads
 	if threads <= 0 {
 		threads = runtime.GOMAXPROCS(0)
@@ -106,7 +114,10 @@ func (t *Table) Scan(ctx context.Context, spec index.ScanSpec) (columnar.Reader,
 	s.ordered = threads == 1 || s.limit >= 0
 	s.ctx, s.cancel = context.WithCancel(ctx)
 	window := 2 * threads
-	s.free = make(chan *outBatch, 4*threads+4)
+	// The free list holds every batch that was ever in flight at once, so
+	// that steady state allocates none (pointers only: cheap to size big).
+	s.free = make(chan *outBatch, 1024)
+	s.single = threads == 1
 	work := make(chan *task, window)
 	if s.ordered {
 		s.order = make(chan *task, window)
@@ -132,7 +143,6 @@ func (t *Table) Scan(ctx context.Context, spec index.ScanSpec) (columnar.Reader,
 			close(s.shared)
 		}()
 	}
-	return s, nil
 }
 
 // dispatch queues the units to read, stopping early once LIMIT is covered.
@@ -154,10 +164,16 @@ func (s *scanner) dispatch(read []int, work chan<- *task) {
 		}
 		queued += tk.maxRows
 		if s.ordered {
-			// Room for the whole unit: a worker never waits for the
-			// consumer inside a unit; the window bounds memory instead.
-			nb := (tk.maxRows + batchRows - 1) / batchRows
-			tk.out = make(chan item, nb+1)
+			// With several workers, room for the whole unit: a worker never
+			// waits for the consumer inside a unit (which would serialize
+			// the workers); the window bounds memory instead. A single
+			// worker decodes the unit the consumer reads: a short queue
+			// suffices and keeps batches recycled.
+			nb := int64(2)
+			if !s.single {
+				nb = (tk.maxRows+batchRows-1)/batchRows + 1
+			}
+			tk.out = make(chan item, nb)
 			select {
 			case s.order <- tk:
 			case <-s.ctx.Done():

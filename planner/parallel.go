@@ -1,0 +1,232 @@
+package planner
+
+import (
+	"context"
+	"sync"
+
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/executor"
+	"github.com/b2sql/b2sql/index"
+)
+
+// Parallel plans (morsel-driven): when a blocking operator (Aggregate,
+// TopK) sits on a pipeline of Filters and Projects over a scan whose table
+// splits into units, Build makes one copy of the pipeline per worker. Each
+// copy reads units taken from a shared queue and ends in a partial
+// operator; a Gather merges the partial results and a final operator
+// combines them:
+//
+//	HashAggregate (final: sum of counts, min of mins, avg from sum/count)
+//	└─ Gather workers=N
+//	   └─ HashAggregate (partial)        × N, one per worker
+//	      └─ Filter → Scan (unit queue)
+//
+// Aggregates that cannot be combined from partials (DISTINCT) keep the
+// serial plan, whose scan still decodes in parallel.
+
+// pipelineScan returns the scan at the bottom of a Filter/Project chain, if
+// the chain is nothing else and the scan can be split into units.
+func pipelineScan(n Node) (*Scan, bool) {
+	for {
+		switch x := n.(type) {
+		case *Filter:
+			n = x.Input
+		case *Project:
+			n = x.Input
+		case *Scan:
+			_, ok := x.Table.(UnitScanner)
+			return x, ok && x.Limit < 0
+		default:
+			return nil, false
+		}
+	}
+}
+
+// workerChains builds threads copies of the Filter/Project chain n, each
+// over its own UnitSource sharing one unit queue.
+func (bd *builder) workerChains(n Node, scan *Scan, threads int) ([]executor.Operator, error) {
+	spec := index.ScanSpec{
+		Cols:    scan.TableCols,
+		Filter:  scan.Filter,
+		Limit:   -1,
+		Threads: 1,
+		NoPrune: bd.opts.NoPrune,
+		Stats:   &index.ScanStats{},
+	}
+	types := make([]columnar.Type, len(scan.Cols))
+	for i, c := range scan.Cols {
+		types[i] = c.Type
+	}
+	table := scan.Table.(UnitScanner)
+	var once sync.Once
+	var queue *executor.UnitQueue
+	var qerr error
+	queueFn := func(ctx context.Context) (*executor.UnitQueue, error) {
+		once.Do(func() {
+			*spec.Stats = index.ScanStats{}
+			units, err := table.ScanUnits(ctx, spec)
+			if err != nil {
+				qerr = err
+				return
+			}
+			queue = &executor.UnitQueue{Units: units, Done: &spec.Stats.UnitsDone}
+		})
+		return queue, qerr
+	}
+	desc := scanString(scan, spec)
+	out := make([]executor.Operator, threads)
+	for w := range out {
+		src := &executor.UnitSource{Queue: queueFn, Out: types, Desc: desc}
+		bd.built.scans[src] = spec.Stats
+		op, err := bd.chain(n, bd.wrap(src))
+		if err != nil {
+			return nil, err
+		}
+		out[w] = op
+	}
+	return out, nil
+}
+
+// chain builds the Filter/Project nodes of n over src (the scan's stand-in).
+func (bd *builder) chain(n Node, src executor.Operator) (executor.Operator, error) {
+	switch x := n.(type) {
+	case *Scan:
+		return src, nil
+	case *Filter:
+		in, err := bd.chain(x.Input, src)
+		if err != nil {
+			return nil, err
+		}
+		cond, err := CompileExpr(x.Cond, layout(x.Input.Schema()))
+		if err != nil {
+			return nil, err
+		}
+		return bd.wrap(&executor.Filter{Input: in, Cond: cond, Desc: x.Cond.String()}), nil
+	case *Project:
+		in, err := bd.chain(x.Input, src)
+		if err != nil {
+			return nil, err
+		}
+		lay := layout(x.Input.Schema())
+		exprs := make([]executor.Expr, len(x.Exprs))
+		names := make([]string, len(x.Exprs))
+		for i, e := range x.Exprs {
+			c, err := CompileExpr(e, lay)
+			if err != nil {
+				return nil, err
+			}
+			exprs[i], names[i] = c, e.String()
+		}
+		return bd.wrap(&executor.Project{Input: in, Exprs: exprs, Names: names}), nil
+	}
+	return nil, errNotChain
+}
+
+var errNotChain = &planError{"not a pipeline chain"}
+
+type planError struct{ msg string }
+
+func (e *planError) Error() string { return "planner: " + e.msg }
+
+// parallelAggregate builds the two-phase plan for n, or returns nil when n
+// does not qualify.
+func (bd *builder) parallelAggregate(n *Aggregate) (executor.Operator, error) {
+	threads := bd.threads()
+	scan, ok := pipelineScan(n.Input)
+	if !ok || threads < 2 {
+		return nil, nil
+	}
+	for _, a := range n.Aggs {
+		if a.Distinct {
+			return nil, nil
+		}
+	}
+	chains, err := bd.workerChains(n.Input, scan, threads)
+	if err != nil {
+		return nil, err
+	}
+	lay := layout(n.Input.Schema())
+	ng := len(n.Groups)
+	partials := make([]executor.Operator, threads)
+	for w := range partials {
+		groups := make([]executor.Expr, ng)
+		for i, g := range n.Groups {
+			x, err := CompileExpr(g, lay)
+			if err != nil {
+				return nil, err
+			}
+			groups[i] = x
+		}
+		var aggs []executor.AggSpec
+		for _, a := range n.Aggs {
+			var arg executor.Expr
+			if a.Arg != nil {
+				if arg, err = CompileExpr(a.Arg, lay); err != nil {
+					return nil, err
+				}
+			}
+			name := aggString(a)
+			switch a.Func {
+			case AggAvg:
+				aggs = append(aggs,
+					executor.AggSpec{Kind: executor.AggSum, Arg: arg, Type: columnar.TFloat64, Name: "partial sum of " + name},
+					executor.AggSpec{Kind: executor.AggCount, Arg: arg, Type: columnar.TInt64, Name: "partial count of " + name})
+			default:
+				aggs = append(aggs, executor.AggSpec{Kind: executor.AggKind(a.Func), Arg: arg, Type: a.Type, Name: "partial " + name})
+			}
+		}
+		partials[w] = bd.wrap(&executor.HashAgg{Input: chains[w], Groups: groups, Aggs: aggs})
+	}
+	gather := bd.wrap(&executor.Gather{Inputs: partials})
+	// Final phase: group keys are the first ng partial columns.
+	ptypes := partials[0].Types()
+	groups := make([]executor.Expr, ng)
+	for i := range groups {
+		groups[i] = executor.ColumnExpr(i, ptypes[i])
+	}
+	var aggs []executor.AggSpec
+	col := ng
+	for _, a := range n.Aggs {
+		name := aggString(a)
+		switch a.Func {
+		case AggAvg:
+			aggs = append(aggs, executor.AggSpec{Kind: executor.AggAvgMerge, Arg: executor.ColumnExpr(col, ptypes[col]), Arg2: executor.ColumnExpr(col+1, ptypes[col+1]), Type: a.Type, Name: name})
+			col += 2
+		case AggCountStar, AggCount, AggSum:
+			aggs = append(aggs, executor.AggSpec{Kind: executor.AggSum, Arg: executor.ColumnExpr(col, ptypes[col]), Type: a.Type, Name: name})
+			col++
+		default:
+			aggs = append(aggs, executor.AggSpec{Kind: executor.AggKind(a.Func), Arg: executor.ColumnExpr(col, ptypes[col]), Type: a.Type, Name: name})
+			col++
+		}
+	}
+	return bd.wrap(&executor.HashAgg{Input: gather, Groups: groups, Aggs: aggs}), nil
+}
+
+// parallelTopK runs one TopK per worker and a final TopK over their union.
+func (bd *builder) parallelTopK(n *TopK) (executor.Operator, error) {
+	threads := bd.threads()
+	scan, ok := pipelineScan(n.Input)
+	if !ok || threads < 2 {
+		return nil, nil
+	}
+	chains, err := bd.workerChains(n.Input, scan, threads)
+	if err != nil {
+		return nil, err
+	}
+	lay := layout(n.Input.Schema())
+	partials := make([]executor.Operator, threads)
+	for w := range partials {
+		keys, err := compileKeys(n.Keys, lay)
+		if err != nil {
+			return nil, err
+		}
+		partials[w] = bd.wrap(&executor.TopK{Input: chains[w], Keys: keys, Count: n.Count + n.Offset})
+	}
+	keys, err := compileKeys(n.Keys, lay)
+	if err != nil {
+		return nil, err
+	}
+	gather := bd.wrap(&executor.Gather{Inputs: partials})
+	return bd.wrap(&executor.TopK{Input: gather, Keys: keys, Count: n.Count, Offset: n.Offset}), nil
+}

@@ -50,15 +50,25 @@ func Unshuffle(dst, src []byte, typesize int) {
 	copy(dst[n:], src[n:])
 }
 
-// shuffleGeneric is the reference formula; len(src) is a multiple of w.
+// shuffleGeneric splits any number of planes; len(src) is a multiple of
+// w. A vector kernel takes the planes 8 at a time; the rest, and the
+// elements past the last group of 16, go bytewise.
 func shuffleGeneric(dst, src []byte, w int) {
 	m := len(src) / w
-	for j := range w {
-		plane := dst[j*m : (j+1)*m]
-		s := src[j:]
-		for i := range plane {
-			plane[i] = s[i*w]
+	for j := 0; j < w; {
+		g := 1
+		if w-j >= 8 {
+			g = 8
 		}
+		done := shuffleGroupAsm(dst, src, w, j, g)
+		for k := j; k < j+g; k++ {
+			plane := dst[k*m : (k+1)*m]
+			s := src[k:]
+			for i := done; i < m; i++ {
+				plane[i] = s[i*w]
+			}
+		}
+		j += g
 	}
 }
 

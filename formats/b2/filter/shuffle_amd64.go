@@ -187,3 +187,21 @@ func bitTransposeAsm(rows []byte, rowLen, col int, in []byte) int {
 	bitTranspose8x16(&rows[col], &in[0], rowLen, blocks)
 	return 16 * blocks
 }
+
+//go:noescape
+func shuffle8x16w(dst, src *byte, stride, blocks, srcStride int)
+
+// shuffleGroupAsm splits bytes [j, j+8) of the first 16*k elements of src
+// (w-byte elements, len(src) a multiple of w) into planes [j, j+8) of dst
+// and returns 16*k. Only groups of 8 have a kernel; others return 0.
+func shuffleGroupAsm(dst, src []byte, w, j, g int) int {
+	m := len(src) / w
+	blocks := m / 16
+	if blocks == 0 || g != 8 {
+		return 0
+	}
+	_ = src[(16*blocks-1)*w+j+7]
+	_ = dst[(j+7)*m+16*blocks-1]
+	shuffle8x16w(&dst[j*m], &src[j], m, blocks, w)
+	return 16 * blocks
+}

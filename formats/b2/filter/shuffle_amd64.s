@@ -605,3 +605,57 @@ loopbt:
 
 donebt:
 	RET
+
+// LOADPAIR loads the 8-byte pieces of two consecutive elements, srcStride
+// (BX) bytes apart, into R.
+#define LOADPAIR(R) \
+	MOVQ (SI), R; \
+	ADDQ BX, SI; \
+	MOVHPS (SI), R; \
+	ADDQ BX, SI
+
+// func shuffle8x16w(dst, src *byte, stride, blocks, srcStride int)
+//
+// Forward shuffle of one group of 8 planes for typesizes other than 2, 4,
+// 8: gathers bytes [j, j+8) of 16 elements srcStride bytes apart and writes
+// 16 bytes to each of the 8 planes.
+TEXT ·shuffle8x16w(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ stride+16(FP), DX
+	MOVQ blocks+24(FP), CX
+	MOVQ srcStride+32(FP), BX
+	LEAQ (DX)(DX*2), R8
+	LEAQ (DX)(DX*4), R9
+	LEAQ (R8)(R8*1), R10
+	LEAQ (R9)(DX*2), R11
+	TESTQ CX, CX
+	JZ   dones8w
+
+loops8w:
+	LOADPAIR(X0)
+	LOADPAIR(X1)
+	LOADPAIR(X2)
+	LOADPAIR(X3)
+	LOADPAIR(X4)
+	LOADPAIR(X5)
+	LOADPAIR(X6)
+	LOADPAIR(X7)
+	ROUND8(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12, X13, X14, X15)
+	ROUND8(X8, X9, X10, X11, X12, X13, X14, X15, X0, X1, X2, X3, X4, X5, X6, X7)
+	ROUND8(X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12, X13, X14, X15)
+	ROUND8(X8, X9, X10, X11, X12, X13, X14, X15, X0, X1, X2, X3, X4, X5, X6, X7)
+	MOVOU X0, (DI)
+	MOVOU X1, (DI)(DX*1)
+	MOVOU X2, (DI)(DX*2)
+	MOVOU X3, (DI)(R8*1)
+	MOVOU X4, (DI)(DX*4)
+	MOVOU X5, (DI)(R9*1)
+	MOVOU X6, (DI)(R10*1)
+	MOVOU X7, (DI)(R11*1)
+	ADDQ $16, DI
+	DECQ CX
+	JNZ  loops8w
+
+dones8w:
+	RET

@@ -18,3 +18,5 @@ func byteDeltaEncodeAsm(dst, src []byte) int { return 0 }
 func shuffleAsm(dst, src []byte, w int) int { return 0 }
 
 func bitTransposeAsm(rows []byte, rowLen, col int, in []byte) int { return 0 }
+
+func shuffleGroupAsm(dst, src []byte, w, j, g int) int { return 0 }

@@ -2,8 +2,8 @@ package planner
 
 import (
 	"context"
-	"runtime"
 	"fmt"
+	"runtime"
 	"strings"
 
 	"github.com/b2sql/b2sql/columnar"

@@ -6,8 +6,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/b2sql/b2sql/index"
 	"github.com/b2sql/b2sql/executor"
+	"github.com/b2sql/b2sql/index"
 )
 
 // Explain renders the operator tree, one operator a line, children indented

@@ -57,7 +57,7 @@ type scanner struct {
 	wg     sync.WaitGroup
 
 	ordered bool
-	single  bool // one worker
+	single  bool       // one worker
 	order   chan *task // ordered mode: tasks in file order
 	shared  chan item  // unordered mode: every worker's output
 	cur     *task

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -231,13 +232,11 @@ func testInputs(rng *rand.Rand, n int) map[string][]byte {
 	in["periodic"] = per
 	f := make([]byte, 0, n+8)
 	for len(f) < n {
-		f = binary.LittleEndian.AppendUint64(f, uint64(float64bits(float64(len(f)/8)*0.25)))
+		f = binary.LittleEndian.AppendUint64(f, math.Float64bits(float64(len(f)/8)*0.25))
 	}
 	in["floats"] = f[:n]
 	return in
 }
-
-func float64bits(f float64) uint64 { return uint64FromFloat(f) }
 
 func TestRoundTrip(t *testing.T) {
 	seed := uint64(0x5eed)

@@ -131,15 +131,15 @@ func substringKernel(args []*columnar.Vector, b *columnar.Batch, out *columnar.V
 func substrRunes(s []byte, start, count int64) []byte {
 	if start < 0 {
 		// Negative start counts from the end, as in DuckDB.
-		n := int64(utf8.RuneCount(s))
-		start = n + start + 1
-		if start < 1 {
-			count += start - 1
-			start = 1
-		}
-	} else if start == 0 {
+		start = int64(utf8.RuneCount(s)) + start + 1
+	}
+	if count < 0 {
+		// A negative length takes the characters before start (DuckDB).
+		start, count = start+count, -count
+	}
+	if start < 1 {
+		count += start - 1
 		start = 1
-		count--
 	}
 	if count <= 0 {
 		return s[:0]

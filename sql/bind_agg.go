@@ -90,7 +90,7 @@ func (b *binder) aggType(fn planner.AggFunc, name string, arg planner.Expr, srcs
 		switch {
 		case t.ID == columnar.Uint64 || t.IsFloat():
 			return columnar.TFloat64, arg, nil
-		case t.IsInteger() || t.ID == columnar.Bool:
+		case t.IsInteger():
 			return columnar.TInt64, arg, nil
 		case t.ID == columnar.Decimal:
 			return columnar.DecimalType(maxDecimal, int(t.Scale)), arg, nil

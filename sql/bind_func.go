@@ -312,7 +312,7 @@ var dateParts = map[string]string{
 	"second": "second", "seconds": "second", "s": "second", "sec": "second",
 	"millisecond": "millisecond", "milliseconds": "millisecond", "ms": "millisecond",
 	"microsecond": "microsecond", "microseconds": "microsecond", "us": "microsecond",
-	"epoch": "epoch", "dow": "dow", "dayofweek": "dow", "isodow": "isodow",
+	"epoch": "epoch", "dow": "dow", "dayofweek": "dow", "weekday": "dow", "isodow": "isodow",
 	"doy": "doy", "dayofyear": "doy", "week": "week", "weeks": "week", "w": "week", "weekofyear": "week",
 	"quarter": "quarter", "quarters": "quarter", "decade": "decade", "century": "century",
 	"millennium": "millennium", "isoyear": "isoyear",

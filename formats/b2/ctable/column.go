@@ -1,0 +1,391 @@
+package ctable
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"sync"
+
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/formats/b2"
+)
+
+// colSource is one CTable column's storage. Its frames are opened on first
+// use (a scan that references the column), once, and shared by all scans.
+type colSource struct {
+	spec colSpec
+	base string // member path without extension: "_cols/name"
+
+	once sync.Once
+	err  error
+	data *b2.Array // fixed values, utf8 offsets or dictionary codes
+	blob *b2.Array // utf8 bytes
+	mask *b2.Array // not-null mask, nil when absent (no nulls)
+	ba   *batchArray
+	dict [][]byte
+	conv fixedConv // fixed flavour; part is set per exposed column
+
+	sent    []byte // sentinel as stored item bytes (fixed, utf8)
+	sentNaN bool   // float sentinel NaN: every NaN is NULL
+}
+
+// member names the column's main file, for errors.
+func (s *colSource) member() string {
+	switch s.spec.Flavour {
+	case flVarlen:
+		return s.base + ".b2b"
+	}
+	return s.base + ".b2nd"
+}
+
+// open opens the column's frames and checks them against the schema and
+// the table's physical extent nphys.
+func (s *colSource) open(st store, nphys int64) error {
+	s.once.Do(func() { s.err = s.doOpen(st, nphys) })
+	return s.err
+}
+
+func (s *colSource) doOpen(st store, nphys int64) error {
+	cs := &s.spec
+	arr := func(member string) (*b2.Array, error) {
+		f, err := st.frame(member)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil, fmt.Errorf("%s: missing member: %w", member, b2.ErrCorrupt)
+			}
+			return nil, fmt.Errorf("%s: %w", member, err)
+		}
+		a, err := b2.NewArray(f)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", member, err)
+		}
+		if a.NDim() != 1 {
+			return nil, fmt.Errorf("%s: %w", member, corruptf("%d-d array, columns are 1-d", a.NDim()))
+		}
+		return a, nil
+	}
+	short := func(member string, have, need int64) error {
+		return fmt.Errorf("%s: %w", member, corruptf("column has %d rows, _valid_rows has %d", have, need))
+	}
+	var err error
+	switch cs.Flavour {
+	case flFixed:
+		m := s.base + ".b2nd"
+		if s.data, err = arr(m); err != nil {
+			return err
+		}
+		if err := cs.wantDType(s.data.DType); err != nil {
+			return fmt.Errorf("%s: %w", m, err)
+		}
+		if s.data.Len() < nphys {
+			return short(m, s.data.Len(), nphys)
+		}
+		names, types := cs.sqlTypes()
+		_ = names
+		s.conv = fixedConv{dt: s.data.DType, stride: s.data.ItemSize(), out: types[0], mul: 1, div: 1}
+		if cs.Kind == "timestamp" {
+			sc := unitMicros[cs.Unit]
+			s.conv.mul, s.conv.div = sc[0], sc[1]
+		}
+		if cs.HasSent {
+			if err := s.encodeSentinel(); err != nil {
+				return fmt.Errorf("%s: %w", m, err)
+			}
+		}
+	case flUTF8:
+		m := s.base + ".b2nd"
+		if s.data, err = arr(m); err != nil {
+			return err
+		}
+		if dt := s.data.DType; dt.Kind != 'i' || dt.ItemSize != 8 {
+			return fmt.Errorf("%s: %w", m, corruptf("utf8 offsets stored as %s, want <i8", dt.Str))
+		}
+		if s.data.Len() < nphys+1 {
+			return short(m, s.data.Len()-1, nphys)
+		}
+		mb := s.base + ".utf8.b2nd"
+		if s.blob, err = arr(mb); err != nil {
+			return err
+		}
+		if s.blob.ItemSize() != 1 {
+			return fmt.Errorf("%s: %w", mb, corruptf("utf8 bytes stored as %s, want |u1", s.blob.DType.Str))
+		}
+		if cs.HasSent {
+			str, ok := cs.Sentinel.(string)
+			if !ok {
+				return fmt.Errorf("%s: %w", m, corruptf("utf8 sentinel %v is not a string", cs.Sentinel))
+			}
+			s.sent = []byte(str)
+		}
+	case flDict:
+		m := s.base + ".b2nd"
+		if s.data, err = arr(m); err != nil {
+			return err
+		}
+		if dt := s.data.DType; dt.Kind != 'i' || dt.ItemSize != 4 {
+			return fmt.Errorf("%s: %w", m, corruptf("dictionary codes stored as %s, want <i4", dt.Str))
+		}
+		if s.data.Len() < nphys {
+			return short(m, s.data.Len(), nphys)
+		}
+		md := s.base + "_dict.b2b"
+		f, err := st.frame(md)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return fmt.Errorf("%s: missing member: %w", md, b2.ErrCorrupt)
+			}
+			return fmt.Errorf("%s: %w", md, err)
+		}
+		ba, err := openBatchArray(f)
+		if err != nil {
+			return fmt.Errorf("%s: %w", md, err)
+		}
+		for k := 0; k+1 < len(ba.starts); k++ {
+			items, err := ba.decode(nil, k, ba.starts[k+1]-ba.starts[k])
+			if err != nil {
+				return fmt.Errorf("%s: %w", md, err)
+			}
+			if int64(len(items)) != ba.starts[k+1]-ba.starts[k] {
+				return fmt.Errorf("%s: %w", md, corruptf("batch %d holds %d values, batch_lengths says %d", k, len(items), ba.starts[k+1]-ba.starts[k]))
+			}
+			for i, it := range items {
+				if it == nil {
+					return fmt.Errorf("%s: %w", md, corruptf("dictionary value %d is nil", len(s.dict)+i))
+				}
+			}
+			s.dict = append(s.dict, items...)
+		}
+	case flVarlen:
+		m := s.base + ".b2b"
+		f, err := st.frame(m)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return fmt.Errorf("%s: missing member: %w", m, b2.ErrCorrupt)
+			}
+			return fmt.Errorf("%s: %w", m, err)
+		}
+		if s.ba, err = openBatchArray(f); err != nil {
+			return fmt.Errorf("%s: %w", m, err)
+		}
+		if s.ba.rows() < nphys {
+			return short(m, s.ba.rows(), nphys)
+		}
+	default:
+		return unsupportedf("column %q of kind %q", cs.Name, cs.Kind)
+	}
+	if cs.Mask || cs.Nullable {
+		mm := s.base + ".notnull.b2nd"
+		// The mask is created on the first NULL: absence means none.
+		if st.has(mm) {
+			if s.mask, err = arr(mm); err != nil {
+				return err
+			}
+			if s.mask.ItemSize() != 1 {
+				return fmt.Errorf("%s: %w", mm, corruptf("mask stored as %s, want |b1", s.mask.DType.Str))
+			}
+			if s.mask.Len() < nphys {
+				return short(mm, s.mask.Len(), nphys)
+			}
+		}
+	}
+	return nil
+}
+
+// encodeSentinel turns the schema's null_value into the bytes a NULL item
+// holds, so that the scan compares raw items (before any conversion, so
+// that e.g. an int64-min timestamp sentinel survives unit scaling).
+func (s *colSource) encodeSentinel() error {
+	dt := s.data.DType
+	v := s.spec.Sentinel
+	item := make([]byte, dt.ItemSize)
+	switch dt.Kind {
+	case 'i', 'u', 'M', 'b':
+		n, ok := jsonInt(v)
+		if !ok {
+			return corruptf("sentinel %v does not fit %s", v, dt.Str)
+		}
+		for i := range item {
+			item[i] = byte(uint64(n) >> (8 * i))
+		}
+	case 'f':
+		f, ok := jsonFloat(v)
+		if !ok {
+			return corruptf("sentinel %v does not fit %s", v, dt.Str)
+		}
+		if math.IsNaN(f) {
+			s.sentNaN = true
+			return nil
+		}
+		if dt.ItemSize == 4 {
+			binary.LittleEndian.PutUint32(item, math.Float32bits(float32(f)))
+		} else {
+			binary.LittleEndian.PutUint64(item, math.Float64bits(f))
+		}
+	case 'U':
+		str, ok := v.(string)
+		if !ok {
+			return corruptf("sentinel %v is not a string", v)
+		}
+		i := 0
+		for _, r := range str {
+			if i+4 > len(item) {
+				return corruptf("sentinel %q longer than %s", str, dt.Str)
+			}
+			binary.LittleEndian.PutUint32(item[i:], uint32(r))
+			i += 4
+		}
+	case 'S':
+		str, ok := v.(string)
+		if !ok {
+			// bytes defaults may be written as {"__bytes__", "base64"}.
+			return unsupportedf("bytes sentinel %v", v)
+		}
+		if len(str) > len(item) {
+			return corruptf("sentinel %q longer than %s", str, dt.Str)
+		}
+		copy(item, str)
+	default:
+		return unsupportedf("sentinel for %s", dt.Str)
+	}
+	s.sent = item
+	return nil
+}
+
+// colScratch is one worker's reusable buffers for one column.
+type colScratch struct {
+	raw  []byte
+	mask []byte
+	offs []byte
+	// last decoded varlen batch (items alias a buffer no one else reuses)
+	batch      int
+	batchItems [][]byte
+}
+
+// read fills v[0:n] with physical rows [lo, lo+n) of the column (part
+// selects the real or imaginary half of a complex column). ob owns the
+// payload storage of output column i.
+func (s *colSource) read(d *b2.Decoder, sc *colScratch, lo int64, n int, part int, v *columnar.Vector, ob *outBatch, i int) error {
+	switch s.spec.Flavour {
+	case flFixed:
+		isz := s.data.ItemSize()
+		sc.raw = grow(sc.raw, n*isz)
+		if err := s.data.ReadItems1D(d, sc.raw, lo, n); err != nil {
+			return err
+		}
+		conv := s.conv
+		conv.part = part
+		conv.decode(sc.raw, n, v, &ob.arenas[i])
+		if s.sentNaN {
+			for r := 0; r < n; r++ {
+				if v.Floats[r] != v.Floats[r] {
+					v.SetNull(r, n)
+				}
+			}
+		} else if s.sent != nil {
+			for r := 0; r < n; r++ {
+				if bytes.Equal(sc.raw[r*isz:(r+1)*isz], s.sent) {
+					v.SetNull(r, n)
+				}
+			}
+		}
+	case flUTF8:
+		sc.offs = grow(sc.offs, 8*(n+1))
+		if err := s.data.ReadItems1D(d, sc.offs, lo, n+1); err != nil {
+			return err
+		}
+		offs := sc.offs[:8*(n+1)]
+		first := int64(binary.LittleEndian.Uint64(offs))
+		last := int64(binary.LittleEndian.Uint64(offs[8*n:]))
+		if first < 0 || last < first || last > s.blob.Len() {
+			return fmt.Errorf("%s: %w", s.base+".b2nd", corruptf("rows [%d, %d) span bytes [%d, %d) of a %d-byte blob", lo, lo+int64(n), first, last, s.blob.Len()))
+		}
+		// The bytes become the batch's own: Bytes alias them until the
+		// batch is recycled.
+		blob := grow(ob.aux[i], int(last-first))
+		ob.aux[i] = blob
+		if err := s.blob.ReadItems1D(d, blob, first, int(last-first)); err != nil {
+			return fmt.Errorf("%s: %w", s.base+".utf8.b2nd", err)
+		}
+		prev := first
+		for r := 0; r < n; r++ {
+			next := int64(binary.LittleEndian.Uint64(offs[8*(r+1):]))
+			if next < prev || next > last {
+				return fmt.Errorf("%s: %w", s.base+".b2nd", corruptf("offsets of row %d decrease", lo+int64(r)))
+			}
+			v.Bytes[r] = blob[prev-first : next-first : next-first]
+			prev = next
+			if s.sent != nil && bytes.Equal(v.Bytes[r], s.sent) {
+				v.SetNull(r, n)
+			}
+		}
+	case flDict:
+		sc.raw = grow(sc.raw, 4*n)
+		if err := s.data.ReadItems1D(d, sc.raw, lo, n); err != nil {
+			return err
+		}
+		nd := int32(len(s.dict))
+		for r := 0; r < n; r++ {
+			c := int32(binary.LittleEndian.Uint32(sc.raw[4*r:]))
+			switch {
+			case c >= 0 && c < nd:
+				v.Bytes[r] = s.dict[c]
+			case int64(c) == s.spec.NullCode || c < 0 && s.spec.Nullable:
+				v.Bytes[r] = nil
+				v.SetNull(r, n)
+			default:
+				return fmt.Errorf("%s: %w", s.base+".b2nd", corruptf("row %d has code %d, dictionary has %d values", lo+int64(r), c, nd))
+			}
+		}
+	case flVarlen:
+		for r := 0; r < n; {
+			row := lo + int64(r)
+			k := s.ba.batchOf(row)
+			if k >= len(s.ba.starts)-1 {
+				return fmt.Errorf("%s: %w", s.member(), corruptf("row %d past the last batch", row))
+			}
+			if sc.batchItems == nil || sc.batch != k {
+				want := s.ba.starts[k+1] - s.ba.starts[k]
+				items, err := s.ba.decode(d, k, want)
+				if err != nil {
+					return fmt.Errorf("%s: %w", s.member(), err)
+				}
+				if int64(len(items)) != want {
+					return fmt.Errorf("%s: %w", s.member(), corruptf("batch %d holds %d items, batch_lengths says %d", k, len(items), want))
+				}
+				sc.batch, sc.batchItems = k, items
+			}
+			items := sc.batchItems[row-s.ba.starts[k]:]
+			m := min(len(items), n-r)
+			for j := 0; j < m; j++ {
+				v.Bytes[r+j] = items[j]
+				if items[j] == nil {
+					v.SetNull(r+j, n)
+				}
+			}
+			r += m
+		}
+	}
+	if s.mask != nil {
+		sc.mask = grow(sc.mask, n)
+		if err := s.mask.ReadItems1D(d, sc.mask, lo, n); err != nil {
+			return fmt.Errorf("%s: %w", s.base+".notnull.b2nd", err)
+		}
+		for r, b := range sc.mask[:n] {
+			if b == 0 {
+				v.SetNull(r, n)
+			}
+		}
+	}
+	return nil
+}
+
+// grow returns b resized to n bytes, reusing its storage when it can.
+func grow(b []byte, n int) []byte {
+	if cap(b) >= n {
+		return b[:n]
+	}
+	return make([]byte, n, max(n, 2*cap(b)))
+}

@@ -1,0 +1,288 @@
+package ctable
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"sync/atomic"
+
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/formats/b2"
+	"github.com/b2sql/b2sql/index"
+)
+
+// usableIndex returns the index that can prune on schema column c, or nil.
+// Complex halves are never pruned (their summaries order complex values).
+func (t *Table) usableIndex(c int) *summaryIndex {
+	if c < 0 || c >= len(t.cols) {
+		return nil
+	}
+	src := t.srcs[t.cols[c].src]
+	if src.spec.Flavour != flFixed || strings.HasPrefix(src.spec.Kind, "complex") {
+		return nil
+	}
+	si := t.indexes[src.spec.Name]
+	if si == nil || si.why != "" {
+		return nil
+	}
+	return si
+}
+
+// predColumn returns the single column p reads, or -1 when it reads several.
+func predColumn(p index.Pred) int {
+	cols := p.Cols(nil)
+	if len(cols) == 0 {
+		return -1
+	}
+	for _, c := range cols[1:] {
+		if c != cols[0] {
+			return -1
+		}
+	}
+	return cols[0]
+}
+
+// SupportsFilter is Inexact for predicates on one column that has a usable
+// index block summary (blocks that cannot match are skipped; the filter
+// stays above the scan), Unsupported otherwise.
+func (t *Table) SupportsFilter(p index.Pred) index.Support {
+	if t.usableIndex(predColumn(p)) != nil {
+		return index.Inexact
+	}
+	return index.Unsupported
+}
+
+// pruner is a predicate with the index that decides it.
+type pruner struct {
+	p   index.Pred
+	col int
+	si  *summaryIndex
+}
+
+// scanPlan is what a scan reads: the grain and verdict of every block.
+type scanPlan struct {
+	grain    int64 // rows per block
+	verdicts []index.Verdict
+	skipped  int
+	allTrue  int
+	pruners  []pruner
+	notes    []string // indexes present but not used, for DescribeScan
+}
+
+// plan loads the sidecars the filter needs and decides every block.
+func (t *Table) plan(spec index.ScanSpec) (*scanPlan, error) {
+	pl := &scanPlan{grain: t.blockRows}
+	if !spec.NoPrune {
+		for _, p := range spec.Filter {
+			c := predColumn(p)
+			si := t.usableIndex(c)
+			if si == nil {
+				if c >= 0 && c < len(t.cols) {
+					name := t.srcs[t.cols[c].src].spec.Name
+					if x := t.indexes[name]; x != nil && x.why != "" {
+						pl.notes = append(pl.notes, fmt.Sprintf("index %s %s", name, x.why))
+					}
+				}
+				continue
+			}
+			src := t.srcs[t.cols[c].src]
+			if err := src.open(t.st, t.nphys); err != nil {
+				return nil, tableError(t.path, src.member(), err)
+			}
+			if err := si.load(t.st, t.nphys, src, t.schema[c].Type); err != nil {
+				return nil, tableError(t.path, "", err)
+			}
+			if len(pl.pruners) == 0 {
+				pl.grain = si.segLen
+			}
+			pl.pruners = append(pl.pruners, pruner{p: p, col: c, si: si})
+		}
+	}
+	nblocks := (t.nphys + pl.grain - 1) / pl.grain
+	pl.verdicts = make([]index.Verdict, nblocks)
+	if len(pl.pruners) == 0 {
+		return pl, nil
+	}
+	vs := make([]index.Verdict, len(pl.pruners))
+	for b := range pl.verdicts {
+		lo := int64(b) * pl.grain
+		hi := min(lo+pl.grain, t.nphys)
+		for i, pr := range pl.pruners {
+			vs[i] = pr.si.verdict(pr.p, pr.col, lo, hi)
+		}
+		v := index.Conjunction(vs...)
+		pl.verdicts[b] = v
+		switch v {
+		case index.None:
+			pl.skipped++
+		case index.All:
+			pl.allTrue++
+		}
+	}
+	return pl, nil
+}
+
+// DescribeScan says, without reading column data, which blocks a scan with
+// spec reads and which index decides it, e.g.
+// "blocks=1/4 (summary index on u16)" or "blocks=2/2 (index x stale)".
+func (t *Table) DescribeScan(spec index.ScanSpec) string {
+	pl, err := t.plan(spec)
+	if err != nil {
+		return "error: " + err.Error()
+	}
+	s := fmt.Sprintf("blocks=%d/%d", len(pl.verdicts)-pl.skipped, len(pl.verdicts))
+	var notes []string
+	seen := map[string]bool{}
+	for _, pr := range pl.pruners {
+		name := t.srcs[t.cols[pr.col].src].spec.Name
+		if !seen[name] {
+			seen[name] = true
+			notes = append(notes, fmt.Sprintf("%s index on %s", pr.si.kind, name))
+		}
+	}
+	notes = append(notes, pl.notes...)
+	sort.Strings(notes[len(notes)-len(pl.notes):])
+	if len(notes) > 0 {
+		s += " (" + strings.Join(notes, ", ") + ")"
+	}
+	return s
+}
+
+// Scan reads spec.Cols of the live rows in units of up to 8192 physical
+// rows, on spec.Threads workers (batches in physical order when ordered:
+// Threads == 1 or a Limit). Blocks whose index summary proves a filter
+// predicate false are skipped unless spec.NoPrune; rows are not filtered.
+func (t *Table) Scan(ctx context.Context, spec index.ScanSpec) (columnar.Reader, error) {
+	if t.st == nil {
+		return nil, fmt.Errorf("ctable: %s: scan of a closed table", t.path)
+	}
+	var schema columnar.Schema
+	for _, c := range spec.Cols {
+		if c < 0 || c >= len(t.schema) {
+			return nil, fmt.Errorf("ctable: %s: scan of column %d, table has %d", t.path, c, len(t.schema))
+		}
+		schema = append(schema, t.schema[c])
+		src := t.srcs[t.cols[c].src]
+		if err := src.open(t.st, t.nphys); err != nil {
+			return nil, tableError(t.path, src.member(), err)
+		}
+	}
+	pl, err := t.plan(spec)
+	if err != nil {
+		return nil, err
+	}
+	if st := spec.Stats; st != nil {
+		st.UnitName = "blocks"
+		atomic.AddInt64(&st.UnitsTotal, int64(len(pl.verdicts)))
+		atomic.AddInt64(&st.UnitsSkipped, int64(pl.skipped))
+		atomic.AddInt64(&st.UnitsAllTrue, int64(pl.allTrue))
+	}
+	// A unit is a run of whole blocks of at most batchRows rows (at least
+	// one block), so that pruning and batching share boundaries.
+	per := max(1, batchRows/pl.grain)
+	var units []int
+	for u := int64(0); u*per < int64(len(pl.verdicts)); u++ {
+		for b := u * per; b < min((u+1)*per, int64(len(pl.verdicts))); b++ {
+			if pl.verdicts[b] != index.None {
+				units = append(units, int(u))
+				break
+			}
+		}
+	}
+	newWorker := func() (unitFunc, func()) {
+		w := &tableWorker{t: t, spec: spec, pl: pl, per: per, dec: b2.NewDecoder(),
+			scratch: make(map[int]*colScratch)}
+		return w.unit, w.dec.Release
+	}
+	return startPipeline(ctx, schema, units, spec.Threads, spec.Limit, newWorker), nil
+}
+
+// tableWorker is one scan goroutine's state.
+type tableWorker struct {
+	t       *Table
+	spec    index.ScanSpec
+	pl      *scanPlan
+	per     int64
+	dec     *b2.Decoder
+	valid   []byte
+	scratch map[int]*colScratch // by source
+	err     error
+}
+
+// unit reads the surviving blocks of unit u, one batch per run of
+// consecutive surviving blocks (split at batchRows).
+func (w *tableWorker) unit(u int, get func() *outBatch, emit func(*outBatch) bool) error {
+	pl, t := w.pl, w.t
+	b0 := int64(u) * w.per
+	b1 := min(b0+w.per, int64(len(pl.verdicts)))
+	for b := b0; b < b1; {
+		if pl.verdicts[b] == index.None {
+			b++
+			continue
+		}
+		e := b
+		for e < b1 && pl.verdicts[e] != index.None {
+			e++
+		}
+		lo, hi := b*pl.grain, min(e*pl.grain, t.nphys)
+		for start := lo; start < hi; start += batchRows {
+			if !w.rows(start, int(min(batchRows, hi-start)), get, emit) {
+				return w.err
+			}
+		}
+		b = e
+	}
+	return nil
+}
+
+// rows reads physical rows [lo, lo+n) into one batch and emits it; it
+// returns false to stop (error in w.err, or cancellation).
+func (w *tableWorker) rows(lo int64, n int, get func() *outBatch, emit func(*outBatch) bool) bool {
+	t := w.t
+	w.valid = grow(w.valid, n)
+	if err := t.valid.ReadItems1D(w.dec, w.valid, lo, n); err != nil {
+		w.err = tableError(t.path, "_valid_rows.b2nd", err)
+		return false
+	}
+	live := 0
+	for _, b := range w.valid {
+		if b != 0 {
+			live++
+		}
+	}
+	if live == 0 {
+		return true // every row deleted: nothing to decode
+	}
+	ob := get()
+	ob.b.Len = n
+	ob.b.Sel = nil
+	if live < n {
+		ob.sel = ob.sel[:0]
+		for i, b := range w.valid {
+			if b != 0 {
+				ob.sel = append(ob.sel, i)
+			}
+		}
+		ob.b.Sel = ob.sel
+	}
+	for i, c := range w.spec.Cols {
+		ex := t.cols[c]
+		src := t.srcs[ex.src]
+		sc := w.scratch[ex.src]
+		if sc == nil {
+			sc = &colScratch{}
+			w.scratch[ex.src] = sc
+		}
+		v := ob.b.Cols[i]
+		v.Reset(n)
+		if err := src.read(w.dec, sc, lo, n, ex.part, v, ob, i); err != nil {
+			w.err = tableError(t.path, src.member(), fmt.Errorf("rows [%d, %d): %w", lo, lo+int64(n), err))
+			return false
+		}
+	}
+	if st := w.spec.Stats; st != nil {
+		atomic.AddInt64(&st.RowsRead, int64(live))
+	}
+	return emit(ob)
+}

@@ -1,0 +1,202 @@
+package ctable
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/formats/b2"
+	"github.com/b2sql/b2sql/index"
+)
+
+// Summary flags (spec §7.2).
+const (
+	flagAllNaN  = 1 << 0
+	flagHasNaN  = 1 << 1
+	flagAllNull = 1 << 2
+)
+
+// summaryIndex is the block-level summary of one column's index (a SUMMARY
+// index, or the block summary every FULL/PARTIAL/BUCKET/OPSI index also
+// carries): min, max and flags per segment of segLen physical rows.
+type summaryIndex struct {
+	col    string
+	kind   string // "summary", "full", …
+	path   string // block-level sidecar member
+	segLen int64
+	// why is empty for a usable index, else why it is not used ("stale").
+	why string
+
+	once sync.Once
+	err  error
+	segs []index.Stats
+}
+
+// catalogIndexes reads the index catalog of the manifest. Only metadata is
+// read; sidecars are loaded when a scan first needs them. nphys is the
+// table's physical row count, used to detect indexes built over fewer rows.
+func catalogIndexes(m *manifest, nphys int64) map[string]*summaryIndex {
+	out := map[string]*summaryIndex{}
+	for _, e := range m.Catalog {
+		desc, ok := e.Val.(mpMap)
+		if !ok {
+			continue
+		}
+		col, _ := e.Key.(string)
+		if tok, ok := desc.get("token"); ok {
+			if s, ok := tok.(string); ok {
+				col = s
+			}
+		}
+		if tgt, ok := desc.get("target"); ok {
+			if tm, ok := tgt.(mpMap); ok {
+				if src, _ := tm.get("source"); src != nil && src != "field" {
+					continue // an expression index: not a column's values
+				}
+			}
+		}
+		si := &summaryIndex{col: col}
+		if k, ok := desc.get("kind"); ok {
+			si.kind, _ = k.(string)
+		}
+		levels, _ := desc.get("levels")
+		lm, _ := levels.(mpMap)
+		block, _ := lm.get("block")
+		bm, _ := block.(mpMap)
+		p, _ := bm.get("path")
+		si.path, _ = p.(string)
+		sl, _ := bm.get("segment_len")
+		si.segLen, _ = asInt(sl)
+		shape, _ := desc.get("shape")
+		dims, _ := untuple(shape)
+		var built int64 = -1
+		if len(dims) == 1 {
+			built, _ = asInt(dims[0])
+		}
+		epoch, hasEpoch := desc.get("built_value_epoch")
+		ep, _ := asInt(epoch)
+		stale, _ := desc.get("stale")
+		switch {
+		case stale == true:
+			si.why = "stale"
+		case si.path == "" || si.segLen <= 0:
+			si.why = "no block summary"
+		case built < nphys:
+			// Rows appended after the build are not covered: python-blosc2
+			// marks such indexes stale, but never trust a flag alone.
+			si.why = fmt.Sprintf("stale: built over %d rows, table has %d", built, nphys)
+		case hasEpoch && m.ValueEpoch >= 0 && ep != m.ValueEpoch:
+			si.why = fmt.Sprintf("stale: built at value_epoch %d, table is at %d", ep, m.ValueEpoch)
+		}
+		if col != "" {
+			out[col] = si
+		}
+	}
+	return out
+}
+
+// load reads the sidecar once and converts every segment to index.Stats of
+// the column's SQL type (conv converts a min/max field like column data).
+func (si *summaryIndex) load(st store, nphys int64, src *colSource, t columnar.Type) error {
+	si.once.Do(func() { si.err = si.doLoad(st, nphys, src, t) })
+	return si.err
+}
+
+func (si *summaryIndex) doLoad(st store, nphys int64, src *colSource, t columnar.Type) error {
+	f, err := st.frame(si.path)
+	if err != nil {
+		return fmt.Errorf("%s: %w", si.path, err)
+	}
+	a, err := b2.NewArray(f)
+	if err != nil {
+		return fmt.Errorf("%s: %w", si.path, err)
+	}
+	var fmin, fmax, fflags *b2.Field
+	for i := range a.DType.Fields {
+		switch fl := &a.DType.Fields[i]; fl.Name {
+		case "min":
+			fmin = fl
+		case "max":
+			fmax = fl
+		case "flags":
+			fflags = fl
+		}
+	}
+	if a.NDim() != 1 || fmin == nil || fmax == nil || fflags == nil || fflags.Type.ItemSize != 1 ||
+		fmin.Type.Kind != fmax.Type.Kind || fmin.Type.ItemSize != fmax.Type.ItemSize {
+		return fmt.Errorf("%s: %w", si.path, corruptf("summary dtype %s", a.DType.Str))
+	}
+	if err := sameElement(fmin.Type, src.data.DType); err != nil {
+		return fmt.Errorf("%s: %w", si.path, err)
+	}
+	nseg := (nphys + si.segLen - 1) / si.segLen
+	if a.Len() < nseg {
+		return fmt.Errorf("%s: %w", si.path, corruptf("%d segments of %d rows cannot cover %d rows", a.Len(), si.segLen, nphys))
+	}
+	raw := make([]byte, int(nseg)*a.ItemSize())
+	if err := a.ReadItems1D(nil, raw, 0, int(nseg)); err != nil {
+		return fmt.Errorf("%s: %w", si.path, err)
+	}
+	n := int(nseg)
+	conv := src.conv
+	conv.stride = a.ItemSize()
+	lo, hi := columnar.NewVector(t, n), columnar.NewVector(t, n)
+	var arena1, arena2 []byte
+	conv.dt, conv.off = fmin.Type, fmin.Offset
+	conv.decode(raw, n, lo, &arena1)
+	conv.dt, conv.off = fmax.Type, fmax.Offset
+	conv.decode(raw, n, hi, &arena2)
+	si.segs = make([]index.Stats, n)
+	for k := 0; k < n; k++ {
+		flags := raw[k*a.ItemSize()+fflags.Offset]
+		rows := min(si.segLen, nphys-int64(k)*si.segLen)
+		s := index.Stats{NullCount: -1, Rows: rows, HasNaN: flags&flagHasNaN != 0}
+		if !src.spec.Nullable {
+			s.NullCount = 0
+		}
+		if flags&flagAllNull != 0 {
+			s.NullCount = rows
+		}
+		if flags&flagAllNaN == 0 {
+			s.HasMinMax, s.Min, s.Max = true, lo.Value(k), hi.Value(k)
+		} else {
+			s.HasNaN = true
+		}
+		si.segs[k] = s
+	}
+	return nil
+}
+
+// sameElement checks that summary extrema have the column's element type
+// (NumPy spells 1-byte types without the order character: 'i1', '?').
+func sameElement(a, b b2.DType) error {
+	ka, kb := a.Kind, b.Kind
+	if ka == 'b' && kb == 'u' && b.ItemSize == 1 {
+		ka = 'u' // sentinel-null bools are stored as uint8
+	}
+	if ka != kb || a.ItemSize != b.ItemSize {
+		return corruptf("summary of %s values for a %s column", a.Str, b.Str)
+	}
+	return nil
+}
+
+// verdict is the verdict of p on physical rows [lo, hi): None only if every
+// overlapping segment is None, All only if every one is All.
+func (si *summaryIndex) verdict(p index.Pred, col int, lo, hi int64) index.Verdict {
+	first, last := lo/si.segLen, (hi-1)/si.segLen
+	out := index.Verdict(255)
+	for k := first; k <= last && k < int64(len(si.segs)); k++ {
+		s := si.segs[k]
+		v := index.VerdictOf(p, func(c int) (index.Stats, bool) { return s, c == col })
+		switch {
+		case out == 255:
+			out = v
+		case out != v:
+			return index.Maybe
+		}
+	}
+	if out == 255 {
+		return index.Maybe
+	}
+	return out
+}

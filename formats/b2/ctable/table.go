@@ -1,0 +1,220 @@
+package ctable
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/formats/b2"
+)
+
+// Table is a python-blosc2 CTable, read from a .b2d directory or in place
+// from a .b2z zip. Rows are the live physical rows (deleted ones never
+// appear), in physical order. It implements the planner's Table,
+// FilterPusher, RowCounter and ScanDescriber interfaces. Scans may run
+// concurrently; Close must not race them.
+type Table struct {
+	name    string
+	path    string
+	st      store
+	man     *manifest
+	schema  columnar.Schema
+	cols    []exposed      // per schema column
+	srcs    []*colSource   // per exposed manifest column
+	byName  map[string]int // manifest column name → srcs index
+	skipped []string
+
+	valid     *b2.Array // _valid_rows
+	nphys     int64     // len(_valid_rows): the physical extent
+	live      int64
+	blockRows int64 // _valid_rows block length: the default pruning grain
+
+	indexes map[string]*summaryIndex
+	meta    []MetaEntry
+}
+
+// exposed is one SQL column: a source and, for complex sources, which half.
+type exposed struct {
+	src  int
+	part int
+}
+
+// Open opens the CTable at path: a .b2d directory or a .b2z zip file. It
+// reads the manifest, _valid_rows' header and the user vlmeta; column
+// frames are opened by the first scan that reads them. Errors name the
+// table and the member and wrap b2.ErrCorrupt for damaged input.
+func Open(path string) (_ *Table, err error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("ctable: %w", err)
+	}
+	t := &Table{name: stem(path), path: path}
+	if fi.IsDir() {
+		t.st = &dirStore{root: path}
+	} else {
+		zs, err := openZipStore(path)
+		if err != nil {
+			return nil, tableError(path, "", err)
+		}
+		t.st = zs
+	}
+	defer func() {
+		if err != nil {
+			t.Close()
+		}
+	}()
+	mf, err := t.st.frame("_meta.b2f")
+	if err != nil {
+		return nil, tableError(path, "_meta.b2f", memberErr(err))
+	}
+	if t.man, err = parseManifest(mf); err != nil {
+		return nil, tableError(path, "_meta.b2f", err)
+	}
+	if err := t.openValid(); err != nil {
+		return nil, tableError(path, "_valid_rows.b2nd", err)
+	}
+	if err := t.buildSchema(); err != nil {
+		return nil, tableError(path, "_meta.b2f", err)
+	}
+	if t.st.has("_vlmeta.b2f") {
+		vf, err := t.st.frame("_vlmeta.b2f")
+		if err != nil {
+			return nil, tableError(path, "_vlmeta.b2f", err)
+		}
+		t.meta = append(t.meta, frameMeta(vf, "table")...)
+	}
+	t.meta = append(t.meta, t.man.Entries...)
+	t.indexes = catalogIndexes(t.man, t.nphys)
+	return t, nil
+}
+
+// memberErr turns a missing member into corruption: a table without one of
+// its parts is damaged, not merely absent.
+func memberErr(err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("missing member: %w", b2.ErrCorrupt)
+	}
+	return err
+}
+
+func (t *Table) openValid() error {
+	f, err := t.st.frame("_valid_rows.b2nd")
+	if err != nil {
+		return memberErr(err)
+	}
+	a, err := b2.NewArray(f)
+	if err != nil {
+		return err
+	}
+	if a.NDim() != 1 || a.ItemSize() != 1 || (a.DType.Kind != 'b' && a.DType.Kind != 'u') {
+		return corruptf("dtype %s shape %v, want a 1-d bool array", a.DType.Str, a.Shape())
+	}
+	t.valid, t.nphys = a, a.Len()
+	t.blockRows = int64(a.Meta.BlockShape[0])
+	if t.blockRows <= 0 {
+		t.blockRows = batchRows
+	}
+	if t.man.NRows >= 0 {
+		if t.man.NRows > t.nphys {
+			return corruptf("schema n_rows %d exceeds the %d physical rows", t.man.NRows, t.nphys)
+		}
+		t.live = t.man.NRows
+		return nil
+	}
+	// No cached count: count the live rows (one byte per row, decoded
+	// chunk by chunk).
+	it := a.Chunks()
+	defer it.Close()
+	for it.Next() {
+		for _, b := range it.Bytes()[:it.Len()] {
+			if b != 0 {
+				t.live++
+			}
+		}
+	}
+	return it.Err()
+}
+
+func (t *Table) buildSchema() error {
+	t.byName = map[string]int{}
+	for _, cs := range t.man.Cols {
+		if cs.Flavour == flSkipped {
+			t.skipped = append(t.skipped, cs.Name)
+			continue
+		}
+		base, err := colPath(cs.Name)
+		if err != nil {
+			return err
+		}
+		src := &colSource{spec: cs, base: base}
+		si := len(t.srcs)
+		t.srcs = append(t.srcs, src)
+		t.byName[cs.Name] = si
+		names, types := cs.sqlTypes()
+		for part := range names {
+			if t.schema.Index(names[part]) >= 0 {
+				return corruptf("column name %q is used twice", names[part])
+			}
+			t.schema = append(t.schema, columnar.Field{Name: names[part], Type: types[part], Nullable: cs.Nullable})
+			t.cols = append(t.cols, exposed{src: si, part: part})
+		}
+	}
+	return nil
+}
+
+// Name returns the table's default name, the path's stem.
+func (t *Table) Name() string { return t.name }
+
+// Schema returns the table's columns (see Skipped for those left out).
+func (t *Table) Schema() columnar.Schema { return t.schema }
+
+// Skipped lists the columns of kinds this reader does not expose yet
+// (struct, object, list, ndarray).
+func (t *Table) Skipped() []string { return t.skipped }
+
+// RowCount returns the number of live rows (the manifest's n_rows, or the
+// set bits of _valid_rows when the manifest has no count).
+func (t *Table) RowCount() int64 { return t.live }
+
+// Metadata returns the user vlmeta (scope "table"), the manifest entries
+// (scope "manifest") and the vlmeta of every column leaf (scope
+// "column:<name>"; this opens the column frames).
+func (t *Table) Metadata() []MetaEntry {
+	out := append([]MetaEntry(nil), t.meta...)
+	for _, s := range t.srcs {
+		if s.open(t.st, t.nphys) != nil {
+			continue
+		}
+		var f *b2.Frame
+		switch {
+		case s.data != nil:
+			f = s.data.Frame
+		case s.ba != nil:
+			f = s.ba.f
+		}
+		if f == nil {
+			continue
+		}
+		for _, e := range frameMeta(f, "column:"+s.spec.Name) {
+			if e.Key == "_batch_array_metadata" {
+				continue // BatchArray bookkeeping, not user metadata
+			}
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// Close releases every mapping. Safe to call twice.
+func (t *Table) Close() error {
+	if t.st == nil {
+		return nil
+	}
+	// The store closes every frame it opened (a zip store's frames are
+	// slices of its one mapping).
+	err := t.st.close()
+	t.st = nil
+	return err
+}

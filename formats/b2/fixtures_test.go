@@ -181,6 +181,10 @@ func TestFrameFixtures(t *testing.T) {
 			if !bytes.Equal(got, want) {
 				t.Fatalf("payload mismatch: got %d bytes, want %d; first diff at %d", len(got), len(want), firstDiff(got, want))
 			}
+			all, err := f.DecompressAll()
+			if err != nil || !bytes.Equal(all, want) {
+				t.Fatalf("DecompressAll: %v", err)
+			}
 		})
 	}
 }

@@ -134,6 +134,10 @@ func FuzzReadFrame(f *testing.F) {
 			_, err = fr.DecompressChunk(nil, make([]byte, n), i)
 			checkErr(t, err)
 		}
+		if fr.Header.Nbytes <= fuzzMaxOut && fr.NChunks() <= 1024 {
+			_, err := fr.DecompressAll()
+			checkErr(t, err)
+		}
 		for _, name := range fr.VLMetaNames() {
 			_, err := fr.VLMetaValue(name)
 			checkErr(t, err)

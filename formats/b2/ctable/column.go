@@ -268,12 +268,23 @@ type colScratch struct {
 // selects the real or imaginary half of a complex column). ob owns the
 // payload storage of output column i.
 func (s *colSource) read(d *b2.Decoder, sc *colScratch, lo int64, n int, part int, v *columnar.Vector, ob *outBatch, i int) error {
+	member, err := s.readRows(d, sc, lo, n, part, v, ob, i)
+	if err != nil {
+		return fmt.Errorf("%s: rows [%d, %d): %w", member, lo, lo+int64(n), err)
+	}
+	return nil
+}
+
+// readRows is read without the error context; it returns the member that
+// failed.
+func (s *colSource) readRows(d *b2.Decoder, sc *colScratch, lo int64, n int, part int, v *columnar.Vector, ob *outBatch, i int) (string, error) {
+	main := s.member()
 	switch s.spec.Flavour {
 	case flFixed:
 		isz := s.data.ItemSize()
 		sc.raw = grow(sc.raw, n*isz)
 		if err := s.data.ReadItems1D(d, sc.raw, lo, n); err != nil {
-			return err
+			return main, err
 		}
 		conv := s.conv
 		conv.part = part
@@ -294,26 +305,26 @@ func (s *colSource) read(d *b2.Decoder, sc *colScratch, lo int64, n int, part in
 	case flUTF8:
 		sc.offs = grow(sc.offs, 8*(n+1))
 		if err := s.data.ReadItems1D(d, sc.offs, lo, n+1); err != nil {
-			return err
+			return main, err
 		}
 		offs := sc.offs[:8*(n+1)]
 		first := int64(binary.LittleEndian.Uint64(offs))
 		last := int64(binary.LittleEndian.Uint64(offs[8*n:]))
 		if first < 0 || last < first || last > s.blob.Len() {
-			return fmt.Errorf("%s: %w", s.base+".b2nd", corruptf("rows [%d, %d) span bytes [%d, %d) of a %d-byte blob", lo, lo+int64(n), first, last, s.blob.Len()))
+			return main, corruptf("rows [%d, %d) span bytes [%d, %d) of a %d-byte blob", lo, lo+int64(n), first, last, s.blob.Len())
 		}
 		// The bytes become the batch's own: Bytes alias them until the
 		// batch is recycled.
 		blob := grow(ob.aux[i], int(last-first))
 		ob.aux[i] = blob
 		if err := s.blob.ReadItems1D(d, blob, first, int(last-first)); err != nil {
-			return fmt.Errorf("%s: %w", s.base+".utf8.b2nd", err)
+			return s.base + ".utf8.b2nd", err
 		}
 		prev := first
 		for r := 0; r < n; r++ {
 			next := int64(binary.LittleEndian.Uint64(offs[8*(r+1):]))
 			if next < prev || next > last {
-				return fmt.Errorf("%s: %w", s.base+".b2nd", corruptf("offsets of row %d decrease", lo+int64(r)))
+				return main, corruptf("offsets of row %d decrease", lo+int64(r))
 			}
 			v.Bytes[r] = blob[prev-first : next-first : next-first]
 			prev = next
@@ -324,7 +335,7 @@ func (s *colSource) read(d *b2.Decoder, sc *colScratch, lo int64, n int, part in
 	case flDict:
 		sc.raw = grow(sc.raw, 4*n)
 		if err := s.data.ReadItems1D(d, sc.raw, lo, n); err != nil {
-			return err
+			return main, err
 		}
 		nd := int32(len(s.dict))
 		for r := 0; r < n; r++ {
@@ -336,7 +347,7 @@ func (s *colSource) read(d *b2.Decoder, sc *colScratch, lo int64, n int, part in
 				v.Bytes[r] = nil
 				v.SetNull(r, n)
 			default:
-				return fmt.Errorf("%s: %w", s.base+".b2nd", corruptf("row %d has code %d, dictionary has %d values", lo+int64(r), c, nd))
+				return main, corruptf("row %d has code %d, dictionary has %d values", lo+int64(r), c, nd)
 			}
 		}
 	case flVarlen:
@@ -344,16 +355,16 @@ func (s *colSource) read(d *b2.Decoder, sc *colScratch, lo int64, n int, part in
 			row := lo + int64(r)
 			k := s.ba.batchOf(row)
 			if k >= len(s.ba.starts)-1 {
-				return fmt.Errorf("%s: %w", s.member(), corruptf("row %d past the last batch", row))
+				return main, corruptf("row %d past the last batch", row)
 			}
 			if sc.batchItems == nil || sc.batch != k {
 				want := s.ba.starts[k+1] - s.ba.starts[k]
 				items, err := s.ba.decode(d, k, want)
 				if err != nil {
-					return fmt.Errorf("%s: %w", s.member(), err)
+					return main, err
 				}
 				if int64(len(items)) != want {
-					return fmt.Errorf("%s: %w", s.member(), corruptf("batch %d holds %d items, batch_lengths says %d", k, len(items), want))
+					return main, corruptf("batch %d holds %d items, batch_lengths says %d", k, len(items), want)
 				}
 				sc.batch, sc.batchItems = k, items
 			}
@@ -371,7 +382,7 @@ func (s *colSource) read(d *b2.Decoder, sc *colScratch, lo int64, n int, part in
 	if s.mask != nil {
 		sc.mask = grow(sc.mask, n)
 		if err := s.mask.ReadItems1D(d, sc.mask, lo, n); err != nil {
-			return fmt.Errorf("%s: %w", s.base+".notnull.b2nd", err)
+			return s.base + ".notnull.b2nd", err
 		}
 		for r, b := range sc.mask[:n] {
 			if b == 0 {
@@ -379,7 +390,7 @@ func (s *colSource) read(d *b2.Decoder, sc *colScratch, lo int64, n int, part in
 			}
 		}
 	}
-	return nil
+	return "", nil
 }
 
 // grow returns b resized to n bytes, reusing its storage when it can.

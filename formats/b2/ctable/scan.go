@@ -88,7 +88,7 @@ func (t *Table) plan(spec index.ScanSpec) (*scanPlan, error) {
 			}
 			src := t.srcs[t.cols[c].src]
 			if err := src.open(t.st, t.nphys); err != nil {
-				return nil, tableError(t.path, src.member(), err)
+				return nil, tableError(t.path, "", err) // err names the member
 			}
 			if err := si.load(t.st, t.nphys, src, t.schema[c].Type); err != nil {
 				return nil, tableError(t.path, "", err)
@@ -165,7 +165,7 @@ func (t *Table) Scan(ctx context.Context, spec index.ScanSpec) (columnar.Reader,
 		schema = append(schema, t.schema[c])
 		src := t.srcs[t.cols[c].src]
 		if err := src.open(t.st, t.nphys); err != nil {
-			return nil, tableError(t.path, src.member(), err)
+			return nil, tableError(t.path, "", err) // err names the member
 		}
 	}
 	pl, err := t.plan(spec)
@@ -277,7 +277,7 @@ func (w *tableWorker) rows(lo int64, n int, get func() *outBatch, emit func(*out
 		v := ob.b.Cols[i]
 		v.Reset(n)
 		if err := src.read(w.dec, sc, lo, n, ex.part, v, ob, i); err != nil {
-			w.err = tableError(t.path, src.member(), fmt.Errorf("rows [%d, %d): %w", lo, lo+int64(n), err))
+			w.err = tableError(t.path, "", err) // err names the member and rows
 			return false
 		}
 	}

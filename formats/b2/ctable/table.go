@@ -185,6 +185,7 @@ func (t *Table) Metadata() []MetaEntry {
 	out := append([]MetaEntry(nil), t.meta...)
 	for _, s := range t.srcs {
 		if s.open(t.st, t.nphys) != nil {
+			// A broken column shows in scans; metadata lists the rest.
 			continue
 		}
 		var f *b2.Frame

@@ -66,6 +66,15 @@ func Inspect(w io.Writer, path string) error {
 		}
 		bw.WriteString(msgpackString(m.Content) + "\n")
 	}
+	if _, ok := f.MetaContent("b2nd"); ok {
+		// The Array shares f; it is not closed here (Inspect closes f).
+		if a, err := NewArray(f); err == nil {
+			fmt.Fprintf(bw, "b2nd: dtype %s itemsize=%d chunk grid=%v extchunk=%v blocks/chunk=%v items/block=%d\n",
+				a.DType.Str, a.itemsize, a.chunkGrid, a.extChunk, a.blockGrid, a.blockItems)
+		} else {
+			fmt.Fprintf(bw, "b2nd: error: %v\n", err)
+		}
+	}
 	names := f.VLMetaNames()
 	fmt.Fprintf(bw, "vlmeta: %d\n", len(names))
 	for _, n := range names {

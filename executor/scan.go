@@ -57,13 +57,20 @@ func (s *Scan) Close() error {
 type Values struct {
 	Rows [][]Expr
 	Out  []columnar.Type
+	Note string // shown by EXPLAIN
 
 	done bool
 }
 
-func (v *Values) Types() []columnar.Type         { return v.Out }
-func (v *Values) Children() []Operator           { return nil }
-func (v *Values) String() string                 { return "Values " + itoa(int64(len(v.Rows))) + " rows" }
+func (v *Values) Types() []columnar.Type { return v.Out }
+func (v *Values) Children() []Operator   { return nil }
+func (v *Values) String() string {
+	s := "Values " + itoa(int64(len(v.Rows))) + " rows"
+	if v.Note != "" {
+		s += " " + v.Note
+	}
+	return s
+}
 func (v *Values) Open(ctx context.Context) error { v.done = false; return nil }
 func (v *Values) Close() error                   { return nil }
 

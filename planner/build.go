@@ -93,7 +93,7 @@ func (bd *builder) build(n Node) (executor.Operator, error) {
 		for i, c := range n.Out {
 			types[i] = c.Type
 		}
-		return bd.wrap(&executor.Values{Rows: rows, Out: types}), nil
+		return bd.wrap(&executor.Values{Rows: rows, Out: types, Note: n.Note}), nil
 	}
 	switch x := n.(type) {
 	case *Aggregate:

@@ -127,6 +127,7 @@ type Distinct struct {
 type Values struct {
 	Rows [][]Expr
 	Out  []Column
+	Note string // why the rows are constant, for EXPLAIN (e.g. "answered from metadata")
 }
 
 func (n *Scan) Schema() []Column      { return n.Cols }

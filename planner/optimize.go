@@ -16,6 +16,7 @@ type Rule struct {
 var Rules = []Rule{
 	{"FoldConstants", foldConstants},
 	{"PushFilters", pushFilters},
+	{"AnswerFromMetadata", answerFromMetadata},
 	{"MakeTopK", makeTopK},
 	{"PushLimits", pushLimits},
 	{"PruneColumns", pruneColumns},

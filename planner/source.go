@@ -64,3 +64,13 @@ type UnitScanner interface {
 	// spec.Limit are ignored: each unit is read by one goroutine, whole.
 	ScanUnits(ctx context.Context, spec index.ScanSpec) ([]ScanUnit, error)
 }
+
+// StatsProvider is a Table with whole-table column statistics in its
+// metadata (Parquet footers, SUMMARY indexes), so COUNT/MIN/MAX without a
+// WHERE can be answered without reading data.
+type StatsProvider interface {
+	Table
+	// ColumnStats merges the statistics of column col over the whole
+	// table; false when some part of the table has none.
+	ColumnStats(col int) (index.Stats, bool)
+}

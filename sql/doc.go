@@ -1,21 +1,54 @@
 // Package sql owns b2sql's SQL front end: splitting a script into
-// statements, parsing one statement, and binding a query against a
-// planner.Catalog into a bound logical plan (planner.Node) whose every name
-// has become a ColID, every function a vocabulary entry (planner/functions.go)
-// and every implicit conversion an explicit Cast.
+// statements (Split), parsing one statement (Parse), and binding a query
+// against a planner.Catalog (Bind) into the bound logical plan of package
+// planner, in which every name has become a ColID, every function a
+// vocabulary entry (planner/functions.go) and every implicit conversion an
+// explicit Cast. Nothing after Bind looks at names or SQL text.
+//
+// # Parsing
 //
 // Parsing is delegated to the vitess MySQL parser, which never leaves this
-// package: the text is first lexed by our own lexer, DuckDB-only syntax
-// (FROM 'file.parquet', x::T, CAST(x AS T), ||, //, ILIKE, EXTRACT,
-// NULLS FIRST, INTERVAL '1 day', DATE '…') is rewritten into forms the MySQL
-// grammar accepts, and an offset map brings vitess' syntax-error positions
-// back to the user's text. The vitess AST carries no positions, so binding
-// errors are located by searching our own tokens within the clause or select
-// item being bound.
+// package. The text is first lexed by our own lexer (lexer.go), and DuckDB
+// syntax the MySQL grammar lacks is rewritten token by token (rewrite.go):
+//
+//	FROM 'x.parquet'          → FROM `x.parquet` (remembered as a path)
+//	x::T, CAST/TRY_CAST(x AS T), DATE '…', TIMESTAMP '…'
+//	                          → x COLLATE 'b2sql:cast:T' (COLLATE binds tightest)
+//	a || b, a // b, a == b    → a | b, a DIV b, a = b
+//	ILIKE                     → REGEXP (same precedence; REGEXP itself is rejected)
+//	EXTRACT(part FROM x)      → date_part('part', x)
+//	INTERVAL '1 day'          → INTERVAL '1 day' <no-unit marker>
+//	NULLS FIRST|LAST, GROUP BY ALL, OFFSET without LIMIT
+//	                          → removed or completed, remembered for Bind
+//	key, table, é, …          → `key`, … (identifiers MySQL reserves or cannot lex)
+//
+// An offset map takes vitess' syntax-error positions back to the user's
+// text. The vitess AST carries no positions, so binding errors are located
+// by searching our tokens within the clause or select item being bound.
+// Statements other than queries (SET, RESET, SHOW TABLES, DESCRIBE,
+// EXPLAIN [ANALYZE]) are parsed by hand.
+//
+// # Supported SQL
+//
+// SELECT [DISTINCT] with *, t.*, expressions and aliases; FROM one table,
+// path or table function (read_parquet, parquet_scan, read_b2) with an
+// alias, or no FROM; WHERE; GROUP BY expressions, ordinals, aliases, ALL;
+// HAVING; count(*), count([DISTINCT] x), sum, avg, min, max; ORDER BY
+// ordinals, aliases and expressions (hidden columns), ASC/DESC, NULLS
+// FIRST/LAST; LIMIT/OFFSET constants. Select aliases may be used in WHERE,
+// GROUP BY, HAVING, ORDER BY and later select items, as in DuckDB.
+// Expressions: arithmetic, comparisons, AND/OR/NOT, [NOT] IN (list),
+// [NOT] BETWEEN, [NOT] LIKE/ILIKE, IS [NOT] NULL/TRUE/FALSE, CASE, CAST,
+// TRY_CAST, ::, COALESCE, NULLIF, ||, string, math and date functions,
+// typed and interval literals. Joins, subqueries, CTEs, window functions,
+// set operations and DML are reported as ErrUnsupported.
+//
+// # Errors
 //
 // Every error is an *Error with a line:column inside the script and a Kind
-// sentinel for errors.Is (ErrSyntax, ErrUnknownColumn, …).
+// sentinel for errors.Is (ErrSyntax, ErrUnknownColumn, …); unknown names
+// come with a "did you mean" hint.
 //
 // Typing follows DuckDB where the executor's vocabulary allows it; the
-// deliberate differences are listed in types.go.
+// decisions are listed in types.go.
 package sql

@@ -24,6 +24,13 @@ func FuzzParse(f *testing.F) {
 		"SELECT a FROM t WHERE",
 		"SELECT /* c */ a -- d\nFROM t",
 		"SELECT count(DISTINCT a) FROM t GROUP BY ALL",
+		"SELECT a FROM t OFFSET 3",
+		"SELECT key, t.table, é FROM t ORDER BY 1 NULLS LAST",
+		"SELECT CAST(CAST(a AS INT) AS TEXT), a::decimal(10,2)::varchar FROM t",
+		"SELECT round(price, 1), floor(price), 0.1 + 0.2 = 0.3, INTERVAL 3 DAY + d FROM t",
+		"(SELECT a FROM t) UNION (SELECT b FROM t)",
+		"SELECT sum(x) FROM (SELECT 1 AS x)",
+		"SELECT a AS x FROM t WHERE x > 1 GROUP BY x HAVING x < 5 ORDER BY x + 1",
 	} {
 		f.Add(s)
 	}

@@ -135,8 +135,14 @@ func (p *stmtParser) describe() (Statement, error) {
 	if t.kind != tkIdent && t.kind != tkQIdent && t.kind != tkString {
 		return nil, p.syntax(1)
 	}
-	if len(p.toks) > 2 {
-		return nil, p.syntax(2)
+	// DESCRIBE data.parquet: a dotted bare name is one (path) name.
+	i := 2
+	for t.kind != tkString && p.at(i).isOp(".") && (p.at(i+1).kind == tkIdent || p.at(i+1).kind == tkQIdent) {
+		t.val += "." + p.at(i+1).val
+		i += 2
+	}
+	if len(p.toks) > i {
+		return nil, p.syntax(i)
 	}
 	// DESCRIBE t is SELECT * FROM t with the table token in place, so that
 	// binding errors point at it.

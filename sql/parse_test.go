@@ -68,6 +68,7 @@ func TestExplainDescribe(t *testing.T) {
 	for _, tc := range []struct{ sql, table, names, err string }{
 		{"DESCRIBE events", "events", "[id kind]", ""},
 		{"DESC 'data/events.parquet'", "data/events.parquet", "[id kind]", ""},
+		{"DESCRIBE events.parquet", "events.parquet", "[id kind]", ""},
 		{"DESCRIBE SELECT kind, id + 1 AS n FROM events", "", "[kind n]", ""},
 		{"DESCRIBE evnts", "evnts", "", `line 1:10: unknown table "evnts" (did you mean "events"?)`},
 	} {

@@ -303,3 +303,7 @@ func writeInt96(t testing.TB, path string, cols []tcol, n int) {
 		t.Fatal(err)
 	}
 }
+
+// makeTempDir makes a directory that outlives one benchmark's b.TempDir, so
+// the benchmark file is written once per process.
+func makeTempDir() (string, error) { return os.MkdirTemp("", "b2sql-parquet-bench-") }

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
 
@@ -160,7 +162,7 @@ func readFooter(r interface {
 	Seek(int64, int) (int64, error)
 }, size int64) (rdr *file.Reader, cols []column, skipped []string, err error) {
 	defer recoverCorrupt(&err)
-	rdr, err = file.NewParquetReader(r)
+	rdr, err = file.NewParquetReader(r, file.WithReadProps(readProps()))
 	if err != nil {
 		return nil, nil, nil, asCorrupt(err)
 	}
@@ -180,6 +182,20 @@ func readFooter(r interface {
 	}
 	return rdr, cols, skipped, nil
 }
+
+// readProps are the reader properties of every file. A buffered stream
+// reads each column chunk through a fixed-size buffer instead of
+// allocating the whole chunk per row group, which keeps the garbage per
+// scan proportional to the batch, not to the file.
+func readProps() *parquet.ReaderProperties {
+	p := parquet.NewReaderProperties(memory.DefaultAllocator)
+	p.BufferedStreamEnabled = true
+	p.BufferSize = streamBuffer
+	return p
+}
+
+// streamBuffer is the read buffer per column chunk being decoded.
+var streamBuffer int64 = 1 << 20
 
 // checkLayout verifies that every column chunk lies inside the file, so
 // that a lying footer cannot make the reader allocate more than the file

@@ -2,15 +2,19 @@ package parquet
 
 import (
 	"bufio"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/bits"
 	"os"
 	"path/filepath"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/schema"
+	"github.com/klauspost/compress/snappy"
 
 	"github.com/b2sql/b2sql/columnar"
 )
@@ -57,7 +61,10 @@ type Writer struct {
 	path    string
 	tmp     *os.File
 	buf     *bufio.Writer
-	fw      *file.Writer
+	root    *schema.GroupNode
+	opts    WriterOptions
+	codec   compress.Compression
+	fw      *file.Writer // created at the first flush, see start
 	schema  columnar.Schema
 	cols    []wcol
 	rgRows  int64
@@ -82,6 +89,7 @@ type wcol struct {
 	ba    []parquet.ByteArray
 	arena []byte // owns the bytes of ba: batches are only valid until their next Next
 	live  []int  // scratch: rows holding a value
+	dict  bool   // dictionary encoding chosen by start
 }
 
 // NewWriter creates a writer of schema to path. Nothing appears at path
@@ -105,21 +113,11 @@ func NewWriter(path string, sc columnar.Schema, opts WriterOptions) (*Writer, er
 	case Uncompressed:
 		codec = compress.Codecs.Uncompressed
 	}
-	pp := []parquet.WriterProperty{
-		parquet.WithCompression(codec),
-		parquet.WithDictionaryDefault(!opts.NoDictionary),
-		parquet.WithStats(true),
-		parquet.WithPageIndexEnabled(true),
-		parquet.WithMaxRowGroupLength(rg),
-		parquet.WithCreatedBy("b2sql"),
-	}
 	for _, name := range opts.NoDictionaryFor {
 		if sc.Index(name) < 0 {
 			return nil, fmt.Errorf("parquet: %s: NoDictionaryFor: unknown column %q", path, name)
 		}
-		pp = append(pp, parquet.WithDictionaryFor(sc[sc.Index(name)].Name, false))
 	}
-	props := parquet.NewWriterProperties(pp...)
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return nil, fmt.Errorf("parquet: %w", err)
@@ -127,13 +125,8 @@ func NewWriter(path string, sc columnar.Schema, opts WriterOptions) (*Writer, er
 	// file.Writer closes a sink that is an io.Closer; the buffer hides the
 	// file so that Close can sync it before closing and renaming.
 	buf := bufio.NewWriterSize(tmp, 1<<20)
-	fw, err := file.NewParquetWriterWithError(buf, root, file.WithWriterProps(props))
-	if err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return nil, fmt.Errorf("parquet: %s: %w", path, err)
-	}
-	w := &Writer{path: path, tmp: tmp, buf: buf, fw: fw, schema: sc, rgRows: rg, cols: make([]wcol, len(sc))}
+	w := &Writer{path: path, tmp: tmp, buf: buf, root: root, opts: opts, codec: codec,
+		schema: sc, rgRows: rg, cols: make([]wcol, len(sc))}
 	for i, f := range sc {
 		w.cols[i] = wcol{typ: f.Type, phys: physOf(f.Type), null: f.Nullable}
 	}
@@ -365,6 +358,11 @@ func (w *Writer) flush() (err error) {
 		return nil
 	}
 	defer recoverCorrupt(&err)
+	if w.fw == nil {
+		if err := w.start(); err != nil {
+			return err
+		}
+	}
 	rgw, err := w.fw.AppendRowGroupChecked()
 	if err != nil {
 		return err
@@ -408,6 +406,172 @@ func (w *Writer) flush() (err error) {
 	return rgw.Close()
 }
 
+// start creates the Parquet writer once the first row group is buffered,
+// so that per-column encodings can be chosen from real data: a dictionary
+// only for columns with few distinct values (a mostly-unique dictionary
+// costs space and decode time, and arrow-go keeps dictionaries until they
+// reach 1 MiB), and no Snappy for columns it cannot shrink (decompression
+// is most of the decode time of plain numbers).
+func (w *Writer) start() error {
+	pp := []parquet.WriterProperty{
+		parquet.WithCompression(w.codec),
+		parquet.WithDictionaryDefault(!w.opts.NoDictionary),
+		parquet.WithStats(true),
+		parquet.WithPageIndexEnabled(true),
+		parquet.WithMaxRowGroupLength(w.rgRows),
+		parquet.WithCreatedBy("b2sql"),
+	}
+	for i := range w.cols {
+		c := &w.cols[i]
+		name := w.schema[i].Name
+		dict := !w.opts.NoDictionary && c.fewDistinct()
+		for _, n := range w.opts.NoDictionaryFor {
+			if lower(n) == lower(name) {
+				dict = false
+			}
+		}
+		pp = append(pp, parquet.WithDictionaryFor(name, dict))
+		if !dict && c.deltaPays() {
+			pp = append(pp, parquet.WithEncodingFor(name, parquet.Encodings.DeltaBinaryPacked),
+				parquet.WithCompressionFor(name, compress.Codecs.Uncompressed))
+		} else if w.codec == compress.Codecs.Snappy && !dict && !c.compressible() {
+			pp = append(pp, parquet.WithCompressionFor(name, compress.Codecs.Uncompressed))
+		}
+		c.dict = dict
+	}
+	fw, err := file.NewParquetWriterWithError(w.buf, w.root, file.WithWriterProps(parquet.NewWriterProperties(pp...)))
+	if err != nil {
+		return err
+	}
+	w.fw = fw
+	return nil
+}
+
+// Dictionary thresholds: at most one distinct value in dictDivisor, and
+// at most dictMaxBytes of distinct values.
+const (
+	dictDivisor  = 8
+	dictMaxBytes = 256 << 10
+	sampleBytes  = 256 << 10
+)
+
+// fewDistinct reports whether the buffered values are worth a dictionary.
+// Counting stops as soon as the answer is no, so unique columns cost
+// little.
+func (c *wcol) fewDistinct() bool {
+	switch c.phys {
+	case parquet.Types.Int32:
+		return fewDistinct(c.i32, 4)
+	case parquet.Types.Int64:
+		return fewDistinct(c.i64, 8)
+	case parquet.Types.Float:
+		return fewDistinct(c.f32, 4)
+	case parquet.Types.Double:
+		return fewDistinct(c.f64, 8)
+	case parquet.Types.ByteArray:
+		limit := max(64, len(c.ba)/dictDivisor)
+		seen := make(map[string]struct{}, min(limit, len(c.ba)))
+		size := 0
+		for _, v := range c.ba {
+			if _, ok := seen[string(v)]; ok {
+				continue
+			}
+			seen[string(v)] = struct{}{}
+			size += len(v) + 4
+			if len(seen) > limit || size > dictMaxBytes {
+				return false
+			}
+		}
+		return true
+	}
+	return false // BOOLEAN has no dictionary encoding
+}
+
+func fewDistinct[T comparable](vals []T, width int) bool {
+	limit := min(max(64, len(vals)/dictDivisor), dictMaxBytes/width)
+	seen := make(map[T]struct{}, min(limit, len(vals)))
+	for _, v := range vals {
+		seen[v] = struct{}{}
+		if len(seen) > limit {
+			return false
+		}
+	}
+	return true
+}
+
+// deltaPays reports whether DELTA_BINARY_PACKED would take at most half
+// the plain size of an integer column: true for sorted or smooth columns
+// (ids, timestamps), whose deltas need few bits. Such columns are then
+// written uncompressed, since delta decoding is several times faster than
+// Snappy plus plain and the result is already small.
+func (c *wcol) deltaPays() bool {
+	switch c.phys {
+	case parquet.Types.Int32:
+		return deltaBits(c.i32)*2 <= 32*len(c.i32) && len(c.i32) >= 64
+	case parquet.Types.Int64:
+		return deltaBits(c.i64)*2 <= 64*len(c.i64) && len(c.i64) >= 64
+	}
+	return false
+}
+
+// deltaBits estimates the bits DELTA_BINARY_PACKED spends on vals: each
+// miniblock of 32 deltas is packed at the width of its delta range.
+func deltaBits[T int32 | int64](vals []T) int {
+	total := 0
+	for start := 1; start < len(vals); start += 32 {
+		end := min(start+32, len(vals))
+		lo, hi := int64(vals[start])-int64(vals[start-1]), int64(vals[start])-int64(vals[start-1])
+		for k := start + 1; k < end; k++ {
+			d := int64(vals[k]) - int64(vals[k-1])
+			lo, hi = min(lo, d), max(hi, d)
+		}
+		total += 32 * bits.Len64(uint64(hi-lo))
+	}
+	return total
+}
+
+// compressible reports whether Snappy shrinks a sample of the column's
+// plain encoding by at least 15%.
+func (c *wcol) compressible() bool {
+	var sample []byte
+	switch c.phys {
+	case parquet.Types.Boolean:
+		return true // bit-packed already; tiny either way
+	case parquet.Types.Int32:
+		sample = rawBytes(c.i32)
+	case parquet.Types.Int64:
+		sample = rawBytes(c.i64)
+	case parquet.Types.Float:
+		sample = rawBytes(c.f32)
+	case parquet.Types.Double:
+		sample = rawBytes(c.f64)
+	case parquet.Types.ByteArray:
+		for _, v := range c.ba {
+			if len(sample) >= sampleBytes {
+				break
+			}
+			sample = binary.LittleEndian.AppendUint32(sample, uint32(len(v)))
+			sample = append(sample, v...)
+		}
+	}
+	if len(sample) > sampleBytes {
+		sample = sample[:sampleBytes]
+	}
+	if len(sample) < 1024 {
+		return true
+	}
+	return len(snappy.Encode(nil, sample)) < len(sample)*85/100
+}
+
+// rawBytes views fixed-width values as bytes: their plain encoding on
+// little-endian machines, a good enough sample elsewhere.
+func rawBytes[T int32 | int64 | float32 | float64](s []T) []byte {
+	if len(s) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), len(s)*int(unsafe.Sizeof(s[0])))
+}
+
 // fail records the first error; Close then removes the temporary file.
 func (w *Writer) fail(err error) error {
 	if w.err == nil {
@@ -426,6 +590,12 @@ func (w *Writer) Close() error {
 	w.closed = true
 	if w.err == nil {
 		if err := w.flush(); err != nil {
+			w.fail(err)
+		}
+	}
+	if w.err == nil && w.fw == nil {
+		// No rows at all: still a valid file with the schema.
+		if err := w.start(); err != nil {
 			w.fail(err)
 		}
 	}

@@ -181,6 +181,23 @@ func TestFrameFixtures(t *testing.T) {
 			if !bytes.Equal(got, want) {
 				t.Fatalf("payload mismatch: got %d bytes, want %d; first diff at %d", len(got), len(want), firstDiff(got, want))
 			}
+			// Partial decodes of every chunk agree with the formula.
+			var base int
+			for i := 0; i < f.NChunks(); i++ {
+				nb, _ := f.ChunkNbytes(i)
+				off, n := nb/3, nb/4+1
+				if off+n > nb {
+					off, n = 0, nb
+				}
+				part := make([]byte, n)
+				if err := f.DecompressChunkRange(nil, part, i, off); err != nil {
+					t.Fatalf("chunk %d range: %v", i, err)
+				}
+				if !bytes.Equal(part, want[base+off:base+off+n]) {
+					t.Fatalf("chunk %d range [%d,+%d) mismatch", i, off, n)
+				}
+				base += nb
+			}
 			all, err := f.DecompressAll()
 			if err != nil || !bytes.Equal(all, want) {
 				t.Fatalf("DecompressAll: %v", err)

@@ -27,11 +27,22 @@ type Bound struct {
 // starts from a one-row Values. ColIDs are unique within the plan; every
 // Project and Aggregate output gets a fresh ID. Bind does no optimization
 // beyond folding casts of literals. Errors are *Error.
+//
+// A query with ? markers needs values: see bindWithParams.
 func Bind(stmt *Query, cat planner.Catalog) (*Bound, error) {
+	return bindWithParams(stmt, cat, nil)
+}
+
+// bindWithParams is Bind with values for the query's ? markers, in order
+// (params nil: the query has none). A value binds like the literal it
+// stands for: a VARCHAR value compared with a DATE column is cast to DATE,
+// an integer takes a compared column's type when it fits. Callers check
+// the count first; a marker without a value is an error at the marker.
+func bindWithParams(stmt *Query, cat planner.Catalog, params []columnar.Value) (*Bound, error) {
 	if stmt == nil || stmt.sel == nil {
 		return nil, &Error{Pos: Pos{1, 1}, Kind: ErrSyntax, Msg: "no query to bind"}
 	}
-	b := &binder{q: stmt, cat: cat, cl: stmt.clauses(), lits: map[*planner.Const]litInfo{}, expanding: map[string]bool{}}
+	b := &binder{q: stmt, cat: cat, cl: stmt.clauses(), lits: map[*planner.Const]litInfo{}, expanding: map[string]bool{}, params: params}
 	return b.bindSelect()
 }
 
@@ -62,8 +73,9 @@ type binder struct {
 	lits   map[*planner.Const]litInfo
 	agg    *aggState // non-nil while binding above an Aggregate
 
-	items     []selItem       // the select list, for alias references
-	expanding map[string]bool // aliases being expanded, against cycles
+	params    []columnar.Value // values of ? markers
+	items     []selItem        // the select list, for alias references
+	expanding map[string]bool  // aliases being expanded, against cycles
 }
 
 func (b *binder) newCol(name, table string, t columnar.Type) planner.Column {

@@ -180,8 +180,36 @@ func (b *binder) bindLiteral(e *sqlparser.SQLVal, neg bool, c ectx) (planner.Exp
 		b.lits[k] = litInfo{kind, sign + text, i}
 		return k, nil
 	}
+	if e.Type == sqlparser.ValArg {
+		return b.bindParam(text, c)
+	}
 	i := b.q.findToken(c.sp, func(t token) bool { return t.val == text })
 	return nil, b.errAt(i, ErrUnsupported, fmt.Sprintf("literal %s is not supported", sqlparser.String(e)))
+}
+
+// bindParam binds the ? marker vitess named :vN to the N-th value.
+func (b *binder) bindParam(name string, c ectx) (planner.Expr, error) {
+	n, err := strconv.Atoi(strings.TrimPrefix(name, ":v"))
+	if err != nil || n < 1 {
+		return nil, b.errAt(c.sp.lo, ErrSyntax, fmt.Sprintf("unexpected parameter %s", name))
+	}
+	at := b.q.paramMarker(n - 1)
+	if n > len(b.params) {
+		return nil, b.errAt(at, ErrSyntax, fmt.Sprintf("no value for parameter %d", n))
+	}
+	v := b.params[n-1]
+	k := &planner.Const{Val: v}
+	// A value adapts to what it meets, like the literal it stands for.
+	switch {
+	case v.Null:
+	case v.Type.ID == columnar.Varchar:
+		b.lits[k] = litInfo{litString, v.S, at}
+	case v.Type.IsInteger():
+		b.lits[k] = litInfo{litInt, v.String(), at}
+	case v.Type.IsFloat() || v.Type.ID == columnar.Decimal:
+		b.lits[k] = litInfo{litFloat, v.String(), at}
+	}
+	return k, nil
 }
 
 // decimalLiteralType returns the DECIMAL type of a literal written with a

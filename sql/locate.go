@@ -36,6 +36,20 @@ func (q *Query) findKeyword(kw string, sp span) int {
 	return sp.lo
 }
 
+// paramMarker returns the token index of the i-th ? marker (0-based), or
+// 0.
+func (q *Query) paramMarker(i int) int {
+	for k, t := range q.toks {
+		if t.isOp("?") {
+			if i == 0 {
+				return k
+			}
+			i--
+		}
+	}
+	return 0
+}
+
 // findName returns the index of the first occurrence of the (possibly
 // qualified) name in sp, falling back to the whole query and then to sp.lo.
 func (q *Query) findName(qual, name string, sp span) int {

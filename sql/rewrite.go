@@ -209,7 +209,7 @@ func rewrite(src Source, toks []token) (*rewritten, error) {
 			w.tok(t, "= ")
 		case t.kind == tkOp && isUnsupportedOp(t.val):
 			return nil, w.errAt(t, ErrUnsupported, fmt.Sprintf("operator %q is not supported", t.val))
-		case t.kind == tkOp && strings.Contains("?@$#{}[]:;", t.val):
+		case t.kind == tkOp && strings.Contains("@$#{}[]:;", t.val):
 			return nil, w.errAt(t, ErrSyntax, syntaxNear(src, t))
 		default:
 			switch {

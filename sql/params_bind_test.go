@@ -1,0 +1,45 @@
+package sql
+
+import (
+	"testing"
+
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/planner"
+)
+
+// TestBindWithParams checks that ? markers bind to typed constants that
+// adapt like literals, and that a missing value is positioned.
+func TestBindWithParams(t *testing.T) {
+	cases := []struct {
+		sql    string
+		params []columnar.Value
+		filter string
+		err    string
+	}{
+		{"SELECT a FROM t WHERE d = ?", []columnar.Value{columnar.StringValue("2024-01-02")}, "(t.d = DATE '2024-01-02')", ""},
+		{"SELECT a FROM t WHERE small = ? AND s = ?", []columnar.Value{columnar.IntValue(columnar.TInt64, 3), columnar.StringValue("x")}, "((t.small = 3) AND (t.s = 'x'))", ""},
+		{"SELECT a FROM t WHERE price > ?", []columnar.Value{columnar.FloatValue(columnar.TFloat64, 1.5)}, "(t.price > 1.50)", ""},
+		{"SELECT a FROM t WHERE a IN (?, ?)", []columnar.Value{columnar.IntValue(columnar.TInt64, 1), columnar.NullValue(columnar.TNull)}, "t.a IN (1, NULL)", ""},
+		{"SELECT a FROM t WHERE d = ?", []columnar.Value{columnar.StringValue("nope")}, "", "line 1:27: could not cast 'nope' to DATE"},
+		{"SELECT a FROM t WHERE a = ? OR b = ?", []columnar.Value{columnar.IntValue(columnar.TInt64, 1)}, "", "line 1:36: no value for parameter 2"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.sql, func(t *testing.T) {
+			st, err := Parse(Source{Text: tc.sql})
+			if err != nil {
+				t.Fatal(err)
+			}
+			bd, err := bindWithParams(st.(*Query), newCatalog(), tc.params)
+			if got := errString(err); got != tc.err {
+				t.Fatalf("error %q, want %q", got, tc.err)
+			}
+			if err != nil {
+				return
+			}
+			f := bd.Root.(*planner.Project).Input.(*planner.Filter)
+			if got := f.Cond.String(); got != tc.filter {
+				t.Errorf("filter %s, want %s", got, tc.filter)
+			}
+		})
+	}
+}

@@ -50,8 +50,8 @@ func main() {
 	flag.DurationVar(&o.timeout, "timeout", 5*time.Minute, "limit for one run of one query")
 	flag.DurationVar(&o.budget, "budget", time.Minute,
 		"time budget for the timed runs of one query on one engine; fewer runs are made when the warm-up shows they would exceed it")
-	flag.StringVar(&o.metric, "metric", "wall",
-		"time reported: wall (elapsed) or cpu (user+system CPU time of the process, less sensitive to other load on the machine)")
+	flag.StringVar(&o.metric, "metric", "both",
+		"times reported: wall (elapsed), cpu (user+system CPU time of the process, less disturbed by other load on the machine) or both")
 	flag.Parse()
 	if err := run(context.Background(), o, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "compare:", err)
@@ -66,8 +66,8 @@ func run(ctx context.Context, o options, w io.Writer) error {
 	if o.format != "table" && o.format != "markdown" {
 		return fmt.Errorf("unknown -format %q (formats: table, markdown)", o.format)
 	}
-	if o.metric != "wall" && o.metric != "cpu" {
-		return fmt.Errorf("unknown -metric %q (metrics: wall, cpu)", o.metric)
+	if o.metric != "wall" && o.metric != "cpu" && o.metric != "both" {
+		return fmt.Errorf("unknown -metric %q (metrics: wall, cpu, both)", o.metric)
 	}
 	qs, err := selectQueries(queries(o.rows), o.queries)
 	if err != nil {

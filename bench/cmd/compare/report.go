@@ -15,7 +15,7 @@ type header struct {
 	path          string
 	duck, duckGo  string
 	rulesOff      bool
-	metric        string // "wall" or "cpu"
+	metric        string // "wall", "cpu" or "both"
 	loadStart     string // load averages, "" if unknown
 	loadEnd       string
 }
@@ -23,40 +23,46 @@ type header struct {
 // maxCell bounds an error message inside the table; the full text follows it.
 const maxCell = 48
 
-// report prints the comparison table, the geometric mean of the ratios and
+// report prints the comparison table, the geometric means of the ratios and
 // the agreement count, then the details of every error and disagreement.
 func report(w io.Writer, format string, h header, outs []outcome) {
-	cols := []string{"query", "b2sql", "DuckDB", "b2sql/DuckDB"}
-	if h.rulesOff {
-		cols = append(cols, "b2sql rules off", "on/off")
+	metrics := []string{h.metric}
+	if h.metric == "both" {
+		metrics = []string{"wall", "cpu"}
+	}
+	cols := []string{"query"}
+	for _, mt := range metrics {
+		sfx := ""
+		if len(metrics) > 1 {
+			sfx = " " + mt
+		}
+		cols = append(cols, "b2sql"+sfx, "DuckDB"+sfx, "b2sql/DuckDB"+sfx)
+		if h.rulesOff {
+			cols = append(cols, "rules off"+sfx, "on/off"+sfx)
+		}
 	}
 	cols = append(cols, "rows", "agree")
 	if h.rulesOff {
 		cols = append(cols, "agree (off)")
 	}
 
-	var ratios, onOff []float64
+	ratios := make([][]float64, len(metrics)) // b2sql/DuckDB per metric
+	onOff := make([][]float64, len(metrics))  // rules on/off per metric
 	agree := 0
 	var notes []string
 	seen := map[string]string{} // engine and error → first query with it
 	var table [][]string
 	for _, out := range outs {
 		on, duck := out.m[0], out.m[1]
-		row := []string{out.q.Name, timeCell(on, h), timeCell(duck, h), ""}
-		if on.err == nil && duck.err == nil && duck.time(h.metric) > 0 && on.time(h.metric) > 0 {
-			r := on.time(h.metric).Seconds() / duck.time(h.metric).Seconds()
-			ratios = append(ratios, r)
-			row[3] = fmt.Sprintf("%.2fx", r)
-		}
-		if h.rulesOff {
-			off := out.m[2]
-			ratio := ""
-			if on.err == nil && off.err == nil && off.time(h.metric) > 0 && on.time(h.metric) > 0 {
-				r := on.time(h.metric).Seconds() / off.time(h.metric).Seconds()
-				onOff = append(onOff, r)
-				ratio = fmt.Sprintf("%.2fx", r)
+		row := []string{out.q.Name}
+		for k, mt := range metrics {
+			// An error is spelled out under the first metric only.
+			row = append(row, timeCell(on, h.runs, mt, k == 0), timeCell(duck, h.runs, mt, k == 0),
+				ratioCell(on, duck, mt, &ratios[k]))
+			if h.rulesOff {
+				off := out.m[2]
+				row = append(row, timeCell(off, h.runs, mt, k == 0), ratioCell(on, off, mt, &onOff[k]))
 			}
-			row = append(row, timeCell(off, h), ratio)
 		}
 		row = append(row, rowsCell(out.m), agreeCell(on, duck, out.diff))
 		if on.err == nil && duck.err == nil && out.diff == "" {
@@ -92,8 +98,8 @@ func report(w io.Writer, format string, h header, outs []outcome) {
 		}
 	}
 
-	fmt.Fprintf(w, "b2sql vs DuckDB %s (duckdb-go %s): rows=%d threads=%d runs=%d, %s time, median after 1 warm-up\n",
-		h.duck, h.duckGo, h.rows, h.threads, h.runs, h.metric)
+	fmt.Fprintf(w, "b2sql vs DuckDB %s (duckdb-go %s): rows=%d threads=%d runs=%d, median %s time after 1 warm-up\n",
+		h.duck, h.duckGo, h.rows, h.threads, h.runs, strings.Join(metrics, " and "))
 	fmt.Fprintf(w, "file %s (%.1f MiB)", h.path, float64(h.size)/(1<<20))
 	if h.loadStart != "" {
 		fmt.Fprintf(w, "; load average %s at start, %s at end", h.loadStart, h.loadEnd)
@@ -105,11 +111,15 @@ func report(w io.Writer, format string, h header, outs []outcome) {
 		writeTable(w, cols, table)
 	}
 	fmt.Fprintln(w)
-	line := fmt.Sprintf("geomean b2sql/DuckDB: %s over %d queries; results agree: %d/%d",
-		geomeanCell(ratios), len(ratios), agree, len(outs))
-	if h.rulesOff {
-		line += fmt.Sprintf("; geomean rules on/off: %s over %d queries", geomeanCell(onOff), len(onOff))
+	var parts []string
+	for k, mt := range metrics {
+		part := fmt.Sprintf("geomean b2sql/DuckDB (%s): %s over %d queries", mt, geomeanCell(ratios[k]), len(ratios[k]))
+		if h.rulesOff {
+			part += fmt.Sprintf(", rules on/off (%s): %s over %d", mt, geomeanCell(onOff[k]), len(onOff[k]))
+		}
+		parts = append(parts, part)
 	}
+	line := strings.Join(parts, "; ") + fmt.Sprintf("; results agree: %d/%d", agree, len(outs))
 	fmt.Fprintln(w, line)
 	if len(notes) > 0 {
 		fmt.Fprintln(w)
@@ -125,15 +135,32 @@ func report(w io.Writer, format string, h header, outs []outcome) {
 	}
 }
 
-func timeCell(m measurement, h header) string {
-	if m.err != nil {
+// timeCell shows a median (with the run count when -budget cut it short), or
+// the error when spell is set, else "-".
+func timeCell(m measurement, runs int, metric string, spell bool) string {
+	switch {
+	case m.err != nil && spell:
 		return "ERROR: " + clip(firstLine(m.err.Error()), maxCell)
+	case m.err != nil:
+		return "-"
 	}
-	s := fmtDur(m.time(h.metric))
-	if m.runs < h.runs {
+	s := fmtDur(m.time(metric))
+	if m.runs < runs {
 		s += fmt.Sprintf(" (n=%d)", m.runs)
 	}
 	return s
+}
+
+// ratioCell shows a's time over b's and records it in *rs, or "" when either
+// failed.
+func ratioCell(a, b measurement, metric string, rs *[]float64) string {
+	ta, tb := a.time(metric), b.time(metric)
+	if a.err != nil || b.err != nil || ta <= 0 || tb <= 0 {
+		return ""
+	}
+	r := ta.Seconds() / tb.Seconds()
+	*rs = append(*rs, r)
+	return fmt.Sprintf("%.2fx", r)
 }
 
 func rowsCell(ms []measurement) string {

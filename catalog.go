@@ -31,7 +31,7 @@ func (c catalog) OpenPath(fn, path string) (planner.Table, error) {
 	default:
 		return nil, fmt.Errorf("unknown table function %q", fn)
 	}
-	return openPath(c.db.resolve(path))
+	return c.db.openConfined(c.db.resolve(path))
 }
 
 // openPath opens a file or glob by its extension.
@@ -64,7 +64,7 @@ func (db *DB) resolve(path string) string {
 
 // RegisterTable makes the file or glob at path queryable as name.
 func (db *DB) RegisterTable(name, path string) error {
-	t, err := openPath(path)
+	t, err := db.openConfined(path)
 	if err != nil {
 		return err
 	}

@@ -15,52 +15,43 @@ import (
 )
 
 // DB is an open database: a set of named tables plus session settings.
-// It is safe for concurrent use.
+//
+// A DB is safe for concurrent use by many goroutines: queries plan and run
+// independently, and concurrent scans of one table share its opened file
+// metadata. Close cancels the queries still running.
 type DB struct {
-	dir    string
-	mu     sync.RWMutex
-	tables map[string]planner.Table
-	names  map[string]string // lower-case → as registered
-
+	dir      string
+	rootArg  string // WithRoot's argument, made canonical into settings.root
+	mu       sync.RWMutex
+	tables   map[string]planner.Table
+	names    map[string]string // lower-case → as registered
 	settings settings
 	warn     func(string)
 	warned   map[string]bool
+	life     lifecycle // guarded by mu
 }
-
-type settings struct {
-	threads int
-	pruning bool
-}
-
-// Option configures Open.
-type Option func(*DB)
-
-// WithThreads sets the query parallelism (default GOMAXPROCS).
-func WithThreads(n int) Option { return func(db *DB) { db.settings.threads = n } }
-
-// WithWarnings routes warnings (such as a clamped thread count) to fn;
-// the default prints them on standard error.
-func WithWarnings(fn func(string)) Option { return func(db *DB) { db.warn = fn } }
 
 // Open opens path: a directory (every table file in it is registered under
-// its file stem), a single table file (registered under its stem), or "" for
-// an empty in-memory database.
+// its file stem), a single table file (registered under its stem), or ""
+// (or ":memory:") for an empty in-memory database. With WithRoot, path must
+// lie inside the root; a relative path is taken relative to it.
 func Open(path string, opts ...Option) (*DB, error) {
 	db := &DB{
 		tables:   map[string]planner.Table{},
 		names:    map[string]string{},
 		settings: settings{pruning: true},
-		warn:     func(s string) { fmt.Fprintln(os.Stderr, "warning:", s) },
+		warn:     defaultWarn,
 		warned:   map[string]bool{},
 	}
-	for _, o := range opts {
-		o(db)
+	if err := db.applyOptions(opts); err != nil {
+		return nil, err
 	}
-	if db.settings.threads > 0 {
-		db.settings.threads = db.clampThreads(db.settings.threads)
-	}
-	if path == "" {
+	if path == "" || path == ":memory:" {
 		return db, nil
+	}
+	path, err := db.confine(path)
+	if err != nil {
+		return nil, err
 	}
 	st, err := os.Stat(path)
 	if err != nil {
@@ -69,6 +60,7 @@ func Open(path string, opts ...Option) (*DB, error) {
 	if st.IsDir() {
 		db.dir = path
 		if err := db.registerDir(path); err != nil {
+			db.Close()
 			return nil, err
 		}
 		return db, nil
@@ -85,20 +77,6 @@ func stem(path string) string {
 		base = base[:i]
 	}
 	return base
-}
-
-// Close releases the DB's tables.
-func (db *DB) Close() error {
-	db.mu.Lock()
-	defer db.mu.Unlock()
-	for _, t := range db.tables {
-		if c, ok := t.(interface{ Close() error }); ok {
-			c.Close()
-		}
-	}
-	db.tables = map[string]planner.Table{}
-	db.names = map[string]string{}
-	return nil
 }
 
 // usableCPUs is how many CPUs this process may run on: the affinity mask
@@ -146,39 +124,105 @@ func (db *DB) threads() int {
 	return runtime.GOMAXPROCS(0)
 }
 
-// Query runs one SQL statement and streams its result. Statements that
-// return no rows (SET) return an empty, column-less Rows.
-func (db *DB) Query(ctx context.Context, query string) (*Rows, error) {
+// Query runs one SQL statement and streams its result; args are the
+// values of its ? markers, in order (see Prepare for the accepted Go types).
+// The result is produced as the caller reads it: nothing is buffered beyond
+// a batch, and blocking work (sorting, aggregation) starts with the first
+// Next. Statements that return no rows (SET) return an empty, column-less
+// Rows. Cancelling ctx stops the query; Rows.Err then returns ctx.Err().
+//
+// SQL errors are *Error with the position in query and a Kind for
+// errors.Is.
+func (db *DB) Query(ctx context.Context, query string, args ...any) (*Rows, error) {
 	srcs := sql.Split(query)
 	switch len(srcs) {
 	case 0:
-		return nil, &sql.Error{Pos: sql.Pos{Line: 1, Col: 1}, Kind: sql.ErrSyntax, Msg: "empty statement"}
+		return nil, apiError(&sql.Error{Pos: sql.Pos{Line: 1, Col: 1}, Kind: sql.ErrSyntax, Msg: "empty statement"})
 	case 1:
 	default:
 		s := srcs[1]
-		return nil, &sql.Error{Pos: sql.Pos{Line: s.Line, Col: s.Col}, Kind: sql.ErrSyntax, Msg: "Query takes one statement; use Exec for a script"}
+		return nil, apiError(&sql.Error{Pos: sql.Pos{Line: s.Line, Col: s.Col}, Kind: sql.ErrSyntax, Msg: "Query takes one statement; use Exec for a script"})
 	}
-	return db.run(ctx, srcs[0])
+	vals, err := paramValues(args)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := db.run(ctx, srcs[0], vals)
+	return rows, apiError(err)
 }
 
 // Exec runs every statement of a script, discarding rows, and stops at the
-// first error.
-func (db *DB) Exec(ctx context.Context, script string) error {
-	for _, s := range sql.Split(script) {
-		r, err := db.run(ctx, s)
+// first error. args are the values of the script's ? markers, in order:
+// each statement takes as many as it has markers.
+func (db *DB) Exec(ctx context.Context, script string, args ...any) error {
+	vals, err := paramValues(args)
+	if err != nil {
+		return err
+	}
+	used := 0
+	for _, src := range sql.Split(script) {
+		stmt, err := sql.Parse(src)
 		if err != nil {
-			return err
+			return apiError(err)
 		}
-		for r.Next() {
+		n := min(sql.NumParams(stmt), len(vals)-used)
+		r, err := db.runStatement(ctx, src, stmt, vals[used:used+n])
+		if err != nil {
+			return apiError(err)
 		}
-		if err := r.Err(); err != nil {
-			return err
-		}
-		if err := r.Close(); err != nil {
+		used += n
+		if err := drain(r); err != nil {
 			return err
 		}
 	}
+	if used < len(vals) {
+		return errorf(ErrParam, "script has %d parameters, %d arguments given", used, len(vals))
+	}
 	return nil
+}
+
+// drain reads r to the end and closes it.
+func drain(r *Rows) error {
+	for r.Next() {
+	}
+	err := r.Err()
+	if cerr := r.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// Explain returns the plan of a query (one line per operator, as EXPLAIN
+// prints it) without running it: building a plan does no I/O.
+func (db *DB) Explain(query string, args ...any) (string, error) {
+	vals, err := paramValues(args)
+	if err != nil {
+		return "", err
+	}
+	srcs := sql.Split(query)
+	if len(srcs) != 1 {
+		return "", errorf(ErrSyntax, "Explain takes one statement, got %d", len(srcs))
+	}
+	stmt, err := sql.Parse(srcs[0])
+	if err != nil {
+		return "", apiError(err)
+	}
+	q, ok := stmt.(*sql.Query)
+	if e, isExplain := stmt.(*sql.Explain); isExplain {
+		q, ok = e.Query, true
+	}
+	if !ok {
+		return "", errorf(ErrUnsupported, "Explain takes a SELECT")
+	}
+	if err := db.acquire(); err != nil {
+		return "", err
+	}
+	defer db.release()
+	built, _, err := db.plan(q, false, vals)
+	if err != nil {
+		return "", apiError(err)
+	}
+	return built.Explain(false), nil
 }
 
 // Statement is one statement of a script with its position.
@@ -202,27 +246,57 @@ func SplitScript(script string) []Statement {
 func (db *DB) QueryStatement(ctx context.Context, script string, st Statement) (*Rows, error) {
 	for _, s := range sql.Split(script) {
 		if s.Line == st.Line && s.Col == st.Col {
-			return db.run(ctx, s)
+			rows, err := db.run(ctx, s, nil)
+			return rows, apiError(err)
 		}
 	}
 	return db.Query(ctx, st.Text)
 }
 
-func (db *DB) run(ctx context.Context, src sql.Source) (rows *Rows, err error) {
+// run parses and runs one statement.
+func (db *DB) run(ctx context.Context, src sql.Source, args []columnar.Value) (*Rows, error) {
+	stmt, err := parse(src)
+	if err != nil {
+		return nil, err
+	}
+	return db.runStatement(ctx, src, stmt, args)
+}
+
+// parse is sql.Parse, with a parser panic turned into an internal error.
+func parse(src sql.Source) (stmt sql.Statement, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			stmt, err = nil, internalError(r)
+		}
+	}()
+	return sql.Parse(src)
+}
+
+// runStatement runs a parsed statement with its parameter values.
+func (db *DB) runStatement(ctx context.Context, src sql.Source, stmt sql.Statement, args []columnar.Value) (rows *Rows, err error) {
+	if err := db.acquire(); err != nil {
+		return nil, err
+	}
+	defer db.release()
 	defer func() {
 		if r := recover(); r != nil {
 			rows, err = nil, internalError(r)
 		}
 	}()
-	stmt, err := sql.Parse(src)
-	if err != nil {
+	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	if len(args) > 0 && sql.NumParams(stmt) == 0 {
+		if _, isQuery := stmt.(*sql.Query); !isQuery {
+			return nil, &sql.Error{Pos: sql.Pos{Line: src.Line, Col: src.Col}, Kind: sql.ErrParam,
+				Msg: fmt.Sprintf("statement takes no parameters, %d arguments given", len(args))}
+		}
 	}
 	switch s := stmt.(type) {
 	case *sql.Query:
-		return db.runQuery(ctx, s)
+		return db.runQuery(ctx, s, args)
 	case *sql.Explain:
-		return db.explain(ctx, s)
+		return db.explain(ctx, s, args)
 	case *sql.Set:
 		return db.set(s.Name, s.Value, false)
 	case *sql.Reset:
@@ -234,14 +308,14 @@ func (db *DB) run(ctx context.Context, src sql.Source) (rows *Rows, err error) {
 		}
 		return valueRows([]Column{{Name: "name", Type: columnar.TVarchar}}, vals), nil
 	case *sql.Describe:
-		return db.describe(ctx, s)
+		return db.describe(ctx, s, args)
 	}
 	return nil, fmt.Errorf("unexpected statement %T", stmt)
 }
 
 // plan binds, optimizes and builds a query.
-func (db *DB) plan(q *sql.Query, analyze bool) (*planner.Built, []string, error) {
-	bound, err := sql.Bind(q, catalog{db})
+func (db *DB) plan(q *sql.Query, analyze bool, args []columnar.Value) (*planner.Built, []string, error) {
+	bound, err := sql.BindParams(q, catalog{db}, args)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -256,34 +330,25 @@ func (db *DB) plan(q *sql.Query, analyze bool) (*planner.Built, []string, error)
 	return built, bound.Names, nil
 }
 
-func (db *DB) runQuery(ctx context.Context, q *sql.Query) (*Rows, error) {
-	built, names, err := db.plan(q, false)
+func (db *DB) runQuery(ctx context.Context, q *sql.Query, args []columnar.Value) (*Rows, error) {
+	built, names, err := db.plan(q, false, args)
 	if err != nil {
 		return nil, err
 	}
-	r, err := newRows(ctx, built.Root, names)
-	if r != nil {
-		r.built = built
-	}
-	return r, err
+	return newRows(ctx, db, built, names)
 }
 
-func (db *DB) explain(ctx context.Context, e *sql.Explain) (*Rows, error) {
-	built, _, err := db.plan(e.Query, e.Analyze)
+func (db *DB) explain(ctx context.Context, e *sql.Explain, args []columnar.Value) (*Rows, error) {
+	built, _, err := db.plan(e.Query, e.Analyze, args)
 	if err != nil {
 		return nil, err
 	}
 	if e.Analyze {
-		r, err := newRows(ctx, built.Root, nil)
+		r, err := newRows(ctx, db, built, nil)
 		if err != nil {
 			return nil, err
 		}
-		for r.Next() {
-		}
-		if err := r.Err(); err != nil {
-			return nil, err
-		}
-		if err := r.Close(); err != nil {
+		if err := drain(r); err != nil {
 			return nil, err
 		}
 	}
@@ -294,10 +359,10 @@ func (db *DB) explain(ctx context.Context, e *sql.Explain) (*Rows, error) {
 	return valueRows([]Column{{Name: "plan", Type: columnar.TVarchar}}, vals), nil
 }
 
-func (db *DB) describe(ctx context.Context, d *sql.Describe) (*Rows, error) {
+func (db *DB) describe(ctx context.Context, d *sql.Describe, args []columnar.Value) (*Rows, error) {
 	var cols []Column
 	if d.Query != nil {
-		bound, err := sql.Bind(d.Query, catalog{db})
+		bound, err := sql.BindParams(d.Query, catalog{db}, args)
 		if err != nil {
 			return nil, err
 		}

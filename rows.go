@@ -2,26 +2,40 @@ package b2sql
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"runtime/debug"
+	"sync"
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/executor"
 	"github.com/b2sql/b2sql/planner"
 )
 
-// Column describes one result column.
+// Column describes one result column: its name as the query spells it and
+// its SQL type (Type.String() is the DuckDB spelling: BIGINT, VARCHAR, …).
 type Column struct {
 	Name string
 	Type columnar.Type
 }
 
+// errRowsClosed is the cancellation cause of a Rows closed by its user.
+var errRowsClosed = errors.New("b2sql: rows closed")
+
 // Rows is a streaming result. Call Next until it returns false, then check
-// Err; Close stops the query early and releases its resources. A Rows is
-// used by one goroutine at a time.
+// Err; Close stops the query early and releases its resources.
+//
+// Next, NextBatch, Values, Scan and RecordReader are used by one goroutine
+// at a time. Close and Progress may be called from any goroutine, also
+// while Next runs: Close then cancels the scan, waits for Next to return and
+// releases everything.
 type Rows struct {
+	mu     sync.Mutex // held by Next, NextBatch and Close
 	ctx    context.Context
+	parent context.Context // the caller's, to tell its cancellation from Close's
+	cancel context.CancelCauseFunc
+	db     *DB // non-nil while attached (see DB.attach)
 	op     executor.Operator
 	cols   []Column
 	batch  *columnar.Batch
@@ -36,7 +50,8 @@ type Rows struct {
 	pos    int
 }
 
-func newRows(ctx context.Context, op executor.Operator, names []string) (*Rows, error) {
+func newRows(ctx context.Context, db *DB, built *planner.Built, names []string) (*Rows, error) {
+	op := built.Root
 	types := op.Types()
 	cols := make([]Column, len(types))
 	for i, t := range types {
@@ -49,7 +64,15 @@ func newRows(ctx context.Context, op executor.Operator, names []string) (*Rows, 
 	// The plan is opened by the first Next, not here: blocking operators do
 	// their work in Open, and the caller should already hold the Rows to
 	// watch Progress or Close it from another goroutine.
-	return &Rows{ctx: ctx, op: op, cols: cols, cur: make([]columnar.Value, len(cols))}, nil
+	rctx, cancel := context.WithCancelCause(ctx)
+	r := &Rows{ctx: rctx, parent: ctx, cancel: cancel, op: op, cols: cols, cur: make([]columnar.Value, len(cols)), built: built}
+	if err := db.attach(r, cancel); err != nil {
+		cancel(err)
+		op.Close()
+		return nil, err
+	}
+	r.db = db
+	return r, nil
 }
 
 // open starts the plan on first use.
@@ -69,11 +92,14 @@ func internalError(p any) error {
 	return fmt.Errorf("internal error: %v\n%s", p, debug.Stack())
 }
 
-// Columns describes the result columns.
+// Columns describes the result columns; it is valid before the first Next.
 func (r *Rows) Columns() []Column { return r.cols }
 
-// Next advances to the next row.
+// Next advances to the next row; false at the end, after an error (see
+// Err) or after Close.
 func (r *Rows) Next() (ok bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	if r.closed || r.err != nil {
 		return false
 	}
@@ -85,30 +111,11 @@ func (r *Rows) Next() (ok bool) {
 		r.pos++
 		return true
 	}
-	defer func() {
-		if p := recover(); p != nil {
-			r.err = internalError(p)
-			ok = false
-			r.Close()
-		}
-	}()
-	if err := r.open(); err != nil {
-		r.err = err
-		r.Close()
-		return false
-	}
+	defer r.recoverPanic(&ok)
 	for r.batch == nil || r.row >= r.batch.Live() {
-		b, err := r.op.Next(r.ctx)
-		if err == io.EOF {
-			r.Close()
+		if !r.pull() {
 			return false
 		}
-		if err != nil {
-			r.err = err
-			r.Close()
-			return false
-		}
-		r.batch, r.row = b, 0
 	}
 	i := r.batch.Row(r.row)
 	r.row++
@@ -118,54 +125,124 @@ func (r *Rows) Next() (ok bool) {
 	return true
 }
 
-// Batch returns the rest of the current batch's live rows as a batch (valid
-// until the next call to Next or NextBatch) and advances past them; nil at
-// the end. Mixing with Next is allowed.
-func (r *Rows) NextBatch() *columnar.Batch {
+// pull fetches the next batch into r.batch; false at the end or on error,
+// the Rows then closed. r.mu is held.
+func (r *Rows) pull() bool {
+	if err := r.open(); err != nil {
+		r.fail(err)
+		return false
+	}
+	b, err := r.op.Next(r.ctx)
+	if err == io.EOF {
+		r.fail(nil)
+		return false
+	}
+	if err != nil {
+		r.fail(err)
+		return false
+	}
+	r.batch, r.row = b, 0
+	return true
+}
+
+// fail ends the stream with err (nil at a normal end), translating a
+// cancellation into the error its origin calls for: the caller's ctx.Err(),
+// ErrClosed when the DB closed, none when Close was called.
+func (r *Rows) fail(err error) {
+	if r.ctx.Err() != nil {
+		switch cause := context.Cause(r.ctx); {
+		case r.parent.Err() != nil:
+			err = r.parent.Err()
+		case cause == errRowsClosed:
+			err = nil
+		default:
+			err = cause
+		}
+	}
+	r.err = err
+	r.closeLocked()
+}
+
+// recoverPanic turns a panic in the executor into an internal error.
+func (r *Rows) recoverPanic(ok *bool) {
+	if p := recover(); p != nil {
+		r.err = internalError(p)
+		*ok = false
+		r.closeLocked()
+	}
+}
+
+// NextBatch returns the rest of the current batch's live rows as a batch
+// (valid until the next call to Next or NextBatch) and advances past them;
+// nil at the end. Mixing with Next is allowed.
+func (r *Rows) NextBatch() (b *columnar.Batch) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	if r.closed || r.err != nil || r.op == nil {
 		return nil
 	}
+	var ok bool
+	defer func() {
+		if !ok {
+			b = nil
+		}
+	}()
+	defer r.recoverPanic(&ok)
 	if r.batch != nil && r.row < r.batch.Live() && r.row > 0 {
 		sel := make([]int, 0, r.batch.Live()-r.row)
 		for k := r.row; k < r.batch.Live(); k++ {
 			sel = append(sel, r.batch.Row(k))
 		}
 		r.row = r.batch.Live()
+		ok = true
 		return &columnar.Batch{Cols: r.batch.Cols, Len: r.batch.Len, Sel: sel}
 	}
-	if err := r.open(); err != nil {
-		r.err = err
-		r.Close()
+	if !r.pull() {
 		return nil
 	}
-	b, err := r.op.Next(r.ctx)
-	if err != nil {
-		if err != io.EOF {
-			r.err = err
-		}
-		r.Close()
-		return nil
-	}
-	r.batch, r.row = b, b.Live()
-	return b
+	r.row = r.batch.Live()
+	ok = true
+	return r.batch
 }
 
 // Values returns the current row; the slice is reused by the next Next.
 func (r *Rows) Values() []columnar.Value { return r.cur }
 
-// Err returns the error that ended iteration, if any.
-func (r *Rows) Err() error { return r.err }
+// Err returns the error that ended iteration, if any: ctx.Err() when the
+// caller's context was cancelled, ErrClosed when the DB was closed, nil at
+// a normal end or after Close.
+func (r *Rows) Err() error { return apiError(r.err) }
 
-// Close stops the query and releases its resources; safe to call twice.
+// Close stops the query and releases its resources; safe to call twice and
+// from another goroutine than the one calling Next.
 func (r *Rows) Close() error {
+	if r.cancel != nil {
+		r.cancel(errRowsClosed) // a Next blocked in a scan returns promptly
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.closeLocked()
+}
+
+func (r *Rows) closeLocked() error {
 	if r.closed {
 		return nil
 	}
 	r.closed = true
+	r.batch = nil
+	var err error
 	if r.op != nil {
-		return r.op.Close()
+		err = r.op.Close() // safe after a failed or missing Open
+
 	}
-	return nil
+	if r.cancel != nil {
+		r.cancel(errRowsClosed)
+	}
+	if r.db != nil {
+		r.db.detach(r)
+		r.db = nil
+	}
+	return err
 }
 
 // Progress is a snapshot of how far a query's scans have got.

@@ -1,0 +1,80 @@
+package b2sql
+
+import (
+	"fmt"
+	"os"
+)
+
+// Option configures Open. Options apply in order; later ones win.
+type Option func(*DB)
+
+// settings are a DB's session settings; SET changes threads and pruning.
+type settings struct {
+	threads     int   // 0 = GOMAXPROCS
+	pruning     bool  // statistics and indexes may skip data
+	memoryLimit int64 // bytes; 0 = none
+	readOnly    bool
+	root        string // absolute, symlinks resolved; "" = no confinement
+}
+
+// WithThreads sets the query parallelism (default GOMAXPROCS). A value
+// above the CPUs the process may use is clamped, with a warning.
+func WithThreads(n int) Option { return func(db *DB) { db.settings.threads = n } }
+
+// WithWarnings routes warnings (such as a clamped thread count) to fn;
+// the default prints them on standard error.
+func WithWarnings(fn func(string)) Option { return func(db *DB) { db.warn = fn } }
+
+// WithMemoryLimit records a memory budget in bytes for query execution.
+//
+// The limit is advisory for now: it is validated, kept and reported by
+// MemoryLimit, but the executor does not yet account for its memory, so
+// queries are not stopped when they exceed it.
+func WithMemoryLimit(bytes int64) Option {
+	return func(db *DB) { db.settings.memoryLimit = bytes }
+}
+
+// WithReadOnly opens the database read-only: statements and methods that
+// would write files fail with ErrReadOnly.
+func WithReadOnly() Option { return func(db *DB) { db.settings.readOnly = true } }
+
+// WithRoot confines every file the DB reads or writes to the directory dir:
+// the path given to Open, RegisterTable's paths and paths named in SQL
+// (FROM 'x.parquet', read_parquet('…')) must resolve inside it, symbolic
+// links included, or the operation fails with ErrOutsideRoot. Relative
+// paths are taken relative to dir. Use it when the SQL comes from users.
+func WithRoot(dir string) Option {
+	return func(db *DB) { db.rootArg = dir }
+}
+
+// applyOptions runs opts and validates the result.
+func (db *DB) applyOptions(opts []Option) error {
+	for _, o := range opts {
+		o(db)
+	}
+	if db.settings.threads < 0 {
+		return fmt.Errorf("b2sql: negative thread count %d", db.settings.threads)
+	}
+	if db.settings.memoryLimit < 0 {
+		return fmt.Errorf("b2sql: negative memory limit %d", db.settings.memoryLimit)
+	}
+	if db.rootArg != "" {
+		root, err := canonicalDir(db.rootArg)
+		if err != nil {
+			return fmt.Errorf("b2sql: root: %w", err)
+		}
+		db.settings.root = root
+	}
+	if db.settings.threads > 0 {
+		db.settings.threads = db.clampThreads(db.settings.threads)
+	}
+	return nil
+}
+
+// MemoryLimit returns the limit set by WithMemoryLimit (0: none).
+func (db *DB) MemoryLimit() int64 { return db.settings.memoryLimit }
+
+// ReadOnly reports whether the DB was opened WithReadOnly.
+func (db *DB) ReadOnly() bool { return db.settings.readOnly }
+
+func defaultWarn(s string) { fmt.Fprintln(os.Stderr, "warning:", s) }

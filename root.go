@@ -1,0 +1,104 @@
+package b2sql
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/b2sql/b2sql/planner"
+)
+
+// canonicalDir returns dir as an absolute path with symbolic links
+// resolved, checking that it is a directory.
+func canonicalDir(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return "", err
+	}
+	st, err := os.Stat(real)
+	if err != nil {
+		return "", err
+	}
+	if !st.IsDir() {
+		return "", fmt.Errorf("%s is not a directory", dir)
+	}
+	return real, nil
+}
+
+// within reports whether path (absolute, clean) is root or below it.
+func within(root, path string) bool {
+	if path == root {
+		return true
+	}
+	return strings.HasPrefix(path, strings.TrimSuffix(root, string(filepath.Separator))+string(filepath.Separator))
+}
+
+// confine checks that path (a file, directory or glob) lies inside the
+// DB's root and returns the path to open. Without a root it returns path
+// unchanged. Relative paths are relative to the root. Every file a glob
+// matches is checked with symbolic links resolved; a path that does not
+// exist is checked lexically (opening it fails anyway).
+//
+// The check and the later open are separate system calls: a process that
+// can create symbolic links inside the root between the two can still race
+// it. Roots are meant for directories the queried users cannot write.
+func (db *DB) confine(path string) (string, error) {
+	root := db.settings.root
+	if root == "" {
+		return path, nil
+	}
+	p := path
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(root, p)
+	}
+	p = filepath.Clean(p)
+	outside := func() error {
+		return &Error{Kind: ErrOutsideRoot, Msg: fmt.Sprintf("path %q is outside the root directory", path)}
+	}
+	if !within(root, p) {
+		return "", outside()
+	}
+	if !strings.ContainsAny(p, "*?[") {
+		real, err := filepath.EvalSymlinks(p)
+		if err != nil {
+			if os.IsNotExist(err) {
+				return p, nil
+			}
+			return "", err
+		}
+		if !within(root, real) {
+			return "", outside()
+		}
+		return real, nil
+	}
+	// A glob: its directory part and every match must stay inside.
+	matches, err := filepath.Glob(p)
+	if err != nil {
+		return "", err
+	}
+	for _, m := range matches {
+		real, err := filepath.EvalSymlinks(m)
+		if err != nil {
+			return "", err
+		}
+		if !within(root, real) {
+			return "", outside()
+		}
+	}
+	return p, nil
+}
+
+// openConfined opens a table file or glob after checking it against the
+// root (see confine).
+func (db *DB) openConfined(path string) (planner.Table, error) {
+	p, err := db.confine(path)
+	if err != nil {
+		return nil, err
+	}
+	return openPath(p)
+}

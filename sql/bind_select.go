@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/planner"
 	"github.com/dolthub/vitess/go/vt/sqlparser"
 )
@@ -432,6 +431,3 @@ func (b *binder) bindLimit(l *sqlparser.Limit) (count, offset int64, err error) 
 	}
 	return count, offset, nil
 }
-
-// colType is a helper for tests and callers that want a bound type.
-func colType(n planner.Node, i int) columnar.Type { return n.Schema()[i].Type }

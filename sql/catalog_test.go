@@ -140,14 +140,6 @@ func unquoteArgs(s string, args []planner.Expr) string {
 	return s
 }
 
-func colList(cs []planner.Column) string {
-	parts := make([]string, len(cs))
-	for i, c := range cs {
-		parts[i] = c.Name + ":" + c.Type.String()
-	}
-	return strings.Join(parts, ", ")
-}
-
 func nodeLine(n planner.Node) string {
 	switch n := n.(type) {
 	case *planner.Scan:

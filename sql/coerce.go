@@ -100,7 +100,7 @@ func (b *binder) unify(xs []planner.Expr, srcs []sqlparser.Expr, c ectx, compare
 		}
 		st, ok := superType(t, x.Type())
 		if !ok {
-			return nil, t, b.typeErrAt(srcs, xs, c, what, t, x.Type())
+			return nil, t, b.typeErrAt(srcs, c, what, t, x.Type())
 		}
 		t = st
 	}
@@ -111,7 +111,7 @@ func (b *binder) unify(xs []planner.Expr, srcs []sqlparser.Expr, c ectx, compare
 			if st, ok := superType(t, x.Type()); ok {
 				t = st
 			} else {
-				return nil, t, b.typeErrAt(srcs, xs, c, what, t, x.Type())
+				return nil, t, b.typeErrAt(srcs, c, what, t, x.Type())
 			}
 		}
 	}
@@ -130,7 +130,7 @@ func (b *binder) unify(xs []planner.Expr, srcs []sqlparser.Expr, c ectx, compare
 	return out, t, nil
 }
 
-func (b *binder) typeErrAt(srcs []sqlparser.Expr, xs []planner.Expr, c ectx, what string, a, bt columnar.Type) error {
+func (b *binder) typeErrAt(srcs []sqlparser.Expr, c ectx, what string, a, bt columnar.Type) error {
 	at := c.sp.lo
 	if len(srcs) > 0 && srcs[0] != nil {
 		at = b.leafTok(srcs[0], c.sp)

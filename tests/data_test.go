@@ -52,7 +52,8 @@ package tests
 // exercise the reader: pagesize=BYTES (data page size; small values give
 // many pages per column chunk), dict=on|off (dictionary encoding, default
 // on), pagev=1|2 (data page version), compression=none|snappy|gzip|zstd|
-// brotli|lz4 (default none). The file is
+// brotli|lz4 (default none), timestamps=us|ms|ns|int96 (how TIMESTAMP
+// columns are stored; ms needs whole milliseconds). The file is
 // <name>.parquet unless file= names a path relative to the test directory
 // (what __TESTDIR__ expands to). noregister only writes the file.
 //
@@ -105,6 +106,7 @@ type dataSpec struct {
 	noDict     bool
 	codec      compress.Compression
 	pageV2     bool
+	tsUnit     string // TIMESTAMP storage: "us" (default), "ms", "ns" or "int96"
 	cols       []colSpec
 	cells      [][]string // table: one []string per row
 }
@@ -150,6 +152,13 @@ func parseDataHeader(fields []string) (*dataSpec, error) {
 				return nil, fmt.Errorf("pagev= takes 1 or 2")
 			}
 			ds.pageV2 = v == "2"
+		case "timestamps":
+			switch v {
+			case "us", "ms", "ns", "int96":
+			default:
+				return nil, fmt.Errorf("timestamps= takes us, ms, ns or int96")
+			}
+			ds.tsUnit = v
 		case "compression":
 			c, ok := map[string]compress.Compression{
 				"none": compress.Codecs.Uncompressed, "snappy": compress.Codecs.Snappy,
@@ -844,6 +853,17 @@ func (c colSpec) arrowType() arrow.DataType {
 	panic("unreachable: " + c.typ.name)
 }
 
+// tsType is the arrow type of TIMESTAMP columns under the timestamps= option.
+func (ds *dataSpec) tsType() *arrow.TimestampType {
+	switch ds.tsUnit {
+	case "ms":
+		return &arrow.TimestampType{Unit: arrow.Millisecond}
+	case "ns":
+		return &arrow.TimestampType{Unit: arrow.Nanosecond}
+	}
+	return &arrow.TimestampType{Unit: arrow.Microsecond}
+}
+
 func (ds *dataSpec) cellAt(row, col int) cell {
 	c := ds.cols[col]
 	var v cell
@@ -868,6 +888,9 @@ func (ds *dataSpec) write(dir string) (string, error) {
 	fields := make([]arrow.Field, len(ds.cols))
 	for k, c := range ds.cols {
 		fields[k] = arrow.Field{Name: c.name, Type: c.arrowType(), Nullable: !c.notNull}
+		if c.typ.name == "TIMESTAMP" {
+			fields[k].Type = ds.tsType()
+		}
 	}
 	schema := arrow.NewSchema(fields, nil)
 	mem := memory.NewGoAllocator()
@@ -913,7 +936,17 @@ func (ds *dataSpec) write(dir string) (string, error) {
 			case *array.Date32Builder:
 				fb.Append(arrow.Date32(v.i))
 			case *array.TimestampBuilder:
-				fb.Append(arrow.Timestamp(v.i))
+				switch ds.tsUnit {
+				case "ms":
+					if v.i%1000 != 0 {
+						return "", fmt.Errorf("timestamps=ms cannot hold %d µs", v.i)
+					}
+					fb.Append(arrow.Timestamp(v.i / 1000))
+				case "ns":
+					fb.Append(arrow.Timestamp(v.i * 1000))
+				default:
+					fb.Append(arrow.Timestamp(v.i))
+				}
 			default:
 				return "", fmt.Errorf("no builder case for %T", fb)
 			}
@@ -947,7 +980,11 @@ func (ds *dataSpec) write(dir string) (string, error) {
 	props := parquet.NewWriterProperties(opts...)
 	// The writer closes its sink, so write to memory and then to disk.
 	var buf bytes.Buffer
-	if err := pqarrow.WriteTable(tbl, &buf, chunk, props, pqarrow.DefaultWriterProps()); err != nil {
+	arrProps := pqarrow.DefaultWriterProps()
+	if ds.tsUnit == "int96" {
+		arrProps = pqarrow.NewArrowWriterProperties(pqarrow.WithDeprecatedInt96Timestamps(true))
+	}
+	if err := pqarrow.WriteTable(tbl, &buf, chunk, props, arrProps); err != nil {
 		return "", err
 	}
 	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {

@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/formats/b2/ctable"
 	"github.com/b2sql/b2sql/formats/parquet"
 	"github.com/b2sql/b2sql/planner"
 )
@@ -26,25 +28,71 @@ func (c catalog) Table(name string) (planner.Table, bool) {
 func (c catalog) TableNames() []string { return c.db.Tables() }
 
 func (c catalog) OpenPath(fn, path string) (planner.Table, error) {
+	path = c.db.resolve(path)
 	switch strings.ToLower(fn) {
-	case "", "read_parquet", "parquet_scan":
-	default:
-		return nil, fmt.Errorf("unknown table function %q", fn)
+	case "", "read_parquet", "parquet_scan", "read_b2":
+		return c.db.openConfined(path)
+	case "b2_metadata":
+		t, err := c.db.openConfined(path)
+		if err != nil {
+			return nil, err
+		}
+		return metadataTable(path, t)
 	}
-	return c.db.openConfined(c.db.resolve(path))
+	return nil, fmt.Errorf("unknown table function %q", fn)
 }
 
-// openPath opens a file or glob by its extension.
-func openPath(path string) (planner.Table, error) {
-	ext := strings.ToLower(filepath.Ext(path))
-	switch ext {
+// tableKind classifies a path by its extension: "parquet", "ctable"
+// (.b2d directory or .b2z file), "array" (.b2nd, .b2frame, .b2f) or "".
+func tableKind(path string) string {
+	switch strings.ToLower(filepath.Ext(strings.TrimRight(path, `/\`))) {
 	case ".parquet", ".pq", ".parq":
+		return "parquet"
+	case ".b2d", ".b2z":
+		return "ctable"
+	case ".b2nd", ".b2frame", ".b2f":
+		return "array"
+	}
+	return ""
+}
+
+// openPath opens a file, directory table or glob by its extension.
+func openPath(path string) (planner.Table, error) {
+	switch tableKind(path) {
+	case "parquet":
 		return parquet.Open(path)
+	case "ctable":
+		return ctable.Open(strings.TrimRight(path, `/\`))
+	case "array":
+		return ctable.OpenArray(path)
 	}
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return nil, fmt.Errorf("%s is a directory; name a file or a glob such as '%s/*.parquet'", path, path)
+		return nil, fmt.Errorf("%s is a directory; name a table file, a .b2d table or a glob such as '%s/*.parquet'", path, path)
 	}
-	return nil, fmt.Errorf("%s: unknown file format %q (expected .parquet)", path, ext)
+	return nil, fmt.Errorf("%s: unknown table format %q (expected .parquet, .b2d, .b2z, .b2nd or .b2frame)", path, filepath.Ext(path))
+}
+
+// metadataTable lists the table- and column-level vlmeta of a blosc2 table
+// or array as rows (scope, key, value); it closes t.
+func metadataTable(path string, t planner.Table) (planner.Table, error) {
+	defer func() {
+		if c, ok := t.(interface{ Close() error }); ok {
+			c.Close()
+		}
+	}()
+	m, ok := t.(interface{ Metadata() []ctable.MetaEntry })
+	if !ok {
+		return nil, fmt.Errorf("%s: b2_metadata reads blosc2 files (.b2d, .b2z, .b2nd, .b2frame)", path)
+	}
+	mt := &memTable{schema: columnar.Schema{
+		{Name: "scope", Type: columnar.TVarchar},
+		{Name: "key", Type: columnar.TVarchar},
+		{Name: "value", Type: columnar.TVarchar},
+	}}
+	for _, e := range m.Metadata() {
+		mt.rows = append(mt.rows, []columnar.Value{columnar.StringValue(e.Scope), columnar.StringValue(e.Key), columnar.StringValue(e.Value)})
+	}
+	return mt, nil
 }
 
 // resolve makes a relative path relative to the DB's directory when the DB
@@ -95,10 +143,7 @@ func (db *DB) registerDir(dir string) error {
 	}
 	for _, e := range entries {
 		name := e.Name()
-		ext := strings.ToLower(filepath.Ext(name))
-		switch ext {
-		case ".parquet", ".pq", ".parq":
-		default:
+		if tableKind(name) == "" {
 			continue
 		}
 		if err := db.RegisterTable(strings.TrimSuffix(name, filepath.Ext(name)), filepath.Join(dir, name)); err != nil {

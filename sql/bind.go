@@ -100,7 +100,7 @@ func hasKnownExt(name string) bool {
 }
 
 // tableFuncs are the table functions FROM accepts; each opens a path.
-var tableFuncs = []string{"read_parquet", "parquet_scan", "read_b2"}
+var tableFuncs = []string{"read_parquet", "parquet_scan", "read_b2", "b2_metadata"}
 
 // bindFrom binds the FROM clause into a Scan (or a one-row Values).
 func (b *binder) bindFrom() (planner.Node, error) {

@@ -87,5 +87,5 @@ func BindParams(stmt *Query, cat planner.Catalog, params []columnar.Value) (*Bou
 	if err := stmt.checkParams(len(params)); err != nil {
 		return nil, err
 	}
-	return Bind(stmt, cat)
+	return bindWithParams(stmt, cat, params)
 }

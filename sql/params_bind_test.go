@@ -43,3 +43,25 @@ func TestBindWithParams(t *testing.T) {
 		})
 	}
 }
+
+func TestBindParamsPublic(t *testing.T) {
+	st, err := Parse(Source{Text: "SELECT a FROM t WHERE d >= ? AND a < ?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := st.(*Query)
+	if n := NumParams(q); n != 2 {
+		t.Fatalf("NumParams %d, want 2", n)
+	}
+	bd, err := BindParams(q, newCatalog(), []columnar.Value{columnar.StringValue("2024-01-01"), columnar.IntValue(columnar.TInt64, 5)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := bd.Root.(*planner.Project).Input.(*planner.Filter)
+	if got, want := f.Cond.String(), "((t.d >= DATE '2024-01-01') AND (t.a < 5))"; got != want {
+		t.Errorf("filter %s, want %s", got, want)
+	}
+	if _, err := BindParams(q, newCatalog(), nil); err == nil {
+		t.Error("no error for missing parameters")
+	}
+}

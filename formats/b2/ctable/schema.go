@@ -47,8 +47,8 @@ type manifest struct {
 // parseManifest reads the manifest from the vlmeta of an opened _meta.b2f
 // frame. It reads no column data.
 func parseManifest(f *b2.Frame) (*manifest, error) {
-	m := &manifest{NRows: -1, ValueEpoch: -1}
 	vals := map[string]any{}
+	var entries []MetaEntry
 	for _, name := range f.VLMetaNames() {
 		raw, _, err := f.VLMeta(name)
 		if err != nil {
@@ -59,8 +59,19 @@ func parseManifest(f *b2.Frame) (*manifest, error) {
 			return nil, fmt.Errorf("vlmeta %q: %w", name, err)
 		}
 		vals[name] = v
-		m.Entries = append(m.Entries, MetaEntry{Scope: "manifest", Key: name, Value: render(v)})
+		entries = append(entries, MetaEntry{Scope: "manifest", Key: name, Value: render(v)})
 	}
+	m, err := manifestFrom(vals)
+	if err != nil {
+		return nil, err
+	}
+	m.Entries = entries
+	return m, nil
+}
+
+// manifestFrom interprets the decoded vlmeta values of _meta.b2f.
+func manifestFrom(vals map[string]any) (*manifest, error) {
+	m := &manifest{NRows: -1, ValueEpoch: -1}
 	if k, _ := vals["kind"].(string); k != "ctable" {
 		return nil, corruptf("vlmeta kind is %s, want \"ctable\"", render(vals["kind"]))
 	}

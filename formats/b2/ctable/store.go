@@ -93,12 +93,22 @@ func openZipStore(path string) (*zipStore, error) {
 	if err != nil {
 		return nil, err
 	}
-	members, err := readZipDir(data)
+	z, err := newZipStore(data)
 	if err != nil {
 		release()
 		return nil, err
 	}
-	return &zipStore{data: data, release: release, members: members}, nil
+	z.release = release
+	return z, nil
+}
+
+// newZipStore reads the zip held in data (which must outlive the store).
+func newZipStore(data []byte) (*zipStore, error) {
+	members, err := readZipDir(data)
+	if err != nil {
+		return nil, err
+	}
+	return &zipStore{data: data, members: members}, nil
 }
 
 // readZipDir lists the members of the zip held in data, with the data
@@ -158,10 +168,10 @@ func (z *zipStore) has(member string) bool {
 }
 
 func (z *zipStore) close() error {
-	if z.release == nil {
-		return nil
+	var err error
+	if z.release != nil {
+		err = z.release()
 	}
-	err := z.release()
 	z.release, z.data = nil, nil
 	return err
 }

@@ -50,16 +50,22 @@ func Open(path string) (_ *Table, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("ctable: %w", err)
 	}
-	t := &Table{name: stem(path), path: path}
+	var st store
 	if fi.IsDir() {
-		t.st = &dirStore{root: path}
+		st = &dirStore{root: path}
 	} else {
 		zs, err := openZipStore(path)
 		if err != nil {
 			return nil, tableError(path, "", err)
 		}
-		t.st = zs
+		st = zs
 	}
+	return openStore(st, path)
+}
+
+// openStore opens the table held in st; it owns st (closing it on error).
+func openStore(st store, path string) (_ *Table, err error) {
+	t := &Table{name: stem(path), path: path, st: st}
 	defer func() {
 		if err != nil {
 			t.Close()

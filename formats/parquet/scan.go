@@ -88,7 +88,7 @@ func (t *Table) Scan(ctx context.Context, spec index.ScanSpec) (columnar.Reader,
 		s.schema = append(s.schema, t.cols[c].field)
 	}
 	for _, f := range t.files {
-		if f.f == nil {
+		if f.closed {
 			return nil, fmt.Errorf("parquet: %s: scan of a closed table", f.path)
 		}
 	}

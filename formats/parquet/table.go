@@ -1,6 +1,7 @@
 package parquet
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -35,11 +36,12 @@ type Table struct {
 
 // pqFile is one open file of a table.
 type pqFile struct {
-	path string
-	size int64
-	f    *os.File
-	rdr  *file.Reader
-	meta *metadata.FileMetaData
+	path   string
+	size   int64
+	f      *os.File // nil for in-memory sources (tests, fuzzing)
+	closed bool
+	rdr    *file.Reader
+	meta   *metadata.FileMetaData
 }
 
 // unit is one row group: the scan's unit of work, pruning and parallelism.
@@ -68,36 +70,69 @@ func Open(pattern string) (_ *Table, err error) {
 			t.Close()
 		}
 	}()
-	for i, p := range paths {
+	for _, p := range paths {
 		f, cols, skipped, err := openFile(p)
 		if err != nil {
 			return nil, err
 		}
-		t.files = append(t.files, f)
-		if i == 0 {
-			t.cols, t.skipped = cols, skipped
-			t.schema = make(columnar.Schema, len(cols))
-			for j, c := range cols {
-				t.schema[j] = c.field
-			}
-		} else if err := sameSchema(t.cols, cols); err != nil {
-			return nil, fileError(p, fmt.Errorf("%w with %s: %w", ErrSchemaMismatch, paths[0], err))
-		} else {
-			// A column may be REQUIRED in one file and OPTIONAL in another.
-			for j := range cols {
-				t.schema[j].Nullable = t.schema[j].Nullable || cols[j].field.Nullable
-			}
-		}
-		if err := t.addUnits(i, cols); err != nil {
-			return nil, fileError(p, err)
+		if err := t.addFile(f, cols, skipped); err != nil {
+			return nil, err
 		}
 	}
+	t.finish()
+	return t, nil
+}
+
+// addFile appends an opened file to the table, checking its schema against
+// the first file's.
+func (t *Table) addFile(f *pqFile, cols []column, skipped []string) error {
+	t.files = append(t.files, f)
+	i := len(t.files) - 1
+	switch {
+	case i == 0:
+		t.cols, t.skipped = cols, skipped
+		t.schema = make(columnar.Schema, len(cols))
+		for j, c := range cols {
+			t.schema[j] = c.field
+		}
+	default:
+		if err := sameSchema(t.cols, cols); err != nil {
+			return fileError(f.path, fmt.Errorf("%w with %s: %w", ErrSchemaMismatch, t.files[0].path, err))
+		}
+		// A column may be REQUIRED in one file and OPTIONAL in another.
+		for j := range cols {
+			t.schema[j].Nullable = t.schema[j].Nullable || cols[j].field.Nullable
+		}
+	}
+	if err := t.addUnits(i, cols); err != nil {
+		return fileError(f.path, err)
+	}
+	return nil
+}
+
+// finish computes what depends on all files.
+func (t *Table) finish() {
 	t.hasStats = make([]bool, len(t.cols))
 	for _, u := range t.units {
 		for c, s := range u.stats {
 			t.hasStats[c] = t.hasStats[c] || s.ok
 		}
 	}
+}
+
+// openBytes opens an in-memory Parquet file as a one-file table (for tests
+// and fuzzing).
+func openBytes(name string, data []byte) (*Table, error) {
+	rdr, cols, skipped, err := readFooter(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		return nil, fileError(name, err)
+	}
+	t := &Table{name: stem(name)}
+	f := &pqFile{path: name, size: int64(len(data)), rdr: rdr, meta: rdr.MetaData()}
+	if err := t.addFile(f, cols, skipped); err != nil {
+		return nil, err
+	}
+	t.finish()
 	return t, nil
 }
 
@@ -222,6 +257,11 @@ func checkLayout(meta *metadata.FileMetaData, size int64) error {
 			if start < 0 || n < 0 || start > size || n > size-start {
 				return corruptf("row group %d column %d: chunk at offset %d of %d bytes lies outside the %d-byte file", i, j, start, n, size)
 			}
+			// A flat column has one level per row; fewer means the row
+			// count is a lie (and a scan of no columns would trust it).
+			if meta.Schema.Column(j).MaxRepetitionLevel() == 0 && md.NumValues < rg.NumRows {
+				return corruptf("row group %d column %d: %d values for %d rows", i, j, md.NumValues, rg.NumRows)
+			}
 		}
 	}
 	return nil
@@ -298,10 +338,10 @@ func (t *Table) RowCount() int64 { return t.rows }
 func (t *Table) Close() error {
 	var errs []error
 	for _, f := range t.files {
-		if f.f != nil {
+		if !f.closed && f.f != nil {
 			errs = append(errs, f.f.Close())
-			f.f = nil
 		}
+		f.closed = true
 	}
 	return errors.Join(errs...)
 }

@@ -1,0 +1,137 @@
+package parquet
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"github.com/b2sql/b2sql/index"
+)
+
+// seedFiles returns small valid files: arrow-go's writer with every type
+// (dictionary and plain) and our own writer.
+func seedFiles(t testing.TB) [][]byte {
+	dir := t.TempDir()
+	var out [][]byte
+	add := func(path string) {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, b)
+	}
+	p := filepath.Join(dir, "a.parquet")
+	writeArrow(t, p, allCols(), 0, 40, 16, true)
+	add(p)
+	p = filepath.Join(dir, "b.parquet")
+	writeArrow(t, p, allCols()[:4], 0, 30, 30, false)
+	add(p)
+	p = filepath.Join(dir, "c.parquet")
+	writeRoundTrip(t, p, 50, WriterOptions{RowGroupRows: 20})
+	add(p)
+	return out
+}
+
+// scanEverything reads all columns of t, returning the first error.
+func scanEverything(t *Table, threads int) error {
+	r, err := t.Scan(context.Background(), index.ScanSpec{Cols: allColumns(len(t.Schema())), Limit: 100_000, Threads: threads})
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	for {
+		b, err := r.Next(context.Background())
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		for _, v := range b.Cols {
+			for i := 0; i < b.Len; i++ {
+				_ = v.Value(i) // touch every value: aliasing bugs show here
+			}
+		}
+	}
+}
+
+// FuzzParquetFooter opens arbitrary bytes as a Parquet file and scans it:
+// it must never panic, and every error must wrap ErrCorrupt (or
+// ErrUnsupported for well-formed files using features we lack).
+func FuzzParquetFooter(f *testing.F) {
+	for _, s := range seedFiles(f) {
+		f.Add(s)
+	}
+	f.Add([]byte("PAR1PAR1"))
+	f.Add([]byte("PAR1\x00\x00\x00\x00PAR1"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tb, err := openBytes("fuzz.parquet", data)
+		if err != nil {
+			checkCorrupt(t, err)
+			return
+		}
+		defer tb.Close()
+		_ = tb.DescribeScan(index.ScanSpec{Limit: -1})
+		for c := range tb.Schema() {
+			tb.ColumnStats(c)
+		}
+		if err := scanEverything(tb, 1); err != nil {
+			checkCorrupt(t, err)
+		}
+	})
+}
+
+func checkCorrupt(t *testing.T, err error) {
+	t.Helper()
+	if !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrUnsupported) {
+		t.Fatalf("error does not wrap ErrCorrupt: %v", err)
+	}
+	if !strings.Contains(err.Error(), "fuzz.parquet") {
+		t.Fatalf("error does not name the file: %v", err)
+	}
+}
+
+// TestCorrupt truncates and damages valid files: every failure is an
+// ErrCorrupt error naming the file, never a panic.
+func TestCorrupt(t *testing.T) {
+	for k, data := range seedFiles(t) {
+		// Truncations break the footer.
+		for _, n := range []int{0, 3, 8, 12, len(data) / 2, len(data) - 9, len(data) - 1} {
+			_, err := openBytes("fuzz.parquet", data[:n])
+			if err == nil {
+				t.Fatalf("file %d truncated to %d bytes opened", k, n)
+			}
+			checkCorrupt(t, err)
+		}
+		// Byte flips anywhere; each must give a clean result or a clean error.
+		step := max(1, len(data)/250) // ~250 variants per file keeps the test quick
+		for off := 4; off < len(data)-8; off += step {
+			d := append([]byte(nil), data...)
+			d[off] ^= 0x5a
+			tb, err := openBytes("fuzz.parquet", d)
+			if err != nil {
+				checkCorrupt(t, err)
+				continue
+			}
+			if err := scanEverything(tb, 1+off%3); err != nil {
+				checkCorrupt(t, err)
+				if !strings.Contains(err.Error(), "row group") {
+					t.Errorf("scan error does not say where: %v", err)
+				}
+			}
+			tb.Close()
+		}
+	}
+	// A real file on disk: the path is in the error.
+	path := filepath.Join(t.TempDir(), "broken.parquet")
+	data := seedFiles(t)[0]
+	if err := os.WriteFile(path, data[:len(data)-20], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(path); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), path) {
+		t.Fatalf("Open(truncated) = %v", err)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
 	"github.com/b2sql/b2sql/index"
 )
 

@@ -1,0 +1,350 @@
+package b2sql
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/b2sql/b2sql/columnar"
+)
+
+// RecordReader returns the rest of the result as Arrow record batches, one
+// per executor batch (up to a few thousand rows). Reading it consumes the
+// Rows; releasing it closes them. Errors, including the context's, end the
+// stream and are reported by the reader's Err.
+//
+// Lifetime: a record is valid until the reader's next Next or its final
+// Release, whichever comes first. BIGINT, UBIGINT, DOUBLE, TIMESTAMP and
+// INTERVAL columns of a batch without a selection are zero-copy views of
+// the executor's memory, which the next batch overwrites; Retain does not
+// extend that. To keep a record longer, copy it (for example with
+// array.Concatenate or by building a new record).
+//
+// Types map as: BOOLEAN → bool, TINYINT … BIGINT → int8 … int64, UTINYINT …
+// UBIGINT → uint8 … uint64, FLOAT → float32, DOUBLE → float64,
+// DECIMAL(p,s) → decimal128(p,s), VARCHAR → utf8, BLOB → binary,
+// DATE → date32, TIMESTAMP → timestamp[us] (no time zone), INTERVAL →
+// duration[us], NULL → null. Every field is nullable.
+//
+// The reader is not safe for concurrent use, like the Rows it reads.
+func (r *Rows) RecordReader() array.RecordReader {
+	fields := make([]arrow.Field, len(r.cols))
+	for i, c := range r.cols {
+		fields[i] = arrow.Field{Name: c.Name, Type: arrowType(c.Type), Nullable: true}
+	}
+	rr := &recordReader{rows: r, schema: arrow.NewSchema(fields, nil)}
+	rr.refs.Store(1)
+	return rr
+}
+
+type recordReader struct {
+	refs   atomic.Int64
+	rows   *Rows
+	schema *arrow.Schema
+	cur    arrow.RecordBatch
+	err    error
+	done   bool
+}
+
+func (rr *recordReader) Retain() { rr.refs.Add(1) }
+
+func (rr *recordReader) Release() {
+	if rr.refs.Add(-1) == 0 {
+		rr.releaseCur()
+		rr.rows.Close()
+	}
+}
+
+func (rr *recordReader) Schema() *arrow.Schema { return rr.schema }
+
+func (rr *recordReader) releaseCur() {
+	if rr.cur != nil {
+		rr.cur.Release()
+		rr.cur = nil
+	}
+}
+
+func (rr *recordReader) Next() bool {
+	rr.releaseCur()
+	if rr.done {
+		return false
+	}
+	b := rr.nextBatch()
+	if b == nil {
+		rr.done = true
+		rr.err = rr.rows.Err()
+		return false
+	}
+	rec, err := arrowRecord(rr.schema, rr.rows.cols, b)
+	if err != nil {
+		rr.done, rr.err = true, err
+		rr.rows.Close()
+		return false
+	}
+	rr.cur = rec
+	return true
+}
+
+// nextBatch returns the next batch, building one from static results
+// (EXPLAIN, SHOW) on first use.
+func (rr *recordReader) nextBatch() *columnar.Batch {
+	r := rr.rows
+	if r.op != nil {
+		return r.NextBatch()
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed || r.pos >= len(r.static) {
+		return nil
+	}
+	rest := r.static[r.pos:]
+	r.pos = len(r.static)
+	types := make([]columnar.Type, len(r.cols))
+	for i, c := range r.cols {
+		types[i] = c.Type
+	}
+	b := columnar.NewBatch(types, len(rest))
+	b.Len = len(rest)
+	for i, row := range rest {
+		for c, v := range row {
+			b.Cols[c].SetValue(i, len(rest), v)
+		}
+	}
+	return b
+}
+
+func (rr *recordReader) RecordBatch() arrow.RecordBatch { return rr.cur }
+
+// Record is RecordBatch under its deprecated name.
+func (rr *recordReader) Record() arrow.RecordBatch { return rr.cur }
+
+func (rr *recordReader) Err() error { return rr.err }
+
+// arrowType maps a SQL type to its Arrow type (see RecordReader).
+func arrowType(t columnar.Type) arrow.DataType {
+	switch t.ID {
+	case columnar.Null:
+		return arrow.Null
+	case columnar.Bool:
+		return arrow.FixedWidthTypes.Boolean
+	case columnar.Int8:
+		return arrow.PrimitiveTypes.Int8
+	case columnar.Int16:
+		return arrow.PrimitiveTypes.Int16
+	case columnar.Int32:
+		return arrow.PrimitiveTypes.Int32
+	case columnar.Int64:
+		return arrow.PrimitiveTypes.Int64
+	case columnar.Uint8:
+		return arrow.PrimitiveTypes.Uint8
+	case columnar.Uint16:
+		return arrow.PrimitiveTypes.Uint16
+	case columnar.Uint32:
+		return arrow.PrimitiveTypes.Uint32
+	case columnar.Uint64:
+		return arrow.PrimitiveTypes.Uint64
+	case columnar.Float32:
+		return arrow.PrimitiveTypes.Float32
+	case columnar.Float64:
+		return arrow.PrimitiveTypes.Float64
+	case columnar.Decimal:
+		return &arrow.Decimal128Type{Precision: int32(t.Precision), Scale: int32(t.Scale)}
+	case columnar.Varchar:
+		return arrow.BinaryTypes.String
+	case columnar.Blob:
+		return arrow.BinaryTypes.Binary
+	case columnar.Date:
+		return arrow.FixedWidthTypes.Date32
+	case columnar.Timestamp:
+		return &arrow.TimestampType{Unit: arrow.Microsecond}
+	case columnar.Interval:
+		return arrow.FixedWidthTypes.Duration_us
+	}
+	return arrow.BinaryTypes.String
+}
+
+// arrowRecord converts the live rows of b into a record.
+func arrowRecord(schema *arrow.Schema, cols []Column, b *columnar.Batch) (arrow.RecordBatch, error) {
+	n := b.Live()
+	arrs := make([]arrow.Array, len(b.Cols))
+	defer func() {
+		for _, a := range arrs {
+			if a != nil {
+				a.Release()
+			}
+		}
+	}()
+	for i, v := range b.Cols {
+		data, err := arrowData(schema.Field(i).Type, cols[i].Type, v, b)
+		if err != nil {
+			return nil, fmt.Errorf("column %q: %w", cols[i].Name, err)
+		}
+		arrs[i] = array.MakeFromData(data)
+		data.Release()
+	}
+	return array.NewRecordBatch(schema, arrs, int64(n)), nil
+}
+
+// arrowData converts one column. Fixed 64-bit payloads of a batch without
+// selection are shared, not copied (see RecordReader for the lifetime).
+func arrowData(dt arrow.DataType, t columnar.Type, v *columnar.Vector, b *columnar.Batch) (*array.Data, error) {
+	n := b.Live()
+	if t.ID == columnar.Null {
+		return array.NewData(dt, n, []*memory.Buffer{nil}, nil, n, 0), nil
+	}
+	valid, nulls := arrowValidity(v, b)
+	shared := !v.Const && b.Sel == nil && n > 0
+	var values []byte
+	switch t.ID {
+	case columnar.Int64, columnar.Timestamp, columnar.Interval:
+		if shared {
+			values = bytesOf(v.Ints[:n])
+		} else {
+			values = bytesOf(gather(v.Ints, v.Const, b, func(x int64) int64 { return x }))
+		}
+	case columnar.Uint64:
+		if shared {
+			values = bytesOf(v.Uints[:n])
+		} else {
+			values = bytesOf(gather(v.Uints, v.Const, b, func(x uint64) uint64 { return x }))
+		}
+	case columnar.Float64:
+		if shared {
+			values = bytesOf(v.Floats[:n])
+		} else {
+			values = bytesOf(gather(v.Floats, v.Const, b, func(x float64) float64 { return x }))
+		}
+	case columnar.Float32:
+		values = bytesOf(gather(v.Floats, v.Const, b, func(x float64) float32 { return float32(x) }))
+	case columnar.Int8:
+		values = bytesOf(gather(v.Ints, v.Const, b, func(x int64) int8 { return int8(x) }))
+	case columnar.Int16:
+		values = bytesOf(gather(v.Ints, v.Const, b, func(x int64) int16 { return int16(x) }))
+	case columnar.Int32, columnar.Date:
+		values = bytesOf(gather(v.Ints, v.Const, b, func(x int64) int32 { return int32(x) }))
+	case columnar.Uint8:
+		values = bytesOf(gather(v.Ints, v.Const, b, func(x int64) uint8 { return uint8(x) }))
+	case columnar.Uint16:
+		values = bytesOf(gather(v.Ints, v.Const, b, func(x int64) uint16 { return uint16(x) }))
+	case columnar.Uint32:
+		values = bytesOf(gather(v.Ints, v.Const, b, func(x int64) uint32 { return uint32(x) }))
+	case columnar.Decimal:
+		values = bytesOf(gather(v.Ints, v.Const, b, func(x int64) [2]uint64 { return [2]uint64{uint64(x), uint64(x >> 63)} }))
+	case columnar.Bool:
+		bits := make([]byte, (n+7)/8)
+		for k := range n {
+			i := rowAt(v.Const, b, k)
+			if v.Bools[i] {
+				bits[k>>3] |= 1 << (k & 7)
+			}
+		}
+		values = bits
+	case columnar.Varchar, columnar.Blob:
+		return arrowBytes(dt, v, b, valid, nulls)
+	default:
+		return nil, fmt.Errorf("type %s has no Arrow mapping", t)
+	}
+	return array.NewData(dt, n, []*memory.Buffer{valid, memory.NewBufferBytes(values)}, nil, nulls, 0), nil
+}
+
+// arrowBytes builds a utf8 or binary column (offsets and data, copied).
+func arrowBytes(dt arrow.DataType, v *columnar.Vector, b *columnar.Batch, valid *memory.Buffer, nulls int) (*array.Data, error) {
+	n := b.Live()
+	offsets := make([]int32, n+1)
+	size := 0
+	for k := range n {
+		if i := rowAt(v.Const, b, k); !v.IsNull(i) {
+			size += len(v.Bytes[i])
+		}
+	}
+	if size > math.MaxInt32 {
+		return nil, fmt.Errorf("batch holds %d bytes of strings, more than Arrow utf8 offsets address", size)
+	}
+	data := make([]byte, 0, size)
+	for k := range n {
+		if i := rowAt(v.Const, b, k); !v.IsNull(i) {
+			data = append(data, v.Bytes[i]...)
+		}
+		offsets[k+1] = int32(len(data))
+	}
+	return array.NewData(dt, n, []*memory.Buffer{valid, memory.NewBufferBytes(bytesOf(offsets)), memory.NewBufferBytes(data)}, nil, nulls, 0), nil
+}
+
+// arrowValidity returns the validity bitmap of the live rows (nil when
+// none is NULL) and the NULL count.
+func arrowValidity(v *columnar.Vector, b *columnar.Batch) (*memory.Buffer, int) {
+	n := b.Live()
+	if v.Valid == nil {
+		return nil, 0
+	}
+	if !v.Const && b.Sel == nil && len(v.Valid)*64 >= n && littleEndian {
+		// columnar.Bitmap is LSB-first 64-bit words: on a little-endian
+		// machine its bytes are an Arrow validity bitmap.
+		nulls := n - v.Valid.CountSet(n)
+		if nulls == 0 {
+			return nil, 0
+		}
+		return memory.NewBufferBytes(bytesOf(v.Valid[:(n+63)/64])), nulls
+	}
+	bits := make([]byte, (n+7)/8)
+	nulls := 0
+	for k := range n {
+		if v.IsNull(rowAt(v.Const, b, k)) {
+			nulls++
+		} else {
+			bits[k>>3] |= 1 << (k & 7)
+		}
+	}
+	if nulls == 0 {
+		return nil, 0
+	}
+	return memory.NewBufferBytes(bits), nulls
+}
+
+var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+
+// rowAt is the payload index of live row k.
+func rowAt(isConst bool, b *columnar.Batch, k int) int {
+	if isConst {
+		return 0
+	}
+	return b.Row(k)
+}
+
+// gather copies the live rows of vals, converted by f, into a new slice.
+func gather[T, U any](vals []T, isConst bool, b *columnar.Batch, f func(T) U) []U {
+	n := b.Live()
+	out := make([]U, n)
+	switch {
+	case isConst:
+		x := f(vals[0])
+		for k := range out {
+			out[k] = x
+		}
+	case b.Sel == nil:
+		for k, x := range vals[:n] {
+			out[k] = f(x)
+		}
+	default:
+		for k, i := range b.Sel {
+			out[k] = f(vals[i])
+		}
+	}
+	return out
+}
+
+// bytesOf views a slice of fixed-width values as bytes (no copy); the
+// result keeps the slice's memory alive.
+func bytesOf[T any](s []T) []byte {
+	if len(s) == 0 {
+		return []byte{}
+	}
+	var z T
+	return unsafe.Slice((*byte)(unsafe.Pointer(&s[0])), len(s)*int(unsafe.Sizeof(z)))
+}

@@ -1,0 +1,261 @@
+package b2sql
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+)
+
+// DriverName is the name under which the package registers its
+// database/sql driver. Importing the package for its side effect is enough:
+//
+//	import _ "github.com/b2sql/b2sql"
+//
+//	db, err := sql.Open("b2sql", "data/?threads=2")
+//
+// See ParseDSN for the data source name.
+const DriverName = "b2sql"
+
+func init() { sql.Register(DriverName, Driver{}) }
+
+// Driver is the database/sql driver. Connections opened through one
+// sql.DB share a single *DB (one set of tables and settings); the sql.DB's
+// Close closes it.
+type Driver struct{}
+
+var (
+	_ driver.Driver        = Driver{}
+	_ driver.DriverContext = Driver{}
+)
+
+// Open opens a connection with its own *DB, closed with the connection.
+// database/sql uses OpenConnector instead.
+func (Driver) Open(dsn string) (driver.Conn, error) {
+	db, err := openDSN(dsn)
+	if err != nil {
+		return nil, err
+	}
+	return &conn{db: db, owned: true}, nil
+}
+
+// OpenConnector opens the *DB named by dsn, shared by every connection.
+func (Driver) OpenConnector(dsn string) (driver.Connector, error) {
+	db, err := openDSN(dsn)
+	if err != nil {
+		return nil, err
+	}
+	return &connector{db: db, owned: true}, nil
+}
+
+func openDSN(dsn string) (*DB, error) {
+	path, opts, err := ParseDSN(dsn)
+	if err != nil {
+		return nil, err
+	}
+	return Open(path, opts...)
+}
+
+// NewConnector returns a connector over an open DB, for sql.OpenDB: a
+// program can then use the same tables through both APIs. Closing the
+// sql.DB does not close db.
+func NewConnector(db *DB) driver.Connector { return &connector{db: db} }
+
+type connector struct {
+	db    *DB
+	owned bool
+}
+
+func (c *connector) Connect(context.Context) (driver.Conn, error) {
+	if c.db.isClosed() {
+		return nil, driver.ErrBadConn
+	}
+	return &conn{db: c.db}, nil
+}
+
+func (c *connector) Driver() driver.Driver { return Driver{} }
+
+// Close closes the DB when the connector opened it; database/sql calls it
+// from sql.DB.Close.
+func (c *connector) Close() error {
+	if c.owned {
+		return c.db.Close()
+	}
+	return nil
+}
+
+func (db *DB) isClosed() bool {
+	db.mu.RLock()
+	defer db.mu.RUnlock()
+	return db.life.closed
+}
+
+// conn is one database/sql connection: a view of the shared DB. It holds
+// no state of its own, so it is always reusable.
+type conn struct {
+	db    *DB
+	owned bool
+}
+
+var (
+	_ driver.Conn               = (*conn)(nil)
+	_ driver.ConnPrepareContext = (*conn)(nil)
+	_ driver.QueryerContext     = (*conn)(nil)
+	_ driver.ExecerContext      = (*conn)(nil)
+	_ driver.ConnBeginTx        = (*conn)(nil)
+	_ driver.NamedValueChecker  = (*conn)(nil)
+	_ driver.Pinger             = (*conn)(nil)
+	_ driver.Validator          = (*conn)(nil)
+)
+
+func (c *conn) Prepare(query string) (driver.Stmt, error) {
+	return c.PrepareContext(context.Background(), query)
+}
+
+func (c *conn) PrepareContext(_ context.Context, query string) (driver.Stmt, error) {
+	s, err := c.db.Prepare(query)
+	if err != nil {
+		return nil, err
+	}
+	return &stmt{s: s}, nil
+}
+
+func (c *conn) Close() error {
+	if c.owned {
+		return c.db.Close()
+	}
+	return nil
+}
+
+func (c *conn) Begin() (driver.Tx, error) {
+	return c.BeginTx(context.Background(), driver.TxOptions{ReadOnly: true})
+}
+
+// errNoTx: b2sql has no transactions; read-only ones are accepted as
+// no-ops since every statement already sees a consistent set of files.
+var errNoTx = errors.New("b2sql: transactions are not supported (read-only ones are accepted)")
+
+func (c *conn) BeginTx(_ context.Context, opts driver.TxOptions) (driver.Tx, error) {
+	if !opts.ReadOnly {
+		return nil, errNoTx
+	}
+	return noTx{}, nil
+}
+
+type noTx struct{}
+
+func (noTx) Commit() error   { return nil }
+func (noTx) Rollback() error { return nil }
+
+func (c *conn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
+	vals, err := namedValues(args)
+	if err != nil {
+		return nil, err
+	}
+	r, err := c.db.Query(ctx, query, vals...)
+	if err != nil {
+		return nil, err
+	}
+	return &driverRows{r: r}, nil
+}
+
+func (c *conn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
+	vals, err := namedValues(args)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.db.Exec(ctx, query, vals...); err != nil {
+		return nil, err
+	}
+	return driver.ResultNoRows, nil
+}
+
+func (c *conn) CheckNamedValue(nv *driver.NamedValue) error { return checkNamedValue(nv) }
+
+func (c *conn) Ping(context.Context) error {
+	if c.db.isClosed() {
+		return driver.ErrBadConn
+	}
+	return nil
+}
+
+func (c *conn) IsValid() bool { return !c.db.isClosed() }
+
+// checkNamedValue converts an argument to its typed constant up front, so
+// that every type Query accepts also passes through database/sql.
+func checkNamedValue(nv *driver.NamedValue) error {
+	if nv.Name != "" {
+		return errorf(ErrParam, "named parameter %q: only positional ? parameters are supported", nv.Name)
+	}
+	v, err := paramValue(nv.Value)
+	if err != nil {
+		return errorf(ErrParam, "argument %d: %v", nv.Ordinal, err)
+	}
+	nv.Value = v
+	return nil
+}
+
+func namedValues(args []driver.NamedValue) ([]any, error) {
+	out := make([]any, len(args))
+	for i, a := range args {
+		if a.Name != "" {
+			return nil, errorf(ErrParam, "named parameter %q: only positional ? parameters are supported", a.Name)
+		}
+		out[i] = a.Value
+	}
+	return out, nil
+}
+
+// stmt is a prepared statement for database/sql.
+type stmt struct{ s *Stmt }
+
+var (
+	_ driver.Stmt              = (*stmt)(nil)
+	_ driver.StmtQueryContext  = (*stmt)(nil)
+	_ driver.StmtExecContext   = (*stmt)(nil)
+	_ driver.NamedValueChecker = (*stmt)(nil)
+)
+
+func (s *stmt) Close() error  { return s.s.Close() }
+func (s *stmt) NumInput() int { return s.s.NumInput() }
+
+func (s *stmt) Exec(args []driver.Value) (driver.Result, error) {
+	return s.ExecContext(context.Background(), valuesToNamed(args))
+}
+
+func (s *stmt) Query(args []driver.Value) (driver.Rows, error) {
+	return s.QueryContext(context.Background(), valuesToNamed(args))
+}
+
+func (s *stmt) ExecContext(ctx context.Context, args []driver.NamedValue) (driver.Result, error) {
+	vals, err := namedValues(args)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.s.Exec(ctx, vals...); err != nil {
+		return nil, err
+	}
+	return driver.ResultNoRows, nil
+}
+
+func (s *stmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driver.Rows, error) {
+	vals, err := namedValues(args)
+	if err != nil {
+		return nil, err
+	}
+	r, err := s.s.Query(ctx, vals...)
+	if err != nil {
+		return nil, err
+	}
+	return &driverRows{r: r}, nil
+}
+
+func (s *stmt) CheckNamedValue(nv *driver.NamedValue) error { return checkNamedValue(nv) }
+
+func valuesToNamed(args []driver.Value) []driver.NamedValue {
+	out := make([]driver.NamedValue, len(args))
+	for i, a := range args {
+		out[i] = driver.NamedValue{Ordinal: i + 1, Value: a}
+	}
+	return out
+}

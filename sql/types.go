@@ -25,8 +25,12 @@ import (
 //     only with FLOAT or small integers); DECIMAL vs integer → DECIMAL wide
 //     enough, DOUBLE when that needs more than 18 digits; DECIMAL vs DOUBLE →
 //     DOUBLE.
-//   - Arithmetic: + - on DECIMALs stays DECIMAL (common scale); * % // and /
-//     on DECIMALs go through DOUBLE. / is always DOUBLE division.
+//   - Arithmetic: + - on DECIMALs stays DECIMAL (common scale, one more
+//     digit for the carry); * and % on DECIMALs go through DOUBLE (the
+//     vocabulary keeps one type per call, and a product changes the scale);
+//     / is always DOUBLE division; // needs integers. round(x, d), floor and
+//     ceil of DECIMAL(p,s) are DECIMAL(p,d) (d = 0 for floor/ceil), by a cast
+//     of the rounded value.
 //   - SUM of signed or small unsigned integers is BIGINT (DuckDB: HUGEINT;
 //     the executor raises an overflow error), SUM(UBIGINT) and SUM of floats
 //     DOUBLE, SUM(DECIMAL(p,s)) DECIMAL(18,s); AVG DOUBLE; COUNT BIGINT;

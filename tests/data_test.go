@@ -53,7 +53,8 @@ package tests
 // many pages per column chunk), dict=on|off (dictionary encoding, default
 // on), pagev=1|2 (data page version), compression=none|snappy|gzip|zstd|
 // brotli|lz4 (default none), timestamps=us|ms|ns|int96 (how TIMESTAMP
-// columns are stored; ms needs whole milliseconds). The file is
+// columns are stored; ms needs whole milliseconds), stats=on|off (column
+// chunk statistics; off leaves nothing to prune with or answer from). The file is
 // <name>.parquet unless file= names a path relative to the test directory
 // (what __TESTDIR__ expands to). noregister only writes the file.
 //
@@ -107,6 +108,7 @@ type dataSpec struct {
 	codec      compress.Compression
 	pageV2     bool
 	tsUnit     string // TIMESTAMP storage: "us" (default), "ms", "ns" or "int96"
+	noStats    bool
 	cols       []colSpec
 	cells      [][]string // table: one []string per row
 }
@@ -152,6 +154,11 @@ func parseDataHeader(fields []string) (*dataSpec, error) {
 				return nil, fmt.Errorf("pagev= takes 1 or 2")
 			}
 			ds.pageV2 = v == "2"
+		case "stats":
+			if v != "on" && v != "off" {
+				return nil, fmt.Errorf("stats= takes on or off")
+			}
+			ds.noStats = v == "off"
 		case "timestamps":
 			switch v {
 			case "us", "ms", "ns", "int96":
@@ -962,7 +969,7 @@ func (ds *dataSpec) write(dir string) (string, error) {
 		chunk = int64(max(ds.rows, 1))
 	}
 	opts := []parquet.WriterProperty{
-		parquet.WithStats(true),
+		parquet.WithStats(!ds.noStats),
 		parquet.WithMaxRowGroupLength(chunk),
 		// DuckDB stores DECIMAL(p ≤ 18) as INT32/INT64; do the same.
 		parquet.WithStoreDecimalAsInteger(true),

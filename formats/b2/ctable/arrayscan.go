@@ -125,7 +125,60 @@ func (t *ArrayTable) Scan(ctx context.Context, spec index.ScanSpec) (columnar.Re
 		w := &arrayWorker{t: t, spec: spec, dec: b2.NewDecoder()}
 		return w.unit, w.dec.Release
 	}
-	return startPipeline(ctx, schema, read, spec.Threads, spec.Limit, newWorker), nil
+	return startPipeline(ctx, schema, read, spec.Threads, spec.Limit, newWorker, unitsDone(spec.Stats, nil)), nil
+}
+
+// unitsDone returns the pipeline callback that counts finished units in
+// stats (weight(unit) of them, or 1 when weight is nil).
+func unitsDone(stats *index.ScanStats, weight func(unit int) int64) func(int) {
+	if stats == nil {
+		return nil
+	}
+	return func(u int) {
+		w := int64(1)
+		if weight != nil {
+			w = weight(u)
+		}
+		atomic.AddInt64(&stats.UnitsDone, w)
+	}
+}
+
+// ScanUnits plans a scan like Scan (pruning counted in spec.Stats) and
+// returns one opener per chunk to read, in order, for morsel-driven
+// parallel plans; each opener returns a single-threaded reader of that
+// chunk. spec.Threads and spec.Limit are ignored.
+func (t *ArrayTable) ScanUnits(ctx context.Context, spec index.ScanSpec) ([]func(ctx context.Context) (columnar.Reader, error), error) {
+	if t.arr == nil {
+		return nil, fmt.Errorf("ctable: %s: scan of a closed table", t.path)
+	}
+	var schema columnar.Schema
+	for _, c := range spec.Cols {
+		if c < 0 || c >= len(t.schema) {
+			return nil, fmt.Errorf("ctable: %s: scan of column %d, table has %d", t.path, c, len(t.schema))
+		}
+		schema = append(schema, t.schema[c])
+	}
+	read, skipped, allTrue := t.plan(spec)
+	if st := spec.Stats; st != nil {
+		st.UnitName = "chunks"
+		atomic.AddInt64(&st.UnitsTotal, int64(t.arr.NChunks()))
+		atomic.AddInt64(&st.UnitsSkipped, int64(skipped))
+		atomic.AddInt64(&st.UnitsAllTrue, int64(allTrue))
+	}
+	out := make([]func(ctx context.Context) (columnar.Reader, error), len(read))
+	for i, k := range read {
+		out[i] = func(ctx context.Context) (columnar.Reader, error) {
+			if t.arr == nil {
+				return nil, fmt.Errorf("ctable: %s: scan of a closed table", t.path)
+			}
+			newWorker := func() (unitFunc, func()) {
+				w := &arrayWorker{t: t, spec: spec, dec: b2.NewDecoder()}
+				return w.unit, w.dec.Release
+			}
+			return startPipeline(ctx, schema, []int{k}, 1, -1, newWorker, nil), nil
+		}
+	}
+	return out, nil
 }
 
 // arrayWorker is one scan goroutine's state.

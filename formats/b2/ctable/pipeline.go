@@ -60,6 +60,7 @@ type pipeline struct {
 	prev    *outBatch
 	free    chan *outBatch
 
+	done     func(unit int)
 	limit    int64
 	produced int64
 	err      error
@@ -68,10 +69,11 @@ type pipeline struct {
 
 // startPipeline runs units (in this order) on threads workers, each with its
 // own unitFunc from newWorker; release, if non-nil, is called when a worker
-// ends.
+// ends. done, if non-nil, is called after each unit is fully produced (for
+// ScanStats.UnitsDone).
 func startPipeline(ctx context.Context, schema columnar.Schema, units []int, threads int, limit int64,
-	newWorker func() (unitFunc, func())) *pipeline {
-	p := &pipeline{schema: schema, limit: limit}
+	newWorker func() (unitFunc, func()), done func(unit int)) *pipeline {
+	p := &pipeline{schema: schema, limit: limit, done: done}
 	for _, f := range schema {
 		p.types = append(p.types, f.Type)
 	}
@@ -167,6 +169,8 @@ func (p *pipeline) work(fn unitFunc, work <-chan *task) {
 			case out <- item{err: err}:
 			case <-p.ctx.Done():
 			}
+		} else if p.done != nil && p.ctx.Err() == nil {
+			p.done(tk.unit)
 		}
 		if p.ordered {
 			close(tk.out)

@@ -178,24 +178,89 @@ func (t *Table) Scan(ctx context.Context, spec index.ScanSpec) (columnar.Reader,
 		atomic.AddInt64(&st.UnitsSkipped, int64(pl.skipped))
 		atomic.AddInt64(&st.UnitsAllTrue, int64(pl.allTrue))
 	}
-	// A unit is a run of whole blocks of at most batchRows rows (at least
-	// one block), so that pruning and batching share boundaries.
-	per := max(1, batchRows/pl.grain)
-	var units []int
-	for u := int64(0); u*per < int64(len(pl.verdicts)); u++ {
-		for b := u * per; b < min((u+1)*per, int64(len(pl.verdicts))); b++ {
-			if pl.verdicts[b] != index.None {
-				units = append(units, int(u))
-				break
-			}
-		}
-	}
+	units, per := pl.units()
 	newWorker := func() (unitFunc, func()) {
 		w := &tableWorker{t: t, spec: spec, pl: pl, per: per, dec: b2.NewDecoder(),
 			scratch: make(map[int]*colScratch)}
 		return w.unit, w.dec.Release
 	}
-	return startPipeline(ctx, schema, units, spec.Threads, spec.Limit, newWorker), nil
+	return startPipeline(ctx, schema, units, spec.Threads, spec.Limit, newWorker,
+		unitsDone(spec.Stats, func(u int) int64 { return pl.liveBlocks(u, per) })), nil
+}
+
+// units groups the blocks into units of whole blocks of at most batchRows
+// rows (at least one block), so that pruning and batching share
+// boundaries, and returns the units with a surviving block.
+func (pl *scanPlan) units() (units []int, per int64) {
+	per = max(1, batchRows/pl.grain)
+	for u := int64(0); u*per < int64(len(pl.verdicts)); u++ {
+		if pl.liveBlocks(int(u), per) > 0 {
+			units = append(units, int(u))
+		}
+	}
+	return units, per
+}
+
+// liveBlocks counts the blocks of unit u that are not skipped.
+func (pl *scanPlan) liveBlocks(u int, per int64) int64 {
+	n := int64(0)
+	for b := int64(u) * per; b < min(int64(u+1)*per, int64(len(pl.verdicts))); b++ {
+		if pl.verdicts[b] != index.None {
+			n++
+		}
+	}
+	return n
+}
+
+// ScanUnits plans a scan like Scan (pruning counted in spec.Stats, in
+// blocks) and returns one opener per unit of surviving blocks, in table
+// order, for morsel-driven parallel plans; each opener returns a
+// single-threaded reader of that unit. spec.Threads and spec.Limit are
+// ignored. A unit may hold several blocks: its reader adds the extra ones
+// to spec.Stats.UnitsDone when it ends, so that progress counts blocks.
+func (t *Table) ScanUnits(ctx context.Context, spec index.ScanSpec) ([]func(ctx context.Context) (columnar.Reader, error), error) {
+	if t.st == nil {
+		return nil, fmt.Errorf("ctable: %s: scan of a closed table", t.path)
+	}
+	var schema columnar.Schema
+	for _, c := range spec.Cols {
+		if c < 0 || c >= len(t.schema) {
+			return nil, fmt.Errorf("ctable: %s: scan of column %d, table has %d", t.path, c, len(t.schema))
+		}
+		schema = append(schema, t.schema[c])
+		src := t.srcs[t.cols[c].src]
+		if err := src.open(t.st, t.nphys); err != nil {
+			return nil, tableError(t.path, "", err)
+		}
+	}
+	pl, err := t.plan(spec)
+	if err != nil {
+		return nil, err
+	}
+	if st := spec.Stats; st != nil {
+		st.UnitName = "blocks"
+		atomic.AddInt64(&st.UnitsTotal, int64(len(pl.verdicts)))
+		atomic.AddInt64(&st.UnitsSkipped, int64(pl.skipped))
+		atomic.AddInt64(&st.UnitsAllTrue, int64(pl.allTrue))
+	}
+	units, per := pl.units()
+	out := make([]func(ctx context.Context) (columnar.Reader, error), len(units))
+	for i, u := range units {
+		out[i] = func(ctx context.Context) (columnar.Reader, error) {
+			if t.st == nil {
+				return nil, fmt.Errorf("ctable: %s: scan of a closed table", t.path)
+			}
+			newWorker := func() (unitFunc, func()) {
+				w := &tableWorker{t: t, spec: spec, pl: pl, per: per, dec: b2.NewDecoder(),
+					scratch: make(map[int]*colScratch)}
+				return w.unit, w.dec.Release
+			}
+			// The unit queue counts 1 per unit; add the unit's other blocks.
+			extra := unitsDone(spec.Stats, func(u int) int64 { return pl.liveBlocks(u, per) - 1 })
+			return startPipeline(ctx, schema, []int{u}, 1, -1, newWorker, extra), nil
+		}
+	}
+	return out, nil
 }
 
 // tableWorker is one scan goroutine's state.

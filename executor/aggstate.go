@@ -88,7 +88,7 @@ func (s *aggState) accPhys() columnar.Phys {
 // update folds the live rows of b into the groups gids[i].
 func (s *aggState) update(b *columnar.Batch, arg *columnar.Vector, gids []int32) error {
 	if s.spec.Kind == AggCountStar {
-		forEach(b, func(i int) { s.count[gids[i]]++ })
+		countRows(s.count, gids, b.Sel, b.Len)
 		return nil
 	}
 	if arg.Const {
@@ -130,7 +130,7 @@ func (s *aggState) update(b *columnar.Batch, arg *columnar.Vector, gids []int32)
 	}
 	switch s.spec.Kind {
 	case AggCount:
-		rows(func(i int) { s.count[gids[i]]++ })
+		countRows(s.count, gids, sel, b.Len)
 		return nil
 	case AggSum, AggAvg:
 		switch s.accPhys() {
@@ -150,19 +150,10 @@ func (s *aggState) update(b *columnar.Batch, arg *columnar.Vector, gids []int32)
 			}
 			return nil
 		case columnar.PhysInt:
-			var err error
-			vals := s.ints
-			rows(func(i int) {
-				g := gids[i]
-				x := arg.Ints[i]
-				r := vals[g] + x
-				if (r > vals[g]) != (x > 0) && err == nil {
-					err = errorf("overflow in SUM of %s", arg.Type)
-				}
-				vals[g] = r
-				s.count[g]++
-			})
-			return err
+			if !sumInts(s.ints, s.count, arg.Ints, gids, sel, b.Len) {
+				return errorf("overflow in SUM of %s", arg.Type)
+			}
+			return nil
 		case columnar.PhysUint:
 			vals := s.uints
 			rows(func(i int) { vals[gids[i]] += arg.Uints[i]; s.count[gids[i]]++ })
@@ -176,15 +167,7 @@ func (s *aggState) update(b *columnar.Batch, arg *columnar.Vector, gids []int32)
 		case columnar.PhysUint:
 			updateMinMax(s.uints, s.count, arg.Uints, gids, sel, b.Len, isMin)
 		case columnar.PhysFloat:
-			rows(func(i int) {
-				g, x := gids[i], arg.Floats[i]
-				if s.count[g] == 0 {
-					s.floats[g] = x
-				} else if c := columnar.CompareFloat(x, s.floats[g]); (c < 0) == isMin && c != 0 {
-					s.floats[g] = x
-				}
-				s.count[g]++
-			})
+			minMaxFloats(s.floats, s.count, arg.Floats, gids, sel, b.Len, isMin)
 		case columnar.PhysBool:
 			rows(func(i int) {
 				g, x := gids[i], arg.Bools[i]
@@ -297,4 +280,70 @@ func (s *aggState) mergeAvg(b *columnar.Batch, sum, cnt *columnar.Vector, gids [
 		s.floats[g] += sum.Floats[j]
 		s.count[g] += cnt.Ints[k]
 	})
+}
+
+func countRows(counts []int64, gids []int32, sel []int, n int) {
+	if sel == nil {
+		for _, g := range gids[:n] {
+			counts[g]++
+		}
+		return
+	}
+	for _, i := range sel {
+		counts[gids[i]]++
+	}
+}
+
+// sumInts adds in[i] to vals[gids[i]]; false on int64 overflow.
+func sumInts(vals, counts []int64, in []int64, gids []int32, sel []int, n int) bool {
+	ok := true
+	add := func(i int) {
+		g, x := gids[i], in[i]
+		r := vals[g] + x
+		if (r > vals[g]) != (x > 0) {
+			ok = false
+		}
+		vals[g] = r
+		counts[g]++
+	}
+	if sel == nil {
+		in, gids = in[:n], gids[:n]
+		for i, x := range in {
+			g := gids[i]
+			r := vals[g] + x
+			if (r > vals[g]) != (x > 0) {
+				ok = false
+			}
+			vals[g] = r
+			counts[g]++
+		}
+		return ok
+	}
+	for _, i := range sel {
+		add(i)
+	}
+	return ok
+}
+
+// minMaxFloats folds floats into per-group minima or maxima; NaN is the
+// greatest value (DuckDB), so it wins MAX and loses MIN.
+func minMaxFloats(vals []float64, counts []int64, in []float64, gids []int32, sel []int, n int, isMin bool) {
+	one := func(i int) {
+		g, x := gids[i], in[i]
+		if counts[g] == 0 {
+			vals[g] = x
+		} else if c := columnar.CompareFloat(x, vals[g]); c != 0 && (c < 0) == isMin {
+			vals[g] = x
+		}
+		counts[g]++
+	}
+	if sel == nil {
+		for i := 0; i < n; i++ {
+			one(i)
+		}
+		return
+	}
+	for _, i := range sel {
+		one(i)
+	}
 }

@@ -46,6 +46,7 @@ type HashAgg struct {
 
 	keys    *rowStore // one row per group: its key values
 	ints    map[int64]int32
+	dense   []int32 // group id + 1 of small non-negative integer keys (0 = none yet)
 	strs    map[string]int32
 	nullGID int32
 	ngroups int
@@ -170,6 +171,10 @@ func (h *HashAgg) assignGroups(b *columnar.Batch, keys []*columnar.Vector) error
 	}
 	if h.ints != nil {
 		k := keys[0]
+		if k.Type.Phys() == columnar.PhysInt && !k.Const && k.Valid == nil {
+			h.assignIntGroups(b, k.Ints, gids, newGroup)
+			return nil
+		}
 		forEach(b, func(i int) {
 			j := idx(k, i)
 			if k.IsNull(j) {
@@ -190,12 +195,7 @@ func (h *HashAgg) assignGroups(b *columnar.Batch, keys []*columnar.Vector) error
 					v = 1
 				}
 			}
-			g, ok := h.ints[v]
-			if !ok {
-				g = newGroup(i)
-				h.ints[v] = g
-			}
-			gids[i] = g
+			gids[i] = h.intGroup(v, i, newGroup)
 		})
 		return nil
 	}
@@ -294,4 +294,51 @@ func (h *HashAgg) Next(ctx context.Context) (*columnar.Batch, error) {
 	h.out.Len, h.out.Sel = n, nil
 	h.pos = end
 	return h.out, nil
+}
+
+// denseKeys bounds the integer keys looked up by direct indexing: small
+// non-negative codes (regions, flags, years) skip the hash map entirely.
+const denseKeys = 1 << 16
+
+// intGroup returns the group of integer key v (row i), creating it.
+func (h *HashAgg) intGroup(v int64, i int, newGroup func(i int) int32) int32 {
+	if uint64(v) < denseKeys {
+		if int(v) >= len(h.dense) {
+			grown := make([]int32, max(int(v)+1, 2*len(h.dense), 256))
+			copy(grown, h.dense)
+			h.dense = grown
+		}
+		g := h.dense[v]
+		if g == 0 {
+			g = newGroup(i) + 1
+			h.dense[v] = g
+		}
+		return g - 1
+	}
+	g, ok := h.ints[v]
+	if !ok {
+		g = newGroup(i)
+		h.ints[v] = g
+	}
+	return g
+}
+
+// assignIntGroups is assignGroups for a NULL-free integer key vector.
+func (h *HashAgg) assignIntGroups(b *columnar.Batch, vals []int64, gids []int32, newGroup func(i int) int32) {
+	if b.Sel == nil {
+		vals = vals[:b.Len]
+		for i, v := range vals {
+			if uint64(v) < uint64(len(h.dense)) {
+				if g := h.dense[v]; g != 0 {
+					gids[i] = g - 1
+					continue
+				}
+			}
+			gids[i] = h.intGroup(v, i, newGroup)
+		}
+		return
+	}
+	for _, i := range b.Sel {
+		gids[i] = h.intGroup(vals[i], i, newGroup)
+	}
 }

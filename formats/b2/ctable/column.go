@@ -30,6 +30,31 @@ type colSource struct {
 
 	sent    []byte // sentinel as stored item bytes (fixed, utf8)
 	sentNaN bool   // float sentinel NaN: every NaN is NULL
+
+	// ratio is compressed/uncompressed bytes over the column's frames: a
+	// scan reports rows × row width × ratio as ScanStats.BytesRead, an
+	// estimate (b2 does not say how many stored bytes a range touched).
+	ratio    float64
+	rowBytes float64 // uncompressed bytes per row (varlen: average)
+}
+
+// estimate records the compression ratio and average row width.
+func (s *colSource) estimate(nphys int64) {
+	var nb, cb int64
+	for _, a := range []*b2.Array{s.data, s.blob, s.mask} {
+		if a != nil {
+			nb += a.Frame.Header.Nbytes
+			cb += a.Frame.Header.Cbytes
+		}
+	}
+	if s.ba != nil {
+		nb += s.ba.f.Header.Nbytes
+		cb += s.ba.f.Header.Cbytes
+	}
+	if nb > 0 && nphys > 0 {
+		s.ratio = float64(cb) / float64(nb)
+		s.rowBytes = float64(nb) / float64(max(nphys, 1))
+	}
 }
 
 // member names the column's main file, for errors.
@@ -44,7 +69,11 @@ func (s *colSource) member() string {
 // open opens the column's frames and checks them against the schema and
 // the table's physical extent nphys.
 func (s *colSource) open(st store, nphys int64) error {
-	s.once.Do(func() { s.err = s.doOpen(st, nphys) })
+	s.once.Do(func() {
+		if s.err = s.doOpen(st, nphys); s.err == nil {
+			s.estimate(nphys)
+		}
+	})
 	return s.err
 }
 

@@ -348,6 +348,12 @@ func (w *tableWorker) rows(lo int64, n int, get func() *outBatch, emit func(*out
 	}
 	if st := w.spec.Stats; st != nil {
 		atomic.AddInt64(&st.RowsRead, int64(live))
+		bytes := float64(n) * t.validRatio
+		for _, c := range w.spec.Cols {
+			src := t.srcs[t.cols[c].src]
+			bytes += float64(n) * src.rowBytes * src.ratio
+		}
+		atomic.AddInt64(&st.BytesRead, int64(bytes))
 	}
 	return emit(ob)
 }

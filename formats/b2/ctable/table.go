@@ -26,10 +26,11 @@ type Table struct {
 	byName  map[string]int // manifest column name → srcs index
 	skipped []string
 
-	valid     *b2.Array // _valid_rows
-	nphys     int64     // len(_valid_rows): the physical extent
-	live      int64
-	blockRows int64 // _valid_rows block length: the default pruning grain
+	valid      *b2.Array // _valid_rows
+	nphys      int64     // len(_valid_rows): the physical extent
+	live       int64
+	blockRows  int64   // _valid_rows block length: the default pruning grain
+	validRatio float64 // compressed bytes per _valid_rows row, for BytesRead
 
 	indexes map[string]*summaryIndex
 	meta    []MetaEntry
@@ -118,6 +119,9 @@ func (t *Table) openValid() error {
 		return corruptf("dtype %s shape %v, want a 1-d bool array", a.DType.Str, a.Shape())
 	}
 	t.valid, t.nphys = a, a.Len()
+	if h := a.Frame.Header; h.Nbytes > 0 {
+		t.validRatio = float64(h.Cbytes) / float64(h.Nbytes)
+	}
 	t.blockRows = int64(a.Meta.BlockShape[0])
 	if t.blockRows <= 0 {
 		t.blockRows = batchRows

@@ -198,7 +198,8 @@ func TestSummaryPruning(t *testing.T) {
 			}
 			var st index.ScanStats
 			rows := scanAll(t, tb, index.ScanSpec{Filter: []index.Pred{p}, Stats: &st, Threads: 2}, "id")
-			if st.UnitName != "blocks" || st.UnitsTotal != 4 || st.UnitsSkipped != 3 || st.UnitsDone != 1 {
+			if st.UnitName != "blocks" || st.UnitsTotal != 4 || st.UnitsSkipped != 3 || st.UnitsDone != 1 ||
+				st.RowsRead != 255 || st.BytesRead <= 0 {
 				t.Fatalf("stats %+v", st)
 			}
 			if len(rows) != 255 {

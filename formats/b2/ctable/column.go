@@ -362,6 +362,9 @@ func (s *colSource) readRows(d *b2.Decoder, sc *colScratch, lo int64, n int, par
 			}
 		}
 	case flDict:
+		// Codes are decoded to the strings for now; once package dict
+		// exists the vector will carry the codes and the dictionary
+		// (Vector.Dict) so that filters compare integers (STYLE §6).
 		sc.raw = grow(sc.raw, 4*n)
 		if err := s.data.ReadItems1D(d, sc.raw, lo, n); err != nil {
 			return main, err

@@ -16,6 +16,10 @@ const (
 	flagAllNull = 1 << 2
 )
 
+// maxSegments bounds the segments of a sidecar loaded for pruning (and so
+// the memory a hostile segment_len can make us allocate).
+const maxSegments = 1 << 22
+
 // summaryIndex is the block-level summary of one column's index (a SUMMARY
 // index, or the block summary every FULL/PARTIAL/BUCKET/OPSI index also
 // carries): min, max and flags per segment of segLen physical rows.
@@ -81,6 +85,9 @@ func catalogIndexes(m *manifest, nphys int64) map[string]*summaryIndex {
 			si.why = "stale"
 		case si.path == "" || si.segLen <= 0:
 			si.why = "no block summary"
+		case nphys/si.segLen > maxSegments:
+			// A sidecar this fine-grained costs more to load than it saves.
+			si.why = fmt.Sprintf("%d-row segments: too many for %d rows", si.segLen, nphys)
 		case built < nphys:
 			// Rows appended after the build are not covered: python-blosc2
 			// marks such indexes stale, but never trust a flag alone.

@@ -111,3 +111,23 @@ func TestScanUnits(t *testing.T) {
 		t.Fatalf("array units: %d vs %d rows, %+v", len(got), len(want), *st)
 	}
 }
+
+// TestNoColumns is the COUNT(*) shape: no columns, only live rows counted.
+func TestNoColumns(t *testing.T) {
+	for _, tc := range []struct {
+		tb   scanner
+		want int
+	}{
+		{openTable(t, "ctable_mixed.b2d"), 996},
+		{openTable(t, "ctable_stale.b2d"), 301},
+		{openArray(t, "nd_f64_3d_lz4.b2nd"), 1320},
+		{openArray(t, "nd_scalar_f8_0d.b2nd"), 1},
+	} {
+		for _, threads := range []int{1, 3} {
+			rows := scanAll(t, tc.tb, index.ScanSpec{Cols: []int{}, Threads: threads})
+			if len(rows) != tc.want {
+				t.Errorf("%T threads=%d: %d rows, want %d", tc.tb, threads, len(rows), tc.want)
+			}
+		}
+	}
+}

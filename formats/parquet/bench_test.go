@@ -147,3 +147,27 @@ func cpuTime() int64 {
 	}
 	return ru.Utime.Nano() + ru.Stime.Nano()
 }
+
+// BenchmarkBatchSize compares output batch sizes on a plain, a dictionary
+// and a nullable column (cpu-ns/row is the figure to compare).
+func BenchmarkBatchSize(b *testing.B) {
+	path := benchFile(b)
+	tb, err := Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer tb.Close()
+	defer func(old int64) { batchRows = old }(batchRows)
+	for _, size := range []int64{1024, 2048, 4096, 8192} {
+		for _, col := range []int{1, 2, 3} {
+			b.Run(fmt.Sprintf("batch=%d/col=%s", size, tb.Schema()[col].Name), func(b *testing.B) {
+				batchRows = size
+				cpu0 := cpuTime()
+				for b.Loop() {
+					scanBytes(b, tb, col, 1)
+				}
+				b.ReportMetric(float64(cpuTime()-cpu0)/(float64(b.N)*benchRows), "cpu-ns/row")
+			})
+		}
+	}
+}

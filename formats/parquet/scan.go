@@ -13,8 +13,9 @@ import (
 )
 
 // batchRows is the number of rows per output batch. Larger batches amortize
-// the per-call overhead of arrow-go's column readers; see BenchmarkScan.
-const batchRows = 2 * columnar.MaxBatch
+// the per-call overhead of arrow-go's column readers; see
+// BenchmarkBatchSize. A variable only so that the benchmark can vary it.
+var batchRows int64 = 2 * columnar.MaxBatch
 
 // outBatch is a batch plus the storage it owns, recycled between workers
 // and the consumer.
@@ -310,7 +311,7 @@ func (s *scanner) batch() *outBatch {
 	ob := &outBatch{valid: make([]columnar.Bitmap, len(s.types)), arenas: make([][]byte, len(s.types))}
 	ob.b.Cols = make([]*columnar.Vector, len(s.types))
 	for i, t := range s.types {
-		ob.b.Cols[i] = columnar.NewVector(t, batchRows)
+		ob.b.Cols[i] = columnar.NewVector(t, int(batchRows))
 	}
 	return ob
 }

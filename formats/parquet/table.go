@@ -9,7 +9,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
@@ -223,7 +222,7 @@ func readFooter(r interface {
 // allocating the whole chunk per row group, which keeps the garbage per
 // scan proportional to the batch, not to the file.
 func readProps() *parquet.ReaderProperties {
-	p := parquet.NewReaderProperties(memory.DefaultAllocator)
+	p := parquet.NewReaderProperties(bufferPool)
 	p.BufferedStreamEnabled = true
 	p.BufferSize = streamBuffer
 	return p

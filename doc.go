@@ -1,10 +1,65 @@
-// Package b2sql is the embedded API of the b2sql query engine: open a
-// directory of Parquet (and blosc2) files, a single file, or an in-memory
-// database, and run SQL over it with streaming results.
+// Package b2sql is the embedded API of the b2sql query engine: SQL with
+// DuckDB semantics over Parquet (and blosc2) files, in pure Go.
 //
-//	db, err := b2sql.Open("data/")
-//	rows, err := db.Query(ctx, "SELECT category, count(*) FROM events GROUP BY 1")
-//	for rows.Next() { fmt.Println(rows.Values()) }
+// # Opening
 //
-// A DB is safe for concurrent use; each Rows is used by one goroutine.
+// Open takes a directory (every table file in it is registered under its
+// file stem), a single file, or "" for an empty in-memory database; more
+// tables can be added with DB.RegisterTable, and SQL can name files
+// directly (FROM 'data/x.parquet', read_parquet('logs/*.parquet')).
+// Options set the parallelism (WithThreads), a memory budget
+// (WithMemoryLimit, advisory for now), read-only mode (WithReadOnly) and a
+// root directory outside of which no file may be read (WithRoot: use it
+// when the SQL comes from users).
+//
+//	db, err := b2sql.Open("data/", b2sql.WithThreads(4))
+//	rows, err := db.Query(ctx, "SELECT category, count(*) FROM events WHERE ts >= ? GROUP BY 1", since)
+//	for rows.Next() {
+//		var cat string
+//		var n int64
+//		err = rows.Scan(&cat, &n)
+//	}
+//	err = rows.Err()
+//
+// # Results
+//
+// Rows streams: nothing is buffered beyond one executor batch, blocking
+// work (sort, aggregation) starts with the first Next, and Close stops the
+// scan at once. Rows.Scan converts cells into Go values (every int, uint
+// and float width, string, []byte, bool, time.Time, time.Duration, any,
+// sql.Null* and other sql.Scanner); Rows.Values gives the engine's own
+// cells; Rows.NextBatch the columnar batches; Rows.RecordReader Arrow
+// record batches, sharing 64-bit fixed-width columns with the engine
+// instead of copying them.
+//
+// # Parameters
+//
+// Query, Exec and prepared statements (DB.Prepare) take ? markers. The
+// arguments become typed constants of the bound plan, never SQL text, so a
+// string argument cannot change the statement; a count mismatch is an
+// *Error of kind ErrParam positioned at the marker.
+//
+// # Errors
+//
+// SQL errors are *Error: Pos (line and column in the statement), Kind (a
+// sentinel such as ErrUnknownColumn, for errors.Is) and Msg; Error() is one
+// line, "line 1:8: unknown column "x"". A cancelled context ends a query
+// with exactly ctx.Err(), within milliseconds; a closed DB with ErrClosed.
+//
+// # Concurrency
+//
+// A DB is safe for concurrent use by many goroutines, and so is a Stmt.
+// A Rows is read by one goroutine, but may be closed from any. DB.Close
+// cancels the queries still running.
+//
+// # database/sql
+//
+// Importing the package registers the driver "b2sql" (see ParseDSN):
+//
+//	import _ "github.com/b2sql/b2sql"
+//	db, err := sql.Open("b2sql", "data/?threads=2&readonly=true")
+//
+// It supports contexts (cancellation), prepared statements with ?, column
+// types (DatabaseTypeName, ScanType, Nullable, DecimalSize) and read-only
+// transactions. NewConnector shares one *DB between both APIs.
 package b2sql

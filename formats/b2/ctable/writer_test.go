@@ -1,8 +1,10 @@
 package ctable
 
 import (
+	"archive/zip"
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -239,4 +241,53 @@ func TestWriteEmptyAndErrors(t *testing.T) {
 		t.Fatalf("left behind: %v", m)
 	}
 	_ = math.NaN
+}
+
+// TestWriteLayout checks what python-blosc2 relies on: only leaves of the
+// table in the tree (no staging files), and for .b2z STORED members with
+// complete local headers (no data descriptor), largest first, embed.b2e last.
+func TestWriteLayout(t *testing.T) {
+	dir := t.TempDir()
+	d := filepath.Join(dir, "t.b2d")
+	writeTable(t, d, 5000, CreateOptions{ChunkRows: 1000, BlockRows: 250, SampleRows: 2000, DictMaxValues: 16})
+	var names []string
+	filepath.Walk(d, func(p string, fi os.FileInfo, err error) error {
+		if err == nil && !fi.IsDir() {
+			rel, _ := filepath.Rel(d, p)
+			names = append(names, filepath.ToSlash(rel))
+		}
+		return err
+	})
+	for _, n := range names {
+		if !strings.HasSuffix(n, ".b2nd") && !strings.HasSuffix(n, ".b2b") && !strings.HasSuffix(n, ".b2f") && n != "embed.b2e" {
+			t.Errorf("stray file %s", n)
+		}
+		if strings.Contains(n, "staging") {
+			t.Errorf("staging file left: %s", n)
+		}
+	}
+	if m, _ := filepath.Glob(filepath.Join(dir, ".*")); len(m) != 0 {
+		t.Errorf("temporary files left: %v", m)
+	}
+	z := filepath.Join(dir, "t.b2z")
+	writeTable(t, z, 5000, CreateOptions{ChunkRows: 1000, BlockRows: 250, SampleRows: 2000, DictMaxValues: 16})
+	zr, err := zip.OpenReader(z)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	if len(zr.File) != len(names) {
+		t.Errorf("%d members, the directory has %d files", len(zr.File), len(names))
+	}
+	for i, f := range zr.File {
+		if f.Method != zip.Store || f.Flags&0x8 != 0 {
+			t.Errorf("member %s: method %d flags %#x", f.Name, f.Method, f.Flags)
+		}
+		if i > 0 && f.Name != "embed.b2e" && f.UncompressedSize64 > zr.File[i-1].UncompressedSize64 {
+			t.Errorf("member %s is larger than the one before", f.Name)
+		}
+	}
+	if last := zr.File[len(zr.File)-1].Name; last != "embed.b2e" {
+		t.Errorf("last member %s", last)
+	}
 }

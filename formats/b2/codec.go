@@ -21,22 +21,31 @@ const zstdMaxWindow = maxBlocksize
 // (WithDecoderConcurrency(1): DecodeAll runs inline, no background workers)
 // and limited to the capacity of the destination, which is how a stream is
 // kept from decoding more than its block claims (decompression bombs).
-//
-// Each also registers a one-byte raw dictionary under id 0, the id of every
-// blosc zstd frame without a dictionary. Valid streams never reach before
-// their own output, so the result is unchanged, but with a dictionary
-// present klauspost/compress executes sequences in Go, whose overlapping
-// match copy doubles the copied span, instead of in its amd64 assembly,
-// which copies matches with offsets below 16 one byte at a time. Blosc's
-// byte planes are full of such runs: on shuffled data the Go path measured
-// 1.1× (float64 noise) to 18× (text) faster.
-var zstdDecoders = sync.Pool{New: func() any {
-	d, err := zstd.NewReader(nil, zstdOptions(zstd.WithDecoderDictRaw(0, []byte{0}))...)
+var zstdDecoders = sync.Pool{New: func() any { return newZstd() }}
+
+// zstdRunDecoders are the same but register a one-byte raw dictionary under
+// id 0, the id of every blosc zstd frame without a dictionary. Valid streams
+// never reach before their own output, so the result is unchanged, but with
+// a dictionary present klauspost/compress executes sequences in Go, whose
+// overlapping match copy doubles the copied span, instead of in its amd64
+// assembly, which copies matches with offsets below 16 one byte at a time.
+// Highly compressible byte planes (runs, repeated text) are full of such
+// matches and decode 4–18× faster this way; streams that compress little are
+// made of short matches, where the assembly is 1.2–2× faster. decode picks
+// by compression ratio (runDecoderRatio).
+var zstdRunDecoders = sync.Pool{New: func() any { return newZstd(zstd.WithDecoderDictRaw(0, []byte{0})) }}
+
+// runDecoderRatio is the uncompressed/compressed ratio from which a stream
+// is sent to the run-friendly decoder.
+const runDecoderRatio = 8
+
+func newZstd(extra ...zstd.DOption) *zstd.Decoder {
+	d, err := zstd.NewReader(nil, zstdOptions(extra...)...)
 	if err != nil {
 		panic(err) // only on invalid options: a programming error
 	}
 	return d
-}}
+}
 
 func zstdOptions(extra ...zstd.DOption) []zstd.DOption {
 	return append([]zstd.DOption{
@@ -51,6 +60,7 @@ func zstdOptions(extra ...zstd.DOption) []zstd.DOption {
 // bound to the last seen dictionary, and a reusable zlib reader.
 type streamDecoder struct {
 	zstd     *zstd.Decoder
+	zrun     *zstd.Decoder
 	zdict    *zstd.Decoder
 	zdictKey string
 	zr       io.ReadCloser
@@ -61,6 +71,10 @@ func (s *streamDecoder) release() {
 	if s.zstd != nil {
 		zstdDecoders.Put(s.zstd)
 		s.zstd = nil
+	}
+	if s.zrun != nil {
+		zstdRunDecoders.Put(s.zrun)
+		s.zrun = nil
 	}
 	if s.zdict != nil {
 		s.zdict.Close()
@@ -115,7 +129,7 @@ func (s *streamDecoder) decode(h *ChunkHeader, dict, src, dst []byte) error {
 			return corruptf("zlib stream longer than %d bytes", len(dst))
 		}
 	case 4: // zstd
-		d, err := s.zstdFor(dict)
+		d, err := s.zstdFor(dict, len(dst) >= runDecoderRatio*len(src))
 		if err != nil {
 			return err
 		}
@@ -137,8 +151,14 @@ func (s *streamDecoder) decode(h *ChunkHeader, dict, src, dst []byte) error {
 	return nil
 }
 
-func (s *streamDecoder) zstdFor(dict []byte) (*zstd.Decoder, error) {
+func (s *streamDecoder) zstdFor(dict []byte, runs bool) (*zstd.Decoder, error) {
 	if dict == nil {
+		if runs {
+			if s.zrun == nil {
+				s.zrun = zstdRunDecoders.Get().(*zstd.Decoder)
+			}
+			return s.zrun, nil
+		}
 		if s.zstd == nil {
 			s.zstd = zstdDecoders.Get().(*zstd.Decoder)
 		}

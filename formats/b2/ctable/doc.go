@@ -1,10 +1,17 @@
 // Package ctable exposes python-blosc2 containers as SQL tables: b2nd arrays
 // (ArrayTable, OpenArray) and CTables stored as a .b2d directory or a .b2z
-// zip (Table, Open). It owns the mapping from those files to columnar
-// schemas and batches, NULL handling, tombstoned rows, and the use of
-// python-blosc2's SUMMARY index sidecars for block pruning. Chunk, frame
-// and b2nd decoding belong to package b2; this package only reads what b2
-// decodes (spec: shared/specs/blosc2-format.md §4–§7).
+// zip (Table, Open), and writes CTables python-blosc2 opens (Writer,
+// Create). It owns the mapping between those files and columnar schemas
+// and batches, NULL handling, tombstoned rows, and python-blosc2's SUMMARY
+// index sidecars (read for block pruning, built when writing). Chunk,
+// frame and b2nd encoding belong to package b2; this package only adds
+// what b2 lacks for containers: a msgpack reader/writer that keeps map
+// order, VL-blocks chunks for BatchArrays, and the zip directory (spec:
+// shared/specs/blosc2-format.md §4–§7).
+//
+// API: OpenArray and Open return tables implementing the planner's Table,
+// FilterPusher, RowCounter, ScanDescriber and UnitScanner interfaces
+// structurally; Metadata lists vlmeta; Create/Write/Close write a table.
 //
 // A CTable is a tree of Blosc2 frames:
 //
@@ -43,4 +50,13 @@
 //   - Complex numbers have no SQL type: a complex column c becomes two
 //     columns c_re and c_im. Dictionary columns are decoded to strings for
 //     now; package dict will let them stay encoded.
+//   - Scans split the physical rows into units of whole index blocks of at
+//     most 8192 rows, decoded in parallel (package b2 decompresses only the
+//     blocks a range needs); one batch per run of surviving blocks.
+//   - The writer streams every column chunk by chunk into a temporary tree
+//     renamed (or zipped) into place on Close. A VARCHAR column's storage
+//     is chosen from its first values: dictionary() for few repeated
+//     values, string(max_length) for short identifiers, utf8() otherwise,
+//     falling back to utf8() by re-reading its staging file if later values
+//     break the choice.
 package ctable

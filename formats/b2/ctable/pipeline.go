@@ -2,8 +2,10 @@ package ctable
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"runtime"
+	"runtime/debug"
 	"sync"
 
 	"github.com/b2sql/b2sql/columnar"
@@ -162,7 +164,7 @@ func (p *pipeline) work(fn unitFunc, work <-chan *task) {
 		}
 		var err error
 		if p.ctx.Err() == nil {
-			err = fn(tk.unit, p.batch, emit)
+			err = runUnit(fn, tk.unit, p.batch, emit)
 		}
 		if err != nil {
 			select {
@@ -179,6 +181,17 @@ func (p *pipeline) work(fn unitFunc, work <-chan *task) {
 			return
 		}
 	}
+}
+
+// runUnit runs fn, turning a panic into an error: it would otherwise kill
+// the process from a goroutine that DB.Query's recover cannot reach.
+func runUnit(fn unitFunc, unit int, get func() *outBatch, emit func(*outBatch) bool) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("ctable: internal error in scan unit %d: %v\n%s", unit, r, debug.Stack())
+		}
+	}()
+	return fn(unit, get, emit)
 }
 
 // batch returns a recycled batch or a new one.

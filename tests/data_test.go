@@ -52,7 +52,9 @@ package tests
 // exercise the reader: pagesize=BYTES (data page size; small values give
 // many pages per column chunk), dict=on|off (dictionary encoding, default
 // on), pagev=1|2 (data page version), compression=none|snappy|gzip|zstd|
-// brotli|lz4 (default none), timestamps=us|ms|ns|int96 (how TIMESTAMP
+// brotli|lz4 (default none), encoding=delta|deltalength (DELTA_BINARY_PACKED
+// integers, BYTE_STREAM_SPLIT floats, DELTA_BYTE_ARRAY or
+// DELTA_LENGTH_BYTE_ARRAY strings), timestamps=us|ms|ns|int96 (how TIMESTAMP
 // columns are stored; ms needs whole milliseconds), stats=on|off (column
 // chunk statistics; off leaves nothing to prune with or answer from). The file is
 // <name>.parquet unless file= names a path relative to the test directory
@@ -109,6 +111,7 @@ type dataSpec struct {
 	pageV2     bool
 	tsUnit     string // TIMESTAMP storage: "us" (default), "ms", "ns" or "int96"
 	noStats    bool
+	encoding   string // "", "delta" or "deltalength": non-dictionary encodings
 	cols       []colSpec
 	cells      [][]string // table: one []string per row
 }
@@ -154,6 +157,11 @@ func parseDataHeader(fields []string) (*dataSpec, error) {
 				return nil, fmt.Errorf("pagev= takes 1 or 2")
 			}
 			ds.pageV2 = v == "2"
+		case "encoding":
+			if v != "delta" && v != "deltalength" {
+				return nil, fmt.Errorf("encoding= takes delta or deltalength")
+			}
+			ds.encoding = v
 		case "stats":
 			if v != "on" && v != "off" {
 				return nil, fmt.Errorf("stats= takes on or off")
@@ -975,6 +983,30 @@ func (ds *dataSpec) write(dir string) (string, error) {
 		parquet.WithStoreDecimalAsInteger(true),
 		parquet.WithDictionaryDefault(!ds.noDict),
 		parquet.WithCompression(ds.codec),
+	}
+	if ds.encoding != "" {
+		// Integers DELTA_BINARY_PACKED, floats BYTE_STREAM_SPLIT, strings
+		// DELTA_BYTE_ARRAY (or DELTA_LENGTH_BYTE_ARRAY); booleans stay PLAIN.
+		opts = append(opts, parquet.WithDictionaryDefault(false))
+		for _, c := range ds.cols {
+			var enc parquet.Encoding
+			switch {
+			case c.typ.name == "BOOLEAN":
+				continue
+			case c.typ.name == "FLOAT" || c.typ.name == "DOUBLE":
+				enc = parquet.Encodings.ByteStreamSplit
+			case c.typ.name == "VARCHAR" || c.typ.name == "BLOB":
+				enc = parquet.Encodings.DeltaByteArray
+				if ds.encoding == "deltalength" {
+					enc = parquet.Encodings.DeltaLengthByteArray
+				}
+			case c.typ.name == "TIMESTAMP" && ds.tsUnit == "int96":
+				continue
+			default: // integers, DATE, TIMESTAMP, DECIMAL (stored as integers)
+				enc = parquet.Encodings.DeltaBinaryPacked
+			}
+			opts = append(opts, parquet.WithEncodingFor(c.name, enc))
+		}
 	}
 	if ds.pageSize > 0 {
 		// The writer checks the page size once per batch of values; small

@@ -292,3 +292,25 @@ func TestWriterFailureKeepsOldFile(t *testing.T) {
 		t.Fatal("duplicate column names accepted")
 	}
 }
+
+func TestWriterEmpty(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "empty.parquet")
+	w, err := NewWriter(path, roundTripSchema, WriterOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	tb, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tb.Close()
+	if tb.RowCount() != 0 || tb.RowGroups() != 0 || len(tb.Schema()) != len(roundTripSchema) {
+		t.Fatalf("rows %d row groups %d columns %d", tb.RowCount(), tb.RowGroups(), len(tb.Schema()))
+	}
+	if rows := readAll(t, tb, index.ScanSpec{Cols: []int{0, 13}, Limit: -1}); len(rows) != 0 {
+		t.Fatalf("read %d rows", len(rows))
+	}
+}

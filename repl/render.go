@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"unicode/utf8"
+	"sync/atomic"
+
+	"github.com/mattn/go-runewidth"
 
 	"github.com/b2sql/b2sql"
 	"github.com/b2sql/b2sql/columnar"
@@ -22,29 +24,44 @@ const (
 	FormatJSON     Format = "json"
 	FormatNDJSON   Format = "ndjson"
 	FormatMarkdown Format = "markdown"
+	FormatLine     Format = "line" // one "column = value" line per column, rows apart
 )
 
 // ParseFormat checks a format name.
 func ParseFormat(s string) (Format, error) {
 	switch f := Format(strings.ToLower(s)); f {
-	case FormatTable, FormatCSV, FormatTSV, FormatJSON, FormatNDJSON, FormatMarkdown:
+	case FormatTable, FormatCSV, FormatTSV, FormatJSON, FormatNDJSON, FormatMarkdown, FormatLine:
 		return f, nil
+	case "box", "duckbox":
+		return FormatTable, nil
 	case "md":
 		return FormatMarkdown, nil
 	}
-	return "", fmt.Errorf("unknown format %q (table, csv, tsv, json, ndjson, markdown)", s)
+	return "", fmt.Errorf("unknown format %q (table, csv, tsv, json, ndjson, markdown, line)", s)
 }
 
 // Output says how results are printed.
 type Output struct {
 	Format    Format
 	Header    bool
-	NullValue string // NULL in csv/tsv (default ""); table and markdown print NULL
-	MaxRows   int    // table mode: rows shown before "… N more rows" (0 = all)
+	NullValue string // NULL in csv/tsv (default ""); table, markdown and line print NULL unless set
+	MaxRows   int    // table, markdown: rows shown before "… N more rows" (0 = all)
+	MaxWidth  int    // table: display columns to fit in (0 = no limit)
 }
 
 // Render streams rows to w in the chosen format and returns the row count.
 func (o Output) Render(w io.Writer, rows *b2sql.Rows) (int64, error) {
+	return o.render(w, rows, nil)
+}
+
+// render is Render with a row counter the progress bar reads (may be
+// nil). The first byte written to w means the result has started to
+// print, so a progress bar must be gone by then: callers pass a w that
+// clears it.
+func (o Output) render(w io.Writer, rows *b2sql.Rows, count *atomic.Int64) (int64, error) {
+	if count == nil {
+		count = new(atomic.Int64)
+	}
 	bw := bufio.NewWriterSize(w, 64<<10)
 	defer bw.Flush()
 	cols := rows.Columns()
@@ -55,16 +72,72 @@ func (o Output) Render(w io.Writer, rows *b2sql.Rows) (int64, error) {
 	}
 	switch o.Format {
 	case FormatCSV, FormatTSV:
-		return o.renderDelimited(bw, rows, cols)
+		return o.renderDelimited(bw, rows, cols, count)
 	case FormatJSON, FormatNDJSON:
-		return o.renderJSON(bw, rows, cols)
+		return o.renderJSON(bw, rows, cols, count)
+	case FormatLine:
+		return o.renderLine(bw, rows, cols, count)
+	case formatPlain:
+		return renderPlain(bw, rows, count)
 	case FormatMarkdown:
-		return o.renderGrid(bw, rows, cols, true)
+		return o.renderGrid(bw, rows, cols, true, count)
 	}
-	return o.renderGrid(bw, rows, cols, false)
+	return o.renderGrid(bw, rows, cols, false, count)
 }
 
-func (o Output) renderDelimited(w *bufio.Writer, rows *b2sql.Rows, cols []b2sql.Column) (int64, error) {
+// formatPlain prints the first column's text, one row a line, nothing
+// else: EXPLAIN's plan tree in table mode.
+const formatPlain Format = "plain"
+
+func renderPlain(w *bufio.Writer, rows *b2sql.Rows, count *atomic.Int64) (int64, error) {
+	var n int64
+	for rows.Next() {
+		w.WriteString(rows.Values()[0].String())
+		w.WriteByte('\n')
+		n++
+		count.Store(n)
+	}
+	return n, rows.Err()
+}
+
+// nullText is how table-like formats show NULL.
+func (o Output) nullText() string {
+	if o.NullValue != "" {
+		return o.NullValue
+	}
+	return "NULL"
+}
+
+// renderLine prints each row as "name = value" lines, names right-aligned,
+// with a blank line between rows (sqlite's and DuckDB's line mode).
+func (o Output) renderLine(w *bufio.Writer, rows *b2sql.Rows, cols []b2sql.Column, count *atomic.Int64) (int64, error) {
+	wn := 0
+	for _, c := range cols {
+		wn = max(wn, runewidth.StringWidth(c.Name))
+	}
+	var n int64
+	for rows.Next() {
+		if n > 0 {
+			w.WriteByte('\n')
+		}
+		for i, v := range rows.Values() {
+			w.WriteString(strings.Repeat(" ", wn-runewidth.StringWidth(cols[i].Name)))
+			w.WriteString(cols[i].Name)
+			w.WriteString(" = ")
+			if v.Null {
+				w.WriteString(o.nullText())
+			} else {
+				w.WriteString(v.String())
+			}
+			w.WriteByte('\n')
+		}
+		n++
+		count.Store(n)
+	}
+	return n, rows.Err()
+}
+
+func (o Output) renderDelimited(w *bufio.Writer, rows *b2sql.Rows, cols []b2sql.Column, count *atomic.Int64) (int64, error) {
 	sep := byte(',')
 	if o.Format == FormatTSV {
 		sep = '\t'
@@ -106,6 +179,7 @@ func (o Output) renderDelimited(w *bufio.Writer, rows *b2sql.Rows, cols []b2sql.
 		}
 		w.WriteByte('\n')
 		n++
+		count.Store(n)
 	}
 	return n, rows.Err()
 }
@@ -135,7 +209,7 @@ func jsonValue(v columnar.Value) any {
 	return v.String()
 }
 
-func (o Output) renderJSON(w *bufio.Writer, rows *b2sql.Rows, cols []b2sql.Column) (int64, error) {
+func (o Output) renderJSON(w *bufio.Writer, rows *b2sql.Rows, cols []b2sql.Column, count *atomic.Int64) (int64, error) {
 	var n int64
 	if o.Format == FormatJSON {
 		w.WriteString("[")
@@ -166,6 +240,7 @@ func (o Output) renderJSON(w *bufio.Writer, rows *b2sql.Rows, cols []b2sql.Colum
 			w.WriteByte('\n')
 		}
 		n++
+		count.Store(n)
 	}
 	if o.Format == FormatJSON {
 		if n > 0 {
@@ -174,105 +249,4 @@ func (o Output) renderJSON(w *bufio.Writer, rows *b2sql.Rows, cols []b2sql.Colum
 		w.WriteString("]\n")
 	}
 	return n, rows.Err()
-}
-
-// renderGrid prints an aligned table (box drawing) or a Markdown table.
-// Rows are buffered up to MaxRows to size the columns; the rest are only
-// counted.
-func (o Output) renderGrid(w *bufio.Writer, rows *b2sql.Rows, cols []b2sql.Column, md bool) (int64, error) {
-	var cells [][]string
-	var n int64
-	for rows.Next() {
-		n++
-		if o.MaxRows > 0 && len(cells) >= o.MaxRows {
-			continue
-		}
-		row := make([]string, len(cols))
-		for i, v := range rows.Values() {
-			if v.Null {
-				row[i] = "NULL"
-			} else {
-				row[i] = v.String()
-			}
-		}
-		cells = append(cells, row)
-	}
-	if err := rows.Err(); err != nil {
-		return n, err
-	}
-	width := make([]int, len(cols))
-	for i, c := range cols {
-		width[i] = max(utf8.RuneCountInString(c.Name), utf8.RuneCountInString(c.Type.String()))
-		if md {
-			width[i] = max(utf8.RuneCountInString(c.Name), 3)
-		}
-	}
-	for _, r := range cells {
-		for i, s := range r {
-			width[i] = max(width[i], utf8.RuneCountInString(s))
-		}
-	}
-	right := make([]bool, len(cols))
-	for i, c := range cols {
-		right[i] = c.Type.IsNumeric()
-	}
-	pad := func(s string, i int) string {
-		gap := strings.Repeat(" ", width[i]-utf8.RuneCountInString(s))
-		if right[i] {
-			return gap + s
-		}
-		return s + gap
-	}
-	line := func(l, m, r string) {
-		w.WriteString(l)
-		for i := range cols {
-			if i > 0 {
-				w.WriteString(m)
-			}
-			w.WriteString(strings.Repeat("─", width[i]+2))
-		}
-		w.WriteString(r + "\n")
-	}
-	row := func(vals []string, sep string) {
-		w.WriteString(sep)
-		for i, s := range vals {
-			w.WriteString(" " + pad(s, i) + " " + sep)
-		}
-		w.WriteByte('\n')
-	}
-	names := make([]string, len(cols))
-	types := make([]string, len(cols))
-	for i, c := range cols {
-		names[i], types[i] = c.Name, c.Type.String()
-	}
-	if md {
-		row(names, "|")
-		w.WriteString("|")
-		for i := range cols {
-			d := strings.Repeat("-", width[i])
-			if right[i] {
-				d = d[:len(d)-1] + ":"
-			}
-			w.WriteString(" " + d + " |")
-		}
-		w.WriteByte('\n')
-		for _, r := range cells {
-			row(r, "|")
-		}
-		return n, nil
-	}
-	line("┌", "┬", "┐")
-	if o.Header {
-		row(names, "│")
-		row(types, "│")
-		line("├", "┼", "┤")
-	}
-	for _, r := range cells {
-		row(r, "│")
-	}
-	line("└", "┴", "┘")
-	if more := n - int64(len(cells)); more > 0 {
-		fmt.Fprintf(w, "… %d more rows (%d total)\n", more, n)
-	}
-	return n, nil
 }

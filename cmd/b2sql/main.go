@@ -11,10 +11,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strings"
 
@@ -44,29 +46,35 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	command := fs.String("c", "", "run the SQL statements in `SQL` and exit")
 	file := fs.String("f", "", "run the SQL script in `FILE` and exit")
-	format := fs.String("format", "", "output format: table, csv, tsv, json, ndjson, markdown (default: table on a terminal, csv otherwise)")
+	format := fs.String("format", "", "output format: table, csv, tsv, json, ndjson, markdown, line (default: table on a terminal, csv otherwise)")
 	header := fs.Bool("header", true, "print column names")
-	nullValue := fs.String("nullvalue", "", "text printed for NULL in csv/tsv")
+	nullValue := fs.String("nullvalue", "", "text printed for NULL (default: empty in csv/tsv, NULL in tables)")
+	output := fs.String("output", "", "write results to `FILE` instead of standard output")
 	threads := fs.Int("threads", 0, "worker threads (default: all CPUs)")
-	timer := fs.Bool("timer", false, "print each statement's run time")
-	bail := fs.Bool("bail", false, "stop at the first error")
+	timer := fs.Bool("timer", false, "print each statement's run time and row count")
+	bail := fs.Bool("bail", false, "stop at the first error (default: report each error and go on; exit status 1 if any failed)")
+	history := fs.String("history", "", "interactive history `FILE` (default: $XDG_STATE_HOME/b2sql/history or the user config dir; - for none)")
 	demoRows := fs.Int64("demo-rows", 1_000_000, "rows in the built-in demo dataset used when no PATH is given (0: none)")
 	showVersion := fs.Bool("version", false, "print the version and exit")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, `b2sql %s — SQL over Parquet and blosc2 files
 
 Usage:
-  b2sql [flags] [PATH ...]        PATH: table files or directories of them
+  b2sql [flags] [PATH ...]        PATH: table files, globs or directories of them
   b2sql gen --rows N --out DIR    write the demo "events" table as Parquet
   b2sql inspect FILE              print a blosc2 file's layout
 
 With no PATH, b2sql opens the built-in demo dataset (table "events").
+On a terminal it starts an interactive session (type .help there);
+with -c, -f or a script on standard input it runs the script and exits.
 
 Examples:
+  b2sql                                       explore the demo "events" table
+  b2sql data/                                 every .parquet file in data/ as a table
   b2sql -c "SELECT category, count(*) FROM events GROUP BY 1 ORDER BY 2 DESC LIMIT 5"
-  b2sql -c "SELECT * FROM 'data/x.parquet' LIMIT 10" 
-  b2sql -f report.sql --format markdown data/
-  cat script.sql | b2sql --format json data/
+  b2sql -c "SELECT * FROM 'data/x.parquet' LIMIT 10"
+  b2sql -f report.sql --format markdown --output report.md data/
+  cat script.sql | b2sql --format json --bail data/
 
 Flags:
 `, version)
@@ -91,9 +99,10 @@ Flags:
 		fmt.Fprintln(stderr, "Error:", err)
 		return 1
 	}
-	defer db.Close()
 	paths := fs.Args()
+	label := "memory"
 	if len(paths) == 0 && *demoRows > 0 {
+		label = "demo"
 		p, err := demo.EnsureCached(*demoRows)
 		if err != nil {
 			fmt.Fprintln(stderr, "Error: preparing the demo dataset:", err)
@@ -110,12 +119,20 @@ Flags:
 			return 1
 		}
 	}
-	stdinTTY := isTerminal(stdin)
-	stdoutTTY := isTerminal(stdout)
+	if len(paths) > 0 {
+		label = paths[0]
+		if len(paths) > 1 {
+			label += " …"
+		}
+	}
+	interactive := *command == "" && *file == "" && isTerminal(stdin)
 	out := repl.Output{Format: repl.FormatCSV, Header: *header, NullValue: *nullValue}
-	if stdoutTTY {
+	r := &repl.Runner{DB: db, Label: label, OpenOptions: opts, Out: stdout, Err: stderr, Timer: *timer, Bail: *bail}
+	defer func() { r.DB.Close() }()
+	if isTerminal(stdout) && *output == "" {
 		out.Format = repl.FormatTable
 		out.MaxRows = 40
+		r.AutoWidth = true
 	}
 	if *format != "" {
 		f, err := repl.ParseFormat(*format)
@@ -125,29 +142,57 @@ Flags:
 		}
 		out.Format = f
 	}
-	r := &repl.Runner{DB: db, Out: stdout, Err: stderr, Output: out, Timer: *timer, Bail: *bail}
-	ctx := context.Background()
+	r.Output = out
+	if *output != "" {
+		f, err := os.Create(*output)
+		if err != nil {
+			fmt.Fprintln(stderr, "Error:", err)
+			return 1
+		}
+		defer f.Close()
+		r.Out = f
+	}
+	defer r.Close()
+	if interactive {
+		r.Progress = isTerminal(stderr)
+		banner := fmt.Sprintf("b2sql %s — tables: %s\nEnd statements with ';'. .help for commands, Tab to complete, Ctrl-D to leave.", version, strings.Join(db.Tables(), ", "))
+		err := r.Prompt(repl.PromptOptions{HistoryPath: *history, Banner: banner})
+		if err == nil {
+			return 0
+		}
+		if !errors.Is(err, repl.ErrNoTerminal) {
+			fmt.Fprintln(stderr, "Error:", err)
+			return 1
+		}
+		// A terminal on stdin but no controlling one: read it as a script.
+	}
+	// Ctrl-C cancels the running statement and stops the script.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	var script string
 	switch {
 	case *command != "":
-		return exitCode(r.RunScript(ctx, *command))
+		script = *command
 	case *file != "":
 		b, err := os.ReadFile(*file)
 		if err != nil {
 			fmt.Fprintln(stderr, "Error:", err)
 			return 1
 		}
-		return exitCode(r.RunScript(ctx, string(b)))
-	case !stdinTTY:
+		script = string(b)
+	default:
 		b, err := io.ReadAll(stdin)
 		if err != nil {
 			fmt.Fprintln(stderr, "Error:", err)
 			return 1
 		}
-		return exitCode(r.RunScript(ctx, string(b)))
+		script = string(b)
 	}
-	fmt.Fprintf(stderr, "b2sql %s — tables: %s. End statements with ';', .quit to leave.\n", version, strings.Join(db.Tables(), ", "))
-	r.Interactive(stdin, "b2sql")
-	return 0
+	failed := r.RunScript(ctx, script)
+	if ctx.Err() != nil {
+		return 130
+	}
+	return exitCode(failed)
 }
 
 func exitCode(failed int) int {

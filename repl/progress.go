@@ -1,0 +1,121 @@
+package repl
+
+import (
+	"io"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+)
+
+// Progress is how far a running query has got: done out of total units of
+// scan work (total <= 0 when unknown). b2sql.Rows does not report it yet;
+// when it gains a method of this shape the bar picks it up through a type
+// assertion, with no change here. Until then the bar shows what the REPL
+// can see itself: rows streamed so far and the elapsed time.
+type Progress interface {
+	Progress() (done, total int64)
+}
+
+// progressDelay is how long a query runs before a bar appears: shorter
+// queries would only flicker.
+const progressDelay = time.Second
+
+// progressMeter draws a progress bar on a terminal for one query, from
+// progressDelay after it starts until stop, then erases it so the result
+// prints on a clean line.
+type progressMeter struct {
+	w     io.Writer
+	delay time.Duration
+	rows  atomic.Int64             // rows the renderer has pulled
+	src   atomic.Pointer[Progress] // set once the query has a Rows
+	quit  chan struct{}
+	done  chan struct{}
+	once  sync.Once
+}
+
+func startProgress(w io.Writer, delay time.Duration) *progressMeter {
+	m := &progressMeter{w: w, delay: delay, quit: make(chan struct{}), done: make(chan struct{})}
+	go m.run()
+	return m
+}
+
+// setSource gives the meter the query's own progress report, if it has one.
+func (m *progressMeter) setSource(x any) {
+	if p, ok := x.(Progress); ok {
+		m.src.Store(&p)
+	}
+}
+
+// stop erases the bar (if it was drawn) and returns once it is gone; safe
+// to call more than once and on a nil meter.
+func (m *progressMeter) stop() {
+	if m == nil {
+		return
+	}
+	m.once.Do(func() { close(m.quit) })
+	<-m.done
+}
+
+func (m *progressMeter) run() {
+	defer close(m.done)
+	t := time.NewTimer(m.delay)
+	defer t.Stop()
+	select {
+	case <-m.quit:
+		return
+	case <-t.C:
+	}
+	// The bar is driven from this goroutine only (no spinner ticker of its
+	// own), so erasing it cannot race with a redraw.
+	bar := progressbar.NewOptions64(-1,
+		progressbar.OptionSetWriter(m.w),
+		progressbar.OptionSetDescription("running"),
+		progressbar.OptionShowCount(),
+		progressbar.OptionSetItsString("rows"),
+		progressbar.OptionShowIts(),
+		progressbar.OptionSetSpinnerChangeInterval(0),
+		progressbar.OptionSetElapsedTime(true),
+		progressbar.OptionSetPredictTime(false),
+		progressbar.OptionSetWidth(30),
+		progressbar.OptionUseANSICodes(true),
+	)
+	known := false
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		if p := m.src.Load(); p != nil {
+			if done, total := (*p).Progress(); total > 0 {
+				if !known {
+					bar.ChangeMax64(total)
+					bar.Describe("scanning")
+					known = true
+				}
+				bar.Set64(done)
+			}
+		}
+		if !known {
+			bar.Set64(m.rows.Load())
+		}
+		select {
+		case <-m.quit:
+			bar.Exit()
+			bar.Clear()
+			return
+		case <-tick.C:
+		}
+	}
+}
+
+// clearingWriter stops the meter before the first byte of a result
+// reaches the terminal, so bar and result never share a line.
+type clearingWriter struct {
+	w io.Writer
+	m *progressMeter
+}
+
+func (c clearingWriter) Write(p []byte) (int, error) {
+	c.m.stop()
+	return c.w.Write(p)
+}

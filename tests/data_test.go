@@ -17,7 +17,8 @@ package tests
 // keyword or hold spaces); each further line up to a blank line
 // is a row, values separated by one tab. NULL is NULL, (empty) an empty
 // string. Text forms: BOOLEAN true/false; DATE YYYY-MM-DD; TIMESTAMP
-// YYYY-MM-DD HH:MM:SS[.ffffff]; DECIMAL as written (exact).
+// YYYY-MM-DD HH:MM:SS[.ffffff]; DECIMAL as written (exact); BLOB as text
+// with \xHH for any byte.
 //
 // Generated rows:
 //
@@ -399,6 +400,9 @@ func parseCell(c colSpec, text string) (cell, error) {
 		if text == "(empty)" {
 			text = ""
 		}
+		if t.name == "BLOB" {
+			return cell{s: unescapeBlob(text)}, nil
+		}
 		return cell{s: text}, nil
 	case "DATE":
 		d, err := time.Parse("2006-01-02", text)
@@ -414,6 +418,22 @@ func parseCell(c colSpec, text string) (cell, error) {
 		return cell{i: ts.UnixMicro()}, nil
 	}
 	return cell{}, fmt.Errorf("no text form for %s", t.name)
+}
+
+// unescapeBlob turns \xHH sequences of a BLOB cell into bytes.
+func unescapeBlob(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+3 < len(s) && s[i+1] == 'x' {
+			if v, err := strconv.ParseUint(s[i+2:i+4], 16, 8); err == nil {
+				b.WriteByte(byte(v))
+				i += 3
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }
 
 func floorDiv(a, b int64) int64 {

@@ -291,3 +291,48 @@ func TestWriteLayout(t *testing.T) {
 		t.Errorf("last member %s", last)
 	}
 }
+
+// TestWriteConst writes constant vectors (one value or NULL for every row).
+func TestWriteConst(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.b2d")
+	schema := columnar.Schema{{Name: "k", Type: columnar.TInt32, Nullable: true}, {Name: "s", Type: columnar.TVarchar, Nullable: true}}
+	w, err := Create(path, schema, CreateOptions{SampleRows: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for round := 0; round < 3; round++ {
+		b := columnar.NewBatch([]columnar.Type{columnar.TInt32, columnar.TVarchar}, 1)
+		b.Len = 5
+		for _, v := range b.Cols {
+			v.Const = true
+		}
+		b.Cols[0].Ints[0] = int64(round)
+		b.Cols[1].Bytes[0] = []byte("x")
+		if round == 1 {
+			b.Cols[0].SetNull(0, 1)
+			b.Cols[1].SetNull(0, 1)
+		}
+		if err := w.Write(b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	tb, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tb.Close()
+	rows := scanAll(t, tb, index.ScanSpec{Threads: 1})
+	if len(rows) != 15 {
+		t.Fatalf("%d rows", len(rows))
+	}
+	for i, r := range rows {
+		want := []any{int64(i / 5), "x"}
+		if i/5 == 1 {
+			want = []any{nil, nil}
+		}
+		checkRow(t, fmt.Sprint(i), r, want)
+	}
+}

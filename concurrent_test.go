@@ -110,7 +110,12 @@ func TestConcurrentMixedQueries(t *testing.T) {
 
 // expectInts runs q and compares all its cells, row by row, with want.
 func expectInts(db *b2sql.DB, q string, want ...int64) error {
-	rows, err := db.Query(context.Background(), q)
+	return expectIntsArgs(db, q, nil, want...)
+}
+
+// expectIntsArgs is expectInts for a query with ? arguments.
+func expectIntsArgs(db *b2sql.DB, q string, args []any, want ...int64) error {
+	rows, err := db.Query(context.Background(), q, args...)
 	if err != nil {
 		return err
 	}
@@ -131,7 +136,7 @@ func expectInts(db *b2sql.DB, q string, want ...int64) error {
 		return err
 	}
 	if !slices.Equal(got, want) {
-		return fmt.Errorf("%s = %v, want %v", q, got, want)
+		return fmt.Errorf("%s %v = %v, want %v", q, args, got, want)
 	}
 	return nil
 }

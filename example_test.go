@@ -3,6 +3,7 @@ package b2sql_test
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"log"
 	"os"
@@ -150,4 +151,47 @@ func Example_databaseSQL() {
 	}
 	fmt.Println(n, sum)
 	// Output: 100 4950
+}
+
+// Prepare a statement once and run it with different values for its ?
+// markers; a Stmt may be shared by goroutines.
+func ExampleDB_Prepare() {
+	dir, cleanup := exampleDir()
+	defer cleanup()
+	db, err := b2sql.Open(dir)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer db.Close()
+
+	st, err := db.Prepare("SELECT count(*), sum(id) FROM events WHERE id >= ? AND id < ?")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer st.Close()
+	for _, r := range [][2]int{{0, 10}, {100, 200}, {990, 2000}} {
+		rows, err := st.Query(context.Background(), r[0], r[1])
+		if err != nil {
+			log.Fatal(err)
+		}
+		for rows.Next() {
+			var n, sum int64
+			if err := rows.Scan(&n, &sum); err != nil {
+				log.Fatal(err)
+			}
+			fmt.Printf("[%d, %d): %d rows, sum %d\n", r[0], r[1], n, sum)
+		}
+		if err := rows.Err(); err != nil {
+			log.Fatal(err)
+		}
+		rows.Close()
+	}
+	// A wrong argument count is a positioned error.
+	_, err = st.Query(context.Background(), 5)
+	fmt.Println(err, errors.Is(err, b2sql.ErrParam))
+	// Output:
+	// [0, 10): 10 rows, sum 45
+	// [100, 200): 100 rows, sum 14950
+	// [990, 2000): 10 rows, sum 9945
+	// line 1:61: statement has 2 parameters, 1 argument given true
 }

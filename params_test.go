@@ -1,0 +1,206 @@
+package b2sql_test
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/b2sql/b2sql"
+)
+
+func TestParams(t *testing.T) {
+	const n = 1000
+	db := openFixture(t, n)
+	type userID int32 // named types bind by their kind
+	tests := []struct {
+		name string
+		q    string
+		args []any
+		want []int64
+	}{
+		// count of i in [lo, hi) = hi - lo; sum = (lo + hi - 1)(hi - lo)/2
+		{"ints", "SELECT count(*), sum(i) FROM t WHERE i >= ? AND i < ?", []any{100, int64(200)}, []int64{100, 14950}},
+		{"int32 column", "SELECT count(*) FROM t WHERE g = ?", []any{int8(3)}, []int64{143}}, // 1000 = 7·142 + 6: g = 0..5 have 143 rows
+		{"uint", "SELECT count(*) FROM t WHERE i < ?", []any{uint64(10)}, []int64{10}},
+		{"named type", "SELECT count(*) FROM t WHERE g = ?", []any{userID(6)}, []int64{142}},
+		{"float", "SELECT count(*) FROM t WHERE f < ?", []any{2.5}, []int64{5}},                   // i/2 < 2.5: i = 0..4
+		{"string", "SELECT count(*) FROM t WHERE s = ?", []any{"s7"}, []int64{100}},               // i % 10 = 7
+		{"date as string", "SELECT count(*) FROM t WHERE d = ?", []any{"1970-01-03"}, []int64{3}}, // i % 365 = 2: i = 2, 367, 732
+		{"time.Time", "SELECT count(*) FROM t WHERE ts < ?", []any{time.Date(2024, 1, 1, 0, 1, 0, 0, time.UTC)}, []int64{60}},
+		{"bool", "SELECT count(*) FROM t WHERE b = ?", []any{true}, []int64{500}},
+		{"nil", "SELECT count(*) FROM t WHERE n IS NULL OR i = ?", []any{nil}, []int64{200}}, // i % 5 = 0
+		{"pointer", "SELECT count(*) FROM t WHERE i < ?", []any{ptr(int64(7))}, []int64{7}},
+		{"sql.Null", "SELECT count(*) FROM t WHERE i < ?", []any{sql.NullInt64{Int64: 9, Valid: true}}, []int64{9}},
+		{"decimal column", "SELECT count(*) FROM t WHERE dec <= ?", []any{0.05}, []int64{6}}, // i cents ≤ 5
+		{"select list", "SELECT ? + i FROM t WHERE i = 4", []any{38}, []int64{42}},
+		{"negated", "SELECT -? FROM t WHERE i = 0", []any{5}, []int64{-5}},
+		{"in list", "SELECT count(*) FROM t WHERE i IN (?, ?, ?)", []any{1, 2, 5000}, []int64{2}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := expectIntsArgs(db, tc.q, tc.args, tc.want...); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// TestParamsAreNotSQL: a string argument is a value whatever it holds.
+func TestParamsAreNotSQL(t *testing.T) {
+	db := openFixture(t, 100)
+	for _, evil := range []string{"s1' OR '1'='1", "s1'; SELECT 1; --", `s1" OR 1=1 --`} {
+		if got := queryInts(t, db, "SELECT count(*) FROM t WHERE s = ?", evil); len(got) != 1 || got[0] != 0 {
+			t.Errorf("%q matched %v rows", evil, got)
+		}
+	}
+	rows, err := db.Query(context.Background(), "SELECT ? AS v", "it's ? not a marker")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var s string
+	if !rows.Next() || rows.Scan(&s) != nil || s != "it's ? not a marker" {
+		t.Errorf("SELECT ? = %q, %v", s, rows.Err())
+	}
+	// A ? inside a string literal is text, not a marker.
+	if got := queryInts(t, db, "SELECT count(*) FROM t WHERE s <> '?' AND i < ?", 3); len(got) != 1 || got[0] != 3 {
+		t.Errorf("'?' literal: %v", got)
+	}
+}
+
+func TestParamErrors(t *testing.T) {
+	db := openFixture(t, 10)
+	ctx := context.Background()
+	tests := []struct {
+		q         string
+		args      []any
+		line, col int
+	}{
+		{"SELECT i FROM t WHERE i = ? AND g = ?", []any{1}, 1, 37}, // the marker without a value
+		{"SELECT i FROM t WHERE i = ?", []any{1, 2}, 1, 27},        // too many: the last marker
+		{"SELECT i\nFROM t\nWHERE i = ?", nil, 3, 11},              // none given
+		{"SELECT i FROM t", []any{1}, 1, 1},                        // no markers at all
+		{"SHOW TABLES", []any{1}, 1, 1},                            // statement without parameters
+	}
+	for _, tc := range tests {
+		_, err := db.Query(ctx, tc.q, tc.args...)
+		var e *b2sql.Error
+		if !errors.Is(err, b2sql.ErrParam) || !errors.As(err, &e) {
+			t.Errorf("%q %v: err = %v, want ErrParam", tc.q, tc.args, err)
+			continue
+		}
+		if e.Pos.Line != tc.line || e.Pos.Col != tc.col {
+			t.Errorf("%q %v: at %d:%d, want %d:%d (%v)", tc.q, tc.args, e.Pos.Line, e.Pos.Col, tc.line, tc.col, err)
+		}
+	}
+	if _, err := db.Query(ctx, "SELECT i FROM t WHERE i = ?", struct{}{}); !errors.Is(err, b2sql.ErrParam) {
+		t.Errorf("struct argument: %v, want ErrParam", err)
+	}
+	if _, err := db.Query(ctx, "SELECT i FROM t WHERE d = ?", "not a date"); !errors.Is(err, b2sql.ErrType) {
+		t.Errorf("bad date string: %v, want ErrType", err)
+	}
+}
+
+// TestPreparedConcurrent executes one Stmt from many goroutines with
+// different arguments (run under -race).
+func TestPreparedConcurrent(t *testing.T) {
+	const n = 5000
+	db := openFixture(t, n, b2sql.WithThreads(2))
+	st, err := db.Prepare("SELECT count(*), sum(i) FROM t WHERE i >= ? AND i < ?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if st.NumInput() != 2 {
+		t.Fatalf("NumInput = %d", st.NumInput())
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 16)
+	for w := range 16 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range 5 {
+				lo := int64(w*100 + k)
+				hi := lo + int64(w+1)*10
+				rows, err := st.Query(context.Background(), lo, hi)
+				if err != nil {
+					errs <- err
+					return
+				}
+				var c, s int64
+				if !rows.Next() || rows.Scan(&c, &s) != nil {
+					errs <- fmt.Errorf("no row: %v", rows.Err())
+				} else if c != hi-lo || s != (lo+hi-1)*(hi-lo)/2 {
+					errs <- fmt.Errorf("[%d, %d): count %d sum %d", lo, hi, c, s)
+				}
+				rows.Close()
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	st.Close()
+	if _, err := st.Query(context.Background(), 1, 2); !errors.Is(err, b2sql.ErrClosed) {
+		t.Errorf("Query on a closed Stmt: %v", err)
+	}
+}
+
+func TestExecArgs(t *testing.T) {
+	db := openFixture(t, 10)
+	ctx := context.Background()
+	// Each statement takes as many arguments as it has markers.
+	if err := db.Exec(ctx, "SELECT i FROM t WHERE i = ?; SET threads = 1; SELECT i FROM t WHERE i BETWEEN ? AND ?", 1, 2, 3); err != nil {
+		t.Errorf("Exec: %v", err)
+	}
+	if err := db.Exec(ctx, "SELECT i FROM t WHERE i = ?", 1, 2); !errors.Is(err, b2sql.ErrParam) {
+		t.Errorf("Exec with an extra argument: %v", err)
+	}
+	if err := db.Exec(ctx, "SELECT 1; SELECT i FROM t WHERE i = ?"); !errors.Is(err, b2sql.ErrParam) {
+		t.Errorf("Exec with a missing argument: %v", err)
+	}
+	if _, err := db.Explain("SELECT i FROM t WHERE i = ?", 3); err != nil {
+		t.Errorf("Explain with an argument: %v", err)
+	}
+}
+
+func TestDriverParams(t *testing.T) {
+	dir := t.TempDir()
+	writeFixture(t, dir, "t", 1000, 1000, -1)
+	db, err := sql.Open("b2sql", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	var c int64
+	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM t WHERE s = ? AND i < ?", "s3", 500).Scan(&c); err != nil || c != 50 {
+		t.Errorf("count = %d, %v; want 50", c, err)
+	}
+	st, err := db.PrepareContext(ctx, "SELECT count(*) FROM t WHERE ts >= ?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	for _, secs := range []int{0, 10, 999} {
+		since := time.Date(2024, 1, 1, 0, 0, secs, 0, time.UTC)
+		if err := st.QueryRowContext(ctx, since).Scan(&c); err != nil || c != int64(1000-secs) {
+			t.Errorf("ts >= +%ds: %d, %v; want %d", secs, c, err, 1000-secs)
+		}
+	}
+	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM t WHERE i = ?", sql.Named("x", 1)).Scan(&c); !errors.Is(err, b2sql.ErrParam) {
+		t.Errorf("named argument: %v, want ErrParam", err)
+	}
+	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM t WHERE i < ?", uint64(1<<63)).Scan(&c); err != nil || c != 1000 {
+		t.Errorf("uint64 above int64: %d, %v", c, err)
+	}
+}

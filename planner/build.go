@@ -96,6 +96,8 @@ func (bd *builder) build(n Node) (executor.Operator, error) {
 		return bd.wrap(&executor.Values{Rows: rows, Out: types, Note: n.Note}), nil
 	}
 	switch x := n.(type) {
+	case *Join:
+		return bd.buildJoin(x)
 	case *Aggregate:
 		if op, err := bd.parallelAggregate(x); op != nil || err != nil {
 			return op, err

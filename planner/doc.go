@@ -9,6 +9,9 @@
 //  2. PushFilters  — offer each WHERE conjunct of the shape `col op const`,
 //     IN, IS [NOT] NULL or an OR of those to the table; exact ones leave the
 //     Filter, inexact ones stay but let the scan skip row groups/blocks.
+//     Conjuncts above a Join move to the side they read (never onto the
+//     NULL-extended side of an outer join); those reading both sides of an
+//     inner or cross join become its condition, equalities its hash keys.
 //  3. MakeTopK     — Limit over Sort becomes a bounded-heap TopK.
 //  4. PushLimits   — a Limit with nothing but projections between it and a
 //     scan lets the scan stop early.

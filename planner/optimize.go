@@ -74,8 +74,12 @@ func mapChildren(n Node, f func(Node) Node) Node {
 		c := *n
 		c.Input = f(n.Input)
 		return &c
+	case *Join:
+		c := *n
+		c.Left, c.Right = f(n.Left), f(n.Right)
+		return &c
 	}
-	return n
+	return mapNewChildren(n, f)
 }
 
 // foldConstants evaluates every sub-expression whose inputs are all

@@ -11,9 +11,15 @@ import (
 // skip data, once per row).
 func pushFilters(n Node) Node {
 	n = mapChildren(n, pushFilters)
+	if j, ok := n.(*Join); ok {
+		return pushJoinFilter(nil, j)
+	}
 	f, ok := n.(*Filter)
 	if !ok {
 		return n
+	}
+	if j, ok := f.Input.(*Join); ok {
+		return pushJoinFilter(f, j)
 	}
 	s, ok := f.Input.(*Scan)
 	if !ok {
@@ -26,6 +32,12 @@ func pushFilters(n Node) Node {
 		p, ok := toPred(c, s)
 		if !ok {
 			keep = append(keep, c)
+			continue
+		}
+		if sup, ok := offered(&scan, p); ok {
+			if sup != index.Exact {
+				keep = append(keep, c)
+			}
 			continue
 		}
 		sup := index.Inexact // tables that cannot push still may be offered
@@ -206,6 +218,8 @@ func pruneColumns(n Node) Node {
 
 func prune(n Node, need map[ColID]bool) Node {
 	switch n := n.(type) {
+	case *Join:
+		return pruneJoin(n, need)
 	case *Scan:
 		c := *n
 		c.Cols, c.TableCols = nil, nil

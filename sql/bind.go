@@ -68,8 +68,9 @@ type binder struct {
 	cl  clauses
 
 	nextID planner.ColID
-	scope  []planner.Column // columns of the FROM table; Table is the qualifier
-	quals  []string         // qualifiers in scope
+	scope  []planner.Column       // columns of the FROM tables; Table is the qualifier
+	quals  []string               // qualifiers in scope
+	hidden map[planner.ColID]bool // scope columns merged by USING: qualified access only
 	lits   map[*planner.Const]litInfo
 	agg    *aggState // non-nil while binding above an Aggregate
 
@@ -105,39 +106,10 @@ var tableFuncs = []string{"read_parquet", "parquet_scan", "read_b2", "b2_metadat
 // bindFrom binds the FROM clause into a Scan (or a one-row Values).
 func (b *binder) bindFrom() (planner.Node, error) {
 	from := b.q.sel.From
-	sp := b.cl.from
 	if len(from) == 0 {
 		return &planner.Values{Rows: [][]planner.Expr{{}}}, nil
 	}
-	if len(from) > 1 {
-		i := b.q.findToken(sp, func(t token) bool { return t.isOp(",") })
-		return nil, b.errAt(i, ErrUnsupported, "JOIN is not supported")
-	}
-	switch t := from[0].(type) {
-	case *sqlparser.JoinTableExpr:
-		return nil, b.errAt(b.q.findKeyword("JOIN", sp), ErrUnsupported, "JOIN is not supported")
-	case *sqlparser.ParenTableExpr:
-		return nil, b.errAt(sp.lo, ErrUnsupported, "parenthesized FROM is not supported")
-	case *sqlparser.TableFuncExpr:
-		return b.bindTableFunc(t.Name, t.Exprs, t.Alias.String())
-	case *sqlparser.AliasedTableExpr:
-		if t.AsOf != nil {
-			return nil, b.errAt(b.q.findKeyword("AS", sp), ErrUnsupported, "AS OF is not supported")
-		}
-		if t.Hints != nil || len(t.Partitions) > 0 {
-			return nil, b.errAt(sp.lo, ErrUnsupported, "index hints and partitions are not supported")
-		}
-		alias := t.As.String()
-		switch e := t.Expr.(type) {
-		case sqlparser.TableName:
-			return b.bindTableName(e, alias)
-		case *sqlparser.Subquery:
-			return nil, b.errAt(b.q.findKeyword("SELECT", span{sp.lo, sp.hi}), ErrUnsupported, "subqueries are not supported")
-		case *sqlparser.ValuesStatement:
-			return nil, b.errAt(sp.lo, ErrUnsupported, "VALUES is not supported")
-		}
-	}
-	return nil, b.errAt(sp.lo, ErrUnsupported, "this FROM clause is not supported")
+	return b.bindFromList(from)
 }
 
 func (b *binder) bindTableFunc(name string, args sqlparser.SelectExprs, alias string) (planner.Node, error) {
@@ -222,7 +194,5 @@ func (b *binder) scan(tbl planner.Table, name, alias string) *planner.Scan {
 		s.TableCols = append(s.TableCols, i)
 		s.Cols = append(s.Cols, c)
 	}
-	b.scope = s.Cols
-	b.quals = []string{alias}
 	return s
 }

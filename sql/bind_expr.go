@@ -92,6 +92,9 @@ func (b *binder) bindColumn(e *sqlparser.ColName, c ectx) (planner.Expr, error) 
 	}
 	var found []planner.Column
 	for _, col := range b.scope {
+		if qual == "" && b.hidden[col.ID] {
+			continue
+		}
 		if strings.EqualFold(col.Name, name) && (qual == "" || strings.EqualFold(col.Table, qual)) {
 			found = append(found, col)
 		}

@@ -184,6 +184,9 @@ func (b *binder) expandSelect() ([]selItem, error) {
 				return nil, b.errAt(at, ErrUnknownColumn, "SELECT * with no FROM clause")
 			}
 			for _, col := range b.scope {
+				if qual == "" && b.hidden[col.ID] {
+					continue
+				}
 				if qual == "" || strings.EqualFold(col.Table, qual) {
 					col := col
 					items = append(items, selItem{star: &col, name: col.Name, sp: b.cl.sel})

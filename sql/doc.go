@@ -30,9 +30,11 @@
 //
 // # Supported SQL
 //
-// SELECT [DISTINCT] with *, t.*, expressions and aliases; FROM one table,
-// path or table function (read_parquet, parquet_scan, read_b2) with an
-// alias, or no FROM; WHERE; GROUP BY expressions, ordinals, aliases, ALL;
+// SELECT [DISTINCT] with *, t.*, expressions and aliases; FROM tables,
+// paths or table functions (read_parquet, parquet_scan, read_b2) with
+// aliases, joined by commas, [INNER|CROSS|LEFT|RIGHT|FULL [OUTER]] JOIN
+// with ON or USING, NATURAL [LEFT|RIGHT] JOIN (bind_join.go), or no FROM;
+// WHERE; GROUP BY expressions, ordinals, aliases, ALL;
 // HAVING; count(*), count([DISTINCT] x), sum, avg, min, max; ORDER BY
 // ordinals, aliases and expressions (hidden columns), ASC/DESC, NULLS
 // FIRST/LAST; LIMIT/OFFSET constants. Select aliases may be used in WHERE,
@@ -40,7 +42,7 @@
 // Expressions: arithmetic, comparisons, AND/OR/NOT, [NOT] IN (list),
 // [NOT] BETWEEN, [NOT] LIKE/ILIKE, IS [NOT] NULL/TRUE/FALSE, CASE, CAST,
 // TRY_CAST, ::, COALESCE, NULLIF, ||, string, math and date functions,
-// typed and interval literals. Joins, subqueries, CTEs, window functions,
+// typed and interval literals. Subqueries, CTEs, window functions,
 // set operations and DML are reported as ErrUnsupported.
 //
 // # Errors

@@ -1,0 +1,428 @@
+package executor
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/b2sql/b2sql/columnar"
+)
+
+// JoinKind says which rows a HashJoin keeps; see planner.JoinKind.
+type JoinKind uint8
+
+const (
+	JoinInner JoinKind = iota
+	JoinLeft
+	JoinRight
+	JoinFull
+	JoinCross
+	JoinSemi
+	JoinAnti
+	JoinMark
+	JoinSingle
+)
+
+var joinKindNames = [...]string{"INNER", "LEFT", "RIGHT", "FULL", "CROSS", "SEMI", "ANTI", "MARK", "SINGLE"}
+
+// HashJoin joins Left (probe side, streamed) with Right (build side, held
+// in memory). LeftKeys are evaluated over left batches and RightKeys over
+// right batches (same types, pairwise); a row with a NULL key never
+// matches. With no keys every pair is a candidate (a nested-loop join).
+// Cond, if non-nil, is evaluated over the concatenated left ++ right row of
+// each candidate pair. Output: left columns then right columns; Semi and
+// Anti output left columns only, Mark left columns then a BOOLEAN mark.
+type HashJoin struct {
+	Left, Right         Operator
+	Kind                JoinKind
+	LeftKeys, RightKeys []Expr
+	Cond                Expr
+	Desc                string // the condition, for EXPLAIN
+
+	build     *rowStore
+	table     map[string][]int32
+	all       []int32 // every build row (no keys)
+	buildNull bool    // some build row has a NULL key (Mark)
+	matched   []bool  // per build row (Right, Full)
+
+	lb        *columnar.Batch // current left batch
+	lrows     []int           // its live rows
+	lmatch    []bool          // per live left row
+	lnull     []bool          // per live left row: NULL key
+	pairL     []int32         // candidate pairs: position in lrows
+	pairR     []int32         // … and build row
+	pos       int             // next pair to emit
+	phase     int             // 0 pairs, 1 left tail, 2 next left batch; 3 build tail, 4 done
+	tailPos   int
+	out       *columnar.Batch
+	sel       []int
+	key       []byte
+	markVec   columnar.Vector
+	leftTypes []columnar.Type
+	out2      columnar.Batch
+	markCols  []*columnar.Vector
+}
+
+func (j *HashJoin) Types() []columnar.Type {
+	lt := j.Left.Types()
+	switch j.Kind {
+	case JoinSemi, JoinAnti:
+		return lt
+	case JoinMark:
+		return append(append([]columnar.Type(nil), lt...), columnar.TBool)
+	}
+	return append(append([]columnar.Type(nil), lt...), j.Right.Types()...)
+}
+
+func (j *HashJoin) Children() []Operator { return []Operator{j.Left, j.Right} }
+
+func (j *HashJoin) String() string {
+	name := "HashJoin"
+	if len(j.LeftKeys) == 0 {
+		name = "NestedLoopJoin"
+	}
+	s := name + " " + joinKindNames[j.Kind]
+	if j.Desc != "" {
+		s += " " + j.Desc
+	}
+	return s
+}
+
+func (j *HashJoin) Close() error {
+	err := j.Left.Close()
+	if e := j.Right.Close(); err == nil {
+		err = e
+	}
+	j.build, j.table, j.all, j.matched = nil, nil, nil, nil
+	return err
+}
+
+func (j *HashJoin) Open(ctx context.Context) error {
+	if err := j.Right.Open(ctx); err != nil {
+		return err
+	}
+	j.build = newRowStore(j.Right.Types())
+	j.table = map[string][]int32{}
+	j.all = j.all[:0]
+	j.buildNull = false
+	keys := make([]*columnar.Vector, len(j.RightKeys))
+	for {
+		b, err := j.Right.Next(ctx)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		for i, k := range j.RightKeys {
+			v, err := k.Eval(b)
+			if err != nil {
+				return err
+			}
+			keys[i] = v
+		}
+		base := int32(j.build.n)
+		j.build.appendRows(b, b.Cols)
+		for k := 0; k < b.Live(); k++ {
+			r := base + int32(k)
+			if len(keys) == 0 {
+				j.all = append(j.all, r)
+				continue
+			}
+			key, ok := j.encode(keys, b.Row(k))
+			if !ok {
+				j.buildNull = true
+				continue
+			}
+			j.table[string(key)] = append(j.table[string(key)], r)
+		}
+	}
+	if j.Kind == JoinSingle && j.build.n > 1 {
+		return fmt.Errorf("more than one row returned by a subquery used as an expression")
+	}
+	j.matched = nil
+	if j.Kind == JoinRight || j.Kind == JoinFull {
+		j.matched = make([]bool, j.build.n)
+	}
+	j.leftTypes = j.Left.Types()
+	j.out = columnar.NewBatch(j.fullTypes(), columnar.MaxBatch)
+	j.phase, j.lb = 2, nil
+	return j.Left.Open(ctx)
+}
+
+// fullTypes is left ++ right: the layout Cond is evaluated over.
+func (j *HashJoin) fullTypes() []columnar.Type {
+	return append(append([]columnar.Type(nil), j.Left.Types()...), j.Right.Types()...)
+}
+
+// encode encodes the key of row i, or reports false when a key is NULL.
+func (j *HashJoin) encode(keys []*columnar.Vector, i int) ([]byte, bool) {
+	for _, v := range keys {
+		if v.IsNull(i) {
+			return nil, false
+		}
+	}
+	j.key = encodeKey(j.key[:0], keys, i)
+	return j.key, true
+}
+
+func (j *HashJoin) Next(ctx context.Context) (*columnar.Batch, error) {
+	for {
+		switch j.phase {
+		case 0:
+			if j.pos >= len(j.pairL) {
+				j.phase, j.tailPos = 1, 0
+				continue
+			}
+			b, err := j.emitPairs()
+			if err != nil {
+				return nil, err
+			}
+			if b != nil {
+				return b, nil
+			}
+		case 1:
+			j.phase = 2
+			if b := j.leftTail(); b != nil {
+				return b, nil
+			}
+		case 2:
+			b, err := j.Left.Next(ctx)
+			if err == io.EOF {
+				j.phase, j.tailPos = 3, 0
+				continue
+			}
+			if err != nil {
+				return nil, err
+			}
+			if err := j.probe(b); err != nil {
+				return nil, err
+			}
+			j.phase, j.pos = 0, 0
+		case 3:
+			if j.matched == nil {
+				j.phase = 4
+				continue
+			}
+			if b := j.buildTail(); b != nil {
+				return b, nil
+			}
+			j.phase = 4
+		default:
+			return nil, io.EOF
+		}
+	}
+}
+
+// probe finds the candidate pairs of a left batch.
+func (j *HashJoin) probe(b *columnar.Batch) error {
+	j.lb = b
+	n := b.Live()
+	j.lrows = j.lrows[:0]
+	for k := 0; k < n; k++ {
+		j.lrows = append(j.lrows, b.Row(k))
+	}
+	j.lmatch = resetBools(j.lmatch, n)
+	j.lnull = resetBools(j.lnull, n)
+	j.pairL, j.pairR = j.pairL[:0], j.pairR[:0]
+	if len(j.LeftKeys) == 0 {
+		for k := range j.lrows {
+			for _, r := range j.all {
+				j.pairL = append(j.pairL, int32(k))
+				j.pairR = append(j.pairR, r)
+			}
+		}
+		return nil
+	}
+	keys := make([]*columnar.Vector, len(j.LeftKeys))
+	for i, e := range j.LeftKeys {
+		v, err := e.Eval(b)
+		if err != nil {
+			return err
+		}
+		keys[i] = v
+	}
+	for k, i := range j.lrows {
+		key, ok := j.encode(keys, i)
+		if !ok {
+			j.lnull[k] = true
+			continue
+		}
+		for _, r := range j.table[string(key)] {
+			j.pairL = append(j.pairL, int32(k))
+			j.pairR = append(j.pairR, r)
+		}
+	}
+	return nil
+}
+
+func resetBools(s []bool, n int) []bool {
+	if cap(s) < n {
+		return make([]bool, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
+}
+
+// emitPairs fills the output with the next chunk of candidate pairs and
+// applies Cond; it returns nil when no pair of the chunk survives or the
+// kind outputs no pairs.
+func (j *HashJoin) emitPairs() (*columnar.Batch, error) {
+	end := min(j.pos+columnar.MaxBatch, len(j.pairL))
+	ls, rs := j.pairL[j.pos:end], j.pairR[j.pos:end]
+	j.pos = end
+	n := len(ls)
+	out := j.out
+	out.Len, out.Sel = n, nil
+	nl := len(j.leftTypes)
+	for c := range nl {
+		dst, src := out.Cols[c], j.lb.Cols[c]
+		dst.Reset(n)
+		for k, l := range ls {
+			dst.CopyRow(k, src, j.lrows[l], n)
+		}
+	}
+	for c, src := range j.build.cols {
+		dst := out.Cols[nl+c]
+		dst.Reset(n)
+		for k, r := range rs {
+			dst.CopyRow(k, src, int(r), n)
+		}
+	}
+	j.sel = j.sel[:0]
+	if j.Cond != nil {
+		v, err := j.Cond.Eval(out)
+		if err != nil {
+			return nil, err
+		}
+		j.sel = selectTrue(v, out, j.sel)
+	} else {
+		for k := range n {
+			j.sel = append(j.sel, k)
+		}
+	}
+	for _, k := range j.sel {
+		j.lmatch[ls[k]] = true
+		if j.matched != nil {
+			j.matched[rs[k]] = true
+		}
+	}
+	switch j.Kind {
+	case JoinSemi, JoinAnti, JoinMark:
+		return nil, nil
+	}
+	if len(j.sel) == 0 {
+		return nil, nil
+	}
+	if len(j.sel) < n {
+		out.Sel = j.sel
+	}
+	return out, nil
+}
+
+// leftTail emits what a left batch contributes after its pairs: unmatched
+// rows NULL-extended (Left, Full, Single), matched rows (Semi), unmatched
+// rows (Anti), every row with its mark (Mark).
+func (j *HashJoin) leftTail() *columnar.Batch {
+	b := j.lb
+	j.sel = j.sel[:0]
+	switch j.Kind {
+	case JoinSemi, JoinAnti:
+		want := j.Kind == JoinSemi
+		for k, i := range j.lrows {
+			if j.lmatch[k] == want {
+				j.sel = append(j.sel, i)
+			}
+		}
+		if len(j.sel) == 0 {
+			return nil
+		}
+		j.out2 = columnar.Batch{Cols: b.Cols, Len: b.Len, Sel: j.sel}
+		return &j.out2
+	case JoinMark:
+		m := &j.markVec
+		m.Type = columnar.TBool
+		m.Reset(b.Len)
+		for k, i := range j.lrows {
+			switch {
+			case j.lmatch[k]:
+				m.Bools[i] = true
+			case j.build.n > 0 && (j.lnull[k] || j.buildNull):
+				m.SetNull(i, b.Len)
+			default:
+				m.Bools[i] = false
+			}
+		}
+		cols := append(append(j.markCols[:0], b.Cols...), m)
+		j.markCols = cols
+		j.out2 = columnar.Batch{Cols: cols, Len: b.Len, Sel: b.Sel}
+		return &j.out2
+	case JoinLeft, JoinFull, JoinSingle:
+	default:
+		return nil
+	}
+	var rows []int
+	for k, i := range j.lrows {
+		if !j.lmatch[k] {
+			rows = append(rows, i)
+		}
+	}
+	if len(rows) == 0 {
+		return nil
+	}
+	n := len(rows)
+	out := j.out
+	out.Len, out.Sel = n, nil
+	nl := len(j.leftTypes)
+	for c := range nl {
+		dst, src := out.Cols[c], b.Cols[c]
+		dst.Reset(n)
+		for k, i := range rows {
+			dst.CopyRow(k, src, i, n)
+		}
+	}
+	for c := nl; c < len(out.Cols); c++ {
+		setAllNull(out.Cols[c], n)
+	}
+	return out
+}
+
+// buildTail emits build rows no pair matched, NULL-extended on the left
+// (Right, Full), one chunk per call.
+func (j *HashJoin) buildTail() *columnar.Batch {
+	var rows []int
+	for j.tailPos < j.build.n && len(rows) < columnar.MaxBatch {
+		if !j.matched[j.tailPos] {
+			rows = append(rows, j.tailPos)
+		}
+		j.tailPos++
+	}
+	if len(rows) == 0 {
+		return nil
+	}
+	n := len(rows)
+	out := j.out
+	out.Len, out.Sel = n, nil
+	nl := len(j.leftTypes)
+	for c := range nl {
+		setAllNull(out.Cols[c], n)
+	}
+	for c, src := range j.build.cols {
+		dst := out.Cols[nl+c]
+		dst.Reset(n)
+		for k, r := range rows {
+			dst.CopyRow(k, src, r, n)
+		}
+	}
+	return out
+}
+
+func setAllNull(v *columnar.Vector, n int) {
+	v.Reset(n)
+	v.Valid = make(columnar.Bitmap, (n+63)/64)
+}
+
+// JoinKindString names a kind, for EXPLAIN.
+func JoinKindString(k JoinKind) string { return strings.ToLower(joinKindNames[k]) }

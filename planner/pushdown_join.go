@@ -1,0 +1,134 @@
+package planner
+
+import (
+	"fmt"
+
+	"github.com/b2sql/b2sql/index"
+)
+
+// pushJoinFilter moves the conjuncts of a Filter over a Join (and the
+// single-sided conjuncts of the join condition itself) to the side they
+// read, where the rule pushes them further, into the scans. A conjunct that
+// reads both sides of an inner or cross join becomes part of the join
+// condition (so a comma join with a WHERE equality becomes a hash join).
+// Conjuncts on the NULL-extended side of an outer join stay put: moving them
+// would change which rows are extended.
+func pushJoinFilter(f *Filter, j *Join) Node {
+	var keep []Expr
+	conds := []Expr{}
+	if f != nil {
+		conds = SplitAnd(f.Cond)
+	}
+	lcols, rcols := colSet(j.Left.Schema()), colSet(j.Right.Schema())
+	var toLeft, toRight, onCond []Expr
+	inner := j.Kind == JoinInner || j.Kind == JoinCross
+	for _, c := range conds {
+		switch {
+		case within(c, lcols) && j.Kind != JoinRight && j.Kind != JoinFull:
+			toLeft = append(toLeft, c)
+		case within(c, rcols) && (inner || j.Kind == JoinRight):
+			toRight = append(toRight, c)
+		case inner && len(ExprCols(c, nil)) > 0 && within(c, unionSet(lcols, rcols)):
+			onCond = append(onCond, c)
+		default:
+			keep = append(keep, c)
+		}
+	}
+	// The join's own residual: a conjunct reading one side only filters
+	// that side's candidates, unless that side is preserved (outer).
+	if j.Cond != nil {
+		for _, c := range SplitAnd(j.Cond) {
+			switch {
+			case within(c, lcols) && (inner || j.Kind == JoinRight):
+				toLeft = append(toLeft, c)
+			case within(c, rcols) && (inner || j.Kind == JoinLeft || j.Kind == JoinSemi || j.Kind == JoinAnti):
+				toRight = append(toRight, c)
+			default:
+				onCond = append(onCond, c)
+			}
+		}
+	}
+	if len(toLeft) == 0 && len(toRight) == 0 && len(onCond) == 0 || (f == nil && len(toLeft) == 0 && len(toRight) == 0) {
+		if f == nil {
+			return j
+		}
+		return &Filter{Input: j, Cond: f.Cond}
+	}
+	c := *j
+	if len(toLeft) > 0 {
+		c.Left = pushFilters(addFilter(j.Left, toLeft))
+	}
+	if len(toRight) > 0 {
+		c.Right = pushFilters(addFilter(j.Right, toRight))
+	}
+	if len(onCond) > 0 {
+		keys, rest := SplitJoinCond(JoinAnd(onCond), j.Left.Schema(), j.Right.Schema())
+		c.EquiKeys = append(append([]EquiKey(nil), j.EquiKeys...), keys...)
+		c.Cond = rest
+	} else {
+		c.Cond = nil
+	}
+	if c.Kind == JoinCross && (len(c.EquiKeys) > 0 || c.Cond != nil) {
+		c.Kind = JoinInner
+	}
+	if len(keep) == 0 {
+		return &c
+	}
+	return &Filter{Input: &c, Cond: JoinAnd(keep)}
+}
+
+func unionSet(a, b map[ColID]bool) map[ColID]bool {
+	out := copySet(a)
+	for k := range b {
+		out[k] = true
+	}
+	return out
+}
+
+// pruneJoin keeps the columns the join's parent needs plus those its keys
+// and condition read, each side getting its own.
+func pruneJoin(n *Join, need map[ColID]bool) Node {
+	all := copySet(need)
+	for _, k := range n.EquiKeys {
+		ExprCols(k.L, all)
+		ExprCols(k.R, all)
+	}
+	if n.Cond != nil {
+		ExprCols(n.Cond, all)
+	}
+	c := *n
+	c.Left = prune(n.Left, restrict(all, n.Left.Schema()))
+	c.Right = prune(n.Right, restrict(all, n.Right.Schema()))
+	return &c
+}
+
+func restrict(need map[ColID]bool, cols []Column) map[ColID]bool {
+	out := map[ColID]bool{}
+	for _, c := range cols {
+		if need[c.ID] {
+			out[c.ID] = true
+		}
+	}
+	return out
+}
+
+// addFilter puts conds over n, merging with a Filter already there.
+func addFilter(n Node, conds []Expr) *Filter {
+	if f, ok := n.(*Filter); ok {
+		return &Filter{Input: f.Input, Cond: JoinAnd(append(SplitAnd(f.Cond), conds...))}
+	}
+	return &Filter{Input: n, Cond: JoinAnd(conds)}
+}
+
+// offered reports whether the scan was already offered p (a filter pushed
+// twice, once from above a join and once again after it moved), and what
+// the table answered.
+func offered(s *Scan, p index.Pred) (index.Support, bool) {
+	key := fmt.Sprint(p)
+	for i, q := range s.Filter {
+		if fmt.Sprint(q) == key && i < len(s.Support) {
+			return s.Support[i], true
+		}
+	}
+	return 0, false
+}

@@ -1,11 +1,15 @@
 package ctable
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
+
+	"github.com/b2sql/b2sql/formats/b2"
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/index"
@@ -218,4 +222,38 @@ func TestArrayMetadata(t *testing.T) {
 			t.Errorf("vlmeta %s = %q, want %q", k, got[k], v)
 		}
 	}
+}
+
+func TestArrayUnsupportedDType(t *testing.T) {
+	dir := t.TempDir()
+	for _, dt := range []string{"<f2", ">i4", "<M8[Y]"} {
+		p := filepath.Join(dir, "a.b2nd")
+		dtt := 2
+		if dt != "<f2" {
+			dtt = map[string]int{">i4": 4, "<M8[Y]": 8}[dt]
+		}
+		if err := b2.WriteArray(p, dt, []int64{4}, make([]byte, 4*dtt), nil); err != nil {
+			t.Fatalf("%s: %v", dt, err)
+		}
+		_, err := OpenArray(p)
+		if !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), dt) {
+			t.Errorf("%s: %v", dt, err)
+		}
+	}
+	// A structured dtype gives one column per field.
+	p := filepath.Join(dir, "s.b2nd")
+	rec := []byte{1, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 'a', 'b', 0, 0}
+	if err := b2.WriteArray(p, "[('lo', '<i8'), ('hi', '<f8'), ('tag', 'S4')]", []int64{1}, rec, nil); err != nil {
+		t.Fatal(err)
+	}
+	tb, err := OpenArray(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tb.Close()
+	if s := schemaString(tb.Schema()); s != "lo BIGINT, hi DOUBLE, tag VARCHAR" {
+		t.Fatalf("schema %s", s)
+	}
+	rows := scanAll(t, tb, index.ScanSpec{})
+	checkRow(t, "0", rows[0], []any{int64(1), math.Float64frombits(2), "ab"})
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/formats/b2"
 	"github.com/b2sql/b2sql/index"
 )
@@ -238,5 +239,26 @@ func TestScanAfterClose(t *testing.T) {
 	tb.Close()
 	if _, err := tb.Scan(context.Background(), index.ScanSpec{Cols: []int{0}, Limit: -1}); err == nil {
 		t.Fatal("scan of a closed table")
+	}
+}
+
+func TestDamagedSidecarOnlyCostsPruning(t *testing.T) {
+	root := copyTree(t, "ctable_mixed.b2d")
+	p := filepath.Join(root, "_indexes", "id", "summary.block.b2nd")
+	b, _ := os.ReadFile(p)
+	os.WriteFile(p, b[:40], 0o644)
+	tb, err := Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tb.Close()
+	pred := index.Pred{Col: 0, Op: index.Lt, Vals: []columnar.Value{i64(10)}}
+	var st index.ScanStats
+	rows, err := scanRows(tb, index.ScanSpec{Filter: []index.Pred{pred}, Stats: &st}, "id")
+	if err != nil || len(rows) != 996 || st.UnitsSkipped != 0 {
+		t.Fatalf("%d rows, %v, %+v", len(rows), err, st)
+	}
+	if d := tb.DescribeScan(index.ScanSpec{Filter: []index.Pred{pred}}); !strings.Contains(d, "index id unreadable") {
+		t.Fatalf("DescribeScan %q", d)
 	}
 }

@@ -339,7 +339,7 @@ func (s *colSource) readRows(d *b2.Decoder, sc *colScratch, lo int64, n int, par
 		offs := sc.offs[:8*(n+1)]
 		first := int64(binary.LittleEndian.Uint64(offs))
 		last := int64(binary.LittleEndian.Uint64(offs[8*n:]))
-		if first < 0 || last < first || last > s.blob.Len() {
+		if first < 0 || last < first || last > s.blob.Len() || last-first > maxBatchBytes {
 			return main, corruptf("rows [%d, %d) span bytes [%d, %d) of a %d-byte blob", lo, lo+int64(n), first, last, s.blob.Len())
 		}
 		// The bytes become the batch's own: Bytes alias them until the

@@ -131,3 +131,26 @@ func TestNoColumns(t *testing.T) {
 		}
 	}
 }
+
+// TestConcurrentScans opens columns and sidecars from several scans at
+// once (run with -race).
+func TestConcurrentScans(t *testing.T) {
+	tb := openTable(t, "ctable_mixed.b2z")
+	p := index.Pred{Col: tb.Schema().Index("f32"), Op: index.Lt, Vals: []columnar.Value{columnar.FloatValue(columnar.TFloat32, 100)}}
+	want := len(scanAll(t, openTable(t, "ctable_mixed.b2d"), index.ScanSpec{Filter: []index.Pred{p}}))
+	errs := make(chan error, 8)
+	for g := 0; g < 8; g++ {
+		go func() {
+			rows, err := scanRows(tb, index.ScanSpec{Filter: []index.Pred{p}, Threads: 2})
+			if err == nil && len(rows) != want {
+				err = fmt.Errorf("%d rows, want %d", len(rows), want)
+			}
+			errs <- err
+		}()
+	}
+	for g := 0; g < 8; g++ {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+}

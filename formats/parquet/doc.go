@@ -32,6 +32,14 @@
 // BY is deterministic; memory is bounded by the row groups in flight (a few
 // per worker), not by file size.
 //
+// Writer writes through a temporary file renamed into place. It buffers a
+// row group (122,880 rows by default, like DuckDB) and picks each column's
+// encoding from the first one: a dictionary when distinct values are few,
+// DELTA_BINARY_PACKED for sorted or smooth integers (ids, timestamps), and
+// no Snappy where Snappy does not shrink the data, because decompression
+// dominates the decode time of plain numbers. Statistics and the page index
+// are always written.
+//
 // Every error names the file (and row group and column where known) and
 // wraps ErrCorrupt when the input is malformed; panics inside arrow-go on
 // hostile input are recovered and reported the same way.

@@ -1,6 +1,7 @@
 package ctable
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -256,4 +257,34 @@ func TestArrayUnsupportedDType(t *testing.T) {
 	}
 	rows := scanAll(t, tb, index.ScanSpec{})
 	checkRow(t, "0", rows[0], []any{int64(1), math.Float64frombits(2), "ab"})
+}
+
+// TestArrayLargeChunks reads a chunk much larger than a batch in pieces.
+func TestArrayLargeChunks(t *testing.T) {
+	const n = 250_000
+	data := make([]byte, 8*n)
+	for i := 0; i < n; i++ {
+		binary.LittleEndian.PutUint64(data[8*i:], uint64(i*3))
+	}
+	p := filepath.Join(t.TempDir(), "big.b2nd")
+	if err := b2.WriteArray(p, "<i8", []int64{n}, data, &b2.ArrayOptions{ChunkShape: []int{100_000}, BlockShape: []int{1000}}); err != nil {
+		t.Fatal(err)
+	}
+	tb, err := OpenArray(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tb.Close()
+	rows := scanAll(t, tb, index.ScanSpec{Threads: 1})
+	if len(rows) != n {
+		t.Fatalf("%d rows", len(rows))
+	}
+	for i, r := range rows {
+		if r[0].I != int64(i*3) {
+			t.Fatalf("row %d = %v", i, r[0])
+		}
+	}
+	if c := scanAll(t, tb, index.ScanSpec{Cols: []int{}, Threads: 2}); len(c) != n {
+		t.Fatalf("count %d", len(c))
+	}
 }

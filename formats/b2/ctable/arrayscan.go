@@ -195,48 +195,66 @@ func (w *arrayWorker) unit(k int, get func() *outBatch, emit func(*outBatch) boo
 	isz := a.ItemSize()
 	start, stop := t.chunkRegion(k)
 	n := int64(1)
-	for d := range start {
-		n *= stop[d] - start[d]
-	}
-	if need := int(n) * isz; cap(w.buf) < need {
-		w.buf = make([]byte, need)
-	}
-	buf := w.buf[:int(n)*isz]
-	var err error
-	if a.NDim() == 1 {
-		_, _, err = a.ReadChunk1D(w.dec, buf, k)
-	} else {
-		err = a.ReadSlice(buf, start, stop)
-	}
-	if err != nil {
-		return fmt.Errorf("ctable: %s: chunk %d: %w", t.path, k, err)
-	}
-	if st := w.spec.Stats; st != nil {
-		if raw, err := a.Frame.ChunkData(k); err == nil {
-			atomic.AddInt64(&st.BytesRead, int64(len(raw)))
-		}
-		atomic.AddInt64(&st.RowsRead, n)
-	}
 	ext := make([]int64, len(start))
 	for d := range start {
 		ext[d] = stop[d] - start[d]
+		n *= ext[d]
 	}
-	for j := int64(0); j < n; j += batchRows {
-		m := int(min(batchRows, n-j))
-		ob := get()
-		ob.b.Len = m
-		for i, c := range w.spec.Cols {
-			v := ob.b.Cols[i]
-			v.Reset(m)
-			if c < t.ndims {
-				fillDim(v.Ints[:m], c, j, start, ext)
-				continue
-			}
-			conv := &t.convs[c-t.ndims]
-			conv.decode(buf[int(j)*isz:], m, v, &ob.arenas[i])
+	// Only position columns (or none, for COUNT(*)): nothing to decode.
+	values := false
+	for _, c := range w.spec.Cols {
+		values = values || c >= t.ndims
+	}
+	// 1-D chunks are read in pieces of whole blocks (ReadItems1D decodes
+	// only those), so memory stays bounded however large a chunk is; N-d
+	// chunks are read whole, their C-order box being the unit of layout.
+	piece := n
+	if a.NDim() == 1 {
+		bi := int64(a.Meta.BlockShape[0])
+		piece = min(n, (max(4*batchRows, bi)+bi-1)/bi*bi)
+	}
+	if need := int(piece) * isz; values && cap(w.buf) < need {
+		w.buf = make([]byte, need)
+	}
+	if st := w.spec.Stats; st != nil && values {
+		if raw, err := a.Frame.ChunkData(k); err == nil {
+			atomic.AddInt64(&st.BytesRead, int64(len(raw)))
 		}
-		if !emit(ob) {
-			return nil
+	}
+	for off := int64(0); off < n; off += piece {
+		m := min(piece, n-off)
+		var buf []byte
+		if values {
+			buf = w.buf[:int(m)*isz]
+			var err error
+			if a.NDim() == 1 {
+				err = a.ReadItems1D(w.dec, buf, start[0]+off, int(m))
+			} else {
+				err = a.ReadSlice(buf, start, stop)
+			}
+			if err != nil {
+				return fmt.Errorf("ctable: %s: chunk %d: %w", t.path, k, err)
+			}
+		}
+		if st := w.spec.Stats; st != nil {
+			atomic.AddInt64(&st.RowsRead, m)
+		}
+		for j := int64(0); j < m; j += batchRows {
+			bn := int(min(batchRows, m-j))
+			ob := get()
+			ob.b.Len = bn
+			for i, c := range w.spec.Cols {
+				v := ob.b.Cols[i]
+				v.Reset(bn)
+				if c < t.ndims {
+					fillDim(v.Ints[:bn], c, off+j, start, ext)
+					continue
+				}
+				t.convs[c-t.ndims].decode(buf[int(j)*isz:], bn, v, &ob.arenas[i])
+			}
+			if !emit(ob) {
+				return nil
+			}
 		}
 	}
 	return nil

@@ -530,9 +530,14 @@ func check(r record, subst func(string) string, cols []b2sql.Column, rows [][]co
 			return fmt.Sprintf("column %d (%q) has type %s, query declares %c", k+1, c.Name, c.Type, r.types[k])
 		}
 	}
-	for _, row := range rows {
+	for k, row := range rows {
 		if len(row) != len(cols) {
 			return fmt.Sprintf("row has %d values, Columns() has %d", len(row), len(cols))
+		}
+		for j, v := range row {
+			if !v.Null && v.Type != cols[j].Type {
+				return fmt.Sprintf("row %d column %d: value of type %s in a column of type %s", k+1, j+1, v.Type, cols[j].Type)
+			}
 		}
 	}
 	got := make([][]string, len(rows))

@@ -60,7 +60,8 @@ func (r *Runner) Prompt(opts PromptOptions) error {
 		return fmt.Errorf("%w: %v", ErrNoTerminal, err)
 	}
 	defer tty.Close()
-	state, err := saveTerm(int(tty.Fd()))
+	fd := int(tty.Fd()) // once: see rawInput.fd
+	state, err := saveTerm(fd)
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrNoTerminal, err)
 	}
@@ -81,7 +82,7 @@ func (r *Runner) Prompt(opts PromptOptions) error {
 	r.history = hist
 
 	s := &session{r: r, state: state}
-	s.in = &rawInput{f: tty, state: state, interrupt: s.interrupt}
+	s.in = &rawInput{fd: fd, state: state, interrupt: s.interrupt}
 	s.comp = newCompleter(r, s.openText)
 	s.comp.seen = func(line string) {
 		s.mu.Lock()

@@ -2,7 +2,6 @@ package repl
 
 import (
 	"errors"
-	"os"
 	"sync"
 	"unicode/utf8"
 
@@ -22,7 +21,11 @@ import (
 //     until the next Setup, so typed-ahead and pasted lines wait for the
 //     next prompt.
 type rawInput struct {
-	f     *os.File
+	// fd is the terminal, read with plain syscalls. It is taken from the
+	// *os.File once: every File.Fd call switches the descriptor back to
+	// blocking mode, and a blocking read would keep go-prompt's reader
+	// goroutine from ever seeing its stop signal (a hang after Ctrl-D).
+	fd    int
 	state *termState
 
 	mu      sync.Mutex
@@ -41,7 +44,7 @@ func (in *rawInput) Setup() error {
 	in.hold = false
 	in.lastKey = 0
 	in.mu.Unlock()
-	if err := unix.SetNonblock(int(in.f.Fd()), true); err != nil {
+	if err := unix.SetNonblock(in.fd, true); err != nil {
 		return err
 	}
 	return in.state.makeRaw()
@@ -50,7 +53,7 @@ func (in *rawInput) Setup() error {
 // TearDown restores the saved mode while a statement runs, so Ctrl-C is a
 // signal again (it cancels the query) and output is cooked.
 func (in *rawInput) TearDown() error {
-	err := unix.SetNonblock(int(in.f.Fd()), false)
+	err := unix.SetNonblock(in.fd, false)
 	if rerr := in.state.Restore(); err == nil {
 		err = rerr
 	}
@@ -60,7 +63,7 @@ func (in *rawInput) TearDown() error {
 // GetWinSize reports the terminal size, 80x24 if it cannot be read
 // (go-prompt's own panics).
 func (in *rawInput) GetWinSize() *prompt.WinSize {
-	ws, err := unix.IoctlGetWinsize(int(in.f.Fd()), unix.TIOCGWINSZ)
+	ws, err := unix.IoctlGetWinsize(in.fd, unix.TIOCGWINSZ)
 	if err != nil || ws.Col == 0 {
 		return &prompt.WinSize{Row: 24, Col: 80}
 	}
@@ -76,7 +79,7 @@ func (in *rawInput) Read() ([]byte, error) {
 	}
 	if len(in.pending) == 0 || !utf8.FullRune(in.pending) {
 		buf := make([]byte, 4096)
-		n, err := unix.Read(int(in.f.Fd()), buf)
+		n, err := unix.Read(in.fd, buf)
 		if n > 0 {
 			in.pending = append(in.pending, buf[:n]...)
 		} else if len(in.pending) == 0 {

@@ -132,6 +132,15 @@ func (s *ptySession) send(keys string) {
 	}
 }
 
+// result waits for a table to end and the prompt to be back (in raw
+// mode, so keys sent next reach the line editor, not the cooked terminal).
+func (s *ptySession) result() string {
+	s.t.Helper()
+	got := s.expect("┘", timeout)
+	s.expect(prompt, timeout)
+	return got
+}
+
 // wait waits for b2sql to exit and returns its exit status.
 func (s *ptySession) wait(timeout time.Duration) int {
 	s.t.Helper()
@@ -183,7 +192,7 @@ func TestPTYMultiLineQuery(t *testing.T) {
 	s.expect("·> ", timeout)
 	s.send("  count(*) AS n\r")
 	s.send("FROM events GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 3;\r")
-	got := s.expect("┘", timeout)
+	got := s.result()
 	for _, want := range []string{"│ category │", "│ VARCHAR  │  BIGINT │", "┌", "└"} {
 		if !strings.Contains(strings.ReplaceAll(got, "  ", " "), strings.ReplaceAll(want, "  ", " ")) && !strings.Contains(got, want) {
 			t.Errorf("table lacks %q:\n%s", want, got)
@@ -205,7 +214,7 @@ func TestPTYTabCompletesTableAndColumn(t *testing.T) {
 	// "eve" + Tab selects the table, "e.regi" + Tab the qualified column;
 	// the next key typed accepts the selection.
 	s.send("SELECT count(*) AS n FROM eve\t e WHERE e.regi\t IS NOT NULL;\r")
-	got := s.expect("┘", timeout)
+	got := s.result()
 	if !strings.Contains(got, "1000") {
 		t.Fatalf("completed query did not count 1000 rows:\n%s", got)
 	}
@@ -245,11 +254,12 @@ func TestPTYCtrlCCancelsQuery(t *testing.T) {
 	sent := time.Now()
 	s.send("\x03")
 	s.expect("query cancelled", timeout)
+	s.expect(prompt, timeout)
 	if d := time.Since(sent); d > 5*time.Second {
 		t.Errorf("cancelling took %v", d)
 	}
 	s.send("SELECT 6 * 7 AS answer;\r")
-	if got := s.expect("┘", timeout); !strings.Contains(got, "42") {
+	if got := s.result(); !strings.Contains(got, "42") {
 		t.Errorf("session unusable after cancel:\n%s", got)
 	}
 	s.send(".quit\r")
@@ -305,7 +315,7 @@ func TestPTYHistoryPersists(t *testing.T) {
 	s.expect(prompt, timeout)
 	s.send("SELECT 6 * 7\r")
 	s.send("  AS answer;\r")
-	s.expect("┘", timeout)
+	s.result()
 	s.send(".quit\r")
 	s.wait(timeout)
 	b, err := os.ReadFile(hist)
@@ -318,12 +328,12 @@ func TestPTYHistoryPersists(t *testing.T) {
 	s.expect(prompt, timeout)
 	s.send(".quit") // typed, then replaced by the older entry
 	s.send("\x1b[A\x1b[A\r")
-	if got := s.expect("┘", timeout); !strings.Contains(got, "42") {
+	if got := s.result(); !strings.Contains(got, "42") {
 		t.Fatalf("Up did not recall the statement:\n%s", got)
 	}
 	// Ctrl-R: type a fragment, search for it.
 	s.send("6 *\x12\r")
-	if got := s.expect("┘", timeout); !strings.Contains(got, "42") {
+	if got := s.result(); !strings.Contains(got, "42") {
 		t.Fatalf("Ctrl-R did not find the statement:\n%s", got)
 	}
 	s.send("\x04")

@@ -15,7 +15,9 @@ package tests
 //	query <types> [rowsort|valuesort|nosort]
 //	                               SQL, "----", expected rows: one line per
 //	                               row, columns separated by one tab, NULL for
-//	                               NULL, (empty) for an empty string
+//	                               NULL, (empty) for an empty string; a
+//	                               query of several rows needs ORDER BY or
+//	                               rowsort/valuesort
 //	query contains <substring>     SQL follows; it must succeed and the text
 //	                               of its rows must contain substring (EXPLAIN)
 //	columns                        SQL, "----", one line per result column:
@@ -234,6 +236,10 @@ func parseFile(path string) ([]record, error) {
 				if n := len(strings.Split(row, "\t")); n != len(r.types) && r.sortMode != "valuesort" {
 					return nil, fmt.Errorf("%s:%d: expected row has %d tab-separated values, query declares %d types", path, rowsStart+k+1, n, len(r.types))
 				}
+			}
+			// Without ORDER BY, row order may change with the thread count.
+			if r.sortMode == "nosort" && len(r.rows) > 1 && !strings.Contains(strings.ToUpper(r.sql), "ORDER BY") {
+				return nil, errf("query returns %d rows without ORDER BY: add rowsort", len(r.rows))
 			}
 			recs = append(recs, r)
 		case "columns":

@@ -37,6 +37,7 @@ type stringWriter struct {
 	blob *b2.ArrayWriter
 	off  int64
 	obuf []byte
+	bbuf []byte
 	// dictionary
 	codes  *b2.ArrayWriter
 	lookup map[string]int32
@@ -220,13 +221,7 @@ func (w *stringWriter) add(vals [][]byte) error {
 		}
 		return w.mask.add(w.valid[:n])
 	default:
-		w.obuf = w.obuf[:0]
-		var blob []byte
-		for _, s := range vals {
-			blob = append(blob, s...)
-			w.off += int64(len(s))
-			w.obuf = binary.LittleEndian.AppendUint64(w.obuf, uint64(w.off))
-		}
+		blob := w.appendUTF8(vals)
 		w.rows += int64(n)
 		if err := w.blob.Append(blob); err != nil {
 			return err
@@ -236,6 +231,23 @@ func (w *stringWriter) add(vals [][]byte) error {
 		}
 		return w.mask.add(w.valid[:n])
 	}
+}
+
+// appendUTF8 lays out vals as utf8 bytes and end offsets (in w.obuf) and
+// returns the bytes, in a buffer reused across batches and sized once.
+func (w *stringWriter) appendUTF8(vals [][]byte) []byte {
+	total := 0
+	for _, s := range vals {
+		total += len(s)
+	}
+	w.bbuf = grow(w.bbuf, total)[:0]
+	w.obuf = grow(w.obuf, 8*len(vals))[:0]
+	for _, s := range vals {
+		w.bbuf = append(w.bbuf, s...)
+		w.off += int64(len(s))
+		w.obuf = binary.LittleEndian.AppendUint64(w.obuf, uint64(w.off))
+	}
+	return w.bbuf
 }
 
 // toUTF8 rewrites the rows written so far as utf8 and switches flavour.
@@ -297,13 +309,7 @@ func (w *stringWriter) toUTF8() error {
 			continue
 		}
 		// Fixed strings: the mask already covers these rows.
-		w.obuf = w.obuf[:0]
-		var blob []byte
-		for _, s := range vals {
-			blob = append(blob, s...)
-			w.off += int64(len(s))
-			w.obuf = binary.LittleEndian.AppendUint64(w.obuf, uint64(w.off))
-		}
+		blob := w.appendUTF8(vals)
 		if err := w.blob.Append(blob); err != nil {
 			return err
 		}

@@ -57,7 +57,9 @@ package tests
 // integers, BYTE_STREAM_SPLIT floats, DELTA_BYTE_ARRAY or
 // DELTA_LENGTH_BYTE_ARRAY strings), timestamps=us|ms|ns|int96 (how TIMESTAMP
 // columns are stored; ms needs whole milliseconds), stats=on|off (column
-// chunk statistics; off leaves nothing to prune with or answer from). The file is
+// chunk statistics; off leaves nothing to prune with or answer from),
+// decimals=int|flba (DECIMAL(p ≤ 18) as INT32/INT64, the default as in
+// DuckDB, or as big-endian FIXED_LEN_BYTE_ARRAY; p > 18 is always FLBA). The file is
 // <name>.parquet unless file= names a path relative to the test directory
 // (what __TESTDIR__ expands to). noregister only writes the file.
 //
@@ -113,6 +115,7 @@ type dataSpec struct {
 	tsUnit     string // TIMESTAMP storage: "us" (default), "ms", "ns" or "int96"
 	noStats    bool
 	encoding   string // "", "delta" or "deltalength": non-dictionary encodings
+	decFLBA    bool   // DECIMAL as FIXED_LEN_BYTE_ARRAY instead of INT32/INT64
 	cols       []colSpec
 	cells      [][]string // table: one []string per row
 }
@@ -158,6 +161,11 @@ func parseDataHeader(fields []string) (*dataSpec, error) {
 				return nil, fmt.Errorf("pagev= takes 1 or 2")
 			}
 			ds.pageV2 = v == "2"
+		case "decimals":
+			if v != "int" && v != "flba" {
+				return nil, fmt.Errorf("decimals= takes int or flba")
+			}
+			ds.decFLBA = v == "flba"
 		case "encoding":
 			if v != "delta" && v != "deltalength" {
 				return nil, fmt.Errorf("encoding= takes delta or deltalength")
@@ -1000,7 +1008,7 @@ func (ds *dataSpec) write(dir string) (string, error) {
 		parquet.WithStats(!ds.noStats),
 		parquet.WithMaxRowGroupLength(chunk),
 		// DuckDB stores DECIMAL(p ≤ 18) as INT32/INT64; do the same.
-		parquet.WithStoreDecimalAsInteger(true),
+		parquet.WithStoreDecimalAsInteger(!ds.decFLBA),
 		parquet.WithDictionaryDefault(!ds.noDict),
 		parquet.WithCompression(ds.codec),
 	}

@@ -29,6 +29,8 @@ type DB struct {
 	warn     func(string)
 	warned   map[string]bool
 	life     lifecycle // guarded by mu
+	tmpDir   string    // CREATE TABLE's directory for a DB without one; guarded by mu
+	writes   writeLocks
 }
 
 // Open opens path: a directory (every table file in it is registered under
@@ -161,11 +163,11 @@ func (db *DB) Exec(ctx context.Context, script string, args ...any) error {
 	}
 	used := 0
 	for _, src := range sql.Split(script) {
-		stmt, err := sql.Parse(src)
+		stmt, err := parse(src)
 		if err != nil {
 			return apiError(err)
 		}
-		n := min(sql.NumParams(stmt), len(vals)-used)
+		n := min(numParams(stmt), len(vals)-used)
 		r, err := db.runStatement(ctx, src, stmt, vals[used:used+n])
 		if err != nil {
 			return apiError(err)
@@ -203,7 +205,7 @@ func (db *DB) Explain(query string, args ...any) (string, error) {
 	if len(srcs) != 1 {
 		return "", errorf(ErrSyntax, "Explain takes one statement, got %d", len(srcs))
 	}
-	stmt, err := sql.Parse(srcs[0])
+	stmt, err := parse(srcs[0])
 	if err != nil {
 		return "", apiError(err)
 	}
@@ -262,14 +264,29 @@ func (db *DB) run(ctx context.Context, src sql.Source, args []columnar.Value) (*
 	return db.runStatement(ctx, src, stmt, args)
 }
 
-// parse is sql.Parse, with a parser panic turned into an internal error.
+// parse parses one statement, writes (sql.ParseWrite) included, with a
+// parser panic turned into an internal error.
 func parse(src sql.Source) (stmt sql.Statement, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			stmt, err = nil, internalError(r)
 		}
 	}()
+	if st, ok, err := sql.ParseWrite(src); ok {
+		return st, err
+	}
 	return sql.Parse(src)
+}
+
+// numParams counts the ? markers of a statement, writes included.
+func numParams(st sql.Statement) int {
+	switch s := st.(type) {
+	case *sql.Copy:
+		return sql.NumParams(s.Query)
+	case *sql.CreateTableAs:
+		return sql.NumParams(s.Query)
+	}
+	return sql.NumParams(st)
 }
 
 // runStatement runs a parsed statement with its parameter values.
@@ -286,8 +303,10 @@ func (db *DB) runStatement(ctx context.Context, src sql.Source, stmt sql.Stateme
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if len(args) > 0 && sql.NumParams(stmt) == 0 {
-		if _, isQuery := stmt.(*sql.Query); !isQuery {
+	if len(args) > 0 && numParams(stmt) == 0 {
+		switch stmt.(type) {
+		case *sql.Query, *sql.Copy, *sql.CreateTableAs:
+		default:
 			return nil, &sql.Error{Pos: sql.Pos{Line: src.Line, Col: src.Col}, Kind: sql.ErrParam,
 				Msg: fmt.Sprintf("statement takes no parameters, %d arguments given", len(args))}
 		}
@@ -309,6 +328,12 @@ func (db *DB) runStatement(ctx context.Context, src sql.Source, stmt sql.Stateme
 		return valueRows([]Column{{Name: "name", Type: columnar.TVarchar}}, vals), nil
 	case *sql.Describe:
 		return db.describe(ctx, s, args)
+	case *sql.Copy:
+		return db.copyTo(ctx, s, args)
+	case *sql.CreateTableAs:
+		return db.createTableAs(ctx, s, args)
+	case *sql.DropTable:
+		return db.dropTable(s)
 	}
 	return nil, fmt.Errorf("unexpected statement %T", stmt)
 }

@@ -65,6 +65,8 @@ var (
 	// ErrOutsideRoot: a path resolves outside the directory given to
 	// WithRoot (symbolic links followed).
 	ErrOutsideRoot = errors.New("b2sql: path outside the root directory")
+	// ErrTableExists: CREATE TABLE names a registered table.
+	ErrTableExists = errors.New("b2sql: table already exists")
 	// ErrScan: Rows.Scan could not store a value in a destination.
 	ErrScan = errors.New("b2sql: cannot scan value")
 )

@@ -2,6 +2,7 @@ package b2sql
 
 import (
 	"context"
+	"os"
 
 	"github.com/b2sql/b2sql/planner"
 )
@@ -13,6 +14,8 @@ type lifecycle struct {
 	active  int                               // statements planning or running
 	running map[*Rows]context.CancelCauseFunc // open result sets, cancelled by Close
 	orphans []planner.Table                   // tables to close when active drops to 0
+	retired []planner.Table                   // replaced or dropped tables, closed with the DB
+	tmpDir  string                            // removed once the orphans are closed
 }
 
 // acquire counts a statement in flight; it fails once the DB is closed.
@@ -32,11 +35,13 @@ func (db *DB) release() {
 	db.mu.Lock()
 	db.life.active--
 	var orphans []planner.Table
+	var tmp string
 	if db.life.closed && db.life.active == 0 {
 		orphans, db.life.orphans = db.life.orphans, nil
+		tmp, db.life.tmpDir = db.life.tmpDir, ""
 	}
 	db.mu.Unlock()
-	closeTables(orphans)
+	closeTables(orphans, tmp)
 }
 
 // attach registers an open Rows (holding its own acquire) so that Close can
@@ -80,10 +85,13 @@ func (db *DB) Close() error {
 		return nil
 	}
 	db.life.closed = true
-	var tables []planner.Table
+	tables := db.life.retired
+	db.life.retired = nil
 	for _, t := range db.tables {
 		tables = append(tables, t)
 	}
+	tmp := db.tmpDir
+	db.tmpDir = ""
 	db.tables = map[string]planner.Table{}
 	db.names = map[string]string{}
 	cancels := make([]context.CancelCauseFunc, 0, len(db.life.running))
@@ -91,21 +99,26 @@ func (db *DB) Close() error {
 		cancels = append(cancels, c)
 	}
 	if db.life.active > 0 {
-		db.life.orphans = tables
-		tables = nil
+		db.life.orphans, db.life.tmpDir = tables, tmp
+		tables, tmp = nil, ""
 	}
 	db.mu.Unlock()
 	for _, c := range cancels {
 		c(ErrClosed)
 	}
-	closeTables(tables)
+	closeTables(tables, tmp)
 	return nil
 }
 
-func closeTables(ts []planner.Table) {
+// closeTables closes ts, then removes the DB's temporary directory tmp
+// (if any) holding tables made by CREATE TABLE.
+func closeTables(ts []planner.Table, tmp string) {
 	for _, t := range ts {
 		if c, ok := t.(interface{ Close() error }); ok {
 			c.Close()
 		}
+	}
+	if tmp != "" {
+		os.RemoveAll(tmp)
 	}
 }

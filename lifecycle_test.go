@@ -62,7 +62,7 @@ func settle(base int) int {
 }
 
 // TestFailureHalfWayReleases runs a query whose CAST fails on row 60000
-// of 100000: the error surfaces from Err, the Rows is closed and every
+// of 100000 (with two scan workers): the error surfaces from Err, the Rows is closed and every
 // resource (in-flight count, scan goroutines) is released.
 func TestFailureHalfWayReleases(t *testing.T) {
 	db := openSeq(t, 100_000, 60_000)
@@ -83,8 +83,10 @@ func TestFailureHalfWayReleases(t *testing.T) {
 	if rows.Err() == nil {
 		t.Fatal("the failing CAST did not surface")
 	}
-	if n == 0 || n > 60_000 {
-		t.Errorf("%d rows before the error, want 1..60000", n)
+	// Two scan workers: rows of later row groups may arrive before the
+	// failing one, but never all of them.
+	if n >= 100_000 {
+		t.Errorf("%d rows before the error, want fewer than 100000", n)
 	}
 	if db.inFlight() != 0 {
 		t.Errorf("%d statements in flight after the failure", db.inFlight())

@@ -66,10 +66,15 @@ func (db *DB) confine(path string) (string, error) {
 	if !strings.ContainsAny(p, "*?[") {
 		real, err := filepath.EvalSymlinks(p)
 		if err != nil {
-			if os.IsNotExist(err) {
-				return p, nil
+			if !os.IsNotExist(err) {
+				return "", err
 			}
-			return "", err
+			// Not there (yet: COPY and CREATE TABLE create files): its
+			// directory must not lead outside either.
+			if dir, err := filepath.EvalSymlinks(filepath.Dir(p)); err == nil && !within(root, dir) {
+				return "", outside()
+			}
+			return p, nil
 		}
 		if !within(root, real) {
 			return "", outside()

@@ -44,7 +44,7 @@ func (db *DB) Prepare(query string) (*Stmt, error) {
 	if err != nil {
 		return nil, apiError(err)
 	}
-	return &Stmt{db: db, src: srcs[0], stmt: st, nparams: sql.NumParams(st)}, nil
+	return &Stmt{db: db, src: srcs[0], stmt: st, nparams: numParams(st)}, nil
 }
 
 // NumInput returns the number of ? markers.

@@ -1,0 +1,239 @@
+package sql
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dolthub/vitess/go/vt/sqlparser"
+)
+
+// Copy is COPY (query) TO 'path' [(FORMAT parquet[, COMPRESSION c])] or
+// COPY table TO 'path' …: the query's result written as a Parquet file.
+// Compression is "" (the default, snappy), "snappy", "zstd" or
+// "uncompressed".
+type Copy struct {
+	Query       *Query
+	Path        string
+	PathPos     Pos
+	Compression string
+}
+
+// CreateTableAs is CREATE [OR REPLACE] TABLE name AS query.
+type CreateTableAs struct {
+	Name    string
+	NamePos Pos
+	Replace bool
+	Query   *Query
+}
+
+// DropTable is DROP TABLE [IF EXISTS] name.
+type DropTable struct {
+	Name     string
+	NamePos  Pos
+	IfExists bool
+}
+
+func (*Copy) statement()          {}
+func (*CreateTableAs) statement() {}
+func (*DropTable) statement()     {}
+
+// ParseWrite parses the statements that write: COPY … TO, CREATE TABLE …
+// AS and DROP TABLE. ok is false (and st, err nil) when src is none of
+// them, so that the caller falls back to Parse. Errors are *Error
+// positioned in the whole script.
+func ParseWrite(src Source) (st Statement, ok bool, err error) {
+	if src.Line <= 0 {
+		src.Line = 1
+	}
+	if src.Col <= 0 {
+		src.Col = 1
+	}
+	toks, err := lex(src)
+	if err != nil || len(toks) == 0 {
+		return nil, false, nil
+	}
+	if n := len(toks); toks[n-1].isOp(";") {
+		toks = toks[:n-1]
+	}
+	p := &stmtParser{src: src, toks: toks}
+	switch {
+	case toks[0].is("COPY"):
+		st, err = p.copyTo()
+	case toks[0].is("CREATE"):
+		st, err = p.createTableAs()
+	case toks[0].is("DROP"):
+		st, err = p.dropTable()
+	default:
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, true, err
+	}
+	return st, true, nil
+}
+
+func (p *stmtParser) pos(i int) Pos {
+	return posIn(p.src.Text, p.at(i).off, Pos{p.src.Line, p.src.Col})
+}
+
+// closing returns the index of the ")" matching the "(" at i, or -1.
+func (p *stmtParser) closing(i int) int {
+	depth := 0
+	for j := i; j < len(p.toks); j++ {
+		switch {
+		case p.toks[j].isOp("("):
+			depth++
+		case p.toks[j].isOp(")"):
+			depth--
+			if depth == 0 {
+				return j
+			}
+		}
+	}
+	return -1
+}
+
+func (p *stmtParser) copyTo() (Statement, error) {
+	c := &Copy{}
+	var end int // index of TO
+	switch t := p.at(1); {
+	case t.isOp("("):
+		j := p.closing(1)
+		if j < 0 {
+			return nil, p.syntax(len(p.toks))
+		}
+		if j == 2 {
+			return nil, p.syntax(2)
+		}
+		q, err := parseQuery(p.src, p.toks[2:j])
+		if err != nil {
+			return nil, err
+		}
+		c.Query, end = q, j+1
+	case t.kind == tkIdent || t.kind == tkQIdent || t.kind == tkString:
+		c.Query, end = p.selectStar(1), 2
+	default:
+		return nil, p.syntax(1)
+	}
+	if !p.at(end).is("TO") {
+		return nil, p.syntax(end)
+	}
+	path := p.at(end + 1)
+	if path.kind != tkString {
+		return nil, p.syntax(end + 1)
+	}
+	c.Path, c.PathPos = path.val, p.pos(end+1)
+	i := end + 2
+	if i == len(p.toks) {
+		return c, nil
+	}
+	if !p.at(i).isOp("(") || p.closing(i) != len(p.toks)-1 {
+		return nil, p.syntax(i)
+	}
+	// (FORMAT parquet, COMPRESSION zstd): name value pairs, commas optional.
+	for i++; i < len(p.toks)-1; {
+		if p.at(i).isOp(",") {
+			i++
+			continue
+		}
+		name, val := p.at(i), p.at(i+1)
+		if name.kind != tkIdent || (val.kind != tkIdent && val.kind != tkString) || i+1 >= len(p.toks)-1 {
+			return nil, p.syntax(i)
+		}
+		v := strings.ToLower(val.val)
+		switch strings.ToUpper(name.val) {
+		case "FORMAT":
+			if v != "parquet" {
+				return nil, errAt(p.src, val.off, ErrUnsupported, fmt.Sprintf("COPY format %q is not supported (only parquet)", val.val))
+			}
+		case "COMPRESSION", "CODEC":
+			switch v {
+			case "snappy", "zstd", "uncompressed":
+				c.Compression = v
+			default:
+				return nil, errAt(p.src, val.off, ErrUnsupported, fmt.Sprintf("compression %q is not supported (snappy, zstd, uncompressed)", val.val))
+			}
+		default:
+			return nil, errAt(p.src, name.off, ErrUnsupported, fmt.Sprintf("COPY option %s is not supported", strings.ToUpper(name.val)))
+		}
+		i += 2
+	}
+	return c, nil
+}
+
+// selectStar is SELECT * FROM the table or path at token i, with that
+// token in place so that binding errors point at it (as for DESCRIBE).
+func (p *stmtParser) selectStar(i int) *Query {
+	t := p.at(i)
+	from := &sqlparser.AliasedTableExpr{Expr: sqlparser.TableName{Name: sqlparser.NewTableIdent(t.val)}}
+	sel := &sqlparser.Select{SelectExprs: sqlparser.SelectExprs{&sqlparser.StarExpr{}}, From: sqlparser.TableExprs{from}}
+	rw := &rewritten{paths: map[string]bool{}, nulls: map[int]bool{}}
+	if t.kind == tkString {
+		rw.paths[t.val] = true
+	}
+	return &Query{src: p.src, toks: p.toks[i : i+1], rw: rw, sel: sel}
+}
+
+func (p *stmtParser) createTableAs() (Statement, error) {
+	c := &CreateTableAs{}
+	i := 1
+	if p.at(1).is("OR") && p.at(2).is("REPLACE") {
+		c.Replace, i = true, 3
+	}
+	if !p.at(i).is("TABLE") {
+		if p.at(i).kind == tkIdent {
+			return nil, errAt(p.src, p.at(0).off, ErrUnsupported, "CREATE "+strings.ToUpper(p.at(i).val)+" is not supported")
+		}
+		return nil, p.syntax(i)
+	}
+	i++
+	if p.at(i).is("IF") {
+		return nil, errAt(p.src, p.at(i).off, ErrUnsupported, "CREATE TABLE IF NOT EXISTS is not supported")
+	}
+	name := p.at(i)
+	if name.kind != tkIdent && name.kind != tkQIdent {
+		return nil, p.syntax(i)
+	}
+	c.Name, c.NamePos = name.val, p.pos(i)
+	if p.at(i + 1).isOp("(") {
+		return nil, errAt(p.src, p.at(i+1).off, ErrUnsupported, "CREATE TABLE with a column list is not supported; use CREATE TABLE name AS SELECT …")
+	}
+	if !p.at(i + 1).is("AS") {
+		return nil, p.syntax(i + 1)
+	}
+	if i+2 >= len(p.toks) {
+		return nil, p.syntax(i + 2)
+	}
+	q, err := p.subQuery(i + 2)
+	if err != nil {
+		return nil, err
+	}
+	c.Query = q
+	return c, nil
+}
+
+func (p *stmtParser) dropTable() (Statement, error) {
+	if !p.at(1).is("TABLE") {
+		if p.at(1).kind == tkIdent {
+			return nil, errAt(p.src, p.at(0).off, ErrUnsupported, "DROP "+strings.ToUpper(p.at(1).val)+" is not supported")
+		}
+		return nil, p.syntax(1)
+	}
+	d := &DropTable{}
+	i := 2
+	if p.at(2).is("IF") {
+		if !p.at(3).is("EXISTS") {
+			return nil, p.syntax(3)
+		}
+		d.IfExists, i = true, 4
+	}
+	name := p.at(i)
+	if name.kind != tkIdent && name.kind != tkQIdent {
+		return nil, p.syntax(i)
+	}
+	if i+1 != len(p.toks) {
+		return nil, p.syntax(i + 1)
+	}
+	d.Name, d.NamePos = name.val, p.pos(i)
+	return d, nil
+}

@@ -1,0 +1,213 @@
+package b2sql
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/formats/parquet"
+	"github.com/b2sql/b2sql/sql"
+)
+
+// Writes: COPY (query) TO 'file.parquet', CREATE [OR REPLACE] TABLE name AS
+// query and DROP TABLE name. A file is written to a temporary name and
+// renamed into place when complete, so readers (including queries already
+// scanning a replaced table, which keep their open file) never see a
+// partial file. Writes to one table or file are serialized; reads never
+// wait for them.
+
+// writeLocks serializes writes per target (table name or file path).
+type writeLocks struct {
+	mu    sync.Mutex
+	locks map[string]*sync.Mutex
+}
+
+// lock takes the lock of key and returns its unlock function.
+func (w *writeLocks) lock(key string) func() {
+	w.mu.Lock()
+	if w.locks == nil {
+		w.locks = map[string]*sync.Mutex{}
+	}
+	m, ok := w.locks[key]
+	if !ok {
+		m = &sync.Mutex{}
+		w.locks[key] = m
+	}
+	w.mu.Unlock()
+	m.Lock()
+	return m.Unlock
+}
+
+// countRows is the one-row result of a write: the rows written, as DuckDB
+// reports them.
+func countRows(n int64) *Rows {
+	return valueRows([]Column{{Name: "Count", Type: columnar.TInt64}}, [][]columnar.Value{{columnar.IntValue(columnar.TInt64, n)}})
+}
+
+func (db *DB) readOnlyError(pos sql.Pos, what string) error {
+	return &Error{Pos: Pos{pos.Line, pos.Col}, Kind: ErrReadOnly, Msg: what + ": the database is read-only"}
+}
+
+// copyTo runs COPY … TO 'path'.
+func (db *DB) copyTo(ctx context.Context, c *sql.Copy, args []columnar.Value) (*Rows, error) {
+	if db.settings.readOnly {
+		return nil, db.readOnlyError(c.PathPos, "COPY")
+	}
+	if strings.ContainsAny(c.Path, "*?[") {
+		return nil, &Error{Pos: Pos{c.PathPos.Line, c.PathPos.Col}, Kind: ErrUnsupported, Msg: fmt.Sprintf("COPY TO %q: a glob is not a file name", c.Path)}
+	}
+	path, err := db.confine(c.Path)
+	if err != nil {
+		return nil, err
+	}
+	defer db.writes.lock("file:" + filepath.Clean(path))()
+	n, err := db.writeParquet(ctx, c.Query, args, path, c.Compression)
+	if err != nil {
+		return nil, err
+	}
+	return countRows(n), nil
+}
+
+// createTableAs runs CREATE [OR REPLACE] TABLE name AS query: the result is
+// written as name.parquet in the DB's directory (for a DB opened on a
+// directory) or in a temporary directory removed by Close, then registered.
+func (db *DB) createTableAs(ctx context.Context, c *sql.CreateTableAs, args []columnar.Value) (*Rows, error) {
+	at := Pos{c.NamePos.Line, c.NamePos.Col}
+	if db.settings.readOnly {
+		return nil, db.readOnlyError(c.NamePos, "CREATE TABLE")
+	}
+	if c.Name == "" || strings.ContainsAny(c.Name, `/\`+"\x00") || strings.HasPrefix(c.Name, ".") {
+		return nil, &Error{Pos: at, Kind: ErrUnsupported, Msg: fmt.Sprintf("table name %q cannot name a file", c.Name)}
+	}
+	key := strings.ToLower(c.Name)
+	defer db.writes.lock("table:" + key)()
+	if _, exists := (catalog{db}).Table(c.Name); exists && !c.Replace {
+		return nil, &Error{Pos: at, Kind: ErrTableExists, Msg: fmt.Sprintf("table %q already exists (use CREATE OR REPLACE TABLE)", c.Name)}
+	}
+	dir, err := db.writeDir()
+	if err != nil {
+		return nil, err
+	}
+	path := filepath.Join(dir, c.Name+".parquet")
+	defer db.writes.lock("file:" + filepath.Clean(path))()
+	n, err := db.writeParquet(ctx, c.Query, args, path, "")
+	if err != nil {
+		return nil, err
+	}
+	t, err := openPath(path)
+	if err != nil {
+		return nil, err
+	}
+	db.mu.Lock()
+	if old, ok := db.tables[key]; ok {
+		// Queries still scanning the old table keep its open file; it is
+		// closed with the DB.
+		db.life.retired = append(db.life.retired, old)
+	}
+	db.tables[key] = t
+	db.names[key] = c.Name
+	db.mu.Unlock()
+	return countRows(n), nil
+}
+
+// dropTable runs DROP TABLE: the name is unregistered; files in the DB's
+// own temporary directory are deleted, others are left alone.
+func (db *DB) dropTable(d *sql.DropTable) (*Rows, error) {
+	if db.settings.readOnly {
+		return nil, db.readOnlyError(d.NamePos, "DROP TABLE")
+	}
+	key := strings.ToLower(d.Name)
+	defer db.writes.lock("table:" + key)()
+	db.mu.Lock()
+	old, ok := db.tables[key]
+	if ok {
+		delete(db.tables, key)
+		delete(db.names, key)
+		db.life.retired = append(db.life.retired, old)
+	}
+	tmp := db.tmpDir
+	db.mu.Unlock()
+	if !ok {
+		if d.IfExists {
+			return valueRows(nil, nil), nil
+		}
+		return nil, &Error{Pos: Pos{d.NamePos.Line, d.NamePos.Col}, Kind: ErrUnknownTable,
+			Msg: fmt.Sprintf("unknown table %q", d.Name)}
+	}
+	if tmp != "" {
+		// Unlinking leaves running scans their open file.
+		os.Remove(filepath.Join(tmp, d.Name+".parquet"))
+	}
+	return valueRows(nil, nil), nil
+}
+
+// writeDir is where CREATE TABLE writes: the DB's directory, or a private
+// temporary directory (inside the root, with WithRoot) made on first use.
+func (db *DB) writeDir() (string, error) {
+	if db.dir != "" {
+		return db.dir, nil
+	}
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	if db.life.closed {
+		return "", ErrClosed
+	}
+	if db.tmpDir == "" {
+		dir, err := os.MkdirTemp(db.settings.root, ".b2sql-tables-")
+		if err != nil {
+			return "", fmt.Errorf("b2sql: CREATE TABLE: %w", err)
+		}
+		db.tmpDir = dir
+	}
+	return db.tmpDir, nil
+}
+
+// writeParquet runs q and streams its result into a Parquet file at path,
+// returning the rows written. On any error (the context's included) the
+// partial file is removed and a previous file at path is left intact.
+func (db *DB) writeParquet(ctx context.Context, q *sql.Query, args []columnar.Value, path, compression string) (int64, error) {
+	built, names, err := db.plan(q, false, args)
+	if err != nil {
+		return 0, err
+	}
+	rows, err := newRows(ctx, db, built, names)
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	schema := make(columnar.Schema, len(rows.cols))
+	for i, c := range rows.cols {
+		schema[i] = columnar.Field{Name: c.Name, Type: c.Type, Nullable: true}
+	}
+	opts := parquet.WriterOptions{}
+	switch compression {
+	case "zstd":
+		opts.Codec = parquet.Zstd
+	case "uncompressed":
+		opts.Codec = parquet.Uncompressed
+	}
+	w, err := parquet.NewWriter(path, schema, opts)
+	if err != nil {
+		return 0, err
+	}
+	var n int64
+	for b := rows.NextBatch(); b != nil; b = rows.NextBatch() {
+		if err := w.Write(b); err != nil {
+			w.Abort()
+			return 0, err
+		}
+		n += int64(b.Live())
+	}
+	if err := rows.Err(); err != nil {
+		w.Abort()
+		return 0, err
+	}
+	if err := w.Close(); err != nil {
+		return 0, err
+	}
+	return n, nil
+}

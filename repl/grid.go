@@ -74,7 +74,7 @@ func (o Output) renderGrid(w *bufio.Writer, rows *b2sql.Rows, cols []b2sql.Colum
 	}
 	shown := len(cols)
 	if !md && o.MaxWidth > 0 {
-		shown = fitWidths(width, o.MaxWidth)
+		shown = fitWidths(width, right, o.MaxWidth)
 	}
 	pad := func(s string, i int) string {
 		if runewidth.StringWidth(s) > width[i] {
@@ -151,25 +151,28 @@ const minCellWidth = 5
 
 // fitWidths narrows the widest columns, one cell at a time, until a table
 // with these column widths fits in maxWidth display cells, and returns how
-// many leading columns to show: if even the narrowest table does not fit,
-// trailing columns are dropped and a "…" column stands for them.
-func fitWidths(width []int, maxWidth int) int {
+// many leading columns to show. Text columns give way first: a cut number
+// misleads where a cut word does not. If even the narrowest table does not
+// fit, trailing columns are dropped and a "…" column stands for them.
+func fitWidths(width []int, numeric []bool, maxWidth int) int {
 	total := 1
 	for _, x := range width {
 		total += x + 3
 	}
-	for total > maxWidth {
-		widest := -1
-		for i, x := range width {
-			if x > minCellWidth && (widest < 0 || x > width[widest]) {
-				widest = i
+	for _, numbersToo := range []bool{false, true} {
+		for total > maxWidth {
+			widest := -1
+			for i, x := range width {
+				if x > minCellWidth && (numbersToo || !numeric[i]) && (widest < 0 || x > width[widest]) {
+					widest = i
+				}
 			}
+			if widest < 0 {
+				break
+			}
+			width[widest]--
+			total--
 		}
-		if widest < 0 {
-			break
-		}
-		width[widest]--
-		total--
 	}
 	shown := len(width)
 	for total > maxWidth && shown > 1 {

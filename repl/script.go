@@ -167,7 +167,7 @@ func (r *Runner) runQuery(ctx context.Context, src string, open func(context.Con
 			o.MaxWidth = w
 		}
 	}
-	if isPlan(rows) && o.Format == FormatTable {
+	if isPlan(rows) && (o.Format == FormatTable || o.Format == FormatLine) {
 		o = Output{Format: formatPlain} // a plan tree reads best unboxed
 	}
 	w := r.out()

@@ -331,7 +331,7 @@ func (w *stringWriter) finish(int64) (jsonObj, mpMap, error) {
 		}
 	}
 	nullObj := func(obj jsonObj) jsonObj {
-		if w.nullable {
+		if w.nullable || w.mask.aw != nil {
 			obj = append(obj, jsonKV{"nullable", true}, jsonKV{"null_storage", "mask"})
 		}
 		return obj

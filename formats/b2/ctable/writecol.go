@@ -202,7 +202,9 @@ func (w *fixedWriter) finish(nrows int64) (jsonObj, mpMap, error) {
 	if w.kind == "timestamp" {
 		obj = append(obj, jsonKV{"unit", "us"})
 	}
-	if w.nullable {
+	// A NULL in a column declared NOT NULL still gets its mask (and the
+	// schema says so), rather than being silently lost.
+	if w.nullable || w.mask.aw != nil {
 		obj = append(obj, jsonKV{"nullable", true}, jsonKV{"null_storage", "mask"})
 	}
 	var idx mpMap

@@ -336,3 +336,37 @@ func TestWriteConst(t *testing.T) {
 		checkRow(t, fmt.Sprint(i), r, want)
 	}
 }
+
+// TestWriteNullInNotNullColumn keeps a NULL that arrives in a column
+// declared NOT NULL (the mask is written and the schema says nullable).
+func TestWriteNullInNotNullColumn(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "n.b2z")
+	schema := columnar.Schema{{Name: "k", Type: columnar.TInt64}, {Name: "s", Type: columnar.TVarchar}}
+	w, err := Create(path, schema, CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := columnar.NewBatch([]columnar.Type{columnar.TInt64, columnar.TVarchar}, 3)
+	b.Len = 3
+	for i := 0; i < 3; i++ {
+		b.Cols[0].Ints[i] = int64(i)
+		b.Cols[1].Bytes[i] = fmt.Appendf(nil, "free text number %d", i)
+	}
+	b.Cols[0].SetNull(1, 3)
+	b.Cols[1].SetNull(2, 3)
+	if err := w.Write(b); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	tb, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tb.Close()
+	rows := scanAll(t, tb, index.ScanSpec{Threads: 1})
+	checkRow(t, "0", rows[0], []any{int64(0), "free text number 0"})
+	checkRow(t, "1", rows[1], []any{nil, "free text number 1"})
+	checkRow(t, "2", rows[2], []any{int64(2), nil})
+}

@@ -73,6 +73,23 @@ func (c config) String() string {
 
 var configs = []config{{true, 1}, {false, 1}, {true, 2}, {false, 2}}
 
+// activeConfigs returns the configurations to run: all of them, or, for
+// debugging, those whose name (e.g. "pruning=off,threads=1") contains the
+// value of B2SQL_LOGIC_CONFIG.
+func activeConfigs() []config {
+	want := os.Getenv("B2SQL_LOGIC_CONFIG")
+	if want == "" {
+		return configs
+	}
+	var out []config
+	for _, c := range configs {
+		if strings.Contains(c.String(), want) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 type recordKind int
 
 const (
@@ -305,8 +322,12 @@ func runFile(t *testing.T, path string) {
 	dir := t.TempDir()
 	base := filepath.Base(path)
 
-	sessions := make([]*session, len(configs))
-	for k, cfg := range configs {
+	cfgs := activeConfigs()
+	if len(cfgs) == 0 {
+		t.Fatalf("B2SQL_LOGIC_CONFIG=%q matches no configuration", os.Getenv("B2SQL_LOGIC_CONFIG"))
+	}
+	sessions := make([]*session, len(cfgs))
+	for k, cfg := range cfgs {
 		s := &session{cfg: cfg}
 		sessions[k] = s
 		db, err := b2sql.Open("", b2sql.WithThreads(cfg.threads))
@@ -410,7 +431,7 @@ func runRecord(t *testing.T, r record, dir string, sessions []*session) {
 	}
 	for _, m := range order {
 		who := strings.Join(byMsg[m], " ")
-		if len(byMsg[m]) == len(configs) {
+		if len(byMsg[m]) == len(sessions) && len(sessions) > 1 {
 			who = "all configs"
 		}
 		t.Errorf("[%s]\n%s\n%s", who, sql, m)

@@ -98,6 +98,8 @@ func (bd *builder) build(n Node) (executor.Operator, error) {
 	switch x := n.(type) {
 	case *Join:
 		return bd.buildJoin(x)
+	case *SetOp:
+		return bd.buildSetOp(x)
 	case *Aggregate:
 		if op, err := bd.parallelAggregate(x); op != nil || err != nil {
 			return op, err

@@ -220,6 +220,8 @@ func prune(n Node, need map[ColID]bool) Node {
 	switch n := n.(type) {
 	case *Join:
 		return pruneJoin(n, need)
+	case *SetOp:
+		return pruneSetOp(n)
 	case *Scan:
 		c := *n
 		c.Cols, c.TableCols = nil, nil

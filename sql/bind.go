@@ -39,11 +39,14 @@ func Bind(stmt *Query, cat planner.Catalog) (*Bound, error) {
 // an integer takes a compared column's type when it fits. Callers check
 // the count first; a marker without a value is an error at the marker.
 func bindWithParams(stmt *Query, cat planner.Catalog, params []columnar.Value) (*Bound, error) {
-	if stmt == nil || stmt.sel == nil {
+	if stmt != nil && stmt.stmt == nil && stmt.sel != nil {
+		stmt.stmt = stmt.sel
+	}
+	if stmt == nil || stmt.stmt == nil {
 		return nil, &Error{Pos: Pos{1, 1}, Kind: ErrSyntax, Msg: "no query to bind"}
 	}
 	b := &binder{q: stmt, cat: cat, cl: stmt.clauses(), lits: map[*planner.Const]litInfo{}, expanding: map[string]bool{}, params: params}
-	return b.bindSelect()
+	return b.bindQuery()
 }
 
 // litKind says what literal a constant came from: untyped string and
@@ -73,6 +76,13 @@ type binder struct {
 	hidden map[planner.ColID]bool // scope columns merged by USING: qualified access only
 	lits   map[*planner.Const]litInfo
 	agg    *aggState // non-nil while binding above an Aggregate
+
+	input     planner.Node           // the FROM plan that subqueries in WHERE and SELECT join onto
+	outer     *binder                // the enclosing query of a subquery (correlation)
+	outerRefs map[planner.ColID]bool // outer columns this query reads
+	used      []span                 // nested queries already bound, by token range
+	ctes      map[string]*cteDef     // WITH names in scope (lower case)
+	noSubq    string                 // why subqueries cannot be bound here ("" = they can)
 
 	params    []columnar.Value // values of ? markers
 	items     []selItem        // the select list, for alias references

@@ -98,10 +98,20 @@ func (q *Query) clauses() clauses {
 		dst *span
 	}
 	var marks []mark
-	for i, t := range q.toks {
-		if base < 0 && t.is("SELECT") {
+	// The query's own SELECT is the shallowest one (WITH … AS (SELECT …)
+	// SELECT …: the CTE bodies are nested).
+	for _, t := range q.toks {
+		switch {
+		case t.isOp("("):
+			depth++
+		case t.isOp(")"):
+			depth--
+		case t.is("SELECT") && (base < 0 || depth < base):
 			base = depth
 		}
+	}
+	depth = 0
+	for i, t := range q.toks {
 		switch {
 		case t.isOp("("):
 			depth++

@@ -81,7 +81,10 @@ func paramPlural(n int) string {
 // of markers is an ErrParam error at the first marker without a value (or
 // the last marker, when there are too many values).
 func BindParams(stmt *Query, cat planner.Catalog, params []columnar.Value) (*Bound, error) {
-	if stmt == nil || stmt.sel == nil {
+	if stmt != nil && stmt.stmt == nil && stmt.sel != nil {
+		stmt.stmt = stmt.sel
+	}
+	if stmt == nil || stmt.stmt == nil {
 		return Bind(stmt, cat)
 	}
 	if err := stmt.checkParams(len(params)); err != nil {

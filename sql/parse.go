@@ -93,7 +93,7 @@ func (p *stmtParser) statement() (Statement, error) {
 		}
 		return &Reset{Name: strings.ToLower(p.at(1).val)}, nil
 	case first.is("WITH"):
-		return nil, errAt(p.src, first.off, ErrUnsupported, "WITH is not supported")
+		return parseQuery(p.src, p.toks)
 	case first.kind == tkIdent && unsupportedStatements[strings.ToUpper(first.val)]:
 		return nil, errAt(p.src, first.off, ErrUnsupported, strings.ToUpper(first.val)+" is not supported")
 	}
@@ -111,10 +111,7 @@ var unsupportedStatements = map[string]bool{
 
 // subQuery parses tokens [i:] as a query.
 func (p *stmtParser) subQuery(i int) (*Query, error) {
-	if t := p.at(i); !t.is("SELECT") && !t.isOp("(") {
-		if t.is("WITH") {
-			return nil, errAt(p.src, t.off, ErrUnsupported, "WITH is not supported")
-		}
+	if t := p.at(i); !t.is("SELECT") && !t.isOp("(") && !t.is("WITH") {
 		if t.kind == tkIdent && unsupportedStatements[strings.ToUpper(t.val)] {
 			return nil, errAt(p.src, t.off, ErrUnsupported, strings.ToUpper(t.val)+" is not supported")
 		}
@@ -152,7 +149,7 @@ func (p *stmtParser) describe() (Statement, error) {
 	if t.kind == tkString {
 		rw.paths[t.val] = true
 	}
-	return &Describe{Table: t.val, Query: &Query{src: p.src, toks: p.toks[1:], rw: rw, sel: sel}}, nil
+	return &Describe{Table: t.val, Query: &Query{src: p.src, toks: p.toks[1:], rw: rw, sel: sel, stmt: sel}}, nil
 }
 
 func (p *stmtParser) set() (Statement, error) {
@@ -239,13 +236,17 @@ func parseQuery(src Source, toks []token) (*Query, error) {
 	for {
 		switch s := st.(type) {
 		case *sqlparser.Select:
-			q.sel = s
+			q.sel, q.stmt = s, s
 			return q, q.checkSelect()
 		case *sqlparser.ParenSelect:
 			st = s.Select
 			continue
 		case *sqlparser.SetOp:
-			return nil, q.unsupportedAt(strings.ToUpper(strings.Fields(s.Type)[0]), strings.ToUpper(s.Type)+" is not supported")
+			q.stmt = s
+			if s.Into != nil || s.Lock != "" {
+				return nil, q.unsupportedAt(strings.ToUpper(strings.Fields(s.Type)[0]), "INTO and locking clauses are not supported")
+			}
+			return q, nil
 		}
 		return nil, errAt(src, toks[0].off, ErrUnsupported, "statement is not supported")
 	}
@@ -289,8 +290,6 @@ func stripParens(toks []token) []token {
 func (q *Query) checkSelect() error {
 	s := q.sel
 	switch {
-	case s.With != nil:
-		return q.unsupportedAt("WITH", "WITH is not supported")
 	case s.Into != nil:
 		return q.unsupportedAt("INTO", "SELECT INTO is not supported")
 	case s.Lock != "":

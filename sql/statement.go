@@ -15,7 +15,8 @@ type Query struct {
 	src  Source
 	toks []token // the query's own tokens (after any EXPLAIN/DESCRIBE prefix)
 	rw   *rewritten
-	sel  *sqlparser.Select
+	sel  *sqlparser.Select         // the query when it is a plain SELECT
+	stmt sqlparser.SelectStatement // the query: *Select or *SetOp
 }
 
 // Source returns the statement the query was parsed from.

@@ -59,6 +59,17 @@
 // full chunk shape, so every chunk has the same size; blocks tile a chunk
 // in C order and hold their items in C order.
 //
+// Writing follows c-blosc2's b2nd exactly: every chunk is gathered into
+// that block-major order, padding zeroed, and chunks are stored in C order
+// of their chunk coordinates. NDWriter never holds the array: WriteChunk
+// takes one chunk's unpadded content at a time (memory: one padded and one
+// compressed chunk per worker), Append takes C-order rows along the first
+// dimension and emits a chunk-row (chunkshape[0] rows × all other
+// dimensions) as soon as it is complete, so its bound is that chunk-row
+// (or ⌈workers / chunks per chunk-row⌉ of them) plus the per-worker
+// chunks. A first dimension of -1 grows as rows arrive; the metalayer is
+// patched in place at Close.
+//
 // # API overview
 //
 //   - Chunks: Decompress, DecompressRange, GetItems and a reusable Decoder
@@ -69,7 +80,9 @@
 //     DecompressChunkRange, metalayers and vlmeta; CreateFrame writes.
 //   - b2nd: OpenArray / NewArray, Array.ReadSlice (N-d hyper-slabs touching
 //     only the needed chunks and blocks), Array.Chunks (1-D chunk
-//     iterator), Items (typed view); WriteArray and CreateArray1D write.
+//     iterator), Items (typed view). CreateArray returns an NDWriter that
+//     streams an N-d array (see below); WriteArray (whole array in memory)
+//     and CreateArray1D (1-D, growing) are thin wrappers over it.
 //   - Inspect dumps a file's layout for `b2sql inspect`.
 //
 // # Robustness

@@ -155,32 +155,45 @@ func (db *DB) Query(ctx context.Context, query string, args ...any) (*Rows, erro
 
 // Exec runs every statement of a script, discarding rows, and stops at the
 // first error. args are the values of the script's ? markers, in order:
-// each statement takes as many as it has markers.
+// each statement takes as many as it has markers. Writes (COPY … TO,
+// CREATE TABLE … AS, DROP TABLE) are refused on a read-only DB.
 func (db *DB) Exec(ctx context.Context, script string, args ...any) error {
+	_, err := db.exec(ctx, script, args)
+	return err
+}
+
+// exec is Exec, also returning the rows written by COPY and CREATE TABLE.
+func (db *DB) exec(ctx context.Context, script string, args []any) (written int64, err error) {
 	vals, err := paramValues(args)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	used := 0
 	for _, src := range sql.Split(script) {
 		stmt, err := parse(src)
 		if err != nil {
-			return apiError(err)
+			return written, apiError(err)
 		}
 		n := min(numParams(stmt), len(vals)-used)
 		r, err := db.runStatement(ctx, src, stmt, vals[used:used+n])
 		if err != nil {
-			return apiError(err)
+			return written, apiError(err)
 		}
 		used += n
+		switch stmt.(type) {
+		case *sql.Copy, *sql.CreateTableAs:
+			if len(r.static) == 1 && len(r.static[0]) == 1 {
+				written += r.static[0][0].I
+			}
+		}
 		if err := drain(r); err != nil {
-			return err
+			return written, err
 		}
 	}
 	if used < len(vals) {
-		return errorf(ErrParam, "script has %d parameters, %d arguments given", used, len(vals))
+		return written, errorf(ErrParam, "script has %d parameters, %d arguments given", used, len(vals))
 	}
-	return nil
+	return written, nil
 }
 
 // drain reads r to the end and closes it.

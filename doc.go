@@ -9,8 +9,8 @@
 // directly (FROM 'data/x.parquet', read_parquet('logs/*.parquet')).
 // Options set the parallelism (WithThreads), a memory budget
 // (WithMemoryLimit, advisory for now), read-only mode (WithReadOnly) and a
-// root directory outside of which no file may be read (WithRoot: use it
-// when the SQL comes from users).
+// root directory outside of which no file may be read or written
+// (WithRoot: use it when the SQL comes from users).
 //
 //	db, err := b2sql.Open("data/", b2sql.WithThreads(4))
 //	rows, err := db.Query(ctx, "SELECT category, count(*) FROM events WHERE ts >= ? GROUP BY 1", since)
@@ -39,6 +39,18 @@
 // string argument cannot change the statement; a count mismatch is an
 // *Error of kind ErrParam positioned at the marker.
 //
+// # Writes
+//
+// Exec (and Query) also run the statements that write Parquet files:
+// COPY (query) TO 'out.parquet' [(FORMAT parquet, COMPRESSION zstd)],
+// CREATE [OR REPLACE] TABLE name AS query (name.parquet in the DB's
+// directory, or in a temporary directory removed by Close for an
+// in-memory DB) and DROP TABLE name (unregisters; deletes only files of
+// that temporary directory). A file appears complete or not at all, writes
+// to one table or file are serialized, and queries already reading a
+// replaced table finish on its old file. A read-only DB refuses them with
+// ErrReadOnly; with WithRoot, targets must lie inside the root too.
+//
 // # Errors
 //
 // SQL errors are *Error: Pos (line and column in the statement), Kind (a
@@ -60,6 +72,6 @@
 //	db, err := sql.Open("b2sql", "data/?threads=2&readonly=true")
 //
 // It supports contexts (cancellation), prepared statements with ?, column
-// types (DatabaseTypeName, ScanType, Nullable, DecimalSize) and read-only
-// transactions. NewConnector shares one *DB between both APIs.
+// types (DatabaseTypeName, ScanType, Nullable, DecimalSize), RowsAffected
+// for writes and read-only transactions (no-ops). NewConnector shares one *DB between both APIs.
 package b2sql

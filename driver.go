@@ -164,10 +164,11 @@ func (c *conn) ExecContext(ctx context.Context, query string, args []driver.Name
 	if err != nil {
 		return nil, err
 	}
-	if err := c.db.Exec(ctx, query, vals...); err != nil {
+	n, err := c.db.exec(ctx, query, vals)
+	if err != nil {
 		return nil, err
 	}
-	return driver.ResultNoRows, nil
+	return driver.RowsAffected(n), nil
 }
 
 func (c *conn) CheckNamedValue(nv *driver.NamedValue) error { return checkNamedValue(nv) }
@@ -232,10 +233,11 @@ func (s *stmt) ExecContext(ctx context.Context, args []driver.NamedValue) (drive
 	if err != nil {
 		return nil, err
 	}
-	if err := s.s.Exec(ctx, vals...); err != nil {
+	n, err := s.s.exec(ctx, vals)
+	if err != nil {
 		return nil, err
 	}
-	return driver.ResultNoRows, nil
+	return driver.RowsAffected(n), nil
 }
 
 func (s *stmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driver.Rows, error) {

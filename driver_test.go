@@ -179,3 +179,33 @@ func mustOpts(t *testing.T, dsn string) []b2sql.Option {
 	}
 	return opts
 }
+
+func TestDriverWrites(t *testing.T) {
+	dir := t.TempDir()
+	writeFixture(t, dir, "t", 300, 1000, -1)
+	db, err := sql.Open("b2sql", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	res, err := db.ExecContext(ctx, "CREATE TABLE firsts AS SELECT i FROM t WHERE i < ?", 120)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := res.RowsAffected(); err != nil || n != 120 {
+		t.Errorf("RowsAffected = %d, %v; want 120", n, err)
+	}
+	var sum int64
+	if err := db.QueryRowContext(ctx, "SELECT sum(i) FROM firsts").Scan(&sum); err != nil || sum != 7140 { // 0+…+119
+		t.Errorf("sum = %d, %v", sum, err)
+	}
+	ro, err := sql.Open("b2sql", dir+"?readonly=true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	if _, err := ro.ExecContext(ctx, "DROP TABLE firsts"); !errors.Is(err, b2sql.ErrReadOnly) {
+		t.Errorf("read-only DROP: %v", err)
+	}
+}

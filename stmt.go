@@ -66,11 +66,24 @@ func (s *Stmt) Query(ctx context.Context, args ...any) (*Rows, error) {
 
 // Exec runs the statement with args, discarding any rows.
 func (s *Stmt) Exec(ctx context.Context, args ...any) error {
+	_, err := s.exec(ctx, args)
+	return err
+}
+
+// exec is Exec, also returning the rows written by COPY or CREATE TABLE.
+func (s *Stmt) exec(ctx context.Context, args []any) (int64, error) {
 	rows, err := s.Query(ctx, args...)
 	if err != nil {
-		return err
+		return 0, err
 	}
-	return drain(rows)
+	var n int64
+	switch s.stmt.(type) {
+	case *sql.Copy, *sql.CreateTableAs:
+		if len(rows.static) == 1 && len(rows.static[0]) == 1 {
+			n = rows.static[0][0].I
+		}
+	}
+	return n, drain(rows)
 }
 
 // Close marks the statement closed; later executions fail with ErrClosed.

@@ -65,6 +65,10 @@ type scanner struct {
 	prev    *outBatch
 	free    chan *outBatch
 
+	// countUnits: count finished row groups in stats.UnitsDone (progress);
+	// off for ScanUnits readers, whose queue counts units itself.
+	countUnits bool
+
 	limit    int64 // -1: none
 	produced int64
 	err      error
@@ -76,7 +80,7 @@ type scanner struct {
 // filtered. Batches come in file order when spec.Threads == 1 or
 // spec.Limit >= 0. The returned reader must be closed.
 func (t *Table) Scan(ctx context.Context, spec index.ScanSpec) (columnar.Reader, error) {
-	s := &scanner{t: t, spec: spec, stats: spec.Stats, limit: spec.Limit}
+	s := &scanner{t: t, spec: spec, stats: spec.Stats, limit: spec.Limit, countUnits: true}
 	if s.limit < -1 {
 		s.limit = -1
 	}
@@ -296,6 +300,9 @@ func (w *worker) unit(tk *task, out chan<- item) (err error) {
 		case <-s.ctx.Done():
 			return nil
 		}
+	}
+	if s.countUnits && s.stats != nil {
+		atomic.AddInt64(&s.stats.UnitsDone, 1)
 	}
 	return nil
 }

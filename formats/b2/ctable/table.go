@@ -46,7 +46,7 @@ type exposed struct {
 // reads the manifest, _valid_rows' header and the user vlmeta; column
 // frames are opened by the first scan that reads them. Errors name the
 // table and the member and wrap b2.ErrCorrupt for damaged input.
-func Open(path string) (_ *Table, err error) {
+func Open(path string) (*Table, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, fmt.Errorf("ctable: %w", err)

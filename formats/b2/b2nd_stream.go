@@ -98,6 +98,9 @@ func CreateArray(path, dtype string, shape []int64, opts *ArrayOptions) (*NDWrit
 		}
 		items *= s
 	}
+	if items > math.MaxInt64/int64(dt.ItemSize) {
+		return nil, fmt.Errorf("b2: shape %v × %d bytes overflows", shape, dt.ItemSize)
+	}
 	p := o.cparams(dt)
 	chunk, block := o.ChunkShape, o.BlockShape
 	if chunk == nil || block == nil {
@@ -288,7 +291,7 @@ func (w *NDWriter) Append(data []byte) error {
 	if rowBytes == 0 {
 		return fmt.Errorf("b2: shape %v has no items", w.meta.Shape)
 	}
-	if have := int64(len(w.buf)) + int64(len(data)); !w.grows && w.rowsOut*rowBytes+have > w.meta.Shape[0]*rowBytes {
+	if have := int64(len(w.buf)) + int64(len(data)); !w.grows && have > (w.meta.Shape[0]-w.rowsOut)*rowBytes {
 		return fmt.Errorf("b2: appending past the end of shape %v", w.meta.Shape)
 	}
 	for len(data) > 0 {
@@ -366,6 +369,13 @@ func (w *NDWriter) emitRows(src []byte, rows, end int64) error {
 			k /= g.chunkGrid[d]
 		}
 		s.cc[0] = first + k
+		if nd == 1 {
+			// A 1-D chunk without padding is the input itself.
+			co := s.cc[0] * cs0
+			if n := int64(g.extChunk[0]); n == cs0 && co+n <= end {
+				return src[(co-r0)*int64(w.isz) : (co-r0+n)*int64(w.isz)]
+			}
+		}
 		w.bufs[j] = grow(w.bufs[j], chunkBytes)
 		g.gatherChunk(w.bufs[j], s.cc, lim, src, org, box, s)
 		return w.bufs[j]

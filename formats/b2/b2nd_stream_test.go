@@ -145,6 +145,7 @@ var ndStreamCases = []struct {
 	{"u2/4d", "<u2", []int64{7, 6, 5, 9}, []int{3, 4, 2, 5}, []int{2, 3, 2, 2}, nil},
 	{"f8/2d/onechunkrow", "<f8", []int64{101, 67}, []int{200, 30}, []int{7, 8}, nil},
 	{"i8/1d", "<i8", []int64{12345}, []int{1000}, []int{300}, nil},
+	{"u4/1d/nopadding", "<u4", []int64{10007}, []int{1024}, []int{256}, nil},
 	{"c16/3d/auto", "<c16", []int64{9, 10, 11}, nil, nil, nil},
 	{"f8/0d", "<f8", []int64{}, nil, nil, nil},
 	{"i4/empty", "<i4", []int64{5, 0, 3}, []int{2, 2, 2}, []int{1, 1, 1}, nil},

@@ -82,6 +82,11 @@ func aggFromStats(agg AggCall, s *Scan, sp StatsProvider) (columnar.Value, bool)
 		if v.Type.Phys() != agg.Type.Phys() {
 			return columnar.Value{}, false
 		}
+		// Parquet writers store a zero min as -0.0 and a zero max as +0.0
+		// whatever the data holds, so a zero bound does not say which zero.
+		if v.Type.Phys() == columnar.PhysFloat && v.F == 0 {
+			return columnar.Value{}, false
+		}
 		v.Type = agg.Type
 		return v, true
 	}

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"context"
+	"math"
 	"testing"
 
 	"github.com/b2sql/b2sql/columnar"
@@ -66,6 +67,16 @@ func TestAnswerFromMetadata(t *testing.T) {
 	// MAX of a float column that may hold NaN must scan: NaN sorts highest.
 	if _, ok := answerFromMetadata(agg(maxX)).(*Values); ok {
 		t.Error("max(x) with possible NaN was answered from metadata")
+	}
+	// A zero float bound may be a -0.0 the writer substituted: scan instead.
+	zero := *tbl
+	zero.stats = map[int]index.Stats{1: {HasMinMax: true, Min: columnar.FloatValue(columnar.TFloat64, math.Copysign(0, -1)), Max: columnar.FloatValue(columnar.TFloat64, 9), NullCount: 0, Rows: 1000}}
+	zscan := *scan
+	zscan.Table = &zero
+	za := agg(minX)
+	za.Input = &zscan
+	if _, ok := answerFromMetadata(za).(*Values); ok {
+		t.Error("min(x) with a zero bound was answered from metadata")
 	}
 	// A filter in the scan means statistics do not describe the rows.
 	filtered := *scan

@@ -30,7 +30,11 @@ package tests
 // Type letters: I integer, R real (DOUBLE, FLOAT or DECIMAL; compared with
 // a relative tolerance of 1e-9), T text (VARCHAR, BLOB), B boolean, D date or
 // timestamp. The result's column count and types are checked against them;
-// an untyped NULL column matches every letter.
+// an untyped NULL column matches every letter; every non-NULL value must
+// carry its column's type.
+//
+// A failure names the configurations that produced it ("all configs" for a
+// semantic bug; a subset points at pruning or parallelism).
 //
 // "__TESTDIR__" in SQL, in expected error messages and in register paths is
 // replaced by the file's temporary directory, where data directives write.

@@ -15,16 +15,19 @@ import (
 // in C order of their chunk coordinates. Compression runs on up to
 // GOMAXPROCS workers, one chunk per worker.
 //
-// Memory, beyond the compressed chunk offsets (8 bytes per chunk):
+// Memory, beyond codec state, the file writer's 1 MiB buffer and the
+// chunk offsets (8 bytes per chunk):
 //
 //   - WriteChunk: one padded chunk and one compressed chunk per worker.
-//   - Append: the same, plus a buffer of unpadded input rows holding
-//     max(1, ⌈workers / chunks per chunk-row⌉) chunk-rows, where a
-//     chunk-row is ChunkShape()[0] rows of the whole array (ChunkShape()[0]
-//     × prod(shape[1:]) items): chunks can only be emitted once every row
-//     they cover is known. For an array whose trailing dimensions are
-//     large, that chunk-row is the bound. Append emits straight from the
-//     caller's slice when it holds whole chunk-rows, without copying.
+//   - Append: the same, plus a buffer of unpadded input rows holding one
+//     group of k = max(1, ⌈workers / chunks per chunk-row⌉) chunk-rows,
+//     where a chunk-row is ChunkShape()[0] rows of the whole array
+//     (ChunkShape()[0] × prod(shape[1:]) items): a chunk can only be
+//     emitted once every row it covers is known. For an array whose
+//     trailing dimensions are large, that chunk-row is the bound, however
+//     small the chunks. When one call brings at least a group of whole
+//     chunk-rows (or the final rows), they are compressed straight from
+//     the caller's slice without being copied.
 //
 // The file is written to a temporary name in the same directory and
 // renamed into place by Close, so readers never see a partial array;
@@ -413,8 +416,12 @@ func (w *NDWriter) compressBatches(n int, src func(j, i int) []byte) error {
 
 // Close writes the chunks still buffered, checks that the whole array was
 // written, records the final shape of a growing array and renames the file
-// into place. On any error the partial file is removed.
+// into place. On any error the partial file is removed. Closing again, or
+// after Abort, does nothing.
 func (w *NDWriter) Close() error {
+	if w.encs == nil {
+		return nil // already closed or aborted
+	}
 	err := w.finish()
 	w.release()
 	if err != nil {

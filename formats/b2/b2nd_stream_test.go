@@ -211,6 +211,9 @@ func TestNDWriterStreaming(t *testing.T) {
 			if err := w.Close(); err != nil {
 				t.Fatal(err)
 			}
+			if err := w.Close(); err != nil {
+				t.Fatalf("second Close: %v", err)
+			}
 			if got, _ := os.ReadFile(wc); !bytes.Equal(got, refBytes) {
 				t.Fatalf("WriteChunk file differs from WriteArray's at byte %d", firstDiff(got, refBytes))
 			}

@@ -60,9 +60,9 @@ func autoShapes(shape []int64, itemsize int, p *CParams) (chunk, block []int) {
 
 // WriteArray writes data (C order, len = prod(shape) × itemsize) as a b2nd
 // array at path, compressing chunks on all cores. dtype is a NumPy dtype
-// string such as "<f8" or "|S6". It is CreateArray + Append + Close: no
-// copy of data is made beyond one padded chunk per worker (and the final
-// partial chunk-row).
+// string such as "<f8" or "|S6". It is CreateArray + Append + Close, so
+// beyond data itself it holds one padded and one compressed chunk per
+// worker.
 func WriteArray(path, dtype string, shape []int64, data []byte, opts *ArrayOptions) error {
 	for _, s := range shape {
 		if s < 0 {

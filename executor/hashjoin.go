@@ -2,7 +2,7 @@ package executor
 
 import (
 	"context"
-	"fmt"
+	"errors"
 	"io"
 	"strings"
 
@@ -39,6 +39,7 @@ type HashJoin struct {
 	LeftKeys, RightKeys []Expr
 	Cond                Expr
 	Desc                string // the condition, for EXPLAIN
+	NullAware           bool   // Mark: IN rules (NULL when unmatched and a NULL key is involved)
 
 	build     *rowStore
 	table     map[string][]int32
@@ -138,8 +139,8 @@ func (j *HashJoin) Open(ctx context.Context) error {
 			j.table[string(key)] = append(j.table[string(key)], r)
 		}
 	}
-	if j.Kind == JoinSingle && j.build.n > 1 {
-		return fmt.Errorf("more than one row returned by a subquery used as an expression")
+	if j.Kind == JoinSingle && len(j.RightKeys) == 0 && j.Cond == nil && j.build.n > 1 {
+		return errSingleRow
 	}
 	j.matched = nil
 	if j.Kind == JoinRight || j.Kind == JoinFull {
@@ -304,6 +305,9 @@ func (j *HashJoin) emitPairs() (*columnar.Batch, error) {
 		}
 	}
 	for _, k := range j.sel {
+		if j.Kind == JoinSingle && j.lmatch[ls[k]] {
+			return nil, errSingleRow
+		}
 		j.lmatch[ls[k]] = true
 		if j.matched != nil {
 			j.matched[rs[k]] = true
@@ -349,7 +353,7 @@ func (j *HashJoin) leftTail() *columnar.Batch {
 			switch {
 			case j.lmatch[k]:
 				m.Bools[i] = true
-			case j.build.n > 0 && (j.lnull[k] || j.buildNull):
+			case j.NullAware && j.build.n > 0 && (j.lnull[k] || j.buildNull):
 				m.SetNull(i, b.Len)
 			default:
 				m.Bools[i] = false
@@ -423,6 +427,8 @@ func setAllNull(v *columnar.Vector, n int) {
 	v.Reset(n)
 	v.Valid = make(columnar.Bitmap, (n+63)/64)
 }
+
+var errSingleRow = errors.New("more than one row returned by a subquery used as an expression")
 
 // JoinKindString names a kind, for EXPLAIN.
 func JoinKindString(k JoinKind) string { return strings.ToLower(joinKindNames[k]) }

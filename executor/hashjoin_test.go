@@ -47,7 +47,7 @@ func TestHashJoinKinds(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(joinKindNames[tc.kind], func(t *testing.T) {
 			runSizes(t, func(t *testing.T, n int) {
-				j := &HashJoin{Left: staff(n), Right: depts(n), Kind: tc.kind,
+				j := &HashJoin{Left: staff(n), Right: depts(n), Kind: tc.kind, NullAware: true,
 					LeftKeys:  []Expr{ColumnExpr(1, columnar.TInt64)},
 					RightKeys: []Expr{ColumnExpr(0, columnar.TInt64)}}
 				got := drain(t, j)

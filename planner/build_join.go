@@ -42,7 +42,7 @@ func (bd *builder) buildJoinAs(n *Join) (executor.Operator, error) {
 		return nil, err
 	}
 	llay, rlay := layout(n.Left.Schema()), layout(n.Right.Schema())
-	op := &executor.HashJoin{Left: left, Right: right, Kind: executor.JoinKind(n.Kind)}
+	op := &executor.HashJoin{Left: left, Right: right, Kind: executor.JoinKind(n.Kind), NullAware: n.NullAware}
 	var desc []string
 	for _, k := range n.EquiKeys {
 		l, err := CompileExpr(k.L, llay)

@@ -39,6 +39,7 @@ type Join struct {
 	EquiKeys    []EquiKey
 	Cond        Expr
 	Mark        Column
+	NullAware   bool // Mark: x IN (…) rules (NULL when unmatched and a NULL key is involved); else EXISTS rules
 }
 
 func (n *Join) Schema() []Column {

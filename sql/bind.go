@@ -83,6 +83,7 @@ type binder struct {
 	used      []span                 // nested queries already bound, by token range
 	ctes      map[string]*cteDef     // WITH names in scope (lower case)
 	noSubq    string                 // why subqueries cannot be bound here ("" = they can)
+	where     *planner.Filter        // the WHERE filter over the FROM plan (decorrelation)
 
 	params    []columnar.Value // values of ? markers
 	items     []selItem        // the select list, for alias references

@@ -62,8 +62,10 @@ func (b *binder) bindExpr(e sqlparser.Expr, c ectx) (planner.Expr, error) {
 		return b.bindTrim(e, c)
 	case *sqlparser.ExtractFuncExpr:
 		return b.bindDatePart(strings.ToLower(e.Unit), e.Expr, b.q.findKeyword("EXTRACT", c.sp), c)
-	case *sqlparser.Subquery, *sqlparser.ExistsExpr:
-		return nil, b.errAt(b.subqueryTok(c.sp), ErrUnsupported, "subqueries are not supported")
+	case *sqlparser.Subquery:
+		return b.bindScalarSubquery(e, c)
+	case *sqlparser.ExistsExpr:
+		return b.bindExistsMark(e, c)
 	case *sqlparser.ConvertExpr:
 		return nil, b.errAt(b.q.findKeyword("CONVERT", c.sp), ErrUnsupported, "CONVERT is not supported; use CAST")
 	}
@@ -85,6 +87,11 @@ func (b *binder) bindColumn(e *sqlparser.ColName, c ectx) (planner.Expr, error) 
 		known := false
 		for _, q := range b.quals {
 			known = known || strings.EqualFold(q, qual)
+		}
+		if !known && b.outer != nil {
+			if col, ok := b.lookupOuter(qual, name); ok {
+				return &planner.ColRef{Col: col}, nil
+			}
 		}
 		if !known {
 			return nil, b.errAt(at, ErrUnknownTable, fmt.Sprintf("unknown table %q%s", qual, didYouMean(qual, b.quals)))
@@ -114,6 +121,9 @@ func (b *binder) bindColumn(e *sqlparser.ColName, c ectx) (planner.Expr, error) 
 				ac.sp = it.sp
 				return b.bindExpr(it.src, ac)
 			}
+		}
+		if col, ok := b.lookupOuter(qual, name); ok {
+			return &planner.ColRef{Col: col}, nil
 		}
 		full := name
 		if qual != "" {

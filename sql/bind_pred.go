@@ -56,8 +56,11 @@ func (b *binder) bindComparison(e *sqlparser.ComparisonExpr, c ectx) (planner.Ex
 	}
 	if fn == "in" || fn == "not_in" {
 		tuple, ok := e.Right.(sqlparser.ValTuple)
+		if sq, isSub := e.Right.(*sqlparser.Subquery); isSub {
+			return b.bindInMark(left, e, sq, fn == "not_in", c)
+		}
 		if !ok {
-			return nil, b.errAt(b.subqueryTok(c.sp), ErrUnsupported, "subqueries are not supported")
+			return nil, b.errAt(b.subqueryTok(c.sp), ErrUnsupported, "this IN list is not supported")
 		}
 		xs := []planner.Expr{left}
 		srcs := []sqlparser.Expr{e.Left}

@@ -30,17 +30,13 @@ func (b *binder) bindSelect() (*Bound, error) {
 		return nil, err
 	}
 	b.items = items
+	b.input = input
 	if sel.Where != nil {
-		c := ectx{sp: b.cl.where, clause: "WHERE"}
-		cond, err := b.bindExpr(sel.Where.Expr, c)
-		if err != nil {
+		if input, err = b.bindWhere(sel.Where.Expr); err != nil {
 			return nil, err
 		}
-		if cond, err = b.boolean(cond, sel.Where.Expr, c, "WHERE"); err != nil {
-			return nil, err
-		}
-		input = &planner.Filter{Input: input, Cond: cond}
 	}
+	b.input = input
 
 	var orderSrcs []sqlparser.SQLNode
 	for _, o := range sel.OrderBy {
@@ -53,6 +49,9 @@ func (b *binder) bindSelect() (*Bound, error) {
 		}
 	}
 	aggregating := len(sel.GroupBy) > 0 || b.q.rw.groupAll || sel.Having != nil || hasAgg(selSrcs...) || hasAgg(orderSrcs...)
+	if aggregating {
+		b.noSubq = "an aggregating query's SELECT, HAVING or ORDER BY"
+	}
 	if aggregating {
 		if err := b.bindGroupBy(items); err != nil {
 			return nil, err
@@ -125,6 +124,9 @@ func (b *binder) bindSelect() (*Bound, error) {
 		if having != nil {
 			input = &planner.Filter{Input: input, Cond: having}
 		}
+	}
+	if !aggregating {
+		input = b.input // with the joins of select-list subqueries
 	}
 	proj.Input = input
 	var root planner.Node = proj

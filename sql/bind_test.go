@@ -23,7 +23,7 @@ Project [(1 + 1) AS 1+1:INTEGER]
 `, ""},
 		{"SELECT * FROM t WHERE small = 3 AND u < 10 AND b IN (1, 2) AND price >= 9.99 AND d BETWEEN '2024-01-01' AND '2024-12-31'", `
 Project [t.a AS a:INTEGER, t.b AS b:BIGINT, t.s AS s:VARCHAR, t.price AS price:DECIMAL(10,2), t.d AS d:DATE, t.ts AS ts:TIMESTAMP, t.f AS f:DOUBLE, t.small AS small:SMALLINT, t.u AS u:UINTEGER, t.ub AS ub:UBIGINT, t.ok AS ok:BOOLEAN, t.City AS City:VARCHAR]
-  Filter (((((t.small = 3) AND (t.u < 10)) AND t.b IN (1, 2)) AND (t.price >= 9.99)) AND ((t.d >= DATE '2024-01-01') AND (t.d <= DATE '2024-12-31')))
+  Filter and((t.small = 3), (t.u < 10), t.b IN (1, 2), (t.price >= 9.99), ((t.d >= DATE '2024-01-01') AND (t.d <= DATE '2024-12-31')))
     Scan t AS t cols=12
 `, ""},
 		{"SELECT x.a FROM t AS x WHERE x.s LIKE 'a%'", `

@@ -1,0 +1,367 @@
+package sql
+
+import (
+	"fmt"
+
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/planner"
+	"github.com/dolthub/vitess/go/vt/sqlparser"
+)
+
+// Subqueries in expressions are never run per row: each becomes a join of
+// the query's FROM plan (b.input) with the subquery's plan.
+//
+//	WHERE … EXISTS (q) / x IN (q)      semi join (a top-level conjunct)
+//	WHERE … NOT EXISTS (q)             anti join (a top-level conjunct)
+//	x [NOT] IN (q) elsewhere           mark join, NULL-aware (uncorrelated)
+//	EXISTS (q) elsewhere               mark join
+//	(q) as a value                     single join (at most one row per outer row)
+//
+// A correlated subquery (one that reads the outer query's columns) is
+// decorrelated: the conjuncts of its WHERE that read outer columns become
+// the join condition. A correlated subquery computing an aggregate without
+// GROUP BY is grouped by the inner sides of its correlation equalities and
+// left-joined back (COUNT of no rows is 0, not NULL). Other shapes are
+// reported as unsupported.
+
+// bindWhere binds WHERE, turning top-level EXISTS/IN-subquery conjuncts into
+// semi and anti joins.
+func (b *binder) bindWhere(where sqlparser.Expr) (planner.Node, error) {
+	c := ectx{sp: b.cl.where, clause: "WHERE"}
+	var conds []planner.Expr
+	for _, e := range splitAndAST(where) {
+		done, err := b.semiConjunct(e, c)
+		if err != nil {
+			return nil, err
+		}
+		if done {
+			continue
+		}
+		x, err := b.bindExpr(e, c)
+		if err != nil {
+			return nil, err
+		}
+		if x, err = b.boolean(x, e, c, "WHERE"); err != nil {
+			return nil, err
+		}
+		conds = append(conds, x)
+	}
+	if len(conds) == 0 {
+		return b.input, nil
+	}
+	f := &planner.Filter{Input: b.input, Cond: planner.JoinAnd(conds)}
+	b.where = f
+	return f, nil
+}
+
+func splitAndAST(e sqlparser.Expr) []sqlparser.Expr {
+	switch x := e.(type) {
+	case *sqlparser.AndExpr:
+		return append(splitAndAST(x.Left), splitAndAST(x.Right)...)
+	case *sqlparser.ParenExpr:
+		if _, ok := x.Expr.(*sqlparser.AndExpr); ok {
+			return splitAndAST(x.Expr)
+		}
+	}
+	return []sqlparser.Expr{e}
+}
+
+// semiConjunct binds a WHERE conjunct that is [NOT] EXISTS (q) or x IN (q)
+// as a semi/anti join onto b.input; done is false for other conjuncts.
+func (b *binder) semiConjunct(e sqlparser.Expr, c ectx) (bool, error) {
+	anti := false
+	if n, ok := e.(*sqlparser.NotExpr); ok {
+		if _, isExists := n.Expr.(*sqlparser.ExistsExpr); isExists {
+			e, anti = n.Expr, true
+		}
+	}
+	switch x := e.(type) {
+	case *sqlparser.ExistsExpr:
+		sub, err := b.subquery(x.Subquery, c, false)
+		if err != nil {
+			return false, err
+		}
+		kind := planner.JoinSemi
+		if anti {
+			kind = planner.JoinAnti
+		}
+		b.joinSub(kind, sub, nil)
+		return true, nil
+	case *sqlparser.ComparisonExpr:
+		sq, ok := x.Right.(*sqlparser.Subquery)
+		if !ok || x.Operator != sqlparser.InStr {
+			return false, nil
+		}
+		left, err := b.bindExpr(x.Left, c)
+		if err != nil {
+			return false, err
+		}
+		sub, err := b.subquery(sq, c, true)
+		if err != nil {
+			return false, err
+		}
+		key, err := b.inKey(left, x.Left, sub, c)
+		if err != nil {
+			return false, err
+		}
+		b.joinSub(planner.JoinSemi, sub, []planner.EquiKey{key})
+		return true, nil
+	}
+	return false, nil
+}
+
+// boundSub is a subquery ready to join: its plan (Right), the value of its
+// first column over Right, and the correlation conditions (over outer and
+// Right columns).
+type boundSub struct {
+	right planner.Node
+	value planner.Column
+	corr  []planner.Expr
+	agg   *aggSub // correlated aggregate: value computed above the join
+}
+
+// aggSub is a correlated aggregate subquery grouped by its correlation.
+type aggSub struct {
+	value planner.Expr // over the Aggregate's output; evaluated above the join
+	keys  []planner.EquiKey
+}
+
+// subquery binds a subquery in an expression. value asks for its single
+// column as a value (IN, scalar).
+func (b *binder) subquery(sq *sqlparser.Subquery, c ectx, value bool) (*boundSub, error) {
+	at := b.subqueryTok(c.sp)
+	if b.noSubq != "" || b.input == nil {
+		where := b.noSubq
+		if where == "" {
+			where = c.clause
+		}
+		return nil, b.errAt(at, ErrUnsupported, fmt.Sprintf("subqueries are not supported in %s", where))
+	}
+	bd, child, err := b.bindNested(b.nested(sq.Select, c.sp), true)
+	if err != nil {
+		return nil, err
+	}
+	if value && len(bd.Names) != 1 {
+		return nil, b.errAt(at, ErrType, fmt.Sprintf("subquery returns %d columns, expected 1", len(bd.Names)))
+	}
+	sub := &boundSub{right: bd.Root}
+	if len(child.outerRefs) == 0 {
+		if value {
+			sub.value = bd.Root.Schema()[0]
+		}
+		return sub, nil
+	}
+	return b.decorrelate(bd, child, at, value)
+}
+
+// decorrelate pulls the correlated conjuncts out of the subquery's WHERE.
+func (b *binder) decorrelate(bd *Bound, child *binder, at int, value bool) (*boundSub, error) {
+	unsupported := func(why string) error {
+		return b.errAt(at, ErrUnsupported, "correlated subquery "+why+" is not supported")
+	}
+	w := child.where
+	if w == nil {
+		return nil, unsupported("that reads outer columns outside WHERE")
+	}
+	var corr, keep []planner.Expr
+	for _, e := range planner.SplitAnd(w.Cond) {
+		if readsAny(e, child.outerRefs) {
+			corr = append(corr, e)
+		} else {
+			keep = append(keep, e)
+		}
+	}
+	if len(keep) > 0 {
+		w.Cond = planner.JoinAnd(keep)
+	} else {
+		w.Cond = &planner.Const{Val: columnar.BoolValue(true)}
+	}
+	if planReads(bd.Root, child.outerRefs) {
+		return nil, unsupported("that reads outer columns outside WHERE")
+	}
+	// Walk down from the root to the WHERE filter.
+	root := bd.Root
+	out := root.Schema()
+	var valueExpr planner.Expr
+	if value {
+		valueExpr = &planner.ColRef{Col: out[0]}
+	}
+	n := root
+	for n != planner.Node(w) {
+		switch x := n.(type) {
+		case *planner.Project:
+			if valueExpr != nil {
+				valueExpr = substitute(valueExpr, x)
+			}
+			n = x.Input
+		case *planner.Distinct:
+			n = x.Input
+		case *planner.Sort:
+			n = x.Input
+		case *planner.Aggregate:
+			if !value || len(x.Groups) > 0 || x.Input != planner.Node(w) {
+				return nil, unsupported("with GROUP BY, HAVING or an aggregate here")
+			}
+			return b.decorrelateAgg(x, valueExpr, corr, child, unsupported)
+		default:
+			return nil, unsupported("with LIMIT or a set operation")
+		}
+	}
+	sub := &boundSub{right: w, corr: corr}
+	if value {
+		// Compute the value below the join, so that an unmatched outer row
+		// sees NULL, not the expression over NULLs.
+		p := &planner.Project{Input: w}
+		sub.value = b.newCol("subquery", "", valueExpr.Type())
+		p.Exprs, p.Out = append(p.Exprs, valueExpr), append(p.Out, sub.value)
+		for _, col := range w.Schema() {
+			p.Exprs = append(p.Exprs, &planner.ColRef{Col: col})
+			p.Out = append(p.Out, col)
+		}
+		sub.right = p
+	}
+	return sub, nil
+}
+
+// decorrelateAgg groups a correlated aggregate by the inner sides of its
+// correlation equalities.
+func (b *binder) decorrelateAgg(a *planner.Aggregate, valueExpr planner.Expr, corr []planner.Expr, child *binder, unsupported func(string) error) (*boundSub, error) {
+	inner := map[planner.ColID]bool{}
+	for _, col := range a.Input.Schema() {
+		inner[col.ID] = true
+	}
+	g := &planner.Aggregate{Input: a.Input, Aggs: a.Aggs}
+	var keys []planner.EquiKey
+	for _, e := range corr {
+		call, ok := e.(*planner.Call)
+		if !ok || call.Fn != "=" {
+			return nil, unsupported("aggregate with a non-equality correlation")
+		}
+		l, r := call.Args[0], call.Args[1]
+		if readsAny(l, inner) {
+			l, r = r, l
+		}
+		if !readsOnly(l, child.outerRefs) || !readsOnly(r, inner) {
+			return nil, unsupported("aggregate with this correlation")
+		}
+		col := b.newCol("key", "", r.Type())
+		g.Groups = append(g.Groups, r)
+		g.Out = append(g.Out, col)
+		keys = append(keys, planner.EquiKey{L: l, R: &planner.ColRef{Col: col}})
+	}
+	g.Out = append(g.Out, a.Out[len(a.Groups):]...)
+	// COUNT over no rows is 0: an unmatched outer row gets NULL from the
+	// join, so counts are read through COALESCE.
+	counts := map[planner.ColID]bool{}
+	for i, ag := range a.Aggs {
+		if ag.Func == planner.AggCount || ag.Func == planner.AggCountStar {
+			counts[a.Out[len(a.Groups)+i].ID] = true
+		}
+	}
+	v := mapColRefs(valueExpr, func(r *planner.ColRef) planner.Expr {
+		if counts[r.Col.ID] {
+			return &planner.Call{Fn: "coalesce", Args: []planner.Expr{r, &planner.Const{Val: columnar.IntValue(r.Col.Type, 0)}}, T: r.Col.Type}
+		}
+		return r
+	})
+	return &boundSub{right: g, agg: &aggSub{value: v, keys: keys}}, nil
+}
+
+// joinSub joins a bound subquery onto b.input.
+func (b *binder) joinSub(kind planner.JoinKind, sub *boundSub, keys []planner.EquiKey) *planner.Join {
+	j := &planner.Join{Left: b.input, Right: sub.right, Kind: kind}
+	if sub.agg != nil {
+		keys = append(keys, sub.agg.keys...)
+	}
+	var cond planner.Expr
+	if len(sub.corr) > 0 {
+		cond = planner.JoinAnd(sub.corr)
+	}
+	more, rest := planner.SplitJoinCond(cond, b.input.Schema(), sub.right.Schema())
+	j.EquiKeys = append(keys, more...)
+	j.Cond = rest
+	b.input = j
+	return j
+}
+
+// inKey is the equality x = subquery value, both sides of one type.
+func (b *binder) inKey(left planner.Expr, src sqlparser.Expr, sub *boundSub, c ectx) (planner.EquiKey, error) {
+	if sub.agg != nil {
+		return planner.EquiKey{}, b.errAt(b.subqueryTok(c.sp), ErrUnsupported, "IN with a correlated aggregate subquery is not supported")
+	}
+	xs, _, err := b.unify([]planner.Expr{left, &planner.ColRef{Col: sub.value}}, []sqlparser.Expr{src, src}, c, true, "compare")
+	if err != nil {
+		return planner.EquiKey{}, err
+	}
+	return planner.EquiKey{L: xs[0], R: xs[1]}, nil
+}
+
+// bindScalarSubquery binds (q) used as a value.
+func (b *binder) bindScalarSubquery(sq *sqlparser.Subquery, c ectx) (planner.Expr, error) {
+	sub, err := b.subquery(sq, c, true)
+	if err != nil {
+		return nil, err
+	}
+	if sub.agg != nil {
+		b.joinSub(planner.JoinLeft, sub, nil)
+		return sub.agg.value, nil
+	}
+	b.joinSub(planner.JoinSingle, sub, nil)
+	return &planner.ColRef{Col: sub.value}, nil
+}
+
+// bindExistsMark binds EXISTS (q) inside an expression.
+func (b *binder) bindExistsMark(x *sqlparser.ExistsExpr, c ectx) (planner.Expr, error) {
+	sub, err := b.subquery(x.Subquery, c, false)
+	if err != nil {
+		return nil, err
+	}
+	j := b.joinSub(planner.JoinMark, sub, nil)
+	j.Mark = b.newCol("exists", "", columnar.TBool)
+	return &planner.ColRef{Col: j.Mark}, nil
+}
+
+// bindInMark binds x [NOT] IN (q) inside an expression: a NULL-aware mark.
+func (b *binder) bindInMark(left planner.Expr, e *sqlparser.ComparisonExpr, sq *sqlparser.Subquery, not bool, c ectx) (planner.Expr, error) {
+	sub, err := b.subquery(sq, c, true)
+	if err != nil {
+		return nil, err
+	}
+	if len(sub.corr) > 0 || sub.agg != nil {
+		return nil, b.errAt(b.subqueryTok(c.sp), ErrUnsupported, "correlated [NOT] IN subquery outside a WHERE conjunct is not supported")
+	}
+	key, err := b.inKey(left, e.Left, sub, c)
+	if err != nil {
+		return nil, err
+	}
+	j := b.joinSub(planner.JoinMark, sub, []planner.EquiKey{key})
+	j.NullAware = true
+	j.Mark = b.newCol("in", "", columnar.TBool)
+	var x planner.Expr = &planner.ColRef{Col: j.Mark}
+	if not {
+		x = &planner.Call{Fn: "not", Args: []planner.Expr{x}, T: columnar.TBool}
+	}
+	return x, nil
+}
+
+// lookupOuter resolves a name in the enclosing query's scope, recording
+// the correlation.
+func (b *binder) lookupOuter(qual, name string) (planner.Column, bool) {
+	if b.outer == nil {
+		return planner.Column{}, false
+	}
+	var found []planner.Column
+	for _, col := range b.outer.scope {
+		if qual == "" && b.outer.hidden[col.ID] {
+			continue
+		}
+		if equalFold(col.Name, name) && (qual == "" || equalFold(col.Table, qual)) {
+			found = append(found, col)
+		}
+	}
+	if len(found) != 1 {
+		return planner.Column{}, false
+	}
+	b.outerRefs[found[0].ID] = true
+	return found[0], true
+}

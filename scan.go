@@ -27,8 +27,8 @@ import (
 //
 // NULL can only go to *any, *[]byte, *columnar.Value, a sql.Scanner or a
 // pointer to a pointer (**int64 is set to nil); elsewhere it is an
-// ErrScan error naming the column. dest may hold fewer pointers than
-// there are columns only if it is empty.
+// ErrScan error naming the column. dest must hold one pointer per column;
+// Scan is valid after a Next that returned true.
 func (r *Rows) Scan(dest ...any) error {
 	if len(dest) != len(r.cols) {
 		return errorf(ErrScan, "Scan: %d destinations for %d columns", len(dest), len(r.cols))

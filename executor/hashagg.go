@@ -48,6 +48,7 @@ type HashAgg struct {
 	ints    map[int64]int32
 	dense   []int32 // group id + 1 of small non-negative integer keys (0 = none yet)
 	strs    map[string]int32
+	strTab  *strTable // single string key
 	nullGID int32
 	ngroups int
 	gids    []int32
@@ -88,7 +89,7 @@ func (h *HashAgg) Open(ctx context.Context) error {
 	}
 	h.keys = newRowStore(gtypes)
 	h.nullGID = -1
-	h.ngroups, h.pos, h.dense, h.ints, h.strs = 0, 0, nil, nil, nil
+	h.ngroups, h.pos, h.dense, h.ints, h.strs, h.strTab = 0, 0, nil, nil, nil, nil
 	switch {
 	case len(h.Groups) == 1 && (gtypes[0].Phys() == columnar.PhysInt || gtypes[0].Phys() == columnar.PhysUint || gtypes[0].Phys() == columnar.PhysBool):
 		h.ints = map[int64]int32{}
@@ -202,6 +203,18 @@ func (h *HashAgg) assignGroups(b *columnar.Batch, keys []*columnar.Vector) error
 	}
 	if len(keys) == 1 && keys[0].Type.Phys() == columnar.PhysBytes {
 		k := keys[0]
+		if h.strTab == nil {
+			h.strTab = newStrTable()
+		}
+		var row int
+		create := func() int32 { return newGroup(row) }
+		if !k.Const && k.Valid == nil && b.Sel == nil {
+			for i, s := range k.Bytes[:b.Len] {
+				row = i
+				gids[i] = h.strTab.find(s, create)
+			}
+			return nil
+		}
 		forEach(b, func(i int) {
 			j := idx(k, i)
 			if k.IsNull(j) {
@@ -211,13 +224,8 @@ func (h *HashAgg) assignGroups(b *columnar.Batch, keys []*columnar.Vector) error
 				gids[i] = h.nullGID
 				return
 			}
-			s := k.Bytes[j]
-			g, ok := h.strs[string(s)]
-			if !ok {
-				g = newGroup(i)
-				h.strs[string(s)] = g
-			}
-			gids[i] = g
+			row = i
+			gids[i] = h.strTab.find(k.Bytes[j], create)
 		})
 		return nil
 	}
@@ -299,15 +307,26 @@ func (h *HashAgg) Next(ctx context.Context) (*columnar.Batch, error) {
 
 // denseKeys bounds the integer keys looked up by direct indexing: small
 // non-negative codes (regions, flags, years) skip the hash map entirely.
-const denseKeys = 1 << 16
+const denseKeys = 1 << 22
 
 // intGroup returns the group of integer key v (row i), creating it.
 func (h *HashAgg) intGroup(v int64, i int, newGroup func(i int) int32) int32 {
-	if uint64(v) < denseKeys {
+	// The direct table grows only while it stays dense enough (at most
+	// 8 slots per group, past a 64Ki floor), so one huge key cannot make it
+	// large; keys outside it live in the map.
+	if uint64(v) < denseKeys && (int(v) < len(h.dense) || int(v) < max(1<<16, 8*h.ngroups)) {
 		if int(v) >= len(h.dense) {
-			grown := make([]int32, max(int(v)+1, 2*len(h.dense), 256))
+			grown := make([]int32, min(max(int(v)+1, 2*len(h.dense), 256), denseKeys))
 			copy(grown, h.dense)
 			h.dense = grown
+			// Keys the map took while they were out of range move in, so
+			// each key has exactly one home.
+			for k, g := range h.ints {
+				if uint64(k) < uint64(len(h.dense)) {
+					h.dense[k] = g + 1
+					delete(h.ints, k)
+				}
+			}
 		}
 		g := h.dense[v]
 		if g == 0 {

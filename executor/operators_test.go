@@ -218,3 +218,29 @@ func TestLikePatterns(t *testing.T) {
 		t.Error("ILIKE should fold case")
 	}
 }
+
+// TestHashAggIntKeysMoveIntoDenseTable: a key first stored in the map must
+// keep its group when the direct table later grows over it.
+func TestHashAggIntKeysMoveIntoDenseTable(t *testing.T) {
+	var rows [][]columnar.Value
+	rows = append(rows, []columnar.Value{i64(100_000)}, []columnar.Value{i64(-3)})
+	for k := 0; k < 20_000; k++ { // 20k groups: 8×20k = 160k > 100k, the table grows over 100000
+		rows = append(rows, []columnar.Value{i64(int64(k))})
+	}
+	rows = append(rows, []columnar.Value{i64(100_000)}, []columnar.Value{i64(-3)}, []columnar.Value{i64(7)})
+	for _, n := range []int{7, columnar.MaxBatch} {
+		src := &source{types: []columnar.Type{columnar.TInt64}, rows: rows, n: n}
+		agg := &HashAgg{Input: src, Groups: []Expr{ColumnExpr(0, columnar.TInt64)}, Aggs: []AggSpec{{Kind: AggCountStar, Type: columnar.TInt64}}}
+		got := drain(t, agg)
+		if len(got) != 20_002 {
+			t.Fatalf("batch %d: %d groups, want 20002", n, len(got))
+		}
+		want := map[string]bool{"100000|2": true, "-3|2": true, "7|2": true, "8|1": true}
+		for _, r := range got {
+			delete(want, r)
+		}
+		if len(want) != 0 {
+			t.Fatalf("batch %d: missing groups %v", n, want)
+		}
+	}
+}

@@ -353,7 +353,7 @@ func (db *DB) runStatement(ctx context.Context, src sql.Source, stmt sql.Stateme
 
 // plan binds, optimizes and builds a query.
 func (db *DB) plan(q *sql.Query, analyze bool, args []columnar.Value) (*planner.Built, []string, error) {
-	bound, err := sql.BindParams(q, catalog{db}, args)
+	bound, err := db.bind(q, args)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -400,7 +400,7 @@ func (db *DB) explain(ctx context.Context, e *sql.Explain, args []columnar.Value
 func (db *DB) describe(ctx context.Context, d *sql.Describe, args []columnar.Value) (*Rows, error) {
 	var cols []Column
 	if d.Query != nil {
-		bound, err := sql.BindParams(d.Query, catalog{db}, args)
+		bound, err := db.bind(d.Query, args)
 		if err != nil {
 			return nil, err
 		}

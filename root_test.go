@@ -61,8 +61,9 @@ func TestRootConfinement(t *testing.T) {
 		}
 		for _, q := range []string{"SELECT count(*) FROM '" + p + "'", "SELECT count(*) FROM read_parquet('" + p + "')"} {
 			_, err := db.Query(ctx, q)
-			if err == nil || !strings.Contains(err.Error(), "outside the root") {
-				t.Errorf("%s: err = %v, want a refusal", q, err)
+			var e *b2sql.Error
+			if !errors.Is(err, b2sql.ErrOutsideRoot) || !errors.As(err, &e) || e.Pos.Col < 22 || !strings.Contains(err.Error(), "outside the root") {
+				t.Errorf("%s: err = %v, want a positioned ErrOutsideRoot", q, err)
 			}
 		}
 	}

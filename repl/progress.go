@@ -1,6 +1,7 @@
 package repl
 
 import (
+	"fmt"
 	"io"
 	"sync"
 	"sync/atomic"
@@ -60,6 +61,7 @@ func (m *progressMeter) stop() {
 
 func (m *progressMeter) run() {
 	defer close(m.done)
+	start := time.Now()
 	t := time.NewTimer(m.delay)
 	defer t.Stop()
 	select {
@@ -68,15 +70,13 @@ func (m *progressMeter) run() {
 	case <-t.C:
 	}
 	// The bar is driven from this goroutine only (no spinner ticker of its
-	// own), so erasing it cannot race with a redraw.
+	// own), so erasing it cannot race with a redraw. Its description
+	// carries the elapsed time since the query started (the bar's own clock
+	// starts with the bar) and the rows streamed.
 	bar := progressbar.NewOptions64(-1,
 		progressbar.OptionSetWriter(m.w),
-		progressbar.OptionSetDescription("running"),
-		progressbar.OptionShowCount(),
-		progressbar.OptionSetItsString("rows"),
-		progressbar.OptionShowIts(),
 		progressbar.OptionSetSpinnerChangeInterval(0),
-		progressbar.OptionSetElapsedTime(true),
+		progressbar.OptionSetElapsedTime(false),
 		progressbar.OptionSetPredictTime(false),
 		progressbar.OptionSetWidth(30),
 		progressbar.OptionUseANSICodes(true),
@@ -85,19 +85,20 @@ func (m *progressMeter) run() {
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
 	for {
+		desc := fmt.Sprintf("running %.1fs", time.Since(start).Seconds())
+		if n := m.rows.Load(); n > 0 {
+			desc += fmt.Sprintf(", %d %s", n, plural(n, "row", "rows"))
+		}
 		if p := m.src.Load(); p != nil {
 			if done, total := (*p).Progress(); total > 0 {
 				if !known {
 					bar.ChangeMax64(total)
-					bar.Describe("scanning")
 					known = true
 				}
 				bar.Set64(done)
 			}
 		}
-		if !known {
-			bar.Set64(m.rows.Load())
-		}
+		bar.Describe(desc)
 		select {
 		case <-m.quit:
 			bar.Exit()

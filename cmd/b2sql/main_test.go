@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -60,5 +62,40 @@ func TestStdinScript(t *testing.T) {
 	code, out, errs := runCLI(t, "SELECT 'a' || 'b' AS s;\nSELECT 7 // 2 AS q, 7 / 2 AS f;\n", "--demo-rows", "0")
 	if code != 0 || out != "s\nab\nq,f\n3,3.5\n" {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+}
+
+func TestOutputFileAndScriptFile(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "s.sql")
+	os.WriteFile(script, []byte("SELECT 1 AS a;\n.mode json\nSELECT 2 AS b;\n"), 0o644)
+	outFile := filepath.Join(dir, "out.txt")
+	code, out, errs := runCLI(t, "", "--demo-rows", "0", "-f", script, "--output", outFile)
+	if code != 0 || out != "" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	if b, _ := os.ReadFile(outFile); string(b) != "a\n1\n[\n  {\"b\":2}\n]\n" {
+		t.Fatalf("output file %q", b)
+	}
+}
+
+func TestVersionAndHelp(t *testing.T) {
+	if code, out, _ := runCLI(t, "", "--version"); code != 0 || out != "b2sql "+version+"\n" {
+		t.Fatalf("--version: exit %d, %q", code, out)
+	}
+	code, _, errs := runCLI(t, "", "--help")
+	if code != 0 || !strings.Contains(errs, "Examples:") || !strings.Contains(errs, "--bail") {
+		t.Fatalf("--help: exit %d, %q", code, errs)
+	}
+}
+
+func TestNonInteractiveOutputIsPlain(t *testing.T) {
+	// Piped: csv, no prompt, no escape sequences, no progress bar.
+	code, out, errs := runCLI(t, "SELECT 1 AS a;\n", "--demo-rows", "0", "--timer")
+	if code != 0 || out != "a\n1\n" || strings.Contains(errs, "\x1b") || strings.Contains(errs, ">") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	if !strings.Contains(errs, "Run Time: ") || !strings.Contains(errs, "1 row\n") {
+		t.Fatalf("--timer: stderr %q", errs)
 	}
 }

@@ -144,6 +144,9 @@ func CreateArray(path, dtype string, shape []int64, opts *ArrayOptions) (*NDWrit
 	}
 	w.rowItems = 1
 	for _, s := range shape[min(1, nd):] {
+		if s > 0 && w.rowItems > math.MaxInt64/int64(w.isz)/s {
+			return nil, fmt.Errorf("b2: shape %v × %d bytes overflows", shape, w.isz)
+		}
 		w.rowItems *= s
 	}
 	if nd > 0 {

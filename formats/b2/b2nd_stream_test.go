@@ -384,6 +384,8 @@ func TestNDWriterErrors(t *testing.T) {
 	}{
 		{"<i4", []int64{-2, 3}, nil},
 		{"<i4", []int64{3, -1}, nil},
+		{"<i8", []int64{0, 1 << 40, 1 << 40}, nil},
+		{"<i8", []int64{-1, 1 << 40, 1 << 40}, nil},
 		{"<x4", []int64{3}, nil},
 		{"<i4", []int64{3, 3}, &ArrayOptions{ChunkShape: []int{2}, BlockShape: []int{2}}},
 		{"<i4", []int64{3, 3}, &ArrayOptions{ChunkShape: []int{2, 2}, BlockShape: []int{3, 1}}},

@@ -357,3 +357,67 @@ func TestUseAfterClose(t *testing.T) {
 		t.Errorf("second Close: %v", err)
 	}
 }
+
+// TestLimitWithoutOrder checks what .test files cannot express without
+// subqueries: LIMIT without ORDER BY may return any rows, but exactly as
+// many as asked (or all matches), each matching the filter, none twice,
+// under every configuration of the matrix.
+func TestLimitWithoutOrder(t *testing.T) {
+	dir := t.TempDir()
+	// 20000 rows in 100 row groups: id = i, g = i % 7, n = i or NULL when i % 10 = 0
+	path := writeFixture(t, dir, "big", 20000, "id BIGINT seq", "g INTEGER mod 7", "n INTEGER nullevery 10")
+	tests := []struct {
+		q     string
+		want  int
+		check func(id, g int64, nNull bool) bool
+	}{
+		{"SELECT id, g, n FROM big LIMIT 5", 5, func(id, g int64, nNull bool) bool { return true }},
+		{"SELECT id, g, n FROM big WHERE g = 3 LIMIT 1234", 1234, func(id, g int64, nNull bool) bool { return g == 3 }},
+		{"SELECT id, g, n FROM big WHERE id > 19990 LIMIT 100", 9, func(id, g int64, nNull bool) bool { return id > 19990 }},
+		{"SELECT id, g, n FROM big WHERE n IS NULL LIMIT 1500 OFFSET 100", 1500, func(id, g int64, nNull bool) bool { return nNull }},
+		{"SELECT id, g, n FROM big WHERE n IS NULL LIMIT 1500 OFFSET 1000", 1000, func(id, g int64, nNull bool) bool { return nNull }},
+		{"SELECT id, g, n FROM big WHERE id % 1000 = 7 LIMIT 3", 3, func(id, g int64, nNull bool) bool { return id%1000 == 7 }},
+	}
+	for _, cfg := range configs {
+		db, err := b2sql.Open("", b2sql.WithThreads(cfg.threads))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := db.RegisterTable("big", path); err != nil {
+			t.Fatal(err)
+		}
+		p := map[bool]string{true: "on", false: "off"}[cfg.pruning]
+		if _, err := queryAll(t, db, "SET pruning = "+p); err != nil {
+			t.Fatal(err)
+		}
+		for _, tc := range tests {
+			rows, err := db.Query(context.Background(), tc.q)
+			if err != nil {
+				t.Errorf("[%s] %s: %v", cfg, tc.q, err)
+				continue
+			}
+			seen := map[int64]bool{}
+			n := 0
+			for rows.Next() {
+				v := rows.Values()
+				id, g, nNull := v[0].I, v[1].I, v[2].Null
+				if !tc.check(id, g, nNull) {
+					t.Errorf("[%s] %s: row id=%d does not match the filter", cfg, tc.q, id)
+				}
+				if seen[id] {
+					t.Errorf("[%s] %s: id %d returned twice", cfg, tc.q, id)
+				}
+				seen[id] = true
+				n++
+			}
+			if err := rows.Err(); err != nil {
+				t.Errorf("[%s] %s: %v", cfg, tc.q, err)
+			}
+			rows.Close()
+			if n != tc.want {
+				t.Errorf("[%s] %s: %d rows, want %d", cfg, tc.q, n, tc.want)
+			}
+		}
+		db.Close()
+	}
+}

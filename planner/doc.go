@@ -12,10 +12,15 @@
 //     Conjuncts above a Join move to the side they read (never onto the
 //     NULL-extended side of an outer join); those reading both sides of an
 //     inner or cross join become its condition, equalities its hash keys.
-//  3. MakeTopK     — Limit over Sort becomes a bounded-heap TopK.
-//  4. PushLimits   — a Limit with nothing but projections between it and a
+//  3. AnswerFromMetadata — COUNT/MIN/MAX with no WHERE come from table
+//     statistics (Parquet footers) when they are exact.
+//  4. SplitDistinct — aggregates that are all DISTINCT over one argument
+//     become a GROUP BY keys+argument (parallel, deduplicating) under a
+//     plain aggregate.
+//  5. MakeTopK     — Limit over Sort becomes a bounded-heap TopK.
+//  6. PushLimits   — a Limit with nothing but projections between it and a
 //     scan lets the scan stop early.
-//  5. PruneColumns — last, so that it sees the final shape: scans read only
+//  7. PruneColumns — last, so that it sees the final shape: scans read only
 //     the columns some node still uses.
 //
 // Rules change cost, never results: the end-to-end tests run every query

@@ -17,6 +17,7 @@ var Rules = []Rule{
 	{"FoldConstants", foldConstants},
 	{"PushFilters", pushFilters},
 	{"AnswerFromMetadata", answerFromMetadata},
+	{"SplitDistinct", splitDistinct},
 	{"MakeTopK", makeTopK},
 	{"PushLimits", pushLimits},
 	{"PruneColumns", pruneColumns},

@@ -295,7 +295,11 @@ func parse(src sql.Source) (stmt sql.Statement, err error) {
 func numParams(st sql.Statement) int {
 	switch s := st.(type) {
 	case *sql.Copy:
-		return sql.NumParams(s.Query)
+		n := sql.NumParams(s.Query)
+		if s.PathParam {
+			n++
+		}
+		return n
 	case *sql.CreateTableAs:
 		return sql.NumParams(s.Query)
 	}

@@ -195,3 +195,26 @@ func ExampleDB_Prepare() {
 	// [990, 2000): 10 rows, sum 9945
 	// line 1:61: statement has 2 parameters, 1 argument given true
 }
+
+// Write query results as Parquet: CREATE TABLE … AS registers a new table
+// (a file in the DB's directory), COPY … TO writes any file.
+func ExampleDB_Exec() {
+	dir, cleanup := exampleDir()
+	defer cleanup()
+	db, err := b2sql.Open(dir)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+
+	err = db.Exec(ctx, `
+		CREATE TABLE early AS SELECT id, category FROM events WHERE id < ?;
+		COPY (SELECT id FROM early WHERE id % 2 = 0) TO ? (FORMAT parquet)`,
+		100, filepath.Join(dir, "even.parquet"))
+	if err != nil {
+		fmt.Println(err)
+	}
+	fmt.Println(db.Tables())
+	// Output: [early events]
+}

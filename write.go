@@ -57,6 +57,20 @@ func (db *DB) copyTo(ctx context.Context, c *sql.Copy, args []columnar.Value) (*
 	if db.settings.readOnly {
 		return nil, db.readOnlyError(c.PathPos, "COPY")
 	}
+	if c.PathParam {
+		// The path's value comes after the query's.
+		at := Pos{c.PathPos.Line, c.PathPos.Col}
+		if len(args) != sql.NumParams(c.Query)+1 {
+			return nil, &Error{Pos: at, Kind: ErrParam, Msg: fmt.Sprintf("statement has %d parameters, %d arguments given", sql.NumParams(c.Query)+1, len(args))}
+		}
+		v := args[len(args)-1]
+		if v.Null || v.Type.ID != columnar.Varchar {
+			return nil, &Error{Pos: at, Kind: ErrParam, Msg: fmt.Sprintf("COPY TO ?: the path must be a string, got %s", v.Type)}
+		}
+		c2 := *c
+		c2.Path, c2.PathParam, args = v.S, false, args[:len(args)-1]
+		c = &c2
+	}
 	if strings.ContainsAny(c.Path, "*?[") {
 		return nil, &Error{Pos: Pos{c.PathPos.Line, c.PathPos.Col}, Kind: ErrUnsupported, Msg: fmt.Sprintf("COPY TO %q: a glob is not a file name", c.Path)}
 	}

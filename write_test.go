@@ -169,3 +169,23 @@ func TestConcurrentWrites(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+func TestCopyToParamPath(t *testing.T) {
+	db := openFixture(t, 100)
+	out := filepath.Join(t.TempDir(), "p.parquet")
+	// i < 20 and i % 2 = 0: 10 rows summing to 90.
+	if err := expectIntsArgs(db, "COPY (SELECT i FROM t WHERE i < ? AND b) TO ?", []any{20, out}, 10); err != nil {
+		t.Fatal(err)
+	}
+	if err := expectInts(db, "SELECT count(*), sum(i) FROM '"+out+"'", 10, 90); err != nil {
+		t.Error(err)
+	}
+	_, err := db.Query(context.Background(), "COPY (SELECT i FROM t WHERE i < ?) TO ?", 20)
+	var e *b2sql.Error
+	if !errors.Is(err, b2sql.ErrParam) || !errors.As(err, &e) || e.Pos != (b2sql.Pos{Line: 1, Col: 39}) {
+		t.Errorf("missing path argument: %v", err)
+	}
+	if _, err := db.Query(context.Background(), "COPY t TO ?", 5); !errors.Is(err, b2sql.ErrParam) {
+		t.Errorf("integer path: %v", err)
+	}
+}

@@ -9,11 +9,13 @@ import (
 
 // Copy is COPY (query) TO 'path' [(FORMAT parquet[, COMPRESSION c])] or
 // COPY table TO 'path' …: the query's result written as a Parquet file.
-// Compression is "" (the default, snappy), "snappy", "zstd" or
-// "uncompressed".
+// The path may be a ? marker (PathParam), whose value follows those of
+// the query's markers. Compression is "" (the default, snappy), "snappy",
+// "zstd" or "uncompressed".
 type Copy struct {
 	Query       *Query
 	Path        string
+	PathParam   bool
 	PathPos     Pos
 	Compression string
 }
@@ -118,11 +120,15 @@ func (p *stmtParser) copyTo() (Statement, error) {
 	if !p.at(end).is("TO") {
 		return nil, p.syntax(end)
 	}
-	path := p.at(end + 1)
-	if path.kind != tkString {
+	switch path := p.at(end + 1); {
+	case path.kind == tkString:
+		c.Path = path.val
+	case path.isOp("?"):
+		c.PathParam = true
+	default:
 		return nil, p.syntax(end + 1)
 	}
-	c.Path, c.PathPos = path.val, p.pos(end+1)
+	c.PathPos = p.pos(end + 1)
 	i := end + 2
 	if i == len(p.toks) {
 		return c, nil

@@ -92,7 +92,7 @@ func (l *Limit) Children() []Operator   { return []Operator{l.Input} }
 func (l *Limit) String() string {
 	return "Limit " + itoa(l.Count) + " offset " + itoa(l.Offset)
 }
-func (l *Limit) Open(ctx context.Context) error { return l.Input.Open(ctx) }
+func (l *Limit) Open(ctx context.Context) error { l.seen, l.sent = 0, 0; return l.Input.Open(ctx) }
 func (l *Limit) Close() error                   { return l.Input.Close() }
 
 func (l *Limit) Next(ctx context.Context) (*columnar.Batch, error) {

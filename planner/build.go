@@ -44,6 +44,7 @@ func Build(n Node, opts BuildOptions) (*Built, error) {
 type builder struct {
 	opts  BuildOptions
 	built *Built
+	work  map[*WorkTable]*executor.WorkTable // recursive CTEs' work tables
 }
 
 func (bd *builder) threads() int {
@@ -100,6 +101,10 @@ func (bd *builder) build(n Node) (executor.Operator, error) {
 		return bd.buildJoin(x)
 	case *SetOp:
 		return bd.buildSetOp(x)
+	case *RecursiveCTE:
+		return bd.buildRecursive(x)
+	case *WorkScan:
+		return bd.wrap(&executor.WorkScan{Work: bd.workTable(x.Work)}), nil
 	case *Aggregate:
 		if op, err := bd.parallelAggregate(x); op != nil || err != nil {
 			return op, err

@@ -9,6 +9,10 @@ func mapNewChildren(n Node, f func(Node) Node) Node {
 		c := *n
 		c.Left, c.Right = f(n.Left), f(n.Right)
 		return &c
+	case *RecursiveCTE:
+		c := *n
+		c.Base, c.Step = f(n.Base), f(n.Step)
+		return &c
 	case *Window:
 		c := *n
 		c.Input = f(n.Input)

@@ -222,6 +222,8 @@ func prune(n Node, need map[ColID]bool) Node {
 		return pruneJoin(n, need)
 	case *SetOp:
 		return pruneSetOp(n)
+	case *RecursiveCTE:
+		return pruneRecursive(n)
 	case *Scan:
 		c := *n
 		c.Cols, c.TableCols = nil, nil

@@ -38,3 +38,32 @@ func (n *Window) Schema() []Column {
 	return append(append([]Column(nil), n.Input.Schema()...), n.Out...)
 }
 func (n *Window) Children() []Node { return []Node{n.Input} }
+
+// WorkTable names the rows of the previous iteration of a recursive CTE;
+// WorkScan nodes in its step read them.
+type WorkTable struct {
+	Cols []Column
+}
+
+// WorkScan reads a recursive CTE's work table under fresh column IDs.
+type WorkScan struct {
+	Work *WorkTable
+	Out  []Column
+}
+
+func (n *WorkScan) Schema() []Column { return n.Out }
+func (n *WorkScan) Children() []Node { return nil }
+
+// RecursiveCTE evaluates Base, then Step repeatedly over the rows the last
+// iteration produced (read through WorkScans of Work), until an iteration
+// adds no rows; with Distinct (UNION) rows already produced are dropped.
+// Base and Step have Out's types.
+type RecursiveCTE struct {
+	Base, Step Node
+	Work       *WorkTable
+	Distinct   bool
+	Out        []Column
+}
+
+func (n *RecursiveCTE) Schema() []Column { return n.Out }
+func (n *RecursiveCTE) Children() []Node { return []Node{n.Base, n.Step} }

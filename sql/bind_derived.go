@@ -1,7 +1,74 @@
 package sql
 
-// bindRecursive binds a WITH RECURSIVE entry that refers to itself.
+import (
+	"strings"
+
+	"github.com/b2sql/b2sql/planner"
+	"github.com/dolthub/vitess/go/vt/sqlparser"
+)
+
+// bindRecursive binds a WITH RECURSIVE entry that refers to itself:
+// base UNION [ALL] step, where only step names the entry. The step is
+// bound with the name standing for the previous iteration's rows (a
+// WorkScan); its columns are cast to the base's types.
 func (b *binder) bindRecursive(def *cteDef, alias string) (*fromItem, error) {
 	at := b.q.findName("", def.name, b.q.whole())
-	return nil, b.errAt(at, ErrUnsupported, "WITH RECURSIVE is not supported")
+	so, ok := def.nq.q.stmt.(*sqlparser.SetOp)
+	if !ok || (so.Type != sqlparser.UnionStr && so.Type != sqlparser.UnionAllStr && so.Type != sqlparser.UnionDistinctStr) ||
+		len(so.OrderBy) > 0 || so.Limit != nil || refersTo(so.Left, def.name) {
+		return nil, b.errAt(at, ErrUnsupported, "WITH RECURSIVE needs the form base UNION [ALL] step, with only step referring to "+def.name)
+	}
+	cb := b.child(def.nq.q, def.nq.params)
+	cb.ctes = def.ctes
+	parts := cb.setOpParts()
+	leaf := 0
+	base, _, err := cb.bindNested(cb.leafQuery(unparen(so.Left), parts, &leaf), false)
+	if err != nil {
+		b.nextID = cb.nextID
+		return nil, err
+	}
+	names := base.Names
+	for i, c := range def.cols {
+		if i < len(names) {
+			names[i] = c.String()
+		}
+	}
+	work := &planner.WorkTable{}
+	for i, c := range base.Root.Schema() {
+		work.Cols = append(work.Cols, planner.Column{ID: c.ID, Name: names[i], Type: c.Type})
+	}
+	// The step sees the name as the work table.
+	stepCTEs := map[string]*cteDef{}
+	for k, v := range def.ctes {
+		stepCTEs[k] = v
+	}
+	stepCTEs[strings.ToLower(def.name)] = &cteDef{name: def.name, work: work}
+	cb.ctes = stepCTEs
+	step, _, err := cb.bindNested(cb.leafQuery(unparen(so.Right), parts, &leaf), false)
+	b.nextID = cb.nextID
+	if err != nil {
+		return nil, err
+	}
+	ss := step.Root.Schema()
+	if len(ss) != len(work.Cols) {
+		return nil, b.errAt(at, ErrType, "the recursive step of "+def.name+" has a different number of columns than its base")
+	}
+	proj := &planner.Project{Input: step.Root}
+	for i, c := range ss {
+		var x planner.Expr = &planner.ColRef{Col: c}
+		if c.Type != work.Cols[i].Type {
+			y, err := b.coerce(x, work.Cols[i].Type, nil, ectx{sp: span{at, at + 1}})
+			if err != nil {
+				return nil, err
+			}
+			x = y
+		}
+		proj.Exprs = append(proj.Exprs, x)
+		proj.Out = append(proj.Out, b.newCol(names[i], "", work.Cols[i].Type))
+	}
+	rc := &planner.RecursiveCTE{Base: base.Root, Step: proj, Work: work, Distinct: so.Type != sqlparser.UnionAllStr}
+	for i, c := range work.Cols {
+		rc.Out = append(rc.Out, b.newCol(names[i], "", c.Type))
+	}
+	return b.relation(&Bound{Root: rc, Names: names}, alias, nil)
 }

@@ -179,6 +179,7 @@ type cteDef struct {
 	nq        nestedQuery
 	ctes      map[string]*cteDef
 	recursive bool
+	work      *planner.WorkTable // inside its own recursive step: the work table
 }
 
 // bindWith records the WITH entries; each reference binds its query anew
@@ -236,6 +237,18 @@ func (b *binder) bindCTERef(tn sqlparser.TableName, alias string) (*fromItem, bo
 	}
 	if alias == "" {
 		alias = def.name
+	}
+	if def.work != nil {
+		ws := &planner.WorkScan{Work: def.work}
+		for _, c := range def.work.Cols {
+			ws.Out = append(ws.Out, b.newCol(c.Name, alias, c.Type))
+		}
+		names := make([]string, len(ws.Out))
+		for i, c := range ws.Out {
+			names[i] = c.Name
+		}
+		it, err := b.relation(&Bound{Root: ws, Names: names}, alias, nil)
+		return it, true, err
 	}
 	if def.recursive {
 		it, err := b.bindRecursive(def, alias)

@@ -61,18 +61,7 @@ func (b *binder) bindSetOp(s *sqlparser.SetOp) (*Bound, error) {
 func (b *binder) bindSetOpTree(st sqlparser.SelectStatement, parts []span, leaf *int) (*Bound, error) {
 	so, ok := st.(*sqlparser.SetOp)
 	if !ok {
-		nq := nestedQuery{}
-		if *leaf < len(parts) {
-			p := parts[*leaf]
-			if q, err := parseQuery(b.q.src, b.q.toks[p.lo:p.hi]); err == nil && sqlparser.String(q.stmt) == sqlparser.String(unparen(st)) {
-				nq = nestedQuery{q: q, params: b.paramsFrom(p.lo)}
-			}
-		}
-		*leaf++
-		if nq.q == nil {
-			nq = b.nested(st, b.q.whole())
-		}
-		bd, _, err := b.bindNested(nq, false)
+		bd, _, err := b.bindNested(b.leafQuery(st, parts, leaf), false)
 		return bd, err
 	}
 	at := b.q.findKeyword(strings.ToUpper(strings.Fields(so.Type)[0]), b.q.whole())
@@ -174,4 +163,17 @@ func (b *binder) setOpParts() []span {
 		parts = append(parts, span{start, end})
 	}
 	return parts
+}
+
+// leafQuery returns the next leaf query of a set operation, from its
+// tokens when they parse to st.
+func (b *binder) leafQuery(st sqlparser.SelectStatement, parts []span, leaf *int) nestedQuery {
+	defer func() { *leaf++ }()
+	if *leaf < len(parts) {
+		p := parts[*leaf]
+		if q, err := parseQuery(b.q.src, b.q.toks[p.lo:p.hi]); err == nil && sqlparser.String(q.stmt) == sqlparser.String(unparen(st)) {
+			return nestedQuery{q: q, params: b.paramsFrom(p.lo)}
+		}
+	}
+	return b.nested(st, b.q.whole())
 }

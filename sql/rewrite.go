@@ -197,7 +197,7 @@ func rewrite(src Source, toks []token) (*rewritten, error) {
 			w.skip(t)
 			w.skip(next)
 			i++
-		case t.kind == tkIdent && (mysqlReserved[strings.ToLower(t.val)] || !isASCII(t.val)) && !next.isOp("("):
+		case t.kind == tkIdent && (mysqlReserved[strings.ToLower(t.val)] || !isASCII(t.val)) && !next.isOp("(") && !(t.is("RECURSIVE") && prev.is("WITH")):
 			// A DuckDB identifier that MySQL reserves (key, table, …) or
 			// that vitess cannot lex bare (é).
 			w.tok(t, "`"+t.val+"`")

@@ -84,3 +84,37 @@ func checkArrowRow(rec arrow.RecordBatch, r int, i int64) error {
 	}
 	return nil
 }
+
+// TestRecordReaderStatic reads a result without a plan (SHOW TABLES) and
+// an empty one through Arrow.
+func TestRecordReaderStatic(t *testing.T) {
+	db := openFixture(t, 10)
+	if err := db.RegisterTable("u", writeFixture(t, t.TempDir(), "u", 5, 1000, -1)); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := db.Query(context.Background(), "SHOW TABLES")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rr := rows.RecordReader()
+	defer rr.Release()
+	var names []string
+	for rr.Next() {
+		col := rr.RecordBatch().Column(0).(*array.String)
+		for i := range col.Len() {
+			names = append(names, col.Value(i))
+		}
+	}
+	if rr.Err() != nil || fmt.Sprint(names) != "[t u]" {
+		t.Errorf("SHOW TABLES via Arrow: %v, %v", names, rr.Err())
+	}
+	rows, err = db.Query(context.Background(), "SELECT i FROM t WHERE i > 100")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rr2 := rows.RecordReader()
+	defer rr2.Release()
+	if rr2.Next() || rr2.Err() != nil {
+		t.Errorf("empty result: Next true or Err %v", rr2.Err())
+	}
+}

@@ -50,3 +50,20 @@ func TestErrorsAreTyped(t *testing.T) {
 		})
 	}
 }
+
+func TestExplain(t *testing.T) {
+	db := openFixture(t, 10)
+	plan, err := db.Explain("SELECT i FROM t WHERE i > ?", 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(plan, "Scan") || !strings.Contains(plan, "5") {
+		t.Errorf("Explain:\n%s", plan)
+	}
+	if _, err := db.Explain("SELECT nope FROM t"); !errors.Is(err, b2sql.ErrUnknownColumn) {
+		t.Errorf("Explain of a bad query: %v", err)
+	}
+	if _, err := db.Explain("SET threads = 2"); !errors.Is(err, b2sql.ErrUnsupported) {
+		t.Errorf("Explain of SET: %v", err)
+	}
+}

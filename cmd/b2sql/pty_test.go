@@ -137,7 +137,7 @@ func (s *ptySession) send(keys string) {
 func (s *ptySession) result() string {
 	s.t.Helper()
 	got := s.expect("┘", timeout)
-	s.expect(prompt, timeout)
+	s.expect("> ", timeout)
 	return got
 }
 
@@ -200,6 +200,27 @@ func TestPTYMultiLineQuery(t *testing.T) {
 	}
 	if !regexp.MustCompile(`│\s+\d+ │`).MatchString(got) {
 		t.Errorf("counts are not right-aligned numbers:\n%s", got)
+	}
+	// Ctrl-C drops an open statement: what follows starts afresh.
+	s.send("SELECT oops\r")
+	s.expect("·> ", timeout)
+	s.send("\x03")
+	s.expect(prompt, timeout)
+	s.send("SELECT 6 * 7 AS answer;\r")
+	if got := s.result(); !strings.Contains(got, "42") || strings.Contains(got, "Error") {
+		t.Errorf("statement after Ctrl-C:\n%s", got)
+	}
+	// .open re-opens the database and the prompt names it.
+	dir := t.TempDir()
+	if err := demo.Generate(filepath.Join(dir, "small.parquet"), 100); err != nil {
+		t.Fatal(err)
+	}
+	s.send(".open " + dir + "\r")
+	s.expect("tables: small", timeout)
+	s.expect("b2sql "+dir+"> ", timeout)
+	s.send("SELECT count(*) AS n FROM small;\r")
+	if got := s.result(); !strings.Contains(got, "100") {
+		t.Errorf("query after .open:\n%s", got)
 	}
 	s.send(".quit\r")
 	if code := s.wait(timeout); code != 0 {

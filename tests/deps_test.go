@@ -32,8 +32,9 @@ const modulePath = "github.com/b2sql/b2sql"
 
 // rootImporters are the module directories allowed to import the module
 // root (the embedded API), besides the root itself; tests/ is the
-// end-to-end suite and may always.
-var rootImporters = []string{"cmd", "repl"}
+// end-to-end suite and may always; examples/ are programs written against
+// the public API, as a user's would be.
+var rootImporters = []string{"cmd", "repl", "examples"}
 
 // listedPkg is the part of `go list -json` output the rules need.
 type listedPkg struct {

@@ -30,6 +30,10 @@ var errRowsClosed = errors.New("b2sql: rows closed")
 // at a time. Close and Progress may be called from any goroutine, also
 // while Next runs: Close then cancels the scan, waits for Next to return and
 // releases everything.
+//
+// A Rows releases its resources when Next returns false or Close is called;
+// always do one of the two. An abandoned Rows keeps its files open, even
+// after DB.Close (which cancels it but cannot release what it still holds).
 type Rows struct {
 	mu     sync.Mutex // held by Next, NextBatch and Close
 	ctx    context.Context

@@ -124,6 +124,9 @@ func (o Output) renderGrid(w *bufio.Writer, rows *b2sql.Rows, cols []b2sql.Colum
 		for _, r := range cells {
 			row(r, "|")
 		}
+		if more := n - int64(len(cells)); more > 0 {
+			fmt.Fprintf(w, "\n… %d more rows (%d total)\n", more, n)
+		}
 		return n, nil
 	}
 	line("┌", "┬", "┐")

@@ -101,3 +101,10 @@ func TestCellTextEscapesLineBreaks(t *testing.T) {
 		t.Fatal(got)
 	}
 }
+
+func TestMarkdownReportsHiddenRows(t *testing.T) {
+	got, _ := render(t, Output{Format: FormatMarkdown, MaxRows: 2}, "SELECT id FROM events")
+	if !strings.HasSuffix(got, "\n… 4998 more rows (5000 total)\n") || strings.Count(got, "\n") != 6 {
+		t.Fatalf("got\n%s", got)
+	}
+}

@@ -51,6 +51,7 @@ func Open(path string, opts ...Option) (*DB, error) {
 	if path == "" || path == ":memory:" {
 		return db, nil
 	}
+	name := stem(path) // as given, not as symbolic links resolve
 	path, err := db.confine(path)
 	if err != nil {
 		return nil, err
@@ -67,7 +68,7 @@ func Open(path string, opts ...Option) (*DB, error) {
 		}
 		return db, nil
 	}
-	if err := db.RegisterTable(stem(path), path); err != nil {
+	if err := db.RegisterTable(name, path); err != nil {
 		return nil, err
 	}
 	return db, nil

@@ -103,6 +103,8 @@ func (bd *builder) build(n Node) (executor.Operator, error) {
 		return bd.buildSetOp(x)
 	case *RecursiveCTE:
 		return bd.buildRecursive(x)
+	case *Window:
+		return bd.buildWindow(x)
 	case *WorkScan:
 		return bd.wrap(&executor.WorkScan{Work: bd.workTable(x.Work)}), nil
 	case *Aggregate:

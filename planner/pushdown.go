@@ -224,6 +224,8 @@ func prune(n Node, need map[ColID]bool) Node {
 		return pruneSetOp(n)
 	case *RecursiveCTE:
 		return pruneRecursive(n)
+	case *Window:
+		return pruneWindow(n, need)
 	case *Scan:
 		c := *n
 		c.Cols, c.TableCols = nil, nil

@@ -1,5 +1,7 @@
 package planner
 
+import "github.com/b2sql/b2sql/columnar"
+
 // Window computes window functions over its input; the output is the input
 // columns followed by one column per function (Out).
 type Window struct {
@@ -8,28 +10,27 @@ type Window struct {
 	Out   []Column
 }
 
-// WindowFunc is one function OVER (PARTITION BY … ORDER BY … frame).
+// WindowFunc is one function OVER (PARTITION BY … ORDER BY … frame). Name
+// is row_number, rank, dense_rank, ntile, lag, lead, first_value,
+// last_value, count_star, count, sum, avg, min or max; Offset is ntile's
+// bucket count or lag/lead's offset, Default lag/lead's default.
 type WindowFunc struct {
-	Name      string // row_number, rank, dense_rank, ntile, lag, lead, first_value, last_value, or an aggregate
+	Name      string
 	Args      []Expr
 	Partition []Expr
 	Order     []SortKey
 	Frame     Frame
+	Type      columnar.Type
+	Offset    int64
+	Default   columnar.Value
 }
 
-// FrameMode is how a frame is measured.
-type FrameMode uint8
-
-const (
-	FrameDefault FrameMode = iota // RANGE UNBOUNDED PRECEDING .. CURRENT ROW with ORDER BY, whole partition without
-	FrameRows
-	FrameRange
-)
-
-// Frame bounds, as offsets from the current row: Start/End are the number
-// of rows (ROWS) before (negative) or after; Unbounded flags override.
+// Frame bounds the rows a frame function sees. With Rows, Start and End
+// are row offsets from the current row (negative = preceding); otherwise
+// (RANGE) a bounded end is the current row's last peer and a bounded start
+// its first peer. Unbounded flags override.
 type Frame struct {
-	Mode                         FrameMode
+	Rows                         bool
 	Start, End                   int64
 	StartUnbounded, EndUnbounded bool
 }

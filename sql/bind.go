@@ -84,6 +84,7 @@ type binder struct {
 	ctes      map[string]*cteDef     // WITH names in scope (lower case)
 	noSubq    string                 // why subqueries cannot be bound here ("" = they can)
 	where     *planner.Filter        // the WHERE filter over the FROM plan (decorrelation)
+	win       *winState              // window functions of the select list (nil: not allowed here)
 
 	params    []columnar.Value // values of ? markers
 	items     []selItem        // the select list, for alias references

@@ -52,7 +52,7 @@ func (b *binder) bindFunc(e *sqlparser.FuncExpr, c ectx) (planner.Expr, error) {
 	name := e.Name.Lowered()
 	at := b.q.findName("", e.Name.String(), c.sp)
 	if e.Over != nil {
-		return nil, b.errAt(b.q.findKeyword("OVER", c.sp), ErrUnsupported, "window functions are not supported")
+		return b.bindWindow(e, name, at, c)
 	}
 	if !e.Qualifier.IsEmpty() {
 		return nil, b.errAt(at, ErrUnknownFunction, fmt.Sprintf("unknown function %q", e.Qualifier.String()+"."+name))

@@ -58,6 +58,9 @@ func (b *binder) bindSelect() (*Bound, error) {
 		}
 	}
 
+	if !aggregating {
+		b.win = &winState{}
+	}
 	// The select list.
 	for i := range items {
 		it := &items[i]
@@ -127,7 +130,11 @@ func (b *binder) bindSelect() (*Bound, error) {
 	}
 	if !aggregating {
 		input = b.input // with the joins of select-list subqueries
+		if len(b.win.funcs) > 0 {
+			input = &planner.Window{Input: input, Funcs: b.win.funcs, Out: b.win.cols}
+		}
 	}
+	b.win = nil
 	proj.Input = input
 	var root planner.Node = proj
 	if sel.QueryOpts.Distinct {

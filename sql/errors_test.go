@@ -62,7 +62,7 @@ func TestErrors(t *testing.T) {
 		{"SELECT count(*) FROM t HAVING count(*) > (SELECT 1)", ErrUnsupported, `line 1:43: subqueries are not supported in an aggregating query's SELECT, HAVING or ORDER BY`},
 		{"SELECT a FROM t UNION SELECT a, b FROM t", ErrType, `line 1:17: each UNION query must have the same number of columns (1 and 2)`},
 		{"INSERT INTO t VALUES (1)", ErrUnsupported, `line 1:1: INSERT is not supported`},
-		{"SELECT sum(a) OVER () FROM t", ErrUnsupported, `line 1:15: window functions are not supported`},
+		{"SELECT count(*), sum(a) OVER () FROM t", ErrUnsupported, `line 1:25: window functions in an aggregating query are not supported`},
 		{"SELECT 1 ^ 2", ErrUnsupported, `line 1:10: operator "^" is not supported`},
 		{"SELECT a FROM t ORDER BY 5", ErrUnknownColumn, `line 1:26: ORDER BY position 5 is not in select list (1..1)`},
 		{"SELECT a FROM t GROUP BY 0", ErrUnknownColumn, `line 1:26: GROUP BY position 0 is not in select list (1..1)`},

@@ -1,0 +1,293 @@
+package executor
+
+import (
+	"context"
+	"io"
+	"slices"
+
+	"github.com/b2sql/b2sql/columnar"
+)
+
+// WindowFunc is one compiled window function. Args, Partition and Order
+// are evaluated over the input rows. Name is one of row_number, rank,
+// dense_rank, ntile, lag, lead, first_value, last_value, count_star,
+// count, sum, avg, min, max. For ntile, lag and lead the constant
+// parameters are NTile, Offset and Default.
+type WindowFunc struct {
+	Name      string
+	Args      []Expr
+	Partition []Expr
+	Order     []SortKey
+	Frame     WindowFrame
+	Type      columnar.Type
+	Offset    int64
+	Default   columnar.Value
+}
+
+// WindowFrame bounds the rows an aggregate, first_value or last_value sees,
+// relative to the current row. Rows measures in rows; otherwise (RANGE)
+// a bound that is not unbounded is the current row's peer group (rows
+// with equal ORDER BY keys).
+type WindowFrame struct {
+	Rows                         bool
+	Start, End                   int64 // ROWS offsets (negative = preceding)
+	StartUnbounded, EndUnbounded bool
+}
+
+// Window buffers its input and appends one column per function; rows come
+// out in input order.
+type Window struct {
+	Input Operator
+	Funcs []WindowFunc
+
+	store   *rowStore
+	nCols   int
+	results [][]columnar.Value
+	pos     int
+	out     *columnar.Batch
+}
+
+func (w *Window) Types() []columnar.Type {
+	t := append([]columnar.Type(nil), w.Input.Types()...)
+	for _, f := range w.Funcs {
+		t = append(t, f.Type)
+	}
+	return t
+}
+func (w *Window) Children() []Operator { return []Operator{w.Input} }
+func (w *Window) String() string {
+	s := "Window"
+	for _, f := range w.Funcs {
+		s += " " + f.Name
+	}
+	return s
+}
+func (w *Window) Close() error { w.store, w.results = nil, nil; return w.Input.Close() }
+
+// exprs lists every expression of f in store order: partition, order, args.
+func (f *WindowFunc) exprs() []Expr {
+	out := append([]Expr(nil), f.Partition...)
+	for _, k := range f.Order {
+		out = append(out, k.Expr)
+	}
+	return append(out, f.Args...)
+}
+
+func (w *Window) Open(ctx context.Context) error {
+	if err := w.Input.Open(ctx); err != nil {
+		return err
+	}
+	types := w.Input.Types()
+	w.nCols = len(types)
+	all := append([]columnar.Type{}, types...)
+	for i := range w.Funcs {
+		for _, e := range w.Funcs[i].exprs() {
+			all = append(all, e.Type())
+		}
+	}
+	w.store = newRowStore(all)
+	cols := make([]*columnar.Vector, len(all))
+	for {
+		b, err := w.Input.Next(ctx)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		copy(cols, b.Cols[:w.nCols])
+		k := w.nCols
+		for i := range w.Funcs {
+			for _, e := range w.Funcs[i].exprs() {
+				v, err := e.Eval(b)
+				if err != nil {
+					return err
+				}
+				cols[k] = v
+				k++
+			}
+		}
+		w.store.appendRows(b, cols)
+	}
+	w.results = make([][]columnar.Value, len(w.Funcs))
+	base := w.nCols
+	for i := range w.Funcs {
+		f := &w.Funcs[i]
+		n := len(f.exprs())
+		w.results[i] = computeWindow(f, w.store.cols[base:base+n], w.store.n)
+		base += n
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+	}
+	w.out = columnar.NewBatch(w.Types(), columnar.MaxBatch)
+	w.pos = 0
+	return nil
+}
+
+func (w *Window) Next(ctx context.Context) (*columnar.Batch, error) {
+	if w.pos >= w.store.n {
+		return nil, io.EOF
+	}
+	end := min(w.pos+columnar.MaxBatch, w.store.n)
+	n := end - w.pos
+	perm := make([]int32, n)
+	for k := range perm {
+		perm[k] = int32(w.pos + k)
+	}
+	full := &columnar.Batch{Cols: w.out.Cols[:w.nCols]}
+	st := &rowStore{cols: w.store.cols[:w.nCols]}
+	st.gather(full, perm, 0, n)
+	for i, res := range w.results {
+		v := w.out.Cols[w.nCols+i]
+		v.Reset(n)
+		for k := range n {
+			v.SetValue(k, n, res[w.pos+k])
+		}
+	}
+	w.out.Len, w.out.Sel = n, nil
+	w.pos = end
+	return w.out, nil
+}
+
+// computeWindow evaluates f for every stored row; vecs are the stored
+// partition keys, order keys and arguments, in that order.
+func computeWindow(f *WindowFunc, vecs []*columnar.Vector, n int) []columnar.Value {
+	np, no := len(f.Partition), len(f.Order)
+	part, ord, args := vecs[:np], vecs[np:np+no], vecs[np+no:]
+	pspec := make([]SortKey, np)
+	spec := append(pspec, f.Order...)
+	keys := vecs[:np+no]
+	perm := make([]int32, n)
+	for i := range perm {
+		perm[i] = int32(i)
+	}
+	slices.SortStableFunc(perm, func(a, b int32) int { return compareRows(keys, spec, int(a), int(b)) })
+	res := make([]columnar.Value, n)
+	for lo := 0; lo < n; {
+		hi := lo + 1
+		for hi < n && compareRows(part, pspec, int(perm[lo]), int(perm[hi])) == 0 {
+			hi++
+		}
+		windowPartition(f, perm[lo:hi], ord, args, res)
+		lo = hi
+	}
+	return res
+}
+
+// windowPartition fills res for the rows of one partition, in order.
+func windowPartition(f *WindowFunc, rows []int32, ord, args []*columnar.Vector, res []columnar.Value) {
+	m := len(rows)
+	peer := func(a, b int) bool { return compareRows(ord, f.Order, int(rows[a]), int(rows[b])) == 0 }
+	// peerEnd[i] is one past the last peer of row i; peerStart its first.
+	peerStart := make([]int, m)
+	peerEnd := make([]int, m)
+	for i := 0; i < m; {
+		j := i + 1
+		for j < m && peer(i, j) {
+			j++
+		}
+		for k := i; k < j; k++ {
+			peerStart[k], peerEnd[k] = i, j
+		}
+		i = j
+	}
+	arg := func(i int) columnar.Value {
+		if len(args) == 0 { // count(*)
+			return columnar.Value{}
+		}
+		return args[0].Value(int(rows[i]))
+	}
+	dense := 0
+	for i := range m {
+		r := rows[i]
+		switch f.Name {
+		case "row_number":
+			res[r] = columnar.IntValue(f.Type, int64(i+1))
+		case "rank":
+			res[r] = columnar.IntValue(f.Type, int64(peerStart[i]+1))
+		case "dense_rank":
+			if peerStart[i] == i {
+				dense++
+			}
+			res[r] = columnar.IntValue(f.Type, int64(dense))
+		case "ntile":
+			res[r] = columnar.IntValue(f.Type, ntile(int64(i), int64(m), f.Offset))
+		case "lag", "lead":
+			j := i - int(f.Offset)
+			if f.Name == "lead" {
+				j = i + int(f.Offset)
+			}
+			if j >= 0 && j < m {
+				res[r] = arg(j)
+			} else {
+				res[r] = f.Default
+			}
+		}
+	}
+	switch f.Name {
+	case "row_number", "rank", "dense_rank", "ntile", "lag", "lead":
+		return
+	}
+	// Frame functions.
+	bounds := func(i int) (int, int) { // [s, e)
+		fr := f.Frame
+		s, e := 0, m
+		if !fr.StartUnbounded {
+			if fr.Rows {
+				s = i + int(fr.Start)
+			} else {
+				s = peerStart[i]
+			}
+		}
+		if !fr.EndUnbounded {
+			if fr.Rows {
+				e = i + int(fr.End) + 1
+			} else {
+				e = peerEnd[i]
+			}
+		}
+		return max(s, 0), min(e, m)
+	}
+	acc := newWindowAcc(f)
+	if f.Frame.StartUnbounded && f.Name != "last_value" {
+		// Frames grow monotonically: accumulate.
+		done := 0
+		for i := range m {
+			_, e := bounds(i)
+			for ; done < e; done++ {
+				acc.add(arg(done))
+			}
+			res[rows[i]] = acc.result(f.Type)
+		}
+		return
+	}
+	for i := range m {
+		s, e := bounds(i)
+		acc.reset()
+		for k := s; k < e; k++ {
+			if f.Name == "last_value" {
+				acc.reset()
+			}
+			acc.add(arg(k))
+		}
+		res[rows[i]] = acc.result(f.Type)
+	}
+}
+
+// ntile returns the bucket (1-based) of row i of m in n buckets: the first
+// m % n buckets hold one row more.
+func ntile(i, m, n int64) int64 {
+	if n <= 0 {
+		return 1
+	}
+	q, r := m/n, m%n
+	if q == 0 {
+		return i + 1
+	}
+	big := r * (q + 1)
+	if i < big {
+		return i/(q+1) + 1
+	}
+	return (i-big)/q + r + 1
+}

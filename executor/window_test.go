@@ -1,0 +1,51 @@
+package executor
+
+import (
+	"testing"
+
+	"github.com/b2sql/b2sql/columnar"
+)
+
+func TestWindow(t *testing.T) {
+	runSizes(t, func(t *testing.T, n int) {
+		// people: id, name, score; partition by name, order by id.
+		name := ColumnExpr(1, columnar.TVarchar)
+		id := ColumnExpr(0, columnar.TInt64)
+		score := ColumnExpr(2, columnar.TFloat64)
+		part := []Expr{name}
+		ord := []SortKey{{Expr: id}}
+		w := &Window{Input: people(n), Funcs: []WindowFunc{
+			{Name: "row_number", Partition: part, Order: ord, Type: columnar.TInt64},
+			{Name: "sum", Args: []Expr{score}, Partition: part, Order: ord, Type: columnar.TFloat64, Frame: WindowFrame{StartUnbounded: true}},
+			{Name: "lag", Args: []Expr{id}, Partition: part, Order: ord, Type: columnar.TInt64, Offset: 1, Default: i64(0)},
+			{Name: "rank", Order: []SortKey{{Expr: score, Desc: true}}, Type: columnar.TInt64},
+		}}
+		got := drain(t, w)
+		// ann: ids 1,4,8 scores 3.5,2,0.5; bob: 2,6,9 scores 1,-1,2; cid 3 NULL; dee 5 3.5; eve 7 10.25.
+		// rank by score desc (NULLS LAST): 10.25→1, 3.5→2,2, 2.0→4,4, 1.0→6, 0.5→7, -1→8, NULL→9
+		want := []string{
+			"1|ann|3.5|1|3.5|0|2",
+			"2|bob|1.0|1|1.0|0|6",
+			"3|cid|NULL|1|NULL|0|9",
+			"4|ann|2.0|2|5.5|1|4",
+			"5|dee|3.5|1|3.5|0|2",
+			"6|bob|-1.0|2|0.0|2|8",
+			"7|eve|10.25|1|10.25|0|1",
+			"8|ann|0.5|3|6.0|4|7",
+			"9|bob|2.0|3|2.0|6|4",
+		}
+		if !equalStrings(got, want) {
+			t.Fatalf("got %v\nwant %v", got, want)
+		}
+	})
+}
+
+func TestNtile(t *testing.T) {
+	// 7 rows in 3 buckets: 3, 2, 2.
+	want := []int64{1, 1, 1, 2, 2, 3, 3}
+	for i, w := range want {
+		if g := ntile(int64(i), 7, 3); g != w {
+			t.Errorf("ntile(%d) = %d, want %d", i, g, w)
+		}
+	}
+}

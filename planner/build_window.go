@@ -1,0 +1,55 @@
+package planner
+
+import "github.com/b2sql/b2sql/executor"
+
+func (bd *builder) buildWindow(n *Window) (executor.Operator, error) {
+	in, err := bd.build(n.Input)
+	if err != nil {
+		return nil, err
+	}
+	lay := layout(n.Input.Schema())
+	op := &executor.Window{Input: in}
+	for _, f := range n.Funcs {
+		wf := executor.WindowFunc{Name: f.Name, Type: f.Type, Offset: f.Offset, Default: f.Default,
+			Frame: executor.WindowFrame{Rows: f.Frame.Rows, Start: f.Frame.Start, End: f.Frame.End,
+				StartUnbounded: f.Frame.StartUnbounded, EndUnbounded: f.Frame.EndUnbounded}}
+		for _, a := range f.Args {
+			x, err := CompileExpr(a, lay)
+			if err != nil {
+				return nil, err
+			}
+			wf.Args = append(wf.Args, x)
+		}
+		for _, p := range f.Partition {
+			x, err := CompileExpr(p, lay)
+			if err != nil {
+				return nil, err
+			}
+			wf.Partition = append(wf.Partition, x)
+		}
+		if wf.Order, err = compileKeys(f.Order, lay); err != nil {
+			return nil, err
+		}
+		op.Funcs = append(op.Funcs, wf)
+	}
+	return bd.wrap(op), nil
+}
+
+// pruneWindow keeps the input columns the parent and the functions read.
+func pruneWindow(n *Window, need map[ColID]bool) Node {
+	child := copySet(need)
+	for _, f := range n.Funcs {
+		for _, a := range f.Args {
+			ExprCols(a, child)
+		}
+		for _, p := range f.Partition {
+			ExprCols(p, child)
+		}
+		for _, k := range f.Order {
+			ExprCols(k.Expr, child)
+		}
+	}
+	c := *n
+	c.Input = prune(n.Input, restrict(child, n.Input.Schema()))
+	return &c
+}

@@ -1,0 +1,211 @@
+package sql
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/planner"
+	"github.com/dolthub/vitess/go/vt/sqlparser"
+)
+
+// winState collects the window functions of a select list (and ORDER BY);
+// they are computed by one Window node under the projection.
+type winState struct {
+	funcs []planner.WindowFunc
+	cols  []planner.Column
+}
+
+var windowAggs = map[string]bool{"count": true, "sum": true, "avg": true, "min": true, "max": true}
+
+// bindWindow binds name(args) OVER (PARTITION BY … ORDER BY … frame).
+func (b *binder) bindWindow(e *sqlparser.FuncExpr, name string, at int, c ectx) (planner.Expr, error) {
+	over := b.q.findKeyword("OVER", c.sp)
+	if b.win == nil {
+		if b.agg != nil {
+			return nil, b.errAt(over, ErrUnsupported, "window functions in an aggregating query are not supported")
+		}
+		return nil, b.errAt(over, ErrGrouping, fmt.Sprintf("window functions are not allowed in %s", c.clause))
+	}
+	if !e.Over.NameRef.IsEmpty() {
+		return nil, b.errAt(over, ErrUnsupported, "named windows are not supported")
+	}
+	if e.Distinct {
+		return nil, b.errAt(at, ErrUnsupported, "DISTINCT in a window function is not supported")
+	}
+	args, star, err := b.callArgs(e, at)
+	if err != nil {
+		return nil, err
+	}
+	wc := c
+	wc.aggOK = false
+	f := planner.WindowFunc{Name: name}
+	for _, p := range e.Over.PartitionBy {
+		x, err := b.bindExpr(p, wc)
+		if err != nil {
+			return nil, err
+		}
+		f.Partition = append(f.Partition, x)
+	}
+	for _, o := range e.Over.OrderBy {
+		x, err := b.bindExpr(o.Expr, wc)
+		if err != nil {
+			return nil, err
+		}
+		f.Order = append(f.Order, planner.SortKey{Expr: x, Desc: o.Direction == sqlparser.DescScr})
+	}
+	if f.Frame, err = b.windowFrame(e.Over.Frame, len(f.Order) > 0, over); err != nil {
+		return nil, err
+	}
+	bindArgs := func(lo, hi int) ([]planner.Expr, error) {
+		if star || len(args) < lo || len(args) > hi {
+			want := strconv.Itoa(lo)
+			if hi > lo {
+				want = fmt.Sprintf("%d to %d", lo, hi)
+			}
+			return nil, b.arity(at, name, want)
+		}
+		var xs []planner.Expr
+		for _, a := range args {
+			x, err := b.bindExpr(a, wc)
+			if err != nil {
+				return nil, err
+			}
+			xs = append(xs, x)
+		}
+		return xs, nil
+	}
+	switch name {
+	case "row_number", "rank", "dense_rank":
+		if _, err := bindArgs(0, 0); err != nil {
+			return nil, err
+		}
+		f.Type = columnar.TInt64
+	case "ntile":
+		xs, err := bindArgs(1, 1)
+		if err != nil {
+			return nil, err
+		}
+		k, ok := constInt(xs[0])
+		if !ok || k <= 0 {
+			return nil, b.typeErr(args[0], c, "ntile expects a positive integer constant")
+		}
+		f.Type, f.Offset = columnar.TInt64, k
+	case "lag", "lead":
+		xs, err := bindArgs(1, 3)
+		if err != nil {
+			return nil, err
+		}
+		f.Args, f.Type, f.Offset = xs[:1], xs[0].Type(), 1
+		f.Default = columnar.NullValue(f.Type)
+		if len(xs) > 1 {
+			k, ok := constInt(xs[1])
+			if !ok || k < 0 {
+				return nil, b.typeErr(args[1], c, "%s expects a non-negative integer constant offset", name)
+			}
+			f.Offset = k
+		}
+		if len(xs) > 2 {
+			d, err := b.coerce(xs[2], f.Type, args[2], c)
+			if err != nil {
+				return nil, err
+			}
+			d = planner.FoldExpr(d)
+			k, ok := d.(*planner.Const)
+			if !ok {
+				return nil, b.typeErr(args[2], c, "%s expects a constant default", name)
+			}
+			f.Default = k.Val
+		}
+	case "first_value", "last_value":
+		xs, err := bindArgs(1, 1)
+		if err != nil {
+			return nil, err
+		}
+		f.Args, f.Type = xs, xs[0].Type()
+	default:
+		if !windowAggs[name] {
+			return nil, b.errAt(at, ErrUnknownFunction, fmt.Sprintf("unknown window function %q", name))
+		}
+		if name == "count" && star {
+			f.Name, f.Type = "count_star", columnar.TInt64
+			break
+		}
+		xs, err := bindArgs(1, 1)
+		if err != nil {
+			return nil, err
+		}
+		t, arg, err := b.aggType(aggFuncs[name], name, xs[0], args, c)
+		if err != nil {
+			return nil, err
+		}
+		f.Args, f.Type = []planner.Expr{arg}, t
+	}
+	col := b.newCol(name, "", f.Type)
+	b.win.funcs = append(b.win.funcs, f)
+	b.win.cols = append(b.win.cols, col)
+	return &planner.ColRef{Col: col}, nil
+}
+
+func constInt(x planner.Expr) (int64, bool) {
+	k, ok := planner.FoldExpr(x).(*planner.Const)
+	if !ok || k.Val.Null || !k.Val.Type.IsInteger() {
+		return 0, false
+	}
+	return k.Val.I, true
+}
+
+// windowFrame converts a frame clause; without one, an ordered window runs
+// from the partition start to the current row's last peer, an unordered
+// one over the whole partition.
+func (b *binder) windowFrame(fr *sqlparser.Frame, ordered bool, at int) (planner.Frame, error) {
+	if fr == nil || fr.Extent == nil {
+		return planner.Frame{StartUnbounded: true, EndUnbounded: !ordered}, nil
+	}
+	out := planner.Frame{Rows: fr.Unit == sqlparser.RowsUnit}
+	bound := func(fb *sqlparser.FrameBound, start bool) error {
+		switch fb.Type {
+		case sqlparser.UnboundedPreceding:
+			if !start {
+				return b.errAt(at, ErrSyntax, "a frame cannot end at UNBOUNDED PRECEDING")
+			}
+			out.StartUnbounded = true
+		case sqlparser.UnboundedFollowing:
+			if start {
+				return b.errAt(at, ErrSyntax, "a frame cannot start at UNBOUNDED FOLLOWING")
+			}
+			out.EndUnbounded = true
+		case sqlparser.CurrentRow:
+		case sqlparser.ExprPreceding, sqlparser.ExprFollowing:
+			if !out.Rows {
+				return b.errAt(at, ErrUnsupported, "RANGE frames with offsets are not supported")
+			}
+			x, err := b.bindExpr(fb.Expr, ectx{sp: span{at, len(b.q.toks)}, clause: "OVER"})
+			if err != nil {
+				return err
+			}
+			k, ok := constInt(x)
+			if !ok || k < 0 {
+				return b.errAt(at, ErrType, "frame offsets must be non-negative integer constants")
+			}
+			if fb.Type == sqlparser.ExprPreceding {
+				k = -k
+			}
+			if start {
+				out.Start = k
+			} else {
+				out.End = k
+			}
+		}
+		return nil
+	}
+	if err := bound(fr.Extent.Start, true); err != nil {
+		return out, err
+	}
+	if fr.Extent.End != nil {
+		if err := bound(fr.Extent.End, false); err != nil {
+			return out, err
+		}
+	}
+	return out, nil
+}

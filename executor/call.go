@@ -125,6 +125,9 @@ func NewCall(fn string, args []Expr, ret columnar.Type) (Expr, error) {
 		}
 		return strict(dateTruncKernel(part, argType(1), ret))
 	}
+	if e, ok := newMoreCall(fn, args, ret); ok {
+		return e, nil
+	}
 	return nil, errorf("unknown function %q", fn)
 }
 

@@ -32,5 +32,22 @@ package planner
 //	round         N[, INTEGER]                 N         half away from zero
 //	date_part     VARCHAR const, DATE|TIMESTAMP|INTERVAL   BIGINT  (EXTRACT; epoch gives DOUBLE seconds)
 //	date_trunc    VARCHAR const, DATE|TIMESTAMP            TIMESTAMP (DATE input → DATE)
+//	replace       VARCHAR, VARCHAR, VARCHAR    VARCHAR   every occurrence
+//	lpad, rpad    VARCHAR, BIGINT, VARCHAR     VARCHAR   cut to the length when longer
+//	instr         VARCHAR, VARCHAR             BIGINT    1-based, 0 if absent (strpos, POSITION(a IN b))
+//	left, right   VARCHAR, BIGINT              VARCHAR   negative: all but that many
+//	split_part    VARCHAR, VARCHAR, BIGINT     VARCHAR   1-based, negative from the end, '' out of range
+//	starts_with, regexp_matches  VARCHAR, VARCHAR  BOOLEAN  (RE2 syntax, unanchored)
+//	regexp_replace  VARCHAR, VARCHAR, VARCHAR[, VARCHAR]  VARCHAR  first match; option 'g' every match; \1 groups
+//	power, sqrt, ln, log10, exp   DOUBLE...    DOUBLE    domain errors are errors
+//	sign          DOUBLE                       TINYINT
+//	greatest, least  T...                      T         NULLs skipped (NULL when all are)
+//	current_date                               DATE      UTC
+//	date_diff     VARCHAR, DATE|TIMESTAMP, DATE|TIMESTAMP  BIGINT  part boundaries crossed
+//	strftime      DATE|TIMESTAMP, VARCHAR      VARCHAR   %Y %y %m %d %e %H %I %M %S %f %j %p %b %B %a %A %w %%
+//	to_timestamp  DOUBLE                       TIMESTAMP epoch seconds
+//
+// mod(a, b) binds to %, date_add(d, i) to TIMESTAMP + INTERVAL. The
+// functions from replace on run row by row (executor/call_more.go).
 //
 // Casting is the Cast node, not a Call.

@@ -24,7 +24,7 @@ var scalarFuncs = []string{
 }
 
 func knownFuncs() []string {
-	out := append([]string(nil), scalarFuncs...)
+	out := append(append([]string(nil), scalarFuncs...), moreNames()...)
 	for f := range aggFuncs {
 		out = append(out, f)
 	}
@@ -244,6 +244,9 @@ func (b *binder) scalar(name string, xs []planner.Expr, srcs []sqlparser.Expr, a
 			return nil, err
 		}
 		return call("nullif", t, args...), nil
+	}
+	if x, ok, err := b.scalarMore(name, xs, srcs, at, c); ok {
+		return x, err
 	}
 	return nil, b.errAt(at, ErrUnknownFunction, fmt.Sprintf("unknown function %q%s", name, didYouMean(name, knownFuncs())))
 }

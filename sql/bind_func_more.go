@@ -1,0 +1,145 @@
+package sql
+
+import (
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/planner"
+	"github.com/dolthub/vitess/go/vt/sqlparser"
+)
+
+// argKind is how an argument of a fixed-signature function is converted.
+type argKind uint8
+
+const (
+	aStr   argKind = iota // VARCHAR
+	aInt                  // BIGINT
+	aFloat                // DOUBLE
+	aTime                 // DATE or TIMESTAMP, kept
+)
+
+// moreSig is a fixed signature: the executor function, the arguments
+// (the last `optional` ones may be left out) and the result.
+type moreSig struct {
+	fn       string
+	args     []argKind
+	optional int
+	ret      columnar.Type
+}
+
+var moreSigs = map[string]moreSig{
+	"replace":        {"replace", []argKind{aStr, aStr, aStr}, 0, columnar.TVarchar},
+	"lpad":           {"lpad", []argKind{aStr, aInt, aStr}, 0, columnar.TVarchar},
+	"rpad":           {"rpad", []argKind{aStr, aInt, aStr}, 0, columnar.TVarchar},
+	"instr":          {"instr", []argKind{aStr, aStr}, 0, columnar.TInt64},
+	"strpos":         {"instr", []argKind{aStr, aStr}, 0, columnar.TInt64},
+	"left":           {"left", []argKind{aStr, aInt}, 0, columnar.TVarchar},
+	"right":          {"right", []argKind{aStr, aInt}, 0, columnar.TVarchar},
+	"split_part":     {"split_part", []argKind{aStr, aStr, aInt}, 0, columnar.TVarchar},
+	"starts_with":    {"starts_with", []argKind{aStr, aStr}, 0, columnar.TBool},
+	"regexp_matches": {"regexp_matches", []argKind{aStr, aStr}, 0, columnar.TBool},
+	"regexp_replace": {"regexp_replace", []argKind{aStr, aStr, aStr, aStr}, 1, columnar.TVarchar},
+	"power":          {"power", []argKind{aFloat, aFloat}, 0, columnar.TFloat64},
+	"pow":            {"power", []argKind{aFloat, aFloat}, 0, columnar.TFloat64},
+	"sqrt":           {"sqrt", []argKind{aFloat}, 0, columnar.TFloat64},
+	"ln":             {"ln", []argKind{aFloat}, 0, columnar.TFloat64},
+	"log10":          {"log10", []argKind{aFloat}, 0, columnar.TFloat64},
+	"exp":            {"exp", []argKind{aFloat}, 0, columnar.TFloat64},
+	"sign":           {"sign", []argKind{aFloat}, 0, columnar.TInt8},
+	"current_date":   {"current_date", nil, 0, columnar.TDate},
+	"date_diff":      {"date_diff", []argKind{aStr, aTime, aTime}, 0, columnar.TInt64},
+	"datediff":       {"date_diff", []argKind{aStr, aTime, aTime}, 0, columnar.TInt64},
+	"strftime":       {"strftime", []argKind{aTime, aStr}, 0, columnar.TVarchar},
+	"to_timestamp":   {"to_timestamp", []argKind{aFloat}, 0, columnar.TTimestamp},
+}
+
+func moreNames() []string {
+	out := []string{"mod", "greatest", "least", "locate", "position", "date_add"}
+	for k := range moreSigs {
+		out = append(out, k)
+	}
+	return out
+}
+
+// scalarMore binds the functions of moreSigs and the few with their own
+// typing rules; ok is false for a name it does not know.
+func (b *binder) scalarMore(name string, xs []planner.Expr, srcs []sqlparser.Expr, at int, c ectx) (planner.Expr, bool, error) {
+	switch name {
+	case "locate", "position":
+		// POSITION(sub IN s) parses as LOCATE(sub, s).
+		if len(xs) != 2 {
+			return nil, true, b.arity(at, name, "2")
+		}
+		xs, srcs = []planner.Expr{xs[1], xs[0]}, []sqlparser.Expr{srcs[1], srcs[0]}
+		name = "instr"
+	case "greatest", "least":
+		if len(xs) == 0 {
+			return nil, true, b.arity(at, name, "1 or more")
+		}
+		args, t, err := b.unify(xs, srcs, c, false, "compare")
+		if err != nil {
+			return nil, true, err
+		}
+		return &planner.Call{Fn: name, Args: args, T: t}, true, nil
+	case "mod":
+		if len(xs) != 2 {
+			return nil, true, b.arity(at, name, "2")
+		}
+		args, t, err := b.unify(xs, srcs, c, false, "apply mod to")
+		if err != nil {
+			return nil, true, err
+		}
+		if !t.IsNumeric() {
+			return nil, true, b.typeErr(srcs[0], c, "mod expects numbers, got %s", t)
+		}
+		return &planner.Call{Fn: "%", Args: args, T: t}, true, nil
+	case "date_add":
+		if len(xs) != 2 || xs[1].Type().ID != columnar.Interval {
+			return nil, true, b.typeErr(srcs[0], c, "date_add expects a DATE or TIMESTAMP and an INTERVAL")
+		}
+		ts, err := b.coerce(xs[0], columnar.TTimestamp, srcs[0], c)
+		if err != nil {
+			return nil, true, err
+		}
+		return &planner.Call{Fn: "+", Args: []planner.Expr{ts, xs[1]}, T: columnar.TTimestamp}, true, nil
+	}
+	sig, ok := moreSigs[name]
+	if !ok {
+		return nil, false, nil
+	}
+	if len(xs) > len(sig.args) || len(xs) < len(sig.args)-sig.optional {
+		want := itoa(len(sig.args))
+		if sig.optional > 0 {
+			want = itoa(len(sig.args)-sig.optional) + " to " + want
+		}
+		return nil, true, b.arity(at, name, want)
+	}
+	args := make([]planner.Expr, len(xs))
+	for i, x := range xs {
+		var to columnar.Type
+		switch sig.args[i] {
+		case aStr:
+			to = columnar.TVarchar
+		case aInt:
+			to = columnar.TInt64
+		case aFloat:
+			to = columnar.TFloat64
+		case aTime:
+			t := x.Type()
+			if t.ID == columnar.Date || t.ID == columnar.Timestamp {
+				args[i] = x
+				continue
+			}
+			to = columnar.TTimestamp
+		}
+		if t := x.Type(); sig.args[i] != aStr && t.ID == columnar.Varchar && !b.isLiteral(x) {
+			return nil, true, b.typeErr(srcs[i], c, "%s expects a number, got %s", name, t)
+		}
+		y, err := b.coerce(x, to, srcs[i], c)
+		if err != nil {
+			return nil, true, err
+		}
+		args[i] = y
+	}
+	return &planner.Call{Fn: sig.fn, Args: args, T: sig.ret}, true, nil
+}
+
+func itoa(n int) string { return columnar.IntValue(columnar.TInt64, int64(n)).String() }

@@ -125,8 +125,10 @@ func (v Value) AppendText(dst []byte) []byte {
 		return AppendFloat(dst, v.F, 64)
 	case Decimal:
 		return AppendDecimal(dst, v.I, int(v.Type.Scale))
-	case Varchar, Blob:
+	case Varchar:
 		return append(dst, v.S...)
+	case Blob:
+		return AppendBlob(dst, v.S)
 	case Date:
 		return AppendDate(dst, v.I)
 	case Timestamp:
@@ -223,26 +225,50 @@ func AppendTimestamp(dst []byte, us int64) []byte {
 	return dst
 }
 
-// AppendInterval formats microseconds as "D days HH:MM:SS[.ffffff]".
-func AppendInterval(dst []byte, us int64) []byte {
-	if us < 0 {
-		dst = append(dst, '-')
-		us = -us
+// AppendBlob renders bytes as DuckDB does: printable ASCII as is, every
+// other byte (and the quote and backslash characters) as \xHH.
+func AppendBlob(dst []byte, b string) []byte {
+	const hex = "0123456789ABCDEF"
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if c >= 32 && c <= 126 && c != '\\' && c != '\'' && c != '"' {
+			dst = append(dst, c)
+			continue
+		}
+		dst = append(dst, '\\', 'x', hex[c>>4], hex[c&15])
 	}
+	return dst
+}
+
+// AppendInterval formats microseconds as DuckDB does: "N days" when there
+// is no time part, "HH:MM:SS[.ffffff]" (trailing zeros trimmed) when there
+// are no days, both otherwise; each part carries its own sign.
+func AppendInterval(dst []byte, us int64) []byte {
 	days := us / MicrosPerDay
-	us %= MicrosPerDay
+	rem := us % MicrosPerDay
 	if days != 0 {
 		dst = strconv.AppendInt(dst, days, 10)
-		if days == 1 {
-			dst = append(dst, " day "...)
+		if days == 1 || days == -1 {
+			dst = append(dst, " day"...)
 		} else {
-			dst = append(dst, " days "...)
+			dst = append(dst, " days"...)
 		}
+		if rem == 0 {
+			return dst
+		}
+		dst = append(dst, ' ')
 	}
-	h, m, s, f := us/3_600_000_000, us/60_000_000%60, us/1_000_000%60, us%1_000_000
+	if rem < 0 {
+		dst = append(dst, '-')
+		rem = -rem
+	}
+	h, m, s, f := rem/3_600_000_000, rem/60_000_000%60, rem/1_000_000%60, rem%1_000_000
 	dst = append(dst, byte('0'+h/10), byte('0'+h%10), ':', byte('0'+m/10), byte('0'+m%10), ':', byte('0'+s/10), byte('0'+s%10))
 	if f != 0 {
 		fs := strconv.Itoa(int(f) + 1_000_000)[1:]
+		for fs[len(fs)-1] == '0' {
+			fs = fs[:len(fs)-1]
+		}
 		dst = append(dst, '.')
 		dst = append(dst, fs...)
 	}

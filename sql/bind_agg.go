@@ -120,7 +120,7 @@ func hasAgg(nodes ...sqlparser.SQLNode) bool {
 		_ = sqlparser.Walk(func(node sqlparser.SQLNode) (bool, error) {
 			switch f := node.(type) {
 			case *sqlparser.FuncExpr:
-				if _, ok := aggFuncs[f.Name.Lowered()]; ok && f.Over == nil {
+				if _, ok := aggFuncs[f.Name.Lowered()]; (ok || aggRewrites[f.Name.Lowered()]) && f.Over == nil {
 					found = true
 					return false, nil
 				}

@@ -61,6 +61,9 @@ func (b *binder) bindFunc(e *sqlparser.FuncExpr, c ectx) (planner.Expr, error) {
 	if err != nil {
 		return nil, err
 	}
+	if x, ok, err := b.bindAggRewrite(name, e, args, star, at, c); ok {
+		return x, err
+	}
 	if fn, ok := aggFuncs[name]; ok {
 		return b.bindAgg(fn, name, e, args, star, at, c)
 	}

@@ -1,3 +1,5 @@
+//go:build linux || darwin || freebsd || netbsd || openbsd
+
 package main
 
 import (
@@ -159,7 +161,7 @@ func (s *ptySession) wait(timeout time.Duration) int {
 // stty -a says (when stty exists), for a readable diff.
 func (s *ptySession) termMode() (unix.Termios, string) {
 	s.t.Helper()
-	tio, err := unix.IoctlGetTermios(int(s.tty.Fd()), unix.TCGETS)
+	tio, err := unix.IoctlGetTermios(int(s.tty.Fd()), ioctlGetTermios)
 	if err != nil {
 		s.t.Fatal(err)
 	}

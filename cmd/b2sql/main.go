@@ -57,7 +57,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	demoRows := fs.Int64("demo-rows", 1_000_000, "rows in the built-in demo dataset used when no PATH is given (0: none)")
 	showVersion := fs.Bool("version", false, "print the version and exit")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, `b2sql %s — SQL over Parquet and blosc2 files
+		fmt.Fprintf(fs.Output(), `b2sql %s — SQL over Parquet and blosc2 files
 
 Usage:
   b2sql [flags] [PATH ...]        PATH: table files, globs or directories of them
@@ -80,12 +80,21 @@ Flags:
 `, version)
 		fs.PrintDefaults()
 	}
+	for _, a := range args {
+		if a == "--" || !strings.HasPrefix(a, "-") {
+			break
+		}
+		if a == "-h" || a == "-help" || a == "--help" || a == "--h" {
+			fs.SetOutput(stdout) // asked for: help is the output, not an error
+		}
+	}
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
 			return 0
 		}
 		return 2
 	}
+	fs.SetOutput(stderr)
 	if *showVersion {
 		fmt.Fprintln(stdout, "b2sql", version)
 		return 0

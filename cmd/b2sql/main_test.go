@@ -83,9 +83,12 @@ func TestVersionAndHelp(t *testing.T) {
 	if code, out, _ := runCLI(t, "", "--version"); code != 0 || out != "b2sql "+version+"\n" {
 		t.Fatalf("--version: exit %d, %q", code, out)
 	}
-	code, _, errs := runCLI(t, "", "--help")
-	if code != 0 || !strings.Contains(errs, "Examples:") || !strings.Contains(errs, "--bail") {
-		t.Fatalf("--help: exit %d, %q", code, errs)
+	code, out, _ := runCLI(t, "", "--help")
+	if code != 0 || !strings.Contains(out, "Examples:") || !strings.Contains(out, "-bail") {
+		t.Fatalf("--help: exit %d, %q", code, out)
+	}
+	if code, _, errs := runCLI(t, "", "--nosuchflag"); code != 2 || !strings.Contains(errs, "Usage:") {
+		t.Fatalf("bad flag: exit %d, stderr %q", code, errs)
 	}
 }
 

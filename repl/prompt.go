@@ -105,6 +105,10 @@ func (r *Runner) Prompt(opts PromptOptions) error {
 	if !term.IsTerminal(int(os.Stdout.Fd())) {
 		writer = prompt.NewStderrWriter()
 	}
+	// prompt.New opens /dev/tty for a parser of its own before applying
+	// OptionParser; that descriptor is never used (one per session).
+	// The executor is unused: Input returns each line to the loop below,
+	// which owns running statements, so Ctrl-C reaches them as a signal.
 	p := prompt.New(func(string) {}, s.comp.Complete,
 		prompt.OptionParser(s.in),
 		prompt.OptionWriter(writer),

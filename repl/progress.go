@@ -8,15 +8,15 @@ import (
 	"time"
 
 	"github.com/schollz/progressbar/v3"
+
+	"github.com/b2sql/b2sql"
 )
 
-// Progress is how far a running query has got: done out of total units of
-// scan work (total <= 0 when unknown). b2sql.Rows does not report it yet;
-// when it gains a method of this shape the bar picks it up through a type
-// assertion, with no change here. Until then the bar shows what the REPL
-// can see itself: rows streamed so far and the elapsed time.
+// Progress is a query that reports how far its scans have got
+// (*b2sql.Rows does): units (row groups, chunks) finished out of those to
+// read, and rows and bytes scanned so far.
 type Progress interface {
-	Progress() (done, total int64)
+	Progress() b2sql.Progress
 }
 
 // progressDelay is how long a query runs before a bar appears: shorter
@@ -90,12 +90,16 @@ func (m *progressMeter) run() {
 			desc += fmt.Sprintf(", %d %s", n, plural(n, "row", "rows"))
 		}
 		if p := m.src.Load(); p != nil {
-			if done, total := (*p).Progress(); total > 0 {
+			pr := (*p).Progress()
+			if total := pr.Units - pr.UnitsSkipped; total > 0 {
 				if !known {
 					bar.ChangeMax64(total)
 					known = true
 				}
-				bar.Set64(done)
+				bar.Set64(pr.UnitsDone)
+			}
+			if pr.Rows > 0 {
+				desc += fmt.Sprintf(", scanned %d rows, %s", pr.Rows, humanBytes(pr.Bytes))
 			}
 		}
 		bar.Describe(desc)
@@ -119,4 +123,17 @@ type clearingWriter struct {
 func (c clearingWriter) Write(p []byte) (int, error) {
 	c.m.stop()
 	return c.w.Write(p)
+}
+
+// humanBytes renders a byte count with a binary unit.
+func humanBytes(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
 }

@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/b2sql/b2sql"
 )
 
 // lockedBuffer is written by the meter's goroutine and read by the test.
@@ -28,7 +30,10 @@ func (l *lockedBuffer) String() string {
 
 type fakeProgress struct{}
 
-func (fakeProgress) Progress() (int64, int64) { return 25, 100 }
+// 110 row groups, 10 skipped by statistics, 25 of the other 100 done.
+func (fakeProgress) Progress() b2sql.Progress {
+	return b2sql.Progress{Units: 110, UnitsSkipped: 10, UnitsDone: 25, Rows: 5000, Bytes: 3 << 20}
+}
 
 func TestProgressAppearsLateAndIsErasedBeforeTheResult(t *testing.T) {
 	var term lockedBuffer
@@ -46,7 +51,7 @@ func TestProgressAppearsLateAndIsErasedBeforeTheResult(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	drawn := term.String()
-	if !strings.Contains(drawn, "running") || !strings.Contains(drawn, "1234 rows") || !strings.Contains(drawn, "25%") {
+	if !strings.Contains(drawn, "running") || !strings.Contains(drawn, "1234 rows") || !strings.Contains(drawn, "25%") || !strings.Contains(drawn, "scanned 5000 rows, 3.0 MiB") {
 		t.Fatalf("bar %q lacks the description, row count or percentage", drawn)
 	}
 	w := clearingWriter{w: &term, m: m}

@@ -31,6 +31,7 @@ type DB struct {
 	life     lifecycle // guarded by mu
 	tmpDir   string    // CREATE TABLE's directory for a DB without one; guarded by mu
 	writes   writeLocks
+	views    map[string]string // lower-case name → SQL (views.go); guarded by mu
 }
 
 // Open opens path: a directory (every table file in it is registered under
@@ -352,6 +353,10 @@ func (db *DB) runStatement(ctx context.Context, src sql.Source, stmt sql.Stateme
 		return db.createTableAs(ctx, s, args)
 	case *sql.DropTable:
 		return db.dropTable(s)
+	case *sql.CreateView:
+		return db.createView(s)
+	case *sql.DropView:
+		return db.dropView(s)
 	}
 	return nil, fmt.Errorf("unexpected statement %T", stmt)
 }

@@ -85,6 +85,7 @@ type binder struct {
 	noSubq    string                 // why subqueries cannot be bound here ("" = they can)
 	where     *planner.Filter        // the WHERE filter over the FROM plan (decorrelation)
 	win       *winState              // window functions of the select list (nil: not allowed here)
+	viewDepth int                    // views being expanded around this query
 
 	params    []columnar.Value // values of ? markers
 	items     []selItem        // the select list, for alias references

@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/b2sql/b2sql/planner"
@@ -71,4 +72,50 @@ func (b *binder) bindRecursive(def *cteDef, alias string) (*fromItem, error) {
 		rc.Out = append(rc.Out, b.newCol(names[i], "", c.Type))
 	}
 	return b.relation(&Bound{Root: rc, Names: names}, alias, nil)
+}
+
+// bindViewRef binds a reference to a view of the catalog (its SQL bound
+// like a derived table, without the caller's WITH names); ok is false when
+// name is not a view.
+func (b *binder) bindViewRef(tn sqlparser.TableName, alias string) (*fromItem, bool, error) {
+	vc, isVC := b.cat.(planner.ViewCatalog)
+	if !isVC || !tn.DbQualifier.IsEmpty() {
+		return nil, false, nil
+	}
+	name := tn.Name.String()
+	text, ok := vc.View(name)
+	if !ok {
+		return nil, false, nil
+	}
+	at := b.q.findName("", name, b.cl.from)
+	if b.viewDepth >= 32 {
+		return nil, true, b.errAt(at, ErrUnsupported, fmt.Sprintf("view %q refers to itself", name))
+	}
+	fail := func(err error) (*fromItem, bool, error) {
+		kind, msg := error(ErrUnsupported), err.Error()
+		if e, ok := err.(*Error); ok {
+			kind, msg = e.Kind, e.Msg
+		}
+		return nil, true, b.errAt(at, kind, fmt.Sprintf("in view %q: %s", name, msg))
+	}
+	st, err := Parse(Source{Text: text, Line: 1, Col: 1})
+	if err != nil {
+		return fail(err)
+	}
+	q, ok := st.(*Query)
+	if !ok {
+		return fail(fmt.Errorf("not a query"))
+	}
+	c := b.child(q, nil)
+	c.ctes, c.viewDepth = nil, b.viewDepth+1
+	bd, err := c.bindQuery()
+	b.nextID = c.nextID
+	if err != nil {
+		return fail(err)
+	}
+	if alias == "" {
+		alias = name
+	}
+	it, err := b.relation(bd, alias, nil)
+	return it, true, err
 }

@@ -113,6 +113,9 @@ func (b *binder) bindTableExpr(te sqlparser.TableExpr) (*fromItem, error) {
 			if it, ok, err := b.bindCTERef(e, alias); ok || err != nil {
 				return it, err
 			}
+			if it, ok, err := b.bindViewRef(e, alias); ok || err != nil {
+				return it, err
+			}
 			n, err := b.bindTableName(e, alias)
 			if err != nil {
 				return nil, err

@@ -59,6 +59,8 @@ func ParseWrite(src Source) (st Statement, ok bool, err error) {
 	}
 	p := &stmtParser{src: src, toks: toks}
 	switch {
+	case isViewDDL(toks):
+		st, err = p.viewDDL()
 	case toks[0].is("COPY"):
 		st, err = p.copyTo()
 	case toks[0].is("CREATE"):

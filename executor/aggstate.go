@@ -21,6 +21,7 @@ type aggState struct {
 	ar     arena // min/max strings are copied here
 	// distinct remembers (group, value) pairs already aggregated.
 	distinct map[string]struct{}
+	lists    [][]columnar.Value // holistic aggregates: the values of each group
 	keyBuf   []byte
 	dsel     []int
 }
@@ -38,6 +39,10 @@ func newAggState(spec AggSpec) *aggState {
 
 func (s *aggState) grow(n int) {
 	s.count = growZero(s.count, n)
+	if s.spec.Kind.holistic() {
+		s.lists = growZero(s.lists, n)
+		return
+	}
 	switch s.accPhys() {
 	case columnar.PhysInt:
 		s.ints = growZero(s.ints, n)
@@ -93,6 +98,10 @@ func (s *aggState) update(b *columnar.Batch, arg *columnar.Vector, gids []int32)
 	}
 	if arg.Const {
 		arg = expandConst(arg, b.Len)
+	}
+	if s.spec.Kind.holistic() {
+		s.collect(b, arg, gids)
+		return nil
 	}
 	// Rows with a NULL argument are ignored by every aggregate but count(*).
 	sel := b.Sel
@@ -236,6 +245,10 @@ func updateMinMax[T int64 | uint64](vals []T, counts []int64, in []T, gids []int
 
 // result writes groups [from, to) into out (rows 0..to-from).
 func (s *aggState) result(out *columnar.Vector, from, to int) {
+	if s.spec.Kind.holistic() {
+		s.holisticResult(out, from, to)
+		return
+	}
 	n := to - from
 	for k := 0; k < n; k++ {
 		g := from + k

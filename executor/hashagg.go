@@ -30,8 +30,9 @@ type AggSpec struct {
 	Arg      Expr // nil for count(*)
 	Arg2     Expr // AggAvgMerge only: the partial count
 	Distinct bool
-	Type     columnar.Type // result type
-	Name     string        // for EXPLAIN
+	Type     columnar.Type  // result type
+	Param    columnar.Value // AggQuantileCont's fraction, AggStringAgg's separator
+	Name     string         // for EXPLAIN
 }
 
 // HashAgg groups its input by the Groups expressions and computes Aggs per

@@ -152,7 +152,7 @@ func (bd *builder) build(n Node) (executor.Operator, error) {
 		}
 		aggs := make([]executor.AggSpec, len(n.Aggs))
 		for i, a := range n.Aggs {
-			spec := executor.AggSpec{Kind: executor.AggKind(a.Func), Distinct: a.Distinct, Type: a.Type, Name: aggString(a)}
+			spec := executor.AggSpec{Kind: executor.AggKind(a.Func), Distinct: a.Distinct, Type: a.Type, Name: aggString(a), Param: a.Param}
 			if a.Arg != nil {
 				x, err := CompileExpr(a.Arg, lay)
 				if err != nil {

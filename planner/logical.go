@@ -65,7 +65,12 @@ const (
 
 var aggNames = [...]string{"count_star", "count", "sum", "avg", "min", "max"}
 
-func (f AggFunc) String() string { return aggNames[f] }
+func (f AggFunc) String() string {
+	if int(f) < len(aggNames) {
+		return aggNames[f]
+	}
+	return holisticNames[f]
+}
 
 // AggCall is one aggregate: Func over Arg (nil for count(*)), optionally
 // DISTINCT. Type is the result type.
@@ -74,6 +79,7 @@ type AggCall struct {
 	Arg      Expr
 	Distinct bool
 	Type     columnar.Type
+	Param    columnar.Value // quantile_cont's fraction, string_agg's separator
 }
 
 // Aggregate groups its input by Groups and computes Aggs per group. Output

@@ -137,7 +137,7 @@ func (bd *builder) parallelAggregate(n *Aggregate) (executor.Operator, error) {
 		return nil, nil
 	}
 	for _, a := range n.Aggs {
-		if a.Distinct {
+		if a.Distinct || a.Func.Holistic() {
 			return nil, nil
 		}
 	}

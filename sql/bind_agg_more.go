@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/b2sql/b2sql/columnar"
@@ -89,4 +90,118 @@ func (b *binder) bindAggRewrite(name string, e *sqlparser.FuncExpr, args []sqlpa
 	}
 	x, err := b.bindExpr(v, c)
 	return x, true, err
+}
+
+// holisticAggs are the aggregates that need a group's every value.
+var holisticAggs = map[string]planner.AggFunc{
+	"median": planner.AggMedian, "quantile_cont": planner.AggQuantileCont,
+	"string_agg": planner.AggStringAgg, "group_concat": planner.AggStringAgg, "listagg": planner.AggStringAgg,
+}
+
+// bindHolistic binds median(x), quantile_cont(x, q) and string_agg(x [,
+// sep]) (group_concat, listagg): q and sep are constants.
+func (b *binder) bindHolistic(fn planner.AggFunc, name string, e *sqlparser.FuncExpr, args []sqlparser.Expr, star bool, at int, c ectx) (planner.Expr, error) {
+	switch {
+	case c.inAgg:
+		return nil, b.errAt(at, ErrGrouping, "aggregate function calls cannot be nested")
+	case !c.aggOK:
+		return nil, b.errAt(at, ErrGrouping, fmt.Sprintf("aggregate functions are not allowed in %s", c.clause))
+	}
+	lo, hi := 1, 1
+	switch fn {
+	case planner.AggQuantileCont:
+		lo, hi = 2, 2
+	case planner.AggStringAgg:
+		hi = 2
+	}
+	if star || len(args) < lo || len(args) > hi {
+		want := itoa(lo)
+		if hi > lo {
+			want += " or " + itoa(hi)
+		}
+		return nil, b.arity(at, name, want)
+	}
+	ac := c
+	ac.inAgg, ac.aggOK = true, false
+	x, err := b.bindExpr(args[0], ac)
+	if err != nil {
+		return nil, err
+	}
+	call := planner.AggCall{Func: fn, Distinct: e.Distinct}
+	constant := func(i int) (columnar.Value, error) {
+		y, err := b.bindExpr(args[i], ac)
+		if err != nil {
+			return columnar.Value{}, err
+		}
+		k, ok := planner.FoldExpr(y).(*planner.Const)
+		if !ok || k.Val.Null {
+			return columnar.Value{}, b.typeErr(args[i], c, "%s expects a constant as argument %d", name, i+1)
+		}
+		return k.Val, nil
+	}
+	switch fn {
+	case planner.AggStringAgg:
+		if call.Arg, err = b.coerce(x, columnar.TVarchar, args[0], c); err != nil {
+			return nil, err
+		}
+		call.Type, call.Param = columnar.TVarchar, columnar.StringValue(",")
+		if len(args) == 2 {
+			v, err := constant(1)
+			if err != nil {
+				return nil, err
+			}
+			if v.Type.ID != columnar.Varchar {
+				return nil, b.typeErr(args[1], c, "%s expects a string separator", name)
+			}
+			call.Param = v
+		}
+	default:
+		if t := x.Type(); !t.IsNumeric() && t.ID != columnar.Null {
+			return nil, b.typeErr(args[0], c, "%s(%s) is not supported", name, t)
+		}
+		call.Arg, call.Type = x, columnar.TFloat64
+		if fn == planner.AggQuantileCont {
+			v, err := constant(1)
+			if err != nil {
+				return nil, err
+			}
+			q := v.AsFloat()
+			if !v.Type.IsNumeric() || q < 0 || q > 1 {
+				return nil, b.typeErr(args[1], c, "%s expects a fraction between 0 and 1", name)
+			}
+			call.Param = columnar.FloatValue(columnar.TFloat64, q)
+		}
+	}
+	d := ""
+	if call.Distinct {
+		d = "DISTINCT "
+	}
+	key := fmt.Sprintf("%s(%s%s|%s)", fn, d, call.Arg, call.Param.String())
+	a := b.agg
+	if i, ok := a.aggKeys[key]; ok {
+		return &planner.ColRef{Col: a.aggCols[i]}, nil
+	}
+	col := b.newCol(key, "", call.Type)
+	a.aggKeys[key] = len(a.aggs)
+	a.aggs = append(a.aggs, call)
+	a.aggCols = append(a.aggCols, col)
+	return &planner.ColRef{Col: col}, nil
+}
+
+// bindGroupConcat binds MySQL-parsed group_concat(x [, sep]) (also
+// GROUP_CONCAT(x SEPARATOR s)) as string_agg; ORDER BY inside is refused.
+func (b *binder) bindGroupConcat(e *sqlparser.GroupConcatExpr, c ectx) (planner.Expr, error) {
+	at := b.q.findName("", "group_concat", c.sp)
+	if len(e.OrderBy) > 0 {
+		return nil, b.errAt(at, ErrUnsupported, "ORDER BY inside group_concat is not supported")
+	}
+	f := &sqlparser.FuncExpr{Name: sqlparser.NewColIdent("group_concat"), Exprs: e.Exprs, Distinct: e.Distinct != ""}
+	args, star, err := b.callArgs(f, at)
+	if err != nil {
+		return nil, err
+	}
+	if !e.Separator.DefaultSeparator {
+		args = append(args, sqlparser.NewStrVal([]byte(e.Separator.SeparatorString)))
+	}
+	return b.bindHolistic(planner.AggStringAgg, "group_concat", f, args, star, at, c)
 }

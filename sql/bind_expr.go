@@ -64,6 +64,8 @@ func (b *binder) bindExpr(e sqlparser.Expr, c ectx) (planner.Expr, error) {
 		return b.bindDatePart(strings.ToLower(e.Unit), e.Expr, b.q.findKeyword("EXTRACT", c.sp), c)
 	case *sqlparser.Subquery:
 		return b.bindScalarSubquery(e, c)
+	case *sqlparser.GroupConcatExpr:
+		return b.bindGroupConcat(e, c)
 	case *sqlparser.ExistsExpr:
 		return b.bindExistsMark(e, c)
 	case *sqlparser.ConvertExpr:

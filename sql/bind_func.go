@@ -67,6 +67,9 @@ func (b *binder) bindFunc(e *sqlparser.FuncExpr, c ectx) (planner.Expr, error) {
 	if fn, ok := aggFuncs[name]; ok {
 		return b.bindAgg(fn, name, e, args, star, at, c)
 	}
+	if fn, ok := holisticAggs[name]; ok {
+		return b.bindHolistic(fn, name, e, args, star, at, c)
+	}
 	if star {
 		return nil, b.errAt(at, ErrSyntax, fmt.Sprintf("%s(*) is not valid", name))
 	}

@@ -1,0 +1,16 @@
+package planner
+
+// Holistic aggregates need every value of a group, so they never run as
+// parallel partial aggregates. Their numbers continue after the executor's
+// internal AggAvgMerge (6), because Build converts AggFunc to
+// executor.AggKind by number.
+const (
+	AggMedian       AggFunc = iota + 7 // median(x): quantile_cont(x, 0.5)
+	AggQuantileCont                    // quantile_cont(x, Param): linear interpolation
+	AggStringAgg                       // string_agg(x, Param): values joined by the separator, in input order
+)
+
+var holisticNames = map[AggFunc]string{AggMedian: "median", AggQuantileCont: "quantile_cont", AggStringAgg: "string_agg"}
+
+// Holistic reports whether f needs all values of a group at once.
+func (f AggFunc) Holistic() bool { return f >= AggMedian }

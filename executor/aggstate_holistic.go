@@ -14,6 +14,10 @@ const (
 	AggMedian       AggKind = iota + AggAvgMerge + 1 // DOUBLE: quantile_cont(x, 0.5)
 	AggQuantileCont                                  // DOUBLE: Param is the fraction in [0, 1]
 	AggStringAgg                                     // VARCHAR: Param is the separator
+	AggVarSamp                                       // DOUBLE: sample variance (Welford), NULL below 2 values
+	AggVarPop                                        // DOUBLE: population variance
+	AggStddevSamp                                    // DOUBLE: sqrt of AggVarSamp
+	AggStddevPop                                     // DOUBLE: sqrt of AggVarPop
 )
 
 func (k AggKind) holistic() bool { return k >= AggMedian }
@@ -46,6 +50,16 @@ func (s *aggState) holisticResult(out *columnar.Vector, from, to int) {
 			continue
 		}
 		switch s.spec.Kind {
+		case AggVarSamp, AggVarPop, AggStddevSamp, AggStddevPop:
+			v, ok := variance(vals, s.spec.Kind == AggVarSamp || s.spec.Kind == AggStddevSamp)
+			switch {
+			case !ok:
+				out.SetNull(k, n)
+			case s.spec.Kind == AggStddevSamp || s.spec.Kind == AggStddevPop:
+				out.Floats[k] = math.Sqrt(v)
+			default:
+				out.Floats[k] = v
+			}
 		case AggStringAgg:
 			parts := make([]string, len(vals))
 			for i, v := range vals {
@@ -67,4 +81,25 @@ func (s *aggState) holisticResult(out *columnar.Vector, from, to int) {
 			out.Floats[k] = xs[lo] + (pos-float64(lo))*(xs[hi]-xs[lo])
 		}
 	}
+}
+
+// variance computes the sample or population variance with Welford's
+// update (exact for a constant column, stable under a large offset); ok is
+// false for a sample of fewer than 2 values.
+func variance(vals []columnar.Value, sample bool) (float64, bool) {
+	var mean, m2 float64
+	for i, v := range vals {
+		x := v.AsFloat()
+		d := x - mean
+		mean += d / float64(i+1)
+		m2 += d * (x - mean)
+	}
+	n := float64(len(vals))
+	if sample {
+		if len(vals) < 2 {
+			return 0, false
+		}
+		return max(m2/(n-1), 0), true
+	}
+	return max(m2/n, 0), true
 }

@@ -16,6 +16,7 @@ type Rule struct {
 var Rules = []Rule{
 	{"FoldConstants", foldConstants},
 	{"PushFilters", pushFilters},
+	{"ReorderJoins", reorderJoins},
 	{"AnswerFromMetadata", answerFromMetadata},
 	{"SplitDistinct", splitDistinct},
 	{"MakeTopK", makeTopK},

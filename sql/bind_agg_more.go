@@ -9,21 +9,12 @@ import (
 	"github.com/dolthub/vitess/go/vt/sqlparser"
 )
 
-// Aggregates defined in terms of the executor's (count, sum, min, max),
-// by rewriting the call's parse tree and binding the result:
+// Aggregates defined in terms of the executor's, by rewriting the call's
+// parse tree and binding the result:
 //
-//	var_samp(x)   (sum(x²) - sum(x)²/n) / (n - 1)   NULL for n < 2
-//	var_pop(x)    (sum(x²) - sum(x)²/n) / n
-//	stddev_*(x)   sqrt of the variance (clamped at 0 against rounding)
 //	bool_and(x)   min(x), bool_or(x) max(x), over BOOLEAN
 //	count(DISTINCT a, b, …)  distinct rows with no NULL (as MySQL)
-//
-// x is computed in DOUBLE. The one-pass variance loses precision when the
-// mean is large against the spread.
-var aggRewrites = map[string]bool{
-	"stddev": true, "stddev_samp": true, "stddev_pop": true, "variance": true, "var_samp": true, "var_pop": true,
-	"bool_and": true, "bool_or": true,
-}
+var aggRewrites = map[string]bool{"bool_and": true, "bool_or": true}
 
 func fn(name string, distinct bool, args ...sqlparser.Expr) *sqlparser.FuncExpr {
 	f := &sqlparser.FuncExpr{Name: sqlparser.NewColIdent(name), Distinct: distinct}
@@ -31,10 +22,6 @@ func fn(name string, distinct bool, args ...sqlparser.Expr) *sqlparser.FuncExpr 
 		f.Exprs = append(f.Exprs, &sqlparser.AliasedExpr{Expr: a})
 	}
 	return f
-}
-
-func bin(op string, l, r sqlparser.Expr) sqlparser.Expr {
-	return &sqlparser.BinaryExpr{Operator: op, Left: &sqlparser.ParenExpr{Expr: l}, Right: &sqlparser.ParenExpr{Expr: r}}
 }
 
 // bindAggRewrite binds the aggregates above; ok is false for other calls.
@@ -73,28 +60,14 @@ func (b *binder) bindAggRewrite(name string, e *sqlparser.FuncExpr, args []sqlpa
 		}
 		return x, true, err
 	}
-	xf := bin("+", a, sqlparser.NewFloatVal([]byte("0e0")))
-	s1 := fn("sum", false, xf)
-	s2 := fn("sum", false, bin("*", xf, xf))
-	n := fn("count", false, a)
-	dev := bin("-", s2, bin("/", bin("*", s1, s1), n))
-	var v sqlparser.Expr
-	if strings.HasSuffix(name, "_pop") {
-		v = bin("/", dev, n)
-	} else {
-		v = bin("/", dev, bin("-", n, sqlparser.NewIntVal([]byte("1"))))
-	}
-	if strings.HasPrefix(name, "stddev") {
-		clamp := &sqlparser.CaseExpr{Whens: []*sqlparser.When{{Cond: &sqlparser.ComparisonExpr{Operator: "<", Left: v, Right: sqlparser.NewIntVal([]byte("0"))}, Val: sqlparser.NewFloatVal([]byte("0e0"))}}, Else: v}
-		v = fn("sqrt", false, clamp)
-	}
-	x, err := b.bindExpr(v, c)
-	return x, true, err
+	return nil, false, nil
 }
 
 // holisticAggs are the aggregates that need a group's every value.
 var holisticAggs = map[string]planner.AggFunc{
 	"median": planner.AggMedian, "quantile_cont": planner.AggQuantileCont,
+	"var_samp": planner.AggVarSamp, "variance": planner.AggVarSamp, "var_pop": planner.AggVarPop,
+	"stddev_samp": planner.AggStddevSamp, "stddev": planner.AggStddevSamp, "stddev_pop": planner.AggStddevPop,
 	"string_agg": planner.AggStringAgg, "group_concat": planner.AggStringAgg, "listagg": planner.AggStringAgg,
 }
 

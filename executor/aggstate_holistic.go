@@ -14,7 +14,7 @@ const (
 	AggMedian       AggKind = iota + AggAvgMerge + 1 // DOUBLE: quantile_cont(x, 0.5)
 	AggQuantileCont                                  // DOUBLE: Param is the fraction in [0, 1]
 	AggStringAgg                                     // VARCHAR: Param is the separator
-	AggVarSamp                                       // DOUBLE: sample variance (Welford), NULL below 2 values
+	AggVarSamp                                       // DOUBLE: sample variance (two-pass), NULL below 2 values
 	AggVarPop                                        // DOUBLE: population variance
 	AggStddevSamp                                    // DOUBLE: sqrt of AggVarSamp
 	AggStddevPop                                     // DOUBLE: sqrt of AggVarPop
@@ -83,23 +83,27 @@ func (s *aggState) holisticResult(out *columnar.Vector, from, to int) {
 	}
 }
 
-// variance computes the sample or population variance with Welford's
-// update (exact for a constant column, stable under a large offset); ok is
-// false for a sample of fewer than 2 values.
+// variance computes the sample or population variance in two passes over
+// the values shifted by the first one (exact for a constant column, stable
+// under a large offset); ok is false for a sample of fewer than 2 values.
 func variance(vals []columnar.Value, sample bool) (float64, bool) {
-	var mean, m2 float64
-	for i, v := range vals {
-		x := v.AsFloat()
-		d := x - mean
-		mean += d / float64(i+1)
-		m2 += d * (x - mean)
-	}
 	n := float64(len(vals))
-	if sample {
-		if len(vals) < 2 {
-			return 0, false
-		}
-		return max(m2/(n-1), 0), true
+	if len(vals) == 0 || sample && len(vals) < 2 {
+		return 0, false
 	}
-	return max(m2/n, 0), true
+	k := vals[0].AsFloat()
+	var sum float64
+	for _, v := range vals {
+		sum += v.AsFloat() - k
+	}
+	mean := sum / n
+	var m2 float64
+	for _, v := range vals {
+		d := v.AsFloat() - k - mean
+		m2 += d * d
+	}
+	if sample {
+		return m2 / (n - 1), true
+	}
+	return m2 / n, true
 }

@@ -27,7 +27,10 @@ import (
 // fails when a file passes fewer records than its floor in sltFloors
 // (raise the floors as support grows).
 
-var sltAll = flag.Bool("slt.all", false, "also run select5.test (joins of up to 64 tables)")
+var (
+	sltAll   = flag.Bool("slt.all", false, "also run select5.test (joins of up to 64 tables)")
+	sltLimit = flag.Int("slt.limit", 0, "run at most this many records per file (0 = all)")
+)
 
 // sltFloors are the records each file must pass at least.
 var sltFloors = map[string]int{
@@ -136,7 +139,10 @@ func runSLTFile(t *testing.T, path string) sltStats {
 		st.fail++
 		st.failures = append(st.failures, fmt.Sprintf("%s:%d: %s", filepath.Base(path), r.line, fmt.Sprintf(format, args...)))
 	}
-	for _, r := range recs {
+	for k, r := range recs {
+		if *sltLimit > 0 && k >= *sltLimit {
+			break
+		}
 		lines := r.header
 		skip := false
 		for len(lines) > 0 {

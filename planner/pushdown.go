@@ -10,7 +10,11 @@ import (
 // the Filter; the rest stays (inexact predicates are applied twice: once to
 // skip data, once per row).
 func pushFilters(n Node) Node {
-	n = mapChildren(n, pushFilters)
+	return pushHere(mapChildren(n, pushFilters))
+}
+
+// pushHere is pushFilters for n alone, its children already done.
+func pushHere(n Node) Node {
 	if j, ok := n.(*Join); ok {
 		return pushJoinFilter(nil, j)
 	}

@@ -56,10 +56,10 @@ func pushJoinFilter(f *Filter, j *Join) Node {
 	}
 	c := *j
 	if len(toLeft) > 0 {
-		c.Left = pushFilters(addFilter(j.Left, toLeft))
+		c.Left = pushHere(addFilter(j.Left, toLeft))
 	}
 	if len(toRight) > 0 {
-		c.Right = pushFilters(addFilter(j.Right, toRight))
+		c.Right = pushHere(addFilter(j.Right, toRight))
 	}
 	if len(onCond) > 0 {
 		keys, rest := SplitJoinCond(JoinAnd(onCond), j.Left.Schema(), j.Right.Schema())

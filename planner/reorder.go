@@ -10,10 +10,9 @@ package planner
 // separately. Column positions change, never column IDs, so parents are
 // unaffected.
 func reorderJoins(n Node) Node {
-	n = mapChildren(n, reorderJoins)
 	j, ok := n.(*Join)
 	if !ok || (j.Kind != JoinInner && j.Kind != JoinCross) {
-		return n
+		return mapChildren(n, reorderJoins)
 	}
 	var leaves []Node
 	var conds []Expr
@@ -28,26 +27,66 @@ func reorderJoins(n Node) Node {
 			}
 			return
 		}
-		leaves = append(leaves, x)
+		leaves = append(leaves, reorderJoins(x))
 	}
 	flatten(j)
 	if len(leaves) < 3 {
-		return n
+		return mapChildren(n, reorderJoins)
+	}
+	// Column sets, computed once.
+	leafCols := make([]map[ColID]bool, len(leaves))
+	for i, l := range leaves {
+		leafCols[i] = colSet(l.Schema())
+	}
+	condCols := make([]map[ColID]bool, len(conds))
+	for c, e := range conds {
+		condCols[c] = ExprCols(e, nil)
+	}
+	// connects reports whether cond c is an equality between the inputs
+	// joined so far (cur) and leaf i.
+	connects := func(c int, cur map[ColID]bool, i int) bool {
+		call, ok := conds[c].(*Call)
+		if !ok || call.Fn != "=" || len(call.Args) != 2 {
+			return false
+		}
+		inL, inR := false, false
+		for id := range condCols[c] {
+			switch {
+			case cur[id]:
+				inL = true
+			case leafCols[i][id]:
+				inR = true
+			default:
+				return false
+			}
+		}
+		return inL && inR
+	}
+	subset := func(c int, set map[ColID]bool) bool {
+		if len(condCols[c]) == 0 {
+			return false
+		}
+		for id := range condCols[c] {
+			if !set[id] {
+				return false
+			}
+		}
+		return true
 	}
 	used := make([]bool, len(leaves))
 	applied := make([]bool, len(conds))
 	cur := leaves[0]
-	curCols := colSet(cur.Schema())
+	curCols := copySet(leafCols[0])
+	curSchema := append([]Column(nil), cur.Schema()...)
 	used[0] = true
 	for k := 1; k < len(leaves); k++ {
 		pick := -1
-		for i, l := range leaves {
+		for i := range leaves {
 			if used[i] {
 				continue
 			}
-			lcols := colSet(l.Schema())
-			for c, e := range conds {
-				if _, ok := equiKey(e, curCols, lcols); ok && !applied[c] {
+			for c := range conds {
+				if !applied[c] && connects(c, curCols, i) {
 					pick = i
 					break
 				}
@@ -66,20 +105,24 @@ func reorderJoins(n Node) Node {
 		}
 		l := leaves[pick]
 		used[pick] = true
-		all := unionSet(curCols, colSet(l.Schema()))
+		for id := range leafCols[pick] {
+			curCols[id] = true
+		}
 		var here []Expr
 		for c, e := range conds {
-			if !applied[c] && within(e, all) {
+			if !applied[c] && subset(c, curCols) {
 				here = append(here, e)
 				applied[c] = true
 			}
 		}
 		next := &Join{Left: cur, Right: l, Kind: JoinCross}
+		ls := l.Schema()
 		if len(here) > 0 {
 			next.Kind = JoinInner
-			next.EquiKeys, next.Cond = SplitJoinCond(JoinAnd(here), cur.Schema(), l.Schema())
+			next.EquiKeys, next.Cond = SplitJoinCond(JoinAnd(here), curSchema, ls)
 		}
-		cur, curCols = next, all
+		cur = next
+		curSchema = append(curSchema, ls...)
 	}
 	var rest []Expr
 	for c, e := range conds {

@@ -42,8 +42,23 @@
 // Expressions: arithmetic, comparisons, AND/OR/NOT, [NOT] IN (list),
 // [NOT] BETWEEN, [NOT] LIKE/ILIKE, IS [NOT] NULL/TRUE/FALSE, CASE, CAST,
 // TRY_CAST, ::, COALESCE, NULLIF, ||, string, math and date functions,
-// typed and interval literals. Subqueries, CTEs, window functions,
-// set operations and DML are reported as ErrUnsupported.
+// typed and interval literals.
+//
+// Derived tables (FROM (SELECT …) AS x [(cols)]), WITH (entries may use
+// earlier ones; each reference binds anew), WITH RECURSIVE (base UNION
+// [ALL] step, bind_derived.go), views (planner.ViewCatalog), and
+// UNION/INTERSECT/EXCEPT [ALL] with ORDER BY/LIMIT on the whole
+// (bind_setop.go). Each nested query is located in the text and parsed on
+// its own, so its errors and column names come from its own tokens.
+//
+// Subqueries in WHERE and in a non-aggregating SELECT list become joins,
+// never per-row re-execution (bind_subquery.go): EXISTS/IN conjuncts semi
+// and anti joins, other IN/EXISTS NULL-aware mark joins, scalar subqueries
+// single joins; correlated ones are decorrelated (correlated conjuncts of
+// the subquery's WHERE become the join condition; a correlated aggregate
+// is grouped and joined back). Window functions (bind_window.go) in a
+// non-aggregating select list or ORDER BY. DML and other shapes are
+// reported as ErrUnsupported at the construct.
 //
 // # Errors
 //

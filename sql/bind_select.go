@@ -58,9 +58,7 @@ func (b *binder) bindSelect() (*Bound, error) {
 		}
 	}
 
-	if !aggregating {
-		b.win = &winState{}
-	}
+	b.win = &winState{}
 	// The select list.
 	for i := range items {
 		it := &items[i]
@@ -95,7 +93,10 @@ func (b *binder) bindSelect() (*Bound, error) {
 	var having planner.Expr
 	if sel.Having != nil {
 		c := ectx{sp: b.cl.having, clause: "HAVING", aggOK: true}
+		win := b.win
+		b.win = nil // windows come after HAVING
 		x, err := b.bindExpr(sel.Having.Expr, c)
+		b.win = win
 		if err != nil {
 			return nil, err
 		}
@@ -130,9 +131,10 @@ func (b *binder) bindSelect() (*Bound, error) {
 	}
 	if !aggregating {
 		input = b.input // with the joins of select-list subqueries
-		if len(b.win.funcs) > 0 {
-			input = &planner.Window{Input: input, Funcs: b.win.funcs, Out: b.win.cols}
-		}
+	}
+	if len(b.win.funcs) > 0 {
+		// Windows see the rows after grouping and HAVING.
+		input = &planner.Window{Input: input, Funcs: b.win.funcs, Out: b.win.cols}
 	}
 	b.win = nil
 	proj.Input = input

@@ -21,10 +21,7 @@ var windowAggs = map[string]bool{"count": true, "sum": true, "avg": true, "min":
 // bindWindow binds name(args) OVER (PARTITION BY … ORDER BY … frame).
 func (b *binder) bindWindow(e *sqlparser.FuncExpr, name string, at int, c ectx) (planner.Expr, error) {
 	over := b.q.findKeyword("OVER", c.sp)
-	if b.win == nil {
-		if b.agg != nil {
-			return nil, b.errAt(over, ErrUnsupported, "window functions in an aggregating query are not supported")
-		}
+	if b.win == nil || c.inAgg {
 		return nil, b.errAt(over, ErrGrouping, fmt.Sprintf("window functions are not allowed in %s", c.clause))
 	}
 	if !e.Over.NameRef.IsEmpty() {
@@ -37,18 +34,27 @@ func (b *binder) bindWindow(e *sqlparser.FuncExpr, name string, at int, c ectx) 
 	if err != nil {
 		return nil, err
 	}
+	// In an aggregating query a window reads the grouped rows: its
+	// expressions may call aggregates and are finalized like select items.
 	wc := c
-	wc.aggOK = false
+	wc.aggOK = b.agg != nil
+	bindW := func(e sqlparser.Expr) (planner.Expr, error) {
+		x, err := b.bindExpr(e, wc)
+		if err == nil && b.agg != nil {
+			x, err = b.finalize(x, wc)
+		}
+		return x, err
+	}
 	f := planner.WindowFunc{Name: name}
 	for _, p := range e.Over.PartitionBy {
-		x, err := b.bindExpr(p, wc)
+		x, err := bindW(p)
 		if err != nil {
 			return nil, err
 		}
 		f.Partition = append(f.Partition, x)
 	}
 	for _, o := range e.Over.OrderBy {
-		x, err := b.bindExpr(o.Expr, wc)
+		x, err := bindW(o.Expr)
 		if err != nil {
 			return nil, err
 		}
@@ -67,7 +73,7 @@ func (b *binder) bindWindow(e *sqlparser.FuncExpr, name string, at int, c ectx) 
 		}
 		var xs []planner.Expr
 		for _, a := range args {
-			x, err := b.bindExpr(a, wc)
+			x, err := bindW(a)
 			if err != nil {
 				return nil, err
 			}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/b2sql/b2sql/columnar"
+
 	"github.com/b2sql/b2sql/planner"
 	"github.com/dolthub/vitess/go/vt/sqlparser"
 )
@@ -118,4 +120,70 @@ func (b *binder) bindViewRef(tn sqlparser.TableName, alias string) (*fromItem, b
 	}
 	it, err := b.relation(bd, alias, nil)
 	return it, true, err
+}
+
+// bindValuesTable binds FROM (VALUES (…), …) AS alias [(cols)]: a constant
+// relation whose column types unify across rows; unnamed columns are
+// col0, col1, … as in DuckDB.
+func (b *binder) bindValuesTable(vs *sqlparser.ValuesStatement, alias string) (*fromItem, error) {
+	sp := b.cl.from
+	at := b.q.findKeyword("VALUES", sp)
+	c := ectx{sp: sp, clause: "VALUES"}
+	saved := b.saveScope()
+	b.scope, b.quals, b.hidden = nil, nil, nil
+	defer b.restoreScope(saved)
+	var rows [][]planner.Expr
+	var srcs [][]sqlparser.Expr
+	for _, r := range vs.Rows {
+		if len(rows) > 0 && len(r) != len(rows[0]) {
+			return nil, b.errAt(at, ErrType, fmt.Sprintf("VALUES rows have %d and %d columns", len(rows[0]), len(r)))
+		}
+		row := make([]planner.Expr, len(r))
+		for i, e := range r {
+			x, err := b.bindExpr(e, c)
+			if err != nil {
+				return nil, err
+			}
+			row[i] = x
+		}
+		rows = append(rows, row)
+		srcs = append(srcs, r)
+	}
+	if len(rows) == 0 || len(rows[0]) == 0 {
+		return nil, b.errAt(at, ErrSyntax, "VALUES needs at least one row and column")
+	}
+	if len(vs.Columns) > len(rows[0]) {
+		return nil, b.errAt(at, ErrType, fmt.Sprintf("VALUES has %d columns but %d names were given", len(rows[0]), len(vs.Columns)))
+	}
+	if alias == "" {
+		alias = "valueslist"
+	}
+	n := &planner.Values{Rows: rows}
+	names := make([]string, len(rows[0]))
+	for col := range rows[0] {
+		xs := make([]planner.Expr, len(rows))
+		ss := make([]sqlparser.Expr, len(rows))
+		for r := range rows {
+			xs[r], ss[r] = rows[r][col], srcs[r][col]
+		}
+		xs, t, err := b.unify(xs, ss, c, false, "combine")
+		if err != nil {
+			return nil, err
+		}
+		if t.ID == columnar.Null {
+			t = columnar.TInt32
+			for r := range xs {
+				xs[r] = &planner.Const{Val: columnar.NullValue(t)}
+			}
+		}
+		for r := range rows {
+			rows[r][col] = xs[r]
+		}
+		names[col] = fmt.Sprintf("col%d", col)
+		if col < len(vs.Columns) {
+			names[col] = vs.Columns[col].String()
+		}
+		n.Out = append(n.Out, b.newCol(names[col], alias, t))
+	}
+	return b.relation(&Bound{Root: n, Names: names}, alias, nil)
 }

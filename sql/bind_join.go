@@ -124,7 +124,7 @@ func (b *binder) bindTableExpr(te sqlparser.TableExpr) (*fromItem, error) {
 		case *sqlparser.Subquery:
 			return b.bindDerived(e, alias)
 		case *sqlparser.ValuesStatement:
-			return nil, b.errAt(sp.lo, ErrUnsupported, "VALUES is not supported")
+			return b.bindValuesTable(e, alias)
 		}
 	}
 	return nil, b.errAt(sp.lo, ErrUnsupported, "this FROM clause is not supported")

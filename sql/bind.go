@@ -83,6 +83,8 @@ type binder struct {
 	used      []span                 // nested queries already bound, by token range
 	ctes      map[string]*cteDef     // WITH names in scope (lower case)
 	noSubq    string                 // why subqueries cannot be bound here ("" = they can)
+	postAgg   bool                   // subqueries join above the Aggregate (b.post), uncorrelated only
+	post      []*planner.Join        // those joins, Left filled in when the Aggregate is built
 	where     *planner.Filter        // the WHERE filter over the FROM plan (decorrelation)
 	win       *winState              // window functions of the select list (nil: not allowed here)
 	viewDepth int                    // views being expanded around this query

@@ -50,12 +50,12 @@ func (b *binder) bindSelect() (*Bound, error) {
 	}
 	aggregating := len(sel.GroupBy) > 0 || b.q.rw.groupAll || sel.Having != nil || hasAgg(selSrcs...) || hasAgg(orderSrcs...)
 	if aggregating {
-		b.noSubq = "an aggregating query's SELECT, HAVING or ORDER BY"
-	}
-	if aggregating {
+		b.noSubq = "GROUP BY"
 		if err := b.bindGroupBy(items); err != nil {
 			return nil, err
 		}
+		// Subqueries above the grouping join onto the grouped rows.
+		b.noSubq, b.postAgg = "", true
 	}
 
 	b.win = &winState{}
@@ -125,6 +125,10 @@ func (b *binder) bindSelect() (*Bound, error) {
 		a := b.agg
 		out := append(append([]planner.Column(nil), a.groupCols...), a.aggCols...)
 		input = &planner.Aggregate{Input: input, Groups: a.groups, Aggs: a.aggs, Out: out}
+		for _, j := range b.post {
+			j.Left = input
+			input = j
+		}
 		if having != nil {
 			input = &planner.Filter{Input: input, Cond: having}
 		}

@@ -145,6 +145,9 @@ func (b *binder) subquery(sq *sqlparser.Subquery, c ectx, value bool) (*boundSub
 		return nil, b.errAt(at, ErrType, fmt.Sprintf("subquery returns %d columns, expected 1", len(bd.Names)))
 	}
 	sub := &boundSub{right: bd.Root}
+	if b.postAgg && len(child.outerRefs) > 0 {
+		return nil, b.errAt(at, ErrUnsupported, "correlated subqueries in an aggregating query's SELECT, HAVING or ORDER BY are not supported")
+	}
 	if len(child.outerRefs) == 0 {
 		if value {
 			sub.value = bd.Root.Schema()[0]
@@ -269,6 +272,12 @@ func (b *binder) decorrelateAgg(a *planner.Aggregate, valueExpr planner.Expr, co
 
 // joinSub joins a bound subquery onto b.input.
 func (b *binder) joinSub(kind planner.JoinKind, sub *boundSub, keys []planner.EquiKey) *planner.Join {
+	if b.postAgg {
+		// Uncorrelated, above the Aggregate: Left is set when it is built.
+		j := &planner.Join{Right: sub.right, Kind: kind, EquiKeys: keys}
+		b.post = append(b.post, j)
+		return j
+	}
 	j := &planner.Join{Left: b.input, Right: sub.right, Kind: kind}
 	if sub.agg != nil {
 		keys = append(keys, sub.agg.keys...)
@@ -329,6 +338,12 @@ func (b *binder) bindInMark(left planner.Expr, e *sqlparser.ComparisonExpr, sq *
 	}
 	if len(sub.corr) > 0 || sub.agg != nil {
 		return nil, b.errAt(b.subqueryTok(c.sp), ErrUnsupported, "correlated [NOT] IN subquery outside a WHERE conjunct is not supported")
+	}
+	if b.postAgg && b.agg != nil {
+		// The key is read above the Aggregate: map it to the grouped columns.
+		if left, err = b.finalize(left, c); err != nil {
+			return nil, err
+		}
 	}
 	key, err := b.inKey(left, e.Left, sub, c)
 	if err != nil {

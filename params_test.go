@@ -204,3 +204,21 @@ func TestDriverParams(t *testing.T) {
 		t.Errorf("uint64 above int64: %d, %v", c, err)
 	}
 }
+
+func TestParamLimit(t *testing.T) {
+	db := openFixture(t, 100)
+	// Rows 10..14 in order: LIMIT 5 OFFSET 10.
+	if err := expectIntsArgs(db, "SELECT i FROM t ORDER BY i LIMIT ? OFFSET ?", []any{5, 10}, 10, 11, 12, 13, 14); err != nil {
+		t.Error(err)
+	}
+	if err := expectIntsArgs(db, "SELECT i FROM t WHERE i > ? ORDER BY i DESC LIMIT ?", []any{0, 2}, 99, 98); err != nil {
+		t.Error(err)
+	}
+	for _, bad := range []any{-1, "5", 2.5, nil} {
+		_, err := db.Query(context.Background(), "SELECT i FROM t LIMIT ?", bad)
+		var e *b2sql.Error
+		if !errors.Is(err, b2sql.ErrParam) || !errors.As(err, &e) || e.Pos != (b2sql.Pos{Line: 1, Col: 23}) {
+			t.Errorf("LIMIT %#v: %v, want ErrParam at 1:23", bad, err)
+		}
+	}
+}

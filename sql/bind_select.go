@@ -428,6 +428,9 @@ func (b *binder) bindLimit(l *sqlparser.Limit) (count, offset int64, err error) 
 				return n, nil
 			}
 		}
+		if ok && v.Type == sqlparser.ValArg {
+			return b.paramLimit(v, sp, what)
+		}
 		return 0, b.errAt(sp.lo, ErrType, what+" must be a non-negative integer constant")
 	}
 	if l.Rowcount != nil {

@@ -3,9 +3,12 @@ package sql
 import (
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/planner"
+	"github.com/dolthub/vitess/go/vt/sqlparser"
 )
 
 // ErrParam is the kind of errors about ? parameters: a count that does not
@@ -91,4 +94,18 @@ func BindParams(stmt *Query, cat planner.Catalog, params []columnar.Value) (*Bou
 		return nil, err
 	}
 	return bindWithParams(stmt, cat, params)
+}
+
+// paramLimit reads the ? marker e used as LIMIT or OFFSET (what): its value
+// must be a non-negative integer.
+func (b *binder) paramLimit(e *sqlparser.SQLVal, sp span, what string) (int64, error) {
+	n, err := strconv.Atoi(strings.TrimPrefix(string(e.Val), ":v"))
+	if err != nil || n < 1 || n > len(b.params) {
+		return 0, b.errAt(sp.lo, ErrParam, fmt.Sprintf("no value for %s parameter", what))
+	}
+	v := b.params[n-1]
+	if v.Null || !v.Type.IsInteger() || v.I < 0 {
+		return 0, b.errAt(b.q.paramTok(n-1), ErrParam, fmt.Sprintf("%s must be a non-negative integer, got %s", what, v))
+	}
+	return v.I, nil
 }

@@ -76,7 +76,7 @@ func run(ctx context.Context, w io.Writer, dir string, threads int) error {
 	if err := overview(ctx, tw, db); err != nil {
 		return err
 	}
-	if err := topCategories(ctx, tw, db, time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC)); err != nil {
+	if err := topCategories(ctx, tw, db, time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC), 5); err != nil {
 		return err
 	}
 	if err := perRegion(ctx, tw, db, 3); err != nil {
@@ -120,16 +120,16 @@ type categoryRevenue struct {
 	Since    time.Time
 }
 
-// topCategories streams the five categories with the most revenue since a
-// date into structs; since is a parameter, never spliced into the SQL.
-func topCategories(ctx context.Context, w io.Writer, db *b2sql.DB, since time.Time) error {
+// topCategories streams the k categories with the most revenue since a
+// date into structs; since and k are parameters, never spliced into SQL.
+func topCategories(ctx context.Context, w io.Writer, db *b2sql.DB, since time.Time, k int) error {
 	rows, err := db.Query(ctx, `
 		SELECT category, count(*) AS orders, round(sum(price * qty), 2) AS revenue, min(ts)
 		FROM events
 		WHERE ts >= ? AND price IS NOT NULL
 		GROUP BY category
 		ORDER BY revenue DESC
-		LIMIT 5`, since)
+		LIMIT ?`, since, k)
 	if err != nil {
 		return err
 	}

@@ -371,7 +371,7 @@ func (db *DB) plan(q *sql.Query, analyze bool, args []columnar.Value) (*planner.
 	pruning := db.settings.pruning
 	db.mu.RUnlock()
 	root, _ := planner.Optimize(bound.Root, planner.Options{AllOff: !pruning})
-	built, err := planner.Build(root, planner.BuildOptions{Threads: db.threads(), NoPrune: !pruning, Analyze: analyze})
+	built, err := planner.Build(root, planner.BuildOptions{Threads: db.threads(), NoPrune: !pruning, Analyze: analyze, MemoryLimit: db.MemoryLimit()})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -8,7 +8,7 @@
 // tables can be added with DB.RegisterTable, and SQL can name files
 // directly (FROM 'data/x.parquet', read_parquet('logs/*.parquet')).
 // Options set the parallelism (WithThreads), a memory budget
-// (WithMemoryLimit, advisory for now), read-only mode (WithReadOnly) and a
+// (WithMemoryLimit, enforced by the operators that hold data), read-only mode (WithReadOnly) and a
 // root directory outside of which no file may be read or written
 // (WithRoot: use it when the SQL comes from users).
 //

@@ -25,11 +25,13 @@ func WithThreads(n int) Option { return func(db *DB) { db.settings.threads = n }
 // the default prints them on standard error.
 func WithWarnings(fn func(string)) Option { return func(db *DB) { db.warn = fn } }
 
-// WithMemoryLimit records a memory budget in bytes for query execution.
-//
-// The limit is advisory for now: it is validated, kept and reported by
-// MemoryLimit, but the executor does not yet account for its memory, so
-// queries are not stopped when they exceed it.
+// WithMemoryLimit sets a memory budget in bytes for query execution. The
+// operators that hold data (hash aggregation, sort, top-k, hash-join
+// builds) sample the live Go heap as they accumulate rows and fail the query
+// with an error wrapping executor.ErrMemoryLimit once it is exceeded, rather
+// than letting it exhaust the machine. Streaming scans and filters hold a
+// few batches and never approach it. The heap is the whole process's, so on
+// a DB shared by concurrent queries the limit bounds them together.
 func WithMemoryLimit(bytes int64) Option {
 	return func(db *DB) { db.settings.memoryLimit = bytes }
 }

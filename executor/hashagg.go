@@ -45,6 +45,7 @@ type HashAgg struct {
 	Groups []Expr
 	Aggs   []AggSpec
 
+	budget  *Budget
 	keys    *rowStore // one row per group: its key values
 	ints    map[int64]int32
 	dense   []int32 // group id + 1 of small non-negative integer keys (0 = none yet)
@@ -124,6 +125,9 @@ func (h *HashAgg) Open(ctx context.Context) error {
 			keyVecs[i] = v
 		}
 		if err := h.assignGroups(b, keyVecs); err != nil {
+			return err
+		}
+		if err := h.budget.Check(); err != nil {
 			return err
 		}
 		for i, a := range h.Aggs {

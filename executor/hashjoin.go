@@ -41,6 +41,7 @@ type HashJoin struct {
 	Desc                string // the condition, for EXPLAIN
 	NullAware           bool   // Mark: IN rules (NULL when unmatched and a NULL key is involved)
 
+	budget    *Budget
 	build     *rowStore
 	table     map[string][]int32
 	all       []int32 // every build row (no keys)
@@ -125,6 +126,9 @@ func (j *HashJoin) Open(ctx context.Context) error {
 		}
 		base := int32(j.build.n)
 		j.build.appendRows(b, b.Cols)
+		if err := j.budget.Check(); err != nil {
+			return err
+		}
 		for k := 0; k < b.Live(); k++ {
 			r := base + int32(k)
 			if len(keys) == 0 {

@@ -17,11 +17,12 @@ type Sort struct {
 	Input Operator
 	Keys  []SortKey
 
-	store *rowStore
-	nCols int
-	perm  []int32
-	pos   int
-	out   *columnar.Batch
+	store  *rowStore
+	nCols  int
+	budget *Budget
+	perm   []int32
+	pos    int
+	out    *columnar.Batch
 }
 
 func (s *Sort) Types() []columnar.Type { return s.Input.Types() }
@@ -68,6 +69,9 @@ func (s *Sort) Open(ctx context.Context) error {
 			cols[s.nCols+i] = v
 		}
 		s.store.appendRows(b, cols)
+		if err := s.budget.Check(); err != nil {
+			return err
+		}
 	}
 	s.perm = make([]int32, s.store.n)
 	for i := range s.perm {
@@ -164,6 +168,9 @@ func (t *TopK) Open(ctx context.Context) error {
 		}
 		t.store.appendRows(b, cols)
 		t.sorted = false
+		if err := t.budget.Check(); err != nil {
+			return err
+		}
 		if t.store.n >= 2*bound+columnar.MaxBatch {
 			t.compact(all, bound)
 		}

@@ -16,6 +16,9 @@ type BuildOptions struct {
 	Threads int  // scan parallelism (0 = GOMAXPROCS)
 	NoPrune bool // scans must not skip data by statistics
 	Analyze bool // wrap operators to count rows and time (EXPLAIN ANALYZE)
+	// MemoryLimit > 0 makes the operators that hold data fail the query
+	// once the heap exceeds it (executor.Budget).
+	MemoryLimit int64
 }
 
 // Built is a physical plan with the bookkeeping EXPLAIN ANALYZE reads.
@@ -42,9 +45,10 @@ func Build(n Node, opts BuildOptions) (*Built, error) {
 }
 
 type builder struct {
-	opts  BuildOptions
-	built *Built
-	work  map[*WorkTable]*executor.WorkTable // recursive CTEs' work tables
+	opts   BuildOptions
+	built  *Built
+	work   map[*WorkTable]*executor.WorkTable // recursive CTEs' work tables
+	budget *executor.Budget                   // shared by the plan's operators
 }
 
 func (bd *builder) threads() int {
@@ -64,6 +68,12 @@ func layout(cols []Column) map[ColID]int {
 }
 
 func (bd *builder) wrap(op executor.Operator) executor.Operator {
+	if bg, ok := op.(executor.Budgeted); ok && bd.opts.MemoryLimit > 0 {
+		if bd.budget == nil {
+			bd.budget = &executor.Budget{Limit: bd.opts.MemoryLimit}
+		}
+		bg.SetBudget(bd.budget)
+	}
 	if bd.opts.Analyze {
 		w := &executor.Instrumented{Operator: op}
 		if s, ok := bd.built.scans[op]; ok {

@@ -1,0 +1,69 @@
+package executor
+
+import (
+	"fmt"
+	"runtime"
+	"runtime/metrics"
+	"sync/atomic"
+)
+
+// Budget enforces a memory limit on the operators that hold data (hash
+// aggregation, sort, top-k, hash join builds). Every budgetEvery batches it
+// reads the Go heap's object bytes — the memory the process holds, whatever
+// operator holds it — which costs nothing measurable; over the limit it
+// collects garbage once and fails the query with ErrMemoryLimit if live data
+// still exceeds it, instead of exhausting the machine. A nil Budget allows
+// everything.
+type Budget struct {
+	Limit int64 // bytes
+	calls atomic.Int64
+}
+
+// ErrMemoryLimit is returned when a query exceeds its memory budget.
+var ErrMemoryLimit = fmt.Errorf("memory limit exceeded")
+
+const budgetEvery = 32
+
+var heapSample = []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+
+// Check returns an error when the heap is over the limit; it samples the
+// heap only every budgetEvery calls.
+func (b *Budget) Check() error {
+	if b == nil || b.Limit <= 0 {
+		return nil
+	}
+	if b.calls.Add(1)%budgetEvery != 0 {
+		return nil
+	}
+	used := heapBytes()
+	if used <= b.Limit {
+		return nil
+	}
+	// The sample counts garbage not yet collected; only live data counts
+	// against the budget, so collect once and look again before failing.
+	runtime.GC()
+	if used = heapBytes(); used > b.Limit {
+		return fmt.Errorf("%w: the query holds %d MiB, the limit is %d MiB", ErrMemoryLimit, used>>20, b.Limit>>20)
+	}
+	return nil
+}
+
+func heapBytes() int64 {
+	s := make([]metrics.Sample, 1)
+	copy(s, heapSample)
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return int64(s[0].Value.Uint64())
+}
+
+// Budgeted is an operator that holds data and checks a Budget while it
+// accumulates it.
+type Budgeted interface {
+	SetBudget(*Budget)
+}
+
+func (h *HashAgg) SetBudget(b *Budget)  { h.budget = b }
+func (s *Sort) SetBudget(b *Budget)     { s.budget = b }
+func (j *HashJoin) SetBudget(b *Budget) { j.budget = b }

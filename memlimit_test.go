@@ -1,0 +1,51 @@
+package b2sql_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/b2sql/b2sql"
+	"github.com/b2sql/b2sql/executor"
+)
+
+// TestMemoryLimit: a sort of 3M rows with their 20–80 character titles
+// needs hundreds of MiB; under a 32 MiB budget it must fail with
+// ErrMemoryLimit, while a streaming aggregate under the same budget and the
+// same sort without a budget succeed.
+func TestMemoryLimit(t *testing.T) {
+	path := bigEvents(t)
+	ctx := context.Background()
+	drain := func(db *b2sql.DB, q string) (int, error) {
+		rows, err := db.Query(ctx, q)
+		if err != nil {
+			return 0, err
+		}
+		defer rows.Close()
+		n := 0
+		for rows.Next() {
+			n++
+		}
+		return n, rows.Err()
+	}
+	small, err := b2sql.Open(path, b2sql.WithMemoryLimit(32<<20), b2sql.WithThreads(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer small.Close()
+	_, err = drain(small, "SELECT title, id FROM events ORDER BY title")
+	if !errors.Is(err, executor.ErrMemoryLimit) {
+		t.Fatalf("sort under a 32 MiB budget: err = %v, want ErrMemoryLimit", err)
+	}
+	if n, err := drain(small, "SELECT region, count(*), sum(price) FROM events GROUP BY region"); err != nil || n != 20 {
+		t.Fatalf("a 20-group aggregate under the budget: %d rows, %v", n, err)
+	}
+	free, err := b2sql.Open(path, b2sql.WithThreads(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer free.Close()
+	if n, err := drain(free, "SELECT title, id FROM events ORDER BY title LIMIT 3000000"); err != nil || n != 3_000_000 {
+		t.Fatalf("sort without a budget: %d rows, %v", n, err)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/formats/b2/ctable"
 	"github.com/b2sql/b2sql/formats/parquet"
 	"github.com/b2sql/b2sql/sql"
 )
@@ -79,7 +80,12 @@ func (db *DB) copyTo(ctx context.Context, c *sql.Copy, args []columnar.Value) (*
 		return nil, err
 	}
 	defer db.writes.lock("file:" + filepath.Clean(path))()
-	n, err := db.writeParquet(ctx, c.Query, args, path, c.Compression)
+	var n int64
+	if tableKind(path) == "ctable" {
+		n, err = db.writeCTable(ctx, c.Query, args, strings.TrimRight(path, `/\`))
+	} else {
+		n, err = db.writeParquet(ctx, c.Query, args, path, c.Compression)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -180,10 +186,48 @@ func (db *DB) writeDir() (string, error) {
 	return db.tmpDir, nil
 }
 
+// tableWriter is what a COPY target streams batches into.
+type tableWriter interface {
+	Write(*columnar.Batch) error
+	Close() error
+}
+
 // writeParquet runs q and streams its result into a Parquet file at path,
 // returning the rows written. On any error (the context's included) the
 // partial file is removed and a previous file at path is left intact.
 func (db *DB) writeParquet(ctx context.Context, q *sql.Query, args []columnar.Value, path, compression string) (int64, error) {
+	opts := parquet.WriterOptions{}
+	switch compression {
+	case "zstd":
+		opts.Codec = parquet.Zstd
+	case "uncompressed":
+		opts.Codec = parquet.Uncompressed
+	}
+	return db.writeQuery(ctx, q, args, func(schema columnar.Schema) (tableWriter, func(), error) {
+		w, err := parquet.NewWriter(path, schema, opts)
+		if err != nil {
+			return nil, nil, err
+		}
+		return w, w.Abort, nil
+	})
+}
+
+// writeCTable runs q and streams its result into a python-blosc2 CTable at
+// path (.b2d directory or .b2z file; string flavours chosen from the data,
+// SUMMARY indexes built on close), atomically like writeParquet.
+func (db *DB) writeCTable(ctx context.Context, q *sql.Query, args []columnar.Value, path string) (int64, error) {
+	return db.writeQuery(ctx, q, args, func(schema columnar.Schema) (tableWriter, func(), error) {
+		w, err := ctable.Create(path, schema, ctable.CreateOptions{})
+		if err != nil {
+			return nil, nil, err
+		}
+		return w, func() { w.Abort() }, nil
+	})
+}
+
+// writeQuery runs q and streams its batches into the writer open makes for
+// the result's schema; on any error the writer is aborted.
+func (db *DB) writeQuery(ctx context.Context, q *sql.Query, args []columnar.Value, open func(columnar.Schema) (tableWriter, func(), error)) (int64, error) {
 	built, names, err := db.plan(q, false, args)
 	if err != nil {
 		return 0, err
@@ -197,27 +241,20 @@ func (db *DB) writeParquet(ctx context.Context, q *sql.Query, args []columnar.Va
 	for i, c := range rows.cols {
 		schema[i] = columnar.Field{Name: c.Name, Type: c.Type, Nullable: true}
 	}
-	opts := parquet.WriterOptions{}
-	switch compression {
-	case "zstd":
-		opts.Codec = parquet.Zstd
-	case "uncompressed":
-		opts.Codec = parquet.Uncompressed
-	}
-	w, err := parquet.NewWriter(path, schema, opts)
+	w, abort, err := open(schema)
 	if err != nil {
 		return 0, err
 	}
 	var n int64
 	for b := rows.NextBatch(); b != nil; b = rows.NextBatch() {
 		if err := w.Write(b); err != nil {
-			w.Abort()
+			abort()
 			return 0, err
 		}
 		n += int64(b.Live())
 	}
 	if err := rows.Err(); err != nil {
-		w.Abort()
+		abort()
 		return 0, err
 	}
 	if err := w.Close(); err != nil {

@@ -151,8 +151,10 @@ func (p *stmtParser) copyTo() (Statement, error) {
 		v := strings.ToLower(val.val)
 		switch strings.ToUpper(name.val) {
 		case "FORMAT":
-			if v != "parquet" {
-				return nil, errAt(p.src, val.off, ErrUnsupported, fmt.Sprintf("COPY format %q is not supported (only parquet)", val.val))
+			// The target's extension picks the writer (.parquet, .b2d,
+			// .b2z); FORMAT may only confirm it.
+			if v != "parquet" && v != "b2" && v != "ctable" {
+				return nil, errAt(p.src, val.off, ErrUnsupported, fmt.Sprintf("COPY format %q is not supported (parquet, or b2 for a .b2d/.b2z target)", val.val))
 			}
 		case "COMPRESSION", "CODEC":
 			switch v {

@@ -41,8 +41,9 @@
 //
 // # Writes
 //
-// Exec (and Query) also run the statements that write Parquet files:
-// COPY (query) TO 'out.parquet' [(FORMAT parquet, COMPRESSION zstd)],
+// Exec (and Query) also run the statements that write files:
+// COPY (query) TO 'out.parquet' [(FORMAT parquet, COMPRESSION zstd)] or TO
+// 'out.b2d' / 'out.b2z' (a python-blosc2 CTable, SUMMARY indexes built),
 // CREATE [OR REPLACE] TABLE name AS query (name.parquet in the DB's
 // directory, or in a temporary directory removed by Close for an
 // in-memory DB) and DROP TABLE name (unregisters; deletes only files of

@@ -141,8 +141,8 @@ func TestDecompressFixtures(t *testing.T) {
 		// byte k = (k*7 + k/3) & 0xFF; blocks of 1001 3-byte items, split in 3.
 		c := frameChunk(t, readTestdata(t, "sc_blosclz_shuffle_ts3_odd.b2frame"), 0)
 		// The short last block (2997 bytes) is a single stream.
-		for b := range c.nblocks() {
-			bsize := c.bsize(b)
+		for b := range c.NBlocks() {
+			bsize := c.BSize(b)
 			shuffled := make([]byte, 0, bsize)
 			for j := range 3 {
 				for i := range bsize / 3 {
@@ -150,16 +150,16 @@ func TestDecompressFixtures(t *testing.T) {
 					shuffled = append(shuffled, byte(k*7+k/3))
 				}
 			}
-			checkBlock(t, c, b, splitEven(shuffled, len(c.streams(t, b))))
+			checkBlock(t, c, b, splitEven(shuffled, len(c.Streams(t, b))))
 		}
 	})
 	t.Run("compat_blosc-1.3.0-blosclz", func(t *testing.T) {
 		// Blosc 1.3.0 (chunk version 2): int32 i for i < 1e6, 262144-byte
 		// blocks, shuffled; full blocks split in 4 streams, the last not.
 		c := parseChunk(t, readTestdata(t, "compat_blosc-1.3.0-blosclz.cdata"))
-		for b := range c.nblocks() {
-			bsize := c.bsize(b)
-			first := b * c.blocksize / 4
+		for b := range c.NBlocks() {
+			bsize := c.BSize(b)
+			first := b * c.Blocksize / 4
 			elems := bsize / 4
 			shuffled := make([]byte, 0, bsize)
 			for j := range 4 {
@@ -167,7 +167,7 @@ func TestDecompressFixtures(t *testing.T) {
 					shuffled = append(shuffled, byte(uint32(first+i)>>(8*j)))
 				}
 			}
-			checkBlock(t, c, b, splitEven(shuffled, len(c.streams(t, b))))
+			checkBlock(t, c, b, splitEven(shuffled, len(c.Streams(t, b))))
 		}
 	})
 }
@@ -185,18 +185,18 @@ func splitEven(b []byte, n int) [][]byte {
 // At least one stream must be BloscLZ-coded, or the test proves nothing.
 func checkBlock(t *testing.T, c testChunk, b int, want [][]byte) {
 	t.Helper()
-	ss := c.streams(t, b)
+	ss := c.Streams(t, b)
 	if len(ss) != len(want) {
 		t.Fatalf("block %d: %d streams, want %d", b, len(ss), len(want))
 	}
 	coded := 0
 	for i, s := range ss {
-		if s.csize <= 0 || s.csize == s.neblock {
+		if s.Csize <= 0 || s.Csize == s.Neblock {
 			continue // run or raw stream: not a codec test
 		}
 		coded++
-		dst := make([]byte, s.neblock)
-		n, err := blosclz.Decompress(dst, s.payload)
+		dst := make([]byte, s.Neblock)
+		n, err := blosclz.Decompress(dst, s.Payload)
 		if err != nil {
 			t.Fatalf("block %d stream %d: %v", b, i, err)
 		}

@@ -16,9 +16,9 @@ func FuzzDecompress(f *testing.F) {
 	for _, name := range []string{"sc_blosclz_nofilter_u8.b2frame", "sc_blosclz_text_u8.b2frame",
 		"sc_blosclz_shuffle_i32.b2frame", "sc_blosclz_shuffle_ts3_odd.b2frame"} {
 		c := frameChunk(f, readTestdata(f, name), 0)
-		for _, s := range c.streams(f, 0) {
-			if s.csize > 0 && s.csize != s.neblock {
-				f.Add(s.payload, uint32(s.neblock))
+		for _, s := range c.Streams(f, 0) {
+			if s.Csize > 0 && s.Csize != s.Neblock {
+				f.Add(s.Payload, uint32(s.Neblock))
 			}
 		}
 	}

@@ -31,3 +31,23 @@ func TestTextForms(t *testing.T) {
 		}
 	}
 }
+
+func TestGather(t *testing.T) {
+	src := NewVector(TInt64, 5)
+	for i := range 5 {
+		src.Ints[i] = int64(10 * i)
+	}
+	src.SetNull(3, 5)
+	dst := NewVector(TInt64, 0)
+	dst.Gather(src, []int32{4, 3, 0, 3})
+	want := []string{"40", "NULL", "0", "NULL"}
+	for i, w := range want {
+		if got := dst.Value(i).String(); got != w {
+			t.Errorf("row %d: got %s, want %s", i, got, w)
+		}
+	}
+	dst.Gather(src, []int32{1, 2}) // reuse clears the old NULLs
+	if dst.Valid != nil || dst.Ints[0] != 10 || dst.Ints[1] != 20 {
+		t.Errorf("reuse: %v %v", dst.Valid, dst.Ints[:2])
+	}
+}

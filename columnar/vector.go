@@ -202,3 +202,38 @@ func (v *Vector) CopyRow(dst int, from *Vector, src, n int) {
 		v.Bytes[dst] = from.Bytes[src]
 	}
 }
+
+// Gather sets v to rows[i] of from for i in [0, len(rows)): v is reset to
+// len(rows) rows and gets a validity bitmap only if some gathered row is
+// NULL. One type switch per call, then a plain loop. Byte payloads are
+// shared, not copied. from must not be Const.
+func (v *Vector) Gather(from *Vector, rows []int32) {
+	n := len(rows)
+	v.Reset(n)
+	switch v.Type.Phys() {
+	case PhysBool:
+		gather(v.Bools[:n], from.Bools, rows)
+	case PhysInt:
+		gather(v.Ints[:n], from.Ints, rows)
+	case PhysUint:
+		gather(v.Uints[:n], from.Uints, rows)
+	case PhysFloat:
+		gather(v.Floats[:n], from.Floats, rows)
+	case PhysBytes:
+		gather(v.Bytes[:n], from.Bytes, rows)
+	}
+	if from.Valid == nil {
+		return
+	}
+	for k, r := range rows {
+		if !from.Valid.Get(int(r)) {
+			v.SetNull(k, n)
+		}
+	}
+}
+
+func gather[T any](dst, src []T, rows []int32) {
+	for k, r := range rows {
+		dst[k] = src[r]
+	}
+}

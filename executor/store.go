@@ -73,30 +73,9 @@ func (s *rowStore) appendRows(b *columnar.Batch, cols []*columnar.Vector) {
 
 // gather fills out (one vector per column, reused) with rows perm[from:to].
 func (s *rowStore) gather(out *columnar.Batch, perm []int32, from, to int) {
-	n := to - from
-	out.Len = n
+	out.Len = to - from
 	out.Sel = nil
 	for c, src := range s.cols {
-		dst := out.Cols[c]
-		dst.Reset(n)
-		for k := 0; k < n; k++ {
-			r := int(perm[from+k])
-			if src.Valid != nil && !src.Valid.Get(r) {
-				dst.SetNull(k, n)
-				continue
-			}
-			switch src.Type.Phys() {
-			case columnar.PhysBool:
-				dst.Bools[k] = src.Bools[r]
-			case columnar.PhysInt:
-				dst.Ints[k] = src.Ints[r]
-			case columnar.PhysUint:
-				dst.Uints[k] = src.Uints[r]
-			case columnar.PhysFloat:
-				dst.Floats[k] = src.Floats[r]
-			case columnar.PhysBytes:
-				dst.Bytes[k] = src.Bytes[r]
-			}
-		}
+		out.Cols[c].Gather(src, perm[from:to])
 	}
 }

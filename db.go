@@ -369,9 +369,10 @@ func (db *DB) plan(q *sql.Query, analyze bool, args []columnar.Value) (*planner.
 	}
 	db.mu.RLock()
 	pruning := db.settings.pruning
+	disabled, scanOff := db.rulesOffLocked()
 	db.mu.RUnlock()
-	root, _ := planner.Optimize(bound.Root, planner.Options{AllOff: !pruning})
-	built, err := planner.Build(root, planner.BuildOptions{Threads: db.threads(), NoPrune: !pruning, Analyze: analyze, MemoryLimit: db.MemoryLimit()})
+	root, _ := planner.Optimize(bound.Root, planner.Options{AllOff: !pruning, Disabled: disabled})
+	built, err := planner.Build(root, planner.BuildOptions{Threads: db.threads(), NoPrune: !pruning, ScanRulesOff: scanOff, Analyze: analyze, MemoryLimit: db.MemoryLimit()})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -461,8 +462,51 @@ func (db *DB) set(name string, v columnar.Value, reset bool) (*Rows, error) {
 		db.mu.Lock()
 		db.settings.pruning = on
 		db.mu.Unlock()
+	case "disabled_rules", "disabled_optimizers":
+		off := map[string]bool{}
+		if !reset {
+			if !v.Type.IsString() {
+				return nil, fmt.Errorf("SET %s: expected a string of comma-separated rule names, got %s", name, v.String())
+			}
+			for _, r := range strings.Split(v.S, ",") {
+				if r = strings.TrimSpace(r); r == "" {
+					continue
+				}
+				canon, ok := canonicalRule(r)
+				if !ok {
+					return nil, fmt.Errorf("SET %s: unknown rule %q (rules: %s)", name, r, strings.Join(ruleNames(), ", "))
+				}
+				off[canon] = true
+			}
+		}
+		db.mu.Lock()
+		db.settings.rulesOff = off
+		db.mu.Unlock()
 	default:
-		return nil, fmt.Errorf("unknown setting %q (settings: threads, pruning)", name)
+		canon, ok := canonicalRule(name)
+		if !ok {
+			return nil, fmt.Errorf("unknown setting %q (settings: threads, pruning, disabled_rules, or a rule name: %s)", name, strings.Join(ruleNames(), ", "))
+		}
+		on := true
+		if !reset {
+			b, err := settingBool(v)
+			if err != nil {
+				return nil, fmt.Errorf("SET %s: %v", name, err)
+			}
+			on = b
+		}
+		db.mu.Lock()
+		off := map[string]bool{}
+		for k := range db.settings.rulesOff {
+			off[k] = true
+		}
+		if on {
+			delete(off, canon)
+		} else {
+			off[canon] = true
+		}
+		db.settings.rulesOff = off
+		db.mu.Unlock()
 	}
 	return valueRows(nil, nil), nil
 }

@@ -10,8 +10,11 @@ type Option func(*DB)
 
 // settings are a DB's session settings; SET changes threads and pruning.
 type settings struct {
-	threads     int   // 0 = GOMAXPROCS
-	pruning     bool  // statistics and indexes may skip data
+	threads int  // 0 = GOMAXPROCS
+	pruning bool // statistics and indexes may skip data
+	// rulesOff: optimizer rules (planner.Rules names) and scan rules
+	// (index.ScanRule names) switched off one by one, by SET.
+	rulesOff    map[string]bool
 	memoryLimit int64 // bytes; 0 = none
 	readOnly    bool
 	root        string // absolute, symlinks resolved; "" = no confinement

@@ -13,6 +13,9 @@ type ScanSpec struct {
 	Threads int
 	// NoPrune disables statistics-based skipping (the rules-off mode).
 	NoPrune bool
+	// Off lists scan rules switched off one by one (see ScanRule); use
+	// ScanSpec.On to ask whether a rule may run.
+	Off RuleSet
 	// Stats, when non-nil, receives the scan's counters for EXPLAIN ANALYZE.
 	Stats *ScanStats
 }
@@ -27,4 +30,14 @@ type ScanStats struct {
 	UnitsDone    int64 // units fully read so far (for progress reporting)
 	BytesRead    int64
 	RowsRead     int64
+
+	// SkippedBy counts, per rule, the units (row groups, blocks) that rule
+	// skipped; PagesTotal/PagesSkipped the Parquet pages the page index saw
+	// and skipped.
+	SkippedBy    [NumScanRules]int64
+	PagesTotal   int64
+	PagesSkipped int64
+	// BytesDecompressed is what decoding produced, beside BytesRead (bytes
+	// on disk that were read).
+	BytesDecompressed int64
 }

@@ -15,7 +15,9 @@ import (
 type BuildOptions struct {
 	Threads int  // scan parallelism (0 = GOMAXPROCS)
 	NoPrune bool // scans must not skip data by statistics
-	Analyze bool // wrap operators to count rows and time (EXPLAIN ANALYZE)
+	// ScanRulesOff lists scan fast paths switched off one by one.
+	ScanRulesOff index.RuleSet
+	Analyze      bool // wrap operators to count rows and time (EXPLAIN ANALYZE)
 	// MemoryLimit > 0 makes the operators that hold data fail the query
 	// once the heap exceeds it (executor.Budget).
 	MemoryLimit int64
@@ -223,6 +225,7 @@ func (bd *builder) buildScan(n *Scan) (executor.Operator, error) {
 		Limit:   n.Limit,
 		Threads: bd.opts.Threads,
 		NoPrune: bd.opts.NoPrune,
+		Off:     bd.opts.ScanRulesOff,
 		Stats:   &index.ScanStats{},
 	}
 	types := make([]columnar.Type, len(n.Cols))

@@ -51,6 +51,7 @@ func (bd *builder) workerChains(n Node, scan *Scan, threads int) ([]executor.Ope
 		Limit:   -1,
 		Threads: 1,
 		NoPrune: bd.opts.NoPrune,
+		Off:     bd.opts.ScanRulesOff,
 		Stats:   &index.ScanStats{},
 	}
 	types := make([]columnar.Type, len(scan.Cols))

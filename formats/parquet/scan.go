@@ -76,7 +76,7 @@ type scanner struct {
 }
 
 // Scan starts reading spec.Cols. Row groups whose statistics prove a
-// spec.Filter predicate false are skipped unless spec.NoPrune; rows are not
+// spec.Filter predicate false are skipped when spec.On(index.BlockPruning); rows are not
 // filtered. Batches come in file order when spec.Threads == 1 or
 // spec.Limit >= 0. The returned reader must be closed.
 func (t *Table) Scan(ctx context.Context, spec index.ScanSpec) (columnar.Reader, error) {

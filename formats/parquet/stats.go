@@ -181,7 +181,7 @@ func (t *Table) plan(spec index.ScanSpec) (read []int, allTrue, skipped int) {
 	read = make([]int, 0, len(t.units))
 	for i := range t.units {
 		u := &t.units[i]
-		if spec.NoPrune || len(spec.Filter) == 0 {
+		if !spec.On(index.BlockPruning) || len(spec.Filter) == 0 {
 			read = append(read, i)
 			continue
 		}
@@ -209,7 +209,7 @@ func (t *Table) DescribeScan(spec index.ScanSpec) string {
 	if allTrue > 0 {
 		fmt.Fprintf(&b, " all-true=%d", allTrue)
 	}
-	if len(spec.Filter) > 0 && !spec.NoPrune {
+	if len(spec.Filter) > 0 && spec.On(index.BlockPruning) {
 		b.WriteString(" (stats)")
 	}
 	return b.String()

@@ -45,7 +45,7 @@ func (t *ArrayTable) chunkRegion(k int) (start, stop []int64) {
 func (t *ArrayTable) plan(spec index.ScanSpec) (read []int, skipped, allTrue int) {
 	n := t.arr.NChunks()
 	var preds []index.Pred
-	if !spec.NoPrune {
+	if spec.On(index.BlockPruning) {
 		for _, p := range spec.Filter {
 			if t.SupportsFilter(p) != index.Unsupported {
 				preds = append(preds, p)
@@ -91,7 +91,7 @@ func (t *ArrayTable) DescribeScan(spec index.ScanSpec) string {
 	s := fmt.Sprintf("chunks=%d/%d", len(read), t.arr.NChunks())
 	var used []string
 	for _, p := range spec.Filter {
-		if !spec.NoPrune && t.SupportsFilter(p) != index.Unsupported {
+		if spec.On(index.BlockPruning) && t.SupportsFilter(p) != index.Unsupported {
 			used = append(used, p.String(t.schema))
 		}
 	}

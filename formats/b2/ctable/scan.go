@@ -73,7 +73,7 @@ type scanPlan struct {
 // plan loads the sidecars the filter needs and decides every block.
 func (t *Table) plan(spec index.ScanSpec) (*scanPlan, error) {
 	pl := &scanPlan{grain: t.blockRows}
-	if !spec.NoPrune {
+	if spec.On(index.BlockPruning) {
 		for _, p := range spec.Filter {
 			c := predColumn(p)
 			si := t.usableIndex(c)
@@ -156,7 +156,7 @@ func (t *Table) DescribeScan(spec index.ScanSpec) string {
 // Scan reads spec.Cols of the live rows in units of up to 8192 physical
 // rows, on spec.Threads workers (batches in physical order when ordered:
 // Threads == 1 or a Limit). Blocks whose index summary proves a filter
-// predicate false are skipped unless spec.NoPrune; rows are not filtered.
+// predicate false are skipped unless spec.On(index.BlockPruning) is false; rows are not filtered.
 func (t *Table) Scan(ctx context.Context, spec index.ScanSpec) (columnar.Reader, error) {
 	if t.st == nil {
 		return nil, fmt.Errorf("ctable: %s: scan of a closed table", t.path)

@@ -18,6 +18,10 @@ type ScanSpec struct {
 	Off RuleSet
 	// Stats, when non-nil, receives the scan's counters for EXPLAIN ANALYZE.
 	Stats *ScanStats
+	// TopK, when non-nil, is the bound of the top-k above the scan: units
+	// it proves useless may be skipped (if On(TopKPruning)), and units are
+	// best visited in TopK.Order. See TopKBound.
+	TopK *TopKBound
 }
 
 // ScanStats counts what a scan read and skipped. Fields are updated

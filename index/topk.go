@@ -1,0 +1,159 @@
+package index
+
+import (
+	"math"
+	"sort"
+	"sync/atomic"
+
+	"github.com/b2sql/b2sql/columnar"
+)
+
+// TopKBound is what a top-k (ORDER BY col LIMIT k) shares with the scan
+// under it: once the top-k holds k rows it publishes its k-th key, and the
+// scan may skip every unit (row group, block) whose statistics prove that
+// no row there sorts strictly before that key. Strictly, because the top-k
+// keeps the earlier of two tied rows: a row equal to the k-th key never
+// enters it, so skipping it changes nothing.
+//
+// The order is the executor's: NULLs last in both directions, NaN above
+// every number. A bound is only made for NULLS LAST keys; NULL rows then
+// never beat a published key.
+//
+// One TopKBound serves one query run; several top-k operators (the partial
+// top-ks of a parallel plan) may publish into it concurrently: every
+// published key is a valid bound (each is the k-th of a subset of the
+// rows), and the bound keeps the best. Safe for concurrent use.
+type TopKBound struct {
+	Col  int  // the table column (schema position) the top-k orders by
+	Desc bool // descending: larger keys are better
+
+	cur atomic.Pointer[columnar.Value]
+}
+
+// Publish offers v, the k-th best key some top-k holds, as the bound. A
+// NULL key is no bound (NULLs sort last) and is ignored, as is a key worse
+// than the current bound.
+func (b *TopKBound) Publish(v columnar.Value) {
+	if b == nil || v.Null {
+		return
+	}
+	for {
+		old := b.cur.Load()
+		if old != nil && b.cmp(v, *old) >= 0 {
+			return
+		}
+		if b.cur.CompareAndSwap(old, &v) {
+			return
+		}
+	}
+}
+
+// Reset forgets the published key (before the query runs again).
+func (b *TopKBound) Reset() {
+	if b != nil {
+		b.cur.Store(nil)
+	}
+}
+
+// Bound returns the published key, false until one is published.
+func (b *TopKBound) Bound() (columnar.Value, bool) {
+	if b == nil {
+		return columnar.Value{}, false
+	}
+	v := b.cur.Load()
+	if v == nil {
+		return columnar.Value{}, false
+	}
+	return *v, true
+}
+
+// cmp orders keys best first: negative when x sorts before y.
+func (b *TopKBound) cmp(x, y columnar.Value) int {
+	c := compareKey(x, y)
+	if b.Desc {
+		return -c
+	}
+	return c
+}
+
+// compareKey is the executor's order on non-NULL keys (NaN above numbers).
+func compareKey(x, y columnar.Value) int { return columnar.Compare(x, y) }
+
+// Skips reports whether a unit with statistics s (of column Col) cannot
+// hold a row that beats the published bound. Without a bound, or with
+// statistics that say too little, it reports false.
+func (b *TopKBound) Skips(s Stats) bool {
+	k, ok := b.Bound()
+	if !ok {
+		return false
+	}
+	if s.NullCount >= 0 && s.NullCount == s.Rows && s.Rows > 0 {
+		return true // only NULLs, which sort after every key
+	}
+	if !s.HasMinMax || s.Min.Type.Phys() != k.Type.Phys() {
+		return false
+	}
+	isFloat := k.Type.Phys() == columnar.PhysFloat
+	if isFloat && (math.IsNaN(s.Min.F) || math.IsNaN(s.Max.F)) {
+		return false
+	}
+	if b.Desc {
+		if isFloat && math.IsNaN(k.F) {
+			return true // nothing sorts strictly above NaN
+		}
+		if s.HasNaN {
+			return false // a NaN row would beat any number
+		}
+		return compareKey(s.Max, k) <= 0
+	}
+	// Ascending: NaN rows sort last, so they never beat a number, and a
+	// NaN bound is beaten by every number the unit may hold.
+	if isFloat && math.IsNaN(k.F) {
+		return false
+	}
+	return compareKey(s.Min, k) >= 0
+}
+
+// Order sorts units (given by their statistics of column Col; ok false
+// when a unit has none) so that those most likely to hold the best keys
+// come first: by descending max for DESC, ascending min for ASC. Units
+// without usable statistics go first, since they can never be skipped and
+// may hold anything; units of NULLs only go last. The sort is stable:
+// equal units keep table order.
+func (b *TopKBound) Order(units []int, stats func(unit int) (Stats, bool)) {
+	const (
+		unknown = iota
+		keyed
+		nulls
+	)
+	type entry struct {
+		u, rank int
+		key     columnar.Value
+	}
+	es := make([]entry, len(units))
+	for i, u := range units {
+		es[i] = entry{u: u, rank: unknown}
+		s, ok := stats(u)
+		switch {
+		case !ok:
+		case s.NullCount >= 0 && s.NullCount == s.Rows && s.Rows > 0:
+			es[i].rank = nulls
+		case !s.HasMinMax || (b.Desc && s.HasNaN):
+			// A DESC unit that may hold NaN may hold the best key of all.
+		case b.Desc:
+			es[i].rank, es[i].key = keyed, s.Max
+		default:
+			es[i].rank, es[i].key = keyed, s.Min
+		}
+	}
+	sort.SliceStable(es, func(i, j int) bool {
+		x, y := es[i], es[j]
+		if x.rank != y.rank {
+			return x.rank < y.rank
+		}
+		return x.rank == keyed && b.cmp(x.key, y.key) < 0
+	})
+	for i := range es {
+		units[i] = es[i].u
+	}
+}

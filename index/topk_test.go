@@ -1,0 +1,115 @@
+package index
+
+import (
+	"math"
+	"sync"
+	"testing"
+
+	"github.com/b2sql/b2sql/columnar"
+)
+
+func iv(v int64) columnar.Value   { return columnar.IntValue(columnar.TInt64, v) }
+func fv(v float64) columnar.Value { return columnar.FloatValue(columnar.TFloat64, v) }
+
+func ist(lo, hi int64) Stats {
+	return Stats{HasMinMax: true, Min: iv(lo), Max: iv(hi), NullCount: 0, Rows: 10}
+}
+
+func TestTopKBoundSkips(t *testing.T) {
+	nan := math.NaN()
+	cases := []struct {
+		name  string
+		desc  bool
+		bound *columnar.Value
+		s     Stats
+		want  bool
+	}{
+		{"no bound", true, nil, ist(0, 1), false},
+		{"desc max below", true, ptr(iv(10)), ist(0, 9), true},
+		{"desc max equal: ties never enter", true, ptr(iv(10)), ist(0, 10), true},
+		{"desc max above", true, ptr(iv(10)), ist(0, 11), false},
+		{"asc min above", false, ptr(iv(10)), ist(11, 20), true},
+		{"asc min equal", false, ptr(iv(10)), ist(10, 20), true},
+		{"asc min below", false, ptr(iv(10)), ist(9, 20), false},
+		{"all null", true, ptr(iv(10)), Stats{NullCount: 10, Rows: 10}, true},
+		{"no stats", true, ptr(iv(10)), Stats{NullCount: -1, Rows: 10}, false},
+		{"nulls do not beat (nulls last)", true, ptr(iv(10)), Stats{HasMinMax: true, Min: iv(1), Max: iv(2), NullCount: 5, Rows: 10}, true},
+		{"desc nan may beat", true, ptr(fv(5)), Stats{HasMinMax: true, Min: fv(1), Max: fv(2), HasNaN: true, NullCount: 0, Rows: 10}, false},
+		{"asc nan never beats", false, ptr(fv(5)), Stats{HasMinMax: true, Min: fv(6), Max: fv(7), HasNaN: true, NullCount: 0, Rows: 10}, true},
+		{"desc nan bound: nothing beats", true, ptr(fv(nan)), Stats{HasMinMax: true, Min: fv(1), Max: fv(2), HasNaN: true, NullCount: 0, Rows: 10}, true},
+		{"asc nan bound: numbers beat", false, ptr(fv(nan)), Stats{HasMinMax: true, Min: fv(1), Max: fv(2), NullCount: 0, Rows: 10}, false},
+		{"type mismatch", true, ptr(iv(1)), Stats{HasMinMax: true, Min: fv(1), Max: fv(2), NullCount: 0, Rows: 10}, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			b := &TopKBound{Desc: tc.desc}
+			if tc.bound != nil {
+				b.Publish(*tc.bound)
+			}
+			if got := b.Skips(tc.s); got != tc.want {
+				t.Fatalf("Skips = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func ptr(v columnar.Value) *columnar.Value { return &v }
+
+func TestTopKBoundPublishKeepsBest(t *testing.T) {
+	b := &TopKBound{Desc: true}
+	b.Publish(columnar.NullValue(columnar.TInt64))
+	if _, ok := b.Bound(); ok {
+		t.Fatal("a NULL key must not become a bound")
+	}
+	var wg sync.WaitGroup
+	for i := range 100 {
+		wg.Add(1)
+		go func() { defer wg.Done(); b.Publish(iv(int64(i))) }()
+	}
+	wg.Wait()
+	if v, _ := b.Bound(); v.I != 99 {
+		t.Fatalf("DESC bound = %d, want the largest published key 99", v.I)
+	}
+	b.Publish(iv(50))
+	if v, _ := b.Bound(); v.I != 99 {
+		t.Fatalf("a worse key replaced the bound: %d", v.I)
+	}
+	b.Reset()
+	if _, ok := b.Bound(); ok {
+		t.Fatal("Reset kept the bound")
+	}
+	a := &TopKBound{}
+	a.Publish(iv(7))
+	a.Publish(iv(3))
+	a.Publish(iv(5))
+	if v, _ := a.Bound(); v.I != 3 {
+		t.Fatalf("ASC bound = %d, want 3", v.I)
+	}
+}
+
+func TestTopKBoundOrder(t *testing.T) {
+	stats := map[int]Stats{
+		0: ist(0, 9),
+		1: ist(10, 19),
+		2: {NullCount: 10, Rows: 10}, // NULLs only: last
+		3: ist(20, 29),
+		5: ist(5, 19), // same max as unit 1: stays after it
+	}
+	get := func(u int) (Stats, bool) { s, ok := stats[u]; return s, ok }
+	units := []int{0, 1, 2, 3, 4, 5}
+	(&TopKBound{Desc: true}).Order(units, get)
+	want := []int{4, 3, 1, 5, 0, 2} // 4 has no stats: first
+	for i := range want {
+		if units[i] != want[i] {
+			t.Fatalf("DESC order = %v, want %v", units, want)
+		}
+	}
+	units = []int{0, 1, 2, 3, 4, 5}
+	(&TopKBound{}).Order(units, get)
+	want = []int{4, 0, 5, 1, 3, 2}
+	for i := range want {
+		if units[i] != want[i] {
+			t.Fatalf("ASC order = %v, want %v", units, want)
+		}
+	}
+}

@@ -102,6 +102,7 @@ func (a *Array) readChunkPart(d *Decoder, scratch *[]byte, cc, start, stop []int
 	if err != nil {
 		return chunkError(a.Frame.name, nchunk, a.Frame.chunkPos(nchunk), err)
 	}
+	defer a.Frame.doneWith(src)
 	if c.Nbytes != a.chunkItems*a.itemsize {
 		return chunkError(a.Frame.name, nchunk, a.Frame.chunkPos(nchunk),
 			corruptf("nbytes %d, b2nd geometry needs %d", c.Nbytes, a.chunkItems*a.itemsize))
@@ -219,6 +220,7 @@ func (a *Array) ReadChunk1D(d *Decoder, dst []byte, i int) (start int64, n int, 
 	if err == nil {
 		err = d.rangeOf(&c, dst[:n*a.itemsize], 0)
 	}
+	a.Frame.doneWith(src)
 	if err != nil {
 		return 0, 0, chunkError(a.Frame.name, i, a.Frame.chunkPos(i), err)
 	}

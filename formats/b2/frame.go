@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"unsafe"
 
 	"github.com/vmihailenco/msgpack/v5"
 )
@@ -75,6 +76,9 @@ type Frame struct {
 	offsets  []int64 // nil when offsetsConst is used
 	offConst int64
 	release  func() error
+	// mapped: data is a read-only file mapping whose pages a decode may
+	// drop from the process once a chunk is done (DropPages).
+	mapped bool
 }
 
 // Open opens a contiguous frame file (.b2frame, .b2nd, .b2f, …) with mmap,
@@ -89,16 +93,17 @@ func Open(path string) (*Frame, error) {
 	if st.IsDir() {
 		idx = filepath.Join(path, "chunks.b2frame")
 	}
-	data, release, err := mapFile(idx)
+	m, err := MapFile(idx)
 	if err != nil {
 		return nil, fmt.Errorf("b2: %w", err)
 	}
-	f, err := parseFrame(data, path)
+	f, err := parseFrame(m.Data, path)
 	if err != nil {
-		release()
+		m.Close()
 		return nil, err
 	}
-	f.release = release
+	f.release = m.Close
+	f.mapped = m.Mapped
 	if st.IsDir() {
 		if f.Header.FrameType != 1 {
 			f.Close()
@@ -125,6 +130,34 @@ func NewFrame(data []byte, name string) (*Frame, error) {
 		return nil, fileError(name, corruptf("sparse frame index needs its directory"))
 	}
 	return f, nil
+}
+
+// NewMappedFrame is NewFrame for data inside a read-only MAP_SHARED file
+// mapping (a Mapping with Mapped set, e.g. a STORED .b2z member): decoding
+// a chunk then drops its pages from the process, keeping big scans' RSS
+// bounded (see DropPages).
+func NewMappedFrame(data []byte, name string) (*Frame, error) {
+	f, err := NewFrame(data, name)
+	if err == nil {
+		f.mapped = true
+	}
+	return f, err
+}
+
+// doneWith drops the pages of chunk i's stored bytes after a decode, when
+// the frame is mapped. src is what ChunkData returned.
+func (f *Frame) doneWith(src []byte) {
+	if !f.mapped || f.dir != "" || len(src) == 0 || len(f.data) == 0 {
+		return
+	}
+	// Only bytes inside the mapping: special chunks are synthesized on the
+	// heap, where MADV_DONTNEED would zero memory.
+	base := uintptr(unsafe.Pointer(unsafe.SliceData(f.data)))
+	p := uintptr(unsafe.Pointer(unsafe.SliceData(src)))
+	if p < base || p+uintptr(len(src)) > base+uintptr(len(f.data)) {
+		return
+	}
+	DropPages(src)
 }
 
 // Close releases the mapping of a file opened with Open. Safe to call twice.
@@ -503,6 +536,7 @@ func (f *Frame) DecompressChunk(d *Decoder, dst []byte, i int) (int, error) {
 		defer putDecoder(d)
 	}
 	n, err := d.Decompress(dst, src)
+	f.doneWith(src)
 	if err != nil {
 		return 0, chunkError(f.name, i, f.chunkPos(i), err)
 	}
@@ -520,7 +554,9 @@ func (f *Frame) DecompressChunkRange(d *Decoder, dst []byte, i, off int) error {
 		d = getDecoder()
 		defer putDecoder(d)
 	}
-	if err := d.DecompressRange(dst, src, off, len(dst)); err != nil {
+	err = d.DecompressRange(dst, src, off, len(dst))
+	f.doneWith(src)
+	if err != nil {
 		return chunkError(f.name, i, f.chunkPos(i), err)
 	}
 	return nil

@@ -78,6 +78,7 @@ func (d *dirStore) close() error {
 type zipStore struct {
 	data    []byte
 	release func() error
+	mapped  bool // data is a file mapping: frames may drop pages after decoding
 	members map[string]zipMember
 }
 
@@ -89,16 +90,16 @@ type zipMember struct {
 
 // openZipStore maps path and reads its central directory.
 func openZipStore(path string) (*zipStore, error) {
-	data, release, err := mapFile(path)
+	m, err := b2.MapFile(path)
 	if err != nil {
 		return nil, err
 	}
-	z, err := newZipStore(data)
+	z, err := newZipStore(m.Data)
 	if err != nil {
-		release()
+		m.Close()
 		return nil, err
 	}
-	z.release = release
+	z.release, z.mapped = m.Close, m.Mapped
 	return z, nil
 }
 
@@ -159,7 +160,11 @@ func (z *zipStore) frame(member string) (*b2.Frame, error) {
 	if !m.stored {
 		return nil, unsupportedf("member %q is compressed; only STORED members can be read in place", member)
 	}
-	return b2.NewFrame(z.data[m.off:m.off+m.size:m.off+m.size], member)
+	data := z.data[m.off : m.off+m.size : m.off+m.size]
+	if z.mapped {
+		return b2.NewMappedFrame(data, member)
+	}
+	return b2.NewFrame(data, member)
 }
 
 func (z *zipStore) has(member string) bool {

@@ -3,7 +3,9 @@ package tests
 // Data directives of the sqllogictest runner. They write Parquet files with
 // arrow-go's pqarrow writer (never b2sql's own writer, so that a writer bug
 // cannot hide a reader bug) into the file's temporary directory and register
-// them with DB.RegisterTable.
+// them with DB.RegisterTable. The CTable copies can only come from b2sql's
+// ctable writer (there is no other Go one); the Parquet cells, written
+// independently, check it.
 //
 // Literal rows:
 //
@@ -63,6 +65,38 @@ package tests
 // <name>.parquet unless file= names a path relative to the test directory
 // (what __TESTDIR__ expands to). noregister only writes the file.
 //
+// Each registered table is also written as a CTable, .b2d and .b2z, with
+// b2sql's ctable writer (ctable_data_test.go), and every cell of the matrix
+// registers the copy of its format. Options for the CTable copies and for
+// data shaped to hit the scan rules:
+//
+//	chunk=N block=N  CTable chunk and block rows (default: rowgroup= for
+//	                 both, else the writer's 65536/8192); SUMMARY segments
+//	                 are blocks, so small blocks give many pruning units
+//	delete=E         rows where expression E (over i, one word) is non-zero
+//	                 are deleted: absent from the Parquet file, tombstoned
+//	                 through _valid_rows in the CTables
+//	stale=N          the CTables' SUMMARY indexes cover only the first N
+//	                 rows, as after appends to an indexed table; the reader
+//	                 must not prune with them
+//	formats=parquet  the table is Parquet in every cell (say why in a
+//	                 comment: CTable has no DATE or DECIMAL kind, and the
+//	                 runner refuses such tables in CTable cells)
+//
+// A file that only makes sense for some formats starts with
+//
+//	only parquet: <reason>
+//
+// (a comma list of parquet, b2d, b2z); the runner logs the reason. Tables
+// with noregister, and files reached through register or a path in SQL,
+// are Parquet in every cell.
+//
+// Formula words for rule-shaped data, besides nullwhen: nanwhen E (FLOAT
+// and DOUBLE: NaN where E is non-zero). Sorted, clustered and random
+// orders are formulas: seq; (i/30)*30+(i*7)%30 (each run of 30 rows a
+// permutation of its own values); (i*P)%N with P prime to N (a
+// permutation of 0..N-1) — all with answers computable by hand.
+//
 //	register <name> <path or glob>
 //
 // calls DB.RegisterTable(name, path) after expanding __TESTDIR__.
@@ -116,15 +150,20 @@ type dataSpec struct {
 	noStats    bool
 	encoding   string // "", "delta" or "deltalength": non-dictionary encodings
 	decFLBA    bool   // DECIMAL as FIXED_LEN_BYTE_ARRAY instead of INT32/INT64
-	cols       []colSpec
-	cells      [][]string // table: one []string per row
+	// CTable copies (ctable_data_test.go).
+	chunkRows, blockRows int   // CTable grid; 0: from rowgroup= or defaults
+	deleteWhen           *expr // rows deleted where non-zero
+	stale                int   // SUMMARY built over this many first rows; -1: all
+	parquetOnly          bool  // formats=parquet: Parquet in every cell
+	cols                 []colSpec
+	cells                [][]string // table: one []string per row
 }
 
 func parseDataHeader(fields []string) (*dataSpec, error) {
 	if len(fields) < 2 {
 		return nil, fmt.Errorf("%s needs a table name", fields[0])
 	}
-	ds := &dataSpec{name: fields[1], rows: -1}
+	ds := &dataSpec{name: fields[1], rows: -1, stale: -1}
 	for _, opt := range fields[2:] {
 		k, v, _ := strings.Cut(opt, "=")
 		switch k {
@@ -138,6 +177,30 @@ func parseDataHeader(fields []string) (*dataSpec, error) {
 			} else {
 				ds.rows = n
 			}
+		case "chunk", "block", "stale":
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 || (k != "stale" && n == 0) {
+				return nil, fmt.Errorf("bad %s", opt)
+			}
+			switch k {
+			case "chunk":
+				ds.chunkRows = n
+			case "block":
+				ds.blockRows = n
+			default:
+				ds.stale = n
+			}
+		case "delete":
+			e, err := parseExpr(v)
+			if err != nil {
+				return nil, fmt.Errorf("delete=: %v", err)
+			}
+			ds.deleteWhen = e
+		case "formats":
+			if v != fmtParquet {
+				return nil, fmt.Errorf("formats= takes parquet (a table stored as Parquet in every cell)")
+			}
+			ds.parquetOnly = true
 		case "file":
 			if v == "" || filepath.IsAbs(v) || strings.Contains(v, "..") {
 				return nil, fmt.Errorf("file= must be a relative path inside the test directory")
@@ -202,6 +265,12 @@ func parseDataHeader(fields []string) (*dataSpec, error) {
 	}
 	if fields[0] == "table" && ds.rows >= 0 {
 		return nil, fmt.Errorf("table takes no rows= (the rows follow)")
+	}
+	if ds.chunkRows > 0 && ds.blockRows > ds.chunkRows {
+		return nil, fmt.Errorf("block= cannot exceed chunk=")
+	}
+	if ds.parquetOnly && (ds.deleteWhen != nil || ds.stale >= 0 || ds.chunkRows > 0 || ds.blockRows > 0) {
+		return nil, fmt.Errorf("formats=parquet leaves no CTable copy for delete=, stale=, chunk= or block=")
 	}
 	return ds, nil
 }
@@ -330,7 +399,33 @@ func (ds *dataSpec) parseTableBody(body []string) error {
 		ds.cells = append(ds.cells, cells)
 	}
 	ds.rows = len(ds.cells)
+	return ds.checkRowOptions()
+}
+
+// checkRowOptions validates the options that name rows: stale= within the
+// table, delete= evaluable on every row.
+func (ds *dataSpec) checkRowOptions() error {
+	if ds.stale > ds.rows {
+		return fmt.Errorf("stale=%d exceeds the %d rows", ds.stale, ds.rows)
+	}
+	if ds.deleteWhen != nil {
+		for i := 0; i < ds.rows; i++ {
+			if _, err := ds.deleteWhen.eval(int64(i)); err != nil {
+				return fmt.Errorf("delete= at row %d: %v", i, err)
+			}
+		}
+	}
 	return nil
+}
+
+// deleted reports whether row i is deleted (absent from the Parquet copy,
+// tombstoned in the CTable copies).
+func (ds *dataSpec) deleted(i int) bool {
+	if ds.deleteWhen == nil {
+		return false
+	}
+	n, _ := ds.deleteWhen.eval(int64(i)) // checked by checkRowOptions
+	return n.float() != 0
 }
 
 func (ds *dataSpec) parseGenerateBody(body []string) error {
@@ -361,7 +456,7 @@ func (ds *dataSpec) parseGenerateBody(body []string) error {
 			}
 		}
 	}
-	return nil
+	return ds.checkRowOptions()
 }
 
 // cell is one typed value on its way into an arrow builder.
@@ -485,6 +580,7 @@ type formula struct {
 	expr      *expr
 	nullEvery int64
 	nullWhen  *expr // NULL where it evaluates to non-zero
+	nanWhen   *expr // FLOAT/DOUBLE: NaN where it evaluates to non-zero
 	prefix    string
 	pad       int
 	fill      int   // VARCHAR/BLOB: this many 'x' between prefix and value
@@ -526,6 +622,16 @@ func parseFormula(t colType, s string) (*formula, error) {
 				return nil, err
 			}
 			f.nullWhen = e
+		case w == "nanwhen":
+			if k+1 >= len(words) {
+				return nil, fmt.Errorf("nanwhen needs an expression (one word)")
+			}
+			k++
+			e, err := parseExpr(words[k])
+			if err != nil {
+				return nil, err
+			}
+			f.nanWhen = e
 		case w == "nullevery":
 			n, err := next()
 			if err != nil {
@@ -576,6 +682,9 @@ func parseFormula(t colType, s string) (*formula, error) {
 	if (f.prefix != "" || f.pad != 0 || f.fill != 0) && t.name != "VARCHAR" && t.name != "BLOB" {
 		return nil, fmt.Errorf("prefix= and pad= apply to VARCHAR and BLOB only")
 	}
+	if f.nanWhen != nil && t.name != "FLOAT" && t.name != "DOUBLE" {
+		return nil, fmt.Errorf("nanwhen applies to FLOAT and DOUBLE only")
+	}
 	return f, nil
 }
 
@@ -590,6 +699,15 @@ func (f *formula) eval(t colType, i int64) (cell, error) {
 		}
 		if c.float() != 0 {
 			return cell{null: true}, nil
+		}
+	}
+	if f.nanWhen != nil {
+		c, err := f.nanWhen.eval(i)
+		if err != nil {
+			return cell{}, err
+		}
+		if c.float() != 0 {
+			return cell{f: math.NaN()}, nil
 		}
 	}
 	n, err := f.expr.eval(i)
@@ -942,6 +1060,9 @@ func (ds *dataSpec) write(dir string) (string, error) {
 	for j := range ds.cols {
 		fb := b.Field(j)
 		for i := 0; i < ds.rows; i++ {
+			if ds.deleted(i) {
+				continue
+			}
 			v := ds.cellAt(i, j)
 			if v.null {
 				fb.AppendNull()

@@ -1,10 +1,11 @@
 package tests
 
 // An end-to-end sqllogictest runner: every tests/sql/**/*.test file runs,
-// record by record, against the embedded API under the configuration
-// matrix pruning=on|off × threads=1|2. Every configuration must produce the
-// expected answer, so a pruning rule or a parallel operator that changes a
-// result fails here. The dialect is DuckDB's, reduced to what b2sql needs,
+// record by record, against the embedded API under a configuration matrix
+// of storage format (Parquet, CTable .b2d, CTable .b2z) × rules on/off
+// (SET pruning) × threads (see configs). Every configuration must produce
+// the expected answer, so a pruning rule, a format reader or a parallel
+// operator that changes a result fails here. The dialect is DuckDB's, reduced to what b2sql needs,
 // plus data directives (see data_test.go) that write Parquet fixtures with
 // arrow-go, independently of b2sql's own writers.
 //
@@ -24,6 +25,8 @@ package tests
 //	                               name, tab, type as columnar.Type prints it
 //	                               (checks aliases and result types)
 //	table / generate / register    data directives, see data_test.go
+//	only <formats>: <reason>       first record: run the file only in the
+//	                               cells of these formats (parquet, b2d, b2z)
 //	halt                           stop reading the file
 //	# ...                          comment (between records)
 //
@@ -63,6 +66,7 @@ const queryTimeout = 30 * time.Second
 
 // config is one cell of the differential matrix.
 type config struct {
+	format  string // fmtParquet, fmtB2D or fmtB2Z: how the tables are stored
 	pruning bool
 	threads int
 }
@@ -72,10 +76,19 @@ func (c config) String() string {
 	if c.pruning {
 		p = "on"
 	}
-	return fmt.Sprintf("pruning=%s,threads=%d", p, c.threads)
+	return fmt.Sprintf("format=%s,pruning=%s,threads=%d", c.format, p, c.threads)
 }
 
-var configs = []config{{true, 1}, {false, 1}, {true, 2}, {false, 2}}
+// configs is the matrix, chosen to keep the package under a few minutes on
+// two cores: Parquet gets the full pruning × threads square (single-thread
+// runs catch order and merge bugs once), .b2d the rules on/off pair with
+// parallel scans, and .b2z — the same reader over a zip mapping — the
+// rules-on cell that exercises the most code.
+var configs = []config{
+	{fmtParquet, true, 1}, {fmtParquet, false, 1}, {fmtParquet, true, 2}, {fmtParquet, false, 2},
+	{fmtB2D, true, 2}, {fmtB2D, false, 2},
+	{fmtB2Z, true, 2},
+}
 
 // activeConfigs returns the configurations to run: all of them, or, for
 // debugging, those whose name (e.g. "pruning=off,threads=1") contains the
@@ -105,6 +118,7 @@ const (
 	recTable
 	recGenerate
 	recRegister
+	recOnly
 )
 
 // record is one unit of a .test file.
@@ -119,8 +133,9 @@ type record struct {
 	sortMode string   // query: "nosort", "rowsort" or "valuesort"
 	rows     []string // query: expected lines
 	data     *dataSpec
-	regName  string // register
-	regPath  string // register
+	regName  string   // register
+	regPath  string   // register
+	formats  []string // only
 }
 
 func TestSQLLogic(t *testing.T) {
@@ -289,6 +304,24 @@ func parseFile(path string) ([]record, error) {
 				kind = recGenerate
 			}
 			recs = append(recs, record{kind: kind, line: lineNo, data: ds})
+		case "only":
+			// only <format>[,<format>…]: <reason>
+			spec, reason, ok := strings.Cut(strings.TrimSpace(line[len("only"):]), ":")
+			if !ok || strings.TrimSpace(reason) == "" {
+				return nil, errf("usage: only <format>[,<format>]: <reason>")
+			}
+			var fs []string
+			for _, f := range strings.Split(spec, ",") {
+				f = strings.TrimSpace(f)
+				if f != fmtParquet && f != fmtB2D && f != fmtB2Z {
+					return nil, errf("only: unknown format %q (parquet, b2d, b2z)", f)
+				}
+				fs = append(fs, f)
+			}
+			if len(recs) > 0 {
+				return nil, errf("only must come before every other record")
+			}
+			recs = append(recs, record{kind: recOnly, line: lineNo, formats: fs, want: strings.TrimSpace(reason)})
 		case "register":
 			if len(fields) != 3 {
 				return nil, errf("usage: register <name> <path or glob>")
@@ -329,6 +362,15 @@ func runFile(t *testing.T, path string) {
 	cfgs := activeConfigs()
 	if len(cfgs) == 0 {
 		t.Fatalf("B2SQL_LOGIC_CONFIG=%q matches no configuration", os.Getenv("B2SQL_LOGIC_CONFIG"))
+	}
+	if len(recs) > 0 && recs[0].kind == recOnly {
+		only := recs[0]
+		recs = recs[1:]
+		t.Logf("only %s: %s", strings.Join(only.formats, ","), only.want)
+		cfgs = slices.DeleteFunc(slices.Clone(cfgs), func(c config) bool { return !slices.Contains(only.formats, c.format) })
+		if len(cfgs) == 0 {
+			t.Skipf("no active configuration stores tables as %s", strings.Join(only.formats, ","))
+		}
 	}
 	sessions := make([]*session, len(cfgs))
 	for k, cfg := range cfgs {
@@ -376,6 +418,7 @@ func runRecord(t *testing.T, r record, dir string, sessions []*session) {
 	subst := func(s string) string { return strings.ReplaceAll(s, "__TESTDIR__", filepath.ToSlash(dir)) }
 	switch r.kind {
 	case recTable, recGenerate:
+		// The Parquet file is always written: queries may name it by path.
 		file, err := r.data.write(dir)
 		if err != nil {
 			t.Fatalf("writing %s: %v", r.data.name, err)
@@ -383,9 +426,23 @@ func runRecord(t *testing.T, r record, dir string, sessions []*session) {
 		if r.data.noRegister {
 			return
 		}
+		files := map[string]string{fmtParquet: file}
+		for _, s := range sessions {
+			f := s.cfg.format
+			if s.dead != "" || r.data.parquetOnly || files[f] != "" {
+				continue
+			}
+			if files[f], err = r.data.writeCTable(dir, f); err != nil {
+				t.Fatalf("writing %s as .%s: %v", r.data.name, f, err)
+			}
+		}
 		for _, s := range sessions {
 			if s.dead != "" {
 				continue
+			}
+			file := files[s.cfg.format]
+			if r.data.parquetOnly {
+				file = files[fmtParquet]
 			}
 			if err := s.db.RegisterTable(r.data.name, file); err != nil {
 				t.Errorf("[%s] RegisterTable(%q, %q): %v", s.cfg, r.data.name, file, err)

@@ -32,6 +32,7 @@ type colSpec struct {
 	Unit      string // timestamp unit
 	NullCode  int64  // dictionary
 	ValueKind string // dictionary value_type kind
+	Rules     Rules  // declared constraints (constraints.go)
 }
 
 // manifest is what _meta.b2f's vlmeta says about the table.
@@ -143,6 +144,7 @@ func parseColSpec(obj map[string]any) (colSpec, error) {
 		cs.MaxLength = int(n)
 	}
 	cs.Unit, _ = obj["unit"].(string)
+	cs.Rules = parseRules(obj)
 	switch cs.Kind {
 	case "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
 		"float32", "float64", "bool", "complex64", "complex128", "timestamp", "string", "bytes":

@@ -327,8 +327,9 @@ func (w *Writer) Close() (err error) {
 	if w.zip {
 		return w.zipInto()
 	}
-	os.RemoveAll(w.path) // replacing an existing table, as COPY TO does
-	if err := os.Rename(w.dir, w.path); err != nil {
+	// Replacing an existing table, as COPY TO does: one atomic exchange
+	// (change.go), so that readers never find the path missing.
+	if err := publishDir(w.dir, w.path); err != nil {
 		return fmt.Errorf("ctable: %w", err)
 	}
 	return nil

@@ -1,0 +1,348 @@
+package ctable
+
+import (
+	"bytes"
+	"encoding/binary"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/b2sql/b2sql/formats/b2"
+)
+
+// rebuildSummaries rebuilds, after an append, the SUMMARY index of every
+// eligible fixed-width column that had one, or of every eligible column
+// when the table never had them built and did not opt out
+// (create_summary_index: false) — what python-blosc2's close() does. It
+// reads the new column files whole (decompressing, not recompressing).
+// Other index kinds are left stale (writeMeta marks them), as appends
+// leave them in python-blosc2.
+func (c *Change) rebuildSummaries(written map[string]bool) (map[string]mpMap, error) {
+	auto := !c.schemaFlag("create_summary_index", true, false) && !c.schemaFlag("summary_indexes_built", false, true)
+	out := map[string]mpMap{}
+	for _, s := range c.t.srcs {
+		cs := &s.spec
+		if cs.Flavour != flFixed {
+			continue
+		}
+		had := false
+		if d, ok := c.catalogEntry(cs.Name); ok {
+			if k, _ := d.get("kind"); k != "summary" {
+				continue // FULL, BUCKET, …: stale until rebuilt in python
+			}
+			had = true
+		}
+		if !had && !auto {
+			continue
+		}
+		sb := newSummaryBuilder(cs.Name, s.data.DType.Str, int64(s.data.Meta.BlockShape[0]))
+		if sb == nil {
+			continue
+		}
+		if err := c.feedSummary(s, sb); err != nil {
+			return nil, tableError(c.path, s.base+".b2nd", err)
+		}
+		member := "_indexes/" + strings.TrimPrefix(s.base, "_cols/") + "/summary.block.b2nd"
+		if err := os.MkdirAll(filepath.Dir(c.member(member)), 0o755); err != nil {
+			return nil, err
+		}
+		d, err := sb.write(c.dir, member, c.nold+c.added, s.data.DType.Str)
+		if err != nil {
+			return nil, tableError(c.path, member, err)
+		}
+		if d == nil {
+			continue
+		}
+		written[member] = true
+		for i := range d {
+			if d[i].Key == "built_value_epoch" {
+				d[i].Val = c.valueEpoch() + 1
+			}
+		}
+		out[cs.Name] = d
+	}
+	return out, nil
+}
+
+// feedSummary feeds every physical row of the new version of column s.
+func (c *Change) feedSummary(s *colSource, sb *summaryBuilder) error {
+	data, err := b2.OpenArray(c.member(s.base + ".b2nd"))
+	if err != nil {
+		return err
+	}
+	defer data.Close()
+	var mask []byte
+	if mp := c.member(s.base + ".notnull.b2nd"); fileExists(mp) {
+		m, err := b2.OpenArray(mp)
+		if err != nil {
+			return err
+		}
+		mask, err = m.ReadAll()
+		m.Close()
+		if err != nil {
+			return err
+		}
+	}
+	dt := data.DType
+	isz := dt.ItemSize
+	it := data.Chunks()
+	defer it.Close()
+	for it.Next() {
+		b := it.Bytes()
+		start := it.Start()
+		for k := 0; k < it.Len(); k++ {
+			item := b[k*isz : (k+1)*isz]
+			r := start + int64(k)
+			if mask != nil && r < int64(len(mask)) && mask[r] == 0 ||
+				s.sent != nil && bytes.Equal(item, s.sent) ||
+				s.sentNaN && isNaNItem(item) {
+				sb.addNull()
+				continue
+			}
+			var u uint64
+			for i := isz - 1; i >= 0; i-- {
+				u = u<<8 | uint64(item[i])
+			}
+			switch sb.kind {
+			case 'i':
+				shift := uint(64 - 8*isz)
+				sb.addInt(int64(u<<shift) >> shift)
+			case 'b':
+				sb.addInt(int64(u & 1))
+			case 'u':
+				sb.addUint(u)
+			case 'f':
+				if isz == 4 {
+					sb.addFloat(float64(math.Float32frombits(binary.LittleEndian.Uint32(item))))
+				} else {
+					sb.addFloat(math.Float64frombits(u))
+				}
+			}
+		}
+	}
+	return it.Err()
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+// catalogEntry returns the index descriptor of a column.
+func (c *Change) catalogEntry(col string) (mpMap, bool) {
+	v, ok := c.t.man.Catalog.get(col)
+	if !ok {
+		return nil, false
+	}
+	d, ok := v.(mpMap)
+	return d, ok
+}
+
+func (c *Change) valueEpoch() int64 {
+	if c.t.man.ValueEpoch < 0 {
+		return 0
+	}
+	return c.t.man.ValueEpoch
+}
+
+// schemaFlag reads a boolean key of the schema JSON: want is the value
+// tested for; def applies when the key is absent.
+func (c *Change) schemaFlag(key string, want, def bool) bool {
+	doc, err := c.schemaDoc()
+	if err != nil {
+		return def
+	}
+	v, ok := doc[key].(bool)
+	if !ok {
+		return def
+	}
+	return v == want
+}
+
+func (c *Change) schemaDoc() (map[string]any, error) {
+	js, err := c.schemaText()
+	if err != nil {
+		return nil, err
+	}
+	return parseJSON([]byte(js))
+}
+
+func (c *Change) schemaText() (string, error) {
+	f, err := c.t.st.frame("_meta.b2f")
+	if err != nil {
+		return "", err
+	}
+	v, err := f.VLMetaValue("schema")
+	if err != nil {
+		return "", err
+	}
+	switch s := v.(type) {
+	case string:
+		return s, nil
+	case []byte:
+		return string(s), nil
+	}
+	return "", corruptf("vlmeta schema is not a string")
+}
+
+// writeMeta writes the new _meta.b2f: the old manifest with n_rows (and
+// summary_indexes_built) updated in the schema JSON, value_epoch bumped by
+// an append, visibility_epoch by a delete, and the index catalog with the
+// rebuilt SUMMARY descriptors and every other index stale after an append.
+// Keys b2sql does not know are kept as they were.
+func (c *Change) writeMeta(rebuilt map[string]mpMap) error {
+	f, err := c.t.st.frame("_meta.b2f")
+	if err != nil {
+		return err
+	}
+	old, err := frameMetaRaw(f)
+	if err != nil {
+		return err
+	}
+	live := c.added
+	for _, b := range c.valid {
+		if b != 0 {
+			live++
+		}
+	}
+	var vl []b2.Metalayer
+	sawVis, sawCat := false, false
+	for _, m := range old {
+		switch m.Name {
+		case "schema":
+			js, err := c.schemaText()
+			if err != nil {
+				return err
+			}
+			js = setJSONKey(js, "n_rows", strconv.FormatInt(live, 10))
+			if rebuilt != nil {
+				js = setJSONKey(js, "summary_indexes_built", "true")
+			}
+			m.Content = mpAppend(nil, js)
+		case "value_epoch":
+			if c.added > 0 {
+				m.Content = mpAppend(nil, c.valueEpoch()+1)
+			}
+		case "visibility_epoch":
+			sawVis = true
+			if c.delete > 0 {
+				v, err := mpDecode(m.Content)
+				if err != nil {
+					return err
+				}
+				n, _ := asInt(v)
+				m.Content = mpAppend(nil, n+1)
+			}
+		case "index_catalog":
+			sawCat = true
+			if c.added > 0 {
+				m.Content = mpAppend(nil, c.newCatalog(rebuilt))
+			}
+		}
+		vl = append(vl, m)
+	}
+	if !sawVis && c.delete > 0 {
+		vl = append(vl, b2.Metalayer{Name: "visibility_epoch", Content: mpAppend(nil, int64(1))})
+	}
+	if !sawCat && len(rebuilt) > 0 {
+		vl = append(vl, b2.Metalayer{Name: "index_catalog", Content: mpAppend(nil, c.newCatalog(rebuilt))})
+	}
+	return emptyFrame(c.member("_meta.b2f"), nil, vl)
+}
+
+// newCatalog returns the catalog after an append: rebuilt SUMMARY
+// descriptors replace theirs (or are added, in column order), every other
+// descriptor is marked stale.
+func (c *Change) newCatalog(rebuilt map[string]mpMap) mpMap {
+	var out mpMap
+	seen := map[string]bool{}
+	for _, e := range c.t.man.Catalog {
+		name, _ := e.Key.(string)
+		seen[name] = true
+		if d, ok := rebuilt[name]; ok {
+			out = append(out, mpEntry{e.Key, d})
+			continue
+		}
+		d, ok := e.Val.(mpMap)
+		if !ok {
+			out = append(out, e)
+			continue
+		}
+		nd := append(mpMap(nil), d...)
+		found := false
+		for i := range nd {
+			if nd[i].Key == "stale" {
+				nd[i].Val, found = true, true
+			}
+		}
+		if !found {
+			nd = append(nd, mpEntry{"stale", true})
+		}
+		out = append(out, mpEntry{e.Key, nd})
+	}
+	for _, s := range c.t.srcs {
+		if d, ok := rebuilt[s.spec.Name]; ok && !seen[s.spec.Name] {
+			out = append(out, mpEntry{s.spec.Name, d})
+		}
+	}
+	return out
+}
+
+// setJSONKey sets a top-level key of a JSON object written by json.dumps
+// to a literal, editing the text so that everything else (key order, NaN
+// tokens, keys b2sql does not know) stays byte for byte. The key is found
+// at nesting depth 1, outside strings; a missing key is added at the end.
+func setJSONKey(js, key, lit string) string {
+	depth, inStr := 0, false
+	quoted := strconv.Quote(key)
+	for i := 0; i < len(js); i++ {
+		ch := js[i]
+		if inStr {
+			if ch == '\\' {
+				i++
+			} else if ch == '"' {
+				inStr = false
+			}
+			continue
+		}
+		switch ch {
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+		case '"':
+			if depth == 1 && strings.HasPrefix(js[i:], quoted) {
+				rest := strings.TrimLeft(js[i+len(quoted):], " ")
+				if strings.HasPrefix(rest, ":") {
+					vstart := len(js) - len(rest) + 1
+					for vstart < len(js) && js[vstart] == ' ' {
+						vstart++
+					}
+					vend := valueEnd(js, vstart)
+					return js[:vstart] + lit + js[vend:]
+				}
+			}
+			inStr = true
+		}
+	}
+	end := strings.LastIndexByte(js, '}')
+	if end < 0 {
+		return js
+	}
+	sep := ", "
+	if strings.TrimSpace(js[:end]) == "{" {
+		sep = ""
+	}
+	return js[:end] + sep + quoted + ": " + lit + js[end:]
+}
+
+// valueEnd returns the end of the scalar JSON value starting at i (the
+// values setJSONKey replaces are numbers and booleans).
+func valueEnd(js string, i int) int {
+	for i < len(js) && !strings.ContainsRune(",}] \n", rune(js[i])) {
+		i++
+	}
+	return i
+}

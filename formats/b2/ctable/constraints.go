@@ -1,0 +1,203 @@
+package ctable
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/b2sql/b2sql/columnar"
+)
+
+// Rules are the declared constraints of one column, as python-blosc2's
+// schema stores them (spec §6.2): numeric bounds ge/gt/le/lt, max_length
+// of string values (characters), and NOT NULL (a column without null
+// keys). They are checked by writers before a row is stored; readers
+// ignore them. The zero value allows everything but NULL.
+type Rules struct {
+	Bounds    []Bound
+	MaxLength int // 0: no limit
+	Nullable  bool
+}
+
+// Bound is one numeric constraint: Op is "ge", "gt", "le" or "lt"; Val is
+// a BIGINT or DOUBLE value.
+type Bound struct {
+	Op  string
+	Val columnar.Value
+}
+
+// String renders the bound as the schema key writes it ("le=100").
+func (b Bound) String() string { return b.Op + "=" + b.Val.String() }
+
+// boundKeys are the schema keys of bounds, in python-blosc2's order.
+var boundKeys = []string{"ge", "gt", "le", "lt"}
+
+// parseRules reads a schema column object's constraint keys.
+func parseRules(obj map[string]any) Rules {
+	var r Rules
+	for _, k := range boundKeys {
+		n, ok := obj[k].(json.Number)
+		if !ok {
+			continue
+		}
+		if i, err := strconv.ParseInt(string(n), 10, 64); err == nil {
+			r.Bounds = append(r.Bounds, Bound{Op: k, Val: columnar.IntValue(columnar.TInt64, i)})
+		} else if f, err := strconv.ParseFloat(string(n), 64); err == nil {
+			r.Bounds = append(r.Bounds, Bound{Op: k, Val: columnar.FloatValue(columnar.TFloat64, f)})
+		}
+	}
+	if k, _ := obj["kind"].(string); k == "string" || k == "bytes" {
+		if n, ok := jsonInt(obj["max_length"]); ok && n > 0 {
+			r.MaxLength = int(n)
+		}
+	}
+	return r
+}
+
+// Rules returns the declared constraints of each column of Schema (the
+// halves of a complex column share their column's rules).
+func (t *Table) Rules() []Rules {
+	out := make([]Rules, len(t.cols))
+	for i, c := range t.cols {
+		cs := t.srcs[c.src].spec
+		out[i] = cs.Rules
+		out[i].Nullable = cs.Nullable
+	}
+	return out
+}
+
+// Check returns the first rule row i of v breaks, as "le=100",
+// "max_length=8" or "NOT NULL", or "" when the value is allowed.
+func (r *Rules) Check(v *columnar.Vector, i int) string {
+	if v.IsNull(i) {
+		if !r.Nullable {
+			return "NOT NULL"
+		}
+		return ""
+	}
+	if r.MaxLength > 0 && (v.Type.IsString() || v.Type.ID == columnar.Blob) {
+		n := len(v.Bytes[i])
+		if v.Type.IsString() {
+			n = utf8.RuneCount(v.Bytes[i])
+		}
+		if n > r.MaxLength {
+			return fmt.Sprintf("max_length=%d", r.MaxLength)
+		}
+	}
+	for _, b := range r.Bounds {
+		if !b.allows(v, i) {
+			return b.String()
+		}
+	}
+	return ""
+}
+
+// allows compares row i of a numeric vector with the bound; values of
+// other types are not constrained (python-blosc2 puts bounds on numbers).
+func (b Bound) allows(v *columnar.Vector, i int) bool {
+	var c int // sign of value - bound
+	switch v.Type.Phys() {
+	case columnar.PhysInt:
+		x := v.Ints[i]
+		if v.Type.ID == columnar.Decimal {
+			c = cmpFloat(float64(x)/pow10f(int(v.Type.Scale)), b.Val.AsFloat())
+		} else if b.Val.Type.IsInteger() {
+			c = cmpInt(x, b.Val.I)
+		} else {
+			c = cmpFloat(float64(x), b.Val.AsFloat())
+		}
+	case columnar.PhysUint:
+		x := v.Uints[i]
+		switch {
+		case b.Val.Type.IsInteger() && b.Val.I < 0:
+			c = 1
+		case b.Val.Type.IsInteger():
+			c = cmpUint(x, uint64(b.Val.I))
+		default:
+			c = cmpFloat(float64(x), b.Val.AsFloat())
+		}
+	case columnar.PhysFloat:
+		x := v.Floats[i]
+		if x != x { // NaN satisfies no bound
+			return false
+		}
+		c = cmpFloat(x, b.Val.AsFloat())
+	case columnar.PhysBool:
+		x := int64(0)
+		if v.Bools[i] {
+			x = 1
+		}
+		c = cmpFloat(float64(x), b.Val.AsFloat())
+	default:
+		return true
+	}
+	switch b.Op {
+	case "ge":
+		return c >= 0
+	case "gt":
+		return c > 0
+	case "le":
+		return c <= 0
+	case "lt":
+		return c < 0
+	}
+	return true
+}
+
+func cmpInt(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func cmpUint(a, b uint64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func pow10f(n int) float64 {
+	f := 1.0
+	for range n {
+		f *= 10
+	}
+	return f
+}
+
+// rulesJSON returns the schema keys of r for a column object (after kind
+// and its kind-specific keys), in python-blosc2's order.
+func rulesJSON(r Rules) jsonObj {
+	var out jsonObj
+	for _, k := range boundKeys {
+		for _, b := range r.Bounds {
+			if b.Op != k {
+				continue
+			}
+			if b.Val.Type.IsInteger() {
+				out = append(out, jsonKV{k, b.Val.I})
+			} else {
+				out = append(out, jsonKV{k, b.Val.AsFloat()})
+			}
+		}
+	}
+	return out
+}

@@ -102,7 +102,6 @@ func (a *Array) readChunkPart(d *Decoder, scratch *[]byte, cc, start, stop []int
 	if err != nil {
 		return chunkError(a.Frame.name, nchunk, a.Frame.chunkPos(nchunk), err)
 	}
-	defer a.Frame.doneWith(src)
 	if c.Nbytes != a.chunkItems*a.itemsize {
 		return chunkError(a.Frame.name, nchunk, a.Frame.chunkPos(nchunk),
 			corruptf("nbytes %d, b2nd geometry needs %d", c.Nbytes, a.chunkItems*a.itemsize))
@@ -113,7 +112,11 @@ func (a *Array) readChunkPart(d *Decoder, scratch *[]byte, cc, start, stop []int
 		// 1-D chunks are plain item runs: decode straight into dst.
 		co := cc[0] * int64(m.ChunkShape[0])
 		lo, hi := max(start[0], co), min(stop[0], co+int64(m.ChunkShape[0]))
-		return wrap(d.rangeOf(&c, dst[(lo-start[0])*isz:(hi-start[0])*isz], int((lo-co)*isz)))
+		err := d.rangeOf(&c, dst[(lo-start[0])*isz:(hi-start[0])*isz], int((lo-co)*isz))
+		if hi == co+int64(m.ChunkShape[0]) {
+			a.Frame.doneWith(src) // the chunk's last part: see DecompressChunkRange
+		}
+		return wrap(err)
 	}
 	lo := make([]int64, nd)
 	hi := make([]int64, nd)
@@ -178,6 +181,13 @@ func (a *Array) readChunkPart(d *Decoder, scratch *[]byte, cc, start, stop []int
 			bc[i] = blo[i]
 		}
 		if i < 0 {
+			last := true // the part holds the chunk's last corner: see DecompressChunkRange
+			for k := 0; k < nd; k++ {
+				last = last && hi[k] == co[k]+int64(m.ChunkShape[k])
+			}
+			if last {
+				a.Frame.doneWith(src)
+			}
 			return nil
 		}
 	}

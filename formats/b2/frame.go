@@ -555,7 +555,12 @@ func (f *Frame) DecompressChunkRange(d *Decoder, dst []byte, i, off int) error {
 		defer putDecoder(d)
 	}
 	err = d.DecompressRange(dst, src, off, len(dst))
-	f.doneWith(src)
+	// A sequential reader takes a chunk in several ranges: drop its pages
+	// once, with the range that reaches the chunk's end (dropping after
+	// every range would re-walk the whole chunk's page tables each time).
+	if nb, e := f.ChunkNbytes(i); e == nil && off+len(dst) >= nb {
+		f.doneWith(src)
+	}
 	if err != nil {
 		return chunkError(f.name, i, f.chunkPos(i), err)
 	}

@@ -62,6 +62,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 Usage:
   b2sql [flags] [PATH ...]        PATH: table files, globs or directories of them
   b2sql gen --rows N --out DIR    write the demo "events" table as Parquet
+  b2sql gen --tpch SF --out DIR [--format parquet|b2d]
+                                  write the eight TPC-H tables at scale factor SF
   b2sql inspect FILE              print a blosc2 file's layout
 
 With no PATH, b2sql opens the built-in demo dataset (table "events").
@@ -257,8 +259,13 @@ func runGen(args []string, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	rows := fs.Int64("rows", 1_000_000, "number of rows")
 	out := fs.String("out", ".", "output directory (writes events.parquet)")
+	sf := fs.Float64("tpch", 0, "write the eight TPC-H tables at this scale factor instead of events")
+	format := fs.String("format", "parquet", "TPC-H output format: parquet or b2d")
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	if *sf != 0 {
+		return runGenTPCH(*out, *sf, *format, stderr)
 	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		fmt.Fprintln(stderr, "Error:", err)

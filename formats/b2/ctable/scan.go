@@ -68,6 +68,9 @@ type scanPlan struct {
 	allTrue  int
 	pruners  []pruner
 	notes    []string // indexes present but not used, for DescribeScan
+
+	lookup        *lookupPlan // FULL-index lookup (lookup.go), nil when none
+	lookupSkipped int
 }
 
 // plan loads the sidecars the filter needs and decides every block.
@@ -106,7 +109,7 @@ func (t *Table) plan(spec index.ScanSpec) (*scanPlan, error) {
 	nblocks := (t.nphys + pl.grain - 1) / pl.grain
 	pl.verdicts = make([]index.Verdict, nblocks)
 	if len(pl.pruners) == 0 {
-		return pl, nil
+		return pl, t.planLookup(spec, pl)
 	}
 	vs := make([]index.Verdict, len(pl.pruners))
 	for b := range pl.verdicts {
@@ -124,7 +127,7 @@ func (t *Table) plan(spec index.ScanSpec) (*scanPlan, error) {
 			pl.allTrue++
 		}
 	}
-	return pl, nil
+	return pl, t.planLookup(spec, pl)
 }
 
 // DescribeScan says, without reading column data, which blocks a scan with
@@ -144,6 +147,9 @@ func (t *Table) DescribeScan(spec index.ScanSpec) string {
 			seen[name] = true
 			notes = append(notes, fmt.Sprintf("%s index on %s", pr.si.kind, name))
 		}
+	}
+	if n := pl.lookupNote(); n != "" {
+		notes = append(notes, n)
 	}
 	notes = append(notes, pl.notes...)
 	sort.Strings(notes[len(notes)-len(pl.notes):])
@@ -182,6 +188,7 @@ func (t *Table) Scan(ctx context.Context, spec index.ScanSpec) (columnar.Reader,
 		atomic.AddInt64(&st.UnitsSkipped, int64(pl.skipped))
 		atomic.AddInt64(&st.UnitsAllTrue, int64(pl.allTrue))
 	}
+	pl.countLookup(spec.Stats)
 	units, per := pl.units()
 	newWorker := func() (unitFunc, func()) {
 		w := &tableWorker{t: t, spec: spec, pl: pl, per: per, dec: b2.NewDecoder(),
@@ -247,6 +254,7 @@ func (t *Table) ScanUnits(ctx context.Context, spec index.ScanSpec) ([]func(ctx 
 		atomic.AddInt64(&st.UnitsSkipped, int64(pl.skipped))
 		atomic.AddInt64(&st.UnitsAllTrue, int64(pl.allTrue))
 	}
+	pl.countLookup(spec.Stats)
 	units, per := pl.units()
 	out := make([]func(ctx context.Context) (columnar.Reader, error), len(units))
 	for i, u := range units {
@@ -314,6 +322,7 @@ func (w *tableWorker) rows(lo int64, n int, get func() *outBatch, emit func(*out
 		w.err = tableError(t.path, "_valid_rows.b2nd", err)
 		return false
 	}
+	w.pl.restrict(lo, w.valid)
 	live := 0
 	for _, b := range w.valid {
 		if b != 0 {

@@ -33,6 +33,7 @@ type Table struct {
 	validRatio float64 // compressed bytes per _valid_rows row, for BytesRead
 
 	indexes map[string]*summaryIndex
+	full    map[string]*fullIndex // FULL indexes (fullindex.go)
 	meta    []MetaEntry
 }
 
@@ -94,6 +95,7 @@ func openStore(st store, path string) (_ *Table, err error) {
 	}
 	t.meta = append(t.meta, t.man.Entries...)
 	t.indexes = catalogIndexes(t.man, t.nphys)
+	t.full = catalogFull(t.man, t.nphys)
 	return t, nil
 }
 

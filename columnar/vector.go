@@ -5,8 +5,11 @@ package columnar
 // no NULLs; otherwise bit i clear means row i is NULL and its payload slot is
 // garbage. Const means row 0 holds the value (and validity) of every row.
 //
-// Dict, when non-nil, holds a dictionary-encoded column (a *dict.Column) that
-// the executor may keep encoded; columnar never looks inside it.
+// Dict, when non-nil, makes a VARCHAR/BLOB vector dictionary-coded: Dict is
+// a *dict.Dict, row i's value is code Codes[i] of it, and Bytes is unused.
+// Only consumers that asked for codes (index.ScanSpec.DictCols) receive
+// such vectors; Value, CopyRow and Gather decode them, so that generic
+// code stays correct. Codes keeps its storage across Reset.
 type Vector struct {
 	Type   Type
 	Valid  Bitmap
@@ -17,6 +20,19 @@ type Vector struct {
 	Floats []float64
 	Bytes  [][]byte
 	Dict   any
+	Codes  []int32
+}
+
+// dictionary is what columnar needs of a Dict (package dict) to decode a
+// coded row, without importing it.
+type dictionary interface{ Value(code int32) []byte }
+
+// bytesAt returns the byte payload of row i, decoding a coded vector.
+func (v *Vector) bytesAt(i int) []byte {
+	if v.Dict != nil {
+		return v.Dict.(dictionary).Value(v.Codes[i])
+	}
+	return v.Bytes[i]
 }
 
 // NewVector returns a vector of type t with room for n rows and no NULLs.
@@ -103,7 +119,7 @@ func (v *Vector) Value(i int) Value {
 	case PhysFloat:
 		out.F = v.Floats[i]
 	case PhysBytes:
-		out.S = string(v.Bytes[i])
+		out.S = string(v.bytesAt(i))
 	}
 	return out
 }
@@ -199,7 +215,7 @@ func (v *Vector) CopyRow(dst int, from *Vector, src, n int) {
 	case PhysFloat:
 		v.Floats[dst] = from.Floats[src]
 	case PhysBytes:
-		v.Bytes[dst] = from.Bytes[src]
+		v.Bytes[dst] = from.bytesAt(src)
 	}
 }
 
@@ -220,7 +236,13 @@ func (v *Vector) Gather(from *Vector, rows []int32) {
 	case PhysFloat:
 		gather(v.Floats[:n], from.Floats, rows)
 	case PhysBytes:
-		gather(v.Bytes[:n], from.Bytes, rows)
+		if from.Dict != nil {
+			for k, r := range rows {
+				v.Bytes[k] = from.bytesAt(int(r))
+			}
+		} else {
+			gather(v.Bytes[:n], from.Bytes, rows)
+		}
 	}
 	if from.Valid == nil {
 		return

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/dict"
 )
 
 // AggKind is an aggregate function.
@@ -57,8 +58,17 @@ type HashAgg struct {
 	keyBuf  []byte
 	states  []*aggState
 	out     *columnar.Batch
-	pos     int
-	done    bool
+
+	// Dictionary-coded inputs (executor/dict.go): remap turns a single
+	// string key's codes into group ids once per code and dictionary;
+	// coded keys of several-key groupings and coded aggregate arguments
+	// are decoded into plainKeys/plainArgs.
+	remap     dict.Remap
+	keyOne    columnar.Vector
+	plainKeys []columnar.Vector
+	plainArgs []columnar.Vector
+	pos       int
+	done      bool
 }
 
 func (h *HashAgg) Types() []columnar.Type {
@@ -109,6 +119,8 @@ func (h *HashAgg) Open(ctx context.Context) error {
 		}
 	}
 	keyVecs := make([]*columnar.Vector, len(h.Groups))
+	h.plainKeys = make([]columnar.Vector, len(h.Groups))
+	h.plainArgs = make([]columnar.Vector, len(h.Aggs))
 	for {
 		b, err := h.Input.Next(ctx)
 		if err == ioEOF {
@@ -121,6 +133,9 @@ func (h *HashAgg) Open(ctx context.Context) error {
 			v, err := g.Eval(b)
 			if err != nil {
 				return err
+			}
+			if len(h.Groups) > 1 {
+				v = decodeLive(v, b, &h.plainKeys[i])
 			}
 			keyVecs[i] = v
 		}
@@ -136,6 +151,10 @@ func (h *HashAgg) Open(ctx context.Context) error {
 				arg, err = a.Arg.Eval(b)
 				if err != nil {
 					return err
+				}
+				if a.Kind != AggCount || a.Distinct {
+					// count(col) reads validity only; the others read values.
+					arg = decodeLive(arg, b, &h.plainArgs[i])
 				}
 			}
 			if a.Kind == AggAvgMerge {
@@ -210,6 +229,10 @@ func (h *HashAgg) assignGroups(b *columnar.Batch, keys []*columnar.Vector) error
 		k := keys[0]
 		if h.strTab == nil {
 			h.strTab = newStrTable()
+		}
+		if k.Dict != nil {
+			h.assignCodedGroups(b, k, gids)
+			return nil
 		}
 		var row int
 		create := func() int32 { return newGroup(row) }

@@ -39,6 +39,8 @@ type intLike interface{ ~int64 | ~uint64 }
 
 // cmpKernel returns the kernel for a comparison of two args of type t.
 func cmpKernel(op cmpOp, t columnar.Type) kernel {
+	var codes codeMatch        // dictionary-coded input vs a constant: truth table per dictionary
+	var da, dc columnar.Vector // coded input vs anything else: decoded here
 	return func(args []*columnar.Vector, b *columnar.Batch, out *columnar.Vector) error {
 		a, c := args[0], args[1]
 		o := op
@@ -78,6 +80,11 @@ func cmpKernel(op cmpOp, t columnar.Type) kernel {
 				cmpVV(o, ai, ci, res, b.Sel)
 			}
 		case columnar.PhysBytes:
+			if a.Dict != nil && c.Const {
+				cmpCodesVC(&codes, o, a, c.Bytes[0], n, res, b.Sel)
+				break
+			}
+			a, c = decodeLive(a, b, &da), decodeLive(c, b, &dc)
 			if c.Const {
 				cmpBytesVC(o, a.Bytes[:n], c.Bytes[0], res, b.Sel)
 			} else {

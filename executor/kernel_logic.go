@@ -259,6 +259,8 @@ type inExpr struct {
 	out    columnar.Vector
 	eq     kernel
 	tmp    columnar.Vector
+	codes  codeMatch       // coded x against constant strings (executor/dict.go)
+	plain  columnar.Vector // coded x against a non-constant list: decoded
 }
 
 func newInExpr(arg Expr, list []Expr, not bool) *inExpr {
@@ -310,6 +312,12 @@ func (e *inExpr) Eval(b *columnar.Batch) (*columnar.Vector, error) {
 	x, err := e.arg.Eval(b)
 	if err != nil {
 		return nil, err
+	}
+	if x.Dict != nil {
+		if e.strs != nil {
+			return e.evalCodes(x, b), nil
+		}
+		x = decodeLive(x, b, &e.plain)
 	}
 	bb := b
 	constOut := x.Const && e.consts

@@ -22,6 +22,24 @@ type ScanSpec struct {
 	// it proves useless may be skipped (if On(TopKPruning)), and units are
 	// best visited in TopK.Order. See TopKBound.
 	TopK *TopKBound
+	// DictCols lists positions in Cols whose consumer accepts
+	// dictionary-coded vectors (columnar.Vector.Dict, package dict): a
+	// table may then hand over codes plus the chunk's dictionary instead
+	// of strings, if On(DictCodes). Other columns always come plain.
+	DictCols []int
+}
+
+// WantsCodes reports whether output column i may come dictionary-coded.
+func (s ScanSpec) WantsCodes(i int) bool {
+	if !s.On(DictCodes) {
+		return false
+	}
+	for _, c := range s.DictCols {
+		if c == i {
+			return true
+		}
+	}
+	return false
 }
 
 // ScanStats counts what a scan read and skipped. Fields are updated
@@ -44,4 +62,7 @@ type ScanStats struct {
 	// BytesDecompressed is what decoding produced, beside BytesRead (bytes
 	// on disk that were read).
 	BytesDecompressed int64
+	// DictUnits counts column chunks (or blocks) handed over as dictionary
+	// codes rather than strings (the DictCodes rule).
+	DictUnits int64
 }

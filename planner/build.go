@@ -51,6 +51,7 @@ type builder struct {
 	built  *Built
 	work   map[*WorkTable]*executor.WorkTable // recursive CTEs' work tables
 	budget *executor.Budget                   // shared by the plan's operators
+	dict   map[*Scan][]int                    // scan -> output columns it may hand over coded (dict.go)
 }
 
 func (bd *builder) threads() int {
@@ -120,6 +121,7 @@ func (bd *builder) build(n Node) (executor.Operator, error) {
 	case *WorkScan:
 		return bd.wrap(&executor.WorkScan{Work: bd.workTable(x.Work)}), nil
 	case *Aggregate:
+		bd.planDict(x)
 		if op, err := bd.parallelAggregate(x); op != nil || err != nil {
 			return op, err
 		}
@@ -228,6 +230,7 @@ func (bd *builder) buildScan(n *Scan) (executor.Operator, error) {
 		Off:     bd.opts.ScanRulesOff,
 		Stats:   &index.ScanStats{},
 	}
+	spec.DictCols = bd.dict[n]
 	types := make([]columnar.Type, len(n.Cols))
 	for i, c := range n.Cols {
 		types[i] = c.Type
@@ -268,6 +271,7 @@ func scanString(n *Scan, spec index.ScanSpec) string {
 	if n.Limit >= 0 {
 		fmt.Fprintf(&b, " limit=%d", n.Limit)
 	}
+	b.WriteString(dictString(n, spec))
 	if d, ok := n.Table.(ScanDescriber); ok {
 		if s := d.DescribeScan(spec); s != "" {
 			b.WriteString(" " + s)

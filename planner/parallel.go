@@ -54,6 +54,7 @@ func (bd *builder) workerChains(n Node, scan *Scan, threads int) ([]executor.Ope
 		Off:     bd.opts.ScanRulesOff,
 		Stats:   &index.ScanStats{},
 	}
+	spec.DictCols = bd.dict[scan]
 	types := make([]columnar.Type, len(scan.Cols))
 	for i, c := range scan.Cols {
 		types[i] = c.Type

@@ -8,6 +8,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/metadata"
 
 	"github.com/b2sql/b2sql/columnar"
 )
@@ -25,6 +26,43 @@ type decoder struct {
 	i96  []parquet.Int96
 	ba   []parquet.ByteArray
 	fl   []parquet.FixedLenByteArray
+
+	// codes: the consumer accepts dictionary codes for this column
+	// (ScanSpec.WantsCodes); coded: the current chunk is read as codes by
+	// cr instead of by rdr.
+	codes bool
+	coded bool
+	cr    codeReader
+}
+
+// open starts reading the column chunk cc (leaf column leaf of rgr): as
+// codes when the consumer accepts them and the chunk has a dictionary page
+// (reported by coded), through arrow-go's typed reader otherwise.
+func (d *decoder) open(rgr *file.RowGroupReader, cc *metadata.ColumnChunkMetaData, leaf int) (coded bool, err error) {
+	if d.codes && d.c.kind == kBytes && d.c.phys == parquet.Types.ByteArray && cc.HasDictionaryPage() {
+		pages, err := rgr.GetColumnPageReader(leaf)
+		if err != nil {
+			return false, err
+		}
+		d.cr.reset(pages, d.c.maxDef)
+		d.coded = true
+		return true, nil
+	}
+	d.coded = false
+	d.rdr, err = rgr.Column(leaf)
+	return false, err
+}
+
+// close ends the current chunk (safe when none is open).
+func (d *decoder) close() {
+	if d.rdr != nil {
+		d.rdr.Close()
+		d.rdr = nil
+	}
+	if d.coded {
+		d.cr.close()
+		d.coded = false
+	}
 }
 
 // julianUnixEpoch is the Julian day number of 1970-01-01, the origin of the
@@ -37,6 +75,13 @@ const julianUnixEpoch = 2_440_588
 // returns the number of rows decoded, which is less than n only at the end
 // of the chunk.
 func (d *decoder) read(v *columnar.Vector, n int, validBuf columnar.Bitmap, arena []byte) (rows int, _ columnar.Bitmap, _ []byte, err error) {
+	if d.coded {
+		rows, validBuf, err = d.cr.read(v, n, validBuf)
+		if err != nil {
+			return 0, validBuf, arena, asCorrupt(err)
+		}
+		return rows, validBuf, arena, nil
+	}
 	var defs []int16
 	if d.c.maxDef > 0 {
 		d.defs = grow(d.defs, n)

@@ -198,6 +198,7 @@ func (s *scanner) work(work <-chan *task) {
 	w := &worker{s: s, decs: make([]decoder, len(s.cols))}
 	for i, c := range s.cols {
 		w.decs[i].c = c
+		w.decs[i].codes = s.spec.WantsCodes(i)
 	}
 	for tk := range work {
 		out := s.shared
@@ -240,10 +241,7 @@ func (w *worker) unit(tk *task, out chan<- item) (err error) {
 	col := -1
 	defer func() {
 		for i := range w.decs {
-			if w.decs[i].rdr != nil {
-				w.decs[i].rdr.Close()
-				w.decs[i].rdr = nil
-			}
+			w.decs[i].close()
 		}
 		if r := recover(); r != nil {
 			err = where(col, fmt.Errorf("%w: decoder panic: %v", ErrCorrupt, r))
@@ -259,11 +257,13 @@ func (w *worker) unit(tk *task, out chan<- item) (err error) {
 				return where(i, asCorrupt(err))
 			}
 			bytes += cc.TotalCompressedSize()
-			r, err := rgr.Column(s.cols[i].leaf)
+			coded, err := w.decs[i].open(rgr, cc, s.cols[i].leaf)
 			if err != nil {
 				return where(i, asCorrupt(err))
 			}
-			w.decs[i].rdr = r
+			if coded && s.stats != nil {
+				atomic.AddInt64(&s.stats.DictUnits, 1)
+			}
 		}
 		col = -1
 		if s.stats != nil {

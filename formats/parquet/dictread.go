@@ -1,0 +1,295 @@
+package parquet
+
+import (
+	"encoding/binary"
+
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/file"
+
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/dict"
+)
+
+// codeReader hands a dictionary-encoded BYTE_ARRAY column chunk over as
+// codes plus the chunk's dictionary (the DictCodes rule), reading pages
+// itself: arrow-go's column readers decode indices internally and only
+// expose values. Each data page is decoded whole into page-sized scratch
+// (its definition levels and its indices, both RLE/bit-packed hybrid), then
+// handed out batch by batch.
+//
+// Writers fall back to PLAIN pages when a dictionary grows too big, and
+// may do so in the middle of a chunk. A batch that touches such a page is
+// produced as plain strings (coded rows decoded through the dictionary,
+// which costs no copy: the values alias the immutable dictionary arena).
+type codeReader struct {
+	pages  file.PageReader
+	maxDef int16
+	dict   *dict.Dict
+
+	// The current data page: levels (nil when the column is required or
+	// the page has no NULL), codes or plain values of its non-NULL rows.
+	defs     []int32
+	codes    []int32
+	plain    [][]byte
+	isPlain  bool
+	rows     int // rows in the page
+	pos      int // next row
+	vpos     int // next value
+	plainBuf []byte
+
+	// Scratch kept across pages.
+	defBuf    []int32
+	codeBuf   []int32
+	plainVals [][]byte
+}
+
+// reset prepares r for a new column chunk.
+func (r *codeReader) reset(pages file.PageReader, maxDef int16) {
+	r.pages, r.maxDef, r.dict = pages, maxDef, nil
+	r.rows, r.pos, r.vpos = 0, 0, 0
+	r.defs, r.codes, r.plain = nil, nil, nil
+}
+
+// close releases the page reader.
+func (r *codeReader) close() {
+	if r.pages != nil {
+		r.pages.Close()
+		r.pages = nil
+	}
+	r.dict = nil
+}
+
+// nextPage loads the next data page; ok is false at the end of the chunk.
+func (r *codeReader) nextPage() (ok bool, err error) {
+	for {
+		if !r.pages.Next() {
+			return false, r.pages.Err()
+		}
+		pg := r.pages.Page()
+		switch p := pg.(type) {
+		case *file.DictionaryPage:
+			if r.dict != nil {
+				return false, corruptf("second dictionary page in a column chunk")
+			}
+			d, err := plainDict(p.Data(), int(p.NumValues()))
+			if err != nil {
+				return false, err
+			}
+			r.dict = d
+		case *file.DataPageV1:
+			data := p.Data()
+			n := int(p.NumValues())
+			var defs []byte
+			if r.maxDef > 0 {
+				switch p.DefinitionLevelEncoding() {
+				case parquet.Encodings.RLE:
+					if len(data) < 4 {
+						return false, corruptf("data page: definition levels truncated")
+					}
+					l := int(binary.LittleEndian.Uint32(data))
+					if l < 0 || 4+l > len(data) {
+						return false, corruptf("data page: definition levels of %d bytes, page has %d", l, len(data)-4)
+					}
+					defs, data = data[4:4+l], data[4+l:]
+					r.defBuf, err = decodeHybrid(defs, levelWidth(r.maxDef), n, r.defBuf)
+				case parquet.Encodings.BitPacked:
+					bw := levelWidth(r.maxDef)
+					l := (n*bw + 7) / 8
+					r.defBuf, err = unpackLegacyLevels(data, bw, n, r.defBuf)
+					if err == nil {
+						data = data[l:]
+					}
+				default:
+					return false, corruptf("data page: definition level encoding %s", p.DefinitionLevelEncoding())
+				}
+				if err != nil {
+					return false, err
+				}
+			}
+			return true, r.loadValues(parquet.Encoding(p.Encoding()), data, n, r.maxDef > 0)
+		case *file.DataPageV2:
+			data := p.Data()
+			rl, dl := int(p.RepetitionLevelByteLen()), int(p.DefinitionLevelByteLen())
+			if rl+dl > len(data) {
+				return false, corruptf("data page v2: levels of %d bytes, page has %d", rl+dl, len(data))
+			}
+			n := int(p.NumValues())
+			hasDefs := r.maxDef > 0 && p.NumNulls() > 0
+			if hasDefs {
+				r.defBuf, err = decodeHybrid(data[rl:rl+dl], levelWidth(r.maxDef), n, r.defBuf)
+				if err != nil {
+					return false, err
+				}
+			}
+			return true, r.loadValues(parquet.Encoding(p.Encoding()), data[rl+dl:], n, hasDefs)
+		}
+	}
+}
+
+// loadValues decodes the values of a data page of n rows whose levels (if
+// hasDefs) are in r.defBuf.
+func (r *codeReader) loadValues(enc parquet.Encoding, data []byte, n int, hasDefs bool) error {
+	r.rows, r.pos, r.vpos = n, 0, 0
+	r.defs = nil
+	nv := n
+	if hasDefs {
+		r.defs = r.defBuf[:n]
+		nv = 0
+		for _, d := range r.defs {
+			if d == int32(r.maxDef) {
+				nv++
+			}
+		}
+	}
+	switch enc {
+	case parquet.Encodings.RLEDict, parquet.Encodings.PlainDict:
+		if r.dict == nil {
+			return corruptf("dictionary-encoded data page without a dictionary page")
+		}
+		r.isPlain = false
+		if nv == 0 {
+			r.codes = r.codeBuf[:0]
+			return nil
+		}
+		if len(data) < 1 {
+			return corruptf("dictionary indices truncated")
+		}
+		var err error
+		r.codeBuf, err = decodeHybrid(data[1:], int(data[0]), nv, r.codeBuf)
+		if err != nil {
+			return err
+		}
+		r.codes = r.codeBuf[:nv]
+		lim := uint32(r.dict.Len())
+		for _, c := range r.codes {
+			if uint32(c) >= lim {
+				return corruptf("dictionary index %d, dictionary has %d values", c, lim)
+			}
+		}
+		return nil
+	case parquet.Encodings.Plain:
+		r.isPlain = true
+		// The page buffer is reused by the next page: keep a copy the
+		// values can alias for as long as batches reference them.
+		r.plainBuf = append([]byte(nil), data...)
+		vals, err := plainValues(r.plainBuf, nv, r.plainVals[:0])
+		r.plainVals = vals
+		r.plain = vals
+		return err
+	}
+	return corruptf("data page encoding %s in a dictionary-read chunk", enc)
+}
+
+// plainValues splits PLAIN BYTE_ARRAY data (4-byte little-endian length,
+// then the bytes) into n values aliasing data.
+func plainValues(data []byte, n int, out [][]byte) ([][]byte, error) {
+	for range n {
+		if len(data) < 4 {
+			return out, corruptf("plain byte array truncated")
+		}
+		l := binary.LittleEndian.Uint32(data)
+		if uint64(l) > uint64(len(data)-4) {
+			return out, corruptf("plain byte array of %d bytes, %d left", l, len(data)-4)
+		}
+		out = append(out, data[4:4+l:4+l])
+		data = data[4+l:]
+	}
+	return out, nil
+}
+
+// plainDict builds a Dict from a PLAIN-encoded dictionary page of n values.
+func plainDict(data []byte, n int) (*dict.Dict, error) {
+	if n > len(data)/4 {
+		return nil, corruptf("dictionary page of %d values in %d bytes", n, len(data))
+	}
+	b := dict.NewBuilder(n, len(data)-4*n)
+	for range n {
+		if len(data) < 4 {
+			return nil, corruptf("dictionary page truncated")
+		}
+		l := binary.LittleEndian.Uint32(data)
+		if uint64(l) > uint64(len(data)-4) {
+			return nil, corruptf("dictionary value of %d bytes, %d left", l, len(data)-4)
+		}
+		b.Add(data[4 : 4+l])
+		data = data[4+l:]
+	}
+	return b.Dict(), nil
+}
+
+// read decodes the next n rows into v (reset to n rows by the caller):
+// coded over r.dict when every row comes from dictionary pages, plain
+// strings otherwise. It returns the rows decoded (fewer than n only at the
+// end of the chunk) and the grown validity storage.
+func (r *codeReader) read(v *columnar.Vector, n int, validBuf columnar.Bitmap) (int, columnar.Bitmap, error) {
+	var codes []int32
+	plain := false
+	hasNull := false
+	got := 0
+	for got < n {
+		if r.pos == r.rows {
+			ok, err := r.nextPage()
+			if err != nil {
+				return 0, validBuf, err
+			}
+			if !ok {
+				break
+			}
+			continue
+		}
+		if r.isPlain && !plain {
+			// First plain rows in this batch: decode the coded ones so far.
+			plain = true
+			for i := range got {
+				if codes != nil && (!hasNull || validBuf.Get(i)) {
+					v.Bytes[i] = r.dict.Value(codes[i])
+				} else {
+					v.Bytes[i] = nil
+				}
+			}
+		}
+		if !plain && codes == nil {
+			codes = dict.Set(v, r.dict, n)
+		}
+		k := min(n-got, r.rows-r.pos)
+		for j := range k {
+			row := got + j
+			if r.defs != nil && r.defs[r.pos+j] != int32(r.maxDef) {
+				if !hasNull {
+					hasNull = true
+					validBuf = validBuf.Resize(n)
+				}
+				validBuf.Clear(row)
+				if plain {
+					v.Bytes[row] = nil
+				} else {
+					codes[row] = 0
+				}
+				continue
+			}
+			switch {
+			case plain && r.isPlain:
+				v.Bytes[row] = r.plain[r.vpos]
+			case plain:
+				v.Bytes[row] = r.dict.Value(r.codes[r.vpos])
+			default:
+				codes[row] = r.codes[r.vpos]
+			}
+			r.vpos++
+		}
+		r.pos += k
+		got += k
+	}
+	if plain {
+		v.Dict, v.Codes = nil, v.Codes[:0]
+	} else if codes == nil {
+		// No row at all (end of chunk): leave v plain and empty.
+		v.Dict = nil
+	}
+	if hasNull {
+		v.Valid = validBuf
+	} else {
+		v.Valid = nil
+	}
+	return got, validBuf, nil
+}

@@ -1,0 +1,120 @@
+package parquet
+
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
+// decodeHybrid decodes n values of the RLE/bit-packed hybrid encoding
+// (Parquet's encoding of dictionary indices and definition levels) of bit
+// width bw from src into out, which it grows and returns. Each run starts
+// with a ULEB128 header: low bit 1 means (header>>1) groups of 8 values
+// bit-packed little-endian, bw bits each; low bit 0 means one value,
+// stored in ceil(bw/8) little-endian bytes, repeated header>>1 times. A
+// last bit-packed group may hold padding past n, which is dropped.
+func decodeHybrid(src []byte, bw int, n int, out []int32) ([]int32, error) {
+	if bw < 0 || bw > 32 {
+		return out, corruptf("hybrid encoding bit width %d", bw)
+	}
+	out = out[:0]
+	if cap(out) < n {
+		out = make([]int32, 0, n)
+	}
+	for len(out) < n {
+		h, k := binary.Uvarint(src)
+		if k <= 0 {
+			return out, corruptf("hybrid run header truncated after %d of %d values", len(out), n)
+		}
+		src = src[k:]
+		if h&1 == 0 { // RLE run
+			cnt := h >> 1
+			nb := (bw + 7) / 8
+			if len(src) < nb {
+				return out, corruptf("hybrid RLE run truncated")
+			}
+			var v uint32
+			for i := nb - 1; i >= 0; i-- {
+				v = v<<8 | uint32(src[i])
+			}
+			src = src[nb:]
+			if cnt == 0 || cnt > uint64(n-len(out)) {
+				if cnt == 0 {
+					return out, corruptf("hybrid RLE run of 0 values")
+				}
+				cnt = uint64(n - len(out)) // trailing excess in the last run is harmless
+			}
+			if bw < 32 && v>>uint(bw) != 0 {
+				return out, corruptf("hybrid RLE value %d wider than %d bits", v, bw)
+			}
+			for range cnt {
+				out = append(out, int32(v))
+			}
+			continue
+		}
+		groups := h >> 1
+		if groups == 0 {
+			return out, corruptf("hybrid bit-packed run of 0 groups")
+		}
+		if bw > 0 && groups > uint64(len(src)/bw) { // 8 values × bw bits = bw bytes per group
+			return out, corruptf("hybrid bit-packed run truncated")
+		}
+		nbytes := int(groups) * bw
+		cnt := n - len(out)
+		if groups < uint64(cnt+7)/8 {
+			cnt = int(groups) * 8
+		}
+		out = unpack(src[:nbytes], bw, cnt, out)
+		src = src[nbytes:]
+	}
+	return out, nil
+}
+
+// unpack appends cnt values of bw bits packed little-endian in src.
+func unpack(src []byte, bw, cnt int, out []int32) []int32 {
+	if bw == 0 {
+		for range cnt {
+			out = append(out, 0)
+		}
+		return out
+	}
+	mask := uint64(1)<<uint(bw) - 1
+	pos := 0 // bit position
+	// One 8-byte load per value (bw <= 32 bits plus a 7-bit offset fit).
+	for k := 0; k < cnt; k++ {
+		byteOff := pos >> 3
+		var w uint64
+		if byteOff+8 <= len(src) {
+			w = binary.LittleEndian.Uint64(src[byteOff:])
+		} else {
+			var buf [8]byte
+			copy(buf[:], src[byteOff:])
+			w = binary.LittleEndian.Uint64(buf[:])
+		}
+		out = append(out, int32((w>>uint(pos&7))&mask))
+		pos += bw
+	}
+	return out
+}
+
+// levelWidth is the bit width of levels up to max.
+func levelWidth(max int16) int { return bits.Len16(uint16(max)) }
+
+// unpackLegacyLevels decodes n levels of the deprecated BIT_PACKED level
+// encoding (most significant bit first) of width bw.
+func unpackLegacyLevels(src []byte, bw, n int, out []int32) ([]int32, error) {
+	if (n*bw+7)/8 > len(src) {
+		return out, corruptf("bit-packed levels truncated")
+	}
+	out = out[:0]
+	pos := 0
+	for range n {
+		var v int32
+		for range bw {
+			bit := (src[pos>>3] >> (7 - uint(pos&7))) & 1
+			v = v<<1 | int32(bit)
+			pos++
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}

@@ -1,0 +1,228 @@
+package planner
+
+import (
+	"strings"
+
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/index"
+)
+
+// Dictionary codes (the DictCodes scan rule, SET dict_codes = off). Under an
+// Aggregate whose input is a chain of Filters and Projects over a Scan, a
+// string column may travel as dictionary codes plus the chunk's dictionary
+// (package dict) instead of as strings, when every use of it on the way
+// understands codes:
+//
+//   - a GROUP BY key (the hash aggregate groups on codes);
+//   - an aggregate argument (count(col) reads validity only; min, max and
+//     the others decode what they read, which costs no copy);
+//   - a comparison with a constant, [NOT] IN a list of constants, IS [NOT]
+//     NULL (translated once per dictionary into a truth table over codes);
+//   - a plain reference in a Project, which passes the vector through.
+//
+// COUNT(DISTINCT col) becomes a GROUP BY col first (splitDistinct), so it
+// groups on codes too. Any other use (LIKE, lower(), a join, the query
+// output) keeps the column plain. The scan decides per chunk: only
+// dictionary-encoded chunks come coded, the rest come plain, and every
+// consumer above accepts both.
+
+// planDict records in bd.dict which scan columns under a may come coded.
+func (bd *builder) planDict(a *Aggregate) {
+	if bd.opts.NoPrune || bd.opts.ScanRulesOff.Has(index.DictCodes) {
+		return
+	}
+	var chain []Node
+	n := a.Input
+	var scan *Scan
+	for scan == nil {
+		switch x := n.(type) {
+		case *Filter:
+			chain = append(chain, x)
+			n = x.Input
+		case *Project:
+			chain = append(chain, x)
+			n = x.Input
+		case *Scan:
+			scan = x
+		default:
+			return
+		}
+	}
+	// coded maps a column ID to the scan output position it carries.
+	coded := map[ColID]int{}
+	for i, c := range scan.Cols {
+		if c.Type.ID == columnar.Varchar || c.Type.ID == columnar.Blob {
+			coded[c.ID] = i
+		}
+	}
+	ok := make(map[int]bool, len(coded)) // scan position -> still allowed
+	for _, p := range coded {
+		ok[p] = true
+	}
+	reject := func(e Expr) { dictUses(e, coded, ok, false) }
+	for i := len(chain) - 1; i >= 0; i-- {
+		switch x := chain[i].(type) {
+		case *Filter:
+			reject(x.Cond)
+		case *Project:
+			next := map[ColID]int{}
+			for j, e := range x.Exprs {
+				if r, isRef := e.(*ColRef); isRef {
+					if p, isCoded := coded[r.Col.ID]; isCoded {
+						next[x.Out[j].ID] = p
+						continue
+					}
+				}
+				reject(e)
+			}
+			coded = next
+		}
+	}
+	for _, g := range a.Groups {
+		if _, isRef := g.(*ColRef); !isRef {
+			reject(g)
+		}
+	}
+	for _, agg := range a.Aggs {
+		if agg.Arg == nil {
+			continue
+		}
+		if _, isRef := agg.Arg.(*ColRef); !isRef {
+			reject(agg.Arg)
+		}
+	}
+	// A column is worth coding only if something above uses it.
+	used := map[int]bool{}
+	for _, p := range coded {
+		used[p] = true
+	}
+	var cols []int
+	for i := range scan.Cols {
+		if ok[i] && (used[i] || bd.filterUses(chain, scan.Cols[i].ID)) {
+			cols = append(cols, i)
+		}
+	}
+	if len(cols) == 0 {
+		return
+	}
+	if bd.dict == nil {
+		bd.dict = map[*Scan][]int{}
+	}
+	bd.dict[scan] = cols
+}
+
+// filterUses reports whether a Filter of the chain reads column id (a coded
+// column only filtered on is still worth coding: no string is built).
+func (bd *builder) filterUses(chain []Node, id ColID) bool {
+	for _, n := range chain {
+		if f, isFilter := n.(*Filter); isFilter && refersTo(f.Cond, id) {
+			return true
+		}
+	}
+	return false
+}
+
+func refersTo(e Expr, id ColID) bool {
+	switch x := e.(type) {
+	case *ColRef:
+		return x.Col.ID == id
+	case *Call:
+		for _, a := range x.Args {
+			if refersTo(a, id) {
+				return true
+			}
+		}
+	case *Cast:
+		return refersTo(x.Arg, id)
+	case *Case:
+		for _, w := range x.Whens {
+			if refersTo(w.Cond, id) || refersTo(w.Then, id) {
+				return true
+			}
+		}
+		return x.Else != nil && refersTo(x.Else, id)
+	}
+	return false
+}
+
+// dictUses walks e and clears ok[p] for every coded column (scan position
+// p) that e uses other than in a code-aware way. direct says e itself sits
+// where a coded column is accepted.
+func dictUses(e Expr, coded map[ColID]int, ok map[int]bool, direct bool) {
+	switch x := e.(type) {
+	case *ColRef:
+		if p, isCoded := coded[x.Col.ID]; isCoded && !direct {
+			ok[p] = false
+		}
+	case *Call:
+		switch {
+		case codeCompare(x):
+			return
+		case x.Fn == "and" || x.Fn == "or" || x.Fn == "not":
+			for _, a := range x.Args {
+				dictUses(a, coded, ok, false)
+			}
+			return
+		case (x.Fn == "is_null" || x.Fn == "is_not_null") && len(x.Args) == 1:
+			if _, isRef := x.Args[0].(*ColRef); isRef {
+				return
+			}
+		}
+		for _, a := range x.Args {
+			dictUses(a, coded, ok, false)
+		}
+	case *Cast:
+		dictUses(x.Arg, coded, ok, false)
+	case *Case:
+		for _, w := range x.Whens {
+			dictUses(w.Cond, coded, ok, false)
+			dictUses(w.Then, coded, ok, false)
+		}
+		if x.Else != nil {
+			dictUses(x.Else, coded, ok, false)
+		}
+	}
+}
+
+// codeCompare reports whether x is col op const or col [NOT] IN (consts),
+// which the executor evaluates on codes.
+func codeCompare(x *Call) bool {
+	switch x.Fn {
+	case "=", "<>", "<", "<=", ">", ">=":
+		if len(x.Args) != 2 {
+			return false
+		}
+		_, l := x.Args[0].(*ColRef)
+		_, r := x.Args[1].(*ColRef)
+		_, lc := x.Args[0].(*Const)
+		_, rc := x.Args[1].(*Const)
+		return (l && rc) || (r && lc)
+	case "in", "not_in":
+		if len(x.Args) < 2 {
+			return false
+		}
+		if _, isRef := x.Args[0].(*ColRef); !isRef {
+			return false
+		}
+		for _, a := range x.Args[1:] {
+			if _, isConst := a.(*Const); !isConst {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// dictString is the EXPLAIN note for a scan asked for codes, e.g.
+// " dict codes: category".
+func dictString(n *Scan, spec index.ScanSpec) string {
+	if len(spec.DictCols) == 0 || !spec.On(index.DictCodes) {
+		return ""
+	}
+	names := make([]string, 0, len(spec.DictCols))
+	for _, p := range spec.DictCols {
+		names = append(names, n.Cols[p].Name)
+	}
+	return " dict codes: " + strings.Join(names, " ")
+}

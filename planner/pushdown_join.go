@@ -17,7 +17,7 @@ func pushJoinFilter(f *Filter, j *Join) Node {
 	var keep []Expr
 	conds := []Expr{}
 	if f != nil {
-		conds = SplitAnd(f.Cond)
+		conds = factorOrs(SplitAnd(f.Cond))
 	}
 	lcols, rcols := colSet(j.Left.Schema()), colSet(j.Right.Schema())
 	var toLeft, toRight, onCond []Expr
@@ -32,6 +32,17 @@ func pushJoinFilter(f *Filter, j *Join) Node {
 			onCond = append(onCond, c)
 		default:
 			keep = append(keep, c)
+			continue
+		}
+		// An OR over both sides stays whole, but implies a filter on
+		// each side it constrains in every branch (pushdown_join_or.go).
+		if inner && !within(c, lcols) && !within(c, rcols) {
+			if l := orImplied(c, lcols); l != nil {
+				toLeft = append(toLeft, l)
+			}
+			if r := orImplied(c, rcols); r != nil {
+				toRight = append(toRight, r)
+			}
 		}
 	}
 	// The join's own residual: a conjunct reading one side only filters

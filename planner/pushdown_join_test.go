@@ -75,3 +75,44 @@ func pushedTo(n Node) bool {
 		}
 	}
 }
+
+func TestFactorOrs(t *testing.T) {
+	col := func(id ColID, name string) Expr {
+		return &ColRef{Col: Column{ID: id, Name: name, Type: columnar.TInt64}}
+	}
+	k := func(v int64) Expr { return &Const{Val: columnar.IntValue(columnar.TInt64, v)} }
+	eq := func(a, b Expr) Expr { return &Call{Fn: "=", Args: []Expr{a, b}, T: columnar.TBool} }
+	or := func(es ...Expr) Expr { return &Call{Fn: "or", Args: es, T: columnar.TBool} }
+	lk, lv, rk, rv := col(1, "k"), col(2, "v"), col(3, "k"), col(4, "v")
+	key := eq(lk, rk)
+	b1 := JoinAnd([]Expr{key, eq(lv, k(1)), eq(rv, k(10))})
+	b2 := JoinAnd([]Expr{eq(lk, rk), eq(lv, k(2)), eq(rv, k(20))}) // the key rebuilt: equal by structure
+
+	got := factorOrs([]Expr{or(b1, b2)})
+	if len(got) != 2 || exprKey(got[0]) != exprKey(key) {
+		t.Fatalf("factorOrs = %v, want [k = k, or(…)]", got)
+	}
+	if br := splitOr(got[1]); len(br) != 2 || len(SplitAnd(br[0])) != 2 || len(SplitAnd(br[1])) != 2 {
+		t.Fatalf("rest = %s, want two branches of two conjuncts", got[1])
+	}
+
+	// Implied per side: left gets v = 1 OR v = 2 on column 2 only.
+	l := orImplied(got[1], map[ColID]bool{1: true, 2: true})
+	if l == nil || len(splitOr(l)) != 2 || !within(l, map[ColID]bool{2: true}) {
+		t.Fatalf("implied on left = %v", l)
+	}
+	// A branch saying nothing about a side implies nothing there.
+	if r := orImplied(or(eq(lv, k(1)), eq(rv, k(2))), map[ColID]bool{3: true, 4: true}); r != nil {
+		t.Errorf("implied on right = %s, want nil", r)
+	}
+
+	// Columns with the same name but other IDs are not shared.
+	notShared := or(JoinAnd([]Expr{eq(lv, k(1)), eq(rv, k(2))}), JoinAnd([]Expr{eq(rv, k(1)), eq(lv, k(3))}))
+	if got := factorOrs([]Expr{notShared}); len(got) != 1 {
+		t.Errorf("factored %v out of an OR with nothing shared", got)
+	}
+	// A branch that is only the shared part absorbs the others: A ∨ (A ∧ B) = A.
+	if got := factorOrs([]Expr{or(key, b1)}); len(got) != 1 || exprKey(got[0]) != exprKey(key) {
+		t.Errorf("factorOrs(A or A and B) = %v, want [A]", got)
+	}
+}

@@ -6,14 +6,11 @@ package tests
 // included, so that every query of a .test file runs over three storages
 // and must give one answer.
 //
-// Two table states python-blosc2 produces but a fresh write does not are
-// made by editing the written tree the way python-blosc2 would:
+// Two table states a fresh write does not produce are made afterwards:
 //
-//   - deleted rows (delete=E): every row is written, then _valid_rows is
-//     rewritten with false where E is non-zero and the schema's n_rows cache
-//     set to the live count (python-blosc2's delete clears the bits and
-//     leaves column data and indexes alone). The Parquet copy simply lacks
-//     those rows.
+//   - deleted rows (delete=E): every row is written, then the rows where E
+//     is non-zero are tombstoned with ctable.Change (the path of SQL
+//     DELETE). The Parquet copy simply lacks those rows.
 //   - a stale index (stale=N): the SUMMARY sidecars and the index catalog
 //     are those of the same table holding only its first N rows, as after
 //     an index build followed by appends. Nothing marks the catalog entry
@@ -21,13 +18,11 @@ package tests
 
 import (
 	"archive/zip"
-	"encoding/binary"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/formats/b2"
@@ -112,34 +107,34 @@ func (ds *dataSpec) writeCTable(dir, ext string) (string, error) {
 		return "", err
 	}
 	path := filepath.Join(sub, ds.name+"."+ext)
-	edited := ds.deleteWhen != nil || ds.stale >= 0
-	if ext == fmtB2Z && !edited {
-		// The writer's own zip path, as COPY … TO 'x.b2z' uses it.
-		return path, ds.createCTable(path, ds.rows)
-	}
-	tree := path
-	if ext == fmtB2Z {
-		tree = filepath.Join(sub, ds.name+".tree.b2d")
-	}
-	if err := ds.createCTable(tree, ds.rows); err != nil {
-		return "", err
-	}
-	if ds.stale >= 0 {
+	if ds.stale < 0 {
+		// The writer's own paths, .b2z included, as COPY … TO uses them.
+		if err := ds.createCTable(path, ds.rows); err != nil {
+			return "", err
+		}
+	} else {
+		tree := path
+		if ext == fmtB2Z {
+			tree = filepath.Join(sub, ds.name+".tree.b2d")
+		}
+		if err := ds.createCTable(tree, ds.rows); err != nil {
+			return "", err
+		}
 		if err := ds.staleIndexes(tree, sub); err != nil {
 			return "", fmt.Errorf("stale=%d: %w", ds.stale, err)
 		}
+		if ext == fmtB2Z {
+			if err := zipTree(tree, path); err != nil {
+				return "", err
+			}
+			if err := os.RemoveAll(tree); err != nil {
+				return "", err
+			}
+		}
 	}
 	if ds.deleteWhen != nil {
-		if err := ds.deleteRows(tree); err != nil {
+		if err := ds.deleteRows(path); err != nil {
 			return "", fmt.Errorf("delete=: %w", err)
-		}
-	}
-	if ext == fmtB2Z {
-		if err := zipTree(tree, path); err != nil {
-			return "", err
-		}
-		if err := os.RemoveAll(tree); err != nil {
-			return "", err
 		}
 	}
 	return path, nil
@@ -222,49 +217,23 @@ func (ds *dataSpec) staleIndexes(tree, scratch string) error {
 	})
 }
 
-// deleteRows tombstones the rows where delete= holds: false in
-// _valid_rows, n_rows = the live count.
-func (ds *dataSpec) deleteRows(tree string) error {
-	valid := make([]byte, ds.rows)
-	live := 0
-	for i := range valid {
-		if !ds.deleted(i) {
-			valid[i] = 1
-			live++
-		}
-	}
-	o := ds.ctableOptions()
-	chunk, block := o.ChunkRows, o.BlockRows
-	if chunk == 0 {
-		chunk = 65536
-	}
-	if block == 0 {
-		block = 8192
-	}
-	block = min(block, chunk)
-	p := filepath.Join(tree, "_valid_rows.b2nd")
-	if err := os.Remove(p); err != nil {
+// deleteRows tombstones the rows where delete= holds through ctable.Change,
+// the code path of SQL DELETE: _valid_rows cleared, n_rows updated, column
+// data and indexes left as they are (as python-blosc2's delete does).
+func (ds *dataSpec) deleteRows(path string) error {
+	c, err := ctable.Begin(path)
+	if err != nil {
 		return err
 	}
-	if err := b2.WriteArray(p, "|b1", []int64{int64(ds.rows)}, valid,
-		&b2.ArrayOptions{ChunkShape: []int{chunk}, BlockShape: []int{block}}); err != nil {
+	del := make([]bool, ds.rows)
+	for i := range del {
+		del[i] = ds.deleted(i)
+	}
+	if err := c.DeleteLive(del); err != nil {
+		c.Abort()
 		return err
 	}
-	return editManifest(tree, func(name string, content []byte) ([]byte, bool, error) {
-		if name != "schema" {
-			return content, true, nil
-		}
-		js, err := mpString(content)
-		if err != nil {
-			return nil, false, fmt.Errorf("schema: %w", err)
-		}
-		old := fmt.Sprintf(`"n_rows": %d`, ds.rows)
-		if !strings.Contains(js, old) {
-			return nil, false, fmt.Errorf("schema has no %s", old)
-		}
-		js = strings.Replace(js, old, fmt.Sprintf(`"n_rows": %d`, live), 1)
-		return mpAppendString(nil, js), true, nil
-	})
+	return c.Commit()
 }
 
 // readVLMeta returns the msgpack bytes of one vlmetalayer of a frame.
@@ -328,47 +297,6 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-// mpString decodes a msgpack str.
-func mpString(b []byte) (string, error) {
-	if len(b) == 0 {
-		return "", fmt.Errorf("empty msgpack")
-	}
-	var n, h int
-	switch c := b[0]; {
-	case c >= 0xa0 && c <= 0xbf:
-		n, h = int(c&0x1f), 1
-	case c == 0xd9 && len(b) >= 2:
-		n, h = int(b[1]), 2
-	case c == 0xda && len(b) >= 3:
-		n, h = int(binary.BigEndian.Uint16(b[1:])), 3
-	case c == 0xdb && len(b) >= 5:
-		n, h = int(binary.BigEndian.Uint32(b[1:])), 5
-	default:
-		return "", fmt.Errorf("msgpack type 0x%02x is not a str", c)
-	}
-	if len(b) != h+n {
-		return "", fmt.Errorf("msgpack str of %d bytes in %d", n, len(b)-h)
-	}
-	return string(b[h:]), nil
-}
-
-// mpAppendString appends s as a msgpack str.
-func mpAppendString(b []byte, s string) []byte {
-	switch n := len(s); {
-	case n < 32:
-		b = append(b, 0xa0|byte(n))
-	case n < 1<<8:
-		b = append(b, 0xd9, byte(n))
-	case n < 1<<16:
-		b = append(b, 0xda)
-		b = binary.BigEndian.AppendUint16(b, uint16(n))
-	default:
-		b = append(b, 0xdb)
-		b = binary.BigEndian.AppendUint32(b, uint32(n))
-	}
-	return append(b, s...)
 }
 
 // zipTree packs a .b2d tree into a .b2z of STORED members, which is what

@@ -27,6 +27,11 @@ package tests
 //	table / generate / register    data directives, see data_test.go
 //	only <formats>: <reason>       first record: run the file only in the
 //	                               cells of these formats (parquet, b2d, b2z)
+//	explain <formats|all> <regexp> SQL follows; EXPLAIN ANALYZE of it must
+//	                               match regexp in the rules-on cells of
+//	                               those formats and must not match in their
+//	                               rules-off cells: proof that a rule fired
+//	                               (e.g. "block_pruning [1-9]")
 //	halt                           stop reading the file
 //	# ...                          comment (between records)
 //
@@ -49,6 +54,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -119,6 +125,7 @@ const (
 	recGenerate
 	recRegister
 	recOnly
+	recExplain
 )
 
 // record is one unit of a .test file.
@@ -133,9 +140,10 @@ type record struct {
 	sortMode string   // query: "nosort", "rowsort" or "valuesort"
 	rows     []string // query: expected lines
 	data     *dataSpec
-	regName  string   // register
-	regPath  string   // register
-	formats  []string // only
+	regName  string         // register
+	regPath  string         // register
+	formats  []string       // only, explain (nil: every format)
+	pattern  *regexp.Regexp // explain
 }
 
 func TestSQLLogic(t *testing.T) {
@@ -322,6 +330,30 @@ func parseFile(path string) ([]record, error) {
 				return nil, errf("only must come before every other record")
 			}
 			recs = append(recs, record{kind: recOnly, line: lineNo, formats: fs, want: strings.TrimSpace(reason)})
+		case "explain":
+			// explain <formats|all> <regexp>, then the SQL.
+			if len(fields) < 3 {
+				return nil, errf("usage: explain <format>[,<format>]|all <regexp>")
+			}
+			var fs []string
+			if fields[1] != "all" {
+				for _, f := range strings.Split(fields[1], ",") {
+					if f != fmtParquet && f != fmtB2D && f != fmtB2Z {
+						return nil, errf("explain: unknown format %q (parquet, b2d, b2z, all)", f)
+					}
+					fs = append(fs, f)
+				}
+			}
+			_, rest, _ := strings.Cut(line, fields[1])
+			re, err := regexp.Compile(strings.TrimSpace(rest))
+			if err != nil {
+				return nil, errf("explain: %v", err)
+			}
+			body := block()
+			if len(body) == 0 {
+				return nil, errf("explain needs SQL")
+			}
+			recs = append(recs, record{kind: recExplain, line: lineNo, sql: strings.Join(body, "\n"), formats: fs, pattern: re})
 		case "register":
 			if len(fields) != 3 {
 				return nil, errf("usage: register <name> <path or glob>")
@@ -463,6 +495,9 @@ func runRecord(t *testing.T, r record, dir string, sessions []*session) {
 	}
 
 	sql := subst(r.sql)
+	if r.kind == recExplain {
+		sql = "EXPLAIN ANALYZE " + sql
+	}
 	// outcome per configuration, to report once when all agree.
 	type outcome struct {
 		cfg config
@@ -475,7 +510,11 @@ func runRecord(t *testing.T, r record, dir string, sessions []*session) {
 			continue
 		}
 		cols, rows, err := s.run(sql)
-		outs = append(outs, outcome{s.cfg, check(r, subst, cols, rows, err)})
+		msg := check(r, subst, cols, rows, err)
+		if r.kind == recExplain {
+			msg = checkExplain(r, s.cfg, rows, err)
+		}
+		outs = append(outs, outcome{s.cfg, msg})
 	}
 	// Group identical failure messages so that a semantic bug is reported
 	// once and a configuration-dependent one shows which cells differ.
@@ -497,6 +536,35 @@ func runRecord(t *testing.T, r record, dir string, sessions []*session) {
 		}
 		t.Errorf("[%s]\n%s\n%s", who, sql, m)
 	}
+}
+
+// checkExplain checks an explain record in one cell: with the rules on the
+// EXPLAIN ANALYZE text must match the pattern (the rule did its work here),
+// with the rules off it must not (the switch works, so the rules-off cells
+// really run the plain scan). Cells of other formats only run the query.
+func checkExplain(r record, cfg config, rows [][]columnar.Value, err error) string {
+	if err != nil {
+		return "unexpected error: " + err.Error()
+	}
+	if r.formats != nil && !slices.Contains(r.formats, cfg.format) {
+		return ""
+	}
+	var b strings.Builder
+	for _, row := range rows {
+		for _, v := range row {
+			b.WriteString(cellText(v))
+			b.WriteByte('\t')
+		}
+		b.WriteByte('\n')
+	}
+	matched := r.pattern.MatchString(b.String())
+	switch {
+	case cfg.pruning && !matched:
+		return fmt.Sprintf("with the rules on, the plan does not match %q:\n%s", r.pattern, b.String())
+	case !cfg.pruning && matched:
+		return fmt.Sprintf("with the rules off, the plan still matches %q:\n%s", r.pattern, b.String())
+	}
+	return ""
 }
 
 // result rendering ---------------------------------------------------------

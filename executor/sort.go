@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/index"
 )
 
 // Sort buffers its whole input, then emits it ordered by Keys (stable: ties
@@ -108,10 +109,16 @@ func (s *Sort) Close() error {
 // TopK keeps the Count+Offset best rows by Keys with a bounded buffer: rows
 // are appended, and when the buffer reaches twice the bound it is sorted and
 // cut back, so memory stays O(k) and work O(n log k) amortized.
+//
+// Bound, when non-nil, receives the key of the k-th best row each time the
+// buffer is cut back, so that the scan below can skip units that cannot
+// beat it (top-k pruning). The planner sets it only when Keys is a single
+// column of the scan, NULLS LAST.
 type TopK struct {
 	Input         Operator
 	Keys          []SortKey
 	Count, Offset int64
+	Bound         *index.TopKBound
 
 	Sort
 	sorted bool // the store holds exactly the best rows, in order
@@ -191,6 +198,9 @@ func (t *TopK) compact(types []columnar.Type, bound int) {
 	slices.SortStableFunc(perm, func(a, b int32) int { return compareRows(keys, t.Keys, int(a), int(b)) })
 	if len(perm) > bound {
 		perm = perm[:bound]
+	}
+	if t.Bound != nil && bound > 0 && len(perm) == bound {
+		t.Bound.Publish(keys[0].Value(int(perm[bound-1])))
 	}
 	fresh := newRowStore(types)
 	tmp := columnar.NewBatch(types, len(perm))

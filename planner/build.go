@@ -52,6 +52,7 @@ type builder struct {
 	work   map[*WorkTable]*executor.WorkTable // recursive CTEs' work tables
 	budget *executor.Budget                   // shared by the plan's operators
 	dict   map[*Scan][]int                    // scan -> output columns it may hand over coded (dict.go)
+	bounds map[*Scan]*index.TopKBound         // top-k bounds, by the scan they prune
 }
 
 func (bd *builder) threads() int {
@@ -126,7 +127,10 @@ func (bd *builder) build(n Node) (executor.Operator, error) {
 			return op, err
 		}
 	case *TopK:
-		if op, err := bd.parallelTopK(x); op != nil || err != nil {
+		if op, err := bd.sortedLimit(x); op != nil || err != nil {
+			return op, err
+		}
+		if op, err := bd.parallelTopK(x, bd.topKBound(x)); op != nil || err != nil {
 			return op, err
 		}
 	}
@@ -188,7 +192,7 @@ func (bd *builder) build(n Node) (executor.Operator, error) {
 		if err != nil {
 			return nil, err
 		}
-		return bd.wrap(&executor.TopK{Input: in, Keys: keys, Count: n.Count, Offset: n.Offset}), nil
+		return bd.wrap(&executor.TopK{Input: in, Keys: keys, Count: n.Count, Offset: n.Offset, Bound: bd.bounds[scanUnder(n)]}), nil
 	case *Limit:
 		return bd.wrap(&executor.Limit{Input: in, Count: n.Count, Offset: n.Offset}), nil
 	case *Distinct:
@@ -221,15 +225,7 @@ func compileKeys(keys []SortKey, lay map[ColID]int) ([]executor.SortKey, error) 
 }
 
 func (bd *builder) buildScan(n *Scan) (executor.Operator, error) {
-	spec := index.ScanSpec{
-		Cols:    n.TableCols,
-		Filter:  n.Filter,
-		Limit:   n.Limit,
-		Threads: bd.opts.Threads,
-		NoPrune: bd.opts.NoPrune,
-		Off:     bd.opts.ScanRulesOff,
-		Stats:   &index.ScanStats{},
-	}
+	spec := bd.scanSpec(n)
 	spec.DictCols = bd.dict[n]
 	types := make([]columnar.Type, len(n.Cols))
 	for i, c := range n.Cols {
@@ -239,6 +235,7 @@ func (bd *builder) buildScan(n *Scan) (executor.Operator, error) {
 	op := &executor.Scan{
 		Start: func(ctx context.Context) (columnar.Reader, error) {
 			*spec.Stats = index.ScanStats{}
+			spec.TopK.Reset()
 			return table.Scan(ctx, spec)
 		},
 		Out:  types,
@@ -268,8 +265,21 @@ func scanString(n *Scan, spec index.ScanSpec) string {
 		}
 		fmt.Fprintf(&b, " pred=[%s]", strings.Join(parts, ", "))
 	}
-	if n.Limit >= 0 {
-		fmt.Fprintf(&b, " limit=%d", n.Limit)
+	if spec.Limit >= 0 {
+		fmt.Fprintf(&b, " limit=%d", spec.Limit)
+	}
+	if k := spec.TopK; k != nil && spec.On(index.TopKPruning) {
+		dir := "ASC"
+		if k.Desc {
+			dir = "DESC"
+		}
+		fmt.Fprintf(&b, " topk=%s %s (%s)", n.Table.Schema()[k.Col].Name, dir, index.TopKPruning)
+	}
+	switch {
+	case spec.NoPrune:
+		b.WriteString(" rules=off")
+	case spec.Off != 0:
+		fmt.Fprintf(&b, " off=[%s]", strings.Join(spec.Off.Names(), " "))
 	}
 	b.WriteString(dictString(n, spec))
 	if d, ok := n.Table.(ScanDescriber); ok {

@@ -24,8 +24,7 @@ func (b *Built) Explain(analyze bool) string {
 				fmt.Fprintf(&sb, "  (rows=%d time=%s)", in.Stats.Rows, in.Stats.Elapsed.Round(time.Microsecond))
 			}
 			if s, ok := b.ScanStats(op); ok && s.UnitName != "" {
-				fmt.Fprintf(&sb, "  [%s: %d total, %d skipped, %d all-match; read %d rows, %s]",
-					s.UnitName, s.UnitsTotal, s.UnitsSkipped, s.UnitsAllTrue, s.RowsRead, byteSize(s.BytesRead))
+				sb.WriteString("  " + scanCounters(s))
 			}
 		}
 		sb.WriteByte('\n')
@@ -40,6 +39,34 @@ func (b *Built) Explain(analyze bool) string {
 	}
 	walk(b.Root, "", "")
 	return strings.TrimRight(sb.String(), "\n")
+}
+
+// scanCounters renders what a scan read and skipped, e.g.
+// "[blocks: 100 total, 97 skipped (block_pruning 90, topk_pruning 7),
+// 1 all-match; pages: 3 of 40 skipped; read 2048 rows, 1.0 MiB on disk,
+// 4.0 MiB decompressed]". Rules that skipped nothing are left out.
+func scanCounters(s *index.ScanStats) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "[%s: %d total, %d skipped", s.UnitName, atomic.LoadInt64(&s.UnitsTotal), atomic.LoadInt64(&s.UnitsSkipped))
+	var by []string
+	for r := index.ScanRule(0); r < index.NumScanRules; r++ {
+		if n := atomic.LoadInt64(&s.SkippedBy[r]); n > 0 {
+			by = append(by, fmt.Sprintf("%s %d", r, n))
+		}
+	}
+	if len(by) > 0 {
+		fmt.Fprintf(&b, " (%s)", strings.Join(by, ", "))
+	}
+	fmt.Fprintf(&b, ", %d all-match", atomic.LoadInt64(&s.UnitsAllTrue))
+	if pt := atomic.LoadInt64(&s.PagesTotal); pt > 0 {
+		fmt.Fprintf(&b, "; pages: %d of %d skipped", atomic.LoadInt64(&s.PagesSkipped), pt)
+	}
+	fmt.Fprintf(&b, "; read %d rows, %s on disk", atomic.LoadInt64(&s.RowsRead), byteSize(atomic.LoadInt64(&s.BytesRead)))
+	if d := atomic.LoadInt64(&s.BytesDecompressed); d > 0 {
+		fmt.Fprintf(&b, ", %s decompressed", byteSize(d))
+	}
+	b.WriteString("]")
+	return b.String()
 }
 
 func byteSize(n int64) string {

@@ -45,15 +45,8 @@ func pipelineScan(n Node) (*Scan, bool) {
 // workerChains builds threads copies of the Filter/Project chain n, each
 // over its own UnitSource sharing one unit queue.
 func (bd *builder) workerChains(n Node, scan *Scan, threads int) ([]executor.Operator, error) {
-	spec := index.ScanSpec{
-		Cols:    scan.TableCols,
-		Filter:  scan.Filter,
-		Limit:   -1,
-		Threads: 1,
-		NoPrune: bd.opts.NoPrune,
-		Off:     bd.opts.ScanRulesOff,
-		Stats:   &index.ScanStats{},
-	}
+	spec := bd.scanSpec(scan)
+	spec.Limit, spec.Threads = -1, 1
 	spec.DictCols = bd.dict[scan]
 	types := make([]columnar.Type, len(scan.Cols))
 	for i, c := range scan.Cols {
@@ -66,6 +59,7 @@ func (bd *builder) workerChains(n Node, scan *Scan, threads int) ([]executor.Ope
 	queueFn := func(ctx context.Context) (*executor.UnitQueue, error) {
 		once.Do(func() {
 			*spec.Stats = index.ScanStats{}
+			spec.TopK.Reset()
 			units, err := table.ScanUnits(ctx, spec)
 			if err != nil {
 				qerr = err
@@ -206,7 +200,10 @@ func (bd *builder) parallelAggregate(n *Aggregate) (executor.Operator, error) {
 }
 
 // parallelTopK runs one TopK per worker and a final TopK over their union.
-func (bd *builder) parallelTopK(n *TopK) (executor.Operator, error) {
+// The partial TopKs all publish into bound (nil: no top-k pruning): each
+// partial k-th key bounds the final k-th key, so any of them lets the
+// shared scan skip units.
+func (bd *builder) parallelTopK(n *TopK, bound *index.TopKBound) (executor.Operator, error) {
 	threads := bd.threads()
 	scan, ok := pipelineScan(n.Input)
 	if !ok || threads < 2 {
@@ -223,7 +220,7 @@ func (bd *builder) parallelTopK(n *TopK) (executor.Operator, error) {
 		if err != nil {
 			return nil, err
 		}
-		partials[w] = bd.wrap(&executor.TopK{Input: chains[w], Keys: keys, Count: n.Count + n.Offset})
+		partials[w] = bd.wrap(&executor.TopK{Input: chains[w], Keys: keys, Count: n.Count + n.Offset, Bound: bound})
 	}
 	keys, err := compileKeys(n.Keys, lay)
 	if err != nil {

@@ -30,6 +30,24 @@ type RowCounter interface {
 	RowCount() int64
 }
 
+// OrderedScanner is a Table that can produce its rows in the order of a
+// column itself (a CTable FULL index holds the column sorted), so that
+// ORDER BY col LIMIT k reads k rows instead of sorting the table.
+type OrderedScanner interface {
+	Table
+	// CanScanOrdered reports whether ScanOrdered works on column col now
+	// (e.g. it has a FULL index that is not stale).
+	CanScanOrdered(col int) bool
+	// ScanOrdered produces spec.Cols of the live rows in the order of
+	// column col, ascending or descending, exactly as a stable sort of the
+	// plain scan would: ties in physical row order in both directions, NaN
+	// above every number, NULLs last in both directions. It applies every
+	// spec.Filter predicate exactly and stops after spec.Limit rows (-1:
+	// all), reading lazily, so that a consumer that stops pulling stops
+	// the reading.
+	ScanOrdered(ctx context.Context, spec index.ScanSpec, col int, desc bool) (columnar.Reader, error)
+}
+
 // ScanDescriber is a Table that can say, without reading data, what a scan
 // with spec would touch (e.g. "row groups 3/10"), for EXPLAIN.
 type ScanDescriber interface {

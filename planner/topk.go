@@ -1,0 +1,183 @@
+package planner
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/executor"
+	"github.com/b2sql/b2sql/index"
+)
+
+// Two physical choices for a TopK whose single key is a column of the scan
+// under it (through Filters and pass-through Projects), both made at Build
+// because they depend on the scan rules switched off (SET sorted_limit =
+// off, SET topk_pruning = off):
+//
+//   - sorted_limit: the table scans in key order itself (OrderedScanner,
+//     a CTable FULL index), so the TopK becomes a Limit over that ordered
+//     scan, which stops after Count+Offset rows: no sort, no full scan.
+//   - topk_pruning: the TopK publishes its k-th key into an
+//     index.TopKBound the scan shares, and the scan skips units whose
+//     min/max cannot beat it, visiting the most promising units first.
+//
+// Both require NULLS LAST (the default in both directions), the order
+// OrderedScanner promises and the one TopKBound reasons about.
+
+// topKColumn finds the scan column the single key of n orders by: the
+// scan, the table column, and the key's type. ok is false when the key is
+// an expression, a NULLS FIRST key, or the input is not Filter/Project
+// nodes over a Scan.
+func topKColumn(n *TopK) (scan *Scan, col int, ok bool) {
+	if len(n.Keys) != 1 || n.Keys[0].NullsFirst {
+		return nil, 0, false
+	}
+	ref, isRef := n.Keys[0].Expr.(*ColRef)
+	if !isRef {
+		return nil, 0, false
+	}
+	id, typ := ref.Col.ID, ref.Col.Type
+	in := n.Input
+	for {
+		switch x := in.(type) {
+		case *Filter:
+			in = x.Input
+		case *Project:
+			found := false
+			for i, c := range x.Out {
+				if c.ID != id {
+					continue
+				}
+				r, isRef := x.Exprs[i].(*ColRef)
+				if !isRef || r.Col.Type != typ {
+					return nil, 0, false
+				}
+				id, found = r.Col.ID, true
+				break
+			}
+			if !found {
+				return nil, 0, false
+			}
+			in = x.Input
+		case *Scan:
+			for i, c := range x.Cols {
+				if c.ID == id && c.Type == typ && x.Limit < 0 {
+					return x, x.TableCols[i], true
+				}
+			}
+			return nil, 0, false
+		default:
+			return nil, 0, false
+		}
+	}
+}
+
+// ruleOn reports whether the scan rule r may run in this build.
+func (bd *builder) ruleOn(r index.ScanRule) bool {
+	return !bd.opts.NoPrune && !bd.opts.ScanRulesOff.Has(r)
+}
+
+// sortedLimit builds n as a Limit over an ordered scan when the table can
+// produce the key's order itself, or returns nil.
+func (bd *builder) sortedLimit(n *TopK) (executor.Operator, error) {
+	if !bd.ruleOn(index.SortedLimit) {
+		return nil, nil
+	}
+	scan, col, ok := topKColumn(n)
+	if !ok {
+		return nil, nil
+	}
+	os, ok := scan.Table.(OrderedScanner)
+	if !ok || !os.CanScanOrdered(col) {
+		return nil, nil
+	}
+	desc := n.Keys[0].Desc
+	// With a Filter left between (a predicate the scan cannot apply
+	// exactly), the scan may not stop after Count+Offset rows: the Limit
+	// above stops pulling instead, and the ordered scan streams lazily.
+	limit := n.Count + n.Offset
+	for in := n.Input; ; {
+		if _, ok := in.(*Filter); ok {
+			limit = -1
+		}
+		kids := in.Children()
+		if len(kids) == 0 {
+			break
+		}
+		in = kids[0]
+	}
+	spec := bd.scanSpec(scan)
+	spec.Limit = limit
+	types := make([]columnar.Type, len(scan.Cols))
+	for i, c := range scan.Cols {
+		types[i] = c.Type
+	}
+	dir := "ASC"
+	if desc {
+		dir = "DESC"
+	}
+	src := &executor.Scan{
+		Start: func(ctx context.Context) (columnar.Reader, error) {
+			*spec.Stats = index.ScanStats{}
+			return os.ScanOrdered(ctx, spec, col, desc)
+		},
+		Out: types,
+		Desc: scanString(scan, spec) + fmt.Sprintf(" order=%s %s (%s)",
+			scan.Table.Schema()[col].Name, dir, index.SortedLimit),
+	}
+	bd.built.scans[src] = spec.Stats
+	in, err := bd.chain(n.Input, bd.wrap(src))
+	if err != nil {
+		return nil, err
+	}
+	return bd.wrap(&executor.Limit{Input: in, Count: n.Count, Offset: n.Offset}), nil
+}
+
+// topKBound makes the bound n's TopK operators publish into and the scan
+// under it reads, recording it for buildScan/workerChains; nil when top-k
+// pruning does not apply.
+func (bd *builder) topKBound(n *TopK) *index.TopKBound {
+	if !bd.ruleOn(index.TopKPruning) || n.Count+n.Offset <= 0 {
+		return nil
+	}
+	scan, col, ok := topKColumn(n)
+	if !ok {
+		return nil
+	}
+	b := &index.TopKBound{Col: col, Desc: n.Keys[0].Desc}
+	if bd.bounds == nil {
+		bd.bounds = map[*Scan]*index.TopKBound{}
+	}
+	bd.bounds[scan] = b
+	return b
+}
+
+// scanSpec is the scan request for n with this build's options; Stats is
+// fresh, TopK the bound a TopK above registered for n (if any).
+func (bd *builder) scanSpec(n *Scan) index.ScanSpec {
+	return index.ScanSpec{
+		Cols:    n.TableCols,
+		Filter:  n.Filter,
+		Limit:   n.Limit,
+		Threads: bd.opts.Threads,
+		NoPrune: bd.opts.NoPrune,
+		Off:     bd.opts.ScanRulesOff,
+		Stats:   &index.ScanStats{},
+		TopK:    bd.bounds[n],
+	}
+}
+
+// scanUnder returns the Scan at the bottom of n's Filter/Project chain, or
+// nil.
+func scanUnder(n Node) *Scan {
+	for {
+		switch x := n.(type) {
+		case *Scan:
+			return x
+		case *Filter, *Project, *TopK:
+			n = x.Children()[0]
+		default:
+			return nil
+		}
+	}
+}

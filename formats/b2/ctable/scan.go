@@ -44,10 +44,16 @@ func predColumn(p index.Pred) int {
 }
 
 // SupportsFilter is Inexact for predicates on one column that has a usable
-// index block summary (blocks that cannot match are skipped; the filter
-// stays above the scan), Unsupported otherwise.
+// index block summary (blocks that cannot match are skipped) or that a scan
+// can evaluate while decoding (late materialization drops rows that cannot
+// match); the filter stays above the scan. Unsupported otherwise.
 func (t *Table) SupportsFilter(p index.Pred) index.Support {
-	if t.usableIndex(predColumn(p)) != nil {
+	c := predColumn(p)
+	if t.usableIndex(c) != nil {
+		return index.Inexact
+	}
+	if c >= 0 && c < len(t.cols) && !strings.HasPrefix(t.srcs[t.cols[c].src].spec.Kind, "complex") &&
+		lateEvaluable(p, t.schema[c].Type) {
 		return index.Inexact
 	}
 	return index.Unsupported
@@ -67,7 +73,9 @@ type scanPlan struct {
 	skipped  int
 	allTrue  int
 	pruners  []pruner
-	notes    []string // indexes present but not used, for DescribeScan
+	notes    []string      // indexes present but not used, for DescribeScan
+	topk     *summaryIndex // summary of the top-k column (top-k pruning), or nil
+	late     []latePred    // predicates evaluated before the other columns are decoded
 
 	lookup        *lookupPlan // FULL-index lookup (lookup.go), nil when none
 	lookupSkipped int
@@ -106,6 +114,8 @@ func (t *Table) plan(spec index.ScanSpec) (*scanPlan, error) {
 			pl.pruners = append(pl.pruners, pruner{p: p, col: c, si: si})
 		}
 	}
+	t.topkSetup(spec, pl)
+	pl.late = t.latePreds(spec)
 	nblocks := (t.nphys + pl.grain - 1) / pl.grain
 	pl.verdicts = make([]index.Verdict, nblocks)
 	if len(pl.pruners) == 0 {
@@ -153,6 +163,12 @@ func (t *Table) DescribeScan(spec index.ScanSpec) string {
 	}
 	notes = append(notes, pl.notes...)
 	sort.Strings(notes[len(notes)-len(pl.notes):])
+	if pl.topk != nil {
+		notes = append(notes, fmt.Sprintf("%s on %s", index.TopKPruning, t.schema[spec.TopK.Col].Name))
+	}
+	if len(pl.late) > 0 && len(pl.late) < len(spec.Cols) {
+		notes = append(notes, index.LateMaterialization.String())
+	}
 	if len(notes) > 0 {
 		s += " (" + strings.Join(notes, ", ") + ")"
 	}
@@ -186,10 +202,12 @@ func (t *Table) Scan(ctx context.Context, spec index.ScanSpec) (columnar.Reader,
 		st.UnitName = "blocks"
 		atomic.AddInt64(&st.UnitsTotal, int64(len(pl.verdicts)))
 		atomic.AddInt64(&st.UnitsSkipped, int64(pl.skipped))
+		atomic.AddInt64(&st.SkippedBy[index.BlockPruning], int64(pl.skipped))
 		atomic.AddInt64(&st.UnitsAllTrue, int64(pl.allTrue))
 	}
 	pl.countLookup(spec.Stats)
 	units, per := pl.units()
+	pl.orderTopK(spec, units, per, t.nphys)
 	newWorker := func() (unitFunc, func()) {
 		w := &tableWorker{t: t, spec: spec, pl: pl, per: per, dec: b2.NewDecoder(),
 			scratch: make(map[int]*colScratch)}
@@ -252,10 +270,12 @@ func (t *Table) ScanUnits(ctx context.Context, spec index.ScanSpec) ([]func(ctx 
 		st.UnitName = "blocks"
 		atomic.AddInt64(&st.UnitsTotal, int64(len(pl.verdicts)))
 		atomic.AddInt64(&st.UnitsSkipped, int64(pl.skipped))
+		atomic.AddInt64(&st.SkippedBy[index.BlockPruning], int64(pl.skipped))
 		atomic.AddInt64(&st.UnitsAllTrue, int64(pl.allTrue))
 	}
 	pl.countLookup(spec.Stats)
 	units, per := pl.units()
+	pl.orderTopK(spec, units, per, t.nphys)
 	out := make([]func(ctx context.Context) (columnar.Reader, error), len(units))
 	for i, u := range units {
 		out[i] = func(ctx context.Context) (columnar.Reader, error) {
@@ -283,6 +303,8 @@ type tableWorker struct {
 	per     int64
 	dec     *b2.Decoder
 	valid   []byte
+	sel     []int               // late materialization: rows still matching
+	spare   *outBatch           // a batch taken from get but never emitted
 	scratch map[int]*colScratch // by source
 	err     error
 }
@@ -293,13 +315,20 @@ func (w *tableWorker) unit(u int, get func() *outBatch, emit func(*outBatch) boo
 	pl, t := w.pl, w.t
 	b0 := int64(u) * w.per
 	b1 := min(b0+w.per, int64(len(pl.verdicts)))
+	// read(b): block b survives pruning and the top-k bound (asked once per
+	// block, where the block starts, so that the bound is the latest).
+	read := func(b int64) bool { return pl.verdicts[b] != index.None && !w.topkSkips(b) }
 	for b := b0; b < b1; {
-		if pl.verdicts[b] == index.None {
+		if !read(b) {
 			b++
 			continue
 		}
-		e := b
-		for e < b1 && pl.verdicts[e] != index.None {
+		// Runs of consecutive blocks share batches, unless a block-level
+		// decision is still to come: the top-k bound (per block, as it
+		// improves) or late materialization (whose batches are blocks, so
+		// that a block without a match leaves its other columns unread).
+		e := b + 1
+		for e < b1 && pl.verdicts[e] != index.None && pl.topk == nil && len(pl.late) == 0 {
 			e++
 		}
 		lo, hi := b*pl.grain, min(e*pl.grain, t.nphys)
@@ -332,7 +361,11 @@ func (w *tableWorker) rows(lo int64, n int, get func() *outBatch, emit func(*out
 	if live == 0 {
 		return true // every row deleted: nothing to decode
 	}
-	ob := get()
+	ob := w.spare
+	if ob == nil {
+		ob = get()
+	}
+	w.spare = nil
 	ob.b.Len = n
 	ob.b.Sel = nil
 	if live < n {
@@ -344,29 +377,89 @@ func (w *tableWorker) rows(lo int64, n int, get func() *outBatch, emit func(*out
 		}
 		ob.b.Sel = ob.sel
 	}
-	for i, c := range w.spec.Cols {
-		ex := t.cols[c]
-		src := t.srcs[ex.src]
-		sc := w.scratch[ex.src]
-		if sc == nil {
-			sc = &colScratch{}
-			w.scratch[ex.src] = sc
+	// Late materialization: the predicate columns first; the others only
+	// if some live row may still match.
+	var decoded uint64 // bit i: output column i decoded (first 64 columns)
+	none := false      // no live row matches the predicates
+	for _, lp := range w.pl.late {
+		if decoded&(1<<lp.out) == 0 {
+			if !w.decode(lp.out, lo, n, ob) {
+				return false
+			}
+			decoded |= 1 << lp.out
 		}
-		v := ob.b.Cols[i]
-		v.Reset(n)
-		if err := src.read(w.dec, sc, lo, n, ex.part, v, ob, i); err != nil {
-			w.err = tableError(t.path, "", err) // err names the member and rows
+		w.sel = matchSel(lp.p, ob.b.Cols[lp.out], ob.b.Sel, n, w.sel[:0])
+		ob.sel = append(ob.sel[:0], w.sel...)
+		ob.b.Sel = ob.sel
+		if none = len(ob.sel) == 0; none {
+			break
+		}
+	}
+	if none {
+		w.account(lo, n, live, decoded)
+		w.spare = ob // not emitted: the next batch reuses it
+		if st := w.spec.Stats; st != nil {
+			blocks := (lo+int64(n)-1)/w.pl.grain - lo/w.pl.grain + 1
+			atomic.AddInt64(&st.SkippedBy[index.LateMaterialization], blocks)
+		}
+		return true // nothing matches: the other columns stay compressed
+	}
+	for i := range w.spec.Cols {
+		if i < 64 && decoded&(1<<i) != 0 {
+			continue
+		}
+		if !w.decode(i, lo, n, ob) {
 			return false
 		}
 	}
-	if st := w.spec.Stats; st != nil {
-		atomic.AddInt64(&st.RowsRead, int64(live))
-		bytes := float64(n) * t.validRatio
-		for _, c := range w.spec.Cols {
-			src := t.srcs[t.cols[c].src]
-			bytes += float64(n) * src.rowBytes * src.ratio
-		}
-		atomic.AddInt64(&st.BytesRead, int64(bytes))
+	if len(ob.b.Sel) == n {
+		ob.b.Sel = nil
 	}
+	w.account(lo, n, live, ^uint64(0))
 	return emit(ob)
+}
+
+// decode fills output column i of ob with physical rows [lo, lo+n); false
+// on error (in w.err).
+func (w *tableWorker) decode(i int, lo int64, n int, ob *outBatch) bool {
+	t := w.t
+	ex := t.cols[w.spec.Cols[i]]
+	src := t.srcs[ex.src]
+	sc := w.scratch[ex.src]
+	if sc == nil {
+		sc = &colScratch{}
+		w.scratch[ex.src] = sc
+	}
+	v := ob.b.Cols[i]
+	v.Reset(n)
+	if err := src.read(w.dec, sc, lo, n, ex.part, v, ob, i); err != nil {
+		w.err = tableError(t.path, "", err) // err names the member and rows
+		return false
+	}
+	return true
+}
+
+// account adds to spec.Stats the rows of a batch and the bytes of the
+// columns it decoded (bit i of decoded: output column i; columns past 64
+// count as decoded): on disk (estimated from the compression ratio) and
+// decompressed.
+func (w *tableWorker) account(lo int64, n, live int, decoded uint64) {
+	st := w.spec.Stats
+	if st == nil {
+		return
+	}
+	t := w.t
+	atomic.AddInt64(&st.RowsRead, int64(live))
+	disk := float64(n) * t.validRatio
+	raw := float64(n)
+	for i, c := range w.spec.Cols {
+		if i < 64 && decoded&(1<<i) == 0 {
+			continue
+		}
+		src := t.srcs[t.cols[c].src]
+		disk += float64(n) * src.rowBytes * src.ratio
+		raw += float64(n) * src.rowBytes
+	}
+	atomic.AddInt64(&st.BytesRead, int64(disk))
+	atomic.AddInt64(&st.BytesDecompressed, int64(raw))
 }

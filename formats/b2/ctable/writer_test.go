@@ -183,7 +183,7 @@ func TestWriteRoundTrip(t *testing.T) {
 				t.Fatalf("SupportsFilter %v", s)
 			}
 			var st index.ScanStats
-			if r := scanAll(t, tb, index.ScanSpec{Filter: []index.Pred{p}, Stats: &st}, "id"); len(r) != 250 || st.UnitsSkipped != 19 {
+			if r := scanAll(t, tb, index.ScanSpec{Filter: []index.Pred{p}, Stats: &st, Off: noLate}, "id"); len(r) != 250 || st.UnitsSkipped != 19 {
 				t.Fatalf("%d rows, %+v", len(r), st)
 			}
 			if d := tb.DescribeScan(index.ScanSpec{Filter: []index.Pred{p}}); d != "blocks=1/20 (summary index on id)" {

@@ -230,6 +230,9 @@ type worker struct {
 // unit decodes one row group into batches sent to out.
 func (w *worker) unit(tk *task, out chan<- item) (err error) {
 	s := w.s
+	if s.t.topkSkips(s.spec, tk.unit) {
+		return nil
+	}
 	u := &s.t.units[tk.unit]
 	pf := s.t.files[u.file]
 	where := func(col int, err error) error {

@@ -194,6 +194,7 @@ func (t *Table) plan(spec index.ScanSpec) (read []int, allTrue, skipped int) {
 		}
 		read = append(read, i)
 	}
+	t.orderTopK(spec, read)
 	return read, allTrue, skipped
 }
 

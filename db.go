@@ -183,7 +183,7 @@ func (db *DB) exec(ctx context.Context, script string, args []any) (written int6
 		}
 		used += n
 		switch stmt.(type) {
-		case *sql.Copy, *sql.CreateTableAs:
+		case *sql.Copy, *sql.CreateTableAs, *sql.Insert, *sql.Delete, *sql.Update:
 			if len(r.static) == 1 && len(r.static[0]) == 1 {
 				written += r.static[0][0].I
 			}
@@ -304,6 +304,14 @@ func numParams(st sql.Statement) int {
 		return n
 	case *sql.CreateTableAs:
 		return sql.NumParams(s.Query)
+	case *sql.Insert:
+		return sql.NumParams(s.Query)
+	case *sql.Delete:
+		if s.Where != nil {
+			return sql.NumParams(s.Where)
+		}
+	case *sql.Update:
+		return sql.NumParams(s.Query)
 	}
 	return sql.NumParams(st)
 }
@@ -324,7 +332,7 @@ func (db *DB) runStatement(ctx context.Context, src sql.Source, stmt sql.Stateme
 	}
 	if len(args) > 0 && numParams(stmt) == 0 {
 		switch stmt.(type) {
-		case *sql.Query, *sql.Copy, *sql.CreateTableAs:
+		case *sql.Query, *sql.Copy, *sql.CreateTableAs, *sql.Insert, *sql.Delete, *sql.Update:
 		default:
 			return nil, &sql.Error{Pos: sql.Pos{Line: src.Line, Col: src.Col}, Kind: sql.ErrParam,
 				Msg: fmt.Sprintf("statement takes no parameters, %d arguments given", len(args))}
@@ -353,6 +361,8 @@ func (db *DB) runStatement(ctx context.Context, src sql.Source, stmt sql.Stateme
 		return db.createTableAs(ctx, s, args)
 	case *sql.DropTable:
 		return db.dropTable(s)
+	case *sql.CreateTable, *sql.Insert, *sql.Delete, *sql.Update, *sql.Attach:
+		return db.runDML(ctx, s, args) // dml.go
 	case *sql.CreateView:
 		return db.createView(s)
 	case *sql.DropView:

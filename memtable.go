@@ -3,27 +3,66 @@ package b2sql
 import (
 	"context"
 	"io"
+	"sync"
 
 	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/formats/b2/ctable"
 	"github.com/b2sql/b2sql/index"
 )
 
-// memTable is a small table held in memory as rows of values: table
-// functions that return metadata (b2_metadata) use it.
+// memTable is a table held in memory as rows of values: tables created
+// without a directory (CREATE TABLE in an in-memory database, or WITH
+// (FORMAT memory)) and table functions that return metadata
+// (b2_metadata).
+//
+// Rows are immutable once stored: an append adds rows after the ones a
+// running scan took (Scan snapshots the slice), and a delete or update
+// installs a new slice, so scans see one state and DML never blocks them.
 type memTable struct {
 	schema columnar.Schema
-	rows   [][]columnar.Value
+	rules  []ctable.Rules // per column; nil: no constraints, every column nullable
+	keys   [][]int        // PRIMARY KEY / UNIQUE column sets
+
+	mu   sync.RWMutex
+	rows [][]columnar.Value
 }
 
 func (t *memTable) Schema() columnar.Schema { return t.schema }
-func (t *memTable) RowCount() int64         { return int64(len(t.rows)) }
+
+func (t *memTable) RowCount() int64 {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return int64(len(t.rows))
+}
+
+// snapshot returns the current rows; the caller must not modify them.
+func (t *memTable) snapshot() [][]columnar.Value {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return t.rows[:len(t.rows):len(t.rows)]
+}
+
+// appendRows adds rows (owned by the table from now on).
+func (t *memTable) appendRows(rows [][]columnar.Value) {
+	t.mu.Lock()
+	t.rows = append(t.rows, rows...)
+	t.mu.Unlock()
+}
+
+// setRows installs a new set of rows.
+func (t *memTable) setRows(rows [][]columnar.Value) {
+	t.mu.Lock()
+	t.rows = rows
+	t.mu.Unlock()
+}
 
 func (t *memTable) Scan(ctx context.Context, spec index.ScanSpec) (columnar.Reader, error) {
-	return &memReader{t: t, cols: spec.Cols}, nil
+	return &memReader{t: t, rows: t.snapshot(), cols: spec.Cols}, nil
 }
 
 type memReader struct {
 	t    *memTable
+	rows [][]columnar.Value
 	cols []int
 	pos  int
 }
@@ -37,10 +76,10 @@ func (r *memReader) Schema() columnar.Schema {
 }
 
 func (r *memReader) Next(ctx context.Context) (*columnar.Batch, error) {
-	if r.pos >= len(r.t.rows) {
+	if r.pos >= len(r.rows) {
 		return nil, io.EOF
 	}
-	end := min(r.pos+columnar.MaxBatch, len(r.t.rows))
+	end := min(r.pos+columnar.MaxBatch, len(r.rows))
 	n := end - r.pos
 	types := make([]columnar.Type, len(r.cols))
 	for i, c := range r.cols {
@@ -49,7 +88,7 @@ func (r *memReader) Next(ctx context.Context) (*columnar.Batch, error) {
 	b := columnar.NewBatch(types, n)
 	b.Len = n
 	for k := 0; k < n; k++ {
-		row := r.t.rows[r.pos+k]
+		row := r.rows[r.pos+k]
 		for i, c := range r.cols {
 			b.Cols[i].SetValue(k, n, row[c])
 		}

@@ -92,29 +92,56 @@ func (db *DB) copyTo(ctx context.Context, c *sql.Copy, args []columnar.Value) (*
 	return countRows(n), nil
 }
 
-// createTableAs runs CREATE [OR REPLACE] TABLE name AS query: the result is
-// written as name.parquet in the DB's directory (for a DB opened on a
-// directory) or in a temporary directory removed by Close, then registered.
+// createTableAs runs CREATE [OR REPLACE] TABLE name AS query: the result
+// is written as name.b2d (or .b2z, .parquet with WITH (FORMAT …)) in the
+// DB's directory — a temporary directory removed by Close for a DB without
+// one, where the default is an in-memory table — then registered.
 func (db *DB) createTableAs(ctx context.Context, c *sql.CreateTableAs, args []columnar.Value) (*Rows, error) {
 	at := Pos{c.NamePos.Line, c.NamePos.Col}
 	if db.settings.readOnly {
 		return nil, db.readOnlyError(c.NamePos, "CREATE TABLE")
 	}
-	if c.Name == "" || strings.ContainsAny(c.Name, `/\`+"\x00") || strings.HasPrefix(c.Name, ".") {
-		return nil, &Error{Pos: at, Kind: ErrUnsupported, Msg: fmt.Sprintf("table name %q cannot name a file", c.Name)}
+	if err := checkTableName(c.Name, c.NamePos); err != nil {
+		return nil, err
+	}
+	format, err := db.tableFormat(c.Options, true)
+	if err != nil {
+		return nil, err
 	}
 	key := strings.ToLower(c.Name)
 	defer db.writes.lock("table:" + key)()
-	if _, exists := (catalog{db}).Table(c.Name); exists && !c.Replace {
-		return nil, &Error{Pos: at, Kind: ErrTableExists, Msg: fmt.Sprintf("table %q already exists (use CREATE OR REPLACE TABLE)", c.Name)}
+	if _, exists := (catalog{db}).Table(c.Name); exists {
+		if c.IfNotExists {
+			return countRows(0), nil
+		}
+		if !c.Replace {
+			return nil, &Error{Pos: at, Kind: ErrTableExists, Msg: fmt.Sprintf("table %q already exists (use CREATE OR REPLACE TABLE)", c.Name)}
+		}
+	}
+	if format == "memory" {
+		n, err := db.createMemTableAs(ctx, c, args)
+		if err != nil {
+			return nil, err
+		}
+		return countRows(n), nil
 	}
 	dir, err := db.writeDir()
 	if err != nil {
 		return nil, err
 	}
-	path := filepath.Join(dir, c.Name+".parquet")
+	path := filepath.Join(dir, c.Name+"."+format)
 	defer db.writes.lock("file:" + filepath.Clean(path))()
-	n, err := db.writeParquet(ctx, c.Query, args, path, "")
+	unlock, err := lockFile(path)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	var n int64
+	if format == "parquet" {
+		n, err = db.writeParquet(ctx, c.Query, args, path, "")
+	} else {
+		n, err = db.writeCTable(ctx, c.Query, args, path)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -122,16 +149,37 @@ func (db *DB) createTableAs(ctx context.Context, c *sql.CreateTableAs, args []co
 	if err != nil {
 		return nil, err
 	}
-	db.mu.Lock()
-	if old, ok := db.tables[key]; ok {
-		// Queries still scanning the old table keep its open file; it is
-		// closed with the DB.
-		db.life.retired = append(db.life.retired, old)
-	}
-	db.tables[key] = t
-	db.names[key] = c.Name
-	db.mu.Unlock()
+	// Queries still scanning a replaced table keep its open file; it is
+	// closed with the DB.
+	db.registerNew(key, c.Name, t)
 	return countRows(n), nil
+}
+
+// createMemTableAs runs the query into a new in-memory table.
+func (db *DB) createMemTableAs(ctx context.Context, c *sql.CreateTableAs, args []columnar.Value) (int64, error) {
+	built, names, err := db.plan(c.Query, false, args)
+	if err != nil {
+		return 0, err
+	}
+	rows, err := newRows(ctx, db, built, names)
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	schema := make(columnar.Schema, len(rows.cols))
+	for i, col := range rows.cols {
+		schema[i] = columnar.Field{Name: col.Name, Type: col.Type, Nullable: true}
+	}
+	var vals [][]columnar.Value
+	for rows.Next() {
+		vals = append(vals, append([]columnar.Value(nil), rows.Values()...))
+	}
+	if err := rows.Err(); err != nil {
+		return 0, err
+	}
+	t := &memTable{schema: schema, rows: vals}
+	db.registerNew(strings.ToLower(c.Name), c.Name, t)
+	return int64(len(vals)), nil
 }
 
 // dropTable runs DROP TABLE: the name is unregistered; files in the DB's
@@ -159,8 +207,10 @@ func (db *DB) dropTable(d *sql.DropTable) (*Rows, error) {
 			Msg: fmt.Sprintf("unknown table %q", d.Name)}
 	}
 	if tmp != "" {
-		// Unlinking leaves running scans their open file.
+		// Unlinking leaves running scans their open files.
 		os.Remove(filepath.Join(tmp, d.Name+".parquet"))
+		os.Remove(filepath.Join(tmp, d.Name+".b2z"))
+		os.RemoveAll(filepath.Join(tmp, d.Name+".b2d"))
 	}
 	return valueRows(nil, nil), nil
 }

@@ -20,12 +20,15 @@ type Copy struct {
 	Compression string
 }
 
-// CreateTableAs is CREATE [OR REPLACE] TABLE name AS query.
+// CreateTableAs is CREATE [OR REPLACE] TABLE [IF NOT EXISTS] name
+// [WITH (options)] AS query.
 type CreateTableAs struct {
-	Name    string
-	NamePos Pos
-	Replace bool
-	Query   *Query
+	Name        string
+	NamePos     Pos
+	Replace     bool
+	IfNotExists bool
+	Query       *Query
+	Options     []Option
 }
 
 // DropTable is DROP TABLE [IF EXISTS] name.
@@ -39,8 +42,9 @@ func (*Copy) statement()          {}
 func (*CreateTableAs) statement() {}
 func (*DropTable) statement()     {}
 
-// ParseWrite parses the statements that write: COPY … TO, CREATE TABLE …
-// AS and DROP TABLE. ok is false (and st, err nil) when src is none of
+// ParseWrite parses the statements that write: COPY … TO, COPY table
+// FROM, CREATE TABLE (… AS query, or with columns), DROP TABLE, INSERT,
+// REPLACE, DELETE, UPDATE and ATTACH. ok is false (and st, err nil) when src is none of
 // them, so that the caller falls back to Parse. Errors are *Error
 // positioned in the whole script.
 func ParseWrite(src Source) (st Statement, ok bool, err error) {
@@ -67,6 +71,14 @@ func ParseWrite(src Source) (st Statement, ok bool, err error) {
 		st, err = p.createTableAs()
 	case toks[0].is("DROP"):
 		st, err = p.dropTable()
+	case toks[0].is("INSERT") || toks[0].is("REPLACE") && toks[1%len(toks)].is("INTO"):
+		st, err = p.insert()
+	case toks[0].is("DELETE"):
+		st, err = p.deleteFrom()
+	case toks[0].is("UPDATE"):
+		st, err = p.update()
+	case toks[0].is("ATTACH"):
+		st, err = p.attach()
 	default:
 		return nil, false, nil
 	}
@@ -114,6 +126,8 @@ func (p *stmtParser) copyTo() (Statement, error) {
 			return nil, err
 		}
 		c.Query, end = q, j+1
+	case (t.kind == tkIdent || t.kind == tkQIdent) && p.at(2).is("FROM"):
+		return p.copyFrom()
 	case t.kind == tkIdent || t.kind == tkQIdent || t.kind == tkString:
 		c.Query, end = p.selectStar(1), 2
 	default:
@@ -198,7 +212,11 @@ func (p *stmtParser) createTableAs() (Statement, error) {
 	}
 	i++
 	if p.at(i).is("IF") {
-		return nil, errAt(p.src, p.at(i).off, ErrUnsupported, "CREATE TABLE IF NOT EXISTS is not supported")
+		if !p.at(i+1).is("NOT") || !p.at(i+2).is("EXISTS") {
+			return nil, p.syntax(i + 1)
+		}
+		c.IfNotExists = true
+		i += 3
 	}
 	name := p.at(i)
 	if name.kind != tkIdent && name.kind != tkQIdent {
@@ -206,7 +224,19 @@ func (p *stmtParser) createTableAs() (Statement, error) {
 	}
 	c.Name, c.NamePos = name.val, p.pos(i)
 	if p.at(i + 1).isOp("(") {
-		return nil, errAt(p.src, p.at(i+1).off, ErrUnsupported, "CREATE TABLE with a column list is not supported; use CREATE TABLE name AS SELECT …")
+		return p.createTable(c.Replace, c.IfNotExists, i)
+	}
+	if p.at(i+1).is("WITH") && p.at(i+2).isOp("(") {
+		end := p.closing(i + 2)
+		if end < 0 {
+			return nil, p.syntax(len(p.toks))
+		}
+		opts, err := p.options(i+2, end)
+		if err != nil {
+			return nil, err
+		}
+		c.Options = opts
+		i = end - 1
 	}
 	if !p.at(i + 1).is("AS") {
 		return nil, p.syntax(i + 1)
@@ -246,4 +276,26 @@ func (p *stmtParser) dropTable() (Statement, error) {
 	}
 	d.Name, d.NamePos = name.val, p.pos(i)
 	return d, nil
+}
+
+// copyFrom parses COPY table FROM 'path' [(option value, …)]: the file's
+// rows appended to the table, as INSERT INTO table SELECT * FROM 'path'.
+func (p *stmtParser) copyFrom() (Statement, error) {
+	name := p.at(1)
+	ins := &Insert{Table: name.val, TablePos: p.pos(1)}
+	if p.at(3).kind != tkString {
+		return nil, p.syntax(3)
+	}
+	ins.Query = p.selectStar(3)
+	if len(p.toks) > 4 {
+		if !p.at(4).isOp("(") || p.closing(4) != len(p.toks)-1 {
+			return nil, p.syntax(4)
+		}
+		opts, err := p.options(4, len(p.toks)-1)
+		if err != nil {
+			return nil, err
+		}
+		ins.Options = opts
+	}
+	return ins, nil
 }

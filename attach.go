@@ -1,0 +1,40 @@
+package b2sql
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/b2sql/b2sql/sql"
+)
+
+// attachDir runs ATTACH 'dir' [AS name]: every table file in dir is
+// registered (as Open does for a directory) and dir becomes where
+// CREATE TABLE writes. Tables keep unqualified names: the alias is
+// accepted for DuckDB compatibility but does not prefix them.
+func (db *DB) attachDir(s *sql.Attach) (*Rows, error) {
+	at := Pos{s.PathPos.Line, s.PathPos.Col}
+	path, err := db.confine(s.Path)
+	if err != nil {
+		return nil, err
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, &Error{Pos: at, Kind: ErrUnknownTable, Msg: fmt.Sprintf("ATTACH: %v", err)}
+	}
+	if !st.IsDir() {
+		return nil, &Error{Pos: at, Kind: ErrUnsupported, Msg: fmt.Sprintf("ATTACH: %s is not a directory (query a file with FROM '%s')", s.Path, s.Path)}
+	}
+	if err := db.registerDir(path); err != nil {
+		return nil, err
+	}
+	db.mu.Lock()
+	db.dir = path
+	db.mu.Unlock()
+	return valueRows(nil, nil), nil
+}
+
+// Attach makes dir the DB's directory, as the ATTACH statement does.
+func (db *DB) Attach(dir string) error {
+	_, err := db.attachDir(&sql.Attach{Path: dir})
+	return apiError(err)
+}

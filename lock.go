@@ -1,0 +1,40 @@
+//go:build unix
+
+package b2sql
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"golang.org/x/sys/unix"
+)
+
+// lockFile takes the cross-process write lock of the table file or
+// directory at path: an exclusive flock on ".<name>.lock" beside it (not
+// inside: a .b2d directory is replaced by each write). It waits for other
+// writers. The lock file is left in place (removing it would race with a
+// writer that just opened it); readers never need it, since every write
+// is published by one atomic rename. Within a process, DB.writes
+// serializes first (flock locks belong to open files, not goroutines).
+func lockFile(path string) (unlock func(), err error) {
+	name := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".lock")
+	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("b2sql: lock %s: %w", name, err)
+	}
+	for {
+		err = unix.Flock(int(f.Fd()), unix.LOCK_EX)
+		if err != unix.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("b2sql: lock %s: %w", name, err)
+	}
+	return func() {
+		unix.Flock(int(f.Fd()), unix.LOCK_UN)
+		f.Close()
+	}, nil
+}

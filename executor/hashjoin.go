@@ -44,9 +44,10 @@ type HashJoin struct {
 	budget    *Budget
 	build     *rowStore
 	table     map[string][]int32
-	all       []int32 // every build row (no keys)
-	buildNull bool    // some build row has a NULL key (Mark)
-	matched   []bool  // per build row (Right, Full)
+	ints      *intTable // instead of table: one key stored as int64
+	all       []int32   // every build row (no keys)
+	buildNull bool      // some build row has a NULL key (Mark)
+	matched   []bool    // per build row (Right, Full)
 
 	lb        *columnar.Batch // current left batch
 	lrows     []int           // its live rows
@@ -64,6 +65,7 @@ type HashJoin struct {
 	leftTypes []columnar.Type
 	out2      columnar.Batch
 	markCols  []*columnar.Vector
+	lidx      []int32 // scratch: left rows of the pairs being emitted
 }
 
 func (j *HashJoin) Types() []columnar.Type {
@@ -96,7 +98,7 @@ func (j *HashJoin) Close() error {
 	if e := j.Right.Close(); err == nil {
 		err = e
 	}
-	j.build, j.table, j.all, j.matched = nil, nil, nil, nil
+	j.build, j.table, j.ints, j.all, j.matched = nil, nil, nil, nil, nil
 	return err
 }
 
@@ -105,7 +107,10 @@ func (j *HashJoin) Open(ctx context.Context) error {
 		return err
 	}
 	j.build = newRowStore(j.Right.Types())
-	j.table = map[string][]int32{}
+	j.table, j.ints = map[string][]int32{}, nil
+	if len(j.RightKeys) == 1 && j.RightKeys[0].Type().Phys() == columnar.PhysInt {
+		j.ints = newIntTable()
+	}
 	j.all = j.all[:0]
 	j.buildNull = false
 	keys := make([]*columnar.Vector, len(j.RightKeys))
@@ -128,6 +133,10 @@ func (j *HashJoin) Open(ctx context.Context) error {
 		j.build.appendRows(b, b.Cols)
 		if err := j.budget.Check(); err != nil {
 			return err
+		}
+		if j.ints != nil {
+			j.buildInts(keys[0], b, base)
+			continue
 		}
 		for k := 0; k < b.Live(); k++ {
 			r := base + int32(k)
@@ -154,6 +163,23 @@ func (j *HashJoin) Open(ctx context.Context) error {
 	j.out = columnar.NewBatch(j.fullTypes(), columnar.MaxBatch)
 	j.phase, j.lb = 2, nil
 	return j.Left.Open(ctx)
+}
+
+// buildInts inserts the live rows of b (stored from build row base on)
+// into the integer table.
+func (j *HashJoin) buildInts(v *columnar.Vector, b *columnar.Batch, base int32) {
+	n := b.Live()
+	for k := range n {
+		i := b.Row(k)
+		if v.Const {
+			i = 0
+		}
+		if v.Valid != nil && !v.Valid.Get(i) {
+			j.buildNull = true
+			continue
+		}
+		j.ints.insert(v.Ints[i], base+int32(k))
+	}
 }
 
 // fullTypes is left ++ right: the layout Cond is evaluated over.
@@ -248,6 +274,10 @@ func (j *HashJoin) probe(b *columnar.Batch) error {
 		}
 		keys[i] = v
 	}
+	if j.ints != nil {
+		j.pairL, j.pairR = j.ints.probeInts(keys[0], j.lrows, j.lnull, j.pairL, j.pairR)
+		return nil
+	}
 	for k, i := range j.lrows {
 		key, ok := j.encode(keys, i)
 		if !ok {
@@ -282,19 +312,23 @@ func (j *HashJoin) emitPairs() (*columnar.Batch, error) {
 	out := j.out
 	out.Len, out.Sel = n, nil
 	nl := len(j.leftTypes)
+	j.lidx = j.lidx[:0]
+	for _, l := range ls {
+		j.lidx = append(j.lidx, int32(j.lrows[l]))
+	}
 	for c := range nl {
 		dst, src := out.Cols[c], j.lb.Cols[c]
+		if !src.Const {
+			dst.Gather(src, j.lidx)
+			continue
+		}
 		dst.Reset(n)
-		for k, l := range ls {
-			dst.CopyRow(k, src, j.lrows[l], n)
+		for k, l := range j.lidx {
+			dst.CopyRow(k, src, int(l), n)
 		}
 	}
 	for c, src := range j.build.cols {
-		dst := out.Cols[nl+c]
-		dst.Reset(n)
-		for k, r := range rs {
-			dst.CopyRow(k, src, int(r), n)
-		}
+		out.Cols[nl+c].Gather(src, rs)
 	}
 	j.sel = j.sel[:0]
 	if j.Cond != nil {

@@ -23,6 +23,13 @@
 //  7. PruneColumns — last, so that it sees the final shape: scans read only
 //     the columns some node still uses.
 //
+// Build then makes the choices that depend on the scan rules switched off
+// by SET (index.ScanRule), for a TopK whose single key is a scan column
+// (topk.go): sorted_limit turns it into a Limit over a scan in key order
+// when the table has one (OrderedScanner: a CTable FULL index), else
+// topk_pruning lets the TopK publish its k-th key to the scan, which skips
+// units that cannot beat it.
+//
 // Rules change cost, never results: the end-to-end tests run every query
 // with all rules on and all off and require identical answers.
 package planner

@@ -9,7 +9,7 @@ import (
 
 // attachDir runs ATTACH 'dir' [AS name]: every table file in dir is
 // registered (as Open does for a directory) and dir becomes where
-// CREATE TABLE writes. Tables keep unqualified names: the alias is
+// CREATE TABLE writes (a missing directory is created). Tables keep unqualified names: the alias is
 // accepted for DuckDB compatibility but does not prefix them.
 func (db *DB) attachDir(s *sql.Attach) (*Rows, error) {
 	at := Pos{s.PathPos.Line, s.PathPos.Col}
@@ -18,6 +18,12 @@ func (db *DB) attachDir(s *sql.Attach) (*Rows, error) {
 		return nil, err
 	}
 	st, err := os.Stat(path)
+	if os.IsNotExist(err) && !db.settings.readOnly {
+		// A new database, as DuckDB's ATTACH of a missing file makes one.
+		if err = os.MkdirAll(path, 0o755); err == nil {
+			st, err = os.Stat(path)
+		}
+	}
 	if err != nil {
 		return nil, &Error{Pos: at, Kind: ErrUnknownTable, Msg: fmt.Sprintf("ATTACH: %v", err)}
 	}

@@ -62,7 +62,7 @@ func openPath(path string) (planner.Table, error) {
 	case "parquet":
 		return parquet.Open(path)
 	case "ctable":
-		return ctable.Open(strings.TrimRight(path, `/\`))
+		return openCTable(strings.TrimRight(path, `/\`))
 	case "array":
 		return ctable.OpenArray(path)
 	}
@@ -70,6 +70,28 @@ func openPath(path string) (planner.Table, error) {
 		return nil, fmt.Errorf("%s is a directory; name a table file, a .b2d table or a glob such as '%s/*.parquet'", path, path)
 	}
 	return nil, fmt.Errorf("%s: unknown table format %q (expected .parquet, .b2d, .b2z, .b2nd or .b2frame)", path, filepath.Ext(path))
+}
+
+// openCTable opens a CTable so that it is one version of it: a write
+// publishes a new .b2d by exchanging directories, and Open reads the
+// manifest and _valid_rows one after the other, so an exchange between the
+// two would mix versions. Open is retried when the path named another
+// directory (or file) after it than before.
+func openCTable(path string) (planner.Table, error) {
+	for attempt := 0; ; attempt++ {
+		before, _ := os.Stat(path)
+		t, err := ctable.Open(path)
+		after, _ := os.Stat(path)
+		if before != nil && after != nil && os.SameFile(before, after) || attempt == 10 {
+			if err != nil {
+				return nil, err
+			}
+			return t, nil
+		}
+		if t != nil {
+			t.Close()
+		}
+	}
 }
 
 // metadataTable lists the table- and column-level vlmeta of a blosc2 table

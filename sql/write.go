@@ -236,7 +236,7 @@ func (p *stmtParser) createTableAs() (Statement, error) {
 			return nil, err
 		}
 		c.Options = opts
-		i = end - 1
+		i = end // AS follows the option list
 	}
 	if !p.at(i + 1).is("AS") {
 		return nil, p.syntax(i + 1)

@@ -44,7 +44,7 @@ func (d *decoder) open(rgr *file.RowGroupReader, cc *metadata.ColumnChunkMetaDat
 		if err != nil {
 			return false, err
 		}
-		d.cr.reset(pages, d.c.maxDef)
+		d.cr.reset(pages, d.c.maxDef, cc.NumValues())
 		d.coded = true
 		return true, nil
 	}

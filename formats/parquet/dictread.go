@@ -32,9 +32,10 @@ type codeReader struct {
 	codes    []int32
 	plain    [][]byte
 	isPlain  bool
-	rows     int // rows in the page
-	pos      int // next row
-	vpos     int // next value
+	rows     int   // rows in the page
+	pos      int   // next row
+	vpos     int   // next value
+	left     int64 // rows the chunk's metadata promises beyond the current page
 	plainBuf []byte
 
 	// Scratch kept across pages.
@@ -44,8 +45,8 @@ type codeReader struct {
 }
 
 // reset prepares r for a new column chunk.
-func (r *codeReader) reset(pages file.PageReader, maxDef int16) {
-	r.pages, r.maxDef, r.dict = pages, maxDef, nil
+func (r *codeReader) reset(pages file.PageReader, maxDef int16, rows int64) {
+	r.pages, r.maxDef, r.dict, r.left = pages, maxDef, nil, rows
 	r.rows, r.pos, r.vpos = 0, 0, 0
 	r.defs, r.codes, r.plain = nil, nil, nil
 }
@@ -78,7 +79,10 @@ func (r *codeReader) nextPage() (ok bool, err error) {
 			r.dict = d
 		case *file.DataPageV1:
 			data := p.Data()
-			n := int(p.NumValues())
+			n, err := r.pageRows(p.NumValues())
+			if err != nil {
+				return false, err
+			}
 			var defs []byte
 			if r.maxDef > 0 {
 				switch p.DefinitionLevelEncoding() {
@@ -113,7 +117,10 @@ func (r *codeReader) nextPage() (ok bool, err error) {
 			if rl+dl > len(data) {
 				return false, corruptf("data page v2: levels of %d bytes, page has %d", rl+dl, len(data))
 			}
-			n := int(p.NumValues())
+			n, err := r.pageRows(p.NumValues())
+			if err != nil {
+				return false, err
+			}
 			hasDefs := r.maxDef > 0 && p.NumNulls() > 0
 			if hasDefs {
 				r.defBuf, err = decodeHybrid(data[rl:rl+dl], levelWidth(r.maxDef), n, r.defBuf)
@@ -124,6 +131,16 @@ func (r *codeReader) nextPage() (ok bool, err error) {
 			return true, r.loadValues(parquet.Encoding(p.Encoding()), data[rl+dl:], n, hasDefs)
 		}
 	}
+}
+
+// pageRows checks a data page's row count against what the chunk has left,
+// which bounds the scratch a hostile page header can make us allocate.
+func (r *codeReader) pageRows(n int32) (int, error) {
+	if n < 0 || int64(n) > r.left {
+		return 0, corruptf("data page of %d rows, column chunk has %d left", n, r.left)
+	}
+	r.left -= int64(n)
+	return int(n), nil
 }
 
 // loadValues decodes the values of a data page of n rows whose levels (if

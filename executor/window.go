@@ -27,11 +27,15 @@ type WindowFunc struct {
 // WindowFrame bounds the rows an aggregate, first_value or last_value sees,
 // relative to the current row. Rows measures in rows; otherwise (RANGE)
 // a bound that is not unbounded is the current row's peer group (rows
-// with equal ORDER BY keys).
+// with equal ORDER BY keys), or with StartRange/EndRange the rows whose
+// single ORDER BY key lies StartDist/EndDist from the current row's
+// (window_range.go).
 type WindowFrame struct {
 	Rows                         bool
 	Start, End                   int64 // ROWS offsets (negative = preceding)
 	StartUnbounded, EndUnbounded bool
+	StartRange, EndRange         bool
+	StartDist, EndDist           float64 // RANGE offsets (negative = preceding)
 }
 
 // Window buffers its input and appends one column per function; rows come
@@ -230,20 +234,30 @@ func windowPartition(f *WindowFunc, rows []int32, ord, args []*columnar.Vector, 
 		return
 	}
 	// Frame functions.
+	var rk *rangeKeys
+	if f.Frame.StartRange || f.Frame.EndRange {
+		rk = newRangeKeys(ord[0], f.Order[0], rows)
+	}
 	bounds := func(i int) (int, int) { // [s, e)
 		fr := f.Frame
 		s, e := 0, m
 		if !fr.StartUnbounded {
-			if fr.Rows {
+			switch {
+			case fr.Rows:
 				s = i + int(fr.Start)
-			} else {
+			case fr.StartRange:
+				s = rk.start(i, fr.StartDist, peerStart[i])
+			default:
 				s = peerStart[i]
 			}
 		}
 		if !fr.EndUnbounded {
-			if fr.Rows {
+			switch {
+			case fr.Rows:
 				e = i + int(fr.End) + 1
-			} else {
+			case fr.EndRange:
+				e = rk.end(i, fr.EndDist, peerEnd[i])
+			default:
 				e = peerEnd[i]
 			}
 		}

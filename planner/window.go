@@ -28,11 +28,15 @@ type WindowFunc struct {
 // Frame bounds the rows a frame function sees. With Rows, Start and End
 // are row offsets from the current row (negative = preceding); otherwise
 // (RANGE) a bounded end is the current row's last peer and a bounded start
-// its first peer. Unbounded flags override.
+// its first peer, unless StartRange/EndRange: then the bound is the
+// current row's ORDER BY key plus StartDist/EndDist (negative = preceding;
+// microseconds for DATE and TIMESTAMP keys). Unbounded flags override.
 type Frame struct {
 	Rows                         bool
 	Start, End                   int64
 	StartUnbounded, EndUnbounded bool
+	StartRange, EndRange         bool
+	StartDist, EndDist           float64
 }
 
 func (n *Window) Schema() []Column {

@@ -24,8 +24,9 @@ func (b *binder) bindWindow(e *sqlparser.FuncExpr, name string, at int, c ectx) 
 	if b.win == nil || c.inAgg {
 		return nil, b.errAt(over, ErrGrouping, fmt.Sprintf("window functions are not allowed in %s", c.clause))
 	}
-	if !e.Over.NameRef.IsEmpty() {
-		return nil, b.errAt(over, ErrUnsupported, "named windows are not supported")
+	spec, err := b.resolveWindow(e.Over, over)
+	if err != nil {
+		return nil, err
 	}
 	if e.Distinct {
 		return nil, b.errAt(at, ErrUnsupported, "DISTINCT in a window function is not supported")
@@ -46,21 +47,22 @@ func (b *binder) bindWindow(e *sqlparser.FuncExpr, name string, at int, c ectx) 
 		return x, err
 	}
 	f := planner.WindowFunc{Name: name}
-	for _, p := range e.Over.PartitionBy {
+	for _, p := range spec.partition {
 		x, err := bindW(p)
 		if err != nil {
 			return nil, err
 		}
 		f.Partition = append(f.Partition, x)
 	}
-	for _, o := range e.Over.OrderBy {
+	for k, o := range spec.order {
 		x, err := bindW(o.Expr)
 		if err != nil {
 			return nil, err
 		}
-		f.Order = append(f.Order, planner.SortKey{Expr: x, Desc: o.Direction == sqlparser.DescScr})
+		f.Order = append(f.Order, planner.SortKey{Expr: x, Desc: o.Direction == sqlparser.DescScr,
+			NullsFirst: b.q.rw.winNulls[[2]int{spec.orderParen, k}]})
 	}
-	if f.Frame, err = b.windowFrame(e.Over.Frame, len(f.Order) > 0, over); err != nil {
+	if f.Frame, err = b.windowFrame(spec.frame, f.Order, over); err != nil {
 		return nil, err
 	}
 	bindArgs := func(lo, hi int) ([]planner.Expr, error) {
@@ -163,12 +165,17 @@ func constInt(x planner.Expr) (int64, bool) {
 
 // windowFrame converts a frame clause; without one, an ordered window runs
 // from the partition start to the current row's last peer, an unordered
-// one over the whole partition.
-func (b *binder) windowFrame(fr *sqlparser.Frame, ordered bool, at int) (planner.Frame, error) {
+// one over the whole partition. A RANGE offset measures along the single
+// ORDER BY key: a number for a numeric key, an INTERVAL for a DATE or
+// TIMESTAMP key (in microseconds, as the executor compares them).
+func (b *binder) windowFrame(fr *sqlparser.Frame, order []planner.SortKey, at int) (planner.Frame, error) {
 	if fr == nil || fr.Extent == nil {
-		return planner.Frame{StartUnbounded: true, EndUnbounded: !ordered}, nil
+		return planner.Frame{StartUnbounded: true, EndUnbounded: len(order) == 0}, nil
 	}
 	out := planner.Frame{Rows: fr.Unit == sqlparser.RowsUnit}
+	if fr.Unit != sqlparser.RowsUnit && fr.Unit != sqlparser.RangeUnit {
+		return out, b.errAt(b.q.findKeyword("GROUPS", span{at, len(b.q.toks)}), ErrUnsupported, "GROUPS frames are not supported")
+	}
 	bound := func(fb *sqlparser.FrameBound, start bool) error {
 		switch fb.Type {
 		case sqlparser.UnboundedPreceding:
@@ -183,12 +190,15 @@ func (b *binder) windowFrame(fr *sqlparser.Frame, ordered bool, at int) (planner
 			out.EndUnbounded = true
 		case sqlparser.CurrentRow:
 		case sqlparser.ExprPreceding, sqlparser.ExprFollowing:
-			if !out.Rows {
-				return b.errAt(at, ErrUnsupported, "RANGE frames with offsets are not supported")
+			if iv, ok := fb.Expr.(*sqlparser.IntervalExpr); ok && hasCalendarUnit("1 "+iv.Unit) {
+				return b.errAt(at, ErrUnsupported, "RANGE offsets in months, quarters or years are not supported")
 			}
 			x, err := b.bindExpr(fb.Expr, ectx{sp: span{at, len(b.q.toks)}, clause: "OVER"})
 			if err != nil {
 				return err
+			}
+			if !out.Rows {
+				return b.rangeOffset(&out, x, order, start, fb.Type == sqlparser.ExprPreceding, at)
 			}
 			k, ok := constInt(x)
 			if !ok || k < 0 {
@@ -214,4 +224,44 @@ func (b *binder) windowFrame(fr *sqlparser.Frame, ordered bool, at int) (planner
 		}
 	}
 	return out, nil
+}
+
+// rangeOffset sets one bound of a RANGE frame to an offset from the
+// current row's ORDER BY key.
+func (b *binder) rangeOffset(out *planner.Frame, x planner.Expr, order []planner.SortKey, start, preceding bool, at int) error {
+	if len(order) != 1 {
+		return b.errAt(at, ErrUnsupported, "RANGE with an offset needs exactly one ORDER BY expression")
+	}
+	kt := order[0].Expr.Type()
+	k, ok := planner.FoldExpr(x).(*planner.Const)
+	if !ok || k.Val.Null {
+		return b.errAt(at, ErrType, "RANGE frame offsets must be constants")
+	}
+	var dist float64
+	switch {
+	case kt.ID == columnar.Date || kt.ID == columnar.Timestamp:
+		if k.Val.Type.ID != columnar.Interval {
+			return b.errAt(at, ErrType, fmt.Sprintf("a RANGE offset over a %s key must be an INTERVAL, not %s", kt, k.Val.Type))
+		}
+		dist = float64(k.Val.I)
+	case kt.IsNumeric():
+		if !k.Val.Type.IsNumeric() {
+			return b.errAt(at, ErrType, fmt.Sprintf("a RANGE offset over a %s key must be a number, not %s", kt, k.Val.Type))
+		}
+		dist = k.Val.AsFloat()
+	default:
+		return b.errAt(at, ErrType, fmt.Sprintf("RANGE with an offset needs a numeric, DATE or TIMESTAMP ORDER BY key, not %s", kt))
+	}
+	if dist < 0 {
+		return b.errAt(at, ErrType, "frame offsets must not be negative")
+	}
+	if preceding {
+		dist = -dist
+	}
+	if start {
+		out.StartRange, out.StartDist = true, dist
+	} else {
+		out.EndRange, out.EndDist = true, dist
+	}
+	return nil
 }

@@ -294,8 +294,6 @@ func (q *Query) checkSelect() error {
 		return q.unsupportedAt("INTO", "SELECT INTO is not supported")
 	case s.Lock != "":
 		return q.unsupportedAt("FOR", "locking clauses are not supported")
-	case len(s.Window) > 0:
-		return q.unsupportedAt("WINDOW", "window functions are not supported")
 	}
 	return nil
 }

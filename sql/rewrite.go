@@ -27,6 +27,10 @@ type rewritten struct {
 	pieces   []piece
 	paths    map[string]bool // identifiers that were string literals in FROM
 	nulls    map[int]bool    // ORDER BY item → NULLS FIRST (true) or LAST (false)
+	// winNulls is NULLS FIRST/LAST in a window's ORDER BY, keyed by the
+	// token index of the "(" opening the window (after OVER, or after AS
+	// in a WINDOW clause) and the ORDER BY item.
+	winNulls map[[2]int]bool
 	groupAll bool            // GROUP BY ALL (removed from the text)
 }
 
@@ -109,7 +113,7 @@ type castFrame struct {
 // rewrite turns a DuckDB query's tokens into text the vitess MySQL grammar
 // parses to the same meaning; see doc.go for the list.
 func rewrite(src Source, toks []token) (*rewritten, error) {
-	w := &rewriter{src: src, toks: toks, rw: &rewritten{paths: map[string]bool{}, nulls: map[int]bool{}}}
+	w := &rewriter{src: src, toks: toks, rw: &rewritten{paths: map[string]bool{}, nulls: map[int]bool{}, winNulls: map[[2]int]bool{}}}
 	if len(toks) > 0 {
 		w.prevE = toks[0].off
 	}
@@ -117,6 +121,15 @@ func rewrite(src Source, toks []token) (*rewritten, error) {
 	var casts []castFrame
 	inOrder, orderItem, sawLimit := false, 0, false
 	suffix := map[int]string{} // text to insert after token i
+	// ORDER BY inside parentheses (a nested query's, which is bound from
+	// its own text later, or a window's): orderAt[depth] while in one.
+	orderAt := map[int]bool{}
+	type winSpec struct {
+		open, depth, item int
+		frame             bool // past ROWS/RANGE/GROUPS
+	}
+	var wins []winSpec // open window specifications, innermost last
+	inWindowClause := false
 	tokAt := func(i int) token {
 		if i < len(toks) {
 			return toks[i]
@@ -141,6 +154,18 @@ func rewrite(src Source, toks []token) (*rewritten, error) {
 		case (t.is("DATE") || t.is("TIMESTAMP")) && next.kind == tkString && !prev.isOp("::"):
 			w.skip(t)
 			suffix[i+1] += " COLLATE '" + markLit + strings.ToUpper(t.val) + "'"
+		case t.is("INTERVAL") && next.kind == tkString && !isIntervalUnit(tokAt(i+2)) && len(wins) > 0 && wins[len(wins)-1].frame:
+			// A RANGE offset: MySQL's grammar wants INTERVAL n unit there.
+			us, ok := parseInterval(next.val)
+			if !ok {
+				return nil, w.errAt(next, ErrType, fmt.Sprintf("could not cast %s to INTERVAL", quoteSQL(next.val)))
+			}
+			if hasCalendarUnit(next.val) {
+				return nil, w.errAt(t, ErrUnsupported, "RANGE offsets in months, quarters or years are not supported")
+			}
+			w.tok(t, w.raw(t))
+			w.tok(next, fmt.Sprintf("'%d' MICROSECOND", us))
+			i++
 		case t.is("INTERVAL") && next.kind == tkString && !isIntervalUnit(tokAt(i+2)):
 			w.tok(t, w.raw(t))
 			suffix[i+1] += " " + markNoUnit
@@ -192,8 +217,13 @@ func rewrite(src Source, toks []token) (*rewritten, error) {
 			w.skip(next)
 			w.skip(tokAt(i + 2))
 			i += 2
-		case inOrder && depth == 0 && t.is("NULLS") && (next.is("FIRST") || next.is("LAST")):
-			w.rw.nulls[orderItem] = next.is("FIRST")
+		case t.is("NULLS") && (next.is("FIRST") || next.is("LAST")) && (inOrder && depth == 0 || orderAt[depth]):
+			switch n := len(wins); {
+			case depth == 0:
+				w.rw.nulls[orderItem] = next.is("FIRST")
+			case n > 0 && wins[n-1].depth == depth:
+				w.rw.winNulls[[2]int{wins[n-1].open, wins[n-1].item}] = next.is("FIRST")
+			}
 			w.skip(t)
 			w.skip(next)
 			i++
@@ -215,17 +245,37 @@ func rewrite(src Source, toks []token) (*rewritten, error) {
 			switch {
 			case t.isOp("("):
 				depth++
+				if prev.is("OVER") || (inWindowClause && depth == 1 && prev.is("AS")) {
+					wins = append(wins, winSpec{open: i, depth: depth})
+				}
 			case t.isOp(")"):
+				delete(orderAt, depth)
 				depth--
 				for len(casts) > 0 && casts[len(casts)-1].depth > depth {
 					casts = casts[:len(casts)-1]
 				}
+				for len(wins) > 0 && wins[len(wins)-1].depth > depth {
+					wins = wins[:len(wins)-1]
+				}
+			case depth > 0 && t.is("ORDER") && next.is("BY"):
+				orderAt[depth] = true
+			case depth > 0 && orderAt[depth] && t.isOp(","):
+				if n := len(wins); n > 0 && wins[n-1].depth == depth {
+					wins[n-1].item++
+				}
+			case depth > 0 && (t.is("LIMIT") || t.is("OFFSET") || t.is("ROWS") || t.is("RANGE") || t.is("GROUPS")):
+				delete(orderAt, depth)
+				if n := len(wins); n > 0 && wins[n-1].depth == depth && !t.is("LIMIT") && !t.is("OFFSET") {
+					wins[n-1].frame = true
+				}
+			case depth == 0 && t.is("WINDOW") && tokAt(i+2).is("AS"):
+				inWindowClause = true
 			case depth == 0 && t.is("ORDER") && next.is("BY"):
-				inOrder, orderItem = true, 0
+				inOrder, orderItem, inWindowClause = true, 0, false
 			case depth == 0 && inOrder && t.isOp(","):
 				orderItem++
 			case depth == 0 && t.is("LIMIT"):
-				inOrder, sawLimit = false, true
+				inOrder, sawLimit, inWindowClause = false, true, false
 			case depth == 0 && t.is("OFFSET"):
 				inOrder = false
 				if !sawLimit {
@@ -337,6 +387,18 @@ var intervalUnits = map[string]int64{
 	"month": 30 * 86400e6, "months": 30 * 86400e6, "mon": 30 * 86400e6, "mons": 30 * 86400e6,
 	"quarter": 90 * 86400e6, "quarters": 90 * 86400e6,
 	"year": 360 * 86400e6, "years": 360 * 86400e6, "y": 360 * 86400e6, "yr": 360 * 86400e6, "yrs": 360 * 86400e6,
+}
+
+// hasCalendarUnit reports whether interval text counts months, quarters
+// or years, whose length in days depends on the date they start from.
+func hasCalendarUnit(text string) bool {
+	for _, f := range strings.Fields(strings.ToLower(text)) {
+		f = strings.TrimLeft(f, "0123456789.+-")
+		if strings.HasPrefix(f, "mon") || strings.HasPrefix(f, "quarter") || strings.HasPrefix(f, "y") {
+			return true
+		}
+	}
+	return false
 }
 
 func isIntervalUnit(t token) bool {

@@ -23,15 +23,15 @@ type piece struct{ r, o, n int }
 
 // rewritten is a statement as vitess sees it, plus what the rewrite learned.
 type rewritten struct {
-	text     string
-	pieces   []piece
-	paths    map[string]bool // identifiers that were string literals in FROM
-	nulls    map[int]bool    // ORDER BY item → NULLS FIRST (true) or LAST (false)
+	text   string
+	pieces []piece
+	paths  map[string]bool // identifiers that were string literals in FROM
+	nulls  map[int]bool    // ORDER BY item → NULLS FIRST (true) or LAST (false)
 	// winNulls is NULLS FIRST/LAST in a window's ORDER BY, keyed by the
 	// token index of the "(" opening the window (after OVER, or after AS
 	// in a WINDOW clause) and the ORDER BY item.
 	winNulls map[[2]int]bool
-	groupAll bool            // GROUP BY ALL (removed from the text)
+	groupAll bool // GROUP BY ALL (removed from the text)
 }
 
 // orig maps an offset of the rewritten text to the statement's text.

@@ -10,6 +10,16 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// removeDebris deletes the temporary versions of the table at path that
+// writers killed mid-write left behind (".<name>.tmp-*"): under the lock,
+// no live writer of this table can own one.
+func removeDebris(path string) {
+	m, _ := filepath.Glob(filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*"))
+	for _, d := range m {
+		os.RemoveAll(d)
+	}
+}
+
 // lockFile takes the cross-process write lock of the table file or
 // directory at path: an exclusive flock on ".<name>.lock" beside it (not
 // inside: a .b2d directory is replaced by each write). It waits for other
@@ -33,6 +43,7 @@ func lockFile(path string) (unlock func(), err error) {
 		f.Close()
 		return nil, fmt.Errorf("b2sql: lock %s: %w", name, err)
 	}
+	removeDebris(path)
 	return func() {
 		unix.Flock(int(f.Fd()), unix.LOCK_UN)
 		f.Close()

@@ -82,6 +82,11 @@ func (db *DB) copyTo(ctx context.Context, c *sql.Copy, args []columnar.Value) (*
 	defer db.writes.lock("file:" + filepath.Clean(path))()
 	var n int64
 	if tableKind(path) == "ctable" {
+		unlock, err := lockFile(strings.TrimRight(path, `/\`))
+		if err != nil {
+			return nil, err
+		}
+		defer unlock()
 		n, err = db.writeCTable(ctx, c.Query, args, strings.TrimRight(path, `/\`))
 	} else {
 		n, err = db.writeParquet(ctx, c.Query, args, path, c.Compression)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/formats/b2"
 	"github.com/b2sql/b2sql/index"
 )
 
@@ -293,5 +294,71 @@ func TestChangePythonTable(t *testing.T) {
 	err = c.Append(valuesBatch(types, [][]columnar.Value{row}))
 	if err == nil || !strings.Contains(err.Error(), `column "z" is complex`) {
 		t.Fatalf("append to a complex column: %v", err)
+	}
+}
+
+// TestCreateEmptySchemaLikePython declares the columns of the python
+// fixture ctable_mixed that b2sql can declare and requires each schema
+// object to be, byte for byte, the one python-blosc2 wrote (fixtures
+// README §5.1).
+func TestCreateEmptySchemaLikePython(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "t.b2d")
+	le := func(op string, v int64) Bound { return Bound{Op: op, Val: vi64(v)} }
+	cols := []ColumnDef{
+		{Name: "id", Type: columnar.TInt64, Rules: Rules{Bounds: []Bound{le("ge", 0)}}},
+		{Name: "i8", Type: columnar.TInt8},
+		{Name: "score", Type: columnar.TFloat64, Rules: Rules{Bounds: []Bound{le("ge", 0), le("le", 100)}}},
+		{Name: "flag", Type: columnar.TBool},
+		{Name: "code", Type: columnar.TVarchar, Rules: Rules{MaxLength: 6}},
+		{Name: "raw", Type: columnar.TBlob, Flavour: "bytes", Rules: Rules{MaxLength: 4}},
+		{Name: "text", Type: columnar.TVarchar},
+		{Name: "city", Type: columnar.TVarchar, Flavour: "dictionary", Rules: Rules{Nullable: true}},
+		{Name: "note", Type: columnar.TVarchar, Flavour: "vlstring", Rules: Rules{Nullable: true}},
+		{Name: "blob", Type: columnar.TBlob},
+		{Name: "opt", Type: columnar.TInt32, Rules: Rules{Nullable: true}},
+	}
+	if err := CreateEmpty(path, cols, CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	schemaOf := func(p string) string {
+		f, err := b2.Open(filepath.Join(p, "_meta.b2f"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		v, err := f.VLMetaValue("schema")
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, _ := v.(string)
+		return s
+	}
+	ours, python := schemaOf(path), schemaOf("testdata/ctable_mixed.b2d")
+	for _, c := range cols {
+		obj := func(js string) string {
+			i := strings.Index(js, `{"name": "`+c.Name+`"`)
+			if i < 0 {
+				return ""
+			}
+			depth := 0
+			for j := i; j < len(js); j++ {
+				switch js[j] {
+				case '{':
+					depth++
+				case '}':
+					depth--
+					if depth == 0 {
+						return js[i : j+1]
+					}
+				}
+			}
+			return ""
+		}
+		if o, p := obj(ours), obj(python); o == "" || o != p {
+			t.Errorf("column %s:\n ours   %s\n python %s", c.Name, o, p)
+		}
+	}
+	if !strings.HasPrefix(ours, `{"version": 3, "columns": [`) {
+		t.Errorf("schema starts %.40s", ours)
 	}
 }

@@ -32,6 +32,8 @@ type DB struct {
 	tmpDir   string    // CREATE TABLE's directory for a DB without one; guarded by mu
 	writes   writeLocks
 	views    map[string]string // lower-case name → SQL (views.go); guarded by mu
+
+	memIndexes map[string]memIndex // index names on in-memory tables (index_stmt.go); guarded by mu
 }
 
 // Open opens path: a directory (every table file in it is registered under
@@ -287,6 +289,9 @@ func parse(src sql.Source) (stmt sql.Statement, err error) {
 			stmt, err = nil, internalError(r)
 		}
 	}()
+	if st, ok, err := sql.ParseIndex(src); ok {
+		return st, err
+	}
 	if st, ok, err := sql.ParseWrite(src); ok {
 		return st, err
 	}
@@ -363,6 +368,8 @@ func (db *DB) runStatement(ctx context.Context, src sql.Source, stmt sql.Stateme
 		return db.dropTable(s)
 	case *sql.CreateTable, *sql.Insert, *sql.Delete, *sql.Update, *sql.Attach:
 		return db.runDML(ctx, s, args) // dml.go
+	case *sql.CreateIndex, *sql.DropIndex, *sql.Reindex:
+		return db.runIndexStmt(s) // index_stmt.go
 	case *sql.CreateView:
 		return db.createView(s)
 	case *sql.DropView:

@@ -178,7 +178,10 @@ func (t *TopK) Open(ctx context.Context) error {
 		if err := t.budget.Check(); err != nil {
 			return err
 		}
-		if t.store.n >= 2*bound+columnar.MaxBatch {
+		if t.store.n >= 2*bound+columnar.MaxBatch || (t.Bound != nil && t.store.n >= bound) {
+			// With a Bound, cut back now rather than on the next batch (the
+			// same work, a batch earlier): the scan learns the k-th key
+			// before it starts its next unit.
 			t.compact(all, bound)
 		}
 	}

@@ -275,10 +275,12 @@ func scanString(n *Scan, spec index.ScanSpec) string {
 		}
 		fmt.Fprintf(&b, " topk=%s %s (%s)", n.Table.Schema()[k.Col].Name, dir, index.TopKPruning)
 	}
-	switch {
-	case spec.NoPrune:
+	// What SET switched off: every rule (SET pruning = off), and the scan
+	// rules switched off one by one.
+	if spec.NoPrune {
 		b.WriteString(" rules=off")
-	case spec.Off != 0:
+	}
+	if spec.Off != 0 {
 		fmt.Fprintf(&b, " off=[%s]", strings.Join(spec.Off.Names(), " "))
 	}
 	b.WriteString(dictString(n, spec))

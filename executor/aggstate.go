@@ -22,6 +22,7 @@ type aggState struct {
 	// distinct remembers (group, value) pairs already aggregated.
 	distinct map[string]struct{}
 	lists    [][]columnar.Value // holistic aggregates: the values of each group
+	hll      hllSketches        // approx_count_distinct (aggstate_approx.go)
 	keyBuf   []byte
 	dsel     []int
 }

@@ -24,6 +24,10 @@ func (k AggKind) holistic() bool { return k >= AggMedian }
 
 // collect appends the live non-NULL values of arg to their groups' lists.
 func (s *aggState) collect(b *columnar.Batch, arg *columnar.Vector, gids []int32) {
+	if s.spec.Kind == AggApproxCountDistinct {
+		s.approxAdd(b, arg, gids)
+		return
+	}
 	forEach(b, func(i int) {
 		if arg.IsNull(i) {
 			return
@@ -42,6 +46,10 @@ func (s *aggState) collect(b *columnar.Batch, arg *columnar.Vector, gids []int32
 }
 
 func (s *aggState) holisticResult(out *columnar.Vector, from, to int) {
+	if s.spec.Kind == AggApproxCountDistinct {
+		s.approxResult(out, from, to)
+		return
+	}
 	n := to - from
 	for k := range n {
 		vals := s.lists[from+k]

@@ -5,17 +5,19 @@ package planner
 // internal AggAvgMerge (6), because Build converts AggFunc to
 // executor.AggKind by number.
 const (
-	AggMedian       AggFunc = iota + 7 // median(x): quantile_cont(x, 0.5)
-	AggQuantileCont                    // quantile_cont(x, Param): linear interpolation
-	AggStringAgg                       // string_agg(x, Param): values joined by the separator, in input order
-	AggVarSamp                         // var_samp(x), variance(x) (two-pass)
-	AggVarPop                          // var_pop(x)
-	AggStddevSamp                      // stddev_samp(x), stddev(x)
-	AggStddevPop                       // stddev_pop(x)
+	AggMedian              AggFunc = iota + 7 // median(x): quantile_cont(x, 0.5)
+	AggQuantileCont                           // quantile_cont(x, Param): linear interpolation
+	AggStringAgg                              // string_agg(x, Param): values joined by the separator, in input order
+	AggVarSamp                                // var_samp(x), variance(x) (two-pass)
+	AggVarPop                                 // var_pop(x)
+	AggStddevSamp                             // stddev_samp(x), stddev(x)
+	AggStddevPop                              // stddev_pop(x)
+	AggApproxCountDistinct                    // approx_count_distinct(x): HyperLogLog estimate, BIGINT
 )
 
 var holisticNames = map[AggFunc]string{AggMedian: "median", AggQuantileCont: "quantile_cont", AggStringAgg: "string_agg",
-	AggVarSamp: "var_samp", AggVarPop: "var_pop", AggStddevSamp: "stddev_samp", AggStddevPop: "stddev_pop"}
+	AggVarSamp: "var_samp", AggVarPop: "var_pop", AggStddevSamp: "stddev_samp", AggStddevPop: "stddev_pop",
+	AggApproxCountDistinct: "approx_count_distinct"}
 
 // Holistic reports whether f needs all values of a group at once.
 func (f AggFunc) Holistic() bool { return f >= AggMedian }

@@ -69,6 +69,7 @@ var holisticAggs = map[string]planner.AggFunc{
 	"var_samp": planner.AggVarSamp, "variance": planner.AggVarSamp, "var_pop": planner.AggVarPop,
 	"stddev_samp": planner.AggStddevSamp, "stddev": planner.AggStddevSamp, "stddev_pop": planner.AggStddevPop,
 	"string_agg": planner.AggStringAgg, "group_concat": planner.AggStringAgg, "listagg": planner.AggStringAgg,
+	"approx_count_distinct": planner.AggApproxCountDistinct,
 }
 
 // bindHolistic binds median(x), quantile_cont(x, q) and string_agg(x [,
@@ -113,6 +114,8 @@ func (b *binder) bindHolistic(fn planner.AggFunc, name string, e *sqlparser.Func
 		return k.Val, nil
 	}
 	switch fn {
+	case planner.AggApproxCountDistinct:
+		call.Arg, call.Type, call.Distinct = x, columnar.TInt64, false
 	case planner.AggStringAgg:
 		if call.Arg, err = b.coerce(x, columnar.TVarchar, args[0], c); err != nil {
 			return nil, err

@@ -41,7 +41,8 @@ func (c *Change) rebuildSummaries(written map[string]bool) (map[string]mpMap, er
 		if sb == nil {
 			continue
 		}
-		if err := c.feedSummary(s, sb); err != nil {
+		from := c.keepSummary(s, sb)
+		if err := c.feedSummary(s, sb, from); err != nil {
 			return nil, tableError(c.path, s.base+".b2nd", err)
 		}
 		member := "_indexes/" + strings.TrimPrefix(s.base, "_cols/") + "/summary.block.b2nd"
@@ -66,8 +67,66 @@ func (c *Change) rebuildSummaries(written map[string]bool) (map[string]mpMap, er
 	return out, nil
 }
 
-// feedSummary feeds every physical row of the new version of column s.
-func (c *Change) feedSummary(s *colSource, sb *summaryBuilder) error {
+// keepSummary copies into sb the records of the old SUMMARY of s that
+// the change cannot alter — the blocks wholly below the first appended
+// row — and returns the row from which the rest must be computed (0 when
+// the old index cannot be reused: absent, stale, built over another
+// extent or segment length).
+func (c *Change) keepSummary(s *colSource, sb *summaryBuilder) int64 {
+	d, ok := c.catalogEntry(s.spec.Name)
+	if !ok {
+		return 0
+	}
+	if stale, _ := d.get("stale"); stale == true {
+		return 0
+	}
+	if sh, _ := d.get("shape"); !tupleIs(sh, c.nold) {
+		return 0
+	}
+	lv, _ := d.get("levels")
+	lm, _ := lv.(mpMap)
+	bl, _ := lm.get("block")
+	bm, _ := bl.(mpMap)
+	seg, _ := bm.get("segment_len")
+	if n, ok := asInt(seg); !ok || n != sb.blockRows {
+		return 0
+	}
+	path, _ := bm.get("path")
+	member, _ := path.(string)
+	keep := c.nold / sb.blockRows
+	if member == "" || keep == 0 {
+		return 0
+	}
+	f, err := c.t.st.frame(member)
+	if err != nil {
+		return 0
+	}
+	a, err := b2.NewArray(f)
+	if err != nil || a.NDim() != 1 || a.ItemSize() != 2*sb.itemsize+1 || a.Len() < keep {
+		return 0
+	}
+	recs, err := a.Slice([]int64{0}, []int64{keep})
+	if err != nil {
+		return 0
+	}
+	sb.recs = append(sb.recs[:0], recs...)
+	return keep * sb.blockRows
+}
+
+// tupleIs reports whether a msgpack shape (["__tuple__", n] or [n]) is
+// the one-dimensional n.
+func tupleIs(v any, n int64) bool {
+	xs, ok := untuple(v)
+	if !ok || len(xs) != 1 {
+		return false
+	}
+	m, ok := asInt(xs[0])
+	return ok && m == n
+}
+
+// feedSummary feeds the physical rows from row from on of the new
+// version of column s.
+func (c *Change) feedSummary(s *colSource, sb *summaryBuilder, from int64) error {
 	data, err := b2.OpenArray(c.member(s.base + ".b2nd"))
 	if err != nil {
 		return err
@@ -87,12 +146,14 @@ func (c *Change) feedSummary(s *colSource, sb *summaryBuilder) error {
 	}
 	dt := data.DType
 	isz := dt.ItemSize
-	it := data.Chunks()
-	defer it.Close()
-	for it.Next() {
-		b := it.Bytes()
-		start := it.Start()
-		for k := 0; k < it.Len(); k++ {
+	buf := make([]byte, data.Meta.ChunkShape[0]*isz)
+	for ci := int(from / int64(data.Meta.ChunkShape[0])); ci < data.NChunks(); ci++ {
+		start, n, err := data.ReadChunk1D(nil, buf, ci)
+		if err != nil {
+			return err
+		}
+		b := buf[:n*isz]
+		for k := int(max(from-start, 0)); k < n; k++ {
 			item := b[k*isz : (k+1)*isz]
 			r := start + int64(k)
 			if mask != nil && r < int64(len(mask)) && mask[r] == 0 ||
@@ -122,7 +183,7 @@ func (c *Change) feedSummary(s *colSource, sb *summaryBuilder) error {
 			}
 		}
 	}
-	return it.Err()
+	return nil
 }
 
 func fileExists(p string) bool {

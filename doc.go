@@ -44,13 +44,20 @@
 // Exec (and Query) also run the statements that write files:
 // COPY (query) TO 'out.parquet' [(FORMAT parquet, COMPRESSION zstd)] or TO
 // 'out.b2d' / 'out.b2z' (a python-blosc2 CTable, SUMMARY indexes built),
-// CREATE [OR REPLACE] TABLE name AS query (name.parquet in the DB's
-// directory, or in a temporary directory removed by Close for an
-// in-memory DB) and DROP TABLE name (unregisters; deletes only files of
-// that temporary directory). A file appears complete or not at all, writes
-// to one table or file are serialized, and queries already reading a
-// replaced table finish on its old file. A read-only DB refuses them with
-// ErrReadOnly; with WithRoot, targets must lie inside the root too.
+// CREATE [OR REPLACE] TABLE name AS query, CREATE TABLE name (columns …),
+// INSERT, REPLACE, DELETE, UPDATE, COPY table FROM 'file', ATTACH 'dir'
+// and DROP TABLE name (unregisters; deletes only files of the DB's
+// temporary directory). New tables are name.b2d CTables in the DB's
+// directory (Open on a directory, or ATTACH), in-memory tables in a DB
+// without one; WITH (FORMAT b2d | b2z | parquet | memory) chooses. A
+// CTable change is built beside the table and swapped in atomically: a
+// reader sees the table before or after a statement, never a mix, and a
+// writer killed midway leaves it as it was. Writes to one table are
+// serialized, across processes through a lock file ".<name>.lock" beside
+// it; queries already reading a replaced version finish on it. Rows that
+// break a column's declared constraint fail with ErrConstraint. A
+// read-only DB refuses writes with ErrReadOnly; with WithRoot, targets
+// must lie inside the root too.
 //
 // # Errors
 //

@@ -213,27 +213,12 @@ func exitCode(failed int) int {
 	return 0
 }
 
-// register adds a file, glob or directory of table files.
+// register adds a file or glob; a directory is attached (every table
+// file in it registered, and new tables written there).
 func register(db *b2sql.DB, p string) error {
 	st, err := os.Stat(p)
 	if err == nil && st.IsDir() {
-		entries, err := os.ReadDir(p)
-		if err != nil {
-			return err
-		}
-		n := 0
-		for _, e := range entries {
-			if strings.EqualFold(filepath.Ext(e.Name()), ".parquet") {
-				if err := db.RegisterTable(tableName(e.Name()), filepath.Join(p, e.Name())); err != nil {
-					return err
-				}
-				n++
-			}
-		}
-		if n == 0 {
-			return fmt.Errorf("%s: no table files found", p)
-		}
-		return nil
+		return db.Attach(p)
 	}
 	return db.RegisterTable(tableName(p), p)
 }

@@ -25,12 +25,29 @@
 // and not repeated. Nested or repeated columns (lists, maps, structs) are
 // left out of the table's Schema silently; Table.Skipped names them.
 //
-// Scans are parallel over row groups. Row groups whose column chunk
-// statistics prove a pushed predicate false are skipped unread; predicates
-// are applied Inexact (whole row groups are skipped, rows are not filtered).
-// Output keeps file order whatever the thread count, so LIMIT without ORDER
-// BY is deterministic; memory is bounded by the row groups in flight (a few
-// per worker), not by file size.
+// Scans are parallel over row groups. Output keeps file order whatever the
+// thread count, so LIMIT without ORDER BY is deterministic; memory is
+// bounded by the row groups in flight (a few per worker), not by file size.
+//
+// A pushed filter (a conjunction of index.Pred) is applied Exact: the scan
+// emits only matching rows. On the way it skips, each rule asking
+// spec.On(rule) and counting what it skipped in ScanStats:
+//
+//	BlockPruning         row groups whose column chunk statistics prove
+//	                     the filter false (stats.go)
+//	BloomFilter          row groups whose bloom filter holds none of the
+//	                     values of an = or IN (bloom.go)
+//	PageIndex            pages whose ColumnIndex min/max/null count prove
+//	                     the filter false; the OffsetIndex turns them into
+//	                     row ranges that every column skips (pageindex.go)
+//	LateMaterialization  filter columns are decoded first; the other columns
+//	                     only on the pages holding selected rows, seeking
+//	                     over the rest (filtered.go)
+//
+// NaN (above every number, absent from Parquet min/max), NULL-only pages
+// and missing or malformed indexes and filters mean "maybe". The rows a
+// filter keeps do not depend on the rules: they only change what is
+// decompressed (ScanStats.BytesDecompressed, PagesSkipped).
 //
 // Writer writes through a temporary file renamed into place. It buffers a
 // row group (122,880 rows by default, like DuckDB) and picks each column's
@@ -38,7 +55,9 @@
 // DELTA_BINARY_PACKED for sorted or smooth integers (ids, timestamps), and
 // no Snappy where Snappy does not shrink the data, because decompression
 // dominates the decode time of plain numbers. Statistics and the page index
-// are always written.
+// are always written, with 64 KiB data pages so that the page index has a
+// useful grain, and adaptive bloom filters on integer and string columns
+// not written DELTA (see bloomPays).
 //
 // Every error names the file (and row group and column where known) and
 // wraps ErrCorrupt when the input is malformed; panics inside arrow-go on

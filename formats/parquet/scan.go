@@ -71,13 +71,17 @@ type scanner struct {
 
 	limit    int64 // -1: none
 	produced int64
-	err      error
-	closed   bool
+	// plan is what planning decided per unit (page ranges); filtering is
+	// true when spec.Filter is applied to rows (see filtered.go).
+	plan      *scanPlan
+	filtering bool
+	err       error
+	closed    bool
 }
 
-// Scan starts reading spec.Cols. Row groups whose statistics prove a
-// spec.Filter predicate false are skipped when spec.On(index.BlockPruning); rows are not
-// filtered. Batches come in file order when spec.Threads == 1 or
+// Scan starts reading spec.Cols of the rows that satisfy spec.Filter (every
+// predicate is applied exactly; see the package doc for what each scan rule
+// skips on the way). Batches come in file order when spec.Threads == 1 or
 // spec.Limit >= 0. The returned reader must be closed.
 func (t *Table) Scan(ctx context.Context, spec index.ScanSpec) (columnar.Reader, error) {
 	s := &scanner{t: t, spec: spec, stats: spec.Stats, limit: spec.Limit, countUnits: true}
@@ -97,14 +101,10 @@ func (t *Table) Scan(ctx context.Context, spec index.ScanSpec) (columnar.Reader,
 			return nil, fmt.Errorf("parquet: %s: scan of a closed table", f.path)
 		}
 	}
-	read, allTrue, skipped := t.plan(spec)
-	if s.stats != nil {
-		s.stats.UnitName = "row groups"
-		atomic.AddInt64(&s.stats.UnitsTotal, int64(len(t.units)))
-		atomic.AddInt64(&s.stats.UnitsSkipped, int64(skipped))
-		atomic.AddInt64(&s.stats.UnitsAllTrue, int64(allTrue))
-	}
-	s.start(ctx, read)
+	s.plan = t.planScan(spec)
+	s.filtering = len(spec.Filter) > 0
+	s.plan.count(s.stats, len(t.units))
+	s.start(ctx, s.plan.read)
 	return s, nil
 }
 
@@ -164,10 +164,15 @@ func (s *scanner) dispatch(read []int, work chan<- *task) {
 		}
 		u := &s.t.units[ui]
 		tk := &task{unit: ui, maxRows: u.rows}
-		if s.limit >= 0 {
+		switch {
+		case s.filtering && s.limit >= 0:
+			// A filtered unit yields an unknown number of rows: each may
+			// have to produce the whole limit.
+			tk.maxRows = min(u.rows, s.limit)
+		case s.limit >= 0:
 			tk.maxRows = min(u.rows, s.limit-queued)
+			queued += tk.maxRows
 		}
-		queued += tk.maxRows
 		if s.ordered {
 			// With several workers, room for the whole unit: a worker never
 			// waits for the consumer inside a unit (which would serialize
@@ -198,7 +203,7 @@ func (s *scanner) work(work <-chan *task) {
 	w := &worker{s: s, decs: make([]decoder, len(s.cols))}
 	for i, c := range s.cols {
 		w.decs[i].c = c
-		w.decs[i].codes = s.spec.WantsCodes(i)
+		w.decs[i].want(s.spec, i)
 	}
 	for tk := range work {
 		out := s.shared
@@ -225,6 +230,9 @@ func (s *scanner) work(work <-chan *task) {
 type worker struct {
 	s    *scanner
 	decs []decoder
+	// filtered unit scans (filtered.go): per table column, reused
+	fcols map[int]*fcol
+	rf    rowFilter
 }
 
 // unit decodes one row group into batches sent to out.
@@ -250,6 +258,19 @@ func (w *worker) unit(tk *task, out chan<- item) (err error) {
 			err = where(col, fmt.Errorf("%w: decoder panic: %v", ErrCorrupt, r))
 		}
 	}()
+	if preds, ranges := s.unitFilter(tk.unit); preds != nil || ranges != nil {
+		tc, err := w.filteredUnit(tk, u, pf, preds, ranges, out)
+		if err != nil {
+			if tc >= 0 {
+				return fmt.Errorf("parquet: %s: row group %d: column %q: %w", pf.path, u.rg, s.t.cols[tc].field.Name, err)
+			}
+			return where(-1, err)
+		}
+		if s.countUnits && s.stats != nil {
+			atomic.AddInt64(&s.stats.UnitsDone, 1)
+		}
+		return nil
+	}
 	if len(s.cols) > 0 {
 		rgr := pf.rdr.RowGroup(u.rg)
 		var bytes int64

@@ -2,7 +2,9 @@ package parquet
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/parquet/metadata"
 
@@ -136,7 +138,12 @@ func (t *Table) predVerdict(u *unit, p index.Pred) index.Verdict {
 	if p.Col < 0 || p.Col >= len(u.stats) || !u.stats[p.Col].ok {
 		return index.Maybe
 	}
-	s := u.stats[p.Col].s
+	return t.statsVerdict(u.stats[p.Col].s, p)
+}
+
+// statsVerdict is s.Verdict(p) for a single-column p on one row group or
+// page of column p.Col, corrected for NaN (see predVerdict).
+func (t *Table) statsVerdict(s index.Stats, p index.Pred) index.Verdict {
 	v := s.Verdict(p)
 	if s.HasMinMax && t.cols[p.Col].field.Type.IsFloat() {
 		switch p.Op {
@@ -153,9 +160,11 @@ func (t *Table) predVerdict(u *unit, p index.Pred) index.Verdict {
 	return v
 }
 
-// SupportsFilter reports Inexact for predicates whose columns carry
-// statistics in at least one row group (row groups are skipped, rows are
-// not filtered), and Unsupported otherwise.
+// SupportsFilter reports Exact for every predicate on a column of the
+// table, and for ORs of them: a scan given a filter applies it to rows
+// (filtered.go), which is what lets it decode the other columns late. Row
+// groups whose statistics or bloom filters rule the predicate out, and pages
+// whose page index does, are skipped on the way.
 func (t *Table) SupportsFilter(p index.Pred) index.Support {
 	if p.Op == index.Or {
 		if len(p.Any) == 0 {
@@ -166,52 +175,219 @@ func (t *Table) SupportsFilter(p index.Pred) index.Support {
 				return index.Unsupported
 			}
 		}
-		return index.Inexact
+		return index.Exact
 	}
-	if p.Col < 0 || p.Col >= len(t.hasStats) || !t.hasStats[p.Col] {
+	if p.Col < 0 || p.Col >= len(t.cols) || !predFits(p, t.cols[p.Col].field.Type) {
 		return index.Unsupported
 	}
-	return index.Inexact
+	return index.Exact
+}
+
+// predFits reports whether p's constants have the physical type of a
+// column of type t, which is what rowFilter compares them as.
+func predFits(p index.Pred, t columnar.Type) bool {
+	switch p.Op {
+	case index.IsNull, index.IsNotNull:
+		return true
+	case index.Between:
+		if len(p.Vals) != 2 {
+			return false
+		}
+	case index.In:
+		if len(p.Vals) == 0 {
+			return false
+		}
+	default:
+		if len(p.Vals) != 1 {
+			return false
+		}
+	}
+	for _, v := range p.Vals {
+		if v.Null || v.Type.Phys() != t.Phys() {
+			return false
+		}
+	}
+	return true
+}
+
+// scanPlan is what a scan reads, decided from metadata alone: the units
+// to read in order, the row ranges the page index leaves in each, and what
+// each rule skipped.
+type scanPlan struct {
+	read      []int
+	allTrue   int
+	skipped   int
+	skippedBy [index.NumScanRules]int
+	ranges    map[int][]rowRange // unit → rows left by the page index (absent: all)
+	// pagesTotal/pagesLeft count, over the units read, the pages of the
+	// filter columns' chunks and those the page index did not rule out.
+	pagesTotal, pagesLeft int
+	// preds[unit] are the filter predicates to apply to the unit's rows:
+	// those its statistics did not prove true for every row.
+	preds map[int][]index.Pred
 }
 
 // plan decides which units a scan reads. It returns the units to read (in
 // order), how many of them statistics proved all-true, and how many were
 // skipped.
 func (t *Table) plan(spec index.ScanSpec) (read []int, allTrue, skipped int) {
-	read = make([]int, 0, len(t.units))
+	pl := t.planScan(spec)
+	return pl.read, pl.allTrue, pl.skipped
+}
+
+// planScan decides, from footer statistics (BlockPruning), bloom filters
+// (BloomFilter) and the page index (PageIndex), which units and rows a scan
+// with spec reads. Each rule runs only where spec.On allows it.
+func (t *Table) planScan(spec index.ScanSpec) *scanPlan {
+	pl := &scanPlan{read: make([]int, 0, len(t.units))}
+	if len(spec.Filter) > 0 {
+		pl.preds = map[int][]index.Pred{}
+	}
 	for i := range t.units {
 		u := &t.units[i]
-		if !spec.On(index.BlockPruning) || len(spec.Filter) == 0 {
-			read = append(read, i)
+		if len(spec.Filter) == 0 {
+			pl.read = append(pl.read, i)
 			continue
 		}
-		switch t.verdict(u, spec.Filter) {
-		case index.None:
-			skipped++
-			continue
-		case index.All:
-			allTrue++
+		preds := spec.Filter
+		if spec.On(index.BlockPruning) {
+			vs := make([]index.Verdict, len(spec.Filter))
+			preds = nil
+			for k, p := range spec.Filter {
+				vs[k] = t.predVerdict(u, p)
+				if vs[k] != index.All {
+					preds = append(preds, p)
+				}
+			}
+			switch index.Conjunction(vs...) {
+			case index.None:
+				pl.skipped++
+				pl.skippedBy[index.BlockPruning]++
+				continue
+			case index.All:
+				pl.allTrue++
+			}
 		}
-		read = append(read, i)
+		if len(preds) > 0 && spec.On(index.BloomFilter) && t.bloomRules(i, preds) {
+			pl.skipped++
+			pl.skippedBy[index.BloomFilter]++
+			continue
+		}
+		if len(preds) > 0 && spec.On(index.PageIndex) {
+			rs, ok := t.pagedRanges(i, preds)
+			if ok && len(rs) == 0 {
+				pl.skipped++
+				pl.skippedBy[index.PageIndex]++
+				continue
+			}
+			t.countFilterPages(pl, i, preds, rs, ok)
+			if ok {
+				if pl.ranges == nil {
+					pl.ranges = map[int][]rowRange{}
+				}
+				pl.ranges[i] = rs
+			}
+		}
+		if len(preds) > 0 {
+			pl.preds[i] = preds
+		}
+		pl.read = append(pl.read, i)
 	}
-	t.orderTopK(spec, read)
-	return read, allTrue, skipped
+	t.orderTopK(spec, pl.read)
+	return pl
+}
+
+// countFilterPages adds to pl the pages of unit ui's filter columns and
+// how many of them overlap the rows left (all of them when !narrowed).
+func (t *Table) countFilterPages(pl *scanPlan, ui int, preds []index.Pred, left []rowRange, narrowed bool) {
+	var cols []int
+	for _, p := range preds {
+		for _, c := range p.Cols(nil) {
+			if !slices.Contains(cols, c) {
+				cols = append(cols, c)
+			}
+		}
+	}
+	rows := t.units[ui].rows
+	for _, c := range cols {
+		if c < 0 || c >= len(t.cols) {
+			continue
+		}
+		pi := t.pageIndexOf(ui, &t.cols[c])
+		pl.pagesTotal += pi.pages()
+		if !narrowed {
+			pl.pagesLeft += pi.pages()
+			continue
+		}
+		for j := range pi.first {
+			lo, hi := pi.first[j], pi.pageEnd(j, rows)
+			for _, r := range left {
+				if r.lo < hi && lo < r.hi {
+					pl.pagesLeft++
+					break
+				}
+			}
+		}
+	}
+}
+
+// count adds the plan's decisions to stats (nil: nothing to do).
+func (pl *scanPlan) count(stats *index.ScanStats, units int) {
+	if stats == nil {
+		return
+	}
+	stats.UnitName = "row groups"
+	atomic.AddInt64(&stats.UnitsTotal, int64(units))
+	atomic.AddInt64(&stats.UnitsSkipped, int64(pl.skipped))
+	atomic.AddInt64(&stats.UnitsAllTrue, int64(pl.allTrue))
+	for r, n := range pl.skippedBy {
+		if n > 0 {
+			atomic.AddInt64(&stats.SkippedBy[r], int64(n))
+		}
+	}
+}
+
+// unitFilter returns what a scan applies to unit ui's rows: the predicates
+// not proved true for the whole unit (nil: none) and the row ranges the
+// page index leaves (nil: all rows).
+func (s *scanner) unitFilter(ui int) ([]index.Pred, []rowRange) {
+	if s.plan == nil {
+		return nil, nil
+	}
+	return s.plan.preds[ui], s.plan.ranges[ui]
 }
 
 // DescribeScan says, without reading data, what a scan with spec touches,
-// e.g. "row groups=2/10 files=1 (stats)".
+// e.g. "row groups=2/10 pages=13/40 files=1 (stats, bloom, page index)";
+// pages counts the filter columns' pages in the row groups read, and those
+// the page index left.
 func (t *Table) DescribeScan(spec index.ScanSpec) string {
-	read, allTrue, _ := t.plan(spec)
+	pl := t.planScan(spec)
 	var b strings.Builder
-	fmt.Fprintf(&b, "row groups=%d/%d", len(read), len(t.units))
+	fmt.Fprintf(&b, "row groups=%d/%d", len(pl.read), len(t.units))
+	if pl.pagesTotal > 0 {
+		fmt.Fprintf(&b, " pages=%d/%d", pl.pagesLeft, pl.pagesTotal)
+	}
 	if len(t.files) > 1 {
 		fmt.Fprintf(&b, " files=%d", len(t.files))
 	}
-	if allTrue > 0 {
-		fmt.Fprintf(&b, " all-true=%d", allTrue)
+	if pl.allTrue > 0 {
+		fmt.Fprintf(&b, " all-true=%d", pl.allTrue)
 	}
-	if len(spec.Filter) > 0 && spec.On(index.BlockPruning) {
-		b.WriteString(" (stats)")
+	if len(spec.Filter) > 0 {
+		var used []string
+		if spec.On(index.BlockPruning) {
+			used = append(used, "stats")
+		}
+		if pl.skippedBy[index.BloomFilter] > 0 {
+			used = append(used, "bloom")
+		}
+		if pl.skippedBy[index.PageIndex] > 0 || pl.pagesLeft < pl.pagesTotal {
+			used = append(used, "page index")
+		}
+		if len(used) > 0 {
+			fmt.Fprintf(&b, " (%s)", strings.Join(used, ", "))
+		}
 	}
 	return b.String()
 }

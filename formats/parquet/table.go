@@ -28,9 +28,8 @@ type Table struct {
 	skipped []string
 	units   []unit // every row group of every file, in file order
 	rows    int64
-	// hasStats[c] is true when some row group carries statistics for column
-	// c, which is what makes a predicate on it worth pushing.
-	hasStats []bool
+	// pidx caches the page indexes read so far (pageindex.go).
+	pidx pageIndexes
 }
 
 // pqFile is one open file of a table.
@@ -78,7 +77,6 @@ func Open(pattern string) (_ *Table, err error) {
 			return nil, err
 		}
 	}
-	t.finish()
 	return t, nil
 }
 
@@ -109,16 +107,6 @@ func (t *Table) addFile(f *pqFile, cols []column, skipped []string) error {
 	return nil
 }
 
-// finish computes what depends on all files.
-func (t *Table) finish() {
-	t.hasStats = make([]bool, len(t.cols))
-	for _, u := range t.units {
-		for c, s := range u.stats {
-			t.hasStats[c] = t.hasStats[c] || s.ok
-		}
-	}
-}
-
 // openBytes opens an in-memory Parquet file as a one-file table (for tests
 // and fuzzing).
 func openBytes(name string, data []byte) (*Table, error) {
@@ -131,7 +119,6 @@ func openBytes(name string, data []byte) (*Table, error) {
 	if err := t.addFile(f, cols, skipped); err != nil {
 		return nil, err
 	}
-	t.finish()
 	return t, nil
 }
 

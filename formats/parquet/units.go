@@ -3,7 +3,6 @@ package parquet
 import (
 	"context"
 	"fmt"
-	"sync/atomic"
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/index"
@@ -19,20 +18,16 @@ func (t *Table) ScanUnits(ctx context.Context, spec index.ScanSpec) ([]func(ctx 
 			return nil, fmt.Errorf("parquet: %s: scan of column %d, table has %d", t.name, c, len(t.cols))
 		}
 	}
-	read, allTrue, skipped := t.plan(spec)
-	if spec.Stats != nil {
-		spec.Stats.UnitName = "row groups"
-		atomic.AddInt64(&spec.Stats.UnitsTotal, int64(len(t.units)))
-		atomic.AddInt64(&spec.Stats.UnitsSkipped, int64(skipped))
-		atomic.AddInt64(&spec.Stats.UnitsAllTrue, int64(allTrue))
-	}
+	pl := t.planScan(spec)
+	pl.count(spec.Stats, len(t.units))
+	read := pl.read
 	unitSpec := spec
 	unitSpec.Threads, unitSpec.Limit = 1, -1
 	out := make([]func(ctx context.Context) (columnar.Reader, error), len(read))
 	for i, ui := range read {
 		ui := ui
 		out[i] = func(ctx context.Context) (columnar.Reader, error) {
-			s := &scanner{t: t, spec: unitSpec, stats: unitSpec.Stats, limit: -1}
+			s := &scanner{t: t, spec: unitSpec, stats: unitSpec.Stats, limit: -1, plan: pl, filtering: len(spec.Filter) > 0}
 			for _, c := range unitSpec.Cols {
 				s.cols = append(s.cols, &t.cols[c])
 				s.types = append(s.types, t.cols[c].field.Type)

@@ -1,0 +1,111 @@
+package parquet
+
+import (
+	"math"
+
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/metadata"
+
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/index"
+)
+
+// bloomRules reports whether unit ui's bloom filters prove the conjunction
+// filter false: some `col = v` or `col IN (…)` whose column chunk has a
+// bloom filter that holds none of the values. A bloom filter answers
+// "absent" or "maybe", so it can only skip.
+func (t *Table) bloomRules(ui int, filter []index.Pred) bool {
+	for _, p := range filter {
+		if (p.Op == index.Eq || p.Op == index.In) && t.bloomAbsent(ui, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// bloomAbsent reports whether the bloom filter of p's column in unit ui
+// proves every value of p absent. Unreadable filters are "maybe".
+func (t *Table) bloomAbsent(ui int, p index.Pred) (absent bool) {
+	if p.Col < 0 || p.Col >= len(t.cols) {
+		return false
+	}
+	c := &t.cols[p.Col]
+	if !bloomable(c) {
+		return false
+	}
+	defer func() {
+		if recover() != nil {
+			absent = false
+		}
+	}()
+	u := &t.units[ui]
+	pf := t.files[u.file]
+	cc, err := pf.meta.RowGroup(u.rg).ColumnChunk(c.leaf)
+	if err != nil || cc.BloomFilterOffset() <= 0 {
+		return false
+	}
+	rgr, err := pf.rdr.GetBloomFilterReader().RowGroup(u.rg)
+	if err != nil {
+		return false
+	}
+	absent = true
+	err = rgr.VisitColumnBloomFilter(c.leaf, func(bf metadata.BloomFilter) error {
+		for _, v := range p.Vals {
+			h, ok := bloomHash(bf.Hasher(), c, v)
+			if !ok || bf.CheckHash(h) {
+				absent = false
+				return nil
+			}
+		}
+		return nil
+	})
+	return err == nil && absent
+}
+
+// bloomable reports whether a literal of c's SQL type maps back to exactly
+// one stored physical value, which is what the filter hashed. Rescaled time
+// units and INT96 do not (several stored values read as one), nor do
+// decimals stored as byte arrays (sign-extension makes several encodings).
+func bloomable(c *column) bool {
+	switch c.kind {
+	case kInt32, kInt64:
+		return c.mul == 1 && c.div == 1
+	case kUint32, kUint64, kFloat32, kFloat64, kBytes, kFixed:
+		return true
+	}
+	return false
+}
+
+// bloomHash hashes v as the writer hashed the stored value.
+func bloomHash(h metadata.Hasher, c *column, v columnar.Value) (uint64, bool) {
+	switch c.kind {
+	case kInt32:
+		if v.I < math.MinInt32 || v.I > math.MaxInt32 {
+			return 0, false
+		}
+		return metadata.GetHash(h, int32(v.I)), true
+	case kUint32:
+		if v.I < 0 || v.I > math.MaxUint32 {
+			return 0, false
+		}
+		return metadata.GetHash(h, int32(uint32(v.I))), true
+	case kInt64, kUint64:
+		return metadata.GetHash(h, v.I), true
+	case kFloat32:
+		f := float32(v.F)
+		if float64(f) != v.F || v.F == 0 {
+			return 0, false // ±0 compare equal but hash apart
+		}
+		return metadata.GetHash(h, f), true
+	case kFloat64:
+		if math.IsNaN(v.F) || v.F == 0 {
+			return 0, false
+		}
+		return metadata.GetHash(h, v.F), true
+	case kBytes:
+		return metadata.GetHash(h, parquet.ByteArray(v.S)), true
+	case kFixed:
+		return metadata.GetHash(h, parquet.FixedLenByteArray(v.S)), true
+	}
+	return 0, false
+}

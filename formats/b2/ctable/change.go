@@ -120,7 +120,8 @@ func (c *Change) Append(b *columnar.Batch) error {
 	for i := 0; i < n; i++ {
 		c.idx = append(c.idx, b.Row(i))
 	}
-	var zeros []int
+	var zeros, reRows []int
+	var re *columnar.Vector
 	for i, v := range b.Cols {
 		f := c.t.schema[i]
 		if v.Type.Phys() != f.Type.Phys() {
@@ -133,7 +134,19 @@ func (c *Change) Append(b *columnar.Batch) error {
 			}
 			rows = zeros
 		}
-		if err := c.cols[c.t.cols[i].src].add(v, rows); err != nil {
+		e := c.t.cols[i]
+		var err error
+		switch {
+		case !strings.HasPrefix(c.t.srcs[e.src].spec.Kind, "complex"):
+			err = c.cols[e.src].add(v, rows)
+		case e.part == 0:
+			// The real half waits for the imaginary one (the next
+			// column: a complex column exposes <name>_re, <name>_im).
+			re, reRows = v, rows
+		default:
+			err = c.cols[e.src].addComplex(re, reRows, v, rows)
+		}
+		if err != nil {
 			return fmt.Errorf("ctable: %s: column %q: %w", c.path, f.Name, err)
 		}
 	}
@@ -153,11 +166,6 @@ func (c *Change) Append(b *columnar.Batch) error {
 func (c *Change) startAppend() error {
 	if len(c.t.skipped) > 0 {
 		return unsupportedf("ctable: %s: column %q is of a kind rows cannot be appended to here", c.path, c.t.skipped[0])
-	}
-	for _, e := range c.t.cols {
-		if e.part != 0 || strings.HasPrefix(c.t.srcs[e.src].spec.Kind, "complex") {
-			return unsupportedf("ctable: %s: column %q is complex; appending to it is not supported", c.path, c.t.srcs[e.src].spec.Name)
-		}
 	}
 	c.cols = make([]*colAppender, len(c.t.srcs))
 	for i, s := range c.t.srcs {

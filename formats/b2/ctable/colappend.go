@@ -128,6 +128,48 @@ func (ca *colAppender) add(v *columnar.Vector, rows []int) error {
 	return nil
 }
 
+// addComplex appends a complex column from its real and imaginary
+// halves; a row is NULL when either half is (mask storage).
+func (ca *colAppender) addComplex(re *columnar.Vector, reRows []int, im *columnar.Vector, imRows []int) error {
+	n := len(imRows)
+	ca.valid = grow(ca.valid, n)
+	anyNull := false
+	for k := range imRows {
+		ca.valid[k] = 1
+		if re.IsNull(reRows[k]) || im.IsNull(imRows[k]) {
+			ca.valid[k] = 0
+			anyNull = true
+		}
+	}
+	if anyNull && !ca.s.spec.Nullable {
+		return fmt.Errorf("NULL in a column without nulls")
+	}
+	if anyNull && ca.mask == nil {
+		if err := ca.startMask(); err != nil {
+			return err
+		}
+	}
+	isz := ca.s.data.DType.ItemSize
+	half := isz / 2
+	ca.buf = grow(ca.buf, n*isz)
+	out := ca.buf[:n*isz]
+	clear(out)
+	for k := range imRows {
+		if ca.valid[k] == 0 {
+			continue
+		}
+		putFloat(out[k*isz:k*isz+half], re.Floats[reRows[k]])
+		putFloat(out[k*isz+half:(k+1)*isz], im.Floats[imRows[k]])
+	}
+	if err := ca.data.append(out); err != nil {
+		return err
+	}
+	if ca.mask != nil {
+		return ca.mask.append(ca.valid[:n])
+	}
+	return nil
+}
+
 // startMask creates the not-null sidecar: every old row present.
 func (ca *colAppender) startMask() error {
 	g := ca.s.data.Meta

@@ -43,14 +43,15 @@ func (b *Built) Explain(analyze bool) string {
 
 // scanCounters renders what a scan read and skipped, e.g.
 // "[blocks: 100 total, 97 skipped (block_pruning 90, topk_pruning 7),
-// 1 all-match; pages: 3 of 40 skipped; read 2048 rows, 1.0 MiB on disk,
-// 4.0 MiB decompressed]". Rules that skipped nothing are left out.
+// 1 all-match, late_materialization 2 with other columns left compressed;
+// pages: 3 of 40 skipped; read 2048 rows, 1.0 MiB on disk, 4.0 MiB
+// decompressed]". Rules that skipped nothing are left out.
 func scanCounters(s *index.ScanStats) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "[%s: %d total, %d skipped", s.UnitName, atomic.LoadInt64(&s.UnitsTotal), atomic.LoadInt64(&s.UnitsSkipped))
 	var by []string
 	for r := index.ScanRule(0); r < index.NumScanRules; r++ {
-		if n := atomic.LoadInt64(&s.SkippedBy[r]); n > 0 {
+		if n := atomic.LoadInt64(&s.SkippedBy[r]); n > 0 && r != index.LateMaterialization {
 			by = append(by, fmt.Sprintf("%s %d", r, n))
 		}
 	}
@@ -58,6 +59,11 @@ func scanCounters(s *index.ScanStats) string {
 		fmt.Fprintf(&b, " (%s)", strings.Join(by, ", "))
 	}
 	fmt.Fprintf(&b, ", %d all-match", atomic.LoadInt64(&s.UnitsAllTrue))
+	// Late materialization reads a unit's filter columns: the unit is not
+	// skipped, only the decoding of its other columns.
+	if n := atomic.LoadInt64(&s.SkippedBy[index.LateMaterialization]); n > 0 {
+		fmt.Fprintf(&b, ", %s %d with other columns left compressed", index.LateMaterialization, n)
+	}
 	if pt := atomic.LoadInt64(&s.PagesTotal); pt > 0 {
 		fmt.Fprintf(&b, "; pages: %d of %d skipped", atomic.LoadInt64(&s.PagesSkipped), pt)
 	}

@@ -275,7 +275,8 @@ func TestScanCountersText(t *testing.T) {
 		BytesRead: 2048, BytesDecompressed: 4096, PagesTotal: 10, PagesSkipped: 7}
 	s.SkippedBy[index.BlockPruning] = 30
 	s.SkippedBy[index.TopKPruning] = 9
-	want := "[blocks: 40 total, 39 skipped (block_pruning 30, topk_pruning 9), 1 all-match; pages: 7 of 10 skipped; read 256 rows, 2.0 KiB on disk, 4.0 KiB decompressed]"
+	s.SkippedBy[index.LateMaterialization] = 3
+	want := "[blocks: 40 total, 39 skipped (block_pruning 30, topk_pruning 9), 1 all-match, late_materialization 3 with other columns left compressed; pages: 7 of 10 skipped; read 256 rows, 2.0 KiB on disk, 4.0 KiB decompressed]"
 	if got := scanCounters(s); got != want {
 		t.Fatalf("got  %s\nwant %s", got, want)
 	}

@@ -40,6 +40,9 @@ var moreFuncs = map[string]struct {
 	"date_diff":      {fnDateDiff, true},
 	"strftime":       {fnStrftime, true},
 	"to_timestamp":   {fnToTimestamp, true},
+	"add_months":     {fnAddMonths, true},
+	"strptime":       {fnStrptime(false), true},
+	"try_strptime":   {fnStrptime(true), true},
 }
 
 func newMoreCall(fn string, args []Expr, ret columnar.Type) (Expr, bool) {

@@ -46,6 +46,8 @@ package planner
 //	date_diff     VARCHAR, DATE|TIMESTAMP, DATE|TIMESTAMP  BIGINT  part boundaries crossed
 //	strftime      DATE|TIMESTAMP, VARCHAR      VARCHAR   %Y %y %m %d %e %H %I %M %S %f %j %p %b %B %a %A %w %%
 //	to_timestamp  DOUBLE                       TIMESTAMP epoch seconds
+//	strptime, try_strptime  VARCHAR, VARCHAR   TIMESTAMP DuckDB % codes; no match: error (try_: NULL); to_timestamp(s, fmt) binds here
+//	add_months    TIMESTAMP, BIGINT            TIMESTAMP day clamped to the month's end; TIMESTAMP ± an INTERVAL literal with months binds here
 //
 // mod(a, b) binds to %, date_add(d, i) to TIMESTAMP + INTERVAL. The
 // functions from replace on run row by row (executor/call_more.go).

@@ -45,7 +45,7 @@ func bindWithParams(stmt *Query, cat planner.Catalog, params []columnar.Value) (
 	if stmt == nil || stmt.stmt == nil {
 		return nil, &Error{Pos: Pos{1, 1}, Kind: ErrSyntax, Msg: "no query to bind"}
 	}
-	b := &binder{q: stmt, cat: cat, cl: stmt.clauses(), lits: map[*planner.Const]litInfo{}, expanding: map[string]bool{}, params: params}
+	b := &binder{q: stmt, cat: cat, cl: stmt.clauses(), lits: map[*planner.Const]litInfo{}, calMonths: map[*planner.Const]int64{}, expanding: map[string]bool{}, params: params}
 	return b.bindQuery()
 }
 
@@ -75,7 +75,10 @@ type binder struct {
 	quals  []string               // qualifiers in scope
 	hidden map[planner.ColID]bool // scope columns merged by USING: qualified access only
 	lits   map[*planner.Const]litInfo
-	agg    *aggState // non-nil while binding above an Aggregate
+	// calMonths counts the calendar months of INTERVAL literals
+	// (interval_calendar.go); shared with nested queries like lits.
+	calMonths map[*planner.Const]int64
+	agg       *aggState // non-nil while binding above an Aggregate
 
 	input     planner.Node           // the FROM plan that subqueries in WHERE and SELECT join onto
 	outer     *binder                // the enclosing query of a subquery (correlation)

@@ -161,13 +161,13 @@ func (b *binder) temporalArith(fn string, l, r planner.Expr, ls, rs sqlparser.Ex
 		if err != nil {
 			return nil, err
 		}
-		return mk(columnar.TTimestamp, lx, r), nil
+		return b.calendarAdd(fn, lx, r), nil
 	case lt.ID == columnar.Interval && rt.IsTemporal() && fn == "+":
 		rx, err := toTS(r, rs)
 		if err != nil {
 			return nil, err
 		}
-		return mk(columnar.TTimestamp, rx, l), nil // the vocabulary has TIMESTAMP + INTERVAL only
+		return b.calendarAdd(fn, rx, l), nil // the vocabulary has TIMESTAMP + INTERVAL only
 	}
 	return nil, b.typeErr(ls, c, "cannot apply %s to %s and %s", fn, lt, rt)
 }

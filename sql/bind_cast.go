@@ -91,10 +91,21 @@ func (b *binder) bindInterval(e *sqlparser.IntervalExpr, c ectx) (planner.Expr, 
 		}
 		us = int64(math.Round(f * float64(m)))
 	}
-	if neg {
-		us = -us
+	months, calendar := int64(0), false
+	if e.Unit == markNoUnit {
+		months, calendar = calendarMonths(text)
+	} else if per := unitMonths(e.Unit); per != 0 {
+		n, err := strconv.ParseInt(strings.TrimSpace(text), 10, 64)
+		months, calendar = n*per, err == nil
 	}
-	return &planner.Const{Val: columnar.IntValue(columnar.TInterval, us)}, nil
+	if neg {
+		us, months = -us, -months
+	}
+	k := &planner.Const{Val: columnar.IntValue(columnar.TInterval, us)}
+	if calendar && months != 0 {
+		b.calMonths[k] = months
+	}
+	return k, nil
 }
 
 // quoteSQL renders s as a SQL string literal.

@@ -49,6 +49,8 @@ var moreSigs = map[string]moreSig{
 	"datediff":       {"date_diff", []argKind{aStr, aTime, aTime}, 0, columnar.TInt64},
 	"strftime":       {"strftime", []argKind{aTime, aStr}, 0, columnar.TVarchar},
 	"to_timestamp":   {"to_timestamp", []argKind{aFloat}, 0, columnar.TTimestamp},
+	"strptime":       {"strptime", []argKind{aStr, aStr}, 0, columnar.TTimestamp},
+	"try_strptime":   {"try_strptime", []argKind{aStr, aStr}, 0, columnar.TTimestamp},
 }
 
 func moreNames() []string {
@@ -99,7 +101,12 @@ func (b *binder) scalarMore(name string, xs []planner.Expr, srcs []sqlparser.Exp
 		if err != nil {
 			return nil, true, err
 		}
-		return &planner.Call{Fn: "+", Args: []planner.Expr{ts, xs[1]}, T: columnar.TTimestamp}, true, nil
+		return b.calendarAdd("+", ts, xs[1]), true, nil
+	case "to_timestamp":
+		if len(xs) == 2 {
+			// to_timestamp(text, format): strptime with DuckDB's % codes.
+			name = "strptime"
+		}
 	}
 	sig, ok := moreSigs[name]
 	if !ok {

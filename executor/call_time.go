@@ -1,0 +1,268 @@
+package executor
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/b2sql/b2sql/columnar"
+)
+
+// Calendar arithmetic and parsing of timestamps (see planner/functions.go):
+//
+//	add_months(ts, n)          TIMESTAMP + n calendar months
+//	strptime(s, fmt)           TIMESTAMP parsed with DuckDB's % codes; an error when s does not match
+//	try_strptime(s, fmt)       the same, NULL when s does not match
+//
+// They are registered in moreFuncs (call_more.go).
+// fnAddMonths adds a[1] months to the TIMESTAMP a[0]; a day past the end of
+// the target month becomes its last day (2024-01-31 + 1 month =
+// 2024-02-29), as in DuckDB and PostgreSQL.
+func fnAddMonths(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+	return columnar.IntValue(t, AddMonths(a[0].I, a[1].I)), nil
+}
+
+// AddMonths adds n calendar months to a timestamp in microseconds, clamping
+// the day to the target month's length. Exported for constant folding.
+func AddMonths(us, n int64) int64 {
+	tm := time.UnixMicro(us).UTC()
+	y, m, d := tm.Date()
+	total := int64(y)*12 + int64(m) - 1 + n
+	ny, nm := int(floorDiv(total, 12)), time.Month(total-floorDiv(total, 12)*12+1)
+	last := time.Date(ny, nm+1, 0, 0, 0, 0, 0, time.UTC).Day()
+	d = min(d, last)
+	clock := tm.Sub(time.Date(y, m, tm.Day(), 0, 0, 0, 0, time.UTC))
+	return time.Date(ny, nm, d, 0, 0, 0, 0, time.UTC).Add(clock).UnixMicro()
+}
+
+func fnStrptime(try bool) rowFunc {
+	return func(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+		us, err := Strptime(a[0].S, a[1].S)
+		if err != nil {
+			if try {
+				return columnar.NullValue(t), nil
+			}
+			return columnar.Value{}, err
+		}
+		return columnar.IntValue(t, us), nil
+	}
+}
+
+var monthNames = []string{"january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"}
+var dayNames = []string{"sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"}
+
+// Strptime parses s with a DuckDB/C format and returns microseconds since
+// the epoch (UTC; a %z offset is applied). Codes: %Y %y %m %d %e %H %I %M
+// %S %f (up to 6 digits) %g (milliseconds) %p %b %h %B %a %A %j %z %Z %%;
+// "%-d" style flags are accepted. Numbers may have fewer digits than
+// their width; any other character must match itself, and one space
+// matches any run of white space.
+func Strptime(s, format string) (int64, error) {
+	fail := func(why string) (int64, error) {
+		return 0, fmt.Errorf("could not parse %q with format %q: %s", s, format, why)
+	}
+	year, month, day, hour, minute, sec, micro := 1900, 1, 1, 0, 0, 0, 0
+	yday, pm, ampm, offset := 0, false, false, 0
+	i := 0
+	num := func(maxDigits int) (int, bool) {
+		j, v := i, 0
+		neg := false
+		if j < len(s) && (s[j] == '-' || s[j] == '+') && maxDigits > 4 {
+			neg = s[j] == '-'
+			j++
+		}
+		start := j
+		for j < len(s) && j-start < maxDigits && s[j] >= '0' && s[j] <= '9' {
+			v = v*10 + int(s[j]-'0')
+			j++
+		}
+		if j == start {
+			return 0, false
+		}
+		i = j
+		if neg {
+			v = -v
+		}
+		return v, true
+	}
+	name := func(names []string) (int, bool) {
+		rest := strings.ToLower(s[i:])
+		for k, n := range names {
+			if strings.HasPrefix(rest, n) {
+				i += len(n)
+				return k, true
+			}
+		}
+		for k, n := range names {
+			if strings.HasPrefix(rest, n[:3]) {
+				i += 3
+				return k, true
+			}
+		}
+		return 0, false
+	}
+	for f := 0; f < len(format); f++ {
+		c := format[f]
+		if c == ' ' {
+			for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+				i++
+			}
+			continue
+		}
+		if c != '%' || f+1 == len(format) {
+			if i >= len(s) || s[i] != c {
+				return fail(fmt.Sprintf("expected %q at position %d", c, i+1))
+			}
+			i++
+			continue
+		}
+		f++
+		if format[f] == '-' && f+1 < len(format) {
+			f++
+		}
+		var ok bool
+		switch code := format[f]; code {
+		case 'Y':
+			year, ok = num(9)
+		case 'y':
+			var y int
+			if y, ok = num(2); ok {
+				year = 2000 + y // C and DuckDB: 00–68 → 20xx, 69–99 → 19xx
+				if y >= 69 {
+					year = 1900 + y
+				}
+			}
+		case 'm':
+			month, ok = num(2)
+		case 'd', 'e':
+			day, ok = num(2)
+		case 'H':
+			hour, ok = num(2)
+		case 'I':
+			hour, ok = num(2)
+			ampm = true
+		case 'M':
+			minute, ok = num(2)
+		case 'S':
+			sec, ok = num(2)
+		case 'f', 'g':
+			start := i
+			digits := 6
+			if code == 'g' {
+				digits = 3
+			}
+			var v int
+			if v, ok = num(digits); ok {
+				for k := i - start; k < 6; k++ {
+					v *= 10
+				}
+				micro = v
+			}
+		case 'j':
+			yday, ok = num(3)
+		case 'p':
+			rest := strings.ToUpper(s[i:])
+			switch {
+			case strings.HasPrefix(rest, "AM"):
+				ok = true
+			case strings.HasPrefix(rest, "PM"):
+				ok, pm = true, true
+			}
+			i += 2
+			ampm = true
+		case 'b', 'h', 'B':
+			var k int
+			if k, ok = name(monthNames); ok {
+				month = k + 1
+			}
+		case 'a', 'A':
+			_, ok = name(dayNames)
+		case 'z':
+			ok = parseOffset(s, &i, &offset)
+		case 'Z':
+			for i < len(s) && (s[i] >= 'A' && s[i] <= 'Z' || s[i] >= 'a' && s[i] <= 'z') {
+				i++
+			}
+			ok = true
+		case '%':
+			ok = i < len(s) && s[i] == '%'
+			i++
+		default:
+			return 0, fmt.Errorf("strptime: unsupported format code %%%c", code)
+		}
+		if !ok {
+			return fail(fmt.Sprintf("%%%c does not match at position %d", format[f], i+1))
+		}
+	}
+	if i != len(s) {
+		return fail(fmt.Sprintf("unexpected %q at position %d", s[i:], i+1))
+	}
+	if ampm {
+		if hour < 1 || hour > 12 {
+			return fail("hour out of range for %I")
+		}
+		hour %= 12
+		if pm {
+			hour += 12
+		}
+	}
+	if month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || sec > 60 {
+		return fail("field out of range")
+	}
+	var tm time.Time
+	if yday > 0 {
+		tm = time.Date(year, 1, 1, hour, minute, sec, micro*1000, time.UTC).AddDate(0, 0, yday-1)
+	} else {
+		if day > time.Date(year, time.Month(month)+1, 0, 0, 0, 0, 0, time.UTC).Day() {
+			return fail("day out of range")
+		}
+		tm = time.Date(year, time.Month(month), day, hour, minute, sec, micro*1000, time.UTC)
+	}
+	return tm.UnixMicro() - int64(offset)*1_000_000, nil
+}
+
+// parseOffset reads a UTC offset (+hh, +hhmm, +hh:mm or Z) at s[*i:] into
+// seconds east of UTC.
+func parseOffset(s string, i *int, out *int) bool {
+	if *i < len(s) && (s[*i] == 'Z' || s[*i] == 'z') {
+		*i++
+		return true
+	}
+	if *i >= len(s) || s[*i] != '+' && s[*i] != '-' {
+		return false
+	}
+	sign := 1
+	if s[*i] == '-' {
+		sign = -1
+	}
+	j := *i + 1
+	digits := func(n int) (int, bool) {
+		if j+n > len(s) {
+			return 0, false
+		}
+		v := 0
+		for k := range n {
+			c := s[j+k]
+			if c < '0' || c > '9' {
+				return 0, false
+			}
+			v = v*10 + int(c-'0')
+		}
+		j += n
+		return v, true
+	}
+	h, ok := digits(2)
+	if !ok {
+		return false
+	}
+	m := 0
+	if j < len(s) && s[j] == ':' {
+		j++
+	}
+	if v, ok := digits(2); ok {
+		m = v
+	}
+	*out = sign * (h*3600 + m*60)
+	*i = j
+	return true
+}

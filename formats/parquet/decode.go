@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/metadata"
 
 	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/index"
 )
 
 // decoder reads one column chunk into vectors, batch after batch. It owns
@@ -28,25 +29,37 @@ type decoder struct {
 	fl   []parquet.FixedLenByteArray
 
 	// codes: the consumer accepts dictionary codes for this column
-	// (ScanSpec.WantsCodes); coded: the current chunk is read as codes by
-	// cr instead of by rdr.
-	codes bool
-	coded bool
-	cr    codeReader
+	// (ScanSpec.WantsCodes); dictOK: the DictCodes rule is on, so
+	// dictionary-encoded numeric chunks may be gathered by codeReader
+	// (dictfixed.go); coded: the current chunk is read by cr, not rdr.
+	codes  bool
+	dictOK bool
+	coded  bool
+	cr     codeReader
+}
+
+// want records what the scan spec allows for output column i.
+func (d *decoder) want(spec index.ScanSpec, i int) {
+	d.codes = spec.WantsCodes(i)
+	d.dictOK = spec.On(index.DictCodes)
 }
 
 // open starts reading the column chunk cc (leaf column leaf of rgr): as
 // codes when the consumer accepts them and the chunk has a dictionary page
-// (reported by coded), through arrow-go's typed reader otherwise.
+// (reported by coded), a dictionary-encoded numeric chunk by gathering
+// from its converted dictionary, anything else through arrow-go's typed
+// reader.
 func (d *decoder) open(rgr *file.RowGroupReader, cc *metadata.ColumnChunkMetaData, leaf int) (coded bool, err error) {
-	if d.codes && d.c.kind == kBytes && d.c.phys == parquet.Types.ByteArray && cc.HasDictionaryPage() {
+	strs := d.codes && d.c.kind == kBytes && d.c.phys == parquet.Types.ByteArray
+	nums := d.dictOK && fixedWidth(d.c) > 0
+	if (strs || nums) && cc.HasDictionaryPage() {
 		pages, err := rgr.GetColumnPageReader(leaf)
 		if err != nil {
 			return false, err
 		}
-		d.cr.reset(pages, d.c.maxDef, cc.NumValues())
+		d.cr.reset(pages, d.c, cc.NumValues())
 		d.coded = true
-		return true, nil
+		return strs, nil
 	}
 	d.coded = false
 	d.rdr, err = rgr.Column(leaf)
@@ -76,7 +89,11 @@ const julianUnixEpoch = 2_440_588
 // of the chunk.
 func (d *decoder) read(v *columnar.Vector, n int, validBuf columnar.Bitmap, arena []byte) (rows int, _ columnar.Bitmap, _ []byte, err error) {
 	if d.coded {
-		rows, validBuf, err = d.cr.read(v, n, validBuf)
+		if fixedWidth(d.c) > 0 {
+			rows, validBuf, err = d.cr.readFixed(v, n, validBuf)
+		} else {
+			rows, validBuf, err = d.cr.read(v, n, validBuf)
+		}
 		if err != nil {
 			return 0, validBuf, arena, asCorrupt(err)
 		}

@@ -23,8 +23,15 @@ import (
 // which costs no copy: the values alias the immutable dictionary arena).
 type codeReader struct {
 	pages  file.PageReader
+	c      *column
 	maxDef int16
 	dict   *dict.Dict
+	// Numeric chunks (dictfixed.go): the dictionary converted to the
+	// payload type, and the current PLAIN page's values.
+	dictI  []int64
+	dictF  []float64
+	plainI []int64
+	plainF []float64
 
 	// The current data page: levels (nil when the column is required or
 	// the page has no NULL), codes or plain values of its non-NULL rows.
@@ -38,6 +45,8 @@ type codeReader struct {
 	left     int64 // rows the chunk's metadata promises beyond the current page
 	plainBuf []byte
 
+	dictLen int // values in the dictionary page
+
 	// Scratch kept across pages.
 	defBuf    []int32
 	codeBuf   []int32
@@ -45,8 +54,9 @@ type codeReader struct {
 }
 
 // reset prepares r for a new column chunk.
-func (r *codeReader) reset(pages file.PageReader, maxDef int16, rows int64) {
-	r.pages, r.maxDef, r.dict, r.left = pages, maxDef, nil, rows
+func (r *codeReader) reset(pages file.PageReader, c *column, rows int64) {
+	r.pages, r.c, r.maxDef, r.dict, r.left = pages, c, c.maxDef, nil, rows
+	r.dictI, r.dictF = r.dictI[:0], r.dictF[:0]
 	r.rows, r.pos, r.vpos = 0, 0, 0
 	r.defs, r.codes, r.plain = nil, nil, nil
 }
@@ -72,11 +82,20 @@ func (r *codeReader) nextPage() (ok bool, err error) {
 			if r.dict != nil {
 				return false, corruptf("second dictionary page in a column chunk")
 			}
+			if fixedWidth(r.c) > 0 {
+				r.dictI, r.dictF, err = decodeFixed(r.c, p.Data(), int(p.NumValues()), r.dictI[:0], r.dictF[:0])
+				if err != nil {
+					return false, err
+				}
+				r.dict = emptyDict // marks the dictionary as read
+				r.dictLen = int(p.NumValues())
+				continue
+			}
 			d, err := plainDict(p.Data(), int(p.NumValues()))
 			if err != nil {
 				return false, err
 			}
-			r.dict = d
+			r.dict, r.dictLen = d, d.Len()
 		case *file.DataPageV1:
 			data := p.Data()
 			n, err := r.pageRows(p.NumValues())
@@ -177,7 +196,7 @@ func (r *codeReader) loadValues(enc parquet.Encoding, data []byte, n int, hasDef
 			return err
 		}
 		r.codes = r.codeBuf[:nv]
-		lim := uint32(r.dict.Len())
+		lim := uint32(r.dictLen)
 		for _, c := range r.codes {
 			if uint32(c) >= lim {
 				return corruptf("dictionary index %d, dictionary has %d values", c, lim)
@@ -186,6 +205,11 @@ func (r *codeReader) loadValues(enc parquet.Encoding, data []byte, n int, hasDef
 		return nil
 	case parquet.Encodings.Plain:
 		r.isPlain = true
+		if fixedWidth(r.c) > 0 {
+			var err error
+			r.plainI, r.plainF, err = decodeFixed(r.c, data, nv, r.plainI[:0], r.plainF[:0])
+			return err
+		}
 		// The page buffer is reused by the next page: keep a copy the
 		// values can alias for as long as batches reference them.
 		r.plainBuf = append([]byte(nil), data...)

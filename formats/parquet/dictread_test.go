@@ -36,6 +36,18 @@ func dictCols() []tcol {
 		{name: "s", typ: arrow.BinaryTypes.String, nullable: true, want: columnar.TVarchar, app: sApp, val: sVal},
 		{name: "r", typ: arrow.BinaryTypes.String, want: columnar.TVarchar, app: rApp, val: rVal},
 		{name: "long", typ: arrow.BinaryTypes.String, nullable: true, want: columnar.TVarchar, app: lApp, val: lVal},
+		// Numeric dictionary chunks, gathered by codeReader: num has a
+		// distinct value per row (PLAIN fallback past 512 values), small
+		// ten values, ts milliseconds converted to microseconds.
+		{name: "num", typ: arrow.PrimitiveTypes.Float64, nullable: true, want: columnar.TFloat64,
+			app: func(b array.Builder, i int) { b.(*array.Float64Builder).Append(float64(i) / 4) },
+			val: func(i int) columnar.Value { return columnar.FloatValue(columnar.TFloat64, float64(i)/4) }},
+		{name: "small", typ: arrow.PrimitiveTypes.Int32, want: columnar.TInt32,
+			app: func(b array.Builder, i int) { b.(*array.Int32Builder).Append(int32(i%10 - 5)) },
+			val: func(i int) columnar.Value { return columnar.IntValue(columnar.TInt32, int64(i%10-5)) }},
+		{name: "ts", typ: &arrow.TimestampType{Unit: arrow.Millisecond}, nullable: true, want: columnar.TTimestamp,
+			app: func(b array.Builder, i int) { b.(*array.TimestampBuilder).Append(arrow.Timestamp(int64(i%50) * 1001)) },
+			val: func(i int) columnar.Value { return columnar.IntValue(columnar.TTimestamp, int64(i%50)*1001*1000) }},
 	}
 }
 
@@ -85,7 +97,7 @@ func TestDictCodesScan(t *testing.T) {
 			writeArrow(t, path, cols, 0, n, rg, false,
 				parquet.WithDataPageVersion(pv),
 				parquet.WithBatchSize(100),                  // the writer checks the dictionary size per batch
-				parquet.WithDictionaryPageSizeLimit(16<<10)) // long: ~270 values, then PLAIN
+				parquet.WithDictionaryPageSizeLimit(4<<10)) // long: ~70 values, num 512, then PLAIN
 			tb, err := Open(path)
 			if err != nil {
 				t.Fatal(err)
@@ -111,15 +123,16 @@ func TestDictCodesScan(t *testing.T) {
 			}
 
 			stats := &index.ScanStats{}
-			spec := index.ScanSpec{Cols: []int{0, 1, 2, 3}, Limit: -1, Threads: 2, DictCols: []int{1, 2, 3}, Stats: stats}
+			spec := index.ScanSpec{Cols: []int{0, 1, 2, 3, 4, 5, 6}, Limit: -1, Threads: 2, DictCols: []int{1, 2, 3}, Stats: stats}
 			rows, coded := scanCodes(t, tb, spec)
 			check(rows)
-			// Every chunk of s, r and long starts with a dictionary page.
+			// Every chunk of s, r and long starts with a dictionary page
+			// (DictUnits counts string chunks handed over as codes).
 			if stats.DictUnits != 3*n/rg {
 				t.Errorf("DictUnits = %d, want %d", stats.DictUnits, 3*n/rg)
 			}
-			if coded[0] != 0 || coded[1] == 0 || coded[2] == 0 {
-				t.Errorf("coded batches per column = %v: want none for id, some for s and r", coded)
+			if coded[0] != 0 || coded[1] == 0 || coded[2] == 0 || coded[4]+coded[5]+coded[6] != 0 {
+				t.Errorf("coded batches per column = %v: want some for s and r only", coded)
 			}
 			// long falls back to PLAIN within each chunk, and each chunk is
 			// one batch here: no batch of it may come coded.

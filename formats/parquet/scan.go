@@ -203,7 +203,7 @@ func (s *scanner) work(work <-chan *task) {
 	w := &worker{s: s, decs: make([]decoder, len(s.cols))}
 	for i, c := range s.cols {
 		w.decs[i].c = c
-		w.decs[i].codes = s.spec.WantsCodes(i)
+		w.decs[i].want(s.spec, i)
 	}
 	for tk := range work {
 		out := s.shared

@@ -1,0 +1,164 @@
+package parquet
+
+import (
+	"encoding/binary"
+	"math"
+
+	"github.com/apache/arrow-go/v18/parquet"
+
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/dict"
+)
+
+// Dictionary-encoded numeric chunks (the DictCodes rule, applied to
+// decoding): codeReader reads their pages too, converts the dictionary page
+// once into the vector's payload type (time units, widening and unsigned
+// views applied to each dictionary value, not to each row), then gathers
+// values by index. arrow-go's typed readers decode such chunks through a
+// per-batch converter that reallocates on every spaced (NULL-bearing)
+// batch; gathering from a converted dictionary is the cheaper path. PLAIN
+// pages (a writer's fallback) are converted directly.
+
+// fixedWidth is the PLAIN width of the numeric kinds codeReader decodes,
+// 0 for the others.
+func fixedWidth(c *column) int {
+	switch {
+	case c.kind == kInt32 && c.phys == parquet.Types.Int32,
+		c.kind == kUint32 && c.phys == parquet.Types.Int32,
+		c.kind == kFloat32 && c.phys == parquet.Types.Float:
+		return 4
+	case c.kind == kInt64 && c.phys == parquet.Types.Int64,
+		c.kind == kFloat64 && c.phys == parquet.Types.Double:
+		return 8
+	}
+	return 0
+}
+
+// floatKind reports whether the kind fills Floats (else Ints).
+func floatKind(k kind) bool { return k == kFloat32 || k == kFloat64 }
+
+// decodeFixed converts n PLAIN values of column c, appending them to ints
+// or floats.
+func decodeFixed(c *column, data []byte, n int, ints []int64, floats []float64) ([]int64, []float64, error) {
+	w := fixedWidth(c)
+	if n < 0 || n > len(data)/w {
+		return ints, floats, corruptf("%d values of %d bytes in %d bytes", n, w, len(data))
+	}
+	data = data[:n*w]
+	switch c.kind {
+	case kInt32:
+		for i := 0; i < len(data); i += 4 {
+			ints = append(ints, int64(int32(binary.LittleEndian.Uint32(data[i:])))*c.mul)
+		}
+	case kUint32:
+		for i := 0; i < len(data); i += 4 {
+			ints = append(ints, int64(binary.LittleEndian.Uint32(data[i:])))
+		}
+	case kInt64:
+		for i := 0; i < len(data); i += 8 {
+			ints = append(ints, convInt(int64(binary.LittleEndian.Uint64(data[i:])), c.mul, c.div))
+		}
+	case kFloat32:
+		for i := 0; i < len(data); i += 4 {
+			floats = append(floats, float64(math.Float32frombits(binary.LittleEndian.Uint32(data[i:]))))
+		}
+	case kFloat64:
+		for i := 0; i < len(data); i += 8 {
+			floats = append(floats, math.Float64frombits(binary.LittleEndian.Uint64(data[i:])))
+		}
+	}
+	return ints, floats, nil
+}
+
+// readFixed is read for a numeric chunk: the next n rows into v.Ints or
+// v.Floats (room for n rows), NULL slots zeroed.
+func (r *codeReader) readFixed(v *columnar.Vector, n int, validBuf columnar.Bitmap) (int, columnar.Bitmap, error) {
+	got := 0
+	hasNull := false
+	float := floatKind(r.c.kind)
+	for got < n {
+		if r.pos == r.rows {
+			ok, err := r.nextPage()
+			if err != nil {
+				return 0, validBuf, err
+			}
+			if !ok {
+				break
+			}
+			continue
+		}
+		k := min(n-got, r.rows-r.pos)
+		var defs []int32
+		if r.defs != nil {
+			defs = r.defs[r.pos : r.pos+k]
+		}
+		var used int
+		if float {
+			used = fillSeg(v.Floats[got:got+k], defs, int32(r.maxDef), r.isPlain, r.codes, r.dictF, r.plainF, r.vpos)
+		} else {
+			used = fillSeg(v.Ints[got:got+k], defs, int32(r.maxDef), r.isPlain, r.codes, r.dictI, r.plainI, r.vpos)
+		}
+		if used != k {
+			for j, d := range defs {
+				if d != int32(r.maxDef) {
+					if !hasNull {
+						hasNull = true
+						validBuf = validBuf.Resize(n)
+					}
+					validBuf.Clear(got + j)
+				}
+			}
+		}
+		r.vpos += used
+		r.pos += k
+		got += k
+	}
+	if hasNull {
+		v.Valid = validBuf
+	} else {
+		v.Valid = nil
+	}
+	return got, validBuf, nil
+}
+
+// fillSeg fills out, one slot per row, from the page's values starting at
+// value vpos: dictionary entries by code, or PLAIN values; rows whose
+// level says NULL get 0 and use no value. It returns the values used.
+func fillSeg[T int64 | float64](out []T, defs []int32, maxDef int32, isPlain bool, codes []int32, dict, plain []T, vpos int) int {
+	if defs == nil {
+		if isPlain {
+			copy(out, plain[vpos:vpos+len(out)])
+		} else {
+			for j, c := range codes[vpos : vpos+len(out)] {
+				out[j] = dict[c]
+			}
+		}
+		return len(out)
+	}
+	defs = defs[:len(out)]
+	start := vpos
+	if isPlain {
+		for j, d := range defs {
+			if d == maxDef {
+				out[j] = plain[vpos]
+				vpos++
+			} else {
+				out[j] = 0
+			}
+		}
+		return vpos - start
+	}
+	for j, d := range defs {
+		if d == maxDef {
+			out[j] = dict[codes[vpos]]
+			vpos++
+		} else {
+			out[j] = 0
+		}
+	}
+	return vpos - start
+}
+
+// emptyDict stands for "dictionary page read" in a numeric chunk, whose
+// dictionary lives in dictI/dictF.
+var emptyDict = dict.New()

@@ -8,7 +8,7 @@ import (
 
 // buildJoin builds a HashJoin (a nested-loop join when there are no
 // equi-keys). The right input is the build side; an inner join whose left
-// input is known (RowCounter) to be smaller builds the left instead, with a
+// input is estimated to be smaller builds the left instead, with a
 // projection restoring the column order.
 func (bd *builder) buildJoin(n *Join) (executor.Operator, error) {
 	if (n.Kind == JoinInner || n.Kind == JoinCross) && smaller(n.Left, n.Right) {
@@ -70,34 +70,10 @@ func (bd *builder) buildJoinAs(n *Join) (executor.Operator, error) {
 	return bd.wrap(op), nil
 }
 
-// smaller reports whether a is known to have fewer rows than b: both are
-// plain scans (possibly under filters and projections) of RowCounter
-// tables.
+// smaller reports whether a is estimated (join_estimate.go) to have fewer
+// rows than b; false when either has no estimate.
 func smaller(a, b Node) bool {
-	ca, oka := rowEstimate(a)
-	cb, okb := rowEstimate(b)
-	return oka && okb && ca < cb
-}
-
-func rowEstimate(n Node) (int64, bool) {
-	for {
-		switch x := n.(type) {
-		case *Scan:
-			rc, ok := x.Table.(RowCounter)
-			if !ok {
-				return 0, false
-			}
-			c := rc.RowCount()
-			if x.Limit >= 0 && x.Limit < c {
-				c = x.Limit
-			}
-			return c, true
-		case *Filter:
-			n = x.Input
-		case *Project:
-			n = x.Input
-		default:
-			return 0, false
-		}
-	}
+	ea, oka := estimate(a)
+	eb, okb := estimate(b)
+	return oka && okb && ea.rows < eb.rows
 }

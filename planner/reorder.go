@@ -73,36 +73,69 @@ func reorderJoins(n Node) Node {
 		}
 		return true
 	}
+	// With row estimates for every leaf, the chain starts from the
+	// largest (the fact table streams through; every other input is a
+	// hash table) and adds, among the connected leaves, the one whose join
+	// is estimated to keep the fewest rows: selective dimensions first,
+	// so later joins probe less. Without estimates, FROM order.
+	ests := make([]est, len(leaves))
+	haveEst := true
+	for i, l := range leaves {
+		e, ok := estimate(l)
+		ests[i], haveEst = e, haveEst && ok
+	}
+	first := 0
+	if haveEst {
+		for i := range leaves {
+			if ests[i].rows > ests[first].rows {
+				first = i
+			}
+		}
+	}
 	used := make([]bool, len(leaves))
 	applied := make([]bool, len(conds))
-	cur := leaves[0]
-	curCols := copySet(leafCols[0])
+	cur := leaves[first]
+	curCols := copySet(leafCols[first])
 	curSchema := append([]Column(nil), cur.Schema()...)
-	used[0] = true
+	curEst := ests[first]
+	used[first] = true
 	for k := 1; k < len(leaves); k++ {
 		pick := -1
+		var pickEst est
 		for i := range leaves {
 			if used[i] {
 				continue
 			}
+			connected := false
 			for c := range conds {
 				if !applied[c] && connects(c, curCols, i) {
-					pick = i
+					connected = true
 					break
 				}
 			}
-			if pick >= 0 {
+			if !connected {
+				continue
+			}
+			if !haveEst {
+				pick = i
 				break
+			}
+			e := joinEstimate(curEst, ests[i])
+			if pick < 0 || e.rows < pickEst.rows || e.rows == pickEst.rows && ests[i].rows < ests[pick].rows {
+				pick, pickEst = i, e
 			}
 		}
 		if pick < 0 {
 			for i := range leaves {
-				if !used[i] {
+				if !used[i] && (pick < 0 || haveEst && ests[i].rows < ests[pick].rows) {
 					pick = i
-					break
 				}
 			}
+			if haveEst {
+				pickEst = est{rows: curEst.rows * ests[pick].rows, sel: curEst.sel * ests[pick].sel}
+			}
 		}
+		curEst = pickEst
 		l := leaves[pick]
 		used[pick] = true
 		for id := range leafCols[pick] {

@@ -14,7 +14,7 @@ import (
 	duckdb "github.com/duckdb/duckdb-go/v2"
 )
 
-// engine runs SQL text against the events table. Run collects and normalizes
+// engine runs SQL text against the benchmark's tables. Run collects and normalizes
 // the whole result; Drain only consumes it, so timed runs measure the engine
 // rather than this harness's conversions.
 type engine interface {
@@ -30,13 +30,15 @@ type b2sqlEngine struct {
 	db   *b2sql.DB
 }
 
-func openB2SQL(ctx context.Context, name, path string, threads int, setup ...string) (*b2sqlEngine, error) {
+func openB2SQL(ctx context.Context, name string, tables map[string]string, threads int, setup ...string) (*b2sqlEngine, error) {
 	db, err := b2sql.Open("", b2sql.WithThreads(threads))
 	if err != nil {
 		return nil, err
 	}
-	if err := db.RegisterTable("events", path); err != nil {
-		return nil, err
+	for t, path := range tables {
+		if err := db.RegisterTable(t, path); err != nil {
+			return nil, err
+		}
 	}
 	e := &b2sqlEngine{name: name, db: db}
 	for _, s := range setup {
@@ -138,7 +140,7 @@ func fromB2SQL(v columnar.Value) cell {
 	return cell{K: kString, S: v.String()}
 }
 
-// duckEngine is DuckDB through database/sql, with events a VIEW over
+// duckEngine is DuckDB through database/sql, with each table a VIEW over
 // read_parquet so both engines see the same SQL text.
 type duckEngine struct {
 	db   *dsql.DB
@@ -176,10 +178,15 @@ func (e *duckEngine) exec(ctx context.Context, stmt string) error {
 	return nil
 }
 
-// view creates the events view over the Parquet file at path; DuckDB binds
-// it at once, so the file must exist.
-func (e *duckEngine) view(ctx context.Context, path string) error {
-	return e.exec(ctx, "CREATE VIEW events AS SELECT * FROM read_parquet("+sqlString(path)+")")
+// views creates one view per table over its Parquet file; DuckDB binds
+// them at once, so the files must exist.
+func (e *duckEngine) views(ctx context.Context, tables map[string]string) error {
+	for t, path := range tables {
+		if err := e.exec(ctx, "CREATE VIEW "+t+" AS SELECT * FROM read_parquet("+sqlString(path)+")"); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func sqlString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }

@@ -36,6 +36,8 @@ type options struct {
 	timeout  time.Duration
 	budget   time.Duration
 	metric   string
+	suite    string  // "events" or "tpch"
+	sf       float64 // TPC-H scale factor
 }
 
 func main() {
@@ -52,6 +54,8 @@ func main() {
 		"time budget for the timed runs of one query on one engine; fewer runs are made when the warm-up shows they would exceed it")
 	flag.StringVar(&o.metric, "metric", "both",
 		"times reported: wall (elapsed), cpu (user+system CPU time of the process, less disturbed by other load on the machine) or both")
+	flag.StringVar(&o.suite, "suite", "events", "query suite: events (the demo table) or tpch (the 22 TPC-H queries)")
+	flag.Float64Var(&o.sf, "sf", 1, "TPC-H scale factor (with -suite tpch)")
 	flag.Parse()
 	if err := run(context.Background(), o, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "compare:", err)
@@ -69,16 +73,22 @@ func run(ctx context.Context, o options, w io.Writer) error {
 	if o.metric != "wall" && o.metric != "cpu" && o.metric != "both" {
 		return fmt.Errorf("unknown -metric %q (metrics: wall, cpu, both)", o.metric)
 	}
-	qs, err := selectQueries(queries(o.rows), o.queries)
+	if o.suite != "events" && o.suite != "tpch" {
+		return fmt.Errorf("unknown -suite %q (suites: events, tpch)", o.suite)
+	}
+	if o.suite == "tpch" && !(o.sf > 0) {
+		return errors.New("-sf must be positive")
+	}
+	all := queries(o.rows)
+	if o.suite == "tpch" {
+		all = tpchQueries()
+	}
+	qs, err := selectQueries(all, o.queries)
 	if err != nil {
 		return err
 	}
 	if o.dir == "" {
 		o.dir = defaultDataDir()
-	}
-	path, err := filepath.Abs(filepath.Join(o.dir, "events.parquet"))
-	if err != nil {
-		return err
 	}
 
 	duck, err := openDuckDB(ctx, o.threads)
@@ -86,15 +96,31 @@ func run(ctx context.Context, o options, w io.Writer) error {
 		return err
 	}
 	defer duck.Close()
-	if err := ensureData(ctx, duck, path, o.rows); err != nil {
-		return err
+	// tables maps each table name to its file; path is what the header shows.
+	var tables map[string]string
+	var path string
+	if o.suite == "tpch" {
+		if path, err = filepath.Abs(filepath.Join(o.dir, fmt.Sprintf("tpch-sf%g", o.sf))); err != nil {
+			return err
+		}
+		if tables, err = ensureTPCH(path, o.sf); err != nil {
+			return err
+		}
+	} else {
+		if path, err = filepath.Abs(filepath.Join(o.dir, "events.parquet")); err != nil {
+			return err
+		}
+		if err := ensureData(ctx, duck, path, o.rows); err != nil {
+			return err
+		}
+		tables = map[string]string{"events": path}
 	}
-	if err := duck.view(ctx, path); err != nil {
+	if err := duck.views(ctx, tables); err != nil {
 		return err
 	}
 
 	engines := []engine{nil, duck, nil}
-	on, err := openB2SQL(ctx, "b2sql", path, o.threads)
+	on, err := openB2SQL(ctx, "b2sql", tables, o.threads)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "compare: b2sql:", err)
 		engines[0] = brokenEngine{"b2sql", err}
@@ -103,7 +129,7 @@ func run(ctx context.Context, o options, w io.Writer) error {
 		engines[0] = on
 	}
 	if o.rulesOff {
-		off, err := openB2SQL(ctx, "b2sql rules off", path, o.threads, "SET pruning = off")
+		off, err := openB2SQL(ctx, "b2sql rules off", tables, o.threads, "SET pruning = off")
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "compare: b2sql rules off:", err)
 			engines[2] = brokenEngine{"b2sql rules off", err}
@@ -115,15 +141,17 @@ func run(ctx context.Context, o options, w io.Writer) error {
 		engines = engines[:2]
 	}
 
-	st, _ := os.Stat(path)
 	var size int64
-	if st != nil {
-		size = st.Size()
+	for _, p := range tables {
+		size += fileSize(p)
 	}
 	hdr := header{
 		rows: o.rows, threads: o.threads, runs: o.runs, path: path, size: size,
 		duck: duck.Version(ctx), duckGo: moduleVersion("github.com/duckdb/duckdb-go/v2"),
 		rulesOff: o.rulesOff, metric: o.metric, loadStart: loadAvg(),
+	}
+	if o.suite == "tpch" {
+		hdr.data = fmt.Sprintf("TPC-H SF %g", o.sf)
 	}
 
 	var outs []outcome

@@ -11,6 +11,7 @@ import (
 
 type header struct {
 	rows, size    int64
+	data          string // what the data is, shown instead of rows when set
 	threads, runs int
 	path          string
 	duck, duckGo  string
@@ -98,8 +99,12 @@ func report(w io.Writer, format string, h header, outs []outcome) {
 		}
 	}
 
-	fmt.Fprintf(w, "b2sql vs DuckDB %s (duckdb-go %s): rows=%d threads=%d runs=%d, median %s time after 1 warm-up\n",
-		h.duck, h.duckGo, h.rows, h.threads, h.runs, strings.Join(metrics, " and "))
+	data := h.data
+	if data == "" {
+		data = fmt.Sprintf("rows=%d", h.rows)
+	}
+	fmt.Fprintf(w, "b2sql vs DuckDB %s (duckdb-go %s): %s threads=%d runs=%d, median %s time after 1 warm-up\n",
+		h.duck, h.duckGo, data, h.threads, h.runs, strings.Join(metrics, " and "))
 	fmt.Fprintf(w, "file %s (%.1f MiB)", h.path, float64(h.size)/(1<<20))
 	if h.loadStart != "" {
 		fmt.Fprintf(w, "; load average %s at start, %s at end", h.loadStart, h.loadEnd)

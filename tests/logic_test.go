@@ -27,6 +27,8 @@ package tests
 //	table / generate / register    data directives, see data_test.go
 //	only <formats>: <reason>       first record: run the file only in the
 //	                               cells of these formats (parquet, b2d, b2z)
+//	only rules=on: <reason>        first record: only the rules-on cells, for
+//	                               files that SET rule switches themselves
 //	explain <formats|all> <regexp> SQL follows; EXPLAIN ANALYZE of it must
 //	                               match regexp in the rules-on cells of
 //	                               those formats and must not match in their
@@ -144,6 +146,7 @@ type record struct {
 	regPath  string         // register
 	formats  []string       // only, explain (nil: every format)
 	pattern  *regexp.Regexp // explain
+	rulesOn  bool           // only rules=on
 }
 
 func TestSQLLogic(t *testing.T) {
@@ -313,23 +316,27 @@ func parseFile(path string) ([]record, error) {
 			}
 			recs = append(recs, record{kind: kind, line: lineNo, data: ds})
 		case "only":
-			// only <format>[,<format>…]: <reason>
+			// only <format>[,<format>…] | rules=on: <reason>
 			spec, reason, ok := strings.Cut(strings.TrimSpace(line[len("only"):]), ":")
 			if !ok || strings.TrimSpace(reason) == "" {
-				return nil, errf("usage: only <format>[,<format>]: <reason>")
+				return nil, errf("usage: only <format>[,<format>] | rules=on: <reason>")
 			}
-			var fs []string
-			for _, f := range strings.Split(spec, ",") {
-				f = strings.TrimSpace(f)
-				if f != fmtParquet && f != fmtB2D && f != fmtB2Z {
-					return nil, errf("only: unknown format %q (parquet, b2d, b2z)", f)
+			r := record{kind: recOnly, line: lineNo, want: strings.TrimSpace(reason)}
+			if strings.TrimSpace(spec) == "rules=on" {
+				r.rulesOn = true // the file checks the rule switches themselves
+			} else {
+				for _, f := range strings.Split(spec, ",") {
+					f = strings.TrimSpace(f)
+					if f != fmtParquet && f != fmtB2D && f != fmtB2Z {
+						return nil, errf("only: unknown format %q (parquet, b2d, b2z, or rules=on)", f)
+					}
+					r.formats = append(r.formats, f)
 				}
-				fs = append(fs, f)
 			}
 			if len(recs) > 0 {
 				return nil, errf("only must come before every other record")
 			}
-			recs = append(recs, record{kind: recOnly, line: lineNo, formats: fs, want: strings.TrimSpace(reason)})
+			recs = append(recs, r)
 		case "explain":
 			// explain <formats|all> <regexp>, then the SQL.
 			if len(fields) < 3 {
@@ -398,10 +405,15 @@ func runFile(t *testing.T, path string) {
 	if len(recs) > 0 && recs[0].kind == recOnly {
 		only := recs[0]
 		recs = recs[1:]
-		t.Logf("only %s: %s", strings.Join(only.formats, ","), only.want)
-		cfgs = slices.DeleteFunc(slices.Clone(cfgs), func(c config) bool { return !slices.Contains(only.formats, c.format) })
+		what := strings.Join(only.formats, ",")
+		keep := func(c config) bool { return slices.Contains(only.formats, c.format) }
+		if only.rulesOn {
+			what, keep = "rules=on", func(c config) bool { return c.pruning }
+		}
+		t.Logf("only %s: %s", what, only.want)
+		cfgs = slices.DeleteFunc(slices.Clone(cfgs), func(c config) bool { return !keep(c) })
 		if len(cfgs) == 0 {
-			t.Skipf("no active configuration stores tables as %s", strings.Join(only.formats, ","))
+			t.Skipf("no active configuration matches only %s", what)
 		}
 	}
 	sessions := make([]*session, len(cfgs))

@@ -384,3 +384,38 @@ func TestDMLKilled(t *testing.T) {
 		t.Errorf("directory after the next write: %s", got)
 	}
 }
+
+// TestDMLPythonConstraints: the field constraints of a python-written
+// table (id: ge=0, score: ge=0, le=100) are enforced on INSERT.
+func TestDMLPythonConstraints(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.CopyFS(filepath.Join(dir, "mixed.b2d"), os.DirFS("formats/b2/ctable/testdata/ctable_mixed.b2d")); err != nil {
+		t.Fatal(err)
+	}
+	db, err := b2sql.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	cols := "id, i8, u16, f32, score, flag, z_re, z_im, code, raw, text, city, note, blob, opt, sent"
+	row := func(id, score string) string {
+		return "INSERT INTO mixed (" + cols + ") VALUES (" + id + ", 1, 2, 0.5, " + score + ", true, 1.0, 2.0, 'c', 'r', 't', 'Lyon', NULL, 'b', NULL, NULL)"
+	}
+	err = db.Exec(context.Background(), row("5000", "100.5"))
+	if err == nil || !strings.Contains(err.Error(), `INSERT: row 1, column "score": 100.5 violates le=100`) {
+		t.Errorf("score 100.5: %v", err)
+	}
+	err = db.Exec(context.Background(), row("-1", "1"))
+	if err == nil || !strings.Contains(err.Error(), `INSERT: row 1, column "id": -1 violates ge=0`) {
+		t.Errorf("id -1: %v", err)
+	}
+	err = db.Exec(context.Background(), row("5000", "1")+", (5001, 1, 2, 0.5, 1, true, 1.0, 2.0, 'toolong', 'r', 't', 'Lyon', NULL, 'b', NULL, NULL)")
+	if err == nil || !strings.Contains(err.Error(), `INSERT: row 2, column "code": 'toolong' violates max_length=6`) {
+		t.Errorf("code 'toolong': %v", err)
+	}
+	mustExec(t, db, row("5000", "99.5"))
+	// 996 live rows in the fixture, one more.
+	if got := queryText(t, db, "SELECT count(*), max(id), (SELECT score FROM mixed WHERE id = 5000) FROM mixed"); got != "997|5000|99.5" {
+		t.Errorf("after the insert: %s", got)
+	}
+}

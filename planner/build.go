@@ -53,6 +53,7 @@ type builder struct {
 	budget *executor.Budget                   // shared by the plan's operators
 	dict   map[*Scan][]int                    // scan -> output columns it may hand over coded (dict.go)
 	bounds map[*Scan]*index.TopKBound         // top-k bounds, by the scan they prune
+	topks  map[*TopK]*index.TopKBound         // the same bounds, by the TopK that publishes
 }
 
 func (bd *builder) threads() int {
@@ -192,7 +193,7 @@ func (bd *builder) build(n Node) (executor.Operator, error) {
 		if err != nil {
 			return nil, err
 		}
-		return bd.wrap(&executor.TopK{Input: in, Keys: keys, Count: n.Count, Offset: n.Offset, Bound: bd.bounds[scanUnder(n)]}), nil
+		return bd.wrap(&executor.TopK{Input: in, Keys: keys, Count: n.Count, Offset: n.Offset, Bound: bd.topks[n]}), nil
 	case *Limit:
 		return bd.wrap(&executor.Limit{Input: in, Count: n.Count, Offset: n.Offset}), nil
 	case *Distinct:

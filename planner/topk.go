@@ -134,8 +134,8 @@ func (bd *builder) sortedLimit(n *TopK) (executor.Operator, error) {
 }
 
 // topKBound makes the bound n's TopK operators publish into and the scan
-// under it reads, recording it for buildScan/workerChains; nil when top-k
-// pruning does not apply.
+// under it reads, recording it for buildScan/workerChains (by scan) and for
+// the serial TopK (by n); nil when top-k pruning does not apply.
 func (bd *builder) topKBound(n *TopK) *index.TopKBound {
 	if !bd.ruleOn(index.TopKPruning) || n.Count+n.Offset <= 0 {
 		return nil
@@ -146,9 +146,9 @@ func (bd *builder) topKBound(n *TopK) *index.TopKBound {
 	}
 	b := &index.TopKBound{Col: col, Desc: n.Keys[0].Desc}
 	if bd.bounds == nil {
-		bd.bounds = map[*Scan]*index.TopKBound{}
+		bd.bounds, bd.topks = map[*Scan]*index.TopKBound{}, map[*TopK]*index.TopKBound{}
 	}
-	bd.bounds[scan] = b
+	bd.bounds[scan], bd.topks[n] = b, b
 	return b
 }
 
@@ -164,20 +164,5 @@ func (bd *builder) scanSpec(n *Scan) index.ScanSpec {
 		Off:     bd.opts.ScanRulesOff,
 		Stats:   &index.ScanStats{},
 		TopK:    bd.bounds[n],
-	}
-}
-
-// scanUnder returns the Scan at the bottom of n's Filter/Project chain, or
-// nil.
-func scanUnder(n Node) *Scan {
-	for {
-		switch x := n.(type) {
-		case *Scan:
-			return x
-		case *Filter, *Project, *TopK:
-			n = x.Children()[0]
-		default:
-			return nil
-		}
 	}
 }

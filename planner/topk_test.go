@@ -281,3 +281,22 @@ func TestScanCountersText(t *testing.T) {
 		t.Fatalf("got  %s\nwant %s", got, want)
 	}
 }
+
+// An outer TopK over an inner one (ORDER BY … LIMIT in a subquery) orders
+// by another key: only the inner TopK may publish into the scan's bound.
+func TestNestedTopKBound(t *testing.T) {
+	tb := tiesTable(false)
+	inner := topkPlan(tb, true, false, 5, 0)
+	id := inner.Input.Schema()[0]
+	outer := &TopK{Input: inner, Keys: []SortKey{{Expr: &ColRef{Col: id}}}, Count: 2}
+	got, built := runPlan(t, outer, BuildOptions{Threads: 1})
+	// Inner: 11:3, then 2 6 10 (x=2), then 1 (x=1); outer: ids 1 and 2.
+	if !slices.Equal(got, []string{"1:1", "2:2"}) {
+		t.Fatalf("got %v", got)
+	}
+	out := built.Root.(*executor.TopK)
+	in := out.Input.(*executor.TopK)
+	if out.Bound != nil || in.Bound == nil || in.Bound != tb.specs[0].TopK {
+		t.Fatalf("outer bound %p, inner %p, scan %p", out.Bound, in.Bound, tb.specs[0].TopK)
+	}
+}

@@ -188,7 +188,15 @@ func (ds *dataSpec) createCTable(path string, n int) error {
 			return err
 		}
 	}
-	return w.Close()
+	if err := w.Close(); err != nil {
+		return err
+	}
+	for _, col := range ds.fullIndex {
+		if err := ctable.CreateIndex(path, ctable.IndexOptions{Column: col, Kind: ctable.IndexFull}); err != nil {
+			return fmt.Errorf("full=%s: %w", col, err)
+		}
+	}
+	return nil
 }
 
 // staleIndexes replaces the SUMMARY sidecars and the index catalog of the

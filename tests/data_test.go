@@ -76,6 +76,9 @@ package tests
 //	delete=E         rows where expression E (over i, one word) is non-zero
 //	                 are deleted: absent from the Parquet file, tombstoned
 //	                 through _valid_rows in the CTables
+//	full=a,b         FULL indexes on these columns of the CTables (what
+//	                 CREATE INDEX … USING FULL builds): lookups and ORDER BY
+//	                 … LIMIT through the index
 //	stale=N          the CTables' SUMMARY indexes cover only the first N
 //	                 rows, as after appends to an indexed table; the reader
 //	                 must not prune with them
@@ -151,10 +154,11 @@ type dataSpec struct {
 	encoding   string // "", "delta" or "deltalength": non-dictionary encodings
 	decFLBA    bool   // DECIMAL as FIXED_LEN_BYTE_ARRAY instead of INT32/INT64
 	// CTable copies (ctable_data_test.go).
-	chunkRows, blockRows int   // CTable grid; 0: from rowgroup= or defaults
-	deleteWhen           *expr // rows deleted where non-zero
-	stale                int   // SUMMARY built over this many first rows; -1: all
-	parquetOnly          bool  // formats=parquet: Parquet in every cell
+	chunkRows, blockRows int      // CTable grid; 0: from rowgroup= or defaults
+	deleteWhen           *expr    // rows deleted where non-zero
+	stale                int      // SUMMARY built over this many first rows; -1: all
+	fullIndex            []string // FULL indexes built on the CTables (CREATE INDEX … USING FULL)
+	parquetOnly          bool     // formats=parquet: Parquet in every cell
 	cols                 []colSpec
 	cells                [][]string // table: one []string per row
 }
@@ -190,6 +194,11 @@ func parseDataHeader(fields []string) (*dataSpec, error) {
 			default:
 				ds.stale = n
 			}
+		case "full":
+			if v == "" {
+				return nil, fmt.Errorf("full= needs column names")
+			}
+			ds.fullIndex = strings.Split(v, ",")
 		case "delete":
 			e, err := parseExpr(v)
 			if err != nil {
@@ -269,8 +278,8 @@ func parseDataHeader(fields []string) (*dataSpec, error) {
 	if ds.chunkRows > 0 && ds.blockRows > ds.chunkRows {
 		return nil, fmt.Errorf("block= cannot exceed chunk=")
 	}
-	if ds.parquetOnly && (ds.deleteWhen != nil || ds.stale >= 0 || ds.chunkRows > 0 || ds.blockRows > 0) {
-		return nil, fmt.Errorf("formats=parquet leaves no CTable copy for delete=, stale=, chunk= or block=")
+	if ds.parquetOnly && (ds.deleteWhen != nil || ds.stale >= 0 || ds.chunkRows > 0 || ds.blockRows > 0 || ds.fullIndex != nil) {
+		return nil, fmt.Errorf("formats=parquet leaves no CTable copy for delete=, stale=, full=, chunk= or block=")
 	}
 	return ds, nil
 }

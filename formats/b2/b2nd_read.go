@@ -113,7 +113,7 @@ func (a *Array) readChunkPart(d *Decoder, scratch *[]byte, cc, start, stop []int
 		co := cc[0] * int64(m.ChunkShape[0])
 		lo, hi := max(start[0], co), min(stop[0], co+int64(m.ChunkShape[0]))
 		err := d.rangeOf(&c, dst[(lo-start[0])*isz:(hi-start[0])*isz], int((lo-co)*isz))
-		if hi == co+int64(m.ChunkShape[0]) {
+		if hi == co+int64(m.ChunkShape[0]) || hi == m.Shape[0] {
 			a.Frame.doneWith(src) // the chunk's last part: see DecompressChunkRange
 		}
 		return wrap(err)

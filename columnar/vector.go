@@ -6,7 +6,8 @@ package columnar
 // garbage. Const means row 0 holds the value (and validity) of every row.
 //
 // Dict, when non-nil, makes a VARCHAR/BLOB vector dictionary-coded: Dict is
-// a *dict.Dict, row i's value is code Codes[i] of it, and Bytes is unused.
+// a *dict.Dict, row i's value is code Codes[i] of it, and Bytes is unused
+// (or, when a format has the values at hand anyway, holds them too).
 // Only consumers that asked for codes (index.ScanSpec.DictCols) receive
 // such vectors; Value, CopyRow and Gather decode them, so that generic
 // code stays correct. Codes keeps its storage across Reset.

@@ -13,7 +13,9 @@
 //     translated back to strings once per group, not once per row.
 //
 // A coded vector has Type VARCHAR or BLOB, Dict set, Codes[i] valid for
-// every non-NULL row, and Bytes unused. Scans produce one only for columns
-// the consumer asked for (index.ScanSpec.DictCols); every other consumer
-// keeps receiving plain byte vectors.
+// every non-NULL row, and Bytes unused (a format whose values are at hand
+// anyway, like a CTable dictionary() column, may fill it too). Scans
+// produce one only for columns the consumer asked for
+// (index.ScanSpec.DictCols); every other consumer keeps receiving plain
+// byte vectors.
 package dict

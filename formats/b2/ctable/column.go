@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/dict"
 	"github.com/b2sql/b2sql/formats/b2"
 )
 
@@ -26,7 +27,11 @@ type colSource struct {
 	mask *b2.Array // not-null mask, nil when absent (no nulls)
 	ba   *batchArray
 	dict [][]byte
-	conv fixedConv // fixed flavour; part is set per exposed column
+	// codeDict is dict as a dict.Dict, for scans whose consumer takes
+	// dictionary codes (index.ScanSpec.DictCols): one dictionary for the
+	// whole column, so codes need no remapping between blocks.
+	codeDict *dict.Dict
+	conv     fixedConv // fixed flavour; part is set per exposed column
 
 	sent    []byte // sentinel as stored item bytes (fixed, utf8)
 	sentNaN bool   // float sentinel NaN: every NaN is NULL
@@ -187,6 +192,11 @@ func (s *colSource) doOpen(st store, nphys int64) error {
 			}
 			s.dict = append(s.dict, items...)
 		}
+		b := dict.NewBuilder(len(s.dict), 0)
+		for _, v := range s.dict {
+			b.Add(v)
+		}
+		s.codeDict = b.Dict()
 	case flVarlen:
 		m := s.base + ".b2b"
 		f, err := st.frame(m)
@@ -291,6 +301,9 @@ type colScratch struct {
 	// last decoded varlen batch (items alias a buffer no one else reuses)
 	batch      int
 	batchItems [][]byte
+	// codes: the consumer of this read takes dictionary codes (set by the
+	// scan per read, from ScanSpec.WantsCodes).
+	codes bool
 }
 
 // read fills v[0:n] with physical rows [lo, lo+n) of the column (part
@@ -362,12 +375,17 @@ func (s *colSource) readRows(d *b2.Decoder, sc *colScratch, lo int64, n int, par
 			}
 		}
 	case flDict:
-		// Codes are decoded to the strings for now; once package dict
-		// exists the vector will carry the codes and the dictionary
-		// (Vector.Dict) so that filters compare integers (STYLE §6).
+		// Values alias the dictionary (no copy). A consumer that takes
+		// codes gets them as well (Vector.Dict/Codes), so that its
+		// filters and groups compare integers (STYLE §6); Bytes stays
+		// filled for the scan's own predicate checks.
 		sc.raw = grow(sc.raw, 4*n)
 		if err := s.data.ReadItems1D(d, sc.raw, lo, n); err != nil {
 			return main, err
+		}
+		var codes []int32
+		if sc.codes {
+			codes = dict.Set(v, s.codeDict, n)
 		}
 		nd := int32(len(s.dict))
 		for r := 0; r < n; r++ {
@@ -375,9 +393,15 @@ func (s *colSource) readRows(d *b2.Decoder, sc *colScratch, lo int64, n int, par
 			switch {
 			case c >= 0 && c < nd:
 				v.Bytes[r] = s.dict[c]
+				if codes != nil {
+					codes[r] = c
+				}
 			case int64(c) == s.spec.NullCode || c < 0 && s.spec.Nullable:
 				v.Bytes[r] = nil
 				v.SetNull(r, n)
+				if codes != nil {
+					codes[r] = 0
+				}
 			default:
 				return main, corruptf("row %d has code %d, dictionary has %d values", lo+int64(r), c, nd)
 			}

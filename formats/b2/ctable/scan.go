@@ -432,6 +432,7 @@ func (w *tableWorker) decode(i int, lo int64, n int, ob *outBatch) bool {
 	}
 	v := ob.b.Cols[i]
 	v.Reset(n)
+	sc.codes = w.spec.WantsCodes(i)
 	if err := src.read(w.dec, sc, lo, n, ex.part, v, ob, i); err != nil {
 		w.err = tableError(t.path, "", err) // err names the member and rows
 		return false

@@ -117,6 +117,7 @@ func (*Attach) statement()      {}
 // line.
 type posFix struct {
 	line, col, shift int
+	end              Pos // just after the statement's last character
 }
 
 // FixError repositions a *Error raised while binding the statement's
@@ -124,15 +125,22 @@ type posFix struct {
 // errors are returned unchanged.
 func (f posFix) FixError(err error) error {
 	var e *Error
-	if f.shift == 0 || !errors.As(err, &e) {
+	if f.line == 0 || !errors.As(err, &e) {
 		return err
 	}
-	if e.Pos.Line == f.line {
-		c := *e
-		c.Pos.Col = max(e.Pos.Col-f.shift, f.col)
-		return &c
+	c := *e
+	if c.Pos.Line == f.line {
+		c.Pos.Col = max(c.Pos.Col-f.shift, f.col)
 	}
-	return err
+	if c.Pos.Line > f.end.Line || c.Pos.Line == f.end.Line && c.Pos.Col > f.end.Col {
+		// In the text the parser appended (" FROM t"): the statement
+		// ended too early.
+		c.Pos = f.end
+		if c.Kind == ErrSyntax {
+			c.Msg = "syntax error at end of statement"
+		}
+	}
+	return &c
 }
 
 // keepSpan is a byte range [off, end) of the statement kept in a derived
@@ -161,6 +169,7 @@ func synthQuery(src Source, prefix string, keep []keepSpan, suffix string) (*Que
 		first = min(first, k.off)
 	}
 	fix := posFix{line: max(src.Line, 1), col: max(src.Col, 1)}
+	fix.end = posIn(src.Text, len(strings.TrimRight(src.Text, " \t\r\n;")), Pos{fix.line, fix.col})
 	var text string
 	if len(prefix) < first && !strings.ContainsAny(src.Text[:first], "\n") {
 		copy(b, prefix)

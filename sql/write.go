@@ -61,6 +61,9 @@ func ParseWrite(src Source) (st Statement, ok bool, err error) {
 	if n := len(toks); toks[n-1].isOp(";") {
 		toks = toks[:n-1]
 	}
+	if len(toks) == 0 {
+		return nil, false, nil
+	}
 	p := &stmtParser{src: src, toks: toks}
 	switch {
 	case isViewDDL(toks):

@@ -19,8 +19,9 @@ import (
 //  3. with late materialization, every other column is decoded only on the
 //     pages holding selected rows: its reader seeks (OffsetIndex) over
 //     pages without selected rows, so they are never decompressed, and
-//     skips rows inside a page. Without it, every column is decoded in full
-//     and the selected rows are copied out, as a plain scan would.
+//     skips rows inside a page. Without it, or for a batch where at least
+//     half the rows pass, every column is decoded in full and the selected
+//     rows are copied out, as a plain scan would.
 //
 // Columns seek independently: pages of different columns cover different
 // rows, and each reader moves forward only.
@@ -157,6 +158,23 @@ func (w *worker) filteredUnit(tk *task, u *unit, pf *pqFile, preds []index.Pred,
 				}
 			}
 			sel := w.rf.apply(preds, vec, n)
+			// Where most rows pass, page runs cost more than they save:
+			// decode the other columns whole, as without late
+			// materialization.
+			whole := !lm || 2*len(sel) >= n
+			if lm && whole {
+				for _, fc := range cols {
+					if fc.filter || len(fc.outs) == 0 {
+						continue
+					}
+					if err := fc.moveTo(start); err != nil {
+						return fc.tcol, err
+					}
+					if err := fc.decode(n); err != nil {
+						return fc.tcol, err
+					}
+				}
+			}
 			for len(sel) > 0 {
 				if ob == nil {
 					ob = w.startBatch()
@@ -168,7 +186,7 @@ func (w *worker) filteredUnit(tk *task, u *unit, pf *pqFile, preds []index.Pred,
 						continue
 					}
 					var err error
-					if fc.filter || !lm {
+					if fc.filter || whole {
 						err = w.putRows(ob, fc, part, 0)
 					} else {
 						err = w.readRows(ob, fc, start, part)

@@ -10,8 +10,10 @@
 //
 // The directory must hold events.parquet (b2sql gen --rows N --out DIR)
 // and events.b2d (COPY (SELECT * FROM 'DIR/events.parquet') TO
-// 'DIR/events.b2d'); a missing one is left out with a note. Constants in
-// the queries scale with the table's row count.
+// 'DIR/events.b2d'); a missing one is left out with a note. -formats may
+// also name other copies, e.g. one with FULL indexes (CREATE INDEX ON
+// events_full USING FULL (temperature)). Constants in the queries scale
+// with the table's row count.
 package main
 
 import (
@@ -41,6 +43,8 @@ var queries = []query{
 		"SELECT * FROM events WHERE id = {mid}"},
 	{"price_is_null", "block_pruning (IS NULL, random NULLs)",
 		"SELECT count(*) FROM events WHERE price IS NULL"},
+	{"temp_point", "index_lookup (FULL on temperature), block_pruning",
+		"SELECT * FROM events WHERE temperature = 27.35"},
 	{"ts_topk", "topk_pruning",
 		"SELECT id, ts FROM events ORDER BY ts DESC LIMIT 10"},
 	{"temp_topk", "sorted_limit / topk_pruning (random column)",
@@ -68,7 +72,7 @@ func main() {
 	dir := flag.String("dir", "data", "directory holding events.parquet and events.b2d")
 	threads := flag.Int("threads", 2, "threads")
 	runs := flag.Int("runs", 3, "timed runs per query and setting, after one warm-up")
-	formats := flag.String("formats", "parquet,b2d", "comma list of table files to measure: parquet, b2d, b2z")
+	formats := flag.String("formats", "parquet,b2d", "comma list of tables to measure: an extension (parquet, b2d, b2z: DIR/events.<ext>) or a file name in DIR (events_full.b2d)")
 	only := flag.String("queries", "all", "all or a comma list of query names")
 	markdown := flag.Bool("markdown", false, "print a markdown table")
 	off := flag.String("off", "all", "what \"off\" means: all (SET pruning = off: every optimizer and scan rule, column pruning included) or index (the index rules only: answer_from_metadata and every scan rule; columns are still pruned)")
@@ -111,7 +115,11 @@ func run(w io.Writer, dir string, threads, runs int, formats []string, only stri
 		fmt.Fprintln(w, "|---|---|---|---:|---:|---:|---:|---:|---:|---|---|---|")
 	}
 	for _, f := range formats {
-		path := filepath.Join(dir, "events."+strings.TrimSpace(f))
+		f = strings.TrimSpace(f)
+		path := filepath.Join(dir, f)
+		if !strings.Contains(f, ".") {
+			path = filepath.Join(dir, "events."+f)
+		}
 		if _, err := os.Stat(path); err != nil {
 			fmt.Fprintf(w, "(%s: %v; left out)\n", f, err)
 			continue

@@ -67,6 +67,7 @@ type HashAgg struct {
 	keyOne    columnar.Vector
 	plainKeys []columnar.Vector
 	plainArgs []columnar.Vector
+	minMax    []codeMinMax // per aggregate: min/max over codes (dictagg.go)
 	pos       int
 	done      bool
 }
@@ -121,6 +122,7 @@ func (h *HashAgg) Open(ctx context.Context) error {
 	keyVecs := make([]*columnar.Vector, len(h.Groups))
 	h.plainKeys = make([]columnar.Vector, len(h.Groups))
 	h.plainArgs = make([]columnar.Vector, len(h.Aggs))
+	h.minMax = make([]codeMinMax, len(h.Aggs))
 	for {
 		b, err := h.Input.Next(ctx)
 		if err == ioEOF {
@@ -151,6 +153,12 @@ func (h *HashAgg) Open(ctx context.Context) error {
 				arg, err = a.Arg.Eval(b)
 				if err != nil {
 					return err
+				}
+				if arg.Dict != nil && (a.Kind == AggMin || a.Kind == AggMax) && !a.Distinct {
+					if err := h.minMaxCodes(i, b, arg); err != nil {
+						return err
+					}
+					continue
 				}
 				if a.Kind != AggCount || a.Distinct {
 					// count(col) reads validity only; the others read values.

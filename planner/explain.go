@@ -67,6 +67,9 @@ func scanCounters(s *index.ScanStats) string {
 	if pt := atomic.LoadInt64(&s.PagesTotal); pt > 0 {
 		fmt.Fprintf(&b, "; pages: %d of %d skipped", atomic.LoadInt64(&s.PagesSkipped), pt)
 	}
+	if d := atomic.LoadInt64(&s.DictUnits); d > 0 {
+		fmt.Fprintf(&b, "; %d column chunks as dictionary codes (%s)", d, index.DictCodes)
+	}
 	fmt.Fprintf(&b, "; read %d rows, %s on disk", atomic.LoadInt64(&s.RowsRead), byteSize(atomic.LoadInt64(&s.BytesRead)))
 	if d := atomic.LoadInt64(&s.BytesDecompressed); d > 0 {
 		fmt.Fprintf(&b, ", %s decompressed", byteSize(d))

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/formats/b2/ctable"
@@ -72,6 +73,21 @@ func openPath(path string) (planner.Table, error) {
 	return nil, fmt.Errorf("%s: unknown table format %q (expected .parquet, .b2d, .b2z, .b2nd or .b2frame)", path, filepath.Ext(path))
 }
 
+// ctableStamps records, per opened CTable, the file information of its
+// path at open: a DML statement reopens the table only when the path names
+// another directory or file since (another process wrote it).
+var ctableStamps sync.Map // *ctable.Table → os.FileInfo
+
+// unchanged reports whether t's path still names what it was opened from.
+func unchanged(t *ctable.Table) bool {
+	v, ok := ctableStamps.Load(t)
+	if !ok {
+		return false
+	}
+	now, err := os.Stat(t.FilePath())
+	return err == nil && os.SameFile(v.(os.FileInfo), now)
+}
+
 // openCTable opens a CTable so that it is one version of it: a write
 // publishes a new .b2d by exchanging directories, and Open reads the
 // manifest and _valid_rows one after the other, so an exchange between the
@@ -85,6 +101,9 @@ func openCTable(path string) (planner.Table, error) {
 		if before != nil && after != nil && os.SameFile(before, after) || attempt == 10 {
 			if err != nil {
 				return nil, err
+			}
+			if after != nil {
+				ctableStamps.Store(t, after)
 			}
 			return t, nil
 		}

@@ -79,13 +79,16 @@ func (db *DB) lockTarget(what, name string, pos sql.Pos) (*dmlTarget, error) {
 			return nil, err
 		}
 		tg.unlock = func() { unlockFile(); unlockMem() }
-		fresh, err := ctable.Open(x.FilePath())
-		if err != nil {
-			tg.unlock()
-			return nil, err
+		tg.ct = x
+		if !unchanged(x) {
+			fresh, err := openCTable(x.FilePath())
+			if err != nil {
+				tg.unlock()
+				return nil, err
+			}
+			db.swapTable(key, fresh)
+			tg.ct = fresh.(*ctable.Table)
 		}
-		db.swapTable(key, fresh)
-		tg.ct = fresh
 	default:
 		return nil, &Error{Pos: at, Kind: ErrUnsupported, Msg: fmt.Sprintf("%s: table %q is read-only (%s writes in-memory tables and CTables .b2d/.b2z; rewrite a Parquet file with COPY)", what, name, what)}
 	}
@@ -238,10 +241,11 @@ func (db *DB) commit(tg *dmlTarget, c *ctable.Change) error {
 	if err := c.Commit(); err != nil {
 		return err
 	}
-	fresh, err := ctable.Open(tg.ct.FilePath())
+	fresh, err := openCTable(tg.ct.FilePath())
 	if err != nil {
 		return err
 	}
+	ctableStamps.Delete(tg.ct)
 	db.swapTable(tg.key, fresh)
 	return nil
 }

@@ -82,6 +82,7 @@ type binder struct {
 
 	input     planner.Node           // the FROM plan that subqueries in WHERE and SELECT join onto
 	outer     *binder                // the enclosing query of a subquery (correlation)
+	enclosing *binder                // the query a derived table, CTE or set-operation leaf is nested in (for errors only)
 	outerRefs map[planner.ColID]bool // outer columns this query reads
 	used      []span                 // nested queries already bound, by token range
 	ctes      map[string]*cteDef     // WITH names in scope (lower case)

@@ -95,6 +95,9 @@ func (b *binder) bindColumn(e *sqlparser.ColName, c ectx) (planner.Expr, error) 
 				return &planner.ColRef{Col: col}, nil
 			}
 		}
+		if !known && b.enclosingHas(qual, name, 0) {
+			return nil, b.errAt(at, ErrUnsupported, fmt.Sprintf("a subquery in FROM or WITH that reads %q of an enclosing query (a correlated derived table) is not supported", qual+"."+name))
+		}
 		if !known {
 			return nil, b.errAt(at, ErrUnknownTable, fmt.Sprintf("unknown table %q%s", qual, didYouMean(qual, b.quals)))
 		}
@@ -130,6 +133,9 @@ func (b *binder) bindColumn(e *sqlparser.ColName, c ectx) (planner.Expr, error) 
 		full := name
 		if qual != "" {
 			full = qual + "." + name
+		}
+		if b.enclosingHas(qual, name, 0) {
+			return nil, b.errAt(at, ErrUnsupported, fmt.Sprintf("a subquery in FROM or WITH that reads %q of an enclosing query (a correlated derived table) is not supported", full))
 		}
 		names := make([]string, len(b.scope))
 		for i, col := range b.scope {

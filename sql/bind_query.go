@@ -45,6 +45,8 @@ func (b *binder) bindNested(nq nestedQuery, outer bool) (*Bound, *binder, error)
 	if outer {
 		c.outer = b
 		c.outerRefs = map[planner.ColID]bool{}
+	} else {
+		c.enclosing = b
 	}
 	bd, err := c.bindQuery()
 	b.nextID = c.nextID

@@ -337,7 +337,7 @@ func (b *binder) bindInMark(left planner.Expr, e *sqlparser.ComparisonExpr, sq *
 		return nil, err
 	}
 	if len(sub.corr) > 0 || sub.agg != nil {
-		return nil, b.errAt(b.subqueryTok(c.sp), ErrUnsupported, "correlated [NOT] IN subquery outside a WHERE conjunct is not supported")
+		return b.correlatedIn(left, e.Left, sub, not, c)
 	}
 	if b.postAgg && b.agg != nil {
 		// The key is read above the Aggregate: map it to the grouped columns.

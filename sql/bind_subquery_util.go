@@ -119,3 +119,29 @@ func mapColRefs(e planner.Expr, fn func(*planner.ColRef) planner.Expr) planner.E
 	}
 	return e
 }
+
+// enclosingHas reports whether a query this one is nested in (as a derived
+// table, CTE or set-operation leaf, or through those as a subquery) has
+// qual.name in scope: a reference to it would be a lateral correlation,
+// which is reported as unsupported rather than as an unknown name.
+func (b *binder) enclosingHas(qual, name string, depth int) bool {
+	if depth > 32 {
+		return false
+	}
+	for _, p := range []*binder{b.enclosing, b.outer} {
+		if p == nil {
+			continue
+		}
+		if depth > 0 || p == b.enclosing {
+			for _, col := range p.scope {
+				if equalFold(col.Name, name) && (qual == "" || equalFold(col.Table, qual)) {
+					return true
+				}
+			}
+		}
+		if p.enclosingHas(qual, name, depth+1) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,168 @@
+package sql
+
+import (
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/planner"
+	"github.com/dolthub/vitess/go/vt/sqlparser"
+)
+
+// correlatedIn binds x [NOT] IN (q) for a correlated q whose correlation
+// lies in its WHERE (sub from decorrelate). A hash mark join cannot do it:
+// its NULL rules look at the whole build side, while IN must look only at
+// S(o), the inner rows that satisfy the correlation for outer row o:
+//
+//	TRUE   some row of S(o) has value = x
+//	NULL   otherwise, when S(o) is not empty and x or some value is NULL
+//	FALSE  otherwise
+//
+// So, as in decorrelateAggGeneral, the three facts are counted per
+// distinct outer binding:
+//
+//	D = DISTINCT (outer columns of the correlation, coalesce(x, 0), x IS NULL)
+//	G = D LEFT JOIN (q, matched=true) ON correlation
+//	    GROUP BY D: n = count(matched), m = count(value = x), z = count(value IS NULL)
+//	outer LEFT JOIN G ON those columns; a missing G row counts 0
+//
+// x goes into D through coalesce and a NULL flag, so that equality keys
+// match rows whose x is NULL too. Every correlated conjunct must be a
+// comparison: an outer NULL then makes S(o) empty, as the join back misses.
+func (b *binder) correlatedIn(left planner.Expr, src sqlparser.Expr, sub *boundSub, not bool, c ectx) (planner.Expr, error) {
+	at := b.subqueryTok(c.sp)
+	unsupported := func(why string) error {
+		return b.errAt(at, ErrUnsupported, "correlated [NOT] IN subquery "+why+" is not supported")
+	}
+	if sub.agg != nil {
+		return nil, unsupported("computing an aggregate")
+	}
+	xs, _, err := b.unify([]planner.Expr{left, &planner.ColRef{Col: sub.value}}, []sqlparser.Expr{src, src}, c, true, "compare")
+	if err != nil {
+		return nil, err
+	}
+	x, v := xs[0], xs[1]
+	outerSet := map[planner.ColID]bool{}
+	for _, col := range b.input.Schema() {
+		outerSet[col.ID] = true
+	}
+	outerCols := map[planner.ColID]planner.Column{}
+	var order []planner.ColID
+	for _, e := range sub.corr {
+		call, ok := e.(*planner.Call)
+		if !ok || !strictComparisons[call.Fn] {
+			return nil, unsupported("with a correlation that is not a comparison")
+		}
+		planner.WalkExpr(e, func(y planner.Expr) {
+			if r, ok := y.(*planner.ColRef); ok && outerSet[r.Col.ID] {
+				if _, seen := outerCols[r.Col.ID]; !seen {
+					outerCols[r.Col.ID] = r.Col
+					order = append(order, r.Col.ID)
+				}
+			}
+		})
+	}
+	zero, ok := zeroValue(x.Type())
+	if !ok {
+		return nil, unsupported("over " + x.Type().String())
+	}
+	boolT := columnar.TBool
+	xNull := &planner.Call{Fn: "is_null", Args: []planner.Expr{x}, T: boolT}
+	xKey := &planner.Call{Fn: "coalesce", Args: []planner.Expr{x, &planner.Const{Val: zero}}, T: x.Type()}
+
+	// D: distinct outer bindings.
+	dp := &planner.Project{Input: b.input}
+	dcol := map[planner.ColID]planner.Column{}
+	var outerKeys []planner.Expr // over the outer input, in D's column order
+	for _, id := range order {
+		col := outerCols[id]
+		d := b.newCol(col.Name, "", col.Type)
+		dp.Exprs, dp.Out = append(dp.Exprs, &planner.ColRef{Col: col}), append(dp.Out, d)
+		dcol[id] = d
+		outerKeys = append(outerKeys, &planner.ColRef{Col: col})
+	}
+	dx := b.newCol("in_key", "", x.Type())
+	dn := b.newCol("in_key_null", "", boolT)
+	dp.Exprs, dp.Out = append(dp.Exprs, xKey, xNull), append(dp.Out, dx, dn)
+	outerKeys = append(outerKeys, xKey, xNull)
+	dnode := &planner.Distinct{Input: dp}
+
+	// The inner rows, marked.
+	mark := b.newCol("matched", "", boolT)
+	ip := &planner.Project{Input: sub.right}
+	for _, col := range sub.right.Schema() {
+		ip.Exprs, ip.Out = append(ip.Exprs, &planner.ColRef{Col: col}), append(ip.Out, col)
+	}
+	ip.Exprs, ip.Out = append(ip.Exprs, &planner.Const{Val: columnar.BoolValue(true)}), append(ip.Out, mark)
+	toD := func(e planner.Expr) planner.Expr {
+		return mapColRefs(e, func(r *planner.ColRef) planner.Expr {
+			if d, ok := dcol[r.Col.ID]; ok {
+				return &planner.ColRef{Col: d}
+			}
+			return r
+		})
+	}
+	var conds []planner.Expr
+	for _, e := range sub.corr {
+		conds = append(conds, toD(e))
+	}
+	j := &planner.Join{Left: dnode, Right: ip, Kind: planner.JoinLeft}
+	j.EquiKeys, j.Cond = planner.SplitJoinCond(planner.JoinAnd(conds), dnode.Schema(), ip.Schema())
+
+	// G: the three counts per binding.
+	markRef := &planner.ColRef{Col: mark}
+	countIf := func(cond planner.Expr) planner.AggCall {
+		return planner.AggCall{Func: planner.AggCount, Type: columnar.TInt64,
+			Arg: &planner.Case{Whens: []planner.When{{Cond: cond, Then: markRef}}, T: boolT}}
+	}
+	and := func(a, b planner.Expr) planner.Expr {
+		return &planner.Call{Fn: "and", Args: []planner.Expr{a, b}, T: boolT}
+	}
+	notNull := &planner.Call{Fn: "not", Args: []planner.Expr{&planner.ColRef{Col: dn}}, T: boolT}
+	eq := &planner.Call{Fn: "=", Args: []planner.Expr{v, &planner.ColRef{Col: dx}}, T: boolT}
+	g := &planner.Aggregate{Input: j, Aggs: []planner.AggCall{
+		{Func: planner.AggCount, Arg: markRef, Type: columnar.TInt64},
+		countIf(and(markRef, and(notNull, eq))),
+		countIf(and(markRef, &planner.Call{Fn: "is_null", Args: []planner.Expr{v}, T: boolT})),
+	}}
+	var keys []planner.EquiKey
+	for i, d := range dp.Out {
+		gc := b.newCol(d.Name, "", d.Type)
+		g.Groups = append(g.Groups, &planner.ColRef{Col: d})
+		g.Out = append(g.Out, gc)
+		keys = append(keys, planner.EquiKey{L: outerKeys[i], R: &planner.ColRef{Col: gc}})
+	}
+	n, m, z := b.newCol("in_rows", "", columnar.TInt64), b.newCol("in_matches", "", columnar.TInt64), b.newCol("in_nulls", "", columnar.TInt64)
+	g.Out = append(g.Out, n, m, z)
+	b.input = &planner.Join{Left: b.input, Right: g, Kind: planner.JoinLeft, EquiKeys: keys}
+
+	positive := func(col planner.Column) planner.Expr {
+		return &planner.Call{Fn: ">", Args: []planner.Expr{
+			&planner.Call{Fn: "coalesce", Args: []planner.Expr{&planner.ColRef{Col: col}, &planner.Const{Val: columnar.IntValue(columnar.TInt64, 0)}}, T: columnar.TInt64},
+			&planner.Const{Val: columnar.IntValue(columnar.TInt64, 0)}}, T: boolT}
+	}
+	or := &planner.Call{Fn: "or", Args: []planner.Expr{xNull, positive(z)}, T: boolT}
+	var value planner.Expr = &planner.Case{Whens: []planner.When{
+		{Cond: positive(m), Then: &planner.Const{Val: columnar.BoolValue(true)}},
+		{Cond: and(positive(n), or), Then: &planner.Const{Val: columnar.NullValue(boolT)}},
+	}, Else: &planner.Const{Val: columnar.BoolValue(false)}, T: boolT}
+	if not {
+		value = &planner.Call{Fn: "not", Args: []planner.Expr{value}, T: boolT}
+	}
+	return value, nil
+}
+
+// zeroValue is a non-NULL value of type t (any one: it stands in for NULL
+// in a join key that carries a separate NULL flag).
+func zeroValue(t columnar.Type) (columnar.Value, bool) {
+	switch t.Phys() {
+	case columnar.PhysInt, columnar.PhysUint:
+		return columnar.IntValue(t, 0), true
+	case columnar.PhysFloat:
+		return columnar.FloatValue(t, 0), true
+	case columnar.PhysBytes:
+		return columnar.Value{Type: t}, true
+	case columnar.PhysBool:
+		v := columnar.BoolValue(false)
+		v.Type = t
+		return v, true
+	}
+	return columnar.Value{}, false
+}

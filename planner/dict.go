@@ -91,10 +91,23 @@ func (bd *builder) planDict(a *Aggregate) {
 			reject(agg.Arg)
 		}
 	}
-	// A column is worth coding only if something above uses it.
+	// A column is worth coding only if something uses it: a group key or
+	// an aggregate argument, or a filter on the way.
 	used := map[int]bool{}
-	for _, p := range coded {
-		used[p] = true
+	markRef := func(e Expr) {
+		if r, isRef := e.(*ColRef); isRef {
+			if p, isCoded := coded[r.Col.ID]; isCoded {
+				used[p] = true
+			}
+		}
+	}
+	for _, g := range a.Groups {
+		markRef(g)
+	}
+	for _, agg := range a.Aggs {
+		if agg.Arg != nil {
+			markRef(agg.Arg)
+		}
 	}
 	var cols []int
 	for i := range scan.Cols {

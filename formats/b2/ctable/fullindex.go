@@ -215,7 +215,9 @@ type fullCursor struct {
 }
 
 func newFullCursor(fi *fullIndex, dec *b2.Decoder) *fullCursor {
-	return &fullCursor{fi: fi, dec: dec, blk: -1, vals: columnar.NewVector(fi.typ, int(fi.blockLen))}
+	// A block never holds more than the n entries (the sidecar's block
+	// shape may claim more: allocate what the data justifies).
+	return &fullCursor{fi: fi, dec: dec, blk: -1, vals: columnar.NewVector(fi.typ, int(min(fi.blockLen, fi.n)))}
 }
 
 // block decodes values block b (entries [b*blockLen, …)) into c.vals and

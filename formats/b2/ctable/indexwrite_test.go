@@ -241,6 +241,35 @@ func TestCreateIndexOrdered(t *testing.T) {
 					}
 				}
 			}
+			// The order column comes out of the index's sorted values
+			// (k has no NULLs): the values must be the rows' own.
+			for _, desc := range []bool{false, true} {
+				r, err := tb.ScanOrdered(context.Background(), index.ScanSpec{Cols: []int{ck, tb.Schema().Index("id")}, Limit: 3000}, ck, desc)
+				if err != nil {
+					t.Fatal(err)
+				}
+				rows := 0
+				for {
+					b, err := r.Next(context.Background())
+					if err == io.EOF {
+						break
+					}
+					if err != nil {
+						t.Fatal(err)
+					}
+					for i := 0; i < b.Live(); i++ {
+						row := b.Row(i)
+						if want := genIdxRow(int(b.Cols[1].Ints[row])).k; b.Cols[0].Ints[row] != want {
+							t.Fatalf("row %d: k = %d, want %d", b.Cols[1].Ints[row], b.Cols[0].Ints[row], want)
+						}
+						rows++
+					}
+				}
+				r.Close()
+				if rows != 3000 {
+					t.Fatalf("%d rows", rows)
+				}
+			}
 			// Lookups through the written index of id: 31 rows of 5000,
 			// in 2 blocks of 20.
 			ci := tb.Schema().Index("id")

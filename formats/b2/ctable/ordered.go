@@ -122,7 +122,9 @@ type orderedReader struct {
 	nextPhys int64 // phase 1: next physical row
 
 	pos     []int64 // buffered positions (ascending order of entries)
+	posFrom int64   // entry of pos[0]
 	posAt   int
+	entry   int64 // entry of the current sorted-stream row
 	valid   []byte
 	validLo int64
 	validN  int
@@ -205,12 +207,14 @@ func (r *orderedReader) nextPos() (int64, bool, error) {
 			from, to = r.runLo, min(r.runHi, r.runLo+1024)
 			r.runLo = to
 		}
+		r.posFrom = from
 		var err error
 		if r.pos, err = r.cur.positions(r.pos, from, to); err != nil {
 			return 0, false, tableError(r.t.path, "", err)
 		}
 	}
 	p := r.pos[r.posAt]
+	r.entry = r.posFrom + int64(r.posAt)
 	r.posAt++
 	return p, true, nil
 }
@@ -220,6 +224,9 @@ func (r *orderedReader) live(p int64) (bool, error) {
 	t := r.t
 	if p < 0 || p >= t.nphys {
 		return false, nil
+	}
+	if t.live == t.nphys {
+		return true, nil // no row deleted: _valid_rows need not be read
 	}
 	if p < r.validLo || p >= r.validLo+int64(r.validN) {
 		lo := p / r.grain * r.grain
@@ -260,6 +267,9 @@ func (r *orderedReader) fetch(c int, p int64) (*columnar.Vector, int, error) {
 
 // value returns row p of column c.
 func (r *orderedReader) value(c int, p int64) (columnar.Value, error) {
+	if r.fromIndex(c) {
+		return r.cur.vals.Value(int(r.entry - r.cur.blk*r.cur.fi.blockLen)), nil
+	}
 	v, i, err := r.fetch(c, p)
 	if err != nil {
 		return columnar.Value{}, err
@@ -399,10 +409,29 @@ func (r *orderedReader) candidate() (int64, bool, error) {
 	return 0, false, nil
 }
 
+// fromIndex reports whether column c of the current row can be taken from
+// the index's sorted values (decoding the values block holding it, one per
+// sidecar block, instead of a column block per row): the order column of a
+// row of the sorted stream, when it has no NULLs (which the index holds as
+// fill values).
+func (r *orderedReader) fromIndex(c int) bool {
+	if c != r.col || r.phase != 0 || r.nullable {
+		return false
+	}
+	if _, err := r.cur.block(r.entry / r.cur.fi.blockLen); err != nil {
+		return false // the column itself still answers
+	}
+	return true
+}
+
 // emit appends row p to b; n is b's capacity.
 func (r *orderedReader) emit(b *columnar.Batch, p int64, n int) error {
 	k := b.Len
 	for i, c := range r.spec.Cols {
+		if r.fromIndex(c) {
+			b.Cols[i].SetValue(k, n, r.cur.vals.Value(int(r.entry-r.cur.blk*r.cur.fi.blockLen)))
+			continue
+		}
 		v, j, err := r.fetch(c, p)
 		if err != nil {
 			return err

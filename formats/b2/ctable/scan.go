@@ -412,8 +412,20 @@ func (w *tableWorker) rows(lo int64, n int, get func() *outBatch, emit func(*out
 			return false
 		}
 	}
-	if len(ob.b.Sel) == n {
+	if len(w.pl.late) > 0 && len(ob.b.Sel)*4 >= live*3 {
+		// Most live rows match: hand them all over, as without late
+		// materialization (the Filter above re-checks them anyway), since
+		// dense batches run faster above than a long selection.
 		ob.b.Sel = nil
+		if live < n {
+			ob.sel = ob.sel[:0]
+			for i, b := range w.valid[:n] {
+				if b != 0 {
+					ob.sel = append(ob.sel, i)
+				}
+			}
+			ob.b.Sel = ob.sel
+		}
 	}
 	w.account(lo, n, live, ^uint64(0))
 	return emit(ob)

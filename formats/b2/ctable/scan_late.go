@@ -3,6 +3,7 @@ package ctable
 import (
 	"bytes"
 	"cmp"
+	"math"
 	"strings"
 
 	"github.com/b2sql/b2sql/columnar"
@@ -78,6 +79,9 @@ func lateEvaluable(p index.Pred, t columnar.Type) bool {
 // hold on v. Rows it cannot decide (a dictionary-coded vector, a type it
 // does not compare) are kept.
 func matchSel(p index.Pred, v *columnar.Vector, sel []int, n int, out []int) []int {
+	if lo, hi, nan, ok := rangeOf(p, v); ok {
+		return selRange(v, lo, hi, nan, sel, n, out)
+	}
 	keep := rowMatcher(p, v)
 	if sel == nil {
 		for i := 0; i < n; i++ {
@@ -186,4 +190,118 @@ func comparer(v *columnar.Vector, vals []columnar.Value) func(i, k int) int {
 		}
 	}
 	return nil
+}
+
+// rangeOf turns a comparison on an integer or float column into the
+// closed interval of values it keeps (and, for floats, whether NaN, which
+// sorts above every number, is kept), so that selRange can test every row
+// with two comparisons and no call: strict bounds move to the next value.
+// ok is false for other predicates and types.
+func rangeOf(p index.Pred, v *columnar.Vector) (lo, hi columnar.Value, nan, ok bool) {
+	if v.Dict != nil || v.Const || !lateEvaluable(p, v.Type) {
+		return lo, hi, false, false
+	}
+	switch v.Type.Phys() {
+	case columnar.PhysInt:
+		lo, hi = columnar.Value{I: math.MinInt64}, columnar.Value{I: math.MaxInt64}
+		c := func(k int) int64 { return p.Vals[k].I }
+		switch p.Op {
+		case index.Eq:
+			lo.I, hi.I = c(0), c(0)
+		case index.Lt:
+			if c(0) == math.MinInt64 {
+				lo.I, hi.I = 1, 0 // empty
+			} else {
+				hi.I = c(0) - 1
+			}
+		case index.Le:
+			hi.I = c(0)
+		case index.Gt:
+			if c(0) == math.MaxInt64 {
+				lo.I, hi.I = 1, 0
+			} else {
+				lo.I = c(0) + 1
+			}
+		case index.Ge:
+			lo.I = c(0)
+		case index.Between:
+			lo.I, hi.I = c(0), c(1)
+		default:
+			return lo, hi, false, false
+		}
+		return lo, hi, false, true
+	case columnar.PhysFloat:
+		for _, x := range p.Vals {
+			if math.IsNaN(x.F) {
+				return lo, hi, false, false
+			}
+		}
+		lo, hi = columnar.Value{F: math.Inf(-1)}, columnar.Value{F: math.Inf(1)}
+		c := func(k int) float64 { return p.Vals[k].F }
+		switch p.Op {
+		case index.Eq:
+			lo.F, hi.F = c(0), c(0)
+		case index.Lt:
+			hi.F = math.Nextafter(c(0), math.Inf(-1))
+		case index.Le:
+			hi.F = c(0)
+		case index.Gt:
+			lo.F, nan = math.Nextafter(c(0), math.Inf(1)), true
+		case index.Ge:
+			lo.F, nan = c(0), true
+		case index.Between:
+			lo.F, hi.F = c(0), c(1)
+		default:
+			return lo, hi, false, false
+		}
+		return lo, hi, nan, true
+	}
+	return lo, hi, false, false
+}
+
+// selRange appends the rows of sel (nil: [0, n)) whose value lies in
+// [lo, hi] (or is NaN, if nan), NULLs excluded.
+func selRange(v *columnar.Vector, lo, hi columnar.Value, nan bool, sel []int, n int, out []int) []int {
+	start := len(out)
+	if v.Type.Phys() == columnar.PhysInt {
+		vals, a, b := v.Ints[:n], lo.I, hi.I
+		if sel == nil {
+			for i, x := range vals {
+				if x >= a && x <= b {
+					out = append(out, i)
+				}
+			}
+		} else {
+			for _, i := range sel {
+				if x := vals[i]; x >= a && x <= b {
+					out = append(out, i)
+				}
+			}
+		}
+	} else {
+		vals, a, b := v.Floats[:n], lo.F, hi.F
+		if sel == nil {
+			for i, x := range vals {
+				if (x >= a && x <= b) || (nan && x != x) {
+					out = append(out, i)
+				}
+			}
+		} else {
+			for _, i := range sel {
+				if x := vals[i]; (x >= a && x <= b) || (nan && x != x) {
+					out = append(out, i)
+				}
+			}
+		}
+	}
+	if v.Valid == nil {
+		return out
+	}
+	keep := out[:start]
+	for _, i := range out[start:] {
+		if !v.IsNull(i) {
+			keep = append(keep, i)
+		}
+	}
+	return keep
 }

@@ -56,8 +56,8 @@
 // no Snappy where Snappy does not shrink the data, because decompression
 // dominates the decode time of plain numbers. Statistics and the page index
 // are always written, with 64 KiB data pages so that the page index has a
-// useful grain, and adaptive bloom filters on integer and string columns
-// not written DELTA (see bloomPays).
+// useful grain, and bloom filters on integer and string columns not
+// written DELTA (see bloomPays).
 //
 // Every error names the file (and row group and column where known) and
 // wraps ErrCorrupt when the input is malformed; panics inside arrow-go on

@@ -183,8 +183,10 @@ func (t *Table) SupportsFilter(p index.Pred) index.Support {
 	return index.Exact
 }
 
-// predFits reports whether p's constants have the physical type of a
-// column of type t, which is what rowFilter compares them as.
+// predFits reports whether p's constants have the column's type t (the
+// binder casts them), so that rowFilter may compare payloads directly: a
+// DATE against a TIMESTAMP, or decimals of different scales, would compare
+// wrongly as plain integers.
 func predFits(p index.Pred, t columnar.Type) bool {
 	switch p.Op {
 	case index.IsNull, index.IsNotNull:
@@ -203,7 +205,7 @@ func predFits(p index.Pred, t columnar.Type) bool {
 		}
 	}
 	for _, v := range p.Vals {
-		if v.Null || v.Type.Phys() != t.Phys() {
+		if v.Null || v.Type.ID != t.ID || v.Type.Phys() != t.Phys() || (t.ID == columnar.Decimal && v.Type.Scale != t.Scale) {
 			return false
 		}
 	}

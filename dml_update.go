@@ -242,16 +242,31 @@ func (db *DB) update(ctx context.Context, s *sql.Update, args []columnar.Value) 
 		pending = pending[:0]
 		return c.Append(b)
 	}
-	for k := int64(0); vals.Next(); k++ {
-		if !olds.Next() {
+	// Walk both results batch by batch; only changed rows become values.
+	vc, oc := &batchCursor{r: vals}, &batchCursor{r: olds}
+	vrow := make([]columnar.Value, len(vals.Columns()))
+	orow := make([]columnar.Value, len(schema))
+	for k := int64(0); vc.next(); k++ {
+		if !oc.next() {
 			return nil, fmt.Errorf("UPDATE: the table changed during the statement")
 		}
-		row, changed, err := newRow(olds.Values(), vals.Values(), k+1)
-		if err != nil {
-			return nil, err
+		changed := true
+		if s.HasWhere {
+			c := vc.value(len(s.Sets))
+			changed = !c.Null && c.Bool()
 		}
 		del = append(del, changed)
 		if changed {
+			for i := range vrow {
+				vrow[i] = vc.value(i)
+			}
+			for i := range orow {
+				orow[i] = oc.value(i)
+			}
+			row, _, err := newRow(orow, vrow, k+1)
+			if err != nil {
+				return nil, err
+			}
 			if err := ins.checkRow(row, k); err != nil {
 				return nil, err
 			}
@@ -277,6 +292,30 @@ func (db *DB) update(ctx context.Context, s *sql.Update, args []columnar.Value) 
 		return nil, err
 	}
 	return countRows(n), nil
+}
+
+// batchCursor walks the rows of a result batch by batch (a batch is
+// valid until the next one is fetched).
+type batchCursor struct {
+	r *Rows
+	b *columnar.Batch
+	i int // rows of b consumed
+}
+
+func (c *batchCursor) next() bool {
+	for c.b == nil || c.i >= c.b.Live() {
+		if c.b = c.r.NextBatch(); c.b == nil {
+			return false
+		}
+		c.i = 0
+	}
+	c.i++
+	return true
+}
+
+// value returns column col of the current row.
+func (c *batchCursor) value(col int) columnar.Value {
+	return c.b.Cols[col].Value(c.b.Row(c.i - 1))
 }
 
 // checkRow checks one row (0-based table row k) against the rules.

@@ -266,14 +266,18 @@ func median(d []time.Duration) time.Duration {
 	return s[len(s)/2]
 }
 
-// sameAnswer compares two rendered results cell by cell; numbers with a
-// fraction may differ in the last digits (a parallel sum adds in another
-// order), so they compare with a relative tolerance of 1e-9.
+// sameAnswer compares two rendered results as sorted row sets (a query
+// without ORDER BY may return its rows in any order), cell by cell;
+// numbers with a fraction may differ in the last digits (a parallel sum
+// adds in another order), so they compare with a relative tolerance of 1e-9.
 func sameAnswer(a, b string) bool {
 	if a == b {
 		return true
 	}
-	ca, cb := strings.FieldsFunc(a, isSep), strings.FieldsFunc(b, isSep)
+	ra, rb := strings.Split(a, "\n"), strings.Split(b, "\n")
+	slices.Sort(ra)
+	slices.Sort(rb)
+	ca, cb := strings.FieldsFunc(strings.Join(ra, "\n"), isSep), strings.FieldsFunc(strings.Join(rb, "\n"), isSep)
 	if len(ca) != len(cb) {
 		return false
 	}

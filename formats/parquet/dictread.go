@@ -293,6 +293,14 @@ func (r *codeReader) read(v *columnar.Vector, n int, validBuf columnar.Bitmap) (
 			codes = dict.Set(v, r.dict, n)
 		}
 		k := min(n-got, r.rows-r.pos)
+		if r.defs == nil && !plain {
+			// The common case: no NULL in the page, codes in and out.
+			copy(codes[got:got+k], r.codes[r.vpos:r.vpos+k])
+			r.vpos += k
+			r.pos += k
+			got += k
+			continue
+		}
 		for j := range k {
 			row := got + j
 			if r.defs != nil && r.defs[r.pos+j] != int32(r.maxDef) {

@@ -96,7 +96,7 @@ func TestDictCodesScan(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "d.parquet")
 			writeArrow(t, path, cols, 0, n, rg, false,
 				parquet.WithDataPageVersion(pv),
-				parquet.WithBatchSize(100),                  // the writer checks the dictionary size per batch
+				parquet.WithBatchSize(100),                 // the writer checks the dictionary size per batch
 				parquet.WithDictionaryPageSizeLimit(4<<10)) // long: ~70 values, num 512, then PLAIN
 			tb, err := Open(path)
 			if err != nil {

@@ -3,6 +3,7 @@ package parquet
 import (
 	"encoding/binary"
 	"math/bits"
+	"slices"
 )
 
 // decodeHybrid decodes n values of the RLE/bit-packed hybrid encoding
@@ -46,9 +47,9 @@ func decodeHybrid(src []byte, bw int, n int, out []int32) ([]int32, error) {
 			if bw < 32 && v>>uint(bw) != 0 {
 				return out, corruptf("hybrid RLE value %d wider than %d bits", v, bw)
 			}
-			for range cnt {
-				out = append(out, int32(v))
-			}
+			base := len(out)
+			out = slices.Grow(out, int(cnt))[:base+int(cnt)]
+			fill(out[base:], int32(v))
 			continue
 		}
 		groups := h >> 1
@@ -71,26 +72,44 @@ func decodeHybrid(src []byte, bw int, n int, out []int32) ([]int32, error) {
 
 // unpack appends cnt values of bw bits packed little-endian in src.
 func unpack(src []byte, bw, cnt int, out []int32) []int32 {
+	base := len(out)
+	out = slices.Grow(out, cnt)[:base+cnt]
+	dst := out[base:]
 	if bw == 0 {
-		for range cnt {
-			out = append(out, 0)
-		}
+		clear(dst)
 		return out
 	}
 	mask := uint64(1)<<uint(bw) - 1
-	pos := 0 // bit position
-	// One 8-byte load per value (bw <= 32 bits plus a 7-bit offset fit).
-	for k := 0; k < cnt; k++ {
-		byteOff := pos >> 3
-		var w uint64
-		if byteOff+8 <= len(src) {
-			w = binary.LittleEndian.Uint64(src[byteOff:])
-		} else {
-			var buf [8]byte
-			copy(buf[:], src[byteOff:])
-			w = binary.LittleEndian.Uint64(buf[:])
+	k := 0
+	if bw <= 8 {
+		// A group of 8 values is bw bytes: one load per group.
+		for ; k+8 <= cnt && k/8*bw+8 <= len(src); k += 8 {
+			w := binary.LittleEndian.Uint64(src[k/8*bw:])
+			d := dst[k : k+8 : k+8]
+			b := uint(bw)
+			d[0] = int32(w & mask)
+			d[1] = int32(w >> b & mask)
+			d[2] = int32(w >> (2 * b) & mask)
+			d[3] = int32(w >> (3 * b) & mask)
+			d[4] = int32(w >> (4 * b) & mask)
+			d[5] = int32(w >> (5 * b) & mask)
+			d[6] = int32(w >> (6 * b) & mask)
+			d[7] = int32(w >> (7 * b) & mask)
 		}
-		out = append(out, int32((w>>uint(pos&7))&mask))
+	}
+	// One 8-byte load per value (bw <= 32 bits plus a 7-bit offset fit),
+	// while 8 bytes remain; then byte by byte.
+	pos := k * bw
+	for ; k < cnt && pos>>3+8 <= len(src); k++ {
+		w := binary.LittleEndian.Uint64(src[pos>>3:])
+		dst[k] = int32(w >> uint(pos&7) & mask)
+		pos += bw
+	}
+	for ; k < cnt; k++ {
+		var buf [8]byte
+		copy(buf[:], src[pos>>3:])
+		w := binary.LittleEndian.Uint64(buf[:])
+		dst[k] = int32(w >> uint(pos&7) & mask)
 		pos += bw
 	}
 	return out
@@ -117,4 +136,10 @@ func unpackLegacyLevels(src []byte, bw, n int, out []int32) ([]int32, error) {
 		out = append(out, v)
 	}
 	return out, nil
+}
+
+func fill(s []int32, v int32) {
+	for i := range s {
+		s[i] = v
+	}
 }

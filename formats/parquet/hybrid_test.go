@@ -93,3 +93,31 @@ func FuzzDecodeHybrid(f *testing.F) {
 		}
 	})
 }
+
+// TestUnpackWidths packs values bit by bit (the spec's little-endian
+// order) and checks unpack at every width and several lengths, so that
+// its one-load-per-group and one-load-per-value paths and its tail agree.
+func TestUnpackWidths(t *testing.T) {
+	for bw := 0; bw <= 32; bw++ {
+		for _, cnt := range []int{1, 7, 8, 9, 64, 100} {
+			vals := make([]int32, cnt)
+			for i := range vals {
+				x := uint64(i*2654435761+bw) & (1<<uint(bw) - 1)
+				vals[i] = int32(x)
+			}
+			src := make([]byte, (cnt*bw+7)/8)
+			for i, v := range vals {
+				for j := 0; j < bw; j++ {
+					if uint32(v)>>uint(j)&1 != 0 {
+						p := i*bw + j
+						src[p/8] |= 1 << uint(p%8)
+					}
+				}
+			}
+			got := unpack(src, bw, cnt, []int32{-9})
+			if got[0] != -9 || !slices.Equal(got[1:], vals) {
+				t.Fatalf("bw=%d cnt=%d: got %v, want %v", bw, cnt, got[1:], vals)
+			}
+		}
+	}
+}

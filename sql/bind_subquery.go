@@ -190,34 +190,58 @@ func (b *binder) decorrelate(bd *Bound, child *binder, at int, value bool) (*bou
 		valueExpr = &planner.ColRef{Col: out[0]}
 	}
 	n := root
+	var limit *planner.Limit
+	var sortKeys []planner.SortKey // the ORDER BY under a LIMIT, brought down to w's columns
 	for n != planner.Node(w) {
 		switch x := n.(type) {
 		case *planner.Project:
 			if valueExpr != nil {
 				valueExpr = substitute(valueExpr, x)
 			}
+			for i := range sortKeys {
+				sortKeys[i].Expr = substitute(sortKeys[i].Expr, x)
+			}
 			n = x.Input
 		case *planner.Distinct:
+			if limit != nil {
+				return nil, unsupported("with DISTINCT and LIMIT")
+			}
 			n = x.Input
 		case *planner.Sort:
+			if limit != nil && sortKeys == nil {
+				sortKeys = append([]planner.SortKey(nil), x.Keys...)
+			}
+			n = x.Input
+		case *planner.Limit:
+			if limit != nil {
+				return nil, unsupported("with two LIMITs")
+			}
+			limit = x
 			n = x.Input
 		case *planner.Aggregate:
-			if !value || len(x.Groups) > 0 || x.Input != planner.Node(w) {
+			if !value || len(x.Groups) > 0 || x.Input != planner.Node(w) || limit != nil {
 				return nil, unsupported("with GROUP BY, HAVING or an aggregate here")
 			}
 			return b.decorrelateAgg(x, valueExpr, corr, child, unsupported)
 		default:
-			return nil, unsupported("with LIMIT or a set operation")
+			return nil, unsupported("with a set operation")
 		}
 	}
-	sub := &boundSub{right: w, corr: corr}
+	var below planner.Node = w
+	if limit != nil {
+		var err error
+		if below, err = b.limitPerKey(w, corr, child.outerRefs, limit, sortKeys, unsupported); err != nil {
+			return nil, err
+		}
+	}
+	sub := &boundSub{right: below, corr: corr}
 	if value {
 		// Compute the value below the join, so that an unmatched outer row
 		// sees NULL, not the expression over NULLs.
-		p := &planner.Project{Input: w}
+		p := &planner.Project{Input: below}
 		sub.value = b.newCol("subquery", "", valueExpr.Type())
 		p.Exprs, p.Out = append(p.Exprs, valueExpr), append(p.Out, sub.value)
-		for _, col := range w.Schema() {
+		for _, col := range below.Schema() {
 			p.Exprs = append(p.Exprs, &planner.ColRef{Col: col})
 			p.Out = append(p.Out, col)
 		}

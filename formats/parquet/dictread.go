@@ -2,6 +2,7 @@ package parquet
 
 import (
 	"encoding/binary"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
@@ -53,21 +54,44 @@ type codeReader struct {
 	plainVals [][]byte
 }
 
+// codeScratch is a codeReader's page-sized scratch, pooled: parallel plans
+// open a fresh reader per row group, and a numeric dictionary alone can be
+// hundreds of kilobytes. Nothing a batch keeps aliases it (codes and
+// numbers are copied out, strings alias the Dict or a page copy).
+type codeScratch struct {
+	defBuf, codeBuf []int32
+	dictI, plainI   []int64
+	dictF, plainF   []float64
+	plainVals       [][]byte
+}
+
+var codeScratchPool = sync.Pool{New: func() any { return new(codeScratch) }}
+
 // reset prepares r for a new column chunk.
 func (r *codeReader) reset(pages file.PageReader, c *column, rows int64) {
+	if r.defBuf == nil && r.codeBuf == nil {
+		sc := codeScratchPool.Get().(*codeScratch)
+		r.defBuf, r.codeBuf, r.dictI, r.plainI, r.dictF, r.plainF, r.plainVals =
+			sc.defBuf, sc.codeBuf, sc.dictI, sc.plainI, sc.dictF, sc.plainF, sc.plainVals
+	}
 	r.pages, r.c, r.maxDef, r.dict, r.left = pages, c, c.maxDef, nil, rows
 	r.dictI, r.dictF = r.dictI[:0], r.dictF[:0]
 	r.rows, r.pos, r.vpos = 0, 0, 0
 	r.defs, r.codes, r.plain = nil, nil, nil
 }
 
-// close releases the page reader.
+// close releases the page reader and returns the scratch to the pool.
 func (r *codeReader) close() {
 	if r.pages != nil {
 		r.pages.Close()
 		r.pages = nil
 	}
 	r.dict = nil
+	if r.defBuf != nil || r.codeBuf != nil {
+		codeScratchPool.Put(&codeScratch{r.defBuf, r.codeBuf, r.dictI[:0], r.plainI[:0], r.dictF[:0], r.plainF[:0], r.plainVals[:0]})
+	}
+	r.defBuf, r.codeBuf, r.dictI, r.plainI, r.dictF, r.plainF, r.plainVals = nil, nil, nil, nil, nil, nil, nil
+	r.defs, r.codes, r.plain = nil, nil, nil
 }
 
 // nextPage loads the next data page; ok is false at the end of the chunk.

@@ -78,7 +78,7 @@ func (s *Stmt) exec(ctx context.Context, args []any) (int64, error) {
 	}
 	var n int64
 	switch s.stmt.(type) {
-	case *sql.Copy, *sql.CreateTableAs:
+	case *sql.Copy, *sql.CreateTableAs, *sql.Insert, *sql.Delete, *sql.Update:
 		if len(rows.static) == 1 && len(rows.static[0]) == 1 {
 			n = rows.static[0][0].I
 		}

@@ -287,3 +287,52 @@ func TestScanUnitsFiltered(t *testing.T) {
 		}
 	}
 }
+
+// TestConcurrentFilteredScans runs filtered scans of one table at once
+// (page indexes and bloom filters are read and cached lazily): run under
+// -race.
+func TestConcurrentFilteredScans(t *testing.T) {
+	tb := openPageIndexed(t, parquet.WithBloomFilterEnabled(true), parquet.WithBloomFilterNDV(5000))
+	cols := piCols()
+	errs := make(chan error, 4)
+	for g := range 4 {
+		go func() {
+			v := int64(1000 + 4000*g)
+			pred := index.Pred{Col: 2, Op: index.Eq, Vals: []columnar.Value{columnar.IntValue(columnar.TInt64, piRnd(int(v)))}}
+			r, err := tb.Scan(context.Background(), index.ScanSpec{Cols: allColumns(len(cols)), Filter: []index.Pred{pred}, Limit: -1, Threads: 2})
+			if err != nil {
+				errs <- err
+				return
+			}
+			defer r.Close()
+			n := 0
+			for {
+				b, err := r.Next(context.Background())
+				if errors.Is(err, io.EOF) {
+					break
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+				for i := 0; i < b.Live(); i++ {
+					if got := b.Cols[0].Value(b.Row(i)).I; got != v {
+						errs <- fmt.Errorf("rnd = rnd(%d) gave id %d", v, got)
+						return
+					}
+					n++
+				}
+			}
+			if n != 1 {
+				errs <- fmt.Errorf("rnd = rnd(%d): %d rows, want 1", v, n)
+				return
+			}
+			errs <- nil
+		}()
+	}
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}

@@ -192,8 +192,10 @@ func readFooter(r interface {
 		return nil, nil, nil, fmt.Errorf("%w: encrypted file", ErrUnsupported)
 	}
 	// WriterVersion is computed lazily and cached without a lock; compute
-	// it now so that concurrent scans only read it.
+	// it now so that concurrent scans only read it. The bloom filter
+	// reader is created lazily without a lock too.
 	meta.WriterVersion()
+	rdr.GetBloomFilterReader()
 	cols, skipped, err = mapSchema(meta.Schema)
 	if err != nil {
 		return nil, nil, nil, asCorrupt(err)

@@ -132,11 +132,11 @@ func DropIndex(path, col string) error {
 func Reindex(path string, cols []string) error {
 	return editIndexes(path, func(e *indexEdit) error {
 		if len(cols) == 0 {
+			// Every index b2sql can build; others (expression indexes,
+			// complex, string, utf8 and dictionary columns) stay as they are.
 			for _, en := range e.c.t.man.Catalog {
-				if name, ok := en.Key.(string); ok {
-					if _, known := e.c.t.byName[name]; known {
-						cols = append(cols, name)
-					}
+				if name, ok := en.Key.(string); ok && e.buildable(name) {
+					cols = append(cols, name)
 				}
 			}
 		}
@@ -232,14 +232,44 @@ func (e *indexEdit) drop(col string) {
 	e.dropSidecars(col)
 }
 
-// dropSidecars leaves the old sidecars of col behind.
+// dropSidecars leaves the old sidecars of col behind: every member its
+// descriptor names (keys "path", "*_path", at any depth) and, for a
+// column, everything under its index directory.
 func (e *indexEdit) dropSidecars(col string) {
+	if d, ok := e.descriptor(col); ok {
+		for _, p := range descriptorPaths(d, nil) {
+			e.dropped[p] = true
+		}
+	}
+	if _, ok := e.c.t.byName[col]; !ok {
+		return // an expression index: only its named files
+	}
 	prefix := e.indexDir(col) + "/"
 	for _, m := range storeMembers(e.c.t.st) {
 		if strings.HasPrefix(m, prefix) {
 			e.dropped[m] = true
 		}
 	}
+}
+
+// descriptorPaths appends the sidecar members a descriptor names.
+func descriptorPaths(v any, out []string) []string {
+	switch x := v.(type) {
+	case mpMap:
+		for _, en := range x {
+			k, _ := en.Key.(string)
+			if p, ok := en.Val.(string); ok && (k == "path" || strings.HasSuffix(k, "_path")) && validMember(p) {
+				out = append(out, p)
+				continue
+			}
+			out = descriptorPaths(en.Val, out)
+		}
+	case []any:
+		for _, y := range x {
+			out = descriptorPaths(y, out)
+		}
+	}
+	return out
 }
 
 // set puts col's descriptor in the catalog, in place of an old one.
@@ -307,6 +337,20 @@ func (e *indexEdit) writeMeta() error {
 // valueEpoch is the manifest's value_epoch (0 when absent, as
 // python-blosc2 counts).
 func (e *indexEdit) valueEpoch() int64 { return max(e.c.t.man.ValueEpoch, 0) }
+
+// buildable reports whether b2sql can build an index on column col.
+func (e *indexEdit) buildable(col string) bool {
+	t := e.c.t
+	i, ok := t.byName[col]
+	if !ok {
+		return false
+	}
+	s := t.srcs[i]
+	if s.open(t.st, t.nphys) != nil || s.spec.Flavour != flFixed {
+		return false
+	}
+	return newSummaryBuilder(col, s.data.DType.Str, 1) != nil
+}
 
 // build builds a kind index of col into the new version and records its
 // descriptor, replacing whatever index col had.

@@ -192,6 +192,7 @@ func (b *binder) decorrelate(bd *Bound, child *binder, at int, value bool) (*bou
 	n := root
 	var limit *planner.Limit
 	var sortKeys []planner.SortKey // the ORDER BY under a LIMIT, brought down to w's columns
+	var havings []*planner.Filter
 	for n != planner.Node(w) {
 		switch x := n.(type) {
 		case *planner.Project:
@@ -218,14 +219,28 @@ func (b *binder) decorrelate(bd *Bound, child *binder, at int, value bool) (*bou
 			}
 			limit = x
 			n = x.Input
+		case *planner.Filter: // HAVING, above an Aggregate
+			if limit != nil {
+				return nil, unsupported("with HAVING and LIMIT")
+			}
+			havings = append(havings, x)
+			n = x.Input
 		case *planner.Aggregate:
-			if !value || len(x.Groups) > 0 || x.Input != planner.Node(w) || limit != nil {
+			switch {
+			case x.Input != planner.Node(w) || limit != nil:
 				return nil, unsupported("with GROUP BY, HAVING or an aggregate here")
+			case len(x.Groups) > 0:
+				return b.decorrelateGrouped(x, havings, valueExpr, corr, child.outerRefs, unsupported)
+			case !value || len(havings) > 0:
+				return nil, unsupported("with an aggregate and HAVING or under EXISTS")
 			}
 			return b.decorrelateAgg(x, valueExpr, corr, child, unsupported)
 		default:
 			return nil, unsupported("with a set operation")
 		}
+	}
+	if len(havings) > 0 {
+		return nil, unsupported("with a filter above WHERE")
 	}
 	var below planner.Node = w
 	if limit != nil {

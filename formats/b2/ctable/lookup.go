@@ -83,14 +83,20 @@ func (t *Table) planLookup(spec index.ScanSpec, pl *scanPlan) error {
 	if !spec.On(index.IndexLookup) || t.nphys == 0 {
 		return nil
 	}
+	// Per indexed column, the entry ranges its predicates leave: range
+	// predicates (a BETWEEN arrives as >= and <=) intersect into one
+	// range, an IN keeps its values' ranges inside it.
 	type choice struct {
-		c       int
 		fi      *fullIndex
 		cur     *fullCursor
+		lo, hi  int64
+		in      [][2]int64
+		hasIn   bool
 		ranges  [][2]int64
 		entries int64
 	}
-	var best *choice
+	byCol := map[int]*choice{}
+	var cols []int
 	for _, p := range spec.Filter {
 		if p.Op == index.Or {
 			continue
@@ -104,24 +110,53 @@ func (t *Table) planLookup(spec index.ScanSpec, pl *scanPlan) error {
 		if !ok {
 			continue
 		}
-		if err := t.loadFull(c, fi); err != nil {
-			pl.notes = appendNote(pl.notes, fmt.Sprintf("full index %s unreadable: %v", fi.col, err))
-			continue
+		ch := byCol[c]
+		if ch == nil {
+			if err := t.loadFull(c, fi); err != nil {
+				pl.notes = appendNote(pl.notes, fmt.Sprintf("full index %s unreadable: %v", fi.col, err))
+				continue
+			}
+			ch = &choice{fi: fi, cur: newFullCursor(fi, nil), hi: fi.n}
+			byCol[c] = ch
+			cols = append(cols, c)
 		}
-		ch := &choice{c: c, fi: fi, cur: newFullCursor(fi, nil)}
+		var rs [][2]int64
 		for _, iv := range ivs {
 			lo, hi, err := ch.cur.entries(iv)
 			if err != nil {
 				pl.notes = appendNote(pl.notes, fmt.Sprintf("full index %s unreadable: %v", fi.col, err))
-				ch = nil
+				delete(byCol, c)
+				rs = nil
 				break
 			}
-			if hi > lo {
-				ch.ranges = append(ch.ranges, [2]int64{lo, hi})
-				ch.entries += hi - lo
+			rs = append(rs, [2]int64{lo, hi})
+		}
+		switch {
+		case byCol[c] == nil:
+		case p.Op == index.In:
+			if !ch.hasIn || count(rs) < count(ch.in) {
+				ch.in, ch.hasIn = rs, true // the smaller IN list decides
+			}
+		default:
+			ch.lo, ch.hi = max(ch.lo, rs[0][0]), min(ch.hi, rs[0][1])
+		}
+	}
+	var best *choice
+	for _, c := range cols {
+		ch := byCol[c]
+		if ch == nil {
+			continue
+		}
+		ch.ranges = [][2]int64{{ch.lo, ch.hi}}
+		if ch.hasIn {
+			ch.ranges = nil
+			for _, r := range ch.in {
+				ch.ranges = append(ch.ranges, [2]int64{max(r[0], ch.lo), min(r[1], ch.hi)})
 			}
 		}
-		if ch != nil && (best == nil || ch.entries < best.entries) {
+		ch.ranges = slices.DeleteFunc(ch.ranges, func(r [2]int64) bool { return r[1] <= r[0] })
+		ch.entries = count(ch.ranges)
+		if best == nil || ch.entries < best.entries {
 			best = ch
 		}
 	}
@@ -157,6 +192,15 @@ func (t *Table) planLookup(spec index.ScanSpec, pl *scanPlan) error {
 	}
 	pl.lookup = &lookupPlan{col: best.fi.col, rows: rows}
 	return nil
+}
+
+// count sums the lengths of entry ranges.
+func count(rs [][2]int64) int64 {
+	n := int64(0)
+	for _, r := range rs {
+		n += max(0, r[1]-r[0])
+	}
+	return n
 }
 
 // appendNote adds s unless it is already there.

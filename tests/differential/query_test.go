@@ -202,7 +202,7 @@ func (g *gen) joinAggQuery() query {
 func (g *gen) window() pair {
 	part := []string{"", "PARTITION BY a ", "PARTITION BY s ", "PARTITION BY f ", "PARTITION BY d ", "PARTITION BY a, f "}[g.pick(6)]
 	okey := []string{"a", "b", "s", "d", "x"}[g.pick(5)] + dir(g) + nulls(g)
-	switch g.pick(9) {
+	switch g.pick(11) {
 	case 0:
 		return same("row_number() OVER (" + part + "ORDER BY " + okey + ", id)")
 	case 1:
@@ -249,7 +249,7 @@ func (g *gen) subqueryQuery() query {
 		rw = f(" AND %s", g.pred(rs, 1))
 	}
 	var q pair
-	switch g.pick(9) {
+	switch g.pick(11) {
 	case 0:
 		not := []string{"", "NOT "}[g.pick(2)]
 		q = f("SELECT l.id, l.a FROM t1 l WHERE l.a "+not+"IN (SELECT r.k FROM t2 r WHERE true%s)", rw)
@@ -271,8 +271,15 @@ func (g *gen) subqueryQuery() query {
 	case 7:
 		// Correlated NOT IN: NULLs on either side make it NULL.
 		q = f("SELECT l.id FROM t1 l WHERE l.a NOT IN (SELECT r.k FROM t2 r WHERE r.w < l.x%s)", rw)
+	case 9:
+		// Correlated, grouped by the correlation key itself: one group per outer row.
+		q = f("SELECT l.id, (SELECT max(r.w) FROM t2 r WHERE r.k = l.a%s GROUP BY r.k HAVING count(*) > %s) AS v FROM t1 l", rw, g.intLit(0, 2))
+	case 10:
+		// Correlated [NOT] IN over per-group counts.
+		not := []string{"", "NOT "}[g.pick(2)]
+		q = f("SELECT l.id, l.b FROM t1 l WHERE (l.a + 3) "+not+"IN (SELECT count(*) FROM t2 r WHERE r.k = l.a%s GROUP BY r.name)", rw)
 	default:
-		// A correlated subquery that groups.
+		// A correlated derived table (refused by b2sql as unsupported).
 		q = f("SELECT l.id, (SELECT count(*) FROM (SELECT r.k FROM t2 r WHERE r.k <= l.a%s GROUP BY r.k) AS z) AS n FROM t1 l", rw)
 	}
 	return query{sql: q}

@@ -405,4 +405,10 @@ func (w *worker) countPages(cols []*fcol) {
 	}
 }
 
-var _ skipper = (*file.Int64ColumnChunkReader)(nil)
+// Every typed column chunk reader can skip.
+var _ = []skipper{
+	(*file.BooleanColumnChunkReader)(nil), (*file.Int32ColumnChunkReader)(nil),
+	(*file.Int64ColumnChunkReader)(nil), (*file.Int96ColumnChunkReader)(nil),
+	(*file.Float32ColumnChunkReader)(nil), (*file.Float64ColumnChunkReader)(nil),
+	(*file.ByteArrayColumnChunkReader)(nil), (*file.FixedLenByteArrayColumnChunkReader)(nil),
+}

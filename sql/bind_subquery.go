@@ -21,8 +21,10 @@ import (
 // decorrelated: the conjuncts of its WHERE that read outer columns become
 // the join condition. A correlated subquery computing an aggregate without
 // GROUP BY is grouped by the inner sides of its correlation equalities and
-// left-joined back (COUNT of no rows is 0, not NULL). Other shapes are
-// reported as unsupported.
+// left-joined back (COUNT of no rows is 0, not NULL). GROUP BY/HAVING,
+// ORDER BY … LIMIT and correlated [NOT] IN have files of their own
+// (bind_subquery_group.go, _limit.go, _in.go). Other shapes are reported
+// as unsupported.
 
 // bindWhere binds WHERE, turning top-level EXISTS/IN-subquery conjuncts into
 // semi and anti joins.

@@ -20,6 +20,10 @@
 //	INTERVAL '1 day'          → INTERVAL '1 day' <no-unit marker>
 //	NULLS FIRST|LAST, GROUP BY ALL, OFFSET without LIMIT
 //	                          → removed or completed, remembered for Bind
+//	                            (NULLS in a window's ORDER BY: by the
+//	                            token of the window's "(")
+//	RANGE … INTERVAL '1 day' PRECEDING
+//	                          → INTERVAL '86400000000' MICROSECOND PRECEDING
 //	key, table, é, …          → `key`, … (identifiers MySQL reserves or cannot lex)
 //
 // An offset map takes vitess' syntax-error positions back to the user's
@@ -56,9 +60,17 @@
 // and anti joins, other IN/EXISTS NULL-aware mark joins, scalar subqueries
 // single joins; correlated ones are decorrelated (correlated conjuncts of
 // the subquery's WHERE become the join condition; a correlated aggregate
-// is grouped and joined back). Window functions (bind_window.go) in a
-// non-aggregating select list or ORDER BY. DML and other shapes are
-// reported as ErrUnsupported at the construct.
+// is grouped and joined back; with GROUP BY/HAVING it is grouped by the
+// correlation keys too, bind_subquery_group.go; ORDER BY … LIMIT becomes
+// a row_number per correlation key, bind_subquery_limit.go; a correlated
+// [NOT] IN counts matches and NULLs per outer binding,
+// bind_subquery_in.go). A derived table reading an enclosing query's
+// columns (LATERAL) is refused. Window functions (bind_window.go) in a
+// select list or ORDER BY, with named windows (WINDOW w AS …, OVER w,
+// OVER (w …), bind_window_named.go), ROWS frames and RANGE frames with
+// numeric or INTERVAL offsets. TIMESTAMP ± an INTERVAL literal with
+// months, quarters or years adds calendar months (interval_calendar.go).
+// DML and other shapes are reported as ErrUnsupported at the construct.
 //
 // # Errors
 //

@@ -338,7 +338,14 @@ func (r *orderedReader) Next(ctx context.Context) (*columnar.Batch, error) {
 		r.arenas[i] = r.arenas[i][:0]
 	}
 	b.Len, b.Sel = 0, nil
-	for b.Len < want && r.phase < 2 {
+	for n := 0; b.Len < want && r.phase < 2; n++ {
+		if n%4096 == 4095 {
+			// A filter that rejects most rows keeps this loop long:
+			// stay cancellable.
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
 		p, ok, err := r.candidate()
 		if err != nil {
 			return nil, err

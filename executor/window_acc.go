@@ -1,6 +1,11 @@
 package executor
 
-import "github.com/b2sql/b2sql/columnar"
+import (
+	"math"
+	"strings"
+
+	"github.com/b2sql/b2sql/columnar"
+)
 
 // windowAcc accumulates a window frame for an aggregate, first_value or
 // last_value (which the caller feeds one row at a time after a reset).
@@ -12,11 +17,12 @@ type windowAcc struct {
 	best  columnar.Value
 	has   bool
 	first bool
+	vals  []columnar.Value // var_*, stddev_*: the frame's non-NULL values
 }
 
 func newWindowAcc(f *WindowFunc) *windowAcc { return &windowAcc{name: f.Name} }
 
-func (a *windowAcc) reset() { *a = windowAcc{name: a.name} }
+func (a *windowAcc) reset() { *a = windowAcc{name: a.name, vals: a.vals[:0]} }
 
 func (a *windowAcc) add(v columnar.Value) {
 	switch a.name {
@@ -52,6 +58,8 @@ func (a *windowAcc) add(v columnar.Value) {
 		if !a.has || columnar.Compare(v, a.best) > 0 {
 			a.best, a.has = v, true
 		}
+	case "var_samp", "var_pop", "stddev_samp", "stddev_pop":
+		a.vals = append(a.vals, v)
 	}
 }
 
@@ -72,6 +80,15 @@ func (a *windowAcc) result(t columnar.Type) columnar.Value {
 			return columnar.NullValue(t)
 		}
 		return columnar.FloatValue(t, a.fsum/float64(a.n))
+	case "var_samp", "var_pop", "stddev_samp", "stddev_pop":
+		v, ok := variance(a.vals, a.name == "var_samp" || a.name == "stddev_samp")
+		if !ok {
+			return columnar.NullValue(t)
+		}
+		if strings.HasPrefix(a.name, "stddev") {
+			v = math.Sqrt(v)
+		}
+		return columnar.FloatValue(t, v)
 	}
 	if !a.has {
 		return columnar.NullValue(t)

@@ -131,6 +131,21 @@ func (b *binder) bindWindow(e *sqlparser.FuncExpr, name string, at int, c ectx) 
 			return nil, err
 		}
 		f.Args, f.Type = xs, xs[0].Type()
+	case "var_samp", "variance", "var_pop", "stddev", "stddev_samp", "stddev_pop":
+		// Statistical aggregates over a frame (executor/window_acc.go).
+		// (bool_and, median, … OVER do not get past the MySQL grammar.)
+		xs, err := bindArgs(1, 1)
+		if err != nil {
+			return nil, err
+		}
+		if t := xs[0].Type(); !t.IsNumeric() && t.ID != columnar.Null {
+			return nil, b.typeErr(args[0], c, "%s(%s) is not supported", name, t)
+		}
+		f.Name = map[string]string{"variance": "var_samp", "stddev": "stddev_samp"}[name]
+		if f.Name == "" {
+			f.Name = name
+		}
+		f.Args, f.Type = xs, columnar.TFloat64
 	default:
 		if !windowAggs[name] {
 			return nil, b.errAt(at, ErrUnknownFunction, fmt.Sprintf("unknown window function %q", name))

@@ -22,9 +22,16 @@ const (
 	JoinAnti
 	JoinMark
 	JoinSingle
+	// JoinRightSemi and JoinRightAnti are Semi and Anti with the sides
+	// swapped, for when the preserved side is the smaller: it is built, the
+	// other side probes and marks the build rows it matches, and at the end
+	// the matched (semi) or unmatched (anti) build rows come out, build
+	// columns only. Cond sees probe ++ build rows.
+	JoinRightSemi
+	JoinRightAnti
 )
 
-var joinKindNames = [...]string{"INNER", "LEFT", "RIGHT", "FULL", "CROSS", "SEMI", "ANTI", "MARK", "SINGLE"}
+var joinKindNames = [...]string{"INNER", "LEFT", "RIGHT", "FULL", "CROSS", "SEMI", "ANTI", "MARK", "SINGLE", "RIGHT SEMI", "RIGHT ANTI"}
 
 // HashJoin joins Left (probe side, streamed) with Right (build side, held
 // in memory). LeftKeys are evaluated over left batches and RightKeys over
@@ -40,6 +47,11 @@ type HashJoin struct {
 	Cond                Expr
 	Desc                string // the condition, for EXPLAIN
 	NullAware           bool   // Mark: IN rules (NULL when unmatched and a NULL key is involved)
+	// Shared, when set, is the build side this join shares with the other
+	// copies of a parallel probe pipeline (hashjoin_shared.go); Right is
+	// then unused. Not for Right and Full joins, whose unmatched build
+	// rows are emitted once.
+	Shared *JoinBuild
 
 	budget    *Budget
 	build     *rowStore
@@ -75,11 +87,19 @@ func (j *HashJoin) Types() []columnar.Type {
 		return lt
 	case JoinMark:
 		return append(append([]columnar.Type(nil), lt...), columnar.TBool)
+	case JoinRightSemi, JoinRightAnti:
+		return j.rightOp().Types()
 	}
-	return append(append([]columnar.Type(nil), lt...), j.Right.Types()...)
+	// Each child's Types once: a chain of n joins must not ask 2^n times.
+	return append(append([]columnar.Type(nil), lt...), j.rightOp().Types()...)
 }
 
-func (j *HashJoin) Children() []Operator { return []Operator{j.Left, j.Right} }
+func (j *HashJoin) Children() []Operator {
+	if j.Shared != nil {
+		return []Operator{j.Left, j.Shared.Right}
+	}
+	return []Operator{j.Left, j.Right}
+}
 
 func (j *HashJoin) String() string {
 	name := "HashJoin"
@@ -95,7 +115,11 @@ func (j *HashJoin) String() string {
 
 func (j *HashJoin) Close() error {
 	err := j.Left.Close()
-	if e := j.Right.Close(); err == nil {
+	right := j.Right
+	if j.Shared != nil {
+		right = j.Shared.Right
+	}
+	if e := right.Close(); err == nil {
 		err = e
 	}
 	j.build, j.table, j.ints, j.all, j.matched = nil, nil, nil, nil, nil
@@ -103,10 +127,30 @@ func (j *HashJoin) Close() error {
 }
 
 func (j *HashJoin) Open(ctx context.Context) error {
-	if err := j.Right.Open(ctx); err != nil {
+	if j.Shared != nil {
+		if err := j.Shared.open(ctx, j); err != nil {
+			return err
+		}
+	} else if err := j.buildSide(ctx, j.Right); err != nil {
 		return err
 	}
-	j.build = newRowStore(j.Right.Types())
+	j.matched = nil
+	switch j.Kind {
+	case JoinRight, JoinFull, JoinRightSemi, JoinRightAnti:
+		j.matched = make([]bool, j.build.n)
+	}
+	j.leftTypes = j.Left.Types()
+	j.out = columnar.NewBatch(j.fullTypes(), columnar.MaxBatch)
+	j.phase, j.lb = 2, nil
+	return j.Left.Open(ctx)
+}
+
+// buildSide opens right and reads it all into the build store and table.
+func (j *HashJoin) buildSide(ctx context.Context, right Operator) error {
+	if err := right.Open(ctx); err != nil {
+		return err
+	}
+	j.build = newRowStore(right.Types())
 	j.table, j.ints = map[string][]int32{}, nil
 	if len(j.RightKeys) == 1 && j.RightKeys[0].Type().Phys() == columnar.PhysInt {
 		j.ints = newIntTable()
@@ -115,7 +159,7 @@ func (j *HashJoin) Open(ctx context.Context) error {
 	j.buildNull = false
 	keys := make([]*columnar.Vector, len(j.RightKeys))
 	for {
-		b, err := j.Right.Next(ctx)
+		b, err := right.Next(ctx)
 		if err == io.EOF {
 			break
 		}
@@ -155,14 +199,7 @@ func (j *HashJoin) Open(ctx context.Context) error {
 	if j.Kind == JoinSingle && len(j.RightKeys) == 0 && j.Cond == nil && j.build.n > 1 {
 		return errSingleRow
 	}
-	j.matched = nil
-	if j.Kind == JoinRight || j.Kind == JoinFull {
-		j.matched = make([]bool, j.build.n)
-	}
-	j.leftTypes = j.Left.Types()
-	j.out = columnar.NewBatch(j.fullTypes(), columnar.MaxBatch)
-	j.phase, j.lb = 2, nil
-	return j.Left.Open(ctx)
+	return nil
 }
 
 // buildInts inserts the live rows of b (stored from build row base on)
@@ -184,7 +221,15 @@ func (j *HashJoin) buildInts(v *columnar.Vector, b *columnar.Batch, base int32) 
 
 // fullTypes is left ++ right: the layout Cond is evaluated over.
 func (j *HashJoin) fullTypes() []columnar.Type {
-	return append(append([]columnar.Type(nil), j.Left.Types()...), j.Right.Types()...)
+	return append(append([]columnar.Type(nil), j.Left.Types()...), j.rightOp().Types()...)
+}
+
+// rightOp is the build side's operator, shared or not.
+func (j *HashJoin) rightOp() Operator {
+	if j.Shared != nil {
+		return j.Shared.Right
+	}
+	return j.Right
 }
 
 // encode encodes the key of row i, or reports false when a key is NULL.
@@ -352,7 +397,7 @@ func (j *HashJoin) emitPairs() (*columnar.Batch, error) {
 		}
 	}
 	switch j.Kind {
-	case JoinSemi, JoinAnti, JoinMark:
+	case JoinSemi, JoinAnti, JoinMark, JoinRightSemi, JoinRightAnti:
 		return nil, nil
 	}
 	if len(j.sel) == 0 {
@@ -434,15 +479,31 @@ func (j *HashJoin) leftTail() *columnar.Batch {
 // buildTail emits build rows no pair matched, NULL-extended on the left
 // (Right, Full), one chunk per call.
 func (j *HashJoin) buildTail() *columnar.Batch {
+	want := j.Kind == JoinRightSemi // matched rows; else unmatched ones
 	var rows []int
-	for j.tailPos < j.build.n && len(rows) < columnar.MaxBatch {
-		if !j.matched[j.tailPos] {
-			rows = append(rows, j.tailPos)
+	for len(rows) == 0 && j.tailPos < j.build.n {
+		for j.tailPos < j.build.n && len(rows) < columnar.MaxBatch {
+			if j.matched[j.tailPos] == want {
+				rows = append(rows, j.tailPos)
+			}
+			j.tailPos++
 		}
-		j.tailPos++
 	}
 	if len(rows) == 0 {
 		return nil
+	}
+	if j.Kind == JoinRightSemi || j.Kind == JoinRightAnti {
+		// Build columns only: the second half of the output batch.
+		nl := len(j.leftTypes)
+		j.out2 = columnar.Batch{Cols: j.out.Cols[nl:], Len: len(rows)}
+		for c, src := range j.build.cols {
+			dst := j.out2.Cols[c]
+			dst.Reset(len(rows))
+			for k, r := range rows {
+				dst.CopyRow(k, src, r, len(rows))
+			}
+		}
+		return &j.out2
 	}
 	n := len(rows)
 	out := j.out

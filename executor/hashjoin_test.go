@@ -83,3 +83,59 @@ func TestHashJoinResidualAndNestedLoop(t *testing.T) {
 		}
 	})
 }
+
+// TestHashJoinRightSemiAnti builds the preserved side (depts) and probes
+// with staff: depts with staff (semi) are 1 and 2 (both rows of 2), without
+// (anti) 3 and the NULL id; a residual on the probe row filters the marks.
+func TestHashJoinRightSemiAnti(t *testing.T) {
+	for _, tc := range []struct {
+		kind JoinKind
+		cond bool // staff.name <> 'bob'
+		want []string
+	}{
+		{JoinRightSemi, false, []string{"1|ops", "2|dev", "2|dev2"}},
+		{JoinRightAnti, false, []string{"3|hr", "NULL|nil"}},
+		{JoinRightSemi, true, []string{"1|ops"}},
+		{JoinRightAnti, true, []string{"2|dev", "2|dev2", "3|hr", "NULL|nil"}},
+	} {
+		t.Run(joinKindNames[tc.kind], func(t *testing.T) {
+			runSizes(t, func(t *testing.T, n int) {
+				j := &HashJoin{Left: staff(n), Right: depts(n), Kind: tc.kind,
+					LeftKeys:  []Expr{ColumnExpr(1, columnar.TInt64)},
+					RightKeys: []Expr{ColumnExpr(0, columnar.TInt64)}}
+				if tc.cond {
+					j.Cond = mustCall(t, "<>", columnar.TBool, ColumnExpr(0, columnar.TVarchar), ConstExpr(str("bob")))
+				}
+				got := drain(t, j)
+				slices.Sort(got)
+				if !equalStrings(got, tc.want) {
+					t.Fatalf("got %v, want %v", got, tc.want)
+				}
+			})
+		})
+	}
+}
+
+// TestHashJoinBuildTailPastMatchedChunk: the unmatched build rows of a
+// Right join come out even when a whole first chunk of build rows matched.
+func TestHashJoinBuildTailPastMatchedChunk(t *testing.T) {
+	const n = 3000
+	var build, probe [][]columnar.Value
+	for i := range n {
+		build = append(build, []columnar.Value{i64(int64(i))})
+		if i < 2500 {
+			probe = append(probe, []columnar.Value{i64(int64(i))})
+		}
+	}
+	types := []columnar.Type{columnar.TInt64}
+	j := &HashJoin{Left: &source{types: types, rows: probe, n: 1024}, Right: &source{types: types, rows: build, n: 1024},
+		Kind: JoinRightAnti, LeftKeys: []Expr{ColumnExpr(0, columnar.TInt64)}, RightKeys: []Expr{ColumnExpr(0, columnar.TInt64)}}
+	if got := drain(t, j); len(got) != 500 || got[0] != "2500" {
+		t.Fatalf("got %d rows starting %v, want 500 starting 2500", len(got), got[:min(1, len(got))])
+	}
+	j = &HashJoin{Left: &source{types: types, rows: probe, n: 1024}, Right: &source{types: types, rows: build, n: 1024},
+		Kind: JoinRight, LeftKeys: []Expr{ColumnExpr(0, columnar.TInt64)}, RightKeys: []Expr{ColumnExpr(0, columnar.TInt64)}}
+	if got := drain(t, j); len(got) != n {
+		t.Fatalf("right join: got %d rows, want %d", len(got), n)
+	}
+}

@@ -54,6 +54,7 @@ type builder struct {
 	dict   map[*Scan][]int                    // scan -> output columns it may hand over coded (dict.go)
 	bounds map[*Scan]*index.TopKBound         // top-k bounds, by the scan they prune
 	topks  map[*TopK]*index.TopKBound         // the same bounds, by the TopK that publishes
+	joins  map[*Join]*executor.JoinBuild      // build sides shared by parallel probes (build_join.go)
 }
 
 func (bd *builder) threads() int {

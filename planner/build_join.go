@@ -29,7 +29,45 @@ func (bd *builder) buildJoin(n *Join) (executor.Operator, error) {
 		}
 		return bd.wrap(&executor.Project{Input: op, Exprs: exprs, Names: names}), nil
 	}
+	if buildsLeft(n) {
+		return bd.buildRightSemi(n)
+	}
 	return bd.buildJoinAs(n)
+}
+
+// buildsLeft reports whether a semi or anti join is better run with its
+// preserved (left) side built: the left is estimated smaller, so the hash
+// table is small and the big side streams through it. NULL-aware (NOT IN)
+// and mark joins keep their orientation.
+func buildsLeft(n *Join) bool {
+	return (n.Kind == JoinSemi || n.Kind == JoinAnti) && !n.NullAware && len(n.EquiKeys) > 0 && smaller(n.Left, n.Right)
+}
+
+// buildRightSemi builds semi/anti join n with the sides swapped: the right
+// probes, the left is built and its matched (semi) or unmatched (anti) rows
+// come out, left columns only, as n's schema says.
+func (bd *builder) buildRightSemi(n *Join) (executor.Operator, error) {
+	swapped := &Join{Left: n.Right, Right: n.Left, Kind: JoinInner, Cond: n.Cond}
+	for _, k := range n.EquiKeys {
+		swapped.EquiKeys = append(swapped.EquiKeys, EquiKey{L: k.R, R: k.L})
+	}
+	probe, err := bd.build(swapped.Left)
+	if err != nil {
+		return nil, err
+	}
+	build, err := bd.build(swapped.Right)
+	if err != nil {
+		return nil, err
+	}
+	op, err := bd.joinOp(swapped, probe, build)
+	if err != nil {
+		return nil, err
+	}
+	op.Kind = executor.JoinRightSemi
+	if n.Kind == JoinAnti {
+		op.Kind = executor.JoinRightAnti
+	}
+	return bd.wrap(op), nil
 }
 
 func (bd *builder) buildJoinAs(n *Join) (executor.Operator, error) {
@@ -41,6 +79,16 @@ func (bd *builder) buildJoinAs(n *Join) (executor.Operator, error) {
 	if err != nil {
 		return nil, err
 	}
+	op, err := bd.joinOp(n, left, right)
+	if err != nil {
+		return nil, err
+	}
+	return bd.wrap(op), nil
+}
+
+// joinOp makes the HashJoin of n over built inputs (right nil: a shared
+// build, set by the caller).
+func (bd *builder) joinOp(n *Join, left, right executor.Operator) (*executor.HashJoin, error) {
 	llay, rlay := layout(n.Left.Schema()), layout(n.Right.Schema())
 	op := &executor.HashJoin{Left: left, Right: right, Kind: executor.JoinKind(n.Kind), NullAware: n.NullAware}
 	var desc []string
@@ -67,7 +115,7 @@ func (bd *builder) buildJoinAs(n *Join) (executor.Operator, error) {
 		desc = append(desc, n.Cond.String())
 	}
 	op.Desc = strings.Join(desc, " AND ")
-	return bd.wrap(op), nil
+	return op, nil
 }
 
 // smaller reports whether a is estimated (join_estimate.go) to have fewer
@@ -76,4 +124,42 @@ func smaller(a, b Node) bool {
 	ea, oka := estimate(a)
 	eb, okb := estimate(b)
 	return oka && okb && ea.rows < eb.rows
+}
+
+// probeInParallel reports whether a parallel pipeline may run through n's
+// probe (left) side: every worker gets a copy of the join probing one
+// shared build of the right side. Not for Right and Full joins (their
+// unmatched build rows are emitted once, after every probe), nor for an
+// inner join that buildJoin would rather build on the left (the smaller).
+func probeInParallel(n *Join) bool {
+	switch n.Kind {
+	case JoinRight, JoinFull:
+		return false
+	case JoinInner, JoinCross:
+		return !smaller(n.Left, n.Right)
+	}
+	return !buildsLeft(n)
+}
+
+// probeCopy builds one worker's copy of join n over its probe pipeline
+// in; the build side is built (as an operator tree) once per n and shared.
+func (bd *builder) probeCopy(n *Join, in executor.Operator) (executor.Operator, error) {
+	shared := bd.joins[n]
+	if shared == nil {
+		right, err := bd.build(n.Right)
+		if err != nil {
+			return nil, err
+		}
+		shared = &executor.JoinBuild{Right: right}
+		if bd.joins == nil {
+			bd.joins = map[*Join]*executor.JoinBuild{}
+		}
+		bd.joins[n] = shared
+	}
+	op, err := bd.joinOp(n, in, nil)
+	if err != nil {
+		return nil, err
+	}
+	op.Shared = shared
+	return bd.wrap(op), nil
 }

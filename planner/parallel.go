@@ -10,7 +10,8 @@ import (
 )
 
 // Parallel plans (morsel-driven): when a blocking operator (Aggregate,
-// TopK) sits on a pipeline of Filters and Projects over a scan whose table
+// TopK) sits on a pipeline of Filters, Projects and the probe sides of hash
+// joins (whose build side is built once and shared) over a scan whose table
 // splits into units, Build makes one copy of the pipeline per worker. Each
 // copy reads units taken from a shared queue and ends in a partial
 // operator; a Gather merges the partial results and a final operator
@@ -33,6 +34,11 @@ func pipelineScan(n Node) (*Scan, bool) {
 			n = x.Input
 		case *Project:
 			n = x.Input
+		case *Join:
+			if !probeInParallel(x) { // build_join.go
+				return nil, false
+			}
+			n = x.Left
 		case *Scan:
 			_, ok := x.Table.(UnitScanner)
 			return x, ok && x.Limit < 0
@@ -114,6 +120,12 @@ func (bd *builder) chain(n Node, src executor.Operator) (executor.Operator, erro
 			exprs[i], names[i] = c, e.String()
 		}
 		return bd.wrap(&executor.Project{Input: in, Exprs: exprs, Names: names}), nil
+	case *Join:
+		in, err := bd.chain(x.Left, src)
+		if err != nil {
+			return nil, err
+		}
+		return bd.probeCopy(x, in) // build_join.go
 	}
 	return nil, errNotChain
 }

@@ -84,7 +84,7 @@ func unchanged(t *ctable.Table) bool {
 	if !ok {
 		return false
 	}
-	now, err := os.Stat(t.FilePath())
+	now, err := os.Stat(t.Path())
 	return err == nil && os.SameFile(v.(os.FileInfo), now)
 }
 

@@ -73,7 +73,7 @@ func (db *DB) lockTarget(what, name string, pos sql.Pos) (*dmlTarget, error) {
 		tg.unlock = db.writes.lock("table:" + key)
 	case *ctable.Table:
 		unlockMem := db.writes.lock("table:" + key)
-		unlockFile, err := lockFile(x.FilePath())
+		unlockFile, err := lockFile(x.Path())
 		if err != nil {
 			unlockMem()
 			return nil, err
@@ -81,7 +81,7 @@ func (db *DB) lockTarget(what, name string, pos sql.Pos) (*dmlTarget, error) {
 		tg.unlock = func() { unlockFile(); unlockMem() }
 		tg.ct = x
 		if !unchanged(x) {
-			fresh, err := openCTable(x.FilePath())
+			fresh, err := openCTable(x.Path())
 			if err != nil {
 				tg.unlock()
 				return nil, err
@@ -211,7 +211,7 @@ func (db *DB) insert(ctx context.Context, s *sql.Insert, args []columnar.Value) 
 	if s.Replace || s.Ignore {
 		return nil, &Error{Pos: at, Kind: ErrUnsupported, Msg: "INSERT OR REPLACE / OR IGNORE need a key: CTables have none (use DELETE, then INSERT)"}
 	}
-	c, err := ctable.Begin(tg.ct.FilePath())
+	c, err := ctable.Begin(tg.ct.Path())
 	if err != nil {
 		return nil, err
 	}
@@ -241,7 +241,7 @@ func (db *DB) commit(tg *dmlTarget, c *ctable.Change) error {
 	if err := c.Commit(); err != nil {
 		return err
 	}
-	fresh, err := openCTable(tg.ct.FilePath())
+	fresh, err := openCTable(tg.ct.Path())
 	if err != nil {
 		return err
 	}

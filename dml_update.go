@@ -85,7 +85,7 @@ func (db *DB) deleteRows(ctx context.Context, s *sql.Delete, args []columnar.Val
 		tg.mem.setRows(keep)
 		return countRows(int64(len(old) - len(keep))), nil
 	}
-	c, err := ctable.Begin(tg.ct.FilePath())
+	c, err := ctable.Begin(tg.ct.Path())
 	if err != nil {
 		return nil, err
 	}
@@ -213,7 +213,7 @@ func (db *DB) update(ctx context.Context, s *sql.Update, args []columnar.Value) 
 		return nil, err
 	}
 	defer olds.Close()
-	c, err := ctable.Begin(tg.ct.FilePath())
+	c, err := ctable.Begin(tg.ct.Path())
 	if err != nil {
 		return nil, err
 	}

@@ -81,11 +81,18 @@ func schemaNames(t interface{ Schema() columnar.Schema }) []string {
 	return out
 }
 
-// lockCTable takes the table's write lock and returns the newest version
-// of the CTable registered under key (reopened: another DB may have
-// changed the file).
+// lockCTable takes the table's write locks — in this process, then the
+// lock file other processes take too (lock.go), as INSERT and DELETE do —
+// and returns the newest version of the CTable registered under key
+// (reopened: another DB may have changed the file).
 func (db *DB) lockCTable(key string, t *ctable.Table) (*ctable.Table, func(), error) {
-	unlock := db.writes.lock("table:" + key)
+	unlockMem := db.writes.lock("table:" + key)
+	unlockFile, err := lockFile(t.Path())
+	if err != nil {
+		unlockMem()
+		return nil, nil, err
+	}
+	unlock := func() { unlockFile(); unlockMem() }
 	fresh, err := ctable.Open(t.Path())
 	if err != nil {
 		unlock()

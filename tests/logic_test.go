@@ -416,6 +416,23 @@ func runFile(t *testing.T, path string) {
 			t.Skipf("no active configuration matches only %s", what)
 		}
 	}
+	// A file whose tables are all Parquet in every cell (formats=parquet,
+	// noregister) would run its CTable cells over the same Parquet files:
+	// keep only the Parquet cells.
+	parquetOnly, anyTable := true, false
+	for _, r := range recs {
+		if r.kind == recTable || r.kind == recGenerate {
+			anyTable = true
+			parquetOnly = parquetOnly && (r.data.parquetOnly || r.data.noRegister)
+		}
+	}
+	if anyTable && parquetOnly {
+		t.Logf("every table is Parquet in every cell: Parquet cells only")
+		cfgs = slices.DeleteFunc(slices.Clone(cfgs), func(c config) bool { return c.format != fmtParquet })
+		if len(cfgs) == 0 {
+			t.Skip("every table is Parquet in every cell and no Parquet cell is active")
+		}
+	}
 	sessions := make([]*session, len(cfgs))
 	for k, cfg := range cfgs {
 		s := &session{cfg: cfg}

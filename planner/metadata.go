@@ -17,10 +17,7 @@ func answerFromMetadata(n Node) Node {
 	if !ok || len(s.Filter) > 0 {
 		return n
 	}
-	sp, ok := s.Table.(StatsProvider)
-	if !ok {
-		return n
-	}
+	sp, _ := s.Table.(StatsProvider) // nil: COUNT(*) alone may still come from a RowCounter
 	row := make([]Expr, len(a.Aggs))
 	for i, agg := range a.Aggs {
 		v, ok := aggFromStats(agg, s, sp)
@@ -44,7 +41,7 @@ func aggFromStats(agg AggCall, s *Scan, sp StatsProvider) (columnar.Value, bool)
 		return columnar.IntValue(agg.Type, rc.RowCount()), true
 	}
 	ref, ok := agg.Arg.(*ColRef)
-	if !ok {
+	if !ok || sp == nil {
 		return columnar.Value{}, false
 	}
 	col := -1

@@ -28,6 +28,10 @@ type summaryIndex struct {
 	kind   string // "summary", "full", …
 	path   string // block-level sidecar member
 	segLen int64
+	built  int64 // physical rows the index was built over (-1: unknown)
+	// nullAware: the extrema cover only non-NULL rows (descriptor
+	// null_aware), so NULL sentinels do not distort them.
+	nullAware bool
 	// why is empty for a usable index, else why it is not used ("stale").
 	why string
 
@@ -77,6 +81,9 @@ func catalogIndexes(m *manifest, nphys int64) map[string]*summaryIndex {
 		if len(dims) == 1 {
 			built, _ = asInt(dims[0])
 		}
+		si.built = built
+		na, _ := desc.get("null_aware")
+		si.nullAware = na == true
 		epoch, hasEpoch := desc.get("built_value_epoch")
 		ep, _ := asInt(epoch)
 		stale, _ := desc.get("stale")

@@ -16,9 +16,15 @@ type aggState struct {
 	ints   []int64
 	uints  []uint64
 	floats []float64
-	bytes  [][]byte
-	bools  []bool
-	ar     arena // min/max strings are copied here
+	// comp carries the rounding error of float sums (Neumaier), so that a
+	// SUM/AVG of doubles does not depend on the order rows arrive in:
+	// parallel partial aggregates see rows in a different order every run,
+	// and two evaluations of one aggregate must agree (a CTE compared with
+	// its own max, TPC-H Q15).
+	comp  []float64
+	bytes [][]byte
+	bools []bool
+	ar    arena // min/max strings are copied here
 	// distinct remembers (group, value) pairs already aggregated.
 	distinct map[string]struct{}
 	lists    [][]columnar.Value // holistic aggregates: the values of each group
@@ -51,6 +57,10 @@ func (s *aggState) grow(n int) {
 		s.uints = growZero(s.uints, n)
 	case columnar.PhysFloat:
 		s.floats = growZero(s.floats, n)
+		switch s.spec.Kind {
+		case AggSum, AggAvg, AggAvgMerge:
+			s.comp = growZero(s.comp, n)
+		}
 	case columnar.PhysBytes:
 		s.bytes = growZero(s.bytes, n)
 	case columnar.PhysBool:
@@ -148,15 +158,17 @@ func (s *aggState) update(b *columnar.Batch, arg *columnar.Vector, gids []int32)
 			vals := s.floats
 			switch arg.Type.Phys() {
 			case columnar.PhysFloat:
-				updateSumFloat(vals, s.count, arg.Floats, gids, sel, b.Len)
+				updateSumFloat(vals, s.comp, s.count, arg.Floats, gids, sel, b.Len)
 			case columnar.PhysInt:
 				scale := 1.0
 				if arg.Type.ID == columnar.Decimal {
 					scale = math.Pow10(-int(arg.Type.Scale))
 				}
-				rows(func(i int) { vals[gids[i]] += float64(arg.Ints[i]) * scale; s.count[gids[i]]++ })
+				comp := s.comp
+				rows(func(i int) { g := gids[i]; addComp(&vals[g], &comp[g], float64(arg.Ints[i])*scale); s.count[g]++ })
 			case columnar.PhysUint:
-				rows(func(i int) { vals[gids[i]] += float64(arg.Uints[i]); s.count[gids[i]]++ })
+				comp := s.comp
+				rows(func(i int) { g := gids[i]; addComp(&vals[g], &comp[g], float64(arg.Uints[i])); s.count[g]++ })
 			}
 			return nil
 		case columnar.PhysInt:
@@ -208,21 +220,43 @@ func (s *aggState) copyBytes(x []byte) []byte {
 	return buf
 }
 
-func updateSumFloat(vals []float64, counts []int64, in []float64, gids []int32, sel []int, n int) {
+func updateSumFloat(vals, comp []float64, counts []int64, in []float64, gids []int32, sel []int, n int) {
 	if sel == nil {
 		in, gids = in[:n], gids[:n]
 		for i, x := range in {
 			g := gids[i]
-			vals[g] += x
+			addComp(&vals[g], &comp[g], x)
 			counts[g]++
 		}
 		return
 	}
 	for _, i := range sel {
 		g := gids[i]
-		vals[g] += in[i]
+		addComp(&vals[g], &comp[g], in[i])
 		counts[g]++
 	}
+}
+
+// addComp adds x to *sum, accumulating the rounding error in *comp
+// (Neumaier's variant of Kahan summation). Once the sum is infinite or NaN
+// comp turns NaN; floatSum then ignores it.
+func addComp(sum, comp *float64, x float64) {
+	t := *sum + x
+	if math.Abs(*sum) >= math.Abs(x) {
+		*comp += (*sum - t) + x
+	} else {
+		*comp += (x - t) + *sum
+	}
+	*sum = t
+}
+
+// floatSum is group g's compensated float sum.
+func (s *aggState) floatSum(g int) float64 {
+	v := s.floats[g]
+	if g < len(s.comp) && !math.IsInf(v, 0) && !math.IsNaN(v) {
+		v += s.comp[g]
+	}
+	return v
 }
 
 func updateMinMax[T int64 | uint64](vals []T, counts []int64, in []T, gids []int32, sel []int, n int, isMin bool) {
@@ -265,7 +299,7 @@ func (s *aggState) result(out *columnar.Vector, from, to int) {
 		}
 		switch s.spec.Kind {
 		case AggAvg, AggAvgMerge:
-			out.Floats[k] = s.floats[g] / float64(c)
+			out.Floats[k] = s.floatSum(g) / float64(c)
 			continue
 		}
 		switch out.Type.Phys() {
@@ -274,7 +308,7 @@ func (s *aggState) result(out *columnar.Vector, from, to int) {
 		case columnar.PhysUint:
 			out.Uints[k] = s.uints[g]
 		case columnar.PhysFloat:
-			out.Floats[k] = s.floats[g]
+			out.Floats[k] = s.floatSum(g)
 		case columnar.PhysBytes:
 			out.Bytes[k] = s.bytes[g]
 		case columnar.PhysBool:
@@ -291,7 +325,7 @@ func (s *aggState) mergeAvg(b *columnar.Batch, sum, cnt *columnar.Vector, gids [
 			return
 		}
 		g := gids[i]
-		s.floats[g] += sum.Floats[j]
+		addComp(&s.floats[g], &s.comp[g], sum.Floats[j])
 		s.count[g] += cnt.Ints[k]
 	})
 }

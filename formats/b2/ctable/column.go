@@ -304,6 +304,10 @@ type colScratch struct {
 	// codes: the consumer of this read takes dictionary codes (set by the
 	// scan per read, from ScanSpec.WantsCodes).
 	codes bool
+	// codesOnly: codes are taken and no predicate of the scan reads this
+	// column's strings, so Bytes is left unfilled (a pointer store per row
+	// that the garbage collector then has to trace).
+	codesOnly bool
 }
 
 // read fills v[0:n] with physical rows [lo, lo+n) of the column (part
@@ -386,21 +390,27 @@ func (s *colSource) readRows(d *b2.Decoder, sc *colScratch, lo int64, n int, par
 		var codes []int32
 		if sc.codes {
 			codes = dict.Set(v, s.codeDict, n)
+		} else {
+			sc.codesOnly = false
 		}
 		nd := int32(len(s.dict))
 		for r := 0; r < n; r++ {
 			c := int32(binary.LittleEndian.Uint32(sc.raw[4*r:]))
 			switch {
 			case c >= 0 && c < nd:
-				v.Bytes[r] = s.dict[c]
 				if codes != nil {
 					codes[r] = c
 				}
+				if !sc.codesOnly {
+					v.Bytes[r] = s.dict[c]
+				}
 			case int64(c) == s.spec.NullCode || c < 0 && s.spec.Nullable:
-				v.Bytes[r] = nil
 				v.SetNull(r, n)
 				if codes != nil {
 					codes[r] = 0
+				}
+				if !sc.codesOnly {
+					v.Bytes[r] = nil
 				}
 			default:
 				return main, corruptf("row %d has code %d, dictionary has %d values", lo+int64(r), c, nd)

@@ -445,6 +445,7 @@ func (w *tableWorker) decode(i int, lo int64, n int, ob *outBatch) bool {
 	v := ob.b.Cols[i]
 	v.Reset(n)
 	sc.codes = w.spec.WantsCodes(i)
+	sc.codesOnly = sc.codes && !filtersColumn(w.spec, w.spec.Cols[i])
 	if err := src.read(w.dec, sc, lo, n, ex.part, v, ob, i); err != nil {
 		w.err = tableError(t.path, "", err) // err names the member and rows
 		return false
@@ -475,4 +476,17 @@ func (w *tableWorker) account(lo int64, n, live int, decoded uint64) {
 	}
 	atomic.AddInt64(&st.BytesRead, int64(disk))
 	atomic.AddInt64(&st.BytesDecompressed, int64(raw))
+}
+
+// filtersColumn reports whether a predicate of spec reads table column c
+// (then the scan's own checks need the column's values, not only codes).
+func filtersColumn(spec index.ScanSpec, c int) bool {
+	for _, p := range spec.Filter {
+		for _, pc := range p.Cols(nil) {
+			if pc == c {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -60,9 +60,9 @@ func TestCancelMidScan(t *testing.T) {
 	}
 	defer db.Close()
 	for _, q := range []string{
-		"SELECT title FROM events WHERE title LIKE '%no such words%'",         // streaming scan, no rows
-		"SELECT category, sum(price), count(*) FROM events GROUP BY category", // blocking aggregate
-		"SELECT * FROM events ORDER BY temperature, title",                    // blocking sort
+		"SELECT title FROM events WHERE title LIKE '%no such words%'",   // streaming scan, no rows
+		"SELECT title, sum(price), count(*) FROM events GROUP BY title", // blocking aggregate (category is too fast on dictionary codes)
+		"SELECT * FROM events ORDER BY temperature, title",              // blocking sort
 	} {
 		t.Run(q, func(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())

@@ -11,6 +11,7 @@ import (
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/formats/b2/ctable"
 	"github.com/b2sql/b2sql/formats/parquet"
+	"github.com/b2sql/b2sql/planner"
 	"github.com/b2sql/b2sql/sql"
 )
 
@@ -202,7 +203,7 @@ func (db *DB) dropTable(d *sql.DropTable) (*Rows, error) {
 		delete(db.names, key)
 		db.life.retired = append(db.life.retired, old)
 	}
-	tmp := db.tmpDir
+	tmp, dir := db.tmpDir, db.dir
 	db.mu.Unlock()
 	if !ok {
 		if d.IfExists {
@@ -217,7 +218,41 @@ func (db *DB) dropTable(d *sql.DropTable) (*Rows, error) {
 		os.Remove(filepath.Join(tmp, d.Name+".b2z"))
 		os.RemoveAll(filepath.Join(tmp, d.Name+".b2d"))
 	}
+	if dir != "" {
+		// In a directory database a table is its file: leaving it would
+		// bring the table back at the next open. Only the table's own
+		// file in that directory goes, never a file registered from
+		// elsewhere.
+		if p := ownFile(old, dir); p != "" {
+			if err := os.RemoveAll(p); err != nil {
+				return nil, fmt.Errorf("DROP TABLE %s: %w", d.Name, err)
+			}
+		}
+	}
 	return valueRows(nil, nil), nil
+}
+
+// ownFile is the file or directory backing table t when it lies directly in
+// dir (a directory database's table), else "".
+func ownFile(t planner.Table, dir string) string {
+	var p string
+	switch x := t.(type) {
+	case interface{ Path() string }:
+		p = x.Path()
+	case interface{ Files() []string }:
+		if f := x.Files(); len(f) == 1 {
+			p = f[0]
+		}
+	}
+	if p == "" {
+		return ""
+	}
+	ap, err1 := filepath.Abs(p)
+	ad, err2 := filepath.Abs(dir)
+	if err1 != nil || err2 != nil || filepath.Dir(ap) != ad {
+		return ""
+	}
+	return ap
 }
 
 // writeDir is where CREATE TABLE writes: the DB's directory, or a private

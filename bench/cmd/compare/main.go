@@ -23,6 +23,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/b2sql/b2sql/bench/internal/proc"
 )
 
 type options struct {
@@ -148,7 +150,7 @@ func run(ctx context.Context, o options, w io.Writer) error {
 	hdr := header{
 		rows: o.rows, threads: o.threads, runs: o.runs, path: path, size: size,
 		duck: duck.Version(ctx), duckGo: moduleVersion("github.com/duckdb/duckdb-go/v2"),
-		rulesOff: o.rulesOff, metric: o.metric, loadStart: loadAvg(),
+		rulesOff: o.rulesOff, metric: o.metric, loadStart: proc.LoadAvg(),
 	}
 	if o.suite == "tpch" {
 		hdr.data = fmt.Sprintf("TPC-H SF %g", o.sf)
@@ -175,7 +177,7 @@ func run(ctx context.Context, o options, w io.Writer) error {
 		}
 		outs = append(outs, out)
 	}
-	hdr.loadEnd = loadAvg()
+	hdr.loadEnd = proc.LoadAvg()
 	report(w, o.format, hdr, outs)
 	return nil
 }
@@ -230,11 +232,11 @@ func measure(ctx context.Context, e engine, q query, o options) measurement {
 	for range n {
 		runtime.GC()
 		rctx, cancel := context.WithTimeout(ctx, o.timeout)
-		c0 := cpuTime()
+		c0 := proc.CPUTime()
 		start := time.Now()
 		_, err := e.Drain(rctx, q.SQL)
 		d := time.Since(start)
-		c := cpuTime() - c0
+		c := proc.CPUTime() - c0
 		cancel()
 		if err != nil {
 			m.err = fmt.Errorf("timed run: %w", err)

@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/b2sql/b2sql"
+	"github.com/b2sql/b2sql/bench/internal/proc"
 	"github.com/b2sql/b2sql/demo"
 	_ "github.com/duckdb/duckdb-go/v2"
 )
@@ -104,7 +105,7 @@ func run(rows int64, dir string, threads int) error {
 		fmt.Fprintf(tw, "%s\t%s\t%.2fs\t%.2fs\t%d MB\t%d MB\t\n", s.name, s.engine,
 			wall.Seconds(), cpu.Seconds(), ru.Maxrss/1024, size(filepath.Join(dir, s.to))>>20)
 	}
-	fmt.Fprintf(tw, "(%d rows, %d threads; load average at the end: %s)\t\t\t\t\t\t\n", rows, threads, loadAvg())
+	fmt.Fprintf(tw, "(%d rows, %d threads; load average at the end: %s)\t\t\t\t\t\t\n", rows, threads, proc.LoadAvg())
 	return tw.Flush()
 }
 
@@ -168,12 +169,4 @@ func size(path string) int64 {
 		return nil
 	})
 	return n
-}
-
-func loadAvg() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "?"
-	}
-	return string(b[:min(len(b), 14)])
 }

@@ -30,6 +30,7 @@ import (
 	"time"
 
 	"github.com/b2sql/b2sql"
+	"github.com/b2sql/b2sql/bench/internal/proc"
 )
 
 // query is one measured statement; sql may use {rows} and {mid}, replaced
@@ -112,7 +113,7 @@ func run(w io.Writer, dir string, threads, runs int, formats []string, only stri
 	if len(qs) == 0 {
 		return fmt.Errorf("no query matches -queries=%s", only)
 	}
-	fmt.Fprintf(w, "b2sql rules on vs off (%s): threads=%d, runs=%d (median), load %s\n", strings.Join(offSQL, "; "), threads, runs, loadAvg())
+	fmt.Fprintf(w, "b2sql rules on vs off (%s): threads=%d, runs=%d (median), load %s\n", strings.Join(offSQL, "; "), threads, runs, proc.LoadAvg())
 	sep := "  "
 	if markdown {
 		fmt.Fprintln(w, "\n| query | rule | format | on wall | on cpu | off wall | off cpu | wall × | cpu × | units read on / off | bytes on / off | agree |")
@@ -201,9 +202,9 @@ func measureQuery(db *b2sql.DB, sql string, settings []string, runs int) measure
 	}
 	var walls, cpus []time.Duration
 	for k := 0; k <= runs; k++ {
-		c0, t0 := cpuTime(), time.Now()
+		c0, t0 := proc.CPUTime(), time.Now()
 		ans, nrows, p, err := runOnce(db, sql)
-		wall, cpu := time.Since(t0), cpuTime()-c0
+		wall, cpu := time.Since(t0), proc.CPUTime()-c0
 		if err != nil {
 			m.err = err
 			return m

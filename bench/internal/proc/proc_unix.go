@@ -1,6 +1,8 @@
 //go:build unix
 
-package main
+// Package proc reads what the bench commands print beside their timings:
+// the process's CPU time and the machine's load.
+package proc
 
 import (
 	"os"
@@ -9,9 +11,10 @@ import (
 	"time"
 )
 
-// cpuTime is the CPU time (user + system) this process has used so far, in
+// CPUTime is the CPU time (user + system) this process has used so far, in
 // all its threads: DuckDB's worker threads and b2sql's goroutines alike.
-func cpuTime() time.Duration {
+// It is less disturbed than wall time by other load on a shared machine.
+func CPUTime() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0
@@ -19,9 +22,9 @@ func cpuTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// loadAvg returns the 1, 5 and 15 minute load averages, or "" where the
+// LoadAvg returns the 1, 5 and 15 minute load averages, or "" where the
 // system does not expose them: timings on a loaded machine are noisy.
-func loadAvg() string {
+func LoadAvg() string {
 	b, err := os.ReadFile("/proc/loadavg")
 	if err != nil {
 		return ""

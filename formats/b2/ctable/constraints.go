@@ -101,11 +101,11 @@ func (b Bound) allows(v *columnar.Vector, i int) bool {
 	case columnar.PhysInt:
 		x := v.Ints[i]
 		if v.Type.ID == columnar.Decimal {
-			c = cmpFloat(float64(x)/pow10f(int(v.Type.Scale)), b.Val.AsFloat())
+			c = cmpNum(float64(x)/pow10f(int(v.Type.Scale)), b.Val.AsFloat())
 		} else if b.Val.Type.IsInteger() {
-			c = cmpInt(x, b.Val.I)
+			c = cmpNum(x, b.Val.I)
 		} else {
-			c = cmpFloat(float64(x), b.Val.AsFloat())
+			c = cmpNum(float64(x), b.Val.AsFloat())
 		}
 	case columnar.PhysUint:
 		x := v.Uints[i]
@@ -113,22 +113,22 @@ func (b Bound) allows(v *columnar.Vector, i int) bool {
 		case b.Val.Type.IsInteger() && b.Val.I < 0:
 			c = 1
 		case b.Val.Type.IsInteger():
-			c = cmpUint(x, uint64(b.Val.I))
+			c = cmpNum(x, uint64(b.Val.I))
 		default:
-			c = cmpFloat(float64(x), b.Val.AsFloat())
+			c = cmpNum(float64(x), b.Val.AsFloat())
 		}
 	case columnar.PhysFloat:
 		x := v.Floats[i]
 		if x != x { // NaN satisfies no bound
 			return false
 		}
-		c = cmpFloat(x, b.Val.AsFloat())
+		c = cmpNum(x, b.Val.AsFloat())
 	case columnar.PhysBool:
 		x := int64(0)
 		if v.Bools[i] {
 			x = 1
 		}
-		c = cmpFloat(float64(x), b.Val.AsFloat())
+		c = cmpNum(float64(x), b.Val.AsFloat())
 	default:
 		return true
 	}
@@ -145,27 +145,8 @@ func (b Bound) allows(v *columnar.Vector, i int) bool {
 	return true
 }
 
-func cmpInt(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
-func cmpUint(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
-func cmpFloat(a, b float64) int {
+// cmpNum orders two numbers (callers reject NaN before comparing).
+func cmpNum[T int64 | uint64 | float64](a, b T) int {
 	switch {
 	case a < b:
 		return -1

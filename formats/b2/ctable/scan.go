@@ -180,34 +180,10 @@ func (t *Table) DescribeScan(spec index.ScanSpec) string {
 // Threads == 1 or a Limit). Blocks whose index summary proves a filter
 // predicate false are skipped unless spec.On(index.BlockPruning) is false; rows are not filtered.
 func (t *Table) Scan(ctx context.Context, spec index.ScanSpec) (columnar.Reader, error) {
-	if t.st == nil {
-		return nil, fmt.Errorf("ctable: %s: scan of a closed table", t.path)
-	}
-	var schema columnar.Schema
-	for _, c := range spec.Cols {
-		if c < 0 || c >= len(t.schema) {
-			return nil, fmt.Errorf("ctable: %s: scan of column %d, table has %d", t.path, c, len(t.schema))
-		}
-		schema = append(schema, t.schema[c])
-		src := t.srcs[t.cols[c].src]
-		if err := src.open(t.st, t.nphys); err != nil {
-			return nil, tableError(t.path, "", err) // err names the member
-		}
-	}
-	pl, err := t.plan(spec)
+	schema, pl, units, per, err := t.prepare(spec)
 	if err != nil {
 		return nil, err
 	}
-	if st := spec.Stats; st != nil {
-		st.UnitName = "blocks"
-		atomic.AddInt64(&st.UnitsTotal, int64(len(pl.verdicts)))
-		atomic.AddInt64(&st.UnitsSkipped, int64(pl.skipped))
-		atomic.AddInt64(&st.SkippedBy[index.BlockPruning], int64(pl.skipped))
-		atomic.AddInt64(&st.UnitsAllTrue, int64(pl.allTrue))
-	}
-	pl.countLookup(spec.Stats)
-	units, per := pl.units()
-	pl.orderTopK(spec, units, per, t.nphys)
 	newWorker := func() (unitFunc, func()) {
 		w := &tableWorker{t: t, spec: spec, pl: pl, per: per, dec: b2.NewDecoder(),
 			scratch: make(map[int]*colScratch)}
@@ -248,34 +224,10 @@ func (pl *scanPlan) liveBlocks(u int, per int64) int64 {
 // ignored. A unit may hold several blocks: its reader adds the extra ones
 // to spec.Stats.UnitsDone when it ends, so that progress counts blocks.
 func (t *Table) ScanUnits(ctx context.Context, spec index.ScanSpec) ([]func(ctx context.Context) (columnar.Reader, error), error) {
-	if t.st == nil {
-		return nil, fmt.Errorf("ctable: %s: scan of a closed table", t.path)
-	}
-	var schema columnar.Schema
-	for _, c := range spec.Cols {
-		if c < 0 || c >= len(t.schema) {
-			return nil, fmt.Errorf("ctable: %s: scan of column %d, table has %d", t.path, c, len(t.schema))
-		}
-		schema = append(schema, t.schema[c])
-		src := t.srcs[t.cols[c].src]
-		if err := src.open(t.st, t.nphys); err != nil {
-			return nil, tableError(t.path, "", err)
-		}
-	}
-	pl, err := t.plan(spec)
+	schema, pl, units, per, err := t.prepare(spec)
 	if err != nil {
 		return nil, err
 	}
-	if st := spec.Stats; st != nil {
-		st.UnitName = "blocks"
-		atomic.AddInt64(&st.UnitsTotal, int64(len(pl.verdicts)))
-		atomic.AddInt64(&st.UnitsSkipped, int64(pl.skipped))
-		atomic.AddInt64(&st.SkippedBy[index.BlockPruning], int64(pl.skipped))
-		atomic.AddInt64(&st.UnitsAllTrue, int64(pl.allTrue))
-	}
-	pl.countLookup(spec.Stats)
-	units, per := pl.units()
-	pl.orderTopK(spec, units, per, t.nphys)
 	out := make([]func(ctx context.Context) (columnar.Reader, error), len(units))
 	for i, u := range units {
 		out[i] = func(ctx context.Context) (columnar.Reader, error) {
@@ -489,4 +441,39 @@ func filtersColumn(spec index.ScanSpec, c int) bool {
 		}
 	}
 	return false
+}
+
+// prepare is what Scan and ScanUnits share: check the columns and open
+// them, plan the blocks (pruning, index lookup), count the plan in
+// spec.Stats and cut the surviving blocks into units, best first under a
+// top-k.
+func (t *Table) prepare(spec index.ScanSpec) (schema columnar.Schema, pl *scanPlan, units []int, per int64, err error) {
+	if t.st == nil {
+		return nil, nil, nil, 0, fmt.Errorf("ctable: %s: scan of a closed table", t.path)
+	}
+	for _, c := range spec.Cols {
+		if c < 0 || c >= len(t.schema) {
+			return nil, nil, nil, 0, fmt.Errorf("ctable: %s: scan of column %d, table has %d", t.path, c, len(t.schema))
+		}
+		schema = append(schema, t.schema[c])
+		src := t.srcs[t.cols[c].src]
+		if err := src.open(t.st, t.nphys); err != nil {
+			return nil, nil, nil, 0, tableError(t.path, "", err) // err names the member
+		}
+	}
+	pl, err = t.plan(spec)
+	if err != nil {
+		return nil, nil, nil, 0, err
+	}
+	if st := spec.Stats; st != nil {
+		st.UnitName = "blocks"
+		atomic.AddInt64(&st.UnitsTotal, int64(len(pl.verdicts)))
+		atomic.AddInt64(&st.UnitsSkipped, int64(pl.skipped))
+		atomic.AddInt64(&st.SkippedBy[index.BlockPruning], int64(pl.skipped))
+		atomic.AddInt64(&st.UnitsAllTrue, int64(pl.allTrue))
+	}
+	pl.countLookup(spec.Stats)
+	units, per = pl.units()
+	pl.orderTopK(spec, units, per, t.nphys)
+	return schema, pl, units, per, nil
 }

@@ -52,6 +52,9 @@ type HashJoin struct {
 	// then unused. Not for Right and Full joins, whose unmatched build
 	// rows are emitted once.
 	Shared *JoinBuild
+	// Filters, when set, are filled from the build keys once the build
+	// side is complete, for the scans under the probe side (joinfilter.go).
+	Filters []*JoinFilter
 
 	budget    *Budget
 	build     *rowStore
@@ -157,6 +160,9 @@ func (j *HashJoin) buildSide(ctx context.Context, right Operator) error {
 	}
 	j.all = j.all[:0]
 	j.buildNull = false
+	for _, f := range j.Filters {
+		f.reset()
+	}
 	keys := make([]*columnar.Vector, len(j.RightKeys))
 	for {
 		b, err := right.Next(ctx)
@@ -175,6 +181,9 @@ func (j *HashJoin) buildSide(ctx context.Context, right Operator) error {
 		}
 		base := int32(j.build.n)
 		j.build.appendRows(b, b.Cols)
+		for _, f := range j.Filters {
+			collectKeys(f, keys[f.Key], b)
+		}
 		if err := j.budget.Check(); err != nil {
 			return err
 		}
@@ -198,6 +207,9 @@ func (j *HashJoin) buildSide(ctx context.Context, right Operator) error {
 	}
 	if j.Kind == JoinSingle && len(j.RightKeys) == 0 && j.Cond == nil && j.build.n > 1 {
 		return errSingleRow
+	}
+	for _, f := range j.Filters {
+		f.finish()
 	}
 	return nil
 }

@@ -20,6 +20,7 @@ const (
 	SortedLimit                         // ORDER BY col LIMIT k streamed from a FULL index
 	TopKPruning                         // top-k skips units whose min/max cannot beat the k-th value
 	DictCodes                           // dictionary columns filtered/grouped on codes
+	JoinFilter                          // a hash join's build keys (range, bitmap/bloom) filter the probe scan
 	NumScanRules
 )
 
@@ -32,6 +33,7 @@ var scanRuleNames = [NumScanRules]string{
 	SortedLimit:         "sorted_limit",
 	TopKPruning:         "topk_pruning",
 	DictCodes:           "dict_codes",
+	JoinFilter:          "join_filter",
 }
 
 func (r ScanRule) String() string {

@@ -55,6 +55,10 @@ type builder struct {
 	bounds map[*Scan]*index.TopKBound         // top-k bounds, by the scan they prune
 	topks  map[*TopK]*index.TopKBound         // the same bounds, by the TopK that publishes
 	joins  map[*Join]*executor.JoinBuild      // build sides shared by parallel probes (build_join.go)
+	// Runtime join filters waiting for their probe-side scan, and those of
+	// the joins of parallel pipelines (joinfilter.go).
+	joinFilters   map[*Scan][]scanJoinFilter
+	joinFiltersOf map[*Join][]*executor.JoinFilter
 }
 
 func (bd *builder) threads() int {
@@ -234,17 +238,18 @@ func (bd *builder) buildScan(n *Scan) (executor.Operator, error) {
 		types[i] = c.Type
 	}
 	table := n.Table
+	jf := &scanFilters{list: bd.takeJoinFilters(n), scan: n, analyze: bd.opts.Analyze}
 	op := &executor.Scan{
 		Start: func(ctx context.Context) (columnar.Reader, error) {
 			*spec.Stats = index.ScanStats{}
 			spec.TopK.Reset()
-			return table.Scan(ctx, spec)
+			return startFiltered(ctx, jf, spec, func(s index.ScanSpec) (columnar.Reader, error) { return table.Scan(ctx, s) })
 		},
 		Out:  types,
-		Desc: scanString(n, spec),
+		Desc: scanString(n, spec) + jf.describe(),
 	}
 	bd.built.scans[op] = spec.Stats
-	return bd.wrap(op), nil
+	return jf.wrap(bd, bd.wrap(op)), nil
 }
 
 func scanString(n *Scan, spec index.ScanSpec) string {

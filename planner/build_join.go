@@ -51,7 +51,13 @@ func (bd *builder) buildRightSemi(n *Join) (executor.Operator, error) {
 	for _, k := range n.EquiKeys {
 		swapped.EquiKeys = append(swapped.EquiKeys, EquiKey{L: k.R, R: k.L})
 	}
+	kind := executor.JoinRightSemi
+	if n.Kind == JoinAnti {
+		kind = executor.JoinRightAnti
+	}
+	filters := bd.planJoinFilters(swapped, kind) // joinfilter.go
 	probe, err := bd.build(swapped.Left)
+	filters = bd.dropJoinFilters(filters)
 	if err != nil {
 		return nil, err
 	}
@@ -63,15 +69,14 @@ func (bd *builder) buildRightSemi(n *Join) (executor.Operator, error) {
 	if err != nil {
 		return nil, err
 	}
-	op.Kind = executor.JoinRightSemi
-	if n.Kind == JoinAnti {
-		op.Kind = executor.JoinRightAnti
-	}
+	op.Kind, op.Filters = kind, filters
 	return bd.wrap(op), nil
 }
 
 func (bd *builder) buildJoinAs(n *Join) (executor.Operator, error) {
+	filters := bd.planJoinFilters(n, executor.JoinKind(n.Kind)) // joinfilter.go
 	left, err := bd.build(n.Left)
+	filters = bd.dropJoinFilters(filters)
 	if err != nil {
 		return nil, err
 	}
@@ -83,6 +88,7 @@ func (bd *builder) buildJoinAs(n *Join) (executor.Operator, error) {
 	if err != nil {
 		return nil, err
 	}
+	op.Filters = filters
 	return bd.wrap(op), nil
 }
 
@@ -160,6 +166,12 @@ func (bd *builder) probeCopy(n *Join, in executor.Operator) (executor.Operator, 
 	if err != nil {
 		return nil, err
 	}
-	op.Shared = shared
+	// Every scan under n's probe side is built by now: keep the filters
+	// some scan took (the same list for every worker's copy).
+	filters := bd.dropJoinFilters(bd.joinFiltersOf[n])
+	if len(filters) > 0 {
+		bd.joinFiltersOf[n] = filters
+	}
+	op.Shared, op.Filters = shared, filters
 	return bd.wrap(op), nil
 }

@@ -59,6 +59,9 @@ func (bd *builder) workerChains(n Node, scan *Scan, threads int) ([]executor.Ope
 		types[i] = c.Type
 	}
 	table := scan.Table.(UnitScanner)
+	chainFilters := bd.planChainFilters(n) // joinfilter_chain.go
+	defer bd.dropJoinFilters(chainFilters)
+	jf := &scanFilters{list: bd.takeJoinFilters(scan), scan: scan, analyze: bd.opts.Analyze}
 	var once sync.Once
 	var queue *executor.UnitQueue
 	var qerr error
@@ -66,7 +69,7 @@ func (bd *builder) workerChains(n Node, scan *Scan, threads int) ([]executor.Ope
 		once.Do(func() {
 			*spec.Stats = index.ScanStats{}
 			spec.TopK.Reset()
-			units, err := table.ScanUnits(ctx, spec)
+			units, err := startFiltered(ctx, jf, spec, func(s index.ScanSpec) ([]ScanUnit, error) { return table.ScanUnits(ctx, s) })
 			if err != nil {
 				qerr = err
 				return
@@ -75,12 +78,12 @@ func (bd *builder) workerChains(n Node, scan *Scan, threads int) ([]executor.Ope
 		})
 		return queue, qerr
 	}
-	desc := scanString(scan, spec)
+	desc := scanString(scan, spec) + jf.describe()
 	out := make([]executor.Operator, threads)
 	for w := range out {
 		src := &executor.UnitSource{Queue: queueFn, Out: types, Desc: desc}
 		bd.built.scans[src] = spec.Stats
-		op, err := bd.chain(n, bd.wrap(src))
+		op, err := bd.chain(n, jf.wrap(bd, bd.wrap(src)))
 		if err != nil {
 			return nil, err
 		}

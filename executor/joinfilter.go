@@ -1,0 +1,210 @@
+package executor
+
+import (
+	"fmt"
+	"math/bits"
+	"sync/atomic"
+
+	"github.com/b2sql/b2sql/columnar"
+)
+
+// JoinFilter is the key set of a hash join's build side, handed to the
+// scan under the join's probe side (a runtime join filter): its range
+// [Lo, Hi] lets the scan skip row groups, pages and blocks whose min/max
+// miss it (the planner offers it to the table as a BETWEEN predicate), and
+// its membership test (a bitmap over the range when the range is small,
+// else a blocked bloom filter) drops probe rows whose key the build side
+// does not have before they reach the join. Membership is one-sided: a key
+// the build side has always passes; an absent key may pass (bloom false
+// positive), the join then finds no match for it.
+//
+// The join fills the filter once its build side is complete (HashJoin
+// opens its probe side only after that), so the scan, opened later, reads
+// a finished filter. One filter serves every worker copy of a parallel
+// probe pipeline; it is never written while probes run.
+type JoinFilter struct {
+	// Key is the position of the join key (HashJoin.RightKeys) whose
+	// values fill the filter; it must have a PhysInt type.
+	Key int
+	// Desc names the filter for EXPLAIN, e.g. "l_orderkey from orders".
+	Desc string
+
+	ready  atomic.Bool
+	keys   []int64 // collected during the build; nil once finished
+	empty  bool    // the build side has no non-NULL key
+	lo, hi int64
+	bitmap []uint64 // bit k-lo, when the range is small
+	bloom  blockedBloom
+
+	// Rows the membership test dropped, over every probe copy.
+	Dropped atomic.Int64
+}
+
+// bitmapLimit is the widest key range (in bits: 128 KiB) always kept as a
+// bitmap; wider ranges use the bloom filter unless the keys are dense
+// enough that the bitmap is at most twice the bloom filter's size (a
+// bitmap test needs no hashing).
+const bitmapLimit = 1 << 20
+
+// reset prepares the filter for a new build (a join may be reopened).
+func (f *JoinFilter) reset() {
+	f.ready.Store(false)
+	f.keys = f.keys[:0]
+	f.Dropped.Store(0)
+}
+
+// add collects one build key.
+func (f *JoinFilter) add(k int64) { f.keys = append(f.keys, k) }
+
+// finish turns the collected keys into the range and membership test and
+// publishes the filter.
+func (f *JoinFilter) finish() {
+	keys := f.keys
+	f.keys = nil
+	f.bitmap, f.bloom = nil, blockedBloom{}
+	f.empty = len(keys) == 0
+	if f.empty {
+		f.ready.Store(true)
+		return
+	}
+	lo, hi := keys[0], keys[0]
+	for _, k := range keys {
+		lo, hi = min(lo, k), max(hi, k)
+	}
+	f.lo, f.hi = lo, hi
+	width := uint64(hi) - uint64(lo) // fits: hi >= lo
+	if width < bitmapLimit || width < 32*uint64(len(keys)) {
+		f.bitmap = make([]uint64, width/64+1)
+		for _, k := range keys {
+			d := uint64(k) - uint64(lo)
+			f.bitmap[d>>6] |= 1 << (d & 63)
+		}
+	} else {
+		f.bloom = newBlockedBloom(len(keys))
+		for _, k := range keys {
+			f.bloom.add(k)
+		}
+	}
+	f.ready.Store(true)
+}
+
+// Ready reports whether the build side has filled the filter.
+func (f *JoinFilter) Ready() bool { return f != nil && f.ready.Load() }
+
+// Range returns the smallest and largest build key; ok is false when the
+// build side has no key (no probe row can match) or the filter is not
+// ready.
+func (f *JoinFilter) Range() (lo, hi int64, ok bool) {
+	if !f.Ready() || f.empty {
+		return 0, 0, false
+	}
+	return f.lo, f.hi, true
+}
+
+// Empty reports whether the finished filter holds no key at all.
+func (f *JoinFilter) Empty() bool { return f.Ready() && f.empty }
+
+// MayContain reports whether key k may be a build key: always true for a
+// build key, false for keys outside the range, and for others false
+// unless the bloom filter gives a false positive. The filter must be ready.
+func (f *JoinFilter) MayContain(k int64) bool {
+	if f.empty || k < f.lo || k > f.hi {
+		return false
+	}
+	if f.bitmap != nil {
+		d := uint64(k) - uint64(f.lo)
+		return f.bitmap[d>>6]&(1<<(d&63)) != 0
+	}
+	return f.bloom.has(k)
+}
+
+// Kind names the membership test, for EXPLAIN.
+func (f *JoinFilter) Kind() string {
+	switch {
+	case !f.Ready():
+		return ""
+	case f.empty:
+		return "empty"
+	case f.bitmap != nil:
+		return "bitmap"
+	}
+	return "bloom"
+}
+
+// String renders the filter for EXPLAIN ANALYZE once filled, e.g.
+// "l_orderkey from orders (range [1,6000000], bloom; 123 rows dropped)".
+func (f *JoinFilter) String() string {
+	if !f.Ready() {
+		return f.Desc
+	}
+	if f.empty {
+		return fmt.Sprintf("%s (empty; %d rows dropped)", f.Desc, f.Dropped.Load())
+	}
+	return fmt.Sprintf("%s (range [%d,%d], %s; %d rows dropped)", f.Desc, f.lo, f.hi, f.Kind(), f.Dropped.Load())
+}
+
+// blockedBloom is a register-blocked bloom filter: each key sets 4 bits in
+// one 64-bit word chosen by its hash, so a test is one memory access. At
+// 16 bits per key its false-positive rate is about 1%.
+type blockedBloom struct {
+	words []uint64
+	shift uint // 64 - log2(len(words))
+}
+
+func newBlockedBloom(n int) blockedBloom {
+	w := max(1, (16*n+63)/64)
+	logw := bits.Len(uint(w - 1))
+	return blockedBloom{words: make([]uint64, 1<<logw), shift: uint(64 - logw)}
+}
+
+// bloomHash mixes k (the murmur3 finalizer): a multiplicative hash alone
+// leaves the low bits, which pick the bits in the word, poorly mixed.
+func bloomHash(k int64) uint64 {
+	h := uint64(k)
+	h ^= h >> 33
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
+	h *= 0xc4ceb9fe1a85ec53
+	h ^= h >> 33
+	return h
+}
+
+// word and mask: the top bits of the hash pick the word, four 6-bit
+// fields below them the bits.
+func (b *blockedBloom) slot(k int64) (int, uint64) {
+	h := bloomHash(k)
+	i := 0
+	if b.shift < 64 {
+		i = int(h >> b.shift)
+	}
+	m := uint64(1)<<(h&63) | uint64(1)<<((h>>6)&63) | uint64(1)<<((h>>12)&63) | uint64(1)<<((h>>18)&63)
+	return i, m
+}
+
+func (b *blockedBloom) add(k int64) {
+	i, m := b.slot(k)
+	b.words[i] |= m
+}
+
+func (b *blockedBloom) has(k int64) bool {
+	i, m := b.slot(k)
+	return b.words[i]&m == m
+}
+
+// collectKeys adds the non-NULL keys of the live rows of b (key vector v)
+// to f.
+func collectKeys(f *JoinFilter, v *columnar.Vector, b *columnar.Batch) {
+	n := b.Live()
+	if v.Const {
+		if n > 0 && !v.IsNull(0) {
+			f.add(v.Ints[0])
+		}
+		return
+	}
+	for k := range n {
+		i := b.Row(k)
+		if v.Valid == nil || v.Valid.Get(i) {
+			f.add(v.Ints[i])
+		}
+	}
+}

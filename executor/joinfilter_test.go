@@ -1,0 +1,157 @@
+package executor
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/b2sql/b2sql/columnar"
+)
+
+func filterOf(keys []int64) *JoinFilter {
+	f := &JoinFilter{}
+	f.reset()
+	for _, k := range keys {
+		f.add(k)
+	}
+	f.finish()
+	return f
+}
+
+// A bitmap (narrow range) and a bloom filter (wide range) never drop a key
+// the build side has, and reject everything outside the range.
+func TestJoinFilterNoFalseNegatives(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	cases := []struct {
+		name string
+		gen  func() int64
+		kind string
+	}{
+		{"dense", func() int64 { return 1000 + rng.Int64N(50_000) }, "bitmap"},
+		{"negative", func() int64 { return -rng.Int64N(1 << 20) }, "bitmap"},
+		{"sparse", func() int64 { return rng.Int64() }, "bloom"},
+		{"sparse negative", func() int64 { return -rng.Int64N(1 << 50) }, "bloom"},
+	}
+	for _, c := range cases {
+		keys := make([]int64, 20_000)
+		for i := range keys {
+			keys[i] = c.gen()
+		}
+		f := filterOf(keys)
+		if f.Kind() != c.kind {
+			t.Errorf("%s: kind %s, want %s", c.name, f.Kind(), c.kind)
+		}
+		lo, hi, ok := f.Range()
+		if !ok {
+			t.Fatalf("%s: no range", c.name)
+		}
+		wantLo, wantHi := keys[0], keys[0]
+		for _, k := range keys {
+			wantLo, wantHi = min(wantLo, k), max(wantHi, k)
+			if !f.MayContain(k) {
+				t.Fatalf("%s: build key %d dropped", c.name, k)
+			}
+		}
+		if lo != wantLo || hi != wantHi {
+			t.Errorf("%s: range [%d,%d], want [%d,%d]", c.name, lo, hi, wantLo, wantHi)
+		}
+		if f.MayContain(lo-1) || f.MayContain(hi+1) {
+			t.Errorf("%s: a key outside the range passes", c.name)
+		}
+	}
+}
+
+// The bloom filter's false-positive rate over absent keys stays near the
+// ~1% its 16 bits per key give (bound 3%); the bitmap has none.
+func TestJoinFilterFalsePositiveRate(t *testing.T) {
+	// Even keys spread over a wide range: the absent odd keys in between
+	// are all in range, so only the membership test can reject them.
+	const n = 100_000
+	keys := make([]int64, n)
+	for i := range keys {
+		keys[i] = int64(i) * 1_000_002
+	}
+	f := filterOf(keys)
+	if f.Kind() != "bloom" {
+		t.Fatalf("kind %s, want bloom", f.Kind())
+	}
+	fp := 0
+	for i := range n - 1 {
+		if f.MayContain(int64(i)*1_000_002 + 1 + int64(i%1000)) {
+			fp++
+		}
+	}
+	if rate := float64(fp) / n; rate > 0.03 {
+		t.Errorf("bloom false-positive rate %.4f > 0.03", rate)
+	}
+	dense := filterOf([]int64{10, 12, 14})
+	for k := int64(0); k < 30; k++ {
+		want := k == 10 || k == 12 || k == 14
+		if dense.MayContain(k) != want {
+			t.Errorf("bitmap MayContain(%d) = %v, want %v", k, !want, want)
+		}
+	}
+}
+
+func TestJoinFilterEmptyAndNotReady(t *testing.T) {
+	var f JoinFilter
+	if f.Ready() {
+		t.Fatal("a new filter is ready")
+	}
+	if _, _, ok := f.Range(); ok {
+		t.Fatal("range of an unfilled filter")
+	}
+	f.finish()
+	if !f.Empty() || f.MayContain(0) {
+		t.Fatal("a filter over no keys must hold nothing")
+	}
+}
+
+// JoinFilterOp keeps exactly the rows whose key passes (NULL keys never
+// do), respects the input selection, and counts what it dropped.
+func TestJoinFilterOp(t *testing.T) {
+	f := filterOf([]int64{3, 5, 7})
+	v := columnar.NewVector(columnar.TInt64, 8)
+	for i := range 8 {
+		v.Ints[i] = int64(i)
+	}
+	v.SetNull(5, 8) // key 5 is a build key, but NULL never matches
+	b := &columnar.Batch{Cols: []*columnar.Vector{v}, Len: 8, Sel: []int{1, 3, 4, 5, 7}}
+	op := &JoinFilterOp{Input: &batchesOp{batches: []*columnar.Batch{b}}, Filter: f}
+	if err := op.Open(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	out, err := op.Next(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []int
+	for k := range out.Live() {
+		got = append(got, out.Row(k))
+	}
+	if len(got) != 2 || got[0] != 3 || got[1] != 7 {
+		t.Errorf("rows %v, want [3 7]", got)
+	}
+	if d := f.Dropped.Load(); d != 3 {
+		t.Errorf("dropped %d, want 3", d)
+	}
+}
+
+// batchesOp emits fixed batches.
+type batchesOp struct {
+	batches []*columnar.Batch
+	i       int
+}
+
+func (o *batchesOp) Types() []columnar.Type     { return []columnar.Type{columnar.TInt64} }
+func (o *batchesOp) Children() []Operator       { return nil }
+func (o *batchesOp) String() string             { return "batches" }
+func (o *batchesOp) Open(context.Context) error { o.i = 0; return nil }
+func (o *batchesOp) Close() error               { return nil }
+func (o *batchesOp) Next(context.Context) (*columnar.Batch, error) {
+	if o.i >= len(o.batches) {
+		return nil, ioEOF
+	}
+	o.i++
+	return o.batches[o.i-1], nil
+}

@@ -11,8 +11,11 @@ import (
 // WindowFunc is one compiled window function. Args, Partition and Order
 // are evaluated over the input rows. Name is one of row_number, rank,
 // dense_rank, ntile, lag, lead, first_value, last_value, count_star,
-// count, sum, avg, min, max. For ntile, lag and lead the constant
-// parameters are NTile, Offset and Default.
+// count, sum, avg, min, max, var_samp, var_pop, stddev_samp, stddev_pop,
+// median, quantile_cont, string_agg. For ntile, lag and lead the constant
+// parameters are NTile, Offset and Default; Param is quantile_cont's
+// fraction (DOUBLE) and string_agg's separator. Distinct makes an
+// aggregate see each distinct non-NULL value of its frame once.
 type WindowFunc struct {
 	Name      string
 	Args      []Expr
@@ -22,6 +25,8 @@ type WindowFunc struct {
 	Type      columnar.Type
 	Offset    int64
 	Default   columnar.Value
+	Param     columnar.Value
+	Distinct  bool
 }
 
 // WindowFrame bounds the rows an aggregate, first_value or last_value sees,

@@ -2,6 +2,7 @@ package executor
 
 import (
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/b2sql/b2sql/columnar"
@@ -11,18 +12,62 @@ import (
 // last_value (which the caller feeds one row at a time after a reset).
 type windowAcc struct {
 	name  string
-	n     int64 // non-NULL values (all rows for count_star)
+	param columnar.Value // quantile_cont's fraction, string_agg's separator
+	n     int64          // non-NULL values (all rows for count_star)
 	isum  int64
 	fsum  float64
 	best  columnar.Value
 	has   bool
 	first bool
-	vals  []columnar.Value // var_*, stddev_*: the frame's non-NULL values
+	vals  []columnar.Value // var_*, stddev_*, median, quantile_cont, string_agg: the frame's non-NULL values
+	// seen holds the values already added, for an aggregate with DISTINCT
+	// (nil without): a repeated value is skipped.
+	seen map[distinctKey]struct{}
+	// cached is the last result of a holistic aggregate, valid while
+	// cachedN == n: a frame that did not grow keeps its result (an
+	// unbounded frame is then sorted once per partition, not per row).
+	cached  columnar.Value
+	cachedN int64
 }
 
-func newWindowAcc(f *WindowFunc) *windowAcc { return &windowAcc{name: f.Name} }
+// distinctKey identifies a value for DISTINCT: NaNs are one value, and
+// -0 equals 0, as in GROUP BY.
+type distinctKey struct {
+	i int64
+	f uint64
+	s string
+}
 
-func (a *windowAcc) reset() { *a = windowAcc{name: a.name, vals: a.vals[:0]} }
+func keyOf(v columnar.Value) distinctKey {
+	switch v.Type.Phys() {
+	case columnar.PhysFloat:
+		f := v.F
+		if f == 0 {
+			f = 0
+		}
+		if math.IsNaN(f) {
+			f = math.NaN()
+		}
+		return distinctKey{f: math.Float64bits(f)}
+	case columnar.PhysBytes:
+		return distinctKey{s: v.S}
+	}
+	return distinctKey{i: v.I}
+}
+
+func newWindowAcc(f *WindowFunc) *windowAcc {
+	a := &windowAcc{name: f.Name, param: f.Param, cachedN: -1}
+	if f.Distinct {
+		a.seen = map[distinctKey]struct{}{}
+	}
+	return a
+}
+
+func (a *windowAcc) reset() {
+	seen := a.seen
+	clear(seen)
+	*a = windowAcc{name: a.name, param: a.param, vals: a.vals[:0], seen: seen, cachedN: -1}
+}
 
 func (a *windowAcc) add(v columnar.Value) {
 	switch a.name {
@@ -41,6 +86,13 @@ func (a *windowAcc) add(v columnar.Value) {
 	if v.Null {
 		return
 	}
+	if a.seen != nil {
+		k := keyOf(v)
+		if _, dup := a.seen[k]; dup {
+			return
+		}
+		a.seen[k] = struct{}{}
+	}
 	a.n++
 	switch a.name {
 	case "sum", "avg":
@@ -58,7 +110,7 @@ func (a *windowAcc) add(v columnar.Value) {
 		if !a.has || columnar.Compare(v, a.best) > 0 {
 			a.best, a.has = v, true
 		}
-	case "var_samp", "var_pop", "stddev_samp", "stddev_pop":
+	case "var_samp", "var_pop", "stddev_samp", "stddev_pop", "median", "quantile_cont", "string_agg":
 		a.vals = append(a.vals, v)
 	}
 }
@@ -89,9 +141,43 @@ func (a *windowAcc) result(t columnar.Type) columnar.Value {
 			v = math.Sqrt(v)
 		}
 		return columnar.FloatValue(t, v)
+	case "median", "quantile_cont", "string_agg":
+		if a.n == 0 {
+			return columnar.NullValue(t)
+		}
+		if a.cachedN != a.n {
+			a.cached, a.cachedN = a.holistic(t), a.n
+		}
+		return a.cached
 	}
 	if !a.has {
 		return columnar.NullValue(t)
 	}
 	return a.best
+}
+
+// holistic computes median, quantile_cont or string_agg over the frame's
+// values (at least one), in frame order for string_agg.
+func (a *windowAcc) holistic(t columnar.Type) columnar.Value {
+	if a.name == "string_agg" {
+		parts := make([]string, len(a.vals))
+		for i, v := range a.vals {
+			parts[i] = v.S
+		}
+		return columnar.StringValue(strings.Join(parts, a.param.S))
+	}
+	xs := make([]float64, len(a.vals))
+	for i, v := range a.vals {
+		xs[i] = v.AsFloat()
+	}
+	slices.SortFunc(xs, columnar.CompareFloat)
+	q := 0.5
+	if a.name == "quantile_cont" {
+		q = a.param.F
+	}
+	// Linear interpolation between the two values around q·(n-1), as
+	// quantile_cont in GROUP BY (aggstate_holistic.go).
+	pos := q * float64(len(xs)-1)
+	lo, hi := int(math.Floor(pos)), int(math.Ceil(pos))
+	return columnar.FloatValue(t, xs[lo]+(pos-float64(lo))*(xs[hi]-xs[lo]))
 }

@@ -11,9 +11,9 @@ type Window struct {
 }
 
 // WindowFunc is one function OVER (PARTITION BY … ORDER BY … frame). Name
-// is row_number, rank, dense_rank, ntile, lag, lead, first_value,
-// last_value, count_star, count, sum, avg, min or max; Offset is ntile's
-// bucket count or lag/lead's offset, Default lag/lead's default.
+// is one of executor.WindowFunc's; Offset is ntile's bucket count or
+// lag/lead's offset, Default lag/lead's default, Param quantile_cont's
+// fraction or string_agg's separator; Distinct: aggregate(DISTINCT x).
 type WindowFunc struct {
 	Name      string
 	Args      []Expr
@@ -23,6 +23,8 @@ type WindowFunc struct {
 	Type      columnar.Type
 	Offset    int64
 	Default   columnar.Value
+	Param     columnar.Value
+	Distinct  bool
 }
 
 // Frame bounds the rows a frame function sees. With Rows, Start and End

@@ -120,7 +120,7 @@ func hasKnownExt(name string) bool {
 }
 
 // tableFuncs are the table functions FROM accepts; each opens a path.
-var tableFuncs = []string{"read_parquet", "parquet_scan", "read_b2", "b2_metadata"}
+var tableFuncs = []string{"read_parquet", "parquet_scan", "read_b2", "b2_metadata", "range", "generate_series"}
 
 // bindFrom binds the FROM clause into a Scan (or a one-row Values).
 func (b *binder) bindFrom() (planner.Node, error) {
@@ -134,6 +134,9 @@ func (b *binder) bindFrom() (planner.Node, error) {
 func (b *binder) bindTableFunc(name string, args sqlparser.SelectExprs, alias string) (planner.Node, error) {
 	fn := strings.ToLower(name)
 	at := b.q.findName("", name, b.cl.from)
+	if seriesFuncs[fn] {
+		return b.bindSeries(fn, args, alias, at)
+	}
 	known := false
 	for _, f := range tableFuncs {
 		known = known || f == fn

@@ -49,6 +49,9 @@ func (b *binder) callArgs(e *sqlparser.FuncExpr, at int) ([]sqlparser.Expr, bool
 }
 
 func (b *binder) bindFunc(e *sqlparser.FuncExpr, c ectx) (planner.Expr, error) {
+	if e.Over != nil {
+		e = windowCall(e)
+	}
 	name := e.Name.Lowered()
 	at := b.q.findName("", e.Name.String(), c.sp)
 	if e.Over != nil {

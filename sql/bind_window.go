@@ -16,7 +16,7 @@ type winState struct {
 	cols  []planner.Column
 }
 
-var windowAggs = map[string]bool{"count": true, "sum": true, "avg": true, "min": true, "max": true}
+var windowAggs = map[string]bool{"count": true, "sum": true, "avg": true, "min": true, "max": true, "mean": true}
 
 // bindWindow binds name(args) OVER (PARTITION BY … ORDER BY … frame).
 func (b *binder) bindWindow(e *sqlparser.FuncExpr, name string, at int, c ectx) (planner.Expr, error) {
@@ -28,8 +28,8 @@ func (b *binder) bindWindow(e *sqlparser.FuncExpr, name string, at int, c ectx) 
 	if err != nil {
 		return nil, err
 	}
-	if e.Distinct {
-		return nil, b.errAt(at, ErrUnsupported, "DISTINCT in a window function is not supported")
+	if e.Distinct && !windowAggNames[name] {
+		return nil, b.errAt(at, ErrSyntax, fmt.Sprintf("DISTINCT is only valid in aggregate functions, not %s", name))
 	}
 	args, star, err := b.callArgs(e, at)
 	if err != nil {
@@ -46,7 +46,7 @@ func (b *binder) bindWindow(e *sqlparser.FuncExpr, name string, at int, c ectx) 
 		}
 		return x, err
 	}
-	f := planner.WindowFunc{Name: name}
+	f := planner.WindowFunc{Name: name, Distinct: e.Distinct}
 	for _, p := range spec.partition {
 		x, err := bindW(p)
 		if err != nil {
@@ -146,9 +146,13 @@ func (b *binder) bindWindow(e *sqlparser.FuncExpr, name string, at int, c ectx) 
 			f.Name = name
 		}
 		f.Args, f.Type = xs, columnar.TFloat64
+	case "bool_and", "bool_or", "median", "quantile_cont", "quantile", "string_agg", "group_concat", "listagg", "approx_count_distinct":
+		if err := b.bindWindowAgg(&f, args, star, at, bindArgs, c); err != nil {
+			return nil, err
+		}
 	default:
 		if !windowAggs[name] {
-			return nil, b.errAt(at, ErrUnknownFunction, fmt.Sprintf("unknown window function %q", name))
+			return nil, b.errAt(at, ErrUnknownFunction, fmt.Sprintf("unknown window function %q%s", name, didYouMean(name, windowNames())))
 		}
 		if name == "count" && star {
 			f.Name, f.Type = "count_star", columnar.TInt64
@@ -163,6 +167,9 @@ func (b *binder) bindWindow(e *sqlparser.FuncExpr, name string, at int, c ectx) 
 			return nil, err
 		}
 		f.Args, f.Type = []planner.Expr{arg}, t
+		if name == "mean" {
+			f.Name = "avg"
+		}
 	}
 	col := b.newCol(name, "", f.Type)
 	b.win.funcs = append(b.win.funcs, f)

@@ -25,6 +25,9 @@
 //	RANGE … INTERVAL '1 day' PRECEDING
 //	                          → INTERVAL '86400000000' MICROSECOND PRECEDING
 //	key, table, é, …          → `key`, … (identifiers MySQL reserves or cannot lex)
+//	range(…) [AS] t(c)        → `range`(…) AS t (the column list remembered)
+//	median(x) OVER …          → COUNT('b2sql:window:median', x) OVER … (any
+//	                            function whose OVER the grammar lacks)
 //
 // An offset map takes vitess' syntax-error positions back to the user's
 // text. The vitess AST carries no positions, so binding errors are located
@@ -35,7 +38,8 @@
 // # Supported SQL
 //
 // SELECT [DISTINCT] with *, t.*, expressions and aliases; FROM tables,
-// paths or table functions (read_parquet, parquet_scan, read_b2) with
+// paths or table functions (read_parquet, parquet_scan, read_b2, and the
+// series range/generate_series, bind_tablefunc.go) with
 // aliases, joined by commas, [INNER|CROSS|LEFT|RIGHT|FULL [OUTER]] JOIN
 // with ON or USING, NATURAL [LEFT|RIGHT] JOIN (bind_join.go), or no FROM;
 // WHERE; GROUP BY expressions, ordinals, aliases, ALL;

@@ -32,6 +32,10 @@ type rewritten struct {
 	// in a WINDOW clause) and the ORDER BY item.
 	winNulls map[[2]int]bool
 	groupAll bool // GROUP BY ALL (removed from the text)
+	// funcCols are the column names of a series table function's alias,
+	// range(5) AS t(i), keyed by the lower-case alias: MySQL's grammar
+	// has no column list after a table function, so it is cut out.
+	funcCols map[string][]string
 }
 
 // orig maps an offset of the rewritten text to the statement's text.
@@ -113,7 +117,7 @@ type castFrame struct {
 // rewrite turns a DuckDB query's tokens into text the vitess MySQL grammar
 // parses to the same meaning; see doc.go for the list.
 func rewrite(src Source, toks []token) (*rewritten, error) {
-	w := &rewriter{src: src, toks: toks, rw: &rewritten{paths: map[string]bool{}, nulls: map[int]bool{}, winNulls: map[[2]int]bool{}}}
+	w := &rewriter{src: src, toks: toks, rw: &rewritten{paths: map[string]bool{}, nulls: map[int]bool{}, winNulls: map[[2]int]bool{}, funcCols: map[string][]string{}}}
 	if len(toks) > 0 {
 		w.prevE = toks[0].off
 	}
@@ -130,6 +134,7 @@ func rewrite(src Source, toks []token) (*rewritten, error) {
 	}
 	var wins []winSpec // open window specifications, innermost last
 	inWindowClause := false
+	drop := map[int]bool{} // tokens cut out (a table function's column list)
 	tokAt := func(i int) token {
 		if i < len(toks) {
 			return toks[i]
@@ -143,7 +148,29 @@ func rewrite(src Source, toks []token) (*rewritten, error) {
 			prev = toks[i-1]
 		}
 		next := tokAt(i + 1)
+		if drop[i] {
+			w.skip(t)
+			continue
+		}
 		switch {
+		case (t.is("RANGE") || t.is("GENERATE_SERIES")) && next.isOp("(") && !prev.isOp("."):
+			// A series table function (bind_tablefunc.go); RANGE is a
+			// MySQL keyword, so it is quoted. Its alias may name the column.
+			w.noteFuncCols(i, drop)
+			w.tok(t, "`"+t.val+"`")
+		case t.kind == tkIdent && next.isOp("(") && !overGrammar[strings.ToLower(t.val)] && !prev.isOp(".") && w.overAfterCall(i):
+			// name(…) OVER for a name whose OVER the MySQL grammar lacks
+			// (median, string_agg, bool_and, …): carried as COUNT with the
+			// real name as a first argument (bind_window_aggs.go).
+			w.tok(t, "COUNT")
+			at := i + 1
+			if tokAt(i + 2).is("DISTINCT") {
+				at = i + 2
+			}
+			suffix[at] += " '" + markWindow + strings.ToLower(t.val) + "',"
+		case t.is("RANGE") && !(len(wins) > 0 && (next.is("BETWEEN") || next.is("UNBOUNDED") || next.is("CURRENT") || next.is("INTERVAL") || next.kind == tkNumber)):
+			// The column of range(…) (a frame's RANGE is followed by its bound).
+			w.tok(t, "`"+t.val+"`")
 		case t.kind == tkString && (prev.is("FROM") || prev.is("JOIN")):
 			// FROM 'data/x.parquet': a path, which MySQL only accepts as an identifier.
 			w.rw.paths[t.val] = true
@@ -293,6 +320,67 @@ func rewrite(src Source, toks []token) (*rewritten, error) {
 	w.gap(len(src.Text))
 	w.rw.text = w.b.String()
 	return w.rw, nil
+}
+
+// overAfterCall reports whether the call whose name is token i is
+// followed by OVER.
+func (w *rewriter) overAfterCall(i int) bool {
+	depth := 0
+	for j := i + 1; j < len(w.toks); j++ {
+		if w.toks[j].isOp("(") {
+			depth++
+		} else if w.toks[j].isOp(")") {
+			if depth--; depth == 0 {
+				return j+1 < len(w.toks) && w.toks[j+1].is("OVER")
+			}
+		}
+	}
+	return false
+}
+
+// noteFuncCols records the column list of the alias after the table
+// function call whose name is token i — name(…) [AS] alias(c, …) — and
+// marks the list's tokens in drop.
+func (w *rewriter) noteFuncCols(i int, drop map[int]bool) {
+	depth, j := 0, i+1
+	for ; j < len(w.toks); j++ {
+		if w.toks[j].isOp("(") {
+			depth++
+		} else if w.toks[j].isOp(")") {
+			if depth--; depth == 0 {
+				break
+			}
+		}
+	}
+	k := j + 1
+	if k < len(w.toks) && w.toks[k].is("AS") {
+		k++
+	}
+	if k+1 >= len(w.toks) || (w.toks[k].kind != tkIdent && w.toks[k].kind != tkQIdent) || !w.toks[k+1].isOp("(") {
+		return
+	}
+	alias := strings.ToLower(w.toks[k].val)
+	var names []string
+	for m := k + 2; m < len(w.toks); m += 2 {
+		n := w.toks[m]
+		if n.kind != tkIdent && n.kind != tkQIdent {
+			return
+		}
+		names = append(names, n.val)
+		if m+1 >= len(w.toks) {
+			return
+		}
+		if w.toks[m+1].isOp(")") {
+			for d := k + 1; d <= m+1; d++ {
+				drop[d] = true
+			}
+			w.rw.funcCols[alias] = names
+			return
+		}
+		if !w.toks[m+1].isOp(",") {
+			return
+		}
+	}
 }
 
 // typeAt parses a type name starting at token i (after :: or AS) and

@@ -1,0 +1,163 @@
+package sql
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/planner"
+	"github.com/dolthub/vitess/go/vt/sqlparser"
+)
+
+// Series table functions, as in DuckDB:
+//
+//	range(stop)                    0, 1, … stop-1
+//	range(start, stop [, step])    start, start+step, … before stop
+//	generate_series(…)             the same, stop included
+//	range(ts, ts, INTERVAL)        TIMESTAMPs (DATE bounds become TIMESTAMPs)
+//
+// The one column is named after the function (BIGINT or TIMESTAMP) unless
+// the alias names it: range(5) AS t(i). Arguments are constants (folded
+// here); a NULL argument gives no rows, a zero step is an error.
+var seriesFuncs = map[string]bool{"range": true, "generate_series": true}
+
+// bindSeries binds range/generate_series in FROM to a scan of a
+// planner.SeriesTable.
+func (b *binder) bindSeries(fn string, args sqlparser.SelectExprs, alias string, at int) (planner.Node, error) {
+	c := ectx{sp: b.cl.from, clause: "FROM"}
+	saved := b.saveScope()
+	b.scope, b.quals, b.hidden = nil, nil, nil
+	defer b.restoreScope(saved)
+	var srcs []sqlparser.Expr
+	var vals []*planner.Const
+	// errArg reports an error at the first token of argument i.
+	errArg := func(i int, format string, a ...any) error {
+		return b.errAt(b.argTok(at, i), ErrType, fmt.Sprintf(format, a...))
+	}
+	for i, a := range args {
+		ae, ok := a.(*sqlparser.AliasedExpr)
+		if !ok {
+			return nil, b.errAt(at, ErrSyntax, fmt.Sprintf("%s(*) is not valid", fn))
+		}
+		x, err := b.bindExpr(ae.Expr, c)
+		if err != nil {
+			return nil, err
+		}
+		k, ok := planner.FoldExpr(x).(*planner.Const)
+		if !ok {
+			return nil, errArg(i, "%s expects constant arguments", fn)
+		}
+		srcs, vals = append(srcs, ae.Expr), append(vals, k)
+	}
+	if len(vals) < 1 || len(vals) > 3 {
+		return nil, b.arity(at, fn, "1 to 3")
+	}
+	s := planner.Series{Step: 1, Inclusive: fn == "generate_series", Type: columnar.TInt64}
+	empty := false
+	if len(vals) == 3 && vals[2].Val.Type.ID == columnar.Interval {
+		if err := b.timestampSeries(&s, fn, vals, errArg); err != nil {
+			return nil, err
+		}
+		empty = vals[0].Val.Null || vals[1].Val.Null || vals[2].Val.Null
+	} else {
+		ints := make([]int64, len(vals))
+		for i, k := range vals {
+			t := k.Val.Type
+			if t.ID != columnar.Null && !t.IsInteger() {
+				want := "BIGINT"
+				if i == 2 && (t.ID == columnar.Timestamp || t.ID == columnar.Date) {
+					want = "INTERVAL"
+				}
+				return nil, errArg(i, "%s expects %s arguments, got %s", fn, want, t)
+			}
+			if t.Phys() == columnar.PhysUint && k.Val.I < 0 {
+				return nil, errArg(i, "%s argument %s is out of range for BIGINT", fn, k.Val)
+			}
+			empty = empty || k.Val.Null
+			ints[i] = k.Val.I
+		}
+		switch len(ints) {
+		case 1:
+			s.Stop = ints[0]
+		default:
+			s.Start, s.Stop = ints[0], ints[1]
+			if len(ints) == 3 {
+				s.Step = ints[2]
+			}
+		}
+	}
+	if !empty && s.Step == 0 && s.Months == 0 {
+		return nil, errArg(len(vals)-1, "%s step cannot be 0", fn)
+	}
+	if empty {
+		// No rows: an exclusive series from 0 to 0.
+		s.Start, s.Stop, s.Step, s.Months, s.Inclusive = 0, 0, 1, 0, false
+	}
+	if alias == "" {
+		alias = fn
+	}
+	name := fn
+	if cols := b.q.rw.funcCols[strings.ToLower(alias)]; len(cols) > 0 {
+		if len(cols) > 1 {
+			return nil, b.errAt(b.q.findName("", alias, b.cl.from), ErrUnsupported,
+				fmt.Sprintf("%q has 1 column but %d column names were given", alias, len(cols)))
+		}
+		name = cols[0]
+	}
+	tbl := &planner.SeriesTable{Func: name, Series: s}
+	return b.scan(tbl, fn, alias), nil
+}
+
+// timestampSeries fills s for range(start, stop, INTERVAL): DATE and
+// string bounds become TIMESTAMPs, the step keeps its calendar months.
+func (b *binder) timestampSeries(s *planner.Series, fn string, vals []*planner.Const, errArg func(int, string, ...any) error) error {
+	s.Type = columnar.TTimestamp
+	for i := range 2 {
+		v := vals[i].Val
+		switch v.Type.ID {
+		case columnar.Timestamp, columnar.Null:
+		case columnar.Date, columnar.Varchar:
+			k, ok := planner.FoldExpr(&planner.Cast{Arg: vals[i], To: columnar.TTimestamp}).(*planner.Const)
+			if !ok {
+				return errArg(i, "could not cast %s to TIMESTAMP", quoteSQL(v.String()))
+			}
+			v = k.Val
+		default:
+			return errArg(i, "%s with an INTERVAL step expects TIMESTAMP bounds, got %s", fn, v.Type)
+		}
+		if i == 0 {
+			s.Start = v.I
+		} else {
+			s.Stop = v.I
+		}
+	}
+	months := b.calMonths[vals[2]]
+	s.Months = months
+	s.Step = vals[2].Val.I - months*30*columnar.MicrosPerDay
+	return nil
+}
+
+// argTok returns the first token of argument i of the call whose name is
+// token at (the name itself if the call has no such argument).
+func (b *binder) argTok(at, i int) int {
+	toks := b.q.toks
+	depth, arg := 0, 0
+	for j := at + 1; j < len(toks); j++ {
+		switch {
+		case toks[j].isOp("("):
+			depth++
+			if depth == 1 && arg == i {
+				return j + 1
+			}
+		case toks[j].isOp(")"):
+			if depth--; depth == 0 {
+				return at
+			}
+		case toks[j].isOp(",") && depth == 1:
+			if arg++; arg == i {
+				return j + 1
+			}
+		}
+	}
+	return at
+}

@@ -1,0 +1,142 @@
+package sql
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/planner"
+	"github.com/dolthub/vitess/go/vt/sqlparser"
+)
+
+// markWindow starts the first argument of a COUNT that carries another
+// aggregate OVER a window through the MySQL grammar.
+const markWindow = "b2sql:window:"
+
+// overGrammar lists the functions the MySQL grammar accepts before OVER;
+// any other name(…) OVER is rewritten to COUNT('b2sql:window:name', …)
+// OVER (rewrite.go) and unwrapped by windowCall.
+var overGrammar = map[string]bool{
+	"max": true, "avg": true, "bit_and": true, "bit_or": true, "bit_xor": true, "count": true,
+	"json_arrayagg": true, "json_objectagg": true, "min": true, "stddev_pop": true, "stddev": true,
+	"std": true, "stddev_samp": true, "sum": true, "var_pop": true, "variance": true, "var_samp": true,
+	"cume_dist": true, "dense_rank": true, "first_value": true, "lag": true, "last_value": true,
+	"lead": true, "nth_value": true, "ntile": true, "percent_rank": true, "rank": true, "row_number": true,
+}
+
+// windowCall returns the call a user wrote: e itself, or for a carried
+// call the real name and the arguments after the marker.
+func windowCall(e *sqlparser.FuncExpr) *sqlparser.FuncExpr {
+	if len(e.Exprs) == 0 {
+		return e
+	}
+	ae, ok := e.Exprs[0].(*sqlparser.AliasedExpr)
+	if !ok {
+		return e
+	}
+	v, ok := ae.Expr.(*sqlparser.SQLVal)
+	if !ok || v.Type != sqlparser.StrVal || !strings.HasPrefix(string(v.Val), markWindow) {
+		return e
+	}
+	c := *e
+	c.Name = sqlparser.NewColIdent(strings.TrimPrefix(string(v.Val), markWindow))
+	c.Exprs = e.Exprs[1:]
+	return &c
+}
+
+// windowAggNames are the functions that aggregate a frame, so DISTINCT is
+// valid in them.
+var windowAggNames = map[string]bool{
+	"count": true, "sum": true, "avg": true, "mean": true, "min": true, "max": true,
+	"var_samp": true, "variance": true, "var_pop": true, "stddev": true, "stddev_samp": true, "stddev_pop": true,
+	"bool_and": true, "bool_or": true, "median": true, "quantile_cont": true, "quantile": true,
+	"string_agg": true, "group_concat": true, "listagg": true, "approx_count_distinct": true,
+}
+
+// windowNames lists every function usable with OVER, for hints.
+func windowNames() []string {
+	out := []string{"row_number", "rank", "dense_rank", "ntile", "lag", "lead", "first_value", "last_value"}
+	for n := range windowAggNames {
+		out = append(out, n)
+	}
+	return out
+}
+
+// bindWindowAgg binds the aggregates that GROUP BY computes as rewrites or
+// holistic aggregates (bind_agg_more.go) as frame aggregates, with the
+// same types: bool_and/bool_or are min/max over BOOLEAN; median and
+// quantile_cont(x, q) DOUBLE; string_agg(x [, sep]) (group_concat,
+// listagg) VARCHAR, in the window's order; approx_count_distinct counts
+// the frame's distinct values exactly.
+func (b *binder) bindWindowAgg(f *planner.WindowFunc, args []sqlparser.Expr, star bool, at int,
+	bindArgs func(lo, hi int) ([]planner.Expr, error), c ectx) error {
+	name := f.Name
+	lo, hi := 1, 1
+	switch name {
+	case "quantile_cont", "quantile":
+		lo, hi = 2, 2
+	case "string_agg", "group_concat", "listagg":
+		hi = 2
+	}
+	xs, err := bindArgs(lo, hi)
+	if err != nil {
+		return err
+	}
+	constant := func(i int) (columnar.Value, error) {
+		k, ok := planner.FoldExpr(xs[i]).(*planner.Const)
+		if !ok || k.Val.Null {
+			return columnar.Value{}, b.errAt(b.argTok(at, i), ErrType, fmt.Sprintf("%s expects a constant as argument %d", name, i+1))
+		}
+		return k.Val, nil
+	}
+	t := xs[0].Type()
+	switch name {
+	case "bool_and", "bool_or":
+		if t.ID != columnar.Bool && t.ID != columnar.Null {
+			return b.typeErr(args[0], c, "%s expects BOOLEAN, got %s", name, t)
+		}
+		f.Name, f.Type = "min", columnar.TBool
+		if name == "bool_or" {
+			f.Name = "max"
+		}
+		f.Args = []planner.Expr{xs[0]}
+		if t.ID == columnar.Null {
+			f.Args[0] = &planner.Const{Val: columnar.NullValue(columnar.TBool)}
+		}
+	case "median", "quantile_cont", "quantile":
+		if !t.IsNumeric() && t.ID != columnar.Null {
+			return b.typeErr(args[0], c, "%s(%s) is not supported", name, t)
+		}
+		f.Name, f.Args, f.Type = "median", xs[:1], columnar.TFloat64
+		if lo == 2 {
+			v, err := constant(1)
+			if err != nil {
+				return err
+			}
+			q := v.AsFloat()
+			if !v.Type.IsNumeric() || q < 0 || q > 1 {
+				return b.errAt(b.argTok(at, 1), ErrType, fmt.Sprintf("%s expects a fraction between 0 and 1", name))
+			}
+			f.Name, f.Param = "quantile_cont", columnar.FloatValue(columnar.TFloat64, q)
+		}
+	case "string_agg", "group_concat", "listagg":
+		x, err := b.coerce(xs[0], columnar.TVarchar, args[0], c)
+		if err != nil {
+			return err
+		}
+		f.Name, f.Args, f.Type, f.Param = "string_agg", []planner.Expr{x}, columnar.TVarchar, columnar.StringValue(",")
+		if len(xs) == 2 {
+			v, err := constant(1)
+			if err != nil {
+				return err
+			}
+			if v.Type.ID != columnar.Varchar {
+				return b.errAt(b.argTok(at, 1), ErrType, fmt.Sprintf("%s expects a string separator", name))
+			}
+			f.Param = v
+		}
+	case "approx_count_distinct":
+		f.Name, f.Args, f.Type, f.Distinct = "count", xs, columnar.TInt64, true
+	}
+	return nil
+}

@@ -44,6 +44,7 @@ type codeReader struct {
 	pos      int   // next row
 	vpos     int   // next value
 	left     int64 // rows the chunk's metadata promises beyond the current page
+	total    int64 // rows of the chunk (seek, dictseek.go)
 	plainBuf []byte
 
 	dictLen int // values in the dictionary page
@@ -74,7 +75,7 @@ func (r *codeReader) reset(pages file.PageReader, c *column, rows int64) {
 		r.defBuf, r.codeBuf, r.dictI, r.plainI, r.dictF, r.plainF, r.plainVals =
 			sc.defBuf, sc.codeBuf, sc.dictI, sc.plainI, sc.dictF, sc.plainF, sc.plainVals
 	}
-	r.pages, r.c, r.maxDef, r.dict, r.left = pages, c, c.maxDef, nil, rows
+	r.pages, r.c, r.maxDef, r.dict, r.left, r.total = pages, c, c.maxDef, nil, rows, rows
 	r.dictI, r.dictF = r.dictI[:0], r.dictF[:0]
 	r.rows, r.pos, r.vpos = 0, 0, 0
 	r.defs, r.codes, r.plain = nil, nil, nil
@@ -100,80 +101,94 @@ func (r *codeReader) nextPage() (ok bool, err error) {
 		if !r.pages.Next() {
 			return false, r.pages.Err()
 		}
-		pg := r.pages.Page()
-		switch p := pg.(type) {
-		case *file.DictionaryPage:
-			if r.dict != nil {
-				return false, corruptf("second dictionary page in a column chunk")
-			}
-			if fixedWidth(r.c) > 0 {
-				r.dictI, r.dictF, err = decodeFixed(r.c, p.Data(), int(p.NumValues()), r.dictI[:0], r.dictF[:0])
-				if err != nil {
-					return false, err
-				}
-				r.dict = emptyDict // marks the dictionary as read
-				r.dictLen = int(p.NumValues())
-				continue
-			}
-			d, err := plainDict(p.Data(), int(p.NumValues()))
-			if err != nil {
-				return false, err
-			}
-			r.dict, r.dictLen = d, d.Len()
-		case *file.DataPageV1:
-			data := p.Data()
-			n, err := r.pageRows(p.NumValues())
-			if err != nil {
-				return false, err
-			}
-			var defs []byte
-			if r.maxDef > 0 {
-				switch p.DefinitionLevelEncoding() {
-				case parquet.Encodings.RLE:
-					if len(data) < 4 {
-						return false, corruptf("data page: definition levels truncated")
-					}
-					l := int(binary.LittleEndian.Uint32(data))
-					if l < 0 || 4+l > len(data) {
-						return false, corruptf("data page: definition levels of %d bytes, page has %d", l, len(data)-4)
-					}
-					defs, data = data[4:4+l], data[4+l:]
-					r.defBuf, err = decodeHybrid(defs, levelWidth(r.maxDef), n, r.defBuf)
-				case parquet.Encodings.BitPacked:
-					bw := levelWidth(r.maxDef)
-					l := (n*bw + 7) / 8
-					r.defBuf, err = unpackLegacyLevels(data, bw, n, r.defBuf)
-					if err == nil {
-						data = data[l:]
-					}
-				default:
-					return false, corruptf("data page: definition level encoding %s", p.DefinitionLevelEncoding())
-				}
-				if err != nil {
-					return false, err
-				}
-			}
-			return true, r.loadValues(parquet.Encoding(p.Encoding()), data, n, r.maxDef > 0)
-		case *file.DataPageV2:
-			data := p.Data()
-			rl, dl := int(p.RepetitionLevelByteLen()), int(p.DefinitionLevelByteLen())
-			if rl+dl > len(data) {
-				return false, corruptf("data page v2: levels of %d bytes, page has %d", rl+dl, len(data))
-			}
-			n, err := r.pageRows(p.NumValues())
-			if err != nil {
-				return false, err
-			}
-			hasDefs := r.maxDef > 0 && p.NumNulls() > 0
-			if hasDefs {
-				r.defBuf, err = decodeHybrid(data[rl:rl+dl], levelWidth(r.maxDef), n, r.defBuf)
-				if err != nil {
-					return false, err
-				}
-			}
-			return true, r.loadValues(parquet.Encoding(p.Encoding()), data[rl+dl:], n, hasDefs)
+		if data, err := r.loadPage(r.pages.Page()); data || err != nil {
+			return data, err
 		}
 	}
+}
+
+// loadPage takes in one page: the dictionary, or a data page (data true).
+func (r *codeReader) loadPage(pg file.Page) (data bool, err error) {
+	switch p := pg.(type) {
+	case *file.DictionaryPage:
+		return false, r.loadDict(p)
+	case *file.DataPageV1:
+		data := p.Data()
+		n, err := r.pageRows(p.NumValues())
+		if err != nil {
+			return false, err
+		}
+		var defs []byte
+		if r.maxDef > 0 {
+			switch p.DefinitionLevelEncoding() {
+			case parquet.Encodings.RLE:
+				if len(data) < 4 {
+					return false, corruptf("data page: definition levels truncated")
+				}
+				l := int(binary.LittleEndian.Uint32(data))
+				if l < 0 || 4+l > len(data) {
+					return false, corruptf("data page: definition levels of %d bytes, page has %d", l, len(data)-4)
+				}
+				defs, data = data[4:4+l], data[4+l:]
+				r.defBuf, err = decodeHybrid(defs, levelWidth(r.maxDef), n, r.defBuf)
+			case parquet.Encodings.BitPacked:
+				bw := levelWidth(r.maxDef)
+				l := (n*bw + 7) / 8
+				r.defBuf, err = unpackLegacyLevels(data, bw, n, r.defBuf)
+				if err == nil {
+					data = data[l:]
+				}
+			default:
+				return false, corruptf("data page: definition level encoding %s", p.DefinitionLevelEncoding())
+			}
+			if err != nil {
+				return false, err
+			}
+		}
+		return true, r.loadValues(parquet.Encoding(p.Encoding()), data, n, r.maxDef > 0)
+	case *file.DataPageV2:
+		data := p.Data()
+		rl, dl := int(p.RepetitionLevelByteLen()), int(p.DefinitionLevelByteLen())
+		if rl+dl > len(data) {
+			return false, corruptf("data page v2: levels of %d bytes, page has %d", rl+dl, len(data))
+		}
+		n, err := r.pageRows(p.NumValues())
+		if err != nil {
+			return false, err
+		}
+		hasDefs := r.maxDef > 0 && p.NumNulls() > 0
+		if hasDefs {
+			r.defBuf, err = decodeHybrid(data[rl:rl+dl], levelWidth(r.maxDef), n, r.defBuf)
+			if err != nil {
+				return false, err
+			}
+		}
+		return true, r.loadValues(parquet.Encoding(p.Encoding()), data[rl+dl:], n, hasDefs)
+	}
+	return false, nil
+}
+
+// loadDict takes in the chunk's dictionary page.
+func (r *codeReader) loadDict(p *file.DictionaryPage) error {
+	if r.dict != nil {
+		return corruptf("second dictionary page in a column chunk")
+	}
+	if fixedWidth(r.c) > 0 {
+		var err error
+		r.dictI, r.dictF, err = decodeFixed(r.c, p.Data(), int(p.NumValues()), r.dictI[:0], r.dictF[:0])
+		if err != nil {
+			return err
+		}
+		r.dict = emptyDict // marks the dictionary as read
+		r.dictLen = int(p.NumValues())
+		return nil
+	}
+	d, err := plainDict(p.Data(), int(p.NumValues()))
+	if err != nil {
+		return err
+	}
+	r.dict, r.dictLen = d, d.Len()
+	return nil
 }
 
 // pageRows checks a data page's row count against what the chunk has left,

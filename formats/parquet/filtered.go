@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"sync/atomic"
 
+	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/metadata"
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/index"
@@ -42,6 +44,7 @@ type fcol struct {
 	buf   *columnar.Vector
 	valid columnar.Bitmap
 	arena []byte
+	gen   uint64 // the worker's batch generation buf was decoded for (filter columns)
 }
 
 // skipper is the Skip method every typed column chunk reader has.
@@ -59,15 +62,48 @@ func (fc *fcol) moveTo(r int64) error {
 	case r < fc.pos:
 		return fmt.Errorf("internal: column reader at row %d asked to go back to row %d", fc.pos, r)
 	}
-	if fc.pi.first != nil && fc.pi.pageOf(r) != fc.pi.pageOf(fc.pos) {
-		if err := fc.dec.rdr.SeekToRow(r); err != nil {
-			return asCorrupt(err)
-		}
-	} else if _, err := fc.dec.rdr.(skipper).Skip(r - fc.pos); err != nil {
+	seek := fc.pi.first != nil && fc.pi.pageOf(r) != fc.pi.pageOf(fc.pos)
+	var err error
+	switch {
+	case fc.dec.coded && seek:
+		err = fc.dec.cr.seek(r)
+	case fc.dec.coded:
+		err = fc.dec.cr.skip(r - fc.pos)
+	case seek:
+		err = fc.dec.rdr.SeekToRow(r)
+	default:
+		_, err = fc.dec.rdr.(skipper).Skip(r - fc.pos)
+	}
+	if err != nil {
 		return asCorrupt(err)
 	}
 	fc.pos = r
 	return nil
+}
+
+// open starts reading the column chunk cc through a countingPager: as
+// dictionary codes, or a numeric dictionary gathered (codeReader), when
+// the chunk has a dictionary page and the DictCodes rule allows (see
+// filterCols), else through arrow-go's typed reader. coded reports string
+// codes.
+func (fc *fcol) open(pf *pqFile, rgr *file.RowGroupReader, cc *metadata.ColumnChunkMetaData) (coded bool, err error) {
+	d := &fc.dec
+	leaf := d.c.leaf
+	strs := d.codes && d.c.kind == kBytes && d.c.phys == parquet.Types.ByteArray
+	nums := d.dictOK && fixedWidth(d.c) > 0
+	if (strs || nums) && cc.HasDictionaryPage() {
+		pr, err := rgr.GetColumnPageReader(leaf)
+		if err != nil {
+			return false, err
+		}
+		fc.pager = &countingPager{PageReader: pr}
+		d.cr.reset(fc.pager, d.c, cc.NumValues())
+		d.coded = true
+		return strs, nil
+	}
+	d.coded = false
+	d.rdr, fc.pager, err = openColumn(pf, rgr, leaf)
+	return false, err
 }
 
 // decode reads n rows from the current position into fc.buf.
@@ -94,10 +130,7 @@ func (w *worker) filteredUnit(tk *task, u *unit, pf *pqFile, preds []index.Pred,
 	cols := w.filterCols(preds)
 	defer func() {
 		for _, fc := range cols {
-			if fc.dec.rdr != nil {
-				fc.dec.rdr.Close()
-				fc.dec.rdr = nil
-			}
+			fc.dec.close()
 		}
 	}()
 	rgr := pf.rdr.RowGroup(u.rg)
@@ -106,18 +139,40 @@ func (w *worker) filteredUnit(tk *task, u *unit, pf *pqFile, preds []index.Pred,
 		if err != nil {
 			return fc.tcol, asCorrupt(err)
 		}
-		r, cp, err := openColumn(pf, rgr, fc.dec.c.leaf)
+		coded, err := fc.open(pf, rgr, cc)
 		if err != nil {
 			return fc.tcol, asCorrupt(err)
 		}
-		fc.dec.rdr, fc.pager, fc.pos, fc.rows, fc.size = r, cp, 0, u.rows, cc.TotalCompressedSize()
+		if coded && s.stats != nil {
+			atomic.AddInt64(&s.stats.DictUnits, 1)
+		}
+		fc.pos, fc.rows, fc.size = 0, u.rows, cc.TotalCompressedSize()
 		fc.pi = s.t.pageIndexOf(tk.unit, fc.dec.c)
 	}
 	byCol := make(map[int]*fcol, len(cols))
 	for _, fc := range cols {
 		byCol[fc.tcol] = fc
 	}
-	vec := func(c int) *columnar.Vector { return byCol[c].buf }
+	// vec decodes a filter column's rows of the current batch on the first
+	// call (rowFilter.apply asks only while rows remain selected).
+	var start int64
+	var n int
+	errCol := -1
+	vec := func(c int) (*columnar.Vector, error) {
+		fc := byCol[c]
+		if fc.gen != w.gen {
+			if err := fc.moveTo(start); err != nil {
+				errCol = fc.tcol
+				return nil, err
+			}
+			if err := fc.decode(n); err != nil {
+				errCol = fc.tcol
+				return nil, err
+			}
+			fc.gen = w.gen
+		}
+		return fc.buf, nil
+	}
 
 	if ranges == nil {
 		ranges = []rowRange{{0, u.rows}}
@@ -141,13 +196,14 @@ func (w *worker) filteredUnit(tk *task, u *unit, pf *pqFile, preds []index.Pred,
 		}
 	}
 	for _, rg := range ranges {
-		for start := rg.lo; start < rg.hi; {
+		for start = rg.lo; start < rg.hi; {
 			if s.ctx.Err() != nil {
 				return -1, nil
 			}
-			n := int(min(batchRows, rg.hi-start))
+			n = int(min(batchRows, rg.hi-start))
+			w.gen++
 			for _, fc := range cols {
-				if !fc.filter && lm {
+				if fc.filter || lm {
 					continue
 				}
 				if err := fc.moveTo(start); err != nil {
@@ -157,7 +213,10 @@ func (w *worker) filteredUnit(tk *task, u *unit, pf *pqFile, preds []index.Pred,
 					return fc.tcol, err
 				}
 			}
-			sel := w.rf.apply(preds, vec, n)
+			sel, err := w.rf.apply(preds, vec, n)
+			if err != nil {
+				return errCol, err
+			}
 			// Where most rows pass, page runs cost more than they save:
 			// decode the other columns whole, as without late
 			// materialization.
@@ -271,6 +330,10 @@ func (w *worker) putRunRows(ob *outBatch, fc *fcol, part []int, shift, at int) e
 		case columnar.PhysFloat:
 			copyRows(dst.Floats[off:], src.Floats, part, shift)
 		case columnar.PhysBytes:
+			if src.Dict != nil || dst.Dict != nil {
+				putCodedRows(dst, src, part, shift, off)
+				break
+			}
 			arena := ob.arenas[o]
 			size := 0
 			for _, r := range part {
@@ -376,6 +439,17 @@ func (w *worker) filterCols(preds []index.Pred) []*fcol {
 	for o, tc := range s.spec.Cols {
 		fc := get(tc)
 		fc.outs = append(fc.outs, o)
+	}
+	// Strings come as codes when every output of the column accepts them
+	// (a filter-only column is compared on its dictionary, rowfilter.go).
+	dictOK := s.spec.On(index.DictCodes)
+	for _, fc := range cols {
+		fc.dec.dictOK, fc.dec.codes = dictOK, dictOK
+		for _, o := range fc.outs {
+			if !s.spec.WantsCodes(o) {
+				fc.dec.codes = false
+			}
+		}
 	}
 	return cols
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 
 	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/dict"
 	"github.com/b2sql/b2sql/index"
 )
 
@@ -15,46 +16,112 @@ import (
 // rowFilter evaluates a conjunction of predicates over decoded column
 // vectors. It owns scratch space reused across batches; not safe for
 // concurrent use.
+//
+// The conjunction is compiled into steps (filtersteps.go): the range
+// predicates of one numeric column (>=, <, BETWEEN, = …) merge into one
+// lo <= v <= hi test evaluated in a single pass, and the selection shrinks
+// in place after each step, so later steps look only at surviving rows. A
+// column is decoded when its first step runs: once nothing is selected,
+// the remaining filter columns of the batch are not decoded at all.
 type rowFilter struct {
-	mask []bool
-	sel  []int
-	tmp  []int
+	mask  []bool
+	sel   []int
+	steps []step
+	cols  []int
+	codes codeTables
 }
 
 // apply returns the rows in [0, n) where every predicate holds, in order.
-// vec returns the decoded vector of a table column. The result is valid
-// until the next call.
-func (f *rowFilter) apply(preds []index.Pred, vec func(col int) *columnar.Vector, n int) []int {
+// vec decodes (on first call for the batch) and returns the vector of a
+// table column; its error is returned as is. The result is valid until the
+// next call.
+func (f *rowFilter) apply(preds []index.Pred, vec func(col int) (*columnar.Vector, error), n int) ([]int, error) {
+	f.steps = compileSteps(f.steps[:0], preds)
 	f.sel = grow(f.sel, n)
-	for i := range f.sel {
-		f.sel[i] = i
-	}
-	f.mask = grow(f.mask, n)
-	for _, p := range preds {
-		if len(f.sel) == 0 {
+	dense := true // f.sel is implicitly 0..n-1
+	for k := range f.steps {
+		st := &f.steps[k]
+		if !dense && len(f.sel) == 0 {
 			break
 		}
-		for _, i := range f.sel {
-			f.mask[i] = false
+		if st.kind == stepNone {
+			f.sel = f.sel[:0]
+			dense = false
+			break
 		}
-		mark(p, vec, f.sel, f.mask)
-		f.tmp = f.tmp[:0]
-		for _, i := range f.sel {
-			if f.mask[i] {
-				f.tmp = append(f.tmp, i)
+		if st.kind == stepPred {
+			if err := f.markStep(st.pred, vec, dense, n); err != nil {
+				return nil, err
 			}
+			dense = false
+			continue
 		}
-		f.sel, f.tmp = f.tmp, f.sel
+		v, err := vec(st.col)
+		if err != nil {
+			return nil, err
+		}
+		if dense {
+			f.sel = st.selectDense(v, f.sel[:n])
+			dense = false
+		} else {
+			f.sel = st.selectSparse(v, f.sel)
+		}
 	}
-	return f.sel
+	if dense {
+		for i := range f.sel {
+			f.sel[i] = i
+		}
+	}
+	return f.sel, nil
+}
+
+// markStep keeps the selected rows where p holds, through mark (the
+// general path: OR, IN, <>, strings, booleans, NaN constants). The columns
+// p reads are decoded first.
+func (f *rowFilter) markStep(p index.Pred, vec func(col int) (*columnar.Vector, error), dense bool, n int) error {
+	f.cols = p.Cols(f.cols[:0])
+	for _, c := range f.cols {
+		if _, err := vec(c); err != nil {
+			return err
+		}
+	}
+	if dense {
+		f.sel = f.sel[:n]
+		for i := range f.sel {
+			f.sel[i] = i
+		}
+	}
+	f.sel = f.markSel(p, func(c int) *columnar.Vector { v, _ := vec(c); return v }, f.sel)
+	return nil
+}
+
+// markSel keeps the rows of sel where p holds, through mark (the general
+// path: OR, IN, <>, strings, booleans, NaN constants).
+func (f *rowFilter) markSel(p index.Pred, v func(int) *columnar.Vector, sel []int) []int {
+	if len(sel) == 0 {
+		return sel
+	}
+	f.mask = grow(f.mask, sel[len(sel)-1]+1)
+	for _, i := range sel {
+		f.mask[i] = false
+	}
+	mark(p, v, sel, f.mask, &f.codes)
+	k := 0
+	for _, i := range sel {
+		if f.mask[i] {
+			sel[k] = i
+			k++
+		}
+	}
+	return sel[:k]
 }
 
 // mark sets mask[i] for the rows i in sel where p holds (an OR marks a row
 // when any branch holds; rows already marked stay marked).
-func mark(p index.Pred, vec func(col int) *columnar.Vector, sel []int, mask []bool) {
+func mark(p index.Pred, vec func(col int) *columnar.Vector, sel []int, mask []bool, memo *codeTables) {
 	if p.Op == index.Or {
 		for _, q := range p.Any {
-			mark(q, vec, sel, mask)
+			mark(q, vec, sel, mask, memo)
 		}
 		return
 	}
@@ -103,6 +170,10 @@ func mark(p index.Pred, vec func(col int) *columnar.Vector, sel []int, mask []bo
 		}
 		markOrdered(p.Op, v.Bools, vals, v.Valid, sel, mask, cmpBool)
 	case columnar.PhysBytes:
+		if d, codes, ok := dict.Of(v); ok {
+			markCodes(memo.table(d, p), codes, v.Valid, sel, mask)
+			return
+		}
 		vals := make([][]byte, len(p.Vals))
 		for k, x := range p.Vals {
 			vals[k] = []byte(x.S)
@@ -135,39 +206,8 @@ func cmpBool(a, b bool) int {
 // against vals under the total order cmp. One loop per operator keeps the
 // operator switch out of the row loop.
 func markOrdered[T any](op index.Op, data []T, vals []T, valid columnar.Bitmap, sel []int, mask []bool, cmp func(a, b T) int) {
-	var keep func(x T) bool
-	switch op {
-	case index.Eq:
-		c := vals[0]
-		keep = func(x T) bool { return cmp(x, c) == 0 }
-	case index.Ne:
-		c := vals[0]
-		keep = func(x T) bool { return cmp(x, c) != 0 }
-	case index.Lt:
-		c := vals[0]
-		keep = func(x T) bool { return cmp(x, c) < 0 }
-	case index.Le:
-		c := vals[0]
-		keep = func(x T) bool { return cmp(x, c) <= 0 }
-	case index.Gt:
-		c := vals[0]
-		keep = func(x T) bool { return cmp(x, c) > 0 }
-	case index.Ge:
-		c := vals[0]
-		keep = func(x T) bool { return cmp(x, c) >= 0 }
-	case index.Between:
-		lo, hi := vals[0], vals[1]
-		keep = func(x T) bool { return cmp(x, lo) >= 0 && cmp(x, hi) <= 0 }
-	case index.In:
-		keep = func(x T) bool {
-			for _, c := range vals {
-				if cmp(x, c) == 0 {
-					return true
-				}
-			}
-			return false
-		}
-	default:
+	keep := keeper(op, vals, cmp)
+	if keep == nil {
 		return
 	}
 	if valid == nil {
@@ -183,4 +223,42 @@ func markOrdered[T any](op index.Op, data []T, vals []T, valid columnar.Bitmap, 
 			mask[i] = true
 		}
 	}
+}
+
+// keeper returns the test of op against vals under the total order cmp,
+// or nil for an operator that compares no value.
+func keeper[T any](op index.Op, vals []T, cmp func(a, b T) int) func(x T) bool {
+	switch op {
+	case index.Eq:
+		c := vals[0]
+		return func(x T) bool { return cmp(x, c) == 0 }
+	case index.Ne:
+		c := vals[0]
+		return func(x T) bool { return cmp(x, c) != 0 }
+	case index.Lt:
+		c := vals[0]
+		return func(x T) bool { return cmp(x, c) < 0 }
+	case index.Le:
+		c := vals[0]
+		return func(x T) bool { return cmp(x, c) <= 0 }
+	case index.Gt:
+		c := vals[0]
+		return func(x T) bool { return cmp(x, c) > 0 }
+	case index.Ge:
+		c := vals[0]
+		return func(x T) bool { return cmp(x, c) >= 0 }
+	case index.Between:
+		lo, hi := vals[0], vals[1]
+		return func(x T) bool { return cmp(x, lo) >= 0 && cmp(x, hi) <= 0 }
+	case index.In:
+		return func(x T) bool {
+			for _, c := range vals {
+				if cmp(x, c) == 0 {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	return nil
 }

@@ -233,6 +233,7 @@ type worker struct {
 	// filtered unit scans (filtered.go): per table column, reused
 	fcols map[int]*fcol
 	rf    rowFilter
+	gen   uint64 // filtered scans: counts batches (fcol.gen)
 }
 
 // unit decodes one row group into batches sent to out.

@@ -1,0 +1,42 @@
+package parquet
+
+import (
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/dict"
+)
+
+// putCodedRows copies src rows part[k]-shift to dst slots off+k where src
+// or dst is dictionary-coded (a string column read as codes in a filtered
+// scan). An output batch gathers rows of one column chunk, hence of one
+// dictionary, and stays coded; it turns plain only when a writer fell
+// back to PLAIN pages inside the chunk, and then its coded rows become the
+// dictionary's values (slices of the immutable dictionary: no copy).
+func putCodedRows(dst, src *columnar.Vector, part []int, shift, off int) {
+	sd, scodes, scoded := dict.Of(src)
+	if scoded && (off == 0 || dst.Dict == src.Dict) {
+		if off == 0 {
+			dict.Set(dst, sd, int(batchRows))
+		}
+		copyRows(dst.Codes[off:], scodes, part, shift)
+		return
+	}
+	if dd, dcodes, ok := dict.Of(dst); ok {
+		for i := range off {
+			if dst.Valid == nil || dst.Valid.Get(i) {
+				dst.Bytes[i] = dd.Value(dcodes[i])
+			}
+		}
+		dst.Dict, dst.Codes = nil, dst.Codes[:0]
+	}
+	d := dst.Bytes[off:]
+	for k, r := range part {
+		switch {
+		case src.Valid != nil && !src.Valid.Get(r-shift):
+			d[k] = nil
+		case scoded:
+			d[k] = sd.Value(scodes[r-shift])
+		default:
+			d[k] = src.Bytes[r-shift]
+		}
+	}
+}

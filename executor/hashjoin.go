@@ -59,10 +59,12 @@ type HashJoin struct {
 	budget    *Budget
 	build     *rowStore
 	table     map[string][]int32
-	ints      *intTable // instead of table: one key stored as int64
-	all       []int32   // every build row (no keys)
-	buildNull bool      // some build row has a NULL key (Mark)
-	matched   []bool    // per build row (Right, Full)
+	ints      *intTable      // instead of table: one key stored as int64
+	multi     *multiIntTable // instead of table: several int64 keys (hashjoin_multi.go)
+	tuple     []int64        // scratch key tuple for probing multi
+	all       []int32        // every build row (no keys)
+	buildNull bool           // some build row has a NULL key (Mark)
+	matched   []bool         // per build row (Right, Full)
 
 	lb        *columnar.Batch // current left batch
 	lrows     []int           // its live rows
@@ -125,7 +127,7 @@ func (j *HashJoin) Close() error {
 	if e := right.Close(); err == nil {
 		err = e
 	}
-	j.build, j.table, j.ints, j.all, j.matched = nil, nil, nil, nil, nil
+	j.build, j.table, j.ints, j.multi, j.all, j.matched = nil, nil, nil, nil, nil, nil
 	return err
 }
 
@@ -154,9 +156,11 @@ func (j *HashJoin) buildSide(ctx context.Context, right Operator) error {
 		return err
 	}
 	j.build = newRowStore(right.Types())
-	j.table, j.ints = map[string][]int32{}, nil
+	j.table, j.ints, j.multi = map[string][]int32{}, nil, nil
 	if len(j.RightKeys) == 1 && j.RightKeys[0].Type().Phys() == columnar.PhysInt {
 		j.ints = newIntTable()
+	} else if allInts(j.RightKeys) {
+		j.multi = newMultiIntTable(len(j.RightKeys))
 	}
 	j.all = j.all[:0]
 	j.buildNull = false
@@ -189,6 +193,12 @@ func (j *HashJoin) buildSide(ctx context.Context, right Operator) error {
 		}
 		if j.ints != nil {
 			j.buildInts(keys[0], b, base)
+			continue
+		}
+		if j.multi != nil {
+			if j.multi.build(keys, b, base) {
+				j.buildNull = true
+			}
 			continue
 		}
 		for k := 0; k < b.Live(); k++ {
@@ -333,6 +343,13 @@ func (j *HashJoin) probe(b *columnar.Batch) error {
 	}
 	if j.ints != nil {
 		j.pairL, j.pairR = j.ints.probeInts(keys[0], j.lrows, j.lnull, j.pairL, j.pairR)
+		return nil
+	}
+	if j.multi != nil {
+		if len(j.tuple) != len(keys) {
+			j.tuple = make([]int64, len(keys))
+		}
+		j.pairL, j.pairR = j.multi.probe(keys, j.lrows, j.lnull, j.pairL, j.pairR, j.tuple)
 		return nil
 	}
 	for k, i := range j.lrows {
@@ -543,3 +560,13 @@ var errSingleRow = errors.New("more than one row returned by a subquery used as 
 
 // JoinKindString names a kind, for EXPLAIN.
 func JoinKindString(k JoinKind) string { return strings.ToLower(joinKindNames[k]) }
+
+// allInts reports whether there are several keys, all stored as int64.
+func allInts(keys []Expr) bool {
+	for _, k := range keys {
+		if k.Type().Phys() != columnar.PhysInt {
+			return false
+		}
+	}
+	return len(keys) > 1
+}

@@ -155,3 +155,38 @@ func (o *batchesOp) Next(context.Context) (*columnar.Batch, error) {
 	o.i++
 	return o.batches[o.i-1], nil
 }
+
+// A HashJoin fills its filters from the build keys before it opens the
+// probe side: depts' keys are 1, 2, 3, 2 and a NULL.
+func TestHashJoinFillsFilter(t *testing.T) {
+	f := &JoinFilter{Key: 0}
+	probe := &openCheck{Operator: staff(2), f: f}
+	j := &HashJoin{Left: probe, Right: depts(2), Kind: JoinInner, Filters: []*JoinFilter{f},
+		LeftKeys:  []Expr{ColumnExpr(1, columnar.TInt64)},
+		RightKeys: []Expr{ColumnExpr(0, columnar.TInt64)}}
+	drain(t, j)
+	if !probe.readyAtOpen {
+		t.Fatal("the probe side opened before the filter was ready")
+	}
+	lo, hi, ok := f.Range()
+	if !ok || lo != 1 || hi != 3 || f.Kind() != "bitmap" {
+		t.Fatalf("range [%d,%d] %v %s, want [1,3] bitmap", lo, hi, ok, f.Kind())
+	}
+	for k, want := range map[int64]bool{0: false, 1: true, 2: true, 3: true, 4: false, 9: false} {
+		if f.MayContain(k) != want {
+			t.Errorf("MayContain(%d) = %v", k, !want)
+		}
+	}
+}
+
+// openCheck records whether f was ready when the operator was opened.
+type openCheck struct {
+	Operator
+	f           *JoinFilter
+	readyAtOpen bool
+}
+
+func (o *openCheck) Open(ctx context.Context) error {
+	o.readyAtOpen = o.f.Ready()
+	return o.Operator.Open(ctx)
+}

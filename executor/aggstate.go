@@ -21,7 +21,12 @@ type aggState struct {
 	// parallel partial aggregates see rows in a different order every run,
 	// and two evaluations of one aggregate must agree (a CTE compared with
 	// its own max, TPC-H Q15).
-	comp  []float64
+	comp []float64
+	// isum is the exact int64 part of a float SUM/AVG over integers or
+	// DECIMALs (scaled integers): adding ints is cheaper than compensated
+	// float additions, and exact, so order-independent. A group whose int
+	// sum would overflow spills it into floats/comp first (aggstate_int.go).
+	isum  []int64
 	bytes [][]byte
 	bools []bool
 	ar    arena // min/max strings are copied here
@@ -60,6 +65,9 @@ func (s *aggState) grow(n int) {
 		switch s.spec.Kind {
 		case AggSum, AggAvg, AggAvgMerge:
 			s.comp = growZero(s.comp, n)
+			if s.in.Phys() == columnar.PhysInt && s.spec.Kind != AggAvgMerge {
+				s.isum = growZero(s.isum, n)
+			}
 		}
 	case columnar.PhysBytes:
 		s.bytes = growZero(s.bytes, n)
@@ -160,12 +168,7 @@ func (s *aggState) update(b *columnar.Batch, arg *columnar.Vector, gids []int32)
 			case columnar.PhysFloat:
 				updateSumFloat(vals, s.comp, s.count, arg.Floats, gids, sel, b.Len)
 			case columnar.PhysInt:
-				scale := 1.0
-				if arg.Type.ID == columnar.Decimal {
-					scale = math.Pow10(-int(arg.Type.Scale))
-				}
-				comp := s.comp
-				rows(func(i int) { g := gids[i]; addComp(&vals[g], &comp[g], float64(arg.Ints[i])*scale); s.count[g]++ })
+				s.sumIntsSpill(arg.Ints, gids, sel, b.Len)
 			case columnar.PhysUint:
 				comp := s.comp
 				rows(func(i int) { g := gids[i]; addComp(&vals[g], &comp[g], float64(arg.Uints[i])); s.count[g]++ })
@@ -253,6 +256,9 @@ func addComp(sum, comp *float64, x float64) {
 // floatSum is group g's compensated float sum.
 func (s *aggState) floatSum(g int) float64 {
 	v := s.floats[g]
+	if g < len(s.isum) {
+		return s.intFloatSum(g)
+	}
 	if g < len(s.comp) && !math.IsInf(v, 0) && !math.IsNaN(v) {
 		v += s.comp[g]
 	}

@@ -68,7 +68,14 @@ func NewCall(fn string, args []Expr, ret columnar.Type) (Expr, error) {
 		if l.Phys() != r.Phys() {
 			return nil, errorf("cannot apply %s to %s and %s", fn, l, r)
 		}
-		k, err := arithKernel(arithOps[fn], l)
+		kt := l
+		if ret.ID == columnar.Decimal {
+			// A decimal product's scale is the sum of its operands'; the
+			// kernel multiplies the scaled integers and reports overflow
+			// in the result type.
+			kt = ret
+		}
+		k, err := arithKernel(arithOps[fn], kt)
 		if err != nil {
 			return nil, err
 		}

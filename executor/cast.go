@@ -367,6 +367,10 @@ func newCastExpr(arg Expr, to columnar.Type, try bool) *castExpr {
 	if from == to || (from.ID == columnar.Float32 && to.ID == columnar.Float64) {
 		e.same = true
 	}
+	// Widening a DECIMAL at the same scale keeps every scaled integer.
+	if from.ID == columnar.Decimal && to.ID == columnar.Decimal && from.Scale == to.Scale && from.Precision <= to.Precision {
+		e.same = true
+	}
 	return e
 }
 
@@ -408,6 +412,19 @@ func (e *castExpr) Eval(b *columnar.Batch) (*columnar.Vector, error) {
 		forEach(bb, func(i int) { dst[i] = float64(src[i]) / div })
 		out.Const = x.Const
 		return out, nil
+	}
+	// Fast path: integers and DECIMALs to DECIMAL (the binder's casts to a
+	// common scale); a value that does not fit falls through to the
+	// per-row path, which reports it (or, for TRY_CAST, makes it NULL).
+	if e.to.ID == columnar.Decimal && (from.ID == columnar.Decimal || from.IsInteger() && from.ID != columnar.Uint64) {
+		fs := 0
+		if from.ID == columnar.Decimal {
+			fs = int(from.Scale)
+		}
+		if rescaleInts(x.Ints, out.Ints, bb, fs, int(e.to.Scale), int(e.to.Precision)) {
+			out.Const = x.Const
+			return out, nil
+		}
 	}
 	e.ar.reset()
 	err = forRows(bb, func(i int) error {

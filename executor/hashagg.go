@@ -51,7 +51,8 @@ type HashAgg struct {
 	ints    map[int64]int32
 	dense   []int32 // group id + 1 of small non-negative integer keys (0 = none yet)
 	strs    map[string]int32
-	strTab  *strTable // single string key
+	strTab  *strTable      // single string key
+	comp    *compositeKeys // several keys, or one float key (hashagg_keys.go)
 	nullGID int32
 	ngroups int
 	gids    []int32
@@ -102,10 +103,12 @@ func (h *HashAgg) Open(ctx context.Context) error {
 	}
 	h.keys = newRowStore(gtypes)
 	h.nullGID = -1
-	h.ngroups, h.pos, h.dense, h.ints, h.strs, h.strTab = 0, 0, nil, nil, nil, nil
+	h.ngroups, h.pos, h.dense, h.ints, h.strs, h.strTab, h.comp = 0, 0, nil, nil, nil, nil, nil
 	switch {
 	case len(h.Groups) == 1 && (gtypes[0].Phys() == columnar.PhysInt || gtypes[0].Phys() == columnar.PhysUint || gtypes[0].Phys() == columnar.PhysBool):
 		h.ints = map[int64]int32{}
+	case len(h.Groups) > 1 && len(h.Groups) < 64 || len(h.Groups) == 1 && gtypes[0].Phys() == columnar.PhysFloat:
+		h.comp = newCompositeKeys(gtypes)
 	case len(h.Groups) > 0:
 		h.strs = map[string]int32{}
 	}
@@ -136,7 +139,7 @@ func (h *HashAgg) Open(ctx context.Context) error {
 			if err != nil {
 				return err
 			}
-			if len(h.Groups) > 1 {
+			if len(h.Groups) > 1 && h.comp == nil {
 				v = decodeLive(v, b, &h.plainKeys[i])
 			}
 			keyVecs[i] = v
@@ -262,6 +265,18 @@ func (h *HashAgg) assignGroups(b *columnar.Batch, keys []*columnar.Vector) error
 			}
 			row = i
 			gids[i] = h.strTab.find(k.Bytes[j], create)
+		})
+		return nil
+	}
+	if h.comp != nil {
+		h.comp.assign(b, keys, gids, func(i int) int32 {
+			g := int32(h.ngroups)
+			h.ngroups++
+			h.keys.appendRows(&columnar.Batch{Len: 1}, h.comp.keyRow(keys, i))
+			for _, s := range h.states {
+				s.grow(h.ngroups)
+			}
+			return g
 		})
 		return nil
 	}

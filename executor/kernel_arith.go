@@ -152,6 +152,11 @@ func intArith(op arithOp, t columnar.Type, lo, hi int64, x, y *columnar.Vector, 
 	a, c, r := x.Ints, y.Ints, out.Ints
 	n := b.Len
 	wide := lo == math.MinInt64
+	if op <= opMul && b.Sel == nil && out.Valid == nil && !(x.Const && y.Const) && intArithFast(op, wide, lo, hi, x, y, n, r) {
+		return nil
+	}
+	// The per-row loop: selections, NULLs, division, and finding the row
+	// that overflowed for the error message.
 	return forRows(b, func(i int) error {
 		if !out.Valid.Get(i) {
 			return nil // NULL input: the slot is garbage, skip checks

@@ -86,18 +86,32 @@ func (b *binder) arith(fn string, l, r planner.Expr, ls, rs sqlparser.Expr, c ec
 		if !t.IsInteger() {
 			return nil, b.typeErr(ls, c, "cannot apply // to %s and %s; it needs integers", lt, rt)
 		}
-	case "*", "%":
+	case "*":
+		if lt.ID == columnar.Decimal || rt.ID == columnar.Decimal {
+			if pt, lt2, rt2, ok := decimalProduct(b.litDecimal(l, lt), b.litDecimal(r, rt)); ok {
+				lc, err := b.coerce(l, lt2, ls, c)
+				if err != nil {
+					return nil, err
+				}
+				rc, err := b.coerce(r, rt2, rs, c)
+				if err != nil {
+					return nil, err
+				}
+				return call(pt, lc, rc), nil
+			}
+			if t.ID == columnar.Decimal {
+				t = columnar.TFloat64
+			}
+		}
+	case "%":
 		if t.ID == columnar.Decimal {
-			t = columnar.TFloat64 // decimal products change scale; the vocabulary keeps one type
+			t = columnar.TFloat64
 		}
 	case "+", "-":
 		if t.ID == columnar.Decimal {
-			// One more digit for the carry, as DuckDB does.
-			if int(t.Precision)+1 <= maxDecimal {
-				t = columnar.DecimalType(int(t.Precision)+1, int(t.Scale))
-			} else {
-				t = columnar.TFloat64
-			}
+			// One more digit for the carry, as DuckDB does; past 18 digits
+			// DuckDB stays in int64 with an overflow check, and so do we.
+			t = columnar.DecimalType(min(int(t.Precision)+1, maxDecimal), int(t.Scale))
 		}
 	}
 	lc, err := b.coerce(l, t, ls, c)
@@ -193,4 +207,49 @@ func (b *binder) bindUnary(e *sqlparser.UnaryExpr, c ectx) (planner.Expr, error)
 		return b.bindExpr(e.Expr, c)
 	}
 	return nil, b.errAt(b.leafTok(e.Expr, c.sp), ErrUnsupported, fmt.Sprintf("operator %q is not supported", e.Operator))
+}
+
+// decimalProduct types DECIMAL(p1,s1) * DECIMAL(p2,s2) as DuckDB does:
+// DECIMAL(p1+p2, s1+s2), the product of the scaled integers, exact. Past
+// 18 digits of precision DuckDB keeps the int64 product (DECIMAL(18, s1+s2))
+// and checks it for overflow, and so does the executor. An integer operand
+// counts as DECIMAL(digits, 0); BIGINT (19 digits) and scales past 18 give
+// ok == false (the caller falls back to DOUBLE). lt2 and rt2 are the types
+// the operands are cast to.
+func decimalProduct(lt, rt columnar.Type) (pt, lt2, rt2 columnar.Type, ok bool) {
+	asDec := func(t columnar.Type) (columnar.Type, bool) {
+		switch {
+		case t.ID == columnar.Decimal:
+			return t, true
+		case t.IsInteger() && intDigits(t) <= maxDecimal:
+			return columnar.DecimalType(intDigits(t), 0), true
+		}
+		return t, false
+	}
+	lt2, lok := asDec(lt)
+	rt2, rok := asDec(rt)
+	s := int(lt2.Scale) + int(rt2.Scale)
+	if !lok || !rok || s > maxDecimal {
+		return pt, lt, rt, false
+	}
+	p := min(int(lt2.Precision)+int(rt2.Precision), maxDecimal)
+	return columnar.DecimalType(max(p, s), s), lt2, rt2, true
+}
+
+// litDecimal is the type an integer literal takes in decimal arithmetic:
+// DECIMAL(its digits, 0), as DuckDB types integer literals (price * 2 is
+// DECIMAL(p+1, s)); any other operand keeps type t.
+func (b *binder) litDecimal(x planner.Expr, t columnar.Type) columnar.Type {
+	k, ok := x.(*planner.Const)
+	if !ok || k.Val.Null || !t.IsInteger() || t.ID == columnar.Uint64 {
+		return t
+	}
+	if info, isLit := b.lits[k]; !isLit || info.kind != litInt {
+		return t
+	}
+	digits, v := 1, k.Val.I
+	for ; v >= 10 || v <= -10; v /= 10 {
+		digits++
+	}
+	return columnar.DecimalType(digits, 0)
 }

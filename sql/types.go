@@ -26,9 +26,11 @@ import (
 //     enough, DOUBLE when that needs more than 18 digits; DECIMAL vs DOUBLE →
 //     DOUBLE.
 //   - Arithmetic: + - on DECIMALs stays DECIMAL (common scale, one more
-//     digit for the carry); * and % on DECIMALs go through DOUBLE (the
-//     vocabulary keeps one type per call, and a product changes the scale);
-//     / is always DOUBLE division; // needs integers. round(x, d), floor and
+//     digit for the carry, at most 18 digits with an int64 overflow check,
+//     as DuckDB); DECIMAL(p1,s1) * DECIMAL(p2,s2) is DECIMAL(p1+p2, s1+s2),
+//     exact, capped at 18 digits with an overflow check (DuckDB's int64
+//     product), DOUBLE past scale 18 or with BIGINT; % on DECIMALs goes
+//     through DOUBLE; / is always DOUBLE division; // needs integers. round(x, d), floor and
 //     ceil of DECIMAL(p,s) are DECIMAL(p,d) (d = 0 for floor/ceil), by a cast
 //     of the rounded value.
 //   - SUM of signed or small unsigned integers is BIGINT (DuckDB: HUGEINT;

@@ -39,7 +39,12 @@ func TestExprTypes(t *testing.T) {
 		{"price + f", "DOUBLE", "(CAST(t.price AS DOUBLE) + t.f)"},
 		{"price + a", "DECIMAL(13,2)", "(CAST(t.price AS DECIMAL(13,2)) + CAST(t.a AS DECIMAL(13,2)))"},
 		{"price - price", "DECIMAL(11,2)", "(CAST(t.price AS DECIMAL(11,2)) - CAST(t.price AS DECIMAL(11,2)))"},
-		{"price * 2", "DOUBLE", "(CAST(t.price AS DOUBLE) * 2.0)"},
+		{"price * 2", "DECIMAL(11,2)", "(t.price * 2)"},
+		{"price * price", "DECIMAL(18,4)", "(t.price * t.price)"},
+		{"price * a", "DECIMAL(18,2)", "(t.price * CAST(t.a AS DECIMAL(10,0)))"},
+		{"price * b", "DOUBLE", "(CAST(t.price AS DOUBLE) * CAST(t.b AS DOUBLE))"},
+		{"price * 1.5", "DECIMAL(12,3)", "(t.price * 1.5)"},
+		{"price % 2", "DOUBLE", "(CAST(t.price AS DOUBLE) % 2.0)"},
 		{"a / 2", "DOUBLE", "(CAST(t.a AS DOUBLE) / 2.0)"},
 		{"a // 2", "INTEGER", "(t.a // 2)"},
 		{"b % a", "BIGINT", "(t.b % CAST(t.a AS BIGINT))"},
@@ -186,7 +191,13 @@ func checkTyped(t *testing.T, e planner.Expr) {
 			for i := 1; i < len(c.Args); i++ {
 				same(0, i)
 			}
-		case "*", "/", "//", "%":
+		case "*":
+			// A DECIMAL product multiplies the scaled integers as they
+			// are (types.go): its operands keep their own scales.
+			if c.Args[0].Type().ID != columnar.Decimal || c.Args[1].Type().ID != columnar.Decimal {
+				same(0, 1)
+			}
+		case "/", "//", "%":
 			same(0, 1)
 		case "+", "-":
 			if !c.Args[0].Type().IsTemporal() && !c.Args[1].Type().IsTemporal() && c.Args[0].Type().ID != columnar.Interval && c.Args[1].Type().ID != columnar.Interval {

@@ -1,0 +1,199 @@
+package executor
+
+import (
+	"math"
+
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/dict"
+)
+
+// compositeKeys groups by several keys (or one floating-point key) through
+// a keyTable: each row's key becomes 1+len(keys) words, a NULL mask and one
+// word per key. Integers, dates, decimals and booleans are their own word;
+// floats their bits (-0 folded into 0, one NaN); strings an id from a
+// per-column intern table, looked up once per dictionary code when the
+// column comes coded, so a string key costs a table load per row.
+type compositeKeys struct {
+	tab     *keyTable
+	w       int
+	words   []uint64 // per batch: row i's key at words[i*w : (i+1)*w]
+	interns []*strTable
+	nids    []int32 // per string column: ids handed out so far
+	remaps  []dict.Remap
+	one     []columnar.Vector // one-row copies of a new group's keys
+	onePtrs []*columnar.Vector
+}
+
+func newCompositeKeys(types []columnar.Type) *compositeKeys {
+	c := &compositeKeys{
+		w:       1 + len(types),
+		interns: make([]*strTable, len(types)),
+		nids:    make([]int32, len(types)),
+		remaps:  make([]dict.Remap, len(types)),
+		one:     make([]columnar.Vector, len(types)),
+		onePtrs: make([]*columnar.Vector, len(types)),
+	}
+	c.tab = newKeyTable(c.w)
+	for i, t := range types {
+		if t.Phys() == columnar.PhysBytes {
+			c.interns[i] = newStrTable()
+		}
+		c.onePtrs[i] = &c.one[i]
+	}
+	return c
+}
+
+// intern returns the id of string v in column col.
+func (c *compositeKeys) intern(col int, v []byte) uint64 {
+	id := c.interns[col].find(v, func() int32 {
+		c.nids[col]++
+		return c.nids[col] - 1
+	})
+	return uint64(id)
+}
+
+// fill writes the key words of the live rows of b.
+func (c *compositeKeys) fill(b *columnar.Batch, keys []*columnar.Vector) {
+	w := c.w
+	if cap(c.words) < b.Len*w {
+		c.words = make([]uint64, max(b.Len, columnar.MaxBatch)*w)
+	}
+	words := c.words[:b.Len*w]
+	forEach(b, func(i int) { words[i*w] = 0 })
+	for k, v := range keys {
+		col := k + 1
+		if v.Type.ID == columnar.Null {
+			forEach(b, func(i int) { words[i*w] |= 1 << k; words[i*w+col] = 0 })
+			continue
+		}
+		if v.Const {
+			x, null := c.constWord(k, v)
+			forEach(b, func(i int) {
+				words[i*w+col] = x
+				if null {
+					words[i*w] |= 1 << k
+				}
+			})
+			continue
+		}
+		switch v.Type.Phys() {
+		case columnar.PhysInt:
+			vals := v.Ints
+			forEach(b, func(i int) { words[i*w+col] = uint64(vals[i]) })
+		case columnar.PhysUint:
+			vals := v.Uints
+			forEach(b, func(i int) { words[i*w+col] = vals[i] })
+		case columnar.PhysBool:
+			vals := v.Bools
+			forEach(b, func(i int) {
+				x := uint64(0)
+				if vals[i] {
+					x = 1
+				}
+				words[i*w+col] = x
+			})
+		case columnar.PhysFloat:
+			vals := v.Floats
+			forEach(b, func(i int) { words[i*w+col] = floatWord(vals[i]) })
+		case columnar.PhysBytes:
+			if d, codes, ok := dict.Of(v); ok {
+				table := c.remaps[k].Table(d)
+				forEach(b, func(i int) {
+					if v.Valid != nil && !v.Valid.Get(i) {
+						return // NULL: the mask below decides, the word is zeroed
+					}
+					code := codes[i]
+					id := table[code]
+					if id < 0 {
+						id = int32(c.intern(k, d.Value(code)))
+						table[code] = id
+					}
+					words[i*w+col] = uint64(id)
+				})
+			} else {
+				vals := v.Bytes
+				forEach(b, func(i int) {
+					if v.Valid != nil && !v.Valid.Get(i) {
+						return
+					}
+					words[i*w+col] = c.intern(k, vals[i])
+				})
+			}
+		}
+		if v.Valid != nil {
+			// A NULL key is its mask bit; its payload word is garbage, so
+			// zero it to make all NULLs of the column one key.
+			forEach(b, func(i int) {
+				if !v.Valid.Get(i) {
+					words[i*w] |= 1 << k
+					words[i*w+col] = 0
+				}
+			})
+		}
+	}
+}
+
+// constWord is the word (and NULL flag) of a Const key vector.
+func (c *compositeKeys) constWord(k int, v *columnar.Vector) (uint64, bool) {
+	if v.IsNull(0) {
+		return 0, true
+	}
+	switch v.Type.Phys() {
+	case columnar.PhysInt:
+		return uint64(v.Ints[0]), false
+	case columnar.PhysUint:
+		return v.Uints[0], false
+	case columnar.PhysBool:
+		if v.Bools[0] {
+			return 1, false
+		}
+		return 0, false
+	case columnar.PhysFloat:
+		return floatWord(v.Floats[0]), false
+	case columnar.PhysBytes:
+		return c.intern(k, []byte(v.Value(0).S)), false
+	}
+	return 0, false
+}
+
+// floatWord is the key word of a float: equal SQL values (-0 and 0, every
+// NaN) give one word.
+func floatWord(f float64) uint64 {
+	if f == 0 {
+		return 0
+	}
+	if f != f {
+		return math.Float64bits(math.NaN())
+	}
+	return math.Float64bits(f)
+}
+
+// assign sets gids[i] for the live rows of b; newGroup(i) creates the
+// group of row i (its keys are copied by the caller from keyRow(i)).
+func (c *compositeKeys) assign(b *columnar.Batch, keys []*columnar.Vector, gids []int32, newGroup func(i int) int32) {
+	c.fill(b, keys)
+	w := c.w
+	var row int
+	create := func() int32 { return newGroup(row) }
+	forEach(b, func(i int) {
+		key := c.words[i*w : i*w+w]
+		row = i
+		gids[i] = c.tab.find(key, hashWords(key), create)
+	})
+}
+
+// keyRow returns one-row plain copies of row i of keys (coded strings
+// decoded), for storing a new group's key values.
+func (c *compositeKeys) keyRow(keys []*columnar.Vector, i int) []*columnar.Vector {
+	for k, v := range keys {
+		one := &c.one[k]
+		one.Type = v.Type
+		one.Reset(1)
+		if v.Type.ID == columnar.Null {
+			one.Valid = columnar.Bitmap{0}
+			continue
+		}
+		one.CopyRow(0, v, i, 1)
+	}
+	return c.onePtrs
+}

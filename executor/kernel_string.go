@@ -190,9 +190,10 @@ func concatKernel(strict bool) kernel {
 // exact, prefix%, %suffix, %infix% — avoid the general algorithm.
 type likeMatcher struct {
 	fold  bool
-	kind  int // 0 general, 1 exact, 2 prefix, 3 suffix, 4 contains
+	kind  int // 0 general, 1 exact, 2 prefix, 3 suffix, 4 contains, 5 segments
 	lit   []byte
 	parts []likePart
+	segs  likeSegments // kind 5
 }
 
 type likePart struct {
@@ -247,6 +248,10 @@ func compileLike(pat []byte, fold bool) *likeMatcher {
 		m.kind, m.lit = 4, p[1].lit
 	case len(p) == 0:
 		m.kind, m.lit = 1, []byte{}
+	default:
+		if segs, ok := compileSegments(p); ok {
+			m.kind, m.segs = 5, segs
+		}
 	}
 	return m
 }
@@ -264,6 +269,8 @@ func (m *likeMatcher) match(s []byte) bool {
 		return bytes.HasSuffix(s, m.lit)
 	case 4:
 		return bytes.Contains(s, m.lit)
+	case 5:
+		return m.segs.match(s)
 	}
 	return likeMatch(m.parts, s)
 }

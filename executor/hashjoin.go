@@ -184,7 +184,7 @@ func (j *HashJoin) buildSide(ctx context.Context, right Operator) error {
 			keys[i] = v
 		}
 		base := int32(j.build.n)
-		j.build.appendRows(b, b.Cols)
+		appendBuild(j.build, b) // hashjoin_store.go
 		for _, f := range j.Filters {
 			collectKeys(f, keys[f.Key], b)
 		}

@@ -6,14 +6,20 @@ import "github.com/b2sql/b2sql/columnar"
 // stored as int64: integers, DECIMAL, DATE, TIMESTAMP): open addressing on
 // the key itself, no per-row encoding or allocation, and the build rows of
 // a key chained in insertion order, so that probing emits matches in the
-// order the build side produced them.
+// order the build side produced them. A slot holds the key next to its
+// chain ends (16 bytes), so a probe touches one cache line per slot
+// visited, not one per array.
 type intTable struct {
-	shift uint    // 64 - log2(len(keys))
-	keys  []int64 // per slot
-	head  []int32 // per slot: first row with the key, +1 (0 = empty slot)
-	tail  []int32 // per slot: last row with the key, +1
-	next  []int32 // per build row: next row with the same key, +1 (0 = end)
-	used  int     // occupied slots
+	shift uint      // 64 - log2(len(slots))
+	slots []intSlot // power-of-two many, at most half used
+	next  []int32   // per build row: next row with the same key, +1 (0 = end)
+	used  int       // occupied slots
+}
+
+type intSlot struct {
+	key  int64
+	head int32 // first row with the key, +1 (0 = empty slot)
+	tail int32 // last row with the key, +1
 }
 
 func newIntTable() *intTable {
@@ -22,32 +28,33 @@ func newIntTable() *intTable {
 	return t
 }
 
-func (t *intTable) resize(slots int) {
-	oldKeys, oldHead, oldTail := t.keys, t.head, t.tail
-	t.keys = make([]int64, slots)
-	t.head = make([]int32, slots)
-	t.tail = make([]int32, slots)
+func (t *intTable) resize(n int) {
+	old := t.slots
+	t.slots = make([]intSlot, n)
 	bitsN := uint(0)
-	for 1<<bitsN < slots {
+	for 1<<bitsN < n {
 		bitsN++
 	}
 	t.shift = 64 - bitsN
-	for s, h := range oldHead {
-		if h != 0 {
-			i := t.find(oldKeys[s])
-			t.keys[i], t.head[i], t.tail[i] = oldKeys[s], h, oldTail[s]
+	for _, sl := range old {
+		if sl.head != 0 {
+			t.slots[t.find(sl.key)] = sl
 		}
 	}
 }
 
-// find returns the slot holding k, or the empty slot where k belongs.
+// find returns the slot holding k, or the empty slot where k belongs. The
+// multiplicative hash's top bits pick the slot.
 func (t *intTable) find(k int64) int {
-	mask := len(t.keys) - 1
+	mask := len(t.slots) - 1
 	i := int((uint64(k) * 0x9e3779b97f4a7c15) >> t.shift)
-	for t.head[i] != 0 && t.keys[i] != k {
+	for {
+		sl := &t.slots[i]
+		if sl.head == 0 || sl.key == k {
+			return i
+		}
 		i = (i + 1) & mask
 	}
-	return i
 }
 
 // insert adds build row r (rows are inserted in increasing order) with
@@ -57,23 +64,24 @@ func (t *intTable) insert(k int64, r int32) {
 		t.next = append(t.next, make([]int32, int(r)+1-len(t.next))...)
 	}
 	i := t.find(k)
-	if t.head[i] == 0 {
-		if 2*(t.used+1) > len(t.keys) {
-			t.resize(2 * len(t.keys))
-			i = t.find(k)
+	sl := &t.slots[i]
+	if sl.head == 0 {
+		if 2*(t.used+1) > len(t.slots) {
+			t.resize(2 * len(t.slots))
+			sl = &t.slots[t.find(k)]
 		}
-		t.keys[i], t.head[i], t.tail[i] = k, r+1, r+1
+		*sl = intSlot{key: k, head: r + 1, tail: r + 1}
 		t.used++
 		return
 	}
-	t.next[t.tail[i]-1] = r + 1
-	t.tail[i] = r + 1
+	t.next[sl.tail-1] = r + 1
+	sl.tail = r + 1
 }
 
 // first returns the first build row with key k, +1 (0: none); next[row]
 // continues the chain.
 func (t *intTable) first(k int64) int32 {
-	return t.head[t.find(k)]
+	return t.slots[t.find(k)].head
 }
 
 // probeInts appends the (left position, build row) pairs of the live rows

@@ -55,6 +55,9 @@ type HashJoin struct {
 	// Filters, when set, are filled from the build keys once the build
 	// side is complete, for the scans under the probe side (joinfilter.go).
 	Filters []*JoinFilter
+	// BuildRows, when > 0, is the planner's estimate of the build side's
+	// rows, to size the hash table once instead of growing it.
+	BuildRows int
 
 	budget    *Budget
 	build     *rowStore
@@ -158,7 +161,7 @@ func (j *HashJoin) buildSide(ctx context.Context, right Operator) error {
 	j.build = newRowStore(right.Types())
 	j.table, j.ints, j.multi = map[string][]int32{}, nil, nil
 	if len(j.RightKeys) == 1 && j.RightKeys[0].Type().Phys() == columnar.PhysInt {
-		j.ints = newIntTable()
+		j.ints = newIntTable(j.BuildRows)
 	} else if allInts(j.RightKeys) {
 		j.multi = newMultiIntTable(len(j.RightKeys))
 	}

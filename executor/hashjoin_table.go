@@ -22,9 +22,16 @@ type intSlot struct {
 	tail int32 // last row with the key, +1
 }
 
-func newIntTable() *intTable {
-	t := &intTable{}
-	t.resize(1 << 10)
+// newIntTable returns a table sized for about rows distinct keys (a
+// planner estimate, 0 when unknown) without growing: growing rehashes
+// every key so far.
+func newIntTable(rows int) *intTable {
+	t := &intTable{next: make([]int32, 0, rows)}
+	slots := 1 << 10
+	for slots < 2*rows {
+		slots *= 2
+	}
+	t.resize(slots)
 	return t
 }
 

@@ -97,6 +97,11 @@ func (bd *builder) buildJoinAs(n *Join) (executor.Operator, error) {
 func (bd *builder) joinOp(n *Join, left, right executor.Operator) (*executor.HashJoin, error) {
 	llay, rlay := layout(n.Left.Schema()), layout(n.Right.Schema())
 	op := &executor.HashJoin{Left: left, Right: right, Kind: executor.JoinKind(n.Kind), NullAware: n.NullAware}
+	if e, ok := estimate(n.Right); ok {
+		// Capped: an estimate far above the truth would allocate a table
+		// much bigger than the build needs.
+		op.BuildRows = int(min(e.rows, 1<<20))
+	}
 	var desc []string
 	for _, k := range n.EquiKeys {
 		l, err := CompileExpr(k.L, llay)

@@ -22,11 +22,14 @@ import (
 // /work/shared/slt/README.md, summarized in testdata/slt/NOTICE's source).
 // It answers to the engine name "b2sql", which no skipif/onlyif names.
 // CREATE TABLE (SQLite's loose types mapped to BIGINT, DOUBLE, VARCHAR;
-// PRIMARY KEY and UNIQUE kept as keys), CREATE INDEX and DROP TABLE are
+// PRIMARY KEY and UNIQUE kept as keys) and CREATE UNIQUE INDEX are
 // handled here over in-memory tables (memdb.go); every other statement —
-// INSERT, REPLACE, UPDATE, DELETE included — goes to DB.Exec. Failing records are logged with file:line and reason; the test
-// fails when a file passes fewer records than its floor in sltFloors
-// (raise the floors as support grows).
+// INSERT, REPLACE, UPDATE, DELETE, DROP TABLE, CREATE/DROP INDEX, REINDEX
+// included — goes to DB.Exec. Records that do not apply to b2sql are listed with
+// their reason in sltSkips and counted apart. Failing records are logged
+// with file:line and reason; the test fails when a file has a failing
+// record, passes fewer records than its floor in sltFloors, or when
+// sltSkips names a record that is not there.
 
 var (
 	sltLimit = flag.Int("slt.limit", 0, "run at most this many records per file (0 = all)")
@@ -35,10 +38,39 @@ var (
 // sltFloors are the records each file must pass at least.
 var sltFloors = map[string]int{
 	"select1.test": 1031, "select2.test": 1031, "select3.test": 3351, "select4.test": 3857, "select5.test": 1436,
-	"in1.test": 128, "in2.test": 45, "slt_lang_aggfunc.test": 5, "slt_lang_createtrigger.test": 6,
-	"slt_lang_createview.test": 15, "slt_lang_dropindex.test": 7, "slt_lang_droptable.test": 12,
-	"slt_lang_droptrigger.test": 9, "slt_lang_dropview.test": 13, "slt_lang_reindex.test": 6,
+	"in1.test": 128, "in2.test": 53, "slt_lang_aggfunc.test": 5, "slt_lang_createtrigger.test": 5,
+	"slt_lang_createview.test": 15, "slt_lang_dropindex.test": 8, "slt_lang_droptable.test": 12,
+	"slt_lang_droptrigger.test": 6, "slt_lang_dropview.test": 13, "slt_lang_reindex.test": 7,
 	"slt_lang_replace.test": 14, "slt_lang_update.test": 27,
+}
+
+// sltSkips are the records that do not apply to b2sql, by file and the
+// line where the record starts, with the reason.
+var sltSkips = map[string]map[int]string{
+	"in1.test": {
+		// SQLite compares TEXT with INTEGER as never equal; b2sql follows
+		// DuckDB, which casts the string literal to the column's type.
+		279: sltCastText, 290: sltCastText,
+		// x'303132' is SQLite's blob literal; DuckDB has no hex literals.
+		313: sltHexLit, 324: sltHexLit,
+	},
+	"slt_lang_createtrigger.test": sltLines(sltNoTriggers, 24, 28, 39, 42, 45, 80, 83, 86, 89, 92, 95,
+		191, 194, 197, 200, 203, 206, 209, 212, 215, 218),
+	"slt_lang_droptrigger.test": sltLines(sltNoTriggers, 24, 27, 31, 35, 44, 51),
+}
+
+const (
+	sltCastText   = "'hello' IN (SELECT <INTEGER>): DuckDB semantics cast 'hello' to the column's type, an error"
+	sltHexLit     = "X'…' blob literals are SQLite syntax, not DuckDB's"
+	sltNoTriggers = "CREATE/DROP TRIGGER: b2sql has no triggers"
+)
+
+func sltLines(reason string, lines ...int) map[int]string {
+	m := map[int]string{}
+	for _, l := range lines {
+		m[l] = reason
+	}
+	return m
 }
 
 type sltRecord struct {
@@ -50,6 +82,7 @@ type sltRecord struct {
 
 type sltStats struct {
 	pass, fail, skip int
+	notApplicable    int // records of sltSkips
 	failures         []string
 }
 
@@ -67,7 +100,8 @@ func TestSQLiteLogic(t *testing.T) {
 			total.pass += st.pass
 			total.fail += st.fail
 			total.skip += st.skip
-			t.Logf("%s: %d passed, %d failed, %d skipped", f, st.pass, st.fail, st.skip)
+			total.notApplicable += st.notApplicable
+			t.Logf("%s: %d passed, %d failed, %d skipped (skipif/onlyif), %d not applicable (sltSkips)", f, st.pass, st.fail, st.skip, st.notApplicable)
 			for i, m := range st.failures {
 				if i == 40 {
 					t.Logf("  … %d more", len(st.failures)-40)
@@ -78,9 +112,12 @@ func TestSQLiteLogic(t *testing.T) {
 			if floor := sltFloors[filepath.Base(f)]; st.pass < floor {
 				t.Errorf("%s: %d records passed, want at least %d", f, st.pass, floor)
 			}
+			if st.fail > 0 && *sltLimit == 0 {
+				t.Errorf("%s: %d records failed", f, st.fail)
+			}
 		})
 	}
-	t.Logf("total: %d passed, %d failed, %d skipped", total.pass, total.fail, total.skip)
+	t.Logf("total: %d passed, %d failed, %d skipped (skipif/onlyif), %d not applicable (sltSkips)", total.pass, total.fail, total.skip, total.notApplicable)
 }
 
 func readSLT(path string) ([]sltRecord, error) {
@@ -135,9 +172,23 @@ func runSLTFile(t *testing.T, path string) sltStats {
 		st.fail++
 		st.failures = append(st.failures, fmt.Sprintf("%s:%d: %s", filepath.Base(path), r.line, fmt.Sprintf(format, args...)))
 	}
+	skips := sltSkips[filepath.Base(path)]
+	met := map[int]bool{}
+	defer func() {
+		for line, reason := range skips {
+			if !met[line] && *sltLimit == 0 {
+				t.Errorf("%s:%d: sltSkips lists no record there (%s)", filepath.Base(path), line, reason)
+			}
+		}
+	}()
 	for k, r := range recs {
 		if *sltLimit > 0 && k >= *sltLimit {
 			break
+		}
+		if _, ok := skips[r.line]; ok {
+			met[r.line] = true
+			st.notApplicable++
+			continue
 		}
 		lines := r.header
 		skip := false
@@ -230,16 +281,10 @@ func sltExec(db *DB, text string) error {
 	switch {
 	case strings.HasPrefix(up, "CREATE TABLE "):
 		return sltCreate(db, s[len("CREATE TABLE "):])
-	case strings.HasPrefix(up, "CREATE INDEX ") || strings.HasPrefix(up, "CREATE UNIQUE INDEX "):
-		return nil // indexes change no result
-	case strings.HasPrefix(up, "DROP TABLE "):
-		name := strings.TrimSpace(s[len("DROP TABLE "):])
-		if strings.HasPrefix(strings.ToUpper(name), "IF EXISTS ") {
-			name = strings.TrimSpace(name[len("IF EXISTS "):])
-			_ = dropMemTable(db, name)
-			return nil
-		}
-		return dropMemTable(db, name)
+	case strings.HasPrefix(up, "CREATE UNIQUE INDEX "):
+		// b2sql refuses UNIQUE indexes (its indexes enforce nothing); the
+		// scripts' unique indexes change no result.
+		return nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -310,19 +355,6 @@ func sltCreate(db *DB, s string) error {
 		keyIdx = append(keyIdx, idx)
 	}
 	return db.createMemTable(name, schema, nil, keyIdx, false)
-}
-
-// dropMemTable removes an in-memory table.
-func dropMemTable(db *DB, name string) error {
-	db.mu.Lock()
-	defer db.mu.Unlock()
-	key := strings.ToLower(name)
-	if _, ok := db.tables[key].(*memTable); !ok {
-		return fmt.Errorf("no in-memory table %q", name)
-	}
-	delete(db.tables, key)
-	delete(db.names, key)
-	return nil
 }
 
 // splitTop splits at commas outside parentheses and quotes.

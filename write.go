@@ -202,6 +202,11 @@ func (db *DB) dropTable(d *sql.DropTable) (*Rows, error) {
 		delete(db.tables, key)
 		delete(db.names, key)
 		db.life.retired = append(db.life.retired, old)
+		for name, ix := range db.memIndexes {
+			if ix.table == key {
+				delete(db.memIndexes, name) // an index goes with its table
+			}
+		}
 	}
 	tmp, dir := db.tmpDir, db.dir
 	db.mu.Unlock()

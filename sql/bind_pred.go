@@ -62,6 +62,9 @@ func (b *binder) bindComparison(e *sqlparser.ComparisonExpr, c ectx) (planner.Ex
 		if !ok {
 			return nil, b.errAt(b.subqueryTok(c.sp), ErrUnsupported, "this IN list is not supported")
 		}
+		if isEmptyIn(tuple) {
+			return &planner.Const{Val: columnar.BoolValue(fn == "not_in")}, nil
+		}
 		xs := []planner.Expr{left}
 		srcs := []sqlparser.Expr{e.Left}
 		for _, v := range tuple {

@@ -168,6 +168,17 @@ func rewrite(src Source, toks []token) (*rewritten, error) {
 				at = i + 2
 			}
 			suffix[at] += " '" + markWindow + strings.ToLower(t.val) + "',"
+		case (t.is("X") || t.is("B")) && next.kind == tkString && next.off == t.end:
+			// SQLite/MySQL X'…' (and B'…') literals would read as x AS '…'.
+			return nil, w.errAt(t, ErrUnsupported, strings.ToUpper(t.val)+"'…' literals are not supported")
+		case t.is("IN") && next.isOp("(") && tokAt(i+2).isOp(")"):
+			// x IN () (SQLite): MySQL has no empty list; the binder turns
+			// the marker into FALSE (TRUE for NOT IN), whatever x is.
+			w.tok(t, w.raw(t))
+			w.tok(next, "(")
+			w.put("'"+markEmptyIn+"'", next.end, 0)
+			w.tok(tokAt(i+2), ")")
+			i += 2
 		case t.is("RANGE") && !(len(wins) > 0 && (next.is("BETWEEN") || next.is("UNBOUNDED") || next.is("CURRENT") || next.is("INTERVAL") || next.kind == tkNumber)):
 			// The column of range(…) (a frame's RANGE is followed by its bound).
 			w.tok(t, "`"+t.val+"`")

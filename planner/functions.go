@@ -39,7 +39,13 @@ package planner
 //	split_part    VARCHAR, VARCHAR, BIGINT     VARCHAR   1-based, negative from the end, '' out of range
 //	starts_with, regexp_matches  VARCHAR, VARCHAR  BOOLEAN  (RE2 syntax, unanchored)
 //	regexp_replace  VARCHAR, VARCHAR, VARCHAR[, VARCHAR]  VARCHAR  first match; option 'g' every match; \1 groups
-//	power, sqrt, ln, log10, exp   DOUBLE...    DOUBLE    domain errors are errors
+//	                (the binder turns options c i s m n p l into RE2 flags or a quoted
+//	                pattern, and regexp_full_match into \A(?:p)\z)
+//	power, sqrt, ln, log10, log2, exp   DOUBLE...  DOUBLE  domain errors are errors (log(b, x) = ln(x)/ln(b))
+//	chr           BIGINT                       VARCHAR   the character of a code point
+//	ascii         VARCHAR                      INTEGER   code point of the first character, 0 for ''
+//	interval_of   DOUBLE, DOUBLE[, BIGINT]     INTERVAL  n units of m µs (INTERVAL (n) DAY, to_days(n)); the
+//	                                                     optional calendar-month count is for TIMESTAMP ± it
 //	sign          DOUBLE                       TINYINT
 //	greatest, least  T...                      T         NULLs skipped (NULL when all are)
 //	current_date                               DATE      UTC

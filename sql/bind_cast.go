@@ -70,7 +70,15 @@ func (b *binder) bindInterval(e *sqlparser.IntervalExpr, c ectx) (planner.Expr, 
 		neg = true
 	}
 	if !ok {
-		return nil, b.errAt(at, ErrUnsupported, "INTERVAL needs a constant")
+		if e.Unit == markNoUnit {
+			return nil, b.errAt(at, ErrUnsupported, "INTERVAL needs a constant")
+		}
+		// INTERVAL (expr) unit: computed per row.
+		x, err := b.bindExpr(e.Expr, c)
+		if err != nil {
+			return nil, err
+		}
+		return b.intervalOf(x, e.Expr, strings.ToLower(e.Unit), "INTERVAL", at, c)
 	}
 	text := string(v.Val)
 	var us int64

@@ -42,6 +42,9 @@ var moreSigs = map[string]moreSig{
 	"sqrt":           {"sqrt", []argKind{aFloat}, 0, columnar.TFloat64},
 	"ln":             {"ln", []argKind{aFloat}, 0, columnar.TFloat64},
 	"log10":          {"log10", []argKind{aFloat}, 0, columnar.TFloat64},
+	"log2":           {"log2", []argKind{aFloat}, 0, columnar.TFloat64},
+	"chr":            {"chr", []argKind{aInt}, 0, columnar.TVarchar},
+	"ascii":          {"ascii", []argKind{aStr}, 0, columnar.TInt32},
 	"exp":            {"exp", []argKind{aFloat}, 0, columnar.TFloat64},
 	"sign":           {"sign", []argKind{aFloat}, 0, columnar.TInt8},
 	"current_date":   {"current_date", nil, 0, columnar.TDate},
@@ -54,7 +57,10 @@ var moreSigs = map[string]moreSig{
 }
 
 func moreNames() []string {
-	out := []string{"mod", "greatest", "least", "locate", "position", "date_add"}
+	out := []string{"mod", "greatest", "least", "locate", "position", "date_add", "log", "regexp_full_match"}
+	for k := range intervalUnitFuncs {
+		out = append(out, k)
+	}
 	for k := range moreSigs {
 		out = append(out, k)
 	}
@@ -64,7 +70,35 @@ func moreNames() []string {
 // scalarMore binds the functions of moreSigs and the few with their own
 // typing rules; ok is false for a name it does not know.
 func (b *binder) scalarMore(name string, xs []planner.Expr, srcs []sqlparser.Expr, at int, c ectx) (planner.Expr, bool, error) {
+	if x, ok, err := b.bindRegexp(name, xs, srcs, at, c); ok {
+		return x, true, err
+	}
+	if unit, ok := intervalUnitFuncs[name]; ok {
+		if len(xs) != 1 {
+			return nil, true, b.arity(at, name, "1")
+		}
+		x, err := b.intervalOf(xs[0], srcs[0], unit, name, at, c)
+		return x, true, err
+	}
 	switch name {
+	case "log":
+		// log(x) is base 10; log(b, x) base b, as in DuckDB.
+		if len(xs) != 1 && len(xs) != 2 {
+			return nil, true, b.arity(at, name, "1 or 2")
+		}
+		if len(xs) == 1 {
+			name = "log10"
+			break
+		}
+		var fs [2]planner.Expr
+		for i := range 2 {
+			f, err := b.coerce(xs[i], columnar.TFloat64, srcs[i], c)
+			if err != nil {
+				return nil, true, err
+			}
+			fs[i] = &planner.Call{Fn: "ln", Args: []planner.Expr{f}, T: columnar.TFloat64}
+		}
+		return &planner.Call{Fn: "/", Args: []planner.Expr{fs[1], fs[0]}, T: columnar.TFloat64}, true, nil
 	case "locate", "position":
 		// POSITION(sub IN s) parses as LOCATE(sub, s).
 		if len(xs) != 2 {

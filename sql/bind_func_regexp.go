@@ -1,0 +1,110 @@
+package sql
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/planner"
+	"github.com/dolthub/vitess/go/vt/sqlparser"
+)
+
+// DuckDB's regular-expression options, a constant string of letters:
+//
+//	c  case-sensitive (the default)      i  case-insensitive
+//	s  . matches a newline               m, n, p  ^ and $ match at line breaks
+//	l  the pattern is a literal string   g  every match (regexp_replace only)
+//
+// They become RE2 flags in front of the pattern, so the executor's
+// functions see a plain pattern (and regexp_replace still reads 'g').
+
+// bindRegexp binds regexp_matches(s, p [, opts]), regexp_full_match(s, p
+// [, opts]) and regexp_replace(s, p, r [, opts]); ok is false for other
+// names.
+func (b *binder) bindRegexp(name string, xs []planner.Expr, srcs []sqlparser.Expr, at int, c ectx) (planner.Expr, bool, error) {
+	nargs := 2
+	switch name {
+	case "regexp_matches", "regexp_full_match":
+	case "regexp_replace":
+		nargs = 3
+	default:
+		return nil, false, nil
+	}
+	if len(xs) < nargs || len(xs) > nargs+1 {
+		return nil, true, b.arity(at, name, fmt.Sprintf("%d or %d", nargs, nargs+1))
+	}
+	args := make([]planner.Expr, len(xs))
+	for i, x := range xs {
+		y, err := b.coerce(x, columnar.TVarchar, srcs[i], c)
+		if err != nil {
+			return nil, true, err
+		}
+		args[i] = y
+	}
+	opts := ""
+	if len(xs) == nargs+1 {
+		k, ok := planner.FoldExpr(args[nargs]).(*planner.Const)
+		if !ok || k.Val.Null {
+			return nil, true, b.errAt(b.argTok(at, nargs), ErrType, fmt.Sprintf("%s expects constant options", name))
+		}
+		opts = k.Val.S
+	}
+	flags, literal, global := "", false, false
+	for _, o := range opts {
+		switch o {
+		case 'c':
+			flags = strings.ReplaceAll(flags, "i", "")
+		case 'i':
+			flags += "i"
+		case 's':
+			flags += "s"
+		case 'm', 'n', 'p':
+			flags += "m"
+		case 'l':
+			literal = true
+		case 'g':
+			if name != "regexp_replace" {
+				return nil, true, b.errAt(b.argTok(at, nargs), ErrType, fmt.Sprintf("%s does not take option 'g'", name))
+			}
+			global = true
+		default:
+			return nil, true, b.errAt(b.argTok(at, nargs), ErrType, fmt.Sprintf("unrecognized regex option %q", string(o)))
+		}
+	}
+	prefix, suffix := "", ""
+	if flags != "" {
+		prefix = "(?" + flags + ")"
+	}
+	if name == "regexp_full_match" {
+		prefix, suffix = prefix+`\A(?:`, `)\z`
+	}
+	pat := args[1]
+	if k, ok := planner.FoldExpr(pat).(*planner.Const); ok {
+		p := k.Val.S
+		if literal {
+			p = regexp.QuoteMeta(p)
+		}
+		if !k.Val.Null {
+			if _, err := regexp.Compile(prefix + p + suffix); err != nil {
+				return nil, true, b.errAt(b.argTok(at, 1), ErrType, fmt.Sprintf("invalid regular expression %s: %v", quoteSQL(k.Val.S), err))
+			}
+			pat = &planner.Const{Val: columnar.StringValue(prefix + p + suffix)}
+		}
+	} else if literal {
+		return nil, true, b.errAt(b.argTok(at, nargs), ErrType, fmt.Sprintf("%s option 'l' needs a constant pattern", name))
+	} else if prefix != "" || suffix != "" {
+		str := func(s string) planner.Expr { return &planner.Const{Val: columnar.StringValue(s)} }
+		pat = &planner.Call{Fn: "concat", Args: []planner.Expr{str(prefix), pat, str(suffix)}, T: columnar.TVarchar}
+	}
+	out := []planner.Expr{args[0], pat}
+	switch name {
+	case "regexp_replace":
+		out = append(out, args[2])
+		if global {
+			out = append(out, &planner.Const{Val: columnar.StringValue("g")})
+		}
+		return &planner.Call{Fn: "regexp_replace", Args: out, T: columnar.TVarchar}, true, nil
+	}
+	return &planner.Call{Fn: "regexp_matches", Args: out, T: columnar.TBool}, true, nil
+}

@@ -49,6 +49,9 @@ func queries(rows int64) []query {
 		{Name: "point_id_star", SQL: fmt.Sprintf(
 			"SELECT * FROM events WHERE id = %d", scaleID(1_234_567, rows))},
 		{Name: "group_category", SQL: "SELECT category, count(*), sum(price) FROM events GROUP BY category"},
+		// The same grouping under a pushed filter: the filtered scan must
+		// still hand category over as dictionary codes.
+		{Name: "group_category_where", SQL: "SELECT category, count(*), sum(price) FROM events WHERE region = 3 GROUP BY category"},
 		{Name: "group_region_flag", SQL: "SELECT region, flag, count(*), sum(qty), avg(temperature) FROM events " +
 			"GROUP BY region, flag"},
 		{Name: "count_distinct_user", SQL: "SELECT count(DISTINCT user_id) FROM events"},

@@ -11,9 +11,12 @@
 // The directory must hold events.parquet (b2sql gen --rows N --out DIR)
 // and events.b2d (COPY (SELECT * FROM 'DIR/events.parquet') TO
 // 'DIR/events.b2d'); a missing one is left out with a note. -formats may
-// also name other copies, e.g. one with FULL indexes (CREATE INDEX ON
-// events_full USING FULL (temperature)). Constants in the queries scale
-// with the table's row count.
+// also name other copies, e.g. one with FULL indexes: copy events.b2d to
+// events_idx.b2d, then b2sql -c "CREATE INDEX ON events_idx USING FULL
+// (temperature); CREATE INDEX ON events_idx USING FULL (id)" DIR/, and run
+// with -formats parquet,b2d,events_idx.b2d. Constants in the queries scale
+// with the table's row count; temp_point_rare picks its constant from the
+// data and prints it under the table.
 package main
 
 import (
@@ -34,32 +37,41 @@ import (
 )
 
 // query is one measured statement; sql may use {rows} and {mid}, replaced
-// by the table's row count and rows/2 + 12345.
+// by the table's row count and rows/2 + 12345, and {x}, replaced by the
+// first cell of pick's answer (run once per table, rules on, and printed).
 type query struct {
 	name, rule, sql string
+	pick            string
 }
 
 var queries = []query{
 	{"ts_one_day", "block_pruning (clustered ts)",
-		"SELECT count(*), sum(price) FROM events WHERE ts >= TIMESTAMP '2024-06-01' AND ts < TIMESTAMP '2024-06-02'"},
+		"SELECT count(*), sum(price) FROM events WHERE ts >= TIMESTAMP '2024-06-01' AND ts < TIMESTAMP '2024-06-02'", ""},
 	{"id_point", "block_pruning (sorted id), index_lookup",
-		"SELECT * FROM events WHERE id = {mid}"},
+		"SELECT * FROM events WHERE id = {mid}", ""},
 	{"price_is_null", "block_pruning (IS NULL, random NULLs)",
-		"SELECT count(*) FROM events WHERE price IS NULL"},
+		"SELECT count(*) FROM events WHERE price IS NULL", ""},
 	{"temp_point", "index_lookup (FULL on temperature), block_pruning",
-		"SELECT * FROM events WHERE temperature = 27.35"},
+		"SELECT * FROM events WHERE temperature = 27.35", ""},
+	// A typical temperature matches thousands of rows spread over nearly
+	// every block, so the FULL index lookup rightly declines (temp_point).
+	// A rare one, picked from the data as the one nearest the mean (20) that
+	// occurs at most 5 times, is what the lookup is for.
+	{"temp_point_rare", "index_lookup (FULL on temperature), rare X",
+		"SELECT * FROM events WHERE temperature = {x}",
+		"SELECT temperature FROM events GROUP BY 1 HAVING count(*) <= 5 ORDER BY abs(temperature - 20), temperature LIMIT 1"},
 	{"ts_topk", "topk_pruning",
-		"SELECT id, ts FROM events ORDER BY ts DESC LIMIT 10"},
+		"SELECT id, ts FROM events ORDER BY ts DESC LIMIT 10", ""},
 	{"temp_topk", "sorted_limit / topk_pruning (random column)",
-		"SELECT id, temperature FROM events ORDER BY temperature LIMIT 10"},
+		"SELECT id, temperature FROM events ORDER BY temperature LIMIT 10", ""},
 	{"count_star", "metadata",
-		"SELECT count(*) FROM events"},
+		"SELECT count(*) FROM events", ""},
 	{"min_max_ts", "metadata",
-		"SELECT min(ts), max(ts), min(id), max(id) FROM events"},
+		"SELECT min(ts), max(ts), min(id), max(id) FROM events", ""},
 	{"max_temp", "metadata (a DOUBLE: NaN must be ruled out)",
-		"SELECT max(temperature) FROM events"},
+		"SELECT max(temperature) FROM events", ""},
 	{"group_category", "dict_codes",
-		"SELECT category, count(*) FROM events GROUP BY category ORDER BY category"},
+		"SELECT category, count(*) FROM events GROUP BY category ORDER BY category", ""},
 }
 
 // measure is one query × format × rules setting.
@@ -119,6 +131,7 @@ func run(w io.Writer, dir string, threads, runs int, formats []string, only stri
 		fmt.Fprintln(w, "\n| query | rule | format | on wall | on cpu | off wall | off cpu | wall × | cpu × | units read on / off | bytes on / off | agree |")
 		fmt.Fprintln(w, "|---|---|---|---:|---:|---:|---:|---:|---:|---|---|---|")
 	}
+	var notes []string // printed after the table (the X picked per table)
 	for _, f := range formats {
 		f = strings.TrimSpace(f)
 		path := filepath.Join(dir, f)
@@ -146,7 +159,15 @@ func run(w io.Writer, dir string, threads, runs int, formats []string, only stri
 			fmt.Fprintf(w, "\n%s (%d rows)\n", path, n)
 		}
 		for _, q := range qs {
-			sql := strings.NewReplacer("{rows}", fmt.Sprint(n), "{mid}", fmt.Sprint(n/2+12345)).Replace(q.sql)
+			x := ""
+			if q.pick != "" {
+				if x, err = pick(db, q.pick); err != nil {
+					notes = append(notes, fmt.Sprintf("%s on %s: picking X: %v; left out", q.name, f, err))
+					continue
+				}
+				notes = append(notes, fmt.Sprintf("%s on %s: X = %s, picked by %s", q.name, f, x, q.pick))
+			}
+			sql := strings.NewReplacer("{rows}", fmt.Sprint(n), "{mid}", fmt.Sprint(n/2+12345), "{x}", x).Replace(q.sql)
 			fmt.Fprintf(os.Stderr, "%s %s ...\n", f, q.name)
 			on := measureQuery(db, sql, onSQL, runs)
 			off := measureQuery(db, sql, offSQL, runs)
@@ -171,6 +192,12 @@ func run(w io.Writer, dir string, threads, runs int, formats []string, only stri
 		}
 		db.Close()
 	}
+	if len(notes) > 0 {
+		fmt.Fprintln(w)
+		for _, n := range notes {
+			fmt.Fprintln(w, n)
+		}
+	}
 	fmt.Fprintln(w, "\nunits read = units in the query's scans minus those skipped (Parquet row groups, CTable blocks); bytes = bytes read from disk by the scans; × = off / on")
 	return nil
 }
@@ -188,6 +215,25 @@ func rowCount(db *b2sql.DB) (int64, error) {
 		}
 	}
 	return n, rows.Err()
+}
+
+// pick runs sql with the rules on and returns the first cell of its answer.
+func pick(db *b2sql.DB, sql string) (string, error) {
+	for _, st := range onSQL {
+		if err := exec(db, st); err != nil {
+			return "", err
+		}
+	}
+	ans, n, _, err := runOnce(db, sql)
+	if err != nil {
+		return "", err
+	}
+	if n == 0 {
+		return "", fmt.Errorf("no row")
+	}
+	first, _, _ := strings.Cut(ans, "\n")
+	cell, _, _ := strings.Cut(first, "\t")
+	return cell, nil
 }
 
 // measureQuery runs sql once to warm up (its answer and scan counters are

@@ -151,7 +151,14 @@ func overflow(op arithOp, t columnar.Type, p, q any) error {
 func intArith(op arithOp, t columnar.Type, lo, hi int64, x, y *columnar.Vector, b *columnar.Batch, out *columnar.Vector) error {
 	a, c, r := x.Ints, y.Ints, out.Ints
 	n := b.Len
+	// wide: the operands may wrap int64 (BIGINT, DECIMAL), so overflow is
+	// detected on the operation itself; [lo, hi] is the result's range,
+	// for DECIMAL(p, s) its p digits (DuckDB's check).
 	wide := lo == math.MinInt64
+	if t.ID == columnar.Decimal && t.Precision > 0 && t.Precision <= 18 {
+		hi = pow10[t.Precision] - 1
+		lo = -hi
+	}
 	if op <= opMul && b.Sel == nil && out.Valid == nil && !(x.Const && y.Const) && intArithFast(op, wide, lo, hi, x, y, n, r) {
 		return nil
 	}
@@ -199,7 +206,7 @@ func intArith(op arithOp, t columnar.Type, lo, hi int64, x, y *columnar.Vector, 
 		default:
 			return errorf("integer %s is not defined", arithNames[op])
 		}
-		if !wide && (v < lo || v > hi) {
+		if v < lo || v > hi {
 			return overflow(op, t, p, q)
 		}
 		r[i] = v

@@ -1,6 +1,7 @@
 package executor
 
 import (
+	"math"
 	"math/bits"
 
 	"github.com/b2sql/b2sql/columnar"
@@ -10,10 +11,10 @@ import (
 // NULL-free integer vectors, at most one of them Const, as plain loops
 // that collect overflow in a flag instead of branching per row. It reports
 // false when some row overflowed (r is then garbage); the caller reruns the
-// per-row loop, which names the offending values. wide means the type's
-// range is all of int64 (BIGINT, DECIMAL): overflow is the int64 wrap;
-// otherwise the exact int64 result must lie within [lo, hi] (the operands
-// are narrower types, so their sum or product cannot wrap int64).
+// per-row loop, which names the offending values. wide means the operands
+// may wrap int64 (BIGINT, DECIMAL): the wrap is detected per operation;
+// every result must also lie within [lo, hi] (a narrower integer type's
+// range, whose operands cannot wrap int64, or a DECIMAL's digits).
 func intArithFast(op arithOp, wide bool, lo, hi int64, x, y *columnar.Vector, n int, r []int64) bool {
 	r = r[:n]
 	var bad int64 // wide: sign bit set on overflow; narrow: non-zero on a range miss
@@ -89,10 +90,14 @@ func intArithFast(op arithOp, wide bool, lo, hi int64, x, y *columnar.Vector, n 
 			}
 		}
 	}
-	if wide {
-		return bad >= 0
+	if wide && bad < 0 {
+		return false
 	}
-	// Narrow operands never wrap int64; check the type's range instead.
+	if lo == math.MinInt64 && hi == math.MaxInt64 {
+		return true
+	}
+	// Narrow operands never wrap int64; every result must also lie in the
+	// type's range (a DECIMAL's digits).
 	for _, v := range r {
 		if v < lo || v > hi {
 			return false

@@ -94,29 +94,25 @@ func (a *Array) readChunkPart(d *Decoder, scratch *[]byte, cc, start, stop []int
 	for i := 0; i < nd; i++ {
 		nchunk = nchunk*int(a.chunkGrid[i]) + int(cc[i])
 	}
-	src, err := a.Frame.ChunkData(nchunk)
-	if err != nil {
-		return err
-	}
-	c, err := parseChunk(src)
-	if err != nil {
-		return chunkError(a.Frame.name, nchunk, a.Frame.chunkPos(nchunk), err)
-	}
-	if c.Nbytes != a.chunkItems*a.itemsize {
-		return chunkError(a.Frame.name, nchunk, a.Frame.chunkPos(nchunk),
-			corruptf("nbytes %d, b2nd geometry needs %d", c.Nbytes, a.chunkItems*a.itemsize))
-	}
 	wrap := func(err error) error { return chunkError(a.Frame.name, nchunk, a.Frame.chunkPos(nchunk), err) }
+	load := func(off, n int) (chunk, error) {
+		c, err := a.Frame.loadChunk(d, nchunk, off, n)
+		if err == nil && c.Nbytes != a.chunkItems*a.itemsize {
+			err = wrap(corruptf("nbytes %d, b2nd geometry needs %d", c.Nbytes, a.chunkItems*a.itemsize))
+		}
+		return c, err
+	}
 	isz := int64(a.itemsize)
 	if nd == 1 {
 		// 1-D chunks are plain item runs: decode straight into dst.
 		co := cc[0] * int64(m.ChunkShape[0])
 		lo, hi := max(start[0], co), min(stop[0], co+int64(m.ChunkShape[0]))
-		err := d.rangeOf(&c, dst[(lo-start[0])*isz:(hi-start[0])*isz], int((lo-co)*isz))
-		if hi == co+int64(m.ChunkShape[0]) || hi == m.Shape[0] {
-			a.Frame.doneWith(src) // the chunk's last part: see DecompressChunkRange
+		off, n := int((lo-co)*isz), int((hi-lo)*isz)
+		c, err := load(off, n)
+		if err != nil {
+			return err
 		}
-		return wrap(err)
+		return wrap(d.rangeOf(&c, dst[(lo-start[0])*isz:(hi-start[0])*isz], off))
 	}
 	lo := make([]int64, nd)
 	hi := make([]int64, nd)
@@ -131,6 +127,17 @@ func (a *Array) readChunkPart(d *Decoder, scratch *[]byte, cc, start, stop []int
 		blo[i], bhi[i] = int((lo[i]-co[i])/bs), int((hi[i]-1-co[i])/bs)
 	}
 	blockBytes := a.blockItems * a.itemsize
+	// Blocks tile the chunk in C order: those of the box lie between its
+	// first and last corner.
+	first, last := 0, 0
+	for i := 0; i < nd; i++ {
+		first = first*a.blockGrid[i] + blo[i]
+		last = last*a.blockGrid[i] + bhi[i]
+	}
+	c, err := load(first*blockBytes, (last-first+1)*blockBytes)
+	if err != nil {
+		return err
+	}
 	*scratch = grow(*scratch, blockBytes)
 	buf := *scratch
 	bc := append([]int(nil), blo...)
@@ -181,13 +188,6 @@ func (a *Array) readChunkPart(d *Decoder, scratch *[]byte, cc, start, stop []int
 			bc[i] = blo[i]
 		}
 		if i < 0 {
-			last := true // the part holds the chunk's last corner: see DecompressChunkRange
-			for k := 0; k < nd; k++ {
-				last = last && hi[k] == co[k]+int64(m.ChunkShape[k])
-			}
-			if last {
-				a.Frame.doneWith(src)
-			}
 			return nil
 		}
 	}
@@ -219,18 +219,15 @@ func (a *Array) ReadChunk1D(d *Decoder, dst []byte, i int) (start int64, n int, 
 		d = getDecoder()
 		defer putDecoder(d)
 	}
-	src, err := a.Frame.ChunkData(i)
+	c, err := a.Frame.loadChunk(d, i, 0, n*a.itemsize)
 	if err != nil {
 		return 0, 0, err
 	}
-	c, err := parseChunk(src)
-	if err == nil && c.Nbytes != a.chunkItems*a.itemsize {
+	if c.Nbytes != a.chunkItems*a.itemsize {
 		err = corruptf("nbytes %d, b2nd geometry needs %d", c.Nbytes, a.chunkItems*a.itemsize)
-	}
-	if err == nil {
+	} else {
 		err = d.rangeOf(&c, dst[:n*a.itemsize], 0)
 	}
-	a.Frame.doneWith(src)
 	if err != nil {
 		return 0, 0, chunkError(a.Frame.name, i, a.Frame.chunkPos(i), err)
 	}

@@ -206,6 +206,13 @@ func (h *ChunkHeader) NBlocks() int {
 // performs the checks of c-blosc2's read_chunk_header plus the ones needed so
 // that later slicing cannot go out of bounds.
 func ParseChunkHeader(src []byte) (ChunkHeader, error) {
+	return parseChunkHeader(src, int64(len(src)))
+}
+
+// parseChunkHeader is ParseChunkHeader for a chunk of which src holds the
+// first bytes (at least the header) and avail bytes are stored in all:
+// cbytes is checked against avail.
+func parseChunkHeader(src []byte, avail int64) (ChunkHeader, error) {
 	var h ChunkHeader
 	if len(src) < minHeaderLen {
 		return h, corruptf("chunk header needs %d bytes, have %d", minHeaderLen, len(src))
@@ -225,8 +232,8 @@ func ParseChunkHeader(src []byte) (ChunkHeader, error) {
 		return h, corruptf("negative nbytes %d", nbytes)
 	case cbytes < minHeaderLen:
 		return h, corruptf("cbytes %d smaller than the header", cbytes)
-	case int(cbytes) > len(src):
-		return h, corruptf("cbytes %d past the end of the buffer (%d bytes)", cbytes, len(src))
+	case int64(cbytes) > avail:
+		return h, corruptf("cbytes %d past the end of the buffer (%d bytes)", cbytes, avail)
 	case blocksize <= 0:
 		return h, corruptf("bad blocksize %d", blocksize)
 	case blocksize > maxBlocksize:
@@ -236,7 +243,7 @@ func ParseChunkHeader(src []byte) (ChunkHeader, error) {
 	}
 	h.Nbytes, h.Blocksize, h.Cbytes = int(nbytes), int(blocksize), int(cbytes)
 	if h.Flags&(flagShuffle|flagBitShuffle) == flagShuffle|flagBitShuffle && h.Version >= 3 {
-		if h.Cbytes < extendedHeaderLen {
+		if h.Cbytes < extendedHeaderLen || len(src) < extendedHeaderLen {
 			return h, corruptf("cbytes %d too small for an extended header", h.Cbytes)
 		}
 		h.HeaderLen = extendedHeaderLen

@@ -16,6 +16,7 @@ type Decoder struct {
 	s              streamDecoder
 	tmp, tmp2, blk []byte
 	ref            []byte
+	cbuf           []byte // stored chunk bytes read from a file (chunkread.go)
 }
 
 // NewDecoder returns a ready Decoder. Call Release when done with it so its

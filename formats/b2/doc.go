@@ -75,8 +75,10 @@
 //   - Chunks: Decompress, DecompressRange, GetItems and a reusable Decoder
 //     (DecompressBlock) read any chunk version 2–6; Compress and Encoder
 //     write version-5 chunks; ParseChunkHeader describes one.
-//   - Frames: Open (file via mmap, or sparse directory), NewFrame (bytes,
-//     e.g. a STORED .b2z member), Frame.ChunkData / DecompressChunk /
+//   - Frames: Open (file: header and metadata via mmap, chunk bytes via
+//     pread of only the blocks a read needs, see chunkread.go; or sparse
+//     directory), NewFrame (bytes), NewFileFrame (bytes inside a file, e.g.
+//     a STORED .b2z member), Frame.ChunkData / DecompressChunk /
 //     DecompressChunkRange, metalayers and vlmeta; CreateFrame writes.
 //   - b2nd: OpenArray / NewArray, Array.ReadSlice (N-d hyper-slabs touching
 //     only the needed chunks and blocks), Array.Chunks (1-D chunk

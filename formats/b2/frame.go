@@ -1,12 +1,13 @@
 package b2
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
-	"unsafe"
 
 	"github.com/vmihailenco/msgpack/v5"
 )
@@ -76,9 +77,9 @@ type Frame struct {
 	offsets  []int64 // nil when offsetsConst is used
 	offConst int64
 	release  func() error
-	// mapped: data is a read-only file mapping whose pages a decode may
-	// drop from the process once a chunk is done (DropPages).
-	mapped bool
+	// file, when set, is where chunk bytes are read with pread instead of
+	// through data (chunkread.go says why).
+	file *chunkFile
 }
 
 // Open opens a contiguous frame file (.b2frame, .b2nd, .b2f, …) with mmap,
@@ -103,7 +104,9 @@ func Open(path string) (*Frame, error) {
 		return nil, err
 	}
 	f.release = m.Close
-	f.mapped = m.Mapped
+	if m.File != nil && !st.IsDir() {
+		f.file = &chunkFile{ra: m.File}
+	}
 	if st.IsDir() {
 		if f.Header.FrameType != 1 {
 			f.Close()
@@ -114,6 +117,7 @@ func Open(path string) (*Frame, error) {
 		f.Close()
 		return nil, fileError(path, corruptf("sparse frame index opened as a contiguous frame"))
 	}
+	m.DropResident() // the header, offsets and trailer are parsed
 	return f, nil
 }
 
@@ -132,32 +136,43 @@ func NewFrame(data []byte, name string) (*Frame, error) {
 	return f, nil
 }
 
-// NewMappedFrame is NewFrame for data inside a read-only MAP_SHARED file
-// mapping (a Mapping with Mapped set, e.g. a STORED .b2z member): decoding
-// a chunk then drops its pages from the process, keeping big scans' RSS
-// bounded (see DropPages).
-func NewMappedFrame(data []byte, name string) (*Frame, error) {
+// NewFileFrame is NewFrame for data that is bytes [base, base+len(data))
+// of ra, for example a STORED .b2z member inside the mapped zip: chunk
+// bytes are then read from ra with pread (chunkread.go says why), data
+// serves only the header, offsets and metadata.
+func NewFileFrame(data []byte, name string, ra io.ReaderAt, base int64) (*Frame, error) {
 	f, err := NewFrame(data, name)
 	if err == nil {
-		f.mapped = true
+		f.file = &chunkFile{ra: ra, base: base}
 	}
 	return f, err
 }
 
-// doneWith drops the pages of chunk i's stored bytes after a decode, when
-// the frame is mapped. src is what ChunkData returned.
-func (f *Frame) doneWith(src []byte) {
-	if !f.mapped || f.dir != "" || len(src) == 0 || len(f.data) == 0 {
-		return
+// ChunkCbytes returns the stored size of chunk i: 0 for a special chunk
+// that its offset alone describes. From a file it reads only the chunk
+// header (with pread: see chunkread.go).
+func (f *Frame) ChunkCbytes(i int) (int, error) {
+	if f.file == nil || f.dir != "" || i < 0 || i >= f.nchunks {
+		src, err := f.ChunkData(i)
+		return len(src), err
 	}
-	// Only bytes inside the mapping: special chunks are synthesized on the
-	// heap, where MADV_DONTNEED would zero memory.
-	base := uintptr(unsafe.Pointer(unsafe.SliceData(f.data)))
-	p := uintptr(unsafe.Pointer(unsafe.SliceData(src)))
-	if p < base || p+uintptr(len(src)) > base+uintptr(len(f.data)) {
-		return
+	off := f.ChunkOffset(i)
+	if off < 0 {
+		return 0, nil
 	}
-	DropPages(src)
+	pos := int64(f.Header.HeaderLen) + off
+	avail := int64(f.Header.HeaderLen) + f.Header.Cbytes - pos // checkOffset: ≥ minHeaderLen
+	var buf [extendedHeaderLen]byte
+	hdr := buf[:min(avail, extendedHeaderLen)]
+	err := readFull(f.file.ra, hdr, f.file.base+pos)
+	var h ChunkHeader
+	if err == nil {
+		h, err = parseChunkHeader(hdr, avail)
+	}
+	if err != nil {
+		return 0, chunkError(f.name, i, pos, err)
+	}
+	return h.Cbytes, nil
 }
 
 // Close releases the mapping of a file opened with Open. Safe to call twice.
@@ -322,7 +337,9 @@ func parseMetaSection(b []byte, start int, base int) ([]Metalayer, error) {
 		if vr.err != nil {
 			return nil, fmt.Errorf("metalayer %q: %w", name, vr.err)
 		}
-		metas = append(metas, Metalayer{Name: name, Content: content})
+		// A copy: the frame's bytes may be a mapping whose pages Open
+		// drops once parsed (Mapping.DropResident).
+		metas = append(metas, Metalayer{Name: name, Content: bytes.Clone(content)})
 	}
 	// The values array must agree in count with the map.
 	if m := r.arrayLen(); r.err == nil && m != n {
@@ -527,44 +544,40 @@ func specialChunk(kind Special, nbytes, typesize int) []byte {
 // DecompressChunk decodes chunk i into dst (len ≥ its nbytes) and returns
 // the number of bytes written. d may be nil (a pooled Decoder is used).
 func (f *Frame) DecompressChunk(d *Decoder, dst []byte, i int) (int, error) {
-	src, err := f.ChunkData(i)
-	if err != nil {
-		return 0, err
-	}
 	if d == nil {
 		d = getDecoder()
 		defer putDecoder(d)
 	}
-	n, err := d.Decompress(dst, src)
-	f.doneWith(src)
+	c, err := f.loadChunk(d, i, 0, -1)
 	if err != nil {
+		return 0, err
+	}
+	if len(dst) < c.Nbytes {
+		return 0, chunkError(f.name, i, f.chunkPos(i), shortDst(len(dst), c.Nbytes))
+	}
+	if err := d.decodeChunk(&c, dst[:c.Nbytes]); err != nil {
 		return 0, chunkError(f.name, i, f.chunkPos(i), err)
 	}
-	return n, nil
+	return c.Nbytes, nil
 }
 
 // DecompressChunkRange decodes bytes [off, off+len(dst)) of chunk i,
 // touching only the blocks that hold them. d may be nil.
 func (f *Frame) DecompressChunkRange(d *Decoder, dst []byte, i, off int) error {
-	src, err := f.ChunkData(i)
-	if err != nil {
-		return err
-	}
 	if d == nil {
 		d = getDecoder()
 		defer putDecoder(d)
 	}
-	err = d.DecompressRange(dst, src, off, len(dst))
-	// A sequential reader takes a chunk in several ranges: drop its pages
-	// once, with the range that reaches the chunk's end (dropping after
-	// every range would re-walk the whole chunk's page tables each time).
-	if nb, e := f.ChunkNbytes(i); e == nil && off+len(dst) >= nb {
-		f.doneWith(src)
-	}
+	c, err := f.loadChunk(d, i, off, len(dst))
 	if err != nil {
-		return chunkError(f.name, i, f.chunkPos(i), err)
+		return err
 	}
-	return nil
+	if off < 0 || off > c.Nbytes || len(dst) > c.Nbytes-off {
+		err = fmt.Errorf("b2: range [%d, %d+%d) outside chunk of %d bytes", off, off, len(dst), c.Nbytes)
+	} else {
+		err = d.rangeOf(&c, dst, off)
+	}
+	return chunkError(f.name, i, f.chunkPos(i), err)
 }
 
 // chunkPos returns the absolute offset of chunk i in the frame, for errors.

@@ -1,8 +1,9 @@
 package b2
 
 import (
+	"errors"
+	"io"
 	"os"
-	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -12,10 +13,11 @@ import (
 // instead of each holding a private copy.
 type Mapping struct {
 	Data []byte
-	// Mapped is true when Data is a MAP_SHARED file mapping, so that pages
-	// may be dropped from the process after use (see DropPages).
-	Mapped bool
-	unmap  bool
+	// File is the mapped file, kept open so that bulk reads can use pread
+	// instead of the mapping (see chunkread.go); nil when Data was read
+	// into memory. Close closes it.
+	File  *os.File
+	unmap bool
 }
 
 // MapFile maps path read-only. Where mmap is not possible (empty files,
@@ -26,55 +28,51 @@ func MapFile(path string) (*Mapping, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer fd.Close()
 	st, err := fd.Stat()
 	if err != nil {
+		fd.Close()
 		return nil, err
 	}
 	size := st.Size()
 	if size > 0 && size == int64(int(size)) {
 		data, err := unix.Mmap(int(fd.Fd()), 0, int(size), unix.PROT_READ, unix.MAP_SHARED)
 		if err == nil {
-			return &Mapping{Data: data, Mapped: true, unmap: true}, nil
+			// One open file serves the mapping and pread: both see the
+			// same inode even if the path is replaced meanwhile.
+			return &Mapping{Data: data, File: fd, unmap: true}, nil
 		}
 	}
-	data, err := os.ReadFile(path)
+	defer fd.Close()
+	data, err := io.ReadAll(fd)
 	if err != nil {
 		return nil, err
 	}
 	return &Mapping{Data: data}, nil
 }
 
-// Close unmaps. Safe to call twice.
+// Close unmaps and closes the file. Safe to call twice.
 func (m *Mapping) Close() error {
-	if !m.unmap {
-		return nil
+	var errs []error
+	if m.unmap {
+		m.unmap = false
+		errs = append(errs, unix.Munmap(m.Data))
 	}
-	m.unmap = false
-	return unix.Munmap(m.Data)
+	if m.File != nil {
+		errs = append(errs, m.File.Close())
+		m.File = nil
+	}
+	return errors.Join(errs...)
 }
 
-// pageSize is the granularity of DropPages.
-var pageSize = uintptr(os.Getpagesize())
-
-// DropPages tells the kernel this process is done with the whole pages
-// inside b, a part of a read-only MAP_SHARED file mapping: they leave the
-// process's resident set (the page cache keeps them, and a later read
-// faults them back in with the same bytes). A scan calls it after decoding
-// a chunk, so that reading a file bigger than memory keeps the peak RSS at
-// a few chunks instead of growing with every page touched. b must belong to
-// a mapping with Mapped set: on ordinary memory MADV_DONTNEED zeroes pages.
-func DropPages(b []byte) {
-	if len(b) == 0 {
-		return
+// DropResident tells the kernel the process is done, for now, with the
+// pages of the mapping it has touched: they leave its resident set (the
+// page cache keeps them; a later touch maps them again with the same
+// bytes). Openers call it after parsing headers and metadata, which on
+// filesystems with large folios map up to a megabyte around each touch.
+// A no-op for data read into memory, where MADV_DONTNEED would zero it.
+func (m *Mapping) DropResident() {
+	if m.unmap && len(m.Data) > 0 {
+		// Advice only saves memory; an error changes nothing a reader sees.
+		_ = unix.Madvise(m.Data, unix.MADV_DONTNEED)
 	}
-	start := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
-	end := start + uintptr(len(b))
-	lo := (start + pageSize - 1) &^ (pageSize - 1) // round inward: neighbours keep shared pages
-	hi := end &^ (pageSize - 1)
-	if hi <= lo {
-		return
-	}
-	// Advice only saves memory; an error changes nothing a reader sees.
-	_ = unix.Madvise(b[lo-start:hi-start], unix.MADV_DONTNEED)
 }

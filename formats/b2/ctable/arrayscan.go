@@ -217,8 +217,8 @@ func (w *arrayWorker) unit(k int, get func() *outBatch, emit func(*outBatch) boo
 		w.buf = make([]byte, need)
 	}
 	if st := w.spec.Stats; st != nil && values {
-		if raw, err := a.Frame.ChunkData(k); err == nil {
-			atomic.AddInt64(&st.BytesRead, int64(len(raw)))
+		if cb, err := a.Frame.ChunkCbytes(k); err == nil {
+			atomic.AddInt64(&st.BytesRead, int64(cb))
 		}
 	}
 	for off := int64(0); off < n; off += piece {

@@ -45,7 +45,9 @@
 //     table's physical extent: longer columns (capacity, untrimmed varlen
 //     columns) are cut, shorter ones are corrupt.
 //   - A .b2z is mapped once and every member frame is a sub-slice of the
-//     mapping, as python-blosc2 opens them; nothing is extracted.
+//     mapping, as python-blosc2 opens them; nothing is extracted. Chunk
+//     bytes, there as in a .b2d, are read with pread (package b2), so a
+//     scan's resident memory is its buffers, not the pages it has read.
 //   - SUMMARY extrema cover physical rows including deleted and padding
 //     rows, so they are bounds of the live values and prune safely; an
 //     index marked stale, built over fewer rows than the table has, or at

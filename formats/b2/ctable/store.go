@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -78,7 +79,8 @@ func (d *dirStore) close() error {
 type zipStore struct {
 	data    []byte
 	release func() error
-	mapped  bool // data is a file mapping: frames may drop pages after decoding
+	file    io.ReaderAt // the zip file: member frames pread chunk bytes from it; nil when data is in memory
+	drop    func()      // drops the mapping's touched pages (b2.Mapping.DropResident)
 	members map[string]zipMember
 }
 
@@ -99,7 +101,11 @@ func openZipStore(path string) (*zipStore, error) {
 		m.Close()
 		return nil, err
 	}
-	z.release, z.mapped = m.Close, m.Mapped
+	z.release, z.drop = m.Close, m.DropResident
+	if m.File != nil {
+		z.file = m.File
+	}
+	z.drop() // the central directory is read
 	return z, nil
 }
 
@@ -161,8 +167,10 @@ func (z *zipStore) frame(member string) (*b2.Frame, error) {
 		return nil, unsupportedf("member %q is compressed; only STORED members can be read in place", member)
 	}
 	data := z.data[m.off : m.off+m.size : m.off+m.size]
-	if z.mapped {
-		return b2.NewMappedFrame(data, member)
+	if z.file != nil {
+		f, err := b2.NewFileFrame(data, member, z.file, m.off)
+		z.drop() // the member's header, offsets and trailer are parsed
+		return f, err
 	}
 	return b2.NewFrame(data, member)
 }
@@ -177,7 +185,7 @@ func (z *zipStore) close() error {
 	if z.release != nil {
 		err = z.release()
 	}
-	z.release, z.data = nil, nil
+	z.release, z.data, z.file = nil, nil, nil
 	return err
 }
 

@@ -1,0 +1,185 @@
+package b2
+
+import (
+	"encoding/binary"
+	"fmt"
+	"io"
+)
+
+// Reading stored chunk bytes with pread.
+//
+// A frame opened from a file (Open, NewFileFrame) reads what a decode needs
+// with pread into the Decoder's buffer: the chunk header and block starts,
+// then only the blocks that hold the requested payload range. The mapping
+// still serves the frame header, the offsets and the metadata (small, read
+// once), but never chunk data, because every page a decode touches through
+// a MAP_SHARED mapping stays in the process's resident set until it is
+// unmapped or dropped with madvise, and each fault maps up to 64 KiB of
+// neighbouring pages as well (fault-around). A scan that reads a chunk in
+// parts, on several workers, therefore kept a part of every chunk resident
+// however it dropped pages: `SELECT sum(price) … WHERE region = 3` over
+// 100M rows peaked at 150–190 MB, 85 MB of it pages of price.b2nd. pread
+// copies the bytes once, as the fault did, and the process keeps only its
+// buffers: one chunk per Decoder at most.
+
+// chunkFile is where a frame's stored bytes can be read with pread: byte k
+// of the frame is byte base+k of ra.
+type chunkFile struct {
+	ra   io.ReaderAt
+	base int64
+}
+
+// headGuess is the size of the first read of a chunk: the header and the
+// starts of up to 120 blocks, so that one read usually gives the prefix.
+const headGuess = 512
+
+// loadChunk returns chunk i, parsed, holding at least the stored bytes that
+// decoding payload bytes [off, off+n) needs (n < 0: the whole chunk). From
+// a file the bytes are read into d's buffer and valid until d loads another
+// chunk; otherwise the chunk aliases the frame's bytes. Errors name the
+// frame, the chunk and its offset.
+func (f *Frame) loadChunk(d *Decoder, i, off, n int) (chunk, error) {
+	if f.file == nil || f.dir != "" || i < 0 || i >= f.nchunks || f.ChunkOffset(i) < 0 {
+		// Bytes in memory, sparse chunk files (read whole by ChunkData),
+		// special offsets and out-of-range numbers (ChunkData's error).
+		src, err := f.ChunkData(i)
+		if err != nil {
+			return chunk{}, err
+		}
+		c, err := parseChunk(src)
+		if err != nil {
+			return c, chunkError(f.name, i, f.chunkPos(i), err)
+		}
+		return c, nil
+	}
+	pos := int64(f.Header.HeaderLen) + f.ChunkOffset(i)
+	avail := int64(f.Header.HeaderLen) + f.Header.Cbytes - pos // checkOffset: ≥ minHeaderLen
+	c, err := d.readChunk(f.file.ra, f.file.base+pos, avail, off, n)
+	if err == nil && f.Header.Chunksize > 0 {
+		if want, _ := f.ChunkNbytes(i); c.Nbytes != want {
+			err = corruptf("nbytes %d, frame geometry says %d", c.Nbytes, want)
+		}
+	}
+	if err != nil {
+		return c, chunkError(f.name, i, pos, err)
+	}
+	return c, nil
+}
+
+// readChunk reads the chunk stored at byte at of ra (at most avail bytes
+// long) into d.cbuf: its prefix (header, block starts, dictionary) and the
+// blocks that decoding payload bytes [off, off+n) needs, or all of it when
+// n < 0 or the chunk is special, VL-blocks or empty. Bytes of other blocks
+// are left unread; the returned chunk's data ends where the needed blocks
+// end, so a corrupt stream size runs into the bounds checks, not into
+// stale bytes.
+func (d *Decoder) readChunk(ra io.ReaderAt, at, avail int64, off, n int) (chunk, error) {
+	head := int(min(avail, headGuess))
+	d.cbuf = grow(d.cbuf, head)
+	if err := readFull(ra, d.cbuf, at); err != nil {
+		return chunk{}, err
+	}
+	h, err := parseChunkHeader(d.cbuf, avail)
+	if err != nil {
+		return chunk{}, err
+	}
+	cb := h.Cbytes
+	have := min(head, cb) // d.cbuf[:have] is read
+	if cap(d.cbuf) < cb {
+		buf := make([]byte, cb, cb+64)
+		copy(buf, d.cbuf[:have])
+		d.cbuf = buf
+	}
+	d.cbuf = d.cbuf[:cb]
+	// read makes bytes [lo, hi) present, reading only what is not yet.
+	read := func(lo, hi int) error {
+		lo, hi = max(lo, 0), min(hi, cb)
+		if lo <= have {
+			lo = max(lo, have)
+			defer func() { have = max(have, hi) }()
+		}
+		if lo >= hi {
+			return nil
+		}
+		return readFull(ra, d.cbuf[lo:hi], at+int64(lo))
+	}
+	whole := n < 0 || h.Special() != SpecialNone || h.VLBlocks() || h.Nbytes == 0 ||
+		off < 0 || off > h.Nbytes || n > h.Nbytes-off
+	if whole {
+		if err := read(have, cb); err != nil {
+			return chunk{}, err
+		}
+		return parseChunk(d.cbuf)
+	}
+	if h.Memcpyed() {
+		c, err := parseChunk(d.cbuf) // reads only the header
+		if err == nil {
+			err = read(h.HeaderLen+off, h.HeaderLen+off+n)
+		}
+		return c, err
+	}
+	// Prefix: block starts, then the dictionary (its size first). Sizes
+	// past the chunk are cut at cb; parseChunk then reports them.
+	nb := h.NBlocks()
+	pre := min(cb, h.HeaderLen+4*nb)
+	if nb > cb/4 {
+		pre = cb // a block count no chunk can hold: parseChunk rejects it
+	}
+	if h.HasDict() && pre+4 <= cb {
+		if err := read(have, pre+4); err != nil {
+			return chunk{}, err
+		}
+		dsize := int(int32(binary.LittleEndian.Uint32(d.cbuf[pre:])))
+		pre = min(cb, pre+4+max(dsize, 0))
+	}
+	if err := read(have, pre); err != nil {
+		return chunk{}, err
+	}
+	c, err := parseChunk(d.cbuf)
+	if err != nil || n == 0 || c.nblocks == 0 {
+		return c, err
+	}
+	lo, hi := c.blockSpan(off/c.Blocksize, (off+n-1)/c.Blocksize)
+	if err := read(lo, hi); err != nil {
+		return c, err
+	}
+	c.data = c.data[:hi]
+	return c, nil
+}
+
+// blockSpan returns the stored byte range that holds blocks first..last
+// (and block 0 when DELTA decodes the others against it): from the lowest
+// of their starts to the next block start above the highest one, or the
+// chunk's end. Blocks never overlap, so every stream of those blocks lies
+// inside, whatever order the blocks are stored in.
+func (c *chunk) blockSpan(first, last int) (lo, hi int) {
+	last = min(last, c.nblocks-1)
+	lo, top := c.Cbytes, 0
+	for b := first; b <= last; b++ {
+		s := c.bstart(b)
+		lo, top = min(lo, s), max(top, s)
+	}
+	if first > 0 && c.hasDelta() {
+		lo = min(lo, c.bstart(0))
+	}
+	hi = c.Cbytes
+	for b := 0; b < c.nblocks; b++ {
+		if s := c.bstart(b); s > top && s < hi {
+			hi = s
+		}
+	}
+	return lo, hi
+}
+
+// readFull reads len(buf) bytes at off; a short read means the file ends
+// inside the chunk (truncated or replaced under us).
+func readFull(ra io.ReaderAt, buf []byte, off int64) error {
+	k, err := ra.ReadAt(buf, off)
+	if k == len(buf) {
+		return nil
+	}
+	if err == nil || err == io.EOF {
+		return corruptf("file ends at byte %d, inside a chunk that needs [%d, %d)", off+int64(k), off, off+int64(len(buf)))
+	}
+	return fmt.Errorf("reading bytes [%d, %d): %w", off, off+int64(len(buf)), err)
+}

@@ -45,7 +45,8 @@ func bindWithParams(stmt *Query, cat planner.Catalog, params []columnar.Value) (
 	if stmt == nil || stmt.stmt == nil {
 		return nil, &Error{Pos: Pos{1, 1}, Kind: ErrSyntax, Msg: "no query to bind"}
 	}
-	b := &binder{q: stmt, cat: cat, cl: stmt.clauses(), lits: map[*planner.Const]litInfo{}, calMonths: map[*planner.Const]int64{}, expanding: map[string]bool{}, params: params}
+	b := &binder{q: stmt, cat: cat, cl: stmt.clauses(), lits: map[*planner.Const]litInfo{}, calMonths: map[*planner.Const]int64{}, expanding: map[string]bool{}, params: params,
+		now: new(int64)}
 	return b.bindQuery()
 }
 
@@ -93,6 +94,7 @@ type binder struct {
 	win       *winState              // window functions of the select list (nil: not allowed here)
 	viewDepth int                    // views being expanded around this query
 
+	now       *int64           // the query's current_timestamp (µs, 0 until asked), shared with nested queries
 	params    []columnar.Value // values of ? markers
 	items     []selItem        // the select list, for alias references
 	expanding map[string]bool  // aliases being expanded, against cycles

@@ -96,6 +96,9 @@ func (b *binder) bindFunc(e *sqlparser.FuncExpr, c ectx) (planner.Expr, error) {
 		}
 		return b.bindDateTrunc(args, at, c)
 	}
+	if x, ok, err := b.bindDateFunc(name, args, at, c); ok {
+		return x, err
+	}
 	xs := make([]planner.Expr, len(args))
 	for i, a := range args {
 		x, err := b.bindExpr(a, c)

@@ -61,6 +61,13 @@ func moreNames() []string {
 	for k := range intervalUnitFuncs {
 		out = append(out, k)
 	}
+	for k := range datePartFuncs {
+		out = append(out, k)
+	}
+	for k := range dateFuncs {
+		out = append(out, k)
+	}
+	out = append(out, "epoch_ms")
 	for k := range moreSigs {
 		out = append(out, k)
 	}
@@ -146,6 +153,11 @@ func (b *binder) scalarMore(name string, xs []planner.Expr, srcs []sqlparser.Exp
 	if !ok {
 		return nil, false, nil
 	}
+	return b.scalarSig(name, sig, xs, srcs, at, c)
+}
+
+// scalarSig binds a call of a fixed signature, converting the arguments.
+func (b *binder) scalarSig(name string, sig moreSig, xs []planner.Expr, srcs []sqlparser.Expr, at int, c ectx) (planner.Expr, bool, error) {
 	if len(xs) > len(sig.args) || len(xs) < len(sig.args)-sig.optional {
 		want := itoa(len(sig.args))
 		if sig.optional > 0 {

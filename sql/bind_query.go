@@ -35,7 +35,7 @@ func (b *binder) bindQuery() (*Bound, error) {
 // column numbering, literals and WITH names.
 func (b *binder) child(q *Query, params []columnar.Value) *binder {
 	return &binder{q: q, cat: b.cat, cl: q.clauses(), lits: b.lits, calMonths: b.calMonths, expanding: map[string]bool{},
-		params: params, nextID: b.nextID, ctes: b.ctes}
+		params: params, nextID: b.nextID, ctes: b.ctes, now: b.now}
 }
 
 // bindNested binds a nested query; with outer set, its names may resolve

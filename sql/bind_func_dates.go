@@ -1,0 +1,89 @@
+package sql
+
+import (
+	"time"
+
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/planner"
+	"github.com/dolthub/vitess/go/vt/sqlparser"
+)
+
+// datePartFuncs are DuckDB's one-part shorthands: year(x) is
+// date_part('year', x), and so on.
+var datePartFuncs = map[string]string{
+	"year": "year", "month": "month", "day": "day", "dayofmonth": "day", "hour": "hour",
+	"minute": "minute", "second": "second", "millisecond": "millisecond", "microsecond": "microsecond",
+	"quarter": "quarter", "week": "week", "weekofyear": "week", "dayofweek": "dow", "weekday": "dow",
+	"isodow": "isodow", "dayofyear": "doy", "decade": "decade", "century": "century",
+	"millennium": "millennium", "isoyear": "isoyear", "epoch": "epoch",
+}
+
+// dateFuncs are the date functions with fixed signatures added here (the
+// executor's call_date_more.go).
+var dateFuncs = map[string]moreSig{
+	"now":                   {"now", nil, 0, columnar.TTimestamp},
+	"current_timestamp":     {"now", []argKind{aInt}, 1, columnar.TTimestamp}, // CURRENT_TIMESTAMP(precision)
+	"get_current_timestamp": {"now", nil, 0, columnar.TTimestamp},
+	"make_date":             {"make_date", []argKind{aInt, aInt, aInt}, 0, columnar.TDate},
+	"last_day":              {"last_day", []argKind{aTime}, 0, columnar.TDate},
+	"dayname":               {"dayname", []argKind{aTime}, 0, columnar.TVarchar},
+	"monthname":             {"monthname", []argKind{aTime}, 0, columnar.TVarchar},
+}
+
+// bindDateFunc binds the functions above and epoch_ms; ok is false for
+// other names.
+func (b *binder) bindDateFunc(name string, args []sqlparser.Expr, at int, c ectx) (planner.Expr, bool, error) {
+	if part, ok := datePartFuncs[name]; ok {
+		if len(args) != 1 {
+			return nil, true, b.arity(at, name, "1")
+		}
+		x, err := b.bindDatePart(part, args[0], at, c)
+		return x, true, err
+	}
+	if name == "epoch_ms" {
+		// epoch_ms(BIGINT) is a TIMESTAMP; epoch_ms(DATE|TIMESTAMP) milliseconds.
+		if len(args) != 1 {
+			return nil, true, b.arity(at, name, "1")
+		}
+		x, err := b.bindExpr(args[0], c)
+		if err != nil {
+			return nil, true, err
+		}
+		if t := x.Type(); t.IsInteger() {
+			y, err := b.coerce(x, columnar.TInt64, args[0], c)
+			return &planner.Call{Fn: "epoch_ms", Args: []planner.Expr{y}, T: columnar.TTimestamp}, true, err
+		}
+		if b.flexible(x, columnar.TTimestamp, false) {
+			if x, err = b.coerce(x, columnar.TTimestamp, args[0], c); err != nil {
+				return nil, true, err
+			}
+		}
+		if t := x.Type(); !t.IsTemporal() && t.ID != columnar.Null {
+			return nil, true, b.typeErr(args[0], c, "epoch_ms expects BIGINT, DATE or TIMESTAMP, got %s", t)
+		}
+		return &planner.Call{Fn: "epoch_ms", Args: []planner.Expr{x}, T: columnar.TInt64}, true, nil
+	}
+	if _, ok := dateFuncs[name]; !ok {
+		return nil, false, nil
+	}
+	if dateFuncs[name].fn == "now" {
+		// One instant for the whole query, as DuckDB's transaction time.
+		if len(args) > 1 || (len(args) == 1 && name != "current_timestamp") {
+			return nil, true, b.arity(at, name, "0")
+		}
+		if *b.now == 0 {
+			*b.now = time.Now().UTC().UnixMicro()
+		}
+		return &planner.Const{Val: columnar.IntValue(columnar.TTimestamp, *b.now)}, true, nil
+	}
+	xs := make([]planner.Expr, len(args))
+	for i, a := range args {
+		x, err := b.bindExpr(a, c)
+		if err != nil {
+			return nil, true, err
+		}
+		xs[i] = x
+	}
+	x, _, err := b.scalarSig(name, dateFuncs[name], xs, args, at, c)
+	return x, true, err
+}

@@ -269,15 +269,7 @@ func (h *HashAgg) assignGroups(b *columnar.Batch, keys []*columnar.Vector) error
 		return nil
 	}
 	if h.comp != nil {
-		h.comp.assign(b, keys, gids, func(i int) int32 {
-			g := int32(h.ngroups)
-			h.ngroups++
-			h.keys.appendRows(&columnar.Batch{Len: 1}, h.comp.keyRow(keys, i))
-			for _, s := range h.states {
-				s.grow(h.ngroups)
-			}
-			return g
-		})
+		h.assignComposite(b, keys, gids)
 		return nil
 	}
 	forEach(b, func(i int) {

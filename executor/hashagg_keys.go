@@ -20,8 +20,10 @@ type compositeKeys struct {
 	interns []*strTable
 	nids    []int32 // per string column: ids handed out so far
 	remaps  []dict.Remap
-	one     []columnar.Vector // one-row copies of a new group's keys
-	onePtrs []*columnar.Vector
+	newRows []int // rows of the current batch that created a group
+	plain   []*columnar.Vector
+	decoded []columnar.Vector // coded keys, decoded for storing
+	null    *columnar.Vector
 }
 
 func newCompositeKeys(types []columnar.Type) *compositeKeys {
@@ -30,15 +32,15 @@ func newCompositeKeys(types []columnar.Type) *compositeKeys {
 		interns: make([]*strTable, len(types)),
 		nids:    make([]int32, len(types)),
 		remaps:  make([]dict.Remap, len(types)),
-		one:     make([]columnar.Vector, len(types)),
-		onePtrs: make([]*columnar.Vector, len(types)),
+		plain:   make([]*columnar.Vector, len(types)),
+		decoded: make([]columnar.Vector, len(types)),
+		null:    columnar.ConstVector(columnar.NullValue(columnar.TNull)),
 	}
 	c.tab = newKeyTable(c.w)
 	for i, t := range types {
 		if t.Phys() == columnar.PhysBytes {
 			c.interns[i] = newStrTable()
 		}
-		c.onePtrs[i] = &c.one[i]
 	}
 	return c
 }
@@ -169,7 +171,7 @@ func floatWord(f float64) uint64 {
 }
 
 // assign sets gids[i] for the live rows of b; newGroup(i) creates the
-// group of row i (its keys are copied by the caller from keyRow(i)).
+// group of row i.
 func (c *compositeKeys) assign(b *columnar.Batch, keys []*columnar.Vector, gids []int32, newGroup func(i int) int32) {
 	c.fill(b, keys)
 	w := c.w
@@ -182,18 +184,35 @@ func (c *compositeKeys) assign(b *columnar.Batch, keys []*columnar.Vector, gids 
 	})
 }
 
-// keyRow returns one-row plain copies of row i of keys (coded strings
-// decoded), for storing a new group's key values.
-func (c *compositeKeys) keyRow(keys []*columnar.Vector, i int) []*columnar.Vector {
-	for k, v := range keys {
-		one := &c.one[k]
-		one.Type = v.Type
-		one.Reset(1)
-		if v.Type.ID == columnar.Null {
-			one.Valid = columnar.Bitmap{0}
-			continue
-		}
-		one.CopyRow(0, v, i, 1)
+// assignComposite is assignGroups through the composite key table. The
+// batch's new groups are numbered in row order while probing, then their
+// key values are stored with one appendRows and the aggregate states grown
+// once, not once per group (high-cardinality groupings create a group for
+// most rows).
+func (h *HashAgg) assignComposite(b *columnar.Batch, keys []*columnar.Vector, gids []int32) {
+	c := h.comp
+	c.newRows = c.newRows[:0]
+	c.assign(b, keys, gids, func(i int) int32 {
+		g := int32(h.ngroups)
+		h.ngroups++
+		c.newRows = append(c.newRows, i)
+		return g
+	})
+	if len(c.newRows) == 0 {
+		return
 	}
-	return c.onePtrs
+	// The rows store plain values: decode coded strings; a NULL-typed key
+	// (GROUP BY NULL) is stored as a constant NULL.
+	for k, v := range keys {
+		switch {
+		case v.Type.ID == columnar.Null:
+			c.plain[k] = c.null
+		default:
+			c.plain[k] = decodeLive(v, b, &c.decoded[k])
+		}
+	}
+	h.keys.appendRows(&columnar.Batch{Len: b.Len, Sel: c.newRows}, c.plain)
+	for _, s := range h.states {
+		s.grow(h.ngroups)
+	}
 }

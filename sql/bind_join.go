@@ -95,6 +95,9 @@ func (b *binder) bindTableExpr(te sqlparser.TableExpr) (*fromItem, error) {
 		}
 		return acc, nil
 	case *sqlparser.TableFuncExpr:
+		if strings.EqualFold(t.Name, "summarize") {
+			return b.bindSummarize(t.Exprs, t.Alias.String()) // bind_summarize.go
+		}
 		n, err := b.bindTableFunc(t.Name, t.Exprs, t.Alias.String())
 		if err != nil {
 			return nil, err

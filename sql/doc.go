@@ -32,8 +32,10 @@
 // An offset map takes vitess' syntax-error positions back to the user's
 // text. The vitess AST carries no positions, so binding errors are located
 // by searching our tokens within the clause or select item being bound.
-// Statements other than queries (SET, RESET, SHOW TABLES, DESCRIBE,
-// EXPLAIN [ANALYZE]) are parsed by hand.
+// Statements other than queries (SET, RESET, SHOW TABLES, DESCRIBE, SHOW
+// t, SHOW COLUMNS FROM t, EXPLAIN [ANALYZE]) are parsed by hand; SUMMARIZE
+// x becomes SELECT * FROM summarize('x'), whose summary query the binder
+// writes from x's schema (bind_summarize.go).
 //
 // # Supported SQL
 //

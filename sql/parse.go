@@ -81,6 +81,9 @@ func (p *stmtParser) statement() (Statement, error) {
 		if p.at(1).is("TABLES") && len(p.toks) == 2 {
 			return &ShowTables{}, nil
 		}
+		if st, ok, err := p.showColumns(); ok {
+			return st, err
+		}
 		if len(p.toks) == 1 {
 			return nil, p.syntax(1)
 		}
@@ -94,6 +97,8 @@ func (p *stmtParser) statement() (Statement, error) {
 		return &Reset{Name: strings.ToLower(p.at(1).val)}, nil
 	case first.is("WITH"):
 		return parseQuery(p.src, p.toks)
+	case first.is("SUMMARIZE") && len(p.toks) > 1:
+		return p.summarize()
 	case first.kind == tkIdent && unsupportedStatements[strings.ToUpper(first.val)]:
 		return nil, errAt(p.src, first.off, ErrUnsupported, strings.ToUpper(first.val)+" is not supported")
 	}
@@ -104,7 +109,7 @@ var unsupportedStatements = map[string]bool{
 	"INSERT": true, "UPDATE": true, "DELETE": true, "CREATE": true, "DROP": true, "ALTER": true,
 	"COPY": true, "ATTACH": true, "DETACH": true, "PRAGMA": true, "VALUES": true, "TABLE": true,
 	"MERGE": true, "TRUNCATE": true, "BEGIN": true, "COMMIT": true, "ROLLBACK": true, "INSTALL": true,
-	"LOAD": true, "EXPORT": true, "IMPORT": true, "CALL": true, "USE": true, "SUMMARIZE": true,
+	"LOAD": true, "EXPORT": true, "IMPORT": true, "CALL": true, "USE": true,
 	"PIVOT": true, "UNPIVOT": true, "FROM": true, "REPLACE": true, "GRANT": true, "CHECKPOINT": true,
 	"VACUUM": true, "ANALYZE": true,
 }
@@ -121,19 +126,24 @@ func (p *stmtParser) subQuery(i int) (*Query, error) {
 }
 
 func (p *stmtParser) describe() (Statement, error) {
-	t := p.at(1)
+	return p.describeAt(1)
+}
+
+// describeAt parses DESCRIBE's operand starting at token i.
+func (p *stmtParser) describeAt(i0 int) (Statement, error) {
+	t := p.at(i0)
 	if t.is("SELECT") || t.isOp("(") {
-		q, err := p.subQuery(1)
+		q, err := p.subQuery(i0)
 		if err != nil {
 			return nil, err
 		}
 		return &Describe{Query: q}, nil
 	}
 	if t.kind != tkIdent && t.kind != tkQIdent && t.kind != tkString {
-		return nil, p.syntax(1)
+		return nil, p.syntax(i0)
 	}
 	// DESCRIBE data.parquet: a dotted bare name is one (path) name.
-	i := 2
+	i := i0 + 1
 	for t.kind != tkString && p.at(i).isOp(".") && (p.at(i+1).kind == tkIdent || p.at(i+1).kind == tkQIdent) {
 		t.val += "." + p.at(i+1).val
 		i += 2
@@ -149,7 +159,55 @@ func (p *stmtParser) describe() (Statement, error) {
 	if t.kind == tkString {
 		rw.paths[t.val] = true
 	}
-	return &Describe{Table: t.val, Query: &Query{src: p.src, toks: p.toks[1:], rw: rw, sel: sel, stmt: sel}}, nil
+	return &Describe{Table: t.val, Query: &Query{src: p.src, toks: p.toks[i0:], rw: rw, sel: sel, stmt: sel}}, nil
+}
+
+// showColumns parses DuckDB's SHOW t and MySQL's SHOW COLUMNS FROM|IN t,
+// both DESCRIBE t; ok is false for other SHOW statements.
+func (p *stmtParser) showColumns() (Statement, bool, error) {
+	switch {
+	case (p.at(1).is("COLUMNS") || p.at(1).is("FIELDS")) && (p.at(2).is("FROM") || p.at(2).is("IN")):
+		st, err := p.describeAt(3)
+		return st, true, err
+	case len(p.toks) >= 2 && (p.at(1).kind == tkQIdent || p.at(1).kind == tkString ||
+		p.at(1).kind == tkIdent && !showKeywords[strings.ToUpper(p.at(1).val)]):
+		st, err := p.describeAt(1)
+		return st, true, err
+	}
+	return nil, false, nil
+}
+
+// showKeywords are the SHOW statements of other dialects, which SHOW t
+// must not take for table names (they stay "not supported").
+var showKeywords = map[string]bool{"ALL": true, "COLUMNS": true, "FIELDS": true, "DATABASES": true, "SCHEMAS": true,
+	"INDEX": true, "INDEXES": true, "CREATE": true, "VARIABLES": true, "STATUS": true, "FUNCTIONS": true,
+	"PROCESSLIST": true, "GRANTS": true, "TABLE": true, "FULL": true}
+
+// summarize parses SUMMARIZE table | 'path' | query into SELECT * FROM
+// summarize('…') (bind_summarize.go).
+func (p *stmtParser) summarize() (Statement, error) {
+	t := p.at(1)
+	var arg string
+	switch {
+	case t.is("SELECT") || t.is("WITH") || t.isOp("("):
+		arg = strings.TrimRight(strings.TrimSpace(p.src.Text[t.off:]), ";")
+	case t.kind == tkIdent || t.kind == tkQIdent || t.kind == tkString:
+		arg = t.val
+		i := 2
+		for t.kind != tkString && p.at(i).isOp(".") && (p.at(i+1).kind == tkIdent || p.at(i+1).kind == tkQIdent) {
+			arg += "." + p.at(i+1).val
+			i += 2
+		}
+		if len(p.toks) > i {
+			return nil, p.syntax(i)
+		}
+	default:
+		return nil, p.syntax(1)
+	}
+	fn := &sqlparser.TableFuncExpr{Name: "summarize", Exprs: sqlparser.SelectExprs{&sqlparser.AliasedExpr{Expr: sqlparser.NewStrVal([]byte(arg))}}}
+	sel := &sqlparser.Select{SelectExprs: sqlparser.SelectExprs{&sqlparser.StarExpr{}}, From: sqlparser.TableExprs{fn}}
+	rw := &rewritten{paths: map[string]bool{}, nulls: map[int]bool{}, winNulls: map[[2]int]bool{}, funcCols: map[string][]string{}}
+	return &Query{src: p.src, toks: p.toks, rw: rw, sel: sel, stmt: sel}, nil
 }
 
 func (p *stmtParser) set() (Statement, error) {

@@ -1,0 +1,126 @@
+package sql
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dolthub/vitess/go/vt/sqlparser"
+)
+
+// SUMMARIZE t (DuckDB's) is SELECT * FROM summarize('t'): one row per
+// column of a table, a path or a query, with
+//
+//	column_name, column_type  VARCHAR
+//	min, max                  VARCHAR  of any type
+//	approx_unique             BIGINT   approx_count_distinct
+//	avg, std, q25, q50, q75   VARCHAR  numbers only (NULL otherwise); q* by quantile_cont
+//	count                     BIGINT   rows
+//	null_percentage           DECIMAL(9,2)
+//
+// The summary is SQL built from the source's schema: one aggregate over
+// the source (a single scan, every column at once) cross joined with
+// range(columns) to unpivot it, one row per column in schema order.
+
+// bindSummarize binds summarize('name, path or query').
+func (b *binder) bindSummarize(args sqlparser.SelectExprs, alias string) (*fromItem, error) {
+	at := b.q.findName("", "summarize", b.cl.from)
+	var arg string
+	if len(args) == 1 {
+		if ae, ok := args[0].(*sqlparser.AliasedExpr); ok {
+			if v, ok := ae.Expr.(*sqlparser.SQLVal); ok && v.Type == sqlparser.StrVal {
+				arg = string(v.Val)
+			}
+		}
+	}
+	if arg == "" {
+		return nil, b.errAt(at, ErrType, "summarize expects one string argument (a table, a path or a query)")
+	}
+	if i := b.q.findToken(b.q.whole(), func(t token) bool { return t.kind != tkOp && t.kind != tkNumber && t.val == arg }); i != b.q.whole().lo {
+		at = i
+	}
+	// The source as SQL: a query in parentheses, a path as a string, a
+	// table as a quoted name.
+	var src string
+	switch up := strings.ToUpper(strings.TrimSpace(arg)); {
+	case strings.HasPrefix(up, "SELECT") || strings.HasPrefix(up, "WITH") || strings.HasPrefix(up, "("):
+		src = "(" + arg + ") AS summarized"
+	case strings.ContainsAny(arg, "/\\.*") || hasKnownExt(arg):
+		src = quoteSQL(arg)
+	default:
+		src = `"` + strings.ReplaceAll(arg, `"`, `""`) + `"`
+	}
+	fail := func(err error) (*fromItem, error) {
+		kind, msg := error(ErrUnsupported), err.Error()
+		if e, ok := err.(*Error); ok {
+			kind, msg = e.Kind, e.Msg
+		}
+		return nil, b.errAt(at, kind, "SUMMARIZE: "+msg)
+	}
+	bindText := func(text string) (*Bound, error) {
+		st, err := Parse(Source{Text: text, Line: 1, Col: 1})
+		if err != nil {
+			return nil, err
+		}
+		q, ok := st.(*Query)
+		if !ok {
+			return nil, fmt.Errorf("not a query")
+		}
+		c := b.child(q, nil)
+		bd, err := c.bindQuery()
+		b.nextID = c.nextID
+		return bd, err
+	}
+	schema, err := bindText("SELECT * FROM " + src)
+	if err != nil {
+		return fail(err)
+	}
+	bd, err := bindText(summarySQL(schema, src))
+	if err != nil {
+		return fail(err)
+	}
+	if alias == "" {
+		alias = "summarize"
+	}
+	return b.relation(bd, alias, nil)
+}
+
+// summarySQL is the summary query of the columns of bd read from src.
+func summarySQL(bd *Bound, src string) string {
+	cols := bd.Root.Schema()
+	var agg []string
+	pick := map[string][]string{}
+	stat := func(key string, i int, expr string) {
+		agg = append(agg, fmt.Sprintf("%s AS %s_%d", expr, key, i))
+		pick[key] = append(pick[key], fmt.Sprintf("WHEN %d THEN %s_%d", i, key, i))
+	}
+	const noValue = "CAST(NULL AS VARCHAR)"
+	for i, c := range cols {
+		q := `"` + strings.ReplaceAll(bd.Names[i], `"`, `""`) + `"`
+		varchar := func(x string) string { return "CAST(" + x + " AS VARCHAR)" }
+		stat("name", i, quoteSQL(bd.Names[i]))
+		stat("type", i, quoteSQL(c.Type.String()))
+		stat("min", i, varchar("min("+q+")"))
+		stat("max", i, varchar("max("+q+")"))
+		stat("uniq", i, "approx_count_distinct("+q+")")
+		stat("nonnull", i, "count("+q+")")
+		numeric := c.Type.IsNumeric()
+		for _, s := range []struct{ key, expr string }{
+			{"avg", "avg(" + q + ")"}, {"std", "stddev_samp(" + q + ")"},
+			{"q25", "quantile_cont(" + q + ", 0.25)"}, {"q50", "quantile_cont(" + q + ", 0.5)"}, {"q75", "quantile_cont(" + q + ", 0.75)"},
+		} {
+			if numeric {
+				stat(s.key, i, varchar(s.expr))
+			} else {
+				stat(s.key, i, noValue)
+			}
+		}
+	}
+	choose := func(key string) string { return "CASE i " + strings.Join(pick[key], " ") + " END" }
+	return fmt.Sprintf(`SELECT %s AS column_name, %s AS column_type, %s AS "min", %s AS "max", %s AS approx_unique, `+
+		`%s AS "avg", %s AS std, %s AS q25, %s AS q50, %s AS q75, n AS "count", `+
+		`CAST(100.0 * (n - %s) / NULLIF(n, 0) AS DECIMAL(9,2)) AS null_percentage `+
+		`FROM (SELECT count(*) AS n, %s FROM %s) AS agg, range(%d) AS r(i) ORDER BY i`,
+		choose("name"), choose("type"), choose("min"), choose("max"), choose("uniq"),
+		choose("avg"), choose("std"), choose("q25"), choose("q50"), choose("q75"),
+		choose("nonnull"), strings.Join(agg, ", "), src, len(cols))
+}

@@ -49,7 +49,7 @@ func windowCall(e *sqlparser.FuncExpr) *sqlparser.FuncExpr {
 var windowAggNames = map[string]bool{
 	"count": true, "sum": true, "avg": true, "mean": true, "min": true, "max": true,
 	"var_samp": true, "variance": true, "var_pop": true, "stddev": true, "stddev_samp": true, "stddev_pop": true,
-	"bool_and": true, "bool_or": true, "median": true, "quantile_cont": true, "quantile": true,
+	"bool_and": true, "bool_or": true, "median": true, "quantile_cont": true,
 	"string_agg": true, "group_concat": true, "listagg": true, "approx_count_distinct": true,
 }
 
@@ -73,7 +73,7 @@ func (b *binder) bindWindowAgg(f *planner.WindowFunc, args []sqlparser.Expr, sta
 	name := f.Name
 	lo, hi := 1, 1
 	switch name {
-	case "quantile_cont", "quantile":
+	case "quantile_cont":
 		lo, hi = 2, 2
 	case "string_agg", "group_concat", "listagg":
 		hi = 2
@@ -103,7 +103,7 @@ func (b *binder) bindWindowAgg(f *planner.WindowFunc, args []sqlparser.Expr, sta
 		if t.ID == columnar.Null {
 			f.Args[0] = &planner.Const{Val: columnar.NullValue(columnar.TBool)}
 		}
-	case "median", "quantile_cont", "quantile":
+	case "median", "quantile_cont":
 		if !t.IsNumeric() && t.ID != columnar.Null {
 			return b.typeErr(args[0], c, "%s(%s) is not supported", name, t)
 		}

@@ -55,6 +55,10 @@ type HashJoin struct {
 	// Filters, when set, are filled from the build keys once the build
 	// side is complete, for the scans under the probe side (joinfilter.go).
 	Filters []*JoinFilter
+	// ProbeFilters, when set, make the join read its probe side first and
+	// fill them from the probe keys (LeftKeys[f.Key]) for the scans under
+	// the build side (hashjoin_probefirst.go). Not with Shared.
+	ProbeFilters []*JoinFilter
 	// BuildRows, when > 0, is the planner's estimate of the build side's
 	// rows, to size the hash table once instead of growing it.
 	BuildRows int
@@ -86,6 +90,11 @@ type HashJoin struct {
 	out2      columnar.Batch
 	markCols  []*columnar.Vector
 	lidx      []int32 // scratch: left rows of the pairs being emitted
+
+	pbuf    *rowStore       // probe first: the held probe rows
+	pbufPos int             // next held row to replay
+	pbufEOF bool            // the probe side ended within the held rows
+	pview   *columnar.Batch // a view of held rows
 }
 
 func (j *HashJoin) Types() []columnar.Type {
@@ -131,10 +140,18 @@ func (j *HashJoin) Close() error {
 		err = e
 	}
 	j.build, j.table, j.ints, j.multi, j.all, j.matched = nil, nil, nil, nil, nil, nil
+	j.pbuf, j.pview = nil, nil
 	return err
 }
 
 func (j *HashJoin) Open(ctx context.Context) error {
+	j.pbuf = nil
+	probeFirst := len(j.ProbeFilters) > 0 && j.Shared == nil
+	if probeFirst {
+		if err := j.openProbeFirst(ctx); err != nil {
+			return err
+		}
+	}
 	if j.Shared != nil {
 		if err := j.Shared.open(ctx, j); err != nil {
 			return err
@@ -150,6 +167,9 @@ func (j *HashJoin) Open(ctx context.Context) error {
 	j.leftTypes = j.Left.Types()
 	j.out = columnar.NewBatch(j.fullTypes(), columnar.MaxBatch)
 	j.phase, j.lb = 2, nil
+	if probeFirst {
+		return nil
+	}
 	return j.Left.Open(ctx)
 }
 
@@ -289,7 +309,7 @@ func (j *HashJoin) Next(ctx context.Context) (*columnar.Batch, error) {
 				return b, nil
 			}
 		case 2:
-			b, err := j.Left.Next(ctx)
+			b, err := j.nextLeft(ctx)
 			if err == io.EOF {
 				j.phase, j.tailPos = 3, 0
 				continue

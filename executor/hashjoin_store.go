@@ -5,11 +5,17 @@ import "github.com/b2sql/b2sql/columnar"
 // appendBuild copies the live rows of build batch b into the join's row
 // store: rowStore.appendRows with one type switch per column instead of
 // per row, no NULL test for columns without NULLs, and one arena block
-// for a column's strings. Const and dictionary-coded vectors (rare on a
-// build side) take appendRows' general path.
+// for a column's strings. Dictionary-coded vectors are decoded first;
+// Const vectors (rare on a build side) take appendRows' general path.
 func appendBuild(s *rowStore, b *columnar.Batch) {
 	for _, v := range b.Cols {
-		if v.Const || v.Dict != nil {
+		if v.Dict != nil {
+			b = decodeDicts(b)
+			break
+		}
+	}
+	for _, v := range b.Cols {
+		if v.Const {
 			s.appendRows(b, b.Cols)
 			return
 		}
@@ -99,4 +105,23 @@ func appendValidity(dst, v *columnar.Vector, rows []int, base, live, n int) {
 		}
 		dst.Valid.SetTo(base+k, v.Valid.Get(i))
 	}
+}
+
+// decodeDicts returns the live rows of b as a batch without selection,
+// its non-Const columns gathered (Gather decodes dictionary codes).
+func decodeDicts(b *columnar.Batch) *columnar.Batch {
+	rows := make([]int32, b.Live())
+	for k := range rows {
+		rows[k] = int32(b.Row(k))
+	}
+	out := &columnar.Batch{Cols: make([]*columnar.Vector, len(b.Cols)), Len: len(rows)}
+	for c, v := range b.Cols {
+		if v.Const {
+			out.Cols[c] = v
+			continue
+		}
+		out.Cols[c] = columnar.NewVector(v.Type, 0)
+		out.Cols[c].Gather(v, rows)
+	}
+	return out
 }

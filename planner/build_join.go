@@ -74,13 +74,19 @@ func (bd *builder) buildRightSemi(n *Join) (executor.Operator, error) {
 }
 
 func (bd *builder) buildJoinAs(n *Join) (executor.Operator, error) {
-	filters := bd.planJoinFilters(n, executor.JoinKind(n.Kind)) // joinfilter.go
+	// A join reading its probe side first cannot filter it with build keys.
+	var filters []*executor.JoinFilter
+	if !probeFirst(n) {
+		filters = bd.planJoinFilters(n, executor.JoinKind(n.Kind)) // joinfilter.go
+	}
 	left, err := bd.build(n.Left)
 	filters = bd.dropJoinFilters(filters)
 	if err != nil {
 		return nil, err
 	}
+	probeFilters := bd.planProbeFilters(n) // joinfilter_probe.go
 	right, err := bd.build(n.Right)
+	probeFilters = bd.dropJoinFilters(probeFilters)
 	if err != nil {
 		return nil, err
 	}
@@ -88,7 +94,7 @@ func (bd *builder) buildJoinAs(n *Join) (executor.Operator, error) {
 	if err != nil {
 		return nil, err
 	}
-	op.Filters = filters
+	op.Filters, op.ProbeFilters = filters, probeFilters
 	return bd.wrap(op), nil
 }
 
@@ -141,8 +147,12 @@ func smaller(a, b Node) bool {
 // probe (left) side: every worker gets a copy of the join probing one
 // shared build of the right side. Not for Right and Full joins (their
 // unmatched build rows are emitted once, after every probe), nor for an
-// inner join that buildJoin would rather build on the left (the smaller).
+// inner join that buildJoin would rather build on the left (the smaller),
+// nor for a join that reads its probe side first.
 func probeInParallel(n *Join) bool {
+	if probeFirst(n) { // joinfilter_probe.go: the probe is read whole first
+		return false
+	}
 	switch n.Kind {
 	case JoinRight, JoinFull:
 		return false

@@ -114,18 +114,26 @@ func (bd *builder) takeJoinFilters(n *Scan) []scanJoinFilter {
 // traceScan follows column id down from n to the scan that produces it,
 // through nodes that output the column's values unchanged and never add
 // rows with a value the scan did not produce: Filter, Project of the bare
-// column, the left side of joins that do not NULL-extend it, and either
-// side of inner joins.
+// column, the left side of joins that do not NULL-extend it, either side
+// of inner joins, and aggregates grouping by the bare column (dropping the
+// input rows of a key drops exactly that key's groups).
 func traceScan(n Node, id ColID) (*Scan, int, bool) {
+	s, pos, _, ok := traceScanAgg(n, id)
+	return s, pos, ok
+}
+
+// traceScanAgg is traceScan, also reporting whether the path passes an
+// aggregate.
+func traceScanAgg(n Node, id ColID) (scan *Scan, pos int, viaAgg, ok bool) {
 	for {
 		switch x := n.(type) {
 		case *Scan:
 			for i, c := range x.Cols {
 				if c.ID == id {
-					return x, i, true
+					return x, i, viaAgg, true
 				}
 			}
-			return nil, 0, false
+			return nil, 0, false, false
 		case *Filter:
 			n = x.Input
 		case *Project:
@@ -134,16 +142,32 @@ func traceScan(n Node, id ColID) (*Scan, int, bool) {
 				if c.ID == id {
 					r, ok := x.Exprs[i].(*ColRef)
 					if !ok {
-						return nil, 0, false
+						return nil, 0, false, false
 					}
 					id, found = r.Col.ID, true
 					break
 				}
 			}
 			if !found {
-				return nil, 0, false
+				return nil, 0, false, false
 			}
 			n = x.Input
+		case *Aggregate:
+			found := false
+			for i, c := range x.Out[:len(x.Groups)] {
+				if c.ID == id {
+					r, ok := x.Groups[i].(*ColRef)
+					if !ok {
+						return nil, 0, false, false
+					}
+					id, found = r.Col.ID, true
+					break
+				}
+			}
+			if !found {
+				return nil, 0, false, false
+			}
+			n, viaAgg = x.Input, true
 		case *Join:
 			switch {
 			case x.Kind != JoinRight && x.Kind != JoinFull && hasColumn(x.Left, id):
@@ -151,10 +175,10 @@ func traceScan(n Node, id ColID) (*Scan, int, bool) {
 			case (x.Kind == JoinInner || x.Kind == JoinCross) && hasColumn(x.Right, id):
 				n = x.Right
 			default:
-				return nil, 0, false
+				return nil, 0, false, false
 			}
 		default:
-			return nil, 0, false
+			return nil, 0, false, false
 		}
 	}
 }

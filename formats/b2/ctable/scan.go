@@ -65,6 +65,10 @@ type pruner struct {
 	p   index.Pred
 	col int
 	si  *summaryIndex
+	// all[b]: the index proves p true on every row of block b, so that
+	// late materialization does not evaluate it there (scan_late.go).
+	all []bool
+	fi  int // position of p in spec.Filter
 }
 
 // scanPlan is what a scan reads: the grain and verdict of every block.
@@ -86,7 +90,7 @@ type scanPlan struct {
 func (t *Table) plan(spec index.ScanSpec) (*scanPlan, error) {
 	pl := &scanPlan{grain: t.blockRows}
 	if spec.On(index.BlockPruning) {
-		for _, p := range spec.Filter {
+		for fi, p := range spec.Filter {
 			c := predColumn(p)
 			si := t.usableIndex(c)
 			if si == nil {
@@ -112,7 +116,7 @@ func (t *Table) plan(spec index.ScanSpec) (*scanPlan, error) {
 			if len(pl.pruners) == 0 {
 				pl.grain = si.segLen
 			}
-			pl.pruners = append(pl.pruners, pruner{p: p, col: c, si: si})
+			pl.pruners = append(pl.pruners, pruner{p: p, col: c, si: si, fi: fi})
 		}
 	}
 	t.topkSetup(spec, pl)
@@ -123,19 +127,36 @@ func (t *Table) plan(spec index.ScanSpec) (*scanPlan, error) {
 		return pl, t.planLookup(spec, pl)
 	}
 	vs := make([]index.Verdict, len(pl.pruners))
+	for i := range pl.pruners {
+		pl.pruners[i].all = make([]bool, nblocks)
+	}
+	// A block is all-match only if every pushed predicate has an index
+	// that proves it there.
+	decided := len(pl.pruners) == len(spec.Filter)
 	for b := range pl.verdicts {
 		lo := int64(b) * pl.grain
 		hi := min(lo+pl.grain, t.nphys)
 		for i, pr := range pl.pruners {
 			vs[i] = pr.si.verdict(pr.p, pr.col, lo, hi)
+			pr.all[b] = vs[i] == index.All
 		}
 		v := index.Conjunction(vs...)
+		if v == index.All && !decided {
+			v = index.Maybe
+		}
 		pl.verdicts[b] = v
 		switch v {
 		case index.None:
 			pl.skipped++
 		case index.All:
 			pl.allTrue++
+		}
+	}
+	for i := range pl.late {
+		for _, pr := range pl.pruners {
+			if pr.fi == pl.late[i].fi {
+				pl.late[i].all = pr.all
+			}
 		}
 	}
 	return pl, t.planLookup(spec, pl)
@@ -357,6 +378,9 @@ func (w *tableWorker) rows(lo int64, n int, get func() *outBatch, emit func(*out
 	var decoded uint64 // bit i: output column i decoded (first 64 columns)
 	none := false      // no live row matches the predicates
 	for _, lp := range w.pl.late {
+		if lp.proven(lo, n, w.pl.grain) {
+			continue // true on every row here: nothing to evaluate
+		}
 		if decoded&(1<<lp.out) == 0 {
 			if !w.decode(lp.out, lo, n, ob) {
 				return false

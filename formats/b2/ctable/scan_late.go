@@ -20,10 +20,29 @@ import (
 // NULL).
 
 // latePred is a pushed predicate the scan can evaluate: it reads one
-// column, produced at position out of spec.Cols.
+// column, produced at position out of spec.Cols. fi is its position in
+// spec.Filter; all, if set, says in which blocks an index proved it true
+// on every row (index.All: NULL-free, NaN-free, within the bounds), where
+// it is not evaluated.
 type latePred struct {
 	p   index.Pred
 	out int
+	fi  int
+	all []bool
+}
+
+// proven reports whether the index proved lp true on every row of the
+// blocks physical rows [lo, lo+n) lie in.
+func (lp *latePred) proven(lo int64, n int, grain int64) bool {
+	if lp.all == nil || n <= 0 {
+		return false
+	}
+	for b := lo / grain; b <= (lo+int64(n)-1)/grain; b++ {
+		if !lp.all[b] {
+			return false
+		}
+	}
+	return true
 }
 
 // latePreds picks the predicates of spec.Filter a batch can evaluate: on a
@@ -35,7 +54,7 @@ func (t *Table) latePreds(spec index.ScanSpec) []latePred {
 		return nil
 	}
 	var out []latePred
-	for _, p := range spec.Filter {
+	for fi, p := range spec.Filter {
 		c := predColumn(p)
 		if c < 0 || c >= len(t.cols) {
 			continue
@@ -48,7 +67,7 @@ func (t *Table) latePreds(spec index.ScanSpec) []latePred {
 		}
 		for i, sc := range spec.Cols {
 			if sc == c && i < 64 { // tableWorker.rows tracks 64 columns
-				out = append(out, latePred{p: p, out: i})
+				out = append(out, latePred{p: p, out: i, fi: fi})
 				break
 			}
 		}

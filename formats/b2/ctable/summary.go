@@ -160,12 +160,16 @@ func (si *summaryIndex) doLoad(st store, nphys int64, src *colSource, t columnar
 	conv.decode(raw, n, lo, &arena1)
 	conv.dt, conv.off = fmax.Type, fmax.Offset
 	conv.decode(raw, n, hi, &arena2)
+	// No NULLs in a column that cannot hold them, nor in a mask-nullable
+	// one whose mask does not exist (writers create it on the first
+	// NULL): there a block's min/max can prove a predicate on every row.
+	noNulls := !src.spec.Nullable || !src.spec.HasSent && src.mask == nil
 	si.segs = make([]index.Stats, n)
 	for k := 0; k < n; k++ {
 		flags := raw[k*a.ItemSize()+fflags.Offset]
 		rows := min(si.segLen, nphys-int64(k)*si.segLen)
 		s := index.Stats{NullCount: -1, Rows: rows, HasNaN: flags&flagHasNaN != 0}
-		if !src.spec.Nullable {
+		if noNulls {
 			s.NullCount = 0
 		}
 		if flags&flagAllNull != 0 {

@@ -43,6 +43,14 @@ package planner
 //	                pattern, and regexp_full_match into \A(?:p)\z)
 //	power, sqrt, ln, log10, log2, exp   DOUBLE...  DOUBLE  domain errors are errors (log(b, x) = ln(x)/ln(b))
 //	chr           BIGINT                       VARCHAR   the character of a code point
+//	contains, ends_with  VARCHAR, VARCHAR      BOOLEAN   (suffix = ends_with, prefix = starts_with)
+//	strlen        VARCHAR                      BIGINT    bytes
+//	concat_ws     VARCHAR, VARCHAR...          VARCHAR   NULL arguments skipped; NULL separator → NULL
+//	trunc         DOUBLE                       DOUBLE    toward zero (integers are bound as themselves)
+//	make_date     BIGINT, BIGINT, BIGINT       DATE      an error for a day that does not exist
+//	last_day      DATE|TIMESTAMP               DATE
+//	dayname, monthname  DATE|TIMESTAMP         VARCHAR   English names
+//	epoch_ms      BIGINT → TIMESTAMP, DATE|TIMESTAMP → BIGINT   milliseconds since 1970
 //	ascii         VARCHAR                      INTEGER   code point of the first character, 0 for ''
 //	interval_of   DOUBLE, DOUBLE[, BIGINT]     INTERVAL  n units of m µs (INTERVAL (n) DAY, to_days(n)); the
 //	                                                     optional calendar-month count is for TIMESTAMP ± it

@@ -13,8 +13,23 @@ import (
 // parse tree and binding the result:
 //
 //	bool_and(x)   min(x), bool_or(x) max(x), over BOOLEAN
+//	count_if(x)   count(CASE WHEN x THEN 1 END), over BOOLEAN
+//	any_value(x)  min(x): one of the group's non-NULL values
 //	count(DISTINCT a, b, …)  distinct rows with no NULL (as MySQL)
-var aggRewrites = map[string]bool{"bool_and": true, "bool_or": true}
+var aggRewrites = map[string]bool{"bool_and": true, "bool_or": true, "count_if": true, "countif": true, "any_value": true}
+
+// rewriteAgg returns the call that aggregate call e of a name in
+// aggRewrites (other than bool_*) stands for; also used OVER a window.
+func rewriteAgg(name string, a sqlparser.Expr) *sqlparser.FuncExpr {
+	switch name {
+	case "count_if", "countif":
+		one := sqlparser.NewIntVal([]byte("1"))
+		return fn("count", false, &sqlparser.CaseExpr{Whens: []*sqlparser.When{{Cond: a, Val: one}}})
+	case "any_value":
+		return fn("min", false, a)
+	}
+	return nil
+}
 
 func fn(name string, distinct bool, args ...sqlparser.Expr) *sqlparser.FuncExpr {
 	f := &sqlparser.FuncExpr{Name: sqlparser.NewColIdent(name), Distinct: distinct}
@@ -49,6 +64,19 @@ func (b *binder) bindAggRewrite(name string, e *sqlparser.FuncExpr, args []sqlpa
 		return nil, true, b.arity(at, name, "1")
 	}
 	a := args[0]
+	if r := rewriteAgg(name, a); r != nil {
+		if name != "any_value" {
+			t, err := b.bindExpr(a, ectx{sp: c.sp, clause: c.clause, inAgg: true})
+			if err != nil {
+				return nil, true, err
+			}
+			if t.Type().ID != columnar.Bool && t.Type().ID != columnar.Null {
+				return nil, true, b.typeErr(a, c, "%s expects BOOLEAN, got %s", name, t.Type())
+			}
+		}
+		x, err := b.bindExpr(r, c)
+		return x, true, err
+	}
 	if strings.HasPrefix(name, "bool_") {
 		agg := "min"
 		if name == "bool_or" {

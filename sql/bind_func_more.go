@@ -44,6 +44,11 @@ var moreSigs = map[string]moreSig{
 	"log10":          {"log10", []argKind{aFloat}, 0, columnar.TFloat64},
 	"log2":           {"log2", []argKind{aFloat}, 0, columnar.TFloat64},
 	"chr":            {"chr", []argKind{aInt}, 0, columnar.TVarchar},
+	"contains":       {"contains", []argKind{aStr, aStr}, 0, columnar.TBool},
+	"ends_with":      {"ends_with", []argKind{aStr, aStr}, 0, columnar.TBool},
+	"suffix":         {"ends_with", []argKind{aStr, aStr}, 0, columnar.TBool},
+	"prefix":         {"starts_with", []argKind{aStr, aStr}, 0, columnar.TBool},
+	"strlen":         {"strlen", []argKind{aStr}, 0, columnar.TInt64},
 	"ascii":          {"ascii", []argKind{aStr}, 0, columnar.TInt32},
 	"exp":            {"exp", []argKind{aFloat}, 0, columnar.TFloat64},
 	"sign":           {"sign", []argKind{aFloat}, 0, columnar.TInt8},
@@ -67,7 +72,7 @@ func moreNames() []string {
 	for k := range dateFuncs {
 		out = append(out, k)
 	}
-	out = append(out, "epoch_ms")
+	out = append(out, "epoch_ms", "concat_ws", "trunc")
 	for k := range moreSigs {
 		out = append(out, k)
 	}
@@ -88,6 +93,36 @@ func (b *binder) scalarMore(name string, xs []planner.Expr, srcs []sqlparser.Exp
 		return x, true, err
 	}
 	switch name {
+	case "concat_ws":
+		if len(xs) < 2 {
+			return nil, true, b.arity(at, name, "2 or more")
+		}
+		args := make([]planner.Expr, len(xs))
+		for i, x := range xs {
+			y, err := b.coerce(x, columnar.TVarchar, srcs[i], c)
+			if err != nil {
+				return nil, true, err
+			}
+			args[i] = y
+		}
+		return &planner.Call{Fn: "concat_ws", Args: args, T: columnar.TVarchar}, true, nil
+	case "trunc":
+		// trunc(x) toward zero: integers are whole already.
+		if len(xs) != 1 {
+			return nil, true, b.arity(at, name, "1")
+		}
+		t := xs[0].Type()
+		if t.IsInteger() {
+			return xs[0], true, nil
+		}
+		if !t.IsNumeric() && t.ID != columnar.Null {
+			return nil, true, b.typeErr(srcs[0], c, "trunc expects a number, got %s", t)
+		}
+		f, err := b.coerce(xs[0], columnar.TFloat64, srcs[0], c)
+		if err != nil {
+			return nil, true, err
+		}
+		return &planner.Call{Fn: "trunc", Args: []planner.Expr{f}, T: columnar.TFloat64}, true, nil
 	case "log":
 		// log(x) is base 10; log(b, x) base b, as in DuckDB.
 		if len(xs) != 1 && len(xs) != 2 {

@@ -41,6 +41,15 @@ func windowCall(e *sqlparser.FuncExpr) *sqlparser.FuncExpr {
 	c := *e
 	c.Name = sqlparser.NewColIdent(strings.TrimPrefix(string(v.Val), markWindow))
 	c.Exprs = e.Exprs[1:]
+	// count_if and any_value are other aggregates (bind_agg_more.go).
+	if len(c.Exprs) == 1 {
+		if ae, ok := c.Exprs[0].(*sqlparser.AliasedExpr); ok {
+			if r := rewriteAgg(c.Name.Lowered(), ae.Expr); r != nil {
+				r.Over, r.Distinct = c.Over, c.Distinct
+				return r
+			}
+		}
+	}
 	return &c
 }
 
@@ -51,6 +60,7 @@ var windowAggNames = map[string]bool{
 	"var_samp": true, "variance": true, "var_pop": true, "stddev": true, "stddev_samp": true, "stddev_pop": true,
 	"bool_and": true, "bool_or": true, "median": true, "quantile_cont": true,
 	"string_agg": true, "group_concat": true, "listagg": true, "approx_count_distinct": true,
+	"count_if": true, "countif": true, "any_value": true,
 }
 
 // windowNames lists every function usable with OVER, for hints.

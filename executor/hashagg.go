@@ -46,19 +46,24 @@ type HashAgg struct {
 	Groups []Expr
 	Aggs   []AggSpec
 
-	budget  *Budget
-	keys    *rowStore // one row per group: its key values
-	ints    map[int64]int32
-	dense   []int32 // group id + 1 of small non-negative integer keys (0 = none yet)
-	strs    map[string]int32
-	strTab  *strTable      // single string key
-	comp    *compositeKeys // several keys, or one float key (hashagg_keys.go)
-	nullGID int32
-	ngroups int
-	gids    []int32
-	keyBuf  []byte
-	states  []*aggState
-	out     *columnar.Batch
+	budget *Budget
+	keys   *rowStore    // one row per group: its key values
+	ints   *intKeyTable // single integer key, past the direct table
+	dense  []int32      // group id + 1 of small non-negative integer keys (0 = none yet)
+	strs   map[string]int32
+	strTab *strTable      // single string key
+	comp   *compositeKeys // several keys, or one float key (hashagg_keys.go)
+	// newRows lists the rows of the current batch that created a group;
+	// plainNew/decodedNew hold their key vectors, decoded, for storing.
+	newRows    []int
+	plainNew   []*columnar.Vector
+	decodedNew []columnar.Vector
+	nullGID    int32
+	ngroups    int
+	gids       []int32
+	keyBuf     []byte
+	states     []*aggState
+	out        *columnar.Batch
 
 	// Dictionary-coded inputs (executor/dict.go): remap turns a single
 	// string key's codes into group ids once per code and dictionary;
@@ -106,7 +111,7 @@ func (h *HashAgg) Open(ctx context.Context) error {
 	h.ngroups, h.pos, h.dense, h.ints, h.strs, h.strTab, h.comp = 0, 0, nil, nil, nil, nil, nil
 	switch {
 	case len(h.Groups) == 1 && (gtypes[0].Phys() == columnar.PhysInt || gtypes[0].Phys() == columnar.PhysUint || gtypes[0].Phys() == columnar.PhysBool):
-		h.ints = map[int64]int32{}
+		h.ints = newIntKeyTable()
 	case len(h.Groups) > 1 && len(h.Groups) < 64 || len(h.Groups) == 1 && gtypes[0].Phys() == columnar.PhysFloat:
 		h.comp = newCompositeKeys(gtypes)
 	case len(h.Groups) > 0:
@@ -196,20 +201,24 @@ func (h *HashAgg) assignGroups(b *columnar.Batch, keys []*columnar.Vector) error
 		forEach(b, func(i int) { gids[i] = 0 })
 		return nil
 	}
+	if h.comp != nil {
+		h.assignComposite(b, keys, gids)
+		return nil
+	}
+	// New groups get their ids at once; their key values are stored, and
+	// the aggregate states grown, once per batch (flushNewGroups).
+	h.newRows = h.newRows[:0]
+	defer h.flushNewGroups(b, keys)
 	newGroup := func(i int) int32 {
 		g := int32(h.ngroups)
 		h.ngroups++
-		one := columnar.Batch{Len: b.Len, Sel: []int{i}}
-		h.keys.appendRows(&one, keys)
-		for _, s := range h.states {
-			s.grow(h.ngroups)
-		}
+		h.newRows = append(h.newRows, i)
 		return g
 	}
 	if h.ints != nil {
 		k := keys[0]
-		if k.Type.Phys() == columnar.PhysInt && !k.Const && k.Valid == nil {
-			h.assignIntGroups(b, k.Ints, gids, newGroup)
+		if k.Type.Phys() == columnar.PhysInt && !k.Const {
+			h.assignIntGroups(b, k.Ints, k.Valid, gids, newGroup)
 			return nil
 		}
 		forEach(b, func(i int) {
@@ -266,10 +275,6 @@ func (h *HashAgg) assignGroups(b *columnar.Batch, keys []*columnar.Vector) error
 			row = i
 			gids[i] = h.strTab.find(k.Bytes[j], create)
 		})
-		return nil
-	}
-	if h.comp != nil {
-		h.assignComposite(b, keys, gids)
 		return nil
 	}
 	forEach(b, func(i int) {
@@ -362,14 +367,14 @@ func (h *HashAgg) intGroup(v int64, i int, newGroup func(i int) int32) int32 {
 			grown := make([]int32, min(max(int(v)+1, 2*len(h.dense), 256), denseKeys))
 			copy(grown, h.dense)
 			h.dense = grown
-			// Keys the map took while they were out of range move in, so
-			// each key has exactly one home.
-			for k, g := range h.ints {
+			// Keys the hash table took while they were out of range are
+			// copied in: from now on their lookups stop at the direct
+			// table, so both homes agree and the stale one is never read.
+			h.ints.each(func(k int64, g int32) {
 				if uint64(k) < uint64(len(h.dense)) {
 					h.dense[k] = g + 1
-					delete(h.ints, k)
 				}
-			}
+			})
 		}
 		g := h.dense[v]
 		if g == 0 {
@@ -378,16 +383,32 @@ func (h *HashAgg) intGroup(v int64, i int, newGroup func(i int) int32) int32 {
 		}
 		return g - 1
 	}
-	g, ok := h.ints[v]
-	if !ok {
-		g = newGroup(i)
-		h.ints[v] = g
-	}
-	return g
+	return h.ints.find(v, func() int32 { return newGroup(i) })
 }
 
-// assignIntGroups is assignGroups for a NULL-free integer key vector.
-func (h *HashAgg) assignIntGroups(b *columnar.Batch, vals []int64, gids []int32, newGroup func(i int) int32) {
+// assignIntGroups is assignGroups for an integer key vector (valid: its
+// validity bitmap, nil when it has no NULLs).
+func (h *HashAgg) assignIntGroups(b *columnar.Batch, vals []int64, valid columnar.Bitmap, gids []int32, newGroup func(i int) int32) {
+	if valid != nil {
+		forEach(b, func(i int) {
+			if !valid.Get(i) {
+				if h.nullGID < 0 {
+					h.nullGID = newGroup(i)
+				}
+				gids[i] = h.nullGID
+				return
+			}
+			v := vals[i]
+			if uint64(v) < uint64(len(h.dense)) {
+				if g := h.dense[v]; g != 0 {
+					gids[i] = g - 1
+					return
+				}
+			}
+			gids[i] = h.intGroup(v, i, newGroup)
+		})
+		return
+	}
 	if b.Sel == nil {
 		vals = vals[:b.Len]
 		for i, v := range vals {

@@ -20,10 +20,6 @@ type compositeKeys struct {
 	interns []*strTable
 	nids    []int32 // per string column: ids handed out so far
 	remaps  []dict.Remap
-	newRows []int // rows of the current batch that created a group
-	plain   []*columnar.Vector
-	decoded []columnar.Vector // coded keys, decoded for storing
-	null    *columnar.Vector
 }
 
 func newCompositeKeys(types []columnar.Type) *compositeKeys {
@@ -32,9 +28,6 @@ func newCompositeKeys(types []columnar.Type) *compositeKeys {
 		interns: make([]*strTable, len(types)),
 		nids:    make([]int32, len(types)),
 		remaps:  make([]dict.Remap, len(types)),
-		plain:   make([]*columnar.Vector, len(types)),
-		decoded: make([]columnar.Vector, len(types)),
-		null:    columnar.ConstVector(columnar.NullValue(columnar.TNull)),
 	}
 	c.tab = newKeyTable(c.w)
 	for i, t := range types {
@@ -184,35 +177,46 @@ func (c *compositeKeys) assign(b *columnar.Batch, keys []*columnar.Vector, gids 
 	})
 }
 
-// assignComposite is assignGroups through the composite key table. The
-// batch's new groups are numbered in row order while probing, then their
-// key values are stored with one appendRows and the aggregate states grown
-// once, not once per group (high-cardinality groupings create a group for
-// most rows).
+// assignComposite is assignGroups through the composite key table.
 func (h *HashAgg) assignComposite(b *columnar.Batch, keys []*columnar.Vector, gids []int32) {
-	c := h.comp
-	c.newRows = c.newRows[:0]
-	c.assign(b, keys, gids, func(i int) int32 {
+	h.newRows = h.newRows[:0]
+	h.comp.assign(b, keys, gids, func(i int) int32 {
 		g := int32(h.ngroups)
 		h.ngroups++
-		c.newRows = append(c.newRows, i)
+		h.newRows = append(h.newRows, i)
 		return g
 	})
-	if len(c.newRows) == 0 {
+	h.flushNewGroups(b, keys)
+}
+
+// flushNewGroups stores the key values of the groups created by the rows
+// h.newRows of b (numbered in row order while probing) with one
+// appendRows, and grows the aggregate states once: high-cardinality
+// groupings create a group for most rows, and doing both per group was a
+// large part of their cost.
+func (h *HashAgg) flushNewGroups(b *columnar.Batch, keys []*columnar.Vector) {
+	if len(h.newRows) == 0 {
 		return
 	}
 	// The rows store plain values: decode coded strings; a NULL-typed key
 	// (GROUP BY NULL) is stored as a constant NULL.
-	for k, v := range keys {
-		switch {
-		case v.Type.ID == columnar.Null:
-			c.plain[k] = c.null
-		default:
-			c.plain[k] = decodeLive(v, b, &c.decoded[k])
-		}
+	if len(h.plainNew) < len(keys) {
+		h.plainNew = make([]*columnar.Vector, len(keys))
+		h.decodedNew = make([]columnar.Vector, len(keys))
 	}
-	h.keys.appendRows(&columnar.Batch{Len: b.Len, Sel: c.newRows}, c.plain)
+	plain := h.plainNew[:len(keys)]
+	for k, v := range keys {
+		if v.Type.ID == columnar.Null {
+			plain[k] = nullKey
+			continue
+		}
+		plain[k] = decodeLive(v, b, &h.decodedNew[k])
+	}
+	h.keys.appendRows(&columnar.Batch{Len: b.Len, Sel: h.newRows}, plain)
 	for _, s := range h.states {
 		s.grow(h.ngroups)
 	}
 }
+
+// nullKey is the stored value of a NULL-typed group key.
+var nullKey = columnar.ConstVector(columnar.NullValue(columnar.TNull))

@@ -104,3 +104,72 @@ func (t *keyTable) grow() {
 		t.slots[s] = e
 	}
 }
+
+// intKeyTable maps int64 keys to group ids with open addressing, for a
+// single integer GROUP BY key too large or too sparse for the direct
+// table: one 16-byte slot (key, group id + 1; 0 = empty) per probe, keys
+// placed by Fibonacci hashing so that runs of consecutive keys (order
+// keys, dates) spread over the table.
+type intKeyTable struct {
+	slots []intKeySlot
+	shift uint // 64 - log2(len(slots))
+	n     int
+}
+
+type intKeySlot struct {
+	key int64
+	gid int32 // group id + 1; 0 = empty
+}
+
+func newIntKeyTable() *intKeyTable {
+	return &intKeyTable{slots: make([]intKeySlot, 256), shift: 64 - 8}
+}
+
+func (t *intKeyTable) home(v int64) uint64 { return (uint64(v) * 0x9e3779b97f4a7c15) >> t.shift }
+
+// find returns the group of v, or calls create and records the id it
+// returns.
+func (t *intKeyTable) find(v int64, create func() int32) int32 {
+	mask := uint64(len(t.slots) - 1)
+	for s := t.home(v); ; s = (s + 1) & mask {
+		e := &t.slots[s]
+		if e.gid == 0 {
+			g := create()
+			e.key, e.gid = v, g+1
+			t.n++
+			if 4*t.n >= 3*len(t.slots) {
+				t.grow()
+			}
+			return g
+		}
+		if e.key == v {
+			return e.gid - 1
+		}
+	}
+}
+
+func (t *intKeyTable) grow() {
+	old := t.slots
+	t.slots = make([]intKeySlot, 2*len(old))
+	t.shift--
+	mask := uint64(len(t.slots) - 1)
+	for _, e := range old {
+		if e.gid == 0 {
+			continue
+		}
+		s := t.home(e.key)
+		for t.slots[s].gid != 0 {
+			s = (s + 1) & mask
+		}
+		t.slots[s] = e
+	}
+}
+
+// each calls fn for every key and its group.
+func (t *intKeyTable) each(fn func(v int64, g int32)) {
+	for _, e := range t.slots {
+		if e.gid != 0 {
+			fn(e.key, e.gid-1)
+		}
+	}
+}

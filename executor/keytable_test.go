@@ -59,3 +59,42 @@ func BenchmarkKeyTable(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N*len(rows))/b.Elapsed().Seconds(), "rows/s")
 }
+
+// TestIntKeyTable checks find against a Go map, over sequential, negative
+// and far-apart keys, through several grows.
+func TestIntKeyTable(t *testing.T) {
+	tab := newIntKeyTable()
+	ref := map[int64]int32{}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i := 0; i < 50000; i++ {
+		var v int64
+		switch i % 3 {
+		case 0:
+			v = int64(i / 3) // sequential
+		case 1:
+			v = -int64(rng.IntN(1000)) // negative, repeated
+		default:
+			v = int64(rng.Uint64()) // anywhere
+		}
+		want, seen := ref[v]
+		if !seen {
+			want = int32(len(ref))
+			ref[v] = want
+		}
+		created := false
+		got := tab.find(v, func() int32 { created = true; return want })
+		if got != want || created == seen {
+			t.Fatalf("key %d: got group %d (created %v), want %d (new %v)", v, got, created, want, !seen)
+		}
+	}
+	n := 0
+	tab.each(func(v int64, g int32) {
+		if ref[v] != g {
+			t.Fatalf("each: key %d has group %d, want %d", v, g, ref[v])
+		}
+		n++
+	})
+	if n != len(ref) {
+		t.Fatalf("each visited %d keys, want %d", n, len(ref))
+	}
+}

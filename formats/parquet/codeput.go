@@ -7,13 +7,14 @@ import (
 
 // putCodedRows copies src rows part[k]-shift to dst slots off+k where src
 // or dst is dictionary-coded (a string column read as codes in a filtered
-// scan). An output batch gathers rows of one column chunk, hence of one
-// dictionary, and stays coded; it turns plain only when a writer fell
-// back to PLAIN pages inside the chunk, and then its coded rows become the
-// dictionary's values (slices of the immutable dictionary: no copy).
-func putCodedRows(dst, src *columnar.Vector, part []int, shift, off int) {
+// scan). An output that accepts codes (codes) gets them: its batch gathers
+// rows of one column chunk, hence of one dictionary, and stays coded; it
+// turns plain only when a writer fell back to PLAIN pages inside the
+// chunk. Plain output rows are the dictionary's values: slices of the
+// immutable dictionary, no copy.
+func putCodedRows(dst, src *columnar.Vector, part []int, shift, off int, codes bool) {
 	sd, scodes, scoded := dict.Of(src)
-	if scoded && (off == 0 || dst.Dict == src.Dict) {
+	if codes && scoded && (off == 0 || dst.Dict == src.Dict) {
 		if off == 0 {
 			dict.Set(dst, sd, int(batchRows))
 		}

@@ -71,20 +71,25 @@ func TestDictCodesFiltered(t *testing.T) {
 			}
 		}
 		for _, m := range scanModes {
-			for _, codes := range []bool{true, false} {
+			// codes: asked (DictCols), off (the rule switched off), or not
+			// asked (strings read as codes are handed out as strings).
+			for _, codes := range []string{"asked", "off", "not-asked"} {
 				for _, threads := range []int{1, 2} {
-					name := fmt.Sprintf("%s/%s/codes=%v/threads=%d", f.name, m.name, codes, threads)
+					name := fmt.Sprintf("%s/%s/codes=%s/threads=%d", f.name, m.name, codes, threads)
 					st := &index.ScanStats{}
 					spec := m.spec(outCols, f.preds, threads, st)
-					spec.DictCols = []int{1, 2, 3}
-					if !codes {
+					switch codes {
+					case "asked":
+						spec.DictCols = []int{1, 2, 3}
+					case "off":
+						spec.DictCols = []int{1, 2, 3}
 						spec.Off = spec.Off.With(index.DictCodes)
 					}
 					rows, coded := scanCodes(t, tb, spec)
 					checkDictRows(t, name, cols, rows, want)
-					if !spec.On(index.DictCodes) {
+					if !spec.On(index.DictCodes) || codes == "not-asked" {
 						if st.DictUnits != 0 || slices.ContainsFunc(coded, func(c int) bool { return c > 0 }) {
-							t.Errorf("%s: dict codes off, yet DictUnits %d, coded batches %v", name, st.DictUnits, coded)
+							t.Errorf("%s: no codes asked for, yet DictUnits %d, coded batches %v", name, st.DictUnits, coded)
 						}
 						continue
 					}

@@ -45,6 +45,9 @@ type fcol struct {
 	valid columnar.Bitmap
 	arena []byte
 	gen   uint64 // the worker's batch generation buf was decoded for (filter columns)
+	// wantCodes: some output of the column accepts dictionary codes
+	// (ScanSpec.WantsCodes); DictUnits counts its coded chunks.
+	wantCodes bool
 }
 
 // skipper is the Skip method every typed column chunk reader has.
@@ -143,7 +146,7 @@ func (w *worker) filteredUnit(tk *task, u *unit, pf *pqFile, preds []index.Pred,
 		if err != nil {
 			return fc.tcol, asCorrupt(err)
 		}
-		if coded && s.stats != nil {
+		if coded && fc.wantCodes && s.stats != nil {
 			atomic.AddInt64(&s.stats.DictUnits, 1)
 		}
 		fc.pos, fc.rows, fc.size = 0, u.rows, cc.TotalCompressedSize()
@@ -331,7 +334,7 @@ func (w *worker) putRunRows(ob *outBatch, fc *fcol, part []int, shift, at int) e
 			copyRows(dst.Floats[off:], src.Floats, part, shift)
 		case columnar.PhysBytes:
 			if src.Dict != nil || dst.Dict != nil {
-				putCodedRows(dst, src, part, shift, off)
+				putCodedRows(dst, src, part, shift, off, w.s.spec.WantsCodes(o))
 				break
 			}
 			arena := ob.arenas[o]
@@ -440,15 +443,16 @@ func (w *worker) filterCols(preds []index.Pred) []*fcol {
 		fc := get(tc)
 		fc.outs = append(fc.outs, o)
 	}
-	// Strings come as codes when every output of the column accepts them
-	// (a filter-only column is compared on its dictionary, rowfilter.go).
+	// Dictionary-encoded strings are read as codes: filters compare them on
+	// the dictionary (codefilter.go), and the rows kept go out as codes to
+	// the outputs that accept them, as slices of the dictionary to the
+	// others (codeput.go), which costs no more than decoding strings.
 	dictOK := s.spec.On(index.DictCodes)
 	for _, fc := range cols {
 		fc.dec.dictOK, fc.dec.codes = dictOK, dictOK
+		fc.wantCodes = false
 		for _, o := range fc.outs {
-			if !s.spec.WantsCodes(o) {
-				fc.dec.codes = false
-			}
+			fc.wantCodes = fc.wantCodes || s.spec.WantsCodes(o)
 		}
 	}
 	return cols

@@ -243,6 +243,31 @@ func (st *step) selectSparse(v *columnar.Vector, sel []int) []int {
 	return dropNulls(v.Valid, sel)
 }
 
+// mark sets mask[i] for the non-NULL rows i of sel in the step's range.
+func (st *step) mark(v *columnar.Vector, sel []int, mask []bool) {
+	switch st.kind {
+	case stepInt:
+		markRange(v.Ints, st.lo, uint64(st.hi)-uint64(st.lo), v.Valid, sel, mask)
+	case stepUint:
+		markRange(v.Uints, uint64(st.lo), uint64(st.hi)-uint64(st.lo), v.Valid, sel, mask)
+	case stepFloat:
+		for _, i := range sel {
+			x := v.Floats[i]
+			if !(x < st.flo) && (!st.fhiSet || x <= st.fhi) && (v.Valid == nil || v.Valid.Get(i)) {
+				mask[i] = true
+			}
+		}
+	}
+}
+
+func markRange[T int64 | uint64](data []T, lo T, span uint64, valid columnar.Bitmap, sel []int, mask []bool) {
+	for _, i := range sel {
+		if uint64(data[i]-lo) <= span && (valid == nil || valid.Get(i)) {
+			mask[i] = true
+		}
+	}
+}
+
 // rangeDense writes to out the i with lo <= data[i] <= lo+span: the
 // subtraction wraps values below lo above span, so one unsigned comparison
 // tests both bounds.

@@ -144,6 +144,13 @@ func mark(p index.Pred, vec func(col int) *columnar.Vector, sel []int, mask []bo
 		}
 		return
 	}
+	if kind, ok := rangeKind(p); ok {
+		// A comparison inside an OR: the range test of its step.
+		st := fullRange(kind, p.Col)
+		st.narrow(p)
+		st.mark(v, sel, mask)
+		return
+	}
 	switch v.Type.Phys() {
 	case columnar.PhysInt:
 		vals := make([]int64, len(p.Vals))

@@ -361,17 +361,19 @@ func sumInts(vals, counts []int64, in []int64, gids []int32, sel []int, n int) b
 		counts[g]++
 	}
 	if sel == nil {
+		// Overflow collects in the sign bit of bad instead of a branch
+		// per row: a+x wrapped iff the result's sign differs from both.
+		var bad int64
 		in, gids = in[:n], gids[:n]
 		for i, x := range in {
 			g := gids[i]
-			r := vals[g] + x
-			if (r > vals[g]) != (x > 0) {
-				ok = false
-			}
+			a := vals[g]
+			r := a + x
+			bad |= (a ^ r) & (x ^ r)
 			vals[g] = r
 			counts[g]++
 		}
-		return ok
+		return bad >= 0
 	}
 	for _, i := range sel {
 		add(i)

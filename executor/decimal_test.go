@@ -161,3 +161,23 @@ func TestCastToDecimal(t *testing.T) {
 		t.Fatalf("TRY_CAST: got %v", got)
 	}
 }
+
+// TestSumOverflow: an exact SUM past int64 is an error at every batch
+// size, grouped or not, and a sum that comes back into range on the way
+// is not.
+func TestSumOverflow(t *testing.T) {
+	big := int64(math.MaxInt64 - 10)
+	for _, n := range batchSizes {
+		src := &source{types: []columnar.Type{columnar.TInt64}, n: n, rows: [][]columnar.Value{{i64(big)}, {i64(5)}, {i64(6)}}}
+		agg := &HashAgg{Input: src, Aggs: []AggSpec{{Kind: AggSum, Arg: ColumnExpr(0, columnar.TInt64), Type: columnar.TInt64}}}
+		if err := drainErr(agg); err == nil || err.Error() != "overflow in SUM of BIGINT" {
+			t.Fatalf("batch=%d: got %v", n, err)
+		}
+		d := columnar.DecimalType(18, 2)
+		src = &source{types: []columnar.Type{d}, n: n, rows: [][]columnar.Value{{dec(18, 2, big)}, {dec(18, 2, -20)}, {dec(18, 2, 15)}}}
+		agg = &HashAgg{Input: src, Aggs: []AggSpec{{Kind: AggSum, Arg: ColumnExpr(0, d), Type: d}}}
+		if got := drain(t, agg); !equalStrings(got, []string{"92233720368547757.92"}) {
+			t.Fatalf("batch=%d: got %v", n, got)
+		}
+	}
+}

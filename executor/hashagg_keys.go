@@ -170,10 +170,20 @@ func (c *compositeKeys) assign(b *columnar.Batch, keys []*columnar.Vector, gids 
 	w := c.w
 	var row int
 	create := func() int32 { return newGroup(row) }
+	// Rows often repeat the previous row's key (the line items of one
+	// order share their flags and dates): compare with it before hashing.
+	var prev []uint64
+	var prevG int32
 	forEach(b, func(i int) {
 		key := c.words[i*w : i*w+w]
+		if prev != nil && equalWords(prev, key) {
+			gids[i] = prevG
+			return
+		}
 		row = i
-		gids[i] = c.tab.find(key, hashWords(key), create)
+		prevG = c.tab.find(key, hashWords(key), create)
+		prev = key
+		gids[i] = prevG
 	})
 }
 

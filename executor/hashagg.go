@@ -37,10 +37,13 @@ type AggSpec struct {
 }
 
 // HashAgg groups its input by the Groups expressions and computes Aggs per
-// group. Group ids come from a hash table keyed on the group values (typed
-// maps for single integer or string keys, an encoded key otherwise); the
-// aggregate states are plain slices indexed by group id, updated batch by
-// batch by typed loops. With no Groups it emits one row even for no input.
+// group. Group ids come from a hash table keyed on the group values: a
+// direct table or an int64 open-addressing table for a single integer key,
+// a string table (or per-code ids) for a single string key, word-keyed
+// composite keys for several keys (keytable.go, hashagg_keys.go), an
+// encoded key past 63 keys; the aggregate states are plain slices indexed
+// by group id, updated batch by batch by typed loops. With no Groups it
+// emits one row even for no input.
 type HashAgg struct {
 	Input  Operator
 	Groups []Expr

@@ -73,11 +73,9 @@ func (c *compositeKeys) fill(b *columnar.Batch, keys []*columnar.Vector) {
 		}
 		switch v.Type.Phys() {
 		case columnar.PhysInt:
-			vals := v.Ints
-			forEach(b, func(i int) { words[i*w+col] = uint64(vals[i]) })
+			fillWords(words, w, col, v.Ints, b)
 		case columnar.PhysUint:
-			vals := v.Uints
-			forEach(b, func(i int) { words[i*w+col] = vals[i] })
+			fillWords(words, w, col, v.Uints, b)
 		case columnar.PhysBool:
 			vals := v.Bools
 			forEach(b, func(i int) {
@@ -128,6 +126,20 @@ func (c *compositeKeys) fill(b *columnar.Batch, keys []*columnar.Vector) {
 	}
 }
 
+// fillWords sets word col of each live row's key to its value.
+func fillWords[T int64 | uint64](words []uint64, w, col int, vals []T, b *columnar.Batch) {
+	if b.Sel != nil {
+		for _, i := range b.Sel {
+			words[i*w+col] = uint64(vals[i])
+		}
+		return
+	}
+	vals = vals[:b.Len]
+	for i, x := range vals {
+		words[i*w+col] = uint64(x)
+	}
+}
+
 // constWord is the word (and NULL flag) of a Const key vector.
 func (c *compositeKeys) constWord(k int, v *columnar.Vector) (uint64, bool) {
 	if v.IsNull(0) {
@@ -174,7 +186,7 @@ func (c *compositeKeys) assign(b *columnar.Batch, keys []*columnar.Vector, gids 
 	// order share their flags and dates): compare with it before hashing.
 	var prev []uint64
 	var prevG int32
-	forEach(b, func(i int) {
+	one := func(i int) {
 		key := c.words[i*w : i*w+w]
 		if prev != nil && equalWords(prev, key) {
 			gids[i] = prevG
@@ -184,7 +196,26 @@ func (c *compositeKeys) assign(b *columnar.Batch, keys []*columnar.Vector, gids 
 		prevG = c.tab.find(key, hashWords(key), create)
 		prev = key
 		gids[i] = prevG
-	})
+	}
+	if b.Sel != nil {
+		for _, i := range b.Sel {
+			one(i)
+		}
+		return
+	}
+	// The common case, written out so that the repeat test stays inline.
+	words := c.words[:b.Len*w]
+	for i := 0; i < b.Len; i++ {
+		key := words[i*w : i*w+w]
+		if prev != nil && equalWords(prev, key) {
+			gids[i] = prevG
+			continue
+		}
+		row = i
+		prevG = c.tab.find(key, hashWords(key), create)
+		prev = key
+		gids[i] = prevG
+	}
 }
 
 // assignComposite is assignGroups through the composite key table.

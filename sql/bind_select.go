@@ -180,9 +180,15 @@ func (b *binder) expandSelect() ([]selItem, error) {
 	if len(spans) != len(b.q.sel.SelectExprs) {
 		spans = nil
 	}
+	stars := 0
 	for k, se := range b.q.sel.SelectExprs {
 		switch se := se.(type) {
 		case *sqlparser.StarExpr:
+			exclude, err := b.starExclusions(stars)
+			if err != nil {
+				return nil, err
+			}
+			stars++
 			qual := se.TableName.Name.String()
 			if qual != "" {
 				known := false
@@ -203,9 +209,16 @@ func (b *binder) expandSelect() ([]selItem, error) {
 					continue
 				}
 				if qual == "" || strings.EqualFold(col.Table, qual) {
+					if _, ex := exclude[strings.ToLower(col.Name)]; ex {
+						exclude[strings.ToLower(col.Name)] = false // matched
+						continue
+					}
 					col := col
 					items = append(items, selItem{star: &col, name: col.Name, sp: b.cl.sel})
 				}
+			}
+			if err := b.excludedAll(stars-1, exclude); err != nil {
+				return nil, err
 			}
 		case *sqlparser.AliasedExpr:
 			sp := b.cl.sel

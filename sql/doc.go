@@ -26,6 +26,8 @@
 //	                          → INTERVAL '86400000000' MICROSECOND PRECEDING
 //	key, table, é, …          → `key`, … (identifiers MySQL reserves or cannot lex)
 //	range(…) [AS] t(c)        → `range`(…) AS t (the column list remembered)
+//	* EXCLUDE (a, b)          → * (the names remembered by the star's ordinal)
+//	x IN ()                   → x IN ('b2sql:empty_in'), FALSE (NOT IN: TRUE)
 //	median(x) OVER …          → COUNT('b2sql:window:median', x) OVER … (any
 //	                            function whose OVER the grammar lacks)
 //

@@ -36,6 +36,9 @@ type rewritten struct {
 	// range(5) AS t(i), keyed by the lower-case alias: MySQL's grammar
 	// has no column list after a table function, so it is cut out.
 	funcCols map[string][]string
+	// starExclude is * EXCLUDE (a, b) of the select list, keyed by the
+	// star's ordinal among the select list's stars (cut out of the text).
+	starExclude map[int][]string
 }
 
 // orig maps an offset of the rewritten text to the statement's text.
@@ -117,7 +120,7 @@ type castFrame struct {
 // rewrite turns a DuckDB query's tokens into text the vitess MySQL grammar
 // parses to the same meaning; see doc.go for the list.
 func rewrite(src Source, toks []token) (*rewritten, error) {
-	w := &rewriter{src: src, toks: toks, rw: &rewritten{paths: map[string]bool{}, nulls: map[int]bool{}, winNulls: map[[2]int]bool{}, funcCols: map[string][]string{}}}
+	w := &rewriter{src: src, toks: toks, rw: &rewritten{paths: map[string]bool{}, nulls: map[int]bool{}, winNulls: map[[2]int]bool{}, funcCols: map[string][]string{}, starExclude: map[int][]string{}}}
 	if len(toks) > 0 {
 		w.prevE = toks[0].off
 	}
@@ -134,7 +137,8 @@ func rewrite(src Source, toks []token) (*rewritten, error) {
 	}
 	var wins []winSpec // open window specifications, innermost last
 	inWindowClause := false
-	drop := map[int]bool{} // tokens cut out (a table function's column list)
+	drop := map[int]bool{} // tokens cut out (a table function's column list, EXCLUDE)
+	stars := 0             // select-list stars so far (for EXCLUDE)
 	tokAt := func(i int) token {
 		if i < len(toks) {
 			return toks[i]
@@ -171,6 +175,24 @@ func rewrite(src Source, toks []token) (*rewritten, error) {
 		case (t.is("X") || t.is("B")) && next.kind == tkString && next.off == t.end:
 			// SQLite/MySQL X'…' (and B'…') literals would read as x AS '…'.
 			return nil, w.errAt(t, ErrUnsupported, strings.ToUpper(t.val)+"'…' literals are not supported")
+		case t.isOp("*") && (prev.is("SELECT") || prev.is("DISTINCT") || prev.is("ALL") || prev.isOp(",") || prev.isOp(".")):
+			// A select-list star, perhaps with DuckDB's EXCLUDE (…). A
+			// nested query's list is cut here too (vitess parses the whole
+			// text) but recorded when that query is parsed on its own.
+			if next.is("EXCLUDE") {
+				names, err := w.excludeList(i+2, drop)
+				if err != nil {
+					return nil, err
+				}
+				if depth == 0 {
+					w.rw.starExclude[stars] = names
+				}
+				drop[i+1] = true
+			}
+			if depth == 0 {
+				stars++
+			}
+			w.tok(t, w.raw(t))
 		case t.is("IN") && next.isOp("(") && tokAt(i+2).isOp(")"):
 			// x IN () (SQLite): MySQL has no empty list; the binder turns
 			// the marker into FALSE (TRUE for NOT IN), whatever x is.
@@ -331,6 +353,40 @@ func rewrite(src Source, toks []token) (*rewritten, error) {
 	w.gap(len(src.Text))
 	w.rw.text = w.b.String()
 	return w.rw, nil
+}
+
+// excludeList reads EXCLUDE's names from token i on: (a, b) or a single
+// name; their tokens are marked in drop.
+func (w *rewriter) excludeList(i int, drop map[int]bool) ([]string, error) {
+	name := func(k int) (string, bool) {
+		if k < len(w.toks) && (w.toks[k].kind == tkIdent || w.toks[k].kind == tkQIdent) {
+			return w.toks[k].val, true
+		}
+		return "", false
+	}
+	if n, ok := name(i); ok && !w.toks[i].is("FROM") {
+		drop[i] = true
+		return []string{n}, nil
+	}
+	if !w.tokOrEnd(i).isOp("(") {
+		return nil, w.errAt(w.tokOrEnd(i), ErrSyntax, syntaxNear(w.src, w.tokOrEnd(i)))
+	}
+	drop[i] = true
+	var names []string
+	for k := i + 1; ; k += 2 {
+		n, ok := name(k)
+		if !ok {
+			return nil, w.errAt(w.tokOrEnd(k), ErrSyntax, "expected a column name, "+syntaxNear(w.src, w.tokOrEnd(k)))
+		}
+		names = append(names, n)
+		drop[k], drop[k+1] = true, true
+		if w.tokOrEnd(k + 1).isOp(")") {
+			return names, nil
+		}
+		if !w.tokOrEnd(k + 1).isOp(",") {
+			return nil, w.errAt(w.tokOrEnd(k+1), ErrSyntax, syntaxNear(w.src, w.tokOrEnd(k+1)))
+		}
+	}
 }
 
 // overAfterCall reports whether the call whose name is token i is

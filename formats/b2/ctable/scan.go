@@ -220,6 +220,15 @@ func (t *Table) Scan(ctx context.Context, spec index.ScanSpec) (columnar.Reader,
 // boundaries, and returns the units with a surviving block.
 func (pl *scanPlan) units() (units []int, per int64) {
 	per = max(1, batchRows/pl.grain)
+	if pl.topk != nil {
+		// Under a top-k every unit is one block, ordered best first: a
+		// worker's first unit is then the best block it can get, whose
+		// rows let the top-k publish its bound before the worker asks
+		// about the next one. Units of many small blocks made the skips
+		// depend on timing (both workers deep in their first unit before
+		// any bound existed).
+		per = 1
+	}
 	for u := int64(0); u*per < int64(len(pl.verdicts)); u++ {
 		if pl.liveBlocks(int(u), per) > 0 {
 			units = append(units, int(u))

@@ -103,11 +103,12 @@ func TestTopKPruningReadsLastBlock(t *testing.T) {
 func TestTopKOrderVisitsBestUnitFirst(t *testing.T) {
 	tb := rulesTable(t)
 	// ASC on ts visits table order; DESC visits the last unit first:
-	// units are 32 blocks of 256 rows, so unit 1 starts at row 8192.
+	// under a top-k units are single blocks of 256 rows, so the last one,
+	// block 39, starts at row 39*256 = 9984.
 	for _, tc := range []struct {
 		desc  bool
 		first int64
-	}{{false, 0}, {true, 8192}} {
+	}{{false, 0}, {true, 9984}} {
 		bound := &index.TopKBound{Col: 0, Desc: tc.desc}
 		rows := scanAll(t, tb, index.ScanSpec{Cols: []int{0}, Limit: -1, Threads: 1, TopK: bound})
 		if len(rows) != rulesRows || rows[0][0].I != tc.first {

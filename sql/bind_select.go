@@ -108,6 +108,11 @@ func (b *binder) bindSelect() (*Bound, error) {
 		}
 	}
 
+	qualify, err := b.bindQualify(aggregating)
+	if err != nil {
+		return nil, err
+	}
+
 	// ORDER BY may add hidden columns to the projection, and aggregates.
 	proj := &planner.Project{}
 	names := make([]string, len(items))
@@ -141,6 +146,10 @@ func (b *binder) bindSelect() (*Bound, error) {
 		input = &planner.Window{Input: input, Funcs: b.win.funcs, Out: b.win.cols}
 	}
 	b.win = nil
+	if qualify != nil {
+		// QUALIFY filters the rows the windows were computed over.
+		input = &planner.Filter{Input: input, Cond: qualify}
+	}
 	proj.Input = input
 	var root planner.Node = proj
 	if sel.QueryOpts.Distinct {

@@ -27,6 +27,8 @@
 //	key, table, é, …          → `key`, … (identifiers MySQL reserves or cannot lex)
 //	range(…) [AS] t(c)        → `range`(…) AS t (the column list remembered)
 //	* EXCLUDE (a, b)          → * (the names remembered by the star's ordinal)
+//	QUALIFY cond              → removed; cond's tokens remembered and bound
+//	                            as a Filter above the Window (bind_qualify.go)
 //	x IN ()                   → x IN ('b2sql:empty_in'), FALSE (NOT IN: TRUE)
 //	median(x) OVER …          → COUNT('b2sql:window:median', x) OVER … (any
 //	                            function whose OVER the grammar lacks)

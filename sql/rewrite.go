@@ -39,6 +39,10 @@ type rewritten struct {
 	// starExclude is * EXCLUDE (a, b) of the select list, keyed by the
 	// star's ordinal among the select list's stars (cut out of the text).
 	starExclude map[int][]string
+	// qualify is the token range [lo, hi) of the condition of DuckDB's
+	// QUALIFY (cut out of the text, bound by bind_qualify.go); lo == 0:
+	// none.
+	qualify [2]int
 }
 
 // orig maps an offset of the rewritten text to the statement's text.
@@ -175,6 +179,21 @@ func rewrite(src Source, toks []token) (*rewritten, error) {
 		case (t.is("X") || t.is("B")) && next.kind == tkString && next.off == t.end:
 			// SQLite/MySQL X'…' (and B'…') literals would read as x AS '…'.
 			return nil, w.errAt(t, ErrUnsupported, strings.ToUpper(t.val)+"'…' literals are not supported")
+		case t.is("QUALIFY"):
+			// QUALIFY cond runs up to the next clause of its query. A
+			// nested query's is cut here too, recorded when it is parsed.
+			end := qualifyEnd(toks, i+1)
+			if end == i+1 {
+				return nil, w.errAt(tokAt(end), ErrSyntax, syntaxNear(src, tokAt(end)))
+			}
+			if depth == 0 {
+				w.rw.qualify = [2]int{i + 1, end}
+			}
+			for k := i + 1; k < end; k++ {
+				drop[k] = true
+			}
+			w.skip(t)
+			continue
 		case t.isOp("*") && (prev.is("SELECT") || prev.is("DISTINCT") || prev.is("ALL") || prev.isOp(",") || prev.isOp(".")):
 			// A select-list star, perhaps with DuckDB's EXCLUDE (…). A
 			// nested query's list is cut here too (vitess parses the whole
@@ -387,6 +406,31 @@ func (w *rewriter) excludeList(i int, drop map[int]bool) ([]string, error) {
 			return nil, w.errAt(w.tokOrEnd(k+1), ErrSyntax, syntaxNear(w.src, w.tokOrEnd(k+1)))
 		}
 	}
+}
+
+// qualifyEnd returns the index of the first token after a QUALIFY
+// condition starting at token i: the query's next clause, the ")" that
+// closes it, or the end.
+func qualifyEnd(toks []token, i int) int {
+	depth := 0
+	for ; i < len(toks); i++ {
+		t := toks[i]
+		switch {
+		case t.isOp("("):
+			depth++
+		case t.isOp(")"):
+			if depth == 0 {
+				return i
+			}
+			depth--
+		case depth > 0:
+		case t.isOp(";"), t.is("LIMIT"), t.is("OFFSET"), t.is("UNION"), t.is("INTERSECT"), t.is("EXCEPT"),
+			t.is("ORDER") && i+1 < len(toks) && toks[i+1].is("BY"),
+			t.is("WINDOW") && i+2 < len(toks) && toks[i+2].is("AS"):
+			return i
+		}
+	}
+	return i
 }
 
 // overAfterCall reports whether the call whose name is token i is

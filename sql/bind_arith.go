@@ -88,7 +88,7 @@ func (b *binder) arith(fn string, l, r planner.Expr, ls, rs sqlparser.Expr, c ec
 		}
 	case "*":
 		if lt.ID == columnar.Decimal || rt.ID == columnar.Decimal {
-			if pt, lt2, rt2, ok := decimalProduct(b.litDecimal(l, lt), b.litDecimal(r, rt)); ok {
+			if pt, lt2, rt2, ok := decimalProduct(b.litDecimal(l, lt), b.litDecimal(r, rt), wideDecimal(l) || wideDecimal(r)); ok {
 				lc, err := b.coerce(l, lt2, ls, c)
 				if err != nil {
 					return nil, err
@@ -110,8 +110,14 @@ func (b *binder) arith(fn string, l, r planner.Expr, ls, rs sqlparser.Expr, c ec
 	case "+", "-":
 		if t.ID == columnar.Decimal {
 			// One more digit for the carry, as DuckDB does; past 18 digits
-			// DuckDB stays in int64 with an overflow check, and so do we.
-			t = columnar.DecimalType(min(int(t.Precision)+1, maxDecimal), int(t.Scale))
+			// DuckDB stays in int64 with an overflow check, and so do we,
+			// unless an operand already has 18 digits (see wideDecimal).
+			switch {
+			case int(t.Precision) < maxDecimal:
+				t = columnar.DecimalType(int(t.Precision)+1, int(t.Scale))
+			case wideDecimal(l) || wideDecimal(r):
+				t = columnar.TFloat64
+			}
 		}
 	}
 	lc, err := b.coerce(l, t, ls, c)
@@ -213,10 +219,11 @@ func (b *binder) bindUnary(e *sqlparser.UnaryExpr, c ectx) (planner.Expr, error)
 // DECIMAL(p1+p2, s1+s2), the product of the scaled integers, exact. Past
 // 18 digits of precision DuckDB keeps the int64 product (DECIMAL(18, s1+s2))
 // and checks it for overflow, and so does the executor. An integer operand
-// counts as DECIMAL(digits, 0); BIGINT (19 digits) and scales past 18 give
-// ok == false (the caller falls back to DOUBLE). lt2 and rt2 are the types
-// the operands are cast to.
-func decimalProduct(lt, rt columnar.Type) (pt, lt2, rt2 columnar.Type, ok bool) {
+// counts as DECIMAL(digits, 0); BIGINT (19 digits), scales past 18, and a
+// capped product with a wide operand (wideDecimal) give ok == false (the
+// caller falls back to DOUBLE). lt2 and rt2 are the types the operands are
+// cast to.
+func decimalProduct(lt, rt columnar.Type, wide bool) (pt, lt2, rt2 columnar.Type, ok bool) {
 	asDec := func(t columnar.Type) (columnar.Type, bool) {
 		switch {
 		case t.ID == columnar.Decimal:
@@ -232,8 +239,29 @@ func decimalProduct(lt, rt columnar.Type) (pt, lt2, rt2 columnar.Type, ok bool) 
 	if !lok || !rok || s > maxDecimal {
 		return pt, lt, rt, false
 	}
-	p := min(int(lt2.Precision)+int(rt2.Precision), maxDecimal)
+	p := int(lt2.Precision) + int(rt2.Precision)
+	if p > maxDecimal && wide {
+		return pt, lt, rt, false
+	}
+	p = min(p, maxDecimal)
 	return columnar.DecimalType(max(p, s), s), lt2, rt2, true
+}
+
+// wideDecimal reports an 18-digit DECIMAL operand that is not itself one
+// of our capped int64 results (+ - *, which DuckDB computes in int64 too):
+// typically a SUM, which DuckDB types DECIMAL(38,s) and we DECIMAL(18,s).
+// DuckDB computes with such values in 128 bits; capping their product or
+// sum at 18 digits would make TPC-H Q11's sum(…) * 0.0001000000 overflow,
+// so it goes through DOUBLE instead (as all decimal products did before).
+func wideDecimal(x planner.Expr) bool {
+	t := x.Type()
+	if t.ID != columnar.Decimal || int(t.Precision) < maxDecimal {
+		return false
+	}
+	if c, ok := x.(*planner.Call); ok && (c.Fn == "*" || c.Fn == "+" || c.Fn == "-") {
+		return false
+	}
+	return true
 }
 
 // litDecimal is the type an integer literal takes in decimal arithmetic:

@@ -29,8 +29,10 @@ import (
 //     digit for the carry, at most 18 digits with an int64 overflow check,
 //     as DuckDB); DECIMAL(p1,s1) * DECIMAL(p2,s2) is DECIMAL(p1+p2, s1+s2),
 //     exact, capped at 18 digits with an overflow check (DuckDB's int64
-//     product), DOUBLE past scale 18 or with BIGINT; % on DECIMALs goes
-//     through DOUBLE; / is always DOUBLE division; // needs integers. round(x, d), floor and
+//     product), DOUBLE past scale 18, with BIGINT, or when a capped result
+//     has an 18-digit operand other than such a capped result (a SUM is
+//     DECIMAL(38,s) in DuckDB, whose products need 128 bits); % on
+//     DECIMALs goes through DOUBLE; / is always DOUBLE division; // needs integers. round(x, d), floor and
 //     ceil of DECIMAL(p,s) are DECIMAL(p,d) (d = 0 for floor/ceil), by a cast
 //     of the rounded value.
 //   - SUM of signed or small unsigned integers is BIGINT (DuckDB: HUGEINT;

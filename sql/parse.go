@@ -99,6 +99,8 @@ func (p *stmtParser) statement() (Statement, error) {
 		return parseQuery(p.src, p.toks)
 	case first.is("SUMMARIZE") && len(p.toks) > 1:
 		return p.summarize()
+	case first.is("FROM") && len(p.toks) > 1:
+		return p.fromFirst()
 	case first.kind == tkIdent && unsupportedStatements[strings.ToUpper(first.val)]:
 		return nil, errAt(p.src, first.off, ErrUnsupported, strings.ToUpper(first.val)+" is not supported")
 	}
@@ -110,7 +112,7 @@ var unsupportedStatements = map[string]bool{
 	"COPY": true, "ATTACH": true, "DETACH": true, "PRAGMA": true, "VALUES": true, "TABLE": true,
 	"MERGE": true, "TRUNCATE": true, "BEGIN": true, "COMMIT": true, "ROLLBACK": true, "INSTALL": true,
 	"LOAD": true, "EXPORT": true, "IMPORT": true, "CALL": true, "USE": true,
-	"PIVOT": true, "UNPIVOT": true, "FROM": true, "REPLACE": true, "GRANT": true, "CHECKPOINT": true,
+	"PIVOT": true, "UNPIVOT": true, "REPLACE": true, "GRANT": true, "CHECKPOINT": true,
 	"VACUUM": true, "ANALYZE": true,
 }
 
@@ -182,6 +184,33 @@ func (p *stmtParser) showColumns() (Statement, bool, error) {
 var showKeywords = map[string]bool{"ALL": true, "COLUMNS": true, "FIELDS": true, "DATABASES": true, "SCHEMAS": true,
 	"INDEX": true, "INDEXES": true, "CREATE": true, "VARIABLES": true, "STATUS": true, "FUNCTIONS": true,
 	"PROCESSLIST": true, "GRANTS": true, "TABLE": true, "FULL": true}
+
+// fromFirst parses DuckDB's FROM t [WHERE …] … as SELECT * FROM t …: the
+// text gets a "SELECT * " prefix, and the start column moves left by as
+// much, so that positions in the user's text stay right.
+func (p *stmtParser) fromFirst() (Statement, error) {
+	depth := 0
+	for _, t := range p.toks {
+		switch {
+		case t.isOp("("):
+			depth++
+		case t.isOp(")"):
+			depth--
+		case depth == 0 && t.is("SELECT"):
+			return nil, errAt(p.src, t.off, ErrUnsupported, "FROM … SELECT is not supported (write SELECT … FROM …)")
+		}
+	}
+	const prefix = "SELECT * "
+	src := Source{Text: prefix + p.src.Text, Offset: p.src.Offset - len(prefix), Line: p.src.Line, Col: p.src.Col - len(prefix)}
+	toks, err := lex(src)
+	if err != nil {
+		return nil, err
+	}
+	if n := len(toks); n > 0 && toks[n-1].isOp(";") {
+		toks = toks[:n-1]
+	}
+	return parseQuery(src, toks)
+}
 
 // summarize parses SUMMARIZE table | 'path' | query into SELECT * FROM
 // summarize('…') (bind_summarize.go).

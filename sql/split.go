@@ -105,8 +105,8 @@ func posIn(text string, off int, base Pos) Pos {
 	if p.Line <= 0 {
 		p.Line = 1
 	}
-	if p.Col <= 0 {
-		p.Col = 1
+	if p.Col == 0 {
+		p.Col = 1 // a zero Source; a negative Col is a prefix the parser added (fromFirst)
 	}
 	prefix := text[:off]
 	if nl := strings.LastIndexByte(prefix, '\n'); nl >= 0 {

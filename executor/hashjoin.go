@@ -183,7 +183,7 @@ func (j *HashJoin) buildSide(ctx context.Context, right Operator) error {
 	if len(j.RightKeys) == 1 && j.RightKeys[0].Type().Phys() == columnar.PhysInt {
 		j.ints = newIntTable(j.BuildRows)
 	} else if allInts(j.RightKeys) {
-		j.multi = newMultiIntTable(len(j.RightKeys))
+		j.multi = newMultiIntTable(len(j.RightKeys), j.BuildRows)
 	}
 	j.all = j.all[:0]
 	j.buildNull = false

@@ -17,9 +17,15 @@ type multiIntTable struct {
 	tuple []int64 // scratch: the key being inserted or probed
 }
 
-func newMultiIntTable(nk int) *multiIntTable {
-	t := &multiIntTable{nk: nk, tuple: make([]int64, nk)}
-	t.resize(1 << 10)
+// newMultiIntTable returns a table of nk-key tuples sized for about rows
+// distinct tuples (a planner estimate, 0 when unknown).
+func newMultiIntTable(nk, rows int) *multiIntTable {
+	t := &multiIntTable{nk: nk, tuple: make([]int64, nk), next: make([]int32, 0, rows)}
+	slots := 1 << 10
+	for slots < 2*rows {
+		slots *= 2
+	}
+	t.resize(slots)
 	return t
 }
 
@@ -58,6 +64,13 @@ func hashTuple(k []int64) uint64 {
 func (t *multiIntTable) find(k []int64) int {
 	mask := len(t.head) - 1
 	i := int(hashTuple(k) >> t.shift)
+	if t.nk == 2 { // the common case, compared without slicing
+		a, b := k[0], k[1]
+		for t.head[i] != 0 && (t.keys[2*i] != a || t.keys[2*i+1] != b) {
+			i = (i + 1) & mask
+		}
+		return i
+	}
 	for t.head[i] != 0 && !equalInts(t.keys[i*t.nk:(i+1)*t.nk], k) {
 		i = (i + 1) & mask
 	}
@@ -128,7 +141,6 @@ func (t *multiIntTable) build(keys []*columnar.Vector, b *columnar.Batch, base i
 // parallel join share one table.
 func (t *multiIntTable) probe(keys []*columnar.Vector, rows []int, lnull []bool, pairL, pairR []int32, tuple []int64) ([]int32, []int32) {
 	next := t.next
-	nk := t.nk
 	for k, i := range rows {
 		null := false
 		for c, v := range keys {
@@ -146,12 +158,7 @@ func (t *multiIntTable) probe(keys []*columnar.Vector, rows []int, lnull []bool,
 			lnull[k] = true
 			continue
 		}
-		mask := len(t.head) - 1
-		s := int(hashTuple(tuple) >> t.shift)
-		for t.head[s] != 0 && !equalInts(t.keys[s*nk:(s+1)*nk], tuple) {
-			s = (s + 1) & mask
-		}
-		for r := t.head[s]; r != 0; r = next[r-1] {
+		for r := t.head[t.find(tuple)]; r != 0; r = next[r-1] {
 			pairL = append(pairL, int32(k))
 			pairR = append(pairR, r-1)
 		}

@@ -53,7 +53,7 @@ func TestHashJoinTwoIntKeys(t *testing.T) {
 // Many distinct tuples (the table resizes several times): every probe
 // tuple (a, b) with a < 300 finds exactly the build row a*1000+b.
 func TestMultiIntTableResize(t *testing.T) {
-	tab := newMultiIntTable(2)
+	tab := newMultiIntTable(2, 0)
 	r := int32(0)
 	for a := range 300 {
 		for b := range 20 {
@@ -69,6 +69,27 @@ func TestMultiIntTableResize(t *testing.T) {
 	pl, pr := tab.probe([]*columnar.Vector{a, b}, []int{0, 1, 2, 3}, make([]bool, 4), nil, nil, make([]int64, 2))
 	got := fmt.Sprint(pl, pr)
 	if want := fmt.Sprint([]int32{0, 1}, []int32{0, 299*20 + 19}); got != want {
+		t.Fatalf("got %s, want %s", got, want)
+	}
+}
+
+// Three keys take the general comparison: only the exact tuple matches.
+func TestMultiIntTableThreeKeys(t *testing.T) {
+	tab := newMultiIntTable(3, 4)
+	for r, k := range [][3]int64{{1, 2, 3}, {1, 2, 4}, {3, 2, 1}, {1, 2, 3}} {
+		copy(tab.tuple, k[:])
+		tab.insert(int32(r))
+	}
+	cols := make([]*columnar.Vector, 3)
+	probe := [][3]int64{{1, 2, 3}, {1, 2, 5}, {3, 2, 1}}
+	for c := range cols {
+		cols[c] = columnar.NewVector(columnar.TInt64, len(probe))
+		for i, k := range probe {
+			cols[c].Ints[i] = k[c]
+		}
+	}
+	pl, pr := tab.probe(cols, []int{0, 1, 2}, make([]bool, 3), nil, nil, make([]int64, 3))
+	if got, want := fmt.Sprint(pl, pr), fmt.Sprint([]int32{0, 0, 2}, []int32{0, 3, 2}); got != want {
 		t.Fatalf("got %s, want %s", got, want)
 	}
 }

@@ -91,6 +91,18 @@ func (c *compositeKeys) fill(b *columnar.Batch, keys []*columnar.Vector) {
 		case columnar.PhysBytes:
 			if d, codes, ok := dict.Of(v); ok {
 				table := c.remaps[k].Table(d)
+				if b.Sel == nil && v.Valid == nil {
+					// The common case as a plain loop: one table load a row.
+					for i, code := range codes[:b.Len] {
+						id := table[code]
+						if id < 0 {
+							id = int32(c.intern(k, d.Value(code)))
+							table[code] = id
+						}
+						words[i*w+col] = uint64(id)
+					}
+					continue
+				}
 				forEach(b, func(i int) {
 					if v.Valid != nil && !v.Valid.Get(i) {
 						return // NULL: the mask below decides, the word is zeroed

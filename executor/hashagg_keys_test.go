@@ -253,3 +253,16 @@ func BenchmarkHashAggIntKey(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N*len(vals))/b.Elapsed().Seconds(), "rows/s")
 }
+
+// TestHashAggCompositeEmptyInput: no rows, no groups (a grouped aggregate
+// emits nothing, unlike a global one).
+func TestHashAggCompositeEmptyInput(t *testing.T) {
+	agg := &HashAgg{
+		Input:  &source{types: []columnar.Type{columnar.TVarchar, columnar.TFloat64}, n: 7},
+		Groups: []Expr{ColumnExpr(0, columnar.TVarchar), ColumnExpr(1, columnar.TFloat64)},
+		Aggs:   []AggSpec{{Kind: AggCountStar, Type: columnar.TInt64}, {Kind: AggAvg, Arg: ColumnExpr(1, columnar.TFloat64), Type: columnar.TFloat64}},
+	}
+	if got := drain(t, agg); len(got) != 0 {
+		t.Fatalf("got %v, want no rows", got)
+	}
+}

@@ -43,6 +43,16 @@
 //	LateMaterialization  filter columns are decoded first; the other columns
 //	                     only on the pages holding selected rows, seeking
 //	                     over the rest (filtered.go)
+//	DictCodes            dictionary-encoded chunks are read by codeReader
+//	                     (dictread.go): strings as codes, which filters
+//	                     compare on the dictionary once per chunk and which
+//	                     go out as codes to consumers that ask (DictCols),
+//	                     numbers gathered from the converted dictionary
+//
+// The filter itself is compiled per row group (filtersteps.go): the
+// comparisons of one numeric column merge into one range test, evaluated in
+// a single pass that shrinks the selection in place, and a filter column is
+// decoded only while rows of the batch remain selected.
 //
 // NaN (above every number, absent from Parquet min/max), NULL-only pages
 // and missing or malformed indexes and filters mean "maybe". The rows a

@@ -12,8 +12,9 @@ import (
 // are evaluated over the input rows. Name is one of row_number, rank,
 // dense_rank, ntile, lag, lead, first_value, last_value, count_star,
 // count, sum, avg, min, max, var_samp, var_pop, stddev_samp, stddev_pop,
-// median, quantile_cont, string_agg. For ntile, lag and lead the constant
-// parameters are NTile, Offset and Default; Param is quantile_cont's
+// median, quantile_cont, string_agg, percent_rank, cume_dist, nth_value.
+// For ntile, lag, lead and nth_value the constant parameters are Offset
+// (bucket count, row offset, frame position) and Default; Param is quantile_cont's
 // fraction (DOUBLE) and string_agg's separator. Distinct makes an
 // aggregate see each distinct non-NULL value of its frame once.
 type WindowFunc struct {
@@ -222,6 +223,16 @@ func windowPartition(f *WindowFunc, rows []int32, ord, args []*columnar.Vector, 
 			res[r] = columnar.IntValue(f.Type, int64(dense))
 		case "ntile":
 			res[r] = columnar.IntValue(f.Type, ntile(int64(i), int64(m), f.Offset))
+		case "percent_rank":
+			// (rank - 1) / (rows - 1), 0 for a one-row partition.
+			pr := 0.0
+			if m > 1 {
+				pr = float64(peerStart[i]) / float64(m-1)
+			}
+			res[r] = columnar.FloatValue(f.Type, pr)
+		case "cume_dist":
+			// Rows up to the current row's last peer, over all rows.
+			res[r] = columnar.FloatValue(f.Type, float64(peerEnd[i])/float64(m))
 		case "lag", "lead":
 			j := i - int(f.Offset)
 			if f.Name == "lead" {
@@ -235,7 +246,7 @@ func windowPartition(f *WindowFunc, rows []int32, ord, args []*columnar.Vector, 
 		}
 	}
 	switch f.Name {
-	case "row_number", "rank", "dense_rank", "ntile", "lag", "lead":
+	case "row_number", "rank", "dense_rank", "ntile", "lag", "lead", "percent_rank", "cume_dist":
 		return
 	}
 	// Frame functions.

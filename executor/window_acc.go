@@ -13,6 +13,8 @@ import (
 type windowAcc struct {
 	name  string
 	param columnar.Value // quantile_cont's fraction, string_agg's separator
+	nth   int64          // nth_value's position in the frame (1-based)
+	rows  int64          // nth_value: the frame rows added so far
 	n     int64          // non-NULL values (all rows for count_star)
 	isum  int64
 	fsum  float64
@@ -56,7 +58,7 @@ func keyOf(v columnar.Value) distinctKey {
 }
 
 func newWindowAcc(f *WindowFunc) *windowAcc {
-	a := &windowAcc{name: f.Name, param: f.Param, cachedN: -1}
+	a := &windowAcc{name: f.Name, param: f.Param, nth: f.Offset, cachedN: -1}
 	if f.Distinct {
 		a.seen = map[distinctKey]struct{}{}
 	}
@@ -66,7 +68,7 @@ func newWindowAcc(f *WindowFunc) *windowAcc {
 func (a *windowAcc) reset() {
 	seen := a.seen
 	clear(seen)
-	*a = windowAcc{name: a.name, param: a.param, vals: a.vals[:0], seen: seen, cachedN: -1}
+	*a = windowAcc{name: a.name, param: a.param, nth: a.nth, vals: a.vals[:0], seen: seen, cachedN: -1}
 }
 
 func (a *windowAcc) add(v columnar.Value) {
@@ -78,6 +80,12 @@ func (a *windowAcc) add(v columnar.Value) {
 		return
 	case "last_value":
 		a.best, a.has = v, true
+		return
+	case "nth_value":
+		// The nth row of the frame, NULL or not.
+		if a.rows++; a.rows == a.nth {
+			a.best, a.has = v, true
+		}
 		return
 	case "count_star":
 		a.n++

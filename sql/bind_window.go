@@ -89,6 +89,21 @@ func (b *binder) bindWindow(e *sqlparser.FuncExpr, name string, at int, c ectx) 
 			return nil, err
 		}
 		f.Type = columnar.TInt64
+	case "percent_rank", "cume_dist":
+		if _, err := bindArgs(0, 0); err != nil {
+			return nil, err
+		}
+		f.Type = columnar.TFloat64
+	case "nth_value":
+		xs, err := bindArgs(2, 2)
+		if err != nil {
+			return nil, err
+		}
+		k, ok := constInt(xs[1])
+		if !ok || k <= 0 {
+			return nil, b.typeErr(args[1], c, "nth_value expects a positive integer constant position")
+		}
+		f.Args, f.Type, f.Offset = xs[:1], xs[0].Type(), k
 	case "ntile":
 		xs, err := bindArgs(1, 1)
 		if err != nil {

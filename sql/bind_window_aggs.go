@@ -65,7 +65,8 @@ var windowAggNames = map[string]bool{
 
 // windowNames lists every function usable with OVER, for hints.
 func windowNames() []string {
-	out := []string{"row_number", "rank", "dense_rank", "ntile", "lag", "lead", "first_value", "last_value"}
+	out := []string{"row_number", "rank", "dense_rank", "ntile", "lag", "lead", "first_value", "last_value",
+		"percent_rank", "cume_dist", "nth_value"}
 	for n := range windowAggNames {
 		out = append(out, n)
 	}

@@ -179,6 +179,7 @@ func (j *HashJoin) buildSide(ctx context.Context, right Operator) error {
 		return err
 	}
 	j.build = newRowStore(right.Types())
+	reserveRows(j.build, j.BuildRows) // hashjoin_store.go
 	j.table, j.ints, j.multi = map[string][]int32{}, nil, nil
 	if len(j.RightKeys) == 1 && j.RightKeys[0].Type().Phys() == columnar.PhysInt {
 		j.ints = newIntTable(j.BuildRows)

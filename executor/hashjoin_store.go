@@ -125,3 +125,16 @@ func decodeDicts(b *columnar.Batch) *columnar.Batch {
 	}
 	return out
 }
+
+// reserveRows gives the store's columns room for rows rows (an estimate),
+// so that filling them does not copy and re-scan (for the GC) the
+// payloads at every doubling.
+func reserveRows(s *rowStore, rows int) {
+	if rows <= 0 {
+		return
+	}
+	for _, v := range s.cols {
+		v.Grow(rows)
+		v.Grow(0) // keeps the capacity
+	}
+}

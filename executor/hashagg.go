@@ -134,6 +134,7 @@ func (h *HashAgg) Open(ctx context.Context) error {
 	h.plainKeys = make([]columnar.Vector, len(h.Groups))
 	h.plainArgs = make([]columnar.Vector, len(h.Aggs))
 	h.minMax = make([]codeMinMax, len(h.Aggs))
+	first := true
 	for {
 		b, err := h.Input.Next(ctx)
 		if err == ioEOF {
@@ -147,10 +148,19 @@ func (h *HashAgg) Open(ctx context.Context) error {
 			if err != nil {
 				return err
 			}
-			if len(h.Groups) > 1 && h.comp == nil {
-				v = decodeLive(v, b, &h.plainKeys[i])
-			}
 			keyVecs[i] = v
+		}
+		if h.comp != nil && first && longPlainStrings(b, keyVecs) {
+			// Interning long strings that are mostly unique (names,
+			// addresses, comments) costs more than hashing one encoded
+			// key: such groupings keep the encoded-key map.
+			h.comp, h.strs = nil, map[string]int32{}
+		}
+		first = false
+		if len(h.Groups) > 1 && h.comp == nil {
+			for i, v := range keyVecs {
+				keyVecs[i] = decodeLive(v, b, &h.plainKeys[i])
+			}
 		}
 		if err := h.assignGroups(b, keyVecs); err != nil {
 			return err

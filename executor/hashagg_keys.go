@@ -273,3 +273,25 @@ func (h *HashAgg) flushNewGroups(b *columnar.Batch, keys []*columnar.Vector) {
 
 // nullKey is the stored value of a NULL-typed group key.
 var nullKey = columnar.ConstVector(columnar.NullValue(columnar.TNull))
+
+// longPlainStrings reports whether some string key of the first batch
+// arrives plain (not dictionary-coded) with values of more than 16 bytes
+// on average: the composite table would intern each (one long hash and
+// arena copy per column and row), where the encoded-key map hashes one key
+// per row. Short or coded strings intern cheaply (words, per-code ids).
+func longPlainStrings(b *columnar.Batch, keys []*columnar.Vector) bool {
+	for _, v := range keys {
+		if v.Type.Phys() != columnar.PhysBytes || v.Dict != nil || v.Const {
+			continue
+		}
+		total, n := 0, 0
+		forEach(b, func(i int) {
+			total += len(v.Bytes[i])
+			n++
+		})
+		if n > 0 && total > 16*n {
+			return true
+		}
+	}
+	return false
+}

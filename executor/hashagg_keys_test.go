@@ -266,3 +266,34 @@ func TestHashAggCompositeEmptyInput(t *testing.T) {
 		t.Fatalf("got %v, want no rows", got)
 	}
 }
+
+// TestHashAggLongStringKeys: long plain strings make the grouping keep the
+// encoded-key map (longPlainStrings); NULLs and repeats group the same.
+func TestHashAggLongStringKeys(t *testing.T) {
+	long := func(s string) columnar.Value { return str(s + " and a tail past sixteen bytes") }
+	rows := [][]columnar.Value{
+		{long("a"), i64(1)}, {long("b"), i64(1)}, {long("a"), i64(1)}, {null(columnar.TVarchar), i64(1)},
+		{long("a"), null(columnar.TInt64)}, {null(columnar.TVarchar), i64(1)}, {long("a"), i64(2)},
+	}
+	types := []columnar.Type{columnar.TVarchar, columnar.TInt64}
+	runSizes(t, func(t *testing.T, n int) {
+		agg := &HashAgg{
+			Input:  &source{types: types, rows: rows, n: n},
+			Groups: []Expr{ColumnExpr(0, columnar.TVarchar), ColumnExpr(1, columnar.TInt64)},
+			Aggs:   []AggSpec{{Kind: AggCountStar, Type: columnar.TInt64}},
+		}
+		got := drain(t, agg)
+		if agg.comp != nil || agg.strs == nil {
+			t.Fatalf("long strings should use the encoded-key map")
+		}
+		slices.Sort(got)
+		want := []string{
+			"NULL|1|2",
+			"a and a tail past sixteen bytes|1|2", "a and a tail past sixteen bytes|2|1", "a and a tail past sixteen bytes|NULL|1",
+			"b and a tail past sixteen bytes|1|1",
+		}
+		if !equalStrings(got, want) {
+			t.Fatalf("got %v, want %v", got, want)
+		}
+	})
+}

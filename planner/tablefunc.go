@@ -29,6 +29,73 @@ func (t *SeriesTable) Scan(ctx context.Context, spec index.ScanSpec) (columnar.R
 	return executor.NewSeriesReader(t.Series, len(spec.Cols) > 0, spec.Limit), nil
 }
 
+// ScanUnits splits a series of fixed steps into units of consecutive rows,
+// so that a parallel pipeline generates and aggregates on every core. A
+// calendar-month series (whose values need every step before them) and a
+// series of more than 2³² rows (so that a filtered LIMIT over a huge
+// series still reads from its start, in order) stay one unit.
+func (t *SeriesTable) ScanUnits(ctx context.Context, spec index.ScanSpec) ([]ScanUnit, error) {
+	s := t.Series
+	withCol := len(spec.Cols) > 0
+	n, ok := seriesLen(s)
+	if !ok || n <= 1<<16 || n > 1<<32 {
+		return []ScanUnit{func(ctx context.Context) (columnar.Reader, error) {
+			return executor.NewSeriesReader(s, withCol, -1), nil
+		}}, nil
+	}
+	size := max(uint64(1<<16), (n+4095)/4096)
+	var units []ScanUnit
+	for first := uint64(0); first < n; first += size {
+		u := s
+		// start + first·step fits: it is a value of the series (uint64
+		// arithmetic wraps to the right int64).
+		u.Start = int64(uint64(s.Start) + first*uint64(s.Step))
+		rows := int64(min(size, n-first))
+		units = append(units, func(ctx context.Context) (columnar.Reader, error) {
+			return executor.NewSeriesReader(u, withCol, rows), nil
+		})
+	}
+	return units, nil
+}
+
+// seriesLen is the number of rows of a series without calendar months;
+// ok is false for a month series or a count past uint64.
+func seriesLen(s Series) (uint64, bool) {
+	if s.Months != 0 || s.Step == 0 {
+		return 0, false
+	}
+	if !seriesInside(s, s.Start) {
+		return 0, true
+	}
+	var diff, step uint64
+	if s.Step > 0 {
+		diff, step = uint64(s.Stop)-uint64(s.Start), uint64(s.Step)
+	} else {
+		diff, step = uint64(s.Start)-uint64(s.Stop), uint64(-(s.Step+1))+1
+	}
+	if !s.Inclusive {
+		diff-- // the last value lies before Stop (diff > 0: Start is inside)
+	}
+	n := diff/step + 1
+	if n == 0 { // 2⁶⁴ rows
+		return 0, false
+	}
+	return n, true
+}
+
+// seriesInside reports whether v has not passed the series' end.
+func seriesInside(s Series, v int64) bool {
+	switch {
+	case s.Step > 0 && s.Inclusive:
+		return v <= s.Stop
+	case s.Step > 0:
+		return v < s.Stop
+	case s.Inclusive:
+		return v >= s.Stop
+	}
+	return v > s.Stop
+}
+
 // DescribeScan shows the bounds in EXPLAIN.
 func (t *SeriesTable) DescribeScan(spec index.ScanSpec) string {
 	s := t.Series

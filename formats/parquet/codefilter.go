@@ -73,3 +73,16 @@ func markCodes(match []bool, codes []int32, valid columnar.Bitmap, sel []int, ma
 		}
 	}
 }
+
+// selectCodes keeps the non-NULL rows of sel whose code passes match, in
+// place.
+func selectCodes(match []bool, codes []int32, valid columnar.Bitmap, sel []int) []int {
+	k := 0
+	for _, i := range sel {
+		sel[k] = i
+		if match[codes[i]] {
+			k++
+		}
+	}
+	return dropNulls(valid, sel[:k])
+}

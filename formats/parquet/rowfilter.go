@@ -91,6 +91,14 @@ func (f *rowFilter) markStep(p index.Pred, vec func(col int) (*columnar.Vector, 
 			f.sel[i] = i
 		}
 	}
+	if p.Op != index.Or && p.Op != index.IsNull && p.Op != index.IsNotNull {
+		if v, _ := vec(p.Col); v.Dict != nil {
+			// A string column read as codes: one table lookup per row.
+			d, codes, _ := dict.Of(v)
+			f.sel = selectCodes(f.codes.table(d, p), codes, v.Valid, f.sel)
+			return nil
+		}
+	}
 	f.sel = f.markSel(p, func(c int) *columnar.Vector { v, _ := vec(c); return v }, f.sel)
 	return nil
 }

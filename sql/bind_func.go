@@ -52,6 +52,12 @@ func (b *binder) bindFunc(e *sqlparser.FuncExpr, c ectx) (planner.Expr, error) {
 	if e.Over != nil {
 		e = windowCall(e)
 	}
+	if f := unfilter(e); f != e { // agg(…) FILTER (WHERE …), bind_agg_filter.go
+		if name := e.Name.Lowered(); !windowAggNames[name] {
+			return nil, b.errAt(b.q.findName("", e.Name.String(), c.sp), ErrSyntax, fmt.Sprintf("FILTER is only valid for aggregate functions, not %s", name))
+		}
+		e = f
+	}
 	name := e.Name.Lowered()
 	at := b.q.findName("", e.Name.String(), c.sp)
 	if e.Over != nil {

@@ -212,6 +212,17 @@ func rewrite(src Source, toks []token) (*rewritten, error) {
 				stars++
 			}
 			w.tok(t, w.raw(t))
+		case t.isOp(")") && next.is("FILTER") && tokAt(i+2).isOp("(") && tokAt(i+3).is("WHERE"):
+			// agg(args) FILTER (WHERE cond) → agg(args, 'b2sql:filter', cond):
+			// the call stays open and FILTER's ")" closes it; the binder
+			// moves cond into a CASE around the first argument.
+			w.tok(t, ", '"+markFilter+"',")
+			w.skip(next)
+			w.skip(tokAt(i + 2))
+			w.skip(tokAt(i + 3))
+			i += 3
+		case t.isOp("*") && prev.isOp("(") && next.isOp(")") && tokAt(i+2).is("FILTER"):
+			w.tok(t, "1") // count(*) FILTER: count(1, …) (a star cannot have company)
 		case t.is("IN") && next.isOp("(") && tokAt(i+2).isOp(")"):
 			// x IN () (SQLite): MySQL has no empty list; the binder turns
 			// the marker into FALSE (TRUE for NOT IN), whatever x is.
@@ -442,6 +453,10 @@ func (w *rewriter) overAfterCall(i int) bool {
 			depth++
 		} else if w.toks[j].isOp(")") {
 			if depth--; depth == 0 {
+				if j+2 < len(w.toks) && w.toks[j+1].is("FILTER") && w.toks[j+2].isOp("(") {
+					// agg(…) FILTER (…) OVER: look past the FILTER clause.
+					return w.overAfterCall(j + 1)
+				}
 				return j+1 < len(w.toks) && w.toks[j+1].is("OVER")
 			}
 		}

@@ -43,6 +43,9 @@ var comparisonFns = map[string]string{
 }
 
 func (b *binder) bindComparison(e *sqlparser.ComparisonExpr, c ectx) (planner.Expr, error) {
+	if e.Operator == sqlparser.NullSafeEqualStr {
+		return b.bindDistinctFrom(e, c) // bind_distinct_from.go
+	}
 	fn, ok := comparisonFns[e.Operator]
 	if !ok {
 		return nil, b.errAt(b.leafTok(e.Right, c.sp), ErrUnsupported, fmt.Sprintf("operator %q is not supported", e.Operator))

@@ -130,7 +130,7 @@ func (q *Query) clauses() clauses {
 		switch {
 		case t.is("SELECT"):
 			marks = append(marks, mark{i + 1, &c.sel})
-		case t.is("FROM"):
+		case t.is("FROM") && !(i > 0 && q.toks[i-1].is("DISTINCT")): // not IS DISTINCT FROM
 			marks = append(marks, mark{i + 1, &c.from})
 		case t.is("WHERE"):
 			marks = append(marks, mark{i + 1, &c.where})

@@ -212,6 +212,28 @@ func rewrite(src Source, toks []token) (*rewritten, error) {
 				stars++
 			}
 			w.tok(t, w.raw(t))
+		case t.is("IS") && (next.is("DISTINCT") && tokAt(i+2).is("FROM") || next.is("NOT") && tokAt(i+2).is("DISTINCT") && tokAt(i+3).is("FROM")):
+			// x IS [NOT] DISTINCT FROM y → x <=> y, or x <=> mark(y) for
+			// IS DISTINCT FROM (bind_distinct_from.go); y ends where a
+			// comparison's operand ends.
+			n := 3
+			if next.is("NOT") {
+				n = 4
+			}
+			end := operandEnd(toks, i+n)
+			if end == i+n {
+				return nil, w.errAt(tokAt(end), ErrSyntax, syntaxNear(src, tokAt(end)))
+			}
+			op := " <=> "
+			if n == 3 {
+				op += markDistinct + "("
+				suffix[end-1] += ")"
+			}
+			w.tok(t, op)
+			for k := i + 1; k < i+n; k++ {
+				w.skip(toks[k])
+			}
+			i += n - 1
 		case t.isOp(")") && next.is("FILTER") && tokAt(i+2).isOp("(") && tokAt(i+3).is("WHERE"):
 			// agg(args) FILTER (WHERE cond) → agg(args, 'b2sql:filter', cond):
 			// the call stays open and FILTER's ")" closes it; the binder
@@ -234,7 +256,7 @@ func rewrite(src Source, toks []token) (*rewritten, error) {
 		case t.is("RANGE") && !(len(wins) > 0 && (next.is("BETWEEN") || next.is("UNBOUNDED") || next.is("CURRENT") || next.is("INTERVAL") || next.kind == tkNumber)):
 			// The column of range(…) (a frame's RANGE is followed by its bound).
 			w.tok(t, "`"+t.val+"`")
-		case t.kind == tkString && (prev.is("FROM") || prev.is("JOIN")):
+		case t.kind == tkString && (prev.is("FROM") && !(i > 1 && toks[i-2].is("DISTINCT")) || prev.is("JOIN")):
 			// FROM 'data/x.parquet': a path, which MySQL only accepts as an identifier.
 			w.rw.paths[t.val] = true
 			w.tok(t, "`"+strings.ReplaceAll(t.val, "`", "``")+"`")
@@ -417,6 +439,43 @@ func (w *rewriter) excludeList(i int, drop map[int]bool) ([]string, error) {
 			return nil, w.errAt(w.tokOrEnd(k+1), ErrSyntax, syntaxNear(w.src, w.tokOrEnd(k+1)))
 		}
 	}
+}
+
+// operandEnd returns the index of the first token after the operand of a
+// comparison that starts at token i: the next token at its parenthesis
+// level that binds looser than a comparison (AND, THEN, a comparison
+// operator, a clause keyword, ",", ")").
+func operandEnd(toks []token, i int) int {
+	depth := 0
+	for ; i < len(toks); i++ {
+		t := toks[i]
+		switch {
+		case t.isOp("("):
+			depth++
+		case t.isOp(")"):
+			if depth == 0 {
+				return i
+			}
+			depth--
+		case depth > 0:
+		case t.kind == tkOp && (t.val == "," || t.val == ";" || t.val == "=" || t.val == "==" || t.val == "<" || t.val == ">" ||
+			t.val == "<=" || t.val == ">=" || t.val == "<>" || t.val == "!="):
+			return i
+		case t.kind == tkIdent && operandStop[strings.ToUpper(t.val)]:
+			return i
+		}
+	}
+	return i
+}
+
+// operandStop are the keywords that end a comparison operand.
+var operandStop = map[string]bool{
+	"AND": true, "OR": true, "NOT": true, "THEN": true, "WHEN": true, "ELSE": true, "END": true, "AS": true,
+	"ASC": true, "DESC": true, "FROM": true, "WHERE": true, "GROUP": true, "HAVING": true, "ORDER": true,
+	"LIMIT": true, "OFFSET": true, "UNION": true, "INTERSECT": true, "EXCEPT": true, "WINDOW": true,
+	"QUALIFY": true, "IS": true, "IN": true, "BETWEEN": true, "LIKE": true, "ILIKE": true, "NULLS": true,
+	"ON": true, "USING": true, "JOIN": true, "INNER": true, "LEFT": true, "RIGHT": true, "FULL": true,
+	"CROSS": true, "NATURAL": true, "ROWS": true, "RANGE": true, "FILTER": true, "OVER": true,
 }
 
 // qualifyEnd returns the index of the first token after a QUALIFY

@@ -242,6 +242,9 @@ func (j *HashJoin) buildSide(ctx context.Context, right Operator) error {
 	if j.Kind == JoinSingle && len(j.RightKeys) == 0 && j.Cond == nil && j.build.n > 1 {
 		return errSingleRow
 	}
+	if j.ints != nil {
+		j.ints.finish()
+	}
 	for _, f := range j.Filters {
 		f.finish()
 	}

@@ -4,29 +4,34 @@ import "github.com/b2sql/b2sql/columnar"
 
 // intTable is the hash table of a join on one integer-like key (every type
 // stored as int64: integers, DECIMAL, DATE, TIMESTAMP): open addressing on
-// the key itself, no per-row encoding or allocation, and the build rows of
-// a key chained in insertion order, so that probing emits matches in the
-// order the build side produced them. A slot holds the key next to its
-// chain ends (16 bytes), so a probe touches one cache line per slot
-// visited, not one per array.
+// the key itself, no per-row encoding or allocation. A slot holds the key
+// and its row count (16 bytes), so finding a key touches one cache line
+// per slot visited. Once the build is complete, finish lays the build
+// rows out grouped by key, in insertion order within a key, and each slot
+// points at its group: probing reads a key's rows sequentially instead of
+// chasing a chain through memory, and emits matches in the order the build
+// side produced them.
 type intTable struct {
 	shift uint      // 64 - log2(len(slots))
 	slots []intSlot // power-of-two many, at most half used
-	next  []int32   // per build row: next row with the same key, +1 (0 = end)
-	used  int       // occupied slots
+	used  int       // occupied slots (distinct keys)
+
+	ins  []int32 // building: the inserted rows, in order
+	gids []int32 // building: the group (order of first insertion) of each
+	rows []int32 // finished: the build rows grouped by key
 }
 
 type intSlot struct {
-	key  int64
-	head int32 // first row with the key, +1 (0 = empty slot)
-	tail int32 // last row with the key, +1
+	key int64
+	n   int32 // rows with the key (0 = empty slot)
+	x   int32 // building: the key's group; finished: its first position in rows
 }
 
 // newIntTable returns a table sized for about rows distinct keys (a
 // planner estimate, 0 when unknown) without growing: growing rehashes
 // every key so far.
 func newIntTable(rows int) *intTable {
-	t := &intTable{next: make([]int32, 0, rows)}
+	t := &intTable{ins: make([]int32, 0, rows), gids: make([]int32, 0, rows)}
 	slots := 1 << 10
 	for slots < 2*rows {
 		slots *= 2
@@ -44,7 +49,7 @@ func (t *intTable) resize(n int) {
 	}
 	t.shift = 64 - bitsN
 	for _, sl := range old {
-		if sl.head != 0 {
+		if sl.n != 0 {
 			t.slots[t.find(sl.key)] = sl
 		}
 	}
@@ -57,7 +62,7 @@ func (t *intTable) find(k int64) int {
 	i := int((uint64(k) * 0x9e3779b97f4a7c15) >> t.shift)
 	for {
 		sl := &t.slots[i]
-		if sl.head == 0 || sl.key == k {
+		if sl.n == 0 || sl.key == k {
 			return i
 		}
 		i = (i + 1) & mask
@@ -67,35 +72,55 @@ func (t *intTable) find(k int64) int {
 // insert adds build row r (rows are inserted in increasing order) with
 // key k.
 func (t *intTable) insert(k int64, r int32) {
-	if int(r) >= len(t.next) {
-		t.next = append(t.next, make([]int32, int(r)+1-len(t.next))...)
-	}
-	i := t.find(k)
-	sl := &t.slots[i]
-	if sl.head == 0 {
+	sl := &t.slots[t.find(k)]
+	if sl.n == 0 {
 		if 2*(t.used+1) > len(t.slots) {
 			t.resize(2 * len(t.slots))
 			sl = &t.slots[t.find(k)]
 		}
-		*sl = intSlot{key: k, head: r + 1, tail: r + 1}
+		*sl = intSlot{key: k, x: int32(t.used)}
 		t.used++
-		return
 	}
-	t.next[sl.tail-1] = r + 1
-	sl.tail = r + 1
+	sl.n++
+	t.ins = append(t.ins, r)
+	t.gids = append(t.gids, sl.x)
 }
 
-// first returns the first build row with key k, +1 (0: none); next[row]
-// continues the chain.
-func (t *intTable) first(k int64) int32 {
-	return t.slots[t.find(k)].head
+// finish groups the inserted rows by key (a counting sort by group, so a
+// key's rows keep their insertion order) and points every slot at its
+// group. No insert may follow.
+func (t *intTable) finish() {
+	start := make([]int32, t.used) // per group: next free position
+	off := int32(0)
+	for i := range t.slots {
+		sl := &t.slots[i]
+		if sl.n == 0 {
+			continue
+		}
+		g := sl.x
+		start[g], sl.x = off, off
+		off += sl.n
+	}
+	t.rows = make([]int32, len(t.ins))
+	for i, r := range t.ins {
+		g := t.gids[i]
+		t.rows[start[g]] = r
+		start[g]++
+	}
+	t.ins, t.gids = nil, nil
+}
+
+// match returns the build rows with key k, in build order (nil: none).
+// The table must be finished.
+func (t *intTable) match(k int64) []int32 {
+	sl := &t.slots[t.find(k)]
+	return t.rows[sl.x : sl.x+sl.n]
 }
 
 // probeInts appends the (left position, build row) pairs of the live rows
 // of v, marking NULL keys in lnull. rows are the live rows of the batch;
 // k indexes them.
 func (t *intTable) probeInts(v *columnar.Vector, rows []int, lnull []bool, pairL, pairR []int32) ([]int32, []int32) {
-	next := t.next
 	if v.Const {
 		if v.IsNull(0) {
 			for k := range rows {
@@ -103,33 +128,24 @@ func (t *intTable) probeInts(v *columnar.Vector, rows []int, lnull []bool, pairL
 			}
 			return pairL, pairR
 		}
-		h := t.first(v.Ints[0])
+		m := t.match(v.Ints[0])
 		for k := range rows {
-			for r := h; r != 0; r = next[r-1] {
+			for _, r := range m {
 				pairL = append(pairL, int32(k))
-				pairR = append(pairR, r-1)
+				pairR = append(pairR, r)
 			}
 		}
 		return pairL, pairR
 	}
 	vals := v.Ints
-	if v.Valid == nil {
-		for k, i := range rows {
-			for r := t.first(vals[i]); r != 0; r = next[r-1] {
-				pairL = append(pairL, int32(k))
-				pairR = append(pairR, r-1)
-			}
-		}
-		return pairL, pairR
-	}
 	for k, i := range rows {
-		if !v.Valid.Get(i) {
+		if v.Valid != nil && !v.Valid.Get(i) {
 			lnull[k] = true
 			continue
 		}
-		for r := t.first(vals[i]); r != 0; r = next[r-1] {
+		for _, r := range t.match(vals[i]) {
 			pairL = append(pairL, int32(k))
-			pairR = append(pairR, r-1)
+			pairR = append(pairR, r)
 		}
 	}
 	return pairL, pairR

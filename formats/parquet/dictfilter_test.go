@@ -57,6 +57,10 @@ func TestDictCodesFiltered(t *testing.T) {
 			func(i int) bool { return (i/100)%5 == 2 }, []int{1, 2}},
 		{"id range (seek)", []index.Pred{{Col: 0, Op: index.Between, Vals: []columnar.Value{columnar.IntValue(columnar.TInt64, 2345), columnar.IntValue(columnar.TInt64, 2400)}}},
 			func(i int) bool { return i >= 2345 && i <= 2400 }, []int{1, 2}},
+		// Every row passes: with block pruning off the rows are still
+		// filtered, and whole decoded batches become the output.
+		{"all pass", []index.Pred{{Col: 5, Op: index.Ge, Vals: []columnar.Value{columnar.IntValue(columnar.TInt32, -5)}}},
+			func(i int) bool { return true }, []int{1, 2}},
 		{"s<s03 or r=r4", []index.Pred{{Op: index.Or, Any: []index.Pred{
 			{Col: 1, Op: index.Lt, Vals: str("s03")},
 			{Col: 2, Op: index.Eq, Vals: str("r4")}}}},

@@ -243,14 +243,20 @@ func (w *worker) filteredUnit(tk *task, u *unit, pf *pqFile, preds []index.Pred,
 				}
 				k := min(len(sel), int(batchRows)-ob.b.Len, int(tk.maxRows-produced))
 				part := sel[:k]
+				// Every decoded row passes and the output batch is empty:
+				// the decoded vectors become the output instead of being
+				// copied (most batches of a filter that keeps nearly all).
+				all := k == n && ob.b.Len == 0
 				for _, fc := range cols {
 					if len(fc.outs) == 0 {
 						continue
 					}
 					var err error
-					if fc.filter || whole {
+					switch {
+					case all && w.adopt(ob, fc):
+					case fc.filter || whole:
 						err = w.putRows(ob, fc, part, 0)
-					} else {
+					default:
 						err = w.readRows(ob, fc, start, part)
 					}
 					if err != nil {
@@ -278,6 +284,24 @@ func (w *worker) filteredUnit(tk *task, u *unit, pf *pqFile, preds []index.Pred,
 	}
 	w.countPages(cols)
 	return -1, nil
+}
+
+// adopt makes fc's decoded batch the output column of the empty batch ob,
+// handing ob's vector and storage to fc in exchange, when fc has one
+// output that takes the vector as decoded (codes only where accepted). It
+// reports whether it did.
+func (w *worker) adopt(ob *outBatch, fc *fcol) bool {
+	if len(fc.outs) != 1 {
+		return false
+	}
+	o := fc.outs[0]
+	if fc.buf.Dict != nil && !w.s.spec.WantsCodes(o) {
+		return false
+	}
+	ob.b.Cols[o], fc.buf = fc.buf, ob.b.Cols[o]
+	ob.valid[o], fc.valid = fc.valid, ob.valid[o]
+	ob.arenas[o], fc.arena = fc.arena, ob.arenas[o]
+	return true
 }
 
 // readRows decodes the rows base+part[i] of a non-filter column and puts

@@ -276,20 +276,27 @@ var nullKey = columnar.ConstVector(columnar.NullValue(columnar.TNull))
 
 // longPlainStrings reports whether some string key of the first batch
 // arrives plain (not dictionary-coded) with values of more than 16 bytes
-// on average: the composite table would intern each (one long hash and
-// arena copy per column and row), where the encoded-key map hashes one key
-// per row. Short or coded strings intern cheaply (words, per-code ids).
+// on average, mostly distinct: the composite table would intern each (one
+// long hash and arena copy per column and new value), where the
+// encoded-key map hashes one key per row. Short, coded or repetitive
+// strings (TPC-H Q16's p_type) intern cheaply: per-code ids, a few table
+// entries.
 func longPlainStrings(b *columnar.Batch, keys []*columnar.Vector) bool {
 	for _, v := range keys {
 		if v.Type.Phys() != columnar.PhysBytes || v.Dict != nil || v.Const {
 			continue
 		}
 		total, n := 0, 0
+		seen := map[string]struct{}{}
 		forEach(b, func(i int) {
+			if v.Valid != nil && !v.Valid.Get(i) {
+				return
+			}
 			total += len(v.Bytes[i])
 			n++
+			seen[string(v.Bytes[i])] = struct{}{}
 		})
-		if n > 0 && total > 16*n {
+		if n > 0 && total > 16*n && 2*len(seen) > n {
 			return true
 		}
 	}

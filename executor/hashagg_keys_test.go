@@ -267,13 +267,15 @@ func TestHashAggCompositeEmptyInput(t *testing.T) {
 	}
 }
 
-// TestHashAggLongStringKeys: long plain strings make the grouping keep the
-// encoded-key map (longPlainStrings); NULLs and repeats group the same.
+// TestHashAggLongStringKeys: long, mostly distinct plain strings make the
+// grouping keep the encoded-key map (longPlainStrings); NULLs and repeats
+// group the same.
 func TestHashAggLongStringKeys(t *testing.T) {
 	long := func(s string) columnar.Value { return str(s + " and a tail past sixteen bytes") }
+	// Mostly distinct in every first batch (sizes 1, 2, 7, 1024).
 	rows := [][]columnar.Value{
-		{long("a"), i64(1)}, {long("b"), i64(1)}, {long("a"), i64(1)}, {null(columnar.TVarchar), i64(1)},
-		{long("a"), null(columnar.TInt64)}, {null(columnar.TVarchar), i64(1)}, {long("a"), i64(2)},
+		{long("a"), i64(1)}, {long("b"), i64(1)}, {long("c"), i64(1)}, {null(columnar.TVarchar), i64(1)},
+		{long("a"), null(columnar.TInt64)}, {null(columnar.TVarchar), i64(1)}, {long("d"), i64(2)}, {long("a"), i64(1)},
 	}
 	types := []columnar.Type{columnar.TVarchar, columnar.TInt64}
 	runSizes(t, func(t *testing.T, n int) {
@@ -289,8 +291,8 @@ func TestHashAggLongStringKeys(t *testing.T) {
 		slices.Sort(got)
 		want := []string{
 			"NULL|1|2",
-			"a and a tail past sixteen bytes|1|2", "a and a tail past sixteen bytes|2|1", "a and a tail past sixteen bytes|NULL|1",
-			"b and a tail past sixteen bytes|1|1",
+			"a and a tail past sixteen bytes|1|2", "a and a tail past sixteen bytes|NULL|1",
+			"b and a tail past sixteen bytes|1|1", "c and a tail past sixteen bytes|1|1", "d and a tail past sixteen bytes|2|1",
 		}
 		if !equalStrings(got, want) {
 			t.Fatalf("got %v, want %v", got, want)

@@ -373,6 +373,7 @@ func ordinal(e sqlparser.Expr) (int, bool) {
 // bindOrderBy binds the sort keys over the projection's output, adding
 // hidden columns for expressions that are not in the select list.
 func (b *binder) bindOrderBy(items []selItem, proj *planner.Project, aggregating, distinct bool) ([]planner.SortKey, error) {
+	b.expandOrderAll(len(items)) // bind_order_all.go
 	var keys []planner.SortKey
 	for k, o := range b.q.sel.OrderBy {
 		sp := b.cl.orderBy

@@ -32,6 +32,7 @@ type rewritten struct {
 	// in a WINDOW clause) and the ORDER BY item.
 	winNulls map[[2]int]bool
 	groupAll bool // GROUP BY ALL (removed from the text)
+	orderAll bool // ORDER BY ALL (written as ORDER BY 1; bind_order_all.go)
 	// funcCols are the column names of a series table function's alias,
 	// range(5) AS t(i), keyed by the lower-case alias: MySQL's grammar
 	// has no column list after a table function, so it is cut out.
@@ -212,6 +213,9 @@ func rewrite(src Source, toks []token) (*rewritten, error) {
 				stars++
 			}
 			w.tok(t, w.raw(t))
+		case depth == 0 && t.is("ALL") && prev.is("BY") && i >= 2 && toks[i-2].is("ORDER"):
+			w.rw.orderAll = true
+			w.tok(t, "1")
 		case t.is("IS") && (next.is("DISTINCT") && tokAt(i+2).is("FROM") || next.is("NOT") && tokAt(i+2).is("DISTINCT") && tokAt(i+3).is("FROM")):
 			// x IS [NOT] DISTINCT FROM y → x <=> y, or x <=> mark(y) for
 			// IS DISTINCT FROM (bind_distinct_from.go); y ends where a

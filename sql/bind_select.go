@@ -112,6 +112,11 @@ func (b *binder) bindSelect() (*Bound, error) {
 	if err != nil {
 		return nil, err
 	}
+	firstOnly, err := b.bindDistinctOn(items, aggregating) // DISTINCT ON, bind_distinct_on.go
+	if err != nil {
+		return nil, err
+	}
+	distinct := sel.QueryOpts.Distinct && firstOnly == nil
 
 	// ORDER BY may add hidden columns to the projection, and aggregates.
 	proj := &planner.Project{}
@@ -121,7 +126,7 @@ func (b *binder) bindSelect() (*Bound, error) {
 		proj.Out = append(proj.Out, b.newCol(it.name, "", it.expr.Type()))
 		names[i] = it.name
 	}
-	keys, err := b.bindOrderBy(items, proj, aggregating, sel.QueryOpts.Distinct)
+	keys, err := b.bindOrderBy(items, proj, aggregating, distinct)
 	if err != nil {
 		return nil, err
 	}
@@ -150,9 +155,12 @@ func (b *binder) bindSelect() (*Bound, error) {
 		// QUALIFY filters the rows the windows were computed over.
 		input = &planner.Filter{Input: input, Cond: qualify}
 	}
+	if firstOnly != nil {
+		input = &planner.Filter{Input: input, Cond: firstOnly}
+	}
 	proj.Input = input
 	var root planner.Node = proj
-	if sel.QueryOpts.Distinct {
+	if distinct {
 		root = &planner.Distinct{Input: root}
 	}
 	if len(keys) > 0 {

@@ -28,6 +28,8 @@
 //	range(…) [AS] t(c)        → `range`(…) AS t (the column list remembered)
 //	* EXCLUDE (a, b)          → * (the names remembered by the star's ordinal)
 //	ORDER BY ALL              → ORDER BY 1, remembered; bound as every select column
+//	DISTINCT ON (e, …)        → DISTINCT, e remembered; bound as row_number()
+//	                            OVER (PARTITION BY e ORDER BY …) = 1 (bind_distinct_on.go)
 //	x IS NOT DISTINCT FROM y  → x <=> y; IS DISTINCT FROM: x <=> b2sql_is_distinct(y)
 //	agg(x) FILTER (WHERE c)   → agg(x, 'b2sql:filter', c), bound as
 //	                            agg(CASE WHEN c THEN x END) (bind_agg_filter.go)

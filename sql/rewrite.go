@@ -33,6 +33,10 @@ type rewritten struct {
 	winNulls map[[2]int]bool
 	groupAll bool // GROUP BY ALL (removed from the text)
 	orderAll bool // ORDER BY ALL (written as ORDER BY 1; bind_order_all.go)
+	// distinctOn is the token range [lo, hi) of the expressions of
+	// SELECT DISTINCT ON (…), cut out of the text (bind_distinct_on.go);
+	// lo == 0: none.
+	distinctOn [2]int
 	// funcCols are the column names of a series table function's alias,
 	// range(5) AS t(i), keyed by the lower-case alias: MySQL's grammar
 	// has no column list after a table function, so it is cut out.
@@ -213,6 +217,29 @@ func rewrite(src Source, toks []token) (*rewritten, error) {
 				stars++
 			}
 			w.tok(t, w.raw(t))
+		case t.is("ON") && prev.is("DISTINCT") && next.isOp("("):
+			// DISTINCT ON (…): recorded for a top-level query, cut in any.
+			end := i + 1
+			for d := 0; end < len(toks); end++ {
+				if toks[end].isOp("(") {
+					d++
+				} else if toks[end].isOp(")") {
+					if d--; d == 0 {
+						break
+					}
+				}
+			}
+			if end >= len(toks) || end == i+2 {
+				return nil, w.errAt(tokAt(end), ErrSyntax, syntaxNear(src, tokAt(end)))
+			}
+			if depth == 0 {
+				w.rw.distinctOn = [2]int{i + 2, end}
+			}
+			for k := i + 1; k <= end; k++ {
+				drop[k] = true
+			}
+			w.skip(t)
+			continue
 		case depth == 0 && t.is("ALL") && prev.is("BY") && i >= 2 && toks[i-2].is("ORDER"):
 			w.rw.orderAll = true
 			w.tok(t, "1")

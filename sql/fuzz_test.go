@@ -31,6 +31,12 @@ func FuzzParse(f *testing.F) {
 		"(SELECT a FROM t) UNION (SELECT b FROM t)",
 		"SELECT sum(x) FROM (SELECT 1 AS x)",
 		"SELECT a AS x FROM t WHERE x > 1 GROUP BY x HAVING x < 5 ORDER BY x + 1",
+		"SELECT i, range FROM range(3) AS r(i), generate_series(DATE '2024-01-01', DATE '2024-02-01', INTERVAL 1 WEEK)",
+		"SELECT median(a) OVER (PARTITION BY s), string_agg(DISTINCT s, ',') FILTER (WHERE a > 1) OVER (ORDER BY a) FROM t",
+		"SELECT * EXCLUDE (a), t.* EXCLUDE s FROM t QUALIFY row_number() OVER (ORDER BY a) = 1 ORDER BY ALL DESC",
+		"SELECT DISTINCT ON (s) s, a FROM t WHERE a IS DISTINCT FROM 1 AND a IN () ORDER BY s, a",
+		"FROM t WHERE a IS NOT DISTINCT FROM NULL",
+		"SUMMARIZE t; SHOW t; SHOW COLUMNS FROM t; SELECT d + INTERVAL (a) MONTH, regexp_matches(s, 'x', 'i') FROM t",
 	} {
 		f.Add(s)
 	}

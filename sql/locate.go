@@ -15,7 +15,7 @@ func (q *Query) errAtTok(i int, kind error, msg string) *Error {
 	if i >= 0 && i < len(q.toks) {
 		off = q.toks[i].off
 	}
-	return errAt(q.src, off, kind, msg)
+	return errAt(q.src, max(off, q.hidden), kind, msg)
 }
 
 // whole is the span of the entire query.

@@ -209,7 +209,12 @@ func (p *stmtParser) fromFirst() (Statement, error) {
 	if n := len(toks); n > 0 && toks[n-1].isOp(";") {
 		toks = toks[:n-1]
 	}
-	return parseQuery(src, toks)
+	q, err := parseQuery(src, toks)
+	if err != nil {
+		return nil, err
+	}
+	q.hidden = len(prefix) // errors at the added "SELECT *" point at FROM
+	return q, nil
 }
 
 // summarize parses SUMMARIZE table | 'path' | query into SELECT * FROM

@@ -17,6 +17,9 @@ type Query struct {
 	rw   *rewritten
 	sel  *sqlparser.Select         // the query when it is a plain SELECT
 	stmt sqlparser.SelectStatement // the query: *Select or *SetOp
+	// hidden counts leading bytes of src.Text the user did not write (a
+	// FROM-first query's "SELECT * "); errors inside them move past them.
+	hidden int
 }
 
 // Source returns the statement the query was parsed from.

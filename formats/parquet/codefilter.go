@@ -15,8 +15,9 @@ import (
 // shares the chunk's dictionary, so the table is kept for the next batch.
 
 // codeTables remembers the truth tables of the latest (dictionary,
-// predicate) pairs. A predicate is known by its first constant's address:
-// the scan's predicates do not move while it runs.
+// predicate) pairs. A predicate is known by its operator and its constants
+// (address of the first, count): the scan's predicates do not move while
+// it runs.
 type codeTables struct {
 	entries [4]codeTable
 	next    int
@@ -25,6 +26,7 @@ type codeTables struct {
 type codeTable struct {
 	d     *dict.Dict
 	key   *columnar.Value
+	nvals int
 	op    index.Op
 	match []bool
 }
@@ -38,7 +40,7 @@ func (m *codeTables) table(d *dict.Dict, p index.Pred) []bool {
 	}
 	for i := range m.entries {
 		e := &m.entries[i]
-		if e.d == d && e.key == key && e.op == p.Op {
+		if e.d == d && e.key == key && e.nvals == len(p.Vals) && e.op == p.Op {
 			return e.match
 		}
 	}
@@ -52,7 +54,7 @@ func (m *codeTables) table(d *dict.Dict, p index.Pred) []bool {
 	if keep == nil {
 		keep = func([]byte) bool { return false }
 	}
-	e.d, e.key, e.op = d, key, p.Op
+	e.d, e.key, e.nvals, e.op = d, key, len(p.Vals), p.Op
 	e.match = d.Match(keep, e.match)
 	return e.match
 }

@@ -205,6 +205,10 @@ func (b *binder) expandSelect() ([]selItem, error) {
 			if err != nil {
 				return nil, err
 			}
+			replace, err := b.starReplacements(stars) // bind_star_replace.go
+			if err != nil {
+				return nil, err
+			}
 			stars++
 			qual := se.TableName.Name.String()
 			if qual != "" {
@@ -230,12 +234,20 @@ func (b *binder) expandSelect() ([]selItem, error) {
 						exclude[strings.ToLower(col.Name)] = false // matched
 						continue
 					}
+					if r, ok := replace[strings.ToLower(col.Name)]; ok {
+						items = append(items, selItem{src: r.expr, alias: col.Name, name: col.Name, sp: r.sp})
+						delete(replace, strings.ToLower(col.Name))
+						continue
+					}
 					col := col
 					items = append(items, selItem{star: &col, name: col.Name, sp: b.cl.sel})
 				}
 			}
 			if err := b.excludedAll(stars-1, exclude); err != nil {
 				return nil, err
+			}
+			for _, r := range replace {
+				return nil, b.errAt(b.q.findName("", r.name, r.sp), ErrUnknownColumn, fmt.Sprintf("column %q in REPLACE is not in the FROM clause", r.name))
 			}
 		case *sqlparser.AliasedExpr:
 			sp := b.cl.sel

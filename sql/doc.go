@@ -27,6 +27,7 @@
 //	key, table, é, …          → `key`, … (identifiers MySQL reserves or cannot lex)
 //	range(…) [AS] t(c)        → `range`(…) AS t (the column list remembered)
 //	* EXCLUDE (a, b)          → * (the names remembered by the star's ordinal)
+//	* REPLACE (e AS a)        → * (the list's tokens remembered, parsed by the binder)
 //	ORDER BY ALL              → ORDER BY 1, remembered; bound as every select column
 //	DISTINCT ON (e, …)        → DISTINCT, e remembered; bound as row_number()
 //	                            OVER (PARTITION BY e ORDER BY …) = 1 (bind_distinct_on.go)

@@ -44,6 +44,9 @@ type rewritten struct {
 	// starExclude is * EXCLUDE (a, b) of the select list, keyed by the
 	// star's ordinal among the select list's stars (cut out of the text).
 	starExclude map[int][]string
+	// starReplace is the token range [lo, hi) of * REPLACE (expr AS col,
+	// …), by the star's ordinal (cut out of the text).
+	starReplace map[int][2]int
 	// qualify is the token range [lo, hi) of the condition of DuckDB's
 	// QUALIFY (cut out of the text, bound by bind_qualify.go); lo == 0:
 	// none.
@@ -129,7 +132,7 @@ type castFrame struct {
 // rewrite turns a DuckDB query's tokens into text the vitess MySQL grammar
 // parses to the same meaning; see doc.go for the list.
 func rewrite(src Source, toks []token) (*rewritten, error) {
-	w := &rewriter{src: src, toks: toks, rw: &rewritten{paths: map[string]bool{}, nulls: map[int]bool{}, winNulls: map[[2]int]bool{}, funcCols: map[string][]string{}, starExclude: map[int][]string{}}}
+	w := &rewriter{src: src, toks: toks, rw: &rewritten{paths: map[string]bool{}, nulls: map[int]bool{}, winNulls: map[[2]int]bool{}, funcCols: map[string][]string{}, starExclude: map[int][]string{}, starReplace: map[int][2]int{}}}
 	if len(toks) > 0 {
 		w.prevE = toks[0].off
 	}
@@ -203,6 +206,7 @@ func rewrite(src Source, toks []token) (*rewritten, error) {
 			// A select-list star, perhaps with DuckDB's EXCLUDE (…). A
 			// nested query's list is cut here too (vitess parses the whole
 			// text) but recorded when that query is parsed on its own.
+			j := i + 1
 			if next.is("EXCLUDE") {
 				names, err := w.excludeList(i+2, drop)
 				if err != nil {
@@ -212,6 +216,32 @@ func rewrite(src Source, toks []token) (*rewritten, error) {
 					w.rw.starExclude[stars] = names
 				}
 				drop[i+1] = true
+				for drop[j] {
+					j++
+				}
+			}
+			if tokAt(j).is("REPLACE") && tokAt(j+1).isOp("(") {
+				// * REPLACE (expr AS col, …): the list's tokens, for
+				// bind_star_replace.go.
+				end := j + 1
+				for d := 0; end < len(toks); end++ {
+					if toks[end].isOp("(") {
+						d++
+					} else if toks[end].isOp(")") {
+						if d--; d == 0 {
+							break
+						}
+					}
+				}
+				if end >= len(toks) || end == j+2 {
+					return nil, w.errAt(tokAt(end), ErrSyntax, syntaxNear(src, tokAt(end)))
+				}
+				if depth == 0 {
+					w.rw.starReplace[stars] = [2]int{j + 2, end}
+				}
+				for k := j; k <= end; k++ {
+					drop[k] = true
+				}
 			}
 			if depth == 0 {
 				stars++

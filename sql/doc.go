@@ -85,8 +85,12 @@
 // columns (LATERAL) is refused. Window functions (bind_window.go) in a
 // select list or ORDER BY, with named windows (WINDOW w AS …, OVER w,
 // OVER (w …), bind_window_named.go), ROWS frames and RANGE frames with
-// numeric or INTERVAL offsets. TIMESTAMP ± an INTERVAL literal with
-// months, quarters or years adds calendar months (interval_calendar.go).
+// numeric or INTERVAL offsets: ranking and navigation functions
+// (row_number … nth_value) and every aggregate, DISTINCT and FILTER
+// included (bind_window_aggs.go); QUALIFY and DISTINCT ON are windows
+// too. TIMESTAMP ± an INTERVAL literal with months, quarters or years,
+// or ± INTERVAL (n) MONTH / to_months(n), adds calendar months
+// (interval_calendar.go).
 // DML and other shapes are reported as ErrUnsupported at the construct.
 //
 // # Errors

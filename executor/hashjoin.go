@@ -91,6 +91,11 @@ type HashJoin struct {
 	markCols  []*columnar.Vector
 	lidx      []int32 // scratch: left rows of the pairs being emitted
 
+	codes       codeProbe          // a coded probe key's matches per code (hashjoin_dict.go)
+	plain       []*columnar.Vector // scratch: decoded coded keys
+	decoded     []*columnar.Vector // scratch: probe columns passed through, decoded
+	decodedVecs []*columnar.Vector // … their decoded vectors
+
 	pbuf    *rowStore       // probe first: the held probe rows
 	pbufPos int             // next held row to replay
 	pbufEOF bool            // the probe side ended within the held rows
@@ -141,6 +146,7 @@ func (j *HashJoin) Close() error {
 	}
 	j.build, j.table, j.ints, j.multi, j.all, j.matched = nil, nil, nil, nil, nil, nil
 	j.pbuf, j.pview = nil, nil
+	j.codes = codeProbe{}
 	return err
 }
 
@@ -207,6 +213,7 @@ func (j *HashJoin) buildSide(ctx context.Context, right Operator) error {
 			}
 			keys[i] = v
 		}
+		j.plainKeys(keys, b) // a build side never needs its codes
 		base := int32(j.build.n)
 		appendBuild(j.build, b) // hashjoin_store.go
 		for _, f := range j.Filters {
@@ -372,6 +379,11 @@ func (j *HashJoin) probe(b *columnar.Batch) error {
 		j.pairL, j.pairR = j.ints.probeInts(keys[0], j.lrows, j.lnull, j.pairL, j.pairR)
 		return nil
 	}
+	if len(keys) == 1 && keys[0].Dict != nil && j.table != nil {
+		j.probeCodes(keys[0]) // hashjoin_dict.go
+		return nil
+	}
+	j.plainKeys(keys, b)
 	if j.multi != nil {
 		if len(j.tuple) != len(keys) {
 			j.tuple = make([]int64, len(keys))
@@ -482,7 +494,7 @@ func (j *HashJoin) leftTail() *columnar.Batch {
 		if len(j.sel) == 0 {
 			return nil
 		}
-		j.out2 = columnar.Batch{Cols: b.Cols, Len: b.Len, Sel: j.sel}
+		j.out2 = columnar.Batch{Cols: j.plainCols(b), Len: b.Len, Sel: j.sel}
 		return &j.out2
 	case JoinMark:
 		m := &j.markVec
@@ -498,7 +510,7 @@ func (j *HashJoin) leftTail() *columnar.Batch {
 				m.Bools[i] = false
 			}
 		}
-		cols := append(append(j.markCols[:0], b.Cols...), m)
+		cols := append(append(j.markCols[:0], j.plainCols(b)...), m)
 		j.markCols = cols
 		j.out2 = columnar.Batch{Cols: cols, Len: b.Len, Sel: b.Sel}
 		return &j.out2

@@ -2,6 +2,7 @@ package executor
 
 import (
 	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/dict"
 )
 
 // rowStore accumulates rows copied out of batches (whose memory belongs to
@@ -62,7 +63,7 @@ func (s *rowStore) appendRows(b *columnar.Batch, cols []*columnar.Vector) {
 			case columnar.PhysFloat:
 				dst.Floats[r] = v.Floats[j]
 			case columnar.PhysBytes:
-				src := v.Bytes[j]
+				src := bytesAt(v, j)
 				buf := s.bytes.alloc(len(src))
 				copy(buf, src)
 				dst.Bytes[r] = buf
@@ -78,4 +79,13 @@ func (s *rowStore) gather(out *columnar.Batch, perm []int32, from, to int) {
 	for c, src := range s.cols {
 		out.Cols[c].Gather(src, perm[from:to])
 	}
+}
+
+// bytesAt returns row j's bytes, decoding a dictionary-coded vector (a
+// coded column may reach a store through a pass-through operator).
+func bytesAt(v *columnar.Vector, j int) []byte {
+	if d, codes, ok := dict.Of(v); ok {
+		return d.Value(codes[j])
+	}
+	return v.Bytes[j]
 }

@@ -11,6 +11,7 @@ import (
 // input is estimated to be smaller builds the left instead, with a
 // projection restoring the column order.
 func (bd *builder) buildJoin(n *Join) (executor.Operator, error) {
+	bd.planJoinDict(n) // dict.go: the probe key may come as dictionary codes
 	if (n.Kind == JoinInner || n.Kind == JoinCross) && smaller(n.Left, n.Right) {
 		swapped := &Join{Left: n.Right, Right: n.Left, Kind: n.Kind, Cond: n.Cond}
 		for _, k := range n.EquiKeys {

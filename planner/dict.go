@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/b2sql/b2sql/columnar"
@@ -21,63 +22,23 @@ import (
 //   - a plain reference in a Project, which passes the vector through.
 //
 // COUNT(DISTINCT col) becomes a GROUP BY col first (splitDistinct), so it
-// groups on codes too. Any other use (LIKE, lower(), a join, the query
+// groups on codes too. The probe key of a hash join on one string key may
+// come coded as well (planJoinDict): the join looks each
+// code up once per dictionary. Any other use (LIKE, lower(), the query
 // output) keeps the column plain. The scan decides per chunk: only
 // dictionary-encoded chunks come coded, the rest come plain, and every
 // consumer above accepts both.
 
 // planDict records in bd.dict which scan columns under a may come coded.
 func (bd *builder) planDict(a *Aggregate) {
-	if bd.opts.NoPrune || bd.opts.ScanRulesOff.Has(index.DictCodes) {
+	if !bd.dictOn() {
 		return
 	}
-	var chain []Node
-	n := a.Input
-	var scan *Scan
-	for scan == nil {
-		switch x := n.(type) {
-		case *Filter:
-			chain = append(chain, x)
-			n = x.Input
-		case *Project:
-			chain = append(chain, x)
-			n = x.Input
-		case *Scan:
-			scan = x
-		default:
-			return
-		}
-	}
-	// coded maps a column ID to the scan output position it carries.
-	coded := map[ColID]int{}
-	for i, c := range scan.Cols {
-		if c.Type.ID == columnar.Varchar || c.Type.ID == columnar.Blob {
-			coded[c.ID] = i
-		}
-	}
-	ok := make(map[int]bool, len(coded)) // scan position -> still allowed
-	for _, p := range coded {
-		ok[p] = true
+	scan, chain, coded, ok := bd.dictChain(a.Input)
+	if scan == nil {
+		return
 	}
 	reject := func(e Expr) { dictUses(e, coded, ok, false) }
-	for i := len(chain) - 1; i >= 0; i-- {
-		switch x := chain[i].(type) {
-		case *Filter:
-			reject(x.Cond)
-		case *Project:
-			next := map[ColID]int{}
-			for j, e := range x.Exprs {
-				if r, isRef := e.(*ColRef); isRef {
-					if p, isCoded := coded[r.Col.ID]; isCoded {
-						next[x.Out[j].ID] = p
-						continue
-					}
-				}
-				reject(e)
-			}
-			coded = next
-		}
-	}
 	for _, g := range a.Groups {
 		if _, isRef := g.(*ColRef); !isRef {
 			reject(g)
@@ -115,13 +76,118 @@ func (bd *builder) planDict(a *Aggregate) {
 			cols = append(cols, i)
 		}
 	}
+	bd.addDict(scan, cols...)
+}
+
+// dictOn reports whether scans may hand string columns over as codes.
+func (bd *builder) dictOn() bool {
+	return !bd.opts.NoPrune && !bd.opts.ScanRulesOff.Has(index.DictCodes)
+}
+
+// dictChain walks n's chain of Filters and Projects down to a Scan. It
+// returns the scan, the chain (top first), the string columns that reach
+// the top of the chain (column ID at the top -> scan position) and, per
+// scan position, whether every use of the column on the way understands
+// codes. scan is nil when the chain ends in anything else; a Join there
+// gets its own probe key planned (planJoinDict), for the parallel plans
+// that run its probe side in the caller's pipeline.
+func (bd *builder) dictChain(n Node) (scan *Scan, chain []Node, coded map[ColID]int, ok map[int]bool) {
+	for scan == nil {
+		switch x := n.(type) {
+		case *Filter:
+			chain = append(chain, x)
+			n = x.Input
+		case *Project:
+			chain = append(chain, x)
+			n = x.Input
+		case *Scan:
+			scan = x
+		case *Join:
+			bd.planJoinDict(x)
+			return nil, nil, nil, nil
+		default:
+			return nil, nil, nil, nil
+		}
+	}
+	coded = map[ColID]int{}
+	for i, c := range scan.Cols {
+		if c.Type.ID == columnar.Varchar || c.Type.ID == columnar.Blob {
+			coded[c.ID] = i
+		}
+	}
+	ok = make(map[int]bool, len(coded)) // scan position -> still allowed
+	for _, p := range coded {
+		ok[p] = true
+	}
+	reject := func(e Expr) { dictUses(e, coded, ok, false) }
+	for i := len(chain) - 1; i >= 0; i-- {
+		switch x := chain[i].(type) {
+		case *Filter:
+			reject(x.Cond)
+		case *Project:
+			next := map[ColID]int{}
+			for j, e := range x.Exprs {
+				if r, isRef := e.(*ColRef); isRef {
+					if p, isCoded := coded[r.Col.ID]; isCoded {
+						next[x.Out[j].ID] = p
+						continue
+					}
+				}
+				reject(e)
+			}
+			coded = next
+		}
+	}
+	return scan, chain, coded, ok
+}
+
+// addDict adds scan positions cols to the columns scan hands over coded.
+func (bd *builder) addDict(scan *Scan, cols ...int) {
 	if len(cols) == 0 {
 		return
 	}
 	if bd.dict == nil {
 		bd.dict = map[*Scan][]int{}
 	}
-	bd.dict[scan] = cols
+	for _, p := range cols {
+		if !slices.Contains(bd.dict[scan], p) {
+			bd.dict[scan] = append(bd.dict[scan], p)
+		}
+	}
+	slices.Sort(bd.dict[scan])
+}
+
+// planJoinDict asks the probe side's scan of hash join n for dictionary
+// codes of the probe key, when the join has one key, a string column that
+// reaches the join through Filters and Projects that all understand
+// codes. The join translates each code of a dictionary into its build
+// rows once (executor/hashjoin_dict.go) and passes no coded vector on.
+// The probe side is the one buildJoin streams (the build side is the
+// smaller input of an inner join, the preserved side of a semi join built
+// left); a build side never needs codes: it hashes its strings once.
+func (bd *builder) planJoinDict(n *Join) {
+	if !bd.dictOn() {
+		return
+	}
+	probe, key := n.Left, Expr(nil)
+	swap := (n.Kind == JoinInner || n.Kind == JoinCross) && smaller(n.Left, n.Right) || buildsLeft(n)
+	if swap {
+		probe = n.Right
+	}
+	if len(n.EquiKeys) == 1 {
+		key = n.EquiKeys[0].L
+		if swap {
+			key = n.EquiKeys[0].R
+		}
+	}
+	scan, _, coded, ok := bd.dictChain(probe) // plans a join under the probe side too
+	ref, isRef := key.(*ColRef)
+	if scan == nil || !isRef {
+		return
+	}
+	if p, isCoded := coded[ref.Col.ID]; isCoded && ok[p] {
+		bd.addDict(scan, p)
+	}
 }
 
 // filterUses reports whether a Filter of the chain reads column id (a coded

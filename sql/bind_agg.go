@@ -18,6 +18,7 @@ type aggState struct {
 	aggs      []planner.AggCall
 	aggCols   []planner.Column
 	aggKeys   map[string]int
+	groupings []groupingCall // grouping() calls (bind_grouping_sets.go)
 }
 
 // bindAgg binds an aggregate call to a reference to its Aggregate output.

@@ -57,6 +57,10 @@ func (b *binder) bindAggRewrite(name string, e *sqlparser.FuncExpr, args []sqlpa
 		x, err := b.bindExpr(fn("count", true, ce), c)
 		return x, true, err
 	}
+	if name == "grouping" || name == "grouping_id" {
+		x, err := b.bindGrouping(name, args, star, at, c)
+		return x, true, err
+	}
 	if !aggRewrites[name] {
 		return nil, false, nil
 	}

@@ -48,7 +48,7 @@ func (b *binder) bindSelect() (*Bound, error) {
 			selSrcs = append(selSrcs, it.src)
 		}
 	}
-	aggregating := len(sel.GroupBy) > 0 || b.q.rw.groupAll || sel.Having != nil || hasAgg(selSrcs...) || hasAgg(orderSrcs...)
+	aggregating := len(sel.GroupBy) > 0 || b.q.rw.groupAll || b.q.rw.groupSets != nil || sel.Having != nil || hasAgg(selSrcs...) || hasAgg(orderSrcs...)
 	if aggregating {
 		b.noSubq = "GROUP BY"
 		if err := b.bindGroupBy(items); err != nil {
@@ -134,7 +134,14 @@ func (b *binder) bindSelect() (*Bound, error) {
 	if aggregating {
 		a := b.agg
 		out := append(append([]planner.Column(nil), a.groupCols...), a.aggCols...)
-		input = &planner.Aggregate{Input: input, Groups: a.groups, Aggs: a.aggs, Out: out}
+		if b.q.rw.groupSets != nil || len(a.groupings) > 0 {
+			for _, g := range a.groupings {
+				out = append(out, g.col)
+			}
+			input = b.groupingNode(input, out) // bind_grouping_sets.go
+		} else {
+			input = &planner.Aggregate{Input: input, Groups: a.groups, Aggs: a.aggs, Out: out}
+		}
 		for _, j := range b.post {
 			j.Left = input
 			input = j
@@ -316,6 +323,9 @@ func (b *binder) bindGroupBy(items []selItem) error {
 		sp := b.cl.groupBy
 		if k < len(b.cl.groupItems) {
 			sp = b.cl.groupItems[k]
+		}
+		if k < len(b.q.rw.groupExprs) {
+			sp = b.q.rw.groupExprs[k] // the keys of GROUPING SETS/ROLLUP/CUBE
 		}
 		c := ectx{sp: sp, clause: "GROUP BY"}
 		src := g

@@ -51,6 +51,12 @@ type rewritten struct {
 	// QUALIFY (cut out of the text, bound by bind_qualify.go); lo == 0:
 	// none.
 	qualify [2]int
+	// groupSets are the grouping sets of GROUPING SETS / ROLLUP / CUBE /
+	// WITH ROLLUP, as indexes into the GROUP BY list left in the text,
+	// whose token ranges are groupExprs (rewrite_grouping.go); nil: a
+	// plain GROUP BY.
+	groupSets  [][]int
+	groupExprs []span
 }
 
 // orig maps an offset of the rewritten text to the statement's text.
@@ -382,6 +388,17 @@ func rewrite(src Source, toks []token) (*rewritten, error) {
 			w.tok(t, "REGEXP")
 		case t.is("REGEXP") || t.is("RLIKE"):
 			return nil, w.errAt(t, ErrUnsupported, strings.ToUpper(t.val)+" is not supported")
+		case t.is("GROUP") && next.is("BY") && !tokAt(i+2).is("ALL"):
+			// A nested query's is rewritten here too (for vitess), and
+			// recorded when the nested query is bound from its own text.
+			if err := w.groupingSets(i+2, drop, suffix, depth == 0); err != nil {
+				return nil, err
+			}
+			if drop[i] {
+				w.skip(t)
+				continue
+			}
+			w.tok(t, w.raw(t))
 		case depth == 0 && t.is("GROUP") && next.is("BY") && tokAt(i+2).is("ALL"):
 			// DuckDB's GROUP BY ALL: group by every select item without an
 			// aggregate. MySQL lacks it; the binder does it from the flag.

@@ -1,0 +1,143 @@
+package sql
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/planner"
+	"github.com/dolthub/vitess/go/vt/sqlparser"
+)
+
+// groupingCall is one grouping(a, b, …) / grouping_id(…) of the query: its
+// output column and the GROUP BY keys it asks about, leftmost the most
+// significant bit.
+type groupingCall struct {
+	col  planner.Column
+	keys []int
+}
+
+// bindGrouping binds grouping(keys…) (alias grouping_id): a BIGINT whose
+// bit for a key is 1 in the rows where that key was rolled up (its NULL is
+// not a data NULL). It is a column of the grouping node, constant per
+// grouping set.
+func (b *binder) bindGrouping(name string, args []sqlparser.Expr, star bool, at int, c ectx) (planner.Expr, error) {
+	switch {
+	case star || len(args) == 0:
+		return nil, b.arity(at, name, "at least 1")
+	case b.agg == nil || !c.aggOK || c.inAgg:
+		return nil, b.errAt(at, ErrGrouping, fmt.Sprintf("%s is only allowed in the SELECT list, HAVING and ORDER BY of a GROUP BY query", name))
+	case len(args) > 62:
+		return nil, b.arity(at, name, "at most 62")
+	}
+	a := b.agg
+	keys := make(map[string]int, len(a.groups))
+	for i, g := range a.groups {
+		keys[g.String()+"\x00"+g.Type().String()] = i
+	}
+	call := groupingCall{}
+	var text []string
+	for _, arg := range args {
+		ac := c
+		ac.aggOK = false
+		x, err := b.bindExpr(arg, ac)
+		if err != nil {
+			return nil, err
+		}
+		k, ok := keys[x.String()+"\x00"+x.Type().String()]
+		if !ok {
+			return nil, b.errAt(at, ErrGrouping, fmt.Sprintf("%s argument %s is not a GROUP BY key", name, x.String()))
+		}
+		call.keys = append(call.keys, k)
+		text = append(text, x.String())
+	}
+	key := "grouping(" + strings.Join(text, ", ") + ")"
+	for _, g := range a.groupings {
+		if g.col.Name == key {
+			return &planner.ColRef{Col: g.col}, nil
+		}
+	}
+	call.col = b.newCol(key, "", columnar.TInt64)
+	a.groupings = append(a.groupings, call)
+	return &planner.ColRef{Col: call.col}, nil
+}
+
+// groupingNode is the Aggregate of a query with grouping sets or grouping()
+// calls: one Aggregate per set over the same input, each projected onto
+// out (group keys, aggregates, grouping() columns) with NULL for the keys
+// the set rolls up, concatenated by UNION ALL. Each set aggregates the
+// input rows itself rather than re-aggregating the finest set, so every
+// aggregate (avg, DISTINCT, median, …) keeps its exact semantics.
+func (b *binder) groupingNode(input planner.Node, out []planner.Column) planner.Node {
+	a := b.agg
+	sets := b.q.rw.groupSets
+	if sets == nil {
+		all := make([]int, len(a.groups))
+		for i := range all {
+			all[i] = i
+		}
+		sets = [][]int{all}
+	}
+	var root planner.Node
+	for n, set := range sets {
+		in := make([]bool, len(a.groups))
+		ag := &planner.Aggregate{Input: input, Aggs: a.aggs}
+		keyCol := make([]planner.Column, len(a.groups))
+		for _, k := range set {
+			in[k] = true
+		}
+		for k, g := range a.groups {
+			if in[k] {
+				keyCol[k] = b.newCol(a.groupCols[k].Name, "", g.Type())
+				ag.Groups = append(ag.Groups, g)
+				ag.Out = append(ag.Out, keyCol[k])
+			}
+		}
+		for _, col := range a.aggCols {
+			ag.Out = append(ag.Out, b.newCol(col.Name, "", col.Type))
+		}
+		proj := &planner.Project{Input: ag}
+		for k, col := range a.groupCols {
+			if in[k] {
+				proj.Exprs = append(proj.Exprs, &planner.ColRef{Col: keyCol[k]})
+			} else {
+				proj.Exprs = append(proj.Exprs, &planner.Const{Val: columnar.NullValue(col.Type)})
+			}
+		}
+		for _, col := range ag.Out[len(set):] {
+			proj.Exprs = append(proj.Exprs, &planner.ColRef{Col: col})
+		}
+		for _, g := range a.groupings {
+			var bits int64
+			for _, k := range g.keys {
+				bits <<= 1
+				if !in[k] {
+					bits |= 1
+				}
+			}
+			proj.Exprs = append(proj.Exprs, &planner.Const{Val: columnar.IntValue(columnar.TInt64, bits)})
+		}
+		last := n == len(sets)-1
+		for _, col := range out {
+			if n == 0 && last {
+				proj.Out = append(proj.Out, col)
+			} else {
+				proj.Out = append(proj.Out, b.newCol(col.Name, "", col.Type))
+			}
+		}
+		if n == 0 {
+			root = proj
+			continue
+		}
+		u := &planner.SetOp{Left: root, Right: proj, Kind: planner.SetUnion, All: true}
+		if last {
+			u.Out = out
+		} else {
+			for _, col := range out {
+				u.Out = append(u.Out, b.newCol(col.Name, "", col.Type))
+			}
+		}
+		root = u
+	}
+	return root
+}

@@ -27,6 +27,7 @@ type BuildOptions struct {
 type Built struct {
 	Root  executor.Operator
 	scans map[executor.Operator]*index.ScanStats
+	ctes  []*executor.CTE // materialized WITH entries, shown before Root by Explain
 }
 
 // ScanStats returns the counters of the scan operator op, if it is one.
@@ -59,6 +60,7 @@ type builder struct {
 	// the joins of parallel pipelines (joinfilter.go).
 	joinFilters   map[*Scan][]scanJoinFilter
 	joinFiltersOf map[*Join][]*executor.JoinFilter
+	ctes          map[*CTE]*executor.CTE // materialized WITH entries (cte_build.go)
 }
 
 func (bd *builder) threads() int {
@@ -127,6 +129,10 @@ func (bd *builder) build(n Node) (executor.Operator, error) {
 		return bd.buildWindow(x)
 	case *WorkScan:
 		return bd.wrap(&executor.WorkScan{Work: bd.workTable(x.Work)}), nil
+	case *CTERef:
+		return bd.build(x.Input)
+	case *CTEScan:
+		return bd.buildCTEScan(x)
 	case *Aggregate:
 		bd.planDict(x)
 		if op, err := bd.parallelAggregate(x); op != nil || err != nil {

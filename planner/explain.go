@@ -37,6 +37,11 @@ func (b *Built) Explain(analyze bool) string {
 			}
 		}
 	}
+	// A WITH entry computed once is shown once, before the plan whose
+	// "CTE scan" operators read it.
+	for _, c := range b.ctes {
+		walk(c, "", "")
+	}
 	walk(b.Root, "", "")
 	return strings.TrimRight(sb.String(), "\n")
 }

@@ -34,6 +34,7 @@ type Options struct {
 // Optimize applies the enabled rules in order and returns the names of the
 // rules that ran.
 func Optimize(n Node, opts Options) (Node, []string) {
+	n = resolveCTEs(n, opts) // cte.go: WITH entries inlined or computed once
 	var ran []string
 	for _, r := range Rules {
 		if opts.AllOff || opts.Disabled[r.Name] {

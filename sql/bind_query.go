@@ -182,6 +182,7 @@ type cteDef struct {
 	ctes      map[string]*cteDef
 	recursive bool
 	work      *planner.WorkTable // inside its own recursive step: the work table
+	cte       *planner.CTE       // shared by the references (planner/cte.go)
 }
 
 // bindWith records the WITH entries; each reference binds its query anew
@@ -197,7 +198,8 @@ func (b *binder) bindWith(w *sqlparser.With) error {
 		if !ok {
 			return b.errAt(b.q.findName("", name, b.q.whole()), ErrUnsupported, "this WITH entry is not supported")
 		}
-		def := &cteDef{name: name, cols: c.Columns, nq: b.nested(sq.Select, b.q.whole()), ctes: ctes}
+		def := &cteDef{name: name, cols: c.Columns, nq: b.nested(sq.Select, b.q.whole()), ctes: ctes,
+			cte: &planner.CTE{Name: name}}
 		if w.Recursive && refersTo(sq.Select, name) {
 			def.recursive = true
 		}
@@ -263,6 +265,8 @@ func (b *binder) bindCTERef(tn sqlparser.TableName, alias string) (*fromItem, bo
 	if err != nil {
 		return nil, true, err
 	}
+	// The planner inlines the reference or reads the entry computed once.
+	bd.Root = &planner.CTERef{CTE: def.cte, Input: bd.Root}
 	it, err := b.relation(bd, alias, def.cols)
 	return it, true, err
 }

@@ -32,10 +32,13 @@ type aggState struct {
 	ar    arena // min/max strings are copied here
 	// distinct remembers (group, value) pairs already aggregated.
 	distinct map[string]struct{}
-	lists    [][]columnar.Value // holistic aggregates: the values of each group
-	hll      hllSketches        // approx_count_distinct (aggstate_approx.go)
+	vals     valueLists  // holistic aggregates: the values of each group (aggstate_values.go)
+	hll      hllSketches // approx_count_distinct (aggstate_approx.go)
 	keyBuf   []byte
 	dsel     []int
+	// args and argScratch: arg_max / arg_min (aggstate_argminmax.go)
+	args       []argBest
+	argScratch columnar.Vector
 }
 
 func newAggState(spec AggSpec) *aggState {
@@ -51,8 +54,12 @@ func newAggState(spec AggSpec) *aggState {
 
 func (s *aggState) grow(n int) {
 	s.count = growZero(s.count, n)
+	if s.spec.Kind.argMinMax() {
+		s.args = growZero(s.args, n)
+		return
+	}
 	if s.spec.Kind.holistic() {
-		s.lists = growZero(s.lists, n)
+		s.vals.grow(s.spec.Kind, s.in, n)
 		return
 	}
 	switch s.accPhys() {
@@ -286,6 +293,10 @@ func updateMinMax[T int64 | uint64](vals []T, counts []int64, in []T, gids []int
 
 // result writes groups [from, to) into out (rows 0..to-from).
 func (s *aggState) result(out *columnar.Vector, from, to int) {
+	if s.spec.Kind.argMinMax() {
+		s.argResult(out, from, to)
+		return
+	}
 	if s.spec.Kind.holistic() {
 		s.holisticResult(out, from, to)
 		return

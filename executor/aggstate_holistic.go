@@ -3,8 +3,6 @@ package executor
 import (
 	"encoding/binary"
 	"math"
-	"slices"
-	"strings"
 
 	"github.com/b2sql/b2sql/columnar"
 )
@@ -22,10 +20,28 @@ const (
 
 func (k AggKind) holistic() bool { return k >= AggMedian }
 
-// collect appends the live non-NULL values of arg to their groups' lists.
+// collect appends the live non-NULL values of arg to their groups' value
+// lists (aggstate_values.go), or to the state an aggregate keeps instead.
 func (s *aggState) collect(b *columnar.Batch, arg *columnar.Vector, gids []int32) {
-	if s.spec.Kind == AggApproxCountDistinct {
+	switch s.spec.Kind {
+	case AggApproxCountDistinct:
 		s.approxAdd(b, arg, gids)
+		return
+	case AggMode:
+		s.modeAdd(b, arg, gids)
+		return
+	}
+	add := s.vals.adder(s.spec.Kind, arg)
+	if arg.Valid == nil && s.distinct == nil {
+		if b.Sel == nil {
+			for i, g := range gids[:b.Len] {
+				add(g, i)
+			}
+			return
+		}
+		for _, i := range b.Sel {
+			add(gids[i], i)
+		}
 		return
 	}
 	forEach(b, func(i int) {
@@ -40,26 +56,29 @@ func (s *aggState) collect(b *columnar.Batch, arg *columnar.Vector, gids []int32
 			}
 			s.distinct[string(s.keyBuf)] = struct{}{}
 		}
-		g := gids[i]
-		s.lists[g] = append(s.lists[g], arg.Value(i))
+		add(gids[i], i)
 	})
 }
 
 func (s *aggState) holisticResult(out *columnar.Vector, from, to int) {
-	if s.spec.Kind == AggApproxCountDistinct {
+	switch s.spec.Kind {
+	case AggApproxCountDistinct:
 		s.approxResult(out, from, to)
+		return
+	case AggMode:
+		s.modeResult(out, from, to)
 		return
 	}
 	n := to - from
 	for k := range n {
-		vals := s.lists[from+k]
-		if len(vals) == 0 {
+		g := from + k
+		if s.vals.count(g) == 0 {
 			out.SetNull(k, n)
 			continue
 		}
 		switch s.spec.Kind {
 		case AggVarSamp, AggVarPop, AggStddevSamp, AggStddevPop:
-			v, ok := variance(vals, s.spec.Kind == AggVarSamp || s.spec.Kind == AggStddevSamp)
+			v, ok := varianceFloats(s.vals.floats[g], s.spec.Kind == AggVarSamp || s.spec.Kind == AggStddevSamp)
 			switch {
 			case !ok:
 				out.SetNull(k, n)
@@ -69,45 +88,47 @@ func (s *aggState) holisticResult(out *columnar.Vector, from, to int) {
 				out.Floats[k] = v
 			}
 		case AggStringAgg:
-			parts := make([]string, len(vals))
-			for i, v := range vals {
-				parts[i] = v.S
-			}
-			out.Bytes[k] = []byte(strings.Join(parts, s.spec.Param.S))
+			out.Bytes[k] = s.vals.joined(g, s.spec.Param.S)
+		case AggQuantileDisc:
+			s.vals.discrete(out, k, g, s.spec.Param.F)
 		default:
 			q := 0.5
 			if s.spec.Kind == AggQuantileCont {
 				q = s.spec.Param.F
 			}
-			xs := make([]float64, len(vals))
-			for i, v := range vals {
-				xs[i] = v.AsFloat()
-			}
-			slices.SortFunc(xs, columnar.CompareFloat)
-			pos := q * float64(len(xs)-1)
-			lo, hi := int(math.Floor(pos)), int(math.Ceil(pos))
-			out.Floats[k] = xs[lo] + (pos-float64(lo))*(xs[hi]-xs[lo])
+			out.Floats[k] = s.vals.continuous(g, q)
 		}
 	}
 }
 
-// variance computes the sample or population variance in two passes over
-// the values shifted by the first one (exact for a constant column, stable
-// under a large offset); ok is false for a sample of fewer than 2 values.
+// variance computes the sample or population variance of values; ok is
+// false for a sample of fewer than 2 values. Window frames keep Values.
 func variance(vals []columnar.Value, sample bool) (float64, bool) {
-	n := float64(len(vals))
-	if len(vals) == 0 || sample && len(vals) < 2 {
+	xs := make([]float64, len(vals))
+	for i, v := range vals {
+		xs[i] = v.AsFloat()
+	}
+	return varianceFloats(xs, sample)
+}
+
+// varianceFloats computes the sample or population variance in two passes
+// over the values shifted by the first one (exact for a constant column,
+// stable under a large offset); ok is false for a sample of fewer than 2
+// values.
+func varianceFloats(xs []float64, sample bool) (float64, bool) {
+	n := float64(len(xs))
+	if len(xs) == 0 || sample && len(xs) < 2 {
 		return 0, false
 	}
-	k := vals[0].AsFloat()
+	k := xs[0]
 	var sum float64
-	for _, v := range vals {
-		sum += v.AsFloat() - k
+	for _, x := range xs {
+		sum += x - k
 	}
 	mean := sum / n
 	var m2 float64
-	for _, v := range vals {
-		d := v.AsFloat() - k - mean
+	for _, x := range xs {
+		d := x - k - mean
 		m2 += d * d
 	}
 	if sample {

@@ -13,11 +13,13 @@ const (
 	AggStddevSamp                             // stddev_samp(x), stddev(x)
 	AggStddevPop                              // stddev_pop(x)
 	AggApproxCountDistinct                    // approx_count_distinct(x): HyperLogLog estimate, BIGINT
+	AggQuantileDisc                           // quantile_disc(x, Param): the value of rank ⌈n·q⌉-1, x's type
+	AggMode                                   // mode(x): the most frequent value (first seen on a tie), x's type
 )
 
 var holisticNames = map[AggFunc]string{AggMedian: "median", AggQuantileCont: "quantile_cont", AggStringAgg: "string_agg",
 	AggVarSamp: "var_samp", AggVarPop: "var_pop", AggStddevSamp: "stddev_samp", AggStddevPop: "stddev_pop",
-	AggApproxCountDistinct: "approx_count_distinct"}
+	AggApproxCountDistinct: "approx_count_distinct", AggQuantileDisc: "quantile_disc", AggMode: "mode"}
 
 // Holistic reports whether f needs all values of a group at once.
 func (f AggFunc) Holistic() bool { return f >= AggMedian }

@@ -102,6 +102,7 @@ var holisticAggs = map[string]planner.AggFunc{
 	"stddev_samp": planner.AggStddevSamp, "stddev": planner.AggStddevSamp, "stddev_pop": planner.AggStddevPop,
 	"string_agg": planner.AggStringAgg, "group_concat": planner.AggStringAgg, "listagg": planner.AggStringAgg,
 	"approx_count_distinct": planner.AggApproxCountDistinct,
+	"quantile_disc":         planner.AggQuantileDisc, "mode": planner.AggMode,
 }
 
 // bindHolistic binds median(x), quantile_cont(x, q) and string_agg(x [,
@@ -115,7 +116,7 @@ func (b *binder) bindHolistic(fn planner.AggFunc, name string, e *sqlparser.Func
 	}
 	lo, hi := 1, 1
 	switch fn {
-	case planner.AggQuantileCont:
+	case planner.AggQuantileCont, planner.AggQuantileDisc:
 		lo, hi = 2, 2
 	case planner.AggStringAgg:
 		hi = 2
@@ -148,6 +149,11 @@ func (b *binder) bindHolistic(fn planner.AggFunc, name string, e *sqlparser.Func
 	switch fn {
 	case planner.AggApproxCountDistinct:
 		call.Arg, call.Type, call.Distinct = x, columnar.TInt64, false
+	case planner.AggQuantileDisc, planner.AggMode:
+		if call.Param, err = b.valueAggParam(fn, name, x, args, constant, c); err != nil {
+			return nil, err
+		}
+		call.Arg, call.Type = x, x.Type()
 	case planner.AggStringAgg:
 		if call.Arg, err = b.coerce(x, columnar.TVarchar, args[0], c); err != nil {
 			return nil, err

@@ -1,0 +1,258 @@
+package executor
+
+import (
+	"cmp"
+	"math"
+	"math/bits"
+	"slices"
+
+	"github.com/b2sql/b2sql/columnar"
+)
+
+// valueLists holds the values of every group of a holistic aggregate in
+// typed per-group slices, the argument's type kept once: 8 bytes a number,
+// a string's bytes plus a 4-byte end offset (a columnar.Value was 64 bytes
+// plus its string). Which slices a state uses depends on the aggregate and
+// the argument's physical type (store).
+type valueLists struct {
+	typ    columnar.Type
+	store  columnar.Phys // PhysInt: ints; PhysFloat: floats; PhysBytes: bytes+ends; PhysNone: nothing
+	ints   [][]int64     // PhysInt, and PhysUint with the sign bit flipped (signed order = unsigned order)
+	floats [][]float64   // PhysFloat, and every argument of var_*/stddev_* (as AsFloat)
+	bytes  [][]byte      // PhysBytes: a group's values back to back
+	ends   [][]uint32    // the end offset in bytes[g] of each value
+	modes  []modeCounts  // mode (aggstate_mode.go)
+	seq    int64         // mode: values seen so far, for the first-seen tie rule
+}
+
+const uintFlip = uint64(1) << 63
+
+// grow makes room for n groups of aggregate kind over arguments of type t.
+func (v *valueLists) grow(kind AggKind, t columnar.Type, n int) {
+	v.typ = t
+	v.store = t.Phys()
+	switch {
+	case kind == AggApproxCountDistinct:
+		return // a sketch per group (aggstate_approx.go)
+	case kind == AggMode:
+		v.modes = growZero(v.modes, n)
+		return
+	case kind >= AggVarSamp && kind <= AggStddevPop:
+		v.store = columnar.PhysFloat
+	case v.store == columnar.PhysUint:
+		v.store = columnar.PhysInt
+	}
+	switch v.store {
+	case columnar.PhysInt:
+		v.ints = growZero(v.ints, n)
+	case columnar.PhysFloat:
+		v.floats = growZero(v.floats, n)
+	case columnar.PhysBytes:
+		v.bytes = growZero(v.bytes, n)
+		v.ends = growZero(v.ends, n)
+	}
+}
+
+// count is the number of values of group g.
+func (v *valueLists) count(g int) int {
+	switch v.store {
+	case columnar.PhysInt:
+		return len(v.ints[g])
+	case columnar.PhysFloat:
+		return len(v.floats[g])
+	case columnar.PhysBytes:
+		return len(v.ends[g])
+	}
+	return 0
+}
+
+// adder returns the function that appends row i of arg to group g.
+func (v *valueLists) adder(kind AggKind, arg *columnar.Vector) func(g int32, i int) {
+	switch {
+	case v.store == columnar.PhysFloat && arg.Type.Phys() != columnar.PhysFloat:
+		// var_*/stddev_* over integers and DECIMALs: the values as
+		// doubles, converted as Value.AsFloat does.
+		if arg.Type.Phys() == columnar.PhysUint {
+			return func(g int32, i int) { v.floats[g] = append(v.floats[g], float64(arg.Uints[i])) }
+		}
+		if arg.Type.ID == columnar.Decimal {
+			div := math.Pow10(int(arg.Type.Scale))
+			return func(g int32, i int) { v.floats[g] = append(v.floats[g], float64(arg.Ints[i])/div) }
+		}
+		return func(g int32, i int) { v.floats[g] = append(v.floats[g], float64(arg.Ints[i])) }
+	case v.store == columnar.PhysFloat:
+		return func(g int32, i int) { v.floats[g] = append(v.floats[g], arg.Floats[i]) }
+	case v.store == columnar.PhysInt && arg.Type.Phys() == columnar.PhysUint:
+		return func(g int32, i int) { v.ints[g] = append(v.ints[g], int64(arg.Uints[i]^uintFlip)) }
+	case v.store == columnar.PhysInt:
+		return func(g int32, i int) { v.ints[g] = append(v.ints[g], arg.Ints[i]) }
+	case v.store == columnar.PhysBytes:
+		return func(g int32, i int) {
+			v.bytes[g] = append(v.bytes[g], arg.Bytes[i]...)
+			v.ends[g] = append(v.ends[g], uint32(len(v.bytes[g])))
+		}
+	}
+	return func(int32, int) {}
+}
+
+// str is value j of group g (PhysBytes).
+func (v *valueLists) str(g, j int) []byte {
+	start := uint32(0)
+	if j > 0 {
+		start = v.ends[g][j-1]
+	}
+	return v.bytes[g][start:v.ends[g][j]:v.ends[g][j]]
+}
+
+// joined is group g's values in input order, separated by sep.
+func (v *valueLists) joined(g int, sep string) []byte {
+	ends := v.ends[g]
+	out := make([]byte, 0, len(v.bytes[g])+len(sep)*(len(ends)-1))
+	for j := range ends {
+		if j > 0 {
+			out = append(out, sep...)
+		}
+		out = append(out, v.str(g, j)...)
+	}
+	return out
+}
+
+// float is the double of a stored int.
+func (v *valueLists) float(x int64) float64 {
+	if v.typ.Phys() == columnar.PhysUint {
+		return float64(uint64(x) ^ uintFlip)
+	}
+	return columnar.Value{Type: v.typ, I: x}.AsFloat()
+}
+
+// continuous is quantile_cont(q) of group g (at least one value): the
+// linear interpolation between the values of rank ⌊q·(n-1)⌋ and the next.
+// It reorders the group's values.
+func (v *valueLists) continuous(g int, q float64) float64 {
+	var lo, hi float64
+	var n int
+	pos := func(n int) (int, float64) {
+		p := q * float64(n-1)
+		return int(math.Floor(p)), p - math.Floor(p)
+	}
+	var frac float64
+	if v.store == columnar.PhysFloat {
+		xs := v.floats[g]
+		n = len(xs)
+		var r int
+		r, frac = pos(n)
+		lo, hi = nthAndNext(xs, r, columnar.CompareFloat)
+	} else {
+		xs := v.ints[g]
+		n = len(xs)
+		var r int
+		r, frac = pos(n)
+		a, b := nthAndNext(xs, r, cmp.Compare[int64])
+		lo, hi = v.float(a), v.float(b)
+	}
+	if frac == 0 {
+		return lo
+	}
+	return lo + frac*(hi-lo)
+}
+
+// discreteIndex is the rank quantile_disc(q) picks among n sorted values,
+// as DuckDB: the first value whose cumulative share reaches q (rank
+// ⌈n·q⌉-1, at least 0), with the floor taken as n - ⌊n - n·q⌋.
+func discreteIndex(n int, q float64) int {
+	floored := int(math.Floor(float64(n) - float64(n)*q))
+	return max(1, n-floored) - 1
+}
+
+// discrete writes quantile_disc(q) of group g (at least one value) into
+// out row k: an actual value of the group, of the argument's type.
+func (v *valueLists) discrete(out *columnar.Vector, k, g int, q float64) {
+	switch v.store {
+	case columnar.PhysFloat:
+		xs := v.floats[g]
+		out.Floats[k], _ = nthAndNext(xs, discreteIndex(len(xs), q), columnar.CompareFloat)
+	case columnar.PhysInt:
+		xs := v.ints[g]
+		x, _ := nthAndNext(xs, discreteIndex(len(xs), q), cmp.Compare[int64])
+		if out.Type.Phys() == columnar.PhysUint {
+			out.Uints[k] = uint64(x) ^ uintFlip
+		} else {
+			out.Ints[k] = x
+		}
+	case columnar.PhysBytes:
+		idx := make([]int32, len(v.ends[g]))
+		for j := range idx {
+			idx[j] = int32(j)
+		}
+		j, _ := nthAndNext(idx, discreteIndex(len(idx), q), func(a, b int32) int {
+			return columnar.CompareBytes(v.str(g, int(a)), v.str(g, int(b)))
+		})
+		out.Bytes[k] = v.str(g, int(j))
+	}
+}
+
+// nthAndNext reorders xs so that xs[r] is the value of rank r (quickselect
+// with a three-way partition, so runs of equal values end it early), and
+// returns it with the value of rank r+1 (xs[r] again when r is the last).
+// It runs in linear time on average where a sort would take n·log n; past
+// 2·log2(n) rounds it sorts what is left, bounding the worst case.
+func nthAndNext[T any](xs []T, r int, cmp func(a, b T) int) (T, T) {
+	lo, hi := 0, len(xs)
+	for rounds := 2 * bits.Len(uint(len(xs))); hi-lo > 16; rounds-- {
+		if rounds == 0 {
+			slices.SortFunc(xs[lo:hi], cmp)
+			break
+		}
+		p := median3(xs[lo], xs[lo+(hi-lo)/2], xs[hi-1], cmp)
+		lt, i, gt := lo, lo, hi
+		for i < gt {
+			switch c := cmp(xs[i], p); {
+			case c < 0:
+				xs[lt], xs[i] = xs[i], xs[lt]
+				lt++
+				i++
+			case c > 0:
+				gt--
+				xs[i], xs[gt] = xs[gt], xs[i]
+			default:
+				i++
+			}
+		}
+		switch {
+		case r < lt:
+			hi = lt
+		case r >= gt:
+			lo = gt
+		default:
+			lo, hi = r, r // xs[lt:gt] all equal p: rank r is found
+		}
+	}
+	if hi-lo > 1 {
+		slices.SortFunc(xs[lo:hi], cmp)
+	}
+	x := xs[r]
+	if r+1 >= len(xs) {
+		return x, x
+	}
+	// Everything right of r is at least xs[r]: the next rank is their least.
+	next := xs[r+1]
+	for _, y := range xs[r+2:] {
+		if cmp(y, next) < 0 {
+			next = y
+		}
+	}
+	return x, next
+}
+
+func median3[T any](a, b, c T, cmp func(a, b T) int) T {
+	if cmp(a, b) > 0 {
+		a, b = b, a
+	}
+	if cmp(b, c) > 0 {
+		b = c
+		if cmp(a, b) > 0 {
+			b = a
+		}
+	}
+	return b
+}

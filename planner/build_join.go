@@ -132,7 +132,7 @@ func (bd *builder) joinOp(n *Join, left, right executor.Operator) (*executor.Has
 		op.Cond = c
 		desc = append(desc, n.Cond.String())
 	}
-	op.Desc = strings.Join(desc, " AND ")
+	op.Desc = strings.Join(desc, " AND ") + bd.joinDictString(n) // dict.go
 	return op, nil
 }
 

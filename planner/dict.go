@@ -34,7 +34,7 @@ func (bd *builder) planDict(a *Aggregate) {
 	if !bd.dictOn() {
 		return
 	}
-	scan, chain, coded, ok := bd.dictChain(a.Input)
+	scan, chain, coded, ok := bd.dictChain(a.Input, true)
 	if scan == nil {
 		return
 	}
@@ -50,6 +50,9 @@ func (bd *builder) planDict(a *Aggregate) {
 		}
 		if _, isRef := agg.Arg.(*ColRef); !isRef {
 			reject(agg.Arg)
+		}
+		if _, isRef := agg.Arg2.(*ColRef); agg.Arg2 != nil && !isRef {
+			reject(agg.Arg2)
 		}
 	}
 	// A column is worth coding only if something uses it: a group key or
@@ -89,9 +92,9 @@ func (bd *builder) dictOn() bool {
 // the top of the chain (column ID at the top -> scan position) and, per
 // scan position, whether every use of the column on the way understands
 // codes. scan is nil when the chain ends in anything else; a Join there
-// gets its own probe key planned (planJoinDict), for the parallel plans
-// that run its probe side in the caller's pipeline.
-func (bd *builder) dictChain(n Node) (scan *Scan, chain []Node, coded map[ColID]int, ok map[int]bool) {
+// gets its own probe key planned (planJoinDict) when planJoins is set, for
+// the parallel plans that run its probe side in the caller's pipeline.
+func (bd *builder) dictChain(n Node, planJoins bool) (scan *Scan, chain []Node, coded map[ColID]int, ok map[int]bool) {
 	for scan == nil {
 		switch x := n.(type) {
 		case *Filter:
@@ -103,7 +106,9 @@ func (bd *builder) dictChain(n Node) (scan *Scan, chain []Node, coded map[ColID]
 		case *Scan:
 			scan = x
 		case *Join:
-			bd.planJoinDict(x)
+			if planJoins {
+				bd.planJoinDict(x)
+			}
 			return nil, nil, nil, nil
 		default:
 			return nil, nil, nil, nil
@@ -180,14 +185,39 @@ func (bd *builder) planJoinDict(n *Join) {
 			key = n.EquiKeys[0].R
 		}
 	}
-	scan, _, coded, ok := bd.dictChain(probe) // plans a join under the probe side too
-	ref, isRef := key.(*ColRef)
-	if scan == nil || !isRef {
-		return
-	}
-	if p, isCoded := coded[ref.Col.ID]; isCoded && ok[p] {
+	if scan, p := bd.codedKey(probe, key, true); scan != nil {
 		bd.addDict(scan, p)
 	}
+}
+
+// codedKey returns the scan under probe and the position of its column
+// that key (an expression over probe, nil for none) is, when the column may
+// come coded up to the join; scan is nil otherwise. planJoins plans the
+// joins met under probe (dictChain).
+func (bd *builder) codedKey(probe Node, key Expr, planJoins bool) (*Scan, int) {
+	scan, _, coded, ok := bd.dictChain(probe, planJoins)
+	ref, isRef := key.(*ColRef)
+	if scan == nil || !isRef {
+		return nil, 0
+	}
+	if p, isCoded := coded[ref.Col.ID]; isCoded && ok[p] {
+		return scan, p
+	}
+	return nil, 0
+}
+
+// joinDictString is the EXPLAIN note of a join (oriented as built: Left
+// probes) whose probe key comes as dictionary codes, e.g.
+// " dict codes: e.category".
+func (bd *builder) joinDictString(n *Join) string {
+	if !bd.dictOn() || len(n.EquiKeys) != 1 {
+		return ""
+	}
+	scan, p := bd.codedKey(n.Left, n.EquiKeys[0].L, false)
+	if scan == nil || !slices.Contains(bd.dict[scan], p) {
+		return ""
+	}
+	return " dict codes: " + n.EquiKeys[0].L.String()
 }
 
 // filterUses reports whether a Filter of the chain reads column id (a coded

@@ -152,6 +152,7 @@ func (j *HashJoin) Close() error {
 
 func (j *HashJoin) Open(ctx context.Context) error {
 	j.pbuf = nil
+	j.codes.d = nil // a re-opened join has a new build table: no code memo holds
 	probeFirst := len(j.ProbeFilters) > 0 && j.Shared == nil
 	if probeFirst {
 		if err := j.openProbeFirst(ctx); err != nil {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/dict"
 )
 
 // labels is a build side keyed by strings: "a" twice (duplicates), "b",
@@ -140,5 +141,27 @@ func TestRowStoreDecodesCodes(t *testing.T) {
 	want := []string{"b", "a", "NULL", "c", "a", "b", "a", "NULL", "d", "a"}
 	if !equalStrings(got, want) {
 		t.Fatalf("got %v, want %v", got, want)
+	}
+}
+
+// TestHashJoinProbeCodesReopen: a join opened again (a recursive CTE's
+// step, a re-run subquery) has a new build table; a probe dictionary it
+// saw before (a CTable column keeps one for the whole table) must be
+// looked up again.
+func TestHashJoinProbeCodesReopen(t *testing.T) {
+	d := dict.New("a", "b")
+	pb := columnar.NewBatch([]columnar.Type{columnar.TVarchar}, 2)
+	pb.Len = 2
+	copy(dict.Set(pb.Cols[0], d, 2), []int32{0, 1})
+	probe := &batchesSource{types: []columnar.Type{columnar.TVarchar}, bs: []*columnar.Batch{pb}}
+	build := &source{types: []columnar.Type{columnar.TVarchar}, rows: [][]columnar.Value{{str("a")}}, n: 1024}
+	j := &HashJoin{Left: probe, Right: build, Kind: JoinInner,
+		LeftKeys: []Expr{ColumnExpr(0, columnar.TVarchar)}, RightKeys: []Expr{ColumnExpr(0, columnar.TVarchar)}}
+	if got := drainPlain(t, j); !equalStrings(got, []string{"a|a"}) {
+		t.Fatalf("first run: got %v, want [a|a]", got)
+	}
+	build.rows = [][]columnar.Value{{str("b")}}
+	if got := drainPlain(t, j); !equalStrings(got, []string{"b|b"}) {
+		t.Fatalf("second run: got %v, want [b|b]", got)
 	}
 }

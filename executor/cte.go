@@ -39,6 +39,9 @@ func (c *CTE) Children() []Operator           { return []Operator{c.Input} }
 func (c *CTE) Open(ctx context.Context) error { return c.materialize(ctx) }
 func (c *CTE) Close() error                   { return nil }
 func (c *CTE) String() string {
+	if c.Uses == 1 {
+		return "CTE " + c.Name + " (materialized, 1 use)"
+	}
 	return fmt.Sprintf("CTE %s (materialized, %d uses)", c.Name, c.Uses)
 }
 

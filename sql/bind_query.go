@@ -192,6 +192,7 @@ func (b *binder) bindWith(w *sqlparser.With) error {
 	for k, v := range b.ctes {
 		ctes[k] = v
 	}
+	modes := cteModes(b.q.toks)
 	for _, c := range w.Ctes {
 		name := c.As.String()
 		sq, ok := c.Expr.(*sqlparser.Subquery)
@@ -199,7 +200,7 @@ func (b *binder) bindWith(w *sqlparser.With) error {
 			return b.errAt(b.q.findName("", name, b.q.whole()), ErrUnsupported, "this WITH entry is not supported")
 		}
 		def := &cteDef{name: name, cols: c.Columns, nq: b.nested(sq.Select, b.q.whole()), ctes: ctes,
-			cte: &planner.CTE{Name: name}}
+			cte: &planner.CTE{Name: name, Mode: modes[strings.ToLower(name)]}}
 		if w.Recursive && refersTo(sq.Select, name) {
 			def.recursive = true
 		}

@@ -157,6 +157,11 @@ func rewrite(src Source, toks []token) (*rewritten, error) {
 	inWindowClause := false
 	drop := map[int]bool{} // tokens cut out (a table function's column list, EXCLUDE)
 	stars := 0             // select-list stars so far (for EXCLUDE)
+
+	// WITH … AS [NOT] MATERIALIZED: keywords for the binder (cte_mode.go).
+	for k := range cteModeTokens(toks) {
+		drop[k] = true
+	}
 	tokAt := func(i int) token {
 		if i < len(toks) {
 			return toks[i]

@@ -2,6 +2,12 @@
 // the sql binder produces), the rewrite rules, and Build, which turns a plan
 // into executor operators without doing any I/O.
 //
+// Before the rules, Optimize resolves the WITH entries (cte.go): the binder
+// wraps each reference in a CTERef; an entry used once (or AS NOT
+// MATERIALIZED) is inlined, so that filters reach its scans, and one used
+// twice or more (or AS MATERIALIZED) is optimized once on its own and read
+// through a CTEScan per reference, from rows computed once (executor.CTE).
+//
 // Rules run in this order (Rules in optimize.go), each switchable off:
 //
 //  1. FoldConstants — evaluate constant sub-expressions once, so later rules

@@ -29,7 +29,7 @@ const (
 type AggSpec struct {
 	Kind     AggKind
 	Arg      Expr // nil for count(*)
-	Arg2     Expr // AggAvgMerge only: the partial count
+	Arg2     Expr // AggAvgMerge: the partial count; AggArgMax/AggArgMin: the val
 	Distinct bool
 	Type     columnar.Type  // result type
 	Param    columnar.Value // AggQuantileCont's fraction, AggStringAgg's separator
@@ -185,6 +185,12 @@ func (h *HashAgg) Open(ctx context.Context) error {
 					// count(col) reads validity only; the others read values.
 					arg = decodeLive(arg, b, &h.plainArgs[i])
 				}
+			}
+			if a.Kind.argMinMax() {
+				if err := h.states[i].updateArg(b, arg, a.Arg2, h.gids); err != nil {
+					return err
+				}
+				continue
 			}
 			if a.Kind == AggAvgMerge {
 				cnt, err := a.Arg2.Eval(b)

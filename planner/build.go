@@ -190,6 +190,13 @@ func (bd *builder) build(n Node) (executor.Operator, error) {
 				}
 				spec.Arg = x
 			}
+			if a.Arg2 != nil {
+				x, err := CompileExpr(a.Arg2, lay)
+				if err != nil {
+					return nil, err
+				}
+				spec.Arg2 = x
+			}
 			aggs[i] = spec
 		}
 		return bd.wrap(&executor.HashAgg{Input: in, Groups: groups, Aggs: aggs}), nil
@@ -220,6 +227,9 @@ func aggString(a AggCall) string {
 	d := ""
 	if a.Distinct {
 		d = "DISTINCT "
+	}
+	if a.Arg2 != nil {
+		return a.Func.String() + "(" + d + a.Arg.String() + ", " + a.Arg2.String() + ")"
 	}
 	return a.Func.String() + "(" + d + a.Arg.String() + ")"
 }

@@ -77,6 +77,7 @@ func (f AggFunc) String() string {
 type AggCall struct {
 	Func     AggFunc
 	Arg      Expr
+	Arg2     Expr // arg_max/arg_min: the val compared (argminmax.go)
 	Distinct bool
 	Type     columnar.Type
 	Param    columnar.Value // quantile_cont's fraction, string_agg's separator

@@ -148,7 +148,7 @@ func (bd *builder) parallelAggregate(n *Aggregate) (executor.Operator, error) {
 		return nil, nil
 	}
 	for _, a := range n.Aggs {
-		if a.Distinct || a.Func.Holistic() {
+		if a.Distinct || a.Func.Holistic() && !a.Func.ArgMinMax() {
 			return nil, nil
 		}
 	}
@@ -178,6 +178,16 @@ func (bd *builder) parallelAggregate(n *Aggregate) (executor.Operator, error) {
 			}
 			name := aggString(a)
 			switch a.Func {
+			case AggArgMax, AggArgMin:
+				// The partial arg and its best val, as arg_max(val, val)
+				// so that both compare vals alike (argminmax.go).
+				val, err := CompileExpr(a.Arg2, lay)
+				if err != nil {
+					return nil, err
+				}
+				aggs = append(aggs,
+					executor.AggSpec{Kind: executor.AggKind(a.Func), Arg: arg, Arg2: val, Type: a.Type, Name: "partial " + name},
+					executor.AggSpec{Kind: executor.AggKind(a.Func), Arg: val, Arg2: val, Type: a.Arg2.Type(), Name: "partial best of " + name})
 			case AggAvg:
 				aggs = append(aggs,
 					executor.AggSpec{Kind: executor.AggSum, Arg: arg, Type: columnar.TFloat64, Name: "partial sum of " + name},
@@ -200,6 +210,9 @@ func (bd *builder) parallelAggregate(n *Aggregate) (executor.Operator, error) {
 	for _, a := range n.Aggs {
 		name := aggString(a)
 		switch a.Func {
+		case AggArgMax, AggArgMin:
+			aggs = append(aggs, executor.AggSpec{Kind: executor.AggKind(a.Func), Arg: executor.ColumnExpr(col, ptypes[col]), Arg2: executor.ColumnExpr(col+1, ptypes[col+1]), Type: a.Type, Name: name})
+			col += 2
 		case AggAvg:
 			aggs = append(aggs, executor.AggSpec{Kind: executor.AggAvgMerge, Arg: executor.ColumnExpr(col, ptypes[col]), Arg2: executor.ColumnExpr(col+1, ptypes[col+1]), Type: a.Type, Name: name})
 			col += 2

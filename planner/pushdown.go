@@ -279,6 +279,9 @@ func prune(n Node, need map[ColID]bool) Node {
 			if a.Arg != nil {
 				ExprCols(a.Arg, child)
 			}
+			if a.Arg2 != nil {
+				ExprCols(a.Arg2, child)
+			}
 		}
 		c := *n
 		c.Input = prune(n.Input, child)

@@ -61,6 +61,10 @@ func (b *binder) bindAggRewrite(name string, e *sqlparser.FuncExpr, args []sqlpa
 		x, err := b.bindGrouping(name, args, star, at, c)
 		return x, true, err
 	}
+	if fn, ok := argMinMaxAggs[name]; ok {
+		x, err := b.bindArgMinMax(fn, name, e, args, star, at, c)
+		return x, true, err
+	}
 	if !aggRewrites[name] {
 		return nil, false, nil
 	}

@@ -1,0 +1,56 @@
+package sql
+
+import (
+	"fmt"
+
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/planner"
+	"github.com/dolthub/vitess/go/vt/sqlparser"
+)
+
+// argMinMaxAggs are DuckDB's arg_max / arg_min and their aliases.
+var argMinMaxAggs = map[string]planner.AggFunc{
+	"arg_max": planner.AggArgMax, "argmax": planner.AggArgMax, "max_by": planner.AggArgMax,
+	"arg_min": planner.AggArgMin, "argmin": planner.AggArgMin, "min_by": planner.AggArgMin,
+}
+
+// bindArgMinMax binds arg_max(arg, val) / arg_min(arg, val): the arg of a
+// row with the largest (smallest) non-NULL val, typed as arg; NULL when
+// every val is NULL. Ties: the first row seen (any one under threads).
+func (b *binder) bindArgMinMax(fn planner.AggFunc, name string, e *sqlparser.FuncExpr, args []sqlparser.Expr, star bool, at int, c ectx) (planner.Expr, error) {
+	switch {
+	case c.inAgg:
+		return nil, b.errAt(at, ErrGrouping, "aggregate function calls cannot be nested")
+	case !c.aggOK:
+		return nil, b.errAt(at, ErrGrouping, fmt.Sprintf("aggregate functions are not allowed in %s", c.clause))
+	case star || len(args) != 2:
+		return nil, b.arity(at, name, "2")
+	case e.Distinct:
+		return nil, b.errAt(at, ErrSyntax, fmt.Sprintf("DISTINCT is not valid in %s", name))
+	}
+	ac := c
+	ac.inAgg, ac.aggOK = true, false
+	var xs [2]planner.Expr
+	for k, a := range args {
+		x, err := b.bindExpr(a, ac)
+		if err != nil {
+			return nil, err
+		}
+		if x.Type().ID == columnar.Null {
+			// an untyped NULL: no row has a val, or the arg is NULL
+			x = &planner.Const{Val: columnar.NullValue(columnar.TInt32)}
+		}
+		xs[k] = x
+	}
+	key := fmt.Sprintf("%s(%s, %s)", fn, xs[0], xs[1])
+	a := b.agg
+	if i, ok := a.aggKeys[key]; ok {
+		return &planner.ColRef{Col: a.aggCols[i]}, nil
+	}
+	t := xs[0].Type()
+	col := b.newCol(key, "", t)
+	a.aggKeys[key] = len(a.aggs)
+	a.aggs = append(a.aggs, planner.AggCall{Func: fn, Arg: xs[0], Arg2: xs[1], Type: t})
+	a.aggCols = append(a.aggCols, col)
+	return &planner.ColRef{Col: col}, nil
+}

@@ -62,7 +62,7 @@ var moreSigs = map[string]moreSig{
 }
 
 func moreNames() []string {
-	out := []string{"mod", "greatest", "least", "locate", "position", "date_add", "log", "regexp_full_match"}
+	out := []string{"mod", "greatest", "least", "locate", "position", "date_add", "log", "regexp_full_match", "regexp_extract"}
 	for k := range intervalUnitFuncs {
 		out = append(out, k)
 	}

@@ -20,20 +20,49 @@ import (
 // functions see a plain pattern (and regexp_replace still reads 'g').
 
 // bindRegexp binds regexp_matches(s, p [, opts]), regexp_full_match(s, p
-// [, opts]) and regexp_replace(s, p, r [, opts]); ok is false for other
-// names.
+// [, opts]), regexp_replace(s, p, r [, opts]) and regexp_extract(s, p
+// [, group [, opts]]); ok is false for other names.
 func (b *binder) bindRegexp(name string, xs []planner.Expr, srcs []sqlparser.Expr, at int, c ectx) (planner.Expr, bool, error) {
 	nargs := 2
 	switch name {
 	case "regexp_matches", "regexp_full_match":
 	case "regexp_replace":
 		nargs = 3
+	case "regexp_extract":
+		return b.bindRegexpExtract(xs, srcs, at, c)
 	default:
 		return nil, false, nil
 	}
 	if len(xs) < nargs || len(xs) > nargs+1 {
 		return nil, true, b.arity(at, name, fmt.Sprintf("%d or %d", nargs, nargs+1))
 	}
+	return b.bindRegexpArgs(name, nargs, xs, srcs, at, c, nil)
+}
+
+// bindRegexpExtract binds regexp_extract(s, p [, group [, opts]]): the
+// group (0, the whole match, by default) must be a constant; it becomes
+// the third argument of the executor's regexp_extract.
+func (b *binder) bindRegexpExtract(xs []planner.Expr, srcs []sqlparser.Expr, at int, c ectx) (planner.Expr, bool, error) {
+	const name = "regexp_extract"
+	if len(xs) < 2 || len(xs) > 4 {
+		return nil, true, b.arity(at, name, "2 to 4")
+	}
+	group := int64(0)
+	if len(xs) >= 3 {
+		k, ok := planner.FoldExpr(xs[2]).(*planner.Const)
+		if !ok || k.Val.Null || !k.Val.Type.IsInteger() || k.Val.I < 0 {
+			return nil, true, b.errAt(b.argTok(at, 2), ErrType, "regexp_extract expects a constant non-negative group number")
+		}
+		group = k.Val.I
+		xs = append([]planner.Expr{xs[0], xs[1]}, xs[3:]...)
+		srcs = append([]sqlparser.Expr{srcs[0], srcs[1]}, srcs[3:]...)
+	}
+	return b.bindRegexpArgs(name, 2, xs, srcs, at, c, &group)
+}
+
+// bindRegexpArgs binds the string, pattern (+ replacement) and options of
+// a regexp function whose options, if any, are argument nargs.
+func (b *binder) bindRegexpArgs(name string, nargs int, xs []planner.Expr, srcs []sqlparser.Expr, at int, c ectx, group *int64) (planner.Expr, bool, error) {
 	args := make([]planner.Expr, len(xs))
 	for i, x := range xs {
 		y, err := b.coerce(x, columnar.TVarchar, srcs[i], c)
@@ -86,8 +115,12 @@ func (b *binder) bindRegexp(name string, xs []planner.Expr, srcs []sqlparser.Exp
 			p = regexp.QuoteMeta(p)
 		}
 		if !k.Val.Null {
-			if _, err := regexp.Compile(prefix + p + suffix); err != nil {
+			re, err := regexp.Compile(prefix + p + suffix)
+			if err != nil {
 				return nil, true, b.errAt(b.argTok(at, 1), ErrType, fmt.Sprintf("invalid regular expression %s: %v", quoteSQL(k.Val.S), err))
+			}
+			if group != nil && int(*group) > re.NumSubexp() {
+				return nil, true, b.errAt(b.argTok(at, 2), ErrType, fmt.Sprintf("regexp_extract group %d is out of range: the pattern has %d", *group, re.NumSubexp()))
 			}
 			pat = &planner.Const{Val: columnar.StringValue(prefix + p + suffix)}
 		}
@@ -99,6 +132,9 @@ func (b *binder) bindRegexp(name string, xs []planner.Expr, srcs []sqlparser.Exp
 	}
 	out := []planner.Expr{args[0], pat}
 	switch name {
+	case "regexp_extract":
+		out = append(out, &planner.Const{Val: columnar.IntValue(columnar.TInt64, *group)})
+		return &planner.Call{Fn: "regexp_extract", Args: out, T: columnar.TVarchar}, true, nil
 	case "regexp_replace":
 		out = append(out, args[2])
 		if global {

@@ -39,6 +39,9 @@
 //	x IN ()                   → x IN ('b2sql:empty_in'), FALSE (NOT IN: TRUE)
 //	median(x) OVER …          → COUNT('b2sql:window:median', x) OVER … (any
 //	                            function whose OVER the grammar lacks)
+//	FROM (SELECT …) JOIN …    → FROM (SELECT …) AS unnamed_subquery JOIN …
+//	                            (DuckDB's names for derived tables without an
+//	                            alias; rewrite_derived.go)
 //
 // An offset map takes vitess' syntax-error positions back to the user's
 // text. The vitess AST carries no positions, so binding errors are located

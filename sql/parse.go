@@ -315,13 +315,6 @@ func parseQuery(src Source, toks []token) (*Query, error) {
 	}
 	st, err := vitessParse(rw.text)
 	if err != nil {
-		// A nested query that vitess cannot parse (FROM (SELECT …) without
-		// an alias) is still a subquery to the user, not a typo.
-		for i := 1; i < len(toks); i++ {
-			if toks[i].is("SELECT") && toks[i-1].isOp("(") {
-				return nil, errAt(src, toks[i].off, ErrUnsupported, "subqueries are not supported")
-			}
-		}
 		return nil, syntaxError(src, toks, rw, err)
 	}
 	q := &Query{src: src, toks: toks, rw: rw}

@@ -145,7 +145,7 @@ func rewrite(src Source, toks []token) (*rewritten, error) {
 	depth := 0
 	var casts []castFrame
 	inOrder, orderItem, sawLimit := false, 0, false
-	suffix := map[int]string{} // text to insert after token i
+	suffix := derivedAliases(toks) // text to insert after token i
 	// ORDER BY inside parentheses (a nested query's, which is bound from
 	// its own text later, or a window's): orderAt[depth] while in one.
 	orderAt := map[int]bool{}

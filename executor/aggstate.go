@@ -183,6 +183,9 @@ func (s *aggState) update(b *columnar.Batch, arg *columnar.Vector, gids []int32)
 			return nil
 		case columnar.PhysInt:
 			if !sumInts(s.ints, s.count, arg.Ints, gids, sel, b.Len) {
+				if arg.Type.ID == columnar.Decimal {
+					return errorf("overflow in SUM of %s: %s", arg.Type, decimalAdvice)
+				}
 				return errorf("overflow in SUM of %s", arg.Type)
 			}
 			return nil

@@ -144,9 +144,19 @@ func floatArith(op arithOp, x, y *columnar.Vector, b *columnar.Batch, out *colum
 	})
 }
 
+// overflow reports a result out of t's range. A DECIMAL's operands are
+// scaled integers, meaningless to the user, so its message says what to do
+// instead.
 func overflow(op arithOp, t columnar.Type, p, q any) error {
+	if t.ID == columnar.Decimal {
+		return errorf("overflow in %s of %s: %s", arithNames[op], t, decimalAdvice)
+	}
 	return errorf("overflow in %s of %s (%v %s %v)", arithNames[op], t, p, arithSyms[op], q)
 }
+
+// decimalAdvice ends DECIMAL overflow errors: b2sql's DECIMAL is a 64-bit
+// integer (DuckDB widens to 128 bits past 18 digits).
+const decimalAdvice = "the result needs more than 18 digits, the most a b2sql DECIMAL holds; CAST an operand to DOUBLE"
 
 func intArith(op arithOp, t columnar.Type, lo, hi int64, x, y *columnar.Vector, b *columnar.Batch, out *columnar.Vector) error {
 	a, c, r := x.Ints, y.Ints, out.Ints

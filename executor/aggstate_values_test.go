@@ -186,3 +186,20 @@ func TestNthAndNext(t *testing.T) {
 		}
 	}
 }
+
+func TestFrameValueAgg(t *testing.T) {
+	vs := []columnar.Value{i64(5), i64(2), i64(9), i64(2), i64(5)}
+	// sorted 2 2 5 5 9: rank ⌈5q⌉-1 gives 2 at q .4, 5 at .5, 9 at 1
+	for q, want := range map[float64]int64{0.4: 2, 0.5: 5, 1: 9, 0: 2} {
+		if got := frameValueAgg("quantile_disc", vs, q); got.I != want {
+			t.Errorf("quantile_disc(%v) = %v, want %d", q, got, want)
+		}
+	}
+	// 5 and 2 twice each: 5 came first
+	if got := frameValueAgg("mode", vs, 0); got.I != 5 {
+		t.Errorf("mode = %v, want 5", got)
+	}
+	if got := frameValueAgg("mode", vs[1:], 0); got.I != 2 {
+		t.Errorf("mode of 2 9 2 5 = %v, want 2", got)
+	}
+}

@@ -118,7 +118,7 @@ func (a *windowAcc) add(v columnar.Value) {
 		if !a.has || columnar.Compare(v, a.best) > 0 {
 			a.best, a.has = v, true
 		}
-	case "var_samp", "var_pop", "stddev_samp", "stddev_pop", "median", "quantile_cont", "string_agg":
+	case "var_samp", "var_pop", "stddev_samp", "stddev_pop", "median", "quantile_cont", "string_agg", "quantile_disc", "mode":
 		a.vals = append(a.vals, v)
 	}
 }
@@ -149,7 +149,7 @@ func (a *windowAcc) result(t columnar.Type) columnar.Value {
 			v = math.Sqrt(v)
 		}
 		return columnar.FloatValue(t, v)
-	case "median", "quantile_cont", "string_agg":
+	case "median", "quantile_cont", "string_agg", "quantile_disc", "mode":
 		if a.n == 0 {
 			return columnar.NullValue(t)
 		}
@@ -167,6 +167,9 @@ func (a *windowAcc) result(t columnar.Type) columnar.Value {
 // holistic computes median, quantile_cont or string_agg over the frame's
 // values (at least one), in frame order for string_agg.
 func (a *windowAcc) holistic(t columnar.Type) columnar.Value {
+	if a.name == "quantile_disc" || a.name == "mode" {
+		return frameValueAgg(a.name, a.vals, a.param.F) // aggstate_window.go
+	}
 	if a.name == "string_agg" {
 		parts := make([]string, len(a.vals))
 		for i, v := range a.vals {

@@ -161,7 +161,8 @@ func (b *binder) bindWindow(e *sqlparser.FuncExpr, name string, at int, c ectx) 
 			f.Name = name
 		}
 		f.Args, f.Type = xs, columnar.TFloat64
-	case "bool_and", "bool_or", "median", "quantile_cont", "string_agg", "group_concat", "listagg", "approx_count_distinct":
+	case "bool_and", "bool_or", "median", "quantile_cont", "string_agg", "group_concat", "listagg", "approx_count_distinct",
+		"quantile_disc", "mode":
 		if err := b.bindWindowAgg(&f, args, star, at, bindArgs, c); err != nil {
 			return nil, err
 		}

@@ -60,6 +60,7 @@ var windowAggNames = map[string]bool{
 	"var_samp": true, "variance": true, "var_pop": true, "stddev": true, "stddev_samp": true, "stddev_pop": true,
 	"bool_and": true, "bool_or": true, "median": true, "quantile_cont": true,
 	"string_agg": true, "group_concat": true, "listagg": true, "approx_count_distinct": true,
+	"quantile_disc": true, "mode": true,
 	"count_if": true, "countif": true, "any_value": true,
 }
 
@@ -84,7 +85,7 @@ func (b *binder) bindWindowAgg(f *planner.WindowFunc, args []sqlparser.Expr, sta
 	name := f.Name
 	lo, hi := 1, 1
 	switch name {
-	case "quantile_cont":
+	case "quantile_cont", "quantile_disc":
 		lo, hi = 2, 2
 	case "string_agg", "group_concat", "listagg":
 		hi = 2
@@ -148,6 +149,14 @@ func (b *binder) bindWindowAgg(f *planner.WindowFunc, args []sqlparser.Expr, sta
 		}
 	case "approx_count_distinct":
 		f.Name, f.Args, f.Type, f.Distinct = "count", xs, columnar.TInt64, true
+	case "quantile_disc", "mode":
+		// One of the frame's values, of x's type (bind_agg_value.go).
+		fn := map[string]planner.AggFunc{"quantile_disc": planner.AggQuantileDisc, "mode": planner.AggMode}[name]
+		q, err := b.valueAggParam(fn, name, xs[0], args, constant, c)
+		if err != nil {
+			return err
+		}
+		f.Args, f.Type, f.Param = xs[:1], t, q
 	}
 	return nil
 }

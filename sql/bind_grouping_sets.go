@@ -63,11 +63,13 @@ func (b *binder) bindGrouping(name string, args []sqlparser.Expr, star bool, at 
 }
 
 // groupingNode is the Aggregate of a query with grouping sets or grouping()
-// calls: one Aggregate per set over the same input, each projected onto
-// out (group keys, aggregates, grouping() columns) with NULL for the keys
-// the set rolls up, concatenated by UNION ALL. Each set aggregates the
-// input rows itself rather than re-aggregating the finest set, so every
-// aggregate (avg, DISTINCT, median, …) keeps its exact semantics.
+// calls: one Aggregate per set, each projected onto out (group keys,
+// aggregates, grouping() columns) with NULL for the keys the set rolls up,
+// concatenated by UNION ALL. When every aggregate re-aggregates (count,
+// sum, min, max), the input is aggregated once by all the keys (the
+// finest set, a materialized WITH entry read by every set) and each set
+// aggregates those rows; otherwise (avg, DISTINCT, median, arg_max, …)
+// each set aggregates the input rows itself, keeping exact semantics.
 func (b *binder) groupingNode(input planner.Node, out []planner.Column) planner.Node {
 	a := b.agg
 	sets := b.q.rw.groupSets
@@ -78,18 +80,31 @@ func (b *binder) groupingNode(input planner.Node, out []planner.Column) planner.
 		}
 		sets = [][]int{all}
 	}
+	var finest *planner.CTE
+	if len(sets) > 1 && reaggregable(a.aggs) {
+		finest = &planner.CTE{Name: "grouping sets", Mode: planner.CTEMaterialized}
+	}
 	var root planner.Node
 	for n, set := range sets {
 		in := make([]bool, len(a.groups))
-		ag := &planner.Aggregate{Input: input, Aggs: a.aggs}
-		keyCol := make([]planner.Column, len(a.groups))
 		for _, k := range set {
 			in[k] = true
 		}
+		var ag *planner.Aggregate
+		if finest != nil {
+			ag = b.reaggregate(finest, input, in)
+		} else {
+			ag = &planner.Aggregate{Input: input, Aggs: a.aggs}
+			for k, g := range a.groups {
+				if in[k] {
+					ag.Groups = append(ag.Groups, g)
+				}
+			}
+		}
+		keyCol := make([]planner.Column, len(a.groups))
 		for k, g := range a.groups {
 			if in[k] {
 				keyCol[k] = b.newCol(a.groupCols[k].Name, "", g.Type())
-				ag.Groups = append(ag.Groups, g)
 				ag.Out = append(ag.Out, keyCol[k])
 			}
 		}
@@ -104,8 +119,14 @@ func (b *binder) groupingNode(input planner.Node, out []planner.Column) planner.
 				proj.Exprs = append(proj.Exprs, &planner.Const{Val: columnar.NullValue(col.Type)})
 			}
 		}
-		for _, col := range ag.Out[len(set):] {
-			proj.Exprs = append(proj.Exprs, &planner.ColRef{Col: col})
+		for j, col := range ag.Out[len(set):] {
+			var x planner.Expr = &planner.ColRef{Col: col}
+			if f := a.aggs[j].Func; finest != nil && (f == planner.AggCount || f == planner.AggCountStar) {
+				// a sum of counts over no rows (the empty set of an
+				// empty input) is NULL where the count is 0
+				x = &planner.Call{Fn: "coalesce", Args: []planner.Expr{x, &planner.Const{Val: columnar.IntValue(col.Type, 0)}}, T: col.Type}
+			}
+			proj.Exprs = append(proj.Exprs, x)
 		}
 		for _, g := range a.groupings {
 			var bits int64
@@ -140,4 +161,50 @@ func (b *binder) groupingNode(input planner.Node, out []planner.Column) planner.
 		root = u
 	}
 	return root
+}
+
+// reaggregable reports whether every aggregate can be computed from the
+// results of the same aggregate over finer groups.
+func reaggregable(aggs []planner.AggCall) bool {
+	for _, c := range aggs {
+		switch {
+		case c.Distinct:
+			return false
+		case c.Func == planner.AggCountStar, c.Func == planner.AggCount, c.Func == planner.AggSum,
+			c.Func == planner.AggMin, c.Func == planner.AggMax:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// reaggregate is the Aggregate of one grouping set (the keys with in[k])
+// over a reference to the finest set: the input aggregated by every key,
+// bound afresh for this reference (a CTE's references each have their own
+// columns) and computed once. Counts are summed; sum, min and max apply
+// again. Its Out is left to the caller.
+func (b *binder) reaggregate(finest *planner.CTE, input planner.Node, in []bool) *planner.Aggregate {
+	a := b.agg
+	fine := &planner.Aggregate{Input: input, Groups: a.groups, Aggs: a.aggs}
+	for k, g := range a.groups {
+		fine.Out = append(fine.Out, b.newCol(a.groupCols[k].Name, "", g.Type()))
+	}
+	for _, col := range a.aggCols {
+		fine.Out = append(fine.Out, b.newCol(col.Name, "", col.Type))
+	}
+	ag := &planner.Aggregate{Input: &planner.CTERef{CTE: finest, Input: fine}}
+	for k := range a.groups {
+		if in[k] {
+			ag.Groups = append(ag.Groups, &planner.ColRef{Col: fine.Out[k]})
+		}
+	}
+	for j, c := range a.aggs {
+		f := c.Func
+		if f == planner.AggCount || f == planner.AggCountStar {
+			f = planner.AggSum
+		}
+		ag.Aggs = append(ag.Aggs, planner.AggCall{Func: f, Arg: &planner.ColRef{Col: fine.Out[len(a.groups)+j]}, Type: c.Type})
+	}
+	return ag
 }

@@ -53,7 +53,7 @@ func (b *binder) bindFunc(e *sqlparser.FuncExpr, c ectx) (planner.Expr, error) {
 		e = windowCall(e)
 	}
 	if f := unfilter(e); f != e { // agg(…) FILTER (WHERE …), bind_agg_filter.go
-		if name := e.Name.Lowered(); !windowAggNames[name] {
+		if name := e.Name.Lowered(); !windowAggNames[name] && argMinMaxAggs[name] == 0 {
 			return nil, b.errAt(b.q.findName("", e.Name.String(), c.sp), ErrSyntax, fmt.Sprintf("FILTER is only valid for aggregate functions, not %s", name))
 		}
 		e = f

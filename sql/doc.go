@@ -39,6 +39,10 @@
 //	x IN ()                   → x IN ('b2sql:empty_in'), FALSE (NOT IN: TRUE)
 //	median(x) OVER …          → COUNT('b2sql:window:median', x) OVER … (any
 //	                            function whose OVER the grammar lacks)
+//	GROUP BY ROLLUP (a, b), CUBE (…), GROUPING SETS ((a, b), (a), ()),
+//	GROUP BY a, b WITH ROLLUP → GROUP BY a, b (each key once, at its first
+//	                            occurrence); the sets are remembered as
+//	                            indexes into that list (rewrite_grouping.go)
 //	FROM (SELECT …) JOIN …    → FROM (SELECT …) AS unnamed_subquery JOIN …
 //	                            (DuckDB's names for derived tables without an
 //	                            alias; rewrite_derived.go)
@@ -58,8 +62,13 @@
 // series range/generate_series, bind_tablefunc.go) with
 // aliases, joined by commas, [INNER|CROSS|LEFT|RIGHT|FULL [OUTER]] JOIN
 // with ON or USING, NATURAL [LEFT|RIGHT] JOIN (bind_join.go), or no FROM;
-// WHERE; GROUP BY expressions, ordinals, aliases, ALL;
-// HAVING; count(*), count([DISTINCT] x), sum, avg, min, max; ORDER BY
+// WHERE; GROUP BY expressions, ordinals, aliases, ALL, GROUPING SETS,
+// ROLLUP, CUBE, WITH ROLLUP, with grouping()/grouping_id() telling
+// rolled-up NULLs from data NULLs (bind_grouping_sets.go: one aggregate
+// per set under UNION ALL; count/sum/min/max re-aggregate the finest set,
+// computed once); HAVING; count(*), count([DISTINCT] x), sum, avg, min,
+// max, arg_max/arg_min(arg, val) (max_by/min_by; ties: the first row
+// seen); ORDER BY
 // ordinals, aliases and expressions (hidden columns), ASC/DESC, NULLS
 // FIRST/LAST; LIMIT/OFFSET constants. Select aliases may be used in WHERE,
 // GROUP BY, HAVING, ORDER BY and later select items, as in DuckDB.

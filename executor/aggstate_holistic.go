@@ -12,7 +12,7 @@ const (
 	AggMedian       AggKind = iota + AggAvgMerge + 1 // DOUBLE: quantile_cont(x, 0.5)
 	AggQuantileCont                                  // DOUBLE: Param is the fraction in [0, 1]
 	AggStringAgg                                     // VARCHAR: Param is the separator
-	AggVarSamp                                       // DOUBLE: sample variance (two-pass), NULL below 2 values
+	AggVarSamp                                       // DOUBLE: sample variance (running moments), NULL below 2 values
 	AggVarPop                                        // DOUBLE: population variance
 	AggStddevSamp                                    // DOUBLE: sqrt of AggVarSamp
 	AggStddevPop                                     // DOUBLE: sqrt of AggVarPop
@@ -78,7 +78,7 @@ func (s *aggState) holisticResult(out *columnar.Vector, from, to int) {
 		}
 		switch s.spec.Kind {
 		case AggVarSamp, AggVarPop, AggStddevSamp, AggStddevPop:
-			v, ok := varianceFloats(s.vals.floats[g], s.spec.Kind == AggVarSamp || s.spec.Kind == AggStddevSamp)
+			v, ok := s.vals.variance(g, s.spec.Kind == AggVarSamp || s.spec.Kind == AggStddevSamp)
 			switch {
 			case !ok:
 				out.SetNull(k, n)

@@ -18,11 +18,17 @@ type valueLists struct {
 	typ    columnar.Type
 	store  columnar.Phys // PhysInt: ints; PhysFloat: floats; PhysBytes: bytes+ends; PhysNone: nothing
 	ints   [][]int64     // PhysInt, and PhysUint with the sign bit flipped (signed order = unsigned order)
-	floats [][]float64   // PhysFloat, and every argument of var_*/stddev_* (as AsFloat)
+	floats [][]float64   // PhysFloat
 	bytes  [][]byte      // PhysBytes: a group's values back to back
 	ends   [][]uint32    // the end offset in bytes[g] of each value
 	modes  []modeCounts  // mode (aggstate_mode.go)
-	seq    int64         // mode: values seen so far, for the first-seen tie rule
+	// var_*/stddev_* keep no values but running moments (Welford's
+	// update): each group's count, mean and sum of squared deviations of
+	// the values shifted by its first one (a large common offset then
+	// costs no precision).
+	moments              bool
+	mn, mean, msq, shift []float64
+	seq                  int64 // mode: values seen so far, for the first-seen tie rule
 }
 
 const uintFlip = uint64(1) << 63
@@ -38,7 +44,9 @@ func (v *valueLists) grow(kind AggKind, t columnar.Type, n int) {
 		v.modes = growZero(v.modes, n)
 		return
 	case kind >= AggVarSamp && kind <= AggStddevPop:
-		v.store = columnar.PhysFloat
+		v.moments = true
+		v.mn, v.mean, v.msq, v.shift = growZero(v.mn, n), growZero(v.mean, n), growZero(v.msq, n), growZero(v.shift, n)
+		return
 	case v.store == columnar.PhysUint:
 		v.store = columnar.PhysInt
 	}
@@ -55,6 +63,9 @@ func (v *valueLists) grow(kind AggKind, t columnar.Type, n int) {
 
 // count is the number of values of group g.
 func (v *valueLists) count(g int) int {
+	if v.moments {
+		return int(v.mn[g])
+	}
 	switch v.store {
 	case columnar.PhysInt:
 		return len(v.ints[g])
@@ -69,17 +80,19 @@ func (v *valueLists) count(g int) int {
 // adder returns the function that appends row i of arg to group g.
 func (v *valueLists) adder(kind AggKind, arg *columnar.Vector) func(g int32, i int) {
 	switch {
-	case v.store == columnar.PhysFloat && arg.Type.Phys() != columnar.PhysFloat:
-		// var_*/stddev_* over integers and DECIMALs: the values as
-		// doubles, converted as Value.AsFloat does.
-		if arg.Type.Phys() == columnar.PhysUint {
-			return func(g int32, i int) { v.floats[g] = append(v.floats[g], float64(arg.Uints[i])) }
-		}
-		if arg.Type.ID == columnar.Decimal {
+	case v.moments:
+		// Numbers as doubles, converted as Value.AsFloat does.
+		switch {
+		case arg.Type.Phys() == columnar.PhysFloat:
+			return func(g int32, i int) { v.addMoment(g, arg.Floats[i]) }
+		case arg.Type.Phys() == columnar.PhysUint:
+			return func(g int32, i int) { v.addMoment(g, float64(arg.Uints[i])) }
+		case arg.Type.ID == columnar.Decimal:
 			div := math.Pow10(int(arg.Type.Scale))
-			return func(g int32, i int) { v.floats[g] = append(v.floats[g], float64(arg.Ints[i])/div) }
+			return func(g int32, i int) { v.addMoment(g, float64(arg.Ints[i])/div) }
+		case arg.Type.Phys() == columnar.PhysInt:
+			return func(g int32, i int) { v.addMoment(g, float64(arg.Ints[i])) }
 		}
-		return func(g int32, i int) { v.floats[g] = append(v.floats[g], float64(arg.Ints[i])) }
 	case v.store == columnar.PhysFloat:
 		return func(g int32, i int) { v.floats[g] = append(v.floats[g], arg.Floats[i]) }
 	case v.store == columnar.PhysInt && arg.Type.Phys() == columnar.PhysUint:
@@ -93,6 +106,32 @@ func (v *valueLists) adder(kind AggKind, arg *columnar.Vector) func(g int32, i i
 		}
 	}
 	return func(int32, int) {}
+}
+
+// addMoment folds x into group g's moments (Welford): stable without a
+// second pass, exact (variance 0) for a constant column.
+func (v *valueLists) addMoment(g int32, x float64) {
+	if v.mn[g] == 0 {
+		v.shift[g] = x
+	}
+	x -= v.shift[g]
+	v.mn[g]++
+	d := x - v.mean[g]
+	v.mean[g] += d / v.mn[g]
+	v.msq[g] += d * (x - v.mean[g])
+}
+
+// variance is group g's sample or population variance; ok is false for a
+// sample of fewer than 2 values.
+func (v *valueLists) variance(g int, sample bool) (float64, bool) {
+	n := v.mn[g]
+	switch {
+	case n == 0 || sample && n < 2:
+		return 0, false
+	case sample:
+		return v.msq[g] / (n - 1), true
+	}
+	return v.msq[g] / n, true
 }
 
 // str is value j of group g (PhysBytes).

@@ -8,7 +8,7 @@ const (
 	AggMedian              AggFunc = iota + 7 // median(x): quantile_cont(x, 0.5)
 	AggQuantileCont                           // quantile_cont(x, Param): linear interpolation
 	AggStringAgg                              // string_agg(x, Param): values joined by the separator, in input order
-	AggVarSamp                                // var_samp(x), variance(x) (two-pass)
+	AggVarSamp                                // var_samp(x), variance(x) (running moments, no values kept)
 	AggVarPop                                 // var_pop(x)
 	AggStddevSamp                             // stddev_samp(x), stddev(x)
 	AggStddevPop                              // stddev_pop(x)

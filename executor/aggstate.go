@@ -33,6 +33,7 @@ type aggState struct {
 	// distinct remembers (group, value) pairs already aggregated.
 	distinct map[string]struct{}
 	vals     valueLists  // holistic aggregates: the values of each group (aggstate_values.go)
+	valsFrom *aggState   // the state whose vals this one reads instead (aggstate_share.go)
 	hll      hllSketches // approx_count_distinct (aggstate_approx.go)
 	keyBuf   []byte
 	dsel     []int
@@ -59,7 +60,9 @@ func (s *aggState) grow(n int) {
 		return
 	}
 	if s.spec.Kind.holistic() {
-		s.vals.grow(s.spec.Kind, s.in, n)
+		if s.valsFrom == nil {
+			s.vals.grow(s.spec.Kind, s.in, n)
+		}
 		return
 	}
 	switch s.accPhys() {

@@ -31,6 +31,9 @@ func (s *aggState) collect(b *columnar.Batch, arg *columnar.Vector, gids []int32
 		s.modeAdd(b, arg, gids)
 		return
 	}
+	if s.valsFrom != nil {
+		return // the leader collects (aggstate_share.go)
+	}
 	add := s.vals.adder(s.spec.Kind, arg)
 	if arg.Valid == nil && s.distinct == nil {
 		if b.Sel == nil {
@@ -70,15 +73,16 @@ func (s *aggState) holisticResult(out *columnar.Vector, from, to int) {
 		return
 	}
 	n := to - from
+	vals := s.values()
 	for k := range n {
 		g := from + k
-		if s.vals.count(g) == 0 {
+		if vals.count(g) == 0 {
 			out.SetNull(k, n)
 			continue
 		}
 		switch s.spec.Kind {
 		case AggVarSamp, AggVarPop, AggStddevSamp, AggStddevPop:
-			v, ok := s.vals.variance(g, s.spec.Kind == AggVarSamp || s.spec.Kind == AggStddevSamp)
+			v, ok := vals.variance(g, s.spec.Kind == AggVarSamp || s.spec.Kind == AggStddevSamp)
 			switch {
 			case !ok:
 				out.SetNull(k, n)
@@ -88,15 +92,15 @@ func (s *aggState) holisticResult(out *columnar.Vector, from, to int) {
 				out.Floats[k] = v
 			}
 		case AggStringAgg:
-			out.Bytes[k] = s.vals.joined(g, s.spec.Param.S)
+			out.Bytes[k] = vals.joined(g, s.spec.Param.S)
 		case AggQuantileDisc:
-			s.vals.discrete(out, k, g, s.spec.Param.F)
+			vals.discrete(out, k, g, s.spec.Param.F)
 		default:
 			q := 0.5
 			if s.spec.Kind == AggQuantileCont {
 				q = s.spec.Param.F
 			}
-			out.Floats[k] = s.vals.continuous(g, q)
+			out.Floats[k] = vals.continuous(g, q)
 		}
 	}
 }

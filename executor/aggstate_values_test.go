@@ -203,3 +203,32 @@ func TestFrameValueAgg(t *testing.T) {
 		t.Errorf("mode of 2 9 2 5 = %v, want 2", got)
 	}
 }
+
+// TestSharedQuantiles runs quantiles of one column side by side (they
+// share one value list) with string_agg and a DISTINCT quantile (they do
+// not), so that one state's selection cannot disturb another's answer.
+func TestSharedQuantiles(t *testing.T) {
+	runSizes(t, func(t *testing.T, n int) {
+		// a = 5 1 4 1 3 (sorted 1 1 3 4 5, distinct 1 3 4 5)
+		src := grouped(n, columnar.TInt64, "a", 5, "a", 1, "a", 4, "a", 1, "a", 3)
+		x := ColumnExpr(1, columnar.TInt64)
+		specs := []AggSpec{
+			{Kind: AggQuantileDisc, Arg: x, Type: columnar.TInt64, Param: f64(1)},
+			{Kind: AggMedian, Arg: x, Type: columnar.TFloat64},
+			{Kind: AggStringAgg, Arg: newCastExpr(x, columnar.TVarchar, false), Type: columnar.TVarchar, Param: str(",")},
+			{Kind: AggQuantileCont, Arg: x, Type: columnar.TFloat64, Param: f64(0.25)},
+			{Kind: AggMedian, Arg: x, Type: columnar.TFloat64, Distinct: true},
+			{Kind: AggQuantileDisc, Arg: x, Type: columnar.TInt64, Param: f64(0)},
+		}
+		agg := &HashAgg{Input: src, Groups: []Expr{ColumnExpr(0, columnar.TVarchar)}, Aggs: specs}
+		got := drain(t, agg)
+		// max 5; median 3; input order; rank .25·4 = 1: 1; distinct
+		// median (3+4)/2; min 1
+		checkRows(t, got, []string{"a|5|3.0|5,1,4,1,3|1.0|3.5|1"})
+		for i, want := range []bool{false, true, false, true, false, true} {
+			if shared := agg.states[i].valsFrom != nil; shared != want {
+				t.Errorf("state %d shares values: %v, want %v", i, shared, want)
+			}
+		}
+	})
+}

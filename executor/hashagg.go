@@ -124,6 +124,7 @@ func (h *HashAgg) Open(ctx context.Context) error {
 	for i, a := range h.Aggs {
 		h.states[i] = newAggState(a)
 	}
+	shareValues(h.states)
 	if len(h.Groups) == 0 {
 		h.ngroups = 1
 		for _, s := range h.states {

@@ -66,9 +66,9 @@ func (b *binder) bindGrouping(name string, args []sqlparser.Expr, star bool, at 
 // calls: one Aggregate per set, each projected onto out (group keys,
 // aggregates, grouping() columns) with NULL for the keys the set rolls up,
 // concatenated by UNION ALL. When every aggregate re-aggregates (count,
-// sum, min, max), the input is aggregated once by all the keys (the
+// sum, min, max, avg), the input is aggregated once by all the keys (the
 // finest set, a materialized WITH entry read by every set) and each set
-// aggregates those rows; otherwise (avg, DISTINCT, median, arg_max, …)
+// aggregates those rows; otherwise (DISTINCT, median, arg_max, …)
 // each set aggregates the input rows itself, keeping exact semantics.
 func (b *binder) groupingNode(input planner.Node, out []planner.Column) planner.Node {
 	a := b.agg
@@ -171,7 +171,7 @@ func reaggregable(aggs []planner.AggCall) bool {
 		case c.Distinct:
 			return false
 		case c.Func == planner.AggCountStar, c.Func == planner.AggCount, c.Func == planner.AggSum,
-			c.Func == planner.AggMin, c.Func == planner.AggMax:
+			c.Func == planner.AggMin, c.Func == planner.AggMax, c.Func == planner.AggAvg:
 		default:
 			return false
 		}
@@ -183,15 +183,20 @@ func reaggregable(aggs []planner.AggCall) bool {
 // over a reference to the finest set: the input aggregated by every key,
 // bound afresh for this reference (a CTE's references each have their own
 // columns) and computed once. Counts are summed; sum, min and max apply
-// again. Its Out is left to the caller.
+// again; an avg is kept in the finest set as a DOUBLE sum and a count,
+// merged as the parallel partial averages are (executor.AggAvgMerge). Its
+// Out is left to the caller.
 func (b *binder) reaggregate(finest *planner.CTE, input planner.Node, in []bool) *planner.Aggregate {
 	a := b.agg
-	fine := &planner.Aggregate{Input: input, Groups: a.groups, Aggs: a.aggs}
+	fine := &planner.Aggregate{Input: input, Groups: a.groups}
 	for k, g := range a.groups {
 		fine.Out = append(fine.Out, b.newCol(a.groupCols[k].Name, "", g.Type()))
 	}
-	for _, col := range a.aggCols {
-		fine.Out = append(fine.Out, b.newCol(col.Name, "", col.Type))
+	add := func(c planner.AggCall, name string) *planner.ColRef {
+		col := b.newCol(name, "", c.Type)
+		fine.Aggs = append(fine.Aggs, c)
+		fine.Out = append(fine.Out, col)
+		return &planner.ColRef{Col: col}
 	}
 	ag := &planner.Aggregate{Input: &planner.CTERef{CTE: finest, Input: fine}}
 	for k := range a.groups {
@@ -200,11 +205,17 @@ func (b *binder) reaggregate(finest *planner.CTE, input planner.Node, in []bool)
 		}
 	}
 	for j, c := range a.aggs {
-		f := c.Func
-		if f == planner.AggCount || f == planner.AggCountStar {
-			f = planner.AggSum
+		name := a.aggCols[j].Name
+		switch c.Func {
+		case planner.AggAvg:
+			sum := add(planner.AggCall{Func: planner.AggSum, Arg: c.Arg, Type: columnar.TFloat64}, "sum of "+name)
+			cnt := add(planner.AggCall{Func: planner.AggCount, Arg: c.Arg, Type: columnar.TInt64}, "count of "+name)
+			ag.Aggs = append(ag.Aggs, planner.AggCall{Func: planner.AggAvgMerge, Arg: sum, Arg2: cnt, Type: c.Type})
+		case planner.AggCount, planner.AggCountStar:
+			ag.Aggs = append(ag.Aggs, planner.AggCall{Func: planner.AggSum, Arg: add(c, name), Type: c.Type})
+		default:
+			ag.Aggs = append(ag.Aggs, planner.AggCall{Func: c.Func, Arg: add(c, name), Type: c.Type})
 		}
-		ag.Aggs = append(ag.Aggs, planner.AggCall{Func: f, Arg: &planner.ColRef{Col: fine.Out[len(a.groups)+j]}, Type: c.Type})
 	}
 	return ag
 }

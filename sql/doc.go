@@ -65,7 +65,7 @@
 // WHERE; GROUP BY expressions, ordinals, aliases, ALL, GROUPING SETS,
 // ROLLUP, CUBE, WITH ROLLUP, with grouping()/grouping_id() telling
 // rolled-up NULLs from data NULLs (bind_grouping_sets.go: one aggregate
-// per set under UNION ALL; count/sum/min/max re-aggregate the finest set,
+// per set under UNION ALL; count/sum/min/max/avg re-aggregate the finest set,
 // computed once); HAVING; count(*), count([DISTINCT] x), sum, avg, min,
 // max, arg_max/arg_min(arg, val) (max_by/min_by; ties: the first row
 // seen); ORDER BY

@@ -78,7 +78,9 @@
 // typed and interval literals.
 //
 // Derived tables (FROM (SELECT …) AS x [(cols)]), WITH (entries may use
-// earlier ones; each reference binds anew), WITH RECURSIVE (base UNION
+// earlier ones; each reference binds anew, and the planner computes an
+// entry used twice or more, or AS MATERIALIZED, once: planner/cte.go;
+// AS NOT MATERIALIZED always inlines), WITH RECURSIVE (base UNION
 // [ALL] step, bind_derived.go), views (planner.ViewCatalog), and
 // UNION/INTERSECT/EXCEPT [ALL] with ORDER BY/LIMIT on the whole
 // (bind_setop.go). Each nested query is located in the text and parsed on

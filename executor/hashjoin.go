@@ -406,6 +406,16 @@ func (j *HashJoin) probe(b *columnar.Batch) error {
 	return nil
 }
 
+// marksOnly reports whether the kind outputs no pairs, only rows marked
+// by them.
+func (j *HashJoin) marksOnly() bool {
+	switch j.Kind {
+	case JoinSemi, JoinAnti, JoinMark, JoinRightSemi, JoinRightAnti:
+		return true
+	}
+	return false
+}
+
 func resetBools(s []bool, n int) []bool {
 	if cap(s) < n {
 		return make([]bool, n)
@@ -422,6 +432,16 @@ func (j *HashJoin) emitPairs() (*columnar.Batch, error) {
 	end := min(j.pos+columnar.MaxBatch, len(j.pairL))
 	ls, rs := j.pairL[j.pos:end], j.pairR[j.pos:end]
 	j.pos = end
+	if j.Cond == nil && j.marksOnly() {
+		// Nothing to evaluate and nothing to output: only the marks.
+		for k, l := range ls {
+			j.lmatch[l] = true
+			if j.matched != nil {
+				j.matched[rs[k]] = true
+			}
+		}
+		return nil, nil
+	}
 	n := len(ls)
 	out := j.out
 	out.Len, out.Sel = n, nil
@@ -465,8 +485,7 @@ func (j *HashJoin) emitPairs() (*columnar.Batch, error) {
 			j.matched[rs[k]] = true
 		}
 	}
-	switch j.Kind {
-	case JoinSemi, JoinAnti, JoinMark, JoinRightSemi, JoinRightAnti:
+	if j.marksOnly() {
 		return nil, nil
 	}
 	if len(j.sel) == 0 {

@@ -37,6 +37,8 @@ func FuzzParse(f *testing.F) {
 		"SELECT DISTINCT ON (s) s, a FROM t WHERE a IS DISTINCT FROM 1 AND a IN () ORDER BY s, a",
 		"FROM t WHERE a IS NOT DISTINCT FROM NULL",
 		"SUMMARIZE t; SHOW t; SHOW COLUMNS FROM t; SELECT d + INTERVAL (a) MONTH, regexp_matches(s, 'x', 'i') FROM t",
+		"SELECT s, a, grouping(s, a), arg_max(s, a) FILTER (WHERE a > 1) FROM t GROUP BY GROUPING SETS ((s, a), s, ()), CUBE (a) HAVING grouping(a) = 0",
+		"SELECT s, min_by(a, s) FROM (SELECT * FROM t GROUP BY ROLLUP ((s, a), a)) u GROUP BY s WITH ROLLUP",
 	} {
 		f.Add(s)
 	}

@@ -125,6 +125,10 @@ func (t *multiIntTable) loadTuple(keys []*columnar.Vector, i int) bool {
 // build inserts the live rows of b (stored from build row base on); it
 // reports whether some row had a NULL key.
 func (t *multiIntTable) build(keys []*columnar.Vector, b *columnar.Batch, base int32) (sawNull bool) {
+	if need := int(base) + b.Live(); need > len(t.next) {
+		// Once per batch, so insert's own growth check never fires.
+		t.next = append(t.next, make([]int32, need-len(t.next))...)
+	}
 	for k := range b.Live() {
 		if !t.loadTuple(keys, b.Row(k)) {
 			sawNull = true

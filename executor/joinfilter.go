@@ -53,6 +53,16 @@ func (f *JoinFilter) reset() {
 	f.Dropped.Store(0)
 }
 
+// reserve makes room for n build keys (the planner's estimate of the
+// build rows; 0 when unknown), so collecting them does not copy the list
+// at every doubling.
+func (f *JoinFilter) reserve(n int) {
+	n = min(n, 1<<20) // an estimate can be far too high: 8 MiB at most up front
+	if n > cap(f.keys) {
+		f.keys = make([]int64, 0, n)
+	}
+}
+
 // add collects one build key.
 func (f *JoinFilter) add(k int64) { f.keys = append(f.keys, k) }
 

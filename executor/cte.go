@@ -159,25 +159,9 @@ func (s *CTEScan) Next(ctx context.Context) (*columnar.Batch, error) {
 		s.vecs = make([]columnar.Vector, len(st.cols))
 		s.out.Cols = make([]*columnar.Vector, len(st.cols))
 	}
-	for c, src := range st.cols {
-		v := &s.vecs[c]
-		*v = columnar.Vector{Type: src.Type}
-		if src.Valid != nil {
-			v.Valid = src.Valid[from/64 : (to+63)/64]
-		}
-		switch src.Type.Phys() {
-		case columnar.PhysBool:
-			v.Bools = src.Bools[from:to]
-		case columnar.PhysInt:
-			v.Ints = src.Ints[from:to]
-		case columnar.PhysUint:
-			v.Uints = src.Uints[from:to]
-		case columnar.PhysFloat:
-			v.Floats = src.Floats[from:to]
-		case columnar.PhysBytes:
-			v.Bytes = src.Bytes[from:to]
-		}
-		s.out.Cols[c] = v
+	for c := range st.cols {
+		st.viewRows(&s.vecs[c], c, from, to)
+		s.out.Cols[c] = &s.vecs[c]
 	}
 	s.out.Len, s.out.Sel = to-from, nil
 	return &s.out, nil

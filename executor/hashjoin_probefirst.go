@@ -94,24 +94,8 @@ func (j *HashJoin) pbufView(from, to int) *columnar.Batch {
 	}
 	b := j.pview
 	b.Len, b.Sel = to-from, nil
-	for c, src := range j.pbuf.cols {
-		v := b.Cols[c]
-		*v = columnar.Vector{Type: src.Type}
-		switch src.Type.Phys() {
-		case columnar.PhysBool:
-			v.Bools = src.Bools[from:to]
-		case columnar.PhysInt:
-			v.Ints = src.Ints[from:to]
-		case columnar.PhysUint:
-			v.Uints = src.Uints[from:to]
-		case columnar.PhysFloat:
-			v.Floats = src.Floats[from:to]
-		case columnar.PhysBytes:
-			v.Bytes = src.Bytes[from:to]
-		}
-		if src.Valid != nil {
-			v.Valid = src.Valid[from/64:]
-		}
+	for c := range j.pbuf.cols {
+		j.pbuf.viewRows(b.Cols[c], c, from, to)
 	}
 	return b
 }

@@ -16,6 +16,30 @@ type rowStore struct {
 	bytes arena
 }
 
+// viewRows points v at rows [from, to) of the stored column c, sharing
+// the store's memory. from must be a multiple of 64, so the validity is a
+// whole-word slice of the stored bitmap (batches replayed from a store
+// start at multiples of MaxBatch).
+func (s *rowStore) viewRows(v *columnar.Vector, c, from, to int) {
+	src := s.cols[c]
+	*v = columnar.Vector{Type: src.Type}
+	switch src.Type.Phys() {
+	case columnar.PhysBool:
+		v.Bools = src.Bools[from:to]
+	case columnar.PhysInt:
+		v.Ints = src.Ints[from:to]
+	case columnar.PhysUint:
+		v.Uints = src.Uints[from:to]
+	case columnar.PhysFloat:
+		v.Floats = src.Floats[from:to]
+	case columnar.PhysBytes:
+		v.Bytes = src.Bytes[from:to]
+	}
+	if src.Valid != nil {
+		v.Valid = src.Valid[from/64 : (to+63)/64]
+	}
+}
+
 func newRowStore(types []columnar.Type) *rowStore {
 	s := &rowStore{types: types, cols: make([]*columnar.Vector, len(types))}
 	for i, t := range types {

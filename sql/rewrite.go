@@ -234,15 +234,9 @@ func rewrite(src Source, toks []token) (*rewritten, error) {
 			if tokAt(j).is("REPLACE") && tokAt(j+1).isOp("(") {
 				// * REPLACE (expr AS col, …): the list's tokens, for
 				// bind_star_replace.go.
-				end := j + 1
-				for d := 0; end < len(toks); end++ {
-					if toks[end].isOp("(") {
-						d++
-					} else if toks[end].isOp(")") {
-						if d--; d == 0 {
-							break
-						}
-					}
+				end := matchingParen(toks, j+1) // rewrite_derived.go
+				if end < 0 {
+					end = len(toks)
 				}
 				if end >= len(toks) || end == j+2 {
 					return nil, w.errAt(tokAt(end), ErrSyntax, syntaxNear(src, tokAt(end)))
@@ -260,15 +254,9 @@ func rewrite(src Source, toks []token) (*rewritten, error) {
 			w.tok(t, w.raw(t))
 		case t.is("ON") && prev.is("DISTINCT") && next.isOp("("):
 			// DISTINCT ON (…): recorded for a top-level query, cut in any.
-			end := i + 1
-			for d := 0; end < len(toks); end++ {
-				if toks[end].isOp("(") {
-					d++
-				} else if toks[end].isOp(")") {
-					if d--; d == 0 {
-						break
-					}
-				}
+			end := matchingParen(toks, i+1) // rewrite_derived.go
+			if end < 0 {
+				end = len(toks)
 			}
 			if end >= len(toks) || end == i+2 {
 				return nil, w.errAt(tokAt(end), ErrSyntax, syntaxNear(src, tokAt(end)))

@@ -136,15 +136,12 @@ func (bd *builder) joinOp(n *Join, left, right executor.Operator) (*executor.Has
 	return op, nil
 }
 
-// smaller reports whether a is the cheaper side to build: fewer estimated
-// rows (join_estimate.go) times bytes per row. A hash build copies every
-// column of its rows, so a side carrying long strings costs more than its
-// row count says (DuckDB's build-side choice weighs row width too). False
-// when either side has no estimate.
+// smaller reports whether a is estimated (join_estimate.go) to have fewer
+// rows than b; false when either has no estimate.
 func smaller(a, b Node) bool {
 	ea, oka := estimate(a)
 	eb, okb := estimate(b)
-	return oka && okb && ea.rows*rowWidth(a) < eb.rows*rowWidth(b)
+	return oka && okb && ea.rows < eb.rows
 }
 
 // probeInParallel reports whether a parallel pipeline may run through n's

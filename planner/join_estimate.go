@@ -1,7 +1,5 @@
 package planner
 
-import "github.com/b2sql/b2sql/columnar"
-
 // Join cardinality estimates, for ordering joins and choosing build sides.
 // The model is the one of foreign-key joins in a snowflake schema: joining
 // a stream to a table on the table's key keeps the stream's rows in the
@@ -96,22 +94,4 @@ func chainEstimate(n Node) (est, bool) {
 			return e, ok
 		}
 	}
-}
-
-// stringWidth is the bytes a string column is taken to cost a hash build
-// per row: its slice header plus a short value.
-const stringWidth = 32
-
-// rowWidth estimates the bytes per row of n's output, for build-side
-// choice: 8 per fixed-width column, stringWidth per string column.
-func rowWidth(n Node) float64 {
-	w := 0.0
-	for _, c := range n.Schema() {
-		if c.Type.Phys() == columnar.PhysBytes {
-			w += stringWidth
-		} else {
-			w += 8
-		}
-	}
-	return max(w, 8)
 }

@@ -4,8 +4,9 @@ package planner
 // The model is the one of foreign-key joins in a snowflake schema: joining
 // a stream to a table on the table's key keeps the stream's rows in the
 // proportion of the table's rows its own filters keep. So every estimate
-// carries, besides rows, the selectivity applied so far (sel). Filters
-// are not costed predicate by predicate: a filtered input keeps
+// carries, besides rows, the selectivity applied so far (sel). A scan's
+// range predicates on columns with whole-table min/max keep their share of
+// [min, max] (join_estimate_range.go); any other filtered input keeps
 // filterSel of its rows, DuckDB's default guess for one filter.
 //
 // The estimates order work; they never change a result.
@@ -77,7 +78,11 @@ func chainEstimate(n Node) (est, bool) {
 				rows = float64(x.Limit)
 			}
 			if filtered || len(x.Filter) > 0 {
-				return est{rows: rows * filterSel, sel: filterSel}, true
+				sel := filterSel
+				if r, ok := rangeSel(x); ok && !filtered {
+					sel = r // join_estimate_range.go
+				}
+				return est{rows: rows * sel, sel: sel}, true
 			}
 			return est{rows: rows, sel: 1}, true
 		case *Filter:

@@ -79,6 +79,13 @@ func poison(t columnar.Type) columnar.Value {
 // drain runs op and renders each row as a string.
 func drain(t *testing.T, op Operator) []string {
 	t.Helper()
+	return drainChecked(t, op, nil)
+}
+
+// drainChecked is drain that first hands each batch to check (when not
+// nil), for tests that assert something of every output batch.
+func drainChecked(t *testing.T, op Operator, check func(*columnar.Batch)) []string {
+	t.Helper()
 	ctx := context.Background()
 	if err := op.Open(ctx); err != nil {
 		t.Fatal(err)
@@ -92,6 +99,9 @@ func drain(t *testing.T, op Operator) []string {
 		}
 		if err != nil {
 			t.Fatal(err)
+		}
+		if check != nil {
+			check(b)
 		}
 		for k := 0; k < b.Live(); k++ {
 			i := b.Row(k)

@@ -24,37 +24,13 @@ func labels(n int) *source {
 // operators above a join never asked for codes.
 func drainPlain(t *testing.T, op Operator) []string {
 	t.Helper()
-	ctx := context.Background()
-	if err := op.Open(ctx); err != nil {
-		t.Fatal(err)
-	}
-	defer op.Close()
-	var out []string
-	for {
-		b, err := op.Next(ctx)
-		if err == io.EOF {
-			return out
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	return drainChecked(t, op, func(b *columnar.Batch) {
 		for c, v := range b.Cols {
 			if v.Dict != nil {
 				t.Fatalf("output column %d is dictionary-coded", c)
 			}
 		}
-		for k := 0; k < b.Live(); k++ {
-			i := b.Row(k)
-			s := ""
-			for c, v := range b.Cols {
-				if c > 0 {
-					s += "|"
-				}
-				s += v.Value(i).String()
-			}
-			out = append(out, s)
-		}
-	}
+	})
 }
 
 // TestHashJoinProbeCodes probes a string-keyed build side with fruits,

@@ -517,10 +517,21 @@ func (w *rewriter) excludeList(i int, drop map[int]bool) ([]string, error) {
 // level that binds looser than a comparison (AND, THEN, a comparison
 // operator, a clause keyword, ",", ")").
 func operandEnd(toks []token, i int) int {
+	return endAtLevel(toks, i, func(k int) bool {
+		t := toks[k]
+		return t.kind == tkOp && (t.val == "," || t.val == ";" || t.val == "=" || t.val == "==" || t.val == "<" || t.val == ">" ||
+			t.val == "<=" || t.val == ">=" || t.val == "<>" || t.val == "!=") ||
+			t.kind == tkIdent && operandStop[strings.ToUpper(t.val)]
+	})
+}
+
+// endAtLevel returns the index of the first token from i on, at i's
+// parenthesis level, for which stop holds, or of the ")" closing that
+// level, or len(toks).
+func endAtLevel(toks []token, i int, stop func(k int) bool) int {
 	depth := 0
 	for ; i < len(toks); i++ {
-		t := toks[i]
-		switch {
+		switch t := toks[i]; {
 		case t.isOp("("):
 			depth++
 		case t.isOp(")"):
@@ -528,11 +539,7 @@ func operandEnd(toks []token, i int) int {
 				return i
 			}
 			depth--
-		case depth > 0:
-		case t.kind == tkOp && (t.val == "," || t.val == ";" || t.val == "=" || t.val == "==" || t.val == "<" || t.val == ">" ||
-			t.val == "<=" || t.val == ">=" || t.val == "<>" || t.val == "!="):
-			return i
-		case t.kind == tkIdent && operandStop[strings.ToUpper(t.val)]:
+		case depth == 0 && stop(i):
 			return i
 		}
 	}
@@ -553,25 +560,12 @@ var operandStop = map[string]bool{
 // condition starting at token i: the query's next clause, the ")" that
 // closes it, or the end.
 func qualifyEnd(toks []token, i int) int {
-	depth := 0
-	for ; i < len(toks); i++ {
-		t := toks[i]
-		switch {
-		case t.isOp("("):
-			depth++
-		case t.isOp(")"):
-			if depth == 0 {
-				return i
-			}
-			depth--
-		case depth > 0:
-		case t.isOp(";"), t.is("LIMIT"), t.is("OFFSET"), t.is("UNION"), t.is("INTERSECT"), t.is("EXCEPT"),
-			t.is("ORDER") && i+1 < len(toks) && toks[i+1].is("BY"),
-			t.is("WINDOW") && i+2 < len(toks) && toks[i+2].is("AS"):
-			return i
-		}
-	}
-	return i
+	return endAtLevel(toks, i, func(k int) bool {
+		t := toks[k]
+		return t.isOp(";") || t.is("LIMIT") || t.is("OFFSET") || t.is("UNION") || t.is("INTERSECT") || t.is("EXCEPT") ||
+			t.is("ORDER") && k+1 < len(toks) && toks[k+1].is("BY") ||
+			t.is("WINDOW") && k+2 < len(toks) && toks[k+2].is("AS")
+	})
 }
 
 // overAfterCall reports whether the call whose name is token i is

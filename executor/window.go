@@ -11,8 +11,10 @@ import (
 // WindowFunc is one compiled window function. Args, Partition and Order
 // are evaluated over the input rows. Name is one of row_number, rank,
 // dense_rank, ntile, lag, lead, first_value, last_value, count_star,
-// count, sum, avg, min, max, var_samp, var_pop, stddev_samp, stddev_pop,
-// median, quantile_cont, string_agg, percent_rank, cume_dist, nth_value.
+// count, sum, avg, min, max, arg_max, arg_min, var_samp, var_pop,
+// stddev_samp, stddev_pop, median, quantile_cont, quantile_disc, mode,
+// string_agg, percent_rank, cume_dist, nth_value. arg_max and arg_min
+// have two Args: the arg returned and the val it is chosen by.
 // For ntile, lag, lead and nth_value the constant parameters are Offset
 // (bucket count, row offset, frame position) and Default; Param is quantile_cont's
 // fraction (DOUBLE) and string_agg's separator. Distinct makes an
@@ -208,6 +210,15 @@ func windowPartition(f *WindowFunc, rows []int32, ord, args []*columnar.Vector, 
 		}
 		return args[0].Value(int(rows[i]))
 	}
+	// feed adds row k of the partition to acc; arg_max and arg_min read a
+	// second argument, the val their arg is chosen by.
+	feed := func(acc *windowAcc, k int) {
+		var val columnar.Value
+		if len(args) > 1 {
+			val = args[1].Value(int(rows[k]))
+		}
+		acc.add(arg(k), val)
+	}
 	dense := 0
 	for i := range m {
 		r := rows[i]
@@ -286,7 +297,7 @@ func windowPartition(f *WindowFunc, rows []int32, ord, args []*columnar.Vector, 
 		for i := range m {
 			_, e := bounds(i)
 			for ; done < e; done++ {
-				acc.add(arg(done))
+				feed(acc, done)
 			}
 			res[rows[i]] = acc.result(f.Type)
 		}
@@ -299,7 +310,7 @@ func windowPartition(f *WindowFunc, rows []int32, ord, args []*columnar.Vector, 
 			if f.Name == "last_value" {
 				acc.reset()
 			}
-			acc.add(arg(k))
+			feed(acc, k)
 		}
 		res[rows[i]] = acc.result(f.Type)
 	}

@@ -19,6 +19,7 @@ type windowAcc struct {
 	isum  int64
 	fsum  float64
 	best  columnar.Value
+	bestV columnar.Value // arg_max, arg_min: the val of best's row
 	has   bool
 	first bool
 	vals  []columnar.Value // var_*, stddev_*, median, quantile_cont, string_agg: the frame's non-NULL values
@@ -71,8 +72,24 @@ func (a *windowAcc) reset() {
 	*a = windowAcc{name: a.name, param: a.param, nth: a.nth, vals: a.vals[:0], seen: seen, cachedN: -1}
 }
 
-func (a *windowAcc) add(v columnar.Value) {
+// add adds one frame row: v is the (first) argument, val the second
+// (arg_max and arg_min's val; zero for other functions).
+func (a *windowAcc) add(v, val columnar.Value) {
 	switch a.name {
+	case "arg_max", "arg_min":
+		// Rows with a NULL val are skipped, a NULL arg is an answer; on a
+		// tie the earlier frame row stays, as in GROUP BY's state.
+		if val.Null {
+			return
+		}
+		if a.has {
+			c := columnar.Compare(val, a.bestV)
+			if c == 0 || (c < 0) != (a.name == "arg_min") {
+				return
+			}
+		}
+		a.best, a.bestV, a.has = v, val, true
+		return
 	case "first_value":
 		if !a.first {
 			a.best, a.first, a.has = v, true, true

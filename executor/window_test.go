@@ -49,3 +49,35 @@ func TestNtile(t *testing.T) {
 		}
 	}
 }
+
+func TestWindowArgMinMax(t *testing.T) {
+	runSizes(t, func(t *testing.T, n int) {
+		id := ColumnExpr(0, columnar.TInt64)
+		name := ColumnExpr(1, columnar.TVarchar)
+		score := ColumnExpr(2, columnar.TFloat64)
+		w := &Window{Input: people(n), Funcs: []WindowFunc{
+			// the id of each name's best score; cid's only score is NULL
+			{Name: "arg_max", Args: []Expr{id, score}, Partition: []Expr{name}, Type: columnar.TInt64,
+				Frame: WindowFrame{StartUnbounded: true, EndUnbounded: true}},
+			// the name of the lowest score among the row and its neighbours by id
+			{Name: "arg_min", Args: []Expr{name, score}, Order: []SortKey{{Expr: id}}, Type: columnar.TVarchar,
+				Frame: WindowFrame{Rows: true, Start: -1, End: 1}},
+		}}
+		got := drain(t, w)
+		// scores by id: 3.5 1.0 NULL 2.0 3.5 -1 10.25 0.5 2.0
+		want := []string{
+			"1|ann|3.5|1|bob",
+			"2|bob|1.0|9|bob",
+			"3|cid|NULL|NULL|bob",
+			"4|ann|2.0|1|ann",
+			"5|dee|3.5|5|bob",
+			"6|bob|-1.0|9|bob",
+			"7|eve|10.25|7|bob",
+			"8|ann|0.5|1|ann",
+			"9|bob|2.0|9|ann",
+		}
+		if !equalStrings(got, want) {
+			t.Fatalf("got %v\nwant %v", got, want)
+		}
+	})
+}

@@ -31,6 +31,24 @@ func rewriteAgg(name string, a sqlparser.Expr) *sqlparser.FuncExpr {
 	return nil
 }
 
+// distinctRowKey is the one value count(DISTINCT a, b, …) counts: NULL
+// when any argument is NULL, else the arguments' texts, each prefixed by
+// its length so that no two rows collide.
+func distinctRowKey(args []sqlparser.Expr) sqlparser.Expr {
+	var key []sqlparser.Expr
+	var anyNull sqlparser.Expr
+	for _, a := range args {
+		key = append(key, fn("length", false, fn("concat", false, a)), sqlparser.NewStrVal([]byte(":")), a)
+		isNull := &sqlparser.IsExpr{Operator: sqlparser.IsNullStr, Expr: a}
+		if anyNull == nil {
+			anyNull = isNull
+		} else {
+			anyNull = &sqlparser.OrExpr{Left: anyNull, Right: isNull}
+		}
+	}
+	return &sqlparser.CaseExpr{Whens: []*sqlparser.When{{Cond: anyNull, Val: &sqlparser.NullVal{}}}, Else: fn("concat", false, key...)}
+}
+
 func fn(name string, distinct bool, args ...sqlparser.Expr) *sqlparser.FuncExpr {
 	f := &sqlparser.FuncExpr{Name: sqlparser.NewColIdent(name), Distinct: distinct}
 	for _, a := range args {
@@ -42,19 +60,7 @@ func fn(name string, distinct bool, args ...sqlparser.Expr) *sqlparser.FuncExpr 
 // bindAggRewrite binds the aggregates above; ok is false for other calls.
 func (b *binder) bindAggRewrite(name string, e *sqlparser.FuncExpr, args []sqlparser.Expr, star bool, at int, c ectx) (planner.Expr, bool, error) {
 	if name == "count" && e.Distinct && len(args) > 1 {
-		var key []sqlparser.Expr
-		var anyNull sqlparser.Expr
-		for _, a := range args {
-			key = append(key, fn("length", false, fn("concat", false, a)), sqlparser.NewStrVal([]byte(":")), a)
-			isNull := &sqlparser.IsExpr{Operator: sqlparser.IsNullStr, Expr: a}
-			if anyNull == nil {
-				anyNull = isNull
-			} else {
-				anyNull = &sqlparser.OrExpr{Left: anyNull, Right: isNull}
-			}
-		}
-		ce := &sqlparser.CaseExpr{Whens: []*sqlparser.When{{Cond: anyNull, Val: &sqlparser.NullVal{}}}, Else: fn("concat", false, key...)}
-		x, err := b.bindExpr(fn("count", true, ce), c)
+		x, err := b.bindExpr(fn("count", true, distinctRowKey(args)), c)
 		return x, true, err
 	}
 	if name == "grouping" || name == "grouping_id" {

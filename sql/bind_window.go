@@ -28,12 +28,20 @@ func (b *binder) bindWindow(e *sqlparser.FuncExpr, name string, at int, c ectx) 
 	if err != nil {
 		return nil, err
 	}
+	if e.Distinct && argMinMaxAggs[name] != 0 {
+		return nil, b.errAt(at, ErrSyntax, fmt.Sprintf("DISTINCT is not valid in %s", name))
+	}
 	if e.Distinct && !windowAggNames[name] {
 		return nil, b.errAt(at, ErrSyntax, fmt.Sprintf("DISTINCT is only valid in aggregate functions, not %s", name))
 	}
 	args, star, err := b.callArgs(e, at)
 	if err != nil {
 		return nil, err
+	}
+	if name == "count" && e.Distinct && len(args) > 1 {
+		// count(DISTINCT a, b) OVER counts the frame's distinct rows of
+		// non-NULL values, as in GROUP BY (bind_agg_more.go).
+		args = []sqlparser.Expr{distinctRowKey(args)}
 	}
 	// In an aggregating query a window reads the grouped rows: its
 	// expressions may call aggregates and are finalized like select items.
@@ -164,6 +172,10 @@ func (b *binder) bindWindow(e *sqlparser.FuncExpr, name string, at int, c ectx) 
 	case "bool_and", "bool_or", "median", "quantile_cont", "string_agg", "group_concat", "listagg", "approx_count_distinct",
 		"quantile_disc", "mode":
 		if err := b.bindWindowAgg(&f, args, star, at, bindArgs, c); err != nil {
+			return nil, err
+		}
+	case "arg_max", "argmax", "max_by", "arg_min", "argmin", "min_by":
+		if err := b.bindWindowArgMinMax(&f, bindArgs); err != nil {
 			return nil, err
 		}
 	default:

@@ -71,6 +71,9 @@ func windowNames() []string {
 	for n := range windowAggNames {
 		out = append(out, n)
 	}
+	for n := range argMinMaxAggs {
+		out = append(out, n)
+	}
 	return out
 }
 
@@ -158,5 +161,29 @@ func (b *binder) bindWindowAgg(f *planner.WindowFunc, args []sqlparser.Expr, sta
 		}
 		f.Args, f.Type, f.Param = xs[:1], t, q
 	}
+	return nil
+}
+
+// bindWindowArgMinMax binds arg_max(arg, val) and arg_min(arg, val) (and
+// their aliases) over a frame: the arg of the frame row with the largest
+// (smallest) non-NULL val, typed as arg; NULL when every val is NULL. A
+// tie keeps the earliest row in frame order.
+func (b *binder) bindWindowArgMinMax(f *planner.WindowFunc, bindArgs func(lo, hi int) ([]planner.Expr, error)) error {
+	xs, err := bindArgs(2, 2)
+	if err != nil {
+		return err
+	}
+	for k, x := range xs {
+		if x.Type().ID == columnar.Null {
+			// An untyped NULL: no row has a val, or every arg is NULL.
+			xs[k] = &planner.Const{Val: columnar.NullValue(columnar.TInt32)}
+		}
+	}
+	if argMinMaxAggs[f.Name] == planner.AggArgMin {
+		f.Name = "arg_min"
+	} else {
+		f.Name = "arg_max"
+	}
+	f.Args, f.Type = xs, xs[0].Type()
 	return nil
 }

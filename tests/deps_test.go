@@ -11,6 +11,7 @@ package tests
 //	layer 1  index                    → dict, columnar
 //	         dict                     → columnar
 //	layer 0  columnar                 → std only
+//	         internal/*               → std only (leaf helpers any layer may use)
 //
 // Edges are checked transitively (a forbidden package reached through an
 // allowed one is still forbidden), except the module-root rule, which is
@@ -98,6 +99,10 @@ func depViolations(pkgs []listedPkg) []string {
 			case under(r, "dict"):
 				if !isStd(dep) && !(internal && (under(dr, "dict") || under(dr, "columnar"))) {
 					bad(p, dep, "dict imports only columnar")
+				}
+			case under(r, "internal"):
+				if !isStd(dep) {
+					bad(p, dep, "internal/ packages are leaves: the standard library only")
 				}
 			case under(r, "index"):
 				if !isStd(dep) && !(internal && (under(dr, "index") || under(dr, "dict") || under(dr, "columnar"))) {

@@ -183,3 +183,35 @@ func readFull(ra io.ReaderAt, buf []byte, off int64) error {
 	}
 	return fmt.Errorf("reading bytes [%d, %d): %w", off, off+int64(len(buf)), err)
 }
+
+// ReadChunkData returns the stored bytes of chunk i, as ChunkData does, but
+// from a file-backed frame it reads them with pread into buf (grown when
+// too small) instead of aliasing the mapping. Writers that copy an old
+// version's chunks into a new one use it: copying through the mapping
+// would leave every page of the old file in the process's resident set,
+// so appending three rows to a 760 MB table peaked at 900 MB. The result
+// is valid until buf is reused.
+func (f *Frame) ReadChunkData(i int, buf []byte) ([]byte, error) {
+	if f.file == nil || f.dir != "" || i < 0 || i >= f.nchunks || f.ChunkOffset(i) < 0 {
+		return f.ChunkData(i)
+	}
+	cb, err := f.ChunkCbytes(i) // reads only the header; cbytes fits the chunk area
+	if err != nil {
+		return nil, err
+	}
+	pos := int64(f.Header.HeaderLen) + f.ChunkOffset(i)
+	buf = grow(buf, cb)
+	if err := readFull(f.file.ra, buf, f.file.base+pos); err != nil {
+		return nil, chunkError(f.name, i, pos, err)
+	}
+	h, err := ParseChunkHeader(buf)
+	if err == nil && f.Header.Chunksize > 0 {
+		if want, _ := f.ChunkNbytes(i); h.Nbytes != want {
+			err = corruptf("nbytes %d, frame geometry says %d", h.Nbytes, want)
+		}
+	}
+	if err != nil {
+		return nil, chunkError(f.name, i, pos, err)
+	}
+	return buf, nil
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/b2sql/b2sql/internal/fsmode"
 	"io"
 	"os"
 	"path/filepath"
@@ -374,6 +375,9 @@ func (fw *FrameWriter) finish() error {
 		return fmt.Errorf("b2: %w", err)
 	}
 	fw.f = nil
+	if err := fsmode.Publish(fw.tmp, fw.path); err != nil {
+		return fmt.Errorf("b2: %w", err)
+	}
 	if err := os.Rename(fw.tmp, fw.path); err != nil {
 		return fmt.Errorf("b2: %w", err)
 	}

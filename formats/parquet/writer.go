@@ -17,6 +17,7 @@ import (
 	"github.com/klauspost/compress/snappy"
 
 	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/internal/fsmode"
 )
 
 // DefaultRowGroupRows is the default row group size, DuckDB's: small enough
@@ -658,6 +659,11 @@ func (w *Writer) Close() error {
 	}
 	if err := w.tmp.Close(); err != nil && w.err == nil {
 		w.fail(err)
+	}
+	if w.err == nil {
+		if err := fsmode.Publish(w.tmp.Name(), w.path); err != nil {
+			w.fail(err)
+		}
 	}
 	if w.err == nil {
 		if err := os.Rename(w.tmp.Name(), w.path); err != nil {

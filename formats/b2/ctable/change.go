@@ -1,14 +1,17 @@
 package ctable
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/formats/b2"
+	"github.com/b2sql/b2sql/internal/fsmode"
 )
 
 // Change is one atomic modification of an existing table: live rows
@@ -311,11 +314,12 @@ func (c *Change) carryOver(written map[string]bool) error {
 			if os.Link(p, dst) == nil {
 				return nil
 			}
-			data, err := os.ReadFile(p)
+			src, err := os.Open(p)
 			if err != nil {
 				return err
 			}
-			return os.WriteFile(dst, data, fi.Mode().Perm())
+			defer src.Close()
+			return copyMember(dst, src, fi.Mode().Perm())
 		})
 	case *zipStore:
 		for _, name := range st.names() {
@@ -330,13 +334,35 @@ func (c *Change) carryOver(written map[string]bool) error {
 			if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 				return err
 			}
-			if err := os.WriteFile(dst, st.data[m.off:m.off+m.size], 0o644); err != nil {
+			var src io.Reader = bytes.NewReader(st.data[m.off : m.off+m.size])
+			if st.file != nil {
+				// pread, not the mapping: see copyMember.
+				src = io.NewSectionReader(st.file, m.off, m.size)
+			}
+			if err := copyMember(dst, src, 0o644); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
 	return fmt.Errorf("unknown store %T", c.t.st)
+}
+
+// copyMember writes src to a new file dst in pieces, so that carrying a
+// member of any size over costs one buffer, not the member (read whole, or
+// touched through the mapping, whose pages would stay in the process's
+// resident set). Between two files io.Copy lets the kernel copy
+// (copy_file_range).
+func copyMember(dst string, src io.Reader, perm os.FileMode) error {
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, src); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
 }
 
 // publish moves the new version into place.
@@ -360,6 +386,9 @@ func (c *Change) publish() error {
 // one atomic exchange where the system has one, then the old version
 // (now at dir) is removed.
 func publishDir(dir, path string) error {
+	if err := fsmode.Publish(dir, path); err != nil {
+		return err
+	}
 	if err := exchangeDirs(dir, path); err != nil {
 		return err
 	}

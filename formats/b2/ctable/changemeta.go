@@ -132,31 +132,35 @@ func (c *Change) feedSummary(s *colSource, sb *summaryBuilder, from int64) error
 		return err
 	}
 	defer data.Close()
-	var mask []byte
+	// The not-null mask, read chunk by chunk beside the data: whole, it
+	// would cost a byte per row of the table.
+	var mask *b2.Array
 	if mp := c.member(s.base + ".notnull.b2nd"); fileExists(mp) {
-		m, err := b2.OpenArray(mp)
-		if err != nil {
+		if mask, err = b2.OpenArray(mp); err != nil {
 			return err
 		}
-		mask, err = m.ReadAll()
-		m.Close()
-		if err != nil {
-			return err
-		}
+		defer mask.Close()
 	}
 	dt := data.DType
 	isz := dt.ItemSize
 	buf := make([]byte, data.Meta.ChunkShape[0]*isz)
+	var valid []byte // mask items of the chunk; rows past the mask are present
 	for ci := int(from / int64(data.Meta.ChunkShape[0])); ci < data.NChunks(); ci++ {
 		start, n, err := data.ReadChunk1D(nil, buf, ci)
 		if err != nil {
 			return err
 		}
+		valid = valid[:0]
+		if mask != nil && start < mask.Meta.Shape[0] {
+			valid = grow(valid, int(min(int64(n), mask.Meta.Shape[0]-start)))
+			if err := mask.ReadItems1D(nil, valid, start, len(valid)); err != nil {
+				return err
+			}
+		}
 		b := buf[:n*isz]
 		for k := int(max(from-start, 0)); k < n; k++ {
 			item := b[k*isz : (k+1)*isz]
-			r := start + int64(k)
-			if mask != nil && r < int64(len(mask)) && mask[r] == 0 ||
+			if k < len(valid) && valid[k] == 0 ||
 				s.sent != nil && bytes.Equal(item, s.sent) ||
 				s.sentNaN && isNaNItem(item) {
 				sb.addNull()

@@ -398,6 +398,7 @@ func extendBatchArray(old *batchArray, path string, keep int64, items [][]byte) 
 	}
 	var lengths []any
 	sizes := map[int]bool{}
+	var buf []byte // one old chunk at a time (b2.Frame.ReadChunkData says why)
 	for k := 0; k+1 < len(old.starts) && old.starts[k] < keep; k++ {
 		if old.starts[k+1] > keep {
 			head, err := old.decode(nil, k, old.starts[k+1]-old.starts[k])
@@ -420,10 +421,11 @@ func extendBatchArray(old *batchArray, path string, keep int64, items [][]byte) 
 			lengths = append(lengths, int64(len(raw)))
 			break
 		}
-		ch, err := old.f.ChunkData(k)
+		ch, err := old.f.ReadChunkData(k, buf)
 		if err != nil {
 			return err
 		}
+		buf = ch
 		if err := fw.AppendChunk(ch); err != nil {
 			return err
 		}

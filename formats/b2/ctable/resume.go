@@ -53,8 +53,10 @@ func resumeArray(old *b2.Array, keep int64, path string) (*arrayAppender, error)
 		return nil, err
 	}
 	full := int(keep / int64(a.chunkRows))
+	var buf []byte // one old chunk at a time (ReadChunkData says why)
 	for i := 0; i < full; i++ {
-		ch, err := old.Frame.ChunkData(i)
+		ch, err := old.Frame.ReadChunkData(i, buf)
+		buf = ch
 		if err == nil {
 			err = a.fw.AppendChunk(ch)
 		}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/formats/b2"
+	"github.com/b2sql/b2sql/internal/fsmode"
 )
 
 // CreateOptions configure Create. The zero value picks defaults.
@@ -394,6 +395,9 @@ func (w *Writer) zipInto() error {
 		return err
 	}
 	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := fsmode.Publish(tmp.Name(), w.path); err != nil {
 		return err
 	}
 	if err := os.Rename(tmp.Name(), w.path); err != nil {

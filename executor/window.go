@@ -33,17 +33,20 @@ type WindowFunc struct {
 }
 
 // WindowFrame bounds the rows an aggregate, first_value or last_value sees,
-// relative to the current row. Rows measures in rows; otherwise (RANGE)
-// a bound that is not unbounded is the current row's peer group (rows
-// with equal ORDER BY keys), or with StartRange/EndRange the rows whose
-// single ORDER BY key lies StartDist/EndDist from the current row's
-// (window_range.go).
+// relative to the current row. Rows measures in rows, Groups in peer
+// groups (rows with equal ORDER BY keys; Start and End count groups from
+// the current row's); otherwise (RANGE) a bound that is not unbounded is
+// the current row's peer group, or with StartRange/EndRange the rows
+// whose single ORDER BY key lies StartDist/EndDist from the current row's
+// (window_range.go). Exclude then takes rows out of the frame
+// (window_frame.go).
 type WindowFrame struct {
-	Rows                         bool
-	Start, End                   int64 // ROWS offsets (negative = preceding)
+	Rows, Groups                 bool
+	Start, End                   int64 // ROWS or GROUPS offsets (negative = preceding)
 	StartUnbounded, EndUnbounded bool
 	StartRange, EndRange         bool
 	StartDist, EndDist           float64 // RANGE offsets (negative = preceding)
+	Exclude                      FrameExclude
 }
 
 // Window buffers its input and appends one column per function; rows come
@@ -261,41 +264,13 @@ func windowPartition(f *WindowFunc, rows []int32, ord, args []*columnar.Vector, 
 		return
 	}
 	// Frame functions.
-	var rk *rangeKeys
-	if f.Frame.StartRange || f.Frame.EndRange {
-		rk = newRangeKeys(ord[0], f.Order[0], rows)
-	}
-	bounds := func(i int) (int, int) { // [s, e)
-		fr := f.Frame
-		s, e := 0, m
-		if !fr.StartUnbounded {
-			switch {
-			case fr.Rows:
-				s = i + int(fr.Start)
-			case fr.StartRange:
-				s = rk.start(i, fr.StartDist, peerStart[i])
-			default:
-				s = peerStart[i]
-			}
-		}
-		if !fr.EndUnbounded {
-			switch {
-			case fr.Rows:
-				e = i + int(fr.End) + 1
-			case fr.EndRange:
-				e = rk.end(i, fr.EndDist, peerEnd[i])
-			default:
-				e = peerEnd[i]
-			}
-		}
-		return max(s, 0), min(e, m)
-	}
+	fb := newFrameBounds(f, ord, rows, peerStart, peerEnd)
 	acc := newWindowAcc(f)
-	if f.Frame.StartUnbounded && f.Name != "last_value" {
+	if f.Frame.StartUnbounded && f.Name != "last_value" && f.Frame.Exclude == ExcludeNoOthers {
 		// Frames grow monotonically: accumulate.
 		done := 0
 		for i := range m {
-			_, e := bounds(i)
+			_, e := fb.bounds(i)
 			for ; done < e; done++ {
 				feed(acc, done)
 			}
@@ -304,9 +279,12 @@ func windowPartition(f *WindowFunc, rows []int32, ord, args []*columnar.Vector, 
 		return
 	}
 	for i := range m {
-		s, e := bounds(i)
+		s, e := fb.bounds(i)
 		acc.reset()
 		for k := s; k < e; k++ {
+			if fb.excluded(i, k) {
+				continue
+			}
 			if f.Name == "last_value" {
 				acc.reset()
 			}

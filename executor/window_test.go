@@ -81,3 +81,40 @@ func TestWindowArgMinMax(t *testing.T) {
 		}
 	})
 }
+
+func TestWindowGroupsExclude(t *testing.T) {
+	runSizes(t, func(t *testing.T, n int) {
+		id := ColumnExpr(0, columnar.TInt64)
+		name := ColumnExpr(1, columnar.TVarchar)
+		byName := []SortKey{{Expr: name}}
+		w := &Window{Input: people(n), Funcs: []WindowFunc{
+			{Name: "sum", Args: []Expr{id}, Order: byName, Type: columnar.TInt64,
+				Frame: WindowFrame{Groups: true, Start: -1, End: 1}},
+			{Name: "sum", Args: []Expr{id}, Order: byName, Type: columnar.TInt64,
+				Frame: WindowFrame{StartUnbounded: true, EndUnbounded: true, Exclude: ExcludeTies}},
+			{Name: "count_star", Order: byName, Type: columnar.TInt64,
+				Frame: WindowFrame{Groups: true, Start: 2, End: 3}},
+			{Name: "last_value", Args: []Expr{id}, Order: []SortKey{{Expr: id}}, Type: columnar.TInt64,
+				Frame: WindowFrame{Rows: true, StartUnbounded: true, Exclude: ExcludeCurrentRow}},
+		}}
+		got := drain(t, w)
+		// peer groups by name: ann {1,4,8} = 13, bob {2,6,9} = 17, cid 3, dee 5, eve 7 (total 45).
+		// groups ±1: ann 13+17, bob 13+17+3, cid 17+3+5, dee 3+5+7, eve 5+7;
+		// EXCLUDE TIES: 45 - group + own id; groups +2..+3: ann cid+dee, bob dee+eve, cid eve;
+		// last_value excluding the current row: the previous id.
+		want := []string{
+			"1|ann|3.5|30|33|2|NULL",
+			"2|bob|1.0|33|30|2|1",
+			"3|cid|NULL|25|45|1|2",
+			"4|ann|2.0|30|36|2|3",
+			"5|dee|3.5|15|45|0|4",
+			"6|bob|-1.0|33|34|2|5",
+			"7|eve|10.25|12|45|0|6",
+			"8|ann|0.5|30|40|2|7",
+			"9|bob|2.0|33|37|2|8",
+		}
+		if !equalStrings(got, want) {
+			t.Fatalf("got %v\nwant %v", got, want)
+		}
+	})
+}

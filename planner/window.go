@@ -1,6 +1,9 @@
 package planner
 
-import "github.com/b2sql/b2sql/columnar"
+import (
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/executor"
+)
 
 // Window computes window functions over its input; the output is the input
 // columns followed by one column per function (Out).
@@ -28,18 +31,33 @@ type WindowFunc struct {
 }
 
 // Frame bounds the rows a frame function sees. With Rows, Start and End
-// are row offsets from the current row (negative = preceding); otherwise
+// are row offsets from the current row (negative = preceding); with
+// Groups, offsets in peer groups from the current row's; otherwise
 // (RANGE) a bounded end is the current row's last peer and a bounded start
 // its first peer, unless StartRange/EndRange: then the bound is the
 // current row's ORDER BY key plus StartDist/EndDist (negative = preceding;
 // microseconds for DATE and TIMESTAMP keys). Unbounded flags override.
+// Exclude (EXCLUDE CURRENT ROW, GROUP, TIES) then removes rows around the
+// current one. The layout is executor.WindowFrame's (Build converts).
 type Frame struct {
-	Rows                         bool
+	Rows, Groups                 bool
 	Start, End                   int64
 	StartUnbounded, EndUnbounded bool
 	StartRange, EndRange         bool
 	StartDist, EndDist           float64
+	Exclude                      FrameExclude
 }
+
+// FrameExclude is a frame's EXCLUDE clause (the executor's type, named here
+// for the binder).
+type FrameExclude = executor.FrameExclude
+
+const (
+	ExcludeNoOthers   = executor.ExcludeNoOthers
+	ExcludeCurrentRow = executor.ExcludeCurrentRow
+	ExcludeGroup      = executor.ExcludeGroup
+	ExcludeTies       = executor.ExcludeTies
+)
 
 func (n *Window) Schema() []Column {
 	return append(append([]Column(nil), n.Input.Schema()...), n.Out...)

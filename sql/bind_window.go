@@ -70,7 +70,7 @@ func (b *binder) bindWindow(e *sqlparser.FuncExpr, name string, at int, c ectx) 
 		f.Order = append(f.Order, planner.SortKey{Expr: x, Desc: o.Direction == sqlparser.DescScr,
 			NullsFirst: b.q.rw.winNulls[[2]int{spec.orderParen, k}]})
 	}
-	if f.Frame, err = b.windowFrame(spec.frame, f.Order, over); err != nil {
+	if f.Frame, err = b.windowFrame(spec.frame, f.Order, over, b.q.rw.winFrame[spec.frameParen]); err != nil {
 		return nil, err
 	}
 	bindArgs := func(lo, hi int) ([]planner.Expr, error) {
@@ -217,14 +217,16 @@ func constInt(x planner.Expr) (int64, bool) {
 // from the partition start to the current row's last peer, an unordered
 // one over the whole partition. A RANGE offset measures along the single
 // ORDER BY key: a number for a numeric key, an INTERVAL for a DATE or
-// TIMESTAMP key (in microseconds, as the executor compares them).
-func (b *binder) windowFrame(fr *sqlparser.Frame, order []planner.SortKey, at int) (planner.Frame, error) {
+// TIMESTAMP key (in microseconds, as the executor compares them). A
+// GROUPS frame arrives parsed as ROWS (fw.groups, rewrite.go): its
+// offsets count peer groups; without ORDER BY the partition is one group.
+func (b *binder) windowFrame(fr *sqlparser.Frame, order []planner.SortKey, at int, fw winFrameWords) (planner.Frame, error) {
 	if fr == nil || fr.Extent == nil {
 		return planner.Frame{StartUnbounded: true, EndUnbounded: len(order) == 0}, nil
 	}
-	out := planner.Frame{Rows: fr.Unit == sqlparser.RowsUnit}
+	out := planner.Frame{Rows: fr.Unit == sqlparser.RowsUnit && !fw.groups, Groups: fw.groups, Exclude: fw.exclude}
 	if fr.Unit != sqlparser.RowsUnit && fr.Unit != sqlparser.RangeUnit {
-		return out, b.errAt(b.q.findKeyword("GROUPS", span{at, len(b.q.toks)}), ErrUnsupported, "GROUPS frames are not supported")
+		return out, b.errAt(at, ErrUnsupported, "this frame unit is not supported")
 	}
 	bound := func(fb *sqlparser.FrameBound, start bool) error {
 		switch fb.Type {
@@ -247,7 +249,7 @@ func (b *binder) windowFrame(fr *sqlparser.Frame, order []planner.SortKey, at in
 			if err != nil {
 				return err
 			}
-			if !out.Rows {
+			if !out.Rows && !out.Groups {
 				return b.rangeOffset(&out, x, order, start, fb.Type == sqlparser.ExprPreceding, at)
 			}
 			k, ok := constInt(x)

@@ -17,12 +17,13 @@ type windowSpec struct {
 	order      sqlparser.OrderBy
 	orderParen int
 	frame      *sqlparser.Frame
+	frameParen int // the "(" of the definition whose frame is used (rewritten.winFrame's key)
 }
 
 // resolveWindow resolves the OVER clause of a call; over is the token
 // index of OVER.
 func (b *binder) resolveWindow(o *sqlparser.Over, over int) (windowSpec, error) {
-	spec := windowSpec{partition: o.PartitionBy, order: o.OrderBy, orderParen: over + 1, frame: o.Frame}
+	spec := windowSpec{partition: o.PartitionBy, order: o.OrderBy, orderParen: over + 1, frame: o.Frame, frameParen: over + 1}
 	ref := o.NameRef
 	for seen := 0; !ref.IsEmpty(); seen++ {
 		def, paren := b.namedWindow(ref.Lowered())
@@ -46,7 +47,7 @@ func (b *binder) resolveWindow(o *sqlparser.Over, over int) (windowSpec, error) 
 			spec.order, spec.orderParen = def.OrderBy, paren
 		}
 		if spec.frame == nil {
-			spec.frame = def.Frame
+			spec.frame, spec.frameParen = def.Frame, paren
 		}
 		ref = def.NameRef
 	}

@@ -24,6 +24,8 @@
 //	                            token of the window's "(")
 //	RANGE … INTERVAL '1 day' PRECEDING
 //	                          → INTERVAL '86400000000' MICROSECOND PRECEDING
+//	GROUPS …, EXCLUDE TIES    → ROWS …, removed; both remembered by the
+//	                            token of the window's "(" (bind_window_frame.go)
 //	key, table, é, …          → `key`, … (identifiers MySQL reserves or cannot lex)
 //	range(…) [AS] t(c)        → `range`(…) AS t (the column list remembered)
 //	* EXCLUDE (a, b)          → * (the names remembered by the star's ordinal)
@@ -98,8 +100,9 @@
 // bind_subquery_in.go). A derived table reading an enclosing query's
 // columns (LATERAL) is refused. Window functions (bind_window.go) in a
 // select list or ORDER BY, with named windows (WINDOW w AS …, OVER w,
-// OVER (w …), bind_window_named.go), ROWS frames and RANGE frames with
-// numeric or INTERVAL offsets: ranking and navigation functions
+// OVER (w …), bind_window_named.go), ROWS and GROUPS frames, RANGE
+// frames with numeric or INTERVAL offsets, EXCLUDE CURRENT ROW / GROUP /
+// TIES / NO OTHERS: ranking and navigation functions
 // (row_number … nth_value) and every aggregate, DISTINCT and FILTER
 // included (bind_window_aggs.go); QUALIFY and DISTINCT ON are windows
 // too. TIMESTAMP ± an INTERVAL literal with months, quarters or years,

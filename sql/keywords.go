@@ -18,7 +18,7 @@ day_hour day_microsecond day_minute day_second dec decimal declare default delay
 describe deterministic double drop dual each elseif empty enclosed encrypted encryption_key_admin
 encryption_key_id escaped exclusive exit explain fetch firewall_admin firewall_exempt firewall_user
 first_value float float4 float8 flush_optimizer_costs flush_status flush_tables flush_user_resources
-force foreign fulltext function generated get grant group_concat group_replication_admin
+force foreign fulltext function generated get grant group_concat group_replication_admin groups
 group_replication_stream grouping high_priority hour_microsecond hour_minute hour_second if ignore
 index infile innodb_redo_log_archive innodb_redo_log_enable inout inplace insensitive insert int
 int1 int2 int3 int4 int8 integer io_after_gtids io_before_gtids itef_quotes iterate json_arrayagg

@@ -31,6 +31,10 @@ type rewritten struct {
 	// token index of the "(" opening the window (after OVER, or after AS
 	// in a WINDOW clause) and the ORDER BY item.
 	winNulls map[[2]int]bool
+	// winFrame is what a window's frame says beyond MySQL's grammar
+	// (GROUPS, written as ROWS; EXCLUDE …, cut out), keyed like winNulls
+	// by the window's "(" (bind_window_frame.go).
+	winFrame map[int]winFrameWords
 	groupAll bool // GROUP BY ALL (removed from the text)
 	orderAll bool // ORDER BY ALL (written as ORDER BY 1; bind_order_all.go)
 	// distinctOn is the token range [lo, hi) of the expressions of
@@ -180,6 +184,15 @@ func rewrite(src Source, toks []token) (*rewritten, error) {
 			continue
 		}
 		switch {
+		case len(wins) > 0 && wins[len(wins)-1].depth == depth && (t.is("GROUPS") && frameBoundStart(next) || t.is("EXCLUDE") && wins[len(wins)-1].frame):
+			// A frame's GROUPS unit or EXCLUDE clause (bind_window_frame.go).
+			n, err := w.frameWords(i, wins[len(wins)-1].open)
+			if err != nil {
+				return nil, err
+			}
+			wins[len(wins)-1].frame = true
+			i += n - 1
+			continue
 		case (t.is("RANGE") || t.is("GENERATE_SERIES")) && next.isOp("(") && !prev.isOp("."):
 			// A series table function (bind_tablefunc.go); RANGE is a
 			// MySQL keyword, so it is quoted. Its alias may name the column.

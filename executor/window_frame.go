@@ -1,0 +1,102 @@
+package executor
+
+import "github.com/b2sql/b2sql/columnar"
+
+// FrameExclude is a frame's EXCLUDE clause: which rows around the current
+// one leave its frame after the bounds are applied (SQL:2011, DuckDB).
+type FrameExclude uint8
+
+const (
+	ExcludeNoOthers   FrameExclude = iota // EXCLUDE NO OTHERS, the default: nothing
+	ExcludeCurrentRow                     // EXCLUDE CURRENT ROW: the current row
+	ExcludeGroup                          // EXCLUDE GROUP: the current row and its peers
+	ExcludeTies                           // EXCLUDE TIES: the current row's peers, not the row itself
+)
+
+// frameBounds locates the frame of every row of one sorted partition of m
+// rows. peerStart[i] and peerEnd[i] are row i's first peer and one past
+// its last; rk holds the ORDER BY key positions of a RANGE frame with an
+// offset; groupStart lists the first row of every peer group, then m, for
+// a GROUPS frame (group[i] is row i's group).
+type frameBounds struct {
+	fr                 WindowFrame
+	m                  int
+	peerStart, peerEnd []int
+	rk                 *rangeKeys
+	group, groupStart  []int
+}
+
+func newFrameBounds(f *WindowFunc, ord []*columnar.Vector, rows []int32, peerStart, peerEnd []int) *frameBounds {
+	fb := &frameBounds{fr: f.Frame, m: len(rows), peerStart: peerStart, peerEnd: peerEnd}
+	if f.Frame.StartRange || f.Frame.EndRange {
+		fb.rk = newRangeKeys(ord[0], f.Order[0], rows)
+	}
+	if f.Frame.Groups {
+		fb.group = make([]int, fb.m)
+		for i := range fb.m {
+			if peerStart[i] == i {
+				fb.groupStart = append(fb.groupStart, i)
+			}
+			fb.group[i] = len(fb.groupStart) - 1
+		}
+		fb.groupStart = append(fb.groupStart, fb.m)
+	}
+	return fb
+}
+
+// bounds returns row i's frame [s, e) before exclusion; s >= e is empty.
+func (fb *frameBounds) bounds(i int) (int, int) {
+	fr := fb.fr
+	s, e := 0, fb.m
+	if !fr.StartUnbounded {
+		switch {
+		case fr.Rows:
+			s = i + int(fr.Start)
+		case fr.Groups:
+			s = fb.groupRow(fb.group[i] + int(fr.Start))
+		case fr.StartRange:
+			s = fb.rk.start(i, fr.StartDist, fb.peerStart[i])
+		default:
+			s = fb.peerStart[i]
+		}
+	}
+	if !fr.EndUnbounded {
+		switch {
+		case fr.Rows:
+			e = i + int(fr.End) + 1
+		case fr.Groups:
+			e = fb.groupRow(fb.group[i] + int(fr.End) + 1)
+		case fr.EndRange:
+			e = fb.rk.end(i, fr.EndDist, fb.peerEnd[i])
+		default:
+			e = fb.peerEnd[i]
+		}
+	}
+	return max(s, 0), min(e, fb.m)
+}
+
+// groupRow returns the first row of peer group g, clamped to the
+// partition: 0 before the first group, m after the last.
+func (fb *frameBounds) groupRow(g int) int {
+	switch {
+	case g < 0:
+		return 0
+	case g >= len(fb.groupStart):
+		return fb.m
+	}
+	return fb.groupStart[g]
+}
+
+// excluded reports whether row k of row i's frame is taken out by the
+// frame's EXCLUDE clause.
+func (fb *frameBounds) excluded(i, k int) bool {
+	switch fb.fr.Exclude {
+	case ExcludeCurrentRow:
+		return k == i
+	case ExcludeGroup:
+		return k >= fb.peerStart[i] && k < fb.peerEnd[i]
+	case ExcludeTies:
+		return k != i && k >= fb.peerStart[i] && k < fb.peerEnd[i]
+	}
+	return false
+}

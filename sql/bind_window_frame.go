@@ -1,0 +1,65 @@
+package sql
+
+import (
+	"github.com/b2sql/b2sql/planner"
+)
+
+// winFrameWords are the parts of a window frame MySQL's grammar lacks,
+// which the rewriter takes out of the text: the GROUPS unit (the frame
+// is parsed as ROWS, with the same bounds) and the EXCLUDE clause.
+type winFrameWords struct {
+	groups  bool
+	exclude planner.FrameExclude
+}
+
+// frameBoundStart reports whether t can start a frame extent (after
+// ROWS, RANGE or GROUPS), so that a column named groups is left alone.
+func frameBoundStart(t token) bool {
+	return t.is("BETWEEN") || t.is("UNBOUNDED") || t.is("CURRENT") || t.kind == tkNumber
+}
+
+// frameWords rewrites GROUPS (token i) as ROWS, or cuts out EXCLUDE
+// CURRENT ROW | GROUP | TIES | NO OTHERS starting at token i, recording
+// it for the window whose "(" is token open; it returns the number of
+// tokens consumed.
+func (w *rewriter) frameWords(i, open int) (int, error) {
+	if w.rw.winFrame == nil {
+		w.rw.winFrame = map[int]winFrameWords{}
+	}
+	fw := w.rw.winFrame[open]
+	t := w.toks[i]
+	if t.is("GROUPS") {
+		fw.groups = true
+		w.rw.winFrame[open] = fw
+		w.tok(t, "ROWS")
+		return 1, nil
+	}
+	at := func(k int) token {
+		if k < len(w.toks) {
+			return w.toks[k]
+		}
+		return token{kind: tkOp, off: len(w.src.Text), end: len(w.src.Text)}
+	}
+	n := 2
+	switch next := at(i + 1); {
+	case next.is("CURRENT") && at(i+2).is("ROW"):
+		fw.exclude, n = planner.ExcludeCurrentRow, 3
+	case next.is("GROUP"):
+		fw.exclude = planner.ExcludeGroup
+	case next.is("TIES"):
+		fw.exclude = planner.ExcludeTies
+	case next.is("NO") && at(i+2).is("OTHERS"):
+		fw.exclude, n = planner.ExcludeNoOthers, 3
+	default:
+		bad := next
+		if next.is("CURRENT") || next.is("NO") {
+			bad = at(i + 2)
+		}
+		return 0, w.errAt(bad, ErrSyntax, syntaxNear(w.src, bad)+" (expected EXCLUDE CURRENT ROW, GROUP, TIES or NO OTHERS)")
+	}
+	w.rw.winFrame[open] = fw
+	for k := i; k < i+n; k++ {
+		w.skip(w.toks[k])
+	}
+	return n, nil
+}

@@ -359,7 +359,9 @@ func (h *HashAgg) Next(ctx context.Context) (*columnar.Batch, error) {
 		perm[i] = int32(h.pos + i)
 	}
 	ng := len(h.Groups)
-	if ng > 0 {
+	if h.comp != nil && h.comp.ownKeys {
+		h.comp.emit(h.out.Cols[:ng], h.pos, end)
+	} else if ng > 0 {
 		sub := &columnar.Batch{Cols: h.out.Cols[:ng]}
 		h.keys.gather(sub, perm, 0, n)
 	}

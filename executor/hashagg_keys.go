@@ -20,6 +20,16 @@ type compositeKeys struct {
 	interns []*strTable
 	nids    []int32 // per string column: ids handed out so far
 	remaps  []dict.Remap
+	// text holds each string column's interned values, id i at
+	// text[k][offs[k][i]:offs[k][i+1]]: group keys are rebuilt from the
+	// key words (emit) instead of being copied per group into a row
+	// store, whose [][]byte the GC scanned at every cycle.
+	text  [][]byte
+	offs  [][]int
+	types []columnar.Type
+	// ownKeys: every key can be rebuilt from its word (no float key,
+	// whose word folds -0 into 0 and would not give back the first value).
+	ownKeys bool
 }
 
 func newCompositeKeys(types []columnar.Type) *compositeKeys {
@@ -28,11 +38,19 @@ func newCompositeKeys(types []columnar.Type) *compositeKeys {
 		interns: make([]*strTable, len(types)),
 		nids:    make([]int32, len(types)),
 		remaps:  make([]dict.Remap, len(types)),
+		text:    make([][]byte, len(types)),
+		offs:    make([][]int, len(types)),
+		types:   types,
+		ownKeys: true,
 	}
 	c.tab = newKeyTable(c.w)
 	for i, t := range types {
-		if t.Phys() == columnar.PhysBytes {
+		switch t.Phys() {
+		case columnar.PhysBytes:
 			c.interns[i] = newStrTable()
+			c.offs[i] = []int{0}
+		case columnar.PhysFloat:
+			c.ownKeys = false
 		}
 	}
 	return c
@@ -41,10 +59,47 @@ func newCompositeKeys(types []columnar.Type) *compositeKeys {
 // intern returns the id of string v in column col.
 func (c *compositeKeys) intern(col int, v []byte) uint64 {
 	id := c.interns[col].find(v, func() int32 {
+		c.text[col] = append(c.text[col], v...)
+		c.offs[col] = append(c.offs[col], len(c.text[col]))
 		c.nids[col]++
 		return c.nids[col] - 1
 	})
 	return uint64(id)
+}
+
+// emit fills cols (one vector per key, typed) with the keys of groups
+// [from, to), rebuilt from their key words; only when ownKeys.
+func (c *compositeKeys) emit(cols []*columnar.Vector, from, to int) {
+	n := to - from
+	for k, v := range cols {
+		v.Reset(n)
+		col, bit := k+1, uint64(1)<<k
+		for r := 0; r < n; r++ {
+			key := c.tab.key(int32(from + r))
+			if key[0]&bit != 0 {
+				if v.Valid == nil {
+					v.Valid = columnar.NewBitmap(n)
+					for i := 0; i < n; i++ {
+						v.Valid.Set(i)
+					}
+				}
+				v.Valid.Clear(r)
+				continue
+			}
+			x := key[col]
+			switch v.Type.Phys() {
+			case columnar.PhysInt:
+				v.Ints[r] = int64(x)
+			case columnar.PhysUint:
+				v.Uints[r] = x
+			case columnar.PhysBool:
+				v.Bools[r] = x != 0
+			case columnar.PhysBytes:
+				offs := c.offs[k]
+				v.Bytes[r] = c.text[k][offs[x]:offs[x+1]:offs[x+1]]
+			}
+		}
+	}
 }
 
 // fill writes the key words of the live rows of b.
@@ -251,6 +306,11 @@ func (h *HashAgg) flushNewGroups(b *columnar.Batch, keys []*columnar.Vector) {
 	if len(h.newRows) == 0 {
 		return
 	}
+	if h.comp != nil && h.comp.ownKeys {
+		// The key words are the stored keys (compositeKeys.emit).
+		h.growStates()
+		return
+	}
 	// The rows store plain values: decode coded strings; a NULL-typed key
 	// (GROUP BY NULL) is stored as a constant NULL.
 	if len(h.plainNew) < len(keys) {
@@ -266,6 +326,11 @@ func (h *HashAgg) flushNewGroups(b *columnar.Batch, keys []*columnar.Vector) {
 		plain[k] = decodeLive(v, b, &h.decodedNew[k])
 	}
 	h.keys.appendRows(&columnar.Batch{Len: b.Len, Sel: h.newRows}, plain)
+	h.growStates()
+}
+
+// growStates gives the aggregate states room for every group.
+func (h *HashAgg) growStates() {
 	for _, s := range h.states {
 		s.grow(h.ngroups)
 	}

@@ -327,6 +327,32 @@ func TestAttach(t *testing.T) {
 	}
 }
 
+// TestAttachTable: ATTACH of one table file registers it under the alias,
+// or its name without the extension; the directory for new tables stays.
+func TestAttachTable(t *testing.T) {
+	dir := t.TempDir()
+	db, err := b2sql.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	mustExec(t, db, "CREATE TABLE t AS SELECT 7 AS x")
+	mustExec(t, db, "COPY (SELECT 8 AS y) TO '"+filepath.Join(dir, "p.parquet")+"'")
+	db2, err := b2sql.Open("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db2.Close()
+	mustExec(t, db2, "ATTACH '"+filepath.Join(dir, "t.b2d")+"' AS ev")
+	mustExec(t, db2, "ATTACH '"+filepath.Join(dir, "p.parquet")+"'")
+	if got := queryText(t, db2, "SELECT x, y FROM ev, p"); got != "7|8" {
+		t.Errorf("tables through ATTACH: %q", got)
+	}
+	if err := db2.Exec(context.Background(), "ATTACH '"+filepath.Join(dir, "none.parquet")+"'"); err == nil || !strings.Contains(err.Error(), "none.parquet") {
+		t.Errorf("ATTACH of a missing file: %v", err)
+	}
+}
+
 // TestDMLKilled kills a process in the middle of a long INSERT into a
 // .b2d table: the table must then read exactly as before (or, had the
 // INSERT finished, exactly as after), and take new writes.

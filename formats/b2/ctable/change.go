@@ -38,7 +38,7 @@ type Change struct {
 	t      *Table
 	path   string
 	dir    string
-	valid  []byte // _valid_rows of the old physical rows
+	valid  []byte // _valid_rows of the old physical rows, once DeleteLive needs them
 	nold   int64  // physical rows before the change
 	cursor int64  // next physical row DeleteLive looks at
 	delete int64  // rows tombstoned
@@ -61,10 +61,6 @@ func Begin(path string) (_ *Change, err error) {
 			c.Abort()
 		}
 	}()
-	if c.valid, err = t.valid.ReadAll(); err != nil {
-		return nil, tableError(path, "_valid_rows.b2nd", err)
-	}
-	c.valid = c.valid[:t.nphys]
 	if c.dir, err = os.MkdirTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-"); err != nil {
 		return nil, fmt.Errorf("ctable: %w", err)
 	}
@@ -81,10 +77,27 @@ func (c *Change) Schema() columnar.Schema { return c.t.schema }
 func (c *Change) Deleted() int64  { return c.delete }
 func (c *Change) Appended() int64 { return c.added }
 
+// loadValid reads the old _valid_rows, on the first delete only: a byte
+// per physical row, which an append (the common change) does not need.
+func (c *Change) loadValid() error {
+	if c.valid != nil {
+		return nil
+	}
+	v, err := c.t.valid.ReadAll()
+	if err != nil {
+		return tableError(c.path, "_valid_rows.b2nd", err)
+	}
+	c.valid = v[:c.nold]
+	return nil
+}
+
 // DeleteLive walks the next len(del) live rows of the old version, in
 // physical order (the order a single-threaded scan returns them), and
 // tombstones those whose flag is set.
 func (c *Change) DeleteLive(del []bool) error {
+	if err := c.loadValid(); err != nil {
+		return err
+	}
 	for _, d := range del {
 		for c.cursor < c.nold && c.valid[c.cursor] == 0 {
 			c.cursor++
@@ -244,6 +257,9 @@ func (c *Change) Commit() (err error) {
 // writeValid writes _valid_rows as the old bits (with tombstones) followed
 // by one set bit per appended row, in the old array's geometry.
 func (c *Change) writeValid() error {
+	if err := c.loadValid(); err != nil {
+		return err
+	}
 	a, err := createArray(c.member("_valid_rows.b2nd"), c.t.valid.DType.Str, c.t.valid.Meta.ChunkShape[0], c.t.valid.Meta.BlockShape[0])
 	if err != nil {
 		return tableError(c.path, "_valid_rows.b2nd", err)

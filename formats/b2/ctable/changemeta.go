@@ -266,12 +266,7 @@ func (c *Change) writeMeta(rebuilt map[string]mpMap) error {
 	if err != nil {
 		return err
 	}
-	live := c.added
-	for _, b := range c.valid {
-		if b != 0 {
-			live++
-		}
-	}
+	live := c.t.live - c.delete + c.added // DeleteLive tombstones live rows only
 	var vl []b2.Metalayer
 	sawVis, sawCat := false, false
 	for _, m := range old {

@@ -39,6 +39,7 @@ func (b *Built) ScanStats(op executor.Operator) (*index.ScanStats, bool) {
 // Build turns an optimized logical plan into operators. It does no I/O.
 func Build(n Node, opts BuildOptions) (*Built, error) {
 	bd := &builder{opts: opts, built: &Built{scans: map[executor.Operator]*index.ScanStats{}}}
+	bd.reopens = reopens(n) // parallel_build.go
 	root, err := bd.build(n)
 	if err != nil {
 		return nil, err
@@ -61,6 +62,7 @@ type builder struct {
 	joinFilters   map[*Scan][]scanJoinFilter
 	joinFiltersOf map[*Join][]*executor.JoinFilter
 	ctes          map[*CTE]*executor.CTE // materialized WITH entries (cte_build.go)
+	reopens       bool                   // some operator is opened again: serial build sides (parallel_build.go)
 }
 
 func (bd *builder) threads() int {

@@ -62,7 +62,7 @@ func (bd *builder) buildRightSemi(n *Join) (executor.Operator, error) {
 	if err != nil {
 		return nil, err
 	}
-	build, err := bd.build(swapped.Right)
+	build, err := bd.buildUnordered(swapped.Right) // parallel_build.go
 	if err != nil {
 		return nil, err
 	}
@@ -80,13 +80,18 @@ func (bd *builder) buildJoinAs(n *Join) (executor.Operator, error) {
 	if !probeFirst(n) {
 		filters = bd.planJoinFilters(n, executor.JoinKind(n.Kind)) // joinfilter.go
 	}
-	left, err := bd.build(n.Left)
+	// A probe-first join holds its probe side whole before probing.
+	buildLeft := bd.build
+	if probeFirst(n) {
+		buildLeft = bd.buildUnordered // parallel_build.go
+	}
+	left, err := buildLeft(n.Left)
 	filters = bd.dropJoinFilters(filters)
 	if err != nil {
 		return nil, err
 	}
 	probeFilters := bd.planProbeFilters(n) // joinfilter_probe.go
-	right, err := bd.build(n.Right)
+	right, err := bd.buildUnordered(n.Right)
 	probeFilters = bd.dropJoinFilters(probeFilters)
 	if err != nil {
 		return nil, err
@@ -168,7 +173,7 @@ func probeInParallel(n *Join) bool {
 func (bd *builder) probeCopy(n *Join, in executor.Operator) (executor.Operator, error) {
 	shared := bd.joins[n]
 	if shared == nil {
-		right, err := bd.build(n.Right)
+		right, err := bd.buildUnordered(n.Right)
 		if err != nil {
 			return nil, err
 		}

@@ -113,6 +113,7 @@ type gathered struct {
 
 func (g *Gather) Types() []columnar.Type { return g.Inputs[0].Types() }
 func (g *Gather) Children() []Operator   { return g.Inputs[:1] }
+func (g *Gather) Copies() []Operator     { return g.Inputs }
 func (g *Gather) String() string         { return "Gather workers=" + itoa(int64(len(g.Inputs))) }
 
 func (g *Gather) Open(ctx context.Context) error {

@@ -20,6 +20,14 @@ type Operator interface {
 	String() string
 }
 
+// Parallel is implemented by an operator whose children are copies of one
+// pipeline run side by side (a Gather's workers): Children returns the
+// first copy, for EXPLAIN to show the pipeline once; Copies returns every
+// copy, for EXPLAIN ANALYZE to add up what they did.
+type Parallel interface {
+	Copies() []Operator
+}
+
 // Stats counts what an operator did, for EXPLAIN ANALYZE.
 type Stats struct {
 	Rows    int64

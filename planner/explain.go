@@ -15,20 +15,33 @@ import (
 // each scan read and skipped.
 func (b *Built) Explain(analyze bool) string {
 	var sb strings.Builder
-	var walk func(op executor.Operator, prefix, childPrefix string)
-	walk = func(op executor.Operator, prefix, childPrefix string) {
+	// walk renders one node. ops are its copies: a Gather's workers run
+	// copies of one pipeline and the tree shows it once, each operator with
+	// the rows of every copy added up and the time of the slowest (a
+	// build side the copies share is one operator, counted once).
+	var walk func(ops []executor.Operator, prefix, childPrefix string)
+	walk = func(ops []executor.Operator, prefix, childPrefix string) {
+		op := ops[0]
 		sb.WriteString(prefix)
 		sb.WriteString(op.String())
 		if analyze {
-			if in, ok := op.(*executor.Instrumented); ok {
-				fmt.Fprintf(&sb, "  (rows=%d time=%s)", in.Stats.Rows, in.Stats.Elapsed.Round(time.Microsecond))
+			if _, ok := op.(*executor.Instrumented); ok {
+				var rows int64
+				var elapsed time.Duration
+				for _, o := range ops {
+					if in, ok := o.(*executor.Instrumented); ok {
+						rows += in.Stats.Rows
+						elapsed = max(elapsed, in.Stats.Elapsed)
+					}
+				}
+				fmt.Fprintf(&sb, "  (rows=%d time=%s)", rows, elapsed.Round(time.Microsecond))
 			}
 			if s, ok := b.ScanStats(op); ok && s.UnitName != "" {
 				sb.WriteString("  " + scanCounters(s))
 			}
 		}
 		sb.WriteByte('\n')
-		kids := op.Children()
+		kids := childCopies(ops)
 		for i, k := range kids {
 			if i == len(kids)-1 {
 				walk(k, childPrefix+"└─ ", childPrefix+"   ")
@@ -40,10 +53,50 @@ func (b *Built) Explain(analyze bool) string {
 	// A WITH entry computed once is shown once, before the plan whose
 	// "CTE scan" operators read it.
 	for _, c := range b.ctes {
-		walk(c, "", "")
+		walk([]executor.Operator{c}, "", "")
 	}
-	walk(b.Root, "", "")
+	walk([]executor.Operator{b.Root}, "", "")
 	return strings.TrimRight(sb.String(), "\n")
+}
+
+// childCopies returns, for each child of ops[0], its copies under every op
+// of ops, each operator once. A Parallel operator's one child is all its
+// copies.
+func childCopies(ops []executor.Operator) [][]executor.Operator {
+	if _, ok := unwrap(ops[0]).(executor.Parallel); ok {
+		var all []executor.Operator
+		seen := map[executor.Operator]bool{}
+		for _, o := range ops {
+			for _, c := range unwrap(o).(executor.Parallel).Copies() {
+				if !seen[c] {
+					seen[c] = true
+					all = append(all, c)
+				}
+			}
+		}
+		return [][]executor.Operator{all}
+	}
+	kids := ops[0].Children()
+	out := make([][]executor.Operator, len(kids))
+	for i := range kids {
+		seen := map[executor.Operator]bool{}
+		for _, o := range ops {
+			ks := o.Children()
+			if i < len(ks) && !seen[ks[i]] {
+				seen[ks[i]] = true
+				out[i] = append(out[i], ks[i])
+			}
+		}
+	}
+	return out
+}
+
+// unwrap returns the operator an Instrumented wraps.
+func unwrap(op executor.Operator) executor.Operator {
+	if in, ok := op.(*executor.Instrumented); ok {
+		return in.Operator
+	}
+	return op
 }
 
 // scanCounters renders what a scan read and skipped, e.g.

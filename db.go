@@ -226,17 +226,26 @@ func (db *DB) Explain(query string, args ...any) (string, error) {
 	if err != nil {
 		return "", apiError(err)
 	}
-	q, ok := stmt.(*sql.Query)
-	if e, isExplain := stmt.(*sql.Explain); isExplain {
-		q, ok = e.Query, true
-	}
-	if !ok {
-		return "", errorf(ErrUnsupported, "Explain takes a SELECT")
-	}
 	if err := db.acquire(); err != nil {
 		return "", err
 	}
 	defer db.release()
+	q, ok := stmt.(*sql.Query)
+	if e, isExplain := stmt.(*sql.Explain); isExplain {
+		q, ok = e.Query, e.Query != nil
+		if !ok {
+			text, err := db.explainWriteText(context.Background(), e, vals)
+			return text, apiError(err)
+		}
+	}
+	if !ok {
+		switch stmt.(type) {
+		case *sql.Insert, *sql.Update, *sql.Delete, *sql.Copy, *sql.CreateTableAs:
+			text, err := db.explainWriteText(context.Background(), &sql.Explain{Write: stmt}, vals)
+			return text, apiError(err)
+		}
+		return "", errorf(ErrUnsupported, "Explain takes a SELECT or a statement that writes")
+	}
 	built, _, err := db.plan(q, false, vals)
 	if err != nil {
 		return "", apiError(err)
@@ -317,6 +326,10 @@ func numParams(st sql.Statement) int {
 		}
 	case *sql.Update:
 		return sql.NumParams(s.Query)
+	case *sql.Explain:
+		if s.Write != nil {
+			return numParams(s.Write)
+		}
 	}
 	return sql.NumParams(st)
 }
@@ -380,6 +393,11 @@ func (db *DB) runStatement(ctx context.Context, src sql.Source, stmt sql.Stateme
 
 // plan binds, optimizes and builds a query.
 func (db *DB) plan(q *sql.Query, analyze bool, args []columnar.Value) (*planner.Built, []string, error) {
+	return db.planThreads(q, analyze, db.threads(), args)
+}
+
+// planThreads is plan on a given number of threads.
+func (db *DB) planThreads(q *sql.Query, analyze bool, threads int, args []columnar.Value) (*planner.Built, []string, error) {
 	bound, err := db.bind(q, args)
 	if err != nil {
 		return nil, nil, err
@@ -389,7 +407,7 @@ func (db *DB) plan(q *sql.Query, analyze bool, args []columnar.Value) (*planner.
 	disabled, scanOff := db.rulesOffLocked()
 	db.mu.RUnlock()
 	root, _ := planner.Optimize(bound.Root, planner.Options{AllOff: !pruning, Disabled: disabled})
-	built, err := planner.Build(root, planner.BuildOptions{Threads: db.threads(), NoPrune: !pruning, ScanRulesOff: scanOff, Analyze: analyze, MemoryLimit: db.MemoryLimit()})
+	built, err := planner.Build(root, planner.BuildOptions{Threads: threads, NoPrune: !pruning, ScanRulesOff: scanOff, Analyze: analyze, MemoryLimit: db.MemoryLimit()})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -405,6 +423,9 @@ func (db *DB) runQuery(ctx context.Context, q *sql.Query, args []columnar.Value)
 }
 
 func (db *DB) explain(ctx context.Context, e *sql.Explain, args []columnar.Value) (*Rows, error) {
+	if e.Write != nil {
+		return db.explainWrite(ctx, e, args) // explain_write.go
+	}
 	built, _, err := db.plan(e.Query, e.Analyze, args)
 	if err != nil {
 		return nil, err

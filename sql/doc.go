@@ -53,7 +53,8 @@
 // text. The vitess AST carries no positions, so binding errors are located
 // by searching our tokens within the clause or select item being bound.
 // Statements other than queries (SET, RESET, SHOW TABLES, DESCRIBE, SHOW
-// t, SHOW COLUMNS FROM t, EXPLAIN [ANALYZE]) are parsed by hand; SUMMARIZE
+// t, SHOW COLUMNS FROM t, EXPLAIN [ANALYZE], whose operand may be a write
+// statement, explain_write.go) are parsed by hand; SUMMARIZE
 // x becomes SELECT * FROM summarize('x'), whose summary query the binder
 // writes from x's schema (bind_summarize.go).
 //

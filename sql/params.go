@@ -22,6 +22,9 @@ func NumParams(st Statement) int {
 	case *Query:
 		return s.numParams()
 	case *Explain:
+		if s.Query == nil {
+			return 0 // a write's markers are counted by the caller, which knows writes
+		}
 		return s.Query.numParams()
 	case *Describe:
 		if s.Query != nil {

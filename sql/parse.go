@@ -70,6 +70,12 @@ func (p *stmtParser) statement() (Statement, error) {
 		if i >= len(p.toks) {
 			return nil, p.syntax(i)
 		}
+		if w, ok, err := p.explainWrite(i); ok { // explain_write.go
+			if err != nil {
+				return nil, err
+			}
+			return &Explain{Analyze: analyze, Write: w}, nil
+		}
 		q, err := p.subQuery(i)
 		if err != nil {
 			return nil, err

@@ -25,10 +25,14 @@ type Query struct {
 // Source returns the statement the query was parsed from.
 func (q *Query) Source() Source { return q.src }
 
-// Explain is EXPLAIN [ANALYZE] query.
+// Explain is EXPLAIN [ANALYZE] query, or EXPLAIN [ANALYZE] of a statement
+// that writes (Write: an *Insert, *Update, *Delete, *Copy,
+// *CreateTableAs, …; Query is then nil), whose plan is that of the query
+// producing what it would write; the write itself never runs.
 type Explain struct {
 	Analyze bool
 	Query   *Query
+	Write   Statement
 }
 
 // Set is SET name = value (or SET name TO value). Name is lower case. Value

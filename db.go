@@ -446,32 +446,6 @@ func (db *DB) explain(ctx context.Context, e *sql.Explain, args []columnar.Value
 	return valueRows([]Column{{Name: "plan", Type: columnar.TVarchar}}, vals), nil
 }
 
-func (db *DB) describe(ctx context.Context, d *sql.Describe, args []columnar.Value) (*Rows, error) {
-	var cols []Column
-	if d.Query != nil {
-		bound, err := db.bind(d.Query, args)
-		if err != nil {
-			return nil, err
-		}
-		for i, c := range bound.Root.Schema() {
-			cols = append(cols, Column{Name: bound.Names[i], Type: c.Type})
-		}
-	} else {
-		t, ok := catalog{db}.Table(d.Table)
-		if !ok {
-			return nil, fmt.Errorf("unknown table %q", d.Table)
-		}
-		for _, f := range t.Schema() {
-			cols = append(cols, Column{Name: f.Name, Type: f.Type})
-		}
-	}
-	var vals [][]columnar.Value
-	for _, c := range cols {
-		vals = append(vals, []columnar.Value{columnar.StringValue(c.Name), columnar.StringValue(c.Type.String())})
-	}
-	return valueRows([]Column{{Name: "column_name", Type: columnar.TVarchar}, {Name: "column_type", Type: columnar.TVarchar}}, vals), nil
-}
-
 // set changes a session setting (reset restores its default).
 func (db *DB) set(name string, v columnar.Value, reset bool) (*Rows, error) {
 	name = strings.ToLower(name)

@@ -125,6 +125,7 @@ func (db *DB) createTable(s *sql.CreateTable) (*Rows, error) {
 		if err := db.createMemTable(s.Name, schema, rules, s.Keys, true); err != nil {
 			return nil, err
 		}
+		db.notePrimaryKey(s.Name, s.Cols) // describe.go
 		return valueRows(nil, nil), nil
 	}
 	if len(s.Keys) > 0 {

@@ -22,6 +22,8 @@ type memTable struct {
 	schema columnar.Schema
 	rules  []ctable.Rules // per column; nil: no constraints, every column nullable
 	keys   [][]int        // PRIMARY KEY / UNIQUE column sets
+	// primary marks the PRIMARY KEY's columns (nil: none), for DESCRIBE.
+	primary []bool
 
 	mu   sync.RWMutex
 	rows [][]columnar.Value

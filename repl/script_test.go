@@ -60,7 +60,7 @@ func TestMetaCommands(t *testing.T) {
 	}{
 		{".tables", "events\n", ""},
 		{".schema events", "CREATE TABLE events(id BIGINT, ts TIMESTAMP, user_id INTEGER, region SMALLINT, category VARCHAR, title VARCHAR, price DOUBLE, qty INTEGER, temperature DOUBLE, flag BOOLEAN);\n", ""},
-		{".describe events", "column_name,column_type\nid,BIGINT\n", ""},
+		{".describe events", "column_name,column_type,null,key,default,extra\nid,BIGINT,YES,,,\n", ""},
 		{".read " + script, "c\n3\n", ""},
 		{".output " + outFile, "", ""},
 		{".read " + script, "", ""},

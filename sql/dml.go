@@ -43,6 +43,8 @@ type ColumnDef struct {
 	// the default.
 	Flavour    string
 	FlavourPos Pos
+	// PrimaryKey: the column is part of the table's PRIMARY KEY.
+	PrimaryKey bool
 }
 
 // Check is one bound of a CHECK constraint.
@@ -275,6 +277,7 @@ func (p *stmtParser) createTable(replace, ifNotExists bool, i int) (Statement, e
 	}
 	var tableChecks [][2]int
 	var keyCols [][]token
+	var pkCols []token // a table-level PRIMARY KEY (…)
 	for j := open + 1; j < close; {
 		// One element: up to the next top-level comma.
 		k := j
@@ -316,6 +319,9 @@ func (p *stmtParser) createTable(replace, ifNotExists bool, i int) (Statement, e
 				names = append(names, p.at(m))
 			}
 			keyCols = append(keyCols, names)
+			if t.is("PRIMARY") {
+				pkCols = names
+			}
 		case t.is("FOREIGN"):
 			return nil, errAt(p.src, t.off, ErrUnsupported, "FOREIGN KEY constraints are not supported")
 		default:
@@ -348,6 +354,9 @@ func (p *stmtParser) createTable(replace, ifNotExists bool, i int) (Statement, e
 			key = append(key, ci)
 		}
 		c.Keys = append(c.Keys, key)
+	}
+	for _, n := range pkCols {
+		c.Cols[columnIndex(c.Cols, n.val)].PrimaryKey = true // checked above
 	}
 	return c, nil
 }
@@ -410,7 +419,7 @@ func (p *stmtParser) columnDef(j, k int) (col ColumnDef, key bool, err error) {
 		case t.is("NULL"):
 			i++
 		case t.is("PRIMARY") && p.at(i+1).is("KEY"):
-			col.NotNull, key = true, true
+			col.NotNull, key, col.PrimaryKey = true, true, true
 			i += 2
 			if p.at(i).is("ASC") || p.at(i).is("DESC") {
 				i++

@@ -17,13 +17,17 @@ import (
 // operator; a Gather merges the partial results and a final operator
 // combines them:
 //
-//	HashAggregate (final: sum of counts, min of mins, avg from sum/count)
-//	└─ Gather workers=N
-//	   └─ HashAggregate (partial)        × N, one per worker
-//	      └─ Filter → Scan (unit queue)
+//	PartitionMerge partitions=N
+//	└─ HashAggregate (final: sum of counts, min of mins, avg from sum/count) × N
+//	   └─ PartitionSource: partition p of every partial's groups, by key hash
+//	      └─ HashAggregate (partial)        × N, one per worker
+//	         └─ Filter → Scan (unit queue)
 //
-// Aggregates that cannot be combined from partials (DISTINCT) keep the
-// serial plan, whose scan still decodes in parallel.
+// (a grand total, one group, is merged by one final over a Gather).
+// Aggregates that cannot be combined from partials (DISTINCT, holistic) keep
+// the serial plan, whose scan still decodes in parallel; DISTINCT ones that
+// SplitDistinct turned into two stacked aggregates run both per partition
+// (parallel_merge.go).
 
 // pipelineScan returns the scan at the bottom of a Filter/Project chain, if
 // the chain is nothing else and the scan can be split into units.
@@ -140,8 +144,34 @@ type planError struct{ msg string }
 func (e *planError) Error() string { return "planner: " + e.msg }
 
 // parallelAggregate builds the two-phase plan for n, or returns nil when n
-// does not qualify.
+// does not qualify. A GROUP BY merges its partials in parallel, one final
+// per hash partition of the keys (executor.PartitionMerge); a grand total
+// has one group, merged by one final over a Gather.
 func (bd *builder) parallelAggregate(n *Aggregate) (executor.Operator, error) {
+	if op, err := bd.parallelStacked(n); op != nil || err != nil { // parallel_merge.go
+		return op, err
+	}
+	partials, err := bd.partialAggregates(n)
+	if partials == nil || err != nil {
+		return nil, err
+	}
+	if len(n.Groups) == 0 {
+		gather := bd.wrap(&executor.Gather{Inputs: partials})
+		return bd.finalAggregate(n, gather)
+	}
+	keys := make([]int, len(n.Groups))
+	for i := range keys {
+		keys[i] = i
+	}
+	return bd.partitionMerge(partials, keys, func(src executor.Operator) (executor.Operator, error) {
+		return bd.finalAggregate(n, src)
+	})
+}
+
+// partialAggregates builds one partial aggregate of n per worker, each
+// over its copy of the pipeline below n, or returns nil when n does not
+// qualify for a parallel plan.
+func (bd *builder) partialAggregates(n *Aggregate) ([]executor.Operator, error) {
 	threads := bd.threads()
 	scan, ok := pipelineScan(n.Input)
 	if !ok || threads < 2 {
@@ -198,9 +228,14 @@ func (bd *builder) parallelAggregate(n *Aggregate) (executor.Operator, error) {
 		}
 		partials[w] = bd.wrap(&executor.HashAgg{Input: chains[w], Groups: groups, Aggs: aggs})
 	}
-	gather := bd.wrap(&executor.Gather{Inputs: partials})
-	// Final phase: group keys are the first ng partial columns.
-	ptypes := partials[0].Types()
+	return partials, nil
+}
+
+// finalAggregate builds the final phase of n over in, whose rows are
+// partial results: the group keys, then each aggregate's partial columns.
+func (bd *builder) finalAggregate(n *Aggregate, in executor.Operator) (executor.Operator, error) {
+	ptypes := in.Types()
+	ng := len(n.Groups)
 	groups := make([]executor.Expr, ng)
 	for i := range groups {
 		groups[i] = executor.ColumnExpr(i, ptypes[i])
@@ -224,7 +259,7 @@ func (bd *builder) parallelAggregate(n *Aggregate) (executor.Operator, error) {
 			col++
 		}
 	}
-	return bd.wrap(&executor.HashAgg{Input: gather, Groups: groups, Aggs: aggs}), nil
+	return bd.wrap(&executor.HashAgg{Input: in, Groups: groups, Aggs: aggs}), nil
 }
 
 // parallelTopK runs one TopK per worker and a final TopK over their union.

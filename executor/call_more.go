@@ -45,6 +45,15 @@ var moreFuncs = map[string]struct {
 	"try_strptime":   {fnStrptime(true), true},
 }
 
+// defRow registers a row-by-row function; strict ones are NULL when any
+// argument is.
+func defRow(name string, f rowFunc, strict bool) {
+	moreFuncs[name] = struct {
+		f      rowFunc
+		strict bool
+	}{f, strict}
+}
+
 func newMoreCall(fn string, args []Expr, ret columnar.Type) (Expr, bool) {
 	m, ok := moreFuncs[fn]
 	if !ok {

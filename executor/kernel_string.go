@@ -84,16 +84,21 @@ func appendReverse(dst, s []byte) []byte {
 }
 
 // Substrings of the input need no copy: trim results alias the input row.
+// trimKernel removes spaces, or with a second argument any of its
+// characters (runes), from the left and/or right end.
 func trimKernel(left, right bool) kernel {
 	return func(args []*columnar.Vector, b *columnar.Batch, out *columnar.Vector) error {
 		x := args[0]
 		forEach(b, func(i int) {
-			s := x.Bytes[idx(x, i)]
+			s, cut := x.Bytes[idx(x, i)], " "
+			if len(args) > 1 {
+				cut = string(args[1].Bytes[idx(args[1], i)])
+			}
 			if left {
-				s = bytes.TrimLeft(s, " ")
+				s = bytes.TrimLeft(s, cut)
 			}
 			if right {
-				s = bytes.TrimRight(s, " ")
+				s = bytes.TrimRight(s, cut)
 			}
 			out.Bytes[i] = s
 		})

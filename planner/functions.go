@@ -62,6 +62,16 @@ package planner
 //	to_timestamp  DOUBLE                       TIMESTAMP epoch seconds
 //	strptime, try_strptime  VARCHAR, VARCHAR   TIMESTAMP DuckDB % codes; no match: error (try_: NULL); to_timestamp(s, fmt) binds here
 //	add_months    TIMESTAMP, BIGINT            TIMESTAMP day clamped to the month's end; TIMESTAMP ± an INTERVAL literal with months binds here
+//	lower…rtrim above: trim, ltrim, rtrim also take a second VARCHAR, the characters to remove (TRIM(LEADING c FROM s))
+//	repeat        VARCHAR, BIGINT              VARCHAR   '' for n <= 0
+//	translate     VARCHAR, VARCHAR, VARCHAR    VARCHAR   characters of from become those of to, or are dropped
+//	bit_length    VARCHAR                      BIGINT
+//	url_encode, url_decode  VARCHAR            VARCHAR
+//	to_hex        VARCHAR|BLOB|BIGINT|UBIGINT  VARCHAR   (hex); unhex, from_base64 VARCHAR → BLOB; to_base64 BLOB → VARCHAR
+//	md5, sha1, sha256  VARCHAR|BLOB            VARCHAR   lower-case hex digest
+//	hash          any...                       UBIGINT   deterministic, never NULL
+//	levenshtein, damerau_levenshtein, hamming  VARCHAR, VARCHAR  BIGINT  over bytes, as DuckDB
+//	jaro_similarity, jaro_winkler_similarity   VARCHAR, VARCHAR  DOUBLE
 //
 // mod(a, b) binds to %, date_add(d, i) to TIMESTAMP + INTERVAL. The
 // functions from replace on run row by row (executor/call_more.go).

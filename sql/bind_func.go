@@ -154,7 +154,21 @@ func (b *binder) scalar(name string, xs []planner.Expr, srcs []sqlparser.Expr, a
 	}
 	n := len(xs)
 	switch name {
-	case "lower", "lcase", "upper", "ucase", "trim", "ltrim", "rtrim", "reverse":
+	case "trim", "ltrim", "rtrim":
+		// trim(s[, characters]): spaces, or any of the characters.
+		if n != 1 && n != 2 {
+			return nil, b.arity(at, name, "1 or 2")
+		}
+		args := make([]planner.Expr, n)
+		for i := range n {
+			x, err := str(i)
+			if err != nil {
+				return nil, err
+			}
+			args[i] = x
+		}
+		return call(name, columnar.TVarchar, args...), nil
+	case "lower", "lcase", "upper", "ucase", "reverse":
 		if n != 1 {
 			return nil, b.arity(at, name, "1")
 		}
@@ -305,21 +319,32 @@ func (b *binder) bindSubstr(e *sqlparser.SubstrExpr, c ectx) (planner.Expr, erro
 	return b.scalar("substring", xs, srcs, at, c)
 }
 
-// bindTrim binds TRIM(x) (vitess parses it as TRIM(BOTH ' ' FROM x)).
+// bindTrim binds TRIM([BOTH|LEADING|TRAILING] [chars] FROM x) (vitess
+// parses TRIM(x) as TRIM(BOTH ' ' FROM x)) as trim/ltrim/rtrim(x[, chars]).
 func (b *binder) bindTrim(e *sqlparser.TrimExpr, c ectx) (planner.Expr, error) {
 	at := b.q.findToken(c.sp, func(t token) bool { return t.is("TRIM") || t.is("LTRIM") || t.is("RTRIM") })
-	if p, ok := e.Pattern.(*sqlparser.SQLVal); !ok || string(p.Val) != " " {
-		return nil, b.errAt(at, ErrUnsupported, "TRIM with characters is not supported")
-	}
 	fn := map[string]string{sqlparser.Leading: "ltrim", sqlparser.Trailing: "rtrim"}[e.Dir]
 	if fn == "" {
 		fn = "trim"
+	}
+	if col, ok := e.Str.(*sqlparser.ColName); ok && col.Qualifier.IsEmpty() && b.q.rw.paths[col.Name.String()] {
+		// TRIM(… FROM 'text'): the rewriter took the string after FROM
+		// for a file path; it is the subject.
+		e.Str = sqlparser.NewStrVal([]byte(col.Name.String()))
 	}
 	x, err := b.bindExpr(e.Str, c)
 	if err != nil {
 		return nil, err
 	}
-	return b.scalar(fn, []planner.Expr{x}, []sqlparser.Expr{e.Str}, at, c)
+	xs, srcs := []planner.Expr{x}, []sqlparser.Expr{e.Str}
+	if p, ok := e.Pattern.(*sqlparser.SQLVal); !ok || string(p.Val) != " " {
+		chars, err := b.bindExpr(e.Pattern, c)
+		if err != nil {
+			return nil, err
+		}
+		xs, srcs = append(xs, chars), append(srcs, e.Pattern)
+	}
+	return b.scalar(fn, xs, srcs, at, c)
 }
 
 // dateParts maps accepted part names to the canonical names the executor

@@ -73,6 +73,7 @@ func moreNames() []string {
 		out = append(out, k)
 	}
 	out = append(out, "epoch_ms", "concat_ws", "trunc")
+	out = append(out, bytesFuncNames()...)
 	for k := range moreSigs {
 		out = append(out, k)
 	}
@@ -83,6 +84,9 @@ func moreNames() []string {
 // typing rules; ok is false for a name it does not know.
 func (b *binder) scalarMore(name string, xs []planner.Expr, srcs []sqlparser.Expr, at int, c ectx) (planner.Expr, bool, error) {
 	if x, ok, err := b.bindRegexp(name, xs, srcs, at, c); ok {
+		return x, true, err
+	}
+	if x, ok, err := b.bindBytesFunc(name, xs, srcs, at, c); ok {
 		return x, true, err
 	}
 	if unit, ok := intervalUnitFuncs[name]; ok {

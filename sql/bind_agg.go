@@ -19,6 +19,7 @@ type aggState struct {
 	aggCols   []planner.Column
 	aggKeys   map[string]int
 	groupings []groupingCall // grouping() calls (bind_grouping_sets.go)
+	ordered   []orderedAgg   // string_agg(… ORDER BY …) calls (bind_agg_ordered.go)
 }
 
 // bindAgg binds an aggregate call to a reference to its Aggregate output.

@@ -213,12 +213,22 @@ func (b *binder) bindHolistic(fn planner.AggFunc, name string, e *sqlparser.Func
 }
 
 // bindGroupConcat binds MySQL-parsed group_concat(x [, sep]) (also
-// GROUP_CONCAT(x SEPARATOR s)) as string_agg; ORDER BY inside is refused.
+// GROUP_CONCAT(x [ORDER BY …] SEPARATOR s)) as string_agg, and the
+// ordered aggregates the rewriter carries as GROUP_CONCAT.
 func (b *binder) bindGroupConcat(e *sqlparser.GroupConcatExpr, c ectx) (planner.Expr, error) {
-	at := b.q.findName("", "group_concat", c.sp)
-	if len(e.OrderBy) > 0 {
-		return nil, b.errAt(at, ErrUnsupported, "ORDER BY inside group_concat is not supported")
+	if name, ok := strings.CutPrefix(e.Separator.SeparatorString, markOrdered); ok {
+		return b.bindOrderedAgg(name, e, c) // bind_agg_ordered.go
 	}
+	if len(e.OrderBy) > 0 {
+		// MySQL's own form: the separator is its SEPARATOR clause.
+		g := *e
+		g.Exprs = sqlparser.SelectExprs{e.Exprs[0], &sqlparser.AliasedExpr{Expr: sqlparser.NewStrVal([]byte(e.Separator.SeparatorString))}}
+		if e.Separator.DefaultSeparator {
+			g.Exprs[1] = &sqlparser.AliasedExpr{Expr: sqlparser.NewStrVal([]byte(","))}
+		}
+		return b.bindOrderedAgg("group_concat", &g, c)
+	}
+	at := b.q.findName("", "group_concat", c.sp)
 	f := &sqlparser.FuncExpr{Name: sqlparser.NewColIdent("group_concat"), Exprs: e.Exprs, Distinct: e.Distinct != ""}
 	args, star, err := b.callArgs(f, at)
 	if err != nil {

@@ -133,6 +133,9 @@ func (b *binder) bindSelect() (*Bound, error) {
 
 	if aggregating {
 		a := b.agg
+		if input, err = b.orderAggInput(input); err != nil { // bind_agg_ordered.go
+			return nil, err
+		}
 		out := append(append([]planner.Column(nil), a.groupCols...), a.aggCols...)
 		if b.q.rw.groupSets != nil || len(a.groupings) > 0 {
 			for _, g := range a.groupings {

@@ -149,7 +149,14 @@ func rewrite(src Source, toks []token) (*rewritten, error) {
 	depth := 0
 	var casts []castFrame
 	inOrder, orderItem, sawLimit := false, 0, false
-	suffix := derivedAliases(toks) // text to insert after token i
+	suffix := derivedAliases(toks)                              // text to insert after token i
+	orderedNames, orderedTails, overAt := orderedAggCalls(toks) // rewrite_ordered_agg.go
+	if overAt >= 0 {
+		return nil, w.errAt(toks[overAt], ErrUnsupported, "ORDER BY inside a window function's arguments is not supported; order the window with OVER (ORDER BY …)")
+	}
+	for k, s := range orderedTails {
+		suffix[k] += s
+	}
 	// ORDER BY inside parentheses (a nested query's, which is bound from
 	// its own text later, or a window's): orderAt[depth] while in one.
 	orderAt := map[int]bool{}
@@ -181,6 +188,10 @@ func rewrite(src Source, toks []token) (*rewritten, error) {
 		next := tokAt(i + 1)
 		if drop[i] {
 			w.skip(t)
+			continue
+		}
+		if r, ok := orderedNames[i]; ok {
+			w.tok(t, r)
 			continue
 		}
 		switch {
@@ -423,7 +434,8 @@ func rewrite(src Source, toks []token) (*rewritten, error) {
 			w.skip(t)
 			w.skip(next)
 			i++
-		case t.kind == tkIdent && (mysqlReserved[strings.ToLower(t.val)] || !isASCII(t.val)) && !next.isOp("(") && !(t.is("RECURSIVE") && prev.is("WITH")):
+		case t.kind == tkIdent && (mysqlReserved[strings.ToLower(t.val)] || !isASCII(t.val)) && !next.isOp("(") && !(t.is("RECURSIVE") && prev.is("WITH")) &&
+			!(t.is("SEPARATOR") && next.kind == tkString): // GROUP_CONCAT(x SEPARATOR ';')
 			// A DuckDB identifier that MySQL reserves (key, table, …) or
 			// that vitess cannot lex bare (é).
 			w.tok(t, "`"+t.val+"`")

@@ -15,6 +15,7 @@ import (
 // each scan read and skipped.
 func (b *Built) Explain(analyze bool) string {
 	var sb strings.Builder
+	var merges []*executor.PartitionMerge // seen so far: their sources' partials are copies
 	// walk renders one node. ops are its copies: a Gather's workers run
 	// copies of one pipeline and the tree shows it once, each operator with
 	// the rows of every copy added up and the time of the slowest (a
@@ -41,7 +42,10 @@ func (b *Built) Explain(analyze bool) string {
 			}
 		}
 		sb.WriteByte('\n')
-		kids := childCopies(ops)
+		if m, ok := unwrap(op).(*executor.PartitionMerge); ok {
+			merges = append(merges, m)
+		}
+		kids := childCopies(ops, merges)
 		for i, k := range kids {
 			if i == len(kids)-1 {
 				walk(k, childPrefix+"└─ ", childPrefix+"   ")
@@ -61,8 +65,15 @@ func (b *Built) Explain(analyze bool) string {
 
 // childCopies returns, for each child of ops[0], its copies under every op
 // of ops, each operator once. A Parallel operator's one child is all its
-// copies.
-func childCopies(ops []executor.Operator) [][]executor.Operator {
+// copies, and so is a PartitionMerge's source's: the workers' partials.
+func childCopies(ops []executor.Operator, merges []*executor.PartitionMerge) [][]executor.Operator {
+	if s, ok := unwrap(ops[0]).(*executor.PartitionSource); ok {
+		for _, m := range merges {
+			if p := m.PartialCopies(s); p != nil {
+				return [][]executor.Operator{p}
+			}
+		}
+	}
 	if _, ok := unwrap(ops[0]).(executor.Parallel); ok {
 		var all []executor.Operator
 		seen := map[executor.Operator]bool{}

@@ -26,7 +26,8 @@ func (t *SeriesTable) Schema() columnar.Schema {
 }
 
 func (t *SeriesTable) Scan(ctx context.Context, spec index.ScanSpec) (columnar.Reader, error) {
-	return executor.NewSeriesReader(t.Series, len(spec.Cols) > 0, spec.Limit), nil
+	s, _ := t.narrowed(spec) // tablefunc_narrow.go
+	return executor.NewSeriesReader(s, len(spec.Cols) > 0, spec.Limit), nil
 }
 
 // ScanUnits splits a series of fixed steps into units of consecutive rows,
@@ -35,7 +36,7 @@ func (t *SeriesTable) Scan(ctx context.Context, spec index.ScanSpec) (columnar.R
 // series of more than 2³² rows (so that a filtered LIMIT over a huge
 // series still reads from its start, in order) stay one unit.
 func (t *SeriesTable) ScanUnits(ctx context.Context, spec index.ScanSpec) ([]ScanUnit, error) {
-	s := t.Series
+	s, _ := t.narrowed(spec)
 	withCol := len(spec.Cols) > 0
 	n, ok := seriesLen(s)
 	if !ok || n <= 1<<16 || n > 1<<32 {
@@ -96,9 +97,10 @@ func seriesInside(s Series, v int64) bool {
 	return v > s.Stop
 }
 
-// DescribeScan shows the bounds in EXPLAIN.
+// DescribeScan shows the bounds in EXPLAIN: those the scan generates,
+// after any narrowing by the pushed comparisons, and the rows it skips.
 func (t *SeriesTable) DescribeScan(spec index.ScanSpec) string {
-	s := t.Series
+	s, skipped := t.narrowed(spec)
 	show := func(v int64) string { return columnar.IntValue(s.Type, v).String() }
 	step := fmt.Sprint(s.Step)
 	if s.Type.ID == columnar.Timestamp {
@@ -111,5 +113,9 @@ func (t *SeriesTable) DescribeScan(spec index.ScanSpec) string {
 	if s.Inclusive {
 		end = "inclusive"
 	}
-	return fmt.Sprintf("series=[%s, %s %s, step %s]", show(s.Start), show(s.Stop), end, step)
+	out := fmt.Sprintf("series=[%s, %s %s, step %s]", show(s.Start), show(s.Stop), end, step)
+	if d := describeNarrowed(skipped); d != "" {
+		out += " " + d
+	}
+	return out
 }

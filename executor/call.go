@@ -40,6 +40,11 @@ func NewCall(fn string, args []Expr, ret columnar.Type) (Expr, error) {
 		return newInExpr(args[0], args[1:], fn == "not_in"), nil
 	case "coalesce":
 		return &coalesceExpr{args: args, t: ret}, nil
+	case "random":
+		if err := need(0); err != nil {
+			return nil, err
+		}
+		return &randomExpr{}, nil
 	case "nullif":
 		if err := need(2); err != nil {
 			return nil, err

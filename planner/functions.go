@@ -72,8 +72,20 @@ package planner
 //	hash          any...                       UBIGINT   deterministic, never NULL
 //	levenshtein, damerau_levenshtein, hamming  VARCHAR, VARCHAR  BIGINT  over bytes, as DuckDB
 //	jaro_similarity, jaro_winkler_similarity   VARCHAR, VARCHAR  DOUBLE
+//	sin cos tan asin acos atan cot sinh cosh tanh asinh acosh atanh cbrt degrees radians even  DOUBLE  DOUBLE  domain errors are errors
+//	atan2         DOUBLE, DOUBLE               DOUBLE
+//	round_even    DOUBLE, BIGINT               DOUBLE    ties to even (roundbankers)
+//	isnan, isinf, isfinite, signbit  DOUBLE    BOOLEAN
+//	gcd, lcm      BIGINT, BIGINT               BIGINT    non-negative; overflow is an error
+//	factorial     BIGINT                       BIGINT    (DuckDB: HUGEINT) 21! and negatives are errors
+//	bit_count     any integer                  TINYINT   set bits in the argument's own width
+//	random                                     DOUBLE    [0, 1), per row; Volatile, never folded
 //
 // mod(a, b) binds to %, date_add(d, i) to TIMESTAMP + INTERVAL. The
 // functions from replace on run row by row (executor/call_more.go).
 //
 // Casting is the Cast node, not a Call.
+
+// Volatile reports a function whose value changes from row to row with the
+// same arguments (random), which constant folding must leave alone.
+func Volatile(fn string) bool { return fn == "random" }

@@ -114,7 +114,7 @@ func FoldExpr(e Expr) Expr {
 				allConst = false
 			}
 		}
-		if allConst {
+		if allConst && !Volatile(c.Fn) {
 			if v, ok := evalConst(&c); ok {
 				return &Const{Val: v}
 			}

@@ -128,8 +128,12 @@ func decodeDicts(b *columnar.Batch) *columnar.Batch {
 
 // reserveRows gives the store's columns room for rows rows (an estimate),
 // so that filling them does not copy and re-scan (for the GC) the
-// payloads at every doubling.
+// payloads at every early doubling. At most storeReserve rows: an
+// estimate far above the truth would zero memory never used (TPC-H Q3
+// reserved 1M rows per column for a 147K-row build: 12% of its CPU), and
+// the doublings past it copy about as much as they add.
 func reserveRows(s *rowStore, rows int) {
+	rows = min(rows, storeReserve)
 	if rows <= 0 {
 		return
 	}
@@ -138,3 +142,6 @@ func reserveRows(s *rowStore, rows int) {
 		v.Grow(0) // keeps the capacity
 	}
 }
+
+// storeReserve bounds the rows reserveRows reserves.
+const storeReserve = 1 << 16

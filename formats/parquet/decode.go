@@ -47,24 +47,44 @@ func (d *decoder) want(spec index.ScanSpec, i int) {
 // open starts reading the column chunk cc (leaf column leaf of rgr): as
 // codes when the consumer accepts them and the chunk has a dictionary page
 // (reported by coded), a dictionary-encoded numeric chunk by gathering
-// from its converted dictionary, anything else through arrow-go's typed
-// reader.
+// from its converted dictionary, integers without a dictionary but with
+// DELTA_BINARY_PACKED pages by codeReader's delta decoder (delta.go),
+// anything else through arrow-go's typed reader.
 func (d *decoder) open(rgr *file.RowGroupReader, cc *metadata.ColumnChunkMetaData, leaf int) (coded bool, err error) {
-	strs := d.codes && d.c.kind == kBytes && d.c.phys == parquet.Types.ByteArray
-	nums := d.dictOK && fixedWidth(d.c) > 0
-	if (strs || nums) && cc.HasDictionaryPage() {
+	if d.useCodeReader(cc) {
 		pages, err := rgr.GetColumnPageReader(leaf)
 		if err != nil {
 			return false, err
 		}
-		d.cr.reset(pages, d.c, cc.NumValues())
+		d.cr.reset(pages, d.c, cc.NumValues(), cc.HasDictionaryPage())
 		d.coded = true
-		return strs, nil
+		return d.wantsStrCodes() && cc.HasDictionaryPage(), nil
 	}
 	d.coded = false
 	d.rdr, err = rgr.Column(leaf)
 	return false, err
 }
+
+// wantsStrCodes reports whether the column is read as dictionary codes of
+// strings when its chunk has a dictionary.
+func (d *decoder) wantsStrCodes() bool {
+	return d.codes && d.c.kind == kBytes && d.c.phys == parquet.Types.ByteArray
+}
+
+// useCodeReader reports whether chunk cc goes through codeReader: string
+// codes or numbers gathered from a dictionary where the dictionary exists
+// and codes are allowed, DELTA_BINARY_PACKED integers where none exists.
+func (d *decoder) useCodeReader(cc *metadata.ColumnChunkMetaData) bool {
+	if cc.HasDictionaryPage() {
+		return d.wantsStrCodes() || (d.dictOK && fixedWidth(d.c) > 0)
+	}
+	return deltaDecoder && deltaInts(d.c) && hasDeltaPages(cc)
+}
+
+// deltaDecoder routes DELTA_BINARY_PACKED integer chunks to codeReader. A
+// variable only so that BenchmarkScanDelta can compare with arrow-go's
+// decoder.
+var deltaDecoder = true
 
 // close ends the current chunk (safe when none is open).
 func (d *decoder) close() {

@@ -18,6 +18,9 @@ import (
 // (its definition levels and its indices, both RLE/bit-packed hybrid), then
 // handed out batch by batch.
 //
+// Numeric chunks without a dictionary go through it too when they hold
+// DELTA_BINARY_PACKED pages (delta.go).
+//
 // Writers fall back to PLAIN pages when a dictionary grows too big, and
 // may do so in the middle of a chunk. A batch that touches such a page is
 // produced as plain strings (coded rows decoded through the dictionary,
@@ -47,9 +50,12 @@ type codeReader struct {
 	total    int64 // rows of the chunk (seek, dictseek.go)
 	plainBuf []byte
 
-	dictLen int // values in the dictionary page
+	dictLen int  // values in the dictionary page
+	hasDict bool // the chunk has a dictionary page (else DELTA or PLAIN numbers)
 
-	// Scratch kept across pages.
+	// Scratch kept across pages, from codeScratchPool while scratch is set
+	// (slices that were never grown are nil).
+	scratch   bool
 	defBuf    []int32
 	codeBuf   []int32
 	plainVals [][]byte
@@ -68,14 +74,17 @@ type codeScratch struct {
 
 var codeScratchPool = sync.Pool{New: func() any { return new(codeScratch) }}
 
-// reset prepares r for a new column chunk.
-func (r *codeReader) reset(pages file.PageReader, c *column, rows int64) {
-	if r.defBuf == nil && r.codeBuf == nil {
+// reset prepares r for a new column chunk of rows rows; hasDict tells
+// whether it starts with a dictionary page.
+func (r *codeReader) reset(pages file.PageReader, c *column, rows int64, hasDict bool) {
+	if !r.scratch {
+		r.scratch = true
 		sc := codeScratchPool.Get().(*codeScratch)
 		r.defBuf, r.codeBuf, r.dictI, r.plainI, r.dictF, r.plainF, r.plainVals =
 			sc.defBuf, sc.codeBuf, sc.dictI, sc.plainI, sc.dictF, sc.plainF, sc.plainVals
 	}
 	r.pages, r.c, r.maxDef, r.dict, r.left, r.total = pages, c, c.maxDef, nil, rows, rows
+	r.hasDict = hasDict
 	r.dictI, r.dictF = r.dictI[:0], r.dictF[:0]
 	r.rows, r.pos, r.vpos = 0, 0, 0
 	r.defs, r.codes, r.plain = nil, nil, nil
@@ -88,7 +97,8 @@ func (r *codeReader) close() {
 		r.pages = nil
 	}
 	r.dict = nil
-	if r.defBuf != nil || r.codeBuf != nil {
+	if r.scratch {
+		r.scratch = false
 		codeScratchPool.Put(&codeScratch{r.defBuf, r.codeBuf, r.dictI[:0], r.plainI[:0], r.dictF[:0], r.plainF[:0], r.plainVals[:0]})
 	}
 	r.defBuf, r.codeBuf, r.dictI, r.plainI, r.dictF, r.plainF, r.plainVals = nil, nil, nil, nil, nil, nil, nil
@@ -255,6 +265,16 @@ func (r *codeReader) loadValues(enc parquet.Encoding, data []byte, n int, hasDef
 		vals, err := plainValues(r.plainBuf, nv, r.plainVals[:0])
 		r.plainVals = vals
 		r.plain = vals
+		return err
+	case parquet.Encodings.DeltaBinaryPacked:
+		if !deltaInts(r.c) {
+			break
+		}
+		// Decoded whole, then handed out as PLAIN values are (delta.go).
+		r.isPlain = true
+		var err error
+		r.plainI, err = decodeDelta(data, nv, r.c.phys == parquet.Types.Int32, r.plainI[:0])
+		convertInts(r.c, r.plainI)
 		return err
 	}
 	return corruptf("data page encoding %s in a dictionary-read chunk", enc)

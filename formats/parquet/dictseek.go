@@ -11,9 +11,9 @@ import (
 
 // seek positions r at row (of the chunk) through the page reader's offset
 // index. The dictionary page, which the seek jumps over, is read first if
-// it was not yet.
+// it was not yet (chunks without one, DELTA numbers, have none to read).
 func (r *codeReader) seek(row int64) error {
-	if r.dict == nil {
+	if r.dict == nil && r.hasDict {
 		pg, err := r.pages.GetDictionaryPage()
 		if err != nil {
 			return err

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"sync/atomic"
 
-	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
 
@@ -87,22 +86,20 @@ func (fc *fcol) moveTo(r int64) error {
 // open starts reading the column chunk cc through a countingPager: as
 // dictionary codes, or a numeric dictionary gathered (codeReader), when
 // the chunk has a dictionary page and the DictCodes rule allows (see
-// filterCols), else through arrow-go's typed reader. coded reports string
-// codes.
+// filterCols), or DELTA_BINARY_PACKED integers (decoder.useCodeReader),
+// else through arrow-go's typed reader. coded reports string codes.
 func (fc *fcol) open(pf *pqFile, rgr *file.RowGroupReader, cc *metadata.ColumnChunkMetaData) (coded bool, err error) {
 	d := &fc.dec
 	leaf := d.c.leaf
-	strs := d.codes && d.c.kind == kBytes && d.c.phys == parquet.Types.ByteArray
-	nums := d.dictOK && fixedWidth(d.c) > 0
-	if (strs || nums) && cc.HasDictionaryPage() {
+	if d.useCodeReader(cc) {
 		pr, err := rgr.GetColumnPageReader(leaf)
 		if err != nil {
 			return false, err
 		}
 		fc.pager = &countingPager{PageReader: pr}
-		d.cr.reset(fc.pager, d.c, cc.NumValues())
+		d.cr.reset(fc.pager, d.c, cc.NumValues(), cc.HasDictionaryPage())
 		d.coded = true
-		return strs, nil
+		return d.wantsStrCodes() && cc.HasDictionaryPage(), nil
 	}
 	d.coded = false
 	d.rdr, fc.pager, err = openColumn(pf, rgr, leaf)

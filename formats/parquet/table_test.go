@@ -55,6 +55,8 @@ func TestTypes(t *testing.T) {
 		{"dict", []parquet.WriterProperty{parquet.WithDictionaryDefault(true)}},
 		{"v2pages", []parquet.WriterProperty{parquet.WithDataPageVersion(parquet.DataPageV2)}},
 		{"decimal-as-int", []parquet.WriterProperty{parquet.WithStoreDecimalAsInteger(true)}},
+		{"delta", deltaProps("id", "i8", "i16", "i32", "u8", "u16", "u32", "u64", "d", "tsms", "tsus", "tsns", "t32", "t64", "dec")},
+		{"delta-v2pages", append(deltaProps("id", "i16", "u32", "tsus", "d"), parquet.WithDataPageVersion(parquet.DataPageV2))},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "types.parquet")
@@ -79,6 +81,16 @@ func TestTypes(t *testing.T) {
 			if tb.RowCount() != n || tb.RowGroups() != 10 {
 				t.Fatalf("RowCount %d RowGroups %d", tb.RowCount(), tb.RowGroups())
 			}
+			if strings.HasPrefix(tc.name, "delta") {
+				// The delta decoder must be what reads these columns.
+				for _, name := range []string{"id", "i16", "u32", "tsus", "d"} {
+					c := &tb.cols[tb.Schema().Index(name)]
+					cc, err := tb.files[0].meta.RowGroup(0).ColumnChunk(c.leaf)
+					if err != nil || !hasDeltaPages(cc) || !deltaInts(c) || cc.HasDictionaryPage() {
+						t.Fatalf("column %s: not a DELTA_BINARY_PACKED chunk for codeReader (%v)", name, err)
+					}
+				}
+			}
 			for _, threads := range []int{1, 2, 4} {
 				rows := readAll(t, tb, index.ScanSpec{Cols: allColumns(len(cols)), Limit: -1, Threads: threads})
 				checkRows(t, rows, cols, n, threads == 1)
@@ -93,6 +105,16 @@ func TestTypes(t *testing.T) {
 			checkRows(t, rows, sub, n, true)
 		})
 	}
+}
+
+// deltaProps are writer properties that write the named integer columns
+// DELTA_BINARY_PACKED (and every column without a dictionary).
+func deltaProps(cols ...string) []parquet.WriterProperty {
+	props := []parquet.WriterProperty{parquet.WithDictionaryDefault(false), parquet.WithStoreDecimalAsInteger(true)}
+	for _, c := range cols {
+		props = append(props, parquet.WithEncodingFor(c, parquet.Encodings.DeltaBinaryPacked))
+	}
+	return props
 }
 
 func TestInt96(t *testing.T) {

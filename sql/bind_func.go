@@ -20,7 +20,7 @@ var scalarFuncs = []string{
 	"lower", "upper", "lcase", "ucase", "length", "char_length", "character_length", "len",
 	"substring", "substr", "trim", "ltrim", "rtrim", "concat", "reverse",
 	"abs", "round", "floor", "ceil", "ceiling", "coalesce", "nullif", "ifnull",
-	"date_part", "datepart", "date_trunc", "datetrunc",
+	"date_part", "datepart", "date_trunc", "datetrunc", "if", "typeof",
 }
 
 func knownFuncs() []string {
@@ -103,6 +103,9 @@ func (b *binder) bindFunc(e *sqlparser.FuncExpr, c ectx) (planner.Expr, error) {
 		return b.bindDateTrunc(args, at, c)
 	}
 	if x, ok, err := b.bindDateFunc(name, args, at, c); ok {
+		return x, err
+	}
+	if x, ok, err := b.bindCondFunc(name, args, at, c); ok {
 		return x, err
 	}
 	xs := make([]planner.Expr, len(args))

@@ -30,6 +30,9 @@ type WindowFunc struct {
 	Default   columnar.Value
 	Param     columnar.Value
 	Distinct  bool
+	// IgnoreNulls (lag, lead, first_value, last_value, nth_value):
+	// rows whose argument is NULL are passed over (window_nulls.go).
+	IgnoreNulls bool
 }
 
 // WindowFrame bounds the rows an aggregate, first_value or last_value sees,
@@ -222,6 +225,10 @@ func windowPartition(f *WindowFunc, rows []int32, ord, args []*columnar.Vector, 
 		}
 		acc.add(arg(k), val)
 	}
+	var nn *nonNullRows
+	if f.IgnoreNulls && (f.Name == "lag" || f.Name == "lead") {
+		nn = newNonNullRows(m, arg)
+	}
 	dense := 0
 	for i := range m {
 		r := rows[i]
@@ -248,6 +255,10 @@ func windowPartition(f *WindowFunc, rows []int32, ord, args []*columnar.Vector, 
 			// Rows up to the current row's last peer, over all rows.
 			res[r] = columnar.FloatValue(f.Type, float64(peerEnd[i])/float64(m))
 		case "lag", "lead":
+			if f.IgnoreNulls {
+				res[r] = nn.lagLead(f, i, arg)
+				continue
+			}
 			j := i - int(f.Offset)
 			if f.Name == "lead" {
 				j = i + int(f.Offset)
@@ -285,7 +296,7 @@ func windowPartition(f *WindowFunc, rows []int32, ord, args []*columnar.Vector, 
 			if fb.excluded(i, k) {
 				continue
 			}
-			if f.Name == "last_value" {
+			if f.Name == "last_value" && !f.IgnoreNulls {
 				acc.reset()
 			}
 			feed(acc, k)

@@ -12,6 +12,7 @@ import (
 // last_value (which the caller feeds one row at a time after a reset).
 type windowAcc struct {
 	name  string
+	skipN bool           // IGNORE NULLS: first_value, last_value and nth_value skip NULL values
 	param columnar.Value // quantile_cont's fraction, string_agg's separator
 	nth   int64          // nth_value's position in the frame (1-based)
 	rows  int64          // nth_value: the frame rows added so far
@@ -59,7 +60,7 @@ func keyOf(v columnar.Value) distinctKey {
 }
 
 func newWindowAcc(f *WindowFunc) *windowAcc {
-	a := &windowAcc{name: f.Name, param: f.Param, nth: f.Offset, cachedN: -1}
+	a := &windowAcc{name: f.Name, skipN: f.IgnoreNulls, param: f.Param, nth: f.Offset, cachedN: -1}
 	if f.Distinct {
 		a.seen = map[distinctKey]struct{}{}
 	}
@@ -69,12 +70,15 @@ func newWindowAcc(f *WindowFunc) *windowAcc {
 func (a *windowAcc) reset() {
 	seen := a.seen
 	clear(seen)
-	*a = windowAcc{name: a.name, param: a.param, nth: a.nth, vals: a.vals[:0], seen: seen, cachedN: -1}
+	*a = windowAcc{name: a.name, skipN: a.skipN, param: a.param, nth: a.nth, vals: a.vals[:0], seen: seen, cachedN: -1}
 }
 
 // add adds one frame row: v is the (first) argument, val the second
 // (arg_max and arg_min's val; zero for other functions).
 func (a *windowAcc) add(v, val columnar.Value) {
+	if a.skipN && v.Null {
+		return
+	}
 	switch a.name {
 	case "arg_max", "arg_min":
 		// Rows with a NULL val are skipped, a NULL arg is an answer; on a

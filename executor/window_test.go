@@ -118,3 +118,34 @@ func TestWindowGroupsExclude(t *testing.T) {
 		}
 	})
 }
+
+func TestWindowIgnoreNulls(t *testing.T) {
+	runSizes(t, func(t *testing.T, n int) {
+		id := ColumnExpr(0, columnar.TInt64)
+		score := ColumnExpr(2, columnar.TFloat64)
+		ord := []SortKey{{Expr: id}}
+		null := columnar.NullValue(columnar.TFloat64)
+		w := &Window{Input: people(n), Funcs: []WindowFunc{
+			{Name: "lag", Args: []Expr{score}, Order: ord, Type: columnar.TFloat64, Offset: 1, Default: null, IgnoreNulls: true},
+			{Name: "lead", Args: []Expr{score}, Order: ord, Type: columnar.TFloat64, Offset: 1, Default: null, IgnoreNulls: true},
+			{Name: "last_value", Args: []Expr{score}, Order: ord, Type: columnar.TFloat64, IgnoreNulls: true,
+				Frame: WindowFrame{Rows: true, Start: -1, End: 0}},
+		}}
+		got := drain(t, w)
+		// scores by id: 3.5 1.0 NULL 2.0 3.5 -1 10.25 0.5 2.0; id 3's NULL is passed over
+		want := []string{
+			"1|ann|3.5|NULL|1.0|3.5",
+			"2|bob|1.0|3.5|2.0|1.0",
+			"3|cid|NULL|1.0|2.0|1.0",
+			"4|ann|2.0|1.0|3.5|2.0",
+			"5|dee|3.5|2.0|-1.0|3.5",
+			"6|bob|-1.0|3.5|10.25|-1.0",
+			"7|eve|10.25|-1.0|0.5|10.25",
+			"8|ann|0.5|10.25|2.0|0.5",
+			"9|bob|2.0|0.5|NULL|2.0",
+		}
+		if !equalStrings(got, want) {
+			t.Fatalf("got %v\nwant %v", got, want)
+		}
+	})
+}

@@ -11,7 +11,7 @@ func (bd *builder) buildWindow(n *Window) (executor.Operator, error) {
 	op := &executor.Window{Input: in}
 	for _, f := range n.Funcs {
 		wf := executor.WindowFunc{Name: f.Name, Type: f.Type, Offset: f.Offset, Default: f.Default,
-			Param: f.Param, Distinct: f.Distinct, Frame: executor.WindowFrame(f.Frame)}
+			Param: f.Param, Distinct: f.Distinct, Frame: executor.WindowFrame(f.Frame), IgnoreNulls: f.IgnoreNulls}
 		for _, a := range f.Args {
 			x, err := CompileExpr(a, lay)
 			if err != nil {

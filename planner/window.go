@@ -28,6 +28,9 @@ type WindowFunc struct {
 	Default   columnar.Value
 	Param     columnar.Value
 	Distinct  bool
+	// IgnoreNulls: lag, lead, first_value, last_value or nth_value pass
+	// over NULL arguments (IGNORE NULLS).
+	IgnoreNulls bool
 }
 
 // Frame bounds the rows a frame function sees. With Rows, Start and End

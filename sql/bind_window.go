@@ -199,6 +199,14 @@ func (b *binder) bindWindow(e *sqlparser.FuncExpr, name string, at int, c ectx) 
 			f.Name = "avg"
 		}
 	}
+	if nm, ok := b.q.rw.winNullsMode[over]; ok {
+		switch f.Name {
+		case "lag", "lead", "first_value", "last_value", "nth_value":
+			f.IgnoreNulls = nm.ignore
+		default:
+			return nil, b.errAt(nm.at, ErrSyntax, fmt.Sprintf("IGNORE NULLS and RESPECT NULLS are only valid for lag, lead, first_value, last_value and nth_value, not %s", name))
+		}
+	}
 	col := b.newCol(name, "", f.Type)
 	b.win.funcs = append(b.win.funcs, f)
 	b.win.cols = append(b.win.cols, col)

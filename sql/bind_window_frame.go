@@ -1,6 +1,8 @@
 package sql
 
 import (
+	"strings"
+
 	"github.com/b2sql/b2sql/planner"
 )
 
@@ -62,4 +64,30 @@ func (w *rewriter) frameWords(i, open int) (int, error) {
 		w.skip(w.toks[k])
 	}
 	return n, nil
+}
+
+// nullsMode is a window call's IGNORE NULLS (ignore) or RESPECT NULLS;
+// at is the token index of IGNORE or RESPECT, for errors.
+type nullsMode struct {
+	ignore bool
+	at     int
+}
+
+// nullsWords records IGNORE|RESPECT NULLS at token i, written inside the
+// call's parentheses before ")" or after them before OVER, for the call
+// whose OVER follows.
+func (w *rewriter) nullsWords(i int) error {
+	over := i + 2
+	if over < len(w.toks) && w.toks[over].isOp(")") {
+		over++
+	}
+	if over >= len(w.toks) || !w.toks[over].is("OVER") {
+		t := w.toks[i]
+		return w.errAt(t, ErrSyntax, strings.ToUpper(t.val)+" NULLS is only valid in a window function call (lag, lead, first_value, last_value, nth_value … OVER)")
+	}
+	if w.rw.winNullsMode == nil {
+		w.rw.winNullsMode = map[int]nullsMode{}
+	}
+	w.rw.winNullsMode[over] = nullsMode{ignore: w.toks[i].is("IGNORE"), at: i}
+	return nil
 }

@@ -26,6 +26,7 @@
 //	                          → INTERVAL '86400000000' MICROSECOND PRECEDING
 //	GROUPS …, EXCLUDE TIES    → ROWS …, removed; both remembered by the
 //	                            token of the window's "(" (bind_window_frame.go)
+//	lag(x IGNORE NULLS) OVER  → lag(x) OVER, remembered by the OVER token
 //	key, table, é, …          → `key`, … (identifiers MySQL reserves or cannot lex)
 //	range(…) [AS] t(c)        → `range`(…) AS t (the column list remembered)
 //	* EXCLUDE (a, b)          → * (the names remembered by the star's ordinal)
@@ -103,7 +104,8 @@
 // select list or ORDER BY, with named windows (WINDOW w AS …, OVER w,
 // OVER (w …), bind_window_named.go), ROWS and GROUPS frames, RANGE
 // frames with numeric or INTERVAL offsets, EXCLUDE CURRENT ROW / GROUP /
-// TIES / NO OTHERS: ranking and navigation functions
+// TIES / NO OTHERS, IGNORE NULLS for lag, lead, first_value, last_value
+// and nth_value: ranking and navigation functions
 // (row_number … nth_value) and every aggregate, DISTINCT and FILTER
 // included (bind_window_aggs.go); QUALIFY and DISTINCT ON are windows
 // too. TIMESTAMP ± an INTERVAL literal with months, quarters or years,

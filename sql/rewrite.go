@@ -61,6 +61,10 @@ type rewritten struct {
 	// plain GROUP BY.
 	groupSets  [][]int
 	groupExprs []span
+
+	// winNullsMode is IGNORE NULLS / RESPECT NULLS of a window call, keyed
+	// by the token index of its OVER (cut out; bind_window_frame.go).
+	winNullsMode map[int]nullsMode
 }
 
 // orig maps an offset of the rewritten text to the statement's text.
@@ -203,6 +207,15 @@ func rewrite(src Source, toks []token) (*rewritten, error) {
 			}
 			wins[len(wins)-1].frame = true
 			i += n - 1
+			continue
+		case (t.is("IGNORE") || t.is("RESPECT")) && next.is("NULLS") && (tokAt(i+2).isOp(")") || prev.isOp(")") && tokAt(i+2).is("OVER")):
+			// lag(x IGNORE NULLS) OVER …, lag(x) IGNORE NULLS OVER …
+			if err := w.nullsWords(i); err != nil {
+				return nil, err
+			}
+			w.skip(t)
+			w.skip(next)
+			i++
 			continue
 		case (t.is("RANGE") || t.is("GENERATE_SERIES")) && next.isOp("(") && !prev.isOp("."):
 			// A series table function (bind_tablefunc.go); RANGE is a

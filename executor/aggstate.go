@@ -71,12 +71,18 @@ func (s *aggState) grow(n int) {
 	case columnar.PhysUint:
 		s.uints = growZero(s.uints, n)
 	case columnar.PhysFloat:
-		s.floats = growZero(s.floats, n)
-		switch s.spec.Kind {
-		case AggSum, AggAvg, AggAvgMerge:
-			s.comp = growZero(s.comp, n)
-			if s.in.Phys() == columnar.PhysInt && s.spec.Kind != AggAvgMerge {
-				s.isum = growZero(s.isum, n)
+		k := s.spec.Kind
+		intSum := (k == AggSum || k == AggAvg) && s.in.Phys() == columnar.PhysInt
+		if intSum {
+			s.isum = growZero(s.isum, n)
+		}
+		// An int sum keeps float parts only once some group spilled
+		// (spill): most never do, and two slices fewer to grow and clear
+		// per group is much of a high-cardinality sum's cost.
+		if !intSum || s.floats != nil {
+			s.floats = growZero(s.floats, n)
+			if k == AggSum || k == AggAvg || k == AggAvgMerge {
+				s.comp = growZero(s.comp, n)
 			}
 		}
 	case columnar.PhysBytes:
@@ -268,10 +274,10 @@ func addComp(sum, comp *float64, x float64) {
 
 // floatSum is group g's compensated float sum.
 func (s *aggState) floatSum(g int) float64 {
-	v := s.floats[g]
 	if g < len(s.isum) {
 		return s.intFloatSum(g)
 	}
+	v := s.floats[g]
 	if g < len(s.comp) && !math.IsInf(v, 0) && !math.IsNaN(v) {
 		v += s.comp[g]
 	}

@@ -49,6 +49,10 @@ func (s *aggState) intScale() float64 {
 
 // spill moves group g's int sum into its float sum.
 func (s *aggState) spill(g int32) {
+	if s.floats == nil {
+		s.floats = make([]float64, len(s.isum), cap(s.isum))
+		s.comp = make([]float64, len(s.isum), cap(s.isum))
+	}
 	addComp(&s.floats[g], &s.comp[g], float64(s.isum[g])/s.intScale())
 	s.isum[g] = 0
 }
@@ -57,7 +61,7 @@ func (s *aggState) spill(g int32) {
 // correctly rounded division when nothing spilled), plus what spilled.
 func (s *aggState) intFloatSum(g int) float64 {
 	v := float64(s.isum[g]) / s.intScale()
-	if s.floats[g] == 0 && s.comp[g] == 0 {
+	if s.floats == nil || s.floats[g] == 0 && s.comp[g] == 0 {
 		return v
 	}
 	sum, comp := s.floats[g], s.comp[g]

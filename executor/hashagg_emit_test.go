@@ -49,3 +49,33 @@ func TestHashAggKeysFromWords(t *testing.T) {
 		}
 	})
 }
+
+// TestIntSumSpillThenNewGroups: an int sum into DOUBLE keeps no float part
+// until a group overflows (aggState.spill); groups created after that get
+// one too. Group 1 adds 2^62 three times (spilling), then -2^62 and 4:
+// 2^63 + 4, rounded once to a double; groups 2..2001 sum to their key.
+func TestIntSumSpillThenNewGroups(t *testing.T) {
+	big := int64(1) << 62
+	rows := [][]columnar.Value{{i64(1), i64(big)}, {i64(1), i64(big)}, {i64(1), i64(big)}}
+	var want []string
+	for k := int64(2); k <= 2001; k++ {
+		rows = append(rows, []columnar.Value{i64(k), i64(k)})
+		want = append(want, fmt.Sprintf("%d|%s", k, columnar.FloatValue(columnar.TFloat64, float64(k))))
+	}
+	rows = append(rows, []columnar.Value{i64(1), i64(-big)}, []columnar.Value{i64(1), i64(4)})
+	want = append(want, "1|"+columnar.FloatValue(columnar.TFloat64, float64(1<<63)+4).String())
+	slices.Sort(want)
+	types := []columnar.Type{columnar.TInt64, columnar.TInt64}
+	runSizes(t, func(t *testing.T, n int) {
+		agg := &HashAgg{
+			Input:  &source{types: types, rows: rows, n: n},
+			Groups: []Expr{ColumnExpr(0, columnar.TInt64)},
+			Aggs:   []AggSpec{{Kind: AggSum, Arg: ColumnExpr(1, columnar.TInt64), Type: columnar.TFloat64}},
+		}
+		got := drain(t, agg)
+		slices.Sort(got)
+		if !equalStrings(got, want) {
+			t.Fatalf("got %v…, want %v…", got[:3], want[:3])
+		}
+	})
+}

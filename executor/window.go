@@ -276,6 +276,17 @@ func windowPartition(f *WindowFunc, rows []int32, ord, args []*columnar.Vector, 
 	}
 	// Frame functions.
 	fb := newFrameBounds(f, ord, rows, peerStart, peerEnd)
+	growing := f.Frame.StartUnbounded && f.Frame.Exclude == ExcludeNoOthers
+	if !growing && frameTreeFuncs[f.Name] && !f.Distinct {
+		// Sliding or excluding frames of distributive aggregates: a
+		// segment tree (window_tree.go).
+		t := newFrameTree(f, m, arg)
+		for i := range m {
+			s, e := fb.bounds(i)
+			res[rows[i]] = t.frame(fb, i, s, e, f.Type)
+		}
+		return
+	}
 	acc := newWindowAcc(f)
 	if f.Frame.StartUnbounded && f.Name != "last_value" && f.Frame.Exclude == ExcludeNoOthers {
 		// Frames grow monotonically: accumulate.

@@ -1,0 +1,151 @@
+package executor
+
+import "github.com/b2sql/b2sql/columnar"
+
+// frameTree answers count, count(*), sum, avg, min and max over any frame
+// of one partition in O(log m), so that a sliding frame (ROWS BETWEEN
+// 1000 PRECEDING AND CURRENT ROW, a RANGE of 30 days) or a frame with an
+// EXCLUDE clause costs O(m log m), not O(m × frame width). It is a
+// segment tree over the partition's rows: node k holds the partial
+// aggregate of its rows (count of non-NULL values, or of rows for
+// count(*); the integer and float sums windowAcc keeps; the position of
+// the smallest or largest value). Leaves are m..2m-1, node k covers its
+// children 2k and 2k+1.
+type frameTree struct {
+	m     int
+	name  string
+	cnt   []int64
+	isum  []int64
+	fsum  []float64
+	best  []int32 // min, max: partition position of the node's best value, -1 for none
+	isMax bool
+	arg   func(int) columnar.Value
+}
+
+// frameTreeFuncs are the functions a frameTree computes (without DISTINCT,
+// whose frames are sets, not sums).
+var frameTreeFuncs = map[string]bool{"count": true, "count_star": true, "sum": true, "avg": true, "min": true, "max": true}
+
+func newFrameTree(f *WindowFunc, m int, arg func(int) columnar.Value) *frameTree {
+	t := &frameTree{m: m, name: f.Name, isMax: f.Name == "max", arg: arg}
+	if f.Name == "min" || f.Name == "max" {
+		t.best = make([]int32, 2*m)
+		for k := range m {
+			t.best[m+k] = -1
+			if !arg(k).Null {
+				t.best[m+k] = int32(k)
+			}
+		}
+		for k := m - 1; k >= 1; k-- {
+			t.best[k] = t.better(t.best[2*k], t.best[2*k+1])
+		}
+		return t
+	}
+	t.cnt = make([]int64, 2*m)
+	if f.Name == "sum" || f.Name == "avg" {
+		t.isum, t.fsum = make([]int64, 2*m), make([]float64, 2*m)
+	}
+	for k := range m {
+		if f.Name == "count_star" {
+			t.cnt[m+k] = 1
+			continue
+		}
+		v := arg(k)
+		if v.Null {
+			continue
+		}
+		t.cnt[m+k] = 1
+		if t.isum != nil {
+			// As windowAcc.add: integers sum exactly, every value also as a float.
+			if p := v.Type.Phys(); p != columnar.PhysFloat && p != columnar.PhysUint {
+				t.isum[m+k] = v.I
+			}
+			t.fsum[m+k] = v.AsFloat()
+		}
+	}
+	for k := m - 1; k >= 1; k-- {
+		t.cnt[k] = t.cnt[2*k] + t.cnt[2*k+1]
+		if t.isum != nil {
+			t.isum[k] = t.isum[2*k] + t.isum[2*k+1]
+			t.fsum[k] = t.fsum[2*k] + t.fsum[2*k+1]
+		}
+	}
+	return t
+}
+
+// better returns the position of the smaller (min) or larger (max) of the
+// values at positions a and b, -1 meaning none; a tie keeps a.
+func (t *frameTree) better(a, b int32) int32 {
+	switch {
+	case a < 0:
+		return b
+	case b < 0:
+		return a
+	}
+	c := columnar.Compare(t.arg(int(b)), t.arg(int(a)))
+	if (t.isMax && c > 0) || (!t.isMax && c < 0) {
+		return b
+	}
+	return a
+}
+
+// frameSum is a partial aggregate of a set of rows.
+type frameSum struct {
+	n, isum int64
+	fsum    float64
+	best    int32
+}
+
+// add folds the rows [lo, hi) into s.
+func (t *frameTree) add(s *frameSum, lo, hi int) {
+	if lo >= hi {
+		return
+	}
+	for lo, hi = lo+t.m, hi+t.m; lo < hi; lo, hi = lo>>1, hi>>1 {
+		if lo&1 == 1 {
+			t.addNode(s, lo)
+			lo++
+		}
+		if hi&1 == 1 {
+			hi--
+			t.addNode(s, hi)
+		}
+	}
+}
+
+func (t *frameTree) addNode(s *frameSum, k int) {
+	if t.best != nil {
+		s.best = t.better(s.best, t.best[k])
+		return
+	}
+	s.n += t.cnt[k]
+	if t.isum != nil {
+		s.isum += t.isum[k]
+		s.fsum += t.fsum[k]
+	}
+}
+
+// frame returns the aggregate of row i's frame [s, e) less the rows its
+// EXCLUDE clause takes out (fb.excluded), as a value of type typ.
+func (t *frameTree) frame(fb *frameBounds, i, s, e int, typ columnar.Type) columnar.Value {
+	sum := frameSum{best: -1}
+	switch fb.fr.Exclude {
+	case ExcludeNoOthers:
+		t.add(&sum, s, e)
+	case ExcludeCurrentRow:
+		t.add(&sum, s, min(e, i))
+		t.add(&sum, max(s, i+1), e)
+	default: // GROUP, TIES: the peers [ps, pe) leave; TIES keeps row i
+		ps, pe := fb.peerStart[i], fb.peerEnd[i]
+		t.add(&sum, s, min(e, ps))
+		if fb.fr.Exclude == ExcludeTies && i >= s && i < e {
+			t.add(&sum, i, i+1)
+		}
+		t.add(&sum, max(s, pe), e)
+	}
+	acc := windowAcc{name: t.name, n: sum.n, isum: sum.isum, fsum: sum.fsum}
+	if sum.best >= 0 {
+		acc.best, acc.has = t.arg(int(sum.best)), true
+	}
+	return acc.result(typ)
+}

@@ -80,6 +80,15 @@ package planner
 //	factorial     BIGINT                       BIGINT    (DuckDB: HUGEINT) 21! and negatives are errors
 //	bit_count     any integer                  TINYINT   set bits in the argument's own width
 //	random                                     DOUBLE    [0, 1), per row; Volatile, never folded
+//	+ -           INTERVAL, INTERVAL           INTERVAL  (constant operands fold in the binder, calendar months kept)
+//	interval_mul  INTERVAL, BIGINT|DOUBLE      INTERVAL  INTERVAL * n and n * INTERVAL; interval_div INTERVAL, DOUBLE: / (x/0 → NULL)
+//	age           TIMESTAMP, TIMESTAMP         INTERVAL  field-wise, DuckDB's borrowing; age(ts) from today at midnight
+//	epoch_us, epoch_ns  DATE|TIMESTAMP         BIGINT
+//	make_timestamp  BIGINT µs, or BIGINT×5, DOUBLE seconds  TIMESTAMP
+//	date_sub      VARCHAR, DATE|TIMESTAMP, DATE|TIMESTAMP  BIGINT  whole parts (date_diff counts boundaries)
+//	yearweek      DATE|TIMESTAMP               BIGINT    ISO year × 100 + ISO week
+//	julian        DATE|TIMESTAMP               DOUBLE
+//	time_bucket   BIGINT µs, BIGINT months, TIMESTAMP, TIMESTAMP origin  TIMESTAMP  (the binder adds default origins, casts back to DATE)
 //
 // mod(a, b) binds to %, date_add(d, i) to TIMESTAMP + INTERVAL. The
 // functions from replace on run row by row (executor/call_more.go).

@@ -189,6 +189,9 @@ func (b *binder) temporalArith(fn string, l, r planner.Expr, ls, rs sqlparser.Ex
 		}
 		return b.calendarAdd(fn, rx, l), nil // the vocabulary has TIMESTAMP + INTERVAL only
 	}
+	if x, ok, err := b.intervalArith(fn, l, r, ls, rs, c); ok {
+		return x, err
+	}
 	return nil, b.typeErr(ls, c, "cannot apply %s to %s and %s", fn, lt, rt)
 }
 

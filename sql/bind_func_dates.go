@@ -68,7 +68,7 @@ func (b *binder) bindDateFunc(name string, args []sqlparser.Expr, at int, c ectx
 	}
 	if dateFuncs[name].fn == "now" {
 		// One instant for the whole query, as DuckDB's transaction time.
-		if len(args) > 1 || (len(args) == 1 && name != "current_timestamp") {
+		if len(args) > len(dateFuncs[name].args) {
 			return nil, true, b.arity(at, name, "0")
 		}
 		if *b.now == 0 {

@@ -75,6 +75,7 @@ func moreNames() []string {
 	out = append(out, "epoch_ms", "concat_ws", "trunc")
 	out = append(out, bytesFuncNames()...)
 	out = append(out, mathFuncNames()...)
+	out = append(out, timeFuncNames()...)
 	for k := range moreSigs {
 		out = append(out, k)
 	}
@@ -91,6 +92,9 @@ func (b *binder) scalarMore(name string, xs []planner.Expr, srcs []sqlparser.Exp
 		return x, true, err
 	}
 	if x, ok, err := b.bindMathFunc(name, xs, srcs, at, c); ok {
+		return x, true, err
+	}
+	if x, ok, err := b.bindTimeFunc(name, xs, srcs, at, c); ok {
 		return x, true, err
 	}
 	if unit, ok := intervalUnitFuncs[name]; ok {

@@ -1,0 +1,145 @@
+package executor
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/b2sql/b2sql/columnar"
+)
+
+// More date functions of DuckDB (see planner/functions.go):
+//
+//	epoch_us, epoch_ns (DATE|TIMESTAMP)   BIGINT     since 1970-01-01
+//	make_timestamp(us) or (y, m, d, h, mi, s DOUBLE)  TIMESTAMP  an error for a date that does not exist
+//	date_sub(part, a, b)                  BIGINT     whole parts from a to b (date_diff counts boundaries)
+//	yearweek(d)                           BIGINT     ISO year × 100 + ISO week
+//	julian(d)                             DOUBLE     Julian day number, with the fraction of the day
+//	time_bucket(us, months, ts, origin)   TIMESTAMP  the start of ts's bucket of us microseconds, or of months
+func init() {
+	defRow("epoch_us", fnEpochScaled(1), true)
+	defRow("epoch_ns", fnEpochScaled(1000), true)
+	defRow("make_timestamp", fnMakeTimestamp, true)
+	defRow("date_sub", fnDateSub, true)
+	defRow("yearweek", fnYearWeek, true)
+	defRow("julian", fnJulian, true)
+	defRow("time_bucket", fnTimeBucket, true)
+}
+
+func fnEpochScaled(k int64) rowFunc {
+	return func(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+		us := micros(a[0])
+		if us > math.MaxInt64/k || us < math.MinInt64/k {
+			return columnar.Value{}, fmt.Errorf("epoch_ns: %s is out of range for nanoseconds", a[0])
+		}
+		return columnar.IntValue(t, us*k), nil
+	}
+}
+
+func fnMakeTimestamp(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+	if len(a) == 1 {
+		return columnar.IntValue(t, a[0].I), nil
+	}
+	y, mo, d, h, mi, s := a[0].I, a[1].I, a[2].I, a[3].I, a[4].I, a[5].F
+	if mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 || h > 23 || mi < 0 || mi > 59 || !(s >= 0 && s < 60) {
+		return columnar.Value{}, fmt.Errorf("make_timestamp: %d-%d-%d %d:%d:%v is not a valid timestamp", y, mo, d, h, mi, s)
+	}
+	day := time.Date(int(y), time.Month(mo), int(d), 0, 0, 0, 0, time.UTC)
+	if day.Day() != int(d) {
+		return columnar.Value{}, fmt.Errorf("make_timestamp: %d-%d-%d is not a valid date", y, mo, d)
+	}
+	us := day.UnixMicro() + (h*3600+mi*60)*1e6 + int64(math.Round(s*1e6))
+	return columnar.IntValue(t, us), nil
+}
+
+// dateSubUnits are the fixed-length parts of date_sub, in microseconds.
+var dateSubUnits = map[string]int64{
+	"microsecond": 1, "microseconds": 1, "us": 1, "millisecond": 1000, "milliseconds": 1000, "ms": 1000,
+	"second": 1e6, "seconds": 1e6, "s": 1e6, "sec": 1e6, "minute": 60e6, "minutes": 60e6, "m": 60e6, "min": 60e6,
+	"hour": 3600e6, "hours": 3600e6, "h": 3600e6, "day": 86400e6, "days": 86400e6, "d": 86400e6,
+	"week": 7 * 86400e6, "weeks": 7 * 86400e6, "w": 7 * 86400e6,
+}
+
+// dateSubMonths are the calendar parts, in months.
+var dateSubMonths = map[string]int64{
+	"month": 1, "months": 1, "mon": 1, "quarter": 3, "quarters": 3, "year": 12, "years": 12, "y": 12, "yr": 12,
+	"decade": 120, "decades": 120, "century": 1200, "centuries": 1200, "millennium": 12000, "millennia": 12000,
+}
+
+// fnDateSub counts whole parts from a[1] to a[2], negative when a[2] is
+// earlier: date_sub('month', '2020-01-31', '2020-02-29') is 1, since the
+// end is the last day of its month.
+func fnDateSub(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+	part := strings.ToLower(a[0].S)
+	x, y := micros(a[1]), micros(a[2])
+	if u, ok := dateSubUnits[part]; ok {
+		return columnar.IntValue(t, (y-x)/u), nil
+	}
+	per, ok := dateSubMonths[part]
+	if !ok {
+		return columnar.Value{}, fmt.Errorf("date_sub: unknown part %q", a[0].S)
+	}
+	sign := int64(1)
+	if y < x {
+		x, y, sign = y, x, -1
+	}
+	return columnar.IntValue(t, sign*(wholeMonths(x, y)/per)), nil
+}
+
+// wholeMonths is the number of complete months from x to y (x <= y): a
+// month is complete when y's day and time of day reach x's, or y is the
+// last day of its month (at or after x's time of day).
+func wholeMonths(x, y int64) int64 {
+	tx, ty := time.UnixMicro(x).UTC(), time.UnixMicro(y).UTC()
+	n := int64(ty.Year()-tx.Year())*12 + int64(ty.Month()-tx.Month())
+	dx, dy := tx.Day(), ty.Day()
+	if last := time.Date(ty.Year(), ty.Month()+1, 0, 0, 0, 0, 0, time.UTC).Day(); dy == last {
+		dy = max(dy, dx)
+	}
+	clock := func(tm time.Time) int64 {
+		return tm.UnixMicro() - floorDiv(tm.UnixMicro(), columnar.MicrosPerDay)*columnar.MicrosPerDay
+	}
+	if dy < dx || dy == dx && clock(ty) < clock(tx) {
+		n--
+	}
+	return n
+}
+
+func fnYearWeek(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+	y, w := time.UnixMicro(micros(a[0])).UTC().ISOWeek()
+	return columnar.IntValue(t, int64(y)*100+int64(w)), nil
+}
+
+// julianEpoch is the Julian day number of 1970-01-01.
+const julianEpoch = 2440588
+
+func fnJulian(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+	return columnar.FloatValue(t, julianEpoch+float64(micros(a[0]))/float64(columnar.MicrosPerDay)), nil
+}
+
+// fnTimeBucket truncates ts to the start of its bucket counted from
+// origin: buckets of a[0] microseconds, or, when a[1] is not 0, of a[1]
+// calendar months (origin's day and time of day are kept).
+func fnTimeBucket(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+	width, months, ts, origin := a[0].I, a[1].I, micros(a[2]), a[3].I
+	if months != 0 {
+		if width != months*30*columnar.MicrosPerDay {
+			return columnar.Value{}, fmt.Errorf("time_bucket: a bucket of months cannot have a day or time part")
+		}
+		if months < 0 {
+			return columnar.Value{}, fmt.Errorf("time_bucket: the bucket width must be positive")
+		}
+		// Months from origin to ts, rounded down in both directions.
+		to, tt := time.UnixMicro(origin).UTC(), time.UnixMicro(ts).UTC()
+		n := int64(tt.Year()-to.Year())*12 + int64(tt.Month()-to.Month())
+		if AddMonths(origin, n) > ts {
+			n--
+		}
+		return columnar.IntValue(t, AddMonths(origin, floorDiv(n, months)*months)), nil
+	}
+	if width <= 0 {
+		return columnar.Value{}, fmt.Errorf("time_bucket: the bucket width must be positive")
+	}
+	return columnar.IntValue(t, origin+floorDiv(ts-origin, width)*width), nil
+}

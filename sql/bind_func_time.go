@@ -1,0 +1,124 @@
+package sql
+
+import (
+	"time"
+
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/planner"
+	"github.com/dolthub/vitess/go/vt/sqlparser"
+)
+
+// More date functions of DuckDB (executor call_date_extra.go, call_age.go).
+func init() {
+	for name, sig := range map[string]moreSig{
+		"epoch_us": {"epoch_us", []argKind{aTime}, 0, columnar.TInt64},
+		"epoch_ns": {"epoch_ns", []argKind{aTime}, 0, columnar.TInt64},
+		"date_sub": {"date_sub", []argKind{aStr, aTime, aTime}, 0, columnar.TInt64},
+		"datesub":  {"date_sub", []argKind{aStr, aTime, aTime}, 0, columnar.TInt64},
+		"yearweek": {"yearweek", []argKind{aTime}, 0, columnar.TInt64},
+		"julian":   {"julian", []argKind{aTime}, 0, columnar.TFloat64},
+	} {
+		moreSigs[name] = sig
+	}
+	// LOCALTIMESTAMP parses like CURRENT_TIMESTAMP, with an optional precision.
+	dateFuncs["localtimestamp"] = dateFuncs["current_timestamp"]
+	dateFuncs["current_localtimestamp"] = dateFuncs["now"]
+	dateFuncs["transaction_timestamp"] = dateFuncs["now"]
+}
+
+func timeFuncNames() []string { return []string{"age", "make_timestamp", "time_bucket"} }
+
+// Default time_bucket origins, as DuckDB: a Monday for buckets of days
+// and shorter, the start of a year for buckets of months.
+var (
+	bucketOrigin      = time.Date(2000, 1, 3, 0, 0, 0, 0, time.UTC).UnixMicro()
+	bucketMonthOrigin = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC).UnixMicro()
+)
+
+// bindTimeFunc binds age, make_timestamp and time_bucket; ok is false for
+// other names.
+func (b *binder) bindTimeFunc(name string, xs []planner.Expr, srcs []sqlparser.Expr, at int, c ectx) (planner.Expr, bool, error) {
+	ts := func(i int) (planner.Expr, error) {
+		t := xs[i].Type()
+		if !t.IsTemporal() && t.ID != columnar.Null && !b.flexible(xs[i], columnar.TTimestamp, false) {
+			return nil, b.typeErr(srcs[i], c, "%s expects DATE or TIMESTAMP, got %s", name, t)
+		}
+		return b.coerce(xs[i], columnar.TTimestamp, srcs[i], c)
+	}
+	switch name {
+	case "age":
+		if len(xs) != 1 && len(xs) != 2 {
+			return nil, true, b.arity(at, name, "1 or 2")
+		}
+		args := make([]planner.Expr, len(xs))
+		for i := range xs {
+			x, err := ts(i)
+			if err != nil {
+				return nil, true, err
+			}
+			args[i] = x
+		}
+		if len(args) == 1 {
+			// age(ts) is from today at midnight, the query's one instant.
+			if *b.now == 0 {
+				*b.now = time.Now().UTC().UnixMicro()
+			}
+			today := *b.now - *b.now%columnar.MicrosPerDay
+			args = []planner.Expr{&planner.Const{Val: columnar.IntValue(columnar.TTimestamp, today)}, args[0]}
+		}
+		return &planner.Call{Fn: "age", Args: args, T: columnar.TInterval}, true, nil
+	case "make_timestamp":
+		sig := moreSig{"make_timestamp", []argKind{aInt}, 0, columnar.TTimestamp}
+		if len(xs) != 1 {
+			sig.args = []argKind{aInt, aInt, aInt, aInt, aInt, aFloat}
+			if len(xs) != 6 {
+				return nil, true, b.arity(at, name, "1 or 6")
+			}
+		}
+		return b.scalarSig(name, sig, xs, srcs, at, c)
+	case "time_bucket":
+		x, err := b.bindTimeBucket(xs, srcs, at, c, ts)
+		return x, true, err
+	}
+	return nil, false, nil
+}
+
+// bindTimeBucket binds time_bucket(width, ts[, origin | offset]) as
+// time_bucket(width µs, width months, ts, origin); a DATE ts gives a DATE.
+func (b *binder) bindTimeBucket(xs []planner.Expr, srcs []sqlparser.Expr, at int, c ectx, ts func(int) (planner.Expr, error)) (planner.Expr, error) {
+	if len(xs) != 2 && len(xs) != 3 {
+		return nil, b.arity(at, "time_bucket", "2 or 3")
+	}
+	width := xs[0]
+	if t := width.Type(); t.ID != columnar.Interval {
+		return nil, b.typeErr(srcs[0], c, "time_bucket expects an INTERVAL bucket width, got %s", t)
+	}
+	var months planner.Expr = &planner.Const{Val: columnar.IntValue(columnar.TInt64, 0)}
+	monthly := false
+	if k, ok := width.(*planner.Const); ok && b.calMonths[k] != 0 {
+		months, monthly = &planner.Const{Val: columnar.IntValue(columnar.TInt64, b.calMonths[k])}, true
+	} else if n, ok := intervalMonths(width); ok {
+		months, monthly = n, true
+	}
+	subject, err := ts(1)
+	if err != nil {
+		return nil, err
+	}
+	o := bucketOrigin
+	if monthly {
+		o = bucketMonthOrigin
+	}
+	var origin planner.Expr = &planner.Const{Val: columnar.IntValue(columnar.TTimestamp, o)}
+	if len(xs) == 3 {
+		if xs[2].Type().ID == columnar.Interval {
+			origin = b.calendarAdd("+", origin, xs[2])
+		} else if origin, err = ts(2); err != nil {
+			return nil, err
+		}
+	}
+	var out planner.Expr = &planner.Call{Fn: "time_bucket", Args: []planner.Expr{width, months, subject, origin}, T: columnar.TTimestamp}
+	if xs[1].Type().ID == columnar.Date {
+		out = &planner.Cast{Arg: out, To: columnar.TDate}
+	}
+	return out, nil
+}

@@ -287,6 +287,19 @@ func windowPartition(f *WindowFunc, rows []int32, ord, args []*columnar.Vector, 
 		}
 		return
 	}
+	if pick := map[string]int64{"first_value": 1, "last_value": 0, "nth_value": f.Offset}; !f.IgnoreNulls {
+		if k, ok := pick[f.Name]; ok {
+			// One row of the frame (window_tree.go).
+			for i := range m {
+				s, e := fb.bounds(i)
+				res[rows[i]] = columnar.NullValue(f.Type)
+				if j := frameRow(fb, i, s, e, k); j >= 0 {
+					res[rows[i]] = arg(j)
+				}
+			}
+			return
+		}
+	}
 	acc := newWindowAcc(f)
 	if f.Frame.StartUnbounded && f.Name != "last_value" && f.Frame.Exclude == ExcludeNoOthers {
 		// Frames grow monotonically: accumulate.

@@ -149,3 +149,44 @@ func (t *frameTree) frame(fb *frameBounds, i, s, e int, typ columnar.Type) colum
 	}
 	return acc.result(typ)
 }
+
+// frameRow returns the partition position of the k-th row (1-based; k = 0
+// for the last) of row i's frame [s, e) less its EXCLUDE rows, or -1 when
+// the frame is shorter: first_value, last_value and nth_value without
+// IGNORE NULLS read one row, so they need no pass over the frame.
+func frameRow(fb *frameBounds, i, s, e int, k int64) int {
+	// The kept rows are [s, e) without [x0, x1) and without [y0, y1).
+	x0, x1, y0, y1 := 0, 0, 0, 0
+	switch fb.fr.Exclude {
+	case ExcludeCurrentRow:
+		x0, x1 = i, i+1
+	case ExcludeGroup:
+		x0, x1 = fb.peerStart[i], fb.peerEnd[i]
+	case ExcludeTies:
+		x0, x1, y0, y1 = fb.peerStart[i], i, i+1, fb.peerEnd[i]
+	}
+	segs := [3][2]int{{s, min(e, x0)}, {max(s, x1), min(e, y0)}, {max(s, y1), e}}
+	if y1 == 0 { // one excluded range (or none): the middle piece is [x1, e)
+		segs = [3][2]int{{s, min(e, x0)}, {max(s, x1), e}, {0, 0}}
+	}
+	if fb.fr.Exclude == ExcludeNoOthers {
+		segs = [3][2]int{{s, e}, {0, 0}, {0, 0}}
+	}
+	if k == 0 { // the last kept row
+		for j := 2; j >= 0; j-- {
+			if segs[j][0] < segs[j][1] {
+				return segs[j][1] - 1
+			}
+		}
+		return -1
+	}
+	for _, sg := range segs {
+		if n := int64(sg[1] - sg[0]); n > 0 {
+			if k <= n {
+				return sg[0] + int(k) - 1
+			}
+			k -= n
+		}
+	}
+	return -1
+}

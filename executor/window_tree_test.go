@@ -9,13 +9,14 @@ import (
 )
 
 // TestFrameTreeRandom checks sliding and excluding frames of count, sum,
-// avg, min and max (computed by frameTree) against the definitions: for
+// avg, min and max (computed by frameTree), and first_value, last_value
+// and nth_value (frameRow), against the definitions: for
 // each row, the frame's rows are picked one by one by the ROWS / GROUPS /
 // RANGE rule and the EXCLUDE rule, then aggregated with plain arithmetic.
 func TestFrameTreeRandom(t *testing.T) {
 	seed := uint64(7)
 	rng := rand.New(rand.NewPCG(seed, 2))
-	names := []string{"count", "count_star", "sum", "avg", "min", "max"}
+	names := []string{"count", "count_star", "sum", "avg", "min", "max", "first_value", "last_value", "nth_value"}
 	for trial := range 600 {
 		m := rng.IntN(40) + 1
 		key := columnar.NewVector(columnar.TInt64, m)
@@ -50,7 +51,7 @@ func TestFrameTreeRandom(t *testing.T) {
 		if name == "avg" {
 			typ = columnar.TFloat64
 		}
-		f := &WindowFunc{Name: name, Order: []SortKey{{Expr: ColumnExpr(0, columnar.TInt64)}}, Frame: fr, Type: typ}
+		f := &WindowFunc{Name: name, Order: []SortKey{{Expr: ColumnExpr(0, columnar.TInt64)}}, Frame: fr, Type: typ, Offset: int64(rng.IntN(3) + 1)}
 		vecs := []*columnar.Vector{key}
 		if name != "count_star" {
 			f.Args = []Expr{ColumnExpr(1, columnar.TInt64)}
@@ -68,6 +69,7 @@ func TestFrameTreeRandom(t *testing.T) {
 		for i := range m {
 			var n, sum int64
 			var best *int64
+			var frame []*int64 // the frame's values, in order
 			rowsIn := 0
 			for j := range m {
 				in := true
@@ -91,6 +93,7 @@ func TestFrameTreeRandom(t *testing.T) {
 					continue
 				}
 				rowsIn++
+				frame = append(frame, vals[j])
 				if vals[j] == nil {
 					continue
 				}
@@ -117,10 +120,16 @@ func TestFrameTreeRandom(t *testing.T) {
 				if n > 0 {
 					want = columnar.FloatValue(columnar.TFloat64, float64(sum)/float64(n)).String()
 				}
-			default:
+			case "min", "max":
 				want = "NULL"
 				if best != nil {
 					want = fmt.Sprint(*best)
+				}
+			default: // first_value, last_value, nth_value: one row of the frame
+				at := map[string]int{"first_value": 0, "last_value": len(frame) - 1, "nth_value": int(f.Offset) - 1}[name]
+				want = "NULL"
+				if at >= 0 && at < len(frame) && frame[at] != nil {
+					want = fmt.Sprint(*frame[at])
 				}
 			}
 			if g := got[i].String(); g != want {

@@ -91,6 +91,9 @@ func (b *binder) scalarMore(name string, xs []planner.Expr, srcs []sqlparser.Exp
 	if x, ok, err := b.bindBytesFunc(name, xs, srcs, at, c); ok {
 		return x, true, err
 	}
+	if x, ok, err := b.bindFormat(name, xs, srcs, at, c); ok {
+		return x, true, err
+	}
 	if x, ok, err := b.bindMathFunc(name, xs, srcs, at, c); ok {
 		return x, true, err
 	}

@@ -38,7 +38,7 @@ var bytesFuncs = map[string]string{
 }
 
 func bytesFuncNames() []string {
-	out := []string{"hash"}
+	out := []string{"hash", "printf", "format"}
 	for k := range bytesFuncs {
 		out = append(out, k)
 	}
@@ -84,4 +84,25 @@ func (b *binder) bindBytesFunc(name string, xs []planner.Expr, srcs []sqlparser.
 		return nil, true, b.typeErr(srcs[0], c, "%s expects VARCHAR or BLOB, got %s", name, t)
 	}
 	return &planner.Call{Fn: fn, Args: []planner.Expr{x}, T: columnar.TVarchar}, true, nil
+}
+
+// bindFormat binds printf(fmt, …) and format(fmt, …): a VARCHAR format
+// and arguments of any type (executor call_format.go); ok is false for
+// other names.
+func (b *binder) bindFormat(name string, xs []planner.Expr, srcs []sqlparser.Expr, at int, c ectx) (planner.Expr, bool, error) {
+	if name != "printf" && name != "format" {
+		return nil, false, nil
+	}
+	if len(xs) == 0 {
+		return nil, true, b.arity(at, name, "1 or more")
+	}
+	if t := xs[0].Type(); t.ID != columnar.Varchar && t.ID != columnar.Null {
+		return nil, true, b.typeErr(srcs[0], c, "%s expects a VARCHAR format, got %s", name, t)
+	}
+	f, err := b.coerce(xs[0], columnar.TVarchar, srcs[0], c)
+	if err != nil {
+		return nil, true, err
+	}
+	args := append([]planner.Expr{f}, xs[1:]...)
+	return &planner.Call{Fn: name, Args: args, T: columnar.TVarchar}, true, nil
 }

@@ -382,7 +382,7 @@ const denseKeys = 1 << 23
 // intGroup returns the group of integer key v (row i), creating it.
 func (h *HashAgg) intGroup(v int64, i int, newGroup func(i int) int32) int32 {
 	// The direct table grows only while it stays dense enough (at most
-	// 8 slots per group, past a 64Ki floor), so one huge key cannot make it
+	// 16 slots per group, past a 64Ki floor), so one huge key cannot make it
 	// large; keys outside it live in the map.
 	if uint64(v) < denseKeys && (int(v) < len(h.dense) || int(v) < max(1<<16, 16*h.ngroups)) {
 		if int(v) >= len(h.dense) {

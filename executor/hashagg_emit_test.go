@@ -79,3 +79,54 @@ func TestIntSumSpillThenNewGroups(t *testing.T) {
 		}
 	})
 }
+
+// TestHashAggSmallKeysOutgrown: (VARCHAR, BIGINT) keys start in the direct
+// table of tiny domains (smallKeys) and leave it when the 128th string or
+// the integer 200 arrives; groups made before and after agree. Rows
+// i = 0..599: s = "s" + i%150, k = i%3 (k = 200 for i >= 500, NULL s for
+// i%97 = 0).
+func TestHashAggSmallKeysOutgrown(t *testing.T) {
+	types := []columnar.Type{columnar.TVarchar, columnar.TInt64}
+	var rows [][]columnar.Value
+	count := map[string]int{}
+	for i := 0; i < 600; i++ {
+		s, k := str(fmt.Sprintf("s%d", i%150)), int64(i%3)
+		if i >= 500 {
+			k = 200
+		}
+		if i%97 == 0 {
+			s = null(columnar.TVarchar)
+		}
+		rows = append(rows, []columnar.Value{s, i64(k)})
+		count[fmt.Sprintf("%s|%d", s, k)]++
+	}
+	var want []string
+	for key, n := range count {
+		want = append(want, fmt.Sprintf("%s|%d", key, n))
+	}
+	slices.Sort(want)
+	runSizes(t, func(t *testing.T, n int) {
+		agg := &HashAgg{
+			Input:  &source{types: types, rows: rows, n: n},
+			Groups: []Expr{ColumnExpr(0, columnar.TVarchar), ColumnExpr(1, columnar.TInt64)},
+			Aggs:   []AggSpec{{Kind: AggCountStar, Type: columnar.TInt64}},
+		}
+		got := drain(t, agg)
+		if agg.comp.small != nil {
+			t.Fatalf("the direct table should have been dropped")
+		}
+		slices.Sort(got)
+		if !equalStrings(got, want) {
+			t.Fatalf("got %d groups %v…, want %d %v…", len(got), got[:3], len(want), want[:3])
+		}
+	})
+	// Few strings and small integers stay in the direct table.
+	agg := &HashAgg{
+		Input:  &source{types: types, rows: rows[:100], n: 7},
+		Groups: []Expr{ColumnExpr(0, columnar.TVarchar), ColumnExpr(1, columnar.TInt64)},
+		Aggs:   []AggSpec{{Kind: AggCountStar, Type: columnar.TInt64}},
+	}
+	if got := drain(t, agg); len(got) == 0 || agg.comp.small == nil || agg.comp.small.slots == nil {
+		t.Fatalf("want the direct table kept, got %d groups", len(got))
+	}
+}

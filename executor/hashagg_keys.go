@@ -30,6 +30,7 @@ type compositeKeys struct {
 	// ownKeys: every key can be rebuilt from its word (no float key,
 	// whose word folds -0 into 0 and would not give back the first value).
 	ownKeys bool
+	small   *smallKeys // tiny key domains: a direct table (hashagg_small.go)
 }
 
 func newCompositeKeys(types []columnar.Type) *compositeKeys {
@@ -44,6 +45,7 @@ func newCompositeKeys(types []columnar.Type) *compositeKeys {
 		ownKeys: true,
 	}
 	c.tab = newKeyTable(c.w)
+	c.small = newSmallKeys(types)
 	for i, t := range types {
 		switch t.Phys() {
 		case columnar.PhysBytes:
@@ -246,6 +248,12 @@ func floatWord(f float64) uint64 {
 // group of row i.
 func (c *compositeKeys) assign(b *columnar.Batch, keys []*columnar.Vector, gids []int32, newGroup func(i int) int32) {
 	c.fill(b, keys)
+	if c.small != nil {
+		if c.small.assign(c, b, gids, newGroup) {
+			return
+		}
+		c.small = nil
+	}
 	w := c.w
 	var row int
 	create := func() int32 { return newGroup(row) }

@@ -3,6 +3,7 @@ package b2sql
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/b2sql/b2sql/columnar"
@@ -123,10 +124,9 @@ func (db *DB) describeWrite(st sql.Statement, args []columnar.Value) (head strin
 			}
 		}
 		head = "Copy to " + quoteString(path) + " format="
-		switch strings.ToLower(path[strings.LastIndexByte(path, '.')+1:]) {
-		case "b2d", "b2z":
-			head += strings.ToLower(path[strings.LastIndexByte(path, '.')+1:])
-		default:
+		if tableKind(path) == "ctable" { // as copyTo decides
+			head += strings.ToLower(strings.TrimPrefix(filepath.Ext(strings.TrimRight(path, `/\`)), "."))
+		} else {
 			head += "parquet"
 			if s.Compression != "" {
 				head += " compression=" + s.Compression
@@ -134,6 +134,10 @@ func (db *DB) describeWrite(st sql.Statement, args []columnar.Value) (head strin
 		}
 		return head, s.Query, false, fix, nil
 	case *sql.CreateTableAs:
+		format, err := db.tableFormat(s.Options, true)
+		if err != nil {
+			return "", nil, false, nil, err
+		}
 		head = "Create table " + quoteName(s.Name)
 		switch {
 		case s.Replace:
@@ -141,13 +145,17 @@ func (db *DB) describeWrite(st sql.Statement, args []columnar.Value) (head strin
 		case s.IfNotExists:
 			head += " if not exists"
 		}
-		return head + " as", s.Query, false, fix, nil
+		return head + " format=" + format + " as", s.Query, false, fix, nil
 	case *sql.CreateTable:
+		format, err := db.tableFormat(s.Options, false)
+		if err != nil {
+			return "", nil, false, nil, err
+		}
 		var cols []string
 		for _, c := range s.Cols {
 			cols = append(cols, c.Name+" "+c.Type.String())
 		}
-		return "Create table " + quoteName(s.Name) + " (" + strings.Join(cols, ", ") + ")", nil, false, fix, nil
+		return "Create table " + quoteName(s.Name) + " (" + strings.Join(cols, ", ") + ") format=" + format, nil, false, fix, nil
 	case *sql.DropTable:
 		return "Drop table " + quoteName(s.Name), nil, false, fix, nil
 	}

@@ -91,6 +91,7 @@ package planner
 //	time_bucket   BIGINT µs, BIGINT months, TIMESTAMP, TIMESTAMP origin  TIMESTAMP  (the binder adds default origins, casts back to DATE)
 //	printf        VARCHAR, any...              VARCHAR   C-style %d %5.2f %-8s %x %c %%; a conversion that does not fit is an error
 //	format        VARCHAR, any...              VARCHAR   fmtlib-style {} {1} {:>8.2f} {:,} {{ }}
+//	like_escape, not_like_escape, ilike_escape, not_ilike_escape  VARCHAR, VARCHAR, VARCHAR  BOOLEAN  escape: '' or one character
 //
 // mod(a, b) binds to %, date_add(d, i) to TIMESTAMP + INTERVAL. The
 // functions from replace on run row by row (executor/call_more.go).

@@ -25,6 +25,10 @@ func init() {
 		"mismatches":              {"hamming", []argKind{aStr, aStr}, 0, columnar.TInt64},
 		"jaro_similarity":         {"jaro_similarity", []argKind{aStr, aStr}, 0, columnar.TFloat64},
 		"jaro_winkler_similarity": {"jaro_winkler_similarity", []argKind{aStr, aStr}, 0, columnar.TFloat64},
+		"like_escape":             {"like_escape", []argKind{aStr, aStr, aStr}, 0, columnar.TBool},
+		"not_like_escape":         {"not_like_escape", []argKind{aStr, aStr, aStr}, 0, columnar.TBool},
+		"ilike_escape":            {"ilike_escape", []argKind{aStr, aStr, aStr}, 0, columnar.TBool},
+		"not_ilike_escape":        {"not_ilike_escape", []argKind{aStr, aStr, aStr}, 0, columnar.TBool},
 	} {
 		moreSigs[name] = sig
 	}

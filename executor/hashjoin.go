@@ -49,8 +49,8 @@ type HashJoin struct {
 	NullAware           bool   // Mark: IN rules (NULL when unmatched and a NULL key is involved)
 	// Shared, when set, is the build side this join shares with the other
 	// copies of a parallel probe pipeline (hashjoin_shared.go); Right is
-	// then unused. Not for Right and Full joins, whose unmatched build
-	// rows are emitted once.
+	// then unused. Right and Full joins merge their marks there, and the
+	// last copy to end its probe emits the unmatched build rows.
 	Shared *JoinBuild
 	// Filters, when set, are filled from the build keys once the build
 	// side is complete, for the scans under the probe side (joinfilter.go).
@@ -327,6 +327,9 @@ func (j *HashJoin) Next(ctx context.Context) (*columnar.Batch, error) {
 			b, err := j.nextLeft(ctx)
 			if err == io.EOF {
 				j.phase, j.tailPos = 3, 0
+				if j.Shared != nil && j.matched != nil {
+					j.matched = j.Shared.endProbe(j.matched)
+				}
 				continue
 			}
 			if err != nil {

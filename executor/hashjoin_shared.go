@@ -10,13 +10,26 @@ import (
 // the probe side's units. The first copy to open reads Right and builds the
 // hash table; the others wait for it and then probe the same table, which
 // nobody writes any more. The build is made once per query execution.
+//
+// Right and Full joins (and Right Semi and Right Anti) emit, after the
+// probe, the build rows no probe row matched: each copy marks the rows its
+// own probe rows match, and when its probe side ends it merges its marks
+// into the shared ones (endProbe); the last of the Probes copies to end
+// emits the build rows from the merged marks, once.
 type JoinBuild struct {
 	Right Operator
+	// Probes is how many join copies probe this build (the planner counts
+	// them as it makes them).
+	Probes int
 
 	once sync.Once
 	err  error
 	// The built state, copied into each HashJoin (read-only from then on).
 	done *HashJoin
+
+	mu    sync.Mutex
+	ended int    // copies whose probe side ended
+	marks []bool // per build row: matched by some ended copy's probe
 }
 
 // open builds the shared side (first caller) or waits for it, then gives j
@@ -33,4 +46,26 @@ func (s *JoinBuild) open(ctx context.Context, j *HashJoin) error {
 		j.build, j.table, j.ints, j.multi, j.all, j.buildNull = s.done.build, s.done.table, s.done.ints, s.done.multi, s.done.all, s.done.buildNull
 	}
 	return nil
+}
+
+// endProbe merges the build-row marks of a copy whose probe side ended and
+// returns the merged marks to the last copy to end (the one that emits the
+// build tail), nil to the others. matched belongs to the build from then on.
+func (s *JoinBuild) endProbe(matched []bool) []bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.marks == nil {
+		s.marks = matched
+	} else {
+		for i, m := range matched {
+			if m {
+				s.marks[i] = true
+			}
+		}
+	}
+	s.ended++
+	if s.ended < max(s.Probes, 1) {
+		return nil
+	}
+	return s.marks
 }

@@ -151,17 +151,17 @@ func smaller(a, b Node) bool {
 
 // probeInParallel reports whether a parallel pipeline may run through n's
 // probe (left) side: every worker gets a copy of the join probing one
-// shared build of the right side. Not for Right and Full joins (their
-// unmatched build rows are emitted once, after every probe), nor for an
-// inner join that buildJoin would rather build on the left (the smaller),
-// nor for a join that reads its probe side first.
+// shared build of the right side (Right and Full joins merge the copies'
+// marks there, and the last copy to end emits the unmatched build rows).
+// Not for an inner join that buildJoin would rather build on the left (the
+// smaller), nor for a join that reads its probe side first.
 func probeInParallel(n *Join) bool {
 	if probeFirst(n) { // joinfilter_probe.go: the probe is read whole first
 		return false
 	}
 	switch n.Kind {
 	case JoinRight, JoinFull:
-		return false
+		return true
 	case JoinInner, JoinCross:
 		return !smaller(n.Left, n.Right)
 	}
@@ -183,6 +183,7 @@ func (bd *builder) probeCopy(n *Join, in executor.Operator) (executor.Operator, 
 		}
 		bd.joins[n] = shared
 	}
+	shared.Probes++
 	op, err := bd.joinOp(n, in, nil)
 	if err != nil {
 		return nil, err

@@ -41,7 +41,14 @@ func estimate(n Node) (est, bool) {
 			return est{rows: l.rows * r.rows, sel: l.sel * r.sel}, true
 		case JoinSemi, JoinAnti:
 			return est{rows: l.rows * 0.5, sel: l.sel * 0.5}, true
-		default: // outer, mark, single: at least the preserved side
+		case JoinRight: // at least the preserved side
+			return r, true
+		case JoinFull:
+			if r.rows > l.rows {
+				return r, true
+			}
+			return l, true
+		default: // left, mark, single: at least the preserved side
 			return l, true
 		}
 	case *Aggregate:

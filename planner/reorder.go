@@ -7,12 +7,17 @@ package planner
 // an unlucky FROM order then never builds a cross product. Each condition
 // is placed at the first join where all its columns are present. Outer,
 // semi, anti and mark joins are barriers: their inputs are reordered
-// separately. Column positions change, never column IDs, so parents are
-// unaffected.
+// separately, and an outer join may swap its inputs so that it builds the
+// smaller (orientOuter, join_outer.go). Column positions change, never
+// column IDs, so parents are unaffected.
 func reorderJoins(n Node) Node {
 	j, ok := n.(*Join)
 	if !ok || (j.Kind != JoinInner && j.Kind != JoinCross) {
-		return mapChildren(n, reorderJoins)
+		n = mapChildren(n, reorderJoins)
+		if j, ok := n.(*Join); ok {
+			return orientOuter(j)
+		}
+		return n
 	}
 	var leaves []Node
 	var conds []Expr

@@ -122,6 +122,11 @@ func (b *binder) unify(xs []planner.Expr, srcs []sqlparser.Expr, c ectx, compare
 			src = srcs[i]
 		}
 		y, err := b.coerce(x, t, src, c)
+		if err != nil && what == "mix" && b.isStringLit(x) {
+			// coalesce(1, 'a'): as in DuckDB the literal is cast only if
+			// it is reached, so the cast is left for run time.
+			y, err = &planner.Cast{Arg: x, To: t}, nil
+		}
 		if err != nil {
 			return nil, t, err
 		}
@@ -150,4 +155,10 @@ func (b *binder) isLiteral(x planner.Expr) bool {
 func (b *binder) isNullLit(x planner.Expr) bool {
 	k, ok := x.(*planner.Const)
 	return ok && k.Val.Null && k.Val.Type.ID == columnar.Null
+}
+
+// isStringLit reports an untyped string literal.
+func (b *binder) isStringLit(x planner.Expr) bool {
+	k, ok := x.(*planner.Const)
+	return ok && b.isLiteral(x) && !k.Val.Null && k.Val.Type.ID == columnar.Varchar
 }

@@ -22,6 +22,11 @@ type intTable struct {
 	keys []int64 // building: the inserted keys, in order
 	ins  []int32 // building: their rows
 	rows []int32 // finished: the build rows grouped by key
+
+	// Dense keys (hashjoin_dense.go): instead of slots, key lo+o has rows
+	// rows[dense[o]:dense[o+1]].
+	lo    int64
+	dense []int32
 }
 
 type intSlot struct {
@@ -86,6 +91,9 @@ const intTableMaxStart = 1 << 21
 // order) and points every slot at its group. No insert may follow.
 func (t *intTable) finish() {
 	n := len(t.keys)
+	if t.finishDense() {
+		return
+	}
 	slots := 1 << 4
 	for slots < 2*n && slots < intTableMaxStart {
 		slots *= 2
@@ -129,6 +137,13 @@ func (t *intTable) finish() {
 // match returns the build rows with key k, in build order (nil: none).
 // The table must be finished.
 func (t *intTable) match(k int64) []int32 {
+	if t.dense != nil {
+		o := uint64(k) - uint64(t.lo)
+		if o >= uint64(len(t.dense)-1) {
+			return nil
+		}
+		return t.rows[t.dense[o]:t.dense[o+1]]
+	}
 	sl := &t.slots[t.find(k)]
 	return t.rows[sl.x : sl.x+sl.n]
 }

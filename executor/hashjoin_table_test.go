@@ -2,36 +2,58 @@ package executor
 
 import (
 	"fmt"
+	"math"
 	"testing"
 
 	"github.com/b2sql/b2sql/columnar"
 )
 
-// After finish, every key's rows come out in insertion order, across table
-// growth (5000 keys from a 1024-slot start), with NULL probe keys marked
-// and absent keys matching nothing.
+// After finish, every key's rows come out in insertion order, with NULL
+// probe keys marked and absent keys matching nothing: keys -2500..2499
+// (a dense table, hashjoin_dense.go), the same keys times 2^40 (hashed,
+// growing past its start for 5000 distinct keys), and keys at both ends
+// of int64 (whose span overflows).
 func TestIntTableGroupsRowsInOrder(t *testing.T) {
-	tab := newIntTable(0)
-	// Row r has key r%5000 and is inserted unless r%7 == 3 (a NULL key
-	// skipped by the caller): key k's rows are k, k+5000, k+10000 minus
-	// those skipped.
-	for r := range int32(15000) {
-		if r%7 != 3 {
-			tab.insert(int64(r%5000)-2500, r)
-		}
-	}
-	tab.finish()
-	v := columnar.NewVector(columnar.TInt64, 4)
-	copy(v.Ints, []int64{-2500, 4999, 2499, 0})
-	v.SetNull(3, 4)
-	lnull := make([]bool, 4)
-	pl, pr := tab.probeInts(v, []int{0, 1, 2, 3}, lnull, nil, nil)
-	// key -2500 = rows 0, 5000, 10000 (5000%7 = 2, 10000%7 = 4: none
-	// skipped); 4999 is absent; key 2499 = rows 4999, 9999, 14999
-	// (4999%7 = 1, 9999%7 = 3: skipped, 14999%7 = 5).
-	got := fmt.Sprint(pl, pr, lnull)
-	want := fmt.Sprint([]int32{0, 0, 0, 2, 2}, []int32{0, 5000, 10000, 4999, 14999}, []bool{false, false, false, true})
-	if got != want {
-		t.Fatalf("got %s, want %s", got, want)
+	for _, tc := range []struct {
+		name  string
+		scale int64
+		dense bool
+	}{{"dense", 1, true}, {"hashed", 1 << 40, false}, {"extremes", 1 << 50, false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			tab := newIntTable(0)
+			// Row r has key r%5000 - 2500 (times scale) and is inserted
+			// unless r%7 == 3 (a NULL key skipped by the caller): key k's
+			// rows are k, k+5000, k+10000 minus those skipped.
+			for r := range int32(15000) {
+				if r%7 != 3 {
+					tab.insert((int64(r%5000)-2500)*tc.scale, r)
+				}
+			}
+			if tc.name == "extremes" {
+				tab.insert(math.MinInt64, 15000)
+				tab.insert(math.MaxInt64, 15001)
+			}
+			tab.finish()
+			if (tab.dense != nil) != tc.dense {
+				t.Fatalf("dense table: %v, want %v", tab.dense != nil, tc.dense)
+			}
+			v := columnar.NewVector(columnar.TInt64, 6)
+			copy(v.Ints, []int64{-2500 * tc.scale, 4999 * tc.scale, 2499 * tc.scale, 0, math.MinInt64, math.MaxInt64})
+			v.SetNull(3, 6)
+			lnull := make([]bool, 6)
+			pl, pr := tab.probeInts(v, []int{0, 1, 2, 3, 4, 5}, lnull, nil, nil)
+			// key -2500 = rows 0, 5000, 10000 (5000%7 = 2, 10000%7 = 4:
+			// none skipped); 4999 is absent; key 2499 = rows 4999, 9999,
+			// 14999 (4999%7 = 1, 9999%7 = 3: skipped, 14999%7 = 5).
+			wantL, wantR := []int32{0, 0, 0, 2, 2}, []int32{0, 5000, 10000, 4999, 14999}
+			if tc.name == "extremes" {
+				wantL, wantR = append(wantL, 4, 5), append(wantR, 15000, 15001)
+			}
+			got := fmt.Sprint(pl, pr, lnull)
+			want := fmt.Sprint(wantL, wantR, []bool{false, false, false, true, false, false})
+			if got != want {
+				t.Fatalf("got %s, want %s", got, want)
+			}
+		})
 	}
 }

@@ -49,6 +49,11 @@
 //	                     go out as codes to consumers that ask (DictCols),
 //	                     numbers gathered from the converted dictionary
 //
+// DELTA_BINARY_PACKED integer chunks (the writer's choice for sorted or
+// smooth integers) are decoded by codeReader too (delta.go), a page at a
+// time in one pass per miniblock, rather than by arrow-go's decoder; this
+// is a decoder, not a scan rule, and changes nothing but speed.
+//
 // The filter itself is compiled per row group (filtersteps.go): the
 // comparisons of one numeric column merge into one range test, evaluated in
 // a single pass that shrinks the selection in place, and a filter column is

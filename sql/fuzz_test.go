@@ -39,6 +39,8 @@ func FuzzParse(f *testing.F) {
 		"SUMMARIZE t; SHOW t; SHOW COLUMNS FROM t; SELECT d + INTERVAL (a) MONTH, regexp_matches(s, 'x', 'i') FROM t",
 		"SELECT s, a, grouping(s, a), arg_max(s, a) FILTER (WHERE a > 1) FROM t GROUP BY GROUPING SETS ((s, a), s, ()), CUBE (a) HAVING grouping(a) = 0",
 		"SELECT s, min_by(a, s) FROM (SELECT * FROM t GROUP BY ROLLUP ((s, a), a)) u GROUP BY s WITH ROLLUP",
+		"SELECT arg_max(s, a) OVER w, sum(a) OVER (ORDER BY a GROUPS BETWEEN 1 PRECEDING AND CURRENT ROW EXCLUDE TIES), lag(a IGNORE NULLS) OVER w, first_value(a) IGNORE NULLS OVER w FROM t WINDOW w AS (ORDER BY a ROWS 2 PRECEDING EXCLUDE CURRENT ROW)",
+		"EXPLAIN INSERT INTO t SELECT * FROM t; EXPLAIN ANALYZE DELETE FROM t WHERE a = 1; EXPLAIN COPY t TO 'x.parquet'; EXPLAIN ATTACH 'd'",
 	} {
 		f.Add(s)
 	}

@@ -331,15 +331,19 @@ func rewrite(src Source, toks []token) (*rewritten, error) {
 				w.skip(toks[k])
 			}
 			i += n - 1
-		case t.isOp(")") && next.is("FILTER") && tokAt(i+2).isOp("(") && tokAt(i+3).is("WHERE"):
-			// agg(args) FILTER (WHERE cond) → agg(args, 'b2sql:filter', cond):
+		case t.isOp(")") && next.is("FILTER") && tokAt(i+2).isOp("("):
+			// agg(args) FILTER ([WHERE] cond) → agg(args, 'b2sql:filter', cond):
 			// the call stays open and FILTER's ")" closes it; the binder
-			// moves cond into a CASE around the first argument.
+			// moves cond into a CASE around the first argument. DuckDB
+			// also takes FILTER (cond) without WHERE.
 			w.tok(t, ", '"+markFilter+"',")
 			w.skip(next)
 			w.skip(tokAt(i + 2))
-			w.skip(tokAt(i + 3))
-			i += 3
+			i += 2
+			if tokAt(i + 1).is("WHERE") {
+				w.skip(tokAt(i + 1))
+				i++
+			}
 		case t.isOp("*") && prev.isOp("(") && next.isOp(")") && tokAt(i+2).is("FILTER"):
 			w.tok(t, "1") // count(*) FILTER: count(1, …) (a star cannot have company)
 		case t.is("IN") && next.isOp("(") && tokAt(i+2).isOp(")"):

@@ -256,6 +256,9 @@ func (j *HashJoin) buildSide(ctx context.Context, right Operator) error {
 	if j.ints != nil {
 		j.ints.finish()
 	}
+	if j.multi != nil {
+		j.multi.finish()
+	}
 	for _, f := range j.Filters {
 		f.finish()
 	}

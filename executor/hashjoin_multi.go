@@ -1,11 +1,20 @@
 package executor
 
-import "github.com/b2sql/b2sql/columnar"
+import (
+	"math/bits"
+
+	"github.com/b2sql/b2sql/columnar"
+)
 
 // multiIntTable is the hash table of a join on several integer-like keys
-// (TPC-H's partsupp joins on partkey and suppkey): the intTable layout with
-// a tuple of nk keys per slot, hashed and compared as integers, instead of
-// encoding every row's keys into a string for a Go map.
+// (TPC-H's partsupp joins on partkey and suppkey). The build only collects
+// the key tuples; finish, once they are all known, packs each tuple into
+// one int64 when the keys' ranges fit in 63 bits together (partkey's 18
+// bits and suppkey's 14: packed, a tuple is looked up in an intTable, one
+// cache line per slot visited, or even a dense array), and otherwise builds
+// the intTable layout with a tuple of nk keys per slot, hashed and
+// compared as integers, instead of encoding every row's keys into a string
+// for a Go map.
 type multiIntTable struct {
 	nk    int
 	shift uint    // 64 - log2(slots)
@@ -15,18 +24,96 @@ type multiIntTable struct {
 	next  []int32 // per build row: next row with the same key, +1 (0 = end)
 	used  int
 	tuple []int64 // scratch: the key being inserted or probed
+
+	tuples []int64 // building: the inserted tuples, nk keys each
+	ins    []int32 // building: their rows
+
+	// Packed tuples: key c minus lo[c] takes the bits from off[c] on;
+	// span[c] is hi[c] - lo[c] as unsigned.
+	packed    *intTable
+	lo        []int64
+	span, off []uint64
 }
 
-// newMultiIntTable returns a table of nk-key tuples sized for about rows
-// distinct tuples (a planner estimate, 0 when unknown).
+// newMultiIntTable returns a table of nk-key tuples with room reserved for
+// about rows tuples (a planner estimate, 0 when unknown; at most
+// intTableReserve).
 func newMultiIntTable(nk, rows int) *multiIntTable {
-	t := &multiIntTable{nk: nk, tuple: make([]int64, nk), next: make([]int32, 0, rows)}
-	slots := 1 << 10
-	for slots < 2*rows {
+	rows = min(rows, intTableReserve)
+	return &multiIntTable{nk: nk, tuple: make([]int64, nk), tuples: make([]int64, 0, nk*rows), ins: make([]int32, 0, rows)}
+}
+
+// finish builds the table from the inserted tuples: packed when the keys'
+// ranges allow, else chained. No insert may follow.
+func (t *multiIntTable) finish() {
+	n := len(t.ins)
+	if t.pack() {
+		t.packed = newIntTable(0)
+		t.packed.keys = make([]int64, n)
+		for i := range n {
+			t.packed.keys[i], _ = t.packKey(t.tuples[i*t.nk : (i+1)*t.nk])
+		}
+		t.packed.ins = t.ins
+		t.packed.finish()
+		t.tuples, t.ins = nil, nil
+		return
+	}
+	slots := 1 << 4
+	for slots < 2*n && slots < intTableMaxStart {
 		slots *= 2
 	}
 	t.resize(slots)
-	return t
+	t.next = make([]int32, 0, n)
+	if n > 0 {
+		t.next = make([]int32, int(t.ins[n-1])+1)
+	}
+	for i, r := range t.ins {
+		copy(t.tuple, t.tuples[i*t.nk:(i+1)*t.nk])
+		t.chain(r)
+	}
+	t.tuples, t.ins = nil, nil
+}
+
+// pack sets lo, span and off when the inserted tuples' keys fit in 63 bits
+// together, and reports whether they do.
+func (t *multiIntTable) pack() bool {
+	if len(t.ins) == 0 {
+		return false
+	}
+	lo := append([]int64(nil), t.tuples[:t.nk]...)
+	hi := append([]int64(nil), t.tuples[:t.nk]...)
+	for i := t.nk; i < len(t.tuples); i += t.nk {
+		for c, k := range t.tuples[i : i+t.nk] {
+			lo[c], hi[c] = min(lo[c], k), max(hi[c], k)
+		}
+	}
+	t.span, t.off = make([]uint64, t.nk), make([]uint64, t.nk)
+	used := 0
+	for c := range t.nk {
+		t.span[c] = uint64(hi[c]) - uint64(lo[c])
+		t.off[c] = uint64(used)
+		used += bits.Len64(t.span[c])
+	}
+	if used > 63 {
+		t.span, t.off = nil, nil
+		return false
+	}
+	t.lo = lo
+	return true
+}
+
+// packKey packs tuple k; false when some key is outside the build's range
+// (so no build tuple equals k).
+func (t *multiIntTable) packKey(k []int64) (int64, bool) {
+	p := uint64(0)
+	for c, x := range k {
+		d := uint64(x) - uint64(t.lo[c])
+		if d > t.span[c] {
+			return 0, false
+		}
+		p |= d << t.off[c]
+	}
+	return int64(p), true
 }
 
 func (t *multiIntTable) resize(slots int) {
@@ -89,9 +176,13 @@ func equalInts(a, b []int64) bool {
 // insert adds build row r (rows inserted in increasing order) with the
 // key tuple in t.tuple.
 func (t *multiIntTable) insert(r int32) {
-	if int(r) >= len(t.next) {
-		t.next = append(t.next, make([]int32, int(r)+1-len(t.next))...)
-	}
+	t.tuples = append(t.tuples, t.tuple...)
+	t.ins = append(t.ins, r)
+}
+
+// chain links build row r with the key tuple in t.tuple into the chained
+// table; next has room for r.
+func (t *multiIntTable) chain(r int32) {
 	i := t.find(t.tuple)
 	if t.head[i] == 0 {
 		if 2*(t.used+1) > len(t.head) {
@@ -125,10 +216,6 @@ func (t *multiIntTable) loadTuple(keys []*columnar.Vector, i int) bool {
 // build inserts the live rows of b (stored from build row base on); it
 // reports whether some row had a NULL key.
 func (t *multiIntTable) build(keys []*columnar.Vector, b *columnar.Batch, base int32) (sawNull bool) {
-	if need := int(base) + b.Live(); need > len(t.next) {
-		// Once per batch, so insert's own growth check never fires.
-		t.next = append(t.next, make([]int32, need-len(t.next))...)
-	}
 	for k := range b.Live() {
 		if !t.loadTuple(keys, b.Row(k)) {
 			sawNull = true
@@ -144,6 +231,9 @@ func (t *multiIntTable) build(keys []*columnar.Vector, b *columnar.Batch, base i
 // It only reads the table, but uses its own scratch tuple: copies of a
 // parallel join share one table.
 func (t *multiIntTable) probe(keys []*columnar.Vector, rows []int, lnull []bool, pairL, pairR []int32, tuple []int64) ([]int32, []int32) {
+	if t.packed != nil {
+		return t.probePacked(keys, rows, lnull, pairL, pairR, tuple)
+	}
 	next := t.next
 	for k, i := range rows {
 		null := false
@@ -165,6 +255,37 @@ func (t *multiIntTable) probe(keys []*columnar.Vector, rows []int, lnull []bool,
 		for r := t.head[t.find(tuple)]; r != 0; r = next[r-1] {
 			pairL = append(pairL, int32(k))
 			pairR = append(pairR, r-1)
+		}
+	}
+	return pairL, pairR
+}
+
+// probePacked is probe over packed tuples.
+func (t *multiIntTable) probePacked(keys []*columnar.Vector, rows []int, lnull []bool, pairL, pairR []int32, tuple []int64) ([]int32, []int32) {
+	for k, i := range rows {
+		null := false
+		for c, v := range keys {
+			j := i
+			if v.Const {
+				j = 0
+			}
+			if v.Valid != nil && !v.Valid.Get(j) {
+				null = true
+				break
+			}
+			tuple[c] = v.Ints[j]
+		}
+		if null {
+			lnull[k] = true
+			continue
+		}
+		p, ok := t.packKey(tuple)
+		if !ok {
+			continue
+		}
+		for _, r := range t.packed.match(p) {
+			pairL = append(pairL, int32(k))
+			pairR = append(pairR, r)
 		}
 	}
 	return pairL, pairR

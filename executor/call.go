@@ -45,6 +45,11 @@ func NewCall(fn string, args []Expr, ret columnar.Type) (Expr, error) {
 			return nil, err
 		}
 		return &randomExpr{}, nil
+	case "uuid":
+		if err := need(0); err != nil {
+			return nil, err
+		}
+		return &uuidExpr{}, nil
 	case "nullif":
 		if err := need(2); err != nil {
 			return nil, err

@@ -92,6 +92,14 @@ package planner
 //	printf        VARCHAR, any...              VARCHAR   C-style %d %5.2f %-8s %x %c %%; a conversion that does not fit is an error
 //	format        VARCHAR, any...              VARCHAR   fmtlib-style {} {1} {:>8.2f} {:,} {{ }}
 //	like_escape, not_like_escape, ilike_escape, not_ilike_escape  VARCHAR, VARCHAR, VARCHAR  BOOLEAN  escape: '' or one character
+//	trunc_digits  N, BIGINT                    N         trunc(x, n) (a constant n narrows a DECIMAL's scale)
+//	fmod, fdiv, nextafter  DOUBLE, DOUBLE      DOUBLE    x - y·floor(x/y); floor(x/y)
+//	unicode       VARCHAR                      INTEGER   (ord) -1 for ''
+//	octet_length  VARCHAR|BLOB                 BIGINT
+//	bin           VARCHAR|BLOB|BIGINT          VARCHAR   (to_binary)
+//	format_bytes, format_bytes_decimal  BIGINT VARCHAR   (formatReadableSize, formatReadableDecimalSize)
+//	error         VARCHAR                      NULL      fails the query with the message when evaluated
+//	uuid                                       VARCHAR   (gen_random_uuid) version 4, per row; Volatile
 //
 // mod(a, b) binds to %, date_add(d, i) to TIMESTAMP + INTERVAL. The
 // functions from replace on run row by row (executor/call_more.go).
@@ -99,5 +107,5 @@ package planner
 // Casting is the Cast node, not a Call.
 
 // Volatile reports a function whose value changes from row to row with the
-// same arguments (random), which constant folding must leave alone.
-func Volatile(fn string) bool { return fn == "random" }
+// same arguments (random, uuid), which constant folding must leave alone.
+func Volatile(fn string) bool { return fn == "random" || fn == "uuid" }

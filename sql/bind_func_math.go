@@ -28,9 +28,19 @@ func init() {
 	moreSigs["lcm"] = moreSig{"lcm", []argKind{aInt, aInt}, 0, columnar.TInt64}
 	moreSigs["least_common_multiple"] = moreSigs["lcm"]
 	moreSigs["factorial"] = moreSig{"factorial", []argKind{aInt}, 0, columnar.TInt64}
+	for _, fn := range []string{"fmod", "fdiv", "nextafter"} {
+		moreSigs[fn] = moreSig{fn, []argKind{aFloat, aFloat}, 0, columnar.TFloat64}
+	}
+	moreSigs["unicode"] = moreSig{"unicode", []argKind{aStr}, 0, columnar.TInt32}
+	moreSigs["ord"] = moreSigs["unicode"]
+	moreSigs["format_bytes"] = moreSig{"format_bytes", []argKind{aInt}, 0, columnar.TVarchar}
+	moreSigs["formatreadablesize"] = moreSigs["format_bytes"]
+	moreSigs["formatreadabledecimalsize"] = moreSig{"format_bytes_decimal", []argKind{aInt}, 0, columnar.TVarchar}
 }
 
-func mathFuncNames() []string { return []string{"pi", "bit_count", "random"} }
+func mathFuncNames() []string {
+	return []string{"pi", "bit_count", "random", "uuid", "gen_random_uuid"}
+}
 
 // bindMathFunc binds pi(), random() and bit_count(integer); ok is false
 // for other names.
@@ -46,6 +56,11 @@ func (b *binder) bindMathFunc(name string, xs []planner.Expr, srcs []sqlparser.E
 			return nil, true, b.arity(at, name, "0")
 		}
 		return &planner.Call{Fn: "random", T: columnar.TFloat64}, true, nil
+	case "uuid", "gen_random_uuid":
+		if len(xs) != 0 {
+			return nil, true, b.arity(at, name, "0")
+		}
+		return &planner.Call{Fn: "uuid", T: columnar.TVarchar}, true, nil
 	case "bit_count":
 		// Counted in the argument's own width, so the type is kept.
 		if len(xs) != 1 {
@@ -64,4 +79,32 @@ func (b *binder) bindMathFunc(name string, xs []planner.Expr, srcs []sqlparser.E
 		return &planner.Call{Fn: "bit_count", Args: []planner.Expr{x}, T: columnar.TInt8}, true, nil
 	}
 	return nil, false, nil
+}
+
+// bindTruncDigits binds trunc(x, n): toward zero at n decimal digits,
+// keeping x's type; a DECIMAL narrows its scale to n (0 when n < 0) when
+// n is a constant, as DuckDB types it.
+func (b *binder) bindTruncDigits(xs []planner.Expr, srcs []sqlparser.Expr, c ectx) (planner.Expr, error) {
+	x, t := xs[0], xs[0].Type()
+	if t.ID == columnar.Null || t.ID == columnar.Uint64 || b.flexible(x, columnar.TFloat64, false) {
+		y, err := b.coerce(x, columnar.TFloat64, srcs[0], c)
+		if err != nil {
+			return nil, err
+		}
+		x, t = y, columnar.TFloat64
+	} else if !t.IsNumeric() {
+		return nil, b.typeErr(srcs[0], c, "trunc expects a number, got %s", t)
+	}
+	if nt := xs[1].Type(); nt.ID != columnar.Null && !nt.IsInteger() && !b.flexible(xs[1], columnar.TInt64, false) {
+		return nil, b.typeErr(srcs[1], c, "trunc expects an integer number of digits, got %s", nt)
+	}
+	n, err := b.coerce(xs[1], columnar.TInt64, srcs[1], c)
+	if err != nil {
+		return nil, err
+	}
+	out := planner.Expr(&planner.Call{Fn: "trunc_digits", Args: []planner.Expr{x, n}, T: t})
+	if k, ok := n.(*planner.Const); ok && !k.Val.Null {
+		out = wholeDecimal(out, int(max(k.Val.I, 0)))
+	}
+	return out, nil
 }

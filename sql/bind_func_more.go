@@ -123,8 +123,12 @@ func (b *binder) scalarMore(name string, xs []planner.Expr, srcs []sqlparser.Exp
 		return &planner.Call{Fn: "concat_ws", Args: args, T: columnar.TVarchar}, true, nil
 	case "trunc":
 		// trunc(x) toward zero: integers are whole already.
+		if len(xs) == 2 {
+			x, err := b.bindTruncDigits(xs, srcs, c)
+			return x, true, err
+		}
 		if len(xs) != 1 {
-			return nil, true, b.arity(at, name, "1")
+			return nil, true, b.arity(at, name, "1 or 2")
 		}
 		t := xs[0].Type()
 		if t.IsInteger() {

@@ -29,6 +29,7 @@ func init() {
 		"not_like_escape":         {"not_like_escape", []argKind{aStr, aStr, aStr}, 0, columnar.TBool},
 		"ilike_escape":            {"ilike_escape", []argKind{aStr, aStr, aStr}, 0, columnar.TBool},
 		"not_ilike_escape":        {"not_ilike_escape", []argKind{aStr, aStr, aStr}, 0, columnar.TBool},
+		"error":                   {"error", []argKind{aStr}, 0, columnar.TNull},
 	} {
 		moreSigs[name] = sig
 	}
@@ -39,7 +40,11 @@ func init() {
 var bytesFuncs = map[string]string{
 	"md5": "md5", "sha1": "sha1", "sha256": "sha256",
 	"to_base64": "to_base64", "base64": "to_base64", "hex": "to_hex", "to_hex": "to_hex",
+	"bin": "bin", "to_binary": "bin", "octet_length": "octet_length",
 }
+
+// intBytesFuncs also take an integer (its 64-bit two's complement).
+var intBytesFuncs = map[string]bool{"to_hex": true, "bin": true}
 
 func bytesFuncNames() []string {
 	out := []string{"hash", "printf", "format"}
@@ -74,7 +79,7 @@ func (b *binder) bindBytesFunc(name string, xs []planner.Expr, srcs []sqlparser.
 			return nil, true, err
 		}
 		x = y
-	case fn == "to_hex" && t.IsInteger():
+	case intBytesFuncs[fn] && t.IsInteger():
 		if t.ID != columnar.Uint64 {
 			y, err := b.coerce(x, columnar.TInt64, srcs[0], c)
 			if err != nil {
@@ -82,12 +87,16 @@ func (b *binder) bindBytesFunc(name string, xs []planner.Expr, srcs []sqlparser.
 			}
 			x = y
 		}
-	case fn == "to_hex":
+	case intBytesFuncs[fn]:
 		return nil, true, b.typeErr(srcs[0], c, "%s expects VARCHAR, BLOB or an integer, got %s", name, t)
 	default:
 		return nil, true, b.typeErr(srcs[0], c, "%s expects VARCHAR or BLOB, got %s", name, t)
 	}
-	return &planner.Call{Fn: fn, Args: []planner.Expr{x}, T: columnar.TVarchar}, true, nil
+	rt := columnar.TVarchar
+	if fn == "octet_length" {
+		rt = columnar.TInt64
+	}
+	return &planner.Call{Fn: fn, Args: []planner.Expr{x}, T: rt}, true, nil
 }
 
 // bindFormat binds printf(fmt, …) and format(fmt, …): a VARCHAR format

@@ -95,6 +95,13 @@ func (b *binder) bindSetOpTree(st sqlparser.SelectStatement, parts []span, leaf 
 	default:
 		return nil, b.errAt(at, ErrUnsupported, strings.ToUpper(so.Type)+" is not supported")
 	}
+	// The operator's keyword ends the left side's last leaf part.
+	if k := *leaf - 1 - countLeaves(so.Right); k >= 0 && k < len(parts) && b.q.rw.byName[parts[k].hi] {
+		if n.Kind != planner.SetUnion {
+			return nil, b.errAt(at, ErrUnsupported, "BY NAME is only valid with UNION")
+		}
+		return b.unionByName(n, l, r, ectx{sp: span{parts[k].hi, parts[k].hi + 1}}) // bind_setop_byname.go
+	}
 	ls, rs := l.Root.Schema(), r.Root.Schema()
 	if len(ls) != len(rs) {
 		return nil, b.errAt(at, ErrType, fmt.Sprintf("each %s query must have the same number of columns (%d and %d)", strings.ToUpper(n.Kind.String()), len(ls), len(rs)))
@@ -154,6 +161,9 @@ func (b *binder) setOpParts() []span {
 			start = i + 1
 			if i+1 < len(toks) && (toks[i+1].is("ALL") || toks[i+1].is("DISTINCT")) {
 				start++
+			}
+			if start+1 < len(toks) && toks[start].is("BY") && toks[start+1].is("NAME") {
+				start += 2
 			}
 		case start >= 0 && len(parts) > 0 && end == len(toks) && (t.is("ORDER") || t.is("LIMIT") || t.is("OFFSET")):
 			end = i

@@ -65,6 +65,9 @@ type rewritten struct {
 	// winNullsMode is IGNORE NULLS / RESPECT NULLS of a window call, keyed
 	// by the token index of its OVER (cut out; bind_window_frame.go).
 	winNullsMode map[int]nullsMode
+	// byName holds the token indexes of the UNION keywords followed by
+	// DuckDB's BY NAME (cut out; bind_setop_byname.go).
+	byName map[int]bool
 }
 
 // orig maps an offset of the rewritten text to the statement's text.
@@ -433,6 +436,20 @@ func rewrite(src Source, toks []token) (*rewritten, error) {
 				continue
 			}
 			w.tok(t, w.raw(t))
+		case (t.is("BY") && tokAt(i+1).is("NAME")) && (prev.is("UNION") || (prev.is("ALL") || prev.is("DISTINCT")) && i >= 2 && toks[i-2].is("UNION")):
+			// UNION [ALL] BY NAME: a plain UNION whose sides the binder
+			// lines up by column name (bind_setop_byname.go).
+			k := i - 1
+			if !prev.is("UNION") {
+				k--
+			}
+			if w.rw.byName == nil {
+				w.rw.byName = map[int]bool{}
+			}
+			w.rw.byName[k] = true
+			w.skip(t)
+			w.skip(next)
+			i++
 		case depth == 0 && t.is("GROUP") && next.is("BY") && tokAt(i+2).is("ALL"):
 			// DuckDB's GROUP BY ALL: group by every select item without an
 			// aggregate. MySQL lacks it; the binder does it from the flag.

@@ -110,7 +110,7 @@ const julianUnixEpoch = 2_440_588
 func (d *decoder) read(v *columnar.Vector, n int, validBuf columnar.Bitmap, arena []byte) (rows int, _ columnar.Bitmap, _ []byte, err error) {
 	if d.coded {
 		if fixedWidth(d.c) > 0 {
-			rows, validBuf, err = d.cr.readFixed(v, n, validBuf)
+			rows, validBuf, err = d.cr.readFixed(v, n, validBuf, nil)
 		} else {
 			rows, validBuf, err = d.cr.read(v, n, validBuf)
 		}

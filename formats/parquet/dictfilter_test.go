@@ -61,6 +61,21 @@ func TestDictCodesFiltered(t *testing.T) {
 		// filtered, and whole decoded batches become the output.
 		{"all pass", []index.Pred{{Col: 5, Op: index.Ge, Vals: []columnar.Value{columnar.IntValue(columnar.TInt32, -5)}}},
 			func(i int) bool { return true }, []int{1, 2}},
+		// A selective first step, then numeric columns decoded only for
+		// the rows still selected: small (dictionary), id (PLAIN after its
+		// dictionary fills), ts (NULLs: decoded whole).
+		{"r=r2, small>=0, id<4000, ts>=10s", []index.Pred{
+			{Col: 2, Op: index.Eq, Vals: str("r2")},
+			{Col: 5, Op: index.Ge, Vals: []columnar.Value{columnar.IntValue(columnar.TInt32, 0)}},
+			{Col: 0, Op: index.Lt, Vals: i64(4000)},
+			{Col: 6, Op: index.Ge, Vals: []columnar.Value{columnar.IntValue(columnar.TTimestamp, 10_010_000)}}},
+			func(i int) bool { return (i/100)%5 == 2 && i%10 >= 5 && i < 4000 && !isNull(i) && i%50 >= 10 }, []int{1, 2}},
+		{"small=3, id odd hundreds", []index.Pred{
+			{Col: 5, Op: index.Eq, Vals: []columnar.Value{columnar.IntValue(columnar.TInt32, 3)}},
+			{Op: index.Or, Any: []index.Pred{
+				{Col: 0, Op: index.Between, Vals: []columnar.Value{columnar.IntValue(columnar.TInt64, 100), columnar.IntValue(columnar.TInt64, 199)}},
+				{Col: 0, Op: index.Between, Vals: []columnar.Value{columnar.IntValue(columnar.TInt64, 3300), columnar.IntValue(columnar.TInt64, 3399)}}}}},
+			func(i int) bool { return i%10-5 == 3 && ((i >= 100 && i <= 199) || (i >= 3300 && i <= 3399)) }, []int{1, 2}},
 		{"s<s03 or r=r4", []index.Pred{{Op: index.Or, Any: []index.Pred{
 			{Col: 1, Op: index.Lt, Vals: str("s03")},
 			{Col: 2, Op: index.Eq, Vals: str("r4")}}}},

@@ -71,11 +71,14 @@ func decodeFixed(c *column, data []byte, n int, ints []int64, floats []float64) 
 }
 
 // readFixed is read for a numeric chunk: the next n rows into v.Ints or
-// v.Floats (room for n rows), NULL slots zeroed.
-func (r *codeReader) readFixed(v *columnar.Vector, n int, validBuf columnar.Bitmap) (int, columnar.Bitmap, error) {
+// v.Floats (room for n rows), NULL slots zeroed. A non-nil sel (increasing
+// rows of [0, n)) says only those rows will be read: pages without NULLs
+// then fill only them, and the other rows hold garbage.
+func (r *codeReader) readFixed(v *columnar.Vector, n int, validBuf columnar.Bitmap, sel []int) (int, columnar.Bitmap, error) {
 	got := 0
 	hasNull := false
 	float := floatKind(r.c.kind)
+	si := 0 // sel[si:] are the rows from got on
 	for got < n {
 		if r.pos == r.rows {
 			ok, err := r.nextPage()
@@ -93,9 +96,21 @@ func (r *codeReader) readFixed(v *columnar.Vector, n int, validBuf columnar.Bitm
 			defs = r.defs[r.pos : r.pos+k]
 		}
 		var used int
-		if float {
+		switch {
+		case sel != nil && defs == nil:
+			lo := si
+			for si < len(sel) && sel[si] < got+k {
+				si++
+			}
+			if float {
+				gatherSeg(v.Floats, sel[lo:si], got, r.isPlain, r.codes, r.dictF, r.plainF, r.vpos)
+			} else {
+				gatherSeg(v.Ints, sel[lo:si], got, r.isPlain, r.codes, r.dictI, r.plainI, r.vpos)
+			}
+			used = k
+		case float:
 			used = fillSeg(v.Floats[got:got+k], defs, int32(r.maxDef), r.isPlain, r.codes, r.dictF, r.plainF, r.vpos)
-		} else {
+		default:
 			used = fillSeg(v.Ints[got:got+k], defs, int32(r.maxDef), r.isPlain, r.codes, r.dictI, r.plainI, r.vpos)
 		}
 		if used != k {
@@ -119,6 +134,21 @@ func (r *codeReader) readFixed(v *columnar.Vector, n int, validBuf columnar.Bitm
 		v.Valid = nil
 	}
 	return got, validBuf, nil
+}
+
+// gatherSeg is fillSeg for a segment without NULLs whose first row is
+// base, filling only the given rows (of out, each in [base, base+segment)).
+func gatherSeg[T int64 | float64](out []T, rows []int, base int, isPlain bool, codes []int32, dict, plain []T, vpos int) {
+	off := vpos - base // the value of row i is value off+i of the page
+	if isPlain {
+		for _, i := range rows {
+			out[i] = plain[off+i]
+		}
+		return
+	}
+	for _, i := range rows {
+		out[i] = dict[codes[off+i]]
+	}
 }
 
 // fillSeg fills out, one slot per row, from the page's values starting at

@@ -121,6 +121,26 @@ func (fc *fcol) decode(n int) error {
 	return nil
 }
 
+// decodeRows is decode for a filter column of which only the rows in sel
+// (nil: all) will be read in this batch: numeric chunks read by codeReader
+// then gather only those rows when they are few (readFixed).
+func (fc *fcol) decodeRows(n int, sel []int) error {
+	if sel == nil || 2*len(sel) >= n || !fc.dec.coded || fixedWidth(fc.dec.c) == 0 {
+		return fc.decode(n)
+	}
+	fc.buf.Reset(n)
+	got, valid, err := fc.dec.cr.readFixed(fc.buf, n, fc.valid, sel)
+	fc.valid = valid
+	if err != nil {
+		return asCorrupt(err)
+	}
+	if got != n {
+		return corruptf("column chunk ends after %d of %d rows", fc.pos+int64(got), fc.rows)
+	}
+	fc.pos += int64(n)
+	return nil
+}
+
 // filteredUnit decodes unit u under preds (the filter predicates not proved
 // true for the whole unit) within ranges, sending full batches to out. It
 // returns the column whose decoding failed (-1 if none) with the error.
@@ -154,18 +174,19 @@ func (w *worker) filteredUnit(tk *task, u *unit, pf *pqFile, preds []index.Pred,
 		byCol[fc.tcol] = fc
 	}
 	// vec decodes a filter column's rows of the current batch on the first
-	// call (rowFilter.apply asks only while rows remain selected).
+	// call (rowFilter.apply asks only while rows remain selected, and says
+	// which: later steps only narrow them, and the rows kept are output).
 	var start int64
 	var n int
 	errCol := -1
-	vec := func(c int) (*columnar.Vector, error) {
+	vec := func(c int, sel []int) (*columnar.Vector, error) {
 		fc := byCol[c]
 		if fc.gen != w.gen {
 			if err := fc.moveTo(start); err != nil {
 				errCol = fc.tcol
 				return nil, err
 			}
-			if err := fc.decode(n); err != nil {
+			if err := fc.decodeRows(n, sel); err != nil {
 				errCol = fc.tcol
 				return nil, err
 			}

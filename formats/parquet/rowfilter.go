@@ -33,9 +33,10 @@ type rowFilter struct {
 
 // apply returns the rows in [0, n) where every predicate holds, in order.
 // vec decodes (on first call for the batch) and returns the vector of a
-// table column; its error is returned as is. The result is valid until the
+// table column, of which only the rows in sel (nil: all) will be read in
+// this batch; its error is returned as is. The result is valid until the
 // next call.
-func (f *rowFilter) apply(preds []index.Pred, vec func(col int) (*columnar.Vector, error), n int) ([]int, error) {
+func (f *rowFilter) apply(preds []index.Pred, vec func(col int, sel []int) (*columnar.Vector, error), n int) ([]int, error) {
 	f.steps = compileSteps(f.steps[:0], preds)
 	f.sel = grow(f.sel, n)
 	dense := true // f.sel is implicitly 0..n-1
@@ -56,7 +57,11 @@ func (f *rowFilter) apply(preds []index.Pred, vec func(col int) (*columnar.Vecto
 			dense = false
 			continue
 		}
-		v, err := vec(st.col)
+		var rows []int // the rows this and later steps read
+		if !dense {
+			rows = f.sel
+		}
+		v, err := vec(st.col, rows)
 		if err != nil {
 			return nil, err
 		}
@@ -78,10 +83,14 @@ func (f *rowFilter) apply(preds []index.Pred, vec func(col int) (*columnar.Vecto
 // markStep keeps the selected rows where p holds, through mark (the
 // general path: OR, IN, <>, strings, booleans, NaN constants). The columns
 // p reads are decoded first.
-func (f *rowFilter) markStep(p index.Pred, vec func(col int) (*columnar.Vector, error), dense bool, n int) error {
+func (f *rowFilter) markStep(p index.Pred, vec func(col int, sel []int) (*columnar.Vector, error), dense bool, n int) error {
 	f.cols = p.Cols(f.cols[:0])
+	var rows []int // the rows this and later steps read
+	if !dense {
+		rows = f.sel
+	}
 	for _, c := range f.cols {
-		if _, err := vec(c); err != nil {
+		if _, err := vec(c, rows); err != nil {
 			return err
 		}
 	}
@@ -92,14 +101,14 @@ func (f *rowFilter) markStep(p index.Pred, vec func(col int) (*columnar.Vector, 
 		}
 	}
 	if p.Op != index.Or && p.Op != index.IsNull && p.Op != index.IsNotNull {
-		if v, _ := vec(p.Col); v.Dict != nil {
+		if v, _ := vec(p.Col, rows); v.Dict != nil {
 			// A string column read as codes: one table lookup per row.
 			d, codes, _ := dict.Of(v)
 			f.sel = selectCodes(f.codes.table(d, p), codes, v.Valid, f.sel)
 			return nil
 		}
 	}
-	f.sel = f.markSel(p, func(c int) *columnar.Vector { v, _ := vec(c); return v }, f.sel)
+	f.sel = f.markSel(p, func(c int) *columnar.Vector { v, _ := vec(c, rows); return v }, f.sel)
 	return nil
 }
 

@@ -77,6 +77,9 @@ func (w *Window) String() string {
 	s := "Window"
 	for _, f := range w.Funcs {
 		s += " " + f.Name
+		if fr := f.Frame.String(); fr != "" && !rankingFuncs[f.Name] {
+			s += "[" + fr + "]"
+		}
 	}
 	return s
 }

@@ -1,6 +1,10 @@
 package executor
 
-import "github.com/b2sql/b2sql/columnar"
+import (
+	"fmt"
+
+	"github.com/b2sql/b2sql/columnar"
+)
 
 // FrameExclude is a frame's EXCLUDE clause: which rows around the current
 // one leave its frame after the bounds are applied (SQL:2011, DuckDB).
@@ -99,4 +103,51 @@ func (fb *frameBounds) excluded(i, k int) bool {
 		return k != i && k >= fb.peerStart[i] && k < fb.peerEnd[i]
 	}
 	return false
+}
+
+// rankingFuncs ignore the frame: their value depends on the partition and
+// the order only.
+var rankingFuncs = map[string]bool{"row_number": true, "rank": true, "dense_rank": true, "ntile": true,
+	"lag": true, "lead": true, "percent_rank": true, "cume_dist": true}
+
+// String renders a frame for EXPLAIN as SQL, or "" for the default frame
+// (RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW, or the whole
+// partition).
+func (fr WindowFrame) String() string {
+	unit := "RANGE"
+	switch {
+	case fr.Rows:
+		unit = "ROWS"
+	case fr.Groups:
+		unit = "GROUPS"
+	}
+	if unit == "RANGE" && fr.StartUnbounded && !fr.StartRange && !fr.EndRange && fr.Exclude == ExcludeNoOthers {
+		return "" // the default frame, with or without ORDER BY
+	}
+	bound := func(unbounded, isRange bool, off int64, dist float64, start bool) string {
+		switch {
+		case unbounded && start:
+			return "UNBOUNDED PRECEDING"
+		case unbounded:
+			return "UNBOUNDED FOLLOWING"
+		case unit == "RANGE" && !isRange:
+			return "CURRENT ROW"
+		case unit == "RANGE":
+			if dist < 0 {
+				return fmt.Sprintf("%g PRECEDING", -dist)
+			}
+			return fmt.Sprintf("%g FOLLOWING", dist)
+		case off < 0:
+			return fmt.Sprintf("%d PRECEDING", -off)
+		case off > 0:
+			return fmt.Sprintf("%d FOLLOWING", off)
+		}
+		return "CURRENT ROW"
+	}
+	s := fmt.Sprintf("%s BETWEEN %s AND %s", unit, bound(fr.StartUnbounded, fr.StartRange, fr.Start, fr.StartDist, true),
+		bound(fr.EndUnbounded, fr.EndRange, fr.End, fr.EndDist, false))
+	if ex := [...]string{"", " EXCLUDE CURRENT ROW", " EXCLUDE GROUP", " EXCLUDE TIES"}; int(fr.Exclude) < len(ex) {
+		s += ex[fr.Exclude]
+	}
+	return s
 }

@@ -149,3 +149,21 @@ func TestWindowIgnoreNulls(t *testing.T) {
 		}
 	})
 }
+
+func TestWindowFrameString(t *testing.T) {
+	for _, tc := range []struct {
+		fr   WindowFrame
+		want string
+	}{
+		{WindowFrame{StartUnbounded: true}, ""},
+		{WindowFrame{StartUnbounded: true, EndUnbounded: true}, ""},
+		{WindowFrame{Rows: true, Start: -3, End: 0}, "ROWS BETWEEN 3 PRECEDING AND CURRENT ROW"},
+		{WindowFrame{Groups: true, Start: 1, EndUnbounded: true, Exclude: ExcludeGroup}, "GROUPS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING EXCLUDE GROUP"},
+		{WindowFrame{StartRange: true, StartDist: -0.5, EndRange: true, EndDist: 2}, "RANGE BETWEEN 0.5 PRECEDING AND 2 FOLLOWING"},
+		{WindowFrame{StartUnbounded: true, EndUnbounded: true, Exclude: ExcludeCurrentRow}, "RANGE BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING EXCLUDE CURRENT ROW"},
+	} {
+		if got := tc.fr.String(); got != tc.want {
+			t.Errorf("%+v: got %q, want %q", tc.fr, got, tc.want)
+		}
+	}
+}

@@ -253,8 +253,12 @@ func (b *binder) windowFrame(fr *sqlparser.Frame, order []planner.SortKey, at in
 			if iv, ok := fb.Expr.(*sqlparser.IntervalExpr); ok && hasCalendarUnit("1 "+iv.Unit) {
 				return b.errAt(at, ErrUnsupported, "RANGE offsets in months, quarters or years are not supported")
 			}
-			x, err := b.bindExpr(fb.Expr, ectx{sp: span{at, len(b.q.toks)}, clause: "OVER"})
-			if err != nil {
+			var x planner.Expr
+			var err error
+			if k := map[bool]int{true: 0, false: 1}[start]; fw.hasDist[k] {
+				// A fractional offset (bind_window_frame.go).
+				x = &planner.Const{Val: columnar.FloatValue(columnar.TFloat64, fw.dist[k])}
+			} else if x, err = b.bindExpr(fb.Expr, ectx{sp: span{at, len(b.q.toks)}, clause: "OVER"}); err != nil {
 				return err
 			}
 			if !out.Rows && !out.Groups {

@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/b2sql/b2sql/planner"
@@ -12,6 +13,10 @@ import (
 type winFrameWords struct {
 	groups  bool
 	exclude planner.FrameExclude
+	// dist holds a fractional offset of the frame's start (0) or end
+	// (1) bound, written as 0 for MySQL's grammar (hasDist says which).
+	dist    [2]float64
+	hasDist [2]bool
 }
 
 // frameBoundStart reports whether t can start a frame extent (after
@@ -89,5 +94,30 @@ func (w *rewriter) nullsWords(i int) error {
 		w.rw.winNullsMode = map[int]nullsMode{}
 	}
 	w.rw.winNullsMode[over] = nullsMode{ignore: w.toks[i].is("IGNORE"), at: i}
+	return nil
+}
+
+// frameOffset records the fractional number at token i, a bound of the
+// frame of the window whose "(" is token open, and writes it as 0. The
+// bound is the end when an AND comes between the frame's unit and i.
+func (w *rewriter) frameOffset(i, open int) error {
+	t := w.toks[i]
+	v, err := strconv.ParseFloat(t.val, 64)
+	if err != nil {
+		return w.errAt(t, ErrSyntax, syntaxNear(w.src, t))
+	}
+	end := 0
+	for k := i - 1; k > open && !(w.toks[k].is("ROWS") || w.toks[k].is("RANGE") || w.toks[k].is("GROUPS")); k-- {
+		if w.toks[k].is("AND") {
+			end = 1
+		}
+	}
+	if w.rw.winFrame == nil {
+		w.rw.winFrame = map[int]winFrameWords{}
+	}
+	fw := w.rw.winFrame[open]
+	fw.dist[end], fw.hasDist[end] = v, true
+	w.rw.winFrame[open] = fw
+	w.tok(t, "0")
 	return nil
 }

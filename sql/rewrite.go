@@ -211,6 +211,11 @@ func rewrite(src Source, toks []token) (*rewritten, error) {
 			wins[len(wins)-1].frame = true
 			i += n - 1
 			continue
+		case len(wins) > 0 && wins[len(wins)-1].depth == depth && wins[len(wins)-1].frame && t.kind == tkNumber && (next.is("PRECEDING") || next.is("FOLLOWING")) && strings.ContainsAny(t.val, ".eE"):
+			// RANGE BETWEEN 2.5 PRECEDING …: MySQL's grammar takes integers only.
+			if err := w.frameOffset(i, wins[len(wins)-1].open); err != nil {
+				return nil, err
+			}
 		case (t.is("IGNORE") || t.is("RESPECT")) && next.is("NULLS") && (tokAt(i+2).isOp(")") || prev.isOp(")") && tokAt(i+2).is("OVER")):
 			// lag(x IGNORE NULLS) OVER …, lag(x) IGNORE NULLS OVER …
 			if err := w.nullsWords(i); err != nil {

@@ -100,6 +100,7 @@ package planner
 //	format_bytes, format_bytes_decimal  BIGINT VARCHAR   (formatReadableSize, formatReadableDecimalSize)
 //	error         VARCHAR                      NULL      fails the query with the message when evaluated
 //	uuid                                       VARCHAR   (gen_random_uuid) version 4, per row; Volatile
+//	nfc_normalize, strip_accents  VARCHAR      VARCHAR   Unicode NFC; decomposed with combining marks dropped
 //
 // mod(a, b) binds to %, date_add(d, i) to TIMESTAMP + INTERVAL. The
 // functions from replace on run row by row (executor/call_more.go).

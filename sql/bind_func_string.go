@@ -30,6 +30,8 @@ func init() {
 		"ilike_escape":            {"ilike_escape", []argKind{aStr, aStr, aStr}, 0, columnar.TBool},
 		"not_ilike_escape":        {"not_ilike_escape", []argKind{aStr, aStr, aStr}, 0, columnar.TBool},
 		"error":                   {"error", []argKind{aStr}, 0, columnar.TNull},
+		"nfc_normalize":           {"nfc_normalize", []argKind{aStr}, 0, columnar.TVarchar},
+		"strip_accents":           {"strip_accents", []argKind{aStr}, 0, columnar.TVarchar},
 	} {
 		moreSigs[name] = sig
 	}

@@ -75,6 +75,11 @@ type binder struct {
 	scope  []planner.Column       // columns of the FROM tables; Table is the qualifier
 	quals  []string               // qualifiers in scope
 	hidden map[planner.ColID]bool // scope columns merged by USING: qualified access only
+	// unreadable maps the lower-case names of columns a FROM table has
+	// but does not expose (nested Parquet columns, CTable kinds b2sql
+	// cannot read) to the table's name, for a better error than
+	// "unknown column".
+	unreadable map[string]string
 	lits   map[*planner.Const]litInfo
 	// calMonths counts the calendar months of INTERVAL literals
 	// (interval_calendar.go); shared with nested queries like lits.
@@ -213,6 +218,15 @@ func (b *binder) bindTableName(tn sqlparser.TableName, alias string) (planner.No
 func (b *binder) scan(tbl planner.Table, name, alias string) *planner.Scan {
 	schema := tbl.Schema()
 	s := &planner.Scan{Table: tbl, Name: name, Alias: alias, Limit: -1}
+	if sk, ok := tbl.(interface{ Skipped() []string }); ok {
+		for _, p := range sk.Skipped() {
+			top, _, _ := strings.Cut(p, ".") // a nested leaf's path: its column first
+			if b.unreadable == nil {
+				b.unreadable = map[string]string{}
+			}
+			b.unreadable[strings.ToLower(top)] = alias
+		}
+	}
 	for i, f := range schema {
 		c := b.newCol(f.Name, alias, f.Type)
 		s.TableCols = append(s.TableCols, i)

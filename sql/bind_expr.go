@@ -137,6 +137,9 @@ func (b *binder) bindColumn(e *sqlparser.ColName, c ectx) (planner.Expr, error) 
 		if b.enclosingHas(qual, name, 0) {
 			return nil, b.errAt(at, ErrUnsupported, fmt.Sprintf("a subquery in FROM or WITH that reads %q of an enclosing query (a correlated derived table) is not supported", full))
 		}
+		if t, ok := b.unreadable[strings.ToLower(name)]; ok && (qual == "" || strings.EqualFold(qual, t)) {
+			return nil, b.errAt(at, ErrUnsupported, fmt.Sprintf("column %q of %s is of a type b2sql does not read (a nested LIST, STRUCT or MAP, or a CTable column kind it cannot decode)", name, t))
+		}
 		names := make([]string, len(b.scope))
 		for i, col := range b.scope {
 			names[i] = col.Name

@@ -31,9 +31,11 @@ func (b *binder) starExclusions(k int) (map[string]bool, error) {
 }
 
 // excludedAll reports an EXCLUDE name of star k that matched no column.
+// A column the table has but b2sql does not read is not in the star
+// anyway: excluding it is no error.
 func (b *binder) excludedAll(k int, exclude map[string]bool) error {
 	for _, n := range b.q.rw.starExclude[k] {
-		if exclude[strings.ToLower(n)] {
+		if _, unread := b.unreadable[strings.ToLower(n)]; exclude[strings.ToLower(n)] && !unread {
 			return b.errAt(b.q.findName("", n, b.cl.sel), ErrUnknownColumn, fmt.Sprintf("column %q in EXCLUDE is not in the FROM clause", n))
 		}
 	}

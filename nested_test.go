@@ -1,0 +1,75 @@
+package b2sql_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	b2sql "github.com/b2sql/b2sql"
+)
+
+// TestNestedColumns: a Parquet file with LIST and STRUCT columns (which
+// b2sql does not read) still serves its flat columns; naming a nested one
+// says what it is instead of "unknown column", and * EXCLUDE may name it.
+func TestNestedColumns(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "n.parquet")
+	sc := arrow.NewSchema([]arrow.Field{
+		{Name: "id", Type: arrow.PrimitiveTypes.Int64},
+		{Name: "tags", Type: arrow.ListOf(arrow.PrimitiveTypes.Int32), Nullable: true},
+		{Name: "pt", Type: arrow.StructOf(arrow.Field{Name: "x", Type: arrow.PrimitiveTypes.Int32}), Nullable: true},
+	}, nil)
+	mem := memory.DefaultAllocator
+	rb := array.NewRecordBuilder(mem, sc)
+	defer rb.Release()
+	for i := range 3 {
+		rb.Field(0).(*array.Int64Builder).Append(int64(i + 1))
+		lb := rb.Field(1).(*array.ListBuilder)
+		lb.Append(true)
+		lb.ValueBuilder().(*array.Int32Builder).Append(int32(i))
+		sb := rb.Field(2).(*array.StructBuilder)
+		sb.Append(true)
+		sb.FieldBuilder(0).(*array.Int32Builder).Append(int32(10 * i))
+	}
+	rec := rb.NewRecord()
+	defer rec.Release()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fw, err := pqarrow.NewFileWriter(sc, f, parquet.NewWriterProperties(), pqarrow.DefaultWriterProps())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := fw.Write(rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := fw.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	db, err := b2sql.Open("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if got := queryText(t, db, "SELECT sum(id) FROM '"+path+"'"); got != "6" {
+		t.Errorf("sum(id) = %q, want 6", got)
+	}
+	if got := queryText(t, db, "SELECT * EXCLUDE (tags, pt) FROM '"+path+"' ORDER BY id"); got != "1\n2\n3" {
+		t.Errorf("* EXCLUDE (tags, pt) = %q", got)
+	}
+	for _, q := range []string{"SELECT tags FROM '" + path + "'", "SELECT n.pt FROM '" + path + "' n"} {
+		_, err := db.Query(context.Background(), q)
+		if err == nil || !strings.Contains(err.Error(), "line 1:8") || !strings.Contains(err.Error(), "nested LIST, STRUCT or MAP") {
+			t.Errorf("%s: %v, want a positioned error naming the nested type", q, err)
+		}
+	}
+}

@@ -80,7 +80,7 @@ type binder struct {
 	// cannot read) to the table's name, for a better error than
 	// "unknown column".
 	unreadable map[string]string
-	lits   map[*planner.Const]litInfo
+	lits       map[*planner.Const]litInfo
 	// calMonths counts the calendar months of INTERVAL literals
 	// (interval_calendar.go); shared with nested queries like lits.
 	calMonths map[*planner.Const]int64

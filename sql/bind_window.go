@@ -14,6 +14,9 @@ import (
 type winState struct {
 	funcs []planner.WindowFunc
 	cols  []planner.Column
+	// binding counts the window calls whose arguments, PARTITION BY or
+	// ORDER BY are being bound: a window call inside them is nested.
+	binding int
 }
 
 var windowAggs = map[string]bool{"count": true, "sum": true, "avg": true, "min": true, "max": true, "mean": true}
@@ -21,9 +24,16 @@ var windowAggs = map[string]bool{"count": true, "sum": true, "avg": true, "min":
 // bindWindow binds name(args) OVER (PARTITION BY … ORDER BY … frame).
 func (b *binder) bindWindow(e *sqlparser.FuncExpr, name string, at int, c ectx) (planner.Expr, error) {
 	over := b.q.findKeyword("OVER", c.sp)
-	if b.win == nil || c.inAgg {
+	switch {
+	case b.win == nil:
 		return nil, b.errAt(over, ErrGrouping, fmt.Sprintf("window functions are not allowed in %s", c.clause))
+	case b.win.binding > 0:
+		return nil, b.errAt(over, ErrGrouping, "window functions cannot be nested")
+	case c.inAgg:
+		return nil, b.errAt(over, ErrGrouping, "aggregate function calls cannot contain window function calls")
 	}
+	b.win.binding++
+	defer func() { b.win.binding-- }()
 	spec, err := b.resolveWindow(e.Over, over)
 	if err != nil {
 		return nil, err

@@ -27,6 +27,9 @@ func (b *binder) resolveWindow(o *sqlparser.Over, over int) (windowSpec, error) 
 	ref := o.NameRef
 	for seen := 0; !ref.IsEmpty(); seen++ {
 		def, paren := b.namedWindow(ref.Lowered())
+		if def == nil && paren < 0 {
+			return spec, b.errAt(-paren-1, ErrSyntax, fmt.Sprintf("window %q is defined twice", ref.String()))
+		}
 		if def == nil {
 			at := b.q.findName("", ref.String(), span{over, len(b.q.toks)})
 			return spec, b.errAt(at, ErrUnknownColumn, fmt.Sprintf("unknown window %q", ref.String()))
@@ -64,6 +67,9 @@ func (b *binder) namedWindow(name string) (*sqlparser.WindowDef, int) {
 		if d.Name.Lowered() != name {
 			continue
 		}
+		if paren, dup := b.duplicateWindow(name); dup {
+			return nil, paren
+		}
 		toks := b.q.toks
 		for i := 0; i+2 < len(toks); i++ {
 			if (toks[i].kind == tkIdent || toks[i].kind == tkQIdent) && strings.EqualFold(toks[i].val, name) &&
@@ -74,4 +80,31 @@ func (b *binder) namedWindow(name string) (*sqlparser.WindowDef, int) {
 		return d, 0
 	}
 	return nil, 0
+}
+
+// duplicateWindow reports whether this query's WINDOW clause defines name
+// twice; the int is then the negated token index of the second
+// definition's name plus one (resolveWindow reports it there).
+func (b *binder) duplicateWindow(name string) (int, bool) {
+	defs := 0
+	for _, d := range b.q.sel.Window {
+		if d.Name.Lowered() == name {
+			defs++
+		}
+	}
+	if defs < 2 {
+		return 0, false
+	}
+	n, first := 0, 0
+	toks := b.q.toks
+	for i := 0; i+2 < len(toks); i++ {
+		if (toks[i].kind == tkIdent || toks[i].kind == tkQIdent) && strings.EqualFold(toks[i].val, name) &&
+			toks[i+1].is("AS") && toks[i+2].isOp("(") {
+			if n++; n == 2 {
+				return -(i + 1), true
+			}
+			first = i
+		}
+	}
+	return -(first + 1), true
 }

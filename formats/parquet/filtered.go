@@ -121,9 +121,9 @@ func (fc *fcol) decode(n int) error {
 	return nil
 }
 
-// decodeRows is decode for a filter column of which only the rows in sel
-// (nil: all) will be read in this batch: numeric chunks read by codeReader
-// then gather only those rows when they are few (readFixed).
+// decodeRows is decode for a column of which only the rows in sel (nil:
+// all) will be read: numeric chunks read by codeReader then gather only
+// those rows when they are few (readFixed).
 func (fc *fcol) decodeRows(n int, sel []int) error {
 	if sel == nil || 2*len(sel) >= n || !fc.dec.coded || fixedWidth(fc.dec.c) == 0 {
 		return fc.decode(n)
@@ -340,11 +340,17 @@ func (w *worker) readRows(ob *outBatch, fc *fcol, base int64, part []int) error 
 		if err := fc.moveTo(first); err != nil {
 			return err
 		}
-		if err := fc.decode(int(last - first + 1)); err != nil {
+		// Rows of this run relative to first: only they are decoded where
+		// the column can gather (decodeRows), and go to output slots Len+i ….
+		shift := int(first - base)
+		w.rel = w.rel[:0]
+		for _, r := range part[i:j] {
+			w.rel = append(w.rel, r-shift)
+		}
+		if err := fc.decodeRows(int(last-first+1), w.rel); err != nil {
 			return err
 		}
-		// Rows of this run relative to first, at output slots Len+i ….
-		if err := w.putRunRows(ob, fc, part[i:j], int(first-base), i); err != nil {
+		if err := w.putRunRows(ob, fc, part[i:j], shift, i); err != nil {
 			return err
 		}
 		i = j

@@ -234,6 +234,7 @@ type worker struct {
 	fcols map[int]*fcol
 	rf    rowFilter
 	gen   uint64 // filtered scans: counts batches (fcol.gen)
+	rel   []int  // readRows: a run's rows relative to its first
 }
 
 // unit decodes one row group into batches sent to out.

@@ -272,69 +272,6 @@ func fnDateDiff(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
 	return columnar.Value{}, fmt.Errorf("date_diff: unknown part %q", a[0].S)
 }
 
-// fnStrftime formats a DATE or TIMESTAMP with strftime codes.
-func fnStrftime(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
-	tm := time.UnixMicro(micros(a[0])).UTC()
-	f := a[1].S
-	var b strings.Builder
-	for i := 0; i < len(f); i++ {
-		if f[i] != '%' || i+1 == len(f) {
-			b.WriteByte(f[i])
-			continue
-		}
-		i++
-		switch f[i] {
-		case 'Y':
-			fmt.Fprintf(&b, "%04d", tm.Year())
-		case 'y':
-			fmt.Fprintf(&b, "%02d", tm.Year()%100)
-		case 'm':
-			fmt.Fprintf(&b, "%02d", int(tm.Month()))
-		case 'd':
-			fmt.Fprintf(&b, "%02d", tm.Day())
-		case 'e':
-			fmt.Fprintf(&b, "%d", tm.Day())
-		case 'H':
-			fmt.Fprintf(&b, "%02d", tm.Hour())
-		case 'I':
-			h := tm.Hour() % 12
-			if h == 0 {
-				h = 12
-			}
-			fmt.Fprintf(&b, "%02d", h)
-		case 'M':
-			fmt.Fprintf(&b, "%02d", tm.Minute())
-		case 'S':
-			fmt.Fprintf(&b, "%02d", tm.Second())
-		case 'f':
-			fmt.Fprintf(&b, "%06d", tm.Nanosecond()/1000)
-		case 'j':
-			fmt.Fprintf(&b, "%03d", tm.YearDay())
-		case 'p':
-			if tm.Hour() < 12 {
-				b.WriteString("AM")
-			} else {
-				b.WriteString("PM")
-			}
-		case 'b':
-			b.WriteString(tm.Month().String()[:3])
-		case 'B':
-			b.WriteString(tm.Month().String())
-		case 'a':
-			b.WriteString(tm.Weekday().String()[:3])
-		case 'A':
-			b.WriteString(tm.Weekday().String())
-		case 'w':
-			fmt.Fprintf(&b, "%d", int(tm.Weekday()))
-		case '%':
-			b.WriteByte('%')
-		default:
-			return columnar.Value{}, fmt.Errorf("strftime: unsupported format code %%%c", f[i])
-		}
-	}
-	return columnar.StringValue(b.String()), nil
-}
-
 func fnToTimestamp(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
 	s := a[0].F
 	if math.IsNaN(s) || math.IsInf(s, 0) || math.Abs(s) > 9.2e12 {

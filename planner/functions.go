@@ -58,7 +58,7 @@ package planner
 //	greatest, least  T...                      T         NULLs skipped (NULL when all are)
 //	current_date                               DATE      UTC
 //	date_diff     VARCHAR, DATE|TIMESTAMP, DATE|TIMESTAMP  BIGINT  part boundaries crossed
-//	strftime      DATE|TIMESTAMP, VARCHAR      VARCHAR   %Y %y %m %d %e %H %I %M %S %f %j %p %b %B %a %A %w %%
+//	strftime      DATE|TIMESTAMP, VARCHAR      VARCHAR   DuckDB's codes (executor/call_strftime.go); strftime(format, date) binds here too
 //	to_timestamp  DOUBLE                       TIMESTAMP epoch seconds
 //	strptime, try_strptime  VARCHAR, VARCHAR   TIMESTAMP DuckDB % codes; no match: error (try_: NULL); to_timestamp(s, fmt) binds here
 //	add_months    TIMESTAMP, BIGINT            TIMESTAMP day clamped to the month's end; TIMESTAMP ± an INTERVAL literal with months binds here

@@ -197,6 +197,11 @@ func (b *binder) scalarMore(name string, xs []planner.Expr, srcs []sqlparser.Exp
 			return nil, true, err
 		}
 		return b.calendarAdd("+", ts, xs[1]), true, nil
+	case "strftime":
+		// strftime(format, date) is accepted too, as in DuckDB.
+		if len(xs) == 2 && xs[1].Type().IsTemporal() && !xs[0].Type().IsTemporal() {
+			xs, srcs = []planner.Expr{xs[1], xs[0]}, []sqlparser.Expr{srcs[1], srcs[0]}
+		}
 	case "to_timestamp":
 		if len(xs) == 2 {
 			// to_timestamp(text, format): strptime with DuckDB's % codes.

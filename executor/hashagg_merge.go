@@ -92,6 +92,7 @@ func (s *PartitionSource) Next(ctx context.Context) (*columnar.Batch, error) {
 
 func (m *PartitionMerge) Open(ctx context.Context) error {
 	ctx, m.cancel = context.WithCancel(ctx)
+	m.cur = 0
 	np := len(m.Sources)
 	for _, s := range m.Sources {
 		s.parts = make([][]*columnar.Batch, len(m.Partials))

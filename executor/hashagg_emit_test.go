@@ -130,3 +130,29 @@ func TestHashAggSmallKeysOutgrown(t *testing.T) {
 		t.Fatalf("want the direct table kept, got %d groups", len(got))
 	}
 }
+
+// TestCompositeRepeatedSlices: a string key repeated as the same slice
+// (a join's build row over its matches) is interned once; a shorter slice
+// at the same address, and equal bytes elsewhere, still group by value.
+func TestCompositeRepeatedSlices(t *testing.T) {
+	buf := []byte("MEDIUM BURNISHED TIN")
+	other := []byte("MEDIUM BURNISHED TIN")
+	vals := [][]byte{buf, buf, buf, buf[:6], other, buf[:6], []byte("x")}
+	types := []columnar.Type{columnar.TVarchar, columnar.TInt64}
+	b := columnar.NewBatch(types, len(vals))
+	b.Len = len(vals)
+	for i, v := range vals {
+		b.Cols[0].Bytes[i] = v
+		b.Cols[1].Ints[i] = 1
+	}
+	agg := &HashAgg{
+		Input:  &batchList{types: types, batches: []*columnar.Batch{b}},
+		Groups: []Expr{ColumnExpr(0, columnar.TVarchar), ColumnExpr(1, columnar.TInt64)},
+		Aggs:   []AggSpec{{Kind: AggCountStar, Type: columnar.TInt64}},
+	}
+	got := drain(t, agg)
+	slices.Sort(got)
+	if want := []string{"MEDIUM BURNISHED TIN|1|4", "MEDIUM|1|2", "x|1|1"}; !equalStrings(got, want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+}

@@ -173,12 +173,24 @@ func (c *compositeKeys) fill(b *columnar.Batch, keys []*columnar.Vector) {
 					words[i*w+col] = uint64(id)
 				})
 			} else {
+				// A join repeats a build row's strings over its matches
+				// as the same slice: a value at the address of the
+				// previous row's is not hashed again (TPC-H Q16's p_type
+				// and p_brand over the four suppliers of each part).
 				vals := v.Bytes
+				var last []byte
+				var lastID uint64
 				forEach(b, func(i int) {
 					if v.Valid != nil && !v.Valid.Get(i) {
 						return
 					}
-					words[i*w+col] = c.intern(k, vals[i])
+					s := vals[i]
+					if len(s) > 0 && len(s) == len(last) && &s[0] == &last[0] {
+						words[i*w+col] = lastID
+						return
+					}
+					last, lastID = s, c.intern(k, s)
+					words[i*w+col] = lastID
 				})
 			}
 		}

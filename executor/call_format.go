@@ -36,6 +36,10 @@ func (a *fmtArgs) take(i int) (columnar.Value, error) {
 	return a.vals[i], nil
 }
 
+// maxFormatWidth bounds a field width: a runaway width would allocate a
+// cell of that size.
+const maxFormatWidth = 1 << 20
+
 func fnPrintf(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
 	f, args := a[0].S, &fmtArgs{fn: "printf", vals: a[1:]}
 	var b strings.Builder
@@ -53,6 +57,9 @@ func fnPrintf(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
 		}
 		spec, verb := f[i+1:j], f[j]
 		i = j
+		if w := strings.TrimLeft(strings.SplitN(spec, ".", 2)[0], "-+ #0"); len(w) > 7 || w != "" && atoiOr(w) > maxFormatWidth {
+			return columnar.Value{}, fmt.Errorf("printf: width %s is too large (at most %d)", w, maxFormatWidth)
+		}
 		if verb == '%' {
 			b.WriteByte('%')
 			continue
@@ -175,7 +182,10 @@ func fmtField(spec string, v columnar.Value) (string, error) {
 	for k < len(spec) && spec[k] >= '0' && spec[k] <= '9' {
 		k++
 	}
-	width, _ := strconv.Atoi(spec[:k])
+	width, err := strconv.Atoi(spec[:k])
+	if k > 0 && (err != nil || width > maxFormatWidth) {
+		return "", fmt.Errorf("format: width %s is too large (at most %d)", spec[:k], maxFormatWidth)
+	}
 	spec = spec[k:]
 	comma := false
 	if spec != "" && spec[0] == ',' {
@@ -271,4 +281,9 @@ func groupThousands(s string) string {
 	}
 	b.WriteString(s[end:])
 	return b.String()
+}
+
+func atoiOr(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
 }

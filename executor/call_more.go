@@ -74,6 +74,10 @@ func fnPad(left bool) rowFunc {
 		if n < 0 {
 			n = 0
 		}
+		if a[1].I > maxRepeat/utf8.UTFMax {
+			// A rune slice of that many characters would be gigabytes.
+			return columnar.Value{}, fmt.Errorf("pad: length %d exceeds %d characters", a[1].I, maxRepeat/utf8.UTFMax)
+		}
 		if len(s) >= n {
 			return columnar.StringValue(string(s[:n])), nil
 		}

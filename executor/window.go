@@ -33,6 +33,9 @@ type WindowFunc struct {
 	// IgnoreNulls (lag, lead, first_value, last_value, nth_value):
 	// rows whose argument is NULL are passed over (window_nulls.go).
 	IgnoreNulls bool
+	// SharesOrder k > 0: function k-1 (an earlier one) has the same
+	// PARTITION BY and ORDER BY, so its sorted row order is reused.
+	SharesOrder int
 }
 
 // WindowFrame bounds the rows an aggregate, first_value or last_value sees,
@@ -131,11 +134,18 @@ func (w *Window) Open(ctx context.Context) error {
 		w.store.appendRows(b, cols)
 	}
 	w.results = make([][]columnar.Value, len(w.Funcs))
+	orders := make([]*windowOrder, len(w.Funcs))
 	base := w.nCols
 	for i := range w.Funcs {
 		f := &w.Funcs[i]
 		n := len(f.exprs())
-		w.results[i] = computeWindow(f, w.store.cols[base:base+n], w.store.n)
+		vecs := w.store.cols[base : base+n]
+		if k := f.SharesOrder - 1; k >= 0 && k < i && orders[k] != nil {
+			orders[i] = orders[k] // same PARTITION BY and ORDER BY: sorted once
+		} else {
+			orders[i] = orderRows(f, vecs, w.store.n)
+		}
+		w.results[i] = computeWindowOrdered(f, vecs, orders[i])
 		base += n
 		if err := ctx.Err(); err != nil {
 			return err
@@ -174,8 +184,20 @@ func (w *Window) Next(ctx context.Context) (*columnar.Batch, error) {
 // computeWindow evaluates f for every stored row; vecs are the stored
 // partition keys, order keys and arguments, in that order.
 func computeWindow(f *WindowFunc, vecs []*columnar.Vector, n int) []columnar.Value {
+	return computeWindowOrdered(f, vecs, orderRows(f, vecs, n))
+}
+
+// windowOrder is the stored rows sorted by partition and order keys, and
+// where each partition starts (parts ends with len(perm)).
+type windowOrder struct {
+	perm  []int32
+	parts []int
+}
+
+// orderRows sorts the n stored rows for f.
+func orderRows(f *WindowFunc, vecs []*columnar.Vector, n int) *windowOrder {
 	np, no := len(f.Partition), len(f.Order)
-	part, ord, args := vecs[:np], vecs[np:np+no], vecs[np+no:]
+	part := vecs[:np]
 	pspec := make([]SortKey, np)
 	spec := append(pspec, f.Order...)
 	keys := vecs[:np+no]
@@ -184,14 +206,26 @@ func computeWindow(f *WindowFunc, vecs []*columnar.Vector, n int) []columnar.Val
 		perm[i] = int32(i)
 	}
 	slices.SortStableFunc(perm, func(a, b int32) int { return compareRows(keys, spec, int(a), int(b)) })
-	res := make([]columnar.Value, n)
+	o := &windowOrder{perm: perm}
 	for lo := 0; lo < n; {
+		o.parts = append(o.parts, lo)
 		hi := lo + 1
 		for hi < n && compareRows(part, pspec, int(perm[lo]), int(perm[hi])) == 0 {
 			hi++
 		}
-		windowPartition(f, perm[lo:hi], ord, args, res)
 		lo = hi
+	}
+	o.parts = append(o.parts, n)
+	return o
+}
+
+// computeWindowOrdered evaluates f over rows already in window order.
+func computeWindowOrdered(f *WindowFunc, vecs []*columnar.Vector, o *windowOrder) []columnar.Value {
+	np, no := len(f.Partition), len(f.Order)
+	ord, args := vecs[np:np+no], vecs[np+no:]
+	res := make([]columnar.Value, len(o.perm))
+	for k := 0; k+1 < len(o.parts); k++ {
+		windowPartition(f, o.perm[o.parts[k]:o.parts[k+1]], ord, args, res)
 	}
 	return res
 }

@@ -167,3 +167,28 @@ func TestWindowFrameString(t *testing.T) {
 		}
 	}
 }
+
+// Functions over one window share its sort (SharesOrder) and still give
+// each its own values.
+func TestWindowSharesOrder(t *testing.T) {
+	runSizes(t, func(t *testing.T, n int) {
+		name := ColumnExpr(1, columnar.TVarchar)
+		id := ColumnExpr(0, columnar.TInt64)
+		score := ColumnExpr(2, columnar.TFloat64)
+		part, ord := []Expr{name}, []SortKey{{Expr: id}}
+		w := &Window{Input: people(n), Funcs: []WindowFunc{
+			{Name: "row_number", Partition: part, Order: ord, Type: columnar.TInt64},
+			{Name: "sum", Args: []Expr{score}, Partition: part, Order: ord, Type: columnar.TFloat64, Frame: WindowFrame{StartUnbounded: true}, SharesOrder: 1},
+			{Name: "lag", Args: []Expr{id}, Partition: part, Order: ord, Type: columnar.TInt64, Offset: 1, Default: i64(0), SharesOrder: 1},
+		}}
+		got := drain(t, w)
+		// as TestWindow: ann 1,4,8; bob 2,6,9; cid 3; dee 5; eve 7
+		want := []string{
+			"1|ann|3.5|1|3.5|0", "2|bob|1.0|1|1.0|0", "3|cid|NULL|1|NULL|0", "4|ann|2.0|2|5.5|1", "5|dee|3.5|1|3.5|0",
+			"6|bob|-1.0|2|0.0|2", "7|eve|10.25|1|10.25|0", "8|ann|0.5|3|6.0|4", "9|bob|2.0|3|2.0|6",
+		}
+		if !equalStrings(got, want) {
+			t.Fatalf("got %v\nwant %v", got, want)
+		}
+	})
+}

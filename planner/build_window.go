@@ -1,6 +1,12 @@
 package planner
 
-import "github.com/b2sql/b2sql/executor"
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/b2sql/b2sql/executor"
+)
 
 func (bd *builder) buildWindow(n *Window) (executor.Operator, error) {
 	in, err := bd.build(n.Input)
@@ -9,7 +15,8 @@ func (bd *builder) buildWindow(n *Window) (executor.Operator, error) {
 	}
 	lay := layout(n.Input.Schema())
 	op := &executor.Window{Input: in}
-	for _, f := range n.Funcs {
+	orders := map[string]int{} // window order key -> first function with it
+	for i, f := range n.Funcs {
 		wf := executor.WindowFunc{Name: f.Name, Type: f.Type, Offset: f.Offset, Default: f.Default,
 			Param: f.Param, Distinct: f.Distinct, Frame: executor.WindowFrame(f.Frame), IgnoreNulls: f.IgnoreNulls}
 		for _, a := range f.Args {
@@ -28,6 +35,12 @@ func (bd *builder) buildWindow(n *Window) (executor.Operator, error) {
 		}
 		if wf.Order, err = compileKeys(f.Order, lay); err != nil {
 			return nil, err
+		}
+		key := windowOrderKey(f)
+		if k, ok := orders[key]; ok {
+			wf.SharesOrder = k + 1
+		} else {
+			orders[key] = i
 		}
 		op.Funcs = append(op.Funcs, wf)
 	}
@@ -51,4 +64,28 @@ func pruneWindow(n *Window, need map[ColID]bool) Node {
 	c := *n
 	c.Input = prune(n.Input, restrict(child, n.Input.Schema()))
 	return &c
+}
+
+// windowOrderKey identifies a function's PARTITION BY and ORDER BY: the
+// expressions as EXPLAIN prints them plus the column IDs they read (two
+// columns may print alike), the directions and NULL placements.
+func windowOrderKey(f WindowFunc) string {
+	var b strings.Builder
+	ids := func(e Expr) []ColID {
+		set := map[ColID]bool{}
+		ExprCols(e, set)
+		var out []ColID
+		for id := range set {
+			out = append(out, id)
+		}
+		slices.Sort(out)
+		return out
+	}
+	for _, p := range f.Partition {
+		fmt.Fprintf(&b, "P %s %v;", p, ids(p))
+	}
+	for _, k := range f.Order {
+		fmt.Fprintf(&b, "O %s %v %v %v;", k.Expr, ids(k.Expr), k.Desc, k.NullsFirst)
+	}
+	return b.String()
 }

@@ -57,8 +57,10 @@ func fnPrintf(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
 		}
 		spec, verb := f[i+1:j], f[j]
 		i = j
-		if w := strings.TrimLeft(strings.SplitN(spec, ".", 2)[0], "-+ #0"); len(w) > 7 || w != "" && atoiOr(w) > maxFormatWidth {
-			return columnar.Value{}, fmt.Errorf("printf: width %s is too large (at most %d)", w, maxFormatWidth)
+		for _, w := range strings.SplitN(strings.TrimLeft(spec, "-+ #0"), ".", 2) {
+			if len(w) > 7 || w != "" && atoiOr(w) > maxFormatWidth {
+				return columnar.Value{}, fmt.Errorf("printf: width or precision %s is too large (at most %d)", w, maxFormatWidth)
+			}
 		}
 		if verb == '%' {
 			b.WriteByte('%')
@@ -198,6 +200,9 @@ func fmtField(spec string, v columnar.Value) (string, error) {
 			k++
 		}
 		prec, spec = spec[:k], spec[k:]
+		if p := prec[1:]; len(p) > 7 || atoiOr(p) > maxFormatWidth {
+			return "", fmt.Errorf("format: precision %s is too large (at most %d)", p, maxFormatWidth)
+		}
 	}
 	if len(spec) > 1 {
 		return "", fmt.Errorf("format: bad format spec %q", spec)

@@ -80,6 +80,12 @@ func fnEven(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
 // rounding): round_even(2.5, 0) = 2, round_even(3.5, 0) = 4.
 func fnRoundEven(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
 	p := math.Pow(10, float64(a[1].I))
+	switch x := a[0].F; {
+	case math.IsInf(p, 1) || math.IsInf(x*p, 0):
+		return columnar.FloatValue(t, x), nil // more digits than a double has
+	case p == 0:
+		return columnar.FloatValue(t, math.Copysign(0, x)), nil
+	}
 	return columnar.FloatValue(t, math.RoundToEven(a[0].F*p)/p), nil
 }
 

@@ -187,14 +187,11 @@ func (j *HashJoin) buildSide(ctx context.Context, right Operator) error {
 	}
 	j.build = newRowStore(right.Types())
 	reserveRows(j.build, j.BuildRows) // hashjoin_store.go
-	for _, f := range j.Filters {
-		f.reserve(j.BuildRows)
-	}
 	j.table, j.ints, j.multi = map[string][]int32{}, nil, nil
 	if len(j.RightKeys) == 1 && j.RightKeys[0].Type().Phys() == columnar.PhysInt {
-		j.ints = newIntTable(j.BuildRows)
+		j.ints = newIntTable()
 	} else if allInts(j.RightKeys) {
-		j.multi = newMultiIntTable(len(j.RightKeys), j.BuildRows)
+		j.multi = newMultiIntTable(len(j.RightKeys))
 	}
 	j.all = j.all[:0]
 	j.buildNull = false

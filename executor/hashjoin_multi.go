@@ -25,8 +25,10 @@ type multiIntTable struct {
 	used  int
 	tuple []int64 // scratch: the key being inserted or probed
 
-	tuples []int64 // building: the inserted tuples, nk keys each
-	ins    []int32 // building: their rows
+	tb     blockList[int64] // building: the inserted tuples, nk keys each
+	ib     blockList[int32] // building: their rows (hashjoin_blocks.go)
+	tuples []int64          // finishing: tb laid out flat
+	ins    []int32          // finishing: ib laid out flat
 
 	// Packed tuples: key c minus lo[c] takes the bits from off[c] on;
 	// span[c] is hi[c] - lo[c] as unsigned.
@@ -35,25 +37,22 @@ type multiIntTable struct {
 	span, off []uint64
 }
 
-// newMultiIntTable returns a table of nk-key tuples with room reserved for
-// about rows tuples (a planner estimate, 0 when unknown; at most
-// intTableReserve).
-func newMultiIntTable(nk, rows int) *multiIntTable {
-	rows = min(rows, intTableReserve)
-	return &multiIntTable{nk: nk, tuple: make([]int64, nk), tuples: make([]int64, 0, nk*rows), ins: make([]int32, 0, rows)}
+// newMultiIntTable returns an empty table of nk-key tuples.
+func newMultiIntTable(nk int) *multiIntTable {
+	return &multiIntTable{nk: nk, tuple: make([]int64, nk)}
 }
 
 // finish builds the table from the inserted tuples: packed when the keys'
 // ranges allow, else chained. No insert may follow.
 func (t *multiIntTable) finish() {
+	t.tuples, t.ins = t.tb.flat(), t.ib.flat()
 	n := len(t.ins)
 	if t.pack() {
-		t.packed = newIntTable(0)
-		t.packed.keys = make([]int64, n)
-		for i := range n {
-			t.packed.keys[i], _ = t.packKey(t.tuples[i*t.nk : (i+1)*t.nk])
+		t.packed = newIntTable()
+		for i, r := range t.ins {
+			k, _ := t.packKey(t.tuples[i*t.nk : (i+1)*t.nk])
+			t.packed.insert(k, r)
 		}
-		t.packed.ins = t.ins
 		t.packed.finish()
 		t.tuples, t.ins = nil, nil
 		return
@@ -176,8 +175,8 @@ func equalInts(a, b []int64) bool {
 // insert adds build row r (rows inserted in increasing order) with the
 // key tuple in t.tuple.
 func (t *multiIntTable) insert(r int32) {
-	t.tuples = append(t.tuples, t.tuple...)
-	t.ins = append(t.ins, r)
+	t.tb.add(t.tuple...)
+	t.ib.add(r)
 }
 
 // chain links build row r with the key tuple in t.tuple into the chained

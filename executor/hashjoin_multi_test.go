@@ -57,7 +57,7 @@ func TestHashJoinTwoIntKeys(t *testing.T) {
 // times).
 func TestMultiIntTableResize(t *testing.T) {
 	for _, scale := range []int64{1, 1 << 40} {
-		tab := newMultiIntTable(2, 0)
+		tab := newMultiIntTable(2)
 		r := int32(0)
 		for a := range 300 {
 			for b := range 20 {
@@ -86,7 +86,7 @@ func TestMultiIntTableResize(t *testing.T) {
 // packed and (with keys at both ends of int64) chained.
 func TestMultiIntTableThreeKeys(t *testing.T) {
 	for _, extra := range []bool{false, true} {
-		tab := newMultiIntTable(3, 4)
+		tab := newMultiIntTable(3)
 		build := [][3]int64{{1, 2, 3}, {1, 2, 4}, {3, 2, 1}, {1, 2, 3}}
 		if extra {
 			build = append(build, [3]int64{math.MinInt64, 0, math.MaxInt64})

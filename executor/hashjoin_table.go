@@ -19,9 +19,11 @@ type intTable struct {
 	slots []intSlot // power-of-two many, at most half used
 	used  int       // occupied slots (distinct keys)
 
-	keys []int64 // building: the inserted keys, in order
-	ins  []int32 // building: their rows
-	rows []int32 // finished: the build rows grouped by key
+	kb   blockList[int64] // building: the inserted keys, in order
+	ib   blockList[int32] // building: their rows (hashjoin_blocks.go)
+	keys []int64          // finishing: kb laid out flat
+	ins  []int32          // finishing: ib laid out flat
+	rows []int32          // finished: the build rows grouped by key
 
 	// Dense keys (hashjoin_dense.go): instead of slots, key lo+o has rows
 	// rows[dense[o]:dense[o+1]].
@@ -35,15 +37,8 @@ type intSlot struct {
 	x   int32 // finishing: the key's group; finished: its first position in rows
 }
 
-// intTableReserve bounds the keys reserved from an estimate up front.
-const intTableReserve = 1 << 16
-
-// newIntTable returns a table whose key list has room for about rows
-// keys (a planner estimate, 0 when unknown; at most intTableReserve).
-func newIntTable(rows int) *intTable {
-	rows = min(rows, intTableReserve)
-	return &intTable{keys: make([]int64, 0, rows), ins: make([]int32, 0, rows)}
-}
+// newIntTable returns an empty table.
+func newIntTable() *intTable { return &intTable{} }
 
 func (t *intTable) resize(n int) {
 	old := t.slots
@@ -77,8 +72,8 @@ func (t *intTable) find(k int64) int {
 // insert adds build row r (rows are inserted in increasing order) with
 // key k.
 func (t *intTable) insert(k int64, r int32) {
-	t.keys = append(t.keys, k)
-	t.ins = append(t.ins, r)
+	t.kb.add(k)
+	t.ib.add(r)
 }
 
 // intTableMaxStart bounds the slots finish starts with: past it, a build
@@ -90,6 +85,7 @@ const intTableMaxStart = 1 << 21
 // key (a counting sort by group, so a key's rows keep their insertion
 // order) and points every slot at its group. No insert may follow.
 func (t *intTable) finish() {
+	t.keys, t.ins = t.kb.flat(), t.ib.flat()
 	n := len(t.keys)
 	if t.finishDense() {
 		return

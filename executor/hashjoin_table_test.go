@@ -20,7 +20,7 @@ func TestIntTableGroupsRowsInOrder(t *testing.T) {
 		dense bool
 	}{{"dense", 1, true}, {"hashed", 1 << 40, false}, {"extremes", 1 << 50, false}} {
 		t.Run(tc.name, func(t *testing.T) {
-			tab := newIntTable(0)
+			tab := newIntTable()
 			// Row r has key r%5000 - 2500 (times scale) and is inserted
 			// unless r%7 == 3 (a NULL key skipped by the caller): key k's
 			// rows are k, k+5000, k+10000 minus those skipped.

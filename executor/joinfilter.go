@@ -30,8 +30,8 @@ type JoinFilter struct {
 	Desc string
 
 	ready  atomic.Bool
-	keys   []int64 // collected during the build; nil once finished
-	empty  bool    // the build side has no non-NULL key
+	keys   blockList[int64] // collected during the build (hashjoin_blocks.go); empty once finished
+	empty  bool             // the build side has no non-NULL key
 	lo, hi int64
 	bitmap []uint64 // bit k-lo, when the range is small
 	bloom  blockedBloom
@@ -49,50 +49,46 @@ const bitmapLimit = 1 << 20
 // reset prepares the filter for a new build (a join may be reopened).
 func (f *JoinFilter) reset() {
 	f.ready.Store(false)
-	f.keys = f.keys[:0]
+	f.keys = blockList[int64]{}
 	f.Dropped.Store(0)
 }
 
-// reserve makes room for n build keys (the planner's estimate of the
-// build rows; 0 when unknown), so collecting them does not copy the list
-// at every doubling.
-func (f *JoinFilter) reserve(n int) {
-	n = min(n, 1<<20) // an estimate can be far too high: 8 MiB at most up front
-	if n > cap(f.keys) {
-		f.keys = make([]int64, 0, n)
-	}
-}
-
 // add collects one build key.
-func (f *JoinFilter) add(k int64) { f.keys = append(f.keys, k) }
+func (f *JoinFilter) add(k int64) { f.keys.add(k) }
 
 // finish turns the collected keys into the range and membership test and
 // publishes the filter.
 func (f *JoinFilter) finish() {
-	keys := f.keys
-	f.keys = nil
+	blocks, n := f.keys.blocks, f.keys.n
+	f.keys = blockList[int64]{}
 	f.bitmap, f.bloom = nil, blockedBloom{}
-	f.empty = len(keys) == 0
+	f.empty = n == 0
 	if f.empty {
 		f.ready.Store(true)
 		return
 	}
-	lo, hi := keys[0], keys[0]
-	for _, k := range keys {
-		lo, hi = min(lo, k), max(hi, k)
+	lo, hi := blocks[0][0], blocks[0][0]
+	for _, b := range blocks {
+		for _, k := range b {
+			lo, hi = min(lo, k), max(hi, k)
+		}
 	}
 	f.lo, f.hi = lo, hi
 	width := uint64(hi) - uint64(lo) // fits: hi >= lo
-	if width < bitmapLimit || width < 32*uint64(len(keys)) {
+	if width < bitmapLimit || width < 32*uint64(n) {
 		f.bitmap = make([]uint64, width/64+1)
-		for _, k := range keys {
-			d := uint64(k) - uint64(lo)
-			f.bitmap[d>>6] |= 1 << (d & 63)
+		for _, b := range blocks {
+			for _, k := range b {
+				d := uint64(k) - uint64(lo)
+				f.bitmap[d>>6] |= 1 << (d & 63)
+			}
 		}
 	} else {
-		f.bloom = newBlockedBloom(len(keys))
-		for _, k := range keys {
-			f.bloom.add(k)
+		f.bloom = newBlockedBloom(n)
+		for _, b := range blocks {
+			for _, k := range b {
+				f.bloom.add(k)
+			}
 		}
 	}
 	f.ready.Store(true)

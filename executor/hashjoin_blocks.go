@@ -1,0 +1,38 @@
+package executor
+
+// blockList collects the values of a hash join's build (its keys, their
+// rows) until the table is built from them: appended into fixed-size
+// blocks, so that collecting never copies what is already stored, as a
+// slice's growth does at every step (TPC-H Q9's 800K partsupp tuples spent
+// 10% of the query's CPU in that copying), and laid out flat once at the
+// end, when the count is known.
+type blockList[T any] struct {
+	blocks [][]T
+	n      int
+}
+
+// blockLen is the values per block: 512 KB of int64.
+const blockLen = 1 << 16
+
+func (l *blockList[T]) add(vals ...T) {
+	for len(vals) > 0 {
+		if len(l.blocks) == 0 || len(l.blocks[len(l.blocks)-1]) == blockLen {
+			l.blocks = append(l.blocks, make([]T, 0, blockLen))
+		}
+		b := &l.blocks[len(l.blocks)-1]
+		k := min(len(vals), blockLen-len(*b))
+		*b = append(*b, vals[:k]...)
+		vals = vals[k:]
+		l.n += k
+	}
+}
+
+// flat returns the values as one slice and empties the list.
+func (l *blockList[T]) flat() []T {
+	out := make([]T, 0, l.n)
+	for _, b := range l.blocks {
+		out = append(out, b...)
+	}
+	l.blocks, l.n = nil, 0
+	return out
+}

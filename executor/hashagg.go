@@ -52,7 +52,7 @@ type HashAgg struct {
 	budget *Budget
 	keys   *rowStore    // one row per group: its key values
 	ints   *intKeyTable // single integer key, past the direct table
-	dense  []int32      // group id + 1 of small non-negative integer keys (0 = none yet)
+	dense  denseTable   // group id + 1 of small non-negative integer keys (hashagg_dense.go)
 	strs   map[string]int32
 	strTab *strTable      // single string key
 	comp   *compositeKeys // several keys, or one float key (hashagg_keys.go)
@@ -111,7 +111,7 @@ func (h *HashAgg) Open(ctx context.Context) error {
 	}
 	h.keys = newRowStore(gtypes)
 	h.nullGID = -1
-	h.ngroups, h.pos, h.dense, h.ints, h.strs, h.strTab, h.comp = 0, 0, nil, nil, nil, nil, nil
+	h.ngroups, h.pos, h.dense, h.ints, h.strs, h.strTab, h.comp = 0, 0, denseTable{}, nil, nil, nil, nil
 	switch {
 	case len(h.Groups) == 1 && (gtypes[0].Phys() == columnar.PhysInt || gtypes[0].Phys() == columnar.PhysUint || gtypes[0].Phys() == columnar.PhysBool):
 		h.ints = newIntKeyTable()
@@ -384,26 +384,23 @@ func (h *HashAgg) intGroup(v int64, i int, newGroup func(i int) int32) int32 {
 	// The direct table grows only while it stays dense enough (at most
 	// 16 slots per group, past a 64Ki floor), so one huge key cannot make it
 	// large; keys outside it live in the map.
-	if uint64(v) < denseKeys && (int(v) < len(h.dense) || int(v) < max(1<<16, 16*h.ngroups)) {
-		if int(v) >= len(h.dense) {
-			grown := make([]int32, min(max(int(v)+1, 2*len(h.dense), 256), denseKeys))
-			copy(grown, h.dense)
-			h.dense = grown
+	if uint64(v) < denseKeys && (int(v) < h.dense.n || int(v) < max(1<<16, 16*h.ngroups)) {
+		if int(v) >= h.dense.n {
+			old := h.dense.cover(int(v))
 			// Keys the hash table took while they were out of range are
 			// copied in: from now on their lookups stop at the direct
 			// table, so both homes agree and the stale one is never read.
 			h.ints.each(func(k int64, g int32) {
-				if uint64(k) < uint64(len(h.dense)) {
-					h.dense[k] = g + 1
+				if uint64(k) >= uint64(old) && uint64(k) < uint64(h.dense.n) {
+					*h.dense.at(k) = g + 1
 				}
 			})
 		}
-		g := h.dense[v]
-		if g == 0 {
-			g = newGroup(i) + 1
-			h.dense[v] = g
+		slot := h.dense.at(v)
+		if *slot == 0 {
+			*slot = newGroup(i) + 1
 		}
-		return g - 1
+		return *slot - 1
 	}
 	return h.ints.find(v, func() int32 { return newGroup(i) })
 }
@@ -421,8 +418,8 @@ func (h *HashAgg) assignIntGroups(b *columnar.Batch, vals []int64, valid columna
 				return
 			}
 			v := vals[i]
-			if uint64(v) < uint64(len(h.dense)) {
-				if g := h.dense[v]; g != 0 {
+			if uint64(v) < uint64(h.dense.n) {
+				if g := *h.dense.at(v); g != 0 {
 					gids[i] = g - 1
 					return
 				}
@@ -434,8 +431,8 @@ func (h *HashAgg) assignIntGroups(b *columnar.Batch, vals []int64, valid columna
 	if b.Sel == nil {
 		vals = vals[:b.Len]
 		for i, v := range vals {
-			if uint64(v) < uint64(len(h.dense)) {
-				if g := h.dense[v]; g != 0 {
+			if uint64(v) < uint64(h.dense.n) {
+				if g := *h.dense.at(v); g != 0 {
 					gids[i] = g - 1
 					continue
 				}

@@ -156,3 +156,48 @@ func TestCompositeRepeatedSlices(t *testing.T) {
 		t.Fatalf("got %v, want %v", got, want)
 	}
 }
+
+// TestHashAggDensePages: integer keys beyond one 64Ki page of the direct
+// table (denseTable), some first seen while out of its range (so kept in
+// the hash table, then copied in when the pages grow over them), plus
+// negative, huge and NULL keys. Rows: 150000, 70000, 5<<40, -7, then
+// k = 0..99999, then 70000, 150000, NULL, -7; v = 1 for every row.
+func TestHashAggDensePages(t *testing.T) {
+	types := []columnar.Type{columnar.TInt64, columnar.TInt64}
+	var rows [][]columnar.Value
+	add := func(k columnar.Value) { rows = append(rows, []columnar.Value{k, i64(1)}) }
+	for _, k := range []int64{150000, 70000, 5 << 40, -7} {
+		add(i64(k))
+	}
+	for k := int64(0); k < 100000; k++ {
+		add(i64(k))
+	}
+	add(i64(70000))
+	add(i64(150000))
+	add(null(columnar.TInt64))
+	add(i64(-7))
+	runSizes(t, func(t *testing.T, n int) {
+		agg := &HashAgg{
+			Input:  &source{types: types, rows: rows, n: n},
+			Groups: []Expr{ColumnExpr(0, columnar.TInt64)},
+			Aggs:   []AggSpec{{Kind: AggSum, Arg: ColumnExpr(1, columnar.TInt64), Type: columnar.TInt64}},
+		}
+		got := map[string]bool{}
+		for _, r := range drain(t, agg) {
+			got[r] = true
+		}
+		// 100000 keys 0..99999 (70000 three times), 150000 twice,
+		// 5<<40 once, -7 twice, NULL once.
+		if len(got) != 100004 {
+			t.Fatalf("got %d groups, want 100004", len(got))
+		}
+		for _, want := range []string{"0|1", "65535|1", "65536|1", "70000|3", "99999|1", "150000|2", fmt.Sprintf("%d|1", int64(5<<40)), "-7|2", "NULL|1"} {
+			if !got[want] {
+				t.Fatalf("missing %s", want)
+			}
+		}
+		if agg.dense.n <= 65536 {
+			t.Fatalf("dense table covers %d keys, want more than a page", agg.dense.n)
+		}
+	})
+}

@@ -167,6 +167,9 @@ func (t *intKeyTable) grow() {
 
 // each calls fn for every key and its group.
 func (t *intKeyTable) each(fn func(v int64, g int32)) {
+	if t.n == 0 {
+		return
+	}
 	for _, e := range t.slots {
 		if e.gid != 0 {
 			fn(e.key, e.gid-1)

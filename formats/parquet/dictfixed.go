@@ -96,7 +96,23 @@ func (r *codeReader) readFixed(v *columnar.Vector, n int, validBuf columnar.Bitm
 			defs = r.defs[r.pos : r.pos+k]
 		}
 		var used int
+		codes, vpos := r.codes, r.vpos
 		switch {
+		case sel != nil && defs == nil && r.lazy:
+			lo := si
+			for si < len(sel) && sel[si] < got+k {
+				si++
+			}
+			var err error
+			if float {
+				err = gatherLazy(v.Floats, sel[lo:si], got, &r.lc, r.dictF, r.vpos)
+			} else {
+				err = gatherLazy(v.Ints, sel[lo:si], got, &r.lc, r.dictI, r.vpos)
+			}
+			if err != nil {
+				return 0, validBuf, err
+			}
+			used = k
 		case sel != nil && defs == nil:
 			lo := si
 			for si < len(sel) && sel[si] < got+k {
@@ -108,10 +124,29 @@ func (r *codeReader) readFixed(v *columnar.Vector, n int, validBuf columnar.Bitm
 				gatherSeg(v.Ints, sel[lo:si], got, r.isPlain, r.codes, r.dictI, r.plainI, r.vpos)
 			}
 			used = k
-		case float:
-			used = fillSeg(v.Floats[got:got+k], defs, int32(r.maxDef), r.isPlain, r.codes, r.dictF, r.plainF, r.vpos)
 		default:
-			used = fillSeg(v.Ints[got:got+k], defs, int32(r.maxDef), r.isPlain, r.codes, r.dictI, r.plainI, r.vpos)
+			if r.lazy {
+				// This segment's indices, decoded into scratch.
+				nv := k
+				if defs != nil {
+					nv = 0
+					for _, d := range defs {
+						if d == int32(r.maxDef) {
+							nv++
+						}
+					}
+				}
+				r.codeBuf = grow(r.codeBuf, nv)
+				if err := r.lc.fill(r.vpos, r.codeBuf[:nv]); err != nil {
+					return 0, validBuf, err
+				}
+				codes, vpos = r.codeBuf[:nv], 0
+			}
+			if float {
+				used = fillSeg(v.Floats[got:got+k], defs, int32(r.maxDef), r.isPlain, codes, r.dictF, r.plainF, vpos)
+			} else {
+				used = fillSeg(v.Ints[got:got+k], defs, int32(r.maxDef), r.isPlain, codes, r.dictI, r.plainI, vpos)
+			}
 		}
 		if used != k {
 			for j, d := range defs {
@@ -149,6 +184,20 @@ func gatherSeg[T int64 | float64](out []T, rows []int, base int, isPlain bool, c
 	for _, i := range rows {
 		out[i] = dict[codes[off+i]]
 	}
+}
+
+// gatherLazy is gatherSeg for a dictionary page whose indices are read
+// through l.
+func gatherLazy[T int64 | float64](out []T, rows []int, base int, l *lazyCodes, dict []T, vpos int) error {
+	off := vpos - base
+	for _, i := range rows {
+		c, err := l.at(off + i)
+		if err != nil {
+			return err
+		}
+		out[i] = dict[c]
+	}
+	return nil
 }
 
 // fillSeg fills out, one slot per row, from the page's values starting at

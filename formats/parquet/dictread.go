@@ -43,11 +43,13 @@ type codeReader struct {
 	codes    []int32
 	plain    [][]byte
 	isPlain  bool
-	rows     int   // rows in the page
-	pos      int   // next row
-	vpos     int   // next value
-	left     int64 // rows the chunk's metadata promises beyond the current page
-	total    int64 // rows of the chunk (seek, dictseek.go)
+	lazy     bool      // numeric indices: read through lc, not codes
+	lc       lazyCodes // (codeBuf then holds the current segment's)
+	rows     int       // rows in the page
+	pos      int       // next row
+	vpos     int       // next value
+	left     int64     // rows the chunk's metadata promises beyond the current page
+	total    int64     // rows of the chunk (seek, dictseek.go)
 	plainBuf []byte
 
 	dictLen int  // values in the dictionary page
@@ -216,6 +218,7 @@ func (r *codeReader) pageRows(n int32) (int, error) {
 func (r *codeReader) loadValues(enc parquet.Encoding, data []byte, n int, hasDefs bool) error {
 	r.rows, r.pos, r.vpos = n, 0, 0
 	r.defs = nil
+	r.lazy = false
 	nv := n
 	if hasDefs {
 		r.defs = r.defBuf[:n]
@@ -238,6 +241,11 @@ func (r *codeReader) loadValues(enc parquet.Encoding, data []byte, n int, hasDef
 		}
 		if len(data) < 1 {
 			return corruptf("dictionary indices truncated")
+		}
+		if fixedWidth(r.c) > 0 {
+			// Numbers: indices extracted as rows are read (hybridlazy.go).
+			r.lazy, r.codes = true, nil
+			return r.lc.reset(data[1:], int(data[0]), nv, uint32(r.dictLen))
 		}
 		var err error
 		r.codeBuf, err = decodeHybrid(data[1:], int(data[0]), nv, r.codeBuf)

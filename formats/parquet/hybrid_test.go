@@ -3,6 +3,7 @@ package parquet
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"testing"
 )
@@ -143,4 +144,100 @@ func BenchmarkUnpack(b *testing.B) {
 			b.ReportMetric(float64(cpuTime()-cpu0)/(float64(b.N)*n), "cpu-ns/value")
 		})
 	}
+}
+
+// checkLazyCodes compares lazyCodes with decodeHybrid (the reference,
+// checked against the spec's examples above) on one input: same success,
+// and the same values through fill (in pieces) and at (in any order).
+func checkLazyCodes(t *testing.T, src []byte, bw, n int, piece int) {
+	t.Helper()
+	want, werr := decodeHybrid(src, bw, n, nil)
+	if werr == nil && slices.Contains(want, -1) {
+		return // 2^32-1 is no index below any dictionary size lazyCodes takes
+	}
+	var l lazyCodes
+	lerr := l.reset(src, bw, n, math.MaxUint32)
+	if (werr == nil) != (lerr == nil) {
+		t.Fatalf("decodeHybrid err %v, lazyCodes err %v", werr, lerr)
+	}
+	if lerr != nil {
+		if !errors.Is(lerr, ErrCorrupt) {
+			t.Fatalf("err = %v", lerr)
+		}
+		return
+	}
+	got := make([]int32, n)
+	piece = max(piece, 1)
+	for i := 0; i < n; i += piece {
+		if err := l.fill(i, got[i:min(i+piece, n)]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("fill by %d: got %v, want %v", piece, got, want)
+	}
+	for _, i := range []int{n - 1, 0, n / 2, n / 3, n - 1, 1} {
+		if i < 0 || i >= n {
+			continue
+		}
+		c, err := l.at(i)
+		if err != nil || c != want[i] {
+			t.Fatalf("at(%d) = %d, %v; want %d", i, c, err, want[i])
+		}
+	}
+}
+
+// TestLazyCodes: RLE and bit-packed runs at widths 0..32, read whole, in
+// pieces that start inside groups, and value by value; indices at or above
+// the dictionary size are errors wherever they are read.
+func TestLazyCodes(t *testing.T) {
+	for bw := 0; bw <= 32; bw++ {
+		// An RLE run of 5, a bit-packed run of 3 groups, an RLE run of 30.
+		var src []byte
+		rv := uint32(1<<uint(bw)-1) & 0x55555555
+		src = append(src, 5<<1)
+		for b := 0; b < (bw+7)/8; b++ {
+			src = append(src, byte(rv>>(8*b)))
+		}
+		src = append(src, 3<<1|1)
+		for k := 0; k < 3*bw; k++ {
+			src = append(src, byte(k*37+bw))
+		}
+		src = append(src, 30<<1)
+		for b := 0; b < (bw+7)/8; b++ {
+			src = append(src, byte(rv>>(8*b+1)))
+		}
+		for _, n := range []int{1, 5, 6, 13, 29, 59} {
+			for _, piece := range []int{1, 3, 8, 64} {
+				checkLazyCodes(t, src, bw, n, piece)
+			}
+		}
+	}
+	// Bit-packed 0, 1, …, 15 at width 4 against a dictionary of 10.
+	src := []byte{2<<1 | 1, 0x10, 0x32, 0x54, 0x76, 0x98, 0xba, 0xdc, 0xfe}
+	var l lazyCodes
+	if err := l.reset(src, 4, 16, 10); err != nil {
+		t.Fatal(err)
+	}
+	if c, err := l.at(9); err != nil || c != 9 {
+		t.Fatalf("at(9) = %d, %v", c, err)
+	}
+	if _, err := l.at(10); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("at(10): err = %v", err)
+	}
+	if err := l.fill(0, make([]int32, 16)); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("fill: err = %v", err)
+	}
+	if err := l.reset([]byte{4 << 1, 12}, 4, 4, 10); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("RLE index 12 of 10: err = %v", err)
+	}
+}
+
+// FuzzLazyCodes: lazyCodes agrees with decodeHybrid on any input.
+func FuzzLazyCodes(f *testing.F) {
+	f.Add([]byte{3 << 1, 0x02, 1<<1 | 1, 0x88, 0xC6, 0xFA}, uint8(3), uint16(11), uint8(3))
+	f.Add([]byte{2<<1 | 1, 0x10, 0x32, 0x54, 0x76, 0x98, 0xba, 0xdc, 0xfe, 4 << 1, 7}, uint8(4), uint16(20), uint8(5))
+	f.Fuzz(func(t *testing.T, src []byte, bw uint8, n uint16, piece uint8) {
+		checkLazyCodes(t, src, int(bw), int(n), int(piece))
+	})
 }

@@ -54,6 +54,11 @@
 // time in one pass per miniblock, rather than by arrow-go's decoder; this
 // is a decoder, not a scan rule, and changes nothing but speed.
 //
+// Numeric dictionary pages are indexed by hybrid run when loaded and their
+// indices extracted as rows are read (hybridlazy.go): a filter column is
+// decoded for the rows earlier filter steps kept, a late-materialized one
+// for the rows the filter kept, when those are under half the batch.
+//
 // The filter itself is compiled per row group (filtersteps.go): the
 // comparisons of one numeric column merge into one range test, evaluated in
 // a single pass that shrinks the selection in place, and a filter column is

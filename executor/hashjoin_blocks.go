@@ -11,16 +11,22 @@ type blockList[T any] struct {
 	n      int
 }
 
-// blockLen is the values per block: 512 KB of int64.
-const blockLen = 1 << 16
+// Blocks hold from firstBlockLen values (a small build allocates little)
+// doubling up to blockLen (512 KB of int64).
+const (
+	firstBlockLen = 1 << 10
+	blockLen      = 1 << 16
+)
 
 func (l *blockList[T]) add(vals ...T) {
 	for len(vals) > 0 {
-		if len(l.blocks) == 0 || len(l.blocks[len(l.blocks)-1]) == blockLen {
-			l.blocks = append(l.blocks, make([]T, 0, blockLen))
+		if len(l.blocks) == 0 {
+			l.blocks = append(l.blocks, make([]T, 0, firstBlockLen))
+		} else if last := l.blocks[len(l.blocks)-1]; len(last) == cap(last) {
+			l.blocks = append(l.blocks, make([]T, 0, min(2*cap(last), blockLen)))
 		}
 		b := &l.blocks[len(l.blocks)-1]
-		k := min(len(vals), blockLen-len(*b))
+		k := min(len(vals), cap(*b)-len(*b))
 		*b = append(*b, vals[:k]...)
 		vals = vals[k:]
 		l.n += k

@@ -2,20 +2,16 @@ package executor
 
 import "testing"
 
-// Values added one by one and in runs that straddle block ends come out
-// flat in order: 3 blocks and a bit, pairs added across the boundaries.
+// Values added in threes, straddling block ends, come out flat in order:
+// blocks of 1K, 2K, … 64K values, then three more of 64K and a bit.
 func TestBlockListFlat(t *testing.T) {
 	var l blockList[int64]
-	const n = 3*blockLen + 5
-	for i := int64(0); i < n; i += 2 {
-		if i+1 < n {
-			l.add(i, i+1)
-		} else {
-			l.add(i)
-		}
+	const n = (2*blockLen - firstBlockLen) + 3*blockLen + 5
+	for i := int64(0); i < n; i += 3 {
+		l.add([]int64{i, i + 1, i + 2}[:min(3, n-i)]...)
 	}
-	if l.n != n || len(l.blocks) != 4 {
-		t.Fatalf("n %d in %d blocks, want %d in 4", l.n, len(l.blocks), n)
+	if l.n != n || len(l.blocks) != 11 {
+		t.Fatalf("n %d in %d blocks, want %d in 11", l.n, len(l.blocks), n)
 	}
 	got := l.flat()
 	if len(got) != n {

@@ -172,8 +172,8 @@ func ceilDiv(a, b *big.Int) *big.Int {
 	return q
 }
 
-// describeNarrowed is the EXPLAIN text of a narrowing: the bounds the
-// filter left and the rows it spared.
+// describeNarrowed is the EXPLAIN text of a narrowing (DescribeScan shows
+// the narrowed bounds before it): the rows it spared, "" for none.
 func describeNarrowed(skipped *big.Int) string {
 	if skipped.Sign() == 0 {
 		return ""

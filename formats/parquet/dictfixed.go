@@ -113,6 +113,13 @@ func (r *codeReader) readFixed(v *columnar.Vector, n int, validBuf columnar.Bitm
 				return 0, validBuf, err
 			}
 			used = k
+		case sel != nil && defs == nil && r.lazyPlain:
+			lo := si
+			for si < len(sel) && sel[si] < got+k {
+				si++
+			}
+			gatherPlain(r.c, r.plainSrc, sel[lo:si], r.vpos-got, v)
+			used = k
 		case sel != nil && defs == nil:
 			lo := si
 			for si < len(sel) && sel[si] < got+k {
@@ -141,6 +148,28 @@ func (r *codeReader) readFixed(v *columnar.Vector, n int, validBuf columnar.Bitm
 					return 0, validBuf, err
 				}
 				codes, vpos = r.codeBuf[:nv], 0
+			}
+			if r.lazyPlain {
+				// This segment's values, converted into scratch.
+				nv := k
+				if defs != nil {
+					nv = 0
+					for _, d := range defs {
+						if d == int32(r.maxDef) {
+							nv++
+						}
+					}
+				}
+				w := fixedWidth(r.c)
+				if (r.vpos+nv)*w > len(r.plainSrc) {
+					return 0, validBuf, corruptf("PLAIN page of %d values, value %d asked for", len(r.plainSrc)/w, r.vpos+nv)
+				}
+				var err error
+				r.plainI, r.plainF, err = decodeFixed(r.c, r.plainSrc[r.vpos*w:], nv, r.plainI[:0], r.plainF[:0])
+				if err != nil {
+					return 0, validBuf, err
+				}
+				vpos = 0
 			}
 			if float {
 				used = fillSeg(v.Floats[got:got+k], defs, int32(r.maxDef), r.isPlain, codes, r.dictF, r.plainF, vpos)
@@ -183,6 +212,33 @@ func gatherSeg[T int64 | float64](out []T, rows []int, base int, isPlain bool, c
 	}
 	for _, i := range rows {
 		out[i] = dict[codes[off+i]]
+	}
+}
+
+// gatherPlain is gatherSeg for a PLAIN page of column c read from its
+// bytes: row i takes value off+i, converted as decodeFixed does.
+func gatherPlain(c *column, src []byte, rows []int, off int, v *columnar.Vector) {
+	switch c.kind {
+	case kInt32:
+		for _, i := range rows {
+			v.Ints[i] = int64(int32(binary.LittleEndian.Uint32(src[4*(off+i):]))) * c.mul
+		}
+	case kUint32:
+		for _, i := range rows {
+			v.Ints[i] = int64(binary.LittleEndian.Uint32(src[4*(off+i):]))
+		}
+	case kInt64:
+		for _, i := range rows {
+			v.Ints[i] = convInt(int64(binary.LittleEndian.Uint64(src[8*(off+i):])), c.mul, c.div)
+		}
+	case kFloat32:
+		for _, i := range rows {
+			v.Floats[i] = float64(math.Float32frombits(binary.LittleEndian.Uint32(src[4*(off+i):])))
+		}
+	case kFloat64:
+		for _, i := range rows {
+			v.Floats[i] = math.Float64frombits(binary.LittleEndian.Uint64(src[8*(off+i):]))
+		}
 	}
 }
 

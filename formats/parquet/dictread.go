@@ -39,18 +39,22 @@ type codeReader struct {
 
 	// The current data page: levels (nil when the column is required or
 	// the page has no NULL), codes or plain values of its non-NULL rows.
-	defs     []int32
-	codes    []int32
-	plain    [][]byte
-	isPlain  bool
-	lazy     bool      // numeric indices: read through lc, not codes
-	lc       lazyCodes // (codeBuf then holds the current segment's)
-	rows     int       // rows in the page
-	pos      int       // next row
-	vpos     int       // next value
-	left     int64     // rows the chunk's metadata promises beyond the current page
-	total    int64     // rows of the chunk (seek, dictseek.go)
-	plainBuf []byte
+	defs    []int32
+	codes   []int32
+	plain   [][]byte
+	isPlain bool
+	lazy    bool      // numeric indices: read through lc, not codes
+	lc      lazyCodes // (codeBuf then holds the current segment's)
+	// lazyPlain: a numeric PLAIN page, whose values (plainSrc) are
+	// converted as rows are read (plainI/plainF then hold a segment's).
+	lazyPlain bool
+	plainSrc  []byte
+	rows      int   // rows in the page
+	pos       int   // next row
+	vpos      int   // next value
+	left      int64 // rows the chunk's metadata promises beyond the current page
+	total     int64 // rows of the chunk (seek, dictseek.go)
+	plainBuf  []byte
 
 	dictLen int  // values in the dictionary page
 	hasDict bool // the chunk has a dictionary page (else DELTA or PLAIN numbers)
@@ -218,7 +222,7 @@ func (r *codeReader) pageRows(n int32) (int, error) {
 func (r *codeReader) loadValues(enc parquet.Encoding, data []byte, n int, hasDefs bool) error {
 	r.rows, r.pos, r.vpos = n, 0, 0
 	r.defs = nil
-	r.lazy = false
+	r.lazy, r.lazyPlain = false, false
 	nv := n
 	if hasDefs {
 		r.defs = r.defBuf[:n]
@@ -262,10 +266,13 @@ func (r *codeReader) loadValues(enc parquet.Encoding, data []byte, n int, hasDef
 		return nil
 	case parquet.Encodings.Plain:
 		r.isPlain = true
-		if fixedWidth(r.c) > 0 {
-			var err error
-			r.plainI, r.plainF, err = decodeFixed(r.c, data, nv, r.plainI[:0], r.plainF[:0])
-			return err
+		if w := fixedWidth(r.c); w > 0 {
+			// Converted as rows are read (readFixed), from the page.
+			if nv > len(data)/w {
+				return corruptf("%d values of %d bytes in %d bytes", nv, w, len(data))
+			}
+			r.lazyPlain, r.plainSrc = true, data[:nv*w]
+			return nil
 		}
 		// The page buffer is reused by the next page: keep a copy the
 		// values can alias for as long as batches reference them.

@@ -95,6 +95,17 @@ func TestTypes(t *testing.T) {
 				rows := readAll(t, tb, index.ScanSpec{Cols: allColumns(len(cols)), Limit: -1, Threads: threads})
 				checkRows(t, rows, cols, n, threads == 1)
 			}
+			// A sparse filter: every other column is decoded for the kept
+			// rows only (late materialization, decodeRows), every type.
+			ids := []int{5, 17, 333, 334, 901}
+			var in []columnar.Value
+			for _, id := range ids {
+				in = append(in, columnar.IntValue(columnar.TInt64, int64(id)))
+			}
+			for _, threads := range []int{1, 2} {
+				kept := readAll(t, tb, index.ScanSpec{Cols: allColumns(len(cols)), Filter: []index.Pred{{Col: 0, Op: index.In, Vals: in}}, Limit: -1, Threads: threads})
+				checkRowNums(t, tc.name+" id IN", cols, kept, ids)
+			}
 			// A projection in another order.
 			proj := []int{11, 0, 5}
 			rows := readAll(t, tb, index.ScanSpec{Cols: proj, Limit: -1, Threads: 1})

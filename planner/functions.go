@@ -101,6 +101,10 @@ package planner
 //	error         VARCHAR                      NULL      fails the query with the message when evaluated
 //	uuid                                       VARCHAR   (gen_random_uuid) version 4, per row; Volatile
 //	nfc_normalize, strip_accents  VARCHAR      VARCHAR   Unicode NFC; decomposed with combining marks dropped
+//	jaccard       VARCHAR, VARCHAR             DOUBLE    over the sets of bytes
+//	regexp_escape VARCHAR                      VARCHAR
+//	to_base       BIGINT, BIGINT[, BIGINT]     VARCHAR   radix 2–36, zero-padded to the minimum length
+//	(nanosecond(x) binds to date_part('microsecond', x) * 1000)
 //
 // mod(a, b) binds to %, date_add(d, i) to TIMESTAMP + INTERVAL. The
 // functions from replace on run row by row (executor/call_more.go).

@@ -32,6 +32,9 @@ func init() {
 		"error":                   {"error", []argKind{aStr}, 0, columnar.TNull},
 		"nfc_normalize":           {"nfc_normalize", []argKind{aStr}, 0, columnar.TVarchar},
 		"strip_accents":           {"strip_accents", []argKind{aStr}, 0, columnar.TVarchar},
+		"jaccard":                 {"jaccard", []argKind{aStr, aStr}, 0, columnar.TFloat64},
+		"regexp_escape":           {"regexp_escape", []argKind{aStr}, 0, columnar.TVarchar},
+		"to_base":                 {"to_base", []argKind{aInt, aInt, aInt}, 1, columnar.TVarchar},
 	} {
 		moreSigs[name] = sig
 	}

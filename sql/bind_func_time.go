@@ -26,7 +26,7 @@ func init() {
 	dateFuncs["transaction_timestamp"] = dateFuncs["now"]
 }
 
-func timeFuncNames() []string { return []string{"age", "make_timestamp", "time_bucket"} }
+func timeFuncNames() []string { return []string{"age", "make_timestamp", "time_bucket", "nanosecond"} }
 
 // Default time_bucket origins, as DuckDB: a Monday for buckets of days
 // and shorter, the start of a year for buckets of months.
@@ -35,8 +35,8 @@ var (
 	bucketMonthOrigin = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC).UnixMicro()
 )
 
-// bindTimeFunc binds age, make_timestamp and time_bucket; ok is false for
-// other names.
+// bindTimeFunc binds age, make_timestamp, nanosecond and time_bucket; ok
+// is false for other names.
 func (b *binder) bindTimeFunc(name string, xs []planner.Expr, srcs []sqlparser.Expr, at int, c ectx) (planner.Expr, bool, error) {
 	ts := func(i int) (planner.Expr, error) {
 		t := xs[i].Type()
@@ -76,6 +76,18 @@ func (b *binder) bindTimeFunc(name string, xs []planner.Expr, srcs []sqlparser.E
 			}
 		}
 		return b.scalarSig(name, sig, xs, srcs, at, c)
+	case "nanosecond":
+		// Nanoseconds of the minute: microsecond(x) × 1000 (timestamps
+		// hold microseconds).
+		if len(xs) != 1 {
+			return nil, true, b.arity(at, name, "1")
+		}
+		x, err := ts(0)
+		if err != nil {
+			return nil, true, err
+		}
+		us := &planner.Call{Fn: "date_part", Args: []planner.Expr{&planner.Const{Val: columnar.StringValue("microsecond")}, x}, T: columnar.TInt64}
+		return &planner.Call{Fn: "*", Args: []planner.Expr{us, &planner.Const{Val: columnar.IntValue(columnar.TInt64, 1000)}}, T: columnar.TInt64}, true, nil
 	case "time_bucket":
 		x, err := b.bindTimeBucket(xs, srcs, at, c, ts)
 		return x, true, err

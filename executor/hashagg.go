@@ -53,6 +53,10 @@ type HashAgg struct {
 	keys   *rowStore    // one row per group: its key values
 	ints   *intKeyTable // single integer key, past the direct table
 	dense  denseTable   // group id + 1 of small non-negative integer keys (hashagg_dense.go)
+	// hashed marks the keys below denseKeys that the hash table holds
+	// (taken while out of the direct table's range), so that a miss in
+	// the direct table probes the hash table only for them.
+	hashed columnar.Bitmap
 	strs   map[string]int32
 	strTab *strTable      // single string key
 	comp   *compositeKeys // several keys, or one float key (hashagg_keys.go)
@@ -111,7 +115,7 @@ func (h *HashAgg) Open(ctx context.Context) error {
 	}
 	h.keys = newRowStore(gtypes)
 	h.nullGID = -1
-	h.ngroups, h.pos, h.dense, h.ints, h.strs, h.strTab, h.comp = 0, 0, denseTable{}, nil, nil, nil, nil
+	h.ngroups, h.pos, h.dense, h.ints, h.strs, h.strTab, h.comp, h.hashed = 0, 0, denseTable{}, nil, nil, nil, nil, nil
 	switch {
 	case len(h.Groups) == 1 && (gtypes[0].Phys() == columnar.PhysInt || gtypes[0].Phys() == columnar.PhysUint || gtypes[0].Phys() == columnar.PhysBool):
 		h.ints = newIntKeyTable()
@@ -386,23 +390,32 @@ func (h *HashAgg) intGroup(v int64, i int, newGroup func(i int) int32) int32 {
 	// large; keys outside it live in the map.
 	if uint64(v) < denseKeys && (int(v) < h.dense.n || int(v) < max(1<<16, 16*h.ngroups)) {
 		if int(v) >= h.dense.n {
-			old := h.dense.cover(int(v))
-			// Keys the hash table took while they were out of range are
-			// copied in: from now on their lookups stop at the direct
-			// table, so both homes agree and the stale one is never read.
-			h.ints.each(func(k int64, g int32) {
-				if uint64(k) >= uint64(old) && uint64(k) < uint64(h.dense.n) {
-					*h.dense.at(k) = g + 1
-				}
-			})
+			h.dense.cover(int(v))
 		}
 		slot := h.dense.at(v)
 		if *slot == 0 {
-			*slot = newGroup(i) + 1
+			// The hash table may have taken v while it was out of the
+			// direct table's range: its group is copied in on the first
+			// miss here, so both homes agree (walking the hash table at
+			// every growth cost more than this probe per new key).
+			if h.hashed != nil && h.hashed.Get(int(v)) {
+				g, _ := h.ints.lookup(v)
+				*slot = g + 1
+			} else {
+				*slot = newGroup(i) + 1
+			}
 		}
 		return *slot - 1
 	}
-	return h.ints.find(v, func() int32 { return newGroup(i) })
+	return h.ints.find(v, func() int32 {
+		if uint64(v) < denseKeys {
+			if h.hashed == nil {
+				h.hashed = make(columnar.Bitmap, denseKeys/64) // all clear
+			}
+			h.hashed.Set(int(v))
+		}
+		return newGroup(i)
+	})
 }
 
 // assignIntGroups is assignGroups for an integer key vector (valid: its

@@ -22,9 +22,8 @@ func (d *denseTable) at(v int64) *int32 {
 }
 
 // cover grows the table to cover at least keys [0, v] (v < denseKeys),
-// never past denseKeys, and returns the previous n.
-func (d *denseTable) cover(v int) int {
-	old := d.n
+// never past denseKeys.
+func (d *denseTable) cover(v int) {
 	if v < densePage {
 		var first []int32
 		if len(d.pages) > 0 {
@@ -34,20 +33,18 @@ func (d *denseTable) cover(v int) int {
 		copy(grown, first)
 		d.pages = [][]int32{grown}
 		d.n = len(grown)
-		return old
+		return
 	}
 	if len(d.pages) == 1 && len(d.pages[0]) < densePage {
 		grown := make([]int32, densePage)
 		copy(grown, d.pages[0])
 		d.pages[0] = grown
 	}
-	// A quarter more pages at least, so that the callers' work per
-	// growth (copying keys in from the hash table) stays logarithmic.
+	// A quarter more pages at least: fewer, larger steps.
 	want := max(v>>densePageBits+1, len(d.pages)+len(d.pages)/4)
 	want = min(want, max(v>>densePageBits+1, denseKeys>>densePageBits))
 	for len(d.pages) < want {
 		d.pages = append(d.pages, make([]int32, densePage))
 	}
 	d.n = len(d.pages) << densePageBits
-	return old
 }

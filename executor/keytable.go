@@ -148,6 +148,23 @@ func (t *intKeyTable) find(v int64, create func() int32) int32 {
 	}
 }
 
+// lookup returns the group of v, if it has one.
+func (t *intKeyTable) lookup(v int64) (int32, bool) {
+	if t.n == 0 {
+		return 0, false
+	}
+	mask := uint64(len(t.slots) - 1)
+	for s := t.home(v); ; s = (s + 1) & mask {
+		e := &t.slots[s]
+		if e.gid == 0 {
+			return 0, false
+		}
+		if e.key == v {
+			return e.gid - 1, true
+		}
+	}
+}
+
 func (t *intKeyTable) grow() {
 	old := t.slots
 	t.slots = make([]intKeySlot, 2*len(old))
@@ -162,17 +179,5 @@ func (t *intKeyTable) grow() {
 			s = (s + 1) & mask
 		}
 		t.slots[s] = e
-	}
-}
-
-// each calls fn for every key and its group.
-func (t *intKeyTable) each(fn func(v int64, g int32)) {
-	if t.n == 0 {
-		return
-	}
-	for _, e := range t.slots {
-		if e.gid != 0 {
-			fn(e.key, e.gid-1)
-		}
 	}
 }

@@ -60,7 +60,7 @@ func BenchmarkKeyTable(b *testing.B) {
 	b.ReportMetric(float64(b.N*len(rows))/b.Elapsed().Seconds(), "rows/s")
 }
 
-// TestIntKeyTable checks find against a Go map, over sequential, negative
+// TestIntKeyTable checks find and lookup against a Go map, over sequential, negative
 // and far-apart keys, through several grows.
 func TestIntKeyTable(t *testing.T) {
 	tab := newIntKeyTable()
@@ -87,14 +87,16 @@ func TestIntKeyTable(t *testing.T) {
 			t.Fatalf("key %d: got group %d (created %v), want %d (new %v)", v, got, created, want, !seen)
 		}
 	}
-	n := 0
-	tab.each(func(v int64, g int32) {
-		if ref[v] != g {
-			t.Fatalf("each: key %d has group %d, want %d", v, g, ref[v])
+	for v, g := range ref {
+		if got, ok := tab.lookup(v); !ok || got != g {
+			t.Fatalf("lookup: key %d has group %d (%v), want %d", v, got, ok, g)
 		}
-		n++
-	})
-	if n != len(ref) {
-		t.Fatalf("each visited %d keys, want %d", n, len(ref))
+	}
+	for _, v := range []int64{1 << 40, -5000, 1<<62 + 3} {
+		if _, seen := ref[v]; !seen {
+			if g, ok := tab.lookup(v); ok {
+				t.Fatalf("lookup: absent key %d has group %d", v, g)
+			}
+		}
 	}
 }

@@ -317,7 +317,11 @@ func windowPartition(f *WindowFunc, rows []int32, ord, args []*columnar.Vector, 
 	if !growing && frameTreeFuncs[f.Name] && !f.Distinct {
 		// Sliding or excluding frames of distributive aggregates: a
 		// segment tree (window_tree.go).
-		t := newFrameTree(f, m, arg)
+		val := arg
+		if len(args) > 1 {
+			val = func(k int) columnar.Value { return args[1].Value(int(rows[k])) }
+		}
+		t := newFrameTree(f, m, arg, val)
 		for i := range m {
 			s, e := fb.bounds(i)
 			res[rows[i]] = t.frame(fb, i, s, e, f.Type)

@@ -17,22 +17,29 @@ type frameTree struct {
 	cnt   []int64
 	isum  []int64
 	fsum  []float64
-	best  []int32 // min, max: partition position of the node's best value, -1 for none
+	best  []int32 // min, max, arg_max, arg_min: partition position of the node's best value, -1 for none
 	isMax bool
 	arg   func(int) columnar.Value
+	val   func(int) columnar.Value // the value compared: arg's, or arg_max's second argument
 }
 
 // frameTreeFuncs are the functions a frameTree computes (without DISTINCT,
 // whose frames are sets, not sums).
-var frameTreeFuncs = map[string]bool{"count": true, "count_star": true, "sum": true, "avg": true, "min": true, "max": true}
+var frameTreeFuncs = map[string]bool{"count": true, "count_star": true, "sum": true, "avg": true, "min": true, "max": true,
+	"arg_max": true, "arg_min": true}
 
-func newFrameTree(f *WindowFunc, m int, arg func(int) columnar.Value) *frameTree {
-	t := &frameTree{m: m, name: f.Name, isMax: f.Name == "max", arg: arg}
-	if f.Name == "min" || f.Name == "max" {
+// newFrameTree builds the tree of one partition of m rows; arg is the
+// function's argument by partition position, val arg_max's second one.
+func newFrameTree(f *WindowFunc, m int, arg, val func(int) columnar.Value) *frameTree {
+	t := &frameTree{m: m, name: f.Name, isMax: f.Name == "max" || f.Name == "arg_max", arg: arg, val: arg}
+	if f.Name == "arg_max" || f.Name == "arg_min" {
+		t.val = val
+	}
+	if f.Name == "min" || f.Name == "max" || f.Name == "arg_max" || f.Name == "arg_min" {
 		t.best = make([]int32, 2*m)
 		for k := range m {
 			t.best[m+k] = -1
-			if !arg(k).Null {
+			if !t.val(k).Null {
 				t.best[m+k] = int32(k)
 			}
 		}
@@ -73,8 +80,9 @@ func newFrameTree(f *WindowFunc, m int, arg func(int) columnar.Value) *frameTree
 	return t
 }
 
-// better returns the position of the smaller (min) or larger (max) of the
-// values at positions a and b, -1 meaning none; a tie keeps a.
+// better returns the position of the smaller (min, arg_min) or larger
+// (max, arg_max) of the values at positions a and b, -1 meaning none; a
+// tie keeps the earlier row, as arg_max's accumulator does.
 func (t *frameTree) better(a, b int32) int32 {
 	switch {
 	case a < 0:
@@ -82,8 +90,8 @@ func (t *frameTree) better(a, b int32) int32 {
 	case b < 0:
 		return a
 	}
-	c := columnar.Compare(t.arg(int(b)), t.arg(int(a)))
-	if (t.isMax && c > 0) || (!t.isMax && c < 0) {
+	c := columnar.Compare(t.val(int(b)), t.val(int(a)))
+	if (t.isMax && c > 0) || (!t.isMax && c < 0) || (c == 0 && b < a) {
 		return b
 	}
 	return a

@@ -16,15 +16,24 @@ import (
 func TestFrameTreeRandom(t *testing.T) {
 	seed := uint64(7)
 	rng := rand.New(rand.NewPCG(seed, 2))
-	names := []string{"count", "count_star", "sum", "avg", "min", "max", "first_value", "last_value", "nth_value"}
+	names := []string{"count", "count_star", "sum", "avg", "min", "max", "first_value", "last_value", "nth_value", "arg_max", "arg_min"}
 	for trial := range 600 {
 		m := rng.IntN(40) + 1
 		key := columnar.NewVector(columnar.TInt64, m)
 		val := columnar.NewVector(columnar.TInt64, m)
+		by := columnar.NewVector(columnar.TInt64, m) // arg_max's val: few values, many ties, NULLs
+		bys := make([]*int64, m)
 		keys := make([]int64, m)
 		vals := make([]*int64, m)
 		k := int64(0)
 		for i := range m {
+			if rng.IntN(5) == 0 {
+				by.SetValue(i, m, columnar.NullValue(columnar.TInt64))
+			} else {
+				y := int64(rng.IntN(4))
+				bys[i] = &y
+				by.SetValue(i, m, columnar.IntValue(columnar.TInt64, y))
+			}
 			k += int64(rng.IntN(2)) // sorted keys with peers
 			keys[i] = k
 			key.SetValue(i, m, columnar.IntValue(columnar.TInt64, k))
@@ -57,6 +66,10 @@ func TestFrameTreeRandom(t *testing.T) {
 			f.Args = []Expr{ColumnExpr(1, columnar.TInt64)}
 			vecs = append(vecs, val)
 		}
+		if name == "arg_max" || name == "arg_min" {
+			f.Args = append(f.Args, ColumnExpr(2, columnar.TInt64))
+			vecs = append(vecs, by)
+		}
 		got := computeWindow(f, vecs, m)
 		// group[i]: the peer group of row i (keys are sorted).
 		group := make([]int, m)
@@ -69,7 +82,8 @@ func TestFrameTreeRandom(t *testing.T) {
 		for i := range m {
 			var n, sum int64
 			var best *int64
-			var frame []*int64 // the frame's values, in order
+			var frame []*int64                              // the frame's values, in order
+			bestBy, bestArg := (*int64)(nil), (*int64)(nil) // arg_max/arg_min: the first row of the best val
 			rowsIn := 0
 			for j := range m {
 				in := true
@@ -94,6 +108,9 @@ func TestFrameTreeRandom(t *testing.T) {
 				}
 				rowsIn++
 				frame = append(frame, vals[j])
+				if y := bys[j]; y != nil && (bestBy == nil || (name == "arg_max" && *y > *bestBy) || (name == "arg_min" && *y < *bestBy)) {
+					bestBy, bestArg = y, vals[j]
+				}
 				if vals[j] == nil {
 					continue
 				}
@@ -119,6 +136,11 @@ func TestFrameTreeRandom(t *testing.T) {
 				want = "NULL"
 				if n > 0 {
 					want = columnar.FloatValue(columnar.TFloat64, float64(sum)/float64(n)).String()
+				}
+			case "arg_max", "arg_min":
+				want = "NULL"
+				if bestArg != nil {
+					want = fmt.Sprint(*bestArg)
 				}
 			case "min", "max":
 				want = "NULL"

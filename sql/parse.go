@@ -139,8 +139,11 @@ func (p *stmtParser) describe() (Statement, error) {
 
 // describeAt parses DESCRIBE's operand starting at token i.
 func (p *stmtParser) describeAt(i0 int) (Statement, error) {
+	if p.at(i0).is("TABLE") && i0+1 < len(p.toks) {
+		i0++ // DESCRIBE TABLE t (DuckDB), unless the table is named table
+	}
 	t := p.at(i0)
-	if t.is("SELECT") || t.isOp("(") {
+	if t.is("SELECT") || t.isOp("(") || t.is("WITH") {
 		q, err := p.subQuery(i0)
 		if err != nil {
 			return nil, err

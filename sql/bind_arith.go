@@ -21,6 +21,9 @@ func (b *binder) bindBinary(e *sqlparser.BinaryExpr, c ectx) (planner.Expr, erro
 		fn = "||"
 	case "mod":
 		fn = "%"
+	case sqlparser.BitAndStr, sqlparser.ShiftLeftStr, sqlparser.ShiftRightStr, sqlparser.BitXorStr:
+		x, _, err := b.bindBitwise(e, c)
+		return x, err
 	default:
 		return nil, b.errAt(b.leafTok(e.Right, c.sp), ErrUnsupported, "operator "+quote(e.Operator)+" is not supported")
 	}
@@ -214,6 +217,8 @@ func (b *binder) bindUnary(e *sqlparser.UnaryExpr, c ectx) (planner.Expr, error)
 		return &planner.Call{Fn: "neg", Args: []planner.Expr{x}, T: x.Type()}, nil
 	case sqlparser.UPlusStr:
 		return b.bindExpr(e.Expr, c)
+	case sqlparser.TildaStr:
+		return b.bindBitNot(e, c)
 	}
 	return nil, b.errAt(b.leafTok(e.Expr, c.sp), ErrUnsupported, fmt.Sprintf("operator %q is not supported", e.Operator))
 }

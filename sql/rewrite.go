@@ -770,7 +770,7 @@ func isASCII(s string) bool {
 
 func isUnsupportedOp(op string) bool {
 	switch op {
-	case "|", "&", "^", "~", "<<", ">>", "->", "->>", ":=", "<=>":
+	case "|", "->", "->>", ":=", "<=>":
 		return true
 	}
 	return false

@@ -56,7 +56,7 @@ func (d *decoder) open(rgr *file.RowGroupReader, cc *metadata.ColumnChunkMetaDat
 		if err != nil {
 			return false, err
 		}
-		d.cr.reset(pages, d.c, cc.NumValues(), cc.HasDictionaryPage())
+		d.cr.reset(pages, d.c, cc.NumValues(), cc.HasDictionaryPage(), rgr.MetaData().Schema.Column(leaf).MaxDefinitionLevel())
 		d.coded = true
 		return d.wantsStrCodes() && cc.HasDictionaryPage(), nil
 	}

@@ -81,15 +81,17 @@ type codeScratch struct {
 var codeScratchPool = sync.Pool{New: func() any { return new(codeScratch) }}
 
 // reset prepares r for a new column chunk of rows rows; hasDict tells
-// whether it starts with a dictionary page.
-func (r *codeReader) reset(pages file.PageReader, c *column, rows int64, hasDict bool) {
+// whether it starts with a dictionary page, maxDef is the column's maximum
+// definition level in the chunk's file (a column may be REQUIRED in one file
+// of a table and OPTIONAL in another).
+func (r *codeReader) reset(pages file.PageReader, c *column, rows int64, hasDict bool, maxDef int16) {
 	if !r.scratch {
 		r.scratch = true
 		sc := codeScratchPool.Get().(*codeScratch)
 		r.defBuf, r.codeBuf, r.dictI, r.plainI, r.dictF, r.plainF, r.plainVals =
 			sc.defBuf, sc.codeBuf, sc.dictI, sc.plainI, sc.dictF, sc.plainF, sc.plainVals
 	}
-	r.pages, r.c, r.maxDef, r.dict, r.left, r.total = pages, c, c.maxDef, nil, rows, rows
+	r.pages, r.c, r.maxDef, r.dict, r.left, r.total = pages, c, maxDef, nil, rows, rows
 	r.hasDict = hasDict
 	r.dictI, r.dictF = r.dictI[:0], r.dictF[:0]
 	r.rows, r.pos, r.vpos = 0, 0, 0

@@ -99,7 +99,7 @@ func (fc *fcol) open(pf *pqFile, rgr *file.RowGroupReader, cc *metadata.ColumnCh
 			return false, err
 		}
 		fc.pager = &countingPager{PageReader: pr}
-		d.cr.reset(fc.pager, d.c, cc.NumValues(), cc.HasDictionaryPage())
+		d.cr.reset(fc.pager, d.c, cc.NumValues(), cc.HasDictionaryPage(), rgr.MetaData().Schema.Column(leaf).MaxDefinitionLevel())
 		d.coded = true
 		return d.wantsStrCodes() && cc.HasDictionaryPage(), nil
 	}

@@ -441,6 +441,10 @@ func rewrite(src Source, toks []token) (*rewritten, error) {
 				continue
 			}
 			w.tok(t, w.raw(t))
+		case t.is("TRIM") && next.isOp("(") && !prev.isOp(".") && topLevelComma(toks, i+1):
+			// trim(s, chars): the MySQL grammar's TRIM takes only its
+			// LEADING/TRAILING … FROM form; quoted, it is a plain call.
+			w.tok(t, "`"+t.val+"`")
 		case (t.is("BY") && tokAt(i+1).is("NAME")) && (prev.is("UNION") || (prev.is("ALL") || prev.is("DISTINCT")) && i >= 2 && toks[i-2].is("UNION")):
 			// UNION [ALL] BY NAME: a plain UNION whose sides the binder
 			// lines up by column name (bind_setop_byname.go).
@@ -766,6 +770,23 @@ func isASCII(s string) bool {
 		}
 	}
 	return true
+}
+
+// topLevelComma reports whether the parentheses opening at toks[open]
+// hold a comma of their own (not one of a nested call's).
+func topLevelComma(toks []token, open int) bool {
+	end := matchingParen(toks, open)
+	for k, depth := open+1, 0; k < end; k++ {
+		switch {
+		case toks[k].isOp("("):
+			depth++
+		case toks[k].isOp(")"):
+			depth--
+		case depth == 0 && toks[k].isOp(","):
+			return true
+		}
+	}
+	return false
 }
 
 func isUnsupportedOp(op string) bool {

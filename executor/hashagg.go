@@ -57,9 +57,14 @@ type HashAgg struct {
 	// (taken while out of the direct table's range), so that a miss in
 	// the direct table probes the hash table only for them.
 	hashed columnar.Bitmap
-	strs   map[string]int32
-	strTab *strTable      // single string key
-	comp   *compositeKeys // several keys, or one float key (hashagg_keys.go)
+	// intKeys holds a single BIGINT-like key per group (the NULL group's
+	// slot is unused) in chunks of 1<<keyChunkBits, so that growing never
+	// copies; emitted by a copy rather than a row store.
+	intKeys [][]int64
+	intOwn  bool
+	strs    map[string]int32
+	strTab  *strTable      // single string key
+	comp    *compositeKeys // several keys, or one float key (hashagg_keys.go)
 	// newRows lists the rows of the current batch that created a group;
 	// plainNew/decodedNew hold their key vectors, decoded, for storing.
 	newRows    []int
@@ -116,9 +121,11 @@ func (h *HashAgg) Open(ctx context.Context) error {
 	h.keys = newRowStore(gtypes)
 	h.nullGID = -1
 	h.ngroups, h.pos, h.dense, h.ints, h.strs, h.strTab, h.comp, h.hashed = 0, 0, denseTable{}, nil, nil, nil, nil, nil
+	h.intOwn = false
 	switch {
 	case len(h.Groups) == 1 && (gtypes[0].Phys() == columnar.PhysInt || gtypes[0].Phys() == columnar.PhysUint || gtypes[0].Phys() == columnar.PhysBool):
 		h.ints = newIntKeyTable()
+		h.intOwn, h.intKeys = gtypes[0].Phys() == columnar.PhysInt, nil
 	case len(h.Groups) > 1 && len(h.Groups) < 64 || len(h.Groups) == 1 && gtypes[0].Phys() == columnar.PhysFloat:
 		h.comp = newCompositeKeys(gtypes)
 	case len(h.Groups) > 0:
@@ -365,6 +372,17 @@ func (h *HashAgg) Next(ctx context.Context) (*columnar.Batch, error) {
 	ng := len(h.Groups)
 	if h.comp != nil && h.comp.ownKeys {
 		h.comp.emit(h.out.Cols[:ng], h.pos, end)
+	} else if h.intOwn {
+		v := h.out.Cols[0]
+		v.Reset(n)
+		for g := h.pos; g < end; {
+			chunk := h.intKeys[g>>keyChunkBits][g&keyChunkMask:]
+			g += copy(v.Ints[g-h.pos:n], chunk)
+		}
+		if g := int(h.nullGID); g >= h.pos && g < end {
+			v.Valid = columnar.NewBitmap(n)
+			v.Valid.Clear(g - h.pos)
+		}
 	} else if ng > 0 {
 		sub := &columnar.Batch{Cols: h.out.Cols[:ng]}
 		h.keys.gather(sub, perm, 0, n)

@@ -331,6 +331,24 @@ func (h *HashAgg) flushNewGroups(b *columnar.Batch, keys []*columnar.Vector) {
 		h.growStates()
 		return
 	}
+	if h.intOwn {
+		k := keys[0]
+		for _, i := range h.newRows {
+			j := idx(k, i)
+			x := int64(0)
+			if !k.IsNull(j) {
+				x = k.Ints[j]
+			}
+			last := len(h.intKeys) - 1
+			if last < 0 || len(h.intKeys[last]) == keyChunkMask+1 {
+				h.intKeys = append(h.intKeys, make([]int64, 0, keyChunkMask+1))
+				last++
+			}
+			h.intKeys[last] = append(h.intKeys[last], x)
+		}
+		h.growStates()
+		return
+	}
 	// The rows store plain values: decode coded strings; a NULL-typed key
 	// (GROUP BY NULL) is stored as a constant NULL.
 	if len(h.plainNew) < len(keys) {

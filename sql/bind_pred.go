@@ -51,7 +51,13 @@ func (b *binder) bindComparison(e *sqlparser.ComparisonExpr, c ectx) (planner.Ex
 		return nil, b.errAt(b.leafTok(e.Right, c.sp), ErrUnsupported, fmt.Sprintf("operator %q is not supported", e.Operator))
 	}
 	if e.Escape != nil {
-		return nil, b.errAt(b.q.findKeyword("ESCAPE", c.sp), ErrUnsupported, "LIKE … ESCAPE is not supported")
+		// x [NOT] [I]LIKE p ESCAPE e is DuckDB's [not_][i]like_escape(x, p, e).
+		name := map[string]string{"like": "like_escape", "not_like": "not_like_escape", "ilike": "ilike_escape", "not_ilike": "not_ilike_escape"}[fn]
+		if name == "" {
+			return nil, b.errAt(b.q.findKeyword("ESCAPE", c.sp), ErrSyntax, "ESCAPE is only valid after LIKE or ILIKE")
+		}
+		return b.bindFunc(&sqlparser.FuncExpr{Name: sqlparser.NewColIdent(name), Exprs: sqlparser.SelectExprs{
+			&sqlparser.AliasedExpr{Expr: e.Left}, &sqlparser.AliasedExpr{Expr: e.Right}, &sqlparser.AliasedExpr{Expr: e.Escape}}}, c)
 	}
 	left, err := b.bindExpr(e.Left, c)
 	if err != nil {

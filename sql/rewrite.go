@@ -427,6 +427,11 @@ func rewrite(src Source, toks []token) (*rewritten, error) {
 			depth++
 		case t.is("ILIKE"):
 			// MySQL has no ILIKE; REGEXP has LIKE's precedence and is not DuckDB syntax.
+			last := operandEnd(toks, i+1) // the pattern ends by then (ESCAPE is no stop word of it)
+			if end := endAtLevel(toks, i+1, func(k int) bool { return toks[k].is("ESCAPE") || k >= last }); tokAt(end).is("ESCAPE") {
+				// REGEXP takes no ESCAPE; the function form does.
+				return nil, w.errAt(tokAt(end), ErrUnsupported, "ILIKE … ESCAPE is not supported; write ilike_escape(x, pattern, escape)")
+			}
 			w.tok(t, "REGEXP")
 		case t.is("REGEXP") || t.is("RLIKE"):
 			return nil, w.errAt(t, ErrUnsupported, strings.ToUpper(t.val)+" is not supported")

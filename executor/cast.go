@@ -4,7 +4,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/b2sql/b2sql/columnar"
 )
@@ -96,15 +95,12 @@ func CastValue(v columnar.Value, to columnar.Type) (columnar.Value, error) {
 	case columnar.Date, columnar.Timestamp:
 		switch {
 		case from.IsString():
-			us, isDate, ok := parseTimestamp(strings.TrimSpace(v.S))
+			us, _, ok := columnar.ParseTimestamp(strings.TrimSpace(v.S))
 			if !ok {
 				return fail()
 			}
 			if to.ID == columnar.Date {
-				if !isDate && us%columnar.MicrosPerDay != 0 {
-					// DuckDB refuses a time part when casting to DATE only if
-					// it is not midnight; keep the date.
-				}
+				// A time part is dropped, as DuckDB does.
 				return columnar.IntValue(to, floorDiv(us, columnar.MicrosPerDay)), nil
 			}
 			return columnar.IntValue(to, us), nil
@@ -244,29 +240,6 @@ func decimalFits(v int64, t columnar.Type) bool {
 	}
 	lim := int64(math.Pow10(int(t.Precision)))
 	return v > -lim && v < lim
-}
-
-// parseTimestamp accepts 'YYYY-MM-DD', 'YYYY-MM-DD HH:MM[:SS[.ffffff]]', a
-// 'T' separator and an optional trailing 'Z' or ±HH[:MM] offset.
-func parseTimestamp(s string) (us int64, isDate bool, ok bool) {
-	layouts := []string{
-		"2006-01-02",
-		"2006-01-02 15:04:05.999999999",
-		"2006-01-02T15:04:05.999999999",
-		"2006-01-02 15:04",
-		"2006-01-02T15:04",
-		"2006-01-02 15:04:05.999999999Z07:00",
-		"2006-01-02T15:04:05.999999999Z07:00",
-		"2006-01-02 15:04:05.999999999Z07",
-		"2006-01-02 15:04:05.999999999-0700",
-	}
-	for i, l := range layouts {
-		t, err := time.Parse(l, s)
-		if err == nil {
-			return t.UnixMicro(), i == 0, true
-		}
-	}
-	return 0, false, false
 }
 
 // ParseInterval parses '3 days', '1 day 02:00:00', '2 hours 30 minutes',

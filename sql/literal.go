@@ -5,7 +5,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/b2sql/b2sql/columnar"
 )
@@ -276,26 +275,11 @@ func parseDecimal(text string, p, s int, round bool) (int64, bool) {
 	return n, true
 }
 
-func parseDate(s string) (int64, bool) {
-	t, err := time.Parse("2006-1-2", s)
-	if err != nil {
-		return 0, false
-	}
-	return columnar.TimeToDate(t), true
-}
-
-var timestampLayouts = []string{
-	"2006-1-2 15:4:5", "2006-1-2T15:4:5", "2006-1-2 15:4", "2006-1-2T15:4", "2006-1-2",
-	"2006-1-2 15:4:5Z07:00", "2006-1-2T15:4:5Z07:00", "2006-1-2 15:4:5Z07", "2006-1-2T15:4:5Z07",
-}
+func parseDate(s string) (int64, bool) { return columnar.ParseDate(s) }
 
 func parseTimestamp(s string) (int64, bool) {
-	for _, l := range timestampLayouts {
-		if t, err := time.Parse(l, s); err == nil {
-			return t.UnixMicro(), true
-		}
-	}
-	return 0, false
+	us, _, ok := columnar.ParseTimestamp(s)
+	return us, ok
 }
 
 // parseInterval reads DuckDB interval text: "1 day", "2 hours 30 minutes",

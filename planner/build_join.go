@@ -56,8 +56,8 @@ func (bd *builder) buildRightSemi(n *Join) (executor.Operator, error) {
 	if n.Kind == JoinAnti {
 		kind = executor.JoinRightAnti
 	}
-	filters := bd.planJoinFilters(swapped, kind)            // joinfilter.go
-	probe, chains, err := bd.buildProbeChains(swapped.Left) // parallel_build.go
+	filters := bd.planJoinFilters(swapped, kind) // joinfilter.go
+	probe, err := bd.build(swapped.Left)
 	filters = bd.dropJoinFilters(filters)
 	if err != nil {
 		return nil, err
@@ -65,9 +65,6 @@ func (bd *builder) buildRightSemi(n *Join) (executor.Operator, error) {
 	build, err := bd.buildUnordered(swapped.Right) // parallel_build.go
 	if err != nil {
 		return nil, err
-	}
-	if chains != nil {
-		return bd.sharedProbes(swapped, kind, filters, chains, build)
 	}
 	op, err := bd.joinOp(swapped, probe, build)
 	if err != nil {

@@ -78,39 +78,3 @@ func reopens(n Node) bool {
 	}
 	return false
 }
-
-// buildProbeChains builds the probe side n of a join whose output is only
-// its build tail (RIGHT SEMI and RIGHT ANTI: the build rows some probe row
-// matched, or none did), so that its probes need not run in one place: as
-// parallel copies of n's chain when it is one, else as one operator.
-func (bd *builder) buildProbeChains(n Node) (executor.Operator, []executor.Operator, error) {
-	threads := bd.threads()
-	if threads >= 2 && !bd.reopens {
-		if scan, ok := pipelineScan(n); ok { // parallel.go
-			chains, err := bd.workerChains(n, scan, threads)
-			return nil, chains, err
-		}
-	}
-	op, err := bd.build(n)
-	return op, nil, err
-}
-
-// sharedProbes is join n of kind (a RIGHT SEMI or RIGHT ANTI) as one copy
-// per probe chain, the copies sharing one build of build and its filters,
-// under a Gather: the copies mark the build rows their probes match, and
-// the last to end emits the build tail (executor.JoinBuild), the rows and
-// order the serial join gives. TPC-H Q21 probes its two 6M-row lineitem
-// scans (EXISTS, NOT EXISTS) that way.
-func (bd *builder) sharedProbes(n *Join, kind executor.JoinKind, filters []*executor.JoinFilter, chains []executor.Operator, build executor.Operator) (executor.Operator, error) {
-	shared := &executor.JoinBuild{Right: build, Probes: len(chains)}
-	copies := make([]executor.Operator, len(chains))
-	for w, in := range chains {
-		op, err := bd.joinOp(n, in, nil) // build_join.go
-		if err != nil {
-			return nil, err
-		}
-		op.Kind, op.Filters, op.Shared = kind, filters, shared
-		copies[w] = bd.wrap(op)
-	}
-	return bd.wrap(&executor.Gather{Inputs: copies}), nil
-}

@@ -174,34 +174,7 @@ func (bd *builder) build(n Node) (executor.Operator, error) {
 		}
 		return bd.wrap(&executor.Project{Input: in, Exprs: exprs, Names: names}), nil
 	case *Aggregate:
-		groups := make([]executor.Expr, len(n.Groups))
-		for i, g := range n.Groups {
-			x, err := CompileExpr(g, lay)
-			if err != nil {
-				return nil, err
-			}
-			groups[i] = x
-		}
-		aggs := make([]executor.AggSpec, len(n.Aggs))
-		for i, a := range n.Aggs {
-			spec := executor.AggSpec{Kind: executor.AggKind(a.Func), Distinct: a.Distinct, Type: a.Type, Name: aggString(a), Param: a.Param}
-			if a.Arg != nil {
-				x, err := CompileExpr(a.Arg, lay)
-				if err != nil {
-					return nil, err
-				}
-				spec.Arg = x
-			}
-			if a.Arg2 != nil {
-				x, err := CompileExpr(a.Arg2, lay)
-				if err != nil {
-					return nil, err
-				}
-				spec.Arg2 = x
-			}
-			aggs[i] = spec
-		}
-		return bd.wrap(&executor.HashAgg{Input: in, Groups: groups, Aggs: aggs}), nil
+		return bd.compileAggregate(n, in) // parallel_merge.go
 	case *Sort:
 		keys, err := compileKeys(n.Keys, lay)
 		if err != nil {

@@ -85,8 +85,8 @@ func (bd *builder) parallelStacked(n *Aggregate) (executor.Operator, error) {
 }
 
 // compileAggregate builds n as one HashAgg over in, whose columns are n's
-// input schema (the serial plan's aggregate, built the same way in
-// build.go).
+// input schema: the serial plan's aggregate (build.go) and each
+// partition's final here.
 func (bd *builder) compileAggregate(n *Aggregate, in executor.Operator) (executor.Operator, error) {
 	lay := layout(n.Input.Schema())
 	groups := make([]executor.Expr, len(n.Groups))

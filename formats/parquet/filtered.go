@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"sync/atomic"
 
-	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
 
@@ -88,12 +87,11 @@ func (fc *fcol) moveTo(r int64) error {
 // dictionary codes, or a numeric dictionary gathered (codeReader), when
 // the chunk has a dictionary page and the DictCodes rule allows (see
 // filterCols), or DELTA_BINARY_PACKED integers (decoder.useCodeReader),
-// or PLAIN numbers (plainNumbers), else through arrow-go's typed reader.
-// coded reports string codes.
+// else through arrow-go's typed reader. coded reports string codes.
 func (fc *fcol) open(pf *pqFile, rgr *file.RowGroupReader, cc *metadata.ColumnChunkMetaData) (coded bool, err error) {
 	d := &fc.dec
 	leaf := d.c.leaf
-	if d.useCodeReader(cc) || plainNumbers(d.c, cc) {
+	if d.useCodeReader(cc) {
 		pr, err := rgr.GetColumnPageReader(leaf)
 		if err != nil {
 			return false, err
@@ -121,23 +119,6 @@ func (fc *fcol) decode(n int) error {
 	}
 	fc.pos += int64(n)
 	return nil
-}
-
-// plainNumbers reports whether cc is a numeric chunk of PLAIN pages only,
-// which a filtered scan reads through codeReader too: the rows a filter
-// keeps are then converted from the page, not every row (decodeRows).
-func plainNumbers(c *column, cc *metadata.ColumnChunkMetaData) bool {
-	if fixedWidth(c) == 0 || cc.HasDictionaryPage() {
-		return false
-	}
-	for _, e := range cc.Encodings() {
-		switch e {
-		case parquet.Encodings.Plain, parquet.Encodings.RLE, parquet.Encodings.BitPacked:
-		default:
-			return false
-		}
-	}
-	return true
 }
 
 // decodeRows is decode for a column of which only the rows in sel (nil:

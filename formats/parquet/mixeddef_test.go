@@ -15,7 +15,7 @@ import (
 // TestRequiredAndOptional: a column OPTIONAL in one file of a glob and
 // REQUIRED in the next is read with each file's own definition levels,
 // whichever decoder reads it (dictionary, PLAIN, DELTA; with and without a
-// filter, which reads PLAIN numbers through codeReader too).
+// filter).
 func TestRequiredAndOptional(t *testing.T) {
 	const n = 300
 	v := func(i int) int64 { return int64(i%50) * 3 }

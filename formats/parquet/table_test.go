@@ -95,8 +95,9 @@ func TestTypes(t *testing.T) {
 				rows := readAll(t, tb, index.ScanSpec{Cols: allColumns(len(cols)), Limit: -1, Threads: threads})
 				checkRows(t, rows, cols, n, threads == 1)
 			}
-			// A sparse filter: every other column is decoded for the kept
-			// rows only (late materialization, decodeRows), every type.
+			// A sparse filter: late materialization reads the other columns
+			// for the kept rows (dictionary and DELTA numbers gather only
+			// those rows, decodeRows), every type.
 			ids := []int{5, 17, 333, 334, 901}
 			var in []columnar.Value
 			for _, id := range ids {

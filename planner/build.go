@@ -57,6 +57,7 @@ type builder struct {
 	bounds map[*Scan]*index.TopKBound         // top-k bounds, by the scan they prune
 	topks  map[*TopK]*index.TopKBound         // the same bounds, by the TopK that publishes
 	joins  map[*Join]*executor.JoinBuild      // build sides shared by parallel probes (build_join.go)
+	swaps  map[*Join]*Join                    // inner joins run with their sides swapped, once each (build_join.go)
 	// Runtime join filters waiting for their probe-side scan, and those of
 	// the joins of parallel pipelines (joinfilter.go).
 	joinFilters   map[*Scan][]scanJoinFilter

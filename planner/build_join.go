@@ -12,28 +12,67 @@ import (
 // projection restoring the column order.
 func (bd *builder) buildJoin(n *Join) (executor.Operator, error) {
 	bd.planJoinDict(n) // dict.go: the probe key may come as dictionary codes
-	if (n.Kind == JoinInner || n.Kind == JoinCross) && smaller(n.Left, n.Right) {
-		swapped := &Join{Left: n.Right, Right: n.Left, Kind: n.Kind, Cond: n.Cond}
-		for _, k := range n.EquiKeys {
-			swapped.EquiKeys = append(swapped.EquiKeys, EquiKey{L: k.R, R: k.L})
-		}
+	if swapsSides(n) {
+		swapped := bd.swappedOf(n)
 		op, err := bd.buildJoinAs(swapped)
 		if err != nil {
 			return nil, err
 		}
-		lay := layout(swapped.Schema())
-		exprs := make([]executor.Expr, 0, len(n.Schema()))
-		names := make([]string, 0, len(n.Schema()))
-		for _, c := range n.Schema() {
-			exprs = append(exprs, executor.ColumnExpr(lay[c.ID], c.Type))
-			names = append(names, c.Name)
-		}
-		return bd.wrap(&executor.Project{Input: op, Exprs: exprs, Names: names}), nil
+		return bd.restoreOrder(n, swapped, op), nil
 	}
 	if buildsLeft(n) {
 		return bd.buildRightSemi(n)
 	}
 	return bd.buildJoinAs(n)
+}
+
+// swapsSides reports whether inner join n runs with its sides swapped:
+// its left input, estimated smaller, is built and the right probes.
+func swapsSides(n *Join) bool {
+	return (n.Kind == JoinInner || n.Kind == JoinCross) && smaller(n.Left, n.Right)
+}
+
+// swappedOf returns n with its sides swapped, the same node every time it
+// is asked for n (a parallel pipeline's worker copies share its build and
+// join filters by it).
+func (bd *builder) swappedOf(n *Join) *Join {
+	if s := bd.swaps[n]; s != nil {
+		return s
+	}
+	s := swapJoin(n)
+	if bd.swaps == nil {
+		bd.swaps = map[*Join]*Join{}
+	}
+	bd.swaps[n] = s
+	return s
+}
+
+// swapJoin returns inner join n with its sides and keys swapped.
+func swapJoin(n *Join) *Join {
+	s := &Join{Left: n.Right, Right: n.Left, Kind: n.Kind, Cond: n.Cond}
+	for _, k := range n.EquiKeys {
+		s.EquiKeys = append(s.EquiKeys, EquiKey{L: k.R, R: k.L})
+	}
+	return s
+}
+
+// restoreOrder puts the columns of op, the swapped join, back in n's order.
+func (bd *builder) restoreOrder(n, swapped *Join, op executor.Operator) executor.Operator {
+	lay := layout(swapped.Schema())
+	exprs := make([]executor.Expr, 0, len(n.Schema()))
+	names := make([]string, 0, len(n.Schema()))
+	for _, c := range n.Schema() {
+		exprs = append(exprs, executor.ColumnExpr(lay[c.ID], c.Type))
+		names = append(names, c.Name)
+	}
+	return bd.wrap(&executor.Project{Input: op, Exprs: exprs, Names: names})
+}
+
+// probesRight reports whether a parallel pipeline may run through n's
+// right side: n is an inner join run swapped (swapsSides), so the right
+// is its probe side, and the swapped join may probe in parallel.
+func probesRight(n *Join) bool {
+	return swapsSides(n) && probeInParallel(swapJoin(n))
 }
 
 // buildsLeft reports whether a semi or anti join is better run with its

@@ -17,15 +17,19 @@ func (bd *builder) planChainFilters(n Node) []*executor.JoinFilter {
 		case *Project:
 			n = x.Input
 		case *Join:
-			fs := bd.planJoinFilters(x, executor.JoinKind(x.Kind))
+			j, next := x, x.Left
+			if !probeInParallel(x) {
+				j, next = bd.swappedOf(x), x.Right // run swapped (probesRight)
+			}
+			fs := bd.planJoinFilters(j, executor.JoinKind(j.Kind))
 			if len(fs) > 0 {
 				if bd.joinFiltersOf == nil {
 					bd.joinFiltersOf = map[*Join][]*executor.JoinFilter{}
 				}
-				bd.joinFiltersOf[x] = fs
+				bd.joinFiltersOf[j] = fs
 				all = append(all, fs...)
 			}
-			n = x.Left
+			n = next
 		default:
 			return all
 		}

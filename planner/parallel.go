@@ -39,10 +39,14 @@ func pipelineScan(n Node) (*Scan, bool) {
 		case *Project:
 			n = x.Input
 		case *Join:
-			if !probeInParallel(x) { // build_join.go
+			switch {
+			case probeInParallel(x): // build_join.go
+				n = x.Left
+			case probesRight(x): // run swapped: the right probes
+				n = x.Right
+			default:
 				return nil, false
 			}
-			n = x.Left
 		case *Scan:
 			_, ok := x.Table.(UnitScanner)
 			return x, ok && x.Limit < 0
@@ -128,6 +132,20 @@ func (bd *builder) chain(n Node, src executor.Operator) (executor.Operator, erro
 		}
 		return bd.wrap(&executor.Project{Input: in, Exprs: exprs, Names: names}), nil
 	case *Join:
+		if !probeInParallel(x) {
+			// Swapped (probesRight): the copy probes with the right side
+			// and shares the left's build; a Project restores the order.
+			sw := bd.swappedOf(x)
+			in, err := bd.chain(x.Right, src)
+			if err != nil {
+				return nil, err
+			}
+			op, err := bd.probeCopy(sw, in)
+			if err != nil {
+				return nil, err
+			}
+			return bd.restoreOrder(x, sw, op), nil
+		}
 		in, err := bd.chain(x.Left, src)
 		if err != nil {
 			return nil, err

@@ -235,19 +235,7 @@ func (t *multiIntTable) probe(keys []*columnar.Vector, rows []int, lnull []bool,
 	}
 	next := t.next
 	for k, i := range rows {
-		null := false
-		for c, v := range keys {
-			j := i
-			if v.Const {
-				j = 0
-			}
-			if v.Valid != nil && !v.Valid.Get(j) {
-				null = true
-				break
-			}
-			tuple[c] = v.Ints[j]
-		}
-		if null {
+		if !keyTuple(keys, i, tuple) {
 			lnull[k] = true
 			continue
 		}
@@ -259,22 +247,25 @@ func (t *multiIntTable) probe(keys []*columnar.Vector, rows []int, lnull []bool,
 	return pairL, pairR
 }
 
+// keyTuple fills tuple with row i's keys; false when one is NULL.
+func keyTuple(keys []*columnar.Vector, i int, tuple []int64) bool {
+	for c, v := range keys {
+		j := i
+		if v.Const {
+			j = 0
+		}
+		if v.Valid != nil && !v.Valid.Get(j) {
+			return false
+		}
+		tuple[c] = v.Ints[j]
+	}
+	return true
+}
+
 // probePacked is probe over packed tuples.
 func (t *multiIntTable) probePacked(keys []*columnar.Vector, rows []int, lnull []bool, pairL, pairR []int32, tuple []int64) ([]int32, []int32) {
 	for k, i := range rows {
-		null := false
-		for c, v := range keys {
-			j := i
-			if v.Const {
-				j = 0
-			}
-			if v.Valid != nil && !v.Valid.Get(j) {
-				null = true
-				break
-			}
-			tuple[c] = v.Ints[j]
-		}
-		if null {
+		if !keyTuple(keys, i, tuple) {
 			lnull[k] = true
 			continue
 		}

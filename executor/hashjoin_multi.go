@@ -199,17 +199,7 @@ func (t *multiIntTable) chain(r int32) {
 
 // loadTuple reads row i's keys into t.tuple; false when one is NULL.
 func (t *multiIntTable) loadTuple(keys []*columnar.Vector, i int) bool {
-	for c, v := range keys {
-		j := i
-		if v.Const {
-			j = 0
-		}
-		if v.Valid != nil && !v.Valid.Get(j) {
-			return false
-		}
-		t.tuple[c] = v.Ints[j]
-	}
-	return true
+	return keyTuple(keys, i, t.tuple)
 }
 
 // build inserts the live rows of b (stored from build row base on); it

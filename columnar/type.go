@@ -95,6 +95,19 @@ func (t Type) IsInteger() bool { return t.ID >= Int8 && t.ID <= Uint64 }
 // IsSigned reports whether t is a signed integer type.
 func (t Type) IsSigned() bool { return t.ID >= Int8 && t.ID <= Int64 }
 
+// IntBits is the width in bits of an integer type (64 for any other).
+func (t Type) IntBits() int {
+	switch t.ID {
+	case Int8, Uint8:
+		return 8
+	case Int16, Uint16:
+		return 16
+	case Int32, Uint32:
+		return 32
+	}
+	return 64
+}
+
 // IsFloat reports whether t is FLOAT or DOUBLE.
 func (t Type) IsFloat() bool { return t.ID == Float32 || t.ID == Float64 }
 

@@ -19,17 +19,7 @@ func init() {
 }
 
 // intWidth is the number of bits of an integer type.
-func intWidth(t columnar.Type) int64 {
-	switch t.ID {
-	case columnar.Int8, columnar.Uint8:
-		return 8
-	case columnar.Int16, columnar.Uint16:
-		return 16
-	case columnar.Int32, columnar.Uint32:
-		return 32
-	}
-	return 64
-}
+func intWidth(t columnar.Type) int64 { return int64(t.IntBits()) }
 
 func fnBitAnd(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
 	return columnar.IntValue(t, a[0].I&a[1].I), nil

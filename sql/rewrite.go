@@ -781,17 +781,7 @@ func isASCII(s string) bool {
 // hold a comma of their own (not one of a nested call's).
 func topLevelComma(toks []token, open int) bool {
 	end := matchingParen(toks, open)
-	for k, depth := open+1, 0; k < end; k++ {
-		switch {
-		case toks[k].isOp("("):
-			depth++
-		case toks[k].isOp(")"):
-			depth--
-		case depth == 0 && toks[k].isOp(","):
-			return true
-		}
-	}
-	return false
+	return end > open && len(splitTop(toks, open+1, end)) > 1 // rewrite_grouping.go
 }
 
 func isUnsupportedOp(op string) bool {

@@ -134,15 +134,7 @@ func (r *codeReader) readFixed(v *columnar.Vector, n int, validBuf columnar.Bitm
 		default:
 			if r.lazy {
 				// This segment's indices, decoded into scratch.
-				nv := k
-				if defs != nil {
-					nv = 0
-					for _, d := range defs {
-						if d == int32(r.maxDef) {
-							nv++
-						}
-					}
-				}
+				nv := presentValues(defs, r.maxDef, k)
 				r.codeBuf = grow(r.codeBuf, nv)
 				if err := r.lc.fill(r.vpos, r.codeBuf[:nv]); err != nil {
 					return 0, validBuf, err
@@ -151,15 +143,7 @@ func (r *codeReader) readFixed(v *columnar.Vector, n int, validBuf columnar.Bitm
 			}
 			if r.lazyPlain {
 				// This segment's values, converted into scratch.
-				nv := k
-				if defs != nil {
-					nv = 0
-					for _, d := range defs {
-						if d == int32(r.maxDef) {
-							nv++
-						}
-					}
-				}
+				nv := presentValues(defs, r.maxDef, k)
 				w := fixedWidth(r.c)
 				if (r.vpos+nv)*w > len(r.plainSrc) {
 					return 0, validBuf, corruptf("PLAIN page of %d values, value %d asked for", len(r.plainSrc)/w, r.vpos+nv)
@@ -297,3 +281,18 @@ func fillSeg[T int64 | float64](out []T, defs []int32, maxDef int32, isPlain boo
 // emptyDict stands for "dictionary page read" in a numeric chunk, whose
 // dictionary lives in dictI/dictF.
 var emptyDict = dict.New()
+
+// presentValues is the number of values stored for k rows whose
+// definition levels are defs (nil: a required column, k values).
+func presentValues(defs []int32, maxDef int16, k int) int {
+	if defs == nil {
+		return k
+	}
+	nv := 0
+	for _, d := range defs {
+		if d == int32(maxDef) {
+			nv++
+		}
+	}
+	return nv
+}

@@ -158,9 +158,9 @@ func parquetSchema(sc columnar.Schema) (*schema.GroupNode, error) {
 		t := f.Type
 		switch t.ID {
 		case columnar.Int8, columnar.Int16, columnar.Int32, columnar.Int64:
-			lt = schema.NewIntLogicalType(int8(bitsOf(t.ID)), true)
+			lt = schema.NewIntLogicalType(int8(t.IntBits()), true)
 		case columnar.Uint8, columnar.Uint16, columnar.Uint32, columnar.Uint64:
-			lt = schema.NewIntLogicalType(int8(bitsOf(t.ID)), false)
+			lt = schema.NewIntLogicalType(int8(t.IntBits()), false)
 		case columnar.Decimal:
 			p, s := int32(t.Precision), int32(t.Scale)
 			if p == 0 {
@@ -187,18 +187,6 @@ func parquetSchema(sc columnar.Schema) (*schema.GroupNode, error) {
 		fields[i] = n
 	}
 	return schema.NewGroupNode("schema", parquet.Repetitions.Required, fields, -1)
-}
-
-func bitsOf(id columnar.TypeID) int {
-	switch id {
-	case columnar.Int8, columnar.Uint8:
-		return 8
-	case columnar.Int16, columnar.Uint16:
-		return 16
-	case columnar.Int32, columnar.Uint32:
-		return 32
-	}
-	return 64
 }
 
 // physOf is the Parquet physical type a SQL type is written as.

@@ -23,15 +23,7 @@ func TestRewriteGroupingSets(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.in, func(t *testing.T) {
-			src := Source{Text: tc.in, Line: 1, Col: 1}
-			toks, err := lex(src)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rw, err := rewrite(src, toks)
-			if err != nil {
-				t.Fatal(err)
-			}
+			rw := mustRewrite(t, tc.in)
 			if rw.text != tc.out {
 				t.Errorf("text\n got %q\nwant %q", rw.text, tc.out)
 			}

@@ -28,15 +28,7 @@ func TestRewrite(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.in, func(t *testing.T) {
-			src := Source{Text: tc.in, Line: 1, Col: 1}
-			toks, err := lex(src)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rw, err := rewrite(src, toks)
-			if err != nil {
-				t.Fatal(err)
-			}
+			rw := mustRewrite(t, tc.in)
 			if rw.text != tc.out {
 				t.Errorf("rewrite\n got %q\nwant %q", rw.text, tc.out)
 			}
@@ -49,13 +41,24 @@ func TestRewrite(t *testing.T) {
 	}
 }
 
-func TestRewriteMeta(t *testing.T) {
-	src := Source{Text: "SELECT a FROM 'events' ORDER BY a NULLS FIRST, (b) DESC, c NULLS LAST"}
-	toks, _ := lex(src)
+// mustRewrite lexes and rewrites one statement's text, failing the test
+// on an error.
+func mustRewrite(t *testing.T, text string) *rewritten {
+	t.Helper()
+	src := Source{Text: text, Line: 1, Col: 1}
+	toks, err := lex(src)
+	if err != nil {
+		t.Fatal(err)
+	}
 	rw, err := rewrite(src, toks)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return rw
+}
+
+func TestRewriteMeta(t *testing.T) {
+	rw := mustRewrite(t, "SELECT a FROM 'events' ORDER BY a NULLS FIRST, (b) DESC, c NULLS LAST")
 	if !rw.paths["events"] {
 		t.Errorf("paths %v, want events", rw.paths)
 	}

@@ -20,12 +20,10 @@ type compositeKeys struct {
 	interns []*strTable
 	nids    []int32 // per string column: ids handed out so far
 	remaps  []dict.Remap
-	// text holds each string column's interned values, id i at
-	// text[k][offs[k][i]:offs[k][i+1]]: group keys are rebuilt from the
-	// key words (emit) instead of being copied per group into a row
-	// store, whose [][]byte the GC scanned at every cycle.
-	text  [][]byte
-	offs  [][]int
+	// The intern tables keep each string column's values (id i is
+	// interns[k].value(i)): group keys are rebuilt from the key words
+	// (emit) instead of being copied per group into a row store, whose
+	// [][]byte the GC scanned at every cycle.
 	types []columnar.Type
 	// ownKeys: every key can be rebuilt from its word (no float key,
 	// whose word folds -0 into 0 and would not give back the first value).
@@ -39,8 +37,6 @@ func newCompositeKeys(types []columnar.Type) *compositeKeys {
 		interns: make([]*strTable, len(types)),
 		nids:    make([]int32, len(types)),
 		remaps:  make([]dict.Remap, len(types)),
-		text:    make([][]byte, len(types)),
-		offs:    make([][]int, len(types)),
 		types:   types,
 		ownKeys: true,
 	}
@@ -49,8 +45,7 @@ func newCompositeKeys(types []columnar.Type) *compositeKeys {
 	for i, t := range types {
 		switch t.Phys() {
 		case columnar.PhysBytes:
-			c.interns[i] = newStrTable()
-			c.offs[i] = []int{0}
+			c.interns[i] = newValueStrTable()
 		case columnar.PhysFloat:
 			c.ownKeys = false
 		}
@@ -61,8 +56,6 @@ func newCompositeKeys(types []columnar.Type) *compositeKeys {
 // intern returns the id of string v in column col.
 func (c *compositeKeys) intern(col int, v []byte) uint64 {
 	id := c.interns[col].find(v, func() int32 {
-		c.text[col] = append(c.text[col], v...)
-		c.offs[col] = append(c.offs[col], len(c.text[col]))
 		c.nids[col]++
 		return c.nids[col] - 1
 	})
@@ -97,8 +90,7 @@ func (c *compositeKeys) emit(cols []*columnar.Vector, from, to int) {
 			case columnar.PhysBool:
 				v.Bools[r] = x != 0
 			case columnar.PhysBytes:
-				offs := c.offs[k]
-				v.Bytes[r] = c.text[k][offs[x]:offs[x+1]:offs[x+1]]
+				v.Bytes[r] = c.interns[k].value(int(x))
 			}
 		}
 	}

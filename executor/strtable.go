@@ -13,18 +13,26 @@ import (
 // multiply-mix and compared as two words held in the slot itself, so a hit
 // touches one cache line and no key bytes; longer keys are hashed with
 // maphash and compared against a shared arena.
+//
+// A table made with newValueStrTable also keeps every key by insertion
+// order (value), so a caller that numbers groups 0, 1, 2… as they are
+// created needs no copy of its own.
 type strTable struct {
 	seed  maphash.Seed
 	mix   uint64 // per-table salt for the short-key hash
 	slots []strSlot
 	n     int
-	arena []byte
+	arena textArena
+	// keep: record each inserted key's arena reference and length in
+	// refs/lens (short keys are then stored in the arena too).
+	keep bool
+	refs []uint64
+	lens []uint32
 }
 
 type strSlot struct {
 	hash   uint64
-	w0, w1 uint64 // short keys: the bytes, zero-padded
-	off    uint32 // long keys: position in the arena
+	w0, w1 uint64 // short keys: the bytes, zero-padded; long keys: w0 is the arena reference
 	len    uint32
 	gid    int32 // -1: empty
 }
@@ -37,6 +45,19 @@ func newStrTable() *strTable {
 		t.slots[i].gid = -1
 	}
 	return t
+}
+
+// newValueStrTable is a strTable that keeps its keys for value.
+func newValueStrTable() *strTable {
+	t := newStrTable()
+	t.keep = true
+	return t
+}
+
+// value returns the i-th key inserted into a table made by
+// newValueStrTable.
+func (t *strTable) value(i int) []byte {
+	return t.arena.get(t.refs[i], t.lens[i])
 }
 
 // words loads a key of at most 16 bytes as two little-endian words.
@@ -61,6 +82,9 @@ func (t *strTable) find(key []byte, create func() int32) int32 {
 		for i := h & mask; ; i = (i + 1) & mask {
 			s := &t.slots[i]
 			if s.gid < 0 {
+				if t.keep {
+					t.remember(t.arena.add(key), len(key))
+				}
 				return t.insert(s, strSlot{hash: h, w0: w0, w1: w1, len: uint32(len(key))}, create)
 			}
 			if s.hash == h && s.w0 == w0 && s.w1 == w1 && int(s.len) == len(key) {
@@ -72,14 +96,21 @@ func (t *strTable) find(key []byte, create func() int32) int32 {
 	for i := h & mask; ; i = (i + 1) & mask {
 		s := &t.slots[i]
 		if s.gid < 0 {
-			off := len(t.arena)
-			t.arena = append(t.arena, key...)
-			return t.insert(s, strSlot{hash: h, off: uint32(off), len: uint32(len(key))}, create)
+			ref := t.arena.add(key)
+			if t.keep {
+				t.remember(ref, len(key))
+			}
+			return t.insert(s, strSlot{hash: h, w0: ref, len: uint32(len(key))}, create)
 		}
-		if s.hash == h && int(s.len) == len(key) && len(key) > 16 && bytes.Equal(t.arena[s.off:s.off+s.len], key) {
+		if s.hash == h && int(s.len) == len(key) && len(key) > 16 && bytes.Equal(t.arena.get(s.w0, s.len), key) {
 			return s.gid
 		}
 	}
+}
+
+func (t *strTable) remember(ref uint64, n int) {
+	t.refs = append(t.refs, ref)
+	t.lens = append(t.lens, uint32(n))
 }
 
 func (t *strTable) insert(s *strSlot, v strSlot, create func() int32) int32 {

@@ -1,0 +1,43 @@
+package executor
+
+// textArena stores byte strings in chunks that are never moved: adding a
+// string never copies the earlier ones (a growing []byte copied every byte
+// about four times over and faulted in fresh pages each time), and a
+// string is named by a pointer-free reference, so tables of references
+// cost the garbage collector nothing to scan.
+type textArena struct {
+	chunks [][]byte
+}
+
+// Chunks start small (most tables hold a few keys) and double up to
+// maxTextChunk; a longer string gets a chunk of its own.
+const (
+	minTextChunk = 4 << 10
+	maxTextChunk = 1 << 20
+)
+
+// add copies s into the arena and returns its reference: the chunk number
+// in the high 32 bits, the offset in the low 32.
+func (a *textArena) add(s []byte) uint64 {
+	last := len(a.chunks) - 1
+	if last < 0 || len(a.chunks[last])+len(s) > cap(a.chunks[last]) {
+		size := minTextChunk
+		if last >= 0 {
+			size = min(2*cap(a.chunks[last]), maxTextChunk)
+		}
+		a.chunks = append(a.chunks, make([]byte, 0, max(size, len(s))))
+		last++
+	}
+	c := a.chunks[last]
+	off := len(c)
+	a.chunks[last] = append(c, s...)
+	return uint64(last)<<32 | uint64(off)
+}
+
+// get returns the n bytes at ref; the slice's capacity ends with it, so an
+// append by the caller cannot overwrite the next string.
+func (a *textArena) get(ref uint64, n uint32) []byte {
+	c := a.chunks[ref>>32]
+	off := uint32(ref)
+	return c[off : off+n : off+n]
+}

@@ -162,7 +162,7 @@ func (h *HashAgg) Open(ctx context.Context) error {
 			}
 			keyVecs[i] = v
 		}
-		if h.comp != nil && first && longPlainStrings(b, keyVecs) {
+		if h.comp != nil && first && !h.comp.pickLead(b, keyVecs) && longPlainStrings(b, keyVecs) {
 			// Interning long strings that are mostly unique (names,
 			// addresses, comments) costs more than hashing one encoded
 			// key: such groupings keep the encoded-key map.

@@ -29,6 +29,10 @@ type compositeKeys struct {
 	// whose word folds -0 into 0 and would not give back the first value).
 	ownKeys bool
 	small   *smallKeys // tiny key domains: a direct table (hashagg_small.go)
+	// lead: while one integer key is seen to determine the others, groups
+	// are found by it alone (hashagg_lead.go).
+	lead    *leadKeys
+	decided bool // the first batch chose (or not) a lead key
 }
 
 func newCompositeKeys(types []columnar.Type) *compositeKeys {
@@ -62,6 +66,30 @@ func (c *compositeKeys) intern(col int, v []byte) uint64 {
 	return uint64(id)
 }
 
+// pickLead decides, on the first batch, whether to group by a lead key
+// (chooseLead) and reports whether it does.
+func (c *compositeKeys) pickLead(b *columnar.Batch, keys []*columnar.Vector) bool {
+	if c.decided {
+		return c.lead != nil
+	}
+	c.decided = true
+	if !c.ownKeys {
+		return false // a float key's word is not its first value: no lead store
+	}
+	if col := chooseLead(b, keys); col >= 0 {
+		c.lead, c.small = newLeadKeys(col, len(keys)), nil
+	}
+	return c.lead != nil
+}
+
+// keyOf returns group g's key words.
+func (c *compositeKeys) keyOf(g int32) []uint64 {
+	if c.lead != nil {
+		return c.lead.key(g)
+	}
+	return c.tab.key(g)
+}
+
 // emit fills cols (one vector per key, typed) with the keys of groups
 // [from, to), rebuilt from their key words; only when ownKeys.
 func (c *compositeKeys) emit(cols []*columnar.Vector, from, to int) {
@@ -70,7 +98,7 @@ func (c *compositeKeys) emit(cols []*columnar.Vector, from, to int) {
 		v.Reset(n)
 		col, bit := k+1, uint64(1)<<k
 		for r := 0; r < n; r++ {
-			key := c.tab.key(int32(from + r))
+			key := c.keyOf(int32(from + r))
 			if key[0]&bit != 0 {
 				if v.Valid == nil {
 					v.Valid = columnar.NewBitmap(n)
@@ -90,7 +118,11 @@ func (c *compositeKeys) emit(cols []*columnar.Vector, from, to int) {
 			case columnar.PhysBool:
 				v.Bools[r] = x != 0
 			case columnar.PhysBytes:
-				v.Bytes[r] = c.interns[k].value(int(x))
+				if c.lead != nil {
+					v.Bytes[r] = c.lead.str(x)
+				} else {
+					v.Bytes[r] = c.interns[k].value(int(x))
+				}
 			}
 		}
 	}
@@ -251,6 +283,15 @@ func floatWord(f float64) uint64 {
 // assign sets gids[i] for the live rows of b; newGroup(i) creates the
 // group of row i.
 func (c *compositeKeys) assign(b *columnar.Batch, keys []*columnar.Vector, gids []int32, newGroup func(i int) int32) {
+	if c.pickLead(b, keys) {
+		if c.lead.assign(b, keys, gids, newGroup) {
+			return
+		}
+		// The lead key does not determine the others: group by all keys
+		// from now on, this batch included (its new groups are moved too).
+		c.lead.migrate(c)
+		c.lead = nil
+	}
 	c.fill(b, keys)
 	if c.small != nil {
 		if c.small.assign(c, b, gids, newGroup) {

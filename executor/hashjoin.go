@@ -64,7 +64,7 @@ type HashJoin struct {
 	BuildRows int
 
 	budget    *Budget
-	build     *rowStore
+	build     *chunkedStore // the build rows (store_chunked.go)
 	table     map[string][]int32
 	ints      *intTable      // instead of table: one key stored as int64
 	multi     *multiIntTable // instead of table: several int64 keys (hashjoin_multi.go)
@@ -96,7 +96,7 @@ type HashJoin struct {
 	decoded     []*columnar.Vector // scratch: probe columns passed through, decoded
 	decodedVecs []*columnar.Vector // … their decoded vectors
 
-	pbuf    *rowStore       // probe first: the held probe rows
+	pbuf    *chunkedStore   // probe first: the held probe rows
 	pbufPos int             // next held row to replay
 	pbufEOF bool            // the probe side ended within the held rows
 	pview   *columnar.Batch // a view of held rows
@@ -185,8 +185,7 @@ func (j *HashJoin) buildSide(ctx context.Context, right Operator) error {
 	if err := right.Open(ctx); err != nil {
 		return err
 	}
-	j.build = newRowStore(right.Types())
-	reserveRows(j.build, j.BuildRows) // hashjoin_store.go
+	j.build = newChunkedStore(right.Types(), j.BuildRows)
 	j.table, j.ints, j.multi = map[string][]int32{}, nil, nil
 	if len(j.RightKeys) == 1 && j.RightKeys[0].Type().Phys() == columnar.PhysInt {
 		j.ints = newIntTable()
@@ -216,7 +215,7 @@ func (j *HashJoin) buildSide(ctx context.Context, right Operator) error {
 		}
 		j.plainKeys(keys, b) // a build side never needs its codes
 		base := int32(j.build.n)
-		appendBuild(j.build, b) // hashjoin_store.go
+		j.build.appendRows(b, b.Cols)
 		for _, f := range j.Filters {
 			collectKeys(f, keys[f.Key], b)
 		}
@@ -467,8 +466,8 @@ func (j *HashJoin) emitPairs() (*columnar.Batch, error) {
 			dst.CopyRow(k, src, int(l), n)
 		}
 	}
-	for c, src := range j.build.cols {
-		out.Cols[nl+c].Gather(src, rs)
+	for c := range j.build.cols {
+		j.build.gatherCol(out.Cols[nl+c], c, rs)
 	}
 	j.sel = j.sel[:0]
 	if j.Cond != nil {
@@ -574,15 +573,16 @@ func (j *HashJoin) leftTail() *columnar.Batch {
 // (Right, Full), one chunk per call.
 func (j *HashJoin) buildTail() *columnar.Batch {
 	want := j.Kind == JoinRightSemi // matched rows; else unmatched ones
-	var rows []int
+	rows := j.lidx[:0]
 	for len(rows) == 0 && j.tailPos < j.build.n {
 		for j.tailPos < j.build.n && len(rows) < columnar.MaxBatch {
 			if j.matched[j.tailPos] == want {
-				rows = append(rows, j.tailPos)
+				rows = append(rows, int32(j.tailPos))
 			}
 			j.tailPos++
 		}
 	}
+	j.lidx = rows
 	if len(rows) == 0 {
 		return nil
 	}
@@ -590,12 +590,8 @@ func (j *HashJoin) buildTail() *columnar.Batch {
 		// Build columns only: the second half of the output batch.
 		nl := len(j.leftTypes)
 		j.out2 = columnar.Batch{Cols: j.out.Cols[nl:], Len: len(rows)}
-		for c, src := range j.build.cols {
-			dst := j.out2.Cols[c]
-			dst.Reset(len(rows))
-			for k, r := range rows {
-				dst.CopyRow(k, src, r, len(rows))
-			}
+		for c := range j.build.cols {
+			j.build.gatherCol(j.out2.Cols[c], c, rows)
 		}
 		return &j.out2
 	}
@@ -606,12 +602,8 @@ func (j *HashJoin) buildTail() *columnar.Batch {
 	for c := range nl {
 		setAllNull(out.Cols[c], n)
 	}
-	for c, src := range j.build.cols {
-		dst := out.Cols[nl+c]
-		dst.Reset(n)
-		for k, r := range rows {
-			dst.CopyRow(k, src, r, n)
-		}
+	for c := range j.build.cols {
+		j.build.gatherCol(out.Cols[nl+c], c, rows)
 	}
 	return out
 }

@@ -29,7 +29,7 @@ func (j *HashJoin) openProbeFirst(ctx context.Context) error {
 	if err := j.Left.Open(ctx); err != nil {
 		return err
 	}
-	j.pbuf = newRowStore(j.Left.Types())
+	j.pbuf = newChunkedStore(j.Left.Types(), 0)
 	j.pbufPos, j.pbufEOF = 0, false
 	for j.pbuf.n < probeBufferRows {
 		b, err := j.Left.Next(ctx)
@@ -47,7 +47,7 @@ func (j *HashJoin) openProbeFirst(ctx context.Context) error {
 			}
 			collectKeys(f, v, b)
 		}
-		appendBuild(j.pbuf, b)
+		j.pbuf.appendRows(b, b.Cols)
 		if err := j.budget.Check(); err != nil {
 			return err
 		}
@@ -82,20 +82,19 @@ func (j *HashJoin) nextLeft(ctx context.Context) (*columnar.Batch, error) {
 	return j.Left.Next(ctx)
 }
 
-// pbufView is rows [from, to) of the held probe rows as a batch sharing
-// the store's memory; from is a multiple of MaxBatch (and so of 64, for
-// the validity bitmaps).
+// pbufView is rows [from, to) of the held probe rows as a batch (its
+// strings share the store's memory).
 func (j *HashJoin) pbufView(from, to int) *columnar.Batch {
 	if j.pview == nil {
 		j.pview = &columnar.Batch{Cols: make([]*columnar.Vector, len(j.pbuf.cols))}
 		for c := range j.pview.Cols {
-			j.pview.Cols[c] = &columnar.Vector{}
+			j.pview.Cols[c] = &columnar.Vector{Type: j.pbuf.cols[c].typ}
 		}
 	}
 	b := j.pview
 	b.Len, b.Sel = to-from, nil
 	for c := range j.pbuf.cols {
-		j.pbuf.viewRows(b.Cols[c], c, from, to)
+		j.pbuf.copyRange(b.Cols[c], c, from, to)
 	}
 	return b
 }

@@ -1,0 +1,389 @@
+package executor
+
+import (
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/dict"
+)
+
+// chunkedStore holds rows copied out of batches, as rowStore does, for an
+// operator that keeps its input until the input ends (a hash join's build
+// side, a probe-first join's held probe rows). Rows are stored in chunks
+// of chunkRows rows that never move once allocated, instead of one
+// growing slice per column: growing by doubling copies every stored value
+// about twice and faults fresh pages each time (TPC-H Q9's 800K partsupp
+// and 330K lineitem⋈part build rows allocated 110 MB a run that way), and
+// under the small heap goal a query starts with, every such MB costs
+// collector work. Only the first chunk grows, up to chunkRows, so that a
+// small build allocates little.
+//
+// Byte payloads are stored back to back in one buffer per chunk with
+// their offsets, not as a []byte per row: a chunk holds no pointer for
+// the collector to scan, and a row costs 8 bytes of offset instead of a
+// 24-byte slice header. Gathered rows share that buffer.
+//
+// Row r is row r&chunkMask of chunk r>>chunkBits.
+type chunkedStore struct {
+	cols   []storeColumn
+	n      int // rows stored
+	chunks int // chunks allocated
+	cap0   int // rows chunk 0 has room for (the others: chunkRows)
+}
+
+// chunkRows rows per chunk: a multiple of MaxBatch (so a replayed batch of
+// MaxBatch rows starting at a multiple of MaxBatch lies in one chunk) and
+// of 64 (each chunk's validity is whole words). 16K rows are 128 KB of
+// int64: few objects, and at most one chunk of slack per column.
+const (
+	chunkBits = 14
+	chunkRows = 1 << chunkBits
+	chunkMask = chunkRows - 1
+)
+
+// storeColumn is one column's chunks; the payload slices used are those
+// of the column type's physical representation.
+type storeColumn struct {
+	typ    columnar.Type
+	bools  [][]bool
+	ints   [][]int64
+	uints  [][]uint64
+	floats [][]float64
+	data   [][]byte          // bytes: per chunk, the payloads back to back
+	offs   [][]int           // bytes: per chunk, row i's payload is data[offs[i]:offs[i+1]]
+	valid  []columnar.Bitmap // per chunk; nil: no NULL in the chunk
+	nulls  bool              // some chunk has a NULL
+}
+
+// newChunkedStore returns an empty store for rows of the given types.
+// hint, when > 0, is the rows expected (an estimate): the first chunk
+// starts with room for that many (at most chunkRows).
+func newChunkedStore(types []columnar.Type, hint int) *chunkedStore {
+	s := &chunkedStore{cols: make([]storeColumn, len(types))}
+	for c, t := range types {
+		s.cols[c].typ = t
+	}
+	s.cap0 = min(max(hint, columnar.MaxBatch), chunkRows)
+	return s
+}
+
+// appendRows copies the live rows of cols (vectors of batch b) into the
+// store. Coded vectors are decoded and Const ones repeated.
+func (s *chunkedStore) appendRows(b *columnar.Batch, cols []*columnar.Vector) {
+	live := b.Live()
+	var rows []int // nil: rows 0..live-1
+	if b.Sel != nil {
+		rows = b.Sel[:live]
+	}
+	for done := 0; done < live; {
+		ch, at, size := s.room()
+		k := min(live-done, size-at)
+		seg := rows
+		if rows != nil {
+			seg = rows[done : done+k]
+		}
+		for c, v := range cols {
+			s.cols[c].put(v, seg, done, k, ch, at, size)
+		}
+		s.n += k
+		done += k
+	}
+}
+
+// room makes sure the chunk of row s.n exists and has room for that row;
+// it returns the chunk, the row's position in it and the chunk's size.
+func (s *chunkedStore) room() (ch, at, size int) {
+	ch, at = s.n>>chunkBits, s.n&chunkMask
+	size = chunkRows
+	if ch == 0 {
+		if s.chunks > 0 && at == s.cap0 {
+			s.cap0 = min(2*s.cap0, chunkRows)
+			for c := range s.cols {
+				s.cols[c].growFirst(s.cap0)
+			}
+		}
+		size = s.cap0
+	}
+	if ch == s.chunks {
+		for c := range s.cols {
+			s.cols[c].addChunk(size)
+		}
+		s.chunks++
+	}
+	return ch, at, size
+}
+
+// addChunk appends a chunk with room for n rows.
+func (col *storeColumn) addChunk(n int) {
+	col.valid = append(col.valid, nil)
+	switch col.typ.Phys() {
+	case columnar.PhysBool:
+		col.bools = append(col.bools, make([]bool, n))
+	case columnar.PhysInt:
+		col.ints = append(col.ints, make([]int64, n))
+	case columnar.PhysUint:
+		col.uints = append(col.uints, make([]uint64, n))
+	case columnar.PhysFloat:
+		col.floats = append(col.floats, make([]float64, n))
+	case columnar.PhysBytes:
+		col.offs = append(col.offs, make([]int, n+1))
+		col.data = append(col.data, nil)
+	}
+}
+
+// growFirst gives chunk 0 room for n rows, keeping its rows.
+func (col *storeColumn) growFirst(n int) {
+	switch col.typ.Phys() {
+	case columnar.PhysBool:
+		col.bools[0] = regrow(col.bools[0], n)
+	case columnar.PhysInt:
+		col.ints[0] = regrow(col.ints[0], n)
+	case columnar.PhysUint:
+		col.uints[0] = regrow(col.uints[0], n)
+	case columnar.PhysFloat:
+		col.floats[0] = regrow(col.floats[0], n)
+	case columnar.PhysBytes:
+		col.offs[0] = regrow(col.offs[0], n+1)
+	}
+	if v := col.valid[0]; v != nil {
+		grown := columnar.NewBitmap(n)
+		copy(grown, v)
+		col.valid[0] = grown
+	}
+}
+
+func regrow[T any](s []T, n int) []T {
+	out := make([]T, n)
+	copy(out, s)
+	return out
+}
+
+// put copies k live rows of v into chunk ch (of size rows) from position
+// at on: rows rows[0:k], or from..from+k when rows is nil.
+func (col *storeColumn) put(v *columnar.Vector, rows []int, from, k, ch, at, size int) {
+	src := func(i int) int { // the vector row of live row i of the segment
+		if v.Const {
+			return 0
+		}
+		if rows == nil {
+			return from + i
+		}
+		return rows[i]
+	}
+	if v.Type.ID == columnar.Null || v.Valid != nil {
+		for i := range k {
+			if v.IsNull(src(i)) {
+				col.setNull(ch, at+i, size)
+			}
+		}
+	}
+	var d *dict.Dict
+	var codes []int32
+	if col.typ.Phys() == columnar.PhysBytes {
+		d, codes, _ = dictOf(v)
+	}
+	if v.Const || d != nil || v.Type.ID == columnar.Null {
+		for i := range k {
+			col.putOne(v, d, codes, src(i), ch, at+i)
+		}
+		return
+	}
+	switch col.typ.Phys() {
+	case columnar.PhysBool:
+		copyLive(col.bools[ch][at:at+k], v.Bools, rows, from)
+	case columnar.PhysInt:
+		copyLive(col.ints[ch][at:at+k], v.Ints, rows, from)
+	case columnar.PhysUint:
+		copyLive(col.uints[ch][at:at+k], v.Uints, rows, from)
+	case columnar.PhysFloat:
+		copyLive(col.floats[ch][at:at+k], v.Floats, rows, from)
+	case columnar.PhysBytes:
+		col.putStrings(v, rows, from, k, ch, at)
+	}
+}
+
+// dictOf is dict.Of for a vector that may be a NULL constant of no type.
+func dictOf(v *columnar.Vector) (*dict.Dict, []int32, bool) {
+	if v.Dict == nil {
+		return nil, nil, false
+	}
+	return dict.Of(v)
+}
+
+// copyLive copies src's live rows (rows, or from..from+len(dst) when rows
+// is nil) to dst.
+func copyLive[T any](dst, src []T, rows []int, from int) {
+	if rows == nil {
+		copy(dst, src[from:from+len(dst)])
+		return
+	}
+	for k, i := range rows[:len(dst)] {
+		dst[k] = src[i]
+	}
+}
+
+// putStrings appends k live strings of v to chunk ch's buffer, sizing a
+// fresh buffer for the whole chunk from these strings' mean length.
+func (col *storeColumn) putStrings(v *columnar.Vector, rows []int, from, k, ch, at int) {
+	total := 0
+	for i := range k {
+		r := from + i
+		if rows != nil {
+			r = rows[i]
+		}
+		total += len(v.Bytes[r])
+	}
+	data, offs := col.data[ch], col.offs[ch]
+	if len(data)+total > cap(data) {
+		want := len(data) + total
+		if at == 0 && k > 0 {
+			want = max(want, total/k*(len(offs)-1)) // the chunk's expected size
+		}
+		grown := make([]byte, len(data), max(want, 2*cap(data)))
+		copy(grown, data)
+		data = grown
+	}
+	for i := range k {
+		r := from + i
+		if rows != nil {
+			r = rows[i]
+		}
+		if v.Valid == nil || v.Valid.Get(r) {
+			data = append(data, v.Bytes[r]...)
+		}
+		offs[at+i+1] = len(data)
+	}
+	col.data[ch] = data
+}
+
+// putOne stores row i of v (Const, coded or NULL-typed) at row at of
+// chunk ch; a NULL row's bit is already clear.
+func (col *storeColumn) putOne(v *columnar.Vector, d *dict.Dict, codes []int32, i, ch, at int) {
+	if v.IsNull(i) {
+		if col.typ.Phys() == columnar.PhysBytes {
+			col.offs[ch][at+1] = col.offs[ch][at]
+		}
+		return
+	}
+	switch col.typ.Phys() {
+	case columnar.PhysBool:
+		col.bools[ch][at] = v.Bools[i]
+	case columnar.PhysInt:
+		col.ints[ch][at] = v.Ints[i]
+	case columnar.PhysUint:
+		col.uints[ch][at] = v.Uints[i]
+	case columnar.PhysFloat:
+		col.floats[ch][at] = v.Floats[i]
+	case columnar.PhysBytes:
+		var b []byte
+		if d != nil {
+			b = d.Value(codes[i])
+		} else {
+			b = v.Bytes[i]
+		}
+		col.data[ch] = append(col.data[ch], b...)
+		col.offs[ch][at+1] = len(col.data[ch])
+	}
+}
+
+// setNull marks row at of chunk ch (of size rows) NULL.
+func (col *storeColumn) setNull(ch, at, size int) {
+	if col.valid[ch] == nil {
+		col.valid[ch] = columnar.NewBitmap(size)
+	}
+	col.valid[ch].Clear(at)
+	col.nulls = true
+}
+
+// gatherCol sets v to the stored rows rows[k] of column c, k in [0,
+// len(rows)): v is reset to len(rows) rows and gets a validity bitmap only
+// if some gathered row is NULL. Byte payloads share the store's buffers.
+func (s *chunkedStore) gatherCol(v *columnar.Vector, c int, rows []int32) {
+	col := &s.cols[c]
+	n := len(rows)
+	v.Reset(n)
+	switch col.typ.Phys() {
+	case columnar.PhysBool:
+		gatherChunks(v.Bools[:n], col.bools, rows)
+	case columnar.PhysInt:
+		gatherChunks(v.Ints[:n], col.ints, rows)
+	case columnar.PhysUint:
+		gatherChunks(v.Uints[:n], col.uints, rows)
+	case columnar.PhysFloat:
+		gatherChunks(v.Floats[:n], col.floats, rows)
+	case columnar.PhysBytes:
+		out := v.Bytes[:n]
+		for k, r := range rows {
+			ch, i := r>>chunkBits, r&chunkMask
+			offs := col.offs[ch]
+			lo, hi := offs[i], offs[i+1]
+			out[k] = col.data[ch][lo:hi:hi]
+		}
+	}
+	if !col.nulls {
+		return
+	}
+	for k, r := range rows {
+		if vb := col.valid[r>>chunkBits]; vb != nil && !vb.Get(int(r&chunkMask)) {
+			v.SetNull(k, n)
+		}
+	}
+}
+
+func gatherChunks[T any](dst []T, chunks [][]T, rows []int32) {
+	if len(chunks) == 1 {
+		src := chunks[0]
+		for k, r := range rows {
+			dst[k] = src[r]
+		}
+		return
+	}
+	for k, r := range rows {
+		dst[k] = chunks[r>>chunkBits][r&chunkMask]
+	}
+}
+
+// gather fills out (one vector per column, reused) with the stored rows
+// perm[from:to], as rowStore.gather does.
+func (s *chunkedStore) gather(out *columnar.Batch, perm []int32, from, to int) {
+	out.Len = to - from
+	out.Sel = nil
+	for c := range s.cols {
+		s.gatherCol(out.Cols[c], c, perm[from:to])
+	}
+}
+
+// copyRange sets v to the stored rows [from, to) of column c (v is reset;
+// byte payloads share the store's buffers).
+func (s *chunkedStore) copyRange(v *columnar.Vector, c, from, to int) {
+	col := &s.cols[c]
+	n := to - from
+	v.Reset(n)
+	for done := 0; done < n; {
+		r := from + done
+		ch, at := r>>chunkBits, r&chunkMask
+		k := min(n-done, chunkRows-at)
+		switch col.typ.Phys() {
+		case columnar.PhysBool:
+			copy(v.Bools[done:done+k], col.bools[ch][at:])
+		case columnar.PhysInt:
+			copy(v.Ints[done:done+k], col.ints[ch][at:])
+		case columnar.PhysUint:
+			copy(v.Uints[done:done+k], col.uints[ch][at:])
+		case columnar.PhysFloat:
+			copy(v.Floats[done:done+k], col.floats[ch][at:])
+		case columnar.PhysBytes:
+			data, offs := col.data[ch], col.offs[ch]
+			for i := range k {
+				lo, hi := offs[at+i], offs[at+i+1]
+				v.Bytes[done+i] = data[lo:hi:hi]
+			}
+		}
+		if vb := col.valid[ch]; vb != nil {
+			for i := range k {
+				if !vb.Get(at + i) {
+					v.SetNull(done+i, n)
+				}
+			}
+		}
+		done += k
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/index"
 )
 
 // JoinFilter is the key set of a hash join's build side, handed to the
@@ -36,8 +37,13 @@ type JoinFilter struct {
 	bitmap []uint64 // bit k-lo, when the range is small
 	bloom  blockedBloom
 
-	// Rows the membership test dropped, over every probe copy.
+	// Rows the membership test dropped, over every probe copy (and the
+	// scan, when it applies the test).
 	Dropped atomic.Int64
+
+	// inScan: the scan under the probe side applies the membership test
+	// to its rows (KeySet), so the JoinFilterOps above it pass rows through.
+	inScan atomic.Bool
 }
 
 // bitmapLimit is the widest key range (in bits: 128 KiB) always kept as a
@@ -49,6 +55,7 @@ const bitmapLimit = 1 << 20
 // reset prepares the filter for a new build (a join may be reopened).
 func (f *JoinFilter) reset() {
 	f.ready.Store(false)
+	f.inScan.Store(false)
 	f.keys = blockList[int64]{}
 	f.Dropped.Store(0)
 }
@@ -124,6 +131,20 @@ func (f *JoinFilter) MayContain(k int64) bool {
 	return f.bloom.has(k)
 }
 
+// KeySet returns the membership test of the ready filter as a key set
+// for an index.InSet predicate, and records that the scan under the probe
+// side applies it: the filter's JoinFilterOps then pass rows through, and
+// the rows the scan drops count in Dropped. Call it only when handing the
+// predicate to a scan that declared it Exact.
+func (f *JoinFilter) KeySet() *index.KeySet {
+	f.inScan.Store(true)
+	return &index.KeySet{Desc: f.Desc, Has: f.MayContain, Dropped: &f.Dropped}
+}
+
+// InScan reports whether the scan under the probe side applies the
+// membership test (KeySet was called since the build started).
+func (f *JoinFilter) InScan() bool { return f.inScan.Load() }
+
 // Kind names the membership test, for EXPLAIN.
 func (f *JoinFilter) Kind() string {
 	switch {
@@ -138,15 +159,20 @@ func (f *JoinFilter) Kind() string {
 }
 
 // String renders the filter for EXPLAIN ANALYZE once filled, e.g.
-// "l_orderkey from orders (range [1,6000000], bloom; 123 rows dropped)".
+// "l_orderkey from orders (range [1,6000000], bloom; 123 rows dropped)",
+// followed by " in scan" when the scan applies the test.
 func (f *JoinFilter) String() string {
 	if !f.Ready() {
 		return f.Desc
 	}
-	if f.empty {
-		return fmt.Sprintf("%s (empty; %d rows dropped)", f.Desc, f.Dropped.Load())
+	where := ""
+	if f.InScan() {
+		where = " in scan"
 	}
-	return fmt.Sprintf("%s (range [%d,%d], %s; %d rows dropped)", f.Desc, f.lo, f.hi, f.Kind(), f.Dropped.Load())
+	if f.empty {
+		return fmt.Sprintf("%s (empty; %d rows dropped)%s", f.Desc, f.Dropped.Load(), where)
+	}
+	return fmt.Sprintf("%s (range [%d,%d], %s; %d rows dropped)%s", f.Desc, f.lo, f.hi, f.Kind(), f.Dropped.Load(), where)
 }
 
 // blockedBloom is a register-blocked bloom filter: each key sets 4 bits in

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/index"
 )
 
 // JoinFilterOp sits right above a scan on a hash join's probe side and
@@ -12,6 +13,9 @@ import (
 // only rows that may match. It passes batches through untouched until the
 // filter is ready, and stops testing when the test drops almost nothing
 // (the build side holds most probe keys), where it would only cost time.
+// When the scan applies the test itself (JoinFilter.InScan: the planner
+// handed it the filter as an index.InSet predicate), the op passes every
+// batch through and only shows the filter in EXPLAIN.
 type JoinFilterOp struct {
 	Input  Operator
 	Col    int
@@ -22,13 +26,6 @@ type JoinFilterOp struct {
 	sel           []int
 	out           columnar.Batch
 }
-
-// adaptRows is how many rows a copy tests before deciding whether the
-// test pays; it keeps testing while it drops at least 1 row in adaptMin.
-const (
-	adaptRows = 1 << 16
-	adaptMin  = 16
-)
 
 func (o *JoinFilterOp) Types() []columnar.Type { return o.Input.Types() }
 func (o *JoinFilterOp) Children() []Operator   { return []Operator{o.Input} }
@@ -43,7 +40,7 @@ func (o *JoinFilterOp) Open(ctx context.Context) error {
 func (o *JoinFilterOp) Next(ctx context.Context) (*columnar.Batch, error) {
 	for {
 		b, err := o.Input.Next(ctx)
-		if err != nil || o.off || !o.Filter.Ready() {
+		if err != nil || o.off || !o.Filter.Ready() || o.Filter.InScan() {
 			return b, err
 		}
 		if out := o.apply(b); out != nil {
@@ -76,7 +73,7 @@ func (o *JoinFilterOp) apply(b *columnar.Batch) *columnar.Batch {
 	o.seen += int64(n)
 	o.dropped += dropped
 	o.Filter.Dropped.Add(dropped)
-	if o.seen >= adaptRows && o.dropped*adaptMin < o.seen {
+	if !index.SetTestPays(o.seen, o.dropped) {
 		o.off = true
 	}
 	switch pass {

@@ -22,9 +22,10 @@ const (
 	IsNull              // col IS NULL
 	IsNotNull           // col IS NOT NULL
 	Or                  // any of Any holds
+	InSet               // col is non-NULL and Set.Has(col): a runtime join filter (keyset.go)
 )
 
-var opNames = [...]string{Eq: "=", Ne: "<>", Lt: "<", Le: "<=", Gt: ">", Ge: ">=", Between: "BETWEEN", In: "IN", IsNull: "IS NULL", IsNotNull: "IS NOT NULL", Or: "OR"}
+var opNames = [...]string{Eq: "=", Ne: "<>", Lt: "<", Le: "<=", Gt: ">", Ge: ">=", Between: "BETWEEN", In: "IN", IsNull: "IS NULL", IsNotNull: "IS NOT NULL", Or: "OR", InSet: "IN SET"}
 
 func (o Op) String() string { return opNames[o] }
 
@@ -32,11 +33,17 @@ func (o Op) String() string { return opNames[o] }
 // position in the table's schema. Vals are already of the column's type (the
 // binder casts literals), and never NULL: a comparison with NULL never
 // reaches a scan.
+//
+// An InSet Pred has no Vals: Set tests its (integer) column. It never comes
+// from the query text, only from the planner's runtime join filters, and
+// only to a table that declared it Exact; statistics can never rule a unit
+// out with it (Stats.Verdict answers Maybe, or None for an all-NULL unit).
 type Pred struct {
 	Col  int
 	Op   Op
 	Vals []columnar.Value
-	Any  []Pred // for Or
+	Any  []Pred  // for Or
+	Set  *KeySet // for InSet
 }
 
 // String renders p with column names from s, for EXPLAIN.
@@ -64,6 +71,8 @@ func (p Pred) String(s columnar.Schema) string {
 		return fmt.Sprintf("%s IN (%s)", name(p.Col), strings.Join(parts, ", "))
 	case IsNull, IsNotNull:
 		return name(p.Col) + " " + p.Op.String()
+	case InSet:
+		return fmt.Sprintf("%s IN SET(%s)", name(p.Col), p.Set.Desc)
 	case Or:
 		parts := make([]string, len(p.Any))
 		for i, q := range p.Any {

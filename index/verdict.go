@@ -100,6 +100,10 @@ func (s Stats) Verdict(p Pred) Verdict {
 				break
 			}
 		}
+	case InSet:
+		// A key set has no bounds to compare: the BETWEEN range of the
+		// set's keys, offered beside it, is what skips units.
+		return Maybe
 	default:
 		return Maybe
 	}

@@ -17,7 +17,10 @@ import (
 // build is complete), so the table's own pruning (Parquet row groups and
 // page index, CTable SUMMARY blocks) skips what misses it, and a
 // JoinFilterOp right above the scan drops the rows whose key is not in the
-// build's bitmap or bloom filter. The key must reach the join unchanged
+// build's bitmap or bloom filter. A table that applies an index.InSet
+// predicate Exact (Parquet) gets the membership test too, as a row filter
+// evaluated before its other columns are decoded; the JoinFilterOp then
+// passes rows through (JoinFilter.InScan). The key must reach the join unchanged
 // from the scan: through Filters, Projects of the column, and the sides of
 // joins that pass the column's rows through or drop them.
 
@@ -228,21 +231,34 @@ func (sf *scanFilters) wrap(bd *builder, op executor.Operator) executor.Operator
 	return op
 }
 
-// rangePreds returns the BETWEEN predicates of the ready filters that
-// may skip data: the table can use them, and the range misses part of
-// the column (by the table's statistics, when it has them).
-func (sf *scanFilters) rangePreds() []index.Pred {
-	var out []index.Pred
+// scanPreds returns the predicates of the ready filters the table can
+// use: the BETWEEN range of the keys where it may skip data (the range
+// misses part of the column, by the table's statistics when it has them),
+// then the membership test (index.InSet) where the table applies it to
+// rows (Exact). Ranges come first: a row filter tests the cheap range
+// before the set.
+func (sf *scanFilters) scanPreds() []index.Pred {
+	fp, ok := sf.scan.Table.(FilterPusher)
+	if !ok {
+		return nil
+	}
+	var out, sets []index.Pred
 	for _, f := range sf.list {
+		if !f.f.Ready() {
+			continue
+		}
+		col := sf.scan.TableCols[f.pos]
+		if set := (index.Pred{Col: col, Op: index.InSet, Set: &index.KeySet{Has: f.f.MayContain}}); fp.SupportsFilter(set) == index.Exact {
+			set.Set = f.f.KeySet() // the op above passes rows through from now on
+			sets = append(sets, set)
+		}
 		lo, hi, ok := f.f.Range()
 		if !ok {
 			continue
 		}
-		col := sf.scan.TableCols[f.pos]
 		t := sf.scan.Cols[f.pos].Type
 		p := index.Pred{Col: col, Op: index.Between, Vals: []columnar.Value{columnar.IntValue(t, lo), columnar.IntValue(t, hi)}}
-		fp, ok := sf.scan.Table.(FilterPusher)
-		if !ok || fp.SupportsFilter(p) == index.Unsupported {
+		if fp.SupportsFilter(p) == index.Unsupported {
 			continue
 		}
 		if sp, ok := sf.scan.Table.(StatsProvider); ok {
@@ -252,18 +268,18 @@ func (sf *scanFilters) rangePreds() []index.Pred {
 		}
 		out = append(out, p)
 	}
-	return out
+	return append(out, sets...)
 }
 
 // unitRules are the rules whose skipping a range predicate can cause.
 var unitRules = [...]index.ScanRule{index.BlockPruning, index.PageIndex, index.BloomFilter, index.IndexLookup}
 
 // startFiltered runs start (the table's Scan or ScanUnits) with spec plus
-// the filters' range predicates. Under EXPLAIN ANALYZE it first plans the
-// scan without them (counters discarded) to move the units and pages they
-// skipped from the rules that did the skipping to join_filter.
+// the filters' predicates (scanPreds). Under EXPLAIN ANALYZE it first
+// plans the scan without them (counters discarded) to move the units and
+// pages they skipped from the rules that did the skipping to join_filter.
 func startFiltered[T any](ctx context.Context, sf *scanFilters, spec index.ScanSpec, start func(index.ScanSpec) (T, error)) (T, error) {
-	preds := sf.rangePreds()
+	preds := sf.scanPreds()
 	if len(preds) == 0 {
 		return start(spec)
 	}

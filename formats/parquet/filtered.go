@@ -238,6 +238,15 @@ func (w *worker) filteredUnit(tk *task, u *unit, pf *pqFile, preds []index.Pred,
 			if err != nil {
 				return errCol, err
 			}
+			// An output filter column none of whose steps ran (a key set
+			// that stopped paying, index.KeySet.Active) is not decoded yet.
+			for _, fc := range cols {
+				if len(sel) > 0 && fc.filter && len(fc.outs) > 0 && fc.gen != w.gen {
+					if _, err := vec(fc.tcol, sel); err != nil {
+						return errCol, err
+					}
+				}
+			}
 			// Where most rows pass, page runs cost more than they save:
 			// decode the other columns whole, as without late
 			// materialization.

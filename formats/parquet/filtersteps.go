@@ -18,7 +18,9 @@ import (
 // into one closed range [lo, hi], tested in a tight loop with one unsigned
 // comparison per row (uint64(v-lo) <= hi-lo), and the selection is built
 // or shrunk in place, branch-free. Anything else (OR, IN, <>, strings,
-// booleans, a NaN constant) is a stepPred, evaluated by mark.
+// booleans, a NaN constant) is a stepPred, evaluated by mark. An InSet
+// key set (a runtime join filter) is a stepSet: one membership call per
+// selected row, skipped once the set stops paying (index.KeySet.Active).
 
 type stepKind uint8
 
@@ -28,6 +30,7 @@ const (
 	stepInt                   // lo <= v <= hi on Ints
 	stepUint                  // lo <= v <= hi on Uints
 	stepFloat                 // flo <= v <= fhi on Floats, NaN only if !fhiSet
+	stepSet                   // pred.Set.Has(v) on Ints
 )
 
 // step is one test of a compiled conjunction.
@@ -44,6 +47,10 @@ type step struct {
 // order of each column's first predicate.
 func compileSteps(dst []step, preds []index.Pred) []step {
 	for _, p := range preds {
+		if p.Op == index.InSet {
+			dst = append(dst, step{kind: stepSet, col: p.Col, pred: p})
+			continue
+		}
 		kind, ok := rangeKind(p)
 		if !ok {
 			dst = append(dst, step{kind: stepPred, col: p.Col, pred: p})
@@ -241,6 +248,30 @@ func (st *step) selectSparse(v *columnar.Vector, sel []int) []int {
 		sel = floatSparse(v.Floats, st.flo, st.fhi, st.fhiSet, sel)
 	}
 	return dropNulls(v.Valid, sel)
+}
+
+// selectSet keeps the non-NULL rows of sel (dense: rows [0, len(sel)),
+// written into sel) whose key may be in set, in place.
+func selectSet(v *columnar.Vector, set *index.KeySet, sel []int, dense bool) []int {
+	has, vals := set.Has, v.Ints
+	k := 0
+	if dense {
+		vals = vals[:len(sel)]
+		for i, x := range vals {
+			sel[k] = i
+			if has(x) {
+				k++
+			}
+		}
+	} else {
+		for _, i := range sel {
+			sel[k] = i
+			if has(vals[i]) {
+				k++
+			}
+		}
+	}
+	return dropNulls(v.Valid, sel[:k])
 }
 
 // mark sets mask[i] for the non-NULL rows i of sel in the step's range.

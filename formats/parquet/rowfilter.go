@@ -57,6 +57,9 @@ func (f *rowFilter) apply(preds []index.Pred, vec func(col int, sel []int) (*col
 			dense = false
 			continue
 		}
+		if st.kind == stepSet && !st.pred.Set.Active() {
+			continue // the set stopped paying: every row passes
+		}
 		var rows []int // the rows this and later steps read
 		if !dense {
 			rows = f.sel
@@ -65,12 +68,20 @@ func (f *rowFilter) apply(preds []index.Pred, vec func(col int, sel []int) (*col
 		if err != nil {
 			return nil, err
 		}
-		if dense {
+		switch {
+		case st.kind == stepSet:
+			tested := len(f.sel)
+			if dense {
+				tested = n
+			}
+			f.sel = selectSet(v, st.pred.Set, f.sel[:tested], dense)
+			st.pred.Set.Record(tested, tested-len(f.sel))
+		case dense:
 			f.sel = st.selectDense(v, f.sel[:n])
-			dense = false
-		} else {
+		default:
 			f.sel = st.selectSparse(v, f.sel)
 		}
+		dense = false
 	}
 	if dense {
 		for i := range f.sel {
@@ -144,6 +155,13 @@ func mark(p index.Pred, vec func(col int) *columnar.Vector, sel []int, mask []bo
 	}
 	v := vec(p.Col)
 	switch p.Op {
+	case index.InSet: // inside an OR; alone it is a stepSet
+		for _, i := range sel {
+			if (v.Valid == nil || v.Valid.Get(i)) && p.Set.Has(v.Ints[i]) {
+				mask[i] = true
+			}
+		}
+		return
 	case index.IsNull:
 		if v.Valid != nil {
 			for _, i := range sel {

@@ -164,7 +164,9 @@ func (t *Table) statsVerdict(s index.Stats, p index.Pred) index.Verdict {
 // table, and for ORs of them: a scan given a filter applies it to rows
 // (filtered.go), which is what lets it decode the other columns late. Row
 // groups whose statistics or bloom filters rule the predicate out, and pages
-// whose page index does, are skipped on the way.
+// whose page index does, are skipped on the way. An InSet key set (a
+// runtime join filter) is Exact on integer columns: it is tested on the
+// rows (stepSet), never used to skip row groups or pages.
 func (t *Table) SupportsFilter(p index.Pred) index.Support {
 	if p.Op == index.Or {
 		if len(p.Any) == 0 {
@@ -191,6 +193,9 @@ func predFits(p index.Pred, t columnar.Type) bool {
 	switch p.Op {
 	case index.IsNull, index.IsNotNull:
 		return true
+	case index.InSet:
+		// A key set tests the decoded integer payload (stepSet).
+		return p.Set != nil && p.Set.Has != nil && len(p.Vals) == 0 && t.Phys() == columnar.PhysInt
 	case index.Between:
 		if len(p.Vals) != 2 {
 			return false

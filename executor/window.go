@@ -314,9 +314,10 @@ func windowPartition(f *WindowFunc, rows []int32, ord, args []*columnar.Vector, 
 	// Frame functions.
 	fb := newFrameBounds(f, ord, rows, peerStart, peerEnd)
 	growing := f.Frame.StartUnbounded && f.Frame.Exclude == ExcludeNoOthers
-	if !growing && frameTreeFuncs[f.Name] && !f.Distinct {
-		// Sliding or excluding frames of distributive aggregates: a
-		// segment tree (window_tree.go).
+	if (!growing || varianceFuncs[f.Name]) && frameTreeFuncs[f.Name] && !f.Distinct {
+		// Sliding or excluding frames of distributive aggregates, and
+		// every frame of a variance (whose running value is not an
+		// accumulator's): a segment tree (window_tree.go).
 		val := arg
 		if len(args) > 1 {
 			val = func(k int) columnar.Value { return args[1].Value(int(rows[k])) }
@@ -340,6 +341,9 @@ func windowPartition(f *WindowFunc, rows []int32, ord, args []*columnar.Vector, 
 			}
 			return
 		}
+	}
+	if sl := newFrameSlider(f, m, arg); sl != nil && slideFrames(fb, m, sl, rows, res, f.Type) {
+		return // window_slide.go
 	}
 	acc := newWindowAcc(f)
 	if f.Frame.StartUnbounded && f.Name != "last_value" && f.Frame.Exclude == ExcludeNoOthers {

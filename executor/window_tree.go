@@ -1,23 +1,31 @@
 package executor
 
-import "github.com/b2sql/b2sql/columnar"
+import (
+	"math"
 
-// frameTree answers count, count(*), sum, avg, min and max over any frame
+	"github.com/b2sql/b2sql/columnar"
+)
+
+// frameTree answers count, count(*), sum, avg, min, max, arg_max,
+// arg_min and the variances and standard deviations over any frame
 // of one partition in O(log m), so that a sliding frame (ROWS BETWEEN
 // 1000 PRECEDING AND CURRENT ROW, a RANGE of 30 days) or a frame with an
 // EXCLUDE clause costs O(m log m), not O(m × frame width). It is a
 // segment tree over the partition's rows: node k holds the partial
 // aggregate of its rows (count of non-NULL values, or of rows for
 // count(*); the integer and float sums windowAcc keeps; the position of
-// the smallest or largest value). Leaves are m..2m-1, node k covers its
-// children 2k and 2k+1.
+// the smallest or largest value; the mean and the sum of squared
+// deviations from it, merged as Chan et al.'s parallel variance). Leaves
+// are m..2m-1, node k covers its children 2k and 2k+1.
 type frameTree struct {
 	m     int
 	name  string
 	cnt   []int64
 	isum  []int64
 	fsum  []float64
-	best  []int32 // min, max, arg_max, arg_min: partition position of the node's best value, -1 for none
+	best  []int32   // min, max, arg_max, arg_min: partition position of the node's best value, -1 for none
+	mean  []float64 // variances: the mean of the node's values
+	m2    []float64 // variances: the sum of their squared deviations from it
 	isMax bool
 	arg   func(int) columnar.Value
 	val   func(int) columnar.Value // the value compared: arg's, or arg_max's second argument
@@ -26,7 +34,10 @@ type frameTree struct {
 // frameTreeFuncs are the functions a frameTree computes (without DISTINCT,
 // whose frames are sets, not sums).
 var frameTreeFuncs = map[string]bool{"count": true, "count_star": true, "sum": true, "avg": true, "min": true, "max": true,
-	"arg_max": true, "arg_min": true}
+	"arg_max": true, "arg_min": true, "var_samp": true, "var_pop": true, "stddev_samp": true, "stddev_pop": true}
+
+// varianceFuncs keep a mean and squared deviations per node.
+var varianceFuncs = map[string]bool{"var_samp": true, "var_pop": true, "stddev_samp": true, "stddev_pop": true}
 
 // newFrameTree builds the tree of one partition of m rows; arg is the
 // function's argument by partition position, val arg_max's second one.
@@ -52,6 +63,9 @@ func newFrameTree(f *WindowFunc, m int, arg, val func(int) columnar.Value) *fram
 	if f.Name == "sum" || f.Name == "avg" {
 		t.isum, t.fsum = make([]int64, 2*m), make([]float64, 2*m)
 	}
+	if varianceFuncs[f.Name] {
+		t.mean, t.m2 = make([]float64, 2*m), make([]float64, 2*m)
+	}
 	for k := range m {
 		if f.Name == "count_star" {
 			t.cnt[m+k] = 1
@@ -69,12 +83,18 @@ func newFrameTree(f *WindowFunc, m int, arg, val func(int) columnar.Value) *fram
 			}
 			t.fsum[m+k] = v.AsFloat()
 		}
+		if t.mean != nil {
+			t.mean[m+k] = v.AsFloat()
+		}
 	}
 	for k := m - 1; k >= 1; k-- {
 		t.cnt[k] = t.cnt[2*k] + t.cnt[2*k+1]
 		if t.isum != nil {
 			t.isum[k] = t.isum[2*k] + t.isum[2*k+1]
 			t.fsum[k] = t.fsum[2*k] + t.fsum[2*k+1]
+		}
+		if t.mean != nil {
+			t.mean[k], t.m2[k] = mergeMoments(t.cnt[2*k], t.mean[2*k], t.m2[2*k], t.cnt[2*k+1], t.mean[2*k+1], t.m2[2*k+1])
 		}
 	}
 	return t
@@ -97,11 +117,26 @@ func (t *frameTree) better(a, b int32) int32 {
 	return a
 }
 
+// mergeMoments combines the means and squared deviations of two sets of
+// na and nb values into those of their union.
+func mergeMoments(na int64, ma, m2a float64, nb int64, mb, m2b float64) (float64, float64) {
+	switch {
+	case na == 0:
+		return mb, m2b
+	case nb == 0:
+		return ma, m2a
+	}
+	n := float64(na + nb)
+	d := mb - ma
+	return ma + d*float64(nb)/n, m2a + m2b + d*d*float64(na)*float64(nb)/n
+}
+
 // frameSum is a partial aggregate of a set of rows.
 type frameSum struct {
-	n, isum int64
-	fsum    float64
-	best    int32
+	n, isum  int64
+	fsum     float64
+	best     int32
+	mean, m2 float64
 }
 
 // add folds the rows [lo, hi) into s.
@@ -125,6 +160,9 @@ func (t *frameTree) addNode(s *frameSum, k int) {
 	if t.best != nil {
 		s.best = t.better(s.best, t.best[k])
 		return
+	}
+	if t.mean != nil {
+		s.mean, s.m2 = mergeMoments(s.n, s.mean, s.m2, t.cnt[k], t.mean[k], t.m2[k])
 	}
 	s.n += t.cnt[k]
 	if t.isum != nil {
@@ -151,11 +189,33 @@ func (t *frameTree) frame(fb *frameBounds, i, s, e int, typ columnar.Type) colum
 		}
 		t.add(&sum, max(s, pe), e)
 	}
+	if t.mean != nil {
+		return momentsResult(t.name, sum.n, sum.m2, typ)
+	}
 	acc := windowAcc{name: t.name, n: sum.n, isum: sum.isum, fsum: sum.fsum}
 	if sum.best >= 0 {
 		acc.best, acc.has = t.arg(int(sum.best)), true
 	}
 	return acc.result(typ)
+}
+
+// momentsResult is var_samp, var_pop, stddev_samp or stddev_pop of n
+// values whose squared deviations from their mean sum to m2: NULL without
+// values, and for a sample of one.
+func momentsResult(name string, n int64, m2 float64, typ columnar.Type) columnar.Value {
+	sample := name == "var_samp" || name == "stddev_samp"
+	if n == 0 || sample && n < 2 {
+		return columnar.NullValue(typ)
+	}
+	d := float64(n)
+	if sample {
+		d--
+	}
+	v := m2 / d
+	if name == "stddev_samp" || name == "stddev_pop" {
+		v = math.Sqrt(v)
+	}
+	return columnar.FloatValue(typ, v)
 }
 
 // frameRow returns the partition position of the k-th row (1-based; k = 0

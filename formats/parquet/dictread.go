@@ -67,10 +67,11 @@ type codeReader struct {
 	plainVals [][]byte
 }
 
-// codeScratch is a codeReader's page-sized scratch, pooled: parallel plans
-// open a fresh reader per row group, and a numeric dictionary alone can be
-// hundreds of kilobytes. Nothing a batch keeps aliases it (codes and
-// numbers are copied out, strings alias the Dict or a page copy).
+// codeScratch is a codeReader's page-sized scratch (a numeric dictionary
+// alone can be hundreds of kilobytes). A reader keeps it from chunk to
+// chunk (close) and returns it to the pool when its worker is done
+// (release). Nothing a batch keeps aliases it (codes and numbers are
+// copied out, strings alias the Dict or a page copy).
 type codeScratch struct {
 	defBuf, codeBuf []int32
 	dictI, plainI   []int64
@@ -98,13 +99,19 @@ func (r *codeReader) reset(pages file.PageReader, c *column, rows int64, hasDict
 	r.defs, r.codes, r.plain = nil, nil, nil
 }
 
-// close releases the page reader and returns the scratch to the pool.
+// close releases the page reader; the scratch stays for the next chunk.
 func (r *codeReader) close() {
 	if r.pages != nil {
 		r.pages.Close()
 		r.pages = nil
 	}
 	r.dict = nil
+	r.defs, r.codes, r.plain = nil, nil, nil
+}
+
+// release closes r and returns its scratch to the pool.
+func (r *codeReader) release() {
+	r.close()
 	if r.scratch {
 		r.scratch = false
 		codeScratchPool.Put(&codeScratch{r.defBuf, r.codeBuf, r.dictI[:0], r.plainI[:0], r.dictF[:0], r.plainF[:0], r.plainVals[:0]})

@@ -68,6 +68,9 @@ type scanner struct {
 	// countUnits: count finished row groups in stats.UnitsDone (progress);
 	// off for ScanUnits readers, whose queue counts units itself.
 	countUnits bool
+	// share, for ScanUnits readers: the workers and batches the readers
+	// of one ScanUnits call hand on to each other (units.go); nil for Scan.
+	share *unitShare
 
 	limit    int64 // -1: none
 	produced int64
@@ -121,7 +124,12 @@ func (s *scanner) start(ctx context.Context, read []int) {
 	window := 2 * threads
 	// The free list holds every batch that was ever in flight at once, so
 	// that steady state allocates none (pointers only: cheap to size big).
-	s.free = make(chan *outBatch, 1024)
+	// The readers of one ScanUnits call share theirs.
+	if s.share != nil {
+		s.free = s.share.free
+	} else {
+		s.free = make(chan *outBatch, 1024)
+	}
 	s.single = threads == 1
 	work := make(chan *task, window)
 	if s.ordered {
@@ -200,11 +208,8 @@ func (s *scanner) dispatch(read []int, work chan<- *task) {
 
 // work decodes units until there are none left or the scan is cancelled.
 func (s *scanner) work(work <-chan *task) {
-	w := &worker{s: s, decs: make([]decoder, len(s.cols))}
-	for i, c := range s.cols {
-		w.decs[i].c = c
-		w.decs[i].want(s.spec, i)
-	}
+	w := s.share.worker(s)
+	defer s.share.release(w)
 	for tk := range work {
 		out := s.shared
 		if s.ordered {

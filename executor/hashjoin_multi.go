@@ -25,10 +25,10 @@ type multiIntTable struct {
 	used  int
 	tuple []int64 // scratch: the key being inserted or probed
 
-	tb     blockList[int64] // building: the inserted tuples, nk keys each
-	ib     blockList[int32] // building: their rows (hashjoin_blocks.go)
-	tuples []int64          // finishing: tb laid out flat
-	ins    []int32          // finishing: ib laid out flat
+	tb   []blockList[int64] // building: per key, the inserted tuples' values
+	ib   blockList[int32]   // building: their rows (hashjoin_blocks.go)
+	cols [][]int64          // finishing (chained): tb laid out flat
+	ins  []int32            // finishing (chained): ib laid out flat
 
 	// Packed tuples: key c minus lo[c] takes the bits from off[c] on;
 	// span[c] is hi[c] - lo[c] as unsigned.
@@ -39,24 +39,36 @@ type multiIntTable struct {
 
 // newMultiIntTable returns an empty table of nk-key tuples.
 func newMultiIntTable(nk int) *multiIntTable {
-	return &multiIntTable{nk: nk, tuple: make([]int64, nk)}
+	return &multiIntTable{nk: nk, tuple: make([]int64, nk), tb: make([]blockList[int64], nk)}
 }
 
 // finish builds the table from the inserted tuples: packed when the keys'
 // ranges allow, else chained. No insert may follow.
 func (t *multiIntTable) finish() {
-	t.tuples, t.ins = t.tb.flat(), t.ib.flat()
-	n := len(t.ins)
 	if t.pack() {
+		// Straight from the blocks (every list of a build has the same
+		// block boundaries): the packed table takes over the rows as they
+		// are and gets the packed keys, with no flat copy of either.
 		t.packed = newIntTable()
-		for i, r := range t.ins {
-			k, _ := t.packKey(t.tuples[i*t.nk : (i+1)*t.nk])
-			t.packed.insert(k, r)
+		for b, rows := range t.ib.blocks {
+			for i := range rows {
+				for c := range t.tuple {
+					t.tuple[c] = t.tb[c].blocks[b][i]
+				}
+				k, _ := t.packKey(t.tuple)
+				t.packed.kb.add(k)
+			}
 		}
+		t.packed.ib, t.ib, t.tb = t.ib, blockList[int32]{}, nil
 		t.packed.finish()
-		t.tuples, t.ins = nil, nil
 		return
 	}
+	t.cols = make([][]int64, t.nk)
+	for c := range t.tb {
+		t.cols[c] = t.tb[c].flat()
+	}
+	t.ins = t.ib.flat()
+	n := len(t.ins)
 	slots := 1 << 4
 	for slots < 2*n && slots < intTableMaxStart {
 		slots *= 2
@@ -67,23 +79,27 @@ func (t *multiIntTable) finish() {
 		t.next = make([]int32, int(t.ins[n-1])+1)
 	}
 	for i, r := range t.ins {
-		copy(t.tuple, t.tuples[i*t.nk:(i+1)*t.nk])
+		for c, col := range t.cols {
+			t.tuple[c] = col[i]
+		}
 		t.chain(r)
 	}
-	t.tuples, t.ins = nil, nil
+	t.cols, t.ins = nil, nil
 }
 
 // pack sets lo, span and off when the inserted tuples' keys fit in 63 bits
 // together, and reports whether they do.
 func (t *multiIntTable) pack() bool {
-	if len(t.ins) == 0 {
+	if t.ib.n == 0 {
 		return false
 	}
-	lo := append([]int64(nil), t.tuples[:t.nk]...)
-	hi := append([]int64(nil), t.tuples[:t.nk]...)
-	for i := t.nk; i < len(t.tuples); i += t.nk {
-		for c, k := range t.tuples[i : i+t.nk] {
-			lo[c], hi[c] = min(lo[c], k), max(hi[c], k)
+	lo, hi := make([]int64, t.nk), make([]int64, t.nk)
+	for c := range t.nk {
+		lo[c], hi[c] = t.tb[c].blocks[0][0], t.tb[c].blocks[0][0]
+		for _, blk := range t.tb[c].blocks {
+			for _, k := range blk {
+				lo[c], hi[c] = min(lo[c], k), max(hi[c], k)
+			}
 		}
 	}
 	t.span, t.off = make([]uint64, t.nk), make([]uint64, t.nk)
@@ -175,7 +191,9 @@ func equalInts(a, b []int64) bool {
 // insert adds build row r (rows inserted in increasing order) with the
 // key tuple in t.tuple.
 func (t *multiIntTable) insert(r int32) {
-	t.tb.add(t.tuple...)
+	for c, k := range t.tuple {
+		t.tb[c].add(k)
+	}
 	t.ib.add(r)
 }
 
@@ -263,10 +281,7 @@ func (t *multiIntTable) probePacked(keys []*columnar.Vector, rows []int, lnull [
 		if !ok {
 			continue
 		}
-		for _, r := range t.packed.match(p) {
-			pairL = append(pairL, int32(k))
-			pairR = append(pairR, r)
-		}
+		pairL, pairR = t.packed.appendMatches(p, int32(k), pairL, pairR)
 	}
 	return pairL, pairR
 }

@@ -21,14 +21,15 @@ type intTable struct {
 
 	kb   blockList[int64] // building: the inserted keys, in order
 	ib   blockList[int32] // building: their rows (hashjoin_blocks.go)
-	keys []int64          // finishing: kb laid out flat
-	ins  []int32          // finishing: ib laid out flat
 	rows []int32          // finished: the build rows grouped by key
 
-	// Dense keys (hashjoin_dense.go): instead of slots, key lo+o has rows
-	// rows[dense[o]:dense[o+1]].
-	lo    int64
-	dense []int32
+	// Range tables (hashjoin_dense.go): instead of slots, bucket o (the
+	// keys lo+o<<rshift on) has rows rows[dense[o]:dense[o+1]], or when
+	// rshift > 0 ents[dense[o]:dense[o+1]] with their keys.
+	lo     int64
+	rshift uint
+	dense  []int32
+	ents   []rangeEntry
 }
 
 type intSlot struct {
@@ -85,9 +86,9 @@ const intTableMaxStart = 1 << 21
 // key (a counting sort by group, so a key's rows keep their insertion
 // order) and points every slot at its group. No insert may follow.
 func (t *intTable) finish() {
-	t.keys, t.ins = t.kb.flat(), t.ib.flat()
-	n := len(t.keys)
-	if t.finishDense() {
+	defer func() { t.kb, t.ib = blockList[int64]{}, blockList[int32]{} }()
+	n := t.kb.n
+	if t.finishRange() {
 		return
 	}
 	slots := 1 << 4
@@ -95,21 +96,22 @@ func (t *intTable) finish() {
 		slots *= 2
 	}
 	t.resize(slots)
-	gids := make([]int32, n) // per inserted row: its key's group
-	for i, k := range t.keys {
-		sl := &t.slots[t.find(k)]
-		if sl.n == 0 {
-			if 2*(t.used+1) > len(t.slots) {
-				t.resize(2 * len(t.slots))
-				sl = &t.slots[t.find(k)]
+	gids := make([]int32, 0, n) // per inserted row: its key's group
+	for _, blk := range t.kb.blocks {
+		for _, k := range blk {
+			sl := &t.slots[t.find(k)]
+			if sl.n == 0 {
+				if 2*(t.used+1) > len(t.slots) {
+					t.resize(2 * len(t.slots))
+					sl = &t.slots[t.find(k)]
+				}
+				*sl = intSlot{key: k, x: int32(t.used)}
+				t.used++
 			}
-			*sl = intSlot{key: k, x: int32(t.used)}
-			t.used++
+			sl.n++
+			gids = append(gids, sl.x)
 		}
-		sl.n++
-		gids[i] = sl.x
 	}
-	t.keys = nil
 	start := make([]int32, t.used) // per group: next free position
 	off := int32(0)
 	for i := range t.slots {
@@ -122,26 +124,29 @@ func (t *intTable) finish() {
 		off += sl.n
 	}
 	t.rows = make([]int32, n)
-	for i, r := range t.ins {
-		g := gids[i]
-		t.rows[start[g]] = r
-		start[g]++
+	i := 0
+	for _, blk := range t.ib.blocks {
+		for _, r := range blk {
+			g := gids[i]
+			t.rows[start[g]] = r
+			start[g]++
+			i++
+		}
 	}
-	t.ins = nil
 }
 
-// match returns the build rows with key k, in build order (nil: none).
-// The table must be finished.
-func (t *intTable) match(k int64) []int32 {
+// appendMatches appends the pair (l, r) for each build row r with key k,
+// in build order. The table must be finished.
+func (t *intTable) appendMatches(k int64, l int32, pairL, pairR []int32) ([]int32, []int32) {
 	if t.dense != nil {
-		o := uint64(k) - uint64(t.lo)
-		if o >= uint64(len(t.dense)-1) {
-			return nil
-		}
-		return t.rows[t.dense[o]:t.dense[o+1]]
+		return t.appendRange(k, l, pairL, pairR) // hashjoin_dense.go
 	}
 	sl := &t.slots[t.find(k)]
-	return t.rows[sl.x : sl.x+sl.n]
+	for _, r := range t.rows[sl.x : sl.x+sl.n] {
+		pairL = append(pairL, l)
+		pairR = append(pairR, r)
+	}
+	return pairL, pairR
 }
 
 // probeInts appends the (left position, build row) pairs of the live rows
@@ -155,14 +160,13 @@ func (t *intTable) probeInts(v *columnar.Vector, rows []int, lnull []bool, pairL
 			}
 			return pairL, pairR
 		}
-		m := t.match(v.Ints[0])
 		for k := range rows {
-			for _, r := range m {
-				pairL = append(pairL, int32(k))
-				pairR = append(pairR, r)
-			}
+			pairL, pairR = t.appendMatches(v.Ints[0], int32(k), pairL, pairR)
 		}
 		return pairL, pairR
+	}
+	if t.dense != nil {
+		return t.probeRange(v, rows, lnull, pairL, pairR) // hashjoin_dense.go
 	}
 	vals := v.Ints
 	for k, i := range rows {
@@ -170,7 +174,8 @@ func (t *intTable) probeInts(v *columnar.Vector, rows []int, lnull []bool, pairL
 			lnull[k] = true
 			continue
 		}
-		for _, r := range t.match(vals[i]) {
+		sl := &t.slots[t.find(vals[i])]
+		for _, r := range t.rows[sl.x : sl.x+sl.n] {
 			pairL = append(pairL, int32(k))
 			pairR = append(pairR, r)
 		}

@@ -10,15 +10,23 @@ import (
 
 // After finish, every key's rows come out in insertion order, with NULL
 // probe keys marked and absent keys matching nothing: keys -2500..2499
-// (a dense table, hashjoin_dense.go), the same keys times 2^40 (hashed,
-// growing past its start for 5000 distinct keys), and keys at both ends
-// of int64 (whose span overflows).
+// (a dense table, hashjoin_dense.go), the same keys times 2^40 (spread
+// out: a shifted range table, three rows of a key and some other keys
+// sharing a bucket), times 2^50 with keys at both ends of int64 added
+// (whose span overflows), and unscaled with those ends added (bunched in
+// a few buckets: hashed, growing past its start for 5000 distinct keys).
 func TestIntTableGroupsRowsInOrder(t *testing.T) {
 	for _, tc := range []struct {
-		name  string
-		scale int64
-		dense bool
-	}{{"dense", 1, true}, {"hashed", 1 << 40, false}, {"extremes", 1 << 50, false}} {
+		name     string
+		scale    int64
+		extremes bool
+		mode     string
+	}{
+		{"dense", 1, false, "dense"},
+		{"spread", 1 << 40, false, "range"},
+		{"spread extremes", 1 << 50, true, "range"},
+		{"bunched extremes", 1, true, "hashed"},
+	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tab := newIntTable()
 			// Row r has key r%5000 - 2500 (times scale) and is inserted
@@ -29,13 +37,20 @@ func TestIntTableGroupsRowsInOrder(t *testing.T) {
 					tab.insert((int64(r%5000)-2500)*tc.scale, r)
 				}
 			}
-			if tc.name == "extremes" {
+			if tc.extremes {
 				tab.insert(math.MinInt64, 15000)
 				tab.insert(math.MaxInt64, 15001)
 			}
 			tab.finish()
-			if (tab.dense != nil) != tc.dense {
-				t.Fatalf("dense table: %v, want %v", tab.dense != nil, tc.dense)
+			mode := "hashed"
+			if tab.dense != nil {
+				mode = "dense"
+				if tab.rshift > 0 {
+					mode = "range"
+				}
+			}
+			if mode != tc.mode {
+				t.Fatalf("%s table, want %s", mode, tc.mode)
 			}
 			v := columnar.NewVector(columnar.TInt64, 6)
 			copy(v.Ints, []int64{-2500 * tc.scale, 4999 * tc.scale, 2499 * tc.scale, 0, math.MinInt64, math.MaxInt64})
@@ -46,7 +61,7 @@ func TestIntTableGroupsRowsInOrder(t *testing.T) {
 			// none skipped); 4999 is absent; key 2499 = rows 4999, 9999,
 			// 14999 (4999%7 = 1, 9999%7 = 3: skipped, 14999%7 = 5).
 			wantL, wantR := []int32{0, 0, 0, 2, 2}, []int32{0, 5000, 10000, 4999, 14999}
-			if tc.name == "extremes" {
+			if tc.extremes {
 				wantL, wantR = append(wantL, 4, 5), append(wantR, 15000, 15001)
 			}
 			got := fmt.Sprint(pl, pr, lnull)

@@ -33,6 +33,17 @@ func (l *blockList[T]) add(vals ...T) {
 	}
 }
 
+// push appends one value: add without the loop, small enough to inline
+// in a build's per-row loop.
+func (l *blockList[T]) push(v T) {
+	if k := len(l.blocks) - 1; k >= 0 && len(l.blocks[k]) < cap(l.blocks[k]) {
+		l.blocks[k] = append(l.blocks[k], v)
+		l.n++
+		return
+	}
+	l.add(v)
+}
+
 // flat returns the values as one slice and empties the list.
 func (l *blockList[T]) flat() []T {
 	out := make([]T, 0, l.n)

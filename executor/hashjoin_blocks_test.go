@@ -26,3 +26,22 @@ func TestBlockListFlat(t *testing.T) {
 		t.Fatal("flat did not empty the list")
 	}
 }
+
+// Values pushed one at a time land as added ones do: the same blocks, in
+// order.
+func TestBlockListPush(t *testing.T) {
+	var pushed, added blockList[int32]
+	const n = 3*blockLen + 7
+	for i := range int32(n) {
+		pushed.push(i)
+		added.add(i)
+	}
+	if pushed.n != n || len(pushed.blocks) != len(added.blocks) {
+		t.Fatalf("pushed %d in %d blocks, added in %d", pushed.n, len(pushed.blocks), len(added.blocks))
+	}
+	for i, v := range pushed.flat() {
+		if v != int32(i) {
+			t.Fatalf("value %d is %d", i, v)
+		}
+	}
+}

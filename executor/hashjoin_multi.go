@@ -56,7 +56,7 @@ func (t *multiIntTable) finish() {
 					t.tuple[c] = t.tb[c].blocks[b][i]
 				}
 				k, _ := t.packKey(t.tuple)
-				t.packed.kb.add(k)
+				t.packed.kb.push(k)
 			}
 		}
 		t.packed.ib, t.ib, t.tb = t.ib, blockList[int32]{}, nil
@@ -192,9 +192,9 @@ func equalInts(a, b []int64) bool {
 // key tuple in t.tuple.
 func (t *multiIntTable) insert(r int32) {
 	for c, k := range t.tuple {
-		t.tb[c].add(k)
+		t.tb[c].push(k)
 	}
-	t.ib.add(r)
+	t.ib.push(r)
 }
 
 // chain links build row r with the key tuple in t.tuple into the chained

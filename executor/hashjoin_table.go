@@ -73,8 +73,8 @@ func (t *intTable) find(k int64) int {
 // insert adds build row r (rows are inserted in increasing order) with
 // key k.
 func (t *intTable) insert(k int64, r int32) {
-	t.kb.add(k)
-	t.ib.add(r)
+	t.kb.push(k)
+	t.ib.push(r)
 }
 
 // intTableMaxStart bounds the slots finish starts with: past it, a build

@@ -165,6 +165,8 @@ func arrowType(t columnar.Type) arrow.DataType {
 		return &arrow.TimestampType{Unit: arrow.Microsecond}
 	case columnar.Interval:
 		return arrow.FixedWidthTypes.Duration_us
+	case columnar.Time:
+		return arrow.FixedWidthTypes.Time64us
 	}
 	return arrow.BinaryTypes.String
 }
@@ -202,7 +204,7 @@ func arrowData(dt arrow.DataType, t columnar.Type, v *columnar.Vector, b *column
 	shared := !v.Const && b.Sel == nil && n > 0
 	var values []byte
 	switch t.ID {
-	case columnar.Int64, columnar.Timestamp, columnar.Interval:
+	case columnar.Int64, columnar.Timestamp, columnar.Interval, columnar.Time:
 		if shared {
 			values = bytesOf(v.Ints[:n])
 		} else {

@@ -44,7 +44,8 @@ func (r *Rows) Scan(dest ...any) error {
 // Value returns the natural Go value of a cell: nil for NULL, bool, int64
 // (signed and unsigned integers up to UINTEGER), uint64 (UBIGINT), float64
 // (FLOAT, DOUBLE, DECIMAL), string (VARCHAR), []byte (BLOB), time.Time
-// (DATE, TIMESTAMP, in UTC) or time.Duration (INTERVAL).
+// (DATE, TIMESTAMP, in UTC; TIME on 0001-01-01 UTC, as the DuckDB driver
+// gives it) or time.Duration (INTERVAL).
 func Value(v columnar.Value) any {
 	if v.Null {
 		return nil
@@ -66,6 +67,8 @@ func Value(v columnar.Value) any {
 		return columnar.DateToTime(v.I)
 	case columnar.Timestamp:
 		return columnar.TimestampToTime(v.I)
+	case columnar.Time:
+		return columnar.ClockTime(v.I)
 	case columnar.Interval:
 		return time.Duration(v.I) * time.Microsecond
 	}
@@ -117,12 +120,15 @@ func scanValue(v columnar.Value, dest any) error {
 			*d = columnar.DateToTime(v.I)
 		case columnar.Timestamp:
 			*d = columnar.TimestampToTime(v.I)
+		case columnar.Time:
+			*d = columnar.ClockTime(v.I)
 		default:
 			return mismatch(v, dest)
 		}
 		return nil
 	case *time.Duration:
-		if v.Type.ID != columnar.Interval {
+		// A TIME scans into a Duration too: the time since midnight.
+		if v.Type.ID != columnar.Interval && v.Type.ID != columnar.Time {
 			return mismatch(v, dest)
 		}
 		*d = time.Duration(v.I) * time.Microsecond

@@ -83,11 +83,13 @@ func (db *DB) copyTo(ctx context.Context, c *sql.Copy, args []columnar.Value) (*
 	defer db.writes.lock("file:" + filepath.Clean(path))()
 	var n int64
 	if tableKind(path) == "ctable" {
-		unlock, err := lockFile(strings.TrimRight(path, `/\`))
-		if err != nil {
-			return nil, err
+		unlock, lerr := lockFile(strings.TrimRight(path, `/\`))
+		if lerr != nil {
+			return nil, lerr
 		}
 		defer unlock()
+		// err is the function's: a := here would shadow it and drop the
+		// writer's error (COPY reported 0 rows and no error).
 		n, err = db.writeCTable(ctx, c.Query, args, strings.TrimRight(path, `/\`))
 	} else {
 		n, err = db.writeParquet(ctx, c.Query, args, path, c.Compression)

@@ -26,6 +26,7 @@ const (
 	Date      // days since 1970-01-01
 	Timestamp // microseconds since 1970-01-01 00:00:00 UTC
 	Interval  // microseconds (days and months folded in at 24h and 30 days)
+	Time      // time of day: microseconds since midnight, 0 ..= 24:00:00 (see timeofday.go)
 )
 
 // Phys is the physical representation of a vector's payload.
@@ -34,7 +35,7 @@ type Phys uint8
 const (
 	PhysNone  Phys = iota // Null: no payload
 	PhysBool              // []bool
-	PhysInt               // []int64: signed ints, uint8..uint32, decimal, date, timestamp, interval
+	PhysInt               // []int64: signed ints, uint8..uint32, decimal, date, timestamp, interval, time
 	PhysUint              // []uint64: uint64
 	PhysFloat             // []float64: float32 (widened exactly), float64
 	PhysBytes             // [][]byte: varchar, blob
@@ -66,6 +67,7 @@ var (
 	TDate      = Type{ID: Date}
 	TTimestamp = Type{ID: Timestamp}
 	TInterval  = Type{ID: Interval}
+	TTime      = Type{ID: Time}
 )
 
 // DecimalType returns DECIMAL(p, s).
@@ -145,6 +147,7 @@ var typeNames = [...]string{
 	Int64: "BIGINT", Uint8: "UTINYINT", Uint16: "USMALLINT", Uint32: "UINTEGER",
 	Uint64: "UBIGINT", Float32: "FLOAT", Float64: "DOUBLE", Decimal: "DECIMAL",
 	Varchar: "VARCHAR", Blob: "BLOB", Date: "DATE", Timestamp: "TIMESTAMP", Interval: "INTERVAL",
+	Time: "TIME",
 }
 
 // String returns the SQL spelling of t, as DuckDB prints it.

@@ -135,6 +135,8 @@ func (v Value) AppendText(dst []byte) []byte {
 		return AppendTimestamp(dst, v.I)
 	case Interval:
 		return AppendInterval(dst, v.I)
+	case Time:
+		return AppendTime(dst, v.I)
 	case Null:
 		return append(dst, "NULL"...)
 	}

@@ -68,7 +68,7 @@ func NewCall(fn string, args []Expr, ret columnar.Type) (Expr, error) {
 			return nil, err
 		}
 		l, r := argType(0), argType(1)
-		if l.IsTemporal() || r.IsTemporal() || l.ID == columnar.Interval || r.ID == columnar.Interval {
+		if l.IsTemporal() || r.IsTemporal() || l.ID == columnar.Interval || r.ID == columnar.Interval || l.ID == columnar.Time || r.ID == columnar.Time {
 			k, err := temporalArithKernel(arithOps[fn], l, r, ret)
 			if err != nil {
 				return nil, err

@@ -110,6 +110,11 @@ func CastValue(v columnar.Value, to columnar.Type) (columnar.Value, error) {
 			return columnar.IntValue(to, floorDiv(v.I, columnar.MicrosPerDay)), nil
 		}
 		return fail()
+	case columnar.Time:
+		if us, ok := timeOf(v); ok {
+			return columnar.IntValue(to, us), nil
+		}
+		return fail()
 	case columnar.Interval:
 		if from.IsString() {
 			us, ok := ParseInterval(v.S)
@@ -375,6 +380,13 @@ func (e *castExpr) Eval(b *columnar.Batch) (*columnar.Vector, error) {
 	if from.Phys() == columnar.PhysInt && from.ID != columnar.Decimal && from.IsInteger() && e.to.Phys() == columnar.PhysFloat {
 		src, dst := x.Ints, out.Floats
 		forEach(bb, func(i int) { dst[i] = float64(src[i]) })
+		out.Const = x.Const
+		return out, nil
+	}
+	// Fast path: a TIMESTAMP's time of day (ts::TIME on a column).
+	if from.ID == columnar.Timestamp && e.to.ID == columnar.Time {
+		src, dst := x.Ints, out.Ints
+		forEach(bb, func(i int) { dst[i] = columnar.TimeOfDay(src[i]) })
 		out.Const = x.Const
 		return out, nil
 	}

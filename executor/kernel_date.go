@@ -18,6 +18,9 @@ func toTime(t columnar.Type, v int64) time.Time {
 // DatePart extracts part from a DATE/TIMESTAMP/INTERVAL payload. Exported
 // for the binder's constant folding and the planner's tests.
 func DatePart(part string, t columnar.Type, v int64) (int64, error) {
+	if t.ID == columnar.Time {
+		return timePart(part, v)
+	}
 	if t.ID == columnar.Interval {
 		switch part {
 		case "day", "days":
@@ -195,6 +198,9 @@ func dateTruncKernel(part string, t columnar.Type, ret columnar.Type) kernel {
 // temporalArithKernel handles + and - between dates, timestamps, intervals
 // and day counts; the result type decides the units.
 func temporalArithKernel(op arithOp, lt, rt, ret columnar.Type) (kernel, error) {
+	if ret.ID == columnar.Time {
+		return timeArithKernel(op, lt, rt)
+	}
 	scaleL, scaleR := int64(1), int64(1)
 	switch {
 	case ret.ID == columnar.Timestamp && lt.ID == columnar.Date:

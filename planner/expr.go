@@ -68,7 +68,7 @@ func (e *Const) String() string {
 		return "NULL"
 	case v.Type.ID == columnar.Varchar:
 		return "'" + strings.ReplaceAll(v.S, "'", "''") + "'"
-	case v.Type.IsTemporal():
+	case v.Type.IsTemporal() || v.Type.ID == columnar.Time:
 		return v.Type.String() + " '" + v.String() + "'"
 	}
 	return v.String()

@@ -74,6 +74,9 @@ func (b *binder) arith(fn string, l, r planner.Expr, ls, rs sqlparser.Expr, c ec
 	if lt.ID == columnar.Null && rt.ID == columnar.Null {
 		return &planner.Const{Val: columnar.NullValue(columnar.TNull)}, nil
 	}
+	if lt.ID == columnar.Time || rt.ID == columnar.Time {
+		return b.timeArith(fn, l, r, ls, rs, c)
+	}
 	// Temporal arithmetic.
 	if lt.IsTemporal() || rt.IsTemporal() || lt.ID == columnar.Interval || rt.ID == columnar.Interval {
 		return b.temporalArith(fn, l, r, ls, rs, c)

@@ -392,8 +392,12 @@ func (b *binder) bindDatePart(part string, arg sqlparser.Expr, at int, c ectx) (
 		}
 	}
 	t := x.Type()
-	if !t.IsTemporal() && t.ID != columnar.Interval && t.ID != columnar.Null {
-		return nil, b.typeErr(arg, c, "date_part expects DATE, TIMESTAMP or INTERVAL, got %s", t)
+	if t.ID == columnar.Time {
+		if err := b.checkTimePart(p, arg, c); err != nil {
+			return nil, err
+		}
+	} else if !t.IsTemporal() && t.ID != columnar.Interval && t.ID != columnar.Null {
+		return nil, b.typeErr(arg, c, "date_part expects DATE, TIMESTAMP, TIME or INTERVAL, got %s", t)
 	}
 	rt := columnar.TInt64
 	if p == "epoch" {

@@ -58,8 +58,8 @@ func (b *binder) bindDateFunc(name string, args []sqlparser.Expr, at int, c ectx
 				return nil, true, err
 			}
 		}
-		if t := x.Type(); !t.IsTemporal() && t.ID != columnar.Null {
-			return nil, true, b.typeErr(args[0], c, "epoch_ms expects BIGINT, DATE or TIMESTAMP, got %s", t)
+		if t := x.Type(); !t.IsTemporal() && t.ID != columnar.Null && t.ID != columnar.Time {
+			return nil, true, b.typeErr(args[0], c, "epoch_ms expects BIGINT, DATE, TIMESTAMP or TIME, got %s", t)
 		}
 		return &planner.Call{Fn: "epoch_ms", Args: []planner.Expr{x}, T: columnar.TInt64}, true, nil
 	}
@@ -70,6 +70,9 @@ func (b *binder) bindDateFunc(name string, args []sqlparser.Expr, at int, c ectx
 		// One instant for the whole query, as DuckDB's transaction time.
 		if len(args) > len(dateFuncs[name].args) {
 			return nil, true, b.arity(at, name, "0")
+		}
+		if dateFuncs[name].ret.ID == columnar.Time {
+			return b.nowTime(), true, nil
 		}
 		if *b.now == 0 {
 			*b.now = time.Now().UTC().UnixMicro()

@@ -85,6 +85,9 @@ func moreNames() []string {
 // scalarMore binds the functions of moreSigs and the few with their own
 // typing rules; ok is false for a name it does not know.
 func (b *binder) scalarMore(name string, xs []planner.Expr, srcs []sqlparser.Expr, at int, c ectx) (planner.Expr, bool, error) {
+	if x, ok, err := b.bindTimeOfDayFunc(name, xs, srcs, at, c); ok {
+		return x, true, err
+	}
 	if x, ok, err := b.bindRegexp(name, xs, srcs, at, c); ok {
 		return x, true, err
 	}
@@ -239,6 +242,9 @@ func (b *binder) scalarSig(name string, sig moreSig, xs []planner.Expr, srcs []s
 			if t.ID == columnar.Date || t.ID == columnar.Timestamp {
 				args[i] = x
 				continue
+			}
+			if t.ID == columnar.Time { // DuckDB has no implicit TIME to TIMESTAMP
+				return nil, true, b.typeErr(srcs[i], c, "%s expects DATE or TIMESTAMP, got TIME", name)
 			}
 			to = columnar.TTimestamp
 		}

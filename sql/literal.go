@@ -51,6 +51,8 @@ func castConst(v columnar.Value, to columnar.Type) (out columnar.Value, done boo
 		}
 	case from.ID == columnar.Date && to.ID == columnar.Timestamp:
 		return columnar.IntValue(to, v.I*columnar.MicrosPerDay), true, nil
+	case from.ID == columnar.Timestamp && to.ID == columnar.Time:
+		return columnar.IntValue(to, columnar.TimeOfDay(v.I)), true, nil
 	case from.ID == columnar.Timestamp && to.ID == columnar.Date:
 		d := v.I / columnar.MicrosPerDay
 		if v.I%columnar.MicrosPerDay < 0 {
@@ -210,6 +212,10 @@ func parseValue(s string, t columnar.Type) (columnar.Value, error) {
 		}
 	case t.ID == columnar.Timestamp:
 		if us, ok := parseTimestamp(s); ok {
+			return columnar.IntValue(t, us), nil
+		}
+	case t.ID == columnar.Time:
+		if us, ok := columnar.ParseTime(s); ok {
 			return columnar.IntValue(t, us), nil
 		}
 	case t.ID == columnar.Interval:

@@ -372,7 +372,7 @@ func rewrite(src Source, toks []token) (*rewritten, error) {
 		case t.kind == tkString:
 			// DuckDB strings have no backslash escapes; MySQL's do.
 			w.tok(t, strings.ReplaceAll(w.raw(t), `\`, `\\`))
-		case (t.is("DATE") || t.is("TIMESTAMP")) && next.kind == tkString && !prev.isOp("::"):
+		case (t.is("DATE") || t.is("TIMESTAMP") || t.is("TIME")) && next.kind == tkString && !prev.isOp("::"):
 			w.skip(t)
 			suffix[i+1] += " COLLATE '" + markLit + strings.ToUpper(t.val) + "'"
 		case t.is("INTERVAL") && next.kind == tkString && !isIntervalUnit(tokAt(i+2)) && len(wins) > 0 && wins[len(wins)-1].frame:

@@ -62,7 +62,7 @@ func parseTypeName(words []string, params []int) (columnar.Type, error) {
 		"CHARACTER VARYING": columnar.TVarchar, "CHARACTER": columnar.TVarchar,
 		"BLOB": columnar.TBlob, "BYTEA": columnar.TBlob, "BINARY": columnar.TBlob, "VARBINARY": columnar.TBlob,
 		"DATE": columnar.TDate, "TIMESTAMP": columnar.TTimestamp, "DATETIME": columnar.TTimestamp,
-		"INTERVAL": columnar.TInterval,
+		"INTERVAL": columnar.TInterval, "TIME": columnar.TTime,
 	}
 	if t, ok := simple[name]; ok {
 		if len(params) > 0 && t.ID != columnar.Varchar && t.ID != columnar.Blob {
@@ -226,6 +226,8 @@ func canCast(from, to columnar.Type) bool {
 		return true
 	case from.IsTemporal() && to.IsTemporal():
 		return true
+	case from.ID == columnar.Timestamp && to.ID == columnar.Time:
+		return true // the time of day; DuckDB has no other cast to or from TIME
 	case from.ID == columnar.Blob && to.ID == columnar.Blob:
 		return true
 	}

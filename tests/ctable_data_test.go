@@ -71,6 +71,8 @@ func (c colSpec) columnarType() columnar.Type {
 		return columnar.TDate
 	case "TIMESTAMP":
 		return columnar.TTimestamp
+	case "TIME":
+		return columnar.TTime
 	}
 	panic("unreachable: " + c.typ.name)
 }
@@ -97,6 +99,8 @@ func (ds *dataSpec) writeCTable(dir, ext string) (string, error) {
 	// rather than compare different things.
 	for _, c := range ds.cols {
 		switch c.typ.name {
+		case "TIME":
+			return "", fmt.Errorf("column %s: CTable has no TIME kind (b2sql refuses to write one): give the table formats=parquet, or the file an only directive", c.name)
 		case "DATE", "DECIMAL":
 			return "", fmt.Errorf("column %s: CTable has no %s kind (b2sql writes it as %s): give the table formats=parquet, or the file an only directive",
 				c.name, c.typ.name, map[string]string{"DATE": "TIMESTAMP", "DECIMAL": "DOUBLE"}[c.typ.name])

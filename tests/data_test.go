@@ -324,7 +324,7 @@ func parseColType(s string) (colType, error) {
 		t.bits, t.uint = 32, true
 	case "UBIGINT":
 		t.bits, t.uint = 64, true
-	case "BOOLEAN", "FLOAT", "DOUBLE", "VARCHAR", "BLOB", "DATE", "TIMESTAMP":
+	case "BOOLEAN", "FLOAT", "DOUBLE", "VARCHAR", "BLOB", "DATE", "TIMESTAMP", "TIME":
 	default:
 		if rest, ok := strings.CutPrefix(s, "DECIMAL("); ok && strings.HasSuffix(rest, ")") {
 			ps := strings.Split(strings.TrimSuffix(rest, ")"), ",")
@@ -528,6 +528,14 @@ func parseCell(c colSpec, text string) (cell, error) {
 			return cell{}, err
 		}
 		return cell{i: ts.UnixMicro()}, nil
+	case "TIME":
+		// HH:MM:SS[.ffffff]: microseconds since midnight, written as
+		// Parquet TIME(MICROS).
+		ts, err := time.Parse("15:04:05.999999", text)
+		if err != nil {
+			return cell{}, err
+		}
+		return cell{i: int64(ts.Hour())*3_600_000_000 + int64(ts.Minute())*60_000_000 + int64(ts.Second())*1_000_000 + int64(ts.Nanosecond()/1000)}, nil
 	}
 	return cell{}, fmt.Errorf("no text form for %s", t.name)
 }
@@ -1019,6 +1027,8 @@ func (c colSpec) arrowType() arrow.DataType {
 		return arrow.FixedWidthTypes.Date32
 	case "TIMESTAMP":
 		return &arrow.TimestampType{Unit: arrow.Microsecond}
+	case "TIME":
+		return arrow.FixedWidthTypes.Time64us
 	}
 	panic("unreachable: " + c.typ.name)
 }
@@ -1108,6 +1118,8 @@ func (ds *dataSpec) write(dir string) (string, error) {
 				fb.Append([]byte(v.s))
 			case *array.Date32Builder:
 				fb.Append(arrow.Date32(v.i))
+			case *array.Time64Builder:
+				fb.Append(arrow.Time64(v.i))
 			case *array.TimestampBuilder:
 				switch ds.tsUnit {
 				case "ms":

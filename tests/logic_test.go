@@ -38,8 +38,8 @@ package tests
 //	# ...                          comment (between records)
 //
 // Type letters: I integer, R real (DOUBLE, FLOAT or DECIMAL; compared with
-// a relative tolerance of 1e-9), T text (VARCHAR, BLOB), B boolean, D date or
-// timestamp. The result's column count and types are checked against them;
+// a relative tolerance of 1e-9), T text (VARCHAR, BLOB), B boolean, D date,
+// timestamp or time. The result's column count and types are checked against them;
 // an untyped NULL column matches every letter; every non-NULL value must
 // carry its column's type.
 //
@@ -772,7 +772,7 @@ func typeMatches(letter byte, t columnar.Type) bool {
 	case 'B':
 		return t.ID == columnar.Bool
 	case 'D':
-		return t.IsTemporal()
+		return t.IsTemporal() || t.ID == columnar.Time
 	}
 	return false
 }

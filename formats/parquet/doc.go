@@ -19,7 +19,7 @@
 //	other BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY    → BLOB
 //	DATE                                      → DATE
 //	TIMESTAMP(ms|µs|ns), INT96 (Spark/Impala) → TIMESTAMP (µs, floor for ns)
-//	TIME(ms|µs|ns)                            → BIGINT microseconds of the day
+//	TIME(ms|µs|ns)                            → TIME (µs of the day, floor for ns)
 //
 // Only flat columns are exposed: a leaf that is a direct child of the root
 // and not repeated. Nested or repeated columns (lists, maps, structs) are

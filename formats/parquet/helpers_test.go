@@ -119,12 +119,12 @@ func allCols() []tcol {
 				ns := -int64(i) * 1_234_567
 				return int64(math.Floor(float64(ns) / 1000))
 			})},
-		{name: "t32", typ: arrow.FixedWidthTypes.Time32ms, want: columnar.TInt64,
+		{name: "t32", typ: arrow.FixedWidthTypes.Time32ms, want: columnar.TTime,
 			app: func(b array.Builder, i int) { b.(*array.Time32Builder).Append(arrow.Time32(i*1000 + 7)) },
-			val: i64(columnar.TInt64, func(i int) int64 { return int64(i*1000+7) * 1000 })},
-		{name: "t64", typ: arrow.FixedWidthTypes.Time64us, want: columnar.TInt64,
+			val: i64(columnar.TTime, func(i int) int64 { return int64(i*1000+7) * 1000 })},
+		{name: "t64", typ: arrow.FixedWidthTypes.Time64us, want: columnar.TTime,
 			app: func(b array.Builder, i int) { b.(*array.Time64Builder).Append(arrow.Time64(i * 13)) },
-			val: i64(columnar.TInt64, func(i int) int64 { return int64(i * 13) })},
+			val: i64(columnar.TTime, func(i int) int64 { return int64(i * 13) })},
 		{name: "dec", typ: &arrow.Decimal128Type{Precision: 10, Scale: 2}, nullable: true, want: columnar.DecimalType(10, 2),
 			app: func(b array.Builder, i int) {
 				b.(*array.Decimal128Builder).Append(decimal128.FromI64(int64(i*123 - 5000)))

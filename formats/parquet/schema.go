@@ -104,7 +104,7 @@ func mapColumn(leaf *schema.Column) (column, error) {
 			return set(columnar.TDate, kInt32)
 		case schema.TimeLogicalType:
 			c.mul = 1000 // TIME(MILLIS) is the only INT32 time
-			return set(columnar.TInt64, kInt32)
+			return set(columnar.TTime, kInt32)
 		}
 		return set(columnar.TInt32, kInt32)
 	case parquet.Types.Int64:
@@ -124,7 +124,7 @@ func mapColumn(leaf *schema.Column) (column, error) {
 			return set(columnar.TTimestamp, kInt64)
 		case schema.TimeLogicalType:
 			c.mul, c.div = unitFactors(t.TimeUnit())
-			return set(columnar.TInt64, kInt64)
+			return set(columnar.TTime, kInt64)
 		}
 		return set(columnar.TInt64, kInt64)
 	case parquet.Types.ByteArray, parquet.Types.FixedLenByteArray:

@@ -59,7 +59,8 @@ type WriterOptions struct {
 // UINTEGER as INT32 with an INT(bits, signed) annotation; BIGINT and UBIGINT
 // as INT64 likewise; FLOAT, DOUBLE; DECIMAL(p ≤ 9) on INT32 and DECIMAL(p ≤
 // 18) on INT64; VARCHAR as STRING; BLOB as BYTE_ARRAY; DATE; TIMESTAMP as
-// TIMESTAMP(MICROS, not adjusted to UTC), as DuckDB writes it; INTERVAL as
+// TIMESTAMP(MICROS, not adjusted to UTC), as DuckDB writes it; TIME as
+// TIME(MICROS, not adjusted to UTC) likewise; INTERVAL as
 // plain INT64 microseconds (read back as BIGINT); NULL as INT32, all NULL.
 type Writer struct {
 	path    string
@@ -176,6 +177,9 @@ func parquetSchema(sc columnar.Schema) (*schema.GroupNode, error) {
 			lt = schema.DateLogicalType{}
 		case columnar.Timestamp:
 			lt = schema.NewTimestampLogicalType(false, schema.TimeUnitMicros)
+		case columnar.Time:
+			// Local time of day, as DuckDB writes TIME (INT64).
+			lt = schema.NewTimeLogicalType(false, schema.TimeUnitMicros)
 		case columnar.Bool, columnar.Float32, columnar.Float64, columnar.Blob, columnar.Interval, columnar.Null:
 		default:
 			return nil, fmt.Errorf("column %q: cannot write type %s", f.Name, t)

@@ -238,5 +238,5 @@ func (w *Writer) emptyColumn(c ColumnDef, empty func(member, dtype string, chunk
 		}
 		return nil, fmt.Errorf("unknown BLOB flavour %q (vlbytes, bytes)", c.Flavour)
 	}
-	return nil, unsupportedf("type %s", c.Type)
+	return nil, unsupportedType(c.Type)
 }

@@ -181,7 +181,7 @@ func (w *Writer) newColWriter(f columnar.Field) (colWriter, error) {
 		fw.kind, fw.dtype = "timestamp", "<i8"
 		fw.dateMul = columnar.MicrosPerDay
 	default:
-		return nil, unsupportedf("type %s", f.Type)
+		return nil, unsupportedType(f.Type)
 	}
 	dt, _ := b2.ParseDType(fw.dtype)
 	fw.size = dt.ItemSize

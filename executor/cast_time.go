@@ -1,0 +1,16 @@
+package executor
+
+import "github.com/b2sql/b2sql/columnar"
+
+// timeOf is CAST(v AS TIME) for the sources DuckDB accepts: text (see
+// columnar.ParseTime) and TIMESTAMP (its time of day). DATE, numbers and
+// INTERVAL do not cast to TIME in DuckDB; ok is false for them.
+func timeOf(v columnar.Value) (us int64, ok bool) {
+	switch {
+	case v.Type.IsString():
+		return columnar.ParseTime(v.S)
+	case v.Type.ID == columnar.Timestamp:
+		return columnar.TimeOfDay(v.I), true
+	}
+	return 0, false
+}

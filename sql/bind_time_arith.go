@@ -1,0 +1,31 @@
+package sql
+
+import (
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/planner"
+	"github.com/dolthub/vitess/go/vt/sqlparser"
+)
+
+// timeArith binds arithmetic with a TIME operand, which DuckDB defines
+// only as TIME ± INTERVAL and INTERVAL + TIME (a TIME, wrapped into one
+// day; the interval's days and months do not move a time of day) and
+// DATE + TIME, TIME + DATE (the TIMESTAMP at that time). TIME - TIME,
+// TIME + TIME and TIME with numbers are errors there, and here; so are
+// TIME + NULL and TIME + 'text' (bindArith makes the untyped operand a
+// TIME, where DuckDB cannot choose an overload for it).
+func (b *binder) timeArith(fn string, l, r planner.Expr, ls, rs sqlparser.Expr, c ectx) (planner.Expr, error) {
+	lt, rt := l.Type(), r.Type()
+	mk := func(t columnar.Type, args ...planner.Expr) planner.Expr {
+		return &planner.Call{Fn: fn, Args: args, T: t}
+	}
+	switch {
+	case lt.ID == columnar.Time && rt.ID == columnar.Interval && (fn == "+" || fn == "-"):
+		return mk(columnar.TTime, l, r), nil
+	case lt.ID == columnar.Interval && rt.ID == columnar.Time && fn == "+":
+		return mk(columnar.TTime, l, r), nil
+	case lt.ID == columnar.Date && rt.ID == columnar.Time && fn == "+",
+		lt.ID == columnar.Time && rt.ID == columnar.Date && fn == "+":
+		return mk(columnar.TTimestamp, l, r), nil
+	}
+	return nil, b.typeErr(ls, c, "cannot apply %s to %s and %s", fn, lt, rt)
+}

@@ -138,7 +138,54 @@ func (f *JoinFilter) MayContain(k int64) bool {
 // predicate to a scan that declared it Exact.
 func (f *JoinFilter) KeySet() *index.KeySet {
 	f.inScan.Store(true)
-	return &index.KeySet{Desc: f.Desc, Has: f.MayContain, Dropped: &f.Dropped}
+	return &index.KeySet{Desc: f.Desc, Has: f.MayContain, Select: f.Select, Dropped: &f.Dropped}
+}
+
+// Select keeps the rows i of sel whose key vals[i] may be a build key
+// (MayContain), in place; when dense, sel's rows are 0..len(sel)-1 and
+// its contents are not read. A loop per membership test and shape, the
+// test inlined: a scan calls it for every batch (index.KeySet.Select). The
+// filter must be ready.
+func (f *JoinFilter) Select(vals []int64, sel []int, dense bool) []int {
+	if f.empty {
+		return sel[:0]
+	}
+	if dense {
+		vals = vals[:len(sel)]
+	}
+	lo, width := uint64(f.lo), uint64(f.hi)-uint64(f.lo)
+	k := 0
+	switch bm := f.bitmap; {
+	case bm != nil && dense:
+		for i, x := range vals {
+			sel[k] = i
+			if d := uint64(x) - lo; d <= width && bm[d>>6]&(1<<(d&63)) != 0 {
+				k++
+			}
+		}
+	case bm != nil:
+		for _, i := range sel {
+			sel[k] = i
+			if d := uint64(vals[i]) - lo; d <= width && bm[d>>6]&(1<<(d&63)) != 0 {
+				k++
+			}
+		}
+	case dense:
+		for i, x := range vals {
+			sel[k] = i
+			if uint64(x)-lo <= width && f.bloom.has(x) {
+				k++
+			}
+		}
+	default:
+		for _, i := range sel {
+			sel[k] = i
+			if x := vals[i]; uint64(x)-lo <= width && f.bloom.has(x) {
+				k++
+			}
+		}
+	}
+	return sel[:k]
 }
 
 // InScan reports whether the scan under the probe side applies the

@@ -3,6 +3,7 @@ package executor
 import (
 	"context"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/b2sql/b2sql/columnar"
@@ -189,4 +190,60 @@ type openCheck struct {
 func (o *openCheck) Open(ctx context.Context) error {
 	o.readyAtOpen = o.f.Ready()
 	return o.Operator.Open(ctx)
+}
+
+// Select keeps exactly the rows whose key MayContain accepts, for the
+// bitmap, the bloom filter and the empty filter, dense and sparse; the
+// keys of each are set by formula (multiples of 3 in a narrow or a wide
+// range), probes cover the range and beyond.
+func TestJoinFilterSelect(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, tc := range []struct {
+		name  string
+		step  int64 // keys are 0, step, 2*step, ... (3000 of them)
+		kind  string
+		probe func() int64
+	}{
+		{"bitmap", 3, "bitmap", func() int64 { return rng.Int64N(10_000) - 500 }},
+		{"bloom", 3 << 30, "bloom", func() int64 { return (rng.Int64N(3100) - 50) * (3 << 30) / 2 }},
+		{"empty", 0, "empty", func() int64 { return rng.Int64N(100) }},
+	} {
+		var keys []int64
+		if tc.step > 0 {
+			for i := range int64(3000) {
+				keys = append(keys, i*tc.step)
+			}
+		}
+		f := filterOf(keys)
+		if f.Kind() != tc.kind {
+			t.Fatalf("%s: kind %s", tc.name, f.Kind())
+		}
+		vals := make([]int64, 2048)
+		for i := range vals {
+			vals[i] = tc.probe()
+		}
+		var want []int
+		for i, x := range vals {
+			if f.MayContain(x) {
+				want = append(want, i)
+			}
+		}
+		got := f.Select(vals, make([]int, len(vals)), true)
+		if !slices.Equal(got, want) {
+			t.Errorf("%s dense: %d rows, want %d", tc.name, len(got), len(want))
+		}
+		var sel, wantSparse []int
+		for i := 0; i < len(vals); i += 1 + rng.IntN(3) {
+			sel = append(sel, i)
+			if f.MayContain(vals[i]) {
+				wantSparse = append(wantSparse, i)
+			}
+		}
+		if got := f.Select(vals, sel, false); !slices.Equal(got, wantSparse) {
+			t.Errorf("%s sparse: %d rows, want %d", tc.name, len(got), len(wantSparse))
+		}
+		if tc.step > 0 && len(want) == 0 {
+			t.Errorf("%s: no probe hit a key: the test proves nothing", tc.name)
+		}
+	}
 }

@@ -18,6 +18,11 @@ type KeySet struct {
 	Desc string
 	// Has reports whether k may be in the set.
 	Has func(k int64) bool
+	// Select, when non-nil, is Has over a batch, without a call per key:
+	// it keeps the rows i of sel whose key vals[i] may be in the set,
+	// rewriting sel in place; when dense, sel's rows are 0..len(sel)-1
+	// (its contents are not read).
+	Select func(vals []int64, sel []int, dense bool) []int
 	// Dropped, when non-nil, receives the number of rows the test dropped.
 	Dropped *atomic.Int64
 

@@ -253,6 +253,9 @@ func (st *step) selectSparse(v *columnar.Vector, sel []int) []int {
 // selectSet keeps the non-NULL rows of sel (dense: rows [0, len(sel)),
 // written into sel) whose key may be in set, in place.
 func selectSet(v *columnar.Vector, set *index.KeySet, sel []int, dense bool) []int {
+	if set.Select != nil {
+		return dropNulls(v.Valid, set.Select(v.Ints, sel, dense))
+	}
 	has, vals := set.Has, v.Ints
 	k := 0
 	if dense {

@@ -17,13 +17,15 @@ import "github.com/b2sql/b2sql/columnar"
 //
 // Sparser keys (TPC-H's o_orderkey, a quarter of 1..6M; partsupp's packed
 // (partkey, suppkey) pairs) share buckets, about one row per bucket: a
-// bucket holds its rows' keys next to the rows (one cache line for both),
-// and a probe compares the few keys of its bucket, in insertion order. The buckets weigh 4 bytes per row
-// where the slots weighed 32 to 64 (TPC-H Q9's 800K partsupp rows: 6 MB
-// instead of 32 MB), and building them is a pass over the keys with no
-// probing (Q9 spent 19% of its CPU inserting into slots). Keys bunched in
-// a few buckets (a sum of squared bucket sizes over rangeCost per row)
-// are hashed instead.
+// bucket holds its rows next to the low bits of their keys (the bucket
+// implies the others), 8 bytes a row, and a probe compares the few keys
+// of its bucket, in insertion order. Buckets and entries weigh about 16
+// bytes per row where the slots weighed 32 to 64 and the rows 4 more
+// (TPC-H Q9's 800K partsupp rows: 11 MB instead of 35 MB), and building
+// them is a pass over the keys with no probing (Q9 spent 19% of its CPU
+// inserting into slots). Keys bunched in a few buckets (a sum of squared
+// bucket sizes over rangeCost per row), or so sparse that a bucket spans
+// more than 2^32 keys, are hashed instead.
 
 // denseSpan is how many array entries per build row a dense table may
 // take at most: 4 int32 entries weigh 16 bytes, one slot of the hash table.
@@ -37,9 +39,10 @@ const rangeSpan = 2
 // table: the comparisons of a probe.
 const rangeCost = 8
 
-// rangeEntry is a build row of a shifted range table, with its key.
+// rangeEntry is a build row of a shifted range table, with its key's low
+// bits: (key - lo) & (1<<shift - 1).
 type rangeEntry struct {
-	key int64
+	low uint32
 	row int32
 }
 
@@ -73,7 +76,7 @@ func (t *intTable) finishRange() bool {
 			start[(uint64(k)-uint64(lo))>>shift+1]++
 		}
 	}
-	if shift > 0 && !spreadEnough(start, n) {
+	if shift > 32 || shift > 0 && !spreadEnough(start, n) {
 		return false
 	}
 	for o := 1; o < len(start); o++ {
@@ -87,12 +90,13 @@ func (t *intTable) finishRange() bool {
 	for b, blk := range t.kb.blocks {
 		ins := t.ib.blocks[b]
 		for i, k := range blk {
-			o := (uint64(k) - uint64(lo)) >> shift
+			d := uint64(k) - uint64(lo)
+			o := d >> shift
 			p := start[o]
 			if shift == 0 {
 				t.rows[p] = ins[i]
 			} else {
-				t.ents[p] = rangeEntry{key: k, row: ins[i]}
+				t.ents[p] = rangeEntry{low: uint32(d), row: ins[i]}
 			}
 			start[o]++
 		}
@@ -125,8 +129,8 @@ func (t *intTable) probeRange(v *columnar.Vector, rows []int, lnull []bool, pair
 			lnull[k] = true
 			continue
 		}
-		key := vals[i]
-		o := (uint64(key) - lo) >> shift
+		d := uint64(vals[i]) - lo
+		o := d >> shift
 		if o >= last {
 			continue
 		}
@@ -139,7 +143,7 @@ func (t *intTable) probeRange(v *columnar.Vector, rows []int, lnull []bool, pair
 			continue
 		}
 		for _, e := range t.ents[from:to] {
-			if e.key == key {
+			if e.low == uint32(d) {
 				pairL = append(pairL, int32(k))
 				pairR = append(pairR, e.row)
 			}
@@ -151,7 +155,8 @@ func (t *intTable) probeRange(v *columnar.Vector, rows []int, lnull []bool, pair
 // appendRange appends the pair (l, r) for each build row r with key k, in
 // build order, on a range table.
 func (t *intTable) appendRange(k int64, l int32, pairL, pairR []int32) ([]int32, []int32) {
-	o := (uint64(k) - uint64(t.lo)) >> t.rshift
+	d := uint64(k) - uint64(t.lo)
+	o := d >> t.rshift
 	if o >= uint64(len(t.dense)-1) {
 		return pairL, pairR
 	}
@@ -164,7 +169,7 @@ func (t *intTable) appendRange(k int64, l int32, pairL, pairR []int32) ([]int32,
 		return pairL, pairR
 	}
 	for _, e := range t.ents[from:to] {
-		if e.key == k {
+		if e.low == uint32(d) {
 			pairL = append(pairL, l)
 			pairR = append(pairR, e.row)
 		}

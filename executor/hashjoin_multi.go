@@ -47,19 +47,21 @@ func newMultiIntTable(nk int) *multiIntTable {
 func (t *multiIntTable) finish() {
 	if t.pack() {
 		// Straight from the blocks (every list of a build has the same
-		// block boundaries): the packed table takes over the rows as they
-		// are and gets the packed keys, with no flat copy of either.
-		t.packed = newIntTable()
+		// block boundaries): the packed keys overwrite the first key's
+		// values, and the packed table takes over those and the rows as
+		// they are, with no copy of either.
 		for b, rows := range t.ib.blocks {
+			packed := t.tb[0].blocks[b]
 			for i := range rows {
 				for c := range t.tuple {
 					t.tuple[c] = t.tb[c].blocks[b][i]
 				}
-				k, _ := t.packKey(t.tuple)
-				t.packed.kb.push(k)
+				packed[i], _ = t.packKey(t.tuple)
 			}
 		}
-		t.packed.ib, t.ib, t.tb = t.ib, blockList[int32]{}, nil
+		t.packed = newIntTable()
+		t.packed.kb, t.packed.ib = t.tb[0], t.ib
+		t.tb, t.ib = nil, blockList[int32]{}
 		t.packed.finish()
 		return
 	}

@@ -10,36 +10,45 @@ import (
 
 // After finish, every key's rows come out in insertion order, with NULL
 // probe keys marked and absent keys matching nothing: keys -2500..2499
-// (a dense table, hashjoin_dense.go), the same keys times 2^40 (spread
-// out: a shifted range table, three rows of a key and some other keys
-// sharing a bucket), times 2^50 with keys at both ends of int64 added
-// (whose span overflows), and unscaled with those ends added (bunched in
-// a few buckets: hashed, growing past its start for 5000 distinct keys).
+// (a dense table, hashjoin_dense.go); the same keys times 2^20 (spread
+// out: a shifted range table; the lowest key's rows share its bucket
+// with those of the key after it, added), also moved next to the top of int64 (the unsigned offsets
+// must not wrap); times 2^50 with keys at both ends of int64 added (a
+// span that overflows int64 and buckets of 2^50 keys: hashed); unscaled
+// with those ends added (bunched in a few buckets: hashed, growing past
+// its start for 5000 distinct keys).
 func TestIntTableGroupsRowsInOrder(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		scale    int64
+		offset   int64
 		extremes bool
 		mode     string
 	}{
-		{"dense", 1, false, "dense"},
-		{"spread", 1 << 40, false, "range"},
-		{"spread extremes", 1 << 50, true, "range"},
-		{"bunched extremes", 1, true, "hashed"},
+		{"dense", 1, 0, false, "dense"},
+		{"spread", 1 << 20, 0, false, "range"},
+		{"spread high", 1 << 20, math.MaxInt64 - 2500<<20, false, "range"},
+		{"sparse extremes", 1 << 50, 0, true, "hashed"},
+		{"bunched extremes", 1, 0, true, "hashed"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tab := newIntTable()
-			// Row r has key r%5000 - 2500 (times scale) and is inserted
-			// unless r%7 == 3 (a NULL key skipped by the caller): key k's
-			// rows are k, k+5000, k+10000 minus those skipped.
+			// Row r has key r%5000 - 2500 (times scale, plus offset) and
+			// is inserted unless r%7 == 3 (a NULL key skipped by the
+			// caller): key k's rows are k, k+5000, k+10000 minus those
+			// skipped.
+			key := func(k int64) int64 { return k*tc.scale + tc.offset }
 			for r := range int32(15000) {
 				if r%7 != 3 {
-					tab.insert((int64(r%5000)-2500)*tc.scale, r)
+					tab.insert(key(int64(r%5000)-2500), r)
 				}
 			}
 			if tc.extremes {
 				tab.insert(math.MinInt64, 15000)
 				tab.insert(math.MaxInt64, 15001)
+			}
+			if tc.mode == "range" {
+				tab.insert(key(-2500)+1, 15002)
 			}
 			tab.finish()
 			mode := "hashed"
@@ -52,8 +61,11 @@ func TestIntTableGroupsRowsInOrder(t *testing.T) {
 			if mode != tc.mode {
 				t.Fatalf("%s table, want %s", mode, tc.mode)
 			}
+			if mode == "range" && tab.dense[1]-tab.dense[0] != 4 {
+				t.Fatalf("first bucket holds %d rows, want 4", tab.dense[1]-tab.dense[0])
+			}
 			v := columnar.NewVector(columnar.TInt64, 6)
-			copy(v.Ints, []int64{-2500 * tc.scale, 4999 * tc.scale, 2499 * tc.scale, 0, math.MinInt64, math.MaxInt64})
+			copy(v.Ints, []int64{key(-2500), key(4999), key(2499), 0, math.MinInt64, math.MaxInt64})
 			v.SetNull(3, 6)
 			lnull := make([]bool, 6)
 			pl, pr := tab.probeInts(v, []int{0, 1, 2, 3, 4, 5}, lnull, nil, nil)

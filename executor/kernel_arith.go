@@ -15,7 +15,7 @@ const (
 	opSub
 	opMul
 	opDiv    // float division
-	opIntDiv // integer division, truncating
+	opIntDiv // integer division, truncating (float division for floats)
 	opMod
 )
 
@@ -122,23 +122,17 @@ func floatArith(op arithOp, x, y *columnar.Vector, b *columnar.Batch, out *colum
 		case opMul:
 			r[i] = p * q
 		case opDiv:
+			r[i] = p / q // by zero: ±inf, or nan for 0/0 (DuckDB's 1/0)
+		case opIntDiv:
+			// DuckDB's // of floats divides without truncating, and gives
+			// NULL (not inf) for a zero divisor.
 			if q == 0 {
 				out.SetNull(i, n)
 				return nil
 			}
 			r[i] = p / q
-		case opIntDiv:
-			if q == 0 {
-				out.SetNull(i, n)
-				return nil
-			}
-			r[i] = math.Trunc(p / q)
 		case opMod:
-			if q == 0 {
-				out.SetNull(i, n)
-				return nil
-			}
-			r[i] = math.Mod(p, q)
+			r[i] = math.Mod(p, q) // nan for a zero divisor, as DuckDB
 		}
 		return nil
 	})
@@ -201,11 +195,9 @@ func intArith(op arithOp, t columnar.Type, lo, hi int64, x, y *columnar.Vector, 
 				out.SetNull(i, n)
 				return nil
 			}
-			if q == -1 && p == lo {
-				if op == opMod {
-					v = 0
-					break
-				}
+			if q == -1 && p == lo && t.IsSigned() {
+				// DuckDB reports the smallest value // -1 (and % -1,
+				// whose division overflows the same way) as an overflow.
 				return overflow(op, t, p, q)
 			}
 			if op == opIntDiv {

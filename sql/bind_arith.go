@@ -89,8 +89,10 @@ func (b *binder) arith(fn string, l, r planner.Expr, ls, rs sqlparser.Expr, c ec
 	case "/":
 		t = columnar.TFloat64
 	case "//":
-		if !t.IsInteger() {
-			return nil, b.typeErr(ls, c, "cannot apply // to %s and %s; it needs integers", lt, rt)
+		// DuckDB's // of floats and DECIMALs is float division (7.5 // 2
+		// is 3.75), NULL for a zero divisor as // of integers is.
+		if t.ID == columnar.Decimal {
+			t = columnar.TFloat64
 		}
 	case "*":
 		if lt.ID == columnar.Decimal || rt.ID == columnar.Decimal {
@@ -108,10 +110,6 @@ func (b *binder) arith(fn string, l, r planner.Expr, ls, rs sqlparser.Expr, c ec
 			if t.ID == columnar.Decimal {
 				t = columnar.TFloat64
 			}
-		}
-	case "%":
-		if t.ID == columnar.Decimal {
-			t = columnar.TFloat64
 		}
 	case "+", "-":
 		if t.ID == columnar.Decimal {

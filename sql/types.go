@@ -32,7 +32,11 @@ import (
 //     product), DOUBLE past scale 18, with BIGINT, or when a capped result
 //     has an 18-digit operand other than such a capped result (a SUM is
 //     DECIMAL(38,s) in DuckDB, whose products need 128 bits); % on
-//     DECIMALs goes through DOUBLE; / is always DOUBLE division; // needs integers. round(x, d), floor and
+//     DECIMALs is exact, in their common DECIMAL type; / is always DOUBLE
+//     division; // of integers is integer division, of floats and
+//     DECIMALs DOUBLE division. By zero (DuckDB's results): / gives ±inf or
+//     nan, // and % of integers and DECIMALs NULL, // of floats NULL, %
+//     of floats nan. round(x, d), floor and
 //     ceil of DECIMAL(p,s) are DECIMAL(p,d) (d = 0 for floor/ceil), by a cast
 //     of the rounded value.
 //   - SUM of signed or small unsigned integers is BIGINT (DuckDB: HUGEINT;

@@ -44,7 +44,7 @@ func TestExprTypes(t *testing.T) {
 		{"price * a", "DECIMAL(18,2)", "(t.price * CAST(t.a AS DECIMAL(10,0)))"},
 		{"price * b", "DOUBLE", "(CAST(t.price AS DOUBLE) * CAST(t.b AS DOUBLE))"},
 		{"price * 1.5", "DECIMAL(12,3)", "(t.price * 1.5)"},
-		{"price % 2", "DOUBLE", "(CAST(t.price AS DOUBLE) % 2.0)"},
+		{"price % 2", "DECIMAL(12,2)", "(CAST(t.price AS DECIMAL(12,2)) % 2.00)"}, // DuckDB's type: exact
 		{"a / 2", "DOUBLE", "(CAST(t.a AS DOUBLE) / 2.0)"},
 		{"a // 2", "INTEGER", "(t.a // 2)"},
 		{"b % a", "BIGINT", "(t.b % CAST(t.a AS BIGINT))"},

@@ -64,6 +64,14 @@
 // a single pass that shrinks the selection in place, and a filter column is
 // decoded only while rows of the batch remain selected.
 //
+// A hash join's runtime join filter reaches the scan as two predicates
+// (planner/joinfilter.go): the BETWEEN range of its build keys, which skips
+// row groups and pages like any range, and an InSet key set (index.KeySet),
+// a filter step over the rows left (stepSet), so that the other columns of
+// the rows it drops are decoded late or not at all. The set never skips a
+// row group or page, and is no longer tested once it drops almost nothing
+// (index.KeySet.Active).
+//
 // NaN (above every number, absent from Parquet min/max), NULL-only pages
 // and missing or malformed indexes and filters mean "maybe". The rows a
 // filter keeps do not depend on the rules: they only change what is

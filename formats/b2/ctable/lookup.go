@@ -281,6 +281,8 @@ func valueIn(p index.Pred, v columnar.Value) bool {
 				return true
 			}
 		}
+	case index.InSet:
+		return v.Type.Phys() == columnar.PhysInt && p.Set.Has(v.I)
 	}
 	return false
 }

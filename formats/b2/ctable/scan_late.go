@@ -78,6 +78,11 @@ func (t *Table) latePreds(spec index.ScanSpec) []latePred {
 // lateEvaluable reports whether p can be evaluated on a column of type t
 // (SupportsFilter offers such predicates as Inexact).
 func lateEvaluable(p index.Pred, t columnar.Type) bool {
+	if p.Op == index.InSet {
+		// A join filter's key set: the JoinFilterOp above the scan tests it
+		// (the planner hands key sets only to tables that apply them Exact).
+		return false
+	}
 	if p.Op == index.Or {
 		for _, q := range p.Any {
 			if !lateEvaluable(q, t) {

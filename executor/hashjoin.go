@@ -89,7 +89,9 @@ type HashJoin struct {
 	leftTypes []columnar.Type
 	out2      columnar.Batch
 	markCols  []*columnar.Vector
-	lidx      []int32 // scratch: left rows of the pairs being emitted
+	lidx      []int32            // scratch: left rows of the pairs being emitted
+	pkeys     []*columnar.Vector // scratch: the probe keys of a batch
+	tailRows  []int              // scratch: a left tail's unmatched rows
 
 	codes       codeProbe          // a coded probe key's matches per code (hashjoin_dict.go)
 	plain       []*columnar.Vector // scratch: decoded coded keys
@@ -373,7 +375,10 @@ func (j *HashJoin) probe(b *columnar.Batch) error {
 		}
 		return nil
 	}
-	keys := make([]*columnar.Vector, len(j.LeftKeys))
+	if len(j.pkeys) != len(j.LeftKeys) {
+		j.pkeys = make([]*columnar.Vector, len(j.LeftKeys))
+	}
+	keys := j.pkeys
 	for i, e := range j.LeftKeys {
 		v, err := e.Eval(b)
 		if err != nil {
@@ -543,12 +548,13 @@ func (j *HashJoin) leftTail() *columnar.Batch {
 	default:
 		return nil
 	}
-	var rows []int
+	rows := j.tailRows[:0]
 	for k, i := range j.lrows {
 		if !j.lmatch[k] {
 			rows = append(rows, i)
 		}
 	}
+	j.tailRows = rows
 	if len(rows) == 0 {
 		return nil
 	}

@@ -313,7 +313,8 @@ func (b *binder) rangeOffset(out *planner.Frame, x planner.Expr, order []planner
 	}
 	var dist float64
 	switch {
-	case kt.ID == columnar.Date || kt.ID == columnar.Timestamp:
+	case kt.ID == columnar.Date || kt.ID == columnar.Timestamp || kt.ID == columnar.Time:
+		// A TIME key's frame does not wrap around midnight (DuckDB's).
 		if k.Val.Type.ID != columnar.Interval {
 			return b.errAt(at, ErrType, fmt.Sprintf("a RANGE offset over a %s key must be an INTERVAL, not %s", kt, k.Val.Type))
 		}
@@ -324,7 +325,7 @@ func (b *binder) rangeOffset(out *planner.Frame, x planner.Expr, order []planner
 		}
 		dist = k.Val.AsFloat()
 	default:
-		return b.errAt(at, ErrType, fmt.Sprintf("RANGE with an offset needs a numeric, DATE or TIMESTAMP ORDER BY key, not %s", kt))
+		return b.errAt(at, ErrType, fmt.Sprintf("RANGE with an offset needs a numeric, DATE, TIMESTAMP or TIME ORDER BY key, not %s", kt))
 	}
 	if dist < 0 {
 		return b.errAt(at, ErrType, "frame offsets must not be negative")

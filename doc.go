@@ -27,8 +27,11 @@
 // work (sort, aggregation) starts with the first Next, and Close stops the
 // scan at once. Rows.Scan converts cells into Go values (every int, uint
 // and float width, string, []byte, bool, time.Time, time.Duration, any,
-// sql.Null* and other sql.Scanner); Rows.Values gives the engine's own
-// cells; Rows.NextBatch the columnar batches; Rows.RecordReader Arrow
+// sql.Null* and other sql.Scanner; DATE and TIMESTAMP scan into time.Time
+// in UTC, TIME into a time.Time on 0001-01-01 UTC as the DuckDB driver
+// gives it (the database/sql driver's value too) or a time.Duration since
+// midnight, INTERVAL into a time.Duration); Rows.Values gives the engine's
+// own cells; Rows.NextBatch the columnar batches; Rows.RecordReader Arrow
 // record batches, sharing 64-bit fixed-width columns with the engine
 // instead of copying them.
 //

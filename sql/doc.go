@@ -12,7 +12,7 @@
 // syntax the MySQL grammar lacks is rewritten token by token (rewrite.go):
 //
 //	FROM 'x.parquet'          → FROM `x.parquet` (remembered as a path)
-//	x::T, CAST/TRY_CAST(x AS T), DATE '…', TIMESTAMP '…'
+//	x::T, CAST/TRY_CAST(x AS T), DATE '…', TIMESTAMP '…', TIME '…'
 //	                          → x COLLATE 'b2sql:cast:T' (COLLATE binds tightest)
 //	a || b, a // b, a == b    → a | b, a DIV b, a = b
 //	ILIKE                     → REGEXP (same precedence; REGEXP itself is rejected)

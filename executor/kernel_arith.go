@@ -72,8 +72,10 @@ func idx(v *columnar.Vector, i int) int {
 
 func floatArith(op arithOp, x, y *columnar.Vector, b *columnar.Batch, out *columnar.Vector) error {
 	a, c, r := x.Floats, y.Floats, out.Floats
-	// Fast paths for the shapes that dominate: vector op vector, vector op const.
-	if !x.Const && b.Sel == nil && op <= opMul {
+	// Fast paths for the shapes that dominate: vector op vector, vector op
+	// const. / has no NULL results (by zero it is ±inf or nan), so it
+	// takes them too.
+	if !x.Const && b.Sel == nil && (op <= opMul || op == opDiv) {
 		n := b.Len
 		a, r = a[:n], r[:n]
 		if y.Const {
@@ -91,6 +93,10 @@ func floatArith(op arithOp, x, y *columnar.Vector, b *columnar.Batch, out *colum
 				for i := range a {
 					r[i] = a[i] * k
 				}
+			case opDiv:
+				for i := range a {
+					r[i] = a[i] / k
+				}
 			}
 			return nil
 		}
@@ -107,6 +113,10 @@ func floatArith(op arithOp, x, y *columnar.Vector, b *columnar.Batch, out *colum
 		case opMul:
 			for i := range a {
 				r[i] = a[i] * c[i]
+			}
+		case opDiv:
+			for i := range a {
+				r[i] = a[i] / c[i]
 			}
 		}
 		return nil

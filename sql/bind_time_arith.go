@@ -27,5 +27,12 @@ func (b *binder) timeArith(fn string, l, r planner.Expr, ls, rs sqlparser.Expr, 
 		lt.ID == columnar.Time && rt.ID == columnar.Date && fn == "+":
 		return mk(columnar.TTimestamp, l, r), nil
 	}
-	return nil, b.typeErr(ls, c, "cannot apply %s to %s and %s", fn, lt, rt)
+	// An untyped NULL took the TIME's type in bindArith; name it as written.
+	name := func(x planner.Expr, t columnar.Type) string {
+		if k, ok := x.(*planner.Const); ok && k.Val.Null {
+			return "NULL (CAST it to INTERVAL or DATE)"
+		}
+		return t.String()
+	}
+	return nil, b.typeErr(ls, c, "cannot apply %s to %s and %s", fn, name(l, lt), name(r, rt))
 }

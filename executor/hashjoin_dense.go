@@ -21,7 +21,7 @@ import "github.com/b2sql/b2sql/columnar"
 // implies the others), 8 bytes a row, and a probe compares the few keys
 // of its bucket, in insertion order. Buckets and entries weigh about 16
 // bytes per row where the slots weighed 32 to 64 and the rows 4 more
-// (TPC-H Q9's 800K partsupp rows: 11 MB instead of 35 MB), and building
+// (TPC-H Q9's 800K partsupp rows: 13 MB instead of 35 MB), and building
 // them is a pass over the keys with no probing (Q9 spent 19% of its CPU
 // inserting into slots). Keys bunched in a few buckets (a sum of squared
 // bucket sizes over rangeCost per row), or so sparse that a bucket spans
@@ -39,8 +39,9 @@ const rangeSpan = 2
 // table: the comparisons of a probe.
 const rangeCost = 8
 
-// rangeEntry is a build row of a shifted range table, with its key's low
-// bits: (key - lo) & (1<<shift - 1).
+// rangeEntry is a build row of a shifted range table with the low 32 bits
+// of its key - lo: with shift <= 32 they and the bucket (the bits from
+// shift on) tell the key.
 type rangeEntry struct {
 	low uint32
 	row int32
@@ -67,6 +68,9 @@ func (t *intTable) finishRange() bool {
 			shift++
 		}
 	}
+	if shift > 32 {
+		return false // rangeEntry.low holds 32 bits
+	}
 	// start[o+1] counts bucket o; the prefix sums then give each bucket's
 	// first position, and placing the rows advances start[o] to the next
 	// bucket's first position, so start shifted by one is the index.
@@ -76,7 +80,7 @@ func (t *intTable) finishRange() bool {
 			start[(uint64(k)-uint64(lo))>>shift+1]++
 		}
 	}
-	if shift > 32 || shift > 0 && !spreadEnough(start, n) {
+	if shift > 0 && !spreadEnough(start, n) {
 		return false
 	}
 	for o := 1; o < len(start); o++ {

@@ -16,6 +16,37 @@ import (
 //	date_diff / date_sub / epoch_*      on TIMEs as on timestamps of 1970-01-01 (call_more.go)
 func init() {
 	defRow("make_time", fnMakeTime, true)
+	defRow("time_avg", fnTimeAvg, true)
+	defRow("time_of_micros", fnTimeOfMicros, true)
+	defRow("time_of_avg", fnTimeOfAvg, true)
+	defRow("time_micros", fnEpochScaled(1), true)
+}
+
+// fnTimeOfAvg is avg(TIME) OVER a window, from the DOUBLE average of the
+// microseconds: the nearest microsecond, a tie down, as fnTimeAvg.
+func fnTimeOfAvg(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+	return columnar.IntValue(t, int64(math.Ceil(a[0].F-0.5))), nil
+}
+
+// fnTimeAvg is avg(TIME) from the BIGINT sum and count of its microseconds
+// (the binder's rewrite): DuckDB rounds the quotient to the nearest
+// microsecond, a tie down (avg of 0 and 1 µs is 0, of 0 and 3 µs 1).
+func fnTimeAvg(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+	s, n := a[0].I, a[1].I
+	if n <= 0 {
+		return columnar.NullValue(t), nil
+	}
+	q, r := s/n, s%n
+	if 2*r > n {
+		q++
+	}
+	return columnar.IntValue(t, q), nil
+}
+
+// fnTimeOfMicros is an interpolated median or quantile_cont of TIMEs:
+// DuckDB rounds it to the nearest microsecond, a tie up.
+func fnTimeOfMicros(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+	return columnar.IntValue(t, int64(math.Floor(a[0].F+0.5))), nil
 }
 
 // timeArithKernel adds (or subtracts) an interval to a time of day and

@@ -48,11 +48,20 @@ func (b *binder) bindAgg(fn planner.AggFunc, name string, e *sqlparser.FuncExpr,
 		}
 		arg = x
 	}
+	if fn == planner.AggAvg && arg != nil && arg.Type().ID == columnar.Time {
+		return b.timeAvg(arg, e.Distinct), nil // bind_agg_time.go
+	}
 	t, arg, err := b.aggType(fn, name, arg, args, c)
 	if err != nil {
 		return nil, err
 	}
-	call := planner.AggCall{Func: fn, Arg: arg, Distinct: e.Distinct, Type: t}
+	return b.addAgg(planner.AggCall{Func: fn, Arg: arg, Distinct: e.Distinct, Type: t}), nil
+}
+
+// addAgg adds call to the Aggregate node (once: an equal call already
+// there is reused) and returns a reference to its output.
+func (b *binder) addAgg(call planner.AggCall) planner.Expr {
+	fn, arg, t := call.Func, call.Arg, call.Type
 	argText := ""
 	if arg != nil {
 		argText = arg.String()
@@ -63,13 +72,13 @@ func (b *binder) bindAgg(fn planner.AggFunc, name string, e *sqlparser.FuncExpr,
 	key := fmt.Sprintf("%s(%s)", fn, argText)
 	a := b.agg
 	if i, ok := a.aggKeys[key]; ok {
-		return &planner.ColRef{Col: a.aggCols[i]}, nil
+		return &planner.ColRef{Col: a.aggCols[i]}
 	}
 	col := b.newCol(key, "", t)
 	a.aggKeys[key] = len(a.aggs)
 	a.aggs = append(a.aggs, call)
 	a.aggCols = append(a.aggCols, col)
-	return &planner.ColRef{Col: col}, nil
+	return &planner.ColRef{Col: col}
 }
 
 // aggType returns an aggregate's result type (see types.go) and its

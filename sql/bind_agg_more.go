@@ -180,10 +180,10 @@ func (b *binder) bindHolistic(fn planner.AggFunc, name string, e *sqlparser.Func
 			call.Param = v
 		}
 	default:
-		if t := x.Type(); !t.IsNumeric() && t.ID != columnar.Null {
+		if t := x.Type(); !t.IsNumeric() && t.ID != columnar.Null && t.ID != columnar.Time {
 			return nil, b.typeErr(args[0], c, "%s(%s) is not supported", name, t)
 		}
-		call.Arg, call.Type = x, columnar.TFloat64
+		call.Arg, call.Type = timeMicros(x), columnar.TFloat64
 		if fn == planner.AggQuantileCont {
 			v, err := constant(1)
 			if err != nil {
@@ -202,14 +202,18 @@ func (b *binder) bindHolistic(fn planner.AggFunc, name string, e *sqlparser.Func
 	}
 	key := fmt.Sprintf("%s(%s%s|%s)", fn, d, call.Arg, call.Param.String())
 	a := b.agg
-	if i, ok := a.aggKeys[key]; ok {
-		return &planner.ColRef{Col: a.aggCols[i]}, nil
+	i, ok := a.aggKeys[key]
+	if !ok {
+		i = len(a.aggs)
+		a.aggKeys[key] = i
+		a.aggs = append(a.aggs, call)
+		a.aggCols = append(a.aggCols, b.newCol(key, "", call.Type))
 	}
-	col := b.newCol(key, "", call.Type)
-	a.aggKeys[key] = len(a.aggs)
-	a.aggs = append(a.aggs, call)
-	a.aggCols = append(a.aggCols, col)
-	return &planner.ColRef{Col: col}, nil
+	if isTimeMicros(call.Arg) {
+		// median or quantile_cont of TIMEs: back to a TIME (bind_agg_time.go)
+		return timeFromMicros(&planner.ColRef{Col: a.aggCols[i]}), nil
+	}
+	return &planner.ColRef{Col: a.aggCols[i]}, nil
 }
 
 // bindGroupConcat binds MySQL-parsed group_concat(x [, sep]) (also

@@ -200,6 +200,10 @@ func (b *binder) bindWindow(e *sqlparser.FuncExpr, name string, at int, c ectx) 
 		if err != nil {
 			return nil, err
 		}
+		if aggFuncs[name] == planner.AggAvg && xs[0].Type().ID == columnar.Time {
+			f.Args, f.Type = []planner.Expr{timeMicros(xs[0])}, columnar.TFloat64 // bind_agg_time.go
+			break
+		}
 		t, arg, err := b.aggType(aggFuncs[name], name, xs[0], args, c)
 		if err != nil {
 			return nil, err
@@ -220,6 +224,9 @@ func (b *binder) bindWindow(e *sqlparser.FuncExpr, name string, at int, c ectx) 
 	col := b.newCol(name, "", f.Type)
 	b.win.funcs = append(b.win.funcs, f)
 	b.win.cols = append(b.win.cols, col)
+	if toTime := timeWindow(&f); toTime != nil {
+		return toTime(&planner.ColRef{Col: col}), nil
+	}
 	return &planner.ColRef{Col: col}, nil
 }
 

@@ -119,10 +119,10 @@ func (b *binder) bindWindowAgg(f *planner.WindowFunc, args []sqlparser.Expr, sta
 			f.Args[0] = &planner.Const{Val: columnar.NullValue(columnar.TBool)}
 		}
 	case "median", "quantile_cont":
-		if !t.IsNumeric() && t.ID != columnar.Null {
+		if !t.IsNumeric() && t.ID != columnar.Null && t.ID != columnar.Time {
 			return b.typeErr(args[0], c, "%s(%s) is not supported", name, t)
 		}
-		f.Name, f.Args, f.Type = "median", xs[:1], columnar.TFloat64
+		f.Name, f.Args, f.Type = "median", []planner.Expr{timeMicros(xs[0])}, columnar.TFloat64
 		if lo == 2 {
 			v, err := constant(1)
 			if err != nil {

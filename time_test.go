@@ -12,7 +12,10 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/apache/arrow-go/v18/parquet/schema"
 
 	"github.com/b2sql/b2sql"
@@ -207,5 +210,78 @@ func TestTimeOutputs(t *testing.T) {
 	var st time.Time
 	if err := srows.Scan(&st); err != nil || !st.Equal(want) {
 		t.Errorf("database/sql Scan = %v, %v; want %v", st, err, want)
+	}
+}
+
+// TestTimeParquetUnitsPruning reads TIME(MILLIS) (INT32) and TIME(NANOS)
+// columns written by arrow-go in row groups of 10, and checks that
+// filters give the same rows with row-group pruning on and off, and that
+// pruning skips groups. Row i holds i seconds + 7 ms (millis) and i
+// seconds + 7 µs + 999 ns (nanos: the 999 ns are dropped, floor).
+func TestTimeParquetUnitsPruning(t *testing.T) {
+	const n = 100
+	path := filepath.Join(t.TempDir(), "units.parquet")
+	sc := arrow.NewSchema([]arrow.Field{
+		{Name: "ms", Type: arrow.FixedWidthTypes.Time32ms},
+		{Name: "ns", Type: arrow.FixedWidthTypes.Time64ns},
+	}, nil)
+	rb := array.NewRecordBuilder(memory.DefaultAllocator, sc)
+	defer rb.Release()
+	for i := range n {
+		rb.Field(0).(*array.Time32Builder).Append(arrow.Time32(i*1000 + 7))
+		rb.Field(1).(*array.Time64Builder).Append(arrow.Time64(int64(i)*1_000_000_000 + 7_999))
+	}
+	rec := rb.NewRecordBatch()
+	defer rec.Release()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fw, err := pqarrow.NewFileWriter(sc, f, parquet.NewWriterProperties(parquet.WithMaxRowGroupLength(10)), pqarrow.DefaultWriterProps())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := fw.Write(rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := fw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err := b2sql.Open("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	from := " FROM '" + path + "'"
+	if got := queryText(t, db, "SELECT ms, ns"+from+" WHERE ms = '00:00:42.007'"); got != "00:00:42.007|00:00:42.000007" {
+		t.Errorf("row 42: %q", got)
+	}
+	for _, q := range []string{
+		// 00:00:20.007 .. 00:00:29.007: rows 20..29
+		"SELECT count(*), min(ms), max(ns)" + from + " WHERE ms BETWEEN '00:00:20' AND '00:00:29.5'",
+		// rows 95..99
+		"SELECT count(*), min(ms), max(ns)" + from + " WHERE ns > TIME '00:01:34.000008'",
+	} {
+		on := queryText(t, db, q)
+		if err := db.Exec(context.Background(), "SET pruning = off"); err != nil {
+			t.Fatal(err)
+		}
+		off := queryText(t, db, q)
+		if err := db.Exec(context.Background(), "SET pruning = on"); err != nil {
+			t.Fatal(err)
+		}
+		if on != off {
+			t.Errorf("%s: %q with pruning, %q without", q, on, off)
+		}
+		explain := queryText(t, db, "EXPLAIN ANALYZE "+q)
+		if !strings.Contains(explain, "row groups=1/10") {
+			t.Errorf("%s: no row group skipped:\n%s", q, explain)
+		}
+	}
+	if got := queryText(t, db, "SELECT count(*), min(ms), max(ns)"+from+" WHERE ms BETWEEN '00:00:20' AND '00:00:29.5'"); got != "10|00:00:20.007|00:00:29.000007" {
+		t.Errorf("rows 20..29: %q", got)
+	}
+	if got := queryText(t, db, "SELECT count(*), min(ms), max(ns)"+from+" WHERE ns > TIME '00:01:34.000008'"); got != "5|00:01:35.007|00:01:39.000007" {
+		t.Errorf("rows 95..99: %q", got)
 	}
 }

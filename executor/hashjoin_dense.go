@@ -124,9 +124,13 @@ func spreadEnough(counts []int32, n int) bool {
 	return true
 }
 
-// probeRange is probeInts' loop over non-Const keys on a range table.
+// probeRange is probeInts' loop over non-Const keys on a range table:
+// one loop per kind of table, so that the per-row work has no branch on it.
 func (t *intTable) probeRange(v *columnar.Vector, rows []int, lnull []bool, pairL, pairR []int32) ([]int32, []int32) {
-	vals, dense, lo, shift := v.Ints, t.dense, uint64(t.lo), t.rshift
+	if t.rshift == 0 {
+		return t.probeDense(v, rows, lnull, pairL, pairR)
+	}
+	vals, dense, ents, lo, shift := v.Ints, t.dense, t.ents, uint64(t.lo), t.rshift&63
 	last := uint64(len(dense) - 1)
 	for k, i := range rows {
 		if v.Valid != nil && !v.Valid.Get(i) {
@@ -138,19 +142,32 @@ func (t *intTable) probeRange(v *columnar.Vector, rows []int, lnull []bool, pair
 		if o >= last {
 			continue
 		}
-		from, to := dense[o], dense[o+1]
-		if shift == 0 {
-			for _, r := range t.rows[from:to] {
-				pairL = append(pairL, int32(k))
-				pairR = append(pairR, r)
-			}
-			continue
-		}
-		for _, e := range t.ents[from:to] {
+		for _, e := range ents[dense[o]:dense[o+1]] {
 			if e.low == uint32(d) {
 				pairL = append(pairL, int32(k))
 				pairR = append(pairR, e.row)
 			}
+		}
+	}
+	return pairL, pairR
+}
+
+// probeDense is probeRange on a dense table.
+func (t *intTable) probeDense(v *columnar.Vector, rows []int, lnull []bool, pairL, pairR []int32) ([]int32, []int32) {
+	vals, dense, byKey, lo := v.Ints, t.dense, t.rows, uint64(t.lo)
+	last := uint64(len(dense) - 1)
+	for k, i := range rows {
+		if v.Valid != nil && !v.Valid.Get(i) {
+			lnull[k] = true
+			continue
+		}
+		o := uint64(vals[i]) - lo
+		if o >= last {
+			continue
+		}
+		for _, r := range byKey[dense[o]:dense[o+1]] {
+			pairL = append(pairL, int32(k))
+			pairR = append(pairR, r)
 		}
 	}
 	return pairL, pairR

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/b2sql/b2sql/columnar"
 	"github.com/dolthub/vitess/go/vt/sqlparser"
 )
 
@@ -13,7 +14,8 @@ import (
 //	column_name, column_type  VARCHAR
 //	min, max                  VARCHAR  of any type
 //	approx_unique             BIGINT   approx_count_distinct
-//	avg, std, q25, q50, q75   VARCHAR  numbers only (NULL otherwise); q* by quantile_cont
+//	avg, std, q25, q50, q75   VARCHAR  numbers only (NULL otherwise); q* by quantile_cont;
+//	                                   of a TIME avg and q* too (TIMEs, as DuckDB), std NULL
 //	count                     BIGINT   rows
 //	null_percentage           DECIMAL(9,2)
 //
@@ -108,7 +110,7 @@ func summarySQL(bd *Bound, src string) string {
 			{"avg", "avg(" + q + ")"}, {"std", "stddev_samp(" + q + ")"},
 			{"q25", "quantile_cont(" + q + ", 0.25)"}, {"q50", "quantile_cont(" + q + ", 0.5)"}, {"q75", "quantile_cont(" + q + ", 0.75)"},
 		} {
-			if numeric {
+			if numeric || c.Type.ID == columnar.Time && s.key != "std" {
 				stat(s.key, i, varchar(s.expr))
 			} else {
 				stat(s.key, i, noValue)

@@ -19,11 +19,13 @@ const (
 // "[YYYY-MM-DD ]H:M[:S[.ffffff]]" with one or more hour digits and one or
 // two minute and second digits, surrounding spaces, a fraction whose
 // digits past the sixth are dropped, and an ignored trailing 'Z' or
-// ±HH[:MM] offset (DuckDB keeps the wall clock time). A date alone reads
-// as midnight; a date with a 'T' or space before the time is skipped.
-// Hours run to 24, and 24 only as 24:00:00.
+// ±HH[:MM] offset (DuckDB keeps the wall clock time); after the seconds of
+// a time without a date DuckDB ignores any text, and so does ParseTime.
+// A date alone reads as midnight; a date with a 'T' or space before the
+// time is skipped. Hours run to 24, and 24 only as 24:00:00.
 func ParseTime(s string) (int64, bool) {
 	s = strings.TrimSpace(s)
+	dated := false
 	if i := strings.IndexAny(s, "-:"); i > 0 && s[i] == '-' {
 		// A date first: it must be a date, and its time (if any) follows.
 		date, rest := s, ""
@@ -36,7 +38,7 @@ func ParseTime(s string) (int64, bool) {
 		if rest == "" {
 			return 0, true
 		}
-		s = rest
+		s, dated = rest, true
 	}
 	h, s, ok := timeField(s, 0)
 	if !ok || len(s) == 0 || s[0] != ':' {
@@ -47,7 +49,8 @@ func ParseTime(s string) (int64, bool) {
 		return 0, false
 	}
 	var sec, frac int64
-	if len(s) > 0 && s[0] == ':' {
+	seconds := len(s) > 0 && s[0] == ':'
+	if seconds {
 		if sec, s, ok = timeField(s[1:], 2); !ok || sec > 59 {
 			return 0, false
 		}
@@ -66,7 +69,9 @@ func ParseTime(s string) (int64, bool) {
 			}
 		}
 	}
-	if !timeSuffixOK(s) {
+	// DuckDB ignores whatever follows a time with seconds ('12:34:56 PM'
+	// reads 12:34:56); after H:M, or a date's time, only a zone may follow.
+	if (dated || !seconds) && !timeSuffixOK(s) {
 		return 0, false
 	}
 	us := h*MicrosPerHour + m*MicrosPerMinute + sec*MicrosPerSecond + frac

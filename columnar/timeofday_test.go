@@ -34,7 +34,11 @@ func TestParseTime(t *testing.T) {
 		{"abc", 0, false},
 		{"", 0, false},
 		{"2020-13-01 12:00:00", 0, false},
-		{"12:00:00 x", 0, false},
+		{"12:00:00 x", 12 * h, true}, // DuckDB ignores text after the seconds
+		{"12:34:56x", 12*h + 34*m + 56*s, true},
+		{"12:34:56.5 PM", 12*h + 34*m + 56*s + 500_000, true},
+		{"12:34 x", 0, false},
+		{"2020-01-01 12:34:56 x", 0, false},
 		{"99999999999999999999:00", 0, false},
 	} {
 		got, ok := ParseTime(tc.in)

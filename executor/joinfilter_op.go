@@ -22,7 +22,7 @@ type JoinFilterOp struct {
 	Filter *JoinFilter
 
 	seen, dropped int64 // rows tested and dropped by this copy
-	off           bool  // stopped testing (see adapt)
+	off           bool  // stopped testing (index.SetTestPays)
 	sel           []int
 	out           columnar.Batch
 }

@@ -55,7 +55,7 @@ func (p Pred) String(s columnar.Schema) string {
 		return fmt.Sprintf("#%d", c)
 	}
 	lit := func(v columnar.Value) string {
-		if v.Type.IsString() || v.Type.IsTemporal() {
+		if v.Type.IsString() || v.Type.IsTemporal() || v.Type.ID == columnar.Time {
 			return "'" + strings.ReplaceAll(v.String(), "'", "''") + "'"
 		}
 		return v.String()

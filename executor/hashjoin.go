@@ -68,7 +68,7 @@ type HashJoin struct {
 	table     map[string][]int32
 	ints      *intTable      // instead of table: one key stored as int64
 	multi     *multiIntTable // instead of table: several int64 keys (hashjoin_multi.go)
-	tuple     []int64        // scratch key tuple for probing multi
+	mprobe    multiProbe     // scratch for probing multi
 	all       []int32        // every build row (no keys)
 	buildNull bool           // some build row has a NULL key (Mark)
 	matched   []bool         // per build row (Right, Full)
@@ -396,10 +396,7 @@ func (j *HashJoin) probe(b *columnar.Batch) error {
 	}
 	j.plainKeys(keys, b)
 	if j.multi != nil {
-		if len(j.tuple) != len(keys) {
-			j.tuple = make([]int64, len(keys))
-		}
-		j.pairL, j.pairR = j.multi.probe(keys, j.lrows, j.lnull, j.pairL, j.pairR, j.tuple)
+		j.pairL, j.pairR = j.multi.probe(keys, j.lrows, j.lnull, j.pairL, j.pairR, &j.mprobe)
 		return nil
 	}
 	for k, i := range j.lrows {

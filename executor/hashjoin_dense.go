@@ -124,53 +124,71 @@ func spreadEnough(counts []int32, n int) bool {
 	return true
 }
 
-// probeRange is probeInts' loop over non-Const keys on a range table:
-// one loop per kind of table, so that the per-row work has no branch on it.
+// probeRange is probeInts' loop over non-Const keys on a range table,
+// one loop per kind of table (no per-row branch on it). Rows go by blocks
+// of probeBlock in two passes: the first only reads each row's bucket
+// bounds, independent loads whose cache misses the processor overlaps
+// (a build larger than the cache misses on most probes), the second
+// reads the buckets' rows.
 func (t *intTable) probeRange(v *columnar.Vector, rows []int, lnull []bool, pairL, pairR []int32) ([]int32, []int32) {
-	if t.rshift == 0 {
-		return t.probeDense(v, rows, lnull, pairL, pairR)
-	}
-	vals, dense, ents, lo, shift := v.Ints, t.dense, t.ents, uint64(t.lo), t.rshift&63
-	last := uint64(len(dense) - 1)
-	for k, i := range rows {
-		if v.Valid != nil && !v.Valid.Get(i) {
-			lnull[k] = true
+	var bounds [probeBlock]uint64 // from<<32 | to
+	var lows [probeBlock]uint32   // shifted tables: the key's low bits
+	for start := 0; start < len(rows); start += probeBlock {
+		blk := rows[start:min(start+probeBlock, len(rows))]
+		t.bucketBounds(v, blk, lnull[start:], bounds[:len(blk)], lows[:len(blk)])
+		if t.rshift == 0 {
+			for j := range blk {
+				k := int32(start + j)
+				for _, r := range t.rows[bounds[j]>>32 : uint32(bounds[j])] {
+					pairL = append(pairL, k)
+					pairR = append(pairR, r)
+				}
+			}
 			continue
 		}
-		d := uint64(vals[i]) - lo
-		o := d >> shift
-		if o >= last {
-			continue
-		}
-		for _, e := range ents[dense[o]:dense[o+1]] {
-			if e.low == uint32(d) {
-				pairL = append(pairL, int32(k))
-				pairR = append(pairR, e.row)
+		for j := range blk {
+			k := int32(start + j)
+			for _, e := range t.ents[bounds[j]>>32 : uint32(bounds[j])] {
+				if e.low == lows[j] {
+					pairL = append(pairL, k)
+					pairR = append(pairR, e.row)
+				}
 			}
 		}
 	}
 	return pairL, pairR
 }
 
-// probeDense is probeRange on a dense table.
-func (t *intTable) probeDense(v *columnar.Vector, rows []int, lnull []bool, pairL, pairR []int32) ([]int32, []int32) {
-	vals, dense, byKey, lo := v.Ints, t.dense, t.rows, uint64(t.lo)
+// probeBlock rows are probed per pass (their bounds live on the stack).
+const probeBlock = 256
+
+// bucketBounds sets bounds[j] to the bucket bounds of row rows[j]'s key
+// (empty for a key outside the table or NULL, marked in lnull[j]) and
+// lows[j] to its low bits.
+func (t *intTable) bucketBounds(v *columnar.Vector, rows []int, lnull []bool, bounds []uint64, lows []uint32) {
+	vals, dense, lo, shift := v.Ints, t.dense, uint64(t.lo), t.rshift&63
 	last := uint64(len(dense) - 1)
-	for k, i := range rows {
-		if v.Valid != nil && !v.Valid.Get(i) {
-			lnull[k] = true
-			continue
-		}
-		o := uint64(vals[i]) - lo
+	lows = lows[:len(rows)]
+	bounds = bounds[:len(rows)]
+	for j, i := range rows {
+		d := uint64(vals[i]) - lo
+		o := d >> shift
+		lows[j] = uint32(d)
 		if o >= last {
+			bounds[j] = 0
 			continue
 		}
-		for _, r := range byKey[dense[o]:dense[o+1]] {
-			pairL = append(pairL, int32(k))
-			pairR = append(pairR, r)
+		bounds[j] = uint64(dense[o])<<32 | uint64(dense[o+1])
+	}
+	if v.Valid == nil {
+		return
+	}
+	for j, i := range rows {
+		if !v.Valid.Get(i) {
+			lnull[j] = true
+			bounds[j] = 0
 		}
 	}
-	return pairL, pairR
 }
 
 // appendRange appends the pair (l, r) for each build row r with key k, in

@@ -235,13 +235,23 @@ func (t *multiIntTable) build(keys []*columnar.Vector, b *columnar.Batch, base i
 	return sawNull
 }
 
+// multiProbe is the scratch of one join copy probing a multiIntTable
+// (copies of a parallel join share one table).
+type multiProbe struct {
+	tuple  []int64         // the key being probed
+	packed columnar.Vector // packed tables: the batch's packed keys
+}
+
 // probe appends the (left position, build row) pairs of rows (the live
 // rows of the probe batch; k indexes them), marking NULL keys in lnull.
-// It only reads the table, but uses its own scratch tuple: copies of a
-// parallel join share one table.
-func (t *multiIntTable) probe(keys []*columnar.Vector, rows []int, lnull []bool, pairL, pairR []int32, tuple []int64) ([]int32, []int32) {
+// It only reads the table; sc is the caller's scratch.
+func (t *multiIntTable) probe(keys []*columnar.Vector, rows []int, lnull []bool, pairL, pairR []int32, sc *multiProbe) ([]int32, []int32) {
+	if len(sc.tuple) != t.nk {
+		sc.tuple = make([]int64, t.nk)
+	}
+	tuple := sc.tuple
 	if t.packed != nil {
-		return t.probePacked(keys, rows, lnull, pairL, pairR, tuple)
+		return t.probePacked(keys, rows, lnull, pairL, pairR, sc)
 	}
 	next := t.next
 	for k, i := range rows {
@@ -272,18 +282,25 @@ func keyTuple(keys []*columnar.Vector, i int, tuple []int64) bool {
 	return true
 }
 
-// probePacked is probe over packed tuples.
-func (t *multiIntTable) probePacked(keys []*columnar.Vector, rows []int, lnull []bool, pairL, pairR []int32, tuple []int64) ([]int32, []int32) {
-	for k, i := range rows {
-		if !keyTuple(keys, i, tuple) {
-			lnull[k] = true
-			continue
-		}
-		p, ok := t.packKey(tuple)
-		if !ok {
-			continue
-		}
-		pairL, pairR = t.packed.appendMatches(p, int32(k), pairL, pairR)
+// probePacked is probe over packed tuples: the batch's keys are packed
+// first, then probed as one integer key column (with the intTable's
+// batched probe). A tuple outside the build's ranges gets -1, which no
+// packed key (63 bits at most) equals.
+func (t *multiIntTable) probePacked(keys []*columnar.Vector, rows []int, lnull []bool, pairL, pairR []int32, sc *multiProbe) ([]int32, []int32) {
+	if len(rows) == 0 {
+		return pairL, pairR
 	}
-	return pairL, pairR
+	v := &sc.packed
+	v.Type = columnar.TInt64
+	v.Reset(rows[len(rows)-1] + 1)
+	for k, i := range rows {
+		p, ok := int64(-1), keyTuple(keys, i, sc.tuple)
+		if !ok {
+			lnull[k] = true
+		} else if q, in := t.packKey(sc.tuple); in {
+			p = q
+		}
+		v.Ints[i] = p
+	}
+	return t.packed.probeInts(v, rows, lnull, pairL, pairR)
 }

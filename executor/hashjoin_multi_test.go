@@ -74,7 +74,7 @@ func TestMultiIntTableResize(t *testing.T) {
 		b := columnar.NewVector(columnar.TInt64, 5)
 		copy(a.Ints, []int64{0, 299 * scale, 150 * scale, 300 * scale, -1})
 		copy(b.Ints, []int64{0, 19 * 7 * scale, 3 * scale, 0, 0})
-		pl, pr := tab.probe([]*columnar.Vector{a, b}, []int{0, 1, 2, 3, 4}, make([]bool, 5), nil, nil, make([]int64, 2))
+		pl, pr := tab.probe([]*columnar.Vector{a, b}, []int{0, 1, 2, 3, 4}, make([]bool, 5), nil, nil, &multiProbe{})
 		got := fmt.Sprint(pl, pr)
 		if want := fmt.Sprint([]int32{0, 1}, []int32{0, 299*20 + 19}); got != want {
 			t.Fatalf("scale %d: got %s, want %s", scale, got, want)
@@ -107,7 +107,7 @@ func TestMultiIntTableThreeKeys(t *testing.T) {
 				cols[c].Ints[i] = k[c]
 			}
 		}
-		pl, pr := tab.probe(cols, []int{0, 1, 2, 3}, make([]bool, 4), nil, nil, make([]int64, 3))
+		pl, pr := tab.probe(cols, []int{0, 1, 2, 3}, make([]bool, 4), nil, nil, &multiProbe{})
 		wantL, wantR := []int32{0, 0, 2}, []int32{0, 3, 2}
 		if extra {
 			wantL, wantR = append(wantL, 3), append(wantR, 4)

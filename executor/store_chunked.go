@@ -178,7 +178,7 @@ func (col *storeColumn) put(v *columnar.Vector, rows []int, from, k, ch, at, siz
 	var d *dict.Dict
 	var codes []int32
 	if col.typ.Phys() == columnar.PhysBytes {
-		d, codes, _ = dictOf(v)
+		d, codes, _ = dict.Of(v)
 	}
 	if v.Const || d != nil || v.Type.ID == columnar.Null {
 		for i := range k {
@@ -198,14 +198,6 @@ func (col *storeColumn) put(v *columnar.Vector, rows []int, from, k, ch, at, siz
 	case columnar.PhysBytes:
 		col.putStrings(v, rows, from, k, ch, at)
 	}
-}
-
-// dictOf is dict.Of for a vector that may be a NULL constant of no type.
-func dictOf(v *columnar.Vector) (*dict.Dict, []int32, bool) {
-	if v.Dict == nil {
-		return nil, nil, false
-	}
-	return dict.Of(v)
 }
 
 // copyLive copies src's live rows (rows, or from..from+len(dst) when rows

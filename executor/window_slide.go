@@ -187,28 +187,13 @@ type distinctSlider struct {
 }
 
 func newDistinctSlider(f *WindowFunc, m int, arg func(int) columnar.Value) frameSlider {
-	s := &distinctSlider{id: make([]int32, m), acc: windowAcc{name: f.Name}}
-	ids := map[distinctKey]int32{}
-	for k := range m {
-		v := arg(k)
-		s.id[k] = -1
-		if v.Null {
-			continue
-		}
-		if f.Name != "count" && !isPlainInt(v.Type) {
-			// A float (or decimal, summed as floats too) sum taken apart
-			// again would drift from the sum of the frame's values;
-			// those frames are summed whole.
-			return nil
-		}
-		key := keyOf(v)
-		id, ok := ids[key]
-		if !ok {
-			id = int32(len(s.val))
-			ids[key] = id
-			s.val = append(s.val, v)
-		}
-		s.id[k] = id
+	s := &distinctSlider{acc: windowAcc{name: f.Name}}
+	s.id, s.val, _ = valueIDs(m, arg)
+	if f.Name != "count" && len(s.val) > 0 && !isPlainInt(s.val[0].Type) {
+		// A float (or decimal, summed as floats too) sum taken apart
+		// again would drift from the sum of the frame's values; those
+		// frames are summed whole.
+		return nil
 	}
 	s.cnt = make([]int32, len(s.val))
 	return s
@@ -242,6 +227,32 @@ func (s *distinctSlider) remove(k int) {
 
 func (s *distinctSlider) result(t columnar.Type) columnar.Value { return s.acc.result(t) }
 
+// valueIDs numbers the distinct values of a partition's m rows (as
+// DISTINCT and GROUP BY tell them apart: keyOf) in order of first sight:
+// id[k] is row k's, -1 for NULL; val[id] the value, first[id] the row it
+// was first seen at.
+func valueIDs(m int, arg func(int) columnar.Value) (id []int32, val []columnar.Value, first []int32) {
+	id = make([]int32, m)
+	ids := map[distinctKey]int32{}
+	for k := range m {
+		v := arg(k)
+		id[k] = -1
+		if v.Null {
+			continue
+		}
+		key := keyOf(v)
+		x, ok := ids[key]
+		if !ok {
+			x = int32(len(val))
+			ids[key] = x
+			val = append(val, v)
+			first = append(first, int32(k))
+		}
+		id[k] = x
+	}
+	return id, val, first
+}
+
 // modeSlider is mode over frames that only grow (UNBOUNDED PRECEDING): a
 // count per value, and the value with the top count, the earliest first
 // seen on a tie, as the whole-frame computation picks (aggstate_window.go).
@@ -254,24 +265,8 @@ type modeSlider struct {
 }
 
 func newModeSlider(m int, arg func(int) columnar.Value) *modeSlider {
-	s := &modeSlider{id: make([]int32, m), best: -1}
-	ids := map[distinctKey]int32{}
-	for k := range m {
-		v := arg(k)
-		s.id[k] = -1
-		if v.Null {
-			continue
-		}
-		key := keyOf(v)
-		id, ok := ids[key]
-		if !ok {
-			id = int32(len(s.val))
-			ids[key] = id
-			s.val = append(s.val, v)
-			s.first = append(s.first, int32(k))
-		}
-		s.id[k] = id
-	}
+	s := &modeSlider{best: -1}
+	s.id, s.val, s.first = valueIDs(m, arg)
 	s.cnt = make([]int32, len(s.val))
 	return s
 }

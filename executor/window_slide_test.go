@@ -22,23 +22,7 @@ func TestFrameSlidersRandom(t *testing.T) {
 	names := []string{"median", "quantile_cont", "quantile_disc", "count", "sum", "avg", "mode", "var_samp", "var_pop", "stddev_samp", "stddev_pop"}
 	for trial := range 800 {
 		m := rng.IntN(60) + 1
-		key := columnar.NewVector(columnar.TInt64, m)
-		val := columnar.NewVector(columnar.TInt64, m)
-		keys := make([]int64, m)
-		vals := make([]*int64, m)
-		k := int64(0)
-		for i := range m {
-			k += int64(rng.IntN(2)) // sorted keys with peers
-			keys[i] = k
-			key.SetValue(i, m, columnar.IntValue(columnar.TInt64, k))
-			if rng.IntN(4) == 0 {
-				val.SetValue(i, m, columnar.NullValue(columnar.TInt64))
-				continue
-			}
-			x := int64(rng.IntN(9) - 4) // few values: ties and repeats
-			vals[i] = &x
-			val.SetValue(i, m, columnar.IntValue(columnar.TInt64, x))
-		}
+		key, val, keys, vals := randomPartition(rng, m, 9) // few values: ties and repeats
 		name := names[rng.IntN(len(names))]
 		fr := WindowFrame{Start: int64(rng.IntN(7) - 4), End: int64(rng.IntN(7) - 2)}
 		switch rng.IntN(3) {
@@ -62,13 +46,7 @@ func TestFrameSlidersRandom(t *testing.T) {
 		f := &WindowFunc{Name: name, Order: []SortKey{{Expr: ColumnExpr(0, columnar.TInt64)}}, Frame: fr, Type: typ,
 			Args: []Expr{ColumnExpr(1, columnar.TInt64)}, Distinct: distinct, Param: columnar.FloatValue(columnar.TFloat64, q)}
 		got := computeWindow(f, []*columnar.Vector{key, val}, m)
-		group := make([]int, m)
-		for i := 1; i < m; i++ {
-			group[i] = group[i-1]
-			if keys[i] != keys[i-1] {
-				group[i]++
-			}
-		}
+		group := peerGroups(keys)
 		for i := range m {
 			var frame []int64 // the frame's non-NULL values, in order
 			for j := range m {
@@ -102,6 +80,42 @@ func TestFrameSlidersRandom(t *testing.T) {
 			}
 		}
 	}
+}
+
+// randomPartition makes a sorted BIGINT key column of m rows with peers
+// (each key repeats the previous one half the time) and a BIGINT value
+// column, NULL one row in four, else uniform over span values centered on
+// 0; keys and vals are the same as Go values (nil for NULL).
+func randomPartition(rng *rand.Rand, m, span int) (key, val *columnar.Vector, keys []int64, vals []*int64) {
+	key = columnar.NewVector(columnar.TInt64, m)
+	val = columnar.NewVector(columnar.TInt64, m)
+	keys, vals = make([]int64, m), make([]*int64, m)
+	k := int64(0)
+	for i := range m {
+		k += int64(rng.IntN(2))
+		keys[i] = k
+		key.SetValue(i, m, columnar.IntValue(columnar.TInt64, k))
+		if rng.IntN(4) == 0 {
+			val.SetValue(i, m, columnar.NullValue(columnar.TInt64))
+			continue
+		}
+		x := int64(rng.IntN(span) - span/2)
+		vals[i] = &x
+		val.SetValue(i, m, columnar.IntValue(columnar.TInt64, x))
+	}
+	return key, val, keys, vals
+}
+
+// peerGroups numbers the peer groups of sorted keys: group[i] is row i's.
+func peerGroups(keys []int64) []int {
+	group := make([]int, len(keys))
+	for i := 1; i < len(keys); i++ {
+		group[i] = group[i-1]
+		if keys[i] != keys[i-1] {
+			group[i]++
+		}
+	}
+	return group
 }
 
 // definition computes name over a frame's non-NULL values (at least one):

@@ -19,31 +19,17 @@ func TestFrameTreeRandom(t *testing.T) {
 	names := []string{"count", "count_star", "sum", "avg", "min", "max", "first_value", "last_value", "nth_value", "arg_max", "arg_min"}
 	for trial := range 600 {
 		m := rng.IntN(40) + 1
-		key := columnar.NewVector(columnar.TInt64, m)
-		val := columnar.NewVector(columnar.TInt64, m)
-		by := columnar.NewVector(columnar.TInt64, m) // arg_max's val: few values, many ties, NULLs
+		key, val, keys, vals := randomPartition(rng, m, 21) // window_slide_test.go
+		by := columnar.NewVector(columnar.TInt64, m)        // arg_max's val: few values, many ties, NULLs
 		bys := make([]*int64, m)
-		keys := make([]int64, m)
-		vals := make([]*int64, m)
-		k := int64(0)
 		for i := range m {
 			if rng.IntN(5) == 0 {
 				by.SetValue(i, m, columnar.NullValue(columnar.TInt64))
-			} else {
-				y := int64(rng.IntN(4))
-				bys[i] = &y
-				by.SetValue(i, m, columnar.IntValue(columnar.TInt64, y))
-			}
-			k += int64(rng.IntN(2)) // sorted keys with peers
-			keys[i] = k
-			key.SetValue(i, m, columnar.IntValue(columnar.TInt64, k))
-			if rng.IntN(4) == 0 {
-				val.SetValue(i, m, columnar.NullValue(columnar.TInt64))
 				continue
 			}
-			x := int64(rng.IntN(21) - 10)
-			vals[i] = &x
-			val.SetValue(i, m, columnar.IntValue(columnar.TInt64, x))
+			y := int64(rng.IntN(4))
+			bys[i] = &y
+			by.SetValue(i, m, columnar.IntValue(columnar.TInt64, y))
 		}
 		fr := WindowFrame{Start: int64(rng.IntN(7) - 4), End: int64(rng.IntN(7) - 2), Exclude: FrameExclude(rng.IntN(4))}
 		switch rng.IntN(3) {
@@ -72,13 +58,7 @@ func TestFrameTreeRandom(t *testing.T) {
 		}
 		got := computeWindow(f, vecs, m)
 		// group[i]: the peer group of row i (keys are sorted).
-		group := make([]int, m)
-		for i := 1; i < m; i++ {
-			group[i] = group[i-1]
-			if keys[i] != keys[i-1] {
-				group[i]++
-			}
-		}
+		group := peerGroups(keys)
 		for i := range m {
 			var n, sum int64
 			var best *int64

@@ -40,20 +40,7 @@ func TestNestedColumns(t *testing.T) {
 	}
 	rec := rb.NewRecord()
 	defer rec.Release()
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fw, err := pqarrow.NewFileWriter(sc, f, parquet.NewWriterProperties(), pqarrow.DefaultWriterProps())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := fw.Write(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := fw.Close(); err != nil {
-		t.Fatal(err)
-	}
+	writeArrowParquet(t, path, rec, parquet.NewWriterProperties())
 
 	db, err := b2sql.Open("")
 	if err != nil {
@@ -71,5 +58,25 @@ func TestNestedColumns(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "line 1:8") || !strings.Contains(err.Error(), "nested LIST, STRUCT or MAP") {
 			t.Errorf("%s: %v, want a positioned error naming the nested type", q, err)
 		}
+	}
+}
+
+// writeArrowParquet writes rec to a new Parquet file at path with arrow-go's
+// writer (an outside writer, not b2sql's) and the given properties.
+func writeArrowParquet(t *testing.T, path string, rec arrow.RecordBatch, props *parquet.WriterProperties) {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fw, err := pqarrow.NewFileWriter(rec.Schema(), f, props, pqarrow.DefaultWriterProps())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := fw.Write(rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := fw.Close(); err != nil {
+		t.Fatal(err)
 	}
 }

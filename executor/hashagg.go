@@ -50,13 +50,8 @@ type HashAgg struct {
 	Aggs   []AggSpec
 
 	budget *Budget
-	keys   *rowStore    // one row per group: its key values
-	ints   *intKeyTable // single integer key, past the direct table
-	dense  denseTable   // group id + 1 of small non-negative integer keys (hashagg_dense.go)
-	// hashed marks the keys below denseKeys that the hash table holds
-	// (taken while out of the direct table's range), so that a miss in
-	// the direct table probes the hash table only for them.
-	hashed columnar.Bitmap
+	keys   *rowStore  // one row per group: its key values
+	ig     *intGroups // single integer key (hashagg_dense.go)
 	// intKeys holds a single BIGINT-like key per group (the NULL group's
 	// slot is unused) in chunks of 1<<keyChunkBits, so that growing never
 	// copies; emitted by a copy rather than a row store.
@@ -120,11 +115,11 @@ func (h *HashAgg) Open(ctx context.Context) error {
 	}
 	h.keys = newRowStore(gtypes)
 	h.nullGID = -1
-	h.ngroups, h.pos, h.dense, h.ints, h.strs, h.strTab, h.comp, h.hashed = 0, 0, denseTable{}, nil, nil, nil, nil, nil
+	h.ngroups, h.pos, h.ig, h.strs, h.strTab, h.comp = 0, 0, nil, nil, nil, nil
 	h.intOwn = false
 	switch {
 	case len(h.Groups) == 1 && (gtypes[0].Phys() == columnar.PhysInt || gtypes[0].Phys() == columnar.PhysUint || gtypes[0].Phys() == columnar.PhysBool):
-		h.ints = newIntKeyTable()
+		h.ig = newIntGroups()
 		h.intOwn, h.intKeys = gtypes[0].Phys() == columnar.PhysInt, nil
 	case len(h.Groups) > 1 && len(h.Groups) < 64 || len(h.Groups) == 1 && gtypes[0].Phys() == columnar.PhysFloat:
 		h.comp = newCompositeKeys(gtypes)
@@ -246,7 +241,7 @@ func (h *HashAgg) assignGroups(b *columnar.Batch, keys []*columnar.Vector) error
 		h.newRows = append(h.newRows, i)
 		return g
 	}
-	if h.ints != nil {
+	if h.ig != nil {
 		k := keys[0]
 		if k.Type.Phys() == columnar.PhysInt && !k.Const {
 			h.assignIntGroups(b, k.Ints, k.Valid, gids, newGroup)
@@ -397,43 +392,9 @@ func (h *HashAgg) Next(ctx context.Context) (*columnar.Batch, error) {
 	return h.out, nil
 }
 
-// denseKeys bounds the integer keys looked up by direct indexing: small
-// non-negative codes (regions, flags, years) skip the hash map entirely.
-const denseKeys = 1 << 23
-
 // intGroup returns the group of integer key v (row i), creating it.
 func (h *HashAgg) intGroup(v int64, i int, newGroup func(i int) int32) int32 {
-	// The direct table grows only while it stays dense enough (at most
-	// 16 slots per group, past a 64Ki floor), so one huge key cannot make it
-	// large; keys outside it live in the map.
-	if uint64(v) < denseKeys && (int(v) < h.dense.n || int(v) < max(1<<16, 16*h.ngroups)) {
-		if int(v) >= h.dense.n {
-			h.dense.cover(int(v))
-		}
-		slot := h.dense.at(v)
-		if *slot == 0 {
-			// The hash table may have taken v while it was out of the
-			// direct table's range: its group is copied in on the first
-			// miss here, so both homes agree (walking the hash table at
-			// every growth cost more than this probe per new key).
-			if h.hashed != nil && h.hashed.Get(int(v)) {
-				g, _ := h.ints.lookup(v)
-				*slot = g + 1
-			} else {
-				*slot = newGroup(i) + 1
-			}
-		}
-		return *slot - 1
-	}
-	return h.ints.find(v, func() int32 {
-		if uint64(v) < denseKeys {
-			if h.hashed == nil {
-				h.hashed = make(columnar.Bitmap, denseKeys/64) // all clear
-			}
-			h.hashed.Set(int(v))
-		}
-		return newGroup(i)
-	})
+	return h.ig.find(v, h.ngroups, func() int32 { return newGroup(i) })
 }
 
 // assignIntGroups is assignGroups for an integer key vector (valid: its
@@ -449,11 +410,9 @@ func (h *HashAgg) assignIntGroups(b *columnar.Batch, vals []int64, valid columna
 				return
 			}
 			v := vals[i]
-			if uint64(v) < uint64(h.dense.n) {
-				if g := *h.dense.at(v); g != 0 {
-					gids[i] = g - 1
-					return
-				}
+			if g, ok := h.ig.known(v); ok {
+				gids[i] = g
+				return
 			}
 			gids[i] = h.intGroup(v, i, newGroup)
 		})
@@ -462,11 +421,9 @@ func (h *HashAgg) assignIntGroups(b *columnar.Batch, vals []int64, valid columna
 	if b.Sel == nil {
 		vals = vals[:b.Len]
 		for i, v := range vals {
-			if uint64(v) < uint64(h.dense.n) {
-				if g := *h.dense.at(v); g != 0 {
-					gids[i] = g - 1
-					continue
-				}
+			if g, ok := h.ig.known(v); ok {
+				gids[i] = g
+				continue
 			}
 			gids[i] = h.intGroup(v, i, newGroup)
 		}

@@ -1,5 +1,7 @@
 package executor
 
+import "github.com/b2sql/b2sql/columnar"
+
 // denseTable is the direct table of a single integer GROUP BY key: slot v
 // holds the group id + 1 of key v (0 = none yet). Up to 64Ki keys it is
 // one slice grown by doubling; past that it grows by whole pages of 64Ki
@@ -47,4 +49,71 @@ func (d *denseTable) cover(v int) {
 		d.pages = append(d.pages, make([]int32, densePage))
 	}
 	d.n = len(d.pages) << densePageBits
+}
+
+// denseKeys bounds the integer keys looked up by direct indexing: small
+// non-negative codes (regions, flags, years) skip the hash map entirely.
+const denseKeys = 1 << 23
+
+// intGroups finds the group of an integer key: the direct table for small
+// non-negative keys while it stays dense enough, the hash table for the
+// rest. A single integer GROUP BY key and a lead key (hashagg_lead.go) use
+// it; ids, dates and codes that run from 0 are then indexed, not hashed,
+// so keys arriving in order touch the table in order.
+type intGroups struct {
+	dense denseTable
+	ints  *intKeyTable
+	// hashed marks the keys below denseKeys that the hash table holds
+	// (taken while out of the direct table's range), so that a miss in
+	// the direct table probes the hash table only for them.
+	hashed columnar.Bitmap
+}
+
+func newIntGroups() *intGroups { return &intGroups{ints: newIntKeyTable()} }
+
+// known returns the group of v when the direct table holds it: callers
+// test it inline before find.
+func (t *intGroups) known(v int64) (int32, bool) {
+	if uint64(v) < uint64(t.dense.n) {
+		if g := *t.dense.at(v); g != 0 {
+			return g - 1, true
+		}
+	}
+	return 0, false
+}
+
+// find returns the group of v, or calls create (which returns the new
+// group's id) and records it; ngroups is the number of groups so far.
+func (t *intGroups) find(v int64, ngroups int, create func() int32) int32 {
+	// The direct table grows only while it stays dense enough (at most
+	// 16 slots per group, past a 64Ki floor), so one huge key cannot make it
+	// large; keys outside it live in the map.
+	if uint64(v) < denseKeys && (int(v) < t.dense.n || int(v) < max(1<<16, 16*ngroups)) {
+		if int(v) >= t.dense.n {
+			t.dense.cover(int(v))
+		}
+		slot := t.dense.at(v)
+		if *slot == 0 {
+			// The hash table may have taken v while it was out of the
+			// direct table's range: its group is copied in on the first
+			// miss here, so both homes agree (walking the hash table at
+			// every growth cost more than this probe per new key).
+			if t.hashed != nil && t.hashed.Get(int(v)) {
+				g, _ := t.ints.lookup(v)
+				*slot = g + 1
+			} else {
+				*slot = create() + 1
+			}
+		}
+		return *slot - 1
+	}
+	return t.ints.find(v, func() int32 {
+		if uint64(v) < denseKeys {
+			if t.hashed == nil {
+				t.hashed = make(columnar.Bitmap, denseKeys/64) // all clear
+			}
+			t.hashed.Set(int(v))
+		}
+		return create()
+	})
 }

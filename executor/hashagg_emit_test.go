@@ -196,8 +196,8 @@ func TestHashAggDensePages(t *testing.T) {
 				t.Fatalf("missing %s", want)
 			}
 		}
-		if agg.dense.n <= 65536 {
-			t.Fatalf("dense table covers %d keys, want more than a page", agg.dense.n)
+		if agg.ig.dense.n <= 65536 {
+			t.Fatalf("dense table covers %d keys, want more than a page", agg.ig.dense.n)
 		}
 	})
 }

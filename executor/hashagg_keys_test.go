@@ -242,7 +242,7 @@ func BenchmarkHashAggIntKey(b *testing.B) {
 	keys := []*columnar.Vector{{Type: columnar.TInt64}}
 	b.ReportAllocs()
 	for b.Loop() {
-		h := &HashAgg{Groups: []Expr{ColumnExpr(0, columnar.TInt64)}, ints: newIntKeyTable(), nullGID: -1}
+		h := &HashAgg{Groups: []Expr{ColumnExpr(0, columnar.TInt64)}, ig: newIntGroups(), nullGID: -1}
 		h.keys = newRowStore([]columnar.Type{columnar.TInt64})
 		for off := 0; off < len(vals); off += columnar.MaxBatch {
 			keys[0].Ints = vals[off : off+columnar.MaxBatch]

@@ -24,10 +24,10 @@ import (
 // keys, because their lead values differ — so results never depend on the
 // guess.
 type leadKeys struct {
-	col   int // the lead key's column
-	w     int // words per group: the NULL mask, then one per key
-	ints  *intKeyTable
-	nullG int32 // the group of a NULL lead key; -1: none yet
+	col   int        // the lead key's column
+	w     int        // words per group: the NULL mask, then one per key
+	ig    *intGroups // the lead key's groups
+	nullG int32      // the group of a NULL lead key; -1: none yet
 	// keys holds group g's words at keys[g>>keyChunkBits][(g&keyChunkMask)*w:];
 	// a string key's word is the arena reference of its length-prefixed
 	// bytes.
@@ -97,7 +97,7 @@ func newLeadKeys(col, nkeys int) *leadKeys {
 	return &leadKeys{
 		col:     col,
 		w:       1 + nkeys,
-		ints:    newIntKeyTable(),
+		ig:      newIntGroups(),
 		nullG:   -1,
 		checked: make([]dict.Remap, nkeys),
 	}
@@ -142,7 +142,12 @@ func (l *leadKeys) assign(b *columnar.Batch, keys []*columnar.Vector, gids []int
 			gids[i] = l.nullG
 			return
 		}
-		gids[i] = l.ints.find(lead.Ints[j], create)
+		v := lead.Ints[j]
+		if g, ok := l.ig.known(v); ok {
+			gids[i] = g
+			return
+		}
+		gids[i] = l.ig.find(v, l.n, create)
 	})
 	return l.check(b, keys, gids)
 }

@@ -125,6 +125,27 @@ func TestHashAggLeadKey(t *testing.T) {
 	}
 }
 
+// Lead keys outside the direct table's range (negative, or past 2^23)
+// live in the hash table beside it: the groups are the same.
+func TestHashAggLeadKeyWideIDs(t *testing.T) {
+	rows := leadRows(5000, nil)
+	for _, r := range rows {
+		if r.id == nil {
+			continue
+		}
+		switch id := *r.id; {
+		case id%5 == 0:
+			*r.id = id + 1<<40
+		case id%7 == 0:
+			*r.id = -id
+		}
+	}
+	agg := runLeadAgg(t, rows)
+	if agg.comp.lead == nil {
+		t.Fatal("the grouping did not run by its lead key")
+	}
+}
+
 // When a later batch shows the integer key does not determine a string
 // key, the grouping moves to all keys and no group is lost or merged.
 func TestHashAggLeadKeyBroken(t *testing.T) {

@@ -39,9 +39,7 @@ type leadKeys struct {
 	// for "not yet"; dictionaries never change under a pointer).
 	checked  []dict.Remap
 	masks    []uint64 // per batch row: the NULL mask of its keys
-	gids     []int32  // scratch for a batch's groups before they are checked
-	scratch  []byte
-	hasNulls bool // some key vector of this batch has NULLs
+	hasNulls bool     // some key vector of this batch has NULLs
 }
 
 // chooseLead returns the column to lead a grouping of keys by, or -1: a
@@ -197,9 +195,7 @@ func (l *leadKeys) store(g int32, keys []*columnar.Vector, i int) {
 				}
 			case columnar.PhysBytes:
 				s := bytesAt(v, j)
-				l.scratch = binary.AppendUvarint(l.scratch[:0], uint64(len(s)))
-				l.scratch = append(l.scratch, s...)
-				x = l.text.add(l.scratch)
+				x = l.text.addPrefixed(s)
 			}
 		}
 		l.keys[last] = append(l.keys[last], x)

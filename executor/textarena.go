@@ -1,5 +1,7 @@
 package executor
 
+import "encoding/binary"
+
 // textArena stores byte strings in chunks that are never moved: adding a
 // string never copies the earlier ones (a growing []byte copied every byte
 // about four times over and faulted in fresh pages each time), and a
@@ -16,22 +18,39 @@ const (
 	maxTextChunk = 1 << 20
 )
 
-// add copies s into the arena and returns its reference: the chunk number
-// in the high 32 bits, the offset in the low 32.
-func (a *textArena) add(s []byte) uint64 {
+// room returns the last chunk's number after making sure it has n bytes
+// free: a new chunk, twice the last one's size up to maxTextChunk (or n
+// when larger), when it has not.
+func (a *textArena) room(n int) int {
 	last := len(a.chunks) - 1
-	if last < 0 || len(a.chunks[last])+len(s) > cap(a.chunks[last]) {
+	if last < 0 || len(a.chunks[last])+n > cap(a.chunks[last]) {
 		size := minTextChunk
 		if last >= 0 {
 			size = min(2*cap(a.chunks[last]), maxTextChunk)
 		}
-		a.chunks = append(a.chunks, make([]byte, 0, max(size, len(s))))
+		a.chunks = append(a.chunks, make([]byte, 0, max(size, n)))
 		last++
 	}
-	c := a.chunks[last]
-	off := len(c)
-	a.chunks[last] = append(c, s...)
-	return uint64(last)<<32 | uint64(off)
+	return last
+}
+
+// add copies s into the arena and returns its reference: the chunk number
+// in the high 32 bits, the offset in the low 32.
+func (a *textArena) add(s []byte) uint64 {
+	c := a.room(len(s))
+	off := len(a.chunks[c])
+	a.chunks[c] = append(a.chunks[c], s...)
+	return uint64(c)<<32 | uint64(off)
+}
+
+// addPrefixed copies s into the arena behind its length as a uvarint, so
+// that the reference alone finds it again (leadKeys.str), and returns the
+// reference.
+func (a *textArena) addPrefixed(s []byte) uint64 {
+	c := a.room(binary.MaxVarintLen64 + len(s))
+	off := len(a.chunks[c])
+	a.chunks[c] = append(binary.AppendUvarint(a.chunks[c], uint64(len(s))), s...)
+	return uint64(c)<<32 | uint64(off)
 }
 
 // get returns the n bytes at ref; the slice's capacity ends with it, so an

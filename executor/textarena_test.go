@@ -53,3 +53,27 @@ func TestValueStrTable(t *testing.T) {
 		}
 	}
 }
+
+// Length-prefixed strings (the lead keys' store) come back through
+// leadKeys.str across chunk boundaries, the empty string included.
+func TestTextArenaPrefixed(t *testing.T) {
+	l := &leadKeys{}
+	var want [][]byte
+	var refs []uint64
+	for i := 0; i < 20000; i++ {
+		s := bytes.Repeat([]byte{byte('a' + i%26)}, i%300)
+		if i == 9000 {
+			s = bytes.Repeat([]byte{'L'}, maxTextChunk+5)
+		}
+		want = append(want, s)
+		refs = append(refs, l.text.addPrefixed(s))
+	}
+	if len(l.text.chunks) < 3 {
+		t.Fatalf("%d chunks: the test should cross chunk boundaries", len(l.text.chunks))
+	}
+	for i, s := range want {
+		if got := l.str(refs[i]); !bytes.Equal(got, s) || cap(got) != len(s) {
+			t.Fatalf("string %d: got %d bytes (cap %d), want %d", i, len(got), cap(got), len(s))
+		}
+	}
+}

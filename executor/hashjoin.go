@@ -234,12 +234,12 @@ func (j *HashJoin) buildSide(ctx context.Context, right Operator) error {
 			}
 			continue
 		}
+		if len(keys) == 0 {
+			j.buildAll(b, base) // nestedloop.go
+			continue
+		}
 		for k := 0; k < b.Live(); k++ {
 			r := base + int32(k)
-			if len(keys) == 0 {
-				j.all = append(j.all, r)
-				continue
-			}
 			key, ok := j.encode(keys, b.Row(k))
 			if !ok {
 				j.buildNull = true
@@ -367,12 +367,7 @@ func (j *HashJoin) probe(b *columnar.Batch) error {
 	j.lnull = resetBools(j.lnull, n)
 	j.pairL, j.pairR = j.pairL[:0], j.pairR[:0]
 	if len(j.LeftKeys) == 0 {
-		for k := range j.lrows {
-			for _, r := range j.all {
-				j.pairL = append(j.pairL, int32(k))
-				j.pairR = append(j.pairR, r)
-			}
-		}
+		j.probeAll() // nestedloop.go
 		return nil
 	}
 	if len(j.pkeys) != len(j.LeftKeys) {

@@ -1,0 +1,105 @@
+package memory
+
+import (
+	"math"
+	"os"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// DefaultLimit is 80% of the physical memory or of the cgroup's memory
+// limit, whichever is lower; 0 when neither can be read.
+func DefaultLimit() int64 {
+	defaultOnce.Do(func() {
+		total := physicalMemory()
+		if c := cgroupLimit(); c > 0 && (total <= 0 || c < total) {
+			total = c
+		}
+		if total > 0 {
+			defaultLimit = total / 10 * 8
+		}
+	})
+	return defaultLimit
+}
+
+var (
+	defaultOnce  sync.Once
+	defaultLimit int64
+)
+
+// physicalMemory reads MemTotal from /proc/meminfo (0 where there is none).
+func physicalMemory() int64 {
+	b, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	for line := range strings.SplitSeq(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "MemTotal:"); ok {
+			f := strings.Fields(rest)
+			if len(f) >= 1 {
+				kb, err := strconv.ParseInt(f[0], 10, 64)
+				if err == nil {
+					return kb * 1024
+				}
+			}
+		}
+	}
+	return 0
+}
+
+// cgroupLimit reads the memory limit of the process's cgroup, v2 first
+// then v1; 0 when there is none ("max", or v1's huge "no limit" value).
+func cgroupLimit() int64 {
+	for _, p := range []string{"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"} {
+		if n := readLimit(p); n > 0 {
+			return n
+		}
+	}
+	return 0
+}
+
+func readLimit(path string) int64 {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0
+	}
+	return parseLimit(string(b))
+}
+
+// parseLimit reads a cgroup limit file's text: bytes, or "max"; v1 writes
+// a value near MaxInt64 for no limit.
+func parseLimit(s string) int64 {
+	s = strings.TrimSpace(s)
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n <= 0 || n >= math.MaxInt64/2 {
+		return 0
+	}
+	return n
+}
+
+var backstop struct {
+	sync.Mutex
+	set int64
+}
+
+// SetRuntimeBackstop raises the Go runtime's soft memory limit to limit
+// (never lowers it: several databases in one process each have a limit, and
+// the runtime has one), so that the collector works harder before the
+// process reaches the query limit. The reservations, not this, keep
+// queries within their limit.
+func SetRuntimeBackstop(limit int64) {
+	if limit <= 0 {
+		return
+	}
+	// A tiny query limit (tests use kilobytes) must not make the collector
+	// run continuously for the whole process.
+	limit = max(limit, 256<<20)
+	backstop.Lock()
+	defer backstop.Unlock()
+	if limit > backstop.set {
+		backstop.set = limit
+		debug.SetMemoryLimit(limit)
+	}
+}

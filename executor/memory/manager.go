@@ -1,0 +1,231 @@
+package memory
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+)
+
+// Manager accounts the memory one query's operators reserve against one
+// limit. It is safe for concurrent use by the operators of parallel
+// pipelines.
+type Manager struct {
+	limit   int64  // bytes; <= 0: unlimited
+	tempDir string // where spill files go; "" disables spilling
+
+	used atomic.Int64
+	peak atomic.Int64
+
+	mu   sync.Mutex
+	held []*Reservation // every reservation taken, for Close and EXPLAIN ANALYZE
+}
+
+// NewManager returns a manager with the given limit (bytes, <= 0 for none)
+// and temp directory ("" to disable spilling).
+func NewManager(limit int64, tempDir string) *Manager {
+	return &Manager{limit: limit, tempDir: tempDir}
+}
+
+// Limit is the manager's limit in bytes (<= 0: none).
+func (m *Manager) Limit() int64 {
+	if m == nil {
+		return 0
+	}
+	return m.limit
+}
+
+// TempDir is the directory spill files go to ("" when spilling is off).
+func (m *Manager) TempDir() string {
+	if m == nil {
+		return ""
+	}
+	return m.tempDir
+}
+
+// Used is the bytes reserved now; Peak the most reserved at once.
+func (m *Manager) Used() int64 {
+	if m == nil {
+		return 0
+	}
+	return m.used.Load()
+}
+
+// Peak is the most bytes the query's reservations held at once.
+func (m *Manager) Peak() int64 {
+	if m == nil {
+		return 0
+	}
+	return m.peak.Load()
+}
+
+// Spillable is passed to Reserve by operators that can write what they hold
+// to disk when Grow refuses.
+const Spillable = true
+
+// Reserve registers an operator's reservation, empty at first. name is what
+// an out-of-memory error calls the operator ("sort", "hash join build").
+func (m *Manager) Reserve(name string, canSpill bool) *Reservation {
+	if m == nil {
+		return nil
+	}
+	r := &Reservation{m: m, name: name, canSpill: canSpill}
+	m.mu.Lock()
+	m.held = append(m.held, r)
+	m.mu.Unlock()
+	return r
+}
+
+// Close frees every reservation still held: the query ended, whichever
+// way. The manager may be used again (a re-executed plan).
+func (m *Manager) Close() {
+	if m == nil {
+		return
+	}
+	m.mu.Lock()
+	held := m.held
+	m.held = nil
+	m.mu.Unlock()
+	for _, r := range held {
+		r.Free()
+	}
+}
+
+// Reservations lists the reservations taken so far (for EXPLAIN ANALYZE).
+func (m *Manager) Reservations() []*Reservation {
+	if m == nil {
+		return nil
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]*Reservation(nil), m.held...)
+}
+
+// add reserves n bytes if they fit under the limit.
+func (m *Manager) add(n int64) bool {
+	for {
+		u := m.used.Load()
+		if m.limit > 0 && n > 0 && u+n > m.limit {
+			return false
+		}
+		if m.used.CompareAndSwap(u, u+n) {
+			for {
+				p := m.peak.Load()
+				if u+n <= p || m.peak.CompareAndSwap(p, u+n) {
+					return true
+				}
+			}
+		}
+	}
+}
+
+// ErrSpill is Grow's answer to an operator that can spill when the bytes it
+// asks for do not fit: write out what it holds, Shrink, and go on.
+var ErrSpill = errors.New("memory: spill")
+
+// OutOfMemory is the error that ends a query whose operator needs more than
+// the limit allows and cannot spill (or has nothing left to spill).
+type OutOfMemory struct {
+	Operator string
+	Need     int64 // bytes the operator would hold
+	Limit    int64 // the query's memory_limit
+}
+
+func (e *OutOfMemory) Error() string {
+	return fmt.Sprintf("out of memory: %s needs %s, memory_limit is %s; set memory_limit or temp_directory",
+		e.Operator, FormatSize(e.Need), FormatSize(e.Limit))
+}
+
+// Reservation is the memory one operator holds. It is used by that
+// operator's goroutine only; the manager behind it is shared.
+type Reservation struct {
+	m        *Manager
+	name     string
+	canSpill bool
+
+	size    atomic.Int64
+	peak    atomic.Int64
+	spilled atomic.Int64 // bytes written to spill files
+}
+
+// Grow asks for n more bytes. nil: they are reserved. ErrSpill: the
+// operator said it can spill, holds something and a temp directory is set;
+// it should spill and Shrink (nothing was reserved). *OutOfMemory: the
+// query cannot go on.
+func (r *Reservation) Grow(n int64) error {
+	if r == nil || n <= 0 {
+		if r != nil {
+			r.Shrink(-n)
+		}
+		return nil
+	}
+	if r.m.add(n) {
+		s := r.size.Add(n)
+		if s > r.peak.Load() {
+			r.peak.Store(s)
+		}
+		return nil
+	}
+	if r.canSpill && r.m.tempDir != "" && r.size.Load() > 0 {
+		return ErrSpill
+	}
+	return &OutOfMemory{Operator: r.name, Need: r.size.Load() + n, Limit: r.m.limit}
+}
+
+// Shrink returns n bytes (at most what is held).
+func (r *Reservation) Shrink(n int64) {
+	if r == nil || n <= 0 {
+		return
+	}
+	n = min(n, r.size.Load())
+	r.size.Add(-n)
+	r.m.used.Add(-n)
+}
+
+// Free returns everything the reservation holds; it may grow again.
+func (r *Reservation) Free() {
+	if r == nil {
+		return
+	}
+	n := r.size.Swap(0)
+	r.m.used.Add(-n)
+}
+
+// Spilled records n bytes written to spill files (EXPLAIN ANALYZE).
+func (r *Reservation) Spilled(n int64) {
+	if r != nil {
+		r.spilled.Add(n)
+	}
+}
+
+// Name is the operator's name; Size, Peak and SpilledBytes its figures.
+func (r *Reservation) Name() string {
+	if r == nil {
+		return ""
+	}
+	return r.name
+}
+
+// Size is the bytes held now.
+func (r *Reservation) Size() int64 {
+	if r == nil {
+		return 0
+	}
+	return r.size.Load()
+}
+
+// Peak is the most bytes held at once.
+func (r *Reservation) Peak() int64 {
+	if r == nil {
+		return 0
+	}
+	return r.peak.Load()
+}
+
+// SpilledBytes is the bytes written to spill files so far.
+func (r *Reservation) SpilledBytes() int64 {
+	if r == nil {
+		return 0
+	}
+	return r.spilled.Load()
+}

@@ -1,0 +1,139 @@
+package storage
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// Config is what a session knows about reaching remote data: secrets,
+// DuckDB's s3_* and http_* settings, and the embedding program's limits.
+// The zero value allows remote access with the SDK's default credentials.
+// A Config must not be changed while sources opened with it are in use.
+type Config struct {
+	Secrets []Secret
+	S3      S3Settings
+	HTTP    HTTPSettings
+
+	// DisableRemote refuses every http(s)/s3 location (ErrRemoteDisabled).
+	DisableRemote bool
+	// AllowHosts, when not empty, lists the only hosts remote locations may
+	// name: "example.com" exactly, "*.example.com" any subdomain. For s3://
+	// the host checked is the endpoint's (the AWS one when none is set).
+	AllowHosts []string
+
+	// TailPrefetch is how many bytes Open fetches from the end of a remote
+	// object with its first request (default 64 KiB): footers, zip
+	// directories and blosc2 frame trailers live there.
+	TailPrefetch int64
+	// CacheBytes bounds the range cache of one remote source (default 64 MiB).
+	CacheBytes int64
+	// CoalesceGap joins two wanted ranges into one request when at most this
+	// many bytes separate them (default 1 MiB); MaxRequest splits a longer
+	// range (default 8 MiB); MaxInFlight bounds parallel requests (default 8).
+	CoalesceGap int64
+	MaxRequest  int64
+	MaxInFlight int
+}
+
+// S3Settings are DuckDB's s3_* settings: the fallback when no secret's
+// scope covers a location.
+type S3Settings struct {
+	Region          string // s3_region
+	Endpoint        string // s3_endpoint: host[:port] or a URL
+	URLStyle        string // s3_url_style: "vhost" (default) or "path"
+	UseSSL          *bool  // s3_use_ssl (default true)
+	AccessKeyID     string // s3_access_key_id
+	SecretAccessKey string // s3_secret_access_key
+	SessionToken    string // s3_session_token
+}
+
+// HTTPSettings are DuckDB's http_* settings.
+type HTTPSettings struct {
+	Timeout      time.Duration // http_timeout per request (default 30 s)
+	Retries      int           // http_retries (default 3)
+	RetryWait    time.Duration // http_retry_wait_ms, the first backoff (default 100 ms)
+	RetryBackoff float64       // http_retry_backoff, the backoff factor (default 4)
+	// Client, when set, replaces the default client (tests point it at
+	// httptest servers; embedders add proxies or TLS roots).
+	Client *http.Client
+}
+
+func (c *Config) tailPrefetch() int64 { return orDefault(c.TailPrefetch, 64<<10) }
+func (c *Config) cacheBytes() int64   { return orDefault(c.CacheBytes, 64<<20) }
+func (c *Config) coalesceGap() int64  { return orDefault(c.CoalesceGap, 1<<20) }
+func (c *Config) maxRequest() int64   { return orDefault(c.MaxRequest, 8<<20) }
+func (c *Config) maxInFlight() int    { return int(orDefault(int64(c.MaxInFlight), 8)) }
+
+func (h *HTTPSettings) timeout() time.Duration {
+	if h.Timeout > 0 {
+		return h.Timeout
+	}
+	return 30 * time.Second
+}
+
+func (h *HTTPSettings) retries() int {
+	if h.Retries > 0 {
+		return h.Retries
+	}
+	return 3
+}
+
+func (h *HTTPSettings) retryWait() time.Duration {
+	if h.RetryWait > 0 {
+		return h.RetryWait
+	}
+	return 100 * time.Millisecond
+}
+
+func (h *HTTPSettings) backoff() float64 {
+	if h.RetryBackoff >= 1 {
+		return h.RetryBackoff
+	}
+	return 4
+}
+
+func orDefault(v, d int64) int64 {
+	if v > 0 {
+		return v
+	}
+	return d
+}
+
+// allowed applies DisableRemote and AllowHosts to a remote location.
+func (c *Config) allowed(location string) error {
+	if c.DisableRemote {
+		return fmt.Errorf("%s: %w", location, ErrRemoteDisabled)
+	}
+	if len(c.AllowHosts) == 0 {
+		return nil
+	}
+	host := ""
+	if KindOf(location) == HTTP {
+		u, err := url.Parse(location)
+		if err != nil {
+			return fmt.Errorf("%s: %w", location, err)
+		}
+		host = u.Hostname()
+	} else {
+		host = c.s3Host(location)
+	}
+	for _, h := range c.AllowHosts {
+		if hostMatches(h, host) {
+			return nil
+		}
+	}
+	return fmt.Errorf("%s: host %q is not allowed: %w", location, host, ErrRemoteDisabled)
+}
+
+// hostMatches reports whether host is pattern, or a subdomain of it when
+// pattern starts with "*.".
+func hostMatches(pattern, host string) bool {
+	pattern, host = strings.ToLower(pattern), strings.ToLower(host)
+	if rest, ok := strings.CutPrefix(pattern, "*."); ok {
+		return strings.HasSuffix(host, "."+rest)
+	}
+	return pattern == host
+}

@@ -398,3 +398,21 @@ func grow[T any](s []T, n int) []T {
 	}
 	return make([]T, n)
 }
+
+// shortChunk is the error of a column chunk whose pages end before row
+// want: arrow-go's readers report a page they could not read (a bad page
+// header, a failed decompression) as the end of the chunk, and keep why
+// in Err, which the error quotes.
+func (d *decoder) shortChunk(got, want int64) error {
+	var why error
+	switch {
+	case d.coded && d.cr.pages != nil:
+		why = d.cr.pages.Err()
+	case !d.coded && d.rdr != nil:
+		why = d.rdr.Err()
+	}
+	if why != nil {
+		return corruptf("column chunk ends after %d of %d rows: %v", got, want, why)
+	}
+	return corruptf("column chunk ends after %d of %d rows", got, want)
+}

@@ -22,8 +22,19 @@
 //	TIME(ms|µs|ns)                            → TIME (µs of the day, floor for ns)
 //
 // Only flat columns are exposed: a leaf that is a direct child of the root
-// and not repeated. Nested or repeated columns (lists, maps, structs) are
-// left out of the table's Schema silently; Table.Skipped names them.
+// and not repeated. Nested or repeated columns (lists, maps, structs) and
+// FLOAT16 columns are left out of the table's Schema; Table.Skipped names
+// them, and a file with no other column fails to open with ErrUnsupported
+// naming them and their types. A logical type this reader does not know (a
+// newer format's) is read as its physical type; Table.Warnings says so.
+//
+// Before arrow-go decodes a footer, footer.go checks it (thrift.go walks
+// the Thrift bytes): every list fits in the bytes left, the schema is one
+// tree whose leaves have a physical type, unknown logical types are left
+// out. An encrypted footer ("PARE") is ErrUnsupported, never corruption.
+// codecs.go adds the LZ4 codec (5) in its Hadoop-framed and raw-block
+// variants to arrow-go's codec registry and decodes an empty page region
+// (a DataPage V2 of NULLs only) as empty under every codec.
 //
 // Scans are parallel over row groups. Output keeps file order whatever the
 // thread count, so LIMIT without ORDER BY is deterministic; memory is

@@ -115,7 +115,7 @@ func (fc *fcol) decode(n int) error {
 		return err
 	}
 	if got != n {
-		return corruptf("column chunk ends after %d of %d rows", fc.pos+int64(got), fc.rows)
+		return fc.dec.shortChunk(fc.pos+int64(got), fc.rows)
 	}
 	fc.pos += int64(n)
 	return nil
@@ -135,7 +135,7 @@ func (fc *fcol) decodeRows(n int, sel []int) error {
 		return asCorrupt(err)
 	}
 	if got != n {
-		return corruptf("column chunk ends after %d of %d rows", fc.pos+int64(got), fc.rows)
+		return fc.dec.shortChunk(fc.pos+int64(got), fc.rows)
 	}
 	fc.pos += int64(n)
 	return nil

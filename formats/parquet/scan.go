@@ -318,7 +318,7 @@ func (w *worker) unit(tk *task, out chan<- item) (err error) {
 				return where(i, err)
 			}
 			if got != n {
-				return where(i, corruptf("column chunk ends after %d of %d rows", done+int64(got), u.rows))
+				return where(i, w.decs[i].shortChunk(done+int64(got), u.rows))
 			}
 		}
 		col = -1

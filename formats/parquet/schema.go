@@ -2,6 +2,7 @@ package parquet
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/schema"
@@ -43,13 +44,21 @@ type column struct {
 }
 
 // mapSchema converts the Parquet schema into exposed columns, leaving out
-// nested and repeated leaves (returned as skipped, by dotted path).
+// nested and repeated leaves and FLOAT16 ones (returned as skipped, by
+// dotted path). A schema that leaves nothing to expose is an error saying
+// why: a table of no columns would only puzzle the binder.
 func mapSchema(sc *schema.Schema) (cols []column, skipped []string, err error) {
+	var why []string // per top-level column left out: name and type
+	seen := map[schema.Node]bool{}
 	for i := 0; i < sc.NumColumns(); i++ {
 		leaf := sc.Column(i)
 		root := sc.ColumnRoot(i)
-		if root != leaf.SchemaNode() || leaf.MaxRepetitionLevel() > 0 || leaf.MaxDefinitionLevel() > 1 {
+		if root != leaf.SchemaNode() || leaf.MaxRepetitionLevel() > 0 || leaf.MaxDefinitionLevel() > 1 || isFloat16(leaf) {
 			skipped = append(skipped, leaf.Path())
+			if !seen[root] {
+				seen[root] = true
+				why = append(why, fmt.Sprintf("%q (%s)", root.Name(), describeSkipped(root)))
+			}
 			continue
 		}
 		c, err := mapColumn(leaf)
@@ -62,7 +71,55 @@ func mapSchema(sc *schema.Schema) (cols []column, skipped []string, err error) {
 		c.field.Nullable = c.maxDef > 0
 		cols = append(cols, c)
 	}
-	return cols, skipped, nil
+	switch {
+	case len(cols) > 0:
+		return cols, skipped, nil
+	case sc.NumColumns() == 0:
+		return nil, nil, fmt.Errorf("%w: the file's schema has no columns", ErrUnsupported)
+	}
+	if len(why) > maxNamed {
+		why = append(why[:maxNamed], fmt.Sprintf("and %d more", len(why)-maxNamed))
+	}
+	return nil, nil, fmt.Errorf("%w: no column of the file is of a type b2sql reads: %s", ErrUnsupported, strings.Join(why, ", "))
+}
+
+// maxNamed is how many unreadable columns the error of a file without a
+// readable one names.
+const maxNamed = 8
+
+// isFloat16 reports a FLOAT16 leaf, which is left out (skipped) rather than
+// exposed as its two-byte BLOB: those bytes are not what the writer meant.
+func isFloat16(leaf *schema.Column) bool {
+	_, ok := leaf.LogicalType().(schema.Float16LogicalType)
+	return ok
+}
+
+// describeSkipped names the type of a top-level column the table leaves
+// out: LIST, MAP, STRUCT, a repeated field, or FLOAT16.
+func describeSkipped(n schema.Node) string {
+	kind := "STRUCT"
+	switch n.LogicalType().(type) {
+	case schema.ListLogicalType:
+		kind = "LIST"
+	case schema.MapLogicalType:
+		kind = "MAP"
+	case schema.Float16LogicalType:
+		kind = "FLOAT16"
+	default:
+		switch n.ConvertedType() {
+		case schema.ConvertedTypes.List:
+			kind = "LIST"
+		case schema.ConvertedTypes.Map, schema.ConvertedTypes.MapKeyValue:
+			kind = "MAP"
+		}
+		if p, ok := n.(*schema.PrimitiveNode); ok {
+			kind = p.PhysicalType().String()
+		}
+	}
+	if n.RepetitionType() == parquet.Repetitions.Repeated {
+		return "repeated " + kind
+	}
+	return kind
 }
 
 // mapColumn picks the SQL type and decode kind of one leaf column from its
@@ -152,7 +209,7 @@ func mapColumn(leaf *schema.Column) (column, error) {
 		}
 		return set(columnar.TBlob, raw)
 	}
-	return c, fmt.Errorf("%w: physical type %s", ErrUnsupported, c.phys)
+	return c, corruptf("physical type %d is not a Parquet type", int(c.phys))
 }
 
 // checkDecimal rejects precisions and scales no writer produces, so that

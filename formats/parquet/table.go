@@ -40,6 +40,9 @@ type pqFile struct {
 	closed bool
 	rdr    *file.Reader
 	meta   *metadata.FileMetaData
+	// warnings: what the file holds that is read in a lesser way than it
+	// was written (an unknown logical type read as its physical type).
+	warnings []string
 }
 
 // unit is one row group: the scan's unit of work, pruning and parallelism.
@@ -110,12 +113,12 @@ func (t *Table) addFile(f *pqFile, cols []column, skipped []string) error {
 // openBytes opens an in-memory Parquet file as a one-file table (for tests
 // and fuzzing).
 func openBytes(name string, data []byte) (*Table, error) {
-	rdr, cols, skipped, err := readFooter(bytes.NewReader(data), int64(len(data)))
+	rdr, cols, skipped, warnings, err := readFooter(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
 		return nil, fileError(name, err)
 	}
 	t := &Table{name: stem(name)}
-	f := &pqFile{path: name, size: int64(len(data)), rdr: rdr, meta: rdr.MetaData()}
+	f := &pqFile{path: name, size: int64(len(data)), rdr: rdr, meta: rdr.MetaData(), warnings: warnings}
 	if err := t.addFile(f, cols, skipped); err != nil {
 		return nil, err
 	}
@@ -169,41 +172,48 @@ func openFile(path string) (pf *pqFile, cols []column, skipped []string, err err
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("parquet: %w", err)
 	}
-	rdr, cols, skipped, err := readFooter(f, st.Size())
+	rdr, cols, skipped, warnings, err := readFooter(f, st.Size())
 	if err != nil {
 		return nil, nil, nil, fileError(path, err)
 	}
-	return &pqFile{path: path, size: st.Size(), f: f, rdr: rdr, meta: rdr.MetaData()}, cols, skipped, nil
+	return &pqFile{path: path, size: st.Size(), f: f, rdr: rdr, meta: rdr.MetaData(), warnings: warnings}, cols, skipped, nil
 }
 
-// readFooter parses the footer of r (size bytes) and maps its schema.
-// Panics inside arrow-go on hostile footers become ErrCorrupt errors.
+// readFooter parses the footer of r (size bytes) and maps its schema;
+// warnings name what the file holds that is read in a lesser way (see
+// footer.go). Panics inside arrow-go on hostile footers become ErrCorrupt
+// errors.
 func readFooter(r interface {
 	ReadAt([]byte, int64) (int, error)
 	Seek(int64, int) (int64, error)
-}, size int64) (rdr *file.Reader, cols []column, skipped []string, err error) {
+}, size int64) (rdr *file.Reader, cols []column, skipped, warnings []string, err error) {
 	defer recoverCorrupt(&err)
-	rdr, err = file.NewParquetReader(r, file.WithReadProps(readProps()))
+	meta, warnings, err := readMetadata(r, size)
 	if err != nil {
-		return nil, nil, nil, asCorrupt(err)
+		return nil, nil, nil, nil, err
 	}
-	meta := rdr.MetaData()
+	rdr, err = file.NewParquetReader(r, file.WithReadProps(readProps()), file.WithMetadata(meta))
+	if err != nil {
+		return nil, nil, nil, nil, asCorrupt(err)
+	}
 	if meta.FileDecryptor != nil || meta.IsSetEncryptionAlgorithm() {
-		return nil, nil, nil, fmt.Errorf("%w: encrypted file", ErrUnsupported)
+		return nil, nil, nil, nil, fmt.Errorf("%w: encrypted file", ErrUnsupported)
 	}
 	// WriterVersion is computed lazily and cached without a lock; compute
 	// it now so that concurrent scans only read it. The bloom filter
 	// reader is created lazily without a lock too.
 	meta.WriterVersion()
 	rdr.GetBloomFilterReader()
+	// Layout first: a corrupt file is reported as corrupt even when none of
+	// its columns is of a type this package reads.
+	if err := checkLayout(meta, size); err != nil {
+		return nil, nil, nil, nil, err
+	}
 	cols, skipped, err = mapSchema(meta.Schema)
 	if err != nil {
-		return nil, nil, nil, asCorrupt(err)
+		return nil, nil, nil, nil, asCorrupt(err)
 	}
-	if err := checkLayout(meta, size); err != nil {
-		return nil, nil, nil, err
-	}
-	return rdr, cols, skipped, nil
+	return rdr, cols, skipped, warnings, nil
 }
 
 // readProps are the reader properties of every file. A buffered stream
@@ -325,6 +335,19 @@ func (t *Table) Schema() columnar.Schema { return t.schema }
 // Skipped lists the dotted paths of nested or repeated leaf columns that the
 // table does not expose.
 func (t *Table) Skipped() []string { return t.skipped }
+
+// Warnings returns, for each file, what it holds that the table reads in
+// a lesser way than it was written (a column's unknown logical type read
+// as its physical type), prefixed by the file's path.
+func (t *Table) Warnings() []string {
+	var out []string
+	for _, f := range t.files {
+		for _, w := range f.warnings {
+			out = append(out, "parquet: "+f.path+": "+w)
+		}
+	}
+	return out
+}
 
 // RowCount returns the number of rows from metadata.
 func (t *Table) RowCount() int64 { return t.rows }

@@ -193,25 +193,15 @@ func (c *compactCopier) schemaElement() (schemaElem, error) {
 func (c *compactCopier) logicalMember() (member int16, known bool, err error) {
 	save := c.pos
 	defer func() { c.pos = save }()
-	err = c.nested(func() error {
-		var last int16
-		for {
-			t, id, err := c.field(last)
-			if err != nil || t == ctStop {
-				return err
-			}
-			last, member = id, id
-			known = t == ctStruct && knownLogical(id)
-			if known && (id == ltTime || id == ltTimestamp) {
-				if known, err = c.timeUnitKnown(); err != nil {
-					return err
-				}
-				continue
-			}
-			if err := c.skip(t, false); err != nil {
-				return err
-			}
+	err = c.fields(func(t byte, id int16) error {
+		member = id
+		known = t == ctStruct && knownLogical(id)
+		if known && (id == ltTime || id == ltTimestamp) {
+			var err error
+			known, err = c.timeUnitKnown()
+			return err
 		}
+		return c.skip(t, false)
 	})
 	return member, known, err
 }
@@ -219,33 +209,20 @@ func (c *compactCopier) logicalMember() (member int16, known bool, err error) {
 // timeUnitKnown reads a TimeType or TimestampType struct and reports
 // whether its unit is one of MILLIS (1), MICROS (2), NANOS (3).
 func (c *compactCopier) timeUnitKnown() (known bool, err error) {
-	err = c.nested(func() error {
-		var last int16
-		for {
-			t, id, err := c.field(last)
-			if err != nil || t == ctStop {
-				return err
-			}
-			last = id
-			if id == tmUnit && t == ctStruct {
-				save := c.pos
-				if err := c.skip(ctStruct, false); err != nil {
-					return err
-				}
-				end := c.pos
-				c.pos = save
-				u, uid, err := c.field(0)
-				if err != nil {
-					return err
-				}
-				known = u == ctStruct && uid >= 1 && uid <= 3
-				c.pos = end
-				continue
-			}
-			if err := c.skip(t, false); err != nil {
-				return err
-			}
+	err = c.fields(func(t byte, id int16) error {
+		if id != tmUnit || t != ctStruct {
+			return c.skip(t, false)
 		}
+		start := c.pos
+		if err := c.skip(ctStruct, false); err != nil {
+			return err
+		}
+		end := c.pos
+		c.pos = start
+		u, uid, err := c.field(0)
+		known = u == ctStruct && uid >= 1 && uid <= 3
+		c.pos = end
+		return err
 	})
 	return known, err
 }

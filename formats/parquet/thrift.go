@@ -191,19 +191,7 @@ func (c *compactCopier) skip(typ byte, inList bool) error {
 			return nil
 		})
 	case ctStruct:
-		return c.nested(func() error {
-			var last int16
-			for {
-				t, id, err := c.field(last)
-				if err != nil || t == ctStop {
-					return err
-				}
-				if err := c.skip(t, false); err != nil {
-					return err
-				}
-				last = id
-			}
-		})
+		return c.fields(func(t byte, _ int16) error { return c.skip(t, false) })
 	}
 	return c.errf("unknown Thrift type %d", typ)
 }
@@ -229,6 +217,24 @@ func (c *compactCopier) listHeader() (n int, elem byte, err error) {
 		return 0, 0, c.errf("list of %d elements, %d bytes left", size, c.remaining())
 	}
 	return int(size), elem, nil
+}
+
+// fields walks a struct, calling f for each field, which must consume the
+// field's value.
+func (c *compactCopier) fields(f func(typ byte, id int16) error) error {
+	return c.nested(func() error {
+		var last int16
+		for {
+			t, id, err := c.field(last)
+			if err != nil || t == ctStop {
+				return err
+			}
+			if err := f(t, id); err != nil {
+				return err
+			}
+			last = id
+		}
+	})
 }
 
 // nested runs f one nesting level deeper.

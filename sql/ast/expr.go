@@ -40,14 +40,12 @@ type TypedLit struct {
 	Val  string
 }
 
-// Interval is INTERVAL '1 day', INTERVAL 3 DAY, INTERVAL (x) HOUR or
-// INTERVAL '1' YEAR TO MONTH. Unit is upper case, "" when none was
-// written; To is the unit after TO, "" when none.
+// Interval is INTERVAL '1 day', INTERVAL 3 DAY or INTERVAL (x) HOUR.
+// Unit is upper case, "" when none was written.
 type Interval struct {
 	Span
 	Value Expr
 	Unit  string
-	To    string
 }
 
 // Param is a prepared-statement parameter: ? (Index 0, Name ""), $1 or

@@ -119,9 +119,6 @@ func (w *writer) expr(e Expr) {
 		if e.Unit != "" {
 			w.s(" ", e.Unit)
 		}
-		if e.To != "" {
-			w.s(" TO ", e.To)
-		}
 	case *Param:
 		switch {
 		case e.Name != "":

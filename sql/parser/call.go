@@ -63,6 +63,8 @@ func (p *parser) call(name ast.Name, s int) *ast.Func {
 	f.ExportState = p.acceptWord("EXPORT_STATE")
 	if p.acceptWord("OVER") {
 		f.Over = p.over()
+	} else if f.Nulls != ast.NullsDefault {
+		p.failMsg(s, "RESPECT/IGNORE NULLS is not supported for non-window functions")
 	}
 	f.Span = p.span(s)
 	return f

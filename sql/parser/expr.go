@@ -430,8 +430,8 @@ func (p *parser) primary() ast.Expr {
 	case tPosRef:
 		p.advance()
 		n, err := strconv.Atoi(t.val[1:])
-		if err != nil {
-			p.failAt(t, "column position out of range")
+		if err != nil || n < 1 {
+			p.failMsg(t.start, "positional reference "+t.val+" must be at least #1")
 		}
 		return &ast.PositionalRef{Span: p.span(s), Index: n}
 	case tQIdent:
@@ -739,8 +739,37 @@ func (p *parser) star(q ast.Name, s int) ast.Expr {
 			st.Like = p.like(nil, op, not, p.toks[p.i-1].start)
 		default:
 			st.Span = p.span(s)
+			p.checkStar(st)
 			return st
 		}
+	}
+}
+
+// checkStar rejects what DuckDB's parser rejects in * modifiers: a
+// column twice in EXCLUDE or REPLACE, or in both.
+func (p *parser) checkStar(st *ast.Star) {
+	excluded := map[string]bool{} // by the name as written (t.a and u.a differ)
+	for _, n := range st.Exclude {
+		var parts []string
+		for _, id := range n {
+			parts = append(parts, strings.ToLower(id.Name))
+		}
+		k := strings.Join(parts, ".")
+		if excluded[k] {
+			p.failMsg(n[0].Start, "duplicate entry "+quote(n.Last().Name)+" in EXCLUDE list")
+		}
+		excluded[k] = true
+	}
+	replaced := map[string]bool{}
+	for _, r := range st.Replace {
+		k := strings.ToLower(r.Alias.Name)
+		switch {
+		case replaced[k]:
+			p.failMsg(r.Alias.Start, "duplicate entry "+quote(r.Alias.Name)+" in REPLACE list")
+		case excluded[k]:
+			p.failMsg(r.Alias.Start, "column "+quote(r.Alias.Name)+" cannot occur in both EXCLUDE and REPLACE list")
+		}
+		replaced[k] = true
 	}
 }
 
@@ -837,8 +866,8 @@ func (p *parser) interval() ast.Expr {
 	if t := p.tok(); t.kind == tIdent && intervalUnits[strings.ToUpper(t.val)] {
 		iv.Unit = strings.ToUpper(p.advance().val)
 		if p.isWord("TO") && p.peek(1).kind == tIdent && intervalUnits[strings.ToUpper(p.peek(1).val)] {
-			p.advance()
-			iv.To = strings.ToUpper(p.advance().val)
+			// DuckDB rejects unit ranges in interval literals.
+			p.failMsg(p.toks[p.i-1].start, iv.Unit+" TO "+strings.ToUpper(p.peek(1).val)+" is not supported")
 		}
 	}
 	iv.Span = p.span(s)

@@ -99,6 +99,9 @@ func lex(src string) ([]token, error) {
 			if !ok {
 				return nil, errorAt(src, i, "unterminated quoted identifier")
 			}
+			if end == i+2 {
+				return nil, errorAt(src, i, "zero-length delimited identifier at or near "+quote(src[i:end]))
+			}
 			toks = append(toks, token{kind: tQIdent, val: val, start: i, end: end})
 			i = end
 		case c == '$':

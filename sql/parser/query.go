@@ -115,6 +115,21 @@ func (p *parser) with() *ast.With {
 		}
 		p.expectOp(")")
 		c.Span = p.span(cs)
+		for _, o := range w.CTEs {
+			if strings.EqualFold(o.Name.Name, c.Name.Name) {
+				p.failMsg(c.Name.Start, "duplicate WITH query name "+quote(c.Name.Name))
+			}
+		}
+		if q := c.Query; w.Recursive && q != nil {
+			if _, ok := q.Body.(*ast.SetOp); ok {
+				switch {
+				case q.Limit != nil || q.Offset != nil:
+					p.failMsg(c.Name.Start, "LIMIT or OFFSET in a recursive query is not allowed")
+				case q.OrderBy != nil:
+					p.failMsg(c.Name.Start, "ORDER BY in a recursive query is not allowed")
+				}
+			}
+		}
 		w.CTEs = append(w.CTEs, c)
 		if !p.acceptOp(",") {
 			break
@@ -199,6 +214,7 @@ func (p *parser) values() *ast.Values {
 	p.expectWord("VALUES")
 	v := &ast.Values{}
 	for {
+		rs := p.start()
 		p.expectOp("(")
 		var row []ast.Expr
 		for !p.isOp(")") {
@@ -208,6 +224,9 @@ func (p *parser) values() *ast.Values {
 			}
 		}
 		p.expectOp(")")
+		if len(v.Rows) > 0 && len(row) != len(v.Rows[0]) {
+			p.failMsg(rs, "VALUES lists must all be the same length")
+		}
 		v.Rows = append(v.Rows, row)
 		if !p.acceptOp(",") || p.listEnds() {
 			break
@@ -408,6 +427,9 @@ func (p *parser) groupingItem() ast.Expr {
 		if !p.acceptOp(",") {
 			break
 		}
+	}
+	if len(gs.Items) == 0 && kind != "GROUPING SETS" {
+		p.fail("")
 	}
 	p.expectOp(")")
 	gs.Span = p.span(s)

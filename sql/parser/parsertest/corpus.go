@@ -18,6 +18,9 @@ type Record struct {
 	// Error: the file expects the statement to fail (statement error,
 	// query … error): such records do not count as parser failures.
 	Error bool
+	// Expected is the error message an Error record expects (the text
+	// after its ----), "" when it names none.
+	Expected string
 }
 
 // DuckDBTests is where the DuckDB test files are read from, when present.
@@ -55,6 +58,7 @@ func File(path string) ([]Record, error) {
 		skip, skipNext bool
 		vars           []loopVar // innermost last
 		n              int
+		expecting      = -1 // index in out of the error record whose message follows
 	)
 	flush := func() {
 		if cur != nil && len(lines) > 0 {
@@ -68,11 +72,23 @@ func File(path string) ([]Record, error) {
 	for sc.Scan() {
 		n++
 		line := sc.Text()
+		if expecting >= 0 {
+			if strings.TrimSpace(line) != "" {
+				out[expecting].Expected = strings.TrimSpace(out[expecting].Expected + "\n" + line)
+				continue
+			}
+			expecting = -1
+		}
 		if cur != nil {
 			header := strings.HasPrefix(line, "statement ") || strings.HasPrefix(line, "query ")
 			switch {
 			case strings.TrimSpace(line) == "" || line == "----" || header:
+				wasErr := cur.Error && line == "----"
+				before := len(out)
 				flush()
+				if wasErr && len(out) > before {
+					expecting = len(out) - 1
+				}
 			case !strings.HasPrefix(line, "#"):
 				lines = append(lines, line)
 			}

@@ -5,6 +5,8 @@ import (
 	"runtime"
 	"runtime/metrics"
 	"sync/atomic"
+
+	"github.com/b2sql/b2sql/executor/memory"
 )
 
 // Budget enforces a memory limit on the operators that hold data (hash
@@ -67,3 +69,11 @@ type Budgeted interface {
 func (h *HashAgg) SetBudget(b *Budget)  { h.budget = b }
 func (s *Sort) SetBudget(b *Budget)     { s.budget = b }
 func (j *HashJoin) SetBudget(b *Budget) { j.budget = b }
+
+// MemoryUser is an operator that reserves what it holds from the query's
+// memory manager (and spills through it, if it can).
+type MemoryUser interface {
+	SetMemory(*memory.Manager)
+}
+
+func (s *Sort) SetMemory(m *memory.Manager) { s.mem = m }

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/executor/memory"
+	"github.com/b2sql/b2sql/executor/spill"
 	"github.com/b2sql/b2sql/index"
 )
 
@@ -24,6 +26,11 @@ type Sort struct {
 	perm   []int32
 	pos    int
 	out    *columnar.Batch
+
+	mem   *memory.Manager     // the query's (SetMemory); nil: no accounting
+	res   *memory.Reservation // what the held rows take
+	runs  []*spill.File       // sorted runs written out (sort_spill.go)
+	merge *runMerge           // the final merge of runs, read by Next
 }
 
 func (s *Sort) Types() []columnar.Type { return s.Input.Types() }
@@ -52,6 +59,9 @@ func (s *Sort) Open(ctx context.Context) error {
 		all = append(all, k.Expr.Type())
 	}
 	s.store = newRowStore(all)
+	s.removeRuns()
+	s.res = s.mem.Reserve("sort", memory.Spillable)
+	s.perm, s.pos = nil, 0
 	cols := make([]*columnar.Vector, len(all))
 	for {
 		b, err := s.Input.Next(ctx)
@@ -69,22 +79,32 @@ func (s *Sort) Open(ctx context.Context) error {
 			}
 			cols[s.nCols+i] = v
 		}
-		s.store.appendRows(b, cols)
-		if err := s.budget.Check(); err != nil {
-			return err
+		if s.res != nil {
+			if err := s.reserve(ctx, storeBytes(b, cols)); err != nil {
+				return err
+			}
 		}
+		s.store.appendRows(b, cols)
 	}
-	s.perm = make([]int32, s.store.n)
-	for i := range s.perm {
-		s.perm[i] = int32(i)
-	}
-	keys := s.store.cols[s.nCols:]
-	slices.SortStableFunc(s.perm, func(a, b int32) int { return compareRows(keys, s.Keys, int(a), int(b)) })
 	s.out = columnar.NewBatch(types, columnar.MaxBatch)
-	return nil
+	if len(s.runs) > 0 {
+		return s.startMerge(ctx) // sort_spill.go
+	}
+	perm, err := sortPerm(ctx, s.store.cols[s.nCols:], s.Keys, s.store.n)
+	s.perm = perm
+	return err
 }
 
 func (s *Sort) Next(ctx context.Context) (*columnar.Batch, error) {
+	if s.merge != nil {
+		if err := s.merge.next(ctx, s.out, columnar.MaxBatch); err != nil {
+			return nil, err
+		}
+		if s.out.Len == 0 {
+			return nil, io.EOF
+		}
+		return s.out, nil
+	}
 	if s.pos >= len(s.perm) {
 		return nil, io.EOF
 	}
@@ -102,7 +122,9 @@ func (s *Sort) gather(from, to int) {
 }
 
 func (s *Sort) Close() error {
-	s.store = nil
+	s.store, s.perm = nil, nil
+	s.removeRuns()
+	s.res.Free()
 	return s.Input.Close()
 }
 

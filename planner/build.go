@@ -3,11 +3,13 @@ package planner
 import (
 	"context"
 	"fmt"
+	"os"
 	"runtime"
 	"strings"
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/executor"
+	"github.com/b2sql/b2sql/executor/memory"
 	"github.com/b2sql/b2sql/index"
 )
 
@@ -19,15 +21,24 @@ type BuildOptions struct {
 	ScanRulesOff index.RuleSet
 	Analyze      bool // wrap operators to count rows and time (EXPLAIN ANALYZE)
 	// MemoryLimit > 0 makes the operators that hold data fail the query
-	// once the heap exceeds it (executor.Budget).
+	// once the heap exceeds it (executor.Budget), and is the limit of the
+	// query's memory manager (executor/memory); 0 means the default limit
+	// (memory.DefaultLimit), < 0 none.
 	MemoryLimit int64
+	// TempDirectory is where operators spill ("": the system's temp
+	// directory); MaxTempSize bounds the spill files (<= 0: no bound).
+	TempDirectory string
+	MaxTempSize   int64
 }
 
 // Built is a physical plan with the bookkeeping EXPLAIN ANALYZE reads.
 type Built struct {
-	Root  executor.Operator
-	scans map[executor.Operator]*index.ScanStats
-	ctes  []*executor.CTE // materialized WITH entries, shown before Root by Explain
+	Root executor.Operator
+	// Memory is the query's memory manager; the operators reserve from it
+	// and free on Close (EXPLAIN ANALYZE reads their peaks).
+	Memory *memory.Manager
+	scans  map[executor.Operator]*index.ScanStats
+	ctes   []*executor.CTE // materialized WITH entries, shown before Root by Explain
 }
 
 // ScanStats returns the counters of the scan operator op, if it is one.
@@ -38,7 +49,7 @@ func (b *Built) ScanStats(op executor.Operator) (*index.ScanStats, bool) {
 
 // Build turns an optimized logical plan into operators. It does no I/O.
 func Build(n Node, opts BuildOptions) (*Built, error) {
-	bd := &builder{opts: opts, built: &Built{scans: map[executor.Operator]*index.ScanStats{}}}
+	bd := &builder{opts: opts, built: &Built{scans: map[executor.Operator]*index.ScanStats{}, Memory: newManager(opts)}}
 	bd.reopens = reopens(n) // parallel_build.go
 	root, err := bd.build(n)
 	if err != nil {
@@ -82,7 +93,24 @@ func layout(cols []Column) map[ColID]int {
 	return m
 }
 
+// newManager makes the query's memory manager from the options.
+func newManager(opts BuildOptions) *memory.Manager {
+	limit := opts.MemoryLimit
+	if limit == 0 {
+		limit = memory.DefaultLimit()
+	}
+	temp := opts.TempDirectory
+	if temp == "" {
+		temp = os.TempDir()
+	}
+	memory.SetRuntimeBackstop(limit)
+	return memory.NewManager(limit, temp, opts.MaxTempSize)
+}
+
 func (bd *builder) wrap(op executor.Operator) executor.Operator {
+	if mu, ok := op.(executor.MemoryUser); ok {
+		mu.SetMemory(bd.built.Memory)
+	}
 	if bg, ok := op.(executor.Budgeted); ok && bd.opts.MemoryLimit > 0 {
 		if bd.budget == nil {
 			bd.budget = &executor.Budget{Limit: bd.opts.MemoryLimit}

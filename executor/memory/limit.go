@@ -84,21 +84,22 @@ var backstop struct {
 	set int64
 }
 
-// SetRuntimeBackstop raises the Go runtime's soft memory limit to limit
-// (never lowers it: several databases in one process each have a limit, and
-// the runtime has one), so that the collector works harder before the
-// process reaches the query limit. The reservations, not this, keep
+// SetRuntimeBackstop sets the Go runtime's soft memory limit
+// (debug.SetMemoryLimit) to the query limit, so that the collector works
+// harder before the process passes it (by a tenth): garbage the operators no longer hold
+// is not counted by reservations but is resident until collected. The
+// last limit set wins. It is a backstop: the reservations, not this, keep
 // queries within their limit.
 func SetRuntimeBackstop(limit int64) {
 	if limit <= 0 {
-		return
+		limit = math.MaxInt64
 	}
 	// A tiny query limit (tests use kilobytes) must not make the collector
 	// run continuously for the whole process.
-	limit = max(limit, 256<<20)
+	limit = max(limit+limit/10, 256<<20)
 	backstop.Lock()
 	defer backstop.Unlock()
-	if limit > backstop.set {
+	if limit != backstop.set {
 		backstop.set = limit
 		debug.SetMemoryLimit(limit)
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sync"
 	"sync/atomic"
+
+	"github.com/b2sql/b2sql/executor/spill"
 )
 
 // Manager accounts the memory one query's operators reserve against one
@@ -13,6 +15,7 @@ import (
 type Manager struct {
 	limit   int64  // bytes; <= 0: unlimited
 	tempDir string // where spill files go; "" disables spilling
+	maxTemp int64  // max_temp_directory_size (<= 0: none)
 
 	used atomic.Int64
 	peak atomic.Int64
@@ -21,10 +24,22 @@ type Manager struct {
 	held []*Reservation // every reservation taken, for Close and EXPLAIN ANALYZE
 }
 
-// NewManager returns a manager with the given limit (bytes, <= 0 for none)
-// and temp directory ("" to disable spilling).
-func NewManager(limit int64, tempDir string) *Manager {
-	return &Manager{limit: limit, tempDir: tempDir}
+// NewManager returns a manager with the given limit (bytes, <= 0 for none),
+// temp directory ("" to disable spilling) and max_temp_directory_size
+// (bytes, <= 0 for none).
+func NewManager(limit int64, tempDir string, maxTemp int64) *Manager {
+	return &Manager{limit: limit, tempDir: tempDir, maxTemp: maxTemp}
+}
+
+// SpillDir is where the query's operators spill.
+func (m *Manager) SpillDir() *spill.Dir { return spill.DirFor(m.tempDir) }
+
+// MaxTemp is max_temp_directory_size in bytes (<= 0: none).
+func (m *Manager) MaxTemp() int64 {
+	if m == nil {
+		return 0
+	}
+	return m.maxTemp
 }
 
 // Limit is the manager's limit in bytes (<= 0: none).

@@ -6,7 +6,7 @@ import (
 )
 
 func TestGrowSpillFail(t *testing.T) {
-	m := NewManager(1000, "/tmp/somewhere")
+	m := NewManager(1000, "/tmp/somewhere", 0)
 	sort := m.Reserve("sort", Spillable)
 	join := m.Reserve("nested loop join", false)
 	if err := sort.Grow(600); err != nil {
@@ -48,14 +48,14 @@ func TestGrowSpillFail(t *testing.T) {
 // With no temp directory, even a spillable operator fails; with nothing
 // held there is nothing to spill, so it fails too.
 func TestNoSpillWithoutTempDir(t *testing.T) {
-	m := NewManager(100, "")
+	m := NewManager(100, "", 0)
 	r := m.Reserve("sort", Spillable)
 	r.Grow(50)
 	var oom *OutOfMemory
 	if err := r.Grow(60); !errors.As(err, &oom) || oom.Need != 110 {
 		t.Fatalf("got %v", err)
 	}
-	m2 := NewManager(100, "/tmp")
+	m2 := NewManager(100, "/tmp", 0)
 	r2 := m2.Reserve("sort", Spillable)
 	if err := r2.Grow(101); !errors.As(err, &oom) {
 		t.Fatalf("got %v", err)
@@ -71,7 +71,7 @@ func TestNilAllowsEverything(t *testing.T) {
 	r.Shrink(5)
 	r.Free()
 	m.Close()
-	u := NewManager(0, "").Reserve("x", false)
+	u := NewManager(0, "", 0).Reserve("x", false)
 	if err := u.Grow(1 << 60); err != nil {
 		t.Fatal(err)
 	}

@@ -11,10 +11,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/executor/memory"
+	"github.com/b2sql/b2sql/internal/leakcheck"
 )
 
 type sortRow struct {
@@ -170,11 +170,7 @@ func TestSortCancelMidSpill(t *testing.T) {
 	if e, _ := os.ReadDir(tmp); len(e) != 0 {
 		t.Fatalf("spill files left: %v", e)
 	}
-	deadline := time.Now().Add(time.Second)
-	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
-	}
-	if n := runtime.NumGoroutine(); n > before {
+	if n := leakcheck.Goroutines(before); n > before {
 		t.Fatalf("%d goroutines, %d before", n, before)
 	}
 }

@@ -10,10 +10,10 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/dict"
+	"github.com/b2sql/b2sql/internal/leakcheck"
 )
 
 var testTypes = []columnar.Type{
@@ -299,11 +299,7 @@ func TestCancelMidSpill(t *testing.T) {
 	if e := entries(t, tmp); len(e) != 0 {
 		t.Fatalf("left behind: %v", e)
 	}
-	deadline := time.Now().Add(time.Second)
-	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
-	}
-	if n := runtime.NumGoroutine(); n > before {
+	if n := leakcheck.Goroutines(before); n > before {
 		t.Fatalf("%d goroutines, %d before", n, before)
 	}
 }

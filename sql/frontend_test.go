@@ -89,6 +89,41 @@ func TestFrontEndCoverage(t *testing.T) {
 	}
 }
 
+// TestNothingAcceptedIsLost: every statement of the repository's own test
+// files (tests/, testdata/slt) that the old front end parses, the new
+// parser parses too (records that expect an error are left out: there the
+// new parser may reject at parse time what the binder rejects today, as
+// DuckDB's parser does, e.g. VALUES lists of different lengths).
+func TestNothingAcceptedIsLost(t *testing.T) {
+	var recs []parsertest.Record
+	for _, dir := range []string{"../tests", "../testdata/slt"} {
+		r, err := parsertest.Records(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs = append(recs, r...)
+	}
+	if len(recs) < 1000 {
+		t.Fatalf("only %d records read", len(recs))
+	}
+	accepted := 0
+	for _, r := range recs {
+		if r.Error {
+			continue
+		}
+		for _, src := range Split(r.SQL) {
+			if oldParse(src) != nil {
+				continue
+			}
+			accepted++
+			if _, err := parser.Parse(src.Text); err != nil {
+				t.Errorf("%s:%d: the old front end parses this, the new parser does not: %v\n%s", r.File, r.Line, err, src.Text)
+			}
+		}
+	}
+	t.Logf("%d statements the old front end parses, all parsed by the new parser", accepted)
+}
+
 var lineCol = regexp.MustCompile(`^line \d+:\d+: `)
 
 // failureClass is an error message without its position.
@@ -163,4 +198,29 @@ func TestParserErrorsDuckDBExpects(t *testing.T) {
 		}
 	}
 	t.Logf("%d of %d statements DuckDB rejects with a Parser Error are rejected", rejected, want)
+}
+
+// TestSyntaxErrorsOfTests: the syntax errors the repository's .test files
+// expect (statement error … syntax error …) are what the new parser says,
+// message and position.
+func TestSyntaxErrorsOfTests(t *testing.T) {
+	recs, err := parsertest.Records("../tests")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, r := range recs {
+		if !r.Error || !strings.Contains(r.Expected, "syntax error") {
+			continue
+		}
+		n++
+		_, err := parser.ParseScript(r.SQL)
+		switch {
+		case err == nil:
+			t.Logf("%s:%d: parses; the binder must reject it (%s)", r.File, r.Line, r.Expected)
+		case !strings.Contains(err.Error(), r.Expected):
+			t.Errorf("%s:%d: got %q, the test expects %q", r.File, r.Line, err, r.Expected)
+		}
+	}
+	t.Logf("%d records expect a syntax error", n)
 }

@@ -268,7 +268,7 @@ func (p *parser) frame() *ast.Frame {
 		case p.acceptWords("NO", "OTHERS"):
 			f.Exclude = "NO OTHERS"
 		default:
-			p.fail("expected CURRENT ROW, GROUP, TIES or NO OTHERS")
+			p.fail("expected EXCLUDE CURRENT ROW, GROUP, TIES or NO OTHERS")
 		}
 	}
 	f.Span = p.span(s)

@@ -113,9 +113,15 @@
 //
 // Every error is an *Error with the byte offset and line:column of the
 // token it is about: "syntax error at or near "FROM"", followed, where it
-// helps, by what was expected ("expected an expression after "+"",
-// "expected ")""); at the end of the input "syntax error at end of
-// input"; an unterminated string, quoted identifier or comment is
-// reported at its start. Nesting deeper than 1000 levels is an error, not
+// helps, by what was expected in parentheses (as the rest of b2sql's
+// messages): "(expected an expression after "+")", "(expected ")")"; at
+// the end of the input "syntax error at end of input (the statement is
+// incomplete)" or what it still expected; an unterminated string, quoted
+// identifier or comment is reported at its start. Some checks DuckDB's
+// parser makes are made here too, with DuckDB's wording: VALUES lists of
+// one length, no duplicate WITH names, no ORDER BY/LIMIT in a recursive
+// UNION, no column twice in * EXCLUDE/REPLACE or in both, #n ≥ 1, IGNORE
+// NULLS only with OVER, no INTERVAL unit ranges (YEAR TO MONTH), no
+// empty ROLLUP/CUBE, no "" identifier. Nesting deeper than 1000 levels is an error, not
 // a stack overflow.
 package parser

@@ -171,7 +171,7 @@ func (p *parser) failAt(t token, want string) {
 		}
 	}
 	if want != "" {
-		msg += ": " + want
+		msg += " (" + want + ")"
 	}
 	panic(bail{errorAt(p.src, t.start, msg)})
 }

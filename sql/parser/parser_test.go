@@ -248,20 +248,20 @@ func TestKeywordsAsNames(t *testing.T) {
 // TestErrors checks messages and positions (line:column, in runes).
 func TestErrors(t *testing.T) {
 	cases := []struct{ in, want string }{
-		{"SELECT 1 +", `line 1:11: syntax error at end of input: expected an expression after "+"`},
-		{"SELECT 1 + FROM t", `line 1:12: syntax error at or near "FROM": expected an expression after "+"`},
-		{"SELECT a FROM t WHERE", `line 1:22: syntax error at end of input: expected an expression after "WHERE"`},
+		{"SELECT 1 +", `line 1:11: syntax error at end of input (expected an expression after "+")`},
+		{"SELECT 1 + FROM t", `line 1:12: syntax error at or near "FROM" (expected an expression after "+")`},
+		{"SELECT a FROM t WHERE", `line 1:22: syntax error at end of input (expected an expression after "WHERE")`},
 		{"SELECT 'abc", `line 1:8: unterminated quoted string`},
 		{"SELECT 1\n  /* never closed", `line 2:3: unterminated comment`},
 		{"SELECT \"x", `line 1:8: unterminated quoted identifier`},
-		{"SELECT (1, 2", `line 1:13: syntax error at end of input: expected ")"`},
-		{"SELECT f(1", `line 1:11: syntax error at end of input: expected ")"`},
-		{"SELEC 1", `line 1:1: syntax error at or near "SELEC": expected a statement`},
+		{"SELECT (1, 2", `line 1:13: syntax error at end of input (expected ")")`},
+		{"SELECT f(1", `line 1:11: syntax error at end of input (expected ")")`},
+		{"SELEC 1", `line 1:1: syntax error at or near "SELEC" (expected a statement)`},
 		{"SELECT 1 FROM t t2 t3", `line 1:20: syntax error at or near "t3"`},
-		{"SELECT é FROM t WHERE x = = 1", `line 1:27: syntax error at or near "=": expected an expression after "="`},
-		{"SELECT 1;\nSELECT 2 +;", `line 2:11: syntax error at or near ";": expected an expression after "+"`},
-		{"SELECT a FROM t JOIN u", `line 1:23: syntax error at end of input: expected ON or USING`},
-		{"SELECT CASE WHEN a THEN 1", `line 1:26: syntax error at end of input: expected END`},
+		{"SELECT é FROM t WHERE x = = 1", `line 1:27: syntax error at or near "=" (expected an expression after "=")`},
+		{"SELECT 1;\nSELECT 2 +;", `line 2:11: syntax error at or near ";" (expected an expression after "+")`},
+		{"SELECT a FROM t JOIN u", `line 1:23: syntax error at end of input (expected ON or USING)`},
+		{"SELECT CASE WHEN a THEN 1", `line 1:26: syntax error at end of input (expected END)`},
 		{"SELECT '1' YEAR", `line 1:12: syntax error at or near "YEAR"`},
 		{"SELECT INTERVAL '2 10' YEARS TO MONTHS", `line 1:24: YEARS TO MONTHS is not supported`},
 		{"SELECT * FROM (VALUES (1, 2), (3))", `line 1:31: VALUES lists must all be the same length`},
@@ -271,7 +271,7 @@ func TestErrors(t *testing.T) {
 		{"SELECT #0", `line 1:8: positional reference #0 must be at least #1`},
 		{"SELECT 1 AS \"\"", `line 1:13: zero-length delimited identifier at or near "\"\""`},
 		{"SELECT 1 GROUP BY ROLLUP ()", `line 1:27: syntax error at or near ")"`},
-		{"SELECT x IS 3", `line 1:13: syntax error at or near "3": expected NULL, TRUE, FALSE, UNKNOWN or DISTINCT FROM after IS`},
+		{"SELECT x IS 3", `line 1:13: syntax error at or near "3" (expected NULL, TRUE, FALSE, UNKNOWN or DISTINCT FROM after IS)`},
 	}
 	for _, c := range cases {
 		t.Run(c.in, func(t *testing.T) {

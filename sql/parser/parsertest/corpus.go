@@ -142,6 +142,10 @@ func File(path string) ([]Record, error) {
 			}
 			cur = &Record{File: path, Line: n, Error: len(fields) > 1 && fields[1] == "error" ||
 				fields[0] == "query" && len(fields) > 2 && fields[len(fields)-1] == "error"}
+			if fields[0] == "statement" && cur.Error {
+				// b2sql's files write the expected message on the header line.
+				cur.Expected = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), "statement error"))
+			}
 		}
 	}
 	flush()

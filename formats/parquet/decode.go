@@ -50,9 +50,9 @@ func (d *decoder) want(spec index.ScanSpec, i int) {
 // from its converted dictionary, integers without a dictionary but with
 // DELTA_BINARY_PACKED pages by codeReader's delta decoder (delta.go),
 // anything else through arrow-go's typed reader.
-func (d *decoder) open(rgr *file.RowGroupReader, cc *metadata.ColumnChunkMetaData, leaf int) (coded bool, err error) {
+func (d *decoder) open(pf *pqFile, rgr *file.RowGroupReader, cc *metadata.ColumnChunkMetaData, leaf int) (coded bool, err error) {
 	if d.useCodeReader(cc) {
-		pages, err := rgr.GetColumnPageReader(leaf)
+		pages, err := openPages(rgr, leaf)
 		if err != nil {
 			return false, err
 		}
@@ -61,7 +61,7 @@ func (d *decoder) open(rgr *file.RowGroupReader, cc *metadata.ColumnChunkMetaDat
 		return d.wantsStrCodes() && cc.HasDictionaryPage(), nil
 	}
 	d.coded = false
-	d.rdr, err = rgr.Column(leaf)
+	d.rdr, _, err = openColumn(pf, rgr, leaf)
 	return false, err
 }
 

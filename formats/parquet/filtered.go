@@ -92,11 +92,10 @@ func (fc *fcol) open(pf *pqFile, rgr *file.RowGroupReader, cc *metadata.ColumnCh
 	d := &fc.dec
 	leaf := d.c.leaf
 	if d.useCodeReader(cc) {
-		pr, err := rgr.GetColumnPageReader(leaf)
+		fc.pager, err = openPages(rgr, leaf)
 		if err != nil {
 			return false, err
 		}
-		fc.pager = &countingPager{PageReader: pr}
 		d.cr.reset(fc.pager, d.c, cc.NumValues(), cc.HasDictionaryPage(), rgr.MetaData().Schema.Column(leaf).MaxDefinitionLevel())
 		d.coded = true
 		return d.wantsStrCodes() && cc.HasDictionaryPage(), nil

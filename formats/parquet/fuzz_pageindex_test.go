@@ -84,6 +84,9 @@ func FuzzParquetPageIndex(f *testing.F) {
 	for _, s := range pageIndexSeeds(f) {
 		f.Add(s)
 	}
+	for _, b := range corpusBytes(16 << 10) { // bloom filters and page indexes of other writers
+		f.Add(b)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		tb, err := openBytes("fuzz.parquet", data)
 		if err != nil {

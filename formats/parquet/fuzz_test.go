@@ -1,11 +1,14 @@
 package parquet
 
 import (
+	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -68,6 +71,9 @@ func FuzzParquetFooter(f *testing.F) {
 	}
 	f.Add([]byte("PAR1PAR1"))
 	f.Add([]byte("PAR1\x00\x00\x00\x00PAR1"))
+	for _, b := range corpusBytes(64 << 10) {
+		f.Add(b)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		tb, err := openBytes("fuzz.parquet", data)
 		if err != nil {
@@ -82,6 +88,66 @@ func FuzzParquetFooter(f *testing.F) {
 		if err := scanEverything(tb, 1); err != nil {
 			checkCorrupt(t, err)
 		}
+	})
+}
+
+// corpusBytes returns the files of the corpus (files/ and bad/) of at most
+// limit bytes, as fuzz seeds; none when the corpus is absent.
+func corpusBytes(limit int64) [][]byte {
+	dir := findCorpus()
+	if dir == "" {
+		return nil
+	}
+	var out [][]byte
+	for _, sub := range []string{"files", "bad"} {
+		paths, _ := filepath.Glob(filepath.Join(dir, sub, "*.parquet"))
+		for _, p := range paths {
+			if st, err := os.Stat(p); err == nil && st.Size() <= limit {
+				if b, err := os.ReadFile(p); err == nil {
+					out = append(out, b)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// FuzzFooterThrift checks footers (thrift.go, footer.go) on arbitrary
+// bytes: no panic, allocation bounded by the input, and a footer it
+// accepts and re-encodes (unknown logical types left out) is accepted
+// again unchanged, with the same warnings.
+func FuzzFooterThrift(f *testing.F) {
+	for _, b := range corpusBytes(64 << 10) {
+		if len(b) >= 12 {
+			n := int(binary.LittleEndian.Uint32(b[len(b)-8:]))
+			if n <= len(b)-12 {
+				f.Add(b[len(b)-8-n : len(b)-8])
+			}
+		}
+	}
+	f.Add([]byte{0x15, 0x00, 0x19, 0x1c, 0x00})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		out, warn, err := checkFooter(data)
+		runtime.ReadMemStats(&after)
+		if a := after.TotalAlloc - before.TotalAlloc; a > uint64(8*len(data)+64<<10) {
+			t.Fatalf("allocated %d bytes for a %d-byte footer", a, len(data))
+		}
+		if err != nil {
+			if !errors.Is(err, ErrCorrupt) {
+				t.Fatalf("error does not wrap ErrCorrupt: %v", err)
+			}
+			return
+		}
+		if len(out) > len(data) {
+			t.Fatalf("re-encoded footer grew from %d to %d bytes", len(data), len(out))
+		}
+		out2, warn2, err := checkFooter(out)
+		if err != nil || !bytes.Equal(out2, out) || len(warn2) != 0 {
+			t.Fatalf("re-encoded footer checks differently: %v (%d warnings, then %d)", err, len(warn), len(warn2))
+		}
+		_, _ = newFileMetaData(out)
 	})
 }
 

@@ -288,7 +288,7 @@ func (w *worker) unit(tk *task, out chan<- item) (err error) {
 				return where(i, asCorrupt(err))
 			}
 			bytes += cc.TotalCompressedSize()
-			coded, err := w.decs[i].open(rgr, cc, s.cols[i].leaf)
+			coded, err := w.decs[i].open(pf, rgr, cc, s.cols[i].leaf)
 			if err != nil {
 				return where(i, asCorrupt(err))
 			}

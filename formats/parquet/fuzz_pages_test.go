@@ -1,0 +1,300 @@
+package parquet
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/schema"
+
+	"github.com/b2sql/b2sql/columnar"
+)
+
+// Page decoders, fuzzed one encoding at a time: a fuzz input is a
+// dictionary page (possibly empty: none) and one data page, with the
+// physical type, encoding, value count and nullability as parameters;
+// fakePager hands them to the same decoders a scan uses (arrow-go's typed
+// readers and this package's codeReader for dictionaries and
+// DELTA_BINARY_PACKED integers). Seeds are the decompressed pages of the
+// corpus's files (../shared/parquet-testing), taken at test time.
+
+// fakePager is a file.PageReader over pages held in memory.
+type fakePager struct {
+	pages []file.Page
+	i     int
+	cur   file.Page
+}
+
+func (p *fakePager) SetMaxPageHeaderSize(int) {}
+func (p *fakePager) Page() file.Page          { return p.cur }
+func (p *fakePager) Err() error               { return nil }
+func (p *fakePager) Close() error             { return nil }
+func (p *fakePager) Reset(parquet.BufferedReader, int64, compress.Compression, *file.CryptoContext) {
+}
+func (p *fakePager) Next() bool {
+	if p.i >= len(p.pages) {
+		p.cur = nil
+		return false
+	}
+	p.cur, p.i = p.pages[p.i], p.i+1
+	return true
+}
+func (p *fakePager) GetDictionaryPage() (*file.DictionaryPage, error) {
+	if len(p.pages) > 0 {
+		if d, ok := p.pages[0].(*file.DictionaryPage); ok {
+			return d, nil
+		}
+	}
+	return nil, nil
+}
+func (p *fakePager) SeekToPageWithRow(int64) error { return errors.New("fakePager: no seek") }
+
+// pageInput is one fuzz input of the page decoders.
+type pageInput struct {
+	phys     parquet.Type
+	typeLen  int
+	enc      parquet.Encoding
+	nvals    int
+	optional bool
+	dict     []byte // dictionary page (PLAIN); nil: none
+	data     []byte // data page (v1: levels then values)
+}
+
+// fuzzPhys maps a fuzz byte to a physical type (and FLBA length).
+func fuzzPhys(b uint8) (parquet.Type, int) {
+	switch b % 8 {
+	case 0:
+		return parquet.Types.Boolean, 0
+	case 1:
+		return parquet.Types.Int32, 0
+	case 2:
+		return parquet.Types.Int64, 0
+	case 3:
+		return parquet.Types.Int96, 0
+	case 4:
+		return parquet.Types.Float, 0
+	case 5:
+		return parquet.Types.Double, 0
+	case 6:
+		return parquet.Types.ByteArray, 0
+	}
+	return parquet.Types.FixedLenByteArray, 1 + int(b/8)%16
+}
+
+// maxFuzzValues bounds a page's value count, so that one input's output
+// (the decoded vectors) stays small whatever the header says.
+const maxFuzzValues = 4096
+
+// decodePageInput decodes in through arrow-go's reader (coded false) or
+// codeReader (coded true), every row, and returns the first error.
+func decodePageInput(in pageInput, coded bool) (err error) {
+	defer recoverCorrupt(&err)
+	rep := parquet.Repetitions.Required
+	maxDef := int16(0)
+	if in.optional {
+		rep, maxDef = parquet.Repetitions.Optional, 1
+	}
+	node, err := schema.NewPrimitiveNode("x", rep, in.phys, -1, int32(in.typeLen))
+	if err != nil {
+		return err
+	}
+	descr := schema.NewColumn(node, maxDef, 0)
+	c, err := mapColumn(descr)
+	if err != nil {
+		return err
+	}
+	c.maxDef = maxDef
+	fake := &fakePager{}
+	pager := &countingPager{PageReader: fake, phys: in.phys} // as every scan reads pages
+	if in.dict != nil {
+		n := in.nvals
+		fake.pages = append(fake.pages, file.NewDictionaryPage(memory.NewBufferBytes(in.dict), int32(n), parquet.Encodings.Plain))
+	}
+	fake.pages = append(fake.pages, file.NewDataPageV1(memory.NewBufferBytes(in.data), int32(in.nvals), in.enc,
+		parquet.Encodings.RLE, parquet.Encodings.RLE, int32(len(in.data))))
+	d := &decoder{c: &c}
+	rows := int64(in.nvals)
+	if coded {
+		d.cr.reset(pager, &c, rows, in.dict != nil, maxDef)
+		d.coded = true
+	} else {
+		//lint:ignore SA1019 see openColumn
+		d.rdr = file.NewColumnReader(descr, pager, bufferPool, nil)
+	}
+	defer d.close()
+	v := columnar.NewVector(c.field.Type, 1024)
+	var valid columnar.Bitmap
+	var arena []byte
+	for done := int64(0); done < rows; {
+		n := int(min(1024, rows-done))
+		v.Reset(n)
+		got, vb, ab, err := d.read(v, n, valid, arena[:0])
+		valid, arena = vb, ab
+		if err != nil {
+			return err
+		}
+		if got != n {
+			return d.shortChunk(done+int64(got), rows)
+		}
+		for i := 0; i < n; i++ {
+			_ = v.Value(i)
+		}
+		done += int64(n)
+	}
+	return nil
+}
+
+// checkPageInput runs in through both decoders under the fuzz bounds: no
+// panic, at most pageAllocPerByte allocated per input byte plus a
+// constant, and pageTimeLimit per input.
+func checkPageInput(t *testing.T, in pageInput) {
+	if in.nvals < 0 || in.nvals > maxFuzzValues {
+		return
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	start := time.Now()
+	for _, coded := range []bool{false, true} {
+		if err := decodePageInput(in, coded); err != nil {
+			if containsPanic(err) {
+				t.Fatalf("coded=%v: recovered panic: %v", coded, err)
+			}
+		}
+	}
+	runtime.ReadMemStats(&after)
+	if el := time.Since(start); el > pageTimeLimit {
+		t.Fatalf("%v to decode %d bytes", el, len(in.data)+len(in.dict))
+	}
+	if a := after.TotalAlloc - before.TotalAlloc; a > uint64(pageAllocPerByte*(len(in.data)+len(in.dict))+pageAllocBase) {
+		t.Fatalf("allocated %d bytes for %d input bytes", a, len(in.data)+len(in.dict))
+	}
+}
+
+const (
+	pageAllocPerByte = 64
+	pageAllocBase    = 8 << 20
+	pageTimeLimit    = 2 * time.Second
+)
+
+func containsPanic(err error) bool { return strings.Contains(err.Error(), "panic") }
+
+// corpusPages returns the decompressed pages of the small corpus files
+// whose encoding is enc, as fuzz inputs (nothing when the corpus is
+// absent).
+func corpusPages(f *testing.F, enc parquet.Encoding) []pageInput {
+	dir := findCorpus()
+	if dir == "" {
+		return nil
+	}
+	paths, _ := filepath.Glob(filepath.Join(dir, "files", "*.parquet"))
+	var out []pageInput
+	for _, path := range paths {
+		if st, err := os.Stat(path); err != nil || st.Size() > 128<<10 {
+			continue
+		}
+		out = append(out, filePages(path, enc)...)
+	}
+	return out
+}
+
+// filePages collects the first pages of each flat column chunk of path
+// encoded as enc (a dictionary-encoded chunk gives its dictionary page).
+func filePages(path string, enc parquet.Encoding) (out []pageInput) {
+	defer func() { _ = recover() }()
+	tb, err := Open(path)
+	if err != nil {
+		return nil
+	}
+	defer tb.Close()
+	pf := tb.files[0]
+	for rg := 0; rg < pf.rdr.NumRowGroups() && rg < 2; rg++ {
+		rgr := pf.rdr.RowGroup(rg)
+		for _, c := range tb.cols {
+			pr, err := rgr.GetColumnPageReader(c.leaf)
+			if err != nil {
+				continue
+			}
+			var dict []byte
+			for k := 0; k < 3 && pr.Next(); k++ {
+				switch pg := pr.Page().(type) {
+				case *file.DictionaryPage:
+					dict = append([]byte(nil), pg.Data()...)
+				case *file.DataPageV1:
+					if pe := parquet.Encoding(pg.Encoding()); pe == enc || (enc == parquet.Encodings.RLEDict && pe == parquet.Encodings.PlainDict) {
+						in := pageInput{phys: c.phys, enc: pe, nvals: int(pg.NumValues()), optional: c.maxDef > 0,
+							data: append([]byte(nil), pg.Data()...)}
+						if c.phys == parquet.Types.FixedLenByteArray {
+							in.typeLen = pf.meta.Schema.Column(c.leaf).TypeLength()
+						}
+						if in.enc == parquet.Encodings.RLEDict || in.enc == parquet.Encodings.PlainDict {
+							in.dict = dict
+						}
+						out = append(out, in)
+					}
+				}
+			}
+			pr.Close()
+		}
+	}
+	return out
+}
+
+// fuzzPages is the body of every page-encoding fuzz target.
+func fuzzPages(f *testing.F, enc parquet.Encoding, dict bool) {
+	for _, in := range corpusPages(f, enc) {
+		f.Add(physByte(in.phys, in.typeLen), uint16(in.nvals), in.optional, in.dict, in.data)
+	}
+	f.Add(uint8(1), uint16(3), true, []byte{1, 0, 0, 0, 2, 0, 0, 0}, []byte{2, 0, 0, 0, 3, 5, 1, 1})
+	f.Fuzz(func(t *testing.T, phys uint8, nvals uint16, optional bool, dictPage, data []byte) {
+		p, tl := fuzzPhys(phys)
+		in := pageInput{phys: p, typeLen: tl, enc: enc, nvals: int(nvals), optional: optional, data: data}
+		if dict {
+			in.dict = dictPage
+			if in.dict == nil {
+				in.dict = []byte{}
+			}
+		}
+		checkPageInput(t, in)
+	})
+}
+
+// physByte is the fuzz byte fuzzPhys maps to phys.
+func physByte(phys parquet.Type, typeLen int) uint8 {
+	switch phys {
+	case parquet.Types.Boolean:
+		return 0
+	case parquet.Types.Int32:
+		return 1
+	case parquet.Types.Int64:
+		return 2
+	case parquet.Types.Int96:
+		return 3
+	case parquet.Types.Float:
+		return 4
+	case parquet.Types.Double:
+		return 5
+	case parquet.Types.ByteArray:
+		return 6
+	}
+	return uint8(7 + 8*((typeLen-1)%16))
+}
+
+func FuzzPagePlain(f *testing.F)     { fuzzPages(f, parquet.Encodings.Plain, false) }
+func FuzzPageRLE(f *testing.F)       { fuzzPages(f, parquet.Encodings.RLE, false) }
+func FuzzPageDict(f *testing.F)      { fuzzPages(f, parquet.Encodings.RLEDict, true) }
+func FuzzPageDeltaInts(f *testing.F) { fuzzPages(f, parquet.Encodings.DeltaBinaryPacked, false) }
+func FuzzPageDeltaLength(f *testing.F) {
+	fuzzPages(f, parquet.Encodings.DeltaLengthByteArray, false)
+}
+func FuzzPageDeltaByteArray(f *testing.F) { fuzzPages(f, parquet.Encodings.DeltaByteArray, false) }
+func FuzzPageByteStreamSplit(f *testing.F) {
+	fuzzPages(f, parquet.Encodings.ByteStreamSplit, false)
+}

@@ -52,7 +52,7 @@ func (d *decoder) want(spec index.ScanSpec, i int) {
 // anything else through arrow-go's typed reader.
 func (d *decoder) open(pf *pqFile, rgr *file.RowGroupReader, cc *metadata.ColumnChunkMetaData, leaf int) (coded bool, err error) {
 	if d.useCodeReader(cc) {
-		pages, err := openPages(rgr, leaf)
+		pages, err := openPages(pf, rgr, leaf)
 		if err != nil {
 			return false, err
 		}

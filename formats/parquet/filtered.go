@@ -92,7 +92,7 @@ func (fc *fcol) open(pf *pqFile, rgr *file.RowGroupReader, cc *metadata.ColumnCh
 	d := &fc.dec
 	leaf := d.c.leaf
 	if d.useCodeReader(cc) {
-		fc.pager, err = openPages(rgr, leaf)
+		fc.pager, err = openPages(pf, rgr, leaf)
 		if err != nil {
 			return false, err
 		}

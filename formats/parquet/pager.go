@@ -122,7 +122,7 @@ func (p *countingPager) GetDictionaryPage() (*file.DictionaryPage, error) {
 // arrow-go's NewColumnReader is marked deprecated because its buffer pool
 // must hold *memory.Buffer values; the file reader's own pool does.
 func openColumn(pf *pqFile, rgr *file.RowGroupReader, leaf int) (file.ColumnChunkReader, *countingPager, error) {
-	cp, err := openPages(rgr, leaf)
+	cp, err := openPages(pf, rgr, leaf)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -134,8 +134,14 @@ func openColumn(pf *pqFile, rgr *file.RowGroupReader, leaf int) (file.ColumnChun
 
 // openPages opens the pages of leaf in a row group through a countingPager:
 // every column chunk is read through one.
-func openPages(rgr *file.RowGroupReader, leaf int) (*countingPager, error) {
-	pr, err := rgr.GetColumnPageReader(leaf)
+func openPages(pf *pqFile, rgr *file.RowGroupReader, leaf int) (*countingPager, error) {
+	var pr file.PageReader
+	var err error
+	if pf.legacyV2 {
+		pr, err = legacyPages(pf, rgr, leaf)
+	} else {
+		pr, err = rgr.GetColumnPageReader(leaf)
+	}
 	if err != nil {
 		return nil, err
 	}

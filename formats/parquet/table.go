@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -43,6 +44,10 @@ type pqFile struct {
 	// warnings: what the file holds that is read in a lesser way than it
 	// was written (an unknown logical type read as its physical type).
 	warnings []string
+	// src reads the file's bytes; legacyV2: its writer mislabels
+	// compressed V2 pages (legacy.go).
+	src      io.ReaderAt
+	legacyV2 bool
 }
 
 // unit is one row group: the scan's unit of work, pruning and parallelism.
@@ -118,7 +123,8 @@ func openBytes(name string, data []byte) (*Table, error) {
 		return nil, fileError(name, err)
 	}
 	t := &Table{name: stem(name)}
-	f := &pqFile{path: name, size: int64(len(data)), rdr: rdr, meta: rdr.MetaData(), warnings: warnings}
+	f := &pqFile{path: name, size: int64(len(data)), rdr: rdr, meta: rdr.MetaData(), warnings: warnings,
+		src: bytes.NewReader(data), legacyV2: legacyV2(rdr.MetaData())}
 	if err := t.addFile(f, cols, skipped); err != nil {
 		return nil, err
 	}
@@ -176,7 +182,8 @@ func openFile(path string) (pf *pqFile, cols []column, skipped []string, err err
 	if err != nil {
 		return nil, nil, nil, fileError(path, err)
 	}
-	return &pqFile{path: path, size: st.Size(), f: f, rdr: rdr, meta: rdr.MetaData(), warnings: warnings}, cols, skipped, nil
+	return &pqFile{path: path, size: st.Size(), f: f, rdr: rdr, meta: rdr.MetaData(), warnings: warnings,
+		src: f, legacyV2: legacyV2(rdr.MetaData())}, cols, skipped, nil
 }
 
 // readFooter parses the footer of r (size bytes) and maps its schema;

@@ -21,6 +21,7 @@ type compactCopier struct {
 	pos   int
 	out   []byte
 	depth int
+	hdr   int // position of the last field header read
 }
 
 // Thrift compact-protocol type ids.
@@ -79,6 +80,7 @@ func (c *compactCopier) varint() (int64, error) {
 // field reads a field header: its type (ctStop at the end of a struct)
 // and id, given the id of the previous field.
 func (c *compactCopier) field(last int16) (typ byte, id int16, err error) {
+	c.hdr = c.pos
 	b, err := c.byte1()
 	if err != nil || b&0x0f == ctStop { // Thrift reads any type-0 header as the end
 		return ctStop, 0, err

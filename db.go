@@ -110,7 +110,12 @@ func (db *DB) clampThreads(n int) int {
 	if n <= cpus {
 		return n
 	}
-	msg := fmt.Sprintf("threads = %d exceeds the %d CPUs this process may use (%s); using %d", n, cpus, why, cpus)
+	db.warnOnce(fmt.Sprintf("threads = %d exceeds the %d CPUs this process may use (%s); using %d", n, cpus, why, cpus))
+	return cpus
+}
+
+// warnOnce hands msg to the WithWarnings function the first time it comes.
+func (db *DB) warnOnce(msg string) {
 	db.mu.Lock()
 	first := !db.warned[msg]
 	db.warned[msg] = true
@@ -118,7 +123,6 @@ func (db *DB) clampThreads(n int) int {
 	if first && db.warn != nil {
 		db.warn(msg)
 	}
-	return cpus
 }
 
 func (db *DB) threads() int {

@@ -105,5 +105,14 @@ func (db *DB) openConfined(path string) (planner.Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	return openPath(p)
+	t, err := openPath(p)
+	// A table that reads something in a lesser way than it was written
+	// (a Parquet column's unknown logical type read as its physical type)
+	// says so through WithWarnings.
+	if w, ok := t.(interface{ Warnings() []string }); ok && err == nil {
+		for _, msg := range w.Warnings() {
+			db.warnOnce(msg)
+		}
+	}
+	return t, err
 }

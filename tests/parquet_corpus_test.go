@@ -40,6 +40,30 @@ func parquetCorpus(t *testing.T) string {
 	}
 }
 
+// TestParquetCorpusWarning: a column whose logical type the reader does
+// not know reads as its physical type, and the DB's warning function hears
+// of it, once, naming the file and the column.
+func TestParquetCorpusWarning(t *testing.T) {
+	path := filepath.Join(parquetCorpus(t), "files", "unknown-logical-type.parquet")
+	var warnings []string
+	db, err := b2sql.Open("", b2sql.WithWarnings(func(msg string) { warnings = append(warnings, msg) }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for range 2 {
+		got, err := queryAll(t, db, "SELECT count(*) FROM '"+path+"'")
+		if err != nil || !slices.Equal(got, []string{"3"}) {
+			t.Fatalf("count(*) = %q, %v; DuckDB: 3", got, err)
+		}
+	}
+	if len(warnings) != 1 || !strings.Contains(warnings[0], path) ||
+		!strings.Contains(warnings[0], `column "column with unknown type": unknown logical type`) ||
+		!strings.Contains(warnings[0], "read as its physical type BYTE_ARRAY") {
+		t.Fatalf("warnings %q; want one naming the file and the column", warnings)
+	}
+}
+
 func TestParquetCorpusSQL(t *testing.T) {
 	corpus := parquetCorpus(t)
 	db, err := b2sql.Open("")

@@ -1,0 +1,433 @@
+package csv
+
+import (
+	"math"
+	"strconv"
+	"unsafe"
+
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/internal/strftime"
+)
+
+// A converter turns the text of one column into values of its type, as
+// DuckDB casts text: integers and decimals with optional sign and
+// surrounding spaces, DOUBLE with strconv's syntax (and the decimal
+// separator option), BOOLEAN from true/false/t/f/1/0 (any case), DATE and
+// TIMESTAMP in ISO 8601 or the dateformat/timestampformat given, TIME as
+// H:M[:S[.f]].
+type converter struct {
+	t      columnar.Type
+	date   *strftime.Format // nil: ISO
+	ts     *strftime.Format // nil: ISO
+	decSep byte             // '.' unless decimal_separator says otherwise
+}
+
+// str views b as a string without copying; the string must not outlive b.
+func str(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
+
+// trimSpace drops the spaces DuckDB's casts ignore around a number.
+func trimSpace(b []byte) []byte {
+	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t') {
+		b = b[1:]
+	}
+	for len(b) > 0 && (b[len(b)-1] == ' ' || b[len(b)-1] == '\t') {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+// parseInt reads a base-10 int64 with an optional sign.
+func parseInt(b []byte) (int64, bool) {
+	if len(b) == 0 {
+		return 0, false
+	}
+	neg := false
+	switch b[0] {
+	case '-':
+		neg, b = true, b[1:]
+	case '+':
+		b = b[1:]
+	}
+	if len(b) == 0 || len(b) > 19 {
+		if len(b) > 19 {
+			// Leading zeros may still make it fit.
+			for len(b) > 19 && b[0] == '0' {
+				b = b[1:]
+			}
+			if len(b) > 19 {
+				return 0, false
+			}
+		} else {
+			return 0, false
+		}
+	}
+	var u uint64
+	for _, c := range b {
+		d := c - '0'
+		if d > 9 {
+			return 0, false
+		}
+		u = u*10 + uint64(d)
+	}
+	if len(b) == 19 && u < 1e18 {
+		return 0, false // wrapped
+	}
+	if neg {
+		if u > 1<<63 {
+			return 0, false
+		}
+		return -int64(u), true
+	}
+	if u > math.MaxInt64 {
+		return 0, false
+	}
+	return int64(u), true
+}
+
+// parseUint reads a base-10 uint64.
+func parseUint(b []byte) (uint64, bool) {
+	if len(b) > 0 && b[0] == '+' {
+		b = b[1:]
+	}
+	u, err := strconv.ParseUint(str(b), 10, 64)
+	return u, err == nil
+}
+
+// parseFloat reads a DOUBLE.
+func parseFloat(b []byte, sep byte) (float64, bool) {
+	if sep != '.' && sep != 0 {
+		var tmp [64]byte
+		if len(b) > len(tmp) {
+			return 0, false
+		}
+		n := copy(tmp[:], b)
+		for i := range n {
+			switch tmp[i] {
+			case sep:
+				tmp[i] = '.'
+			case '.':
+				return 0, false
+			}
+		}
+		b = tmp[:n]
+	}
+	for _, c := range b {
+		if c == '_' || c == 'x' || c == 'X' {
+			return 0, false
+		}
+	}
+	f, err := strconv.ParseFloat(str(b), 64)
+	if err != nil {
+		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+			return f, true // ±Inf or 0, as DuckDB rounds
+		}
+		return 0, false
+	}
+	return f, true
+}
+
+// parseBool reads true/false/t/f/1/0 in any case.
+func parseBool(b []byte) (bool, bool) {
+	switch len(b) {
+	case 1:
+		switch b[0] {
+		case 't', 'T', '1':
+			return true, true
+		case 'f', 'F', '0':
+			return false, true
+		}
+	case 4:
+		if b[0]|0x20 == 't' && b[1]|0x20 == 'r' && b[2]|0x20 == 'u' && b[3]|0x20 == 'e' {
+			return true, true
+		}
+	case 5:
+		if b[0]|0x20 == 'f' && b[1]|0x20 == 'a' && b[2]|0x20 == 'l' && b[3]|0x20 == 's' && b[4]|0x20 == 'e' {
+			return false, true
+		}
+	}
+	return false, false
+}
+
+// parseDecimal reads a decimal into an int64 scaled by 10^scale, rounding
+// half away from zero past the scale; false if it needs more than prec
+// digits.
+func parseDecimal(b []byte, prec, scale int, sep byte) (int64, bool) {
+	if len(b) == 0 {
+		return 0, false
+	}
+	neg := false
+	switch b[0] {
+	case '-':
+		neg, b = true, b[1:]
+	case '+':
+		b = b[1:]
+	}
+	var v int64
+	intDigits, frac := 0, 0
+	seenSep, any := false, false
+	round := false
+	for i, c := range b {
+		switch {
+		case c >= '0' && c <= '9':
+			any = true
+			if !seenSep {
+				if v == 0 && c == '0' {
+					continue
+				}
+				intDigits++
+				if intDigits > prec-scale {
+					return 0, false
+				}
+				v = v*10 + int64(c-'0')
+				continue
+			}
+			if frac < scale {
+				v = v*10 + int64(c-'0')
+				frac++
+			} else if frac == scale {
+				round = c >= '5'
+				frac++
+			}
+		case c == sep && !seenSep:
+			seenSep = true
+		case c == 'e' || c == 'E':
+			f, ok := parseFloat(b, sep)
+			if !ok {
+				return 0, false
+			}
+			_ = i
+			s := f * math.Pow10(scale)
+			if neg {
+				s = -s
+			}
+			r := math.Round(s)
+			if math.Abs(r) >= math.Pow10(prec) {
+				return 0, false
+			}
+			return int64(r), true
+		default:
+			return 0, false
+		}
+	}
+	if !any {
+		return 0, false
+	}
+	for ; frac < scale; frac++ {
+		v *= 10
+	}
+	if round {
+		v++
+	}
+	if prec < 19 && v >= int64(math.Pow10(prec)) {
+		return 0, false
+	}
+	if neg {
+		v = -v
+	}
+	return v, true
+}
+
+// parseISODate reads YYYY-MM-DD quickly, falling back to columnar's
+// general date syntax.
+func parseISODate(b []byte) (int64, bool) {
+	if len(b) == 10 && b[4] == '-' && b[7] == '-' {
+		y, ok1 := digits4(b[0:4])
+		m, ok2 := digits2(b[5:7])
+		d, ok3 := digits2(b[8:10])
+		if ok1 && ok2 && ok3 && m >= 1 && m <= 12 && d >= 1 && d <= daysIn(y, m) {
+			return daysFromCivil(y, m, d), true
+		}
+		return 0, false
+	}
+	if !looksDate(b) {
+		return 0, false
+	}
+	return columnar.ParseDate(string(b))
+}
+
+// looksDate is a cheap test that b may be a date or timestamp text (a
+// digit first, then a '-' within the first 7 bytes), so that other text
+// does not go through the slow general parser.
+func looksDate(b []byte) bool {
+	if len(b) < 8 || b[0] < '0' || b[0] > '9' {
+		if len(b) < 8 || b[0] != '-' {
+			return false
+		}
+	}
+	for i := 1; i < 8 && i < len(b); i++ {
+		if b[i] == '-' {
+			return true
+		}
+	}
+	return false
+}
+
+// parseISOTimestamp reads YYYY-MM-DD[ T]HH:MM:SS[.ffffff] quickly,
+// falling back to columnar's general syntax (offsets, unpadded fields).
+func parseISOTimestamp(b []byte) (int64, bool) {
+	if len(b) >= 19 && b[4] == '-' && b[7] == '-' && (b[10] == ' ' || b[10] == 'T') && b[13] == ':' && b[16] == ':' {
+		y, ok1 := digits4(b[0:4])
+		m, ok2 := digits2(b[5:7])
+		d, ok3 := digits2(b[8:10])
+		hh, ok4 := digits2(b[11:13])
+		mm, ok5 := digits2(b[14:16])
+		ss, ok6 := digits2(b[17:19])
+		if ok1 && ok2 && ok3 && ok4 && ok5 && ok6 && m >= 1 && m <= 12 && d >= 1 && d <= daysIn(y, m) && hh < 24 && mm < 60 && ss < 60 {
+			rest := b[19:]
+			var frac int64
+			if len(rest) > 0 && rest[0] == '.' {
+				n := 0
+				rest = rest[1:]
+				for len(rest) > 0 && rest[0] >= '0' && rest[0] <= '9' {
+					if n < 6 {
+						frac = frac*10 + int64(rest[0]-'0')
+					}
+					n++
+					rest = rest[1:]
+				}
+				if n == 0 {
+					return 0, false
+				}
+				for ; n < 6; n++ {
+					frac *= 10
+				}
+			}
+			if len(rest) == 0 {
+				days := daysFromCivil(y, m, d)
+				return days*columnar.MicrosPerDay + int64(hh)*3600e6 + int64(mm)*60e6 + int64(ss)*1e6 + frac, true
+			}
+		}
+	}
+	if !looksDate(b) {
+		return 0, false
+	}
+	us, _, ok := columnar.ParseTimestamp(string(b))
+	return us, ok
+}
+
+func digits2(b []byte) (int, bool) {
+	a, c := b[0]-'0', b[1]-'0'
+	return int(a)*10 + int(c), a <= 9 && c <= 9
+}
+
+func digits4(b []byte) (int, bool) {
+	x, ok1 := digits2(b[0:2])
+	y, ok2 := digits2(b[2:4])
+	return x*100 + y, ok1 && ok2
+}
+
+func daysIn(y, m int) int {
+	switch m {
+	case 2:
+		if y%4 == 0 && (y%100 != 0 || y%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
+}
+
+// daysFromCivil is the days since 1970-01-01 of a proleptic Gregorian
+// date (Howard Hinnant's algorithm).
+func daysFromCivil(y, m, d int) int64 {
+	if m <= 2 {
+		y--
+	}
+	era := y / 400
+	if y < 0 && y%400 != 0 {
+		era--
+	}
+	yoe := y - era*400
+	mp := (m + 9) % 12
+	doy := (153*mp+2)/5 + d - 1
+	doe := yoe*365 + yoe/4 - yoe/100 + doy
+	return int64(era)*146097 + int64(doe) - 719468
+}
+
+// parseTime reads a time of day (no date part).
+func parseTime(b []byte) (int64, bool) {
+	if len(b) < 3 || b[0] < '0' || b[0] > '9' {
+		return 0, false
+	}
+	for _, c := range b {
+		if c == '-' || c == '/' {
+			return 0, false
+		}
+	}
+	return columnar.ParseTime(str(b))
+}
+
+// convertInto sets row r of v from text b; false if b is not a value of
+// v's type.
+func (c *converter) convertInto(v *columnar.Vector, r int, b []byte) bool {
+	switch c.t.ID {
+	case columnar.Varchar, columnar.Blob:
+		v.Bytes[r] = b
+		return true
+	case columnar.Bool:
+		x, ok := parseBool(trimSpace(b))
+		v.Bools[r] = x
+		return ok
+	case columnar.Int8, columnar.Int16, columnar.Int32, columnar.Int64, columnar.Uint8, columnar.Uint16, columnar.Uint32:
+		x, ok := parseInt(trimSpace(b))
+		if !ok {
+			return false
+		}
+		if lo, hi := c.t.IntRange(); x < lo || x > hi {
+			return false
+		}
+		v.Ints[r] = x
+		return true
+	case columnar.Uint64:
+		x, ok := parseUint(trimSpace(b))
+		v.Uints[r] = x
+		return ok
+	case columnar.Float32, columnar.Float64:
+		x, ok := parseFloat(trimSpace(b), c.decSep)
+		if c.t.ID == columnar.Float32 {
+			x = float64(float32(x))
+		}
+		v.Floats[r] = x
+		return ok
+	case columnar.Decimal:
+		x, ok := parseDecimal(trimSpace(b), int(c.t.Precision), int(c.t.Scale), c.decSep)
+		v.Ints[r] = x
+		return ok
+	case columnar.Date:
+		var x int64
+		var ok bool
+		if c.date != nil {
+			x, ok = c.date.ParseDays(b)
+		} else {
+			x, ok = parseISODate(trimSpace(b))
+		}
+		v.Ints[r] = x
+		return ok
+	case columnar.Timestamp:
+		var x int64
+		var ok bool
+		if c.ts != nil {
+			x, ok = c.ts.ParseMicros(b)
+		} else {
+			x, ok = parseISOTimestamp(trimSpace(b))
+		}
+		v.Ints[r] = x
+		return ok
+	case columnar.Time:
+		x, ok := parseTime(trimSpace(b))
+		v.Ints[r] = x
+		return ok
+	}
+	return false
+}
+
+// supported reports whether a column may be read as t.
+func supported(t columnar.Type) bool {
+	switch t.ID {
+	case columnar.Null, columnar.Interval:
+		return false
+	}
+	return true
+}

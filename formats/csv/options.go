@@ -1,0 +1,118 @@
+package csv
+
+import "github.com/b2sql/b2sql/columnar"
+
+// Options are read_csv's named options, with DuckDB's names and meaning.
+// The zero value detects everything. A field whose Set flag is false is
+// left to the sniffer.
+type Options struct {
+	Delim   Opt[byte] // delim / sep
+	Quote   Opt[byte] // 0: no quoting
+	Escape  Opt[byte] // 0: none; == Quote: RFC 4180 doubling
+	Comment Opt[byte] // 0: none
+	Header  Opt[bool]
+	// NewLine is "", "\n", "\r\n" or "\r" (new_line).
+	NewLine string
+	// Skip is the number of lines to skip before the header (skip).
+	Skip int
+	// NullStr lists the texts that read as NULL (nullstr); nil means the
+	// empty field only.
+	NullStr []string
+	// Columns, when set, gives every column's name and type (columns): no
+	// type detection, and a header (if any) gives no names.
+	Columns []Column
+	// Types overrides detected types by column name (types/dtypes as a
+	// struct) or, when TypesByPos is set, by position (a list).
+	Types      map[string]columnar.Type
+	TypesByPos []columnar.Type
+	// Names renames the first len(Names) columns (names).
+	Names []string
+	// DateFormat and TimestampFormat are strftime formats (dateformat,
+	// timestampformat); "" means ISO 8601 or detection.
+	DateFormat      string
+	TimestampFormat string
+	// DecimalSep is ',' or '.' (decimal_separator); 0 means '.'.
+	DecimalSep byte
+	// AutoDetect false turns the sniffer off (auto_detect = false): the
+	// dialect is RFC 4180 with ',' unless given, and Columns must be set.
+	AutoDetect Opt[bool]
+	// SampleSize is the number of rows the sniffer reads (sample_size);
+	// 0 means 20480, -1 the whole file.
+	SampleSize int
+	// AllVarchar reads every column as VARCHAR (all_varchar).
+	AllVarchar bool
+	// IgnoreErrors drops rows that do not parse (ignore_errors); with
+	// StoreRejects (store_rejects) they are kept in Table.Rejects.
+	IgnoreErrors bool
+	StoreRejects bool
+	// NullPadding reads missing trailing fields as NULL (null_padding).
+	NullPadding bool
+	// MaxLineSize bounds a record's length in bytes (max_line_size); 0
+	// means 2,000,000 as DuckDB.
+	MaxLineSize int
+	// Compression is "auto" (by extension, the default ""), "none",
+	// "gzip" or "zstd".
+	Compression string
+	// Filename adds a VARCHAR column "filename" holding each row's file
+	// path (filename = true).
+	Filename bool
+	// Parallel false reads each file with one reader (parallel = false).
+	Parallel Opt[bool]
+}
+
+// Opt is an option value that may be unset.
+type Opt[T any] struct {
+	V   T
+	Set bool
+}
+
+// Some returns a set option.
+func Some[T any](v T) Opt[T] { return Opt[T]{V: v, Set: true} }
+
+// Column is a column name and type.
+type Column struct {
+	Name string
+	Type columnar.Type
+}
+
+const (
+	defaultSample  = 20480
+	defaultMaxLine = 2000000
+)
+
+func (o *Options) sampleRows() int {
+	switch {
+	case o.SampleSize < 0:
+		return -1
+	case o.SampleSize == 0:
+		return defaultSample
+	}
+	return o.SampleSize
+}
+
+func (o *Options) maxLine() int {
+	if o.MaxLineSize > 0 {
+		return o.MaxLineSize
+	}
+	return defaultMaxLine
+}
+
+func (o *Options) decSep() byte {
+	if o.DecimalSep == 0 {
+		return '.'
+	}
+	return o.DecimalSep
+}
+
+// isNull reports whether field f is one of the NULL texts.
+func (o *Options) isNull(f []byte) bool {
+	if o.NullStr == nil {
+		return len(f) == 0
+	}
+	for _, s := range o.NullStr {
+		if string(f) == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,451 @@
+package csv
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/index"
+	"github.com/b2sql/b2sql/internal/strftime"
+)
+
+// Table is one CSV file, or several read with the first one's dialect and
+// columns, seen as one table. It implements the planner's Table and
+// UnitScanner interfaces: an uncompressed file is read in parallel byte
+// ranges (chunks) that start on record boundaries; a compressed file is
+// one unit read as a stream. Safe for concurrent scans.
+type Table struct {
+	name    string
+	opts    Options
+	sniffed *Sniffed
+	schema  columnar.Schema
+	convs   []converter
+	files   []*file
+	// chunkSize is the nominal size of a parallel range.
+	chunkSize int64
+
+	// mem holds the data of a table opened from bytes (tests, fuzzing).
+	mem []byte
+
+	mu      sync.Mutex
+	rejects []Reject
+}
+
+// file is one file of a table and its chunk boundaries, found lazily and
+// in order (boundary k+1 is searched from boundary k).
+type file struct {
+	path string
+	size int64
+	comp string
+
+	mu     sync.Mutex
+	f      *os.File
+	bounds []bound // bounds[k]: where chunk k starts
+}
+
+// bound is a record boundary: its offset and the line number of the
+// record that starts there.
+type bound struct {
+	off  int64
+	line int64
+}
+
+// DefaultChunkSize is the nominal byte size of a parallel range.
+const DefaultChunkSize = 8 << 20
+
+// sampleBytes bounds what the sniffer reads: the rows of the sample, or
+// this many bytes, whichever comes first.
+const sampleBytes = 8 << 20
+
+// Open sniffs the first of paths (or uses the options' columns) and opens
+// every path as one table with those columns. The table's name is the
+// first file's stem.
+func Open(paths []string, o Options) (*Table, error) {
+	if len(paths) == 0 {
+		return nil, fmt.Errorf("csv: no files: %w", os.ErrNotExist)
+	}
+	t := &Table{name: stem(paths[0]), opts: o, chunkSize: DefaultChunkSize}
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, fmt.Errorf("csv: %w", err)
+		}
+		if st.IsDir() {
+			return nil, fmt.Errorf("csv: %s is a directory", p)
+		}
+		var head [4]byte
+		if f, err := os.Open(p); err == nil {
+			n, _ := io.ReadFull(f, head[:])
+			f.Close()
+			comp, err := compressionOf(p, o.Compression, head[:n])
+			if err != nil {
+				return nil, err
+			}
+			t.files = append(t.files, &file{path: p, size: st.Size(), comp: comp})
+		} else {
+			return nil, fmt.Errorf("csv: %w", err)
+		}
+	}
+	n := sampleBytes
+	if o.SampleSize < 0 {
+		n = 64 << 20
+	}
+	f0 := t.files[0]
+	sample, eof, err := readPrefix(f0.path, f0.comp, n)
+	if err != nil {
+		return nil, fmt.Errorf("csv: %s: %w", f0.path, err)
+	}
+	sn, err := sniff(sample, &o, eof)
+	if err != nil {
+		return nil, fmt.Errorf("csv: %s: %w", f0.path, err)
+	}
+	return t, t.init(sn)
+}
+
+// OpenBytes opens in-memory CSV data as a table (for tests and fuzzing):
+// the data is written nowhere; name is used in errors.
+func openBytes(name string, data []byte, o Options) (*Table, error) {
+	sn, err := sniff(data, &o, true)
+	if err != nil {
+		return nil, fmt.Errorf("csv: %s: %w", name, err)
+	}
+	t := &Table{name: stem(name), opts: o, chunkSize: DefaultChunkSize}
+	t.files = []*file{{path: name, size: int64(len(data))}}
+	t.mem = data
+	return t, t.init(sn)
+}
+
+// init sets the schema and converters from what the sniffer found.
+func (t *Table) init(sn *Sniffed) error {
+	t.sniffed = sn
+	for i, c := range sn.Columns {
+		if !supported(c.Type) {
+			return fmt.Errorf("%w: column %q: type %s cannot be read from CSV", ErrOption, c.Name, c.Type)
+		}
+		cv := converter{t: c.Type, decSep: t.opts.decSep()}
+		var err error
+		if f := sn.DateFormat[i]; f != "" {
+			if cv.date, err = strftime.Parse(f); err != nil {
+				return fmt.Errorf("%w: dateformat: %w", ErrOption, err)
+			}
+		}
+		if f := sn.TimestampFormat[i]; f != "" {
+			if cv.ts, err = strftime.Parse(f); err != nil {
+				return fmt.Errorf("%w: timestampformat: %w", ErrOption, err)
+			}
+		}
+		t.convs = append(t.convs, cv)
+		t.schema = append(t.schema, columnar.Field{Name: c.Name, Type: c.Type, Nullable: true})
+	}
+	if t.opts.Filename {
+		t.schema = append(t.schema, columnar.Field{Name: "filename", Type: columnar.TVarchar})
+	}
+	return nil
+}
+
+// stem is a path's base name without extensions ("data/x.csv.gz" → "x").
+func stem(p string) string {
+	base := filepath.Base(strings.TrimRight(p, `/\`))
+	if i := strings.IndexByte(base, '.'); i > 0 {
+		base = base[:i]
+	}
+	return base
+}
+
+// Name returns the table's default name (the first file's stem).
+func (t *Table) Name() string { return t.name }
+
+// Schema returns the columns (and "filename" last with that option).
+func (t *Table) Schema() columnar.Schema { return t.schema }
+
+// Sniffed returns what the sniffer found (or the options fixed).
+func (t *Table) Sniffed() *Sniffed { return t.sniffed }
+
+// Files returns the table's file paths.
+func (t *Table) Files() []string {
+	out := make([]string, len(t.files))
+	for i, f := range t.files {
+		out[i] = f.path
+	}
+	return out
+}
+
+// Rejects returns the rows dropped so far by ignore_errors with
+// store_rejects, in no particular order across parallel chunks.
+func (t *Table) Rejects() []Reject {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return append([]Reject(nil), t.rejects...)
+}
+
+func (t *Table) addReject(r Reject) {
+	t.mu.Lock()
+	t.rejects = append(t.rejects, r)
+	t.mu.Unlock()
+}
+
+// Close closes the open files. It is safe to call more than once.
+func (t *Table) Close() error {
+	for _, f := range t.files {
+		f.mu.Lock()
+		if f.f != nil {
+			f.f.Close()
+			f.f = nil
+		}
+		f.mu.Unlock()
+	}
+	return nil
+}
+
+// parallel reports whether file f is read in byte ranges.
+func (t *Table) parallel(f *file) bool {
+	if t.opts.Parallel.Set && !t.opts.Parallel.V {
+		return false
+	}
+	return f.comp == "" && t.mem == nil
+}
+
+// ScanUnits returns one unit per chunk of every uncompressed file, and one
+// per compressed file, in file order. spec.Threads and spec.Limit are
+// ignored.
+func (t *Table) ScanUnits(ctx context.Context, spec index.ScanSpec) ([]func(ctx context.Context) (columnar.Reader, error), error) {
+	if err := t.checkCols(spec.Cols); err != nil {
+		return nil, err
+	}
+	var out []func(ctx context.Context) (columnar.Reader, error)
+	for _, f := range t.files {
+		f := f
+		if !t.parallel(f) {
+			out = append(out, func(ctx context.Context) (columnar.Reader, error) {
+				return t.streamReader(f, spec.Cols)
+			})
+			continue
+		}
+		n := max(1, (f.size+t.chunkSize-1)/t.chunkSize)
+		for k := range n {
+			out = append(out, func(ctx context.Context) (columnar.Reader, error) {
+				buf, b, err := t.chunk(f, int(k))
+				if err != nil {
+					return nil, err
+				}
+				r := t.newReader(f, spec.Cols, buf, b.line, nil)
+				r.pooled = true
+				return r, nil
+			})
+		}
+	}
+	if spec.Stats != nil {
+		spec.Stats.UnitName = "chunks"
+		spec.Stats.UnitsTotal += int64(len(out))
+	}
+	return out, nil
+}
+
+// Scan reads the table's units one after the other.
+func (t *Table) Scan(ctx context.Context, spec index.ScanSpec) (columnar.Reader, error) {
+	units, err := t.ScanUnits(ctx, spec)
+	if err != nil {
+		return nil, err
+	}
+	s := columnar.Schema{}
+	for _, c := range spec.Cols {
+		s = append(s, t.schema[c])
+	}
+	return &seqReader{units: units, schema: s, limit: spec.Limit}, nil
+}
+
+func (t *Table) checkCols(cols []int) error {
+	for _, c := range cols {
+		if c < 0 || c >= len(t.schema) {
+			return fmt.Errorf("csv: %s: scan of column %d, table has %d", t.name, c, len(t.schema))
+		}
+	}
+	return nil
+}
+
+// seqReader chains unit readers.
+type seqReader struct {
+	units  []func(ctx context.Context) (columnar.Reader, error)
+	cur    columnar.Reader
+	schema columnar.Schema
+	limit  int64
+	done   int64
+}
+
+func (r *seqReader) Schema() columnar.Schema { return r.schema }
+
+func (r *seqReader) Next(ctx context.Context) (*columnar.Batch, error) {
+	for {
+		if r.limit >= 0 && r.done >= r.limit {
+			return nil, io.EOF
+		}
+		if r.cur == nil {
+			if len(r.units) == 0 {
+				return nil, io.EOF
+			}
+			cur, err := r.units[0](ctx)
+			if err != nil {
+				return nil, err
+			}
+			r.cur, r.units = cur, r.units[1:]
+		}
+		b, err := r.cur.Next(ctx)
+		if err == io.EOF {
+			r.cur.Close()
+			r.cur = nil
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		r.done += int64(b.Live())
+		return b, nil
+	}
+}
+
+func (r *seqReader) Close() error {
+	if r.cur != nil {
+		r.cur.Close()
+		r.cur = nil
+	}
+	r.units = nil
+	return nil
+}
+
+// dataStart returns where f's records start: after a UTF-8 BOM, the
+// skipped lines and the header.
+func (t *Table) dataStart(prefix []byte) (off int64, line int64) {
+	p := 0
+	if bytes.HasPrefix(prefix, []byte("\xef\xbb\xbf")) {
+		p = 3
+	}
+	line = 1
+	for k := 0; k < t.opts.Skip && p < len(prefix); k++ {
+		i := bytes.IndexByte(prefix[p:], '\n')
+		if i < 0 {
+			p = len(prefix)
+			break
+		}
+		p += i + 1
+		line++
+	}
+	if t.sniffed.Header && p < len(prefix) {
+		lx := newLexer(t.sniffed.Dialect)
+		for p < len(prefix) {
+			next, _, comment, _ := lx.record(prefix, p, nil)
+			p = next
+			line++
+			if !comment {
+				break
+			}
+		}
+	}
+	return int64(p), line
+}
+
+// chunk returns the bytes of chunk k of f (whole records) and its start.
+func (t *Table) chunk(f *file, k int) ([]byte, bound, error) {
+	f.mu.Lock()
+	if f.f == nil {
+		h, err := os.Open(f.path)
+		if err != nil {
+			f.mu.Unlock()
+			return nil, bound{}, fmt.Errorf("csv: %w", err)
+		}
+		f.f = h
+	}
+	if len(f.bounds) == 0 {
+		head := make([]byte, min(f.size, 1<<20))
+		n, err := f.f.ReadAt(head, 0)
+		if err != nil && err != io.EOF {
+			f.mu.Unlock()
+			return nil, bound{}, fmt.Errorf("csv: %s: %w", f.path, err)
+		}
+		off, line := t.dataStart(head[:n])
+		f.bounds = append(f.bounds, bound{off, line})
+	}
+	for len(f.bounds) <= k {
+		_, err := t.nextBound(f, nil)
+		if err != nil {
+			f.mu.Unlock()
+			return nil, bound{}, err
+		}
+	}
+	start := f.bounds[k]
+	if len(f.bounds) > k+1 {
+		end := f.bounds[k+1].off
+		f.mu.Unlock()
+		buf := getBuf(int(end - start.off))
+		if _, err := f.f.ReadAt(buf, start.off); err != nil && err != io.EOF {
+			return nil, bound{}, fmt.Errorf("csv: %s: %w", f.path, err)
+		}
+		return buf, start, nil
+	}
+	defer f.mu.Unlock()
+	buf, err := t.nextBound(f, []byte{})
+	return buf, start, err
+}
+
+// nextBound finds the boundary after the last known one (f.mu held) by
+// reading the chunk it starts; keep non-nil asks for the chunk's bytes.
+func (t *Table) nextBound(f *file, keep []byte) ([]byte, error) {
+	last := f.bounds[len(f.bounds)-1]
+	k := int64(len(f.bounds) - 1)
+	target := (k + 1) * t.chunkSize
+	if last.off >= f.size {
+		f.bounds = append(f.bounds, bound{f.size, last.line})
+		return keep[:0:0], nil
+	}
+	want := max(target, last.off+1) - last.off
+	limit := want + int64(t.opts.maxLine())
+	buf := getBuf(int(min(want+64<<10, f.size-last.off)))
+	for {
+		n, err := f.f.ReadAt(buf, last.off)
+		if err != nil && err != io.EOF {
+			return nil, fmt.Errorf("csv: %s: %w", f.path, err)
+		}
+		buf = buf[:n]
+		eof := last.off+int64(n) >= f.size
+		at, recs, ok, unterminated := t.sniffed.Dialect.boundary(buf, int(min(want, int64(n))), eof)
+		if unterminated {
+			return nil, &RecordError{File: f.path, Line: last.line + recs, Err: ErrMalformed, Msg: "unterminated quoted field at the end of the file"}
+		}
+		if ok {
+			b := bound{last.off + int64(at), last.line + recs}
+			f.bounds = append(f.bounds, b)
+			if keep != nil {
+				return buf[:at], nil
+			}
+			putBuf(buf)
+			return nil, nil
+		}
+		if int64(len(buf)) >= limit {
+			return nil, &RecordError{File: f.path, Line: last.line, Err: ErrLineSize, Msg: fmt.Sprintf("no record ends within max_line_size (%d bytes) after byte %d", t.opts.maxLine(), last.off+want)}
+		}
+		putBuf(buf)
+		buf = getBuf(int(min(int64(len(buf))*2, f.size-last.off, limit)))
+	}
+}
+
+// bufPool recycles chunk buffers (a chunk's strings live in its buffer
+// until its reader is closed).
+var bufPool sync.Pool
+
+func getBuf(n int) []byte {
+	if p, ok := bufPool.Get().(*[]byte); ok && cap(*p) >= n {
+		return (*p)[:n]
+	}
+	return make([]byte, n)
+}
+
+func putBuf(b []byte) {
+	if cap(b) >= 1<<20 {
+		bufPool.Put(&b)
+	}
+}

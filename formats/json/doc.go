@@ -1,0 +1,33 @@
+// Package json reads and writes JSON files with DuckDB's options and
+// semantics (read_json, read_json_auto, read_ndjson, COPY … TO 'x.json').
+//
+// A file holds newline-delimited values (one per line), one top-level
+// array of values, or values one after the other in any layout
+// ("unstructured"); Options.Format says which, or the first bytes tell
+// (detectFormat). With records (the default when every sampled value is an
+// object) each object is a row and its keys are columns, in the order they
+// are first seen in the sample; otherwise each value is one column named
+// "json".
+//
+// Column types are inferred from a sample of values (sample_size, 20480 by
+// default): BOOLEAN, BIGINT, DOUBLE for numbers (BIGINT only if every one
+// is an integer), DATE and TIME for strings that all are ISO dates or
+// times, TIMESTAMP for ISO timestamps with 'T' and 'Z' (DuckDB's 'iso'
+// format), VARCHAR for other strings. Nested objects and arrays, and
+// columns that mix kinds, are VARCHAR holding each value's JSON text
+// (Column.JSON); DuckDB makes them STRUCT, LIST or JSON.
+//
+// Values are parsed with github.com/valyala/fastjson, which reuses its
+// memory from value to value, so strings are copied into the batch's
+// arena. An uncompressed newline-delimited file is read in parallel byte
+// ranges cut at newlines (a JSON string cannot hold a raw newline, so any
+// newline ends a value); other layouts and compressed files are read as
+// one stream per file, cut into values by valueEnd, which follows nesting
+// and strings. One value may not exceed maximum_object_size (16 MiB).
+//
+// Errors name the file and the line of the value (ValueError); with
+// ignore_errors the value is skipped.
+//
+// Writer writes one object per row, newline-delimited or as an array
+// (ARRAY true), as DuckDB's COPY TO does.
+package json

@@ -4,7 +4,7 @@
 // Reading starts with the sniffer (sniff.go), which reads a sample (the
 // first sample_size records, at most 8 MiB) and picks:
 //
-//   - the dialect: the delimiter (',' '|' ';' tab), quote ('"', '\'' or
+//   - the dialect: the delimiter (',' '|' ';' tab), quote ('"', '\” or
 //     none), escape (the quote itself, RFC 4180, or '\\') and comment
 //     character ('#' or none) that split the sample into the most records
 //     of one field count;

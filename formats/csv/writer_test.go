@@ -37,7 +37,7 @@ func testBatch() (columnar.Schema, *columnar.Batch) {
 }
 
 // TestWriter checks the text against DuckDB 1.5's COPY (SELECT 1 AS a,
-// 'x,y' AS b, '' AS c, …) TO 'o.csv'.
+// 'x,y' AS b, ” AS c, …) TO 'o.csv'.
 func TestWriter(t *testing.T) {
 	schema, b := testBatch()
 	p := filepath.Join(t.TempDir(), "o.csv")

@@ -9,7 +9,7 @@ import (
 )
 
 // TestWriter checks the text against DuckDB 1.5's COPY (SELECT 1 AS a,
-// 'x,y' AS b, '' AS c, NULL AS d, …) TO 'o.json' and (ARRAY true).
+// 'x,y' AS b, ” AS c, NULL AS d, …) TO 'o.json' and (ARRAY true).
 func TestWriter(t *testing.T) {
 	schema := columnar.Schema{
 		{Name: "a", Type: columnar.TInt64}, {Name: "b", Type: columnar.TVarchar}, {Name: "c", Type: columnar.TVarchar},

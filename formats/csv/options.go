@@ -80,14 +80,17 @@ const (
 	defaultMaxLine = 2000000
 )
 
+// sampleRows is the number of records the sniffer reads: DuckDB samples
+// whole vectors of 2048 rows, so sample_size rounds up to a multiple of
+// 2048; one more for a header.
 func (o *Options) sampleRows() int {
 	switch {
 	case o.SampleSize < 0:
 		return -1
 	case o.SampleSize == 0:
-		return defaultSample
+		return defaultSample + 1
 	}
-	return o.SampleSize
+	return (o.SampleSize+2047)/2048*2048 + 1
 }
 
 func (o *Options) maxLine() int {

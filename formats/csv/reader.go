@@ -237,6 +237,14 @@ func (r *reader) lexBatch() (int, error) {
 		if comment {
 			continue
 		}
+		if size := next - start; size > o.maxLine() {
+			msg := fmt.Sprintf("the record is %d bytes long, above max_line_size (%d)", size, o.maxLine())
+			if o.IgnoreErrors {
+				r.reject(line, 0, "LINE SIZE OVER MAXIMUM", r.buf[start:next], msg)
+				continue
+			}
+			return 0, &RecordError{File: r.f.path, Line: line, Err: ErrLineSize, Msg: msg}
+		}
 		if len(rec) == 1 && rec[0].s == rec[0].e && r.ncsv > 1 {
 			continue // a blank line
 		}

@@ -310,6 +310,9 @@ func sniff(sample []byte, o *Options, eof bool) (*Sniffed, error) {
 	sample = bytes.TrimPrefix(sample, []byte("\xef\xbb\xbf"))
 	sample = skipLines(sample, o.Skip)
 	var d Dialect
+	if o.AutoDetect.Set && !o.AutoDetect.V && len(o.Columns) == 0 {
+		return nil, fmt.Errorf("%w: auto_detect = false needs the columns option", ErrOption)
+	}
 	if o.AutoDetect.Set && !o.AutoDetect.V {
 		d = Dialect{Delim: ',', Quote: '"', Escape: '"'}
 		if o.Delim.Set {

@@ -143,7 +143,7 @@ func NewWriter(path string, schema columnar.Schema, o WriterOptions) (*Writer, e
 			if i > 0 {
 				w.line = append(w.line, w.delim)
 			}
-			w.line = w.appendField(w.line, []byte(f.Name), false)
+			w.line = w.appendField(w.line, []byte(f.Name), w.force[i])
 		}
 		w.line = append(w.line, w.nl...)
 		if _, err := w.out.Write(w.line); err != nil {

@@ -22,7 +22,12 @@ const (
 	kTimestamp // a string that is an ISO timestamp with 'T' and 'Z'
 	kNested    // an object or array
 	kOther     // a string that is none of the above
+	kTsSpace   // a string YYYY-MM-DD HH:MM:SS
+	kTsT       // a string YYYY-MM-DDTHH:MM:SS
 )
+
+// timestampKinds are the timestamp layouts a column must keep to one of.
+const timestampKinds = kTimestamp | kTsSpace | kTsT
 
 // stringKind classifies a string value.
 func stringKind(s []byte) kind {
@@ -31,6 +36,14 @@ func stringKind(s []byte) kind {
 	}
 	if isISOTimestampZ(s) {
 		return kTimestamp
+	}
+	if len(s) == 19 && (s[10] == ' ' || s[10] == 'T') {
+		if _, _, ok := columnar.ParseTimestamp(string(s)); ok && s[13] == ':' && s[16] == ':' {
+			if s[10] == ' ' {
+				return kTsSpace
+			}
+			return kTsT
+		}
 	}
 	if _, ok := parseTime(s); ok {
 		return kTime
@@ -68,13 +81,15 @@ func columnOf(name string, k kind) Column {
 		c.Type = columnar.TInt64
 	case k&^(kInt|kFloat) == 0:
 		c.Type = columnar.TFloat64
-	case k&kString != 0 && k&^(kString|kDate|kTime|kTimestamp|kOther) == 0:
+	case k&kString != 0 && k&^(kString|kDate|kTime|timestampKinds|kOther) == 0:
+		// A string column is DATE, TIME or TIMESTAMP only when every value
+		// has one layout (DuckDB fixes one format per column).
 		switch k &^ kString {
 		case kDate:
 			c.Type = columnar.TDate
 		case kTime:
 			c.Type = columnar.TTime
-		case kTimestamp:
+		case kTimestamp, kTsSpace, kTsT:
 			c.Type = columnar.TTimestamp
 		default:
 			c.Type = columnar.TVarchar

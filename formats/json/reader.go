@@ -250,7 +250,7 @@ func (r *reader) row(v *fastjson.Value, i int, off int64) (bool, error) {
 			}
 			if !r.t.convs[c].set(b.Cols[j], i, v, &r.text) {
 				if ign {
-					return false, nil
+					continue // DuckDB reads a value that does not convert as NULL
 				}
 				return false, r.valueError(off, r.names[j], ErrConvert, fmt.Sprintf("could not convert %s to %s", trunc(v), b.Cols[j].Type))
 			}
@@ -275,18 +275,15 @@ func (r *reader) row(v *fastjson.Value, i int, off int64) (bool, error) {
 			return
 		}
 		if !r.t.convs[r.cols[j]].set(b.Cols[j], i, x, &r.text) {
+			if ign {
+				return // NULL, as DuckDB
+			}
 			failed = r.valueError(off, r.names[j], ErrConvert, fmt.Sprintf("could not convert %s to %s", trunc(x), b.Cols[j].Type))
 			return
 		}
 		b.Cols[j].Valid.Set(i)
 	})
 	if failed != nil {
-		if ign {
-			for j := range b.Cols {
-				b.Cols[j].Valid.Clear(i)
-			}
-			return false, nil
-		}
 		return false, failed
 	}
 	return true, nil

@@ -12,6 +12,10 @@ import (
 	"github.com/klauspost/compress/zstd"
 )
 
+// The file plumbing below is the same in formats/json: formats may not
+// import each other, and internal/ packages are standard-library only, so
+// the compressed-stream helpers (klauspost/compress) cannot be shared.
+
 // compressionOf returns "gzip", "zstd" or "" for path, from the option, the
 // extension or the first bytes (magic numbers) of the file.
 func compressionOf(path, opt string, head []byte) (string, error) {

@@ -1,10 +1,8 @@
 package csv
 
 import (
-	"bufio"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -13,6 +11,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/internal/atomicfile"
 	"github.com/b2sql/b2sql/internal/strftime"
 )
 
@@ -44,8 +43,7 @@ type WriterOptions struct {
 // file.
 type Writer struct {
 	path    string
-	tmp     *os.File
-	buf     *bufio.Writer
+	file    *atomicfile.File
 	comp    io.WriteCloser // nil: none
 	out     io.Writer
 	schema  columnar.Schema
@@ -117,17 +115,15 @@ func NewWriter(path string, schema columnar.Schema, o WriterOptions) (*Writer, e
 	if err != nil {
 		return nil, err
 	}
-	w.tmp, err = os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
+	if w.file, err = atomicfile.Create(path); err != nil {
 		return nil, fmt.Errorf("csv: %w", err)
 	}
-	w.buf = bufio.NewWriterSize(w.tmp, 1<<20)
-	w.out = w.buf
+	w.out = w.file
 	switch comp {
 	case "gzip":
-		w.comp = gzip.NewWriter(w.buf)
+		w.comp = gzip.NewWriter(w.file)
 	case "zstd":
-		z, err := zstd.NewWriter(w.buf)
+		z, err := zstd.NewWriter(w.file)
 		if err != nil {
 			w.Abort()
 			return nil, fmt.Errorf("csv: %s: %w", path, err)
@@ -267,25 +263,12 @@ func (w *Writer) Close() error {
 	w.done = true
 	if w.comp != nil {
 		if err := w.comp.Close(); err != nil {
-			w.remove()
+			w.file.Abort()
 			return fmt.Errorf("csv: %s: %w", w.path, err)
 		}
 	}
-	if err := w.buf.Flush(); err != nil {
-		w.remove()
+	if err := w.file.Commit(); err != nil {
 		return fmt.Errorf("csv: %s: %w", w.path, err)
-	}
-	if err := w.tmp.Sync(); err != nil {
-		w.remove()
-		return fmt.Errorf("csv: %s: %w", w.path, err)
-	}
-	if err := w.tmp.Close(); err != nil {
-		os.Remove(w.tmp.Name())
-		return fmt.Errorf("csv: %s: %w", w.path, err)
-	}
-	if err := os.Rename(w.tmp.Name(), w.path); err != nil {
-		os.Remove(w.tmp.Name())
-		return fmt.Errorf("csv: %w", err)
 	}
 	return nil
 }
@@ -296,10 +279,5 @@ func (w *Writer) Abort() {
 		return
 	}
 	w.done = true
-	w.remove()
-}
-
-func (w *Writer) remove() {
-	w.tmp.Close()
-	os.Remove(w.tmp.Name())
+	w.file.Abort()
 }

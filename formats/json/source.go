@@ -12,6 +12,9 @@ import (
 	"github.com/klauspost/compress/zstd"
 )
 
+// The same file plumbing is in formats/csv (formats may not import each
+// other; internal/ packages are standard-library only).
+
 // compressionOf returns "gzip", "zstd" or "" for path, from the option, the
 // extension or the first bytes (magic numbers) of the file.
 func compressionOf(path, opt string, head []byte) (string, error) {

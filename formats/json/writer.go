@@ -1,11 +1,9 @@
 package json
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -15,6 +13,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/internal/atomicfile"
 	"github.com/b2sql/b2sql/internal/strftime"
 )
 
@@ -36,8 +35,7 @@ type WriterOptions struct {
 // that Close renames into place.
 type Writer struct {
 	path   string
-	tmp    *os.File
-	buf    *bufio.Writer
+	file   *atomicfile.File
 	comp   io.WriteCloser
 	out    io.Writer
 	keys   [][]byte // `"name":` per column
@@ -89,17 +87,15 @@ func NewWriter(path string, schema columnar.Schema, o WriterOptions) (*Writer, e
 	default:
 		return nil, fmt.Errorf("json: %s: %w: compression %q (auto, none, gzip, zstd)", path, ErrOption, o.Compression)
 	}
-	w.tmp, err = os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
+	if w.file, err = atomicfile.Create(path); err != nil {
 		return nil, fmt.Errorf("json: %w", err)
 	}
-	w.buf = bufio.NewWriterSize(w.tmp, 1<<20)
-	w.out = w.buf
+	w.out = w.file
 	switch comp {
 	case "gzip":
-		w.comp = gzip.NewWriter(w.buf)
+		w.comp = gzip.NewWriter(w.file)
 	case "zstd":
-		z, err := zstd.NewWriter(w.buf)
+		z, err := zstd.NewWriter(w.file)
 		if err != nil {
 			w.Abort()
 			return nil, fmt.Errorf("json: %s: %w", path, err)
@@ -267,8 +263,7 @@ func (w *Writer) Close() error {
 	}
 	w.done = true
 	fail := func(err error) error {
-		w.tmp.Close()
-		os.Remove(w.tmp.Name())
+		w.file.Abort()
 		return fmt.Errorf("json: %s: %w", w.path, err)
 	}
 	if w.array {
@@ -285,19 +280,8 @@ func (w *Writer) Close() error {
 			return fail(err)
 		}
 	}
-	if err := w.buf.Flush(); err != nil {
-		return fail(err)
-	}
-	if err := w.tmp.Sync(); err != nil {
-		return fail(err)
-	}
-	if err := w.tmp.Close(); err != nil {
-		os.Remove(w.tmp.Name())
+	if err := w.file.Commit(); err != nil {
 		return fmt.Errorf("json: %s: %w", w.path, err)
-	}
-	if err := os.Rename(w.tmp.Name(), w.path); err != nil {
-		os.Remove(w.tmp.Name())
-		return fmt.Errorf("json: %w", err)
 	}
 	return nil
 }
@@ -308,6 +292,5 @@ func (w *Writer) Abort() {
 		return
 	}
 	w.done = true
-	w.tmp.Close()
-	os.Remove(w.tmp.Name())
+	w.file.Abort()
 }

@@ -151,16 +151,22 @@ func (d *Decoder) readChunk(ra io.ReaderAt, at, avail int64, off, n int) (chunk,
 // (and block 0 when DELTA decodes the others against it): from the lowest
 // of their starts to the next block start above the highest one, or the
 // chunk's end. Blocks never overlap, so every stream of those blocks lies
-// inside, whatever order the blocks are stored in.
+// inside, whatever order the blocks are stored in. A multi-threaded writer
+// (c-blosc2 with nthreads > 1, python-blosc2 by default) stores blocks in
+// the order its threads finish them, so block 0 may sit after the others:
+// it takes part in the highest start as well as in the lowest.
 func (c *chunk) blockSpan(first, last int) (lo, hi int) {
 	last = min(last, c.nblocks-1)
 	lo, top := c.Cbytes, 0
-	for b := first; b <= last; b++ {
+	span := func(b int) {
 		s := c.bstart(b)
 		lo, top = min(lo, s), max(top, s)
 	}
+	for b := first; b <= last; b++ {
+		span(b)
+	}
 	if first > 0 && c.hasDelta() {
-		lo = min(lo, c.bstart(0))
+		span(0)
 	}
 	hi = c.Cbytes
 	for b := 0; b < c.nblocks; b++ {

@@ -87,6 +87,32 @@
 //     and CreateArray1D (1-D, growing) are thin wrappers over it.
 //   - Inspect dumps a file's layout for `b2sql inspect`.
 //
+// # What other writers write
+//
+// Checked value by value against files c-blosc2 3.3.2 wrote over a matrix
+// of codecs, filter pipelines, typesizes, blocksizes, split modes and
+// thread counts (cblosc2_test.go, testdata/cblosc2/README.md):
+//
+//   - With nthreads > 1 (python-blosc2's default) c-blosc2 stores a
+//     chunk's blocks in the order its threads finish them. Readers seek
+//     every block through bstarts, and a partial read of a DELTA chunk
+//     reads block 0 (the XOR reference) wherever it is stored.
+//   - BYTEDELTA (filter 35) is read and written as c-blosc2 ≥ 3.3.2 does:
+//     the trailing bytes of a block that do not fill a whole item pass
+//     through unchanged. Earlier writers (2.10–3.3.1) never wrote those
+//     bytes, so in their files they decode to whatever their buffer held
+//     (as in c-blosc2 itself); blocks of whole items are unaffected.
+//     Filter 34 (the original BYTEDELTA of c-blosc2 2.8–2.9, whose output
+//     depends on the writer's SIMD build) is refused as unsupported.
+//   - Two things c-blosc2 3.3.2 writes it cannot read back itself, and
+//     neither can this package: a three-filter pipeline starting with
+//     DELTA in a chunk of several blocks (its forward pipeline overwrites
+//     the caller's buffer, so later blocks are encoded against a clobbered
+//     reference: the bytes read back are c-blosc2's, not the values
+//     written), and the first chunk of a frame whose blocksize is not a
+//     multiple of the typesize (its header records the blocksize asked for,
+//     its blocks the one used: refused as corrupt).
+//
 // # Robustness
 //
 // Every length and offset is checked before use; malformed input yields

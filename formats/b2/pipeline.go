@@ -38,6 +38,11 @@ func undoFilter(c *chunk, f, m uint8, dst, src, ref []byte, b int) error {
 			w = ts
 		}
 		filter.ByteDeltaDecode(dst, src, w)
+	case FilterByteDeltaBuggy:
+		// c-blosc2 2.8–2.9's first BYTEDELTA restarted each byte plane's
+		// running sum after its SIMD part, so what it wrote depends on the
+		// writer's build: no portable inverse to apply.
+		return unsupportedf("filter 34 (BYTEDELTA_BUGGY, written by c-blosc2 2.8–2.9; its output depends on the writer's SIMD build)")
 	default:
 		return unsupportedf("filter %d", f)
 	}

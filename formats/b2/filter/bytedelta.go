@@ -4,8 +4,15 @@ package filter
 // dst[:len(src)]: the first len(src)/typesize*typesize bytes are typesize
 // consecutive channels of len(src)/typesize bytes (the byte planes SHUFFLE
 // made), and each channel byte becomes its difference from the previous one
-// (mod 256, the first from 0). Trailing bytes are copied unchanged.
-// typesize < 1 is treated as 1. dst must not overlap src.
+// (mod 256, the first from 0). Trailing bytes (len(src) % typesize, the
+// end of a block that does not fill a whole item) are copied unchanged, as
+// c-blosc2 ≥ 3.3.2 does in both directions (plugins/filters/bytedelta).
+// c-blosc2 2.10–3.3.1 left those bytes out of its output altogether, so in
+// its files they hold whatever its buffer held: they decode here, as in
+// c-blosc2 ≥ 3.3.2, to unspecified bytes, and nothing in the file can tell.
+// Blocks whose length is a multiple of typesize (every b2nd block, every
+// frame whose blocksize is a multiple of the typesize) are the same in all
+// versions. typesize < 1 is treated as 1. dst must not overlap src.
 func ByteDeltaEncode(dst, src []byte, typesize int) {
 	dst = dst[:len(src)]
 	typesize = max(typesize, 1)

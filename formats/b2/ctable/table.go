@@ -73,6 +73,9 @@ func openStore(st store, path string) (_ *Table, err error) {
 			t.Close()
 		}
 	}()
+	if err := checkRemoteReference(t.st); err != nil {
+		return nil, tableError(path, "", err)
+	}
 	mf, err := t.st.frame("_meta.b2f")
 	if err != nil {
 		return nil, tableError(path, "_meta.b2f", memberErr(err))

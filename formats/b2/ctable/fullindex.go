@@ -88,6 +88,9 @@ func catalogFull(m *manifest, nphys int64) map[string]*fullIndex {
 		case fm == nil || fi.valuesPath == "" || fi.posPath == "" || fi.navPath == "":
 			fi.why = "has no sorted values"
 		case utf8Rank || dictRank:
+			// python-blosc2 ≥ 4.12 keeps a UTF-8 index's vocabulary on disk
+			// (utf8_rank.vocab_path); turning a literal into a rank is not
+			// implemented here, so neither lookups nor pruning use it.
 			fi.why = "orders ranks of strings (not used)"
 		case len(pending) > 0:
 			// Appended runs are not merged into values/positions yet.

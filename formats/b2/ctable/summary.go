@@ -40,6 +40,11 @@ type summaryIndex struct {
 	segs []index.Stats
 }
 
+// knownIndexKinds are the index kinds of python-blosc2's catalog whose
+// block level (levels.block) is a [(min, max, flags)] summary of the
+// column's values (indexing.py SEGMENT_LEVELS_BY_KIND, 4.11–4.14).
+var knownIndexKinds = map[string]bool{"summary": true, "bucket": true, "partial": true, "full": true, "opsi": true}
+
 // catalogIndexes reads the index catalog of the manifest. Only metadata is
 // read; sidecars are loaded when a scan first needs them. nphys is the
 // table's physical row count, used to detect indexes built over fewer rows.
@@ -82,12 +87,23 @@ func catalogIndexes(m *manifest, nphys int64) map[string]*summaryIndex {
 			built, _ = asInt(dims[0])
 		}
 		si.built = built
+		full, _ := desc.get("full")
+		fm, _ := full.(mpMap)
+		_, utf8Rank := fm.get("utf8_rank")
+		_, dictRank := fm.get("dict_rank")
 		na, _ := desc.get("null_aware")
 		si.nullAware = na == true
 		epoch, hasEpoch := desc.get("built_value_epoch")
 		ep, _ := asInt(epoch)
 		stale, _ := desc.get("stale")
 		switch {
+		case !knownIndexKinds[si.kind]:
+			// Its sidecars may look like a block summary and mean something
+			// else: an index kind this reader does not know never prunes.
+			si.why = fmt.Sprintf("of kind %q, which b2sql does not know (not used)", si.kind)
+		case utf8Rank || dictRank:
+			// The extrema are alphabetical ranks, not the column's values.
+			si.why = "orders ranks of strings (not used)"
 		case stale == true:
 			si.why = "stale"
 		case si.path == "" || si.segLen <= 0:

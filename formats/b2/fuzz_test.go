@@ -6,28 +6,17 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/b2sql/b2sql/formats/b2/internal/fuzzguard"
 )
 
 // Fuzz targets: decoders must never panic, must bound allocations by what
-// the input justifies, and every error must wrap ErrCorrupt (or
-// ErrUnsupported for valid-looking plugin features).
+// the input justifies (fuzzguard: 64 bytes per input byte plus the outputs
+// the harness sizes from a validated header, at most fuzzMaxOut each), must
+// finish each input within fuzzguard.Timeout, and every error must wrap
+// ErrCorrupt (or ErrUnsupported for valid-looking plugin features).
 
 const fuzzMaxOut = 1 << 21
-
-// watchdog turns a hang into a crash the fuzzer records: a decoder must
-// never loop, whatever the input.
-func watchdog() func() {
-	done := make(chan struct{})
-	go func() {
-		select {
-		case <-done:
-		case <-time.After(20 * time.Second):
-			panic("b2: decoder hung for 20s")
-		}
-	}()
-	return func() { close(done) }
-}
 
 func checkErr(t *testing.T, err error) {
 	t.Helper()
@@ -56,9 +45,10 @@ func FuzzReadChunk(f *testing.F) {
 	for _, b := range fixtureFiles(f, "*.cdata") {
 		f.Add(b)
 	}
-	for _, b := range fixtureFiles(f, "*.b2*") {
+	seeds := append(fixtureFiles(f, "*.b2*"), fixtureFiles(f, "cblosc2/*.b2*")...)
+	for _, b := range seeds {
 		if fr, err := NewFrame(b, "seed"); err == nil {
-			for i := 0; i < fr.NChunks(); i++ {
+			for i := 0; i < fr.NChunks() && i < 4; i++ {
 				if c, err := fr.ChunkData(i); err == nil {
 					f.Add(append([]byte(nil), c...))
 				}
@@ -66,12 +56,16 @@ func FuzzReadChunk(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		defer watchdog()()
+		g := fuzzguard.Start(t, len(data))
+		defer g.Done()
 		h, err := ParseChunkHeader(data)
 		checkErr(t, err)
 		if err != nil || h.Nbytes > fuzzMaxOut {
 			return
 		}
+		// dst, and the decoder's block scratch (two filter buffers, a
+		// partial block, DELTA's reference) of at most nbytes each.
+		g.Allow(5 * h.Nbytes)
 		dst := make([]byte, h.Nbytes)
 		d := NewDecoder()
 		defer d.Release()
@@ -90,6 +84,11 @@ func FuzzReadChunk(f *testing.F) {
 func FuzzReadFrame(f *testing.F) {
 	for _, b := range fixtureFiles(f, "*.b2*") {
 		f.Add(b)
+	}
+	for _, b := range fixtureFiles(f, "cblosc2/*.b2*") {
+		if len(b) < 8192 { // the small ones: big seeds only slow each mutation
+			f.Add(b)
+		}
 	}
 	// Small frames reach deep paths with few mutations.
 	dir := f.TempDir()
@@ -117,7 +116,8 @@ func FuzzReadFrame(f *testing.F) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		defer watchdog()()
+		g := fuzzguard.Start(t, len(data))
+		defer g.Done()
 		fr, err := NewFrame(data, "fuzz")
 		checkErr(t, err)
 		if err != nil {
@@ -131,10 +131,12 @@ func FuzzReadFrame(f *testing.F) {
 				continue
 			}
 			total += n
+			g.Allow(5 * n) // dst and block scratch
 			_, err = fr.DecompressChunk(nil, make([]byte, n), i)
 			checkErr(t, err)
 		}
 		if fr.Header.Nbytes <= fuzzMaxOut && fr.NChunks() <= 1024 {
+			g.Allow(6 * int(fr.Header.Nbytes))
 			_, err := fr.DecompressAll()
 			checkErr(t, err)
 		}
@@ -150,6 +152,8 @@ func FuzzReadFrame(f *testing.F) {
 			return
 		}
 		if a.Len()*int64(a.ItemSize()) <= fuzzMaxOut && a.Len() >= 0 {
+			// The result, and a padded chunk per worker.
+			g.Allow(3*int(a.Len())*a.ItemSize() + 6*fuzzMaxOut)
 			_, err := a.ReadAll()
 			checkErr(t, err)
 		}
@@ -166,6 +170,8 @@ func FuzzB2ndMeta(f *testing.F) {
 	}
 	f.Add(B2ndMeta{Shape: []int64{3}, ChunkShape: []int{2}, BlockShape: []int{1}, DType: "[('a', '<i8'), ('b', 'u1', (2,))]"}.Encode())
 	f.Fuzz(func(t *testing.T, data []byte) {
+		g := fuzzguard.Start(t, len(data))
+		defer g.Done()
 		m, err := ParseB2ndMeta(data)
 		checkErr(t, err)
 		if err != nil {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/b2sql/b2sql/formats/b2/blosclz"
+	"github.com/b2sql/b2sql/formats/b2/internal/fuzzguard"
 )
 
 // FuzzDecompress checks that Decompress never panics, never reports more
@@ -30,7 +31,10 @@ func FuzzDecompress(f *testing.F) {
 	f.Add([]byte{0x00, 'a', 0x3F, 0xFF, 0x00, 0x10, 0x00, 'z'}, uint32(40))
 
 	f.Fuzz(func(t *testing.T, src []byte, n uint32) {
-		n %= 1 << 20 // allocation stays bounded
+		g := fuzzguard.Start(t, len(src))
+		defer g.Done()
+		n %= 1 << 20                 // allocation stays bounded
+		g.Allow(int(n) + 2*len(src)) // dst, and the round trip's buffers
 		dst := make([]byte, n)
 		k, err := blosclz.Decompress(dst, src)
 		if k > len(dst) || k < 0 {

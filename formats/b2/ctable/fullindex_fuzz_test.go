@@ -12,6 +12,7 @@ import (
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/formats/b2"
+	"github.com/b2sql/b2sql/formats/b2/internal/fuzzguard"
 	"github.com/b2sql/b2sql/index"
 )
 
@@ -90,6 +91,10 @@ func FuzzFullIndex(f *testing.F) {
 		f.Add(uint8(i), b)
 	}
 	f.Fuzz(func(t *testing.T, which uint8, data []byte) {
+		g := fuzzguard.Start(t, len(data))
+		defer g.Done()
+		// Opening and scanning the 1000-row table around the sidecar.
+		g.Allow(fuzzTableCost)
 		st := mixedWith(t, fullSidecars[int(which)%len(fullSidecars)], data)
 		tb, err := openStore(st, "fuzz.b2d")
 		if err != nil {

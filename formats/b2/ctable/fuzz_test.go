@@ -9,8 +9,23 @@ import (
 	"testing"
 
 	"github.com/b2sql/b2sql/formats/b2"
+	"github.com/b2sql/b2sql/formats/b2/internal/fuzzguard"
 	"github.com/b2sql/b2sql/index"
 )
+
+// fuzzTableCost is what opening and scanning a fixture-sized table (at
+// most a few thousand rows) costs the harness, whatever the fuzzed part.
+const fuzzTableCost = 16 << 20
+
+// failed reports whether err is set, failing t when it wraps neither
+// sentinel hostile input may produce.
+func failed(t *testing.T, err error) bool {
+	t.Helper()
+	if err != nil && !knownErr(err) {
+		t.Fatalf("error without sentinel: %v", err)
+	}
+	return err != nil
+}
 
 // knownErr reports whether err wraps one of the sentinels hostile input may
 // produce.
@@ -29,6 +44,8 @@ func FuzzManifestFrame(f *testing.F) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		g := fuzzguard.Start(t, len(data))
+		defer g.Done()
 		fr, err := b2.NewFrame(data, "_meta.b2f")
 		if err != nil {
 			return // package b2's own fuzzers cover frames
@@ -61,6 +78,8 @@ func FuzzSchema(f *testing.F) {
 	}
 	f.Add(`{"columns": [{"name": "a.b\\.c", "kind": "float32", "null_value": NaN}], "n_rows": -Infinity}`, []byte{0x80})
 	f.Fuzz(func(t *testing.T, schema string, catalog []byte) {
+		g := fuzzguard.Start(t, len(schema)+len(catalog))
+		defer g.Done()
 		vals := map[string]any{"kind": "ctable", "version": int64(1), "schema": schema, "value_epoch": int64(1)}
 		if c, err := mpDecode(catalog); err == nil {
 			vals["index_catalog"] = c
@@ -101,12 +120,12 @@ func FuzzZipTable(f *testing.F) {
 	f.Add(b)
 	f.Add(zipBytes(f, "testdata/ctable_stale.b2d", map[string]string{"../x": ""}))
 	f.Add(zipBytes(f, "testdata/ctable_stale.b2d", nil))
+	f.Add(referenceZip(f))
 	f.Fuzz(func(t *testing.T, data []byte) {
+		g := fuzzguard.Start(t, len(data))
+		defer g.Done()
 		zs, err := newZipStore(data)
-		if err != nil {
-			if !knownErr(err) {
-				t.Fatalf("error without sentinel: %v", err)
-			}
+		if failed(t, err) {
 			return
 		}
 		for _, n := range zs.names() {
@@ -115,16 +134,15 @@ func FuzzZipTable(f *testing.F) {
 			}
 		}
 		tb, err := openStore(zs, "fuzz.b2z")
-		if err != nil {
-			if !knownErr(err) {
-				t.Fatalf("error without sentinel: %v", err)
-			}
+		if failed(t, err) {
 			return
 		}
 		defer tb.Close()
 		if tb.nphys > 1<<16 {
 			return // hostile extents only cost time, checked elsewhere
 		}
+		// The scan's rows are the harness's: boxed values of every column.
+		g.Allow(fuzzTableCost + int(tb.nphys)*len(tb.Schema())*256)
 		tb.Metadata()
 		_, err = scanRows(tb, index.ScanSpec{Threads: 2})
 		if err != nil && !knownErr(err) {

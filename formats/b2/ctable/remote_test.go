@@ -32,7 +32,7 @@ func referenceManifest(source mpMap) []byte {
 // writeReference writes a reference archive as a .b2d directory holding
 // embed.b2e (python-blosc2 also accepts the directory form) and returns
 // its path; zipped returns the same tree as a .b2z of STORED members.
-func writeReference(t *testing.T, manifest []byte) (dir, zipped string) {
+func writeReference(t testing.TB, manifest []byte) (dir, zipped string) {
 	t.Helper()
 	root := t.TempDir()
 	dir = filepath.Join(root, "ref.b2d")
@@ -48,6 +48,18 @@ func writeReference(t *testing.T, manifest []byte) (dir, zipped string) {
 		t.Fatal(err)
 	}
 	return dir, zipped
+}
+
+// referenceZip is a reference archive to a remote b2z table, zipped (a
+// fuzz seed).
+func referenceZip(t testing.TB) []byte {
+	_, zipped := writeReference(t, referenceManifest(mpMap{{"kind", "b2z"}, {"version", int64(1)},
+		{"urlpath", "https://example.org/t.b2z"}, {"dataset", ""}, {"assume_immutable", true}}))
+	b, err := os.ReadFile(zipped)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 func TestRemoteReferenceRefused(t *testing.T) {

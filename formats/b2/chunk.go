@@ -308,6 +308,15 @@ func parseChunkHeader(src []byte, avail int64) (ChunkHeader, error) {
 	if !h.VLBlocks() && h.Nbytes > 0 && h.Blocksize > h.Nbytes {
 		h.Blocksize = h.Nbytes
 	}
+	if !h.VLBlocks() && h.Typesize > 1 && h.Blocksize > h.Typesize && h.Blocksize < h.Nbytes && h.Blocksize%h.Typesize != 0 {
+		// Blosc (1.x and 2.x alike) splits a chunk of several blocks only
+		// at whole items: it rounds a requested blocksize down to a
+		// multiple of the typesize before compressing. c-blosc2 3.3.2
+		// records the requested one in the first chunk of a frame
+		// (header_blocksize) and then cannot read that chunk back; its
+		// blocks, bstarts and streams all follow the rounded size.
+		h.Blocksize -= h.Blocksize % h.Typesize
+	}
 	return h, nil
 }
 

@@ -104,14 +104,15 @@
 //     (as in c-blosc2 itself); blocks of whole items are unaffected.
 //     Filter 34 (the original BYTEDELTA of c-blosc2 2.8–2.9, whose output
 //     depends on the writer's SIMD build) is refused as unsupported.
-//   - Two things c-blosc2 3.3.2 writes it cannot read back itself, and
-//     neither can this package: a three-filter pipeline starting with
-//     DELTA in a chunk of several blocks (its forward pipeline overwrites
-//     the caller's buffer, so later blocks are encoded against a clobbered
-//     reference: the bytes read back are c-blosc2's, not the values
-//     written), and the first chunk of a frame whose blocksize is not a
-//     multiple of the typesize (its header records the blocksize asked for,
-//     its blocks the one used: refused as corrupt).
+//   - c-blosc2 3.3.2 writes two things it cannot read back correctly
+//     itself. The first chunk of a frame whose blocksize is not a multiple
+//     of the typesize records the blocksize asked for while its blocks use
+//     the rounded-down one (Blosc only splits at whole items): this package
+//     reads such a header's blocksize rounded down, so those chunks read
+//     exactly. A three-filter pipeline starting with DELTA in a chunk of
+//     several blocks overwrites the caller's buffer while compressing, so
+//     later blocks are encoded against a clobbered reference: no reader
+//     can recover the values (the bytes read back are c-blosc2's own).
 //
 // # Robustness
 //

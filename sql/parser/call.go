@@ -64,7 +64,11 @@ func (p *parser) call(name ast.Name, s int) *ast.Func {
 	if p.acceptWord("OVER") {
 		f.Over = p.over()
 	} else if f.Nulls != ast.NullsDefault {
-		p.failMsg(s, "RESPECT/IGNORE NULLS is not supported for non-window functions")
+		what := "IGNORE"
+		if f.Nulls == ast.RespectNulls {
+			what = "RESPECT"
+		}
+		p.failMsg(p.nullsAt, what+" NULLS is only valid in a window function call")
 	}
 	f.Span = p.span(s)
 	return f
@@ -72,6 +76,9 @@ func (p *parser) call(name ast.Name, s int) *ast.Func {
 
 // nulls parses IGNORE NULLS / RESPECT NULLS.
 func (p *parser) nulls(f *ast.Func) {
+	if p.isWord("IGNORE") || p.isWord("RESPECT") {
+		p.nullsAt = p.start()
+	}
 	switch {
 	case p.acceptWords("IGNORE", "NULLS"):
 		f.Nulls = ast.IgnoreNulls

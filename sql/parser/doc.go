@@ -118,7 +118,8 @@
 // the end of the input "syntax error at end of input (the statement is
 // incomplete)" or what it still expected; an unterminated string, quoted
 // identifier or comment is reported at its start. Some checks DuckDB's
-// parser makes are made here too, with DuckDB's wording: VALUES lists of
+// parser makes are made here too (worded as b2sql's binder words them
+// where it made them first): VALUES lists of
 // one length, no duplicate WITH names, no ORDER BY/LIMIT in a recursive
 // UNION, no column twice in * EXCLUDE/REPLACE or in both, #n ≥ 1, IGNORE
 // NULLS only with OVER, no INTERVAL unit ranges (YEAR TO MONTH), no

@@ -705,7 +705,10 @@ func (p *parser) star(q ast.Name, s int) ast.Expr {
 			for {
 				is := p.start()
 				x := p.expr()
-				p.expectWord("AS")
+				if !p.isWord("AS") {
+					p.failMsg(is, "REPLACE expects a list of expr AS column")
+				}
+				p.advance()
 				st.Replace = append(st.Replace, &ast.SelectItem{X: x, Alias: p.label("a column name"), Span: p.span(is)})
 				if !paren || !p.acceptOp(",") {
 					break
@@ -756,7 +759,7 @@ func (p *parser) checkStar(st *ast.Star) {
 		}
 		k := strings.Join(parts, ".")
 		if excluded[k] {
-			p.failMsg(n[0].Start, "duplicate entry "+quote(n.Last().Name)+" in EXCLUDE list")
+			p.failMsg(n[0].Start, "column "+quote(n.Last().Name)+" is excluded twice")
 		}
 		excluded[k] = true
 	}

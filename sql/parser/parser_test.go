@@ -264,13 +264,15 @@ func TestErrors(t *testing.T) {
 		{"SELECT CASE WHEN a THEN 1", `line 1:26: syntax error at end of input (expected END)`},
 		{"SELECT '1' YEAR", `line 1:12: syntax error at or near "YEAR"`},
 		{"SELECT INTERVAL '2 10' YEARS TO MONTHS", `line 1:24: YEARS TO MONTHS is not supported`},
-		{"SELECT * FROM (VALUES (1, 2), (3))", `line 1:31: VALUES lists must all be the same length`},
+		{"SELECT * FROM (VALUES (1, 2), (3))", `line 1:31: VALUES rows have 2 and 1 columns`},
 		{"WITH a AS (SELECT 1), A AS (SELECT 2) SELECT 1", `line 1:23: duplicate WITH query name "A"`},
 		{"SELECT * EXCLUDE (i) REPLACE (i + 1 AS i) FROM t", `line 1:40: column "i" cannot occur in both EXCLUDE and REPLACE list`},
-		{"SELECT sum(x IGNORE NULLS) FROM t", `line 1:8: RESPECT/IGNORE NULLS is not supported for non-window functions`},
+		{"SELECT sum(x IGNORE NULLS) FROM t", `line 1:14: IGNORE NULLS is only valid in a window function call`},
+		{"SELECT * EXCLUDE (a, A) FROM t", `line 1:22: column "A" is excluded twice`},
+		{"SELECT * REPLACE (1) FROM t", `line 1:19: REPLACE expects a list of expr AS column`},
 		{"SELECT #0", `line 1:8: positional reference #0 must be at least #1`},
 		{"SELECT 1 AS \"\"", `line 1:13: zero-length delimited identifier at or near "\"\""`},
-		{"SELECT 1 GROUP BY ROLLUP ()", `line 1:27: syntax error at or near ")"`},
+		{"SELECT 1 GROUP BY ROLLUP ()", `line 1:26: ROLLUP needs at least one expression`},
 		{"SELECT x IS 3", `line 1:13: syntax error at or near "3" (expected NULL, TRUE, FALSE, UNKNOWN or DISTINCT FROM after IS)`},
 	}
 	for _, c := range cases {

@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/b2sql/b2sql/sql/ast"
@@ -225,7 +226,7 @@ func (p *parser) values() *ast.Values {
 		}
 		p.expectOp(")")
 		if len(v.Rows) > 0 && len(row) != len(v.Rows[0]) {
-			p.failMsg(rs, "VALUES lists must all be the same length")
+			p.failMsg(rs, fmt.Sprintf("VALUES rows have %d and %d columns", len(v.Rows[0]), len(row)))
 		}
 		v.Rows = append(v.Rows, row)
 		if !p.acceptOp(",") || p.listEnds() {
@@ -428,8 +429,11 @@ func (p *parser) groupingItem() ast.Expr {
 			break
 		}
 	}
-	if len(gs.Items) == 0 && kind != "GROUPING SETS" {
-		p.fail("")
+	if len(gs.Items) == 0 {
+		if kind == "GROUPING SETS" {
+			p.failMsg(p.toks[p.i-1].start, "GROUPING SETS needs at least one set")
+		}
+		p.failMsg(p.toks[p.i-1].start, kind+" needs at least one expression")
 	}
 	p.expectOp(")")
 	gs.Span = p.span(s)

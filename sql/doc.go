@@ -7,6 +7,11 @@
 //
 // # Parsing
 //
+// Packages sql/parser and sql/ast hold b2sql's own DuckDB-dialect parser
+// and syntax tree with byte spans, which parse the whole dialect; the
+// binder below does not read their tree yet (issue 15: it moves onto it,
+// and the vitess path described here goes away).
+//
 // Parsing is delegated to the vitess MySQL parser, which never leaves this
 // package. The text is first lexed by our own lexer (lexer.go), and DuckDB
 // syntax the MySQL grammar lacks is rewritten token by token (rewrite.go):

@@ -39,6 +39,9 @@ func oldParse(src Source) (err error) {
 // the new parser's remaining failures by class. The new parser must
 // reject fewer.
 func TestFrontEndCoverage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the old front end over DuckDB's test files")
+	}
 	if _, err := os.Stat(parsertest.DuckDBTests); err != nil {
 		t.Skipf("%s not present", parsertest.DuckDBTests)
 	}
@@ -95,13 +98,21 @@ func TestFrontEndCoverage(t *testing.T) {
 // new parser may reject at parse time what the binder rejects today, as
 // DuckDB's parser does, e.g. VALUES lists of different lengths).
 func TestNothingAcceptedIsLost(t *testing.T) {
-	var recs []parsertest.Record
-	for _, dir := range []string{"../tests", "../testdata/slt"} {
-		r, err := parsertest.Records(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		recs = append(recs, r...)
+	if testing.Short() {
+		t.Skip("runs the old front end over the corpus")
+	}
+	recs, err := parsertest.Records("../tests")
+	if err != nil {
+		t.Fatal(err)
+	}
+	slt, err := parsertest.Records("../testdata/slt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Every third SQLite record: their 11k records are a few shapes over
+	// and over, and the old parser takes ~0.4 ms a statement.
+	for i := 0; i < len(slt); i += 3 {
+		recs = append(recs, slt[i])
 	}
 	if len(recs) < 1000 {
 		t.Fatalf("only %d records read", len(recs))

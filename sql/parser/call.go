@@ -38,6 +38,10 @@ func (p *parser) call(name ast.Name, s int) *ast.Func {
 		if p.acceptWords("ORDER", "BY") {
 			f.OrderBy = p.orderItems()
 		}
+		if st, ok := f.Args[0].(*ast.Star); ok && len(f.Args) == 1 && st.Qualifier == nil && st.Exclude == nil &&
+			st.Replace == nil && st.Rename == nil && st.Like == nil {
+			f.Args, f.Star = nil, true // f(* ORDER BY …) is f(*)
+		}
 		if p.acceptWord("SEPARATOR") {
 			// MySQL's group_concat(x SEPARATOR s) is group_concat(x, s).
 			f.Args = append(f.Args, p.expr())

@@ -243,7 +243,7 @@ func TestCorpusBad(t *testing.T) {
 			case !errors.Is(err, ErrCorrupt):
 				t.Fatalf("error does not wrap ErrCorrupt: %v", err)
 			}
-			t.Log(msg)
+			t.Logf("%s (allocated %d bytes for %d)", msg, alloc, st.Size())
 		})
 	}
 }

@@ -126,17 +126,18 @@ func (d *decoder) read(v *columnar.Vector, n int, validBuf columnar.Bitmap, aren
 	}
 	var total int64
 	var nv int
+	ok := true
 	switch d.c.kind {
 	case kBool:
 		total, nv, err = d.rdr.(*file.BooleanColumnChunkReader).ReadBatch(int64(n), v.Bools[:n], defs, nil)
 		if err == nil {
-			validBuf = scatter(v, v.Bools[:n], defs, d.c.maxDef, int(total), nv, validBuf)
+			validBuf, ok = scatter(v, v.Bools[:n], defs, d.c.maxDef, int(total), nv, validBuf)
 		}
 	case kInt64:
 		total, nv, err = d.rdr.(*file.Int64ColumnChunkReader).ReadBatch(int64(n), v.Ints[:n], defs, nil)
 		if err == nil {
 			convertUnits(v.Ints[:nv], d.c.mul, d.c.div)
-			validBuf = scatter(v, v.Ints[:n], defs, d.c.maxDef, int(total), nv, validBuf)
+			validBuf, ok = scatter(v, v.Ints[:n], defs, d.c.maxDef, int(total), nv, validBuf)
 		}
 	case kUint64:
 		// UINT64 is stored as INT64 bits: decode straight into the uint64
@@ -145,7 +146,7 @@ func (d *decoder) read(v *columnar.Vector, n int, validBuf columnar.Bitmap, aren
 		asInt := unsafe.Slice((*int64)(unsafe.Pointer(unsafe.SliceData(u))), len(u))
 		total, nv, err = d.rdr.(*file.Int64ColumnChunkReader).ReadBatch(int64(n), asInt, defs, nil)
 		if err == nil {
-			validBuf = scatter(v, u, defs, d.c.maxDef, int(total), nv, validBuf)
+			validBuf, ok = scatter(v, u, defs, d.c.maxDef, int(total), nv, validBuf)
 		}
 	case kInt32, kUint32:
 		d.i32 = grow(d.i32, n)
@@ -167,12 +168,12 @@ func (d *decoder) read(v *columnar.Vector, n int, validBuf columnar.Bitmap, aren
 					out[i] = int64(x)
 				}
 			}
-			validBuf = scatter(v, v.Ints[:n], defs, d.c.maxDef, int(total), nv, validBuf)
+			validBuf, ok = scatter(v, v.Ints[:n], defs, d.c.maxDef, int(total), nv, validBuf)
 		}
 	case kFloat64:
 		total, nv, err = d.rdr.(*file.Float64ColumnChunkReader).ReadBatch(int64(n), v.Floats[:n], defs, nil)
 		if err == nil {
-			validBuf = scatter(v, v.Floats[:n], defs, d.c.maxDef, int(total), nv, validBuf)
+			validBuf, ok = scatter(v, v.Floats[:n], defs, d.c.maxDef, int(total), nv, validBuf)
 		}
 	case kFloat32:
 		d.f32 = grow(d.f32, n)
@@ -182,7 +183,7 @@ func (d *decoder) read(v *columnar.Vector, n int, validBuf columnar.Bitmap, aren
 			for i, x := range d.f32[:nv] {
 				out[i] = float64(x)
 			}
-			validBuf = scatter(v, v.Floats[:n], defs, d.c.maxDef, int(total), nv, validBuf)
+			validBuf, ok = scatter(v, v.Floats[:n], defs, d.c.maxDef, int(total), nv, validBuf)
 		}
 	case kInt96:
 		d.i96 = grow(d.i96, n)
@@ -192,26 +193,26 @@ func (d *decoder) read(v *columnar.Vector, n int, validBuf columnar.Bitmap, aren
 			for i := range d.i96[:nv] {
 				out[i] = int96Micros(&d.i96[i])
 			}
-			validBuf = scatter(v, v.Ints[:n], defs, d.c.maxDef, int(total), nv, validBuf)
+			validBuf, ok = scatter(v, v.Ints[:n], defs, d.c.maxDef, int(total), nv, validBuf)
 		}
 	case kBytes, kFixed, kDecBytes, kDecBytesF:
 		total, nv, arena, err = d.readBytes(v, n, defs, arena)
 		if err == nil {
 			switch d.c.kind {
 			case kDecBytes:
-				validBuf = scatter(v, v.Ints[:n], defs, d.c.maxDef, int(total), nv, validBuf)
+				validBuf, ok = scatter(v, v.Ints[:n], defs, d.c.maxDef, int(total), nv, validBuf)
 			case kDecBytesF:
-				validBuf = scatter(v, v.Floats[:n], defs, d.c.maxDef, int(total), nv, validBuf)
+				validBuf, ok = scatter(v, v.Floats[:n], defs, d.c.maxDef, int(total), nv, validBuf)
 			default:
-				validBuf = scatter(v, v.Bytes[:n], defs, d.c.maxDef, int(total), nv, validBuf)
+				validBuf, ok = scatter(v, v.Bytes[:n], defs, d.c.maxDef, int(total), nv, validBuf)
 			}
 		}
 	}
 	if err != nil {
 		return 0, validBuf, arena, asCorrupt(err)
 	}
-	if nv > int(total) || (defs == nil && nv != int(total)) {
-		return 0, validBuf, arena, corruptf("%d values for %d rows", nv, total)
+	if !ok || nv > int(total) || (defs == nil && nv != int(total)) {
+		return 0, validBuf, arena, corruptf("%d values for %d rows whose definition levels say otherwise", nv, total)
 	}
 	return int(total), validBuf, arena, nil
 }
@@ -303,11 +304,22 @@ func (d *decoder) consume(v *columnar.Vector, off int, vals [][]byte, arena []by
 // scatter spreads nv dense values over total rows according to definition
 // levels (in place, back to front) and sets v.Valid. With no NULLs it only
 // clears v.Valid. NULL slots are zeroed so that stale byte slices never
-// outlive their batch through a NULL row.
-func scatter[T any](v *columnar.Vector, vals []T, defs []int16, maxDef int16, total, nv int, validBuf columnar.Bitmap) columnar.Bitmap {
+// outlive their batch through a NULL row. ok is false, and v untouched,
+// when the levels define more or fewer rows than nv (a page whose values
+// run out before its levels: arrow-go returns the values it has).
+func scatter[T any](v *columnar.Vector, vals []T, defs []int16, maxDef int16, total, nv int, validBuf columnar.Bitmap) (_ columnar.Bitmap, ok bool) {
 	if nv == total {
 		v.Valid = nil
-		return validBuf
+		return validBuf, true
+	}
+	defined := 0
+	for _, d := range defs[:total] {
+		if d == maxDef {
+			defined++
+		}
+	}
+	if defined != nv {
+		return validBuf, false
 	}
 	validBuf = validBuf.Resize(total)
 	var zero T
@@ -324,7 +336,7 @@ func scatter[T any](v *columnar.Vector, vals []T, defs []int16, maxDef int16, to
 		}
 	}
 	v.Valid = validBuf
-	return validBuf
+	return validBuf, true
 }
 
 // convertUnits rescales time values to microseconds in place.

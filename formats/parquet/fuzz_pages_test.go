@@ -1,6 +1,7 @@
 package parquet
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
@@ -96,13 +97,25 @@ const maxFuzzValues = 4096
 // decodePageInput decodes in through arrow-go's reader (coded false) or
 // codeReader (coded true), every row, and returns the first error.
 func decodePageInput(in pageInput, coded bool) (err error) {
+	fake := &fakePager{}
+	if in.dict != nil {
+		fake.pages = append(fake.pages, file.NewDictionaryPage(memory.NewBufferBytes(in.dict), int32(in.nvals), parquet.Encodings.Plain))
+	}
+	fake.pages = append(fake.pages, file.NewDataPageV1(memory.NewBufferBytes(in.data), int32(in.nvals), in.enc,
+		parquet.Encodings.RLE, parquet.Encodings.RLE, int32(len(in.data))))
+	return decodeFuzzChunk(in.phys, in.typeLen, in.optional, int64(in.nvals), in.dict != nil, coded, fake)
+}
+
+// decodeFuzzChunk decodes rows rows of a column of type phys from pages,
+// read through a countingPager as every scan reads them.
+func decodeFuzzChunk(phys parquet.Type, typeLen int, optional bool, rows int64, hasDict, coded bool, pages file.PageReader) (err error) {
 	defer recoverCorrupt(&err)
 	rep := parquet.Repetitions.Required
 	maxDef := int16(0)
-	if in.optional {
+	if optional {
 		rep, maxDef = parquet.Repetitions.Optional, 1
 	}
-	node, err := schema.NewPrimitiveNode("x", rep, in.phys, -1, int32(in.typeLen))
+	node, err := schema.NewPrimitiveNode("x", rep, phys, -1, int32(typeLen))
 	if err != nil {
 		return err
 	}
@@ -112,18 +125,17 @@ func decodePageInput(in pageInput, coded bool) (err error) {
 		return err
 	}
 	c.maxDef = maxDef
-	fake := &fakePager{}
-	pager := &countingPager{PageReader: fake, phys: in.phys} // as every scan reads pages
-	if in.dict != nil {
-		n := in.nvals
-		fake.pages = append(fake.pages, file.NewDictionaryPage(memory.NewBufferBytes(in.dict), int32(n), parquet.Encodings.Plain))
-	}
-	fake.pages = append(fake.pages, file.NewDataPageV1(memory.NewBufferBytes(in.data), int32(in.nvals), in.enc,
-		parquet.Encodings.RLE, parquet.Encodings.RLE, int32(len(in.data))))
+	pager := &countingPager{PageReader: pages, phys: phys, maxDef: maxDef}
 	d := &decoder{c: &c}
-	rows := int64(in.nvals)
+	// codeReader only where decoder.useCodeReader sends a chunk: string or
+	// fixed-width dictionary chunks, DELTA_BINARY_PACKED integer ones.
+	if hasDict {
+		coded = coded && (c.kind == kBytes && c.phys == parquet.Types.ByteArray || fixedWidth(&c) > 0)
+	} else {
+		coded = coded && deltaInts(&c)
+	}
 	if coded {
-		d.cr.reset(pager, &c, rows, in.dict != nil, maxDef)
+		d.cr.reset(pager, &c, rows, hasDict, maxDef)
 		d.coded = true
 	} else {
 		//lint:ignore SA1019 see openColumn
@@ -297,4 +309,107 @@ func FuzzPageDeltaLength(f *testing.F) {
 func FuzzPageDeltaByteArray(f *testing.F) { fuzzPages(f, parquet.Encodings.DeltaByteArray, false) }
 func FuzzPageByteStreamSplit(f *testing.F) {
 	fuzzPages(f, parquet.Encodings.ByteStreamSplit, false)
+}
+
+// FuzzPageHeaders reads arbitrary bytes as a column chunk: page headers
+// (Thrift), any codec (LZ4 in both its variants included), the legacy V2
+// flag rewrite (legacy.go) and the decoders behind, through arrow-go's page
+// reader as a scan does. Seeds are the column chunks of the corpus's
+// small files.
+func FuzzPageHeaders(f *testing.F) {
+	for _, s := range corpusChunks() {
+		f.Add(s.codec, physByte(s.phys, s.typeLen), s.rows, s.optional, false, s.data)
+	}
+	f.Fuzz(func(t *testing.T, codec, phys uint8, rows uint16, optional, legacy bool, data []byte) {
+		if rows > maxFuzzValues {
+			return
+		}
+		p, tl := fuzzPhys(phys)
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		start := time.Now()
+		for _, coded := range []bool{false, true} {
+			chunk := append([]byte(nil), data...)
+			if legacy {
+				markV2Compressed(chunk)
+			}
+			stream, err := readProps().GetStream(bytes.NewReader(chunk), 0, int64(len(chunk)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			pr, err := file.NewPageReader(stream, int64(rows), compress.Compression(codec%8), bufferPool, nil)
+			if err != nil {
+				continue // a codec arrow-go does not have (LZO)
+			}
+			if err := decodeFuzzChunk(p, tl, optional, int64(rows), true, coded, pr); err != nil && containsPanic(err) {
+				t.Fatalf("coded=%v: recovered panic: %v", coded, err)
+			}
+		}
+		runtime.ReadMemStats(&after)
+		if el := time.Since(start); el > pageTimeLimit {
+			t.Fatalf("%v to decode %d bytes", el, len(data))
+		}
+		if a := after.TotalAlloc - before.TotalAlloc; a > uint64(pageAllocPerByte*len(data)+pageAllocBase) {
+			t.Fatalf("allocated %d bytes for %d input bytes", a, len(data))
+		}
+	})
+}
+
+// chunkSeed is one column chunk of a corpus file, as FuzzPageHeaders takes it.
+type chunkSeed struct {
+	codec    uint8
+	phys     parquet.Type
+	typeLen  int
+	rows     uint16
+	optional bool
+	data     []byte
+}
+
+// corpusChunks returns the first row group's column chunks of the corpus's
+// files under 64 KiB (none when the corpus is absent).
+func corpusChunks() (out []chunkSeed) {
+	dir := findCorpus()
+	if dir == "" {
+		return nil
+	}
+	paths, _ := filepath.Glob(filepath.Join(dir, "files", "*.parquet"))
+	for _, path := range paths {
+		if st, err := os.Stat(path); err != nil || st.Size() > 64<<10 {
+			continue
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			continue
+		}
+		tb, err := Open(path)
+		if err != nil {
+			continue
+		}
+		pf := tb.files[0]
+		if pf.rdr.NumRowGroups() > 0 {
+			rg := pf.meta.RowGroup(0)
+			for _, c := range tb.cols {
+				cc, err := rg.ColumnChunk(c.leaf)
+				if err != nil || cc.NumValues() > maxFuzzValues {
+					continue
+				}
+				start := cc.DataPageOffset()
+				if cc.HasDictionaryPage() && cc.DictionaryPageOffset() > 0 && cc.DictionaryPageOffset() < start {
+					start = cc.DictionaryPageOffset()
+				}
+				end := start + cc.TotalCompressedSize()
+				if start < 0 || end > int64(len(data)) {
+					continue
+				}
+				s := chunkSeed{codec: uint8(cc.Compression()), phys: c.phys, rows: uint16(cc.NumValues()),
+					optional: c.maxDef > 0, data: data[start:end]}
+				if c.phys == parquet.Types.FixedLenByteArray {
+					s.typeLen = pf.meta.Schema.Column(c.leaf).TypeLength()
+				}
+				out = append(out, s)
+			}
+		}
+		tb.Close()
+	}
+	return out
 }

@@ -1,7 +1,9 @@
 package parquet
 
 import (
+	"encoding/binary"
 	"fmt"
+	"math/bits"
 
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
@@ -13,15 +15,17 @@ import (
 // reading them, and this is where that shows. The counts feed
 // ScanStats.BytesDecompressed and PagesTotal/PagesSkipped.
 //
-// It also refuses a data page whose encoding does not suit the column's
-// physical type (DELTA_LENGTH_BYTE_ARRAY on INT32, say), which arrow-go's
-// decoder factory answers with a panic.
+// It also refuses pages arrow-go cannot be trusted with (checkPage): an
+// encoding that does not suit the column's physical type (arrow-go's
+// decoder factory panics), and a DELTA page holding fewer values than its
+// levels define (arrow-go's reader loops forever over it).
 type countingPager struct {
 	file.PageReader
-	phys  parquet.Type
-	pages int64 // data pages read
-	bytes int64 // uncompressed bytes of every page read (dictionary included)
-	err   error // a page refused by checkEncoding
+	phys   parquet.Type
+	maxDef int16 // of the column: 0 or 1 (flat columns only)
+	pages  int64 // data pages read
+	bytes  int64 // uncompressed bytes of every page read (dictionary included)
+	err    error // a page refused by checkEncoding
 }
 
 func (p *countingPager) Err() error {
@@ -38,7 +42,12 @@ func checkEncoding(enc parquet.Encoding, phys parquet.Type) error {
 	T := parquet.Types
 	ok := false
 	switch enc {
-	case parquet.Encodings.Plain, parquet.Encodings.PlainDict, parquet.Encodings.RLEDict:
+	case parquet.Encodings.Plain:
+		ok = true
+	case parquet.Encodings.PlainDict, parquet.Encodings.RLEDict:
+		if phys == T.Boolean { // the format allows it, no writer does, arrow-go lacks it
+			return fmt.Errorf("%w: dictionary-encoded BOOLEAN pages", ErrUnsupported)
+		}
 		ok = true
 	case parquet.Encodings.RLE:
 		ok = phys == T.Boolean
@@ -47,7 +56,10 @@ func checkEncoding(enc parquet.Encoding, phys parquet.Type) error {
 	case parquet.Encodings.DeltaLengthByteArray:
 		ok = phys == T.ByteArray
 	case parquet.Encodings.DeltaByteArray:
-		ok = phys == T.ByteArray || phys == T.FixedLenByteArray
+		if phys == T.FixedLenByteArray { // the format allows it, arrow-go lacks it
+			return fmt.Errorf("%w: DELTA_BYTE_ARRAY pages of FIXED_LEN_BYTE_ARRAY values", ErrUnsupported)
+		}
+		ok = phys == T.ByteArray
 	case parquet.Encodings.ByteStreamSplit:
 		ok = phys == T.Float || phys == T.Double || phys == T.Int32 || phys == T.Int64 || phys == T.FixedLenByteArray
 	case parquet.Encodings.BitPacked:
@@ -69,6 +81,8 @@ func (p *countingPager) check() bool {
 		enc = parquet.Encoding(pg.Encoding())
 	case *file.DataPageV2:
 		enc = parquet.Encoding(pg.Encoding())
+	case *file.DictionaryPage:
+		enc = parquet.Encodings.RLEDict // checked as the pages that use it
 	default:
 		return true
 	}
@@ -76,7 +90,113 @@ func (p *countingPager) check() bool {
 		p.err = err
 		return false
 	}
+	if err := p.checkDelta(enc); err != nil {
+		p.err = err
+		return false
+	}
 	return true
+}
+
+// checkDelta checks a DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY or
+// DELTA_BYTE_ARRAY page: its first block header's total value count (the
+// values, lengths or prefix lengths) must cover the rows its definition
+// levels define.
+func (p *countingPager) checkDelta(enc parquet.Encoding) error {
+	switch enc {
+	case parquet.Encodings.DeltaBinaryPacked, parquet.Encodings.DeltaLengthByteArray, parquet.Encodings.DeltaByteArray:
+	default:
+		return nil
+	}
+	var values []byte
+	var defined int64
+	switch pg := p.PageReader.Page().(type) {
+	case *file.DataPageV1:
+		data, n := pg.Data(), int64(pg.NumValues())
+		defined, values = n, data
+		if p.maxDef > 0 {
+			if parquet.Encoding(pg.DefinitionLevelEncoding()) != parquet.Encodings.RLE {
+				return nil // legacy BIT_PACKED levels: left to the decoder
+			}
+			if len(data) < 4 {
+				return corruptf("page of %d bytes ends inside its definition levels", len(data))
+			}
+			l := int64(binary.LittleEndian.Uint32(data))
+			if l > int64(len(data)-4) {
+				return corruptf("definition levels of %d bytes in a %d-byte page", l, len(data))
+			}
+			var err error
+			if defined, err = countDefined(data[4:4+l], n); err != nil {
+				return err
+			}
+			values = data[4+l:]
+		}
+	case *file.DataPageV2:
+		data := pg.Data()
+		lv := int64(pg.DefinitionLevelByteLen()) + int64(pg.RepetitionLevelByteLen())
+		if lv > int64(len(data)) {
+			return corruptf("levels of %d bytes in a %d-byte page", lv, len(data))
+		}
+		defined, values = int64(pg.NumValues())-int64(pg.NumNulls()), data[lv:]
+	default:
+		return nil
+	}
+	if defined <= 0 {
+		return nil
+	}
+	var hdr [3]uint64 // block size, miniblocks per block, total value count
+	for i := range hdr {
+		v, k := binary.Uvarint(values)
+		if k <= 0 {
+			return corruptf("%s page header truncated", enc)
+		}
+		hdr[i], values = v, values[k:]
+	}
+	if hdr[2] < uint64(defined) {
+		return corruptf("%s page holds %d values, its levels define %d", enc, hdr[2], defined)
+	}
+	return nil
+}
+
+// countDefined counts the rows of n whose definition level is 1 in the
+// RLE/bit-packed hybrid levels src (bit width 1), without materializing
+// them.
+func countDefined(src []byte, n int64) (int64, error) {
+	var seen, defined int64
+	for seen < n {
+		h, k := binary.Uvarint(src)
+		if k <= 0 {
+			return 0, corruptf("definition levels end after %d of %d rows", seen, n)
+		}
+		src = src[k:]
+		if h&1 == 0 { // RLE run: a count and a 1-byte value
+			if len(src) < 1 {
+				return 0, corruptf("definition level run truncated")
+			}
+			cnt := min(int64(h>>1), n-seen)
+			if src[0] == 1 {
+				defined += cnt
+			}
+			src, seen = src[1:], seen+cnt
+			if cnt == 0 {
+				return 0, corruptf("definition level run of 0 rows")
+			}
+			continue
+		}
+		groups := int64(h >> 1) // 8 levels of 1 bit each: one byte per group
+		if groups == 0 || groups > int64(len(src)) {
+			return 0, corruptf("definition level bit-packed run of %d groups, %d bytes left", groups, len(src))
+		}
+		for _, b := range src[:groups] {
+			cnt := min(8, n-seen)
+			defined += int64(bits.OnesCount8(b & byte(1<<cnt-1)))
+			seen += cnt
+			if seen == n {
+				break
+			}
+		}
+		src = src[groups:]
+	}
+	return defined, nil
 }
 
 func (p *countingPager) count() {
@@ -113,6 +233,9 @@ func (p *countingPager) SeekToPageWithRow(row int64) error {
 func (p *countingPager) GetDictionaryPage() (*file.DictionaryPage, error) {
 	pg, err := p.PageReader.GetDictionaryPage()
 	if err == nil && pg != nil {
+		if err := checkEncoding(parquet.Encodings.RLEDict, p.phys); err != nil {
+			return nil, err
+		}
 		p.bytes += int64(len(pg.Data()))
 	}
 	return pg, err
@@ -145,5 +268,6 @@ func openPages(pf *pqFile, rgr *file.RowGroupReader, leaf int) (*countingPager, 
 	if err != nil {
 		return nil, err
 	}
-	return &countingPager{PageReader: pr, phys: rgr.MetaData().Schema.Column(leaf).PhysicalType()}, nil
+	descr := rgr.MetaData().Schema.Column(leaf)
+	return &countingPager{PageReader: pr, phys: descr.PhysicalType(), maxDef: descr.MaxDefinitionLevel()}, nil
 }

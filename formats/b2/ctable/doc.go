@@ -52,6 +52,14 @@
 //     rows, so they are bounds of the live values and prune safely; an
 //     index marked stale, built over fewer rows than the table has, or at
 //     another value_epoch is never used.
+//   - Only index kinds whose block level is known to summarize the values
+//     (summary, bucket, partial, full, opsi) prune; a kind a newer
+//     python-blosc2 names, or a FULL index over string ranks (utf8_rank,
+//     whose vocabulary python-blosc2 ≥ 4.12 keeps on disk, or dict_rank),
+//     is listed in EXPLAIN as not used.
+//   - A python-blosc2 remote reference (RemoteCTable.save, RemoteStore.save:
+//     embed.b2e carries b2remote_manifest) holds no local table: Open
+//     refuses it as unsupported and names the source it points at.
 //   - A FULL index answers =, IN, ranges and BETWEEN with two binary
 //     searches (l2, then one values block) and the positions of the
 //     matches; the scan then reads only their blocks and rows, while at

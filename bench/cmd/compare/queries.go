@@ -63,6 +63,20 @@ func queries(rows int64) []query {
 		{Name: "like_prefix", SQL: "SELECT count(*), sum(qty) FROM events WHERE title LIKE '" + likePrefix + "%'"},
 		{Name: "having", SQL: fmt.Sprintf(
 			"SELECT category, count(*) FROM events GROUP BY category HAVING count(*) > %d", scaleID(100_000, rows))},
+		// The key-table operators other than GROUP BY: DISTINCT over an
+		// integer, a string and a composite key, the three set operations
+		// and DISTINCT aggregates over an integer and a string column.
+		{Name: "distinct_user", SQL: "SELECT count(*) FROM (SELECT DISTINCT user_id FROM events)"},
+		{Name: "distinct_title", SQL: "SELECT count(*) FROM (SELECT DISTINCT title FROM events)"},
+		{Name: "distinct_region_category", SQL: "SELECT count(*) FROM (SELECT DISTINCT region, category, flag FROM events)"},
+		{Name: "union_user", SQL: "SELECT count(*) FROM (SELECT user_id FROM events WHERE region < 5 " +
+			"UNION SELECT user_id FROM events WHERE region >= 3)"},
+		{Name: "intersect_user", SQL: "SELECT count(*) FROM (SELECT user_id FROM events WHERE region < 5 " +
+			"INTERSECT SELECT user_id FROM events WHERE region >= 3)"},
+		{Name: "except_user", SQL: "SELECT count(*) FROM (SELECT user_id FROM events WHERE region < 5 " +
+			"EXCEPT SELECT user_id FROM events WHERE flag)"},
+		{Name: "count_distinct_title", SQL: "SELECT count(DISTINCT title) FROM events"},
+		{Name: "count_distinct_by_region", SQL: "SELECT region, count(DISTINCT user_id) FROM events GROUP BY region"},
 		{Name: "group_user_topn", Ordered: true, SQL: "SELECT user_id, count(*) AS n, sum(qty) FROM events " +
 			"GROUP BY user_id ORDER BY n DESC, user_id LIMIT 10"},
 	}

@@ -1,7 +1,6 @@
 package executor
 
 import (
-	"encoding/binary"
 	"math"
 
 	"github.com/b2sql/b2sql/columnar"
@@ -30,8 +29,9 @@ type aggState struct {
 	bytes [][]byte
 	bools []bool
 	ar    arena // min/max strings are copied here
-	// distinct remembers (group, value) pairs already aggregated.
-	distinct map[string]struct{}
+	// distinct remembers (group, value) pairs already aggregated
+	// (aggstate_distinct.go); nil when not DISTINCT.
+	distinct *distinctPairs
 	vals     valueLists  // holistic aggregates: the values of each group (aggstate_values.go)
 	valsFrom *aggState   // the state whose vals this one reads instead (aggstate_share.go)
 	hll      hllSketches // approx_count_distinct (aggstate_approx.go)
@@ -48,7 +48,7 @@ func newAggState(spec AggSpec) *aggState {
 		s.in = spec.Arg.Type()
 	}
 	if spec.Distinct {
-		s.distinct = map[string]struct{}{}
+		s.distinct = &distinctPairs{}
 	}
 	return s
 }
@@ -140,21 +140,16 @@ func (s *aggState) update(b *columnar.Batch, arg *columnar.Vector, gids []int32)
 	}
 	// Rows with a NULL argument are ignored by every aggregate but count(*).
 	sel := b.Sel
-	if arg.Valid != nil || s.distinct != nil {
+	if s.distinct != nil {
+		if sel = s.distinct.fresh(b, arg, gids); len(sel) == 0 {
+			return nil
+		}
+	} else if arg.Valid != nil {
 		s.dsel = s.dsel[:0]
 		forEach(b, func(i int) {
-			if arg.Valid != nil && !arg.Valid.Get(i) {
-				return
+			if arg.Valid.Get(i) {
+				s.dsel = append(s.dsel, i)
 			}
-			if s.distinct != nil {
-				s.keyBuf = binary.LittleEndian.AppendUint32(s.keyBuf[:0], uint32(gids[i]))
-				s.keyBuf = encodeKey(s.keyBuf, []*columnar.Vector{arg}, i)
-				if _, seen := s.distinct[string(s.keyBuf)]; seen {
-					return
-				}
-				s.distinct[string(s.keyBuf)] = struct{}{}
-			}
-			s.dsel = append(s.dsel, i)
 		})
 		sel = s.dsel
 		if len(sel) == 0 {

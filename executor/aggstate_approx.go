@@ -4,6 +4,7 @@ import (
 	"github.com/axiomhq/hyperloglog"
 
 	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/executor/hashtab"
 )
 
 // AggApproxCountDistinct is approx_count_distinct(x): BIGINT, an estimate
@@ -34,7 +35,7 @@ func (s *aggState) approxAdd(b *columnar.Batch, arg *columnar.Vector, gids []int
 		if s.hll[g] == nil {
 			s.hll[g] = hyperloglog.New14()
 		}
-		s.keyBuf = encodeKey(s.keyBuf[:0], vecs, i)
+		s.keyBuf = hashtab.EncodeKey(s.keyBuf[:0], vecs, i)
 		s.hll[g].Insert(s.keyBuf)
 	})
 }

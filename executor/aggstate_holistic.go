@@ -1,7 +1,6 @@
 package executor
 
 import (
-	"encoding/binary"
 	"math"
 
 	"github.com/b2sql/b2sql/columnar"
@@ -35,7 +34,13 @@ func (s *aggState) collect(b *columnar.Batch, arg *columnar.Vector, gids []int32
 		return // the leader collects (aggstate_share.go)
 	}
 	add := s.vals.adder(s.spec.Kind, arg)
-	if arg.Valid == nil && s.distinct == nil {
+	if s.distinct != nil {
+		for _, i := range s.distinct.fresh(b, arg, gids) {
+			add(gids[i], i)
+		}
+		return
+	}
+	if arg.Valid == nil {
 		if b.Sel == nil {
 			for i, g := range gids[:b.Len] {
 				add(g, i)
@@ -50,14 +55,6 @@ func (s *aggState) collect(b *columnar.Batch, arg *columnar.Vector, gids []int32
 	forEach(b, func(i int) {
 		if arg.IsNull(i) {
 			return
-		}
-		if s.distinct != nil {
-			s.keyBuf = binary.LittleEndian.AppendUint32(s.keyBuf[:0], uint32(gids[i]))
-			s.keyBuf = encodeKey(s.keyBuf, []*columnar.Vector{arg}, i)
-			if _, seen := s.distinct[string(s.keyBuf)]; seen {
-				return
-			}
-			s.distinct[string(s.keyBuf)] = struct{}{}
 		}
 		add(gids[i], i)
 	})

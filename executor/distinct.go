@@ -4,15 +4,16 @@ import (
 	"context"
 
 	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/executor/hashtab"
 )
 
-// Distinct passes each distinct row the first time it is seen, streaming.
+// Distinct passes each distinct row the first time it is seen, streaming:
+// an aggregate without aggregates, whose new groups are its output.
 type Distinct struct {
 	Input Operator
 
-	seen map[string]struct{}
-	key  []byte
-	sel  []int
+	seen hashtab.Map
+	gids []int32
 	out  columnar.Batch
 }
 
@@ -22,7 +23,7 @@ func (d *Distinct) String() string         { return "Distinct" }
 func (d *Distinct) Close() error           { return d.Input.Close() }
 
 func (d *Distinct) Open(ctx context.Context) error {
-	d.seen = map[string]struct{}{}
+	d.seen = hashtab.New(d.Input.Types())
 	return d.Input.Open(ctx)
 }
 
@@ -32,19 +33,20 @@ func (d *Distinct) Next(ctx context.Context) (*columnar.Batch, error) {
 		if err != nil {
 			return nil, err
 		}
-		d.sel = d.sel[:0]
-		forEach(b, func(i int) {
-			d.key = encodeKey(d.key[:0], b.Cols, i)
-			if _, ok := d.seen[string(d.key)]; ok {
-				return
-			}
-			d.seen[string(d.key)] = struct{}{}
-			d.sel = append(d.sel, i)
-		})
-		if len(d.sel) == 0 {
+		d.gids = growIDs(d.gids, b.Len)
+		fresh := d.seen.Assign(b, b.Cols, d.gids)
+		if len(fresh) == 0 {
 			continue
 		}
-		d.out = columnar.Batch{Cols: b.Cols, Len: b.Len, Sel: d.sel}
+		d.out = columnar.Batch{Cols: b.Cols, Len: b.Len, Sel: fresh}
 		return &d.out, nil
 	}
+}
+
+// growIDs returns ids with room for n group ids.
+func growIDs(ids []int32, n int) []int32 {
+	if cap(ids) < n {
+		return make([]int32, max(n, columnar.MaxBatch))
+	}
+	return ids[:n]
 }

@@ -6,10 +6,11 @@ import (
 	"testing"
 
 	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/executor/hashtab"
 )
 
 // TestHashAggKeysFromWords: composite keys (BOOLEAN, VARCHAR, BIGINT) are
-// rebuilt from their key words (compositeKeys.emit) across output batches,
+// rebuilt from their key words (hashtab's composite Keys) across output batches,
 // NULLs per column included. Rows i = 0..2999 key on a = i%1500, so each of
 // the 1500 groups has 2 rows and sum(i) = a + (a+1500).
 func TestHashAggKeysFromWords(t *testing.T) {
@@ -40,8 +41,8 @@ func TestHashAggKeysFromWords(t *testing.T) {
 			},
 		}
 		got := drain(t, agg)
-		if agg.comp == nil || !agg.comp.ownKeys {
-			t.Fatalf("want keys rebuilt from the composite table's words")
+		if kind := hashtab.Kind(agg.groups); kind != "composite" {
+			t.Fatalf("grouped by %s, want the composite table", kind)
 		}
 		slices.Sort(got)
 		if !equalStrings(got, want) {
@@ -112,8 +113,8 @@ func TestHashAggSmallKeysOutgrown(t *testing.T) {
 			Aggs:   []AggSpec{{Kind: AggCountStar, Type: columnar.TInt64}},
 		}
 		got := drain(t, agg)
-		if agg.comp.small != nil {
-			t.Fatalf("the direct table should have been dropped")
+		if kind := hashtab.Kind(agg.groups); kind != "composite" {
+			t.Fatalf("grouped by %s: the direct table should have been dropped", kind)
 		}
 		slices.Sort(got)
 		if !equalStrings(got, want) {
@@ -126,8 +127,8 @@ func TestHashAggSmallKeysOutgrown(t *testing.T) {
 		Groups: []Expr{ColumnExpr(0, columnar.TVarchar), ColumnExpr(1, columnar.TInt64)},
 		Aggs:   []AggSpec{{Kind: AggCountStar, Type: columnar.TInt64}},
 	}
-	if got := drain(t, agg); len(got) == 0 || agg.comp.small == nil || agg.comp.small.slots == nil {
-		t.Fatalf("want the direct table kept, got %d groups", len(got))
+	if got := drain(t, agg); len(got) == 0 || hashtab.Kind(agg.groups) != "composite+small" {
+		t.Fatalf("want the direct table kept, got %d groups by %s", len(got), hashtab.Kind(agg.groups))
 	}
 }
 
@@ -158,7 +159,7 @@ func TestCompositeRepeatedSlices(t *testing.T) {
 }
 
 // TestHashAggDensePages: integer keys beyond one 64Ki page of the direct
-// table (denseTable), some first seen while out of its range (so kept in
+// table (hashtab's denseTable; TestIntMapDensePages checks it covers them), some first seen while out of its range (so kept in
 // the hash table, then copied in when the pages grow over them), plus
 // negative, huge and NULL keys. Rows: 150000, 70000, 5<<40, -7, then
 // k = 0..99999, then 70000, 150000, NULL, -7; v = 1 for every row.
@@ -195,9 +196,6 @@ func TestHashAggDensePages(t *testing.T) {
 			if !got[want] {
 				t.Fatalf("missing %s", want)
 			}
-		}
-		if agg.ig.dense.n <= 65536 {
-			t.Fatalf("dense table covers %d keys, want more than a page", agg.ig.dense.n)
 		}
 	})
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/dict"
+	"github.com/b2sql/b2sql/executor/hashtab"
 )
 
 // TestHashAggCompositeKeys groups by (VARCHAR, BIGINT) with NULLs in both
@@ -173,42 +174,6 @@ func TestFloatSumOfDecimalsIsExact(t *testing.T) {
 	}
 }
 
-// BenchmarkHashAggTwoIntKeys: rows/s of GROUP BY (a, b) over BIGINTs with
-// 64K groups, the shape of TPC-H Q20's (l_partkey, l_suppkey), through the
-// word-keyed table and, for comparison, the encoded-key Go map it replaced
-// (still used past 63 keys).
-func BenchmarkHashAggTwoIntKeys(b *testing.B) {
-	const n = 1 << 20
-	a, c := make([]int64, n), make([]int64, n)
-	for i := range a {
-		g := int64(i*7919) % (1 << 16)
-		a[i], c[i] = g/4, g%97
-	}
-	types := []columnar.Type{columnar.TInt64, columnar.TInt64}
-	for _, table := range []string{"words", "encoded"} {
-		b.Run("table="+table, func(b *testing.B) {
-			keys := []*columnar.Vector{{Type: columnar.TInt64}, {Type: columnar.TInt64}}
-			b.ReportAllocs()
-			for b.Loop() {
-				h := &HashAgg{Groups: []Expr{ColumnExpr(0, columnar.TInt64), ColumnExpr(1, columnar.TInt64)}}
-				h.keys = newRowStore(types)
-				if table == "words" {
-					h.comp = newCompositeKeys(types)
-				} else {
-					h.strs = map[string]int32{}
-				}
-				for off := 0; off < n; off += columnar.MaxBatch {
-					keys[0].Ints, keys[1].Ints = a[off:off+columnar.MaxBatch], c[off:off+columnar.MaxBatch]
-					if err := h.assignGroups(&columnar.Batch{Len: columnar.MaxBatch}, keys); err != nil {
-						b.Fatal(err)
-					}
-				}
-			}
-			b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "rows/s")
-		})
-	}
-}
-
 // TestHashAggSparseIntKeys: single integer keys past the direct table
 // (negative, huge) group by value, with NULLs, at every batch size.
 func TestHashAggSparseIntKeys(t *testing.T) {
@@ -230,30 +195,6 @@ func TestHashAggSparseIntKeys(t *testing.T) {
 	})
 }
 
-// BenchmarkHashAggIntKey: rows/s of GROUP BY one BIGINT with 1M distinct
-// keys spread past the direct table (TPC-H Q18's l_orderkey, which runs to
-// 6M): each key seen 4 times.
-func BenchmarkHashAggIntKey(b *testing.B) {
-	const groups = 1 << 20
-	vals := make([]int64, 4*groups)
-	for i := range vals {
-		vals[i] = int64(i%groups) * 6
-	}
-	keys := []*columnar.Vector{{Type: columnar.TInt64}}
-	b.ReportAllocs()
-	for b.Loop() {
-		h := &HashAgg{Groups: []Expr{ColumnExpr(0, columnar.TInt64)}, ig: newIntGroups(), nullGID: -1}
-		h.keys = newRowStore([]columnar.Type{columnar.TInt64})
-		for off := 0; off < len(vals); off += columnar.MaxBatch {
-			keys[0].Ints = vals[off : off+columnar.MaxBatch]
-			if err := h.assignGroups(&columnar.Batch{Len: columnar.MaxBatch}, keys); err != nil {
-				b.Fatal(err)
-			}
-		}
-	}
-	b.ReportMetric(float64(b.N*len(vals))/b.Elapsed().Seconds(), "rows/s")
-}
-
 // TestHashAggCompositeEmptyInput: no rows, no groups (a grouped aggregate
 // emits nothing, unlike a global one).
 func TestHashAggCompositeEmptyInput(t *testing.T) {
@@ -268,7 +209,7 @@ func TestHashAggCompositeEmptyInput(t *testing.T) {
 }
 
 // TestHashAggLongStringKeys: long, mostly distinct plain strings make the
-// grouping keep the encoded-key map (longPlainStrings); NULLs and repeats
+// grouping use the encoded-key table (hashtab.longPlainStrings); NULLs and repeats
 // group the same.
 func TestHashAggLongStringKeys(t *testing.T) {
 	long := func(s string) columnar.Value { return str(s + " and a tail past sixteen bytes") }
@@ -285,8 +226,8 @@ func TestHashAggLongStringKeys(t *testing.T) {
 			Aggs:   []AggSpec{{Kind: AggCountStar, Type: columnar.TInt64}},
 		}
 		got := drain(t, agg)
-		if agg.comp != nil || agg.strs == nil {
-			t.Fatalf("long strings should use the encoded-key map")
+		if kind := hashtab.Kind(agg.groups); kind != "encoded" {
+			t.Fatalf("long strings should use the encoded-key table, not %s", kind)
 		}
 		slices.Sort(got)
 		want := []string{

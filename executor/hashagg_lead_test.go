@@ -8,6 +8,7 @@ import (
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/dict"
+	"github.com/b2sql/b2sql/executor/hashtab"
 )
 
 // leadRow is one input row of the lead-key tests: a nil id or name is NULL.
@@ -120,7 +121,7 @@ func runLeadAgg(t *testing.T, rows []leadRow) *HashAgg {
 // alone and the results are those of grouping by all three keys.
 func TestHashAggLeadKey(t *testing.T) {
 	agg := runLeadAgg(t, leadRows(5000, nil))
-	if agg.comp == nil || agg.comp.lead == nil {
+	if hashtab.Kind(agg.groups) != "composite+lead" {
 		t.Fatal("the grouping did not run by its lead key")
 	}
 }
@@ -141,7 +142,7 @@ func TestHashAggLeadKeyWideIDs(t *testing.T) {
 		}
 	}
 	agg := runLeadAgg(t, rows)
-	if agg.comp.lead == nil {
+	if hashtab.Kind(agg.groups) != "composite+lead" {
 		t.Fatal("the grouping did not run by its lead key")
 	}
 }
@@ -158,7 +159,7 @@ func TestHashAggLeadKeyBroken(t *testing.T) {
 				return name
 			})
 			agg := runLeadAgg(t, rows)
-			if agg.comp.lead != nil {
+			if hashtab.Kind(agg.groups) == "composite+lead" {
 				t.Fatal("the broken dependency went unnoticed")
 			}
 		})
@@ -215,29 +216,9 @@ func TestHashAggLeadKeyCoded(t *testing.T) {
 		if !equalStrings(got, want) {
 			t.Fatalf("broken=%v: first differences:\n%s", broken, firstDiffs(got, want))
 		}
-		if (agg.comp.lead == nil) != broken {
-			t.Fatalf("broken=%v: lead mode still on = %v", broken, agg.comp.lead != nil)
+		if lead := hashtab.Kind(agg.groups) == "composite+lead"; lead == broken {
+			t.Fatalf("broken=%v: lead mode still on = %v", broken, lead)
 		}
-	}
-}
-
-// Few distinct values in the first batch keep the composite path (its
-// small direct table, cheap interning).
-func TestChooseLeadNeedsManyGroups(t *testing.T) {
-	b := columnar.NewBatch([]columnar.Type{columnar.TInt64, columnar.TVarchar}, 1000)
-	b.Len = 1000
-	for i := 0; i < 1000; i++ {
-		b.Cols[0].Ints[i] = int64(i % 100)
-		b.Cols[1].Bytes[i] = []byte("x")
-	}
-	if got := chooseLead(b, b.Cols); got != -1 {
-		t.Fatalf("chooseLead with 100 distinct ids = %d, want -1", got)
-	}
-	for i := 0; i < 1000; i++ {
-		b.Cols[0].Ints[i] = int64(i)
-	}
-	if got := chooseLead(b, b.Cols); got != 0 {
-		t.Fatalf("chooseLead with 1000 distinct ids = %d, want 0", got)
 	}
 }
 
@@ -258,48 +239,4 @@ func firstDiffs(got, want []string) string {
 		}
 	}
 	return sb.String()
-}
-
-// BenchmarkHashAggLeadKey: rows/s of GROUP BY (id, name, address) over 1M
-// rows in 256K groups (each id's four rows share its strings, as a join
-// repeats a customer's), by the lead key and, for comparison, by the
-// composite table interning both strings.
-func BenchmarkHashAggLeadKey(b *testing.B) {
-	const n, groups = 1 << 20, 1 << 18
-	ids := make([]int64, n)
-	names, addrs := make([][]byte, n), make([][]byte, n)
-	byID := make([][2][]byte, groups)
-	for g := range byID {
-		byID[g] = [2][]byte{[]byte(fmt.Sprintf("Customer#%09d", g)), []byte(fmt.Sprintf("%d Long Street Name, Some City %06d", g, g))}
-	}
-	for i := range ids {
-		g := (i * 7919) % groups
-		ids[i], names[i], addrs[i] = int64(g), byID[g][0], byID[g][1]
-	}
-	types := []columnar.Type{columnar.TInt64, columnar.TVarchar, columnar.TVarchar}
-	for _, mode := range []string{"lead", "composite"} {
-		b.Run("keys="+mode, func(b *testing.B) {
-			keys := []*columnar.Vector{{Type: types[0]}, {Type: types[1]}, {Type: types[2]}}
-			b.ReportAllocs()
-			for b.Loop() {
-				h := &HashAgg{Groups: []Expr{ColumnExpr(0, types[0]), ColumnExpr(1, types[1]), ColumnExpr(2, types[2])}}
-				h.keys = newRowStore(types)
-				h.comp = newCompositeKeys(types)
-				if mode == "composite" {
-					h.comp.decided = true // no lead key
-				}
-				for off := 0; off < n; off += columnar.MaxBatch {
-					end := off + columnar.MaxBatch
-					keys[0].Ints, keys[1].Bytes, keys[2].Bytes = ids[off:end], names[off:end], addrs[off:end]
-					if err := h.assignGroups(&columnar.Batch{Len: columnar.MaxBatch}, keys); err != nil {
-						b.Fatal(err)
-					}
-				}
-				if (h.comp.lead != nil) != (mode == "lead") {
-					b.Fatalf("lead mode = %v", h.comp.lead != nil)
-				}
-			}
-			b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "rows/s")
-		})
-	}
 }

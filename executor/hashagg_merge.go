@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/executor/hashtab"
 )
 
 // PartitionMerge runs the final phase of a parallel GROUP BY in parallel
@@ -274,7 +275,7 @@ func (d *dealer) hashColumn(b *columnar.Batch, v *columnar.Vector, h []uint64) {
 				mix(i, 0)
 			}
 		case columnar.PhysFloat:
-			mix(i, floatWord(v.Floats[j]))
+			mix(i, hashtab.FloatWord(v.Floats[j]))
 		case columnar.PhysBytes:
 			mix(i, maphash.Bytes(d.seed, bytesAt(v, j)))
 		}

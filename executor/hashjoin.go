@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/executor/hashtab"
 )
 
 // JoinKind says which rows a HashJoin keeps; see planner.JoinKind.
@@ -300,7 +301,7 @@ func (j *HashJoin) encode(keys []*columnar.Vector, i int) ([]byte, bool) {
 			return nil, false
 		}
 	}
-	j.key = encodeKey(j.key[:0], keys, i)
+	j.key = hashtab.EncodeKey(j.key[:0], keys, i)
 	return j.key, true
 }
 

@@ -3,6 +3,7 @@ package executor
 import (
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/dict"
+	"github.com/b2sql/b2sql/executor/hashtab"
 )
 
 // Probing by dictionary codes: when the probe side's single string key
@@ -44,7 +45,7 @@ func (j *HashJoin) lookupCode(c int32) []int32 {
 	m.one.Type = j.LeftKeys[0].Type()
 	m.one.Valid, m.one.Const, m.one.Dict = nil, false, nil
 	m.one.Bytes = append(m.one.Bytes[:0], m.d.Value(c))
-	m.enc = encodeKey(m.enc[:0], []*columnar.Vector{&m.one}, 0)
+	m.enc = hashtab.EncodeKey(m.enc[:0], []*columnar.Vector{&m.one}, 0)
 	rows := j.table[string(m.enc)]
 	m.rows[c], m.seen[c] = rows, true
 	return rows

@@ -2,6 +2,7 @@ package executor
 
 import (
 	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/executor/hashtab"
 )
 
 // logicExpr is AND / OR over any number of BOOLEAN args with SQL's
@@ -243,23 +244,21 @@ func (e *caseExpr) Eval(b *columnar.Batch) (*columnar.Vector, error) {
 }
 
 // inExpr is x [NOT] IN (list) with SQL NULL semantics: no match and a NULL
-// in the list gives NULL. Constant lists are hashed once.
+// in the list gives NULL. A constant list's values are numbered once in a
+// hashtab.Map, which x is looked up in (a dictionary-coded x once per
+// code); NaN matches NaN and -0 matches 0, as = does.
 type inExpr struct {
 	arg    Expr
 	list   []Expr
 	not    bool
 	t      columnar.Type
 	consts bool
-	ints   map[int64]struct{}
-	uints  map[uint64]struct{}
-	floats map[float64]struct{}
-	strs   map[string]struct{}
-	hasNaN bool
+	set    hashtab.Map // the constant list's non-NULL values; nil when none
 	hasNul bool
+	gids   []int32
 	out    columnar.Vector
 	eq     kernel
 	tmp    columnar.Vector
-	codes  codeMatch       // coded x against constant strings (executor/dict.go)
 	plain  columnar.Vector // coded x against a non-constant list: decoded
 }
 
@@ -271,35 +270,21 @@ func newInExpr(arg Expr, list []Expr, not bool) *inExpr {
 		}
 	}
 	if e.consts {
-		switch e.t.Phys() {
-		case columnar.PhysInt, columnar.PhysBool:
-			e.ints = map[int64]struct{}{}
-		case columnar.PhysUint:
-			e.uints = map[uint64]struct{}{}
-		case columnar.PhysFloat:
-			e.floats = map[float64]struct{}{}
-		case columnar.PhysBytes:
-			e.strs = map[string]struct{}{}
-		}
+		vals := columnar.NewVector(e.t, len(list))
+		n := 0
 		for _, l := range list {
 			v, _ := ConstValue(l)
 			if v.Null {
 				e.hasNul = true
 				continue
 			}
-			switch {
-			case e.ints != nil:
-				e.ints[v.I] = struct{}{}
-			case e.uints != nil:
-				e.uints[uint64(v.I)] = struct{}{}
-			case e.floats != nil:
-				if v.F != v.F {
-					e.hasNaN = true
-				}
-				e.floats[v.F] = struct{}{}
-			case e.strs != nil:
-				e.strs[v.S] = struct{}{}
-			}
+			vals.SetValue(n, len(list), v)
+			n++
+		}
+		if n > 0 && e.t.Phys() != columnar.PhysNone {
+			e.set = hashtab.New([]columnar.Type{e.t})
+			e.gids = make([]int32, n)
+			e.set.Assign(&columnar.Batch{Len: n}, []*columnar.Vector{vals}, e.gids)
 		}
 	}
 	e.eq = cmpKernel(opEq, e.t)
@@ -313,10 +298,7 @@ func (e *inExpr) Eval(b *columnar.Batch) (*columnar.Vector, error) {
 	if err != nil {
 		return nil, err
 	}
-	if x.Dict != nil {
-		if e.strs != nil {
-			return e.evalCodes(x, b), nil
-		}
+	if x.Dict != nil && !e.consts {
 		x = decodeLive(x, b, &e.plain)
 	}
 	bb := b
@@ -330,35 +312,17 @@ func (e *inExpr) Eval(b *columnar.Batch) (*columnar.Vector, error) {
 	out.Reset(n)
 	out.Valid = columnar.NewBitmap(n)
 	if e.consts {
+		e.gids = growIDs(e.gids, n)
+		gids := e.gids
+		if e.set != nil {
+			e.set.Find(bb, []*columnar.Vector{x}, gids)
+		}
 		forEach(bb, func(i int) {
 			if x.IsNull(i) {
 				out.Valid.Clear(i)
 				return
 			}
-			var hit bool
-			switch {
-			case e.ints != nil:
-				v := int64(0)
-				if x.Type.Phys() == columnar.PhysBool {
-					if x.Bools[idx(x, i)] {
-						v = 1
-					}
-				} else {
-					v = x.Ints[idx(x, i)]
-				}
-				_, hit = e.ints[v]
-			case e.uints != nil:
-				_, hit = e.uints[x.Uints[idx(x, i)]]
-			case e.floats != nil:
-				f := x.Floats[idx(x, i)]
-				_, hit = e.floats[f]
-				if f != f {
-					hit = e.hasNaN
-				}
-			case e.strs != nil:
-				_, hit = e.strs[string(x.Bytes[idx(x, i)])]
-			}
-			e.finish(out, i, hit, e.hasNul)
+			e.finish(out, i, e.set != nil && gids[i] >= 0, e.hasNul)
 		})
 	} else {
 		hits := make([]bool, n)

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/executor/hashtab"
 )
 
 // MaxRecursion bounds the iterations of a recursive CTE.
@@ -66,8 +67,8 @@ type RecursiveCTE struct {
 	Distinct   bool
 
 	rows [][]columnar.Value
-	seen map[string]struct{}
-	key  []byte
+	seen hashtab.Map // Distinct: every row produced
+	gids []int32
 	pos  int
 }
 
@@ -82,7 +83,10 @@ func (r *RecursiveCTE) String() string {
 func (r *RecursiveCTE) Close() error { r.rows, r.seen = nil, nil; return nil }
 
 func (r *RecursiveCTE) Open(ctx context.Context) error {
-	r.rows, r.seen, r.pos = nil, map[string]struct{}{}, 0
+	r.rows, r.seen, r.pos = nil, nil, 0
+	if r.Distinct {
+		r.seen = hashtab.New(r.Base.Types())
+	}
 	fresh, err := r.drain(ctx, r.Base)
 	if err != nil {
 		return err
@@ -119,15 +123,16 @@ func (r *RecursiveCTE) drain(ctx context.Context, op Operator) ([][]columnar.Val
 		if err != nil {
 			return nil, err
 		}
+		if r.Distinct {
+			r.gids = growIDs(r.gids, b.Len)
+			// Only the rows not produced before.
+			b = &columnar.Batch{Cols: b.Cols, Len: b.Len, Sel: r.seen.Assign(b, b.Cols, r.gids)}
+			if len(b.Sel) == 0 {
+				continue
+			}
+		}
 		for k := 0; k < b.Live(); k++ {
 			i := b.Row(k)
-			if r.Distinct {
-				r.key = encodeKey(r.key[:0], b.Cols, i)
-				if _, dup := r.seen[string(r.key)]; dup {
-					continue
-				}
-				r.seen[string(r.key)] = struct{}{}
-			}
 			row := make([]columnar.Value, len(b.Cols))
 			for c, v := range b.Cols {
 				row[c] = v.Value(i)

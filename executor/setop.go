@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/executor/hashtab"
 )
 
 // SetOpKind is UNION, INTERSECT or EXCEPT.
@@ -29,10 +30,15 @@ type SetOp struct {
 	Kind        SetOpKind
 	All         bool
 
-	counts    map[string]int
-	seen      map[string]struct{}
-	rightDone bool // UNION: left exhausted, reading right
-	key       []byte
+	// keys numbers the rows' values: UNION's rows seen so far; for
+	// INTERSECT and EXCEPT the right input's rows (ids [0, nright)), which
+	// EXCEPT extends with the left rows not among them.
+	keys      hashtab.Map
+	nright    int
+	counts    []int64 // ALL: per right id, the copies not yet matched
+	emitted   []bool  // INTERSECT: per right id, already output
+	rightDone bool    // UNION: left exhausted, reading right
+	gids      []int32
 	sel       []int
 	out       columnar.Batch
 }
@@ -55,7 +61,7 @@ func (s *SetOp) Close() error {
 }
 
 func (s *SetOp) Open(ctx context.Context) error {
-	s.seen, s.counts, s.rightDone = map[string]struct{}{}, nil, false
+	s.keys, s.counts, s.emitted, s.rightDone = hashtab.New(s.Left.Types()), nil, nil, false
 	if err := s.Left.Open(ctx); err != nil {
 		return err
 	}
@@ -65,20 +71,26 @@ func (s *SetOp) Open(ctx context.Context) error {
 	if s.Kind == SetUnion {
 		return nil
 	}
-	s.counts = map[string]int{}
 	for {
 		b, err := s.Right.Next(ctx)
 		if err == io.EOF {
-			return nil
+			break
 		}
 		if err != nil {
 			return err
 		}
-		forEach(b, func(i int) {
-			s.key = encodeKey(s.key[:0], b.Cols, i)
-			s.counts[string(s.key)]++
-		})
+		s.gids = growIDs(s.gids, b.Len)
+		s.keys.Assign(b, b.Cols, s.gids)
+		if s.All {
+			s.counts = growZero(s.counts, s.keys.Len())
+			forEach(b, func(i int) { s.counts[s.gids[i]]++ })
+		}
 	}
+	s.nright = s.keys.Len()
+	if s.Kind == SetIntersect && !s.All {
+		s.emitted = make([]bool, s.nright)
+	}
+	return nil
 }
 
 func (s *SetOp) Next(ctx context.Context) (*columnar.Batch, error) {
@@ -98,49 +110,49 @@ func (s *SetOp) Next(ctx context.Context) (*columnar.Batch, error) {
 		if s.Kind == SetUnion && s.All {
 			return b, nil
 		}
-		s.sel = s.sel[:0]
-		forEach(b, func(i int) {
-			s.key = encodeKey(s.key[:0], b.Cols, i)
-			if s.keep(string(s.key)) {
-				s.sel = append(s.sel, i)
-			}
-		})
-		if len(s.sel) == 0 {
+		sel := s.keep(b)
+		if len(sel) == 0 {
 			continue
 		}
-		s.out = columnar.Batch{Cols: b.Cols, Len: b.Len, Sel: s.sel}
+		s.out = columnar.Batch{Cols: b.Cols, Len: b.Len, Sel: sel}
 		return &s.out, nil
 	}
 }
 
-// keep decides one left (or, for UNION, right) row.
-func (s *SetOp) keep(k string) bool {
-	if !s.All {
-		if _, dup := s.seen[k]; dup {
-			return false
-		}
+// keep returns the live rows of a left (or, for UNION, right) batch that
+// the operation outputs.
+func (s *SetOp) keep(b *columnar.Batch) []int {
+	s.gids = growIDs(s.gids, b.Len)
+	gids := s.gids
+	if s.Kind == SetUnion || s.Kind == SetExcept && !s.All {
+		// A row's first occurrence: for EXCEPT, among the rows not in the
+		// right input (whose keys have ids from nright on).
+		return s.keys.Assign(b, b.Cols, gids)
 	}
-	var ok bool
-	switch s.Kind {
-	case SetUnion:
-		ok = true
-	case SetIntersect:
-		ok = s.counts[k] > 0
-		if ok && s.All {
-			s.counts[k]--
-		}
-	case SetExcept:
-		if s.All {
-			if s.counts[k] > 0 {
-				s.counts[k]--
-				return false
+	s.keys.Find(b, b.Cols, gids)
+	s.sel = s.sel[:0]
+	forEach(b, func(i int) {
+		g := gids[i]
+		switch {
+		case s.Kind == SetExcept: // ALL
+			if g >= 0 && s.counts[g] > 0 {
+				s.counts[g]--
+				return
 			}
-			return true
+		case g < 0:
+			return
+		case s.All: // INTERSECT ALL
+			if s.counts[g] == 0 {
+				return
+			}
+			s.counts[g]--
+		default: // INTERSECT
+			if s.emitted[g] {
+				return
+			}
+			s.emitted[g] = true
 		}
-		ok = s.counts[k] == 0
-	}
-	if ok && !s.All {
-		s.seen[k] = struct{}{}
-	}
-	return ok
+		s.sel = append(s.sel, i)
+	})
+	return s.sel
 }

@@ -1,4 +1,4 @@
-package executor
+package hashtab
 
 import (
 	"bytes"
@@ -72,40 +72,54 @@ func (t *strTable) shortHash(w0, w1 uint64, n int) uint64 {
 	return hi ^ lo
 }
 
-// find returns the group of key, or calls create (which returns the new
-// group id) and records it.
-func (t *strTable) find(key []byte, create func() int32) int32 {
+// probe returns the slot holding key, or the empty slot where it goes,
+// with the slot value a new entry for key would take (its arena reference
+// left for the caller).
+func (t *strTable) probe(key []byte) (*strSlot, strSlot) {
 	mask := uint64(len(t.slots) - 1)
 	if len(key) <= 16 {
 		w0, w1 := words(key)
 		h := t.shortHash(w0, w1, len(key))
 		for i := h & mask; ; i = (i + 1) & mask {
 			s := &t.slots[i]
-			if s.gid < 0 {
-				if t.keep {
-					t.remember(t.arena.add(key), len(key))
-				}
-				return t.insert(s, strSlot{hash: h, w0: w0, w1: w1, len: uint32(len(key))}, create)
-			}
-			if s.hash == h && s.w0 == w0 && s.w1 == w1 && int(s.len) == len(key) {
-				return s.gid
+			if s.gid < 0 || s.hash == h && s.w0 == w0 && s.w1 == w1 && int(s.len) == len(key) {
+				return s, strSlot{hash: h, w0: w0, w1: w1, len: uint32(len(key))}
 			}
 		}
 	}
 	h := maphash.Bytes(t.seed, key)
 	for i := h & mask; ; i = (i + 1) & mask {
 		s := &t.slots[i]
-		if s.gid < 0 {
-			ref := t.arena.add(key)
-			if t.keep {
-				t.remember(ref, len(key))
-			}
-			return t.insert(s, strSlot{hash: h, w0: ref, len: uint32(len(key))}, create)
-		}
-		if s.hash == h && int(s.len) == len(key) && len(key) > 16 && bytes.Equal(t.arena.get(s.w0, s.len), key) {
-			return s.gid
+		if s.gid < 0 || s.hash == h && int(s.len) == len(key) && len(key) > 16 && bytes.Equal(t.arena.get(s.w0, s.len), key) {
+			return s, strSlot{hash: h, len: uint32(len(key))}
 		}
 	}
+}
+
+// find returns the group of key, or calls create (which returns the new
+// group id) and records it.
+func (t *strTable) find(key []byte, create func() int32) int32 {
+	s, v := t.probe(key)
+	if s.gid >= 0 {
+		return s.gid
+	}
+	if len(key) <= 16 {
+		if t.keep {
+			t.remember(t.arena.add(key), len(key))
+		}
+	} else {
+		v.w0 = t.arena.add(key)
+		if t.keep {
+			t.remember(v.w0, len(key))
+		}
+	}
+	return t.insert(s, v, create)
+}
+
+// lookup returns the group of key, or -1.
+func (t *strTable) lookup(key []byte) int32 {
+	s, _ := t.probe(key)
+	return s.gid
 }
 
 func (t *strTable) remember(ref uint64, n int) {
@@ -140,4 +154,9 @@ func (t *strTable) grow() {
 		}
 		t.slots[i] = s
 	}
+}
+
+// bytes is the memory the table holds.
+func (t *strTable) bytes() int64 {
+	return 40*int64(len(t.slots)) + t.arena.bytes() + 12*int64(cap(t.refs))
 }

@@ -1,6 +1,85 @@
-package executor
+package hashtab
 
 import "github.com/b2sql/b2sql/columnar"
+
+// intKeyTable maps int64 keys to group ids with open addressing, for a
+// single integer GROUP BY key too large or too sparse for the direct
+// table: one 16-byte slot (key, group id + 1; 0 = empty) per probe, keys
+// placed by Fibonacci hashing so that runs of consecutive keys (order
+// keys, dates) spread over the table.
+type intKeyTable struct {
+	slots []intKeySlot
+	shift uint // 64 - log2(len(slots))
+	n     int
+}
+
+type intKeySlot struct {
+	key int64
+	gid int32 // group id + 1; 0 = empty
+}
+
+func newIntKeyTable() *intKeyTable {
+	return &intKeyTable{slots: make([]intKeySlot, 256), shift: 64 - 8}
+}
+
+func (t *intKeyTable) home(v int64) uint64 { return (uint64(v) * 0x9e3779b97f4a7c15) >> t.shift }
+
+// find returns the group of v, or calls create and records the id it
+// returns.
+func (t *intKeyTable) find(v int64, create func() int32) int32 {
+	mask := uint64(len(t.slots) - 1)
+	for s := t.home(v); ; s = (s + 1) & mask {
+		e := &t.slots[s]
+		if e.gid == 0 {
+			g := create()
+			e.key, e.gid = v, g+1
+			t.n++
+			if 4*t.n >= 3*len(t.slots) {
+				t.grow()
+			}
+			return g
+		}
+		if e.key == v {
+			return e.gid - 1
+		}
+	}
+}
+
+// lookup returns the group of v, if it has one.
+func (t *intKeyTable) lookup(v int64) (int32, bool) {
+	if t.n == 0 {
+		return 0, false
+	}
+	mask := uint64(len(t.slots) - 1)
+	for s := t.home(v); ; s = (s + 1) & mask {
+		e := &t.slots[s]
+		if e.gid == 0 {
+			return 0, false
+		}
+		if e.key == v {
+			return e.gid - 1, true
+		}
+	}
+}
+
+func (t *intKeyTable) grow() {
+	old := t.slots
+	t.slots = make([]intKeySlot, 2*len(old))
+	t.shift--
+	mask := uint64(len(t.slots) - 1)
+	for _, e := range old {
+		if e.gid == 0 {
+			continue
+		}
+		s := t.home(e.key)
+		for t.slots[s].gid != 0 {
+			s = (s + 1) & mask
+		}
+		t.slots[s] = e
+	}
+}
+
+func (t *intKeyTable) bytes() int64 { return 16 * int64(len(t.slots)) }
 
 // denseTable is the direct table of a single integer GROUP BY key: slot v
 // holds the group id + 1 of key v (0 = none yet). Up to 64Ki keys it is
@@ -57,7 +136,7 @@ const denseKeys = 1 << 23
 
 // intGroups finds the group of an integer key: the direct table for small
 // non-negative keys while it stays dense enough, the hash table for the
-// rest. A single integer GROUP BY key and a lead key (hashagg_lead.go) use
+// rest. A single integer key (intMap) and a lead key (lead.go) use
 // it; ids, dates and codes that run from 0 are then indexed, not hashed,
 // so keys arriving in order touch the table in order.
 type intGroups struct {
@@ -116,4 +195,29 @@ func (t *intGroups) find(v int64, ngroups int, create func() int32) int32 {
 		}
 		return create()
 	})
+}
+
+// lookup returns the group of v, if it has one.
+func (t *intGroups) lookup(v int64) (int32, bool) {
+	if g, ok := t.known(v); ok {
+		return g, true
+	}
+	if uint64(v) < uint64(t.dense.n) && (t.hashed == nil || !t.hashed.Get(int(v))) {
+		return 0, false
+	}
+	return t.ints.lookup(v)
+}
+
+// bytes is the memory the tables hold.
+func (t *intGroups) bytes() int64 {
+	return 4*int64(len(t.dense.pages))*int64(len(t.dense.firstPage())) + t.ints.bytes() + 8*int64(len(t.hashed))
+}
+
+// firstPage is the direct table's first page (all pages but the first
+// have densePage slots).
+func (d *denseTable) firstPage() []int32 {
+	if len(d.pages) == 0 {
+		return nil
+	}
+	return d.pages[0]
 }

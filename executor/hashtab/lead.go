@@ -1,8 +1,7 @@
-package executor
+package hashtab
 
 import (
 	"bytes"
-	"encoding/binary"
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/dict"
@@ -73,7 +72,7 @@ func chooseLead(b *columnar.Batch, keys []*columnar.Vector) int {
 			}
 		})
 		n := len(seen)
-		if best < 0 || n > bestN || n == bestN && isPlainInt(v.Type) && !isPlainInt(keys[best].Type) {
+		if best < 0 || n > bestN || n == bestN && IsPlainInt(v.Type) && !IsPlainInt(keys[best].Type) {
 			best, bestN = k, n
 		}
 	}
@@ -83,7 +82,9 @@ func chooseLead(b *columnar.Batch, keys []*columnar.Vector) int {
 	return best
 }
 
-func isPlainInt(t columnar.Type) bool {
+// IsPlainInt reports whether t is an integer type, not one stored as an
+// integer (DATE, TIMESTAMP, DECIMAL, …).
+func IsPlainInt(t columnar.Type) bool {
 	switch t.ID {
 	case columnar.Int8, columnar.Int16, columnar.Int32, columnar.Int64, columnar.Uint8, columnar.Uint16, columnar.Uint32:
 		return true
@@ -107,14 +108,12 @@ func (l *leadKeys) key(g int32) []uint64 {
 	return l.keys[g>>keyChunkBits][o : o+l.w]
 }
 
-// text returns the string whose word is ref.
-func (l *leadKeys) str(ref uint64) []byte {
-	c := l.text.chunks[ref>>32]
-	off := uint32(ref)
-	n, k := binary.Uvarint(c[off:])
-	start := off + uint32(k)
-	end := start + uint32(n)
-	return c[start:end:end]
+// str returns the string whose word is ref.
+func (l *leadKeys) str(ref uint64) []byte { return l.text.prefixed(ref) }
+
+// bytes is the memory the lead table holds.
+func (l *leadKeys) bytes() int64 {
+	return l.ig.bytes() + 8*int64(len(l.keys))*int64((keyChunkMask+1)*l.w) + l.text.bytes()
 }
 
 // assign sets gids[i] for the live rows of b, creating groups through

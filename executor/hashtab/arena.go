@@ -1,4 +1,4 @@
-package executor
+package hashtab
 
 import "encoding/binary"
 
@@ -59,4 +59,23 @@ func (a *textArena) get(ref uint64, n uint32) []byte {
 	c := a.chunks[ref>>32]
 	off := uint32(ref)
 	return c[off : off+n : off+n]
+}
+
+// prefixed returns the string addPrefixed stored at ref.
+func (a *textArena) prefixed(ref uint64) []byte {
+	c := a.chunks[ref>>32]
+	off := uint32(ref)
+	n, k := binary.Uvarint(c[off:])
+	start := off + uint32(k)
+	end := start + uint32(n)
+	return c[start:end:end]
+}
+
+// bytes is the memory the arena holds.
+func (a *textArena) bytes() int64 {
+	n := int64(0)
+	for _, c := range a.chunks {
+		n += int64(cap(c))
+	}
+	return n
 }

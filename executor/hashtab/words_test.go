@@ -1,4 +1,4 @@
-package executor
+package hashtab
 
 import (
 	"math/rand/v2"

@@ -1,4 +1,4 @@
-package executor
+package hashtab
 
 import "github.com/b2sql/b2sql/columnar"
 

@@ -1,14 +1,15 @@
-package executor
+package hashtab
 
 import (
 	"math"
+	"slices"
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/dict"
 )
 
-// compositeKeys groups by several keys (or one floating-point key) through
-// a keyTable: each row's key becomes 1+len(keys) words, a NULL mask and one
+// compositeKeys is the Map of several key columns (or one floating-point
+// column), through a keyTable: each row's key becomes 1+len(keys) words, a NULL mask and one
 // word per key. Integers, dates, decimals and booleans are their own word;
 // floats their bits (-0 folded into 0, one NaN); strings an id from a
 // per-column intern table, looked up once per dictionary code when the
@@ -25,14 +26,23 @@ type compositeKeys struct {
 	// (emit) instead of being copied per group into a row store, whose
 	// [][]byte the GC scanned at every cycle.
 	types []columnar.Type
-	// ownKeys: every key can be rebuilt from its word (no float key,
-	// whose word folds -0 into 0 and would not give back the first value).
-	ownKeys bool
-	small   *smallKeys // tiny key domains: a direct table (hashagg_small.go)
+	// floats keeps each float column's value per id as first seen: its
+	// word folds -0 into 0 and every NaN into one, so it would not give
+	// back the first value (nil for the other columns).
+	floats []chunked[float64]
+	hasFlt bool
+	small  *smallKeys // tiny key domains: a direct table (small.go)
 	// lead: while one integer key is seen to determine the others, groups
-	// are found by it alone (hashagg_lead.go).
+	// are found by it alone (lead.go).
 	lead    *leadKeys
-	decided bool // the first batch chose (or not) a lead key
+	decided bool // the first batch chose (or not) a lead key or enc
+	// enc: the first batch showed long, mostly distinct plain strings,
+	// which interning would copy and hash per column: every key goes to
+	// an encoded-key table instead (encoded.go).
+	enc     *encodedMap
+	n       int                // ids handed out
+	cur     []*columnar.Vector // the keys of the batch being assigned
+	newRows []int
 }
 
 func newCompositeKeys(types []columnar.Type) *compositeKeys {
@@ -42,7 +52,7 @@ func newCompositeKeys(types []columnar.Type) *compositeKeys {
 		nids:    make([]int32, len(types)),
 		remaps:  make([]dict.Remap, len(types)),
 		types:   types,
-		ownKeys: true,
+		floats:  make([]chunked[float64], len(types)),
 	}
 	c.tab = newKeyTable(c.w)
 	c.small = newSmallKeys(types)
@@ -51,7 +61,7 @@ func newCompositeKeys(types []columnar.Type) *compositeKeys {
 		case columnar.PhysBytes:
 			c.interns[i] = newValueStrTable()
 		case columnar.PhysFloat:
-			c.ownKeys = false
+			c.hasFlt = true
 		}
 	}
 	return c
@@ -73,7 +83,7 @@ func (c *compositeKeys) pickLead(b *columnar.Batch, keys []*columnar.Vector) boo
 		return c.lead != nil
 	}
 	c.decided = true
-	if !c.ownKeys {
+	if c.hasFlt {
 		return false // a float key's word is not its first value: no lead store
 	}
 	if col := chooseLead(b, keys); col >= 0 {
@@ -90,9 +100,13 @@ func (c *compositeKeys) keyOf(g int32) []uint64 {
 	return c.tab.key(g)
 }
 
-// emit fills cols (one vector per key, typed) with the keys of groups
-// [from, to), rebuilt from their key words; only when ownKeys.
-func (c *compositeKeys) emit(cols []*columnar.Vector, from, to int) {
+// Keys rebuilds the keys of ids [from, to) from their key words (floats
+// from their first values).
+func (c *compositeKeys) Keys(cols []*columnar.Vector, from, to int) {
+	if c.enc != nil {
+		c.enc.Keys(cols, from, to)
+		return
+	}
 	n := to - from
 	for k, v := range cols {
 		v.Reset(n)
@@ -117,6 +131,8 @@ func (c *compositeKeys) emit(cols []*columnar.Vector, from, to int) {
 				v.Uints[r] = x
 			case columnar.PhysBool:
 				v.Bools[r] = x != 0
+			case columnar.PhysFloat:
+				v.Floats[r] = c.floats[k].at(from + r)
 			case columnar.PhysBytes:
 				if c.lead != nil {
 					v.Bytes[r] = c.lead.str(x)
@@ -128,8 +144,13 @@ func (c *compositeKeys) emit(cols []*columnar.Vector, from, to int) {
 	}
 }
 
-// fill writes the key words of the live rows of b.
-func (c *compositeKeys) fill(b *columnar.Batch, keys []*columnar.Vector) {
+// fill writes the key words of the live rows of b, interning new strings
+// (create) or giving a string not interned yet the word no key has.
+func (c *compositeKeys) fill(b *columnar.Batch, keys []*columnar.Vector, create bool) {
+	intern := c.intern
+	if !create {
+		intern = c.internedID
+	}
 	w := c.w
 	if cap(c.words) < b.Len*w {
 		c.words = make([]uint64, max(b.Len, columnar.MaxBatch)*w)
@@ -143,7 +164,7 @@ func (c *compositeKeys) fill(b *columnar.Batch, keys []*columnar.Vector) {
 			continue
 		}
 		if v.Const {
-			x, null := c.constWord(k, v)
+			x, null := c.constWord(k, v, intern)
 			forEach(b, func(i int) {
 				words[i*w+col] = x
 				if null {
@@ -168,7 +189,7 @@ func (c *compositeKeys) fill(b *columnar.Batch, keys []*columnar.Vector) {
 			})
 		case columnar.PhysFloat:
 			vals := v.Floats
-			forEach(b, func(i int) { words[i*w+col] = floatWord(vals[i]) })
+			forEach(b, func(i int) { words[i*w+col] = FloatWord(vals[i]) })
 		case columnar.PhysBytes:
 			if d, codes, ok := dict.Of(v); ok {
 				table := c.remaps[k].Table(d)
@@ -177,7 +198,7 @@ func (c *compositeKeys) fill(b *columnar.Batch, keys []*columnar.Vector) {
 					for i, code := range codes[:b.Len] {
 						id := table[code]
 						if id < 0 {
-							id = int32(c.intern(k, d.Value(code)))
+							id = int32(intern(k, d.Value(code)))
 							table[code] = id
 						}
 						words[i*w+col] = uint64(id)
@@ -191,7 +212,7 @@ func (c *compositeKeys) fill(b *columnar.Batch, keys []*columnar.Vector) {
 					code := codes[i]
 					id := table[code]
 					if id < 0 {
-						id = int32(c.intern(k, d.Value(code)))
+						id = int32(intern(k, d.Value(code)))
 						table[code] = id
 					}
 					words[i*w+col] = uint64(id)
@@ -213,7 +234,7 @@ func (c *compositeKeys) fill(b *columnar.Batch, keys []*columnar.Vector) {
 						words[i*w+col] = lastID
 						return
 					}
-					last, lastID = s, c.intern(k, s)
+					last, lastID = s, intern(k, s)
 					words[i*w+col] = lastID
 				})
 			}
@@ -246,7 +267,7 @@ func fillWords[T int64 | uint64](words []uint64, w, col int, vals []T, b *column
 }
 
 // constWord is the word (and NULL flag) of a Const key vector.
-func (c *compositeKeys) constWord(k int, v *columnar.Vector) (uint64, bool) {
+func (c *compositeKeys) constWord(k int, v *columnar.Vector, intern func(int, []byte) uint64) (uint64, bool) {
 	if v.IsNull(0) {
 		return 0, true
 	}
@@ -261,16 +282,16 @@ func (c *compositeKeys) constWord(k int, v *columnar.Vector) (uint64, bool) {
 		}
 		return 0, false
 	case columnar.PhysFloat:
-		return floatWord(v.Floats[0]), false
+		return FloatWord(v.Floats[0]), false
 	case columnar.PhysBytes:
-		return c.intern(k, []byte(v.Value(0).S)), false
+		return intern(k, bytesAt(v, 0)), false
 	}
 	return 0, false
 }
 
-// floatWord is the key word of a float: equal SQL values (-0 and 0, every
+// FloatWord is the key word of a float: equal SQL values (-0 and 0, every
 // NaN) give one word.
-func floatWord(f float64) uint64 {
+func FloatWord(f float64) uint64 {
 	if f == 0 {
 		return 0
 	}
@@ -280,28 +301,81 @@ func floatWord(f float64) uint64 {
 	return math.Float64bits(f)
 }
 
-// assign sets gids[i] for the live rows of b; newGroup(i) creates the
-// group of row i.
-func (c *compositeKeys) assign(b *columnar.Batch, keys []*columnar.Vector, gids []int32, newGroup func(i int) int32) {
-	if c.pickLead(b, keys) {
-		if c.lead.assign(b, keys, gids, newGroup) {
-			return
+// newGroup creates the id of row i's key (c.cur).
+func (c *compositeKeys) newGroup(i int) int32 {
+	g := int32(c.n)
+	c.n++
+	c.newRows = append(c.newRows, i)
+	if c.hasFlt {
+		pushFloats(c.floats, c.cur, i)
+	}
+	return g
+}
+
+func (c *compositeKeys) Len() int { return c.n }
+
+func (c *compositeKeys) Bytes() int64 {
+	if c.enc != nil {
+		return c.enc.Bytes()
+	}
+	n := c.tab.bytes() + 8*int64(cap(c.words)) + 8*int64(cap(c.newRows))
+	for k, t := range c.interns {
+		if t != nil {
+			n += t.bytes()
+		}
+		n += c.floats[k].bytes(8)
+	}
+	if c.small != nil {
+		n += 4 * int64(len(c.small.slots))
+	}
+	if c.lead != nil {
+		n += c.lead.bytes()
+	}
+	return n
+}
+
+// decide makes the first batch's choices: a lead key, or the encoded
+// table for long plain strings.
+func (c *compositeKeys) decide(b *columnar.Batch, keys []*columnar.Vector) {
+	if c.decided {
+		return
+	}
+	if !c.pickLead(b, keys) && longPlainStrings(b, keys) {
+		c.enc = newEncodedMap(c.types)
+	}
+}
+
+// Assign sets gids[i] for the live rows of b.
+func (c *compositeKeys) Assign(b *columnar.Batch, keys []*columnar.Vector, gids []int32) []int {
+	c.decide(b, keys)
+	if c.enc != nil {
+		rows := c.enc.Assign(b, keys, gids)
+		c.n = c.enc.Len()
+		return rows
+	}
+	c.newRows, c.cur = c.newRows[:0], keys
+	defer func() { c.cur = nil }()
+	if c.lead != nil {
+		if c.lead.assign(b, keys, gids, c.newGroup) {
+			return c.newRows
 		}
 		// The lead key does not determine the others: group by all keys
-		// from now on, this batch included (its new groups are moved too).
+		// from now on, this batch included (its new groups are moved too;
+		// the rows that create more come after them, so sort).
 		c.lead.migrate(c)
 		c.lead = nil
+		defer slices.Sort(c.newRows)
 	}
-	c.fill(b, keys)
+	c.fill(b, keys, true)
 	if c.small != nil {
-		if c.small.assign(c, b, gids, newGroup) {
-			return
+		if c.small.assign(c, b, gids, c.newGroup) {
+			return c.newRows
 		}
 		c.small = nil
 	}
 	w := c.w
 	var row int
-	create := func() int32 { return newGroup(row) }
+	create := func() int32 { return c.newGroup(row) }
 	// Rows often repeat the previous row's key (the line items of one
 	// order share their flags and dates): compare with it before hashing.
 	var prev []uint64
@@ -321,7 +395,7 @@ func (c *compositeKeys) assign(b *columnar.Batch, keys []*columnar.Vector, gids 
 		for _, i := range b.Sel {
 			one(i)
 		}
-		return
+		return c.newRows
 	}
 	// The common case, written out so that the repeat test stays inline.
 	words := c.words[:b.Len*w]
@@ -336,79 +410,37 @@ func (c *compositeKeys) assign(b *columnar.Batch, keys []*columnar.Vector, gids 
 		prev = key
 		gids[i] = prevG
 	}
+	return c.newRows
 }
 
-// assignComposite is assignGroups through the composite key table.
-func (h *HashAgg) assignComposite(b *columnar.Batch, keys []*columnar.Vector, gids []int32) {
-	h.newRows = h.newRows[:0]
-	h.comp.assign(b, keys, gids, func(i int) int32 {
-		g := int32(h.ngroups)
-		h.ngroups++
-		h.newRows = append(h.newRows, i)
-		return g
+// Find sets gids[i] for the live rows of b, or -1.
+func (c *compositeKeys) Find(b *columnar.Batch, keys []*columnar.Vector, gids []int32) {
+	if c.enc != nil {
+		c.enc.Find(b, keys, gids)
+		return
+	}
+	if c.lead != nil {
+		// The lead table finds by one key; the word table holds every key.
+		c.lead.migrate(c)
+		c.lead = nil
+	}
+	c.decided = true
+	c.fill(b, keys, false)
+	w := c.w
+	forEach(b, func(i int) {
+		key := c.words[i*w : i*w+w]
+		gids[i] = c.tab.lookup(key, hashWords(key))
 	})
-	h.flushNewGroups(b, keys)
 }
 
-// flushNewGroups stores the key values of the groups created by the rows
-// h.newRows of b (numbered in row order while probing) with one
-// appendRows, and grows the aggregate states once: high-cardinality
-// groupings create a group for most rows, and doing both per group was a
-// large part of their cost.
-func (h *HashAgg) flushNewGroups(b *columnar.Batch, keys []*columnar.Vector) {
-	if len(h.newRows) == 0 {
-		return
+// internedID returns the id of string v in column col, or the word no
+// interned string has.
+func (c *compositeKeys) internedID(col int, v []byte) uint64 {
+	if id := c.interns[col].lookup(v); id >= 0 {
+		return uint64(id)
 	}
-	if h.comp != nil && h.comp.ownKeys {
-		// The key words are the stored keys (compositeKeys.emit).
-		h.growStates()
-		return
-	}
-	if h.intOwn {
-		k := keys[0]
-		for _, i := range h.newRows {
-			j := idx(k, i)
-			x := int64(0)
-			if !k.IsNull(j) {
-				x = k.Ints[j]
-			}
-			last := len(h.intKeys) - 1
-			if last < 0 || len(h.intKeys[last]) == keyChunkMask+1 {
-				h.intKeys = append(h.intKeys, make([]int64, 0, keyChunkMask+1))
-				last++
-			}
-			h.intKeys[last] = append(h.intKeys[last], x)
-		}
-		h.growStates()
-		return
-	}
-	// The rows store plain values: decode coded strings; a NULL-typed key
-	// (GROUP BY NULL) is stored as a constant NULL.
-	if len(h.plainNew) < len(keys) {
-		h.plainNew = make([]*columnar.Vector, len(keys))
-		h.decodedNew = make([]columnar.Vector, len(keys))
-	}
-	plain := h.plainNew[:len(keys)]
-	for k, v := range keys {
-		if v.Type.ID == columnar.Null {
-			plain[k] = nullKey
-			continue
-		}
-		plain[k] = decodeLive(v, b, &h.decodedNew[k])
-	}
-	h.keys.appendRows(&columnar.Batch{Len: b.Len, Sel: h.newRows}, plain)
-	h.growStates()
+	return ^uint64(0)
 }
-
-// growStates gives the aggregate states room for every group.
-func (h *HashAgg) growStates() {
-	for _, s := range h.states {
-		s.grow(h.ngroups)
-	}
-}
-
-// nullKey is the stored value of a NULL-typed group key.
-var nullKey = columnar.ConstVector(columnar.NullValue(columnar.TNull))
 
 // longPlainStrings reports whether some string key of the first batch
 // arrives plain (not dictionary-coded) with values of more than 16 bytes

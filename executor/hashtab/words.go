@@ -1,9 +1,9 @@
-package executor
+package hashtab
 
 import "math/bits"
 
-// keyTable maps fixed-width composite keys, w uint64 words each, to group
-// ids. GROUP BY on several columns whose values all fit a word (integers,
+// keyTable maps fixed-width composite keys, w uint64 words each, to
+// ids (compositeKeys' table). GROUP BY on several columns whose values all fit a word (integers,
 // dates, decimals, floats, interned strings) hashes the words with a
 // multiply-mix and compares them in place: no per-row key encoding, no
 // string conversion, no Go map (whose string hashing and probing were half
@@ -105,79 +105,24 @@ func (t *keyTable) grow() {
 	}
 }
 
-// intKeyTable maps int64 keys to group ids with open addressing, for a
-// single integer GROUP BY key too large or too sparse for the direct
-// table: one 16-byte slot (key, group id + 1; 0 = empty) per probe, keys
-// placed by Fibonacci hashing so that runs of consecutive keys (order
-// keys, dates) spread over the table.
-type intKeyTable struct {
-	slots []intKeySlot
-	shift uint // 64 - log2(len(slots))
-	n     int
-}
-
-type intKeySlot struct {
-	key int64
-	gid int32 // group id + 1; 0 = empty
-}
-
-func newIntKeyTable() *intKeyTable {
-	return &intKeyTable{slots: make([]intKeySlot, 256), shift: 64 - 8}
-}
-
-func (t *intKeyTable) home(v int64) uint64 { return (uint64(v) * 0x9e3779b97f4a7c15) >> t.shift }
-
-// find returns the group of v, or calls create and records the id it
-// returns.
-func (t *intKeyTable) find(v int64, create func() int32) int32 {
-	mask := uint64(len(t.slots) - 1)
-	for s := t.home(v); ; s = (s + 1) & mask {
-		e := &t.slots[s]
-		if e.gid == 0 {
-			g := create()
-			e.key, e.gid = v, g+1
-			t.n++
-			if 4*t.n >= 3*len(t.slots) {
-				t.grow()
+// lookup returns the group of key (hash h), or -1.
+func (t *keyTable) lookup(key []uint64, h uint64) int32 {
+	tag := uint32(h >> 32)
+	for s := tag & t.mask; ; s = (s + 1) & t.mask {
+		e := t.slots[s]
+		if e == 0 {
+			return -1
+		}
+		if uint32(e>>32) == tag {
+			g := int32(uint32(e)) - 1
+			if equalWords(t.key(g), key) {
+				return g
 			}
-			return g
-		}
-		if e.key == v {
-			return e.gid - 1
 		}
 	}
 }
 
-// lookup returns the group of v, if it has one.
-func (t *intKeyTable) lookup(v int64) (int32, bool) {
-	if t.n == 0 {
-		return 0, false
-	}
-	mask := uint64(len(t.slots) - 1)
-	for s := t.home(v); ; s = (s + 1) & mask {
-		e := &t.slots[s]
-		if e.gid == 0 {
-			return 0, false
-		}
-		if e.key == v {
-			return e.gid - 1, true
-		}
-	}
-}
-
-func (t *intKeyTable) grow() {
-	old := t.slots
-	t.slots = make([]intKeySlot, 2*len(old))
-	t.shift--
-	mask := uint64(len(t.slots) - 1)
-	for _, e := range old {
-		if e.gid == 0 {
-			continue
-		}
-		s := t.home(e.key)
-		for t.slots[s].gid != 0 {
-			s = (s + 1) & mask
-		}
-		t.slots[s] = e
-	}
+// bytes is the memory the table holds.
+func (t *keyTable) bytes() int64 {
+	return 8*int64(len(t.slots)) + 8*int64(len(t.keys))*int64((keyChunkMask+1)*t.w)
 }

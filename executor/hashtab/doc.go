@@ -1,0 +1,32 @@
+// Package hashtab maps keys to dense ids: the one mechanism behind every
+// executor operator that groups, deduplicates or matches rows by value
+// (GROUP BY, DISTINCT, UNION/INTERSECT/EXCEPT, recursive CTEs, DISTINCT
+// aggregates, IN lists).
+//
+// A Map numbers the distinct keys it is given 0, 1, 2, … in the order they
+// are first seen, a batch at a time, and gives each key back (Keys). New
+// picks the implementation once, from the key columns' types, in the
+// spirit of DataFusion's GroupValues:
+//
+//   - one integer-like column (integers, DATE, TIMESTAMP, DECIMAL,
+//     BOOLEAN): intMap, a direct table for small non-negative keys in front
+//     of an open-addressing table (ints.go);
+//   - one string column: strMap, a string table whose short keys live in
+//     the slot, with per-code ids for dictionary-coded batches (strmap.go,
+//     strings.go);
+//   - several columns, or one float: compositeKeys, each row's key as
+//     fixed-width words (a NULL mask, then one word per column; strings
+//     interned per column) in a word table (composite.go, words.go), with
+//     a direct table for tiny key domains (small.go), a lead integer key
+//     that determines the others when the first batch shows one (lead.go),
+//     and an encoded-key table for long, mostly distinct strings
+//     (encoded.go).
+//
+// NULLs are keys: all NULLs of a column are one value, as GROUP BY and
+// DISTINCT compare rows; an operator for which NULL never matches (IN, a
+// join) tests validity itself. Floats compare as SQL does: -0 equals 0 and
+// every NaN is one value.
+//
+// Every table reports the bytes it holds (Bytes), so that memory
+// accounting can be written once, against this package.
+package hashtab

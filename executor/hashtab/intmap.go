@@ -1,0 +1,150 @@
+package hashtab
+
+import "github.com/b2sql/b2sql/columnar"
+
+// intMap is the Map of one integer-like key column (every type stored as
+// int64 or uint64, and BOOLEAN): intGroups finds the id, and the keys are
+// kept per id in chunks, so that they are written back by a copy.
+type intMap struct {
+	typ     columnar.Type
+	ig      *intGroups
+	keys    chunked[int64] // per id: the key (0 for the NULL id)
+	n       int
+	nullG   int32 // the NULL key's id; -1: none yet
+	newRows []int
+}
+
+func newIntMap(t columnar.Type) *intMap {
+	return &intMap{typ: t, ig: newIntGroups(), nullG: -1}
+}
+
+func (m *intMap) Len() int { return m.n }
+
+func (m *intMap) Bytes() int64 { return m.ig.bytes() + m.keys.bytes(8) + 8*int64(cap(m.newRows)) }
+
+// create makes the id of key v, first seen at row i.
+func (m *intMap) create(v int64, i int) int32 {
+	g := int32(m.n)
+	m.n++
+	m.keys.push(v)
+	m.newRows = append(m.newRows, i)
+	return g
+}
+
+// word returns row j's key as an int64.
+func word(k *columnar.Vector, j int) int64 {
+	switch k.Type.Phys() {
+	case columnar.PhysInt:
+		return k.Ints[j]
+	case columnar.PhysUint:
+		return int64(k.Uints[j])
+	case columnar.PhysBool:
+		if k.Bools[j] {
+			return 1
+		}
+	}
+	return 0
+}
+
+func (m *intMap) Assign(b *columnar.Batch, keys []*columnar.Vector, gids []int32) []int {
+	m.newRows = m.newRows[:0]
+	k := keys[0]
+	if k.Type.Phys() == columnar.PhysInt && !k.Const {
+		m.assignInts(b, k.Ints, k.Valid, gids)
+		return m.newRows
+	}
+	forEach(b, func(i int) {
+		j := idx(k, i)
+		if k.IsNull(j) {
+			if m.nullG < 0 {
+				m.nullG = m.create(0, i)
+			}
+			gids[i] = m.nullG
+			return
+		}
+		v := word(k, j)
+		gids[i] = m.ig.find(v, m.n, func() int32 { return m.create(v, i) })
+	})
+	return m.newRows
+}
+
+// assignInts is Assign for a plain integer key vector (valid: its
+// validity bitmap, nil when it has no NULLs), the known-key test inline.
+func (m *intMap) assignInts(b *columnar.Batch, vals []int64, valid columnar.Bitmap, gids []int32) {
+	var row int
+	var val int64
+	create := func() int32 { return m.create(val, row) }
+	if valid != nil {
+		forEach(b, func(i int) {
+			if !valid.Get(i) {
+				if m.nullG < 0 {
+					m.nullG = m.create(0, i)
+				}
+				gids[i] = m.nullG
+				return
+			}
+			v := vals[i]
+			if g, ok := m.ig.known(v); ok {
+				gids[i] = g
+				return
+			}
+			row, val = i, v
+			gids[i] = m.ig.find(v, m.n, create)
+		})
+		return
+	}
+	if b.Sel == nil {
+		vals = vals[:b.Len]
+		for i, v := range vals {
+			if g, ok := m.ig.known(v); ok {
+				gids[i] = g
+				continue
+			}
+			row, val = i, v
+			gids[i] = m.ig.find(v, m.n, create)
+		}
+		return
+	}
+	for _, i := range b.Sel {
+		row, val = i, vals[i]
+		gids[i] = m.ig.find(val, m.n, create)
+	}
+}
+
+func (m *intMap) Find(b *columnar.Batch, keys []*columnar.Vector, gids []int32) {
+	k := keys[0]
+	forEach(b, func(i int) {
+		j := idx(k, i)
+		if k.IsNull(j) {
+			gids[i] = m.nullG
+			return
+		}
+		if g, ok := m.ig.lookup(word(k, j)); ok {
+			gids[i] = g
+			return
+		}
+		gids[i] = -1
+	})
+}
+
+func (m *intMap) Keys(cols []*columnar.Vector, from, to int) {
+	v := cols[0]
+	n := to - from
+	v.Reset(n)
+	switch v.Type.Phys() {
+	case columnar.PhysInt:
+		m.keys.copyOut(v.Ints[:n], from, to)
+	case columnar.PhysUint:
+		for r := range n {
+			v.Uints[r] = uint64(m.keys.at(from + r))
+		}
+	case columnar.PhysBool:
+		for r := range n {
+			v.Bools[r] = m.keys.at(from+r) != 0
+		}
+	}
+	if g := int(m.nullG); g >= from && g < to {
+		v.Valid = columnar.NewBitmap(n)
+		v.Valid.Clear(g - from)
+	}
+}

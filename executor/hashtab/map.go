@@ -1,0 +1,156 @@
+package hashtab
+
+import (
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/dict"
+)
+
+// Map numbers distinct keys 0, 1, 2, … in the order they are first seen.
+// A key is one row of the key vectors: keys[c] is key column c over the
+// rows of a batch, of the c-th type the Map was made for (dictionary-coded
+// and Const vectors included). A Map is not safe for concurrent use.
+type Map interface {
+	// Assign sets gids[i], for each live row i of b, to the id of row i's
+	// key, giving each new key the next id. It returns the live rows that
+	// created an id, in increasing order (the Map's slice, valid until the
+	// next call).
+	Assign(b *columnar.Batch, keys []*columnar.Vector, gids []int32) (newRows []int)
+	// Find sets gids[i], for each live row i of b, to the id of row i's
+	// key, or -1 when the Map has none; it creates nothing.
+	Find(b *columnar.Batch, keys []*columnar.Vector, gids []int32)
+	// Len returns the number of ids handed out.
+	Len() int
+	// Keys writes the keys of ids [from, to) into cols (one vector per key
+	// column, reset to to-from rows): the values of the row that created
+	// each id.
+	Keys(cols []*columnar.Vector, from, to int)
+	// Bytes returns the memory the Map holds, in bytes (tables, stored
+	// keys, interned strings), for memory accounting.
+	Bytes() int64
+}
+
+// New returns an empty Map for keys of the given column types, the
+// implementation chosen by their shape (see the package doc).
+func New(types []columnar.Type) Map {
+	if len(types) == 1 {
+		switch types[0].Phys() {
+		case columnar.PhysInt, columnar.PhysUint, columnar.PhysBool:
+			return newIntMap(types[0])
+		case columnar.PhysBytes:
+			return newStrMap(types[0])
+		}
+	}
+	if len(types) >= maxWordKeys {
+		return newEncodedMap(types)
+	}
+	return newCompositeKeys(types)
+}
+
+// maxWordKeys bounds the key columns of the word table: its NULL mask is
+// one word.
+const maxWordKeys = 64
+
+// forEach calls fn for each live row of b.
+func forEach(b *columnar.Batch, fn func(i int)) {
+	if b.Sel == nil {
+		for i := 0; i < b.Len; i++ {
+			fn(i)
+		}
+		return
+	}
+	for _, i := range b.Sel {
+		fn(i)
+	}
+}
+
+// idx maps row i to its payload slot (row 0 of a Const vector).
+func idx(v *columnar.Vector, i int) int {
+	if v.Const {
+		return 0
+	}
+	return i
+}
+
+// bytesAt returns row j's bytes, decoding a dictionary-coded vector.
+func bytesAt(v *columnar.Vector, j int) []byte {
+	if d, codes, ok := dict.Of(v); ok {
+		return d.Value(codes[j])
+	}
+	return v.Bytes[j]
+}
+
+// growInt32 returns s with room for n values.
+func growInt32(s []int32, n int) []int32 {
+	if cap(s) < n {
+		return make([]int32, max(n, columnar.MaxBatch))
+	}
+	return s[:n]
+}
+
+// chunked is a list of a Map's per-id values (the keys of a single
+// integer column), chunks of 1<<keyChunkBits never copied when growing.
+type chunked[T any] struct{ chunks [][]T }
+
+func (c *chunked[T]) push(x T) {
+	last := len(c.chunks) - 1
+	if last < 0 || len(c.chunks[last]) == keyChunkMask+1 {
+		c.chunks = append(c.chunks, make([]T, 0, keyChunkMask+1))
+		last++
+	}
+	c.chunks[last] = append(c.chunks[last], x)
+}
+
+func (c *chunked[T]) at(g int) T { return c.chunks[g>>keyChunkBits][g&keyChunkMask] }
+
+// copyOut copies values [from, to) into dst.
+func (c *chunked[T]) copyOut(dst []T, from, to int) {
+	for g := from; g < to; {
+		chunk := c.chunks[g>>keyChunkBits][g&keyChunkMask:]
+		g += copy(dst[g-from:to-from], chunk)
+	}
+}
+
+func (c *chunked[T]) bytes(size int) int64 {
+	return int64(len(c.chunks)) * int64(keyChunkMask+1) * int64(size)
+}
+
+// Kind names the implementation m uses now, for EXPLAIN and tests:
+// "ints", "strings", "encoded", or "composite" with "+small" or "+lead"
+// while the direct table or the lead key serves it.
+func Kind(m Map) string {
+	switch m := m.(type) {
+	case *intMap:
+		return "ints"
+	case *strMap:
+		return "strings"
+	case *encodedMap:
+		return "encoded"
+	case *compositeKeys:
+		switch {
+		case m.enc != nil:
+			return "encoded"
+		case m.lead != nil:
+			return "composite+lead"
+		case m.small != nil && m.small.slots != nil:
+			return "composite+small"
+		}
+		return "composite"
+	}
+	return "unknown"
+}
+
+// pushFloats appends row i's value of each float column of keys to its
+// list in floats (0 for NULL): a float key word folds -0 and NaNs, so the
+// first value is kept apart for Keys.
+func pushFloats(floats []chunked[float64], keys []*columnar.Vector, i int) {
+	for k, v := range keys {
+		if v.Type.Phys() == columnar.PhysFloat {
+			j := idx(v, i)
+			f := 0.0
+			if !v.IsNull(j) {
+				f = v.Floats[j]
+			}
+			floats[k].push(f)
+		}
+	}
+}

@@ -65,14 +65,12 @@ type HashJoin struct {
 	BuildRows int
 
 	budget    *Budget
-	build     *chunkedStore // the build rows (store_chunked.go)
-	table     map[string][]int32
-	ints      *intTable      // instead of table: one key stored as int64
-	multi     *multiIntTable // instead of table: several int64 keys (hashjoin_multi.go)
-	mprobe    multiProbe     // scratch for probing multi
-	all       []int32        // every build row (no keys)
-	buildNull bool           // some build row has a NULL key (Mark)
-	matched   []bool         // per build row (Right, Full)
+	build     *chunkedStore        // the build rows (store_chunked.go)
+	index     hashtab.Index        // the build rows by key (nil: no keys)
+	probeSc   hashtab.ProbeScratch // this copy's scratch for probing index
+	all       []int32              // every build row (no keys)
+	buildNull bool                 // some build row has a NULL key (Mark)
+	matched   []bool               // per build row (Right, Full)
 
 	lb        *columnar.Batch // current left batch
 	lrows     []int           // its live rows
@@ -94,7 +92,6 @@ type HashJoin struct {
 	pkeys     []*columnar.Vector // scratch: the probe keys of a batch
 	tailRows  []int              // scratch: a left tail's unmatched rows
 
-	codes       codeProbe          // a coded probe key's matches per code (hashjoin_dict.go)
 	plain       []*columnar.Vector // scratch: decoded coded keys
 	decoded     []*columnar.Vector // scratch: probe columns passed through, decoded
 	decodedVecs []*columnar.Vector // … their decoded vectors
@@ -147,15 +144,15 @@ func (j *HashJoin) Close() error {
 	if e := right.Close(); err == nil {
 		err = e
 	}
-	j.build, j.table, j.ints, j.multi, j.all, j.matched = nil, nil, nil, nil, nil, nil
+	j.build, j.index, j.all, j.matched = nil, nil, nil, nil
+	j.probeSc = hashtab.ProbeScratch{}
 	j.pbuf, j.pview = nil, nil
-	j.codes = codeProbe{}
 	return err
 }
 
 func (j *HashJoin) Open(ctx context.Context) error {
 	j.pbuf = nil
-	j.codes.d = nil // a re-opened join has a new build table: no code memo holds
+	j.probeSc = hashtab.ProbeScratch{} // a re-opened join has a new build table
 	probeFirst := len(j.ProbeFilters) > 0 && j.Shared == nil
 	if probeFirst {
 		if err := j.openProbeFirst(ctx); err != nil {
@@ -189,11 +186,13 @@ func (j *HashJoin) buildSide(ctx context.Context, right Operator) error {
 		return err
 	}
 	j.build = newChunkedStore(right.Types(), j.BuildRows)
-	j.table, j.ints, j.multi = map[string][]int32{}, nil, nil
-	if len(j.RightKeys) == 1 && j.RightKeys[0].Type().Phys() == columnar.PhysInt {
-		j.ints = newIntTable()
-	} else if allInts(j.RightKeys) {
-		j.multi = newMultiIntTable(len(j.RightKeys))
+	j.index = nil
+	if len(j.RightKeys) > 0 {
+		types := make([]columnar.Type, len(j.RightKeys))
+		for i, k := range j.RightKeys {
+			types[i] = k.Type()
+		}
+		j.index = hashtab.NewIndex(types)
 	}
 	j.all = j.all[:0]
 	j.buildNull = false
@@ -225,60 +224,24 @@ func (j *HashJoin) buildSide(ctx context.Context, right Operator) error {
 		if err := j.budget.Check(); err != nil {
 			return err
 		}
-		if j.ints != nil {
-			j.buildInts(keys[0], b, base)
-			continue
-		}
-		if j.multi != nil {
-			if j.multi.build(keys, b, base) {
-				j.buildNull = true
-			}
-			continue
-		}
 		if len(keys) == 0 {
 			j.buildAll(b, base) // nestedloop.go
 			continue
 		}
-		for k := 0; k < b.Live(); k++ {
-			r := base + int32(k)
-			key, ok := j.encode(keys, b.Row(k))
-			if !ok {
-				j.buildNull = true
-				continue
-			}
-			j.table[string(key)] = append(j.table[string(key)], r)
+		if j.index.Add(b, keys, base) {
+			j.buildNull = true
 		}
 	}
 	if j.Kind == JoinSingle && len(j.RightKeys) == 0 && j.Cond == nil && j.build.n > 1 {
 		return errSingleRow
 	}
-	if j.ints != nil {
-		j.ints.finish()
-	}
-	if j.multi != nil {
-		j.multi.finish()
+	if j.index != nil {
+		j.index.Finish()
 	}
 	for _, f := range j.Filters {
 		f.finish()
 	}
 	return nil
-}
-
-// buildInts inserts the live rows of b (stored from build row base on)
-// into the integer table.
-func (j *HashJoin) buildInts(v *columnar.Vector, b *columnar.Batch, base int32) {
-	n := b.Live()
-	for k := range n {
-		i := b.Row(k)
-		if v.Const {
-			i = 0
-		}
-		if v.Valid != nil && !v.Valid.Get(i) {
-			j.buildNull = true
-			continue
-		}
-		j.ints.insert(v.Ints[i], base+int32(k))
-	}
 }
 
 // fullTypes is left ++ right: the layout Cond is evaluated over.
@@ -292,17 +255,6 @@ func (j *HashJoin) rightOp() Operator {
 		return j.Shared.Right
 	}
 	return j.Right
-}
-
-// encode encodes the key of row i, or reports false when a key is NULL.
-func (j *HashJoin) encode(keys []*columnar.Vector, i int) ([]byte, bool) {
-	for _, v := range keys {
-		if v.IsNull(i) {
-			return nil, false
-		}
-	}
-	j.key = hashtab.EncodeKey(j.key[:0], keys, i)
-	return j.key, true
 }
 
 func (j *HashJoin) Next(ctx context.Context) (*columnar.Batch, error) {
@@ -382,30 +334,7 @@ func (j *HashJoin) probe(b *columnar.Batch) error {
 		}
 		keys[i] = v
 	}
-	if j.ints != nil {
-		j.pairL, j.pairR = j.ints.probeInts(keys[0], j.lrows, j.lnull, j.pairL, j.pairR)
-		return nil
-	}
-	if len(keys) == 1 && keys[0].Dict != nil && j.table != nil {
-		j.probeCodes(keys[0]) // hashjoin_dict.go
-		return nil
-	}
-	j.plainKeys(keys, b)
-	if j.multi != nil {
-		j.pairL, j.pairR = j.multi.probe(keys, j.lrows, j.lnull, j.pairL, j.pairR, &j.mprobe)
-		return nil
-	}
-	for k, i := range j.lrows {
-		key, ok := j.encode(keys, i)
-		if !ok {
-			j.lnull[k] = true
-			continue
-		}
-		for _, r := range j.table[string(key)] {
-			j.pairL = append(j.pairL, int32(k))
-			j.pairR = append(j.pairR, r)
-		}
-	}
+	j.pairL, j.pairR = j.index.Probe(keys, j.lrows, j.lnull, j.pairL, j.pairR, &j.probeSc)
 	return nil
 }
 
@@ -616,13 +545,3 @@ var errSingleRow = errors.New("more than one row returned by a subquery used as 
 
 // JoinKindString names a kind, for EXPLAIN.
 func JoinKindString(k JoinKind) string { return strings.ToLower(joinKindNames[k]) }
-
-// allInts reports whether there are several keys, all stored as int64.
-func allInts(keys []Expr) bool {
-	for _, k := range keys {
-		if k.Type().Phys() != columnar.PhysInt {
-			return false
-		}
-	}
-	return len(keys) > 1
-}

@@ -43,7 +43,7 @@ func (s *JoinBuild) open(ctx context.Context, j *HashJoin) error {
 		return s.err
 	}
 	if s.done != j {
-		j.build, j.table, j.ints, j.multi, j.all, j.buildNull = s.done.build, s.done.table, s.done.ints, s.done.multi, s.done.all, s.done.buildNull
+		j.build, j.index, j.all, j.buildNull = s.done.build, s.done.index, s.done.all, s.done.buildNull
 	}
 	return nil
 }

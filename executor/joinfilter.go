@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/executor/hashtab"
 	"github.com/b2sql/b2sql/index"
 )
 
@@ -31,8 +32,8 @@ type JoinFilter struct {
 	Desc string
 
 	ready  atomic.Bool
-	keys   blockList[int64] // collected during the build (hashjoin_blocks.go); empty once finished
-	empty  bool             // the build side has no non-NULL key
+	keys   hashtab.BlockList[int64] // collected during the build (hashtab.BlockList); empty once finished
+	empty  bool                     // the build side has no non-NULL key
 	lo, hi int64
 	bitmap []uint64 // bit k-lo, when the range is small
 	bloom  blockedBloom
@@ -56,18 +57,18 @@ const bitmapLimit = 1 << 20
 func (f *JoinFilter) reset() {
 	f.ready.Store(false)
 	f.inScan.Store(false)
-	f.keys = blockList[int64]{}
+	f.keys = hashtab.BlockList[int64]{}
 	f.Dropped.Store(0)
 }
 
 // add collects one build key.
-func (f *JoinFilter) add(k int64) { f.keys.add(k) }
+func (f *JoinFilter) add(k int64) { f.keys.Push(k) }
 
 // finish turns the collected keys into the range and membership test and
 // publishes the filter.
 func (f *JoinFilter) finish() {
-	blocks, n := f.keys.blocks, f.keys.n
-	f.keys = blockList[int64]{}
+	blocks, n := f.keys.Blocks, f.keys.N
+	f.keys = hashtab.BlockList[int64]{}
 	f.bitmap, f.bloom = nil, blockedBloom{}
 	f.empty = n == 0
 	if f.empty {

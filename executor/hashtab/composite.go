@@ -144,18 +144,26 @@ func (c *compositeKeys) Keys(cols []*columnar.Vector, from, to int) {
 	}
 }
 
-// fill writes the key words of the live rows of b, interning new strings
-// (create) or giving a string not interned yet the word no key has.
+// fill writes the key words of the live rows of b into c.words, interning
+// new strings (create) or giving a string not interned yet the word no
+// key has.
 func (c *compositeKeys) fill(b *columnar.Batch, keys []*columnar.Vector, create bool) {
 	intern := c.intern
 	if !create {
 		intern = c.internedID
 	}
+	c.words = c.fillWords(c.words, c.remaps, b, keys, intern)
+}
+
+// fillWords is fill into words (grown when short, and returned), with the
+// per-code string ids of remaps.
+func (c *compositeKeys) fillWords(words []uint64, remaps []dict.Remap, b *columnar.Batch, keys []*columnar.Vector, intern func(int, []byte) uint64) []uint64 {
 	w := c.w
-	if cap(c.words) < b.Len*w {
-		c.words = make([]uint64, max(b.Len, columnar.MaxBatch)*w)
+	if cap(words) < b.Len*w {
+		words = make([]uint64, max(b.Len, columnar.MaxBatch)*w)
 	}
-	words := c.words[:b.Len*w]
+	all := words
+	words = words[:b.Len*w]
 	forEach(b, func(i int) { words[i*w] = 0 })
 	for k, v := range keys {
 		col := k + 1
@@ -192,7 +200,7 @@ func (c *compositeKeys) fill(b *columnar.Batch, keys []*columnar.Vector, create 
 			forEach(b, func(i int) { words[i*w+col] = FloatWord(vals[i]) })
 		case columnar.PhysBytes:
 			if d, codes, ok := dict.Of(v); ok {
-				table := c.remaps[k].Table(d)
+				table := remaps[k].Table(d)
 				if b.Sel == nil && v.Valid == nil {
 					// The common case as a plain loop: one table load a row.
 					for i, code := range codes[:b.Len] {
@@ -250,6 +258,7 @@ func (c *compositeKeys) fill(b *columnar.Batch, keys []*columnar.Vector, create 
 			})
 		}
 	}
+	return all
 }
 
 // fillWords sets word col of each live row's key to its value.
@@ -419,18 +428,50 @@ func (c *compositeKeys) Find(b *columnar.Batch, keys []*columnar.Vector, gids []
 		c.enc.Find(b, keys, gids)
 		return
 	}
+	c.settle()
+	c.words = c.find(c.words, c.remaps, b, keys, gids)
+}
+
+// settle ends lead mode (the lead table finds by one key; the word table
+// holds every key) and the first batch's choice, so that lookups only
+// read the word table.
+func (c *compositeKeys) settle() {
 	if c.lead != nil {
-		// The lead table finds by one key; the word table holds every key.
 		c.lead.migrate(c)
 		c.lead = nil
 	}
 	c.decided = true
-	c.fill(b, keys, false)
+}
+
+// find is Find through the scratch words and remaps (returned grown).
+func (c *compositeKeys) find(words []uint64, remaps []dict.Remap, b *columnar.Batch, keys []*columnar.Vector, gids []int32) []uint64 {
+	words = c.fillWords(words, remaps, b, keys, c.internedID)
 	w := c.w
 	forEach(b, func(i int) {
-		key := c.words[i*w : i*w+w]
+		key := words[i*w : i*w+w]
 		gids[i] = c.tab.lookup(key, hashWords(key))
 	})
+	return words
+}
+
+// Finder settles the Map (see settle: call it before sharing) and returns
+// a lookup with scratch words and per-code ids of its own.
+func (c *compositeKeys) Finder() Finder {
+	if c.enc != nil {
+		return c.enc.Finder()
+	}
+	c.settle()
+	return &compositeFinder{c: c, remaps: make([]dict.Remap, len(c.types))}
+}
+
+type compositeFinder struct {
+	c      *compositeKeys
+	words  []uint64
+	remaps []dict.Remap
+}
+
+func (f *compositeFinder) Find(b *columnar.Batch, keys []*columnar.Vector, gids []int32) {
+	f.words = f.c.find(f.words, f.remaps, b, keys, gids)
 }
 
 // internedID returns the id of string v in column col, or the word no

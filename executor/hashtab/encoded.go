@@ -62,10 +62,27 @@ func (m *encodedMap) Assign(b *columnar.Batch, keys []*columnar.Vector, gids []i
 }
 
 func (m *encodedMap) Find(b *columnar.Batch, keys []*columnar.Vector, gids []int32) {
+	m.key = m.find(m.key, b, keys, gids)
+}
+
+// find is Find through the scratch key (returned grown).
+func (m *encodedMap) find(key []byte, b *columnar.Batch, keys []*columnar.Vector, gids []int32) []byte {
 	forEach(b, func(i int) {
-		m.key = EncodeKey(m.key[:0], keys, i)
-		gids[i] = m.tab.lookup(m.key)
+		key = EncodeKey(key[:0], keys, i)
+		gids[i] = m.tab.lookup(key)
 	})
+	return key
+}
+
+func (m *encodedMap) Finder() Finder { return &encodedFinder{m: m} }
+
+type encodedFinder struct {
+	m   *encodedMap
+	key []byte
+}
+
+func (f *encodedFinder) Find(b *columnar.Batch, keys []*columnar.Vector, gids []int32) {
+	f.key = f.m.find(f.key, b, keys, gids)
 }
 
 // Keys decodes the stored encodings of ids [from, to).

@@ -127,6 +127,9 @@ func (m *intMap) Find(b *columnar.Batch, keys []*columnar.Vector, gids []int32) 
 	})
 }
 
+// Finder is the Map itself: its Find only reads.
+func (m *intMap) Finder() Finder { return m }
+
 func (m *intMap) Keys(cols []*columnar.Vector, from, to int) {
 	v := cols[0]
 	n := to - from

@@ -18,6 +18,11 @@ type Map interface {
 	// Find sets gids[i], for each live row i of b, to the id of row i's
 	// key, or -1 when the Map has none; it creates nothing.
 	Find(b *columnar.Batch, keys []*columnar.Vector, gids []int32)
+	// Finder returns a lookup of its own (its scratch apart from the
+	// Map's), for when several goroutines look keys up in one Map that
+	// nothing adds to any more (the copies of a parallel join). Call it
+	// before sharing the Map: it may reorganize the Map once.
+	Finder() Finder
 	// Len returns the number of ids handed out.
 	Len() int
 	// Keys writes the keys of ids [from, to) into cols (one vector per key
@@ -27,6 +32,11 @@ type Map interface {
 	// Bytes returns the memory the Map holds, in bytes (tables, stored
 	// keys, interned strings), for memory accounting.
 	Bytes() int64
+}
+
+// Finder is Map.Find, reading the Map only.
+type Finder interface {
+	Find(b *columnar.Batch, keys []*columnar.Vector, gids []int32)
 }
 
 // New returns an empty Map for keys of the given column types, the

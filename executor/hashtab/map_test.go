@@ -198,10 +198,23 @@ func checkMap(t *testing.T, types []columnar.Type, rows [][]columnar.Value, n in
 			}
 		}
 	}
+	// A Finder (as each copy of a parallel join uses) finds every key.
+	f := m.Finder()
+	for off, batch := 0, 0; off < len(rows); off, batch = off+n, batch+1 {
+		chunk := rows[off:min(off+n, len(rows))]
+		b := batchOf(types, chunk, batch%2 == 1, coded)
+		found := make([]int32, b.Len)
+		f.Find(b, b.Cols, found)
+		for k, row := range chunk {
+			if g := found[b.Row(k)]; g != ref[refKey(row)] {
+				t.Fatalf("Finder: row %d %v: id %d, want %d", off+k, row, g, ref[refKey(row)])
+			}
+		}
+	}
 	if len(absent) > 0 {
 		b := batchOf(types, absent, false, coded)
 		found := make([]int32, b.Len)
-		m.Find(b, b.Cols, found)
+		f.Find(b, b.Cols, found)
 		for i, g := range found {
 			if _, in := ref[refKey(absent[i])]; !in && g != -1 {
 				t.Fatalf("absent key %v found as %d", absent[i], g)

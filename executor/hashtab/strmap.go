@@ -16,7 +16,7 @@ type strMap struct {
 	tab     *strTable
 	nullG   int32 // the NULL key's id; -1: none yet
 	remap   dict.Remap
-	found   codeMemo
+	own     strFinder // Find's
 	newRows []int
 }
 
@@ -40,7 +40,9 @@ func (c *codeMemo) table(d *dict.Dict, n int) []int32 {
 }
 
 func newStrMap(t columnar.Type) *strMap {
-	return &strMap{typ: t, tab: newValueStrTable(), nullG: -1}
+	m := &strMap{typ: t, tab: newValueStrTable(), nullG: -1}
+	m.own.m = m
+	return m
 }
 
 func (m *strMap) Len() int { return m.tab.n + m.nulls() }
@@ -53,7 +55,7 @@ func (m *strMap) nulls() int {
 }
 
 func (m *strMap) Bytes() int64 {
-	return m.tab.bytes() + 4*int64(cap(m.found.ids)) + 8*int64(cap(m.newRows))
+	return m.tab.bytes() + 4*int64(cap(m.own.memo.ids)) + 8*int64(cap(m.newRows))
 }
 
 // nullID returns the NULL key's id, creating it at row i.
@@ -125,9 +127,22 @@ func (m *strMap) Assign(b *columnar.Batch, keys []*columnar.Vector, gids []int32
 }
 
 func (m *strMap) Find(b *columnar.Batch, keys []*columnar.Vector, gids []int32) {
-	k := keys[0]
+	m.own.Find(b, keys, gids)
+}
+
+func (m *strMap) Finder() Finder { return &strFinder{m: m} }
+
+// strFinder looks keys up in a strMap, remembering per code what it found
+// (codeMemo).
+type strFinder struct {
+	m    *strMap
+	memo codeMemo
+}
+
+func (f *strFinder) Find(b *columnar.Batch, keys []*columnar.Vector, gids []int32) {
+	m, k := f.m, keys[0]
 	if d, codes, ok := dict.Of(k); ok {
-		table := m.found.table(d, m.Len())
+		table := f.memo.table(d, m.Len())
 		forEach(b, func(i int) {
 			j := idx(k, i)
 			if k.Valid != nil && !k.Valid.Get(j) {

@@ -1,4 +1,4 @@
-package executor
+package hashtab
 
 import (
 	"math/bits"
@@ -25,8 +25,8 @@ type multiIntTable struct {
 	used  int
 	tuple []int64 // scratch: the key being inserted or probed
 
-	tb   []blockList[int64] // building: per key, the inserted tuples' values
-	ib   blockList[int32]   // building: their rows (hashjoin_blocks.go)
+	tb   []BlockList[int64] // building: per key, the inserted tuples' values
+	ib   BlockList[int32]   // building: their rows (blocks.go)
 	cols [][]int64          // finishing (chained): tb laid out flat
 	ins  []int32            // finishing (chained): ib laid out flat
 
@@ -39,7 +39,7 @@ type multiIntTable struct {
 
 // newMultiIntTable returns an empty table of nk-key tuples.
 func newMultiIntTable(nk int) *multiIntTable {
-	return &multiIntTable{nk: nk, tuple: make([]int64, nk), tb: make([]blockList[int64], nk)}
+	return &multiIntTable{nk: nk, tuple: make([]int64, nk), tb: make([]BlockList[int64], nk)}
 }
 
 // finish builds the table from the inserted tuples: packed when the keys'
@@ -50,26 +50,26 @@ func (t *multiIntTable) finish() {
 		// block boundaries): the packed keys overwrite the first key's
 		// values, and the packed table takes over those and the rows as
 		// they are, with no copy of either.
-		for b, rows := range t.ib.blocks {
-			packed := t.tb[0].blocks[b]
+		for b, rows := range t.ib.Blocks {
+			packed := t.tb[0].Blocks[b]
 			for i := range rows {
 				for c := range t.tuple {
-					t.tuple[c] = t.tb[c].blocks[b][i]
+					t.tuple[c] = t.tb[c].Blocks[b][i]
 				}
 				packed[i], _ = t.packKey(t.tuple)
 			}
 		}
 		t.packed = newIntTable()
 		t.packed.kb, t.packed.ib = t.tb[0], t.ib
-		t.tb, t.ib = nil, blockList[int32]{}
+		t.tb, t.ib = nil, BlockList[int32]{}
 		t.packed.finish()
 		return
 	}
 	t.cols = make([][]int64, t.nk)
 	for c := range t.tb {
-		t.cols[c] = t.tb[c].flat()
+		t.cols[c] = t.tb[c].Flat()
 	}
-	t.ins = t.ib.flat()
+	t.ins = t.ib.Flat()
 	n := len(t.ins)
 	slots := 1 << 4
 	for slots < 2*n && slots < intTableMaxStart {
@@ -92,13 +92,13 @@ func (t *multiIntTable) finish() {
 // pack sets lo, span and off when the inserted tuples' keys fit in 63 bits
 // together, and reports whether they do.
 func (t *multiIntTable) pack() bool {
-	if t.ib.n == 0 {
+	if t.ib.N == 0 {
 		return false
 	}
 	lo, hi := make([]int64, t.nk), make([]int64, t.nk)
 	for c := range t.nk {
-		lo[c], hi[c] = t.tb[c].blocks[0][0], t.tb[c].blocks[0][0]
-		for _, blk := range t.tb[c].blocks {
+		lo[c], hi[c] = t.tb[c].Blocks[0][0], t.tb[c].Blocks[0][0]
+		for _, blk := range t.tb[c].Blocks {
 			for _, k := range blk {
 				lo[c], hi[c] = min(lo[c], k), max(hi[c], k)
 			}
@@ -194,9 +194,9 @@ func equalInts(a, b []int64) bool {
 // key tuple in t.tuple.
 func (t *multiIntTable) insert(r int32) {
 	for c, k := range t.tuple {
-		t.tb[c].push(k)
+		t.tb[c].Push(k)
 	}
-	t.ib.push(r)
+	t.ib.Push(r)
 }
 
 // chain links build row r with the key tuple in t.tuple into the chained

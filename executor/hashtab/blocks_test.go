@@ -1,19 +1,19 @@
-package executor
+package hashtab
 
 import "testing"
 
 // Values added in threes, straddling block ends, come out flat in order:
 // blocks of 1K, 2K, … 64K values, then three more of 64K and a bit.
 func TestBlockListFlat(t *testing.T) {
-	var l blockList[int64]
+	var l BlockList[int64]
 	const n = (2*blockLen - firstBlockLen) + 3*blockLen + 5
 	for i := int64(0); i < n; i += 3 {
-		l.add([]int64{i, i + 1, i + 2}[:min(3, n-i)]...)
+		l.Add([]int64{i, i + 1, i + 2}[:min(3, n-i)]...)
 	}
-	if l.n != n || len(l.blocks) != 11 {
-		t.Fatalf("n %d in %d blocks, want %d in 11", l.n, len(l.blocks), n)
+	if l.N != n || len(l.Blocks) != 11 {
+		t.Fatalf("n %d in %d blocks, want %d in 11", l.N, len(l.Blocks), n)
 	}
-	got := l.flat()
+	got := l.Flat()
 	if len(got) != n {
 		t.Fatalf("flat: %d values, want %d", len(got), n)
 	}
@@ -22,7 +22,7 @@ func TestBlockListFlat(t *testing.T) {
 			t.Fatalf("value %d is %d", i, v)
 		}
 	}
-	if l.n != 0 || l.blocks != nil || len(l.flat()) != 0 {
+	if l.N != 0 || l.Blocks != nil || len(l.Flat()) != 0 {
 		t.Fatal("flat did not empty the list")
 	}
 }
@@ -30,16 +30,16 @@ func TestBlockListFlat(t *testing.T) {
 // Values pushed one at a time land as added ones do: the same blocks, in
 // order.
 func TestBlockListPush(t *testing.T) {
-	var pushed, added blockList[int32]
+	var pushed, added BlockList[int32]
 	const n = 3*blockLen + 7
 	for i := range int32(n) {
-		pushed.push(i)
-		added.add(i)
+		pushed.Push(i)
+		added.Add(i)
 	}
-	if pushed.n != n || len(pushed.blocks) != len(added.blocks) {
-		t.Fatalf("pushed %d in %d blocks, added in %d", pushed.n, len(pushed.blocks), len(added.blocks))
+	if pushed.N != n || len(pushed.Blocks) != len(added.Blocks) {
+		t.Fatalf("pushed %d in %d blocks, added in %d", pushed.N, len(pushed.Blocks), len(added.Blocks))
 	}
-	for i, v := range pushed.flat() {
+	for i, v := range pushed.Flat() {
 		if v != int32(i) {
 			t.Fatalf("value %d is %d", i, v)
 		}

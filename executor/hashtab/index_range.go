@@ -1,4 +1,4 @@
-package executor
+package hashtab
 
 import "github.com/b2sql/b2sql/columnar"
 
@@ -50,12 +50,12 @@ type rangeEntry struct {
 // finishRange builds the range table when the inserted keys qualify,
 // grouping the rows by key in insertion order, and reports whether it did.
 func (t *intTable) finishRange() bool {
-	n := t.kb.n
+	n := t.kb.N
 	if n == 0 {
 		return false
 	}
-	lo, hi := t.kb.blocks[0][0], t.kb.blocks[0][0]
-	for _, blk := range t.kb.blocks {
+	lo, hi := t.kb.Blocks[0][0], t.kb.Blocks[0][0]
+	for _, blk := range t.kb.Blocks {
 		for _, k := range blk {
 			lo, hi = min(lo, k), max(hi, k)
 		}
@@ -75,7 +75,7 @@ func (t *intTable) finishRange() bool {
 	// first position, and placing the rows advances start[o] to the next
 	// bucket's first position, so start shifted by one is the index.
 	start := make([]int32, span>>shift+2)
-	for _, blk := range t.kb.blocks {
+	for _, blk := range t.kb.Blocks {
 		for _, k := range blk {
 			start[(uint64(k)-uint64(lo))>>shift+1]++
 		}
@@ -91,8 +91,8 @@ func (t *intTable) finishRange() bool {
 	} else {
 		t.ents = make([]rangeEntry, n)
 	}
-	for b, blk := range t.kb.blocks {
-		ins := t.ib.blocks[b]
+	for b, blk := range t.kb.Blocks {
+		ins := t.ib.Blocks[b]
 		for i, k := range blk {
 			d := uint64(k) - uint64(lo)
 			o := d >> shift

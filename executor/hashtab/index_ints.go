@@ -1,4 +1,4 @@
-package executor
+package hashtab
 
 import "github.com/b2sql/b2sql/columnar"
 
@@ -19,11 +19,11 @@ type intTable struct {
 	slots []intSlot // power-of-two many, at most half used
 	used  int       // occupied slots (distinct keys)
 
-	kb   blockList[int64] // building: the inserted keys, in order
-	ib   blockList[int32] // building: their rows (hashjoin_blocks.go)
+	kb   BlockList[int64] // building: the inserted keys, in order
+	ib   BlockList[int32] // building: their rows (blocks.go)
 	rows []int32          // finished: the build rows grouped by key
 
-	// Range tables (hashjoin_dense.go): instead of slots, bucket o (the
+	// Range tables (index_range.go): instead of slots, bucket o (the
 	// keys lo+o<<rshift on) has rows rows[dense[o]:dense[o+1]], or when
 	// rshift > 0 ents[dense[o]:dense[o+1]] with their keys.
 	lo     int64
@@ -73,8 +73,8 @@ func (t *intTable) find(k int64) int {
 // insert adds build row r (rows are inserted in increasing order) with
 // key k.
 func (t *intTable) insert(k int64, r int32) {
-	t.kb.push(k)
-	t.ib.push(r)
+	t.kb.Push(k)
+	t.ib.Push(r)
 }
 
 // intTableMaxStart bounds the slots finish starts with: past it, a build
@@ -86,8 +86,8 @@ const intTableMaxStart = 1 << 21
 // key (a counting sort by group, so a key's rows keep their insertion
 // order) and points every slot at its group. No insert may follow.
 func (t *intTable) finish() {
-	defer func() { t.kb, t.ib = blockList[int64]{}, blockList[int32]{} }()
-	n := t.kb.n
+	defer func() { t.kb, t.ib = BlockList[int64]{}, BlockList[int32]{} }()
+	n := t.kb.N
 	if t.finishRange() {
 		return
 	}
@@ -97,7 +97,7 @@ func (t *intTable) finish() {
 	}
 	t.resize(slots)
 	gids := make([]int32, 0, n) // per inserted row: its key's group
-	for _, blk := range t.kb.blocks {
+	for _, blk := range t.kb.Blocks {
 		for _, k := range blk {
 			sl := &t.slots[t.find(k)]
 			if sl.n == 0 {
@@ -125,7 +125,7 @@ func (t *intTable) finish() {
 	}
 	t.rows = make([]int32, n)
 	i := 0
-	for _, blk := range t.ib.blocks {
+	for _, blk := range t.ib.Blocks {
 		for _, r := range blk {
 			g := gids[i]
 			t.rows[start[g]] = r
@@ -139,7 +139,7 @@ func (t *intTable) finish() {
 // in build order. The table must be finished.
 func (t *intTable) appendMatches(k int64, l int32, pairL, pairR []int32) ([]int32, []int32) {
 	if t.dense != nil {
-		return t.appendRange(k, l, pairL, pairR) // hashjoin_dense.go
+		return t.appendRange(k, l, pairL, pairR) // index_range.go
 	}
 	sl := &t.slots[t.find(k)]
 	for _, r := range t.rows[sl.x : sl.x+sl.n] {
@@ -166,7 +166,7 @@ func (t *intTable) probeInts(v *columnar.Vector, rows []int, lnull []bool, pairL
 		return pairL, pairR
 	}
 	if t.dense != nil {
-		return t.probeRange(v, rows, lnull, pairL, pairR) // hashjoin_dense.go
+		return t.probeRange(v, rows, lnull, pairL, pairR) // index_range.go
 	}
 	vals := v.Ints
 	for k, i := range rows {

@@ -1,0 +1,222 @@
+package hashtab
+
+import (
+	"github.com/b2sql/b2sql/columnar"
+)
+
+// Index maps a join's build keys to the build rows holding them. Add
+// collects the keys of the build side's batches, its rows numbered by the
+// caller (base + k for the k-th live row of a batch); Finish lays the rows
+// out grouped by key, in insertion order within a key, once their number
+// is known; Probe then only reads, so the copies of a parallel join probe
+// one Index, each with a ProbeScratch of its own. A row with a NULL key
+// is never added (NULL matches nothing).
+type Index interface {
+	// Add collects the live rows of b with keys; it reports whether some
+	// row had a NULL key (and was left out).
+	Add(b *columnar.Batch, keys []*columnar.Vector, base int32) (sawNull bool)
+	// Finish builds the table; no Add may follow.
+	Finish()
+	// Probe appends the pair (k, r) to pairL, pairR for every build row r
+	// whose key equals that of probe row rows[k] (rows: the live rows of
+	// the probe batch, over which keys are evaluated), build rows in
+	// insertion order, and sets lnull[k] for a probe row with a NULL key.
+	Probe(keys []*columnar.Vector, rows []int, lnull []bool, pairL, pairR []int32, sc *ProbeScratch) ([]int32, []int32)
+	// Bytes returns the memory the Index holds.
+	Bytes() int64
+}
+
+// ProbeScratch is the scratch of one prober of an Index.
+type ProbeScratch struct {
+	multi  multiProbe // several integer keys
+	finder Finder     // the other keys: the Map's lookup
+	gids   []int32
+}
+
+// NewIndex returns an empty Index for keys of types, chosen by their
+// shape: one integer-like key (integers, DECIMAL, DATE, TIMESTAMP) in
+// intTable (a range table when the keys are dense enough, else hashed);
+// several in multiIntTable (packed into one integer when their ranges fit,
+// else hashed as tuples); any other keys in a Map, rows grouped by id.
+func NewIndex(types []columnar.Type) Index {
+	allInts := len(types) > 0
+	for _, t := range types {
+		allInts = allInts && t.Phys() == columnar.PhysInt
+	}
+	switch {
+	case allInts && len(types) == 1:
+		return newIntTable()
+	case allInts:
+		return newMultiIntTable(len(types))
+	}
+	return newMapIndex(types)
+}
+
+// Add collects the live rows of b (stored from build row base on).
+func (t *intTable) Add(b *columnar.Batch, keys []*columnar.Vector, base int32) (sawNull bool) {
+	v := keys[0]
+	n := b.Live()
+	for k := range n {
+		i := b.Row(k)
+		if v.Const {
+			i = 0
+		}
+		if v.Valid != nil && !v.Valid.Get(i) {
+			sawNull = true
+			continue
+		}
+		t.insert(v.Ints[i], base+int32(k))
+	}
+	return sawNull
+}
+
+func (t *intTable) Finish() { t.finish() }
+
+func (t *intTable) Probe(keys []*columnar.Vector, rows []int, lnull []bool, pairL, pairR []int32, _ *ProbeScratch) ([]int32, []int32) {
+	return t.probeInts(keys[0], rows, lnull, pairL, pairR)
+}
+
+func (t *intTable) Bytes() int64 {
+	return 16*int64(len(t.slots)) + 4*int64(len(t.rows)+len(t.dense)) + 8*int64(len(t.ents)) + 12*int64(t.kb.N)
+}
+
+func (t *multiIntTable) Add(b *columnar.Batch, keys []*columnar.Vector, base int32) bool {
+	return t.build(keys, b, base)
+}
+
+func (t *multiIntTable) Finish() { t.finish() }
+
+func (t *multiIntTable) Probe(keys []*columnar.Vector, rows []int, lnull []bool, pairL, pairR []int32, sc *ProbeScratch) ([]int32, []int32) {
+	return t.probe(keys, rows, lnull, pairL, pairR, &sc.multi)
+}
+
+func (t *multiIntTable) Bytes() int64 {
+	n := 8*int64(len(t.keys)) + 4*int64(len(t.head)+len(t.tail)+len(t.next)) + 4*int64(t.ib.N)*int64(1+2*t.nk)
+	if t.packed != nil {
+		n += t.packed.Bytes()
+	}
+	return n
+}
+
+// mapIndex is the Index of keys that are not all integers: a Map numbers
+// the distinct keys, and Finish groups the rows by id (a counting sort, so
+// a key's rows keep their order).
+type mapIndex struct {
+	m     Map
+	ids   BlockList[int32] // building: per added row, its key's id
+	rb    BlockList[int32] // building: the added rows
+	start []int32          // finished: id g's rows are rows[start[g]:start[g+1]]
+	rows  []int32
+	sel   []int
+	gids  []int32
+	live  columnar.Batch
+}
+
+func newMapIndex(types []columnar.Type) *mapIndex {
+	m := New(types)
+	if c, ok := m.(*compositeKeys); ok {
+		// The build stores its rows anyway: no lead key, whose table would
+		// be migrated before the first probe, and no guess from the first
+		// batch.
+		c.decided = true
+	}
+	return &mapIndex{m: m}
+}
+
+func (x *mapIndex) Add(b *columnar.Batch, keys []*columnar.Vector, base int32) (sawNull bool) {
+	mayNull := false
+	for _, v := range keys {
+		mayNull = mayNull || v.Valid != nil || v.Type.ID == columnar.Null
+	}
+	x.live = columnar.Batch{Cols: keys, Len: b.Len, Sel: b.Sel}
+	if mayNull {
+		// Only the live rows with no NULL key.
+		x.sel = x.sel[:0]
+		forEach(b, func(i int) {
+			if anyNull(keys, i) {
+				sawNull = true
+				return
+			}
+			x.sel = append(x.sel, i)
+		})
+		x.live.Sel = x.sel
+	}
+	x.gids = growInt32(x.gids, b.Len)
+	if x.live.Live() > 0 {
+		x.m.Assign(&x.live, keys, x.gids)
+	}
+	// Build row base+k is b's k-th live row.
+	for k := range b.Live() {
+		i := b.Row(k)
+		if mayNull && anyNull(keys, i) {
+			continue
+		}
+		x.ids.Push(x.gids[i])
+		x.rb.Push(base + int32(k))
+	}
+	return sawNull
+}
+
+// anyNull reports whether row i has a NULL key.
+func anyNull(keys []*columnar.Vector, i int) bool {
+	for _, v := range keys {
+		if v.IsNull(idx(v, i)) {
+			return true
+		}
+	}
+	return false
+}
+
+func (x *mapIndex) Finish() {
+	n := x.m.Len()
+	x.start = make([]int32, n+1)
+	for _, blk := range x.ids.Blocks {
+		for _, g := range blk {
+			x.start[g+1]++
+		}
+	}
+	for g := 1; g <= n; g++ {
+		x.start[g] += x.start[g-1]
+	}
+	next := append([]int32(nil), x.start[:n]...)
+	x.rows = make([]int32, x.rb.N)
+	for b, blk := range x.ids.Blocks {
+		for i, g := range blk {
+			x.rows[next[g]] = x.rb.Blocks[b][i]
+			next[g]++
+		}
+	}
+	x.ids, x.rb = BlockList[int32]{}, BlockList[int32]{}
+	x.m.Finder() // settles the Map before probers share it
+}
+
+func (x *mapIndex) Probe(keys []*columnar.Vector, rows []int, lnull []bool, pairL, pairR []int32, sc *ProbeScratch) ([]int32, []int32) {
+	if len(rows) == 0 {
+		return pairL, pairR
+	}
+	if sc.finder == nil {
+		sc.finder = x.m.Finder()
+	}
+	n := rows[len(rows)-1] + 1
+	sc.gids = growInt32(sc.gids, n)
+	sc.finder.Find(&columnar.Batch{Cols: keys, Len: n, Sel: rows}, keys, sc.gids)
+	for k, i := range rows {
+		if anyNull(keys, i) {
+			lnull[k] = true
+			continue
+		}
+		g := sc.gids[i]
+		if g < 0 {
+			continue
+		}
+		for _, r := range x.rows[x.start[g]:x.start[g+1]] {
+			pairL = append(pairL, int32(k))
+			pairR = append(pairR, r)
+		}
+	}
+	return pairL, pairR
+}
+
+func (x *mapIndex) Bytes() int64 {
+	return x.m.Bytes() + 4*int64(len(x.start)+len(x.rows)) + 8*int64(x.ids.N)
+}

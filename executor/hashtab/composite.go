@@ -9,8 +9,8 @@ import (
 )
 
 // compositeKeys is the Map of several key columns (or one floating-point
-// column), through a keyTable: each row's key becomes 1+len(keys) words, a NULL mask and one
-// word per key. Integers, dates, decimals and booleans are their own word;
+// column), through a keyTable: each row's key becomes 1+len(keys) words,
+// a NULL mask and one word per key. Integers, dates, decimals and booleans are their own word;
 // floats their bits (-0 folded into 0, one NaN); strings an id from a
 // per-column intern table, looked up once per dictionary code when the
 // column comes coded, so a string key costs a table load per row.
@@ -23,7 +23,7 @@ type compositeKeys struct {
 	remaps  []dict.Remap
 	// The intern tables keep each string column's values (id i is
 	// interns[k].value(i)): group keys are rebuilt from the key words
-	// (emit) instead of being copied per group into a row store, whose
+	// (Keys) instead of being copied per group into a row store, whose
 	// [][]byte the GC scanned at every cycle.
 	types []columnar.Type
 	// floats keeps each float column's value per id as first seen: its

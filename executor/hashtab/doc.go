@@ -22,10 +22,19 @@
 //     and an encoded-key table for long, mostly distinct strings
 //     (encoded.go).
 //
+// A join's build side is an Index (index.go): key -> the build rows
+// holding it, laid out grouped by key once the build is complete and then
+// only read, so the copies of a parallel join share one (each probing with
+// a scratch of its own; a Map's Finder is its read-only lookup). NewIndex
+// chooses once too: one integer key in intTable, a range table when the
+// keys are dense enough (index_ints.go, index_range.go); several integer
+// keys packed into one when their ranges fit, else hashed as tuples
+// (index_multi.go); any other keys through a Map, rows grouped by id.
+//
 // NULLs are keys: all NULLs of a column are one value, as GROUP BY and
-// DISTINCT compare rows; an operator for which NULL never matches (IN, a
-// join) tests validity itself. Floats compare as SQL does: -0 equals 0 and
-// every NaN is one value.
+// DISTINCT compare rows; IN, for which NULL never matches, tests validity
+// itself, and an Index never adds or matches a row with a NULL key. Floats
+// compare as SQL does: -0 equals 0 and every NaN is one value.
 //
 // Every table reports the bytes it holds (Bytes), so that memory
 // accounting can be written once, against this package.

@@ -31,6 +31,7 @@ type ProbeScratch struct {
 	multi  multiProbe // several integer keys
 	finder Finder     // the other keys: the Map's lookup
 	gids   []int32
+	batch  columnar.Batch // the probe rows, as Find takes them
 }
 
 // NewIndex returns an empty Index for keys of types, chosen by their
@@ -199,7 +200,8 @@ func (x *mapIndex) Probe(keys []*columnar.Vector, rows []int, lnull []bool, pair
 	}
 	n := rows[len(rows)-1] + 1
 	sc.gids = growInt32(sc.gids, n)
-	sc.finder.Find(&columnar.Batch{Cols: keys, Len: n, Sel: rows}, keys, sc.gids)
+	sc.batch = columnar.Batch{Cols: keys, Len: n, Sel: rows}
+	sc.finder.Find(&sc.batch, keys, sc.gids)
 	for k, i := range rows {
 		if anyNull(keys, i) {
 			lnull[k] = true

@@ -34,7 +34,12 @@
 // out. An encrypted footer ("PARE") is ErrUnsupported, never corruption.
 // codecs.go adds the LZ4 codec (5) in its Hadoop-framed and raw-block
 // variants to arrow-go's codec registry and decodes an empty page region
-// (a DataPage V2 of NULLs only) as empty under every codec.
+// (a DataPage V2 of NULLs only) as empty under every codec. Every column
+// chunk is read through countingPager (pager.go), which refuses pages
+// arrow-go would panic or spin on: an encoding the format does not define
+// for the column's type, a DELTA page with fewer values than its levels
+// define. Files of parquet-cpp 1.x (pyarrow ≤ 3) get their V2 pages'
+// is_compressed flag corrected first (legacy.go, ARROW-17100).
 //
 // Scans are parallel over row groups. Output keeps file order whatever the
 // thread count, so LIMIT without ORDER BY is deterministic; memory is

@@ -128,6 +128,9 @@ func (bd *builder) wrap(op executor.Operator) executor.Operator {
 }
 
 func (bd *builder) build(n Node) (executor.Operator, error) {
+	if _, values := n.(*Values); !values && empty(n) {
+		return bd.buildEmpty(n), nil // empty.go
+	}
 	switch n := n.(type) {
 	case *Scan:
 		return bd.buildScan(n)

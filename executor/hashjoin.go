@@ -69,6 +69,7 @@ type HashJoin struct {
 	index     hashtab.Index        // the build rows by key (nil: no keys)
 	probeSc   hashtab.ProbeScratch // this copy's scratch for probing index
 	all       []int32              // every build row (no keys)
+	nested    nestedCursor         // the next pair of a nested loop (nestedloop.go)
 	buildNull bool                 // some build row has a NULL key (Mark)
 	matched   []bool               // per build row (Right, Full)
 
@@ -262,6 +263,12 @@ func (j *HashJoin) Next(ctx context.Context) (*columnar.Batch, error) {
 		switch j.phase {
 		case 0:
 			if j.pos >= len(j.pairL) {
+				if more, err := j.moreNested(ctx); more || err != nil { // nestedloop.go
+					if err != nil {
+						return nil, err
+					}
+					continue
+				}
 				j.phase, j.tailPos = 1, 0
 				continue
 			}

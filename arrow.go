@@ -204,7 +204,14 @@ func arrowData(dt arrow.DataType, t columnar.Type, v *columnar.Vector, b *column
 	shared := !v.Const && b.Sel == nil && n > 0
 	var values []byte
 	switch t.ID {
-	case columnar.Int64, columnar.Timestamp, columnar.Interval, columnar.Time:
+	case columnar.Interval:
+		// A Duration in microseconds, a month as 30 days (the Go view).
+		folded := make([]int64, len(v.Bytes))
+		for i := range folded {
+			folded[i] = v.IntervalAt(i).FoldedMicros()
+		}
+		values = bytesOf(gather(folded, v.Const, b, func(x int64) int64 { return x }))
+	case columnar.Int64, columnar.Timestamp, columnar.Time:
 		if shared {
 			values = bytesOf(v.Ints[:n])
 		} else {

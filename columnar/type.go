@@ -25,7 +25,7 @@ const (
 	Blob
 	Date      // days since 1970-01-01
 	Timestamp // microseconds since 1970-01-01 00:00:00 UTC
-	Interval  // microseconds (days and months folded in at 24h and 30 days)
+	Interval  // months, days, microseconds (interval.go), held as byte strings
 	Time      // time of day: microseconds since midnight, 0 ..= 24:00:00 (see timeofday.go)
 )
 
@@ -35,10 +35,10 @@ type Phys uint8
 const (
 	PhysNone  Phys = iota // Null: no payload
 	PhysBool              // []bool
-	PhysInt               // []int64: signed ints, uint8..uint32, decimal, date, timestamp, interval, time
+	PhysInt               // []int64: signed ints, uint8..uint32, decimal, date, timestamp, time
 	PhysUint              // []uint64: uint64
 	PhysFloat             // []float64: float32 (widened exactly), float64
-	PhysBytes             // [][]byte: varchar, blob
+	PhysBytes             // [][]byte: varchar, blob, interval (its byte form, interval.go)
 )
 
 // Type is a SQL type. Precision and Scale matter only for Decimal.
@@ -84,7 +84,7 @@ func (t Type) Phys() Phys {
 		return PhysUint
 	case Float32, Float64:
 		return PhysFloat
-	case Varchar, Blob:
+	case Varchar, Blob, Interval:
 		return PhysBytes
 	default:
 		return PhysInt

@@ -73,6 +73,9 @@ func Compare(a, b Value) int {
 	case PhysUint:
 		return cmp.Compare(uint64(a.I), uint64(b.I))
 	case PhysBytes:
+		if a.Type.ID == Interval {
+			return CompareIntervals(a.Interval(), b.Interval())
+		}
 		return cmp.Compare(a.S, b.S)
 	}
 	return cmp.Compare(a.I, b.I)
@@ -134,7 +137,7 @@ func (v Value) AppendText(dst []byte) []byte {
 	case Timestamp:
 		return AppendTimestamp(dst, v.I)
 	case Interval:
-		return AppendInterval(dst, v.I)
+		return AppendInterval(dst, v.Interval())
 	case Time:
 		return AppendTime(dst, v.I)
 	case Null:
@@ -238,41 +241,6 @@ func AppendBlob(dst []byte, b string) []byte {
 			continue
 		}
 		dst = append(dst, '\\', 'x', hex[c>>4], hex[c&15])
-	}
-	return dst
-}
-
-// AppendInterval formats microseconds as DuckDB does: "N days" when there
-// is no time part, "HH:MM:SS[.ffffff]" (trailing zeros trimmed) when there
-// are no days, both otherwise; each part carries its own sign.
-func AppendInterval(dst []byte, us int64) []byte {
-	days := us / MicrosPerDay
-	rem := us % MicrosPerDay
-	if days != 0 {
-		dst = strconv.AppendInt(dst, days, 10)
-		if days == 1 || days == -1 {
-			dst = append(dst, " day"...)
-		} else {
-			dst = append(dst, " days"...)
-		}
-		if rem == 0 {
-			return dst
-		}
-		dst = append(dst, ' ')
-	}
-	if rem < 0 {
-		dst = append(dst, '-')
-		rem = -rem
-	}
-	h, m, s, f := rem/3_600_000_000, rem/60_000_000%60, rem/1_000_000%60, rem%1_000_000
-	dst = append(dst, byte('0'+h/10), byte('0'+h%10), ':', byte('0'+m/10), byte('0'+m%10), ':', byte('0'+s/10), byte('0'+s%10))
-	if f != 0 {
-		fs := strconv.Itoa(int(f) + 1_000_000)[1:]
-		for fs[len(fs)-1] == '0' {
-			fs = fs[:len(fs)-1]
-		}
-		dst = append(dst, '.')
-		dst = append(dst, fs...)
 	}
 	return dst
 }

@@ -9,13 +9,14 @@ func TestTextForms(t *testing.T) {
 		v    Value
 		want string
 	}{
-		{IntValue(TInterval, 2*day), "2 days"},
-		{IntValue(TInterval, day), "1 day"},
+		{IntervalValue(IntervalParts{Days: 2}), "2 days"},
+		{IntervalValue(IntervalParts{Days: 1}), "1 day"},
+		{IntValue(TInterval, 2*day), "48:00:00"},
 		{IntValue(TInterval, 30*60_000_000), "00:30:00"},
 		{IntValue(TInterval, 0), "00:00:00"},
-		{IntValue(TInterval, -(day + hour)), "-1 day -01:00:00"},
+		{IntervalValue(IntervalParts{Days: -1, Micros: -hour}), "-1 day -01:00:00"},
 		{IntValue(TInterval, 500_000), "00:00:00.5"},
-		{IntValue(TInterval, 3*day+hour+1), "3 days 01:00:00.000001"},
+		{IntervalValue(IntervalParts{Days: 3, Micros: hour + 1}), "3 days 01:00:00.000001"},
 		{Value{Type: TBlob, S: "\x00\xffz"}, `\x00\xFFz`},
 		{Value{Type: TBlob, S: `a'b\`}, `a\x27b\x5C`},
 		{FloatValue(TFloat64, 2), "2.0"},

@@ -121,6 +121,9 @@ func (v *Vector) Value(i int) Value {
 		out.F = v.Floats[i]
 	case PhysBytes:
 		out.S = string(v.bytesAt(i))
+		if v.Type.ID == Interval {
+			out.I = out.Interval().FoldedMicros()
+		}
 	}
 	return out
 }
@@ -144,6 +147,9 @@ func (v *Vector) SetValue(i, n int, x Value) {
 	case PhysFloat:
 		v.Floats[i] = x.F
 	case PhysBytes:
+		if v.Type.ID == Interval && len(x.S) != IntervalSize {
+			x = IntervalValue(x.Interval()) // built with IntValue: microseconds
+		}
 		v.Bytes[i] = []byte(x.S)
 	}
 }

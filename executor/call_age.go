@@ -10,9 +10,8 @@ import (
 // field by field the way DuckDB does: a negative field borrows from the
 // next larger one, days borrowing the length of the earlier value's month
 // (age('2020-03-01', '2019-01-15 10:00') is 1 year 1 month 16 days
-// 14:00:00). Months fold into 30 days in the INTERVAL (columnar.Interval),
-// so date_part('month', age(…)) still reads them back. age(b) binds as
-// age(today at midnight, b).
+// 14:00:00), the years and months as the INTERVAL's months. age(b) binds
+// as age(today at midnight, b).
 func init() { defRow("age", fnAge, true) }
 
 func fnAge(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
@@ -45,6 +44,6 @@ func fnAge(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
 		months += 12
 		years--
 	}
-	total := ((years*12+months)*30+days)*columnar.MicrosPerDay + us
-	return columnar.IntValue(t, sign*total), nil
+	return columnar.IntervalValue(columnar.IntervalParts{
+		Months: int32(sign * (years*12 + months)), Days: int32(sign * days), Micros: sign * us}), nil
 }

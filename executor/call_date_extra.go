@@ -122,9 +122,11 @@ func fnJulian(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
 // origin: buckets of a[0] microseconds, or, when a[1] is not 0, of a[1]
 // calendar months (origin's day and time of day are kept).
 func fnTimeBucket(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
-	width, months, ts, origin := a[0].I, a[1].I, micros(a[2]), a[3].I
+	iv := a[0].Interval()
+	width, months := int64(iv.Days)*columnar.MicrosPerDay+iv.Micros, int64(iv.Months)
+	ts, origin := micros(a[1]), a[2].I
 	if months != 0 {
-		if width != months*30*columnar.MicrosPerDay {
+		if width != 0 {
 			return columnar.Value{}, fmt.Errorf("time_bucket: a bucket of months cannot have a day or time part")
 		}
 		if months < 0 {
@@ -136,7 +138,11 @@ func fnTimeBucket(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
 		if AddMonths(origin, n) > ts {
 			n--
 		}
-		return columnar.IntValue(t, AddMonths(origin, floorDiv(n, months)*months)), nil
+		r, ok := AddMonthsChecked(origin, floorDiv(n, months)*months)
+		if !ok {
+			return columnar.Value{}, fmt.Errorf("time_bucket: the bucket of %d months is out of range", months)
+		}
+		return columnar.IntValue(t, r), nil
 	}
 	if width <= 0 {
 		return columnar.Value{}, fmt.Errorf("time_bucket: the bucket width must be positive")

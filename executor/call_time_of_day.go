@@ -49,29 +49,6 @@ func fnTimeOfMicros(a []columnar.Value, t columnar.Type) (columnar.Value, error)
 	return columnar.IntValue(t, int64(math.Floor(a[0].F+0.5))), nil
 }
 
-// timeArithKernel adds (or subtracts) an interval to a time of day and
-// wraps the sum into one day. The interval is in either operand for +.
-func timeArithKernel(op arithOp, lt, rt columnar.Type) (kernel, error) {
-	if (op != opAdd && op != opSub) || (op == opSub && lt.ID != columnar.Time) {
-		return nil, errorf("cannot apply %s to %s and %s", arithSyms[op], lt, rt)
-	}
-	return func(args []*columnar.Vector, b *columnar.Batch, out *columnar.Vector) error {
-		x, y := args[0], args[1]
-		forEach(b, func(i int) {
-			p, q := x.Ints[idx(x, i)], y.Ints[idx(y, i)]
-			// Interval days (and months, folded in as 30 days) never move a
-			// time of day: only the rest of the interval counts, so the sum
-			// cannot overflow.
-			q %= columnar.MicrosPerDay
-			if op == opSub {
-				q = -q
-			}
-			out.Ints[i] = columnar.WrapTime(p%columnar.MicrosPerDay + q)
-		})
-		return nil
-	}, nil
-}
-
 // timePart is date_part on a TIME. Hours run to 24 for 24:00:00, as in
 // DuckDB; seconds, milliseconds and microseconds count within the minute.
 func timePart(part string, us int64) (int64, error) {

@@ -117,11 +117,11 @@ func CastValue(v columnar.Value, to columnar.Type) (columnar.Value, error) {
 		return fail()
 	case columnar.Interval:
 		if from.IsString() {
-			us, ok := ParseInterval(v.S)
+			iv, ok := columnar.ParseInterval(v.S)
 			if !ok {
 				return fail()
 			}
-			return columnar.IntValue(to, us), nil
+			return columnar.IntervalValue(iv), nil
 		}
 		return fail()
 	case columnar.Uint64:
@@ -245,80 +245,6 @@ func decimalFits(v int64, t columnar.Type) bool {
 	}
 	lim := int64(math.Pow10(int(t.Precision)))
 	return v > -lim && v < lim
-}
-
-// ParseInterval parses '3 days', '1 day 02:00:00', '2 hours 30 minutes',
-// '1 month' (as 30 days), '-1 week' into microseconds.
-func ParseInterval(s string) (int64, bool) {
-	f := strings.Fields(strings.ToLower(strings.TrimSpace(s)))
-	if len(f) == 0 {
-		return 0, false
-	}
-	var total int64
-	for i := 0; i < len(f); i++ {
-		tok := f[i]
-		if strings.Contains(tok, ":") {
-			neg := strings.HasPrefix(tok, "-")
-			tok = strings.TrimPrefix(tok, "-")
-			parts := strings.Split(tok, ":")
-			var us int64
-			mult := []int64{3_600_000_000, 60_000_000, 1_000_000}
-			for k, p := range parts {
-				if k >= 3 {
-					return 0, false
-				}
-				x, err := strconv.ParseFloat(p, 64)
-				if err != nil {
-					return 0, false
-				}
-				us += int64(math.Round(x * float64(mult[k])))
-			}
-			if neg {
-				us = -us
-			}
-			total += us
-			continue
-		}
-		n, err := strconv.ParseFloat(tok, 64)
-		if err != nil || i+1 >= len(f) {
-			return 0, false
-		}
-		i++
-		unit, ok := IntervalUnit(f[i])
-		if !ok {
-			return 0, false
-		}
-		total += int64(math.Round(n * float64(unit)))
-	}
-	return total, true
-}
-
-// IntervalUnit returns the length in microseconds of an interval unit name.
-func IntervalUnit(u string) (int64, bool) {
-	u = strings.TrimSuffix(strings.ToLower(u), "s")
-	switch u {
-	case "microsecond", "u":
-		return 1, true
-	case "millisecond", "m":
-		return 1000, true
-	case "second", "sec":
-		return 1_000_000, true
-	case "minute", "min":
-		return 60_000_000, true
-	case "hour", "h":
-		return 3_600_000_000, true
-	case "day", "d":
-		return columnar.MicrosPerDay, true
-	case "week", "w":
-		return 7 * columnar.MicrosPerDay, true
-	case "month", "mon":
-		return 30 * columnar.MicrosPerDay, true
-	case "quarter":
-		return 90 * columnar.MicrosPerDay, true
-	case "year", "y":
-		return 365 * columnar.MicrosPerDay, true
-	}
-	return 0, false
 }
 
 // castExpr converts its argument vector; fast paths cover the implicit

@@ -287,6 +287,21 @@ func negKernel(t columnar.Type) kernel {
 				out.Ints[i] = -v
 				return nil
 			})
+		case columnar.PhysBytes:
+			if t.ID != columnar.Interval {
+				break
+			}
+			return forRows(b, func(i int) error {
+				if out.Valid != nil && !out.Valid.Get(i) {
+					return nil
+				}
+				iv := x.IntervalAt(idx(x, i))
+				if iv.Months == math.MinInt32 || iv.Days == math.MinInt32 || iv.Micros == math.MinInt64 {
+					return errorf("overflow in negation of INTERVAL %s", columnar.AppendInterval(nil, iv))
+				}
+				out.SetInterval(i, columnar.IntervalParts{Months: -iv.Months, Days: -iv.Days, Micros: -iv.Micros})
+				return nil
+			})
 		}
 		return errorf("cannot negate %s", t)
 	}

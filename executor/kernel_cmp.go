@@ -85,6 +85,10 @@ func cmpKernel(op cmpOp, t columnar.Type) kernel {
 				break
 			}
 			a, c = decodeLive(a, b, &da), decodeLive(c, b, &dc)
+			if t.ID == columnar.Interval {
+				cmpIntervals(o, a, c, res, b.Sel)
+				break
+			}
 			if c.Const {
 				cmpBytesVC(o, a.Bytes[:n], c.Bytes[0], res, b.Sel)
 			} else {
@@ -338,5 +342,26 @@ func cmpBytesVV(op cmpOp, a, b [][]byte, out []bool, sel []int) {
 	}
 	for _, i := range sel {
 		out[i] = bytesCmp(op, a[i], b[i])
+	}
+}
+
+// cmpIntervals compares INTERVALs by their normalized prefix only, so
+// that '1 month' = '30 days' (their written forms differ).
+func cmpIntervals(op cmpOp, a, c *columnar.Vector, out []bool, sel []int) {
+	key := columnar.IntervalOrderKey
+	at := func(v *columnar.Vector, i int) []byte {
+		if v.Const {
+			return key(v.Bytes[0])
+		}
+		return key(v.Bytes[i])
+	}
+	if sel == nil {
+		for i := range out {
+			out[i] = bytesCmp(op, at(a, i), at(c, i))
+		}
+		return
+	}
+	for _, i := range sel {
+		out[i] = bytesCmp(op, at(a, i), at(c, i))
 	}
 }

@@ -22,23 +22,7 @@ func DatePart(part string, t columnar.Type, v int64) (int64, error) {
 		return timePart(part, v)
 	}
 	if t.ID == columnar.Interval {
-		switch part {
-		case "day", "days":
-			return v / columnar.MicrosPerDay, nil
-		case "hour", "hours":
-			return v % columnar.MicrosPerDay / 3_600_000_000, nil
-		case "minute", "minutes":
-			return v % 3_600_000_000 / 60_000_000, nil
-		case "second", "seconds":
-			return v % 60_000_000 / 1_000_000, nil
-		case "millisecond", "milliseconds":
-			return v % 60_000_000 / 1000, nil
-		case "microsecond", "microseconds":
-			return v % 60_000_000, nil
-		case "epoch":
-			return v / 1_000_000, nil
-		}
-		return 0, errorf("unknown interval part %q", part)
+		return IntervalPart(part, columnar.IntervalParts{Micros: v})
 	}
 	tm := toTime(t, v)
 	switch part {
@@ -117,6 +101,16 @@ func datePartKernel(part string, t columnar.Type, ret columnar.Type) kernel {
 			if !out.Valid.Get(i) {
 				return nil
 			}
+			if t.ID == columnar.Interval {
+				iv := x.IntervalAt(idx(x, i))
+				if ret.Phys() == columnar.PhysFloat {
+					out.Floats[i] = IntervalEpoch(iv)
+					return nil
+				}
+				r, err := IntervalPart(part, iv)
+				out.Ints[i] = r
+				return err
+			}
 			v := x.Ints[idx(x, i)]
 			if ret.Phys() == columnar.PhysFloat {
 				if t.ID == columnar.Date {
@@ -193,38 +187,4 @@ func dateTruncKernel(part string, t columnar.Type, ret columnar.Type) kernel {
 			return nil
 		})
 	}
-}
-
-// temporalArithKernel handles + and - between dates, timestamps, intervals
-// and day counts; the result type decides the units.
-func temporalArithKernel(op arithOp, lt, rt, ret columnar.Type) (kernel, error) {
-	if ret.ID == columnar.Time {
-		return timeArithKernel(op, lt, rt)
-	}
-	scaleL, scaleR := int64(1), int64(1)
-	switch {
-	case ret.ID == columnar.Timestamp && lt.ID == columnar.Date:
-		scaleL = columnar.MicrosPerDay
-	case ret.ID == columnar.Timestamp && rt.ID == columnar.Date:
-		scaleR = columnar.MicrosPerDay
-	}
-	div := int64(1)
-	if ret.ID == columnar.Int64 && lt.ID == columnar.Date && rt.ID == columnar.Date {
-		div = 1 // days between dates
-	}
-	if op != opAdd && op != opSub {
-		return nil, errorf("cannot apply %s to %s and %s", arithSyms[op], lt, rt)
-	}
-	return func(args []*columnar.Vector, b *columnar.Batch, out *columnar.Vector) error {
-		x, y := args[0], args[1]
-		forEach(b, func(i int) {
-			p, q := x.Ints[idx(x, i)]*scaleL, y.Ints[idx(y, i)]*scaleR
-			if op == opAdd {
-				out.Ints[i] = (p + q) / div
-			} else {
-				out.Ints[i] = (p - q) / div
-			}
-		})
-		return nil
-	}, nil
 }

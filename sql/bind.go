@@ -45,7 +45,7 @@ func bindWithParams(stmt *Query, cat planner.Catalog, params []columnar.Value) (
 	if stmt == nil || stmt.stmt == nil {
 		return nil, &Error{Pos: Pos{1, 1}, Kind: ErrSyntax, Msg: "no query to bind"}
 	}
-	b := &binder{q: stmt, cat: cat, cl: stmt.clauses(), lits: map[*planner.Const]litInfo{}, calMonths: map[*planner.Const]int64{}, expanding: map[string]bool{}, params: params,
+	b := &binder{q: stmt, cat: cat, cl: stmt.clauses(), lits: map[*planner.Const]litInfo{}, expanding: map[string]bool{}, params: params,
 		now: new(int64)}
 	return b.bindQuery()
 }
@@ -81,10 +81,7 @@ type binder struct {
 	// "unknown column".
 	unreadable map[string]string
 	lits       map[*planner.Const]litInfo
-	// calMonths counts the calendar months of INTERVAL literals
-	// (interval_calendar.go); shared with nested queries like lits.
-	calMonths map[*planner.Const]int64
-	agg       *aggState // non-nil while binding above an Aggregate
+	agg        *aggState // non-nil while binding above an Aggregate
 
 	input     planner.Node           // the FROM plan that subqueries in WHERE and SELECT join onto
 	outer     *binder                // the enclosing query of a subquery (correlation)

@@ -185,13 +185,13 @@ func (b *binder) temporalArith(fn string, l, r planner.Expr, ls, rs sqlparser.Ex
 		if err != nil {
 			return nil, err
 		}
-		return b.calendarAdd(fn, lx, r), nil
+		return mk(columnar.TTimestamp, lx, r), nil
 	case lt.ID == columnar.Interval && rt.IsTemporal() && fn == "+":
 		rx, err := toTS(r, rs)
 		if err != nil {
 			return nil, err
 		}
-		return b.calendarAdd(fn, rx, l), nil // the vocabulary has TIMESTAMP + INTERVAL only
+		return mk(columnar.TTimestamp, rx, l), nil
 	}
 	if x, ok, err := b.intervalArith(fn, l, r, ls, rs, c); ok {
 		return x, err

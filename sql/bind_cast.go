@@ -81,39 +81,49 @@ func (b *binder) bindInterval(e *sqlparser.IntervalExpr, c ectx) (planner.Expr, 
 		return b.intervalOf(x, e.Expr, strings.ToLower(e.Unit), "INTERVAL", at, c)
 	}
 	text := string(v.Val)
-	var us int64
+	bad := func() error {
+		return b.errAt(at, ErrType, fmt.Sprintf("could not cast %s to INTERVAL", quoteSQL(text)))
+	}
+	var iv columnar.IntervalParts
 	if e.Unit == markNoUnit {
-		n, ok := parseInterval(text)
-		if !ok || v.Type != sqlparser.StrVal {
-			return nil, b.errAt(at, ErrType, fmt.Sprintf("could not cast %s to INTERVAL", quoteSQL(text)))
+		var ok bool
+		if iv, ok = columnar.ParseInterval(text); !ok || v.Type != sqlparser.StrVal {
+			return nil, bad()
 		}
-		us = n
 	} else {
-		m, ok := intervalUnits[strings.ToLower(e.Unit)]
-		if !ok {
+		// INTERVAL '1.5' HOUR: DuckDB truncates the number to whole units,
+		// but for seconds and milliseconds (to_seconds(DOUBLE)).
+		f, err := strconv.ParseFloat(strings.TrimSpace(text), 64)
+		if err != nil || math.Abs(f) >= 1<<63 {
+			return nil, bad()
+		}
+		if _, ok := columnar.IntervalOfUnits(0, e.Unit); !ok {
 			return nil, b.errAt(at, ErrType, fmt.Sprintf("unknown interval unit %q", e.Unit))
 		}
-		f, err := strconv.ParseFloat(strings.TrimSpace(text), 64)
-		if err != nil || math.Abs(f*float64(m)) >= 1<<63 {
-			return nil, b.errAt(at, ErrType, fmt.Sprintf("could not cast %s to INTERVAL", quoteSQL(text)))
+		switch u, _ := canonicalIntervalUnit(strings.ToLower(e.Unit)); u {
+		case "second", "millisecond":
+			per := 1e6
+			if u == "millisecond" {
+				per = 1e3
+			}
+			us := math.Round(f * per)
+			if math.Abs(us) >= 1<<63 {
+				return nil, bad()
+			}
+			iv = columnar.IntervalParts{Micros: int64(us)}
+		default:
+			if iv, ok = columnar.IntervalOfUnits(int64(math.Trunc(f)), e.Unit); !ok {
+				return nil, bad()
+			}
 		}
-		us = int64(math.Round(f * float64(m)))
-	}
-	months, calendar := int64(0), false
-	if e.Unit == markNoUnit {
-		months, calendar = calendarMonths(text)
-	} else if per := unitMonths(e.Unit); per != 0 {
-		n, err := strconv.ParseInt(strings.TrimSpace(text), 10, 64)
-		months, calendar = n*per, err == nil
 	}
 	if neg {
-		us, months = -us, -months
+		if iv.Months == math.MinInt32 || iv.Days == math.MinInt32 || iv.Micros == math.MinInt64 {
+			return nil, bad()
+		}
+		iv = columnar.IntervalParts{Months: -iv.Months, Days: -iv.Days, Micros: -iv.Micros}
 	}
-	k := &planner.Const{Val: columnar.IntValue(columnar.TInterval, us)}
-	if calendar && months != 0 {
-		b.calMonths[k] = months
-	}
-	return k, nil
+	return &planner.Const{Val: columnar.IntervalValue(iv)}, nil
 }
 
 // quoteSQL renders s as a SQL string literal.

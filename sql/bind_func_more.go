@@ -199,7 +199,7 @@ func (b *binder) scalarMore(name string, xs []planner.Expr, srcs []sqlparser.Exp
 		if err != nil {
 			return nil, true, err
 		}
-		return b.calendarAdd("+", ts, xs[1]), true, nil
+		return &planner.Call{Fn: "+", Args: []planner.Expr{ts, xs[1]}, T: columnar.TTimestamp}, true, nil
 	case "strftime":
 		// strftime(format, date) is accepted too, as in DuckDB.
 		if len(xs) == 2 && xs[1].Type().IsTemporal() && !xs[0].Type().IsTemporal() {

@@ -96,7 +96,9 @@ func (b *binder) bindTimeFunc(name string, xs []planner.Expr, srcs []sqlparser.E
 }
 
 // bindTimeBucket binds time_bucket(width, ts[, origin | offset]) as
-// time_bucket(width µs, width months, ts, origin); a DATE ts gives a DATE.
+// time_bucket(width, ts, origin), the origin DuckDB's default for a bucket
+// of months (2000-01-01) or of days and times (2000-01-03), moved by an
+// INTERVAL third argument; a DATE ts gives a DATE.
 func (b *binder) bindTimeBucket(xs []planner.Expr, srcs []sqlparser.Expr, at int, c ectx, ts func(int) (planner.Expr, error)) (planner.Expr, error) {
 	if len(xs) != 2 && len(xs) != 3 {
 		return nil, b.arity(at, "time_bucket", "2 or 3")
@@ -105,12 +107,9 @@ func (b *binder) bindTimeBucket(xs []planner.Expr, srcs []sqlparser.Expr, at int
 	if t := width.Type(); t.ID != columnar.Interval {
 		return nil, b.typeErr(srcs[0], c, "time_bucket expects an INTERVAL bucket width, got %s", t)
 	}
-	var months planner.Expr = &planner.Const{Val: columnar.IntValue(columnar.TInt64, 0)}
 	monthly := false
-	if k, ok := width.(*planner.Const); ok && b.calMonths[k] != 0 {
-		months, monthly = &planner.Const{Val: columnar.IntValue(columnar.TInt64, b.calMonths[k])}, true
-	} else if n, ok := intervalMonths(width); ok {
-		months, monthly = n, true
+	if k, ok := planner.FoldExpr(width).(*planner.Const); ok && !k.Val.Null {
+		monthly = k.Val.Interval().Months != 0
 	}
 	subject, err := ts(1)
 	if err != nil {
@@ -123,12 +122,12 @@ func (b *binder) bindTimeBucket(xs []planner.Expr, srcs []sqlparser.Expr, at int
 	var origin planner.Expr = &planner.Const{Val: columnar.IntValue(columnar.TTimestamp, o)}
 	if len(xs) == 3 {
 		if xs[2].Type().ID == columnar.Interval {
-			origin = b.calendarAdd("+", origin, xs[2])
+			origin = &planner.Call{Fn: "+", Args: []planner.Expr{origin, xs[2]}, T: columnar.TTimestamp}
 		} else if origin, err = ts(2); err != nil {
 			return nil, err
 		}
 	}
-	var out planner.Expr = &planner.Call{Fn: "time_bucket", Args: []planner.Expr{width, months, subject, origin}, T: columnar.TTimestamp}
+	var out planner.Expr = &planner.Call{Fn: "time_bucket", Args: []planner.Expr{width, subject, origin}, T: columnar.TTimestamp}
 	if xs[1].Type().ID == columnar.Date {
 		out = &planner.Cast{Arg: out, To: columnar.TDate}
 	}

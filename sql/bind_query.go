@@ -34,7 +34,7 @@ func (b *binder) bindQuery() (*Bound, error) {
 // child returns a binder for a nested query that shares this one's
 // column numbering, literals and WITH names.
 func (b *binder) child(q *Query, params []columnar.Value) *binder {
-	return &binder{q: q, cat: b.cat, cl: q.clauses(), lits: b.lits, calMonths: b.calMonths, expanding: map[string]bool{},
+	return &binder{q: q, cat: b.cat, cl: q.clauses(), lits: b.lits, expanding: map[string]bool{},
 		params: params, nextID: b.nextID, ctes: b.ctes, now: b.now}
 }
 

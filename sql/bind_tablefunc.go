@@ -131,9 +131,9 @@ func (b *binder) timestampSeries(s *planner.Series, fn string, vals []*planner.C
 			s.Stop = v.I
 		}
 	}
-	months := b.calMonths[vals[2]]
-	s.Months = months
-	s.Step = vals[2].Val.I - months*30*columnar.MicrosPerDay
+	step := vals[2].Val.Interval()
+	s.Months = int64(step.Months)
+	s.Step = int64(step.Days)*columnar.MicrosPerDay + step.Micros
 	return nil
 }
 

@@ -219,8 +219,8 @@ func parseValue(s string, t columnar.Type) (columnar.Value, error) {
 			return columnar.IntValue(t, us), nil
 		}
 	case t.ID == columnar.Interval:
-		if us, ok := parseInterval(s); ok {
-			return columnar.IntValue(t, us), nil
+		if iv, ok := columnar.ParseInterval(s); ok {
+			return columnar.IntervalValue(iv), nil
 		}
 	}
 	return columnar.Value{}, errCast
@@ -288,76 +288,10 @@ func parseTimestamp(s string) (int64, bool) {
 	return us, ok
 }
 
-// parseInterval reads DuckDB interval text: "1 day", "2 hours 30 minutes",
-// "-1 day 02:00:00", "1.5 hours".
+// parseInterval reads DuckDB interval text (columnar.ParseInterval) as
+// microseconds, a month as 30 days: for RANGE frame offsets, which have no
+// calendar months.
 func parseInterval(s string) (int64, bool) {
-	f := strings.Fields(strings.ToLower(s))
-	if len(f) == 0 {
-		return 0, false
-	}
-	var total float64
-	for i := 0; i < len(f); i++ {
-		if strings.Contains(f[i], ":") {
-			us, ok := parseClock(f[i])
-			if !ok {
-				return 0, false
-			}
-			total += float64(us)
-			continue
-		}
-		num, unit := f[i], ""
-		// "3days" and "3 days"
-		j := 0
-		for j < len(num) && (isDigit(num[j]) || num[j] == '.' || num[j] == '-' || num[j] == '+') {
-			j++
-		}
-		num, unit = num[:j], num[j:]
-		n, err := strconv.ParseFloat(num, 64)
-		if err != nil {
-			return 0, false
-		}
-		if unit == "" {
-			if i+1 >= len(f) {
-				return 0, false
-			}
-			i++
-			unit = f[i]
-		}
-		m, ok := intervalUnits[unit]
-		if !ok {
-			return 0, false
-		}
-		total += n * float64(m)
-	}
-	if math.Abs(total) >= 1<<63 {
-		return 0, false
-	}
-	return int64(math.Round(total)), true
-}
-
-// parseClock reads [-]HH:MM[:SS[.ffffff]] as microseconds.
-func parseClock(s string) (int64, bool) {
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	parts := strings.Split(s, ":")
-	if len(parts) < 2 || len(parts) > 3 {
-		return 0, false
-	}
-	h, err1 := strconv.ParseInt(parts[0], 10, 32)
-	m, err2 := strconv.ParseInt(parts[1], 10, 32)
-	if err1 != nil || err2 != nil || h < 0 || m < 0 {
-		return 0, false
-	}
-	us := (h*3600 + m*60) * columnar.MicrosPerSecond
-	if len(parts) == 3 {
-		sec, err := strconv.ParseFloat(parts[2], 64)
-		if err != nil || sec < 0 {
-			return 0, false
-		}
-		us += int64(math.Round(sec * columnar.MicrosPerSecond))
-	}
-	if neg {
-		us = -us
-	}
-	return us, true
+	iv, ok := columnar.ParseInterval(s)
+	return iv.FoldedMicros(), ok
 }

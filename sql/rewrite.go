@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/b2sql/b2sql/columnar"
 )
 
 // Marker prefixes the rewriter plants in COLLATE strings and interval units.
@@ -792,21 +794,6 @@ func isUnsupportedOp(op string) bool {
 	return false
 }
 
-// intervalUnits maps DuckDB interval unit names to microseconds; months and
-// years fold in at 30 and 360 days (columnar.Interval has no month field).
-var intervalUnits = map[string]int64{
-	"microsecond": 1, "microseconds": 1, "us": 1,
-	"millisecond": 1000, "milliseconds": 1000, "ms": 1000,
-	"second": 1e6, "seconds": 1e6, "s": 1e6, "sec": 1e6, "secs": 1e6,
-	"minute": 60e6, "minutes": 60e6, "min": 60e6, "mins": 60e6, "m": 60e6,
-	"hour": 3600e6, "hours": 3600e6, "h": 3600e6, "hr": 3600e6, "hrs": 3600e6,
-	"day": 86400e6, "days": 86400e6, "d": 86400e6,
-	"week": 7 * 86400e6, "weeks": 7 * 86400e6, "w": 7 * 86400e6,
-	"month": 30 * 86400e6, "months": 30 * 86400e6, "mon": 30 * 86400e6, "mons": 30 * 86400e6,
-	"quarter": 90 * 86400e6, "quarters": 90 * 86400e6,
-	"year": 360 * 86400e6, "years": 360 * 86400e6, "y": 360 * 86400e6, "yr": 360 * 86400e6, "yrs": 360 * 86400e6,
-}
-
 // hasCalendarUnit reports whether interval text counts months, quarters
 // or years, whose length in days depends on the date they start from.
 func hasCalendarUnit(text string) bool {
@@ -820,7 +807,7 @@ func hasCalendarUnit(text string) bool {
 }
 
 func isIntervalUnit(t token) bool {
-	_, ok := intervalUnits[strings.ToLower(t.val)]
+	_, ok := columnar.IntervalUnitMonths(t.val)
 	return t.kind == tkIdent && ok
 }
 

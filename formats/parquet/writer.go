@@ -324,6 +324,12 @@ func (c *wcol) append(v *columnar.Vector, rows []int) error {
 			for _, r := range live {
 				c.i64 = append(c.i64, int64(v.Uints[r]))
 			}
+		} else if c.typ.ID == columnar.Interval {
+			// INT64 microseconds, a month as 30 days, as before INTERVAL had
+			// months (FLBA(12) INTERVAL is for a later change).
+			for _, r := range live {
+				c.i64 = append(c.i64, v.IntervalAt(r).FoldedMicros())
+			}
 		} else {
 			for _, r := range live {
 				c.i64 = append(c.i64, v.Ints[r])

@@ -225,6 +225,11 @@ func (ca *colAppender) addFixed(v *columnar.Vector, rows []int) error {
 				x = int64(v.Uints[r])
 			case columnar.PhysInt:
 				x = v.Ints[r]
+			case columnar.PhysBytes:
+				if v.Type.ID != columnar.Interval {
+					return unsupportedf("storing %s as %s", v.Type, dt.Str)
+				}
+				x = v.IntervalAt(r).FoldedMicros() // µs, a month as 30 days
 			default:
 				return unsupportedf("storing %s as %s", v.Type, dt.Str)
 			}

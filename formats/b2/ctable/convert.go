@@ -27,6 +27,15 @@ type fixedConv struct {
 // scratch buffer reused by the next read.
 func (c *fixedConv) decode(src []byte, n int, v *columnar.Vector, arena *[]byte) {
 	s, o := c.stride, c.off
+	if c.out.ID == columnar.Interval {
+		// timedelta64: microseconds, held as INTERVAL byte forms.
+		us := make([]int64, n)
+		c.decodeInts(src, us)
+		for i, x := range us {
+			v.SetInterval(i, columnar.IntervalParts{Micros: scaleTime(x, c.mul, c.div)})
+		}
+		return
+	}
 	switch c.out.Phys() {
 	case columnar.PhysBool:
 		out := v.Bools[:n]

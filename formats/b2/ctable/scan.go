@@ -50,6 +50,9 @@ func predColumn(p index.Pred) int {
 // match); the filter stays above the scan. Unsupported otherwise.
 func (t *Table) SupportsFilter(p index.Pred) index.Support {
 	c := predColumn(p)
+	if c >= 0 && c < len(t.schema) && t.schema[c].Type.ID == columnar.Interval {
+		return index.Unsupported // stored as int64 µs, compared as INTERVALs
+	}
 	if t.usableIndex(c) != nil {
 		return index.Inexact
 	}

@@ -148,6 +148,8 @@ func (w *fixedWriter) write(v *columnar.Vector, rows []int) error {
 			}
 		case columnar.PhysUint:
 			u = v.Uints[r]
+		case columnar.PhysBytes: // INTERVAL: int64 µs, a month as 30 days
+			u = uint64(v.IntervalAt(r).FoldedMicros())
 		case columnar.PhysFloat:
 			if w.size == 4 {
 				u = uint64(math.Float32bits(float32(v.Floats[r])))

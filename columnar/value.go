@@ -3,6 +3,7 @@ package columnar
 import (
 	"bytes"
 	"cmp"
+	"fmt"
 	"math"
 	"strconv"
 	"time"
@@ -228,6 +229,45 @@ func AppendTimestamp(dst []byte, us int64) []byte {
 		dst = append(dst, s...)
 	}
 	return dst
+}
+
+// ParseBlob reads DuckDB's BLOB text: ASCII bytes as themselves and
+// \xHH (two hex digits, lower-case x) for any byte. A bare backslash, a
+// short or bad escape, or a non-ASCII character is an error, as in DuckDB.
+func ParseBlob(s string) ([]byte, error) {
+	out := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\\':
+			if i+4 > len(s) {
+				return nil, fmt.Errorf("unterminated escape code at end of blob")
+			}
+			h, l := unhex(s[i+2]), unhex(s[i+3])
+			if s[i+1] != 'x' || h < 0 || l < 0 {
+				return nil, fmt.Errorf("invalid hex escape code %q", s[i:i+4])
+			}
+			out = append(out, byte(h<<4|l))
+			i += 3
+		case c >= 0x80:
+			return nil, fmt.Errorf("non-ASCII characters must be escaped with hex codes (e.g. \\xAA)")
+		default:
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+func unhex(c byte) int {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c - '0')
+	case c >= 'a' && c <= 'f':
+		return int(c-'a') + 10
+	case c >= 'A' && c <= 'F':
+		return int(c-'A') + 10
+	}
+	return -1
 }
 
 // AppendBlob renders bytes as DuckDB does: printable ASCII as is, every

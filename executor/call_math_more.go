@@ -87,6 +87,9 @@ func fnFormatBytes(base float64, units []string) rowFunc {
 		n := a[0].I
 		x := math.Abs(float64(n))
 		if x < base {
+			if n == 1 || n == -1 {
+				return columnar.StringValue(fmt.Sprintf("%d byte", n)), nil
+			}
 			return columnar.StringValue(fmt.Sprintf("%d bytes", n)), nil
 		}
 		u := 0

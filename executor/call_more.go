@@ -122,11 +122,14 @@ func fnRight(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
 }
 
 // fnSplitPart returns the n-th (1-based; negative counts from the end)
-// field of s split by sep, "" when out of range.
+// field of s split by sep, "" when out of range; an empty sep splits s
+// into its characters, as DuckDB (split_part('a,b,c', ”, 3) = 'b').
 func fnSplitPart(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
 	var parts []string
 	if a[1].S == "" {
-		parts = []string{a[0].S}
+		for _, r := range a[0].S {
+			parts = append(parts, string(r))
+		}
 	} else {
 		parts = strings.Split(a[0].S, a[1].S)
 	}

@@ -63,6 +63,10 @@ func Strptime(s, format string) (int64, error) {
 	}
 	year, month, day, hour, minute, sec, micro := 1900, 1, 1, 0, 0, 0, 0
 	yday, pm, ampm, offset := 0, false, false, 0
+	// Week-based fields: week is %U, %W or %V (weekKind), wday the day of
+	// the week as %w counts it (0 = Sunday) or -1; isoYear is %G.
+	week, weekKind, wday, isoYear := 0, byte(0), -1, 0
+	hasYday, hasMonthDay := false, false
 	i := 0
 	num := func(maxDigits int) (int, bool) {
 		j, v := i, 0
@@ -123,7 +127,12 @@ func Strptime(s, format string) (int64, error) {
 		var ok bool
 		switch code := format[f]; code {
 		case 'Y':
-			year, ok = num(9)
+			// Followed directly by another number (%Y%d%m), a year has 4 digits.
+			digits := 9
+			if f+2 < len(format) && format[f+1] == '%' && strings.IndexByte("YmdHMSjUWVuwGeyfgIy", format[f+2]) >= 0 {
+				digits = 4
+			}
+			year, ok = num(digits)
 		case 'y':
 			var y int
 			if y, ok = num(2); ok {
@@ -134,8 +143,23 @@ func Strptime(s, format string) (int64, error) {
 			}
 		case 'm':
 			month, ok = num(2)
+			hasMonthDay = true
 		case 'd', 'e':
 			day, ok = num(2)
+			hasMonthDay = true
+		case 'U', 'W', 'V':
+			week, ok = num(2)
+			weekKind = code
+		case 'w':
+			wday, ok = num(1)
+			ok = ok && wday <= 6
+		case 'u':
+			var u int
+			u, ok = num(1)
+			ok = ok && u >= 1 && u <= 7
+			wday = u % 7
+		case 'G':
+			isoYear, ok = num(9)
 		case 'H':
 			hour, ok = num(2)
 		case 'I':
@@ -160,6 +184,7 @@ func Strptime(s, format string) (int64, error) {
 			}
 		case 'j':
 			yday, ok = num(3)
+			hasYday = true
 		case 'p':
 			rest := strings.ToUpper(s[i:])
 			switch {
@@ -174,6 +199,7 @@ func Strptime(s, format string) (int64, error) {
 			var k int
 			if k, ok = name(monthNames); ok {
 				month = k + 1
+				hasMonthDay = true
 			}
 		case 'a', 'A':
 			_, ok = name(dayNames)
@@ -206,19 +232,67 @@ func Strptime(s, format string) (int64, error) {
 			hour += 12
 		}
 	}
-	if month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || sec > 60 {
+	if month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || sec > 59 {
 		return fail("field out of range")
 	}
 	var tm time.Time
-	if yday > 0 {
+	switch {
+	case hasYday:
+		if yday < 1 || yday > 366 { // DuckDB takes day 366 of a common year as Jan 1 next
+
+			return fail("day of year out of range")
+		}
 		tm = time.Date(year, 1, 1, hour, minute, sec, micro*1000, time.UTC).AddDate(0, 0, yday-1)
-	} else {
+	case weekKind != 0 && !hasMonthDay:
+		d, ok := weekDate(year, isoYear, week, weekKind, wday)
+		if !ok {
+			return fail("week out of range")
+		}
+		tm = time.Date(d.Year(), d.Month(), d.Day(), hour, minute, sec, micro*1000, time.UTC)
+	default:
 		if day > time.Date(year, time.Month(month)+1, 0, 0, 0, 0, 0, time.UTC).Day() {
 			return fail("day out of range")
 		}
 		tm = time.Date(year, time.Month(month), day, hour, minute, sec, micro*1000, time.UTC)
 	}
 	return tm.UnixMicro() - int64(offset)*1_000_000, nil
+}
+
+// weekDate is the date of week (of kind %U: weeks from the year's first
+// Sunday; %W: from its first Monday, earlier days being week 0; %V: the
+// ISO week of isoYear, or of year when %G is absent) on day wday (%w's
+// numbering; -1: the week's first day).
+func weekDate(year, isoYear, week int, kind byte, wday int) (time.Time, bool) {
+	jan1 := time.Date(year, 1, 1, 0, 0, 0, 0, time.UTC)
+	switch kind {
+	case 'U', 'W':
+		if week > 53 {
+			return time.Time{}, false
+		}
+		first := time.Sunday
+		if kind == 'W' {
+			first = time.Monday
+		}
+		start := jan1.AddDate(0, 0, (int(first)-int(jan1.Weekday())+7)%7) // week 1's first day
+		off := 0
+		if wday >= 0 {
+			off = (wday - int(first) + 7) % 7
+		}
+		return start.AddDate(0, 0, (week-1)*7+off), true
+	}
+	if week < 1 || week > 53 {
+		return time.Time{}, false
+	}
+	if isoYear != 0 {
+		year = isoYear
+	}
+	jan4 := time.Date(year, 1, 4, 0, 0, 0, 0, time.UTC)
+	monday := jan4.AddDate(0, 0, -((int(jan4.Weekday()) + 6) % 7)) // ISO week 1's Monday
+	off := 0
+	if wday >= 0 {
+		off = (wday + 6) % 7
+	}
+	return monday.AddDate(0, 0, (week-1)*7+off), true
 }
 
 // parseOffset reads a UTC offset (+hh, +hhmm, +hh:mm or Z) at s[*i:] into

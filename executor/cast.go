@@ -23,7 +23,16 @@ func CastValue(v columnar.Value, to columnar.Type) (columnar.Value, error) {
 		return columnar.Value{}, errorf("could not cast %s to %s", quoteVal(v), to)
 	}
 	switch to.ID {
-	case columnar.Varchar, columnar.Blob:
+	case columnar.Blob:
+		if from.ID == columnar.Varchar {
+			b, err := columnar.ParseBlob(v.S)
+			if err != nil {
+				return columnar.Value{}, errorf("could not cast %s to BLOB: %v", quoteVal(v), err)
+			}
+			return columnar.Value{Type: to, S: string(b)}, nil
+		}
+		return columnar.Value{Type: to, S: v.String()}, nil
+	case columnar.Varchar:
 		return columnar.Value{Type: to, S: v.String()}, nil
 	case columnar.Bool:
 		switch {
@@ -137,7 +146,7 @@ func CastValue(v columnar.Value, to columnar.Type) (columnar.Value, error) {
 			}
 			return columnar.UintValue(u), nil
 		case from.Phys() == columnar.PhysFloat:
-			f := math.Round(v.F)
+			f := math.RoundToEven(v.F) // DuckDB: 2.5::DOUBLE::UBIGINT = 2
 			if math.IsNaN(f) || f < 0 || f >= 1.8446744073709552e19 {
 				return fail()
 			}
@@ -172,7 +181,7 @@ func CastValue(v columnar.Value, to columnar.Type) (columnar.Value, error) {
 			}
 			i = x
 		case from.Phys() == columnar.PhysFloat:
-			f := math.Round(v.F)
+			f := math.RoundToEven(v.F) // DuckDB: 0.5::FLOAT::TINYINT = 0, 126.5 → 126
 			if math.IsNaN(f) || f < -9.223372036854775808e18 || f >= 9.223372036854775808e18 {
 				return fail()
 			}

@@ -73,6 +73,9 @@ func roundHalfAway(x float64, d int64) float64 {
 	if d > 300 {
 		return x
 	}
+	if d < -308 {
+		return 0 // every double rounds to 0 at 10^309 and beyond (DuckDB: round(x, -1000) = 0)
+	}
 	p := math.Pow10(int(d))
 	if d < 0 {
 		p = 1 / math.Pow10(int(-d))

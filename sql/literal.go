@@ -97,13 +97,13 @@ func fromFloat(f float64, to columnar.Type) (columnar.Value, bool, error) {
 	case to.ID == columnar.Bool:
 		return columnar.BoolValue(f != 0), true, nil
 	case to.ID == columnar.Uint64:
-		r := math.Round(f)
+		r := math.RoundToEven(f) // DuckDB rounds a float half to even: 2.5 → 2
 		if math.IsNaN(r) || r < 0 || r >= 1<<64 {
 			return columnar.Value{}, true, errCast
 		}
 		return columnar.UintValue(uint64(r)), true, nil
 	case to.IsInteger():
-		r := math.Round(f) // DuckDB rounds half away from zero
+		r := math.RoundToEven(f) // DuckDB rounds a float half to even: 0.5 → 0, 126.5 → 126
 		if math.IsNaN(r) || r < -(1<<63) || r >= 1<<63 {
 			return columnar.Value{}, true, errCast
 		}
@@ -181,7 +181,11 @@ func parseValue(s string, t columnar.Type) (columnar.Value, error) {
 	case t.ID == columnar.Varchar:
 		return columnar.StringValue(s0), nil
 	case t.ID == columnar.Blob:
-		return columnar.Value{Type: t, S: s0}, nil
+		b, err := columnar.ParseBlob(s0)
+		if err != nil {
+			return columnar.Value{}, errCast
+		}
+		return columnar.Value{Type: t, S: string(b)}, nil
 	case t.ID == columnar.Bool:
 		switch strings.ToLower(s) {
 		case "true", "t", "1", "yes", "y", "on":

@@ -129,29 +129,29 @@ func (a *intervalAcc) add(u intervalUnit, whole, frac, sign int64) {
 		per := [...]int64{unitMilli: 1_000, unitSecond: 1_000_000, unitMinute: 60_000_000, unitHour: 3_600_000_000}[u]
 		a.addTo(&a.micros, w, per)
 		a.addTo(&a.micros, f*per/1_000_000, 1)
-	case unitDay, unitWeek:
-		per := int64(1)
-		if u == unitWeek {
-			per = 7
-		}
-		a.addTo(&a.days, w, per)
-		f *= per
-		a.addTo(&a.days, f/1_000_000, 1)
-		a.addTo(&a.micros, f%1_000_000*MicrosPerDay/1_000_000, 1)
-	case unitMonth, unitQuarter:
-		per := int64(1)
-		if u == unitQuarter {
-			per = 3
-		}
-		a.addTo(&a.months, w, per)
-		f *= per
-		a.addTo(&a.months, f/1_000_000, 1)
-		a.addTo(&a.days, f%1_000_000*DaysPerMonth/1_000_000, 1)
+	case unitDay:
+		a.spill(&a.days, &a.micros, w, f, 1, MicrosPerDay)
+	case unitWeek:
+		a.spill(&a.days, &a.micros, w, f, 7, MicrosPerDay)
+	case unitMonth:
+		a.spill(&a.months, &a.days, w, f, 1, DaysPerMonth)
+	case unitQuarter:
+		a.spill(&a.months, &a.days, w, f, 3, DaysPerMonth)
 	default:
 		per := [...]int64{unitYear: 12, unitDecade: 120, unitCentury: 1200, unitMillennium: 12000}[u]
 		a.addTo(&a.months, w, per)
 		a.addTo(&a.months, f*per/1_000_000, 1)
 	}
+}
+
+// spill adds w + f/10^6 units of per big-field units: the whole part to
+// *big, the fraction left below one big unit as next-field units (next per
+// big unit) to *small, truncated.
+func (a *intervalAcc) spill(big, small *int64, w, f, per, next int64) {
+	a.addTo(big, w, per)
+	f *= per
+	a.addTo(big, f/1_000_000, 1)
+	a.addTo(small, f%1_000_000*next/1_000_000, 1)
 }
 
 func (a *intervalAcc) result() (IntervalParts, bool) {

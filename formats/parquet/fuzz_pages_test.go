@@ -341,6 +341,7 @@ func FuzzPageHeaders(f *testing.F) {
 			if err != nil {
 				continue // a codec arrow-go does not have (LZO)
 			}
+			limitPageHeader(pr, int64(len(chunk))) // as openPages does
 			if err := decodeFuzzChunk(p, tl, optional, int64(rows), true, coded, pr); err != nil && containsPanic(err) {
 				t.Fatalf("coded=%v: recovered panic: %v", coded, err)
 			}

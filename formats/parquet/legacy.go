@@ -43,7 +43,12 @@ func legacyPages(pf *pqFile, rgr *file.RowGroupReader, leaf int) (file.PageReade
 	if err != nil {
 		return nil, err
 	}
-	return file.NewPageReader(stream, cc.NumValues(), cc.Compression(), bufferPool, nil)
+	pr, err := file.NewPageReader(stream, cc.NumValues(), cc.Compression(), bufferPool, nil)
+	if err != nil {
+		return nil, err
+	}
+	limitPageHeader(pr, int64(len(chunk)))
+	return pr, nil
 }
 
 // Field ids of PageHeader and DataPageHeaderV2 (parquet.thrift).

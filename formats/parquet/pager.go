@@ -268,6 +268,19 @@ func openPages(pf *pqFile, rgr *file.RowGroupReader, leaf int) (*countingPager, 
 	if err != nil {
 		return nil, err
 	}
+	if cc, err := rgr.MetaData().ColumnChunk(leaf); err == nil {
+		limitPageHeader(pr, cc.TotalCompressedSize())
+	}
 	descr := rgr.MetaData().Schema.Column(leaf)
 	return &countingPager{PageReader: pr, phys: descr.PhysicalType(), maxDef: descr.MaxDefinitionLevel()}, nil
+}
+
+// limitPageHeader bounds the page headers pr reads by the chunk's size:
+// arrow-go retries an undecodable header with twice the bytes, up to 4
+// MiB, and its buffered reader grows to match, so a garbage header in a
+// small chunk cost 8 MiB per reader (FuzzPageHeaders). A header never
+// exceeds its chunk; the floor leaves room for the dictionary header old
+// parquet-mr left out of the chunk size (PARQUET-816).
+func limitPageHeader(pr file.PageReader, chunk int64) {
+	pr.SetMaxPageHeaderSize(int(min(4<<20, max(chunk+1<<10, 32<<10))))
 }

@@ -64,7 +64,8 @@
 //
 // # Errors
 //
-// SQL errors are *Error: Pos (line and column in the statement), Kind (a
+// SQL errors are *Error, one type from the parser to the API (the sql
+// package's *sql.Error): Pos (line and column in the statement), Kind (a
 // sentinel such as ErrUnknownColumn, for errors.Is) and Msg; Error() is one
 // line, "line 1:8: unknown column "x"". A cancelled context ends a query
 // with exactly ctx.Err(), within milliseconds; a closed DB with ErrClosed.
@@ -84,5 +85,14 @@
 //
 // It supports contexts (cancellation), prepared statements with ?, column
 // types (DatabaseTypeName, ScanType, Nullable, DecimalSize), RowsAffected
-// for writes and read-only transactions (no-ops). NewConnector shares one *DB between both APIs.
+// for writes and read-only transactions (no-ops). Each connection has its
+// own settings: SET on one leaves the others alone. NewConnector shares
+// one *DB between both APIs.
+//
+// # Inside
+//
+// This package is the API only. internal/engine runs statements (a session
+// per connection), internal/dml the statements that write, and
+// internal/catalog holds the names and is the only package that opens files
+// by format.
 package b2sql

@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"errors"
+
+	"github.com/b2sql/b2sql/internal/engine"
 )
 
 // DriverName is the name under which the package registers its
@@ -20,8 +22,9 @@ const DriverName = "b2sql"
 func init() { sql.Register(DriverName, Driver{}) }
 
 // Driver is the database/sql driver. Connections opened through one
-// sql.DB share a single *DB (one set of tables and settings); the sql.DB's
-// Close closes it.
+// sql.DB share a single *DB (one set of tables); each connection has its
+// own settings (SET threads on one leaves the others alone), starting from
+// the DB's. The sql.DB's Close closes the DB.
 type Driver struct{}
 
 var (
@@ -36,7 +39,7 @@ func (Driver) Open(dsn string) (driver.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &conn{db: db, owned: true}, nil
+	return &conn{db: db, sess: db.sess, owned: true}, nil
 }
 
 // OpenConnector opens the *DB named by dsn, shared by every connection.
@@ -70,7 +73,7 @@ func (c *connector) Connect(context.Context) (driver.Conn, error) {
 	if c.db.isClosed() {
 		return nil, driver.ErrBadConn
 	}
-	return &conn{db: c.db}, nil
+	return &conn{db: c.db, sess: c.db.sess.Clone()}, nil
 }
 
 func (c *connector) Driver() driver.Driver { return Driver{} }
@@ -84,16 +87,13 @@ func (c *connector) Close() error {
 	return nil
 }
 
-func (db *DB) isClosed() bool {
-	db.mu.RLock()
-	defer db.mu.RUnlock()
-	return db.life.closed
-}
+func (db *DB) isClosed() bool { return db.cat.Closed() }
 
-// conn is one database/sql connection: a view of the shared DB. It holds
-// no state of its own, so it is always reusable.
+// conn is one database/sql connection: a view of the shared DB with its
+// own session settings. It holds no other state, so it is always reusable.
 type conn struct {
 	db    *DB
+	sess  *engine.Session
 	owned bool
 }
 
@@ -113,7 +113,7 @@ func (c *conn) Prepare(query string) (driver.Stmt, error) {
 }
 
 func (c *conn) PrepareContext(_ context.Context, query string) (driver.Stmt, error) {
-	s, err := c.db.Prepare(query)
+	s, err := c.db.prepare(c.sess, query)
 	if err != nil {
 		return nil, err
 	}
@@ -152,7 +152,7 @@ func (c *conn) QueryContext(ctx context.Context, query string, args []driver.Nam
 	if err != nil {
 		return nil, err
 	}
-	r, err := c.db.Query(ctx, query, vals...)
+	r, err := c.db.query(ctx, c.sess, query, vals)
 	if err != nil {
 		return nil, err
 	}
@@ -164,7 +164,7 @@ func (c *conn) ExecContext(ctx context.Context, query string, args []driver.Name
 	if err != nil {
 		return nil, err
 	}
-	n, err := c.db.exec(ctx, query, vals)
+	n, err := c.db.exec(ctx, c.sess, query, vals)
 	if err != nil {
 		return nil, err
 	}

@@ -5,11 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"runtime/debug"
 	"sync"
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/executor"
+	"github.com/b2sql/b2sql/internal/catalog"
+	"github.com/b2sql/b2sql/internal/engine"
 	"github.com/b2sql/b2sql/planner"
 )
 
@@ -39,7 +40,7 @@ type Rows struct {
 	ctx    context.Context
 	parent context.Context // the caller's, to tell its cancellation from Close's
 	cancel context.CancelCauseFunc
-	db     *DB // non-nil while attached (see DB.attach)
+	cat    *catalog.Catalog // non-nil while tracked (Catalog.Track)
 	op     executor.Operator
 	cols   []Column
 	batch  *columnar.Batch
@@ -54,14 +55,24 @@ type Rows struct {
 	pos    int
 }
 
-func newRows(ctx context.Context, db *DB, built *planner.Built, names []string) (*Rows, error) {
+// newRows returns the Rows of a statement's result: a plan to stream,
+// tracked by the catalog so that DB.Close cancels it, or rows at hand.
+func newRows(ctx context.Context, cat *catalog.Catalog, res *engine.Result) (*Rows, error) {
+	if res.Plan == nil {
+		cols := make([]Column, len(res.Cols))
+		for i, c := range res.Cols {
+			cols[i] = Column(c)
+		}
+		return &Rows{cols: cols, static: res.Rows, cur: make([]columnar.Value, len(cols))}, nil
+	}
+	built := res.Plan
 	op := built.Root
 	types := op.Types()
 	cols := make([]Column, len(types))
 	for i, t := range types {
 		name := fmt.Sprintf("col%d", i)
-		if i < len(names) {
-			name = names[i]
+		if i < len(res.Names) {
+			name = res.Names[i]
 		}
 		cols[i] = Column{Name: name, Type: t}
 	}
@@ -70,13 +81,24 @@ func newRows(ctx context.Context, db *DB, built *planner.Built, names []string) 
 	// watch Progress or Close it from another goroutine.
 	rctx, cancel := context.WithCancelCause(ctx)
 	r := &Rows{ctx: rctx, parent: ctx, cancel: cancel, op: op, cols: cols, cur: make([]columnar.Value, len(cols)), built: built}
-	if err := db.attach(r, cancel); err != nil {
+	if err := cat.Track(r, cancel); err != nil {
 		cancel(err)
 		op.Close()
 		return nil, err
 	}
-	r.db = db
+	r.cat = cat
 	return r, nil
+}
+
+// drain reads r to the end and closes it.
+func drain(r *Rows) error {
+	for r.Next() {
+	}
+	err := r.Err()
+	if cerr := r.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // open starts the plan on first use.
@@ -86,14 +108,6 @@ func (r *Rows) open() error {
 	}
 	r.opened = true
 	return r.op.Open(r.ctx)
-}
-
-func valueRows(cols []Column, vals [][]columnar.Value) *Rows {
-	return &Rows{cols: cols, static: vals, cur: make([]columnar.Value, len(cols))}
-}
-
-func internalError(p any) error {
-	return fmt.Errorf("internal error: %v\n%s", p, debug.Stack())
 }
 
 // Columns describes the result columns; it is valid before the first Next.
@@ -170,7 +184,7 @@ func (r *Rows) fail(err error) {
 // recoverPanic turns a panic in the executor into an internal error.
 func (r *Rows) recoverPanic(ok *bool) {
 	if p := recover(); p != nil {
-		r.err = internalError(p)
+		r.err = engine.InternalError(p)
 		*ok = false
 		r.closeLocked()
 	}
@@ -215,7 +229,7 @@ func (r *Rows) Values() []columnar.Value { return r.cur }
 // Err returns the error that ended iteration, if any: ctx.Err() when the
 // caller's context was cancelled, ErrClosed when the DB was closed, nil at
 // a normal end or after Close.
-func (r *Rows) Err() error { return apiError(r.err) }
+func (r *Rows) Err() error { return r.err }
 
 // Close stops the query and releases its resources; safe to call twice and
 // from another goroutine than the one calling Next.
@@ -242,9 +256,9 @@ func (r *Rows) closeLocked() error {
 	if r.cancel != nil {
 		r.cancel(errRowsClosed)
 	}
-	if r.db != nil {
-		r.db.detach(r)
-		r.db = nil
+	if r.cat != nil {
+		r.cat.Untrack(r)
+		r.cat = nil
 	}
 	return err
 }

@@ -23,7 +23,7 @@ import (
 // It answers to the engine name "b2sql", which no skipif/onlyif names.
 // CREATE TABLE (SQLite's loose types mapped to BIGINT, DOUBLE, VARCHAR;
 // PRIMARY KEY and UNIQUE kept as keys) and CREATE UNIQUE INDEX are
-// handled here over in-memory tables (memdb.go); every other statement —
+// handled here over in-memory tables (internal/dml/keys.go); every other statement —
 // INSERT, REPLACE, UPDATE, DELETE, DROP TABLE, CREATE/DROP INDEX, REINDEX
 // included — goes to DB.Exec. Records that do not apply to b2sql are listed with
 // their reason in sltSkips and counted apart. Failing records are logged

@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync/atomic"
 
+	"github.com/b2sql/b2sql/internal/engine"
 	"github.com/b2sql/b2sql/sql"
 )
 
@@ -18,6 +19,7 @@ import (
 // marker concerned.
 type Stmt struct {
 	db      *DB
+	sess    *engine.Session
 	src     sql.Source
 	stmt    sql.Statement
 	nparams int
@@ -27,24 +29,21 @@ type Stmt struct {
 // Prepare parses one statement with ? markers for later execution. Tables
 // are resolved at each execution, so a table registered after Prepare is
 // seen.
-func (db *DB) Prepare(query string) (*Stmt, error) {
-	srcs := sql.Split(query)
-	if len(srcs) != 1 {
-		if len(srcs) == 0 {
-			return nil, apiError(&sql.Error{Pos: sql.Pos{Line: 1, Col: 1}, Kind: sql.ErrSyntax, Msg: "empty statement"})
-		}
-		s := srcs[1]
-		return nil, apiError(&sql.Error{Pos: sql.Pos{Line: s.Line, Col: s.Col}, Kind: sql.ErrSyntax, Msg: "Prepare takes one statement"})
-	}
-	if err := db.acquire(); err != nil {
+func (db *DB) Prepare(query string) (*Stmt, error) { return db.prepare(db.sess, query) }
+
+func (db *DB) prepare(sess *engine.Session, query string) (*Stmt, error) {
+	src, err := oneStatement(query, "Prepare takes one statement")
+	if err != nil {
 		return nil, err
 	}
-	defer db.release()
-	st, err := parse(srcs[0])
-	if err != nil {
-		return nil, apiError(err)
+	if db.cat.Closed() {
+		return nil, ErrClosed
 	}
-	return &Stmt{db: db, src: srcs[0], stmt: st, nparams: numParams(st)}, nil
+	st, err := engine.Parse(src)
+	if err != nil {
+		return nil, err
+	}
+	return &Stmt{db: db, sess: sess, src: src, stmt: st, nparams: engine.NumParams(st)}, nil
 }
 
 // NumInput returns the number of ? markers.
@@ -60,8 +59,7 @@ func (s *Stmt) Query(ctx context.Context, args ...any) (*Rows, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.db.runStatement(ctx, s.src, s.stmt, vals)
-	return rows, apiError(err)
+	return s.db.run(ctx, s.sess, s.src, s.stmt, vals)
 }
 
 // Exec runs the statement with args, discarding any rows.
@@ -72,18 +70,22 @@ func (s *Stmt) Exec(ctx context.Context, args ...any) error {
 
 // exec is Exec, also returning the rows written by COPY or CREATE TABLE.
 func (s *Stmt) exec(ctx context.Context, args []any) (int64, error) {
-	rows, err := s.Query(ctx, args...)
+	if s.closed.Load() {
+		return 0, ErrClosed
+	}
+	vals, err := paramValues(args)
 	if err != nil {
 		return 0, err
 	}
-	var n int64
-	switch s.stmt.(type) {
-	case *sql.Copy, *sql.CreateTableAs, *sql.Insert, *sql.Delete, *sql.Update:
-		if len(rows.static) == 1 && len(rows.static[0]) == 1 {
-			n = rows.static[0][0].I
-		}
+	res, err := s.sess.Run(ctx, s.src, s.stmt, vals)
+	if err != nil {
+		return 0, err
 	}
-	return n, drain(rows)
+	rows, err := newRows(ctx, s.db.cat, res)
+	if err != nil {
+		return 0, err
+	}
+	return res.Written(s.stmt), drain(rows)
 }
 
 // Close marks the statement closed; later executions fail with ErrClosed.

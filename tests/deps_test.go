@@ -3,7 +3,9 @@ package tests
 // The package layering of STYLE.md §2, enforced on the import graph that
 // `go list` reports (cf. CockroachDB's dep_test.go):
 //
-//	layer 5  cmd/… → repl → b2sql (module root)
+//	layer 6  cmd/… → repl → b2sql (module root: the public API only)
+//	layer 5  internal/engine          → internal/dml → internal/catalog
+//	         (the statement path over the catalog; never the root)
 //	layer 4  sql                      → planner, columnar
 //	layer 3  planner                  → executor, index, dict, columnar
 //	layer 2  executor                 → index, dict, columnar
@@ -11,7 +13,11 @@ package tests
 //	layer 1  index                    → dict, columnar
 //	         dict                     → columnar
 //	layer 0  columnar                 → std only
-//	         internal/*               → std only (leaf helpers any layer may use)
+//	         internal/* (others)      → std only (leaf helpers any layer may use)
+//
+// Only internal/catalog opens files by format and only it and internal/dml
+// (the writers of COPY, CREATE TABLE, INSERT) import formats/*: the module
+// root and internal/engine import none directly.
 //
 // Edges are checked transitively (a forbidden package reached through an
 // allowed one is still forbidden), except the module-root rule, which is
@@ -58,6 +64,18 @@ func rel(path string) (string, bool) {
 	return r, ok
 }
 
+// statementPath are the layer-5 packages under internal/ (not leaves).
+var statementPath = []string{"internal/catalog", "internal/dml", "internal/engine"}
+
+func isStatementPath(r string) bool {
+	for _, d := range statementPath {
+		if under(r, d) {
+			return true
+		}
+	}
+	return false
+}
+
 // under reports whether the module-relative path r is dir or inside it.
 func under(r, dir string) bool { return r == dir || strings.HasPrefix(r, dir+"/") }
 
@@ -100,7 +118,7 @@ func depViolations(pkgs []listedPkg) []string {
 				if !isStd(dep) && !(internal && (under(dr, "dict") || under(dr, "columnar"))) {
 					bad(p, dep, "dict imports only columnar")
 				}
-			case under(r, "internal"):
+			case under(r, "internal") && !isStatementPath(r):
 				if !isStd(dep) {
 					bad(p, dep, "internal/ packages are leaves: the standard library only")
 				}
@@ -121,6 +139,18 @@ func depViolations(pkgs []listedPkg) []string {
 				return false
 			}
 			switch {
+			case under(r, "internal/catalog"):
+				if forbidden("", "internal/engine", "internal/dml", "repl", "cmd") {
+					bad(p, dep, "internal/catalog never imports the statement path (engine, dml), the module root or the layers above")
+				}
+			case under(r, "internal/dml"):
+				if forbidden("", "internal/engine", "repl", "cmd") {
+					bad(p, dep, "internal/dml never imports internal/engine, the module root or the layers above")
+				}
+			case under(r, "internal/engine"):
+				if forbidden("", "repl", "cmd") {
+					bad(p, dep, "internal/engine never imports the module root or the layers above")
+				}
 			case formatOf(r) != "":
 				if forbidden("", "planner", "executor", "sql", "repl", "cmd") {
 					bad(p, dep, "formats never import planner, executor, sql or the layers above")
@@ -138,6 +168,13 @@ func depViolations(pkgs []listedPkg) []string {
 			case under(r, "sql"):
 				if forbidden("", "formats", "repl", "cmd") {
 					bad(p, dep, "sql never imports formats, the module root or repl")
+				}
+			}
+		}
+		if r == "" || under(r, "internal/engine") {
+			for _, dep := range p.Imports {
+				if dr, ok := rel(dep); ok && formatOf(dr) != "" {
+					bad(p, dep, "only internal/catalog opens files by format (and internal/dml writes them): the module root and internal/engine import no format")
 				}
 			}
 		}
@@ -208,7 +245,7 @@ func TestDeps(t *testing.T) {
 			t.Logf("warning: %s: %s", p.ImportPath, p.Error.Err)
 		}
 	}
-	for _, must := range []string{"", "columnar", "executor", "planner", "sql", "index"} {
+	for _, must := range []string{"", "columnar", "executor", "planner", "sql", "index", "internal/catalog", "internal/engine", "internal/dml"} {
 		if !slices.Contains(seen, must) {
 			t.Errorf("go list did not report package %q (listed: %q)", must, seen)
 		}
@@ -254,6 +291,17 @@ func TestDepRules(t *testing.T) {
 		{"cmd repl", listedPkg{ImportPath: m("cmd/b2sql"), Imports: []string{m("repl"), modulePath}}, 0},
 		{"executor test imports root", listedPkg{ImportPath: m("executor"), XTestImports: []string{modulePath}}, 1},
 		{"sql imports repl", listedPkg{ImportPath: m("sql"), Imports: []string{m("repl")}, Deps: []string{m("repl")}}, 2},
+		{"catalog formats planner sql", listedPkg{ImportPath: m("internal/catalog"), Deps: []string{m("formats/parquet"), m("formats/b2/ctable"), m("planner"), m("sql")}}, 0},
+		{"catalog engine dml", listedPkg{ImportPath: m("internal/catalog"), Deps: []string{m("internal/engine"), m("internal/dml")}}, 2},
+		{"catalog root", listedPkg{ImportPath: m("internal/catalog"), Deps: []string{modulePath}, Imports: []string{modulePath}}, 2},
+		{"dml catalog", listedPkg{ImportPath: m("internal/dml"), Deps: []string{m("internal/catalog"), m("executor")}}, 0},
+		{"dml engine", listedPkg{ImportPath: m("internal/dml"), Deps: []string{m("internal/engine")}}, 1},
+		{"engine dml catalog", listedPkg{ImportPath: m("internal/engine"), Deps: []string{m("internal/dml"), m("internal/catalog")}}, 0},
+		{"engine root", listedPkg{ImportPath: m("internal/engine"), Deps: []string{modulePath}}, 1},
+		{"engine imports a format", listedPkg{ImportPath: m("internal/engine"), Imports: []string{m("formats/parquet")}}, 1},
+		{"root imports a format", listedPkg{ImportPath: modulePath, Imports: []string{m("formats/b2/ctable")}}, 1},
+		{"root imports engine", listedPkg{ImportPath: modulePath, Imports: []string{m("internal/engine")}, Deps: []string{m("internal/engine")}}, 0},
+		{"fsmode still a leaf", listedPkg{ImportPath: m("internal/fsmode"), Deps: []string{m("columnar")}}, 1},
 		{"cgo", listedPkg{ImportPath: m("formats/b2"), CgoFiles: []string{"zstd_cgo.go"}}, 1},
 		{"outside module", listedPkg{ImportPath: "example.com/x", Imports: []string{modulePath}, CgoFiles: []string{"c.go"}}, 0},
 	}

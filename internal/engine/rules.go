@@ -1,4 +1,4 @@
-package b2sql
+package engine
 
 import (
 	"strings"
@@ -48,20 +48,20 @@ func canonicalRule(name string) (string, bool) {
 	return "", false
 }
 
-// rulesOffLocked splits the session's switched-off rules into planner rule
-// names (planner.Options.Disabled) and scan rules. Caller holds db.mu.
-func (db *DB) rulesOffLocked() (map[string]bool, index.RuleSet) {
+// rulesOff splits the session's switched-off rules into planner rule
+// names (planner.Options.Disabled) and scan rules.
+func rulesOff(off map[string]bool) (map[string]bool, index.RuleSet) {
 	var disabled map[string]bool
 	var scan index.RuleSet
 	for _, r := range planner.Rules {
-		if db.settings.rulesOff[snakeCase(r.Name)] {
+		if off[snakeCase(r.Name)] {
 			if disabled == nil {
 				disabled = map[string]bool{}
 			}
 			disabled[r.Name] = true
 		}
 	}
-	for n := range db.settings.rulesOff {
+	for n := range off {
 		if r, ok := index.ParseScanRule(n); ok {
 			scan = scan.With(r)
 		}

@@ -1,6 +1,6 @@
 //go:build unix
 
-package b2sql
+package catalog
 
 import (
 	"fmt"
@@ -20,14 +20,14 @@ func removeDebris(path string) {
 	}
 }
 
-// lockFile takes the cross-process write lock of the table file or
+// LockFile takes the cross-process write lock of the table file or
 // directory at path: an exclusive flock on ".<name>.lock" beside it (not
 // inside: a .b2d directory is replaced by each write). It waits for other
 // writers. The lock file is left in place (removing it would race with a
 // writer that just opened it); readers never need it, since every write
-// is published by one atomic rename. Within a process, DB.writes
+// is published by one atomic rename. Within a process, Catalog.Lock
 // serializes first (flock locks belong to open files, not goroutines).
-func lockFile(path string) (unlock func(), err error) {
+func LockFile(path string) (unlock func(), err error) {
 	name := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".lock")
 	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {

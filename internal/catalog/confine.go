@@ -1,4 +1,7 @@
-package b2sql
+package catalog
+
+// Confinement (WithRoot): every path a query, ATTACH, COPY or CREATE
+// TABLE names must resolve inside the root directory.
 
 import (
 	"fmt"
@@ -7,11 +10,12 @@ import (
 	"strings"
 
 	"github.com/b2sql/b2sql/planner"
+	"github.com/b2sql/b2sql/sql"
 )
 
-// canonicalDir returns dir as an absolute path with symbolic links
+// CanonicalDir returns dir as an absolute path with symbolic links
 // resolved, checking that it is a directory.
-func canonicalDir(dir string) (string, error) {
+func CanonicalDir(dir string) (string, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return "", err
@@ -38,7 +42,7 @@ func within(root, path string) bool {
 	return strings.HasPrefix(path, strings.TrimSuffix(root, string(filepath.Separator))+string(filepath.Separator))
 }
 
-// confine checks that path (a file, directory or glob) lies inside the
+// Confine checks that path (a file, directory or glob) lies inside the
 // DB's root and returns the path to open. Without a root it returns path
 // unchanged. Relative paths are relative to the root. Every file a glob
 // matches is checked with symbolic links resolved; a path that does not
@@ -47,8 +51,8 @@ func within(root, path string) bool {
 // The check and the later open are separate system calls: a process that
 // can create symbolic links inside the root between the two can still race
 // it. Roots are meant for directories the queried users cannot write.
-func (db *DB) confine(path string) (string, error) {
-	root := db.settings.root
+func (c *Catalog) Confine(path string) (string, error) {
+	root := c.root
 	if root == "" {
 		return path, nil
 	}
@@ -58,7 +62,7 @@ func (db *DB) confine(path string) (string, error) {
 	}
 	p = filepath.Clean(p)
 	outside := func() error {
-		return &Error{Kind: ErrOutsideRoot, Msg: fmt.Sprintf("path %q is outside the root directory", path)}
+		return &sql.Error{Kind: ErrOutsideRoot, Msg: fmt.Sprintf("path %q is outside the root directory", path)}
 	}
 	if !within(root, p) {
 		return "", outside()
@@ -98,20 +102,20 @@ func (db *DB) confine(path string) (string, error) {
 	return p, nil
 }
 
-// openConfined opens a table file or glob after checking it against the
-// root (see confine).
-func (db *DB) openConfined(path string) (planner.Table, error) {
-	p, err := db.confine(path)
+// OpenConfined opens a table file or glob after checking it against the
+// root (see Confine).
+func (c *Catalog) OpenConfined(path string) (planner.Table, error) {
+	p, err := c.Confine(path)
 	if err != nil {
 		return nil, err
 	}
-	t, err := openPath(p)
+	t, err := OpenFile(p)
 	// A table that reads something in a lesser way than it was written
 	// (a Parquet column's unknown logical type read as its physical type)
 	// says so through WithWarnings.
 	if w, ok := t.(interface{ Warnings() []string }); ok && err == nil {
 		for _, msg := range w.Warnings() {
-			db.warnOnce(msg)
+			c.Warn(msg)
 		}
 	}
 	return t, err

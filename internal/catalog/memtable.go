@@ -1,4 +1,4 @@
-package b2sql
+package catalog
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 	"github.com/b2sql/b2sql/index"
 )
 
-// memTable is a table held in memory as rows of values: tables created
+// MemTable is a table held in memory as rows of values: tables created
 // without a directory (CREATE TABLE in an in-memory database, or WITH
 // (FORMAT memory)) and table functions that return metadata
 // (b2_metadata).
@@ -18,7 +18,7 @@ import (
 // Rows are immutable once stored: an append adds rows after the ones a
 // running scan took (Scan snapshots the slice), and a delete or update
 // installs a new slice, so scans see one state and DML never blocks them.
-type memTable struct {
+type MemTable struct {
 	schema columnar.Schema
 	rules  []ctable.Rules // per column; nil: no constraints, every column nullable
 	keys   [][]int        // PRIMARY KEY / UNIQUE column sets
@@ -29,41 +29,62 @@ type memTable struct {
 	rows [][]columnar.Value
 }
 
-func (t *memTable) Schema() columnar.Schema { return t.schema }
+func (t *MemTable) Schema() columnar.Schema { return t.schema }
 
-func (t *memTable) RowCount() int64 {
+// Rules returns each column's constraints (every column nullable and
+// unconstrained when none were declared).
+func (t *MemTable) Rules() []ctable.Rules {
+	if t.rules != nil {
+		return t.rules
+	}
+	rules := make([]ctable.Rules, len(t.schema))
+	for i := range rules {
+		rules[i].Nullable = true
+	}
+	return rules
+}
+
+// Keys returns the PRIMARY KEY and UNIQUE column sets.
+func (t *MemTable) Keys() [][]int { return t.keys }
+
+// NewMemTable returns an unregistered in-memory table holding rows.
+func NewMemTable(schema columnar.Schema, rows [][]columnar.Value) *MemTable {
+	return &MemTable{schema: schema, rows: rows}
+}
+
+func (t *MemTable) RowCount() int64 {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
 	return int64(len(t.rows))
 }
 
-// snapshot returns the current rows; the caller must not modify them.
-func (t *memTable) snapshot() [][]columnar.Value {
+// Snapshot returns the current rows; the caller must not modify them.
+func (t *MemTable) Snapshot() [][]columnar.Value {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
 	return t.rows[:len(t.rows):len(t.rows)]
 }
 
-// appendRows adds rows (owned by the table from now on).
-func (t *memTable) appendRows(rows [][]columnar.Value) {
+// Append adds rows (owned by the table from now on).
+func (t *MemTable) Append(rows [][]columnar.Value) {
 	t.mu.Lock()
 	t.rows = append(t.rows, rows...)
 	t.mu.Unlock()
 }
 
-// setRows installs a new set of rows.
-func (t *memTable) setRows(rows [][]columnar.Value) {
+// SetRows installs a new set of rows.
+func (t *MemTable) SetRows(rows [][]columnar.Value) {
 	t.mu.Lock()
 	t.rows = rows
 	t.mu.Unlock()
 }
 
-func (t *memTable) Scan(ctx context.Context, spec index.ScanSpec) (columnar.Reader, error) {
-	return &memReader{t: t, rows: t.snapshot(), cols: spec.Cols}, nil
+func (t *MemTable) Scan(ctx context.Context, spec index.ScanSpec) (columnar.Reader, error) {
+	return &memReader{t: t, rows: t.Snapshot(), cols: spec.Cols}, nil
 }
 
 type memReader struct {
-	t    *memTable
+	t    *MemTable
 	rows [][]columnar.Value
 	cols []int
 	pos  int

@@ -1,0 +1,295 @@
+package catalog
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/formats/b2/ctable"
+	"github.com/b2sql/b2sql/planner"
+)
+
+// Options are the catalog's fixed properties, set when the database opens.
+type Options struct {
+	// Root confines every path (see Confine): absolute, symbolic links
+	// resolved (CanonicalDir); "" = no confinement.
+	Root     string
+	ReadOnly bool
+	// Warn receives each warning once (nil: none): a clamped thread count,
+	// a table read in a lesser way than it was written.
+	Warn func(string)
+}
+
+// Catalog is a database's names: tables (files and in-memory tables),
+// views and index names, the directory new tables go to, the write locks
+// and the life cycle of what it opened. It implements planner.Catalog and
+// planner.ViewCatalog. Safe for concurrent use.
+type Catalog struct {
+	root     string
+	readOnly bool
+	warn     func(string)
+
+	mu     sync.RWMutex
+	dir    string                   // the database's directory ("" = none); guarded by mu
+	tables map[string]planner.Table // lower-case name → table
+	names  map[string]string        // lower-case → as registered
+	views  map[string]string        // lower-case name → SQL (views.go)
+	life   lifecycle                // lifecycle.go
+	tmpDir string                   // CREATE TABLE's directory for a DB without one
+
+	memIndexes map[string]MemIndex // index names on in-memory tables (indexes.go)
+
+	writes writeLocks
+
+	warnMu sync.Mutex
+	warned map[string]bool
+}
+
+// lifecycle tracks the work in flight on a catalog so that Close can stop
+// it and release the tables only once nothing uses them. Guarded by
+// Catalog.mu.
+type lifecycle struct {
+	closed  bool
+	active  int                             // statements planning or running
+	running map[any]context.CancelCauseFunc // open result sets, cancelled by Close
+	orphans []planner.Table                 // tables to close when active drops to 0
+	retired []planner.Table                 // replaced or dropped tables, closed with the catalog
+	tmpDir  string                          // removed once the orphans are closed
+}
+
+// writeLocks serializes writes per target (table name or file path).
+type writeLocks struct {
+	mu    sync.Mutex
+	locks map[string]*sync.Mutex
+}
+
+// New returns an empty catalog.
+func New(o Options) *Catalog {
+	return &Catalog{root: o.Root, readOnly: o.ReadOnly, warn: o.Warn, tables: map[string]planner.Table{}, names: map[string]string{}}
+}
+
+// Warn hands msg to the warning function the first time it comes.
+func (c *Catalog) Warn(msg string) {
+	c.warnMu.Lock()
+	first := !c.warned[msg]
+	if c.warned == nil {
+		c.warned = map[string]bool{}
+	}
+	c.warned[msg] = true
+	c.warnMu.Unlock()
+	if first && c.warn != nil {
+		c.warn(msg)
+	}
+}
+
+// Root is the confinement directory ("" = none).
+func (c *Catalog) Root() string { return c.root }
+
+// ReadOnly reports whether writes are refused.
+func (c *Catalog) ReadOnly() bool { return c.readOnly }
+
+// Dir is the database's directory ("" = none).
+func (c *Catalog) Dir() string {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.dir
+}
+
+// SetDir makes dir the database's directory (Open on a directory, ATTACH).
+func (c *Catalog) SetDir(dir string) {
+	c.mu.Lock()
+	c.dir = dir
+	c.mu.Unlock()
+}
+
+// Table implements planner.Catalog.
+func (c *Catalog) Table(name string) (planner.Table, bool) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	t, ok := c.tables[strings.ToLower(name)]
+	return t, ok
+}
+
+// TableNames implements planner.Catalog.
+func (c *Catalog) TableNames() []string { return c.Tables() }
+
+// OpenPath implements planner.Catalog: a path named in a query, opened by
+// the table function fn ("" for a bare path).
+func (c *Catalog) OpenPath(fn, path string) (planner.Table, error) {
+	path = c.resolve(path)
+	switch strings.ToLower(fn) {
+	case "", "read_parquet", "parquet_scan", "read_b2":
+		return c.OpenConfined(path)
+	case "b2_metadata":
+		t, err := c.OpenConfined(path)
+		if err != nil {
+			return nil, err
+		}
+		return metadataTable(path, t)
+	}
+	return nil, fmt.Errorf("unknown table function %q", fn)
+}
+
+// resolve makes a relative path relative to the database's directory when
+// it has one and the path does not exist from the working directory.
+func (c *Catalog) resolve(path string) string {
+	dir := c.Dir()
+	if filepath.IsAbs(path) || dir == "" {
+		return path
+	}
+	if _, err := os.Stat(path); err == nil {
+		return path
+	}
+	if m, _ := filepath.Glob(path); len(m) > 0 {
+		return path
+	}
+	return filepath.Join(dir, path)
+}
+
+// Register makes the file or glob at path queryable as name.
+func (c *Catalog) Register(name, path string) error {
+	t, err := c.OpenConfined(path)
+	if err != nil {
+		return err
+	}
+	c.Put(name, t)
+	return nil
+}
+
+// Tables lists the registered table names, sorted.
+func (c *Catalog) Tables() []string {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	out := make([]string, 0, len(c.names))
+	for _, n := range c.names {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// RegisterDir registers every table file directly inside dir.
+func (c *Catalog) RegisterDir(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if Kind(name) == "" {
+			continue
+		}
+		if err := c.Register(strings.TrimSuffix(name, filepath.Ext(name)), filepath.Join(dir, name)); err != nil {
+			return fmt.Errorf("registering %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// Put registers t under name, retiring a table it replaces (queries still
+// scanning the old one keep it; it is closed with the catalog).
+func (c *Catalog) Put(name string, t planner.Table) { c.set(name, t, true) }
+
+// Swap points the existing entry name at t, a new version of its table,
+// keeping the name as registered; the version it replaces stays open
+// until the catalog closes.
+func (c *Catalog) Swap(name string, t planner.Table) { c.set(name, t, false) }
+
+func (c *Catalog) set(name string, t planner.Table, rename bool) {
+	key := strings.ToLower(name)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if old, ok := c.tables[key]; ok && old != t {
+		c.life.retired = append(c.life.retired, old)
+	}
+	c.tables[key] = t
+	if rename {
+		c.names[key] = name
+	}
+}
+
+// CreateMem registers an empty in-memory table; replace allows an
+// existing table of that name to be replaced.
+func (c *Catalog) CreateMem(name string, schema columnar.Schema, rules []ctable.Rules, keys [][]int, primary []bool, replace bool) error {
+	key := strings.ToLower(name)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if old, ok := c.tables[key]; ok {
+		if !replace {
+			return fmt.Errorf("table %q already exists", name)
+		}
+		c.life.retired = append(c.life.retired, old)
+	}
+	c.tables[key] = &MemTable{schema: schema, rules: rules, keys: keys, primary: primary}
+	c.names[key] = name
+	return nil
+}
+
+// Drop unregisters name, with the index names on it, and returns the
+// table it named. The table is retired, not closed: running scans keep it.
+func (c *Catalog) Drop(name string) (planner.Table, bool) {
+	key := strings.ToLower(name)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	old, ok := c.tables[key]
+	if !ok {
+		return nil, false
+	}
+	delete(c.tables, key)
+	delete(c.names, key)
+	c.life.retired = append(c.life.retired, old)
+	for n, ix := range c.memIndexes {
+		if ix.Table == key {
+			delete(c.memIndexes, n) // an index goes with its table
+		}
+	}
+	return old, true
+}
+
+// TempDir is the private temporary directory of a catalog without a
+// directory ("" when none was made yet).
+func (c *Catalog) TempDir() string {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.tmpDir
+}
+
+// WriteDir is where CREATE TABLE writes: the database's directory, or a
+// private temporary directory (inside the root, with one) made on first
+// use and removed by Close.
+func (c *Catalog) WriteDir() (string, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.dir != "" {
+		return c.dir, nil
+	}
+	if c.life.closed {
+		return "", ErrClosed
+	}
+	if c.tmpDir == "" {
+		dir, err := os.MkdirTemp(c.root, ".b2sql-tables-")
+		if err != nil {
+			return "", fmt.Errorf("b2sql: CREATE TABLE: %w", err)
+		}
+		c.tmpDir = dir
+	}
+	return c.tmpDir, nil
+}
+
+// CTables returns the registered CTables by lower-case name.
+func (c *Catalog) CTables() map[string]*ctable.Table {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	out := map[string]*ctable.Table{}
+	for k, t := range c.tables {
+		if ct, ok := t.(*ctable.Table); ok {
+			out[k] = ct
+		}
+	}
+	return out
+}

@@ -1,0 +1,271 @@
+package dml
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/formats/b2/ctable"
+	"github.com/b2sql/b2sql/formats/parquet"
+	"github.com/b2sql/b2sql/internal/catalog"
+	"github.com/b2sql/b2sql/planner"
+	"github.com/b2sql/b2sql/sql"
+)
+
+// Writes of whole files: COPY (query) TO 'file', CREATE [OR REPLACE] TABLE
+// name AS query and DROP TABLE name. A file is written to a temporary name
+// and renamed into place when complete, so readers (including queries
+// already scanning a replaced table, which keep their open file) never see
+// a partial file. Writes to one table or file are serialized; reads never
+// wait for them.
+
+// copyTo runs COPY … TO 'path'.
+func copyTo(ctx context.Context, env *Env, c *sql.Copy, args []columnar.Value) (int64, error) {
+	cat := env.Cat
+	if cat.ReadOnly() {
+		return 0, catalog.ReadOnlyError(c.PathPos, "COPY")
+	}
+	if c.PathParam {
+		// The path's value comes after the query's.
+		at := c.PathPos
+		if len(args) != sql.NumParams(c.Query)+1 {
+			return 0, &sql.Error{Pos: at, Kind: sql.ErrParam, Msg: fmt.Sprintf("statement has %d parameters, %d arguments given", sql.NumParams(c.Query)+1, len(args))}
+		}
+		v := args[len(args)-1]
+		if v.Null || v.Type.ID != columnar.Varchar {
+			return 0, &sql.Error{Pos: at, Kind: sql.ErrParam, Msg: fmt.Sprintf("COPY TO ?: the path must be a string, got %s", v.Type)}
+		}
+		c2 := *c
+		c2.Path, c2.PathParam, args = v.S, false, args[:len(args)-1]
+		c = &c2
+	}
+	if strings.ContainsAny(c.Path, "*?[") {
+		return 0, &sql.Error{Pos: c.PathPos, Kind: sql.ErrUnsupported, Msg: fmt.Sprintf("COPY TO %q: a glob is not a file name", c.Path)}
+	}
+	path, err := cat.Confine(c.Path)
+	if err != nil {
+		return 0, err
+	}
+	defer cat.Lock("file:" + filepath.Clean(path))()
+	if catalog.Kind(path) == "ctable" {
+		unlock, err := catalog.LockFile(strings.TrimRight(path, `/\`))
+		if err != nil {
+			return 0, err
+		}
+		defer unlock()
+		return writeCTable(ctx, env, c.Query, args, strings.TrimRight(path, `/\`))
+	}
+	return writeParquet(ctx, env, c.Query, args, path, c.Compression)
+}
+
+// createTableAs runs CREATE [OR REPLACE] TABLE name AS query: the result
+// is written as name.b2d (or .b2z, .parquet with WITH (FORMAT …)) in the
+// DB's directory — a temporary directory removed by Close for a DB without
+// one, where the default is an in-memory table — then registered.
+func createTableAs(ctx context.Context, env *Env, c *sql.CreateTableAs, args []columnar.Value) (int64, error) {
+	cat := env.Cat
+	if cat.ReadOnly() {
+		return 0, catalog.ReadOnlyError(c.NamePos, "CREATE TABLE")
+	}
+	if err := checkTableName(c.Name, c.NamePos); err != nil {
+		return 0, err
+	}
+	format, err := TableFormat(cat, c.Options, true)
+	if err != nil {
+		return 0, err
+	}
+	defer cat.Lock("table:" + strings.ToLower(c.Name))()
+	if _, exists := cat.Table(c.Name); exists {
+		if c.IfNotExists {
+			return 0, nil
+		}
+		if !c.Replace {
+			return 0, &sql.Error{Pos: c.NamePos, Kind: catalog.ErrTableExists, Msg: fmt.Sprintf("table %q already exists (use CREATE OR REPLACE TABLE)", c.Name)}
+		}
+	}
+	if format == "memory" {
+		return createMemTableAs(ctx, env, c, args)
+	}
+	dir, err := cat.WriteDir()
+	if err != nil {
+		return 0, err
+	}
+	path := filepath.Join(dir, c.Name+"."+format)
+	defer cat.Lock("file:" + filepath.Clean(path))()
+	unlock, err := catalog.LockFile(path)
+	if err != nil {
+		return 0, err
+	}
+	defer unlock()
+	var n int64
+	if format == "parquet" {
+		n, err = writeParquet(ctx, env, c.Query, args, path, "")
+	} else {
+		n, err = writeCTable(ctx, env, c.Query, args, path)
+	}
+	if err != nil {
+		return 0, err
+	}
+	t, err := catalog.OpenFile(path)
+	if err != nil {
+		return 0, err
+	}
+	// Queries still scanning a replaced table keep its open file; it is
+	// closed with the DB.
+	cat.Put(c.Name, t)
+	return n, nil
+}
+
+// createMemTableAs runs the query into a new in-memory table.
+func createMemTableAs(ctx context.Context, env *Env, c *sql.CreateTableAs, args []columnar.Value) (int64, error) {
+	built, names, err := env.plan(c.Query, args)
+	if err != nil {
+		return 0, err
+	}
+	schema := schemaOf(built, names)
+	var vals [][]columnar.Value
+	err = Drive(ctx, env.Cat, built, func(b *columnar.Batch) error {
+		for k := 0; k < b.Live(); k++ {
+			r := b.Row(k)
+			row := make([]columnar.Value, len(b.Cols))
+			for i, v := range b.Cols {
+				row[i] = v.Value(r)
+			}
+			vals = append(vals, row)
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	env.Cat.Put(c.Name, catalog.NewMemTable(schema, vals))
+	return int64(len(vals)), nil
+}
+
+// dropTable runs DROP TABLE: the name is unregistered; files in the DB's
+// own temporary directory are deleted, and in a directory database the
+// table's own file in it.
+func dropTable(cat *catalog.Catalog, d *sql.DropTable) error {
+	if cat.ReadOnly() {
+		return catalog.ReadOnlyError(d.NamePos, "DROP TABLE")
+	}
+	defer cat.Lock("table:" + strings.ToLower(d.Name))()
+	old, ok := cat.Drop(d.Name)
+	tmp, dir := cat.TempDir(), cat.Dir()
+	if !ok {
+		if d.IfExists {
+			return nil
+		}
+		return &sql.Error{Pos: d.NamePos, Kind: sql.ErrUnknownTable, Msg: fmt.Sprintf("unknown table %q", d.Name)}
+	}
+	if tmp != "" {
+		// Unlinking leaves running scans their open files.
+		os.Remove(filepath.Join(tmp, d.Name+".parquet"))
+		os.Remove(filepath.Join(tmp, d.Name+".b2z"))
+		os.RemoveAll(filepath.Join(tmp, d.Name+".b2d"))
+	}
+	if dir != "" {
+		// In a directory database a table is its file: leaving it would
+		// bring the table back at the next open. Only the table's own
+		// file in that directory goes, never a file registered from
+		// elsewhere.
+		if p := ownFile(old, dir); p != "" {
+			if err := os.RemoveAll(p); err != nil {
+				return fmt.Errorf("DROP TABLE %s: %w", d.Name, err)
+			}
+		}
+	}
+	return nil
+}
+
+// ownFile is the file or directory backing table t when it lies directly in
+// dir (a directory database's table), else "".
+func ownFile(t planner.Table, dir string) string {
+	var p string
+	switch x := t.(type) {
+	case interface{ Path() string }:
+		p = x.Path()
+	case interface{ Files() []string }:
+		if f := x.Files(); len(f) == 1 {
+			p = f[0]
+		}
+	}
+	if p == "" {
+		return ""
+	}
+	ap, err1 := filepath.Abs(p)
+	ad, err2 := filepath.Abs(dir)
+	if err1 != nil || err2 != nil || filepath.Dir(ap) != ad {
+		return ""
+	}
+	return ap
+}
+
+// tableWriter is what a COPY target streams batches into.
+type tableWriter interface {
+	Write(*columnar.Batch) error
+	Close() error
+}
+
+// writeParquet runs q and streams its result into a Parquet file at path,
+// returning the rows written. On any error (the context's included) the
+// partial file is removed and a previous file at path is left intact.
+func writeParquet(ctx context.Context, env *Env, q *sql.Query, args []columnar.Value, path, compression string) (int64, error) {
+	opts := parquet.WriterOptions{}
+	switch compression {
+	case "zstd":
+		opts.Codec = parquet.Zstd
+	case "uncompressed":
+		opts.Codec = parquet.Uncompressed
+	}
+	return writeQuery(ctx, env, q, args, func(schema columnar.Schema) (tableWriter, func(), error) {
+		w, err := parquet.NewWriter(path, schema, opts)
+		if err != nil {
+			return nil, nil, err
+		}
+		return w, w.Abort, nil
+	})
+}
+
+// writeCTable runs q and streams its result into a python-blosc2 CTable at
+// path (.b2d directory or .b2z file; string flavours chosen from the data,
+// SUMMARY indexes built on close), atomically like writeParquet.
+func writeCTable(ctx context.Context, env *Env, q *sql.Query, args []columnar.Value, path string) (int64, error) {
+	return writeQuery(ctx, env, q, args, func(schema columnar.Schema) (tableWriter, func(), error) {
+		w, err := ctable.Create(path, schema, ctable.CreateOptions{})
+		if err != nil {
+			return nil, nil, err
+		}
+		return w, func() { w.Abort() }, nil
+	})
+}
+
+// writeQuery runs q and streams its batches into the writer open makes for
+// the result's schema; on any error the writer is aborted.
+func writeQuery(ctx context.Context, env *Env, q *sql.Query, args []columnar.Value, open func(columnar.Schema) (tableWriter, func(), error)) (int64, error) {
+	built, names, err := env.plan(q, args)
+	if err != nil {
+		return 0, err
+	}
+	w, abort, err := open(schemaOf(built, names))
+	if err != nil {
+		built.Root.Close()
+		return 0, err
+	}
+	var n int64
+	err = Drive(ctx, env.Cat, built, func(b *columnar.Batch) error {
+		n += int64(b.Live())
+		return w.Write(b)
+	})
+	if err != nil {
+		abort()
+		return 0, err
+	}
+	if err := w.Close(); err != nil {
+		return 0, err
+	}
+	return n, nil
+}

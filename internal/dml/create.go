@@ -1,0 +1,153 @@
+package dml
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/formats/b2/ctable"
+	"github.com/b2sql/b2sql/internal/catalog"
+	"github.com/b2sql/b2sql/sql"
+)
+
+// Where CREATE TABLE puts a table: WITH (FORMAT b2d | b2z | parquet |
+// memory), else a .b2d CTable in a database with a directory (opened on
+// one, or given by ATTACH) and an in-memory table otherwise. A file table
+// made without a directory goes to the DB's private temporary directory.
+
+// TableFormat reads the FORMAT option; parquet is allowed for CREATE
+// TABLE … AS only (a Parquet file cannot take INSERTs).
+func TableFormat(cat *catalog.Catalog, opts []sql.Option, allowParquet bool) (string, error) {
+	format := ""
+	for _, o := range opts {
+		at := o.Pos
+		switch o.Name {
+		case "format":
+			switch v := strings.ToLower(o.Value); v {
+			case "b2d", "ctable", "b2":
+				format = "b2d"
+			case "b2z", "memory":
+				format = v
+			case "parquet":
+				if !allowParquet {
+					return "", &sql.Error{Pos: at, Kind: sql.ErrUnsupported, Msg: "FORMAT parquet is for CREATE TABLE … AS (a Parquet table cannot take INSERT); use b2d, b2z or memory"}
+				}
+				format = v
+			default:
+				return "", &sql.Error{Pos: at, Kind: sql.ErrUnsupported, Msg: fmt.Sprintf("table format %q is not supported (b2d, b2z, parquet, memory)", o.Value)}
+			}
+		default:
+			return "", &sql.Error{Pos: at, Kind: sql.ErrUnsupported, Msg: fmt.Sprintf("unknown table option %q (format)", o.Name)}
+		}
+	}
+	if format == "" {
+		format = "memory"
+		if cat.Dir() != "" {
+			format = "b2d"
+		}
+	}
+	return format, nil
+}
+
+// checkTableName rejects names that cannot name a file.
+func checkTableName(name string, pos sql.Pos) error {
+	if name == "" || strings.ContainsAny(name, `/\`+"\x00") || strings.HasPrefix(name, ".") {
+		return &sql.Error{Pos: pos, Kind: sql.ErrUnsupported, Msg: fmt.Sprintf("table name %q cannot name a file", name)}
+	}
+	return nil
+}
+
+// createTable runs CREATE TABLE name (columns …).
+func createTable(cat *catalog.Catalog, s *sql.CreateTable) error {
+	at := s.NamePos
+	if cat.ReadOnly() {
+		return catalog.ReadOnlyError(s.NamePos, "CREATE TABLE")
+	}
+	if err := checkTableName(s.Name, s.NamePos); err != nil {
+		return err
+	}
+	format, err := TableFormat(cat, s.Options, false)
+	if err != nil {
+		return err
+	}
+	defer cat.Lock("table:" + strings.ToLower(s.Name))()
+	if _, exists := cat.Table(s.Name); exists {
+		if s.IfNotExists {
+			return nil
+		}
+		if !s.Replace {
+			return &sql.Error{Pos: at, Kind: catalog.ErrTableExists, Msg: fmt.Sprintf("table %q already exists (use CREATE OR REPLACE TABLE)", s.Name)}
+		}
+	}
+	schema := make(columnar.Schema, len(s.Cols))
+	rules := make([]ctable.Rules, len(s.Cols))
+	defs := make([]ctable.ColumnDef, len(s.Cols))
+	for i, c := range s.Cols {
+		schema[i] = columnar.Field{Name: c.Name, Type: c.Type, Nullable: !c.NotNull}
+		r := ctable.Rules{Nullable: !c.NotNull, MaxLength: c.Length}
+		for _, ch := range c.Checks {
+			if !c.Type.IsNumeric() {
+				return &sql.Error{Pos: c.Pos, Kind: sql.ErrType, Msg: fmt.Sprintf("column %q: CHECK bounds apply to numeric columns, not %s", c.Name, c.Type)}
+			}
+			r.Bounds = append(r.Bounds, ctable.Bound{Op: ch.Op, Val: ch.Val})
+		}
+		rules[i] = r
+		defs[i] = ctable.ColumnDef{Name: c.Name, Type: c.Type, Flavour: c.Flavour, Rules: r}
+		if c.Flavour != "" {
+			ok := false
+			switch c.Type.ID {
+			case columnar.Varchar:
+				ok = c.Flavour == "utf8" || c.Flavour == "string" || c.Flavour == "dictionary" || c.Flavour == "vlstring"
+				if ok && c.Length > 0 && c.Flavour != "string" {
+					return &sql.Error{Pos: c.FlavourPos, Kind: sql.ErrUnsupported,
+						Msg: fmt.Sprintf("column %q: VARCHAR(%d) is stored as string(max_length=%d); drop USING %s or the length", c.Name, c.Length, c.Length, c.Flavour)}
+				}
+			case columnar.Blob:
+				ok = c.Flavour == "vlbytes" || c.Flavour == "bytes"
+			}
+			if !ok {
+				return &sql.Error{Pos: c.FlavourPos, Kind: sql.ErrUnsupported,
+					Msg: fmt.Sprintf("column %q: USING %s does not apply to %s (VARCHAR: utf8, string, dictionary, vlstring; BLOB: vlbytes, bytes)", c.Name, c.Flavour, c.Type)}
+			}
+		}
+	}
+	if format == "memory" {
+		var primary []bool // the PRIMARY KEY's columns, for DESCRIBE
+		for i, c := range s.Cols {
+			if c.PrimaryKey {
+				if primary == nil {
+					primary = make([]bool, len(s.Cols))
+				}
+				primary[i] = true
+			}
+		}
+		return cat.CreateMem(s.Name, schema, rules, s.Keys, primary, true)
+	}
+	if len(s.Keys) > 0 {
+		return &sql.Error{Pos: at, Kind: sql.ErrUnsupported, Msg: "PRIMARY KEY and UNIQUE are enforced on in-memory tables only (CTables have no keys)"}
+	}
+	dir, err := cat.WriteDir()
+	if err != nil {
+		return err
+	}
+	path := filepath.Join(dir, s.Name+"."+format)
+	unlock, err := catalog.LockFile(path)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if _, err := os.Stat(path); err == nil && !s.Replace {
+		return &sql.Error{Pos: at, Kind: catalog.ErrTableExists, Msg: fmt.Sprintf("%s already exists (use CREATE OR REPLACE TABLE)", path)}
+	}
+	if err := ctable.CreateEmpty(path, defs, ctable.CreateOptions{}); err != nil {
+		return err
+	}
+	t, err := catalog.OpenFile(path)
+	if err != nil {
+		return err
+	}
+	cat.Put(s.Name, t)
+	return nil
+}

@@ -1,0 +1,320 @@
+package dml
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/executor"
+	"github.com/b2sql/b2sql/formats/b2/ctable"
+	"github.com/b2sql/b2sql/internal/catalog"
+	"github.com/b2sql/b2sql/planner"
+	"github.com/b2sql/b2sql/sql"
+)
+
+// insert runs INSERT / REPLACE INTO / COPY table FROM: the query's batches
+// are converted to the table's columns a batch at a time (cast kernels,
+// gathered vectors) and appended.
+func insert(ctx context.Context, env *Env, s *sql.Insert, args []columnar.Value) (int64, error) {
+	validate := true
+	for _, o := range s.Options {
+		switch o.Name {
+		case "validate":
+			b, err := OnOff(o.Value)
+			if err != nil {
+				return 0, &sql.Error{Pos: o.Pos, Kind: sql.ErrSyntax, Msg: fmt.Sprintf("validate: %v", err)}
+			}
+			validate = b
+		default:
+			return 0, &sql.Error{Pos: o.Pos, Kind: sql.ErrUnsupported, Msg: fmt.Sprintf("unknown INSERT option %q (validate)", o.Name)}
+		}
+	}
+	tg, err := env.Cat.LockTarget("INSERT", s.Table, s.TablePos)
+	if err != nil {
+		return 0, err
+	}
+	defer tg.Unlock()
+	schema, rules := targetSchema(tg)
+	at := s.TablePos
+	// pos[i] is the table column that the query's column i fills.
+	var pos []int
+	if s.Cols == nil {
+		for i := range schema {
+			pos = append(pos, i)
+		}
+	} else {
+		seen := map[int]bool{}
+		for k, c := range s.Cols {
+			i := schema.Index(c)
+			if i < 0 {
+				for j, f := range schema {
+					if strings.EqualFold(f.Name, c) {
+						i = j
+					}
+				}
+			}
+			cp := s.ColsPos[k]
+			if i < 0 {
+				return 0, &sql.Error{Pos: cp, Kind: sql.ErrUnknownColumn, Msg: fmt.Sprintf("table %q has no column %q", tg.Name, c)}
+			}
+			if seen[i] {
+				return 0, &sql.Error{Pos: cp, Kind: sql.ErrSyntax, Msg: fmt.Sprintf("column %q is listed twice", c)}
+			}
+			seen[i] = true
+			pos = append(pos, i)
+		}
+	}
+	built, _, err := env.plan(s.Query, args)
+	if err != nil {
+		return 0, s.FixError(err)
+	}
+	types := built.Root.Types()
+	if got := len(types); got != len(pos) {
+		built.Root.Close()
+		return 0, &sql.Error{Pos: at, Kind: sql.ErrType, Msg: fmt.Sprintf("INSERT into %q: %d target columns, the rows have %d values", tg.Name, len(pos), got)}
+	}
+	ins := newInserter("INSERT", at, schema, rules, validate, pos, types)
+	if s.Replace {
+		ins.what = "REPLACE"
+	}
+	if tg.Mem != nil {
+		return insertMem(ctx, env.Cat, tg, built, ins, s.Replace, s.Ignore)
+	}
+	if s.Replace || s.Ignore {
+		built.Root.Close()
+		return 0, &sql.Error{Pos: at, Kind: sql.ErrUnsupported, Msg: "INSERT OR REPLACE / OR IGNORE need a key: CTables have none (use DELETE, then INSERT)"}
+	}
+	c, err := ctable.Begin(tg.CT.Path())
+	if err != nil {
+		built.Root.Close()
+		return 0, err
+	}
+	defer c.Abort()
+	err = Drive(ctx, env.Cat, built, func(b *columnar.Batch) error {
+		tb, err := ins.convert(b)
+		if err != nil {
+			return err
+		}
+		return c.Append(tb)
+	})
+	if err != nil {
+		return 0, err
+	}
+	n := c.Appended()
+	if err := env.Cat.Commit(tg, c); err != nil {
+		return 0, err
+	}
+	return n, nil
+}
+
+// targetSchema returns the locked table's columns and their constraints.
+func targetSchema(tg *catalog.Target) (columnar.Schema, []ctable.Rules) {
+	if tg.Mem != nil {
+		return tg.Mem.Schema(), tg.Mem.Rules()
+	}
+	return tg.CT.Schema(), tg.CT.Rules()
+}
+
+// inserter turns result batches into batches of the table's columns,
+// cast to their types and checked against their rules.
+type inserter struct {
+	what     string
+	at       sql.Pos
+	schema   columnar.Schema
+	rules    []ctable.Rules
+	validate bool
+	src      []int           // per table column: the source column filling it, -1 none
+	casts    []executor.Expr // per table column: the cast of its source, nil when none is needed
+	rowsDone int64           // rows converted so far, for error messages
+	rows     []int32         // scratch: the live rows of a batch
+}
+
+func newInserter(what string, at sql.Pos, schema columnar.Schema, rules []ctable.Rules, validate bool, pos []int, types []columnar.Type) *inserter {
+	ins := &inserter{what: what, at: at, schema: schema, rules: rules, validate: validate,
+		src: make([]int, len(schema)), casts: make([]executor.Expr, len(schema))}
+	for i := range ins.src {
+		ins.src[i] = -1
+	}
+	for k, p := range pos {
+		ins.src[p] = k
+		if t := types[k]; t != schema[p].Type && t.ID != columnar.Null {
+			ins.casts[p] = executor.NewCast(executor.ColumnExpr(k, t), schema[p].Type, false)
+		}
+	}
+	return ins
+}
+
+// convert builds a dense batch of the table's columns from b's live rows.
+func (ins *inserter) convert(b *columnar.Batch) (*columnar.Batch, error) {
+	n := b.Live()
+	ins.rows = ins.rows[:0]
+	for k := 0; k < n; k++ {
+		ins.rows = append(ins.rows, int32(b.Row(k)))
+	}
+	out := &columnar.Batch{Cols: make([]*columnar.Vector, len(ins.schema)), Len: n}
+	for i, f := range ins.schema {
+		v := columnar.NewVector(f.Type, n)
+		out.Cols[i] = v
+		k := ins.src[i]
+		if k < 0 || b.Cols[k].Type.ID == columnar.Null {
+			for r := 0; r < n; r++ {
+				v.SetNull(r, n)
+			}
+			continue
+		}
+		in := b.Cols[k]
+		if ins.casts[i] != nil {
+			c, err := ins.casts[i].Eval(b)
+			if err != nil {
+				base := ins.rowsDone
+				if c, err = castSlow(b, k, ins.rows, f, ins.what, ins.at, func(j int) int64 { return base + int64(j) + 1 }); err != nil {
+					return nil, err
+				}
+			}
+			in = c
+		}
+		if in.Const {
+			for r := 0; r < n; r++ {
+				v.CopyRow(r, in, 0, n)
+			}
+			continue
+		}
+		v.Gather(in, ins.rows)
+	}
+	base := ins.rowsDone
+	if err := ins.check(out, func(k int) int64 { return base + int64(k) + 1 }); err != nil {
+		return nil, err
+	}
+	ins.rowsDone += int64(n)
+	return out, nil
+}
+
+// castSlow casts column k of b to f's type value by value (CastValue),
+// the path taken when the cast kernel fails on the batch: it reports the
+// first of rows (b's row indices, numbered by rowNo) that does not cast,
+// or returns the vector when the kernel failed on a row not written.
+func castSlow(b *columnar.Batch, k int, rows []int32, f columnar.Field, what string, at sql.Pos, rowNo func(j int) int64) (*columnar.Vector, error) {
+	v := columnar.NewVector(f.Type, b.Len)
+	for j, r := range rows {
+		x := b.Cols[k].Value(int(r))
+		if x.Null {
+			v.SetNull(int(r), b.Len)
+			continue
+		}
+		c, err := executor.CastValue(x, f.Type)
+		if err != nil {
+			return nil, &sql.Error{Pos: at, Kind: sql.ErrType, Msg: fmt.Sprintf("%s: row %d, column %q: %v", what, rowNo(j), f.Name, err)}
+		}
+		v.SetValue(int(r), b.Len, c)
+	}
+	return v, nil
+}
+
+// check tests every row of a table batch against the column rules; rowNo
+// numbers the k-th row for errors (from 1). NOT NULL is checked even without
+// validation (a NULL cannot be stored in a column without nulls).
+func (ins *inserter) check(b *columnar.Batch, rowNo func(k int) int64) error {
+	for i := range ins.schema {
+		r := ins.rules[i]
+		if !ins.validate {
+			r = ctable.Rules{Nullable: r.Nullable}
+		}
+		if r.Nullable && len(r.Bounds) == 0 && r.MaxLength == 0 {
+			continue
+		}
+		v := b.Cols[i]
+		for k := 0; k < b.Live(); k++ {
+			row := b.Row(k)
+			if msg := r.Check(v, row); msg != "" {
+				return &sql.Error{Pos: ins.at, Kind: catalog.ErrConstraint, Msg: fmt.Sprintf("%s: row %d, column %q: %s violates %s",
+					ins.what, rowNo(k), ins.schema[i].Name, literal(v.Value(row)), msg)}
+			}
+		}
+	}
+	return nil
+}
+
+// OnOff reads an on/off value: of a statement option, or of SET.
+func OnOff(s string) (bool, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "on", "true", "1", "yes":
+		return true, nil
+	case "off", "false", "0", "no":
+		return false, nil
+	}
+	return false, fmt.Errorf("expected on or off, got %s", s)
+}
+
+// insertMem appends the query's rows to an in-memory table, with key
+// handling; it returns the rows inserted.
+func insertMem(ctx context.Context, cat *catalog.Catalog, tg *catalog.Target, built *planner.Built, ins *inserter, replace, ignore bool) (int64, error) {
+	t := tg.Mem
+	var add [][]columnar.Value
+	err := Drive(ctx, cat, built, func(b *columnar.Batch) error {
+		tb, err := ins.convert(b)
+		if err != nil {
+			return err
+		}
+		for r := 0; r < tb.Len; r++ {
+			row := make([]columnar.Value, len(tb.Cols))
+			for i, v := range tb.Cols {
+				row[i] = v.Value(r)
+			}
+			add = append(add, row)
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	keys := t.Keys()
+	if len(keys) == 0 {
+		t.Append(add)
+		return int64(len(add)), nil
+	}
+	all := append([][]columnar.Value(nil), t.Snapshot()...)
+	dead := make([]bool, len(all), len(all)+len(add))
+	ix := newKeyIndex(keys, all, nil)
+	n := int64(0)
+	removed := false
+	for ri, row := range add {
+		clash := -1
+		for k, cols := range keys {
+			if s, ok := keyOf(row, cols); ok {
+				if i, hit := ix[k][s]; hit && !dead[i] {
+					clash = i
+					if !replace && !ignore {
+						return 0, &sql.Error{Pos: ins.at, Kind: catalog.ErrConstraint, Msg: fmt.Sprintf("%s: row %d: duplicate key %s in table %q", ins.what, ri+1, keyText(t.Schema(), cols, row), tg.Name)}
+					}
+					if replace {
+						dead[i], removed = true, true
+					}
+				}
+			}
+		}
+		if clash >= 0 && ignore {
+			continue
+		}
+		all = append(all, row)
+		dead = append(dead, false)
+		for k, cols := range keys {
+			if s, ok := keyOf(row, cols); ok {
+				ix[k][s] = len(all) - 1
+			}
+		}
+		n++
+	}
+	if !removed {
+		t.Append(all[len(t.Snapshot()):])
+		return n, nil
+	}
+	keep := make([][]columnar.Value, 0, len(all))
+	for i, r := range all {
+		if !dead[i] {
+			keep = append(keep, r)
+		}
+	}
+	t.SetRows(keep)
+	return n, nil
+}

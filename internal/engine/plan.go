@@ -1,0 +1,56 @@
+package engine
+
+import (
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/internal/catalog"
+	"github.com/b2sql/b2sql/internal/dml"
+	"github.com/b2sql/b2sql/planner"
+	"github.com/b2sql/b2sql/sql"
+)
+
+// env is what the statements of internal/dml need from the session.
+func (s *Session) env() *dml.Env {
+	return &dml.Env{
+		Cat: s.e.Cat,
+		Bind: func(q *sql.Query, cat planner.ViewCatalog, args []columnar.Value) (*sql.Bound, error) {
+			if cat == nil {
+				cat = s.e.Cat
+			}
+			return bind(q, cat, args)
+		},
+		Build: func(root planner.Node, analyze bool) (*planner.Built, error) {
+			return s.build(root, analyze, 0)
+		},
+	}
+}
+
+// plan binds, optimizes and builds a query on threads (0: the session's)
+// against cat (nil: the database's catalog).
+func (s *Session) plan(q *sql.Query, analyze bool, threads int, cat planner.ViewCatalog, args []columnar.Value) (*planner.Built, []string, error) {
+	if cat == nil {
+		cat = s.e.Cat
+	}
+	bound, err := bind(q, cat, args)
+	if err != nil {
+		return nil, nil, err
+	}
+	built, err := s.build(bound.Root, analyze, threads)
+	if err != nil {
+		return nil, nil, err
+	}
+	return built, bound.Names, nil
+}
+
+// build optimizes and builds a bound plan with the session's settings, on
+// threads (0: the session's).
+func (s *Session) build(root planner.Node, analyze bool, threads int) (*planner.Built, error) {
+	if threads == 0 {
+		threads = s.threads()
+	}
+	pruning, disabled, scanOff, memLimit := s.planOptions()
+	root, _ = planner.Optimize(root, planner.Options{AllOff: !pruning, Disabled: disabled})
+	return planner.Build(root, planner.BuildOptions{Threads: threads, NoPrune: !pruning, ScanRulesOff: scanOff, Analyze: analyze, MemoryLimit: memLimit})
+}
+
+// ensure the catalog satisfies what the binder needs.
+var _ planner.ViewCatalog = (*catalog.Catalog)(nil)

@@ -1,0 +1,120 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/internal/dml"
+	"github.com/b2sql/b2sql/sql"
+)
+
+// Parse parses one statement, writes (sql.ParseWrite) and index
+// statements included, with a parser panic turned into an internal error.
+func Parse(src sql.Source) (stmt sql.Statement, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			stmt, err = nil, InternalError(r)
+		}
+	}()
+	if st, ok, err := sql.ParseIndex(src); ok {
+		return st, err
+	}
+	if st, ok, err := sql.ParseWrite(src); ok {
+		return st, err
+	}
+	return sql.Parse(src)
+}
+
+// NumParams counts the ? markers of a statement, writes included.
+func NumParams(st sql.Statement) int {
+	switch s := st.(type) {
+	case *sql.Copy:
+		n := sql.NumParams(s.Query)
+		if s.PathParam {
+			n++
+		}
+		return n
+	case *sql.CreateTableAs:
+		return sql.NumParams(s.Query)
+	case *sql.Insert:
+		return sql.NumParams(s.Query)
+	case *sql.Delete:
+		if s.Where != nil {
+			return sql.NumParams(s.Where)
+		}
+	case *sql.Update:
+		return sql.NumParams(s.Query)
+	case *sql.Explain:
+		if s.Write != nil {
+			return NumParams(s.Write)
+		}
+	}
+	return sql.NumParams(st)
+}
+
+// Run runs a parsed statement with its parameter values. A Result with a
+// Plan holds no Acquire of the catalog: its consumer tracks it (Track).
+func (s *Session) Run(ctx context.Context, src sql.Source, stmt sql.Statement, args []columnar.Value) (res *Result, err error) {
+	cat := s.e.Cat
+	if err := cat.Acquire(); err != nil {
+		return nil, err
+	}
+	defer cat.Release()
+	defer func() {
+		if r := recover(); r != nil {
+			res, err = nil, InternalError(r)
+		}
+	}()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if len(args) > 0 && NumParams(stmt) == 0 {
+		switch stmt.(type) {
+		case *sql.Query, *sql.Copy, *sql.CreateTableAs, *sql.Insert, *sql.Delete, *sql.Update:
+		default:
+			return nil, &sql.Error{Pos: sql.Pos{Line: src.Line, Col: src.Col}, Kind: sql.ErrParam,
+				Msg: fmt.Sprintf("statement takes no parameters, %d arguments given", len(args))}
+		}
+	}
+	switch st := stmt.(type) {
+	case *sql.Query:
+		built, names, err := s.plan(st, false, 0, nil, args)
+		if err != nil {
+			return nil, err
+		}
+		return &Result{Plan: built, Names: names}, nil
+	case *sql.Explain:
+		text, err := s.explain(ctx, st, args)
+		if err != nil {
+			return nil, err
+		}
+		return planLines(text), nil
+	case *sql.Set:
+		return done, s.set(st.Name, st.Value, false)
+	case *sql.Reset:
+		return done, s.set(st.Name, columnar.Value{}, true)
+	case *sql.ShowTables:
+		var vals [][]columnar.Value
+		for _, n := range cat.Tables() {
+			vals = append(vals, []columnar.Value{columnar.StringValue(n)})
+		}
+		return values([]Column{{Name: "name", Type: columnar.TVarchar}}, vals), nil
+	case *sql.Describe:
+		return s.describe(st, args)
+	case *sql.CreateView:
+		return done, cat.CreateView(st)
+	case *sql.DropView:
+		return done, cat.DropView(st)
+	case *sql.Attach:
+		return done, cat.Attach(st)
+	}
+	n, counted, err := dml.Run(ctx, s.env(), stmt, args)
+	if err != nil {
+		return nil, err
+	}
+	if counted {
+		return countResult(n), nil
+	}
+	return done, nil
+}

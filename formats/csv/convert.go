@@ -111,6 +111,9 @@ func parseFloat(b []byte, sep byte) (float64, bool) {
 		}
 		b = tmp[:n]
 	}
+	if f, ok := fastFloat(b); ok {
+		return f, true
+	}
 	for _, c := range b {
 		if c == '_' || c == 'x' || c == 'X' {
 			return 0, false
@@ -430,4 +433,50 @@ func supported(t columnar.Type) bool {
 		return false
 	}
 	return true
+}
+
+// pow10s are the powers of ten a float64 holds exactly.
+var pow10s = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// fastFloat reads [-]digits[.digits] with at most 15 significant digits
+// and 22 decimals exactly: the mantissa and the power of ten are both
+// exact doubles, so one IEEE division rounds correctly (Clinger's fast
+// path). Anything else is left to strconv.
+func fastFloat(b []byte) (float64, bool) {
+	neg := false
+	if len(b) > 0 && b[0] == '-' {
+		neg, b = true, b[1:]
+	}
+	if len(b) == 0 || len(b) > 17 {
+		return 0, false
+	}
+	var m uint64
+	digits, frac := 0, -1
+	for i, c := range b {
+		switch {
+		case c >= '0' && c <= '9':
+			m = m*10 + uint64(c-'0')
+			if m != 0 {
+				digits++
+			}
+		case c == '.' && frac < 0 && i > 0:
+			frac = len(b) - i - 1
+			if frac == 0 {
+				return 0, false
+			}
+		default:
+			return 0, false
+		}
+	}
+	if digits > 15 {
+		return 0, false
+	}
+	if frac < 0 {
+		frac = 0
+	}
+	f := float64(m) / pow10s[frac]
+	if neg {
+		f = -f
+	}
+	return f, true
 }

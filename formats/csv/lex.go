@@ -2,7 +2,9 @@ package csv
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
+	"math/bits"
 )
 
 // lexer splits whole records into fields. A field is a span: offsets into
@@ -14,6 +16,38 @@ type lexer struct {
 	stop  [256]bool // bytes that end an unquoted field
 	nl    byte
 	arena []byte
+	// delims is the delimiter in every byte of a word (fieldEnd).
+	delims uint64
+}
+
+const (
+	lows  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// fieldEnd returns the offset of the first delimiter, '\n' or '\r' at or
+// after pos (len(buf) if none): eight bytes at a time, with the classic
+// "has a zero byte" test on the word xor each stop byte (its lowest set
+// bit is exact; higher ones may be false and are not used).
+func (lx *lexer) fieldEnd(buf []byte, pos int) int {
+	n := len(buf)
+	for pos+8 <= n {
+		x := binary.LittleEndian.Uint64(buf[pos:])
+		a := x ^ lx.delims
+		b := x ^ (lows * '\n')
+		c := x ^ (lows * '\r')
+		m := (a - lows) &^ a
+		m |= (b - lows) &^ b
+		m |= (c - lows) &^ c
+		if m &= highs; m != 0 {
+			return pos + bits.TrailingZeros64(m)/8
+		}
+		pos += 8
+	}
+	for pos < n && !lx.stop[buf[pos]] {
+		pos++
+	}
+	return pos
 }
 
 // span is a field: buf[s:e], or arena[^s:e] when s < 0.
@@ -28,7 +62,7 @@ func (lx *lexer) bytesOf(buf []byte, f span) []byte {
 }
 
 func newLexer(d Dialect) *lexer {
-	lx := &lexer{d: d, nl: d.newline()}
+	lx := &lexer{d: d, nl: d.newline(), delims: 0x0101010101010101 * uint64(d.Delim)}
 	lx.stop[d.Delim] = true
 	lx.stop['\n'] = true
 	lx.stop['\r'] = true
@@ -92,9 +126,7 @@ func (lx *lexer) record(buf []byte, pos int, out []span) (next int, fields []spa
 			}
 		} else {
 			start := pos
-			for pos < n && !stop[buf[pos]] {
-				pos++
-			}
+			pos = lx.fieldEnd(buf, pos)
 			f = span{int32(start), int32(pos)}
 		}
 		if pos < n && buf[pos] == '\r' && !(pos+1 < n && buf[pos+1] == '\n') && !d.CarriageReturn {

@@ -21,7 +21,7 @@ func FuzzRead(f *testing.F) {
 	}
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, data []byte, chunk uint8) {
-		if len(data) > 1<<16 {
+		if len(data) > 8<<10 {
 			return
 		}
 		p := filepath.Join(dir, "f.csv")

@@ -404,7 +404,7 @@ func (t *Table) nextBound(f *file, keep []byte) ([]byte, error) {
 	}
 	want := max(target, last.off+1) - last.off
 	limit := want + int64(t.opts.maxLine())
-	buf := getBuf(int(min(want+64<<10, f.size-last.off)))
+	buf := getBuf(int(min(want+max(want/8, 4<<10), f.size-last.off)))
 	for {
 		n, err := f.f.ReadAt(buf, last.off)
 		if err != nil && err != io.EOF {

@@ -300,7 +300,7 @@ func (t *Table) lineChunk(f *file, k int64) ([]byte, int64, error) {
 		if target >= f.size {
 			return f.size, nil
 		}
-		var buf [64 << 10]byte
+		var buf [4 << 10]byte
 		for off := target - 1; off < f.size; off += int64(len(buf)) {
 			n, err := h.ReadAt(buf[:], off)
 			if n == 0 && err != nil {

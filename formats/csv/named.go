@@ -1,6 +1,8 @@
 package csv
 
 import (
+	"github.com/b2sql/b2sql/storage"
+
 	"fmt"
 	"strconv"
 	"strings"
@@ -144,7 +146,9 @@ func ReadOptions(named []Named) (Options, error) {
 			}
 		case "compression":
 			o.Compression = strings.ToLower(n.Value)
-			_, err = compressionOf("", o.Compression, nil)
+			if _, e := storage.CompressionOf("", o.Compression, nil); e != nil {
+				err = fmt.Errorf("%w: %v", ErrOption, e)
+			}
 		case "filename":
 			o.Filename, err = flagValue(n)
 		case "parallel":

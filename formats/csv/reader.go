@@ -1,6 +1,8 @@
 package csv
 
 import (
+	"github.com/b2sql/b2sql/storage"
+
 	"bytes"
 	"context"
 	"fmt"
@@ -75,7 +77,7 @@ func (t *Table) streamReader(f *file, cols []int) (columnar.Reader, error) {
 	if t.mem != nil {
 		src = bytes.NewReader(t.mem)
 	} else {
-		s, err := openStream(f.path, f.comp)
+		s, err := storage.OpenStream(f.path, f.comp)
 		if err != nil {
 			return nil, fmt.Errorf("csv: %s: %w", f.path, err)
 		}

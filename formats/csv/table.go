@@ -1,6 +1,8 @@
 package csv
 
 import (
+	"github.com/b2sql/b2sql/storage"
+
 	"bytes"
 	"context"
 	"fmt"
@@ -83,7 +85,7 @@ func Open(paths []string, o Options) (*Table, error) {
 		if f, err := os.Open(p); err == nil {
 			n, _ := io.ReadFull(f, head[:])
 			f.Close()
-			comp, err := compressionOf(p, o.Compression, head[:n])
+			comp, err := storage.CompressionOf(p, o.Compression, head[:n])
 			if err != nil {
 				return nil, err
 			}
@@ -97,7 +99,7 @@ func Open(paths []string, o Options) (*Table, error) {
 		n = 64 << 20
 	}
 	f0 := t.files[0]
-	sample, eof, err := readPrefix(f0.path, f0.comp, n)
+	sample, eof, err := storage.ReadPrefix(f0.path, f0.comp, n)
 	if err != nil {
 		return nil, fmt.Errorf("csv: %s: %w", f0.path, err)
 	}

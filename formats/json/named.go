@@ -1,6 +1,8 @@
 package json
 
 import (
+	"github.com/b2sql/b2sql/storage"
+
 	"fmt"
 	"strconv"
 	"strings"
@@ -65,7 +67,9 @@ func ReadOptions(fn string, named []Named) (Options, error) {
 			o.IgnoreErrors, err = flagValue(n)
 		case "compression":
 			o.Compression = strings.ToLower(n.Value)
-			_, err = compressionOf("", o.Compression, nil)
+			if _, e := storage.CompressionOf("", o.Compression, nil); e != nil {
+				err = fmt.Errorf("%w: %v", ErrOption, e)
+			}
 		case "filename":
 			o.Filename, err = flagValue(n)
 		case "maximum_object_size":

@@ -1,6 +1,8 @@
 package json
 
 import (
+	"github.com/b2sql/b2sql/storage"
+
 	"bytes"
 	"context"
 	"errors"
@@ -56,7 +58,7 @@ func (t *Table) streamReader(f *file, cols []int) (columnar.Reader, error) {
 		sp := &splitter{buf: bytes.TrimPrefix(t.mem, []byte("\xef\xbb\xbf")), format: t.format, eof: true}
 		return t.newReader(f, cols, sp, nil), nil
 	}
-	s, err := openStream(f.path, f.comp)
+	s, err := storage.OpenStream(f.path, f.comp)
 	if err != nil {
 		return nil, fmt.Errorf("json: %s: %w", f.path, err)
 	}
@@ -135,7 +137,7 @@ func (r *reader) lineOf(off int64) int64 {
 		defer h.Close()
 		data = h
 	} else {
-		s, err := openStream(r.f.path, r.f.comp)
+		s, err := storage.OpenStream(r.f.path, r.f.comp)
 		if err != nil {
 			return 0
 		}

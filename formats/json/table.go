@@ -1,6 +1,8 @@
 package json
 
 import (
+	"github.com/b2sql/b2sql/storage"
+
 	"bytes"
 	"context"
 	"fmt"
@@ -70,7 +72,7 @@ func Open(paths []string, o Options) (*Table, error) {
 		}
 		n, _ := io.ReadFull(f, head)
 		f.Close()
-		comp, err := compressionOf(p, o.Compression, head[:n])
+		comp, err := storage.CompressionOf(p, o.Compression, head[:n])
 		if err != nil {
 			return nil, err
 		}
@@ -80,7 +82,7 @@ func Open(paths []string, o Options) (*Table, error) {
 	if o.SampleSize < 0 {
 		limit = 64 << 20
 	}
-	sample, eof, err := readPrefix(t.files[0].path, t.files[0].comp, limit)
+	sample, eof, err := storage.ReadPrefix(t.files[0].path, t.files[0].comp, limit)
 	if err != nil {
 		return nil, fmt.Errorf("json: %s: %w", t.files[0].path, err)
 	}

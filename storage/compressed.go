@@ -1,7 +1,8 @@
-package csv
+package storage
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -12,13 +13,16 @@ import (
 	"github.com/klauspost/compress/zstd"
 )
 
-// The file plumbing below is the same in formats/json: formats may not
-// import each other, and internal/ packages are standard-library only, so
-// the compressed-stream helpers (klauspost/compress) cannot be shared.
+// Compressed text streams (gzip, zstd) shared by the text formats
+// (formats/csv, formats/json): detection by option, extension or magic
+// bytes, and whole-stream or prefix reads of a local file.
 
-// compressionOf returns "gzip", "zstd" or "" for path, from the option, the
+// ErrUnknownCompression: a compression option names no codec this reads.
+var ErrUnknownCompression = errors.New("unknown compression")
+
+// CompressionOf returns "gzip", "zstd" or "" for path, from the option, the
 // extension or the first bytes (magic numbers) of the file.
-func compressionOf(path, opt string, head []byte) (string, error) {
+func CompressionOf(path, opt string, head []byte) (string, error) {
 	switch strings.ToLower(opt) {
 	case "", "auto", "infer":
 	case "none", "uncompressed":
@@ -28,7 +32,7 @@ func compressionOf(path, opt string, head []byte) (string, error) {
 	case "zstd", "zst":
 		return "zstd", nil
 	default:
-		return "", fmt.Errorf("%w: compression %q (auto, none, gzip, zstd)", ErrOption, opt)
+		return "", fmt.Errorf("%w %q (auto, none, gzip, zstd)", ErrUnknownCompression, opt)
 	}
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".gz", ".gzip":
@@ -45,8 +49,8 @@ func compressionOf(path, opt string, head []byte) (string, error) {
 	return "", nil
 }
 
-// decompressor wraps r in the decompressor of comp.
-func decompressor(r io.Reader, comp string) (io.ReadCloser, error) {
+// Decompressor wraps r in the decompressor of comp.
+func Decompressor(r io.Reader, comp string) (io.ReadCloser, error) {
 	switch comp {
 	case "gzip":
 		return gzip.NewReader(r)
@@ -60,13 +64,13 @@ func decompressor(r io.Reader, comp string) (io.ReadCloser, error) {
 	return io.NopCloser(r), nil
 }
 
-// openStream opens path decompressed.
-func openStream(path, comp string) (io.ReadCloser, error) {
+// OpenStream opens path decompressed.
+func OpenStream(path, comp string) (io.ReadCloser, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	d, err := decompressor(f, comp)
+	d, err := Decompressor(f, comp)
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("%s: %w", comp, err)
@@ -89,10 +93,10 @@ func (cs closers) Close() error {
 	return first
 }
 
-// readPrefix reads up to n bytes of the (decompressed) file; eof says it
+// ReadPrefix reads up to n bytes of the (decompressed) file; eof says it
 // holds the whole file.
-func readPrefix(path, comp string, n int) ([]byte, bool, error) {
-	r, err := openStream(path, comp)
+func ReadPrefix(path, comp string, n int) ([]byte, bool, error) {
+	r, err := OpenStream(path, comp)
 	if err != nil {
 		return nil, false, err
 	}

@@ -28,6 +28,7 @@ type BuildOptions struct {
 	// TempDirectory is where operators spill ("": the system's temp
 	// directory); MaxTempSize bounds the spill files (<= 0: no bound).
 	TempDirectory string
+	NoSpill       bool // temp_directory = '': operators must not spill
 	MaxTempSize   int64
 }
 
@@ -100,7 +101,10 @@ func newManager(opts BuildOptions) *memory.Manager {
 		limit = memory.DefaultLimit()
 	}
 	temp := opts.TempDirectory
-	if temp == "" {
+	switch {
+	case opts.NoSpill:
+		temp = ""
+	case temp == "":
 		temp = os.TempDir()
 	}
 	memory.SetRuntimeBackstop(limit)

@@ -51,6 +51,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	nullValue := fs.String("nullvalue", "", "text printed for NULL (default: empty in csv/tsv, NULL in tables)")
 	output := fs.String("output", "", "write results to `FILE` instead of standard output")
 	threads := fs.Int("threads", 0, "worker threads (default: all CPUs)")
+	memLimit := fs.String("memory-limit", "", "memory a query may hold before it spills or fails, e.g. `4GB`, 50% or none (default: 80% of RAM or of the cgroup limit)")
+	tempDir := fs.String("temp-directory", "", "`DIR` where queries spill to disk (default: the system's temp directory; '' disables spilling)")
 	timer := fs.Bool("timer", false, "print each statement's run time and row count")
 	bail := fs.Bool("bail", false, "stop at the first error (default: report each error and go on; exit status 1 if any failed)")
 	history := fs.String("history", "", "interactive history `FILE` (default: $XDG_STATE_HOME/b2sql/history or the user config dir; - for none)")
@@ -109,6 +111,10 @@ Flags:
 	if err != nil {
 		fmt.Fprintln(stderr, "Error:", err)
 		return 1
+	}
+	if err := applySettings(db, fs, map[string]string{"memory-limit": *memLimit, "temp-directory": *tempDir}); err != nil {
+		fmt.Fprintln(stderr, "Error:", err)
+		return 2
 	}
 	paths := fs.Args()
 	label := "memory"

@@ -10,23 +10,25 @@ import (
 )
 
 // DefaultLimit is 80% of the physical memory or of the cgroup's memory
-// limit, whichever is lower; 0 when neither can be read.
-func DefaultLimit() int64 {
-	defaultOnce.Do(func() {
-		total := physicalMemory()
+// limit, whichever is lower (Total); 0 when neither can be read.
+func DefaultLimit() int64 { return Total() / 10 * 8 }
+
+// Total is the memory this process may use: the physical memory or the
+// cgroup's memory limit, whichever is lower; 0 when neither can be read.
+// Percentages of memory_limit ('50%') are of Total.
+func Total() int64 {
+	totalOnce.Do(func() {
+		total = physicalMemory()
 		if c := cgroupLimit(); c > 0 && (total <= 0 || c < total) {
 			total = c
 		}
-		if total > 0 {
-			defaultLimit = total / 10 * 8
-		}
 	})
-	return defaultLimit
+	return total
 }
 
 var (
-	defaultOnce  sync.Once
-	defaultLimit int64
+	totalOnce sync.Once
+	total     int64
 )
 
 // physicalMemory reads MemTotal from /proc/meminfo (0 where there is none).

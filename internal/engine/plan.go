@@ -44,12 +44,9 @@ func (s *Session) plan(q *sql.Query, analyze bool, threads int, cat planner.View
 // build optimizes and builds a bound plan with the session's settings, on
 // threads (0: the session's).
 func (s *Session) build(root planner.Node, analyze bool, threads int) (*planner.Built, error) {
-	if threads == 0 {
-		threads = s.threads()
-	}
-	pruning, disabled, scanOff, memLimit := s.planOptions()
-	root, _ = planner.Optimize(root, planner.Options{AllOff: !pruning, Disabled: disabled})
-	return planner.Build(root, planner.BuildOptions{Threads: threads, NoPrune: !pruning, ScanRulesOff: scanOff, Analyze: analyze, MemoryLimit: memLimit})
+	opt, bopts := s.buildOptions(analyze, threads)
+	root, _ = planner.Optimize(root, opt)
+	return planner.Build(root, bopts)
 }
 
 // ensure the catalog satisfies what the binder needs.

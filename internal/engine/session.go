@@ -8,10 +8,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/b2sql/b2sql/columnar"
-	"github.com/b2sql/b2sql/index"
 	"github.com/b2sql/b2sql/internal/catalog"
-	"github.com/b2sql/b2sql/internal/dml"
+	"github.com/b2sql/b2sql/planner"
 )
 
 // Engine is what the sessions of one database share: its catalog.
@@ -28,8 +26,15 @@ type Settings struct {
 	Pruning bool // statistics and indexes may skip data
 	// RulesOff: optimizer rules (planner.Rules names) and scan rules
 	// (index.ScanRule names) switched off one by one, snake_case.
-	RulesOff    map[string]bool
-	MemoryLimit int64 // bytes; 0 = none
+	RulesOff map[string]bool
+	// MemoryLimit is the query memory limit in bytes: 0 = the default
+	// (memory.DefaultLimit), < 0 = none (settings_memory.go).
+	MemoryLimit int64
+	// TempDirectory is where operators spill ("" = the system's temp
+	// directory); SpillOff (SET temp_directory = '') disables spilling.
+	TempDirectory string
+	SpillOff      bool
+	MaxTempSize   int64 // max_temp_directory_size in bytes; <= 0 = none
 }
 
 // Session is one connection's view of the database: the shared catalog
@@ -106,114 +111,15 @@ func (e *Engine) ClampThreads(n int) int {
 	return cpus
 }
 
-// set changes a session setting (reset restores its default).
-func (s *Session) set(name string, v columnar.Value, reset bool) error {
-	name = strings.ToLower(name)
-	switch name {
-	case "threads", "worker_threads":
-		n := 0
-		if !reset {
-			x, err := settingInt(v)
-			if err != nil || x < 1 {
-				return fmt.Errorf("SET threads: expected a positive integer, got %s", v.String())
-			}
-			n = s.e.ClampThreads(int(x))
-		}
-		s.mu.Lock()
-		s.s.Threads = n
-		s.mu.Unlock()
-	case "pruning", "optimizer":
-		on, err := onOff(name, v, reset)
-		if err != nil {
-			return err
-		}
-		s.mu.Lock()
-		s.s.Pruning = on
-		s.mu.Unlock()
-	case "disabled_rules", "disabled_optimizers":
-		off := map[string]bool{}
-		if !reset {
-			if !v.Type.IsString() {
-				return fmt.Errorf("SET %s: expected a string of comma-separated rule names, got %s", name, v.String())
-			}
-			for _, r := range strings.Split(v.S, ",") {
-				if r = strings.TrimSpace(r); r == "" {
-					continue
-				}
-				canon, ok := canonicalRule(r)
-				if !ok {
-					return fmt.Errorf("SET %s: unknown rule %q (rules: %s)", name, r, strings.Join(ruleNames(), ", "))
-				}
-				off[canon] = true
-			}
-		}
-		s.mu.Lock()
-		s.s.RulesOff = off
-		s.mu.Unlock()
-	default:
-		canon, ok := canonicalRule(name)
-		if !ok {
-			return fmt.Errorf("unknown setting %q (settings: threads, pruning, disabled_rules, or a rule name: %s)", name, strings.Join(ruleNames(), ", "))
-		}
-		on, err := onOff(name, v, reset)
-		if err != nil {
-			return err
-		}
-		s.mu.Lock()
-		off := map[string]bool{}
-		for k := range s.s.RulesOff {
-			off[k] = true
-		}
-		if on {
-			delete(off, canon)
-		} else {
-			off[canon] = true
-		}
-		s.s.RulesOff = off
-		s.mu.Unlock()
+// buildOptions are the session's settings as the planner takes them.
+func (s *Session) buildOptions(analyze bool, threads int) (planner.Options, planner.BuildOptions) {
+	st := s.Settings()
+	disabled, scanOff := rulesOff(st.RulesOff)
+	if threads == 0 {
+		threads = s.threads()
 	}
-	return nil
-}
-
-// planOptions are the session's settings as the planner takes them.
-func (s *Session) planOptions() (pruning bool, disabled map[string]bool, scanOff index.RuleSet, memLimit int64) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	disabled, scanOff = rulesOff(s.s.RulesOff)
-	return s.s.Pruning, disabled, scanOff, s.s.MemoryLimit
-}
-
-// onOff reads the value of SET name = v, a switch (on by default).
-func onOff(name string, v columnar.Value, reset bool) (bool, error) {
-	if reset {
-		return true, nil
+	return planner.Options{AllOff: !st.Pruning, Disabled: disabled}, planner.BuildOptions{
+		Threads: threads, NoPrune: !st.Pruning, ScanRulesOff: scanOff, Analyze: analyze,
+		MemoryLimit: st.MemoryLimit, TempDirectory: TempDirectory(&st), NoSpill: st.SpillOff, MaxTempSize: st.MaxTempSize,
 	}
-	b, err := settingBool(v)
-	if err != nil {
-		return false, fmt.Errorf("SET %s: %v", name, err)
-	}
-	return b, nil
-}
-
-func settingInt(v columnar.Value) (int64, error) {
-	switch {
-	case v.Type.IsInteger():
-		return v.I, nil
-	case v.Type.IsString():
-		return strconv.ParseInt(strings.TrimSpace(v.S), 10, 64)
-	}
-	return 0, fmt.Errorf("not an integer")
-}
-
-// settingBool reads an on/off value of SET.
-func settingBool(v columnar.Value) (bool, error) {
-	switch {
-	case v.Type.ID == columnar.Bool:
-		return v.Bool(), nil
-	case v.Type.IsInteger():
-		return v.I != 0, nil
-	case v.Type.IsString():
-		return dml.OnOff(v.S)
-	}
-	return false, fmt.Errorf("expected on or off, got %s", v.String())
 }

@@ -1,0 +1,155 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/b2sql/b2sql/columnar"
+)
+
+// Setting is one entry of the settings registry: everything SET, RESET,
+// current_setting and the settings listing know about a name. Entries live
+// in the file of the feature they configure and register themselves from
+// an init function (Register), so adding a setting touches no switch.
+type Setting struct {
+	Name    string   // canonical snake_case name, as listed
+	Aliases []string // other names SET accepts (DuckDB's, e.g. worker_threads)
+	// Type is the SQL type of the value as the listing shows it
+	// ("BIGINT", "BOOLEAN", "VARCHAR").
+	Type        string
+	Description string
+	// Apply changes st from the value of SET name = v; on RESET, v is the
+	// zero Value and reset is true, and Apply restores the default. An
+	// error says what was expected (Apply adds no "SET name:" prefix). Apply
+	// runs with the session's lock held: it must not call back into it.
+	Apply func(e *Engine, st *Settings, v columnar.Value, reset bool) error
+	// Show is the setting's value in st, as current_setting shows it.
+	Show func(st *Settings) columnar.Value
+}
+
+var registry struct {
+	sync.RWMutex
+	byName map[string]*Setting // canonical names and aliases, lower case
+	all    []*Setting
+}
+
+// Register adds a setting to the registry. It panics on a name or alias
+// already taken: two features claiming one name is a programming error
+// found at start-up.
+func Register(s Setting) {
+	registry.Lock()
+	defer registry.Unlock()
+	if registry.byName == nil {
+		registry.byName = map[string]*Setting{}
+	}
+	e := &s
+	for _, n := range append([]string{s.Name}, s.Aliases...) {
+		n = strings.ToLower(n)
+		if registry.byName[n] != nil {
+			panic(fmt.Sprintf("engine: setting %q registered twice", n))
+		}
+		registry.byName[n] = e
+	}
+	registry.all = append(registry.all, e)
+}
+
+// lookup finds a setting by name or alias (any case); the optimizer and
+// scan rules are settings too (rules.go), one switch each.
+func lookup(name string) (*Setting, bool) {
+	registry.RLock()
+	s, ok := registry.byName[strings.ToLower(strings.TrimSpace(name))]
+	registry.RUnlock()
+	if ok {
+		return s, true
+	}
+	if canon, ok := canonicalRule(name); ok {
+		return ruleSetting(canon), true
+	}
+	return nil, false
+}
+
+// Settings lists every registered setting by name, then every rule switch.
+func (s *Session) SettingsList() []SettingRow {
+	registry.RLock()
+	all := slices.Clone(registry.all)
+	registry.RUnlock()
+	sort.Slice(all, func(i, j int) bool { return all[i].Name < all[j].Name })
+	for _, r := range ruleNames() {
+		all = append(all, ruleSetting(r))
+	}
+	st := s.Settings()
+	rows := make([]SettingRow, len(all))
+	for i, e := range all {
+		rows[i] = SettingRow{Name: e.Name, Value: e.Show(&st), Description: e.Description, Type: e.Type, Aliases: e.Aliases}
+	}
+	return rows
+}
+
+// SettingRow is one line of the settings listing (duckdb_settings()).
+type SettingRow struct {
+	Name        string
+	Value       columnar.Value
+	Description string
+	Type        string
+	Aliases     []string
+}
+
+// Setting returns the current value of a setting (current_setting(name)).
+func (s *Session) Setting(name string) (columnar.Value, error) {
+	e, ok := lookup(name)
+	if !ok {
+		return columnar.Value{}, unknownSetting(name)
+	}
+	st := s.Settings()
+	return e.Show(&st), nil
+}
+
+// set changes a session setting (reset restores its default).
+func (s *Session) set(name string, v columnar.Value, reset bool) error {
+	e, ok := lookup(name)
+	if !ok {
+		return unknownSetting(name)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	// Apply works on a copy so that a failed SET changes nothing.
+	st := s.s
+	st.RulesOff = cloneSet(s.s.RulesOff)
+	if err := e.Apply(s.e, &st, v, reset); err != nil {
+		return fmt.Errorf("SET %s: %w", strings.ToLower(name), err)
+	}
+	s.s = st
+	return nil
+}
+
+func unknownSetting(name string) error {
+	registry.RLock()
+	var names []string
+	for _, e := range registry.all {
+		names = append(names, e.Name)
+	}
+	registry.RUnlock()
+	sort.Strings(names)
+	return fmt.Errorf("unknown setting %q (settings: %s, or a rule name: %s)", name, strings.Join(names, ", "), strings.Join(ruleNames(), ", "))
+}
+
+func cloneSet(m map[string]bool) map[string]bool {
+	if m == nil {
+		return nil
+	}
+	c := make(map[string]bool, len(m))
+	for k, v := range m {
+		c[k] = v
+	}
+	return c
+}
+
+// boolValue and the other constructors make Show's results.
+func boolValue(b bool) columnar.Value { return columnar.BoolValue(b) }
+
+func intValue(n int64) columnar.Value { return columnar.IntValue(columnar.TInt64, n) }
+
+func stringValue(s string) columnar.Value { return columnar.StringValue(s) }

@@ -103,12 +103,12 @@ func decodePageInput(in pageInput, coded bool) (err error) {
 	}
 	fake.pages = append(fake.pages, file.NewDataPageV1(memory.NewBufferBytes(in.data), int32(in.nvals), in.enc,
 		parquet.Encodings.RLE, parquet.Encodings.RLE, int32(len(in.data))))
-	return decodeFuzzChunk(in.phys, in.typeLen, in.optional, int64(in.nvals), in.dict != nil, coded, fake)
+	return decodeFuzzChunk(in.phys, in.typeLen, in.optional, int64(in.nvals), in.dict != nil, coded, fake, nil)
 }
 
 // decodeFuzzChunk decodes rows rows of a column of type phys from pages,
 // read through a countingPager as every scan reads them.
-func decodeFuzzChunk(phys parquet.Type, typeLen int, optional bool, rows int64, hasDict, coded bool, pages file.PageReader) (err error) {
+func decodeFuzzChunk(phys parquet.Type, typeLen int, optional bool, rows int64, hasDict, coded bool, pages file.PageReader, chunk func() ([]byte, int64, error)) (err error) {
 	defer recoverCorrupt(&err)
 	rep := parquet.Repetitions.Required
 	maxDef := int16(0)
@@ -125,7 +125,7 @@ func decodeFuzzChunk(phys parquet.Type, typeLen int, optional bool, rows int64, 
 		return err
 	}
 	c.maxDef = maxDef
-	pager := &countingPager{PageReader: pages, phys: phys, maxDef: maxDef}
+	pager := &countingPager{PageReader: pages, phys: phys, maxDef: maxDef, chunk: chunk}
 	d := &decoder{c: &c}
 	// codeReader only where decoder.useCodeReader sends a chunk: string or
 	// fixed-width dictionary chunks, DELTA_BINARY_PACKED integer ones.
@@ -342,7 +342,8 @@ func FuzzPageHeaders(f *testing.F) {
 				continue // a codec arrow-go does not have (LZO)
 			}
 			limitPageHeader(pr, int64(len(chunk))) // as openPages does
-			if err := decodeFuzzChunk(p, tl, optional, int64(rows), true, coded, pr); err != nil && containsPanic(err) {
+			whole := func() ([]byte, int64, error) { return chunk, 0, nil }
+			if err := decodeFuzzChunk(p, tl, optional, int64(rows), true, coded, pr, whole); err != nil && containsPanic(err) {
 				t.Fatalf("coded=%v: recovered panic: %v", coded, err)
 			}
 		}

@@ -30,13 +30,9 @@ func legacyPages(pf *pqFile, rgr *file.RowGroupReader, leaf int) (file.PageReade
 	if cc.Compression() == compress.Codecs.Uncompressed {
 		return rgr.GetColumnPageReader(leaf)
 	}
-	start := cc.DataPageOffset()
-	if cc.HasDictionaryPage() && cc.DictionaryPageOffset() > 0 && cc.DictionaryPageOffset() < start {
-		start = cc.DictionaryPageOffset()
-	}
-	chunk := make([]byte, cc.TotalCompressedSize())
-	if _, err := pf.src.ReadAt(chunk, start); err != nil {
-		return nil, corruptf("reading the %d-byte column chunk at offset %d: %v", len(chunk), start, err)
+	chunk, _, err := readChunk(pf, cc)
+	if err != nil {
+		return nil, err
 	}
 	markV2Compressed(chunk)
 	stream, err := readProps().GetStream(bytes.NewReader(chunk), 0, int64(len(chunk)))
@@ -49,6 +45,25 @@ func legacyPages(pf *pqFile, rgr *file.RowGroupReader, leaf int) (file.PageReade
 	}
 	limitPageHeader(pr, int64(len(chunk)))
 	return pr, nil
+}
+
+// readChunk reads the bytes of column chunk cc and returns them with their
+// offset in the file. The chunk lies inside the file (checkLayout), so the
+// read is bounded by the file's size.
+func readChunk(pf *pqFile, cc *metadata.ColumnChunkMetaData) ([]byte, int64, error) {
+	start := cc.DataPageOffset()
+	if cc.HasDictionaryPage() && cc.DictionaryPageOffset() > 0 && cc.DictionaryPageOffset() < start {
+		start = cc.DictionaryPageOffset()
+	}
+	size := cc.TotalCompressedSize()
+	if start < 0 || size < 0 || size > pf.size-start {
+		return nil, start, corruptf("column chunk of %d bytes at offset %d past the file's end", size, start)
+	}
+	chunk := make([]byte, size)
+	if _, err := pf.src.ReadAt(chunk, start); err != nil {
+		return nil, start, corruptf("reading the %d-byte column chunk at offset %d: %v", len(chunk), start, err)
+	}
+	return chunk, start, nil
 }
 
 // Field ids of PageHeader and DataPageHeaderV2 (parquet.thrift).

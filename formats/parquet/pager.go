@@ -26,6 +26,9 @@ type countingPager struct {
 	pages  int64 // data pages read
 	bytes  int64 // uncompressed bytes of every page read (dictionary included)
 	err    error // a page refused by checkEncoding
+	// chunk returns the chunk's bytes and file offset, read only to name
+	// the defect of a page header arrow-go's reader failed on (nil: none).
+	chunk func() ([]byte, int64, error)
 }
 
 func (p *countingPager) Err() error {
@@ -210,15 +213,26 @@ func (p *countingPager) count() {
 }
 
 func (p *countingPager) Next() bool {
-	if p.err != nil || !p.PageReader.Next() || !p.check() {
+	if p.err != nil || !p.next() || !p.check() {
 		return false
 	}
 	p.count()
 	return true
 }
 
+// next is arrow-go's Next, its panics on a malformed page header (a
+// missing sub-header) turned into p.err.
+func (p *countingPager) next() (ok bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			p.err, ok = p.explainPanic(r), false
+		}
+	}()
+	return p.PageReader.Next()
+}
+
 func (p *countingPager) SeekToPageWithRow(row int64) error {
-	if err := p.PageReader.SeekToPageWithRow(row); err != nil {
+	if err := p.seek(row); err != nil {
 		return err
 	}
 	if p.PageReader.Page() != nil {
@@ -239,6 +253,18 @@ func (p *countingPager) GetDictionaryPage() (*file.DictionaryPage, error) {
 		p.bytes += int64(len(pg.Data()))
 	}
 	return pg, err
+}
+
+// seek is arrow-go's SeekToPageWithRow, its panics turned into errors as
+// in next.
+func (p *countingPager) seek(row int64) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			p.err = p.explainPanic(r)
+			err = p.err
+		}
+	}()
+	return p.PageReader.SeekToPageWithRow(row)
 }
 
 // openColumn opens a reader of leaf in a row group through a countingPager.
@@ -268,11 +294,13 @@ func openPages(pf *pqFile, rgr *file.RowGroupReader, leaf int) (*countingPager, 
 	if err != nil {
 		return nil, err
 	}
+	descr := rgr.MetaData().Schema.Column(leaf)
+	cp := &countingPager{PageReader: pr, phys: descr.PhysicalType(), maxDef: descr.MaxDefinitionLevel()}
 	if cc, err := rgr.MetaData().ColumnChunk(leaf); err == nil {
 		limitPageHeader(pr, cc.TotalCompressedSize())
+		cp.chunk = func() ([]byte, int64, error) { return readChunk(pf, cc) }
 	}
-	descr := rgr.MetaData().Schema.Column(leaf)
-	return &countingPager{PageReader: pr, phys: descr.PhysicalType(), maxDef: descr.MaxDefinitionLevel()}, nil
+	return cp, nil
 }
 
 // limitPageHeader bounds the page headers pr reads by the chunk's size:

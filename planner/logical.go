@@ -160,7 +160,7 @@ func (n *TopK) Children() []Node      { return []Node{n.Input} }
 func (n *Distinct) Children() []Node  { return []Node{n.Input} }
 func (n *Values) Children() []Node    { return nil }
 
-func (n *Scan) WithChildren([]Node) Node { return n }
+func (n *Scan) WithChildren([]Node) Node   { return n }
 func (n *Values) WithChildren([]Node) Node { return n }
 func (n *Filter) WithChildren(k []Node) Node {
 	c := *n

@@ -84,8 +84,8 @@ type WorkScan struct {
 	Out  []Column
 }
 
-func (n *WorkScan) Schema() []Column { return n.Out }
-func (n *WorkScan) Children() []Node { return nil }
+func (n *WorkScan) Schema() []Column         { return n.Out }
+func (n *WorkScan) Children() []Node         { return nil }
 func (n *WorkScan) WithChildren([]Node) Node { return n }
 
 // RecursiveCTE evaluates Base, then Step repeatedly over the rows the last

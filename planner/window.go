@@ -66,11 +66,6 @@ func (n *Window) Schema() []Column {
 	return append(append([]Column(nil), n.Input.Schema()...), n.Out...)
 }
 func (n *Window) Children() []Node { return []Node{n.Input} }
-func (n *Window) WithChildren(k []Node) Node {
-	c := *n
-	c.Input = k[0]
-	return &c
-}
 
 // WorkTable names the rows of the previous iteration of a recursive CTE;
 // WorkScan nodes in its step read them.
@@ -84,9 +79,8 @@ type WorkScan struct {
 	Out  []Column
 }
 
-func (n *WorkScan) Schema() []Column         { return n.Out }
-func (n *WorkScan) Children() []Node         { return nil }
-func (n *WorkScan) WithChildren([]Node) Node { return n }
+func (n *WorkScan) Schema() []Column { return n.Out }
+func (n *WorkScan) Children() []Node { return nil }
 
 // RecursiveCTE evaluates Base, then Step repeatedly over the rows the last
 // iteration produced (read through WorkScans of Work), until an iteration
@@ -101,8 +95,3 @@ type RecursiveCTE struct {
 
 func (n *RecursiveCTE) Schema() []Column { return n.Out }
 func (n *RecursiveCTE) Children() []Node { return []Node{n.Base, n.Step} }
-func (n *RecursiveCTE) WithChildren(k []Node) Node {
-	c := *n
-	c.Base, c.Step = k[0], k[1]
-	return &c
-}

@@ -53,7 +53,7 @@ type S3Settings struct {
 // HTTPSettings are DuckDB's http_* settings.
 type HTTPSettings struct {
 	Timeout      time.Duration // http_timeout per request (default 30 s)
-	Retries      int           // http_retries (default 3)
+	Retries      int           // http_retries (0: the default, 3; < 0: none)
 	RetryWait    time.Duration // http_retry_wait_ms, the first backoff (default 100 ms)
 	RetryBackoff float64       // http_retry_backoff, the backoff factor (default 4)
 	// Client, when set, replaces the default client (tests point it at
@@ -75,8 +75,11 @@ func (h *HTTPSettings) timeout() time.Duration {
 }
 
 func (h *HTTPSettings) retries() int {
-	if h.Retries > 0 {
+	switch {
+	case h.Retries > 0:
 		return h.Retries
+	case h.Retries < 0:
+		return 0
 	}
 	return 3
 }
@@ -137,3 +140,10 @@ func hostMatches(pattern, host string) bool {
 	}
 	return pattern == host
 }
+
+// The effective values of the settings, defaults applied (what
+// current_setting shows).
+func (h *HTTPSettings) EffectiveTimeout() time.Duration   { return h.timeout() }
+func (h *HTTPSettings) EffectiveRetries() int             { return h.retries() }
+func (h *HTTPSettings) EffectiveRetryWait() time.Duration { return h.retryWait() }
+func (h *HTTPSettings) EffectiveBackoff() float64         { return h.backoff() }

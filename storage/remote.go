@@ -40,7 +40,9 @@ type remote struct {
 // should serve several of those.
 const readAhead = 256 << 10
 
-func newRemote(ctx context.Context, name string, f objectFetcher, cfg *Config) (*remote, error) {
+// newRemote opens a remote Source; on error the Source is a nil interface
+// (never a typed nil a caller's "!= nil" would take for an open source).
+func newRemote(ctx context.Context, name string, f objectFetcher, cfg *Config) (Source, error) {
 	r := &remote{name: name, f: f, cfg: cfg, cache: newRangeCache(cfg.cacheBytes())}
 	var tail []byte
 	err := retry(ctx, &cfg.HTTP, &r.n, func(ctx context.Context) error {

@@ -265,7 +265,11 @@ func (w *worker) unit(tk *task, out chan<- item) (err error) {
 			err = where(col, fmt.Errorf("%w: decoder panic: %v", ErrCorrupt, r))
 		}
 	}()
-	if preds, ranges := s.unitFilter(tk.unit); preds != nil || ranges != nil {
+	preds, ranges := s.unitFilter(tk.unit)
+	if err := s.prefetchUnit(u, pf, preds, preds != nil || ranges != nil); err != nil {
+		return where(-1, err)
+	}
+	if preds != nil || ranges != nil {
 		tc, err := w.filteredUnit(tk, u, pf, preds, ranges, out)
 		if err != nil {
 			if tc >= 0 {

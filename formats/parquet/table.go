@@ -37,7 +37,8 @@ type Table struct {
 type pqFile struct {
 	path   string
 	size   int64
-	f      *os.File // nil for in-memory sources (tests, fuzzing)
+	f      *os.File  // nil for in-memory sources (tests, fuzzing)
+	closer io.Closer // a storage.Source the table owns (source.go), or nil
 	closed bool
 	rdr    *file.Reader
 	meta   *metadata.FileMetaData
@@ -365,6 +366,9 @@ func (t *Table) Close() error {
 	for _, f := range t.files {
 		if !f.closed && f.f != nil {
 			errs = append(errs, f.f.Close())
+		}
+		if !f.closed && f.closer != nil {
+			errs = append(errs, f.closer.Close())
 		}
 		f.closed = true
 	}

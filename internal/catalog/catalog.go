@@ -12,6 +12,7 @@ import (
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/formats/b2/ctable"
 	"github.com/b2sql/b2sql/planner"
+	"github.com/b2sql/b2sql/storage"
 )
 
 // Options are the catalog's fixed properties, set when the database opens.
@@ -43,6 +44,7 @@ type Catalog struct {
 	tmpDir string                   // CREATE TABLE's directory for a DB without one
 
 	memIndexes map[string]MemIndex // index names on in-memory tables (indexes.go)
+	remote     remoteState         // secrets and s3_* settings (remote.go)
 
 	writes writeLocks
 
@@ -121,6 +123,9 @@ func (c *Catalog) TableNames() []string { return c.Tables() }
 // OpenPath implements planner.Catalog: a path named in a query, opened by
 // the table function fn ("" for a bare path).
 func (c *Catalog) OpenPath(fn, path string) (planner.Table, error) {
+	if storage.IsRemote(path) {
+		return c.openRemote(fn, path)
+	}
 	path = c.resolve(path)
 	switch strings.ToLower(fn) {
 	case "", "read_parquet", "parquet_scan", "read_b2":

@@ -11,6 +11,7 @@ import (
 
 	"github.com/b2sql/b2sql/planner"
 	"github.com/b2sql/b2sql/sql"
+	"github.com/b2sql/b2sql/storage"
 )
 
 // CanonicalDir returns dir as an absolute path with symbolic links
@@ -105,6 +106,9 @@ func (c *Catalog) Confine(path string) (string, error) {
 // OpenConfined opens a table file or glob after checking it against the
 // root (see Confine).
 func (c *Catalog) OpenConfined(path string) (planner.Table, error) {
+	if storage.IsRemote(path) {
+		return c.openRemote("", path)
+	}
 	p, err := c.Confine(path)
 	if err != nil {
 		return nil, err

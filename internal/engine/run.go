@@ -17,6 +17,9 @@ func Parse(src sql.Source) (stmt sql.Statement, err error) {
 			stmt, err = nil, InternalError(r)
 		}
 	}()
+	if st, ok, err := sql.ParseSecret(src); ok {
+		return st, err
+	}
 	if st, ok, err := sql.ParseIndex(src); ok {
 		return st, err
 	}
@@ -94,6 +97,10 @@ func (s *Session) Run(ctx context.Context, src sql.Source, stmt sql.Statement, a
 		return done, s.set(st.Name, st.Value, false)
 	case *sql.Reset:
 		return done, s.set(st.Name, columnar.Value{}, true)
+	case *sql.CreateSecret:
+		return done, s.createSecret(st)
+	case *sql.DropSecret:
+		return done, s.dropSecret(st)
 	case *sql.ShowTables:
 		var vals [][]columnar.Value
 		for _, n := range cat.Tables() {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/b2sql/b2sql/internal/catalog"
 	"github.com/b2sql/b2sql/planner"
+	"github.com/b2sql/b2sql/storage"
 )
 
 // Engine is what the sessions of one database share: its catalog.
@@ -35,6 +36,9 @@ type Settings struct {
 	TempDirectory string
 	SpillOff      bool
 	MaxTempSize   int64 // max_temp_directory_size in bytes; <= 0 = none
+	// storage reads the catalog's storage configuration, which the s3_*
+	// and http_* settings change database-wide (secrets.go).
+	storage func() *storage.Config
 }
 
 // Session is one connection's view of the database: the shared catalog
@@ -48,7 +52,10 @@ type Session struct {
 
 // NewSession returns a session with settings s (Threads already clamped,
 // see ClampThreads).
-func (e *Engine) NewSession(s Settings) *Session { return &Session{e: e, s: s} }
+func (e *Engine) NewSession(s Settings) *Session {
+	s.storage = e.Cat.StorageConfig
+	return &Session{e: e, s: s}
+}
 
 // Clone returns a new session starting from s's current settings.
 func (s *Session) Clone() *Session {

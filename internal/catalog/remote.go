@@ -1,0 +1,134 @@
+package catalog
+
+// Remote tables: a path naming an object on a server (s3://, gs://, r2://,
+// http(s)://) opens through package storage, with the database's storage
+// configuration (secrets, s3_* settings, the embedder's limits), instead
+// of the local file system; a glob lists the bucket.
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/b2sql/b2sql/formats/parquet"
+	"github.com/b2sql/b2sql/planner"
+	"github.com/b2sql/b2sql/storage"
+)
+
+// remoteState is a catalog's storage configuration, shared by its sessions
+// (DuckDB's secrets and s3_* settings are the database's, not a
+// connection's). Guarded by its own lock: a query opening a remote file
+// takes a snapshot.
+type remoteState struct {
+	mu  sync.RWMutex
+	cfg storage.Config
+}
+
+// StorageConfig returns a snapshot of the storage configuration: later
+// changes do not affect sources opened with it.
+func (c *Catalog) StorageConfig() *storage.Config {
+	c.remote.mu.RLock()
+	defer c.remote.mu.RUnlock()
+	cfg := c.remote.cfg
+	cfg.Secrets = slices.Clone(cfg.Secrets)
+	cfg.AllowHosts = slices.Clone(cfg.AllowHosts)
+	if c.root != "" && len(cfg.AllowHosts) == 0 {
+		// A database confined to a directory reads nothing else, unless
+		// the embedder names the hosts it may read.
+		cfg.DisableRemote = true
+	}
+	return &cfg
+}
+
+// UpdateStorage changes the storage configuration under its lock (CREATE
+// SECRET, SET s3_region, the embedder's limits); fn's error leaves it
+// unchanged.
+func (c *Catalog) UpdateStorage(fn func(*storage.Config) error) error {
+	c.remote.mu.Lock()
+	defer c.remote.mu.Unlock()
+	next := c.remote.cfg
+	next.Secrets = slices.Clone(next.Secrets)
+	if err := fn(&next); err != nil {
+		return err
+	}
+	c.remote.cfg = next
+	return nil
+}
+
+// remoteKind is Kind for a location, ignoring an HTTP URL's query string
+// (a signed URL's parameters follow the file name).
+func remoteKind(location string) string {
+	if storage.KindOf(location) == storage.HTTP {
+		if u, err := url.Parse(location); err == nil {
+			return Kind(u.Path)
+		}
+	}
+	return Kind(location)
+}
+
+// openRemote opens a remote location by the table function fn ("" for a
+// bare path).
+func (c *Catalog) openRemote(fn, location string) (planner.Table, error) {
+	cfg := c.StorageConfig()
+	ctx := context.Background()
+	kind := remoteKind(location)
+	switch strings.ToLower(fn) {
+	case "read_parquet", "parquet_scan":
+		kind = "parquet"
+	case "", "read_b2", "b2_metadata":
+	default:
+		return nil, fmt.Errorf("unknown table function %q", fn)
+	}
+	locations := []string{location}
+	if storage.HasGlob(location) {
+		var err error
+		if locations, err = storage.Glob(ctx, location, cfg); err != nil {
+			return nil, err
+		}
+		if len(locations) == 0 {
+			return nil, fmt.Errorf("%s: no files match", location)
+		}
+	}
+	switch kind {
+	case "parquet":
+		srcs, err := openSources(ctx, locations, cfg)
+		if err != nil {
+			return nil, err
+		}
+		return parquet.OpenSources(location, srcs)
+	}
+	return nil, fmt.Errorf("%s: unknown table format (remote locations read .parquet files)", location)
+}
+
+// openSources opens every location, a few at a time (each open is one
+// round trip); on error it closes what it opened.
+func openSources(ctx context.Context, locations []string, cfg *storage.Config) ([]storage.Source, error) {
+	srcs := make([]storage.Source, len(locations))
+	errs := make([]error, len(locations))
+	sem := make(chan struct{}, 8)
+	var wg sync.WaitGroup
+	for i, loc := range locations {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			srcs[i], errs[i] = storage.Open(ctx, loc, cfg)
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			for _, s := range srcs {
+				if s != nil {
+					s.Close()
+				}
+			}
+			return nil, err
+		}
+	}
+	return srcs, nil
+}

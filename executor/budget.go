@@ -66,7 +66,6 @@ type Budgeted interface {
 	SetBudget(*Budget)
 }
 
-func (h *HashAgg) SetBudget(b *Budget)  { h.budget = b }
 func (s *Sort) SetBudget(b *Budget)     { s.budget = b }
 func (j *HashJoin) SetBudget(b *Budget) { j.budget = b }
 

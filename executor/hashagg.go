@@ -6,6 +6,7 @@ import (
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/executor/hashtab"
+	"github.com/b2sql/b2sql/executor/memory"
 )
 
 // AggKind is an aggregate function.
@@ -46,8 +47,12 @@ type HashAgg struct {
 	Groups []Expr
 	Aggs   []AggSpec
 
-	budget  *Budget
-	groups  hashtab.Map // nil with no Groups
+	mem     *memory.Manager     // the query's (SetMemory); nil: no accounting
+	res     *memory.Reservation // the groups' table and states
+	held    int64               // bytes reserved in res
+	spill   *aggSpill           // non-nil once the table is full (hashagg_spill.go)
+	level   int                 // partitioning depth of a spilled partition's aggregate
+	groups  hashtab.Map         // nil with no Groups
 	ngroups int
 	gids    []int32
 	states  []*aggState
@@ -79,7 +84,11 @@ func (h *HashAgg) String() string {
 	}
 	return "HashAggregate groups=" + itoa(int64(len(h.Groups))) + " aggs=[" + strings.Join(names, ", ") + "]"
 }
-func (h *HashAgg) Close() error { return h.Input.Close() }
+func (h *HashAgg) Close() error {
+	h.dropSpill()
+	h.res.Free()
+	return h.Input.Close()
+}
 
 func (h *HashAgg) Open(ctx context.Context) error {
 	if err := h.Input.Open(ctx); err != nil {
@@ -90,6 +99,12 @@ func (h *HashAgg) Open(ctx context.Context) error {
 		gtypes[i] = g.Type()
 	}
 	h.ngroups, h.pos, h.groups = 0, 0, nil
+	h.dropSpill()
+	if h.res == nil {
+		h.res = h.mem.Reserve("hash aggregate", memory.Spillable)
+	}
+	h.res.Free()
+	h.held = 0
 	if len(h.Groups) > 0 {
 		h.groups = hashtab.New(gtypes)
 	}
@@ -122,48 +137,63 @@ func (h *HashAgg) Open(ctx context.Context) error {
 			}
 			keyVecs[i] = v
 		}
-		h.assignGroups(b, keyVecs)
-		if err := h.budget.Check(); err != nil {
-			return err
-		}
-		for i, a := range h.Aggs {
-			var arg *columnar.Vector
-			if a.Arg != nil {
-				arg, err = a.Arg.Eval(b)
-				if err != nil {
-					return err
-				}
-				if arg.Dict != nil && (a.Kind == AggMin || a.Kind == AggMax) && !a.Distinct {
-					if err := h.minMaxCodes(i, b, arg); err != nil {
-						return err
-					}
-					continue
-				}
-				if a.Kind != AggCount || a.Distinct {
-					// count(col) reads validity only; the others read values.
-					arg = decodeLive(arg, b, &h.plainArgs[i])
-				}
-			}
-			if a.Kind.argMinMax() {
-				if err := h.states[i].updateArg(b, arg, a.Arg2, h.gids); err != nil {
-					return err
-				}
-				continue
-			}
-			if a.Kind == AggAvgMerge {
-				cnt, err := a.Arg2.Eval(b)
-				if err != nil {
-					return err
-				}
-				h.states[i].mergeAvg(b, arg, cnt, h.gids)
-				continue
-			}
-			if err := h.states[i].update(b, arg, h.gids); err != nil {
+		if h.spill != nil {
+			if err := h.spillBatch(ctx, b, keyVecs); err != nil {
 				return err
 			}
+			continue
+		}
+		h.assignGroups(b, keyVecs)
+		if err := h.update(b); err != nil {
+			return err
+		}
+		if err := h.account(); err != nil {
+			return err
 		}
 	}
 	h.out = columnar.NewBatch(h.Types(), columnar.MaxBatch)
+	return h.finishSpill(ctx)
+}
+
+// update folds the live rows of b into the states of their groups (h.gids).
+func (h *HashAgg) update(b *columnar.Batch) error {
+	var err error
+	for i, a := range h.Aggs {
+		var arg *columnar.Vector
+		if a.Arg != nil {
+			arg, err = a.Arg.Eval(b)
+			if err != nil {
+				return err
+			}
+			if arg.Dict != nil && (a.Kind == AggMin || a.Kind == AggMax) && !a.Distinct {
+				if err := h.minMaxCodes(i, b, arg); err != nil {
+					return err
+				}
+				continue
+			}
+			if a.Kind != AggCount || a.Distinct {
+				// count(col) reads validity only; the others read values.
+				arg = decodeLive(arg, b, &h.plainArgs[i])
+			}
+		}
+		if a.Kind.argMinMax() {
+			if err := h.states[i].updateArg(b, arg, a.Arg2, h.gids); err != nil {
+				return err
+			}
+			continue
+		}
+		if a.Kind == AggAvgMerge {
+			cnt, err := a.Arg2.Eval(b)
+			if err != nil {
+				return err
+			}
+			h.states[i].mergeAvg(b, arg, cnt, h.gids)
+			continue
+		}
+		if err := h.states[i].update(b, arg, h.gids); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -190,6 +220,9 @@ func (h *HashAgg) assignGroups(b *columnar.Batch, keys []*columnar.Vector) {
 
 func (h *HashAgg) Next(ctx context.Context) (*columnar.Batch, error) {
 	if h.pos >= h.ngroups {
+		if h.spill != nil {
+			return h.nextSpilled(ctx) // hashagg_spill.go
+		}
 		return nil, ioEOF
 	}
 	end := min(h.pos+columnar.MaxBatch, h.ngroups)

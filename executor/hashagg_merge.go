@@ -277,7 +277,11 @@ func (d *dealer) hashColumn(b *columnar.Batch, v *columnar.Vector, h []uint64) {
 		case columnar.PhysFloat:
 			mix(i, hashtab.FloatWord(v.Floats[j]))
 		case columnar.PhysBytes:
-			mix(i, maphash.Bytes(d.seed, bytesAt(v, j)))
+			s := bytesAt(v, j)
+			if v.Type.ID == columnar.Interval { // equal intervals written apart hash alike
+				s = columnar.IntervalOrderKey(s)
+			}
+			mix(i, maphash.Bytes(d.seed, s))
 		}
 	})
 }

@@ -43,6 +43,12 @@ func (n *CTERef) Schema() []Column  { return n.Input.Schema() }
 func (n *CTERef) Children() []Node  { return []Node{n.Input} }
 func (n *CTEScan) Schema() []Column { return n.Out }
 func (n *CTEScan) Children() []Node { return nil }
+func (n *CTERef) WithChildren(k []Node) Node {
+	c := *n
+	c.Input = k[0]
+	return &c
+}
+func (n *CTEScan) WithChildren([]Node) Node { return n }
 
 // resolveCTEs removes the CTERefs of plan n: the references of an entry
 // used once (or NOT MATERIALIZED) are replaced by their own plans, those

@@ -53,6 +53,11 @@ func (n *Join) Schema() []Column {
 }
 
 func (n *Join) Children() []Node { return []Node{n.Left, n.Right} }
+func (n *Join) WithChildren(k []Node) Node {
+	c := *n
+	c.Left, c.Right = k[0], k[1]
+	return &c
+}
 
 // SplitJoinCond splits a join condition into equi-keys between left and
 // right and a residual. A conjunct a = b qualifies when one side reads only

@@ -19,10 +19,13 @@ type Column struct {
 }
 
 // Node is a bound logical plan node. Schema returns the node's output
-// columns in order.
+// columns in order. WithChildren returns a copy of the node whose inputs
+// are kids (as many, in Children's order), so that a rule can rebuild any
+// node without knowing its type; a leaf returns itself.
 type Node interface {
 	Schema() []Column
 	Children() []Node
+	WithChildren(kids []Node) Node
 }
 
 // Scan reads columns of a table. Cols[i] is produced from table column
@@ -156,3 +159,41 @@ func (n *Limit) Children() []Node     { return []Node{n.Input} }
 func (n *TopK) Children() []Node      { return []Node{n.Input} }
 func (n *Distinct) Children() []Node  { return []Node{n.Input} }
 func (n *Values) Children() []Node    { return nil }
+
+func (n *Scan) WithChildren([]Node) Node   { return n }
+func (n *Values) WithChildren([]Node) Node { return n }
+func (n *Filter) WithChildren(k []Node) Node {
+	c := *n
+	c.Input = k[0]
+	return &c
+}
+func (n *Project) WithChildren(k []Node) Node {
+	c := *n
+	c.Input = k[0]
+	return &c
+}
+func (n *Aggregate) WithChildren(k []Node) Node {
+	c := *n
+	c.Input = k[0]
+	return &c
+}
+func (n *Sort) WithChildren(k []Node) Node {
+	c := *n
+	c.Input = k[0]
+	return &c
+}
+func (n *Limit) WithChildren(k []Node) Node {
+	c := *n
+	c.Input = k[0]
+	return &c
+}
+func (n *TopK) WithChildren(k []Node) Node {
+	c := *n
+	c.Input = k[0]
+	return &c
+}
+func (n *Distinct) WithChildren(k []Node) Node {
+	c := *n
+	c.Input = k[0]
+	return &c
+}

@@ -46,43 +46,18 @@ func Optimize(n Node, opts Options) (Node, []string) {
 	return n, ran
 }
 
-// mapChildren rebuilds n with f applied to each child.
+// mapChildren rebuilds n with f applied to each child; a leaf is
+// returned as it is.
 func mapChildren(n Node, f func(Node) Node) Node {
-	switch n := n.(type) {
-	case *Filter:
-		c := *n
-		c.Input = f(n.Input)
-		return &c
-	case *Project:
-		c := *n
-		c.Input = f(n.Input)
-		return &c
-	case *Aggregate:
-		c := *n
-		c.Input = f(n.Input)
-		return &c
-	case *Sort:
-		c := *n
-		c.Input = f(n.Input)
-		return &c
-	case *Limit:
-		c := *n
-		c.Input = f(n.Input)
-		return &c
-	case *TopK:
-		c := *n
-		c.Input = f(n.Input)
-		return &c
-	case *Distinct:
-		c := *n
-		c.Input = f(n.Input)
-		return &c
-	case *Join:
-		c := *n
-		c.Left, c.Right = f(n.Left), f(n.Right)
-		return &c
+	kids := n.Children()
+	if len(kids) == 0 {
+		return n
 	}
-	return mapNewChildren(n, f)
+	out := make([]Node, len(kids))
+	for i, k := range kids {
+		out[i] = f(k)
+	}
+	return n.WithChildren(out)
 }
 
 // foldConstants evaluates every sub-expression whose inputs are all

@@ -27,3 +27,8 @@ type SetOp struct {
 
 func (n *SetOp) Schema() []Column { return n.Out }
 func (n *SetOp) Children() []Node { return []Node{n.Left, n.Right} }
+func (n *SetOp) WithChildren(k []Node) Node {
+	c := *n
+	c.Left, c.Right = k[0], k[1]
+	return &c
+}

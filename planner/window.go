@@ -66,6 +66,11 @@ func (n *Window) Schema() []Column {
 	return append(append([]Column(nil), n.Input.Schema()...), n.Out...)
 }
 func (n *Window) Children() []Node { return []Node{n.Input} }
+func (n *Window) WithChildren(k []Node) Node {
+	c := *n
+	c.Input = k[0]
+	return &c
+}
 
 // WorkTable names the rows of the previous iteration of a recursive CTE;
 // WorkScan nodes in its step read them.
@@ -79,8 +84,9 @@ type WorkScan struct {
 	Out  []Column
 }
 
-func (n *WorkScan) Schema() []Column { return n.Out }
-func (n *WorkScan) Children() []Node { return nil }
+func (n *WorkScan) Schema() []Column         { return n.Out }
+func (n *WorkScan) Children() []Node         { return nil }
+func (n *WorkScan) WithChildren([]Node) Node { return n }
 
 // RecursiveCTE evaluates Base, then Step repeatedly over the rows the last
 // iteration produced (read through WorkScans of Work), until an iteration
@@ -95,3 +101,8 @@ type RecursiveCTE struct {
 
 func (n *RecursiveCTE) Schema() []Column { return n.Out }
 func (n *RecursiveCTE) Children() []Node { return []Node{n.Base, n.Step} }
+func (n *RecursiveCTE) WithChildren(k []Node) Node {
+	c := *n
+	c.Base, c.Step = k[0], k[1]
+	return &c
+}

@@ -154,6 +154,9 @@ func EncodeKey(dst []byte, vecs []*columnar.Vector, i int) []byte {
 			dst = binary.LittleEndian.AppendUint64(dst, FloatWord(v.Floats[j]))
 		case columnar.PhysBytes:
 			s := bytesAt(v, j)
+			if v.Type.ID == columnar.Interval { // equal intervals written apart encode alike
+				s = columnar.IntervalOrderKey(s)
+			}
 			dst = binary.AppendUvarint(dst, uint64(len(s)))
 			dst = append(dst, s...)
 		}

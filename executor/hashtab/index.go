@@ -115,7 +115,7 @@ type mapIndex struct {
 
 func newMapIndex(types []columnar.Type) *mapIndex {
 	m := New(types)
-	if c, ok := m.(*compositeKeys); ok {
+	if c, ok := unwrap(m).(*compositeKeys); ok {
 		// The build stores its rows anyway: no lead key, whose table would
 		// be migrated before the first probe, and no guess from the first
 		// batch.

@@ -42,6 +42,14 @@ type Finder interface {
 // New returns an empty Map for keys of the given column types, the
 // implementation chosen by their shape (see the package doc).
 func New(types []columnar.Type) Map {
+	if cols := intervalColumns(types); cols != nil {
+		return newIntervalKeys(newMap(types), cols)
+	}
+	return newMap(types)
+}
+
+// newMap is New for keys compared by their bytes as given.
+func newMap(types []columnar.Type) Map {
 	if len(types) == 1 {
 		switch types[0].Phys() {
 		case columnar.PhysInt, columnar.PhysUint, columnar.PhysBool:

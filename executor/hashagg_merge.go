@@ -2,12 +2,15 @@ package executor
 
 import (
 	"context"
+	"errors"
 	"hash/maphash"
 	"math/bits"
 	"sync"
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/executor/hashtab"
+	"github.com/b2sql/b2sql/executor/memory"
+	"github.com/b2sql/b2sql/executor/spill"
 )
 
 // PartitionMerge runs the final phase of a parallel GROUP BY in parallel
@@ -37,7 +40,8 @@ type PartitionMerge struct {
 	Sources  []*PartitionSource
 	Finals   []Operator
 
-	budget *Budget
+	mem    *memory.Manager       // the query's (SetMemory); nil: no accounting
+	res    []*memory.Reservation // per partial: the batches it dealt
 	cancel context.CancelFunc
 	cur    int
 	once   sync.Once
@@ -50,13 +54,20 @@ type PartitionSource struct {
 	Child Operator
 	Desc  string
 
-	// parts[w] holds the batches of this partition dealt by worker w.
+	// parts[w] holds the batches of this partition dealt by worker w, in
+	// memory; files[w] those it spilled (read first); res[w] is what the
+	// in-memory batches reserve, returned as they are handed on.
 	parts   [][]*columnar.Batch
+	files   []*spill.File
+	res     []*memory.Reservation
+	r       *spill.Reader
 	w, i    int
 	pending *columnar.Batch
 }
 
-func (m *PartitionMerge) SetBudget(b *Budget) { m.budget = b }
+// SetMemory makes the merge reserve the batches it deals from m, and
+// spill them when refused.
+func (m *PartitionMerge) SetMemory(mm *memory.Manager) { m.mem = mm }
 
 func (m *PartitionMerge) Types() []columnar.Type { return m.Finals[0].Types() }
 func (m *PartitionMerge) Children() []Operator   { return m.Finals[:1] }
@@ -73,17 +84,38 @@ func (s *PartitionSource) Open(ctx context.Context) error {
 }
 func (s *PartitionSource) Close() error { return nil }
 
-// Next returns the partition's next batch; a batch already returned is
-// dropped, so the partition's memory is freed as its final consumes it.
+// Next returns the partition's next batch: the spilled ones first, then
+// those in memory; a batch already returned is dropped, so the partition's
+// memory is freed as its final consumes it.
 func (s *PartitionSource) Next(ctx context.Context) (*columnar.Batch, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	for s.w < len(s.parts) {
+		if s.w < len(s.files) && s.files[s.w] != nil {
+			if s.r == nil {
+				r, err := s.files[s.w].Open()
+				if err != nil {
+					return nil, err
+				}
+				s.r = r
+			}
+			b, err := s.r.Next(ctx)
+			if err != ioEOF {
+				return b, err
+			}
+			s.r.Close()
+			s.r = nil
+			s.files[s.w].Remove()
+			s.files[s.w] = nil
+		}
 		if s.i < len(s.parts[s.w]) {
 			b := s.parts[s.w][s.i]
 			s.parts[s.w][s.i] = nil
 			s.i++
+			if s.w < len(s.res) {
+				s.res[s.w].Shrink(dealtBytes(b))
+			}
 			return b, nil
 		}
 		s.w, s.i = s.w+1, 0
@@ -91,18 +123,59 @@ func (s *PartitionSource) Next(ctx context.Context) (*columnar.Batch, error) {
 	return nil, ioEOF
 }
 
+// drop removes the partition's spill files and batches.
+func (s *PartitionSource) drop() {
+	if s.r != nil {
+		s.r.Close()
+		s.r = nil
+	}
+	for _, f := range s.files {
+		if f != nil {
+			f.Remove()
+		}
+	}
+	s.files, s.parts = nil, nil
+}
+
+// dealtBytes estimates what a dealt batch holds: its fixed-width payloads
+// and slice headers (byte payloads are shared with the partial).
+func dealtBytes(b *columnar.Batch) int64 {
+	return int64(b.Len) * int64(len(b.Cols)) * 16
+}
+
 func (m *PartitionMerge) Open(ctx context.Context) error {
 	ctx, m.cancel = context.WithCancel(ctx)
 	m.cur = 0
 	np := len(m.Sources)
 	for _, s := range m.Sources {
+		s.drop()
 		s.parts = make([][]*columnar.Batch, len(m.Partials))
+		s.files = make([]*spill.File, len(m.Partials))
+		s.w, s.i = 0, 0
+	}
+	if m.res == nil {
+		for range m.Partials {
+			m.res = append(m.res, m.mem.Reserve("parallel aggregate exchange", memory.Spillable))
+		}
+	}
+	for _, s := range m.Sources {
+		s.res = m.res
 	}
 	seed := maphash.MakeSeed()
 	var first firstError
 	run(len(m.Partials), func(w int) error {
 		d := dealer{keys: m.Keys, parts: np, seed: seed}
 		out := make([][]*columnar.Batch, np)
+		ws := make([]*spill.Writer, np)
+		defer func() {
+			for _, wr := range ws {
+				if wr != nil {
+					wr.Close()
+				}
+			}
+		}()
+		res := m.res[w]
+		res.Free()
 		if err := m.Partials[w].Open(ctx); err != nil {
 			return err
 		}
@@ -114,10 +187,27 @@ func (m *PartitionMerge) Open(ctx context.Context) error {
 			if err != nil {
 				return err
 			}
-			d.deal(b, out)
-			if err := m.budget.Check(); err != nil {
+			added := d.deal(b, out)
+			err = res.Grow(added)
+			var oom *memory.OutOfMemory
+			if errors.Is(err, memory.ErrSpill) || errors.As(err, &oom) && res.Size() == 0 && m.mem.TempDir() != "" {
+				err = m.spillDealt(ctx, w, out, ws)
+			}
+			if err != nil {
 				return err
 			}
+		}
+		for p, wr := range ws {
+			if wr == nil {
+				continue
+			}
+			f, err := wr.Finish()
+			ws[p] = nil
+			if err != nil {
+				return err
+			}
+			res.Spilled(f.Bytes)
+			m.Sources[p].files[w] = f
 		}
 		for p, s := range m.Sources {
 			s.parts[w] = out[p]
@@ -129,6 +219,31 @@ func (m *PartitionMerge) Open(ctx context.Context) error {
 	}
 	run(np, func(p int) error { return m.Finals[p].Open(ctx) }, &first, m.cancel)
 	return first.err
+}
+
+// spillDealt writes the batches worker w holds for each partition to its
+// spill file for that partition, and frees them.
+func (m *PartitionMerge) spillDealt(ctx context.Context, w int, out [][]*columnar.Batch, ws []*spill.Writer) error {
+	for p, bs := range out {
+		if len(bs) == 0 {
+			continue
+		}
+		if ws[p] == nil {
+			wr, err := m.mem.SpillDir().Create(m.Sources[p].Out, m.mem.MaxTemp())
+			if err != nil {
+				return err
+			}
+			ws[p] = wr
+		}
+		for _, b := range bs {
+			if err := ws[p].Write(ctx, b); err != nil {
+				return err
+			}
+		}
+		out[p] = nil
+	}
+	m.res[w].Free()
+	return nil
 }
 
 // run calls fn(0..n-1) in n goroutines and waits for them; the first error
@@ -191,7 +306,10 @@ func (m *PartitionMerge) Close() error {
 			}
 		}
 		for _, s := range m.Sources {
-			s.parts = nil
+			s.drop()
+		}
+		for _, r := range m.res {
+			r.Free()
 		}
 	})
 	return err
@@ -206,8 +324,9 @@ type dealer struct {
 	rows   [][]int32
 }
 
-// deal appends the live rows of b, copied, to out[p] for their partition p.
-func (d *dealer) deal(b *columnar.Batch, out [][]*columnar.Batch) {
+// deal appends the live rows of b, copied, to out[p] for their partition p,
+// and returns the bytes the copies hold (dealtBytes).
+func (d *dealer) deal(b *columnar.Batch, out [][]*columnar.Batch) int64 {
 	live := b.Live()
 	if cap(d.hashes) < b.Len {
 		d.hashes = make([]uint64, max(b.Len, columnar.MaxBatch))
@@ -228,6 +347,7 @@ func (d *dealer) deal(b *columnar.Batch, out [][]*columnar.Batch) {
 		p, _ := bits.Mul64(h[i], uint64(d.parts))
 		d.rows[p] = append(d.rows[p], int32(i))
 	}
+	var added int64
 	for p, rows := range d.rows[:d.parts] {
 		if len(rows) == 0 {
 			continue
@@ -245,7 +365,9 @@ func (d *dealer) deal(b *columnar.Batch, out [][]*columnar.Batch) {
 			nb.Cols[c].Gather(v, rows)
 		}
 		out[p] = append(out[p], nb)
+		added += dealtBytes(nb)
 	}
+	return added
 }
 
 // hashColumn mixes column v into the hashes h of the live rows. Equal SQL

@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/executor/memory"
 )
 
 // mergePlan builds the two-phase plan PartitionMerge makes of
@@ -93,12 +95,48 @@ func TestPartitionMergeGroups(t *testing.T) {
 	}
 	want = append(want, "NULL|s0|2|-3|-2", "5|NULL|2|-3|-3", "NULL|NULL|1|-4|-4")
 	slices.Sort(want)
+	exchangeSpilled := false
+	defer func() {
+		if !exchangeSpilled {
+			t.Error("the exchange never spilled under the limit")
+		}
+	}()
 	runMerges(t, func(t *testing.T, n, workers, parts int) {
 		m := mergePlan(rows, n, workers, parts)
 		got := drain(t, m)
 		slices.Sort(got)
 		if !equalStrings(got, want) {
 			t.Fatalf("got %d rows %v…, want %d rows %v…", len(got), got[:min(3, len(got))], len(want), want[:3])
+		}
+		// Under a limit of a few batches, the partials, the exchange and
+		// the finals spill, and the answer does not change.
+		tmp := t.TempDir()
+		mm := memory.NewManager(30_000, tmp, 0)
+		lm := mergePlan(rows, n, workers, parts)
+		lm.SetMemory(mm)
+		for i := range lm.Partials {
+			lm.Partials[i].(*HashAgg).SetMemory(mm)
+		}
+		for i := range lm.Finals {
+			lm.Finals[i].(*HashAgg).SetMemory(mm)
+		}
+		got = drain(t, lm)
+		slices.Sort(got)
+		if !equalStrings(got, want) {
+			t.Fatalf("under a 30 KB limit: got %d rows %v…, want %d rows %v…", len(got), got[:min(3, len(got))], len(want), want[:3])
+		}
+		var spilled int64
+		for _, r := range mm.Reservations() {
+			spilled += r.SpilledBytes()
+			if r.Name() == "parallel aggregate exchange" && r.SpilledBytes() > 0 {
+				exchangeSpilled = true
+			}
+		}
+		if spilled == 0 || mm.Used() != 0 {
+			t.Fatalf("under a 30 KB limit: spilled %d bytes, %d still reserved after Close", spilled, mm.Used())
+		}
+		if e, _ := os.ReadDir(tmp); len(e) != 0 {
+			t.Fatalf("spill files left: %v", e)
 		}
 		if parts > 1 {
 			// Groups crossing the partitions: every final got some.

@@ -24,7 +24,15 @@ var timestampLayouts = []string{
 // part. The binder's literals and the executor's casts both read with it,
 // so that '2024-01-05 10:00'::DATE means the same in a constant and in a
 // column.
+//
+// 'infinity' and '-infinity' give the infinite timestamps, 'epoch' 0.
 func ParseTimestamp(s string) (us int64, dateOnly bool, ok bool) {
+	if sign, ok := parseSpecial(s); ok {
+		if sign == 0 {
+			return 0, false, true
+		}
+		return InfinityOf(TTimestamp, sign), false, true
+	}
 	for i, l := range timestampLayouts {
 		if t, err := time.Parse(l, s); err == nil {
 			return t.UnixMicro(), i == 0, true
@@ -40,9 +48,5 @@ func ParseDate(s string) (int64, bool) {
 	if !ok {
 		return 0, false
 	}
-	d := us / MicrosPerDay
-	if us%MicrosPerDay < 0 {
-		d--
-	}
-	return d, true
+	return TimestampToDate(us), true
 }

@@ -212,12 +212,18 @@ func TimeToDate(t time.Time) int64 {
 
 // AppendDate formats days since the epoch as YYYY-MM-DD.
 func AppendDate(dst []byte, days int64) []byte {
+	if dst, ok := appendInfinity(dst, TDate, days); ok {
+		return dst
+	}
 	return DateToTime(days).AppendFormat(dst, "2006-01-02")
 }
 
 // AppendTimestamp formats microseconds since the epoch as DuckDB does:
 // "YYYY-MM-DD HH:MM:SS" with fractional seconds only when non-zero.
 func AppendTimestamp(dst []byte, us int64) []byte {
+	if dst, ok := appendInfinity(dst, TTimestamp, us); ok {
+		return dst
+	}
 	t := TimestampToTime(us)
 	dst = t.AppendFormat(dst, "2006-01-02 15:04:05")
 	if frac := t.Nanosecond() / 1000; frac != 0 {

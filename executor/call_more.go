@@ -59,7 +59,7 @@ func newMoreCall(fn string, args []Expr, ret columnar.Type) (Expr, bool) {
 	if !ok {
 		return nil, false
 	}
-	return &callExpr{name: fn, args: args, t: ret, k: rowKernel(m.f, ret, m.strict), strict: m.strict,
+	return &callExpr{name: fn, args: args, t: ret, k: rowKernel(guardInfinity(fn, m.f, args), ret, m.strict), strict: m.strict,
 		vals: make([]*columnar.Vector, len(args)), out: columnar.Vector{Type: ret}}, true
 }
 

@@ -110,13 +110,13 @@ func CastValue(v columnar.Value, to columnar.Type) (columnar.Value, error) {
 			}
 			if to.ID == columnar.Date {
 				// A time part is dropped, as DuckDB does.
-				return columnar.IntValue(to, floorDiv(us, columnar.MicrosPerDay)), nil
+				return columnar.IntValue(to, columnar.TimestampToDate(us)), nil
 			}
 			return columnar.IntValue(to, us), nil
 		case from.ID == columnar.Date && to.ID == columnar.Timestamp:
-			return columnar.IntValue(to, v.I*columnar.MicrosPerDay), nil
+			return columnar.IntValue(to, columnar.DateToTimestamp(v.I)), nil
 		case from.ID == columnar.Timestamp && to.ID == columnar.Date:
-			return columnar.IntValue(to, floorDiv(v.I, columnar.MicrosPerDay)), nil
+			return columnar.IntValue(to, columnar.TimestampToDate(v.I)), nil
 		}
 		return fail()
 	case columnar.Time:
@@ -319,11 +319,17 @@ func (e *castExpr) Eval(b *columnar.Batch) (*columnar.Vector, error) {
 		return out, nil
 	}
 	// Fast path: a TIMESTAMP's time of day (ts::TIME on a column).
+	// An infinite timestamp has no time of day: the per-row path refuses it.
 	if from.ID == columnar.Timestamp && e.to.ID == columnar.Time {
-		src, dst := x.Ints, out.Ints
-		forEach(bb, func(i int) { dst[i] = columnar.TimeOfDay(src[i]) })
-		out.Const = x.Const
-		return out, nil
+		src, dst, inf := x.Ints, out.Ints, false
+		forEach(bb, func(i int) {
+			dst[i] = columnar.TimeOfDay(src[i])
+			inf = inf || columnar.Infinity(from, src[i]) != 0 && !x.IsNull(i)
+		})
+		if !inf {
+			out.Const = x.Const
+			return out, nil
+		}
 	}
 	// Fast path: DECIMAL to floating point (money columns in arithmetic),
 	// the same division CastValue does, without a Value per row.

@@ -9,7 +9,7 @@ func timeOf(v columnar.Value) (us int64, ok bool) {
 	switch {
 	case v.Type.IsString():
 		return columnar.ParseTime(v.S)
-	case v.Type.ID == columnar.Timestamp:
+	case v.Type.ID == columnar.Timestamp && columnar.Infinity(v.Type, v.I) == 0:
 		return columnar.TimeOfDay(v.I), true
 	}
 	return 0, false

@@ -112,6 +112,10 @@ func datePartKernel(part string, t columnar.Type, ret columnar.Type) kernel {
 				return err
 			}
 			v := x.Ints[idx(x, i)]
+			if columnar.Infinity(t, v) != 0 { // an infinite date has no parts (DuckDB: NULL)
+				out.SetNull(i, b.Len)
+				return nil
+			}
 			if ret.Phys() == columnar.PhysFloat {
 				if t.ID == columnar.Date {
 					out.Floats[i] = float64(v * 86400)
@@ -176,7 +180,12 @@ func dateTruncKernel(part string, t columnar.Type, ret columnar.Type) kernel {
 			if !out.Valid.Get(i) {
 				return nil
 			}
-			r, err := DateTrunc(part, t, x.Ints[idx(x, i)])
+			v := x.Ints[idx(x, i)]
+			if s := columnar.Infinity(t, v); s != 0 { // truncated, infinity stays itself
+				out.Ints[i] = columnar.InfinityOf(ret, s)
+				return nil
+			}
+			r, err := DateTrunc(part, t, v)
 			if err != nil {
 				return err
 			}

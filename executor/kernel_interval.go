@@ -136,7 +136,12 @@ func temporalArithKernel(op arithOp, lt, rt, ret columnar.Type) (kernel, error) 
 				if out.Valid != nil && !out.Valid.Get(i) {
 					return nil
 				}
-				r, ok := AddInterval(x.Ints[idx(x, i)]*scale, y.IntervalAt(idx(y, i)), sign)
+				v := x.Ints[idx(x, i)]
+				if s := columnar.Infinity(x.Type, v); s != 0 { // infinity ± any interval
+					out.Ints[i] = columnar.InfinityOf(ret, s)
+					return nil
+				}
+				r, ok := AddInterval(v*scale, y.IntervalAt(idx(y, i)), sign)
 				if !ok {
 					return overflow()
 				}
@@ -152,7 +157,11 @@ func temporalArithKernel(op arithOp, lt, rt, ret columnar.Type) (kernel, error) 
 				if out.Valid != nil && !out.Valid.Get(i) {
 					return nil
 				}
-				r, ok := TimestampDiff(x.Ints[idx(x, i)], y.Ints[idx(y, i)])
+				p, q := x.Ints[idx(x, i)], y.Ints[idx(y, i)]
+				if columnar.Infinity(lt, p) != 0 || columnar.Infinity(rt, q) != 0 {
+					return errorf("cannot subtract infinite timestamps")
+				}
+				r, ok := TimestampDiff(p, q)
 				if !ok {
 					return overflow()
 				}
@@ -169,10 +178,22 @@ func temporalArithKernel(op arithOp, lt, rt, ret columnar.Type) (kernel, error) 
 	case ret.ID == columnar.Timestamp && rt.ID == columnar.Date:
 		scaleR = columnar.MicrosPerDay
 	}
+	dateMinusDate := lt.ID == columnar.Date && rt.ID == columnar.Date
 	return func(args []*columnar.Vector, b *columnar.Batch, out *columnar.Vector) error {
 		x, y := args[0], args[1]
 		forEach(b, func(i int) {
-			out.Ints[i] = x.Ints[idx(x, i)]*scaleL + sign*y.Ints[idx(y, i)]*scaleR
+			l, r := x.Ints[idx(x, i)], y.Ints[idx(y, i)]
+			// An infinite date plus days or a time stays infinite; DATE -
+			// DATE subtracts the payloads, as DuckDB does.
+			if s := columnar.Infinity(lt, l); s != 0 && !dateMinusDate {
+				out.Ints[i] = columnar.InfinityOf(ret, s)
+				return
+			}
+			if s := columnar.Infinity(rt, r); s != 0 && !dateMinusDate {
+				out.Ints[i] = columnar.InfinityOf(ret, int(sign)*s)
+				return
+			}
+			out.Ints[i] = l*scaleL + sign*r*scaleR
 		})
 		return nil
 	}, nil

@@ -50,15 +50,14 @@ func castConst(v columnar.Value, to columnar.Type) (out columnar.Value, done boo
 			return fromInt(r.I, to)
 		}
 	case from.ID == columnar.Date && to.ID == columnar.Timestamp:
-		return columnar.IntValue(to, v.I*columnar.MicrosPerDay), true, nil
+		return columnar.IntValue(to, columnar.DateToTimestamp(v.I)), true, nil
 	case from.ID == columnar.Timestamp && to.ID == columnar.Time:
+		if columnar.Infinity(from, v.I) != 0 {
+			return columnar.Value{}, true, errCast
+		}
 		return columnar.IntValue(to, columnar.TimeOfDay(v.I)), true, nil
 	case from.ID == columnar.Timestamp && to.ID == columnar.Date:
-		d := v.I / columnar.MicrosPerDay
-		if v.I%columnar.MicrosPerDay < 0 {
-			d--
-		}
-		return columnar.IntValue(to, d), true, nil
+		return columnar.IntValue(to, columnar.TimestampToDate(v.I)), true, nil
 	}
 	return v, false, nil
 }

@@ -516,6 +516,17 @@ func parseCell(c colSpec, text string) (cell, error) {
 			return cell{s: unescapeBlob(text)}, nil
 		}
 		return cell{s: text}, nil
+	case "DATE", "TIMESTAMP":
+		// ±infinity: DuckDB's payloads, the extremes of int32 days and of
+		// int64 microseconds (columnar.DateInfinity, TimestampInfinity).
+		if sign := map[string]int64{"infinity": 1, "-infinity": -1}[text]; sign != 0 {
+			if t.name == "TIMESTAMP" {
+				return cell{i: sign * (1<<63 - 1)}, nil
+			}
+			return cell{i: sign * (1<<31 - 1)}, nil
+		}
+	}
+	switch t.name {
 	case "DATE":
 		d, err := time.Parse("2006-01-02", text)
 		if err != nil {

@@ -142,7 +142,7 @@ func (w *fixedWriter) write(v *columnar.Vector, rows []int) error {
 			case w.scale != 0:
 				u = math.Float64bits(float64(x) / w.scale)
 			case w.dateMul != 0:
-				u = uint64(x * w.dateMul)
+				u = uint64(columnar.DateToTimestamp(x)) // ±infinity stays infinite
 			default:
 				u = uint64(x)
 			}

@@ -40,6 +40,9 @@ type Built struct {
 	Memory *memory.Manager
 	scans  map[executor.Operator]*index.ScanStats
 	ctes   []*executor.CTE // materialized WITH entries, shown before Root by Explain
+	// Rules are the optimizer rules that changed the plan (Optimize's
+	// answer), listed by Explain under the operators.
+	Rules []string
 }
 
 // ScanStats returns the counters of the scan operator op, if it is one.

@@ -8,30 +8,43 @@
 // twice or more (or AS MATERIALIZED) is optimized once on its own and read
 // through a CTEScan per reference, from rows computed once (executor.CTE).
 //
-// Rules run in this order (Rules in optimize.go), each switchable off:
+// Rules run in this order (Rules in optimize.go), each in its own file and
+// each switchable off (switches.go: SET <snake_case name> = off):
 //
-//  1. FoldConstants — evaluate constant sub-expressions once, so later rules
-//     see literals (e.g. DATE '2024-01-01' + 1) they can push.
-//  2. PushFilters  — offer each WHERE conjunct of the shape `col op const`,
-//     IN, IS [NOT] NULL or an OR of those to the table; exact ones leave the
-//     Filter, inexact ones stay but let the scan skip row groups/blocks.
-//     Conjuncts above a Join move to the side they read (never onto the
-//     NULL-extended side of an outer join); those reading both sides of an
-//     inner or cross join become its condition, equalities its hash keys.
-//  3. AnswerFromMetadata — COUNT/MIN/MAX with no WHERE come from table
-//     statistics (Parquet footers) when they are exact.
-//  4. SplitDistinct — aggregates that are all DISTINCT over one argument
-//     become a GROUP BY keys+argument (parallel, deduplicating) under a
-//     plain aggregate.
-//  5. MakeTopK     — Limit over Sort becomes a bounded-heap TopK.
-//  6. PushLimits   — a Limit with nothing but projections between it and a
-//     scan lets the scan stop early.
-//  7. PruneColumns — last, so that it sees the final shape: scans read only
-//     the columns some node still uses.
+//  1. FoldConstants (rule_fold.go) — evaluate constant sub-expressions
+//     once, so later rules see literals (e.g. DATE '2024-01-01' + 1) they
+//     can push.
+//  2. PushFilters (pushdown.go, pushdown_join*.go) — offer each WHERE
+//     conjunct of the shape `col op const`, IN, IS [NOT] NULL or an OR of
+//     those to the table; exact ones leave the Filter, inexact ones stay but
+//     let the scan skip row groups/blocks. Conjuncts above a Join move to
+//     the side they read (never onto the NULL-extended side of an outer
+//     join); those reading both sides of an inner or cross join become its
+//     condition, equalities its hash keys.
+//  3. ReorderJoins (reorder.go, join_outer.go) — a chain of three or more
+//     inner/cross joins becomes a left-deep chain in which each next input
+//     joins by an equality where possible; an outer join builds its smaller
+//     side.
+//  4. AnswerFromMetadata (metadata.go) — COUNT/MIN/MAX with no WHERE come
+//     from table statistics (Parquet footers) when they are exact.
+//  5. SplitDistinct (distinct_agg.go) — aggregates that are all DISTINCT
+//     over one argument become a GROUP BY keys+argument (parallel,
+//     deduplicating) under a plain aggregate.
+//  6. MakeTopK (rule_topk.go) — Limit over Sort becomes a bounded-heap TopK.
+//  7. PushLimits (rule_limits.go) — a Limit with nothing but projections
+//     between it and a scan lets the scan stop early.
+//  8. PruneColumns (rule_prune.go) — last, so that it sees the final shape:
+//     scans read only the columns some node still uses.
 //
-// Build then makes the choices that depend on the scan rules switched off
-// by SET (index.ScanRule), for a TopK whose single key is a scan column
-// (topk.go): sorted_limit turns it into a Limit over a scan in key order
+// Optimize reports the rules that changed the plan (Format, a printer of
+// the logical plan, before and after each rule differs), and EXPLAIN lists
+// them under the operators. Rules rebuild nodes through Node.WithChildren,
+// so every node, whatever its type, is visited.
+//
+// Build then makes the physical choices, which depend on the scan rules
+// switched off by SET (index.ScanRule, listed with the rules in
+// switches.go). For a TopK whose single key is a scan column (topk.go):
+// sorted_limit turns it into a Limit over a scan in key order
 // when the table has one (OrderedScanner: a CTable FULL index), else
 // topk_pruning lets the TopK publish its k-th key to the scan, which skips
 // units that cannot beat it.

@@ -60,6 +60,9 @@ func (b *Built) Explain(analyze bool) string {
 		walk([]executor.Operator{c}, "", "")
 	}
 	walk([]executor.Operator{b.Root}, "", "")
+	if len(b.Rules) > 0 {
+		sb.WriteString("rules applied: " + strings.Join(b.Rules, ", "))
+	}
 	return strings.TrimRight(sb.String(), "\n")
 }
 

@@ -1,27 +1,24 @@
 package planner
 
-import (
-	"github.com/b2sql/b2sql/columnar"
-	"github.com/b2sql/b2sql/executor"
-	"github.com/b2sql/b2sql/index"
-)
-
-// Rule rewrites a plan; it may change cost, never results.
+// Rule rewrites a plan; it may change cost, never results. Doc is the
+// one-line description the settings listing shows for its switch.
 type Rule struct {
 	Name  string
 	Apply func(Node) Node
+	Doc   string
 }
 
-// Rules is the ordered rule list (see doc.go for why this order).
+// Rules is the ordered rule list (see doc.go for why this order); each
+// rule is in its own file, named in doc.go.
 var Rules = []Rule{
-	{"FoldConstants", foldConstants},
-	{"PushFilters", pushFilters},
-	{"ReorderJoins", reorderJoins},
-	{"AnswerFromMetadata", answerFromMetadata},
-	{"SplitDistinct", splitDistinct},
-	{"MakeTopK", makeTopK},
-	{"PushLimits", pushLimits},
-	{"PruneColumns", pruneColumns},
+	{"FoldConstants", foldConstants, "evaluate constant sub-expressions once, at plan time"},
+	{"PushFilters", pushFilters, "offer WHERE conjuncts to the scans and move them below joins"},
+	{"ReorderJoins", reorderJoins, "order chains of inner joins so each next input joins by an equality, and let outer joins build the smaller side"},
+	{"AnswerFromMetadata", answerFromMetadata, "answer COUNT/MIN/MAX without WHERE from exact table statistics"},
+	{"SplitDistinct", splitDistinct, "run DISTINCT aggregates as a parallel GROUP BY under a plain aggregate"},
+	{"MakeTopK", makeTopK, "turn ORDER BY … LIMIT into a bounded-heap top-k"},
+	{"PushLimits", pushLimits, "let a scan stop early under a LIMIT"},
+	{"PruneColumns", pruneColumns, "read only the columns some node still uses"},
 }
 
 // Options select rules. Disabled names rules not to run; AllOff disables
@@ -32,18 +29,24 @@ type Options struct {
 }
 
 // Optimize applies the enabled rules in order and returns the names of the
-// rules that ran.
+// rules that changed the plan (its Format before and after differ; past
+// Format's first 2,000 nodes a change goes unreported), which
+// EXPLAIN lists so that a user knows which switches matter for a query.
 func Optimize(n Node, opts Options) (Node, []string) {
 	n = resolveCTEs(n, opts) // cte.go: WITH entries inlined or computed once
-	var ran []string
+	var changed []string
+	before := Format(n)
 	for _, r := range Rules {
 		if opts.AllOff || opts.Disabled[r.Name] {
 			continue
 		}
 		n = r.Apply(n)
-		ran = append(ran, r.Name)
+		if after := Format(n); after != before {
+			changed = append(changed, r.Name)
+			before = after
+		}
 	}
-	return n, ran
+	return n, changed
 }
 
 // mapChildren rebuilds n with f applied to each child; a leaf is
@@ -58,117 +61,4 @@ func mapChildren(n Node, f func(Node) Node) Node {
 		out[i] = f(k)
 	}
 	return n.WithChildren(out)
-}
-
-// foldConstants evaluates every sub-expression whose inputs are all
-// constants once, at plan time. Errors (e.g. 1/0 overflow) are left for run
-// time so they surface only if the expression is actually evaluated.
-func foldConstants(n Node) Node {
-	n = mapChildren(n, foldConstants)
-	switch n := n.(type) {
-	case *Filter:
-		n.Cond = FoldExpr(n.Cond)
-	case *Project:
-		for i, e := range n.Exprs {
-			n.Exprs[i] = FoldExpr(e)
-		}
-	}
-	return n
-}
-
-// FoldExpr returns e with constant sub-expressions evaluated.
-func FoldExpr(e Expr) Expr {
-	switch x := e.(type) {
-	case *Call:
-		c := *x
-		c.Args = make([]Expr, len(x.Args))
-		allConst := true
-		for i, a := range x.Args {
-			c.Args[i] = FoldExpr(a)
-			if _, ok := c.Args[i].(*Const); !ok {
-				allConst = false
-			}
-		}
-		if allConst && !Volatile(c.Fn) {
-			if v, ok := evalConst(&c); ok {
-				return &Const{Val: v}
-			}
-		}
-		return &c
-	case *Cast:
-		c := *x
-		c.Arg = FoldExpr(x.Arg)
-		if k, ok := c.Arg.(*Const); ok {
-			if v, err := executor.CastValue(k.Val, c.To); err == nil {
-				return &Const{Val: v}
-			}
-		}
-		return &c
-	case *Case:
-		c := *x
-		c.Whens = make([]When, len(x.Whens))
-		for i, w := range x.Whens {
-			c.Whens[i] = When{Cond: FoldExpr(w.Cond), Then: FoldExpr(w.Then)}
-		}
-		if x.Else != nil {
-			c.Else = FoldExpr(x.Else)
-		}
-		return &c
-	}
-	return e
-}
-
-func evalConst(e Expr) (columnar.Value, bool) {
-	x, err := CompileExpr(e, nil)
-	if err != nil {
-		return columnar.Value{}, false
-	}
-	v, err := x.Eval(&columnar.Batch{Len: 1})
-	if err != nil {
-		return columnar.Value{}, false
-	}
-	out := v.Value(0)
-	out.Type = e.Type()
-	return out, true
-}
-
-// makeTopK turns Limit over Sort into a bounded-heap TopK.
-func makeTopK(n Node) Node {
-	n = mapChildren(n, makeTopK)
-	if l, ok := n.(*Limit); ok && l.Count >= 0 {
-		if s, ok := l.Input.(*Sort); ok {
-			return &TopK{Input: s.Input, Keys: s.Keys, Count: l.Count, Offset: l.Offset}
-		}
-	}
-	return n
-}
-
-// pushLimits lets a scan stop early when a Limit sits above it with only
-// order-preserving, row-count-preserving nodes (Project) between.
-func pushLimits(n Node) Node {
-	n = mapChildren(n, pushLimits)
-	l, ok := n.(*Limit)
-	if !ok || l.Count < 0 {
-		return n
-	}
-	in := l.Input
-	for {
-		p, ok := in.(*Project)
-		if !ok {
-			break
-		}
-		in = p.Input
-	}
-	if s, ok := in.(*Scan); ok {
-		// Only predicates the scan applies exactly may sit below a limit:
-		// an inexact one leaves a Filter above the scan, which ends the walk.
-		exact := true
-		for _, sup := range s.Support {
-			exact = exact && sup == index.Exact
-		}
-		if exact {
-			s.Limit = l.Count + l.Offset
-		}
-	}
-	return n
 }

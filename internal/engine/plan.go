@@ -45,8 +45,12 @@ func (s *Session) plan(q *sql.Query, analyze bool, threads int, cat planner.View
 // threads (0: the session's).
 func (s *Session) build(root planner.Node, analyze bool, threads int) (*planner.Built, error) {
 	opt, bopts := s.buildOptions(analyze, threads)
-	root, _ = planner.Optimize(root, opt)
-	return planner.Build(root, bopts)
+	root, changed := planner.Optimize(root, opt)
+	built, err := planner.Build(root, bopts)
+	if err == nil {
+		built.Rules = changed
+	}
+	return built, err
 }
 
 // ensure the catalog satisfies what the binder needs.

@@ -121,7 +121,7 @@ func (e *Engine) ClampThreads(n int) int {
 // buildOptions are the session's settings as the planner takes them.
 func (s *Session) buildOptions(analyze bool, threads int) (planner.Options, planner.BuildOptions) {
 	st := s.Settings()
-	disabled, scanOff := rulesOff(st.RulesOff)
+	disabled, scanOff := planner.SwitchesOff(st.RulesOff)
 	if threads == 0 {
 		threads = s.threads()
 	}

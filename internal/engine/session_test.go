@@ -5,6 +5,7 @@ import (
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/internal/catalog"
+	"github.com/b2sql/b2sql/planner"
 )
 
 // SET and RESET change the session they run on, and only it.
@@ -12,7 +13,7 @@ func TestSessionSettings(t *testing.T) {
 	e := New(catalog.New(catalog.Options{}))
 	a := e.NewSession(Settings{Threads: 1, Pruning: true})
 	b := a.Clone()
-	names := ruleNames()
+	names := planner.SwitchNames()
 	r0, r1 := names[0], names[1]
 	str, num := columnar.StringValue, func(n int64) columnar.Value { return columnar.IntValue(columnar.TInt64, n) }
 	steps := []struct {

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/planner"
 )
 
 // Setting is one entry of the settings registry: everything SET, RESET,
@@ -65,8 +66,8 @@ func lookup(name string) (*Setting, bool) {
 	if ok {
 		return s, true
 	}
-	if canon, ok := canonicalRule(name); ok {
-		return ruleSetting(canon), true
+	if sw, ok := planner.LookupSwitch(name); ok {
+		return ruleSetting(sw), true
 	}
 	return nil, false
 }
@@ -77,8 +78,8 @@ func (s *Session) SettingsList() []SettingRow {
 	all := slices.Clone(registry.all)
 	registry.RUnlock()
 	sort.Slice(all, func(i, j int) bool { return all[i].Name < all[j].Name })
-	for _, r := range ruleNames() {
-		all = append(all, ruleSetting(r))
+	for _, sw := range planner.Switches() {
+		all = append(all, ruleSetting(sw))
 	}
 	st := s.Settings()
 	rows := make([]SettingRow, len(all))
@@ -133,7 +134,7 @@ func unknownSetting(name string) error {
 	}
 	registry.RUnlock()
 	sort.Strings(names)
-	return fmt.Errorf("unknown setting %q (settings: %s, or a rule name: %s)", name, strings.Join(names, ", "), strings.Join(ruleNames(), ", "))
+	return fmt.Errorf("unknown setting %q (settings: %s, or a rule name: %s)", name, strings.Join(names, ", "), strings.Join(planner.SwitchNames(), ", "))
 }
 
 func cloneSet(m map[string]bool) map[string]bool {

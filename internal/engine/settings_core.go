@@ -9,6 +9,7 @@ import (
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/internal/dml"
+	"github.com/b2sql/b2sql/planner"
 )
 
 // The settings of the planner: parallelism and the optimizer's switches.
@@ -58,11 +59,11 @@ func init() {
 					if r = strings.TrimSpace(r); r == "" {
 						continue
 					}
-					canon, ok := canonicalRule(r)
+					sw, ok := planner.LookupSwitch(r)
 					if !ok {
-						return fmt.Errorf("unknown rule %q (rules: %s)", r, strings.Join(ruleNames(), ", "))
+						return fmt.Errorf("unknown rule %q (rules: %s)", r, strings.Join(planner.SwitchNames(), ", "))
 					}
-					off[canon] = true
+					off[sw.Name] = true
 				}
 			}
 			st.RulesOff = off
@@ -81,10 +82,11 @@ func init() {
 
 // ruleSetting is the switch of one optimizer or scan rule (canonical
 // snake_case name): SET rule = off switches it off, RESET back on.
-func ruleSetting(canon string) *Setting {
+func ruleSetting(sw planner.Switch) *Setting {
+	canon := sw.Name
 	return &Setting{
 		Name: canon, Type: "BOOLEAN",
-		Description: "Switch of the " + canon + " rule",
+		Description: sw.Description + " (off never changes a result)",
 		Apply: func(_ *Engine, st *Settings, v columnar.Value, reset bool) error {
 			on, err := onOff(v, reset)
 			if err != nil {

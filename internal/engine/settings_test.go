@@ -8,6 +8,7 @@ import (
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/executor/memory"
 	"github.com/b2sql/b2sql/internal/catalog"
+	"github.com/b2sql/b2sql/planner"
 )
 
 // The memory settings: values as DuckDB reads and shows them (DuckDB 1.5.6:
@@ -104,7 +105,7 @@ func TestSettingsList(t *testing.T) {
 		}
 		seen[r.Name] = true
 	}
-	for _, n := range append([]string{"threads", "pruning", "disabled_rules", "memory_limit", "temp_directory", "max_temp_directory_size"}, ruleNames()...) {
+	for _, n := range append([]string{"threads", "pruning", "disabled_rules", "memory_limit", "temp_directory", "max_temp_directory_size"}, planner.SwitchNames()...) {
 		if !seen[n] {
 			t.Errorf("setting %q missing from the listing", n)
 		}

@@ -27,25 +27,32 @@ const (
 	Timestamp // microseconds since 1970-01-01 00:00:00 UTC
 	Interval  // months, days, microseconds (interval.go), held as byte strings
 	Time      // time of day: microseconds since midnight, 0 ..= 24:00:00 (see timeofday.go)
+	List      // a variable-length list of one element type (nested.go)
+	Struct    // named fields, each of its own type (nested.go)
+	Map       // a list of key/value entries (nested.go)
 )
 
 // Phys is the physical representation of a vector's payload.
 type Phys uint8
 
 const (
-	PhysNone  Phys = iota // Null: no payload
-	PhysBool              // []bool
-	PhysInt               // []int64: signed ints, uint8..uint32, decimal, date, timestamp, time
-	PhysUint              // []uint64: uint64
-	PhysFloat             // []float64: float32 (widened exactly), float64
-	PhysBytes             // [][]byte: varchar, blob, interval (its byte form, interval.go)
+	PhysNone   Phys = iota // Null: no payload
+	PhysBool               // []bool
+	PhysInt                // []int64: signed ints, uint8..uint32, decimal, date, timestamp, time
+	PhysUint               // []uint64: uint64
+	PhysFloat              // []float64: float32 (widened exactly), float64
+	PhysBytes              // [][]byte: varchar, blob, interval (its byte form, interval.go)
+	PhysNested             // Starts/Ends and Kids: list, struct, map (nested.go)
 )
 
-// Type is a SQL type. Precision and Scale matter only for Decimal.
+// Type is a SQL type. Precision and Scale matter only for Decimal; Nest
+// only for List, Struct and Map (interned: equal nested types share one
+// Nest, so Types compare with ==).
 type Type struct {
 	ID        TypeID
 	Precision uint8
 	Scale     uint8
+	Nest      *Nest
 }
 
 // Common types, for brevity at call sites.
@@ -86,6 +93,8 @@ func (t Type) Phys() Phys {
 		return PhysFloat
 	case Varchar, Blob, Interval:
 		return PhysBytes
+	case List, Struct, Map:
+		return PhysNested
 	default:
 		return PhysInt
 	}
@@ -154,6 +163,9 @@ var typeNames = [...]string{
 func (t Type) String() string {
 	if t.ID == Decimal {
 		return fmt.Sprintf("DECIMAL(%d,%d)", t.Precision, t.Scale)
+	}
+	if t.Nest != nil {
+		return t.Nest.name
 	}
 	if int(t.ID) < len(typeNames) {
 		return typeNames[t.ID]

@@ -19,6 +19,9 @@ type Value struct {
 	I    int64
 	F    float64
 	S    string
+	// Elems holds a nested value: a LIST's elements, a STRUCT's fields in
+	// order, a MAP's entries (STRUCT(key, value) values), see nested.go.
+	Elems []Value
 }
 
 // NullValue returns a NULL of type t.
@@ -73,6 +76,8 @@ func Compare(a, b Value) int {
 		return CompareFloat(a.F, b.F)
 	case PhysUint:
 		return cmp.Compare(uint64(a.I), uint64(b.I))
+	case PhysNested:
+		return compareNested(a, b)
 	case PhysBytes:
 		if a.Type.ID == Interval {
 			return CompareIntervals(a.Interval(), b.Interval())
@@ -143,6 +148,8 @@ func (v Value) AppendText(dst []byte) []byte {
 		return AppendTime(dst, v.I)
 	case Null:
 		return append(dst, "NULL"...)
+	case List, Struct, Map:
+		return appendNestedText(dst, v)
 	}
 	return strconv.AppendInt(dst, v.I, 10)
 }

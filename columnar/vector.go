@@ -22,6 +22,13 @@ type Vector struct {
 	Bytes  [][]byte
 	Dict   any
 	Codes  []int32
+	// Nested vectors (nested.go, nested_vector.go): a LIST or MAP row i is
+	// the child rows [Starts[i], Ends[i]) of Kids[0], which holds KidLen
+	// rows; a STRUCT has one child per field in Kids, row i of each being
+	// row i's field.
+	Starts, Ends []int32
+	Kids         []*Vector
+	KidLen       int
 }
 
 // dictionary is what columnar needs of a Dict (package dict) to decode a
@@ -56,6 +63,8 @@ func (v *Vector) Grow(n int) {
 		v.Floats = growSlice(v.Floats, n)
 	case PhysBytes:
 		v.Bytes = growSlice(v.Bytes, n)
+	case PhysNested:
+		v.growNested(n)
 	}
 }
 
@@ -66,6 +75,9 @@ func (v *Vector) Reset(n int) {
 	v.Const = false
 	v.Dict = nil
 	v.Grow(n)
+	if v.Kids != nil {
+		v.resetNested(n)
+	}
 }
 
 func growSlice[T any](s []T, n int) []T {
@@ -124,6 +136,8 @@ func (v *Vector) Value(i int) Value {
 		if v.Type.ID == Interval {
 			out.I = out.Interval().FoldedMicros()
 		}
+	case PhysNested:
+		out.Elems = v.nestedValue(i)
 	}
 	return out
 }
@@ -132,6 +146,7 @@ func (v *Vector) Value(i int) Value {
 func (v *Vector) SetValue(i, n int, x Value) {
 	if x.Null {
 		v.SetNull(i, n)
+		v.emptyRow(i, n)
 		return
 	}
 	if v.Valid != nil {
@@ -151,6 +166,8 @@ func (v *Vector) SetValue(i, n int, x Value) {
 			x = IntervalValue(x.Interval()) // built with IntValue: microseconds
 		}
 		v.Bytes[i] = []byte(x.S)
+	case PhysNested:
+		v.setNested(i, n, x)
 	}
 }
 
@@ -169,6 +186,10 @@ func ConstVector(x Value) *Vector {
 // Flatten turns a Const vector into a plain one of n rows, in place.
 func (v *Vector) Flatten(n int) {
 	if !v.Const {
+		return
+	}
+	if v.Type.Phys() == PhysNested {
+		v.flattenNested(n)
 		return
 	}
 	v.Const = false
@@ -207,6 +228,7 @@ func (v *Vector) CopyRow(dst int, from *Vector, src, n int) {
 	}
 	if from.IsNull(src) {
 		v.SetNull(dst, n)
+		v.emptyRow(dst, n)
 		return
 	}
 	if v.Valid != nil {
@@ -223,6 +245,8 @@ func (v *Vector) CopyRow(dst int, from *Vector, src, n int) {
 		v.Floats[dst] = from.Floats[src]
 	case PhysBytes:
 		v.Bytes[dst] = from.bytesAt(src)
+	case PhysNested:
+		v.copyNested(dst, from, src, n)
 	}
 }
 
@@ -233,6 +257,10 @@ func (v *Vector) CopyRow(dst int, from *Vector, src, n int) {
 func (v *Vector) Gather(from *Vector, rows []int32) {
 	n := len(rows)
 	v.Reset(n)
+	if v.Type.Phys() == PhysNested {
+		v.gatherNested(from, rows)
+		return
+	}
 	switch v.Type.Phys() {
 	case PhysBool:
 		gather(v.Bools[:n], from.Bools, rows)

@@ -1,0 +1,98 @@
+package columnar
+
+import (
+	"strings"
+	"sync"
+)
+
+// Nest describes a nested type: a LIST's element type, a STRUCT's fields,
+// a MAP's key and value types. Nests are interned (one per distinct type,
+// built by ListOf, StructOf and MapOf), so that Type values compare with
+// == as flat ones do; never build one by hand.
+//
+// A MAP is laid out as a LIST of STRUCT(key K, value V) entries, as in
+// DuckDB and Arrow: its Elem is that entry type, its Fields the entry's
+// two fields.
+type Nest struct {
+	Elem   Type    // List, Map: the element (for Map, the entry struct)
+	Fields []Field // Struct: the fields; Map: key and value
+	name   string  // the SQL spelling, as DuckDB prints it
+}
+
+var nests sync.Map // name → *Nest
+
+func intern(n *Nest) *Nest {
+	got, _ := nests.LoadOrStore(n.name, n)
+	return got.(*Nest)
+}
+
+// ListOf returns the type elem[] (LIST).
+func ListOf(elem Type) Type {
+	return Type{ID: List, Nest: intern(&Nest{Elem: elem, name: elem.String() + "[]"})}
+}
+
+// StructOf returns STRUCT(name type, …). Fields are nullable whatever
+// their Nullable flag says (it is not part of the type).
+func StructOf(fields ...Field) Type {
+	var b strings.Builder
+	b.WriteString("STRUCT(")
+	fs := make([]Field, len(fields))
+	for i, f := range fields {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(QuoteIdent(f.Name))
+		b.WriteByte(' ')
+		b.WriteString(f.Type.String())
+		fs[i] = Field{Name: f.Name, Type: f.Type, Nullable: true}
+	}
+	b.WriteByte(')')
+	return Type{ID: Struct, Nest: intern(&Nest{Fields: fs, name: b.String()})}
+}
+
+// MapOf returns MAP(key, value).
+func MapOf(key, value Type) Type {
+	entry := StructOf(Field{Name: "key", Type: key}, Field{Name: "value", Type: value})
+	name := "MAP(" + key.String() + ", " + value.String() + ")"
+	return Type{ID: Map, Nest: intern(&Nest{Elem: entry, Fields: entry.Nest.Fields, name: name})}
+}
+
+// IsNested reports whether t is a LIST, STRUCT or MAP.
+func (t Type) IsNested() bool { return t.Nest != nil }
+
+// Elem returns the element type of a LIST (a MAP's entry struct).
+func (t Type) Elem() Type { return t.Nest.Elem }
+
+// Fields returns the fields of a STRUCT (a MAP's key and value).
+func (t Type) Fields() []Field { return t.Nest.Fields }
+
+// QuoteIdent spells a field name as DuckDB does in a type: bare when it is
+// a plain identifier and no keyword, double-quoted otherwise.
+func QuoteIdent(name string) string {
+	plain := name != ""
+	for i, r := range name {
+		if !(r == '_' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || i > 0 && '0' <= r && r <= '9') {
+			plain = false
+			break
+		}
+	}
+	if plain && !reservedWords[strings.ToLower(name)] {
+		return name
+	}
+	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
+}
+
+// reservedWords are DuckDB's reserved keywords, which it quotes as field
+// names.
+var reservedWords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`all analyse analyze and any array as asc asymmetric both case cast
+		check collate column constraint create default deferrable desc describe distinct do else
+		end except false fetch for foreign from grant group having in initially intersect into
+		lateral leading limit not null offset on only or order pivot pivot_longer pivot_wider
+		placing primary qualify references returning select show some summarize symmetric table
+		then to trailing true union unique unpivot using variadic when where window with`) {
+		reservedWords[w] = true
+	}
+}

@@ -45,6 +45,10 @@ func TestNestedText(t *testing.T) {
 		{Value{Type: mt, Elems: []Value{entry("k", IntValue(TInt32, 1)), entry("z", NullValue(TInt32))}}, "{k=1, z=NULL}"},
 		{listOf(ListOf(TInt32), listOf(TInt32)), "[[]]"},
 		{listOf(TFloat64, FloatValue(TFloat64, 1.5), FloatValue(TFloat64, 1e20)), "[1.5, 1e+20]"},
+		{listOf(TTimestamp, IntValue(TTimestamp, 1577872800*MicrosPerSecond), NullValue(TTimestamp)), "['2020-01-01 10:00:00', NULL]"},
+		{listOf(TTime, IntValue(TTime, 36000*MicrosPerSecond)), "['10:00:00']"},
+		{listOf(TDate, IntValue(TDate, 18262)), "[2020-01-01]"},
+		{listOf(TBlob, Value{Type: TBlob, S: "a b"}, Value{Type: TBlob, S: " x"}), "[a b, ' x']"},
 	} {
 		if got := tc.v.String(); got != tc.want {
 			t.Errorf("got %s, want %s", got, tc.want)

@@ -49,15 +49,21 @@ func appendNestedElem(dst []byte, e Value) []byte {
 	switch {
 	case e.Null:
 		return append(dst, "NULL"...)
-	case e.Type.ID == Varchar && quoteNestedString(e.S):
-		return appendQuoted(dst, e.S)
+	case e.Type.IsNested():
+		return e.AppendText(dst)
 	}
-	return e.AppendText(dst)
+	start := len(dst)
+	dst = e.AppendText(dst)
+	if text := string(dst[start:]); quoteNestedString(text) {
+		return appendQuoted(dst[:start], text)
+	}
+	return dst
 }
 
-// quoteNestedString reports whether DuckDB quotes a string inside a nested
-// value's text: when it is empty, spells NULL, has space at either end, or
-// holds a character of the nested syntax.
+// quoteNestedString reports whether DuckDB quotes the text of a value
+// (of any flat type) inside a nested value's text: when it is empty,
+// spells NULL, has space at either end, or holds a character of the nested
+// syntax (so timestamps are quoted, for their colons).
 func quoteNestedString(s string) bool {
 	if s == "" || strings.EqualFold(s, "null") || isSpace(s[0]) || isSpace(s[len(s)-1]) {
 		return true

@@ -66,8 +66,9 @@ func (v *Vector) emptyRow(i, n int) {
 	v.Starts[i], v.Ends[i] = int32(v.KidLen), int32(v.KidLen)
 }
 
-// extendValid makes a validity bitmap cover n rows, new rows valid.
-func (v *Vector) extendValid(n int) {
+// ExtendValid makes a validity bitmap (if any) cover n rows, the rows it
+// adds valid: for writers that append to a nested vector's child.
+func (v *Vector) ExtendValid(n int) {
 	if v.Valid != nil && len(v.Valid)*64 < n {
 		grown := NewBitmap(max(n, 2*len(v.Valid)*64))
 		copy(grown, v.Valid)
@@ -79,7 +80,7 @@ func (v *Vector) extendValid(n int) {
 func (v *Vector) kidSlot() int {
 	k, i := v.Kids[0], v.KidLen
 	k.Grow(i + 1)
-	k.extendValid(i + 1)
+	k.ExtendValid(i + 1)
 	v.KidLen++
 	return i
 }
@@ -105,7 +106,7 @@ func (v *Vector) nestedValue(i int) []Value {
 func (v *Vector) setNested(i, n int, x Value) {
 	if v.Type.ID == Struct {
 		for f, k := range v.Kids {
-			k.extendValid(n)
+			k.ExtendValid(n)
 			if f < len(x.Elems) {
 				k.SetValue(i, n, x.Elems[f])
 			} else {
@@ -126,7 +127,7 @@ func (v *Vector) setNested(i, n int, x Value) {
 func (v *Vector) copyNested(dst int, from *Vector, src, n int) {
 	if v.Type.ID == Struct {
 		for f, k := range v.Kids {
-			k.extendValid(n)
+			k.ExtendValid(n)
 			k.CopyRow(dst, from.Kids[f], src, n)
 		}
 		return

@@ -36,6 +36,10 @@ type decoder struct {
 	dictOK bool
 	coded  bool
 	cr     codeReader
+	// nr reads a nested column (c.nested != nil) instead of rdr or cr,
+	// of row group rg (set by the caller before open).
+	nr nestedReader
+	rg int
 }
 
 // want records what the scan spec allows for output column i.
@@ -51,6 +55,9 @@ func (d *decoder) want(spec index.ScanSpec, i int) {
 // DELTA_BINARY_PACKED pages by codeReader's delta decoder (delta.go),
 // anything else through arrow-go's typed reader.
 func (d *decoder) open(pf *pqFile, rgr *file.RowGroupReader, cc *metadata.ColumnChunkMetaData, leaf int) (coded bool, err error) {
+	if d.c.nested != nil {
+		return false, d.nr.open(pf, d.rg, d.c)
+	}
 	if d.useCodeReader(cc) {
 		pages, err := openPages(pf, rgr, leaf)
 		if err != nil {
@@ -88,6 +95,7 @@ var deltaDecoder = true
 
 // close ends the current chunk (safe when none is open).
 func (d *decoder) close() {
+	d.nr.close()
 	if d.rdr != nil {
 		d.rdr.Close()
 		d.rdr = nil
@@ -108,6 +116,10 @@ const julianUnixEpoch = 2_440_588
 // returns the number of rows decoded, which is less than n only at the end
 // of the chunk.
 func (d *decoder) read(v *columnar.Vector, n int, validBuf columnar.Bitmap, arena []byte) (rows int, _ columnar.Bitmap, _ []byte, err error) {
+	if d.c.nested != nil {
+		rows, err = d.nr.read(v, n)
+		return rows, validBuf, arena, err
+	}
 	if d.coded {
 		if fixedWidth(d.c) > 0 {
 			rows, validBuf, err = d.cr.readFixed(v, n, validBuf, nil)

@@ -67,6 +67,8 @@ func (fc *fcol) moveTo(r int64) error {
 	seek := fc.pi.first != nil && fc.pi.pageOf(r) != fc.pi.pageOf(fc.pos)
 	var err error
 	switch {
+	case fc.dec.c.nested != nil:
+		err = fc.dec.nr.skip(fc.dec.c.field.Type, r-fc.pos)
 	case fc.dec.coded && seek:
 		err = fc.dec.cr.seek(r)
 	case fc.dec.coded:
@@ -154,6 +156,14 @@ func (w *worker) filteredUnit(tk *task, u *unit, pf *pqFile, preds []index.Pred,
 	}()
 	rgr := pf.rdr.RowGroup(u.rg)
 	for _, fc := range cols {
+		if fc.dec.c.nested != nil {
+			fc.dec.rg = u.rg
+			if _, err := fc.dec.open(pf, rgr, nil, -1); err != nil {
+				return fc.tcol, asCorrupt(err)
+			}
+			fc.pos, fc.rows, fc.pi = 0, u.rows, noPageIndex
+			continue
+		}
 		cc, err := rgr.MetaData().ColumnChunk(fc.dec.c.leaf)
 		if err != nil {
 			return fc.tcol, asCorrupt(err)
@@ -410,6 +420,11 @@ func (w *worker) putRunRows(ob *outBatch, fc *fcol, part []int, shift, at int) e
 				d[k] = arena[st:len(arena):len(arena)]
 			}
 			ob.arenas[o] = arena
+		case columnar.PhysNested:
+			for k, r := range part {
+				dst.CopyRow(off+k, src, r-shift, int(batchRows))
+			}
+			continue // CopyRow carried the NULLs
 		default:
 			return fmt.Errorf("internal: cannot copy %s rows", dst.Type)
 		}

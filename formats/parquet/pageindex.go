@@ -56,6 +56,9 @@ var noPageIndex = &pageIndex{}
 // A missing or malformed page index yields an empty one: it only costs
 // pruning, never correctness, so it is not an error.
 func (t *Table) pageIndexOf(ui int, c *column) *pageIndex {
+	if c.nested != nil {
+		return noPageIndex
+	}
 	key := [2]int{ui, c.leaf}
 	t.pidx.mu.Lock()
 	pi, ok := t.pidx.m[key]

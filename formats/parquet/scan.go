@@ -287,6 +287,14 @@ func (w *worker) unit(tk *task, out chan<- item) (err error) {
 		var bytes int64
 		for i := range w.decs {
 			col = i
+			if nc := s.cols[i].nested; nc != nil {
+				bytes += nc.bytes(rgr.MetaData())
+				w.decs[i].rg = u.rg
+				if _, err := w.decs[i].open(pf, rgr, nil, -1); err != nil {
+					return where(i, asCorrupt(err))
+				}
+				continue
+			}
 			cc, err := rgr.MetaData().ColumnChunk(s.cols[i].leaf)
 			if err != nil {
 				return where(i, asCorrupt(err))

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/apache/arrow-go/v18/parquet/schema"
 
 	"github.com/b2sql/b2sql/columnar"
@@ -41,19 +42,36 @@ type column struct {
 	mul, div int64
 	scale    int   // decimal scale, for kDecBytesF
 	maxDef   int16 // 0 for REQUIRED columns, 1 for OPTIONAL ones
+	// nested is set for a LIST, MAP or STRUCT column (leaf is then -1):
+	// it is read through arrow-go's level decoding (nested_read.go).
+	nested *nestedCol
 }
 
 // mapSchema converts the Parquet schema into exposed columns, leaving out
-// nested and repeated leaves and FLOAT16 ones (returned as skipped, by
-// dotted path). A schema that leaves nothing to expose is an error saying
+// FLOAT16 leaves and, unless withNested, nested and repeated ones
+// (returned as skipped, by dotted path); withNested makes each nested
+// top-level field one LIST, MAP or STRUCT column. A schema that leaves nothing to expose is an error saying
 // why: a table of no columns would only puzzle the binder.
-func mapSchema(sc *schema.Schema) (cols []column, skipped []string, err error) {
+func mapSchema(sc *schema.Schema, withNested bool) (cols []column, skipped []string, err error) {
 	var why []string // per top-level column left out: name and type
 	seen := map[schema.Node]bool{}
+	nested := map[schema.Node]bool{} // roots read as nested columns
+	manifest, _ := pqarrow.NewSchemaManifest(sc, nil, &pqarrow.ArrowReadProperties{})
 	for i := 0; i < sc.NumColumns(); i++ {
 		leaf := sc.Column(i)
 		root := sc.ColumnRoot(i)
-		if root != leaf.SchemaNode() || leaf.MaxRepetitionLevel() > 0 || leaf.MaxDefinitionLevel() > 1 || isFloat16(leaf) {
+		if nested[root] {
+			continue
+		}
+		flat := root == leaf.SchemaNode() && leaf.MaxRepetitionLevel() == 0 && leaf.MaxDefinitionLevel() <= 1
+		if !flat && !seen[root] && withNested {
+			if c, err := nestedColumn(sc, manifest, sc.Root().FieldIndexByField(root)); err == nil {
+				nested[root] = true
+				cols = append(cols, c)
+				continue
+			}
+		}
+		if !flat || isFloat16(leaf) {
 			skipped = append(skipped, leaf.Path())
 			if !seen[root] {
 				seen[root] = true

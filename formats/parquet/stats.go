@@ -23,6 +23,9 @@ type colStats struct {
 // Parquet min/max exclude NaN and carry no NaN count, so float columns are
 // marked as possibly holding NaN; verdictOf compensates (see floatVerdict).
 func chunkStats(rgm *metadata.RowGroupMetaData, c *column) (colStats, error) {
+	if c.nested != nil {
+		return colStats{}, nil // no predicate reaches a nested column
+	}
 	cc, err := rgm.ColumnChunk(c.leaf)
 	if err != nil {
 		return colStats{}, err
@@ -179,7 +182,7 @@ func (t *Table) SupportsFilter(p index.Pred) index.Support {
 		}
 		return index.Exact
 	}
-	if p.Col < 0 || p.Col >= len(t.cols) || !predFits(p, t.cols[p.Col].field.Type) {
+	if p.Col < 0 || p.Col >= len(t.cols) || t.cols[p.Col].nested != nil || !predFits(p, t.cols[p.Col].field.Type) {
 		return index.Unsupported
 	}
 	return index.Exact

@@ -49,6 +49,8 @@ type pqFile struct {
 	// compressed V2 pages (legacy.go).
 	src      io.ReaderAt
 	legacyV2 bool
+	// arrow reads the file's nested columns (nested_read.go).
+	arrow arrowFile
 }
 
 // unit is one row group: the scan's unit of work, pruning and parallelism.
@@ -66,7 +68,15 @@ type unit struct {
 // the same columns (names and types, in order); otherwise the error names
 // the first file that differs and wraps ErrSchemaMismatch. Files stay open
 // until Close.
-func Open(pattern string) (_ *Table, err error) {
+func Open(pattern string) (_ *Table, err error) { return open(pattern, false) }
+
+// OpenNested is Open with the nested columns (LIST, MAP, STRUCT, repeated
+// fields) in the table's Schema, in file order, instead of Skipped. The
+// engine opens tables with Open until every operator carries nested
+// values (ORDER BY, GROUP BY, DISTINCT and join payloads do not yet).
+func OpenNested(pattern string) (*Table, error) { return open(pattern, true) }
+
+func open(pattern string, withNested bool) (_ *Table, err error) {
 	paths, err := expand(pattern)
 	if err != nil {
 		return nil, err
@@ -78,7 +88,7 @@ func Open(pattern string) (_ *Table, err error) {
 		}
 	}()
 	for _, p := range paths {
-		f, cols, skipped, err := openFile(p)
+		f, cols, skipped, err := openFile(p, withNested)
 		if err != nil {
 			return nil, err
 		}
@@ -119,7 +129,7 @@ func (t *Table) addFile(f *pqFile, cols []column, skipped []string) error {
 // openBytes opens an in-memory Parquet file as a one-file table (for tests
 // and fuzzing).
 func openBytes(name string, data []byte) (*Table, error) {
-	rdr, cols, skipped, warnings, err := readFooter(bytes.NewReader(data), int64(len(data)))
+	rdr, cols, skipped, warnings, err := readFooter(bytes.NewReader(data), int64(len(data)), true)
 	if err != nil {
 		return nil, fileError(name, err)
 	}
@@ -165,7 +175,7 @@ func stem(pattern string) string {
 }
 
 // openFile opens one file and maps its schema.
-func openFile(path string) (pf *pqFile, cols []column, skipped []string, err error) {
+func openFile(path string, withNested bool) (pf *pqFile, cols []column, skipped []string, err error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("parquet: %w", err)
@@ -179,7 +189,7 @@ func openFile(path string) (pf *pqFile, cols []column, skipped []string, err err
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("parquet: %w", err)
 	}
-	rdr, cols, skipped, warnings, err := readFooter(f, st.Size())
+	rdr, cols, skipped, warnings, err := readFooter(f, st.Size(), withNested)
 	if err != nil {
 		return nil, nil, nil, fileError(path, err)
 	}
@@ -194,7 +204,7 @@ func openFile(path string) (pf *pqFile, cols []column, skipped []string, err err
 func readFooter(r interface {
 	ReadAt([]byte, int64) (int, error)
 	Seek(int64, int) (int64, error)
-}, size int64) (rdr *file.Reader, cols []column, skipped, warnings []string, err error) {
+}, size int64, withNested bool) (rdr *file.Reader, cols []column, skipped, warnings []string, err error) {
 	defer recoverCorrupt(&err)
 	meta, warnings, err := readMetadata(r, size)
 	if err != nil {
@@ -217,7 +227,7 @@ func readFooter(r interface {
 	if err := checkLayout(meta, size); err != nil {
 		return nil, nil, nil, nil, err
 	}
-	cols, skipped, err = mapSchema(meta.Schema)
+	cols, skipped, err = mapSchema(meta.Schema, withNested)
 	if err != nil {
 		return nil, nil, nil, nil, asCorrupt(err)
 	}

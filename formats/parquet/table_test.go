@@ -61,22 +61,27 @@ func TestTypes(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "types.parquet")
 			writeArrow(t, path, cols, 0, n, 100, true, tc.props...)
-			tb, err := Open(path)
+			tb, err := OpenNested(path)
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer tb.Close()
 			sc := tb.Schema()
-			if len(sc) != len(cols) {
-				t.Fatalf("schema has %d columns, want %d (nested column must be left out): %v", len(sc), len(cols), sc.Names())
+			if len(sc) != len(cols)+1 || sc[len(cols)].Name != "tags" || sc[len(cols)].Type != columnar.ListOf(columnar.TInt32) {
+				t.Fatalf("schema %v, want the %d columns and tags INTEGER[]", sc, len(cols))
 			}
 			for i, c := range cols {
 				if sc[i].Name != c.name || sc[i].Type != c.want || sc[i].Nullable != c.nullable {
 					t.Errorf("column %d: got %s %s nullable=%v, want %s %s nullable=%v", i, sc[i].Name, sc[i].Type, sc[i].Nullable, c.name, c.want, c.nullable)
 				}
 			}
-			if got := tb.Skipped(); len(got) != 1 || !strings.HasPrefix(got[0], "tags") {
-				t.Errorf("Skipped() = %v, want the tags list", got)
+			if got := tb.Skipped(); len(got) != 0 {
+				t.Errorf("Skipped() = %v, want none", got)
+			}
+			if flat, err := Open(path); err != nil || len(flat.Schema()) != len(cols) || len(flat.Skipped()) != 1 || !strings.HasPrefix(flat.Skipped()[0], "tags") {
+				t.Errorf("Open (flat columns only): %v, want the tags list skipped", err)
+			} else {
+				flat.Close()
 			}
 			if tb.RowCount() != n || tb.RowGroups() != 10 {
 				t.Fatalf("RowCount %d RowGroups %d", tb.RowCount(), tb.RowGroups())
@@ -107,6 +112,13 @@ func TestTypes(t *testing.T) {
 				kept := readAll(t, tb, index.ScanSpec{Cols: allColumns(len(cols)), Filter: []index.Pred{{Col: 0, Op: index.In, Vals: in}}, Limit: -1, Threads: threads})
 				checkRowNums(t, tc.name+" id IN", cols, kept, ids)
 			}
+			// The LIST column beside the flat ones: whole, under a sparse
+			// filter (late, skipping rows) and a dense one (every row kept).
+			tags := len(cols)
+			checkTags(t, readAll(t, tb, index.ScanSpec{Cols: []int{0, tags}, Limit: -1, Threads: 2}), n)
+			checkTags(t, readAll(t, tb, index.ScanSpec{Cols: []int{tags, 0}, Filter: []index.Pred{{Col: 0, Op: index.In, Vals: in}}, Limit: -1, Threads: 1}), len(ids))
+			all := []index.Pred{{Col: 0, Op: index.Ge, Vals: []columnar.Value{columnar.IntValue(columnar.TInt64, 0)}}}
+			checkTags(t, readAll(t, tb, index.ScanSpec{Cols: []int{tags, 0}, Filter: all, Limit: -1, Threads: 1}), n)
 			// A projection in another order.
 			proj := []int{11, 0, 5}
 			rows := readAll(t, tb, index.ScanSpec{Cols: proj, Limit: -1, Threads: 1})
@@ -116,6 +128,25 @@ func TestTypes(t *testing.T) {
 			}
 			checkRows(t, rows, sub, n, true)
 		})
+	}
+}
+
+// checkTags checks rows of (id, tags) in either order: writeArrow's tags
+// of row id are [0, 1, …, id%3 - 1], never NULL.
+func checkTags(t *testing.T, rows [][]columnar.Value, n int) {
+	t.Helper()
+	if len(rows) != n {
+		t.Fatalf("%d rows, want %d", len(rows), n)
+	}
+	for _, r := range rows {
+		id, tags := r[0], r[1]
+		if id.Type.IsNested() {
+			id, tags = tags, id
+		}
+		want := []string{"[]", "[0]", "[0, 1]"}[id.I%3]
+		if tags.String() != want {
+			t.Fatalf("id %d: tags %s, want %s", id.I, tags, want)
+		}
 	}
 }
 

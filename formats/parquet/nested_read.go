@@ -1,0 +1,316 @@
+package parquet
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"unsafe"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/b2sql/b2sql/columnar"
+)
+
+// Nested columns are read by arrow-go's record-level reader (pqarrow),
+// one row group and one top-level field at a time: it decodes the
+// repetition and definition levels of each leaf a batch at a time into
+// Arrow offsets and validity (no row-at-a-time assembly), which putArrow
+// then turns into the columnar nested layout. Only the field's own leaf
+// columns are read.
+
+// arrowFile is a file's pqarrow reader, made on the first nested read.
+type arrowFile struct {
+	once sync.Once
+	fr   *pqarrow.FileReader
+	err  error
+}
+
+func (pf *pqFile) arrowReader() (*pqarrow.FileReader, error) {
+	pf.arrow.once.Do(func() {
+		pf.arrow.fr, pf.arrow.err = pqarrow.NewFileReader(pf.rdr, pqarrow.ArrowReadProperties{BatchSize: batchRows}, memory.DefaultAllocator)
+	})
+	return pf.arrow.fr, pf.arrow.err
+}
+
+// nestedReader reads one nested column of one row group.
+type nestedReader struct {
+	cr      *pqarrow.ColumnReader
+	scratch *columnar.Vector // skipped rows land here
+}
+
+// open starts reading column c of row group rg.
+func (r *nestedReader) open(pf *pqFile, rg int, c *column) error {
+	fr, err := pf.arrowReader()
+	if err != nil {
+		return err
+	}
+	leaves := make(map[int]bool, len(c.nested.leaves))
+	for _, l := range c.nested.leaves {
+		leaves[l] = true
+	}
+	r.cr, err = fr.GetFieldReader(context.Background(), c.nested.field, leaves, []int{rg})
+	if err != nil {
+		return err
+	}
+	if r.cr == nil {
+		return fmt.Errorf("%w: no reader for the column", ErrUnsupported)
+	}
+	return nil
+}
+
+func (r *nestedReader) close() {
+	if r.cr != nil {
+		r.cr.Release()
+		r.cr = nil
+	}
+}
+
+// read decodes the next n rows into v (Reset to n rows by the caller) and
+// returns how many it got: fewer only at the end of the row group.
+func (r *nestedReader) read(v *columnar.Vector, n int) (int, error) {
+	ch, err := r.cr.NextBatch(int64(n))
+	if err != nil {
+		return 0, asCorrupt(err)
+	}
+	defer ch.Release()
+	at := 0
+	for _, a := range ch.Chunks() {
+		if at+a.Len() > n {
+			return 0, corruptf("%d rows where %d were asked", at+a.Len(), n)
+		}
+		if err := putArrow(v, at, n, a); err != nil {
+			return 0, err
+		}
+		at += a.Len()
+	}
+	return at, nil
+}
+
+// skip reads and drops k rows.
+func (r *nestedReader) skip(t columnar.Type, k int64) error {
+	if r.scratch == nil || r.scratch.Type != t {
+		r.scratch = columnar.NewVector(t, 0)
+	}
+	for k > 0 {
+		n := int(min(k, batchRows))
+		r.scratch.Reset(n)
+		got, err := r.read(r.scratch, n)
+		if err != nil {
+			return err
+		}
+		if got < n {
+			return corruptf("column chunk ends %d rows early", k-int64(got))
+		}
+		k -= int64(n)
+	}
+	return nil
+}
+
+// putArrow writes the rows of a to rows [at, at+a.Len()) of v, whose
+// payload has room for them; size is v's row count, for its bitmap.
+// Byte payloads alias a's buffers (arrow-go's Go allocator leaves them to
+// the garbage collector).
+func putArrow(v *columnar.Vector, at, size int, a arrow.Array) error {
+	n := a.Len()
+	if err := putArrowValues(v, at, size, a); err != nil {
+		return err
+	}
+	if a.NullN() == 0 {
+		return nil
+	}
+	null := columnar.NullValue(v.Type)
+	for i := range n {
+		if a.IsNull(i) {
+			v.SetValue(at+i, size, null) // NULL, and an empty list or NULL fields
+		}
+	}
+	return nil
+}
+
+// putKids appends the child rows [lo, hi) of child array a to the list
+// vector v's child and returns the first child row written.
+func putKids(v *columnar.Vector, a arrow.Array, lo, hi int64) (int, error) {
+	k := v.Kids[0]
+	base := v.KidLen
+	cnt := int(hi - lo)
+	k.Grow(base + cnt)
+	k.ExtendValid(base + cnt)
+	sl := array.NewSlice(a, lo, hi)
+	defer sl.Release()
+	if err := putArrow(k, base, base+cnt, sl); err != nil {
+		return 0, err
+	}
+	v.KidLen += cnt
+	return base, nil
+}
+
+func putArrowValues(v *columnar.Vector, at, size int, a arrow.Array) error {
+	n := a.Len()
+	switch a := a.(type) {
+	case array.ListLike:
+		if v.Type.ID != columnar.List && v.Type.ID != columnar.Map {
+			return typeMismatch(v, a)
+		}
+		if n == 0 {
+			return nil
+		}
+		lo, _ := a.ValueOffsets(0)
+		_, hi := a.ValueOffsets(n - 1)
+		if lo < 0 || hi < lo || hi > int64(a.ListValues().Len()) {
+			return corruptf("list offsets %d..%d outside %d values", lo, hi, a.ListValues().Len())
+		}
+		base, err := putKids(v, a.ListValues(), lo, hi)
+		if err != nil {
+			return err
+		}
+		for i := range n {
+			s, e := a.ValueOffsets(i)
+			if s < lo || e < s || e > hi {
+				return corruptf("list offsets %d..%d out of order", s, e)
+			}
+			v.Starts[at+i] = int32(base + int(s-lo))
+			v.Ends[at+i] = int32(base + int(e-lo))
+		}
+	case *array.Struct:
+		if v.Type.ID != columnar.Struct || a.NumField() != len(v.Kids) {
+			return typeMismatch(v, a)
+		}
+		for f, k := range v.Kids {
+			k.ExtendValid(size)
+			if err := putArrow(k, at, size, a.Field(f)); err != nil {
+				return err
+			}
+		}
+	case *array.Null:
+		for i := range n {
+			v.SetNull(at+i, size)
+		}
+	case *array.Boolean:
+		for i := range n {
+			v.Bools[at+i] = a.Value(i)
+		}
+	case *array.Int8:
+		putInts(v.Ints[at:at+n], a.Int8Values())
+	case *array.Int16:
+		putInts(v.Ints[at:at+n], a.Int16Values())
+	case *array.Int32:
+		putInts(v.Ints[at:at+n], a.Int32Values())
+	case *array.Int64:
+		putInts(v.Ints[at:at+n], a.Int64Values())
+	case *array.Uint8:
+		putInts(v.Ints[at:at+n], a.Uint8Values())
+	case *array.Uint16:
+		putInts(v.Ints[at:at+n], a.Uint16Values())
+	case *array.Uint32:
+		putInts(v.Ints[at:at+n], a.Uint32Values())
+	case *array.Uint64:
+		copy(v.Uints[at:at+n], a.Uint64Values())
+	case *array.Float32:
+		for i, x := range a.Float32Values() {
+			v.Floats[at+i] = float64(x)
+		}
+	case *array.Float64:
+		copy(v.Floats[at:at+n], a.Float64Values())
+	case *array.String:
+		for i := range n {
+			s := a.Value(i)
+			v.Bytes[at+i] = unsafe.Slice(unsafe.StringData(s), len(s))
+		}
+	case *array.LargeString:
+		for i := range n {
+			s := a.Value(i)
+			v.Bytes[at+i] = unsafe.Slice(unsafe.StringData(s), len(s))
+		}
+	case *array.Binary:
+		for i := range n {
+			v.Bytes[at+i] = a.Value(i)
+		}
+	case *array.LargeBinary:
+		for i := range n {
+			v.Bytes[at+i] = a.Value(i)
+		}
+	case *array.FixedSizeBinary:
+		for i := range n {
+			v.Bytes[at+i] = a.Value(i)
+		}
+	case *array.Date32:
+		putInts(v.Ints[at:at+n], a.Date32Values())
+	case *array.Date64:
+		for i, x := range a.Date64Values() {
+			v.Ints[at+i] = floorDiv(int64(x), 86_400_000)
+		}
+	case *array.Timestamp:
+		mul, div := arrowUnit(a.DataType().(*arrow.TimestampType).Unit)
+		for i, x := range a.TimestampValues() {
+			v.Ints[at+i] = floorDiv(int64(x)*mul, div)
+		}
+	case *array.Time32:
+		mul, div := arrowUnit(a.DataType().(*arrow.Time32Type).Unit)
+		for i, x := range a.Time32Values() {
+			v.Ints[at+i] = floorDiv(int64(x)*mul, div)
+		}
+	case *array.Time64:
+		mul, div := arrowUnit(a.DataType().(*arrow.Time64Type).Unit)
+		for i, x := range a.Time64Values() {
+			v.Ints[at+i] = floorDiv(int64(x)*mul, div)
+		}
+	case *array.Decimal128:
+		dt := a.DataType().(*arrow.Decimal128Type)
+		for i := range n {
+			x := a.Value(i)
+			if v.Type.ID == columnar.Decimal {
+				v.Ints[at+i] = int64(x.LowBits())
+			} else {
+				v.Floats[at+i] = x.ToFloat64(dt.Scale)
+			}
+		}
+	case *array.Decimal256:
+		dt := a.DataType().(*arrow.Decimal256Type)
+		for i := range n {
+			v.Floats[at+i] = a.Value(i).ToFloat64(dt.Scale)
+		}
+	case array.ExtensionArray:
+		return putArrowValues(v, at, size, a.Storage())
+	default:
+		return typeMismatch(v, a)
+	}
+	return nil
+}
+
+func typeMismatch(v *columnar.Vector, a arrow.Array) error {
+	return fmt.Errorf("%w: Arrow %s read into %s", ErrUnsupported, a.DataType(), v.Type)
+}
+
+func putInts[T int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | arrow.Date32](dst []int64, src []T) {
+	for i, x := range src[:len(dst)] {
+		dst[i] = int64(x)
+	}
+}
+
+// arrowUnit returns the multiplier and floor divisor from an Arrow time
+// unit to microseconds.
+func arrowUnit(u arrow.TimeUnit) (mul, div int64) {
+	switch u {
+	case arrow.Second:
+		return 1_000_000, 1
+	case arrow.Millisecond:
+		return 1000, 1
+	case arrow.Nanosecond:
+		return 1, 1000
+	}
+	return 1, 1
+}
+
+func floorDiv(a, b int64) int64 {
+	if b == 1 {
+		return a
+	}
+	q := a / b
+	if (a%b != 0) && (a < 0) != (b < 0) {
+		q--
+	}
+	return q
+}

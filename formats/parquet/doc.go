@@ -21,11 +21,16 @@
 //	TIMESTAMP(ms|µs|ns), INT96 (Spark/Impala) → TIMESTAMP (µs, floor for ns)
 //	TIME(ms|µs|ns)                            → TIME (µs of the day, floor for ns)
 //
-// Only flat columns are exposed: a leaf that is a direct child of the root
-// and not repeated. Nested or repeated columns (lists, maps, structs) and
-// FLOAT16 columns are left out of the table's Schema; Table.Skipped names
-// them, and a file with no other column fails to open with ErrUnsupported
-// naming them and their types. A logical type this reader does not know (a
+// Nested columns (a top-level LIST, MAP or STRUCT group, or a repeated
+// field) map to columnar LIST, MAP and STRUCT types by arrow-go's schema
+// resolution, which applies the format's backward-compatibility rules to
+// every list and map layout writers produce; they are read through
+// arrow-go's record-level reader, which decodes repetition and definition
+// levels a batch at a time into offsets and validity (nested_read.go).
+// OpenNested exposes them; Open, which the engine uses until every
+// operator carries nested values, leaves them out of the Schema as it does
+// FLOAT16 columns: Table.Skipped names them, and a file with no other
+// column fails to open with ErrUnsupported naming them and their types. A logical type this reader does not know (a
 // newer format's) is read as its physical type; Table.Warnings says so.
 //
 // Before arrow-go decodes a footer, footer.go checks it (thrift.go walks

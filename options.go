@@ -11,13 +11,14 @@ func WithThreads(n int) Option { return func(db *DB) { db.opts.settings.Threads 
 // the default prints them on standard error.
 func WithWarnings(fn func(string)) Option { return func(db *DB) { db.opts.warn = fn } }
 
-// WithMemoryLimit sets a memory budget in bytes for query execution. The
-// operators that hold data (hash aggregation, sort, top-k, hash-join
-// builds) sample the live Go heap as they accumulate rows and fail the query
-// with an error wrapping executor.ErrMemoryLimit once it is exceeded, rather
-// than letting it exhaust the machine. Streaming scans and filters hold a
-// few batches and never approach it. The heap is the whole process's, so on
-// a DB shared by concurrent queries the limit bounds them together.
+// WithMemoryLimit sets the memory limit in bytes of each query (SET
+// memory_limit; 0: the default, 80% of the physical memory or of the
+// cgroup limit, whichever is lower). Operators that hold data reserve it
+// from the query's memory manager before they grow: sorts and hash
+// aggregations spill to the temp directory when refused, a hash join's
+// build fails the query with an error naming it and the figures; top-k and
+// materialized CTEs fail with ErrMemoryLimit once the live heap passes
+// the limit. Streaming scans and filters hold a few batches.
 func WithMemoryLimit(bytes int64) Option {
 	return func(db *DB) { db.opts.settings.MemoryLimit = bytes }
 }

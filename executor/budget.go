@@ -66,8 +66,7 @@ type Budgeted interface {
 	SetBudget(*Budget)
 }
 
-func (s *Sort) SetBudget(b *Budget)     { s.budget = b }
-func (j *HashJoin) SetBudget(b *Budget) { j.budget = b }
+func (s *Sort) SetBudget(b *Budget) { s.budget = b }
 
 // MemoryUser is an operator that reserves what it holds from the query's
 // memory manager (and spills through it, if it can).
@@ -76,3 +75,30 @@ type MemoryUser interface {
 }
 
 func (s *Sort) SetMemory(m *memory.Manager) { s.mem = m }
+
+// MemoryReporter is an operator that holds reservations, for EXPLAIN
+// ANALYZE: the most bytes it held at once and the bytes it wrote to spill
+// files, both kept after Close.
+type MemoryReporter interface {
+	MemoryUse() (peak, spilled int64)
+}
+
+func (s *Sort) MemoryUse() (int64, int64) { return s.res.Peak(), s.res.SpilledBytes() }
+
+func (j *HashJoin) MemoryUse() (int64, int64) { return j.res.Peak(), j.res.SpilledBytes() }
+
+// MemoryUse of an aggregate adds its spilled partitions' aggregates: their
+// peak when it is the larger (they run after the table is freed) and
+// everything they spilled again.
+func (h *HashAgg) MemoryUse() (int64, int64) {
+	return max(h.res.Peak(), h.subPeak), h.res.SpilledBytes() + h.subSpilled
+}
+
+// MemoryUse of the exchange adds up its workers' reservations.
+func (m *PartitionMerge) MemoryUse() (peak, spilled int64) {
+	for _, r := range m.res {
+		peak += r.Peak()
+		spilled += r.SpilledBytes()
+	}
+	return peak, spilled
+}

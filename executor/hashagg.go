@@ -47,16 +47,19 @@ type HashAgg struct {
 	Groups []Expr
 	Aggs   []AggSpec
 
-	mem     *memory.Manager     // the query's (SetMemory); nil: no accounting
-	res     *memory.Reservation // the groups' table and states
-	held    int64               // bytes reserved in res
-	spill   *aggSpill           // non-nil once the table is full (hashagg_spill.go)
-	level   int                 // partitioning depth of a spilled partition's aggregate
-	groups  hashtab.Map         // nil with no Groups
-	ngroups int
-	gids    []int32
-	states  []*aggState
-	out     *columnar.Batch
+	mem   *memory.Manager     // the query's (SetMemory); nil: no accounting
+	res   *memory.Reservation // the groups' table and states
+	held  int64               // bytes reserved in res
+	spill *aggSpill           // non-nil once the table is full (hashagg_spill.go)
+	level int                 // partitioning depth of a spilled partition's aggregate
+	// subPeak and subSpilled are the figures of the spilled partitions'
+	// aggregates, gone once done (MemoryUse).
+	subPeak, subSpilled int64
+	groups              hashtab.Map // nil with no Groups
+	ngroups             int
+	gids                []int32
+	states              []*aggState
+	out                 *columnar.Batch
 
 	// Dictionary-coded aggregate arguments (executor/dict.go) are decoded
 	// into plainArgs, except for MIN/MAX, which compare codes (dictagg.go).
@@ -104,7 +107,7 @@ func (h *HashAgg) Open(ctx context.Context) error {
 		h.res = h.mem.Reserve("hash aggregate", memory.Spillable)
 	}
 	h.res.Free()
-	h.held = 0
+	h.held, h.subPeak, h.subSpilled = 0, 0, 0
 	if len(h.Groups) > 0 {
 		h.groups = hashtab.New(gtypes)
 	}

@@ -262,8 +262,7 @@ func (h *HashAgg) nextSpilled(ctx context.Context) (*columnar.Batch, error) {
 			if err != ioEOF {
 				return b, err
 			}
-			sp.sub.Close()
-			sp.sub = nil
+			h.endSub()
 		}
 		if sp.cur >= len(sp.files) {
 			return nil, ioEOF
@@ -302,16 +301,26 @@ func (h *HashAgg) partitionAgg(f *spill.File) *HashAgg {
 	return &HashAgg{Input: &spillScan{f: f, types: sp.types}, Groups: groups, Aggs: aggs, mem: h.mem, level: h.level + 1}
 }
 
+// endSub closes the partition's aggregate, keeping its figures.
+func (h *HashAgg) endSub() {
+	sp := h.spill
+	sp.sub.Close()
+	peak, spilled := sp.sub.MemoryUse()
+	h.subPeak = max(h.subPeak, peak)
+	h.subSpilled += spilled
+	sp.sub = nil
+}
+
 // dropSpill removes the aggregate's spill files, written or being written.
 func (h *HashAgg) dropSpill() {
 	sp := h.spill
 	if sp == nil {
 		return
 	}
-	h.spill = nil
 	if sp.sub != nil {
-		sp.sub.Close()
+		h.endSub()
 	}
+	h.spill = nil
 	for _, w := range sp.w {
 		if w != nil {
 			w.Close()

@@ -8,6 +8,7 @@ import (
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/executor/hashtab"
+	"github.com/b2sql/b2sql/executor/memory"
 )
 
 // JoinKind says which rows a HashJoin keeps; see planner.JoinKind.
@@ -64,7 +65,9 @@ type HashJoin struct {
 	// rows, to size the hash table once instead of growing it.
 	BuildRows int
 
-	budget    *Budget
+	mem       *memory.Manager      // the query's (SetMemory); nil: no accounting
+	res       *memory.Reservation  // the build rows and table, the held probe rows
+	indexSize int64                // the table's bytes reserved in res
 	build     *chunkedStore        // the build rows (store_chunked.go)
 	index     hashtab.Index        // the build rows by key (nil: no keys)
 	probeSc   hashtab.ProbeScratch // this copy's scratch for probing index
@@ -146,6 +149,7 @@ func (j *HashJoin) Close() error {
 		err = e
 	}
 	j.build, j.index, j.all, j.matched = nil, nil, nil, nil
+	j.res.Free()
 	j.probeSc = hashtab.ProbeScratch{}
 	j.pbuf, j.pview = nil, nil
 	return err
@@ -153,6 +157,10 @@ func (j *HashJoin) Close() error {
 
 func (j *HashJoin) Open(ctx context.Context) error {
 	j.pbuf = nil
+	if j.res == nil {
+		j.res = j.mem.Reserve("hash join build", false)
+	}
+	j.res.Free()
 	j.probeSc = hashtab.ProbeScratch{} // a re-opened join has a new build table
 	probeFirst := len(j.ProbeFilters) > 0 && j.Shared == nil
 	if probeFirst {
@@ -187,7 +195,7 @@ func (j *HashJoin) buildSide(ctx context.Context, right Operator) error {
 		return err
 	}
 	j.build = newChunkedStore(right.Types(), j.BuildRows)
-	j.index = nil
+	j.index, j.indexSize = nil, 0
 	if len(j.RightKeys) > 0 {
 		types := make([]columnar.Type, len(j.RightKeys))
 		for i, k := range j.RightKeys {
@@ -222,7 +230,7 @@ func (j *HashJoin) buildSide(ctx context.Context, right Operator) error {
 		for _, f := range j.Filters {
 			collectKeys(f, keys[f.Key], b)
 		}
-		if err := j.budget.Check(); err != nil {
+		if err := j.res.Grow(storeBytes(b, b.Cols)); err != nil {
 			return err
 		}
 		if len(keys) == 0 {
@@ -232,18 +240,41 @@ func (j *HashJoin) buildSide(ctx context.Context, right Operator) error {
 		if j.index.Add(b, keys, base) {
 			j.buildNull = true
 		}
+		if err := j.reserveIndex(); err != nil {
+			return err
+		}
 	}
 	if j.Kind == JoinSingle && len(j.RightKeys) == 0 && j.Cond == nil && j.build.n > 1 {
 		return errSingleRow
 	}
 	if j.index != nil {
 		j.index.Finish()
+		if err := j.reserveIndex(); err != nil {
+			return err
+		}
 	}
 	for _, f := range j.Filters {
 		f.finish()
 	}
 	return nil
 }
+
+// reserveIndex reserves the growth of the build table since the last call.
+func (j *HashJoin) reserveIndex() error {
+	n := j.index.Bytes()
+	if n <= j.indexSize {
+		return nil
+	}
+	if err := j.res.Grow(n - j.indexSize); err != nil {
+		return err
+	}
+	j.indexSize = n
+	return nil
+}
+
+// SetMemory makes the join reserve its build side (and held probe rows)
+// from m. A build that does not fit fails the query, naming the join.
+func (j *HashJoin) SetMemory(m *memory.Manager) { j.mem = m }
 
 // fullTypes is left ++ right: the layout Cond is evaluated over.
 func (j *HashJoin) fullTypes() []columnar.Type {

@@ -48,7 +48,7 @@ func (j *HashJoin) openProbeFirst(ctx context.Context) error {
 			collectKeys(f, v, b)
 		}
 		j.pbuf.appendRows(b, b.Cols)
-		if err := j.budget.Check(); err != nil {
+		if err := j.res.Grow(storeBytes(b, b.Cols)); err != nil {
 			return err
 		}
 	}

@@ -37,6 +37,7 @@ func (b *Built) Explain(analyze bool) string {
 				}
 				fmt.Fprintf(&sb, "  (rows=%d time=%s)", rows, elapsed.Round(time.Microsecond))
 			}
+			sb.WriteString(memoryUse(ops)) // explain_memory.go
 			if s, ok := b.ScanStats(op); ok && s.UnitName != "" {
 				sb.WriteString("  " + scanCounters(s))
 			}

@@ -714,28 +714,3 @@ func (p *stmtParser) update() (Statement, error) {
 	u.Query, u.posFix, err = synthQuery(p.src, "SELECT", keep, " FROM "+quoteIdent(u.Table))
 	return u, err
 }
-
-// attach parses ATTACH [DATABASE] 'path' [AS name].
-func (p *stmtParser) attach() (Statement, error) {
-	i := 1
-	if p.at(i).is("DATABASE") {
-		i++
-	}
-	path := p.at(i)
-	if path.kind != tkString {
-		return nil, p.syntax(i)
-	}
-	a := &Attach{Path: path.val, PathPos: p.pos(i)}
-	i++
-	if p.at(i).is("AS") {
-		if !isName(p.at(i + 1)) {
-			return nil, p.syntax(i + 1)
-		}
-		a.Alias = p.at(i + 1).val
-		i += 2
-	}
-	if i != len(p.toks) {
-		return nil, p.syntax(i)
-	}
-	return a, nil
-}

@@ -27,7 +27,7 @@ func FuzzParseDML(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		_, _, err := ParseWrite(Source{Text: text, Line: 1, Col: 1})
+		_, _, err := parseWrite(Source{Text: text, Line: 1, Col: 1})
 		var e *Error
 		if err != nil && errors.As(err, &e) && !posInside(text, e.Pos) {
 			t.Fatalf("%q: error %v outside the input", text, err)
@@ -41,7 +41,7 @@ func TestParseDMLPrefixes(t *testing.T) {
 	for _, s := range dmlSeeds {
 		for i := 1; i <= len(s); i++ {
 			text := s[:i]
-			_, _, err := ParseWrite(Source{Text: text, Line: 1, Col: 1})
+			_, _, err := parseWrite(Source{Text: text, Line: 1, Col: 1})
 			var e *Error
 			if err != nil && errors.As(err, &e) && !posInside(text, e.Pos) {
 				t.Errorf("%q: error %v outside the input", text, err)
@@ -52,7 +52,7 @@ func TestParseDMLPrefixes(t *testing.T) {
 
 // TestParseDML checks what the statements parse to.
 func TestParseDML(t *testing.T) {
-	st, _, err := ParseWrite(Source{Text: dmlSeeds[0], Line: 1, Col: 1})
+	st, _, err := parseWrite(Source{Text: dmlSeeds[0], Line: 1, Col: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +61,7 @@ func TestParseDML(t *testing.T) {
 		c.Cols[1].Length != 8 || c.Cols[1].Flavour != "string" || len(c.Keys) != 1 || c.Options[0].Value != "b2d" {
 		t.Errorf("CREATE TABLE: %+v", c)
 	}
-	st, _, err = ParseWrite(Source{Text: dmlSeeds[1], Line: 1, Col: 1})
+	st, _, err = parseWrite(Source{Text: dmlSeeds[1], Line: 1, Col: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func TestParseDML(t *testing.T) {
 	if got := strings.Join(ops, " "); got != "ge=-1.5 le=2 ge=0" {
 		t.Errorf("checks: %s", got)
 	}
-	st, _, err = ParseWrite(Source{Text: dmlSeeds[3], Line: 1, Col: 1})
+	st, _, err = parseWrite(Source{Text: dmlSeeds[3], Line: 1, Col: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +80,7 @@ func TestParseDML(t *testing.T) {
 	if !ins.Replace || strings.Join(ins.Cols, ",") != "a,b" || NumParams(ins.Query) != 1 || ins.Options[0].Value != "false" {
 		t.Errorf("INSERT: %+v", ins)
 	}
-	st, _, err = ParseWrite(Source{Text: dmlSeeds[7], Line: 1, Col: 1})
+	st, _, err = parseWrite(Source{Text: dmlSeeds[7], Line: 1, Col: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

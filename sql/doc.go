@@ -8,12 +8,16 @@
 // # Parsing
 //
 // Packages sql/parser and sql/ast hold b2sql's own DuckDB-dialect parser
-// and syntax tree with byte spans, which parse the whole dialect; the
-// binder below does not read their tree yet (issue 15: it moves onto it,
-// and the vitess path described here goes away).
+// and syntax tree with byte spans, which parse the whole dialect. Parse
+// (stmt_ast.go) parses every statement with it and builds SET, RESET,
+// SHOW TABLES, DROP TABLE/VIEW/INDEX, CREATE INDEX, REINDEX, ATTACH and
+// TRUNCATE from the tree; the statements whose binding still reads the
+// vitess tree (queries and the writes carrying one) go on to the older
+// path below (parseLegacy; issue 15 moves them off it, and
+// TestLegacyFallbacks counts what is left).
 //
-// Parsing is delegated to the vitess MySQL parser, which never leaves this
-// package. The text is first lexed by our own lexer (lexer.go), and DuckDB
+// On that path parsing is delegated to the vitess MySQL parser, which
+// never leaves this package. The text is first lexed by our own lexer (lexer.go), and DuckDB
 // syntax the MySQL grammar lacks is rewritten token by token (rewrite.go):
 //
 //	FROM 'x.parquet'          → FROM `x.parquet` (remembered as a path)

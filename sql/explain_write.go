@@ -15,10 +15,7 @@ func (p *stmtParser) explainWrite(i int) (st Statement, ok bool, err error) {
 	t := p.at(i)
 	pos := p.pos(i)
 	sub := Source{Text: p.src.Text[t.off:], Offset: p.src.Offset + t.off, Line: pos.Line, Col: pos.Col}
-	st, ok, err = ParseIndex(sub)
-	if !ok {
-		st, ok, err = ParseWrite(sub)
-	}
+	st, ok, err = parseWrite(sub)
 	if !ok || err != nil {
 		return st, ok, err
 	}

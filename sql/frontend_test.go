@@ -14,21 +14,14 @@ import (
 	"github.com/b2sql/b2sql/sql/parser/parsertest"
 )
 
-// oldParse is how the module root parses a statement today (db.go parse):
-// the index and write parsers, then Parse; a panic of the MySQL grammar
-// is a failure too.
+// oldParse is how the module root parses a statement today (Parse, with
+// its legacy fallback); a panic of the MySQL grammar is a failure too.
 func oldParse(src Source) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("panic: %v", r)
 		}
 	}()
-	if _, ok, err := ParseIndex(src); ok {
-		return err
-	}
-	if _, ok, err := ParseWrite(src); ok {
-		return err
-	}
 	_, err = Parse(src)
 	return err
 }

@@ -4,23 +4,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
-	"strconv"
 	"strings"
 
-	"github.com/b2sql/b2sql/columnar"
 	"github.com/dolthub/vitess/go/vt/sqlparser"
 	"github.com/dolthub/vitess/go/vt/vterrors"
 )
 
-// Parse parses one statement (see Split for scripts). A final ';' is
-// allowed. Errors are *Error positioned in the whole script.
-func Parse(src Source) (Statement, error) {
-	if src.Line <= 0 {
-		src.Line = 1
-	}
-	if src.Col <= 0 {
-		src.Col = 1
+// parseLegacy parses the statements Parse does not build from the
+// syntax tree yet, through the token rewriting and vitess (issue 15).
+func parseLegacy(src Source) (Statement, error) {
+	if st, ok, err := parseWrite(src); ok {
+		return st, err
 	}
 	toks, err := lex(src)
 	if err != nil {
@@ -51,6 +45,12 @@ func (p *stmtParser) at(i int) token {
 		return p.toks[i]
 	}
 	return token{kind: tkOp, off: len(p.src.Text), end: len(p.src.Text)}
+}
+
+// name reports whether token i is a name (identifier or quoted identifier).
+func (p *stmtParser) name(i int) bool {
+	t := p.at(i)
+	return t.kind == tkIdent || t.kind == tkQIdent
 }
 
 func (p *stmtParser) syntax(i int) error {
@@ -84,9 +84,6 @@ func (p *stmtParser) statement() (Statement, error) {
 	case first.is("DESCRIBE") || first.is("DESC"):
 		return p.describe()
 	case first.is("SHOW"):
-		if p.at(1).is("TABLES") && len(p.toks) == 2 {
-			return &ShowTables{}, nil
-		}
 		if st, ok, err := p.showColumns(); ok {
 			return st, err
 		}
@@ -94,13 +91,6 @@ func (p *stmtParser) statement() (Statement, error) {
 			return nil, p.syntax(1)
 		}
 		return nil, errAt(p.src, first.off, ErrUnsupported, "SHOW "+strings.ToUpper(p.at(1).val)+" is not supported")
-	case first.is("SET"):
-		return p.set()
-	case first.is("RESET"):
-		if len(p.toks) != 2 || (p.at(1).kind != tkIdent && p.at(1).kind != tkQIdent) {
-			return nil, p.syntax(min(len(p.toks), 2))
-		}
-		return &Reset{Name: strings.ToLower(p.at(1).val)}, nil
 	case first.is("WITH"):
 		return parseQuery(p.src, p.toks)
 	case first.is("SUMMARIZE") && len(p.toks) > 1:
@@ -251,68 +241,6 @@ func (p *stmtParser) summarize() (Statement, error) {
 	sel := &sqlparser.Select{SelectExprs: sqlparser.SelectExprs{&sqlparser.StarExpr{}}, From: sqlparser.TableExprs{fn}}
 	rw := &rewritten{paths: map[string]bool{}, nulls: map[int]bool{}, winNulls: map[[2]int]bool{}, funcCols: map[string][]string{}}
 	return &Query{src: p.src, toks: p.toks, rw: rw, sel: sel, stmt: sel}, nil
-}
-
-func (p *stmtParser) set() (Statement, error) {
-	i := 1
-	if p.at(i).is("GLOBAL") || p.at(i).is("SESSION") || p.at(i).is("LOCAL") {
-		i++
-	}
-	name := p.at(i)
-	if name.kind != tkIdent && name.kind != tkQIdent {
-		return nil, p.syntax(i)
-	}
-	i++
-	if !p.at(i).isOp("=") && !p.at(i).is("TO") {
-		return nil, p.syntax(i)
-	}
-	i++
-	neg := false
-	if p.at(i).isOp("-") {
-		neg = true
-		i++
-	}
-	vt := p.at(i)
-	if i != len(p.toks)-1 {
-		return nil, p.syntax(min(i+1, len(p.toks)))
-	}
-	var v columnar.Value
-	switch vt.kind {
-	case tkNumber:
-		text := vt.val
-		if neg {
-			text = "-" + text
-		}
-		if n, err := strconv.ParseInt(text, 10, 64); err == nil {
-			v = columnar.IntValue(columnar.TInt64, n)
-		} else if f, err := strconv.ParseFloat(text, 64); err == nil && !math.IsInf(f, 0) {
-			v = columnar.FloatValue(columnar.TFloat64, f)
-		} else {
-			return nil, errAt(p.src, vt.off, ErrType, fmt.Sprintf("number %s is out of range", text))
-		}
-	case tkString:
-		v = columnar.StringValue(vt.val)
-	case tkIdent, tkQIdent:
-		switch strings.ToLower(vt.val) {
-		case "true", "on":
-			v = columnar.BoolValue(true)
-		case "false", "off":
-			v = columnar.BoolValue(false)
-		case "default":
-			if vt.kind == tkIdent {
-				return &Reset{Name: strings.ToLower(name.val)}, nil
-			}
-			v = columnar.StringValue(vt.val)
-		default:
-			v = columnar.StringValue(vt.val)
-		}
-	default:
-		return nil, p.syntax(i)
-	}
-	if neg && vt.kind != tkNumber {
-		return nil, p.syntax(i)
-	}
-	return &Set{Name: strings.ToLower(name.val), Value: v}, nil
 }
 
 // parseQuery rewrites and parses a SELECT.

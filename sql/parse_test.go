@@ -101,13 +101,13 @@ func TestParseStatementErrors(t *testing.T) {
 		msg  string
 	}{
 		{"SHOW COLUMNS", ErrUnsupported, "line 1:1: SHOW COLUMNS is not supported"},
-		{"SET = 3", ErrSyntax, `line 1:5: syntax error at or near "="`},
-		{"RESET", ErrSyntax, "line 1:6: syntax error at end of input"},
-		{"EXPLAIN", ErrSyntax, "line 1:8: syntax error at end of input"},
+		{"SET = 3", ErrSyntax, `line 1:5: syntax error at or near "=" (expected a setting name)`},
+		{"RESET", ErrSyntax, "line 1:6: syntax error at end of input (expected a setting name)"},
+		{"EXPLAIN", ErrSyntax, "line 1:8: syntax error at end of input (expected a statement)"},
 		{"EXPLAIN ATTACH 'x'", ErrUnsupported, "line 1:9: EXPLAIN of ATTACH is not supported (EXPLAIN takes a query, INSERT, UPDATE, DELETE, COPY, CREATE TABLE or DROP TABLE)"},
-		{"EXPLAIN MERGE INTO t", ErrUnsupported, "line 1:9: MERGE is not supported"},
+		{"EXPLAIN MERGE INTO t", ErrSyntax, `line 1:9: syntax error at or near "MERGE" (expected a statement)`},
 		{"DESCRIBE t u", ErrSyntax, `line 1:12: syntax error at or near "u"`},
-		{"SELECT 1; SELECT 2", ErrSyntax, "line 1:9: more than one statement; split the script first"},
+		{"SELECT 1; SELECT 2", ErrSyntax, "line 1:11: more than one statement; split the script first"},
 		{"", ErrSyntax, "line 1:1: empty statement"},
 		{"-- nothing", ErrSyntax, "line 1:1: empty statement"},
 	} {

@@ -21,7 +21,7 @@ type DropView struct {
 func (*CreateView) statement() {}
 func (*DropView) statement()   {}
 
-// isViewDDL reports whether toks start CREATE [OR REPLACE] VIEW or DROP VIEW.
+// isViewDDL reports whether toks start CREATE [OR REPLACE] VIEW.
 func isViewDDL(toks []token) bool {
 	at := func(i int) token {
 		if i < len(toks) {
@@ -29,35 +29,10 @@ func isViewDDL(toks []token) bool {
 		}
 		return token{}
 	}
-	switch {
-	case at(0).is("CREATE"):
-		return at(1).is("VIEW") || at(1).is("OR") && at(2).is("REPLACE") && at(3).is("VIEW")
-	case at(0).is("DROP"):
-		return at(1).is("VIEW")
-	}
-	return false
+	return at(0).is("CREATE") && (at(1).is("VIEW") || at(1).is("OR") && at(2).is("REPLACE") && at(3).is("VIEW"))
 }
 
 func (p *stmtParser) viewDDL() (Statement, error) {
-	if p.at(0).is("DROP") {
-		d := &DropView{}
-		i := 2
-		if p.at(2).is("IF") {
-			if !p.at(3).is("EXISTS") {
-				return nil, p.syntax(3)
-			}
-			d.IfExists, i = true, 4
-		}
-		name := p.at(i)
-		if name.kind != tkIdent && name.kind != tkQIdent {
-			return nil, p.syntax(i)
-		}
-		if i+1 != len(p.toks) {
-			return nil, p.syntax(i + 1)
-		}
-		d.Name, d.NamePos = name.val, p.pos(i)
-		return d, nil
-	}
 	c := &CreateView{}
 	i := 2
 	if p.at(1).is("OR") {

@@ -42,12 +42,12 @@ func (*Copy) statement()          {}
 func (*CreateTableAs) statement() {}
 func (*DropTable) statement()     {}
 
-// ParseWrite parses the statements that write: COPY … TO, COPY table
-// FROM, CREATE TABLE (… AS query, or with columns), DROP TABLE, INSERT,
-// REPLACE, DELETE, UPDATE and ATTACH. ok is false (and st, err nil) when src is none of
+// parseWrite parses the statements that write: COPY … TO, COPY table
+// FROM, CREATE TABLE (… AS query, or with columns), CREATE VIEW, INSERT,
+// REPLACE, DELETE and UPDATE. ok is false (and st, err nil) when src is none of
 // them, so that the caller falls back to Parse. Errors are *Error
 // positioned in the whole script.
-func ParseWrite(src Source) (st Statement, ok bool, err error) {
+func parseWrite(src Source) (st Statement, ok bool, err error) {
 	if src.Line <= 0 {
 		src.Line = 1
 	}
@@ -72,16 +72,12 @@ func ParseWrite(src Source) (st Statement, ok bool, err error) {
 		st, err = p.copyTo()
 	case toks[0].is("CREATE"):
 		st, err = p.createTableAs()
-	case toks[0].is("DROP"):
-		st, err = p.dropTable()
 	case toks[0].is("INSERT") || toks[0].is("REPLACE") && toks[1%len(toks)].is("INTO"):
 		st, err = p.insert()
 	case toks[0].is("DELETE"):
 		st, err = p.deleteFrom()
 	case toks[0].is("UPDATE"):
 		st, err = p.update()
-	case toks[0].is("ATTACH"):
-		st, err = p.attach()
 	default:
 		return nil, false, nil
 	}
@@ -253,32 +249,6 @@ func (p *stmtParser) createTableAs() (Statement, error) {
 	}
 	c.Query = q
 	return c, nil
-}
-
-func (p *stmtParser) dropTable() (Statement, error) {
-	if !p.at(1).is("TABLE") {
-		if p.at(1).kind == tkIdent {
-			return nil, errAt(p.src, p.at(0).off, ErrUnsupported, "DROP "+strings.ToUpper(p.at(1).val)+" is not supported")
-		}
-		return nil, p.syntax(1)
-	}
-	d := &DropTable{}
-	i := 2
-	if p.at(2).is("IF") {
-		if !p.at(3).is("EXISTS") {
-			return nil, p.syntax(3)
-		}
-		d.IfExists, i = true, 4
-	}
-	name := p.at(i)
-	if name.kind != tkIdent && name.kind != tkQIdent {
-		return nil, p.syntax(i)
-	}
-	if i+1 != len(p.toks) {
-		return nil, p.syntax(i + 1)
-	}
-	d.Name, d.NamePos = name.val, p.pos(i)
-	return d, nil
 }
 
 // copyFrom parses COPY table FROM 'path' [(option value, …)]: the file's

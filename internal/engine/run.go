@@ -9,8 +9,8 @@ import (
 	"github.com/b2sql/b2sql/sql"
 )
 
-// Parse parses one statement, writes (sql.ParseWrite) and index
-// statements included, with a parser panic turned into an internal error.
+// Parse parses one statement (sql.Parse), with a parser panic turned into
+// an internal error.
 func Parse(src sql.Source) (stmt sql.Statement, err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -18,12 +18,6 @@ func Parse(src sql.Source) (stmt sql.Statement, err error) {
 		}
 	}()
 	if st, ok, err := sql.ParseSecret(src); ok {
-		return st, err
-	}
-	if st, ok, err := sql.ParseIndex(src); ok {
-		return st, err
-	}
-	if st, ok, err := sql.ParseWrite(src); ok {
 		return st, err
 	}
 	return sql.Parse(src)

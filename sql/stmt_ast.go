@@ -1,0 +1,366 @@
+package sql
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"sync/atomic"
+
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/sql/ast"
+	"github.com/b2sql/b2sql/sql/parser"
+)
+
+// Parse parses one statement (see Split for scripts; a final ';' is
+// allowed) with sql/parser and builds its Statement from the syntax tree.
+// Errors are *Error positioned in the whole script.
+//
+// The statements whose binding still reads the vitess tree (queries and
+// the writes that carry one) are handed to the older path (parseLegacy);
+// LegacyParses counts them, so that the migration off it can be measured.
+func Parse(src Source) (Statement, error) {
+	if src.Line <= 0 {
+		src.Line = 1
+	}
+	if src.Col <= 0 {
+		src.Col = 1
+	}
+	tree, perr := parser.Parse(src.Text)
+	if perr != nil {
+		// The older path still takes a few shapes the new grammar
+		// refuses; when it refuses too, the new parser's error (which
+		// says what it expected) is the one reported.
+		legacyParses.Add(1)
+		st, err := parseLegacy(src)
+		if err != nil {
+			var pe *parser.Error
+			if errors.As(perr, &pe) {
+				if pe.Msg == "empty statement" {
+					pe.Offset = 0 // nothing to point at: the caret goes at the start
+				}
+				return nil, errAt(src, pe.Offset, ErrSyntax, pe.Msg)
+			}
+		}
+		return st, err
+	}
+	b := &stmtBuilder{src: src}
+	if st, ok, err := b.statement(tree); ok {
+		return st, err
+	}
+	legacyParses.Add(1)
+	return parseLegacy(src)
+}
+
+var legacyParses atomic.Int64
+
+// LegacyParses reports how many statements Parse has handed to the older
+// parsing path since the process started.
+func LegacyParses() int64 { return legacyParses.Load() }
+
+// stmtBuilder turns syntax tree statements into Statements.
+type stmtBuilder struct{ src Source }
+
+func (b *stmtBuilder) pos(off int) Pos { return posIn(b.src.Text, off, Pos{b.src.Line, b.src.Col}) }
+
+func (b *stmtBuilder) errAt(n ast.Node, kind error, msg string) *Error {
+	return errAt(b.src, n.Extent().Start, kind, msg)
+}
+
+// syntax reports a syntax error at node n: grammar the parser takes but
+// b2sql's statement does not.
+func (b *stmtBuilder) syntax(n ast.Node) *Error {
+	s := n.Extent()
+	return b.errAt(n, ErrSyntax, fmt.Sprintf("syntax error at or near %q", b.src.Text[s.Start:s.End]))
+}
+
+// statement builds st; ok is false for the statements still parsed by
+// parseLegacy.
+func (b *stmtBuilder) statement(st ast.Stmt) (Statement, bool, error) {
+	var out Statement
+	var err error
+	switch s := st.(type) {
+	case *ast.Set:
+		out, err = b.set(s)
+	case *ast.Reset:
+		out, err = b.reset(s)
+	case *ast.Show:
+		out, err = b.show(s)
+	case *ast.Drop:
+		out, err = b.drop(s)
+	case *ast.CreateIndex:
+		out, err = b.createIndex(s)
+	case *ast.Reindex:
+		out, err = b.reindex(s)
+	case *ast.Attach:
+		out, err = b.attach(s)
+	case *ast.Truncate:
+		out, err = b.truncate(s)
+	case *ast.Explain:
+		return b.explain(s)
+	default:
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, true, err
+	}
+	return out, true, nil
+}
+
+// tableName reads a table name: t, main.t or memory.main.t (DuckDB's
+// default catalog and schema, the only ones b2sql has; memory.t names the
+// catalog's default schema).
+func (b *stmtBuilder) tableName(n ast.Name) (string, Pos, error) {
+	last := n.Last()
+	switch quals := n[:len(n)-1]; len(quals) {
+	case 0:
+	case 1:
+		if q := quals[0]; !strings.EqualFold(q.Name, "main") && !strings.EqualFold(q.Name, "memory") {
+			return "", Pos{}, b.errAt(q, ErrUnknownTable, fmt.Sprintf("schema %q does not exist (b2sql has one, \"main\")", q.Name))
+		}
+	case 2:
+		if q := quals[0]; !strings.EqualFold(q.Name, "memory") {
+			return "", Pos{}, b.errAt(q, ErrUnknownTable, fmt.Sprintf("catalog %q does not exist (b2sql has one, \"memory\")", q.Name))
+		}
+		if q := quals[1]; !strings.EqualFold(q.Name, "main") {
+			return "", Pos{}, b.errAt(q, ErrUnknownTable, fmt.Sprintf("schema %q does not exist (b2sql has one, \"main\")", q.Name))
+		}
+	default:
+		return "", Pos{}, b.errAt(n[0], ErrSyntax, fmt.Sprintf("name %q has too many parts", b.src.Text[n.Span().Start:n.Span().End]))
+	}
+	return last.Name, b.pos(last.Start), nil
+}
+
+func (b *stmtBuilder) set(s *ast.Set) (Statement, error) {
+	if len(s.Name) != 1 {
+		return nil, b.syntax(s.Name[1])
+	}
+	name := strings.ToLower(s.Name[0].Name)
+	if s.Default {
+		return &Reset{Name: name}, nil
+	}
+	if s.Scope == "VARIABLE" {
+		return nil, b.errAt(s, ErrUnsupported, "SET VARIABLE is not supported")
+	}
+	if len(s.Values) != 1 {
+		return nil, b.syntax(s.Values[1])
+	}
+	v, err := b.setValue(s.Values[0])
+	if err != nil {
+		return nil, err
+	}
+	return &Set{Name: name, Value: v}, nil
+}
+
+// setValue reads SET's value: BIGINT or DOUBLE for numbers, BOOLEAN for
+// true/false/on/off, VARCHAR for strings and other bare words.
+func (b *stmtBuilder) setValue(e ast.Expr) (columnar.Value, error) {
+	neg := false
+	if u, ok := e.(*ast.Unary); ok && u.Op == "-" {
+		if l, ok := u.X.(*ast.Literal); ok && l.Kind == ast.LitNumber {
+			neg, e = true, l
+		}
+	}
+	switch x := e.(type) {
+	case *ast.Literal:
+		switch x.Kind {
+		case ast.LitNumber:
+			text := strings.ReplaceAll(x.Val, "_", "")
+			if neg {
+				text = "-" + text
+			}
+			if n, err := strconv.ParseInt(text, 10, 64); err == nil {
+				return columnar.IntValue(columnar.TInt64, n), nil
+			}
+			if f, err := strconv.ParseFloat(text, 64); err == nil && !math.IsInf(f, 0) {
+				return columnar.FloatValue(columnar.TFloat64, f), nil
+			}
+			return columnar.Value{}, b.errAt(x, ErrType, fmt.Sprintf("number %s is out of range", text))
+		case ast.LitString:
+			return columnar.StringValue(x.Val), nil
+		case ast.LitBool:
+			return columnar.BoolValue(x.Val == "true"), nil
+		}
+	case *ast.ColumnRef:
+		if len(x.Name) == 1 {
+			w := x.Name[0]
+			switch strings.ToLower(w.Name) {
+			case "on":
+				return columnar.BoolValue(true), nil
+			case "off":
+				return columnar.BoolValue(false), nil
+			}
+			return columnar.StringValue(w.Name), nil
+		}
+	}
+	return columnar.Value{}, b.syntax(e)
+}
+
+func (b *stmtBuilder) reset(s *ast.Reset) (Statement, error) {
+	if s.Name == nil {
+		return &Reset{Name: "all"}, nil
+	}
+	if len(s.Name) != 1 {
+		return nil, b.syntax(s.Name[1])
+	}
+	return &Reset{Name: strings.ToLower(s.Name[0].Name)}, nil
+}
+
+func (b *stmtBuilder) show(s *ast.Show) (Statement, error) {
+	if s.What == "TABLES" && s.From == nil {
+		return &ShowTables{}, nil
+	}
+	return nil, b.errAt(s, ErrUnsupported, "SHOW "+s.What+" is not supported")
+}
+
+func (b *stmtBuilder) drop(s *ast.Drop) (Statement, error) {
+	if s.Kind != "TABLE" && s.Kind != "VIEW" && s.Kind != "INDEX" {
+		return nil, b.errAt(s, ErrUnsupported, "DROP "+s.Kind+" is not supported")
+	}
+	if s.Cascade || s.Restrict {
+		return nil, b.errAt(s, ErrUnsupported, "DROP "+s.Kind+" … CASCADE / RESTRICT is not supported")
+	}
+	if s.On != nil { // DROP INDEX ON t (col)
+		t, tpos, err := b.tableName(s.On)
+		if err != nil {
+			return nil, err
+		}
+		if len(s.Columns) != 1 {
+			return nil, b.errAt(s.Columns[min(1, len(s.Columns)-1)], ErrSyntax, "DROP INDEX ON names one column")
+		}
+		c := s.Columns[0]
+		return &DropIndex{Table: t, TablePos: tpos, Column: c.Name, ColumnPos: b.pos(c.Start), IfExists: s.IfExists}, nil
+	}
+	if len(s.Names) != 1 {
+		return nil, b.errAt(s.Names[1][0], ErrUnsupported, "DROP "+s.Kind+" takes one name")
+	}
+	name, pos, err := b.tableName(s.Names[0])
+	if err != nil {
+		return nil, err
+	}
+	switch s.Kind {
+	case "TABLE":
+		return &DropTable{Name: name, NamePos: pos, IfExists: s.IfExists}, nil
+	case "VIEW":
+		return &DropView{Name: name, NamePos: pos, IfExists: s.IfExists}, nil
+	}
+	return &DropIndex{Name: name, NamePos: pos, IfExists: s.IfExists}, nil
+}
+
+func (b *stmtBuilder) createIndex(s *ast.CreateIndex) (Statement, error) {
+	if s.Unique {
+		// UNIQUE is the word after CREATE.
+		off := s.Start + len("CREATE")
+		for off < s.End && isSpace(b.src.Text[off]) {
+			off++
+		}
+		return nil, errAt(b.src, off, ErrUnsupported, "UNIQUE indexes are not supported (b2sql indexes speed up reads; they enforce nothing)")
+	}
+	if len(s.Options) > 0 {
+		return nil, b.errAt(s.Options[0], ErrUnsupported, "CREATE INDEX … WITH (options) is not supported")
+	}
+	c := &CreateIndex{IfNotExists: s.IfNotExists}
+	if s.Name != nil {
+		c.Name, c.NamePos = s.Name.Name, b.pos(s.Name.Start)
+	}
+	var err error
+	if c.Table, c.TablePos, err = b.tableName(s.Table); err != nil {
+		return nil, err
+	}
+	if s.Using != nil {
+		switch k := strings.ToLower(s.Using.Name); k {
+		case "full", "summary":
+			c.Kind, c.KindPos = k, b.pos(s.Using.Start)
+		default:
+			return nil, b.errAt(s.Using, ErrUnsupported, fmt.Sprintf("unknown index kind %q (FULL or SUMMARY)", s.Using.Name))
+		}
+	}
+	for _, k := range s.Keys {
+		ref, ok := k.X.(*ast.ColumnRef)
+		if !ok || len(ref.Name) != 1 || k.Nulls != "" {
+			return nil, b.errAt(k, ErrUnsupported, "an index key is a column name (expression keys are not supported)")
+		}
+		c.Columns = append(c.Columns, ref.Name[0].Name)
+		c.ColumnPos = append(c.ColumnPos, b.pos(ref.Start))
+	}
+	return c, nil
+}
+
+func (b *stmtBuilder) reindex(s *ast.Reindex) (Statement, error) {
+	r := &Reindex{Pos: b.pos(s.Start)}
+	if s.Target == nil {
+		return r, nil
+	}
+	var err error
+	if r.Target, r.TargetPos, err = b.tableName(s.Target); err != nil {
+		return nil, err
+	}
+	if s.Column != nil {
+		r.Column, r.ColumnPos = s.Column.Name, b.pos(s.Column.Start)
+	}
+	return r, nil
+}
+
+func (b *stmtBuilder) attach(s *ast.Attach) (Statement, error) {
+	path, ok := s.Path.(*ast.Literal)
+	if !ok || path.Kind != ast.LitString {
+		return nil, b.syntax(s.Path)
+	}
+	switch {
+	case s.OrReplace:
+		return nil, b.errAt(s, ErrUnsupported, "ATTACH OR REPLACE is not supported")
+	case s.IfNotExists:
+		return nil, b.errAt(s, ErrUnsupported, "ATTACH IF NOT EXISTS is not supported")
+	case len(s.Options) > 0:
+		return nil, b.errAt(s.Options[0], ErrUnsupported, "ATTACH options are not supported")
+	}
+	a := &Attach{Path: path.Val, PathPos: b.pos(path.Start)}
+	if s.Alias != nil {
+		a.Alias = s.Alias.Name
+	}
+	return a, nil
+}
+
+// truncate builds TRUNCATE [TABLE] t: DELETE FROM t without a condition.
+func (b *stmtBuilder) truncate(s *ast.Truncate) (Statement, error) {
+	name, pos, err := b.tableName(s.Table)
+	if err != nil {
+		return nil, err
+	}
+	return &Delete{Table: name, TablePos: pos}, nil
+}
+
+// explain builds EXPLAIN of the statements built here: DROP TABLE has a
+// (trivial) plan, the others nothing to plan; ok is false for the
+// statements parseLegacy takes.
+func (b *stmtBuilder) explain(s *ast.Explain) (Statement, bool, error) {
+	switch s.Stmt.(type) {
+	case *ast.Set, *ast.Reset, *ast.Show, *ast.Drop, *ast.CreateIndex, *ast.Reindex, *ast.Attach, *ast.Truncate:
+	default:
+		return nil, false, nil
+	}
+	w, _, err := b.statement(s.Stmt)
+	if err != nil {
+		return nil, true, err
+	}
+	if d, ok := w.(*DropTable); ok {
+		return &Explain{Analyze: s.Analyze, Write: d}, true, nil
+	}
+	sp := s.Stmt.Extent()
+	words := strings.Fields(strings.ToUpper(b.src.Text[sp.Start:sp.End]))[:1]
+	if n := strings.Fields(b.src.Text[sp.Start:sp.End]); len(n) > 1 && isWord(n[1]) {
+		words = append(words, strings.ToUpper(n[1]))
+	}
+	return nil, true, errAt(b.src, sp.Start, ErrUnsupported, fmt.Sprintf("EXPLAIN of %s is not supported (EXPLAIN takes a query, INSERT, UPDATE, DELETE, COPY, CREATE TABLE or DROP TABLE)", strings.Join(words, " ")))
+}
+
+// isWord reports whether s is a bare word (letters, digits, _).
+func isWord(s string) bool {
+	for _, c := range s {
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return s != ""
+}

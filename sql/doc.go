@@ -10,10 +10,12 @@
 // Packages sql/parser and sql/ast hold b2sql's own DuckDB-dialect parser
 // and syntax tree with byte spans, which parse the whole dialect. Parse
 // (stmt_ast.go) parses every statement with it and builds SET, RESET,
-// SHOW TABLES, DROP TABLE/VIEW/INDEX, CREATE INDEX, REINDEX, ATTACH and
-// TRUNCATE from the tree; the statements whose binding still reads the
-// vitess tree (queries and the writes carrying one) go on to the older
-// path below (parseLegacy; issue 15 moves them off it, and
+// SHOW TABLES, DROP TABLE/VIEW/INDEX, CREATE INDEX, REINDEX, ATTACH,
+// TRUNCATE, EXPLAIN [ANALYZE], DESCRIBE / SHOW t / SUMMARIZE, CREATE VIEW
+// and PREPARE / EXECUTE / DEALLOCATE (prepare.go) from the tree; the
+// queries inside them, and the writes, whose binding still reads the
+// vitess tree, go on to the older path below through their own span of
+// the text (parseLegacy; issue 15 moves them off it, and
 // TestLegacyFallbacks counts what is left).
 //
 // On that path parsing is delegated to the vitess MySQL parser, which
@@ -62,10 +64,7 @@
 // An offset map takes vitess' syntax-error positions back to the user's
 // text. The vitess AST carries no positions, so binding errors are located
 // by searching our tokens within the clause or select item being bound.
-// Statements other than queries (SET, RESET, SHOW TABLES, DESCRIBE, SHOW
-// t, SHOW COLUMNS FROM t, EXPLAIN [ANALYZE], whose operand may be a write
-// statement, explain_write.go) are parsed by hand; SUMMARIZE
-// x becomes SELECT * FROM summarize('x'), whose summary query the binder
+// SUMMARIZE x becomes SELECT * FROM summarize('x'), whose summary query the binder
 // writes from x's schema (bind_summarize.go).
 //
 // # Supported SQL

@@ -35,7 +35,7 @@ func TestLegacyFallbacks(t *testing.T) {
 				legacy++
 				byKind[kind]++
 				switch kind {
-				case "Set", "Reset", "Show", "Drop", "CreateIndex", "Reindex", "Attach", "Truncate":
+				case "Set", "Reset", "Show", "Drop", "CreateIndex", "Reindex", "Attach", "Truncate", "Deallocate":
 					t.Errorf("%s:%d: a %s statement took the legacy path: %s", r.File, r.Line, kind, src.Text)
 				}
 			}

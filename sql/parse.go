@@ -62,39 +62,8 @@ func (p *stmtParser) statement() (Statement, error) {
 	switch {
 	case first.is("SELECT") || first.isOp("("):
 		return parseQuery(p.src, p.toks)
-	case first.is("EXPLAIN"):
-		i, analyze := 1, false
-		if p.at(1).is("ANALYZE") || p.at(1).is("ANALYSE") {
-			i, analyze = 2, true
-		}
-		if i >= len(p.toks) {
-			return nil, p.syntax(i)
-		}
-		if w, ok, err := p.explainWrite(i); ok { // explain_write.go
-			if err != nil {
-				return nil, err
-			}
-			return &Explain{Analyze: analyze, Write: w}, nil
-		}
-		q, err := p.subQuery(i)
-		if err != nil {
-			return nil, err
-		}
-		return &Explain{Analyze: analyze, Query: q}, nil
-	case first.is("DESCRIBE") || first.is("DESC"):
-		return p.describe()
-	case first.is("SHOW"):
-		if st, ok, err := p.showColumns(); ok {
-			return st, err
-		}
-		if len(p.toks) == 1 {
-			return nil, p.syntax(1)
-		}
-		return nil, errAt(p.src, first.off, ErrUnsupported, "SHOW "+strings.ToUpper(p.at(1).val)+" is not supported")
 	case first.is("WITH"):
 		return parseQuery(p.src, p.toks)
-	case first.is("SUMMARIZE") && len(p.toks) > 1:
-		return p.summarize()
 	case first.is("FROM") && len(p.toks) > 1:
 		return p.fromFirst()
 	case first.kind == tkIdent && unsupportedStatements[strings.ToUpper(first.val)]:
@@ -123,66 +92,22 @@ func (p *stmtParser) subQuery(i int) (*Query, error) {
 	return parseQuery(p.src, p.toks[i:])
 }
 
-func (p *stmtParser) describe() (Statement, error) {
-	return p.describeAt(1)
-}
-
-// describeAt parses DESCRIBE's operand starting at token i.
-func (p *stmtParser) describeAt(i0 int) (Statement, error) {
-	if p.at(i0).is("TABLE") && i0+1 < len(p.toks) {
-		i0++ // DESCRIBE TABLE t (DuckDB), unless the table is named table
+// starQuery is SELECT * FROM name (a path when path is set) for
+// DESCRIBE, whose name is src's only token, so that binding errors point
+// at it.
+func starQuery(src Source, name string, path bool) (*Query, error) {
+	toks, err := lex(src)
+	if err != nil {
+		return nil, err
 	}
-	t := p.at(i0)
-	if t.is("SELECT") || t.isOp("(") || t.is("WITH") {
-		q, err := p.subQuery(i0)
-		if err != nil {
-			return nil, err
-		}
-		return &Describe{Query: q}, nil
-	}
-	if t.kind != tkIdent && t.kind != tkQIdent && t.kind != tkString {
-		return nil, p.syntax(i0)
-	}
-	// DESCRIBE data.parquet: a dotted bare name is one (path) name.
-	i := i0 + 1
-	for t.kind != tkString && p.at(i).isOp(".") && (p.at(i+1).kind == tkIdent || p.at(i+1).kind == tkQIdent) {
-		t.val += "." + p.at(i+1).val
-		i += 2
-	}
-	if len(p.toks) > i {
-		return nil, p.syntax(i)
-	}
-	// DESCRIBE t is SELECT * FROM t with the table token in place, so that
-	// binding errors point at it.
-	from := &sqlparser.AliasedTableExpr{Expr: sqlparser.TableName{Name: sqlparser.NewTableIdent(t.val)}}
+	from := &sqlparser.AliasedTableExpr{Expr: sqlparser.TableName{Name: sqlparser.NewTableIdent(name)}}
 	sel := &sqlparser.Select{SelectExprs: sqlparser.SelectExprs{&sqlparser.StarExpr{}}, From: sqlparser.TableExprs{from}}
 	rw := &rewritten{paths: map[string]bool{}, nulls: map[int]bool{}}
-	if t.kind == tkString {
-		rw.paths[t.val] = true
+	if path {
+		rw.paths[name] = true
 	}
-	return &Describe{Table: t.val, Query: &Query{src: p.src, toks: p.toks[i0:], rw: rw, sel: sel, stmt: sel}}, nil
+	return &Query{src: src, toks: toks, rw: rw, sel: sel, stmt: sel}, nil
 }
-
-// showColumns parses DuckDB's SHOW t and MySQL's SHOW COLUMNS FROM|IN t,
-// both DESCRIBE t; ok is false for other SHOW statements.
-func (p *stmtParser) showColumns() (Statement, bool, error) {
-	switch {
-	case (p.at(1).is("COLUMNS") || p.at(1).is("FIELDS")) && (p.at(2).is("FROM") || p.at(2).is("IN")):
-		st, err := p.describeAt(3)
-		return st, true, err
-	case len(p.toks) >= 2 && (p.at(1).kind == tkQIdent || p.at(1).kind == tkString ||
-		p.at(1).kind == tkIdent && !showKeywords[strings.ToUpper(p.at(1).val)]):
-		st, err := p.describeAt(1)
-		return st, true, err
-	}
-	return nil, false, nil
-}
-
-// showKeywords are the SHOW statements of other dialects, which SHOW t
-// must not take for table names (they stay "not supported").
-var showKeywords = map[string]bool{"ALL": true, "COLUMNS": true, "FIELDS": true, "DATABASES": true, "SCHEMAS": true,
-	"INDEX": true, "INDEXES": true, "CREATE": true, "VARIABLES": true, "STATUS": true, "FUNCTIONS": true,
-	"PROCESSLIST": true, "GRANTS": true, "TABLE": true, "FULL": true}
 
 // fromFirst parses DuckDB's FROM t [WHERE …] … as SELECT * FROM t …: the
 // text gets a "SELECT * " prefix, and the start column moves left by as
@@ -216,31 +141,17 @@ func (p *stmtParser) fromFirst() (Statement, error) {
 	return q, nil
 }
 
-// summarize parses SUMMARIZE table | 'path' | query into SELECT * FROM
-// summarize('…') (bind_summarize.go).
-func (p *stmtParser) summarize() (Statement, error) {
-	t := p.at(1)
-	var arg string
-	switch {
-	case t.is("SELECT") || t.is("WITH") || t.isOp("("):
-		arg = strings.TrimRight(strings.TrimSpace(p.src.Text[t.off:]), ";")
-	case t.kind == tkIdent || t.kind == tkQIdent || t.kind == tkString:
-		arg = t.val
-		i := 2
-		for t.kind != tkString && p.at(i).isOp(".") && (p.at(i+1).kind == tkIdent || p.at(i+1).kind == tkQIdent) {
-			arg += "." + p.at(i+1).val
-			i += 2
-		}
-		if len(p.toks) > i {
-			return nil, p.syntax(i)
-		}
-	default:
-		return nil, p.syntax(1)
+// summarizeQuery is SELECT * FROM summarize('arg') for SUMMARIZE of a
+// table, a path or a query (bind_summarize.go); src is the statement.
+func summarizeQuery(src Source, arg string) (*Query, error) {
+	toks, err := lex(src)
+	if err != nil {
+		return nil, err
 	}
 	fn := &sqlparser.TableFuncExpr{Name: "summarize", Exprs: sqlparser.SelectExprs{&sqlparser.AliasedExpr{Expr: sqlparser.NewStrVal([]byte(arg))}}}
 	sel := &sqlparser.Select{SelectExprs: sqlparser.SelectExprs{&sqlparser.StarExpr{}}, From: sqlparser.TableExprs{fn}}
 	rw := &rewritten{paths: map[string]bool{}, nulls: map[int]bool{}, winNulls: map[[2]int]bool{}, funcCols: map[string][]string{}}
-	return &Query{src: p.src, toks: p.toks, rw: rw, sel: sel, stmt: sel}, nil
+	return &Query{src: src, toks: toks, rw: rw, sel: sel, stmt: sel}, nil
 }
 
 // parseQuery rewrites and parses a SELECT.

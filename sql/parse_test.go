@@ -100,7 +100,6 @@ func TestParseStatementErrors(t *testing.T) {
 		kind error
 		msg  string
 	}{
-		{"SHOW COLUMNS", ErrUnsupported, "line 1:1: SHOW COLUMNS is not supported"},
 		{"SET = 3", ErrSyntax, `line 1:5: syntax error at or near "=" (expected a setting name)`},
 		{"RESET", ErrSyntax, "line 1:6: syntax error at end of input (expected a setting name)"},
 		{"EXPLAIN", ErrSyntax, "line 1:8: syntax error at end of input (expected a statement)"},

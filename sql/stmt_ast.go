@@ -97,8 +97,18 @@ func (b *stmtBuilder) statement(st ast.Stmt) (Statement, bool, error) {
 		out, err = b.attach(s)
 	case *ast.Truncate:
 		out, err = b.truncate(s)
+	case *ast.Prepare:
+		out, err = b.prepare(s)
+	case *ast.Execute:
+		out, err = b.execute(s)
+	case *ast.Deallocate:
+		out, err = b.deallocate(s)
 	case *ast.Explain:
-		return b.explain(s)
+		out, err = b.explain(s)
+	case *ast.Describe:
+		out, err = b.describe(s)
+	case *ast.CreateView:
+		out, err = b.createView(s)
 	default:
 		return nil, false, nil
 	}
@@ -331,28 +341,32 @@ func (b *stmtBuilder) truncate(s *ast.Truncate) (Statement, error) {
 	return &Delete{Table: name, TablePos: pos}, nil
 }
 
-// explain builds EXPLAIN of the statements built here: DROP TABLE has a
-// (trivial) plan, the others nothing to plan; ok is false for the
-// statements parseLegacy takes.
-func (b *stmtBuilder) explain(s *ast.Explain) (Statement, bool, error) {
-	switch s.Stmt.(type) {
-	case *ast.Set, *ast.Reset, *ast.Show, *ast.Drop, *ast.CreateIndex, *ast.Reindex, *ast.Attach, *ast.Truncate:
-	default:
-		return nil, false, nil
-	}
-	w, _, err := b.statement(s.Stmt)
-	if err != nil {
-		return nil, true, err
-	}
-	if d, ok := w.(*DropTable); ok {
-		return &Explain{Analyze: s.Analyze, Write: d}, true, nil
+// explain builds EXPLAIN [ANALYZE] statement: of a query, or of a
+// statement that writes (its plan is that of the query producing what it
+// would write; DROP TABLE has a trivial one). Other statements have
+// nothing to plan.
+func (b *stmtBuilder) explain(s *ast.Explain) (Statement, error) {
+	if len(s.Options) > 0 {
+		return nil, b.errAt(s.Options[0], ErrUnsupported, "EXPLAIN options are not supported")
 	}
 	sp := s.Stmt.Extent()
+	inner, err := Parse(b.sub(sp))
+	if err != nil {
+		return nil, err
+	}
+	switch w := inner.(type) {
+	case *Query:
+		return &Explain{Analyze: s.Analyze, Query: w}, nil
+	case *Insert, *Update, *Delete, *Copy, *CreateTableAs, *CreateTable, *DropTable:
+		if _, ok := s.Stmt.(*ast.Truncate); !ok {
+			return &Explain{Analyze: s.Analyze, Write: w}, nil
+		}
+	}
 	words := strings.Fields(strings.ToUpper(b.src.Text[sp.Start:sp.End]))[:1]
 	if n := strings.Fields(b.src.Text[sp.Start:sp.End]); len(n) > 1 && isWord(n[1]) {
 		words = append(words, strings.ToUpper(n[1]))
 	}
-	return nil, true, errAt(b.src, sp.Start, ErrUnsupported, fmt.Sprintf("EXPLAIN of %s is not supported (EXPLAIN takes a query, INSERT, UPDATE, DELETE, COPY, CREATE TABLE or DROP TABLE)", strings.Join(words, " ")))
+	return nil, errAt(b.src, sp.Start, ErrUnsupported, fmt.Sprintf("EXPLAIN of %s is not supported (EXPLAIN takes a query, INSERT, UPDATE, DELETE, COPY, CREATE TABLE or DROP TABLE)", strings.Join(words, " ")))
 }
 
 // isWord reports whether s is a bare word (letters, digits, _).

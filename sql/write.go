@@ -43,7 +43,7 @@ func (*CreateTableAs) statement() {}
 func (*DropTable) statement()     {}
 
 // parseWrite parses the statements that write: COPY … TO, COPY table
-// FROM, CREATE TABLE (… AS query, or with columns), CREATE VIEW, INSERT,
+// FROM, CREATE TABLE (… AS query, or with columns), INSERT,
 // REPLACE, DELETE and UPDATE. ok is false (and st, err nil) when src is none of
 // them, so that the caller falls back to Parse. Errors are *Error
 // positioned in the whole script.
@@ -66,8 +66,6 @@ func parseWrite(src Source) (st Statement, ok bool, err error) {
 	}
 	p := &stmtParser{src: src, toks: toks}
 	switch {
-	case isViewDDL(toks):
-		st, err = p.viewDDL()
 	case toks[0].is("COPY"):
 		st, err = p.copyTo()
 	case toks[0].is("CREATE"):

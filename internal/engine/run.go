@@ -53,6 +53,9 @@ func NumParams(st sql.Statement) int {
 // Run runs a parsed statement with its parameter values. A Result with a
 // Plan holds no Acquire of the catalog: its consumer tracks it (Track).
 func (s *Session) Run(ctx context.Context, src sql.Source, stmt sql.Statement, args []columnar.Value) (res *Result, err error) {
+	if res, ok, err := s.runPrepared(ctx, stmt, args); ok { // prepare.go
+		return res, err
+	}
 	cat := s.e.Cat
 	if err := cat.Acquire(); err != nil {
 		return nil, err

@@ -45,9 +45,10 @@ type Settings struct {
 // and its own settings, so that SET on one database/sql connection leaves
 // the others alone. Safe for concurrent use.
 type Session struct {
-	e  *Engine
-	mu sync.RWMutex
-	s  Settings
+	e        *Engine
+	mu       sync.RWMutex
+	s        Settings
+	prepared map[string]prepared // PREPARE's statements by lower-case name (prepare.go)
 }
 
 // NewSession returns a session with settings s (Threads already clamped,

@@ -9,7 +9,8 @@ import (
 	"github.com/b2sql/b2sql/sql"
 )
 
-// Parse parses one statement (sql.Parse), with a parser panic turned into
+// Parse parses one statement (sql.Parse; CREATE/DROP SECRET by
+// sql.ParseSecret), with a parser panic turned into
 // an internal error.
 func Parse(src sql.Source) (stmt sql.Statement, err error) {
 	defer func() {

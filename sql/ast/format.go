@@ -816,6 +816,13 @@ func (w *writer) table(t TableRef) {
 			w.s(QuoteString(t.Path))
 		}
 		w.alias(t.Alias)
+		switch {
+		case t.NotIndexed:
+			w.s(" NOT INDEXED")
+		case t.IndexedBy != nil:
+			w.s(" INDEXED BY ")
+			w.ident(t.IndexedBy)
+		}
 		w.tableSample(t.Sample)
 	case *TableFunc:
 		if t.Lateral {

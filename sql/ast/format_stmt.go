@@ -438,7 +438,9 @@ func (w *writer) stmt(st Stmt) {
 			}
 		}
 	default:
-		w.s("<?>")
+		if !w.stmtMore(st) {
+			w.s("<?>")
+		}
 	}
 }
 

@@ -133,6 +133,9 @@ type Table struct {
 	Path   string
 	Alias  *Alias
 	Sample *Sample
+	// SQLite's index hints after the alias: NOT INDEXED, INDEXED BY name.
+	NotIndexed bool
+	IndexedBy  *Ident
 }
 
 // TableFunc is a table function call in FROM: range(10),

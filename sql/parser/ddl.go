@@ -49,6 +49,8 @@ func (p *parser) create() ast.Stmt {
 		return sc
 	case p.acceptWord("INDEX"):
 		return p.createIndex(s, unique)
+	case !unique && !orReplace && p.acceptWord("TRIGGER"):
+		return p.createTrigger(s, temp)
 	case !unique && (p.acceptWord("MACRO") || p.acceptWord("FUNCTION")):
 		return p.createMacro(s, orReplace, temp)
 	case !unique && p.acceptWord("TYPE"):
@@ -61,7 +63,7 @@ func (p *parser) create() ast.Stmt {
 		ct.Span = p.span(s)
 		return ct
 	}
-	p.fail("expected TABLE, VIEW, SEQUENCE, SCHEMA, INDEX, MACRO or TYPE")
+	p.fail("expected TABLE, VIEW, SEQUENCE, SCHEMA, INDEX, MACRO, TYPE or TRIGGER")
 	return nil
 }
 
@@ -358,14 +360,14 @@ func (p *parser) drop() ast.Stmt {
 	s := p.start()
 	p.expectWord("DROP")
 	d := &ast.Drop{}
-	for _, k := range []string{"TABLE", "VIEW", "SEQUENCE", "SCHEMA", "INDEX", "MACRO", "FUNCTION", "TYPE"} {
+	for _, k := range []string{"TABLE", "VIEW", "SEQUENCE", "SCHEMA", "INDEX", "MACRO", "FUNCTION", "TYPE", "TRIGGER"} {
 		if p.acceptWord(k) {
 			d.Kind = k
 			break
 		}
 	}
 	if d.Kind == "" {
-		p.fail("expected TABLE, VIEW, SEQUENCE, SCHEMA, INDEX, MACRO, FUNCTION or TYPE")
+		p.fail("expected TABLE, VIEW, SEQUENCE, SCHEMA, INDEX, MACRO, FUNCTION, TYPE or TRIGGER")
 	}
 	if d.Kind == "MACRO" && p.acceptWord("TABLE") {
 		d.Kind = "MACRO TABLE"

@@ -78,7 +78,13 @@
 // name AS statement, EXECUTE name [(args)], DEALLOCATE [PREPARE] name |
 // ALL; BEGIN / START TRANSACTION, COMMIT / END, ROLLBACK / ABORT;
 // CHECKPOINT, FORCE CHECKPOINT, VACUUM, ANALYZE, LOAD, [FORCE] INSTALL,
-// CALL f(…), EXPORT DATABASE, IMPORT DATABASE.
+// CALL f(…), EXPORT DATABASE, IMPORT DATABASE; MERGE INTO t [AS a] USING
+// source ON cond WHEN [NOT] MATCHED [BY SOURCE | TARGET] [AND cond] THEN
+// UPDATE [SET … | SET *] | DELETE | INSERT [(cols)] VALUES (…) | INSERT * |
+// INSERT DEFAULT VALUES | DO NOTHING | ERROR [msg] … [RETURNING]; COMMENT
+// ON kind name IS 'text' | NULL; SQLite's CREATE [TEMP] TRIGGER … BEGIN
+// statement; … END, DROP TRIGGER, and NOT INDEXED / INDEXED BY name
+// after a table. x LIKE ANY (…) is refused with DuckDB's reason.
 //
 // # Precedence
 //

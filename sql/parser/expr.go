@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -235,6 +236,12 @@ func (p *parser) binary(left ast.Expr, t token, prec, s int) ast.Expr {
 // like parses the pattern and ESCAPE of x [NOT] LIKE … (x may be nil for
 // * LIKE …).
 func (p *parser) like(x ast.Expr, op string, not bool, s int) *ast.Like {
+	if (p.isWord("ANY") || p.isWord("SOME") || p.isWord("ALL")) && p.isOpAt(1, "(") {
+		// DuckDB's grammar reads x LIKE ANY (…) and refuses it: ANY and
+		// ALL take the comparison operators only.
+		p.failMsg(p.tok().start, fmt.Sprintf("%s %s (…) is not DuckDB SQL: ANY and ALL take =, <>, <, <=, > or >= (write x %s p1 OR x %s p2)",
+			op, strings.ToUpper(p.src[p.tok().start:p.tok().end]), op, op))
+	}
 	pat := p.operand(precLike+1, p.toks[p.i-1])
 	var esc ast.Expr
 	if p.acceptWord("ESCAPE") {

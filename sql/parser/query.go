@@ -641,7 +641,10 @@ func (p *parser) tablePrimary() ast.TableRef {
 			ref = tf
 		} else {
 			tb := &ast.Table{Name: name}
-			tb.Alias = p.tableAlias()
+			if !p.isWord("INDEXED") || !p.isWordAt(1, "BY") {
+				tb.Alias = p.tableAlias()
+			}
+			p.indexHint(tb)
 			tb.Sample = p.tableSample()
 			tb.Span = p.span(s)
 			ref = tb
@@ -651,6 +654,20 @@ func (p *parser) tablePrimary() ast.TableRef {
 		ref = p.standardPivot(ref, s)
 	}
 	return ref
+}
+
+// indexHint parses SQLite's NOT INDEXED or INDEXED BY name after a table.
+func (p *parser) indexHint(tb *ast.Table) {
+	switch {
+	case p.isWord("NOT") && p.isWordAt(1, "INDEXED"):
+		p.advance()
+		p.advance()
+		tb.NotIndexed = true
+	case p.isWord("INDEXED") && p.isWordAt(1, "BY"):
+		p.advance()
+		p.advance()
+		tb.IndexedBy = p.label("an index name")
+	}
 }
 
 // derived parses ( query ) [alias] [sample] in FROM.

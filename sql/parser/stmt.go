@@ -37,6 +37,10 @@ func (p *parser) statement() ast.Stmt {
 			st := p.deleteStmt(s)
 			st.With = w
 			return st
+		case p.isWord("MERGE"):
+			st := p.merge(s)
+			st.With = w
+			return st
 		}
 		p.i = save
 		return p.query()
@@ -46,6 +50,10 @@ func (p *parser) statement() ast.Stmt {
 		return p.update(s)
 	case "DELETE":
 		return p.deleteStmt(s)
+	case "MERGE":
+		return p.merge(s)
+	case "COMMENT":
+		return p.comment(s)
 	case "TRUNCATE":
 		p.advance()
 		p.acceptWord("TABLE")

@@ -11,8 +11,10 @@
 // and syntax tree with byte spans, which parse the whole dialect. Parse
 // (stmt_ast.go) parses every statement with it and builds SET, RESET,
 // SHOW TABLES, DROP TABLE/VIEW/INDEX, CREATE INDEX, REINDEX, ATTACH,
-// TRUNCATE, EXPLAIN [ANALYZE], DESCRIBE / SHOW t / SUMMARIZE, CREATE VIEW
-// and PREPARE / EXECUTE / DEALLOCATE (prepare.go) from the tree; the
+// TRUNCATE, EXPLAIN [ANALYZE], DESCRIBE / SHOW t / SUMMARIZE, CREATE VIEW,
+// PREPARE / EXECUTE / DEALLOCATE (prepare.go) and CREATE TEMP TABLE
+// (temp_table.go) from the tree, and refuses MERGE, COMMENT ON and
+// CREATE TRIGGER at their first word; the
 // queries inside them, and the writes, whose binding still reads the
 // vitess tree, go on to the older path below through their own span of
 // the text (parseLegacy; issue 15 moves them off it, and

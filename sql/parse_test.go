@@ -104,7 +104,7 @@ func TestParseStatementErrors(t *testing.T) {
 		{"RESET", ErrSyntax, "line 1:6: syntax error at end of input (expected a setting name)"},
 		{"EXPLAIN", ErrSyntax, "line 1:8: syntax error at end of input (expected a statement)"},
 		{"EXPLAIN ATTACH 'x'", ErrUnsupported, "line 1:9: EXPLAIN of ATTACH is not supported (EXPLAIN takes a query, INSERT, UPDATE, DELETE, COPY, CREATE TABLE or DROP TABLE)"},
-		{"EXPLAIN MERGE INTO t", ErrSyntax, `line 1:9: syntax error at or near "MERGE" (expected a statement)`},
+		{"EXPLAIN MERGE INTO t USING s ON true WHEN MATCHED THEN DELETE", ErrUnsupported, "line 1:9: MERGE is not supported (write INSERT … ON CONFLICT, UPDATE and DELETE)"},
 		{"DESCRIBE t u", ErrSyntax, `line 1:12: syntax error at or near "u"`},
 		{"SELECT 1; SELECT 2", ErrSyntax, "line 1:11: more than one statement; split the script first"},
 		{"", ErrSyntax, "line 1:1: empty statement"},

@@ -109,6 +109,17 @@ func (b *stmtBuilder) statement(st ast.Stmt) (Statement, bool, error) {
 		out, err = b.describe(s)
 	case *ast.CreateView:
 		out, err = b.createView(s)
+	case *ast.CreateTable:
+		if !s.Temp {
+			return nil, false, nil
+		}
+		out, err = b.createTemp(s)
+	case *ast.Merge:
+		err = b.errAt(s, ErrUnsupported, "MERGE is not supported (write INSERT … ON CONFLICT, UPDATE and DELETE)")
+	case *ast.Comment:
+		err = b.errAt(s, ErrUnsupported, "COMMENT ON is not supported")
+	case *ast.CreateTrigger:
+		err = b.errAt(s, ErrUnsupported, "CREATE TRIGGER is not supported (b2sql has no triggers)")
 	default:
 		return nil, false, nil
 	}

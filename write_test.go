@@ -68,7 +68,7 @@ func TestCopyTo(t *testing.T) {
 		t.Error(err)
 	}
 	for _, q := range []string{
-		"COPY (SELECT 1) TO 'x.csv' (FORMAT csv)",
+		"COPY (SELECT 1) TO 'x.csv' (FORMAT xlsx)",
 		"COPY (SELECT 1) TO '" + filepath.Join(t.TempDir(), "*.parquet") + "'",
 	} {
 		if err := db.Exec(ctx, q); !errors.Is(err, b2sql.ErrUnsupported) {

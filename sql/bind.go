@@ -124,7 +124,7 @@ func hasKnownExt(name string) bool {
 }
 
 // tableFuncs are the table functions FROM accepts; each opens a path.
-var tableFuncs = []string{"read_parquet", "parquet_scan", "read_b2", "b2_metadata", "range", "generate_series"}
+var tableFuncs = []string{"read_parquet", "parquet_scan", "read_b2", "b2_metadata", "range", "generate_series", "read_csv", "read_csv_auto", "read_json", "read_json_auto", "read_ndjson", "read_ndjson_auto"}
 
 // bindFrom binds the FROM clause into a Scan (or a one-row Values).
 func (b *binder) bindFrom() (planner.Node, error) {
@@ -141,6 +141,9 @@ func (b *binder) bindTableFunc(name string, args sqlparser.SelectExprs, alias st
 	if seriesFuncs[fn] {
 		return b.bindSeries(fn, args, alias, at)
 	}
+	if fn == copyFromFunc {
+		return b.bindCopySource(args, alias, at) // filecall_bind.go
+	}
 	known := false
 	for _, f := range tableFuncs {
 		known = known || f == fn
@@ -152,6 +155,11 @@ func (b *binder) bindTableFunc(name string, args sqlparser.SelectExprs, alias st
 	if len(args) == 1 {
 		if ae, ok := args[0].(*sqlparser.AliasedExpr); ok {
 			p, _ = ae.Expr.(*sqlparser.SQLVal)
+		}
+	}
+	if p != nil && p.Type == sqlparser.StrVal {
+		if call, ok := b.q.fileCallOf(string(p.Val)); ok {
+			return b.bindFileCall(call, alias, at) // filecall_bind.go
 		}
 	}
 	if p == nil || p.Type != sqlparser.StrVal {

@@ -37,7 +37,7 @@ func TestErrors(t *testing.T) {
 		{"SELECT x.a FROM t", ErrUnknownTable, `line 1:8: unknown table "x"`},
 		{"SELECT * FROM 'nofile.parquet'", ErrUnknownTable, `line 1:15: cannot open "nofile.parquet": no such file`},
 		{"SELECT lowerr(s) FROM t", ErrUnknownFunction, `line 1:8: unknown function "lowerr" (did you mean "lower"?)`},
-		{"SELECT * FROM read_csv('x')", ErrUnknownFunction, `line 1:15: unknown table function "read_csv"`},
+		{"SELECT * FROM read_foo('x')", ErrUnknownFunction, `line 1:15: unknown table function "read_foo"`},
 		{"SELECT x FROM dup", ErrAmbiguousColumn, `line 1:8: column reference "x" is ambiguous`},
 		{"SELECT a + s FROM t", ErrType, `line 1:8: cannot apply + to INTEGER and VARCHAR`},
 		{"SELECT a FROM t WHERE s = 1", ErrType, `line 1:23: cannot compare VARCHAR with INTEGER`},

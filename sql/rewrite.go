@@ -70,6 +70,9 @@ type rewritten struct {
 	// byName holds the token indexes of the UNION keywords followed by
 	// DuckDB's BY NAME (cut out; bind_setop_byname.go).
 	byName map[int]bool
+	// fileCalls are the file table functions' arguments, keyed by the
+	// offset of the call's name (filecall.go).
+	fileCalls map[int]*FileCall
 }
 
 // orig maps an offset of the rewritten text to the statement's text.
@@ -226,6 +229,15 @@ func rewrite(src Source, toks []token) (*rewritten, error) {
 			w.skip(t)
 			w.skip(next)
 			i++
+			continue
+		case t.kind == tkIdent && FileFuncs[strings.ToLower(t.val)] && next.isOp("(") && !prev.isOp("."):
+			// read_csv('x', delim = ';'): constant arguments (filecall.go).
+			w.noteFuncCols(i, drop)
+			end, err := w.fileCall(i)
+			if err != nil {
+				return nil, err
+			}
+			i = end
 			continue
 		case (t.is("RANGE") || t.is("GENERATE_SERIES")) && next.isOp("(") && !prev.isOp("."):
 			// A series table function (bind_tablefunc.go); RANGE is a

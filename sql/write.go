@@ -1,23 +1,22 @@
 package sql
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/dolthub/vitess/go/vt/sqlparser"
 )
 
-// Copy is COPY (query) TO 'path' [(FORMAT parquet[, COMPRESSION c])] or
-// COPY table TO 'path' …: the query's result written as a Parquet file.
-// The path may be a ? marker (PathParam), whose value follows those of
-// the query's markers. Compression is "" (the default, snappy), "snappy",
-// "zstd" or "uncompressed".
+// Copy is COPY (query) TO 'path' [(options)] or COPY table TO 'path' …:
+// the query's result written as a file of the format FORMAT or the path's
+// extension names (internal/dml checks the options against it). The path
+// may be a ? marker (PathParam), whose value follows those of the query's
+// markers.
 type Copy struct {
-	Query       *Query
-	Path        string
-	PathParam   bool
-	PathPos     Pos
-	Compression string
+	Query     *Query
+	Path      string
+	PathParam bool
+	PathPos   Pos
+	Options   []FileArg // copy_options.go
 }
 
 // CreateTableAs is CREATE [OR REPLACE] TABLE [IF NOT EXISTS] name
@@ -149,36 +148,11 @@ func (p *stmtParser) copyTo() (Statement, error) {
 	if !p.at(i).isOp("(") || p.closing(i) != len(p.toks)-1 {
 		return nil, p.syntax(i)
 	}
-	// (FORMAT parquet, COMPRESSION zstd): name value pairs, commas optional.
-	for i++; i < len(p.toks)-1; {
-		if p.at(i).isOp(",") {
-			i++
-			continue
-		}
-		name, val := p.at(i), p.at(i+1)
-		if name.kind != tkIdent || (val.kind != tkIdent && val.kind != tkString) || i+1 >= len(p.toks)-1 {
-			return nil, p.syntax(i)
-		}
-		v := strings.ToLower(val.val)
-		switch strings.ToUpper(name.val) {
-		case "FORMAT":
-			// The target's extension picks the writer (.parquet, .b2d,
-			// .b2z); FORMAT may only confirm it.
-			if v != "parquet" && v != "b2" && v != "ctable" {
-				return nil, errAt(p.src, val.off, ErrUnsupported, fmt.Sprintf("COPY format %q is not supported (parquet, or b2 for a .b2d/.b2z target)", val.val))
-			}
-		case "COMPRESSION", "CODEC":
-			switch v {
-			case "snappy", "zstd", "uncompressed":
-				c.Compression = v
-			default:
-				return nil, errAt(p.src, val.off, ErrUnsupported, fmt.Sprintf("compression %q is not supported (snappy, zstd, uncompressed)", val.val))
-			}
-		default:
-			return nil, errAt(p.src, name.off, ErrUnsupported, fmt.Sprintf("COPY option %s is not supported", strings.ToUpper(name.val)))
-		}
-		i += 2
+	opts, err := copyOptions(p.src, p.toks, i, len(p.toks)-1)
+	if err != nil {
+		return nil, err
 	}
+	c.Options = opts
 	return c, nil
 }
 
@@ -257,16 +231,16 @@ func (p *stmtParser) copyFrom() (Statement, error) {
 	if p.at(3).kind != tkString {
 		return nil, p.syntax(3)
 	}
-	ins.Query = p.selectStar(3)
+	var opts []FileArg
 	if len(p.toks) > 4 {
 		if !p.at(4).isOp("(") || p.closing(4) != len(p.toks)-1 {
 			return nil, p.syntax(4)
 		}
-		opts, err := p.options(4, len(p.toks)-1)
-		if err != nil {
+		var err error
+		if opts, err = copyOptions(p.src, p.toks, 4, len(p.toks)-1); err != nil {
 			return nil, err
 		}
-		ins.Options = opts
 	}
+	ins.Query, ins.Options = p.copySource(3, opts) // copy_options.go
 	return ins, nil
 }

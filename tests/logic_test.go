@@ -47,7 +47,8 @@ package tests
 // semantic bug; a subset points at pruning or parallelism).
 //
 // "__TESTDIR__" in SQL, in expected error messages and in register paths is
-// replaced by the file's temporary directory, where data directives write.
+// replaced by the file's temporary directory, where data directives write;
+// "__DATA__" by tests/testdata/files, the checked-in CSV and JSON fixtures.
 
 import (
 	"context"
@@ -476,7 +477,11 @@ func runFile(t *testing.T, path string) {
 }
 
 func runRecord(t *testing.T, r record, dir string, sessions []*session) {
-	subst := func(s string) string { return strings.ReplaceAll(s, "__TESTDIR__", filepath.ToSlash(dir)) }
+	data, _ := filepath.Abs(filepath.Join("testdata", "files"))
+	subst := func(s string) string {
+		s = strings.ReplaceAll(s, "__DATA__", filepath.ToSlash(data))
+		return strings.ReplaceAll(s, "__TESTDIR__", filepath.ToSlash(dir))
+	}
 	switch r.kind {
 	case recTable, recGenerate:
 		// The Parquet file is always written: queries may name it by path.

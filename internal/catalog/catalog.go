@@ -12,6 +12,7 @@ import (
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/formats/b2/ctable"
 	"github.com/b2sql/b2sql/planner"
+	"github.com/b2sql/b2sql/sql"
 	"github.com/b2sql/b2sql/storage"
 )
 
@@ -126,6 +127,9 @@ func (c *Catalog) OpenPath(fn, path string) (planner.Table, error) {
 	if storage.IsRemote(path) {
 		return c.openRemote(fn, path)
 	}
+	if f := strings.ToLower(fn); sql.FileFuncs[f] || f == "" && textKind(path) != "" {
+		return c.OpenFiles(&sql.FileCall{Func: f, Paths: []string{path}})
+	}
 	path = c.resolve(path)
 	switch strings.ToLower(fn) {
 	case "", "read_parquet", "parquet_scan", "read_b2":
@@ -186,8 +190,8 @@ func (c *Catalog) RegisterDir(dir string) error {
 	}
 	for _, e := range entries {
 		name := e.Name()
-		if Kind(name) == "" {
-			continue
+		if Kind(name) == "" || textKind(name) != "" {
+			continue // CSV and JSON files are read where queries name them
 		}
 		if err := c.Register(strings.TrimSuffix(name, filepath.Ext(name)), filepath.Join(dir, name)); err != nil {
 			return fmt.Errorf("registering %s: %w", name, err)

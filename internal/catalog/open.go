@@ -15,8 +15,12 @@ import (
 )
 
 // Kind classifies a path by its extension: "parquet", "ctable"
-// (.b2d directory or .b2z file), "array" (.b2nd, .b2frame, .b2f) or "".
+// (.b2d directory or .b2z file), "array" (.b2nd, .b2frame, .b2f), "csv",
+// "json" (compressed ones too: x.csv.gz) or "".
 func Kind(path string) string {
+	if k := textKind(path); k != "" {
+		return k
+	}
 	switch strings.ToLower(filepath.Ext(strings.TrimRight(path, `/\`))) {
 	case ".parquet", ".pq", ".parq":
 		return "parquet"
@@ -37,11 +41,16 @@ func OpenFile(path string) (planner.Table, error) {
 		return OpenCTable(strings.TrimRight(path, `/\`))
 	case "array":
 		return ctable.OpenArray(path)
+	case "csv", "json":
+		return openText(path)
+	}
+	if k := contentKind(path); k != "" {
+		return openKind(k, path)
 	}
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		return nil, fmt.Errorf("%s is a directory; name a table file, a .b2d table or a glob such as '%s/*.parquet'", path, path)
 	}
-	return nil, fmt.Errorf("%s: unknown table format %q (expected .parquet, .b2d, .b2z, .b2nd or .b2frame)", path, filepath.Ext(path))
+	return nil, fmt.Errorf("%s: unknown table format %q (expected .parquet, .csv, .json, .ndjson, .b2d, .b2z, .b2nd or .b2frame)", path, filepath.Ext(path))
 }
 
 // Forget drops the open-time stamp of a CTable version replaced by a

@@ -45,20 +45,25 @@ func copyTo(ctx context.Context, env *Env, c *sql.Copy, args []columnar.Value) (
 	if strings.ContainsAny(c.Path, "*?[") {
 		return 0, &sql.Error{Pos: c.PathPos, Kind: sql.ErrUnsupported, Msg: fmt.Sprintf("COPY TO %q: a glob is not a file name", c.Path)}
 	}
+	spec, err := copySpecOf(c.Path, c.Options) // copy_format.go
+	if err != nil {
+		return 0, err
+	}
 	path, err := cat.Confine(c.Path)
 	if err != nil {
 		return 0, err
 	}
 	defer cat.Lock("file:" + filepath.Clean(path))()
-	if catalog.Kind(path) == "ctable" {
+	if spec.format == "ctable" {
 		unlock, err := catalog.LockFile(strings.TrimRight(path, `/\`))
 		if err != nil {
 			return 0, err
 		}
 		defer unlock()
-		return writeCTable(ctx, env, c.Query, args, strings.TrimRight(path, `/\`))
 	}
-	return writeParquet(ctx, env, c.Query, args, path, c.Compression)
+	return writeQuery(ctx, env, c.Query, args, func(schema columnar.Schema) (tableWriter, func(), error) {
+		return spec.open(path, schema)
+	})
 }
 
 // createTableAs runs CREATE [OR REPLACE] TABLE name AS query: the result

@@ -36,6 +36,9 @@ func insert(ctx context.Context, env *Env, s *sql.Insert, args []columnar.Value)
 	}
 	defer tg.Unlock()
 	schema, rules := targetSchema(tg)
+	if s.Cols == nil {
+		copyFromTypes(s.Query, schema) // copy_from.go
+	}
 	at := s.TablePos
 	// pos[i] is the table column that the query's column i fills.
 	var pos []int

@@ -40,3 +40,19 @@ func bind(q *sql.Query, cat planner.ViewCatalog, args []columnar.Value) (*sql.Bo
 	}
 	return bound, err
 }
+
+// OpenFiles forwards file table functions with options (sql.FileOpener)
+// to the catalog, noting root refusals as OpenPath does.
+func (c *bindCatalog) OpenFiles(call *sql.FileCall) (planner.Table, error) {
+	fo, ok := c.ViewCatalog.(sql.FileOpener)
+	if !ok {
+		return nil, errors.New("this catalog does not open files with options")
+	}
+	t, err := fo.OpenFiles(call)
+	if errors.Is(err, catalog.ErrOutsideRoot) {
+		c.mu.Lock()
+		c.denied = true
+		c.mu.Unlock()
+	}
+	return t, err
+}

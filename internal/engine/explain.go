@@ -3,11 +3,9 @@ package engine
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/b2sql/b2sql/columnar"
-	"github.com/b2sql/b2sql/internal/catalog"
 	"github.com/b2sql/b2sql/internal/dml"
 	"github.com/b2sql/b2sql/planner"
 	"github.com/b2sql/b2sql/sql"
@@ -109,15 +107,11 @@ func (s *Session) describeWrite(st sql.Statement, args []columnar.Value) (head s
 				path = args[n].S
 			}
 		}
-		head = "Copy to " + quoteString(path) + " format="
-		if catalog.Kind(path) == "ctable" { // as copyTo decides
-			head += strings.ToLower(strings.TrimPrefix(filepath.Ext(strings.TrimRight(path, `/\`)), "."))
-		} else {
-			head += "parquet"
-			if w.Compression != "" {
-				head += " compression=" + w.Compression
-			}
+		desc, err := dml.DescribeCopy(path, w) // as copyTo decides
+		if err != nil {
+			return "", nil, false, nil, err
 		}
+		head = "Copy to " + quoteString(path) + " " + desc
 		return head, w.Query, false, fix, nil
 	case *sql.CreateTableAs:
 		format, err := dml.TableFormat(s.e.Cat, w.Options, true)

@@ -1,0 +1,197 @@
+package catalog
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/b2sql/b2sql/formats/csv"
+	"github.com/b2sql/b2sql/formats/json"
+	"github.com/b2sql/b2sql/formats/parquet"
+	"github.com/b2sql/b2sql/planner"
+	"github.com/b2sql/b2sql/sql"
+	"github.com/b2sql/b2sql/storage"
+)
+
+// Files named in queries: read_csv('x.csv', …), read_json(…),
+// read_parquet(['a', 'b'], …), FROM 'data/*.csv' and COPY … FROM. Paths
+// are resolved against the database's directory, globs expanded
+// (storage.Glob: * ? […] {a,b} **), every file checked against the root;
+// the function (or FORMAT, or the first file's extension) picks the
+// reader, and the options not about the set of files go to it.
+
+// textKind classifies CSV and JSON paths, compressed ones included
+// (x.csv.gz, x.ndjson.zst).
+func textKind(path string) string {
+	p := strings.ToLower(strings.TrimRight(path, `/\`))
+	for _, z := range []string{".gz", ".gzip", ".zst", ".zstd"} {
+		p = strings.TrimSuffix(p, z)
+	}
+	switch filepath.Ext(p) {
+	case ".csv", ".tsv", ".tbl", ".txt":
+		return "csv"
+	case ".json", ".ndjson", ".jsonl":
+		return "json"
+	}
+	return ""
+}
+
+// funcFormat is the format a file table function reads ("" for any).
+func funcFormat(fn string) string {
+	switch fn {
+	case "read_csv", "read_csv_auto":
+		return "csv"
+	case "read_json", "read_json_auto", "read_ndjson", "read_ndjson_auto":
+		return "json"
+	case "read_parquet", "parquet_scan":
+		return "parquet"
+	case "read_b2":
+		return "b2"
+	}
+	return ""
+}
+
+// OpenFiles implements sql.FileOpener.
+func (c *Catalog) OpenFiles(call *sql.FileCall) (planner.Table, error) {
+	format := funcFormat(call.Func)
+	var args []sql.FileArg
+	for _, a := range call.Args {
+		if a.Name == "format" && call.Func == "" {
+			// COPY … FROM (FORMAT csv): the reader; read_json's own
+			// format option (array, newline_delimited) stays its.
+			f := strings.ToLower(a.Value.Text)
+			switch f {
+			case "csv", "json", "parquet":
+				format = f
+			case "ndjson", "jsonl":
+				format = "json"
+			default:
+				return nil, argError(a, sql.ErrUnsupported, fmt.Sprintf("COPY FROM format %q is not supported (csv, json, parquet)", a.Value.Text))
+			}
+			continue
+		}
+		args = append(args, a)
+	}
+	if format == "" && textKind(call.Paths[0]) == "" || format == "parquet" || format == "b2" {
+		if len(call.Paths) == 1 && len(args) == 0 && storage.HasGlob(call.Paths[0]) {
+			// One glob of files with one schema: the format's own
+			// multi-file table (Parquet's prunes row groups across files).
+			return c.OpenConfined(c.resolve(call.Paths[0]))
+		}
+	}
+	files, err := c.expand(call)
+	if err != nil {
+		return nil, err
+	}
+	if format == "" {
+		format = textKind(files[0])
+		if format == "" {
+			format = Kind(files[0])
+		}
+	}
+	switch format {
+	case "csv":
+		o, err := csvOptions(args)
+		if err != nil {
+			return nil, err
+		}
+		return csv.Open(files, o)
+	case "json":
+		o, err := jsonOptions(call.Func, args)
+		if err != nil {
+			return nil, err
+		}
+		return json.Open(files, o)
+	}
+	if len(args) > 0 {
+		return nil, argError(args[0], sql.ErrUnsupported, fmt.Sprintf("%s: unknown option %q", orCopy(call.Func), args[0].Name))
+	}
+	if len(files) > 1 {
+		return nil, fmt.Errorf("%d files: a list of %s files is not supported", len(files), format)
+	}
+	return c.openChecked(files[0], format)
+}
+
+func orCopy(fn string) string {
+	if fn == "" {
+		return "COPY FROM"
+	}
+	return fn
+}
+
+// openChecked opens one confined, existing file as format (its
+// extension's or content's when format is "" or "b2"), passing its
+// warnings on (as OpenConfined).
+func (c *Catalog) openChecked(path, format string) (planner.Table, error) {
+	var t planner.Table
+	var err error
+	if format == "parquet" {
+		t, err = parquet.Open(path)
+	} else {
+		t, err = OpenFile(path)
+	}
+	if w, ok := t.(interface{ Warnings() []string }); ok && err == nil {
+		for _, msg := range w.Warnings() {
+			c.Warn(msg)
+		}
+	}
+	return t, err
+}
+
+// expand resolves, confines and expands the call's paths into files, in
+// the order given (each glob's matches sorted). A glob matching nothing is
+// an error, as in DuckDB.
+func (c *Catalog) expand(call *sql.FileCall) ([]string, error) {
+	var out []string
+	for _, p := range call.Paths {
+		p = c.resolve(p)
+		cp, err := c.Confine(p)
+		if err != nil {
+			return nil, err
+		}
+		if !storage.HasGlob(cp) {
+			out = append(out, cp)
+			continue
+		}
+		matches, err := storage.Glob(context.Background(), cp, nil)
+		if err != nil {
+			return nil, err
+		}
+		if len(matches) == 0 {
+			return nil, fmt.Errorf("no files found that match the pattern %q", p)
+		}
+		for _, m := range matches {
+			cm, err := c.Confine(m)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, cm)
+		}
+	}
+	return out, nil
+}
+
+// argError is an error positioned at an option's name.
+func argError(a sql.FileArg, kind error, msg string) error {
+	return &sql.Error{Pos: a.NamePos, Kind: kind, Msg: msg}
+}
+
+// openText opens a CSV or JSON file (or glob) with detected options.
+func openText(path string) (planner.Table, error) {
+	files := []string{path}
+	if storage.HasGlob(path) {
+		m, err := storage.Glob(context.Background(), path, nil)
+		if err != nil {
+			return nil, err
+		}
+		if len(m) == 0 {
+			return nil, fmt.Errorf("no files found that match the pattern %q", path)
+		}
+		files = m
+	}
+	if textKind(files[0]) == "json" {
+		return json.Open(files, json.Options{})
+	}
+	return csv.Open(files, csv.Options{})
+}

@@ -1,0 +1,206 @@
+package dml
+
+import (
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/formats/b2/ctable"
+	"github.com/b2sql/b2sql/formats/csv"
+	"github.com/b2sql/b2sql/formats/json"
+	"github.com/b2sql/b2sql/formats/parquet"
+	"github.com/b2sql/b2sql/internal/catalog"
+	"github.com/b2sql/b2sql/sql"
+)
+
+// COPY … TO's format and options. The format is FORMAT's, else the
+// target's extension's (.parquet, .csv/.tsv, .json/.ndjson, .b2d/.b2z),
+// else CSV, DuckDB's default; the other options must be ones that format
+// takes, so a write never produces another format than its target names.
+
+// copySpec is a COPY TO statement's format and its writer's options.
+type copySpec struct {
+	format string // "parquet", "csv", "json", "ctable"
+	open   func(path string, schema columnar.Schema) (tableWriter, func(), error)
+	desc   string // for EXPLAIN: "format=csv delimiter='|'"
+}
+
+// copyFormatOf is the format of COPY TO path with options opts.
+func copyFormatOf(path string, opts []sql.FileArg) (string, error) {
+	for _, o := range opts {
+		if o.Name != "format" {
+			continue
+		}
+		switch f := strings.ToLower(o.Value.Text); f {
+		case "parquet", "csv", "json":
+			return f, nil
+		case "ndjson", "jsonl":
+			return "json", nil
+		case "b2", "b2d", "b2z", "ctable":
+			return "ctable", nil
+		default:
+			return "", argErr(o, sql.ErrUnsupported, fmt.Sprintf("COPY format %q is not supported (parquet, csv, json, b2)", o.Value.Text))
+		}
+	}
+	switch k := catalog.Kind(path); k {
+	case "parquet", "csv", "json", "ctable":
+		return k, nil
+	}
+	return "csv", nil
+}
+
+func argErr(a sql.FileArg, kind error, msg string) error {
+	return &sql.Error{Pos: a.NamePos, Kind: kind, Msg: msg}
+}
+
+// argText is an option's scalar value as text ("" for a bare flag).
+func argText(a sql.FileArg) (string, error) {
+	switch a.Value.Kind {
+	case sql.ArgList, sql.ArgStruct:
+		if a.Name == "force_quote" {
+			parts := make([]string, len(a.Value.Elems))
+			for i, e := range a.Value.Elems {
+				parts[i] = e.Text
+			}
+			return strings.Join(parts, ","), nil
+		}
+		return "", argErr(a, sql.ErrType, fmt.Sprintf("COPY option %s expects a single value, got %s", strings.ToUpper(a.Name), a.Value))
+	case sql.ArgFlag:
+		return "", nil
+	}
+	return a.Value.Text, nil
+}
+
+// copySpecOf checks COPY TO's options against its format.
+func copySpecOf(path string, opts []sql.FileArg) (*copySpec, error) {
+	format, err := copyFormatOf(path, opts)
+	if err != nil {
+		return nil, err
+	}
+	s := &copySpec{format: format, desc: "format=" + format}
+	if format == "ctable" {
+		s.desc = "format=" + strings.ToLower(strings.TrimPrefix(filepath.Ext(strings.TrimRight(path, `/\`)), "."))
+	}
+	var rest []sql.FileArg
+	for _, o := range opts {
+		switch o.Name {
+		case "format":
+			continue
+		}
+		rest = append(rest, o)
+		s.desc += " " + o.Name
+		if o.Value.Kind != sql.ArgFlag {
+			s.desc += "=" + o.Value.String()
+		}
+	}
+	switch format {
+	case "parquet":
+		var po parquet.WriterOptions
+		for _, o := range rest {
+			v, err := argText(o)
+			if err != nil {
+				return nil, err
+			}
+			switch o.Name {
+			case "compression", "codec":
+				switch strings.ToLower(v) {
+				case "snappy":
+					po.Codec = parquet.Snappy
+				case "zstd":
+					po.Codec = parquet.Zstd
+				case "uncompressed", "none":
+					po.Codec = parquet.Uncompressed
+				default:
+					return nil, argErr(o, sql.ErrUnsupported, fmt.Sprintf("compression %q is not supported (snappy, zstd, uncompressed)", v))
+				}
+			case "row_group_size", "row_group_rows":
+				n, err := strconv.ParseInt(v, 10, 64)
+				if err != nil || n <= 0 {
+					return nil, argErr(o, sql.ErrType, fmt.Sprintf("ROW_GROUP_SIZE expects a positive integer, got %s", o.Value))
+				}
+				po.RowGroupRows = n
+			default:
+				return nil, argErr(o, sql.ErrUnsupported, fmt.Sprintf("COPY option %s is not supported for Parquet (compression, row_group_size, partition_by, …)", strings.ToUpper(o.Name)))
+			}
+		}
+		s.open = func(path string, schema columnar.Schema) (tableWriter, func(), error) {
+			w, err := parquet.NewWriter(path, schema, po)
+			if err != nil {
+				return nil, nil, err
+			}
+			return w, w.Abort, nil
+		}
+	case "csv":
+		var named []csv.Named
+		for _, o := range rest {
+			v, err := argText(o)
+			if err != nil {
+				return nil, err
+			}
+			n := csv.Named{Name: o.Name, Value: v}
+			if _, err := csv.WriteOptions([]csv.Named{n}); err != nil {
+				return nil, argErr(o, sql.ErrUnsupported, strings.TrimPrefix(err.Error(), "csv: "))
+			}
+			named = append(named, n)
+		}
+		co, err := csv.WriteOptions(named)
+		if err != nil {
+			return nil, err
+		}
+		s.open = func(path string, schema columnar.Schema) (tableWriter, func(), error) {
+			w, err := csv.NewWriter(path, schema, co)
+			if err != nil {
+				return nil, nil, err
+			}
+			return w, w.Abort, nil
+		}
+	case "json":
+		var named []json.Named
+		for _, o := range rest {
+			v, err := argText(o)
+			if err != nil {
+				return nil, err
+			}
+			n := json.Named{Name: o.Name, Value: v}
+			if _, err := json.WriteOptions([]json.Named{n}); err != nil {
+				return nil, argErr(o, sql.ErrUnsupported, strings.TrimPrefix(err.Error(), "json: "))
+			}
+			named = append(named, n)
+		}
+		jo, err := json.WriteOptions(named)
+		if err != nil {
+			return nil, err
+		}
+		s.open = func(path string, schema columnar.Schema) (tableWriter, func(), error) {
+			w, err := json.NewWriter(path, schema, jo)
+			if err != nil {
+				return nil, nil, err
+			}
+			return w, w.Abort, nil
+		}
+	case "ctable":
+		if len(rest) > 0 {
+			return nil, argErr(rest[0], sql.ErrUnsupported, fmt.Sprintf("COPY option %s is not supported for b2 tables", strings.ToUpper(rest[0].Name)))
+		}
+		s.open = func(path string, schema columnar.Schema) (tableWriter, func(), error) {
+			w, err := ctable.Create(strings.TrimRight(path, `/\`), schema, ctable.CreateOptions{})
+			if err != nil {
+				return nil, nil, err
+			}
+			return w, func() { w.Abort() }, nil
+		}
+	}
+	return s, nil
+}
+
+// DescribeCopy is EXPLAIN's account of COPY … TO path: the format and
+// options the write uses.
+func DescribeCopy(path string, c *sql.Copy) (string, error) {
+	s, err := copySpecOf(path, c.Options)
+	if err != nil {
+		return "", err
+	}
+	return s.desc, nil
+}

@@ -1,0 +1,336 @@
+package sql
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/planner"
+)
+
+// File table functions — read_csv('x.csv', delim = ';'),
+// read_parquet(['a.parquet', 'b.parquet'], hive_partitioning = true) —
+// and COPY's option lists take constant arguments that MySQL's grammar
+// cannot parse (lists, structs, name := value). The rewriter reads them
+// from the tokens into a FileCall and leaves the call with one marker
+// string in vitess' text; the binder hands the FileCall to the catalog.
+
+// FileFuncs are the table functions that read files.
+var FileFuncs = map[string]bool{
+	"read_parquet": true, "parquet_scan": true, "read_b2": true,
+	"read_csv": true, "read_csv_auto": true,
+	"read_json": true, "read_json_auto": true, "read_ndjson": true, "read_ndjson_auto": true,
+}
+
+// markFile prefixes the marker argument standing for a FileCall: the
+// offset of the call's name in the statement text follows.
+const markFile = "b2sql:file:"
+
+// ArgKind is the kind of a constant argument value.
+type ArgKind uint8
+
+const (
+	ArgString ArgKind = iota // 'text'
+	ArgNumber                // 12, -1.5
+	ArgBool                  // true, false
+	ArgNull                  // NULL
+	ArgWord                  // a bare word (FORMAT csv, COMPRESSION zstd)
+	ArgList                  // [a, b] or (a, b)
+	ArgStruct                // {'k': v, …}
+	ArgFlag                  // no value (COPY … (HEADER))
+)
+
+// ArgValue is a constant argument: Text for scalars (a string's contents,
+// a number's or word's text, "true"/"false"), Elems for lists and structs
+// (Keys holding a struct's keys).
+type ArgValue struct {
+	Kind  ArgKind
+	Text  string
+	Elems []ArgValue
+	Keys  []string
+	Pos   Pos
+}
+
+// FileArg is one name = value argument (Name lower-case).
+type FileArg struct {
+	Name    string
+	Value   ArgValue
+	NamePos Pos
+}
+
+// FileCall is a file table function with its paths (a string, or a list
+// of strings; each may be a glob) and named arguments. Func is "" for
+// COPY … FROM, whose format comes from the FORMAT option or the path.
+type FileCall struct {
+	Func    string
+	Paths   []string
+	PathPos Pos
+	Args    []FileArg
+}
+
+// FileOpener is a catalog that opens file table functions with their
+// options (internal/catalog implements it). A catalog without it only
+// opens calls that have one path and no options, through OpenPath.
+type FileOpener interface {
+	OpenFiles(call *FileCall) (planner.Table, error)
+}
+
+// String is the value as SQL would spell it in a message.
+func (v ArgValue) String() string {
+	switch v.Kind {
+	case ArgString:
+		return "'" + strings.ReplaceAll(v.Text, "'", "''") + "'"
+	case ArgList:
+		parts := make([]string, len(v.Elems))
+		for i, e := range v.Elems {
+			parts[i] = e.String()
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	case ArgStruct:
+		parts := make([]string, len(v.Elems))
+		for i, e := range v.Elems {
+			parts[i] = "'" + v.Keys[i] + "': " + e.String()
+		}
+		return "{" + strings.Join(parts, ", ") + "}"
+	case ArgFlag:
+		return ""
+	}
+	return v.Text
+}
+
+// argParser reads constant argument values from tokens.
+type argParser struct {
+	src  Source
+	toks []token
+	i    int
+}
+
+func (p *argParser) at(k int) token {
+	if k < len(p.toks) {
+		return p.toks[k]
+	}
+	return token{kind: tkOp, off: len(p.src.Text), end: len(p.src.Text)}
+}
+
+func (p *argParser) syntax() error {
+	t := p.at(p.i)
+	return errAt(p.src, t.off, ErrSyntax, syntaxNear(p.src, t))
+}
+
+func (p *argParser) pos(t token) Pos { return posIn(p.src.Text, t.off, Pos{p.src.Line, p.src.Col}) }
+
+// value parses one constant at p.i: a string, a number (perhaps negative),
+// TRUE/FALSE/NULL, a bare word, [list], (list) or {struct}.
+func (p *argParser) value() (ArgValue, error) {
+	t := p.at(p.i)
+	v := ArgValue{Pos: p.pos(t)}
+	switch {
+	case t.kind == tkString:
+		v.Kind, v.Text = ArgString, t.val
+		p.i++
+	case t.kind == tkNumber:
+		v.Kind, v.Text = ArgNumber, t.val
+		p.i++
+	case t.isOp("-") && p.at(p.i+1).kind == tkNumber:
+		v.Kind, v.Text = ArgNumber, "-"+p.at(p.i+1).val
+		p.i += 2
+	case t.is("TRUE") || t.is("FALSE"):
+		v.Kind, v.Text = ArgBool, strings.ToLower(t.val)
+		p.i++
+	case t.is("NULL"):
+		v.Kind = ArgNull
+		p.i++
+	case t.kind == tkIdent || t.kind == tkQIdent:
+		v.Kind, v.Text = ArgWord, t.val
+		p.i++
+	case t.isOp("[") || t.isOp("("):
+		closer := "]"
+		if t.isOp("(") {
+			closer = ")"
+		}
+		v.Kind = ArgList
+		p.i++
+		for !p.at(p.i).isOp(closer) {
+			if len(v.Elems) > 0 {
+				if !p.at(p.i).isOp(",") {
+					return v, p.syntax()
+				}
+				p.i++
+				if p.at(p.i).isOp(closer) { // a trailing comma
+					break
+				}
+			}
+			e, err := p.value()
+			if err != nil {
+				return v, err
+			}
+			v.Elems = append(v.Elems, e)
+		}
+		p.i++
+	case t.isOp("{"):
+		v.Kind = ArgStruct
+		p.i++
+		for !p.at(p.i).isOp("}") {
+			if len(v.Elems) > 0 {
+				if !p.at(p.i).isOp(",") {
+					return v, p.syntax()
+				}
+				p.i++
+			}
+			k := p.at(p.i)
+			if k.kind != tkString && k.kind != tkIdent && k.kind != tkQIdent || !p.at(p.i+1).isOp(":") {
+				return v, p.syntax()
+			}
+			p.i += 2
+			e, err := p.value()
+			if err != nil {
+				return v, err
+			}
+			v.Keys, v.Elems = append(v.Keys, k.val), append(v.Elems, e)
+		}
+		p.i++
+	default:
+		return v, p.syntax()
+	}
+	return v, nil
+}
+
+// callArgs parses the arguments of fn(…) in toks[open+1 : close]: the
+// positional ones first (a path or a list of paths), then name = value,
+// name := value or name => value.
+func callArgs(src Source, fn string, toks []token, open, close int) (*FileCall, error) {
+	p := &argParser{src: src, toks: toks[:close], i: open + 1}
+	call := &FileCall{Func: fn, PathPos: p.pos(p.at(p.i))}
+	first := true
+	for p.i < close {
+		if !first {
+			if !p.at(p.i).isOp(",") {
+				return nil, p.syntax()
+			}
+			p.i++
+		}
+		first = false
+		name := p.at(p.i)
+		if (name.kind == tkIdent || name.kind == tkQIdent) && (p.at(p.i+1).isOp("=") || p.at(p.i+1).isOp(":=") || p.at(p.i+1).isOp("=>")) {
+			p.i += 2
+			v, err := p.value()
+			if err != nil {
+				return nil, err
+			}
+			call.Args = append(call.Args, FileArg{Name: strings.ToLower(name.val), Value: v, NamePos: p.pos(name)})
+			continue
+		}
+		if len(call.Args) > 0 || call.Paths != nil {
+			return nil, errAt(src, name.off, ErrSyntax, fmt.Sprintf("%s takes one path (or a list of paths) and then name = value options", fn))
+		}
+		v, err := p.value()
+		if err != nil {
+			return nil, err
+		}
+		paths, err := pathList(src, fn, v, name)
+		if err != nil {
+			return nil, err
+		}
+		call.Paths = paths
+	}
+	if call.Paths == nil {
+		return nil, errAt(src, toks[open].off, ErrType, fmt.Sprintf("%s expects a path, a glob or a list of them", fn))
+	}
+	return call, nil
+}
+
+// pathList reads a path argument: a string or a non-empty list of strings.
+func pathList(src Source, fn string, v ArgValue, at token) ([]string, error) {
+	bad := errAt(src, at.off, ErrType, fmt.Sprintf("%s expects a path, a glob or a list of them, got %s", fn, v))
+	switch v.Kind {
+	case ArgString:
+		return []string{v.Text}, nil
+	case ArgList:
+		if len(v.Elems) == 0 {
+			return nil, bad
+		}
+		out := make([]string, len(v.Elems))
+		for i, e := range v.Elems {
+			if e.Kind != ArgString {
+				return nil, bad
+			}
+			out[i] = e.Text
+		}
+		return out, nil
+	}
+	return nil, bad
+}
+
+// fileCall rewrites the file table function whose name is token i into
+// name('b2sql:file:OFF'), recording its FileCall, and returns the index of
+// its closing parenthesis.
+func (w *rewriter) fileCall(i int) (int, error) {
+	close := matchingParen(w.toks, i+1)
+	if close < 0 {
+		return 0, w.errAt(w.tokOrEnd(len(w.toks)), ErrSyntax, syntaxNear(w.src, w.tokOrEnd(len(w.toks))))
+	}
+	t := w.toks[i]
+	call, err := callArgs(w.src, strings.ToLower(t.val), w.toks, i+1, close)
+	if err != nil {
+		return 0, err
+	}
+	if w.rw.fileCalls == nil {
+		w.rw.fileCalls = map[int]*FileCall{}
+	}
+	w.rw.fileCalls[t.off] = call
+	w.tok(t, t.val)
+	w.tok(w.toks[i+1], "(")
+	w.put("'"+markFile+strconv.Itoa(t.off)+"'", w.toks[i+1].end, 0)
+	for k := i + 2; k < close; k++ {
+		w.skip(w.toks[k])
+	}
+	w.tok(w.toks[close], ")")
+	return close, nil
+}
+
+// fileCallOf returns the FileCall a marker argument stands for.
+func (q *Query) fileCallOf(marker string) (*FileCall, bool) {
+	off, ok := strings.CutPrefix(marker, markFile)
+	if !ok {
+		return nil, false
+	}
+	n, err := strconv.Atoi(off)
+	if err != nil {
+		return nil, false
+	}
+	c, ok := q.rw.fileCalls[n]
+	return c, ok
+}
+
+// openFileCall opens call through the catalog: with its options when the
+// catalog is a FileOpener, else as one plain path.
+func (b *binder) openFileCall(call *FileCall) (planner.Table, error) {
+	if fo, ok := b.cat.(FileOpener); ok {
+		return fo.OpenFiles(call)
+	}
+	if len(call.Paths) != 1 || len(call.Args) > 0 {
+		return nil, fmt.Errorf("%s: this catalog opens one path without options", call.Func)
+	}
+	return b.cat.OpenPath(call.Func, call.Paths[0])
+}
+
+// ParseTypeText parses a type written as text, as read_csv's types and
+// columns options give them: 'INTEGER', 'DECIMAL(10,2)', 'DOUBLE PRECISION'.
+func ParseTypeText(s string) (columnar.Type, error) {
+	name, params := strings.TrimSpace(s), []int(nil)
+	if i := strings.IndexByte(name, '('); i >= 0 {
+		if !strings.HasSuffix(name, ")") {
+			return columnar.Type{}, fmt.Errorf("unknown type %q", s)
+		}
+		for _, p := range strings.Split(name[i+1:len(name)-1], ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(p))
+			if err != nil {
+				return columnar.Type{}, fmt.Errorf("type %q: parameters are integers", s)
+			}
+			params = append(params, n)
+		}
+		name = name[:i]
+	}
+	return parseTypeName(strings.Fields(strings.ToUpper(name)), params)
+}

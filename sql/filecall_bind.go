@@ -1,0 +1,59 @@
+package sql
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/b2sql/b2sql/planner"
+	"github.com/dolthub/vitess/go/vt/sqlparser"
+)
+
+// bindFileCall binds a file table function (read_csv(…), read_parquet([…],
+// hive_partitioning = true)) to a scan of what the catalog opens; an alias
+// with a column list, AS t(a, b), renames the first columns.
+func (b *binder) bindFileCall(call *FileCall, alias string, at int) (planner.Node, error) {
+	tbl, err := b.openFileCall(call)
+	if err != nil {
+		var se *Error
+		if errors.As(err, &se) && se.Pos != (Pos{}) {
+			return nil, se
+		}
+		what := call.Paths[0]
+		if len(call.Paths) > 1 {
+			what = strings.Join(call.Paths, ", ")
+		}
+		return nil, &Error{Pos: call.PathPos, Kind: ErrUnknownTable, Msg: fmt.Sprintf("cannot open %q: %v", what, err)}
+	}
+	if alias == "" {
+		alias = call.Func
+	}
+	if alias == "" {
+		alias = "copy_source"
+	}
+	s := b.scan(tbl, call.Paths[0], alias)
+	if cols := b.q.rw.funcCols[strings.ToLower(alias)]; len(cols) > 0 {
+		if len(cols) > len(s.Cols) {
+			return nil, b.errAt(b.q.findName("", alias, b.cl.from), ErrType,
+				fmt.Sprintf("table %q has %d columns but %d column names were given", alias, len(s.Cols), len(cols)))
+		}
+		for i, n := range cols {
+			s.Cols[i].Name = n
+		}
+	}
+	return s, nil
+}
+
+// bindCopySource binds the source of COPY … FROM (copySource).
+func (b *binder) bindCopySource(args sqlparser.SelectExprs, alias string, at int) (planner.Node, error) {
+	if len(args) == 1 {
+		if ae, ok := args[0].(*sqlparser.AliasedExpr); ok {
+			if v, ok := ae.Expr.(*sqlparser.SQLVal); ok && v.Type == sqlparser.StrVal {
+				if call, ok := b.q.fileCallOf(string(v.Val)); ok {
+					return b.bindFileCall(call, alias, at)
+				}
+			}
+		}
+	}
+	return nil, b.errAt(at, ErrUnknownFunction, fmt.Sprintf("unknown table function %q", copyFromFunc))
+}

@@ -54,6 +54,9 @@ func funcFormat(fn string) string {
 
 // OpenFiles implements sql.FileOpener.
 func (c *Catalog) OpenFiles(call *sql.FileCall) (planner.Table, error) {
+	if len(call.Paths) == 1 && len(call.Args) == 0 && storage.IsRemote(call.Paths[0]) {
+		return c.openRemote(call.Func, call.Paths[0])
+	}
 	format := funcFormat(call.Func)
 	var args []sql.FileArg
 	for _, a := range call.Args {

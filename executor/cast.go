@@ -136,13 +136,9 @@ func CastValue(v columnar.Value, to columnar.Type) (columnar.Value, error) {
 	case columnar.Uint64:
 		switch {
 		case from.IsString():
-			u, err := strconv.ParseUint(strings.TrimSpace(v.S), 10, 64)
-			if err != nil {
-				f, ferr := strconv.ParseFloat(strings.TrimSpace(v.S), 64)
-				if ferr != nil || f < 0 || f >= 1.8446744073709552e19 {
-					return fail()
-				}
-				u = uint64(math.Round(f))
+			u, ok := columnar.ParseUint(v.S)
+			if !ok {
+				return fail()
 			}
 			return columnar.UintValue(u), nil
 		case from.Phys() == columnar.PhysFloat:
@@ -170,14 +166,14 @@ func CastValue(v columnar.Value, to columnar.Type) (columnar.Value, error) {
 		var i int64
 		switch {
 		case from.IsString():
-			s := strings.TrimSpace(v.S)
-			x, err := strconv.ParseInt(s, 10, 64)
-			if err != nil {
-				f, ferr := strconv.ParseFloat(s, 64)
-				if ferr != nil || math.IsNaN(f) || math.Abs(f) >= 9.3e18 {
-					return fail()
-				}
-				x = int64(math.Round(f))
+			x, ok := columnar.ParseInt(v.S)
+			if !to.IsSigned() { // '-0.4' is no UTINYINT, though it rounds to 0
+				var u uint64
+				u, ok = columnar.ParseUint(v.S)
+				x = int64(min(u, math.MaxInt64))
+			}
+			if !ok {
+				return fail()
 			}
 			i = x
 		case from.Phys() == columnar.PhysFloat:

@@ -193,11 +193,16 @@ func parseValue(s string, t columnar.Type) (columnar.Value, error) {
 			return columnar.BoolValue(false), nil
 		}
 	case t.ID == columnar.Uint64:
-		if n, err := strconv.ParseUint(s, 10, 64); err == nil {
+		if n, ok := columnar.ParseUint(s); ok {
 			return columnar.UintValue(n), nil
 		}
+	case t.IsInteger() && !t.IsSigned():
+		if n, ok := columnar.ParseUint(s); ok {
+			v, _, err := fromInt(int64(min(n, math.MaxInt64)), t)
+			return v, err
+		}
 	case t.IsInteger():
-		if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+		if n, ok := columnar.ParseInt(s); ok {
 			v, _, err := fromInt(n, t)
 			return v, err
 		}

@@ -138,6 +138,9 @@ func (s *aggState) update(b *columnar.Batch, arg *columnar.Vector, gids []int32)
 		s.collect(b, arg, gids)
 		return nil
 	}
+	if s.updateFlat(b, arg) {
+		return nil
+	}
 	// Rows with a NULL argument are ignored by every aggregate but count(*).
 	sel := b.Sel
 	if s.distinct != nil {

@@ -27,13 +27,16 @@
 //     side.
 //  4. AnswerFromMetadata (metadata.go) — COUNT/MIN/MAX with no WHERE come
 //     from table statistics (Parquet footers) when they are exact.
-//  5. SplitDistinct (distinct_agg.go) — aggregates that are all DISTINCT
+//  5. AnswerFromIndex (index_answer.go) — an ungrouped COUNT/MIN/MAX/SUM/AVG
+//     under a WHERE that a table's index decides exactly (IndexAnswerer:
+//     a CTable FULL index) comes from the index without reading columns.
+//  6. SplitDistinct (distinct_agg.go) — aggregates that are all DISTINCT
 //     over one argument become a GROUP BY keys+argument (parallel,
 //     deduplicating) under a plain aggregate.
-//  6. MakeTopK (rule_topk.go) — Limit over Sort becomes a bounded-heap TopK.
-//  7. PushLimits (rule_limits.go) — a Limit with nothing but projections
+//  7. MakeTopK (rule_topk.go) — Limit over Sort becomes a bounded-heap TopK.
+//  8. PushLimits (rule_limits.go) — a Limit with nothing but projections
 //     between it and a scan lets the scan stop early.
-//  8. PruneColumns (rule_prune.go) — last, so that it sees the final shape:
+//  9. PruneColumns (rule_prune.go) — last, so that it sees the final shape:
 //     scans read only the columns some node still uses.
 //
 // Optimize reports the rules that changed the plan (Format, a printer of

@@ -15,6 +15,7 @@ var Rules = []Rule{
 	{"PushFilters", pushFilters, "offer WHERE conjuncts to the scans and move them below joins"},
 	{"ReorderJoins", reorderJoins, "order chains of inner joins so each next input joins by an equality, and let outer joins build the smaller side"},
 	{"AnswerFromMetadata", answerFromMetadata, "answer COUNT/MIN/MAX without WHERE from exact table statistics"},
+	{"AnswerFromIndex", answerFromIndex, "answer COUNT/MIN/MAX/SUM/AVG under a WHERE that a FULL index decides exactly from the index alone"},
 	{"SplitDistinct", splitDistinct, "run DISTINCT aggregates as a parallel GROUP BY under a plain aggregate"},
 	{"MakeTopK", makeTopK, "turn ORDER BY … LIMIT into a bounded-heap top-k"},
 	{"PushLimits", pushLimits, "let a scan stop early under a LIMIT"},

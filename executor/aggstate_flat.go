@@ -1,0 +1,239 @@
+package executor
+
+import (
+	"math/bits"
+
+	"github.com/b2sql/b2sql/columnar"
+)
+
+// Reductions of one group (an ungrouped aggregate, or a grouped one whose
+// only group so far is 0, so that every gid is 0) skip the per-row group
+// indirection: the loops below keep several independent accumulators so
+// that consecutive additions do not wait for each other, and read NULLs
+// from the validity words (a full word is 64 rows added without a test,
+// an empty one 64 rows skipped) instead of building a selection vector.
+
+// updateFlat handles the kinds it knows for a single group; false leaves
+// the batch to the general path (nothing has been changed then).
+func (s *aggState) updateFlat(b *columnar.Batch, arg *columnar.Vector) bool {
+	if len(s.count) != 1 || s.distinct != nil || b.Sel != nil || b.Len == 0 {
+		return false
+	}
+	n := b.Len
+	valid := arg.Valid
+	switch s.spec.Kind {
+	case AggCount:
+		s.count[0] += int64(countValid(valid, n))
+		return true
+	case AggSum, AggAvg:
+		switch {
+		case s.accPhys() == columnar.PhysFloat && arg.Type.Phys() == columnar.PhysFloat:
+			sum, comp, c := sumFloatsWords(arg.Floats[:n], valid)
+			addComp(&s.floats[0], &s.comp[0], sum)
+			s.comp[0] += comp
+			s.count[0] += int64(c)
+			return true
+		case s.accPhys() == columnar.PhysFloat && arg.Type.Phys() == columnar.PhysInt && s.floats == nil:
+			sum, c, ok := sumIntsWords(arg.Ints[:n], valid)
+			if !ok {
+				return false
+			}
+			r := s.isum[0] + sum
+			if (s.isum[0]^r)&(sum^r) < 0 {
+				return false // the general path spills the int sum
+			}
+			s.isum[0] = r
+			s.count[0] += int64(c)
+			return true
+		case s.accPhys() == columnar.PhysInt && arg.Type.Phys() == columnar.PhysInt:
+			sum, c, ok := sumIntsWords(arg.Ints[:n], valid)
+			r := s.ints[0] + sum
+			if !ok || (s.ints[0]^r)&(sum^r) < 0 {
+				return false // the general path reports the overflow
+			}
+			s.ints[0] = r
+			s.count[0] += int64(c)
+			return true
+		}
+	case AggMin, AggMax:
+		if arg.Type.Phys() != columnar.PhysInt {
+			return false
+		}
+		v, c := minMaxIntsWords(arg.Ints[:n], valid, s.spec.Kind == AggMin)
+		if c == 0 {
+			return true
+		}
+		if s.count[0] == 0 || (s.spec.Kind == AggMin && v < s.ints[0]) || (s.spec.Kind == AggMax && v > s.ints[0]) {
+			s.ints[0] = v
+		}
+		s.count[0] += int64(c)
+		return true
+	}
+	return false
+}
+
+// word returns validity word w of a batch of n rows, with the bits past n
+// cleared; a nil bitmap is all valid.
+func word(valid columnar.Bitmap, w, n int) uint64 {
+	m := ^uint64(0)
+	if rest := n - 64*w; rest < 64 {
+		m = 1<<uint(rest) - 1
+	}
+	if valid == nil {
+		return m
+	}
+	return valid[w] & m
+}
+
+func countValid(valid columnar.Bitmap, n int) int {
+	if valid == nil {
+		return n
+	}
+	c := 0
+	for w := 0; 64*w < n; w++ {
+		c += bits.OnesCount64(word(valid, w, n))
+	}
+	return c
+}
+
+// twoSum adds x to the pair (s, c) without rounding loss: c collects the
+// exact error of s+x (Knuth's TwoSum, branch-free, so four such chains run
+// side by side).
+func twoSum(s, c *float64, x float64) {
+	t := *s + x
+	bp := t - *s
+	*c += (*s - (t - bp)) + (x - bp)
+	*s = t
+}
+
+// sumFloatsWords returns the compensated sum (sum + comp) of the valid
+// values of in and how many there were.
+func sumFloatsWords(in []float64, valid columnar.Bitmap) (sum, comp float64, n int) {
+	var s [4]float64
+	var c [4]float64
+	dense := func(xs []float64) {
+		i := 0
+		for ; i+4 <= len(xs); i += 4 {
+			twoSum(&s[0], &c[0], xs[i])
+			twoSum(&s[1], &c[1], xs[i+1])
+			twoSum(&s[2], &c[2], xs[i+2])
+			twoSum(&s[3], &c[3], xs[i+3])
+		}
+		for ; i < len(xs); i++ {
+			twoSum(&s[0], &c[0], xs[i])
+		}
+	}
+	if valid == nil {
+		dense(in)
+		n = len(in)
+	} else {
+		for w := 0; 64*w < len(in); w++ {
+			m := word(valid, w, len(in))
+			lo := 64 * w
+			switch m {
+			case 0:
+			case ^uint64(0):
+				dense(in[lo : lo+64])
+				n += 64
+			default:
+				n += bits.OnesCount64(m)
+				for ; m != 0; m &= m - 1 {
+					twoSum(&s[0], &c[0], in[lo+bits.TrailingZeros64(m)])
+				}
+			}
+		}
+	}
+	for k := 1; k < 4; k++ {
+		twoSum(&s[0], &c[0], s[k])
+		c[0] += c[k]
+	}
+	return s[0], c[0], n
+}
+
+// sumIntsWords returns the sum of the valid values of in, their count, and
+// false when some partial sum overflowed int64.
+func sumIntsWords(in []int64, valid columnar.Bitmap) (sum int64, n int, ok bool) {
+	var s [4]int64
+	var bad int64
+	add := func(k int, x int64) {
+		r := s[k] + x
+		bad |= (s[k] ^ r) & (x ^ r)
+		s[k] = r
+	}
+	dense := func(xs []int64) {
+		i := 0
+		for ; i+4 <= len(xs); i += 4 {
+			add(0, xs[i])
+			add(1, xs[i+1])
+			add(2, xs[i+2])
+			add(3, xs[i+3])
+		}
+		for ; i < len(xs); i++ {
+			add(0, xs[i])
+		}
+	}
+	if valid == nil {
+		dense(in)
+		n = len(in)
+	} else {
+		for w := 0; 64*w < len(in); w++ {
+			m := word(valid, w, len(in))
+			lo := 64 * w
+			switch m {
+			case 0:
+			case ^uint64(0):
+				dense(in[lo : lo+64])
+				n += 64
+			default:
+				n += bits.OnesCount64(m)
+				for ; m != 0; m &= m - 1 {
+					add(0, in[lo+bits.TrailingZeros64(m)])
+				}
+			}
+		}
+	}
+	add(0, s[1])
+	add(0, s[2])
+	add(0, s[3])
+	return s[0], n, bad >= 0
+}
+
+// minMaxIntsWords returns the least (isMin) or greatest valid value of in
+// and how many values were valid.
+func minMaxIntsWords(in []int64, valid columnar.Bitmap, isMin bool) (v int64, n int) {
+	first := true
+	take := func(x int64) {
+		if first || (isMin && x < v) || (!isMin && x > v) {
+			v, first = x, false
+		}
+	}
+	if valid == nil {
+		if len(in) == 0 {
+			return 0, 0
+		}
+		m := [4]int64{in[0], in[0], in[0], in[0]}
+		i := 0
+		for ; i+4 <= len(in); i += 4 {
+			if isMin {
+				m[0], m[1], m[2], m[3] = min(m[0], in[i]), min(m[1], in[i+1]), min(m[2], in[i+2]), min(m[3], in[i+3])
+			} else {
+				m[0], m[1], m[2], m[3] = max(m[0], in[i]), max(m[1], in[i+1]), max(m[2], in[i+2]), max(m[3], in[i+3])
+			}
+		}
+		for ; i < len(in); i++ {
+			take(in[i])
+		}
+		for _, x := range m {
+			take(x)
+		}
+		return v, len(in)
+	}
+	for w := 0; 64*w < len(in); w++ {
+		m := word(valid, w, len(in))
+		n += bits.OnesCount64(m)
+		for lo := 64 * w; m != 0; m &= m - 1 {
+			take(in[lo+bits.TrailingZeros64(m)])
+		}
+	}
+	return v, n
+}

@@ -1,0 +1,75 @@
+package executor
+
+import (
+	"math"
+	"math/big"
+	"math/rand"
+	"testing"
+
+	"github.com/b2sql/b2sql/columnar"
+)
+
+// The single-group kernels against sums computed exactly (big.Float) and
+// extrema found by a plain loop, over validity patterns that mix full,
+// empty and partial words and a tail shorter than a word.
+func TestFlatKernels(t *testing.T) {
+	r := rand.New(rand.NewSource(1))
+	for _, n := range []int{1, 3, 63, 64, 65, 200, 1024, 1027} {
+		for pat := 0; pat < 4; pat++ {
+			fl := make([]float64, n)
+			in := make([]int64, n)
+			var valid columnar.Bitmap
+			if pat > 0 {
+				valid = make(columnar.Bitmap, (n+63)/64)
+			}
+			for i := range fl {
+				fl[i] = (r.Float64() - 0.5) * math.Pow(10, float64(r.Intn(30)))
+				in[i] = r.Int63n(2000) - 1000
+				ok := pat == 0 || pat == 1 && i%64 < 32 || pat == 2 && r.Intn(3) > 0 || pat == 3 && i >= 64 && i < 128
+				if pat > 0 {
+					valid.SetTo(i, ok)
+				}
+			}
+			if pat > 0 && n%64 != 0 {
+				valid[len(valid)-1] |= ^uint64(0) << uint(n%64) // garbage past n must be ignored
+			}
+			exact := new(big.Float).SetPrec(2000)
+			var isum int64
+			cnt := 0
+			imin, imax := int64(math.MaxInt64), int64(math.MinInt64)
+			for i := 0; i < n; i++ {
+				if valid.Get(i) {
+					exact.Add(exact, new(big.Float).SetPrec(2000).SetFloat64(fl[i]))
+					isum += in[i]
+					imin, imax = min(imin, in[i]), max(imax, in[i])
+					cnt++
+				}
+			}
+			want, _ := exact.Float64()
+			s, c, k := sumFloatsWords(fl, valid)
+			if got := s + c; got != want || k != cnt {
+				t.Errorf("n=%d pat=%d: float sum %v (%d rows), exact %v (%d)", n, pat, got, k, want, cnt)
+			}
+			if got, k, ok := sumIntsWords(in, valid); got != isum || k != cnt || !ok {
+				t.Errorf("n=%d pat=%d: int sum %d %d %v, want %d %d", n, pat, got, k, ok, isum, cnt)
+			}
+			if cnt > 0 {
+				if v, k := minMaxIntsWords(in, valid, true); v != imin || k != cnt {
+					t.Errorf("n=%d pat=%d: min %d, want %d", n, pat, v, imin)
+				}
+				if v, _ := minMaxIntsWords(in, valid, false); v != imax {
+					t.Errorf("n=%d pat=%d: max %d, want %d", n, pat, v, imax)
+				}
+			}
+			if k := countValid(valid, n); k != cnt {
+				t.Errorf("n=%d pat=%d: count %d, want %d", n, pat, k, cnt)
+			}
+		}
+	}
+	if _, _, ok := sumIntsWords([]int64{math.MaxInt64, 1}, nil); ok {
+		t.Error("MaxInt64+1 did not report overflow")
+	}
+	if _, _, ok := sumIntsWords([]int64{math.MaxInt64, 0, 0, 0, 1}, nil); ok {
+		t.Error("overflow in the lane fold not reported")
+	}
+}

@@ -1,0 +1,103 @@
+// Command pyb2 times b2sql on the issue-19 table that python-blosc2 writes
+// (20M rows: id, temperature with a FULL index, price, qty, region, and
+// category as dictionary() and, in a second copy, utf8()), one SQL query per
+// python-blosc2 call of /work/ref/bench/time20m.py, and prints each
+// answer beside the timing so that the two sides can be compared. With
+// -py, the JSON that script writes is read and the report gives both
+// engines' times and the ratio python-blosc2 / b2sql (above 1: b2sql is
+// faster).
+//
+//	cd bench && go run ./cmd/pyb2 -dict /work/data/pyb2_20m.b2d -utf8 /work/data/pyb2_20m_utf8.b2d -py /work/ref/bench/pyb2_times.json
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/b2sql/b2sql"
+	"github.com/b2sql/b2sql/bench/internal/proc"
+)
+
+type op struct{ name, call, sql string }
+
+var ops = []op{
+	{"column reduce", "t['price'].sum()", "SELECT sum(price) FROM t"},
+	{"filtered sum", "t['price'].sum(where=t.region == 3)", "SELECT sum(price) FROM t WHERE region = 3"},
+	{"count through FULL", "len(t.where('temperature > 40'))", "SELECT count(*) FROM t WHERE temperature > 40"},
+	{"max from index", "t['temperature'].max()", "SELECT max(temperature) FROM t"},
+	{"group by dictionary()", "t.group_by('category').agg(n, sum(qty))", "SELECT category, count(*), sum(qty) FROM t GROUP BY category ORDER BY category"},
+	{"top-10 through FULL", "t.sorted_slice('temperature', slice(0, 10), ascending=False)", "SELECT temperature, id FROM t ORDER BY temperature DESC LIMIT 10"},
+	{"group by utf8()", "same on the utf8 copy", "SELECT category, count(*), sum(qty) FROM u GROUP BY category ORDER BY category"},
+	{"IN of 5 values", "t['category'].isin(VALS).sum()", "SELECT count(*) FROM t WHERE category IN ('cat_01', 'cat_07', 'cat_13', 'cat_22', 'cat_39')"},
+}
+
+func main() {
+	dictPath := flag.String("dict", "/work/data/pyb2_20m.b2d", "the table with category as dictionary()")
+	utf8Path := flag.String("utf8", "/work/data/pyb2_20m_utf8.b2d", "the copy with category as utf8()")
+	threads := flag.Int("threads", 2, "threads")
+	runs := flag.Int("runs", 5, "timed runs per query (best is reported)")
+	pyJSON := flag.String("py", "", "python-blosc2 timings written by time20m.py")
+	flag.Parse()
+	db, err := b2sql.Open("", b2sql.WithThreads(*threads))
+	check(err)
+	check(db.RegisterTable("t", *dictPath))
+	check(db.RegisterTable("u", *utf8Path))
+	py := map[string]struct {
+		MS     float64         `json:"ms"`
+		Answer json.RawMessage `json:"answer"`
+	}{}
+	if *pyJSON != "" {
+		raw, err := os.ReadFile(*pyJSON)
+		check(err)
+		check(json.Unmarshal(raw, &py))
+	}
+	ctx := context.Background()
+	fmt.Printf("load %s, %d threads, best of %d warm runs\n\n", proc.LoadAvg(), *threads, *runs)
+	fmt.Println("| operation | python-blosc2 call | python-blosc2 | b2sql | b2sql faster by |")
+	fmt.Println("|---|---|---|---|---|")
+	var answers []string
+	for _, o := range ops {
+		ans := run(ctx, db, o.sql) // warm-up, and the answer compared
+		best := time.Duration(1 << 62)
+		for i := 0; i < *runs; i++ {
+			t0 := time.Now()
+			run(ctx, db, o.sql)
+			best = min(best, time.Since(t0))
+		}
+		ms := float64(best.Microseconds()) / 1000
+		pyCell, ratio := "", ""
+		if p, ok := py[o.name]; ok {
+			pyCell, ratio = fmt.Sprintf("%.2f ms", p.MS), fmt.Sprintf("%.2f×", p.MS/ms)
+			answers = append(answers, fmt.Sprintf("%s:\n  python-blosc2 %s\n  b2sql         %s", o.name, p.Answer, ans))
+		} else {
+			answers = append(answers, fmt.Sprintf("%s:\n  b2sql %s", o.name, ans))
+		}
+		fmt.Printf("| %s | `%s` | %s | %.2f ms | %s |\n", o.name, o.call, pyCell, ms, ratio)
+	}
+	fmt.Println()
+	fmt.Println(strings.Join(answers, "\n"))
+}
+
+// run executes q and renders its rows.
+func run(ctx context.Context, db *b2sql.DB, q string) string {
+	rows, err := db.Query(ctx, q)
+	check(err)
+	var sb strings.Builder
+	for rows.Next() {
+		fmt.Fprint(&sb, rows.Values())
+	}
+	check(rows.Err())
+	return sb.String()
+}
+
+func check(err error) {
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "pyb2:", err)
+		os.Exit(1)
+	}
+}

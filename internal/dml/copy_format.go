@@ -122,7 +122,7 @@ func copySpecOf(path string, opts []sql.FileArg) (*copySpec, error) {
 				}
 				po.RowGroupRows = n
 			default:
-				return nil, argErr(o, sql.ErrUnsupported, fmt.Sprintf("COPY option %s is not supported for Parquet (compression, row_group_size, partition_by, …)", strings.ToUpper(o.Name)))
+				return nil, argErr(o, sql.ErrUnsupported, fmt.Sprintf("COPY option %s is not supported for Parquet (it takes COMPRESSION and ROW_GROUP_SIZE)", strings.ToUpper(o.Name)))
 			}
 		}
 		s.open = func(path string, schema columnar.Schema) (tableWriter, func(), error) {

@@ -231,6 +231,11 @@ func (f *duckFile) judgeStatement(r *duckRec, sqlText string, res duckExec) {
 func (f *duckFile) judgeQuery(r *duckRec, vars map[string]string, sqlText string, res duckExec) {
 	if res.err != nil {
 		f.add(r, duckError, res.err.Error()+"\n"+sqlText)
+		if f.blame == "" && mayWrite(sqlText) {
+			// A query record may be a write (EXECUTE of a prepared
+			// INSERT): failed, it left data DuckDB changed.
+			f.blame = fmt.Sprintf("line %d", r.line)
+		}
 		return
 	}
 	ncols := len(res.types)
@@ -492,4 +497,19 @@ func duckCellText(v columnar.Value) string {
 		return "(empty)"
 	}
 	return s
+}
+
+// mayWrite reports whether a query record's text can change data: any
+// statement but the read-only ones (SELECT, WITH, FROM-first, VALUES,
+// TABLE, PRAGMA, SHOW, DESCRIBE, SUMMARIZE, EXPLAIN).
+func mayWrite(sqlText string) bool {
+	f := strings.Fields(strings.TrimLeft(sqlText, "( \t\n"))
+	if len(f) == 0 {
+		return false
+	}
+	switch strings.ToUpper(f[0]) {
+	case "SELECT", "WITH", "FROM", "VALUES", "TABLE", "PRAGMA", "SHOW", "DESCRIBE", "SUMMARIZE", "EXPLAIN":
+		return false
+	}
+	return true
 }

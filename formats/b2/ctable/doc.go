@@ -71,8 +71,12 @@
 //     published like a Change (one atomic exchange; .b2z rezipped); the
 //     sort behind a FULL index spills sorted runs and merges them.
 //   - Complex numbers have no SQL type: a complex column c becomes two
-//     columns c_re and c_im. Dictionary columns are decoded to strings for
-//     now; package dict will let them stay encoded.
+//     columns c_re and c_im.
+//   - A dictionary() column has one dictionary for the whole column, so a
+//     scan whose consumer asks for codes (index.ScanSpec.DictCols) hands
+//     them over as a dict.Dict plus int32 codes beside the strings, which
+//     alias the dictionary (no copy): GROUP BY, DISTINCT and filters then
+//     compare integers.
 //   - Scans split the physical rows into units of whole index blocks of at
 //     most 8192 rows, decoded in parallel (package b2 decompresses only the
 //     blocks a range needs); one batch per run of surviving blocks.

@@ -270,6 +270,10 @@ type Progress struct {
 	UnitsDone    int64 // finished
 	Rows         int64 // rows decoded so far
 	Bytes        int64 // bytes read from storage so far
+	// Requests and Fetched count what the query's remote tables (S3,
+	// HTTP) asked their servers for and received, since they were opened.
+	Requests int64
+	Fetched  int64
 }
 
 // Fraction is the share of units finished, in [0, 1].
@@ -288,5 +292,6 @@ func (r *Rows) Progress() Progress {
 		return Progress{}
 	}
 	t, s, d, rows, b := r.built.Progress()
-	return Progress{Units: t, UnitsSkipped: s, UnitsDone: d, Rows: rows, Bytes: b}
+	reqs, fetched := r.built.Fetched()
+	return Progress{Units: t, UnitsSkipped: s, UnitsDone: d, Rows: rows, Bytes: b, Requests: reqs, Fetched: fetched}
 }

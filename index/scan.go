@@ -66,3 +66,12 @@ type ScanStats struct {
 	// codes rather than strings (the DictCodes rule).
 	DictUnits int64
 }
+
+// IOStats counts the requests a remote table made and the bytes it
+// fetched since it was opened (its open's requests included), beside the
+// size of its files: fetched/size is the share of the data a query cost.
+type IOStats struct {
+	Requests int64
+	Bytes    int64
+	Size     int64
+}

@@ -39,6 +39,9 @@ type Built struct {
 	// and free on Close (EXPLAIN ANALYZE reads their peaks).
 	Memory *memory.Manager
 	scans  map[executor.Operator]*index.ScanStats
+	// remote maps the counters of a scan of a table read from a server to
+	// that table, whose I/O counters EXPLAIN ANALYZE and Fetched read.
+	remote map[*index.ScanStats]IOReporter
 	ctes   []*executor.CTE // materialized WITH entries, shown before Root by Explain
 	// Rules are the optimizer rules that changed the plan (Optimize's
 	// answer), listed by Explain under the operators.
@@ -53,7 +56,7 @@ func (b *Built) ScanStats(op executor.Operator) (*index.ScanStats, bool) {
 
 // Build turns an optimized logical plan into operators. It does no I/O.
 func Build(n Node, opts BuildOptions) (*Built, error) {
-	bd := &builder{opts: opts, built: &Built{scans: map[executor.Operator]*index.ScanStats{}, Memory: newManager(opts)}}
+	bd := &builder{opts: opts, built: &Built{scans: map[executor.Operator]*index.ScanStats{}, remote: map[*index.ScanStats]IOReporter{}, Memory: newManager(opts)}}
 	bd.reopens = reopens(n) // parallel_build.go
 	root, err := bd.build(n)
 	if err != nil {

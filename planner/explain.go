@@ -39,7 +39,7 @@ func (b *Built) Explain(analyze bool) string {
 			}
 			sb.WriteString(memoryUse(ops)) // explain_memory.go
 			if s, ok := b.ScanStats(op); ok && s.UnitName != "" {
-				sb.WriteString("  " + scanCounters(s))
+				sb.WriteString("  " + scanCounters(s, b.remote[s]))
 			}
 		}
 		sb.WriteByte('\n')
@@ -119,7 +119,7 @@ func unwrap(op executor.Operator) executor.Operator {
 // 1 all-match, late_materialization 2 with other columns left compressed;
 // pages: 3 of 40 skipped; read 2048 rows, 1.0 MiB on disk, 4.0 MiB
 // decompressed]". Rules that skipped nothing are left out.
-func scanCounters(s *index.ScanStats) string {
+func scanCounters(s *index.ScanStats, remote IOReporter) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "[%s: %d total, %d skipped", s.UnitName, atomic.LoadInt64(&s.UnitsTotal), atomic.LoadInt64(&s.UnitsSkipped))
 	var by []string
@@ -147,6 +147,15 @@ func scanCounters(s *index.ScanStats) string {
 	if d := atomic.LoadInt64(&s.BytesDecompressed); d > 0 {
 		fmt.Fprintf(&b, ", %s decompressed", byteSize(d))
 	}
+	if remote != nil {
+		io, _ := remote.IO()
+		share := 0.0
+		if io.Size > 0 {
+			share = 100 * float64(io.Bytes) / float64(io.Size)
+		}
+		fmt.Fprintf(&b, "; remote: %d %s, fetched %s of %s (%.1f%%)",
+			io.Requests, plural(io.Requests, "request", "requests"), byteSize(io.Bytes), byteSize(io.Size), share)
+	}
 	b.WriteString("]")
 	return b.String()
 }
@@ -161,6 +170,31 @@ func byteSize(n int64) string {
 		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
 	}
 	return fmt.Sprintf("%d B", n)
+}
+
+func plural(n int64, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// Fetched sums what the plan's remote tables fetched since they were
+// opened: requests and bytes (each table once, however many scans read
+// it). Safe to call
+// while the plan runs.
+func (b *Built) Fetched() (requests, bytes int64) {
+	seen := map[IOReporter]bool{}
+	for _, t := range b.remote {
+		if seen[t] {
+			continue
+		}
+		seen[t] = true
+		io, _ := t.IO()
+		requests += io.Requests
+		bytes += io.Bytes
+	}
+	return
 }
 
 // Progress sums the scan counters of the plan: units (row groups, chunks)

@@ -55,6 +55,15 @@ type ScanDescriber interface {
 	DescribeScan(spec index.ScanSpec) string
 }
 
+// IOReporter is a Table that may be read from a server (S3, HTTP): IO
+// counts the requests it made and the bytes it fetched since it was
+// opened, ok false when it reads local files only. EXPLAIN ANALYZE shows
+// them per scan and the progress bar counts the bytes.
+type IOReporter interface {
+	Table
+	IO() (io index.IOStats, ok bool)
+}
+
 // Catalog resolves table names and file references for the binder.
 type Catalog interface {
 	// Table returns the table registered under name (case-insensitive).

@@ -155,7 +155,7 @@ func (bd *builder) topKBound(n *TopK) *index.TopKBound {
 // scanSpec is the scan request for n with this build's options; Stats is
 // fresh, TopK the bound a TopK above registered for n (if any).
 func (bd *builder) scanSpec(n *Scan) index.ScanSpec {
-	return index.ScanSpec{
+	spec := index.ScanSpec{
 		Cols:    n.TableCols,
 		Filter:  n.Filter,
 		Limit:   n.Limit,
@@ -165,4 +165,10 @@ func (bd *builder) scanSpec(n *Scan) index.ScanSpec {
 		Stats:   &index.ScanStats{},
 		TopK:    bd.bounds[n],
 	}
+	if r, ok := n.Table.(IOReporter); ok {
+		if _, remote := r.IO(); remote {
+			bd.built.remote[spec.Stats] = r
+		}
+	}
+	return spec
 }

@@ -277,7 +277,7 @@ func TestScanCountersText(t *testing.T) {
 	s.SkippedBy[index.TopKPruning] = 9
 	s.SkippedBy[index.LateMaterialization] = 3
 	want := "[blocks: 40 total, 39 skipped (block_pruning 30, topk_pruning 9), 1 all-match, late_materialization 3 with other columns left compressed; pages: 7 of 10 skipped; read 256 rows, 2.0 KiB on disk, 4.0 KiB decompressed]"
-	if got := scanCounters(s); got != want {
+	if got := scanCounters(s, nil); got != want {
 		t.Fatalf("got  %s\nwant %s", got, want)
 	}
 }

@@ -38,7 +38,7 @@ type remote struct {
 // readAhead is the smallest request a cache miss makes: format readers
 // read a page header, then its page, then the next header; one request
 // should serve several of those.
-const readAhead = 256 << 10
+const readAhead = 64 << 10
 
 // newRemote opens a remote Source; on error the Source is a nil interface
 // (never a typed nil a caller's "!= nil" would take for an open source).

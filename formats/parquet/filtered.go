@@ -260,6 +260,11 @@ func (w *worker) filteredUnit(tk *task, u *unit, pf *pqFile, preds []index.Pred,
 			// decode the other columns whole, as without late
 			// materialization.
 			whole := !lm || 2*len(sel) >= n
+			if lm && !whole {
+				if err := s.prefetchPages(pf, cols, start, sel); err != nil {
+					return -1, err
+				}
+			}
 			if lm && whole {
 				for _, fc := range cols {
 					if fc.filter || len(fc.outs) == 0 {

@@ -22,6 +22,11 @@ import (
 type pageIndex struct {
 	first []int64       // first row of each page, strictly increasing from 0
 	stats []index.Stats // per page; nil without a ColumnIndex
+	// off and size locate each page's bytes (header included); start and
+	// end bound the chunk (start is the dictionary page's offset, if any).
+	// A remote scan prefetches the pages it will seek to (source.go).
+	off, size  []int64
+	start, end int64
 }
 
 // pages returns how many data pages the chunk has, 0 if unknown.
@@ -113,6 +118,7 @@ func (t *Table) loadPageIndex(ui int, c *column) (out *pageIndex) {
 		return noPageIndex
 	}
 	first := make([]int64, len(locs))
+	off, size := make([]int64, len(locs)), make([]int64, len(locs))
 	for i, l := range locs {
 		if l == nil || l.CompressedPageSize <= 0 || l.Offset < start || l.Offset+int64(l.CompressedPageSize) > end {
 			return noPageIndex
@@ -121,8 +127,9 @@ func (t *Table) loadPageIndex(ui int, c *column) (out *pageIndex) {
 			return noPageIndex
 		}
 		first[i] = l.FirstRowIndex
+		off[i], size[i] = l.Offset, int64(l.CompressedPageSize)
 	}
-	pi := &pageIndex{first: first}
+	pi := &pageIndex{first: first, off: off, size: size, start: start, end: end}
 	ci, err := rgr.GetColumnIndex(c.leaf)
 	if err == nil && ci != nil && len(ci.GetNullPages()) == len(locs) {
 		pi.stats = pageStats(ci, c, pi, u.rows)

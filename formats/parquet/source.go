@@ -93,3 +93,60 @@ func (s *scanner) prefetchUnit(u *unit, pf *pqFile, preds []index.Pred, filtered
 	}
 	return nil
 }
+
+// IO reports what the table's remote sources fetched since they were
+// opened (planner.IOReporter); ok is false for a table of local files.
+func (t *Table) IO() (io index.IOStats, ok bool) {
+	for _, f := range t.files {
+		src, isSrc := f.closer.(storage.Source)
+		if !isSrc || !storage.IsRemote(src.Name()) {
+			continue
+		}
+		st := src.Stats()
+		io.Requests += st.Requests
+		io.Bytes += st.Bytes
+		io.Size += f.size
+		ok = true
+	}
+	return io, ok
+}
+
+// prefetchPages has a remote file fetch, in one round of parallel
+// requests, the pages that late materialization is about to seek to: for
+// each output column read page by page (not a filter column, not read
+// whole), the pages holding the selected rows start+sel[i] of the batch,
+// and the chunk's dictionary. Each range is widened as the page reader
+// reads (streamBuffer bytes a fill, within the chunk), so every fill is
+// served from the cache. A no-op for local files and for columns without
+// an offset index.
+func (s *scanner) prefetchPages(pf *pqFile, cols []*fcol, start int64, sel []int) error {
+	p, ok := pf.src.(storage.Prefetcher)
+	if !ok || len(sel) == 0 {
+		return nil
+	}
+	var ranges []storage.Range
+	fill := func(off, n, end int64) {
+		n = (n + streamBuffer - 1) / streamBuffer * streamBuffer
+		ranges = append(ranges, storage.Range{Off: off, Len: min(n, end-off)})
+	}
+	for _, fc := range cols {
+		pi := fc.pi
+		if fc.filter || len(fc.outs) == 0 || len(pi.off) == 0 {
+			continue
+		}
+		if pi.start < pi.off[0] {
+			fill(pi.start, pi.off[0]-pi.start, pi.end)
+		}
+		last := -1
+		for _, r := range sel {
+			if j := pi.pageOf(start + int64(r)); j != last && j >= 0 {
+				fill(pi.off[j], pi.size[j], pi.end)
+				last = j
+			}
+		}
+	}
+	if err := p.Prefetch(s.ctx, ranges); err != nil && s.ctx.Err() == nil {
+		return err
+	}
+	return nil
+}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/columnar/columnartest"
 )
 
 // batchSizes are the sizes every operator test runs at: boundary bugs hide
@@ -99,6 +100,9 @@ func drainChecked(t *testing.T, op Operator, check func(*columnar.Batch)) []stri
 		}
 		if err != nil {
 			t.Fatal(err)
+		}
+		if err := columnartest.CheckBatch(b); err != nil {
+			t.Fatalf("%s: %v", op, err)
 		}
 		if check != nil {
 			check(b)

@@ -3,13 +3,13 @@ package csv
 import (
 	"context"
 	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/columnar/columnartest"
 	"github.com/b2sql/b2sql/index"
 )
 
@@ -26,24 +26,8 @@ func readAll(t *testing.T, tb *Table) ([]string, error) {
 		return nil, err
 	}
 	defer rd.Close()
-	var out []string
-	for {
-		b, err := rd.Next(context.Background())
-		if err == io.EOF {
-			return out, nil
-		}
-		if err != nil {
-			return out, err
-		}
-		for i := range b.Live() {
-			r := b.Row(i)
-			var parts []string
-			for _, v := range b.Cols {
-				parts = append(parts, v.Value(r).String())
-			}
-			out = append(out, strings.Join(parts, "|"))
-		}
-	}
+	rows, err := columnartest.ReadAll(context.Background(), rd)
+	return columnartest.Lines(rows), err
 }
 
 func schemaText(s columnar.Schema) string {

@@ -2,9 +2,7 @@ package parquet
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"math"
 	"math/big"
 	"os"
@@ -19,6 +17,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/columnar/columnartest"
 	"github.com/b2sql/b2sql/index"
 )
 
@@ -216,28 +215,7 @@ func readAll(t testing.TB, tb *Table, spec index.ScanSpec) [][]columnar.Value {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	var out [][]columnar.Value
-	for {
-		b, err := r.Next(context.Background())
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		if b.Len > 8192 {
-			t.Fatalf("batch of %d rows", b.Len)
-		}
-		for i := 0; i < b.Live(); i++ {
-			row := b.Row(i)
-			vals := make([]columnar.Value, len(b.Cols))
-			for c, v := range b.Cols {
-				vals[c] = v.Value(row)
-			}
-			out = append(out, vals)
-		}
-	}
-	return out
+	return columnartest.MustReadAll(t, r)
 }
 
 // allColumns returns 0..n-1.

@@ -1,15 +1,14 @@
 package parquet
 
 import (
-	"errors"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"slices"
 	"sync/atomic"
 	"testing"
 
 	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/columnar/columnartest"
 	"github.com/b2sql/b2sql/index"
 )
 
@@ -218,21 +217,5 @@ func TestSelectSet(t *testing.T) {
 // drain reads every row of r as Values.
 func drain(t *testing.T, r columnar.Reader) [][]columnar.Value {
 	t.Helper()
-	var out [][]columnar.Value
-	for {
-		b, err := r.Next(t.Context())
-		if errors.Is(err, io.EOF) {
-			return out
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		for k := range b.Live() {
-			row := make([]columnar.Value, len(b.Cols))
-			for c, v := range b.Cols {
-				row[c] = v.Value(b.Row(k))
-			}
-			out = append(out, row)
-		}
-	}
+	return columnartest.MustReadAll(t, r)
 }

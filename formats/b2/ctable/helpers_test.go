@@ -3,10 +3,10 @@ package ctable
 import (
 	"context"
 	"errors"
-	"io"
 	"testing"
 
 	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/columnar/columnartest"
 	"github.com/b2sql/b2sql/index"
 )
 
@@ -50,28 +50,5 @@ func scanRows(tb scanner, spec index.ScanSpec, names ...string) ([][]columnar.Va
 		return nil, err
 	}
 	defer r.Close()
-	var out [][]columnar.Value
-	for {
-		b, err := r.Next(context.Background())
-		if err == io.EOF {
-			return out, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		if b.Live() == 0 {
-			return nil, errors.New("empty batch")
-		}
-		if b.Len > batchRows {
-			return nil, errors.New("batch too large")
-		}
-		for i := 0; i < b.Live(); i++ {
-			r := b.Row(i)
-			row := make([]columnar.Value, len(b.Cols))
-			for c, v := range b.Cols {
-				row[c] = v.Value(r)
-			}
-			out = append(out, row)
-		}
-	}
+	return columnartest.ReadAll(context.Background(), r)
 }

@@ -36,6 +36,9 @@ type Config struct {
 	CoalesceGap int64
 	MaxRequest  int64
 	MaxInFlight int
+	// PartSize is the part size of multipart uploads (Upload; default 16
+	// MiB, at least 5 MiB as S3 requires).
+	PartSize int64
 }
 
 // S3Settings are DuckDB's s3_* settings: the fallback when no secret's

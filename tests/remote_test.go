@@ -6,6 +6,8 @@ package tests
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -110,5 +112,92 @@ func TestCreateSecretErrors(t *testing.T) {
 		if err := db.Exec(context.Background(), q); err != nil {
 			t.Errorf("%s: %v", q, err)
 		}
+	}
+}
+
+func TestRemoteCopyTo(t *testing.T) {
+	s3 := storagetest.NewS3(t, "bucket")
+	web := storagetest.NewHTTP(t, t.TempDir())
+	db, err := b2sql.Open("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	if err := db.Exec(ctx, s3.CreateSecret()); err != nil {
+		t.Fatal(err)
+	}
+	// 300000 rows of ~80 bytes: a CSV over the 16 MiB part size, sent as a
+	// multipart upload. sum(i) over 0..299999 = 44999850000.
+	// The objects are read back locally (every format) and, for Parquet,
+	// in place.
+	local := t.TempDir()
+	fetch := func(key string) string {
+		data, ok := s3.Get(key)
+		if !ok {
+			t.Fatalf("%s missing", key)
+		}
+		p := filepath.Join(local, filepath.Base(key))
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	for _, c := range []struct{ copy, read, want string }{
+		{"COPY (SELECT i, i % 7 AS g FROM range(100000) t(i)) TO 's3://bucket/out/a.parquet'",
+			"SELECT count(*), sum(i), sum(g) FROM 's3://bucket/out/a.parquet'", "100000\t4999950000\t299995"},
+		{"COPY (SELECT i, repeat('x', 70) AS pad FROM range(300000) t(i)) TO 's3://bucket/out/big.csv'",
+			"SELECT count(*), sum(i), min(length(pad)) FROM 's3://bucket/out/big.csv'", "300000\t44999850000\t70"},
+		{"COPY (SELECT i FROM range(10) t(i)) TO 's3://bucket/out/j.json' (FORMAT json)",
+			"SELECT sum(i) FROM read_json('s3://bucket/out/j.json')", "45"},
+		{"COPY (SELECT i, 'v' || i AS s FROM range(5000) t(i)) TO 's3://bucket/out/t.b2z'",
+			"SELECT count(*), max(s) FROM 's3://bucket/out/t.b2z'", "5000\tv999"},
+	} {
+		if err := db.Exec(ctx, c.copy); err != nil {
+			t.Errorf("%s: %v", c.copy, err)
+			continue
+		}
+		loc := c.read[strings.Index(c.read, "'")+1 : strings.LastIndex(c.read, "'")]
+		reads := []string{strings.Replace(c.read, loc, fetch(strings.TrimPrefix(loc, "s3://bucket/")), 1)}
+		if strings.HasSuffix(loc, ".parquet") {
+			reads = append(reads, c.read)
+		}
+		for _, q := range reads {
+			got, err := queryAll(t, db, q)
+			if err != nil || strings.Join(got, "\n") != c.want {
+				t.Errorf("%s: got %q, %v; want %q", q, got, err, c.want)
+			}
+		}
+	}
+	if _, ok := s3.Get("out/big.csv"); !ok {
+		t.Fatal("out/big.csv missing")
+	}
+	// A failing upload leaves the old object and no parts; the error names
+	// the location and not the secret.
+	s3.FailPuts.Store(1000)
+	err = db.Exec(ctx, "COPY (SELECT i, repeat('y', 70) AS pad FROM range(300000) t(i)) TO 's3://bucket/out/big.csv'")
+	s3.FailPuts.Store(0)
+	if err == nil || !strings.Contains(err.Error(), "s3://bucket/out/big.csv") || strings.Contains(err.Error(), storagetest.SecretKey) {
+		t.Fatalf("failed upload: %v", err)
+	}
+	got, err := queryAll(t, db, "SELECT count(*), min(pad) FROM '"+fetch("out/big.csv")+"'")
+	if err != nil || len(got) != 1 || !strings.HasSuffix(got[0], "\t"+strings.Repeat("x", 70)) {
+		t.Fatalf("after a failed upload the old object should remain: %q, %v", got, err)
+	}
+	for q, want := range map[string]string{
+		"COPY (SELECT 1) TO '" + web.Location("x.parquet") + "'": "writing over HTTP(S) is not supported",
+		"COPY (SELECT 1) TO 's3://bucket/out/t.b2d'":             "write a .b2z",
+		"COPY (SELECT 1) TO 's3://bucket/out/'":                  "name an object",
+	} {
+		if err := db.Exec(ctx, q); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: got %v, want %q", q, err, want)
+		}
+	}
+	plan, err := queryAll(t, db, "EXPLAIN COPY (SELECT 1) TO 's3://bucket/out/e.parquet'")
+	if err != nil || strings.Contains(strings.Join(plan, "\n"), storagetest.SecretKey) {
+		t.Errorf("EXPLAIN COPY TO s3: %q, %v", plan, err)
+	}
+	if _, ok := s3.Get("out/e.parquet"); ok {
+		t.Error("EXPLAIN wrote the object")
 	}
 }

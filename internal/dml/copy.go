@@ -13,6 +13,7 @@ import (
 	"github.com/b2sql/b2sql/internal/catalog"
 	"github.com/b2sql/b2sql/planner"
 	"github.com/b2sql/b2sql/sql"
+	"github.com/b2sql/b2sql/storage"
 )
 
 // Writes of whole files: COPY (query) TO 'file', CREATE [OR REPLACE] TABLE
@@ -48,6 +49,9 @@ func copyTo(ctx context.Context, env *Env, c *sql.Copy, args []columnar.Value) (
 	spec, err := copySpecOf(c.Path, c.Options) // copy_format.go
 	if err != nil {
 		return 0, err
+	}
+	if storage.IsRemote(c.Path) {
+		return copyToRemote(ctx, env, c, spec, args) // copy_remote.go
 	}
 	path, err := cat.Confine(c.Path)
 	if err != nil {

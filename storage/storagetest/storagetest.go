@@ -38,7 +38,10 @@ type Counters struct {
 	// Fail5xx answers this many ranged GETs (not suffix ones) with a 5xx
 	// before serving again.
 	Fail5xx atomic.Int64
-	latency atomic.Int64 // nanoseconds added to every request
+	// FailPuts answers this many PUT requests (objects, upload parts)
+	// with a 5xx before serving again.
+	FailPuts atomic.Int64
+	latency  atomic.Int64 // nanoseconds added to every request
 }
 
 // SetLatency adds d to every request from now on.
@@ -57,6 +60,11 @@ func (c *Counters) wrap(next http.Handler, fail func(http.ResponseWriter)) http.
 		c.Requests.Add(1)
 		if d := time.Duration(c.latency.Load()); d > 0 {
 			time.Sleep(d)
+		}
+		if r.Method == http.MethodPut && c.FailPuts.Load() > 0 {
+			c.FailPuts.Add(-1)
+			fail(w)
+			return
 		}
 		rg := r.Header.Get("Range")
 		if r.Method == http.MethodGet && rg != "" {

@@ -73,6 +73,8 @@ type HashJoin struct {
 	probeSc   hashtab.ProbeScratch // this copy's scratch for probing index
 	all       []int32              // every build row (no keys)
 	nested    nestedCursor         // the next pair of a nested loop (nestedloop.go)
+	nextProbe int                  // the next live row of lb to probe (hashjoin_probe.go)
+	probeStep int                  // live rows probed at once
 	buildNull bool                 // some build row has a NULL key (Mark)
 	matched   []bool               // per build row (Right, Full)
 
@@ -294,7 +296,7 @@ func (j *HashJoin) Next(ctx context.Context) (*columnar.Batch, error) {
 		switch j.phase {
 		case 0:
 			if j.pos >= len(j.pairL) {
-				if more, err := j.moreNested(ctx); more || err != nil { // nestedloop.go
+				if more, err := j.morePairs(ctx); more || err != nil { // hashjoin_probe.go
 					if err != nil {
 						return nil, err
 					}
@@ -344,36 +346,6 @@ func (j *HashJoin) Next(ctx context.Context) (*columnar.Batch, error) {
 			return nil, io.EOF
 		}
 	}
-}
-
-// probe finds the candidate pairs of a left batch.
-func (j *HashJoin) probe(b *columnar.Batch) error {
-	j.lb = b
-	n := b.Live()
-	j.lrows = j.lrows[:0]
-	for k := 0; k < n; k++ {
-		j.lrows = append(j.lrows, b.Row(k))
-	}
-	j.lmatch = resetBools(j.lmatch, n)
-	j.lnull = resetBools(j.lnull, n)
-	j.pairL, j.pairR = j.pairL[:0], j.pairR[:0]
-	if len(j.LeftKeys) == 0 {
-		j.probeAll() // nestedloop.go
-		return nil
-	}
-	if len(j.pkeys) != len(j.LeftKeys) {
-		j.pkeys = make([]*columnar.Vector, len(j.LeftKeys))
-	}
-	keys := j.pkeys
-	for i, e := range j.LeftKeys {
-		v, err := e.Eval(b)
-		if err != nil {
-			return err
-		}
-		keys[i] = v
-	}
-	j.pairL, j.pairR = j.index.Probe(keys, j.lrows, j.lnull, j.pairL, j.pairR, &j.probeSc)
-	return nil
 }
 
 // marksOnly reports whether the kind outputs no pairs, only rows marked

@@ -24,6 +24,11 @@ type Index interface {
 	Probe(keys []*columnar.Vector, rows []int, lnull []bool, pairL, pairR []int32, sc *ProbeScratch) ([]int32, []int32)
 	// Bytes returns the memory the Index holds.
 	Bytes() int64
+	// MaxMatches bounds the build rows one probe row can match (the
+	// largest group of rows under one key, or one bucket of a range
+	// table), known once Finish ran: a prober that must bound the pairs
+	// one call returns passes at most limit/MaxMatches rows.
+	MaxMatches() int
 }
 
 // ProbeScratch is the scratch of one prober of an Index.
@@ -77,6 +82,8 @@ func (t *intTable) Probe(keys []*columnar.Vector, rows []int, lnull []bool, pair
 	return t.probeInts(keys[0], rows, lnull, pairL, pairR)
 }
 
+func (t *intTable) MaxMatches() int { return int(t.maxRun) }
+
 func (t *intTable) Bytes() int64 {
 	return 16*int64(len(t.slots)) + 4*int64(len(t.rows)+len(t.dense)) + 8*int64(len(t.ents)) + 12*int64(t.kb.N)
 }
@@ -91,6 +98,13 @@ func (t *multiIntTable) Probe(keys []*columnar.Vector, rows []int, lnull []bool,
 	return t.probe(keys, rows, lnull, pairL, pairR, &sc.multi)
 }
 
+func (t *multiIntTable) MaxMatches() int {
+	if t.packed != nil {
+		return t.packed.MaxMatches()
+	}
+	return int(t.maxRun)
+}
+
 func (t *multiIntTable) Bytes() int64 {
 	n := 8*int64(len(t.keys)) + 4*int64(len(t.head)+len(t.tail)+len(t.next)) + 4*int64(t.ib.N)*int64(1+2*t.nk)
 	if t.packed != nil {
@@ -103,14 +117,15 @@ func (t *multiIntTable) Bytes() int64 {
 // the distinct keys, and Finish groups the rows by id (a counting sort, so
 // a key's rows keep their order).
 type mapIndex struct {
-	m     Map
-	ids   BlockList[int32] // building: per added row, its key's id
-	rb    BlockList[int32] // building: the added rows
-	start []int32          // finished: id g's rows are rows[start[g]:start[g+1]]
-	rows  []int32
-	sel   []int
-	gids  []int32
-	live  columnar.Batch
+	m      Map
+	ids    BlockList[int32] // building: per added row, its key's id
+	rb     BlockList[int32] // building: the added rows
+	start  []int32          // finished: id g's rows are rows[start[g]:start[g+1]]
+	rows   []int32
+	sel    []int
+	gids   []int32
+	live   columnar.Batch
+	maxRun int32 // finished: the most rows of one id
 }
 
 func newMapIndex(types []columnar.Type) *mapIndex {
@@ -187,6 +202,9 @@ func (x *mapIndex) Finish() {
 			next[g]++
 		}
 	}
+	for g := range n {
+		x.maxRun = max(x.maxRun, x.start[g+1]-x.start[g])
+	}
 	x.ids, x.rb = BlockList[int32]{}, BlockList[int32]{}
 	x.m.Finder() // settles the Map before probers share it
 }
@@ -218,6 +236,8 @@ func (x *mapIndex) Probe(keys []*columnar.Vector, rows []int, lnull []bool, pair
 	}
 	return pairL, pairR
 }
+
+func (x *mapIndex) MaxMatches() int { return int(x.maxRun) }
 
 func (x *mapIndex) Bytes() int64 {
 	return x.m.Bytes() + 4*int64(len(x.start)+len(x.rows)) + 8*int64(x.ids.N)

@@ -18,6 +18,8 @@ type intTable struct {
 	shift uint      // 64 - log2(len(slots))
 	slots []intSlot // power-of-two many, at most half used
 	used  int       // occupied slots (distinct keys)
+	// maxRun is the most rows under one slot or range bucket (MaxMatches).
+	maxRun int32
 
 	kb   BlockList[int64] // building: the inserted keys, in order
 	ib   BlockList[int32] // building: their rows (blocks.go)
@@ -120,6 +122,7 @@ func (t *intTable) finish() {
 			continue
 		}
 		g := sl.x
+		t.maxRun = max(t.maxRun, sl.n)
 		start[g], sl.x = off, off
 		off += sl.n
 	}

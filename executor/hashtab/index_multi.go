@@ -24,6 +24,8 @@ type multiIntTable struct {
 	next  []int32 // per build row: next row with the same key, +1 (0 = end)
 	used  int
 	tuple []int64 // scratch: the key being inserted or probed
+	// maxRun is the longest chain (MaxMatches) of a chained table.
+	maxRun int32
 
 	tb   []BlockList[int64] // building: per key, the inserted tuples' values
 	ib   BlockList[int32]   // building: their rows (blocks.go)
@@ -85,6 +87,13 @@ func (t *multiIntTable) finish() {
 			t.tuple[c] = col[i]
 		}
 		t.chain(r)
+	}
+	for _, h := range t.head {
+		run := int32(0)
+		for r := h; r != 0; r = t.next[r-1] {
+			run++
+		}
+		t.maxRun = max(t.maxRun, run)
 	}
 	t.cols, t.ins = nil, nil
 }

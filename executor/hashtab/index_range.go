@@ -83,6 +83,9 @@ func (t *intTable) finishRange() bool {
 	if shift > 0 && !spreadEnough(start, n) {
 		return false
 	}
+	for _, c := range start {
+		t.maxRun = max(t.maxRun, c)
+	}
 	for o := 1; o < len(start); o++ {
 		start[o] += start[o-1]
 	}

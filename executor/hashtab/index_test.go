@@ -101,6 +101,13 @@ func TestMapIndex(t *testing.T) {
 					if x.Bytes() <= 0 {
 						t.Fatalf("Bytes %d", x.Bytes())
 					}
+					most := 0
+					for _, rs := range ref {
+						most = max(most, len(rs))
+					}
+					if x.MaxMatches() != most {
+						t.Fatalf("MaxMatches %d, want %d", x.MaxMatches(), most)
+					}
 				})
 			}
 		}

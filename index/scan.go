@@ -50,6 +50,10 @@ type ScanStats struct {
 	UnitsSkipped int64
 	UnitsAllTrue int64 // read without filtering: statistics proved every row matches
 	UnitsDone    int64 // units fully read so far (for progress reporting)
+	// FilesTotal/FilesSkipped count the files of a many-file scan and
+	// those its partition or filename predicates excluded unopened.
+	FilesTotal   int64
+	FilesSkipped int64
 	BytesRead    int64
 	RowsRead     int64
 

@@ -121,7 +121,12 @@ func unwrap(op executor.Operator) executor.Operator {
 // decompressed]". Rules that skipped nothing are left out.
 func scanCounters(s *index.ScanStats, remote IOReporter) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "[%s: %d total, %d skipped", s.UnitName, atomic.LoadInt64(&s.UnitsTotal), atomic.LoadInt64(&s.UnitsSkipped))
+	b.WriteString("[")
+	if ft := atomic.LoadInt64(&s.FilesTotal); ft > 0 {
+		// A many-file scan: files its partition predicates left unopened.
+		fmt.Fprintf(&b, "files: %d total, %d skipped; ", ft, atomic.LoadInt64(&s.FilesSkipped))
+	}
+	fmt.Fprintf(&b, "%s: %d total, %d skipped", s.UnitName, atomic.LoadInt64(&s.UnitsTotal), atomic.LoadInt64(&s.UnitsSkipped))
 	var by []string
 	for r := index.ScanRule(0); r < index.NumScanRules; r++ {
 		if n := atomic.LoadInt64(&s.SkippedBy[r]); n > 0 && r != index.LateMaterialization {

@@ -197,6 +197,11 @@ func numericSuper(a, b columnar.Type) columnar.Type {
 	return signedByRank[max(intRank(s.ID), min(intRank(u.ID)+1, 4))]
 }
 
+// SuperType is the type a and b both convert to implicitly (comparison,
+// CASE, COALESCE, IN, files read with union_by_name), or false when there
+// is none.
+func SuperType(a, b columnar.Type) (columnar.Type, bool) { return superType(a, b) }
+
 // superType returns the common type of a and b for comparison, CASE,
 // COALESCE and IN, or false when there is none.
 func superType(a, b columnar.Type) (columnar.Type, bool) {

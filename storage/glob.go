@@ -196,6 +196,11 @@ func globLocal(ctx context.Context, pattern string) ([]string, error) {
 			rel = strings.TrimPrefix(rel, "./")
 		}
 		if d.IsDir() {
+			if path != walkRoot && strings.HasSuffix(strings.ToLower(rel), ".b2d") && p.Match(rel) {
+				// A CTable is a directory read as one file.
+				out = append(out, rel)
+				return fs.SkipDir
+			}
 			if path != walkRoot && !p.deep && strings.Count(rel, "/") >= p.depth {
 				return fs.SkipDir
 			}

@@ -127,7 +127,7 @@ func (c *Catalog) OpenPath(fn, path string) (planner.Table, error) {
 	if storage.IsRemote(path) {
 		return c.openRemote(fn, path)
 	}
-	if f := strings.ToLower(fn); sql.FileFuncs[f] || f == "" && textKind(path) != "" {
+	if f := strings.ToLower(fn); sql.FileFuncs[f] || f == "" && (textKind(path) != "" || storage.HasGlob(path) || strings.Contains(path, "=")) {
 		return c.OpenFiles(&sql.FileCall{Func: f, Paths: []string{path}})
 	}
 	path = c.resolve(path)

@@ -9,6 +9,7 @@ import (
 	"github.com/b2sql/b2sql/formats/csv"
 	"github.com/b2sql/b2sql/formats/json"
 	"github.com/b2sql/b2sql/formats/parquet"
+	"github.com/b2sql/b2sql/internal/catalog/fileset"
 	"github.com/b2sql/b2sql/planner"
 	"github.com/b2sql/b2sql/sql"
 	"github.com/b2sql/b2sql/storage"
@@ -52,7 +53,9 @@ func funcFormat(fn string) string {
 	return ""
 }
 
-// OpenFiles implements sql.FileOpener.
+// OpenFiles implements sql.FileOpener: one file opens as its format's
+// table; several (a list, a glob's matches), or one with a many-file
+// option or hive partitions in its path, as a fileset.Table over them.
 func (c *Catalog) OpenFiles(call *sql.FileCall) (planner.Table, error) {
 	if len(call.Paths) == 1 && len(call.Args) == 0 && storage.IsRemote(call.Paths[0]) {
 		return c.openRemote(call.Func, call.Paths[0])
@@ -76,44 +79,71 @@ func (c *Catalog) OpenFiles(call *sql.FileCall) (planner.Table, error) {
 		}
 		args = append(args, a)
 	}
-	if format == "" && textKind(call.Paths[0]) == "" || format == "parquet" || format == "b2" {
-		if len(call.Paths) == 1 && len(args) == 0 && storage.HasGlob(call.Paths[0]) {
-			// One glob of files with one schema: the format's own
-			// multi-file table (Parquet's prunes row groups across files).
-			return c.OpenConfined(c.resolve(call.Paths[0]))
-		}
+	set, args, err := setOptions(args)
+	if err != nil {
+		return nil, err
 	}
 	files, err := c.expand(call)
 	if err != nil {
 		return nil, err
 	}
+	names := make([]string, len(files))
+	for i, f := range files {
+		names[i] = f.Name
+	}
+	keys, err := fileset.Keys(names, set.Hive)
+	if err != nil {
+		return nil, err
+	}
 	if format == "" {
-		format = textKind(files[0])
+		format = textKind(files[0].Path)
 		if format == "" {
-			format = Kind(files[0])
+			format = Kind(files[0].Path)
+		}
+		if format == "" {
+			format = contentKind(files[0].Path)
 		}
 	}
+	plain := set.Filename == "" && !set.UnionByName && len(keys) == 0
+	if plain && len(args) == 0 && (format == "parquet" || format == "") && len(call.Paths) == 1 && storage.HasGlob(call.Paths[0]) && len(files) > 1 {
+		// One glob of Parquet files and nothing more: Parquet's own
+		// many-file table, whose footers answer counts and min/max.
+		return c.OpenConfined(c.resolve(call.Paths[0]))
+	}
+	open, err := c.opener(call.Func, format, args)
+	if err != nil {
+		return nil, err
+	}
+	if plain && len(files) == 1 {
+		return open(files[0].Path)
+	}
+	return fileset.Open(files, open, set)
+}
+
+// opener returns the function opening one file as format with the
+// format's options args (checked here, once, so that a wrong option is
+// reported at its name before any file is read).
+func (c *Catalog) opener(fn, format string, args []sql.FileArg) (fileset.Opener, error) {
 	switch format {
 	case "csv":
 		o, err := csvOptions(args)
 		if err != nil {
 			return nil, err
 		}
-		return csv.Open(files, o)
+		// Every file is sniffed on its own and matched by name, as
+		// DuckDB matches a list's headers.
+		return func(p string) (planner.Table, error) { return csv.Open([]string{p}, o) }, nil
 	case "json":
-		o, err := jsonOptions(call.Func, args)
+		o, err := jsonOptions(fn, args)
 		if err != nil {
 			return nil, err
 		}
-		return json.Open(files, o)
+		return func(p string) (planner.Table, error) { return json.Open([]string{p}, o) }, nil
 	}
 	if len(args) > 0 {
-		return nil, argError(args[0], sql.ErrUnsupported, fmt.Sprintf("%s: unknown option %q", orCopy(call.Func), args[0].Name))
+		return nil, argError(args[0], sql.ErrUnsupported, fmt.Sprintf("%s: unknown option %q", orCopy(fn), args[0].Name))
 	}
-	if len(files) > 1 {
-		return nil, fmt.Errorf("%d files: a list of %s files is not supported", len(files), format)
-	}
-	return c.openChecked(files[0], format)
+	return func(p string) (planner.Table, error) { return c.openChecked(p, format) }, nil
 }
 
 func orCopy(fn string) string {
@@ -144,17 +174,18 @@ func (c *Catalog) openChecked(path, format string) (planner.Table, error) {
 
 // expand resolves, confines and expands the call's paths into files, in
 // the order given (each glob's matches sorted). A glob matching nothing is
-// an error, as in DuckDB.
-func (c *Catalog) expand(call *sql.FileCall) ([]string, error) {
-	var out []string
-	for _, p := range call.Paths {
-		p = c.resolve(p)
+// an error, as in DuckDB. A file's name is the path as the query wrote it
+// (a glob's match relative as the glob was).
+func (c *Catalog) expand(call *sql.FileCall) ([]fileset.File, error) {
+	var out []fileset.File
+	for _, name := range call.Paths {
+		p := c.resolve(name)
 		cp, err := c.Confine(p)
 		if err != nil {
 			return nil, err
 		}
 		if !storage.HasGlob(cp) {
-			out = append(out, cp)
+			out = append(out, fileset.File{Path: cp, Name: name})
 			continue
 		}
 		matches, err := storage.Glob(context.Background(), cp, nil)
@@ -162,17 +193,34 @@ func (c *Catalog) expand(call *sql.FileCall) ([]string, error) {
 			return nil, err
 		}
 		if len(matches) == 0 {
-			return nil, fmt.Errorf("no files found that match the pattern %q", p)
+			return nil, fmt.Errorf("no files found that match the pattern %q", name)
 		}
 		for _, m := range matches {
 			cm, err := c.Confine(m)
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, cm)
+			out = append(out, fileset.File{Path: cm, Name: relName(name, cp, m)})
 		}
 	}
 	return out, nil
+}
+
+// relName is a glob match as the query's pattern would spell it: the
+// match with the resolved pattern's literal prefix replaced by the
+// query's.
+func relName(name, resolved, match string) string {
+	lit := func(p string) string {
+		if i := strings.IndexAny(p, "*?[{"); i >= 0 {
+			return p[:strings.LastIndexAny(p[:i], `/\`)+1]
+		}
+		return p
+	}
+	qp, rp := lit(name), lit(resolved)
+	if rest, ok := strings.CutPrefix(match, rp); ok {
+		return qp + rest
+	}
+	return match
 }
 
 // argError is an error positioned at an option's name.

@@ -102,6 +102,9 @@ func (b *binder) bindFunc(e *sqlparser.FuncExpr, c ectx) (planner.Expr, error) {
 		}
 		return b.bindDateTrunc(args, at, c)
 	}
+	if name == "current_setting" {
+		return b.bindCurrentSetting(args, at, c) // bind_settings.go
+	}
 	if x, ok, err := b.bindDateFunc(name, args, at, c); ok {
 		return x, err
 	}

@@ -98,6 +98,9 @@ func (b *binder) bindTableExpr(te sqlparser.TableExpr) (*fromItem, error) {
 		if strings.EqualFold(t.Name, "summarize") {
 			return b.bindSummarize(t.Exprs, t.Alias.String()) // bind_summarize.go
 		}
+		if strings.EqualFold(t.Name, "duckdb_settings") {
+			return b.bindSettingsTable(t.Exprs, t.Alias.String()) // bind_settings.go
+		}
 		n, err := b.bindTableFunc(t.Name, t.Exprs, t.Alias.String())
 		if err != nil {
 			return nil, err

@@ -16,6 +16,7 @@ import (
 // unknown table).
 type bindCatalog struct {
 	planner.ViewCatalog
+	sess   *Session // current_setting and duckdb_settings() (settings_sql.go)
 	mu     sync.Mutex
 	denied bool
 }
@@ -30,9 +31,10 @@ func (c *bindCatalog) OpenPath(fn, path string) (planner.Table, error) {
 	return t, err
 }
 
-// bind is sql.BindParams with refusals by the root reported as such.
-func bind(q *sql.Query, cat planner.ViewCatalog, args []columnar.Value) (*sql.Bound, error) {
-	bc := &bindCatalog{ViewCatalog: cat}
+// bind is sql.BindParams with refusals by the root reported as such, and
+// the session's settings readable from SQL.
+func (s *Session) bind(q *sql.Query, cat planner.ViewCatalog, args []columnar.Value) (*sql.Bound, error) {
+	bc := &bindCatalog{ViewCatalog: cat, sess: s}
 	bound, err := sql.BindParams(q, bc, args)
 	var se *sql.Error
 	if err != nil && bc.denied && errors.As(err, &se) && se.Kind == sql.ErrUnknownTable {

@@ -21,7 +21,7 @@ var describeColumns = []Column{
 // constraints (NOT NULL, keys) fill null and key, as in DuckDB, where a
 // query's columns and a file's are all nullable and keyless.
 func (s *Session) describe(d *sql.Describe, args []columnar.Value) (*Result, error) {
-	bound, err := bind(d.Query, s.e.Cat, args)
+	bound, err := s.bind(d.Query, s.e.Cat, args)
 	if err != nil {
 		return nil, err
 	}

@@ -16,7 +16,7 @@ func (s *Session) env() *dml.Env {
 			if cat == nil {
 				cat = s.e.Cat
 			}
-			return bind(q, cat, args)
+			return s.bind(q, cat, args)
 		},
 		Build: func(root planner.Node, analyze bool) (*planner.Built, error) {
 			return s.build(root, analyze, 0)
@@ -30,7 +30,7 @@ func (s *Session) plan(q *sql.Query, analyze bool, threads int, cat planner.View
 	if cat == nil {
 		cat = s.e.Cat
 	}
-	bound, err := bind(q, cat, args)
+	bound, err := s.bind(q, cat, args)
 	if err != nil {
 		return nil, nil, err
 	}

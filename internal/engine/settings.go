@@ -22,6 +22,9 @@ type Setting struct {
 	// ("BIGINT", "BOOLEAN", "VARCHAR").
 	Type        string
 	Description string
+	// Global marks a setting of the process (every session sees a SET of
+	// it), not of the session.
+	Global bool
 	// Apply changes st from the value of SET name = v; on RESET, v is the
 	// zero Value and reset is true, and Apply restores the default. An
 	// error says what was expected (Apply adds no "SET name:" prefix). Apply
@@ -84,7 +87,7 @@ func (s *Session) SettingsList() []SettingRow {
 	st := s.Settings()
 	rows := make([]SettingRow, len(all))
 	for i, e := range all {
-		rows[i] = SettingRow{Name: e.Name, Value: e.Show(&st), Description: e.Description, Type: e.Type, Aliases: e.Aliases}
+		rows[i] = SettingRow{Name: e.Name, Value: e.Show(&st), Description: e.Description, Type: e.Type, Aliases: e.Aliases, Global: e.Global}
 	}
 	return rows
 }
@@ -96,6 +99,7 @@ type SettingRow struct {
 	Description string
 	Type        string
 	Aliases     []string
+	Global      bool
 }
 
 // Setting returns the current value of a setting (current_setting(name)).

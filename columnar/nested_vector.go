@@ -160,3 +160,69 @@ func (v *Vector) flattenNested(n int) {
 	}
 	*v = nv
 }
+
+// CopyRowOwned is CopyRow that also copies the byte payloads of the row
+// (at every level), so that v keeps nothing of from's memory: for
+// operators that store rows beyond the life of their input batch.
+func (v *Vector) CopyRowOwned(dst int, from *Vector, src, n int) {
+	v.CopyRow(dst, from, src, n)
+	if !v.IsNull(dst) {
+		v.ownRow(dst)
+	}
+}
+
+// ownRow replaces the byte payloads of row i (and its child rows) by
+// copies.
+func (v *Vector) ownRow(i int) {
+	if v.IsNull(i) {
+		return
+	}
+	switch v.Type.Phys() {
+	case PhysBytes:
+		v.Bytes[i] = append([]byte(nil), v.Bytes[i]...)
+	case PhysNested:
+		if v.Type.ID == Struct {
+			for _, k := range v.Kids {
+				k.ownRow(i)
+			}
+			return
+		}
+		for j := v.Starts[i]; j < v.Ends[i]; j++ {
+			v.Kids[0].ownRow(int(j))
+		}
+	}
+}
+
+// View returns rows [from, to) of v as a vector sharing v's memory. from
+// must be a multiple of 64 (the validity is a whole-word slice); v must
+// not be Const or dictionary-coded. A list view keeps the whole child.
+func (v *Vector) View(from, to int) Vector {
+	out := Vector{Type: v.Type}
+	switch v.Type.Phys() {
+	case PhysBool:
+		out.Bools = v.Bools[from:to]
+	case PhysInt:
+		out.Ints = v.Ints[from:to]
+	case PhysUint:
+		out.Uints = v.Uints[from:to]
+	case PhysFloat:
+		out.Floats = v.Floats[from:to]
+	case PhysBytes:
+		out.Bytes = v.Bytes[from:to]
+	case PhysNested:
+		if v.Type.ID == Struct {
+			out.Kids = make([]*Vector, len(v.Kids))
+			for f, k := range v.Kids {
+				kv := k.View(from, to)
+				out.Kids[f] = &kv
+			}
+		} else {
+			out.Starts, out.Ends = v.Starts[from:to], v.Ends[from:to]
+			out.Kids, out.KidLen = v.Kids, v.KidLen
+		}
+	}
+	if v.Valid != nil {
+		out.Valid = v.Valid[from/64 : (to+63)/64]
+	}
+	return out
+}

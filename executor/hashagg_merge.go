@@ -322,6 +322,7 @@ type dealer struct {
 	seed   maphash.Seed
 	hashes []uint64
 	rows   [][]int32
+	key    []byte // scratch: a nested key's normal form
 }
 
 // deal appends the live rows of b, copied, to out[p] for their partition p,
@@ -404,6 +405,9 @@ func (d *dealer) hashColumn(b *columnar.Batch, v *columnar.Vector, h []uint64) {
 				s = columnar.IntervalOrderKey(s)
 			}
 			mix(i, maphash.Bytes(d.seed, s))
+		case columnar.PhysNested: // equal values (hashtab's normal form) hash alike
+			d.key = hashtab.EncodeKey(d.key[:0], []*columnar.Vector{v}, j)
+			mix(i, maphash.Bytes(d.seed, d.key))
 		}
 	})
 }

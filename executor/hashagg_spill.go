@@ -173,6 +173,10 @@ func (h *HashAgg) deal(ctx context.Context, view *columnar.Batch, nkeys int) err
 		r := buf.Len
 		for c, v := range sp.cols {
 			dst := buf.Cols[c]
+			if dst.Type.IsNested() { // the input's payloads go with its batch
+				dst.CopyRowOwned(r, v, i, columnar.MaxBatch)
+				continue
+			}
 			dst.CopyRow(r, v, i, columnar.MaxBatch)
 			if dst.Type.Phys() == columnar.PhysBytes && !dst.IsNull(r) {
 				// The input's bytes are only valid until its next batch.

@@ -29,6 +29,10 @@ func storeBytes(b *columnar.Batch, cols []*columnar.Vector) int64 {
 	n := b.Live()
 	size := int64(n) * (int64(len(cols))*8 + 36)
 	for _, v := range cols {
+		if v.Type.IsNested() {
+			size += nestedBytes(b, v)
+			continue
+		}
 		if v.Type.Phys() != columnar.PhysBytes {
 			continue
 		}
@@ -237,6 +241,10 @@ func (m *runMerge) next(ctx context.Context, out *columnar.Batch, limit int) err
 		i := m.order[0]
 		b, p := m.cur[i], m.pos[i]
 		for c, v := range out.Cols {
+			if v.Type.IsNested() { // its payloads go with the run's batch
+				v.CopyRowOwned(k, b.Cols[c], p, limit)
+				continue
+			}
 			v.CopyRow(k, b.Cols[c], p, limit)
 			if v.Type.Phys() == columnar.PhysBytes && !v.IsNull(k) {
 				buf := m.bytes.alloc(len(v.Bytes[k]))

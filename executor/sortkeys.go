@@ -48,6 +48,8 @@ func compareAcross(ka []*columnar.Vector, a int, kb []*columnar.Vector, b int, s
 			c = columnar.CompareFloat(v.Floats[a], w.Floats[b])
 		case columnar.PhysBytes:
 			c = bytes.Compare(v.Bytes[a], w.Bytes[b])
+		case columnar.PhysNested:
+			c = columnar.CompareRows(v, a, w, b)
 		case columnar.PhysBool:
 			x, y := v.Bools[a], w.Bools[b]
 			switch {

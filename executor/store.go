@@ -21,23 +21,7 @@ type rowStore struct {
 // whole-word slice of the stored bitmap (batches replayed from a store
 // start at multiples of MaxBatch).
 func (s *rowStore) viewRows(v *columnar.Vector, c, from, to int) {
-	src := s.cols[c]
-	*v = columnar.Vector{Type: src.Type}
-	switch src.Type.Phys() {
-	case columnar.PhysBool:
-		v.Bools = src.Bools[from:to]
-	case columnar.PhysInt:
-		v.Ints = src.Ints[from:to]
-	case columnar.PhysUint:
-		v.Uints = src.Uints[from:to]
-	case columnar.PhysFloat:
-		v.Floats = src.Floats[from:to]
-	case columnar.PhysBytes:
-		v.Bytes = src.Bytes[from:to]
-	}
-	if src.Valid != nil {
-		v.Valid = src.Valid[from/64 : (to+63)/64]
-	}
+	*v = s.cols[c].View(from, to)
 }
 
 func newRowStore(types []columnar.Type) *rowStore {
@@ -70,6 +54,10 @@ func (s *rowStore) appendRows(b *columnar.Batch, cols []*columnar.Vector) {
 			i := b.Row(k)
 			j := idx(v, i)
 			r := base + k
+			if v.Type.IsNested() {
+				dst.CopyRowOwned(r, v, j, s.n)
+				continue
+			}
 			if v.IsNull(j) {
 				dst.Valid.Clear(r)
 				continue

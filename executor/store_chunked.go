@@ -47,10 +47,11 @@ type storeColumn struct {
 	ints   [][]int64
 	uints  [][]uint64
 	floats [][]float64
-	data   [][]byte          // bytes: per chunk, the payloads back to back
-	offs   [][]int           // bytes: per chunk, row i's payload is data[offs[i]:offs[i+1]]
-	valid  []columnar.Bitmap // per chunk; nil: no NULL in the chunk
-	nulls  bool              // some chunk has a NULL
+	data   [][]byte           // bytes: per chunk, the payloads back to back
+	offs   [][]int            // bytes: per chunk, row i's payload is data[offs[i]:offs[i+1]]
+	nested []*columnar.Vector // nested: per chunk, its rows (store_nested.go)
+	valid  []columnar.Bitmap  // per chunk; nil: no NULL in the chunk
+	nulls  bool               // some chunk has a NULL
 }
 
 // newChunkedStore returns an empty store for rows of the given types.
@@ -126,6 +127,8 @@ func (col *storeColumn) addChunk(n int) {
 	case columnar.PhysBytes:
 		col.offs = append(col.offs, make([]int, n+1))
 		col.data = append(col.data, nil)
+	case columnar.PhysNested:
+		col.nested = append(col.nested, columnar.NewVector(col.typ, n))
 	}
 }
 
@@ -142,6 +145,9 @@ func (col *storeColumn) growFirst(n int) {
 		col.floats[0] = regrow(col.floats[0], n)
 	case columnar.PhysBytes:
 		col.offs[0] = regrow(col.offs[0], n+1)
+	case columnar.PhysNested:
+		col.nested[0].Grow(n)
+		col.nested[0].ExtendValid(n)
 	}
 	if v := col.valid[0]; v != nil {
 		grown := columnar.NewBitmap(n)
@@ -174,6 +180,10 @@ func (col *storeColumn) put(v *columnar.Vector, rows []int, from, k, ch, at, siz
 				col.setNull(ch, at+i, size)
 			}
 		}
+	}
+	if col.typ.Phys() == columnar.PhysNested {
+		col.putNested(v, src, k, ch, at, size)
+		return
 	}
 	var d *dict.Dict
 	var codes []int32
@@ -309,6 +319,8 @@ func (s *chunkedStore) gatherCol(v *columnar.Vector, c int, rows []int32) {
 			lo, hi := offs[i], offs[i+1]
 			out[k] = col.data[ch][lo:hi:hi]
 		}
+	case columnar.PhysNested:
+		col.gatherNested(v, rows)
 	}
 	if !col.nulls {
 		return
@@ -367,6 +379,10 @@ func (s *chunkedStore) copyRange(v *columnar.Vector, c, from, to int) {
 			for i := range k {
 				lo, hi := offs[at+i], offs[at+i+1]
 				v.Bytes[done+i] = data[lo:hi:hi]
+			}
+		case columnar.PhysNested:
+			for i := range k {
+				v.CopyRow(done+i, col.nested[ch], at+i, n)
 			}
 		}
 		if vb := col.valid[ch]; vb != nil {

@@ -31,6 +31,11 @@
 // keys packed into one when their ranges fit, else hashed as tuples
 // (index_multi.go); any other keys through a Map, rows grouped by id.
 //
+// Keys with INTERVAL or nested (LIST, STRUCT, MAP) columns go through
+// normKeys (normkeys.go): the inner Map sees each such column as a BLOB of
+// its normal form (an interval's total length; a nested value's elements,
+// nestedkey.go), and the row that created each id is kept as written.
+//
 // NULLs are keys: all NULLs of a column are one value, as GROUP BY and
 // DISTINCT compare rows; IN, for which NULL never matches, tests validity
 // itself, and an Index never adds or matches a row with a NULL key. Floats

@@ -129,8 +129,9 @@ func (m *encodedMap) Keys(cols []*columnar.Vector, from, to int) {
 // EncodeKey appends an unambiguous encoding of row i of vecs: a NULL flag
 // per column, then 1 byte for a boolean, 8 bytes for other fixed-width
 // values (floats with -0 folded into 0 and one NaN, as SQL compares them)
-// or a length-prefixed payload for bytes. Dictionary-coded and Const
-// vectors are read through.
+// or a length-prefixed payload for bytes, the normal form for nested
+// values (nestedkey.go). Dictionary-coded and Const vectors are read
+// through.
 func EncodeKey(dst []byte, vecs []*columnar.Vector, i int) []byte {
 	for _, v := range vecs {
 		j := idx(v, i)
@@ -139,27 +140,11 @@ func EncodeKey(dst []byte, vecs []*columnar.Vector, i int) []byte {
 			continue
 		}
 		dst = append(dst, 1)
-		switch v.Type.Phys() {
-		case columnar.PhysBool:
-			if v.Bools[j] {
-				dst = append(dst, 1)
-			} else {
-				dst = append(dst, 0)
-			}
-		case columnar.PhysInt:
-			dst = binary.LittleEndian.AppendUint64(dst, uint64(v.Ints[j]))
-		case columnar.PhysUint:
-			dst = binary.LittleEndian.AppendUint64(dst, v.Uints[j])
-		case columnar.PhysFloat:
-			dst = binary.LittleEndian.AppendUint64(dst, FloatWord(v.Floats[j]))
-		case columnar.PhysBytes:
-			s := bytesAt(v, j)
-			if v.Type.ID == columnar.Interval { // equal intervals written apart encode alike
-				s = columnar.IntervalOrderKey(s)
-			}
-			dst = binary.AppendUvarint(dst, uint64(len(s)))
-			dst = append(dst, s...)
+		if v.Type.IsNested() {
+			dst = appendNestedKey(dst, v, j)
+			continue
 		}
+		dst = appendFlatKey(dst, v, j)
 	}
 	return dst
 }

@@ -42,8 +42,8 @@ type Finder interface {
 // New returns an empty Map for keys of the given column types, the
 // implementation chosen by their shape (see the package doc).
 func New(types []columnar.Type) Map {
-	if cols := intervalColumns(types); cols != nil {
-		return newIntervalKeys(newMap(types), cols)
+	if cols := normColumns(types); cols != nil {
+		return newNormKeys(types, cols)
 	}
 	return newMap(types)
 }

@@ -25,6 +25,8 @@ func arrowOf(t columnar.Type) arrow.DataType {
 		return arrow.PrimitiveTypes.Float64
 	case columnar.PhysBytes:
 		return arrow.BinaryTypes.Binary
+	case columnar.PhysNested:
+		return arrowNested(t)
 	}
 	return arrow.Null
 }
@@ -127,6 +129,9 @@ func (c *converter) record(schema *arrow.Schema, types []columnar.Type, b *colum
 				}
 			}
 			data = array.NewData(dt, n, []*memory.Buffer{valid, memory.NewBufferBytes(asBytes(offs)), memory.NewBufferBytes(buf)}, nil, nulls, 0)
+		case columnar.PhysNested:
+			cols[i] = nestedArray(dt, v, n)
+			continue
 		default:
 			data = array.NewData(dt, n, []*memory.Buffer{nil}, nil, n, 0)
 		}
@@ -150,8 +155,12 @@ func (c *converter) batch(rec arrow.RecordBatch, types []columnar.Type, out *col
 			out.Cols[i] = &columnar.Vector{}
 		}
 		v := out.Cols[i]
-		*v = columnar.Vector{Type: t, Bools: v.Bools, Bytes: v.Bytes}
 		col := rec.Column(i)
+		if t.IsNested() {
+			nestedVector(v, t, col, n)
+			continue
+		}
+		*v = columnar.Vector{Type: t, Bools: v.Bools, Bytes: v.Bytes}
 		if col.NullN() > 0 && t.Phys() != columnar.PhysNone {
 			v.Valid = make(columnar.Bitmap, (n+63)/64)
 			bm := col.NullBitmapBytes()

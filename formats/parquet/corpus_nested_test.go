@@ -51,7 +51,7 @@ func TestCorpusNested(t *testing.T) {
 			if why := nestedKnownDifferent[w.file]; why != "" {
 				t.Skip(why)
 			}
-			tb, err := OpenNested(filepath.Join(dir, w.file))
+			tb, err := Open(filepath.Join(dir, w.file))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -91,12 +91,6 @@ var nestedKnownDifferent = map[string]string{
 	// MAP_KEY_VALUE with an OPTIONAL key: arrow-go's schema resolution
 	// refuses the map (TestCorpusFiles checks the error), DuckDB reads it.
 	"incorrect_map_schema.parquet": "MAP with an OPTIONAL key is refused",
-	// A 2-level list whose repeated group, named "array", is itself
-	// LIST-annotated: arrow-go applies the format's rule for a repeated
-	// group of one field named "array" (the group is the element, a
-	// STRUCT("array" INTEGER[])[]), DuckDB reads the inner group as a list
-	// (INTEGER[][]).
-	"old_list_structure.parquet": "2-level list of LIST-annotated groups read as STRUCT(\"array\" INTEGER[])[], DuckDB: INTEGER[][]",
 }
 
 func readNestedGolden(t *testing.T) []nestedAnswer {

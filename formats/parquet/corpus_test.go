@@ -146,7 +146,7 @@ func TestCorpusFiles(t *testing.T) {
 			if !ok {
 				t.Fatalf("%s is not in corpusRows: add DuckDB's count(*)", name)
 			}
-			tb, err := OpenNested(path)
+			tb, err := Open(path)
 			if cols, unsupported := corpusUnsupported[name]; unsupported {
 				if err == nil {
 					tb.Close()
@@ -243,7 +243,7 @@ const (
 
 // openAndScan opens path and scans every column with one thread.
 func openAndScan(path string) error {
-	tb, err := OpenNested(path)
+	tb, err := Open(path)
 	if err != nil {
 		return err
 	}
@@ -256,7 +256,7 @@ func openAndScan(path string) error {
 // separated.
 func corpusText(t *testing.T, path string) (columnar.Schema, []string, *Table) {
 	t.Helper()
-	tb, err := OpenNested(path)
+	tb, err := Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}

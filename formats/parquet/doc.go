@@ -27,10 +27,12 @@
 // every list and map layout writers produce; they are read through
 // arrow-go's record-level reader, which decodes repetition and definition
 // levels a batch at a time into offsets and validity (nested_read.go).
-// OpenNested exposes them; Open, which the engine uses until every
-// operator carries nested values, leaves them out of the Schema as it does
-// FLOAT16 columns: Table.Skipped names them, and a file with no other
-// column fails to open with ErrUnsupported naming them and their types. A logical type this reader does not know (a
+// A legacy 2-level list whose repeated group is LIST-annotated is a list
+// of lists, as parquet-mr and DuckDB read it (legacyListOfLists). FLOAT16
+// columns and nested fields arrow-go cannot map (a MAP with an OPTIONAL
+// key) are left out of the Schema: Table.Skipped names them, and a file
+// with no other column fails to open with ErrUnsupported naming them and
+// their types. A logical type this reader does not know (a
 // newer format's) is read as its physical type; Table.Warnings says so.
 //
 // Before arrow-go decodes a footer, footer.go checks it (thrift.go walks

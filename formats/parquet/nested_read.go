@@ -175,6 +175,9 @@ func putArrowValues(v *columnar.Vector, at, size int, a arrow.Array) error {
 			v.Ends[at+i] = int32(base + int(e-lo))
 		}
 	case *array.Struct:
+		if v.Type.ID == columnar.List && a.NumField() == 1 { // legacyListOfLists
+			return putArrow(v, at, size, a.Field(0))
+		}
 		if v.Type.ID != columnar.Struct || a.NumField() != len(v.Kids) {
 			return typeMismatch(v, a)
 		}
@@ -259,7 +262,16 @@ func putArrowValues(v *columnar.Vector, at, size int, a arrow.Array) error {
 		}
 	case *array.Decimal128:
 		dt := a.DataType().(*arrow.Decimal128Type)
+		if p := v.Type.Phys(); v.Type.ID != columnar.Decimal && p != columnar.PhysFloat {
+			return typeMismatch(v, a)
+		}
+		if err := decimalValues(len(a.Values()), a); err != nil {
+			return err
+		}
 		for i := range n {
+			if a.IsNull(i) {
+				continue
+			}
 			x := a.Value(i)
 			if v.Type.ID == columnar.Decimal {
 				v.Ints[at+i] = int64(x.LowBits())
@@ -269,7 +281,16 @@ func putArrowValues(v *columnar.Vector, at, size int, a arrow.Array) error {
 		}
 	case *array.Decimal256:
 		dt := a.DataType().(*arrow.Decimal256Type)
+		if v.Type.Phys() != columnar.PhysFloat {
+			return typeMismatch(v, a)
+		}
+		if err := decimalValues(len(a.Values()), a); err != nil {
+			return err
+		}
 		for i := range n {
+			if a.IsNull(i) {
+				continue
+			}
 			v.Floats[at+i] = a.Value(i).ToFloat64(dt.Scale)
 		}
 	case array.ExtensionArray:
@@ -313,4 +334,13 @@ func floorDiv(a, b int64) int64 {
 		q--
 	}
 	return q
+}
+
+// decimalValues checks that a decimal array's values buffer (have values)
+// holds every row that is not NULL: a corrupt page can leave it short.
+func decimalValues(have int, a arrow.Array) error {
+	if have >= a.Len() || a.NullN() == a.Len() {
+		return nil
+	}
+	return corruptf("%d decimal values for %d rows", have, a.Len())
 }

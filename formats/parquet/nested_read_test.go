@@ -154,7 +154,7 @@ func TestNestedRead(t *testing.T) {
 		data, _ := os.ReadFile(path)
 		_ = os.WriteFile(os.Getenv("NESTED_FIXTURE_KEEP"), data, 0o644)
 	}
-	tb, err := OpenNested(path)
+	tb, err := Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/apache/arrow-go/v18/parquet/schema"
@@ -47,6 +48,7 @@ func nestedColumn(sc *schema.Schema, manifest *pqarrow.SchemaManifest, field int
 		return column{}, err
 	}
 	root := sc.Root().Field(field)
+	t = legacyListOfLists(root, t)
 	var leaves []int
 	for i := 0; i < sc.NumColumns(); i++ {
 		if sc.ColumnRoot(i) == root {
@@ -138,4 +140,28 @@ func arrowType(t arrow.DataType) (columnar.Type, error) {
 		return columnar.TTime, nil
 	}
 	return columnar.Type{}, fmt.Errorf("%w: %s inside a nested column", ErrUnsupported, t)
+}
+
+// legacyListOfLists corrects arrow-go's reading of a legacy 2-level list
+// whose repeated group is itself LIST-annotated (parquet-format's
+// backward-compatibility rules, as DuckDB and parquet-mr apply them): the
+// repeated group is a list, not a struct holding one, so
+// STRUCT("array" X[])[] becomes X[][]. putArrowValues reads the struct's
+// one field in its place.
+func legacyListOfLists(n schema.Node, t columnar.Type) columnar.Type {
+	g, ok := n.(*schema.GroupNode)
+	if !ok || t.ID != columnar.List || g.NumFields() != 1 {
+		return t
+	}
+	rep, ok := g.Field(0).(*schema.GroupNode)
+	if !ok || rep.RepetitionType() != parquet.Repetitions.Repeated || rep.NumFields() != 1 {
+		return t
+	}
+	if _, isList := rep.LogicalType().(schema.ListLogicalType); !isList {
+		return t
+	}
+	if e := t.Elem(); e.ID == columnar.Struct && len(e.Fields()) == 1 && e.Fields()[0].Type.ID == columnar.List {
+		return columnar.ListOf(e.Fields()[0].Type)
+	}
+	return t
 }

@@ -47,12 +47,12 @@ type column struct {
 	nested *nestedCol
 }
 
-// mapSchema converts the Parquet schema into exposed columns, leaving out
-// FLOAT16 leaves and, unless withNested, nested and repeated ones
-// (returned as skipped, by dotted path); withNested makes each nested
-// top-level field one LIST, MAP or STRUCT column. A schema that leaves nothing to expose is an error saying
+// mapSchema converts the Parquet schema into exposed columns: each nested
+// top-level field is one LIST, MAP or STRUCT column; FLOAT16 leaves and
+// nested fields arrow-go cannot map are left out (returned as skipped, by
+// dotted path). A schema that leaves nothing to expose is an error saying
 // why: a table of no columns would only puzzle the binder.
-func mapSchema(sc *schema.Schema, withNested bool) (cols []column, skipped []string, err error) {
+func mapSchema(sc *schema.Schema) (cols []column, skipped []string, err error) {
 	var why []string // per top-level column left out: name and type
 	seen := map[schema.Node]bool{}
 	nested := map[schema.Node]bool{} // roots read as nested columns
@@ -64,7 +64,7 @@ func mapSchema(sc *schema.Schema, withNested bool) (cols []column, skipped []str
 			continue
 		}
 		flat := root == leaf.SchemaNode() && leaf.MaxRepetitionLevel() == 0 && leaf.MaxDefinitionLevel() <= 1
-		if !flat && !seen[root] && withNested {
+		if !flat && !seen[root] {
 			if c, err := nestedColumn(sc, manifest, sc.Root().FieldIndexByField(root)); err == nil {
 				nested[root] = true
 				cols = append(cols, c)

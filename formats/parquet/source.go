@@ -33,7 +33,7 @@ func OpenSources(name string, srcs []storage.Source) (_ *Table, err error) {
 	}()
 	for _, src := range srcs {
 		next++
-		rdr, cols, skipped, warnings, err := readFooter(io.NewSectionReader(src, 0, src.Size()), src.Size(), false)
+		rdr, cols, skipped, warnings, err := readFooter(io.NewSectionReader(src, 0, src.Size()), src.Size())
 		if err != nil {
 			src.Close()
 			return nil, fileError(src.Name(), err)

@@ -67,16 +67,9 @@ type unit struct {
 // directory (all its *.parquet files) as one table. All files must map to
 // the same columns (names and types, in order); otherwise the error names
 // the first file that differs and wraps ErrSchemaMismatch. Files stay open
-// until Close.
-func Open(pattern string) (_ *Table, err error) { return open(pattern, false) }
-
-// OpenNested is Open with the nested columns (LIST, MAP, STRUCT, repeated
-// fields) in the table's Schema, in file order, instead of Skipped. The
-// engine opens tables with Open until every operator carries nested
-// values (ORDER BY, GROUP BY, DISTINCT and join payloads do not yet).
-func OpenNested(pattern string) (*Table, error) { return open(pattern, true) }
-
-func open(pattern string, withNested bool) (_ *Table, err error) {
+// until Close. Nested columns (LIST, MAP, STRUCT, repeated fields) are in
+// the Schema, in file order, as LIST, MAP and STRUCT columns.
+func Open(pattern string) (_ *Table, err error) {
 	paths, err := expand(pattern)
 	if err != nil {
 		return nil, err
@@ -88,7 +81,7 @@ func open(pattern string, withNested bool) (_ *Table, err error) {
 		}
 	}()
 	for _, p := range paths {
-		f, cols, skipped, err := openFile(p, withNested)
+		f, cols, skipped, err := openFile(p)
 		if err != nil {
 			return nil, err
 		}
@@ -129,7 +122,7 @@ func (t *Table) addFile(f *pqFile, cols []column, skipped []string) error {
 // openBytes opens an in-memory Parquet file as a one-file table (for tests
 // and fuzzing).
 func openBytes(name string, data []byte) (*Table, error) {
-	rdr, cols, skipped, warnings, err := readFooter(bytes.NewReader(data), int64(len(data)), true)
+	rdr, cols, skipped, warnings, err := readFooter(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
 		return nil, fileError(name, err)
 	}
@@ -175,7 +168,7 @@ func stem(pattern string) string {
 }
 
 // openFile opens one file and maps its schema.
-func openFile(path string, withNested bool) (pf *pqFile, cols []column, skipped []string, err error) {
+func openFile(path string) (pf *pqFile, cols []column, skipped []string, err error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("parquet: %w", err)
@@ -189,7 +182,7 @@ func openFile(path string, withNested bool) (pf *pqFile, cols []column, skipped 
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("parquet: %w", err)
 	}
-	rdr, cols, skipped, warnings, err := readFooter(f, st.Size(), withNested)
+	rdr, cols, skipped, warnings, err := readFooter(f, st.Size())
 	if err != nil {
 		return nil, nil, nil, fileError(path, err)
 	}
@@ -204,7 +197,7 @@ func openFile(path string, withNested bool) (pf *pqFile, cols []column, skipped 
 func readFooter(r interface {
 	ReadAt([]byte, int64) (int, error)
 	Seek(int64, int) (int64, error)
-}, size int64, withNested bool) (rdr *file.Reader, cols []column, skipped, warnings []string, err error) {
+}, size int64) (rdr *file.Reader, cols []column, skipped, warnings []string, err error) {
 	defer recoverCorrupt(&err)
 	meta, warnings, err := readMetadata(r, size)
 	if err != nil {
@@ -227,7 +220,7 @@ func readFooter(r interface {
 	if err := checkLayout(meta, size); err != nil {
 		return nil, nil, nil, nil, err
 	}
-	cols, skipped, err = mapSchema(meta.Schema, withNested)
+	cols, skipped, err = mapSchema(meta.Schema)
 	if err != nil {
 		return nil, nil, nil, nil, asCorrupt(err)
 	}
@@ -346,12 +339,11 @@ func (t *Table) Files() []string {
 // RowGroups returns the number of row groups over all files.
 func (t *Table) RowGroups() int { return len(t.units) }
 
-// Schema returns the table's flat columns (nested ones are left out; see
-// Skipped).
+// Schema returns the table's columns (those left out are in Skipped).
 func (t *Table) Schema() columnar.Schema { return t.schema }
 
-// Skipped lists the dotted paths of nested or repeated leaf columns that the
-// table does not expose.
+// Skipped lists the dotted paths of the leaf columns that the table does
+// not expose (FLOAT16, nested fields of a shape it cannot map).
 func (t *Table) Skipped() []string { return t.skipped }
 
 // Warnings returns, for each file, what it holds that the table reads in

@@ -61,7 +61,7 @@ func TestTypes(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "types.parquet")
 			writeArrow(t, path, cols, 0, n, 100, true, tc.props...)
-			tb, err := OpenNested(path)
+			tb, err := Open(path)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -77,11 +77,6 @@ func TestTypes(t *testing.T) {
 			}
 			if got := tb.Skipped(); len(got) != 0 {
 				t.Errorf("Skipped() = %v, want none", got)
-			}
-			if flat, err := Open(path); err != nil || len(flat.Schema()) != len(cols) || len(flat.Skipped()) != 1 || !strings.HasPrefix(flat.Skipped()[0], "tags") {
-				t.Errorf("Open (flat columns only): %v, want the tags list skipped", err)
-			} else {
-				flat.Close()
 			}
 			if tb.RowCount() != n || tb.RowGroups() != 10 {
 				t.Fatalf("RowCount %d RowGroups %d", tb.RowCount(), tb.RowGroups())

@@ -43,7 +43,7 @@ func (a *Array) ReadSlice(dst []byte, start, stop []int64) error {
 	}
 	workers := workerCount(count)
 	decs := make([]*Decoder, workers)
-	scratch := make([][]byte, workers)
+	scratch := make([]partScratch, workers)
 	for i := range decs {
 		decs[i] = getDecoder()
 	}
@@ -53,14 +53,32 @@ func (a *Array) ReadSlice(dst []byte, start, stop []int64) error {
 		}
 	}()
 	return parallelFor(count, func(w, k int) error {
-		cc := make([]int64, nd)
+		s := &scratch[w]
+		s.size(nd)
+		cc := s.i64[:nd]
 		for i := nd - 1; i >= 0; i-- {
 			span := int(chi[i] - clo[i] + 1)
 			cc[i] = clo[i] + int64(k%span)
 			k /= span
 		}
-		return a.readChunkPart(decs[w], &scratch[w], cc, start, stop, dst)
+		return a.readChunkPart(decs[w], s, cc, start, stop, dst)
 	})
+}
+
+// partScratch is one worker's reusable state for readChunkPart: a slab of
+// millions of tiny chunks (which a frame of a few hundred bytes can
+// declare) must not cost allocations per chunk.
+type partScratch struct {
+	buf  []byte
+	i64  []int64 // cc, lo, hi, co, bo, boxlo, boxhi, idx: nd each
+	ints []int   // blo, bhi, bc: nd each
+}
+
+func (s *partScratch) size(nd int) {
+	if len(s.i64) < 8*nd {
+		s.i64 = make([]int64, 8*nd)
+		s.ints = make([]int, 3*nd)
+	}
 }
 
 // Slice allocates and returns the hyper-slab [start, stop).
@@ -87,7 +105,8 @@ func (a *Array) ReadAll() ([]byte, error) {
 }
 
 // readChunkPart copies the part of chunk cc that lies inside [start, stop).
-func (a *Array) readChunkPart(d *Decoder, scratch *[]byte, cc, start, stop []int64, dst []byte) error {
+// s may be nil for a 1-D array.
+func (a *Array) readChunkPart(d *Decoder, s *partScratch, cc, start, stop []int64, dst []byte) error {
 	nd := len(cc)
 	m := &a.Meta
 	nchunk := 0
@@ -114,11 +133,10 @@ func (a *Array) readChunkPart(d *Decoder, scratch *[]byte, cc, start, stop []int
 		}
 		return wrap(d.rangeOf(&c, dst[(lo-start[0])*isz:(hi-start[0])*isz], off))
 	}
-	lo := make([]int64, nd)
-	hi := make([]int64, nd)
-	co := make([]int64, nd)
-	blo := make([]int, nd)
-	bhi := make([]int, nd)
+	s.size(nd)
+	lo, hi, co := s.i64[nd:2*nd], s.i64[2*nd:3*nd], s.i64[3*nd:4*nd]
+	bo, boxlo, boxhi, idx := s.i64[4*nd:5*nd], s.i64[5*nd:6*nd], s.i64[6*nd:7*nd], s.i64[7*nd:8*nd]
+	blo, bhi, bc := s.ints[:nd], s.ints[nd:2*nd], s.ints[2*nd:3*nd]
 	for i := 0; i < nd; i++ {
 		co[i] = cc[i] * int64(m.ChunkShape[i])
 		lo[i] = max(start[i], co[i])
@@ -138,13 +156,9 @@ func (a *Array) readChunkPart(d *Decoder, scratch *[]byte, cc, start, stop []int
 	if err != nil {
 		return err
 	}
-	*scratch = grow(*scratch, blockBytes)
-	buf := *scratch
-	bc := append([]int(nil), blo...)
-	bo := make([]int64, nd)
-	boxlo := make([]int64, nd)
-	boxhi := make([]int64, nd)
-	idx := make([]int64, nd)
+	s.buf = grow(s.buf, blockBytes)
+	buf := s.buf
+	copy(bc, blo)
 	for {
 		nblock := 0
 		for i := 0; i < nd; i++ {

@@ -39,9 +39,20 @@ const headGuess = 512
 // chunk; otherwise the chunk aliases the frame's bytes. Errors name the
 // frame, the chunk and its offset.
 func (f *Frame) loadChunk(d *Decoder, i, off, n int) (chunk, error) {
-	if f.file == nil || f.dir != "" || i < 0 || i >= f.nchunks || f.ChunkOffset(i) < 0 {
-		// Bytes in memory, sparse chunk files (read whole by ChunkData),
-		// special offsets and out-of-range numbers (ChunkData's error).
+	if i >= 0 && i < f.nchunks && f.ChunkOffset(i) < 0 {
+		// A special offset: the header it stands for is synthesized into
+		// d, not allocated, since a frame of a few hundred bytes can name
+		// millions of such chunks (b2nd_zeros writes one offset for all).
+		d.spec = putSpecialChunk(d.spec[:0], f.specialOf(i))
+		c, err := parseChunk(d.spec)
+		if err != nil {
+			return c, chunkError(f.name, i, f.chunkPos(i), err)
+		}
+		return c, nil
+	}
+	if f.file == nil || f.dir != "" || i < 0 || i >= f.nchunks {
+		// Bytes in memory, sparse chunk files (read whole by ChunkData)
+		// and out-of-range numbers (ChunkData's error).
 		src, err := f.ChunkData(i)
 		if err != nil {
 			return chunk{}, err

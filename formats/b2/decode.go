@@ -17,6 +17,7 @@ type Decoder struct {
 	tmp, tmp2, blk []byte
 	ref            []byte
 	cbuf           []byte // stored chunk bytes read from a file (chunkread.go)
+	spec           []byte // the header a special offset stands for (loadChunk)
 }
 
 // NewDecoder returns a ready Decoder. Call Release when done with it so its

@@ -496,11 +496,7 @@ func (f *Frame) ChunkData(i int) ([]byte, error) {
 	}
 	off := f.ChunkOffset(i)
 	if off < 0 {
-		nb := f.Header.Chunksize
-		if i == f.nchunks-1 {
-			nb = int(f.Header.Nbytes - int64(f.Header.Chunksize)*int64(i))
-		}
-		return specialChunk(Special(uint64(off)>>56)&0x7f, nb, f.Header.Typesize), nil
+		return putSpecialChunk(nil, f.specialOf(i)), nil
 	}
 	var src []byte
 	var pos int64
@@ -529,9 +525,31 @@ func (f *Frame) ChunkData(i int) ([]byte, error) {
 	return src[:h.Cbytes], nil
 }
 
+// specialSpec is what a special offset says of its chunk.
+type specialSpec struct {
+	kind             Special
+	nbytes, typesize int
+}
+
+// specialOf returns the special chunk that chunk i's (negative) offset
+// stands for.
+func (f *Frame) specialOf(i int) specialSpec {
+	nb := f.Header.Chunksize
+	if i == f.nchunks-1 {
+		nb = int(f.Header.Nbytes - int64(f.Header.Chunksize)*int64(i))
+	}
+	return specialSpec{Special(uint64(f.ChunkOffset(i))>>56) & 0x7f, nb, f.Header.Typesize}
+}
+
 // specialChunk synthesizes the header-only chunk a special offset stands for.
 func specialChunk(kind Special, nbytes, typesize int) []byte {
-	b := make([]byte, extendedHeaderLen)
+	return putSpecialChunk(nil, specialSpec{kind, nbytes, typesize})
+}
+
+// putSpecialChunk appends the header-only chunk sp to b.
+func putSpecialChunk(b []byte, sp specialSpec) []byte {
+	kind, nbytes, typesize := sp.kind, sp.nbytes, sp.typesize
+	b = append(b, make([]byte, extendedHeaderLen)...)[len(b):]
 	b[0], b[1], b[2] = 5, 1, flagShuffle|flagBitShuffle
 	b[3] = byte(min(max(typesize, 1), maxTypesize))
 	binary.LittleEndian.PutUint32(b[4:], uint32(nbytes))

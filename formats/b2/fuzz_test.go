@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/b2sql/b2sql/formats/b2/internal/fuzzguard"
+	"github.com/b2sql/b2sql/internal/fuzzguard"
 )
 
 // Fuzz targets: decoders must never panic, must bound allocations by what

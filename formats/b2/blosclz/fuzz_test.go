@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/b2sql/b2sql/formats/b2/blosclz"
-	"github.com/b2sql/b2sql/formats/b2/internal/fuzzguard"
+	"github.com/b2sql/b2sql/internal/fuzzguard"
 )
 
 // FuzzDecompress checks that Decompress never panics, never reports more

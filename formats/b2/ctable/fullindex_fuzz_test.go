@@ -12,8 +12,8 @@ import (
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/formats/b2"
-	"github.com/b2sql/b2sql/formats/b2/internal/fuzzguard"
 	"github.com/b2sql/b2sql/index"
+	"github.com/b2sql/b2sql/internal/fuzzguard"
 )
 
 // fullSidecars are the members of ctable_mixed's score FULL index that the

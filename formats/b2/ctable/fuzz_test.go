@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/b2sql/b2sql/formats/b2"
-	"github.com/b2sql/b2sql/formats/b2/internal/fuzzguard"
 	"github.com/b2sql/b2sql/index"
+	"github.com/b2sql/b2sql/internal/fuzzguard"
 )
 
 // fuzzTableCost is what opening and scanning a fixture-sized table (at

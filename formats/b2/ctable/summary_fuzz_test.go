@@ -7,8 +7,8 @@ import (
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/formats/b2"
-	"github.com/b2sql/b2sql/formats/b2/internal/fuzzguard"
 	"github.com/b2sql/b2sql/index"
+	"github.com/b2sql/b2sql/internal/fuzzguard"
 )
 
 // FuzzSummaryIndex replaces the SUMMARY sidecar of ctable_mixed's id column

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/b2sql/b2sql/formats/b2/filter"
-	"github.com/b2sql/b2sql/formats/b2/internal/fuzzguard"
+	"github.com/b2sql/b2sql/internal/fuzzguard"
 )
 
 // FuzzFilters runs every kernel on arbitrary bytes and typesizes: no panics,

@@ -59,6 +59,18 @@ func (c *rangeCache) walk(off, n int64, fn func(s *segment, from, to int64)) boo
 	return true
 }
 
+// nextStart returns the smallest segment start at or after off, or the
+// largest int64 when none.
+func (c *rangeCache) nextStart(off int64) int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	i := sort.Search(len(c.segs), func(i int) bool { return c.segs[i].off >= off })
+	if i < len(c.segs) {
+		return c.segs[i].off
+	}
+	return 1<<63 - 1
+}
+
 func (c *rangeCache) covers(off, n int64) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -102,6 +102,10 @@ func (r *remote) ReadAtContext(ctx context.Context, p []byte, off int64) (int, e
 	if off+length > r.size {
 		length = r.size - off
 	}
+	if next := r.cache.nextStart(off + want); next < off+length {
+		// The read-ahead stops where cached bytes begin.
+		length = next - off
+	}
 	data, err := r.fetchRetrying(ctx, off, length)
 	if err != nil {
 		return 0, locationError(r.name, err)

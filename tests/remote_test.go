@@ -6,12 +6,15 @@ package tests
 
 import (
 	"context"
+	"encoding/binary"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/b2sql/b2sql"
+	"github.com/b2sql/b2sql/formats/b2"
 	"github.com/b2sql/b2sql/storage/storagetest"
 )
 
@@ -199,5 +202,120 @@ func TestRemoteCopyTo(t *testing.T) {
 	}
 	if _, ok := s3.Get("out/e.parquet"); ok {
 		t.Error("EXPLAIN wrote the object")
+	}
+}
+
+// TestRemoteBlosc2 reads CTables (.b2z, and .b2d as one object per member)
+// and a b2nd array from S3 and HTTP: the answers equal the local ones and
+// the formulas, and a FULL-index lookup fetches the index and the blocks
+// it names, not the columns.
+func TestRemoteBlosc2(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+	local, err := b2sql.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// k = (i*7919) % 1000000 is a permutation of 0..999999 (7919 is prime
+	// to 1000000); r is random, so that the file does not shrink to nothing.
+	for _, q := range []string{
+		"CREATE TABLE tz WITH (FORMAT b2z) AS SELECT i AS id, (i*7919)%1000000 AS k, 'v' || (i%100) AS s, i*0.5 AS x, random() AS r FROM range(1000000) t(i)",
+		"CREATE INDEX ON tz USING FULL (k)",
+		"CREATE TABLE td WITH (FORMAT b2d) AS SELECT i AS id, (i*7919)%200000 AS k, i%7 AS g FROM range(50000) t(i)",
+		"CREATE INDEX ON td USING FULL (k)",
+	} {
+		if err := local.Exec(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	local.Close()
+	// arr.b2nd: v = 3*i for i in 0..99999, little-endian int64.
+	arr := make([]byte, 8*100000)
+	for i := range 100000 {
+		binary.LittleEndian.PutUint64(arr[8*i:], uint64(3*i))
+	}
+	if err := b2.WriteArray(filepath.Join(dir, "arr.b2nd"), "<i8", []int64{100000}, arr, nil); err != nil {
+		t.Fatal(err)
+	}
+	s3 := storagetest.NewS3(t, "bucket")
+	err = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel(dir, p)
+			s3.PutFile(t, "b2/"+filepath.ToSlash(rel), p)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	web := storagetest.NewHTTP(t, dir)
+	db, err := b2sql.Open("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.Exec(ctx, s3.CreateSecret()); err != nil {
+		t.Fatal(err)
+	}
+	where := map[string]func(string) string{
+		"local": func(f string) string { return filepath.Join(dir, f) },
+		"s3":    func(f string) string { return "s3://bucket/b2/" + f },
+		"http":  func(f string) string { return web.Location(f) },
+	}
+	// sum(id) of 0..999999 = 499999500000; sum(x) = that / 2.
+	queries := []struct{ file, q, want string }{
+		{"tz.b2z", "SELECT count(*), sum(id), sum(x) FROM '%s'", "1000000\t499999500000\t249999750000.0"},
+		{"tz.b2z", "SELECT id, k, s FROM '%s' WHERE k = 123457", ""},
+		{"tz.b2z", "SELECT count(*) FROM '%s' WHERE s = 'v42' AND id < 10000", "100"},
+		{"tz.b2z", "SELECT id, r FROM '%s' ORDER BY r DESC LIMIT 3", ""},
+		{"td.b2d", "SELECT g, count(*) FROM '%s' GROUP BY g ORDER BY g LIMIT 2", "0\t7143\n1\t7143"},
+		{"td.b2d", "SELECT id FROM '%s' WHERE k = 7919", "1"},
+		{"arr.b2nd", "SELECT count(*), sum(arr), max(arr) FROM '%s'", "100000\t14999850000\t299997"},
+		{"tz.b2z", "SELECT count(*) FROM b2_metadata('%s')", ""},
+	}
+	for _, c := range queries {
+		var first string
+		for _, w := range []string{"local", "s3", "http"} {
+			q := fmt.Sprintf(c.q, where[w](c.file))
+			got, err := queryAll(t, db, q)
+			if err != nil {
+				t.Errorf("%s: %v", q, err)
+				continue
+			}
+			g := strings.Join(got, "\n")
+			if w == "local" {
+				first = g
+				if c.want != "" && g != c.want {
+					t.Errorf("%s: got %q, want %q", q, g, c.want)
+				}
+			} else if g != first {
+				t.Errorf("%s: got %q, local %q", q, g, first)
+			}
+		}
+	}
+	// A FULL-index lookup on the remote .b2z: the index and the blocks it
+	// names, a small share of the file.
+	for _, w := range []string{"s3", "http"} {
+		loc := where[w]("tz.b2z")
+		s3.Reset()
+		web.Reset()
+		plan, err := queryAll(t, db, "EXPLAIN ANALYZE SELECT id, s, r FROM '"+loc+"' WHERE k = 123457")
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := strings.Join(plan, "\n")
+		if !strings.Contains(text, "full index lookup on k") {
+			t.Errorf("%s: the lookup does not use the FULL index:\n%s", w, text)
+		}
+		bytes := s3.Bytes.Load() + web.Bytes.Load()
+		size := fileSize(t, filepath.Join(dir, "tz.b2z"))
+		t.Logf("%s FULL lookup: %d requests, %d of %d bytes\n%s", w, s3.Requests.Load()+web.Requests.Load(), bytes, size, text)
+		// The zip directory, then per member opened (_meta, _valid_rows,
+		// the index, the three columns) its header and tail, and the
+		// index's and columns' blocks the lookup names: a few 64 KiB
+		// reads, where column r alone stores 8 MB.
+		if reqs := s3.Requests.Load() + web.Requests.Load(); float64(bytes) > 0.1*float64(size) || reqs > 16 {
+			t.Errorf("%s: FULL lookup fetched %d of %d bytes in %d requests", w, bytes, size, reqs)
+		}
 	}
 }

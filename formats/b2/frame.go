@@ -175,6 +175,10 @@ func (f *Frame) ChunkCbytes(i int) (int, error) {
 	return h.Cbytes, nil
 }
 
+// OnClose makes Close call fn (once), for a frame that owns what it reads
+// from (OpenReaderAt over a remote object of its own).
+func (f *Frame) OnClose(fn func() error) { f.release = fn }
+
 // Close releases the mapping of a file opened with Open. Safe to call twice.
 func (f *Frame) Close() error {
 	if f.release == nil {
@@ -203,8 +207,34 @@ func parseFrame(data []byte, name string) (*Frame, error) {
 }
 
 func (f *Frame) parse(data []byte) error {
-	if len(data) < frameFixedLen+frameTrailerMin {
-		return corruptf("frame of %d bytes is too short", len(data))
+	if err := f.parseFixed(data, int64(len(data))); err != nil {
+		return err
+	}
+	data = data[:f.Header.FrameLen]
+	f.data = data
+	end := f.dataEnd()
+	if end > f.Header.FrameLen-frameTrailerMin {
+		return corruptf("trailer does not fit (frame %d, data end %d)", f.Header.FrameLen, end)
+	}
+	return f.parseRegions(data[:f.Header.HeaderLen], data[end:], end)
+}
+
+// dataEnd is where the chunks end in a contiguous frame (the index of a
+// sparse one holds none): the offsets chunk and the trailer follow.
+func (f *Frame) dataEnd() int64 {
+	end := int64(f.Header.HeaderLen)
+	if f.Header.FrameType == 0 {
+		end += f.Header.Cbytes
+	}
+	return end
+}
+
+// parseFixed reads the fixed part of the frame header from data (at least
+// its first frameFixedLen bytes) of a frame stored in size bytes, and
+// checks its sizes against size.
+func (f *Frame) parseFixed(data []byte, size int64) error {
+	if size < frameFixedLen+frameTrailerMin || len(data) < frameFixedLen {
+		return corruptf("frame of %d bytes is too short", size)
 	}
 	// Check every fixed msgpack marker: a wrong one means this is not a
 	// frame (or a frame from an unknown future layout).
@@ -257,10 +287,10 @@ func (f *Frame) parse(data []byte) error {
 		return unsupportedf("frame offset width code %d", (h.GeneralFlags>>4)&3)
 	case h.FrameType > 1:
 		return corruptf("unknown frame type %d", h.FrameType)
-	case h.HeaderLen < frameFixedLen || h.HeaderLen > len(data):
-		return corruptf("header_len %d outside [%d, %d]", h.HeaderLen, frameFixedLen, len(data))
-	case h.FrameLen < int64(h.HeaderLen)+frameTrailerMin || h.FrameLen > int64(len(data)):
-		return corruptf("frame_len %d outside [%d, %d]", h.FrameLen, h.HeaderLen+frameTrailerMin, len(data))
+	case h.HeaderLen < frameFixedLen || int64(h.HeaderLen) > size:
+		return corruptf("header_len %d outside [%d, %d]", h.HeaderLen, frameFixedLen, size)
+	case h.FrameLen < int64(h.HeaderLen)+frameTrailerMin || h.FrameLen > size:
+		return corruptf("frame_len %d outside [%d, %d]", h.FrameLen, h.HeaderLen+frameTrailerMin, size)
 	case h.Nbytes < 0 || h.Cbytes < 0 || h.FrameType == 0 && h.Cbytes > h.FrameLen:
 		return corruptf("negative nbytes %d or cbytes %d", h.Nbytes, h.Cbytes)
 	case h.Typesize <= 0:
@@ -268,11 +298,17 @@ func (f *Frame) parse(data []byte) error {
 	case h.Chunksize < 0 || h.Blocksize < 0:
 		return corruptf("bad chunksize %d or blocksize %d", h.Chunksize, h.Blocksize)
 	}
-	data = data[:h.FrameLen]
-	f.data = data
+	return nil
+}
 
+// parseRegions parses what a frame keeps outside its chunks: head, the
+// header (metalayers), and tail, the frame's bytes from its data end
+// (frame offset tailAt: the offsets chunk, then the trailer with the
+// vlmeta). A frame read from a server fetches just these two ranges.
+func (f *Frame) parseRegions(head, tail []byte, tailAt int64) error {
+	h := &f.Header
 	if h.HeaderLen > frameFixedLen {
-		meta, err := parseMetaSection(data[:h.HeaderLen], frameFixedLen, 0)
+		meta, err := parseMetaSection(head[:h.HeaderLen], frameFixedLen, 0)
 		if err != nil {
 			return fmt.Errorf("metalayers: %w", err)
 		}
@@ -280,26 +316,26 @@ func (f *Frame) parse(data []byte) error {
 	}
 
 	// Trailer: read backwards from its fixed 23-byte tail.
-	tail := data[len(data)-frameTrailerMin:]
-	if tail[0] != 0xce || tail[5] != 0xd8 {
+	if int64(len(tail)) != h.FrameLen-tailAt || len(tail) < frameTrailerMin {
+		return corruptf("trailer_len does not fit (frame %d, data end %d)", h.FrameLen, tailAt)
+	}
+	be := binary.BigEndian
+	fixed := tail[len(tail)-frameTrailerMin:]
+	if fixed[0] != 0xce || fixed[5] != 0xd8 {
 		return corruptf("trailer: bad fixed tail")
 	}
-	tlen := int64(be.Uint32(tail[1:]))
+	tlen := int64(be.Uint32(fixed[1:]))
 	tstart := h.FrameLen - tlen
-	dataEnd := int64(h.HeaderLen) // end of chunks + offsets region lower bound
-	if h.FrameType == 0 {
-		dataEnd += h.Cbytes
+	if tlen < frameTrailerMin || tstart < tailAt {
+		return corruptf("trailer_len %d does not fit (frame %d, data end %d)", tlen, h.FrameLen, tailAt)
 	}
-	if tlen < frameTrailerMin || tstart < dataEnd {
-		return corruptf("trailer_len %d does not fit (frame %d, data end %d)", tlen, h.FrameLen, dataEnd)
-	}
-	vl, err := parseTrailer(data[tstart:])
+	vl, err := parseTrailer(tail[tstart-tailAt:])
 	if err != nil {
 		return fmt.Errorf("trailer: %w", err)
 	}
 	f.vlmeta = vl
 
-	return f.parseOffsets(dataEnd, tstart)
+	return f.parseOffsets(tail[:tstart-tailAt], tailAt)
 }
 
 // parseMetaSection parses `0x93 │ 0xCD map_size │ map16{name: i32 off} │
@@ -362,7 +398,7 @@ func parseTrailer(t []byte) ([]Metalayer, error) {
 }
 
 // parseOffsets locates, decodes and validates the offsets chunk.
-func (f *Frame) parseOffsets(pos, end int64) error {
+func (f *Frame) parseOffsets(src []byte, pos int64) error {
 	h := &f.Header
 	var n int64
 	switch {
@@ -371,10 +407,9 @@ func (f *Frame) parseOffsets(pos, end int64) error {
 	case h.Chunksize > 0:
 		n = (h.Nbytes + int64(h.Chunksize) - 1) / int64(h.Chunksize)
 	}
-	if pos+minHeaderLen > end {
-		return corruptf("offsets chunk at %d past the data end %d", pos, end)
+	if len(src) < minHeaderLen {
+		return corruptf("offsets chunk at %d past the data end %d", pos, pos+int64(len(src)))
 	}
-	src := f.data[pos:end]
 	c, err := parseChunk(src)
 	if err != nil {
 		return chunkError(f.name, -1, pos, err)
@@ -507,6 +542,9 @@ func (f *Frame) ChunkData(i int) ([]byte, error) {
 			return nil, chunkError(f.name, i, off, err)
 		}
 		src = b
+	} else if f.data == nil {
+		// A frame read through ranges (OpenReaderAt) holds no chunk bytes.
+		return f.ReadChunkData(i, nil)
 	} else {
 		pos = int64(f.Header.HeaderLen) + off
 		src = f.data[pos : int64(f.Header.HeaderLen)+f.Header.Cbytes]

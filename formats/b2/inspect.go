@@ -108,6 +108,9 @@ func Inspect(w io.Writer, path string) error {
 	if h.FrameType == 0 {
 		opos += h.Cbytes
 	}
+	if len(f.data) < frameTrailerMin {
+		return nil // a frame read through ranges keeps no bytes to show
+	}
 	tlen := int64(f.data[len(f.data)-22])<<24 | int64(f.data[len(f.data)-21])<<16 | int64(f.data[len(f.data)-20])<<8 | int64(f.data[len(f.data)-19])
 	if f.NChunks() > 0 {
 		if oh, err := ParseChunkHeader(f.data[opos:]); err == nil {

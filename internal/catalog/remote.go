@@ -9,10 +9,12 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"path"
 	"slices"
 	"strings"
 	"sync"
 
+	"github.com/b2sql/b2sql/formats/b2/ctable"
 	"github.com/b2sql/b2sql/formats/parquet"
 	"github.com/b2sql/b2sql/planner"
 	"github.com/b2sql/b2sql/storage"
@@ -78,7 +80,13 @@ func (c *Catalog) openRemote(fn, location string) (planner.Table, error) {
 	switch strings.ToLower(fn) {
 	case "read_parquet", "parquet_scan":
 		kind = "parquet"
-	case "", "read_b2", "b2_metadata":
+	case "", "read_b2":
+	case "b2_metadata":
+		t, err := c.openRemote("", location)
+		if err != nil {
+			return nil, err
+		}
+		return metadataTable(location, t)
 	default:
 		return nil, fmt.Errorf("unknown table function %q", fn)
 	}
@@ -92,15 +100,56 @@ func (c *Catalog) openRemote(fn, location string) (planner.Table, error) {
 			return nil, fmt.Errorf("%s: no files match", location)
 		}
 	}
-	switch kind {
-	case "parquet":
+	if kind == "parquet" {
 		srcs, err := openSources(ctx, locations, cfg)
 		if err != nil {
 			return nil, err
 		}
 		return parquet.OpenSources(location, srcs)
 	}
-	return nil, fmt.Errorf("%s: unknown table format (remote locations read .parquet files)", location)
+	if len(locations) > 1 && (kind == "ctable" || kind == "array") {
+		return nil, fmt.Errorf("%s: %d blosc2 files match; name one", location, len(locations))
+	}
+	switch kind {
+	case "ctable":
+		if strings.EqualFold(path.Ext(strings.TrimRight(locations[0], "/")), ".b2d") {
+			return openRemoteB2d(ctx, locations[0], cfg)
+		}
+		src, err := storage.Open(ctx, locations[0], cfg)
+		if err != nil {
+			return nil, err
+		}
+		return ctable.OpenZipSource(src)
+	case "array":
+		src, err := storage.Open(ctx, locations[0], cfg)
+		if err != nil {
+			return nil, err
+		}
+		return ctable.OpenArraySource(src)
+	}
+	return nil, fmt.Errorf("%s: unknown table format (remote locations read .parquet, .b2z, .b2d, .b2nd and .b2frame files)", location)
+}
+
+// openRemoteB2d opens a .b2d table stored as one object per member under
+// a prefix; on S3 the prefix is listed once, over HTTP members are looked
+// for by opening them.
+func openRemoteB2d(ctx context.Context, location string, cfg *storage.Config) (planner.Table, error) {
+	base := strings.TrimRight(location, "/")
+	var members []string
+	if storage.KindOf(base) == storage.S3 {
+		locs, err := storage.Glob(ctx, base+"/**", cfg)
+		if err != nil {
+			return nil, err
+		}
+		if len(locs) == 0 {
+			return nil, fmt.Errorf("%s: no objects under this prefix", location)
+		}
+		members = make([]string, len(locs))
+		for i, l := range locs {
+			members[i] = strings.TrimPrefix(l, base+"/")
+		}
+	}
+	return ctable.OpenPrefix(base, members, cfg)
 }
 
 // openSources opens every location, a few at a time (each open is one

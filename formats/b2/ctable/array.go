@@ -2,6 +2,7 @@ package ctable
 
 import (
 	"fmt"
+	"github.com/b2sql/b2sql/storage"
 	"path/filepath"
 	"strings"
 
@@ -32,6 +33,8 @@ type ArrayTable struct {
 	ndims  int // number of dim columns (0 for 0-d and 1-D arrays)
 	convs  []fixedConv
 	grid   []int64 // chunks per dimension
+	// remote is the object the array is read from (store_remote.go), or nil.
+	remote storage.Source
 }
 
 // OpenArray opens a b2nd array as a table. The table maps the file; Close

@@ -82,12 +82,15 @@ type zipStore struct {
 	file    io.ReaderAt // the zip file: member frames pread chunk bytes from it; nil when data is in memory
 	drop    func()      // drops the mapping's touched pages (b2.Mapping.DropResident)
 	members map[string]zipMember
+	size    int64      // of a zip read through ranges (data nil)
+	mu      sync.Mutex // guards members of a zip read through ranges
 }
 
 // zipMember is a member's data range in the mapping.
 type zipMember struct {
 	off, size int64
 	stored    bool
+	zf        *zip.File // set while off is not read yet (readZipDir's lazy)
 }
 
 // openZipStore maps path and reads its central directory.
@@ -111,18 +114,21 @@ func openZipStore(path string) (*zipStore, error) {
 
 // newZipStore reads the zip held in data (which must outlive the store).
 func newZipStore(data []byte) (*zipStore, error) {
-	members, err := readZipDir(data)
+	members, err := readZipDir(bytes.NewReader(data), int64(len(data)), false)
 	if err != nil {
 		return nil, err
 	}
 	return &zipStore{data: data, members: members}, nil
 }
 
-// readZipDir lists the members of the zip held in data, with the data
-// offset of each one taken from its local header (archive/zip's
-// DataOffset), and rejects member names that would escape the table.
-func readZipDir(data []byte) (map[string]zipMember, error) {
-	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+// readZipDir lists the members of the zip held in the size bytes of ra,
+// and rejects member names that would escape the table. Each STORED
+// member's data offset comes from its local header (archive/zip's
+// DataOffset): read here, or with lazy (a remote zip, where each is a
+// round trip) by the first frame() of the member, so that a query pays
+// only for the members it opens.
+func readZipDir(ra io.ReaderAt, size int64, lazy bool) (map[string]zipMember, error) {
+	zr, err := zip.NewReader(ra, size)
 	if err != nil && zr == nil {
 		return nil, corruptf("zip: %v", err)
 	}
@@ -140,31 +146,58 @@ func readZipDir(data []byte) (map[string]zipMember, error) {
 		}
 		m := zipMember{stored: f.Method == zip.Store}
 		if m.stored {
-			off, err := f.DataOffset()
-			if err != nil {
-				return nil, corruptf("zip member %q: %v", name, err)
-			}
-			size := int64(f.CompressedSize64)
-			if f.CompressedSize64 != f.UncompressedSize64 || f.CompressedSize64 > uint64(len(data)) {
+			if f.CompressedSize64 != f.UncompressedSize64 || f.CompressedSize64 > uint64(size) {
 				return nil, corruptf("zip member %q: stored with %d compressed and %d uncompressed bytes", name, f.CompressedSize64, f.UncompressedSize64)
 			}
-			if off < 0 || off > int64(len(data))-size {
-				return nil, corruptf("zip member %q: data [%d, +%d) outside the %d-byte file", name, off, size, len(data))
+			m.size = int64(f.CompressedSize64)
+			m.zf = f
+			if !lazy {
+				if m, err = m.locate(size); err != nil {
+					return nil, err
+				}
 			}
-			m.off, m.size = off, size
 		}
 		members[name] = m
 	}
 	return members, nil
 }
 
+// locate reads the member's local header for its data offset, checking
+// the data lies inside the size-byte file.
+func (m zipMember) locate(size int64) (zipMember, error) {
+	off, err := m.zf.DataOffset()
+	if err != nil {
+		return m, corruptf("zip member %q: %v", m.zf.Name, err)
+	}
+	if off < 0 || off > size-m.size {
+		return m, corruptf("zip member %q: data [%d, +%d) outside the %d-byte file", m.zf.Name, off, m.size, size)
+	}
+	m.off, m.zf = off, nil
+	return m, nil
+}
+
 func (z *zipStore) frame(member string) (*b2.Frame, error) {
+	z.mu.Lock()
 	m, ok := z.members[member]
+	z.mu.Unlock()
 	if !ok {
 		return nil, fmt.Errorf("no member %q: %w", member, fs.ErrNotExist)
 	}
 	if !m.stored {
 		return nil, unsupportedf("member %q is compressed; only STORED members can be read in place", member)
+	}
+	if z.data == nil {
+		// Read through ranges (a remote .b2z, store_remote.go).
+		if m.zf != nil {
+			var err error
+			if m, err = m.locate(z.size); err != nil {
+				return nil, err
+			}
+			z.mu.Lock()
+			z.members[member] = m
+			z.mu.Unlock()
+		}
+		return b2.OpenReaderAt(z.file, m.off, m.size, member)
 	}
 	data := z.data[m.off : m.off+m.size : m.off+m.size]
 	if z.file != nil {

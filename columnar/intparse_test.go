@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/b2sql/b2sql/internal/fuzzguard"
 )
 
 // TestParseInt: DuckDB 1.5.6's answers to CAST(text AS BIGINT/UBIGINT).
@@ -54,6 +56,8 @@ func FuzzParseInt(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
+		g := fuzzguard.Start(t, len(s))
+		defer g.Done()
 		got, ok := ParseInt(s)
 		if !plainDecimal.MatchString(s) || len(s) > 60 {
 			return

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/b2sql/b2sql/internal/fuzzguard"
 )
 
 // dmlSeeds are statements of every form the DML parser takes.
@@ -27,6 +29,9 @@ func FuzzParseDML(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
+		g := fuzzguard.Start(t, len(text))
+		defer g.Done()
+		g.Allow(parseAllocPerByte * len(text))
 		_, _, err := parseWrite(Source{Text: text, Line: 1, Col: 1})
 		var e *Error
 		if err != nil && errors.As(err, &e) && !posInside(text, e.Pos) {

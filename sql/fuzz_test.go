@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/b2sql/b2sql/internal/fuzzguard"
 )
 
 // FuzzParse checks that splitting, parsing and binding never panic and that
@@ -46,6 +48,9 @@ func FuzzParse(f *testing.F) {
 	}
 	cat := newCatalog()
 	f.Fuzz(func(t *testing.T, script string) {
+		g := fuzzguard.Start(t, len(script))
+		defer g.Done()
+		g.Allow(parseAllocPerByte * len(script))
 		check := func(err error) {
 			if err == nil {
 				return
@@ -87,3 +92,8 @@ func posInside(script string, p Pos) bool {
 	}
 	return p.Col <= utf8.RuneCountInString(lines[p.Line-1])+1
 }
+
+// parseAllocPerByte bounds what parsing and binding may allocate per
+// input byte: a one-byte token can make an AST node, a bound expression
+// and an error message of a hundred bytes and more each.
+const parseAllocPerByte = 2048

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/b2sql/b2sql/internal/fuzzguard"
 )
 
 // FuzzRead sniffs and reads arbitrary input twice, in tiny parallel chunks
@@ -24,6 +26,9 @@ func FuzzRead(f *testing.F) {
 		if len(data) > 8<<10 {
 			return
 		}
+		g := fuzzguard.Start(t, len(data))
+		defer g.Done()
+		g.Allow(readerAllowance)
 		p := filepath.Join(dir, "f.csv")
 		if err := os.WriteFile(p, data, 0o644); err != nil {
 			t.Fatal(err)
@@ -47,3 +52,8 @@ func FuzzRead(f *testing.F) {
 		}
 	})
 }
+
+// readerAllowance is what two opens and reads of a small file may cost
+// beyond the per-byte budget: read buffers and batches sized by the
+// reader's defaults, not by the input.
+const readerAllowance = 16 << 20

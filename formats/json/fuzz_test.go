@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/b2sql/b2sql/internal/fuzzguard"
 )
 
 // FuzzRead infers and reads arbitrary input in tiny parallel ranges and as
@@ -21,6 +23,9 @@ func FuzzRead(f *testing.F) {
 		if len(data) > 8<<10 {
 			return
 		}
+		g := fuzzguard.Start(t, len(data))
+		defer g.Done()
+		g.Allow(readerAllowance)
 		p := filepath.Join(dir, "f.json")
 		if err := os.WriteFile(p, data, 0o644); err != nil {
 			t.Fatal(err)
@@ -44,3 +49,8 @@ func FuzzRead(f *testing.F) {
 		}
 	})
 }
+
+// readerAllowance is what two opens and reads of a small file may cost
+// beyond the per-byte budget: read buffers and batches sized by the
+// reader's defaults, not by the input.
+const readerAllowance = 16 << 20

@@ -12,6 +12,8 @@ import (
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/index"
+
+	"github.com/b2sql/b2sql/internal/fuzzguard"
 )
 
 // pageIndexSeeds are small files with a page index and bloom filters: one
@@ -88,6 +90,9 @@ func FuzzParquetPageIndex(f *testing.F) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		g := fuzzguard.Start(t, len(data))
+		defer g.Done()
+		g.Allow(scanAllowance)
 		tb, err := openBytes("fuzz.parquet", data)
 		if err != nil {
 			checkCorrupt(t, err)

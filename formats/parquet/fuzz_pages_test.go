@@ -5,10 +5,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
@@ -17,6 +15,8 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/schema"
 
 	"github.com/b2sql/b2sql/columnar"
+
+	"github.com/b2sql/b2sql/internal/fuzzguard"
 )
 
 // Page decoders, fuzzed one encoding at a time: a fuzz input is a
@@ -164,16 +164,16 @@ func decodeFuzzChunk(phys parquet.Type, typeLen int, optional bool, rows int64, 
 	return nil
 }
 
-// checkPageInput runs in through both decoders under the fuzz bounds: no
-// panic, at most pageAllocPerByte allocated per input byte plus a
-// constant, and pageTimeLimit per input.
+// checkPageInput runs in through both decoders under the fuzz bounds
+// (fuzzguard's per-byte allocation budget plus pageAllocBase, and its CPU
+// time per input): no panic.
 func checkPageInput(t *testing.T, in pageInput) {
 	if in.nvals < 0 || in.nvals > maxFuzzValues {
 		return
 	}
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	start := time.Now()
+	g := fuzzguard.Start(t, len(in.data)+len(in.dict))
+	defer g.Done()
+	g.Allow(pageAllocBase)
 	for _, coded := range []bool{false, true} {
 		if err := decodePageInput(in, coded); err != nil {
 			if containsPanic(err) {
@@ -181,20 +181,12 @@ func checkPageInput(t *testing.T, in pageInput) {
 			}
 		}
 	}
-	runtime.ReadMemStats(&after)
-	if el := time.Since(start); el > pageTimeLimit {
-		t.Fatalf("%v to decode %d bytes", el, len(in.data)+len(in.dict))
-	}
-	if a := after.TotalAlloc - before.TotalAlloc; a > uint64(pageAllocPerByte*(len(in.data)+len(in.dict))+pageAllocBase) {
-		t.Fatalf("allocated %d bytes for %d input bytes", a, len(in.data)+len(in.dict))
-	}
 }
 
-const (
-	pageAllocPerByte = 64
-	pageAllocBase    = 8 << 20
-	pageTimeLimit    = 2 * time.Second
-)
+// pageAllocBase is what decoding a page may cost beyond the per-byte
+// budget: the output of up to maxFuzzValues values and the readers'
+// buffers.
+const pageAllocBase = 8 << 20
 
 func containsPanic(err error) bool { return strings.Contains(err.Error(), "panic") }
 
@@ -325,9 +317,9 @@ func FuzzPageHeaders(f *testing.F) {
 			return
 		}
 		p, tl := fuzzPhys(phys)
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		start := time.Now()
+		g := fuzzguard.Start(t, len(data))
+		defer g.Done()
+		g.Allow(pageAllocBase)
 		for _, coded := range []bool{false, true} {
 			chunk := append([]byte(nil), data...)
 			if legacy {
@@ -346,13 +338,6 @@ func FuzzPageHeaders(f *testing.F) {
 			if err := decodeFuzzChunk(p, tl, optional, int64(rows), true, coded, pr, whole); err != nil && containsPanic(err) {
 				t.Fatalf("coded=%v: recovered panic: %v", coded, err)
 			}
-		}
-		runtime.ReadMemStats(&after)
-		if el := time.Since(start); el > pageTimeLimit {
-			t.Fatalf("%v to decode %d bytes", el, len(data))
-		}
-		if a := after.TotalAlloc - before.TotalAlloc; a > uint64(pageAllocPerByte*len(data)+pageAllocBase) {
-			t.Fatalf("allocated %d bytes for %d input bytes", a, len(data))
 		}
 	})
 }

@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/b2sql/b2sql/index"
+
+	"github.com/b2sql/b2sql/internal/fuzzguard"
 )
 
 // seedFiles returns small valid files: arrow-go's writer with every type
@@ -75,6 +77,9 @@ func FuzzParquetFooter(f *testing.F) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		g := fuzzguard.Start(t, len(data))
+		defer g.Done()
+		g.Allow(scanAllowance)
 		tb, err := openBytes("fuzz.parquet", data)
 		if err != nil {
 			checkCorrupt(t, err)
@@ -127,6 +132,8 @@ func FuzzFooterThrift(f *testing.F) {
 	}
 	f.Add([]byte{0x15, 0x00, 0x19, 0x1c, 0x00})
 	f.Fuzz(func(t *testing.T, data []byte) {
+		g := fuzzguard.Start(t, len(data)) // the CPU bound; the allocation bound is tighter here
+		defer g.Done()
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
 		out, warn, err := checkFooter(data)
@@ -150,6 +157,11 @@ func FuzzFooterThrift(f *testing.F) {
 		_, _ = newFileMetaData(out)
 	})
 }
+
+// scanAllowance is what opening and scanning a small file may cost beyond
+// the per-byte budget: arrow-go's read buffers and one batch per column,
+// sized by the reader's defaults, not by the input.
+const scanAllowance = 16 << 20
 
 func checkCorrupt(t *testing.T, err error) {
 	t.Helper()

@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 	"testing"
+
+	"github.com/b2sql/b2sql/internal/fuzzguard"
 )
 
 // The byte strings are the worked examples of the Parquet encodings spec
@@ -86,6 +88,9 @@ func FuzzDecodeHybrid(f *testing.F) {
 	f.Add([]byte{3 << 1, 0x02, 1<<1 | 1, 0x88, 0xC6, 0xFA}, uint8(3), uint16(11))
 	f.Add([]byte{1 << 1, 0xff, 0xff, 0xff, 0x7f}, uint8(32), uint16(1))
 	f.Fuzz(func(t *testing.T, src []byte, bw uint8, n uint16) {
+		g := fuzzguard.Start(t, len(src))
+		defer g.Done()
+		g.Allow(16 * int(n)) // the values
 		out, err := decodeHybrid(src, int(bw), int(n), nil)
 		if err == nil && len(out) != int(n) {
 			t.Fatalf("%d values for %d", len(out), n)
@@ -238,6 +243,9 @@ func FuzzLazyCodes(f *testing.F) {
 	f.Add([]byte{3 << 1, 0x02, 1<<1 | 1, 0x88, 0xC6, 0xFA}, uint8(3), uint16(11), uint8(3))
 	f.Add([]byte{2<<1 | 1, 0x10, 0x32, 0x54, 0x76, 0x98, 0xba, 0xdc, 0xfe, 4 << 1, 7}, uint8(4), uint16(20), uint8(5))
 	f.Fuzz(func(t *testing.T, src []byte, bw uint8, n uint16, piece uint8) {
+		g := fuzzguard.Start(t, len(src))
+		defer g.Done()
+		g.Allow(64 * int(n)) // the codes, both ways, and the pieces
 		checkLazyCodes(t, src, int(bw), int(n), int(piece))
 	})
 }

@@ -6,6 +6,8 @@ import (
 
 	"github.com/b2sql/b2sql/sql/ast"
 	"github.com/b2sql/b2sql/sql/parser"
+
+	"github.com/b2sql/b2sql/internal/fuzzguard"
 )
 
 // FuzzParse: parsing never panics, every error lies inside the input,
@@ -26,6 +28,9 @@ func FuzzParse(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
+		g := fuzzguard.Start(t, len(src))
+		defer g.Done()
+		g.Allow(parseAllocPerByte * len(src)) // an AST node per token, twice (the round trip)
 		stmts, err := parser.ParseScript(src)
 		if err != nil {
 			var pe *parser.Error
@@ -52,3 +57,7 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// parseAllocPerByte bounds what parsing may allocate per input byte: a
+// one-byte token can make an AST node of a hundred bytes and more.
+const parseAllocPerByte = 2048

@@ -28,7 +28,7 @@ func setOptions(args []sql.FileArg) (fileset.Options, []sql.FileArg, error) {
 				o.Filename = a.Value.Text
 				continue
 			}
-			on, err := boolArg(a)
+			on, err := BoolOption(a)
 			if err != nil {
 				return o, nil, err
 			}
@@ -37,13 +37,13 @@ func setOptions(args []sql.FileArg) (fileset.Options, []sql.FileArg, error) {
 				o.Filename = "filename"
 			}
 		case "union_by_name":
-			on, err := boolArg(a)
+			on, err := BoolOption(a)
 			if err != nil {
 				return o, nil, err
 			}
 			o.UnionByName = on
 		case "hive_partitioning":
-			on, err := boolArg(a)
+			on, err := BoolOption(a)
 			if err != nil {
 				return o, nil, err
 			}
@@ -52,7 +52,7 @@ func setOptions(args []sql.FileArg) (fileset.Options, []sql.FileArg, error) {
 				o.Hive = fileset.HiveOn
 			}
 		case "hive_types_autocast":
-			on, err := boolArg(a)
+			on, err := BoolOption(a)
 			if err != nil {
 				return o, nil, err
 			}
@@ -79,9 +79,9 @@ func setOptions(args []sql.FileArg) (fileset.Options, []sql.FileArg, error) {
 	return o, rest, nil
 }
 
-// boolArg reads a boolean option: true/false, 1/0, 'true'/'false', or
-// the bare name (COPY's flag form).
-func boolArg(a sql.FileArg) (bool, error) {
+// BoolOption reads a boolean option: true/false, 1/0, 'true'/'false', or
+// the bare name (COPY's flag form); an error is positioned at its name.
+func BoolOption(a sql.FileArg) (bool, error) {
 	switch a.Value.Kind {
 	case sql.ArgFlag:
 		return true, nil

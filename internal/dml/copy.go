@@ -58,6 +58,9 @@ func copyTo(ctx context.Context, env *Env, c *sql.Copy, args []columnar.Value) (
 		return 0, err
 	}
 	defer cat.Lock("file:" + filepath.Clean(path))()
+	if spec.dir != nil {
+		return copyToDir(ctx, env, c, spec, spec.dir, path, args) // copy_partition.go
+	}
 	if spec.format == "ctable" {
 		unlock, err := catalog.LockFile(strings.TrimRight(path, `/\`))
 		if err != nil {

@@ -23,8 +23,14 @@ import (
 // copySpec is a COPY TO statement's format and its writer's options.
 type copySpec struct {
 	format string // "parquet", "csv", "json", "ctable"
-	open   func(path string, schema columnar.Schema) (tableWriter, func(), error)
-	desc   string // for EXPLAIN: "format=csv delimiter='|'"
+	// b2z: a CTable as one .b2z file (FORMAT b2z); compression: a text
+	// format's codec ("gzip", "zstd"), for a directory write's file names.
+	b2z         bool
+	compression string
+	// dir, when set, makes the COPY write a directory (copy_partition.go).
+	dir  *dirSpec
+	open func(path string, schema columnar.Schema) (tableWriter, func(), error)
+	desc string // for EXPLAIN: "format=csv delimiter='|'"
 }
 
 // copyFormatOf is the format of COPY TO path with options opts.
@@ -79,7 +85,24 @@ func copySpecOf(path string, opts []sql.FileArg) (*copySpec, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &copySpec{format: format, desc: "format=" + format}
+	dir, opts, err := dirOptions(opts)
+	if err != nil {
+		return nil, err
+	}
+	s := &copySpec{format: format, desc: "format=" + format, dir: dir}
+	for _, o := range opts {
+		switch strings.ToLower(o.Value.Text) {
+		case "b2z":
+			s.b2z = s.b2z || o.Name == "format"
+		case "gzip", "gz", "zstd", "zst":
+			if o.Name == "compression" {
+				s.compression = map[string]string{"gzip": "gzip", "gz": "gzip", "zstd": "zstd", "zst": "zstd"}[strings.ToLower(o.Value.Text)]
+			}
+		}
+	}
+	if dir != nil {
+		s.desc += " " + dir.String()
+	}
 	if format == "ctable" {
 		s.desc = "format=" + strings.ToLower(strings.TrimPrefix(filepath.Ext(strings.TrimRight(path, `/\`)), "."))
 	}

@@ -63,10 +63,16 @@ func (c *fixedConv) decode(src []byte, n int, v *columnar.Vector, arena *[]byte)
 			size /= 2
 			po += c.part * size
 		}
-		if size == 4 {
+		if size == 4 && s == 4 {
+			for i, x := range b2.Items[float32](src[:4*n]) {
+				out[i] = float64(x)
+			}
+		} else if size == 4 {
 			for i := range out {
 				out[i] = float64(math.Float32frombits(binary.LittleEndian.Uint32(src[i*s+po:])))
 			}
+		} else if s == 8 && po == 0 {
+			copy(out, b2.Items[float64](src[:8*n]))
 		} else {
 			for i := range out {
 				out[i] = math.Float64frombits(binary.LittleEndian.Uint64(src[i*s+po:]))
@@ -94,8 +100,30 @@ func (c *fixedConv) decode(src []byte, n int, v *columnar.Vector, arena *[]byte)
 }
 
 func (c *fixedConv) decodeInts(src []byte, out []int64) {
-	s, o := c.stride, c.off
+	s, o, n := c.stride, c.off, len(out)
 	signed := c.dt.Kind == 'i' || c.dt.Kind == 'M' || c.dt.Kind == 'm'
+	if s == c.dt.ItemSize && o == 0 {
+		// Plain items (not fields of a structured dtype): typed slices,
+		// one loop per width and signedness, no branch per row.
+		src = src[:n*s]
+		switch {
+		case s == 8:
+			copy(out, b2.Items[int64](src))
+		case s == 4 && signed:
+			widen(out, b2.Items[int32](src))
+		case s == 4:
+			widen(out, b2.Items[uint32](src))
+		case s == 2 && signed:
+			widen(out, b2.Items[int16](src))
+		case s == 2:
+			widen(out, b2.Items[uint16](src))
+		case s == 1 && signed:
+			widen(out, b2.Items[int8](src))
+		default:
+			widen(out, src)
+		}
+		return
+	}
 	switch c.dt.ItemSize {
 	case 1:
 		for i := range out {
@@ -127,6 +155,14 @@ func (c *fixedConv) decodeInts(src []byte, out []int64) {
 		for i := range out {
 			out[i] = int64(binary.LittleEndian.Uint64(src[i*s+o:]))
 		}
+	}
+}
+
+// widen converts narrower integers to int64.
+func widen[T int8 | uint8 | int16 | uint16 | int32 | uint32](out []int64, in []T) {
+	in = in[:len(out)]
+	for i, x := range in {
+		out[i] = int64(x)
 	}
 }
 

@@ -203,9 +203,14 @@ func (p *pipeline) batch() *outBatch {
 		return ob
 	default:
 	}
-	ob := &outBatch{arenas: make([][]byte, len(p.types)), aux: make([][]byte, len(p.types))}
-	ob.b.Cols = make([]*columnar.Vector, len(p.types))
-	for i, t := range p.types {
+	return newOutBatch(p.types)
+}
+
+// newOutBatch returns an empty batch of columns of types.
+func newOutBatch(types []columnar.Type) *outBatch {
+	ob := &outBatch{arenas: make([][]byte, len(types)), aux: make([][]byte, len(types))}
+	ob.b.Cols = make([]*columnar.Vector, len(types))
+	for i, t := range types {
 		ob.b.Cols[i] = columnar.NewVector(t, 0)
 	}
 	return ob

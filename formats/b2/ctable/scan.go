@@ -263,31 +263,33 @@ func (t *Table) ScanUnits(ctx context.Context, spec index.ScanSpec) ([]func(ctx 
 		return nil, err
 	}
 	// Each unit gets a reader of its own, but their workers (a decoder
-	// with its chunk and block buffers, column scratch) come from one pool
-	// per scan: allocating and clearing them per 8192-row unit cost more
-	// CPU than decoding.
+	// with its chunk and block buffers, column scratch, the batch) come
+	// from one pool per scan: allocating and clearing them per 8192-row
+	// unit cost more CPU than decoding.
 	var pool sync.Pool
+	types := make([]columnar.Type, len(schema))
+	for i, f := range schema {
+		types[i] = f.Type
+	}
+	// The unit queue counts 1 per unit; add the unit's other blocks.
+	done := unitsDone(spec.Stats, func(u int) int64 { return pl.liveBlocks(u, per) - 1 })
 	out := make([]func(ctx context.Context) (columnar.Reader, error), len(units))
 	for i, u := range units {
 		out[i] = func(ctx context.Context) (columnar.Reader, error) {
 			if t.st == nil {
 				return nil, fmt.Errorf("ctable: %s: scan of a closed table", t.path)
 			}
-			newWorker := func() (unitFunc, func()) {
-				w, _ := pool.Get().(*tableWorker)
-				if w == nil {
-					w = &tableWorker{t: t, spec: spec, pl: pl, per: per, dec: b2.NewDecoder(),
-						scratch: make(map[int]*colScratch)}
-				}
-				return w.unit, func() {
-					w.dec.Release()
-					w.reuse()
-					pool.Put(w)
-				}
+			w, _ := pool.Get().(*tableWorker)
+			if w == nil {
+				w = &tableWorker{t: t, spec: spec, pl: pl, per: per, dec: b2.NewDecoder(),
+					scratch: make(map[int]*colScratch), ob: newOutBatch(types)}
 			}
-			// The unit queue counts 1 per unit; add the unit's other blocks.
-			extra := unitsDone(spec.Stats, func(u int) int64 { return pl.liveBlocks(u, per) - 1 })
-			return startPipeline(ctx, schema, []int{u}, 1, -1, newWorker, extra), nil
+			release := func() {
+				w.dec.Release()
+				w.reuse()
+				pool.Put(w)
+			}
+			return newUnitReader(schema, u, w.unit, w.ob, release, done), nil
 		}
 	}
 	return out, nil
@@ -304,6 +306,7 @@ type tableWorker struct {
 	sel     []int               // late materialization: rows still matching
 	spare   *outBatch           // a batch taken from get but never emitted
 	scratch map[int]*colScratch // by source
+	ob      *outBatch           // the batch of a unit reader (ScanUnits)
 	err     error
 }
 

@@ -126,12 +126,22 @@ func (a *Array) readChunkPart(d *Decoder, s *partScratch, cc, start, stop []int6
 		// 1-D chunks are plain item runs: decode straight into dst.
 		co := cc[0] * int64(m.ChunkShape[0])
 		lo, hi := max(start[0], co), min(stop[0], co+int64(m.ChunkShape[0]))
-		off, n := int((lo-co)*isz), int((hi-lo)*isz)
-		c, err := load(off, n)
+		off := int((lo - co) * isz)
+		part := dst[(lo-start[0])*isz : (hi-start[0])*isz]
+		// Blocks this read covers in part stay cached for the next read
+		// (blockcache.go): batches rarely end where blocks do.
+		k := cacheKey{a.Frame, nchunk}
+		if off, part = d.fromCache(k, off, part); len(part) == 0 {
+			return nil
+		}
+		c, err := load(off, len(part))
 		if err != nil {
 			return err
 		}
-		return wrap(d.rangeOf(&c, dst[(lo-start[0])*isz:(hi-start[0])*isz], off))
+		d.key = k
+		err = d.rangeOf(&c, part, off)
+		d.key = cacheKey{}
+		return wrap(err)
 	}
 	s.size(nd)
 	lo, hi, co := s.i64[nd:2*nd], s.i64[2*nd:3*nd], s.i64[3*nd:4*nd]

@@ -18,6 +18,13 @@ type Decoder struct {
 	ref            []byte
 	cbuf           []byte // stored chunk bytes read from a file (chunkread.go)
 	spec           []byte // the header a special offset stands for (loadChunk)
+
+	// Partly read blocks (blockcache.go); key names the chunk being
+	// decoded when its partial blocks are to be kept, refKey the chunk
+	// whose block 0 d.ref holds.
+	cache       []cachedBlock
+	tick        uint64
+	key, refKey cacheKey
 }
 
 // NewDecoder returns a ready Decoder. Call Release when done with it so its
@@ -236,11 +243,20 @@ func (d *Decoder) copyBlockPart(c *chunk, b, bo, bsize int, dst []byte, off int,
 	if lo == bo && hi == bo+bsize {
 		return d.decodeBlock(c, b, dst[bo-off:bo-off+bsize], ref)
 	}
-	d.blk = grow(d.blk, bsize)
-	if err := d.decodeBlock(c, b, d.blk, ref); err != nil {
+	var buf []byte
+	if d.key.f != nil {
+		buf = d.cacheSlot(d.key, bo, bsize)
+	} else {
+		d.blk = grow(d.blk, bsize)
+		buf = d.blk
+	}
+	if err := d.decodeBlock(c, b, buf, ref); err != nil {
+		if d.key.f != nil {
+			d.dropCached(d.key)
+		}
 		return err
 	}
-	copy(dst[lo-off:hi-off], d.blk[lo-bo:hi-bo])
+	copy(dst[lo-off:hi-off], buf[lo-bo:hi-bo])
 	return nil
 }
 
@@ -250,10 +266,16 @@ func (d *Decoder) deltaRef(c *chunk, first int) ([]byte, error) {
 	if first == 0 || !c.hasDelta() || c.VLBlocks() {
 		return nil, nil
 	}
-	d.ref = grow(d.ref, c.blockSize(0))
+	n := c.blockSize(0)
+	if d.key.f != nil && d.refKey == d.key && len(d.ref) == n {
+		return d.ref, nil // decoded for the previous read of this chunk
+	}
+	d.ref = grow(d.ref, n)
+	d.refKey = cacheKey{}
 	if err := d.decodeBlock(c, 0, d.ref, nil); err != nil {
 		return nil, err
 	}
+	d.refKey = d.key
 	return d.ref, nil
 }
 

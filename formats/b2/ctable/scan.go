@@ -289,7 +289,7 @@ func (t *Table) ScanUnits(ctx context.Context, spec index.ScanSpec) ([]func(ctx 
 				w.reuse()
 				pool.Put(w)
 			}
-			return newUnitReader(schema, u, w.unit, w.ob, release, done), nil
+			return newUnitReader(schema, u, w, release, done), nil
 		}
 	}
 	return out, nil
@@ -323,34 +323,58 @@ func (w *tableWorker) reuse() {
 // unit reads the surviving blocks of unit u, one batch per run of
 // consecutive surviving blocks (split at batchRows).
 func (w *tableWorker) unit(u int, get func() *outBatch, emit func(*outBatch) bool) error {
-	pl, t := w.pl, w.t
+	cur := w.cursor(u)
+	for {
+		lo, n, ok := cur.next()
+		if !ok {
+			return nil
+		}
+		if !w.rows(lo, n, get, emit) {
+			return w.err
+		}
+	}
+}
+
+// unitCursor walks the batches of one unit: runs of consecutive
+// surviving blocks, cut at batchRows rows.
+type unitCursor struct {
+	w         *tableWorker
+	b, b1     int64 // next block to look at, end of the unit
+	start, hi int64 // rows of the current run still to read
+}
+
+func (w *tableWorker) cursor(u int) unitCursor {
 	b0 := int64(u) * w.per
-	b1 := min(b0+w.per, int64(len(pl.verdicts)))
-	// read(b): block b survives pruning and the top-k bound (asked once per
-	// block, where the block starts, so that the bound is the latest).
-	read := func(b int64) bool { return pl.verdicts[b] != index.None && !w.topkSkips(b) }
-	for b := b0; b < b1; {
-		if !read(b) {
-			b++
-			continue
+	return unitCursor{w: w, b: b0, b1: min(b0+w.per, int64(len(w.pl.verdicts)))}
+}
+
+// next returns the rows of the next batch; false when the unit is done.
+func (c *unitCursor) next() (lo int64, n int, ok bool) {
+	pl, w := c.w.pl, c.w
+	for c.start >= c.hi {
+		// A block is read if it survives pruning and the top-k bound
+		// (asked once per block, where the block starts, so that the
+		// bound is the latest).
+		for c.b < c.b1 && (pl.verdicts[c.b] == index.None || w.topkSkips(c.b)) {
+			c.b++
+		}
+		if c.b >= c.b1 {
+			return 0, 0, false
 		}
 		// Runs of consecutive blocks share batches, unless a block-level
 		// decision is still to come: the top-k bound (per block, as it
 		// improves) or late materialization (whose batches are blocks, so
 		// that a block without a match leaves its other columns unread).
-		e := b + 1
-		for e < b1 && pl.verdicts[e] != index.None && pl.topk == nil && len(pl.late) == 0 {
+		e := c.b + 1
+		for e < c.b1 && pl.verdicts[e] != index.None && pl.topk == nil && len(pl.late) == 0 {
 			e++
 		}
-		lo, hi := b*pl.grain, min(e*pl.grain, t.nphys)
-		for start := lo; start < hi; start += batchRows {
-			if !w.rows(start, int(min(batchRows, hi-start)), get, emit) {
-				return w.err
-			}
-		}
-		b = e
+		c.start, c.hi = c.b*pl.grain, min(e*pl.grain, w.t.nphys)
+		c.b = e
 	}
-	return nil
+	lo, n = c.start, int(min(batchRows, c.hi-c.start))
+	c.start += int64(n)
+	return lo, n, true
 }
 
 // rows reads physical rows [lo, lo+n) into one batch and emits it; it

@@ -2,8 +2,9 @@ package ctable
 
 import (
 	"context"
+	"fmt"
 	"io"
-	"iter"
+	"runtime/debug"
 
 	"github.com/b2sql/b2sql/columnar"
 )
@@ -13,42 +14,25 @@ import (
 // dispatcher, worker goroutine, channels and fresh batches were pure cost,
 // paid per 8192-row unit: on a 20M-row table 2,441 times, about a quarter
 // of the CPU of `SELECT sum(price)` (batch allocation, clearing and the
-// garbage collection after it). The unit function runs as a coroutine
-// (iter.Pull): each emit hands its batch to Next and waits for the next
-// call, so one batch, owned by the worker, serves the whole unit.
+// garbage collection after it, goroutine stacks growing anew). Next asks
+// the unit's cursor for the next rows and reads them into the worker's one
+// batch: the consumer is done with a batch when it calls Next again.
 type unitReader struct {
 	schema columnar.Schema
-	next   func() (item, bool)
-	stop   func()
-	// release returns the worker (decoder, scratch, batch) to its pool.
+	u      int
+	w      *tableWorker
+	cur    unitCursor
+	out    *outBatch // the batch the last rows call emitted
+	// release returns the worker (decoder, scratch, batch) to its pool;
+	// done counts the unit once fully produced.
 	release func()
+	done    func(int)
 	err     error
 	closed  bool
 }
 
-// newUnitReader starts reading unit u with fn; ob is the batch every emit
-// of the unit uses (the consumer is done with a batch when it calls Next
-// again); done, if non-nil, counts the unit once it is fully produced.
-func newUnitReader(schema columnar.Schema, u int, fn unitFunc, ob *outBatch, release func(), done func(int)) *unitReader {
-	seq := func(yield func(item) bool) {
-		get := func() *outBatch {
-			ob.b.Sel = nil
-			ob.b.Len = 0
-			return ob
-		}
-		emit := func(b *outBatch) bool { return yield(item{b: b}) }
-		err := runUnit(fn, u, get, emit)
-		if err != nil {
-			yield(item{err: err})
-			return
-		}
-		if done != nil {
-			done(u)
-		}
-	}
-	r := &unitReader{schema: schema, release: release}
-	r.next, r.stop = iter.Pull(iter.Seq[item](seq))
-	return r
+func newUnitReader(schema columnar.Schema, u int, w *tableWorker, release func(), done func(int)) *unitReader {
+	return &unitReader{schema: schema, u: u, w: w, cur: w.cursor(u), release: release, done: done}
 }
 
 // Schema returns the scanned columns.
@@ -67,27 +51,54 @@ func (r *unitReader) Next(ctx context.Context) (*columnar.Batch, error) {
 			r.err = err
 			return nil, err
 		}
-		it, ok := r.next()
+		lo, n, ok := r.cur.next()
 		if !ok {
+			if r.done != nil {
+				r.done(r.u)
+				r.done = nil
+			}
 			return nil, io.EOF
 		}
-		if it.err != nil {
-			r.err = it.err
-			return nil, it.err
+		r.out = nil
+		if err := r.rows(lo, n); err != nil {
+			r.err = err
+			return nil, err
 		}
-		if it.b.b.Live() > 0 {
-			return &it.b.b, nil
+		if r.out != nil && r.out.b.Live() > 0 {
+			return &r.out.b, nil
 		}
 	}
 }
 
-// Close stops the unit and returns the worker. Safe to call twice.
+// rows reads one batch, turning a panic into an error: the executor
+// worker calling Next must not die of a decoder bug.
+func (r *unitReader) rows(lo int64, n int) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("ctable: internal error in scan unit %d: %v\n%s", r.u, p, debug.Stack())
+		}
+	}()
+	get := func() *outBatch {
+		r.w.ob.b.Sel = nil
+		r.w.ob.b.Len = 0
+		return r.w.ob
+	}
+	emit := func(b *outBatch) bool {
+		r.out = b
+		return true
+	}
+	if !r.w.rows(lo, n, get, emit) {
+		return r.w.err
+	}
+	return nil
+}
+
+// Close returns the worker to its pool. Safe to call twice.
 func (r *unitReader) Close() error {
 	if r.closed {
 		return nil
 	}
 	r.closed = true
-	r.stop()
 	if r.release != nil {
 		r.release()
 	}

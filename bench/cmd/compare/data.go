@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/b2sql/b2sql"
 	"github.com/b2sql/b2sql/demo"
 )
 
@@ -37,5 +38,26 @@ func ensureData(ctx context.Context, duck *duckEngine, path string, rows int64) 
 		return fmt.Errorf("generate %s: %w", path, err)
 	}
 	fmt.Fprintf(os.Stderr, "compare: generated in %s\n", time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+// ensureB2D makes sure path holds a CTable copy of the Parquet events file
+// src, writing it with b2sql's COPY … TO when path is missing (the writer
+// publishes the table only when complete).
+func ensureB2D(ctx context.Context, path, src string, threads int) error {
+	if _, err := os.Stat(path); err == nil {
+		return nil
+	}
+	db, err := b2sql.Open("", b2sql.WithThreads(threads))
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	fmt.Fprintf(os.Stderr, "compare: writing %s from %s\n", path, src)
+	start := time.Now()
+	if err := db.Exec(ctx, "COPY (SELECT * FROM "+sqlString(src)+") TO "+sqlString(path)); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	fmt.Fprintf(os.Stderr, "compare: written in %s\n", time.Since(start).Round(time.Millisecond))
 	return nil
 }

@@ -40,6 +40,7 @@ type options struct {
 	metric   string
 	suite    string  // "events" or "tpch"
 	sf       float64 // TPC-H scale factor
+	b2d      string  // events as a CTable for b2sql ("" = the Parquet file)
 }
 
 func main() {
@@ -58,6 +59,8 @@ func main() {
 		"times reported: wall (elapsed), cpu (user+system CPU time of the process, less disturbed by other load on the machine) or both")
 	flag.StringVar(&o.suite, "suite", "events", "query suite: events (the demo table) or tpch (the 22 TPC-H queries)")
 	flag.Float64Var(&o.sf, "sf", 1, "TPC-H scale factor (with -suite tpch)")
+	flag.StringVar(&o.b2d, "b2d", "",
+		"with -suite events: b2sql reads events from this CTable (written from events.parquet when missing) while DuckDB reads the Parquet file")
 	flag.Parse()
 	if err := run(context.Background(), o, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "compare:", err)
@@ -120,9 +123,17 @@ func run(ctx context.Context, o options, w io.Writer) error {
 	if err := duck.views(ctx, tables); err != nil {
 		return err
 	}
+	b2tables := tables
+	if o.b2d != "" && o.suite == "events" {
+		if err := ensureB2D(ctx, o.b2d, path, o.threads); err != nil {
+			return err
+		}
+		b2tables = map[string]string{"events": o.b2d}
+		path += " (b2sql: " + o.b2d + ")"
+	}
 
 	engines := []engine{nil, duck, nil}
-	on, err := openB2SQL(ctx, "b2sql", tables, o.threads)
+	on, err := openB2SQL(ctx, "b2sql", b2tables, o.threads)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "compare: b2sql:", err)
 		engines[0] = brokenEngine{"b2sql", err}
@@ -131,7 +142,7 @@ func run(ctx context.Context, o options, w io.Writer) error {
 		engines[0] = on
 	}
 	if o.rulesOff {
-		off, err := openB2SQL(ctx, "b2sql rules off", tables, o.threads, "SET pruning = off")
+		off, err := openB2SQL(ctx, "b2sql rules off", b2tables, o.threads, "SET pruning = off")
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "compare: b2sql rules off:", err)
 			engines[2] = brokenEngine{"b2sql rules off", err}

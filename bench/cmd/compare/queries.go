@@ -77,6 +77,18 @@ func queries(rows int64) []query {
 			"EXCEPT SELECT user_id FROM events WHERE flag)"},
 		{Name: "count_distinct_title", SQL: "SELECT count(DISTINCT title) FROM events"},
 		{Name: "count_distinct_by_region", SQL: "SELECT region, count(DISTINCT user_id) FROM events GROUP BY region"},
+		// The shapes issue 19 found slowest against DuckDB: a nullable
+		// DOUBLE reduced whole, sums of INTEGER and SMALLINT, a filter on
+		// an unclustered INTEGER, a top-k past an OFFSET, MIN/MAX of a
+		// VARCHAR, and a CASE of constants as the group key.
+		{Name: "nullable_double", SQL: "SELECT count(price), sum(price), avg(price) FROM events"},
+		{Name: "sum_int_smallint", SQL: "SELECT sum(qty), avg(qty), sum(region), avg(region) FROM events"},
+		{Name: "filter_user_id", SQL: "SELECT count(*), sum(qty), avg(temperature) FROM events WHERE user_id < 5000"},
+		{Name: "topn_offset", Ordered: true, SQL: "SELECT id, price FROM events WHERE price IS NOT NULL " +
+			"ORDER BY price DESC, id LIMIT 10 OFFSET 100"},
+		{Name: "min_max_title", SQL: "SELECT min(title), max(title) FROM events"},
+		{Name: "group_case", SQL: "SELECT CASE WHEN price < 100 THEN 'low' WHEN price < 500 THEN 'mid' " +
+			"ELSE 'high' END AS band, count(*), sum(qty) FROM events GROUP BY band"},
 		{Name: "group_user_topn", Ordered: true, SQL: "SELECT user_id, count(*) AS n, sum(qty) FROM events " +
 			"GROUP BY user_id ORDER BY n DESC, user_id LIMIT 10"},
 	}

@@ -226,3 +226,13 @@ func (v *Vector) View(from, to int) Vector {
 	}
 	return out
 }
+
+// AppendKid appends row src of from to the child of the LIST (or MAP)
+// vector v and returns its child row: kernels building lists set
+// Starts[i] = KidLen, append a row's elements, then set Ends[i] = KidLen.
+// The byte payload is shared, as CopyRow shares it.
+func (v *Vector) AppendKid(from *Vector, src int) int {
+	j := v.kidSlot()
+	v.Kids[0].CopyRow(j, from, src, j+1)
+	return j
+}

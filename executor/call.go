@@ -142,6 +142,9 @@ func NewCall(fn string, args []Expr, ret columnar.Type) (Expr, error) {
 		}
 		return strict(dateTruncKernel(part, argType(1), ret))
 	}
+	if e, ok, err := newListCall(fn, args, ret); ok { // call_list.go
+		return e, err
+	}
 	if e, ok := newMoreCall(fn, args, ret); ok {
 		return e, nil
 	}

@@ -22,6 +22,9 @@ func CastValue(v columnar.Value, to columnar.Type) (columnar.Value, error) {
 	fail := func() (columnar.Value, error) {
 		return columnar.Value{}, errorf("could not cast %s to %s", quoteVal(v), to)
 	}
+	if to.IsNested() { // cast_nested.go
+		return castNested(v, to)
+	}
 	switch to.ID {
 	case columnar.Blob:
 		if from.ID == columnar.Varchar {

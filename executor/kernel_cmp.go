@@ -94,6 +94,8 @@ func cmpKernel(op cmpOp, t columnar.Type) kernel {
 			} else {
 				cmpBytesVV(o, a.Bytes[:n], c.Bytes[:n], res, b.Sel)
 			}
+		case columnar.PhysNested:
+			cmpNested(o, a, c, res, b, n) // kernel_cmp_nested.go
 		default:
 			return errorf("cannot compare %s values", t)
 		}

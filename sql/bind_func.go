@@ -24,7 +24,7 @@ var scalarFuncs = []string{
 }
 
 func knownFuncs() []string {
-	out := append(append([]string(nil), scalarFuncs...), moreNames()...)
+	out := append(append(append([]string(nil), scalarFuncs...), moreNames()...), listFuncNames()...)
 	for f := range aggFuncs {
 		out = append(out, f)
 	}
@@ -118,6 +118,9 @@ func (b *binder) bindFunc(e *sqlparser.FuncExpr, c ectx) (planner.Expr, error) {
 			return nil, err
 		}
 		xs[i] = x
+	}
+	if x, ok, err := b.bindListFunc(name, xs, args, at, c); ok { // bind_func_list.go
+		return x, err
 	}
 	return b.scalar(name, xs, args, at, c)
 }

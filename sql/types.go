@@ -218,6 +218,8 @@ func superType(a, b columnar.Type) (columnar.Type, bool) {
 		return columnar.TTimestamp, true
 	case a.ID == columnar.Decimal && b.ID == columnar.Decimal:
 		return numericSuper(a, b), true
+	case a.IsNested() && b.IsNested():
+		return nestedSuper(a, b) // types_nested.go
 	}
 	return columnar.Type{}, false
 }
@@ -239,6 +241,8 @@ func canCast(from, to columnar.Type) bool {
 		return true // the time of day; DuckDB has no other cast to or from TIME
 	case from.ID == columnar.Blob && to.ID == columnar.Blob:
 		return true
+	case from.IsNested() && to.IsNested():
+		return canCastNested(from, to) // types_nested.go
 	}
 	return false
 }

@@ -773,7 +773,7 @@ func typeMatches(letter byte, t columnar.Type) bool {
 	case 'R':
 		return t.IsFloat() || t.ID == columnar.Decimal
 	case 'T':
-		return t.IsString()
+		return t.IsString() || t.IsNested() // nested values compare as their text
 	case 'B':
 		return t.ID == columnar.Bool
 	case 'D':

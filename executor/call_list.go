@@ -1,0 +1,226 @@
+package executor
+
+import (
+	"fmt"
+
+	"github.com/b2sql/b2sql/columnar"
+)
+
+// Scalar functions over LIST, STRUCT and MAP values, as DuckDB 1.5 names
+// and defines them (sql/bind_func_list.go binds them). The hot ones (len,
+// list_contains, list_extract, struct_extract, map_keys/values) are
+// vectorized over the child vectors; the rest work on a row's Values.
+
+// newListCall builds the expression of a nested-value function; ok is
+// false for other names.
+func newListCall(fn string, args []Expr, ret columnar.Type) (Expr, bool, error) {
+	strict := func(k kernel) *callExpr {
+		return &callExpr{name: fn, args: args, t: ret, k: k, strict: true, vals: make([]*columnar.Vector, len(args)), out: columnar.Vector{Type: ret}}
+	}
+	loose := func(k kernel) *callExpr {
+		return &callExpr{name: fn, args: args, t: ret, k: k, vals: make([]*columnar.Vector, len(args)), out: columnar.Vector{Type: ret}}
+	}
+	switch fn {
+	case "list_len":
+		return strict(listLenKernel), true, nil
+	case "cardinality":
+		return strict(cardinalityKernel), true, nil
+	case "list_contains":
+		return strict(listContainsKernel(args[0].Type().Elem())), true, nil
+	case "list_extract":
+		return strict(listExtractKernel), true, nil
+	case "list_value":
+		return loose(listValueKernel), true, nil
+	case "struct_pack":
+		return loose(structPackKernel), true, nil
+	case "struct_extract":
+		f, ok := ConstValue(args[1])
+		if !ok || f.Null {
+			return nil, true, errorf("struct_extract needs a constant field")
+		}
+		return &fieldExpr{arg: args[0], field: int(f.I), t: ret}, true, nil
+	case "map_keys", "map_values":
+		part := 0
+		if fn == "map_values" {
+			part = 1
+		}
+		return &mapPartExpr{arg: args[0], part: part, t: ret}, true, nil
+	}
+	if f, ok := listRowFuncs[fn]; ok {
+		return &callExpr{name: fn, args: args, t: ret, k: rowKernel(f.f, ret, f.strict), strict: f.strict,
+			vals: make([]*columnar.Vector, len(args)), out: columnar.Vector{Type: ret}}, true, nil
+	}
+	return nil, false, nil
+}
+
+// listLenKernel: the number of elements of each list.
+func listLenKernel(args []*columnar.Vector, b *columnar.Batch, out *columnar.Vector) error {
+	x := args[0]
+	if x.Const {
+		n := int64(x.Ends[0] - x.Starts[0])
+		forEach(b, func(i int) { out.Ints[i] = n })
+		return nil
+	}
+	starts, ends := x.Starts, x.Ends
+	if b.Sel == nil {
+		ints := out.Ints[:b.Len]
+		for i := range ints {
+			ints[i] = int64(ends[i] - starts[i])
+		}
+		return nil
+	}
+	for _, i := range b.Sel {
+		out.Ints[i] = int64(ends[i] - starts[i])
+	}
+	return nil
+}
+
+// cardinalityKernel: the number of entries of each map (UBIGINT).
+func cardinalityKernel(args []*columnar.Vector, b *columnar.Batch, out *columnar.Vector) error {
+	x := args[0]
+	forEach(b, func(i int) {
+		j := idx(x, i)
+		out.Uints[i] = uint64(x.Ends[j] - x.Starts[j])
+	})
+	return nil
+}
+
+// listContainsKernel: whether a list holds the value (NULL elements never
+// match), over the child vector; integer children without NULLs compare
+// the payload directly.
+func listContainsKernel(elem columnar.Type) kernel {
+	return func(args []*columnar.Vector, b *columnar.Batch, out *columnar.Vector) error {
+		x, y := args[0], args[1]
+		k := x.Kids[0]
+		if elem.Phys() == columnar.PhysInt && k.Dict == nil {
+			ints := k.Ints
+			forEach(b, func(i int) {
+				j := idx(x, i)
+				want := y.Ints[idx(y, i)]
+				found := false
+				for r := x.Starts[j]; r < x.Ends[j]; r++ {
+					if ints[r] == want && (k.Valid == nil || k.Valid.Get(int(r))) {
+						found = true
+						break
+					}
+				}
+				out.Bools[i] = found
+			})
+			return nil
+		}
+		forEach(b, func(i int) {
+			j, yi := idx(x, i), idx(y, i)
+			found := false
+			for r := int(x.Starts[j]); r < int(x.Ends[j]); r++ {
+				if !k.IsNull(r) && columnar.CompareRows(k, r, y, yi) == 0 {
+					found = true
+					break
+				}
+			}
+			out.Bools[i] = found
+		})
+		return nil
+	}
+}
+
+// listExtractKernel: element n of a list, counted from 1 (from the end
+// when negative); NULL when out of range or 0.
+func listExtractKernel(args []*columnar.Vector, b *columnar.Batch, out *columnar.Vector) error {
+	x, p := args[0], args[1]
+	k := x.Kids[0]
+	forEach(b, func(i int) {
+		if out.IsNull(i) {
+			return
+		}
+		j := idx(x, i)
+		s, e := int64(x.Starts[j]), int64(x.Ends[j])
+		n := p.Ints[idx(p, i)]
+		r := int64(-1)
+		switch {
+		case n > 0 && n <= e-s:
+			r = s + n - 1
+		case n < 0 && -n <= e-s:
+			r = e + n
+		}
+		if r < 0 {
+			out.SetNull(i, b.Len)
+			return
+		}
+		out.CopyRow(i, k, int(r), b.Len)
+	})
+	return nil
+}
+
+// listValueKernel: a list of the arguments' values (NULLs included).
+func listValueKernel(args []*columnar.Vector, b *columnar.Batch, out *columnar.Vector) error {
+	forEach(b, func(i int) {
+		out.Starts[i] = int32(out.KidLen)
+		for _, a := range args {
+			out.AppendKid(a, idx(a, i))
+		}
+		out.Ends[i] = int32(out.KidLen)
+	})
+	return nil
+}
+
+// structPackKernel: a struct of the arguments' values, field by field.
+func structPackKernel(args []*columnar.Vector, b *columnar.Batch, out *columnar.Vector) error {
+	for f, a := range args {
+		k := out.Kids[f]
+		k.ExtendValid(b.Len)
+		forEach(b, func(i int) { k.CopyRow(i, a, idx(a, i), b.Len) })
+	}
+	return nil
+}
+
+// fieldExpr is struct_extract: a struct's field is its child vector, whose
+// rows are NULL where the struct is (columnar's invariant), so it is
+// returned as is.
+type fieldExpr struct {
+	arg   Expr
+	field int
+	t     columnar.Type
+}
+
+func (e *fieldExpr) Type() columnar.Type { return e.t }
+
+func (e *fieldExpr) Eval(b *columnar.Batch) (*columnar.Vector, error) {
+	v, err := e.arg.Eval(b)
+	if err != nil {
+		return nil, err
+	}
+	if v.Const {
+		if v.IsNull(0) {
+			return columnar.ConstVector(columnar.NullValue(e.t)), nil
+		}
+		return columnar.ConstVector(v.Kids[e.field].Value(0)), nil
+	}
+	return v.Kids[e.field], nil
+}
+
+func (e *fieldExpr) String() string { return fmt.Sprintf("struct_extract(%v, %d)", e.arg, e.field+1) }
+
+// mapPartExpr is map_keys/map_values: the list of the map's keys or values
+// shares the map's ranges and the entries' key or value child.
+type mapPartExpr struct {
+	arg  Expr
+	part int
+	t    columnar.Type
+	out  columnar.Vector
+}
+
+func (e *mapPartExpr) Type() columnar.Type { return e.t }
+
+func (e *mapPartExpr) Eval(b *columnar.Batch) (*columnar.Vector, error) {
+	v, err := e.arg.Eval(b)
+	if err != nil {
+		return nil, err
+	}
+	e.out = columnar.Vector{Type: e.t, Valid: v.Valid, Const: v.Const, Starts: v.Starts, Ends: v.Ends, KidLen: v.KidLen,
+		Kids: []*columnar.Vector{v.Kids[0].Kids[e.part]}}
+	return &e.out, nil
+}
+
+func (e *mapPartExpr) String() string {
+	return [...]string{"map_keys", "map_values"}[e.part] + fmt.Sprintf("(%v)", e.arg)
+}

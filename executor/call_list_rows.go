@@ -1,0 +1,326 @@
+package executor
+
+import (
+	"errors"
+	"math"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/b2sql/b2sql/columnar"
+)
+
+// listRowFunc is a nested-value function evaluated on a row's Values;
+// strict ones give NULL for a NULL argument without being called.
+type listRowFunc struct {
+	f      rowFunc
+	strict bool
+}
+
+// listRowFuncs are the nested-value functions that work on whole values
+// (DuckDB 1.5's definitions; the binder checks the argument types).
+var listRowFuncs = map[string]listRowFunc{
+	"list_position":         {fnListPosition, false},
+	"map_extract":           {fnMapExtract(false), true},
+	"map_extract_value":     {fnMapExtract(true), true},
+	"list_concat":           {fnListConcat, false},
+	"list_reverse":          {fnListReverse, true},
+	"list_sort":             {fnListSort, true},
+	"list_distinct":         {fnListDistinct, true},
+	"list_slice":            {fnListSlice, true},
+	"list_sum":              {fnListAgg("sum"), true},
+	"list_min":              {fnListAgg("min"), true},
+	"list_max":              {fnListAgg("max"), true},
+	"list_avg":              {fnListAgg("avg"), true},
+	"list_count":            {fnListAgg("count"), true},
+	"list_has_any":          {fnListHas(false), true},
+	"list_has_all":          {fnListHas(true), true},
+	"flatten":               {fnFlatten, true},
+	"string_split":          {fnStringSplit, true},
+	"regexp_split_to_array": {fnRegexpSplit, true},
+	"list_range":            {fnListRange(false), true},
+	"list_generate_series":  {fnListRange(true), true},
+}
+
+// elemEqual reports whether two elements are equal, NULL matching NULL
+// (list_position) when nullMatch is set.
+func elemEqual(a, b columnar.Value, nullMatch bool) bool {
+	if a.Null || b.Null {
+		return nullMatch && a.Null && b.Null
+	}
+	return columnar.Compare(a, b) == 0
+}
+
+// fnListPosition: the 1-based position of the first element equal to the
+// value (a NULL value finds the first NULL element), or NULL.
+func fnListPosition(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+	if a[0].Null {
+		return columnar.NullValue(t), nil
+	}
+	for i, e := range a[0].Elems {
+		if elemEqual(e, a[1], true) {
+			return columnar.IntValue(t, int64(i+1)), nil
+		}
+	}
+	return columnar.NullValue(t), nil
+}
+
+// fnMapExtract: the values under a key, as a list ([] when absent), or
+// the first one (value: NULL when absent).
+func fnMapExtract(value bool) rowFunc {
+	return func(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+		var out []columnar.Value
+		for _, e := range a[0].Elems {
+			if elemEqual(e.Elems[0], a[1], false) {
+				out = append(out, e.Elems[1])
+			}
+		}
+		if value {
+			if len(out) == 0 {
+				return columnar.NullValue(t), nil
+			}
+			return out[0], nil
+		}
+		return columnar.Value{Type: t, Elems: out}, nil
+	}
+}
+
+// fnListConcat: the lists one after the other, a NULL list as empty.
+func fnListConcat(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+	out := []columnar.Value{}
+	for _, l := range a {
+		out = append(out, l.Elems...)
+	}
+	return columnar.Value{Type: t, Elems: out}, nil
+}
+
+func fnListReverse(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+	out := slices.Clone(a[0].Elems)
+	slices.Reverse(out)
+	return columnar.Value{Type: t, Elems: out}, nil
+}
+
+// fnListSort: list_sort(l[, 'ASC'|'DESC'[, 'NULLS FIRST'|'NULLS LAST']]),
+// ascending with NULLs last by default, as DuckDB; list_reverse_sort is
+// bound to it with 'DESC'.
+func fnListSort(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+	desc, nullsFirst := false, false
+	if len(a) > 1 {
+		switch strings.ToUpper(strings.TrimSpace(a[1].S)) {
+		case "ASC":
+		case "DESC":
+			desc = true
+		default:
+			return columnar.Value{}, errorf("list_sort: sort order must be ASC or DESC, got %q", a[1].S)
+		}
+	}
+	if len(a) > 2 {
+		switch strings.ToUpper(strings.Join(strings.Fields(a[2].S), " ")) {
+		case "NULLS FIRST":
+			nullsFirst = true
+		case "NULLS LAST":
+		default:
+			return columnar.Value{}, errorf("list_sort: null order must be NULLS FIRST or NULLS LAST, got %q", a[2].S)
+		}
+	}
+	out := slices.Clone(a[0].Elems)
+	slices.SortStableFunc(out, func(x, y columnar.Value) int {
+		switch {
+		case x.Null && y.Null:
+			return 0
+		case x.Null:
+			if nullsFirst {
+				return -1
+			}
+			return 1
+		case y.Null:
+			if nullsFirst {
+				return 1
+			}
+			return -1
+		}
+		c := columnar.Compare(x, y)
+		if desc {
+			return -c
+		}
+		return c
+	})
+	return columnar.Value{Type: t, Elems: out}, nil
+}
+
+// fnListDistinct: the distinct non-NULL elements, in first-seen order.
+func fnListDistinct(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+	var out []columnar.Value
+	for _, e := range a[0].Elems {
+		if e.Null || slices.ContainsFunc(out, func(o columnar.Value) bool { return columnar.Compare(o, e) == 0 }) {
+			continue
+		}
+		out = append(out, e)
+	}
+	return columnar.Value{Type: t, Elems: out}, nil
+}
+
+// fnListSlice: elements begin..end (1-based, inclusive; negative from the
+// end; clamped to the list), as DuckDB's list_slice.
+func fnListSlice(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+	n := int64(len(a[0].Elems))
+	begin, end := a[1].I, a[2].I
+	if begin < 0 {
+		begin = n + begin + 1
+	}
+	if end < 0 {
+		end = n + end + 1
+	}
+	begin = max(begin, 1)
+	end = min(end, n)
+	if begin > end {
+		return columnar.Value{Type: t, Elems: []columnar.Value{}}, nil
+	}
+	return columnar.Value{Type: t, Elems: slices.Clone(a[0].Elems[begin-1 : end])}, nil
+}
+
+// fnListAgg: an aggregate over a list's non-NULL elements (NULL for none,
+// count 0).
+func fnListAgg(agg string) rowFunc {
+	return func(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+		var vals []columnar.Value
+		for _, e := range a[0].Elems {
+			if !e.Null {
+				vals = append(vals, e)
+			}
+		}
+		if agg == "count" {
+			return columnar.IntValue(t, int64(len(vals))), nil
+		}
+		if len(vals) == 0 {
+			return columnar.NullValue(t), nil
+		}
+		switch agg {
+		case "min", "max":
+			best := vals[0]
+			for _, v := range vals[1:] {
+				if c := columnar.Compare(v, best); agg == "min" && c < 0 || agg == "max" && c > 0 {
+					best = v
+				}
+			}
+			return best, nil
+		case "avg":
+			s := 0.0
+			for _, v := range vals {
+				s += v.AsFloat()
+			}
+			return columnar.FloatValue(t, s/float64(len(vals))), nil
+		}
+		switch t.Phys() { // sum
+		case columnar.PhysFloat:
+			s := 0.0
+			for _, v := range vals {
+				s += v.AsFloat()
+			}
+			return columnar.FloatValue(t, s), nil
+		case columnar.PhysUint:
+			var s uint64
+			for _, v := range vals {
+				s += uint64(v.I)
+			}
+			return columnar.UintValue(s), nil
+		}
+		var s int64
+		for _, v := range vals {
+			if (v.I > 0 && s > math.MaxInt64-v.I) || (v.I < 0 && s < math.MinInt64-v.I) {
+				return columnar.Value{}, errorf("list_sum: %s out of range", t)
+			}
+			s += v.I
+		}
+		return columnar.IntValue(t, s), nil
+	}
+}
+
+// fnListHas: whether the first list holds any (all) of the second's
+// non-NULL elements.
+func fnListHas(all bool) rowFunc {
+	return func(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+		has := func(x columnar.Value) bool {
+			return slices.ContainsFunc(a[0].Elems, func(e columnar.Value) bool { return elemEqual(e, x, false) })
+		}
+		for _, x := range a[1].Elems {
+			if x.Null {
+				continue
+			}
+			if h := has(x); h != all {
+				return columnar.BoolValue(h), nil
+			}
+		}
+		return columnar.BoolValue(all), nil
+	}
+}
+
+// fnFlatten: a list of lists as one list (NULL inner lists skipped).
+func fnFlatten(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+	out := []columnar.Value{}
+	for _, l := range a[0].Elems {
+		out = append(out, l.Elems...)
+	}
+	return columnar.Value{Type: t, Elems: out}, nil
+}
+
+// fnStringSplit: the parts between separators (an empty separator splits
+// into characters).
+func fnStringSplit(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+	var parts []string
+	if a[1].S == "" {
+		for _, r := range a[0].S {
+			parts = append(parts, string(r))
+		}
+	} else {
+		parts = strings.Split(a[0].S, a[1].S)
+	}
+	return stringList(t, parts), nil
+}
+
+func fnRegexpSplit(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+	re, err := regexp.Compile(a[1].S)
+	if err != nil {
+		return columnar.Value{}, errorf("regexp_split_to_array: %v", err)
+	}
+	return stringList(t, re.Split(a[0].S, -1)), nil
+}
+
+func stringList(t columnar.Type, parts []string) columnar.Value {
+	out := make([]columnar.Value, len(parts))
+	for i, p := range parts {
+		out[i] = columnar.StringValue(p)
+	}
+	return columnar.Value{Type: t, Elems: out}
+}
+
+// maxListRange bounds the lists range() builds, as memory must.
+const maxListRange = 1 << 27
+
+// fnListRange: range(stop), range(start, stop[, step]) as a list (stop
+// excluded; generate_series includes it).
+func fnListRange(inclusive bool) rowFunc {
+	return func(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+		start, stop, step := int64(0), a[0].I, int64(1)
+		if len(a) > 1 {
+			start, stop = a[0].I, a[1].I
+		}
+		if len(a) > 2 {
+			step = a[2].I
+		}
+		if step == 0 {
+			return columnar.Value{}, errors.New("range: step must not be 0")
+		}
+		out := []columnar.Value{}
+		for x := start; step > 0 && (x < stop || inclusive && x == stop) || step < 0 && (x > stop || inclusive && x == stop); x += step {
+			if len(out) == maxListRange {
+				return columnar.Value{}, errorf("range: more than %d elements", maxListRange)
+			}
+			out = append(out, columnar.IntValue(columnar.TInt64, x))
+			if step > 0 && x > math.MaxInt64-step || step < 0 && x < math.MinInt64-step {
+				break
+			}
+		}
+		return columnar.Value{Type: t, Elems: out}, nil
+	}
+}

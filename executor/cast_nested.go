@@ -1,0 +1,38 @@
+package executor
+
+import "github.com/b2sql/b2sql/columnar"
+
+// castNested casts a nested value (not NULL) to another nested type
+// element by element, as DuckDB does: a LIST to a LIST of another element
+// type, a STRUCT to a STRUCT of as many fields (by position, the target's
+// names), a MAP to a MAP.
+func castNested(v columnar.Value, to columnar.Type) (columnar.Value, error) {
+	from := v.Type
+	if from.ID != to.ID {
+		return columnar.Value{}, errorf("could not cast %s to %s", from, to)
+	}
+	out := columnar.Value{Type: to, Elems: make([]columnar.Value, len(v.Elems))}
+	switch to.ID {
+	case columnar.Struct:
+		fs := to.Fields()
+		if len(fs) != len(v.Elems) {
+			return columnar.Value{}, errorf("could not cast %s to %s: the field counts differ", from, to)
+		}
+		for i, e := range v.Elems {
+			x, err := CastValue(e, fs[i].Type)
+			if err != nil {
+				return columnar.Value{}, err
+			}
+			out.Elems[i] = x
+		}
+		return out, nil
+	}
+	for i, e := range v.Elems {
+		x, err := CastValue(e, to.Elem())
+		if err != nil {
+			return columnar.Value{}, err
+		}
+		out.Elems[i] = x
+	}
+	return out, nil
+}

@@ -1,0 +1,406 @@
+package sql
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/planner"
+	"github.com/dolthub/vitess/go/vt/sqlparser"
+)
+
+// Functions over LIST, STRUCT and MAP values (executor call_list.go,
+// call_list_rows.go), under DuckDB 1.5's names and aliases. Binding
+// works on bound arguments only, so it carries over to any front end.
+
+// listFuncAliases maps each name a user writes to the function it binds.
+var listFuncAliases = map[string]string{
+	"len": "len", "length": "len", "array_length": "len",
+	"cardinality":   "cardinality",
+	"list_contains": "list_contains", "list_has": "list_contains", "array_contains": "list_contains", "array_has": "list_contains",
+	"list_position": "list_position", "list_indexof": "list_position", "array_position": "list_position", "array_indexof": "list_position",
+	"list_extract": "list_extract", "list_element": "list_extract", "array_extract": "list_extract",
+	"list_value": "list_value", "list_pack": "list_value",
+	"struct_extract": "struct_extract",
+	"map_keys":       "map_keys", "map_values": "map_values",
+	"map_extract": "map_extract", "element_at": "map_extract", "map_extract_value": "map_extract_value",
+	"list_concat": "list_concat", "list_cat": "list_concat", "array_concat": "list_concat", "array_cat": "list_concat",
+	"list_reverse": "list_reverse", "array_reverse": "list_reverse",
+	"list_sort": "list_sort", "array_sort": "list_sort", "list_reverse_sort": "list_reverse_sort", "array_reverse_sort": "list_reverse_sort",
+	"list_distinct": "list_distinct", "array_distinct": "list_distinct",
+	"list_slice": "list_slice", "array_slice": "list_slice",
+	"list_sum": "list_sum", "list_min": "list_min", "list_max": "list_max", "list_avg": "list_avg", "list_count": "list_count",
+	"list_aggregate": "list_aggregate", "array_aggregate": "list_aggregate", "list_aggr": "list_aggregate", "array_aggr": "list_aggregate",
+	"list_has_any": "list_has_any", "array_has_any": "list_has_any", "list_has_all": "list_has_all", "array_has_all": "list_has_all",
+	"flatten":      "flatten",
+	"string_split": "string_split", "str_split": "string_split", "string_to_array": "string_split", "split": "string_split",
+	"regexp_split_to_array": "regexp_split_to_array", "string_split_regex": "regexp_split_to_array", "str_split_regex": "regexp_split_to_array",
+	"range": "list_range", "generate_series": "list_generate_series",
+}
+
+func listFuncNames() []string {
+	out := make([]string, 0, len(listFuncAliases))
+	for k := range listFuncAliases {
+		out = append(out, k)
+	}
+	return out
+}
+
+// bindListFunc binds a nested-value function; ok is false for other names
+// and for len/length of a string (the string function's).
+func (b *binder) bindListFunc(name string, xs []planner.Expr, srcs []sqlparser.Expr, at int, c ectx) (planner.Expr, bool, error) {
+	fn, ok := listFuncAliases[name]
+	if !ok {
+		return nil, false, nil
+	}
+	n := len(xs)
+	typeOf := func(i int) columnar.Type { return xs[i].Type() }
+	isList := func(i int) bool { return i < n && typeOf(i).ID == columnar.List }
+	if fn == "len" && !isList(0) {
+		return nil, false, nil
+	}
+	call := func(fn string, t columnar.Type, args ...planner.Expr) (planner.Expr, bool, error) {
+		return &planner.Call{Fn: fn, Args: args, T: t}, true, nil
+	}
+	fail := func(i int, format string, args ...any) (planner.Expr, bool, error) {
+		if i < len(srcs) {
+			return nil, true, b.typeErr(srcs[i], c, format, args...)
+		}
+		return nil, true, b.errAt(at, ErrType, fmt.Sprintf(format, args...))
+	}
+	arity := func(want ...int) error {
+		for _, w := range want {
+			if n == w {
+				return nil
+			}
+		}
+		s := make([]string, len(want))
+		for i, w := range want {
+			s[i] = fmt.Sprint(w)
+		}
+		return b.arity(at, name, strings.Join(s, " or "))
+	}
+	// list(i) checks that argument i is a LIST (a NULL literal is taken as
+	// a NULL list of elem).
+	list := func(i int, elem columnar.Type) (planner.Expr, error) {
+		if typeOf(i).ID == columnar.Null {
+			return b.coerce(xs[i], columnar.ListOf(elem), srcs[i], c)
+		}
+		if !isList(i) {
+			return nil, b.typeErr(srcs[i], c, "%s expects a list, got %s", name, typeOf(i))
+		}
+		return xs[i], nil
+	}
+	to := func(i int, t columnar.Type) (planner.Expr, error) { return b.coerce(xs[i], t, srcs[i], c) }
+	str := func(i int) (planner.Expr, error) {
+		if t := typeOf(i); t.ID != columnar.Varchar && t.ID != columnar.Null {
+			return nil, b.typeErr(srcs[i], c, "%s expects VARCHAR, got %s", name, t)
+		}
+		return to(i, columnar.TVarchar)
+	}
+	switch fn {
+	case "len":
+		if err := arity(1); err != nil {
+			return nil, true, err
+		}
+		return call("list_len", columnar.TInt64, xs[0])
+	case "cardinality", "map_keys", "map_values":
+		if err := arity(1); err != nil {
+			return nil, true, err
+		}
+		t := typeOf(0)
+		if t.ID != columnar.Map {
+			return fail(0, "%s expects a map, got %s", name, t)
+		}
+		switch fn {
+		case "cardinality":
+			return call(fn, columnar.TUint64, xs[0])
+		case "map_keys":
+			return call(fn, columnar.ListOf(t.Fields()[0].Type), xs[0])
+		}
+		return call(fn, columnar.ListOf(t.Fields()[1].Type), xs[0])
+	case "map_extract", "map_extract_value":
+		if err := arity(2); err != nil {
+			return nil, true, err
+		}
+		t := typeOf(0)
+		if t.ID != columnar.Map {
+			return fail(0, "%s expects a map, got %s", name, t)
+		}
+		k, err := to(1, t.Fields()[0].Type)
+		if err != nil {
+			return nil, true, err
+		}
+		v := t.Fields()[1].Type
+		if fn == "map_extract" {
+			v = columnar.ListOf(v)
+		}
+		return call(fn, v, xs[0], k)
+	case "list_contains", "list_position":
+		if err := arity(2); err != nil {
+			return nil, true, err
+		}
+		l, err := list(0, typeOf(1))
+		if err != nil {
+			return nil, true, err
+		}
+		x, err := to(1, l.Type().Elem())
+		if err != nil {
+			return nil, true, err
+		}
+		if fn == "list_position" {
+			return call(fn, columnar.TInt32, l, x)
+		}
+		return call(fn, columnar.TBool, l, x)
+	case "list_extract":
+		if err := arity(2); err != nil {
+			return nil, true, err
+		}
+		if !isList(0) {
+			return nil, false, nil
+		}
+		p, err := to(1, columnar.TInt64)
+		if err != nil {
+			return nil, true, err
+		}
+		return call(fn, typeOf(0).Elem(), xs[0], p)
+	case "list_value":
+		if n == 0 {
+			return call(fn, columnar.ListOf(columnar.TInt32))
+		}
+		args, t, err := b.unify(xs, srcs, c, false, name)
+		if err != nil {
+			return nil, true, err
+		}
+		if t.ID == columnar.Null {
+			t = columnar.TInt32
+			for i := range args {
+				if args[i], err = b.coerce(args[i], t, srcs[i], c); err != nil {
+					return nil, true, err
+				}
+			}
+		}
+		return call(fn, columnar.ListOf(t), args...)
+	case "struct_extract":
+		if err := arity(2); err != nil {
+			return nil, true, err
+		}
+		t := typeOf(0)
+		if t.ID != columnar.Struct {
+			return fail(0, "%s expects a struct, got %s", name, t)
+		}
+		k, ok := xs[1].(*planner.Const)
+		if !ok || k.Val.Null {
+			return fail(1, "%s expects a constant field name or index", name)
+		}
+		f := -1
+		if k.Val.Type.ID == columnar.Varchar {
+			for i, fd := range t.Fields() {
+				if strings.EqualFold(fd.Name, k.Val.S) {
+					f = i
+					break
+				}
+			}
+			if f < 0 {
+				return fail(1, "struct has no field %q", k.Val.S)
+			}
+		} else if k.Val.Type.IsInteger() { // every struct b2sql makes has names
+			return fail(1, "struct_extract with an integer key can only be used on unnamed structs, use a string key instead")
+		} else {
+			return fail(1, "%s expects a field name or index, got %s", name, k.Val.Type)
+		}
+		return call(fn, t.Fields()[f].Type, xs[0], &planner.Const{Val: columnar.IntValue(columnar.TInt64, int64(f))})
+	case "list_concat":
+		if n < 1 {
+			return nil, true, arity(2)
+		}
+		lt := columnar.ListOf(columnar.TInt32) // all NULL
+		for i := range xs {
+			if isList(i) {
+				lt = typeOf(i)
+				break
+			}
+		}
+		args := make([]planner.Expr, n)
+		for i := range xs {
+			if typeOf(i).ID != columnar.Null && !isList(i) {
+				return fail(i, "%s expects lists, got %s", name, typeOf(i))
+			}
+			x, err := to(i, lt)
+			if err != nil {
+				return nil, true, err
+			}
+			args[i] = x
+		}
+		return call(fn, lt, args...)
+	case "list_reverse", "list_distinct", "flatten":
+		if err := arity(1); err != nil {
+			return nil, true, err
+		}
+		l, err := list(0, columnar.TInt32)
+		if err != nil {
+			return nil, true, err
+		}
+		t := l.Type()
+		if fn == "flatten" {
+			if t.Elem().ID != columnar.List {
+				return fail(0, "flatten expects a list of lists, got %s", t)
+			}
+			t = t.Elem()
+		}
+		return call(fn, t, l)
+	case "list_sort", "list_reverse_sort":
+		max := 3
+		if fn == "list_reverse_sort" {
+			max = 2
+		}
+		if n < 1 || n > max {
+			return nil, true, b.arity(at, name, fmt.Sprintf("1 to %d", max))
+		}
+		l, err := list(0, columnar.TInt32)
+		if err != nil {
+			return nil, true, err
+		}
+		args := []planner.Expr{l}
+		if fn == "list_reverse_sort" {
+			args = append(args, &planner.Const{Val: columnar.StringValue("DESC")})
+		}
+		for i := 1; i < n; i++ {
+			s, err := str(i)
+			if err != nil {
+				return nil, true, err
+			}
+			args = append(args, s)
+		}
+		return call("list_sort", l.Type(), args...)
+	case "list_slice":
+		if err := arity(3); err != nil {
+			return nil, true, err
+		}
+		l, err := list(0, columnar.TInt32)
+		if err != nil {
+			return nil, true, err
+		}
+		lo, err := to(1, columnar.TInt64)
+		if err != nil {
+			return nil, true, err
+		}
+		hi, err := to(2, columnar.TInt64)
+		if err != nil {
+			return nil, true, err
+		}
+		return call(fn, l.Type(), l, lo, hi)
+	case "list_aggregate":
+		if err := arity(2); err != nil {
+			return nil, true, err
+		}
+		k, ok := xs[1].(*planner.Const)
+		if !ok || k.Val.Type.ID != columnar.Varchar {
+			return fail(1, "%s expects a constant aggregate name", name)
+		}
+		agg := strings.ToLower(k.Val.S)
+		if agg == "mean" {
+			agg = "avg"
+		}
+		switch agg {
+		case "sum", "min", "max", "avg", "count":
+		default:
+			return fail(1, "list_aggregate: aggregate %q is not one of sum, min, max, avg, count", k.Val.S)
+		}
+		return b.bindListAgg("list_"+agg, name, xs[:1], srcs, c)
+	case "list_sum", "list_min", "list_max", "list_avg", "list_count":
+		if err := arity(1); err != nil {
+			return nil, true, err
+		}
+		return b.bindListAgg(fn, name, xs, srcs, c)
+	case "list_has_any", "list_has_all":
+		if err := arity(2); err != nil {
+			return nil, true, err
+		}
+		l, err := list(0, columnar.TInt32)
+		if err != nil {
+			return nil, true, err
+		}
+		r, err := list(1, l.Type().Elem())
+		if err != nil {
+			return nil, true, err
+		}
+		if r, err = b.coerce(r, l.Type(), srcs[1], c); err != nil {
+			return nil, true, err
+		}
+		return call(fn, columnar.TBool, l, r)
+	case "string_split", "regexp_split_to_array":
+		if err := arity(2); err != nil {
+			return nil, true, err
+		}
+		s, err := str(0)
+		if err != nil {
+			return nil, true, err
+		}
+		sep, err := str(1)
+		if err != nil {
+			return nil, true, err
+		}
+		return call(fn, columnar.ListOf(columnar.TVarchar), s, sep)
+	case "list_range", "list_generate_series":
+		if err := arity(1, 2, 3); err != nil {
+			return nil, true, err
+		}
+		args := make([]planner.Expr, n)
+		for i := range xs {
+			if t := typeOf(i); t.ID != columnar.Null && !t.IsInteger() {
+				return fail(i, "%s expects integers, got %s", name, t)
+			}
+			x, err := to(i, columnar.TInt64)
+			if err != nil {
+				return nil, true, err
+			}
+			args[i] = x
+		}
+		return call(fn, columnar.ListOf(columnar.TInt64), args...)
+	}
+	return nil, false, nil
+}
+
+// bindListAgg types list_sum/min/max/avg/count over a list argument as the
+// aggregate over its elements is typed.
+func (b *binder) bindListAgg(fn, name string, xs []planner.Expr, srcs []sqlparser.Expr, c ectx) (planner.Expr, bool, error) {
+	t := xs[0].Type()
+	if t.ID == columnar.Null {
+		t = columnar.ListOf(columnar.TInt32)
+	}
+	if t.ID != columnar.List {
+		return nil, true, b.typeErr(srcs[0], c, "%s expects a list, got %s", name, t)
+	}
+	l, err := b.coerce(xs[0], t, srcs[0], c)
+	if err != nil {
+		return nil, true, err
+	}
+	e := t.Elem()
+	var ret columnar.Type
+	switch fn {
+	case "list_min", "list_max":
+		ret = e
+	case "list_count":
+		ret = columnar.TInt64
+	case "list_avg":
+		if !e.IsNumeric() {
+			return nil, true, b.typeErr(srcs[0], c, "%s expects a list of numbers, got %s", name, t)
+		}
+		ret = columnar.TFloat64
+	default: // sum: as sum() types it
+		switch {
+		case e.Phys() == columnar.PhysFloat:
+			ret = columnar.TFloat64
+		case e.ID == columnar.Decimal:
+			ret = columnar.DecimalType(18, int(e.Scale))
+		case e.ID == columnar.Uint64:
+			ret = columnar.TUint64
+		case e.IsInteger():
+			ret = columnar.TInt64
+		default:
+			return nil, true, b.typeErr(srcs[0], c, "%s expects a list of numbers, got %s", name, t)
+		}
+	}
+	return &planner.Call{Fn: fn, Args: []planner.Expr{l}, T: ret}, true, nil
+}

@@ -15,6 +15,9 @@ var (
 	ErrOption = errors.New("invalid option")
 	// ErrLineSize: a record longer than max_line_size.
 	ErrLineSize = errors.New("line too long")
+	// ErrUnsupported: an option or value DuckDB takes that this reader
+	// does not implement (it is never wrapped for bad input).
+	ErrUnsupported = errors.New("not supported")
 )
 
 // RecordError is an error in one record: file, line (1-based, counting

@@ -159,10 +159,36 @@ func ReadOptions(named []Named) (Options, error) {
 			if v := strings.ToLower(n.Value); v != "csv" {
 				err = fmt.Errorf("%w: format %q is not csv", ErrOption, n.Value)
 			}
-		case "strict_mode", "normalize_names", "buffer_size", "encoding", "union_by_name", "hive_partitioning", "rejects_table", "rejects_limit":
-			err = fmt.Errorf("%w: %s is not supported", ErrOption, name)
+		case "normalize_names":
+			o.NormalizeNames, err = flagValue(n)
+		case "buffer_size":
+			var k int
+			if k, err = intValue(n); err == nil && k <= 0 {
+				err = fmt.Errorf("%w: buffer_size must be positive", ErrOption)
+			}
+			o.BufferSize = int64(k)
+		case "encoding":
+			switch strings.ToLower(strings.ReplaceAll(n.Value, "-", "")) {
+			case "utf8":
+			default:
+				err = fmt.Errorf("%w: %w: encoding %q (this reader reads utf-8)", ErrOption, ErrUnsupported, n.Value)
+			}
+		case "strict_mode":
+			var b bool
+			if b, err = flagValue(n); err == nil && !b {
+				err = fmt.Errorf("%w: %w: strict_mode = false (this reader is strict: a malformed line is an error, or skipped with ignore_errors)", ErrOption, ErrUnsupported)
+			}
+		case "rejects_table":
+			o.RejectsTable = n.Value
+		case "rejects_scan":
+			o.RejectsScan = n.Value
+		case "rejects_limit":
+			o.RejectsLimit, err = intValue(n)
+			if err == nil && o.RejectsLimit < 0 {
+				err = fmt.Errorf("%w: rejects_limit must not be negative", ErrOption)
+			}
 		default:
-			err = fmt.Errorf("%w: unknown CSV option %q (delim, quote, escape, comment, header, new_line, skip, nullstr, dateformat, timestampformat, decimal_separator, auto_detect, sample_size, all_varchar, ignore_errors, store_rejects, null_padding, max_line_size, compression, filename, parallel)", ErrOption, n.Name)
+			err = fmt.Errorf("%w: unknown CSV option %q (delim, quote, escape, comment, header, new_line, skip, nullstr, dateformat, timestampformat, decimal_separator, auto_detect, sample_size, all_varchar, ignore_errors, store_rejects, rejects_table, rejects_scan, rejects_limit, null_padding, max_line_size, compression, normalize_names, buffer_size, encoding, strict_mode, parallel)", ErrOption, n.Name)
 		}
 		if err != nil {
 			return o, err

@@ -58,6 +58,24 @@ type Options struct {
 	Filename bool
 	// Parallel false reads each file with one reader (parallel = false).
 	Parallel Opt[bool]
+	// BufferSize is the byte size of a parallel range (buffer_size); 0
+	// means DefaultChunkSize.
+	BufferSize int64
+	// NormalizeNames makes column names identifiers as DuckDB does
+	// (normalize_names): accents stripped, lower case, letters, digits
+	// and _ only (spaces become _), a leading digit or a keyword (as
+	// Keyword says) prefixed with _.
+	NormalizeNames bool
+	Keyword        func(string) bool
+	// RejectsTable and RejectsScan name the tables store_rejects fills
+	// ("" means reject_errors and reject_scans); RejectsLimit bounds the
+	// rejects kept per file (0: all). The caller keeps them (OnReject).
+	RejectsTable, RejectsScan string
+	RejectsLimit              int
+	// OnReject, when set, receives every row ignore_errors drops, with
+	// store_rejects, as it is dropped (from concurrent scans: it must be
+	// safe for concurrent use).
+	OnReject func(Reject)
 }
 
 // Opt is an option value that may be unset.

@@ -1,7 +1,9 @@
 package csv
 
 import (
+	"cmp"
 	"github.com/b2sql/b2sql/storage"
+	"slices"
 
 	"bytes"
 	"context"
@@ -34,6 +36,8 @@ type reader struct {
 	rec      []span
 	fields   [][]span // fields[j][r]: output column j of row r
 	lines    []int64
+	spans    []span // each row's record in buf, for store_rejects
+	pending  []Reject
 	bad      []bool
 	batch    *columnar.Batch
 	closed   bool
@@ -62,6 +66,7 @@ func (t *Table) newReader(f *file, cols []int, buf []byte, line int64, more func
 		r.fields[j] = make([]span, batchRows)
 	}
 	r.lines = make([]int64, batchRows)
+	r.spans = make([]span, batchRows)
 	r.bad = make([]bool, batchRows)
 	r.batch = columnar.NewBatch(types, batchRows)
 	r.validU8 = utf8.Valid(buf)
@@ -188,6 +193,7 @@ func (r *reader) Next(ctx context.Context) (*columnar.Batch, error) {
 			return nil, err
 		}
 		if n == 0 {
+			r.flushRejects()
 			if r.more == nil {
 				return nil, io.EOF
 			}
@@ -206,6 +212,7 @@ func (r *reader) Next(ctx context.Context) (*columnar.Batch, error) {
 		if err != nil {
 			return nil, err
 		}
+		r.flushRejects()
 		if b != nil {
 			return b, nil
 		}
@@ -227,7 +234,7 @@ func (r *reader) lexBatch() (int, error) {
 		if lerr != nil {
 			msg := lerr.err.Error()
 			if o.IgnoreErrors {
-				r.reject(line, lerr.col+1, "UNQUOTED VALUE", r.buf[start:min(next, len(r.buf))], msg)
+				r.reject(line, lerr.col+1, r.colName(lerr.col), "UNQUOTED VALUE", r.buf[start:min(next, len(r.buf))], msg)
 				// Resynchronize at the next line.
 				if i := bytes.IndexByte(r.buf[start:], r.lx.nl); i >= 0 {
 					r.pos = start + i + 1
@@ -242,7 +249,7 @@ func (r *reader) lexBatch() (int, error) {
 		if size := next - start; size > o.maxLine() {
 			msg := fmt.Sprintf("the record is %d bytes long, above max_line_size (%d)", size, o.maxLine())
 			if o.IgnoreErrors {
-				r.reject(line, 0, "LINE SIZE OVER MAXIMUM", r.buf[start:next], msg)
+				r.reject(line, 0, "", "LINE SIZE OVER MAXIMUM", r.buf[start:next], msg)
 				continue
 			}
 			return 0, &RecordError{File: r.f.path, Line: line, Err: ErrLineSize, Msg: msg}
@@ -261,7 +268,9 @@ func (r *reader) lexBatch() (int, error) {
 					kind = "TOO MANY COLUMNS"
 				}
 				if o.IgnoreErrors {
-					r.reject(line, 0, kind, r.buf[start:next], msg)
+					// DuckDB's columns: the fields found, and the first
+					// missing column's name.
+					r.reject(line, len(rec), r.colName(len(rec)), kind, r.buf[start:next], msg)
 					continue
 				}
 				return 0, &RecordError{File: r.f.path, Line: line, Err: ErrMalformed, Msg: msg}
@@ -273,6 +282,7 @@ func (r *reader) lexBatch() (int, error) {
 			}
 		}
 		r.lines[rows] = line
+		r.spans[rows] = span{int32(start), int32(next)}
 		rows++
 	}
 	return rows, nil
@@ -285,12 +295,26 @@ func (r *reader) colName(i int) string {
 	return ""
 }
 
-func (r *reader) reject(line int64, col int, kind string, text []byte, msg string) {
+func (r *reader) reject(line int64, col int, name, kind string, text []byte, msg string) {
 	if !r.t.opts.StoreRejects {
 		return
 	}
 	text = bytes.TrimRight(text, "\r\n")
-	r.t.addReject(Reject{File: r.f.path, Line: line, Column: col, Name: r.colName(col - 1), ErrorType: kind, CSVLine: string(text), Message: msg})
+	r.pending = append(r.pending, Reject{File: r.f.path, Line: line, Column: col, Name: name, ErrorType: kind, CSVLine: string(text), Message: msg})
+}
+
+// flushRejects hands a batch's rejects to the table in line order: lexing
+// finds malformed lines before conversion finds bad values in earlier
+// ones, and rejects_limit keeps the first lines.
+func (r *reader) flushRejects() {
+	if len(r.pending) == 0 {
+		return
+	}
+	slices.SortStableFunc(r.pending, func(a, b Reject) int { return cmp.Compare(a.Line, b.Line) })
+	for _, rj := range r.pending {
+		r.t.addReject(rj)
+	}
+	r.pending = r.pending[:0]
 }
 
 // convert fills the batch from n lexed rows; nil if every row was dropped.
@@ -364,7 +388,8 @@ func (r *reader) fail(row, col int, f []byte, msg string) error {
 		return &RecordError{File: r.f.path, Line: r.lines[row], Column: col + 1, Name: r.colName(col), Err: ErrConvert, Msg: msg}
 	}
 	if !r.bad[row] {
-		r.reject(r.lines[row], col+1, "CAST", nil, msg)
+		sp := r.spans[row]
+		r.reject(r.lines[row], col+1, r.colName(col), "CAST", r.buf[sp.s:sp.e], msg)
 	}
 	r.bad[row] = true
 	return nil

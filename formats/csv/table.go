@@ -35,8 +35,9 @@ type Table struct {
 	// mem holds the data of a table opened from bytes (tests, fuzzing).
 	mem []byte
 
-	mu      sync.Mutex
-	rejects []Reject
+	mu         sync.Mutex
+	rejects    []Reject
+	rejectsPer map[string]int // per file, under rejects_limit
 }
 
 // file is one file of a table and its chunk boundaries, found lazily and
@@ -73,6 +74,9 @@ func Open(paths []string, o Options) (*Table, error) {
 		return nil, fmt.Errorf("csv: no files: %w", os.ErrNotExist)
 	}
 	t := &Table{name: stem(paths[0]), opts: o, chunkSize: DefaultChunkSize}
+	if o.BufferSize > 0 {
+		t.chunkSize = o.BufferSize
+	}
 	for _, p := range paths {
 		st, err := os.Stat(p)
 		if err != nil {
@@ -143,7 +147,11 @@ func (t *Table) init(sn *Sniffed) error {
 			}
 		}
 		t.convs = append(t.convs, cv)
-		t.schema = append(t.schema, columnar.Field{Name: c.Name, Type: c.Type, Nullable: true})
+		name := c.Name
+		if t.opts.NormalizeNames {
+			name = normalizeName(name, t.opts.Keyword)
+		}
+		t.schema = append(t.schema, columnar.Field{Name: name, Type: c.Type, Nullable: true})
 	}
 	if t.opts.Filename {
 		t.schema = append(t.schema, columnar.Field{Name: "filename", Type: columnar.TVarchar})
@@ -188,8 +196,21 @@ func (t *Table) Rejects() []Reject {
 
 func (t *Table) addReject(r Reject) {
 	t.mu.Lock()
+	defer t.mu.Unlock()
+	if lim := t.opts.RejectsLimit; lim > 0 {
+		if t.rejectsPer == nil {
+			t.rejectsPer = map[string]int{}
+		}
+		if t.rejectsPer[r.File] >= lim {
+			return
+		}
+		t.rejectsPer[r.File]++
+	}
+	if t.opts.OnReject != nil {
+		t.opts.OnReject(r)
+		return
+	}
 	t.rejects = append(t.rejects, r)
-	t.mu.Unlock()
 }
 
 // Close closes the open files. It is safe to call more than once.

@@ -14,6 +14,9 @@ var (
 	ErrOption = errors.New("invalid option")
 	// ErrTooLarge: a value larger than maximum_object_size.
 	ErrTooLarge = errors.New("value too large")
+	// ErrUnsupported: an option or value DuckDB takes that this reader
+	// does not implement (it is never wrapped for bad input).
+	ErrUnsupported = errors.New("not supported")
 )
 
 // ValueError is an error in one value: the file, the line its value

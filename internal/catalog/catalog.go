@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/formats/b2/ctable"
@@ -51,6 +52,8 @@ type Catalog struct {
 
 	warnMu sync.Mutex
 	warned map[string]bool
+
+	rejectScans atomic.Uint64 // scan_id of store_rejects scans (rejects.go)
 }
 
 // lifecycle tracks the work in flight on a catalog so that Close can stop

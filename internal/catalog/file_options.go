@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -34,7 +35,7 @@ func optionError(a sql.FileArg, err error) error {
 		msg = strings.TrimPrefix(msg, p)
 	}
 	kind := sql.ErrType
-	if strings.Contains(msg, "not supported") {
+	if errors.Is(err, csv.ErrUnsupported) || errors.Is(err, json.ErrUnsupported) {
 		kind = sql.ErrUnsupported
 	}
 	return argError(a, kind, msg)

@@ -12,6 +12,7 @@ import (
 	"github.com/b2sql/b2sql/internal/catalog/fileset"
 	"github.com/b2sql/b2sql/planner"
 	"github.com/b2sql/b2sql/sql"
+	"github.com/b2sql/b2sql/sql/parser"
 	"github.com/b2sql/b2sql/storage"
 )
 
@@ -110,7 +111,7 @@ func (c *Catalog) OpenFiles(call *sql.FileCall) (planner.Table, error) {
 		// many-file table, whose footers answer counts and min/max.
 		return c.OpenConfined(c.resolve(call.Paths[0]))
 	}
-	open, err := c.opener(call.Func, format, args)
+	open, err := c.opener(call.Func, format, args, files)
 	if err != nil {
 		return nil, err
 	}
@@ -123,16 +124,29 @@ func (c *Catalog) OpenFiles(call *sql.FileCall) (planner.Table, error) {
 // opener returns the function opening one file as format with the
 // format's options args (checked here, once, so that a wrong option is
 // reported at its name before any file is read).
-func (c *Catalog) opener(fn, format string, args []sql.FileArg) (fileset.Opener, error) {
+func (c *Catalog) opener(fn, format string, args []sql.FileArg, files []fileset.File) (fileset.Opener, error) {
 	switch format {
 	case "csv":
 		o, err := csvOptions(args)
 		if err != nil {
 			return nil, err
 		}
+		o.Keyword = parser.IsKeyword
+		paths := make([]string, len(files))
+		for i, f := range files {
+			paths[i] = f.Path
+		}
+		scanned := c.storeRejects(&o, paths, args) // rejects.go
 		// Every file is sniffed on its own and matched by name, as
 		// DuckDB matches a list's headers.
-		return func(p string) (planner.Table, error) { return csv.Open([]string{p}, o) }, nil
+		return func(p string) (planner.Table, error) {
+			t, err := csv.Open([]string{p}, o)
+			if err != nil {
+				return nil, err
+			}
+			scanned(p, t)
+			return t, nil
+		}, nil
 	case "json":
 		o, err := jsonOptions(fn, args)
 		if err != nil {

@@ -535,3 +535,7 @@ func init() {
 		keywords[w] = catUnreserved
 	}
 }
+
+// IsKeyword reports whether w (any case) is one of DuckDB's keywords, of
+// any category (read_csv's normalize_names prefixes those with _).
+func IsKeyword(w string) bool { return category(w) != catNone }

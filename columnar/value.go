@@ -63,7 +63,7 @@ func (v Value) AsFloat() float64 {
 		return float64(uint64(v.I))
 	}
 	if v.Type.ID == Decimal {
-		return float64(v.I) / math.Pow10(int(v.Type.Scale))
+		return DecimalFloat(v.I, int(v.Type.Scale))
 	}
 	return float64(v.I)
 }

@@ -7,8 +7,8 @@ import (
 )
 
 // arg_max(arg, val) / arg_min(arg, val) (DuckDB's max_by / min_by): the arg
-// of a row whose val is the largest (smallest); rows with a NULL val are
-// ignored, a NULL arg is a valid answer. Among rows tied on val the first
+// of a row whose val is the largest (smallest); rows with a NULL val or a
+// NULL arg are ignored (DuckDB 1.x; arg_min_null keeps NULL args). Among rows tied on val the first
 // one the state sees wins, which with several threads is any of them. The
 // numbers are far above the holistic kinds (the planner's AggFunc, converted
 // by number, matches); they are not holistic: a partial arg_max, plus its
@@ -39,7 +39,7 @@ func (s *aggState) updateArg(b *columnar.Batch, arg *columnar.Vector, valExpr Ex
 	}
 	isMin := s.spec.Kind == AggArgMin
 	forEach(b, func(i int) {
-		if val.IsNull(i) {
+		if val.IsNull(i) || arg.IsNull(i) {
 			return
 		}
 		g := gids[i]

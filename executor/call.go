@@ -145,6 +145,9 @@ func NewCall(fn string, args []Expr, ret columnar.Type) (Expr, error) {
 	if e, ok, err := newListCall(fn, args, ret); ok { // call_list.go
 		return e, err
 	}
+	if err := checkStrptimeFormat(fn, args); err != nil {
+		return nil, err
+	}
 	if e, ok := newMoreCall(fn, args, ret); ok {
 		return e, nil
 	}

@@ -105,6 +105,11 @@ func fmtOne(fn, spec string, verb byte, v columnar.Value) (string, error) {
 		}
 		return fmt.Sprintf("%"+spec+string(verb), v.AsFloat()), nil
 	case 's':
+		// printf hands numbers to its formatter as numbers, and %s of a
+		// number is an error there (DuckDB); other values print as text.
+		if fn == "printf" && v.Type.IsNumeric() {
+			return "", fmt.Errorf("%s: invalid type specifier \"s\" for a value of type %s", fn, v.Type)
+		}
 		return fmt.Sprintf("%"+spec+"s", v.AppendText(nil)), nil
 	}
 	return "", fmt.Errorf("%s: unknown conversion %%%c", fn, verb)

@@ -169,7 +169,34 @@ func fnRegexpMatches(a []columnar.Value, t columnar.Type) (columnar.Value, error
 	return columnar.BoolValue(r.MatchString(a[0].S)), nil
 }
 
-var backref = regexp.MustCompile(`\\([0-9])`)
+// regexRewrite turns an RE2 rewrite string (\0–\9 groups, \\ a
+// backslash) into a Go Expand template. Anything else after a backslash,
+// a trailing backslash or a group the pattern lacks is an error, as in
+// DuckDB (RE2's CheckRewriteString).
+func regexRewrite(s string, groups int) (string, error) {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '$':
+			b.WriteString("$$")
+		case c != '\\':
+			b.WriteByte(c)
+		case i+1 < len(s) && s[i+1] == '\\':
+			b.WriteByte('\\')
+			i++
+		case i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9':
+			if n := int(s[i+1] - '0'); n > groups {
+				return "", fmt.Errorf("invalid replacement string for regexp_replace: \\%d, the pattern has %d groups", n, groups)
+			}
+			b.WriteString("${" + s[i+1:i+2] + "}")
+			i++
+		default:
+			return "", fmt.Errorf("invalid replacement string for regexp_replace: %q (a backslash takes a digit or a backslash)", s)
+		}
+	}
+	return b.String(), nil
+}
 
 // fnRegexpReplace replaces the first match, or every match with option
 // 'g'; \1 in the replacement is a group.
@@ -178,7 +205,10 @@ func fnRegexpReplace(a []columnar.Value, t columnar.Type) (columnar.Value, error
 	if err != nil {
 		return columnar.Value{}, err
 	}
-	repl := backref.ReplaceAllString(strings.ReplaceAll(a[2].S, "$", "$$"), "$${$1}")
+	repl, err := regexRewrite(a[2].S, r.NumSubexp())
+	if err != nil {
+		return columnar.Value{}, err
+	}
 	if len(a) > 3 && strings.Contains(a[3].S, "g") {
 		return columnar.StringValue(r.ReplaceAllString(a[0].S, repl)), nil
 	}

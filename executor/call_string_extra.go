@@ -71,8 +71,8 @@ func fnToBase(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
 	}
 	s := strings.ToUpper(strconv.FormatInt(n, int(radix)))
 	if len(a) > 2 {
-		if a[2].I > 64 {
-			return columnar.Value{}, fmt.Errorf("to_base: the minimum length must be at most 64, got %d", a[2].I)
+		if a[2].I < 0 || a[2].I > 64 {
+			return columnar.Value{}, fmt.Errorf("to_base: the minimum length must be between 0 and 64, got %d", a[2].I)
 		}
 		if pad := int(a[2].I) - len(s); pad > 0 {
 			s = strings.Repeat("0", pad) + s

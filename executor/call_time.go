@@ -35,8 +35,49 @@ func AddMonths(us, n int64) int64 {
 	return time.Date(ny, nm, d, 0, 0, 0, 0, time.UTC).Add(clock).UnixMicro()
 }
 
+// checkStrptimeFormat checks the format when the call is built, as DuckDB
+// does: it must be a constant, and an empty one or an unknown code is an
+// error even for try_strptime and even when the text is NULL.
+func checkStrptimeFormat(fn string, args []Expr) error {
+	if (fn == "strptime" || fn == "try_strptime") && len(args) == 2 {
+		v, ok := ConstValue(args[1])
+		if !ok {
+			return errorf("%s: the format must be a constant", fn)
+		}
+		if !v.Null {
+			if v.S == "" {
+				return errorf("%s: empty format string", fn)
+			}
+			for f := 0; f+1 < len(v.S); f++ {
+				if v.S[f] != '%' {
+					continue
+				}
+				f++
+				if v.S[f] == '-' && f+1 < len(v.S) {
+					f++
+				}
+				if !strings.ContainsRune(strptimeCodes, rune(v.S[f])) {
+					return errorf("%s: unsupported format code %%%c in %q", fn, v.S[f], v.S)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// strptimeCodes are the letters after % that Strptime reads.
+const strptimeCodes = "YymdeUWVwuGHIMSfgjpbhBaAzZ%Xxc"
+
+// strptimeComposite spells out %X, %x and %c as DuckDB prints them
+// (strftime(ts, '%X|%x|%c') = 03:04:05|2020-01-02|2020-01-02 03:04:05).
+var strptimeComposite = strings.NewReplacer("%%", "%%", "%X", "%H:%M:%S", "%x", "%Y-%m-%d", "%c", "%Y-%m-%d %H:%M:%S")
+
 func fnStrptime(try bool) rowFunc {
 	return func(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+		if a[1].S == "" {
+			// A bad format is an error even for try_strptime (DuckDB).
+			return columnar.Value{}, fmt.Errorf("strptime: empty format string")
+		}
 		us, err := Strptime(a[0].S, a[1].S)
 		if err != nil {
 			if try {
@@ -58,6 +99,10 @@ var dayNames = []string{"sunday", "monday", "tuesday", "wednesday", "thursday", 
 // their width; any other character must match itself, and one space
 // matches any run of white space.
 func Strptime(s, format string) (int64, error) {
+	if strings.Contains(format, "%") {
+		// DuckDB's composite codes stand for their parts.
+		format = strptimeComposite.Replace(format)
+	}
 	fail := func(why string) (int64, error) {
 		return 0, fmt.Errorf("could not parse %q with format %q: %s", s, format, why)
 	}
@@ -65,8 +110,16 @@ func Strptime(s, format string) (int64, error) {
 	yday, pm, ampm, offset := 0, false, false, 0
 	// Week-based fields: week is %U, %W or %V (weekKind), wday the day of
 	// the week as %w counts it (0 = Sunday) or -1; isoYear is %G.
-	week, weekKind, wday, isoYear := 0, byte(0), -1, 0
-	hasYday, hasMonthDay := false, false
+	week, wday, isoYear := 0, -1, 0
+	// mode is the field that decides the date, as DuckDB settles it: 0
+	// (none yet), 'd' (%d/%m: the calendar date wins over any week or day
+	// of year), 'Y' (a year: %U/%W/%j may still count from it), 'U'/'W'
+	// (week of the year), 'V' (ISO week date: %V/%G), 'j' (day of year).
+	// Two different week or day-of-year fields conflict.
+	mode, isoWeekSet, isoYearSet, isoWdaySet := byte(0), false, false, false
+	conflict := func(code byte) (int64, error) {
+		return fail(fmt.Sprintf("%%%c conflicts with an earlier week or day-of-year field", code))
+	}
 	i := 0
 	num := func(maxDigits int) (int, bool) {
 		j, v := i, 0
@@ -133,7 +186,13 @@ func Strptime(s, format string) (int64, error) {
 				digits = 4
 			}
 			year, ok = num(digits)
+			if mode == 0 || mode == 'V' {
+				mode = 'Y' // a year overrides an ISO week date
+			}
 		case 'y':
+			if mode == 0 || mode == 'V' {
+				mode = 'Y'
+			}
 			var y int
 			if y, ok = num(2); ok {
 				year = 2000 + y // C and DuckDB: 00–68 → 20xx, 69–99 → 19xx
@@ -143,23 +202,47 @@ func Strptime(s, format string) (int64, error) {
 			}
 		case 'm':
 			month, ok = num(2)
-			hasMonthDay = true
+			mode = 'd'
 		case 'd', 'e':
 			day, ok = num(2)
-			hasMonthDay = true
-		case 'U', 'W', 'V':
+			mode = 'd'
+		case 'U', 'W':
+			switch mode {
+			case 'd':
+			case 0, 'Y':
+				mode = code
+			default:
+				return conflict(code)
+			}
 			week, ok = num(2)
-			weekKind = code
+		case 'V':
+			switch {
+			case mode == 'd':
+			case mode == 0 || mode == 'V' && !isoWeekSet:
+				mode = 'V'
+			default:
+				return conflict(code)
+			}
+			week, ok = num(2)
+			isoWeekSet = true
 		case 'w':
 			wday, ok = num(1)
 			ok = ok && wday <= 6
 		case 'u':
 			var u int
 			u, ok = num(1)
-			ok = ok && u >= 1 && u <= 7
-			wday = u % 7
+			ok = ok && u >= 1 && u <= 7 && !isoWdaySet
+			wday, isoWdaySet = u%7, true
 		case 'G':
+			switch {
+			case mode == 'd' || mode == 'Y':
+			case mode == 0 || mode == 'V' && !isoYearSet:
+				mode = 'V'
+			default:
+				return conflict(code)
+			}
 			isoYear, ok = num(9)
+			isoYearSet = true
 		case 'H':
 			hour, ok = num(2)
 		case 'I':
@@ -183,8 +266,14 @@ func Strptime(s, format string) (int64, error) {
 				micro = v
 			}
 		case 'j':
+			switch mode {
+			case 'd':
+			case 0, 'Y':
+				mode = 'j'
+			default:
+				return conflict(code)
+			}
 			yday, ok = num(3)
-			hasYday = true
 		case 'p':
 			rest := strings.ToUpper(s[i:])
 			switch {
@@ -199,7 +288,6 @@ func Strptime(s, format string) (int64, error) {
 			var k int
 			if k, ok = name(monthNames); ok {
 				month = k + 1
-				hasMonthDay = true
 			}
 		case 'a', 'A':
 			_, ok = name(dayNames)
@@ -237,14 +325,17 @@ func Strptime(s, format string) (int64, error) {
 	}
 	var tm time.Time
 	switch {
-	case hasYday:
+	case mode == 'j':
 		if yday < 1 || yday > 366 { // DuckDB takes day 366 of a common year as Jan 1 next
 
 			return fail("day of year out of range")
 		}
 		tm = time.Date(year, 1, 1, hour, minute, sec, micro*1000, time.UTC).AddDate(0, 0, yday-1)
-	case weekKind != 0 && !hasMonthDay:
-		d, ok := weekDate(year, isoYear, week, weekKind, wday)
+	case mode == 'U' || mode == 'W' || mode == 'V':
+		if mode == 'V' && !isoWeekSet {
+			week = 1 // %G alone: its ISO week 1
+		}
+		d, ok := weekDate(year, isoYear, week, mode, wday)
 		if !ok {
 			return fail("week out of range")
 		}

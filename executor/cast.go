@@ -70,6 +70,11 @@ func CastValue(v columnar.Value, to columnar.Type) (columnar.Value, error) {
 			return fail()
 		}
 		if to.ID == columnar.Float32 {
+			// A finite number past FLOAT's range is an error (DuckDB);
+			// text reads as ±inf instead, like '1e310'::DOUBLE.
+			if !from.IsString() && !math.IsInf(f, 0) && math.Abs(f) > math.MaxFloat32 {
+				return fail()
+			}
 			f = float64(float32(f))
 		}
 		return columnar.FloatValue(to, f), nil
@@ -333,8 +338,14 @@ func (e *castExpr) Eval(b *columnar.Batch) (*columnar.Vector, error) {
 	// Fast path: DECIMAL to floating point (money columns in arithmetic),
 	// the same division CastValue does, without a Value per row.
 	if from.ID == columnar.Decimal && e.to.ID == columnar.Float64 {
-		src, dst, div := x.Ints, out.Floats, math.Pow10(int(from.Scale))
-		forEach(bb, func(i int) { dst[i] = float64(src[i]) / div })
+		src, dst, div, s := x.Ints, out.Floats, math.Pow10(int(from.Scale)), int(from.Scale)
+		forEach(bb, func(i int) {
+			if v := src[i]; v >= -1<<53 && v <= 1<<53 {
+				dst[i] = float64(v) / div // both exact: one rounding
+			} else {
+				dst[i] = columnar.DecimalFloat(v, s)
+			}
+		})
 		out.Const = x.Const
 		return out, nil
 	}

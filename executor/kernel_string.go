@@ -2,6 +2,8 @@ package executor
 
 import (
 	"bytes"
+	"fmt"
+	"math"
 	"unicode/utf8"
 
 	"github.com/b2sql/b2sql/columnar"
@@ -121,16 +123,26 @@ func substringKernel(args []*columnar.Vector, b *columnar.Batch, out *columnar.V
 	if len(args) > 2 {
 		ln = args[2]
 	}
+	var err error
 	forEach(b, func(i int) {
 		s := x.Bytes[idx(x, i)]
 		start := st.Ints[idx(st, i)]
 		count := int64(1 << 62)
 		if ln != nil {
 			count = ln.Ints[idx(ln, i)]
+			if (count > math.MaxUint32 || count < -math.MaxUint32) && err == nil {
+				err = fmt.Errorf("substring length outside of supported range (> %d)", uint32(math.MaxUint32))
+			}
 		}
-		out.Bytes[i] = substrRunes(s, start, count)
+		// DuckDB bounds both to 32 bits so start+count cannot overflow.
+		if (start > math.MaxUint32 || start < -math.MaxUint32) && err == nil {
+			err = fmt.Errorf("substring offset outside of supported range (> %d)", uint32(math.MaxUint32))
+		}
+		if err == nil {
+			out.Bytes[i] = substrRunes(s, start, count)
+		}
 	})
-	return nil
+	return err
 }
 
 func substrRunes(s []byte, start, count int64) []byte {

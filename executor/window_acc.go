@@ -81,9 +81,9 @@ func (a *windowAcc) add(v, val columnar.Value) {
 	}
 	switch a.name {
 	case "arg_max", "arg_min":
-		// Rows with a NULL val are skipped, a NULL arg is an answer; on a
-		// tie the earlier frame row stays, as in GROUP BY's state.
-		if val.Null {
+		// Rows with a NULL val or arg are skipped (DuckDB 1.x); on a tie
+		// the earlier frame row stays, as in GROUP BY's state.
+		if val.Null || v.Null {
 			return
 		}
 		if a.has {

@@ -50,7 +50,7 @@ func newFrameTree(f *WindowFunc, m int, arg, val func(int) columnar.Value) *fram
 		t.best = make([]int32, 2*m)
 		for k := range m {
 			t.best[m+k] = -1
-			if !t.val(k).Null {
+			if !t.val(k).Null && !t.arg(k).Null { // arg_max skips a NULL arg too
 				t.best[m+k] = int32(k)
 			}
 		}

@@ -231,8 +231,10 @@ func (bd *builder) partialAggregates(n *Aggregate) ([]executor.Operator, error) 
 			switch a.Func {
 			case AggArgMax, AggArgMin:
 				// The partial arg and its best val, as arg_max(val, val)
-				// so that both compare vals alike (argminmax.go).
-				val, err := CompileExpr(a.Arg2, lay)
+				// so that both compare vals alike (argminmax.go); the
+				// val of a row whose arg is NULL is no candidate, as
+				// arg_max skips that row.
+				val, err := CompileExpr(&Case{Whens: []When{{Cond: &Call{Fn: "is_not_null", Args: []Expr{a.Arg}, T: columnar.TBool}, Then: a.Arg2}}, T: a.Arg2.Type()}, lay)
 				if err != nil {
 					return nil, err
 				}

@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"fmt"
 	"strconv"
 
 	"github.com/b2sql/b2sql/columnar"
@@ -36,10 +37,15 @@ func (b *binder) bindDistinctOn(items []selItem, aggregating bool) (planner.Expr
 	}
 	c := ectx{sp: span{lo, hi}, clause: "DISTINCT ON", aggOK: aggregating}
 	bind := func(e sqlparser.Expr, c ectx) (planner.Expr, error) {
+		if constantOrderKey(e) {
+			return nil, b.errAt(lo, ErrSyntax, "DISTINCT ON non-integer literal has no effect")
+		}
 		// A select ordinal stands for its item.
 		if v, ok := e.(*sqlparser.SQLVal); ok && v.Type == sqlparser.IntVal {
 			if k, err := strconv.Atoi(string(v.Val)); err == nil && k >= 1 && k <= len(items) && items[k-1].expr != nil {
 				return items[k-1].expr, nil
+			} else if err != nil || k < 1 || k > len(items) {
+				return nil, b.errAt(lo, ErrUnknownColumn, fmt.Sprintf("DISTINCT ON term out of range: %s, should be between 1 and %d", v.Val, len(items)))
 			}
 		}
 		x, err := b.bindExpr(e, c)

@@ -172,9 +172,8 @@ func (b *binder) joinItems(l, r *fromItem, kind planner.JoinKind, cond sqlparser
 				using = append(using, c.Name)
 			}
 		}
-		if len(using) == 0 && kind == planner.JoinInner {
-			j.Kind = planner.JoinCross
-			return out, nil
+		if len(using) == 0 {
+			return nil, b.errAt(sp.lo, ErrSyntax, "no columns found to join on in NATURAL JOIN (use CROSS JOIN for a cross product)")
 		}
 	case len(cond.Using) > 0:
 		for _, c := range cond.Using {

@@ -193,8 +193,14 @@ func (b *binder) bindWith(w *sqlparser.With) error {
 		ctes[k] = v
 	}
 	modes := cteModes(b.q.toks)
+	seen := map[string]bool{}
 	for _, c := range w.Ctes {
 		name := c.As.String()
+		if seen[strings.ToLower(name)] {
+			first := b.q.findName("", name, b.q.whole())
+			return b.errAt(b.q.findName("", name, span{first + 1, b.q.whole().hi}), ErrSyntax, fmt.Sprintf("duplicate CTE name %q", name))
+		}
+		seen[strings.ToLower(name)] = true
 		sq, ok := c.Expr.(*sqlparser.Subquery)
 		if !ok {
 			return b.errAt(b.q.findName("", name, b.q.whole()), ErrUnsupported, "this WITH entry is not supported")

@@ -288,6 +288,9 @@ func (b *binder) expandSelect() ([]selItem, error) {
 			return nil, b.errAt(b.cl.sel.lo, ErrUnsupported, "this select item is not supported")
 		}
 	}
+	if len(items) == 0 {
+		return nil, b.errAt(b.cl.sel.lo, ErrUnknownColumn, "SELECT list is empty after resolving * expressions")
+	}
 	return items, nil
 }
 
@@ -431,6 +434,9 @@ func (b *binder) orderTarget(e sqlparser.Expr, items []selItem, proj *planner.Pr
 		}
 		return proj.Out[n-1], nil
 	}
+	if constantOrderKey(e) {
+		return planner.Column{}, b.errAt(sp.lo, ErrSyntax, "ORDER BY non-integer literal has no effect")
+	}
 	// An output name wins over an input column, as in DuckDB.
 	if col, ok := e.(*sqlparser.ColName); ok && col.Qualifier.IsEmpty() {
 		for i, it := range items {
@@ -507,4 +513,16 @@ func (b *binder) bindLimit(l *sqlparser.Limit) (count, offset int64, err error) 
 		}
 	}
 	return count, offset, nil
+}
+
+// constantOrderKey reports a literal other than an integer as an ORDER BY
+// key, which DuckDB refuses (it would sort nothing).
+func constantOrderKey(e sqlparser.Expr) bool {
+	switch v := e.(type) {
+	case *sqlparser.NullVal, sqlparser.BoolVal:
+		return true
+	case *sqlparser.SQLVal:
+		return v.Type != sqlparser.IntVal && v.Type != sqlparser.ValArg
+	}
+	return false
 }

@@ -25,8 +25,15 @@ type windowSpec struct {
 func (b *binder) resolveWindow(o *sqlparser.Over, over int) (windowSpec, error) {
 	spec := windowSpec{partition: o.PartitionBy, order: o.OrderBy, orderParen: over + 1, frame: o.Frame, frameParen: over + 1}
 	ref := o.NameRef
+	defAt := len(b.q.sel.Window) // a definition sees only those before it
 	for seen := 0; !ref.IsEmpty(); seen++ {
 		def, paren := b.namedWindow(ref.Lowered())
+		if at := windowIndex(b.q.sel.Window, def); def != nil && at >= defAt {
+			at := b.q.findName("", ref.String(), span{over, len(b.q.toks)})
+			return spec, b.errAt(at, ErrUnknownColumn, fmt.Sprintf("window %q does not exist before its use in the WINDOW clause", ref.String()))
+		} else if def != nil {
+			defAt = at
+		}
 		if def == nil && paren < 0 {
 			return spec, b.errAt(-paren-1, ErrSyntax, fmt.Sprintf("window %q is defined twice", ref.String()))
 		}
@@ -48,6 +55,11 @@ func (b *binder) resolveWindow(o *sqlparser.Over, over int) (windowSpec, error) 
 				return spec, b.errAt(over, ErrSyntax, fmt.Sprintf("cannot override ORDER BY of window %q", ref.String()))
 			}
 			spec.order, spec.orderParen = def.OrderBy, paren
+		}
+		if def.Frame != nil && seen == 0 && over+1 < len(b.q.toks) && b.q.toks[over+1].isOp("(") {
+			// OVER (w …) copies w, and a window with a frame cannot be
+			// copied (DuckDB, PostgreSQL); OVER w uses it as it is.
+			return spec, b.errAt(over, ErrSyntax, fmt.Sprintf("cannot copy window %q because it has a frame clause", ref.String()))
 		}
 		if spec.frame == nil {
 			spec.frame, spec.frameParen = def.Frame, paren
@@ -107,4 +119,14 @@ func (b *binder) duplicateWindow(name string) (int, bool) {
 		}
 	}
 	return -(first + 1), true
+}
+
+// windowIndex is the position of def in the WINDOW clause, -1 if absent.
+func windowIndex(defs sqlparser.Window, def *sqlparser.WindowDef) int {
+	for i, d := range defs {
+		if d == def {
+			return i
+		}
+	}
+	return -1
 }

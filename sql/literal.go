@@ -92,6 +92,9 @@ func fromInt(n int64, to columnar.Type) (columnar.Value, bool, error) {
 func fromFloat(f float64, to columnar.Type) (columnar.Value, bool, error) {
 	switch {
 	case to.IsFloat():
+		if to.ID == columnar.Float32 && !math.IsInf(f, 0) && math.Abs(f) > math.MaxFloat32 {
+			return columnar.Value{}, true, errCast // DuckDB: out of range for FLOAT
+		}
 		return floatValue(to, f), true, nil
 	case to.ID == columnar.Bool:
 		return columnar.BoolValue(f != 0), true, nil

@@ -88,7 +88,8 @@ func TestFrameTreeRandom(t *testing.T) {
 				}
 				rowsIn++
 				frame = append(frame, vals[j])
-				if y := bys[j]; y != nil && (bestBy == nil || (name == "arg_max" && *y > *bestBy) || (name == "arg_min" && *y < *bestBy)) {
+				// arg_max/arg_min skip rows whose val or arg is NULL (DuckDB 1.x)
+				if y := bys[j]; y != nil && vals[j] != nil && (bestBy == nil || (name == "arg_max" && *y > *bestBy) || (name == "arg_min" && *y < *bestBy)) {
 					bestBy, bestArg = y, vals[j]
 				}
 				if vals[j] == nil {

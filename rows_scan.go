@@ -21,6 +21,8 @@ import (
 //   - *bool: BOOLEAN; *time.Time: DATE (midnight UTC) and TIMESTAMP (UTC);
 //     *time.Duration: INTERVAL;
 //   - *any: the natural Go value (see Value), nil for NULL;
+//   - *[]any: a LIST; *map[string]any: a STRUCT (nil for NULL);
+//     *json.RawMessage: any value as JSON (arrays, objects, null);
 //   - *columnar.Value: the cell as the engine holds it;
 //   - any sql.Scanner (sql.NullInt64, sql.NullString, sql.Null[T], …),
 //     given the value Value returns.
@@ -45,7 +47,8 @@ func (r *Rows) Scan(dest ...any) error {
 // (signed and unsigned integers up to UINTEGER), uint64 (UBIGINT), float64
 // (FLOAT, DOUBLE, DECIMAL), string (VARCHAR), []byte (BLOB), time.Time
 // (DATE, TIMESTAMP, in UTC; TIME on 0001-01-01 UTC, as the DuckDB driver
-// gives it) or time.Duration (INTERVAL).
+// gives it), time.Duration (INTERVAL), []any (LIST), map[string]any
+// (STRUCT) or map[any]any (MAP), their parts by Value.
 func Value(v columnar.Value) any {
 	if v.Null {
 		return nil
@@ -71,11 +74,16 @@ func Value(v columnar.Value) any {
 		return columnar.ClockTime(v.I)
 	case columnar.Interval:
 		return time.Duration(v.I) * time.Microsecond
+	case columnar.List, columnar.Struct, columnar.Map:
+		return nestedValue(v) // rows_nested.go
 	}
 	return v.I
 }
 
 func scanValue(v columnar.Value, dest any) error {
+	if ok, err := scanNested(v, dest); ok { // rows_nested.go
+		return err
+	}
 	switch d := dest.(type) {
 	case *any:
 		*d = Value(v)

@@ -189,6 +189,8 @@ func jsonValue(v columnar.Value) any {
 		return nil
 	}
 	switch v.Type.Phys() {
+	case columnar.PhysNested: // arrays and objects
+		return json.RawMessage(v.AppendJSON(nil))
 	case columnar.PhysBool:
 		return v.Bool()
 	case columnar.PhysFloat:

@@ -151,28 +151,6 @@ func appendString(dst, b []byte) []byte {
 	return append(dst, '"')
 }
 
-// appendNumber writes a DOUBLE as DuckDB's JSON writer does: shortest
-// digits, a ".0" on integral values, NaN and Infinity bare.
-func appendNumber(dst []byte, f float64) []byte {
-	switch {
-	case math.IsNaN(f):
-		return append(dst, "NaN"...)
-	case math.IsInf(f, 1):
-		return append(dst, "Infinity"...)
-	case math.IsInf(f, -1):
-		return append(dst, "-Infinity"...)
-	}
-	abs := math.Abs(f)
-	if f == math.Trunc(f) && abs < 1e21 {
-		dst = strconv.AppendFloat(dst, f, 'f', -1, 64)
-		return append(dst, ".0"...)
-	}
-	if abs >= 1e-6 && abs < 1e21 {
-		return strconv.AppendFloat(dst, f, 'f', -1, 64)
-	}
-	return strconv.AppendFloat(dst, f, 'e', -1, 64)
-}
-
 // Write appends the live rows of b.
 func (w *Writer) Write(b *columnar.Batch) error {
 	if w.done {
@@ -221,9 +199,9 @@ func (w *Writer) Write(b *columnar.Batch) error {
 			case columnar.Uint64:
 				w.line = strconv.AppendUint(w.line, v.Uints[i], 10)
 			case columnar.Float32, columnar.Float64:
-				w.line = appendNumber(w.line, v.Floats[i])
+				w.line = columnar.AppendJSONFloat(w.line, v.Floats[i])
 			case columnar.Decimal:
-				w.line = appendNumber(w.line, float64(v.Ints[i])/math.Pow10(int(v.Type.Scale)))
+				w.line = columnar.AppendJSONFloat(w.line, float64(v.Ints[i])/math.Pow10(int(v.Type.Scale)))
 			case columnar.Date:
 				var t []byte
 				if w.date != nil {
@@ -240,6 +218,8 @@ func (w *Writer) Write(b *columnar.Batch) error {
 					t = columnar.AppendTimestamp(nil, v.Ints[i])
 				}
 				w.line = appendString(w.line, t)
+			case columnar.List, columnar.Struct, columnar.Map: // arrays and objects
+				w.line = v.Value(i).AppendJSON(w.line)
 			default:
 				w.line = appendString(w.line, v.Value(i).AppendText(nil))
 			}

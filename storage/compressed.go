@@ -100,6 +100,11 @@ func ReadPrefix(path, comp string, n int) ([]byte, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
+	return readPrefix(r, n)
+}
+
+// readPrefix reads up to n bytes of r and closes it.
+func readPrefix(r io.ReadCloser, n int) ([]byte, bool, error) {
 	defer r.Close()
 	buf := make([]byte, 0, min(n, 1<<20))
 	for len(buf) < n {

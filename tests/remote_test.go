@@ -132,8 +132,7 @@ func TestRemoteCopyTo(t *testing.T) {
 	}
 	// 300000 rows of ~80 bytes: a CSV over the 16 MiB part size, sent as a
 	// multipart upload. sum(i) over 0..299999 = 44999850000.
-	// The objects are read back locally (every format) and, for Parquet,
-	// in place.
+	// The objects are read back locally and in place.
 	local := t.TempDir()
 	fetch := func(key string) string {
 		data, ok := s3.Get(key)
@@ -162,9 +161,7 @@ func TestRemoteCopyTo(t *testing.T) {
 		}
 		loc := c.read[strings.Index(c.read, "'")+1 : strings.LastIndex(c.read, "'")]
 		reads := []string{strings.Replace(c.read, loc, fetch(strings.TrimPrefix(loc, "s3://bucket/")), 1)}
-		if strings.HasSuffix(loc, ".parquet") {
-			reads = append(reads, c.read)
-		}
+		reads = append(reads, c.read) // in place
 		for _, q := range reads {
 			got, err := queryAll(t, db, q)
 			if err != nil || strings.Join(got, "\n") != c.want {
@@ -317,5 +314,89 @@ func TestRemoteBlosc2(t *testing.T) {
 		if reqs := s3.Requests.Load() + web.Requests.Load(); float64(bytes) > 0.1*float64(size) || reqs > 16 {
 			t.Errorf("%s: FULL lookup fetched %d of %d bytes in %d requests", w, bytes, size, reqs)
 		}
+	}
+}
+
+// TestRemoteTextAndHive reads CSV (plain and gzip) and NDJSON in place
+// from S3 and HTTP, with options, and hive-partitioned globs of CSV,
+// JSON and Parquet on S3.
+func TestRemoteTextAndHive(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+	local, err := b2sql.Open("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Part p holds i in [p*1000, p*1000+1000); g = i % 3.
+	for p := range 3 {
+		sub := filepath.Join(dir, fmt.Sprintf("data/part=%d", p))
+		if err := os.MkdirAll(sub, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		sel := fmt.Sprintf("SELECT i, i %% 3 AS g, 'name ' || i AS s FROM range(%d, %d) t(i)", p*1000, p*1000+1000)
+		for _, f := range []string{"x.csv", "x.ndjson", "x.parquet"} {
+			if err := local.Exec(ctx, "COPY ("+sel+") TO '"+filepath.Join(sub, f)+"'"); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := local.Exec(ctx, "COPY (SELECT i, i*2 AS d FROM range(200000) t(i)) TO '"+filepath.Join(dir, "big.csv.gz")+"'"); err != nil {
+		t.Fatal(err)
+	}
+	if err := local.Exec(ctx, "COPY (SELECT i, 'a|b' AS s FROM range(10) t(i)) TO '"+filepath.Join(dir, "pipe.txt")+"' (DELIMITER ';')"); err != nil {
+		t.Fatal(err)
+	}
+	local.Close()
+	s3 := storagetest.NewS3(t, "bucket")
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel(dir, p)
+			s3.PutFile(t, filepath.ToSlash(rel), p)
+		}
+		return err
+	})
+	web := storagetest.NewHTTP(t, dir)
+	db, err := b2sql.Open("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.Exec(ctx, s3.CreateSecret()); err != nil {
+		t.Fatal(err)
+	}
+	// sum over 0..2999 = 4498500; part 1 sums 1000..1999 = 1499500.
+	// big: sum(i) over 0..199999 = 19999900000, sum(d) twice that.
+	cases := []struct{ q, want string }{
+		{"SELECT count(*), sum(i) FROM '%s/data/part=1/x.csv'", "1000\t1499500"},
+		{"SELECT count(*), sum(i), max(s) FROM read_ndjson('%s/data/part=2/x.ndjson')", "1000\t2499500\tname 2999"},
+		{"SELECT count(*), sum(i), sum(d) FROM '%s/big.csv.gz'", "200000\t19999900000\t39999800000"},
+		{"SELECT sum(i), min(s) FROM read_csv('%s/pipe.txt', delim = ';', header = true)", "45\ta|b"},
+		{"SELECT i, s FROM read_csv_auto('%s/data/part=0/x.csv') WHERE i = 777", "777\tname 777"},
+	}
+	hive := []struct{ q, want string }{
+		{"SELECT part, count(*), sum(i) FROM read_csv('s3://bucket/data/*/x.csv') GROUP BY part ORDER BY part", "0\t1000\t499500\n1\t1000\t1499500\n2\t1000\t2499500"},
+		{"SELECT part, sum(g) FROM read_json('s3://bucket/data/*/x.ndjson') WHERE part = 2 GROUP BY part", "2\t1001"},
+		{"SELECT count(*), sum(i) FROM 's3://bucket/data/**/x.parquet' WHERE part >= 1", "2000\t3999000"},
+		{"SELECT count(*), max(filename) FROM read_parquet('s3://bucket/data/part=*/x.parquet', filename = true)", "3000\ts3://bucket/data/part=2/x.parquet"},
+	}
+	for _, base := range []string{"s3://bucket", web.URL, dir} {
+		for _, c := range cases {
+			q := fmt.Sprintf(c.q, base)
+			got, err := queryAll(t, db, q)
+			if err != nil || strings.Join(got, "\n") != c.want {
+				t.Errorf("%s: got %q, %v; want %q", q, got, err, c.want)
+			}
+		}
+	}
+	for _, c := range hive {
+		got, err := queryAll(t, db, c.q)
+		if err != nil || strings.Join(got, "\n") != c.want {
+			t.Errorf("%s: got %q, %v; want %q", c.q, got, err, c.want)
+		}
+	}
+	// A remote CSV scan shows its requests and bytes.
+	plan, err := queryAll(t, db, "EXPLAIN ANALYZE SELECT count(*) FROM 's3://bucket/big.csv.gz'")
+	if err != nil || !strings.Contains(strings.Join(plan, "\n"), "remote: ") {
+		t.Errorf("EXPLAIN ANALYZE of a remote CSV: %q, %v", plan, err)
 	}
 }

@@ -1,11 +1,17 @@
 package csv
 
+import "github.com/b2sql/b2sql/storage"
+
 import "github.com/b2sql/b2sql/columnar"
 
 // Options are read_csv's named options, with DuckDB's names and meaning.
 // The zero value detects everything. A field whose Set flag is false is
 // left to the sniffer.
 type Options struct {
+	// Open opens a remote path (s3://, https://) with the session's
+	// storage configuration; nil reads local files only.
+	Open func(path string) (storage.Source, error)
+
 	Delim   Opt[byte] // delim / sep
 	Quote   Opt[byte] // 0: no quoting
 	Escape  Opt[byte] // 0: none; == Quote: RFC 4180 doubling

@@ -2,7 +2,6 @@ package csv
 
 import (
 	"cmp"
-	"github.com/b2sql/b2sql/storage"
 	"slices"
 
 	"bytes"
@@ -82,7 +81,7 @@ func (t *Table) streamReader(f *file, cols []int) (columnar.Reader, error) {
 	if t.mem != nil {
 		src = bytes.NewReader(t.mem)
 	} else {
-		s, err := storage.OpenStream(f.path, f.comp)
+		s, err := f.stream()
 		if err != nil {
 			return nil, fmt.Errorf("csv: %s: %w", f.path, err)
 		}

@@ -48,8 +48,8 @@ type file struct {
 	comp string
 
 	mu     sync.Mutex
-	f      *os.File
-	bounds []bound // bounds[k]: where chunk k starts
+	f      storage.Source // open file (a remote one from Open on)
+	bounds []bound        // bounds[k]: where chunk k starts
 }
 
 // bound is a record boundary: its offset and the line number of the
@@ -78,6 +78,14 @@ func Open(paths []string, o Options) (*Table, error) {
 		t.chunkSize = o.BufferSize
 	}
 	for _, p := range paths {
+		if storage.IsRemote(p) {
+			f, err := openRemote(p, o)
+			if err != nil {
+				return nil, err
+			}
+			t.files = append(t.files, f)
+			continue
+		}
 		st, err := os.Stat(p)
 		if err != nil {
 			return nil, fmt.Errorf("csv: %w", err)
@@ -103,7 +111,7 @@ func Open(paths []string, o Options) (*Table, error) {
 		n = 64 << 20
 	}
 	f0 := t.files[0]
-	sample, eof, err := storage.ReadPrefix(f0.path, f0.comp, n)
+	sample, eof, err := f0.readPrefix(n)
 	if err != nil {
 		return nil, fmt.Errorf("csv: %s: %w", f0.path, err)
 	}
@@ -376,7 +384,7 @@ func (t *Table) dataStart(prefix []byte) (off int64, line int64) {
 func (t *Table) chunk(f *file, k int) ([]byte, bound, error) {
 	f.mu.Lock()
 	if f.f == nil {
-		h, err := os.Open(f.path)
+		h, err := storage.Open(context.Background(), f.path, nil)
 		if err != nil {
 			f.mu.Unlock()
 			return nil, bound{}, fmt.Errorf("csv: %w", err)

@@ -1,9 +1,16 @@
 package json
 
-import "github.com/b2sql/b2sql/columnar"
+import (
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/storage"
+)
 
 // Options are read_json's named options, with DuckDB's names.
 type Options struct {
+	// Open opens a remote path (s3://, https://) with the session's
+	// storage configuration; nil reads local files only.
+	Open func(path string) (storage.Source, error)
+
 	// Format is "auto" (""), "newline_delimited" (also "nd"), "array" or
 	// "unstructured" (values one after the other, any layout).
 	Format string

@@ -58,7 +58,7 @@ func (t *Table) streamReader(f *file, cols []int) (columnar.Reader, error) {
 		sp := &splitter{buf: bytes.TrimPrefix(t.mem, []byte("\xef\xbb\xbf")), format: t.format, eof: true}
 		return t.newReader(f, cols, sp, nil), nil
 	}
-	s, err := storage.OpenStream(f.path, f.comp)
+	s, err := f.stream()
 	if err != nil {
 		return nil, fmt.Errorf("json: %s: %w", f.path, err)
 	}
@@ -129,7 +129,7 @@ func (r *reader) lineOf(off int64) int64 {
 	var data io.Reader
 	if r.t.mem != nil {
 		data = bytes.NewReader(r.t.mem)
-	} else if r.f.comp == "" {
+	} else if r.f.comp == "" && !storage.IsRemote(r.f.path) {
 		h, err := os.Open(r.f.path)
 		if err != nil {
 			return 0
@@ -137,7 +137,7 @@ func (r *reader) lineOf(off int64) int64 {
 		defer h.Close()
 		data = h
 	} else {
-		s, err := storage.OpenStream(r.f.path, r.f.comp)
+		s, err := r.f.stream()
 		if err != nil {
 			return 0
 		}

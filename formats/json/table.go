@@ -43,7 +43,7 @@ type file struct {
 	size int64
 	comp string
 	once sync.Once
-	f    *os.File
+	f    storage.Source // open file (a remote one from Open on)
 	err  error
 }
 
@@ -58,6 +58,14 @@ func Open(paths []string, o Options) (*Table, error) {
 	}
 	t := &Table{name: stem(paths[0]), opts: o, chunkSize: DefaultChunkSize}
 	for _, p := range paths {
+		if storage.IsRemote(p) {
+			f, err := openRemote(p, o)
+			if err != nil {
+				return nil, err
+			}
+			t.files = append(t.files, f)
+			continue
+		}
 		st, err := os.Stat(p)
 		if err != nil {
 			return nil, fmt.Errorf("json: %w", err)
@@ -82,7 +90,7 @@ func Open(paths []string, o Options) (*Table, error) {
 	if o.SampleSize < 0 {
 		limit = 64 << 20
 	}
-	sample, eof, err := storage.ReadPrefix(t.files[0].path, t.files[0].comp, limit)
+	sample, eof, err := t.files[0].readPrefix(limit)
 	if err != nil {
 		return nil, fmt.Errorf("json: %s: %w", t.files[0].path, err)
 	}
@@ -245,9 +253,11 @@ func (t *Table) parallel(f *file) bool {
 	return t.mem == nil && f.comp == "" && t.format == "newline_delimited"
 }
 
-func (f *file) open() (*os.File, error) {
+func (f *file) open() (storage.Source, error) {
 	f.once.Do(func() {
-		f.f, f.err = os.Open(f.path)
+		if f.f == nil {
+			f.f, f.err = storage.Open(context.Background(), f.path, nil)
+		}
 	})
 	return f.f, f.err
 }

@@ -127,11 +127,11 @@ func (c *Catalog) TableNames() []string { return c.Tables() }
 // OpenPath implements planner.Catalog: a path named in a query, opened by
 // the table function fn ("" for a bare path).
 func (c *Catalog) OpenPath(fn, path string) (planner.Table, error) {
-	if storage.IsRemote(path) {
-		return c.openRemote(fn, path)
-	}
 	if f := strings.ToLower(fn); sql.FileFuncs[f] || f == "" && (textKind(path) != "" || storage.HasGlob(path) || strings.Contains(path, "=")) {
 		return c.OpenFiles(&sql.FileCall{Func: f, Paths: []string{path}})
+	}
+	if storage.IsRemote(path) {
+		return c.openRemote(fn, path)
 	}
 	path = c.resolve(path)
 	switch strings.ToLower(fn) {
@@ -151,7 +151,7 @@ func (c *Catalog) OpenPath(fn, path string) (planner.Table, error) {
 // it has one and the path does not exist from the working directory.
 func (c *Catalog) resolve(path string) string {
 	dir := c.Dir()
-	if filepath.IsAbs(path) || dir == "" {
+	if filepath.IsAbs(path) || dir == "" || storage.IsRemote(path) {
 		return path
 	}
 	if _, err := os.Stat(path); err == nil {

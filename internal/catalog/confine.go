@@ -54,7 +54,9 @@ func within(root, path string) bool {
 // it. Roots are meant for directories the queried users cannot write.
 func (c *Catalog) Confine(path string) (string, error) {
 	root := c.root
-	if root == "" {
+	if root == "" || storage.IsRemote(path) {
+		// A remote location is no path under the root: the storage
+		// configuration decides whether it may be read (remote.go).
 		return path, nil
 	}
 	p := path

@@ -58,9 +58,6 @@ func funcFormat(fn string) string {
 // table; several (a list, a glob's matches), or one with a many-file
 // option or hive partitions in its path, as a fileset.Table over them.
 func (c *Catalog) OpenFiles(call *sql.FileCall) (planner.Table, error) {
-	if len(call.Paths) == 1 && len(call.Args) == 0 && storage.IsRemote(call.Paths[0]) {
-		return c.openRemote(call.Func, call.Paths[0])
-	}
 	format := funcFormat(call.Func)
 	var args []sql.FileArg
 	for _, a := range call.Args {
@@ -137,6 +134,7 @@ func (c *Catalog) opener(fn, format string, args []sql.FileArg, files []fileset.
 			paths[i] = f.Path
 		}
 		scanned := c.storeRejects(&o, paths, args) // rejects.go
+		o.Open = c.openSource // remote.go
 		// Every file is sniffed on its own and matched by name, as
 		// DuckDB matches a list's headers.
 		return func(p string) (planner.Table, error) {
@@ -152,6 +150,7 @@ func (c *Catalog) opener(fn, format string, args []sql.FileArg, files []fileset.
 		if err != nil {
 			return nil, err
 		}
+		o.Open = c.openSource // remote.go
 		return func(p string) (planner.Table, error) { return json.Open([]string{p}, o) }, nil
 	}
 	if len(args) > 0 {
@@ -171,6 +170,9 @@ func orCopy(fn string) string {
 // extension's or content's when format is "" or "b2"), passing its
 // warnings on (as OpenConfined).
 func (c *Catalog) openChecked(path, format string) (planner.Table, error) {
+	if storage.IsRemote(path) {
+		return c.openRemoteFile(path, format) // remote.go
+	}
 	var t planner.Table
 	var err error
 	if format == "parquet" {
@@ -202,7 +204,7 @@ func (c *Catalog) expand(call *sql.FileCall) ([]fileset.File, error) {
 			out = append(out, fileset.File{Path: cp, Name: name})
 			continue
 		}
-		matches, err := storage.Glob(context.Background(), cp, nil)
+		matches, err := storage.Glob(context.Background(), cp, c.globConfig(cp))
 		if err != nil {
 			return nil, err
 		}

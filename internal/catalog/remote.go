@@ -17,6 +17,7 @@ import (
 	"github.com/b2sql/b2sql/formats/b2/ctable"
 	"github.com/b2sql/b2sql/formats/parquet"
 	"github.com/b2sql/b2sql/planner"
+	"github.com/b2sql/b2sql/sql"
 	"github.com/b2sql/b2sql/storage"
 )
 
@@ -72,12 +73,12 @@ func remoteKind(location string) string {
 }
 
 // openRemote opens a remote location by the table function fn ("" for a
-// bare path).
+// bare path): Parquet files (a glob of them as one table), blosc2 tables
+// and arrays; CSV and JSON go the way of local files (OpenFiles), with
+// sources from openSource.
 func (c *Catalog) openRemote(fn, location string) (planner.Table, error) {
-	cfg := c.StorageConfig()
-	ctx := context.Background()
 	kind := remoteKind(location)
-	switch strings.ToLower(fn) {
+	switch f := strings.ToLower(fn); f {
 	case "read_parquet", "parquet_scan":
 		kind = "parquet"
 	case "", "read_b2":
@@ -88,8 +89,16 @@ func (c *Catalog) openRemote(fn, location string) (planner.Table, error) {
 		}
 		return metadataTable(location, t)
 	default:
-		return nil, fmt.Errorf("unknown table function %q", fn)
+		if !sql.FileFuncs[f] {
+			return nil, fmt.Errorf("unknown table function %q", fn)
+		}
+		kind = funcFormat(f)
 	}
+	if kind == "csv" || kind == "json" {
+		return c.OpenFiles(&sql.FileCall{Func: strings.ToLower(fn), Paths: []string{location}})
+	}
+	cfg := c.StorageConfig()
+	ctx := context.Background()
 	locations := []string{location}
 	if storage.HasGlob(location) {
 		var err error
@@ -107,27 +116,61 @@ func (c *Catalog) openRemote(fn, location string) (planner.Table, error) {
 		}
 		return parquet.OpenSources(location, srcs)
 	}
-	if len(locations) > 1 && (kind == "ctable" || kind == "array") {
-		return nil, fmt.Errorf("%s: %d blosc2 files match; name one", location, len(locations))
+	if len(locations) > 1 {
+		return nil, fmt.Errorf("%s: %d files match; name one, or read them with read_parquet", location, len(locations))
 	}
-	switch kind {
-	case "ctable":
-		if strings.EqualFold(path.Ext(strings.TrimRight(locations[0], "/")), ".b2d") {
-			return openRemoteB2d(ctx, locations[0], cfg)
+	return c.openRemoteFile(locations[0], kind)
+}
+
+// openRemoteFile opens one remote file as format ("" or "b2": by its
+// extension).
+func (c *Catalog) openRemoteFile(location, format string) (planner.Table, error) {
+	if format == "" || format == "b2" {
+		format = remoteKind(location)
+	}
+	cfg := c.StorageConfig()
+	ctx := context.Background()
+	switch format {
+	case "parquet":
+		src, err := storage.Open(ctx, location, cfg)
+		if err != nil {
+			return nil, err
 		}
-		src, err := storage.Open(ctx, locations[0], cfg)
+		return parquet.OpenSources(location, []storage.Source{src})
+	case "ctable":
+		if strings.EqualFold(path.Ext(strings.TrimRight(location, "/")), ".b2d") {
+			return openRemoteB2d(ctx, location, cfg)
+		}
+		src, err := storage.Open(ctx, location, cfg)
 		if err != nil {
 			return nil, err
 		}
 		return ctable.OpenZipSource(src)
 	case "array":
-		src, err := storage.Open(ctx, locations[0], cfg)
+		src, err := storage.Open(ctx, location, cfg)
 		if err != nil {
 			return nil, err
 		}
 		return ctable.OpenArraySource(src)
+	case "csv", "json":
+		return c.OpenFiles(&sql.FileCall{Paths: []string{location}})
 	}
-	return nil, fmt.Errorf("%s: unknown table format (remote locations read .parquet, .b2z, .b2d, .b2nd and .b2frame files)", location)
+	return nil, fmt.Errorf("%s: unknown table format (remote locations read .parquet, .csv, .json, .ndjson, .b2z, .b2d, .b2nd and .b2frame files)", location)
+}
+
+// openSource opens a remote file for the CSV and JSON readers
+// (csv.Options.Open) with the session's storage configuration.
+func (c *Catalog) openSource(location string) (storage.Source, error) {
+	return storage.Open(context.Background(), location, c.StorageConfig())
+}
+
+// globConfig is the storage configuration a glob is listed with: the
+// session's for a remote one.
+func (c *Catalog) globConfig(pattern string) *storage.Config {
+	if storage.IsRemote(pattern) {
+		return c.StorageConfig()
+	}
+	return nil
 }
 
 // openRemoteB2d opens a .b2d table stored as one object per member under

@@ -10,6 +10,7 @@ import (
 	"github.com/b2sql/b2sql/internal/catalog"
 	"github.com/b2sql/b2sql/internal/engine"
 	"github.com/b2sql/b2sql/sql"
+	"github.com/b2sql/b2sql/storage"
 )
 
 // DB is an open database: a set of named tables plus session settings.
@@ -30,6 +31,9 @@ type options struct {
 	warn     func(string)
 	readOnly bool
 	root     string // WithRoot's argument
+	// noRemote and remoteHosts: WithoutRemote, WithRemoteHosts.
+	noRemote    bool
+	remoteHosts []string
 }
 
 // newDB applies opts and makes an empty DB.
@@ -54,6 +58,10 @@ func newDB(opts []Option) (*DB, error) {
 		root = r
 	}
 	db.cat = catalog.New(catalog.Options{Root: root, ReadOnly: o.readOnly, Warn: o.warn})
+	db.cat.UpdateStorage(func(cfg *storage.Config) error {
+		cfg.DisableRemote, cfg.AllowHosts = o.noRemote, o.remoteHosts
+		return nil
+	})
 	db.eng = engine.New(db.cat)
 	if o.settings.Threads > 0 {
 		o.settings.Threads = db.eng.ClampThreads(o.settings.Threads)

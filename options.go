@@ -36,6 +36,22 @@ func WithRoot(dir string) Option {
 	return func(db *DB) { db.opts.root = dir }
 }
 
+// WithoutRemote refuses every remote location (s3://, gs://, r2://,
+// http(s)://) in SQL and in RegisterTable: opening one fails with an
+// error wrapping storage.ErrRemoteDisabled. Use it with WithRoot when the
+// SQL comes from users and the process must reach no server.
+func WithoutRemote() Option { return func(db *DB) { db.opts.noRemote = true } }
+
+// WithRemoteHosts allows remote locations only on the given hosts:
+// "data.example.com" exactly, "*.example.com" any subdomain; for s3://
+// the host is the endpoint's (s3.<region>.amazonaws.com without one). A
+// DB opened WithRoot reads no remote location unless its hosts are named
+// here. SQL cannot widen the list (CREATE SECRET … ENDPOINT to another
+// host is refused when used). Later calls replace earlier ones.
+func WithRemoteHosts(hosts ...string) Option {
+	return func(db *DB) { db.opts.remoteHosts = append([]string(nil), hosts...) }
+}
+
 // MemoryLimit returns the limit set by WithMemoryLimit (0: none).
 func (db *DB) MemoryLimit() int64 { return db.opts.settings.MemoryLimit }
 

@@ -32,8 +32,9 @@ func openHTTP(ctx context.Context, location string, cfg *Config) (Source, error)
 	if o.client == nil {
 		o.client = http.DefaultClient
 	}
-	if s := cfg.SecretFor(location, "http"); s != nil {
+	if s := cfg.SecretFor(location, "http"); s != nil && s.BearerToken != "" {
 		o.bearer = s.BearerToken
+		o.client = scopedClient(o.client, cfg, s)
 	}
 	return newRemote(ctx, location, o, cfg)
 }
@@ -217,4 +218,26 @@ func parseContentRange(v string) (start, end, total int64, err error) {
 		return 0, 0, 0, bad
 	}
 	return start, end, total, nil
+}
+
+// scopedClient is base with a redirect policy that keeps the bearer token
+// of secret s inside the secret's scope: a redirect to a location another
+// secret (or none) covers goes without it. net/http drops Authorization
+// only when the host name changes, not on another port or scheme.
+func scopedClient(base *http.Client, cfg *Config, s *Secret) *http.Client {
+	c := *base
+	prev := base.CheckRedirect
+	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if cfg.SecretFor(req.URL.String(), "http") != s {
+			req.Header.Del("Authorization")
+		}
+		if prev != nil {
+			return prev(req, via)
+		}
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects")
+		}
+		return nil
+	}
+	return &c
 }

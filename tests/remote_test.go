@@ -8,9 +8,12 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/b2sql/b2sql"
@@ -398,5 +401,110 @@ func TestRemoteTextAndHive(t *testing.T) {
 	plan, err := queryAll(t, db, "EXPLAIN ANALYZE SELECT count(*) FROM 's3://bucket/big.csv.gz'")
 	if err != nil || !strings.Contains(strings.Join(plan, "\n"), "remote: ") {
 		t.Errorf("EXPLAIN ANALYZE of a remote CSV: %q, %v", plan, err)
+	}
+}
+
+// TestRemoteAccessLimits: the embedder can turn remote access off or
+// allow-list hosts (WithRoot alone reads no server), and a credential only
+// ever goes to the host its secret is scoped to.
+func TestRemoteAccessLimits(t *testing.T) {
+	dir := t.TempDir()
+	path := writeFixture(t, dir, "ev", 100, "id BIGINT seq")
+	s3 := storagetest.NewS3(t, "bucket")
+	s3.PutFile(t, "ev.parquet", path)
+	web := storagetest.NewHTTP(t, dir)
+	ctx := context.Background()
+	loc := "s3://bucket/ev.parquet"
+	run := func(db *b2sql.DB, q string) error {
+		_, err := queryAll(t, db, q)
+		return err
+	}
+	for _, c := range []struct {
+		name string
+		opts []b2sql.Option
+		ok   bool
+	}{
+		{"default", nil, true},
+		{"WithoutRemote", []b2sql.Option{b2sql.WithoutRemote()}, false},
+		{"WithRoot", []b2sql.Option{b2sql.WithRoot(dir)}, false},
+		{"WithRoot and hosts", []b2sql.Option{b2sql.WithRoot(dir), b2sql.WithRemoteHosts("127.0.0.1")}, true},
+		{"other hosts", []b2sql.Option{b2sql.WithRemoteHosts("*.example.com", "data.example.org")}, false},
+	} {
+		db, err := b2sql.Open("", c.opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := db.Exec(ctx, s3.CreateSecret()); err != nil {
+			t.Fatal(err)
+		}
+		s3.Reset()
+		web.Reset()
+		for _, l := range []string{loc, web.Location("ev.parquet")} {
+			err := run(db, "SELECT count(*) FROM '"+l+"'")
+			switch {
+			case c.ok && err != nil:
+				t.Errorf("%s: %s: %v", c.name, l, err)
+			case !c.ok && (err == nil || !strings.Contains(err.Error(), "remote access is disabled")):
+				t.Errorf("%s: %s: want remote access refused, got %v", c.name, l, err)
+			}
+		}
+		if !c.ok && s3.Requests.Load()+web.Requests.Load() != 0 {
+			t.Errorf("%s: a refused location reached the server", c.name)
+		}
+		db.Close()
+	}
+
+	// Credentials stay in their scope. Another S3-compatible server sees
+	// the session's own key, never the secret's; a bearer token is sent
+	// to its scope only, and not along a redirect to another host.
+	var mu sync.Mutex
+	var seen []string
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen = append(seen, r.Header.Get("Authorization"))
+		mu.Unlock()
+		w.WriteHeader(http.StatusForbidden)
+	}))
+	defer other.Close()
+	redirect := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer tok-in-scope" {
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		http.Redirect(w, r, other.URL+r.URL.Path, http.StatusFound)
+	}))
+	defer redirect.Close()
+	db, err := b2sql.Open("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, q := range []string{
+		s3.CreateSecret(),
+		"CREATE SECRET h (TYPE http, BEARER_TOKEN 'tok-in-scope', SCOPE '" + redirect.URL + "/')",
+		"SET s3_endpoint = '" + other.URL + "'", "SET s3_url_style = 'path'",
+		"SET s3_access_key_id = 'AKIDSESSION'", "SET s3_secret_access_key = 'session-secret'",
+	} {
+		if err := db.Exec(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, l := range []string{"s3://elsewhere/ev.parquet", redirect.URL + "/ev.parquet", other.URL + "/ev.parquet"} {
+		if err := run(db, "SELECT count(*) FROM '"+l+"'"); err == nil {
+			t.Errorf("%s: read from a server that refuses everything", l)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(seen) < 3 {
+		t.Fatalf("the other server saw %d requests, want the S3 one, the redirected one and the direct one", len(seen))
+	}
+	for _, a := range seen {
+		if strings.Contains(a, storagetest.KeyID) || strings.Contains(a, "tok-in-scope") {
+			t.Errorf("a credential left its scope: %q", a)
+		}
+	}
+	if !strings.Contains(seen[0], "Credential=AKIDSESSION/") {
+		t.Errorf("the S3 request outside the secret's scope was not signed with the session's key: %q", seen[0])
 	}
 }

@@ -58,6 +58,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	history := fs.String("history", "", "interactive history `FILE` (default: $XDG_STATE_HOME/b2sql/history or the user config dir; - for none)")
 	demoRows := fs.Int64("demo-rows", 1_000_000, "rows in the built-in demo dataset used when no PATH is given (0: none)")
 	showVersion := fs.Bool("version", false, "print the version and exit")
+	noRemote := fs.Bool("no-remote", false, "read no s3://, gs://, r2:// or http(s):// location")
+	remoteHosts := fs.String("remote-hosts", "", "comma-separated `HOSTS` remote locations may name (*.example.com for subdomains); others are refused")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), `b2sql %s — SQL over Parquet and blosc2 files
 
@@ -106,6 +108,12 @@ Flags:
 	var opts []b2sql.Option
 	if *threads > 0 {
 		opts = append(opts, b2sql.WithThreads(*threads))
+	}
+	if *noRemote {
+		opts = append(opts, b2sql.WithoutRemote())
+	}
+	if *remoteHosts != "" {
+		opts = append(opts, b2sql.WithRemoteHosts(strings.Split(*remoteHosts, ",")...))
 	}
 	db, err := b2sql.Open("", opts...)
 	if err != nil {

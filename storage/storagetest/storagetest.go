@@ -95,6 +95,7 @@ type S3 struct {
 	URL     string
 	Bucket  string
 	backend *s3mem.Backend
+	close   func()
 }
 
 // NewS3 starts an S3 server with an empty bucket; it stops with the test.
@@ -103,9 +104,20 @@ type S3 struct {
 func NewS3(t testing.TB, bucket string) *S3 {
 	t.Helper()
 	t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
+	s, err := StartS3(bucket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	return s
+}
+
+// StartS3 is NewS3 outside a test (benchmark programs): the caller
+// stops the server with Close.
+func StartS3(bucket string) (*S3, error) {
 	s := &S3{Bucket: bucket, backend: s3mem.New()}
 	if err := s.backend.CreateBucket(bucket); err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	inner := gofakes3.New(s.backend).Server()
 	auth := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -120,15 +132,23 @@ func NewS3(t testing.TB, bucket string) *S3 {
 		w.WriteHeader(http.StatusInternalServerError)
 		w.Write([]byte(`<Error><Code>InternalError</Code><Message>try again</Message></Error>`))
 	}))
-	t.Cleanup(ts.Close)
-	s.URL = ts.URL
-	return s
+	s.URL, s.close = ts.URL, ts.Close
+	return s, nil
+}
+
+// Close stops the server.
+func (s *S3) Close() { s.close() }
+
+// PutBytes stores an object.
+func (s *S3) PutBytes(key string, data []byte) error {
+	_, err := s.backend.PutObject(s.Bucket, key, map[string]string{}, bytes.NewReader(data), int64(len(data)), nil)
+	return err
 }
 
 // Put stores an object.
 func (s *S3) Put(t testing.TB, key string, data []byte) {
 	t.Helper()
-	if _, err := s.backend.PutObject(s.Bucket, key, map[string]string{}, bytes.NewReader(data), int64(len(data)), nil); err != nil {
+	if err := s.PutBytes(key, data); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -38,9 +38,11 @@ type options struct {
 	timeout  time.Duration
 	budget   time.Duration
 	metric   string
-	suite    string  // "events" or "tpch"
-	sf       float64 // TPC-H scale factor
-	b2d      string  // events as a CTable for b2sql ("" = the Parquet file)
+	suite    string        // "events" or "tpch"
+	sf       float64       // TPC-H scale factor
+	b2d      string        // events as a CTable for b2sql ("" = the Parquet file)
+	remote   bool          // b2sql local vs b2sql over S3 (remote.go)
+	latency  time.Duration // added per S3 request in the second remote run
 }
 
 func main() {
@@ -61,6 +63,8 @@ func main() {
 	flag.Float64Var(&o.sf, "sf", 1, "TPC-H scale factor (with -suite tpch)")
 	flag.StringVar(&o.b2d, "b2d", "",
 		"with -suite events: b2sql reads events from this CTable (written from events.parquet when missing) while DuckDB reads the Parquet file")
+	flag.BoolVar(&o.remote, "remote", false, "compare b2sql over local files with b2sql over the same files on an in-process S3 server, instead of DuckDB")
+	flag.DurationVar(&o.latency, "latency", 20*time.Millisecond, "with -remote: latency added to every S3 request in the second run")
 	flag.Parse()
 	if err := run(context.Background(), o, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "compare:", err)
@@ -119,6 +123,9 @@ func run(ctx context.Context, o options, w io.Writer) error {
 			return err
 		}
 		tables = map[string]string{"events": path}
+	}
+	if o.remote {
+		return runRemote(ctx, o, w, qs, tables) // remote.go
 	}
 	if err := duck.views(ctx, tables); err != nil {
 		return err

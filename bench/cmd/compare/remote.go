@@ -1,0 +1,134 @@
+package main
+
+// -remote: b2sql over the same files on an in-process S3 server
+// (storagetest.StartS3, gofakes3 on 127.0.0.1) against b2sql over the
+// local files, instead of against DuckDB (whose build here has no httpfs).
+// Every remote table is a view over its s3:// location, so that each query
+// opens its objects afresh and pays for its footers and metadata, as a
+// query of a new session would. Per query the report gives both median
+// times, their ratio, the requests and bytes the server counted per run
+// and the bytes as a share of all the files' size, and whether the answers
+// agree; then again with each request delayed by -latency, where the last
+// column says how many round trips the remote time is above twice the
+// local time.
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/b2sql/b2sql"
+	"github.com/b2sql/b2sql/bench/internal/proc"
+	"github.com/b2sql/b2sql/storage/storagetest"
+)
+
+// runRemote measures qs over tables locally and from S3, with no added
+// latency and then with o.latency per request.
+func runRemote(ctx context.Context, o options, w io.Writer, qs []query, tables map[string]string) error {
+	srv, err := storagetest.StartS3("bench")
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	os.Setenv("AWS_EC2_METADATA_DISABLED", "true")
+	var size int64
+	names := make([]string, 0, len(tables))
+	for t := range tables {
+		names = append(names, t)
+	}
+	sort.Strings(names)
+	var views []string
+	for _, t := range names {
+		data, err := os.ReadFile(tables[t])
+		if err != nil {
+			return err
+		}
+		size += int64(len(data))
+		key := t + filepath.Ext(tables[t])
+		if err := srv.PutBytes(key, data); err != nil {
+			return err
+		}
+		views = append(views, fmt.Sprintf("CREATE VIEW %s AS SELECT * FROM 's3://bench/%s'", t, key))
+	}
+	local, err := openB2SQL(ctx, "b2sql local", tables, o.threads)
+	if err != nil {
+		return err
+	}
+	defer local.Close()
+	db, err := b2sql.Open("", b2sql.WithThreads(o.threads))
+	if err != nil {
+		return err
+	}
+	remote := &b2sqlEngine{name: "b2sql s3", db: db}
+	defer remote.Close()
+	for _, s := range append([]string{srv.CreateSecret()}, views...) {
+		if _, err := remote.Drain(ctx, s); err != nil {
+			return fmt.Errorf("%s: %w", strings.SplitN(s, "(", 2)[0], err)
+		}
+	}
+
+	fmt.Fprintf(w, "b2sql over local files vs b2sql over the same files on an in-process S3 server (gofakes3, 127.0.0.1)\n")
+	fmt.Fprintf(w, "data: %s, %s in %d files; threads %d; runs %d after a warm-up; load %s\n\n",
+		dataName(o), fmtBytes(size), len(tables), o.threads, o.runs, proc.LoadAvg())
+	locals := make([]measurement, len(qs))
+	for i, q := range qs {
+		locals[i] = measure(ctx, local, q, o)
+		fmt.Fprintf(os.Stderr, "[%d/%d] %-20s local %s\n", i+1, len(qs), q.Name, fmtDur(locals[i].wall))
+	}
+	for _, lat := range []time.Duration{0, o.latency} {
+		srv.SetLatency(lat)
+		fmt.Fprintf(w, "### S3 with %s added per request\n\n", lat)
+		fmt.Fprintln(w, "| query | local | s3 | s3/local | requests | fetched | of data | s3 − 2×local, in round trips | agree |")
+		fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---|")
+		for i, q := range qs {
+			srv.Reset()
+			m := measure(ctx, remote, q, o)
+			lm := locals[i]
+			if m.err != nil || lm.err != nil {
+				fmt.Fprintf(w, "| %s | %s | error: %v | | | | | | |\n", q.Name, fmtDur(lm.wall), firstLine(fmt.Sprint(m.err, lm.err)))
+				continue
+			}
+			runs := int64(m.runs + 1) // the warm-up fetched too
+			reqs, bytes := srv.Requests.Load()/runs, srv.Bytes.Load()/runs
+			agree := "yes"
+			if d := diff(lm.res, m.res, q.Ordered, "local", "s3"); d != "" {
+				agree = "NO: " + firstLine(d)
+			}
+			rtts := "—"
+			if lat > 0 {
+				rtts = fmt.Sprintf("%.1f", max(0, float64(m.wall-2*lm.wall))/float64(lat))
+			}
+			fmt.Fprintf(w, "| %s | %s | %s | %.2f | %d | %s | %.2f%% | %s | %s |\n",
+				q.Name, fmtDur(lm.wall), fmtDur(m.wall), float64(m.wall)/float64(max(lm.wall, 1)),
+				reqs, fmtBytes(bytes), 100*float64(bytes)/float64(size), rtts, agree)
+			fmt.Fprintf(os.Stderr, "[%d/%d] %-20s s3+%s %s, %d requests, %s\n", i+1, len(qs), q.Name, lat, fmtDur(m.wall), reqs, fmtBytes(bytes))
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "load at the end: %s\n", proc.LoadAvg())
+	return nil
+}
+
+func dataName(o options) string {
+	if o.suite == "tpch" {
+		return fmt.Sprintf("TPC-H SF %g (Parquet)", o.sf)
+	}
+	return fmt.Sprintf("events, %d rows (Parquet)", o.rows)
+}
+
+func fmtBytes(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.2f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}

@@ -21,18 +21,48 @@ import (
 // then turns into the columnar nested layout. Only the field's own leaf
 // columns are read.
 
-// arrowFile is a file's pqarrow reader, made on the first nested read.
+// arrowFile is a file's pqarrow readers, made on the first nested read:
+// one allocating from bufferPool, for columns without byte leaves, whose
+// values putArrow copies out, so the batch's buffers go back to the pool
+// when it is released (allocating and zeroing them anew took a third of
+// a list scan's CPU); one from the Go allocator for the others, whose
+// byte payloads the vectors keep pointing at.
 type arrowFile struct {
-	once sync.Once
-	fr   *pqarrow.FileReader
-	err  error
+	once         sync.Once
+	pooled, kept *pqarrow.FileReader
+	err          error
 }
 
-func (pf *pqFile) arrowReader() (*pqarrow.FileReader, error) {
+func (pf *pqFile) arrowReader(t columnar.Type) (*pqarrow.FileReader, error) {
 	pf.arrow.once.Do(func() {
-		pf.arrow.fr, pf.arrow.err = pqarrow.NewFileReader(pf.rdr, pqarrow.ArrowReadProperties{BatchSize: batchRows}, memory.DefaultAllocator)
+		props := pqarrow.ArrowReadProperties{BatchSize: batchRows}
+		pf.arrow.kept, pf.arrow.err = pqarrow.NewFileReader(pf.rdr, props, memory.DefaultAllocator)
+		if pf.arrow.err == nil {
+			pf.arrow.pooled, pf.arrow.err = pqarrow.NewFileReader(pf.rdr, props, bufferPool)
+		}
 	})
-	return pf.arrow.fr, pf.arrow.err
+	if hasBytes(t) {
+		return pf.arrow.kept, pf.arrow.err
+	}
+	return pf.arrow.pooled, pf.arrow.err
+}
+
+// hasBytes reports whether a value of type t holds byte payloads.
+func hasBytes(t columnar.Type) bool {
+	switch {
+	case t.Phys() == columnar.PhysBytes:
+		return true
+	case t.ID == columnar.Struct || t.ID == columnar.Map:
+		for _, f := range t.Fields() {
+			if hasBytes(f.Type) {
+				return true
+			}
+		}
+		return false
+	case t.ID == columnar.List:
+		return hasBytes(t.Elem())
+	}
+	return false
 }
 
 // nestedReader reads one nested column of one row group.
@@ -43,7 +73,7 @@ type nestedReader struct {
 
 // open starts reading column c of row group rg.
 func (r *nestedReader) open(pf *pqFile, rg int, c *column) error {
-	fr, err := pf.arrowReader()
+	fr, err := pf.arrowReader(c.field.Type)
 	if err != nil {
 		return err
 	}

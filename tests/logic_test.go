@@ -510,6 +510,9 @@ func runRecord(t *testing.T, r record, dir string, sessions []*session) {
 			if r.data.parquetOnly {
 				file = files[fmtParquet]
 			}
+			if logicRemote != nil {
+				file = logicRemote.place(t, s.db, file)
+			}
 			if err := s.db.RegisterTable(r.data.name, file); err != nil {
 				t.Errorf("[%s] RegisterTable(%q, %q): %v", s.cfg, r.data.name, file, err)
 			}

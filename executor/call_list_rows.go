@@ -36,8 +36,8 @@ var listRowFuncs = map[string]listRowFunc{
 	"list_has_any":          {fnListHas(false), true},
 	"list_has_all":          {fnListHas(true), true},
 	"flatten":               {fnFlatten, true},
-	"string_split":          {fnStringSplit, true},
-	"regexp_split_to_array": {fnRegexpSplit, true},
+	"string_split":          {fnStringSplit, false},
+	"regexp_split_to_array": {fnRegexpSplit, false},
 	"list_range":            {fnListRange(false), true},
 	"list_generate_series":  {fnListRange(true), true},
 }
@@ -266,7 +266,22 @@ func fnFlatten(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
 
 // fnStringSplit: the parts between separators (an empty separator splits
 // into characters).
+// splitNulls: a NULL string splits to NULL, a NULL separator leaves the
+// string whole ([s]), as DuckDB's string_split and regexp_split_to_array.
+func splitNulls(a []columnar.Value, t columnar.Type) (columnar.Value, bool) {
+	switch {
+	case a[0].Null:
+		return columnar.NullValue(t), true
+	case a[1].Null:
+		return stringList(t, []string{a[0].S}), true
+	}
+	return columnar.Value{}, false
+}
+
 func fnStringSplit(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+	if v, done := splitNulls(a, t); done {
+		return v, nil
+	}
 	var parts []string
 	if a[1].S == "" {
 		for _, r := range a[0].S {
@@ -279,6 +294,9 @@ func fnStringSplit(a []columnar.Value, t columnar.Type) (columnar.Value, error) 
 }
 
 func fnRegexpSplit(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+	if v, done := splitNulls(a, t); done {
+		return v, nil
+	}
 	re, err := regexp.Compile(a[1].S)
 	if err != nil {
 		return columnar.Value{}, errorf("regexp_split_to_array: %v", err)

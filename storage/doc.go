@@ -31,14 +31,23 @@
 // number of requests in flight, into an in-memory range cache bounded in
 // bytes that later ReadAt calls are served from.
 //
+// Sequential readers (NewSequentialReader, OpenSourceStream: compressed
+// CSV and JSON) fetch windows of 8 MiB, two ahead of the reader. Upload
+// writes a local file as an object atomically: one PutObject, or a
+// multipart upload whose parts go in parallel and which is aborted on any
+// failure, so readers see the old object or the whole new one.
+//
 // # Credentials
 //
 // S3 credentials come from a Secret whose scope is the longest prefix of the
 // location (DuckDB's CREATE SECRET rules), else from Config's s3_* settings,
 // else from the AWS SDK's default chain (environment, shared config and
 // credentials files, profiles, web identity, instance roles). A credential
-// is only ever sent to the endpoint of the secret that holds it; Secret's
-// String and every error redact it.
+// is only ever sent to the endpoint of the secret that holds it (an HTTP
+// bearer token is dropped on a redirect out of its scope); Secret's
+// String and every error redact it. Config.DisableRemote and AllowHosts
+// (the embedder's WithoutRemote, WithRemoteHosts, WithRoot) refuse a
+// location before any request is made.
 //
 // # Counting
 //

@@ -109,6 +109,27 @@ package planner
 // mod(a, b) binds to %, date_add(d, i) to TIMESTAMP + INTERVAL. The
 // functions from replace on run row by row (executor/call_more.go).
 //
+// Nested values (sql/bind_func_list.go binds DuckDB's names and aliases to
+// these; executor/call_list.go, call_list_rows.go):
+//
+//	list_len      T[]                          BIGINT    (len, length, array_length of a list)
+//	cardinality   MAP(K, V)                    UBIGINT
+//	list_contains T[], T                       BOOLEAN   NULL elements never match
+//	list_position T[], T                       INTEGER   1-based; a NULL value finds the first NULL; NULL if absent
+//	list_extract  T[], BIGINT                  T         1-based, negative from the end, NULL out of range
+//	list_value    T...                         T[]
+//	struct_extract STRUCT, BIGINT const        field     the field's index (the binder resolves the name)
+//	map_keys, map_values  MAP(K, V)            K[], V[]
+//	map_extract, map_extract_value  MAP(K, V), K  V[], V
+//	list_concat   T[]...                       T[]       a NULL list counts as empty
+//	list_reverse, list_distinct, flatten  T[] (flatten: T[][])  T[]
+//	list_sort     T[][, VARCHAR[, VARCHAR]]    T[]       ASC|DESC, NULLS FIRST|LAST (default ASC, NULLS LAST)
+//	list_slice    T[], BIGINT, BIGINT          T[]       1-based inclusive, negative from the end
+//	list_sum, list_min, list_max, list_avg, list_count  T[]  as the aggregate over the elements
+//	list_has_any, list_has_all  T[], T[]       BOOLEAN
+//	string_split, regexp_split_to_array  VARCHAR, VARCHAR  VARCHAR[]
+//	list_range, list_generate_series  BIGINT[, BIGINT[, BIGINT]]  BIGINT[]  (range, generate_series in expressions)
+//
 // Casting is the Cast node, not a Call.
 
 // Volatile reports a function whose value changes from row to row with the

@@ -85,7 +85,11 @@ type MemoryReporter interface {
 
 func (s *Sort) MemoryUse() (int64, int64) { return s.res.Peak(), s.res.SpilledBytes() }
 
-func (j *HashJoin) MemoryUse() (int64, int64) { return j.res.Peak(), j.res.SpilledBytes() }
+// MemoryUse of a join adds its partitions' joins when it spilled: their
+// peak when it is the larger and everything they spilled again.
+func (j *HashJoin) MemoryUse() (int64, int64) {
+	return max(j.res.Peak(), j.subPeak), j.res.SpilledBytes() + j.subSpill
+}
 
 // MemoryUse of an aggregate adds its spilled partitions' aggregates: their
 // peak when it is the larger (they run after the table is freed) and

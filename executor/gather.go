@@ -149,7 +149,7 @@ func (g *Gather) run(ctx context.Context, in Operator) {
 		send(gathered{err: err})
 		return
 	}
-	ack := make(chan struct{})
+	ack := make(chan struct{}, 1) // buffered: a Next after the worker left (cancelled) must not block
 	for {
 		b, err := in.Next(ctx)
 		if err == ioEOF {

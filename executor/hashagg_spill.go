@@ -3,8 +3,6 @@ package executor
 import (
 	"context"
 	"errors"
-	"hash/maphash"
-	"math/bits"
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/executor/memory"
@@ -15,7 +13,7 @@ import (
 // and states as they grow. When the memory manager refuses more, the table
 // stops taking new groups: from then on a row whose key is already in the
 // table is aggregated there as before, and a row with a new key is written
-// out (its key and aggregate arguments, evaluated) to one of aggSpillParts
+// out (its key and aggregate arguments, evaluated) to one of spillParts
 // spill files chosen by a hash of the key. The groups in memory are then
 // complete — none of their rows went to disk — and are emitted first; the
 // table is freed, and each partition is aggregated in turn by a HashAgg of
@@ -26,23 +24,14 @@ import (
 // aggregate function spills, and rows reach their group in input order
 // (first(), string_agg and list() see the order they would in memory).
 
-// aggSpillParts is the fan-out of a spill: with P partitions a spilled
-// input needs about log_P(size/limit) rounds.
-const aggSpillParts = 16
-
 // aggSpill is a HashAgg's spilled input: the partition files being written,
 // then the partition being aggregated.
 type aggSpill struct {
 	types  []columnar.Type // the group keys, then each aggregate's Arg and Arg2
 	argCol [][2]int        // per aggregate: columns of Arg and Arg2 (-1: none)
 
-	seed    maphash.Seed
-	salt    uint64 // the level's hash mix: a partition re-spills by other bits
-	hashes  []uint64
-	buf     []*columnar.Batch // per partition, rows waiting to be written
-	arena   [][]byte          // per partition, the bytes of buf's strings
-	w       []*spill.Writer
-	files   []*spill.File
+	parts   *partWriter   // the partitions being written (spill_parts.go)
+	files   []*spill.File // … once written
 	found   []int
 	missing []int
 	dec     []columnar.Vector // decoded (dictionary-free) spilled columns
@@ -82,7 +71,7 @@ func (h *HashAgg) account() error {
 
 // startSpill switches the aggregate to spilling new keys.
 func (h *HashAgg) startSpill() {
-	sp := &aggSpill{seed: maphash.MakeSeed(), salt: 0x2d358dccaa6c78a5 ^ uint64(h.level+1)*0x9e3779b97f4a7c15}
+	sp := &aggSpill{}
 	for _, g := range h.Groups {
 		sp.types = append(sp.types, g.Type())
 	}
@@ -96,9 +85,7 @@ func (h *HashAgg) startSpill() {
 			}
 		}
 	}
-	sp.buf = make([]*columnar.Batch, aggSpillParts)
-	sp.arena = make([][]byte, aggSpillParts)
-	sp.w = make([]*spill.Writer, aggSpillParts)
+	sp.parts = newPartWriter(h.mem, h.res, sp.types, newPartHash(h.level))
 	sp.dec = make([]columnar.Vector, len(sp.types))
 	sp.cols = make([]*columnar.Vector, len(sp.types))
 	h.spill = sp
@@ -147,78 +134,7 @@ func (h *HashAgg) spillBatch(ctx context.Context, b *columnar.Batch, keys []*col
 			}
 		}
 	}
-	return h.deal(ctx, &view, len(keys))
-}
-
-// deal appends the live rows of view (columns sp.cols) to the buffers of
-// their partitions, writing a buffer out when it is full.
-func (h *HashAgg) deal(ctx context.Context, view *columnar.Batch, nkeys int) error {
-	sp := h.spill
-	if cap(sp.hashes) < view.Len {
-		sp.hashes = make([]uint64, max(view.Len, columnar.MaxBatch))
-	}
-	hs := sp.hashes[:view.Len]
-	forEach(view, func(i int) { hs[i] = sp.salt })
-	d := dealer{seed: sp.seed}
-	for _, v := range sp.cols[:nkeys] {
-		d.hashColumn(view, v, hs)
-	}
-	for _, i := range view.Sel {
-		p, _ := bits.Mul64(hs[i], aggSpillParts)
-		buf := sp.buf[p]
-		if buf == nil {
-			buf = columnar.NewBatch(sp.types, columnar.MaxBatch)
-			sp.buf[p] = buf
-		}
-		r := buf.Len
-		for c, v := range sp.cols {
-			dst := buf.Cols[c]
-			if dst.Type.IsNested() { // the input's payloads go with its batch
-				dst.CopyRowOwned(r, v, i, columnar.MaxBatch)
-				continue
-			}
-			dst.CopyRow(r, v, i, columnar.MaxBatch)
-			if dst.Type.Phys() == columnar.PhysBytes && !dst.IsNull(r) {
-				// The input's bytes are only valid until its next batch.
-				at := len(sp.arena[p])
-				sp.arena[p] = append(sp.arena[p], dst.Bytes[r]...)
-				dst.Bytes[r] = sp.arena[p][at:len(sp.arena[p]):len(sp.arena[p])]
-			}
-		}
-		buf.Len++
-		if buf.Len == columnar.MaxBatch {
-			if err := h.flushPart(ctx, int(p)); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// flushPart writes partition p's buffered rows to its file.
-func (h *HashAgg) flushPart(ctx context.Context, p int) error {
-	sp := h.spill
-	buf := sp.buf[p]
-	if buf == nil || buf.Len == 0 {
-		return nil
-	}
-	if sp.w[p] == nil {
-		w, err := h.mem.SpillDir().Create(sp.types, h.mem.MaxTemp())
-		if err != nil {
-			return err
-		}
-		sp.w[p] = w
-	}
-	buf.Sel = nil
-	if err := sp.w[p].Write(ctx, buf); err != nil {
-		return err
-	}
-	buf.Len = 0
-	for _, v := range buf.Cols {
-		v.Reset(columnar.MaxBatch)
-	}
-	sp.arena[p] = sp.arena[p][:0]
-	return nil
+	return sp.parts.add(ctx, &view, sp.cols, sp.cols[:len(keys)])
 }
 
 // finishSpill completes the partition files once the input is read.
@@ -227,24 +143,9 @@ func (h *HashAgg) finishSpill(ctx context.Context) error {
 	if sp == nil {
 		return nil
 	}
-	sp.files = make([]*spill.File, aggSpillParts)
-	for p := range sp.w {
-		if err := h.flushPart(ctx, p); err != nil {
-			return err
-		}
-		sp.buf[p], sp.arena[p] = nil, nil
-		if sp.w[p] == nil {
-			continue
-		}
-		f, err := sp.w[p].Finish()
-		sp.w[p] = nil
-		if err != nil {
-			return err
-		}
-		h.res.Spilled(f.Bytes)
-		sp.files[p] = f
-	}
-	return nil
+	files, err := sp.parts.finish(ctx)
+	sp.files = files
+	return err
 }
 
 // nextSpilled returns the groups of the spilled partitions, one partition's
@@ -325,25 +226,19 @@ func (h *HashAgg) dropSpill() {
 		h.endSub()
 	}
 	h.spill = nil
-	for _, w := range sp.w {
-		if w != nil {
-			w.Close()
-		}
-	}
-	for _, f := range sp.files {
-		if f != nil {
-			f.Remove()
-		}
-	}
+	sp.parts.close()
+	removeFiles(sp.files)
 }
 
 // SetMemory makes the aggregate reserve its table from m and spill.
 func (h *HashAgg) SetMemory(m *memory.Manager) { h.mem = m }
 
-// spillScan reads a spill file as an operator; Close removes the file.
+// spillScan reads a spill file as an operator; Close removes the file,
+// unless keep (a file read again later, or by others).
 type spillScan struct {
 	f     *spill.File
 	types []columnar.Type
+	keep  bool
 	r     *spill.Reader
 }
 
@@ -369,6 +264,8 @@ func (s *spillScan) Close() error {
 		s.r.Close()
 		s.r = nil
 	}
-	s.f.Remove()
+	if !s.keep {
+		s.f.Remove()
+	}
 	return nil
 }

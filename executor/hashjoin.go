@@ -102,10 +102,19 @@ type HashJoin struct {
 	decoded     []*columnar.Vector // scratch: probe columns passed through, decoded
 	decodedVecs []*columnar.Vector // … their decoded vectors
 
-	pbuf    *chunkedStore   // probe first: the held probe rows
-	pbufPos int             // next held row to replay
-	pbufEOF bool            // the probe side ended within the held rows
-	pview   *columnar.Batch // a view of held rows
+	pbuf      *chunkedStore   // probe first: the held probe rows
+	pbufBytes int64           // … their bytes reserved in res
+	pbufPos   int             // next held row to replay
+	pbufEOF   bool            // the probe side ended within the held rows
+	pview     *columnar.Batch // a view of held rows
+
+	// Spilling (hashjoin_grace.go).
+	grace    *graceJoin  // the spilled build's partitions and this copy's probe
+	level    int         // a partition's join: the spills above it
+	outer    *graceBuild // a partition's join: the whole build (MARK's facts)
+	stuck    int         // a partition's join: spills in a row that did not split its build
+	subPeak  int64       // the partitions' joins' figures (MemoryUse)
+	subSpill int64
 }
 
 func (j *HashJoin) Types() []columnar.Type {
@@ -150,6 +159,8 @@ func (j *HashJoin) Close() error {
 	if e := right.Close(); err == nil {
 		err = e
 	}
+	j.closeGrace()
+	j.grace = nil
 	j.build, j.index, j.all, j.matched = nil, nil, nil, nil
 	j.res.Free()
 	j.probeSc = hashtab.ProbeScratch{}
@@ -158,9 +169,12 @@ func (j *HashJoin) Close() error {
 }
 
 func (j *HashJoin) Open(ctx context.Context) error {
-	j.pbuf = nil
+	j.pbuf, j.pbufBytes = nil, 0
+	j.subPeak, j.subSpill = 0, 0
+	j.closeGrace()
+	j.grace = nil
 	if j.res == nil {
-		j.res = j.mem.Reserve("hash join build", false)
+		j.res = j.mem.Reserve("hash join build", len(j.RightKeys) > 0)
 	}
 	j.res.Free()
 	j.probeSc = hashtab.ProbeScratch{} // a re-opened join has a new build table
@@ -180,7 +194,9 @@ func (j *HashJoin) Open(ctx context.Context) error {
 	j.matched = nil
 	switch j.Kind {
 	case JoinRight, JoinFull, JoinRightSemi, JoinRightAnti:
-		j.matched = make([]bool, j.build.n)
+		if j.grace == nil {
+			j.matched = make([]bool, j.build.n)
+		}
 	}
 	j.leftTypes = j.Left.Types()
 	j.out = columnar.NewBatch(j.fullTypes(), columnar.MaxBatch)
@@ -232,8 +248,18 @@ func (j *HashJoin) buildSide(ctx context.Context, right Operator) error {
 		for _, f := range j.Filters {
 			collectKeys(f, keys[f.Key], b)
 		}
-		if err := j.res.Grow(storeBytes(b, b.Cols)); err != nil {
-			return err
+		need := storeBytes(b, b.Cols)
+		if err := j.res.Grow(need); err != nil {
+			spill, err := j.mustSpill(err, need) // hashjoin_grace.go
+			if err != nil {
+				return err
+			}
+			if spill {
+				if err := j.spillBuild(ctx, right, keys, false); err != nil {
+					return err
+				}
+				break
+			}
 		}
 		if len(keys) == 0 {
 			j.buildAll(b, base) // nestedloop.go
@@ -243,8 +269,24 @@ func (j *HashJoin) buildSide(ctx context.Context, right Operator) error {
 			j.buildNull = true
 		}
 		if err := j.reserveIndex(); err != nil {
-			return err
+			spill, err := j.mustSpill(err, j.index.Bytes()-j.indexSize)
+			if err != nil {
+				return err
+			}
+			if spill {
+				if err := j.spillBuild(ctx, right, keys, false); err != nil {
+					return err
+				}
+				break
+			}
+			j.indexSize = j.index.Bytes() // forced
 		}
+	}
+	if j.grace != nil {
+		for _, f := range j.Filters {
+			f.finish()
+		}
+		return nil
 	}
 	if j.Kind == JoinSingle && len(j.RightKeys) == 0 && j.Cond == nil && j.build.n > 1 {
 		return errSingleRow
@@ -252,7 +294,17 @@ func (j *HashJoin) buildSide(ctx context.Context, right Operator) error {
 	if j.index != nil {
 		j.index.Finish()
 		if err := j.reserveIndex(); err != nil {
-			return err
+			spill, err := j.mustSpill(err, j.index.Bytes()-j.indexSize)
+			if err != nil {
+				return err
+			}
+			if spill {
+				if err := j.spillBuild(ctx, right, keys, true); err != nil {
+					return err
+				}
+			} else {
+				j.indexSize = j.index.Bytes() // forced
+			}
 		}
 	}
 	for _, f := range j.Filters {
@@ -292,6 +344,9 @@ func (j *HashJoin) rightOp() Operator {
 }
 
 func (j *HashJoin) Next(ctx context.Context) (*columnar.Batch, error) {
+	if j.grace != nil {
+		return j.nextGrace(ctx) // hashjoin_grace.go
+	}
 	for {
 		switch j.phase {
 		case 0:
@@ -466,7 +521,7 @@ func (j *HashJoin) leftTail() *columnar.Batch {
 			switch {
 			case j.lmatch[k]:
 				m.Bools[i] = true
-			case j.NullAware && j.build.n > 0 && (j.lnull[k] || j.buildNull):
+			case j.NullAware && j.buildNonEmpty() && (j.lnull[k] || j.buildHasNull()):
 				m.SetNull(i, b.Len)
 			default:
 				m.Bools[i] = false

@@ -48,9 +48,11 @@ func (j *HashJoin) openProbeFirst(ctx context.Context) error {
 			collectKeys(f, v, b)
 		}
 		j.pbuf.appendRows(b, b.Cols)
-		if err := j.res.Grow(storeBytes(b, b.Cols)); err != nil {
+		n := storeBytes(b, b.Cols)
+		if err := j.res.Grow(n); err != nil {
 			return err
 		}
+		j.pbufBytes += n
 	}
 	if j.pbufEOF {
 		for _, f := range j.ProbeFilters {

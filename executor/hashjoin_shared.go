@@ -25,7 +25,8 @@ type JoinBuild struct {
 	once sync.Once
 	err  error
 	// The built state, copied into each HashJoin (read-only from then on).
-	done *HashJoin
+	done    *HashJoin
+	spilled *graceBuild // the build's partitions, when it spilled (hashjoin_grace.go)
 
 	mu    sync.Mutex
 	ended int    // copies whose probe side ended
@@ -38,12 +39,19 @@ func (s *JoinBuild) open(ctx context.Context, j *HashJoin) error {
 	s.once.Do(func() {
 		s.err = j.buildSide(ctx, s.Right)
 		s.done = j
+		if j.grace != nil {
+			s.spilled = j.grace.b
+		}
 	})
 	if s.err != nil {
 		return s.err
 	}
 	if s.done != j {
 		j.build, j.index, j.all, j.buildNull = s.done.build, s.done.index, s.done.all, s.done.buildNull
+		if s.spilled != nil {
+			// A spilled build: this copy deals its own probe rows.
+			j.grace = &graceJoin{b: s.spilled}
+		}
 	}
 	return nil
 }

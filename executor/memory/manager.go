@@ -187,6 +187,25 @@ func (r *Reservation) Grow(n int64) error {
 	return &OutOfMemory{Operator: r.name, Need: r.size.Load() + n, Limit: r.m.limit}
 }
 
+// Force reserves n bytes even past the limit, for an operator that must
+// hold a minimum to make progress (a spilled partition's first batch);
+// the manager's Used and Peak show the excess.
+func (r *Reservation) Force(n int64) {
+	if r == nil || n <= 0 {
+		return
+	}
+	u := r.m.used.Add(n)
+	for {
+		p := r.m.peak.Load()
+		if u <= p || r.m.peak.CompareAndSwap(p, u) {
+			break
+		}
+	}
+	if s := r.size.Add(n); s > r.peak.Load() {
+		r.peak.Store(s)
+	}
+}
+
 // Shrink returns n bytes (at most what is held).
 func (r *Reservation) Shrink(n int64) {
 	if r == nil || n <= 0 {

@@ -19,6 +19,10 @@ import (
 type colSource struct {
 	spec colSpec
 	base string // member path without extension: "_cols/name"
+	// liveEnd is one past the table's last live row: a utf8 column may
+	// stop there instead of at the physical extent (rows past it are
+	// capacity, read as NULL).
+	liveEnd int64
 
 	once sync.Once
 	err  error
@@ -137,7 +141,7 @@ func (s *colSource) doOpen(st store, nphys int64) error {
 		if dt := s.data.DType; dt.Kind != 'i' || dt.ItemSize != 8 {
 			return fmt.Errorf("%s: %w", m, corruptf("utf8 offsets stored as %s, want <i8", dt.Str))
 		}
-		if s.data.Len() < nphys+1 {
+		if s.data.Len() < min(nphys, s.liveEnd)+1 {
 			return short(m, s.data.Len()-1, nphys)
 		}
 		mb := s.base + ".utf8.b2nd"
@@ -349,6 +353,18 @@ func (s *colSource) readRows(d *b2.Decoder, sc *colScratch, lo int64, n int, par
 			}
 		}
 	case flUTF8:
+		if have := s.data.Len() - 1; lo+int64(n) > have {
+			// Capacity rows past the column's length (see liveEnd): not
+			// live, read as NULL.
+			k := int(max(0, have-lo))
+			for r := k; r < n; r++ {
+				v.Bytes[r] = nil
+				v.SetNull(r, n)
+			}
+			if n = k; n == 0 {
+				return main, nil
+			}
+		}
 		sc.offs = grow(sc.offs, 8*(n+1))
 		if err := s.data.ReadItems1D(d, sc.offs, lo, n+1); err != nil {
 			return main, err

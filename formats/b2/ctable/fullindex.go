@@ -19,15 +19,18 @@ import (
 // ≥ nphys and rows whose _valid_rows bit is clear.
 //
 // utf8 and dictionary columns are FULL-indexed by alphabetical rank
-// (full.utf8_rank / full.dict_rank); those indexes are not used here (why
-// says so), since the fixtures python-blosc2 wrote have none to test against.
+// (full.utf8_rank / full.dict_rank). A utf8 one with its vocabulary answers
+// lookups through ranks (rankindex.go); a dictionary one is not used (why
+// says so): its ranks follow the dictionary, which this reader does not
+// check against the build.
 type fullIndex struct {
 	col        string
 	valuesPath string
 	posPath    string
-	navPath    string // l2: one [start, end] record per values block
-	n          int64  // entries: the column's length at build time
-	why        string // "" for a usable index, else why it is not used
+	navPath    string     // l2: one [start, end] record per values block
+	n          int64      // entries: the column's length at build time
+	why        string     // "" for a usable index, else why it is not used
+	rank       *rankIndex // a utf8 column's index of ranks, nil otherwise
 
 	once     sync.Once
 	err      error
@@ -41,7 +44,7 @@ type fullIndex struct {
 
 // catalogFull reads the FULL indexes of the manifest's catalog (metadata
 // only). Indexes that must not be used keep a reason in why.
-func catalogFull(m *manifest, nphys int64) map[string]*fullIndex {
+func catalogFull(m *manifest, nphys, liveEnd int64) map[string]*fullIndex {
 	out := map[string]*fullIndex{}
 	for _, e := range m.Catalog {
 		desc, ok := e.Val.(mpMap)
@@ -87,14 +90,17 @@ func catalogFull(m *manifest, nphys int64) map[string]*fullIndex {
 		switch {
 		case fm == nil || fi.valuesPath == "" || fi.posPath == "" || fi.navPath == "":
 			fi.why = "has no sorted values"
-		case utf8Rank || dictRank:
-			// python-blosc2 ≥ 4.12 keeps a UTF-8 index's vocabulary on disk
-			// (utf8_rank.vocab_path); turning a literal into a rank is not
-			// implemented here, so neither lookups nor pruning use it.
+		case dictRank:
 			fi.why = "orders ranks of strings (not used)"
 		case len(pending) > 0:
 			// Appended runs are not merged into values/positions yet.
 			fi.why = "has unmerged runs"
+		case utf8Rank:
+			meta, _ := fm.get("utf8_rank")
+			if fi.rank, fi.why = parseRankMeta(meta); fi.why == "" {
+				// A utf8 column has rows up to the last live one only.
+				fi.why = staleness(desc, m, fi.n, min(nphys, liveEnd))
+			}
 		default:
 			fi.why = staleness(desc, m, fi.n, nphys)
 		}
@@ -155,7 +161,18 @@ func (fi *fullIndex) doLoad(st store, src *colSource, t columnar.Type) error {
 	if err != nil {
 		return err
 	}
-	if err := sameElement(fi.values.DType, src.data.DType); err != nil {
+	conv := src.conv
+	if fi.rank != nil {
+		// Ranks, not strings: int32 values, read as INTEGER.
+		if dt := fi.values.DType; dt.Kind != 'i' || dt.ItemSize != 4 {
+			return fmt.Errorf("%s: %w", fi.valuesPath, corruptf("utf8 ranks stored as %s, want <i4", dt.Str))
+		}
+		if err := fi.rank.load(st, src, fi.n); err != nil {
+			return err
+		}
+		t = columnar.TInt32
+		conv = fixedConv{out: t, mul: 1, div: 1}
+	} else if err := sameElement(fi.values.DType, src.data.DType); err != nil {
 		return fmt.Errorf("%s: %w", fi.valuesPath, err)
 	}
 	if dt := fi.pos.DType; dt.Kind != 'i' || dt.ItemSize != 8 {
@@ -188,7 +205,7 @@ func (fi *fullIndex) doLoad(st store, src *colSource, t columnar.Type) error {
 		return fmt.Errorf("%s: %w", fi.navPath, err)
 	}
 	fi.typ = t
-	fi.conv = src.conv
+	fi.conv = conv
 	fi.conv.part = 0
 	fi.conv.dt = fi.values.DType
 	fi.conv.off = 0

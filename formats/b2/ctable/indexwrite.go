@@ -364,8 +364,9 @@ func (e *indexEdit) build(col, kind, name string) error {
 		what := s.spec.Kind
 		switch s.spec.Flavour {
 		case flUTF8, flDict:
-			// python-blosc2 orders these by string rank; b2sql has no
-			// reader for rank indexes, so it does not write them either.
+			// python-blosc2 orders these by string rank, with a vocabulary
+			// beside; b2sql reads utf8 ones (rankindex.go) but does not
+			// write them.
 			return fmt.Errorf("ctable: %s: column %q is %s: indexes are built on numeric, boolean and timestamp columns", t.path, col, what)
 		}
 		return fmt.Errorf("ctable: %s: column %q of kind %s cannot be indexed (numeric, boolean and timestamp columns can)", t.path, col, what)

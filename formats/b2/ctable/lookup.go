@@ -1,6 +1,7 @@
 package ctable
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -66,6 +67,23 @@ func (t *Table) usableFull(c int) *fullIndex {
 	return fi
 }
 
+// usableRank returns the FULL index of ranks (rankindex.go) that answers
+// lookups on utf8 column c, or nil.
+func (t *Table) usableRank(c int) *fullIndex {
+	if c < 0 || c >= len(t.cols) {
+		return nil
+	}
+	src := t.srcs[t.cols[c].src]
+	if src.spec.Flavour != flUTF8 {
+		return nil
+	}
+	fi := t.full[src.spec.Name]
+	if fi == nil || fi.rank == nil || fi.why != "" {
+		return nil
+	}
+	return fi
+}
+
 // loadFull opens column c and its FULL index; a damaged index returns an
 // error meant for a note (the query still runs without it).
 func (t *Table) loadFull(c int, fi *fullIndex) error {
@@ -104,6 +122,9 @@ func (t *Table) planLookup(spec index.ScanSpec, pl *scanPlan) error {
 		c := p.Col
 		fi := t.usableFull(c)
 		if fi == nil {
+			fi = t.usableRank(c)
+		}
+		if fi == nil {
 			continue // a stale index is noted by plan (its block summary)
 		}
 		ivs, ok := predIntervals(p, t.schema[c].Type)
@@ -113,12 +134,20 @@ func (t *Table) planLookup(spec index.ScanSpec, pl *scanPlan) error {
 		ch := byCol[c]
 		if ch == nil {
 			if err := t.loadFull(c, fi); err != nil {
-				pl.notes = appendNote(pl.notes, fmt.Sprintf("full index %s unreadable: %v", fi.col, err))
+				var stale errRankStale
+				if errors.As(err, &stale) {
+					pl.notes = appendNote(pl.notes, fmt.Sprintf("full index %s %v", fi.col, err))
+				} else {
+					pl.notes = appendNote(pl.notes, fmt.Sprintf("full index %s unreadable: %v", fi.col, err))
+				}
 				continue
 			}
 			ch = &choice{fi: fi, cur: newFullCursor(fi, nil), hi: fi.n}
 			byCol[c] = ch
 			cols = append(cols, c)
+		}
+		if fi.rank != nil {
+			ivs = fi.rank.intervals(ivs)
 		}
 		var rs [][2]int64
 		for _, iv := range ivs {

@@ -102,8 +102,9 @@ func catalogIndexes(m *manifest, nphys int64) map[string]*summaryIndex {
 			// else: an index kind this reader does not know never prunes.
 			si.why = fmt.Sprintf("of kind %q, which b2sql does not know (not used)", si.kind)
 		case utf8Rank || dictRank:
-			// The extrema are alphabetical ranks, not the column's values.
-			si.why = "orders ranks of strings (not used)"
+			// The extrema are alphabetical ranks, not the column's values
+			// (a utf8 one's FULL lookups translate literals: rankindex.go).
+			si.why = "block summary of string ranks (not used for pruning)"
 		case stale == true:
 			si.why = "stale"
 		case si.path == "" || si.segLen <= 0:

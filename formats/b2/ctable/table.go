@@ -26,8 +26,12 @@ type Table struct {
 	byName  map[string]int // manifest column name → srcs index
 	skipped []string
 
-	valid      *b2.Array // _valid_rows
-	nphys      int64     // len(_valid_rows): the physical extent
+	valid *b2.Array // _valid_rows
+	nphys int64     // len(_valid_rows): the physical extent
+	// liveEnd is one past the last row whose _valid_rows bit is set (0
+	// when none): python-blosc2 sizes _valid_rows and fixed columns to a
+	// capacity but writes a utf8 column's rows only up to its length.
+	liveEnd    int64
 	live       int64
 	blockRows  int64   // _valid_rows block length: the default pruning grain
 	validRatio float64 // compressed bytes per _valid_rows row, for BytesRead
@@ -98,7 +102,7 @@ func openStore(st store, path string) (_ *Table, err error) {
 	}
 	t.meta = append(t.meta, t.man.Entries...)
 	t.indexes = catalogIndexes(t.man, t.nphys)
-	t.full = catalogFull(t.man, t.nphys)
+	t.full = catalogFull(t.man, t.nphys, t.liveEnd)
 	return t, nil
 }
 
@@ -131,6 +135,9 @@ func (t *Table) openValid() error {
 	if t.blockRows <= 0 {
 		t.blockRows = batchRows
 	}
+	if t.liveEnd, err = liveEnd(a); err != nil {
+		return err
+	}
 	if t.man.NRows >= 0 {
 		if t.man.NRows > t.nphys {
 			return corruptf("schema n_rows %d exceeds the %d physical rows", t.man.NRows, t.nphys)
@@ -152,6 +159,31 @@ func (t *Table) openValid() error {
 	return it.Err()
 }
 
+// liveEnd returns one past the last set byte of the _valid_rows array a,
+// reading from its end: chunks that are all zeros by their offset (the
+// capacity python-blosc2 has not filled) cost nothing, and the first
+// other chunk from the end is decoded.
+func liveEnd(a *b2.Array) (int64, error) {
+	var buf []byte
+	for i := a.NChunks() - 1; i >= 0; i-- {
+		switch a.Frame.ChunkSpecial(i) {
+		case b2.SpecialZeros, b2.SpecialUninit:
+			continue
+		}
+		start, n := a.ChunkItems(i)
+		buf = grow(buf, n)
+		if _, _, err := a.ReadChunk1D(nil, buf, i); err != nil {
+			return 0, err
+		}
+		for k := n - 1; k >= 0; k-- {
+			if buf[k] != 0 {
+				return start + int64(k) + 1, nil
+			}
+		}
+	}
+	return 0, nil
+}
+
 func (t *Table) buildSchema() error {
 	t.byName = map[string]int{}
 	for _, cs := range t.man.Cols {
@@ -163,7 +195,7 @@ func (t *Table) buildSchema() error {
 		if err != nil {
 			return err
 		}
-		src := &colSource{spec: cs, base: base}
+		src := &colSource{spec: cs, base: base, liveEnd: t.liveEnd}
 		si := len(t.srcs)
 		t.srcs = append(t.srcs, src)
 		t.byName[cs.Name] = si

@@ -274,6 +274,10 @@ type Progress struct {
 	// HTTP) asked their servers for and received, since they were opened.
 	Requests int64
 	Fetched  int64
+	// Files, FilesSkipped and FilesDone count the files of many-file
+	// scans (lists, globs, hive datasets): all, skipped unopened by
+	// predicates on partitions, and read to the end.
+	Files, FilesSkipped, FilesDone int64
 }
 
 // Fraction is the share of units finished, in [0, 1].
@@ -293,5 +297,7 @@ func (r *Rows) Progress() Progress {
 	}
 	t, s, d, rows, b := r.built.Progress()
 	reqs, fetched := r.built.Fetched()
-	return Progress{Units: t, UnitsSkipped: s, UnitsDone: d, Rows: rows, Bytes: b, Requests: reqs, Fetched: fetched}
+	ft, fs, fd := r.built.FileProgress()
+	return Progress{Units: t, UnitsSkipped: s, UnitsDone: d, Rows: rows, Bytes: b, Requests: reqs, Fetched: fetched,
+		Files: ft, FilesSkipped: fs, FilesDone: fd}
 }

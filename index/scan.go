@@ -54,6 +54,7 @@ type ScanStats struct {
 	// those its partition or filename predicates excluded unopened.
 	FilesTotal   int64
 	FilesSkipped int64
+	FilesDone    int64 // files whose every unit has been read
 	BytesRead    int64
 	RowsRead     int64
 

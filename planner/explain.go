@@ -202,6 +202,23 @@ func (b *Built) Fetched() (requests, bytes int64) {
 	return
 }
 
+// FileProgress sums the many-file scans' file counters: files to read,
+// skipped unopened by partition predicates, and finished. Safe to call
+// while the plan runs.
+func (b *Built) FileProgress() (total, skipped, done int64) {
+	seen := map[*index.ScanStats]bool{}
+	for _, s := range b.scans {
+		if seen[s] {
+			continue
+		}
+		seen[s] = true
+		total += atomic.LoadInt64(&s.FilesTotal)
+		skipped += atomic.LoadInt64(&s.FilesSkipped)
+		done += atomic.LoadInt64(&s.FilesDone)
+	}
+	return
+}
+
 // Progress sums the scan counters of the plan: units (row groups, chunks)
 // to read, skipped and finished, and rows and bytes read so far. Safe to
 // call while the plan runs.

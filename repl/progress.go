@@ -101,6 +101,9 @@ func (m *progressMeter) run() {
 			if pr.Rows > 0 {
 				desc += fmt.Sprintf(", scanned %d rows, %s", pr.Rows, humanBytes(pr.Bytes))
 			}
+			if pr.Files > 0 {
+				desc += fmt.Sprintf(", files %d/%d", pr.FilesDone, pr.Files-pr.FilesSkipped)
+			}
 			if pr.Fetched > 0 {
 				desc += fmt.Sprintf(", fetched %s in %d %s", humanBytes(pr.Fetched), pr.Requests, plural(pr.Requests, "request", "requests"))
 			}

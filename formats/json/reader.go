@@ -197,6 +197,22 @@ func (r *reader) Next(ctx context.Context) (*columnar.Batch, error) {
 		if len(val) == 0 {
 			continue // a blank line
 		}
+		if len(r.cols) == 0 {
+			// count(*): nothing to extract, so the value is only
+			// validated (no parse tree); a record must still be an object.
+			err := fastjson.ValidateBytes(val)
+			if err == nil && r.t.records && bytes.TrimLeft(val, " \t\r\n")[0] != '{' {
+				err = fmt.Errorf("expected an object, found %q", trunc8(val))
+			}
+			if err != nil {
+				if ign {
+					continue
+				}
+				return nil, r.valueError(off, "", ErrMalformed, err.Error())
+			}
+			rows++
+			continue
+		}
 		pv, err := r.p.ParseBytes(val)
 		if err != nil {
 			if ign {
@@ -290,6 +306,9 @@ func (r *reader) row(v *fastjson.Value, i int, off int64) (bool, error) {
 	}
 	return true, nil
 }
+
+// trunc8 is the start of a value's text, for messages.
+func trunc8(val []byte) string { return string(val[:min(len(val), 8)]) }
 
 // trunc is a value's JSON text, shortened for messages.
 func trunc(v *fastjson.Value) string {

@@ -74,6 +74,7 @@ type reader struct {
 	schema columnar.Schema
 	name   string
 	out    columnar.Batch
+	done   func() // called once, at the unit's end (io.EOF)
 }
 
 func (t *Table) newReader(in columnar.Reader, cols []int, exprs []executor.Expr, name string) *reader {
@@ -90,6 +91,10 @@ func (r *reader) Next(ctx context.Context) (*columnar.Batch, error) {
 	b, err := r.in.Next(ctx)
 	if err != nil {
 		if err == io.EOF {
+			if r.done != nil {
+				r.done()
+				r.done = nil
+			}
 			return nil, err
 		}
 		return nil, located(r.name, err)

@@ -400,13 +400,22 @@ func (t *Table) ScanUnits(ctx context.Context, spec index.ScanSpec) ([]planner.S
 		if err != nil {
 			return nil, err
 		}
+		// left counts the file's units not yet read to the end; the last
+		// one counts the file done (progress).
+		left := new(atomic.Int64)
 		wrap := func(u planner.ScanUnit) planner.ScanUnit {
 			return func(ctx context.Context) (columnar.Reader, error) {
 				r, err := u(ctx)
 				if err != nil {
 					return nil, located(t.files[i].Name, err)
 				}
-				return t.newReader(r, spec.Cols, exprs(r.Schema()), t.files[i].Name), nil
+				fr := t.newReader(r, spec.Cols, exprs(r.Schema()), t.files[i].Name)
+				fr.done = func() {
+					if left.Add(-1) == 0 && spec.Stats != nil {
+						atomic.AddInt64(&spec.Stats.FilesDone, 1)
+					}
+				}
+				return fr, nil
 			}
 		}
 		if us, ok := s.t.(planner.UnitScanner); ok {
@@ -414,12 +423,14 @@ func (t *Table) ScanUnits(ctx context.Context, spec index.ScanSpec) ([]planner.S
 			if err != nil {
 				return nil, located(t.files[i].Name, err)
 			}
+			left.Store(int64(len(units)))
 			for _, u := range units {
 				out = append(out, wrap(u))
 			}
 			continue
 		}
 		tbl := s.t
+		left.Store(1)
 		out = append(out, wrap(func(ctx context.Context) (columnar.Reader, error) { return tbl.Scan(ctx, fspec) }))
 	}
 	return out, nil

@@ -6,6 +6,8 @@ import (
 	"math"
 	"unicode/utf8"
 
+	"github.com/rivo/uniseg"
+
 	"github.com/b2sql/b2sql/columnar"
 )
 
@@ -77,10 +79,32 @@ func appendUpper(dst, s []byte) []byte {
 }
 
 func appendReverse(dst, s []byte) []byte {
-	for len(s) > 0 {
-		_, size := utf8.DecodeLastRune(s)
-		dst = append(dst, s[len(s)-size:]...)
-		s = s[:len(s)-size]
+	ascii := true
+	for _, c := range s {
+		ascii = ascii && c < utf8.RuneSelf
+	}
+	if ascii {
+		for k := len(s) - 1; k >= 0; k-- {
+			dst = append(dst, s[k])
+		}
+		return dst
+	}
+	// Whole grapheme clusters change places, so combining marks and
+	// emoji sequences stay intact (DuckDB: reverse('S̈a︍') = 'a︍S̈').
+	var buf [32]int
+	ends := buf[:0] // each cluster's end offset in s
+	for pos, state := 0, -1; pos < len(s); {
+		var c []byte
+		c, _, _, state = uniseg.FirstGraphemeCluster(s[pos:], state)
+		pos += len(c)
+		ends = append(ends, pos)
+	}
+	for k := len(ends) - 1; k >= 0; k-- {
+		lo := 0
+		if k > 0 {
+			lo = ends[k-1]
+		}
+		dst = append(dst, s[lo:ends[k]]...)
 	}
 	return dst
 }

@@ -96,7 +96,7 @@ func (b *binder) arith(fn string, l, r planner.Expr, ls, rs sqlparser.Expr, c ec
 		}
 	case "*":
 		if lt.ID == columnar.Decimal || rt.ID == columnar.Decimal {
-			if pt, lt2, rt2, ok := decimalProduct(b.litDecimal(l, lt), b.litDecimal(r, rt), wideDecimal(l) || wideDecimal(r)); ok {
+			if pt, lt2, rt2, ok := decimalProduct(b.litDecimal(l, lt), b.litDecimal(r, rt), b.wideDecimal(l) || b.wideDecimal(r)); ok {
 				lc, err := b.coerce(l, lt2, ls, c)
 				if err != nil {
 					return nil, err
@@ -115,11 +115,11 @@ func (b *binder) arith(fn string, l, r planner.Expr, ls, rs sqlparser.Expr, c ec
 		if t.ID == columnar.Decimal {
 			// One more digit for the carry, as DuckDB does; past 18 digits
 			// DuckDB stays in int64 with an overflow check, and so do we,
-			// unless an operand already has 18 digits (see wideDecimal).
+			// unless an operand is a SUM (see wideDecimal).
 			switch {
 			case int(t.Precision) < maxDecimal:
 				t = columnar.DecimalType(int(t.Precision)+1, int(t.Scale))
-			case wideDecimal(l) || wideDecimal(r):
+			case b.wideDecimal(l) || b.wideDecimal(r):
 				t = columnar.TFloat64
 			}
 		}
@@ -256,21 +256,26 @@ func decimalProduct(lt, rt columnar.Type, wide bool) (pt, lt2, rt2 columnar.Type
 	return columnar.DecimalType(max(p, s), s), lt2, rt2, true
 }
 
-// wideDecimal reports an 18-digit DECIMAL operand that is not itself one
-// of our capped int64 results (+ - *, which DuckDB computes in int64 too):
-// typically a SUM, which DuckDB types DECIMAL(38,s) and we DECIMAL(18,s).
-// DuckDB computes with such values in 128 bits; capping their product or
-// sum at 18 digits would make TPC-H Q11's sum(…) * 0.0001000000 overflow,
-// so it goes through DOUBLE instead (as all decimal products did before).
-func wideDecimal(x planner.Expr) bool {
+// wideDecimal reports an operand that is a SUM of DECIMALs of this query,
+// which DuckDB types DECIMAL(38,s) and b2sql DECIMAL(18,s). DuckDB
+// computes with such values in 128 bits; capping their product or sum at
+// 18 digits would make TPC-H Q11's sum(…) * 0.0001000000 overflow, so it
+// goes through DOUBLE instead. Any other 18-digit DECIMAL (a column, a
+// cast) is DECIMAL(18,s) in DuckDB too, which keeps the int64 result
+// with an overflow check (90000000000000000.0::DECIMAL(18,1) * 10 is an
+// error, not 9e17), as the executor does.
+func (b *binder) wideDecimal(x planner.Expr) bool {
 	t := x.Type()
-	if t.ID != columnar.Decimal || int(t.Precision) < maxDecimal {
+	r, ok := x.(*planner.ColRef)
+	if t.ID != columnar.Decimal || int(t.Precision) < maxDecimal || !ok || b.agg == nil {
 		return false
 	}
-	if c, ok := x.(*planner.Call); ok && (c.Fn == "*" || c.Fn == "+" || c.Fn == "-") {
-		return false
+	for i, col := range b.agg.aggCols {
+		if col.ID == r.Col.ID {
+			return b.agg.aggs[i].Func == planner.AggSum
+		}
 	}
-	return true
+	return false
 }
 
 // litDecimal is the type an integer literal takes in decimal arithmetic:

@@ -244,7 +244,7 @@ func (b *binder) scalar(name string, xs []planner.Expr, srcs []sqlparser.Expr, a
 		if fn == "abs" {
 			return call(fn, x.Type(), x), nil
 		}
-		return wholeDecimal(call(fn, x.Type(), x), 0), nil
+		return roundedDecimal(call(fn, x.Type(), x), 0), nil
 	case "round":
 		if n != 1 && n != 2 {
 			return nil, b.arity(at, name, "1 or 2")
@@ -261,12 +261,19 @@ func (b *binder) scalar(name string, xs []planner.Expr, srcs []sqlparser.Expr, a
 				return nil, err
 			}
 			args = append(args, d)
-			digits = -1
-			if k, ok := d.(*planner.Const); ok && !k.Val.Null {
+			k, ok := d.(*planner.Const)
+			switch {
+			case ok && !k.Val.Null:
 				digits = int(k.Val.I)
+			case x.Type().ID == columnar.Decimal && !ok:
+				// The result's scale depends on the digits (DuckDB: no
+				// ROUND(DECIMAL, column) overload).
+				return nil, b.errAt(at, ErrType, "ROUND of a DECIMAL needs a constant number of digits")
+			default:
+				return call("round", x.Type(), args...), nil
 			}
 		}
-		return wholeDecimal(call("round", x.Type(), args...), digits), nil
+		return roundedDecimal(call("round", x.Type(), args...), digits), nil
 	case "coalesce", "ifnull":
 		if n == 0 || (name == "ifnull" && n != 2) {
 			return nil, b.arity(at, name, "1 or more")
@@ -292,18 +299,25 @@ func (b *binder) scalar(name string, xs []planner.Expr, srcs []sqlparser.Expr, a
 	return nil, b.errAt(at, ErrUnknownFunction, fmt.Sprintf("unknown function %q%s", name, didYouMean(name, knownFuncs())))
 }
 
-// wholeDecimal narrows the scale of a rounded DECIMAL result to the digits
+// roundedDecimal narrows the scale of a rounded DECIMAL result to the digits
 // kept, as DuckDB does for round/floor/ceil of DECIMAL(p,s):
 // the kernel keeps its input type, and the cast of a value already rounded
 // to d digits is exact. Other types, and digits not known at bind time
 // (or not below the scale), are left alone.
-func wholeDecimal(x planner.Expr, digits int) planner.Expr {
+func roundedDecimal(x planner.Expr, digits int) planner.Expr {
 	t := x.Type()
-	if t.ID != columnar.Decimal || digits < 0 || digits >= int(t.Scale) {
+	p, s := int(t.Precision), int(t.Scale)
+	switch {
+	case t.ID != columnar.Decimal || digits >= s:
 		return x
+	case digits < 0:
+		// Rounding left of the point keeps no decimals, and the integer
+		// digits gain one for the carry (ROUND(9999::DECIMAL(4,0), -1) is
+		// 10000, DECIMAL(5,0)); a scaled input already has that room.
+		return &planner.Cast{Arg: x, To: columnar.DecimalType(min(p-s+1, maxDecimal), 0)}
 	}
 	// Keeping the precision leaves room for the carry (round(9.5) = 10).
-	return &planner.Cast{Arg: x, To: columnar.DecimalType(int(t.Precision), digits)}
+	return &planner.Cast{Arg: x, To: columnar.DecimalType(p, digits)}
 }
 
 // bindSubstr binds vitess' special form of SUBSTRING(x FROM a FOR b).

@@ -104,7 +104,7 @@ func (b *binder) bindTruncDigits(xs []planner.Expr, srcs []sqlparser.Expr, c ect
 	}
 	out := planner.Expr(&planner.Call{Fn: "trunc_digits", Args: []planner.Expr{x, n}, T: t})
 	if k, ok := n.(*planner.Const); ok && !k.Val.Null {
-		out = wholeDecimal(out, int(max(k.Val.I, 0)))
+		out = roundedDecimal(out, int(max(k.Val.I, 0)))
 	}
 	return out, nil
 }

@@ -158,6 +158,9 @@ func rewrite(src Source, toks []token) (*rewritten, error) {
 	if len(toks) > 0 {
 		w.prevE = toks[0].off
 	}
+	if err := w.refuseLegacyJoinKind(); err != nil { // join_kinds_legacy.go
+		return nil, err
+	}
 	depth := 0
 	var casts []castFrame
 	inOrder, orderItem, sawLimit := false, 0, false

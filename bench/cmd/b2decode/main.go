@@ -19,6 +19,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"time"
@@ -33,7 +34,14 @@ func main() {
 	dir := flag.String("dir", "/work/data/perf/chunks", "directory written by bench/cblosc2/decode")
 	runs := flag.Int("runs", 20, "timed decodes per chunk (best is reported)")
 	only := flag.String("only", "", "only chunks whose name contains this")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the decodes to this file")
 	flag.Parse()
+	if *cpuProfile != "" {
+		pf, err := os.Create(*cpuProfile)
+		check(err)
+		check(pprof.StartCPUProfile(pf))
+		defer pprof.StopCPUProfile()
+	}
 	runtime.LockOSThread()
 	f, err := os.Open(filepath.Join(*dir, "c.tsv"))
 	check(err)

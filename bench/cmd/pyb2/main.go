@@ -1,13 +1,15 @@
 // Command pyb2 times b2sql on the issue-19 table that python-blosc2 writes
 // (20M rows: id, temperature with a FULL index, price, qty, region, and
 // category as dictionary() and, in a second copy, utf8()), one SQL query per
-// python-blosc2 call of /work/ref/bench/time20m.py, and prints each
+// python-blosc2 call of bench/cmd/pyb2/time20m.py, and prints each
 // answer beside the timing so that the two sides can be compared. With
 // -py, the JSON that script writes is read and the report gives both
 // engines' times and the ratio python-blosc2 / b2sql (above 1: b2sql is
 // faster).
 //
-//	cd bench && go run ./cmd/pyb2 -dict /work/data/pyb2_20m.b2d -utf8 /work/data/pyb2_20m_utf8.b2d -py /work/ref/bench/pyb2_times.json
+//	python bench/cmd/pyb2/time20m.py make /work/data          # once
+//	python bench/cmd/pyb2/time20m.py time /work/data /work/data/pyb2_times.json
+//	cd bench && go run ./cmd/pyb2 -dict /work/data/pyb2_20m.b2d -utf8 /work/data/pyb2_20m_utf8.b2d -py /work/data/pyb2_times.json
 package main
 
 import (
@@ -44,7 +46,7 @@ func main() {
 	utf8Path := flag.String("utf8", "/work/data/pyb2_20m_utf8.b2d", "the copy with category as utf8()")
 	threads := flag.Int("threads", 2, "threads")
 	runs := flag.Int("runs", 5, "timed runs per query (best is reported)")
-	pyJSON := flag.String("py", "", "python-blosc2 timings written by time20m.py")
+	pyJSON := flag.String("py", "", "python-blosc2 timings written by bench/cmd/pyb2/time20m.py")
 	only := flag.String("ops", "", "comma list of operation numbers (1–8) to run; empty: all")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the timed runs to this file")
 	flag.Parse()

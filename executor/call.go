@@ -156,7 +156,7 @@ func NewCall(fn string, args []Expr, ret columnar.Type) (Expr, error) {
 
 // NewCase builds a searched CASE; els may be nil (ELSE NULL).
 func NewCase(conds, thens []Expr, els Expr, t columnar.Type) Expr {
-	return &caseExpr{conds: conds, thens: thens, els: els, t: t}
+	return &caseExpr{conds: conds, thens: thens, els: els, t: t, codes: newCaseCodes(thens, els, t)}
 }
 
 // NewCast builds a cast of arg to type to; try turns failures into NULL.

@@ -177,11 +177,15 @@ type caseExpr struct {
 	sub          columnar.Batch
 	selBuf       []int
 	restBuf      []int
+	codes        *caseCodes // non-nil: every branch a string constant (kernel_case_codes.go)
 }
 
 func (e *caseExpr) Type() columnar.Type { return e.t }
 
 func (e *caseExpr) Eval(b *columnar.Batch) (*columnar.Vector, error) {
+	if e.codes != nil {
+		return e.evalCodes(b)
+	}
 	n := b.Len
 	out := &e.out
 	out.Type = e.t

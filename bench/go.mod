@@ -9,6 +9,8 @@ require (
 	github.com/duckdb/duckdb-go/v2 v2.10506.0
 )
 
+require github.com/rivo/uniseg v0.4.7 // indirect
+
 require (
 	github.com/andybalholm/brotli v1.2.3 // indirect
 	github.com/apache/arrow-go/v18 v18.8.0 // indirect

@@ -332,12 +332,7 @@ func selRange(v *columnar.Vector, lo, hi columnar.Value, nan bool, sel []int, n 
 // mispredict on most rows.
 func selIntRange(vals []int64, a, b int64, out []int) []int {
 	start := len(out)
-	if cap(out)-start < len(vals) {
-		grown := make([]int, start, start+len(vals))
-		copy(grown, out)
-		out = grown
-	}
-	buf := out[start : start+len(vals)]
+	out, buf := selRoom(out, len(vals))
 	w := uint64(b - a)
 	k := 0
 	for i, x := range vals {
@@ -351,12 +346,7 @@ func selIntRange(vals []int64, a, b int64, out []int) []int {
 // or NaN when nan is set.
 func selFloatRange(vals []float64, a, b float64, nan bool, out []int) []int {
 	start := len(out)
-	if cap(out)-start < len(vals) {
-		grown := make([]int, start, start+len(vals))
-		copy(grown, out)
-		out = grown
-	}
-	buf := out[start : start+len(vals)]
+	out, buf := selRoom(out, len(vals))
 	isNaN := b2i(nan)
 	k := 0
 	for i, x := range vals {
@@ -364,6 +354,17 @@ func selFloatRange(vals []float64, a, b float64, nan bool, out []int) []int {
 		k += b2i(x >= a)&b2i(x <= b) | isNaN&b2i(x != x)
 	}
 	return out[:start+k]
+}
+
+// selRoom returns out with room for n more positions and that room.
+func selRoom(out []int, n int) ([]int, []int) {
+	start := len(out)
+	if cap(out)-start < n {
+		grown := make([]int, start, start+n)
+		copy(grown, out)
+		out = grown
+	}
+	return out, out[start : start+n]
 }
 
 // b2i is 1 for true, 0 for false (compiled to a flag move, no branch).

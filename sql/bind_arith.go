@@ -209,19 +209,24 @@ func (b *binder) bindUnary(e *sqlparser.UnaryExpr, c ectx) (planner.Expr, error)
 		if err != nil {
 			return nil, err
 		}
-		if x.Type().ID == columnar.Null {
-			return x, nil
-		}
-		if !x.Type().IsNumeric() && x.Type().ID != columnar.Interval {
-			return nil, b.typeErr(e.Expr, c, "cannot negate %s", x.Type())
-		}
-		return &planner.Call{Fn: "neg", Args: []planner.Expr{x}, T: x.Type()}, nil
+		return b.negate(x, e.Expr, c)
 	case sqlparser.UPlusStr:
 		return b.bindExpr(e.Expr, c)
 	case sqlparser.TildaStr:
 		return b.bindBitNot(e, c)
 	}
 	return nil, b.errAt(b.leafTok(e.Expr, c.sp), ErrUnsupported, fmt.Sprintf("operator %q is not supported", e.Operator))
+}
+
+// negate builds -x.
+func (b *binder) negate(x planner.Expr, src sqlparser.Expr, c ectx) (planner.Expr, error) {
+	if x.Type().ID == columnar.Null {
+		return x, nil
+	}
+	if !x.Type().IsNumeric() && x.Type().ID != columnar.Interval {
+		return nil, b.typeErr(src, c, "cannot negate %s", x.Type())
+	}
+	return &planner.Call{Fn: "neg", Args: []planner.Expr{x}, T: x.Type()}, nil
 }
 
 // decimalProduct types DECIMAL(p1,s1) * DECIMAL(p2,s2) as DuckDB does:

@@ -2,7 +2,6 @@ package sql
 
 import (
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 
@@ -84,7 +83,11 @@ func (b *binder) subqueryTok(sp span) int {
 func (b *binder) bindColumn(e *sqlparser.ColName, c ectx) (planner.Expr, error) {
 	name := e.Name.String()
 	qual := e.Qualifier.Name.String()
-	at := b.q.findName(qual, name, c.sp)
+	return b.bindColumnName(qual, name, b.q.findName(qual, name, c.sp), c)
+}
+
+// bindColumnName resolves [qual.]name written at token at.
+func (b *binder) bindColumnName(qual, name string, at int, c ectx) (planner.Expr, error) {
 	if qual != "" {
 		known := false
 		for _, q := range b.quals {
@@ -124,7 +127,7 @@ func (b *binder) bindColumn(e *sqlparser.ColName, c ectx) (planner.Expr, error) 
 				defer delete(b.expanding, key)
 				ac := c
 				ac.sp = it.sp
-				return b.bindExpr(it.src, ac)
+				return b.bindClauseExpr(it.src, ac)
 			}
 		}
 		if col, ok := b.lookupOuter(qual, name); ok {
@@ -166,10 +169,6 @@ func (b *binder) aliasFor(name string) (selItem, bool) {
 // bindLiteral types a literal: see types.go. neg folds a unary minus in.
 func (b *binder) bindLiteral(e *sqlparser.SQLVal, neg bool, c ectx) (planner.Expr, error) {
 	text := string(e.Val)
-	sign := ""
-	if neg {
-		sign = "-"
-	}
 	switch e.Type {
 	case sqlparser.StrVal:
 		i := b.q.findToken(c.sp, func(t token) bool { return t.kind == tkString && t.val == text })
@@ -178,31 +177,7 @@ func (b *binder) bindLiteral(e *sqlparser.SQLVal, neg bool, c ectx) (planner.Exp
 		return k, nil
 	case sqlparser.IntVal, sqlparser.FloatVal:
 		i := b.q.findToken(c.sp, func(t token) bool { return t.kind == tkNumber && t.val == text })
-		k := &planner.Const{}
-		kind := litFloat
-		if n, err := strconv.ParseInt(sign+text, 10, 64); err == nil && e.Type == sqlparser.IntVal {
-			kind = litInt
-			if n >= math.MinInt32 && n <= math.MaxInt32 {
-				k.Val = columnar.IntValue(columnar.TInt32, n)
-			} else {
-				k.Val = columnar.IntValue(columnar.TInt64, n)
-			}
-		} else if u, err := strconv.ParseUint(text, 10, 64); err == nil && !neg && e.Type == sqlparser.IntVal {
-			kind = litInt
-			k.Val = columnar.UintValue(u)
-		} else if t, ok := decimalLiteralType(text); ok && e.Type == sqlparser.FloatVal {
-			// 1.5 is DECIMAL(2,1), as in DuckDB: 0.1 + 0.2 = 0.3 holds.
-			n, _ := parseDecimal(sign+text, int(t.Precision), int(t.Scale), false)
-			k.Val = columnar.IntValue(t, n)
-		} else {
-			f, err := strconv.ParseFloat(sign+text, 64)
-			if err != nil && !isRangeErr(err) {
-				return nil, b.errAt(i, ErrSyntax, fmt.Sprintf("invalid number %q", text))
-			}
-			k.Val = columnar.FloatValue(columnar.TFloat64, f)
-		}
-		b.lits[k] = litInfo{kind, sign + text, i}
-		return k, nil
+		return b.numberLiteral(text, e.Type == sqlparser.IntVal, neg, i)
 	}
 	if e.Type == sqlparser.ValArg {
 		return b.bindParam(text, c)
@@ -256,6 +231,8 @@ func decimalLiteralType(text string) (columnar.Type, bool) {
 // leftmost name or literal.
 func (b *binder) leafTok(e sqlparser.Expr, sp span) int {
 	switch e := e.(type) {
+	case *syntaxSrc:
+		return b.astLeaf(e.n)
 	case *sqlparser.ColName:
 		return b.q.findName(e.Qualifier.Name.String(), e.Name.String(), sp)
 	case *sqlparser.SQLVal:

@@ -183,7 +183,7 @@ func (b *binder) joinItems(l, r *fromItem, kind planner.JoinKind, cond sqlparser
 		saved := b.saveScope()
 		b.scope, b.quals, b.hidden = out.cols, out.quals, out.hidden
 		c := ectx{sp: sp, clause: "ON"}
-		x, err := b.bindExpr(cond.On, c)
+		x, err := b.bindClauseExpr(cond.On, c)
 		if err == nil {
 			x, err = b.boolean(x, cond.On, c, "ON")
 		}

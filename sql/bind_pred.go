@@ -84,34 +84,45 @@ func (b *binder) bindComparison(e *sqlparser.ComparisonExpr, c ectx) (planner.Ex
 			xs = append(xs, x)
 			srcs = append(srcs, v)
 		}
-		xs, _, err := b.unify(xs, srcs, c, true, "compare")
-		if err != nil {
-			return nil, err
-		}
-		return &planner.Call{Fn: fn, Args: xs, T: columnar.TBool}, nil
+		return b.inList(fn, xs, srcs, c)
 	}
 	right, err := b.bindExpr(e.Right, c)
 	if err != nil {
 		return nil, err
 	}
 	if strings.Contains(fn, "like") {
-		l, err := b.coerce(left, columnar.TVarchar, e.Left, c)
-		if err != nil {
-			return nil, err
-		}
-		r, err := b.coerce(right, columnar.TVarchar, e.Right, c)
-		if err != nil {
-			return nil, err
-		}
-		for i, x := range []planner.Expr{left, right} {
-			if t := x.Type(); t.ID != columnar.Varchar && t.ID != columnar.Null {
-				src := []sqlparser.Expr{e.Left, e.Right}[i]
-				return nil, b.typeErr(src, c, "%s expects VARCHAR, got %s", strings.ToUpper(strings.ReplaceAll(fn, "_", " ")), t)
-			}
-		}
-		return &planner.Call{Fn: fn, Args: []planner.Expr{l, r}, T: columnar.TBool}, nil
+		return b.like(fn, left, right, e.Left, e.Right, c)
 	}
 	return b.compare(fn, left, right, e.Left, e.Right, c)
+}
+
+// inList builds x [NOT] IN (list): xs is x then the list, srcs their
+// syntax.
+func (b *binder) inList(fn string, xs []planner.Expr, srcs []sqlparser.Expr, c ectx) (planner.Expr, error) {
+	xs, _, err := b.unify(xs, srcs, c, true, "compare")
+	if err != nil {
+		return nil, err
+	}
+	return &planner.Call{Fn: fn, Args: xs, T: columnar.TBool}, nil
+}
+
+// like builds x [NOT] [I]LIKE pattern over VARCHAR operands.
+func (b *binder) like(fn string, left, right planner.Expr, ls, rs sqlparser.Expr, c ectx) (planner.Expr, error) {
+	l, err := b.coerce(left, columnar.TVarchar, ls, c)
+	if err != nil {
+		return nil, err
+	}
+	r, err := b.coerce(right, columnar.TVarchar, rs, c)
+	if err != nil {
+		return nil, err
+	}
+	for i, x := range []planner.Expr{left, right} {
+		if t := x.Type(); t.ID != columnar.Varchar && t.ID != columnar.Null {
+			src := []sqlparser.Expr{ls, rs}[i]
+			return nil, b.typeErr(src, c, "%s expects VARCHAR, got %s", strings.ToUpper(strings.ReplaceAll(fn, "_", " ")), t)
+		}
+	}
+	return &planner.Call{Fn: fn, Args: []planner.Expr{l, r}, T: columnar.TBool}, nil
 }
 
 // compare builds left op right after unifying the operand types.
@@ -138,12 +149,18 @@ func (b *binder) bindBetween(e *sqlparser.RangeCond, c ectx) (planner.Expr, erro
 	if err != nil {
 		return nil, err
 	}
-	xs, _, err := b.unify([]planner.Expr{x, lo, hi}, []sqlparser.Expr{e.Left, e.From, e.To}, c, true, "compare")
+	return b.between([]planner.Expr{x, lo, hi}, []sqlparser.Expr{e.Left, e.From, e.To}, e.Operator == sqlparser.NotBetweenStr, c)
+}
+
+// between builds xs[0] [NOT] BETWEEN xs[1] AND xs[2]; srcs are their
+// syntax.
+func (b *binder) between(xs []planner.Expr, srcs []sqlparser.Expr, not bool, c ectx) (planner.Expr, error) {
+	xs, _, err := b.unify(xs, srcs, c, true, "compare")
 	if err != nil {
 		return nil, err
 	}
 	geq, leq, join := ">=", "<=", "and"
-	if e.Operator == sqlparser.NotBetweenStr {
+	if not {
 		geq, leq, join = "<", ">", "or"
 	}
 	return &planner.Call{Fn: join, T: columnar.TBool, Args: []planner.Expr{
@@ -157,21 +174,30 @@ func (b *binder) bindIs(e *sqlparser.IsExpr, c ectx) (planner.Expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	switch e.Operator {
-	case sqlparser.IsNullStr:
-		return &planner.Call{Fn: "is_null", Args: []planner.Expr{x}, T: columnar.TBool}, nil
-	case sqlparser.IsNotNullStr:
-		return &planner.Call{Fn: "is_not_null", Args: []planner.Expr{x}, T: columnar.TBool}, nil
+	// vitess' operators read "is [not] null|true|false".
+	op := strings.Fields(e.Operator)
+	return b.isTest(x, strings.ToUpper(op[len(op)-1]), len(op) == 3, e.Expr, c)
+}
+
+// isTest builds x IS [NOT] what, what NULL, TRUE or FALSE.
+func (b *binder) isTest(x planner.Expr, what string, not bool, src sqlparser.Expr, c ectx) (planner.Expr, error) {
+	if what == "NULL" {
+		fn := "is_null"
+		if not {
+			fn = "is_not_null"
+		}
+		return &planner.Call{Fn: fn, Args: []planner.Expr{x}, T: columnar.TBool}, nil
 	}
 	// x IS [NOT] TRUE|FALSE: never NULL, so COALESCE the test with FALSE.
-	if x, err = b.boolean(x, e.Expr, c, "IS"); err != nil {
+	x, err := b.boolean(x, src, c, "IS")
+	if err != nil {
 		return nil, err
 	}
-	if strings.HasSuffix(e.Operator, "false") {
+	if what == "FALSE" {
 		x = &planner.Call{Fn: "not", Args: []planner.Expr{x}, T: columnar.TBool}
 	}
 	var out planner.Expr = &planner.Call{Fn: "coalesce", Args: []planner.Expr{x, &planner.Const{Val: columnar.BoolValue(false)}}, T: columnar.TBool}
-	if strings.Contains(e.Operator, "not") {
+	if not {
 		out = &planner.Call{Fn: "not", Args: []planner.Expr{out}, T: columnar.TBool}
 	}
 	return out, nil

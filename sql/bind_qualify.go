@@ -36,7 +36,7 @@ func (b *binder) bindQualify(aggregating bool) (planner.Expr, error) {
 		return nil, b.errAt(lo, ErrSyntax, msg)
 	}
 	c := ectx{sp: span{lo, hi}, clause: "QUALIFY", aggOK: aggregating}
-	x, err := b.bindExpr(cond, c)
+	x, err := b.bindClauseExpr(cond, c)
 	if err != nil {
 		return nil, err
 	}

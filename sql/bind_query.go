@@ -96,10 +96,11 @@ func (b *binder) nested(stmt sqlparser.SelectStatement, sp span) nestedQuery {
 				continue
 			}
 			b.used = append(b.used, span{i, end})
+			q.syn = b.q.sharedSyntax()
 			return nestedQuery{q: q, params: b.paramsFrom(i)}
 		}
 	}
-	q := &Query{src: b.q.src, toks: toks, rw: &rewritten{paths: b.q.rw.paths, nulls: map[int]bool{}}, stmt: stmt}
+	q := &Query{src: b.q.src, toks: toks, rw: &rewritten{paths: b.q.rw.paths, nulls: map[int]bool{}}, stmt: stmt, syn: &syntaxIndex{built: true}} // positions of this text are not the query's
 	q.sel, _ = stmt.(*sqlparser.Select)
 	return nestedQuery{q: q, params: b.params}
 }

@@ -77,7 +77,7 @@ func (b *binder) bindSelect() (*Bound, error) {
 		if it.alias != "" {
 			b.expanding[strings.ToLower(it.alias)] = true
 		}
-		x, err := b.bindExpr(it.src, c)
+		x, err := b.bindClauseExpr(it.src, c)
 		delete(b.expanding, strings.ToLower(it.alias))
 		if err != nil {
 			return nil, err
@@ -95,7 +95,7 @@ func (b *binder) bindSelect() (*Bound, error) {
 		c := ectx{sp: b.cl.having, clause: "HAVING", aggOK: true}
 		win := b.win
 		b.win = nil // windows come after HAVING
-		x, err := b.bindExpr(sel.Having.Expr, c)
+		x, err := b.bindClauseExpr(sel.Having.Expr, c)
 		b.win = win
 		if err != nil {
 			return nil, err
@@ -317,7 +317,7 @@ func (b *binder) bindGroupBy(items []selItem) error {
 			if hasAgg(it.src) {
 				continue
 			}
-			x, err := b.bindExpr(it.src, ectx{sp: it.sp, clause: "GROUP BY"})
+			x, err := b.bindClauseExpr(it.src, ectx{sp: it.sp, clause: "GROUP BY"})
 			if err != nil {
 				return err
 			}
@@ -356,7 +356,7 @@ func (b *binder) bindGroupBy(items []selItem) error {
 		if hasAgg(src) {
 			return b.errAt(b.aggTok(c.sp), ErrGrouping, "aggregate functions are not allowed in GROUP BY")
 		}
-		x, err := b.bindExpr(src, c)
+		x, err := b.bindClauseExpr(src, c)
 		if err != nil {
 			return err
 		}
@@ -445,8 +445,8 @@ func (b *binder) orderTarget(e sqlparser.Expr, items []selItem, proj *planner.Pr
 			}
 		}
 	}
-	c := ectx{sp: sp, clause: "ORDER BY", aggOK: aggregating}
-	x, err := b.bindExpr(e, c)
+	c := ectx{sp: b.q.orderExprSpan(sp), clause: "ORDER BY", aggOK: aggregating}
+	x, err := b.bindClauseExpr(e, c)
 	if err != nil {
 		return planner.Column{}, err
 	}

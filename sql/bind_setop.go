@@ -182,6 +182,7 @@ func (b *binder) leafQuery(st sqlparser.SelectStatement, parts []span, leaf *int
 	if *leaf < len(parts) {
 		p := parts[*leaf]
 		if q, err := parseQuery(b.q.src, b.q.toks[p.lo:p.hi]); err == nil && sqlparser.String(q.stmt) == sqlparser.String(unparen(st)) {
+			q.syn = b.q.sharedSyntax()
 			return nestedQuery{q: q, params: b.paramsFrom(p.lo)}
 		}
 	}

@@ -31,7 +31,9 @@ import (
 func (b *binder) bindWhere(where sqlparser.Expr) (planner.Node, error) {
 	c := ectx{sp: b.cl.where, clause: "WHERE"}
 	var conds []planner.Expr
-	for _, e := range splitAndAST(where) {
+	split := splitAndAST(where)
+	syn := b.conjunctSyntax(c.sp, len(split))
+	for i, e := range split {
 		done, err := b.semiConjunct(e, c)
 		if err != nil {
 			return nil, err
@@ -39,7 +41,13 @@ func (b *binder) bindWhere(where sqlparser.Expr) (planner.Node, error) {
 		if done {
 			continue
 		}
-		x, err := b.bindExpr(e, c)
+		var x planner.Expr
+		if bindFromSyntax && syn != nil && astBindable(syn[i]) {
+			x, err = b.bindAST(syn[i], c)
+			e = astSrc(syn[i])
+		} else {
+			x, err = b.bindExpr(e, c)
+		}
 		if err != nil {
 			return nil, err
 		}

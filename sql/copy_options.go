@@ -63,7 +63,7 @@ func (p *stmtParser) copySource(i int, opts []FileArg) (*Query, []Option) {
 	from := &sqlparser.TableFuncExpr{Name: copyFromFunc, Exprs: sqlparser.SelectExprs{marker}}
 	sel := &sqlparser.Select{SelectExprs: sqlparser.SelectExprs{&sqlparser.StarExpr{}}, From: sqlparser.TableExprs{from}}
 	rw := &rewritten{paths: map[string]bool{}, nulls: map[int]bool{}, fileCalls: map[int]*FileCall{t.off: call}}
-	return &Query{src: p.src, toks: p.toks[i : i+1], rw: rw, sel: sel}, ins
+	return &Query{src: p.src, toks: p.toks[i : i+1], rw: rw, sel: sel, syn: &syntaxIndex{built: true}}, ins
 }
 
 // CopySource is the file a COPY … FROM query reads (nil for any other

@@ -134,7 +134,7 @@ var lineCol = regexp.MustCompile(`^line \d+:\d+: `)
 func failureClass(msg string) string { return lineCol.ReplaceAllString(msg, "") }
 
 // tpchQueries reads the 22 TPC-H queries of the bench module.
-func tpchQueries(b *testing.B) []string {
+func tpchQueries(b testing.TB) []string {
 	paths, _ := filepath.Glob("../bench/cmd/compare/tpch/q*.sql")
 	if len(paths) != 22 {
 		b.Skipf("TPC-H queries not found (%d files)", len(paths))

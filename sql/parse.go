@@ -106,7 +106,7 @@ func starQuery(src Source, name string, path bool) (*Query, error) {
 	if path {
 		rw.paths[name] = true
 	}
-	return &Query{src: src, toks: toks, rw: rw, sel: sel, stmt: sel}, nil
+	return &Query{src: src, toks: toks, rw: rw, sel: sel, stmt: sel, syn: &syntaxIndex{built: true}}, nil
 }
 
 // fromFirst parses DuckDB's FROM t [WHERE …] … as SELECT * FROM t …: the
@@ -151,7 +151,7 @@ func summarizeQuery(src Source, arg string) (*Query, error) {
 	fn := &sqlparser.TableFuncExpr{Name: "summarize", Exprs: sqlparser.SelectExprs{&sqlparser.AliasedExpr{Expr: sqlparser.NewStrVal([]byte(arg))}}}
 	sel := &sqlparser.Select{SelectExprs: sqlparser.SelectExprs{&sqlparser.StarExpr{}}, From: sqlparser.TableExprs{fn}}
 	rw := &rewritten{paths: map[string]bool{}, nulls: map[int]bool{}, winNulls: map[[2]int]bool{}, funcCols: map[string][]string{}}
-	return &Query{src: src, toks: toks, rw: rw, sel: sel, stmt: sel}, nil
+	return &Query{src: src, toks: toks, rw: rw, sel: sel, stmt: sel, syn: &syntaxIndex{built: true}}, nil
 }
 
 // parseQuery rewrites and parses a SELECT.

@@ -20,6 +20,7 @@ type Query struct {
 	// hidden counts leading bytes of src.Text the user did not write (a
 	// FROM-first query's "SELECT * "); errors inside them move past them.
 	hidden int
+	syn    *syntaxIndex // the statement's syntax tree (syntax_index.go), shared with nested queries
 }
 
 // Source returns the statement the query was parsed from.

@@ -50,7 +50,11 @@ func Parse(src Source) (Statement, error) {
 		return st, err
 	}
 	legacyParses.Add(1)
-	return parseLegacy(src)
+	st, err := parseLegacy(src)
+	if q, ok := st.(*Query); ok && q != nil && q.syn == nil && q.src.Text == src.Text {
+		q.syn = &syntaxIndex{tree: tree} // bound from it where it can (syntax_index.go)
+	}
+	return st, err
 }
 
 var legacyParses atomic.Int64

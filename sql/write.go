@@ -166,7 +166,7 @@ func (p *stmtParser) selectStar(i int) *Query {
 	if t.kind == tkString {
 		rw.paths[t.val] = true
 	}
-	return &Query{src: p.src, toks: p.toks[i : i+1], rw: rw, sel: sel}
+	return &Query{src: p.src, toks: p.toks[i : i+1], rw: rw, sel: sel, syn: &syntaxIndex{built: true}}
 }
 
 func (p *stmtParser) createTableAs() (Statement, error) {

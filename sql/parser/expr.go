@@ -176,9 +176,11 @@ func (p *parser) binary(left ast.Expr, t token, prec, s int) ast.Expr {
 	}
 	switch {
 	case p.acceptWord("OR"):
-		return &ast.Binary{Span: p.span(s), Op: "OR", L: left, R: p.operand(precOr+1, t)}
+		r := p.operand(precOr+1, t) // before the span, which ends after it
+		return &ast.Binary{Span: p.span(s), Op: "OR", L: left, R: r}
 	case p.acceptWord("AND"):
-		return &ast.Binary{Span: p.span(s), Op: "AND", L: left, R: p.operand(precAnd+1, t)}
+		r := p.operand(precAnd+1, t)
+		return &ast.Binary{Span: p.span(s), Op: "AND", L: left, R: r}
 	case p.acceptWord("ISNULL"):
 		return &ast.Is{Span: p.span(s), X: left, What: "NULL"}
 	case p.acceptWord("NOTNULL"), p.acceptWords("NOT", "NULL"):

@@ -1,0 +1,339 @@
+package sql
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/planner"
+	"github.com/b2sql/b2sql/sql/ast"
+	"github.com/dolthub/vitess/go/vt/sqlparser"
+)
+
+// bindClauseExpr binds a clause expression the statement-level binder
+// found in the vitess tree as e, whose text is c.sp: from the syntax tree
+// when the text is one expression of it and every node of that expression
+// has a case in bindAST (syntax_index.go), else from e. Which path an
+// expression takes never changes its meaning: both bind to the same plan.
+func (b *binder) bindClauseExpr(e sqlparser.Expr, c ectx) (planner.Expr, error) {
+	if n := b.q.exprAt(c.sp); bindFromSyntax && n != nil && astBindable(n) {
+		return b.bindAST(n, c)
+	}
+	return b.bindExpr(e, c)
+}
+
+// bindFromSyntax is false only in tests comparing the two paths.
+var bindFromSyntax = true
+
+// astBindable reports whether bindAST has a case for every node of e.
+func astBindable(e ast.Expr) bool {
+	switch e := e.(type) {
+	case *ast.ColumnRef:
+		return len(e.Name) == 2 || len(e.Name) == 1 && (e.Name[0].Quoted || !valueFuncs[strings.ToLower(e.Name[0].Name)])
+	case *ast.Literal:
+		switch e.Kind {
+		case ast.LitString, ast.LitBool, ast.LitNull:
+			return true
+		case ast.LitNumber:
+			_, ok := plainNumber(e.Val)
+			return ok
+		}
+	case *ast.Unary:
+		return (e.Op == "-" || e.Op == "+" || e.Op == "NOT") && astBindable(e.X)
+	case *ast.Binary:
+		return astBinaryFns[e.Op] != "" && astBindable(e.L) && astBindable(e.R)
+	case *ast.Is:
+		return e.What != "UNKNOWN" && astBindable(e.X)
+	case *ast.Between:
+		return !e.Symmetric && astBindable(e.X) && astBindable(e.Lo) && astBindable(e.Hi)
+	case *ast.Like:
+		if e.Escape != nil || e.Op != "LIKE" && e.Op != "ILIKE" {
+			return false
+		}
+		return astBindable(e.X) && astBindable(e.Pattern)
+	case *ast.InList:
+		if e.Expr || !astBindable(e.X) {
+			return false
+		}
+		for _, x := range e.List {
+			if !astBindable(x) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// valueFuncs are the SQL value functions written without parentheses
+// (CURRENT_DATE, LOCALTIMESTAMP, …): a bare name that is a call, which
+// bindAST has no case for yet.
+var valueFuncs = map[string]bool{
+	"current_date": true, "current_time": true, "current_timestamp": true, "current_user": true,
+	"localtime": true, "localtimestamp": true, "utc_date": true, "utc_time": true, "utc_timestamp": true,
+}
+
+// plainNumber reports how the vitess path typed a number literal: an
+// integer (digits only) or a float (digits with a point or an exponent);
+// ok is false for the other spellings (0x1F, 1_000), which still bind
+// there.
+func plainNumber(s string) (isInt bool, ok bool) {
+	digits, point, exp := 0, false, false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9':
+			digits++
+		case c == '.' && !point && !exp:
+			point = true
+		case (c == 'e' || c == 'E') && !exp && digits > 0:
+			exp = true
+			if i+1 < len(s) && (s[i+1] == '+' || s[i+1] == '-') {
+				i++
+			}
+			if i+1 >= len(s) {
+				return false, false
+			}
+		default:
+			return false, false
+		}
+	}
+	return !point && !exp, digits > 0
+}
+
+// astBinaryFns maps the binary operators bindAST binds to the binder's
+// function names.
+var astBinaryFns = map[string]string{
+	"AND": "and", "OR": "or",
+	"=": "=", "==": "=", "!=": "<>", "<>": "<>", "<": "<", "<=": "<=", ">": ">", ">=": ">=",
+	"+": "+", "-": "-", "*": "*", "/": "/", "%": "%", "//": "//", "||": "||",
+}
+
+// bindAST binds a syntax tree expression (astBindable holds for it).
+func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
+	switch e := e.(type) {
+	case *ast.ColumnRef:
+		qual := ""
+		if len(e.Name) == 2 {
+			qual = e.Name[0].Name
+		}
+		return b.bindColumnName(qual, e.Name.Last().Name, b.q.tokAt(e.Start), c)
+	case *ast.Literal:
+		return b.bindASTLiteral(e, false)
+	case *ast.Unary:
+		return b.bindASTUnary(e, c)
+	case *ast.Binary:
+		fn := astBinaryFns[e.Op]
+		switch fn {
+		case "and", "or":
+			return b.astLogical(fn, c, e.L, e.R)
+		}
+		l, err := b.bindAST(e.L, c)
+		if err != nil {
+			return nil, err
+		}
+		r, err := b.bindAST(e.R, c)
+		if err != nil {
+			return nil, err
+		}
+		if _, cmp := comparisonFns[fn]; cmp {
+			return b.compare(fn, l, r, astSrc(e.L), astSrc(e.R), c)
+		}
+		return b.arith(fn, l, r, astSrc(e.L), astSrc(e.R), c)
+	case *ast.Is:
+		x, err := b.bindAST(e.X, c)
+		if err != nil {
+			return nil, err
+		}
+		return b.isTest(x, e.What, e.Not, astSrc(e.X), c)
+	case *ast.Between:
+		xs := make([]planner.Expr, 3)
+		for i, y := range []ast.Expr{e.X, e.Lo, e.Hi} {
+			x, err := b.bindAST(y, c)
+			if err != nil {
+				return nil, err
+			}
+			xs[i] = x
+		}
+		return b.between(xs, []sqlparser.Expr{astSrc(e.X), astSrc(e.Lo), astSrc(e.Hi)}, e.Not, c)
+	case *ast.Like:
+		l, err := b.bindAST(e.X, c)
+		if err != nil {
+			return nil, err
+		}
+		r, err := b.bindAST(e.Pattern, c)
+		if err != nil {
+			return nil, err
+		}
+		fn := strings.ToLower(e.Op)
+		if e.Not {
+			fn = "not_" + fn
+		}
+		return b.like(fn, l, r, astSrc(e.X), astSrc(e.Pattern), c)
+	case *ast.InList:
+		if len(e.List) == 0 {
+			// x IN () is FALSE (NOT IN: TRUE) whatever x is, as in SQLite.
+			return &planner.Const{Val: columnar.BoolValue(e.Not)}, nil
+		}
+		x, err := b.bindAST(e.X, c)
+		if err != nil {
+			return nil, err
+		}
+		xs, srcs := []planner.Expr{x}, []sqlparser.Expr{astSrc(e.X)}
+		for _, v := range e.List {
+			y, err := b.bindAST(v, c)
+			if err != nil {
+				return nil, err
+			}
+			xs, srcs = append(xs, y), append(srcs, astSrc(v))
+		}
+		fn := "in"
+		if e.Not {
+			fn = "not_in"
+		}
+		return b.inList(fn, xs, srcs, c)
+	}
+	return nil, b.errAt(b.q.tokAt(e.Extent().Start), ErrUnsupported, "expression is not supported")
+}
+
+// bindASTLiteral types a literal as bindLiteral does; neg folds a unary
+// minus in.
+func (b *binder) bindASTLiteral(e *ast.Literal, neg bool) (planner.Expr, error) {
+	at := b.q.tokAt(e.Start)
+	switch e.Kind {
+	case ast.LitBool:
+		return &planner.Const{Val: columnar.BoolValue(strings.EqualFold(e.Val, "true"))}, nil
+	case ast.LitNull:
+		return &planner.Const{Val: columnar.NullValue(columnar.TNull)}, nil
+	case ast.LitString:
+		k := &planner.Const{Val: columnar.StringValue(e.Val)}
+		b.lits[k] = litInfo{litString, e.Val, at}
+		return k, nil
+	}
+	isInt, _ := plainNumber(e.Val)
+	return b.numberLiteral(e.Val, isInt, neg, at)
+}
+
+func (b *binder) bindASTUnary(e *ast.Unary, c ectx) (planner.Expr, error) {
+	switch e.Op {
+	case "NOT":
+		return b.astLogical("not", c, e.X)
+	case "+":
+		return b.bindAST(e.X, c)
+	}
+	if v, ok := e.X.(*ast.Literal); ok && v.Kind == ast.LitNumber {
+		return b.bindASTLiteral(v, true)
+	}
+	x, err := b.bindAST(e.X, c)
+	if err != nil {
+		return nil, err
+	}
+	return b.negate(x, astSrc(e.X), c)
+}
+
+// astLogical binds AND, OR, NOT over syntax tree operands, as logical.
+func (b *binder) astLogical(fn string, c ectx, args ...ast.Expr) (planner.Expr, error) {
+	out := make([]planner.Expr, len(args))
+	for i, a := range args {
+		x, err := b.bindAST(a, c)
+		if err != nil {
+			return nil, err
+		}
+		if x, err = b.boolean(x, astSrc(a), c, strings.ToUpper(fn)); err != nil {
+			return nil, err
+		}
+		out[i] = x
+	}
+	return &planner.Call{Fn: fn, Args: out, T: columnar.TBool}, nil
+}
+
+// syntaxSrc carries a syntax tree expression through the helpers shared
+// with the vitess path, which take a vitess expression only to position
+// errors (leafTok). Its embedded interface is nil: no vitess method may be
+// called on it. It goes with the vitess path (issue 15).
+type syntaxSrc struct {
+	sqlparser.Expr
+	n ast.Expr
+}
+
+func astSrc(e ast.Expr) sqlparser.Expr { return &syntaxSrc{n: e} }
+
+// astLeaf is the token an error in e points at: its leftmost name or
+// literal, as leafTok finds in a vitess expression.
+func (b *binder) astLeaf(e ast.Expr) int {
+	switch e := e.(type) {
+	case *ast.Binary:
+		return b.astLeaf(e.L)
+	case *ast.Between:
+		return b.astLeaf(e.X)
+	case *ast.Is:
+		return b.astLeaf(e.X)
+	case *ast.Like:
+		return b.astLeaf(e.X)
+	case *ast.Unary:
+		if e.Op != "NOT" {
+			return b.astLeaf(e.X)
+		}
+	}
+	return b.q.tokAt(e.Extent().Start)
+}
+
+// numberLiteral types a number literal of the given text (isInt: digits
+// only) at token at, folding a unary minus in (neg): see types.go.
+func (b *binder) numberLiteral(text string, isInt, neg bool, at int) (planner.Expr, error) {
+	sign := ""
+	if neg {
+		sign = "-"
+	}
+	k := &planner.Const{}
+	kind := litFloat
+	if n, err := strconv.ParseInt(sign+text, 10, 64); err == nil && isInt {
+		kind = litInt
+		if n >= math.MinInt32 && n <= math.MaxInt32 {
+			k.Val = columnar.IntValue(columnar.TInt32, n)
+		} else {
+			k.Val = columnar.IntValue(columnar.TInt64, n)
+		}
+	} else if u, err := strconv.ParseUint(text, 10, 64); err == nil && !neg && isInt {
+		kind = litInt
+		k.Val = columnar.UintValue(u)
+	} else if t, ok := decimalLiteralType(text); ok && !isInt {
+		// 1.5 is DECIMAL(2,1), as in DuckDB: 0.1 + 0.2 = 0.3 holds.
+		n, _ := parseDecimal(sign+text, int(t.Precision), int(t.Scale), false)
+		k.Val = columnar.IntValue(t, n)
+	} else {
+		f, err := strconv.ParseFloat(sign+text, 64)
+		if err != nil && !isRangeErr(err) {
+			return nil, b.errAt(at, ErrSyntax, fmt.Sprintf("invalid number %q", text))
+		}
+		k.Val = columnar.FloatValue(columnar.TFloat64, f)
+	}
+	b.lits[k] = litInfo{kind, sign + text, at}
+	return k, nil
+}
+
+// conjunctSyntax returns the AND-ed conjuncts of the syntax tree
+// expression whose text is sp, when there are n of them (as many as the
+// vitess tree has), else nil.
+func (b *binder) conjunctSyntax(sp span, n int) []ast.Expr {
+	e := b.q.exprAt(sp)
+	if e == nil {
+		return nil
+	}
+	var out []ast.Expr
+	var split func(ast.Expr)
+	split = func(e ast.Expr) {
+		if x, ok := e.(*ast.Binary); ok && x.Op == "AND" {
+			split(x.L)
+			split(x.R)
+			return
+		}
+		out = append(out, e)
+	}
+	split(e)
+	if len(out) != n {
+		return nil
+	}
+	return out
+}

@@ -54,18 +54,64 @@ func astBindable(e ast.Expr) bool {
 		}
 		return astBindable(e.X) && astBindable(e.Pattern)
 	case *ast.InList:
-		if e.Expr || !astBindable(e.X) {
+		return !e.Expr && astBindable(e.X) && allBindable(e.List...)
+	case *ast.DistinctFrom:
+		return astBindable(e.L) && astBindable(e.R)
+	case *ast.Cast:
+		_, ok := castType(e.Type)
+		return ok && astBindable(e.X)
+	case *ast.TypedLit:
+		switch e.Type.Name {
+		case "DATE", "TIMESTAMP", "TIME":
+			return e.Type.Schema == "" && len(e.Type.Params)+len(e.Type.Fields)+len(e.Type.Args)+len(e.Type.Array) == 0
+		}
+	case *ast.Case:
+		if e.Operand != nil && !astBindable(e.Operand) || e.Else != nil && !astBindable(e.Else) {
 			return false
 		}
-		for _, x := range e.List {
-			if !astBindable(x) {
+		for _, w := range e.Whens {
+			if !astBindable(w.Cond) || !astBindable(w.Then) {
 				return false
 			}
 		}
 		return true
+	case *ast.Func:
+		if len(e.Name) != 1 || e.Name[0].Quoted || e.Filter != nil || e.Over != nil || len(e.OrderBy) > 0 ||
+			len(e.WithinGroup) > 0 || e.Nulls != ast.NullsDefault || e.Method || e.ExportState {
+			return false
+		}
+		name := strings.ToLower(e.Name[0].Name)
+		return !vitessCalls[name] && !FileFuncs[name] && allBindable(e.Args...)
 	}
 	return false
 }
+
+func allBindable(es ...ast.Expr) bool {
+	for _, e := range es {
+		if !astBindable(e) {
+			return false
+		}
+	}
+	return true
+}
+
+// vitessCalls are the names of calls the vitess path reads as something
+// other than a plain call (its grammar's keyword functions, window-only
+// functions, table functions, calls the rewriter rewrites): they still
+// bind there.
+var vitessCalls = func() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range strings.Fields(`against cast char convert current_date current_time current_timestamp
+		current_user database extract first first_value format get_format grouping group_concat if insert
+		json_arrayagg json_objectagg lag last_value lead left locate localtime localtimestamp match mod now
+		nth_value ntile percent_rank position rank dense_rank cume_dist repeat replace right row_number
+		schema substr substring timestampadd timestampdiff trim utc_date utc_time utc_timestamp values
+		range generate_series row interval binary default exists not array list struct_pack map unnest
+		try_cast date time timestamp`) {
+		m[n] = true
+	}
+	return m
+}()
 
 // valueFuncs are the SQL value functions written without parentheses
 // (CURRENT_DATE, LOCALTIMESTAMP, …): a bare name that is a call, which
@@ -171,6 +217,48 @@ func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 			fn = "not_" + fn
 		}
 		return b.like(fn, l, r, astSrc(e.X), astSrc(e.Pattern), c)
+	case *ast.DistinctFrom:
+		l, err := b.bindAST(e.L, c)
+		if err != nil {
+			return nil, err
+		}
+		r, err := b.bindAST(e.R, c)
+		if err != nil {
+			return nil, err
+		}
+		return b.distinctFrom(l, r, astSrc(e.L), astSrc(e.R), !e.Not, c)
+	case *ast.Cast:
+		to, _ := castType(e.Type)
+		x, err := b.bindAST(e.X, c)
+		if err != nil {
+			return nil, err
+		}
+		return b.castTo(x, astSrc(e.X), to, e.Try, c)
+	case *ast.TypedLit:
+		// DATE '…' is CAST('…' AS DATE).
+		to, _ := castType(e.Type)
+		k := &planner.Const{Val: columnar.StringValue(e.Val)}
+		b.lits[k] = litInfo{litString, e.Val, b.q.tokAt(e.Start) + 1}
+		return b.castTo(k, astSrc(e), to, false, c)
+	case *ast.Case:
+		// The vitess path's CASE binding, over syntax tree operands.
+		ce := &sqlparser.CaseExpr{Expr: optSrc(e.Operand), Else: optSrc(e.Else)}
+		for _, w := range e.Whens {
+			ce.Whens = append(ce.Whens, &sqlparser.When{Cond: astSrc(w.Cond), Val: astSrc(w.Then)})
+		}
+		return b.bindCase(ce, c)
+	case *ast.Func:
+		// The vitess path's call binding, over syntax tree arguments;
+		// constant arguments as vitess literals, which some functions
+		// read (date_part's part name).
+		fe := &sqlparser.FuncExpr{Name: sqlparser.NewColIdent(e.Name[0].Name), Distinct: e.Distinct}
+		if e.Star {
+			fe.Exprs = sqlparser.SelectExprs{&sqlparser.StarExpr{}}
+		}
+		for _, a := range e.Args {
+			fe.Exprs = append(fe.Exprs, &sqlparser.AliasedExpr{Expr: vitessArg(a)})
+		}
+		return b.bindFunc(fe, c)
 	case *ast.InList:
 		if len(e.List) == 0 {
 			// x IN () is FALSE (NOT IN: TRUE) whatever x is, as in SQLite.
@@ -258,6 +346,53 @@ type syntaxSrc struct {
 }
 
 func astSrc(e ast.Expr) sqlparser.Expr { return &syntaxSrc{n: e} }
+
+// optSrc is astSrc of an optional expression (nil: nil).
+func optSrc(e ast.Expr) sqlparser.Expr {
+	if e == nil {
+		return nil
+	}
+	return astSrc(e)
+}
+
+// vitessArg is a call argument for the vitess path's call binding: a
+// literal as the vitess literal, anything else wrapped.
+func vitessArg(e ast.Expr) sqlparser.Expr {
+	if l, ok := e.(*ast.Literal); ok {
+		switch l.Kind {
+		case ast.LitString:
+			return sqlparser.NewStrVal([]byte(l.Val))
+		case ast.LitNumber:
+			if isInt, _ := plainNumber(l.Val); isInt {
+				return sqlparser.NewIntVal([]byte(l.Val))
+			}
+			return sqlparser.NewFloatVal([]byte(l.Val))
+		}
+	}
+	return astSrc(e)
+}
+
+// castType is the type a cast names; ok is false for types bindAST leaves
+// to the vitess path (lists, structs, maps, qualified names).
+func castType(t *ast.TypeName) (columnar.Type, bool) {
+	if t.Schema != "" || len(t.Fields)+len(t.Args)+len(t.Array) > 0 || t.Qualifier != "" {
+		return columnar.Type{}, false
+	}
+	var params []int
+	for _, p := range t.Params {
+		l, ok := p.(*ast.Literal)
+		if !ok || l.Kind != ast.LitNumber {
+			return columnar.Type{}, false
+		}
+		n, err := strconv.Atoi(l.Val)
+		if err != nil || n < 0 || n > 1<<20 {
+			return columnar.Type{}, false
+		}
+		params = append(params, n)
+	}
+	to, err := parseTypeName(strings.Fields(t.Name), params)
+	return to, err == nil
+}
 
 // astLeaf is the token an error in e points at: its leftmost name or
 // literal, as leafTok finds in a vitess expression.

@@ -17,6 +17,11 @@ func TestBindFromSyntaxSamePlan(t *testing.T) {
 		"SELECT a IN (1, 2), a NOT IN (3), a IN (), s IS NOT NULL, (a > 1) IS TRUE, ok, ok IS NOT TRUE, NOT ok, (a > 1) IS NOT FALSE FROM t",
 		"SELECT t.a, sum(f), count(*) FROM t, events e WHERE t.b = e.id GROUP BY t.a HAVING sum(f) > 1 ORDER BY t.a DESC NULLS FIRST, 2",
 		"SELECT a AS x FROM t WHERE x > 1 ORDER BY x",
+		"SELECT upper(s), lower(s || 'x'), length(s), abs(a - 3), round(f, 2), coalesce(a, b, 0), date_part('year', d), date_trunc('month', ts) FROM t",
+		"SELECT count(DISTINCT a), sum(f * 2), avg(a), min(s), max(d), count(*), sum(a) + 1, a FROM t GROUP BY a HAVING count(*) > 2 AND max(s) <> 'x' ORDER BY sum(f) DESC",
+		"SELECT CASE WHEN a > 1 THEN 'x' WHEN a IS NULL THEN NULL ELSE s END, CASE a WHEN 1 THEN 2.5 ELSE 3 END, CASE WHEN ok THEN 1 END FROM t",
+		"SELECT a::VARCHAR, CAST(s AS INTEGER), TRY_CAST(s AS DATE), f::DECIMAL(10, 2), '1'::DOUBLE PRECISION, DATE '2020-01-02', TIMESTAMP '2020-01-02 03:04:05', TIME '01:02:03' FROM t",
+		"SELECT a IS DISTINCT FROM b, s IS NOT DISTINCT FROM 'x', NULL IS DISTINCT FROM NULL FROM t WHERE d > DATE '2020-01-01' - 3",
 		"SELECT 9223372036854775807, -9223372036854775808, 18446744073709551615, 0.1 + 0.2, 1. , .5",
 	)
 	cat := bothCatalogs()
@@ -61,6 +66,16 @@ func TestBindFromSyntaxErrors(t *testing.T) {
 		"SELECT a FROM t WHERE s LIKE 1",
 		"SELECT a FROM t WHERE a IN (1, 'x')",
 		"SELECT a FROM t ORDER BY aa DESC",
+		"SELECT upperr(s) FROM t",
+		"SELECT date_part('yearz', d) FROM t",
+		"SELECT sum(s) FROM t",
+		"SELECT a FROM t WHERE sum(a) > 1",
+		"SELECT CASE WHEN a THEN 1 END FROM t",
+		"SELECT CASE a WHEN 'x' THEN 1 END FROM t",
+		"SELECT d::INTEGER FROM t",
+		"SELECT DATE 'nope' FROM t",
+		"SELECT a IS DISTINCT FROM d FROM t",
+		"SELECT count(*) + s FROM t GROUP BY a",
 		"SELECT 'b2sql:empty_in' IN ('b2sql:empty_in') FROM t WHERE (a > 1) IS TRUE AND s = 3",
 	} {
 		var errs [2]string

@@ -30,10 +30,15 @@ func (b *binder) bindCollate(e *sqlparser.CollateExpr, c ectx) (planner.Expr, er
 	if err != nil {
 		return nil, err
 	}
+	return b.castTo(x, e.Expr, to, mark == markTryCast, c)
+}
+
+// castTo builds CAST(x AS to), or TRY_CAST; src is x's syntax.
+func (b *binder) castTo(x planner.Expr, src sqlparser.Expr, to columnar.Type, try bool, c ectx) (planner.Expr, error) {
 	if !canCast(x.Type(), to) {
-		return nil, b.typeErr(e.Expr, c, "cannot cast %s to %s", x.Type(), to)
+		return nil, b.typeErr(src, c, "cannot cast %s to %s", x.Type(), to)
 	}
-	if mark == markTryCast {
+	if try {
 		if k, ok := x.(*planner.Const); ok {
 			if v, done, err := castConst(k.Val, to); done {
 				if err != nil {
@@ -47,7 +52,7 @@ func (b *binder) bindCollate(e *sqlparser.CollateExpr, c ectx) (planner.Expr, er
 		}
 		return &planner.Cast{Arg: x, To: to, Try: true}, nil
 	}
-	out, err := b.coerce(x, to, e.Expr, c)
+	out, err := b.coerce(x, to, src, c)
 	if err != nil {
 		return nil, err
 	}

@@ -28,13 +28,18 @@ func (b *binder) bindDistinctFrom(e *sqlparser.ComparisonExpr, c ectx) (planner.
 	if err != nil {
 		return nil, err
 	}
-	eq, err := b.compare("=", l, r, e.Left, right, c)
+	return b.distinctFrom(l, r, e.Left, right, distinct, c)
+}
+
+// distinctFrom builds l IS [NOT] DISTINCT FROM r (distinct: without NOT).
+func (b *binder) distinctFrom(l, r planner.Expr, ls, rs sqlparser.Expr, distinct bool, c ectx) (planner.Expr, error) {
+	eq, err := b.compare("=", l, r, ls, rs, c)
 	if err != nil {
 		return nil, err
 	}
 	call, ok := eq.(*planner.Call)
 	if !ok || len(call.Args) != 2 {
-		return nil, b.typeErr(e.Left, c, "cannot compare these operands with IS DISTINCT FROM")
+		return nil, b.typeErr(ls, c, "cannot compare these operands with IS DISTINCT FROM")
 	}
 	boolCall := func(fn string, args ...planner.Expr) planner.Expr {
 		return &planner.Call{Fn: fn, Args: args, T: columnar.TBool}

@@ -21,6 +21,8 @@ type ectx struct {
 // bindExpr binds one expression; see bind_func.go for calls.
 func (b *binder) bindExpr(e sqlparser.Expr, c ectx) (planner.Expr, error) {
 	switch e := e.(type) {
+	case *syntaxSrc: // a syntax tree operand of a call bound by the vitess path's code
+		return b.bindAST(e.n, c)
 	case *sqlparser.ColName:
 		return b.bindColumn(e, c)
 	case *sqlparser.SQLVal:

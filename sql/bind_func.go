@@ -2,6 +2,7 @@ package sql
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/b2sql/b2sql/columnar"
@@ -28,6 +29,7 @@ func knownFuncs() []string {
 	for f := range aggFuncs {
 		out = append(out, f)
 	}
+	sort.Strings(out) // a deterministic hint among equally close names
 	return out
 }
 
@@ -400,6 +402,7 @@ func (b *binder) bindDatePart(part string, arg sqlparser.Expr, at int, c ectx) (
 		for k := range dateParts {
 			names = append(names, k)
 		}
+		sort.Strings(names) // a deterministic hint among equally close names
 		return nil, b.errAt(b.partTok(part, at, c), ErrType, fmt.Sprintf("unknown date part %q%s", part, didYouMean(part, names)))
 	}
 	x, err := b.bindExpr(arg, c)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/planner"
+	"github.com/b2sql/b2sql/sql/ast"
 	"github.com/dolthub/vitess/go/vt/sqlparser"
 )
 
@@ -99,6 +100,8 @@ type binder struct {
 	now       *int64           // the query's current_timestamp (µs, 0 until asked), shared with nested queries
 	params    []columnar.Value // values of ? markers
 	items     []selItem        // the select list, for alias references
+	onConds   []ast.Expr       // syntax trees of the JOIN … ON conditions, in binding order (onSyntax)
+	onNext    int              // the next of onConds to bind
 	expanding map[string]bool  // aliases being expanded, against cycles
 }
 

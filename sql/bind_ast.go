@@ -18,10 +18,101 @@ import (
 // has a case in bindAST (syntax_index.go), else from e. Which path an
 // expression takes never changes its meaning: both bind to the same plan.
 func (b *binder) bindClauseExpr(e sqlparser.Expr, c ectx) (planner.Expr, error) {
-	if n := b.q.exprAt(c.sp); bindFromSyntax && n != nil && astBindable(n) {
-		return b.bindAST(n, c)
+	x, _, err := b.bindEither(b.q.exprAt(c.sp), e, c)
+	return x, err
+}
+
+// bindEither binds n, the syntax tree of e, when it is bindable, else e;
+// src is the syntax that was bound, for errors after binding.
+func (b *binder) bindEither(n ast.Expr, e sqlparser.Expr, c ectx) (x planner.Expr, src sqlparser.Expr, err error) {
+	if bindFromSyntax && n != nil && astBindable(n) {
+		x, err = b.bindAST(n, c)
+		return x, astSrc(n), err
 	}
-	return b.bindExpr(e, c)
+	x, err = b.bindExpr(e, c)
+	return x, e, err
+}
+
+// onSyntax returns the syntax tree of the next JOIN … ON condition the
+// binder binds (joins bind in the same order in both trees: left, right,
+// then the condition), or nil when the two trees' conditions do not pair
+// up.
+func (b *binder) onSyntax(on sqlparser.Expr) ast.Expr {
+	if b.onConds == nil {
+		b.onConds = []ast.Expr{}
+		if sel := b.q.selectSyntax(); sel != nil && b.q.sel != nil {
+			var walk func(ast.TableRef)
+			walk = func(t ast.TableRef) {
+				if j, ok := t.(*ast.Join); ok {
+					walk(j.L)
+					walk(j.R)
+					if j.On != nil {
+						b.onConds = append(b.onConds, j.On)
+					}
+				}
+			}
+			for _, t := range sel.From {
+				walk(t)
+			}
+			if len(b.onConds) != countOn(b.q.sel.From) {
+				b.onConds = b.onConds[:0]
+			}
+		}
+	}
+	i := b.onNext
+	b.onNext++
+	if i >= len(b.onConds) || !sameShape(on, b.onConds[i]) {
+		return nil
+	}
+	return b.onConds[i]
+}
+
+// countOn counts the ON conditions of a vitess FROM list.
+func countOn(from sqlparser.TableExprs) int {
+	n := 0
+	for _, te := range from {
+		switch t := te.(type) {
+		case *sqlparser.JoinTableExpr:
+			n += countOn(sqlparser.TableExprs{t.LeftExpr, t.RightExpr})
+			if t.Condition.On != nil {
+				n++
+			}
+		case *sqlparser.ParenTableExpr:
+			n += countOn(t.Exprs)
+		}
+	}
+	return n
+}
+
+// sameShape reports whether a vitess expression and a syntax tree one
+// have the same top operator (AND, OR, a comparison), a check that two
+// conditions paired by position are the same one.
+func sameShape(e sqlparser.Expr, n ast.Expr) bool {
+	for {
+		p, ok := e.(*sqlparser.ParenExpr)
+		if !ok {
+			break
+		}
+		e = p.Expr
+	}
+	bin, isBin := n.(*ast.Binary)
+	switch e.(type) {
+	case *sqlparser.AndExpr:
+		return isBin && bin.Op == "AND"
+	case *sqlparser.OrExpr:
+		return isBin && bin.Op == "OR"
+	case *sqlparser.ComparisonExpr:
+		switch n.(type) {
+		case *ast.Like, *ast.InList, *ast.InQuery, *ast.DistinctFrom:
+			return true
+		}
+		if !isBin {
+			return false
+		}
+		_, cmp := comparisonFns[astBinaryFns[bin.Op]]
+		return cmp
+	}
+	return !isBin || bin.Op != "AND" && bin.Op != "OR"
 }
 
 // bindFromSyntax is false only in tests comparing the two paths.

@@ -17,6 +17,9 @@ func TestBindFromSyntaxSamePlan(t *testing.T) {
 		"SELECT a IN (1, 2), a NOT IN (3), a IN (), s IS NOT NULL, (a > 1) IS TRUE, ok, ok IS NOT TRUE, NOT ok, (a > 1) IS NOT FALSE FROM t",
 		"SELECT t.a, sum(f), count(*) FROM t, events e WHERE t.b = e.id GROUP BY t.a HAVING sum(f) > 1 ORDER BY t.a DESC NULLS FIRST, 2",
 		"SELECT a AS x FROM t WHERE x > 1 ORDER BY x",
+		"SELECT * FROM t JOIN events e ON t.b = e.id AND e.kind <> 'x' LEFT JOIN nation n ON n.n_nationkey = t.a OR t.a IS NULL",
+		"SELECT * FROM t JOIN (events e JOIN region ON e.id = r_regionkey) ON t.b = e.id, (SELECT * FROM t t2 JOIN events ON t2.a = id) d",
+		"SELECT * FROM t JOIN nation ON n_nationkey = a JOIN region ON r_regionkey = n_regionkey JOIN t t3 USING (s) JOIN events ON id = t3.b",
 		"SELECT upper(s), lower(s || 'x'), length(s), abs(a - 3), round(f, 2), coalesce(a, b, 0), date_part('year', d), date_trunc('month', ts) FROM t",
 		"SELECT count(DISTINCT a), sum(f * 2), avg(a), min(s), max(d), count(*), sum(a) + 1, a FROM t GROUP BY a HAVING count(*) > 2 AND max(s) <> 'x' ORDER BY sum(f) DESC",
 		"SELECT CASE WHEN a > 1 THEN 'x' WHEN a IS NULL THEN NULL ELSE s END, CASE a WHEN 1 THEN 2.5 ELSE 3 END, CASE WHEN ok THEN 1 END FROM t",
@@ -76,6 +79,8 @@ func TestBindFromSyntaxErrors(t *testing.T) {
 		"SELECT DATE 'nope' FROM t",
 		"SELECT a IS DISTINCT FROM d FROM t",
 		"SELECT count(*) + s FROM t GROUP BY a",
+		"SELECT * FROM t JOIN events e ON t.s = e.idd",
+		"SELECT * FROM t JOIN events e ON t.b",
 		"SELECT 'b2sql:empty_in' IN ('b2sql:empty_in') FROM t WHERE (a > 1) IS TRUE AND s = 3",
 	} {
 		var errs [2]string

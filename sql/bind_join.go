@@ -183,9 +183,9 @@ func (b *binder) joinItems(l, r *fromItem, kind planner.JoinKind, cond sqlparser
 		saved := b.saveScope()
 		b.scope, b.quals, b.hidden = out.cols, out.quals, out.hidden
 		c := ectx{sp: sp, clause: "ON"}
-		x, err := b.bindClauseExpr(cond.On, c)
+		x, src, err := b.bindEither(b.onSyntax(cond.On), cond.On, c)
 		if err == nil {
-			x, err = b.boolean(x, cond.On, c, "ON")
+			x, err = b.boolean(x, src, c, "ON")
 		}
 		b.restoreScope(saved)
 		if err != nil {

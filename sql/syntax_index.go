@@ -22,6 +22,9 @@ type syntaxIndex struct {
 	// exprs maps a span to the outermost expression with exactly that
 	// span.
 	exprs map[ast.Span]ast.Expr
+	// selects maps a span to the SELECT with it, or to the body of
+	// the query with it when that is a SELECT.
+	selects map[ast.Span]*ast.Select
 }
 
 var exprType = reflect.TypeOf((*ast.Expr)(nil)).Elem()
@@ -46,6 +49,7 @@ func (q *Query) syntax() *syntaxIndex {
 		}
 	}
 	x.exprs = map[ast.Span]ast.Expr{}
+	x.selects = map[ast.Span]*ast.Select{}
 	x.collect(reflect.ValueOf(tree))
 	return x
 }
@@ -62,6 +66,14 @@ func (x *syntaxIndex) collect(v reflect.Value) {
 				if _, seen := x.exprs[e.Extent()]; !seen {
 					x.exprs[e.Extent()] = e
 				}
+			}
+		}
+		switch n := v.Interface().(type) {
+		case *ast.Select:
+			x.selects[n.Span] = n
+		case *ast.Query:
+			if s, ok := n.Body.(*ast.Select); ok {
+				x.selects[n.Span] = s
 			}
 		}
 		x.collect(v.Elem())
@@ -94,6 +106,19 @@ func (q *Query) exprAt(sp span) ast.Expr {
 		return nil
 	}
 	return x.exprs[ast.Span{Start: q.toks[lo].off, End: q.toks[hi-1].end}]
+}
+
+// selectSyntax returns the syntax tree SELECT of the query's own text,
+// or nil.
+func (q *Query) selectSyntax() *ast.Select {
+	if len(q.toks) == 0 {
+		return nil
+	}
+	x := q.syntax()
+	if x.selects == nil {
+		return nil
+	}
+	return x.selects[ast.Span{Start: q.toks[0].off, End: q.toks[len(q.toks)-1].end}]
 }
 
 // tokAt returns the index of the query's token at byte offset off (the

@@ -148,6 +148,8 @@ func astBindable(e ast.Expr) bool {
 		return !e.Expr && astBindable(e.X) && allBindable(e.List...)
 	case *ast.DistinctFrom:
 		return astBindable(e.L) && astBindable(e.R)
+	case *ast.Param:
+		return e.Index == 0 && e.Name == "" // ?, numbered in order
 	case *ast.Cast:
 		_, ok := castType(e.Type)
 		return ok && astBindable(e.X)
@@ -308,6 +310,15 @@ func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 			fn = "not_" + fn
 		}
 		return b.like(fn, l, r, astSrc(e.X), astSrc(e.Pattern), c)
+	case *ast.Param:
+		// The n-th ? of the query's text takes the n-th value.
+		k, n := b.q.tokAt(e.Start), 1
+		for _, t := range b.q.toks[:min(k, len(b.q.toks))] {
+			if t.isOp("?") {
+				n++
+			}
+		}
+		return b.bindParam(":v"+strconv.Itoa(n), c)
 	case *ast.DistinctFrom:
 		l, err := b.bindAST(e.L, c)
 		if err != nil {

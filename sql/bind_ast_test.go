@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/planner"
 )
 
@@ -125,4 +126,33 @@ func bothCatalogs() *fakeCatalog {
 		cat.tables[k] = v
 	}
 	return cat
+}
+
+// TestBindFromSyntaxParams: ? markers take their values in order on both
+// paths, in a nested query too.
+func TestBindFromSyntaxParams(t *testing.T) {
+	cat := bothCatalogs()
+	q := "SELECT a + ?, upper(?) FROM t WHERE s = ? AND a IN (SELECT id FROM events WHERE kind = ?) AND d > ?"
+	vals := []columnar.Value{columnar.IntValue(columnar.TInt64, 7), columnar.StringValue("x"), columnar.StringValue("y"),
+		columnar.StringValue("k"), columnar.StringValue("2020-01-01")}
+	var plans [2]string
+	for i, syn := range []bool{true, false} {
+		bindFromSyntax = syn
+		st, err := Parse(Source{Text: q})
+		if err != nil {
+			t.Fatal(err)
+		}
+		bd, err := bindWithParams(st.(*Query), cat, vals)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plans[i] = planner.Format(bd.Root)
+	}
+	bindFromSyntax = true
+	if plans[0] != plans[1] {
+		t.Errorf("from the syntax tree:\n%s\nfrom vitess:\n%s", plans[0], plans[1])
+	}
+	if !strings.Contains(plans[0], "'k'") || !strings.Contains(plans[0], "'y'") {
+		t.Errorf("values not in place:\n%s", plans[0])
+	}
 }

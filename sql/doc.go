@@ -66,6 +66,17 @@
 // An offset map takes vitess' syntax-error positions back to the user's
 // text. The vitess AST carries no positions, so binding errors are located
 // by searching our tokens within the clause or select item being bound.
+//
+// The binder moves onto the syntax tree expression by expression
+// (syntax_index.go, bind_ast.go): where the statement-level binder binds
+// a clause expression (a select item, WHERE conjunct, HAVING, GROUP BY or
+// ORDER BY item, JOIN … ON, QUALIFY) whose text is one expression of the
+// statement's syntax tree, and every node of it has a case in bindAST
+// (names, literals, ?, operators, IN lists, BETWEEN, LIKE, IS, CASE,
+// casts, typed literals, plain calls), the expression is bound from the
+// tree: its errors point at the node, and no marker string is read. The
+// rest (subqueries, windows, FILTER, INTERVAL, …) still binds from vitess;
+// TestBindFromSyntaxSamePlan checks that both paths give the same plan.
 // SUMMARIZE x becomes SELECT * FROM summarize('x'), whose summary query the binder
 // writes from x's schema (bind_summarize.go).
 //

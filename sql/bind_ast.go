@@ -268,18 +268,14 @@ func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 		case "and", "or":
 			return b.astLogical(fn, c, e.L, e.R)
 		}
-		l, err := b.bindAST(e.L, c)
-		if err != nil {
-			return nil, err
-		}
-		r, err := b.bindAST(e.R, c)
+		xs, err := b.bindASTs(c, e.L, e.R)
 		if err != nil {
 			return nil, err
 		}
 		if _, cmp := comparisonFns[fn]; cmp {
-			return b.compare(fn, l, r, astSrc(e.L), astSrc(e.R), c)
+			return b.compare(fn, xs[0], xs[1], astSrc(e.L), astSrc(e.R), c)
 		}
-		return b.arith(fn, l, r, astSrc(e.L), astSrc(e.R), c)
+		return b.arith(fn, xs[0], xs[1], astSrc(e.L), astSrc(e.R), c)
 	case *ast.Is:
 		x, err := b.bindAST(e.X, c)
 		if err != nil {
@@ -287,21 +283,13 @@ func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 		}
 		return b.isTest(x, e.What, e.Not, astSrc(e.X), c)
 	case *ast.Between:
-		xs := make([]planner.Expr, 3)
-		for i, y := range []ast.Expr{e.X, e.Lo, e.Hi} {
-			x, err := b.bindAST(y, c)
-			if err != nil {
-				return nil, err
-			}
-			xs[i] = x
-		}
-		return b.between(xs, []sqlparser.Expr{astSrc(e.X), astSrc(e.Lo), astSrc(e.Hi)}, e.Not, c)
-	case *ast.Like:
-		l, err := b.bindAST(e.X, c)
+		xs, err := b.bindASTs(c, e.X, e.Lo, e.Hi)
 		if err != nil {
 			return nil, err
 		}
-		r, err := b.bindAST(e.Pattern, c)
+		return b.between(xs, []sqlparser.Expr{astSrc(e.X), astSrc(e.Lo), astSrc(e.Hi)}, e.Not, c)
+	case *ast.Like:
+		xs, err := b.bindASTs(c, e.X, e.Pattern)
 		if err != nil {
 			return nil, err
 		}
@@ -309,7 +297,7 @@ func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 		if e.Not {
 			fn = "not_" + fn
 		}
-		return b.like(fn, l, r, astSrc(e.X), astSrc(e.Pattern), c)
+		return b.like(fn, xs[0], xs[1], astSrc(e.X), astSrc(e.Pattern), c)
 	case *ast.Param:
 		// The n-th ? of the query's text takes the n-th value.
 		k, n := b.q.tokAt(e.Start), 1
@@ -320,15 +308,11 @@ func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 		}
 		return b.bindParam(":v"+strconv.Itoa(n), c)
 	case *ast.DistinctFrom:
-		l, err := b.bindAST(e.L, c)
+		xs, err := b.bindASTs(c, e.L, e.R)
 		if err != nil {
 			return nil, err
 		}
-		r, err := b.bindAST(e.R, c)
-		if err != nil {
-			return nil, err
-		}
-		return b.distinctFrom(l, r, astSrc(e.L), astSrc(e.R), !e.Not, c)
+		return b.distinctFrom(xs[0], xs[1], astSrc(e.L), astSrc(e.R), !e.Not, c)
 	case *ast.Cast:
 		to, _ := castType(e.Type)
 		x, err := b.bindAST(e.X, c)
@@ -366,17 +350,13 @@ func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 			// x IN () is FALSE (NOT IN: TRUE) whatever x is, as in SQLite.
 			return &planner.Const{Val: columnar.BoolValue(e.Not)}, nil
 		}
-		x, err := b.bindAST(e.X, c)
+		xs, err := b.bindASTs(c, append([]ast.Expr{e.X}, e.List...)...)
 		if err != nil {
 			return nil, err
 		}
-		xs, srcs := []planner.Expr{x}, []sqlparser.Expr{astSrc(e.X)}
+		srcs := []sqlparser.Expr{astSrc(e.X)}
 		for _, v := range e.List {
-			y, err := b.bindAST(v, c)
-			if err != nil {
-				return nil, err
-			}
-			xs, srcs = append(xs, y), append(srcs, astSrc(v))
+			srcs = append(srcs, astSrc(v))
 		}
 		fn := "in"
 		if e.Not {
@@ -385,6 +365,19 @@ func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 		return b.inList(fn, xs, srcs, c)
 	}
 	return nil, b.errAt(b.q.tokAt(e.Extent().Start), ErrUnsupported, "expression is not supported")
+}
+
+// bindASTs binds es in order.
+func (b *binder) bindASTs(c ectx, es ...ast.Expr) ([]planner.Expr, error) {
+	xs := make([]planner.Expr, len(es))
+	for i, e := range es {
+		x, err := b.bindAST(e, c)
+		if err != nil {
+			return nil, err
+		}
+		xs[i] = x
+	}
+	return xs, nil
 }
 
 // bindASTLiteral types a literal as bindLiteral does; neg folds a unary

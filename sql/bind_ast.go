@@ -501,6 +501,14 @@ func (b *binder) astLeaf(e ast.Expr) int {
 		return b.astLeaf(e.X)
 	case *ast.Like:
 		return b.astLeaf(e.X)
+	case *ast.InList:
+		return b.astLeaf(e.X)
+	case *ast.DistinctFrom:
+		return b.astLeaf(e.L)
+	case *ast.Cast:
+		return b.astLeaf(e.X)
+	case *ast.TypedLit:
+		return b.q.tokAt(e.Start) + 1 // the string after the type's name
 	case *ast.Unary:
 		if e.Op != "NOT" {
 			return b.astLeaf(e.X)

@@ -134,7 +134,7 @@ func (c *Catalog) opener(fn, format string, args []sql.FileArg, files []fileset.
 			paths[i] = f.Path
 		}
 		scanned := c.storeRejects(&o, paths, args) // rejects.go
-		o.Open = c.openSource // remote.go
+		o.Open = c.openSource                      // remote.go
 		// Every file is sniffed on its own and matched by name, as
 		// DuckDB matches a list's headers.
 		return func(p string) (planner.Table, error) {

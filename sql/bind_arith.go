@@ -84,6 +84,15 @@ func (b *binder) arith(fn string, l, r planner.Expr, ls, rs sqlparser.Expr, c ec
 	if !lt.IsNumeric() || !rt.IsNumeric() {
 		return nil, b.typeErr(ls, c, "cannot apply %s to %s and %s", fn, lt, rt)
 	}
+	if b.unsignedLiteral(l, rt) {
+		if l, err := b.coerce(l, rt, ls, c); err == nil {
+			return b.arith(fn, l, r, ls, rs, c)
+		}
+	} else if b.unsignedLiteral(r, lt) {
+		if r, err := b.coerce(r, lt, rs, c); err == nil {
+			return b.arith(fn, l, r, ls, rs, c)
+		}
+	}
 	t := numericSuper(lt, rt)
 	switch fn {
 	case "/":
@@ -299,4 +308,21 @@ func (b *binder) litDecimal(x planner.Expr, t columnar.Type) columnar.Type {
 		digits++
 	}
 	return columnar.DecimalType(digits, 0)
+}
+
+// unsignedLiteral reports whether x is an integer literal whose value an
+// unsigned integer type t holds, and that is not of type t already: beside
+// an unsigned operand it takes t, as DuckDB's integer literals take the
+// other side's type when they fit (hash(x) % 1000 is UBIGINT; without
+// this, UBIGINT and the literal's INTEGER share no integer type and the
+// result would be DOUBLE).
+func (b *binder) unsignedLiteral(x planner.Expr, t columnar.Type) bool {
+	k, ok := x.(*planner.Const)
+	if !ok || k.Val.Null || !t.IsInteger() || t.IsSigned() || k.Val.Type == t {
+		return false
+	}
+	if info, isLit := b.lits[k]; !isLit || info.kind != litInt {
+		return false
+	}
+	return b.flexible(x, t, true)
 }

@@ -4,11 +4,9 @@ import (
 	"fmt"
 	"runtime"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/b2sql/b2sql/columnar"
-	"github.com/b2sql/b2sql/internal/dml"
 	"github.com/b2sql/b2sql/planner"
 )
 
@@ -78,61 +76,4 @@ func init() {
 			return stringValue(strings.Join(off, ","))
 		},
 	})
-}
-
-// ruleSetting is the switch of one optimizer or scan rule (canonical
-// snake_case name): SET rule = off switches it off, RESET back on.
-func ruleSetting(sw planner.Switch) *Setting {
-	canon := sw.Name
-	return &Setting{
-		Name: canon, Type: "BOOLEAN",
-		Description: sw.Description + " (off never changes a result)",
-		Apply: func(_ *Engine, st *Settings, v columnar.Value, reset bool) error {
-			on, err := onOff(v, reset)
-			if err != nil {
-				return err
-			}
-			if st.RulesOff == nil {
-				st.RulesOff = map[string]bool{}
-			}
-			if on {
-				delete(st.RulesOff, canon)
-			} else {
-				st.RulesOff[canon] = true
-			}
-			return nil
-		},
-		Show: func(st *Settings) columnar.Value { return boolValue(!st.RulesOff[canon]) },
-	}
-}
-
-// onOff reads the value of SET name = v, a switch (on by default).
-func onOff(v columnar.Value, reset bool) (bool, error) {
-	if reset {
-		return true, nil
-	}
-	return settingBool(v)
-}
-
-func settingInt(v columnar.Value) (int64, error) {
-	switch {
-	case v.Type.IsInteger():
-		return v.I, nil
-	case v.Type.IsString():
-		return strconv.ParseInt(strings.TrimSpace(v.S), 10, 64)
-	}
-	return 0, fmt.Errorf("not an integer")
-}
-
-// settingBool reads an on/off value of SET.
-func settingBool(v columnar.Value) (bool, error) {
-	switch {
-	case v.Type.ID == columnar.Bool:
-		return v.Bool(), nil
-	case v.Type.IsInteger():
-		return v.I != 0, nil
-	case v.Type.IsString():
-		return dml.OnOff(v.S)
-	}
-	return false, fmt.Errorf("expected on or off, got %s", v.String())
 }

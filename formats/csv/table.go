@@ -288,7 +288,7 @@ func (t *Table) Scan(ctx context.Context, spec index.ScanSpec) (columnar.Reader,
 	for _, c := range spec.Cols {
 		s = append(s, t.schema[c])
 	}
-	return &seqReader{units: units, schema: s, limit: spec.Limit}, nil
+	return columnar.Chain(s, units, spec.Limit), nil
 }
 
 func (t *Table) checkCols(cols []int) error {
@@ -297,55 +297,6 @@ func (t *Table) checkCols(cols []int) error {
 			return fmt.Errorf("csv: %s: scan of column %d, table has %d", t.name, c, len(t.schema))
 		}
 	}
-	return nil
-}
-
-// seqReader chains unit readers.
-type seqReader struct {
-	units  []func(ctx context.Context) (columnar.Reader, error)
-	cur    columnar.Reader
-	schema columnar.Schema
-	limit  int64
-	done   int64
-}
-
-func (r *seqReader) Schema() columnar.Schema { return r.schema }
-
-func (r *seqReader) Next(ctx context.Context) (*columnar.Batch, error) {
-	for {
-		if r.limit >= 0 && r.done >= r.limit {
-			return nil, io.EOF
-		}
-		if r.cur == nil {
-			if len(r.units) == 0 {
-				return nil, io.EOF
-			}
-			cur, err := r.units[0](ctx)
-			if err != nil {
-				return nil, err
-			}
-			r.cur, r.units = cur, r.units[1:]
-		}
-		b, err := r.cur.Next(ctx)
-		if err == io.EOF {
-			r.cur.Close()
-			r.cur = nil
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		r.done += int64(b.Live())
-		return b, nil
-	}
-}
-
-func (r *seqReader) Close() error {
-	if r.cur != nil {
-		r.cur.Close()
-		r.cur = nil
-	}
-	r.units = nil
 	return nil
 }
 

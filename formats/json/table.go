@@ -358,53 +358,5 @@ func (t *Table) Scan(ctx context.Context, spec index.ScanSpec) (columnar.Reader,
 	for _, c := range spec.Cols {
 		s = append(s, t.schema[c])
 	}
-	return &seqReader{units: units, schema: s, limit: spec.Limit}, nil
-}
-
-type seqReader struct {
-	units  []func(ctx context.Context) (columnar.Reader, error)
-	cur    columnar.Reader
-	schema columnar.Schema
-	limit  int64
-	done   int64
-}
-
-func (r *seqReader) Schema() columnar.Schema { return r.schema }
-
-func (r *seqReader) Next(ctx context.Context) (*columnar.Batch, error) {
-	for {
-		if r.limit >= 0 && r.done >= r.limit {
-			return nil, io.EOF
-		}
-		if r.cur == nil {
-			if len(r.units) == 0 {
-				return nil, io.EOF
-			}
-			cur, err := r.units[0](ctx)
-			if err != nil {
-				return nil, err
-			}
-			r.cur, r.units = cur, r.units[1:]
-		}
-		b, err := r.cur.Next(ctx)
-		if err == io.EOF {
-			r.cur.Close()
-			r.cur = nil
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		r.done += int64(b.Live())
-		return b, nil
-	}
-}
-
-func (r *seqReader) Close() error {
-	if r.cur != nil {
-		r.cur.Close()
-		r.cur = nil
-	}
-	r.units = nil
-	return nil
+	return columnar.Chain(s, units, spec.Limit), nil
 }

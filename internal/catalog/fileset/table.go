@@ -446,7 +446,7 @@ func (t *Table) Scan(ctx context.Context, spec index.ScanSpec) (columnar.Reader,
 	for k, c := range spec.Cols {
 		s[k] = t.schema[c]
 	}
-	return &seqReader{units: units, schema: s, limit: spec.Limit}, nil
+	return columnar.Chain(s, units, spec.Limit), nil
 }
 
 // DescribeScan says, without opening files, how many the constant

@@ -57,28 +57,6 @@ func copyFormatOf(path string, opts []sql.FileArg) (string, error) {
 	return "csv", nil
 }
 
-func argErr(a sql.FileArg, kind error, msg string) error {
-	return &sql.Error{Pos: a.NamePos, Kind: kind, Msg: msg}
-}
-
-// argText is an option's scalar value as text ("" for a bare flag).
-func argText(a sql.FileArg) (string, error) {
-	switch a.Value.Kind {
-	case sql.ArgList, sql.ArgStruct:
-		if a.Name == "force_quote" {
-			parts := make([]string, len(a.Value.Elems))
-			for i, e := range a.Value.Elems {
-				parts[i] = e.Text
-			}
-			return strings.Join(parts, ","), nil
-		}
-		return "", argErr(a, sql.ErrType, fmt.Sprintf("COPY option %s expects a single value, got %s", strings.ToUpper(a.Name), a.Value))
-	case sql.ArgFlag:
-		return "", nil
-	}
-	return a.Value.Text, nil
-}
-
 // copySpecOf checks COPY TO's options against its format.
 func copySpecOf(path string, opts []sql.FileArg) (*copySpec, error) {
 	format, err := copyFormatOf(path, opts)

@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/b2sql/b2sql/columnar"
-	"github.com/b2sql/b2sql/internal/catalog"
 	"github.com/b2sql/b2sql/sql"
 )
 
@@ -31,124 +30,6 @@ import (
 
 // maxOpenPartitions is DuckDB's partitioned_write_max_open_files default.
 const maxOpenPartitions = 100
-
-// dirSpec is how COPY writes a directory.
-type dirSpec struct {
-	by        []string // PARTITION_BY columns
-	byArg     sql.FileArg
-	overwrite bool // OVERWRITE: the directory's files are deleted first
-	ignore    bool // OVERWRITE_OR_IGNORE: files of the same name are replaced
-	appendTo  bool // APPEND: new files beside the old, named by {uuid}
-	pattern   string
-	fileSize  int64
-	perThread bool
-	writeCols bool // WRITE_PARTITION_COLUMNS
-}
-
-// dirOptions takes the directory-writing options out of opts; ds is nil
-// when the COPY writes one file.
-func dirOptions(opts []sql.FileArg) (ds *dirSpec, rest []sql.FileArg, err error) {
-	d := &dirSpec{}
-	isDir := false
-	var patternArg *sql.FileArg
-	for _, o := range opts {
-		switch o.Name {
-		case "partition_by":
-			d.byArg = o
-			switch o.Value.Kind {
-			case sql.ArgList:
-				for _, e := range o.Value.Elems {
-					d.by = append(d.by, e.Text)
-				}
-			case sql.ArgWord, sql.ArgString:
-				d.by = []string{o.Value.Text}
-			}
-			if len(d.by) == 0 || slices.Contains(d.by, "") {
-				return nil, nil, argErr(o, sql.ErrType, fmt.Sprintf("PARTITION_BY expects column names, (a, b), got %s", o.Value))
-			}
-			isDir = true
-		case "overwrite_or_ignore", "overwrite", "append", "per_thread_output", "write_partition_columns":
-			on, err := catalog.BoolOption(o)
-			if err != nil {
-				return nil, nil, err
-			}
-			switch o.Name {
-			case "overwrite_or_ignore":
-				d.ignore = on
-			case "overwrite":
-				d.overwrite = on
-			case "append":
-				d.appendTo = on
-			case "per_thread_output":
-				d.perThread = on
-				isDir = isDir || on
-			case "write_partition_columns":
-				d.writeCols = on
-			}
-		case "filename_pattern":
-			if o.Value.Kind != sql.ArgString && o.Value.Kind != sql.ArgWord {
-				return nil, nil, argErr(o, sql.ErrType, fmt.Sprintf("FILENAME_PATTERN expects a string, got %s", o.Value))
-			}
-			d.pattern = o.Value.Text
-			patternArg = &o
-		case "file_size_bytes":
-			n, err := byteCount(o)
-			if err != nil {
-				return nil, nil, err
-			}
-			d.fileSize = n
-			isDir = true
-		default:
-			rest = append(rest, o)
-		}
-	}
-	if !isDir {
-		// OVERWRITE and the others mean nothing for one file, which a
-		// COPY replaces anyway; FILENAME_PATTERN names files of a
-		// directory only.
-		if patternArg != nil {
-			return nil, nil, argErr(*patternArg, sql.ErrType, "FILENAME_PATTERN names the files of a directory write (PARTITION_BY, PER_THREAD_OUTPUT or FILE_SIZE_BYTES)")
-		}
-		return nil, rest, nil
-	}
-	if d.pattern == "" {
-		d.pattern = "data_{i}"
-		if d.appendTo {
-			d.pattern = "{uuid}"
-		}
-	}
-	if d.appendTo && !strings.Contains(d.pattern, "{uuid}") {
-		return nil, nil, argErr(*patternArg, sql.ErrType, "APPEND needs a {uuid} in FILENAME_PATTERN (new files must not replace old ones)")
-	}
-	if strings.ContainsAny(d.pattern, `/\`) {
-		return nil, nil, argErr(*patternArg, sql.ErrType, fmt.Sprintf("FILENAME_PATTERN %q names a file, not a path", d.pattern))
-	}
-	return d, rest, nil
-}
-
-// byteCount reads a size: a number of bytes or text such as '10MB',
-// '1.5GiB' (DuckDB's units, decimal and binary).
-func byteCount(o sql.FileArg) (int64, error) {
-	bad := func() (int64, error) {
-		return 0, argErr(o, sql.ErrType, fmt.Sprintf("%s expects a size in bytes ('10MB', 1000000), got %s", strings.ToUpper(o.Name), o.Value))
-	}
-	s := strings.ToUpper(strings.TrimSpace(o.Value.Text))
-	i := strings.IndexFunc(s, func(r rune) bool { return (r < '0' || r > '9') && r != '.' })
-	num, unit := s, ""
-	if i >= 0 {
-		num, unit = s[:i], strings.TrimSpace(s[i:])
-	}
-	f, err := strconv.ParseFloat(num, 64)
-	if err != nil || f <= 0 {
-		return bad()
-	}
-	mult := map[string]float64{"": 1, "B": 1, "BYTES": 1, "KB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12,
-		"KIB": 1 << 10, "MIB": 1 << 20, "GIB": 1 << 30, "TIB": 1 << 40}[unit]
-	if mult == 0 {
-		return bad()
-	}
-	return int64(f * mult), nil
-}
 
 // extOf is the file extension of a directory write's files.
 func extOf(spec *copySpec) string {
@@ -498,24 +379,4 @@ func copyToDir(ctx context.Context, env *Env, c *sql.Copy, spec *copySpec, d *di
 		}
 		return w, w.Abort, nil
 	})
-}
-
-// String is EXPLAIN's account of the directory write.
-func (d *dirSpec) String() string {
-	var parts []string
-	if len(d.by) > 0 {
-		parts = append(parts, "partition_by=("+strings.Join(d.by, ", ")+")")
-	}
-	for _, f := range []struct {
-		on   bool
-		name string
-	}{{d.overwrite, "overwrite"}, {d.ignore, "overwrite_or_ignore"}, {d.appendTo, "append"}, {d.perThread, "per_thread_output"}, {d.writeCols, "write_partition_columns"}} {
-		if f.on {
-			parts = append(parts, f.name)
-		}
-	}
-	if d.fileSize > 0 {
-		parts = append(parts, fmt.Sprintf("file_size_bytes=%d", d.fileSize))
-	}
-	return strings.Join(append(parts, "filename_pattern='"+d.pattern+"'"), " ")
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/internal/catalog"
 	"github.com/b2sql/b2sql/sql"
 )
@@ -57,4 +58,9 @@ var (
 // errorf returns an unpositioned *Error of kind.
 func errorf(kind error, format string, args ...any) *Error {
 	return &Error{Kind: kind, Msg: fmt.Sprintf(format, args...)}
+}
+
+// mismatch is Scan's error for a value its destination cannot hold.
+func mismatch(v columnar.Value, dest any) error {
+	return fmt.Errorf("cannot store %s in %T", v.Type, dest)
 }

@@ -244,10 +244,6 @@ func exactInt(v columnar.Value) (int64, error) {
 	return 0, fmt.Errorf("cannot store %s in an integer", v.Type)
 }
 
-func mismatch(v columnar.Value, dest any) error {
-	return fmt.Errorf("cannot store %s in %T", v.Type, dest)
-}
-
 // driverValue returns a cell as a database/sql driver value: nil, bool,
 // int64, uint64 (UBIGINT above the int64 range), float64 (DECIMAL too),
 // string, []byte, time.Time, and int64 nanoseconds for INTERVAL (so that

@@ -59,6 +59,12 @@ type FileArg struct {
 	NamePos Pos
 }
 
+// Err is an error of the given kind positioned at the option's name, for
+// a reader or writer that refuses the option or its value.
+func (a FileArg) Err(kind error, msg string) error {
+	return &Error{Pos: a.NamePos, Kind: kind, Msg: msg}
+}
+
 // FileCall is a file table function with its paths (a string, or a list
 // of strings; each may be a glob) and named arguments. Func is "" for
 // COPY … FROM, whose format comes from the FORMAT option or the path.

@@ -38,17 +38,17 @@ func optionError(a sql.FileArg, err error) error {
 	if errors.Is(err, csv.ErrUnsupported) || errors.Is(err, json.ErrUnsupported) {
 		kind = sql.ErrUnsupported
 	}
-	return argError(a, kind, msg)
+	return a.Err(kind, msg)
 }
 
 // typeOf reads a type name value ('INTEGER', 'DECIMAL(10,2)').
 func typeOf(a sql.FileArg, v sql.ArgValue) (columnar.Type, error) {
 	if v.Kind != sql.ArgString && v.Kind != sql.ArgWord {
-		return columnar.Type{}, argError(a, sql.ErrType, fmt.Sprintf("%s: expected a type name, got %s", a.Name, v))
+		return columnar.Type{}, a.Err(sql.ErrType, fmt.Sprintf("%s: expected a type name, got %s", a.Name, v))
 	}
 	t, err := sql.ParseTypeText(v.Text)
 	if err != nil {
-		return t, argError(a, sql.ErrType, fmt.Sprintf("%s: %v", a.Name, err))
+		return t, a.Err(sql.ErrType, fmt.Sprintf("%s: %v", a.Name, err))
 	}
 	return t, nil
 }
@@ -56,7 +56,7 @@ func typeOf(a sql.FileArg, v sql.ArgValue) (columnar.Type, error) {
 // columnsOf reads columns = {'name': 'TYPE', …}.
 func columnsOf(a sql.FileArg) ([]csv.Column, error) {
 	if a.Value.Kind != sql.ArgStruct || len(a.Value.Elems) == 0 {
-		return nil, argError(a, sql.ErrType, fmt.Sprintf("%s expects a struct of column names and types, {'a': 'INTEGER', …}", a.Name))
+		return nil, a.Err(sql.ErrType, fmt.Sprintf("%s expects a struct of column names and types, {'a': 'INTEGER', …}", a.Name))
 	}
 	var out []csv.Column
 	for i, e := range a.Value.Elems {
@@ -76,12 +76,12 @@ func stringsOf(a sql.FileArg) ([]string, error) {
 		return []string{v.Text}, nil
 	}
 	if v.Kind != sql.ArgList {
-		return nil, argError(a, sql.ErrType, fmt.Sprintf("%s expects a list of strings, got %s", a.Name, v))
+		return nil, a.Err(sql.ErrType, fmt.Sprintf("%s expects a list of strings, got %s", a.Name, v))
 	}
 	out := make([]string, len(v.Elems))
 	for i, e := range v.Elems {
 		if e.Kind != sql.ArgString {
-			return nil, argError(a, sql.ErrType, fmt.Sprintf("%s expects a list of strings, got %s", a.Name, v))
+			return nil, a.Err(sql.ErrType, fmt.Sprintf("%s expects a list of strings, got %s", a.Name, v))
 		}
 		out[i] = e.Text
 	}
@@ -126,7 +126,7 @@ func csvOptions(args []sql.FileArg) (csv.Options, error) {
 					typesByPos = append(typesByPos, t)
 				}
 			default:
-				return o, argError(a, sql.ErrType, fmt.Sprintf("%s expects a struct {'col': 'TYPE'} or a list of types", a.Name))
+				return o, a.Err(sql.ErrType, fmt.Sprintf("%s expects a struct {'col': 'TYPE'} or a list of types", a.Name))
 			}
 			continue
 		case "names", "column_names", "col_names":
@@ -150,7 +150,7 @@ func csvOptions(args []sql.FileArg) (csv.Options, error) {
 		}
 		text, ok := scalarText(a.Value)
 		if !ok {
-			return o, argError(a, sql.ErrType, fmt.Sprintf("%s expects a single value, got %s", a.Name, a.Value))
+			return o, a.Err(sql.ErrType, fmt.Sprintf("%s expects a single value, got %s", a.Name, a.Value))
 		}
 		n := csv.Named{Name: a.Name, Value: text}
 		if _, err := csv.ReadOptions([]csv.Named{n}); err != nil {
@@ -186,7 +186,7 @@ func jsonOptions(fn string, args []sql.FileArg) (json.Options, error) {
 		}
 		text, ok := scalarText(a.Value)
 		if !ok {
-			return json.Options{}, argError(a, sql.ErrType, fmt.Sprintf("%s expects a single value, got %s", a.Name, a.Value))
+			return json.Options{}, a.Err(sql.ErrType, fmt.Sprintf("%s expects a single value, got %s", a.Name, a.Value))
 		}
 		n := json.Named{Name: a.Name, Value: text}
 		if _, err := json.ReadOptions(fn, []json.Named{n}); err != nil {

@@ -71,7 +71,7 @@ func (c *Catalog) OpenFiles(call *sql.FileCall) (planner.Table, error) {
 			case "ndjson", "jsonl":
 				format = "json"
 			default:
-				return nil, argError(a, sql.ErrUnsupported, fmt.Sprintf("COPY FROM format %q is not supported (csv, json, parquet)", a.Value.Text))
+				return nil, a.Err(sql.ErrUnsupported, fmt.Sprintf("COPY FROM format %q is not supported (csv, json, parquet)", a.Value.Text))
 			}
 			continue
 		}
@@ -154,7 +154,7 @@ func (c *Catalog) opener(fn, format string, args []sql.FileArg, files []fileset.
 		return func(p string) (planner.Table, error) { return json.Open([]string{p}, o) }, nil
 	}
 	if len(args) > 0 {
-		return nil, argError(args[0], sql.ErrUnsupported, fmt.Sprintf("%s: unknown option %q", orCopy(fn), args[0].Name))
+		return nil, args[0].Err(sql.ErrUnsupported, fmt.Sprintf("%s: unknown option %q", orCopy(fn), args[0].Name))
 	}
 	return func(p string) (planner.Table, error) { return c.openChecked(p, format) }, nil
 }
@@ -237,11 +237,6 @@ func relName(name, resolved, match string) string {
 		return qp + rest
 	}
 	return match
-}
-
-// argError is an error positioned at an option's name.
-func argError(a sql.FileArg, kind error, msg string) error {
-	return &sql.Error{Pos: a.NamePos, Kind: kind, Msg: msg}
 }
 
 // openText opens a CSV or JSON file (or glob) with detected options.

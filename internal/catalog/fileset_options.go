@@ -23,7 +23,7 @@ func setOptions(args []sql.FileArg) (fileset.Options, []sql.FileArg, error) {
 		case "filename":
 			if a.Value.Kind == sql.ArgString {
 				if a.Value.Text == "" {
-					return o, nil, argError(a, sql.ErrType, "filename: the column name is empty")
+					return o, nil, a.Err(sql.ErrType, "filename: the column name is empty")
 				}
 				o.Filename = a.Value.Text
 				continue
@@ -59,7 +59,7 @@ func setOptions(args []sql.FileArg) (fileset.Options, []sql.FileArg, error) {
 			o.NoHiveAutocast = !on
 		case "hive_types":
 			if a.Value.Kind != sql.ArgStruct {
-				return o, nil, argError(a, sql.ErrType, fmt.Sprintf("hive_types expects a struct of partition names and types, {'year': 'INTEGER', …}, got %s", a.Value))
+				return o, nil, a.Err(sql.ErrType, fmt.Sprintf("hive_types expects a struct of partition names and types, {'year': 'INTEGER', …}, got %s", a.Value))
 			}
 			o.HiveTypes = map[string]columnar.Type{}
 			for i, e := range a.Value.Elems {
@@ -93,5 +93,5 @@ func BoolOption(a sql.FileArg) (bool, error) {
 			return false, nil
 		}
 	}
-	return false, argError(a, sql.ErrType, fmt.Sprintf("%s expects a boolean, got %s", a.Name, a.Value))
+	return false, a.Err(sql.ErrType, fmt.Sprintf("%s expects a boolean, got %s", a.Name, a.Value))
 }

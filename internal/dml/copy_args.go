@@ -10,11 +10,6 @@ import (
 
 // This file reads one COPY option's value; errors point at the option's name.
 
-// argErr is an error of the given kind positioned at option a.
-func argErr(a sql.FileArg, kind error, msg string) error {
-	return &sql.Error{Pos: a.NamePos, Kind: kind, Msg: msg}
-}
-
 // argText is an option's scalar value as text ("" for a bare flag).
 func argText(a sql.FileArg) (string, error) {
 	switch a.Value.Kind {
@@ -26,7 +21,7 @@ func argText(a sql.FileArg) (string, error) {
 			}
 			return strings.Join(parts, ","), nil
 		}
-		return "", argErr(a, sql.ErrType, fmt.Sprintf("COPY option %s expects a single value, got %s", strings.ToUpper(a.Name), a.Value))
+		return "", a.Err(sql.ErrType, fmt.Sprintf("COPY option %s expects a single value, got %s", strings.ToUpper(a.Name), a.Value))
 	case sql.ArgFlag:
 		return "", nil
 	}
@@ -37,7 +32,7 @@ func argText(a sql.FileArg) (string, error) {
 // '1.5GiB' (DuckDB's units, decimal and binary).
 func byteCount(o sql.FileArg) (int64, error) {
 	bad := func() (int64, error) {
-		return 0, argErr(o, sql.ErrType, fmt.Sprintf("%s expects a size in bytes ('10MB', 1000000), got %s", strings.ToUpper(o.Name), o.Value))
+		return 0, o.Err(sql.ErrType, fmt.Sprintf("%s expects a size in bytes ('10MB', 1000000), got %s", strings.ToUpper(o.Name), o.Value))
 	}
 	s := strings.ToUpper(strings.TrimSpace(o.Value.Text))
 	i := strings.IndexFunc(s, func(r rune) bool { return (r < '0' || r > '9') && r != '.' })

@@ -41,7 +41,7 @@ func dirOptions(opts []sql.FileArg) (ds *dirSpec, rest []sql.FileArg, err error)
 				d.by = []string{o.Value.Text}
 			}
 			if len(d.by) == 0 || slices.Contains(d.by, "") {
-				return nil, nil, argErr(o, sql.ErrType, fmt.Sprintf("PARTITION_BY expects column names, (a, b), got %s", o.Value))
+				return nil, nil, o.Err(sql.ErrType, fmt.Sprintf("PARTITION_BY expects column names, (a, b), got %s", o.Value))
 			}
 			isDir = true
 		case "overwrite_or_ignore", "overwrite", "append", "per_thread_output", "write_partition_columns":
@@ -64,7 +64,7 @@ func dirOptions(opts []sql.FileArg) (ds *dirSpec, rest []sql.FileArg, err error)
 			}
 		case "filename_pattern":
 			if o.Value.Kind != sql.ArgString && o.Value.Kind != sql.ArgWord {
-				return nil, nil, argErr(o, sql.ErrType, fmt.Sprintf("FILENAME_PATTERN expects a string, got %s", o.Value))
+				return nil, nil, o.Err(sql.ErrType, fmt.Sprintf("FILENAME_PATTERN expects a string, got %s", o.Value))
 			}
 			d.pattern = o.Value.Text
 			patternArg = &o
@@ -84,7 +84,7 @@ func dirOptions(opts []sql.FileArg) (ds *dirSpec, rest []sql.FileArg, err error)
 		// COPY replaces anyway; FILENAME_PATTERN names files of a
 		// directory only.
 		if patternArg != nil {
-			return nil, nil, argErr(*patternArg, sql.ErrType, "FILENAME_PATTERN names the files of a directory write (PARTITION_BY, PER_THREAD_OUTPUT or FILE_SIZE_BYTES)")
+			return nil, nil, patternArg.Err(sql.ErrType, "FILENAME_PATTERN names the files of a directory write (PARTITION_BY, PER_THREAD_OUTPUT or FILE_SIZE_BYTES)")
 		}
 		return nil, rest, nil
 	}
@@ -95,10 +95,10 @@ func dirOptions(opts []sql.FileArg) (ds *dirSpec, rest []sql.FileArg, err error)
 		}
 	}
 	if d.appendTo && !strings.Contains(d.pattern, "{uuid}") {
-		return nil, nil, argErr(*patternArg, sql.ErrType, "APPEND needs a {uuid} in FILENAME_PATTERN (new files must not replace old ones)")
+		return nil, nil, patternArg.Err(sql.ErrType, "APPEND needs a {uuid} in FILENAME_PATTERN (new files must not replace old ones)")
 	}
 	if strings.ContainsAny(d.pattern, `/\`) {
-		return nil, nil, argErr(*patternArg, sql.ErrType, fmt.Sprintf("FILENAME_PATTERN %q names a file, not a path", d.pattern))
+		return nil, nil, patternArg.Err(sql.ErrType, fmt.Sprintf("FILENAME_PATTERN %q names a file, not a path", d.pattern))
 	}
 	return d, rest, nil
 }

@@ -47,7 +47,7 @@ func copyFormatOf(path string, opts []sql.FileArg) (string, error) {
 		case "b2", "b2d", "b2z", "ctable":
 			return "ctable", nil
 		default:
-			return "", argErr(o, sql.ErrUnsupported, fmt.Sprintf("COPY format %q is not supported (parquet, csv, json, b2)", o.Value.Text))
+			return "", o.Err(sql.ErrUnsupported, fmt.Sprintf("COPY format %q is not supported (parquet, csv, json, b2)", o.Value.Text))
 		}
 	}
 	switch k := catalog.Kind(path); k {
@@ -114,16 +114,16 @@ func copySpecOf(path string, opts []sql.FileArg) (*copySpec, error) {
 				case "uncompressed", "none":
 					po.Codec = parquet.Uncompressed
 				default:
-					return nil, argErr(o, sql.ErrUnsupported, fmt.Sprintf("compression %q is not supported (snappy, zstd, uncompressed)", v))
+					return nil, o.Err(sql.ErrUnsupported, fmt.Sprintf("compression %q is not supported (snappy, zstd, uncompressed)", v))
 				}
 			case "row_group_size", "row_group_rows":
 				n, err := strconv.ParseInt(v, 10, 64)
 				if err != nil || n <= 0 {
-					return nil, argErr(o, sql.ErrType, fmt.Sprintf("ROW_GROUP_SIZE expects a positive integer, got %s", o.Value))
+					return nil, o.Err(sql.ErrType, fmt.Sprintf("ROW_GROUP_SIZE expects a positive integer, got %s", o.Value))
 				}
 				po.RowGroupRows = n
 			default:
-				return nil, argErr(o, sql.ErrUnsupported, fmt.Sprintf("COPY option %s is not supported for Parquet (it takes COMPRESSION and ROW_GROUP_SIZE)", strings.ToUpper(o.Name)))
+				return nil, o.Err(sql.ErrUnsupported, fmt.Sprintf("COPY option %s is not supported for Parquet (it takes COMPRESSION and ROW_GROUP_SIZE)", strings.ToUpper(o.Name)))
 			}
 		}
 		s.open = func(path string, schema columnar.Schema) (tableWriter, func(), error) {
@@ -142,7 +142,7 @@ func copySpecOf(path string, opts []sql.FileArg) (*copySpec, error) {
 			}
 			n := csv.Named{Name: o.Name, Value: v}
 			if _, err := csv.WriteOptions([]csv.Named{n}); err != nil {
-				return nil, argErr(o, sql.ErrUnsupported, strings.TrimPrefix(err.Error(), "csv: "))
+				return nil, o.Err(sql.ErrUnsupported, strings.TrimPrefix(err.Error(), "csv: "))
 			}
 			named = append(named, n)
 		}
@@ -166,7 +166,7 @@ func copySpecOf(path string, opts []sql.FileArg) (*copySpec, error) {
 			}
 			n := json.Named{Name: o.Name, Value: v}
 			if _, err := json.WriteOptions([]json.Named{n}); err != nil {
-				return nil, argErr(o, sql.ErrUnsupported, strings.TrimPrefix(err.Error(), "json: "))
+				return nil, o.Err(sql.ErrUnsupported, strings.TrimPrefix(err.Error(), "json: "))
 			}
 			named = append(named, n)
 		}
@@ -183,7 +183,7 @@ func copySpecOf(path string, opts []sql.FileArg) (*copySpec, error) {
 		}
 	case "ctable":
 		if len(rest) > 0 {
-			return nil, argErr(rest[0], sql.ErrUnsupported, fmt.Sprintf("COPY option %s is not supported for b2 tables", strings.ToUpper(rest[0].Name)))
+			return nil, rest[0].Err(sql.ErrUnsupported, fmt.Sprintf("COPY option %s is not supported for b2 tables", strings.ToUpper(rest[0].Name)))
 		}
 		s.open = func(path string, schema columnar.Schema) (tableWriter, func(), error) {
 			w, err := ctable.Create(strings.TrimRight(path, `/\`), schema, ctable.CreateOptions{})

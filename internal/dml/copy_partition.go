@@ -141,7 +141,7 @@ func newDirWriter(root string, d *dirSpec, spec *copySpec, qs columnar.Schema) (
 			i = slices.IndexFunc(qs, func(f columnar.Field) bool { return strings.EqualFold(f.Name, name) })
 		}
 		if i < 0 {
-			return nil, argErr(d.byArg, sql.ErrUnknownColumn, fmt.Sprintf("PARTITION_BY: unknown column %q", name))
+			return nil, d.byArg.Err(sql.ErrUnknownColumn, fmt.Sprintf("PARTITION_BY: unknown column %q", name))
 		}
 		w.by = append(w.by, i)
 	}
@@ -152,7 +152,7 @@ func newDirWriter(root string, d *dirSpec, spec *copySpec, qs columnar.Schema) (
 		}
 	}
 	if len(w.keep) == 0 {
-		return nil, argErr(d.byArg, sql.ErrType, "every column is a partition column, so the files would have none (WRITE_PARTITION_COLUMNS writes them too)")
+		return nil, d.byArg.Err(sql.ErrType, "every column is a partition column, so the files would have none (WRITE_PARTITION_COLUMNS writes them too)")
 	}
 	if d.perThread && len(w.by) == 0 {
 		w.threads = max(1, runtime.GOMAXPROCS(0))

@@ -324,21 +324,34 @@ func parseChunkHeader(src []byte, avail int64) (ChunkHeader, error) {
 // optional dictionary, with every offset checked against Cbytes.
 type chunk struct {
 	ChunkHeader
-	data    []byte // src[:Cbytes]
+	data    []byte // src[:Cbytes], or its prefix when win holds the streams
 	nblocks int
-	dict    []byte
+	// win, when not nil, holds stored bytes [winLo, winLo+len(win)): the
+	// blocks a partial read needs (chunkread.go), data then ending after
+	// the prefix. Streams are read through stored.
+	win   []byte
+	winLo int
+	dict  []byte
 	// leftover is the size of the short last block (0 if all blocks are full).
 	leftover int
 }
 
 func parseChunk(src []byte) (chunk, error) {
-	var c chunk
 	h, err := ParseChunkHeader(src)
 	if err != nil {
-		return c, err
+		return chunk{}, err
 	}
+	return parseChunkBody(h, src[:h.Cbytes])
+}
+
+// parseChunkBody validates the chunk with header h whose first len(data)
+// bytes are data: all Cbytes of them, or (chunkread.go) at least its
+// prefix of header, block starts and dictionary, the streams then being
+// read into chunk.win.
+func parseChunkBody(h ChunkHeader, data []byte) (chunk, error) {
+	var c chunk
 	c.ChunkHeader = h
-	c.data = src[:h.Cbytes]
+	c.data = data
 	if h.Special() != SpecialNone {
 		return c, nil
 	}
@@ -368,13 +381,16 @@ func parseChunk(src []byte) (chunk, error) {
 		c.leftover = h.Nbytes % h.Blocksize
 	}
 	pos := h.HeaderLen + 4*nb
+	if pos > len(data) {
+		return c, corruptf("%d block starts past the bytes read (%d)", nb, len(data))
+	}
 	if h.HasDict() {
-		if pos+4 > h.Cbytes {
+		if pos+4 > len(data) {
 			return c, corruptf("dictionary size past the end of the chunk")
 		}
 		dsize := int(int32(binary.LittleEndian.Uint32(c.data[pos:])))
 		pos += 4
-		if dsize <= 0 || dsize > h.Cbytes-pos {
+		if dsize <= 0 || dsize > len(data)-pos {
 			return c, corruptf("bad dictionary size %d", dsize)
 		}
 		c.dict = c.data[pos : pos+dsize]
@@ -389,6 +405,9 @@ func parseChunk(src []byte) (chunk, error) {
 			return c, corruptf("block %d start %d outside [%d, %d)", i, bs, pos, h.Cbytes)
 		}
 		if h.VLBlocks() {
+			if len(data) < h.Cbytes {
+				return c, corruptf("VL-blocks chunk read in part")
+			}
 			end := h.Cbytes
 			if i+1 < nb {
 				end = int(int32(binary.LittleEndian.Uint32(c.data[h.HeaderLen+4*(i+1):])))
@@ -407,6 +426,18 @@ func parseChunk(src []byte) (chunk, error) {
 		return c, corruptf("VL block sizes sum to %d, nbytes is %d", total, h.Nbytes)
 	}
 	return c, nil
+}
+
+// stored returns the stored bytes from offset p to the end of what was
+// read: a suffix of data, or of win when the chunk was read in part.
+func (c *chunk) stored(p int) ([]byte, error) {
+	if c.win == nil {
+		return c.data[p:], nil
+	}
+	if p < c.winLo || p > c.winLo+len(c.win) {
+		return nil, corruptf("offset %d outside the bytes read [%d, %d)", p, c.winLo, c.winLo+len(c.win))
+	}
+	return c.win[p-c.winLo:], nil
 }
 
 // bstart returns the stored start offset of block i (validated by parseChunk).

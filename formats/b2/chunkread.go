@@ -78,12 +78,14 @@ func (f *Frame) loadChunk(d *Decoder, i, off, n int) (chunk, error) {
 }
 
 // readChunk reads the chunk stored at byte at of ra (at most avail bytes
-// long) into d.cbuf: its prefix (header, block starts, dictionary) and the
-// blocks that decoding payload bytes [off, off+n) needs, or all of it when
-// n < 0 or the chunk is special, VL-blocks or empty. Bytes of other blocks
-// are left unread; the returned chunk's data ends where the needed blocks
-// end, so a corrupt stream size runs into the bounds checks, not into
-// stale bytes.
+// long): all of it into d.cbuf when n < 0 or the chunk is special,
+// VL-blocks or empty; otherwise its prefix (header, block starts,
+// dictionary) into d.cbuf and only the blocks that decoding payload bytes
+// [off, off+n) needs into d.win, which the returned chunk reads its
+// streams from. The window ends where the needed blocks end, so a corrupt
+// stream size runs into the bounds checks, not into stale bytes; and a
+// Decoder holds at most the prefix and the blocks it reads, never a whole
+// chunk of tens of megabytes that a scan would fault in page by page.
 func (d *Decoder) readChunk(ra io.ReaderAt, at, avail int64, off, n int) (chunk, error) {
 	head := int(min(avail, headGuess))
 	d.cbuf = grow(d.cbuf, head)
@@ -96,66 +98,73 @@ func (d *Decoder) readChunk(ra io.ReaderAt, at, avail int64, off, n int) (chunk,
 	}
 	cb := h.Cbytes
 	have := min(head, cb) // d.cbuf[:have] is read
-	if cap(d.cbuf) < cb {
-		buf := make([]byte, cb, cb+64)
-		copy(buf, d.cbuf[:have])
-		d.cbuf = buf
-	}
-	d.cbuf = d.cbuf[:cb]
-	// read makes bytes [lo, hi) present, reading only what is not yet.
-	read := func(lo, hi int) error {
-		lo, hi = max(lo, 0), min(hi, cb)
-		if lo <= have {
-			lo = max(lo, have)
-			defer func() { have = max(have, hi) }()
-		}
-		if lo >= hi {
+	// prefix makes d.cbuf[:hi] present, reading only what is not yet.
+	prefix := func(hi int) error {
+		hi = min(hi, cb)
+		if hi <= have {
 			return nil
 		}
-		return readFull(ra, d.cbuf[lo:hi], at+int64(lo))
+		if cap(d.cbuf) < hi {
+			buf := make([]byte, hi, max(hi, min(cb, 2*cap(d.cbuf))))
+			copy(buf, d.cbuf[:have])
+			d.cbuf = buf
+		}
+		d.cbuf = d.cbuf[:hi]
+		err := readFull(ra, d.cbuf[have:hi], at+int64(have))
+		have = hi
+		return err
+	}
+	// window reads stored bytes [lo, hi) into d.win as c's window.
+	window := func(c *chunk, lo, hi int) error {
+		lo, hi = max(lo, 0), min(hi, cb)
+		if lo > hi {
+			lo = hi
+		}
+		d.win = grow(d.win, hi-lo)
+		c.win, c.winLo = d.win[:hi-lo], lo
+		if lo == hi {
+			return nil
+		}
+		return readFull(ra, c.win, at+int64(lo))
 	}
 	whole := n < 0 || h.Special() != SpecialNone || h.VLBlocks() || h.Nbytes == 0 ||
 		off < 0 || off > h.Nbytes || n > h.Nbytes-off
 	if whole {
-		if err := read(have, cb); err != nil {
+		if err := prefix(cb); err != nil {
 			return chunk{}, err
 		}
-		return parseChunk(d.cbuf)
+		return parseChunk(d.cbuf[:cb])
 	}
 	if h.Memcpyed() {
-		c, err := parseChunk(d.cbuf) // reads only the header
+		c, err := parseChunkBody(h, d.cbuf[:have]) // reads only the header
 		if err == nil {
-			err = read(h.HeaderLen+off, h.HeaderLen+off+n)
+			err = window(&c, h.HeaderLen+off, h.HeaderLen+off+n)
 		}
 		return c, err
 	}
 	// Prefix: block starts, then the dictionary (its size first). Sizes
-	// past the chunk are cut at cb; parseChunk then reports them.
+	// past the chunk are cut at cb; parseChunkBody then reports them.
 	nb := h.NBlocks()
 	pre := min(cb, h.HeaderLen+4*nb)
 	if nb > cb/4 {
 		pre = cb // a block count no chunk can hold: parseChunk rejects it
 	}
 	if h.HasDict() && pre+4 <= cb {
-		if err := read(have, pre+4); err != nil {
+		if err := prefix(pre + 4); err != nil {
 			return chunk{}, err
 		}
 		dsize := int(int32(binary.LittleEndian.Uint32(d.cbuf[pre:])))
 		pre = min(cb, pre+4+max(dsize, 0))
 	}
-	if err := read(have, pre); err != nil {
+	if err := prefix(pre); err != nil {
 		return chunk{}, err
 	}
-	c, err := parseChunk(d.cbuf)
+	c, err := parseChunkBody(h, d.cbuf[:max(pre, min(have, cb))])
 	if err != nil || n == 0 || c.nblocks == 0 {
 		return c, err
 	}
 	lo, hi := c.blockSpan(off/c.Blocksize, (off+n-1)/c.Blocksize)
-	if err := read(lo, hi); err != nil {
-		return c, err
-	}
-	c.data = c.data[:hi]
-	return c, nil
+	return c, window(&c, lo, hi)
 }
 
 // blockSpan returns the stored byte range that holds blocks first..last

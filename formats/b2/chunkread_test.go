@@ -202,7 +202,16 @@ func TestPreadReadsOnlyNeededBlocks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A one-block read keeps the prefix and that block, not a buffer the
+	// size of the chunk that a scan would fault in page by page.
 	d := NewDecoder()
+	got := make([]byte, 4096)
+	if err := f.DecompressChunkRange(d, got, 1, 4096*15); err != nil {
+		t.Fatal(err)
+	}
+	if held := cap(d.cbuf) + cap(d.win); held > len(chunk)/4 {
+		t.Errorf("a one-block read holds %d bytes of buffers for a %d-byte chunk", held, len(chunk))
+	}
 	for i := 0; i < 3; i++ {
 		for _, r := range [][2]int{{0, 4096}, {4096 * 15, 4096}, {4096*7 + 100, 5000}, {12, 8}, {0, len(payload)}} {
 			before := cr.bytes.Load()

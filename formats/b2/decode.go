@@ -17,6 +17,7 @@ type Decoder struct {
 	tmp, tmp2, blk []byte
 	ref            []byte
 	cbuf           []byte // stored chunk bytes read from a file (chunkread.go)
+	win            []byte // the blocks a partial read needs (chunkread.go)
 	spec           []byte // the header a special offset stands for (loadChunk)
 
 	// Partly read blocks (blockcache.go); key names the chunk being
@@ -202,7 +203,14 @@ func (d *Decoder) rangeOf(c *chunk, dst []byte, off int) error {
 		return nil
 	}
 	if c.Memcpyed() {
-		copy(dst, c.data[c.HeaderLen+off:])
+		src, err := c.stored(c.HeaderLen + off)
+		if err == nil && len(src) < n {
+			err = corruptf("memcpyed chunk: %d bytes read at %d, need %d", len(src), c.HeaderLen+off, n)
+		}
+		if err != nil {
+			return err
+		}
+		copy(dst, src)
 		return nil
 	}
 	end := off + n
@@ -362,7 +370,11 @@ func (d *Decoder) decodeStreams(c *chunk, b int, out []byte, scratch bool) error
 		nstreams = c.Typesize
 	}
 	neblock := bsize / nstreams
-	data := c.data
+	data, err := c.stored(p)
+	if err != nil {
+		return fmt.Errorf("block %d: %w", b, err)
+	}
+	p = 0
 	// Streams are written in order, so a stream may spill into the space
 	// of the ones after it; only the last is bounded by the block (or, in
 	// a scratch buffer, by the buffer's capacity).

@@ -5,7 +5,8 @@
 // answer beside the timing so that the two sides can be compared. With
 // -py, the JSON that script writes is read and the report gives both
 // engines' times and the ratio python-blosc2 / b2sql (above 1: b2sql is
-// faster).
+// faster), in wall time and in CPU time (all threads of the process),
+// which other work on a shared machine disturbs less.
 //
 //	python bench/cmd/pyb2/time20m.py make /work/data          # once
 //	python bench/cmd/pyb2/time20m.py time /work/data /work/data/pyb2_times.json
@@ -62,6 +63,7 @@ func main() {
 	check(db.RegisterTable("u", *utf8Path))
 	py := map[string]struct {
 		MS     float64         `json:"ms"`
+		CPUMS  float64         `json:"cpu_ms"`
 		Answer json.RawMessage `json:"answer"`
 	}{}
 	if *pyJSON != "" {
@@ -71,8 +73,8 @@ func main() {
 	}
 	ctx := context.Background()
 	fmt.Printf("load %s, %d threads, best of %d warm runs\n\n", proc.LoadAvg(), *threads, *runs)
-	fmt.Println("| operation | python-blosc2 call | python-blosc2 | b2sql | b2sql faster by | b2sql CPU |")
-	fmt.Println("|---|---|---|---|---|---|")
+	fmt.Println("| operation | python-blosc2 call | python-blosc2 | b2sql | b2sql faster by | python-blosc2 CPU | b2sql CPU | faster by (CPU) |")
+	fmt.Println("|---|---|---|---|---|---|---|---|")
 	var answers []string
 	for k, o := range ops {
 		if *only != "" && !slices.Contains(strings.Split(*only, ","), strconv.Itoa(k+1)) {
@@ -85,15 +87,18 @@ func main() {
 			run(ctx, db, o.sql)
 			best, bestCPU = min(best, time.Since(t0)), min(bestCPU, proc.CPUTime()-c0)
 		}
-		ms := float64(best.Microseconds()) / 1000
-		pyCell, ratio := "", ""
+		ms, cpuMS := float64(best.Microseconds())/1000, float64(bestCPU.Microseconds())/1000
+		pyCell, ratio, pyCPU, ratioCPU := "", "", "", ""
 		if p, ok := py[o.name]; ok {
 			pyCell, ratio = fmt.Sprintf("%.2f ms", p.MS), fmt.Sprintf("%.2f×", p.MS/ms)
+			if p.CPUMS > 0 {
+				pyCPU, ratioCPU = fmt.Sprintf("%.2f ms", p.CPUMS), fmt.Sprintf("%.2f×", p.CPUMS/max(cpuMS, 0.001))
+			}
 			answers = append(answers, fmt.Sprintf("%s:\n  python-blosc2 %s\n  b2sql         %s", o.name, p.Answer, ans))
 		} else {
 			answers = append(answers, fmt.Sprintf("%s:\n  b2sql %s", o.name, ans))
 		}
-		fmt.Printf("| %s | `%s` | %s | %.2f ms | %s | %.2f ms |\n", o.name, o.call, pyCell, ms, ratio, float64(bestCPU.Microseconds())/1000)
+		fmt.Printf("| %s | `%s` | %s | %.2f ms | %s | %s | %.2f ms | %s |\n", o.name, o.call, pyCell, ms, ratio, pyCPU, cpuMS, ratioCPU)
 	}
 	fmt.Println()
 	fmt.Println(strings.Join(answers, "\n"))

@@ -312,6 +312,12 @@ type colScratch struct {
 	// column's strings, so Bytes is left unfilled (a pointer store per row
 	// that the garbage collector then has to trace).
 	codesOnly bool
+	// views: fixed-width items may be read as views of the decoder's
+	// cached blocks (b2.Array.ViewItems1D) rather than copied, and a
+	// vector whose payload has the stored layout may alias them. Only a
+	// reader whose consumer is done with a batch before the worker
+	// decodes again may set it (see tableWorker.views).
+	views bool
 }
 
 // read fills v[0:n] with physical rows [lo, lo+n) of the column (part
@@ -332,13 +338,15 @@ func (s *colSource) readRows(d *b2.Decoder, sc *colScratch, lo int64, n int, par
 	switch s.spec.Flavour {
 	case flFixed:
 		isz := s.data.ItemSize()
-		sc.raw = grow(sc.raw, n*isz)
-		if err := s.data.ReadItems1D(d, sc.raw, lo, n); err != nil {
+		raw, err := s.items(d, sc, lo, n)
+		if err != nil {
 			return main, err
 		}
 		conv := s.conv
 		conv.part = part
-		conv.decode(sc.raw, n, v, &ob.arenas[i])
+		if !sc.views || !ob.alias(i, &conv, raw, n) {
+			conv.decode(raw, n, v, &ob.arenas[i])
+		}
 		if s.sentNaN {
 			for r := 0; r < n; r++ {
 				if v.Floats[r] != v.Floats[r] {
@@ -347,7 +355,7 @@ func (s *colSource) readRows(d *b2.Decoder, sc *colScratch, lo int64, n int, par
 			}
 		} else if s.sent != nil {
 			for r := 0; r < n; r++ {
-				if bytes.Equal(sc.raw[r*isz:(r+1)*isz], s.sent) {
+				if bytes.Equal(raw[r*isz:(r+1)*isz], s.sent) {
 					v.SetNull(r, n)
 				}
 			}
@@ -399,8 +407,8 @@ func (s *colSource) readRows(d *b2.Decoder, sc *colScratch, lo int64, n int, par
 		// codes gets them as well (Vector.Dict/Codes), so that its
 		// filters and groups compare integers (STYLE §6); Bytes stays
 		// filled for the scan's own predicate checks.
-		sc.raw = grow(sc.raw, 4*n)
-		if err := s.data.ReadItems1D(d, sc.raw, lo, n); err != nil {
+		raw, err := s.items(d, sc, lo, n)
+		if err != nil {
 			return main, err
 		}
 		var codes []int32
@@ -411,7 +419,7 @@ func (s *colSource) readRows(d *b2.Decoder, sc *colScratch, lo int64, n int, par
 		}
 		nd := int32(len(s.dict))
 		for r := 0; r < n; r++ {
-			c := int32(binary.LittleEndian.Uint32(sc.raw[4*r:]))
+			c := int32(binary.LittleEndian.Uint32(raw[4*r:]))
 			switch {
 			case c >= 0 && c < nd:
 				if codes != nil {
@@ -473,6 +481,19 @@ func (s *colSource) readRows(d *b2.Decoder, sc *colScratch, lo int64, n int, par
 		}
 	}
 	return "", nil
+}
+
+// items returns the stored bytes of items [lo, lo+n) of s.data: a view of
+// the decoded block when sc.views allows it and they lie inside one block,
+// else a copy in sc.raw.
+func (s *colSource) items(d *b2.Decoder, sc *colScratch, lo int64, n int) ([]byte, error) {
+	if sc.views {
+		if view, ok, err := s.data.ViewItems1D(d, lo, n); ok || err != nil {
+			return view, err
+		}
+	}
+	sc.raw = grow(sc.raw, n*s.data.ItemSize())
+	return sc.raw, s.data.ReadItems1D(d, sc.raw, lo, n)
 }
 
 // grow returns b resized to n bytes, reusing its storage when it can.

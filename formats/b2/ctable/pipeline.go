@@ -18,9 +18,10 @@ const batchRows = 8192
 // and the consumer.
 type outBatch struct {
 	b      columnar.Batch
-	arenas [][]byte // per column: byte payloads
-	sel    []int    // storage for b.Sel
-	aux    [][]byte // per column: scratch owned by the batch (utf8 blobs, varlen batches)
+	arenas [][]byte       // per column: byte payloads
+	sel    []int          // storage for b.Sel
+	aux    [][]byte       // per column: scratch owned by the batch (utf8 blobs, varlen batches)
+	owned  []ownedPayload // per column: storage of a vector aliasing a decoded block (blockview.go)
 }
 
 // item is what a worker hands the consumer: a batch or an error.

@@ -267,6 +267,7 @@ func (t *Table) ScanUnits(ctx context.Context, spec index.ScanSpec) ([]func(ctx 
 	// from one pool per scan: allocating and clearing them per 8192-row
 	// unit cost more CPU than decoding.
 	var pool sync.Pool
+	views := t.viewFrames(spec.Cols) <= b2.BlockCacheSlots
 	types := make([]columnar.Type, len(schema))
 	for i, f := range schema {
 		types[i] = f.Type
@@ -282,7 +283,7 @@ func (t *Table) ScanUnits(ctx context.Context, spec index.ScanSpec) ([]func(ctx 
 			w, _ := pool.Get().(*tableWorker)
 			if w == nil {
 				w = &tableWorker{t: t, spec: spec, pl: pl, per: per, dec: b2.NewDecoder(),
-					scratch: make(map[int]*colScratch), ob: newOutBatch(types)}
+					scratch: make(map[int]*colScratch), ob: newOutBatch(types), views: views}
 			}
 			release := func() {
 				w.dec.Release()
@@ -307,7 +308,12 @@ type tableWorker struct {
 	spare   *outBatch           // a batch taken from get but never emitted
 	scratch map[int]*colScratch // by source
 	ob      *outBatch           // the batch of a unit reader (ScanUnits)
-	err     error
+	// views: columns may be read as views of decoded blocks (blockview.go).
+	// Only a unit reader sets it: its consumer is done with a batch when
+	// it asks for the next, before the worker decodes again, whereas a
+	// pipeline's workers decode ahead of batches still in flight.
+	views bool
+	err   error
 }
 
 // reuse readies w for another unit reader of the same scan: it keeps the
@@ -481,7 +487,9 @@ func (w *tableWorker) decode(i int, lo int64, n int, ob *outBatch) bool {
 		w.scratch[ex.src] = sc
 	}
 	v := ob.b.Cols[i]
+	ob.unalias(i)
 	v.Reset(n)
+	sc.views = w.views
 	sc.codes = w.spec.WantsCodes(i)
 	sc.codesOnly = sc.codes && !filtersColumn(w.spec, w.spec.Cols[i])
 	if err := src.read(w.dec, sc, lo, n, ex.part, v, ob, i); err != nil {

@@ -161,3 +161,39 @@ func ExprCols(e Expr, into map[ColID]bool) map[ColID]bool {
 	})
 	return into
 }
+
+// SubstCols returns e with every reference to a column in m replaced by
+// m's expression for it; e itself is not modified. A nil or empty m
+// returns e.
+func SubstCols(e Expr, m map[ColID]Expr) Expr {
+	if len(m) == 0 || e == nil {
+		return e
+	}
+	switch x := e.(type) {
+	case *ColRef:
+		if r, ok := m[x.Col.ID]; ok {
+			return r
+		}
+		return x
+	case *Call:
+		c := *x
+		c.Args = make([]Expr, len(x.Args))
+		for i, a := range x.Args {
+			c.Args[i] = SubstCols(a, m)
+		}
+		return &c
+	case *Case:
+		c := *x
+		c.Whens = make([]When, len(x.Whens))
+		for i, w := range x.Whens {
+			c.Whens[i] = When{Cond: SubstCols(w.Cond, m), Then: SubstCols(w.Then, m)}
+		}
+		c.Else = SubstCols(x.Else, m)
+		return &c
+	case *Cast:
+		c := *x
+		c.Arg = SubstCols(x.Arg, m)
+		return &c
+	}
+	return e
+}

@@ -6,7 +6,9 @@ import (
 )
 
 // pushFilters offers each conjunct of a Filter sitting on a Scan to the
-// table as an index.Pred. What the table applies exactly is dropped from
+// table as an index.Pred, after moving it below joins (pushdown_join.go)
+// and below projections, sorts, DISTINCT, GROUP BY keys and set operations
+// (pushdown_through.go). What the table applies exactly is dropped from
 // the Filter; the rest stays (inexact predicates are applied twice: once to
 // skip data, once per row).
 func pushFilters(n Node) Node {
@@ -24,6 +26,9 @@ func pushHere(n Node) Node {
 	}
 	if j, ok := f.Input.(*Join); ok {
 		return pushJoinFilter(f, j)
+	}
+	if moved, ok := pushThrough(f); ok {
+		return moved
 	}
 	s, ok := f.Input.(*Scan)
 	if !ok {

@@ -56,9 +56,17 @@ const (
 	FilterBitShuffle     uint8 = 2
 	FilterDelta          uint8 = 3
 	FilterTruncPrec      uint8 = 4
+	FilterNDCell         uint8 = 32
+	FilterNDMean         uint8 = 33
 	FilterByteDeltaBuggy uint8 = 34
 	FilterByteDelta      uint8 = 35
+	FilterIntTrunc       uint8 = 36
 )
+
+// lossyOnly reports whether filter f changes data only on the way in
+// (TRUNC_PREC, INT_TRUNC zero low bits): reading has nothing to undo, as
+// c-blosc2's backward pass for both is a copy.
+func lossyOnly(f uint8) bool { return f == FilterTruncPrec || f == FilterIntTrunc }
 
 // filterName names a filter id for Inspect.
 func filterName(f uint8) string {
@@ -77,6 +85,12 @@ func filterName(f uint8) string {
 		return "bytedelta_buggy"
 	case FilterByteDelta:
 		return "bytedelta"
+	case FilterIntTrunc:
+		return "int_trunc"
+	case FilterNDCell:
+		return "ndcell"
+	case FilterNDMean:
+		return "ndmean"
 	}
 	return fmt.Sprintf("filter(%d)", f)
 }
@@ -369,7 +383,7 @@ func parseChunkBody(h ChunkHeader, data []byte) (chunk, error) {
 	switch h.Flags >> 5 {
 	case 0, 1, 3, 4:
 	default:
-		return c, unsupportedf("codec format %d (compcode %d)", h.Flags>>5, h.UDCodec)
+		return c, unsupportedf("codec %s", udCodecName(h.Flags>>5, h.UDCodec))
 	}
 	nb := h.NBlocks()
 	// Every block needs at least a 4-byte start; this bounds nblocks by the input.
@@ -451,4 +465,28 @@ func (c *chunk) blockSize(i int) int {
 		return c.leftover
 	}
 	return c.Blocksize
+}
+
+// udCodecName names the codec of a chunk whose 3-bit format code this
+// package cannot decode: c-blosc2's plugin and user codecs (format 6) by
+// their compcode, anything else by its numbers.
+func udCodecName(format, compcode uint8) string {
+	if format != 6 {
+		return fmt.Sprintf("format %d (compcode %d)", format, compcode)
+	}
+	switch compcode {
+	case 32:
+		return "NDLZ (compcode 32, a b2nd plugin codec)"
+	case 33:
+		return "ZFP fixed-accuracy (compcode 33, a plugin codec)"
+	case 34:
+		return "ZFP fixed-precision (compcode 34, a plugin codec)"
+	case 35:
+		return "ZFP fixed-rate (compcode 35, a plugin codec)"
+	case 36:
+		return "OpenHTJ2K (compcode 36, a plugin codec)"
+	case 37:
+		return "Grok JPEG 2000 (compcode 37, a plugin codec)"
+	}
+	return fmt.Sprintf("user-defined codec %d", compcode)
 }

@@ -146,7 +146,7 @@ func (s *streamDecoder) decode(h *ChunkHeader, dict, src, dst []byte) error {
 			copy(dst, out) // defensive: the cap limit should prevent a reallocation
 		}
 	default:
-		return unsupportedf("codec format %d", h.Flags>>5)
+		return unsupportedf("codec %s", udCodecName(h.Flags>>5, h.UDCodec))
 	}
 	return nil
 }

@@ -310,7 +310,7 @@ func (d *Decoder) decodeBlock(c *chunk, b int, out []byte, ref []byte) error {
 	}
 	nf := 0
 	for _, f := range c.Filters {
-		if f != FilterNone && f != FilterTruncPrec {
+		if f != FilterNone && !lossyOnly(f) {
 			nf++
 		}
 	}
@@ -325,7 +325,7 @@ func (d *Decoder) decodeBlock(c *chunk, b int, out []byte, ref []byte) error {
 	}
 	for i := 5; i >= 0; i-- {
 		f := c.Filters[i]
-		if f == FilterNone || f == FilterTruncPrec {
+		if f == FilterNone || lossyOnly(f) {
 			continue
 		}
 		nf--

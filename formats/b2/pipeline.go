@@ -1,6 +1,8 @@
 package b2
 
 import (
+	"strings"
+
 	"github.com/b2sql/b2sql/formats/b2/filter"
 )
 
@@ -43,6 +45,10 @@ func undoFilter(c *chunk, f, m uint8, dst, src, ref []byte, b int) error {
 		// running sum after its SIMD part, so what it wrote depends on the
 		// writer's build: no portable inverse to apply.
 		return unsupportedf("filter 34 (BYTEDELTA_BUGGY, written by c-blosc2 2.8–2.9; its output depends on the writer's SIMD build)")
+	case FilterNDCell, FilterNDMean:
+		// c-blosc2's b2nd plugins regroup cells of the block's N-D shape,
+		// which only the array's metalayer knows, not the chunk.
+		return unsupportedf("filter %d (%s, a b2nd plugin filter)", f, strings.ToUpper(filterName(f)))
 	default:
 		return unsupportedf("filter %d", f)
 	}

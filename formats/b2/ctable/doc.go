@@ -54,9 +54,11 @@
 //     another value_epoch is never used.
 //   - Only index kinds whose block level is known to summarize the values
 //     (summary, bucket, partial, full, opsi) prune; a kind a newer
-//     python-blosc2 names, or a FULL index over string ranks (utf8_rank,
-//     whose vocabulary python-blosc2 ≥ 4.12 keeps on disk, or dict_rank),
-//     is listed in EXPLAIN as not used.
+//     python-blosc2 names, or a FULL index over a dictionary column's ranks
+//     (dict_rank), is listed in EXPLAIN as not used. A utf8 column's FULL
+//     index (utf8_rank: alphabetical ranks and their on-disk vocabulary)
+//     turns string comparisons into rank ranges, for lookups and for
+//     skipping blocks by the ranks' block summary (rankprune.go).
 //   - A python-blosc2 remote reference (RemoteCTable.save, RemoteStore.save:
 //     embed.b2e carries b2remote_manifest) holds no local table: Open
 //     refuses it as unsupported and names the source it points at.

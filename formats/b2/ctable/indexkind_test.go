@@ -83,4 +83,13 @@ func TestIndexKindsUsedForPruning(t *testing.T) {
 	if si := tb.indexes["id"]; si == nil || !strings.Contains(si.why, "string ranks (not used") {
 		t.Errorf("utf8_rank index: %+v", si)
 	}
+	// Built with null ranks it is a summary of ranks: never a summary of
+	// the column's values.
+	tb.man.Catalog = withKind(orig, "id", func(d mpMap) mpMap {
+		return setField(d, "full", mpMap{{"utf8_rank", mpMap{{"null_aware", true}, {"vocab_path", "_indexes/id/full.values.utf8_vocab.b2nd"}}}})
+	})
+	tb.indexes = catalogIndexes(tb.man, tb.nphys)
+	if si := tb.indexes["id"]; si == nil || !si.ranked || tb.usableIndex(id) != nil {
+		t.Errorf("utf8_rank index with null ranks: %+v, usable as values: %v", si, tb.usableIndex(id) != nil)
+	}
 }

@@ -24,8 +24,8 @@ func (t *Table) usableIndex(c int) *summaryIndex {
 		return nil
 	}
 	si := t.indexes[src.spec.Name]
-	if si == nil || si.why != "" {
-		return nil
+	if si == nil || si.why != "" || si.ranked {
+		return nil // ranks are not values: rankprune.go uses them
 	}
 	return si
 }
@@ -72,6 +72,9 @@ type pruner struct {
 	// late materialization does not evaluate it there (scan_late.go).
 	all []bool
 	fi  int // position of p in spec.Filter
+	// ranks, when not nil, are the rank ranges [lo, hi) of a utf8 column
+	// that p matches: si is then a summary of ranks (rankprune.go).
+	ranks [][2]int64
 }
 
 // scanPlan is what a scan reads: the grain and verdict of every block.
@@ -97,6 +100,13 @@ func (t *Table) plan(spec index.ScanSpec) (*scanPlan, error) {
 			c := predColumn(p)
 			si := t.usableIndex(c)
 			if si == nil {
+				if pr, ok := t.rankPruner(p, c, fi, pl); ok {
+					if len(pl.pruners) == 0 {
+						pl.grain = pr.si.segLen
+					}
+					pl.pruners = append(pl.pruners, pr)
+					continue
+				}
 				if c >= 0 && c < len(t.cols) {
 					name := t.srcs[t.cols[c].src].spec.Name
 					if x := t.indexes[name]; x != nil && x.why != "" {
@@ -140,7 +150,11 @@ func (t *Table) plan(spec index.ScanSpec) (*scanPlan, error) {
 		lo := int64(b) * pl.grain
 		hi := min(lo+pl.grain, t.nphys)
 		for i, pr := range pl.pruners {
-			vs[i] = pr.si.verdict(pr.p, pr.col, lo, hi)
+			if pr.ranks != nil {
+				vs[i] = pr.si.rankVerdict(pr.ranks, lo, hi)
+			} else {
+				vs[i] = pr.si.verdict(pr.p, pr.col, lo, hi)
+			}
 			pr.all[b] = vs[i] == index.All
 		}
 		v := index.Conjunction(vs...)
@@ -180,7 +194,13 @@ func (t *Table) DescribeScan(spec index.ScanSpec) string {
 		name := t.srcs[t.cols[pr.col].src].spec.Name
 		if !seen[name] {
 			seen[name] = true
-			notes = append(notes, fmt.Sprintf("%s index on %s", pr.si.kind, name))
+			kind := pr.si.kind
+			if pr.ranks != nil {
+				kind += " index ranks"
+			} else {
+				kind += " index"
+			}
+			notes = append(notes, fmt.Sprintf("%s on %s", kind, name))
 		}
 	}
 	if n := pl.lookupNote(); n != "" {

@@ -34,6 +34,9 @@ type summaryIndex struct {
 	nullAware bool
 	// why is empty for a usable index, else why it is not used ("stale").
 	why string
+	// ranked: the extrema are alphabetical ranks of a utf8 column's FULL
+	// index, not values (rankprune.go decides with them).
+	ranked bool
 
 	once sync.Once
 	err  error
@@ -101,10 +104,12 @@ func catalogIndexes(m *manifest, nphys int64) map[string]*summaryIndex {
 			// Its sidecars may look like a block summary and mean something
 			// else: an index kind this reader does not know never prunes.
 			si.why = fmt.Sprintf("of kind %q, which b2sql does not know (not used)", si.kind)
-		case utf8Rank || dictRank:
-			// The extrema are alphabetical ranks, not the column's values
-			// (a utf8 one's FULL lookups translate literals: rankindex.go).
+		case dictRank:
+			// The extrema are ranks in an order this reader does not check
+			// against the build (fullindex.go).
 			si.why = "block summary of string ranks (not used for pruning)"
+		case utf8Rank && !rankNullAware(fm):
+			si.why = "block summary of string ranks (not used: built without null ranks)"
 		case stale == true:
 			si.why = "stale"
 		case si.path == "" || si.segLen <= 0:
@@ -112,18 +117,29 @@ func catalogIndexes(m *manifest, nphys int64) map[string]*summaryIndex {
 		case nphys/si.segLen > maxSegments:
 			// A sidecar this fine-grained costs more to load than it saves.
 			si.why = fmt.Sprintf("%d-row segments: too many for %d rows", si.segLen, nphys)
-		case built < nphys:
+		case built < nphys && !utf8Rank:
 			// Rows appended after the build are not covered: python-blosc2
-			// marks such indexes stale, but never trust a flag alone.
+			// marks such indexes stale, but never trust a flag alone. (Ranks
+			// cover the live rows only; their FULL index checks them.)
 			si.why = fmt.Sprintf("stale: built over %d rows, table has %d", built, nphys)
 		case hasEpoch && m.ValueEpoch >= 0 && ep != m.ValueEpoch:
 			si.why = fmt.Sprintf("stale: built at value_epoch %d, table is at %d", ep, m.ValueEpoch)
 		}
+		si.ranked = utf8Rank
 		if col != "" {
 			out[col] = si
 		}
 	}
 	return out
+}
+
+// rankNullAware reports whether a FULL index's utf8_rank gives NULLs a
+// rank of their own (rankindex.go): without it a NULL shares its fill's.
+func rankNullAware(full mpMap) bool {
+	r, _ := full.get("utf8_rank")
+	rm, _ := r.(mpMap)
+	na, _ := rm.get("null_aware")
+	return na == true
 }
 
 // load reads the sidecar once and converts every segment to index.Stats of

@@ -116,6 +116,9 @@ func (c *Catalog) OpenConfined(path string) (planner.Table, error) {
 		return nil, err
 	}
 	t, err := OpenFile(p)
+	if err != nil {
+		t, err = c.followReference(p, err)
+	}
 	// A table that reads something in a lesser way than it was written
 	// (a Parquet column's unknown logical type read as its physical type)
 	// says so through WithWarnings.

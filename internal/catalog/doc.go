@@ -3,7 +3,11 @@
 // tables), views, index names, the directory new tables go to (Open on a
 // directory, ATTACH), confinement to a root directory (WithRoot), the write
 // locks, column constraints and the life cycle of everything it opened.
-// It is the only package that opens files by format (OpenFile).
+// It is the only package that opens files by format (OpenFile). A
+// python-blosc2 remote reference archive (.b2z saved by RemoteCTable.save)
+// opens as the table it names when that is a b2z table or a Parquet file,
+// under the same remote and confinement rules as a path in a query
+// (reference.go).
 //
 // It implements planner.Catalog and planner.ViewCatalog for the binder.
 // It is below the statement path (internal/engine, internal/dml) and never

@@ -123,8 +123,18 @@ func (c *Catalog) openRemote(fn, location string) (planner.Table, error) {
 }
 
 // openRemoteFile opens one remote file as format ("" or "b2": by its
-// extension).
+// extension), or the source a python-blosc2 reference there names
+// (followReference).
 func (c *Catalog) openRemoteFile(location, format string) (planner.Table, error) {
+	t, err := c.openRemoteFileOnce(location, format)
+	if err != nil {
+		return c.followReference(location, err)
+	}
+	return t, nil
+}
+
+// openRemoteFileOnce is openRemoteFile without following a reference.
+func (c *Catalog) openRemoteFileOnce(location, format string) (planner.Table, error) {
 	if format == "" || format == "b2" {
 		format = remoteKind(location)
 	}

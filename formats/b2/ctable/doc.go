@@ -61,7 +61,9 @@
 //     skipping blocks by the ranks' block summary (rankprune.go).
 //   - A python-blosc2 remote reference (RemoteCTable.save, RemoteStore.save:
 //     embed.b2e carries b2remote_manifest) holds no local table: Open
-//     refuses it as unsupported and names the source it points at.
+//     returns a *RemoteReference (ErrUnsupported) naming the source, which
+//     internal/catalog opens instead when it is a b2z table at the root of a
+//     remote container or a Parquet file.
 //   - A FULL index answers =, IN, ranges and BETWEEN with two binary
 //     searches (l2, then one values block) and the positions of the
 //     matches; the scan then reads only their blocks and rows, while at

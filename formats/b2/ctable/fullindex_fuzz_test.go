@@ -24,8 +24,11 @@ var fullSidecars = []string{
 	"_indexes/score/full.full_nav.l2.b2nd",
 }
 
-// mixedFiles caches the ctable_mixed.b2d tree (member name → bytes).
-var mixedFiles struct {
+// fixtureTrees caches fixture trees under testdata, directory → *fixtureTree.
+var fixtureTrees sync.Map
+
+// fixtureTree is one fixture directory in memory (member name → bytes).
+type fixtureTree struct {
 	once sync.Once
 	data map[string][]byte
 	err  error
@@ -48,9 +51,16 @@ func (m memStore) close() error           { return nil }
 // mixedWith returns the ctable_mixed.b2d tree in memory, member replaced
 // by data.
 func mixedWith(t testing.TB, member string, data []byte) memStore {
-	mf := &mixedFiles
+	return fixtureWith(t, "ctable_mixed.b2d", member, data)
+}
+
+// fixtureWith returns the testdata/dir tree in memory, member replaced by
+// data.
+func fixtureWith(t testing.TB, dir, member string, data []byte) memStore {
+	v, _ := fixtureTrees.LoadOrStore(dir, &fixtureTree{})
+	mf := v.(*fixtureTree)
 	mf.once.Do(func() {
-		root := filepath.Join("testdata", "ctable_mixed.b2d")
+		root := filepath.Join("testdata", dir)
 		mf.data = map[string][]byte{}
 		mf.err = filepath.Walk(root, func(p string, fi os.FileInfo, err error) error {
 			if err != nil || fi.IsDir() {

@@ -129,6 +129,13 @@ func TestRemoteReference(t *testing.T) {
 			t.Errorf("%s: got %v, want an error naming the file and %q", ref, err, want)
 		}
 	}
+	// A reference fetched from elsewhere never makes b2sql read a local file.
+	writeReferenceB2z(t, filepath.Join(dir, "tolocal.b2z"), map[string]any{"kind": "parquet", "urlpath": filepath.Join(dir, "src.parquet"), "dataset": "", "local": true})
+	_, err = queryAll(t, db, "SELECT count(*) FROM '"+web.Location("tolocal.b2z")+"'")
+	t.Logf("remote reference to a local file: %v", err)
+	if err == nil || !strings.Contains(err.Error(), "a parquet source at") {
+		t.Errorf("remote reference to a local file: got %v, want a refusal", err)
+	}
 	// Without remote access the reference does not reach the network.
 	off, err := b2sql.Open("", b2sql.WithoutRemote())
 	if err != nil {

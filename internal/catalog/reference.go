@@ -14,8 +14,8 @@ import (
 // followReference opens what a python-blosc2 remote reference archive
 // (RemoteCTable.save, RemoteStore.save) at from refers to, when b2sql
 // reads that source: a b2z table at the root of a remote container, or a
-// Parquet file (remote, or local: a relative path is taken from the
-// archive's directory). The source is opened as a path named in a query is
+// Parquet file (remote, or local when the archive itself is local: a
+// relative path is taken from the archive's directory). The source is opened as a path named in a query is
 // (the session's remote hosts and credentials, the catalog's confinement),
 // and must not itself be a reference. err is the error opening from
 // returned; anything but such a reference is returned unchanged, as is a
@@ -34,8 +34,10 @@ func (c *Catalog) followReference(from string, err error) (planner.Table, error)
 		t, oerr = c.openRemoteFileOnce(loc, "ctable")
 	case ref.Kind == "parquet" && loc != "" && storage.IsRemote(loc):
 		t, oerr = c.openRemoteFileOnce(loc, "parquet")
-	case ref.Kind == "parquet" && loc != "":
-		if !filepath.IsAbs(loc) && !storage.IsRemote(from) {
+	case ref.Kind == "parquet" && loc != "" && !storage.IsRemote(from):
+		// Only a local reference may name a local file: a remote one
+		// (fetched from elsewhere) never makes b2sql read this machine.
+		if !filepath.IsAbs(loc) {
 			loc = filepath.Join(filepath.Dir(from), loc)
 		}
 		p, cerr := c.Confine(loc)

@@ -37,8 +37,9 @@ type RemoteReference struct {
 
 func (r *RemoteReference) Error() string {
 	return fmt.Sprintf("%v: a python-blosc2 remote reference (written by RemoteCTable.save or RemoteStore.save): "+
-		"its data is in %s; b2sql reads a reference to a b2z table at the root of its container or to a Parquet file, "+
-		"not this one: open the source itself or a local copy (RemoteCTable.copy(urlpath=...) writes one)",
+		"its data is in %s; b2sql follows a reference to a b2z table at the root of a remote container or to a Parquet file "+
+		"(a local one only from a local reference), not this one: open the source itself or a local copy "+
+		"(RemoteCTable.copy(urlpath=...) writes one)",
 		ErrUnsupported, r.describe())
 }
 

@@ -56,33 +56,42 @@ func TestCorpusNested(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer tb.Close()
-			c := tb.Schema().Index(w.col)
-			if c < 0 {
-				t.Fatalf("no column %q in %v", w.col, tb.Schema().Names())
-			}
-			got := nestedAnswer{file: w.file, col: w.col, typ: tb.Schema()[c].Type.String()}
-			h := md5.New()
-			first := true
-			var lines []string
-			for _, row := range readAll(t, tb, index.ScanSpec{Cols: []int{c}, Limit: -1, Threads: 2}) {
-				if !row[0].Null {
-					got.nonNull++
-				}
-				if !first {
-					h.Write([]byte{'\n'})
-				}
-				first = false
-				h.Write([]byte(row[0].String()))
-				if len(lines) < 4 {
-					lines = append(lines, row[0].String())
-				}
-			}
-			got.md5 = hex.EncodeToString(h.Sum(nil))
+			got, lines := nestedAnswerOf(t, tb, w.file, w.col)
 			if got != w {
 				t.Errorf("got  %v\nwant %v (DuckDB)\nfirst rows: %q", got, w, lines)
 			}
 		})
 	}
+}
+
+// nestedAnswerOf computes for column col of tb what nestedAnswer holds,
+// and the text of its first rows for failure messages.
+func nestedAnswerOf(t *testing.T, tb *Table, file, col string) (nestedAnswer, []string) {
+	t.Helper()
+	c := tb.Schema().Index(col)
+	if c < 0 {
+		t.Fatalf("no column %q in %v", col, tb.Schema().Names())
+	}
+	got := nestedAnswer{file: file, col: col, typ: tb.Schema()[c].Type.String()}
+	h := md5.New()
+	first := true
+	var lines []string
+	// One thread: file order (a parallel scan emits row groups in any order).
+	for _, row := range readAll(t, tb, index.ScanSpec{Cols: []int{c}, Limit: -1, Threads: 1}) {
+		if !row[0].Null {
+			got.nonNull++
+		}
+		if !first {
+			h.Write([]byte{'\n'})
+		}
+		first = false
+		h.Write([]byte(row[0].String()))
+		if len(lines) < 4 {
+			lines = append(lines, row[0].String())
+		}
+	}
+	got.md5 = hex.EncodeToString(h.Sum(nil))
+	return got, lines
 }
 
 // nestedKnownDifferent are the files whose nested columns b2sql reads

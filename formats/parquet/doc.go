@@ -48,8 +48,9 @@
 // define. Files of parquet-cpp 1.x (pyarrow ≤ 3) get their V2 pages'
 // is_compressed flag corrected first (legacy.go, ARROW-17100).
 //
-// Scans are parallel over row groups. Output keeps file order whatever the
-// thread count, so LIMIT without ORDER BY is deterministic; memory is
+// Scans are parallel over row groups. Output keeps file order with one
+// thread or a LIMIT, so LIMIT without ORDER BY is deterministic (otherwise
+// row groups arrive in the order workers finish them); memory is
 // bounded by the row groups in flight (a few per worker), not by file size.
 //
 // A pushed filter (a conjunction of index.Pred) is applied Exact: the scan
@@ -109,6 +110,11 @@
 // are always written, with 64 KiB data pages so that the page index has a
 // useful grain, and bloom filters on integer and string columns not
 // written DELTA (see bloomPays).
+//
+// Nested columns are written in the standard LIST/MAP layout: each row is
+// shredded into its leaf columns with repetition and definition levels
+// (nested_write.go); arrow-go's column writers start pages on row
+// boundaries, so the page index stays valid for them.
 //
 // Every error names the file (and row group and column where known) and
 // wraps ErrCorrupt when the input is malformed; panics inside arrow-go on

@@ -62,6 +62,8 @@ type WriterOptions struct {
 // TIMESTAMP(MICROS, not adjusted to UTC), as DuckDB writes it; TIME as
 // TIME(MICROS, not adjusted to UTC) likewise; INTERVAL as
 // plain INT64 microseconds (read back as BIGINT); NULL as INT32, all NULL.
+// LIST, STRUCT and MAP columns, nested to any depth, are written in the
+// standard layout, as DuckDB writes them (nested_write.go).
 type Writer struct {
 	path    string
 	tmp     *os.File
@@ -71,7 +73,8 @@ type Writer struct {
 	codec   compress.Compression
 	fw      *file.Writer // created at the first flush, see start
 	schema  columnar.Schema
-	cols    []wcol
+	cols    []wcol // one per leaf column, in schema order
+	tops    []wtop // one per schema column
 	rgRows  int64
 	pending int64 // rows buffered for the current row group
 	iota    []int
@@ -79,13 +82,23 @@ type Writer struct {
 	closed  bool
 }
 
-// wcol buffers one column of the current row group: definition levels and
-// the dense non-NULL values in their Parquet physical type.
+// wtop is where a schema column goes: a flat column is the leaf
+// cols[leaf]; a nested one is shredded by node into its leaves.
+type wtop struct {
+	leaf int
+	node *wnode // nil for a flat column
+}
+
+// wcol buffers one leaf column of the current row group: definition (and,
+// inside a nested column, repetition) levels and the dense non-NULL values
+// in their Parquet physical type.
 type wcol struct {
+	path  string // the leaf's dotted Parquet path (a flat column's name)
 	typ   columnar.Type
 	phys  parquet.Type
 	null  bool
 	defs  []int16
+	reps  []int16 // nil for a flat column
 	bools []bool
 	i32   []int32
 	i64   []int64
@@ -95,6 +108,10 @@ type wcol struct {
 	arena []byte // owns the bytes of ba: batches are only valid until their next Next
 	live  []int  // scratch: rows holding a value
 	dict  bool   // dictionary encoding chosen by start
+	// nested marks a leaf of a nested column; src is the vector whose
+	// rows live lists while a batch is shredded (nested_write.go).
+	nested bool
+	src    *columnar.Vector
 }
 
 // NewWriter creates a writer of schema to path. Nothing appears at path
@@ -131,9 +148,19 @@ func NewWriter(path string, sc columnar.Schema, opts WriterOptions) (*Writer, er
 	// file so that Close can sync it before closing and renaming.
 	buf := bufio.NewWriterSize(tmp, 1<<20)
 	w := &Writer{path: path, tmp: tmp, buf: buf, root: root, opts: opts, codec: codec,
-		schema: sc, rgRows: rg, cols: make([]wcol, len(sc))}
+		schema: sc, rgRows: rg, tops: make([]wtop, len(sc))}
 	for i, f := range sc {
-		w.cols[i] = wcol{typ: f.Type, phys: physOf(f.Type), null: f.Nullable}
+		w.tops[i].leaf = len(w.cols)
+		if f.Type.IsNested() {
+			w.tops[i].node = planNested(f.Type, f.Nullable, 0, &w.cols)
+			continue
+		}
+		w.cols = append(w.cols, wcol{path: f.Name, typ: f.Type, phys: physOf(f.Type), null: f.Nullable})
+	}
+	if err := nameLeaves(root, w.cols); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return nil, fmt.Errorf("parquet: %s: %w", path, err)
 	}
 	return w, nil
 }
@@ -155,42 +182,50 @@ func parquetSchema(sc columnar.Schema) (*schema.GroupNode, error) {
 		if f.Nullable || f.Type.ID == columnar.Null {
 			rep = parquet.Repetitions.Optional
 		}
-		var lt schema.LogicalType = schema.NoLogicalType{}
-		t := f.Type
-		switch t.ID {
-		case columnar.Int8, columnar.Int16, columnar.Int32, columnar.Int64:
-			lt = schema.NewIntLogicalType(int8(t.IntBits()), true)
-		case columnar.Uint8, columnar.Uint16, columnar.Uint32, columnar.Uint64:
-			lt = schema.NewIntLogicalType(int8(t.IntBits()), false)
-		case columnar.Decimal:
-			p, s := int32(t.Precision), int32(t.Scale)
-			if p == 0 {
-				p = 18
-			}
-			if p > 18 || s > p {
-				return nil, fmt.Errorf("column %q: cannot write %s", f.Name, t)
-			}
-			lt = schema.NewDecimalLogicalType(p, s)
-		case columnar.Varchar:
-			lt = schema.StringLogicalType{}
-		case columnar.Date:
-			lt = schema.DateLogicalType{}
-		case columnar.Timestamp:
-			lt = schema.NewTimestampLogicalType(false, schema.TimeUnitMicros)
-		case columnar.Time:
-			// Local time of day, as DuckDB writes TIME (INT64).
-			lt = schema.NewTimeLogicalType(false, schema.TimeUnitMicros)
-		case columnar.Bool, columnar.Float32, columnar.Float64, columnar.Blob, columnar.Interval, columnar.Null:
-		default:
-			return nil, fmt.Errorf("column %q: cannot write type %s", f.Name, t)
-		}
-		n, err := schema.NewPrimitiveNodeLogical(f.Name, rep, lt, physOf(t), -1, -1)
+		n, err := fieldNode(f.Name, rep, f.Type)
 		if err != nil {
 			return nil, fmt.Errorf("column %q: %w", f.Name, err)
 		}
 		fields[i] = n
 	}
 	return schema.NewGroupNode("schema", parquet.Repetitions.Required, fields, -1)
+}
+
+// fieldNode is the Parquet schema node of a column, or of a field inside
+// a nested column, named name and of type t.
+func fieldNode(name string, rep parquet.Repetition, t columnar.Type) (schema.Node, error) {
+	if t.IsNested() {
+		return nestedNode(name, rep, t)
+	}
+	var lt schema.LogicalType = schema.NoLogicalType{}
+	switch t.ID {
+	case columnar.Int8, columnar.Int16, columnar.Int32, columnar.Int64:
+		lt = schema.NewIntLogicalType(int8(t.IntBits()), true)
+	case columnar.Uint8, columnar.Uint16, columnar.Uint32, columnar.Uint64:
+		lt = schema.NewIntLogicalType(int8(t.IntBits()), false)
+	case columnar.Decimal:
+		p, s := int32(t.Precision), int32(t.Scale)
+		if p == 0 {
+			p = 18
+		}
+		if p > 18 || s > p {
+			return nil, fmt.Errorf("cannot write %s", t)
+		}
+		lt = schema.NewDecimalLogicalType(p, s)
+	case columnar.Varchar:
+		lt = schema.StringLogicalType{}
+	case columnar.Date:
+		lt = schema.DateLogicalType{}
+	case columnar.Timestamp:
+		lt = schema.NewTimestampLogicalType(false, schema.TimeUnitMicros)
+	case columnar.Time:
+		// Local time of day, as DuckDB writes TIME (INT64).
+		lt = schema.NewTimeLogicalType(false, schema.TimeUnitMicros)
+	case columnar.Bool, columnar.Float32, columnar.Float64, columnar.Blob, columnar.Interval, columnar.Null:
+	default:
+		return nil, fmt.Errorf("cannot write type %s", t)
+	}
+	return schema.NewPrimitiveNodeLogical(name, rep, lt, physOf(t), -1, -1)
 }
 
 // physOf is the Parquet physical type a SQL type is written as.
@@ -236,12 +271,16 @@ func (w *Writer) Write(b *columnar.Batch) error {
 	if w.closed {
 		return fmt.Errorf("parquet: %s: write after close", w.path)
 	}
-	if len(b.Cols) != len(w.cols) {
-		return w.fail(fmt.Errorf("batch has %d columns, schema has %d", len(b.Cols), len(w.cols)))
+	if len(b.Cols) != len(w.tops) {
+		return w.fail(fmt.Errorf("batch has %d columns, schema has %d", len(b.Cols), len(w.tops)))
 	}
 	for i, v := range b.Cols {
-		if v.Type.Phys() != w.cols[i].typ.Phys() && v.Type.ID != columnar.Null {
-			return w.fail(fmt.Errorf("column %q: batch has %s, schema has %s", w.schema[i].Name, v.Type, w.cols[i].typ))
+		want := w.schema[i].Type
+		if v.Type.ID == columnar.Null {
+			continue
+		}
+		if v.Type.Phys() != want.Phys() || want.IsNested() && v.Type != want {
+			return w.fail(fmt.Errorf("column %q: batch has %s, schema has %s", w.schema[i].Name, v.Type, want))
 		}
 	}
 	rows := b.Sel
@@ -257,7 +296,13 @@ func (w *Writer) Write(b *columnar.Batch) error {
 	for len(rows) > 0 {
 		k := int(min(int64(len(rows)), w.rgRows-w.pending))
 		for i, v := range b.Cols {
-			if err := w.cols[i].append(v, rows[:k]); err != nil {
+			var err error
+			if t := w.tops[i]; t.node != nil {
+				err = t.node.shred(w.cols, v, rows[:k])
+			} else {
+				err = w.cols[t.leaf].append(v, rows[:k])
+			}
+			if err != nil {
 				return w.fail(fmt.Errorf("column %q: %w", w.schema[i].Name, err))
 			}
 		}
@@ -310,6 +355,12 @@ func (c *wcol) append(v *columnar.Vector, rows []int) error {
 		}
 		c.live = live
 	}
+	c.appendValues(v, live)
+	return nil
+}
+
+// appendValues buffers the values of rows live of v, none of them NULL.
+func (c *wcol) appendValues(v *columnar.Vector, live []int) {
 	switch c.phys {
 	case parquet.Types.Boolean:
 		for _, r := range live {
@@ -351,7 +402,6 @@ func (c *wcol) append(v *columnar.Vector, rows []int) error {
 			c.ba = append(c.ba, parquet.ByteArray(c.arena[start:len(c.arena):len(c.arena)]))
 		}
 	}
-	return nil
 }
 
 // flush writes the buffered rows as one row group.
@@ -381,17 +431,17 @@ func (w *Writer) flush() (err error) {
 		}
 		switch cw := cw.(type) {
 		case *file.BooleanColumnChunkWriter:
-			_, err = cw.WriteBatch(c.bools, defs, nil)
+			_, err = cw.WriteBatch(c.bools, defs, c.reps)
 		case *file.Int32ColumnChunkWriter:
-			_, err = cw.WriteBatch(c.i32, defs, nil)
+			_, err = cw.WriteBatch(c.i32, defs, c.reps)
 		case *file.Int64ColumnChunkWriter:
-			_, err = cw.WriteBatch(c.i64, defs, nil)
+			_, err = cw.WriteBatch(c.i64, defs, c.reps)
 		case *file.Float32ColumnChunkWriter:
-			_, err = cw.WriteBatch(c.f32, defs, nil)
+			_, err = cw.WriteBatch(c.f32, defs, c.reps)
 		case *file.Float64ColumnChunkWriter:
-			_, err = cw.WriteBatch(c.f64, defs, nil)
+			_, err = cw.WriteBatch(c.f64, defs, c.reps)
 		case *file.ByteArrayColumnChunkWriter:
-			_, err = cw.WriteBatch(c.ba, defs, nil)
+			_, err = cw.WriteBatch(c.ba, defs, c.reps)
 		default:
 			err = fmt.Errorf("unexpected column writer %T", cw)
 		}
@@ -399,7 +449,10 @@ func (w *Writer) flush() (err error) {
 			err = cw.Close()
 		}
 		if err != nil {
-			return fmt.Errorf("column %q: %w", w.schema[i].Name, err)
+			return fmt.Errorf("column %q: %w", c.path, err)
+		}
+		if c.reps != nil {
+			c.reps = c.reps[:0]
 		}
 		c.defs, c.bools, c.i32, c.i64 = c.defs[:0], c.bools[:0], c.i32[:0], c.i64[:0]
 		c.f32, c.f64, c.ba, c.arena = c.f32[:0], c.f64[:0], c.ba[:0], c.arena[:0]
@@ -427,7 +480,7 @@ func (w *Writer) start() error {
 	}
 	for i := range w.cols {
 		c := &w.cols[i]
-		name := w.schema[i].Name
+		name := c.path
 		dict := !w.opts.NoDictionary && c.fewDistinct()
 		for _, n := range w.opts.NoDictionaryFor {
 			if lower(n) == lower(name) {
@@ -475,10 +528,11 @@ const (
 // bloomPays reports whether a bloom filter helps equality lookups on the
 // column: integers and strings (what `=` and IN look up), except sorted or
 // smooth integers written with DELTA encoding, whose min/max and page index
-// already locate any value. Floats (equality on them is rare) and booleans
-// (two values) get none.
+// already locate any value. Floats (equality on them is rare), booleans
+// (two values) and the leaves of nested columns (the reader probes bloom
+// filters of flat columns only) get none.
 func (c *wcol) bloomPays(delta bool) bool {
-	if delta || c.typ.ID == columnar.Null {
+	if delta || c.nested || c.typ.ID == columnar.Null {
 		return false
 	}
 	switch c.phys {

@@ -30,7 +30,9 @@ import (
 // UBIGINT → uint8 … uint64, FLOAT → float32, DOUBLE → float64,
 // DECIMAL(p,s) → decimal128(p,s), VARCHAR → utf8, BLOB → binary,
 // DATE → date32, TIMESTAMP → timestamp[us] (no time zone), INTERVAL →
-// duration[us], NULL → null. Every field is nullable.
+// duration[us], TIME → time64[us], NULL → null; LIST, STRUCT and MAP →
+// list<element>, struct<…> and map<key, value>, nested to any depth
+// (always copied). Every field is nullable but a map's keys.
 //
 // The reader is not safe for concurrent use, like the Rows it reads.
 func (r *Rows) RecordReader() array.RecordReader {
@@ -128,6 +130,9 @@ func (rr *recordReader) Err() error { return rr.err }
 
 // arrowType maps a SQL type to its Arrow type (see RecordReader).
 func arrowType(t columnar.Type) arrow.DataType {
+	if t.IsNested() {
+		return arrowNestedType(t)
+	}
 	switch t.ID {
 	case columnar.Null:
 		return arrow.Null
@@ -199,6 +204,9 @@ func arrowData(dt arrow.DataType, t columnar.Type, v *columnar.Vector, b *column
 	n := b.Live()
 	if t.ID == columnar.Null {
 		return array.NewData(dt, n, []*memory.Buffer{nil}, nil, n, 0), nil
+	}
+	if t.IsNested() {
+		return arrowNested(dt, v, b)
 	}
 	valid, nulls := arrowValidity(v, b)
 	shared := !v.Const && b.Sel == nil && n > 0

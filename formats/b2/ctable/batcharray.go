@@ -82,10 +82,9 @@ func (ba *batchArray) batchOf(r int64) int {
 	return sort.Search(len(ba.starts)-1, func(k int) bool { return ba.starts[k+1] > r })
 }
 
-// decode returns the items of batch k: str/bin payloads aliasing a fresh
-// buffer (so they stay valid while any batch refers to them), nil for
-// msgpack nil. want >= 0 is the number of items the batch must hold.
-func (ba *batchArray) decode(d *b2.Decoder, k int, want int64) ([][]byte, error) {
+// batchBytes decompresses batch k, checking its size against want items
+// (want >= 0; every item takes at least one msgpack byte).
+func (ba *batchArray) batchBytes(d *b2.Decoder, k int, want int64) ([]byte, error) {
 	nb, err := ba.f.ChunkNbytes(k)
 	if err != nil {
 		return nil, err
@@ -93,17 +92,24 @@ func (ba *batchArray) decode(d *b2.Decoder, k int, want int64) ([][]byte, error)
 	if nb < 0 || nb > maxBatchBytes {
 		return nil, corruptf("batch %d claims %d bytes", k, nb)
 	}
-	if want < 0 {
-		want = 0
-	} else if want > int64(nb) {
-		// Every item takes at least one msgpack byte.
+	if want > int64(nb) {
 		return nil, corruptf("batch %d: %d items in %d bytes", k, want, nb)
 	}
 	buf := make([]byte, nb)
 	if _, err := ba.f.DecompressChunk(d, buf, k); err != nil {
 		return nil, fmt.Errorf("batch %d: %w", k, err)
 	}
-	items := make([][]byte, 0, want)
+	return buf, nil
+}
+
+// eachItem calls item once per item of batch k with r at the item, which
+// item must consume; want (>= 0) is the number of items the batch must
+// hold at least, checked before allocating.
+func (ba *batchArray) eachItem(d *b2.Decoder, k int, want int64, item func(r *mpReader)) error {
+	buf, err := ba.batchBytes(d, k, want)
+	if err != nil {
+		return err
+	}
 	r := &mpReader{b: buf}
 	for !r.done() && r.err == nil {
 		n := r.arrayLen()
@@ -111,11 +117,43 @@ func (ba *batchArray) decode(d *b2.Decoder, k int, want int64) ([][]byte, error)
 			r.fail("block array longer than its input")
 		}
 		for i := 0; i < n && r.err == nil; i++ {
-			items = append(items, r.rawItem())
+			item(r)
 		}
 	}
 	if r.err != nil {
-		return nil, fmt.Errorf("batch %d: %w", k, r.err)
+		return fmt.Errorf("batch %d: %w", k, r.err)
 	}
-	return items, nil
+	return nil
+}
+
+// decode returns the items of batch k: str/bin payloads aliasing a fresh
+// buffer (so they stay valid while any batch refers to them), nil for
+// msgpack nil. want >= 0 is the number of items the batch must hold.
+func (ba *batchArray) decode(d *b2.Decoder, k int, want int64) ([][]byte, error) {
+	want = max(want, 0)
+	items := make([][]byte, 0, want)
+	err := ba.eachItem(d, k, want, func(r *mpReader) { items = append(items, r.rawItem()) })
+	return items, err
+}
+
+// decodeRaw returns the items of batch k as their msgpack encodings
+// (struct and list columns, copied whole when a table is extended).
+func (ba *batchArray) decodeRaw(d *b2.Decoder, k int, want int64) ([][]byte, error) {
+	want = max(want, 0)
+	items := make([][]byte, 0, want)
+	err := ba.eachItem(d, k, want, func(r *mpReader) {
+		start := r.off
+		r.value(1)
+		items = append(items, r.b[start:r.off:r.off])
+	})
+	return items, err
+}
+
+// decodeValues returns the items of batch k decoded (nested.go's struct
+// and list columns).
+func (ba *batchArray) decodeValues(d *b2.Decoder, k int, want int64) ([]any, error) {
+	want = max(want, 0)
+	vals := make([]any, 0, want)
+	err := ba.eachItem(d, k, want, func(r *mpReader) { vals = append(vals, r.value(1)) })
+	return vals, err
 }

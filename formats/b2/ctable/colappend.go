@@ -65,7 +65,7 @@ func newColAppender(c *Change, s *colSource) (*colAppender, error) {
 			ca.data.abort()
 			return nil, err
 		}
-	case flVarlen:
+	case flVarlen, flNested:
 		// python-blosc2 does not trim varlen columns on close: items past
 		// _valid_rows are dead and get overwritten (extendBatchArray).
 	default:
@@ -96,7 +96,7 @@ func (ca *colAppender) add(v *columnar.Vector, rows []int) error {
 		return fmt.Errorf("NULL in a column without nulls")
 	}
 	// Mask storage: python-blosc2 creates the sidecar on the first NULL.
-	useMask := anyNull && ca.s.sent == nil && !ca.s.sentNaN && cs.Flavour != flDict && cs.Flavour != flVarlen
+	useMask := anyNull && ca.s.sent == nil && !ca.s.sentNaN && cs.Flavour != flDict && cs.Flavour != flVarlen && cs.Flavour != flNested
 	if useMask && ca.mask == nil {
 		if err := ca.startMask(); err != nil {
 			return err
@@ -117,6 +117,14 @@ func (ca *colAppender) add(v *columnar.Vector, rows []int) error {
 			} else {
 				ca.items = append(ca.items, append([]byte{}, v.Bytes[r]...))
 			}
+		}
+	case flNested:
+		for _, r := range rows {
+			it, err := cs.Nest.encode(nil, v, r) // NULL is msgpack nil
+			if err != nil {
+				return err
+			}
+			ca.items = append(ca.items, it)
 		}
 	}
 	if err != nil {
@@ -356,7 +364,7 @@ func (ca *colAppender) close(written map[string]bool) error {
 			written[s.base+"_dict.b2b"] = true
 			return extendBatchArray(ba, ca.c.member(s.base+"_dict.b2b"), ba.rows(), ca.newVals)
 		}
-	case flVarlen:
+	case flVarlen, flNested:
 		written[s.base+".b2b"] = true
 		return extendBatchArray(s.ba, ca.c.member(s.base+".b2b"), ca.c.nold, ca.items)
 	}
@@ -395,18 +403,28 @@ func extendBatchArray(old *batchArray, path string, keep int64, items [][]byte) 
 	if raw, has := old.f.MetaContent("ctable_varlen_scalar"); has {
 		if m, err := mpDecode(raw); err == nil {
 			if mm, isMap := m.(mpMap); isMap {
-				if t, _ := mm.get("py_type"); t == "bytes" {
+				switch t, _ := mm.get("py_type"); t {
+				case "bytes":
 					pyType = "bytes"
+				case "struct":
+					pyType = "msgpack"
 				}
 			}
 		}
+	}
+	if _, has := old.f.MetaContent("listarray"); has {
+		pyType = "msgpack"
 	}
 	var lengths []any
 	sizes := map[int]bool{}
 	var buf []byte // one old chunk at a time (b2.Frame.ReadChunkData says why)
 	for k := 0; k+1 < len(old.starts) && old.starts[k] < keep; k++ {
 		if old.starts[k+1] > keep {
-			head, err := old.decode(nil, k, old.starts[k+1]-old.starts[k])
+			decode := old.decode
+			if pyType == "msgpack" {
+				decode = old.decodeRaw
+			}
+			head, err := decode(nil, k, old.starts[k+1]-old.starts[k])
 			if err != nil {
 				return err
 			}
@@ -480,9 +498,12 @@ func extendBatchArray(old *batchArray, path string, keep int64, items [][]byte) 
 	return markVLBlocks(path, len(sizes) > 1)
 }
 
-// appendItem appends one varlen item: nil (NULL), str or bin.
+// appendItem appends one varlen item: nil (NULL), str or bin, or for
+// pyType "msgpack" an item already encoded.
 func appendItem(blk, it []byte, pyType string) []byte {
 	switch {
+	case pyType == "msgpack":
+		return append(blk, it...)
 	case it == nil:
 		return append(blk, 0xc0)
 	case pyType == "str":

@@ -69,7 +69,7 @@ func (s *colSource) estimate(nphys int64) {
 // member names the column's main file, for errors.
 func (s *colSource) member() string {
 	switch s.spec.Flavour {
-	case flVarlen:
+	case flVarlen, flNested:
 		return s.base + ".b2b"
 	}
 	return s.base + ".b2nd"
@@ -201,7 +201,7 @@ func (s *colSource) doOpen(st store, nphys int64) error {
 			b.Add(v)
 		}
 		s.codeDict = b.Dict()
-	case flVarlen:
+	case flVarlen, flNested:
 		m := s.base + ".b2b"
 		f, err := st.frame(m)
 		if err != nil {
@@ -305,6 +305,7 @@ type colScratch struct {
 	// last decoded varlen batch (items alias a buffer no one else reuses)
 	batch      int
 	batchItems [][]byte
+	batchVals  []any // nested columns: the batch's decoded items
 	// codes: the consumer of this read takes dictionary codes (set by the
 	// scan per read, from ScanSpec.WantsCodes).
 	codes bool
@@ -467,6 +468,10 @@ func (s *colSource) readRows(d *b2.Decoder, sc *colScratch, lo int64, n int, par
 				}
 			}
 			r += m
+		}
+	case flNested:
+		if err := s.readNested(d, sc, lo, n, v); err != nil {
+			return main, err
 		}
 	}
 	if s.mask != nil {

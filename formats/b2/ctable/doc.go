@@ -26,7 +26,8 @@
 //	│   │                          timestamp, U/S strings); utf8 offsets; dict codes
 //	│   ├── <name>.notnull.b2nd    mask nulls: true = value present
 //	│   ├── <name>.utf8.b2nd       utf8 bytes (offsets are in <name>.b2nd)
-//	│   ├── <name>.b2b             vlstring/vlbytes: BatchArray of msgpack items
+//	│   ├── <name>.b2b             vlstring/vlbytes: BatchArray of msgpack items;
+//	│   │                          struct/list: msgpack maps/arrays (nested.go)
 //	│   └── <name>_dict.b2b        dictionary values (code = position)
 //	└── _indexes/<name>/
 //	    ├── summary.block.b2nd     [(min, max, flags)] per block of rows

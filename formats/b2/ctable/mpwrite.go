@@ -39,14 +39,7 @@ func mpAppend(b []byte, v any) []byte {
 		}
 		return b
 	case mpMap:
-		switch n := len(x); {
-		case n < 16:
-			b = append(b, 0x80|byte(n))
-		case n < 1<<16:
-			b = binary.BigEndian.AppendUint16(append(b, 0xde), uint16(n))
-		default:
-			b = binary.BigEndian.AppendUint32(append(b, 0xdf), uint32(n))
-		}
+		b = mpMapHeader(b, len(x))
 		for _, e := range x {
 			b = mpAppend(b, e.Key)
 			b = mpAppend(b, e.Val)
@@ -114,4 +107,14 @@ func mpArrayHeader(b []byte, n int) []byte {
 		return binary.BigEndian.AppendUint16(append(b, 0xdc), uint16(n))
 	}
 	return binary.BigEndian.AppendUint32(append(b, 0xdd), uint32(n))
+}
+
+func mpMapHeader(b []byte, n int) []byte {
+	switch {
+	case n < 16:
+		return append(b, 0x80|byte(n))
+	case n < 1<<16:
+		return binary.BigEndian.AppendUint16(append(b, 0xde), uint16(n))
+	}
+	return binary.BigEndian.AppendUint32(append(b, 0xdf), uint32(n))
 }

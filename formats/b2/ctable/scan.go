@@ -342,7 +342,7 @@ type tableWorker struct {
 func (w *tableWorker) reuse() {
 	w.spare, w.err = nil, nil
 	for _, sc := range w.scratch {
-		sc.batchItems = nil
+		sc.batchItems, sc.batchVals = nil, nil
 	}
 }
 

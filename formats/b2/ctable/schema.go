@@ -1,6 +1,7 @@
 package ctable
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -16,6 +17,7 @@ const (
 	flUTF8                   // int64 offsets + uint8 blob
 	flDict                   // int32 codes + _dict.b2b values
 	flVarlen                 // BatchArray of msgpack str/bin/nil
+	flNested                 // BatchArray of msgpack maps (struct) or arrays (list), nested.go
 	flSkipped                // a known kind this reader does not expose
 )
 
@@ -32,6 +34,7 @@ type colSpec struct {
 	Unit      string // timestamp unit
 	NullCode  int64  // dictionary
 	ValueKind string // dictionary value_type kind
+	Nest      *nest  // struct and list columns: the kind tree
 	Rules     Rules  // declared constraints (constraints.go)
 }
 
@@ -181,10 +184,21 @@ func parseColSpec(obj map[string]any) (colSpec, error) {
 		}
 	case "vlstring", "vlbytes":
 		cs.Flavour = flVarlen
-	case "struct", "object", "list", "ndarray":
-		// Known kinds without a flat SQL mapping yet: left out of the
-		// schema and listed by Skipped, as formats/parquet does for
-		// nested columns.
+	case "struct", "list":
+		n, err := parseNest(obj)
+		switch {
+		case errors.Is(err, ErrUnsupported):
+			// A part of a kind SQL has no type for: left out of the schema
+			// and listed by Skipped.
+			cs.Flavour = flSkipped
+		case err != nil:
+			return cs, fmt.Errorf("column %q: %w", cs.Name, err)
+		default:
+			cs.Flavour, cs.Nest = flNested, n
+		}
+	case "object", "ndarray":
+		// Known kinds without an SQL mapping: left out of the schema and
+		// listed by Skipped.
 		cs.Flavour = flSkipped
 	default:
 		return cs, unsupportedf("column %q has unknown kind %q", cs.Name, cs.Kind)
@@ -200,6 +214,9 @@ var unitMicros = map[string][2]int64{
 // sqlTypes returns the SQL column(s) a ctable column exposes: complex
 // columns become two, <name>_re and <name>_im.
 func (cs *colSpec) sqlTypes() (names []string, types []columnar.Type) {
+	if cs.Nest != nil {
+		return []string{cs.Name}, []columnar.Type{cs.Nest.typ}
+	}
 	switch cs.Kind {
 	case "int8":
 		return []string{cs.Name}, []columnar.Type{columnar.TInt8}

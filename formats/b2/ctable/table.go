@@ -217,8 +217,9 @@ func (t *Table) Name() string { return t.name }
 // Schema returns the table's columns (see Skipped for those left out).
 func (t *Table) Schema() columnar.Schema { return t.schema }
 
-// Skipped lists the columns of kinds this reader does not expose yet
-// (struct, object, list, ndarray).
+// Skipped lists the columns of kinds this reader does not expose (object,
+// ndarray, and struct or list columns holding such kinds or stored with
+// the list "vl" backend).
 func (t *Table) Skipped() []string { return t.skipped }
 
 // RowCount returns the number of live rows (the manifest's n_rows, or the

@@ -88,11 +88,18 @@ const vlBatchRows = 2048
 
 func newBatchArrayWriter(path, pyType string, nullable bool) (*batchArrayWriter, error) {
 	varlen := mpMap{{"version", int64(1)}, {"py_type", pyType}, {"nullable", nullable}, {"batch_rows", int64(vlBatchRows)}}
+	return newTaggedBatchArrayWriter(path, pyType, nullable, b2.Metalayer{Name: "ctable_varlen_scalar", Content: mpAppend(nil, varlen)})
+}
+
+// newTaggedBatchArrayWriter is newBatchArrayWriter with the metalayer that
+// tags the column's kind (ctable_varlen_scalar, or listarray for a list
+// column) given; pyType "msgpack" takes items already encoded (addRaw).
+func newTaggedBatchArrayWriter(path, pyType string, nullable bool, tag b2.Metalayer) (*batchArrayWriter, error) {
 	ba := mpMap{{"version", int64(1)}, {"serializer", "msgpack"}, {"items_per_block", int64(vlBatchRows)}, {"arrow_schema", nil}}
 	p := b2.DefaultCParams(1)
 	p.CLevel = 5
 	fw, err := b2.CreateFrame(path, &b2.FrameOptions{CParams: &p, Typesize: 1,
-		Meta: []b2.Metalayer{{Name: "ctable_varlen_scalar", Content: mpAppend(nil, varlen)}, {Name: "batcharray", Content: mpAppend(nil, ba)}}})
+		Meta: []b2.Metalayer{tag, {Name: "batcharray", Content: mpAppend(nil, ba)}}})
 	if err != nil {
 		return nil, err
 	}
@@ -109,6 +116,16 @@ func (w *batchArrayWriter) add(v []byte) error {
 	default:
 		w.block = mpBin(w.block, v)
 	}
+	return w.added()
+}
+
+// addRaw appends one item given as its msgpack encoding.
+func (w *batchArrayWriter) addRaw(item []byte) error {
+	w.block = append(w.block, item...)
+	return w.added()
+}
+
+func (w *batchArrayWriter) added() error {
 	w.items++
 	if w.items == vlBatchRows {
 		return w.flush()

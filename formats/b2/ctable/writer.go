@@ -52,7 +52,9 @@ type CreateOptions struct {
 // timestamp (midnight UTC) and INTERVAL to int64 (µs), since CTable has no
 // such kinds; DECIMAL to float64; BLOB to vlbytes(); VARCHAR to
 // dictionary(), string(max_length) or utf8() depending on its values (see
-// stringWriter). Nullable columns use mask nulls.
+// stringWriter). Nullable columns use mask nulls. STRUCT and LIST columns
+// become struct and list columns (nested.go); MAP and lists of lists,
+// which python-blosc2 4.11 has no kind for, are refused.
 type Writer struct {
 	path   string
 	dir    string // temporary table directory
@@ -137,6 +139,8 @@ func (w *Writer) newColWriter(f columnar.Field) (colWriter, error) {
 	switch f.Type.ID {
 	case columnar.Varchar:
 		return &stringWriter{cfg: w, name: f.Name, base: base, nullable: f.Nullable, mask: mask}, nil
+	case columnar.Struct, columnar.List, columnar.Map:
+		return newNestedWriter(w.member(base+".b2b"), f)
 	case columnar.Blob:
 		ba, err := newBatchArrayWriter(w.member(base+".b2b"), "bytes", f.Nullable)
 		if err != nil {
@@ -469,6 +473,19 @@ func marshalObj(o jsonObj) (string, error) {
 				return "", err
 			}
 			sb.WriteString(s)
+		case []jsonObj: // a struct's fields
+			sb.WriteByte('[')
+			for j, o := range v {
+				if j > 0 {
+					sb.WriteString(", ")
+				}
+				s, err := marshalObj(o)
+				if err != nil {
+					return "", err
+				}
+				sb.WriteString(s)
+			}
+			sb.WriteByte(']')
 		default:
 			b, err := json.Marshal(v)
 			if err != nil {

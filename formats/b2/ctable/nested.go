@@ -1,0 +1,408 @@
+package ctable
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/b2sql/b2sql/formats/b2"
+
+	"github.com/b2sql/b2sql/columnar"
+)
+
+// Nested columns: python-blosc2's `struct` kind (a BatchArray whose item
+// per row is a msgpack map of the fields, nil for NULL) and `list` kind (a
+// ListArray: the same BatchArray layout under a `listarray` metalayer, an
+// item per row being a msgpack array, nil for NULL). Their schema entry
+// nests the kinds of the fields (`fields`) or of the items (`item`), which
+// nest maps to SQL types:
+//
+//	struct            → STRUCT(…)
+//	list              → LIST (python-blosc2 4.11 refuses lists of lists
+//	                    and NULL items; b2sql reads them if present)
+//	int8 … uint64, float32, float64, bool → the same SQL types
+//	timestamp(unit)   → TIMESTAMP (the integer in unit, floored to µs)
+//	string, utf8, vlstring, dictionary → VARCHAR
+//	bytes, vlbytes    → BLOB
+//
+// Other kinds inside a nested column (complex, ndarray, object) leave the
+// column skipped, as the reader does for kinds it does not expose. A list
+// stored with the `vl` backend (an ObjectArray) is skipped too.
+
+// nest is the kind tree of a nested column or of one of its parts.
+type nest struct {
+	kind   string
+	typ    columnar.Type
+	unit   [2]int64 // timestamp: multiplier, divisor towards µs
+	fields []nestField
+	item   *nest
+}
+
+type nestField struct {
+	name string
+	n    *nest
+}
+
+// parseNest reads the kind tree of a schema entry (a column's or an
+// item's object).
+func parseNest(obj map[string]any) (*nest, error) {
+	kind, _ := obj["kind"].(string)
+	n := &nest{kind: kind}
+	switch kind {
+	case "struct":
+		fs, _ := obj["fields"].([]any)
+		if len(fs) == 0 {
+			return nil, corruptf("struct with no fields")
+		}
+		sf := make([]columnar.Field, len(fs))
+		for i, f := range fs {
+			fo, ok := f.(map[string]any)
+			if !ok {
+				return nil, corruptf("struct field %d is not an object", i)
+			}
+			name, _ := fo["name"].(string)
+			k, err := parseNest(fo)
+			if err != nil {
+				return nil, fmt.Errorf("field %q: %w", name, err)
+			}
+			n.fields = append(n.fields, nestField{name, k})
+			sf[i] = columnar.Field{Name: name, Type: k.typ}
+		}
+		n.typ = columnar.StructOf(sf...)
+	case "list":
+		if st, _ := obj["storage"].(string); st == "vl" {
+			return nil, unsupportedf("list stored with the vl backend")
+		}
+		if se, _ := obj["serializer"].(string); se != "" && se != "msgpack" {
+			return nil, unsupportedf("list serializer %q", se)
+		}
+		io, ok := obj["item"].(map[string]any)
+		if !ok {
+			return nil, corruptf("list with no item kind")
+		}
+		k, err := parseNest(io)
+		if err != nil {
+			return nil, err
+		}
+		n.item = k
+		n.typ = columnar.ListOf(k.typ)
+	case "timestamp":
+		u, _ := obj["unit"].(string)
+		if u == "" {
+			u = "us"
+		}
+		m, ok := unitMicros[u]
+		if !ok {
+			return nil, unsupportedf("timestamp unit %q", u)
+		}
+		n.unit, n.typ = m, columnar.TTimestamp
+	case "string", "utf8", "vlstring", "dictionary":
+		n.typ = columnar.TVarchar
+	case "bytes", "vlbytes":
+		n.typ = columnar.TBlob
+	default:
+		cs := colSpec{Kind: kind}
+		_, ts := cs.sqlTypes()
+		if len(ts) != 1 || kind == "complex64" || kind == "complex128" {
+			return nil, unsupportedf("kind %q inside a nested column", kind)
+		}
+		n.typ = ts[0]
+	}
+	return n, nil
+}
+
+// value converts a decoded msgpack item to a SQL value of n's type.
+func (n *nest) value(x any) (columnar.Value, error) {
+	if x == nil {
+		return columnar.NullValue(n.typ), nil
+	}
+	switch n.kind {
+	case "struct":
+		m, ok := x.(mpMap)
+		if !ok {
+			return columnar.Value{}, corruptf("struct item is %s, not a map", render(x))
+		}
+		out := columnar.Value{Type: n.typ, Elems: make([]columnar.Value, len(n.fields))}
+		for i, f := range n.fields {
+			fx, _ := m.get(f.name) // a missing field is NULL
+			v, err := f.n.value(fx)
+			if err != nil {
+				return v, fmt.Errorf("field %q: %w", f.name, err)
+			}
+			out.Elems[i] = v
+		}
+		return out, nil
+	case "list":
+		xs, ok := x.([]any)
+		if !ok {
+			return columnar.Value{}, corruptf("list item is %s, not an array", render(x))
+		}
+		out := columnar.Value{Type: n.typ, Elems: make([]columnar.Value, len(xs))}
+		for i, e := range xs {
+			v, err := n.item.value(e)
+			if err != nil {
+				return v, err
+			}
+			out.Elems[i] = v
+		}
+		return out, nil
+	}
+	switch n.typ.Phys() {
+	case columnar.PhysBool:
+		if b, ok := x.(bool); ok {
+			return columnar.BoolValue(b), nil
+		}
+	case columnar.PhysInt:
+		i, ok := asInt(x)
+		if b, isB := x.(bool); isB { // numpy bools in an int column
+			i, ok = map[bool]int64{false: 0, true: 1}[b], true
+		}
+		if ok {
+			if n.kind == "timestamp" {
+				i = floorDiv(i*n.unit[0], n.unit[1])
+			}
+			return columnar.IntValue(n.typ, i), nil
+		}
+	case columnar.PhysUint:
+		switch u := x.(type) {
+		case uint64:
+			return columnar.UintValue(u), nil
+		case int64:
+			if u >= 0 {
+				return columnar.UintValue(uint64(u)), nil
+			}
+		}
+	case columnar.PhysFloat:
+		switch f := x.(type) {
+		case float64:
+			return columnar.FloatValue(n.typ, f), nil
+		case int64:
+			return columnar.FloatValue(n.typ, float64(f)), nil
+		case uint64:
+			return columnar.FloatValue(n.typ, float64(f)), nil
+		}
+	case columnar.PhysBytes:
+		switch s := x.(type) {
+		case string:
+			return columnar.Value{Type: n.typ, S: s}, nil
+		case []byte:
+			return columnar.Value{Type: n.typ, S: string(s)}, nil
+		}
+	}
+	return columnar.Value{}, corruptf("%s item is %s", n.kind, render(x))
+}
+
+// encode appends row i of v (a vector of n's type) as a msgpack item: a
+// map for a struct, an array for a list, nil for NULL.
+func (n *nest) encode(b []byte, v *columnar.Vector, i int) ([]byte, error) {
+	if v.Type.ID == columnar.Null || v.IsNull(i) {
+		return append(b, 0xc0), nil
+	}
+	var err error
+	switch v.Type.ID {
+	case columnar.Struct:
+		b = mpMapHeader(b, len(n.fields))
+		for f, nf := range n.fields {
+			b = mpStr(b, nf.name)
+			if b, err = nf.n.encode(b, v.Kids[f], i); err != nil {
+				return nil, err
+			}
+		}
+		return b, nil
+	case columnar.List:
+		s, e := int(v.Starts[i]), int(v.Ends[i])
+		b = mpArrayHeader(b, e-s)
+		for j := s; j < e; j++ {
+			if b, err = n.item.encode(b, v.Kids[0], j); err != nil {
+				return nil, err
+			}
+		}
+		return b, nil
+	case columnar.Bool:
+		return mpAppend(b, v.Bools[i]), nil
+	case columnar.Timestamp, columnar.Date:
+		us := v.Ints[i]
+		if v.Type.ID == columnar.Date {
+			us *= columnar.MicrosPerDay
+		}
+		if n.unit[0] != 0 { // the column's unit (a table being extended)
+			us = floorDiv(us*n.unit[1], n.unit[0])
+		}
+		return mpInt(b, us), nil
+	case columnar.Decimal:
+		return mpAppend(b, float64(v.Ints[i])/math.Pow10(int(v.Type.Scale))), nil
+	case columnar.Uint64:
+		return mpAppend(b, v.Uints[i]), nil
+	case columnar.Blob:
+		return mpBin(b, v.Bytes[i]), nil
+	case columnar.Varchar:
+		return mpStr(b, string(v.Bytes[i])), nil
+	}
+	switch v.Type.Phys() {
+	case columnar.PhysInt:
+		return mpInt(b, v.Ints[i]), nil
+	case columnar.PhysFloat:
+		return mpAppend(b, v.Floats[i]), nil
+	}
+	return nil, fmt.Errorf("cannot store %s in a nested CTable column", v.Type)
+}
+
+// nestOf is the kind tree of SQL type t, as a nested column or a part of
+// one, and its schema entry (python-blosc2's to_metadata_dict). A part
+// has python-blosc2's kind for the SQL type, as the flat columns do:
+// VARCHAR utf8, BLOB vlbytes, TIMESTAMP and DATE timestamp(us), DECIMAL
+// float64. MAP, lists of lists and kinds without a CTable kind (TIME,
+// INTERVAL) are refused: python-blosc2 4.11 has no map kind and refuses
+// a list whose items are lists when it opens the table.
+func nestOf(t columnar.Type, nullable bool) (*nest, jsonObj, error) {
+	n := &nest{typ: t}
+	switch t.ID {
+	case columnar.Struct:
+		n.kind = "struct"
+		var fields []jsonObj
+		for _, f := range t.Fields() {
+			k, obj, err := nestOf(f.Type, true)
+			if err != nil {
+				return nil, nil, fmt.Errorf("field %q: %w", f.Name, err)
+			}
+			n.fields = append(n.fields, nestField{f.Name, k})
+			fields = append(fields, append(jsonObj{{"name", f.Name}}, obj...))
+		}
+		return n, jsonObj{{"kind", "struct"}, {"fields", fields}, {"nullable", nullable}}, nil
+	case columnar.List:
+		if t.Elem().ID == columnar.List {
+			return nil, nil, unsupportedf("%s: python-blosc2 4.11 has no lists of lists", t)
+		}
+		k, obj, err := nestOf(t.Elem(), true)
+		if err != nil {
+			return nil, nil, err
+		}
+		n.kind, n.item = "list", k
+		return n, jsonObj{{"kind", "list"}, {"item", obj}, {"nullable", nullable}, {"storage", "batch"}, {"serializer", "msgpack"}}, nil
+	case columnar.Map:
+		return nil, nil, unsupportedf("%s: python-blosc2 4.11 has no map kind", t)
+	case columnar.Varchar:
+		n.kind = "utf8"
+	case columnar.Blob:
+		n.kind = "vlbytes"
+	case columnar.Timestamp, columnar.Date:
+		n.kind, n.unit = "timestamp", unitMicros["us"]
+		return n, jsonObj{{"kind", "timestamp"}, {"unit", "us"}}, nil
+	case columnar.Decimal:
+		n.kind = "float64"
+	case columnar.Bool, columnar.Int8, columnar.Int16, columnar.Int32, columnar.Int64,
+		columnar.Uint8, columnar.Uint16, columnar.Uint32, columnar.Uint64, columnar.Float32, columnar.Float64:
+		n.kind = map[columnar.TypeID]string{columnar.Bool: "bool", columnar.Int8: "int8", columnar.Int16: "int16",
+			columnar.Int32: "int32", columnar.Int64: "int64", columnar.Uint8: "uint8", columnar.Uint16: "uint16",
+			columnar.Uint32: "uint32", columnar.Uint64: "uint64", columnar.Float32: "float32", columnar.Float64: "float64"}[t.ID]
+	default:
+		return nil, nil, unsupportedf("%s inside a nested CTable column", t)
+	}
+	return n, jsonObj{{"kind", n.kind}}, nil
+}
+
+// nestedWriter writes a struct or list column: a BatchArray of msgpack
+// items tagged as python-blosc2 tags them (ctable_varlen_scalar with
+// py_type "struct", or listarray).
+type nestedWriter struct {
+	ba     *batchArrayWriter
+	n      *nest
+	schema jsonObj
+	buf    []byte
+}
+
+func newNestedWriter(path string, f columnar.Field) (*nestedWriter, error) {
+	n, schema, err := nestOf(f.Type, f.Nullable)
+	if err != nil {
+		return nil, err
+	}
+	var tag b2.Metalayer
+	if n.kind == "struct" {
+		m := mpMap{{"version", int64(1)}, {"py_type", "struct"}, {"nullable", f.Nullable}, {"batch_rows", int64(vlBatchRows)}}
+		tag = b2.Metalayer{Name: "ctable_varlen_scalar", Content: mpAppend(nil, m)}
+	} else {
+		m := mpMap{{"version", int64(1)}, {"kind", "list"}, {"item", jsonToMp(schema[1].V)}, {"nullable", f.Nullable},
+			{"serializer", "msgpack"}, {"backend", "batch"}}
+		tag = b2.Metalayer{Name: "listarray", Content: mpAppend(nil, m)}
+	}
+	ba, err := newTaggedBatchArrayWriter(path, "msgpack", f.Nullable, tag)
+	if err != nil {
+		return nil, err
+	}
+	return &nestedWriter{ba: ba, n: n, schema: schema}, nil
+}
+
+func (w *nestedWriter) write(v *columnar.Vector, rows []int) error {
+	for _, r := range rows {
+		var err error
+		if w.buf, err = w.n.encode(w.buf[:0], v, r); err != nil {
+			return err
+		}
+		if err := w.ba.addRaw(w.buf); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (w *nestedWriter) finish(int64) (jsonObj, mpMap, error) {
+	if err := w.ba.close(); err != nil {
+		return nil, nil, err
+	}
+	return w.schema, nil, nil
+}
+
+func (w *nestedWriter) abort() { w.ba.abort() }
+
+// jsonToMp turns a schema entry into the msgpack map python-blosc2 keeps
+// in the listarray metalayer.
+func jsonToMp(v any) any {
+	switch x := v.(type) {
+	case jsonObj:
+		m := make(mpMap, len(x))
+		for i, kv := range x {
+			m[i] = mpEntry{kv.K, jsonToMp(kv.V)}
+		}
+		return m
+	case []jsonObj:
+		out := make([]any, len(x))
+		for i, o := range x {
+			out[i] = jsonToMp(o)
+		}
+		return out
+	}
+	return v
+}
+
+// readNested fills v[0:n] with physical rows [lo, lo+n) of a struct or
+// list column, decoding each batch's items once.
+func (s *colSource) readNested(d *b2.Decoder, sc *colScratch, lo int64, n int, v *columnar.Vector) error {
+	for r := 0; r < n; {
+		row := lo + int64(r)
+		k := s.ba.batchOf(row)
+		if k >= len(s.ba.starts)-1 {
+			return corruptf("row %d past the last batch", row)
+		}
+		if sc.batchVals == nil || sc.batch != k {
+			want := s.ba.starts[k+1] - s.ba.starts[k]
+			vals, err := s.ba.decodeValues(d, k, want)
+			if err != nil {
+				return err
+			}
+			if int64(len(vals)) != want {
+				return corruptf("batch %d holds %d items, batch_lengths says %d", k, len(vals), want)
+			}
+			sc.batch, sc.batchVals = k, vals
+		}
+		vals := sc.batchVals[row-s.ba.starts[k]:]
+		m := min(len(vals), n-r)
+		for j := 0; j < m; j++ {
+			x, err := s.spec.Nest.value(vals[j])
+			if err != nil {
+				return fmt.Errorf("row %d: %w", row+int64(j), err)
+			}
+			v.SetValue(r+j, n, x)
+		}
+		r += m
+	}
+	return nil
+}

@@ -99,22 +99,18 @@ func mpBin(b []byte, p []byte) []byte {
 	return append(b, p...)
 }
 
-func mpArrayHeader(b []byte, n int) []byte {
-	switch {
-	case n < 16:
-		return append(b, 0x90|byte(n))
-	case n < 1<<16:
-		return binary.BigEndian.AppendUint16(append(b, 0xdc), uint16(n))
-	}
-	return binary.BigEndian.AppendUint32(append(b, 0xdd), uint32(n))
-}
+func mpArrayHeader(b []byte, n int) []byte { return mpHeader(b, n, 0x90, 0xdc, 0xdd) }
 
-func mpMapHeader(b []byte, n int) []byte {
+func mpMapHeader(b []byte, n int) []byte { return mpHeader(b, n, 0x80, 0xde, 0xdf) }
+
+// mpHeader appends the header of an array or map of n elements: the fix
+// form (fix|n) below 16, else the 16- or 32-bit one.
+func mpHeader(b []byte, n int, fix, m16, m32 byte) []byte {
 	switch {
 	case n < 16:
-		return append(b, 0x80|byte(n))
+		return append(b, fix|byte(n))
 	case n < 1<<16:
-		return binary.BigEndian.AppendUint16(append(b, 0xde), uint16(n))
+		return binary.BigEndian.AppendUint16(append(b, m16), uint16(n))
 	}
-	return binary.BigEndian.AppendUint32(append(b, 0xdf), uint32(n))
+	return binary.BigEndian.AppendUint32(append(b, m32), uint32(n))
 }

@@ -18,7 +18,8 @@ import (
 // float32 (FLOAT) and float64 (DOUBLE); string (VARCHAR); []byte (BLOB, nil
 // is NULL); time.Time (TIMESTAMP, the instant in UTC); time.Duration
 // (INTERVAL); columnar.Value as is; driver.Valuer (sql.NullInt64, …) by its
-// Value; and pointers to any of these (nil is NULL).
+// Value; slices and maps as LIST, STRUCT or MAP (params_nested.go); and
+// pointers to any of these (nil is NULL).
 //
 // Integers, floats and strings behave like SQL literals: compared with a
 // column they take its type when the value fits, so `WHERE d = ?` with the
@@ -101,6 +102,9 @@ func paramValue(a any) (columnar.Value, error) {
 			return columnar.NullValue(columnar.TNull), nil
 		}
 		return paramValue(rv.Elem().Interface())
+	}
+	if v, ok, err := nestedParam(rv); ok {
+		return v, err
 	}
 	// Named types over basic kinds (type UserID int64).
 	switch rv.Kind() {

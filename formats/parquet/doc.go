@@ -26,7 +26,10 @@
 // resolution, which applies the format's backward-compatibility rules to
 // every list and map layout writers produce; they are read through
 // arrow-go's record-level reader, which decodes repetition and definition
-// levels a batch at a time into offsets and validity (nested_read.go).
+// levels a batch at a time into offsets and validity (nested_read.go);
+// lists of numbers and booleans, the common case, skip the Arrow arrays:
+// listReader turns the levels of arrow-go's typed column reader into list
+// ranges and validity directly (nested_list.go).
 // A legacy 2-level list whose repeated group is LIST-annotated is a list
 // of lists, as parquet-mr and DuckDB read it (legacyListOfLists). FLOAT16
 // columns and nested fields arrow-go cannot map (a MAP with an OPTIONAL

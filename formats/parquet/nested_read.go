@@ -69,10 +69,23 @@ func hasBytes(t columnar.Type) bool {
 type nestedReader struct {
 	cr      *pqarrow.ColumnReader
 	scratch *columnar.Vector // skipped rows land here
+	// lists of numbers go through lr instead (nested_list.go)
+	lr   listReader
+	fast bool
 }
 
 // open starts reading column c of row group rg.
 func (r *nestedReader) open(pf *pqFile, rg int, c *column) error {
+	if sh := c.nested.list; sh != nil && listFast {
+		rdr, _, err := openColumn(pf, pf.rdr.RowGroup(rg), sh.leaf)
+		if err != nil {
+			return err
+		}
+		r.lr.reset(sh, rdr)
+		r.fast = true
+		return nil
+	}
+	r.fast = false
 	fr, err := pf.arrowReader(c.field.Type)
 	if err != nil {
 		return err
@@ -92,6 +105,7 @@ func (r *nestedReader) open(pf *pqFile, rg int, c *column) error {
 }
 
 func (r *nestedReader) close() {
+	r.lr.close()
 	if r.cr != nil {
 		r.cr.Release()
 		r.cr = nil
@@ -101,6 +115,9 @@ func (r *nestedReader) close() {
 // read decodes the next n rows into v (Reset to n rows by the caller) and
 // returns how many it got: fewer only at the end of the row group.
 func (r *nestedReader) read(v *columnar.Vector, n int) (int, error) {
+	if r.fast {
+		return r.lr.read(v, n)
+	}
 	ch, err := r.cr.NextBatch(int64(n))
 	if err != nil {
 		return 0, asCorrupt(err)

@@ -24,6 +24,7 @@ type nestedCol struct {
 	field  int   // index of the top-level field in the file's schema
 	leaves []int // its leaf columns
 	typ    arrow.DataType
+	list   *listShape // a list of numbers read by listReader, or nil
 }
 
 // bytes is the compressed size of the column's chunks in a row group.
@@ -58,7 +59,7 @@ func nestedColumn(sc *schema.Schema, manifest *pqarrow.SchemaManifest, field int
 	return column{
 		field:  columnar.Field{Name: root.Name(), Type: t, Nullable: true},
 		leaf:   -1,
-		nested: &nestedCol{field: field, leaves: leaves, typ: f.Type},
+		nested: &nestedCol{field: field, leaves: leaves, typ: f.Type, list: listShapeOf(sc, root, leaves, t)},
 	}, nil
 }
 

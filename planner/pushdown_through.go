@@ -9,7 +9,10 @@ package planner
 //   - Aggregate: only conjuncts that read group keys alone (a group is kept
 //     or dropped whole), the keys replaced by their expressions;
 //   - SetOp (UNION, INTERSECT, EXCEPT, with or without ALL): into both
-//     inputs, the output columns renamed to each input's.
+//     inputs, the output columns renamed to each input's;
+//   - Window: only conjuncts that read columns every function partitions
+//     by (a partition is kept or dropped whole, so each row's window is
+//     unchanged), as DuckDB does for top-n-per-group queries.
 //
 // A conjunct that calls a volatile function, or would need a volatile
 // expression substituted, stays where it is (DuckDB's rule too: random()
@@ -88,8 +91,39 @@ func pushThrough(f *Filter) (Node, bool) {
 		s.Left = pushHere(addFilter(in.Left, toLeft))
 		s.Right = pushHere(addFilter(in.Right, toRight))
 		return refilter(&s, keep), true
+	case *Window:
+		down, keep := movable(conds, func(c Expr) bool { return onPartitionKeys(c, in.Funcs) }, nil)
+		if len(down) == 0 {
+			return nil, false
+		}
+		w := *in
+		w.Input = pushHere(addFilter(in.Input, down))
+		return refilter(&w, keep), true
 	}
 	return nil, false
+}
+
+// onPartitionKeys reports whether c reads at least one column and only
+// columns that every function of a Window partitions by.
+func onPartitionKeys(c Expr, funcs []WindowFunc) bool {
+	cols := ExprCols(c, nil)
+	if len(cols) == 0 || len(funcs) == 0 {
+		return false
+	}
+	for id := range cols {
+		for _, f := range funcs {
+			found := false
+			for _, p := range f.Partition {
+				if r, ok := p.(*ColRef); ok && r.Col.ID == id {
+					found = true
+				}
+			}
+			if !found {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // movable splits conds into those that may move (ok, non-volatile, and

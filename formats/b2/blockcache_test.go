@@ -15,28 +15,7 @@ func TestBlockCacheBatches(t *testing.T) {
 	dir := t.TempDir()
 	const n = 50000
 	write := func(name string, filters [6]uint8, item func(i int) uint64) *Array {
-		path := filepath.Join(dir, name)
-		cp := CParams{Codec: Zstd, CLevel: 1, Filters: filters}
-		w, err := CreateArray1D(path, "<u8", &ArrayOptions{ChunkShape: []int{16384}, BlockShape: []int{3000}, CParams: &cp})
-		if err != nil {
-			t.Fatal(err)
-		}
-		buf := make([]byte, 8*n)
-		for i := 0; i < n; i++ {
-			binary.LittleEndian.PutUint64(buf[8*i:], item(i))
-		}
-		if err := w.Append(buf); err != nil {
-			t.Fatal(err)
-		}
-		if err := w.Close(); err != nil {
-			t.Fatal(err)
-		}
-		a, err := OpenArray(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { a.Close() })
-		return a
+		return writeU8Array(t, filepath.Join(dir, name), n, filters, item)
 	}
 	fa := func(i int) uint64 { return uint64(i) * 2654435761 % 1000003 }
 	fb := func(i int) uint64 { return uint64(i/7) + 1<<40 }
@@ -66,4 +45,31 @@ func TestBlockCacheBatches(t *testing.T) {
 		}
 		d.Release()
 	}
+}
+
+// writeU8Array writes n uint64 items item(i) as a 1-D array (chunks of
+// 16384 items, blocks of 3000, zstd with filters) and opens it.
+func writeU8Array(t *testing.T, path string, n int, filters [6]uint8, item func(i int) uint64) *Array {
+	t.Helper()
+	cp := CParams{Codec: Zstd, CLevel: 1, Filters: filters}
+	w, err := CreateArray1D(path, "<u8", &ArrayOptions{ChunkShape: []int{16384}, BlockShape: []int{3000}, CParams: &cp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 8*n)
+	for i := 0; i < n; i++ {
+		binary.LittleEndian.PutUint64(buf[8*i:], item(i))
+	}
+	if err := w.Append(buf); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	a, err := OpenArray(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close() })
+	return a
 }

@@ -33,10 +33,14 @@
 //  6. SplitDistinct (distinct_agg.go) — aggregates that are all DISTINCT
 //     over one argument become a GROUP BY keys+argument (parallel,
 //     deduplicating) under a plain aggregate.
-//  7. MakeTopK (rule_topk.go) — Limit over Sort becomes a bounded-heap TopK.
-//  8. PushLimits (rule_limits.go) — a Limit with nothing but projections
+//  7. GroupDistinct (distinct_agg.go) — SELECT DISTINCT over a scan
+//     pipeline becomes a GROUP BY of its columns with no aggregate, which
+//     runs per worker and groups dictionary columns by code; under a LIMIT
+//     it stays a streaming Distinct.
+//  8. MakeTopK (rule_topk.go) — Limit over Sort becomes a bounded-heap TopK.
+//  9. PushLimits (rule_limits.go) — a Limit with nothing but projections
 //     between it and a scan lets the scan stop early.
-//  9. PruneColumns (rule_prune.go) — last, so that it sees the final shape:
+//  10. PruneColumns (rule_prune.go) — last, so that it sees the final shape:
 //     scans read only the columns some node still uses.
 //
 // Optimize reports the rules that changed the plan (Format, a printer of

@@ -77,7 +77,6 @@ func TestParquetCorpusSQL(t *testing.T) {
 	unreadable := map[string]string{
 		"float16_nonzeros_and_nans.parquet": `"x" (FLOAT16)`,
 		"float16_zeros_and_nans.parquet":    `"x" (FLOAT16)`,
-		"incorrect_map_schema.parquet":      `"my_map" (MAP)`,
 	}
 	files, _ := filepath.Glob(filepath.Join(corpus, "files", "*.parquet"))
 	for _, path := range files {

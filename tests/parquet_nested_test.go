@@ -75,7 +75,6 @@ func TestParquetNestedSQL(t *testing.T) {
 // answers differ from DuckDB's for reasons outside nested types, each with
 // why.
 var nestedSQLKnownDifferent = map[string]string{
-	"incorrect_map_schema.parquet":                      "MAP with an OPTIONAL key: arrow-go's schema resolution refuses it (TestParquetCorpusSQL checks the error)",
 	"alltypes-java.parquet\tDESCRIBE SELECT * FROM {f}": "FLOAT16 is not read; TIME/TIMESTAMP WITH TIME ZONE read as TIME/TIMESTAMP (#20)",
 	"alltypes-java.parquet\tSELECT * FROM {f}":          "FLOAT16 is not read; TIME/TIMESTAMP WITH TIME ZONE read as TIME/TIMESTAMP (#20)",
 }

@@ -96,11 +96,7 @@ func nestedAnswerOf(t *testing.T, tb *Table, file, col string) (nestedAnswer, []
 
 // nestedKnownDifferent are the files whose nested columns b2sql reads
 // otherwise than DuckDB, each with why.
-var nestedKnownDifferent = map[string]string{
-	// MAP_KEY_VALUE with an OPTIONAL key: arrow-go's schema resolution
-	// refuses the map (TestCorpusFiles checks the error), DuckDB reads it.
-	"incorrect_map_schema.parquet": "MAP with an OPTIONAL key is refused",
-}
+var nestedKnownDifferent = map[string]string{}
 
 func readNestedGolden(t *testing.T) []nestedAnswer {
 	f, err := os.Open(nestedGolden)

@@ -100,13 +100,11 @@ var corpusRows = map[string]int64{
 }
 
 // corpusUnsupported are the files of files/ whose every column is of a
-// type b2sql does not read (FLOAT16, owned by another issue, and a MAP
-// with an OPTIONAL key, which arrow-go's schema resolution refuses): Open
-// must say exactly that, naming the columns and their types.
+// type b2sql does not read (FLOAT16, owned by another issue): Open must
+// say exactly that, naming the columns and their types.
 var corpusUnsupported = map[string]string{
 	"float16_nonzeros_and_nans.parquet": `"x" (FLOAT16)`,
 	"float16_zeros_and_nans.parquet":    `"x" (FLOAT16)`,
-	"incorrect_map_schema.parquet":      `"my_map" (MAP)`,
 }
 
 // scanCorpus scans every column of tb and returns the rows it produced.

@@ -29,11 +29,15 @@
 // levels a batch at a time into offsets and validity (nested_read.go);
 // lists of numbers and booleans, the common case, skip the Arrow arrays:
 // listReader turns the levels of arrow-go's typed column reader into list
-// ranges and validity directly (nested_list.go).
+// ranges and validity directly (nested_list.go). A MAP whose key is
+// OPTIONAL, which arrow-go's schema resolution refuses, is read the same
+// way from its key and value leaves (nested_map.go), as DuckDB reads it.
 // A legacy 2-level list whose repeated group is LIST-annotated is a list
 // of lists, as parquet-mr and DuckDB read it (legacyListOfLists). FLOAT16
 // columns and nested fields arrow-go cannot map (a MAP with an OPTIONAL
-// key) are left out of the Schema: Table.Skipped names them, and a file
+// key whose leaves are not numbers, booleans or strings; every nested
+// column of a file holding such a map, whose schema arrow-go refuses
+// whole) are left out of the Schema: Table.Skipped names them, and a file
 // with no other column fails to open with ErrUnsupported naming them and
 // their types. A logical type this reader does not know (a
 // newer format's) is read as its physical type; Table.Warnings says so.

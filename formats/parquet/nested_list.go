@@ -88,9 +88,9 @@ func fastElem(t columnar.Type, phys parquet.Type) bool {
 // listLevels is how many levels listReader reads at a time.
 const listLevels = 4096
 
-// listReader reads one chunk of a column of listShape.
-type listReader struct {
-	shape *listShape
+// levelStream is one leaf column chunk read a few thousand levels at a
+// time: levels, and the values of the levels that define one.
+type levelStream struct {
 	rdr   file.ColumnChunkReader
 	defs  []int16
 	reps  []int16
@@ -99,58 +99,79 @@ type listReader struct {
 	f32   []float32
 	f64   []float64
 	bools []bool
-	slots []int32 // child rows of the values of the levels consumed so far
-	pos   int     // next level of defs/reps
-	end   int     // levels read
-	vdone int     // values already stored
+	ba    []parquet.ByteArray
+	pos   int // next level of defs/reps
+	end   int // levels read
+	vpos  int // next value
 	eof   bool
 }
 
-func (r *listReader) reset(shape *listShape, rdr file.ColumnChunkReader) {
-	r.shape, r.rdr = shape, rdr
-	r.pos, r.end, r.vdone, r.eof = 0, 0, 0, false
-	r.slots = r.slots[:0]
-	if r.defs == nil {
-		r.defs, r.reps = make([]int16, listLevels), make([]int16, listLevels)
+func (s *levelStream) reset(rdr file.ColumnChunkReader) {
+	s.rdr = rdr
+	s.pos, s.end, s.vpos, s.eof = 0, 0, 0, false
+	if s.defs == nil {
+		s.defs, s.reps = make([]int16, listLevels), make([]int16, listLevels)
 	}
 }
 
-func (r *listReader) close() {
-	if r.rdr != nil {
-		r.rdr.Close()
-		r.rdr = nil
+func (s *levelStream) close() {
+	if s.rdr != nil {
+		s.rdr.Close()
+		s.rdr = nil
 	}
 }
 
-// refill reads the next levels and their values.
-func (r *listReader) refill() error {
+// refill reads the next levels and their values (eof when none is left).
+func (s *levelStream) refill() error {
 	var total int64
 	var err error
-	switch rd := r.rdr.(type) {
+	switch rd := s.rdr.(type) {
 	case *file.Int32ColumnChunkReader:
-		r.i32 = grow(r.i32, listLevels)
-		total, _, err = rd.ReadBatch(listLevels, r.i32, r.defs, r.reps)
+		s.i32 = grow(s.i32, listLevels)
+		total, _, err = rd.ReadBatch(listLevels, s.i32, s.defs, s.reps)
 	case *file.Int64ColumnChunkReader:
-		r.i64 = grow(r.i64, listLevels)
-		total, _, err = rd.ReadBatch(listLevels, r.i64, r.defs, r.reps)
+		s.i64 = grow(s.i64, listLevels)
+		total, _, err = rd.ReadBatch(listLevels, s.i64, s.defs, s.reps)
 	case *file.Float32ColumnChunkReader:
-		r.f32 = grow(r.f32, listLevels)
-		total, _, err = rd.ReadBatch(listLevels, r.f32, r.defs, r.reps)
+		s.f32 = grow(s.f32, listLevels)
+		total, _, err = rd.ReadBatch(listLevels, s.f32, s.defs, s.reps)
 	case *file.Float64ColumnChunkReader:
-		r.f64 = grow(r.f64, listLevels)
-		total, _, err = rd.ReadBatch(listLevels, r.f64, r.defs, r.reps)
+		s.f64 = grow(s.f64, listLevels)
+		total, _, err = rd.ReadBatch(listLevels, s.f64, s.defs, s.reps)
 	case *file.BooleanColumnChunkReader:
-		r.bools = grow(r.bools, listLevels)
-		total, _, err = rd.ReadBatch(listLevels, r.bools, r.defs, r.reps)
+		s.bools = grow(s.bools, listLevels)
+		total, _, err = rd.ReadBatch(listLevels, s.bools, s.defs, s.reps)
+	case *file.ByteArrayColumnChunkReader:
+		s.ba = grow(s.ba, listLevels)
+		total, _, err = rd.ReadBatch(listLevels, s.ba, s.defs, s.reps)
 	default:
-		return fmt.Errorf("%w: list element reader %T", ErrUnsupported, rd)
+		return fmt.Errorf("%w: nested leaf reader %T", ErrUnsupported, rd)
 	}
 	if err != nil {
 		return asCorrupt(err)
 	}
-	r.pos, r.end, r.vdone, r.eof = 0, int(total), 0, total == 0
-	r.slots = r.slots[:0]
+	s.pos, s.end, s.vpos, s.eof = 0, int(total), 0, total == 0
 	return nil
+}
+
+// listReader reads one chunk of a column of listShape.
+type listReader struct {
+	shape *listShape
+	levelStream
+	slots []int32 // child rows of the values of the levels consumed so far
+	vdone int     // values already stored
+}
+
+func (r *listReader) reset(shape *listShape, rdr file.ColumnChunkReader) {
+	r.shape = shape
+	r.levelStream.reset(rdr)
+	r.slots, r.vdone = r.slots[:0], 0
+}
+
+// refill reads the next levels and their values.
+func (r *listReader) refill() error {
+	r.slots, r.vdone = r.slots[:0], 0
+	return r.levelStream.refill()
 }
 
 // read decodes the next n rows into v (Reset to n rows by the caller) and

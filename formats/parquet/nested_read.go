@@ -69,9 +69,12 @@ func hasBytes(t columnar.Type) bool {
 type nestedReader struct {
 	cr      *pqarrow.ColumnReader
 	scratch *columnar.Vector // skipped rows land here
-	// lists of numbers go through lr instead (nested_list.go)
+	// lists of numbers go through lr instead (nested_list.go), maps with
+	// an optional key through mr (nested_map.go)
 	lr   listReader
+	mr   mapReader
 	fast bool
+	isMp bool
 }
 
 // open starts reading column c of row group rg.
@@ -86,6 +89,22 @@ func (r *nestedReader) open(pf *pqFile, rg int, c *column) error {
 		return nil
 	}
 	r.fast = false
+	if sh := c.nested.mp; sh != nil {
+		rgr := pf.rdr.RowGroup(rg)
+		key, _, err := openColumn(pf, rgr, sh.key)
+		if err != nil {
+			return err
+		}
+		val, _, err := openColumn(pf, rgr, sh.val)
+		if err != nil {
+			key.Close()
+			return err
+		}
+		r.mr.reset(sh, key, val)
+		r.isMp = true
+		return nil
+	}
+	r.isMp = false
 	fr, err := pf.arrowReader(c.field.Type)
 	if err != nil {
 		return err
@@ -106,6 +125,7 @@ func (r *nestedReader) open(pf *pqFile, rg int, c *column) error {
 
 func (r *nestedReader) close() {
 	r.lr.close()
+	r.mr.close()
 	if r.cr != nil {
 		r.cr.Release()
 		r.cr = nil
@@ -117,6 +137,9 @@ func (r *nestedReader) close() {
 func (r *nestedReader) read(v *columnar.Vector, n int) (int, error) {
 	if r.fast {
 		return r.lr.read(v, n)
+	}
+	if r.isMp {
+		return r.mr.read(v, n)
 	}
 	ch, err := r.cr.NextBatch(int64(n))
 	if err != nil {

@@ -25,6 +25,7 @@ type nestedCol struct {
 	leaves []int // its leaf columns
 	typ    arrow.DataType
 	list   *listShape // a list of numbers read by listReader, or nil
+	mp     *mapShape  // a map with an optional key read by mapReader, or nil
 }
 
 // bytes is the compressed size of the column's chunks in a row group.
@@ -61,6 +62,20 @@ func nestedColumn(sc *schema.Schema, manifest *pqarrow.SchemaManifest, field int
 		leaf:   -1,
 		nested: &nestedCol{field: field, leaves: leaves, typ: f.Type, list: listShapeOf(sc, root, leaves, t)},
 	}, nil
+}
+
+// optionalKeyMap maps the top-level field root, a map arrow-go refuses
+// because its key is OPTIONAL, to a column read by mapReader.
+func optionalKeyMap(sc *schema.Schema, root schema.Node, field int) (column, bool) {
+	sh := mapShapeOf(sc, root)
+	if sh == nil {
+		return column{}, false
+	}
+	return column{
+		field:  columnar.Field{Name: root.Name(), Type: columnar.MapOf(sh.keyT, sh.valT), Nullable: true},
+		leaf:   -1,
+		nested: &nestedCol{field: field, leaves: []int{sh.key, sh.val}, mp: sh},
+	}, true
 }
 
 // arrowType maps an Arrow type of a nested column (or of one of its parts)

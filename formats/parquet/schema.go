@@ -65,7 +65,13 @@ func mapSchema(sc *schema.Schema) (cols []column, skipped []string, err error) {
 		}
 		flat := root == leaf.SchemaNode() && leaf.MaxRepetitionLevel() == 0 && leaf.MaxDefinitionLevel() <= 1
 		if !flat && !seen[root] {
-			if c, err := nestedColumn(sc, manifest, sc.Root().FieldIndexByField(root)); err == nil {
+			field := sc.Root().FieldIndexByField(root)
+			c, err := nestedColumn(sc, manifest, field)
+			ok := err == nil
+			if !ok {
+				c, ok = optionalKeyMap(sc, root, field)
+			}
+			if ok {
 				nested[root] = true
 				cols = append(cols, c)
 				continue

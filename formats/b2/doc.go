@@ -104,6 +104,10 @@
 //     (as in c-blosc2 itself); blocks of whole items are unaffected.
 //     Filter 34 (the original BYTEDELTA of c-blosc2 2.8–2.9, whose output
 //     depends on the writer's SIMD build) is refused as unsupported.
+//   - Of c-blosc2's plugins, INT_TRUNC (filter 36) is read (like
+//     TRUNC_PREC it has nothing to undo). NDCELL and NDMEAN (filters 32,
+//     33), whose inverse needs the b2nd block shape, and the NDLZ, ZFP,
+//     OpenHTJ2K and Grok codecs are refused as unsupported, by name.
 //   - c-blosc2 3.3.2 writes two things it cannot read back correctly
 //     itself. The first chunk of a frame whose blocksize is not a multiple
 //     of the typesize records the blocksize asked for while its blocks use

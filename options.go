@@ -14,11 +14,11 @@ func WithWarnings(fn func(string)) Option { return func(db *DB) { db.opts.warn =
 // WithMemoryLimit sets the memory limit in bytes of each query (SET
 // memory_limit; 0: the default, 80% of the physical memory or of the
 // cgroup limit, whichever is lower). Operators that hold data reserve it
-// from the query's memory manager before they grow: sorts and hash
-// aggregations spill to the temp directory when refused, a hash join's
-// build fails the query with an error naming it and the figures; top-k and
-// materialized CTEs fail with ErrMemoryLimit once the live heap passes
-// the limit. Streaming scans and filters hold a few batches.
+// from the query's memory manager before they grow: sorts, hash
+// aggregations, hash joins and materialized CTEs spill to the temp
+// directory when refused; an operator that cannot spill (top-k, a join
+// without equality keys) fails the query with an error naming it and the
+// figures. Streaming scans and filters hold a few batches.
 func WithMemoryLimit(bytes int64) Option {
 	return func(db *DB) { db.opts.settings.MemoryLimit = bytes }
 }

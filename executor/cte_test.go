@@ -5,12 +5,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/executor/memory"
+	"github.com/b2sql/b2sql/internal/leakcheck"
 )
 
 // countingSource is a source that counts its Opens.
@@ -148,12 +152,79 @@ func TestCTECancel(t *testing.T) {
 	}
 }
 
-// TestCTEMemoryLimit: the rows held count against the query's budget.
-func TestCTEMemoryLimit(t *testing.T) {
+// TestCTESpills: under a limit of a few batches the rows go to a spill
+// file, in order; two readers, each opened twice, see every row; Release
+// removes the file and frees the reservation.
+func TestCTESpills(t *testing.T) {
+	rows, want := cteRows(5000)
+	runSizes(t, func(t *testing.T, n int) {
+		tmp := t.TempDir()
+		m := memory.NewManager(int64(max(n, 16))*3/2*64, tmp, 0)
+		src := &countingSource{source: source{types: cteTypes, rows: rows, n: n}}
+		c := &CTE{Input: src, Name: "big", Uses: 2}
+		c.SetMemory(m)
+		for _, s := range []*CTEScan{{CTE: c}, {CTE: c}} {
+			for range 2 {
+				if got := drain(t, s); !equalStrings(got, want) {
+					t.Fatalf("got %d rows, want %d (first %v)", len(got), len(want), got[:min(3, len(got))])
+				}
+			}
+		}
+		if o := src.opens.Load(); o != 1 {
+			t.Errorf("input opened %d times, want once", o)
+		}
+		if _, spilled := c.MemoryUse(); spilled == 0 {
+			t.Fatal("the CTE did not spill")
+		}
+		c.Release()
+		if e, _ := os.ReadDir(tmp); len(e) != 0 {
+			t.Fatalf("spill files left: %v", e)
+		}
+		if m.Used() != 0 {
+			t.Fatalf("%d bytes still reserved after Release", m.Used())
+		}
+	})
+}
+
+// TestCTEOutOfMemory: without a temp directory, rows over the limit fail
+// the query with an error naming the materialization; Release frees it.
+func TestCTEOutOfMemory(t *testing.T) {
 	rows, _ := cteRows(5000)
-	c := &CTE{Input: &source{types: cteTypes, rows: rows, n: 1}, Name: "big"}
-	c.SetBudget(&Budget{Limit: 1})
-	if err := (&CTEScan{CTE: c}).Open(context.Background()); !errors.Is(err, ErrMemoryLimit) {
-		t.Fatalf("got %v, want ErrMemoryLimit", err)
+	m := memory.NewManager(20_000, "", 0)
+	c := &CTE{Input: &source{types: cteTypes, rows: rows, n: 7}, Name: "big"}
+	c.SetMemory(m)
+	var oom *memory.OutOfMemory
+	if err := (&CTEScan{CTE: c}).Open(context.Background()); !errors.As(err, &oom) || oom.Operator != "CTE materialization" {
+		t.Fatalf("got %v, want out of memory in the CTE", err)
+	}
+	c.Release()
+	if m.Used() != 0 {
+		t.Fatalf("%d bytes still reserved after Release", m.Used())
+	}
+}
+
+// TestCTECancelMidSpill: cancelling while the CTE writes its file stops it
+// with the context's error, no file and no goroutine left.
+func TestCTECancelMidSpill(t *testing.T) {
+	before := runtime.NumGoroutine()
+	tmp := t.TempDir()
+	rows, _ := cteRows(20000)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	c := &CTE{Input: &cancelAfter{Operator: &source{types: cteTypes, rows: rows, n: 64}, after: 200, cancel: cancel}, Name: "big"}
+	m := memory.NewManager(10_000, tmp, 0)
+	c.SetMemory(m)
+	if err := (&CTEScan{CTE: c}).Open(ctx); !errors.Is(err, context.Canceled) {
+		t.Fatalf("got %v", err)
+	}
+	if _, spilled := c.MemoryUse(); spilled != 0 {
+		t.Fatalf("a file of %d bytes was finished", spilled)
+	}
+	c.Release()
+	if e, _ := os.ReadDir(tmp); len(e) != 0 {
+		t.Fatalf("spill files left: %v", e)
+	}
+	if n := leakcheck.Goroutines(before); n > before {
+		t.Fatalf("%d goroutines, %d before", n, before)
 	}
 }

@@ -20,12 +20,11 @@ type Sort struct {
 	Input Operator
 	Keys  []SortKey
 
-	store  *rowStore
-	nCols  int
-	budget *Budget
-	perm   []int32
-	pos    int
-	out    *columnar.Batch
+	store *rowStore
+	nCols int
+	perm  []int32
+	pos   int
+	out   *columnar.Batch
 
 	mem   *memory.Manager     // the query's (SetMemory); nil: no accounting
 	res   *memory.Reservation // what the held rows take
@@ -166,6 +165,9 @@ func (t *TopK) Open(ctx context.Context) error {
 	}
 	bound := int(t.Count + t.Offset)
 	t.store = newRowStore(all)
+	// Top-k holds at most about 2k rows and cannot spill: a k too big for
+	// the limit is an out-of-memory error naming it.
+	t.res = t.mem.Reserve("top-k", false)
 	cols := make([]*columnar.Vector, len(all))
 	for bound > 0 {
 		b, err := t.Input.Next(ctx)
@@ -195,11 +197,11 @@ func (t *TopK) Open(ctx context.Context) error {
 				continue
 			}
 		}
-		t.store.appendRows(b, cols)
-		t.sorted = false
-		if err := t.budget.Check(); err != nil {
+		if err := t.res.Grow(storeBytes(b, cols)); err != nil {
 			return err
 		}
+		t.store.appendRows(b, cols)
+		t.sorted = false
 		if t.store.n >= 2*bound+columnar.MaxBatch || (t.Bound != nil && t.store.n >= bound) {
 			// With a Bound, cut back now rather than on the next batch (the
 			// same work, a batch earlier): the scan learns the k-th key
@@ -231,6 +233,11 @@ func (t *TopK) compact(types []columnar.Type, bound int) {
 	tmp := columnar.NewBatch(types, len(perm))
 	t.store.gather(tmp, perm, 0, len(perm))
 	fresh.appendRows(tmp, tmp.Cols)
+	if before := t.store.n; before > 0 {
+		// The rows cut go with the old store: return their share.
+		held := t.res.Size()
+		t.res.Shrink(held - held*int64(fresh.n)/int64(before))
+	}
 	t.store = fresh
 	t.perm = make([]int32, fresh.n)
 	for i := range t.perm {
@@ -243,6 +250,7 @@ func (t *TopK) Types() []columnar.Type { return t.Input.Types() }
 
 func (t *TopK) Close() error {
 	t.store = nil
+	t.res.Free()
 	return t.Input.Close()
 }
 

@@ -20,10 +20,9 @@ type BuildOptions struct {
 	// ScanRulesOff lists scan fast paths switched off one by one.
 	ScanRulesOff index.RuleSet
 	Analyze      bool // wrap operators to count rows and time (EXPLAIN ANALYZE)
-	// MemoryLimit > 0 makes the operators that hold data fail the query
-	// once the heap exceeds it (executor.Budget), and is the limit of the
-	// query's memory manager (executor/memory); 0 means the default limit
-	// (memory.DefaultLimit), < 0 none.
+	// MemoryLimit is the limit of the query's memory manager
+	// (executor/memory), which the operators that hold data reserve from;
+	// 0 means the default limit (memory.DefaultLimit), < 0 none.
 	MemoryLimit int64
 	// TempDirectory is where operators spill ("": the system's temp
 	// directory); MaxTempSize bounds the spill files (<= 0: no bound).
@@ -54,6 +53,15 @@ func (b *Built) ScanStats(op executor.Operator) (*index.ScanStats, bool) {
 	return s, ok
 }
 
+// Tree is the plan's operator tree: Root without the QueryRoot that ends
+// the query.
+func (b *Built) Tree() executor.Operator {
+	if q, ok := b.Root.(*executor.QueryRoot); ok {
+		return q.Operator
+	}
+	return b.Root
+}
+
 // Build turns an optimized logical plan into operators. It does no I/O.
 func Build(n Node, opts BuildOptions) (*Built, error) {
 	bd := &builder{opts: opts, built: &Built{scans: map[executor.Operator]*index.ScanStats{}, remote: map[*index.ScanStats]IOReporter{}, Memory: newManager(opts)}}
@@ -62,7 +70,7 @@ func Build(n Node, opts BuildOptions) (*Built, error) {
 	if err != nil {
 		return nil, err
 	}
-	bd.built.Root = root
+	bd.built.Root = &executor.QueryRoot{Operator: root, CTEs: bd.built.ctes, Memory: bd.built.Memory}
 	return bd.built, nil
 }
 
@@ -70,7 +78,6 @@ type builder struct {
 	opts   BuildOptions
 	built  *Built
 	work   map[*WorkTable]*executor.WorkTable // recursive CTEs' work tables
-	budget *executor.Budget                   // shared by the plan's operators
 	dict   map[*Scan][]int                    // scan -> output columns it may hand over coded (dict.go)
 	bounds map[*Scan]*index.TopKBound         // top-k bounds, by the scan they prune
 	topks  map[*TopK]*index.TopKBound         // the same bounds, by the TopK that publishes
@@ -120,12 +127,6 @@ func newManager(opts BuildOptions) *memory.Manager {
 func (bd *builder) wrap(op executor.Operator) executor.Operator {
 	if mu, ok := op.(executor.MemoryUser); ok {
 		mu.SetMemory(bd.built.Memory)
-	}
-	if bg, ok := op.(executor.Budgeted); ok && bd.opts.MemoryLimit > 0 {
-		if bd.budget == nil {
-			bd.budget = &executor.Budget{Limit: bd.opts.MemoryLimit}
-		}
-		bg.SetBudget(bd.budget)
 	}
 	if bd.opts.Analyze {
 		w := &executor.Instrumented{Operator: op}

@@ -12,12 +12,7 @@ func (bd *builder) buildCTEScan(n *CTEScan) (executor.Operator, error) {
 			return nil, err
 		}
 		c = &executor.CTE{Input: in, Name: n.CTE.Name, Uses: n.CTE.Uses}
-		if bd.opts.MemoryLimit > 0 {
-			if bd.budget == nil {
-				bd.budget = &executor.Budget{Limit: bd.opts.MemoryLimit}
-			}
-			c.SetBudget(bd.budget)
-		}
+		c.SetMemory(bd.built.Memory)
 		if bd.ctes == nil {
 			bd.ctes = map[*CTE]*executor.CTE{}
 		}

@@ -60,7 +60,7 @@ func (b *Built) Explain(analyze bool) string {
 	for _, c := range b.ctes {
 		walk([]executor.Operator{c}, "", "")
 	}
-	walk([]executor.Operator{b.Root}, "", "")
+	walk([]executor.Operator{b.Tree()}, "", "")
 	if len(b.Rules) > 0 {
 		sb.WriteString("rules applied: " + strings.Join(b.Rules, ", "))
 	}

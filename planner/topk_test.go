@@ -242,7 +242,7 @@ func TestTopKBoundWiring(t *testing.T) {
 	if v, ok := b.Bound(); !ok || v.I != 2 {
 		t.Fatalf("published bound %v %v, want 2", v, ok)
 	}
-	op := built.Root.(*executor.TopK)
+	op := built.Tree().(*executor.TopK)
 	if op.Bound != b {
 		t.Fatal("the TopK does not publish into the scan's bound")
 	}
@@ -294,7 +294,7 @@ func TestNestedTopKBound(t *testing.T) {
 	if !slices.Equal(got, []string{"1:1", "2:2"}) {
 		t.Fatalf("got %v", got)
 	}
-	out := built.Root.(*executor.TopK)
+	out := built.Tree().(*executor.TopK)
 	in := out.Input.(*executor.TopK)
 	if out.Bound != nil || in.Bound == nil || in.Bound != tb.specs[0].TopK {
 		t.Fatalf("outer bound %p, inner %p, scan %p", out.Bound, in.Bound, tb.specs[0].TopK)

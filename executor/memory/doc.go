@@ -19,6 +19,12 @@
 // near it; it is a backstop, never the mechanism: accounting is by
 // reservation, not by sampling the heap.
 //
+// Every Manager also reserves from one pool of the process, whose limit
+// (SetProcessLimit) defaults to DefaultLimit: queries that run at once,
+// each within its memory_limit, cannot together pass it; the one refused
+// spills, or fails with an error saying the process's queries hold the
+// memory. A query without a limit is never refused, but counts.
+//
 // A nil *Manager and a nil *Reservation allow everything, so code paths
 // without a query (unit tests, internal scans) need no special case.
 package memory

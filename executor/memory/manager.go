@@ -116,22 +116,45 @@ func (m *Manager) Reservations() []*Reservation {
 	return append([]*Reservation(nil), m.held...)
 }
 
-// add reserves n bytes if they fit under the limit.
-func (m *Manager) add(n int64) bool {
+// add reserves n bytes if they fit under the query's limit and the
+// process's; it answers which refused them otherwise.
+func (m *Manager) add(n int64) (ok, byProcess bool) {
+	var u int64
 	for {
-		u := m.used.Load()
+		u = m.used.Load()
 		if m.limit > 0 && n > 0 && u+n > m.limit {
-			return false
+			return false, false
 		}
 		if m.used.CompareAndSwap(u, u+n) {
-			for {
-				p := m.peak.Load()
-				if u+n <= p || m.peak.CompareAndSwap(p, u+n) {
-					return true
-				}
-			}
+			break
 		}
 	}
+	// A query without a limit (memory_limit = none) is never refused, but
+	// what it holds still counts against the other queries.
+	if m.limit <= 0 {
+		process.used.Add(n)
+	} else if !process.add(n) {
+		m.used.Add(-n)
+		return false, true
+	}
+	m.notePeak(u + n)
+	return true, false
+}
+
+// notePeak raises the peak to u.
+func (m *Manager) notePeak(u int64) {
+	for {
+		p := m.peak.Load()
+		if u <= p || m.peak.CompareAndSwap(p, u) {
+			return
+		}
+	}
+}
+
+// sub returns n bytes to the query and the process.
+func (m *Manager) sub(n int64) {
+	m.used.Add(-n)
+	process.used.Add(-n)
 }
 
 // ErrSpill is Grow's answer to an operator that can spill when the bytes it
@@ -144,9 +167,16 @@ type OutOfMemory struct {
 	Operator string
 	Need     int64 // bytes the operator would hold
 	Limit    int64 // the query's memory_limit
+	// Process > 0: the query was within its limit, but the queries of the
+	// process together hold Held of the process limit Process.
+	Process, Held int64
 }
 
 func (e *OutOfMemory) Error() string {
+	if e.Process > 0 {
+		return fmt.Sprintf("out of memory: %s needs %s, and the queries running in this process hold %s of its %s; retry when they are done, or set temp_directory",
+			e.Operator, FormatSize(e.Need), FormatSize(e.Held), FormatSize(e.Process))
+	}
 	return fmt.Sprintf("out of memory: %s needs %s, memory_limit is %s; set memory_limit or temp_directory",
 		e.Operator, FormatSize(e.Need), FormatSize(e.Limit))
 }
@@ -174,7 +204,8 @@ func (r *Reservation) Grow(n int64) error {
 		}
 		return nil
 	}
-	if r.m.add(n) {
+	ok, byProcess := r.m.add(n)
+	if ok {
 		s := r.size.Add(n)
 		if s > r.peak.Load() {
 			r.peak.Store(s)
@@ -184,7 +215,11 @@ func (r *Reservation) Grow(n int64) error {
 	if r.canSpill && r.m.tempDir != "" && r.size.Load() > 0 {
 		return ErrSpill
 	}
-	return &OutOfMemory{Operator: r.name, Need: r.size.Load() + n, Limit: r.m.limit}
+	e := &OutOfMemory{Operator: r.name, Need: r.size.Load() + n, Limit: r.m.limit}
+	if byProcess {
+		e.Process, e.Held = process.limit.Load(), process.used.Load()
+	}
+	return e
 }
 
 // Force reserves n bytes even past the limit, for an operator that must
@@ -194,13 +229,8 @@ func (r *Reservation) Force(n int64) {
 	if r == nil || n <= 0 {
 		return
 	}
-	u := r.m.used.Add(n)
-	for {
-		p := r.m.peak.Load()
-		if u <= p || r.m.peak.CompareAndSwap(p, u) {
-			break
-		}
-	}
+	process.used.Add(n)
+	r.m.notePeak(r.m.used.Add(n))
 	if s := r.size.Add(n); s > r.peak.Load() {
 		r.peak.Store(s)
 	}
@@ -213,7 +243,7 @@ func (r *Reservation) Shrink(n int64) {
 	}
 	n = min(n, r.size.Load())
 	r.size.Add(-n)
-	r.m.used.Add(-n)
+	r.m.sub(n)
 }
 
 // Free returns everything the reservation holds; it may grow again.
@@ -222,7 +252,7 @@ func (r *Reservation) Free() {
 		return
 	}
 	n := r.size.Swap(0)
-	r.m.used.Add(-n)
+	r.m.sub(n)
 }
 
 // Spilled records n bytes written to spill files (EXPLAIN ANALYZE).

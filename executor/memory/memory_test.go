@@ -119,3 +119,44 @@ func TestParseLimit(t *testing.T) {
 		t.Fatalf("default limit %d, physical %d", d, physicalMemory())
 	}
 }
+
+// Queries each within their own limit cannot together pass the process
+// limit: the second is told to spill, or fails naming the process.
+func TestProcessLimit(t *testing.T) {
+	base := ProcessUsed()
+	old := SetProcessLimit(base + 1000)
+	defer SetProcessLimit(old)
+	a, b := NewManager(800, "/tmp/x", 0), NewManager(800, "", 0)
+	ra, rb := a.Reserve("sort", Spillable), b.Reserve("hash join build", false)
+	if err := ra.Grow(700); err != nil {
+		t.Fatal(err)
+	}
+	if err := rb.Grow(200); err != nil {
+		t.Fatal(err)
+	}
+	if err := ra.Grow(150); !errors.Is(err, ErrSpill) {
+		t.Fatalf("got %v, want ErrSpill", err)
+	}
+	err := rb.Grow(200)
+	var oom *OutOfMemory
+	if !errors.As(err, &oom) || oom.Process != base+1000 || oom.Held != base+900 || oom.Need != 400 {
+		t.Fatalf("got %v", err)
+	}
+	if base == 0 {
+		want := "out of memory: hash join build needs 400 bytes, and the queries running in this process hold 900 bytes of its 1000 bytes; retry when they are done, or set temp_directory"
+		if err.Error() != want {
+			t.Fatalf("got %q", err.Error())
+		}
+	}
+	if a.Used() != 700 || b.Used() != 200 {
+		t.Fatalf("a %d, b %d: a refusal reserved something", a.Used(), b.Used())
+	}
+	a.Close()
+	if err := rb.Grow(200); err != nil {
+		t.Fatalf("after the first query ended: %v", err)
+	}
+	b.Close()
+	if got := ProcessUsed(); got != base {
+		t.Fatalf("process holds %d after both ended, want %d", got, base)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/executor/memory"
 )
 
 // WindowFunc is one compiled window function. Args, Partition and Order
@@ -60,6 +61,15 @@ type WindowFrame struct {
 type Window struct {
 	Input Operator
 	Funcs []WindowFunc
+	// Partitioned: every function has the same non-empty PARTITION BY, so
+	// the operator may spill by partitions (window_spill.go).
+	Partitioned bool
+
+	mem                 *memory.Manager
+	res                 *memory.Reservation
+	level               int // 0, or the spill depth of a partition file's Window
+	spill               *windowSpill
+	subPeak, subSpilled int64
 
 	store   *rowStore
 	nCols   int
@@ -86,7 +96,12 @@ func (w *Window) String() string {
 	}
 	return s
 }
-func (w *Window) Close() error { w.store, w.results = nil, nil; return w.Input.Close() }
+func (w *Window) Close() error {
+	w.dropSpill()
+	w.store, w.results = nil, nil
+	w.res.Free()
+	return w.Input.Close()
+}
 
 // exprs lists every expression of f in store order: partition, order, args.
 func (f *WindowFunc) exprs() []Expr {
@@ -110,6 +125,12 @@ func (w *Window) Open(ctx context.Context) error {
 		}
 	}
 	w.store = newRowStore(all)
+	w.dropSpill()
+	if w.res == nil {
+		w.res = w.mem.Reserve("window", w.Partitioned)
+	}
+	w.res.Free()
+	w.pos = 0
 	cols := make([]*columnar.Vector, len(all))
 	for {
 		b, err := w.Input.Next(ctx)
@@ -131,7 +152,23 @@ func (w *Window) Open(ctx context.Context) error {
 				k++
 			}
 		}
-		w.store.appendRows(b, cols)
+		if w.spill == nil {
+			spilling, err := w.reserve(ctx, b, cols)
+			if err != nil {
+				return err
+			}
+			if !spilling {
+				w.store.appendRows(b, cols)
+				continue
+			}
+		}
+		if err := w.spillBatch(ctx, b, cols); err != nil {
+			return err
+		}
+	}
+	if w.spill != nil {
+		w.store = nil
+		return w.finishSpill(ctx)
 	}
 	w.results = make([][]columnar.Value, len(w.Funcs))
 	orders := make([]*windowOrder, len(w.Funcs))
@@ -157,6 +194,9 @@ func (w *Window) Open(ctx context.Context) error {
 }
 
 func (w *Window) Next(ctx context.Context) (*columnar.Batch, error) {
+	if w.spill != nil {
+		return w.nextSpilled(ctx)
+	}
 	if w.pos >= w.store.n {
 		return nil, io.EOF
 	}

@@ -44,6 +44,7 @@ func (bd *builder) buildWindow(n *Window) (executor.Operator, error) {
 		}
 		op.Funcs = append(op.Funcs, wf)
 	}
+	op.Partitioned = samePartition(n.Funcs)
 	return bd.wrap(op), nil
 }
 
@@ -69,6 +70,26 @@ func pruneWindow(n *Window, need map[ColID]bool) Node {
 // windowOrderKey identifies a function's PARTITION BY and ORDER BY: the
 // expressions as EXPLAIN prints them plus the column IDs they read (two
 // columns may print alike), the directions and NULL placements.
+// samePartition reports whether every function has the same non-empty
+// PARTITION BY: the window may then spill by partitions.
+func samePartition(funcs []WindowFunc) bool {
+	if len(funcs) == 0 || len(funcs[0].Partition) == 0 {
+		return false
+	}
+	first := windowPartitionKey(funcs[0])
+	for _, f := range funcs[1:] {
+		if windowPartitionKey(f) != first {
+			return false
+		}
+	}
+	return true
+}
+
+// windowPartitionKey identifies a function's PARTITION BY.
+func windowPartitionKey(f WindowFunc) string {
+	return windowOrderKey(WindowFunc{Partition: f.Partition})
+}
+
 func windowOrderKey(f WindowFunc) string {
 	var b strings.Builder
 	ids := func(e Expr) []ColID {

@@ -1,0 +1,97 @@
+package executor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"testing"
+
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/executor/memory"
+)
+
+// windowSpillInput makes n rows (i, g, v) with g = "g<(i*7919)%groups>" and
+// v = i%97, and the expected rendering of each row followed by
+// row_number() OVER (PARTITION BY g ORDER BY i), sum(v) OVER (PARTITION BY
+// g) and lag(i, 1, 0) OVER (PARTITION BY g ORDER BY i), computed here.
+func windowSpillInput(n, groups int) ([][]columnar.Value, []string) {
+	rows := make([][]columnar.Value, n)
+	members := map[string][]int{}
+	sums := map[string]int64{}
+	for i := range rows {
+		g := fmt.Sprintf("g%d", (i*7919)%groups)
+		rows[i] = []columnar.Value{i64(int64(i)), str(g), i64(int64(i % 97))}
+		members[g] = append(members[g], i) // in increasing i
+		sums[g] += int64(i % 97)
+	}
+	var want []string
+	for g, is := range members {
+		for k, i := range is {
+			lag := 0
+			if k > 0 {
+				lag = is[k-1]
+			}
+			want = append(want, fmt.Sprintf("%d|%s|%d|%d|%d|%d", i, g, i%97, k+1, sums[g], lag))
+		}
+	}
+	slices.Sort(want)
+	return rows, want
+}
+
+func spillingWindow(n int, rows [][]columnar.Value) *Window {
+	types := []columnar.Type{columnar.TInt64, columnar.TVarchar, columnar.TInt64}
+	id, g, v := ColumnExpr(0, types[0]), ColumnExpr(1, types[1]), ColumnExpr(2, types[2])
+	part, ord := []Expr{g}, []SortKey{{Expr: id}}
+	return &Window{Input: &source{types: types, rows: rows, n: n}, Partitioned: true, Funcs: []WindowFunc{
+		{Name: "row_number", Partition: part, Order: ord, Type: columnar.TInt64},
+		{Name: "sum", Args: []Expr{v}, Partition: part, Type: columnar.TInt64, Frame: WindowFrame{StartUnbounded: true, EndUnbounded: true}},
+		{Name: "lag", Args: []Expr{id}, Partition: part, Order: ord, Type: columnar.TInt64, Offset: 1, Default: i64(0)},
+	}}
+}
+
+// A limit far below the input makes the window spill by partitions,
+// several rounds deep; the answers are computed by formula.
+func TestWindowSpills(t *testing.T) {
+	rows, want := windowSpillInput(20000, 700)
+	runSizes(t, func(t *testing.T, n int) {
+		tmp := t.TempDir()
+		m := memory.NewManager(64<<10, tmp, 0)
+		w := spillingWindow(n, rows)
+		w.SetMemory(m)
+		spillCheck(t, w, m, tmp, want)
+		if w.subSpilled == 0 {
+			t.Fatal("one round of spilling: the test wants several")
+		}
+	})
+}
+
+// One PARTITION BY value bigger than the limit cannot be split: an error
+// naming it, not an endless spill; a window without PARTITION BY fails
+// as it cannot spill. Nothing stays reserved or on disk.
+func TestWindowSpillLimits(t *testing.T) {
+	rows, _ := windowSpillInput(20000, 1)
+	tmp := t.TempDir()
+	m := memory.NewManager(64<<10, tmp, 0)
+	w := spillingWindow(1024, rows)
+	w.SetMemory(m)
+	err := drainErr(w)
+	var oom *memory.OutOfMemory
+	if !errors.As(err, &oom) || oom.Operator != "window (one PARTITION BY value too big for the limit)" {
+		t.Fatalf("got %v", err)
+	}
+	w = spillingWindow(1024, rows)
+	w.Partitioned = false
+	w.SetMemory(m)
+	if err := drainErr(w); !errors.As(err, &oom) || oom.Operator != "window" {
+		t.Fatalf("got %v", err)
+	}
+	if m.Used() != 0 {
+		t.Fatalf("%d bytes still reserved after Close", m.Used())
+	}
+	if e, _ := os.ReadDir(tmp); len(e) != 0 {
+		t.Fatalf("spill files left: %v", e)
+	}
+	_ = context.Background
+}

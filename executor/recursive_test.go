@@ -1,0 +1,119 @@
+package executor
+
+import (
+	"context"
+	"errors"
+	"os"
+	"runtime"
+	"slices"
+	"strconv"
+	"testing"
+
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/executor/memory"
+	"github.com/b2sql/b2sql/internal/leakcheck"
+)
+
+// stepOp is a recursive step for tests: each row x of its input becomes
+// (x + add) % mod, for x < below.
+type stepOp struct {
+	in              Operator
+	add, mod, below int64
+	out             *columnar.Batch
+}
+
+func (s *stepOp) Types() []columnar.Type         { return []columnar.Type{columnar.TInt64} }
+func (s *stepOp) Children() []Operator           { return []Operator{s.in} }
+func (s *stepOp) String() string                 { return "step" }
+func (s *stepOp) Open(ctx context.Context) error { return s.in.Open(ctx) }
+func (s *stepOp) Close() error                   { return s.in.Close() }
+
+func (s *stepOp) Next(ctx context.Context) (*columnar.Batch, error) {
+	for {
+		b, err := s.in.Next(ctx)
+		if err != nil {
+			return nil, err
+		}
+		s.out = columnar.NewBatch(s.Types(), b.Len)
+		k := 0
+		forEach(b, func(i int) {
+			if x := b.Cols[0].Ints[i]; x < s.below {
+				s.out.Cols[0].Ints[k] = (x + s.add) % s.mod
+				k++
+			}
+		})
+		if k > 0 {
+			s.out.Len = k
+			return s.out, nil
+		}
+	}
+}
+
+func recursiveOp(n int, distinct bool, add, mod, below int64) *RecursiveCTE {
+	types := []columnar.Type{columnar.TInt64}
+	var base [][]columnar.Value
+	for x := range 1000 {
+		base = append(base, []columnar.Value{i64(int64(x))})
+	}
+	work := &WorkTable{Types: types}
+	return &RecursiveCTE{Base: &source{types: types, rows: base, n: n}, Step: &stepOp{in: &WorkScan{Work: work}, add: add, mod: mod, below: below},
+		Work: work, Distinct: distinct}
+}
+
+// Under a limit of a few batches the rows and the work table of a
+// recursive CTE go to spill files; the rows are those of the formula.
+func TestRecursiveSpills(t *testing.T) {
+	var all []string // UNION ALL: 0 … 59999, each once
+	for x := range 60000 {
+		all = append(all, strconv.Itoa(x))
+	}
+	slices.Sort(all)
+	runSizes(t, func(t *testing.T, n int) {
+		for _, distinct := range []bool{false, true} {
+			tmp := t.TempDir()
+			m := memory.NewManager(1<<20, tmp, 0)
+			// UNION ALL: x+1000 while x < 59000; UNION: (x+700) % 60000
+			// until no new row, which reaches every x below 60000.
+			r := recursiveOp(n, false, 1000, 1<<62, 59000)
+			if distinct {
+				r = recursiveOp(n, true, 700, 60000, 1<<62)
+			}
+			r.SetMemory(m)
+			spillCheck(t, r, m, tmp, all)
+		}
+	})
+}
+
+// UNION's key table cannot spill: past the limit it is an error naming it;
+// cancelling mid-recursion leaves no file and no goroutine.
+func TestRecursiveKeysAndCancel(t *testing.T) {
+	tmp := t.TempDir()
+	m := memory.NewManager(64<<10, tmp, 0)
+	r := recursiveOp(1024, true, 700, 60000, 1<<62)
+	r.SetMemory(m)
+	var oom *memory.OutOfMemory
+	if err := drainErr(r); !errors.As(err, &oom) || oom.Operator != "recursive CTE (UNION) keys" {
+		t.Fatalf("got %v", err)
+	}
+	before := runtime.NumGoroutine()
+	ctx, cancel := context.WithCancel(context.Background())
+	r = recursiveOp(1024, false, 1000, 1<<62, 1<<40)
+	r.Step.(*stepOp).in = &cancelAfter{Operator: r.Step.(*stepOp).in, after: 100, cancel: cancel}
+	r.SetMemory(m)
+	if err := r.Open(ctx); !errors.Is(err, context.Canceled) {
+		t.Fatalf("got %v", err)
+	}
+	r.Close()
+	if _, spilled := r.MemoryUse(); spilled == 0 {
+		t.Fatal("cancelled before any spill: the test checks nothing")
+	}
+	if m.Used() != 0 {
+		t.Fatalf("%d bytes still reserved after Close", m.Used())
+	}
+	if e, _ := os.ReadDir(tmp); len(e) != 0 {
+		t.Fatalf("spill files left: %v", e)
+	}
+	if n := leakcheck.Goroutines(before); n > before {
+		t.Fatalf("%d goroutines, %d before", n, before)
+	}
+}

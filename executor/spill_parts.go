@@ -28,7 +28,7 @@ func newPartHash(level int) partHash {
 }
 
 // partWriter deals rows to spillParts spill files by a hash of their keys,
-// buffering MaxBatch rows per partition before writing them.
+// buffering flushAt rows per partition before writing them.
 type partWriter struct {
 	mem    *memory.Manager
 	res    *memory.Reservation // the spilled bytes are counted here
@@ -38,11 +38,43 @@ type partWriter struct {
 	buf    []*columnar.Batch // per partition, rows waiting to be written
 	arena  [][]byte          // per partition, the bytes of buf's strings
 	w      []*spill.Writer
+	// bufs reserves what the buffers take: they are the minimum a spill
+	// needs, so they are counted (forced), never refused.
+	bufs    *memory.Reservation
+	flushAt int // rows buffered per partition before a write
 }
 
+// hold counts n more bytes of buffers.
+func (pw *partWriter) hold(n int64) {
+	if pw.bufs == nil {
+		pw.bufs = pw.mem.Reserve(pw.res.Name()+" partition buffers", false)
+	}
+	pw.bufs.Force(n)
+}
+
+// release returns the buffers' bytes.
+func (pw *partWriter) release() { pw.bufs.Free() }
+
 func newPartWriter(mem *memory.Manager, res *memory.Reservation, types []columnar.Type, h partHash) *partWriter {
-	return &partWriter{mem: mem, res: res, types: types, h: h,
+	return &partWriter{mem: mem, res: res, types: types, h: h, flushAt: flushRows(mem.Limit(), types),
 		buf: make([]*columnar.Batch, spillParts), arena: make([][]byte, spillParts), w: make([]*spill.Writer, spillParts)}
+}
+
+// flushRows is how many rows a partition buffers before writing them: a
+// batch, or fewer under a small limit, so that the buffers of one writer
+// take about an eighth of it (at least 16 rows each: a spill file of
+// one-row records would be mostly headers).
+func flushRows(limit int64, types []columnar.Type) int {
+	if limit <= 0 {
+		return columnar.MaxBatch
+	}
+	n := limit / (8 * spillParts * rowEstimate(types))
+	return int(min(max(n, 16), columnar.MaxBatch))
+}
+
+// rowEstimate is the bytes a buffered row takes, strings at 16 bytes.
+func rowEstimate(types []columnar.Type) int64 {
+	return int64(len(types))*24 + 1
 }
 
 // add deals the live rows of view: cols (plain vectors over view's rows,
@@ -66,26 +98,30 @@ func (pw *partWriter) add(ctx context.Context, view *columnar.Batch, cols, keys 
 		p, _ := bits.Mul64(hs[i], spillParts)
 		buf := pw.buf[p]
 		if buf == nil {
-			buf = columnar.NewBatch(pw.types, columnar.MaxBatch)
+			buf = columnar.NewBatch(pw.types, pw.flushAt)
 			pw.buf[p] = buf
+			pw.hold(int64(pw.flushAt) * rowEstimate(pw.types))
 		}
 		r := buf.Len
 		for c, v := range cols {
 			dst := buf.Cols[c]
 			if dst.Type.IsNested() { // the input's payloads go with its batch
-				dst.CopyRowOwned(r, v, i, columnar.MaxBatch)
+				dst.CopyRowOwned(r, v, i, pw.flushAt)
 				continue
 			}
-			dst.CopyRow(r, v, i, columnar.MaxBatch)
+			dst.CopyRow(r, v, i, pw.flushAt)
 			if dst.Type.Phys() == columnar.PhysBytes && !dst.IsNull(r) {
 				// The input's bytes are only valid until its next batch.
-				at := len(pw.arena[p])
+				at, was := len(pw.arena[p]), cap(pw.arena[p])
 				pw.arena[p] = append(pw.arena[p], dst.Bytes[r]...)
+				if c := cap(pw.arena[p]); c > was {
+					pw.hold(int64(c - was))
+				}
 				dst.Bytes[r] = pw.arena[p][at:len(pw.arena[p]):len(pw.arena[p])]
 			}
 		}
 		buf.Len++
-		if buf.Len == columnar.MaxBatch {
+		if buf.Len == pw.flushAt {
 			err = pw.flush(ctx, int(p))
 		}
 	})
@@ -111,7 +147,7 @@ func (pw *partWriter) flush(ctx context.Context, p int) error {
 	}
 	buf.Len = 0
 	for _, v := range buf.Cols {
-		v.Reset(columnar.MaxBatch)
+		v.Reset(pw.flushAt)
 	}
 	pw.arena[p] = pw.arena[p][:0]
 	return nil
@@ -138,6 +174,7 @@ func (pw *partWriter) finish(ctx context.Context) ([]*spill.File, error) {
 			return nil, err
 		}
 	}
+	pw.release()
 	return files, nil
 }
 
@@ -149,6 +186,8 @@ func (pw *partWriter) close() {
 			pw.w[p] = nil
 		}
 	}
+	pw.buf, pw.arena = make([]*columnar.Batch, spillParts), make([][]byte, spillParts)
+	pw.release()
 }
 
 // removeFiles removes the files of a spill (nil entries are skipped).

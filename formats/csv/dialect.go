@@ -53,7 +53,9 @@ func (d *Dialect) boundary(buf []byte, from int, eof bool) (at int, records int6
 					break
 				}
 				i += s
-				if i == 0 || buf[i-1] == d.Delim || buf[i-1] == '\n' || buf[i-1] == '\r' {
+				// A lone '\r' in a '\n' file is data to the lexer, so a
+				// quote after it opens nothing.
+				if i == 0 || buf[i-1] == d.Delim || buf[i-1] == nl {
 					if d.Comment == 0 || !inComment(buf, i, d.Comment, nl) {
 						q = i
 						break

@@ -95,7 +95,7 @@ func (t *Table) streamReader(f *file, cols []int) (columnar.Reader, error) {
 		}
 		return nil, err
 	}
-	off, line := t.dataStart(head)
+	off, line, _ := t.dataStart(head) // head is whole records: the stream checked its quotes
 	rd := t.newReader(f, cols, head[off:], line, st.next)
 	return &streamCloser{rd, closer}, nil
 }

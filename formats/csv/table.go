@@ -301,8 +301,10 @@ func (t *Table) checkCols(cols []int) error {
 }
 
 // dataStart returns where f's records start: after a UTF-8 BOM, the
-// skipped lines and the header.
-func (t *Table) dataStart(prefix []byte) (off int64, line int64) {
+// skipped lines and the header. unterminated says the header opened a
+// quote that prefix does not close (an error when prefix is the whole
+// file: the header swallowed every record after it).
+func (t *Table) dataStart(prefix []byte) (off int64, line int64, unterminated bool) {
 	p := 0
 	if bytes.HasPrefix(prefix, []byte("\xef\xbb\xbf")) {
 		p = 3
@@ -320,15 +322,16 @@ func (t *Table) dataStart(prefix []byte) (off int64, line int64) {
 	if t.sniffed.Header && p < len(prefix) {
 		lx := newLexer(t.sniffed.Dialect)
 		for p < len(prefix) {
-			next, _, comment, _ := lx.record(prefix, p, nil)
+			next, _, comment, lerr := lx.record(prefix, p, nil)
 			p = next
+			unterminated = lerr != nil && lerr.err == errUnterminated
 			line++
 			if !comment {
 				break
 			}
 		}
 	}
-	return int64(p), line
+	return int64(p), line, unterminated
 }
 
 // chunk returns the bytes of chunk k of f (whole records) and its start.
@@ -349,7 +352,11 @@ func (t *Table) chunk(f *file, k int) ([]byte, bound, error) {
 			f.mu.Unlock()
 			return nil, bound{}, fmt.Errorf("csv: %s: %w", f.path, err)
 		}
-		off, line := t.dataStart(head[:n])
+		off, line, unterminated := t.dataStart(head[:n])
+		if unterminated && int64(n) == f.size {
+			f.mu.Unlock()
+			return nil, bound{}, &RecordError{File: f.path, Line: 1, Err: ErrMalformed, Msg: "unterminated quoted field at the end of the file"}
+		}
 		f.bounds = append(f.bounds, bound{off, line})
 	}
 	for len(f.bounds) <= k {

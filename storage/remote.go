@@ -21,8 +21,8 @@ type objectFetcher interface {
 }
 
 // remote is a Source over an objectFetcher: the tail from open, a bounded
-// range cache, read-ahead for small reads, Prefetch with coalescing, and
-// retries.
+// range cache that also knows the ranges in flight, read-ahead for small
+// reads, Prefetch with coalescing, and retries.
 type remote struct {
 	name  string
 	size  int64
@@ -30,10 +30,21 @@ type remote struct {
 	cfg   *Config
 	n     counters
 	cache *rangeCache
+	// slots bounds the requests Prefetch and PrefetchAhead have in flight
+	// together (MaxInFlight); ReadAt does not wait for one.
+	slots chan struct{}
+	// bg is the context of reads ahead, which no query waits for; Close
+	// cancels it.
+	bg     context.Context
+	cancel context.CancelFunc
 
 	mu     sync.Mutex
 	closed bool
 }
+
+// minGap is the gap planRequests always bridges: below it a second request
+// costs more than the bytes.
+const minGap = 64 << 10
 
 // readAhead is the smallest request a cache miss makes: format readers
 // read a page header, then its page, then the next header; one request
@@ -43,7 +54,8 @@ const readAhead = 64 << 10
 // newRemote opens a remote Source; on error the Source is a nil interface
 // (never a typed nil a caller's "!= nil" would take for an open source).
 func newRemote(ctx context.Context, name string, f objectFetcher, cfg *Config) (Source, error) {
-	r := &remote{name: name, f: f, cfg: cfg, cache: newRangeCache(cfg.cacheBytes())}
+	r := &remote{name: name, f: f, cfg: cfg, cache: newRangeCache(cfg.cacheBytes()),
+		slots: make(chan struct{}, cfg.maxInFlight())}
 	var tail []byte
 	err := retry(ctx, &cfg.HTTP, &r.n, func(ctx context.Context) error {
 		var err error
@@ -55,6 +67,7 @@ func newRemote(ctx context.Context, name string, f objectFetcher, cfg *Config) (
 	}
 	r.n.bytes.Add(int64(len(tail)))
 	r.cache.put(r.size-int64(len(tail)), tail)
+	r.bg, r.cancel = context.WithCancel(context.Background())
 	return r, nil
 }
 
@@ -66,6 +79,7 @@ func (r *remote) Close() error {
 	r.mu.Lock()
 	r.closed = true
 	r.mu.Unlock()
+	r.cancel()
 	r.cache.clear()
 	return nil
 }
@@ -98,23 +112,44 @@ func (r *remote) ReadAtContext(ctx context.Context, p []byte, off int64) (int, e
 	if r.cache.read(p[:want], off) {
 		return r.finish(int(want), short)
 	}
-	length := max(want, readAhead)
-	if off+length > r.size {
-		length = r.size - off
+	// Claim what is neither cached nor on its way, reading ahead from the
+	// last such gap; wait for the rest.
+	reach := min(off+max(want, readAhead), r.size)
+	pieces := r.cache.plan(off, off+want, reach, true, -1)
+	var own []*flight
+	for _, q := range pieces {
+		if q.own {
+			own = append(own, q.f)
+		}
 	}
-	if next := r.cache.nextStart(off + want); next < off+length {
-		// The read-ahead stops where cached bytes begin.
-		length = next - off
-	}
-	data, err := r.fetchRetrying(ctx, off, length)
-	if err != nil {
-		return 0, locationError(r.name, err)
-	}
-	copy(p, data[:want])
-	if length > want {
-		// Keep the read-ahead; a large direct read is not cached (it was
-		// wanted once, and would only push out what Prefetch placed).
-		r.cache.put(off, data)
+	// A read-ahead is kept; a large direct read is not (it was wanted
+	// once, and would only push out what Prefetch placed), though readers
+	// waiting for it still get its bytes.
+	r.fetchFlights(ctx, own, func(f *flight) bool { return f.off+f.n > off+want }, nil)
+	for _, q := range pieces {
+		data := q.seg
+		if q.f != nil {
+			select {
+			case <-q.f.done:
+			case <-ctx.Done():
+				return 0, locationError(r.name, ctx.Err())
+			}
+			if q.f.err != nil {
+				if q.own {
+					return 0, locationError(r.name, q.f.err)
+				}
+				// Another reader's request failed (its query may have
+				// been cancelled): fetch these bytes here.
+				d, err := r.fetchRetrying(ctx, q.off, q.end-q.off)
+				if err != nil {
+					return 0, locationError(r.name, err)
+				}
+				copy(p[q.off-off:], d)
+				continue
+			}
+			data = q.f.data[q.off-q.f.off : q.end-q.f.off]
+		}
+		copy(p[q.off-off:], data)
 	}
 	return r.finish(int(want), short)
 }
@@ -139,62 +174,48 @@ func (r *remote) fetchRetrying(ctx context.Context, off, length int64) ([]byte, 
 	return data, err
 }
 
-// Range is a byte range [Off, Off+Len) of an object.
-type Range struct{ Off, Len int64 }
-
-// Prefetcher is a Source that can fetch many ranges ahead of the reads
-// that need them. Remote sources implement it; callers type-assert.
-type Prefetcher interface {
-	// Prefetch fetches the ranges not already cached, coalescing nearby
-	// ones and running up to MaxInFlight requests at once, and keeps them
-	// for ReadAt. Ranges beyond the cache's bound are left to ReadAt.
-	Prefetch(ctx context.Context, ranges []Range) error
-}
-
-func (r *remote) Prefetch(ctx context.Context, ranges []Range) error {
-	plan := planRequests(ranges, r.size, r.cfg.coalesceGap(), r.cfg.maxRequest())
-	// Drop what the cache holds, and stop at its capacity: prefetching more
-	// than fits would evict the first ranges before they are read.
-	var todo []Range
-	budget := r.cache.capacity
-	for _, q := range plan {
-		if r.cache.covers(q.Off, q.Len) {
-			continue
-		}
-		if budget < q.Len {
-			break
-		}
-		budget -= q.Len
-		todo = append(todo, q)
-	}
-	if len(todo) == 0 {
-		return nil
+// fetchFlights fetches the flights fs, in parallel when there are several
+// (slots, when not nil, bounds the requests in flight), and lands every
+// one of them, also those not started when ctx ends or a request fails
+// (their waiters then fetch for themselves). keep tells which to cache.
+// It returns the first error.
+func (r *remote) fetchFlights(ctx context.Context, fs []*flight, keep func(*flight) bool, slots chan struct{}) error {
+	if len(fs) == 1 && slots == nil {
+		f := fs[0]
+		data, err := r.fetchRetrying(ctx, f.off, f.n)
+		r.cache.land(f, data, err, keep(f))
+		return err
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	sem := make(chan struct{}, r.cfg.maxInFlight())
 	var wg sync.WaitGroup
 	var once sync.Once
 	var first error
-	for _, q := range todo {
-		select {
-		case sem <- struct{}{}:
-		case <-ctx.Done():
+	for i, f := range fs {
+		if slots != nil {
+			select {
+			case slots <- struct{}{}:
+			case <-ctx.Done():
+			}
 		}
 		if ctx.Err() != nil {
+			for _, g := range fs[i:] {
+				r.cache.land(g, nil, ctx.Err(), false)
+			}
 			break
 		}
 		wg.Add(1)
-		go func(q Range) {
+		go func() {
 			defer wg.Done()
-			defer func() { <-sem }()
-			data, err := r.fetchRetrying(ctx, q.Off, q.Len)
-			if err != nil {
-				once.Do(func() { first = locationError(r.name, err); cancel() })
-				return
+			if slots != nil {
+				defer func() { <-slots }()
 			}
-			r.cache.put(q.Off, data)
-		}(q)
+			data, err := r.fetchRetrying(ctx, f.off, f.n)
+			r.cache.land(f, data, err, err == nil && keep(f))
+			if err != nil {
+				once.Do(func() { first = err; cancel() })
+			}
+		}()
 	}
 	wg.Wait()
 	if first == nil && ctx.Err() != nil {
@@ -203,9 +224,67 @@ func (r *remote) Prefetch(ctx context.Context, ranges []Range) error {
 	return first
 }
 
+// Range is a byte range [Off, Off+Len) of an object.
+type Range struct{ Off, Len int64 }
+
+// Prefetcher is a Source that can fetch many ranges ahead of the reads
+// that need them. Remote sources implement it; callers type-assert.
+type Prefetcher interface {
+	// Prefetch fetches the ranges, coalescing nearby ones and running up to
+	// MaxInFlight requests at once, and keeps them for ReadAt. Bytes
+	// already cached or being fetched are not requested again, and ranges
+	// beyond the cache's bound are left to ReadAt.
+	Prefetch(ctx context.Context, ranges []Range) error
+	// PrefetchAhead starts fetching ranges a reader will want soon (the
+	// next row groups of a scan) and returns at once; it claims at most
+	// half the cache, so that it never pushes out what was fetched and
+	// not read yet. A failed read ahead is left to the reader.
+	PrefetchAhead(ranges []Range)
+}
+
+func (r *remote) Prefetch(ctx context.Context, ranges []Range) error {
+	todo := r.claim(ranges, r.cache.capacity)
+	if len(todo) == 0 {
+		return nil
+	}
+	if err := r.fetchFlights(ctx, todo, func(*flight) bool { return true }, r.slots); err != nil {
+		return locationError(r.name, err)
+	}
+	return nil
+}
+
+func (r *remote) PrefetchAhead(ranges []Range) {
+	todo := r.claim(ranges, r.cache.room())
+	if len(todo) == 0 {
+		return
+	}
+	go r.fetchFlights(r.bg, todo, func(*flight) bool { return true }, r.slots)
+}
+
+// claim plans ranges as requests (coalesced and split) and claims, within
+// budget bytes, the parts of them neither cached nor in flight.
+func (r *remote) claim(ranges []Range, budget int64) []*flight {
+	var todo []*flight
+	for _, q := range planRequests(ranges, r.size, r.cfg.coalesceGap(), r.cfg.maxRequest()) {
+		end := q.Off
+		for _, p := range r.cache.plan(q.Off, q.Off+q.Len, 0, true, budget) {
+			if p.own {
+				todo = append(todo, p.f)
+				budget -= p.f.n
+			}
+			end = p.end
+		}
+		if end < q.Off+q.Len {
+			break // out of budget: what does not fit is left to ReadAt
+		}
+	}
+	return todo
+}
+
 // planRequests turns wanted ranges into requests: clipped to the object,
-// sorted, joined when the gap between them is at most gap, and split into
-// pieces of at most maxReq bytes.
+// sorted, joined when the gap between them is at most gap (and at most
+// the smaller of the two, or minGap), and split into pieces of at most
+// maxReq bytes.
 func planRequests(ranges []Range, size, gap, maxReq int64) []Range {
 	var rs []Range
 	for _, q := range ranges {
@@ -225,7 +304,12 @@ func planRequests(ranges []Range, size, gap, maxReq int64) []Range {
 	for _, q := range rs {
 		if n := len(merged); n > 0 {
 			last := &merged[n-1]
-			if q.Off <= last.Off+last.Len+gap {
+			// A gap is worth fetching to save a request only up to the
+			// size of the smaller range (or minGap): small ranges spread
+			// over a file (one bloom filter per row group) are not joined
+			// into one run of mostly other bytes.
+			g := min(gap, max(minGap, min(last.Len, q.Len)))
+			if q.Off <= last.Off+last.Len+g {
 				last.Len = max(last.Len, q.Off+q.Len-last.Off)
 				continue
 			}

@@ -47,6 +47,9 @@ type fcol struct {
 	// wantCodes: some output of the column accepts dictionary codes
 	// (ScanSpec.WantsCodes); DictUnits counts its coded chunks.
 	wantCodes bool
+	// aheadTo is the byte offset up to which a remote scan asked for this
+	// chunk's pages ahead of need (source.go, prefetchPages).
+	aheadTo int64
 }
 
 // skipper is the Skip method every typed column chunk reader has.
@@ -261,7 +264,7 @@ func (w *worker) filteredUnit(tk *task, u *unit, pf *pqFile, preds []index.Pred,
 			// materialization.
 			whole := !lm || 2*len(sel) >= n
 			if lm && !whole {
-				if err := s.prefetchPages(pf, cols, start, sel); err != nil {
+				if err := s.prefetchPages(pf, cols, start, n, sel); err != nil {
 					return -1, err
 				}
 			}

@@ -266,7 +266,7 @@ func (w *worker) unit(tk *task, out chan<- item) (err error) {
 		}
 	}()
 	preds, ranges := s.unitFilter(tk.unit)
-	if err := s.prefetchUnit(u, pf, preds, preds != nil || ranges != nil); err != nil {
+	if err := s.prefetchUnit(tk.unit); err != nil {
 		return where(-1, err)
 	}
 	if preds != nil || ranges != nil {

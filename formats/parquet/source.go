@@ -51,15 +51,69 @@ func OpenSources(name string, srcs []storage.Source) (_ *Table, err error) {
 // chunks of unit u that the scan reads in full: every output column, or
 // under a filter only the filter columns (the others are read page by
 // page where rows pass, through the offset index, and a whole-chunk
-// prefetch would fetch what late materialization skips). A no-op for
-// local files.
-func (s *scanner) prefetchUnit(u *unit, pf *pqFile, preds []index.Pred, filtered bool) error {
+// prefetch would fetch what late materialization skips). It also starts
+// fetching the same chunks of the next units the scan will read
+// (readAheadUnits of them), so that the workers that open them find their
+// bytes cached or on their way instead of waiting a round trip each. A
+// no-op for local files.
+func (s *scanner) prefetchUnit(ui int) error {
+	u := &s.t.units[ui]
+	pf := s.t.files[u.file]
 	p, ok := pf.src.(storage.Prefetcher)
 	if !ok {
 		return nil
 	}
+	ranges, err := s.unitRanges(ui)
+	if err != nil {
+		return err
+	}
+	if err := p.Prefetch(s.ctx, ranges); err != nil && s.ctx.Err() == nil {
+		return err
+	}
+	if s.plan == nil {
+		return nil
+	}
+	for _, next := range s.plan.after(ui, readAheadUnits) {
+		nf := s.t.files[s.t.units[next].file]
+		np, ok := nf.src.(storage.Prefetcher)
+		if !ok {
+			continue
+		}
+		if ranges, err := s.unitRanges(next); err == nil {
+			np.PrefetchAhead(ranges)
+		}
+	}
+	return nil
+}
+
+// readAheadUnits is how many units past the one a worker opens are
+// fetched ahead: one per worker of a two-thread scan, whose units are
+// opened two at a time.
+const readAheadUnits = 2
+
+// after returns up to k units that the scan reads after unit ui.
+func (pl *scanPlan) after(ui, k int) []int {
+	pl.posOnce.Do(func() {
+		pl.pos = make(map[int]int, len(pl.read))
+		for i, u := range pl.read {
+			pl.pos[u] = i
+		}
+	})
+	i, ok := pl.pos[ui]
+	if !ok {
+		return nil
+	}
+	return pl.read[i+1 : min(i+1+k, len(pl.read))]
+}
+
+// unitRanges returns the byte ranges of the column chunks prefetchUnit
+// fetches for unit ui.
+func (s *scanner) unitRanges(ui int) ([]storage.Range, error) {
+	u := &s.t.units[ui]
+	pf := s.t.files[u.file]
+	preds, pages := s.unitFilter(ui)
 	leaves := map[int]bool{}
-	if filtered {
+	if preds != nil || pages != nil {
 		var add func(ps []index.Pred)
 		add = func(ps []index.Pred) {
 			for _, pr := range ps {
@@ -80,7 +134,7 @@ func (s *scanner) prefetchUnit(u *unit, pf *pqFile, preds []index.Pred, filtered
 	for leaf := range leaves {
 		cc, err := rg.ColumnChunk(leaf)
 		if err != nil {
-			return asCorrupt(err)
+			return nil, asCorrupt(err)
 		}
 		start := cc.DataPageOffset()
 		if cc.HasDictionaryPage() && cc.DictionaryPageOffset() > 0 && cc.DictionaryPageOffset() < start {
@@ -88,10 +142,7 @@ func (s *scanner) prefetchUnit(u *unit, pf *pqFile, preds []index.Pred, filtered
 		}
 		ranges = append(ranges, storage.Range{Off: start, Len: cc.TotalCompressedSize()})
 	}
-	if err := p.Prefetch(s.ctx, ranges); err != nil && s.ctx.Err() == nil {
-		return err
-	}
-	return nil
+	return ranges, nil
 }
 
 // IO reports what the table's remote sources fetched since they were
@@ -117,36 +168,131 @@ func (t *Table) IO() (io index.IOStats, ok bool) {
 // whole), the pages holding the selected rows start+sel[i] of the batch,
 // and the chunk's dictionary. Each range is widened as the page reader
 // reads (streamBuffer bytes a fill, within the chunk), so every fill is
-// served from the cache. A no-op for local files and for columns without
-// an offset index.
-func (s *scanner) prefetchPages(pf *pqFile, cols []*fcol, start int64, sel []int) error {
+// served from the cache. Where rows pass all over the batch (denseSel),
+// the next pagesAhead pages are fetched ahead too, so that the batches
+// after it do not wait a round trip at each page they enter. A no-op for
+// local files and for columns without an offset index.
+func (s *scanner) prefetchPages(pf *pqFile, cols []*fcol, start int64, n int, sel []int) error {
 	p, ok := pf.src.(storage.Prefetcher)
 	if !ok || len(sel) == 0 {
 		return nil
 	}
-	var ranges []storage.Range
-	fill := func(off, n, end int64) {
+	var ranges, ahead []storage.Range
+	fill := func(to *[]storage.Range, off, n, end int64) {
 		n = (n + streamBuffer - 1) / streamBuffer * streamBuffer
-		ranges = append(ranges, storage.Range{Off: off, Len: min(n, end-off)})
+		*to = append(*to, storage.Range{Off: off, Len: min(n, end-off)})
 	}
+	dense := len(sel)*denseSel >= n
 	for _, fc := range cols {
 		pi := fc.pi
 		if fc.filter || len(fc.outs) == 0 || len(pi.off) == 0 {
 			continue
 		}
 		if pi.start < pi.off[0] {
-			fill(pi.start, pi.off[0]-pi.start, pi.end)
+			fill(&ranges, pi.start, pi.off[0]-pi.start, pi.end)
 		}
 		last := -1
 		for _, r := range sel {
 			if j := pi.pageOf(start + int64(r)); j != last && j >= 0 {
-				fill(pi.off[j], pi.size[j], pi.end)
+				fill(&ranges, pi.off[j], pi.size[j], pi.end)
 				last = j
+			}
+		}
+		if dense && last >= 0 && last+1 < len(pi.off) {
+			// Ask for a window of aheadBytes past the last page, again
+			// each time less than half of it is left: large requests, not
+			// one per page the batches enter.
+			from := pi.off[last+1]
+			if fc.aheadTo < from || fc.aheadTo > pi.end {
+				fc.aheadTo = from // a new chunk, or reads ahead fell behind
+			}
+			if fc.aheadTo-from < aheadBytes/2 && fc.aheadTo < pi.end {
+				to := min(from+aheadBytes, pi.end)
+				ahead = append(ahead, storage.Range{Off: fc.aheadTo, Len: to - fc.aheadTo})
+				fc.aheadTo = to
 			}
 		}
 	}
 	if err := p.Prefetch(s.ctx, ranges); err != nil && s.ctx.Err() == nil {
 		return err
 	}
+	if len(ahead) > 0 {
+		p.PrefetchAhead(ahead)
+	}
 	return nil
+}
+
+// denseSel: a batch of which at least 1/denseSel of the rows pass has
+// its next pages fetched ahead (a point lookup's single row does not),
+// aheadBytes of each column chunk at a time.
+const (
+	denseSel   = 64
+	aheadBytes = 2 << 20
+)
+
+// prefetchPlanMeta has remote files fetch, in one round of parallel
+// requests, the metadata that planning a filtered scan reads per row
+// group apart from the footer: the bloom filters of the filter columns
+// (for = and IN) and the page indexes of the filter columns (column and
+// offset index) and of the scanned columns (offset index, for late
+// materialization), of every unit whose footer statistics leave it to
+// read. Without it each of those is a small read, a round trip per row
+// group, one after the other.
+func (t *Table) prefetchPlanMeta(spec index.ScanSpec) {
+	if len(spec.Filter) == 0 {
+		return
+	}
+	byFile := map[storage.Prefetcher][]storage.Range{}
+	for ui := range t.units {
+		u := &t.units[ui]
+		pf := t.files[u.file]
+		p, ok := pf.src.(storage.Prefetcher)
+		if !ok {
+			continue
+		}
+		if spec.On(index.BlockPruning) {
+			vs := make([]index.Verdict, len(spec.Filter))
+			for k, pr := range spec.Filter {
+				vs[k] = t.predVerdict(u, pr)
+			}
+			if index.Conjunction(vs...) == index.None {
+				continue
+			}
+		}
+		rg := pf.meta.RowGroup(u.rg)
+		add := func(off, n int64) {
+			if off > 0 && n > 0 {
+				byFile[p] = append(byFile[p], storage.Range{Off: off, Len: n})
+			}
+		}
+		for _, pr := range spec.Filter {
+			if pr.Col < 0 || pr.Col >= len(t.cols) || t.cols[pr.Col].nested != nil {
+				continue
+			}
+			c := &t.cols[pr.Col]
+			if spec.On(index.BloomFilter) && (pr.Op == index.Eq || pr.Op == index.In) && bloomable(c) {
+				if cc, err := rg.ColumnChunk(c.leaf); err == nil {
+					add(cc.BloomFilterOffset(), int64(cc.BloomFilterLength()))
+				}
+			}
+			if spec.On(index.PageIndex) {
+				if l, ok := rg.ColumnIndexLocation(c.leaf); ok {
+					add(l.Offset, int64(l.Length))
+				}
+				if l, ok := rg.OffsetIndexLocation(c.leaf); ok {
+					add(l.Offset, int64(l.Length))
+				}
+			}
+		}
+		for _, ci := range spec.Cols {
+			if ci >= 0 && ci < len(t.cols) && t.cols[ci].nested == nil {
+				if l, ok := rg.OffsetIndexLocation(t.cols[ci].leaf); ok {
+					add(l.Offset, int64(l.Length))
+				}
+			}
+		}
+	}
+	for p, rs := range byFile {
+		p.PrefetchAhead(rs)
+	}
 }

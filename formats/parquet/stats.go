@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/parquet/metadata"
@@ -235,6 +236,9 @@ type scanPlan struct {
 	// preds[unit] are the filter predicates to apply to the unit's rows:
 	// those its statistics did not prove true for every row.
 	preds map[int][]index.Pred
+	// pos[unit] is the unit's place in read (after, for reads ahead).
+	posOnce sync.Once
+	pos     map[int]int
 }
 
 // plan decides which units a scan reads. It returns the units to read (in
@@ -250,6 +254,7 @@ func (t *Table) plan(spec index.ScanSpec) (read []int, allTrue, skipped int) {
 // with spec reads. Each rule runs only where spec.On allows it.
 func (t *Table) planScan(spec index.ScanSpec) *scanPlan {
 	pl := &scanPlan{read: make([]int, 0, len(t.units))}
+	t.prefetchPlanMeta(spec) // remote files: source.go
 	if len(spec.Filter) > 0 {
 		pl.preds = map[int][]index.Pred{}
 	}

@@ -40,6 +40,7 @@ type reader struct {
 	bad      []bool
 	batch    *columnar.Batch
 	closed   bool
+	rows     int // records per batch
 	fileName []byte
 	pooled   bool // buf came from bufPool
 }
@@ -60,16 +61,23 @@ func (t *Table) newReader(f *file, cols []int, buf []byte, line int64, more func
 		types[j] = t.schema[c].Type
 		r.schema = append(r.schema, t.schema[c])
 	}
+	// A chunk holds at most one record per byte (and one more): a small
+	// chunk gets small batches, so that the memory of a scan is bounded by
+	// its input, not by batchRows per chunk.
+	r.rows = batchRows
+	if more == nil {
+		r.rows = min(batchRows, len(buf)+1)
+	}
 	r.fields = make([][]span, len(cols))
 	for j := range r.fields {
-		r.fields[j] = make([]span, batchRows)
+		r.fields[j] = make([]span, r.rows)
 	}
-	r.lines = make([]int64, batchRows)
-	r.spans = make([]span, batchRows)
-	r.bad = make([]bool, batchRows)
-	r.batch = columnar.NewBatch(types, batchRows)
+	r.lines = make([]int64, r.rows)
+	r.spans = make([]span, r.rows)
+	r.bad = make([]bool, r.rows)
+	r.batch = columnar.NewBatch(types, r.rows)
 	r.validU8 = utf8.Valid(buf)
-	r.fileName = []byte(f.path)
+	r.fileName = []byte(f.Path)
 	return r
 }
 
@@ -81,13 +89,13 @@ func (t *Table) streamReader(f *file, cols []int) (columnar.Reader, error) {
 	if t.mem != nil {
 		src = bytes.NewReader(t.mem)
 	} else {
-		s, err := f.stream()
+		s, err := f.Stream()
 		if err != nil {
-			return nil, fmt.Errorf("csv: %s: %w", f.path, err)
+			return nil, fmt.Errorf("csv: %s: %w", f.Path, err)
 		}
 		src, closer = s, s
 	}
-	st := &stream{r: src, d: t.sniffed.Dialect, maxLine: t.opts.maxLine(), path: f.path}
+	st := &stream{r: src, d: t.sniffed.Dialect, maxLine: t.opts.maxLine(), path: f.Path}
 	head, err := st.next()
 	if err != nil {
 		if closer != nil {
@@ -181,7 +189,7 @@ func (r *reader) Close() error {
 	return nil
 }
 
-// Next lexes up to batchRows records and converts the scanned columns.
+// Next lexes up to r.rows records and converts the scanned columns.
 func (r *reader) Next(ctx context.Context) (*columnar.Batch, error) {
 	for {
 		if r.closed {
@@ -218,12 +226,12 @@ func (r *reader) Next(ctx context.Context) (*columnar.Batch, error) {
 	}
 }
 
-// lexBatch lexes up to batchRows records into r.fields.
+// lexBatch lexes up to r.rows records into r.fields.
 func (r *reader) lexBatch() (int, error) {
 	r.lx.arena = r.lx.arena[:0]
 	rows := 0
 	o := &r.t.opts
-	for rows < batchRows && r.pos < len(r.buf) {
+	for rows < r.rows && r.pos < len(r.buf) {
 		start := r.pos
 		next, rec, comment, lerr := r.lx.record(r.buf, r.pos, r.rec[:0])
 		r.rec = rec
@@ -240,7 +248,7 @@ func (r *reader) lexBatch() (int, error) {
 				}
 				continue
 			}
-			return 0, &RecordError{File: r.f.path, Line: line, Column: lerr.col + 1, Name: r.colName(lerr.col), Err: ErrMalformed, Msg: msg}
+			return 0, &RecordError{File: r.f.Path, Line: line, Column: lerr.col + 1, Name: r.colName(lerr.col), Err: ErrMalformed, Msg: msg}
 		}
 		if comment {
 			continue
@@ -251,7 +259,7 @@ func (r *reader) lexBatch() (int, error) {
 				r.reject(line, 0, "", "LINE SIZE OVER MAXIMUM", r.buf[start:next], msg)
 				continue
 			}
-			return 0, &RecordError{File: r.f.path, Line: line, Err: ErrLineSize, Msg: msg}
+			return 0, &RecordError{File: r.f.Path, Line: line, Err: ErrLineSize, Msg: msg}
 		}
 		if len(rec) == 1 && rec[0].s == rec[0].e && r.ncsv > 1 {
 			continue // a blank line
@@ -272,7 +280,7 @@ func (r *reader) lexBatch() (int, error) {
 					r.reject(line, len(rec), r.colName(len(rec)), kind, r.buf[start:next], msg)
 					continue
 				}
-				return 0, &RecordError{File: r.f.path, Line: line, Err: ErrMalformed, Msg: msg}
+				return 0, &RecordError{File: r.f.Path, Line: line, Err: ErrMalformed, Msg: msg}
 			}
 		}
 		for i, f := range rec {
@@ -299,7 +307,7 @@ func (r *reader) reject(line int64, col int, name, kind string, text []byte, msg
 		return
 	}
 	text = bytes.TrimRight(text, "\r\n")
-	r.pending = append(r.pending, Reject{File: r.f.path, Line: line, Column: col, Name: name, ErrorType: kind, CSVLine: string(text), Message: msg})
+	r.pending = append(r.pending, Reject{File: r.f.Path, Line: line, Column: col, Name: name, ErrorType: kind, CSVLine: string(text), Message: msg})
 }
 
 // flushRejects hands a batch's rejects to the table in line order: lexing
@@ -384,7 +392,7 @@ func (r *reader) convert(n int) (*columnar.Batch, error) {
 func (r *reader) fail(row, col int, f []byte, msg string) error {
 	o := &r.t.opts
 	if !o.IgnoreErrors {
-		return &RecordError{File: r.f.path, Line: r.lines[row], Column: col + 1, Name: r.colName(col), Err: ErrConvert, Msg: msg}
+		return &RecordError{File: r.f.Path, Line: r.lines[row], Column: col + 1, Name: r.colName(col), Err: ErrConvert, Msg: msg}
 	}
 	if !r.bad[row] {
 		sp := r.spans[row]

@@ -43,13 +43,9 @@ type Table struct {
 // file is one file of a table and its chunk boundaries, found lazily and
 // in order (boundary k+1 is searched from boundary k).
 type file struct {
-	path string
-	size int64
-	comp string
-
+	*storage.TextFile
 	mu     sync.Mutex
-	f      storage.Source // open file (a remote one from Open on)
-	bounds []bound        // bounds[k]: where chunk k starts
+	bounds []bound // bounds[k]: where chunk k starts
 }
 
 // bound is a record boundary: its offset and the line number of the
@@ -78,46 +74,25 @@ func Open(paths []string, o Options) (*Table, error) {
 		t.chunkSize = o.BufferSize
 	}
 	for _, p := range paths {
-		if storage.IsRemote(p) {
-			f, err := openRemote(p, o)
-			if err != nil {
-				return nil, err
-			}
-			t.files = append(t.files, f)
-			continue
-		}
-		st, err := os.Stat(p)
+		tf, err := storage.OpenTextFile(p, o.Compression, o.Open)
 		if err != nil {
+			t.Close()
 			return nil, fmt.Errorf("csv: %w", err)
 		}
-		if st.IsDir() {
-			return nil, fmt.Errorf("csv: %s is a directory", p)
-		}
-		var head [4]byte
-		if f, err := os.Open(p); err == nil {
-			n, _ := io.ReadFull(f, head[:])
-			f.Close()
-			comp, err := storage.CompressionOf(p, o.Compression, head[:n])
-			if err != nil {
-				return nil, err
-			}
-			t.files = append(t.files, &file{path: p, size: st.Size(), comp: comp})
-		} else {
-			return nil, fmt.Errorf("csv: %w", err)
-		}
+		t.files = append(t.files, &file{TextFile: tf})
 	}
 	n := sampleBytes
 	if o.SampleSize < 0 {
 		n = 64 << 20
 	}
 	f0 := t.files[0]
-	sample, eof, err := f0.readPrefix(n)
+	sample, eof, err := f0.ReadPrefix(n)
 	if err != nil {
-		return nil, fmt.Errorf("csv: %s: %w", f0.path, err)
+		return nil, fmt.Errorf("csv: %s: %w", f0.Path, err)
 	}
 	sn, err := sniff(sample, &o, eof)
 	if err != nil {
-		return nil, fmt.Errorf("csv: %s: %w", f0.path, err)
+		return nil, fmt.Errorf("csv: %s: %w", f0.Path, err)
 	}
 	return t, t.init(sn)
 }
@@ -130,7 +105,7 @@ func openBytes(name string, data []byte, o Options) (*Table, error) {
 		return nil, fmt.Errorf("csv: %s: %w", name, err)
 	}
 	t := &Table{name: stem(name), opts: o, chunkSize: DefaultChunkSize}
-	t.files = []*file{{path: name, size: int64(len(data))}}
+	t.files = []*file{{TextFile: &storage.TextFile{Path: name, Size: int64(len(data))}}}
 	t.mem = data
 	return t, t.init(sn)
 }
@@ -189,7 +164,7 @@ func (t *Table) Sniffed() *Sniffed { return t.sniffed }
 func (t *Table) Files() []string {
 	out := make([]string, len(t.files))
 	for i, f := range t.files {
-		out[i] = f.path
+		out[i] = f.Path
 	}
 	return out
 }
@@ -224,12 +199,7 @@ func (t *Table) addReject(r Reject) {
 // Close closes the open files. It is safe to call more than once.
 func (t *Table) Close() error {
 	for _, f := range t.files {
-		f.mu.Lock()
-		if f.f != nil {
-			f.f.Close()
-			f.f = nil
-		}
-		f.mu.Unlock()
+		f.TextFile.Close()
 	}
 	return nil
 }
@@ -239,7 +209,7 @@ func (t *Table) parallel(f *file) bool {
 	if t.opts.Parallel.Set && !t.opts.Parallel.V {
 		return false
 	}
-	return f.comp == "" && t.mem == nil
+	return f.Comp == "" && t.mem == nil
 }
 
 // ScanUnits returns one unit per chunk of every uncompressed file, and one
@@ -258,7 +228,7 @@ func (t *Table) ScanUnits(ctx context.Context, spec index.ScanSpec) ([]func(ctx 
 			})
 			continue
 		}
-		n := max(1, (f.size+t.chunkSize-1)/t.chunkSize)
+		n := max(1, (f.Size+t.chunkSize-1)/t.chunkSize)
 		for k := range n {
 			out = append(out, func(ctx context.Context) (columnar.Reader, error) {
 				buf, b, err := t.chunk(f, int(k))
@@ -336,31 +306,27 @@ func (t *Table) dataStart(prefix []byte) (off int64, line int64, unterminated bo
 
 // chunk returns the bytes of chunk k of f (whole records) and its start.
 func (t *Table) chunk(f *file, k int) ([]byte, bound, error) {
-	f.mu.Lock()
-	if f.f == nil {
-		h, err := storage.Open(context.Background(), f.path, nil)
-		if err != nil {
-			f.mu.Unlock()
-			return nil, bound{}, fmt.Errorf("csv: %w", err)
-		}
-		f.f = h
+	src, err := f.Source()
+	if err != nil {
+		return nil, bound{}, fmt.Errorf("csv: %w", err)
 	}
+	f.mu.Lock()
 	if len(f.bounds) == 0 {
-		head := make([]byte, min(f.size, 1<<20))
-		n, err := f.f.ReadAt(head, 0)
+		head := make([]byte, min(f.Size, 1<<20))
+		n, err := src.ReadAt(head, 0)
 		if err != nil && err != io.EOF {
 			f.mu.Unlock()
-			return nil, bound{}, fmt.Errorf("csv: %s: %w", f.path, err)
+			return nil, bound{}, fmt.Errorf("csv: %s: %w", f.Path, err)
 		}
 		off, line, unterminated := t.dataStart(head[:n])
-		if unterminated && int64(n) == f.size {
+		if unterminated && int64(n) == f.Size {
 			f.mu.Unlock()
-			return nil, bound{}, &RecordError{File: f.path, Line: 1, Err: ErrMalformed, Msg: "unterminated quoted field at the end of the file"}
+			return nil, bound{}, &RecordError{File: f.Path, Line: 1, Err: ErrMalformed, Msg: "unterminated quoted field at the end of the file"}
 		}
 		f.bounds = append(f.bounds, bound{off, line})
 	}
 	for len(f.bounds) <= k {
-		_, err := t.nextBound(f, nil)
+		_, err := t.nextBound(f, src, nil)
 		if err != nil {
 			f.mu.Unlock()
 			return nil, bound{}, err
@@ -371,39 +337,39 @@ func (t *Table) chunk(f *file, k int) ([]byte, bound, error) {
 		end := f.bounds[k+1].off
 		f.mu.Unlock()
 		buf := getBuf(int(end - start.off))
-		if _, err := f.f.ReadAt(buf, start.off); err != nil && err != io.EOF {
-			return nil, bound{}, fmt.Errorf("csv: %s: %w", f.path, err)
+		if _, err := src.ReadAt(buf, start.off); err != nil && err != io.EOF {
+			return nil, bound{}, fmt.Errorf("csv: %s: %w", f.Path, err)
 		}
 		return buf, start, nil
 	}
 	defer f.mu.Unlock()
-	buf, err := t.nextBound(f, []byte{})
+	buf, err := t.nextBound(f, src, []byte{})
 	return buf, start, err
 }
 
 // nextBound finds the boundary after the last known one (f.mu held) by
 // reading the chunk it starts; keep non-nil asks for the chunk's bytes.
-func (t *Table) nextBound(f *file, keep []byte) ([]byte, error) {
+func (t *Table) nextBound(f *file, src storage.Source, keep []byte) ([]byte, error) {
 	last := f.bounds[len(f.bounds)-1]
 	k := int64(len(f.bounds) - 1)
 	target := (k + 1) * t.chunkSize
-	if last.off >= f.size {
-		f.bounds = append(f.bounds, bound{f.size, last.line})
+	if last.off >= f.Size {
+		f.bounds = append(f.bounds, bound{f.Size, last.line})
 		return keep[:0:0], nil
 	}
 	want := max(target, last.off+1) - last.off
 	limit := want + int64(t.opts.maxLine())
-	buf := getBuf(int(min(want+max(want/8, 4<<10), f.size-last.off)))
+	buf := getBuf(int(min(want+max(want/8, 4<<10), f.Size-last.off)))
 	for {
-		n, err := f.f.ReadAt(buf, last.off)
+		n, err := src.ReadAt(buf, last.off)
 		if err != nil && err != io.EOF {
-			return nil, fmt.Errorf("csv: %s: %w", f.path, err)
+			return nil, fmt.Errorf("csv: %s: %w", f.Path, err)
 		}
 		buf = buf[:n]
-		eof := last.off+int64(n) >= f.size
+		eof := last.off+int64(n) >= f.Size
 		at, recs, ok, unterminated := t.sniffed.Dialect.boundary(buf, int(min(want, int64(n))), eof)
 		if unterminated {
-			return nil, &RecordError{File: f.path, Line: last.line + recs, Err: ErrMalformed, Msg: "unterminated quoted field at the end of the file"}
+			return nil, &RecordError{File: f.Path, Line: last.line + recs, Err: ErrMalformed, Msg: "unterminated quoted field at the end of the file"}
 		}
 		if ok {
 			b := bound{last.off + int64(at), last.line + recs}
@@ -415,10 +381,10 @@ func (t *Table) nextBound(f *file, keep []byte) ([]byte, error) {
 			return nil, nil
 		}
 		if int64(len(buf)) >= limit {
-			return nil, &RecordError{File: f.path, Line: last.line, Err: ErrLineSize, Msg: fmt.Sprintf("no record ends within max_line_size (%d bytes) after byte %d", t.opts.maxLine(), last.off+want)}
+			return nil, &RecordError{File: f.Path, Line: last.line, Err: ErrLineSize, Msg: fmt.Sprintf("no record ends within max_line_size (%d bytes) after byte %d", t.opts.maxLine(), last.off+want)}
 		}
 		putBuf(buf)
-		buf = getBuf(int(min(int64(len(buf))*2, f.size-last.off, limit)))
+		buf = getBuf(int(min(int64(len(buf))*2, f.Size-last.off, limit)))
 	}
 }
 
@@ -437,4 +403,11 @@ func putBuf(b []byte) {
 	if cap(b) >= 1<<20 {
 		bufPool.Put(&b)
 	}
+}
+
+// IO reports what the table's remote files fetched since they were
+// opened (planner.IOReporter); ok is false when every file is local.
+func (t *Table) IO() (index.IOStats, bool) {
+	st, size, ok := storage.SumRemote(t.files)
+	return index.IOStats{Requests: st.Requests, Bytes: st.Bytes, Size: size}, ok
 }

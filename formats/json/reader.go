@@ -36,7 +36,7 @@ type reader struct {
 }
 
 func (t *Table) newReader(f *file, cols []int, sp *splitter, more func(*splitter) error) *reader {
-	r := &reader{t: t, f: f, cols: cols, sp: sp, more: more, slot: map[string]int{}, fname: []byte(f.path)}
+	r := &reader{t: t, f: f, cols: cols, sp: sp, more: more, slot: map[string]int{}, fname: []byte(f.Path)}
 	types := make([]columnar.Type, len(cols))
 	for j, c := range cols {
 		types[j] = t.schema[c].Type
@@ -58,11 +58,11 @@ func (t *Table) streamReader(f *file, cols []int) (columnar.Reader, error) {
 		sp := &splitter{buf: bytes.TrimPrefix(t.mem, []byte("\xef\xbb\xbf")), format: t.format, eof: true}
 		return t.newReader(f, cols, sp, nil), nil
 	}
-	s, err := f.stream()
+	s, err := f.Stream()
 	if err != nil {
-		return nil, fmt.Errorf("json: %s: %w", f.path, err)
+		return nil, fmt.Errorf("json: %s: %w", f.Path, err)
 	}
-	st := &stream{r: s, max: t.opts.maxSize(), path: f.path}
+	st := &stream{r: s, max: t.opts.maxSize(), path: f.Path}
 	sp := &splitter{format: t.format}
 	if err := st.refill(sp); err != nil {
 		s.Close()
@@ -129,15 +129,15 @@ func (r *reader) lineOf(off int64) int64 {
 	var data io.Reader
 	if r.t.mem != nil {
 		data = bytes.NewReader(r.t.mem)
-	} else if r.f.comp == "" && !storage.IsRemote(r.f.path) {
-		h, err := os.Open(r.f.path)
+	} else if r.f.Comp == "" && !storage.IsRemote(r.f.Path) {
+		h, err := os.Open(r.f.Path)
 		if err != nil {
 			return 0
 		}
 		defer h.Close()
 		data = h
 	} else {
-		s, err := r.f.stream()
+		s, err := r.f.Stream()
 		if err != nil {
 			return 0
 		}
@@ -158,7 +158,7 @@ func (r *reader) lineOf(off int64) int64 {
 }
 
 func (r *reader) valueError(off int64, col string, kind error, msg string) error {
-	return &ValueError{File: r.f.path, Line: r.lineOf(off), Column: col, Err: kind, Msg: msg}
+	return &ValueError{File: r.f.Path, Line: r.lineOf(off), Column: col, Err: kind, Msg: msg}
 }
 
 // Next parses up to a batch of values.

@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 
 	"github.com/valyala/fastjson"
 
@@ -38,14 +37,9 @@ type Table struct {
 	mem       []byte // the data of a table opened from bytes
 }
 
-type file struct {
-	path string
-	size int64
-	comp string
-	once sync.Once
-	f    storage.Source // open file (a remote one from Open on)
-	err  error
-}
+// file is one file of the table (storage.TextFile: shared with
+// formats/csv).
+type file = storage.TextFile
 
 // DefaultChunkSize is the nominal byte size of a parallel range.
 const DefaultChunkSize = 8 << 20
@@ -58,41 +52,20 @@ func Open(paths []string, o Options) (*Table, error) {
 	}
 	t := &Table{name: stem(paths[0]), opts: o, chunkSize: DefaultChunkSize}
 	for _, p := range paths {
-		if storage.IsRemote(p) {
-			f, err := openRemote(p, o)
-			if err != nil {
-				return nil, err
-			}
-			t.files = append(t.files, f)
-			continue
-		}
-		st, err := os.Stat(p)
+		f, err := storage.OpenTextFile(p, o.Compression, o.Open)
 		if err != nil {
+			t.Close()
 			return nil, fmt.Errorf("json: %w", err)
 		}
-		if st.IsDir() {
-			return nil, fmt.Errorf("json: %s is a directory", p)
-		}
-		head := make([]byte, 4)
-		f, err := os.Open(p)
-		if err != nil {
-			return nil, fmt.Errorf("json: %w", err)
-		}
-		n, _ := io.ReadFull(f, head)
-		f.Close()
-		comp, err := storage.CompressionOf(p, o.Compression, head[:n])
-		if err != nil {
-			return nil, err
-		}
-		t.files = append(t.files, &file{path: p, size: st.Size(), comp: comp})
+		t.files = append(t.files, f)
 	}
 	limit := 8 << 20
 	if o.SampleSize < 0 {
 		limit = 64 << 20
 	}
-	sample, eof, err := t.files[0].readPrefix(limit)
+	sample, eof, err := t.files[0].ReadPrefix(limit)
 	if err != nil {
-		return nil, fmt.Errorf("json: %s: %w", t.files[0].path, err)
+		return nil, fmt.Errorf("json: %s: %w", t.files[0].Path, err)
 	}
 	return t, t.init(sample, eof)
 }
@@ -100,7 +73,7 @@ func Open(paths []string, o Options) (*Table, error) {
 // openBytes opens in-memory JSON as a table (tests, fuzzing).
 func openBytes(name string, data []byte, o Options) (*Table, error) {
 	t := &Table{name: stem(name), opts: o, chunkSize: DefaultChunkSize, mem: data}
-	t.files = []*file{{path: name, size: int64(len(data))}}
+	t.files = []*file{{Path: name, Size: int64(len(data))}}
 	return t, t.init(data, true)
 }
 
@@ -180,20 +153,20 @@ func (t *Table) init(sample []byte, eof bool) error {
 				if o.IgnoreErrors {
 					continue
 				}
-				return fmt.Errorf("json: %s: %w", t.files[0].path, err)
+				return fmt.Errorf("json: %s: %w", t.files[0].Path, err)
 			}
 			pv, err := p.ParseBytes(v)
 			if err != nil {
 				if o.IgnoreErrors {
 					continue
 				}
-				return fmt.Errorf("json: %s: %w: %v", t.files[0].path, ErrMalformed, err)
+				return fmt.Errorf("json: %s: %w: %v", t.files[0].Path, ErrMalformed, err)
 			}
 			in.add(pv)
 		}
 		cols, records, err := in.columns(strings.ToLower(o.Records))
 		if err != nil {
-			return fmt.Errorf("json: %s: %w", t.files[0].path, err)
+			return fmt.Errorf("json: %s: %w", t.files[0].Path, err)
 		}
 		if len(cols) == 0 {
 			cols = []Column{{Name: "json", Type: columnar.TVarchar, JSON: true}}
@@ -239,9 +212,7 @@ func (t *Table) Format() string { return t.format }
 // Close closes the open files; safe to call more than once.
 func (t *Table) Close() error {
 	for _, f := range t.files {
-		if f.f != nil {
-			f.f.Close()
-		}
+		f.Close()
 	}
 	return nil
 }
@@ -250,16 +221,7 @@ func (t *Table) parallel(f *file) bool {
 	if t.opts.Parallel != nil && !*t.opts.Parallel {
 		return false
 	}
-	return t.mem == nil && f.comp == "" && t.format == "newline_delimited"
-}
-
-func (f *file) open() (storage.Source, error) {
-	f.once.Do(func() {
-		if f.f == nil {
-			f.f, f.err = storage.Open(context.Background(), f.path, nil)
-		}
-	})
-	return f.f, f.err
+	return t.mem == nil && f.Comp == "" && t.format == "newline_delimited"
 }
 
 // ScanUnits returns the units of a scan: one per byte range of each
@@ -277,7 +239,7 @@ func (t *Table) ScanUnits(ctx context.Context, spec index.ScanSpec) ([]func(ctx 
 			out = append(out, func(ctx context.Context) (columnar.Reader, error) { return t.streamReader(f, spec.Cols) })
 			continue
 		}
-		n := max(1, (f.size+t.chunkSize-1)/t.chunkSize)
+		n := max(1, (f.Size+t.chunkSize-1)/t.chunkSize)
 		for k := range n {
 			out = append(out, func(ctx context.Context) (columnar.Reader, error) {
 				buf, off, err := t.lineChunk(f, k)
@@ -301,7 +263,7 @@ func (t *Table) ScanUnits(ctx context.Context, spec index.ScanSpec) ([]func(ctx 
 // after (k+1)*chunkSize. Each range finds its own ends, so ranges are
 // read independently.
 func (t *Table) lineChunk(f *file, k int64) ([]byte, int64, error) {
-	h, err := f.open()
+	h, err := f.Source()
 	if err != nil {
 		return nil, 0, fmt.Errorf("json: %w", err)
 	}
@@ -309,11 +271,11 @@ func (t *Table) lineChunk(f *file, k int64) ([]byte, int64, error) {
 		if target <= 0 {
 			return 0, nil
 		}
-		if target >= f.size {
-			return f.size, nil
+		if target >= f.Size {
+			return f.Size, nil
 		}
 		var buf [4 << 10]byte
-		for off := target - 1; off < f.size; off += int64(len(buf)) {
+		for off := target - 1; off < f.Size; off += int64(len(buf)) {
 			n, err := h.ReadAt(buf[:], off)
 			if n == 0 && err != nil {
 				return 0, err
@@ -322,10 +284,10 @@ func (t *Table) lineChunk(f *file, k int64) ([]byte, int64, error) {
 				return off + int64(i) + 1, nil
 			}
 			if off-target > int64(t.opts.maxSize()) {
-				return 0, &ValueError{File: f.path, Line: 0, Err: ErrTooLarge, Msg: fmt.Sprintf("a line near byte %d is longer than maximum_object_size (%d)", target, t.opts.maxSize())}
+				return 0, &ValueError{File: f.Path, Line: 0, Err: ErrTooLarge, Msg: fmt.Sprintf("a line near byte %d is longer than maximum_object_size (%d)", target, t.opts.maxSize())}
 			}
 		}
-		return f.size, nil
+		return f.Size, nil
 	}
 	start, err := lineStart(k * t.chunkSize)
 	if err != nil {
@@ -340,7 +302,7 @@ func (t *Table) lineChunk(f *file, k int64) ([]byte, int64, error) {
 	}
 	buf := make([]byte, end-start)
 	if _, err := h.ReadAt(buf, start); err != nil && err != io.EOF {
-		return nil, 0, fmt.Errorf("json: %s: %w", f.path, err)
+		return nil, 0, fmt.Errorf("json: %s: %w", f.Path, err)
 	}
 	if start == 0 && bytes.HasPrefix(buf, []byte("\xef\xbb\xbf")) {
 		return buf[3:], 3, nil
@@ -359,4 +321,11 @@ func (t *Table) Scan(ctx context.Context, spec index.ScanSpec) (columnar.Reader,
 		s = append(s, t.schema[c])
 	}
 	return columnar.Chain(s, units, spec.Limit), nil
+}
+
+// IO reports what the table's remote files fetched since they were
+// opened (planner.IOReporter); ok is false when every file is local.
+func (t *Table) IO() (index.IOStats, bool) {
+	st, size, ok := storage.SumRemote(t.files)
+	return index.IOStats{Requests: st.Requests, Bytes: st.Bytes, Size: size}, ok
 }

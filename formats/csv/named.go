@@ -149,8 +149,6 @@ func ReadOptions(named []Named) (Options, error) {
 			if _, e := storage.CompressionOf("", o.Compression, nil); e != nil {
 				err = fmt.Errorf("%w: %v", ErrOption, e)
 			}
-		case "filename":
-			o.Filename, err = flagValue(n)
 		case "parallel":
 			var b bool
 			b, err = flagValue(n)

@@ -59,9 +59,6 @@ type Options struct {
 	// Compression is "auto" (by extension, the default ""), "none",
 	// "gzip" or "zstd".
 	Compression string
-	// Filename adds a VARCHAR column "filename" holding each row's file
-	// path (filename = true).
-	Filename bool
 	// Parallel false reads each file with one reader (parallel = false).
 	Parallel Opt[bool]
 	// BufferSize is the byte size of a parallel range (buffer_size); 0

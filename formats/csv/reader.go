@@ -23,26 +23,25 @@ type reader struct {
 	f    *file
 	cols []int // scanned table columns
 	// slot[i] is the output position of CSV field i, or -1.
-	slot     []int
-	ncsv     int // CSV columns
-	schema   columnar.Schema
-	buf      []byte
-	pos      int
-	line     int64 // line of the record at pos
-	validU8  bool  // buf is valid UTF-8 as a whole
-	more     func() ([]byte, error)
-	lx       *lexer
-	rec      []span
-	fields   [][]span // fields[j][r]: output column j of row r
-	lines    []int64
-	spans    []span // each row's record in buf, for store_rejects
-	pending  []Reject
-	bad      []bool
-	batch    *columnar.Batch
-	closed   bool
-	rows     int // records per batch
-	fileName []byte
-	pooled   bool // buf came from bufPool
+	slot    []int
+	ncsv    int // CSV columns
+	schema  columnar.Schema
+	buf     []byte
+	pos     int
+	line    int64 // line of the record at pos
+	validU8 bool  // buf is valid UTF-8 as a whole
+	more    func() ([]byte, error)
+	lx      *lexer
+	rec     []span
+	fields  [][]span // fields[j][r]: output column j of row r
+	lines   []int64
+	spans   []span // each row's record in buf, for store_rejects
+	pending []Reject
+	bad     []bool
+	batch   *columnar.Batch
+	closed  bool
+	rows    int  // records per batch
+	pooled  bool // buf came from bufPool
 }
 
 const batchRows = columnar.MaxBatch
@@ -77,7 +76,6 @@ func (t *Table) newReader(f *file, cols []int, buf []byte, line int64, more func
 	r.bad = make([]bool, r.rows)
 	r.batch = columnar.NewBatch(types, r.rows)
 	r.validU8 = utf8.Valid(buf)
-	r.fileName = []byte(f.Path)
 	return r
 }
 
@@ -333,11 +331,6 @@ func (r *reader) convert(n int) (*columnar.Batch, error) {
 	for j, c := range r.cols {
 		v := b.Cols[j]
 		v.Reset(n)
-		if c >= r.ncsv { // filename
-			v.Const = true
-			v.Bytes[0] = r.fileName
-			continue
-		}
 		cv := &r.t.convs[c]
 		fs := r.fields[j][:n]
 		text := cv.t.ID == columnar.Varchar

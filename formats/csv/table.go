@@ -136,9 +136,6 @@ func (t *Table) init(sn *Sniffed) error {
 		}
 		t.schema = append(t.schema, columnar.Field{Name: name, Type: c.Type, Nullable: true})
 	}
-	if t.opts.Filename {
-		t.schema = append(t.schema, columnar.Field{Name: "filename", Type: columnar.TVarchar})
-	}
 	return nil
 }
 
@@ -154,7 +151,7 @@ func stem(p string) string {
 // Name returns the table's default name (the first file's stem).
 func (t *Table) Name() string { return t.name }
 
-// Schema returns the columns (and "filename" last with that option).
+// Schema returns the columns.
 func (t *Table) Schema() columnar.Schema { return t.schema }
 
 // Sniffed returns what the sniffer found (or the options fixed).

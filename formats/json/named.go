@@ -70,8 +70,6 @@ func ReadOptions(fn string, named []Named) (Options, error) {
 			if _, e := storage.CompressionOf("", o.Compression, nil); e != nil {
 				err = fmt.Errorf("%w: %v", ErrOption, e)
 			}
-		case "filename":
-			o.Filename, err = flagValue(n)
 		case "maximum_object_size":
 			o.MaximumObjectSize, err = strconv.Atoi(n.Value)
 			if err != nil || o.MaximumObjectSize <= 0 {
@@ -83,7 +81,7 @@ func ReadOptions(fn string, named []Named) (Options, error) {
 				err = fmt.Errorf("%w: auto_detect = false needs columns", ErrOption)
 			}
 		default:
-			err = fmt.Errorf("%w: unknown JSON option %q (format, records, sample_size, dateformat, timestampformat, ignore_errors, compression, filename, maximum_object_size)", ErrOption, n.Name)
+			err = fmt.Errorf("%w: unknown JSON option %q (format, records, sample_size, dateformat, timestampformat, ignore_errors, compression, maximum_object_size)", ErrOption, n.Name)
 		}
 		if err != nil {
 			return o, err

@@ -29,8 +29,6 @@ type Options struct {
 	IgnoreErrors bool
 	// Compression is "auto" (""), "none", "gzip" or "zstd".
 	Compression string
-	// Filename adds a VARCHAR column "filename".
-	Filename bool
 	// MaximumObjectSize bounds one value's size in bytes; 0 means 16 MiB
 	// (DuckDB's default).
 	MaximumObjectSize int

@@ -23,7 +23,7 @@ type reader struct {
 	f      *file
 	cols   []int
 	slot   map[string]int // key → output position (records)
-	names  []string       // output position → key ("" for filename)
+	names  []string       // output position → key
 	schema columnar.Schema
 	sp     *splitter
 	more   func(*splitter) error // refills sp from a stream; nil: none
@@ -32,21 +32,16 @@ type reader struct {
 	batch  *columnar.Batch
 	text   []byte
 	closed bool
-	fname  []byte
 }
 
 func (t *Table) newReader(f *file, cols []int, sp *splitter, more func(*splitter) error) *reader {
-	r := &reader{t: t, f: f, cols: cols, sp: sp, more: more, slot: map[string]int{}, fname: []byte(f.Path)}
+	r := &reader{t: t, f: f, cols: cols, sp: sp, more: more, slot: map[string]int{}}
 	types := make([]columnar.Type, len(cols))
 	for j, c := range cols {
 		types[j] = t.schema[c].Type
 		r.schema = append(r.schema, t.schema[c])
-		if c < len(t.cols) {
-			r.slot[t.cols[c].key()] = j
-			r.names = append(r.names, t.cols[c].Name)
-		} else {
-			r.names = append(r.names, "")
-		}
+		r.slot[t.cols[c].key()] = j
+		r.names = append(r.names, t.cols[c].Name)
 	}
 	r.batch = columnar.NewBatch(types, columnar.MaxBatch)
 	return r
@@ -232,13 +227,6 @@ func (r *reader) Next(ctx context.Context) (*columnar.Batch, error) {
 		return nil, io.EOF
 	}
 	b.Len = rows
-	for j, v := range b.Cols {
-		if r.names[j] == "" && r.cols[j] >= len(r.t.cols) {
-			v.Valid = nil
-			v.Const = true
-			v.Bytes[0] = r.fname
-		}
-	}
 	return b, nil
 }
 

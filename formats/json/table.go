@@ -190,9 +190,6 @@ func (t *Table) init(sample []byte, eof bool) error {
 		t.convs = append(t.convs, cv)
 		t.schema = append(t.schema, columnar.Field{Name: c.Name, Type: c.Type, Nullable: true})
 	}
-	if o.Filename {
-		t.schema = append(t.schema, columnar.Field{Name: "filename", Type: columnar.TVarchar})
-	}
 	return nil
 }
 

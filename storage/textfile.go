@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"sync"
+
+	"golang.org/x/text/encoding"
 )
 
 // TextFile is one file of a text table (CSV, JSON): its location, size and
@@ -17,6 +19,10 @@ type TextFile struct {
 	Path string
 	Size int64  // of the stored (compressed) bytes
 	Comp string // "", "gzip" or "zstd"
+	// Encoding, when not nil, decodes the (decompressed) text to UTF-8
+	// in Stream and ReadPrefix (TextEncoding); ranges of Source are the
+	// stored bytes. Set it before the first read.
+	Encoding encoding.Encoding
 
 	mu  sync.Mutex
 	src Source
@@ -77,18 +83,33 @@ func (f *TextFile) Source() (Source, error) {
 	return f.src, f.err
 }
 
-// Stream opens the file decompressed, from its start: a remote file
-// through its Source with read-ahead, a local one as a file of its own.
+// Stream opens the file decompressed and decoded, from its start: a
+// remote file through its Source with read-ahead, a local one as a file of
+// its own.
 func (f *TextFile) Stream() (io.ReadCloser, error) {
+	var r io.ReadCloser
+	var err error
 	if src := f.remote(); src != nil {
-		return OpenSourceStream(src, f.Comp)
+		r, err = OpenSourceStream(src, f.Comp)
+	} else {
+		r, err = OpenStream(f.Path, f.Comp)
 	}
-	return OpenStream(f.Path, f.Comp)
+	if err != nil {
+		return nil, err
+	}
+	return decoded(r, f.Encoding), nil
 }
 
-// ReadPrefix reads up to n bytes of the decompressed file; eof says they
-// are the whole file.
+// ReadPrefix reads up to n bytes of the decompressed and decoded file;
+// eof says they are the whole file.
 func (f *TextFile) ReadPrefix(n int) ([]byte, bool, error) {
+	if f.Encoding != nil {
+		r, err := f.Stream()
+		if err != nil {
+			return nil, false, err
+		}
+		return readPrefix(r, n)
+	}
 	if src := f.remote(); src != nil {
 		return ReadPrefixSource(src, f.Comp, n)
 	}

@@ -166,11 +166,10 @@ func ReadOptions(named []Named) (Options, error) {
 			}
 			o.BufferSize = int64(k)
 		case "encoding":
-			switch strings.ToLower(strings.ReplaceAll(n.Value, "-", "")) {
-			case "utf8":
-			default:
-				err = fmt.Errorf("%w: %w: encoding %q (this reader reads utf-8)", ErrOption, ErrUnsupported, n.Value)
+			if _, e := storage.TextEncoding(n.Value); e != nil {
+				err = fmt.Errorf("%w: %v", ErrOption, e)
 			}
+			o.Encoding = n.Value
 		case "strict_mode":
 			var b bool
 			if b, err = flagValue(n); err == nil && !b {

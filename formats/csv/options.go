@@ -59,6 +59,11 @@ type Options struct {
 	// Compression is "auto" (by extension, the default ""), "none",
 	// "gzip" or "zstd".
 	Compression string
+	// Encoding is the files' text encoding: "" or "utf-8", "utf-16"
+	// (little-endian unless a byte order mark says otherwise) or
+	// "latin-1"; files in another than UTF-8 are read as one stream each,
+	// decoded as they are read.
+	Encoding string
 	// Parallel false reads each file with one reader (parallel = false).
 	Parallel Opt[bool]
 	// BufferSize is the byte size of a parallel range (buffer_size); 0

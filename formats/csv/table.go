@@ -79,6 +79,11 @@ func Open(paths []string, o Options) (*Table, error) {
 			t.Close()
 			return nil, fmt.Errorf("csv: %w", err)
 		}
+		if tf.Encoding, err = storage.TextEncoding(o.Encoding); err != nil {
+			tf.Close()
+			t.Close()
+			return nil, fmt.Errorf("csv: %w: %w", ErrOption, err)
+		}
 		t.files = append(t.files, &file{TextFile: tf})
 	}
 	n := sampleBytes
@@ -206,7 +211,7 @@ func (t *Table) parallel(f *file) bool {
 	if t.opts.Parallel.Set && !t.opts.Parallel.V {
 		return false
 	}
-	return f.Comp == "" && t.mem == nil
+	return f.Comp == "" && f.Encoding == nil && t.mem == nil
 }
 
 // ScanUnits returns one unit per chunk of every uncompressed file, and one

@@ -402,6 +402,21 @@ func TestRemoteTextAndHive(t *testing.T) {
 	if err != nil || !strings.Contains(strings.Join(plan, "\n"), "remote: ") {
 		t.Errorf("EXPLAIN ANALYZE of a remote CSV: %q, %v", plan, err)
 	}
+	// So does a many-file scan over S3, next to the files its partition
+	// predicate left unopened; its requests are the server's, less the
+	// glob's listing.
+	for _, f := range []string{"x.parquet", "x.csv", "x.ndjson"} {
+		s3.Reset()
+		plan, err = queryAll(t, db, "EXPLAIN ANALYZE SELECT count(*) FROM 's3://bucket/data/*/"+f+"' WHERE part >= 1")
+		text := strings.Join(plan, "\n")
+		var reqs int64
+		if i := strings.Index(text, "remote: "); i >= 0 {
+			fmt.Sscanf(text[i:], "remote: %d", &reqs)
+		}
+		if err != nil || !strings.Contains(text, "files: 3 total, 1 skipped") || reqs <= 0 || reqs >= s3.Requests.Load() {
+			t.Errorf("EXPLAIN ANALYZE of a hive glob of %s on S3 (%d requests at the server): %q, %v", f, s3.Requests.Load(), plan, err)
+		}
+	}
 }
 
 // TestRemoteAccessLimits: the embedder can turn remote access off or

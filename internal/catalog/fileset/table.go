@@ -61,6 +61,20 @@ type slot struct {
 	t    planner.Table
 	b    binding
 	err  error
+	// opened is set once t is (IO reads t from other goroutines).
+	opened atomic.Bool
+}
+
+// load opens the slot's file once; later calls return at once.
+func (t *Table) load(i int) {
+	s := &t.slots[i]
+	s.once.Do(func() {
+		s.t, s.err = t.open(t.files[i].Path)
+		if s.err != nil {
+			s.err = located(t.files[i].Name, s.err)
+		}
+		s.opened.Store(s.t != nil)
+	})
 }
 
 // Open reads the schema of files (the first one's, or every one's with
@@ -92,7 +106,7 @@ func Open(files []File, open Opener, o Options) (*Table, error) {
 		if err != nil {
 			return nil, located(files[0].Name, err)
 		}
-		t.slots[0].once.Do(func() { t.slots[0].t = t0 })
+		t.slots[0].once.Do(func() { t.slots[0].t = t0; t.slots[0].opened.Store(true) })
 		t.data = slices.Clone(t0.Schema())
 	}
 	// A partition key names its column even where a file holds one of
@@ -165,12 +179,7 @@ func located(name string, err error) error {
 // file opens file i (once) and binds its columns.
 func (t *Table) file(i int) (*slot, error) {
 	s := &t.slots[i]
-	s.once.Do(func() {
-		s.t, s.err = t.open(t.files[i].Path)
-		if s.err != nil {
-			s.err = located(t.files[i].Name, s.err)
-		}
-	})
+	t.load(i)
 	if s.err != nil {
 		return nil, s.err
 	}
@@ -219,14 +228,8 @@ func (t *Table) openAll(ctx context.Context, idx []int) error {
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			s := &t.slots[i]
-			s.once.Do(func() {
-				s.t, s.err = t.open(t.files[i].Path)
-				if s.err != nil {
-					s.err = located(t.files[i].Name, s.err)
-				}
-			})
-			errs[k] = s.err
+			t.load(i)
+			errs[k] = t.slots[i].err
 		}()
 	}
 	wg.Wait()
@@ -466,4 +469,28 @@ func (t *Table) Close() error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// IO sums what the files opened so far fetched from servers
+// (planner.IOReporter: EXPLAIN ANALYZE and the progress bar); ok is false
+// when none of them is remote. Files skipped unopened cost nothing, and
+// their size is not counted.
+func (t *Table) IO() (io index.IOStats, ok bool) {
+	for i := range t.slots {
+		s := &t.slots[i]
+		if !s.opened.Load() {
+			continue
+		}
+		r, isIO := s.t.(planner.IOReporter)
+		if !isIO {
+			continue
+		}
+		if st, remote := r.IO(); remote {
+			io.Requests += st.Requests
+			io.Bytes += st.Bytes
+			io.Size += st.Size
+			ok = true
+		}
+	}
+	return io, ok
 }

@@ -238,6 +238,7 @@ func (t *Table) ScanUnits(ctx context.Context, spec index.ScanSpec) ([]func(ctx 
 					return nil, err
 				}
 				r := t.newReader(f, spec.Cols, buf, b.line, nil)
+				r.base = b.off
 				r.pooled = true
 				return r, nil
 			})
@@ -390,22 +391,9 @@ func (t *Table) nextBound(f *file, src storage.Source, keep []byte) ([]byte, err
 	}
 }
 
-// bufPool recycles chunk buffers (a chunk's strings live in its buffer
-// until its reader is closed).
-var bufPool sync.Pool
-
-func getBuf(n int) []byte {
-	if p, ok := bufPool.Get().(*[]byte); ok && cap(*p) >= n {
-		return (*p)[:n]
-	}
-	return make([]byte, n)
-}
-
-func putBuf(b []byte) {
-	if cap(b) >= 1<<20 {
-		bufPool.Put(&b)
-	}
-}
+// Chunk buffers are recycled (storage.GetBuf): a chunk's strings live in
+// its buffer until its reader is closed.
+var getBuf, putBuf = storage.GetBuf, storage.PutBuf
 
 // IO reports what the table's remote files fetched since they were
 // opened (planner.IOReporter); ok is false when every file is local.

@@ -32,6 +32,13 @@ type reader struct {
 	batch  *columnar.Batch
 	text   []byte
 	closed bool
+	// pooled is the chunk buffer (storage.GetBuf) sp reads, for Close.
+	pooled []byte
+	// keys[k] and keySlot[k] remember the k-th key of the last record and
+	// its output position (-1: not scanned), so that records with the same
+	// keys in the same order find their columns without a map lookup.
+	keys    [][]byte
+	keySlot []int
 }
 
 func (t *Table) newReader(f *file, cols []int, sp *splitter, more func(*splitter) error) *reader {
@@ -111,6 +118,11 @@ func (r *reader) Schema() columnar.Schema { return r.schema }
 
 func (r *reader) Close() error {
 	r.closed = true
+	if r.pooled != nil {
+		r.sp.buf = nil
+		storage.PutBuf(r.pooled[:cap(r.pooled)])
+		r.pooled = nil
+	}
 	if r.closer != nil {
 		r.closer.Close()
 		r.closer = nil
@@ -272,12 +284,11 @@ func (r *reader) row(v *fastjson.Value, i int, off int64) (bool, error) {
 		return false, r.valueError(off, "", ErrMalformed, fmt.Sprintf("expected an object, found %s", v.Type()))
 	}
 	var failed error
+	k := 0
 	o.Visit(func(key []byte, x *fastjson.Value) {
-		if failed != nil {
-			return
-		}
-		j, ok := r.slot[string(key)]
-		if !ok || x.Type() == fastjson.TypeNull {
+		j := r.keyPos(k, key)
+		k++
+		if failed != nil || j < 0 || x.Type() == fastjson.TypeNull {
 			return
 		}
 		if !r.t.convs[r.cols[j]].set(b.Cols[j], i, x, &r.text) {
@@ -293,6 +304,23 @@ func (r *reader) row(v *fastjson.Value, i int, off int64) (bool, error) {
 		return false, failed
 	}
 	return true, nil
+}
+
+// keyPos returns the output position of the k-th key of a record (-1: a
+// key not scanned), from the last record's k-th key when it is the same.
+func (r *reader) keyPos(k int, key []byte) int {
+	if k < len(r.keys) && bytes.Equal(r.keys[k], key) {
+		return r.keySlot[k]
+	}
+	j, ok := r.slot[string(key)]
+	if !ok {
+		j = -1
+	}
+	for len(r.keys) <= k {
+		r.keys, r.keySlot = append(r.keys, nil), append(r.keySlot, -1)
+	}
+	r.keys[k], r.keySlot[k] = append(r.keys[k][:0], key...), j
+	return j
 }
 
 // trunc8 is the start of a value's text, for messages.

@@ -244,7 +244,9 @@ func (t *Table) ScanUnits(ctx context.Context, spec index.ScanSpec) ([]func(ctx 
 					return nil, err
 				}
 				sp := &splitter{buf: buf, format: "newline_delimited", eof: true, base: off}
-				return t.newReader(f, spec.Cols, sp, nil), nil
+				r := t.newReader(f, spec.Cols, sp, nil)
+				r.pooled = buf // strings are copied out of it: released at Close
+				return r, nil
 			})
 		}
 	}
@@ -297,8 +299,9 @@ func (t *Table) lineChunk(f *file, k int64) ([]byte, int64, error) {
 	if end <= start {
 		return nil, start, nil
 	}
-	buf := make([]byte, end-start)
+	buf := storage.GetBuf(int(end - start))
 	if _, err := h.ReadAt(buf, start); err != nil && err != io.EOF {
+		storage.PutBuf(buf)
 		return nil, 0, fmt.Errorf("json: %s: %w", f.Path, err)
 	}
 	if start == 0 && bytes.HasPrefix(buf, []byte("\xef\xbb\xbf")) {

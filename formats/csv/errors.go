@@ -55,4 +55,10 @@ type Reject struct {
 	ErrorType string // "CAST", "MISSING COLUMNS", "TOO MANY COLUMNS", "UNQUOTED VALUE", "LINE SIZE OVER MAXIMUM"
 	CSVLine   string // the record's text
 	Message   string
+	// LineByte and Byte are DuckDB's line_byte_position and byte_position
+	// (1-based offsets in the decompressed file): where the record starts,
+	// and where the error is (a CAST's field, the first extra field of TOO
+	// MANY COLUMNS, the record's end for MISSING COLUMNS). 0: unknown (the
+	// other error types, whose positions DuckDB's tests do not pin down).
+	LineByte, Byte int64
 }

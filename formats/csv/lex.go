@@ -215,3 +215,27 @@ func (lx *lexer) quoted(buf []byte, pos int) (span, int, error) {
 	}
 	return span{}, 0, errUnterminated
 }
+
+// fieldStart returns the offset in buf of field k (0-based, its opening
+// quote included) of the record starting at pos, or -1 if the record has
+// fewer fields.
+func (lx *lexer) fieldStart(buf []byte, pos, k int) int {
+	d := &lx.d
+	for range k {
+		if pos < len(buf) && d.Quote != 0 && buf[pos] == d.Quote {
+			a0 := len(lx.arena)
+			_, p, err := lx.quoted(buf, pos+1)
+			lx.arena = lx.arena[:a0] // the text is not wanted
+			if err != nil {
+				return -1
+			}
+			pos = p
+		}
+		pos = lx.fieldEnd(buf, pos)
+		if pos >= len(buf) || buf[pos] != d.Delim {
+			return -1
+		}
+		pos++
+	}
+	return pos
+}

@@ -28,6 +28,7 @@ type reader struct {
 	schema  columnar.Schema
 	buf     []byte
 	pos     int
+	base    int64 // offset in the (decompressed) file of buf[0]
 	line    int64 // line of the record at pos
 	validU8 bool  // buf is valid UTF-8 as a whole
 	more    func() ([]byte, error)
@@ -103,6 +104,7 @@ func (t *Table) streamReader(f *file, cols []int) (columnar.Reader, error) {
 	}
 	off, line, _ := t.dataStart(head) // head is whole records: the stream checked its quotes
 	rd := t.newReader(f, cols, head[off:], line, st.next)
+	rd.base = off
 	return &streamCloser{rd, closer}, nil
 }
 
@@ -210,6 +212,8 @@ func (r *reader) Next(ctx context.Context) (*columnar.Batch, error) {
 			if err != nil {
 				return nil, err
 			}
+			// A stream's buffers follow each other (stream.next).
+			r.base += int64(len(r.buf))
 			r.buf, r.pos, r.validU8 = buf, 0, utf8.Valid(buf)
 			continue
 		}
@@ -239,7 +243,7 @@ func (r *reader) lexBatch() (int, error) {
 		if lerr != nil {
 			msg := lerr.err.Error()
 			if o.IgnoreErrors {
-				r.reject(line, lerr.col+1, r.colName(lerr.col), "UNQUOTED VALUE", r.buf[start:min(next, len(r.buf))], msg)
+				r.reject(line, lerr.col+1, r.colName(lerr.col), "UNQUOTED VALUE", r.buf[start:min(next, len(r.buf))], msg, start, -1)
 				// Resynchronize at the next line.
 				if i := bytes.IndexByte(r.buf[start:], r.lx.nl); i >= 0 {
 					r.pos = start + i + 1
@@ -254,7 +258,7 @@ func (r *reader) lexBatch() (int, error) {
 		if size := next - start; size > o.maxLine() {
 			msg := fmt.Sprintf("the record is %d bytes long, above max_line_size (%d)", size, o.maxLine())
 			if o.IgnoreErrors {
-				r.reject(line, 0, "", "LINE SIZE OVER MAXIMUM", r.buf[start:next], msg)
+				r.reject(line, 0, "", "LINE SIZE OVER MAXIMUM", r.buf[start:next], msg, start, -1)
 				continue
 			}
 			return 0, &RecordError{File: r.f.Path, Line: line, Err: ErrLineSize, Msg: msg}
@@ -275,7 +279,13 @@ func (r *reader) lexBatch() (int, error) {
 				if o.IgnoreErrors {
 					// DuckDB's columns: the fields found, and the first
 					// missing column's name.
-					r.reject(line, len(rec), r.colName(len(rec)), kind, r.buf[start:next], msg)
+					// DuckDB's byte_position: the first extra field's
+					// offset, or the record's end.
+					at := start + len(bytes.TrimRight(r.buf[start:next], "\r\n")) + 1
+					if len(rec) > r.ncsv {
+						at = r.lx.fieldStart(r.buf, start, r.ncsv)
+					}
+					r.reject(line, len(rec), r.colName(len(rec)), kind, r.buf[start:next], msg, start, at)
 					continue
 				}
 				return 0, &RecordError{File: r.f.Path, Line: line, Err: ErrMalformed, Msg: msg}
@@ -300,12 +310,19 @@ func (r *reader) colName(i int) string {
 	return ""
 }
 
-func (r *reader) reject(line int64, col int, name, kind string, text []byte, msg string) {
+// reject keeps a dropped record for store_rejects: start is its offset in
+// buf, at the error's (-1: unknown), as DuckDB counts it.
+func (r *reader) reject(line int64, col int, name, kind string, text []byte, msg string, start, at int) {
 	if !r.t.opts.StoreRejects {
 		return
 	}
 	text = bytes.TrimRight(text, "\r\n")
-	r.pending = append(r.pending, Reject{File: r.f.Path, Line: line, Column: col, Name: name, ErrorType: kind, CSVLine: string(text), Message: msg})
+	rj := Reject{File: r.f.Path, Line: line, Column: col, Name: name, ErrorType: kind, CSVLine: string(text), Message: msg,
+		LineByte: r.base + int64(start) + 1}
+	if at >= 0 {
+		rj.Byte = r.base + int64(at)
+	}
+	r.pending = append(r.pending, rj)
 }
 
 // flushRejects hands a batch's rejects to the table in line order: lexing
@@ -389,7 +406,11 @@ func (r *reader) fail(row, col int, f []byte, msg string) error {
 	}
 	if !r.bad[row] {
 		sp := r.spans[row]
-		r.reject(r.lines[row], col+1, r.colName(col), "CAST", r.buf[sp.s:sp.e], msg)
+		at := r.lx.fieldStart(r.buf, int(sp.s), col)
+		if at >= 0 {
+			at++ // DuckDB's byte_position of a field is 1-based
+		}
+		r.reject(r.lines[row], col+1, r.colName(col), "CAST", r.buf[sp.s:sp.e], msg, int(sp.s), at)
 	}
 	r.bad[row] = true
 	return nil

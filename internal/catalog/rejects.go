@@ -14,14 +14,17 @@ import (
 // rejected line: scan, file, line, column, error type, the line's text and
 // the message) and reject_scans (one row per file scanned: its path and
 // the dialect it was read with). rejects_table and rejects_scan name
-// them; rows accumulate across scans, told apart by scan_id. DuckDB's
-// byte_position and line_byte_position columns are not kept.
+// them; rows accumulate across scans, told apart by scan_id.
+// line_byte_position and byte_position are NULL where the reader does not
+// know DuckDB's value (csv.Reject).
 
 // rejectErrorsSchema and rejectScansSchema are the tables' columns.
 var (
 	rejectErrorsSchema = columnar.Schema{
 		{Name: "scan_id", Type: columnar.TUint64}, {Name: "file_id", Type: columnar.TUint64},
-		{Name: "line", Type: columnar.TUint64}, {Name: "column_idx", Type: columnar.TUint64, Nullable: true},
+		{Name: "line", Type: columnar.TUint64},
+		{Name: "line_byte_position", Type: columnar.TUint64, Nullable: true}, {Name: "byte_position", Type: columnar.TUint64, Nullable: true},
+		{Name: "column_idx", Type: columnar.TUint64, Nullable: true},
 		{Name: "column_name", Type: columnar.TVarchar, Nullable: true}, {Name: "error_type", Type: columnar.TVarchar},
 		{Name: "csv_line", Type: columnar.TVarchar}, {Name: "error_message", Type: columnar.TVarchar},
 	}
@@ -87,7 +90,13 @@ func (c *Catalog) storeRejects(o *csv.Options, files []string, args []sql.FileAr
 		if r.Name != "" {
 			name = s(r.Name)
 		}
-		errs.Append([][]columnar.Value{{u(scan), u(ids[r.File]), u(uint64(r.Line)), col, name, s(r.ErrorType), s(r.CSVLine), s(r.Message)}})
+		pos := func(p int64) columnar.Value {
+			if p <= 0 {
+				return columnar.NullValue(columnar.TUint64)
+			}
+			return u(uint64(p))
+		}
+		errs.Append([][]columnar.Value{{u(scan), u(ids[r.File]), u(uint64(r.Line)), pos(r.LineByte), pos(r.Byte), col, name, s(r.ErrorType), s(r.CSVLine), s(r.Message)}})
 	}
 	var user []string
 	for _, a := range args {

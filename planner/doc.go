@@ -33,10 +33,10 @@
 //  6. SplitDistinct (distinct_agg.go) — aggregates that are all DISTINCT
 //     over one argument become a GROUP BY keys+argument (parallel,
 //     deduplicating) under a plain aggregate.
-//  7. GroupDistinct (distinct_agg.go) — SELECT DISTINCT over a scan
-//     pipeline becomes a GROUP BY of its columns with no aggregate, which
-//     runs per worker and groups dictionary columns by code; under a LIMIT
-//     it stays a streaming Distinct.
+//  7. GroupDistinct (distinct_agg.go) — SELECT DISTINCT of two or more
+//     columns over a scan pipeline becomes a GROUP BY of them with no
+//     aggregate, which runs per worker and groups dictionary columns by
+//     code; under a LIMIT, or over one column, it stays a Distinct.
 //  8. MakeTopK (rule_topk.go) — Limit over Sort becomes a bounded-heap TopK.
 //  9. PushLimits (rule_limits.go) — a Limit with nothing but projections
 //     between it and a scan lets the scan stop early.

@@ -17,7 +17,7 @@ var Rules = []Rule{
 	{"AnswerFromMetadata", answerFromMetadata, "answer COUNT/MIN/MAX without WHERE from exact table statistics"},
 	{"AnswerFromIndex", answerFromIndex, "answer COUNT/MIN/MAX/SUM/AVG under a WHERE that a FULL index decides exactly from the index alone"},
 	{"SplitDistinct", splitDistinct, "run DISTINCT aggregates as a parallel GROUP BY under a plain aggregate"},
-	{"GroupDistinct", groupDistinct, "run SELECT DISTINCT over a scan as a parallel GROUP BY of its columns"},
+	{"GroupDistinct", groupDistinct, "run SELECT DISTINCT of several columns over a scan as a parallel GROUP BY of them"},
 	{"MakeTopK", makeTopK, "turn ORDER BY … LIMIT into a bounded-heap top-k"},
 	{"PushLimits", pushLimits, "let a scan stop early under a LIMIT"},
 	{"PruneColumns", pruneColumns, "read only the columns some node still uses"},

@@ -168,6 +168,8 @@ func arrowType(t columnar.Type) arrow.DataType {
 		return arrow.FixedWidthTypes.Date32
 	case columnar.Timestamp:
 		return &arrow.TimestampType{Unit: arrow.Microsecond}
+	case columnar.TimestampTZ:
+		return &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}
 	case columnar.Interval:
 		return arrow.FixedWidthTypes.Duration_us
 	case columnar.Time:
@@ -219,7 +221,7 @@ func arrowData(dt arrow.DataType, t columnar.Type, v *columnar.Vector, b *column
 			folded[i] = v.IntervalAt(i).FoldedMicros()
 		}
 		values = bytesOf(gather(folded, v.Const, b, func(x int64) int64 { return x }))
-	case columnar.Int64, columnar.Timestamp, columnar.Time:
+	case columnar.Int64, columnar.Timestamp, columnar.TimestampTZ, columnar.Time:
 		if shared {
 			values = bytesOf(v.Ints[:n])
 		} else {

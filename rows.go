@@ -50,6 +50,7 @@ type Rows struct {
 	closed bool
 	opened bool
 	built  *planner.Built
+	zone   string // the session's time zone, for TIMESTAMP WITH TIME ZONE cells
 	// static results (EXPLAIN, SHOW, DESCRIBE)
 	static [][]columnar.Value
 	pos    int
@@ -80,7 +81,7 @@ func newRows(ctx context.Context, cat *catalog.Catalog, res *engine.Result) (*Ro
 	// their work in Open, and the caller should already hold the Rows to
 	// watch Progress or Close it from another goroutine.
 	rctx, cancel := context.WithCancelCause(ctx)
-	r := &Rows{ctx: rctx, parent: ctx, cancel: cancel, op: op, cols: cols, cur: make([]columnar.Value, len(cols)), built: built}
+	r := &Rows{ctx: rctx, parent: ctx, cancel: cancel, op: op, cols: cols, cur: make([]columnar.Value, len(cols)), built: built, zone: res.Zone}
 	if err := cat.Track(r, cancel); err != nil {
 		cancel(err)
 		op.Close()
@@ -139,6 +140,9 @@ func (r *Rows) Next() (ok bool) {
 	r.row++
 	for c, v := range r.batch.Cols {
 		r.cur[c] = v.Value(i)
+		if v.Type.ID == columnar.TimestampTZ {
+			r.cur[c].S = r.zone // shown in the session's zone
+		}
 	}
 	return true
 }

@@ -70,6 +70,8 @@ func Value(v columnar.Value) any {
 		return columnar.DateToTime(v.I)
 	case columnar.Timestamp:
 		return columnar.TimestampToTime(v.I)
+	case columnar.TimestampTZ:
+		return columnar.TimestampToTime(v.I).In(v.Zone()) // the instant, in the session's zone
 	case columnar.Time:
 		return columnar.ClockTime(v.I)
 	case columnar.Interval:
@@ -128,6 +130,8 @@ func scanValue(v columnar.Value, dest any) error {
 			*d = columnar.DateToTime(v.I)
 		case columnar.Timestamp:
 			*d = columnar.TimestampToTime(v.I)
+		case columnar.TimestampTZ:
+			*d = columnar.TimestampToTime(v.I).In(v.Zone())
 		case columnar.Time:
 			*d = columnar.ClockTime(v.I)
 		default:

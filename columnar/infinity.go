@@ -24,7 +24,7 @@ func Infinity(t Type, v int64) int {
 	switch t.ID {
 	case Date:
 		return infSign(v, DateInfinity)
-	case Timestamp:
+	case Timestamp, TimestampTZ:
 		return infSign(v, TimestampInfinity)
 	}
 	return 0

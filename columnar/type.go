@@ -30,6 +30,10 @@ const (
 	List      // a variable-length list of one element type (nested.go)
 	Struct    // named fields, each of its own type (nested.go)
 	Map       // a list of key/value entries (nested.go)
+	// TimestampTZ is an instant: microseconds since 1970-01-01 00:00:00
+	// UTC, shown, cast to local types and split into parts in a time zone
+	// (the session's TimeZone setting, timezone.go).
+	TimestampTZ
 )
 
 // Phys is the physical representation of a vector's payload.
@@ -75,6 +79,8 @@ var (
 	TTimestamp = Type{ID: Timestamp}
 	TInterval  = Type{ID: Interval}
 	TTime      = Type{ID: Time}
+	// TTimestampTZ is TIMESTAMP WITH TIME ZONE.
+	TTimestampTZ = Type{ID: TimestampTZ}
 )
 
 // DecimalType returns DECIMAL(p, s).
@@ -156,7 +162,7 @@ var typeNames = [...]string{
 	Int64: "BIGINT", Uint8: "UTINYINT", Uint16: "USMALLINT", Uint32: "UINTEGER",
 	Uint64: "UBIGINT", Float32: "FLOAT", Float64: "DOUBLE", Decimal: "DECIMAL",
 	Varchar: "VARCHAR", Blob: "BLOB", Date: "DATE", Timestamp: "TIMESTAMP", Interval: "INTERVAL",
-	Time: "TIME",
+	Time: "TIME", TimestampTZ: "TIMESTAMP WITH TIME ZONE",
 }
 
 // String returns the SQL spelling of t, as DuckDB prints it.

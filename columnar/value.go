@@ -11,8 +11,10 @@ import (
 
 // Value is one scalar: a literal, a statistic or a result cell. The payload
 // field used depends on Type.Phys(): I (PhysInt and PhysBool as 0/1, and the
-// bit pattern of PhysUint), F (PhysFloat) or S (PhysBytes). Null values carry
-// their type so that a typed NULL can flow through expressions.
+// bit pattern of PhysUint), F (PhysFloat) or S (PhysBytes). A TIMESTAMP
+// WITH TIME ZONE keeps its instant in I and may name in S the zone its
+// text is shown in (Zone). Null values carry their type so that a typed
+// NULL can flow through expressions.
 type Value struct {
 	Type Type
 	Null bool
@@ -46,6 +48,26 @@ func BoolValue(b bool) Value {
 		v.I = 1
 	}
 	return v
+}
+
+// TimestampTZValue returns a TIMESTAMP WITH TIME ZONE value: the instant
+// us (UTC microseconds), shown in the zone named zone ("" is UTC).
+func TimestampTZValue(us int64, zone string) Value {
+	return Value{Type: TTimestampTZ, I: us, S: zone}
+}
+
+// Zone is the time zone a TIMESTAMP WITH TIME ZONE value is shown in: the
+// zone S names (a result's rows carry the session's TimeZone), UTC when
+// S is empty or names no zone.
+func (v Value) Zone() *time.Location {
+	if v.S == "" {
+		return time.UTC
+	}
+	loc, err := LoadZone(v.S)
+	if err != nil {
+		return time.UTC
+	}
+	return loc
 }
 
 // Bool returns the payload of a BOOLEAN value.
@@ -142,6 +164,8 @@ func (v Value) AppendText(dst []byte) []byte {
 		return AppendDate(dst, v.I)
 	case Timestamp:
 		return AppendTimestamp(dst, v.I)
+	case TimestampTZ:
+		return AppendTimestampTZ(dst, v.I, v.Zone())
 	case Interval:
 		return AppendInterval(dst, v.Interval())
 	case Time:

@@ -16,7 +16,7 @@ import (
 //	%p %b %h %B %a %A %w %u  AM/PM, month and weekday names, weekday 0–6 from Sunday, ISO weekday 1–7
 //	%U %W %V %G              week of the year from Sunday, from Monday, ISO week, ISO year
 //	%c %x %X                 %Y-%m-%d %H:%M:%S, %Y-%m-%d, %H:%M:%S
-//	%z %Z %%                 UTC offset (+00), zone name (empty: b2sql timestamps are UTC), %
+//	%z %Z %%                 UTC offset (+00), zone name (empty for a TIMESTAMP), %
 func fnStrftime(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
 	tm := time.UnixMicro(micros(a[0])).UTC()
 	var b strings.Builder
@@ -117,8 +117,12 @@ func appendStrftime(b *strings.Builder, tm time.Time, f string) error {
 		case 'X':
 			fmt.Fprintf(b, "%02d:%02d:%02d", tm.Hour(), tm.Minute(), tm.Second())
 		case 'z':
-			b.WriteString("+00")
+			_, off := tm.Zone()
+			b.Write(columnar.AppendZoneOffset(nil, int64(off)))
 		case 'Z':
+			if loc := tm.Location(); loc != time.UTC { // a local TIMESTAMP has no zone
+				b.WriteString(loc.String())
+			}
 		case '%':
 			b.WriteByte('%')
 		default:

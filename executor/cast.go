@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/b2sql/b2sql/columnar"
 )
@@ -123,8 +124,26 @@ func CastValue(v columnar.Value, to columnar.Type) (columnar.Value, error) {
 			return columnar.IntValue(to, us), nil
 		case from.ID == columnar.Date && to.ID == columnar.Timestamp:
 			return columnar.IntValue(to, columnar.DateToTimestamp(v.I)), nil
-		case from.ID == columnar.Timestamp && to.ID == columnar.Date:
+		case (from.ID == columnar.Timestamp || from.ID == columnar.TimestampTZ) && to.ID == columnar.Date:
 			return columnar.IntValue(to, columnar.TimestampToDate(v.I)), nil
+		case from.ID == columnar.TimestampTZ:
+			return columnar.IntValue(to, v.I), nil
+		}
+		return fail()
+	case columnar.TimestampTZ:
+		// The binder casts in the session's time zone (tz_* calls); a
+		// cast that reaches here is in UTC.
+		switch from.ID {
+		case columnar.Varchar:
+			us, ok := columnar.ParseTimestampTZ(v.S, time.UTC)
+			if !ok {
+				return fail()
+			}
+			return columnar.IntValue(to, us), nil
+		case columnar.Date:
+			return columnar.IntValue(to, columnar.DateToTimestamp(v.I)), nil
+		case columnar.Timestamp:
+			return columnar.IntValue(to, v.I), nil
 		}
 		return fail()
 	case columnar.Time:

@@ -32,6 +32,9 @@ package planner
 //	round         N[, INTEGER]                 N         half away from zero
 //	date_part     VARCHAR const, DATE|TIMESTAMP|INTERVAL   BIGINT  (EXTRACT; epoch gives DOUBLE seconds)
 //	date_trunc    VARCHAR const, DATE|TIMESTAMP            TIMESTAMP (DATE input → DATE)
+//	tz_local, tz_instant, tz_text, tz_parse, try_tz_parse, tz_offset, tz_add, tz_sub, tz_diff, strftime_tz
+//	              TIMESTAMP WITH TIME ZONE ⇄ local time in a zone named by the last argument
+//	              (executor/call_timezone.go; the binder's casts and calendar functions of instants)
 //	replace       VARCHAR, VARCHAR, VARCHAR    VARCHAR   every occurrence
 //	lpad, rpad    VARCHAR, BIGINT, VARCHAR     VARCHAR   cut to the length when longer
 //	instr         VARCHAR, VARCHAR             BIGINT    1-based, 0 if absent (strpos, POSITION(a IN b))

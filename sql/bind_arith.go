@@ -77,6 +77,9 @@ func (b *binder) arith(fn string, l, r planner.Expr, ls, rs sqlparser.Expr, c ec
 	if lt.ID == columnar.Time || rt.ID == columnar.Time {
 		return b.timeArith(fn, l, r, ls, rs, c)
 	}
+	if x, ok, err := b.tzArith(fn, l, r, ls, rs, c); ok { // bind_timezone.go
+		return x, err
+	}
 	// Temporal arithmetic.
 	if lt.IsTemporal() || rt.IsTemporal() || lt.ID == columnar.Interval || rt.ID == columnar.Interval {
 		return b.temporalArith(fn, l, r, ls, rs, c)

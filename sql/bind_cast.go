@@ -13,6 +13,13 @@ import (
 
 // bindCollate binds the casts the rewriter encoded as COLLATE markers.
 func (b *binder) bindCollate(e *sqlparser.CollateExpr, c ectx) (planner.Expr, error) {
+	if z, ok := strings.CutPrefix(e.Collation, markAtZone); ok {
+		x, err := b.bindExpr(e.Expr, c)
+		if err != nil {
+			return nil, err
+		}
+		return b.atTimeZone(&planner.Const{Val: columnar.StringValue(z)}, x, e.Expr, c) // bind_timezone.go
+	}
 	var mark string
 	for _, m := range []string{markCast, markTryCast, markLit} {
 		if strings.HasPrefix(e.Collation, m) {
@@ -39,6 +46,9 @@ func (b *binder) castTo(x planner.Expr, src sqlparser.Expr, to columnar.Type, tr
 		return nil, b.typeErr(src, c, "cannot cast %s to %s", x.Type(), to)
 	}
 	if try {
+		if y, ok := b.tzCast(x, to, true); ok { // bind_timezone.go
+			return y, nil
+		}
 		if k, ok := x.(*planner.Const); ok {
 			if v, done, err := castConst(k.Val, to); done {
 				if err != nil {

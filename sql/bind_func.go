@@ -104,6 +104,17 @@ func (b *binder) bindFunc(e *sqlparser.FuncExpr, c ectx) (planner.Expr, error) {
 		}
 		return b.bindDateTrunc(args, at, c)
 	}
+	if name == "timezone" && len(args) == 2 {
+		z, err := b.bindExpr(args[0], c)
+		if err != nil {
+			return nil, err
+		}
+		x, err := b.bindExpr(args[1], c)
+		if err != nil {
+			return nil, err
+		}
+		return b.atTimeZone(z, x, args[1], c) // bind_timezone.go
+	}
 	if name == "current_setting" {
 		return b.bindCurrentSetting(args, at, c) // bind_settings.go
 	}
@@ -387,6 +398,7 @@ var dateParts = map[string]string{
 	"doy": "doy", "dayofyear": "doy", "week": "week", "weeks": "week", "w": "week", "weekofyear": "week",
 	"quarter": "quarter", "quarters": "quarter", "decade": "decade", "century": "century",
 	"millennium": "millennium", "isoyear": "isoyear",
+	"timezone": "timezone", "timezone_hour": "timezone_hour", "timezone_minute": "timezone_minute",
 }
 
 var truncParts = map[string]bool{
@@ -419,8 +431,16 @@ func (b *binder) bindDatePart(part string, arg sqlparser.Expr, at int, c ectx) (
 		if err := b.checkTimePart(p, arg, c); err != nil {
 			return nil, err
 		}
-	} else if !t.IsTemporal() && t.ID != columnar.Interval && t.ID != columnar.Null {
+	} else if !t.IsTemporal() && t.ID != columnar.Interval && t.ID != columnar.Null && t.ID != columnar.TimestampTZ {
 		return nil, b.typeErr(arg, c, "date_part expects DATE, TIMESTAMP, TIME or INTERVAL, got %s", t)
+	}
+	if strings.HasPrefix(p, "timezone") {
+		return b.zonePart(p, x, arg, c) // bind_timezone.go
+	}
+	if p == "epoch" {
+		x = utcPayload(x) // the instant's, not the local time's
+	} else {
+		x = b.localTime(x)
 	}
 	rt := columnar.TInt64
 	if p == "epoch" {
@@ -462,6 +482,10 @@ func (b *binder) bindDateTrunc(args []sqlparser.Expr, at int, c ectx) (planner.E
 	switch t.ID {
 	case columnar.Date:
 	case columnar.Timestamp:
+	case columnar.TimestampTZ:
+		// Local midnight (or hour…) of the session's zone, as an instant.
+		lt := b.localTime(x)
+		return b.instantOf(&planner.Call{Fn: "date_trunc", Args: []planner.Expr{&planner.Const{Val: columnar.StringValue(p)}, lt}, T: columnar.TTimestamp}), nil
 	case columnar.Null:
 		t = columnar.TTimestamp
 		if x, err = b.coerce(x, t, args[1], c); err != nil {

@@ -21,9 +21,9 @@ var datePartFuncs = map[string]string{
 // dateFuncs are the date functions with fixed signatures added here (the
 // executor's call_date_more.go).
 var dateFuncs = map[string]moreSig{
-	"now":                   {"now", nil, 0, columnar.TTimestamp},
-	"current_timestamp":     {"now", []argKind{aInt}, 1, columnar.TTimestamp}, // CURRENT_TIMESTAMP(precision)
-	"get_current_timestamp": {"now", nil, 0, columnar.TTimestamp},
+	"now":                   {"now", nil, 0, columnar.TTimestampTZ},
+	"current_timestamp":     {"now", []argKind{aInt}, 1, columnar.TTimestampTZ}, // CURRENT_TIMESTAMP(precision)
+	"get_current_timestamp": {"now", nil, 0, columnar.TTimestampTZ},
 	"make_date":             {"make_date", []argKind{aInt, aInt, aInt}, 0, columnar.TDate},
 	"last_day":              {"last_day", []argKind{aTime}, 0, columnar.TDate},
 	"dayname":               {"dayname", []argKind{aTime}, 0, columnar.TVarchar},
@@ -58,6 +58,7 @@ func (b *binder) bindDateFunc(name string, args []sqlparser.Expr, at int, c ectx
 				return nil, true, err
 			}
 		}
+		x = utcPayload(x) // of an instant: its own milliseconds
 		if t := x.Type(); !t.IsTemporal() && t.ID != columnar.Null && t.ID != columnar.Time {
 			return nil, true, b.typeErr(args[0], c, "epoch_ms expects BIGINT, DATE, TIMESTAMP or TIME, got %s", t)
 		}
@@ -77,7 +78,11 @@ func (b *binder) bindDateFunc(name string, args []sqlparser.Expr, at int, c ectx
 		if *b.now == 0 {
 			*b.now = time.Now().UTC().UnixMicro()
 		}
-		return &planner.Const{Val: columnar.IntValue(columnar.TTimestamp, *b.now)}, true, nil
+		if dateFuncs[name].ret.ID == columnar.Timestamp {
+			// LOCALTIMESTAMP: the wall-clock time in the session's zone.
+			return b.localTime(&planner.Const{Val: columnar.IntValue(columnar.TTimestampTZ, *b.now)}), true, nil
+		}
+		return &planner.Const{Val: columnar.IntValue(columnar.TTimestampTZ, *b.now)}, true, nil
 	}
 	xs := make([]planner.Expr, len(args))
 	for i, a := range args {

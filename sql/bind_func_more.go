@@ -4,6 +4,7 @@ import (
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/planner"
 	"github.com/dolthub/vitess/go/vt/sqlparser"
+	"strings"
 )
 
 // argKind is how an argument of a fixed-signature function is converted.
@@ -56,7 +57,7 @@ var moreSigs = map[string]moreSig{
 	"date_diff":      {"date_diff", []argKind{aStr, aTime, aTime}, 0, columnar.TInt64},
 	"datediff":       {"date_diff", []argKind{aStr, aTime, aTime}, 0, columnar.TInt64},
 	"strftime":       {"strftime", []argKind{aTime, aStr}, 0, columnar.TVarchar},
-	"to_timestamp":   {"to_timestamp", []argKind{aFloat}, 0, columnar.TTimestamp},
+	"to_timestamp":   {"to_timestamp", []argKind{aFloat}, 0, columnar.TTimestampTZ},
 	"strptime":       {"strptime", []argKind{aStr, aStr}, 0, columnar.TTimestamp},
 	"try_strptime":   {"try_strptime", []argKind{aStr, aStr}, 0, columnar.TTimestamp},
 }
@@ -202,8 +203,20 @@ func (b *binder) scalarMore(name string, xs []planner.Expr, srcs []sqlparser.Exp
 		return &planner.Call{Fn: "+", Args: []planner.Expr{ts, xs[1]}, T: columnar.TTimestamp}, true, nil
 	case "strftime":
 		// strftime(format, date) is accepted too, as in DuckDB.
-		if len(xs) == 2 && xs[1].Type().IsTemporal() && !xs[0].Type().IsTemporal() {
+		if len(xs) == 2 && xs[1].Type().ID == columnar.TimestampTZ && xs[0].Type().ID != columnar.TimestampTZ {
+			// strftime(format, instant) formats its UTC time, as DuckDB.
+			xs, srcs = []planner.Expr{utcPayload(xs[1]), xs[0]}, []sqlparser.Expr{srcs[1], srcs[0]}
+		}
+		if len(xs) == 2 && xs[1].Type().IsTemporal() && !xs[0].Type().IsTemporal() && xs[0].Type().ID != columnar.TimestampTZ {
 			xs, srcs = []planner.Expr{xs[1], xs[0]}, []sqlparser.Expr{srcs[1], srcs[0]}
+		}
+		if len(xs) == 2 && xs[0].Type().ID == columnar.TimestampTZ {
+			// The local time in the session's zone; %z and %Z are the zone's.
+			f, err := b.coerce(xs[1], columnar.TVarchar, srcs[1], c)
+			if err != nil {
+				return nil, true, err
+			}
+			return planner.FoldExpr(&planner.Call{Fn: "strftime_tz", Args: []planner.Expr{xs[0], f, b.zoneConst()}, T: columnar.TVarchar}), true, nil
 		}
 	case "to_timestamp":
 		if len(xs) == 2 {
@@ -215,7 +228,15 @@ func (b *binder) scalarMore(name string, xs []planner.Expr, srcs []sqlparser.Exp
 	if !ok {
 		return nil, false, nil
 	}
-	return b.scalarSig(name, sig, xs, srcs, at, c)
+	x, ok, err := b.scalarSig(name, sig, xs, srcs, at, c)
+	if call, isCall := x.(*planner.Call); isCall && err == nil && (sig.fn == "strptime" || sig.fn == "try_strptime") {
+		// A format with %z or %Z reads an offset: the result is an instant.
+		if k, isConst := planner.FoldExpr(call.Args[1]).(*planner.Const); isConst && !k.Val.Null &&
+			(strings.Contains(k.Val.S, "%z") || strings.Contains(k.Val.S, "%Z")) {
+			call.T = columnar.TTimestampTZ
+		}
+	}
+	return x, ok, err
 }
 
 // scalarSig binds a call of a fixed signature, converting the arguments.
@@ -239,6 +260,13 @@ func (b *binder) scalarSig(name string, sig moreSig, xs []planner.Expr, srcs []s
 			to = columnar.TFloat64
 		case aTime:
 			t := x.Type()
+			if t.ID == columnar.TimestampTZ {
+				args[i] = b.localTime(x) // fields of the session's local time
+				if strings.HasPrefix(sig.fn, "epoch") {
+					args[i] = utcPayload(x) // the instant's
+				}
+				continue
+			}
 			if t.ID == columnar.Date || t.ID == columnar.Timestamp {
 				args[i] = x
 				continue

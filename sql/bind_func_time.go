@@ -21,8 +21,8 @@ func init() {
 		moreSigs[name] = sig
 	}
 	// LOCALTIMESTAMP parses like CURRENT_TIMESTAMP, with an optional precision.
-	dateFuncs["localtimestamp"] = dateFuncs["current_timestamp"]
-	dateFuncs["current_localtimestamp"] = dateFuncs["now"]
+	dateFuncs["localtimestamp"] = moreSig{"now", []argKind{aInt}, 1, columnar.TTimestamp}
+	dateFuncs["current_localtimestamp"] = moreSig{"now", nil, 0, columnar.TTimestamp}
 	dateFuncs["transaction_timestamp"] = dateFuncs["now"]
 }
 
@@ -40,6 +40,12 @@ var (
 func (b *binder) bindTimeFunc(name string, xs []planner.Expr, srcs []sqlparser.Expr, at int, c ectx) (planner.Expr, bool, error) {
 	ts := func(i int) (planner.Expr, error) {
 		t := xs[i].Type()
+		if t.ID == columnar.TimestampTZ {
+			if name == "time_bucket" {
+				return utcPayload(xs[i]), nil // DuckDB buckets the instant
+			}
+			return b.localTime(xs[i]), nil
+		}
 		if !t.IsTemporal() && t.ID != columnar.Null && !b.flexible(xs[i], columnar.TTimestamp, false) {
 			return nil, b.typeErr(srcs[i], c, "%s expects DATE or TIMESTAMP, got %s", name, t)
 		}
@@ -128,8 +134,11 @@ func (b *binder) bindTimeBucket(xs []planner.Expr, srcs []sqlparser.Expr, at int
 		}
 	}
 	var out planner.Expr = &planner.Call{Fn: "time_bucket", Args: []planner.Expr{width, subject, origin}, T: columnar.TTimestamp}
-	if xs[1].Type().ID == columnar.Date {
+	switch xs[1].Type().ID {
+	case columnar.Date:
 		out = &planner.Cast{Arg: out, To: columnar.TDate}
+	case columnar.TimestampTZ:
+		out = &planner.Cast{Arg: out, To: columnar.TTimestampTZ} // the same payload: UTC
 	}
 	return out, nil
 }

@@ -13,6 +13,14 @@ func (b *binder) coerce(x planner.Expr, to columnar.Type, src sqlparser.Expr, c 
 	if x.Type() == to {
 		return x, nil
 	}
+	if y, ok := b.tzCast(x, to, false); ok { // bind_timezone.go
+		if k, isConst := x.(*planner.Const); isConst {
+			if _, folded := y.(*planner.Const); !folded {
+				return nil, b.castErr(k, to, src, c)
+			}
+		}
+		return y, nil
+	}
 	if k, ok := x.(*planner.Const); ok {
 		if info, isLit := b.lits[k]; isLit && info.kind == litFloat && to.ID == columnar.Decimal {
 			// Exact decimal literals: 1.1 must not pick up binary rounding.
@@ -22,19 +30,24 @@ func (b *binder) coerce(x planner.Expr, to columnar.Type, src sqlparser.Expr, c 
 		}
 		v, done, err := castConst(k.Val, to)
 		if err != nil {
-			at := c.sp.lo
-			if info, ok := b.lits[k]; ok {
-				at = info.tok
-			} else if src != nil {
-				at = b.leafTok(src, c.sp)
-			}
-			return nil, b.errAt(at, ErrType, fmt.Sprintf("could not cast %s to %s", k, to))
+			return nil, b.castErr(k, to, src, c)
 		}
 		if done {
 			return &planner.Const{Val: v}, nil
 		}
 	}
 	return &planner.Cast{Arg: x, To: to}, nil
+}
+
+// castErr is the error of a constant that does not cast to type to.
+func (b *binder) castErr(k *planner.Const, to columnar.Type, src sqlparser.Expr, c ectx) error {
+	at := c.sp.lo
+	if info, ok := b.lits[k]; ok {
+		at = info.tok
+	} else if src != nil {
+		at = b.leafTok(src, c.sp)
+	}
+	return b.errAt(at, ErrType, fmt.Sprintf("could not cast %s to %s", k, to))
 }
 
 // flexible reports whether x is an untyped literal that takes the type of

@@ -14,7 +14,8 @@ import (
 const (
 	markCast    = "b2sql:cast:"
 	markTryCast = "b2sql:try_cast:"
-	markLit     = "b2sql:lit:" // DATE '…', TIMESTAMP '…'
+	markLit     = "b2sql:lit:"     // DATE '…', TIMESTAMP '…'
+	markAtZone  = "b2sql:at_zone:" // x AT TIME ZONE 'zone'
 	markNoUnit  = "b2sql_nounit"
 	noLimit     = "9223372036854775807" // LIMIT inserted before a lone OFFSET
 )
@@ -389,7 +390,7 @@ func rewrite(src Source, toks []token) (*rewritten, error) {
 		case t.kind == tkString:
 			// DuckDB strings have no backslash escapes; MySQL's do.
 			w.tok(t, strings.ReplaceAll(w.raw(t), `\`, `\\`))
-		case (t.is("DATE") || t.is("TIMESTAMP") || t.is("TIME")) && next.kind == tkString && !prev.isOp("::"):
+		case (t.is("DATE") || t.is("TIMESTAMP") || t.is("TIME") || t.is("TIMESTAMPTZ")) && next.kind == tkString && !prev.isOp("::"):
 			w.skip(t)
 			suffix[i+1] += " COLLATE '" + markLit + strings.ToUpper(t.val) + "'"
 		case t.is("INTERVAL") && next.kind == tkString && !isIntervalUnit(tokAt(i+2)) && len(wins) > 0 && wins[len(wins)-1].frame:
@@ -407,6 +408,15 @@ func rewrite(src Source, toks []token) (*rewritten, error) {
 		case t.is("INTERVAL") && next.kind == tkString && !isIntervalUnit(tokAt(i+2)):
 			w.tok(t, w.raw(t))
 			suffix[i+1] += " " + markNoUnit
+		case t.is("AT") && next.is("TIME") && tokAt(i+2).is("ZONE") && i+3 < len(toks):
+			// x AT TIME ZONE 'z' is timezone('z', x) (bind_timezone.go).
+			z := tokAt(i + 3)
+			if z.kind != tkString {
+				return nil, w.errAt(z, ErrUnsupported, "AT TIME ZONE needs a constant zone name here; write timezone(zone, x)")
+			}
+			w.tok(t, " COLLATE '"+markAtZone+strings.ReplaceAll(z.val, "'", "''")+"'")
+			w.prevE = z.end
+			i += 3
 		case t.isOp("::"):
 			typ, j, err := w.typeAt(i + 1)
 			if err != nil {
@@ -740,6 +750,11 @@ func (w *rewriter) typeAt(i int) (string, int, error) {
 	if i < len(w.toks) && (w.toks[i].is("PRECISION") || w.toks[i].is("VARYING")) {
 		words = append(words, strings.ToUpper(w.toks[i].val))
 		i++
+	}
+	// TIMESTAMP WITH[OUT] TIME ZONE.
+	if i+2 < len(w.toks) && (w.toks[i].is("WITH") || w.toks[i].is("WITHOUT")) && w.toks[i+1].is("TIME") && w.toks[i+2].is("ZONE") {
+		words = append(words, strings.ToUpper(w.toks[i].val), "TIME", "ZONE")
+		i += 3
 	}
 	var params []int
 	if i < len(w.toks) && w.toks[i].isOp("(") {

@@ -39,6 +39,9 @@ import (
 //     of floats nan. round(x, d), floor and
 //     ceil of DECIMAL(p,s) are DECIMAL(p,d) (d = 0 for floor/ceil), by a cast
 //     of the rounded value.
+//   - TIMESTAMP WITH TIME ZONE is the common type of itself, TIMESTAMP and
+//     DATE; casts and calendar functions between it and local types use the
+//     session's TimeZone (bind_timezone.go).
 //   - SUM of signed or small unsigned integers is BIGINT (DuckDB: HUGEINT;
 //     the executor raises an overflow error), SUM(UBIGINT) and SUM of floats
 //     DOUBLE, SUM(DECIMAL(p,s)) DECIMAL(18,s); AVG DOUBLE; COUNT BIGINT;
@@ -66,7 +69,9 @@ func parseTypeName(words []string, params []int) (columnar.Type, error) {
 		"CHARACTER VARYING": columnar.TVarchar, "CHARACTER": columnar.TVarchar,
 		"BLOB": columnar.TBlob, "BYTEA": columnar.TBlob, "BINARY": columnar.TBlob, "VARBINARY": columnar.TBlob,
 		"DATE": columnar.TDate, "TIMESTAMP": columnar.TTimestamp, "DATETIME": columnar.TTimestamp,
-		"INTERVAL": columnar.TInterval, "TIME": columnar.TTime,
+		"TIMESTAMP WITHOUT TIME ZONE": columnar.TTimestamp, "TIMESTAMPTZ": columnar.TTimestampTZ,
+		"TIMESTAMP WITH TIME ZONE": columnar.TTimestampTZ,
+		"INTERVAL":                 columnar.TInterval, "TIME": columnar.TTime,
 	}
 	if t, ok := simple[name]; ok {
 		if len(params) > 0 && t.ID != columnar.Varchar && t.ID != columnar.Blob {
@@ -214,6 +219,8 @@ func superType(a, b columnar.Type) (columnar.Type, bool) {
 		return a, true
 	case a.IsNumeric() && b.IsNumeric():
 		return numericSuper(a, b), true
+	case a.ID == columnar.TimestampTZ || b.ID == columnar.TimestampTZ:
+		return tzSuper(a, b) // bind_timezone.go
 	case a.IsTemporal() && b.IsTemporal():
 		return columnar.TTimestamp, true
 	case a.ID == columnar.Decimal && b.ID == columnar.Decimal:
@@ -237,6 +244,10 @@ func canCast(from, to columnar.Type) bool {
 		return true
 	case from.IsTemporal() && to.IsTemporal():
 		return true
+	case from.ID == columnar.TimestampTZ:
+		return to.ID == columnar.Timestamp || to.ID == columnar.Date
+	case to.ID == columnar.TimestampTZ:
+		return from.ID == columnar.Timestamp || from.ID == columnar.Date
 	case from.ID == columnar.Timestamp && to.ID == columnar.Time:
 		return true // the time of day; DuckDB has no other cast to or from TIME
 	case from.ID == columnar.Blob && to.ID == columnar.Blob:

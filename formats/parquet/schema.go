@@ -157,7 +157,11 @@ func mapColumn(leaf *schema.Column) (column, error) {
 		return c, nil
 	}
 	lt := leaf.LogicalType()
-	if lt == nil || !lt.IsValid() || lt.IsNone() {
+	// Only a real TIMESTAMP logical type says isAdjustedToUTC: a legacy
+	// TIMESTAMP_MICROS converted type reads as a local TIMESTAMP, as in
+	// DuckDB.
+	logical := lt != nil && lt.IsValid() && !lt.IsNone()
+	if !logical {
 		lt = convertedToLogical(leaf)
 	}
 	switch c.phys {
@@ -202,6 +206,9 @@ func mapColumn(leaf *schema.Column) (column, error) {
 			return set(columnar.DecimalType(int(t.Precision()), int(t.Scale())), kInt64)
 		case schema.TimestampLogicalType:
 			c.mul, c.div = unitFactors(t.TimeUnit())
+			if logical && t.IsAdjustedToUTC() {
+				return set(columnar.TTimestampTZ, kInt64) // an instant
+			}
 			return set(columnar.TTimestamp, kInt64)
 		case schema.TimeLogicalType:
 			c.mul, c.div = unitFactors(t.TimeUnit())

@@ -218,6 +218,8 @@ func fieldNode(name string, rep parquet.Repetition, t columnar.Type) (schema.Nod
 		lt = schema.DateLogicalType{}
 	case columnar.Timestamp:
 		lt = schema.NewTimestampLogicalType(false, schema.TimeUnitMicros)
+	case columnar.TimestampTZ:
+		lt = schema.NewTimestampLogicalType(true, schema.TimeUnitMicros) // an instant, as DuckDB writes it
 	case columnar.Time:
 		// Local time of day, as DuckDB writes TIME (INT64).
 		lt = schema.NewTimeLogicalType(false, schema.TimeUnitMicros)

@@ -22,6 +22,9 @@ type Result struct {
 	Names []string
 	Cols  []Column
 	Rows  [][]columnar.Value
+	// Zone is the session's time zone when the statement ran: the zone
+	// TIMESTAMP WITH TIME ZONE cells are shown in (columnar.Value.Zone).
+	Zone string
 }
 
 // Written is the number of rows a write statement reports (0 for others).

@@ -84,7 +84,7 @@ func (s *Session) Run(ctx context.Context, src sql.Source, stmt sql.Statement, a
 		if err != nil {
 			return nil, err
 		}
-		return &Result{Plan: built, Names: names}, nil
+		return &Result{Plan: built, Names: names, Zone: s.Zone()}, nil
 	case *sql.Explain:
 		text, err := s.explain(ctx, st, args)
 		if err != nil {

@@ -36,6 +36,9 @@ type Settings struct {
 	TempDirectory string
 	SpillOff      bool
 	MaxTempSize   int64 // max_temp_directory_size in bytes; <= 0 = none
+	// TimeZone is the zone TIMESTAMP WITH TIME ZONE values are shown and
+	// split into fields in ("" = the machine's local zone, settings_time.go).
+	TimeZone string
 	// storage reads the catalog's storage configuration, which the s3_*
 	// and http_* settings change database-wide (secrets.go).
 	storage func() *storage.Config

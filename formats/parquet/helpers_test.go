@@ -99,21 +99,22 @@ func allCols() []tcol {
 		{name: "d", typ: arrow.FixedWidthTypes.Date32, want: columnar.TDate,
 			app: func(b array.Builder, i int) { b.(*array.Date32Builder).Append(arrow.Date32(i - 500)) },
 			val: i64(columnar.TDate, func(i int) int64 { return int64(i - 500) })},
-		{name: "tsms", typ: &arrow.TimestampType{Unit: arrow.Millisecond, TimeZone: "UTC"}, want: columnar.TTimestamp,
+		// A zone makes the column isAdjustedToUTC: an instant, TIMESTAMPTZ as in DuckDB.
+		{name: "tsms", typ: &arrow.TimestampType{Unit: arrow.Millisecond, TimeZone: "UTC"}, want: columnar.TTimestampTZ,
 			app: func(b array.Builder, i int) {
 				b.(*array.TimestampBuilder).Append(arrow.Timestamp(1_700_000_000_000 + int64(i)*1001))
 			},
-			val: i64(columnar.TTimestamp, func(i int) int64 { return (1_700_000_000_000 + int64(i)*1001) * 1000 })},
+			val: i64(columnar.TTimestampTZ, func(i int) int64 { return (1_700_000_000_000 + int64(i)*1001) * 1000 })},
 		{name: "tsus", typ: &arrow.TimestampType{Unit: arrow.Microsecond}, nullable: true, want: columnar.TTimestamp,
 			app: func(b array.Builder, i int) {
 				b.(*array.TimestampBuilder).Append(arrow.Timestamp(int64(i) * 86_400_000_001))
 			},
 			val: i64(columnar.TTimestamp, func(i int) int64 { return int64(i) * 86_400_000_001 })},
-		{name: "tsns", typ: &arrow.TimestampType{Unit: arrow.Nanosecond, TimeZone: "UTC"}, want: columnar.TTimestamp,
+		{name: "tsns", typ: &arrow.TimestampType{Unit: arrow.Nanosecond, TimeZone: "UTC"}, want: columnar.TTimestampTZ,
 			app: func(b array.Builder, i int) {
 				b.(*array.TimestampBuilder).Append(arrow.Timestamp(-int64(i) * 1_234_567))
 			},
-			val: i64(columnar.TTimestamp, func(i int) int64 {
+			val: i64(columnar.TTimestampTZ, func(i int) int64 {
 				// floor(-i*1234567 / 1000)
 				ns := -int64(i) * 1_234_567
 				return int64(math.Floor(float64(ns) / 1000))

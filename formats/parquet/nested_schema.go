@@ -151,9 +151,9 @@ func arrowType(t arrow.DataType) (columnar.Type, error) {
 	case arrow.DATE32, arrow.DATE64:
 		return columnar.TDate, nil
 	case arrow.TIMESTAMP:
-		if ts, ok := t.(*arrow.TimestampType); ok && ts.TimeZone != "" {
-			return columnar.TTimestampTZ, nil // isAdjustedToUTC
-		}
+		// Inside a nested column arrow-go gives legacy TIMESTAMP_MICROS a
+		// zone too, so a zone does not tell a real isAdjustedToUTC: these
+		// stay TIMESTAMP (DuckDB reads the legacy ones so).
 		return columnar.TTimestamp, nil
 	case arrow.TIME32, arrow.TIME64:
 		return columnar.TTime, nil

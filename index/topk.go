@@ -26,6 +26,10 @@ import (
 type TopKBound struct {
 	Col  int  // the table column (schema position) the top-k orders by
 	Desc bool // descending: larger keys are better
+	// Ties: later sort keys break ties on Col (ORDER BY col, id), so a row
+	// whose key equals the bound may still enter the top-k; only units
+	// whose rows all sort strictly after the bound are skipped.
+	Ties bool
 
 	cur atomic.Pointer[columnar.Value]
 }
@@ -99,10 +103,14 @@ func (b *TopKBound) Skips(s Stats) bool {
 	}
 	if b.Desc {
 		if isFloat && math.IsNaN(k.F) {
-			return true // nothing sorts strictly above NaN
+			// Nothing sorts strictly above NaN; a NaN row ties with it.
+			return !b.Ties || !s.HasNaN
 		}
 		if s.HasNaN {
 			return false // a NaN row would beat any number
+		}
+		if b.Ties {
+			return compareKey(s.Max, k) < 0
 		}
 		return compareKey(s.Max, k) <= 0
 	}
@@ -110,6 +118,9 @@ func (b *TopKBound) Skips(s Stats) bool {
 	// NaN bound is beaten by every number the unit may hold.
 	if isFloat && math.IsNaN(k.F) {
 		return false
+	}
+	if b.Ties {
+		return compareKey(s.Min, k) > 0
 	}
 	return compareKey(s.Min, k) >= 0
 }

@@ -20,29 +20,37 @@ func TestTopKBoundSkips(t *testing.T) {
 	cases := []struct {
 		name  string
 		desc  bool
+		ties  bool
 		bound *columnar.Value
 		s     Stats
 		want  bool
 	}{
-		{"no bound", true, nil, ist(0, 1), false},
-		{"desc max below", true, ptr(iv(10)), ist(0, 9), true},
-		{"desc max equal: ties never enter", true, ptr(iv(10)), ist(0, 10), true},
-		{"desc max above", true, ptr(iv(10)), ist(0, 11), false},
-		{"asc min above", false, ptr(iv(10)), ist(11, 20), true},
-		{"asc min equal", false, ptr(iv(10)), ist(10, 20), true},
-		{"asc min below", false, ptr(iv(10)), ist(9, 20), false},
-		{"all null", true, ptr(iv(10)), Stats{NullCount: 10, Rows: 10}, true},
-		{"no stats", true, ptr(iv(10)), Stats{NullCount: -1, Rows: 10}, false},
-		{"nulls do not beat (nulls last)", true, ptr(iv(10)), Stats{HasMinMax: true, Min: iv(1), Max: iv(2), NullCount: 5, Rows: 10}, true},
-		{"desc nan may beat", true, ptr(fv(5)), Stats{HasMinMax: true, Min: fv(1), Max: fv(2), HasNaN: true, NullCount: 0, Rows: 10}, false},
-		{"asc nan never beats", false, ptr(fv(5)), Stats{HasMinMax: true, Min: fv(6), Max: fv(7), HasNaN: true, NullCount: 0, Rows: 10}, true},
-		{"desc nan bound: nothing beats", true, ptr(fv(nan)), Stats{HasMinMax: true, Min: fv(1), Max: fv(2), HasNaN: true, NullCount: 0, Rows: 10}, true},
-		{"asc nan bound: numbers beat", false, ptr(fv(nan)), Stats{HasMinMax: true, Min: fv(1), Max: fv(2), NullCount: 0, Rows: 10}, false},
-		{"type mismatch", true, ptr(iv(1)), Stats{HasMinMax: true, Min: fv(1), Max: fv(2), NullCount: 0, Rows: 10}, false},
+		{"no bound", true, false, nil, ist(0, 1), false},
+		{"desc max below", true, false, ptr(iv(10)), ist(0, 9), true},
+		{"desc max equal: ties never enter", true, false, ptr(iv(10)), ist(0, 10), true},
+		{"desc max above", true, false, ptr(iv(10)), ist(0, 11), false},
+		{"asc min above", false, false, ptr(iv(10)), ist(11, 20), true},
+		{"asc min equal", false, false, ptr(iv(10)), ist(10, 20), true},
+		{"asc min below", false, false, ptr(iv(10)), ist(9, 20), false},
+		{"all null", true, false, ptr(iv(10)), Stats{NullCount: 10, Rows: 10}, true},
+		{"no stats", true, false, ptr(iv(10)), Stats{NullCount: -1, Rows: 10}, false},
+		{"nulls do not beat (nulls last)", true, false, ptr(iv(10)), Stats{HasMinMax: true, Min: iv(1), Max: iv(2), NullCount: 5, Rows: 10}, true},
+		{"desc nan may beat", true, false, ptr(fv(5)), Stats{HasMinMax: true, Min: fv(1), Max: fv(2), HasNaN: true, NullCount: 0, Rows: 10}, false},
+		{"asc nan never beats", false, false, ptr(fv(5)), Stats{HasMinMax: true, Min: fv(6), Max: fv(7), HasNaN: true, NullCount: 0, Rows: 10}, true},
+		{"desc nan bound: nothing beats", true, false, ptr(fv(nan)), Stats{HasMinMax: true, Min: fv(1), Max: fv(2), HasNaN: true, NullCount: 0, Rows: 10}, true},
+		{"asc nan bound: numbers beat", false, false, ptr(fv(nan)), Stats{HasMinMax: true, Min: fv(1), Max: fv(2), NullCount: 0, Rows: 10}, false},
+		{"type mismatch", true, false, ptr(iv(1)), Stats{HasMinMax: true, Min: fv(1), Max: fv(2), NullCount: 0, Rows: 10}, false},
+		// Later keys break ties (ORDER BY x DESC, id): an equal key may still enter.
+		{"ties: desc max equal may enter", true, true, ptr(iv(10)), ist(0, 10), false},
+		{"ties: desc max below", true, true, ptr(iv(10)), ist(0, 9), true},
+		{"ties: asc min equal may enter", false, true, ptr(iv(10)), ist(10, 20), false},
+		{"ties: asc min above", false, true, ptr(iv(10)), ist(11, 20), true},
+		{"ties: desc nan bound, unit with nan may tie", true, true, ptr(fv(nan)), Stats{HasMinMax: true, Min: fv(1), Max: fv(2), HasNaN: true, NullCount: 0, Rows: 10}, false},
+		{"ties: desc nan bound, numbers only", true, true, ptr(fv(nan)), Stats{HasMinMax: true, Min: fv(1), Max: fv(2), NullCount: 0, Rows: 10}, true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			b := &TopKBound{Desc: tc.desc}
+			b := &TopKBound{Desc: tc.desc, Ties: tc.ties}
 			if tc.bound != nil {
 				b.Publish(*tc.bound)
 			}

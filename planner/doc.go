@@ -54,7 +54,9 @@
 // sorted_limit turns it into a Limit over a scan in key order
 // when the table has one (OrderedScanner: a CTable FULL index), else
 // topk_pruning lets the TopK publish its k-th key to the scan, which skips
-// units that cannot beat it.
+// units that cannot beat it. With further keys after a scan column, only
+// topk_pruning applies, on the first key, skipping only units strictly
+// worse than the bound (a tie may still enter on the later keys).
 //
 // Rules change cost, never results: the end-to-end tests run every query
 // with all rules on and all off and require identical answers.

@@ -10,7 +10,8 @@ import (
 )
 
 // Two physical choices for a TopK whose single key is a column of the scan
-// under it (through Filters and pass-through Projects), both made at Build
+// under it (through Filters and pass-through Projects; for topk_pruning,
+// the first of several keys), both made at Build
 // because they depend on the scan rules switched off (SET sorted_limit =
 // off, SET topk_pruning = off):
 //
@@ -29,7 +30,16 @@ import (
 // an expression, a NULLS FIRST key, or the input is not Filter/Project
 // nodes over a Scan.
 func topKColumn(n *TopK) (scan *Scan, col int, ok bool) {
-	if len(n.Keys) != 1 || n.Keys[0].NullsFirst {
+	if len(n.Keys) != 1 {
+		return nil, 0, false
+	}
+	return topKFirstColumn(n)
+}
+
+// topKFirstColumn is topKColumn for the first of n's keys, whatever keys
+// follow it (they only break its ties).
+func topKFirstColumn(n *TopK) (scan *Scan, col int, ok bool) {
+	if len(n.Keys) == 0 || n.Keys[0].NullsFirst {
 		return nil, 0, false
 	}
 	ref, isRef := n.Keys[0].Expr.(*ColRef)
@@ -140,11 +150,13 @@ func (bd *builder) topKBound(n *TopK) *index.TopKBound {
 	if !bd.ruleOn(index.TopKPruning) || n.Count+n.Offset <= 0 {
 		return nil
 	}
-	scan, col, ok := topKColumn(n)
+	// Further keys only break ties on the first: the bound is the first
+	// key of the k-th row, and ties with it may still enter (Ties).
+	scan, col, ok := topKFirstColumn(n)
 	if !ok {
 		return nil
 	}
-	b := &index.TopKBound{Col: col, Desc: n.Keys[0].Desc}
+	b := &index.TopKBound{Col: col, Desc: n.Keys[0].Desc, Ties: len(n.Keys) > 1}
 	if bd.bounds == nil {
 		bd.bounds, bd.topks = map[*Scan]*index.TopKBound{}, map[*TopK]*index.TopKBound{}
 	}

@@ -20,6 +20,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"time"
@@ -43,6 +44,7 @@ type options struct {
 	b2d      string        // events as a CTable for b2sql ("" = the Parquet file)
 	remote   bool          // b2sql local vs b2sql over S3 (remote.go)
 	latency  time.Duration // added per S3 request in the second remote run
+	profile  string        // CPU profile of the whole run (DuckDB's time shows as cgo calls)
 }
 
 func main() {
@@ -65,9 +67,23 @@ func main() {
 		"with -suite events: b2sql reads events from this CTable (written from events.parquet when missing) while DuckDB reads the Parquet file")
 	flag.BoolVar(&o.remote, "remote", false, "compare b2sql over local files with b2sql over the same files on an in-process S3 server, instead of DuckDB")
 	flag.DurationVar(&o.latency, "latency", 20*time.Millisecond, "with -remote: latency added to every S3 request in the second run")
+	flag.StringVar(&o.profile, "cpuprofile", "",
+		"write a CPU profile of the whole run to this file (DuckDB's own time shows as runtime.cgocall)")
 	flag.Parse()
+	if o.profile != "" {
+		f, err := os.Create(o.profile)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "compare:", err)
+			os.Exit(1)
+		}
+		defer pprof.StopCPUProfile()
+	}
 	if err := run(context.Background(), o, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "compare:", err)
+		pprof.StopCPUProfile()
 		os.Exit(1)
 	}
 }

@@ -100,7 +100,9 @@ def timed(fn):
 def time_all(dirname, out, only=None):
     blosc2.set_nthreads(2)
     t = blosc2.CTable.open(os.path.join(dirname, "pyb2_20m.b2d"))
-    u = blosc2.CTable.open(os.path.join(dirname, "pyb2_20m_utf8.b2d"))
+    u = None
+    if not only or 7 in only:
+        u = blosc2.CTable.open(os.path.join(dirname, "pyb2_20m_utf8.b2d"))
 
     def grouped(tab):
         g = tab.group_by("category", sort=True).agg(n=("*", "size"), s=("qty", "sum"))

@@ -106,25 +106,54 @@ func twoSum(s, c *float64, x float64) {
 	*s = t
 }
 
+// sumDense4 adds xs to four TwoSum chains held in locals, one chain
+// finished before the next begins so that the temporaries reuse registers:
+// through the arrays (or with all four chains' temporaries live at once)
+// the accumulators were stored and reloaded on every step, putting a
+// store-to-load delay into each chain.
+func sumDense4(xs []float64, s, c *[4]float64) {
+	s0, s1, s2, s3 := s[0], s[1], s[2], s[3]
+	c0, c1, c2, c3 := c[0], c[1], c[2], c[3]
+	for len(xs) >= 4 {
+		x := xs[0]
+		t := s0 + x
+		b := t - s0
+		c0 += (s0 - (t - b)) + (x - b)
+		s0 = t
+		x = xs[1]
+		t = s1 + x
+		b = t - s1
+		c1 += (s1 - (t - b)) + (x - b)
+		s1 = t
+		x = xs[2]
+		t = s2 + x
+		b = t - s2
+		c2 += (s2 - (t - b)) + (x - b)
+		s2 = t
+		x = xs[3]
+		t = s3 + x
+		b = t - s3
+		c3 += (s3 - (t - b)) + (x - b)
+		s3 = t
+		xs = xs[4:]
+	}
+	for _, x := range xs {
+		t := s0 + x
+		b := t - s0
+		c0 += (s0 - (t - b)) + (x - b)
+		s0 = t
+	}
+	s[0], s[1], s[2], s[3] = s0, s1, s2, s3
+	c[0], c[1], c[2], c[3] = c0, c1, c2, c3
+}
+
 // sumFloatsWords returns the compensated sum (sum + comp) of the valid
 // values of in and how many there were.
 func sumFloatsWords(in []float64, valid columnar.Bitmap) (sum, comp float64, n int) {
 	var s [4]float64
 	var c [4]float64
-	dense := func(xs []float64) {
-		i := 0
-		for ; i+4 <= len(xs); i += 4 {
-			twoSum(&s[0], &c[0], xs[i])
-			twoSum(&s[1], &c[1], xs[i+1])
-			twoSum(&s[2], &c[2], xs[i+2])
-			twoSum(&s[3], &c[3], xs[i+3])
-		}
-		for ; i < len(xs); i++ {
-			twoSum(&s[0], &c[0], xs[i])
-		}
-	}
 	if valid == nil {
-		dense(in)
+		sumDense4(in, &s, &c)
 		n = len(in)
 	} else {
 		for w := 0; 64*w < len(in); w++ {
@@ -133,7 +162,7 @@ func sumFloatsWords(in []float64, valid columnar.Bitmap) (sum, comp float64, n i
 			switch m {
 			case 0:
 			case ^uint64(0):
-				dense(in[lo : lo+64])
+				sumDense4(in[lo:lo+64], &s, &c)
 				n += 64
 			default:
 				n += bits.OnesCount64(m)

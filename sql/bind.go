@@ -43,7 +43,7 @@ func bindWithParams(stmt *Query, cat planner.Catalog, params []columnar.Value) (
 	if stmt != nil && stmt.stmt == nil && stmt.sel != nil {
 		stmt.stmt = stmt.sel
 	}
-	if stmt == nil || stmt.stmt == nil {
+	if !stmt.parsed() {
 		return nil, &Error{Pos: Pos{1, 1}, Kind: ErrSyntax, Msg: "no query to bind"}
 	}
 	b := &binder{q: stmt, cat: cat, cl: stmt.clauses(), lits: map[*planner.Const]litInfo{}, expanding: map[string]bool{}, params: params,
@@ -185,15 +185,22 @@ func (b *binder) bindTableName(tn sqlparser.TableName, alias string) (planner.No
 	if s := tn.SchemaQualifier.String(); s != "" {
 		qual = s + "." + qual
 	}
-	full := name
-	if qual != "" {
-		full = qual + "." + name
-	}
 	at := b.q.findName("", name, b.cl.from)
 	if qual != "" {
 		at = b.q.findName("", tn.DbQualifier.String(), b.cl.from)
 	}
-	isPath := b.q.rw.paths[name] || strings.ContainsAny(name, "/\\.*") || hasKnownExt(full)
+	return b.bindTable(name, qual, b.q.rw.paths[name], alias, at)
+}
+
+// bindTable binds the table or path qual.name (qual "" when there is
+// none) written at token at; quoted says it was written as a string, a
+// path.
+func (b *binder) bindTable(name, qual string, quoted bool, alias string, at int) (*planner.Scan, error) {
+	full := name
+	if qual != "" {
+		full = qual + "." + name
+	}
+	isPath := quoted || strings.ContainsAny(name, "/\\.*") || hasKnownExt(full)
 	if isPath {
 		tbl, err := b.cat.OpenPath("", full)
 		if err != nil {

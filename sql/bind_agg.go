@@ -128,6 +128,10 @@ func hasAgg(nodes ...sqlparser.SQLNode) bool {
 		if n == nil {
 			continue
 		}
+		if s, ok := n.(*syntaxSrc); ok {
+			found = found || astHasAgg(s.n)
+			continue
+		}
 		_ = sqlparser.Walk(func(node sqlparser.SQLNode) (bool, error) {
 			switch f := node.(type) {
 			case *sqlparser.FuncExpr:

@@ -18,6 +18,9 @@ import (
 // has a case in bindAST (syntax_index.go), else from e. Which path an
 // expression takes never changes its meaning: both bind to the same plan.
 func (b *binder) bindClauseExpr(e sqlparser.Expr, c ectx) (planner.Expr, error) {
+	if s, ok := e.(*syntaxSrc); ok {
+		return b.bindAST(s.n, c)
+	}
 	x, _, err := b.bindEither(b.q.exprAt(c.sp), e, c)
 	return x, err
 }

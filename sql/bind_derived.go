@@ -33,7 +33,7 @@ func (b *binder) bindRecursive(def *cteDef, alias string) (*fromItem, error) {
 	names := base.Names
 	for i, c := range def.cols {
 		if i < len(names) {
-			names[i] = c.String()
+			names[i] = c
 		}
 	}
 	work := &planner.WorkTable{}
@@ -79,12 +79,11 @@ func (b *binder) bindRecursive(def *cteDef, alias string) (*fromItem, error) {
 // bindViewRef binds a reference to a view of the catalog (its SQL bound
 // like a derived table, without the caller's WITH names); ok is false when
 // name is not a view.
-func (b *binder) bindViewRef(tn sqlparser.TableName, alias string) (*fromItem, bool, error) {
+func (b *binder) bindViewRef(name, alias string) (*fromItem, bool, error) {
 	vc, isVC := b.cat.(planner.ViewCatalog)
-	if !isVC || !tn.DbQualifier.IsEmpty() {
+	if !isVC {
 		return nil, false, nil
 	}
-	name := tn.Name.String()
 	text, ok := vc.View(name)
 	if !ok {
 		return nil, false, nil

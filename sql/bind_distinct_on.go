@@ -26,7 +26,7 @@ func (b *binder) bindDistinctOn(items []selItem, aggregating bool) (planner.Expr
 	lo, hi := r[0], r[1]
 	toks := b.q.toks
 	text := b.q.src.Text[toks[lo].off:toks[hi-1].end]
-	st, err := Parse(Source{Text: "SELECT " + text, Line: 1, Col: 1})
+	st, err := parseLegacy(Source{Text: "SELECT " + text, Line: 1, Col: 1})
 	q, ok := st.(*Query)
 	if err != nil || !ok || q.sel == nil {
 		msg := "syntax error in DISTINCT ON"

@@ -37,7 +37,7 @@ func (b *binder) bindFromList(from sqlparser.TableExprs) (planner.Node, error) {
 			acc = it
 			continue
 		}
-		if acc, err = b.joinItems(acc, it, planner.JoinCross, sqlparser.JoinCondition{}, false); err != nil {
+		if acc, err = b.joinItems(acc, it, planner.JoinCross, joinCond{}, false); err != nil {
 			return nil, err
 		}
 	}
@@ -79,7 +79,7 @@ func (b *binder) bindTableExpr(te sqlparser.TableExpr) (*fromItem, error) {
 		if kind == planner.JoinInner && !natural && t.Condition.On == nil && len(t.Condition.Using) == 0 {
 			kind = planner.JoinCross
 		}
-		return b.joinItems(left, right, kind, t.Condition, natural)
+		return b.joinItems(left, right, kind, b.vitessJoinCond(t.Condition), natural)
 	case *sqlparser.ParenTableExpr:
 		var acc *fromItem
 		for _, x := range t.Exprs {
@@ -89,7 +89,7 @@ func (b *binder) bindTableExpr(te sqlparser.TableExpr) (*fromItem, error) {
 			}
 			if acc == nil {
 				acc = it
-			} else if acc, err = b.joinItems(acc, it, planner.JoinCross, sqlparser.JoinCondition{}, false); err != nil {
+			} else if acc, err = b.joinItems(acc, it, planner.JoinCross, joinCond{}, false); err != nil {
 				return nil, err
 			}
 		}
@@ -116,11 +116,13 @@ func (b *binder) bindTableExpr(te sqlparser.TableExpr) (*fromItem, error) {
 		alias := t.As.String()
 		switch e := t.Expr.(type) {
 		case sqlparser.TableName:
-			if it, ok, err := b.bindCTERef(e, alias); ok || err != nil {
-				return it, err
-			}
-			if it, ok, err := b.bindViewRef(e, alias); ok || err != nil {
-				return it, err
+			if e.DbQualifier.IsEmpty() {
+				if it, ok, err := b.bindCTERef(e.Name.String(), alias); ok || err != nil {
+					return it, err
+				}
+				if it, ok, err := b.bindViewRef(e.Name.String(), alias); ok || err != nil {
+					return it, err
+				}
 			}
 			n, err := b.bindTableName(e, alias)
 			if err != nil {
@@ -136,9 +138,34 @@ func (b *binder) bindTableExpr(te sqlparser.TableExpr) (*fromItem, error) {
 	return nil, b.errAt(sp.lo, ErrUnsupported, "this FROM clause is not supported")
 }
 
+// joinCond is a join's ON condition or USING list (neither: a cross
+// join, or a natural one).
+type joinCond struct {
+	using []string
+	on    func(c ectx) (planner.Expr, error) // binds ON as a boolean; nil: none
+}
+
+// vitessJoinCond is the joinCond of a vitess join.
+func (b *binder) vitessJoinCond(cond sqlparser.JoinCondition) joinCond {
+	var jc joinCond
+	for _, c := range cond.Using {
+		jc.using = append(jc.using, c.String())
+	}
+	if on := cond.On; on != nil {
+		jc.on = func(c ectx) (planner.Expr, error) {
+			x, src, err := b.bindEither(b.onSyntax(on), on, c)
+			if err == nil {
+				x, err = b.boolean(x, src, c, "ON")
+			}
+			return x, err
+		}
+	}
+	return jc
+}
+
 // joinItems joins two bound FROM elements. cond is ON or USING; natural
 // joins on every column name the two sides share.
-func (b *binder) joinItems(l, r *fromItem, kind planner.JoinKind, cond sqlparser.JoinCondition, natural bool) (*fromItem, error) {
+func (b *binder) joinItems(l, r *fromItem, kind planner.JoinKind, cond joinCond, natural bool) (*fromItem, error) {
 	sp := b.cl.from
 	for _, q := range r.quals {
 		for _, p := range l.quals {
@@ -175,18 +202,12 @@ func (b *binder) joinItems(l, r *fromItem, kind planner.JoinKind, cond sqlparser
 		if len(using) == 0 {
 			return nil, b.errAt(sp.lo, ErrSyntax, "no columns found to join on in NATURAL JOIN (use CROSS JOIN for a cross product)")
 		}
-	case len(cond.Using) > 0:
-		for _, c := range cond.Using {
-			using = append(using, c.String())
-		}
-	case cond.On != nil:
+	case len(cond.using) > 0:
+		using = cond.using
+	case cond.on != nil:
 		saved := b.saveScope()
 		b.scope, b.quals, b.hidden = out.cols, out.quals, out.hidden
-		c := ectx{sp: sp, clause: "ON"}
-		x, src, err := b.bindEither(b.onSyntax(cond.On), cond.On, c)
-		if err == nil {
-			x, err = b.boolean(x, src, c, "ON")
-		}
+		x, err := cond.on(ectx{sp: sp, clause: "ON"})
 		b.restoreScope(saved)
 		if err != nil {
 			return nil, err

@@ -21,7 +21,7 @@ func (b *binder) bindQualify(aggregating bool) (planner.Expr, error) {
 	lo, hi := r[0], r[1]
 	toks := b.q.toks
 	text := b.q.src.Text[toks[lo].off:toks[hi-1].end]
-	st, err := Parse(Source{Text: "SELECT " + text, Line: 1, Col: 1})
+	st, err := parseLegacy(Source{Text: "SELECT " + text, Line: 1, Col: 1})
 	var cond sqlparser.Expr
 	if q, ok := st.(*Query); ok && err == nil && q.sel != nil && len(q.sel.SelectExprs) == 1 {
 		if ae, ok := q.sel.SelectExprs[0].(*sqlparser.AliasedExpr); ok && ae.As.IsEmpty() {

@@ -12,6 +12,9 @@ import (
 // bindQuery binds the binder's query: a SELECT, possibly with a WITH list,
 // or a set operation.
 func (b *binder) bindQuery() (*Bound, error) {
+	if b.q.tree != nil {
+		return b.bindQueryAST()
+	}
 	switch s := b.q.stmt.(type) {
 	case *sqlparser.Select:
 		if s.With != nil {
@@ -152,12 +155,16 @@ func (b *binder) bindDerived(sq *sqlparser.Subquery, alias string) (*fromItem, e
 	if err != nil {
 		return nil, err
 	}
-	return b.relation(bd, alias, sq.Columns)
+	var cols []string
+	for _, c := range sq.Columns {
+		cols = append(cols, c.String())
+	}
+	return b.relation(bd, alias, cols)
 }
 
 // relation puts a bound query in scope under alias, its columns renamed by
 // cols where given.
-func (b *binder) relation(bd *Bound, alias string, cols sqlparser.Columns) (*fromItem, error) {
+func (b *binder) relation(bd *Bound, alias string, cols []string) (*fromItem, error) {
 	if len(cols) > len(bd.Names) {
 		at := b.q.findName("", alias, b.cl.from)
 		return nil, b.errAt(at, ErrUnsupported, fmt.Sprintf("%q has %d columns but %d column names were given", alias, len(bd.Names), len(cols)))
@@ -167,7 +174,7 @@ func (b *binder) relation(bd *Bound, alias string, cols sqlparser.Columns) (*fro
 	for i, c := range schema {
 		name := bd.Names[i]
 		if i < len(cols) {
-			name = cols[i].String()
+			name = cols[i]
 		}
 		it.cols = append(it.cols, planner.Column{ID: c.ID, Name: name, Table: alias, Type: c.Type})
 	}
@@ -178,7 +185,7 @@ func (b *binder) relation(bd *Bound, alias string, cols sqlparser.Columns) (*fro
 // defined (earlier entries, not later ones).
 type cteDef struct {
 	name      string
-	cols      sqlparser.Columns
+	cols      []string
 	nq        nestedQuery
 	ctes      map[string]*cteDef
 	recursive bool
@@ -206,7 +213,11 @@ func (b *binder) bindWith(w *sqlparser.With) error {
 		if !ok {
 			return b.errAt(b.q.findName("", name, b.q.whole()), ErrUnsupported, "this WITH entry is not supported")
 		}
-		def := &cteDef{name: name, cols: c.Columns, nq: b.nested(sq.Select, b.q.whole()), ctes: ctes,
+		var cols []string
+		for _, c := range c.Columns {
+			cols = append(cols, c.String())
+		}
+		def := &cteDef{name: name, cols: cols, nq: b.nested(sq.Select, b.q.whole()), ctes: ctes,
 			cte: &planner.CTE{Name: name, Mode: modes[strings.ToLower(name)]}}
 		if w.Recursive && refersTo(sq.Select, name) {
 			def.recursive = true
@@ -239,11 +250,8 @@ func refersTo(stmt sqlparser.SelectStatement, name string) bool {
 
 // bindCTERef binds a reference to a WITH name; ok is false when the name
 // is not a WITH entry in scope.
-func (b *binder) bindCTERef(tn sqlparser.TableName, alias string) (*fromItem, bool, error) {
-	if !tn.DbQualifier.IsEmpty() {
-		return nil, false, nil
-	}
-	def, ok := b.ctes[strings.ToLower(tn.Name.String())]
+func (b *binder) bindCTERef(name, alias string) (*fromItem, bool, error) {
+	def, ok := b.ctes[strings.ToLower(name)]
 	if !ok {
 		return nil, false, nil
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/b2sql/b2sql/planner"
+	"github.com/b2sql/b2sql/sql/ast"
 	"github.com/dolthub/vitess/go/vt/sqlparser"
 )
 
@@ -395,6 +396,9 @@ func (b *binder) inScope(name string) bool {
 // ordinal reports whether e is a positive integer literal (a position in
 // the select list).
 func ordinal(e sqlparser.Expr) (int, bool) {
+	if s, ok := e.(*syntaxSrc); ok {
+		return astOrdinal(s.n)
+	}
 	v, ok := e.(*sqlparser.SQLVal)
 	if !ok || v.Type != sqlparser.IntVal {
 		return 0, false
@@ -438,9 +442,9 @@ func (b *binder) orderTarget(e sqlparser.Expr, items []selItem, proj *planner.Pr
 		return planner.Column{}, b.errAt(sp.lo, ErrSyntax, "ORDER BY non-integer literal has no effect")
 	}
 	// An output name wins over an input column, as in DuckDB.
-	if col, ok := e.(*sqlparser.ColName); ok && col.Qualifier.IsEmpty() {
+	if name, ok := bareName(e); ok {
 		for i, it := range items {
-			if strings.EqualFold(it.name, col.Name.String()) && (it.alias != "" || it.star != nil || isColName(it.src)) {
+			if strings.EqualFold(it.name, name) && (it.alias != "" || it.star != nil || isColName(it.src)) {
 				return proj.Out[i], nil
 			}
 		}
@@ -475,8 +479,26 @@ func (b *binder) orderTarget(e sqlparser.Expr, items []selItem, proj *planner.Pr
 }
 
 func isColName(e sqlparser.Expr) bool {
+	if s, ok := e.(*syntaxSrc); ok {
+		_, ok := s.n.(*ast.ColumnRef)
+		return ok
+	}
 	_, ok := e.(*sqlparser.ColName)
 	return ok
+}
+
+// bareName reports whether e is an unqualified column name, and which.
+func bareName(e sqlparser.Expr) (string, bool) {
+	if s, ok := e.(*syntaxSrc); ok {
+		if c, ok := s.n.(*ast.ColumnRef); ok && len(c.Name) == 1 {
+			return c.Name[0].Name, true
+		}
+		return "", false
+	}
+	if col, ok := e.(*sqlparser.ColName); ok && col.Qualifier.IsEmpty() {
+		return col.Name.String(), true
+	}
+	return "", false
 }
 
 // bindLimit reads LIMIT and OFFSET, which must be non-negative integer
@@ -519,6 +541,13 @@ func (b *binder) bindLimit(l *sqlparser.Limit) (count, offset int64, err error) 
 // key, which DuckDB refuses (it would sort nothing).
 func constantOrderKey(e sqlparser.Expr) bool {
 	switch v := e.(type) {
+	case *syntaxSrc:
+		l, ok := v.n.(*ast.Literal)
+		if !ok {
+			return false
+		}
+		isInt, _ := plainNumber(l.Val)
+		return l.Kind != ast.LitNumber || !isInt
 	case *sqlparser.NullVal, sqlparser.BoolVal:
 		return true
 	case *sqlparser.SQLVal:

@@ -29,7 +29,7 @@ func (b *binder) starReplacements(k int) (map[string]starReplacement, error) {
 	sp := span{lo, hi}
 	toks := b.q.toks
 	text := b.q.src.Text[toks[lo].off:toks[hi-1].end]
-	st, err := Parse(Source{Text: "SELECT " + text, Line: 1, Col: 1})
+	st, err := parseLegacy(Source{Text: "SELECT " + text, Line: 1, Col: 1})
 	q, isQ := st.(*Query)
 	if err != nil || !isQ || q.sel == nil {
 		msg := "syntax error in REPLACE"

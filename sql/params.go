@@ -90,7 +90,7 @@ func BindParams(stmt *Query, cat planner.Catalog, params []columnar.Value) (*Bou
 	if stmt != nil && stmt.stmt == nil && stmt.sel != nil {
 		stmt.stmt = stmt.sel
 	}
-	if stmt == nil || stmt.stmt == nil {
+	if !stmt.parsed() {
 		return Bind(stmt, cat)
 	}
 	if err := stmt.checkParams(len(params)); err != nil {
@@ -103,7 +103,15 @@ func BindParams(stmt *Query, cat planner.Catalog, params []columnar.Value) (*Bou
 // must be a non-negative integer.
 func (b *binder) paramLimit(e *sqlparser.SQLVal, sp span, what string) (int64, error) {
 	n, err := strconv.Atoi(strings.TrimPrefix(string(e.Val), ":v"))
-	if err != nil || n < 1 || n > len(b.params) {
+	if err != nil {
+		n = 0
+	}
+	return b.paramLimitN(n, sp, what)
+}
+
+// paramLimitN reads the n-th ? marker's value (1-based) as paramLimit.
+func (b *binder) paramLimitN(n int, sp span, what string) (int64, error) {
+	if n < 1 || n > len(b.params) {
 		return 0, b.errAt(sp.lo, ErrParam, fmt.Sprintf("no value for %s parameter", what))
 	}
 	v := b.params[n-1]

@@ -2,6 +2,7 @@ package sql
 
 import (
 	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/sql/ast"
 	"github.com/dolthub/vitess/go/vt/sqlparser"
 )
 
@@ -21,7 +22,13 @@ type Query struct {
 	// FROM-first query's "SELECT * "); errors inside them move past them.
 	hidden int
 	syn    *syntaxIndex // the statement's syntax tree (syntax_index.go), shared with nested queries
+	// tree is the query's syntax tree when it binds from it
+	// (bind_query_ast.go); stmt and sel are then nil.
+	tree *ast.Query
 }
+
+// parsed reports whether q holds a query to bind.
+func (q *Query) parsed() bool { return q != nil && (q.stmt != nil || q.tree != nil) }
 
 // Source returns the statement the query was parsed from.
 func (q *Query) Source() Source { return q.src }

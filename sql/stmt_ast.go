@@ -85,6 +85,15 @@ func (b *stmtBuilder) statement(st ast.Stmt) (Statement, bool, error) {
 	var out Statement
 	var err error
 	switch s := st.(type) {
+	case *ast.Query:
+		q, err := astQuery(b.src, s)
+		if q == nil && err == nil {
+			return nil, false, nil // still bound from the vitess tree
+		}
+		if err != nil {
+			return nil, true, err
+		}
+		return q, true, nil
 	case *ast.Set:
 		out, err = b.set(s)
 	case *ast.Reset:

@@ -1,0 +1,256 @@
+package sql
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/b2sql/b2sql/planner"
+	"github.com/b2sql/b2sql/sql/ast"
+)
+
+// The statement level of a query binds from the syntax tree (issue 15):
+// Parse hands a query whose every part has a case here (queryBindable) to
+// Bind as its tree; the others still take the vitess path, which
+// TestLegacyFallbacks counts. Nested queries (derived tables) are
+// subtrees of the same tree, bound by child binders over their own span
+// of the statement's tokens: nothing is searched for or parsed again.
+
+// astQuery returns the Query binding from tree, the syntax tree of
+// src.Text, or nil when some part of tree still needs the vitess path.
+func astQuery(src Source, tree *ast.Query) (*Query, error) {
+	if !queryBindable(tree) {
+		return nil, nil
+	}
+	toks, err := lex(src)
+	if err != nil {
+		return nil, err
+	}
+	if n := len(toks); n > 0 && toks[n-1].isOp(";") {
+		toks = toks[:n-1]
+	}
+	return &Query{src: src, toks: toks, rw: &rewritten{}, tree: tree}, nil
+}
+
+// subQuery is the Query of n, a query nested in b's: the same text, the
+// tokens of n's span.
+func (b *binder) subQuery(n *ast.Query) nestedQuery {
+	lo, hi := b.q.tokSpan(n)
+	q := &Query{src: b.q.src, toks: b.q.toks[lo:hi], rw: &rewritten{}, tree: n, hidden: b.q.hidden}
+	return nestedQuery{q: q, params: b.paramsFrom(lo)}
+}
+
+// tokSpan is the span of tokens of node n.
+func (q *Query) tokSpan(n ast.Node) (lo, hi int) {
+	s := n.Extent()
+	return q.tokAt(s.Start), q.tokAt(s.End)
+}
+
+func (q *Query) spanOf(n ast.Node) span {
+	lo, hi := q.tokSpan(n)
+	return span{lo, hi}
+}
+
+// bindQueryAST binds the binder's query from its syntax tree.
+func (b *binder) bindQueryAST() (*Bound, error) {
+	q := b.q.tree
+	sel, ok := q.Body.(*ast.Select)
+	if !ok {
+		return nil, b.errAt(0, ErrUnsupported, "statement is not supported")
+	}
+	return b.bindSelectAST(sel, q)
+}
+
+// queryBindable reports whether every part of q has a bind case in the
+// syntax-tree binder.
+func queryBindable(q *ast.Query) bool {
+	if q.With != nil || q.Limit != nil && q.Limit.Percent {
+		return false
+	}
+	for _, o := range q.OrderBy {
+		if o.X == nil || !astBindable(o.X) {
+			return false
+		}
+	}
+	sel, ok := q.Body.(*ast.Select)
+	return ok && selectBindable(sel)
+}
+
+func selectBindable(sel *ast.Select) bool {
+	if len(sel.DistinctOn) > 0 || len(sel.Windows) > 0 || sel.Qualify != nil || sel.Sample != nil {
+		return false
+	}
+	for _, it := range sel.Items {
+		if st, ok := it.X.(*ast.Star); ok {
+			if len(st.Qualifier) > 1 || len(st.Exclude)+len(st.Replace)+len(st.Rename) > 0 || st.Like != nil {
+				return false
+			}
+			continue
+		}
+		if !astBindable(it.X) {
+			return false
+		}
+	}
+	for _, t := range sel.From {
+		if !tableRefBindable(t) {
+			return false
+		}
+	}
+	if sel.Where != nil && !astBindable(sel.Where) || sel.Having != nil && !astBindable(sel.Having) {
+		return false
+	}
+	if g := sel.GroupBy; g != nil && !allBindable(g.Items...) {
+		return false
+	}
+	return true
+}
+
+func tableRefBindable(t ast.TableRef) bool {
+	switch t := t.(type) {
+	case *ast.Table:
+		return t.Sample == nil && !t.NotIndexed && t.IndexedBy == nil && (t.Alias == nil || len(t.Alias.Columns) == 0) && len(t.Name) <= 2
+	case *ast.Join:
+		switch t.Kind {
+		case "INNER", "LEFT", "RIGHT", "FULL", "CROSS":
+		default:
+			return false
+		}
+		return !t.Asof && t.Alias == nil && (t.On == nil || astBindable(t.On)) && tableRefBindable(t.L) && tableRefBindable(t.R)
+	case *ast.Derived:
+		return t.Query != nil && !t.Lateral && t.Sample == nil && queryBindable(t.Query)
+	}
+	return false
+}
+
+// aliasName is an alias's name ("" for none).
+func aliasName(a *ast.Alias) string {
+	if a == nil {
+		return ""
+	}
+	return a.Name.Name
+}
+
+func aliasColumns(a *ast.Alias) []string {
+	if a == nil {
+		return nil
+	}
+	out := make([]string, len(a.Columns))
+	for i, c := range a.Columns {
+		out[i] = c.Name
+	}
+	return out
+}
+
+// nameParts is a name's parts as written.
+func nameParts(n ast.Name) []string {
+	out := make([]string, len(n))
+	for i, p := range n {
+		out[i] = p.Name
+	}
+	return out
+}
+
+// bindFromAST binds the FROM list as bindFromList does.
+func (b *binder) bindFromAST(from []ast.TableRef) (planner.Node, error) {
+	if len(from) == 0 {
+		return &planner.Values{Rows: [][]planner.Expr{{}}}, nil
+	}
+	var acc *fromItem
+	unnamed := 0
+	for _, t := range from {
+		it, err := b.bindTableRefAST(t, &unnamed)
+		if err != nil {
+			return nil, err
+		}
+		if acc == nil {
+			acc = it
+			continue
+		}
+		if acc, err = b.joinItems(acc, it, planner.JoinCross, joinCond{}, false); err != nil {
+			return nil, err
+		}
+	}
+	b.scope, b.quals, b.hidden = acc.cols, acc.quals, acc.hidden
+	return acc.node, nil
+}
+
+// bindTableRefAST binds one FROM element; unnamed counts the derived
+// tables without an alias (unnamed_subquery, unnamed_subquery2, … as
+// DuckDB names them).
+func (b *binder) bindTableRefAST(t ast.TableRef, unnamed *int) (*fromItem, error) {
+	switch t := t.(type) {
+	case *ast.Join:
+		left, err := b.bindTableRefAST(t.L, unnamed)
+		if err != nil {
+			return nil, err
+		}
+		right, err := b.bindTableRefAST(t.R, unnamed)
+		if err != nil {
+			return nil, err
+		}
+		kind := planner.JoinInner
+		switch t.Kind {
+		case "LEFT":
+			kind = planner.JoinLeft
+		case "RIGHT":
+			kind = planner.JoinRight
+		case "FULL":
+			kind = planner.JoinFull
+		}
+		var cond joinCond
+		for _, u := range t.Using {
+			cond.using = append(cond.using, u.Name)
+		}
+		if on := t.On; on != nil {
+			cond.on = func(c ectx) (planner.Expr, error) {
+				x, err := b.bindAST(on, c)
+				if err == nil {
+					x, err = b.boolean(x, astSrc(on), c, "ON")
+				}
+				return x, err
+			}
+		}
+		if kind == planner.JoinInner && !t.Natural && t.On == nil && len(t.Using) == 0 {
+			kind = planner.JoinCross
+		}
+		return b.joinItems(left, right, kind, cond, t.Natural)
+	case *ast.Derived:
+		alias := aliasName(t.Alias)
+		if alias == "" {
+			*unnamed++
+			alias = "unnamed_subquery"
+			if *unnamed > 1 {
+				alias += strconv.Itoa(*unnamed)
+			}
+		}
+		bd, _, err := b.bindNested(b.subQuery(t.Query), false)
+		if err != nil {
+			return nil, err
+		}
+		return b.relation(bd, alias, aliasColumns(t.Alias))
+	case *ast.Table:
+		alias := aliasName(t.Alias)
+		if t.Path != "" {
+			n, err := b.bindTable(t.Path, "", true, alias, b.q.tokAt(t.Start))
+			if err != nil {
+				return nil, err
+			}
+			return itemOf(n, n.Alias), nil
+		}
+		parts := nameParts(t.Name)
+		name, qual := parts[len(parts)-1], strings.Join(parts[:len(parts)-1], ".")
+		if qual == "" {
+			if it, ok, err := b.bindCTERef(name, alias); ok || err != nil {
+				return it, err
+			}
+			if it, ok, err := b.bindViewRef(name, alias); ok || err != nil {
+				return it, err
+			}
+		}
+		n, err := b.bindTable(name, qual, false, alias, b.q.tokAt(t.Start))
+		if err != nil {
+			return nil, err
+		}
+		return itemOf(n, n.Alias), nil
+	}
+	return nil, b.errAt(b.q.tokAt(t.Extent().Start), ErrUnsupported, "this FROM clause is not supported")
+}

@@ -1,0 +1,420 @@
+package sql
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/b2sql/b2sql/planner"
+	"github.com/b2sql/b2sql/sql/ast"
+)
+
+// bindSelectAST binds a SELECT from the syntax tree, with the ORDER BY,
+// LIMIT and OFFSET of q, the query it is the body of, into the plan
+// bindSelect documents (Bind).
+func (b *binder) bindSelectAST(sel *ast.Select, q *ast.Query) (*Bound, error) {
+	input, err := b.bindFromAST(sel.From)
+	if err != nil {
+		return nil, err
+	}
+	items, err := b.expandSelectAST(sel)
+	if err != nil {
+		return nil, err
+	}
+	b.items = items
+	b.input = input
+	if sel.Where != nil {
+		if input, err = b.bindWhereAST(sel.Where); err != nil {
+			return nil, err
+		}
+	}
+	b.input = input
+
+	aggregating := sel.GroupBy != nil || sel.Having != nil
+	for _, it := range sel.Items {
+		aggregating = aggregating || astHasAgg(it.X)
+	}
+	for _, o := range q.OrderBy {
+		aggregating = aggregating || astHasAgg(o.X)
+	}
+	if aggregating {
+		b.noSubq = "GROUP BY"
+		if err := b.bindGroupByAST(items, sel.GroupBy); err != nil {
+			return nil, err
+		}
+		b.noSubq, b.postAgg = "", true
+	}
+
+	b.win = &winState{}
+	if err := b.bindItems(items, aggregating); err != nil {
+		return nil, err
+	}
+
+	var having planner.Expr
+	if sel.Having != nil {
+		c := ectx{sp: b.cl.having, clause: "HAVING", aggOK: true}
+		win := b.win
+		b.win = nil // windows come after HAVING
+		x, err := b.bindAST(sel.Having, c)
+		b.win = win
+		if err != nil {
+			return nil, err
+		}
+		if x, err = b.finalize(x, c); err != nil {
+			return nil, err
+		}
+		if having, err = b.boolean(x, astSrc(sel.Having), c, "HAVING"); err != nil {
+			return nil, err
+		}
+	}
+	distinct := sel.Distinct
+
+	proj := &planner.Project{}
+	names := make([]string, len(items))
+	for i, it := range items {
+		proj.Exprs = append(proj.Exprs, it.expr)
+		proj.Out = append(proj.Out, b.newCol(it.name, "", it.expr.Type()))
+		names[i] = it.name
+	}
+	keys, err := b.bindOrderByAST(q.OrderBy, items, proj, aggregating, distinct)
+	if err != nil {
+		return nil, err
+	}
+	input, err = b.aggregateNode(input, aggregating, having)
+	if err != nil {
+		return nil, err
+	}
+	if len(b.win.funcs) > 0 {
+		input = &planner.Window{Input: input, Funcs: b.win.funcs, Out: b.win.cols}
+	}
+	b.win = nil
+	proj.Input = input
+	var root planner.Node = proj
+	if distinct {
+		root = &planner.Distinct{Input: root}
+	}
+	if len(keys) > 0 {
+		root = &planner.Sort{Input: root, Keys: keys}
+	}
+	if root, err = b.limitAST(root, q); err != nil {
+		return nil, err
+	}
+	return &Bound{Root: dropHidden(b, root, proj, len(items)), Names: names}, nil
+}
+
+// bindItems binds the select list (stars are their column).
+func (b *binder) bindItems(items []selItem, aggregating bool) error {
+	for i := range items {
+		it := &items[i]
+		if it.star != nil {
+			it.expr = &planner.ColRef{Col: *it.star}
+			if aggregating {
+				x, err := b.finalize(it.expr, ectx{sp: b.cl.sel})
+				if err != nil {
+					return err
+				}
+				it.expr = x
+			}
+			continue
+		}
+		c := ectx{sp: it.sp, clause: "SELECT", aggOK: aggregating}
+		if it.alias != "" {
+			b.expanding[strings.ToLower(it.alias)] = true
+		}
+		x, err := b.bindClauseExpr(it.src, c)
+		delete(b.expanding, strings.ToLower(it.alias))
+		if err != nil {
+			return err
+		}
+		if aggregating {
+			if x, err = b.finalize(x, c); err != nil {
+				return err
+			}
+		}
+		it.expr = x
+	}
+	return nil
+}
+
+// aggregateNode puts the Aggregate (or grouping-sets union), the joins of
+// subqueries above it and HAVING over input when the query aggregates,
+// else the FROM plan with the joins of select-list subqueries.
+func (b *binder) aggregateNode(input planner.Node, aggregating bool, having planner.Expr) (planner.Node, error) {
+	if !aggregating {
+		return b.input, nil
+	}
+	a := b.agg
+	input, err := b.orderAggInput(input) // bind_agg_ordered.go
+	if err != nil {
+		return nil, err
+	}
+	out := append(append([]planner.Column(nil), a.groupCols...), a.aggCols...)
+	if b.q.rw.groupSets != nil || len(a.groupings) > 0 {
+		for _, g := range a.groupings {
+			out = append(out, g.col)
+		}
+		input = b.groupingNode(input, out) // bind_grouping_sets.go
+	} else {
+		input = &planner.Aggregate{Input: input, Groups: a.groups, Aggs: a.aggs, Out: out}
+	}
+	for _, j := range b.post {
+		j.Left = input
+		input = j
+	}
+	if having != nil {
+		input = &planner.Filter{Input: input, Cond: having}
+	}
+	return input, nil
+}
+
+// dropHidden projects away the hidden ORDER BY columns of proj (the first
+// n are the select list).
+func dropHidden(b *binder, root planner.Node, proj *planner.Project, n int) planner.Node {
+	if len(proj.Out) <= n {
+		return root
+	}
+	drop := &planner.Project{Input: root}
+	for _, col := range proj.Out[:n] {
+		drop.Exprs = append(drop.Exprs, &planner.ColRef{Col: col})
+		drop.Out = append(drop.Out, b.newCol(col.Name, "", col.Type))
+	}
+	return drop
+}
+
+// expandSelectAST lists the select items, expanding * and t.*.
+func (b *binder) expandSelectAST(sel *ast.Select) ([]selItem, error) {
+	var items []selItem
+	for _, si := range sel.Items {
+		if st, ok := si.X.(*ast.Star); ok {
+			qual := ""
+			if len(st.Qualifier) > 0 {
+				qual = st.Qualifier[0].Name
+				known := false
+				for _, q := range b.quals {
+					known = known || strings.EqualFold(q, qual)
+				}
+				if !known {
+					return nil, b.errAt(b.q.tokAt(st.Start), ErrUnknownTable, fmt.Sprintf("unknown table %q%s", qual, didYouMean(qual, b.quals)))
+				}
+			}
+			if len(b.scope) == 0 && qual == "" {
+				return nil, b.errAt(b.q.tokAt(st.Start), ErrUnknownColumn, "SELECT * with no FROM clause")
+			}
+			for _, col := range b.scope {
+				if qual == "" && b.hidden[col.ID] {
+					continue
+				}
+				if qual == "" || strings.EqualFold(col.Table, qual) {
+					col := col
+					items = append(items, selItem{star: &col, name: col.Name, sp: b.cl.sel})
+				}
+			}
+			continue
+		}
+		lo, hi := b.q.tokSpan(si)
+		if a := si.Alias; a != nil {
+			if a.Start < si.X.Extent().Start { // alias: expr
+				lo, hi = b.q.tokSpan(si.X)
+			} else {
+				hi = b.q.tokAt(a.Start)
+				if hi > lo+1 && b.q.toks[hi-1].is("AS") {
+					hi--
+				}
+			}
+		}
+		it := selItem{src: astSrc(si.X), sp: span{lo, hi}}
+		switch {
+		case si.Alias != nil:
+			it.alias, it.name = si.Alias.Name, si.Alias.Name
+		default:
+			if col, ok := si.X.(*ast.ColumnRef); ok {
+				it.name = col.Name.Last().Name
+			} else {
+				it.name = b.itemText(it.sp)
+			}
+		}
+		items = append(items, it)
+	}
+	if len(items) == 0 {
+		return nil, b.errAt(b.cl.sel.lo, ErrUnknownColumn, "SELECT list is empty after resolving * expressions")
+	}
+	return items, nil
+}
+
+// bindWhereAST binds WHERE's conjuncts as one Filter over b.input.
+func (b *binder) bindWhereAST(where ast.Expr) (planner.Node, error) {
+	c := ectx{sp: b.cl.where, clause: "WHERE"}
+	var conds []planner.Expr
+	for _, e := range conjuncts(where, nil) {
+		x, err := b.bindAST(e, c)
+		if err != nil {
+			return nil, err
+		}
+		if x, err = b.boolean(x, astSrc(e), c, "WHERE"); err != nil {
+			return nil, err
+		}
+		conds = append(conds, x)
+	}
+	f := &planner.Filter{Input: b.input, Cond: planner.JoinAnd(conds)}
+	b.where = f
+	return f, nil
+}
+
+// conjuncts appends the AND-ed parts of e to out.
+func conjuncts(e ast.Expr, out []ast.Expr) []ast.Expr {
+	if x, ok := e.(*ast.Binary); ok && x.Op == "AND" {
+		return conjuncts(x.R, conjuncts(x.L, out))
+	}
+	return append(out, e)
+}
+
+// astHasAgg reports whether e calls an aggregate function outside a
+// window and outside nested queries.
+func astHasAgg(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(x ast.Expr) bool {
+		if f, ok := x.(*ast.Func); ok && f.Over == nil && len(f.Name) == 1 && isAggName(strings.ToLower(f.Name[0].Name)) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// astOrdinal reports whether e is an integer literal (a position in the
+// select list).
+func astOrdinal(e ast.Expr) (int, bool) {
+	l, ok := e.(*ast.Literal)
+	if !ok || l.Kind != ast.LitNumber {
+		return 0, false
+	}
+	if isInt, ok := plainNumber(l.Val); !ok || !isInt {
+		return 0, false
+	}
+	n, err := strconv.Atoi(l.Val)
+	if err != nil {
+		return 1 << 30, true
+	}
+	return n, true
+}
+
+// bindGroupByAST binds the GROUP BY keys as bindGroupBy does.
+func (b *binder) bindGroupByAST(items []selItem, g *ast.GroupBy) error {
+	b.agg = &aggState{aggKeys: map[string]int{}}
+	if g == nil {
+		return nil
+	}
+	if g.All {
+		for _, it := range items {
+			if it.star != nil {
+				b.addGroup(&planner.ColRef{Col: *it.star})
+				continue
+			}
+			if astHasAgg(it.src.(*syntaxSrc).n) {
+				continue
+			}
+			x, err := b.bindClauseExpr(it.src, ectx{sp: it.sp, clause: "GROUP BY"})
+			if err != nil {
+				return err
+			}
+			b.addGroup(x)
+		}
+		return nil
+	}
+	for _, e := range g.Items {
+		c := ectx{sp: b.q.spanOf(e), clause: "GROUP BY"}
+		var src ast.Expr = e
+		if n, ok := astOrdinal(e); ok {
+			if n < 1 || n > len(items) {
+				return b.errAt(c.sp.lo, ErrUnknownColumn, fmt.Sprintf("GROUP BY position %d is not in select list (1..%d)", n, len(items)))
+			}
+			it := items[n-1]
+			if it.star != nil {
+				b.addGroup(&planner.ColRef{Col: *it.star})
+				continue
+			}
+			src, c.sp = it.src.(*syntaxSrc).n, it.sp
+		} else if col, ok := e.(*ast.ColumnRef); ok && len(col.Name) == 1 && !b.inScope(col.Name[0].Name) {
+			for _, it := range items {
+				if it.alias != "" && strings.EqualFold(it.alias, col.Name[0].Name) {
+					src, c.sp = it.src.(*syntaxSrc).n, it.sp
+					break
+				}
+			}
+		}
+		if astHasAgg(src) {
+			return b.errAt(b.aggTok(c.sp), ErrGrouping, "aggregate functions are not allowed in GROUP BY")
+		}
+		x, err := b.bindAST(src, c)
+		if err != nil {
+			return err
+		}
+		b.addGroup(x)
+	}
+	return nil
+}
+
+// bindOrderByAST binds the sort keys over the projection's output as
+// bindOrderBy does; ORDER BY ALL sorts by every select column.
+func (b *binder) bindOrderByAST(order []*ast.OrderItem, items []selItem, proj *planner.Project, aggregating, distinct bool) ([]planner.SortKey, error) {
+	var keys []planner.SortKey
+	for _, o := range order {
+		if o.X == nil { // ALL
+			for i := range items {
+				keys = append(keys, planner.SortKey{Expr: &planner.ColRef{Col: proj.Out[i]}, Desc: o.Desc, NullsFirst: o.Nulls == "FIRST"})
+			}
+			continue
+		}
+		sp := b.q.spanOf(o)
+		col, err := b.orderTarget(astSrc(o.X), items, proj, sp, aggregating, distinct)
+		if err != nil {
+			return nil, err
+		}
+		keys = append(keys, planner.SortKey{Expr: &planner.ColRef{Col: col}, Desc: o.Desc, NullsFirst: o.Nulls == "FIRST"})
+	}
+	return keys, nil
+}
+
+// limitAST puts q's LIMIT and OFFSET over root.
+func (b *binder) limitAST(root planner.Node, q *ast.Query) (planner.Node, error) {
+	if q.Limit == nil && q.Offset == nil {
+		return root, nil
+	}
+	count, offset := int64(-1), int64(0)
+	read := func(e ast.Expr, sp span, what string) (int64, error) {
+		if n, ok := astOrdinal(e); ok && n < 1<<30 {
+			return int64(n), nil
+		}
+		if l, ok := e.(*ast.Literal); ok && l.Kind == ast.LitNumber {
+			if n, err := strconv.ParseInt(l.Val, 10, 64); err == nil {
+				return n, nil
+			}
+		}
+		if p, ok := e.(*ast.Param); ok && p.Index == 0 && p.Name == "" {
+			n := 1
+			for _, t := range b.q.toks[:b.q.tokAt(p.Start)] {
+				if t.isOp("?") {
+					n++
+				}
+			}
+			return b.paramLimitN(n, sp, what)
+		}
+		return 0, b.errAt(sp.lo, ErrType, what+" must be a non-negative integer constant")
+	}
+	var err error
+	if l := q.Limit; l != nil && l.Count != nil {
+		if count, err = read(l.Count, b.cl.limit, "LIMIT"); err != nil {
+			return nil, err
+		}
+	}
+	if q.Offset != nil {
+		sp := b.cl.offset
+		if sp.hi <= sp.lo {
+			sp = b.cl.limit
+		}
+		if offset, err = read(q.Offset, sp, "OFFSET"); err != nil {
+			return nil, err
+		}
+	}
+	return &planner.Limit{Input: root, Count: count, Offset: offset}, nil
+}

@@ -142,7 +142,7 @@ func (b *binder) bindTableFunc(name string, args sqlparser.SelectExprs, alias st
 	fn := strings.ToLower(name)
 	at := b.q.findName("", name, b.cl.from)
 	if seriesFuncs[fn] {
-		return b.bindSeries(fn, args, alias, at)
+		return b.bindSeries(fn, args, alias, b.legacyFuncCols(alias, fn), at)
 	}
 	if fn == copyFromFunc {
 		return b.bindCopySource(args, alias, at) // filecall_bind.go
@@ -162,7 +162,7 @@ func (b *binder) bindTableFunc(name string, args sqlparser.SelectExprs, alias st
 	}
 	if p != nil && p.Type == sqlparser.StrVal {
 		if call, ok := b.q.fileCallOf(string(p.Val)); ok {
-			return b.bindFileCall(call, alias, at) // filecall_bind.go
+			return b.bindFileCall(call, alias, b.legacyFuncCols(alias, call.Func), at) // filecall_bind.go
 		}
 	}
 	if p == nil || p.Type != sqlparser.StrVal {
@@ -227,6 +227,18 @@ func (b *binder) bindTable(name, qual string, quoted bool, alias string, at int)
 		alias = name
 	}
 	return b.scan(tbl, name, alias), nil
+}
+
+// legacyFuncCols is the column list of a table function's alias, which
+// the rewriter cut out of the text; dflt is the alias when there is none.
+func (b *binder) legacyFuncCols(alias, dflt string) []string {
+	if alias == "" {
+		alias = dflt
+		if alias == "" {
+			alias = "copy_source"
+		}
+	}
+	return b.q.rw.funcCols[strings.ToLower(alias)]
 }
 
 // scan builds a Scan of every column of tbl; the optimizer prunes.

@@ -151,6 +151,10 @@ func astBindable(e ast.Expr) bool {
 		return !e.Expr && astBindable(e.X) && allBindable(e.List...)
 	case *ast.DistinctFrom:
 		return astBindable(e.L) && astBindable(e.R)
+	case *ast.Subquery:
+		return e.Kind != ast.SubArray && queryBindable(e.Query)
+	case *ast.InQuery:
+		return astBindable(e.X) && queryBindable(e.Query)
 	case *ast.Param:
 		return e.Index == 0 && e.Name == "" // ?, numbered in order
 	case *ast.Cast:
@@ -348,6 +352,8 @@ func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 			fe.Exprs = append(fe.Exprs, &sqlparser.AliasedExpr{Expr: vitessArg(a)})
 		}
 		return b.bindFunc(fe, c)
+	case *ast.Subquery, *ast.InQuery:
+		return b.bindSubqueryAST(e, c)
 	case *ast.InList:
 		if len(e.List) == 0 {
 			// x IN () is FALSE (NOT IN: TRUE) whatever x is, as in SQLite.

@@ -7,6 +7,7 @@ import (
 	"github.com/b2sql/b2sql/columnar"
 
 	"github.com/b2sql/b2sql/planner"
+	"github.com/b2sql/b2sql/sql/ast"
 	"github.com/dolthub/vitess/go/vt/sqlparser"
 )
 
@@ -16,16 +17,32 @@ import (
 // WorkScan); its columns are cast to the base's types.
 func (b *binder) bindRecursive(def *cteDef, alias string) (*fromItem, error) {
 	at := b.q.findName("", def.name, b.q.whole())
-	so, ok := def.nq.q.stmt.(*sqlparser.SetOp)
-	if !ok || (so.Type != sqlparser.UnionStr && so.Type != sqlparser.UnionAllStr && so.Type != sqlparser.UnionDistinctStr) ||
-		len(so.OrderBy) > 0 || so.Limit != nil || refersTo(so.Left, def.name) {
-		return nil, b.errAt(at, ErrUnsupported, "WITH RECURSIVE needs the form base UNION [ALL] step, with only step referring to "+def.name)
-	}
+	bad := b.errAt(at, ErrUnsupported, "WITH RECURSIVE needs the form base UNION [ALL] step, with only step referring to "+def.name)
 	cb := b.child(def.nq.q, def.nq.params)
 	cb.ctes = def.ctes
-	parts := cb.setOpParts()
-	leaf := 0
-	base, _, err := cb.bindNested(cb.leafQuery(unparen(so.Left), parts, &leaf), false)
+	var baseQ, stepQ func() nestedQuery
+	distinct := false
+	if t := def.nq.q.tree; t != nil {
+		so, ok := t.Body.(*ast.SetOp)
+		if !ok || so.Op != "UNION" || so.ByName || len(t.OrderBy) > 0 || t.Limit != nil || t.Offset != nil || astRefersTo(so.L, def.name) {
+			return nil, bad
+		}
+		baseQ = func() nestedQuery { return cb.subQuery(leafQuery(so.L)) }
+		stepQ = func() nestedQuery { return cb.subQuery(leafQuery(so.R)) }
+		distinct = !so.All
+	} else {
+		so, ok := def.nq.q.stmt.(*sqlparser.SetOp)
+		if !ok || (so.Type != sqlparser.UnionStr && so.Type != sqlparser.UnionAllStr && so.Type != sqlparser.UnionDistinctStr) ||
+			len(so.OrderBy) > 0 || so.Limit != nil || refersTo(so.Left, def.name) {
+			return nil, bad
+		}
+		parts := cb.setOpParts()
+		leaf := 0
+		baseQ = func() nestedQuery { return cb.leafQuery(unparen(so.Left), parts, &leaf) }
+		stepQ = func() nestedQuery { return cb.leafQuery(unparen(so.Right), parts, &leaf) }
+		distinct = so.Type != sqlparser.UnionAllStr
+	}
+	base, _, err := cb.bindNested(baseQ(), false)
 	if err != nil {
 		b.nextID = cb.nextID
 		return nil, err
@@ -47,7 +64,7 @@ func (b *binder) bindRecursive(def *cteDef, alias string) (*fromItem, error) {
 	}
 	stepCTEs[strings.ToLower(def.name)] = &cteDef{name: def.name, work: work}
 	cb.ctes = stepCTEs
-	step, _, err := cb.bindNested(cb.leafQuery(unparen(so.Right), parts, &leaf), false)
+	step, _, err := cb.bindNested(stepQ(), false)
 	b.nextID = cb.nextID
 	if err != nil {
 		return nil, err
@@ -69,7 +86,7 @@ func (b *binder) bindRecursive(def *cteDef, alias string) (*fromItem, error) {
 		proj.Exprs = append(proj.Exprs, x)
 		proj.Out = append(proj.Out, b.newCol(names[i], "", work.Cols[i].Type))
 	}
-	rc := &planner.RecursiveCTE{Base: base.Root, Step: proj, Work: work, Distinct: so.Type != sqlparser.UnionAllStr}
+	rc := &planner.RecursiveCTE{Base: base.Root, Step: proj, Work: work, Distinct: distinct}
 	for i, c := range work.Cols {
 		rc.Out = append(rc.Out, b.newCol(names[i], "", c.Type))
 	}
@@ -148,11 +165,50 @@ func (b *binder) bindValuesTable(vs *sqlparser.ValuesStatement, alias string) (*
 		rows = append(rows, row)
 		srcs = append(srcs, r)
 	}
+	cols := make([]string, len(vs.Columns))
+	for i, c := range vs.Columns {
+		cols[i] = c.String()
+	}
+	return b.valuesRelation(rows, srcs, cols, alias, at, c)
+}
+
+// bindValuesAST binds VALUES (…), … as bindValuesTable does, from the
+// syntax tree.
+func (b *binder) bindValuesAST(vs *ast.Values, alias string, cols []string) (*fromItem, error) {
+	at := b.q.tokAt(vs.Start)
+	c := ectx{sp: b.q.spanOf(vs), clause: "VALUES"}
+	saved := b.saveScope()
+	b.scope, b.quals, b.hidden = nil, nil, nil
+	defer b.restoreScope(saved)
+	rows := make([][]planner.Expr, 0, len(vs.Rows))
+	srcs := make([][]sqlparser.Expr, 0, len(vs.Rows))
+	for _, r := range vs.Rows {
+		if len(rows) > 0 && len(r) != len(rows[0]) {
+			return nil, b.errAt(at, ErrType, fmt.Sprintf("VALUES rows have %d and %d columns", len(rows[0]), len(r)))
+		}
+		row := make([]planner.Expr, len(r))
+		src := make([]sqlparser.Expr, len(r))
+		for i, e := range r {
+			x, err := b.bindAST(e, c)
+			if err != nil {
+				return nil, err
+			}
+			row[i], src[i] = x, astSrc(e)
+		}
+		rows = append(rows, row)
+		srcs = append(srcs, src)
+	}
+	return b.valuesRelation(rows, srcs, cols, alias, at, c)
+}
+
+// valuesRelation makes the bound rows of a VALUES list, at token at, a
+// relation named alias whose columns are cols (then col0, col1, …).
+func (b *binder) valuesRelation(rows [][]planner.Expr, srcs [][]sqlparser.Expr, cols []string, alias string, at int, c ectx) (*fromItem, error) {
 	if len(rows) == 0 || len(rows[0]) == 0 {
 		return nil, b.errAt(at, ErrSyntax, "VALUES needs at least one row and column")
 	}
-	if len(vs.Columns) > len(rows[0]) {
-		return nil, b.errAt(at, ErrType, fmt.Sprintf("VALUES has %d columns but %d names were given", len(rows[0]), len(vs.Columns)))
+	if len(cols) > len(rows[0]) {
+		return nil, b.errAt(at, ErrType, fmt.Sprintf("VALUES has %d columns but %d names were given", len(rows[0]), len(cols)))
 	}
 	if alias == "" {
 		alias = "valueslist"
@@ -179,8 +235,8 @@ func (b *binder) bindValuesTable(vs *sqlparser.ValuesStatement, alias string) (*
 			rows[r][col] = xs[r]
 		}
 		names[col] = fmt.Sprintf("col%d", col)
-		if col < len(vs.Columns) {
-			names[col] = vs.Columns[col].String()
+		if col < len(cols) {
+			names[col] = cols[col]
 		}
 		n.Out = append(n.Out, b.newCol(names[col], alias, t))
 	}

@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -53,26 +54,135 @@ func (q *Query) spanOf(n ast.Node) span {
 // bindQueryAST binds the binder's query from its syntax tree.
 func (b *binder) bindQueryAST() (*Bound, error) {
 	q := b.q.tree
-	sel, ok := q.Body.(*ast.Select)
-	if !ok {
-		return nil, b.errAt(0, ErrUnsupported, "statement is not supported")
+	if q.With != nil {
+		if err := b.bindWithAST(q.With); err != nil {
+			return nil, err
+		}
 	}
-	return b.bindSelectAST(sel, q)
+	if sel, ok := q.Body.(*ast.Select); ok {
+		return b.bindSelectAST(sel, q)
+	}
+	return b.bindBodyAST(q.Body, q) // bind_setop_ast.go
+}
+
+// bindWithAST records the WITH entries as bindWith does.
+func (b *binder) bindWithAST(w *ast.With) error {
+	ctes := map[string]*cteDef{}
+	for k, v := range b.ctes {
+		ctes[k] = v
+	}
+	for _, c := range w.CTEs {
+		name := c.Name.Name
+		mode := planner.CTEAuto
+		switch c.Materialized {
+		case "MATERIALIZED":
+			mode = planner.CTEMaterialized
+		case "NOT MATERIALIZED":
+			mode = planner.CTENotMaterialized
+		}
+		def := &cteDef{name: name, cols: nameList(c.Columns), nq: b.subQuery(c.Query), ctes: ctes,
+			cte: &planner.CTE{Name: name, Mode: mode}}
+		if w.Recursive && astRefersTo(c.Query, name) {
+			def.recursive = true
+		}
+		next := make(map[string]*cteDef, len(ctes)+1)
+		for k, v := range ctes {
+			next[k] = v
+		}
+		next[strings.ToLower(name)] = def
+		if def.recursive {
+			def.ctes = next
+		}
+		ctes = next
+	}
+	b.ctes = ctes
+	return nil
+}
+
+func nameList(ids []*ast.Ident) []string {
+	if len(ids) == 0 {
+		return nil
+	}
+	out := make([]string, len(ids))
+	for i, c := range ids {
+		out[i] = c.Name
+	}
+	return out
+}
+
+// astRefersTo reports whether a query under n names the table name
+// (unqualified) in a FROM clause.
+func astRefersTo(n any, name string) bool {
+	found := false
+	var walk func(v reflect.Value)
+	walk = func(v reflect.Value) {
+		if found {
+			return
+		}
+		switch v.Kind() {
+		case reflect.Interface, reflect.Pointer:
+			if v.IsNil() {
+				return
+			}
+			if t, ok := v.Interface().(*ast.Table); ok {
+				found = len(t.Name) == 1 && strings.EqualFold(t.Name[0].Name, name)
+				return
+			}
+			walk(v.Elem())
+		case reflect.Slice:
+			for i := range v.Len() {
+				walk(v.Index(i))
+			}
+		case reflect.Struct:
+			for i := range v.NumField() {
+				if v.Type().Field(i).IsExported() {
+					walk(v.Field(i))
+				}
+			}
+		}
+	}
+	walk(reflect.ValueOf(n))
+	return found
 }
 
 // queryBindable reports whether every part of q has a bind case in the
 // syntax-tree binder.
 func queryBindable(q *ast.Query) bool {
-	if q.With != nil || q.Limit != nil && q.Limit.Percent {
+	if q.Limit != nil && q.Limit.Percent {
 		return false
 	}
+	if w := q.With; w != nil {
+		for _, c := range w.CTEs {
+			if c.Query == nil || len(c.UsingKey) > 0 || !queryBindable(c.Query) {
+				return false
+			}
+		}
+	}
 	for _, o := range q.OrderBy {
-		if o.X == nil || !astBindable(o.X) {
+		if o.X != nil && !astBindable(o.X) {
 			return false
 		}
 	}
-	sel, ok := q.Body.(*ast.Select)
-	return ok && selectBindable(sel)
+	return bodyBindable(q.Body)
+}
+
+func bodyBindable(body ast.QueryBody) bool {
+	switch body := body.(type) {
+	case *ast.Select:
+		return selectBindable(body)
+	case *ast.SetOp:
+		return bodyBindable(body.L) && bodyBindable(body.R)
+	case *ast.Query:
+		return queryBindable(body)
+	case *ast.Values:
+		for _, r := range body.Rows {
+			if !allBindable(r...) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 func selectBindable(sel *ast.Select) bool {
@@ -115,6 +225,8 @@ func tableRefBindable(t ast.TableRef) bool {
 			return false
 		}
 		return !t.Asof && t.Alias == nil && (t.On == nil || astBindable(t.On)) && tableRefBindable(t.L) && tableRefBindable(t.R)
+	case *ast.TableFunc:
+		return tableFuncBindable(t)
 	case *ast.Derived:
 		return t.Query != nil && !t.Lateral && t.Sample == nil && queryBindable(t.Query)
 	}
@@ -222,11 +334,16 @@ func (b *binder) bindTableRefAST(t ast.TableRef, unnamed *int) (*fromItem, error
 				alias += strconv.Itoa(*unnamed)
 			}
 		}
+		if v, ok := t.Query.Body.(*ast.Values); ok && t.Query.With == nil && len(t.Query.OrderBy) == 0 && t.Query.Limit == nil && t.Query.Offset == nil {
+			return b.bindValuesAST(v, alias, aliasColumns(t.Alias))
+		}
 		bd, _, err := b.bindNested(b.subQuery(t.Query), false)
 		if err != nil {
 			return nil, err
 		}
 		return b.relation(bd, alias, aliasColumns(t.Alias))
+	case *ast.TableFunc:
+		return b.bindTableFuncAST(t)
 	case *ast.Table:
 		alias := aliasName(t.Alias)
 		if t.Path != "" {

@@ -246,6 +246,13 @@ func (b *binder) bindWhereAST(where ast.Expr) (planner.Node, error) {
 	c := ectx{sp: b.cl.where, clause: "WHERE"}
 	var conds []planner.Expr
 	for _, e := range conjuncts(where, nil) {
+		done, err := b.astSemiConjunct(e, c)
+		if err != nil {
+			return nil, err
+		}
+		if done {
+			continue
+		}
 		x, err := b.bindAST(e, c)
 		if err != nil {
 			return nil, err
@@ -254,6 +261,9 @@ func (b *binder) bindWhereAST(where ast.Expr) (planner.Node, error) {
 			return nil, err
 		}
 		conds = append(conds, x)
+	}
+	if len(conds) == 0 {
+		return b.input, nil
 	}
 	f := &planner.Filter{Input: b.input, Cond: planner.JoinAnd(conds)}
 	b.where = f

@@ -102,6 +102,12 @@ func (b *binder) bindSetOpTree(st sqlparser.SelectStatement, parts []span, leaf 
 		}
 		return b.unionByName(n, l, r, ectx{sp: span{parts[k].hi, parts[k].hi + 1}}) // bind_setop_byname.go
 	}
+	return b.combine(n, l, r, at)
+}
+
+// combine completes set operation n over its bound sides by position,
+// unifying the column types pairwise; at is its keyword's token.
+func (b *binder) combine(n *planner.SetOp, l, r *Bound, at int) (*Bound, error) {
 	ls, rs := l.Root.Schema(), r.Root.Schema()
 	if len(ls) != len(rs) {
 		return nil, b.errAt(at, ErrType, fmt.Sprintf("each %s query must have the same number of columns (%d and %d)", strings.ToUpper(n.Kind.String()), len(ls), len(rs)))

@@ -139,7 +139,12 @@ type aggSub struct {
 // subquery binds a subquery in an expression. value asks for its single
 // column as a value (IN, scalar).
 func (b *binder) subquery(sq *sqlparser.Subquery, c ectx, value bool) (*boundSub, error) {
-	at := b.subqueryTok(c.sp)
+	return b.bindSubquery(func() nestedQuery { return b.nested(sq.Select, c.sp) }, b.subqueryTok(c.sp), c, value)
+}
+
+// bindSubquery binds the nested query nest returns, written at token at,
+// as subquery does.
+func (b *binder) bindSubquery(nest func() nestedQuery, at int, c ectx, value bool) (*boundSub, error) {
 	if b.noSubq != "" || b.input == nil {
 		where := b.noSubq
 		if where == "" {
@@ -147,7 +152,7 @@ func (b *binder) subquery(sq *sqlparser.Subquery, c ectx, value bool) (*boundSub
 		}
 		return nil, b.errAt(at, ErrUnsupported, fmt.Sprintf("subqueries are not supported in %s", where))
 	}
-	bd, child, err := b.bindNested(b.nested(sq.Select, c.sp), true)
+	bd, child, err := b.bindNested(nest(), true)
 	if err != nil {
 		return nil, err
 	}
@@ -360,12 +365,17 @@ func (b *binder) bindScalarSubquery(sq *sqlparser.Subquery, c ectx) (planner.Exp
 	if err != nil {
 		return nil, err
 	}
+	return b.scalarSub(sub), nil
+}
+
+// scalarSub joins a bound scalar subquery and returns its value.
+func (b *binder) scalarSub(sub *boundSub) planner.Expr {
 	if sub.agg != nil {
 		b.joinSub(planner.JoinLeft, sub, nil)
-		return sub.agg.value, nil
+		return sub.agg.value
 	}
 	b.joinSub(planner.JoinSingle, sub, nil)
-	return &planner.ColRef{Col: sub.value}, nil
+	return &planner.ColRef{Col: sub.value}
 }
 
 // bindExistsMark binds EXISTS (q) inside an expression.
@@ -374,9 +384,14 @@ func (b *binder) bindExistsMark(x *sqlparser.ExistsExpr, c ectx) (planner.Expr, 
 	if err != nil {
 		return nil, err
 	}
+	return b.existsMark(sub), nil
+}
+
+// existsMark joins a bound EXISTS subquery as a mark join.
+func (b *binder) existsMark(sub *boundSub) planner.Expr {
 	j := b.joinSub(planner.JoinMark, sub, nil)
 	j.Mark = b.newCol("exists", "", columnar.TBool)
-	return &planner.ColRef{Col: j.Mark}, nil
+	return &planner.ColRef{Col: j.Mark}
 }
 
 // bindInMark binds x [NOT] IN (q) inside an expression: a NULL-aware mark.
@@ -385,8 +400,14 @@ func (b *binder) bindInMark(left planner.Expr, e *sqlparser.ComparisonExpr, sq *
 	if err != nil {
 		return nil, err
 	}
+	return b.inMark(left, e.Left, sub, not, c)
+}
+
+// inMark binds left [NOT] IN a bound subquery; leftSrc is left's syntax.
+func (b *binder) inMark(left planner.Expr, leftSrc sqlparser.Expr, sub *boundSub, not bool, c ectx) (planner.Expr, error) {
+	var err error
 	if len(sub.corr) > 0 || sub.agg != nil {
-		return b.correlatedIn(left, e.Left, sub, not, c)
+		return b.correlatedIn(left, leftSrc, sub, not, c)
 	}
 	if b.postAgg && b.agg != nil {
 		// The key is read above the Aggregate: map it to the grouped columns.
@@ -394,7 +415,7 @@ func (b *binder) bindInMark(left planner.Expr, e *sqlparser.ComparisonExpr, sq *
 			return nil, err
 		}
 	}
-	key, err := b.inKey(left, e.Left, sub, c)
+	key, err := b.inKey(left, leftSrc, sub, c)
 	if err != nil {
 		return nil, err
 	}

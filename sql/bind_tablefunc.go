@@ -2,7 +2,6 @@ package sql
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/planner"
@@ -23,7 +22,7 @@ var seriesFuncs = map[string]bool{"range": true, "generate_series": true}
 
 // bindSeries binds range/generate_series in FROM to a scan of a
 // planner.SeriesTable.
-func (b *binder) bindSeries(fn string, args sqlparser.SelectExprs, alias string, at int) (planner.Node, error) {
+func (b *binder) bindSeries(fn string, args sqlparser.SelectExprs, alias string, cols []string, at int) (planner.Node, error) {
 	c := ectx{sp: b.cl.from, clause: "FROM"}
 	saved := b.saveScope()
 	b.scope, b.quals, b.hidden = nil, nil, nil
@@ -97,7 +96,7 @@ func (b *binder) bindSeries(fn string, args sqlparser.SelectExprs, alias string,
 		alias = fn
 	}
 	name := fn
-	if cols := b.q.rw.funcCols[strings.ToLower(alias)]; len(cols) > 0 {
+	if len(cols) > 0 {
 		if len(cols) > 1 {
 			return nil, b.errAt(b.q.findName("", alias, b.cl.from), ErrUnsupported,
 				fmt.Sprintf("%q has 1 column but %d column names were given", alias, len(cols)))

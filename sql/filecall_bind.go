@@ -12,7 +12,7 @@ import (
 // bindFileCall binds a file table function (read_csv(…), read_parquet([…],
 // hive_partitioning = true)) to a scan of what the catalog opens; an alias
 // with a column list, AS t(a, b), renames the first columns.
-func (b *binder) bindFileCall(call *FileCall, alias string, at int) (planner.Node, error) {
+func (b *binder) bindFileCall(call *FileCall, alias string, cols []string, at int) (planner.Node, error) {
 	tbl, err := b.openFileCall(call)
 	if err != nil {
 		var se *Error
@@ -32,7 +32,7 @@ func (b *binder) bindFileCall(call *FileCall, alias string, at int) (planner.Nod
 		alias = "copy_source"
 	}
 	s := b.scan(tbl, call.Paths[0], alias)
-	if cols := b.q.rw.funcCols[strings.ToLower(alias)]; len(cols) > 0 {
+	if len(cols) > 0 {
 		if len(cols) > len(s.Cols) {
 			return nil, b.errAt(b.q.findName("", alias, b.cl.from), ErrType,
 				fmt.Sprintf("table %q has %d columns but %d column names were given", alias, len(s.Cols), len(cols)))
@@ -50,7 +50,7 @@ func (b *binder) bindCopySource(args sqlparser.SelectExprs, alias string, at int
 		if ae, ok := args[0].(*sqlparser.AliasedExpr); ok {
 			if v, ok := ae.Expr.(*sqlparser.SQLVal); ok && v.Type == sqlparser.StrVal {
 				if call, ok := b.q.fileCallOf(string(v.Val)); ok {
-					return b.bindFileCall(call, alias, at)
+					return b.bindFileCall(call, alias, b.legacyFuncCols(alias, call.Func), at)
 				}
 			}
 		}

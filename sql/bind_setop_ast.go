@@ -1,0 +1,117 @@
+package sql
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/b2sql/b2sql/planner"
+	"github.com/b2sql/b2sql/sql/ast"
+)
+
+// bindBodyAST binds a query body other than a SELECT with q's ORDER BY,
+// LIMIT and OFFSET over it: a set operation, VALUES, or a parenthesized
+// query. ORDER BY names an output column or position, as for a set
+// operation (bind_setop.go).
+func (b *binder) bindBodyAST(body ast.QueryBody, q *ast.Query) (*Bound, error) {
+	bd, err := b.bindSetOpAST(body)
+	if err != nil {
+		return nil, err
+	}
+	root := bd.Root
+	out := root.Schema()
+	var keys []planner.SortKey
+	for _, o := range q.OrderBy {
+		sp := b.q.spanOf(o)
+		if o.X == nil { // ALL
+			for _, col := range out {
+				keys = append(keys, planner.SortKey{Expr: &planner.ColRef{Col: col}, Desc: o.Desc, NullsFirst: o.Nulls == "FIRST"})
+			}
+			continue
+		}
+		col, ok := planner.Column{}, false
+		if n, isOrd := astOrdinal(o.X); isOrd {
+			if n < 1 || n > len(out) {
+				return nil, b.errAt(sp.lo, ErrUnknownColumn, fmt.Sprintf("ORDER BY position %d is not in select list (1..%d)", n, len(out)))
+			}
+			col, ok = out[n-1], true
+		} else if c, isCol := o.X.(*ast.ColumnRef); isCol && len(c.Name) == 1 {
+			for i, name := range bd.Names {
+				if strings.EqualFold(name, c.Name[0].Name) {
+					col, ok = out[i], true
+					break
+				}
+			}
+		}
+		if !ok {
+			return nil, b.errAt(sp.lo, ErrUnsupported, "ORDER BY of a set operation must name an output column or position")
+		}
+		keys = append(keys, planner.SortKey{Expr: &planner.ColRef{Col: col}, Desc: o.Desc, NullsFirst: o.Nulls == "FIRST"})
+	}
+	if len(keys) > 0 {
+		root = &planner.Sort{Input: root, Keys: keys}
+	}
+	if root, err = b.limitAST(root, q); err != nil {
+		return nil, err
+	}
+	return &Bound{Root: root, Names: bd.Names}, nil
+}
+
+// leafQuery is a query body as a query of its own (the leaf of a set
+// operation).
+func leafQuery(body ast.QueryBody) *ast.Query {
+	if q, ok := body.(*ast.Query); ok {
+		return q
+	}
+	return &ast.Query{Span: body.Extent(), Body: body}
+}
+
+// bindSetOpAST binds a set operation tree; its leaves are queries of
+// their own.
+func (b *binder) bindSetOpAST(body ast.QueryBody) (*Bound, error) {
+	switch body := body.(type) {
+	case *ast.Values:
+		it, err := b.bindValuesAST(body, "valueslist", nil)
+		if err != nil {
+			return nil, err
+		}
+		names := make([]string, len(it.cols))
+		for i, c := range it.cols {
+			names[i] = c.Name
+		}
+		return &Bound{Root: it.node, Names: names}, nil
+	case *ast.SetOp:
+	default:
+		bd, _, err := b.bindNested(b.subQuery(leafQuery(body)), false)
+		return bd, err
+	}
+	so := body.(*ast.SetOp)
+	lo, _ := b.q.tokSpan(so.L)
+	at := b.q.findKeyword(so.Op, span{b.q.tokAt(so.L.Extent().End), len(b.q.toks)})
+	if at < lo {
+		at = lo
+	}
+	l, err := b.bindSetOpAST(so.L)
+	if err != nil {
+		return nil, err
+	}
+	r, err := b.bindSetOpAST(so.R)
+	if err != nil {
+		return nil, err
+	}
+	n := &planner.SetOp{All: so.All}
+	switch so.Op {
+	case "UNION":
+		n.Kind = planner.SetUnion
+	case "INTERSECT":
+		n.Kind = planner.SetIntersect
+	default:
+		n.Kind = planner.SetExcept
+	}
+	if so.ByName {
+		if n.Kind != planner.SetUnion {
+			return nil, b.errAt(at, ErrUnsupported, "BY NAME is only valid with UNION")
+		}
+		return b.unionByName(n, l, r, ectx{sp: span{at, at + 1}}) // bind_setop_byname.go
+	}
+	return b.combine(n, l, r, at)
+}

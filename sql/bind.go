@@ -100,6 +100,7 @@ type binder struct {
 	now       *int64           // the query's current_timestamp (µs, 0 until asked), shared with nested queries
 	params    []columnar.Value // values of ? markers
 	items     []selItem        // the select list, for alias references
+	sel       *ast.Select      // the SELECT being bound from the syntax tree (its WINDOW clause)
 	onConds   []ast.Expr       // syntax trees of the JOIN … ON conditions, in binding order (onSyntax)
 	onNext    int              // the next of onConds to bind
 	expanding map[string]bool  // aliases being expanded, against cycles

@@ -176,12 +176,20 @@ func astBindable(e ast.Expr) bool {
 		}
 		return true
 	case *ast.Func:
-		if len(e.Name) != 1 || e.Name[0].Quoted || e.Filter != nil || e.Over != nil || len(e.OrderBy) > 0 ||
-			len(e.WithinGroup) > 0 || e.Nulls != ast.NullsDefault || e.Method || e.ExportState {
+		if len(e.Name) != 1 || e.Name[0].Quoted || len(e.OrderBy) > 0 ||
+			len(e.WithinGroup) > 0 || e.Nulls != ast.NullsDefault && e.Over == nil || e.Method || e.ExportState {
+			return false
+		}
+		if e.Filter != nil && !astBindable(e.Filter) {
 			return false
 		}
 		name := strings.ToLower(e.Name[0].Name)
+		if e.Over != nil {
+			return windowBindable(e.Over) && allBindable(e.Args...)
+		}
 		return !vitessCalls[name] && !FileFuncs[name] && allBindable(e.Args...)
+	case *ast.Interval:
+		return e.Value != nil && astBindable(e.Value)
 	}
 	return false
 }
@@ -341,6 +349,9 @@ func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 		}
 		return b.bindCase(ce, c)
 	case *ast.Func:
+		if e.Over != nil {
+			return b.bindWindowAST(e, c) // bind_window_ast.go
+		}
 		// The vitess path's call binding, over syntax tree arguments;
 		// constant arguments as vitess literals, which some functions
 		// read (date_part's part name).
@@ -351,7 +362,24 @@ func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 		for _, a := range e.Args {
 			fe.Exprs = append(fe.Exprs, &sqlparser.AliasedExpr{Expr: vitessArg(a)})
 		}
+		if e.Filter != nil {
+			name := strings.ToLower(e.Name[0].Name)
+			if !windowAggNames[name] && argMinMaxAggs[name] == 0 {
+				return nil, b.errAt(b.q.tokAt(e.Start), ErrSyntax, fmt.Sprintf("FILTER is only valid for aggregate functions, not %s", name))
+			}
+			args, star := make([]sqlparser.Expr, 0, len(e.Args)), e.Star
+			for _, a := range e.Args {
+				args = append(args, vitessArg(a))
+			}
+			args, _ = filteredArgs(name, args, star, e.Filter)
+			fe.Exprs = nil
+			for _, a := range args {
+				fe.Exprs = append(fe.Exprs, &sqlparser.AliasedExpr{Expr: a})
+			}
+		}
 		return b.bindFunc(fe, c)
+	case *ast.Interval:
+		return b.bindASTInterval(e, c) // bind_interval_ast.go
 	case *ast.Subquery, *ast.InQuery:
 		return b.bindSubqueryAST(e, c)
 	case *ast.InList:

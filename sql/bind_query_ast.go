@@ -186,8 +186,13 @@ func bodyBindable(body ast.QueryBody) bool {
 }
 
 func selectBindable(sel *ast.Select) bool {
-	if len(sel.DistinctOn) > 0 || len(sel.Windows) > 0 || sel.Qualify != nil || sel.Sample != nil {
+	if len(sel.DistinctOn) > 0 || sel.Qualify != nil || sel.Sample != nil {
 		return false
+	}
+	for _, w := range sel.Windows {
+		if !windowBindable(w.Window) {
+			return false
+		}
 	}
 	for _, it := range sel.Items {
 		if st, ok := it.X.(*ast.Star); ok {

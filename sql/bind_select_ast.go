@@ -13,6 +13,7 @@ import (
 // LIMIT and OFFSET of q, the query it is the body of, into the plan
 // bindSelect documents (Bind).
 func (b *binder) bindSelectAST(sel *ast.Select, q *ast.Query) (*Bound, error) {
+	b.sel = sel
 	input, err := b.bindFromAST(sel.From)
 	if err != nil {
 		return nil, err

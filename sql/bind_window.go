@@ -24,13 +24,8 @@ var windowAggs = map[string]bool{"count": true, "sum": true, "avg": true, "min":
 // bindWindow binds name(args) OVER (PARTITION BY … ORDER BY … frame).
 func (b *binder) bindWindow(e *sqlparser.FuncExpr, name string, at int, c ectx) (planner.Expr, error) {
 	over := b.q.findKeyword("OVER", c.sp)
-	switch {
-	case b.win == nil:
-		return nil, b.errAt(over, ErrGrouping, fmt.Sprintf("window functions are not allowed in %s", c.clause))
-	case b.win.binding > 0:
-		return nil, b.errAt(over, ErrGrouping, "window functions cannot be nested")
-	case c.inAgg:
-		return nil, b.errAt(over, ErrGrouping, "aggregate function calls cannot contain window function calls")
+	if err := b.windowAllowed(over, c); err != nil {
+		return nil, err
 	}
 	b.win.binding++
 	defer func() { b.win.binding-- }()
@@ -38,17 +33,131 @@ func (b *binder) bindWindow(e *sqlparser.FuncExpr, name string, at int, c ectx) 
 	if err != nil {
 		return nil, err
 	}
-	if e.Distinct && argMinMaxAggs[name] != 0 {
-		return nil, b.errAt(at, ErrSyntax, fmt.Sprintf("DISTINCT is not valid in %s", name))
-	}
-	if e.Distinct && !windowAggNames[name] {
-		return nil, b.errAt(at, ErrSyntax, fmt.Sprintf("DISTINCT is only valid in aggregate functions, not %s", name))
-	}
-	args, star, err := b.callArgs(e, at)
-	if err != nil {
+	w := winCall{name: name, distinct: e.Distinct, at: at, over: over, partition: spec.partition}
+	if err := w.checkDistinct(b); err != nil {
 		return nil, err
 	}
-	if name == "count" && e.Distinct && len(args) > 1 {
+	if w.args, w.star, err = b.callArgs(e, at); err != nil {
+		return nil, err
+	}
+	for k, o := range spec.order {
+		w.order = append(w.order, winOrder{expr: o.Expr, desc: o.Direction == sqlparser.DescScr, nullsFirst: b.q.rw.winNulls[[2]int{spec.orderParen, k}]})
+	}
+	w.frame = vitessFrame(spec.frame, b.q.rw.winFrame[spec.frameParen])
+	if nm, ok := b.q.rw.winNullsMode[over]; ok {
+		w.nulls = &nm
+	}
+	return b.bindWindowCall(w, c)
+}
+
+// windowAllowed reports a window call (its OVER at token over) where
+// none may be.
+func (b *binder) windowAllowed(over int, c ectx) error {
+	switch {
+	case b.win == nil:
+		return b.errAt(over, ErrGrouping, fmt.Sprintf("window functions are not allowed in %s", c.clause))
+	case b.win.binding > 0:
+		return b.errAt(over, ErrGrouping, "window functions cannot be nested")
+	case c.inAgg:
+		return b.errAt(over, ErrGrouping, "aggregate function calls cannot contain window function calls")
+	}
+	return nil
+}
+
+// winCall is a window function call as either syntax tree gives it, its
+// named windows resolved.
+type winCall struct {
+	name      string
+	distinct  bool
+	args      []sqlparser.Expr
+	star      bool
+	at, over  int // tokens of the name and of OVER
+	partition []sqlparser.Expr
+	order     []winOrder
+	frame     *winFrame  // nil: none
+	nulls     *nullsMode // IGNORE / RESPECT NULLS; nil: neither
+}
+
+type winOrder struct {
+	expr             sqlparser.Expr
+	desc, nullsFirst bool
+}
+
+// winFrame is a frame clause: unit ROWS, RANGE or GROUPS ("" for one
+// b2sql does not take), its bounds (end nil without BETWEEN), EXCLUDE.
+type winFrame struct {
+	unit       string
+	start, end *winBound
+	exclude    planner.FrameExclude
+}
+
+// winBound is a frame bound: kind UNBOUNDED PRECEDING, PRECEDING,
+// CURRENT ROW, FOLLOWING or UNBOUNDED FOLLOWING, with the offset expr
+// of PRECEDING and FOLLOWING (or its value dist when hasDist).
+type winBound struct {
+	kind     string
+	expr     sqlparser.Expr
+	dist     float64
+	hasDist  bool
+	calendar bool // an INTERVAL offset in months, quarters or years
+}
+
+// vitessFrame is the winFrame of a vitess frame clause.
+func vitessFrame(fr *sqlparser.Frame, fw winFrameWords) *winFrame {
+	if fr == nil || fr.Extent == nil {
+		return nil
+	}
+	out := &winFrame{exclude: fw.exclude}
+	switch {
+	case fw.groups:
+		out.unit = "GROUPS"
+	case fr.Unit == sqlparser.RowsUnit:
+		out.unit = "ROWS"
+	case fr.Unit == sqlparser.RangeUnit:
+		out.unit = "RANGE"
+	}
+	bound := func(fb *sqlparser.FrameBound, k int) *winBound {
+		wb := &winBound{expr: fb.Expr, dist: fw.dist[k], hasDist: fw.hasDist[k]}
+		switch fb.Type {
+		case sqlparser.UnboundedPreceding:
+			wb.kind = "UNBOUNDED PRECEDING"
+		case sqlparser.UnboundedFollowing:
+			wb.kind = "UNBOUNDED FOLLOWING"
+		case sqlparser.CurrentRow:
+			wb.kind = "CURRENT ROW"
+		case sqlparser.ExprPreceding:
+			wb.kind = "PRECEDING"
+		case sqlparser.ExprFollowing:
+			wb.kind = "FOLLOWING"
+		}
+		if iv, ok := fb.Expr.(*sqlparser.IntervalExpr); ok && hasCalendarUnit("1 "+iv.Unit) {
+			wb.calendar = true
+		}
+		return wb
+	}
+	out.start = bound(fr.Extent.Start, 0)
+	if fr.Extent.End != nil {
+		out.end = bound(fr.Extent.End, 1)
+	}
+	return out
+}
+
+// checkDistinct refuses DISTINCT in a window call that takes none.
+func (w *winCall) checkDistinct(b *binder) error {
+	if w.distinct && argMinMaxAggs[w.name] != 0 {
+		return b.errAt(w.at, ErrSyntax, fmt.Sprintf("DISTINCT is not valid in %s", w.name))
+	}
+	if w.distinct && !windowAggNames[w.name] {
+		return b.errAt(w.at, ErrSyntax, fmt.Sprintf("DISTINCT is only valid in aggregate functions, not %s", w.name))
+	}
+	return nil
+}
+
+// bindWindowCall binds a window call whose OVER is allowed here.
+func (b *binder) bindWindowCall(w winCall, c ectx) (planner.Expr, error) {
+	name, at, over, args, star := w.name, w.at, w.over, w.args, w.star
+	var err error
+	if name == "count" && w.distinct && len(args) > 1 {
 		// count(DISTINCT a, b) OVER counts the frame's distinct rows of
 		// non-NULL values, as in GROUP BY (bind_agg_more.go).
 		args = []sqlparser.Expr{distinctRowKey(args)}
@@ -64,23 +173,22 @@ func (b *binder) bindWindow(e *sqlparser.FuncExpr, name string, at int, c ectx) 
 		}
 		return x, err
 	}
-	f := planner.WindowFunc{Name: name, Distinct: e.Distinct}
-	for _, p := range spec.partition {
+	f := planner.WindowFunc{Name: name, Distinct: w.distinct}
+	for _, p := range w.partition {
 		x, err := bindW(p)
 		if err != nil {
 			return nil, err
 		}
 		f.Partition = append(f.Partition, x)
 	}
-	for k, o := range spec.order {
-		x, err := bindW(o.Expr)
+	for _, o := range w.order {
+		x, err := bindW(o.expr)
 		if err != nil {
 			return nil, err
 		}
-		f.Order = append(f.Order, planner.SortKey{Expr: x, Desc: o.Direction == sqlparser.DescScr,
-			NullsFirst: b.q.rw.winNulls[[2]int{spec.orderParen, k}]})
+		f.Order = append(f.Order, planner.SortKey{Expr: x, Desc: o.desc, NullsFirst: o.nullsFirst})
 	}
-	if f.Frame, err = b.windowFrame(spec.frame, f.Order, over, b.q.rw.winFrame[spec.frameParen]); err != nil {
+	if f.Frame, err = b.windowFrame(w.frame, f.Order, over); err != nil {
 		return nil, err
 	}
 	bindArgs := func(lo, hi int) ([]planner.Expr, error) {
@@ -213,7 +321,7 @@ func (b *binder) bindWindow(e *sqlparser.FuncExpr, name string, at int, c ectx) 
 			f.Name = "avg"
 		}
 	}
-	if nm, ok := b.q.rw.winNullsMode[over]; ok {
+	if nm := w.nulls; nm != nil {
 		switch f.Name {
 		case "lag", "lead", "first_value", "last_value", "nth_value":
 			f.IgnoreNulls = nm.ignore
@@ -245,47 +353,46 @@ func constInt(x planner.Expr) (int64, bool) {
 // TIMESTAMP key (in microseconds, as the executor compares them). A
 // GROUPS frame arrives parsed as ROWS (fw.groups, rewrite.go): its
 // offsets count peer groups; without ORDER BY the partition is one group.
-func (b *binder) windowFrame(fr *sqlparser.Frame, order []planner.SortKey, at int, fw winFrameWords) (planner.Frame, error) {
-	if fr == nil || fr.Extent == nil {
+func (b *binder) windowFrame(fr *winFrame, order []planner.SortKey, at int) (planner.Frame, error) {
+	if fr == nil {
 		return planner.Frame{StartUnbounded: true, EndUnbounded: len(order) == 0}, nil
 	}
-	out := planner.Frame{Rows: fr.Unit == sqlparser.RowsUnit && !fw.groups, Groups: fw.groups, Exclude: fw.exclude}
-	if fr.Unit != sqlparser.RowsUnit && fr.Unit != sqlparser.RangeUnit {
+	out := planner.Frame{Rows: fr.unit == "ROWS", Groups: fr.unit == "GROUPS", Exclude: fr.exclude}
+	if fr.unit == "" {
 		return out, b.errAt(at, ErrUnsupported, "this frame unit is not supported")
 	}
-	bound := func(fb *sqlparser.FrameBound, start bool) error {
-		switch fb.Type {
-		case sqlparser.UnboundedPreceding:
+	bound := func(fb *winBound, start bool) error {
+		switch fb.kind {
+		case "UNBOUNDED PRECEDING":
 			if !start {
 				return b.errAt(at, ErrSyntax, "a frame cannot end at UNBOUNDED PRECEDING")
 			}
 			out.StartUnbounded = true
-		case sqlparser.UnboundedFollowing:
+		case "UNBOUNDED FOLLOWING":
 			if start {
 				return b.errAt(at, ErrSyntax, "a frame cannot start at UNBOUNDED FOLLOWING")
 			}
 			out.EndUnbounded = true
-		case sqlparser.CurrentRow:
-		case sqlparser.ExprPreceding, sqlparser.ExprFollowing:
-			if iv, ok := fb.Expr.(*sqlparser.IntervalExpr); ok && hasCalendarUnit("1 "+iv.Unit) {
+		case "PRECEDING", "FOLLOWING":
+			if fb.calendar {
 				return b.errAt(at, ErrUnsupported, "RANGE offsets in months, quarters or years are not supported")
 			}
 			var x planner.Expr
 			var err error
-			if k := map[bool]int{true: 0, false: 1}[start]; fw.hasDist[k] {
+			if fb.hasDist {
 				// A fractional offset (bind_window_frame.go).
-				x = &planner.Const{Val: columnar.FloatValue(columnar.TFloat64, fw.dist[k])}
-			} else if x, err = b.bindExpr(fb.Expr, ectx{sp: span{at, len(b.q.toks)}, clause: "OVER"}); err != nil {
+				x = &planner.Const{Val: columnar.FloatValue(columnar.TFloat64, fb.dist)}
+			} else if x, err = b.bindExpr(fb.expr, ectx{sp: span{at, len(b.q.toks)}, clause: "OVER"}); err != nil {
 				return err
 			}
 			if !out.Rows && !out.Groups {
-				return b.rangeOffset(&out, x, order, start, fb.Type == sqlparser.ExprPreceding, at)
+				return b.rangeOffset(&out, x, order, start, fb.kind == "PRECEDING", at)
 			}
 			k, ok := constInt(x)
 			if !ok || k < 0 {
 				return b.errAt(at, ErrType, "frame offsets must be non-negative integer constants")
 			}
-			if fb.Type == sqlparser.ExprPreceding {
+			if fb.kind == "PRECEDING" {
 				k = -k
 			}
 			if start {
@@ -296,11 +403,11 @@ func (b *binder) windowFrame(fr *sqlparser.Frame, order []planner.SortKey, at in
 		}
 		return nil
 	}
-	if err := bound(fr.Extent.Start, true); err != nil {
+	if err := bound(fr.start, true); err != nil {
 		return out, err
 	}
-	if fr.Extent.End != nil {
-		if err := bound(fr.Extent.End, false); err != nil {
+	if fr.end != nil {
+		if err := bound(fr.end, false); err != nil {
 			return out, err
 		}
 	}

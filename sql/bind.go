@@ -101,6 +101,7 @@ type binder struct {
 	params    []columnar.Value // values of ? markers
 	items     []selItem        // the select list, for alias references
 	sel       *ast.Select      // the SELECT being bound from the syntax tree (its WINDOW clause)
+	groupSets [][]int          // GROUPING SETS, ROLLUP, CUBE as indexes into the GROUP BY keys; nil: a plain GROUP BY
 	onConds   []ast.Expr       // syntax trees of the JOIN … ON conditions, in binding order (onSyntax)
 	onNext    int              // the next of onConds to bind
 	expanding map[string]bool  // aliases being expanded, against cycles

@@ -210,10 +210,10 @@ func allBindable(es ...ast.Expr) bool {
 var vitessCalls = func() map[string]bool {
 	m := map[string]bool{}
 	for _, n := range strings.Fields(`against cast char convert current_date current_time current_timestamp
-		current_user database extract first first_value format get_format grouping group_concat if insert
-		json_arrayagg json_objectagg lag last_value lead left locate localtime localtimestamp match mod now
-		nth_value ntile percent_rank position rank dense_rank cume_dist repeat replace right row_number
-		schema substr substring timestampadd timestampdiff trim utc_date utc_time utc_timestamp values
+		current_user database extract first first_value get_format group_concat insert
+		json_arrayagg json_objectagg lag last_value lead locate localtime localtimestamp match
+		nth_value ntile percent_rank rank dense_rank cume_dist row_number
+		schema timestampadd timestampdiff utc_date utc_time utc_timestamp values
 		range generate_series row interval binary default exists not array list struct_pack map unnest
 		try_cast date time timestamp`) {
 		m[n] = true

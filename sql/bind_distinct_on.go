@@ -35,17 +35,47 @@ func (b *binder) bindDistinctOn(items []selItem, aggregating bool) (planner.Expr
 		}
 		return nil, b.errAt(lo, ErrSyntax, msg)
 	}
-	c := ectx{sp: span{lo, hi}, clause: "DISTINCT ON", aggOK: aggregating}
+	var on []sqlparser.Expr
+	for _, se := range q.sel.SelectExprs {
+		ae, ok := se.(*sqlparser.AliasedExpr)
+		if !ok || !ae.As.IsEmpty() {
+			return nil, b.errAt(lo, ErrSyntax, "DISTINCT ON expects a list of expressions")
+		}
+		on = append(on, ae.Expr)
+	}
+	var order []orderRef
+	for k, o := range b.q.sel.OrderBy {
+		sp := b.cl.orderBy
+		if k < len(b.cl.orderItems) {
+			sp = b.cl.orderItems[k]
+		}
+		order = append(order, orderRef{expr: o.Expr, sp: sp, desc: o.Direction == sqlparser.DescScr, nullsFirst: b.q.rw.nulls[k]})
+	}
+	return b.distinctOn(on, order, span{lo, hi}, items, aggregating)
+}
+
+// orderRef is an ORDER BY item as either syntax tree gives it.
+type orderRef struct {
+	expr             sqlparser.Expr
+	sp               span
+	desc, nullsFirst bool
+}
+
+// distinctOn binds DISTINCT ON (on…) written at sp, with the query's
+// ORDER BY, as the row_number() = 1 filter.
+func (b *binder) distinctOn(on []sqlparser.Expr, order []orderRef, sp span, items []selItem, aggregating bool) (planner.Expr, error) {
+	lo := sp.lo
+	c := ectx{sp: sp, clause: "DISTINCT ON", aggOK: aggregating}
 	bind := func(e sqlparser.Expr, c ectx) (planner.Expr, error) {
 		if constantOrderKey(e) {
 			return nil, b.errAt(lo, ErrSyntax, "DISTINCT ON non-integer literal has no effect")
 		}
 		// A select ordinal stands for its item.
-		if v, ok := e.(*sqlparser.SQLVal); ok && v.Type == sqlparser.IntVal {
-			if k, err := strconv.Atoi(string(v.Val)); err == nil && k >= 1 && k <= len(items) && items[k-1].expr != nil {
+		if k, ok := ordinal(e); ok {
+			if k >= 1 && k <= len(items) && items[k-1].expr != nil {
 				return items[k-1].expr, nil
-			} else if err != nil || k < 1 || k > len(items) {
-				return nil, b.errAt(lo, ErrUnknownColumn, fmt.Sprintf("DISTINCT ON term out of range: %s, should be between 1 and %d", v.Val, len(items)))
+			} else if k < 1 || k > len(items) {
+				return nil, b.errAt(lo, ErrUnknownColumn, fmt.Sprintf("DISTINCT ON term out of range: %s, should be between 1 and %d", strconv.Itoa(k), len(items)))
 			}
 		}
 		x, err := b.bindExpr(e, c)
@@ -55,27 +85,19 @@ func (b *binder) bindDistinctOn(items []selItem, aggregating bool) (planner.Expr
 		return x, err
 	}
 	f := planner.WindowFunc{Name: "row_number", Type: columnar.TInt64, Frame: planner.Frame{StartUnbounded: true}}
-	for _, se := range q.sel.SelectExprs {
-		ae, ok := se.(*sqlparser.AliasedExpr)
-		if !ok || !ae.As.IsEmpty() {
-			return nil, b.errAt(lo, ErrSyntax, "DISTINCT ON expects a list of expressions")
-		}
-		x, err := bind(ae.Expr, c)
+	for _, e := range on {
+		x, err := bind(e, c)
 		if err != nil {
 			return nil, err
 		}
 		f.Partition = append(f.Partition, x)
 	}
-	for k, o := range b.q.sel.OrderBy {
-		sp := b.cl.orderBy
-		if k < len(b.cl.orderItems) {
-			sp = b.cl.orderItems[k]
-		}
-		x, err := bind(o.Expr, ectx{sp: sp, clause: "ORDER BY", aggOK: aggregating})
+	for _, o := range order {
+		x, err := bind(o.expr, ectx{sp: o.sp, clause: "ORDER BY", aggOK: aggregating})
 		if err != nil {
 			return nil, err
 		}
-		f.Order = append(f.Order, planner.SortKey{Expr: x, Desc: o.Direction == sqlparser.DescScr, NullsFirst: b.q.rw.nulls[k]})
+		f.Order = append(f.Order, planner.SortKey{Expr: x, Desc: o.desc, NullsFirst: o.nullsFirst})
 	}
 	col := b.newCol("row_number", "", columnar.TInt64)
 	b.win.funcs = append(b.win.funcs, f)

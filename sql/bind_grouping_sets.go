@@ -72,7 +72,7 @@ func (b *binder) bindGrouping(name string, args []sqlparser.Expr, star bool, at 
 // each set aggregates the input rows itself, keeping exact semantics.
 func (b *binder) groupingNode(input planner.Node, out []planner.Column) planner.Node {
 	a := b.agg
-	sets := b.q.rw.groupSets
+	sets := b.groupSets
 	if sets == nil {
 		all := make([]int, len(a.groups))
 		for i := range all {

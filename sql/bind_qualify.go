@@ -35,7 +35,12 @@ func (b *binder) bindQualify(aggregating bool) (planner.Expr, error) {
 		}
 		return nil, b.errAt(lo, ErrSyntax, msg)
 	}
-	c := ectx{sp: span{lo, hi}, clause: "QUALIFY", aggOK: aggregating}
+	return b.qualify(cond, span{lo, hi}, aggregating)
+}
+
+// qualify binds the QUALIFY condition cond, written at sp.
+func (b *binder) qualify(cond sqlparser.Expr, sp span, aggregating bool) (planner.Expr, error) {
+	c := ectx{sp: sp, clause: "QUALIFY", aggOK: aggregating}
 	x, err := b.bindClauseExpr(cond, c)
 	if err != nil {
 		return nil, err

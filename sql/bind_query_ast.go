@@ -186,7 +186,7 @@ func bodyBindable(body ast.QueryBody) bool {
 }
 
 func selectBindable(sel *ast.Select) bool {
-	if len(sel.DistinctOn) > 0 || sel.Qualify != nil || sel.Sample != nil {
+	if sel.Sample != nil || sel.Qualify != nil && !astBindable(sel.Qualify) || !allBindable(sel.DistinctOn...) {
 		return false
 	}
 	for _, w := range sel.Windows {
@@ -196,8 +196,13 @@ func selectBindable(sel *ast.Select) bool {
 	}
 	for _, it := range sel.Items {
 		if st, ok := it.X.(*ast.Star); ok {
-			if len(st.Qualifier) > 1 || len(st.Exclude)+len(st.Replace)+len(st.Rename) > 0 || st.Like != nil {
+			if len(st.Qualifier) > 1 || len(st.Rename) > 0 || st.Like != nil {
 				return false
+			}
+			for _, r := range st.Replace {
+				if !astBindable(r.X) {
+					return false
+				}
 			}
 			continue
 		}
@@ -213,8 +218,12 @@ func selectBindable(sel *ast.Select) bool {
 	if sel.Where != nil && !astBindable(sel.Where) || sel.Having != nil && !astBindable(sel.Having) {
 		return false
 	}
-	if g := sel.GroupBy; g != nil && !allBindable(g.Items...) {
-		return false
+	if g := sel.GroupBy; g != nil {
+		for _, it := range g.Items {
+			if !groupItemBindable(it, true) {
+				return false
+			}
+		}
 	}
 	return true
 }

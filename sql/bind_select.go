@@ -23,6 +23,7 @@ type selItem struct {
 func (b *binder) bindSelect() (*Bound, error) {
 	sel := b.q.sel
 	b.sel = b.q.selectSyntax() // for windows bound from the syntax tree
+	b.groupSets = b.q.rw.groupSets
 	input, err := b.bindFrom()
 	if err != nil {
 		return nil, err

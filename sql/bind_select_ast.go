@@ -7,6 +7,7 @@ import (
 
 	"github.com/b2sql/b2sql/planner"
 	"github.com/b2sql/b2sql/sql/ast"
+	"github.com/dolthub/vitess/go/vt/sqlparser"
 )
 
 // bindSelectAST binds a SELECT from the syntax tree, with the ORDER BY,
@@ -68,7 +69,29 @@ func (b *binder) bindSelectAST(sel *ast.Select, q *ast.Query) (*Bound, error) {
 			return nil, err
 		}
 	}
-	distinct := sel.Distinct
+	var qualify planner.Expr
+	if sel.Qualify != nil {
+		if qualify, err = b.qualify(astSrc(sel.Qualify), b.q.spanOf(sel.Qualify), aggregating); err != nil {
+			return nil, err
+		}
+	}
+	var firstOnly planner.Expr
+	if len(sel.DistinctOn) > 0 {
+		on := make([]sqlparser.Expr, len(sel.DistinctOn))
+		for i, e := range sel.DistinctOn {
+			on[i] = astSrc(e)
+		}
+		var order []orderRef
+		for _, o := range q.OrderBy {
+			order = append(order, orderRef{expr: astSrc(o.X), sp: b.q.spanOf(o), desc: o.Desc, nullsFirst: o.Nulls == "FIRST"})
+		}
+		lo, _ := b.q.tokSpan(sel.DistinctOn[0])
+		_, hi := b.q.tokSpan(sel.DistinctOn[len(sel.DistinctOn)-1])
+		if firstOnly, err = b.distinctOn(on, order, span{lo, hi}, items, aggregating); err != nil {
+			return nil, err
+		}
+	}
+	distinct := sel.Distinct && firstOnly == nil
 
 	proj := &planner.Project{}
 	names := make([]string, len(items))
@@ -89,6 +112,12 @@ func (b *binder) bindSelectAST(sel *ast.Select, q *ast.Query) (*Bound, error) {
 		input = &planner.Window{Input: input, Funcs: b.win.funcs, Out: b.win.cols}
 	}
 	b.win = nil
+	if qualify != nil {
+		input = &planner.Filter{Input: input, Cond: qualify}
+	}
+	if firstOnly != nil {
+		input = &planner.Filter{Input: input, Cond: firstOnly}
+	}
 	proj.Input = input
 	var root planner.Node = proj
 	if distinct {
@@ -150,7 +179,7 @@ func (b *binder) aggregateNode(input planner.Node, aggregating bool, having plan
 		return nil, err
 	}
 	out := append(append([]planner.Column(nil), a.groupCols...), a.aggCols...)
-	if b.q.rw.groupSets != nil || len(a.groupings) > 0 {
+	if b.groupSets != nil || len(a.groupings) > 0 {
 		for _, g := range a.groupings {
 			out = append(out, g.col)
 		}
@@ -201,13 +230,45 @@ func (b *binder) expandSelectAST(sel *ast.Select) ([]selItem, error) {
 			if len(b.scope) == 0 && qual == "" {
 				return nil, b.errAt(b.q.tokAt(st.Start), ErrUnknownColumn, "SELECT * with no FROM clause")
 			}
+			exclude := map[string]bool{}
+			for _, n := range st.Exclude {
+				exclude[strings.ToLower(n.Last().Name)] = true
+			}
+			replace := map[string]*ast.SelectItem{}
+			for _, r := range st.Replace {
+				if r.Alias == nil {
+					return nil, b.errAt(b.q.tokAt(st.Replace[0].Start), ErrSyntax, "REPLACE expects a list of expr AS column")
+				}
+				replace[strings.ToLower(r.Alias.Name)] = r
+			}
 			for _, col := range b.scope {
 				if qual == "" && b.hidden[col.ID] {
 					continue
 				}
 				if qual == "" || strings.EqualFold(col.Table, qual) {
+					l := strings.ToLower(col.Name)
+					if _, ex := exclude[l]; ex {
+						exclude[l] = false // matched
+						continue
+					}
+					if r, ok := replace[l]; ok {
+						items = append(items, selItem{src: astSrc(r.X), alias: col.Name, name: col.Name, sp: b.q.spanOf(r.X)})
+						delete(replace, l)
+						continue
+					}
 					col := col
 					items = append(items, selItem{star: &col, name: col.Name, sp: b.cl.sel})
+				}
+			}
+			for _, n := range st.Exclude {
+				name := n.Last().Name
+				if _, unread := b.unreadable[strings.ToLower(name)]; exclude[strings.ToLower(name)] && !unread {
+					return nil, b.errAt(b.q.tokAt(n.Span().Start), ErrUnknownColumn, fmt.Sprintf("column %q in EXCLUDE is not in the FROM clause", name))
+				}
+			}
+			for _, r := range st.Replace {
+				if _, left := replace[strings.ToLower(r.Alias.Name)]; left {
+					return nil, b.errAt(b.q.tokAt(r.Alias.Start), ErrUnknownColumn, fmt.Sprintf("column %q in REPLACE is not in the FROM clause", r.Alias.Name))
 				}
 			}
 			continue
@@ -332,7 +393,12 @@ func (b *binder) bindGroupByAST(items []selItem, g *ast.GroupBy) error {
 		}
 		return nil
 	}
-	for _, e := range g.Items {
+	keys, sets, err := b.astGroupingSets(g.Items)
+	if err != nil {
+		return err
+	}
+	b.groupSets = sets
+	for _, e := range keys {
 		c := ectx{sp: b.q.spanOf(e), clause: "GROUP BY"}
 		var src ast.Expr = e
 		if n, ok := astOrdinal(e); ok {

@@ -215,7 +215,8 @@ func terminalWidth(w io.Writer) int {
 }
 
 // printError prints the message and, for positioned SQL errors, the line
-// of the script with a caret under the position.
+// of the script with carets under the token the error is about (one caret
+// when only its start is known).
 func (r *Runner) printError(script string, err error) {
 	if errors.Is(err, context.Canceled) {
 		fmt.Fprintln(r.Err, "Error: query cancelled")
@@ -227,7 +228,11 @@ func (r *Runner) printError(script string, err error) {
 		lines := strings.Split(script, "\n")
 		if se.Pos.Line >= 1 && se.Pos.Line <= len(lines) {
 			l := strings.TrimRight(lines[se.Pos.Line-1], "\r")
-			fmt.Fprintf(r.Err, "  %s\n  %s^\n", l, strings.Repeat(" ", caretOffset(l, se.Pos.Col)))
+			width := 1
+			if se.End.Line == se.Pos.Line && se.End.Col > se.Pos.Col {
+				width = caretOffset(l, se.End.Col) - caretOffset(l, se.Pos.Col)
+			}
+			fmt.Fprintf(r.Err, "  %s\n  %s%s\n", l, strings.Repeat(" ", caretOffset(l, se.Pos.Col)), strings.Repeat("^", max(width, 1)))
 		}
 	}
 }

@@ -14,7 +14,11 @@ type Pos struct{ Line, Col int }
 // ("line L:C: msg", or msg when Pos is zero: an error about no place in
 // the text); the REPL adds the source line and a caret.
 type Error struct {
-	Pos  Pos
+	Pos Pos
+	// End is the position just past the token the error is about, on
+	// Pos's line or a later one (zero when only Pos is known): the REPL
+	// underlines Pos up to End.
+	End  Pos
 	Kind error  // one of the Err* sentinels, for errors.Is
 	Msg  string // lower case, names quoted, no final period
 }

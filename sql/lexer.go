@@ -177,7 +177,37 @@ func identEnd(s string, i int) int {
 	return i
 }
 
-// errAt builds an *Error at byte offset off of src.
+// errAt builds an *Error at byte offset off of src, spanning the token
+// that starts there.
 func errAt(src Source, off int, kind error, msg string) *Error {
-	return &Error{Pos: posIn(src.Text, off, Pos{src.Line, src.Col}), Kind: kind, Msg: msg}
+	base := Pos{src.Line, src.Col}
+	return &Error{Pos: posIn(src.Text, off, base), End: posIn(src.Text, tokenEnd(src.Text, off), base), Kind: kind, Msg: msg}
+}
+
+// tokenEnd returns the offset just past the token starting at off of s
+// (off itself at the end of s or at a space): a name, a number, a quoted
+// string or identifier (to the end of s when unterminated), or an
+// operator.
+func tokenEnd(s string, off int) int {
+	if off < 0 || off >= len(s) || isSpace(s[off]) {
+		return max(0, min(off, len(s)))
+	}
+	switch c := s[off]; {
+	case c == '\'' || c == '"' || c == '`':
+		if !closedAt(s, off) {
+			return len(s)
+		}
+		return skipQuoted(s, off)
+	case isDigit(c) || c == '.' && off+1 < len(s) && isDigit(s[off+1]):
+		return scanNumber(s, off)
+	case isIdentStart(s[off:]):
+		return identEnd(s, off)
+	}
+	for _, op := range ops {
+		if strings.HasPrefix(s[off:], op) {
+			return off + len(op)
+		}
+	}
+	_, n := utf8.DecodeRuneInString(s[off:])
+	return off + n
 }

@@ -62,6 +62,9 @@ func FuzzParse(f *testing.F) {
 			if !posInside(script, e.Pos) {
 				t.Fatalf("%q: error %v outside the input", script, err)
 			}
+			if e.End != (Pos{}) && (!posInside(script, e.End) || e.End.Line < e.Pos.Line || e.End.Line == e.Pos.Line && e.End.Col < e.Pos.Col) {
+				t.Fatalf("%q: error %v ends at %v, outside the input or before its start", script, err, e.End)
+			}
 		}
 		for _, src := range append(Split(script), Source{Text: script}) {
 			st, err := Parse(src)

@@ -221,7 +221,7 @@ func (b *binder) bindHolistic(fn planner.AggFunc, name string, e *sqlparser.Func
 // ordered aggregates the rewriter carries as GROUP_CONCAT.
 func (b *binder) bindGroupConcat(e *sqlparser.GroupConcatExpr, c ectx) (planner.Expr, error) {
 	if name, ok := strings.CutPrefix(e.Separator.SeparatorString, markOrdered); ok {
-		return b.bindOrderedAgg(name, e, c) // bind_agg_ordered.go
+		return b.bindOrderedAgg(name, e.Exprs, e.Distinct != "", vitessOrder(e.OrderBy), c) // bind_agg_ordered.go
 	}
 	if len(e.OrderBy) > 0 {
 		// MySQL's own form: the separator is its SEPARATOR clause.
@@ -230,7 +230,7 @@ func (b *binder) bindGroupConcat(e *sqlparser.GroupConcatExpr, c ectx) (planner.
 		if e.Separator.DefaultSeparator {
 			g.Exprs[1] = &sqlparser.AliasedExpr{Expr: sqlparser.NewStrVal([]byte(","))}
 		}
-		return b.bindOrderedAgg("group_concat", &g, c)
+		return b.bindOrderedAgg("group_concat", g.Exprs, g.Distinct != "", vitessOrder(g.OrderBy), c)
 	}
 	at := b.q.findName("", "group_concat", c.sp)
 	f := &sqlparser.FuncExpr{Name: sqlparser.NewColIdent("group_concat"), Exprs: e.Exprs, Distinct: e.Distinct != ""}

@@ -20,6 +20,15 @@ import (
 // values arrive, and are joined, in key order. Every ordered string_agg
 // of one query must therefore share one ORDER BY.
 
+// vitessOrder is a vitess ORDER BY list as winOrders.
+func vitessOrder(ob sqlparser.OrderBy) []winOrder {
+	out := make([]winOrder, len(ob))
+	for i, o := range ob {
+		out[i] = winOrder{expr: o.Expr, desc: o.Direction == sqlparser.DescScr}
+	}
+	return out
+}
+
 // orderedAgg is a bound ordered string_agg: its index in aggState.aggs,
 // its keys, their text (to compare orderings) and its position.
 type orderedAgg struct {
@@ -31,31 +40,31 @@ type orderedAgg struct {
 
 // bindOrderedAgg binds agg(args ORDER BY order), where name is the
 // aggregate the user wrote.
-func (b *binder) bindOrderedAgg(name string, e *sqlparser.GroupConcatExpr, c ectx) (planner.Expr, error) {
+func (b *binder) bindOrderedAgg(name string, exprs sqlparser.SelectExprs, distinct bool, orderBy []winOrder, c ectx) (planner.Expr, error) {
 	at := b.q.findName("", name, c.sp)
 	if !isAggName(name) {
 		return nil, b.errAt(at, ErrSyntax, fmt.Sprintf("ORDER BY inside a call is only valid for aggregate functions, not %s", name))
 	}
 	if c.inAgg || !c.aggOK {
 		// Let the plain binding report nesting or a misplaced aggregate.
-		return b.bindFunc(&sqlparser.FuncExpr{Name: sqlparser.NewColIdent(name), Exprs: e.Exprs, Distinct: e.Distinct != ""}, c)
+		return b.bindFunc(&sqlparser.FuncExpr{Name: sqlparser.NewColIdent(name), Exprs: exprs, Distinct: distinct}, c)
 	}
 	ac := c
 	ac.inAgg, ac.aggOK = true, false
 	var keys []planner.SortKey
 	var text []string
-	for _, o := range e.OrderBy {
-		k, err := b.bindExpr(o.Expr, ac)
+	for _, o := range orderBy {
+		k, err := b.bindExpr(o.expr, ac)
 		if err != nil {
 			return nil, err
 		}
-		desc := o.Direction == sqlparser.DescScr
+		desc := o.desc
 		keys = append(keys, planner.SortKey{Expr: k, Desc: desc})
 		text = append(text, fmt.Sprintf("%s %v", k, desc))
 	}
 	a := b.agg
 	before := len(a.aggs)
-	x, err := b.bindFunc(&sqlparser.FuncExpr{Name: sqlparser.NewColIdent(name), Exprs: e.Exprs, Distinct: e.Distinct != ""}, c)
+	x, err := b.bindFunc(&sqlparser.FuncExpr{Name: sqlparser.NewColIdent(name), Exprs: exprs, Distinct: distinct}, c)
 	if err != nil || holisticAggs[name] != planner.AggStringAgg {
 		return x, err // the order does not change this aggregate's result
 	}

@@ -176,7 +176,7 @@ func astBindable(e ast.Expr) bool {
 		}
 		return true
 	case *ast.Func:
-		if len(e.Name) != 1 || e.Name[0].Quoted || len(e.OrderBy) > 0 ||
+		if len(e.Name) != 1 || e.Name[0].Quoted || len(e.OrderBy) > 0 && (e.Filter != nil || e.Over != nil || !orderBindable(e.OrderBy)) ||
 			len(e.WithinGroup) > 0 || e.Nulls != ast.NullsDefault && e.Over == nil || e.Method || e.ExportState {
 			return false
 		}
@@ -361,6 +361,13 @@ func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 		}
 		for _, a := range e.Args {
 			fe.Exprs = append(fe.Exprs, &sqlparser.AliasedExpr{Expr: vitessArg(a)})
+		}
+		if len(e.OrderBy) > 0 {
+			order := make([]winOrder, len(e.OrderBy))
+			for i, o := range e.OrderBy {
+				order[i] = winOrder{expr: astSrc(o.X), desc: o.Desc}
+			}
+			return b.bindOrderedAgg(strings.ToLower(e.Name[0].Name), fe.Exprs, e.Distinct, order, c) // bind_agg_ordered.go
 		}
 		if e.Filter != nil {
 			name := strings.ToLower(e.Name[0].Name)

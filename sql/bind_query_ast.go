@@ -234,7 +234,7 @@ func tableRefBindable(t ast.TableRef) bool {
 		return t.Sample == nil && !t.NotIndexed && t.IndexedBy == nil && (t.Alias == nil || len(t.Alias.Columns) == 0) && len(t.Name) <= 2
 	case *ast.Join:
 		switch t.Kind {
-		case "INNER", "LEFT", "RIGHT", "FULL", "CROSS":
+		case "INNER", "LEFT", "RIGHT", "FULL", "CROSS", "SEMI", "ANTI":
 		default:
 			return false
 		}
@@ -245,6 +245,24 @@ func tableRefBindable(t ast.TableRef) bool {
 		return t.Query != nil && !t.Lateral && t.Sample == nil && queryBindable(t.Query)
 	}
 	return false
+}
+
+// joinCondOf is the ON condition or USING list of join t.
+func joinCondOf(b *binder, t *ast.Join) joinCond {
+	var cond joinCond
+	for _, u := range t.Using {
+		cond.using = append(cond.using, u.Name)
+	}
+	if on := t.On; on != nil {
+		cond.on = func(c ectx) (planner.Expr, error) {
+			x, err := b.bindAST(on, c)
+			if err == nil {
+				x, err = b.boolean(x, astSrc(on), c, "ON")
+			}
+			return x, err
+		}
+	}
+	return cond
 }
 
 // aliasName is an alias's name ("" for none).
@@ -321,20 +339,21 @@ func (b *binder) bindTableRefAST(t ast.TableRef, unnamed *int) (*fromItem, error
 			kind = planner.JoinRight
 		case "FULL":
 			kind = planner.JoinFull
-		}
-		var cond joinCond
-		for _, u := range t.Using {
-			cond.using = append(cond.using, u.Name)
-		}
-		if on := t.On; on != nil {
-			cond.on = func(c ectx) (planner.Expr, error) {
-				x, err := b.bindAST(on, c)
-				if err == nil {
-					x, err = b.boolean(x, astSrc(on), c, "ON")
-				}
-				return x, err
+		case "SEMI", "ANTI":
+			// The right side only filters the left one: its columns are
+			// in scope in ON, not after.
+			kind := planner.JoinSemi
+			if t.Kind == "ANTI" {
+				kind = planner.JoinAnti
 			}
+			it, err := b.joinItems(left, right, kind, joinCondOf(b, t), t.Natural)
+			if err != nil {
+				return nil, err
+			}
+			it.cols, it.quals, it.hidden = left.cols, left.quals, left.hidden
+			return it, nil
 		}
+		cond := joinCondOf(b, t)
 		if kind == planner.JoinInner && !t.Natural && t.On == nil && len(t.Using) == 0 {
 			kind = planner.JoinCross
 		}

@@ -495,3 +495,13 @@ func (b *binder) limitAST(root planner.Node, q *ast.Query) (planner.Node, error)
 	}
 	return &planner.Limit{Input: root, Count: count, Offset: offset}, nil
 }
+
+// orderBindable reports whether every ORDER BY key has a bind case.
+func orderBindable(os []*ast.OrderItem) bool {
+	for _, o := range os {
+		if o.X == nil || !astBindable(o.X) {
+			return false
+		}
+	}
+	return true
+}

@@ -14,10 +14,29 @@
 // TRUNCATE, EXPLAIN [ANALYZE], DESCRIBE / SHOW t / SUMMARIZE, CREATE VIEW,
 // PREPARE / EXECUTE / DEALLOCATE (prepare.go) and CREATE TEMP TABLE
 // (temp_table.go) from the tree, and refuses MERGE, COMMENT ON and
-// CREATE TRIGGER at their first word; the
-// queries inside them, and the writes, whose binding still reads the
-// vitess tree, go on to the older path below through their own span of
-// the text (parseLegacy; issue 15 moves them off it, and
+// CREATE TRIGGER at their first word.
+//
+// Queries bind from the tree at the statement level (bind_query_ast.go)
+// when every part of them has a case there (queryBindable): FROM tables,
+// paths, views, WITH names, derived tables, VALUES, table functions
+// (bind_tablefunc_ast.go) and joins of every kind but POSITIONAL and
+// ASOF; subqueries (bind_subquery_ast.go); set operations and VALUES
+// bodies (bind_setop_ast.go); WITH [RECURSIVE]; windows
+// (bind_window_ast.go); GROUPING SETS (bind_grouping_ast.go); INTERVAL
+// literals (bind_interval_ast.go). A nested query is a subtree bound by a
+// child binder over its own span of the statement's tokens. The
+// statement-level code shared with the vitess path takes neutral
+// arguments (joinCond, winCall, orderRef, the bound rows of VALUES), and
+// expressions reach the helpers written for vitess nodes wrapped as
+// syntaxSrc.
+//
+// The rest — a handful of query shapes (POSITIONAL and ASOF joins,
+// summarize() and duckdb_settings() in FROM, MySQL's GROUP_CONCAT …
+// SEPARATOR, value functions without parentheses such as CURRENT_DATE,
+// bitwise and <=> operators, LIKE … ESCAPE) and the writes (INSERT,
+// UPDATE, DELETE, COPY, CREATE TABLE [AS]), whose hand parsers derive
+// their queries as text — go on to the older path below through their
+// own span of the text (parseLegacy; issue 15 moves them off it, and
 // TestLegacyFallbacks counts what is left).
 //
 // On that path parsing is delegated to the vitess MySQL parser, which
@@ -86,7 +105,8 @@
 // paths or table functions (read_parquet, parquet_scan, read_b2, and the
 // series range/generate_series, bind_tablefunc.go) with
 // aliases, joined by commas, [INNER|CROSS|LEFT|RIGHT|FULL [OUTER]] JOIN
-// with ON or USING, NATURAL [LEFT|RIGHT] JOIN (bind_join.go), or no FROM;
+// with ON or USING, NATURAL [LEFT|RIGHT] JOIN (bind_join.go), SEMI and
+// ANTI JOIN (the left rows with or without a match), or no FROM;
 // WHERE; GROUP BY expressions, ordinals, aliases, ALL, GROUPING SETS,
 // ROLLUP, CUBE, WITH ROLLUP, with grouping()/grouping_id() telling
 // rolled-up NULLs from data NULLs (bind_grouping_sets.go: one aggregate
@@ -108,8 +128,9 @@
 // AS NOT MATERIALIZED always inlines), WITH RECURSIVE (base UNION
 // [ALL] step, bind_derived.go), views (planner.ViewCatalog), and
 // UNION/INTERSECT/EXCEPT [ALL] with ORDER BY/LIMIT on the whole
-// (bind_setop.go). Each nested query is located in the text and parsed on
-// its own, so its errors and column names come from its own tokens.
+// (bind_setop.go). On the vitess path each nested query is located in the
+// text and parsed on its own, so its errors and column names come from
+// its own tokens.
 //
 // Subqueries in WHERE and in a non-aggregating SELECT list become joins,
 // never per-row re-execution (bind_subquery.go): EXISTS/IN conjuncts semi

@@ -125,7 +125,7 @@ var bindFromSyntax = true
 func astBindable(e ast.Expr) bool {
 	switch e := e.(type) {
 	case *ast.ColumnRef:
-		return len(e.Name) == 2 || len(e.Name) == 1 && (e.Name[0].Quoted || !valueFuncs[strings.ToLower(e.Name[0].Name)])
+		return len(e.Name) <= 2
 	case *ast.Literal:
 		switch e.Kind {
 		case ast.LitString, ast.LitBool, ast.LitNull:
@@ -222,8 +222,7 @@ var vitessCalls = func() map[string]bool {
 }()
 
 // valueFuncs are the SQL value functions written without parentheses
-// (CURRENT_DATE, LOCALTIMESTAMP, …): a bare name that is a call, which
-// bindAST has no case for yet.
+// (CURRENT_DATE, LOCALTIMESTAMP, …): a bare name that is a call.
 var valueFuncs = map[string]bool{
 	"current_date": true, "current_time": true, "current_timestamp": true, "current_user": true,
 	"localtime": true, "localtimestamp": true, "utc_date": true, "utc_time": true, "utc_timestamp": true,
@@ -268,6 +267,11 @@ var astBinaryFns = map[string]string{
 func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 	switch e := e.(type) {
 	case *ast.ColumnRef:
+		if n := e.Name[0]; len(e.Name) == 1 && !n.Quoted && valueFuncs[strings.ToLower(n.Name)] {
+			// CURRENT_DATE, LOCALTIMESTAMP, …: a call written without
+			// parentheses.
+			return b.bindFunc(&sqlparser.FuncExpr{Name: sqlparser.NewColIdent(n.Name)}, c)
+		}
 		qual := ""
 		if len(e.Name) == 2 {
 			qual = e.Name[0].Name
@@ -355,7 +359,13 @@ func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 		// The vitess path's call binding, over syntax tree arguments;
 		// constant arguments as vitess literals, which some functions
 		// read (date_part's part name).
-		fe := &sqlparser.FuncExpr{Name: sqlparser.NewColIdent(e.Name[0].Name), Distinct: e.Distinct}
+		name := e.Name[0].Name
+		if strings.EqualFold(name, "position") {
+			// POSITION(needle IN haystack), which the parser gives as
+			// position(haystack, needle): instr's order.
+			name = "instr"
+		}
+		fe := &sqlparser.FuncExpr{Name: sqlparser.NewColIdent(name), Distinct: e.Distinct}
 		if e.Star {
 			fe.Exprs = sqlparser.SelectExprs{&sqlparser.StarExpr{}}
 		}

@@ -230,9 +230,9 @@ func (b *binder) expandSelectAST(sel *ast.Select) ([]selItem, error) {
 			if len(b.scope) == 0 && qual == "" {
 				return nil, b.errAt(b.q.tokAt(st.Start), ErrUnknownColumn, "SELECT * with no FROM clause")
 			}
-			exclude := map[string]bool{}
+			exclude := map[string]bool{} // name or qualifier.name, lower case
 			for _, n := range st.Exclude {
-				exclude[strings.ToLower(n.Last().Name)] = true
+				exclude[excludeKey(n)] = true
 			}
 			replace := map[string]*ast.SelectItem{}
 			for _, r := range st.Replace {
@@ -251,6 +251,10 @@ func (b *binder) expandSelectAST(sel *ast.Select) ([]selItem, error) {
 						exclude[l] = false // matched
 						continue
 					}
+					if k := strings.ToLower(col.Table) + "." + l; exclude[k] || col.Table != "" && hasKey(exclude, k) {
+						exclude[k] = false
+						continue
+					}
 					if r, ok := replace[l]; ok {
 						items = append(items, selItem{src: astSrc(r.X), alias: col.Name, name: col.Name, sp: b.q.spanOf(r.X)})
 						delete(replace, l)
@@ -262,7 +266,7 @@ func (b *binder) expandSelectAST(sel *ast.Select) ([]selItem, error) {
 			}
 			for _, n := range st.Exclude {
 				name := n.Last().Name
-				if _, unread := b.unreadable[strings.ToLower(name)]; exclude[strings.ToLower(name)] && !unread {
+				if _, unread := b.unreadable[strings.ToLower(name)]; exclude[excludeKey(n)] && !unread {
 					return nil, b.errAt(b.q.tokAt(n.Span().Start), ErrUnknownColumn, fmt.Sprintf("column %q in EXCLUDE is not in the FROM clause", name))
 				}
 			}
@@ -354,8 +358,15 @@ func astHasAgg(e ast.Expr) bool {
 }
 
 // astOrdinal reports whether e is an integer literal (a position in the
-// select list).
+// select list), negative ones included: DuckDB reads ORDER BY -1 as a
+// position out of range.
 func astOrdinal(e ast.Expr) (int, bool) {
+	if u, ok := e.(*ast.Unary); ok && u.Op == "-" {
+		if n, ok := astOrdinal(u.X); ok {
+			return -n, true
+		}
+		return 0, false
+	}
 	l, ok := e.(*ast.Literal)
 	if !ok || l.Kind != ast.LitNumber {
 		return 0, false
@@ -459,7 +470,7 @@ func (b *binder) limitAST(root planner.Node, q *ast.Query) (planner.Node, error)
 	}
 	count, offset := int64(-1), int64(0)
 	read := func(e ast.Expr, sp span, what string) (int64, error) {
-		if n, ok := astOrdinal(e); ok && n < 1<<30 {
+		if n, ok := astOrdinal(e); ok && n >= 0 && n < 1<<30 {
 			return int64(n), nil
 		}
 		if l, ok := e.(*ast.Literal); ok && l.Kind == ast.LitNumber {
@@ -504,4 +515,19 @@ func orderBindable(os []*ast.OrderItem) bool {
 		}
 	}
 	return true
+}
+
+// excludeKey is an EXCLUDE name as the star's columns are matched with it:
+// name, or qualifier.name, lower case.
+func excludeKey(n ast.Name) string {
+	k := strings.ToLower(n.Last().Name)
+	if len(n) > 1 {
+		k = strings.ToLower(n[len(n)-2].Name) + "." + k
+	}
+	return k
+}
+
+func hasKey(m map[string]bool, k string) bool {
+	_, ok := m[k]
+	return ok
 }

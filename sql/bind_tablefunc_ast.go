@@ -24,6 +24,8 @@ func tableFuncBindable(t *ast.TableFunc) bool {
 		return !f.Star && allBindable(f.Args...)
 	case FileFuncs[fn]:
 		return true
+	case fn == "summarize", fn == "duckdb_settings":
+		return !f.Star && allBindable(f.Args...)
 	}
 	for _, n := range tableFuncs {
 		if n == fn {
@@ -42,6 +44,16 @@ func (b *binder) bindTableFuncAST(t *ast.TableFunc) (*fromItem, error) {
 	fn := strings.ToLower(name)
 	alias, cols := aliasName(t.Alias), aliasColumns(t.Alias)
 	at := b.q.tokAt(f.Start)
+	if fn == "summarize" || fn == "duckdb_settings" {
+		args := make(sqlparser.SelectExprs, len(f.Args))
+		for i, a := range f.Args {
+			args[i] = &sqlparser.AliasedExpr{Expr: vitessArg(a)}
+		}
+		if fn == "summarize" {
+			return b.bindSummarize(args, alias) // bind_summarize.go
+		}
+		return b.bindSettingsTable(args, alias) // bind_settings.go
+	}
 	var n planner.Node
 	var err error
 	switch {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/b2sql/b2sql/sql/ast"
 	"github.com/dolthub/vitess/go/vt/sqlparser"
 	"github.com/dolthub/vitess/go/vt/vterrors"
 )
@@ -96,17 +97,26 @@ func (p *stmtParser) subQuery(i int) (*Query, error) {
 // DESCRIBE, whose name is src's only token, so that binding errors point
 // at it.
 func starQuery(src Source, name string, path bool) (*Query, error) {
-	toks, err := lex(src)
-	if err != nil {
-		return nil, err
-	}
-	from := &sqlparser.AliasedTableExpr{Expr: sqlparser.TableName{Name: sqlparser.NewTableIdent(name)}}
-	sel := &sqlparser.Select{SelectExprs: sqlparser.SelectExprs{&sqlparser.StarExpr{}}, From: sqlparser.TableExprs{from}}
-	rw := &rewritten{paths: map[string]bool{}, nulls: map[int]bool{}}
+	all := ast.Span{Start: 0, End: len(src.Text)}
+	t := &ast.Table{Span: all}
 	if path {
-		rw.paths[name] = true
+		t.Path = name
+	} else {
+		t.Name = ast.Name{&ast.Ident{Span: all, Name: name}}
 	}
-	return &Query{src: src, toks: toks, rw: rw, sel: sel, stmt: sel, syn: &syntaxIndex{built: true}}, nil
+	return syntheticQuery(src, t)
+}
+
+// syntheticQuery is SELECT * FROM from for a statement that stands for
+// one (DESCRIBE, SUMMARIZE), every node spanning the statement src.
+func syntheticQuery(src Source, from ast.TableRef) (*Query, error) {
+	all := ast.Span{Start: 0, End: len(src.Text)}
+	sel := &ast.Select{Span: all, Items: []*ast.SelectItem{{Span: all, X: &ast.Star{Span: all}}}, From: []ast.TableRef{from}}
+	q, err := astQuery(src, &ast.Query{Span: all, Body: sel})
+	if err == nil && q == nil {
+		err = errAt(src, 0, ErrUnsupported, "statement is not supported")
+	}
+	return q, err
 }
 
 // fromFirst parses DuckDB's FROM t [WHERE …] … as SELECT * FROM t …: the
@@ -144,14 +154,10 @@ func (p *stmtParser) fromFirst() (Statement, error) {
 // summarizeQuery is SELECT * FROM summarize('arg') for SUMMARIZE of a
 // table, a path or a query (bind_summarize.go); src is the statement.
 func summarizeQuery(src Source, arg string) (*Query, error) {
-	toks, err := lex(src)
-	if err != nil {
-		return nil, err
-	}
-	fn := &sqlparser.TableFuncExpr{Name: "summarize", Exprs: sqlparser.SelectExprs{&sqlparser.AliasedExpr{Expr: sqlparser.NewStrVal([]byte(arg))}}}
-	sel := &sqlparser.Select{SelectExprs: sqlparser.SelectExprs{&sqlparser.StarExpr{}}, From: sqlparser.TableExprs{fn}}
-	rw := &rewritten{paths: map[string]bool{}, nulls: map[int]bool{}, winNulls: map[[2]int]bool{}, funcCols: map[string][]string{}}
-	return &Query{src: src, toks: toks, rw: rw, sel: sel, stmt: sel, syn: &syntaxIndex{built: true}}, nil
+	all := ast.Span{Start: 0, End: len(src.Text)}
+	f := &ast.Func{Span: all, Name: ast.Name{&ast.Ident{Span: all, Name: "summarize"}},
+		Args: []ast.Expr{&ast.Literal{Span: all, Kind: ast.LitString, Val: arg}}}
+	return syntheticQuery(src, &ast.TableFunc{Span: all, Func: f})
 }
 
 // parseQuery rewrites and parses a SELECT.

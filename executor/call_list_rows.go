@@ -28,6 +28,9 @@ var listRowFuncs = map[string]listRowFunc{
 	"list_sort":             {fnListSort, true},
 	"list_distinct":         {fnListDistinct, true},
 	"list_slice":            {fnListSlice, true},
+	"list_concat_op":        {fnListConcat, true},
+	"string_index":          {fnStringIndex, true},
+	"map_from_lists":        {fnMapFromLists, true},
 	"list_sum":              {fnListAgg("sum"), true},
 	"list_min":              {fnListAgg("min"), true},
 	"list_max":              {fnListAgg("max"), true},
@@ -161,22 +164,54 @@ func fnListDistinct(a []columnar.Value, t columnar.Type) (columnar.Value, error)
 }
 
 // fnListSlice: elements begin..end (1-based, inclusive; negative from the
-// end; clamped to the list), as DuckDB's list_slice.
+// end; clamped to the list), every step-th (from end down to begin when
+// step is negative), as DuckDB's list_slice; on a string, its characters.
 func fnListSlice(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+	var runes []rune
 	n := int64(len(a[0].Elems))
-	begin, end := a[1].I, a[2].I
+	if t.ID == columnar.Varchar {
+		runes = []rune(a[0].S)
+		n = int64(len(runes))
+	}
+	begin, end, step := a[1].I, a[2].I, int64(1)
+	if len(a) > 3 {
+		if step = a[3].I; step == 0 {
+			return columnar.Value{}, errors.New("slice step cannot be zero")
+		}
+		if t.ID == columnar.Varchar && step != 1 {
+			return columnar.Value{}, errors.New("slice with steps has not been implemented for string types")
+		}
+	}
 	if begin < 0 {
 		begin = n + begin + 1
 	}
 	if end < 0 {
 		end = n + end + 1
 	}
+	if step < 0 {
+		begin, end = end, begin
+	}
 	begin = max(begin, 1)
 	end = min(end, n)
-	if begin > end {
-		return columnar.Value{Type: t, Elems: []columnar.Value{}}, nil
+	if t.ID == columnar.Varchar {
+		if begin > end {
+			return columnar.StringValue(""), nil
+		}
+		return columnar.StringValue(string(runes[begin-1 : end])), nil
 	}
-	return columnar.Value{Type: t, Elems: slices.Clone(a[0].Elems[begin-1 : end])}, nil
+	out := []columnar.Value{}
+	switch {
+	case begin > end:
+	case step > 0:
+		for i := begin; i <= end; i += step {
+			out = append(out, a[0].Elems[i-1])
+		}
+	default:
+		for i := end; i >= begin; i += step {
+			out = append(out, a[0].Elems[i-1])
+		}
+	}
+	return columnar.Value{Type: t, Elems: out}, nil
 }
 
 // fnListAgg: an aggregate over a list's non-NULL elements (NULL for none,

@@ -127,7 +127,12 @@ package planner
 //	list_concat   T[]...                       T[]       a NULL list counts as empty
 //	list_reverse, list_distinct, flatten  T[] (flatten: T[][])  T[]
 //	list_sort     T[][, VARCHAR[, VARCHAR]]    T[]       ASC|DESC, NULLS FIRST|LAST (default ASC, NULLS LAST)
-//	list_slice    T[], BIGINT, BIGINT          T[]       1-based inclusive, negative from the end
+//	list_slice    T[], BIGINT, BIGINT[, BIGINT]  T[]     1-based inclusive, negative from the end, every step-th
+//	              (VARCHAR: its characters, no step; x[a:b])
+//	list_concat_op  T[], T[]                   T[]       [1] || [2]: NULL when either side is
+//	string_index  VARCHAR, BIGINT              VARCHAR   s[i]: character i, '' out of range
+//	struct_pack   T...                         STRUCT    the fields in order ({'k': v}, struct_pack(k := v))
+//	map_from_lists  K[], V[]                   MAP(K, V) map(keys, values), MAP {k: v}; keys non-NULL and unique
 //	list_sum, list_min, list_max, list_avg, list_count  T[]  as the aggregate over the elements
 //	list_has_any, list_has_all  T[], T[]       BOOLEAN
 //	string_split, regexp_split_to_array  VARCHAR, VARCHAR  VARCHAR[]

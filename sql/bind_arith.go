@@ -45,6 +45,14 @@ func (b *binder) arith(fn string, l, r planner.Expr, ls, rs sqlparser.Expr, c ec
 	call := func(t columnar.Type, args ...planner.Expr) planner.Expr {
 		return &planner.Call{Fn: fn, Args: args, T: t}
 	}
+	if fn == "||" && (l.Type().ID == columnar.List || r.Type().ID == columnar.List) {
+		// [1] || [2] is list_concat, but NULL when either side is.
+		x, _, err := b.bindListFunc("list_concat", []planner.Expr{l, r}, []sqlparser.Expr{ls, rs}, b.leafTok(ls, c.sp), c)
+		if call, ok := x.(*planner.Call); ok {
+			call.Fn = "list_concat_op"
+		}
+		return x, err
+	}
 	if fn == "||" {
 		args := []planner.Expr{l, r}
 		for i, x := range args {

@@ -125,7 +125,7 @@ var bindFromSyntax = true
 func astBindable(e ast.Expr) bool {
 	switch e := e.(type) {
 	case *ast.ColumnRef:
-		return len(e.Name) <= 2
+		return true // bindASTColumn: a column, t.col, or a struct field path (s.a, t.s.a)
 	case *ast.Literal:
 		switch e.Kind {
 		case ast.LitString, ast.LitBool, ast.LitNull:
@@ -187,11 +187,15 @@ func astBindable(e ast.Expr) bool {
 		if e.Over != nil {
 			return windowBindable(e.Over) && allBindable(e.Args...)
 		}
+		if ok, is := nestedCallBindable(name, e); is {
+			return ok
+		}
 		return !vitessCalls[name] && !FileFuncs[name] && allBindable(e.Args...)
 	case *ast.Interval:
 		return e.Value != nil && astBindable(e.Value)
 	}
-	return false
+	ok, _ := nestedBindable(e)
+	return ok
 }
 
 func allBindable(es ...ast.Expr) bool {
@@ -272,11 +276,7 @@ func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 			// parentheses.
 			return b.bindFunc(&sqlparser.FuncExpr{Name: sqlparser.NewColIdent(n.Name)}, c)
 		}
-		qual := ""
-		if len(e.Name) == 2 {
-			qual = e.Name[0].Name
-		}
-		return b.bindColumnName(qual, e.Name.Last().Name, b.q.tokAt(e.Start), c)
+		return b.bindASTColumn(e, c) // bind_ast_nested.go
 	case *ast.Literal:
 		return b.bindASTLiteral(e, false)
 	case *ast.Unary:
@@ -356,6 +356,9 @@ func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 		if e.Over != nil {
 			return b.bindWindowAST(e, c) // bind_window_ast.go
 		}
+		if x, ok, err := b.bindNestedCall(e, c); ok { // bind_ast_nested.go
+			return x, err
+		}
 		// The vitess path's call binding, over syntax tree arguments;
 		// constant arguments as vitess literals, which some functions
 		// read (date_part's part name).
@@ -417,6 +420,9 @@ func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 			fn = "not_in"
 		}
 		return b.inList(fn, xs, srcs, c)
+	}
+	if x, ok, err := b.bindASTNested(e, c); ok {
+		return x, err
 	}
 	return nil, b.errAt(b.q.tokAt(e.Extent().Start), ErrUnsupported, "expression is not supported")
 }
@@ -521,27 +527,9 @@ func vitessArg(e ast.Expr) sqlparser.Expr {
 	return astSrc(e)
 }
 
-// castType is the type a cast names; ok is false for types bindAST leaves
-// to the vitess path (lists, structs, maps, qualified names).
-func castType(t *ast.TypeName) (columnar.Type, bool) {
-	if t.Schema != "" || len(t.Fields)+len(t.Args)+len(t.Array) > 0 || t.Qualifier != "" {
-		return columnar.Type{}, false
-	}
-	var params []int
-	for _, p := range t.Params {
-		l, ok := p.(*ast.Literal)
-		if !ok || l.Kind != ast.LitNumber {
-			return columnar.Type{}, false
-		}
-		n, err := strconv.Atoi(l.Val)
-		if err != nil || n < 0 || n > 1<<20 {
-			return columnar.Type{}, false
-		}
-		params = append(params, n)
-	}
-	to, err := parseTypeName(strings.Fields(t.Name), params)
-	return to, err == nil
-}
+// castType is the type a cast names; ok is false for types b2sql does
+// not have (bind_ast_nested.go).
+func castType(t *ast.TypeName) (columnar.Type, bool) { return astTypeName(t) }
 
 // astLeaf is the token an error in e points at: its leftmost name or
 // literal, as leafTok finds in a vitess expression.

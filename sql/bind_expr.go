@@ -103,6 +103,12 @@ func (b *binder) bindColumnName(qual, name string, at int, c ectx) (planner.Expr
 		if !known && b.enclosingHas(qual, name, 0) {
 			return nil, b.errAt(at, ErrUnsupported, fmt.Sprintf("a subquery in FROM or WITH that reads %q of an enclosing query (a correlated derived table) is not supported", qual+"."+name))
 		}
+		if !known && !b.expanding[strings.ToLower(qual)] {
+			// s.a: field a of a struct column s (bind_ast_nested.go).
+			if x, err := b.bindColumnName("", qual, at, c); err == nil && x.Type().ID == columnar.Struct {
+				return b.field(x, name, nil, at, c)
+			}
+		}
 		if !known {
 			return nil, b.errAt(at, ErrUnknownTable, fmt.Sprintf("unknown table %q%s", qual, didYouMean(qual, b.quals)))
 		}

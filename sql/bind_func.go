@@ -51,6 +51,9 @@ func (b *binder) callArgs(e *sqlparser.FuncExpr, at int) ([]sqlparser.Expr, bool
 }
 
 func (b *binder) bindFunc(e *sqlparser.FuncExpr, c ectx) (planner.Expr, error) {
+	if e.Name.Lowered() == markAST && e.Qualifier.IsEmpty() {
+		return b.bindMarkedAST(e, c) // rewrite_nested.go
+	}
 	if e.Over != nil {
 		e = windowCall(e)
 	}

@@ -78,6 +78,11 @@
 //	GROUP BY a, b WITH ROLLUP → GROUP BY a, b (each key once, at its first
 //	                            occurrence); the sets are remembered as
 //	                            indexes into that list (rewrite_grouping.go)
+//	[a, b], {'k': v}, MAP {…}, x[i], x[a:b], (x).f, x -> e, name := v,
+//	CAST(x AS T[]) and the other nested-value syntax
+//	                          → b2sql_ast(start, end, operands…), bound from
+//	                            the syntax tree node with that byte span
+//	                            (rewrite_nested.go, bind_ast_nested.go)
 //	FROM (SELECT …) JOIN …    → FROM (SELECT …) AS unnamed_subquery JOIN …
 //	                            (DuckDB's names for derived tables without an
 //	                            alias; rewrite_derived.go)

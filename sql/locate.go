@@ -165,7 +165,8 @@ func (q *Query) clauses() clauses {
 	return c
 }
 
-// items splits a list clause at its top-level commas.
+// items splits a list clause at its top-level commas (not those inside
+// parentheses, list brackets or struct braces).
 func (q *Query) items(sp span) []span {
 	if sp.hi <= sp.lo {
 		return nil
@@ -174,9 +175,9 @@ func (q *Query) items(sp span) []span {
 	depth, start := 0, sp.lo
 	for i := sp.lo; i < sp.hi; i++ {
 		switch t := q.toks[i]; {
-		case t.isOp("("):
+		case t.isOp("(") || t.isOp("[") || t.isOp("{"):
 			depth++
-		case t.isOp(")"):
+		case t.isOp(")") || t.isOp("]") || t.isOp("}"):
 			depth--
 		case depth == 0 && t.isOp(","):
 			out = append(out, span{start, i})

@@ -189,6 +189,13 @@ func rewrite(src Source, toks []token) (*rewritten, error) {
 	for k := range cteModeTokens(toks) {
 		drop[k] = true
 	}
+	// Nested-value expressions become markAST calls (rewrite_nested.go).
+	ne := nestedSyntax(src, toks)
+	if ne != nil {
+		for k := range ne.drop {
+			drop[k] = true
+		}
+	}
 	tokAt := func(i int) token {
 		if i < len(toks) {
 			return toks[i]
@@ -202,8 +209,16 @@ func rewrite(src Source, toks []token) (*rewritten, error) {
 			prev = toks[i-1]
 		}
 		next := tokAt(i + 1)
+		if ne != nil && ne.prefix[i] != "" {
+			w.gap(t.off)
+			w.put(ne.prefix[i], t.off, 0)
+		}
 		if drop[i] {
 			w.skip(t)
+			if ne != nil && ne.close[i] != "" {
+				w.gap(t.end)
+				w.put(ne.close[i], t.end, 0)
+			}
 			continue
 		}
 		if r, ok := orderedNames[i]; ok {
@@ -571,6 +586,9 @@ func rewrite(src Source, toks []token) (*rewritten, error) {
 		}
 		if s, ok := suffix[i]; ok {
 			w.put(s, t.end, 0)
+		}
+		if ne != nil && ne.close[i] != "" {
+			w.put(ne.close[i], t.end, 0)
 		}
 	}
 	w.gap(len(src.Text))

@@ -276,9 +276,9 @@ func splitTop(toks []token, lo, hi int) []span {
 	start, depth := lo, 0
 	for k := lo; k < hi; k++ {
 		switch {
-		case toks[k].isOp("("):
+		case toks[k].isOp("(") || toks[k].isOp("[") || toks[k].isOp("{"):
 			depth++
-		case toks[k].isOp(")"):
+		case toks[k].isOp(")") || toks[k].isOp("]") || toks[k].isOp("}"):
 			depth--
 		case depth == 0 && toks[k].isOp(","):
 			out = append(out, span{start, k})

@@ -25,6 +25,10 @@ func TestRewrite(t *testing.T) {
 		{"SELECT a, count(*) FROM t GROUP BY ALL", "SELECT a, count(*) FROM t             "},
 		{"SELECT key, t.table FROM t -- note\n", "SELECT `key`, t.`table` FROM t        \n"},
 		{"SELECT''", "SELECT ''"},
+		{"SELECT [1, [2]][1]", "SELECT b2sql_ast(7, 18, b2sql_ast(7, 15 , 1  , b2sql_ast(11, 14 , 2 ) ) , 1 )"},
+		{"SELECT {'a': x, b: 2}", "SELECT b2sql_ast(7, 21      ,  x     ,  2 )"},
+		{"SELECT f(l, x -> x + 1, k := 3)", "SELECT f(l, b2sql_ast(12, 22           ), b2sql_ast(24, 30      ,  3))"},
+		{"SELECT CAST(a AS INT[])::STRUCT(x INT)[]", "SELECT b2sql_ast(7, 40, b2sql_ast(7, 23      , a          )                 )"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.in, func(t *testing.T) {

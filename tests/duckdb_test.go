@@ -30,7 +30,8 @@ package tests
 // The test prints a table per directory and fails on any wrong record not
 // listed in testdata/duckdb_known_wrong.txt ("file:line reason"), so that
 // list can only shrink; listed records that now pass are logged so they
-// can be removed. B2SQL_DUCKDB_TESTS names another copy of the files;
+// can be removed. B2SQL_DUCKDB_RECORDS=<path> writes every record's key
+// and outcome there, a line each. B2SQL_DUCKDB_TESTS names another copy of the files;
 // B2SQL_DUCKDB_RUN=<substring> runs only the files whose path contains it
 // and logs every failing record's details.
 
@@ -189,6 +190,15 @@ func TestDuckDBSuite(t *testing.T) {
 	t.Log("\n" + b.String())
 	if os.Getenv("B2SQL_DUCKDB_TABLE") != "" {
 		_ = os.WriteFile(os.Getenv("B2SQL_DUCKDB_TABLE"), []byte(b.String()), 0o644)
+	}
+	if p := os.Getenv("B2SQL_DUCKDB_RECORDS"); p != "" {
+		var rb strings.Builder
+		for _, rel := range mapsKeys(results) {
+			for _, res := range results[rel] {
+				fmt.Fprintf(&rb, "%s\t%s\n", res.key, duckOutcomeNames[res.outcome])
+			}
+		}
+		_ = os.WriteFile(p, []byte(rb.String()), 0o644)
 	}
 	if filter == "" {
 		for _, k := range mapsKeys(known) {

@@ -1,0 +1,44 @@
+package executor
+
+import (
+	"errors"
+
+	"github.com/b2sql/b2sql/columnar"
+)
+
+// fnStringIndex: a string's character i (from 1; negative from the end),
+// "" out of range, as DuckDB's s[i].
+func fnStringIndex(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+	r := []rune(a[0].S)
+	i := a[1].I
+	switch {
+	case i > 0 && i <= int64(len(r)):
+		return columnar.StringValue(string(r[i-1])), nil
+	case i < 0 && -i <= int64(len(r)):
+		return columnar.StringValue(string(r[int64(len(r))+i])), nil
+	}
+	return columnar.StringValue(""), nil
+}
+
+// fnMapFromLists: map(keys, values), as DuckDB's map(): the lists pair up
+// by position; keys may not be NULL or repeat.
+func fnMapFromLists(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+	ks, vs := a[0].Elems, a[1].Elems
+	if len(ks) != len(vs) {
+		return columnar.Value{}, errors.New("the map key list does not align with the map value list")
+	}
+	entry := t.Elem()
+	out := make([]columnar.Value, len(ks))
+	for i, k := range ks {
+		if k.Null {
+			return columnar.Value{}, errors.New("map keys can not be NULL")
+		}
+		for _, p := range ks[:i] {
+			if columnar.Compare(p, k) == 0 {
+				return columnar.Value{}, errors.New("map keys must be unique")
+			}
+		}
+		out[i] = columnar.Value{Type: entry, Elems: []columnar.Value{k, vs[i]}}
+	}
+	return columnar.Value{Type: t, Elems: out}, nil
+}

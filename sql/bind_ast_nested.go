@@ -1,0 +1,465 @@
+package sql
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/planner"
+	"github.com/b2sql/b2sql/sql/ast"
+	"github.com/dolthub/vitess/go/vt/sqlparser"
+)
+
+// Nested-value syntax bound from the syntax tree (issue 21), with DuckDB
+// 1.5's meaning:
+//
+//	[a, b]            list_value(a, b)
+//	{'k': v, …}       struct_pack(k := v, …)
+//	MAP {k: v, …}     map([k, …], [v, …])
+//	x[i]              a list's element i (from 1; negative from the end),
+//	                  a string's character i, a struct's field i (a
+//	                  constant name), a map's value under key i
+//	x[a:b], x[a:b:s]  list_slice / a substring (bounds may be omitted)
+//	x.f, t.x.f        a struct's field
+//	CAST(x AS T[])    and STRUCT(…), MAP(K, V) type names
+//
+// The vitess path reaches these through markAST calls (rewrite_nested.go).
+
+// nestedBindable is astBindable for the nested-value nodes; ok is false
+// for other nodes.
+func nestedBindable(e ast.Expr) (bindable, ok bool) {
+	switch e := e.(type) {
+	case *ast.List:
+		return allBindable(e.Elems...), true
+	case *ast.Struct:
+		for _, f := range e.Fields {
+			if !astBindable(f.Value) {
+				return false, true
+			}
+		}
+		return true, true
+	case *ast.Map:
+		for _, m := range e.Entries {
+			if !astBindable(m.Key) || !astBindable(m.Value) {
+				return false, true
+			}
+		}
+		return true, true
+	case *ast.Index:
+		return astBindable(e.X) && astBindable(e.Index), true
+	case *ast.Slice:
+		for _, x := range []ast.Expr{e.Lo, e.Hi, e.Step} {
+			if x != nil && !astBindable(x) {
+				return false, true
+			}
+		}
+		return astBindable(e.X), true
+	case *ast.Field:
+		return astBindable(e.X), true
+	}
+	return false, false
+}
+
+// bindASTNested binds a nested-value node; ok is false for other nodes.
+func (b *binder) bindASTNested(e ast.Expr, c ectx) (planner.Expr, bool, error) {
+	at := b.q.tokAt(e.Extent().Start)
+	switch e := e.(type) {
+	case *ast.List:
+		xs, err := b.bindASTs(c, e.Elems...)
+		if err != nil {
+			return nil, true, err
+		}
+		x, _, err := b.bindListFunc("list_value", xs, srcsOf(e.Elems), at, c)
+		return x, true, err
+	case *ast.Struct:
+		names := make([]string, len(e.Fields))
+		vals := make([]ast.Expr, len(e.Fields))
+		for i, f := range e.Fields {
+			names[i], vals[i] = f.Key.Name, f.Value
+		}
+		x, err := b.structPack(names, vals, at, c)
+		return x, true, err
+	case *ast.Map:
+		keys := make([]ast.Expr, len(e.Entries))
+		vals := make([]ast.Expr, len(e.Entries))
+		for i, m := range e.Entries {
+			keys[i], vals[i] = m.Key, m.Value
+		}
+		x, err := b.mapLiteral(keys, vals, at, c)
+		return x, true, err
+	case *ast.Index:
+		xs, err := b.bindASTs(c, e.X, e.Index)
+		if err != nil {
+			return nil, true, err
+		}
+		x, err := b.subscript(xs[0], xs[1], astSrc(e.X), astSrc(e.Index), at, c)
+		return x, true, err
+	case *ast.Slice:
+		x, err := b.bindSlice(e, at, c)
+		return x, true, err
+	case *ast.Field:
+		x, err := b.bindAST(e.X, c)
+		if err != nil {
+			return nil, true, err
+		}
+		x, err = b.field(x, e.Name.Name, astSrc(e.X), b.q.tokAt(e.Name.Start), c)
+		return x, true, err
+	}
+	return nil, false, nil
+}
+
+func srcsOf(es []ast.Expr) []sqlparser.Expr {
+	out := make([]sqlparser.Expr, len(es))
+	for i, e := range es {
+		out[i] = astSrc(e)
+	}
+	return out
+}
+
+// structPack binds a struct of named values (struct literals,
+// struct_pack); names must differ.
+func (b *binder) structPack(names []string, vals []ast.Expr, at int, c ectx) (planner.Expr, error) {
+	xs, err := b.bindASTs(c, vals...)
+	if err != nil {
+		return nil, err
+	}
+	fs := make([]columnar.Field, len(xs))
+	seen := map[string]bool{}
+	for i, x := range xs {
+		if seen[strings.ToLower(names[i])] {
+			return nil, b.errAt(at, ErrType, fmt.Sprintf("duplicate struct entry name %q", names[i]))
+		}
+		seen[strings.ToLower(names[i])] = true
+		t := x.Type()
+		if t.ID == columnar.Null {
+			t = columnar.TInt32 // DuckDB types a NULL field INTEGER
+			if xs[i], err = b.coerce(x, t, astSrc(vals[i]), c); err != nil {
+				return nil, err
+			}
+		}
+		fs[i] = columnar.Field{Name: names[i], Type: t}
+	}
+	if len(fs) == 0 {
+		return nil, b.errAt(at, ErrType, "a struct needs at least one entry")
+	}
+	return &planner.Call{Fn: "struct_pack", Args: xs, T: columnar.StructOf(fs...)}, nil
+}
+
+// mapLiteral binds MAP {k: v, …} as map([k, …], [v, …]).
+func (b *binder) mapLiteral(keys, vals []ast.Expr, at int, c ectx) (planner.Expr, error) {
+	ks, err := b.bindASTs(c, keys...)
+	if err != nil {
+		return nil, err
+	}
+	vs, err := b.bindASTs(c, vals...)
+	if err != nil {
+		return nil, err
+	}
+	kl, _, err := b.bindListFunc("list_value", ks, srcsOf(keys), at, c)
+	if err != nil {
+		return nil, err
+	}
+	vl, _, err := b.bindListFunc("list_value", vs, srcsOf(vals), at, c)
+	if err != nil {
+		return nil, err
+	}
+	return b.mapFromLists(kl, vl, at)
+}
+
+// mapFromLists is map(keys, values) over two bound lists.
+func (b *binder) mapFromLists(k, v planner.Expr, at int) (planner.Expr, error) {
+	kt, vt := k.Type(), v.Type()
+	if kt.ID == columnar.Null {
+		kt = columnar.ListOf(columnar.TInt32)
+	}
+	if vt.ID == columnar.Null {
+		vt = columnar.ListOf(columnar.TInt32)
+	}
+	if kt.ID != columnar.List || vt.ID != columnar.List {
+		return nil, b.errAt(at, ErrType, fmt.Sprintf("map expects two lists, got %s and %s", k.Type(), v.Type()))
+	}
+	ke, ve := kt.Elem(), vt.Elem()
+	if ke.ID == columnar.Null {
+		ke = columnar.TInt32
+	}
+	if ve.ID == columnar.Null {
+		ve = columnar.TInt32
+	}
+	return &planner.Call{Fn: "map_from_lists", Args: []planner.Expr{k, v}, T: columnar.MapOf(ke, ve)}, nil
+}
+
+// subscript binds x[i] by the type of x.
+func (b *binder) subscript(x, i planner.Expr, xs, is sqlparser.Expr, at int, c ectx) (planner.Expr, error) {
+	switch t := x.Type(); t.ID {
+	case columnar.List, columnar.Null:
+		l, _, err := b.bindListFunc("list_extract", []planner.Expr{x, i}, []sqlparser.Expr{xs, is}, at, c)
+		if l == nil && err == nil {
+			return nil, b.typeErr(xs, c, "cannot subscript a value of type %s", t)
+		}
+		return l, err
+	case columnar.Varchar:
+		p, err := b.coerce(i, columnar.TInt64, is, c)
+		if err != nil {
+			return nil, err
+		}
+		return &planner.Call{Fn: "string_index", Args: []planner.Expr{x, p}, T: columnar.TVarchar}, nil
+	case columnar.Struct:
+		k, ok := i.(*planner.Const)
+		if !ok || k.Val.Null || k.Val.Type.ID != columnar.Varchar {
+			return nil, b.typeErr(is, c, "a struct is subscripted with a constant field name")
+		}
+		return b.field(x, k.Val.S, xs, b.leafTok(is, c.sp), c)
+	case columnar.Map:
+		x, _, err := b.bindListFunc("map_extract_value", []planner.Expr{x, i}, []sqlparser.Expr{xs, is}, at, c)
+		return x, err
+	default:
+		return nil, b.typeErr(xs, c, "cannot subscript a value of type %s", t)
+	}
+}
+
+// field binds x.name on a struct x.
+func (b *binder) field(x planner.Expr, name string, xs sqlparser.Expr, at int, c ectx) (planner.Expr, error) {
+	t := x.Type()
+	if t.ID != columnar.Struct {
+		return nil, b.typeErr(xs, c, "cannot extract field %q from a value of type %s", name, t)
+	}
+	for f, fd := range t.Fields() {
+		if strings.EqualFold(fd.Name, name) {
+			return &planner.Call{Fn: "struct_extract", Args: []planner.Expr{x, &planner.Const{Val: columnar.IntValue(columnar.TInt64, int64(f))}}, T: fd.Type}, nil
+		}
+	}
+	names := make([]string, len(t.Fields()))
+	for i, fd := range t.Fields() {
+		names[i] = fd.Name
+	}
+	return nil, b.errAt(at, ErrUnknownColumn, fmt.Sprintf("struct has no field %q%s", name, didYouMean(name, names)))
+}
+
+// bindSlice binds x[lo:hi[:step]]: an omitted lo is the first element, an
+// omitted hi the last.
+func (b *binder) bindSlice(e *ast.Slice, at int, c ectx) (planner.Expr, error) {
+	x, err := b.bindAST(e.X, c)
+	if err != nil {
+		return nil, err
+	}
+	bound := func(n ast.Expr, dflt int64) (planner.Expr, error) {
+		if n == nil {
+			return &planner.Const{Val: columnar.IntValue(columnar.TInt64, dflt)}, nil
+		}
+		v, err := b.bindAST(n, c)
+		if err != nil {
+			return nil, err
+		}
+		return b.coerce(v, columnar.TInt64, astSrc(n), c)
+	}
+	args := []planner.Expr{x}
+	for _, p := range []struct {
+		n ast.Expr
+		d int64
+	}{{e.Lo, 0}, {e.Hi, -1}} {
+		v, err := bound(p.n, p.d)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, v)
+	}
+	if e.Step != nil {
+		v, err := bound(e.Step, 1)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, v)
+	}
+	switch t := x.Type(); t.ID {
+	case columnar.Null:
+		args[0], err = b.coerce(x, columnar.ListOf(columnar.TInt32), astSrc(e.X), c)
+		if err != nil {
+			return nil, err
+		}
+		return &planner.Call{Fn: "list_slice", Args: args, T: args[0].Type()}, nil
+	case columnar.List, columnar.Varchar:
+		return &planner.Call{Fn: "list_slice", Args: args, T: t}, nil
+	default:
+		return nil, b.typeErr(astSrc(e.X), c, "cannot slice a value of type %s", t)
+	}
+}
+
+// bindASTColumn binds a name: a column, t.column, or either followed by
+// struct fields (s.a, t.s.a.b), the table qualifier winning as in DuckDB.
+func (b *binder) bindASTColumn(e *ast.ColumnRef, c ectx) (planner.Expr, error) {
+	at := b.q.tokAt(e.Start)
+	if len(e.Name) == 1 {
+		return b.bindColumnName("", e.Name[0].Name, at, c)
+	}
+	var x planner.Expr
+	var err error
+	rest := e.Name[1:]
+	if b.isQual(e.Name[0].Name) {
+		x, err = b.bindColumnName(e.Name[0].Name, e.Name[1].Name, at, c)
+		rest = e.Name[2:]
+	} else if b.structCol(e.Name[0].Name, c) {
+		x, err = b.bindColumnName("", e.Name[0].Name, at, c)
+	} else {
+		// An enclosing query's table, or the unknown-table error of t.x.
+		x, err = b.bindColumnName(e.Name[0].Name, e.Name[1].Name, at, c)
+		rest = e.Name[2:]
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range rest {
+		if x, err = b.field(x, f.Name, astSrc(e), b.q.tokAt(f.Start), c); err != nil {
+			return nil, err
+		}
+	}
+	return x, nil
+}
+
+// structCol reports whether name is a column of this query whose value
+// is a struct.
+func (b *binder) structCol(name string, c ectx) bool {
+	for _, col := range b.scope {
+		if strings.EqualFold(col.Name, name) && !b.hidden[col.ID] {
+			return col.Type.ID == columnar.Struct
+		}
+	}
+	return false
+}
+
+// isQual reports whether name is a table name or alias in scope.
+func (b *binder) isQual(name string) bool {
+	for _, q := range b.quals {
+		if strings.EqualFold(q, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// astTypeName is the type a type name as written means; ok is false for
+// the types b2sql does not have (UNION, fixed-size arrays, qualified or
+// unknown names).
+func astTypeName(t *ast.TypeName) (columnar.Type, bool) {
+	if t.Schema != "" || t.Qualifier != "" {
+		return columnar.Type{}, false
+	}
+	var base columnar.Type
+	switch t.Name {
+	case "STRUCT", "ROW":
+		if len(t.Fields) == 0 {
+			return columnar.Type{}, false
+		}
+		fs := make([]columnar.Field, len(t.Fields))
+		for i, f := range t.Fields {
+			ft, ok := astTypeName(f.Type)
+			if !ok {
+				return columnar.Type{}, false
+			}
+			fs[i] = columnar.Field{Name: f.Name.Name, Type: ft}
+		}
+		base = columnar.StructOf(fs...)
+	case "MAP":
+		if len(t.Args) != 2 {
+			return columnar.Type{}, false
+		}
+		k, ok1 := astTypeName(t.Args[0])
+		v, ok2 := astTypeName(t.Args[1])
+		if !ok1 || !ok2 {
+			return columnar.Type{}, false
+		}
+		base = columnar.MapOf(k, v)
+	case "LIST":
+		if len(t.Args) != 1 {
+			return columnar.Type{}, false
+		}
+		e, ok := astTypeName(t.Args[0])
+		if !ok {
+			return columnar.Type{}, false
+		}
+		base = columnar.ListOf(e)
+	default:
+		if len(t.Fields)+len(t.Args) > 0 {
+			return columnar.Type{}, false
+		}
+		var params []int
+		for _, p := range t.Params {
+			l, ok := p.(*ast.Literal)
+			if !ok || l.Kind != ast.LitNumber {
+				return columnar.Type{}, false
+			}
+			n, err := strconv.Atoi(l.Val)
+			if err != nil || n < 0 || n > 1<<20 {
+				return columnar.Type{}, false
+			}
+			params = append(params, n)
+		}
+		var err error
+		if base, err = parseTypeName(strings.Fields(t.Name), params); err != nil {
+			return columnar.Type{}, false
+		}
+	}
+	for _, n := range t.Array {
+		if n >= 0 {
+			return columnar.Type{}, false // INTEGER[3] is DuckDB's ARRAY type
+		}
+		base = columnar.ListOf(base)
+	}
+	return base, true
+}
+
+// nestedCallBindable reports, for the calls bindNestedCall binds (is),
+// whether every argument is bindable.
+func nestedCallBindable(name string, e *ast.Func) (bindable, is bool) {
+	switch name {
+	case "struct_pack":
+		for _, a := range e.Args {
+			if n, ok := a.(*ast.NamedArg); ok {
+				a = n.Value
+			} else if _, ok := a.(*ast.ColumnRef); !ok {
+				return false, true
+			}
+			if !astBindable(a) {
+				return false, true
+			}
+		}
+		return !e.Distinct && !e.Star, true
+	case "map":
+		return (len(e.Args) == 0 || len(e.Args) == 2) && allBindable(e.Args...), true
+	}
+	return false, false
+}
+
+// bindNestedCall binds struct_pack(name := value, …) and map(keys,
+// values); ok is false for other calls.
+func (b *binder) bindNestedCall(e *ast.Func, c ectx) (planner.Expr, bool, error) {
+	at := b.q.tokAt(e.Start)
+	switch strings.ToLower(e.Name[0].Name) {
+	case "struct_pack":
+		names := make([]string, len(e.Args))
+		vals := make([]ast.Expr, len(e.Args))
+		for i, a := range e.Args {
+			switch a := a.(type) {
+			case *ast.NamedArg:
+				names[i], vals[i] = a.Name.Name, a.Value
+			case *ast.ColumnRef:
+				names[i], vals[i] = a.Name.Last().Name, a
+			}
+		}
+		x, err := b.structPack(names, vals, at, c)
+		return x, true, err
+	case "map":
+		if len(e.Args) == 0 {
+			k := &planner.Const{Val: columnar.NullValue(columnar.ListOf(columnar.TInt32))}
+			x, err := b.mapFromLists(&planner.Call{Fn: "list_value", T: k.Val.Type}, &planner.Call{Fn: "list_value", T: k.Val.Type}, at)
+			return x, true, err
+		}
+		xs, err := b.bindASTs(c, e.Args...)
+		if err != nil {
+			return nil, true, err
+		}
+		x, err := b.mapFromLists(xs[0], xs[1], at)
+		return x, true, err
+	}
+	return nil, false, nil
+}

@@ -28,7 +28,11 @@ func intern(n *Nest) *Nest {
 
 // ListOf returns the type elem[] (LIST).
 func ListOf(elem Type) Type {
-	return Type{ID: List, Nest: intern(&Nest{Elem: elem, name: elem.String() + "[]"})}
+	name := elem.String()
+	if elem.ID == Null {
+		name = `"NULL"` // DuckDB's spelling of the empty list's type
+	}
+	return Type{ID: List, Nest: intern(&Nest{Elem: elem, name: name + "[]"})}
 }
 
 // StructOf returns STRUCT(name type, …). Fields are nullable whatever

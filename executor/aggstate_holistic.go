@@ -29,6 +29,9 @@ func (s *aggState) collect(b *columnar.Batch, arg *columnar.Vector, gids []int32
 	case AggMode:
 		s.modeAdd(b, arg, gids)
 		return
+	case AggList:
+		s.listAdd(b, arg, gids) // aggstate_list.go
+		return
 	}
 	if s.valsFrom != nil {
 		return // the leader collects (aggstate_share.go)
@@ -67,6 +70,9 @@ func (s *aggState) holisticResult(out *columnar.Vector, from, to int) {
 		return
 	case AggMode:
 		s.modeResult(out, from, to)
+		return
+	case AggList:
+		s.listResult(out, from, to)
 		return
 	}
 	n := to - from

@@ -16,6 +16,9 @@ const (
 	// type; among equally frequent values the one seen first wins (DuckDB).
 	// It counts distinct values instead of keeping every value.
 	AggMode
+	// AggList is array_agg(x), list(x): a group's values, NULLs included,
+	// in input order (aggstate_list.go).
+	AggList
 )
 
 // modeCounts maps a group's distinct values (their modeKey bytes) to how

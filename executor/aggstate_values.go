@@ -22,6 +22,11 @@ type valueLists struct {
 	bytes  [][]byte      // PhysBytes: a group's values back to back
 	ends   [][]uint32    // the end offset in bytes[g] of each value
 	modes  []modeCounts  // mode (aggstate_mode.go)
+	// array_agg (aggstate_list.go): every value, in the child of
+	// listStore (a LIST vector used for its child only), and each group's
+	// rows of it.
+	listStore *columnar.Vector
+	rows      [][]int32
 	// var_*/stddev_* keep no values but running moments (Welford's
 	// update): each group's count, mean and sum of squared deviations of
 	// the values shifted by its first one (a large common offset then
@@ -42,6 +47,12 @@ func (v *valueLists) grow(kind AggKind, t columnar.Type, n int) {
 		return // a sketch per group (aggstate_approx.go)
 	case kind == AggMode:
 		v.modes = growZero(v.modes, n)
+		return
+	case kind == AggList:
+		v.rows = growZero(v.rows, n)
+		if v.listStore == nil {
+			v.listStore = columnar.NewVector(columnar.ListOf(t), 0)
+		}
 		return
 	case kind >= AggVarSamp && kind <= AggStddevPop:
 		v.moments = true

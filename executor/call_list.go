@@ -21,6 +21,12 @@ func newListCall(fn string, args []Expr, ret columnar.Type) (Expr, bool, error) 
 		return &callExpr{name: fn, args: args, t: ret, k: k, vals: make([]*columnar.Vector, len(args)), out: columnar.Vector{Type: ret}}
 	}
 	switch fn {
+	case "list_transform", "list_filter":
+		x, err := newListLambda(fn, args, ret) // lambda.go
+		return x, true, err
+	case "list_reduce":
+		x, err := newListReduce(args, ret)
+		return x, true, err
 	case "list_len":
 		return strict(listLenKernel), true, nil
 	case "cardinality":

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/b2sql/b2sql/columnar"
 )
@@ -336,7 +337,40 @@ func fnRegexpSplit(a []columnar.Value, t columnar.Type) (columnar.Value, error) 
 	if err != nil {
 		return columnar.Value{}, errorf("regexp_split_to_array: %v", err)
 	}
-	return stringList(t, re.Split(a[0].S, -1)), nil
+	return stringList(t, regexpSplit(re, a[0].S)), nil
+}
+
+// regexpSplit splits s at the matches of re as DuckDB does: an empty
+// match ends a piece after one more character, so ” splits into
+// characters and ',?' splits 'a,b' into a, ”, b.
+func regexpSplit(re *regexp.Regexp, s string) []string {
+	var out []string
+	for p := 0; ; {
+		m := re.FindStringIndex(s[p:])
+		if m == nil {
+			out = append(out, s[p:])
+			break
+		}
+		lo, hi := p+m[0], p+m[1]
+		if lo == hi {
+			if lo >= len(s) {
+				if p < len(s) {
+					out = append(out, s[p:])
+				}
+				break
+			}
+			_, w := utf8.DecodeRuneInString(s[lo:])
+			out = append(out, s[p:lo+w])
+			p = lo + w
+			continue
+		}
+		out = append(out, s[p:lo])
+		p = hi
+	}
+	if len(out) == 0 {
+		out = append(out, "")
+	}
+	return out
 }
 
 func stringList(t columnar.Type, parts []string) columnar.Value {

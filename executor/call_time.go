@@ -44,22 +44,36 @@ func checkStrptimeFormat(fn string, args []Expr) error {
 		if !ok {
 			return errorf("%s: the format must be a constant", fn)
 		}
-		if !v.Null {
-			if v.S == "" {
-				return errorf("%s: empty format string", fn)
+		formats := []columnar.Value{v}
+		if v.Type.ID == columnar.List {
+			formats = v.Elems // a list of formats, tried in order
+		}
+		for _, v := range formats {
+			if err := checkFormat(fn, v); err != nil {
+				return err
 			}
-			for f := 0; f+1 < len(v.S); f++ {
-				if v.S[f] != '%' {
-					continue
-				}
-				f++
-				if v.S[f] == '-' && f+1 < len(v.S) {
-					f++
-				}
-				if !strings.ContainsRune(strptimeCodes, rune(v.S[f])) {
-					return errorf("%s: unsupported format code %%%c in %q", fn, v.S[f], v.S)
-				}
-			}
+		}
+	}
+	return nil
+}
+
+func checkFormat(fn string, v columnar.Value) error {
+	if v.Null {
+		return nil
+	}
+	if v.S == "" {
+		return errorf("%s: empty format string", fn)
+	}
+	for f := 0; f+1 < len(v.S); f++ {
+		if v.S[f] != '%' {
+			continue
+		}
+		f++
+		if v.S[f] == '-' && f+1 < len(v.S) {
+			f++
+		}
+		if !strings.ContainsRune(strptimeCodes, rune(v.S[f])) {
+			return errorf("%s: unsupported format code %%%c in %q", fn, v.S[f], v.S)
 		}
 	}
 	return nil
@@ -74,6 +88,21 @@ var strptimeComposite = strings.NewReplacer("%%", "%%", "%X", "%H:%M:%S", "%x", 
 
 func fnStrptime(try bool) rowFunc {
 	return func(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+		if a[1].Type.ID == columnar.List {
+			// A list of formats: the first that parses the text.
+			for _, f := range a[1].Elems {
+				if f.Null {
+					continue
+				}
+				if us, err := Strptime(a[0].S, f.S); err == nil {
+					return columnar.IntValue(t, us), nil
+				}
+			}
+			if try {
+				return columnar.NullValue(t), nil
+			}
+			return columnar.Value{}, fmt.Errorf("strptime: could not parse %q with any of the formats", a[0].S)
+		}
 		if a[1].S == "" {
 			// A bad format is an error even for try_strptime (DuckDB).
 			return columnar.Value{}, fmt.Errorf("strptime: empty format string")

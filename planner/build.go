@@ -234,6 +234,8 @@ func (bd *builder) build(n Node) (executor.Operator, error) {
 		return bd.wrap(&executor.Limit{Input: in, Count: n.Count, Offset: n.Offset}), nil
 	case *Distinct:
 		return bd.wrap(&executor.Distinct{Input: in}), nil
+	case *Unnest:
+		return bd.buildUnnest(n, in) // unnest.go
 	}
 	return nil, fmt.Errorf("planner: cannot build %T", n)
 }
@@ -374,6 +376,8 @@ func CompileExpr(e Expr, lay map[ColID]int) (executor.Expr, error) {
 			els = x
 		}
 		return executor.NewCase(conds, thens, els, e.T), nil
+	case *Lambda:
+		return compileLambda(e, lay) // lambda.go
 	case *Call:
 		args := make([]executor.Expr, len(e.Args))
 		for i, a := range e.Args {

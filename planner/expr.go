@@ -146,6 +146,13 @@ func WalkExpr(e Expr, fn func(Expr)) {
 		WalkExpr(x.Else, fn)
 	case *Cast:
 		WalkExpr(x.Arg, fn)
+	case *Lambda:
+		// The parameters are no columns of the input.
+		WalkExpr(x.Body, func(y Expr) {
+			if c, ok := y.(*ColRef); !ok || !x.isParam(c.Col.ID) {
+				fn(y)
+			}
+		})
 	}
 }
 

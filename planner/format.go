@@ -101,6 +101,8 @@ func describeNode(n Node) string {
 		return fmt.Sprintf("TopK %s limit %d offset %d", sortKeys(n.Keys), n.Count, n.Offset)
 	case *Distinct:
 		return "Distinct"
+	case *Unnest:
+		return "Unnest " + exprList(n.Exprs) + " -> " + columnList(n.Out)
 	case *Values:
 		return fmt.Sprintf("Values rows=%d -> %s %s", len(n.Rows), columnList(n.Out), n.Note)
 	case *Join:

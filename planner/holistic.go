@@ -15,11 +15,12 @@ const (
 	AggApproxCountDistinct                    // approx_count_distinct(x): HyperLogLog estimate, BIGINT
 	AggQuantileDisc                           // quantile_disc(x, Param): the value of rank ⌈n·q⌉-1, x's type
 	AggMode                                   // mode(x): the most frequent value (first seen on a tie), x's type
+	AggList                                   // array_agg(x), list(x): the values, NULLs included, in input order
 )
 
 var holisticNames = map[AggFunc]string{AggMedian: "median", AggQuantileCont: "quantile_cont", AggStringAgg: "string_agg",
 	AggVarSamp: "var_samp", AggVarPop: "var_pop", AggStddevSamp: "stddev_samp", AggStddevPop: "stddev_pop",
-	AggApproxCountDistinct: "approx_count_distinct", AggQuantileDisc: "quantile_disc", AggMode: "mode"}
+	AggApproxCountDistinct: "approx_count_distinct", AggQuantileDisc: "quantile_disc", AggMode: "mode", AggList: "array_agg"}
 
 // Holistic reports whether f needs all values of a group at once.
 func (f AggFunc) Holistic() bool { return f >= AggMedian }

@@ -23,6 +23,8 @@ func prune(n Node, need map[ColID]bool) Node {
 		return pruneRecursive(n)
 	case *Window:
 		return pruneWindow(n, need)
+	case *Unnest:
+		return pruneUnnest(n, need) // unnest.go
 	case *Scan:
 		c := *n
 		c.Cols, c.TableCols = nil, nil

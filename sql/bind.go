@@ -90,6 +90,7 @@ type binder struct {
 	outerRefs map[planner.ColID]bool // outer columns this query reads
 	used      []span                 // nested queries already bound, by token range
 	ctes      map[string]*cteDef     // WITH names in scope (lower case)
+	fromFuncs map[string]int         // table functions of FROM bound so far, by name (bind_unnest.go)
 	noSubq    string                 // why subqueries cannot be bound here ("" = they can)
 	postAgg   bool                   // subqueries join above the Aggregate (b.post), uncorrelated only
 	post      []*planner.Join        // those joins, Left filled in when the Aggregate is built

@@ -113,6 +113,7 @@ var holisticAggs = map[string]planner.AggFunc{
 	"string_agg": planner.AggStringAgg, "group_concat": planner.AggStringAgg, "listagg": planner.AggStringAgg,
 	"approx_count_distinct": planner.AggApproxCountDistinct,
 	"quantile_disc":         planner.AggQuantileDisc, "mode": planner.AggMode,
+	"array_agg": planner.AggList, "list": planner.AggList,
 }
 
 // bindHolistic binds median(x), quantile_cont(x, q) and string_agg(x [,
@@ -159,6 +160,13 @@ func (b *binder) bindHolistic(fn planner.AggFunc, name string, e *sqlparser.Func
 	switch fn {
 	case planner.AggApproxCountDistinct:
 		call.Arg, call.Type, call.Distinct = x, columnar.TInt64, false
+	case planner.AggList:
+		if x.Type().ID == columnar.Null {
+			if x, err = b.coerce(x, columnar.TInt32, args[0], c); err != nil {
+				return nil, err
+			}
+		}
+		call.Arg, call.Type = x, columnar.ListOf(x.Type())
 	case planner.AggQuantileDisc, planner.AggMode:
 		if call.Param, err = b.valueAggParam(fn, name, x, args, constant, c); err != nil {
 			return nil, err

@@ -65,7 +65,7 @@ func (b *binder) bindOrderedAgg(name string, exprs sqlparser.SelectExprs, distin
 	a := b.agg
 	before := len(a.aggs)
 	x, err := b.bindFunc(&sqlparser.FuncExpr{Name: sqlparser.NewColIdent(name), Exprs: exprs, Distinct: distinct}, c)
-	if err != nil || holisticAggs[name] != planner.AggStringAgg {
+	if err != nil || holisticAggs[name] != planner.AggStringAgg && holisticAggs[name] != planner.AggList {
 		return x, err // the order does not change this aggregate's result
 	}
 	ref, ok := x.(*planner.ColRef)
@@ -126,7 +126,7 @@ func (b *binder) orderAggInput(input planner.Node) (planner.Node, error) {
 	first := a.ordered[0]
 	for _, o := range a.ordered[1:] {
 		if o.text != first.text {
-			return nil, b.errAt(o.at, ErrUnsupported, "string_agg calls with different ORDER BY in one query are not supported")
+			return nil, b.errAt(o.at, ErrUnsupported, "ordered aggregates (string_agg, array_agg, list) with different ORDER BY in one query are not supported")
 		}
 	}
 	return &planner.Sort{Input: input, Keys: first.keys}, nil

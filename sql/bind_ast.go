@@ -218,7 +218,7 @@ var vitessCalls = func() map[string]bool {
 		json_arrayagg json_objectagg lag last_value lead locate localtime localtimestamp match
 		nth_value ntile percent_rank rank dense_rank cume_dist row_number
 		schema timestampadd timestampdiff utc_date utc_time utc_timestamp values
-		range generate_series row interval binary default exists not array list struct_pack map unnest
+		row interval binary default exists not array list struct_pack map
 		try_cast date time timestamp`) {
 		m[n] = true
 	}

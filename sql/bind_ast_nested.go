@@ -411,6 +411,9 @@ func astTypeName(t *ast.TypeName) (columnar.Type, bool) {
 // nestedCallBindable reports, for the calls bindNestedCall binds (is),
 // whether every argument is bindable.
 func nestedCallBindable(name string, e *ast.Func) (bindable, is bool) {
+	if _, ok := lambdaFuncs[name]; ok {
+		return lambdaCallBindable(e), true // bind_lambda.go
+	}
 	switch name {
 	case "struct_pack":
 		for _, a := range e.Args {
@@ -426,6 +429,16 @@ func nestedCallBindable(name string, e *ast.Func) (bindable, is bool) {
 		return !e.Distinct && !e.Star, true
 	case "map":
 		return (len(e.Args) == 0 || len(e.Args) == 2) && allBindable(e.Args...), true
+	case "unnest":
+		for _, a := range e.Args {
+			if n, ok := a.(*ast.NamedArg); ok {
+				a = n.Value
+			}
+			if !astBindable(a) {
+				return false, true
+			}
+		}
+		return true, true
 	}
 	return false, false
 }
@@ -434,7 +447,15 @@ func nestedCallBindable(name string, e *ast.Func) (bindable, is bool) {
 // values); ok is false for other calls.
 func (b *binder) bindNestedCall(e *ast.Func, c ectx) (planner.Expr, bool, error) {
 	at := b.q.tokAt(e.Start)
-	switch strings.ToLower(e.Name[0].Name) {
+	name := strings.ToLower(e.Name[0].Name)
+	if fn, ok := lambdaFuncs[name]; ok {
+		x, err := b.bindLambdaCall(fn, e, c)
+		return x, true, err
+	}
+	switch name {
+	case "unnest":
+		x, err := b.bindUnnest(e, c) // bind_unnest.go
+		return x, true, err
 	case "struct_pack":
 		names := make([]string, len(e.Args))
 		vals := make([]ast.Expr, len(e.Args))

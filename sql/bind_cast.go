@@ -62,6 +62,9 @@ func (b *binder) castTo(x planner.Expr, src sqlparser.Expr, to columnar.Type, tr
 		}
 		return &planner.Cast{Arg: x, To: to, Try: true}, nil
 	}
+	if x.Type().IsNested() && !to.IsNested() {
+		return &planner.Cast{Arg: x, To: to}, nil // coerce refuses it implicitly
+	}
 	out, err := b.coerce(x, to, src, c)
 	if err != nil {
 		return nil, err

@@ -54,6 +54,9 @@ func (b *binder) bindFunc(e *sqlparser.FuncExpr, c ectx) (planner.Expr, error) {
 	if e.Name.Lowered() == markAST && e.Qualifier.IsEmpty() {
 		return b.bindMarkedAST(e, c) // rewrite_nested.go
 	}
+	if f := b.markedCall(e); f != nil {
+		return b.bindAST(f, c) // a call with a lambda or name := value argument
+	}
 	if e.Over != nil {
 		e = windowCall(e)
 	}
@@ -137,6 +140,9 @@ func (b *binder) bindFunc(e *sqlparser.FuncExpr, c ectx) (planner.Expr, error) {
 	}
 	if x, ok, err := b.bindListFunc(name, xs, args, at, c); ok { // bind_func_list.go
 		return x, err
+	}
+	if name == "unnest" && len(xs) == 1 {
+		return b.unnestCall(xs[0], args[0], false, 1, at, c) // bind_unnest.go
 	}
 	return b.scalar(name, xs, args, at, c)
 }

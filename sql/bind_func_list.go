@@ -54,6 +54,19 @@ func (b *binder) bindListFunc(name string, xs []planner.Expr, srcs []sqlparser.E
 		return nil, false, nil
 	}
 	n := len(xs)
+	if fn != "list_value" && fn != "list_concat" {
+		// [] (elements of type NULL) is an INTEGER[] to the other functions.
+		for i, x := range xs {
+			if t := x.Type(); t.ID == columnar.List && t.Elem().ID == columnar.Null {
+				xs = append([]planner.Expr(nil), xs...)
+				y, err := b.coerce(x, columnar.ListOf(columnar.TInt32), srcs[i], c)
+				if err != nil {
+					return nil, true, err
+				}
+				xs[i] = y
+			}
+		}
+	}
 	typeOf := func(i int) columnar.Type { return xs[i].Type() }
 	isList := func(i int) bool { return i < n && typeOf(i).ID == columnar.List }
 	if fn == "len" && !isList(0) {
@@ -166,7 +179,8 @@ func (b *binder) bindListFunc(name string, xs []planner.Expr, srcs []sqlparser.E
 		return call(fn, typeOf(0).Elem(), xs[0], p)
 	case "list_value":
 		if n == 0 {
-			return call(fn, columnar.ListOf(columnar.TInt32))
+			// [] has NULL elements until it meets a typed list, as in DuckDB.
+			return call(fn, columnar.ListOf(columnar.TNull))
 		}
 		args, t, err := b.unify(xs, srcs, c, false, name)
 		if err != nil {
@@ -215,17 +229,26 @@ func (b *binder) bindListFunc(name string, xs []planner.Expr, srcs []sqlparser.E
 			return nil, true, arity(2)
 		}
 		lt := columnar.ListOf(columnar.TInt32) // all NULL
-		for i := range xs {
-			if isList(i) {
-				lt = typeOf(i)
-				break
-			}
-		}
-		args := make([]planner.Expr, n)
+		seen := false
 		for i := range xs {
 			if typeOf(i).ID != columnar.Null && !isList(i) {
 				return fail(i, "%s expects lists, got %s", name, typeOf(i))
 			}
+			if !isList(i) {
+				continue
+			}
+			if !seen {
+				lt, seen = typeOf(i), true
+				continue
+			}
+			t, ok := superType(lt, typeOf(i))
+			if !ok {
+				return fail(i, "cannot concatenate lists of types %s and %s", lt, typeOf(i))
+			}
+			lt = t
+		}
+		args := make([]planner.Expr, n)
+		for i := range xs {
 			x, err := to(i, lt)
 			if err != nil {
 				return nil, true, err

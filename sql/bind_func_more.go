@@ -201,6 +201,19 @@ func (b *binder) scalarMore(name string, xs []planner.Expr, srcs []sqlparser.Exp
 			return nil, true, err
 		}
 		return &planner.Call{Fn: "+", Args: []planner.Expr{ts, xs[1]}, T: columnar.TTimestamp}, true, nil
+	case "strptime", "try_strptime":
+		if len(xs) == 2 && xs[1].Type().ID == columnar.List {
+			// A list of formats, tried in order (executor/call_time.go).
+			if e := xs[1].Type().Elem(); e.ID != columnar.Varchar {
+				return nil, true, b.typeErr(srcs[1], c, "%s expects a format or a list of formats, got %s", name, xs[1].Type())
+			}
+			s, err := b.coerce(xs[0], columnar.TVarchar, srcs[0], c)
+			if err != nil {
+				return nil, true, err
+			}
+			// The formats are a constant, checked when the call is built.
+			return &planner.Call{Fn: name, Args: []planner.Expr{s, planner.FoldExpr(xs[1])}, T: columnar.TTimestamp}, true, nil
+		}
 	case "strftime":
 		// strftime(format, date) is accepted too, as in DuckDB.
 		if len(xs) == 2 && xs[1].Type().ID == columnar.TimestampTZ && xs[0].Type().ID != columnar.TimestampTZ {

@@ -98,6 +98,9 @@ func (b *binder) bindTableExpr(te sqlparser.TableExpr) (*fromItem, error) {
 		if strings.EqualFold(t.Name, "summarize") {
 			return b.bindSummarize(t.Exprs, t.Alias.String()) // bind_summarize.go
 		}
+		if strings.EqualFold(t.Name, "unnest") {
+			return b.bindUnnestTable(t.Alias.String(), b.q.findName("", t.Name, sp)) // bind_unnest.go
+		}
 		if strings.EqualFold(t.Name, "duckdb_settings") {
 			return b.bindSettingsTable(t.Exprs, t.Alias.String()) // bind_settings.go
 		}

@@ -171,7 +171,7 @@ func (b *binder) bindSelect() (*Bound, error) {
 	if firstOnly != nil {
 		input = &planner.Filter{Input: input, Cond: firstOnly}
 	}
-	proj.Input = input
+	proj.Input = b.unnestNode(proj, input) // bind_unnest.go
 	var root planner.Node = proj
 	if distinct {
 		root = &planner.Distinct{Input: root}

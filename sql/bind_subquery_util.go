@@ -116,6 +116,10 @@ func mapColRefs(e planner.Expr, fn func(*planner.ColRef) planner.Expr) planner.E
 		c := *x
 		c.Arg = mapColRefs(x.Arg, fn)
 		return &c
+	case *planner.Lambda:
+		c := *x
+		c.Body = mapColRefs(x.Body, fn)
+		return &c
 	}
 	return e
 }

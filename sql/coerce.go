@@ -13,6 +13,11 @@ func (b *binder) coerce(x planner.Expr, to columnar.Type, src sqlparser.Expr, c 
 	if x.Type() == to {
 		return x, nil
 	}
+	if x.Type().IsNested() && !to.IsNested() {
+		// Only CAST turns a LIST, STRUCT or MAP into text (castTo), as in
+		// DuckDB: concat([1], 'a') is an error, not '[1]a'.
+		return nil, b.typeErr(src, c, "cannot implicitly cast %s to %s", x.Type(), to)
+	}
 	if y, ok := b.tzCast(x, to, false); ok { // bind_timezone.go
 		if k, isConst := x.(*planner.Const); isConst {
 			if _, folded := y.(*planner.Const); !folded {

@@ -258,6 +258,10 @@ func rewrite(src Source, toks []token) (*rewritten, error) {
 			}
 			i = end
 			continue
+		case t.is("UNNEST") && next.isOp("(") && (prev.is("FROM") || prev.is("JOIN") || prev.isOp(",")):
+			// unnest(…) [AS] t(c) in FROM: its alias may name the column.
+			w.noteFuncCols(i, drop)
+			w.tok(t, w.raw(t))
 		case (t.is("RANGE") || t.is("GENERATE_SERIES")) && next.isOp("(") && !prev.isOp("."):
 			// A series table function (bind_tablefunc.go); RANGE is a
 			// MySQL keyword, so it is quoted. Its alias may name the column.

@@ -212,13 +212,48 @@ func walkExprs(v reflect.Value, f func(ast.Expr) bool) {
 	}
 }
 
-// bindMarkedAST binds a markAST call: the syntax tree expression with the
-// span its first two arguments give.
-func (b *binder) bindMarkedAST(e *sqlparser.FuncExpr, c ectx) (planner.Expr, error) {
+// markedCall returns the syntax tree call of a vitess call one of whose
+// arguments is a lambda or a name := value (a markAST call standing for
+// one), or nil: such calls bind from the syntax tree as a whole.
+func (b *binder) markedCall(e *sqlparser.FuncExpr) *ast.Func {
+	for _, a := range e.Exprs {
+		ae, ok := a.(*sqlparser.AliasedExpr)
+		if !ok {
+			continue
+		}
+		m, ok := ae.Expr.(*sqlparser.FuncExpr)
+		if !ok || m.Name.Lowered() != markAST {
+			continue
+		}
+		sp, ok := markSpan(m)
+		if !ok {
+			continue
+		}
+		x := b.q.syntax()
+		switch x.exprs[sp].(type) {
+		case *ast.Lambda, *ast.NamedArg:
+		default:
+			continue
+		}
+		for _, n := range x.exprs {
+			if f, ok := n.(*ast.Func); ok {
+				for _, arg := range f.Args {
+					if arg.Extent() == sp {
+						return f
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// markSpan reads the span of a markAST call.
+func markSpan(e *sqlparser.FuncExpr) (ast.Span, bool) {
 	var sp [2]int
 	for i := range sp {
 		if i >= len(e.Exprs) {
-			return nil, b.errAt(c.sp.lo, ErrSyntax, "malformed nested-value expression")
+			return ast.Span{}, false
 		}
 		a, ok := e.Exprs[i].(*sqlparser.AliasedExpr)
 		var v *sqlparser.SQLVal
@@ -226,16 +261,25 @@ func (b *binder) bindMarkedAST(e *sqlparser.FuncExpr, c ectx) (planner.Expr, err
 			v, ok = a.Expr.(*sqlparser.SQLVal)
 		}
 		if !ok || v.Type != sqlparser.IntVal {
-			return nil, b.errAt(c.sp.lo, ErrSyntax, "malformed nested-value expression")
+			return ast.Span{}, false
 		}
 		n, err := strconv.Atoi(string(v.Val))
 		if err != nil {
-			return nil, b.errAt(c.sp.lo, ErrSyntax, "malformed nested-value expression")
+			return ast.Span{}, false
 		}
 		sp[i] = n
 	}
-	x := b.q.syntax()
-	n := x.exprs[ast.Span{Start: sp[0], End: sp[1]}]
+	return ast.Span{Start: sp[0], End: sp[1]}, true
+}
+
+// bindMarkedAST binds a markAST call: the syntax tree expression with the
+// span its first two arguments give.
+func (b *binder) bindMarkedAST(e *sqlparser.FuncExpr, c ectx) (planner.Expr, error) {
+	sp, ok := markSpan(e)
+	var n ast.Expr
+	if ok {
+		n = b.q.syntax().exprs[sp]
+	}
 	if n == nil {
 		return nil, b.errAt(c.sp.lo, ErrSyntax, "malformed nested-value expression")
 	}

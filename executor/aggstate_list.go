@@ -1,0 +1,40 @@
+package executor
+
+import "github.com/b2sql/b2sql/columnar"
+
+// listAdd appends the live values of arg, NULLs included, to their
+// groups (array_agg); with DISTINCT a value is kept once.
+func (s *aggState) listAdd(b *columnar.Batch, arg *columnar.Vector, gids []int32) {
+	v := &s.vals
+	add := func(i int) {
+		g := gids[i]
+		v.rows[g] = append(v.rows[g], int32(v.listStore.AppendKid(arg, i)))
+	}
+	if s.distinct != nil {
+		for _, i := range s.distinct.fresh(b, arg, gids) {
+			add(i)
+		}
+		return
+	}
+	forEach(b, add)
+}
+
+// listResult writes the lists of groups [from, to): NULL for a group
+// without rows.
+func (s *aggState) listResult(out *columnar.Vector, from, to int) {
+	n := to - from
+	kid := s.vals.listStore.Kids[0]
+	for k := range n {
+		rows := s.vals.rows[from+k]
+		if len(rows) == 0 {
+			out.SetNull(k, n)
+			out.Starts[k], out.Ends[k] = int32(out.KidLen), int32(out.KidLen)
+			continue
+		}
+		out.Starts[k] = int32(out.KidLen)
+		for _, r := range rows {
+			out.AppendKid(kid, int(r))
+		}
+		out.Ends[k] = int32(out.KidLen)
+	}
+}

@@ -1,0 +1,147 @@
+package executor
+
+import (
+	"context"
+	"io"
+	"strings"
+
+	"github.com/b2sql/b2sql/columnar"
+)
+
+// Unnest emits, for each input row, as many rows as its longest list
+// among Exprs (none when every list is NULL or empty): the input's
+// columns repeated, then one column per list holding its k-th element
+// (NULL past its end), as DuckDB's unnest in a select list. An input row
+// may span several output batches.
+type Unnest struct {
+	Input Operator
+	Exprs []Expr // LIST-valued
+	Names []string
+
+	in    *columnar.Batch
+	lists []*columnar.Vector
+	live  []int // the input batch's live rows
+	row   int   // next live row
+	k     int32 // next element of that row
+	rows  []int32
+	elems [][]int32 // per list: the child row of each output row, -1 past the end
+	out   columnar.Batch
+	cols  []columnar.Vector
+}
+
+func (u *Unnest) Types() []columnar.Type {
+	t := append([]columnar.Type(nil), u.Input.Types()...)
+	for _, e := range u.Exprs {
+		t = append(t, e.Type().Elem())
+	}
+	return t
+}
+
+func (u *Unnest) Children() []Operator           { return []Operator{u.Input} }
+func (u *Unnest) String() string                 { return "Unnest " + strings.Join(u.Names, ", ") }
+func (u *Unnest) Open(ctx context.Context) error { return u.Input.Open(ctx) }
+func (u *Unnest) Close() error                   { return u.Input.Close() }
+
+func (u *Unnest) Next(ctx context.Context) (*columnar.Batch, error) {
+	if u.elems == nil {
+		u.elems = make([][]int32, len(u.Exprs))
+		u.lists = make([]*columnar.Vector, len(u.Exprs))
+	}
+	for {
+		if u.in == nil || u.row >= len(u.live) {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			b, err := u.Input.Next(ctx)
+			if err != nil {
+				return nil, err
+			}
+			if b == nil {
+				return nil, io.EOF // tolerated from inputs that say it this way
+			}
+			for i, e := range u.Exprs {
+				if u.lists[i], err = e.Eval(b); err != nil {
+					return nil, err
+				}
+			}
+			u.in, u.row, u.k = b, 0, 0
+			u.live = u.live[:0]
+			forEach(b, func(i int) { u.live = append(u.live, i) })
+		}
+		u.fill()
+		if len(u.rows) > 0 {
+			return u.emit(), nil
+		}
+	}
+}
+
+// fill picks up to a batch of output rows from the current input batch.
+func (u *Unnest) fill() {
+	u.rows = u.rows[:0]
+	for e := range u.elems {
+		u.elems[e] = u.elems[e][:0]
+	}
+	for u.row < len(u.live) && len(u.rows) < columnar.MaxBatch {
+		i := u.live[u.row]
+		n := int32(0)
+		for _, l := range u.lists {
+			if j := idx(l, i); !l.IsNull(j) {
+				n = max(n, l.Ends[j]-l.Starts[j])
+			}
+		}
+		if u.k >= n {
+			u.row, u.k = u.row+1, 0
+			continue
+		}
+		u.rows = append(u.rows, int32(i))
+		for e, l := range u.lists {
+			j := idx(l, i)
+			r := int32(-1)
+			if !l.IsNull(j) && u.k < l.Ends[j]-l.Starts[j] {
+				r = l.Starts[j] + u.k
+			}
+			u.elems[e] = append(u.elems[e], r)
+		}
+		u.k++
+	}
+}
+
+// emit builds the output batch of the rows fill picked.
+func (u *Unnest) emit() *columnar.Batch {
+	ins := u.in.Cols
+	if u.cols == nil {
+		u.cols = make([]columnar.Vector, len(ins)+len(u.Exprs))
+		u.out.Cols = make([]*columnar.Vector, len(ins)+len(u.Exprs))
+	}
+	m := len(u.rows)
+	for c, v := range ins {
+		if v.Const {
+			u.out.Cols[c] = v
+			continue
+		}
+		g := &u.cols[c]
+		g.Type = v.Type
+		g.Gather(v, u.rows)
+		u.out.Cols[c] = g
+	}
+	for e, l := range u.lists {
+		g := &u.cols[len(ins)+e]
+		g.Type = l.Type.Elem()
+		g.Reset(m)
+		kid := l.Kids[0]
+		var null *columnar.Vector
+		for q, r := range u.elems[e] {
+			if r < 0 {
+				if null == nil {
+					null = columnar.ConstVector(columnar.NullValue(g.Type))
+				}
+				g.CopyRow(q, null, 0, m)
+				continue
+			}
+			g.CopyRow(q, kid, int(r), m)
+		}
+		u.out.Cols[len(ins)+e] = g
+	}
+	u.out.Len, u.out.Sel = m, nil
+	return &u.out
+}

@@ -1,0 +1,222 @@
+package sql
+
+import (
+	"strings"
+
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/planner"
+	"github.com/b2sql/b2sql/sql/ast"
+	"github.com/dolthub/vitess/go/vt/sqlparser"
+)
+
+// unnest(l) in a select list (DuckDB's): the row repeats once per element
+// of l, the call's value being the element; several unnests in one list
+// run side by side up to the longest (the shorter padded with NULL), and
+// unnest(unnest(l)) unnests a level deeper. unnest(l, recursive := true)
+// unnests every level of a list of lists. The call binds to a placeholder
+// Call "unnest" (its value is the element's type); unnestNode then puts
+// a planner.Unnest under the select list's Project and reads its
+// columns instead.
+
+// bindUnnest binds unnest(list [, recursive := bool] [, max_depth := n]).
+func (b *binder) bindUnnest(e *ast.Func, c ectx) (planner.Expr, error) {
+	at := b.q.tokAt(e.Start)
+	if c.clause != "SELECT" || c.inAgg {
+		return nil, b.errAt(at, ErrUnsupported, "UNNEST not supported here")
+	}
+	if len(e.Args) == 0 || e.Distinct || e.Star {
+		return nil, b.arity(at, "unnest", "1")
+	}
+	recursive, depth := false, int64(1)
+	for _, a := range e.Args[1:] {
+		n, ok := a.(*ast.NamedArg)
+		if !ok {
+			return nil, b.errAt(b.q.tokAt(a.Extent().Start), ErrType, "unnest takes one list and the named arguments recursive and max_depth")
+		}
+		x, err := b.bindAST(n.Value, c)
+		if err != nil {
+			return nil, err
+		}
+		k, ok := planner.FoldExpr(x).(*planner.Const)
+		switch strings.ToLower(n.Name.Name) {
+		case "recursive":
+			if !ok || k.Val.Type.ID != columnar.Bool || k.Val.Null {
+				return nil, b.errAt(b.q.tokAt(n.Value.Extent().Start), ErrType, "recursive expects a constant boolean")
+			}
+			recursive = k.Val.I != 0
+		case "max_depth":
+			if !ok || !k.Val.Type.IsInteger() || k.Val.Null || k.Val.I < 1 {
+				return nil, b.errAt(b.q.tokAt(n.Value.Extent().Start), ErrType, "max_depth expects a constant positive integer")
+			}
+			depth = k.Val.I
+		default:
+			return nil, b.errAt(b.q.tokAt(n.Start), ErrType, "unnest has no argument named "+quote(n.Name.Name))
+		}
+	}
+	x, err := b.bindAST(e.Args[0], c)
+	if err != nil {
+		return nil, err
+	}
+	return b.unnestCall(x, astSrc(e.Args[0]), recursive, depth, at, c)
+}
+
+// unnestCall is the placeholder of unnest over a bound list x, depth
+// levels deep (all of them when recursive).
+func (b *binder) unnestCall(x planner.Expr, src sqlparser.Expr, recursive bool, depth int64, at int, c ectx) (planner.Expr, error) {
+	if c.clause != "SELECT" || c.inAgg {
+		return nil, b.errAt(at, ErrUnsupported, "UNNEST not supported here")
+	}
+	if hasUnnest(x) {
+		return nil, b.errAt(at, ErrUnsupported, "nested UNNEST calls are not supported; use UNNEST(x, recursive := true) to unnest several levels")
+	}
+	var err error
+	switch x.Type().ID {
+	case columnar.Null:
+		if x, err = b.coerce(x, columnar.ListOf(columnar.TInt32), src, c); err != nil {
+			return nil, err
+		}
+	case columnar.List:
+	default:
+		return nil, b.typeErr(src, c, "unnest expects a list, got %s", x.Type())
+	}
+	if recursive {
+		depth = 1 << 30
+	}
+	for x = (&planner.Call{Fn: "unnest", Args: []planner.Expr{x}, T: x.Type().Elem()}); depth > 1 && x.Type().ID == columnar.List; depth-- {
+		x = &planner.Call{Fn: "unnest", Args: []planner.Expr{x}, T: x.Type().Elem()}
+	}
+	return x, nil
+}
+
+// unnestNode replaces the unnest placeholders of proj's expressions by
+// the columns of Unnest nodes over input, innermost first, and returns
+// the new input.
+func (b *binder) unnestNode(proj *planner.Project, input planner.Node) planner.Node {
+	for {
+		u := &planner.Unnest{Input: input}
+		for i, e := range proj.Exprs {
+			proj.Exprs[i] = b.liftUnnests(e, u)
+		}
+		if len(u.Exprs) == 0 {
+			return input
+		}
+		input = u
+	}
+}
+
+// liftUnnests moves the innermost unnest calls of e into u (one column
+// per call) and returns e reading those columns.
+func (b *binder) liftUnnests(e planner.Expr, u *planner.Unnest) planner.Expr {
+	switch x := e.(type) {
+	case *planner.Call:
+		if x.Fn == "unnest" && !hasUnnest(x.Args[0]) {
+			col := b.newCol("unnest", "", x.T)
+			u.Exprs = append(u.Exprs, x.Args[0])
+			u.Out = append(u.Out, col)
+			return &planner.ColRef{Col: col}
+		}
+		c := *x
+		c.Args = make([]planner.Expr, len(x.Args))
+		for i, a := range x.Args {
+			c.Args[i] = b.liftUnnests(a, u)
+		}
+		return &c
+	case *planner.Case:
+		c := *x
+		c.Whens = make([]planner.When, len(x.Whens))
+		for i, w := range x.Whens {
+			c.Whens[i] = planner.When{Cond: b.liftUnnests(w.Cond, u), Then: b.liftUnnests(w.Then, u)}
+		}
+		if x.Else != nil {
+			c.Else = b.liftUnnests(x.Else, u)
+		}
+		return &c
+	case *planner.Cast:
+		c := *x
+		c.Arg = b.liftUnnests(x.Arg, u)
+		return &c
+	}
+	return e
+}
+
+func hasUnnest(e planner.Expr) bool {
+	found := false
+	planner.WalkExpr(e, func(x planner.Expr) {
+		if c, ok := x.(*planner.Call); ok && c.Fn == "unnest" {
+			found = true
+		}
+	})
+	return found
+}
+
+// bindUnnestTable binds unnest(list) in FROM: one column, named unnest
+// (or as the alias's column list says), a row per element. Its argument
+// reads no columns of the FROM clause (no lateral join).
+func (b *binder) bindUnnestTable(alias string, at int) (*fromItem, error) {
+	f := b.nextFromFunc("unnest")
+	if f == nil {
+		return nil, b.errAt(at, ErrUnsupported, "this unnest in FROM is not supported")
+	}
+	if len(f.Args) != 1 {
+		if len(f.Args) > 1 {
+			if _, named := f.Args[1].(*ast.NamedArg); named {
+				return nil, b.errAt(b.q.tokAt(f.Args[1].Extent().Start), ErrType, "unnest in FROM takes no named arguments")
+			}
+		}
+		return nil, b.arity(at, "unnest", "1")
+	}
+	saved := b.saveScope()
+	b.scope, b.quals, b.hidden = nil, nil, nil
+	defer b.restoreScope(saved)
+	x, err := b.bindUnnest(f, ectx{sp: b.cl.from, clause: "SELECT"})
+	if err != nil {
+		return nil, err
+	}
+	name := "unnest"
+	if cols := b.q.rw.funcCols[strings.ToLower(alias)]; len(cols) > 0 {
+		name = cols[0]
+	}
+	if alias == "" {
+		alias = "unnest"
+	}
+	one := &planner.Values{Rows: [][]planner.Expr{{&planner.Const{Val: columnar.IntValue(columnar.TInt32, 0)}}},
+		Out: []planner.Column{b.newCol("unnest_row", "", columnar.TInt32)}}
+	proj := &planner.Project{Exprs: []planner.Expr{x}, Out: []planner.Column{b.newCol(name, alias, x.Type())}}
+	proj.Input = b.unnestNode(proj, one)
+	return itemOf(proj, alias), nil
+}
+
+// nextFromFunc returns the syntax tree of the next table function call
+// named name in the query's FROM clause (they bind in text order), or
+// nil.
+func (b *binder) nextFromFunc(name string) *ast.Func {
+	sel := b.q.selectSyntax()
+	if sel == nil {
+		return nil
+	}
+	var calls []*ast.Func
+	var walk func(ast.TableRef)
+	walk = func(t ast.TableRef) {
+		switch t := t.(type) {
+		case *ast.Join:
+			walk(t.L)
+			walk(t.R)
+		case *ast.TableFunc:
+			if len(t.Func.Name) == 1 && strings.EqualFold(t.Func.Name[0].Name, name) {
+				calls = append(calls, t.Func)
+			}
+		}
+	}
+	for _, t := range sel.From {
+		walk(t)
+	}
+	i := b.fromFuncs[name]
+	if b.fromFuncs == nil {
+		b.fromFuncs = map[string]int{}
+	}
+	b.fromFuncs[name] = i + 1
+	if i >= len(calls) {
+		return nil
+	}
+	return calls[i]
+}

@@ -81,6 +81,8 @@ func compareRow(v *columnar.Vector, i int, x columnar.Value) int {
 			y = 1
 		}
 		return cmp.Compare(y, x.I)
+	case columnar.PhysNested:
+		return columnar.Compare(v.Value(i), x)
 	}
 	return 0
 }

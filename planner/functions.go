@@ -134,6 +134,13 @@ package planner
 //	struct_pack   T...                         STRUCT    the fields in order ({'k': v}, struct_pack(k := v))
 //	map_from_lists  K[], V[]                   MAP(K, V) map(keys, values), MAP {k: v}; keys non-NULL and unique
 //	list_sum, list_min, list_max, list_avg, list_count  T[]  as the aggregate over the elements
+//	list_first, list_last, list_any_value, list_mode  T[]  T   list_aggregate(l, 'first'), …
+//	list_string_agg  VARCHAR[][, VARCHAR]      VARCHAR   list_aggregate(l, 'string_agg'[, sep])
+//	list_bool_and, list_bool_or  BOOLEAN[]     BOOLEAN
+//	list_median, list_product  T[]             DOUBLE
+//	list_transform, list_filter  T[], Lambda   U[], T[]  the lambda over each element (and position)
+//	list_reduce   T[], Lambda[, A]             A         (acc, x[, i]) -> …, from the first element or A
+//	strptime, try_strptime  VARCHAR, VARCHAR[] TIMESTAMP the first format of the list that parses
 //	list_has_any, list_has_all  T[], T[]       BOOLEAN
 //	string_split, regexp_split_to_array  VARCHAR, VARCHAR  VARCHAR[]
 //	list_range, list_generate_series  BIGINT[, BIGINT[, BIGINT]]  BIGINT[]  (range, generate_series in expressions)

@@ -51,6 +51,15 @@ func (b *binder) bindAgg(fn planner.AggFunc, name string, e *sqlparser.FuncExpr,
 	if fn == planner.AggAvg && arg != nil && arg.Type().ID == columnar.Time {
 		return b.timeAvg(arg, e.Distinct), nil // bind_agg_time.go
 	}
+	if (fn == planner.AggMin || fn == planner.AggMax) && arg.Type().IsNested() {
+		// min/max of lists, structs and maps, in their order (DuckDB's):
+		// the arg_min/arg_max state keeps whole values.
+		k := planner.AggArgMin
+		if fn == planner.AggMax {
+			k = planner.AggArgMax
+		}
+		return b.addAgg(planner.AggCall{Func: k, Arg: arg, Arg2: arg, Type: arg.Type()}), nil
+	}
 	t, arg, err := b.aggType(fn, name, arg, args, c)
 	if err != nil {
 		return nil, err

@@ -314,23 +314,27 @@ func (b *binder) bindListFunc(name string, xs []planner.Expr, srcs []sqlparser.E
 		}
 		return call(fn, l.Type(), l, lo, hi)
 	case "list_aggregate":
-		if err := arity(2); err != nil {
-			return nil, true, err
+		if n != 2 && n != 3 {
+			return nil, true, arity(2, 3)
 		}
-		k, ok := xs[1].(*planner.Const)
+		k, ok := planner.FoldExpr(xs[1]).(*planner.Const)
 		if !ok || k.Val.Type.ID != columnar.Varchar {
 			return fail(1, "%s expects a constant aggregate name", name)
 		}
 		agg := strings.ToLower(k.Val.S)
-		if agg == "mean" {
-			agg = "avg"
+		if a, ok := listAggAliases[agg]; ok {
+			agg = a
 		}
 		switch agg {
 		case "sum", "min", "max", "avg", "count":
-		default:
-			return fail(1, "list_aggregate: aggregate %q is not one of sum, min, max, avg, count", k.Val.S)
+			if n != 2 {
+				return nil, true, arity(2)
+			}
+			return b.bindListAgg("list_"+agg, name, xs[:1], srcs, c)
+		case "first", "last", "any_value", "string_agg", "bool_and", "bool_or", "product", "median", "mode":
+			return b.bindListAggOther(agg, name, xs, srcs, c)
 		}
-		return b.bindListAgg("list_"+agg, name, xs[:1], srcs, c)
+		return fail(1, "list_aggregate: unknown aggregate %q", k.Val.S)
 	case "list_sum", "list_min", "list_max", "list_avg", "list_count":
 		if err := arity(1); err != nil {
 			return nil, true, err
@@ -426,4 +430,54 @@ func (b *binder) bindListAgg(fn, name string, xs []planner.Expr, srcs []sqlparse
 		}
 	}
 	return &planner.Call{Fn: fn, Args: []planner.Expr{l}, T: ret}, true, nil
+}
+
+// listAggAliases are other names of the aggregates list_aggregate runs.
+var listAggAliases = map[string]string{
+	"mean": "avg", "arbitrary": "first", "group_concat": "string_agg", "listagg": "string_agg",
+	"bool_and": "bool_and", "bool_or": "bool_or",
+}
+
+// bindListAggOther types list_aggregate(l, agg[, sep]) for the
+// aggregates of executor/call_list_aggs.go.
+func (b *binder) bindListAggOther(agg, name string, xs []planner.Expr, srcs []sqlparser.Expr, c ectx) (planner.Expr, bool, error) {
+	l := xs[0]
+	t := l.Type()
+	if t.ID != columnar.List {
+		return nil, true, b.typeErr(srcs[0], c, "%s expects a list, got %s", name, t)
+	}
+	e := t.Elem()
+	args := []planner.Expr{l}
+	ret := e
+	switch agg {
+	case "string_agg":
+		if e.ID != columnar.Varchar {
+			// The elements as text, as DuckDB's string_agg casts them.
+			x, err := b.coerce(l, columnar.ListOf(columnar.TVarchar), srcs[0], c)
+			if err != nil {
+				return nil, true, err
+			}
+			args[0], ret = x, columnar.TVarchar
+		}
+		if len(xs) == 3 {
+			sep, err := b.coerce(xs[2], columnar.TVarchar, srcs[2], c)
+			if err != nil {
+				return nil, true, err
+			}
+			args = append(args, sep)
+		}
+	case "bool_and", "bool_or":
+		if e.ID != columnar.Bool {
+			return nil, true, b.typeErr(srcs[0], c, "%s: %s expects a list of booleans, got %s", name, agg, t)
+		}
+	case "product", "median":
+		if !e.IsNumeric() {
+			return nil, true, b.typeErr(srcs[0], c, "%s: %s expects a list of numbers, got %s", name, agg, t)
+		}
+		ret = columnar.TFloat64
+	}
+	if len(xs) == 3 && agg != "string_agg" {
+		return nil, true, b.arity(b.leafTok(srcs[0], c.sp), name, "2")
+	}
+	return &planner.Call{Fn: "list_" + agg, Args: args, T: ret}, true, nil
 }

@@ -61,7 +61,7 @@ func main() {
 		"time budget for the timed runs of one query on one engine; fewer runs are made when the warm-up shows they would exceed it")
 	flag.StringVar(&o.metric, "metric", "both",
 		"times reported: wall (elapsed), cpu (user+system CPU time of the process, less disturbed by other load on the machine) or both")
-	flag.StringVar(&o.suite, "suite", "events", "query suite: events (the demo table) or tpch (the 22 TPC-H queries)")
+	flag.StringVar(&o.suite, "suite", "events", "query suite: events (the demo table), tpch (the 22 TPC-H queries) or nested (issue 21's LIST<INT> queries over -dir's list10m.parquet)")
 	flag.Float64Var(&o.sf, "sf", 1, "TPC-H scale factor (with -suite tpch)")
 	flag.StringVar(&o.b2d, "b2d", "",
 		"with -suite events: b2sql reads events from this CTable (written from events.parquet when missing) while DuckDB reads the Parquet file")
@@ -98,15 +98,18 @@ func run(ctx context.Context, o options, w io.Writer) error {
 	if o.metric != "wall" && o.metric != "cpu" && o.metric != "both" {
 		return fmt.Errorf("unknown -metric %q (metrics: wall, cpu, both)", o.metric)
 	}
-	if o.suite != "events" && o.suite != "tpch" {
-		return fmt.Errorf("unknown -suite %q (suites: events, tpch)", o.suite)
+	if o.suite != "events" && o.suite != "tpch" && o.suite != "nested" {
+		return fmt.Errorf("unknown -suite %q (suites: events, tpch, nested)", o.suite)
 	}
 	if o.suite == "tpch" && !(o.sf > 0) {
 		return errors.New("-sf must be positive")
 	}
 	all := queries(o.rows)
-	if o.suite == "tpch" {
+	switch o.suite {
+	case "tpch":
 		all = tpchQueries()
+	case "nested":
+		all = nestedQueries() // nested.go
 	}
 	qs, err := selectQueries(all, o.queries)
 	if err != nil {
@@ -124,7 +127,11 @@ func run(ctx context.Context, o options, w io.Writer) error {
 	// tables maps each table name to its file; path is what the header shows.
 	var tables map[string]string
 	var path string
-	if o.suite == "tpch" {
+	if o.suite == "nested" {
+		if path, tables, err = nestedData(o.dir); err != nil {
+			return err
+		}
+	} else if o.suite == "tpch" {
 		if path, err = filepath.Abs(filepath.Join(o.dir, fmt.Sprintf("tpch-sf%g", o.sf))); err != nil {
 			return err
 		}
@@ -186,8 +193,11 @@ func run(ctx context.Context, o options, w io.Writer) error {
 		duck: duck.Version(ctx), duckGo: moduleVersion("github.com/duckdb/duckdb-go/v2"),
 		rulesOff: o.rulesOff, metric: o.metric, loadStart: proc.LoadAvg(),
 	}
-	if o.suite == "tpch" {
+	switch o.suite {
+	case "tpch":
 		hdr.data = fmt.Sprintf("TPC-H SF %g", o.sf)
+	case "nested":
+		hdr.data = "lists (id BIGINT, l INTEGER[])"
 	}
 
 	var outs []outcome

@@ -354,6 +354,7 @@ func fnRegexpSplit(a []columnar.Value, t columnar.Type) (columnar.Value, error) 
 // characters and ',?' splits 'a,b' into a, ”, b.
 func regexpSplit(re *regexp.Regexp, s string) []string {
 	var out []string
+	afterEmpty := false // the last piece ended at an empty match
 	for p := 0; ; {
 		m := re.FindStringIndex(s[p:])
 		if m == nil {
@@ -363,18 +364,18 @@ func regexpSplit(re *regexp.Regexp, s string) []string {
 		lo, hi := p+m[0], p+m[1]
 		if lo == hi {
 			if lo >= len(s) {
-				if p < len(s) {
+				if p < len(s) || !afterEmpty && len(out) > 0 {
 					out = append(out, s[p:])
 				}
 				break
 			}
 			_, w := utf8.DecodeRuneInString(s[lo:])
 			out = append(out, s[p:lo+w])
-			p = lo + w
+			p, afterEmpty = lo+w, true
 			continue
 		}
 		out = append(out, s[p:lo])
-		p = hi
+		p, afterEmpty = hi, false
 	}
 	if len(out) == 0 {
 		out = append(out, "")

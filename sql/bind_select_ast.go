@@ -118,7 +118,7 @@ func (b *binder) bindSelectAST(sel *ast.Select, q *ast.Query) (*Bound, error) {
 	if firstOnly != nil {
 		input = &planner.Filter{Input: input, Cond: firstOnly}
 	}
-	proj.Input = input
+	proj.Input = b.unnestNode(proj, input) // bind_unnest.go
 	var root planner.Node = proj
 	if distinct {
 		root = &planner.Distinct{Input: root}

@@ -158,7 +158,17 @@ func deltaProps(cols ...string) []parquet.WriterProperty {
 func TestInt96(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "int96.parquet")
 	cols := allCols()
-	ts := []tcol{cols[0], cols[16], cols[17]} // id, tsus, tsns
+	// INT96 carries no zone: the zoned tsns is written as a plain
+	// timestamp and reads back as TIMESTAMP, as DuckDB reads INT96.
+	tsns := cols[17]
+	zoned := tsns.val
+	tsns.want = columnar.TTimestamp
+	tsns.val = func(i int) columnar.Value {
+		v := zoned(i)
+		v.Type = columnar.TTimestamp
+		return v
+	}
+	ts := []tcol{cols[0], cols[16], tsns} // id, tsus, tsns
 	writeInt96(t, path, ts, 300)
 	tb, err := Open(path)
 	if err != nil {

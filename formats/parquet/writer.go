@@ -32,6 +32,9 @@ const (
 	Snappy       Codec = iota // fast, DuckDB's default
 	Zstd                      // smaller files, slower to write
 	Uncompressed              // for tests and already-compressed data
+	Gzip                      // what every reader takes, slow to write
+	Brotli                    // small files, slow to write
+	Lz4Raw                    // LZ4_RAW (DuckDB's lz4 and lz4_raw), fast
 )
 
 // WriterOptions tune a Writer. The zero value means defaults: 122,880 rows
@@ -134,6 +137,12 @@ func NewWriter(path string, sc columnar.Schema, opts WriterOptions) (*Writer, er
 		codec = compress.Codecs.Zstd
 	case Uncompressed:
 		codec = compress.Codecs.Uncompressed
+	case Gzip:
+		codec = compress.Codecs.Gzip
+	case Brotli:
+		codec = compress.Codecs.Brotli
+	case Lz4Raw:
+		codec = compress.Codecs.Lz4Raw
 	}
 	for _, name := range opts.NoDictionaryFor {
 		if sc.Index(name) < 0 {

@@ -113,8 +113,14 @@ func copySpecOf(path string, opts []sql.FileArg) (*copySpec, error) {
 					po.Codec = parquet.Zstd
 				case "uncompressed", "none":
 					po.Codec = parquet.Uncompressed
+				case "gzip":
+					po.Codec = parquet.Gzip
+				case "brotli":
+					po.Codec = parquet.Brotli
+				case "lz4", "lz4_raw":
+					po.Codec = parquet.Lz4Raw
 				default:
-					return nil, o.Err(sql.ErrUnsupported, fmt.Sprintf("compression %q is not supported (snappy, zstd, uncompressed)", v))
+					return nil, o.Err(sql.ErrType, fmt.Sprintf("unknown Parquet compression %q (uncompressed, snappy, gzip, zstd, brotli, lz4, lz4_raw)", v))
 				}
 			case "row_group_size", "row_group_rows":
 				n, err := strconv.ParseInt(v, 10, 64)

@@ -201,6 +201,11 @@ func (s *scanner) dispatch(read []int, work chan<- *task) {
 		select {
 		case work <- tk:
 		case <-s.ctx.Done():
+			if s.ordered {
+				// The consumer may already hold tk from s.order: no
+				// worker will close its channel, so close it here.
+				close(tk.out)
+			}
 			return
 		}
 	}

@@ -144,6 +144,11 @@ func (p *pipeline) dispatch(units []int, work chan<- *task) {
 		select {
 		case work <- tk:
 		case <-p.ctx.Done():
+			if p.ordered {
+				// The consumer may already hold tk from p.order: no
+				// worker will close its channel, so close it here.
+				close(tk.out)
+			}
 			return
 		}
 	}

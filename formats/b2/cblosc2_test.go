@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -137,8 +138,14 @@ func checkCBlosc2File(t *testing.T, dir string, m cblosc2File) {
 			t.Errorf("%s: ReadAll differs from the formula at byte %d", m.name, firstDiff(got, want))
 			return
 		}
+		if a.NDim() > 1 {
+			checkCBlosc2Box(t, m, a, want)
+		}
 		// Windows that start and end inside blocks.
 		for _, w := range [][2]int{{1, 3}, {m.n / 3, m.n / 2}, {m.n - 7, m.n}} {
+			if a.NDim() > 1 {
+				break
+			}
 			dst := make([]byte, (w[1]-w[0])*m.ts)
 			if err := a.ReadItems1D(nil, dst, int64(w[0]), w[1]-w[0]); err != nil {
 				t.Errorf("%s: items [%d, %d): %v", m.name, w[0], w[1], err)
@@ -281,18 +288,37 @@ func TestCBlosc2Plugins(t *testing.T) {
 	dir := filepath.Join("testdata", "cblosc2")
 	for _, tc := range []struct {
 		name, mode string
-		ts         int
-		refusal    string // "" reads the .cout bytes
+		ts, n      int
+		// "ok": the formula's values, "wrong": the .cout bytes c-blosc2
+		// reads back; "corrupt": c-blosc2 cannot read it either, and the
+		// error says refusal; "": refused as unsupported, naming refusal.
+		verdict, refusal string
 	}{
-		{"inttrunc_m3_shuffle_i32_lz4.b2frame", "fr", 4, ""},
-		{"inttrunc_p40_i64_zstd.b2frame", "fr", 8, ""},
-		{"ndlz4_u8_2d.b2nd", "nd", 1, "NDLZ"},
-		{"ndcell4_i32_2d_zstd.b2nd", "nd", 4, "NDCELL"},
-		{"ndmean4_i32_2d_zstd.b2nd", "nd", 4, "NDMEAN"},
+		{"inttrunc_m3_shuffle_i32_lz4.b2frame", "fr", 4, 3000, "wrong", ""},
+		{"inttrunc_p40_i64_zstd.b2frame", "fr", 8, 3000, "wrong", ""},
+		{"ndcell4_i32_2d_zstd.b2nd", "nd", 4, 3000, "ok", ""},
+		{"ndmean4_i32_2d_zstd.b2nd", "nd", 4, 3000, "wrong", ""},
+		// 3-D blocks of 5×6×7 that the cells do not divide (README).
+		{"ndcell3_i32_3d_shuffle_zstd.b2nd", "nd", 4, 2520, "ok", ""},
+		{"ndcell4_i64_3d_zstd.b2nd", "nd", 8, 2520, "ok", ""},
+		{"ndmean3_f64_3d_zstd.b2nd", "nd", 8, 2520, "wrong", ""},
+		{"ndmean6_f32_3d_shuffle_zstd.b2nd", "nd", 4, 2520, "corrupt", "NDMEAN: cells of [5 6 6] do not tile block [5 6 7]"},
+		{"ndlz4_u8_2d.b2nd", "nd", 1, 3000, "", "NDLZ"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if tc.refusal == "" {
-				checkCBlosc2File(t, dir, cblosc2File{tc.name, tc.mode, tc.ts, "int", 3000, "wrong"})
+			switch tc.verdict {
+			case "ok", "wrong":
+				checkCBlosc2File(t, dir, cblosc2File{tc.name, tc.mode, tc.ts, "int", tc.n, tc.verdict})
+				return
+			case "corrupt":
+				f, err := Open(filepath.Join(dir, tc.name))
+				if err == nil {
+					_, err = f.DecompressAll()
+					f.Close()
+				}
+				if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), tc.refusal) || !strings.Contains(err.Error(), ": chunk ") {
+					t.Fatalf("got %v, want a corrupt-data error naming the chunk and saying %q", err, tc.refusal)
+				}
 				return
 			}
 			f, err := Open(filepath.Join(dir, tc.name))
@@ -305,5 +331,42 @@ func TestCBlosc2Plugins(t *testing.T) {
 				t.Fatalf("got %v, want an unsupported error naming %s", err, tc.refusal)
 			}
 		})
+	}
+}
+
+// checkCBlosc2Box reads a box of an N-D array that starts and ends inside
+// blocks and chunks (partial block decoding) and compares it with the
+// row-major bytes want.
+func checkCBlosc2Box(t *testing.T, m cblosc2File, a *Array, want []byte) {
+	t.Helper()
+	shape := a.Shape()
+	nd := len(shape)
+	start, stop := make([]int64, nd), make([]int64, nd)
+	for i, s := range shape {
+		start[i], stop[i] = min(3, s-1), max(s-2, min(4, s))
+	}
+	got, err := a.Slice(start, stop)
+	if err != nil {
+		t.Errorf("%s: slice %v:%v: %v", m.name, start, stop, err)
+		return
+	}
+	// The box's items in row-major order, located in the whole array.
+	var exp []byte
+	idx := slices.Clone(start)
+	for idx[0] < stop[0] {
+		off := int64(0)
+		for i := range nd {
+			off = off*shape[i] + idx[i]
+		}
+		exp = append(exp, want[off*int64(m.ts):(off+1)*int64(m.ts)]...)
+		for i := nd - 1; i >= 0; i-- {
+			if idx[i]++; idx[i] < stop[i] || i == 0 {
+				break
+			}
+			idx[i] = start[i]
+		}
+	}
+	if !bytes.Equal(got, exp) {
+		t.Errorf("%s: slice %v:%v differs at byte %d", m.name, start, stop, firstDiff(got, exp))
 	}
 }

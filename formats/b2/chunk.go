@@ -348,6 +348,9 @@ type chunk struct {
 	dict  []byte
 	// leftover is the size of the short last block (0 if all blocks are full).
 	leftover int
+	// ndBlock is the block shape of the b2nd array the chunk belongs to
+	// (nil outside one): the NDCELL and NDMEAN filters need it.
+	ndBlock []int
 }
 
 func parseChunk(src []byte) (chunk, error) {

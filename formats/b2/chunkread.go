@@ -39,6 +39,13 @@ const headGuess = 512
 // chunk; otherwise the chunk aliases the frame's bytes. Errors name the
 // frame, the chunk and its offset.
 func (f *Frame) loadChunk(d *Decoder, i, off, n int) (chunk, error) {
+	c, err := f.loadChunkBytes(d, i, off, n)
+	c.ndBlock = f.ndBlock
+	return c, err
+}
+
+// loadChunkBytes is loadChunk without the array geometry.
+func (f *Frame) loadChunkBytes(d *Decoder, i, off, n int) (chunk, error) {
 	if i >= 0 && i < f.nchunks && f.ChunkOffset(i) < 0 {
 		// A special offset: the header it stands for is synthesized into
 		// d, not allocated, since a frame of a few hundred bytes can name

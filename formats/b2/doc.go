@@ -106,8 +106,12 @@
 //     depends on the writer's SIMD build) is refused as unsupported.
 //   - Of c-blosc2's plugins, INT_TRUNC (filter 36) is read (like
 //     TRUNC_PREC it has nothing to undo). NDCELL and NDMEAN (filters 32,
-//     33), whose inverse needs the b2nd block shape, and the NDLZ, ZFP,
-//     OpenHTJ2K and Grok codecs are refused as unsupported, by name.
+//     33) store a b2nd block cell by cell; their inverse moves the cells
+//     back, using the block shape from the array's b2nd metalayer (a chunk
+//     outside a b2nd array is refused as unsupported). NDMEAN's averaging
+//     happened when writing, so it reads back the means, as in c-blosc2.
+//     The NDLZ, ZFP, OpenHTJ2K and Grok codecs are refused as unsupported,
+//     by name.
 //   - c-blosc2 3.3.2 writes two things it cannot read back correctly
 //     itself. The first chunk of a frame whose blocksize is not a multiple
 //     of the typesize records the blocksize asked for while its blocks use

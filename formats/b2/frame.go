@@ -80,6 +80,9 @@ type Frame struct {
 	// file, when set, is where chunk bytes are read with pread instead of
 	// through data (chunkread.go says why).
 	file *chunkFile
+	// ndBlock is the block shape from a valid "b2nd" metalayer, nil
+	// without one; chunks carry it to the filters that need it.
+	ndBlock []int
 }
 
 // Open opens a contiguous frame file (.b2frame, .b2nd, .b2f, …) with mmap,
@@ -313,6 +316,13 @@ func (f *Frame) parseRegions(head, tail []byte, tailAt int64) error {
 			return fmt.Errorf("metalayers: %w", err)
 		}
 		f.Meta = meta
+		if b, ok := f.MetaContent("b2nd"); ok {
+			// A bad metalayer is reported by whoever opens the array;
+			// here it only means no block shape for the filters.
+			if m, err := ParseB2ndMeta(b); err == nil && len(m.BlockShape) > 0 {
+				f.ndBlock = m.BlockShape
+			}
+		}
 	}
 
 	// Trailer: read backwards from its fixed 23-byte tail.

@@ -1,6 +1,7 @@
 package b2
 
 import (
+	"math"
 	"strings"
 
 	"github.com/b2sql/b2sql/formats/b2/filter"
@@ -46,11 +47,48 @@ func undoFilter(c *chunk, f, m uint8, dst, src, ref []byte, b int) error {
 		// writer's build: no portable inverse to apply.
 		return unsupportedf("filter 34 (BYTEDELTA_BUGGY, written by c-blosc2 2.8–2.9; its output depends on the writer's SIMD build)")
 	case FilterNDCell, FilterNDMean:
-		// c-blosc2's b2nd plugins regroup cells of the block's N-D shape,
-		// which only the array's metalayer knows, not the chunk.
-		return unsupportedf("filter %d (%s, a b2nd plugin filter)", f, strings.ToUpper(filterName(f)))
+		return undoCells(c, f, m, dst, src)
 	default:
 		return unsupportedf("filter %d", f)
+	}
+	return nil
+}
+
+// undoCells undoes c-blosc2's b2nd plugin filters NDCELL and NDMEAN, which
+// store a block cell by cell (filter.Cells). Both decode by moving the
+// cells back: NDCELL is lossless, NDMEAN's lossy step (each cell replaced
+// by its mean) happened when writing. The cell edge is the slot's meta
+// byte; the block shape comes from the array's b2nd metalayer, which a bare
+// chunk does not have.
+func undoCells(c *chunk, f, m uint8, dst, src []byte) error {
+	name := strings.ToUpper(filterName(f))
+	if c.ndBlock == nil {
+		return unsupportedf("filter %d (%s) outside a b2nd array: the block shape is in the array's metalayer", f, name)
+	}
+	edge := int(m)
+	if f == FilterNDMean {
+		edge = int(int8(m)) // c-blosc2 reads NDMEAN's meta as signed
+	}
+	if edge <= 0 {
+		return corruptf("%s cell edge %d", name, edge)
+	}
+	cell := make([]int, len(c.ndBlock))
+	cellItems, blockItems := 1, 1
+	for i, b := range c.ndBlock {
+		cell[i] = edge
+		if f == FilterNDMean && edge > b {
+			cell[i] = b // NDMEAN clamps its cells to the block
+		}
+		cellItems = min(cellItems*cell[i], math.MaxInt32)
+		blockItems = min(blockItems*b, math.MaxInt32)
+	}
+	if cellItems > blockItems {
+		// c-blosc2 refuses a cell larger than the block.
+		return corruptf("%s cell of %d items is larger than the block (%v)", name, cellItems, c.ndBlock)
+	}
+	err := filter.CellsUngroup(dst, src, c.Typesize, filter.Cells{Block: c.ndBlock, Cell: cell, Origin: cell[0]})
+	if err != nil {
+		return corruptf("%s: %v", name, err)
 	}
 	return nil
 }

@@ -9,6 +9,8 @@
 //	2   BITSHUFFLE   BitShuffle / BitUnshuffle    bit planes of a multiple of 8 elements
 //	3   DELTA        DeltaEncode / DeltaDecode    XOR against block 0 of the chunk
 //	4   TRUNC_PREC   TruncPrec                    lossy, no inverse
+//	32  NDCELL       CellsGroup / CellsUngroup    b2nd blocks stored cell by cell
+//	33  NDMEAN       CellsUngroup                 the same order; cells averaged when written
 //	35  BYTEDELTA    ByteDeltaEncode / ByteDeltaDecode  per-plane byte differences
 //
 // Decoding speed bounds how fast a whole blosc2 chunk decodes, so the

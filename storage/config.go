@@ -25,14 +25,19 @@ type Config struct {
 	AllowHosts []string
 
 	// TailPrefetch is how many bytes Open fetches from the end of a remote
-	// object with its first request (default 64 KiB): footers, zip
-	// directories and blosc2 frame trailers live there.
+	// object with its first request (default 256 KiB): footers, zip
+	// directories and blosc2 frame trailers live there. A Parquet file of
+	// a hundred row groups has a footer of about 100 KiB; a second round
+	// trip for its start costs more than the bytes.
 	TailPrefetch int64
 	// CacheBytes bounds the range cache of one remote source (default 64 MiB).
 	CacheBytes int64
 	// CoalesceGap joins two wanted ranges into one request when at most this
 	// many bytes separate them (default 1 MiB); MaxRequest splits a longer
-	// range (default 8 MiB); MaxInFlight bounds parallel requests (default 8).
+	// range (default 8 MiB); MaxInFlight bounds the parallel requests of
+	// one source (default 16: a filtered scan's plan reads a bloom filter
+	// or page index per row group, small requests whose cost is the round
+	// trip).
 	CoalesceGap int64
 	MaxRequest  int64
 	MaxInFlight int
@@ -64,11 +69,11 @@ type HTTPSettings struct {
 	Client *http.Client
 }
 
-func (c *Config) tailPrefetch() int64 { return orDefault(c.TailPrefetch, 64<<10) }
+func (c *Config) tailPrefetch() int64 { return orDefault(c.TailPrefetch, 256<<10) }
 func (c *Config) cacheBytes() int64   { return orDefault(c.CacheBytes, 64<<20) }
 func (c *Config) coalesceGap() int64  { return orDefault(c.CoalesceGap, 1<<20) }
 func (c *Config) maxRequest() int64   { return orDefault(c.MaxRequest, 8<<20) }
-func (c *Config) maxInFlight() int    { return int(orDefault(int64(c.MaxInFlight), 8)) }
+func (c *Config) maxInFlight() int    { return int(orDefault(int64(c.MaxInFlight), 16)) }
 
 func (h *HTTPSettings) timeout() time.Duration {
 	if h.Timeout > 0 {

@@ -31,6 +31,10 @@
 // number of requests in flight, into an in-memory range cache bounded in
 // bytes that later ReadAt calls are served from.
 //
+// Every remote source of the process shares one connection pool per
+// protocol (transport.go), sized for the requests in flight, so opening an
+// object costs no new connection.
+//
 // Sequential readers (NewSequentialReader, OpenSourceStream: compressed
 // CSV and JSON) fetch windows of 8 MiB, two ahead of the reader. Upload
 // writes a local file as an object atomically: one PutObject, or a

@@ -30,7 +30,7 @@ type httpObject struct {
 func openHTTP(ctx context.Context, location string, cfg *Config) (Source, error) {
 	o := &httpObject{url: location, client: cfg.HTTP.Client}
 	if o.client == nil {
-		o.client = http.DefaultClient
+		o.client = sharedHTTPClient()
 	}
 	if s := cfg.SecretFor(location, "http"); s != nil && s.BearerToken != "" {
 		o.bearer = s.BearerToken

@@ -46,8 +46,8 @@ func TestHTTPOpenIsOneSuffixRequest(t *testing.T) {
 		t.Fatalf("footer reads made %d requests in all, want 1", got)
 	}
 	st := src.Stats()
-	if st.Requests != 1 || st.Bytes != 64<<10 {
-		t.Fatalf("stats %+v, want 1 request of 64 KiB", st)
+	if st.Requests != 1 || st.Bytes != 256<<10 {
+		t.Fatalf("stats %+v, want 1 request of 256 KiB (the default tail)", st)
 	}
 }
 

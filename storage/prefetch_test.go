@@ -129,3 +129,20 @@ func TestPlanRequestsGapRelativeToRanges(t *testing.T) {
 		t.Fatalf("ranges 60 KiB apart: %v, want one request (below minGap)", near)
 	}
 }
+
+// TestSmallReadBeforeCachedBytesIsKept: a small read that ends where
+// cached bytes begin (a Parquet footer just before the tail fetched at
+// open, a page index before a prefetched run) is kept, so reading it again
+// costs no request (issue #22: the footer and a column index were fetched
+// four times in one filtered scan).
+func TestSmallReadBeforeCachedBytesIsKept(t *testing.T) {
+	srv, src, data := openPattern(t, 4<<20, &Config{})
+	size := int64(len(data))
+	readCheck(t, src, data, size-(1<<10)-300, 300) // ends where the 1 KiB tail begins
+	reqs := srv.requests.Load()
+	readCheck(t, src, data, size-(1<<10)-300, 300)
+	readCheck(t, src, data, size-(1<<10)-200, 1<<10+200)
+	if got := srv.requests.Load() - reqs; got != 0 {
+		t.Fatalf("reading the same small range again made %d requests, want 0", got)
+	}
+}

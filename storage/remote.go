@@ -122,10 +122,11 @@ func (r *remote) ReadAtContext(ctx context.Context, p []byte, off int64) (int, e
 			own = append(own, q.f)
 		}
 	}
-	// A read-ahead is kept; a large direct read is not (it was wanted
-	// once, and would only push out what Prefetch placed), though readers
-	// waiting for it still get its bytes.
-	r.fetchFlights(ctx, own, func(f *flight) bool { return f.off+f.n > off+want }, nil)
+	// A small read (a footer, a page index, a page header) is kept, as is
+	// a read-ahead: readers come back to both. A large direct read is not
+	// (it was wanted once, and would only push out what Prefetch placed),
+	// though readers waiting for it still get its bytes.
+	r.fetchFlights(ctx, own, func(f *flight) bool { return want <= readAhead || f.off+f.n > off+want }, nil)
 	for _, q := range pieces {
 		data := q.seg
 		if q.f != nil {

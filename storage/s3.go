@@ -153,6 +153,8 @@ func (c *Config) newS3Client(ctx context.Context, p s3Params) (*s3.Client, error
 	}
 	if c.HTTP.Client != nil {
 		opts.HTTPClient = c.HTTP.Client
+	} else {
+		opts.HTTPClient = sharedS3Client()
 	}
 	if e := p.endpointURL(); e != "" {
 		opts.BaseEndpoint = aws.String(e)

@@ -263,6 +263,9 @@ func (w *worker) filteredUnit(tk *task, u *unit, pf *pqFile, preds []index.Pred,
 			// decode the other columns whole, as without late
 			// materialization.
 			whole := !lm || 2*len(sel) >= n
+			if lm {
+				s.noteBatch(len(sel), n)
+			}
 			if lm && !whole {
 				if err := s.prefetchPages(pf, cols, start, n, sel); err != nil {
 					return -1, err

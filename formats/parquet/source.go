@@ -4,6 +4,8 @@ import (
 	"errors"
 	"io"
 
+	"github.com/apache/arrow-go/v18/parquet/metadata"
+
 	"github.com/b2sql/b2sql/index"
 	"github.com/b2sql/b2sql/storage"
 )
@@ -49,13 +51,14 @@ func OpenSources(name string, srcs []storage.Source) (_ *Table, err error) {
 
 // prefetchUnit has a remote file fetch, ahead of decoding, the column
 // chunks of unit u that the scan reads in full: every output column, or
-// under a filter only the filter columns (the others are read page by
-// page where rows pass, through the offset index, and a whole-chunk
-// prefetch would fetch what late materialization skips). It also starts
-// fetching the same chunks of the next units the scan will read
-// (readAheadUnits of them), so that the workers that open them find their
-// bytes cached or on their way instead of waiting a round trip each. A
-// no-op for local files.
+// under a filter the filter columns, and the output columns too once the
+// scan has seen that most batches pass rows all over (denseScan; before
+// that, or for a selective filter, they are read page by page where rows
+// pass, through the offset index, and a whole-chunk prefetch would fetch
+// what late materialization skips). It also starts fetching the same
+// chunks of the units the scan reads next (up to readAheadBytes of them),
+// so that the workers that open them find their bytes cached or on their
+// way instead of waiting a round trip each. A no-op for local files.
 func (s *scanner) prefetchUnit(ui int) error {
 	u := &s.t.units[ui]
 	pf := s.t.files[u.file]
@@ -73,23 +76,41 @@ func (s *scanner) prefetchUnit(ui int) error {
 	if s.plan == nil {
 		return nil
 	}
+	byFile := map[storage.Prefetcher][]storage.Range{}
+	var bytes int64
 	for _, next := range s.plan.after(ui, readAheadUnits) {
 		nf := s.t.files[s.t.units[next].file]
 		np, ok := nf.src.(storage.Prefetcher)
 		if !ok {
 			continue
 		}
-		if ranges, err := s.unitRanges(next); err == nil {
-			np.PrefetchAhead(ranges)
+		rs, err := s.unitRanges(next)
+		if err != nil {
+			break
 		}
+		byFile[np] = append(byFile[np], rs...)
+		for _, r := range rs {
+			bytes += r.Len
+		}
+		if bytes >= readAheadBytes {
+			break
+		}
+	}
+	for np, rs := range byFile {
+		np.PrefetchAhead(rs)
 	}
 	return nil
 }
 
-// readAheadUnits is how many units past the one a worker opens are
-// fetched ahead: one per worker of a two-thread scan, whose units are
-// opened two at a time.
-const readAheadUnits = 2
+// A scan reads ahead the units after the one a worker opens, up to
+// readAheadBytes of their chunks or readAheadUnits units: enough requests
+// in flight that a scan over a server 20 ms away does not wait for each
+// unit (a 4.5 MiB row group decodes in a few milliseconds), within the
+// half of a source's range cache reads ahead may claim.
+const (
+	readAheadBytes = 16 << 20
+	readAheadUnits = 16
+)
 
 // after returns up to k units that the scan reads after unit ui.
 func (pl *scanPlan) after(ui, k int) []int {
@@ -107,13 +128,16 @@ func (pl *scanPlan) after(ui, k int) []int {
 }
 
 // unitRanges returns the byte ranges of the column chunks prefetchUnit
-// fetches for unit ui.
+// fetches for unit ui: under a filter, the filter columns' chunks, and
+// in a dense scan the output columns' pages that hold the rows the page
+// index left (their whole chunks when it left all).
 func (s *scanner) unitRanges(ui int) ([]storage.Range, error) {
 	u := &s.t.units[ui]
 	pf := s.t.files[u.file]
-	preds, pages := s.unitFilter(ui)
+	preds, rows := s.unitFilter(ui)
 	leaves := map[int]bool{}
-	if preds != nil || pages != nil {
+	var paged []*column // output columns fetched by the pages of rows
+	if preds != nil || rows != nil {
 		var add func(ps []index.Pred)
 		add = func(ps []index.Pred) {
 			for _, pr := range ps {
@@ -124,6 +148,13 @@ func (s *scanner) unitRanges(ui int) ([]storage.Range, error) {
 			}
 		}
 		add(preds)
+		if s.denseScan() {
+			for _, c := range s.cols {
+				if c.nested == nil && !leaves[c.leaf] {
+					paged = append(paged, c)
+				}
+			}
+		}
 	} else {
 		for _, c := range s.cols {
 			leaves[c.leaf] = true
@@ -136,13 +167,77 @@ func (s *scanner) unitRanges(ui int) ([]storage.Range, error) {
 		if err != nil {
 			return nil, asCorrupt(err)
 		}
-		start := cc.DataPageOffset()
-		if cc.HasDictionaryPage() && cc.DictionaryPageOffset() > 0 && cc.DictionaryPageOffset() < start {
-			start = cc.DictionaryPageOffset()
+		ranges = append(ranges, chunkRange(cc))
+	}
+	for _, c := range paged {
+		pi := s.t.pageIndexOf(ui, c)
+		if rows == nil || pi.first == nil {
+			cc, err := rg.ColumnChunk(c.leaf)
+			if err != nil {
+				return nil, asCorrupt(err)
+			}
+			ranges = append(ranges, chunkRange(cc))
+			continue
 		}
-		ranges = append(ranges, storage.Range{Off: start, Len: cc.TotalCompressedSize()})
+		ranges = append(ranges, pi.rowsRanges(rows, u.rows)...)
 	}
 	return ranges, nil
+}
+
+// chunkRange is the byte range of a column chunk, dictionary page included.
+func chunkRange(cc *metadata.ColumnChunkMetaData) storage.Range {
+	start := cc.DataPageOffset()
+	if cc.HasDictionaryPage() && cc.DictionaryPageOffset() > 0 && cc.DictionaryPageOffset() < start {
+		start = cc.DictionaryPageOffset()
+	}
+	return storage.Range{Off: start, Len: cc.TotalCompressedSize()}
+}
+
+// rowsRanges returns the byte ranges of the chunk's pages that hold any of
+// rows (sorted, disjoint, within a row group of n rows), and of its
+// dictionary page. pi.first must be set.
+func (pi *pageIndex) rowsRanges(rows []rowRange, n int64) []storage.Range {
+	var out []storage.Range
+	if pi.start < pi.off[0] {
+		out = append(out, storage.Range{Off: pi.start, Len: pi.off[0] - pi.start})
+	}
+	last := -1
+	for _, r := range rows {
+		if r.hi <= r.lo {
+			continue
+		}
+		for j := max(pi.pageOf(r.lo), last+1); j >= 0 && j < len(pi.off) && pi.first[j] < r.hi; j++ {
+			out = append(out, storage.Range{Off: pi.off[j], Len: pi.size[j]})
+			last = j
+		}
+	}
+	return out
+}
+
+// noteBatch records, for denseScan, whether a batch of n rows of a
+// filtered unit passed sel rows all over it (at least 1/denseSel of them).
+func (s *scanner) noteBatch(sel, n int) {
+	switch {
+	case s.plan == nil:
+	case sel*denseSel >= n:
+		s.plan.denseBatches.Add(1)
+	default:
+		s.plan.sparseBatches.Add(1)
+	}
+}
+
+// denseScan reports whether most batches of the filtered units read so
+// far passed rows all over them, so that the late-materialized columns'
+// pages are nearly all read anyway: then a remote scan fetches them with
+// (and ahead of) the filter columns instead of a round trip later, once
+// the filter has run. A selective scan (a point lookup, a rare value)
+// keeps fetching only the pages its rows are on.
+func (s *scanner) denseScan() bool {
+	if s.plan == nil {
+		return false
+	}
+	d := s.plan.denseBatches.Load()
+	return d >= 4 && d >= 3*s.plan.sparseBatches.Load()
 }
 
 // IO reports what the table's remote sources fetched since they were

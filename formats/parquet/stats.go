@@ -239,6 +239,10 @@ type scanPlan struct {
 	// pos[unit] is the unit's place in read (after, for reads ahead).
 	posOnce sync.Once
 	pos     map[int]int
+	// denseBatches and sparseBatches count the batches of filtered units
+	// whose selection is dense or sparse, over every reader of the plan
+	// (source.go, denseScan).
+	denseBatches, sparseBatches atomic.Int64
 }
 
 // plan decides which units a scan reads. It returns the units to read (in

@@ -42,6 +42,26 @@ type Counters struct {
 	// with a 5xx before serving again.
 	FailPuts atomic.Int64
 	latency  atomic.Int64 // nanoseconds added to every request
+	trace    atomic.Pointer[func(Request)]
+}
+
+// Request is one request a server served, as SetTrace reports it.
+type Request struct {
+	Method, Range string
+	Start         time.Time     // when it arrived
+	Took          time.Duration // until its reply was written, latency included
+	Bytes         int64         // body bytes written
+}
+
+// SetTrace has fn called after every request (concurrently, from the
+// server's goroutines); nil stops it. Benchmarks use it to see where a
+// query's round trips go.
+func (c *Counters) SetTrace(fn func(Request)) {
+	if fn == nil {
+		c.trace.Store(nil)
+		return
+	}
+	c.trace.Store(&fn)
 }
 
 // SetLatency adds d to every request from now on.
@@ -58,6 +78,13 @@ func (c *Counters) Reset() {
 func (c *Counters) wrap(next http.Handler, fail func(http.ResponseWriter)) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		c.Requests.Add(1)
+		start := time.Now()
+		cw := &countingWriter{ResponseWriter: w, n: &c.Bytes}
+		if fn := c.trace.Load(); fn != nil {
+			defer func() {
+				(*fn)(Request{Method: r.Method, Range: r.Header.Get("Range"), Start: start, Took: time.Since(start), Bytes: cw.own})
+			}()
+		}
 		if d := time.Duration(c.latency.Load()); d > 0 {
 			time.Sleep(d)
 		}
@@ -75,17 +102,19 @@ func (c *Counters) wrap(next http.Handler, fail func(http.ResponseWriter)) http.
 				return
 			}
 		}
-		next.ServeHTTP(&countingWriter{ResponseWriter: w, n: &c.Bytes}, r)
+		next.ServeHTTP(cw, r)
 	})
 }
 
 type countingWriter struct {
 	http.ResponseWriter
-	n *atomic.Int64
+	n   *atomic.Int64
+	own int64 // this request's bytes
 }
 
 func (c *countingWriter) Write(p []byte) (int, error) {
 	c.n.Add(int64(len(p)))
+	c.own += int64(len(p))
 	return c.ResponseWriter.Write(p)
 }
 

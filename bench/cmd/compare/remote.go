@@ -22,6 +22,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/b2sql/b2sql"
@@ -81,6 +82,14 @@ func runRemote(ctx context.Context, o options, w io.Writer, qs []query, tables m
 		locals[i] = measure(ctx, local, q, o)
 		fmt.Fprintf(os.Stderr, "[%d/%d] %-20s local %s\n", i+1, len(qs), q.Name, fmtDur(locals[i].wall))
 	}
+	var trace *os.File
+	if o.trace != "" {
+		if trace, err = os.Create(o.trace); err != nil {
+			return err
+		}
+		defer trace.Close()
+		fmt.Fprintln(trace, "query\tstart_ms\ttook_ms\tbytes\tmethod\trange")
+	}
 	for _, lat := range []time.Duration{0, o.latency} {
 		srv.SetLatency(lat)
 		fmt.Fprintf(w, "### S3 with %s added per request\n\n", lat)
@@ -88,7 +97,11 @@ func runRemote(ctx context.Context, o options, w io.Writer, qs []query, tables m
 		fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---|")
 		for i, q := range qs {
 			srv.Reset()
+			if trace != nil && lat > 0 {
+				traceQuery(srv, trace, q.Name)
+			}
 			m := measure(ctx, remote, q, o)
+			srv.SetTrace(nil)
 			lm := locals[i]
 			if m.err != nil || lm.err != nil {
 				fmt.Fprintf(w, "| %s | %s | error: %v | | | | | | |\n", q.Name, fmtDur(lm.wall), firstLine(fmt.Sprint(m.err, lm.err)))
@@ -113,6 +126,18 @@ func runRemote(ctx context.Context, o options, w io.Writer, qs []query, tables m
 	}
 	fmt.Fprintf(w, "load at the end: %s\n", proc.LoadAvg())
 	return nil
+}
+
+// traceQuery has srv write each request it serves to w, one line each,
+// times in milliseconds from now (the query's first run).
+func traceQuery(srv *storagetest.S3, w io.Writer, name string) {
+	var mu sync.Mutex
+	t0 := time.Now()
+	srv.SetTrace(func(r storagetest.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprintf(w, "%s\t%.1f\t%.1f\t%d\t%s\t%s\n", name, float64(r.Start.Sub(t0))/1e6, float64(r.Took)/1e6, r.Bytes, r.Method, r.Range)
+	})
 }
 
 func dataName(o options) string {

@@ -289,8 +289,9 @@ func TestCBlosc2Plugins(t *testing.T) {
 	for _, tc := range []struct {
 		name, mode string
 		ts, n      int
-		// "ok": the formula's values, "wrong": the .cout bytes c-blosc2
-		// reads back; "corrupt": c-blosc2 cannot read it either, and the
+		// "ok": the formula's values, "wrong" and "cout": the .cout bytes
+		// c-blosc2 reads back (for "cout", the values written, which are
+		// not the formula's); "corrupt": c-blosc2 cannot read it either, and the
 		// error says refusal; "": refused as unsupported, naming refusal.
 		verdict, refusal string
 	}{
@@ -303,12 +304,22 @@ func TestCBlosc2Plugins(t *testing.T) {
 		{"ndcell4_i64_3d_zstd.b2nd", "nd", 8, 2520, "ok", ""},
 		{"ndmean3_f64_3d_zstd.b2nd", "nd", 8, 2520, "wrong", ""},
 		{"ndmean6_f32_3d_shuffle_zstd.b2nd", "nd", 4, 2520, "corrupt", "NDMEAN: cells of [5 6 6] do not tile block [5 6 7]"},
-		{"ndlz4_u8_2d.b2nd", "nd", 1, 3000, "", "NDLZ"},
+		{"ndlz4_u8_2d.b2nd", "nd", 1, 3000, "ok", ""},
+		// NDLZ over 120×100 images (README): c-blosc2 reads back what
+		// was written; its bytes are in .cout.
+		{"ndlz4_u8_2d_b13x10.b2nd", "nd", 1, 12000, "cout", ""},
+		{"ndlz4_u8_2d_rows_b16x16.b2nd", "nd", 1, 12000, "cout", ""},
+		{"ndlz4_u8_2d_rows_b18x22.b2nd", "nd", 1, 12000, "cout", ""},
+		{"ndlz8_u8_2d_b20x24.b2nd", "nd", 1, 12000, "cout", ""},
+		{"ndlz8_u8_2d_b32x32.b2nd", "nd", 1, 12000, "cout", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			switch tc.verdict {
 			case "ok", "wrong":
 				checkCBlosc2File(t, dir, cblosc2File{tc.name, tc.mode, tc.ts, "int", tc.n, tc.verdict})
+				return
+			case "cout":
+				checkCBlosc2File(t, dir, cblosc2File{tc.name, tc.mode, tc.ts, "int", tc.n, "wrong"})
 				return
 			case "corrupt":
 				f, err := Open(filepath.Join(dir, tc.name))

@@ -385,6 +385,10 @@ func parseChunkBody(h ChunkHeader, data []byte) (chunk, error) {
 	}
 	switch h.Flags >> 5 {
 	case 0, 1, 3, 4:
+	case 6:
+		if h.UDCodec != codecNDLZ {
+			return c, unsupportedf("codec %s", udCodecName(h.Flags>>5, h.UDCodec))
+		}
 	default:
 		return c, unsupportedf("codec %s", udCodecName(h.Flags>>5, h.UDCodec))
 	}

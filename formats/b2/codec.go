@@ -145,6 +145,11 @@ func (s *streamDecoder) decode(h *ChunkHeader, dict, src, dst []byte) error {
 		if len(out) > 0 && &out[0] != &dst[0] {
 			copy(dst, out) // defensive: the cap limit should prevent a reallocation
 		}
+	case 6: // plugin codecs: parseChunkBody lets only NDLZ through
+		if h.UDCodec != codecNDLZ {
+			return unsupportedf("codec %s", udCodecName(h.Flags>>5, h.UDCodec))
+		}
+		return ndlzDecode(dst, src, int(h.CompcodeMeta))
 	default:
 		return unsupportedf("codec %s", udCodecName(h.Flags>>5, h.UDCodec))
 	}

@@ -110,8 +110,9 @@
 //     back, using the block shape from the array's b2nd metalayer (a chunk
 //     outside a b2nd array is refused as unsupported). NDMEAN's averaging
 //     happened when writing, so it reads back the means, as in c-blosc2.
-//     The NDLZ, ZFP, OpenHTJ2K and Grok codecs are refused as unsupported,
-//     by name.
+//     The NDLZ codec (compcode 32: 2-D blocks of one-byte items in 4×4 or
+//     8×8 cells, ndlz.go) is read; the ZFP, OpenHTJ2K and Grok codecs are
+//     refused as unsupported, by name.
 //   - c-blosc2 3.3.2 writes two things it cannot read back correctly
 //     itself. The first chunk of a frame whose blocksize is not a multiple
 //     of the typesize records the blocksize asked for while its blocks use

@@ -96,24 +96,6 @@ func NewCall(fn string, args []Expr, ret columnar.Type) (Expr, error) {
 		return strict(likeKernel(strings.Contains(fn, "ilike"), strings.HasPrefix(fn, "not_")))
 	case "||":
 		return strict(concatKernel(true))
-	case "concat":
-		return &callExpr{name: fn, args: args, t: ret, k: concatKernel(false), vals: make([]*columnar.Vector, len(args)), out: columnar.Vector{Type: ret}}, nil
-	case "lower":
-		return strict(strMapKernel(appendLower))
-	case "upper":
-		return strict(strMapKernel(appendUpper))
-	case "reverse":
-		return strict(strMapKernel(appendReverse))
-	case "trim":
-		return strict(trimKernel(true, true))
-	case "ltrim":
-		return strict(trimKernel(true, false))
-	case "rtrim":
-		return strict(trimKernel(false, true))
-	case "length":
-		return strict(lengthKernel)
-	case "substring":
-		return strict(substringKernel)
 	case "abs":
 		return strict(absKernel(argType(0)))
 	case "floor":
@@ -147,6 +129,9 @@ func NewCall(fn string, args []Expr, ret columnar.Type) (Expr, error) {
 	}
 	if err := checkStrptimeFormat(fn, args); err != nil {
 		return nil, err
+	}
+	if e, ok, err := newRegisteredCall(fn, args, ret); ok { // func.go
+		return e, err
 	}
 	if e, ok := newMoreCall(fn, args, ret); ok {
 		return e, nil

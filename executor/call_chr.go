@@ -9,17 +9,6 @@ import (
 
 // chr(code) is the character with that Unicode code point; ascii(s) the
 // code point of the first character of s (0 for an empty string), as in DuckDB.
-func init() {
-	moreFuncs["chr"] = struct {
-		f      rowFunc
-		strict bool
-	}{fnChr, true}
-	moreFuncs["ascii"] = struct {
-		f      rowFunc
-		strict bool
-	}{fnASCII, true}
-}
-
 func fnChr(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
 	n := a[0].I
 	if n < 0 || n > utf8.MaxRune || !utf8.ValidRune(rune(n)) {

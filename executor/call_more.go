@@ -18,14 +18,6 @@ var moreFuncs = map[string]struct {
 	f      rowFunc
 	strict bool
 }{
-	"replace":        {fnReplace, true},
-	"lpad":           {fnPad(true), true},
-	"rpad":           {fnPad(false), true},
-	"instr":          {fnInstr, true},
-	"left":           {fnLeft, true},
-	"right":          {fnRight, true},
-	"split_part":     {fnSplitPart, true},
-	"starts_with":    {fnStartsWith, true},
 	"regexp_matches": {fnRegexpMatches, true},
 	"regexp_replace": {fnRegexpReplace, true},
 	"power":          {fnMath2(math.Pow), true},

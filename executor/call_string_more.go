@@ -21,9 +21,6 @@ func init() {
 			strict bool
 		}{f, strict}
 	}
-	add("contains", fnContains, true)
-	add("ends_with", fnEndsWith, true)
-	add("strlen", fnStrlen, true)
 	add("trunc", fnTrunc, true)
 	add("concat_ws", fnConcatWS, false)
 }

@@ -1,7 +1,12 @@
 package planner
 
-// The scalar function vocabulary shared by the binder (sql package), which
-// types calls and inserts casts, and the executor, which implements them.
+import "github.com/b2sql/b2sql/function"
+
+// The functions of the registry (package function) carry their own
+// signatures, type rules and kernels: duckdb_functions() lists them. The
+// table below is the rest of the scalar vocabulary shared by the binder
+// (sql package), which types calls and inserts casts, and the executor,
+// which implements them, until each moves into the registry.
 // Arguments always arrive with exactly the types listed; "T" means "any one
 // type, the same for all T arguments", "N" a numeric type.
 //
@@ -21,13 +26,8 @@ package planner
 //	is_null, is_not_null  any                  BOOLEAN   never NULL
 //	in, not_in    T, T...                      BOOLEAN   SQL NULL semantics (x IN (1, NULL) is NULL when no match)
 //	like, not_like, ilike, not_ilike  VARCHAR, VARCHAR  BOOLEAN  % and _ wildcards, backslash escapes
-//	||            VARCHAR, VARCHAR             VARCHAR   NULL if either is NULL
-//	concat        VARCHAR...                   VARCHAR   NULL arguments are skipped
 //	coalesce      T...                         T
 //	nullif        T, T                         T
-//	lower, upper, trim, ltrim, rtrim, reverse  VARCHAR  VARCHAR
-//	length        VARCHAR                      BIGINT    in characters (runes)
-//	substring     VARCHAR, BIGINT[, BIGINT]    VARCHAR   1-based start, in characters
 //	abs, floor, ceil   N                       N         floor/ceil of integers is identity
 //	round         N[, INTEGER]                 N         half away from zero
 //	date_part     VARCHAR const, DATE|TIMESTAMP|INTERVAL   BIGINT  (EXTRACT; epoch gives DOUBLE seconds)
@@ -35,26 +35,18 @@ package planner
 //	tz_local, tz_instant, tz_text, tz_parse, try_tz_parse, tz_offset, tz_add, tz_sub, tz_diff, strftime_tz
 //	              TIMESTAMP WITH TIME ZONE ⇄ local time in a zone named by the last argument
 //	              (executor/call_timezone.go; the binder's casts and calendar functions of instants)
-//	replace       VARCHAR, VARCHAR, VARCHAR    VARCHAR   every occurrence
-//	lpad, rpad    VARCHAR, BIGINT, VARCHAR     VARCHAR   cut to the length when longer
-//	instr         VARCHAR, VARCHAR             BIGINT    1-based, 0 if absent (strpos, POSITION(a IN b))
-//	left, right   VARCHAR, BIGINT              VARCHAR   negative: all but that many
-//	split_part    VARCHAR, VARCHAR, BIGINT     VARCHAR   1-based, negative from the end, '' out of range
-//	starts_with, regexp_matches  VARCHAR, VARCHAR  BOOLEAN  (RE2 syntax, unanchored)
+//	||            VARCHAR, VARCHAR             VARCHAR   NULL if either is NULL
+//	regexp_matches  VARCHAR, VARCHAR           BOOLEAN   (RE2 syntax, unanchored)
 //	regexp_replace  VARCHAR, VARCHAR, VARCHAR[, VARCHAR]  VARCHAR  first match; option 'g' every match; \1 groups
 //	                (the binder turns options c i s m n p l into RE2 flags or a quoted
 //	                pattern, and regexp_full_match into \A(?:p)\z)
 //	power, sqrt, ln, log10, log2, exp   DOUBLE...  DOUBLE  domain errors are errors (log(b, x) = ln(x)/ln(b))
-//	chr           BIGINT                       VARCHAR   the character of a code point
-//	contains, ends_with  VARCHAR, VARCHAR      BOOLEAN   (suffix = ends_with, prefix = starts_with)
-//	strlen        VARCHAR                      BIGINT    bytes
 //	concat_ws     VARCHAR, VARCHAR...          VARCHAR   NULL arguments skipped; NULL separator → NULL
 //	trunc         DOUBLE                       DOUBLE    toward zero (integers are bound as themselves)
 //	make_date     BIGINT, BIGINT, BIGINT       DATE      an error for a day that does not exist
 //	last_day      DATE|TIMESTAMP               DATE
 //	dayname, monthname  DATE|TIMESTAMP         VARCHAR   English names
 //	epoch_ms      BIGINT → TIMESTAMP, DATE|TIMESTAMP → BIGINT   milliseconds since 1970
-//	ascii         VARCHAR                      INTEGER   code point of the first character, 0 for ''
 //	interval_of   DOUBLE, DOUBLE[, BIGINT]     INTERVAL  n units of m µs (INTERVAL (n) DAY, to_days(n)); the
 //	                                                     optional calendar-month count is for TIMESTAMP ± it
 //	sign          DOUBLE                       TINYINT
@@ -65,7 +57,6 @@ package planner
 //	to_timestamp  DOUBLE                       TIMESTAMP epoch seconds
 //	strptime, try_strptime  VARCHAR, VARCHAR   TIMESTAMP DuckDB % codes; no match: error (try_: NULL); to_timestamp(s, fmt) binds here
 //	add_months    TIMESTAMP, BIGINT            TIMESTAMP day clamped to the month's end; TIMESTAMP ± an INTERVAL literal with months binds here
-//	lower…rtrim above: trim, ltrim, rtrim also take a second VARCHAR, the characters to remove (TRIM(LEADING c FROM s))
 //	repeat        VARCHAR, BIGINT              VARCHAR   '' for n <= 0
 //	translate     VARCHAR, VARCHAR, VARCHAR    VARCHAR   characters of from become those of to, or are dropped
 //	bit_length    VARCHAR                      BIGINT
@@ -149,4 +140,4 @@ package planner
 
 // Volatile reports a function whose value changes from row to row with the
 // same arguments (random, uuid), which constant folding must leave alone.
-func Volatile(fn string) bool { return fn == "random" || fn == "uuid" }
+func Volatile(fn string) bool { return fn == "random" || fn == "uuid" || function.IsVolatile(fn) }

@@ -115,7 +115,7 @@ func (c *completer) Complete(d prompt.Document) []prompt.Suggest {
 		add(t, "table")
 	}
 	lower := strings.ToLower(word) == word
-	for _, f := range sqlFunctions {
+	for _, f := range functions() {
 		add(f.name, f.sig)
 	}
 	for _, k := range sqlKeywords {

@@ -74,7 +74,7 @@ func TestCompletion(t *testing.T) {
 	b.InsertText("SELECT substri", false, true)
 	c.before = func() string { return "" }
 	s := c.Complete(*b.Document())
-	if len(s) == 0 || s[0].Text != "substring" || !strings.Contains(s[0].Description, "substring(s, start") {
+	if len(s) == 0 || s[0].Text != "substring" || !strings.Contains(s[0].Description, "substring(string VARCHAR, start BIGINT[, length BIGINT]) → VARCHAR") {
 		t.Errorf("function suggestion %+v", s)
 	}
 }

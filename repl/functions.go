@@ -1,12 +1,34 @@
 package repl
 
+import "github.com/b2sql/b2sql/function"
+
 // sqlFunction is a function the binder knows, for completion: its name,
 // a one-line signature, and a call the test suite runs so this list
 // cannot drift from the engine.
-// TODO(repl): take this from the sql package once it exports its function
-// table with signatures (#7).
 type sqlFunction struct {
 	name, sig, example string
+}
+
+// functions returns the completion list: every function of the registry
+// (package function) under each of its names, then the functions the
+// registry does not hold yet (sqlFunctions).
+// TODO(registry): drop sqlFunctions as the rest moves into the registry (#16).
+func functions() []sqlFunction {
+	var out []sqlFunction
+	for _, s := range function.All() {
+		if s.Internal || len(s.Overloads) == 0 {
+			continue
+		}
+		ex := ""
+		if len(s.Examples) > 0 {
+			ex = s.Examples[0]
+		}
+		sig := s.Signature()
+		for _, n := range append([]string{s.Name}, s.Aliases...) {
+			out = append(out, sqlFunction{n, sig, ex})
+		}
+	}
+	return append(out, sqlFunctions...)
 }
 
 var sqlFunctions = []sqlFunction{
@@ -16,21 +38,6 @@ var sqlFunctions = []sqlFunction{
 	{"mean", "mean(x) → DOUBLE, same as avg", "mean(1)"},
 	{"min", "min(x) → type of x", "min(1)"},
 	{"max", "max(x) → type of x", "max(1)"},
-	{"lower", "lower(s VARCHAR) → VARCHAR", "lower('A')"},
-	{"upper", "upper(s VARCHAR) → VARCHAR", "upper('a')"},
-	{"lcase", "lcase(s VARCHAR) → VARCHAR", "lcase('A')"},
-	{"ucase", "ucase(s VARCHAR) → VARCHAR", "ucase('a')"},
-	{"length", "length(s VARCHAR) → BIGINT, in characters", "length('abc')"},
-	{"char_length", "char_length(s VARCHAR) → BIGINT", "char_length('abc')"},
-	{"character_length", "character_length(s VARCHAR) → BIGINT", "character_length('abc')"},
-	{"len", "len(s VARCHAR) → BIGINT", "len('abc')"},
-	{"substring", "substring(s, start[, length]) → VARCHAR, 1-based", "substring('abc', 2, 1)"},
-	{"substr", "substr(s, start[, length]) → VARCHAR, 1-based", "substr('abc', 2)"},
-	{"trim", "trim(s VARCHAR) → VARCHAR", "trim(' a ')"},
-	{"ltrim", "ltrim(s VARCHAR) → VARCHAR", "ltrim(' a')"},
-	{"rtrim", "rtrim(s VARCHAR) → VARCHAR", "rtrim('a ')"},
-	{"concat", "concat(s, …) → VARCHAR, NULLs skipped", "concat('a', 'b')"},
-	{"reverse", "reverse(s VARCHAR) → VARCHAR", "reverse('ab')"},
 	{"abs", "abs(x) → type of x", "abs(-1)"},
 	{"round", "round(x[, digits]) → type of x", "round(1.25, 1)"},
 	{"floor", "floor(x) → type of x", "floor(1.5)"},

@@ -114,7 +114,7 @@ func TestExplainNext(t *testing.T) {
 // offers must bind.
 func TestFunctionsBind(t *testing.T) {
 	db := eventsDB(t)
-	for _, f := range sqlFunctions {
+	for _, f := range functions() {
 		if f.example == "" {
 			continue
 		}

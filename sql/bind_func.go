@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/function"
 	"github.com/b2sql/b2sql/planner"
 	"github.com/dolthub/vitess/go/vt/sqlparser"
 )
@@ -18,14 +19,12 @@ var aggFuncs = map[string]planner.AggFunc{
 // scalarFuncs lists the scalar functions the binder knows (names users
 // write), for dispatch and "did you mean" hints.
 var scalarFuncs = []string{
-	"lower", "upper", "lcase", "ucase", "length", "char_length", "character_length", "len",
-	"substring", "substr", "trim", "ltrim", "rtrim", "concat", "reverse",
 	"abs", "round", "floor", "ceil", "ceiling", "coalesce", "nullif", "ifnull",
 	"date_part", "datepart", "date_trunc", "datetrunc", "if", "typeof",
 }
 
 func knownFuncs() []string {
-	out := append(append(append([]string(nil), scalarFuncs...), moreNames()...), listFuncNames()...)
+	out := append(append(append(function.Names(), scalarFuncs...), moreNames()...), listFuncNames()...)
 	for f := range aggFuncs {
 		out = append(out, f)
 	}
@@ -153,15 +152,11 @@ func (b *binder) arity(at int, name, want string) error {
 
 // scalar types a scalar function call over bound arguments.
 func (b *binder) scalar(name string, xs []planner.Expr, srcs []sqlparser.Expr, at int, c ectx) (planner.Expr, error) {
+	if s, ok := registered(name); ok {
+		return b.callRegistered(s, name, xs, srcs, at, c) // bind_func_call.go
+	}
 	call := func(fn string, t columnar.Type, args ...planner.Expr) planner.Expr {
 		return &planner.Call{Fn: fn, Args: args, T: t}
-	}
-	str := func(i int) (planner.Expr, error) {
-		t := xs[i].Type()
-		if t.ID != columnar.Varchar && t.ID != columnar.Null {
-			return nil, b.typeErr(srcs[i], c, "%s expects VARCHAR, got %s", name, t)
-		}
-		return b.coerce(xs[i], columnar.TVarchar, srcs[i], c)
 	}
 	num := func(i int) (planner.Expr, error) {
 		t := xs[i].Type()
@@ -185,72 +180,6 @@ func (b *binder) scalar(name string, xs []planner.Expr, srcs []sqlparser.Expr, a
 	}
 	n := len(xs)
 	switch name {
-	case "trim", "ltrim", "rtrim":
-		// trim(s[, characters]): spaces, or any of the characters.
-		if n != 1 && n != 2 {
-			return nil, b.arity(at, name, "1 or 2")
-		}
-		args := make([]planner.Expr, n)
-		for i := range n {
-			x, err := str(i)
-			if err != nil {
-				return nil, err
-			}
-			args[i] = x
-		}
-		return call(name, columnar.TVarchar, args...), nil
-	case "lower", "lcase", "upper", "ucase", "reverse":
-		if n != 1 {
-			return nil, b.arity(at, name, "1")
-		}
-		x, err := str(0)
-		if err != nil {
-			return nil, err
-		}
-		fn := map[string]string{"lcase": "lower", "ucase": "upper"}[name]
-		if fn == "" {
-			fn = name
-		}
-		return call(fn, columnar.TVarchar, x), nil
-	case "length", "char_length", "character_length", "len":
-		if n != 1 {
-			return nil, b.arity(at, name, "1")
-		}
-		x, err := str(0)
-		if err != nil {
-			return nil, err
-		}
-		return call("length", columnar.TInt64, x), nil
-	case "substring", "substr":
-		if n != 2 && n != 3 {
-			return nil, b.arity(at, name, "2 or 3")
-		}
-		s, err := str(0)
-		if err != nil {
-			return nil, err
-		}
-		args := []planner.Expr{s}
-		for i := 1; i < n; i++ {
-			x, err := integer(i, columnar.TInt64)
-			if err != nil {
-				return nil, err
-			}
-			args = append(args, x)
-		}
-		return call("substring", columnar.TVarchar, args...), nil
-	case "concat":
-		if n == 0 {
-			return nil, b.arity(at, name, "1 or more")
-		}
-		args := make([]planner.Expr, n)
-		for i := range xs {
-			x, err := b.coerce(xs[i], columnar.TVarchar, srcs[i], c)
-			if err != nil {
-				return nil, err
-			}
-			args[i] = x
-		}
-		return call("concat", columnar.TVarchar, args...), nil
 	case "abs", "floor", "ceil", "ceiling":
 		if n != 1 {
 			return nil, b.arity(at, name, "1")

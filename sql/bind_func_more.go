@@ -27,15 +27,6 @@ type moreSig struct {
 }
 
 var moreSigs = map[string]moreSig{
-	"replace":        {"replace", []argKind{aStr, aStr, aStr}, 0, columnar.TVarchar},
-	"lpad":           {"lpad", []argKind{aStr, aInt, aStr}, 0, columnar.TVarchar},
-	"rpad":           {"rpad", []argKind{aStr, aInt, aStr}, 0, columnar.TVarchar},
-	"instr":          {"instr", []argKind{aStr, aStr}, 0, columnar.TInt64},
-	"strpos":         {"instr", []argKind{aStr, aStr}, 0, columnar.TInt64},
-	"left":           {"left", []argKind{aStr, aInt}, 0, columnar.TVarchar},
-	"right":          {"right", []argKind{aStr, aInt}, 0, columnar.TVarchar},
-	"split_part":     {"split_part", []argKind{aStr, aStr, aInt}, 0, columnar.TVarchar},
-	"starts_with":    {"starts_with", []argKind{aStr, aStr}, 0, columnar.TBool},
 	"regexp_matches": {"regexp_matches", []argKind{aStr, aStr}, 0, columnar.TBool},
 	"regexp_replace": {"regexp_replace", []argKind{aStr, aStr, aStr, aStr}, 1, columnar.TVarchar},
 	"power":          {"power", []argKind{aFloat, aFloat}, 0, columnar.TFloat64},
@@ -44,13 +35,6 @@ var moreSigs = map[string]moreSig{
 	"ln":             {"ln", []argKind{aFloat}, 0, columnar.TFloat64},
 	"log10":          {"log10", []argKind{aFloat}, 0, columnar.TFloat64},
 	"log2":           {"log2", []argKind{aFloat}, 0, columnar.TFloat64},
-	"chr":            {"chr", []argKind{aInt}, 0, columnar.TVarchar},
-	"contains":       {"contains", []argKind{aStr, aStr}, 0, columnar.TBool},
-	"ends_with":      {"ends_with", []argKind{aStr, aStr}, 0, columnar.TBool},
-	"suffix":         {"ends_with", []argKind{aStr, aStr}, 0, columnar.TBool},
-	"prefix":         {"starts_with", []argKind{aStr, aStr}, 0, columnar.TBool},
-	"strlen":         {"strlen", []argKind{aStr}, 0, columnar.TInt64},
-	"ascii":          {"ascii", []argKind{aStr}, 0, columnar.TInt32},
 	"exp":            {"exp", []argKind{aFloat}, 0, columnar.TFloat64},
 	"sign":           {"sign", []argKind{aFloat}, 0, columnar.TInt8},
 	"current_date":   {"current_date", nil, 0, columnar.TDate},
@@ -236,6 +220,10 @@ func (b *binder) scalarMore(name string, xs []planner.Expr, srcs []sqlparser.Exp
 			// to_timestamp(text, format): strptime with DuckDB's % codes.
 			name = "strptime"
 		}
+	}
+	if s, ok := registered(name); ok { // locate and position are instr
+		x, err := b.callRegistered(s, name, xs, srcs, at, c)
+		return x, true, err
 	}
 	sig, ok := moreSigs[name]
 	if !ok {

@@ -104,6 +104,9 @@ func (b *binder) bindTableExpr(te sqlparser.TableExpr) (*fromItem, error) {
 		if strings.EqualFold(t.Name, "duckdb_settings") {
 			return b.bindSettingsTable(t.Exprs, t.Alias.String()) // bind_settings.go
 		}
+		if strings.EqualFold(t.Name, "duckdb_functions") {
+			return b.bindFunctionsTable(t.Exprs, t.Alias.String()) // bind_func_table.go
+		}
 		n, err := b.bindTableFunc(t.Name, t.Exprs, t.Alias.String())
 		if err != nil {
 			return nil, err

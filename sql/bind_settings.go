@@ -60,10 +60,7 @@ func (b *binder) bindCurrentSetting(args []sqlparser.Expr, at int, c ectx) (plan
 }
 
 // settingsColumns are duckdb_settings()' columns, as DuckDB 1.5 has them.
-var settingsColumns = []struct {
-	name string
-	typ  columnar.Type
-}{
+var settingsColumns = []tableColumn{
 	{"name", columnar.TVarchar}, {"value", columnar.TVarchar}, {"description", columnar.TVarchar},
 	{"input_type", columnar.TVarchar}, {"scope", columnar.TVarchar}, {"aliases", columnar.ListOf(columnar.TVarchar)},
 }
@@ -82,23 +79,14 @@ func (b *binder) bindSettingsTable(args sqlparser.SelectExprs, alias string) (*f
 	if alias == "" {
 		alias = "duckdb_settings"
 	}
-	n := &planner.Values{Note: "session settings"}
-	names := make([]string, len(settingsColumns))
-	for i, col := range settingsColumns {
-		names[i] = col.name
-		n.Out = append(n.Out, b.newCol(col.name, alias, col.typ))
-	}
+	var rows [][]columnar.Value
 	for _, s := range sr.SettingRows() {
 		aliases := columnar.Value{Type: settingsColumns[5].typ, Elems: []columnar.Value{}}
 		for _, a := range s.Aliases {
 			aliases.Elems = append(aliases.Elems, columnar.StringValue(strings.ToLower(a)))
 		}
-		row := []planner.Expr{
-			&planner.Const{Val: columnar.StringValue(s.Name)}, &planner.Const{Val: columnar.StringValue(s.Value)},
-			&planner.Const{Val: columnar.StringValue(s.Description)}, &planner.Const{Val: columnar.StringValue(s.InputType)},
-			&planner.Const{Val: columnar.StringValue(s.Scope)}, &planner.Const{Val: aliases},
-		}
-		n.Rows = append(n.Rows, row)
+		rows = append(rows, []columnar.Value{columnar.StringValue(s.Name), columnar.StringValue(s.Value),
+			columnar.StringValue(s.Description), columnar.StringValue(s.InputType), columnar.StringValue(s.Scope), aliases})
 	}
-	return b.relation(&Bound{Root: n, Names: names}, alias, nil)
+	return b.constTable(alias, "session settings", settingsColumns, rows) // bind_func_table.go
 }

@@ -24,7 +24,7 @@ func tableFuncBindable(t *ast.TableFunc) bool {
 		return !f.Star && allBindable(f.Args...)
 	case FileFuncs[fn]:
 		return true
-	case fn == "summarize", fn == "duckdb_settings":
+	case fn == "summarize", fn == "duckdb_settings", fn == "duckdb_functions":
 		return !f.Star && allBindable(f.Args...)
 	}
 	for _, n := range tableFuncs {
@@ -44,13 +44,16 @@ func (b *binder) bindTableFuncAST(t *ast.TableFunc) (*fromItem, error) {
 	fn := strings.ToLower(name)
 	alias, cols := aliasName(t.Alias), aliasColumns(t.Alias)
 	at := b.q.tokAt(f.Start)
-	if fn == "summarize" || fn == "duckdb_settings" {
+	if fn == "summarize" || fn == "duckdb_settings" || fn == "duckdb_functions" {
 		args := make(sqlparser.SelectExprs, len(f.Args))
 		for i, a := range f.Args {
 			args[i] = &sqlparser.AliasedExpr{Expr: vitessArg(a)}
 		}
 		if fn == "summarize" {
 			return b.bindSummarize(args, alias) // bind_summarize.go
+		}
+		if fn == "duckdb_functions" {
+			return b.bindFunctionsTable(args, alias) // bind_func_table.go
 		}
 		return b.bindSettingsTable(args, alias) // bind_settings.go
 	}

@@ -11,6 +11,8 @@ package tests
 //	layer 2  executor                 → index, dict, columnar
 //	         formats/*                → index, dict, columnar (never each other)
 //	layer 1  index                    → dict, columnar
+//	         function                 → columnar (the function registry:
+//	                                    sql binds, executor builds, repl completes from it)
 //	         dict                     → columnar
 //	layer 0  columnar                 → std only
 //	         internal/* (others)      → std only (leaf helpers any layer may use)
@@ -121,6 +123,10 @@ func depViolations(pkgs []listedPkg) []string {
 			case under(r, "internal") && !isStatementPath(r):
 				if !isStd(dep) {
 					bad(p, dep, "internal/ packages are leaves: the standard library only")
+				}
+			case under(r, "function"):
+				if !isStd(dep) && !(internal && (under(dr, "function") || under(dr, "columnar"))) {
+					bad(p, dep, "function imports only columnar")
 				}
 			case under(r, "index"):
 				if !isStd(dep) && !(internal && (under(dr, "index") || under(dr, "dict") || under(dr, "columnar"))) {
@@ -281,6 +287,8 @@ func TestDepRules(t *testing.T) {
 		{"b2 executor sql", listedPkg{ImportPath: m("formats/b2/filter"), Deps: []string{m("executor"), m("sql")}}, 2},
 		{"b2 own subpackage", listedPkg{ImportPath: m("formats/b2"), Deps: []string{m("formats/b2/blosclz")}}, 0},
 		{"b2 parquet", listedPkg{ImportPath: m("formats/b2"), Deps: []string{m("formats/parquet")}}, 1},
+		{"function columnar", listedPkg{ImportPath: m("function"), Deps: []string{m("columnar"), "strings"}}, 0},
+		{"function executor", listedPkg{ImportPath: m("function"), Deps: []string{m("executor")}}, 1},
 		{"executor index", listedPkg{ImportPath: m("executor"), Deps: []string{m("index"), m("columnar")}}, 0},
 		{"executor planner formats", listedPkg{ImportPath: m("executor"), Deps: []string{m("planner"), m("formats/b2")}}, 2},
 		{"planner executor", listedPkg{ImportPath: m("planner"), Deps: []string{m("executor")}}, 0},

@@ -1,0 +1,29 @@
+// Package function is b2sql's function registry: one entry (a Set) per SQL
+// function name, in the spirit of DuckDB's function sets. An entry holds
+// everything the engine knows about the function:
+//
+//   - its name, aliases, kind (scalar, aggregate, table) and categories;
+//   - its overloads: the arguments (each with the rule the binder converts
+//     it by), the return-type rule and the kernel factory the executor
+//     builds the call with;
+//   - its stability (VOLATILE functions are never folded or pushed down);
+//   - a one-line description and examples that run.
+//
+// Who reads it:
+//
+//	sql       binds a call: looks the name up, picks the overload by argument
+//	          count, converts each argument, types the result (bind_func_call.go)
+//	executor  takes the overload's kernel for a bound call (NewCall)
+//	planner   asks Volatile before folding or moving a call
+//	repl      completes names and shows signatures
+//	SQL       SELECT * FROM duckdb_functions() lists it, with DuckDB's columns
+//
+// The entries themselves are written next to their kernels, in the
+// executor's family files (executor/func_string.go, …), and registered at
+// package initialization: every program that binds SQL links the executor,
+// so the registry is complete before the first statement binds.
+//
+// The package is a leaf over columnar: kernels are expressed over
+// columnar vectors, so that the binder (sql) can read the registry without
+// building anything.
+package function

@@ -1,0 +1,254 @@
+package function
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/b2sql/b2sql/columnar"
+)
+
+// Kind is what a function computes, as DuckDB's function_type column names
+// it.
+type Kind uint8
+
+const (
+	Scalar    Kind = iota // scalar
+	Aggregate             // aggregate
+	Table                 // table
+)
+
+func (k Kind) String() string {
+	switch k {
+	case Aggregate:
+		return "aggregate"
+	case Table:
+		return "table"
+	}
+	return "scalar"
+}
+
+// Stability says whether a function gives the same value for the same
+// arguments (DuckDB's stability column).
+type Stability uint8
+
+const (
+	// Consistent functions may be folded when their arguments are constant.
+	Consistent Stability = iota
+	// Volatile functions (random, uuid) change from row to row: constant
+	// folding and predicate movement leave them alone.
+	Volatile
+)
+
+func (s Stability) String() string {
+	if s == Volatile {
+		return "VOLATILE"
+	}
+	return "CONSISTENT"
+}
+
+// Arg is the rule by which the binder converts one argument of an overload.
+// Each rule names the types it accepts; an argument of another type is a
+// positioned type error naming the function as the user wrote it.
+type Arg uint8
+
+const (
+	// Varchar takes VARCHAR (or NULL, cast to VARCHAR); no implicit casts.
+	Varchar Arg = iota + 1
+	// Text takes any scalar and casts it to VARCHAR (concat's arguments).
+	Text
+	// Number takes any number and keeps its type; NULL and literals that
+	// only read as numbers become DOUBLE.
+	Number
+	// Integer takes an integer (or a literal that reads as one), cast to
+	// BIGINT.
+	Integer
+	// Int32 is Integer cast to INTEGER.
+	Int32
+	// Str casts the argument to VARCHAR, allowing implicit casts.
+	Str
+	// BigInt casts to BIGINT; a VARCHAR that is not a literal is an error.
+	BigInt
+	// Double casts to DOUBLE; a VARCHAR that is not a literal is an error.
+	Double
+	// Temporal takes DATE or TIMESTAMP as they are, TIMESTAMP WITH TIME
+	// ZONE as the session's local time, and casts the rest to TIMESTAMP
+	// (TIME is an error, as DuckDB has no implicit TIME to TIMESTAMP).
+	Temporal
+)
+
+// TypeName is how duckdb_functions() shows the argument type.
+func (a Arg) TypeName() string {
+	switch a {
+	case Varchar, Str:
+		return "VARCHAR"
+	case Text:
+		return "ANY"
+	case Number:
+		return "NUMERIC"
+	case Integer, BigInt:
+		return "BIGINT"
+	case Int32:
+		return "INTEGER"
+	case Double:
+		return "DOUBLE"
+	case Temporal:
+		return "TIMESTAMP"
+	}
+	return "ANY"
+}
+
+// Kernel computes a function over the live rows of one batch from its
+// evaluated arguments into out. For a strict overload the rows with a NULL
+// argument are already cleared in out.Valid and the kernel skips them.
+type Kernel func(args []*columnar.Vector, b *columnar.Batch, out *columnar.Vector) error
+
+// Factory chooses the kernel for the argument and result types, once, when
+// the executor builds the call.
+type Factory func(args []columnar.Type, ret columnar.Type) (Kernel, error)
+
+// Overload is one signature of a function.
+type Overload struct {
+	// Params names the parameters (duckdb_functions' parameters column).
+	Params []string
+	// Args converts each argument; with Variadic the last one repeats, so
+	// the overload takes len(Args) or more arguments.
+	Args     []Arg
+	Variadic bool
+	// Returns is the result type, unless SameAs names (1-based) the
+	// argument whose converted type the result has.
+	Returns columnar.Type
+	SameAs  int
+	// Kernel builds the executor's kernel.
+	Kernel Factory
+	// SeesNulls marks an overload whose kernel handles NULL arguments
+	// itself (concat skips them); otherwise a NULL argument gives NULL.
+	SeesNulls bool
+}
+
+// Takes reports whether the overload accepts n arguments.
+func (o *Overload) Takes(n int) bool {
+	if o.Variadic {
+		return n >= len(o.Args)
+	}
+	return n == len(o.Args)
+}
+
+// Arg returns the rule for argument i (0-based) of a call that Takes.
+func (o *Overload) Arg(i int) Arg {
+	if i >= len(o.Args) {
+		return o.Args[len(o.Args)-1]
+	}
+	return o.Args[i]
+}
+
+// ReturnName is how duckdb_functions() shows the result type.
+func (o *Overload) ReturnName() string {
+	if o.SameAs > 0 {
+		return o.Args[o.SameAs-1].TypeName()
+	}
+	return o.Returns.String()
+}
+
+// Set is a function: every overload of one name.
+type Set struct {
+	Name       string
+	Aliases    []string
+	Kind       Kind
+	Stability  Stability
+	Categories []string // family, as duckdb_functions' categories: string, math, date, list, …
+	// Description is one line (a sentence, no final period needed).
+	Description string
+	// Examples are calls that run; tests/ runs every one.
+	Examples  []string
+	Overloads []Overload
+	// Internal marks a name the binder produces itself (tz_local,
+	// interval_of, …): users do not write it, and completion and
+	// duckdb_functions() leave it out.
+	Internal bool
+}
+
+// Overload returns the overload taking n arguments, or nil.
+func (s *Set) Overload(n int) *Overload {
+	for i := range s.Overloads {
+		if s.Overloads[i].Takes(n) {
+			return &s.Overloads[i]
+		}
+	}
+	return nil
+}
+
+// Arity describes the argument counts the overloads take, for errors:
+// "1", "1 or 2", "2 to 4", "1 or more".
+func (s *Set) Arity() string {
+	var ns []int
+	for _, o := range s.Overloads {
+		if o.Variadic {
+			return itoa(len(o.Args)) + " or more"
+		}
+		ns = append(ns, len(o.Args))
+	}
+	switch {
+	case len(ns) == 0:
+		return "0"
+	case len(ns) == 1:
+		return itoa(ns[0])
+	case len(ns) > 2 && ns[len(ns)-1]-ns[0] == len(ns)-1:
+		return itoa(ns[0]) + " to " + itoa(ns[len(ns)-1])
+	}
+	parts := make([]string, len(ns))
+	for i, n := range ns {
+		parts[i] = itoa(n)
+	}
+	return strings.Join(parts, " or ")
+}
+
+// Signature is the one-line form of the set for completion, with the
+// arguments some overloads leave out in brackets:
+// substring(string VARCHAR, start BIGINT[, length BIGINT]) → VARCHAR.
+// Overloads that differ in more than trailing arguments show the first.
+func (s *Set) Signature() string {
+	if len(s.Overloads) == 0 {
+		return s.Name + "()"
+	}
+	long, short := &s.Overloads[0], len(s.Overloads[0].Args)
+	for i := range s.Overloads {
+		o := &s.Overloads[i]
+		if len(o.Args) > len(long.Args) {
+			long = o
+		}
+		short = min(short, len(o.Args))
+	}
+	for i := range s.Overloads {
+		o := &s.Overloads[i]
+		if o.ReturnName() != long.ReturnName() || o.Variadic != long.Variadic ||
+			!slices.Equal(o.Args, long.Args[:len(o.Args)]) {
+			long, short = &s.Overloads[0], len(s.Overloads[0].Args)
+			break
+		}
+	}
+	var sb strings.Builder
+	sb.WriteString(s.Name)
+	sb.WriteByte('(')
+	for i, a := range long.Args {
+		switch {
+		case i >= short:
+			sb.WriteString("[, ")
+		case i > 0:
+			sb.WriteString(", ")
+		}
+		if i < len(long.Params) {
+			sb.WriteString(long.Params[i])
+			sb.WriteByte(' ')
+		}
+		sb.WriteString(a.TypeName())
+		if long.Variadic && i == len(long.Args)-1 {
+			sb.WriteString(", …")
+		}
+	}
+	sb.WriteString(strings.Repeat("]", len(long.Args)-short))
+	sb.WriteString(") → ")
+	sb.WriteString(long.ReturnName())
+	return sb.String()
+}
+
+func itoa(n int) string { return columnar.IntValue(columnar.TInt64, int64(n)).String() }

@@ -1,0 +1,99 @@
+package sql
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/function"
+	"github.com/b2sql/b2sql/planner"
+	"github.com/dolthub/vitess/go/vt/sqlparser"
+)
+
+// registered returns the registry's scalar function a user may call by
+// name (package function; the executor's family files register them).
+func registered(name string) (*function.Set, bool) {
+	s, ok := function.Lookup(name)
+	if !ok || s.Kind != function.Scalar || s.Internal {
+		return nil, false
+	}
+	return s, true
+}
+
+// callRegistered types a call of a registered function: the overload
+// taking len(xs) arguments, each argument converted by its rule, and the
+// result type of the overload. name is the name as written, for errors.
+func (b *binder) callRegistered(s *function.Set, name string, xs []planner.Expr, srcs []sqlparser.Expr, at int, c ectx) (planner.Expr, error) {
+	o := s.Overload(len(xs))
+	if o == nil {
+		return nil, b.arity(at, name, s.Arity())
+	}
+	args := make([]planner.Expr, len(xs))
+	for i, x := range xs {
+		y, err := b.convertArg(name, o.Arg(i), x, srcs[i], c)
+		if err != nil {
+			return nil, err
+		}
+		args[i] = y
+	}
+	t := o.Returns
+	if o.SameAs > 0 {
+		t = args[o.SameAs-1].Type()
+	}
+	return &planner.Call{Fn: s.Name, Args: args, T: t}, nil
+}
+
+// convertArg converts one argument by its rule (function.Arg).
+func (b *binder) convertArg(name string, rule function.Arg, x planner.Expr, src sqlparser.Expr, c ectx) (planner.Expr, error) {
+	t := x.Type()
+	switch rule {
+	case function.Varchar:
+		if t.ID != columnar.Varchar && t.ID != columnar.Null {
+			return nil, b.typeErr(src, c, "%s expects VARCHAR, got %s", name, t)
+		}
+		return b.coerce(x, columnar.TVarchar, src, c)
+	case function.Text, function.Str:
+		return b.coerce(x, columnar.TVarchar, src, c)
+	case function.Number:
+		if t.ID == columnar.Null || b.flexible(x, columnar.TFloat64, false) {
+			return b.coerce(x, columnar.TFloat64, src, c)
+		}
+		if !t.IsNumeric() {
+			return nil, b.typeErr(src, c, "%s expects a number, got %s", name, t)
+		}
+		return x, nil
+	case function.Integer, function.Int32:
+		to := columnar.TInt64
+		if rule == function.Int32 {
+			to = columnar.TInt32
+		}
+		if t.ID != columnar.Null && !t.IsInteger() && !b.flexible(x, to, false) {
+			return nil, b.typeErr(src, c, "%s expects an integer, got %s", name, t)
+		}
+		return b.coerce(x, to, src, c)
+	case function.BigInt, function.Double:
+		if t.ID == columnar.Varchar && !b.isLiteral(x) {
+			return nil, b.typeErr(src, c, "%s expects a number, got %s", name, t)
+		}
+		to := columnar.TInt64
+		if rule == function.Double {
+			to = columnar.TFloat64
+		}
+		return b.coerce(x, to, src, c)
+	case function.Temporal:
+		switch t.ID {
+		case columnar.TimestampTZ:
+			return b.localTime(x), nil // fields of the session's local time
+		case columnar.Date, columnar.Timestamp:
+			return x, nil
+		case columnar.Time: // DuckDB has no implicit TIME to TIMESTAMP
+			return nil, b.typeErr(src, c, "%s expects DATE or TIMESTAMP, got TIME", name)
+		case columnar.Varchar:
+			if !b.isLiteral(x) {
+				return nil, b.typeErr(src, c, "%s expects a number, got %s", name, t)
+			}
+		}
+		return b.coerce(x, columnar.TTimestamp, src, c)
+	}
+	return nil, b.errAt(b.q.findName("", name, c.sp), ErrUnsupported, fmt.Sprintf("%s: argument rule %d", strings.ToLower(name), rule))
+}

@@ -1,0 +1,46 @@
+package tests
+
+import (
+	"context"
+	"testing"
+
+	"github.com/b2sql/b2sql"
+	"github.com/b2sql/b2sql/function"
+)
+
+// TestFunctionExamples runs every example of the function registry (the
+// calls duckdb_functions() shows and the REPL completes with), so that an
+// entry cannot drift from what binds and runs.
+func TestFunctionExamples(t *testing.T) {
+	db, err := b2sql.Open("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	n := 0
+	for _, s := range function.All() {
+		if s.Internal {
+			continue
+		}
+		if len(s.Examples) == 0 {
+			t.Errorf("%s: no example", s.Name)
+		}
+		for _, ex := range s.Examples {
+			n++
+			rows, err := db.Query(context.Background(), "SELECT "+ex)
+			if err != nil {
+				t.Errorf("%s: %v", ex, err)
+				continue
+			}
+			for rows.Next() {
+			}
+			if err := rows.Err(); err != nil {
+				t.Errorf("%s: %v", ex, err)
+			}
+			rows.Close()
+		}
+	}
+	if n == 0 {
+		t.Error("the registry holds no examples")
+	}
+}

@@ -41,6 +41,11 @@ type Config struct {
 	CoalesceGap int64
 	MaxRequest  int64
 	MaxInFlight int
+	// DiskCacheDir, when set, keeps fetched ranges in files under this
+	// directory across queries and processes (diskcache.go), at most
+	// DiskCacheBytes of them (default 1 GiB).
+	DiskCacheDir   string
+	DiskCacheBytes int64
 	// PartSize is the part size of multipart uploads (Upload; default 16
 	// MiB, at least 5 MiB as S3 requires).
 	PartSize int64
@@ -69,11 +74,12 @@ type HTTPSettings struct {
 	Client *http.Client
 }
 
-func (c *Config) tailPrefetch() int64 { return orDefault(c.TailPrefetch, 256<<10) }
-func (c *Config) cacheBytes() int64   { return orDefault(c.CacheBytes, 64<<20) }
-func (c *Config) coalesceGap() int64  { return orDefault(c.CoalesceGap, 1<<20) }
-func (c *Config) maxRequest() int64   { return orDefault(c.MaxRequest, 8<<20) }
-func (c *Config) maxInFlight() int    { return int(orDefault(int64(c.MaxInFlight), 16)) }
+func (c *Config) tailPrefetch() int64   { return orDefault(c.TailPrefetch, 256<<10) }
+func (c *Config) cacheBytes() int64     { return orDefault(c.CacheBytes, 64<<20) }
+func (c *Config) coalesceGap() int64    { return orDefault(c.CoalesceGap, 1<<20) }
+func (c *Config) maxRequest() int64     { return orDefault(c.MaxRequest, 8<<20) }
+func (c *Config) diskCacheBytes() int64 { return orDefault(c.DiskCacheBytes, DefaultDiskCacheBytes) }
+func (c *Config) maxInFlight() int      { return int(orDefault(int64(c.MaxInFlight), 16)) }
 
 func (h *HTTPSettings) timeout() time.Duration {
 	if h.Timeout > 0 {

@@ -31,6 +31,12 @@
 // number of requests in flight, into an in-memory range cache bounded in
 // bytes that later ReadAt calls are served from.
 //
+// With Config.DiskCacheDir (SET remote_cache_directory) fetched ranges
+// are also kept on local disk, keyed by the object's location, ETag (or
+// Last-Modified) and size, bounded in bytes (remote_cache_size), and
+// shared by queries and processes (diskcache.go): a later open still
+// makes its one validating request, then reads cached ranges from disk.
+//
 // Every remote source of the process shares one connection pool per
 // protocol (transport.go), sized for the requests in flight, so opening an
 // object costs no new connection.

@@ -39,6 +39,18 @@ func openHTTP(ctx context.Context, location string, cfg *Config) (Source, error)
 	return newRemote(ctx, location, o, cfg)
 }
 
+func (o *httpObject) validator() string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	switch {
+	case o.etag != "" && !strings.HasPrefix(o.etag, "W/"):
+		return "etag:" + o.etag
+	case o.lastModified != "":
+		return "modified:" + o.lastModified
+	}
+	return ""
+}
+
 func (o *httpObject) request(ctx context.Context, rangeHeader string, conditional bool) (*http.Response, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, o.url, nil)
 	if err != nil {

@@ -18,6 +18,10 @@ type objectFetcher interface {
 	// fetch returns exactly length bytes at off, or an error; an object
 	// changed since openTail is ErrChanged. One call is one request.
 	fetch(ctx context.Context, off, length int64) ([]byte, error)
+	// validator names the version openTail saw (a strong ETag, else the
+	// Last-Modified time), "" when the server gave neither: the key of
+	// the on-disk cache, which does not keep an object without one.
+	validator() string
 }
 
 // remote is a Source over an objectFetcher: the tail from open, a bounded
@@ -30,6 +34,8 @@ type remote struct {
 	cfg   *Config
 	n     counters
 	cache *rangeCache
+	// disk is the on-disk cache of this object version (nil: none).
+	disk *diskObject
 	// slots bounds the requests Prefetch and PrefetchAhead have in flight
 	// together (MaxInFlight); ReadAt does not wait for one.
 	slots chan struct{}
@@ -67,6 +73,9 @@ func newRemote(ctx context.Context, name string, f objectFetcher, cfg *Config) (
 	}
 	r.n.bytes.Add(int64(len(tail)))
 	r.cache.put(r.size-int64(len(tail)), tail)
+	if cfg.DiskCacheDir != "" {
+		r.disk = openDiskCache(cfg.DiskCacheDir, cfg.diskCacheBytes()).object(name, f.validator(), r.size)
+	}
 	r.bg, r.cancel = context.WithCancel(context.Background())
 	return r, nil
 }
@@ -162,7 +171,30 @@ func (r *remote) finish(n int, short bool) (int, error) {
 	return n, nil
 }
 
+// fetchRetrying returns the length bytes at off: from the on-disk cache
+// where it holds them, else fetched (and then kept there).
 func (r *remote) fetchRetrying(ctx context.Context, off, length int64) ([]byte, error) {
+	if r.disk == nil {
+		return r.fetchNet(ctx, off, length)
+	}
+	data := make([]byte, length)
+	gaps := r.disk.read(data, off)
+	cached := length
+	for _, g := range gaps {
+		d, err := r.fetchNet(ctx, g.Off, g.Len)
+		if err != nil {
+			return nil, err
+		}
+		copy(data[g.Off-off:], d)
+		r.disk.write(g.Off, d)
+		cached -= g.Len
+	}
+	r.n.cached.Add(cached)
+	return data, nil
+}
+
+// fetchNet is one ranged request, retried.
+func (r *remote) fetchNet(ctx context.Context, off, length int64) ([]byte, error) {
 	var data []byte
 	err := retry(ctx, &r.cfg.HTTP, &r.n, func(ctx context.Context) error {
 		var err error

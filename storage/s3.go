@@ -186,6 +186,15 @@ func openS3(ctx context.Context, location string, cfg *Config) (Source, error) {
 	return newRemote(ctx, location, &s3Object{client: client, loc: l}, cfg)
 }
 
+func (o *s3Object) validator() string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.etag == "" {
+		return ""
+	}
+	return "etag:" + o.etag
+}
+
 func (o *s3Object) openTail(ctx context.Context, n int64) ([]byte, int64, error) {
 	out, err := o.client.GetObject(ctx, &s3.GetObjectInput{
 		Bucket: aws.String(o.loc.bucket), Key: aws.String(o.loc.key),

@@ -32,15 +32,16 @@ type Stats struct {
 	Requests int64 // reads issued to the file or server (retries included)
 	Bytes    int64 // bytes received
 	Retries  int64 // requests repeated after a retryable failure
+	Cached   int64 // bytes read from the on-disk cache instead of the server
 }
 
 // counters is the concurrency-safe accumulator behind Stats.
 type counters struct {
-	requests, bytes, retries atomic.Int64
+	requests, bytes, retries, cached atomic.Int64
 }
 
 func (c *counters) stats() Stats {
-	return Stats{Requests: c.requests.Load(), Bytes: c.bytes.Load(), Retries: c.retries.Load()}
+	return Stats{Requests: c.requests.Load(), Bytes: c.bytes.Load(), Retries: c.retries.Load(), Cached: c.cached.Load()}
 }
 
 // Errors a caller can test with errors.Is.

@@ -272,6 +272,9 @@ func (w *worker) filteredUnit(tk *task, u *unit, pf *pqFile, preds []index.Pred,
 				}
 			}
 			if lm && whole {
+				if err := s.prefetchPages(pf, cols, start, n, nil); err != nil {
+					return -1, err
+				}
 				for _, fc := range cols {
 					if fc.filter || len(fc.outs) == 0 {
 						continue

@@ -265,11 +265,12 @@ func (t *Table) IO() (io index.IOStats, ok bool) {
 // reads (streamBuffer bytes a fill, within the chunk), so every fill is
 // served from the cache. Where rows pass all over the batch (denseSel),
 // the next pagesAhead pages are fetched ahead too, so that the batches
-// after it do not wait a round trip at each page they enter. A no-op for
-// local files and for columns without an offset index.
+// after it do not wait a round trip at each page they enter. sel nil
+// means every row of the batch (a batch decoded whole). A no-op for local
+// files and for columns without an offset index.
 func (s *scanner) prefetchPages(pf *pqFile, cols []*fcol, start int64, n int, sel []int) error {
 	p, ok := pf.src.(storage.Prefetcher)
-	if !ok || len(sel) == 0 {
+	if !ok || n == 0 || (sel != nil && len(sel) == 0) {
 		return nil
 	}
 	var ranges, ahead []storage.Range
@@ -277,7 +278,7 @@ func (s *scanner) prefetchPages(pf *pqFile, cols []*fcol, start int64, n int, se
 		n = (n + streamBuffer - 1) / streamBuffer * streamBuffer
 		*to = append(*to, storage.Range{Off: off, Len: min(n, end-off)})
 	}
-	dense := len(sel)*denseSel >= n
+	dense := sel == nil || len(sel)*denseSel >= n
 	for _, fc := range cols {
 		pi := fc.pi
 		if fc.filter || len(fc.outs) == 0 || len(pi.off) == 0 {
@@ -287,6 +288,12 @@ func (s *scanner) prefetchPages(pf *pqFile, cols []*fcol, start int64, n int, se
 			fill(&ranges, pi.start, pi.off[0]-pi.start, pi.end)
 		}
 		last := -1
+		if sel == nil {
+			for j := max(pi.pageOf(start), 0); j <= pi.pageOf(start+int64(n)-1); j++ {
+				fill(&ranges, pi.off[j], pi.size[j], pi.end)
+				last = j
+			}
+		}
 		for _, r := range sel {
 			if j := pi.pageOf(start + int64(r)); j != last && j >= 0 {
 				fill(&ranges, pi.off[j], pi.size[j], pi.end)
@@ -328,16 +335,22 @@ const (
 // prefetchPlanMeta has remote files fetch, in one round of parallel
 // requests, the metadata that planning a filtered scan reads per row
 // group apart from the footer: the bloom filters of the filter columns
-// (for = and IN) and the page indexes of the filter columns (column and
-// offset index) and of the scanned columns (offset index, for late
-// materialization), of every unit whose footer statistics leave it to
-// read. Without it each of those is a small read, a round trip per row
-// group, one after the other.
+// (for = and IN) and the page index of the row group (column and offset
+// indexes, of every unit whose footer statistics leave it to read).
+// Without it each of those is a small read, a round trip per row group,
+// one after the other. The page index is fetched as the reader reads it:
+// the span of all the row group's column indexes, and of its offset
+// indexes, each in one read. When footer statistics leave only a few
+// units (a lookup), their filter columns' chunks, which the scan reads
+// next, come in the same round.
 func (t *Table) prefetchPlanMeta(spec index.ScanSpec) {
 	if len(spec.Filter) == 0 {
 		return
 	}
 	byFile := map[storage.Prefetcher][]storage.Range{}
+	var chunks []storage.Range
+	var chunkFiles []storage.Prefetcher
+	left := 0
 	for ui := range t.units {
 		u := &t.units[ui]
 		pf := t.files[u.file]
@@ -354,6 +367,7 @@ func (t *Table) prefetchPlanMeta(spec index.ScanSpec) {
 				continue
 			}
 		}
+		left++
 		rg := pf.meta.RowGroup(u.rg)
 		add := func(off, n int64) {
 			if off > 0 && n > 0 {
@@ -370,24 +384,54 @@ func (t *Table) prefetchPlanMeta(spec index.ScanSpec) {
 					add(cc.BloomFilterOffset(), int64(cc.BloomFilterLength()))
 				}
 			}
-			if spec.On(index.PageIndex) {
-				if l, ok := rg.ColumnIndexLocation(c.leaf); ok {
-					add(l.Offset, int64(l.Length))
-				}
-				if l, ok := rg.OffsetIndexLocation(c.leaf); ok {
-					add(l.Offset, int64(l.Length))
+			if left <= lookupUnits {
+				if cc, err := rg.ColumnChunk(c.leaf); err == nil {
+					chunks = append(chunks, chunkRange(cc))
+					chunkFiles = append(chunkFiles, p)
 				}
 			}
 		}
-		for _, ci := range spec.Cols {
-			if ci >= 0 && ci < len(t.cols) && t.cols[ci].nested == nil {
-				if l, ok := rg.OffsetIndexLocation(t.cols[ci].leaf); ok {
-					add(l.Offset, int64(l.Length))
-				}
-			}
+		ci, oi := pageIndexSpans(rg)
+		add(ci.Off, ci.Len)
+		add(oi.Off, oi.Len)
+	}
+	if left <= lookupUnits {
+		for i, r := range chunks {
+			byFile[chunkFiles[i]] = append(byFile[chunkFiles[i]], r)
 		}
 	}
 	for p, rs := range byFile {
 		p.PrefetchAhead(rs)
 	}
+}
+
+// lookupUnits: a filtered scan whose footer statistics leave at most this
+// many units fetches their filter columns with the plan's metadata.
+const lookupUnits = 4
+
+// pageIndexSpans returns the byte spans of a row group's column indexes
+// and of its offset indexes, as the page index reader reads them (all of
+// the row group's columns at once); a zero Range where there are none.
+func pageIndexSpans(rg *metadata.RowGroupMetaData) (ci, oi storage.Range) {
+	grow := func(r *storage.Range, off, n int64) {
+		if off <= 0 || n <= 0 {
+			return
+		}
+		if r.Len == 0 {
+			*r = storage.Range{Off: off, Len: n}
+			return
+		}
+		end := max(r.Off+r.Len, off+n)
+		r.Off = min(r.Off, off)
+		r.Len = end - r.Off
+	}
+	for i := range rg.NumColumns() {
+		if l, ok := rg.ColumnIndexLocation(i); ok {
+			grow(&ci, l.Offset, int64(l.Length))
+		}
+		if l, ok := rg.OffsetIndexLocation(i); ok {
+			grow(&oi, l.Offset, int64(l.Length))
+		}
+	}
+	return ci, oi
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/executor/memory"
 	"github.com/b2sql/b2sql/sql"
 	"github.com/b2sql/b2sql/storage"
 )
@@ -214,6 +215,24 @@ func init() {
 			return columnar.BoolValue(u == nil || *u)
 		},
 	})
+	str("remote_cache_directory", "Directory keeping ranges of remote files across queries and processes ('' = no on-disk cache)",
+		func(c *storage.Config) *string { return &c.DiskCacheDir }, false)
+	Register(Setting{
+		Name: "remote_cache_size", Type: "VARCHAR", Description: "Bound of the on-disk cache of remote files (default 1 GiB)",
+		Apply: func(e *Engine, _ *Settings, v columnar.Value, reset bool) error {
+			n := int64(0)
+			if !reset {
+				var err error
+				if n, err = parseSize(v); err != nil || n <= 0 {
+					return fmt.Errorf("expected a size such as '4GB', got %s", v.String())
+				}
+			}
+			return e.Cat.UpdateStorage(func(cfg *storage.Config) error { cfg.DiskCacheBytes = n; return nil })
+		},
+		Show: func(st *Settings) columnar.Value {
+			return stringValue(memory.FormatSize(orDefaultSize(st.storage().DiskCacheBytes, storage.DefaultDiskCacheBytes)))
+		},
+	})
 	for _, h := range []struct{ name, typ, desc string }{
 		{"http_timeout", "BIGINT", "Seconds one HTTP or S3 request may take (default 30)"},
 		{"http_retries", "BIGINT", "Times a failed request (5xx, 429, timeout) is retried (default 3)"},
@@ -289,4 +308,11 @@ func httpSetting(h *storage.HTTPSettings, name string, v columnar.Value, reset b
 		h.RetryWait = time.Duration(n) * time.Millisecond
 	}
 	return nil
+}
+
+func orDefaultSize(n, d int64) int64 {
+	if n > 0 {
+		return n
+	}
+	return d
 }

@@ -31,7 +31,8 @@ func (d *Dialect) newline() byte {
 // there and the next one start there), and the number of record
 // terminators before that offset. ok is false when buf ends first; with
 // eof the end of buf is then the boundary unless it is inside a quoted
-// field (unterminated is then true).
+// field (unterminated is then true, and records counts the terminators
+// before the record holding that field).
 //
 // The rules are the reader's: a quote opens a quoted field only as the
 // first byte of a field (after a delimiter or a record terminator); in a
@@ -136,7 +137,7 @@ func (d *Dialect) boundary(buf []byte, from int, eof bool) (at int, records int6
 			break
 		}
 		if !closed {
-			return 0, 0, false, eof
+			return 0, records, false, eof
 		}
 		pos = p
 	}

@@ -94,7 +94,7 @@ func (t *Table) streamReader(f *file, cols []int) (columnar.Reader, error) {
 		}
 		src, closer = s, s
 	}
-	st := &stream{r: src, d: t.sniffed.Dialect, maxLine: t.opts.maxLine(), path: f.Path}
+	st := &stream{r: src, d: t.sniffed.Dialect, maxLine: t.opts.maxLine(), path: f.Path, line: 1}
 	head, err := st.next()
 	if err != nil {
 		if closer != nil {
@@ -131,7 +131,7 @@ type stream struct {
 	eof     bool
 	maxLine int
 	path    string
-	line    int64
+	line    int64 // the line the next buffer starts on (1-based)
 }
 
 const streamBlock = 4 << 20
@@ -155,9 +155,9 @@ func (s *stream) next() ([]byte, error) {
 			}
 		}
 		if s.eof {
-			_, _, _, unterminated := s.d.boundary(buf, len(buf), true)
+			_, recs, _, unterminated := s.d.boundary(buf, len(buf), true)
 			if unterminated {
-				return nil, &RecordError{File: s.path, Line: s.line, Err: ErrMalformed, Msg: "unterminated quoted field at the end of the file"}
+				return nil, &RecordError{File: s.path, Line: s.line + recs, Err: ErrMalformed, Msg: "unterminated quoted field at the end of the file"}
 			}
 			return buf, nil
 		}

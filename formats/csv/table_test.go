@@ -1,6 +1,8 @@
 package csv
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"os"
@@ -156,5 +158,26 @@ func TestErrors(t *testing.T) {
 	_, err = readAll(t, tb)
 	if !errors.As(err, &re) || re.Line != 3 || !errors.Is(err, ErrMalformed) {
 		t.Fatalf("ragged: %v", err)
+	}
+}
+
+// TestUnterminatedQuoteLine: an unterminated quoted field is reported at
+// the line its record starts on, whether the file is read in ranges or
+// as a stream (gzip); the stream said line 0 (issue #23).
+func TestUnterminatedQuoteLine(t *testing.T) {
+	const text = "a,b\n1,x\n2,y\n3,\"z\n4,w\n"
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(text))
+	zw.Close()
+	for _, p := range []string{writeFile(t, "q.csv", text), writeFile(t, "q.csv.gz", gz.String())} {
+		tb, err := Open([]string{p}, Options{Delim: Some(byte(',')), Quote: Some(byte('"')), Header: Some(true), Columns: []Column{{"a", columnar.TVarchar}, {"b", columnar.TVarchar}}})
+		if err == nil {
+			_, err = readAll(t, tb)
+		}
+		var re *RecordError
+		if !errors.As(err, &re) || re.Line != 4 || !errors.Is(err, ErrMalformed) {
+			t.Errorf("%s: %v, want a malformed record at line 4", filepath.Base(p), err)
+		}
 	}
 }

@@ -64,7 +64,7 @@ func (t *Table) streamReader(f *file, cols []int) (columnar.Reader, error) {
 	if err != nil {
 		return nil, fmt.Errorf("json: %s: %w", f.Path, err)
 	}
-	st := &stream{r: s, max: t.opts.maxSize(), path: f.Path}
+	st := &stream{r: s, max: t.opts.maxSize(), path: f.Path, line: 1}
 	sp := &splitter{format: t.format}
 	if err := st.refill(sp); err != nil {
 		s.Close()
@@ -84,17 +84,23 @@ type stream struct {
 	max  int
 	path string
 	base int64
+	line int64 // the line of the buffer's first byte (1-based)
 }
 
 const streamBlock = 4 << 20
 
 func (st *stream) refill(sp *splitter) error {
-	rest := sp.buf[min(sp.pos, len(sp.buf)):]
+	done := min(sp.pos, len(sp.buf))
+	rest := sp.buf[done:]
+	// The unread rest starts the value being read: its line is the
+	// buffer's plus the newlines read before it.
+	lead := len(rest) - len(bytes.TrimLeft(rest, " \t\r\n,"))
+	st.line += int64(bytes.Count(sp.buf[:done+lead], []byte{'\n'}))
 	if st.eof {
-		return fmt.Errorf("%w: the last value is not complete", ErrMalformed)
+		return &ValueError{File: st.path, Line: st.line, Err: ErrMalformed, Msg: "the last value is not complete"}
 	}
 	if len(rest) > st.max {
-		return &ValueError{File: st.path, Line: 0, Err: ErrTooLarge, Msg: fmt.Sprintf("a value at byte %d is larger than maximum_object_size (%d bytes)", sp.base+int64(sp.pos), st.max)}
+		return &ValueError{File: st.path, Line: st.line, Err: ErrTooLarge, Msg: fmt.Sprintf("a value at byte %d is larger than maximum_object_size (%d bytes)", sp.base+int64(sp.pos), st.max)}
 	}
 	buf := make([]byte, len(rest), len(rest)+streamBlock)
 	copy(buf, rest)

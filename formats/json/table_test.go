@@ -1,6 +1,8 @@
 package json
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"os"
@@ -118,5 +120,33 @@ func TestErrors(t *testing.T) {
 	_, err = Open([]string{p}, Options{})
 	if err == nil {
 		t.Fatal("no error for a broken value")
+	}
+}
+
+// TestStreamErrorLine: a value over maximum_object_size in a compressed
+// (streamed) file is reported at the line it starts on; it said line 0
+// (issue #23).
+func TestStreamErrorLine(t *testing.T) {
+	const k = 524280 // 8-byte lines up to 64 bytes before the first 4 MiB block ends
+	var text bytes.Buffer
+	for range k {
+		text.WriteString("{\"a\":1}\n")
+	}
+	text.WriteString("{\"a\":\"" + strings.Repeat("x", 300) + "\"}\n{\"a\":2}\n")
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(text.Bytes())
+	zw.Close()
+	p := filepath.Join(t.TempDir(), "big.ndjson.gz")
+	if err := os.WriteFile(p, gz.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tb, err := Open([]string{p}, Options{MaximumObjectSize: 32, Columns: []Column{{Name: "a", Type: columnar.TVarchar}}})
+	if err == nil {
+		_, err = readAll(t, tb)
+	}
+	var ve *ValueError
+	if !errors.As(err, &ve) || ve.Line != k+1 || !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("got %v, want a value too large at line %d", err, k+1)
 	}
 }

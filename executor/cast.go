@@ -387,7 +387,11 @@ func (e *castExpr) Eval(b *columnar.Batch) (*columnar.Vector, error) {
 			out.SetNull(i, n)
 			return nil
 		}
-		v, err := CastValue(x.Value(i), e.to)
+		castOne := CastValue
+		if e.try {
+			castOne = TryCastValue
+		}
+		v, err := castOne(x.Value(i), e.to)
 		if err != nil {
 			if e.try {
 				out.SetNull(i, n)

@@ -5,9 +5,12 @@ import "github.com/b2sql/b2sql/columnar"
 // castNested casts a nested value (not NULL) to another nested type
 // element by element, as DuckDB does: a LIST to a LIST of another element
 // type, a STRUCT to a STRUCT of as many fields (by position, the target's
-// names), a MAP to a MAP.
+// names), a MAP to a MAP; text is parsed (cast_nested_text.go).
 func castNested(v columnar.Value, to columnar.Type) (columnar.Value, error) {
 	from := v.Type
+	if from.IsString() {
+		return castTextNested(v.S, to, false)
+	}
 	if from.ID != to.ID {
 		return columnar.Value{}, errorf("could not cast %s to %s", from, to)
 	}
@@ -33,6 +36,20 @@ func castNested(v columnar.Value, to columnar.Type) (columnar.Value, error) {
 			return columnar.Value{}, err
 		}
 		out.Elems[i] = x
+	}
+	return out, nil
+}
+
+// TryCastValue is CastValue under TRY_CAST: a value that does not cast is
+// NULL instead of an error, and so is each element of nested text that
+// does not cast ('[1, x]' reads [1, NULL]), as in DuckDB.
+func TryCastValue(v columnar.Value, to columnar.Type) (columnar.Value, error) {
+	if !v.Null && v.Type.IsString() && to.IsNested() {
+		return castTextNested(v.S, to, true)
+	}
+	out, err := CastValue(v, to)
+	if err != nil {
+		return columnar.NullValue(to), nil
 	}
 	return out, nil
 }

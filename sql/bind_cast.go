@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/executor"
 	"github.com/b2sql/b2sql/planner"
 	"github.com/dolthub/vitess/go/vt/sqlparser"
 )
@@ -50,6 +51,10 @@ func (b *binder) castTo(x planner.Expr, src sqlparser.Expr, to columnar.Type, tr
 			return y, nil
 		}
 		if k, ok := x.(*planner.Const); ok {
+			if k.Val.Type.IsString() && to.IsNested() {
+				v, _ := executor.TryCastValue(k.Val, to) // '[1, x]' reads [1, NULL]
+				return &planner.Const{Val: v}, nil
+			}
 			if v, done, err := castConst(k.Val, to); done {
 				if err != nil {
 					return &planner.Const{Val: columnar.NullValue(to)}, nil

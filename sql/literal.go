@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/executor"
 )
 
 var errCast = errors.New("cannot cast")
@@ -23,6 +24,12 @@ func castConst(v columnar.Value, to columnar.Type) (out columnar.Value, done boo
 		return v, true, nil
 	}
 	switch {
+	case from.ID == columnar.Varchar && to.IsNested():
+		// '[1, 2]'::INT[]: the executor's parser of nested text.
+		if out, err = executor.CastValue(v, to); err != nil {
+			err = errCast
+		}
+		return out, true, err
 	case from.ID == columnar.Varchar:
 		out, err = parseValue(v.S, to)
 		return out, err == nil || errors.Is(err, errCast), err

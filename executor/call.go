@@ -40,16 +40,6 @@ func NewCall(fn string, args []Expr, ret columnar.Type) (Expr, error) {
 		return newInExpr(args[0], args[1:], fn == "not_in"), nil
 	case "coalesce":
 		return &coalesceExpr{args: args, t: ret}, nil
-	case "random":
-		if err := need(0); err != nil {
-			return nil, err
-		}
-		return &randomExpr{}, nil
-	case "uuid":
-		if err := need(0); err != nil {
-			return nil, err
-		}
-		return &uuidExpr{}, nil
 	case "nullif":
 		if err := need(2); err != nil {
 			return nil, err
@@ -96,14 +86,6 @@ func NewCall(fn string, args []Expr, ret columnar.Type) (Expr, error) {
 		return strict(likeKernel(strings.Contains(fn, "ilike"), strings.HasPrefix(fn, "not_")))
 	case "||":
 		return strict(concatKernel(true))
-	case "abs":
-		return strict(absKernel(argType(0)))
-	case "floor":
-		return strict(floorKernel(argType(0)))
-	case "ceil":
-		return strict(ceilKernel(argType(0)))
-	case "round":
-		return strict(roundKernel(argType(0), len(args) > 1))
 	case "date_part", "date_trunc":
 		if err := need(2); err != nil {
 			return nil, err

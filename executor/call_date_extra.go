@@ -18,12 +18,6 @@ import (
 //	julian(d)                             DOUBLE     Julian day number, with the fraction of the day
 //	time_bucket(us, months, ts, origin)   TIMESTAMP  the start of ts's bucket of us microseconds, or of months
 func init() {
-	defRow("epoch_us", fnEpochScaled(1), true)
-	defRow("epoch_ns", fnEpochScaled(1000), true)
-	defRow("make_timestamp", fnMakeTimestamp, true)
-	defRow("date_sub", fnDateSub, true)
-	defRow("yearweek", fnYearWeek, true)
-	defRow("julian", fnJulian, true)
 	defRow("time_bucket", fnTimeBucket, true)
 }
 

@@ -16,8 +16,7 @@ import (
 //	                      TIMESTAMP of a BIGINT count of milliseconds
 func init() {
 	for name, f := range map[string]rowFunc{
-		"make_date": fnMakeDate, "last_day": fnLastDay,
-		"dayname": fnDayName, "monthname": fnMonthName, "epoch_ms": fnEpochMs,
+		"epoch_ms": fnEpochMs,
 	} {
 		moreFuncs[name] = struct {
 			f      rowFunc

@@ -8,7 +8,6 @@ import (
 
 // error(message) fails the query with the message when it is evaluated
 // (DuckDB's error(), typically in a CASE arm); a NULL message still fails.
-func init() { defRow("error", fnError, false) }
 
 func fnError(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
 	if a[0].Null {

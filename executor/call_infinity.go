@@ -20,10 +20,10 @@ var (
 // guardInfinity wraps the row function f of fn so that infinite DATE and
 // TIMESTAMP arguments get DuckDB's answer before f, which reads dates as
 // calendar days, sees them.
-func guardInfinity(fn string, f rowFunc, args []Expr) rowFunc {
+func guardInfinity(fn string, f rowFunc, args []columnar.Type) rowFunc {
 	var temporal []int
 	for i, a := range args {
-		if a.Type().IsTemporal() {
+		if a.IsTemporal() {
 			temporal = append(temporal, i)
 		}
 	}

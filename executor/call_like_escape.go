@@ -15,12 +15,6 @@ import (
 // pattern is rewritten into compileLike's backslash form: the escape
 // character becomes a backslash, a literal backslash is escaped; an empty
 // escape means none.
-func init() {
-	defRow("like_escape", fnLikeEscape(false, false), true)
-	defRow("not_like_escape", fnLikeEscape(false, true), true)
-	defRow("ilike_escape", fnLikeEscape(true, false), true)
-	defRow("not_ilike_escape", fnLikeEscape(true, true), true)
-}
 
 // likeCache keeps compiled (pattern, escape, fold) matchers; patterns from
 // a column could be many, so it stops growing at likeCacheMax entries.

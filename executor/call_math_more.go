@@ -20,15 +20,8 @@ import (
 //	bin(x)               VARCHAR   binary digits of a BIGINT's two's complement, or of a string's bytes
 //	format_bytes(n)      VARCHAR   1024-based: "1.5 KiB"; format_bytes_decimal: 1000-based "1.5 kB"
 func init() {
-	defRow("trunc_digits", fnTruncDigits, true)
-	defRow("fmod", fnMath2(func(x, y float64) float64 { return x - y*math.Floor(x/y) }), true)
-	defRow("fdiv", fnMath2(func(x, y float64) float64 { return math.Floor(x / y) }), true)
-	defRow("nextafter", fnMath2(math.Nextafter), true)
-	defRow("unicode", fnUnicode, true)
 	defRow("octet_length", fnOctetLength, true)
 	defRow("bin", fnBin, true)
-	defRow("format_bytes", fnFormatBytes(1024, []string{"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}), true)
-	defRow("format_bytes_decimal", fnFormatBytes(1000, []string{"kB", "MB", "GB", "TB", "PB", "EB"}), true)
 }
 
 // fnTruncDigits truncates toward zero, keeping n digits after the point:

@@ -13,34 +13,6 @@ import (
 // round_even, isnan/isinf/isfinite, signbit; gcd, lcm, factorial over
 // BIGINT; bit_count over any integer width. A result outside the
 // function's domain is an error, as in DuckDB (asin(2), cot(0)).
-func init() {
-	for name, f := range map[string]func(float64) float64{
-		"sin": math.Sin, "cos": math.Cos, "tan": math.Tan, "atan": math.Atan,
-		"sinh": math.Sinh, "cosh": math.Cosh, "tanh": math.Tanh, "asinh": math.Asinh,
-		"cbrt":    math.Cbrt,
-		"degrees": func(x float64) float64 { return x * (180 / math.Pi) },
-		"radians": func(x float64) float64 { return x * (math.Pi / 180) },
-	} {
-		defRow(name, fnFloat1(f), true)
-	}
-	defRow("asin", fnDomain("asin", math.Asin, -1, 1), true)
-	defRow("acos", fnDomain("acos", math.Acos, -1, 1), true)
-	defRow("acosh", fnDomain("acosh", math.Acosh, 1, math.Inf(1)), true)
-	defRow("atanh", fnDomain("atanh", math.Atanh, -1, 1), true)
-	defRow("atan2", fnMath2(math.Atan2), true)
-	defRow("cot", fnCot, true)
-	defRow("even", fnEven, true)
-	defRow("round_even", fnRoundEven, true)
-	defRow("isnan", fnFloatTest(math.IsNaN), true)
-	defRow("isinf", fnFloatTest(func(x float64) bool { return math.IsInf(x, 0) }), true)
-	defRow("isfinite", fnFloatTest(func(x float64) bool { return !math.IsInf(x, 0) && !math.IsNaN(x) }), true)
-	defRow("signbit", fnFloatTest(math.Signbit), true)
-	defRow("gcd", fnGCD, true)
-	defRow("lcm", fnLCM, true)
-	defRow("factorial", fnFactorial, true)
-	defRow("bit_count", fnBitCount, true)
-}
-
 func fnFloat1(f func(float64) float64) rowFunc {
 	return func(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
 		return columnar.FloatValue(t, f(a[0].F)), nil

@@ -18,23 +18,7 @@ var moreFuncs = map[string]struct {
 	f      rowFunc
 	strict bool
 }{
-	"regexp_matches": {fnRegexpMatches, true},
-	"regexp_replace": {fnRegexpReplace, true},
-	"power":          {fnMath2(math.Pow), true},
-	"sqrt":           {fnMath1(math.Sqrt), true},
-	"ln":             {fnMath1(math.Log), true},
-	"log10":          {fnMath1(math.Log10), true},
-	"exp":            {fnMath1(math.Exp), true},
-	"sign":           {fnSign, true},
-	"greatest":       {fnBest(1), false},
-	"least":          {fnBest(-1), false},
-	"current_date":   {fnCurrentDate, false},
-	"date_diff":      {fnDateDiff, true},
-	"strftime":       {fnStrftime, true},
-	"to_timestamp":   {fnToTimestamp, true},
-	"add_months":     {fnAddMonths, true},
-	"strptime":       {fnStrptime(false), true},
-	"try_strptime":   {fnStrptime(true), true},
+	"add_months": {fnAddMonths, true},
 }
 
 // defRow registers a row-by-row function; strict ones are NULL when any
@@ -51,7 +35,11 @@ func newMoreCall(fn string, args []Expr, ret columnar.Type) (Expr, bool) {
 	if !ok {
 		return nil, false
 	}
-	return &callExpr{name: fn, args: args, t: ret, k: rowKernel(guardInfinity(fn, m.f, args), ret, m.strict), strict: m.strict,
+	ts := make([]columnar.Type, len(args))
+	for i, a := range args {
+		ts[i] = a.Type()
+	}
+	return &callExpr{name: fn, args: args, t: ret, k: rowKernel(guardInfinity(fn, m.f, ts), ret, m.strict), strict: m.strict,
 		vals: make([]*columnar.Vector, len(args)), out: columnar.Vector{Type: ret}}, true
 }
 

@@ -14,13 +14,6 @@ import (
 //	hamming(a, b)                  BIGINT  differing positions; an error for unequal lengths
 //	jaro_similarity(a, b)          DOUBLE  0 when either is empty
 //	jaro_winkler_similarity(a, b)  DOUBLE  Jaro plus 0.1 per common prefix byte (at most 4) when Jaro > 0.7
-func init() {
-	defRow("levenshtein", fnLevenshtein, true)
-	defRow("damerau_levenshtein", fnDamerau, true)
-	defRow("hamming", fnHamming, true)
-	defRow("jaro_similarity", fnJaro(false), true)
-	defRow("jaro_winkler_similarity", fnJaro(true), true)
-}
 
 func fnLevenshtein(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
 	return columnar.IntValue(t, int64(levenshtein(a[0].S, a[1].S))), nil

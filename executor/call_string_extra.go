@@ -13,11 +13,6 @@ import (
 //	jaccard(a, b)             DOUBLE   |A ∩ B| / |A ∪ B| of the sets of bytes; an error for an empty string
 //	regexp_escape(s)          VARCHAR  every ASCII character but letters, digits and _ escaped (RE2's QuoteMeta)
 //	to_base(n, radix[, min])  VARCHAR  n ≥ 0 in radix 2–36, upper-case, zero-padded to min digits
-func init() {
-	defRow("jaccard", fnJaccard, true)
-	defRow("regexp_escape", fnRegexpEscape, true)
-	defRow("to_base", fnToBase, true)
-}
 
 func fnJaccard(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
 	s, u := a[0].S, a[1].S

@@ -21,7 +21,6 @@ func init() {
 			strict bool
 		}{f, strict}
 	}
-	add("trunc", fnTrunc, true)
 	add("concat_ws", fnConcatWS, false)
 }
 

@@ -12,10 +12,6 @@ import (
 //
 //	nfc_normalize(s)   VARCHAR  canonical composition: 'e' + U+0301 becomes 'é'
 //	strip_accents(s)   VARCHAR  decomposed, combining marks dropped: 'héllo' is 'hello' ('ß' stays)
-func init() {
-	defRow("nfc_normalize", fnNFC, true)
-	defRow("strip_accents", fnStripAccents, true)
-}
 
 func fnNFC(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
 	return columnar.StringValue(norm.NFC.String(a[0].S)), nil

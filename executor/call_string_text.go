@@ -19,15 +19,8 @@ import (
 //	unhex(s)                BLOB     an odd length reads as a leading 0
 //	to_base64(b), from_base64(s)  VARCHAR, BLOB
 func init() {
-	defRow("repeat", fnRepeat, true)
-	defRow("translate", fnTranslate, true)
-	defRow("bit_length", fnBitLength, true)
-	defRow("url_encode", fnURLEncode, true)
-	defRow("url_decode", fnURLDecode, true)
 	defRow("to_hex", fnToHex, true)
-	defRow("unhex", fnUnhex, true)
 	defRow("to_base64", fnToBase64, true)
-	defRow("from_base64", fnFromBase64, true)
 }
 
 // maxRepeat bounds the result of repeat: one cell of a gigabyte is a

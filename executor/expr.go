@@ -65,14 +65,17 @@ type callExpr struct {
 	// strict: a NULL in any argument gives NULL, handled before the kernel
 	// runs so kernels only see validity already computed in out.Valid.
 	strict bool
-	vals   []*columnar.Vector
-	out    columnar.Vector
+	// volatile: a new value for every row (random), so never evaluated
+	// once for constant arguments.
+	volatile bool
+	vals     []*columnar.Vector
+	out      columnar.Vector
 }
 
 func (e *callExpr) Type() columnar.Type { return e.t }
 
 func (e *callExpr) Eval(b *columnar.Batch) (*columnar.Vector, error) {
-	allConst := true
+	allConst := !e.volatile
 	for i, a := range e.args {
 		v, err := a.Eval(b)
 		if err != nil {

@@ -31,7 +31,7 @@ func newRegisteredCall(fn string, args []Expr, ret columnar.Type) (Expr, bool, e
 	if err != nil {
 		return nil, true, err
 	}
-	return &callExpr{name: fn, args: args, t: ret, k: kernel(k), strict: !o.SeesNulls,
+	return &callExpr{name: fn, args: args, t: ret, k: kernel(k), strict: !o.SeesNulls, volatile: s.Stability == function.Volatile,
 		vals: make([]*columnar.Vector, len(args)), out: columnar.Vector{Type: ret}}, true, nil
 }
 
@@ -55,9 +55,75 @@ func rows(f rowFunc) function.Factory {
 	}
 }
 
+// rowsT is rows for a function of dates: infinite DATE and TIMESTAMP
+// arguments get DuckDB's answer for fn (call_infinity.go) first.
+func rowsT(fn string, f rowFunc) function.Factory {
+	return func(ts []columnar.Type, ret columnar.Type) (function.Kernel, error) {
+		return function.Kernel(rowKernel(guardInfinity(fn, f, ts), ret, true)), nil
+	}
+}
+
 // rowsNulls is rows for an overload whose function handles NULLs itself.
 func rowsNulls(f rowFunc) function.Factory {
 	return func(_ []columnar.Type, ret columnar.Type) (function.Kernel, error) {
 		return function.Kernel(rowKernel(f, ret, false)), nil
 	}
 }
+
+// param is one parameter of an overload: its name and conversion rule.
+type param struct {
+	name string
+	arg  function.Arg
+}
+
+// over is an overload of the params, returning ret (SameAs when ret is
+// the zero Type and sameAs > 0 is set on the result), computed by k.
+func over(ret columnar.Type, k function.Factory, ps ...param) function.Overload {
+	o := function.Overload{Returns: ret, Kernel: k}
+	for _, p := range ps {
+		o.Params = append(o.Params, p.name)
+		o.Args = append(o.Args, p.arg)
+	}
+	return o
+}
+
+// scalar is a scalar function set of the category; aliases may follow
+// with aka.
+func scalar(category, name, description string, examples []string, os ...function.Overload) *function.Set {
+	return &function.Set{Name: name, Categories: []string{category}, Description: description, Examples: examples, Overloads: os}
+}
+
+// aka sets the aliases of s.
+func aka(s *function.Set, aliases ...string) *function.Set {
+	s.Aliases = aliases
+	return s
+}
+
+// customBind marks s as typed by the binder's own code (sql), not by the
+// overloads' argument rules, which then only describe it.
+func customBind(s *function.Set) *function.Set {
+	s.CustomBind = true
+	return s
+}
+
+// internal marks s as a call the binder makes itself, not a name users
+// write.
+func internal(s *function.Set) *function.Set {
+	s.Internal = true
+	return s
+}
+
+// sameAs sets the result of o to the type of its argument i (1-based).
+func sameAs(o function.Overload, i int) function.Overload {
+	o.SameAs = i
+	return o
+}
+
+// byType is a Factory whose kernel depends on the first argument's type.
+func byType(k func(t columnar.Type) kernel) function.Factory {
+	return func(ts []columnar.Type, _ columnar.Type) (function.Kernel, error) {
+		return function.Kernel(k(ts[0])), nil
+	}
+}
+
+func ex(calls ...string) []string { return calls }

@@ -110,8 +110,58 @@ func init() {
 		&function.Set{Name: "ascii", Categories: str,
 			Description: "The code point of the first character of the string, 0 for ''", Examples: []string{"ascii('A')"},
 			Overloads: []function.Overload{{Params: []string{"string"}, Args: strs(""), Returns: i32, Kernel: rows(fnASCII)}}},
+		aka(scalar("string", "unicode", "The code point of the first character of the string, -1 for ''", ex("unicode('é')"),
+			over(i32, rows(fnUnicode), param{"string", function.Str})), "ord"),
 		&function.Set{Name: "chr", Categories: str,
 			Description: "The character of a Unicode code point", Examples: []string{"chr(65)"},
 			Overloads: []function.Overload{{Params: []string{"code_point"}, Args: []function.Arg{function.BigInt}, Returns: v, Kernel: rows(fnChr)}}},
+	)
+}
+
+// The string functions computed row by row: repetition and translation,
+// URL and base64 coding, edit distances and similarities, Unicode
+// normalization, LIKE with an ESCAPE character, error().
+func init() {
+	v, i64, d, b := columnar.TVarchar, columnar.TInt64, columnar.TFloat64, columnar.TBool
+	s, s2 := param{"string", function.Str}, param{"string2", function.Str}
+	str := func(name, desc, example string, ret columnar.Type, f rowFunc, ps ...param) *function.Set {
+		return scalar("string", name, desc, ex(example), over(ret, rows(f), ps...))
+	}
+	like := func(name, desc, example string, ilike, not bool) *function.Set {
+		return str(name, desc, example, b, fnLikeEscape(ilike, not), s, param{"pattern", function.Str}, param{"escape", function.Str})
+	}
+	function.Register(
+		str("repeat", "The string repeated count times ('' for count ≤ 0)", "repeat('ab', 3)", v, fnRepeat, s, param{"count", function.BigInt}),
+		str("translate", "The string with each character of from replaced by the one at its position in to, or dropped", "translate('hello', 'el', 'ip')", v, fnTranslate,
+			s, param{"from", function.Str}, param{"to", function.Str}),
+		str("bit_length", "The number of bits in the string", "bit_length('abc')", i64, fnBitLength, s),
+		str("url_encode", "The string with the characters URLs reserve percent-encoded", "url_encode('a b/c')", v, fnURLEncode, s),
+		str("url_decode", "The string with percent-encoded characters decoded", "url_decode('a%20b')", v, fnURLDecode, s),
+		aka(str("unhex", "The BLOB of a string of hexadecimal digits", "unhex('4142')", columnar.TBlob, fnUnhex, s), "from_hex"),
+		str("from_base64", "The BLOB of a base64 string", "from_base64('QUI=')", columnar.TBlob, fnFromBase64, s),
+		aka(str("levenshtein", "The number of single-byte insertions, deletions and substitutions from string to string2", "levenshtein('kitten', 'sitting')", i64, fnLevenshtein, s, s2), "editdist3"),
+		str("damerau_levenshtein", "levenshtein that also counts a swap of adjacent bytes as one edit", "damerau_levenshtein('ab', 'ba')", i64, fnDamerau, s, s2),
+		aka(str("hamming", "The number of positions where two strings of the same length differ", "hamming('abc', 'abd')", i64, fnHamming, s, s2), "mismatches"),
+		str("jaro_similarity", "The Jaro similarity of two strings, from 0 to 1", "jaro_similarity('duck', 'duke')", d, fnJaro(false), s, s2),
+		str("jaro_winkler_similarity", "The Jaro–Winkler similarity of two strings, from 0 to 1", "jaro_winkler_similarity('duck', 'duke')", d, fnJaro(true), s, s2),
+		str("jaccard", "The Jaccard similarity of the sets of bytes of two strings", "jaccard('duck', 'luck')", d, fnJaccard, s, s2),
+		like("like_escape", "Whether the string matches the LIKE pattern, with escape as its escape character", "like_escape('a%', 'a$%', '$')", false, false),
+		like("not_like_escape", "NOT like_escape", "not_like_escape('a%', 'a$%', '$')", false, true),
+		like("ilike_escape", "like_escape ignoring case", "ilike_escape('A%', 'a$%', '$')", true, false),
+		like("not_ilike_escape", "NOT ilike_escape", "not_ilike_escape('A%', 'a$%', '$')", true, true),
+		str("nfc_normalize", "The string in Unicode normalization form C", "nfc_normalize('e\u0301')", v, fnNFC, s),
+		str("strip_accents", "The string without accents (combining marks)", "strip_accents('café')", v, fnStripAccents, s),
+		str("regexp_escape", "The string with the characters regular expressions reserve escaped", "regexp_escape('a.b')", v, fnRegexpEscape, s),
+		scalar("string", "to_base", "The number in radix 2–36, zero-padded to min_length digits", ex("to_base(255, 16)", "to_base(5, 2, 8)"),
+			over(v, rows(fnToBase), param{"number", function.BigInt}, param{"radix", function.BigInt}),
+			over(v, rows(fnToBase), param{"number", function.BigInt}, param{"radix", function.BigInt}, param{"min_length", function.BigInt})),
+		scalar("string", "error", "Fails the query with the message when evaluated", ex("CASE WHEN false THEN error('boom') END"),
+			function.Overload{Params: []string{"message"}, Args: []function.Arg{function.Str}, Returns: columnar.TNull, Kernel: rowsNulls(fnError), SeesNulls: true}),
+		customBind(scalar("string", "regexp_matches", "Whether the regular expression (RE2 syntax) matches part of the string; options: c i s m n p l", ex("regexp_matches('abc', 'b.')"),
+			over(b, rows(fnRegexpMatches), s, param{"regex", function.Str}),
+			over(b, rows(fnRegexpMatches), s, param{"regex", function.Str}, param{"options", function.Str}))),
+		customBind(scalar("string", "regexp_replace", "The string with the first match of the regular expression replaced (every match with option g); \\1 refers to a group", ex("regexp_replace('abc', 'b', 'x')"),
+			over(v, rows(fnRegexpReplace), s, param{"regex", function.Str}, param{"replacement", function.Str}),
+			over(v, rows(fnRegexpReplace), s, param{"regex", function.Str}, param{"replacement", function.Str}, param{"options", function.Str}))),
 	)
 }

@@ -72,8 +72,12 @@ const (
 	Double
 	// Temporal takes DATE or TIMESTAMP as they are, TIMESTAMP WITH TIME
 	// ZONE as the session's local time, and casts the rest to TIMESTAMP
-	// (TIME is an error, as DuckDB has no implicit TIME to TIMESTAMP).
+	// (TIME is an error, as DuckDB has no implicit TIME to TIMESTAMP); a
+	// VARCHAR that is not a literal is an error.
 	Temporal
+	// Instant is Temporal with TIMESTAMP WITH TIME ZONE taken as its UTC
+	// instant (epoch_us of an instant counts from the instant).
+	Instant
 )
 
 // TypeName is how duckdb_functions() shows the argument type.
@@ -91,7 +95,7 @@ func (a Arg) TypeName() string {
 		return "INTEGER"
 	case Double:
 		return "DOUBLE"
-	case Temporal:
+	case Temporal, Instant:
 		return "TIMESTAMP"
 	}
 	return "ANY"
@@ -161,6 +165,11 @@ type Set struct {
 	// Examples are calls that run; tests/ runs every one.
 	Examples  []string
 	Overloads []Overload
+	// CustomBind marks a function the binder types with its own code
+	// (sql/bind_func_*.go: constant folding, DECIMAL scales, unification
+	// of argument types); its overloads then describe it and supply the
+	// kernels.
+	CustomBind bool
 	// Internal marks a name the binder produces itself (tz_local,
 	// interval_of, …): users do not write it, and completion and
 	// duckdb_functions() leave it out.

@@ -28,8 +28,6 @@ import "github.com/b2sql/b2sql/function"
 //	like, not_like, ilike, not_ilike  VARCHAR, VARCHAR  BOOLEAN  % and _ wildcards, backslash escapes
 //	coalesce      T...                         T
 //	nullif        T, T                         T
-//	abs, floor, ceil   N                       N         floor/ceil of integers is identity
-//	round         N[, INTEGER]                 N         half away from zero
 //	date_part     VARCHAR const, DATE|TIMESTAMP|INTERVAL   BIGINT  (EXTRACT; epoch gives DOUBLE seconds)
 //	date_trunc    VARCHAR const, DATE|TIMESTAMP            TIMESTAMP (DATE input → DATE)
 //	tz_local, tz_instant, tz_text, tz_parse, try_tz_parse, tz_offset, tz_add, tz_sub, tz_diff, strftime_tz
@@ -40,17 +38,13 @@ import "github.com/b2sql/b2sql/function"
 //	regexp_replace  VARCHAR, VARCHAR, VARCHAR[, VARCHAR]  VARCHAR  first match; option 'g' every match; \1 groups
 //	                (the binder turns options c i s m n p l into RE2 flags or a quoted
 //	                pattern, and regexp_full_match into \A(?:p)\z)
-//	power, sqrt, ln, log10, log2, exp   DOUBLE...  DOUBLE  domain errors are errors (log(b, x) = ln(x)/ln(b))
 //	concat_ws     VARCHAR, VARCHAR...          VARCHAR   NULL arguments skipped; NULL separator → NULL
-//	trunc         DOUBLE                       DOUBLE    toward zero (integers are bound as themselves)
 //	make_date     BIGINT, BIGINT, BIGINT       DATE      an error for a day that does not exist
 //	last_day      DATE|TIMESTAMP               DATE
 //	dayname, monthname  DATE|TIMESTAMP         VARCHAR   English names
 //	epoch_ms      BIGINT → TIMESTAMP, DATE|TIMESTAMP → BIGINT   milliseconds since 1970
 //	interval_of   DOUBLE, DOUBLE[, BIGINT]     INTERVAL  n units of m µs (INTERVAL (n) DAY, to_days(n)); the
 //	                                                     optional calendar-month count is for TIMESTAMP ± it
-//	sign          DOUBLE                       TINYINT
-//	greatest, least  T...                      T         NULLs skipped (NULL when all are)
 //	current_date                               DATE      UTC
 //	date_diff     VARCHAR, DATE|TIMESTAMP, DATE|TIMESTAMP  BIGINT  part boundaries crossed
 //	strftime      DATE|TIMESTAMP, VARCHAR      VARCHAR   DuckDB's codes (executor/call_strftime.go); strftime(format, date) binds here too
@@ -66,14 +60,6 @@ import "github.com/b2sql/b2sql/function"
 //	hash          any...                       UBIGINT   deterministic, never NULL
 //	levenshtein, damerau_levenshtein, hamming  VARCHAR, VARCHAR  BIGINT  over bytes, as DuckDB
 //	jaro_similarity, jaro_winkler_similarity   VARCHAR, VARCHAR  DOUBLE
-//	sin cos tan asin acos atan cot sinh cosh tanh asinh acosh atanh cbrt degrees radians even  DOUBLE  DOUBLE  domain errors are errors
-//	atan2         DOUBLE, DOUBLE               DOUBLE
-//	round_even    DOUBLE, BIGINT               DOUBLE    ties to even (roundbankers)
-//	isnan, isinf, isfinite, signbit  DOUBLE    BOOLEAN
-//	gcd, lcm      BIGINT, BIGINT               BIGINT    non-negative; overflow is an error
-//	factorial     BIGINT                       BIGINT    (DuckDB: HUGEINT) 21! and negatives are errors
-//	bit_count     any integer                  TINYINT   set bits in the argument's own width
-//	random                                     DOUBLE    [0, 1), per row; Volatile, never folded
 //	+ -           INTERVAL, INTERVAL           INTERVAL  (constant operands fold in the binder, calendar months kept)
 //	interval_mul  INTERVAL, BIGINT|DOUBLE      INTERVAL  INTERVAL * n and n * INTERVAL; interval_div INTERVAL, DOUBLE: / (x/0 → NULL)
 //	age           TIMESTAMP, TIMESTAMP         INTERVAL  field-wise, DuckDB's borrowing; age(ts) from today at midnight
@@ -86,14 +72,9 @@ import "github.com/b2sql/b2sql/function"
 //	printf        VARCHAR, any...              VARCHAR   C-style %d %5.2f %-8s %x %c %%; a conversion that does not fit is an error
 //	format        VARCHAR, any...              VARCHAR   fmtlib-style {} {1} {:>8.2f} {:,} {{ }}
 //	like_escape, not_like_escape, ilike_escape, not_ilike_escape  VARCHAR, VARCHAR, VARCHAR  BOOLEAN  escape: '' or one character
-//	trunc_digits  N, BIGINT                    N         trunc(x, n) (a constant n narrows a DECIMAL's scale)
-//	fmod, fdiv, nextafter  DOUBLE, DOUBLE      DOUBLE    x - y·floor(x/y); floor(x/y)
-//	unicode       VARCHAR                      INTEGER   (ord) -1 for ''
 //	octet_length  VARCHAR|BLOB                 BIGINT
 //	bin           VARCHAR|BLOB|BIGINT          VARCHAR   (to_binary)
-//	format_bytes, format_bytes_decimal  BIGINT VARCHAR   (formatReadableSize, formatReadableDecimalSize)
 //	error         VARCHAR                      NULL      fails the query with the message when evaluated
-//	uuid                                       VARCHAR   (gen_random_uuid) version 4, per row; Volatile
 //	nfc_normalize, strip_accents  VARCHAR      VARCHAR   Unicode NFC; decomposed with combining marks dropped
 //	jaccard       VARCHAR, VARCHAR             DOUBLE    over the sets of bytes
 //	regexp_escape VARCHAR                      VARCHAR
@@ -140,4 +121,4 @@ import "github.com/b2sql/b2sql/function"
 
 // Volatile reports a function whose value changes from row to row with the
 // same arguments (random, uuid), which constant folding must leave alone.
-func Volatile(fn string) bool { return fn == "random" || fn == "uuid" || function.IsVolatile(fn) }
+func Volatile(fn string) bool { return function.IsVolatile(fn) }

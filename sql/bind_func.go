@@ -180,7 +180,7 @@ func (b *binder) scalar(name string, xs []planner.Expr, srcs []sqlparser.Expr, a
 	}
 	n := len(xs)
 	switch name {
-	case "abs", "floor", "ceil", "ceiling":
+	case "floor", "ceil", "ceiling":
 		if n != 1 {
 			return nil, b.arity(at, name, "1")
 		}
@@ -191,9 +191,6 @@ func (b *binder) scalar(name string, xs []planner.Expr, srcs []sqlparser.Expr, a
 		fn := name
 		if fn == "ceiling" {
 			fn = "ceil"
-		}
-		if fn == "abs" {
-			return call(fn, x.Type(), x), nil
 		}
 		return roundedDecimal(call(fn, x.Type(), x), 0), nil
 	case "round":

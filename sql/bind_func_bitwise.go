@@ -26,7 +26,8 @@ func (b *binder) bindBitwise(e *sqlparser.BinaryExpr, c ectx) (planner.Expr, boo
 	}
 	xs, srcs := []planner.Expr{l, r}, []sqlparser.Expr{e.Left, e.Right}
 	if fn == "power" {
-		x, _, err := b.scalarSig("^", moreSigs["power"], xs, srcs, 0, c)
+		s, _ := registered("power")
+		x, err := b.callRegistered(s, "^", xs, srcs, 0, c)
 		return x, true, err
 	}
 	for i, x := range xs {

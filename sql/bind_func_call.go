@@ -11,10 +11,12 @@ import (
 )
 
 // registered returns the registry's scalar function a user may call by
-// name (package function; the executor's family files register them).
+// name and the binder types by its argument rules (package function; the
+// executor's family files register them). CustomBind functions are typed
+// by their own code, reached by name in bindFunc.
 func registered(name string) (*function.Set, bool) {
 	s, ok := function.Lookup(name)
-	if !ok || s.Kind != function.Scalar || s.Internal {
+	if !ok || s.Kind != function.Scalar || s.Internal || s.CustomBind {
 		return nil, false
 	}
 	return s, true
@@ -80,9 +82,12 @@ func (b *binder) convertArg(name string, rule function.Arg, x planner.Expr, src 
 			to = columnar.TFloat64
 		}
 		return b.coerce(x, to, src, c)
-	case function.Temporal:
+	case function.Temporal, function.Instant:
 		switch t.ID {
 		case columnar.TimestampTZ:
+			if rule == function.Instant {
+				return utcPayload(x), nil // the instant's
+			}
 			return b.localTime(x), nil // fields of the session's local time
 		case columnar.Date, columnar.Timestamp:
 			return x, nil

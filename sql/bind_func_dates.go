@@ -24,10 +24,6 @@ var dateFuncs = map[string]moreSig{
 	"now":                   {"now", nil, 0, columnar.TTimestampTZ},
 	"current_timestamp":     {"now", []argKind{aInt}, 1, columnar.TTimestampTZ}, // CURRENT_TIMESTAMP(precision)
 	"get_current_timestamp": {"now", nil, 0, columnar.TTimestampTZ},
-	"make_date":             {"make_date", []argKind{aInt, aInt, aInt}, 0, columnar.TDate},
-	"last_day":              {"last_day", []argKind{aTime}, 0, columnar.TDate},
-	"dayname":               {"dayname", []argKind{aTime}, 0, columnar.TVarchar},
-	"monthname":             {"monthname", []argKind{aTime}, 0, columnar.TVarchar},
 }
 
 // bindDateFunc binds the functions above and epoch_ms; ok is false for

@@ -8,41 +8,11 @@ import (
 	"github.com/dolthub/vitess/go/vt/sqlparser"
 )
 
-// Math functions of DuckDB with fixed signatures (executor
-// call_math_trig.go): DOUBLE in and out unless noted.
-func init() {
-	f1 := func(fn string) moreSig { return moreSig{fn, []argKind{aFloat}, 0, columnar.TFloat64} }
-	for _, fn := range []string{"sin", "cos", "tan", "asin", "acos", "atan", "cot", "sinh", "cosh", "tanh",
-		"asinh", "acosh", "atanh", "cbrt", "degrees", "radians", "even"} {
-		moreSigs[fn] = f1(fn)
-	}
-	test := func(fn string) moreSig { return moreSig{fn, []argKind{aFloat}, 0, columnar.TBool} }
-	for _, fn := range []string{"isnan", "isinf", "isfinite", "signbit"} {
-		moreSigs[fn] = test(fn)
-	}
-	moreSigs["atan2"] = moreSig{"atan2", []argKind{aFloat, aFloat}, 0, columnar.TFloat64}
-	moreSigs["round_even"] = moreSig{"round_even", []argKind{aFloat, aInt}, 0, columnar.TFloat64}
-	moreSigs["roundbankers"] = moreSigs["round_even"]
-	moreSigs["gcd"] = moreSig{"gcd", []argKind{aInt, aInt}, 0, columnar.TInt64}
-	moreSigs["greatest_common_divisor"] = moreSigs["gcd"]
-	moreSigs["lcm"] = moreSig{"lcm", []argKind{aInt, aInt}, 0, columnar.TInt64}
-	moreSigs["least_common_multiple"] = moreSigs["lcm"]
-	moreSigs["factorial"] = moreSig{"factorial", []argKind{aInt}, 0, columnar.TInt64}
-	for _, fn := range []string{"fmod", "fdiv", "nextafter"} {
-		moreSigs[fn] = moreSig{fn, []argKind{aFloat, aFloat}, 0, columnar.TFloat64}
-	}
-	moreSigs["unicode"] = moreSig{"unicode", []argKind{aStr}, 0, columnar.TInt32}
-	moreSigs["ord"] = moreSigs["unicode"]
-	moreSigs["format_bytes"] = moreSig{"format_bytes", []argKind{aInt}, 0, columnar.TVarchar}
-	moreSigs["formatreadablesize"] = moreSigs["format_bytes"]
-	moreSigs["formatreadabledecimalsize"] = moreSig{"format_bytes_decimal", []argKind{aInt}, 0, columnar.TVarchar}
-}
-
 func mathFuncNames() []string {
-	return []string{"pi", "bit_count", "random", "uuid", "gen_random_uuid"}
+	return []string{"pi", "bit_count"}
 }
 
-// bindMathFunc binds pi(), random() and bit_count(integer); ok is false
+// bindMathFunc binds pi() and bit_count(integer); ok is false
 // for other names.
 func (b *binder) bindMathFunc(name string, xs []planner.Expr, srcs []sqlparser.Expr, at int, c ectx) (planner.Expr, bool, error) {
 	switch name {
@@ -51,16 +21,6 @@ func (b *binder) bindMathFunc(name string, xs []planner.Expr, srcs []sqlparser.E
 			return nil, true, b.arity(at, name, "0")
 		}
 		return &planner.Const{Val: columnar.FloatValue(columnar.TFloat64, math.Pi)}, true, nil
-	case "random":
-		if len(xs) != 0 {
-			return nil, true, b.arity(at, name, "0")
-		}
-		return &planner.Call{Fn: "random", T: columnar.TFloat64}, true, nil
-	case "uuid", "gen_random_uuid":
-		if len(xs) != 0 {
-			return nil, true, b.arity(at, name, "0")
-		}
-		return &planner.Call{Fn: "uuid", T: columnar.TVarchar}, true, nil
 	case "bit_count":
 		// Counted in the argument's own width, so the type is kept.
 		if len(xs) != 1 {

@@ -2,6 +2,7 @@ package sql
 
 import (
 	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/function"
 	"github.com/b2sql/b2sql/planner"
 	"github.com/dolthub/vitess/go/vt/sqlparser"
 	"strings"
@@ -26,26 +27,6 @@ type moreSig struct {
 	ret      columnar.Type
 }
 
-var moreSigs = map[string]moreSig{
-	"regexp_matches": {"regexp_matches", []argKind{aStr, aStr}, 0, columnar.TBool},
-	"regexp_replace": {"regexp_replace", []argKind{aStr, aStr, aStr, aStr}, 1, columnar.TVarchar},
-	"power":          {"power", []argKind{aFloat, aFloat}, 0, columnar.TFloat64},
-	"pow":            {"power", []argKind{aFloat, aFloat}, 0, columnar.TFloat64},
-	"sqrt":           {"sqrt", []argKind{aFloat}, 0, columnar.TFloat64},
-	"ln":             {"ln", []argKind{aFloat}, 0, columnar.TFloat64},
-	"log10":          {"log10", []argKind{aFloat}, 0, columnar.TFloat64},
-	"log2":           {"log2", []argKind{aFloat}, 0, columnar.TFloat64},
-	"exp":            {"exp", []argKind{aFloat}, 0, columnar.TFloat64},
-	"sign":           {"sign", []argKind{aFloat}, 0, columnar.TInt8},
-	"current_date":   {"current_date", nil, 0, columnar.TDate},
-	"date_diff":      {"date_diff", []argKind{aStr, aTime, aTime}, 0, columnar.TInt64},
-	"datediff":       {"date_diff", []argKind{aStr, aTime, aTime}, 0, columnar.TInt64},
-	"strftime":       {"strftime", []argKind{aTime, aStr}, 0, columnar.TVarchar},
-	"to_timestamp":   {"to_timestamp", []argKind{aFloat}, 0, columnar.TTimestampTZ},
-	"strptime":       {"strptime", []argKind{aStr, aStr}, 0, columnar.TTimestamp},
-	"try_strptime":   {"try_strptime", []argKind{aStr, aStr}, 0, columnar.TTimestamp},
-}
-
 func moreNames() []string {
 	out := []string{"mod", "greatest", "least", "locate", "position", "date_add", "log", "regexp_full_match", "regexp_extract"}
 	for k := range intervalUnitFuncs {
@@ -61,9 +42,6 @@ func moreNames() []string {
 	out = append(out, bytesFuncNames()...)
 	out = append(out, mathFuncNames()...)
 	out = append(out, timeFuncNames()...)
-	for k := range moreSigs {
-		out = append(out, k)
-	}
 	return out
 }
 
@@ -221,26 +199,25 @@ func (b *binder) scalarMore(name string, xs []planner.Expr, srcs []sqlparser.Exp
 			name = "strptime"
 		}
 	}
-	if s, ok := registered(name); ok { // locate and position are instr
-		x, err := b.callRegistered(s, name, xs, srcs, at, c)
-		return x, true, err
-	}
-	sig, ok := moreSigs[name]
-	if !ok {
+	// The registry's argument rules, after the cases above (locate and
+	// position are instr; CustomBind functions the code above let through).
+	fs, ok := function.Lookup(name)
+	if !ok || fs.Kind != function.Scalar || fs.Internal {
 		return nil, false, nil
 	}
-	x, ok, err := b.scalarSig(name, sig, xs, srcs, at, c)
-	if call, isCall := x.(*planner.Call); isCall && err == nil && (sig.fn == "strptime" || sig.fn == "try_strptime") {
+	x, err := b.callRegistered(fs, name, xs, srcs, at, c)
+	if call, isCall := x.(*planner.Call); isCall && err == nil && (fs.Name == "strptime" || fs.Name == "try_strptime") {
 		// A format with %z or %Z reads an offset: the result is an instant.
 		if k, isConst := planner.FoldExpr(call.Args[1]).(*planner.Const); isConst && !k.Val.Null &&
 			(strings.Contains(k.Val.S, "%z") || strings.Contains(k.Val.S, "%Z")) {
 			call.T = columnar.TTimestampTZ
 		}
 	}
-	return x, ok, err
+	return x, true, err
 }
 
-// scalarSig binds a call of a fixed signature, converting the arguments.
+// scalarSig binds a call of a fixed signature, converting the arguments
+// by the registry's rules (bind_func_call.go).
 func (b *binder) scalarSig(name string, sig moreSig, xs []planner.Expr, srcs []sqlparser.Expr, at int, c ectx) (planner.Expr, bool, error) {
 	if len(xs) > len(sig.args) || len(xs) < len(sig.args)-sig.optional {
 		want := itoa(len(sig.args))
@@ -249,38 +226,10 @@ func (b *binder) scalarSig(name string, sig moreSig, xs []planner.Expr, srcs []s
 		}
 		return nil, true, b.arity(at, name, want)
 	}
+	rules := map[argKind]function.Arg{aStr: function.Str, aInt: function.BigInt, aFloat: function.Double, aTime: function.Temporal}
 	args := make([]planner.Expr, len(xs))
 	for i, x := range xs {
-		var to columnar.Type
-		switch sig.args[i] {
-		case aStr:
-			to = columnar.TVarchar
-		case aInt:
-			to = columnar.TInt64
-		case aFloat:
-			to = columnar.TFloat64
-		case aTime:
-			t := x.Type()
-			if t.ID == columnar.TimestampTZ {
-				args[i] = b.localTime(x) // fields of the session's local time
-				if strings.HasPrefix(sig.fn, "epoch") {
-					args[i] = utcPayload(x) // the instant's
-				}
-				continue
-			}
-			if t.ID == columnar.Date || t.ID == columnar.Timestamp {
-				args[i] = x
-				continue
-			}
-			if t.ID == columnar.Time { // DuckDB has no implicit TIME to TIMESTAMP
-				return nil, true, b.typeErr(srcs[i], c, "%s expects DATE or TIMESTAMP, got TIME", name)
-			}
-			to = columnar.TTimestamp
-		}
-		if t := x.Type(); sig.args[i] != aStr && t.ID == columnar.Varchar && !b.isLiteral(x) {
-			return nil, true, b.typeErr(srcs[i], c, "%s expects a number, got %s", name, t)
-		}
-		y, err := b.coerce(x, to, srcs[i], c)
+		y, err := b.convertArg(name, rules[sig.args[i]], x, srcs[i], c)
 		if err != nil {
 			return nil, true, err
 		}

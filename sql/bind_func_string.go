@@ -6,40 +6,6 @@ import (
 	"github.com/dolthub/vitess/go/vt/sqlparser"
 )
 
-// String functions of DuckDB with fixed signatures (executor
-// call_string_text.go, call_string_distance.go).
-func init() {
-	for name, sig := range map[string]moreSig{
-		"repeat":                  {"repeat", []argKind{aStr, aInt}, 0, columnar.TVarchar},
-		"translate":               {"translate", []argKind{aStr, aStr, aStr}, 0, columnar.TVarchar},
-		"bit_length":              {"bit_length", []argKind{aStr}, 0, columnar.TInt64},
-		"url_encode":              {"url_encode", []argKind{aStr}, 0, columnar.TVarchar},
-		"url_decode":              {"url_decode", []argKind{aStr}, 0, columnar.TVarchar},
-		"unhex":                   {"unhex", []argKind{aStr}, 0, columnar.TBlob},
-		"from_hex":                {"unhex", []argKind{aStr}, 0, columnar.TBlob},
-		"from_base64":             {"from_base64", []argKind{aStr}, 0, columnar.TBlob},
-		"levenshtein":             {"levenshtein", []argKind{aStr, aStr}, 0, columnar.TInt64},
-		"editdist3":               {"levenshtein", []argKind{aStr, aStr}, 0, columnar.TInt64},
-		"damerau_levenshtein":     {"damerau_levenshtein", []argKind{aStr, aStr}, 0, columnar.TInt64},
-		"hamming":                 {"hamming", []argKind{aStr, aStr}, 0, columnar.TInt64},
-		"mismatches":              {"hamming", []argKind{aStr, aStr}, 0, columnar.TInt64},
-		"jaro_similarity":         {"jaro_similarity", []argKind{aStr, aStr}, 0, columnar.TFloat64},
-		"jaro_winkler_similarity": {"jaro_winkler_similarity", []argKind{aStr, aStr}, 0, columnar.TFloat64},
-		"like_escape":             {"like_escape", []argKind{aStr, aStr, aStr}, 0, columnar.TBool},
-		"not_like_escape":         {"not_like_escape", []argKind{aStr, aStr, aStr}, 0, columnar.TBool},
-		"ilike_escape":            {"ilike_escape", []argKind{aStr, aStr, aStr}, 0, columnar.TBool},
-		"not_ilike_escape":        {"not_ilike_escape", []argKind{aStr, aStr, aStr}, 0, columnar.TBool},
-		"error":                   {"error", []argKind{aStr}, 0, columnar.TNull},
-		"nfc_normalize":           {"nfc_normalize", []argKind{aStr}, 0, columnar.TVarchar},
-		"strip_accents":           {"strip_accents", []argKind{aStr}, 0, columnar.TVarchar},
-		"jaccard":                 {"jaccard", []argKind{aStr, aStr}, 0, columnar.TFloat64},
-		"regexp_escape":           {"regexp_escape", []argKind{aStr}, 0, columnar.TVarchar},
-		"to_base":                 {"to_base", []argKind{aInt, aInt, aInt}, 1, columnar.TVarchar},
-	} {
-		moreSigs[name] = sig
-	}
-}
-
 // bytesFuncs take the bytes of a VARCHAR or BLOB: the digests, base64 and
 // hex (which also takes integers).
 var bytesFuncs = map[string]string{

@@ -8,25 +8,15 @@ import (
 	"github.com/dolthub/vitess/go/vt/sqlparser"
 )
 
-// More date functions of DuckDB (executor call_date_extra.go, call_age.go).
+// LOCALTIMESTAMP and the other names of now().
 func init() {
-	for name, sig := range map[string]moreSig{
-		"epoch_us": {"epoch_us", []argKind{aTime}, 0, columnar.TInt64},
-		"epoch_ns": {"epoch_ns", []argKind{aTime}, 0, columnar.TInt64},
-		"date_sub": {"date_sub", []argKind{aStr, aTime, aTime}, 0, columnar.TInt64},
-		"datesub":  {"date_sub", []argKind{aStr, aTime, aTime}, 0, columnar.TInt64},
-		"yearweek": {"yearweek", []argKind{aTime}, 0, columnar.TInt64},
-		"julian":   {"julian", []argKind{aTime}, 0, columnar.TFloat64},
-	} {
-		moreSigs[name] = sig
-	}
 	// LOCALTIMESTAMP parses like CURRENT_TIMESTAMP, with an optional precision.
 	dateFuncs["localtimestamp"] = moreSig{"now", []argKind{aInt}, 1, columnar.TTimestamp}
 	dateFuncs["current_localtimestamp"] = moreSig{"now", nil, 0, columnar.TTimestamp}
 	dateFuncs["transaction_timestamp"] = dateFuncs["now"]
 }
 
-func timeFuncNames() []string { return []string{"age", "make_timestamp", "time_bucket", "nanosecond"} }
+func timeFuncNames() []string { return []string{"age", "time_bucket", "nanosecond"} }
 
 // Default time_bucket origins, as DuckDB: a Monday for buckets of days
 // and shorter, the start of a year for buckets of months.
@@ -73,15 +63,6 @@ func (b *binder) bindTimeFunc(name string, xs []planner.Expr, srcs []sqlparser.E
 			args = []planner.Expr{&planner.Const{Val: columnar.IntValue(columnar.TTimestamp, today)}, args[0]}
 		}
 		return &planner.Call{Fn: "age", Args: args, T: columnar.TInterval}, true, nil
-	case "make_timestamp":
-		sig := moreSig{"make_timestamp", []argKind{aInt}, 0, columnar.TTimestamp}
-		if len(xs) != 1 {
-			sig.args = []argKind{aInt, aInt, aInt, aInt, aInt, aFloat}
-			if len(xs) != 6 {
-				return nil, true, b.arity(at, name, "1 or 6")
-			}
-		}
-		return b.scalarSig(name, sig, xs, srcs, at, c)
 	case "nanosecond":
 		// Nanoseconds of the minute: microsecond(x) × 1000 (timestamps
 		// hold microseconds).

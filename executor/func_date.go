@@ -1,0 +1,48 @@
+package executor
+
+import (
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/function"
+)
+
+// The date and timestamp functions computed row by row. Their DATE and
+// TIMESTAMP arguments are calendar values; a TIMESTAMP WITH TIME ZONE is
+// read in the session's zone (Temporal) or as its instant (Instant).
+func init() {
+	i64, v, date := columnar.TInt64, columnar.TVarchar, columnar.TDate
+	ts := param{"ts", function.Temporal}
+	part := param{"part", function.Str}
+	date1 := func(name, desc, example string, ret columnar.Type, arg function.Arg, f rowFunc) *function.Set {
+		return scalar("date", name, desc, ex(example), over(ret, rowsT(name, f), param{"ts", arg}))
+	}
+	big := func(name string) param { return param{name, function.BigInt} }
+	function.Register(
+		scalar("date", "make_date", "The DATE of a year, month and day; an error for a day that does not exist", ex("make_date(2024, 2, 29)"),
+			over(date, rows(fnMakeDate), big("year"), big("month"), big("day"))),
+		date1("last_day", "The last day of the month of ts", "last_day(DATE '2024-02-10')", date, function.Temporal, fnLastDay),
+		date1("dayname", "The English name of the weekday of ts", "dayname(DATE '2024-02-10')", v, function.Temporal, fnDayName),
+		date1("monthname", "The English name of the month of ts", "monthname(DATE '2024-02-10')", v, function.Temporal, fnMonthName),
+		customBind(date1("epoch_us", "Microseconds from 1970-01-01 to ts", "epoch_us(TIMESTAMP '2024-01-01')", i64, function.Instant, fnEpochScaled(1))),
+		customBind(date1("epoch_ns", "Nanoseconds from 1970-01-01 to ts", "epoch_ns(TIMESTAMP '2024-01-01')", i64, function.Instant, fnEpochScaled(1000))),
+		date1("yearweek", "The ISO year × 100 + the ISO week of ts", "yearweek(DATE '2024-01-01')", i64, function.Temporal, fnYearWeek),
+		date1("julian", "The Julian day number of ts, with the fraction of the day", "julian(DATE '2024-01-01')", columnar.TFloat64, function.Temporal, fnJulian),
+		customBind(aka(scalar("date", "date_diff", "The number of part boundaries crossed from start to end", ex("date_diff('month', DATE '2024-01-31', DATE '2024-03-01')"),
+			over(i64, rowsT("date_diff", fnDateDiff), part, param{"start", function.Temporal}, param{"end", function.Temporal})), "datediff")),
+		customBind(aka(scalar("date", "date_sub", "The number of whole parts from start to end", ex("date_sub('month', DATE '2024-01-31', DATE '2024-03-01')"),
+			over(i64, rowsT("date_sub", fnDateSub), part, param{"start", function.Temporal}, param{"end", function.Temporal})), "datesub")),
+		scalar("date", "make_timestamp", "The TIMESTAMP of microseconds since 1970, or of a year, month, day, hour, minute and seconds",
+			ex("make_timestamp(1700000000000000)", "make_timestamp(2024, 2, 29, 12, 30, 15.5)"),
+			over(columnar.TTimestamp, rows(fnMakeTimestamp), big("micros")),
+			over(columnar.TTimestamp, rows(fnMakeTimestamp), big("year"), big("month"), big("day"), big("hour"), big("minute"), param{"seconds", function.Double})),
+		scalar("date", "current_date", "Today's date (UTC)", ex("current_date()"),
+			function.Overload{Returns: date, Kernel: rowsNulls(fnCurrentDate), SeesNulls: true}),
+		customBind(scalar("date", "strftime", "ts formatted with DuckDB's % codes; strftime(format, ts) is accepted too", ex("strftime(DATE '2024-02-10', '%d/%m/%Y')"),
+			over(v, rowsT("strftime", fnStrftime), ts, param{"format", function.Str}))),
+		customBind(scalar("date", "to_timestamp", "The TIMESTAMP WITH TIME ZONE of epoch seconds; to_timestamp(text, format) is strptime", ex("to_timestamp(1700000000)"),
+			over(columnar.TTimestampTZ, rows(fnToTimestamp), param{"seconds", function.Double}))),
+		customBind(scalar("date", "strptime", "The TIMESTAMP that text reads as in the format (DuckDB's % codes), or the first of a list of formats that reads it; an error when none does",
+			ex("strptime('10/02/2024', '%d/%m/%Y')"), over(columnar.TTimestamp, rows(fnStrptime(false)), param{"text", function.Str}, param{"format", function.Str}))),
+		customBind(scalar("date", "try_strptime", "strptime, NULL when the text does not read", ex("try_strptime('x', '%d/%m/%Y')"),
+			over(columnar.TTimestamp, rows(fnStrptime(true)), param{"text", function.Str}, param{"format", function.Str}))),
+	)
+}

@@ -33,7 +33,7 @@
 //  6. SplitDistinct (distinct_agg.go) — aggregates that are all DISTINCT
 //     over one argument become a GROUP BY keys+argument (parallel,
 //     deduplicating) under a plain aggregate.
-//  7. GroupDistinct (distinct_agg.go) — SELECT DISTINCT of two or more
+//  7. GroupDistinct (group_distinct.go) — SELECT DISTINCT of two or more
 //     columns over a scan pipeline becomes a GROUP BY of them with no
 //     aggregate, which runs per worker and groups dictionary columns by
 //     code; under a LIMIT, or over one column, it stays a Distinct.

@@ -110,8 +110,13 @@ func prune(n Node, need map[ColID]bool) Node {
 		c := *n
 		c.Input = prune(n.Input, child)
 		return &c
+	case *Values, *CTEScan, *WorkScan:
+		return n // leaves that produce what they produce
 	}
-	return n
+	// Any other node (a CTERef, or one added later) keeps every column of
+	// its inputs, whose subtrees are still pruned: no node passes its
+	// subtree through unvisited.
+	return mapChildren(n, pruneColumns)
 }
 
 func copySet(m map[ColID]bool) map[ColID]bool {

@@ -1,0 +1,364 @@
+package b2sql
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"unsafe"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/b2sql/b2sql/columnar"
+)
+
+// Conversion of executor batches to Arrow arrays, for RecordReader
+// (arrow.go): types, validity, zero-copy fixed-width buffers and copied
+// strings, and nested columns, which recurse into this conversion for
+// their children.
+
+// arrowType maps a SQL type to its Arrow type (see RecordReader).
+func arrowType(t columnar.Type) arrow.DataType {
+	if t.IsNested() {
+		return arrowNestedType(t)
+	}
+	switch t.ID {
+	case columnar.Null:
+		return arrow.Null
+	case columnar.Bool:
+		return arrow.FixedWidthTypes.Boolean
+	case columnar.Int8:
+		return arrow.PrimitiveTypes.Int8
+	case columnar.Int16:
+		return arrow.PrimitiveTypes.Int16
+	case columnar.Int32:
+		return arrow.PrimitiveTypes.Int32
+	case columnar.Int64:
+		return arrow.PrimitiveTypes.Int64
+	case columnar.Uint8:
+		return arrow.PrimitiveTypes.Uint8
+	case columnar.Uint16:
+		return arrow.PrimitiveTypes.Uint16
+	case columnar.Uint32:
+		return arrow.PrimitiveTypes.Uint32
+	case columnar.Uint64:
+		return arrow.PrimitiveTypes.Uint64
+	case columnar.Float32:
+		return arrow.PrimitiveTypes.Float32
+	case columnar.Float64:
+		return arrow.PrimitiveTypes.Float64
+	case columnar.Decimal:
+		return &arrow.Decimal128Type{Precision: int32(t.Precision), Scale: int32(t.Scale)}
+	case columnar.Varchar:
+		return arrow.BinaryTypes.String
+	case columnar.Blob:
+		return arrow.BinaryTypes.Binary
+	case columnar.Date:
+		return arrow.FixedWidthTypes.Date32
+	case columnar.Timestamp:
+		return &arrow.TimestampType{Unit: arrow.Microsecond}
+	case columnar.TimestampTZ:
+		return &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}
+	case columnar.Interval:
+		return arrow.FixedWidthTypes.Duration_us
+	case columnar.Time:
+		return arrow.FixedWidthTypes.Time64us
+	}
+	return arrow.BinaryTypes.String
+}
+
+// arrowRecord converts the live rows of b into a record.
+func arrowRecord(schema *arrow.Schema, cols []Column, b *columnar.Batch) (arrow.RecordBatch, error) {
+	n := b.Live()
+	arrs := make([]arrow.Array, len(b.Cols))
+	defer func() {
+		for _, a := range arrs {
+			if a != nil {
+				a.Release()
+			}
+		}
+	}()
+	for i, v := range b.Cols {
+		data, err := arrowData(schema.Field(i).Type, cols[i].Type, v, b)
+		if err != nil {
+			return nil, fmt.Errorf("column %q: %w", cols[i].Name, err)
+		}
+		arrs[i] = array.MakeFromData(data)
+		data.Release()
+	}
+	return array.NewRecordBatch(schema, arrs, int64(n)), nil
+}
+
+// arrowData converts one column. Fixed 64-bit payloads of a batch without
+// selection are shared, not copied (see RecordReader for the lifetime).
+func arrowData(dt arrow.DataType, t columnar.Type, v *columnar.Vector, b *columnar.Batch) (*array.Data, error) {
+	n := b.Live()
+	if t.ID == columnar.Null {
+		return array.NewData(dt, n, []*memory.Buffer{nil}, nil, n, 0), nil
+	}
+	if t.IsNested() {
+		return arrowNested(dt, v, b)
+	}
+	valid, nulls := arrowValidity(v, b)
+	shared := !v.Const && b.Sel == nil && n > 0
+	var values []byte
+	switch t.ID {
+	case columnar.Interval:
+		// A Duration in microseconds, a month as 30 days (the Go view).
+		folded := make([]int64, len(v.Bytes))
+		for i := range folded {
+			folded[i] = v.IntervalAt(i).FoldedMicros()
+		}
+		values = bytesOf(gather(folded, v.Const, b, func(x int64) int64 { return x }))
+	case columnar.Int64, columnar.Timestamp, columnar.TimestampTZ, columnar.Time:
+		if shared {
+			values = bytesOf(v.Ints[:n])
+		} else {
+			values = bytesOf(gather(v.Ints, v.Const, b, func(x int64) int64 { return x }))
+		}
+	case columnar.Uint64:
+		if shared {
+			values = bytesOf(v.Uints[:n])
+		} else {
+			values = bytesOf(gather(v.Uints, v.Const, b, func(x uint64) uint64 { return x }))
+		}
+	case columnar.Float64:
+		if shared {
+			values = bytesOf(v.Floats[:n])
+		} else {
+			values = bytesOf(gather(v.Floats, v.Const, b, func(x float64) float64 { return x }))
+		}
+	case columnar.Float32:
+		values = bytesOf(gather(v.Floats, v.Const, b, func(x float64) float32 { return float32(x) }))
+	case columnar.Int8:
+		values = bytesOf(gather(v.Ints, v.Const, b, func(x int64) int8 { return int8(x) }))
+	case columnar.Int16:
+		values = bytesOf(gather(v.Ints, v.Const, b, func(x int64) int16 { return int16(x) }))
+	case columnar.Int32, columnar.Date:
+		values = bytesOf(gather(v.Ints, v.Const, b, func(x int64) int32 { return int32(x) }))
+	case columnar.Uint8:
+		values = bytesOf(gather(v.Ints, v.Const, b, func(x int64) uint8 { return uint8(x) }))
+	case columnar.Uint16:
+		values = bytesOf(gather(v.Ints, v.Const, b, func(x int64) uint16 { return uint16(x) }))
+	case columnar.Uint32:
+		values = bytesOf(gather(v.Ints, v.Const, b, func(x int64) uint32 { return uint32(x) }))
+	case columnar.Decimal:
+		values = bytesOf(gather(v.Ints, v.Const, b, func(x int64) [2]uint64 { return [2]uint64{uint64(x), uint64(x >> 63)} }))
+	case columnar.Bool:
+		bits := make([]byte, (n+7)/8)
+		for k := range n {
+			i := rowAt(v.Const, b, k)
+			if v.Bools[i] {
+				bits[k>>3] |= 1 << (k & 7)
+			}
+		}
+		values = bits
+	case columnar.Varchar, columnar.Blob:
+		return arrowBytes(dt, v, b, valid, nulls)
+	default:
+		return nil, fmt.Errorf("type %s has no Arrow mapping", t)
+	}
+	return array.NewData(dt, n, []*memory.Buffer{valid, memory.NewBufferBytes(values)}, nil, nulls, 0), nil
+}
+
+// arrowBytes builds a utf8 or binary column (offsets and data, copied).
+func arrowBytes(dt arrow.DataType, v *columnar.Vector, b *columnar.Batch, valid *memory.Buffer, nulls int) (*array.Data, error) {
+	n := b.Live()
+	offsets := make([]int32, n+1)
+	size := 0
+	for k := range n {
+		if i := rowAt(v.Const, b, k); !v.IsNull(i) {
+			size += len(v.Bytes[i])
+		}
+	}
+	if size > math.MaxInt32 {
+		return nil, fmt.Errorf("batch holds %d bytes of strings, more than Arrow utf8 offsets address", size)
+	}
+	data := make([]byte, 0, size)
+	for k := range n {
+		if i := rowAt(v.Const, b, k); !v.IsNull(i) {
+			data = append(data, v.Bytes[i]...)
+		}
+		offsets[k+1] = int32(len(data))
+	}
+	return array.NewData(dt, n, []*memory.Buffer{valid, memory.NewBufferBytes(bytesOf(offsets)), memory.NewBufferBytes(data)}, nil, nulls, 0), nil
+}
+
+// arrowValidity returns the validity bitmap of the live rows (nil when
+// none is NULL) and the NULL count.
+func arrowValidity(v *columnar.Vector, b *columnar.Batch) (*memory.Buffer, int) {
+	n := b.Live()
+	if v.Valid == nil {
+		return nil, 0
+	}
+	if !v.Const && b.Sel == nil && len(v.Valid)*64 >= n && littleEndian {
+		// columnar.Bitmap is LSB-first 64-bit words: on a little-endian
+		// machine its bytes are an Arrow validity bitmap.
+		nulls := n - v.Valid.CountSet(n)
+		if nulls == 0 {
+			return nil, 0
+		}
+		return memory.NewBufferBytes(bytesOf(v.Valid[:(n+63)/64])), nulls
+	}
+	bits := make([]byte, (n+7)/8)
+	nulls := 0
+	for k := range n {
+		if v.IsNull(rowAt(v.Const, b, k)) {
+			nulls++
+		} else {
+			bits[k>>3] |= 1 << (k & 7)
+		}
+	}
+	if nulls == 0 {
+		return nil, 0
+	}
+	return memory.NewBufferBytes(bits), nulls
+}
+
+var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+
+// rowAt is the payload index of live row k.
+func rowAt(isConst bool, b *columnar.Batch, k int) int {
+	if isConst {
+		return 0
+	}
+	return b.Row(k)
+}
+
+// gather copies the live rows of vals, converted by f, into a new slice.
+func gather[T, U any](vals []T, isConst bool, b *columnar.Batch, f func(T) U) []U {
+	n := b.Live()
+	out := make([]U, n)
+	switch {
+	case isConst:
+		x := f(vals[0])
+		for k := range out {
+			out[k] = x
+		}
+	case b.Sel == nil:
+		for k, x := range vals[:n] {
+			out[k] = f(x)
+		}
+	default:
+		for k, i := range b.Sel {
+			out[k] = f(vals[i])
+		}
+	}
+	return out
+}
+
+// bytesOf views a slice of fixed-width values as bytes (no copy); the
+// result keeps the slice's memory alive.
+func bytesOf[T any](s []T) []byte {
+	if len(s) == 0 {
+		return []byte{}
+	}
+	var z T
+	return unsafe.Slice((*byte)(unsafe.Pointer(&s[0])), len(s)*int(unsafe.Sizeof(z)))
+}
+
+// Nested columns in Arrow records: LIST → list<element>, STRUCT →
+// struct<fields>, MAP → map<key, value> (keys not nullable), nested to any
+// depth, every child nullable but a map's key. A columnar LIST is a list
+// view (rows may share or reorder child ranges), Arrow's a list of
+// ascending offsets, so the child rows are gathered in row order: nested
+// columns are always copied.
+
+// arrowNestedType is arrowType for LIST, STRUCT and MAP.
+func arrowNestedType(t columnar.Type) arrow.DataType {
+	switch t.ID {
+	case columnar.List:
+		return arrow.ListOfField(arrow.Field{Name: "element", Type: arrowType(t.Elem()), Nullable: true})
+	case columnar.Map:
+		fs := t.Fields()
+		return arrow.MapOf(arrowType(fs[0].Type), arrowType(fs[1].Type))
+	}
+	fs := t.Fields()
+	fields := make([]arrow.Field, len(fs))
+	for i, f := range fs {
+		fields[i] = arrow.Field{Name: f.Name, Type: arrowType(f.Type), Nullable: true}
+	}
+	return arrow.StructOf(fields...)
+}
+
+// arrowNested converts the live rows of b of the nested column v.
+func arrowNested(dt arrow.DataType, v *columnar.Vector, b *columnar.Batch) (*array.Data, error) {
+	rows := make([]int, b.Live())
+	for k := range rows {
+		rows[k] = rowAt(v.Const, b, k)
+	}
+	return arrowRows(dt, v.Type, v, rows)
+}
+
+// arrowRows converts rows of v (payload indexes, in the order wanted, a
+// row possibly more than once) of any type.
+func arrowRows(dt arrow.DataType, t columnar.Type, v *columnar.Vector, rows []int) (*array.Data, error) {
+	n := len(rows)
+	if v.Type.ID == columnar.Null && t.ID != columnar.Null {
+		// An untyped NULL vector standing for a nested value: all NULL.
+		a := array.MakeArrayOfNull(memory.DefaultAllocator, dt, n)
+		defer a.Release()
+		d := a.Data().(*array.Data)
+		d.Retain()
+		return d, nil
+	}
+	if !t.IsNested() {
+		// arrowData gathers the live rows of a batch: one whose selection
+		// lists the rows wanted reads exactly those.
+		return arrowData(dt, t, v, &columnar.Batch{Len: len(rows), Sel: rows})
+	}
+	valid, nulls := arrowValidity(v, &columnar.Batch{Len: n, Sel: rows})
+	switch t.ID {
+	case columnar.Struct:
+		fs := t.Fields()
+		kids := make([]arrow.ArrayData, len(fs))
+		defer releaseAll(kids)
+		for f := range fs {
+			d, err := arrowRows(dt.(*arrow.StructType).Field(f).Type, fs[f].Type, v.Kids[f], rows)
+			if err != nil {
+				return nil, err
+			}
+			kids[f] = d
+		}
+		return array.NewData(dt, n, []*memory.Buffer{valid}, kids, nulls, 0), nil
+	case columnar.List, columnar.Map:
+		offsets := make([]int32, n+1)
+		var kidRows []int
+		for k, i := range rows {
+			if !v.IsNull(i) {
+				for j := v.Starts[i]; j < v.Ends[i]; j++ {
+					kidRows = append(kidRows, int(j))
+				}
+			}
+			if len(kidRows) > 1<<31-1 {
+				return nil, fmt.Errorf("batch holds %d list elements, more than Arrow list offsets address", len(kidRows))
+			}
+			offsets[k+1] = int32(len(kidRows))
+		}
+		if kidRows == nil {
+			kidRows = []int{}
+		}
+		var elemType arrow.DataType
+		if t.ID == columnar.Map {
+			elemType = dt.(*arrow.MapType).Elem()
+		} else {
+			elemType = dt.(*arrow.ListType).Elem()
+		}
+		kid, err := arrowRows(elemType, t.Elem(), v.Kids[0], kidRows)
+		if err != nil {
+			return nil, err
+		}
+		defer kid.Release()
+		return array.NewData(dt, n, []*memory.Buffer{valid, memory.NewBufferBytes(bytesOf(offsets))}, []arrow.ArrayData{kid}, nulls, 0), nil
+	}
+	return nil, fmt.Errorf("type %s has no Arrow mapping", t)
+}
+
+func releaseAll(ds []arrow.ArrayData) {
+	for _, d := range ds {
+		if d != nil {
+			d.Release()
+		}
+	}
+}

@@ -6,9 +6,10 @@ import (
 	"github.com/b2sql/b2sql/columnar"
 )
 
-// NewCall builds the expression for scalar function fn (see
-// planner/functions.go for the vocabulary) over args, returning type ret.
-// The kernel is chosen here, once.
+// NewCall builds the expression for scalar function fn over args,
+// returning type ret: an operator or special form of planner/functions.go,
+// a list function, or a function of the registry (package function,
+// func.go). The kernel is chosen here, once.
 func NewCall(fn string, args []Expr, ret columnar.Type) (Expr, error) {
 	strict := func(k kernel) (Expr, error) {
 		return &callExpr{name: fn, args: args, t: ret, k: k, strict: true, vals: make([]*columnar.Vector, len(args)), out: columnar.Vector{Type: ret}}, nil
@@ -40,11 +41,6 @@ func NewCall(fn string, args []Expr, ret columnar.Type) (Expr, error) {
 		return newInExpr(args[0], args[1:], fn == "not_in"), nil
 	case "coalesce":
 		return &coalesceExpr{args: args, t: ret}, nil
-	case "nullif":
-		if err := need(2); err != nil {
-			return nil, err
-		}
-		return &callExpr{name: fn, args: args, t: ret, k: nullifKernel(argType(0)), vals: make([]*columnar.Vector, 2), out: columnar.Vector{Type: ret}}, nil
 	case "=", "<>", "<", "<=", ">", ">=":
 		if err := need(2); err != nil {
 			return nil, err
@@ -114,9 +110,6 @@ func NewCall(fn string, args []Expr, ret columnar.Type) (Expr, error) {
 	}
 	if e, ok, err := newRegisteredCall(fn, args, ret); ok { // func.go
 		return e, err
-	}
-	if e, ok := newMoreCall(fn, args, ret); ok {
-		return e, nil
 	}
 	return nil, errorf("unknown function %q", fn)
 }

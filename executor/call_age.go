@@ -12,7 +12,6 @@ import (
 // (age('2020-03-01', '2019-01-15 10:00') is 1 year 1 month 16 days
 // 14:00:00), the years and months as the INTERVAL's months. age(b) binds
 // as age(today at midnight, b).
-func init() { defRow("age", fnAge, true) }
 
 func fnAge(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
 	x, y := micros(a[0]), micros(a[1])

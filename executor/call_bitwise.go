@@ -6,17 +6,11 @@ import (
 	"github.com/b2sql/b2sql/columnar"
 )
 
-// Integer bitwise operators of DuckDB (see planner/functions.go): bit_and
+// Integer bitwise operators of DuckDB (registered in func_*.go): bit_and
 // (a & b), bit_not (~a), shift_left and shift_right (a << n, a >> n) in
 // a's type. A left shift that overflows a's type, by a negative count or
 // by the type's width or more, or of a negative number is an error; a
 // right shift by the width or more gives 0, as in DuckDB.
-func init() {
-	defRow("bit_and", fnBitAnd, true)
-	defRow("bit_not", fnBitNot, true)
-	defRow("shift_left", fnShiftLeft, true)
-	defRow("shift_right", fnShiftRight, true)
-}
 
 // intWidth is the number of bits of an integer type.
 func intWidth(t columnar.Type) int64 { return int64(t.IntBits()) }

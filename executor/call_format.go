@@ -13,10 +13,6 @@ import (
 // formatters: C-style %d %5.2f %-8s …, and fmtlib-style {} {1} {:>8.2f}
 // … . Any argument type is accepted; a conversion that does not fit the
 // argument (%d of a DOUBLE) is an error, as in DuckDB.
-func init() {
-	defRow("printf", fnPrintf, true)
-	defRow("format", fnFormat, true)
-}
 
 // fmtArgs hands out the arguments after the format, by position.
 type fmtArgs struct {

@@ -17,14 +17,6 @@ import (
 //	                             to_hours(BIGINT)
 //	interval_mul, interval_div   INTERVAL × number, INTERVAL / number
 //	date_part, epoch             see IntervalPart and IntervalEpoch
-func init() {
-	moreFuncs["interval_of"] = struct {
-		f      rowFunc
-		strict bool
-	}{fnIntervalOf, true}
-	defRow("interval_mul", fnIntervalMul, true)
-	defRow("interval_div", fnIntervalDiv, true)
-}
 
 // fractionalUnits are the units that take fractional counts, and their
 // length in microseconds.

@@ -8,7 +8,7 @@ import (
 	"github.com/b2sql/b2sql/columnar"
 )
 
-// Math functions of DuckDB over DOUBLE (see planner/functions.go): the
+// Math functions of DuckDB over DOUBLE (registered in func_*.go): the
 // trigonometric and hyperbolic functions, degrees/radians, cbrt, even,
 // round_even, isnan/isinf/isfinite, signbit; gcd, lcm, factorial over
 // BIGINT; bit_count over any integer width. A result outside the

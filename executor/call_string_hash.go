@@ -12,16 +12,17 @@ import (
 	"github.com/b2sql/b2sql/columnar"
 )
 
-// Digests and hash (see planner/functions.go):
+// Digests and hash (registered in func_*.go):
 //
 //	md5, sha1, sha256 (VARCHAR|BLOB)  VARCHAR  lower-case hex digest of the bytes
 //	hash(x, …)                        UBIGINT  equal for equal values; never NULL
-func init() {
-	defRow("md5", fnDigest(func(b []byte) []byte { s := md5.Sum(b); return s[:] }), true)
-	defRow("sha1", fnDigest(func(b []byte) []byte { s := sha1.Sum(b); return s[:] }), true)
-	defRow("sha256", fnDigest(func(b []byte) []byte { s := sha256.Sum256(b); return s[:] }), true)
-	defRow("hash", fnHash, false)
-}
+//
+// The digests md5, sha1 and sha256 compute over a value's bytes.
+var (
+	digestMD5    = func(b []byte) []byte { s := md5.Sum(b); return s[:] }
+	digestSHA1   = func(b []byte) []byte { s := sha1.Sum(b); return s[:] }
+	digestSHA256 = func(b []byte) []byte { s := sha256.Sum256(b); return s[:] }
+)
 
 func fnDigest(sum func([]byte) []byte) rowFunc {
 	return func(a []columnar.Value, t columnar.Type) (columnar.Value, error) {

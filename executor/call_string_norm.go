@@ -8,7 +8,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// Unicode normalization (see planner/functions.go):
+// Unicode normalization (registered in func_*.go):
 //
 //	nfc_normalize(s)   VARCHAR  canonical composition: 'e' + U+0301 becomes 'é'
 //	strip_accents(s)   VARCHAR  decomposed, combining marks dropped: 'héllo' is 'hello' ('ß' stays)

@@ -9,7 +9,7 @@ import (
 	"github.com/b2sql/b2sql/columnar"
 )
 
-// Text functions of DuckDB over VARCHAR (see planner/functions.go):
+// Text functions of DuckDB over VARCHAR (registered in func_*.go):
 //
 //	repeat(s, n)            VARCHAR  n copies, '' for n ≤ 0
 //	translate(s, from, to)  VARCHAR  each character of from becomes the one at the same place in to, or is dropped
@@ -18,10 +18,6 @@ import (
 //	to_hex(s|n)             VARCHAR  upper-case hex of the bytes, or of a BIGINT/UBIGINT's two's complement
 //	unhex(s)                BLOB     an odd length reads as a leading 0
 //	to_base64(b), from_base64(s)  VARCHAR, BLOB
-func init() {
-	defRow("to_hex", fnToHex, true)
-	defRow("to_base64", fnToBase64, true)
-}
 
 // maxRepeat bounds the result of repeat: one cell of a gigabyte is a
 // runaway query, not a string anyone wants.

@@ -8,13 +8,13 @@ import (
 	"github.com/b2sql/b2sql/columnar"
 )
 
-// Calendar arithmetic and parsing of timestamps (see planner/functions.go):
+// Calendar arithmetic and parsing of timestamps (registered in func_*.go):
 //
 //	add_months(ts, n)          TIMESTAMP + n calendar months
 //	strptime(s, fmt)           TIMESTAMP parsed with DuckDB's % codes; an error when s does not match
 //	try_strptime(s, fmt)       the same, NULL when s does not match
 //
-// They are registered in moreFuncs (call_more.go).
+// They are registered in func_date.go.
 // fnAddMonths adds a[1] months to the TIMESTAMP a[0]; a day past the end of
 // the target month becomes its last day (2024-01-31 + 1 month =
 // 2024-02-29), as in DuckDB and PostgreSQL.

@@ -13,14 +13,7 @@ import (
 //	DATE + TIME, TIME + DATE            TIMESTAMP  (temporalArithKernel: the date scaled to µs plus the time)
 //	date_part(hour|minute|second|millisecond|microsecond, t)  BIGINT; epoch DOUBLE seconds
 //	make_time(h, m, s DOUBLE)           TIME       an error outside 00:00:00 ..= 24:00:00
-//	date_diff / date_sub / epoch_*      on TIMEs as on timestamps of 1970-01-01 (call_more.go)
-func init() {
-	defRow("make_time", fnMakeTime, true)
-	defRow("time_avg", fnTimeAvg, true)
-	defRow("time_of_micros", fnTimeOfMicros, true)
-	defRow("time_of_avg", fnTimeOfAvg, true)
-	defRow("time_micros", fnEpochScaled(1), true)
-}
+//	date_diff / date_sub / epoch_*      on TIMEs as on timestamps of 1970-01-01 (rows_date.go)
 
 // fnTimeOfAvg is avg(TIME) OVER a window, from the DOUBLE average of the
 // microseconds: the nearest microsecond, a tie down, as fnTimeAvg.

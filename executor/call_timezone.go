@@ -24,18 +24,6 @@ import (
 //	                                 calendar, microseconds on the instant (DuckDB's ICU)
 //	tz_diff(TIMESTAMPTZ, TIMESTAMPTZ, zone)     INTERVAL     whole local days, then the microseconds left
 //	strftime_tz(TIMESTAMPTZ, VARCHAR, zone)     VARCHAR      strftime of the local time; %z, %Z the zone's
-func init() {
-	defRow("strftime_tz", fnStrftimeTZ, true)
-	defRow("tz_diff", fnTZDiff, true)
-	defRow("tz_add", fnTZAdd(1), true)
-	defRow("tz_sub", fnTZAdd(-1), true)
-	defRow("tz_local", fnTZLocal, true)
-	defRow("tz_instant", fnTZInstant, true)
-	defRow("tz_text", fnTZText, true)
-	defRow("tz_parse", fnTZParse(false), true)
-	defRow("try_tz_parse", fnTZParse(true), true)
-	defRow("tz_offset", fnTZOffset, true)
-}
 
 func fnTZLocal(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
 	loc, err := columnar.LoadZone(a[1].S)

@@ -127,3 +127,11 @@ func byType(k func(t columnar.Type) kernel) function.Factory {
 }
 
 func ex(calls ...string) []string { return calls }
+
+// internalRows is an Internal set computed row by row: a call the binder
+// makes itself (tz_local for a zone conversion, interval_of for INTERVAL
+// (n) DAY, …), with one or more arguments of the types the binder gives.
+func internalRows(category, name, description string, f rowFunc) *function.Set {
+	return internal(scalar(category, name, description, nil,
+		function.Overload{Args: []function.Arg{function.Any}, Variadic: true, Kernel: rowsT(name, f)}))
+}

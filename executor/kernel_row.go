@@ -5,7 +5,7 @@ import (
 )
 
 // rowFunc computes one row of a function from boxed argument values. It is
-// for the long tail of functions (call_more.go), where clarity beats the
+// for the long tail of functions (rows_*.go), where clarity beats the
 // per-value boxing; hot functions have vector kernels.
 type rowFunc func(args []columnar.Value, t columnar.Type) (columnar.Value, error)
 

@@ -9,9 +9,16 @@ import (
 
 var (
 	mu     sync.RWMutex
-	byName = map[string]*Set{} // names and aliases, lower case
+	byName = map[key]*Set{} // names and aliases, lower case, per kind
 	sets   []*Set
 )
+
+// key names a set: one name may be a scalar function and an aggregate
+// (bit_and is the & operator's call and an aggregate).
+type key struct {
+	kind Kind
+	name string
+}
 
 // Register adds function sets. It is called from package initialization;
 // a name or alias registered twice is a programming error and panics.
@@ -20,7 +27,7 @@ func Register(ss ...*Set) {
 	defer mu.Unlock()
 	for _, s := range ss {
 		for _, n := range append([]string{s.Name}, s.Aliases...) {
-			k := strings.ToLower(n)
+			k := key{s.Kind, strings.ToLower(n)}
 			if _, dup := byName[k]; dup {
 				panic(fmt.Sprintf("function: %q registered twice", n))
 			}
@@ -30,12 +37,16 @@ func Register(ss ...*Set) {
 	}
 }
 
-// Lookup returns the set registered under name or one of its aliases
-// (any case).
-func Lookup(name string) (*Set, bool) {
+// Lookup returns the scalar function registered under name or one of its
+// aliases (any case).
+func Lookup(name string) (*Set, bool) { return Find(Scalar, name) }
+
+// Find returns the set of the kind registered under name or one of its
+// aliases (any case).
+func Find(kind Kind, name string) (*Set, bool) {
 	mu.RLock()
 	defer mu.RUnlock()
-	s, ok := byName[strings.ToLower(name)]
+	s, ok := byName[key{kind, strings.ToLower(name)}]
 	return s, ok
 }
 
@@ -45,12 +56,18 @@ func All() []*Set {
 	mu.RLock()
 	out := slices.Clone(sets)
 	mu.RUnlock()
-	slices.SortFunc(out, func(a, b *Set) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortFunc(out, func(a, b *Set) int {
+		if c := strings.Compare(a.Name, b.Name); c != 0 {
+			return c
+		}
+		return int(a.Kind) - int(b.Kind)
+	})
 	return out
 }
 
 // Names returns every name and alias users may write (Internal sets left
-// out), sorted: for completion and "did you mean" hints.
+// out), sorted and without repeats: for completion and "did you mean"
+// hints.
 func Names() []string {
 	var out []string
 	for _, s := range All() {
@@ -60,7 +77,7 @@ func Names() []string {
 		}
 	}
 	slices.Sort(out)
-	return out
+	return slices.Compact(out)
 }
 
 // IsVolatile reports whether the named function is registered as Volatile.

@@ -78,6 +78,10 @@ const (
 	// Instant is Temporal with TIMESTAMP WITH TIME ZONE taken as its UTC
 	// instant (epoch_us of an instant counts from the instant).
 	Instant
+	// Interval takes an INTERVAL (or NULL).
+	Interval
+	// Any takes any type as it is.
+	Any
 )
 
 // TypeName is how duckdb_functions() shows the argument type.
@@ -97,6 +101,8 @@ func (a Arg) TypeName() string {
 		return "DOUBLE"
 	case Temporal, Instant:
 		return "TIMESTAMP"
+	case Interval:
+		return "INTERVAL"
 	}
 	return "ANY"
 }
@@ -256,7 +262,11 @@ func (s *Set) Signature() string {
 	}
 	sb.WriteString(strings.Repeat("]", len(long.Args)-short))
 	sb.WriteString(") → ")
-	sb.WriteString(long.ReturnName())
+	if s.Kind == Table {
+		sb.WriteString("table")
+	} else {
+		sb.WriteString(long.ReturnName())
+	}
 	return sb.String()
 }
 

@@ -2,13 +2,15 @@ package planner
 
 import "github.com/b2sql/b2sql/function"
 
-// The functions of the registry (package function) carry their own
-// signatures, type rules and kernels: duckdb_functions() lists them. The
-// table below is the rest of the scalar vocabulary shared by the binder
-// (sql package), which types calls and inserts casts, and the executor,
-// which implements them, until each moves into the registry.
-// Arguments always arrive with exactly the types listed; "T" means "any one
-// type, the same for all T arguments", "N" a numeric type.
+// Calls (Call.Fn) name either a function of the registry (package
+// function: its entry carries the argument rules, the result type, the
+// kernel, a description and examples, and duckdb_functions() lists it;
+// the entries live in executor/func_*.go), or one of the operators and
+// special forms below, which the executor builds itself (executor/call.go)
+// because they evaluate lazily, compare or do arithmetic over every type,
+// or take constant part names. Arguments always arrive with exactly the
+// types listed; "T" means "any one type, the same for all T arguments",
+// "N" a numeric type.
 //
 //	Fn            args                         result    notes
 //	+ - * %       N, N                         N         integers: overflow is an error
@@ -20,69 +22,23 @@ import "github.com/b2sql/b2sql/function"
 //	-             DATE, DATE                   BIGINT    days between
 //	-             TIMESTAMP, TIMESTAMP         INTERVAL
 //	+ -           TIMESTAMP, INTERVAL          TIMESTAMP
+//	+ -           INTERVAL, INTERVAL           INTERVAL  (constant operands fold in the binder, calendar months kept)
 //	= <> < <= > >=  T, T                       BOOLEAN
 //	and or        BOOLEAN...                   BOOLEAN   three-valued logic
 //	not           BOOLEAN                      BOOLEAN
 //	is_null, is_not_null  any                  BOOLEAN   never NULL
 //	in, not_in    T, T...                      BOOLEAN   SQL NULL semantics (x IN (1, NULL) is NULL when no match)
 //	like, not_like, ilike, not_ilike  VARCHAR, VARCHAR  BOOLEAN  % and _ wildcards, backslash escapes
-//	coalesce      T...                         T
-//	nullif        T, T                         T
+//	||            VARCHAR, VARCHAR             VARCHAR   NULL if either is NULL
+//	coalesce      T...                         T         later arguments evaluated only where needed
 //	date_part     VARCHAR const, DATE|TIMESTAMP|INTERVAL   BIGINT  (EXTRACT; epoch gives DOUBLE seconds)
 //	date_trunc    VARCHAR const, DATE|TIMESTAMP            TIMESTAMP (DATE input → DATE)
-//	tz_local, tz_instant, tz_text, tz_parse, try_tz_parse, tz_offset, tz_add, tz_sub, tz_diff, strftime_tz
-//	              TIMESTAMP WITH TIME ZONE ⇄ local time in a zone named by the last argument
-//	              (executor/call_timezone.go; the binder's casts and calendar functions of instants)
-//	||            VARCHAR, VARCHAR             VARCHAR   NULL if either is NULL
-//	regexp_matches  VARCHAR, VARCHAR           BOOLEAN   (RE2 syntax, unanchored)
-//	regexp_replace  VARCHAR, VARCHAR, VARCHAR[, VARCHAR]  VARCHAR  first match; option 'g' every match; \1 groups
-//	                (the binder turns options c i s m n p l into RE2 flags or a quoted
-//	                pattern, and regexp_full_match into \A(?:p)\z)
-//	concat_ws     VARCHAR, VARCHAR...          VARCHAR   NULL arguments skipped; NULL separator → NULL
-//	make_date     BIGINT, BIGINT, BIGINT       DATE      an error for a day that does not exist
-//	last_day      DATE|TIMESTAMP               DATE
-//	dayname, monthname  DATE|TIMESTAMP         VARCHAR   English names
-//	epoch_ms      BIGINT → TIMESTAMP, DATE|TIMESTAMP → BIGINT   milliseconds since 1970
-//	interval_of   DOUBLE, DOUBLE[, BIGINT]     INTERVAL  n units of m µs (INTERVAL (n) DAY, to_days(n)); the
-//	                                                     optional calendar-month count is for TIMESTAMP ± it
-//	current_date                               DATE      UTC
-//	date_diff     VARCHAR, DATE|TIMESTAMP, DATE|TIMESTAMP  BIGINT  part boundaries crossed
-//	strftime      DATE|TIMESTAMP, VARCHAR      VARCHAR   DuckDB's codes (executor/call_strftime.go); strftime(format, date) binds here too
-//	to_timestamp  DOUBLE                       TIMESTAMP epoch seconds
-//	strptime, try_strptime  VARCHAR, VARCHAR   TIMESTAMP DuckDB % codes; no match: error (try_: NULL); to_timestamp(s, fmt) binds here
-//	add_months    TIMESTAMP, BIGINT            TIMESTAMP day clamped to the month's end; TIMESTAMP ± an INTERVAL literal with months binds here
-//	repeat        VARCHAR, BIGINT              VARCHAR   '' for n <= 0
-//	translate     VARCHAR, VARCHAR, VARCHAR    VARCHAR   characters of from become those of to, or are dropped
-//	bit_length    VARCHAR                      BIGINT
-//	url_encode, url_decode  VARCHAR            VARCHAR
-//	to_hex        VARCHAR|BLOB|BIGINT|UBIGINT  VARCHAR   (hex); unhex, from_base64 VARCHAR → BLOB; to_base64 BLOB → VARCHAR
-//	md5, sha1, sha256  VARCHAR|BLOB            VARCHAR   lower-case hex digest
-//	hash          any...                       UBIGINT   deterministic, never NULL
-//	levenshtein, damerau_levenshtein, hamming  VARCHAR, VARCHAR  BIGINT  over bytes, as DuckDB
-//	jaro_similarity, jaro_winkler_similarity   VARCHAR, VARCHAR  DOUBLE
-//	+ -           INTERVAL, INTERVAL           INTERVAL  (constant operands fold in the binder, calendar months kept)
-//	interval_mul  INTERVAL, BIGINT|DOUBLE      INTERVAL  INTERVAL * n and n * INTERVAL; interval_div INTERVAL, DOUBLE: / (x/0 → NULL)
-//	age           TIMESTAMP, TIMESTAMP         INTERVAL  field-wise, DuckDB's borrowing; age(ts) from today at midnight
-//	epoch_us, epoch_ns  DATE|TIMESTAMP         BIGINT
-//	make_timestamp  BIGINT µs, or BIGINT×5, DOUBLE seconds  TIMESTAMP
-//	date_sub      VARCHAR, DATE|TIMESTAMP, DATE|TIMESTAMP  BIGINT  whole parts (date_diff counts boundaries)
-//	yearweek      DATE|TIMESTAMP               BIGINT    ISO year × 100 + ISO week
-//	julian        DATE|TIMESTAMP               DOUBLE
-//	time_bucket   BIGINT µs, BIGINT months, TIMESTAMP, TIMESTAMP origin  TIMESTAMP  (the binder adds default origins, casts back to DATE)
-//	printf        VARCHAR, any...              VARCHAR   C-style %d %5.2f %-8s %x %c %%; a conversion that does not fit is an error
-//	format        VARCHAR, any...              VARCHAR   fmtlib-style {} {1} {:>8.2f} {:,} {{ }}
-//	like_escape, not_like_escape, ilike_escape, not_ilike_escape  VARCHAR, VARCHAR, VARCHAR  BOOLEAN  escape: '' or one character
-//	octet_length  VARCHAR|BLOB                 BIGINT
-//	bin           VARCHAR|BLOB|BIGINT          VARCHAR   (to_binary)
-//	error         VARCHAR                      NULL      fails the query with the message when evaluated
-//	nfc_normalize, strip_accents  VARCHAR      VARCHAR   Unicode NFC; decomposed with combining marks dropped
-//	jaccard       VARCHAR, VARCHAR             DOUBLE    over the sets of bytes
-//	regexp_escape VARCHAR                      VARCHAR
-//	to_base       BIGINT, BIGINT[, BIGINT]     VARCHAR   radix 2–36, zero-padded to the minimum length
-//	(nanosecond(x) binds to date_part('microsecond', x) * 1000)
 //
-// mod(a, b) binds to %, date_add(d, i) to TIMESTAMP + INTERVAL. The
-// functions from replace on run row by row (executor/call_more.go).
+// The binder rewrites some names into others: mod(a, b) is %, date_add(d,
+// i) TIMESTAMP + INTERVAL, log(b, x) ln(x)/ln(b), nanosecond(x)
+// date_part('microsecond', x) * 1000, regexp_full_match an anchored
+// regexp_matches, and the functions of TIMESTAMP WITH TIME ZONE the
+// registry's internal tz_* calls with the session's zone.
 //
 // Nested values (sql/bind_func_list.go binds DuckDB's names and aliases to
 // these; executor/call_list.go, call_list_rows.go):

@@ -99,6 +99,13 @@ func (b *binder) convertArg(name string, rule function.Arg, x planner.Expr, src 
 			}
 		}
 		return b.coerce(x, columnar.TTimestamp, src, c)
+	case function.Interval:
+		if t.ID != columnar.Interval && t.ID != columnar.Null {
+			return nil, b.typeErr(src, c, "%s expects INTERVAL, got %s", name, t)
+		}
+		return b.coerce(x, columnar.TInterval, src, c)
+	case function.Any:
+		return x, nil
 	}
 	return nil, b.errAt(b.q.findName("", name, c.sp), ErrUnsupported, fmt.Sprintf("%s: argument rule %d", strings.ToLower(name), rule))
 }

@@ -7,6 +7,31 @@ import (
 	"github.com/dolthub/vitess/go/vt/sqlparser"
 )
 
+// The table functions, registered here because the binder builds them.
+func init() {
+	table := func(name, desc string, examples []string, params ...string) *function.Set {
+		o := function.Overload{Params: params}
+		for range params {
+			o.Args = append(o.Args, function.Any)
+		}
+		return &function.Set{Name: name, Kind: function.Table, Categories: []string{"table"}, CustomBind: true,
+			Description: desc, Examples: examples, Overloads: []function.Overload{o}}
+	}
+	alias := func(s *function.Set, names ...string) *function.Set { s.Aliases = names; return s }
+	function.Register(
+		alias(table("read_parquet", "The rows of Parquet files (a path, a glob or a list of them)", nil, "path"), "parquet_scan"),
+		alias(table("read_csv", "The rows of CSV files, with the dialect and types detected", nil, "path"), "read_csv_auto"),
+		alias(table("read_json", "The rows of JSON files (arrays, objects or newline-delimited)", nil, "path"), "read_json_auto"),
+		alias(table("read_ndjson", "The rows of newline-delimited JSON files", nil, "path"), "read_ndjson_auto"),
+		table("read_b2", "The rows of a blosc2 file (.b2nd, .b2d, .b2z)", nil, "path"),
+		table("b2_metadata", "The chunks and blocks of a blosc2 file", nil, "path"),
+		table("range", "The BIGINTs from start up to end (exclusive) by step", []string{"range(3)", "range(1, 10, 3)"}, "start", "end", "step"),
+		table("generate_series", "The BIGINTs from start through end (inclusive) by step", []string{"generate_series(1, 3)"}, "start", "end", "step"),
+		table("duckdb_settings", "The session's settings", []string{"duckdb_settings()"}),
+		table("duckdb_functions", "The functions, one row per overload and name", []string{"duckdb_functions()"}),
+	)
+}
+
 // functionsColumns are duckdb_functions()' columns, as DuckDB 1.5 has them.
 var functionsColumns = func() []tableColumn {
 	v, vs := columnar.TVarchar, columnar.ListOf(columnar.TVarchar)
@@ -85,6 +110,10 @@ func functionRows() [][]columnar.Value {
 				for k, a := range o.Args {
 					types[k] = a.TypeName()
 				}
+				ret := str(o.ReturnName())
+				if s.Kind == function.Table {
+					ret = null // a table function's rows have their own columns
+				}
 				varargs := null
 				if o.Variadic {
 					varargs = str(o.Args[len(o.Args)-1].TypeName())
@@ -93,7 +122,7 @@ func functionRows() [][]columnar.Value {
 					str("system"), str("0"), str("main"), str(name),
 					aliasOf, str(s.Kind.String()), str(s.Description), null,
 					{Type: columnar.MapOf(columnar.TVarchar, columnar.TVarchar), Elems: []columnar.Value{}},
-					str(o.ReturnName()), list(o.Params), list(types),
+					ret, list(o.Params), list(types),
 					varargs, null, columnar.BoolValue(s.Stability == function.Volatile), columnar.BoolValue(true),
 					columnar.IntValue(columnar.TInt64, int64(oid)), list(s.Examples), str(s.Stability.String()), list(s.Categories),
 				})

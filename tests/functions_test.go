@@ -22,12 +22,16 @@ func TestFunctionExamples(t *testing.T) {
 		if s.Internal {
 			continue
 		}
-		if len(s.Examples) == 0 {
+		if len(s.Examples) == 0 && s.Kind != function.Table { // read_parquet(path) needs a file
 			t.Errorf("%s: no example", s.Name)
 		}
 		for _, ex := range s.Examples {
 			n++
-			rows, err := db.Query(context.Background(), "SELECT "+ex)
+			q := "SELECT " + ex
+			if s.Kind == function.Table {
+				q = "SELECT * FROM " + ex
+			}
+			rows, err := db.Query(context.Background(), q)
 			if err != nil {
 				t.Errorf("%s: %v", ex, err)
 				continue

@@ -9,16 +9,93 @@ import (
 	"github.com/b2sql/b2sql/columnar"
 )
 
-// More date functions of DuckDB (see planner/functions.go):
-//
-//	epoch_us, epoch_ns (DATE|TIMESTAMP)   BIGINT     since 1970-01-01
-//	make_timestamp(us) or (y, m, d, h, mi, s DOUBLE)  TIMESTAMP  an error for a date that does not exist
-//	date_sub(part, a, b)                  BIGINT     whole parts from a to b (date_diff counts boundaries)
-//	yearweek(d)                           BIGINT     ISO year × 100 + ISO week
-//	julian(d)                             DOUBLE     Julian day number, with the fraction of the day
-//	time_bucket(us, months, ts, origin)   TIMESTAMP  the start of ts's bucket of us microseconds, or of months
-func init() {
-	defRow("time_bucket", fnTimeBucket, true)
+// Row functions of the date family (registered in func_date.go).
+
+func fnCurrentDate(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+	return columnar.IntValue(t, time.Now().UTC().Unix()/86400), nil
+}
+
+// micros returns a DATE or TIMESTAMP value as microseconds since the epoch.
+func micros(v columnar.Value) int64 {
+	if v.Type.ID == columnar.Date {
+		return v.I * 86400_000000
+	}
+	return v.I
+}
+
+// fnDateDiff counts the part boundaries between a[1] and a[2] (DuckDB
+// date_diff): the difference of the truncated values.
+func fnDateDiff(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+	x, y := micros(a[1]), micros(a[2])
+	unit := map[string]int64{"microsecond": 1, "microseconds": 1, "us": 1, "millisecond": 1000, "milliseconds": 1000, "ms": 1000,
+		"second": 1e6, "seconds": 1e6, "s": 1e6, "minute": 60e6, "minutes": 60e6, "m": 60e6,
+		"hour": 3600e6, "hours": 3600e6, "h": 3600e6, "day": 86400e6, "days": 86400e6, "d": 86400e6}
+	part := strings.ToLower(a[0].S)
+	if u, ok := unit[part]; ok {
+		return columnar.IntValue(t, floorDiv(y, u)-floorDiv(x, u)), nil
+	}
+	tx, ty := time.UnixMicro(x).UTC(), time.UnixMicro(y).UTC()
+	months := func(tm time.Time) int64 { return int64(tm.Year())*12 + int64(tm.Month()) - 1 }
+	switch part {
+	case "month", "months", "mon":
+		return columnar.IntValue(t, months(ty)-months(tx)), nil
+	case "quarter", "quarters":
+		return columnar.IntValue(t, floorDiv(months(ty), 3)-floorDiv(months(tx), 3)), nil
+	case "year", "years", "y", "yr":
+		return columnar.IntValue(t, int64(ty.Year()-tx.Year())), nil
+	case "week", "weeks", "w":
+		// ISO weeks start on Monday; 1970-01-01 was a Thursday.
+		wk := func(us int64) int64 { return floorDiv(floorDiv(us, 86400e6)+3, 7) }
+		return columnar.IntValue(t, wk(y)-wk(x)), nil
+	}
+	return columnar.Value{}, fmt.Errorf("date_diff: unknown part %q", a[0].S)
+}
+
+func fnToTimestamp(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+	s := a[0].F
+	if math.IsNaN(s) || math.IsInf(s, 0) || math.Abs(s) > 9.2e12 {
+		return columnar.Value{}, fmt.Errorf("to_timestamp: %v is out of range", s)
+	}
+	return columnar.IntValue(t, int64(math.Round(s*1e6))), nil
+}
+
+func fnMakeDate(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+	y, m, d := a[0].I, a[1].I, a[2].I
+	if y < -290000 || y > 290000 || m < 1 || m > 12 || d < 1 || d > 31 {
+		return columnar.Value{}, fmt.Errorf("make_date: %d-%d-%d is not a valid date", y, m, d)
+	}
+	tm := time.Date(int(y), time.Month(m), int(d), 0, 0, 0, 0, time.UTC)
+	if tm.Day() != int(d) {
+		return columnar.Value{}, fmt.Errorf("make_date: %d-%d-%d is not a valid date", y, m, d)
+	}
+	return columnar.IntValue(t, floorDiv(tm.Unix(), 86400)), nil
+}
+
+func dateTime(v columnar.Value) time.Time { return time.UnixMicro(micros(v)).UTC() }
+
+func fnLastDay(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+	tm := dateTime(a[0])
+	last := time.Date(tm.Year(), tm.Month()+1, 0, 0, 0, 0, 0, time.UTC)
+	return columnar.IntValue(t, floorDiv(last.Unix(), 86400)), nil
+}
+
+func fnDayName(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+	return columnar.StringValue(dateTime(a[0]).Weekday().String()), nil
+}
+
+func fnMonthName(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+	return columnar.StringValue(dateTime(a[0]).Month().String()), nil
+}
+
+func fnEpochMs(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+	if t.ID == columnar.Timestamp {
+		ms := a[0].I
+		if ms > (1<<63-1)/1000 || ms < -(1<<63-1)/1000 {
+			return columnar.Value{}, fmt.Errorf("epoch_ms: %d is out of the TIMESTAMP range", ms)
+		}
+		return columnar.IntValue(t, ms*1000), nil
+	}
+	return columnar.IntValue(t, floorDiv(micros(a[0]), 1000)), nil
 }
 
 func fnEpochScaled(k int64) rowFunc {

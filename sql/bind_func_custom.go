@@ -45,8 +45,9 @@ func moreNames() []string {
 	return out
 }
 
-// scalarMore binds the functions of moreSigs and the few with their own
-// typing rules; ok is false for a name it does not know.
+// scalarMore binds the functions with typing rules of their own (the
+// registry's CustomBind functions), then any other registered function by
+// its argument rules; ok is false for a name it does not know.
 func (b *binder) scalarMore(name string, xs []planner.Expr, srcs []sqlparser.Expr, at int, c ectx) (planner.Expr, bool, error) {
 	if x, ok, err := b.bindTimeOfDayFunc(name, xs, srcs, at, c); ok {
 		return x, true, err

@@ -3,25 +3,62 @@ package executor
 import (
 	"fmt"
 	"math"
-	"strconv"
-	"strings"
-	"unicode/utf8"
 
 	"github.com/b2sql/b2sql/columnar"
 )
 
-// More numeric and conversion functions of DuckDB (see planner/functions.go):
-//
-//	trunc_digits(x, n)   x's type  trunc(x, n): toward zero at n decimal digits (n < 0: left of the point)
-//	fmod(x, y), fdiv(x, y)  DOUBLE  x - y·floor(x/y), with y's sign (NaN for y = 0); floor(x / y)
-//	nextafter(x, y)      DOUBLE    the next double after x toward y
-//	unicode(s)           INTEGER   code point of the first character, -1 for '' (ord)
-//	octet_length(s)      BIGINT    bytes
-//	bin(x)               VARCHAR   binary digits of a BIGINT's two's complement, or of a string's bytes
-//	format_bytes(n)      VARCHAR   1024-based: "1.5 KiB"; format_bytes_decimal: 1000-based "1.5 kB"
-func init() {
-	defRow("octet_length", fnOctetLength, true)
-	defRow("bin", fnBin, true)
+// Row functions of the math family (registered in func_math.go).
+
+func fnMath1(f func(float64) float64) rowFunc {
+	return func(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+		x := a[0].F
+		r := f(x)
+		if math.IsNaN(r) && !math.IsNaN(x) {
+			return columnar.Value{}, fmt.Errorf("cannot take the logarithm or square root of %v", x)
+		}
+		if math.IsInf(r, 0) && !math.IsInf(x, 0) {
+			return columnar.Value{}, fmt.Errorf("cannot take the logarithm of zero")
+		}
+		return columnar.FloatValue(t, r), nil
+	}
+}
+
+func fnMath2(f func(float64, float64) float64) rowFunc {
+	return func(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+		return columnar.FloatValue(t, f(a[0].F, a[1].F)), nil
+	}
+}
+
+func fnSign(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+	x := a[0].F
+	switch {
+	case x > 0:
+		return columnar.IntValue(t, 1), nil
+	case x < 0:
+		return columnar.IntValue(t, -1), nil
+	}
+	return columnar.IntValue(t, 0), nil
+}
+
+// fnBest is greatest (dir 1) or least (-1), skipping NULLs.
+func fnBest(dir int) rowFunc {
+	return func(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+		best := columnar.NullValue(t)
+		for _, v := range a {
+			if v.Null {
+				continue
+			}
+			if best.Null || columnar.Compare(v, best)*dir > 0 {
+				best = v
+			}
+		}
+		best.Type = t
+		return best, nil
+	}
+}
+
+func fnTrunc(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+	return columnar.FloatValue(t, math.Trunc(a[0].F)), nil
 }
 
 // fnTruncDigits truncates toward zero, keeping n digits after the point:
@@ -47,30 +84,6 @@ func fnTruncDigits(a []columnar.Value, t columnar.Type) (columnar.Value, error) 
 		return columnar.IntValue(t, v.I/pow10[drop]*pow10[drop]), nil
 	}
 	return columnar.Value{}, fmt.Errorf("trunc: cannot truncate %s", v.Type)
-}
-
-func fnUnicode(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
-	if a[0].S == "" {
-		return columnar.IntValue(t, -1), nil
-	}
-	r, _ := utf8.DecodeRuneInString(a[0].S)
-	return columnar.IntValue(t, int64(r)), nil
-}
-
-func fnOctetLength(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
-	return columnar.IntValue(t, int64(len(a[0].S))), nil
-}
-
-func fnBin(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
-	v := a[0]
-	if v.Type.Phys() != columnar.PhysBytes {
-		return columnar.StringValue(strconv.FormatUint(uint64(v.I), 2)), nil
-	}
-	var b strings.Builder
-	for i := 0; i < len(v.S); i++ {
-		fmt.Fprintf(&b, "%08b", v.S[i])
-	}
-	return columnar.StringValue(b.String()), nil
 }
 
 // fnFormatBytes renders a byte count in the largest unit it reaches;

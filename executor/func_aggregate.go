@@ -1,0 +1,50 @@
+package executor
+
+import (
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/function"
+)
+
+// The aggregate functions, for duckdb_functions() and completion. The
+// binder types them with its own code (sql/bind_agg*.go) and the
+// aggregation operators compute them (aggstate*.go), so their overloads
+// describe them and carry no kernel.
+func init() {
+	x := param{"x", function.Any}
+	agg := func(name, desc string, examples []string, ret columnar.Type, ps ...param) *function.Set {
+		o := over(ret, nil, ps...)
+		if ret.ID == columnar.Null { // columnar.Type{}: no aggregate returns NULL
+			o.SameAs = 1 // the type of the first argument
+		}
+		s := scalar("aggregate", name, desc, examples, o)
+		s.Kind, s.CustomBind = function.Aggregate, true
+		return s
+	}
+	d, i64 := columnar.TFloat64, columnar.TInt64
+	q := param{"q", function.Double}
+	function.Register(
+		agg("count", "The number of rows (count(*)) or of non-NULL values of x", ex("count(*)", "count(1)"), i64, x),
+		agg("sum", "The sum of the non-NULL values", ex("sum(1)"), columnar.Type{}, param{"x", function.Number}),
+		aka(agg("avg", "The average of the non-NULL values", ex("avg(1)"), d, param{"x", function.Number}), "mean"),
+		agg("min", "The smallest non-NULL value", ex("min(1)"), columnar.Type{}, x),
+		agg("max", "The largest non-NULL value", ex("max(1)"), columnar.Type{}, x),
+		agg("median", "The middle value (the average of the two middle ones for numbers)", ex("median(1)"), columnar.Type{}, x),
+		agg("quantile_cont", "The interpolated q-quantile (0 ≤ q ≤ 1)", ex("quantile_cont(1, 0.5)"), d, x, q),
+		agg("quantile_disc", "The q-quantile, one of the values", ex("quantile_disc(1, 0.5)"), columnar.Type{}, x, q),
+		aka(agg("var_samp", "The sample variance", ex("var_samp(1)"), d, param{"x", function.Double}), "variance"),
+		agg("var_pop", "The population variance", ex("var_pop(1)"), d, param{"x", function.Double}),
+		aka(agg("stddev_samp", "The sample standard deviation", ex("stddev_samp(1)"), d, param{"x", function.Double}), "stddev"),
+		agg("stddev_pop", "The population standard deviation", ex("stddev_pop(1)"), d, param{"x", function.Double}),
+		aka(agg("string_agg", "The non-NULL strings joined by the separator (',' by default)", ex("string_agg('a', '-')"), columnar.TVarchar,
+			param{"string", function.Str}, param{"separator", function.Str}), "group_concat", "listagg"),
+		agg("approx_count_distinct", "An estimate of the number of distinct values (HyperLogLog)", ex("approx_count_distinct(1)"), i64, x),
+		agg("mode", "The most frequent value", ex("mode(1)"), columnar.Type{}, x),
+		aka(agg("array_agg", "The values as a list", ex("array_agg(1)"), columnar.Type{}, x), "list"),
+		agg("bool_and", "Whether every non-NULL value is true", ex("bool_and(true)"), columnar.TBool, param{"b", function.Any}),
+		agg("bool_or", "Whether some non-NULL value is true", ex("bool_or(true)"), columnar.TBool, param{"b", function.Any}),
+		aka(agg("count_if", "The number of rows where the condition is true", ex("count_if(true)"), i64, param{"condition", function.Any}), "countif"),
+		agg("any_value", "The first non-NULL value", ex("any_value(1)"), columnar.Type{}, x),
+		aka(agg("arg_max", "The arg of the row with the largest val", ex("arg_max('a', 1)"), columnar.Type{}, param{"arg", function.Any}, param{"val", function.Any}), "argmax", "max_by"),
+		aka(agg("arg_min", "The arg of the row with the smallest val", ex("arg_min('a', 1)"), columnar.Type{}, param{"arg", function.Any}, param{"val", function.Any}), "argmin", "min_by"),
+	)
+}

@@ -1,0 +1,21 @@
+package executor
+
+import (
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/function"
+)
+
+// The conditional functions. The binder unifies their arguments' types
+// (sql/bind_func.go); coalesce is built by NewCall itself, as it
+// evaluates its arguments lazily, like CASE.
+func init() {
+	x, y := param{"value", function.Any}, param{"other", function.Any}
+	nullif := function.Overload{Params: []string{"value", "other"}, Args: []function.Arg{function.Any, function.Any}, SameAs: 1,
+		Kernel: byType(nullifKernel), SeesNulls: true}
+	function.Register(
+		customBind(scalar("conditional", "coalesce", "The first argument that is not NULL", ex("coalesce(NULL, 2, 3)"),
+			function.Overload{Params: []string{"value"}, Args: []function.Arg{function.Any}, Variadic: true, SameAs: 1})),
+		customBind(scalar("conditional", "ifnull", "value, or other when value is NULL", ex("ifnull(NULL, 2)"), sameAs(over(columnar.TNull, nil, x, y), 1))),
+		customBind(scalar("conditional", "nullif", "NULL when value = other, else value", ex("nullif(1, 1)"), nullif)),
+	)
+}

@@ -36,9 +36,9 @@ type arrowFile struct {
 func (pf *pqFile) arrowReader(t columnar.Type) (*pqarrow.FileReader, error) {
 	pf.arrow.once.Do(func() {
 		props := pqarrow.ArrowReadProperties{BatchSize: batchRows}
-		pf.arrow.kept, pf.arrow.err = pqarrow.NewFileReader(pf.rdr, props, memory.DefaultAllocator)
+		pf.arrow.kept, pf.arrow.err = newArrowReader(pf, props, memory.DefaultAllocator)
 		if pf.arrow.err == nil {
-			pf.arrow.pooled, pf.arrow.err = pqarrow.NewFileReader(pf.rdr, props, bufferPool)
+			pf.arrow.pooled, pf.arrow.err = newArrowReader(pf, props, bufferPool)
 		}
 	})
 	if hasBytes(t) {

@@ -52,11 +52,17 @@ type column struct {
 // nested fields arrow-go cannot map are left out (returned as skipped, by
 // dotted path). A schema that leaves nothing to expose is an error saying
 // why: a table of no columns would only puzzle the binder.
-func mapSchema(sc *schema.Schema) (cols []column, skipped []string, err error) {
+func mapSchema(sc *schema.Schema) (cols []column, skipped, notes []string, err error) {
 	var why []string // per top-level column left out: name and type
 	seen := map[schema.Node]bool{}
 	nested := map[schema.Node]bool{} // roots read as nested columns
-	manifest, _ := pqarrow.NewSchemaManifest(sc, nil, &pqarrow.ArrowReadProperties{})
+	manifest, merr := pqarrow.NewSchemaManifest(sc, nil, &pqarrow.ArrowReadProperties{})
+	var refused map[int]error
+	if merr != nil {
+		// One field arrow-go cannot map fails the whole manifest: map the
+		// fields one by one, so that only the refused ones are left out.
+		manifest, _, refused = fieldManifests(sc)
+	}
 	for i := 0; i < sc.NumColumns(); i++ {
 		leaf := sc.Column(i)
 		root := sc.ColumnRoot(i)
@@ -67,6 +73,9 @@ func mapSchema(sc *schema.Schema) (cols []column, skipped []string, err error) {
 		if !flat && !seen[root] {
 			field := sc.Root().FieldIndexByField(root)
 			c, err := nestedColumn(sc, manifest, field)
+			if e := refused[field]; e != nil {
+				err = e
+			}
 			ok := err == nil
 			if !ok {
 				c, ok = optionalKeyMap(sc, root, field)
@@ -75,6 +84,9 @@ func mapSchema(sc *schema.Schema) (cols []column, skipped []string, err error) {
 				nested[root] = true
 				cols = append(cols, c)
 				continue
+			}
+			if e := refused[field]; e != nil && !seen[root] {
+				notes = append(notes, fmt.Sprintf("column %q (%s) is left out: %v", root.Name(), describeSkipped(root), e))
 			}
 		}
 		if !flat || isFloat16(leaf) {
@@ -87,7 +99,7 @@ func mapSchema(sc *schema.Schema) (cols []column, skipped []string, err error) {
 		}
 		c, err := mapColumn(leaf)
 		if err != nil {
-			return nil, nil, fmt.Errorf("column %q: %w", leaf.Name(), err)
+			return nil, nil, nil, fmt.Errorf("column %q: %w", leaf.Name(), err)
 		}
 		c.leaf = i
 		c.maxDef = leaf.MaxDefinitionLevel()
@@ -97,14 +109,14 @@ func mapSchema(sc *schema.Schema) (cols []column, skipped []string, err error) {
 	}
 	switch {
 	case len(cols) > 0:
-		return cols, skipped, nil
+		return cols, skipped, notes, nil
 	case sc.NumColumns() == 0:
-		return nil, nil, fmt.Errorf("%w: the file's schema has no columns", ErrUnsupported)
+		return nil, nil, nil, fmt.Errorf("%w: the file's schema has no columns", ErrUnsupported)
 	}
 	if len(why) > maxNamed {
 		why = append(why[:maxNamed], fmt.Sprintf("and %d more", len(why)-maxNamed))
 	}
-	return nil, nil, fmt.Errorf("%w: no column of the file is of a type b2sql reads: %s", ErrUnsupported, strings.Join(why, ", "))
+	return nil, nil, nil, fmt.Errorf("%w: no column of the file is of a type b2sql reads: %s", ErrUnsupported, strings.Join(why, ", "))
 }
 
 // maxNamed is how many unreadable columns the error of a file without a

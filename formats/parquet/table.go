@@ -220,11 +220,11 @@ func readFooter(r interface {
 	if err := checkLayout(meta, size); err != nil {
 		return nil, nil, nil, nil, err
 	}
-	cols, skipped, err = mapSchema(meta.Schema)
+	cols, skipped, notes, err := mapSchema(meta.Schema)
 	if err != nil {
 		return nil, nil, nil, nil, asCorrupt(err)
 	}
-	return rdr, cols, skipped, warnings, nil
+	return rdr, cols, skipped, append(warnings, notes...), nil
 }
 
 // readProps are the reader properties of every file. A buffered stream

@@ -3,6 +3,7 @@ package catalog
 import (
 	"context"
 	"fmt"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -156,7 +157,27 @@ func (c *Catalog) opener(fn, format string, args []sql.FileArg, files []fileset.
 	if len(args) > 0 {
 		return nil, args[0].Err(sql.ErrUnsupported, fmt.Sprintf("%s: unknown option %q", orCopy(fn), args[0].Name))
 	}
-	return func(p string) (planner.Table, error) { return c.openChecked(p, format) }, nil
+	// An array's value column is named after its file: in a set of
+	// arrays every file's is named after the first file, so that they
+	// are one column.
+	first := arrayColumn(files[0].Path)
+	return func(p string) (planner.Table, error) {
+		t, err := c.openChecked(p, format)
+		if a, ok := t.(interface{ NameValues(string) }); ok && err == nil && len(files) > 1 {
+			a.NameValues(first)
+		}
+		return t, err
+	}, nil
+}
+
+// arrayColumn is the name of the value column of the array at path: its
+// base name without extension (ctable's rule for one array file).
+func arrayColumn(p string) string {
+	base := path.Base(strings.TrimRight(filepath.ToSlash(p), "/"))
+	if ext := path.Ext(base); ext != "" && ext != base {
+		base = strings.TrimSuffix(base, ext)
+	}
+	return base
 }
 
 func orCopy(fn string) string {

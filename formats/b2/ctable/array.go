@@ -115,6 +115,27 @@ func stem(path string) string {
 	return base
 }
 
+// NameValues renames the value column of an array of a plain dtype (the
+// _re and _im columns of a complex one) to name, as a set of array files
+// read as one table names it after its first file: each file's own stem
+// would make every file's column another. Arrays of a structured dtype
+// keep their field names. Call it before the table is used.
+func (t *ArrayTable) NameValues(name string) {
+	if len(t.arr.DType.Fields) > 0 {
+		return
+	}
+	vals := t.schema[t.ndims:]
+	if len(vals) == 1 {
+		vals[0].Name = name
+		return
+	}
+	for i, suffix := range []string{"_re", "_im"} {
+		if i < len(vals) {
+			vals[i].Name = name + suffix
+		}
+	}
+}
+
 // Name returns the table's default name, the file stem.
 func (t *ArrayTable) Name() string { return t.name }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -21,7 +22,7 @@ import (
 // dir/a=1/b=x/data_0.parquet (the partition columns only in the path,
 // unless WRITE_PARTITION_COLUMNS), a value escaped as DuckDB escapes it and
 // NULL written __HIVE_DEFAULT_PARTITION__; a new file once one has
-// FILE_SIZE_BYTES (estimated from the rows' in-memory size). Every file is
+// FILE_SIZE_BYTES (see fileSizeOf). Every file is
 // written to a temporary name and renamed when complete; an error aborts
 // the files still open (finished ones stay, as in DuckDB). At most
 // maxOpenPartitions writers are open at once — the least recently used is
@@ -103,7 +104,8 @@ func prepareDir(dir string, d *dirSpec, at sql.Pos) error {
 type openFile struct {
 	w       tableWriter
 	abort   func()
-	bytes   int64 // estimated in-memory size written so far
+	path    string
+	bytes   int64 // in-memory size of the rows written so far (batchBytes)
 	lastUse int64
 }
 
@@ -130,7 +132,12 @@ type dirWriter struct {
 	turn    int
 	sub     columnar.Batch
 	rows    [][]int // per group of the current batch
+	// sizes are the last two finished files' in-memory and disk bytes
+	// (FILE_SIZE_BYTES, fileSizeOf).
+	sizes []fileSize
 }
+
+type fileSize struct{ mem, disk float64 }
 
 // newDirWriter resolves the partition columns in the query's schema.
 func newDirWriter(root string, d *dirSpec, spec *copySpec, qs columnar.Schema) (*dirWriter, error) {
@@ -250,11 +257,51 @@ func (w *dirWriter) writeTo(key string, sub *columnar.Batch, n int) error {
 	}
 	if w.d.fileSize > 0 {
 		p.open.bytes += batchBytes(sub, n)
-		if p.open.bytes >= w.d.fileSize {
+		if w.fileSizeOf(p.open) >= w.d.fileSize {
 			return w.finish(p)
 		}
 	}
 	return nil
+}
+
+// fileSizeOf estimates the size on disk of open file f, as DuckDB
+// compares FILE_SIZE_BYTES with the bytes a file holds, not with its
+// rows' size in memory (Parquet compresses them tenfold and more, CSV
+// text is larger). A file's size is taken as a fixed part (footer,
+// statistics, bloom filters) plus a part proportional to its rows'
+// in-memory size, fitted to the last two files finished; with one, their
+// ratio; before any, the rows' in-memory size.
+func (w *dirWriter) fileSizeOf(f *openFile) int64 {
+	m := float64(f.bytes)
+	switch s := w.sizes; len(s) {
+	case 0:
+		return f.bytes
+	case 2:
+		// Two files of about the same size say nothing of the slope.
+		if dm := s[1].mem - s[0].mem; math.Abs(dm) >= s[1].mem/4 {
+			if rate := (s[1].disk - s[0].disk) / dm; rate > 0 {
+				fixed := max(s[1].disk-rate*s[1].mem, 0)
+				return int64(fixed + rate*m)
+			}
+		}
+	}
+	last := w.sizes[len(w.sizes)-1]
+	return int64(m * last.disk / last.mem)
+}
+
+// diskSize is the bytes of the file (or, for a .b2d, the directory) at
+// path; 0 when it cannot be told.
+func diskSize(path string) int64 {
+	var n int64
+	filepath.WalkDir(path, func(_ string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if info, err := d.Info(); err == nil {
+				n += info.Size()
+			}
+		}
+		return nil
+	})
+	return n
 }
 
 // openFile starts partition p's next file, first finishing the least
@@ -287,17 +334,29 @@ func (w *dirWriter) openFile(p *partition) error {
 	if err != nil {
 		return err
 	}
-	p.open = &openFile{w: fw, abort: abort}
+	p.open = &openFile{w: fw, abort: abort, path: filepath.Join(p.dir, name+extOf(w.spec))}
 	w.nOpen++
 	return nil
 }
 
-// finish closes p's open file (renaming it into place).
+// finish closes p's open file (renaming it into place), and with
+// FILE_SIZE_BYTES counts its bytes in memory and on disk.
 func (w *dirWriter) finish(p *partition) error {
 	f := p.open
 	p.open = nil
 	w.nOpen--
-	return f.w.Close()
+	if err := f.w.Close(); err != nil {
+		return err
+	}
+	if w.d.fileSize > 0 && f.bytes > 0 {
+		if n := diskSize(f.path); n > 0 {
+			w.sizes = append(w.sizes, fileSize{float64(f.bytes), float64(n)})
+			if len(w.sizes) > 2 {
+				w.sizes = w.sizes[1:]
+			}
+		}
+	}
+	return nil
 }
 
 // Close finishes every open file.

@@ -205,17 +205,21 @@ func (o *s3Object) openTail(ctx context.Context, n int64) ([]byte, int64, error)
 			return nil, 0, s3Error(err)
 		}
 		// Some stores refuse a suffix longer than the object (S3 itself
-		// sends the whole object): ask for its size, then all of it.
-		head, herr := o.client.HeadObject(ctx, &s3.HeadObjectInput{Bucket: aws.String(o.loc.bucket), Key: aws.String(o.loc.key)})
-		if herr != nil {
-			return nil, 0, s3Error(herr)
+		// sends the whole object): get the object, which is then shorter
+		// than n, in one request; should it be longer after all, its
+		// size is known and its tail is fetched as a range.
+		whole, gerr := o.client.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String(o.loc.bucket), Key: aws.String(o.loc.key)})
+		if gerr != nil {
+			return nil, 0, s3Error(gerr)
 		}
-		o.setETag(aws.ToString(head.ETag))
-		size := aws.ToInt64(head.ContentLength)
-		if size == 0 {
-			return nil, 0, nil
+		defer whole.Body.Close()
+		o.setETag(aws.ToString(whole.ETag))
+		size := aws.ToInt64(whole.ContentLength)
+		if size > n {
+			data, err := o.fetch(ctx, size-n, n)
+			return data, size, err
 		}
-		data, err := o.fetch(ctx, 0, size)
+		data, err := readExactly(whole.Body, size)
 		return data, size, err
 	}
 	defer out.Body.Close()

@@ -22,8 +22,8 @@ var ErrNotWritable = errors.New("writing is not supported")
 // atomically: readers see the previous object (or none) until the whole
 // file has arrived. A file up to PartSize goes in one PutObject; a larger
 // one as an S3 multipart upload whose parts are sent in parallel (at most
-// MaxInFlight at once, each retried like a read) and which becomes
-// visible only at CompleteMultipartUpload; on any failure, cancellation
+// MaxInFlight at once, and 128 MiB of them; each retried like a read) and
+// which becomes visible only at CompleteMultipartUpload; on any failure, cancellation
 // included, the upload is aborted so that no parts are left behind.
 // Every request is counted in the returned Stats. Only S3-compatible
 // locations can be written.
@@ -141,7 +141,9 @@ func (u *uploader) multipart(ctx context.Context) (err error) {
 	parts := make([]types.CompletedPart, nparts)
 	pctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	sem := make(chan struct{}, u.cfg.maxInFlight())
+	// Each part in flight is a buffer of its own: at most uploadBuffers
+	// bytes of them, however many requests reads may have in flight.
+	sem := make(chan struct{}, max(1, min(int64(u.cfg.maxInFlight()), uploadBuffers/part)))
 	var wg sync.WaitGroup
 	var once sync.Once
 	var first error
@@ -198,3 +200,7 @@ func (u *uploader) multipart(ctx context.Context) (err error) {
 		return nil
 	})
 }
+
+// uploadBuffers bounds the bytes of the parts a multipart upload holds in
+// memory at once (8 parts of the default 16 MiB).
+const uploadBuffers = 128 << 20

@@ -16,6 +16,9 @@ func init() {
 		customBind(scalar("conditional", "coalesce", "The first argument that is not NULL", ex("coalesce(NULL, 2, 3)"),
 			function.Overload{Params: []string{"value"}, Args: []function.Arg{function.Any}, Variadic: true, SameAs: 1})),
 		customBind(scalar("conditional", "ifnull", "value, or other when value is NULL", ex("ifnull(NULL, 2)"), sameAs(over(columnar.TNull, nil, x, y), 1))),
+		customBind(scalar("conditional", "if", "a when the condition is true, else b (CASE WHEN condition THEN a ELSE b END)", ex("if(1 < 2, 'yes', 'no')"),
+			sameAs(over(columnar.TNull, nil, param{"condition", function.Any}, param{"a", function.Any}, param{"b", function.Any}), 2))),
+		customBind(scalar("conditional", "typeof", "The name of the argument's type", ex("typeof(1.5)"), over(columnar.TVarchar, nil, x))),
 		customBind(scalar("conditional", "nullif", "NULL when value = other, else value", ex("nullif(1, 1)"), nullif)),
 	)
 }

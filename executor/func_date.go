@@ -60,3 +60,38 @@ func init() {
 			over(columnar.TTimestamp, rows(fnStrptime(true)), param{"text", function.Str}, param{"format", function.Str}))),
 	)
 }
+
+// The one-part shorthands of date_part (year(ts) is date_part('year', ts)),
+// now() and its names, the INTERVAL constructors (to_days(n) is INTERVAL
+// (n) DAY) and date_add: the binder rewrites them (sql/bind_func_dates.go,
+// interval_calendar.go), so these entries describe them.
+func init() {
+	ts := param{"ts", function.Temporal}
+	for _, p := range [][2]string{
+		{"year", "year"}, {"month", "month"}, {"day", "day of the month"}, {"dayofmonth", "day of the month"},
+		{"hour", "hour"}, {"minute", "minute"}, {"second", "second"}, {"millisecond", "milliseconds of the minute"},
+		{"microsecond", "microseconds of the minute"}, {"nanosecond", "nanoseconds of the minute"}, {"quarter", "quarter"},
+		{"week", "ISO week"}, {"weekofyear", "ISO week"}, {"dayofweek", "day of the week (0 = Sunday)"}, {"weekday", "day of the week (0 = Sunday)"},
+		{"isodow", "ISO day of the week (1 = Monday)"}, {"dayofyear", "day of the year"}, {"decade", "decade"}, {"century", "century"},
+		{"millennium", "millennium"}, {"isoyear", "ISO year"}, {"epoch", "seconds since 1970-01-01"},
+	} {
+		ret := columnar.TInt64
+		if p[0] == "epoch" {
+			ret = columnar.TFloat64
+		}
+		function.Register(customBind(scalar("date", p[0], "The "+p[1]+" of ts", ex(p[0]+"(TIMESTAMP '2024-02-10 12:34:56')"), over(ret, nil, ts))))
+	}
+	for _, u := range []string{"years", "months", "weeks", "days", "hours", "minutes", "seconds", "milliseconds", "microseconds", "quarters", "decades", "centuries", "millennia"} {
+		function.Register(customBind(scalar("date", "to_"+u, "An INTERVAL of n "+u, ex("to_"+u+"(2)"), over(columnar.TInterval, nil, param{"n", function.Double}))))
+	}
+	now := func(name, desc string, ret columnar.Type, aliases ...string) *function.Set {
+		return customBind(aka(scalar("date", name, desc, ex(name+"()"), over(ret, nil)), aliases...))
+	}
+	function.Register(
+		now("now", "The time the query started, as an instant", columnar.TTimestampTZ, "current_timestamp", "get_current_timestamp", "transaction_timestamp"),
+		now("localtimestamp", "The time the query started, as the session's local time", columnar.TTimestamp, "current_localtimestamp"),
+		now("current_time", "The time of day the query started, in the session's zone", columnar.TTime, "get_current_time", "localtime"),
+		customBind(scalar("date", "date_add", "ts + interval", ex("date_add(DATE '2024-01-31', INTERVAL 1 MONTH)"),
+			over(columnar.TTimestamp, nil, ts, param{"interval", function.Interval}))),
+	)
+}

@@ -1,0 +1,58 @@
+package executor
+
+import (
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/function"
+)
+
+// The functions over LIST, STRUCT and MAP values, under DuckDB's names and
+// aliases. The binder types them with its own code (sql/bind_func_list.go)
+// and newListCall (call_list.go) builds them, so these entries list and
+// describe them; len and length of a list share the string function's
+// names (the binder tells them apart by the argument's type).
+func init() {
+	l, e := param{"list", function.Any}, param{"element", function.Any}
+	any, v, i64, b := columnar.TNull, columnar.TVarchar, columnar.TInt64, columnar.TBool
+	list := func(name, desc, example string, ret columnar.Type, ps ...param) *function.Set {
+		o := over(ret, nil, ps...)
+		if ret.ID == columnar.Null {
+			o.SameAs = 1
+		}
+		return customBind(scalar("list", name, desc, ex(example), o))
+	}
+	variadic := func(s *function.Set) *function.Set { s.Overloads[0].Variadic = true; return s }
+	function.Register(
+		list("array_length", "The number of elements of a list (len and length of a list)", "array_length([1, 2, 3])", i64, l),
+		list("cardinality", "The number of entries of a map", "cardinality(MAP {'a': 1})", columnar.TUint64, param{"map", function.Any}),
+		aka(list("list_contains", "Whether the list holds the element (NULL elements never match)", "list_contains([1, 2], 2)", b, l, e), "list_has", "array_contains", "array_has"),
+		aka(list("list_position", "The 1-based position of the element in the list, NULL if absent", "list_position([1, 2], 2)", columnar.TInt32, l, e), "list_indexof", "array_position", "array_indexof"),
+		aka(list("list_extract", "The element at a 1-based index (negative from the end), NULL out of range", "list_extract([1, 2, 3], 2)", any, l, param{"index", function.BigInt}), "list_element", "array_extract"),
+		aka(variadic(list("list_value", "A list of the arguments", "list_value(1, 2)", any, e)), "list_pack"),
+		list("struct_extract", "The field of a struct, by name or 1-based index", "struct_extract({'a': 1}, 'a')", any, param{"struct", function.Any}, param{"entry", function.Any}),
+		list("map_keys", "The keys of a map, as a list", "map_keys(MAP {'a': 1})", any, param{"map", function.Any}),
+		list("map_values", "The values of a map, as a list", "map_values(MAP {'a': 1})", any, param{"map", function.Any}),
+		aka(list("map_extract", "The values of a map under a key, as a list", "map_extract(MAP {'a': 1}, 'a')", any, param{"map", function.Any}, param{"key", function.Any}), "element_at"),
+		list("map_extract_value", "The value of a map under a key, NULL if absent", "map_extract_value(MAP {'a': 1}, 'a')", any, param{"map", function.Any}, param{"key", function.Any}),
+		aka(variadic(list("list_concat", "The lists one after the other (a NULL list counts as empty)", "list_concat([1], [2, 3])", any, l)), "list_cat", "array_concat", "array_cat"),
+		aka(list("list_reverse", "The list in reverse order", "list_reverse([1, 2, 3])", any, l), "array_reverse"),
+		aka(list("list_sort", "The list sorted (ASC or DESC, NULLS FIRST or LAST)", "list_sort([3, 1, 2])", any, l), "array_sort"),
+		aka(list("list_reverse_sort", "The list sorted in descending order", "list_reverse_sort([3, 1, 2])", any, l), "array_reverse_sort"),
+		aka(list("list_distinct", "The distinct non-NULL elements of the list", "list_distinct([1, 1, 2])", any, l), "array_distinct"),
+		aka(list("list_slice", "The elements from begin to end (1-based, inclusive), every step-th", "list_slice([1, 2, 3, 4], 2, 3)", any, l, param{"begin", function.BigInt}, param{"end", function.BigInt}), "array_slice"),
+		list("list_sum", "The sum of the list's elements", "list_sum([1, 2, 3])", any, l),
+		list("list_min", "The smallest element of the list", "list_min([1, 2, 3])", any, l),
+		list("list_max", "The largest element of the list", "list_max([1, 2, 3])", any, l),
+		list("list_avg", "The average of the list's elements", "list_avg([1, 2, 3])", columnar.TFloat64, l),
+		list("list_count", "The number of non-NULL elements of the list", "list_count([1, NULL, 3])", i64, l),
+		aka(list("list_aggregate", "The named aggregate over the list's elements", "list_aggregate([1, 2, 3], 'max')", any, l, param{"name", function.Str}), "array_aggregate", "list_aggr", "array_aggr"),
+		aka(list("list_has_any", "Whether the lists share an element", "list_has_any([1, 2], [2, 3])", b, l, param{"list2", function.Any}), "array_has_any"),
+		aka(list("list_has_all", "Whether the list holds every element of list2", "list_has_all([1, 2], [2])", b, l, param{"list2", function.Any}), "array_has_all"),
+		list("flatten", "The lists of a list of lists, concatenated", "flatten([[1], [2, 3]])", any, l),
+		aka(list("string_split", "The parts of the string between the separators", "string_split('a,b', ',')", columnar.ListOf(v),
+			param{"string", function.Str}, param{"separator", function.Str}), "str_split", "string_to_array", "split"),
+		aka(list("regexp_split_to_array", "The parts of the string between the matches of the regular expression", "regexp_split_to_array('a1b2c', '[0-9]')", columnar.ListOf(v),
+			param{"string", function.Str}, param{"regex", function.Str}), "string_split_regex", "str_split_regex"),
+		aka(list("list_range", "The list of BIGINTs from start up to end (exclusive) by step", "range(3)", columnar.ListOf(i64), param{"end", function.BigInt}), "range"),
+		aka(list("list_generate_series", "The list of BIGINTs from start through end (inclusive) by step", "generate_series(3)", columnar.ListOf(i64), param{"end", function.BigInt}), "generate_series"),
+	)
+}

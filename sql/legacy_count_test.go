@@ -34,6 +34,9 @@ func TestLegacyFallbacks(t *testing.T) {
 			if LegacyParses() > before {
 				legacy++
 				byKind[kind]++
+				if testing.Verbose() {
+					t.Logf("%s:%d: %s: %s", r.File, r.Line, kind, src.Text)
+				}
 				switch kind {
 				case "Set", "Reset", "Show", "Drop", "CreateIndex", "Reindex", "Attach", "Truncate", "Deallocate":
 					t.Errorf("%s:%d: a %s statement took the legacy path: %s", r.File, r.Line, kind, src.Text)

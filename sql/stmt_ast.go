@@ -64,7 +64,10 @@ var legacyParses atomic.Int64
 func LegacyParses() int64 { return legacyParses.Load() }
 
 // stmtBuilder turns syntax tree statements into Statements.
-type stmtBuilder struct{ src Source }
+type stmtBuilder struct {
+	src  Source
+	toks []token // the statement's tokens, once lexed (tokens)
+}
 
 func (b *stmtBuilder) pos(off int) Pos { return posIn(b.src.Text, off, Pos{b.src.Line, b.src.Col}) }
 
@@ -127,6 +130,12 @@ func (b *stmtBuilder) statement(st ast.Stmt) (Statement, bool, error) {
 			return nil, false, nil
 		}
 		out, err = b.createTemp(s)
+	case *ast.Insert:
+		out, err = b.insert(s)
+	case *ast.Update:
+		out, err = b.update(s)
+	case *ast.Delete:
+		out, err = b.deleteFrom(s)
 	case *ast.Merge:
 		err = b.errAt(s, ErrUnsupported, "MERGE is not supported (write INSERT … ON CONFLICT, UPDATE and DELETE)")
 	case *ast.Comment:
@@ -134,6 +143,9 @@ func (b *stmtBuilder) statement(st ast.Stmt) (Statement, bool, error) {
 	case *ast.CreateTrigger:
 		err = b.errAt(s, ErrUnsupported, "CREATE TRIGGER is not supported (b2sql has no triggers)")
 	default:
+		return nil, false, nil
+	}
+	if errors.Is(err, errLegacyPath) {
 		return nil, false, nil
 	}
 	if err != nil {

@@ -1,0 +1,203 @@
+package sql
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/b2sql/b2sql/sql/ast"
+)
+
+// INSERT, UPDATE and DELETE from the syntax tree. The rows they write or
+// address come from queries made of the statement's own nodes (UPDATE's
+// values and condition become a select list over the table, DELETE's
+// condition a one-column one), so binding, typing and every error are
+// those of SELECT, positioned in the statement as written.
+
+// errLegacyPath stands for a statement whose query still needs the vitess
+// path (TestLegacyFallbacks counts those).
+var errLegacyPath = errors.New("still bound from the vitess tree")
+
+// tokens returns the tokens of b's statement, lexed once.
+func (b *stmtBuilder) tokens() ([]token, error) {
+	if b.toks == nil {
+		toks, err := lex(b.src)
+		if err != nil {
+			return nil, err
+		}
+		if n := len(toks); n > 0 && toks[n-1].isOp(";") {
+			toks = toks[:n-1]
+		}
+		b.toks = toks
+	}
+	return b.toks, nil
+}
+
+// query returns the Query of tree, a query inside b's statement: the
+// statement's text with the tokens of tree's span, whose ? markers are
+// numbered from the query's first.
+func (b *stmtBuilder) query(tree *ast.Query) (*Query, error) {
+	if !queryBindable(tree) {
+		return nil, errLegacyPath
+	}
+	toks, err := b.tokens()
+	if err != nil {
+		return nil, err
+	}
+	q := &Query{src: b.src, toks: toks, rw: &rewritten{}, tree: tree}
+	lo, hi := q.tokSpan(tree)
+	q.toks = toks[lo:hi]
+	return q, nil
+}
+
+// selectQuery is SELECT items FROM from (nil: no FROM) [WHERE where] made
+// of nodes of b's statement; the query spans sp (the statement, so that
+// its ? markers are numbered in the statement's order).
+func (b *stmtBuilder) selectQuery(sp ast.Span, items []ast.Expr, from ast.TableRef, where ast.Expr) (*Query, error) {
+	sel := &ast.Select{Span: sp, Where: where}
+	for _, x := range items {
+		sel.Items = append(sel.Items, &ast.SelectItem{Span: x.Extent(), X: x})
+	}
+	if from != nil {
+		sel.From = []ast.TableRef{from}
+	}
+	return b.query(&ast.Query{Span: sp, Body: sel})
+}
+
+// target is the table a statement writes, as a FROM element (with its
+// alias) for the queries made of the statement.
+func (b *stmtBuilder) target(n ast.Name, alias *ast.Ident) (string, Pos, ast.TableRef, error) {
+	name, pos, err := b.tableName(n)
+	if err != nil {
+		return "", Pos{}, nil, err
+	}
+	t := &ast.Table{Span: n.Last().Span, Name: ast.Name{n.Last()}}
+	if alias != nil {
+		t.Alias = &ast.Alias{Span: alias.Span, Name: alias}
+		t.Span.End = alias.End
+	}
+	return name, pos, t, nil
+}
+
+// unsupportedClause refuses a clause b2sql does not run, at its node.
+func (b *stmtBuilder) unsupportedClause(n ast.Node, what string) error {
+	return b.errAt(n, ErrUnsupported, what+" is not supported")
+}
+
+func (b *stmtBuilder) insert(s *ast.Insert) (Statement, error) {
+	switch {
+	case s.With != nil:
+		return nil, b.unsupportedClause(s.With, "WITH before INSERT")
+	case s.OnConflict != nil:
+		return nil, b.unsupportedClause(s.OnConflict, "ON CONFLICT (write INSERT OR REPLACE / OR IGNORE)")
+	case len(s.Returning) > 0:
+		return nil, b.unsupportedClause(s.Returning[0], "RETURNING")
+	case s.DefaultValues:
+		return nil, b.errAt(s, ErrUnsupported, "DEFAULT VALUES is not supported")
+	case s.ByName:
+		return nil, b.errAt(s, ErrUnsupported, "INSERT … BY NAME is not supported")
+	}
+	ins := &Insert{Replace: s.Or == "REPLACE", Ignore: s.Or == "IGNORE"}
+	var err error
+	if ins.Table, ins.TablePos, err = b.tableName(s.Table); err != nil {
+		return nil, err
+	}
+	for _, c := range s.Columns {
+		ins.Cols = append(ins.Cols, c.Name)
+		ins.ColsPos = append(ins.ColsPos, b.pos(c.Start))
+	}
+	if ins.Options, err = b.withOptions(s.Options); err != nil {
+		return nil, err
+	}
+	if ins.Query, err = b.query(s.Query); err != nil {
+		return nil, err
+	}
+	return ins, nil
+}
+
+// withOptions reads a WITH (name [=] value, …) list: names lower case,
+// values lower case unless they were string literals.
+func (b *stmtBuilder) withOptions(opts []*ast.Option) ([]Option, error) {
+	var out []Option
+	for _, o := range opts {
+		if o.Value == nil {
+			return nil, b.syntax(o.Name)
+		}
+		var val string
+		switch v := o.Value.(type) {
+		case *ast.Literal:
+			val = v.Val
+			if v.Kind != ast.LitString {
+				val = strings.ToLower(val)
+			}
+		case *ast.ColumnRef:
+			if len(v.Name) != 1 {
+				return nil, b.syntax(v)
+			}
+			val = strings.ToLower(v.Name[0].Name)
+		default:
+			return nil, b.syntax(o.Value)
+		}
+		out = append(out, Option{Name: strings.ToLower(o.Name.Name), Value: val, Pos: b.pos(o.Value.Extent().Start)})
+	}
+	return out, nil
+}
+
+// update builds UPDATE t [AS x] SET col = expr, … [WHERE cond]: its Query
+// is SELECT expr, … [, cond] FROM t [AS x].
+func (b *stmtBuilder) update(s *ast.Update) (Statement, error) {
+	switch {
+	case s.With != nil:
+		return nil, b.unsupportedClause(s.With, "WITH before UPDATE")
+	case len(s.From) > 0:
+		return nil, b.unsupportedClause(s.From[0], "UPDATE … FROM")
+	case len(s.Returning) > 0:
+		return nil, b.unsupportedClause(s.Returning[0], "RETURNING")
+	}
+	name, pos, from, err := b.target(s.Table, s.Alias)
+	if err != nil {
+		return nil, err
+	}
+	u := &Update{Table: name, TablePos: pos}
+	items := make([]ast.Expr, 0, len(s.Set)+1)
+	for _, a := range s.Set {
+		col := a.Column.Last()
+		if len(a.Column) > 1 {
+			return nil, b.errAt(a.Column[0], ErrUnsupported, fmt.Sprintf("SET names a column of %q: write %q alone", name, col.Name))
+		}
+		if _, ok := a.Value.(*ast.Default); ok {
+			return nil, b.errAt(a.Value, ErrUnsupported, "SET column = DEFAULT is not supported")
+		}
+		u.Sets = append(u.Sets, col.Name)
+		u.SetsPos = append(u.SetsPos, b.pos(col.Start))
+		items = append(items, a.Value)
+	}
+	if s.Where != nil {
+		u.HasWhere = true
+		items = append(items, s.Where)
+	}
+	u.Query, err = b.selectQuery(s.Span, items, from, nil)
+	return u, err
+}
+
+// deleteFrom builds DELETE FROM t [AS x] [WHERE cond]: Where is SELECT
+// (cond) FROM t [AS x].
+func (b *stmtBuilder) deleteFrom(s *ast.Delete) (Statement, error) {
+	switch {
+	case s.With != nil:
+		return nil, b.unsupportedClause(s.With, "WITH before DELETE")
+	case len(s.Using) > 0:
+		return nil, b.unsupportedClause(s.Using[0], "DELETE … USING")
+	case len(s.Returning) > 0:
+		return nil, b.unsupportedClause(s.Returning[0], "RETURNING")
+	}
+	name, pos, from, err := b.target(s.Table, s.Alias)
+	if err != nil {
+		return nil, err
+	}
+	d := &Delete{Table: name, TablePos: pos}
+	if s.Where != nil {
+		d.Where, err = b.selectQuery(s.Span, []ast.Expr{s.Where}, from, nil)
+	}
+	return d, err
+}

@@ -380,6 +380,13 @@ func (b *binder) bindTableRefAST(t ast.TableRef, unnamed *int) (*fromItem, error
 	case *ast.Table:
 		alias := aliasName(t.Alias)
 		if t.Path != "" {
+			if call := b.q.copyFrom; call != nil {
+				n, err := b.bindFileCall(call, "", nil, b.q.tokAt(t.Start))
+				if err != nil {
+					return nil, err
+				}
+				return itemOf(n, n.(*planner.Scan).Alias), nil
+			}
 			n, err := b.bindTable(t.Path, "", true, alias, b.q.tokAt(t.Start))
 			if err != nil {
 				return nil, err

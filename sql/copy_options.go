@@ -69,6 +69,9 @@ func (p *stmtParser) copySource(i int, opts []FileArg) (*Query, []Option) {
 // CopySource is the file a COPY … FROM query reads (nil for any other
 // query), for the caller to complete its options (the target's types).
 func CopySource(q *Query) *FileCall {
+	if q != nil && q.copyFrom != nil {
+		return q.copyFrom
+	}
 	if q == nil || q.rw == nil || len(q.rw.fileCalls) != 1 {
 		return nil
 	}

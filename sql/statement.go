@@ -25,6 +25,9 @@ type Query struct {
 	// tree is the query's syntax tree when it binds from it
 	// (bind_query_ast.go); stmt and sel are then nil.
 	tree *ast.Query
+	// copyFrom is the file COPY … FROM reads: the query is SELECT * FROM
+	// it (stmt_copy.go).
+	copyFrom *FileCall
 }
 
 // parsed reports whether q holds a query to bind.

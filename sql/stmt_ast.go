@@ -126,16 +126,15 @@ func (b *stmtBuilder) statement(st ast.Stmt) (Statement, bool, error) {
 	case *ast.CreateView:
 		out, err = b.createView(s)
 	case *ast.CreateTable:
-		if !s.Temp {
-			return nil, false, nil
-		}
-		out, err = b.createTemp(s)
+		out, err = b.createTable(s)
 	case *ast.Insert:
 		out, err = b.insert(s)
 	case *ast.Update:
 		out, err = b.update(s)
 	case *ast.Delete:
 		out, err = b.deleteFrom(s)
+	case *ast.Copy:
+		out, err = b.copyStmt(s)
 	case *ast.Merge:
 		err = b.errAt(s, ErrUnsupported, "MERGE is not supported (write INSERT … ON CONFLICT, UPDATE and DELETE)")
 	case *ast.Comment:

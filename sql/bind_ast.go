@@ -135,15 +135,15 @@ func astBindable(e ast.Expr) bool {
 			return ok
 		}
 	case *ast.Unary:
-		return (e.Op == "-" || e.Op == "+" || e.Op == "NOT") && astBindable(e.X)
+		return (e.Op == "-" || e.Op == "+" || e.Op == "NOT" || e.Op == "~") && astBindable(e.X)
 	case *ast.Binary:
-		return astBinaryFns[e.Op] != "" && astBindable(e.L) && astBindable(e.R)
+		return (astBinaryFns[e.Op] != "" || astBitwiseOps[e.Op] != "") && astBindable(e.L) && astBindable(e.R)
 	case *ast.Is:
 		return e.What != "UNKNOWN" && astBindable(e.X)
 	case *ast.Between:
 		return !e.Symmetric && astBindable(e.X) && astBindable(e.Lo) && astBindable(e.Hi)
 	case *ast.Like:
-		if e.Escape != nil || e.Op != "LIKE" && e.Op != "ILIKE" {
+		if e.Op != "LIKE" && e.Op != "ILIKE" || e.Escape != nil && !astBindable(e.Escape) {
 			return false
 		}
 		return astBindable(e.X) && astBindable(e.Pattern)
@@ -161,10 +161,9 @@ func astBindable(e ast.Expr) bool {
 		_, ok := castType(e.Type)
 		return ok && astBindable(e.X)
 	case *ast.TypedLit:
-		switch e.Type.Name {
-		case "DATE", "TIMESTAMP", "TIME":
-			return e.Type.Schema == "" && len(e.Type.Params)+len(e.Type.Fields)+len(e.Type.Args)+len(e.Type.Array) == 0
-		}
+		// TYPE 'text' is CAST('text' AS TYPE).
+		_, ok := castType(e.Type)
+		return ok
 	case *ast.Case:
 		if e.Operand != nil && !astBindable(e.Operand) || e.Else != nil && !astBindable(e.Else) {
 			return false
@@ -190,7 +189,7 @@ func astBindable(e ast.Expr) bool {
 		if ok, is := nestedCallBindable(name, e); is {
 			return ok
 		}
-		return !vitessCalls[name] && !FileFuncs[name] && allBindable(e.Args...)
+		return !FileFuncs[name] && allBindable(e.Args...)
 	case *ast.Interval:
 		return e.Value != nil && astBindable(e.Value)
 	}
@@ -267,6 +266,12 @@ var astBinaryFns = map[string]string{
 	"+": "+", "-": "-", "*": "*", "/": "/", "%": "%", "//": "//", "||": "||",
 }
 
+// astBitwiseOps are DuckDB's integer operators (bindBitwise; ^ is
+// power), by the vitess operator bindBitwise reads.
+var astBitwiseOps = map[string]string{
+	"&": sqlparser.BitAndStr, "<<": sqlparser.ShiftLeftStr, ">>": sqlparser.ShiftRightStr, "^": sqlparser.BitXorStr,
+}
+
 // bindAST binds a syntax tree expression (astBindable holds for it).
 func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 	switch e := e.(type) {
@@ -282,6 +287,10 @@ func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 	case *ast.Unary:
 		return b.bindASTUnary(e, c)
 	case *ast.Binary:
+		if op := astBitwiseOps[e.Op]; op != "" {
+			x, _, err := b.bindBitwise(&sqlparser.BinaryExpr{Operator: op, Left: astSrc(e.L), Right: astSrc(e.R)}, c)
+			return x, err
+		}
 		fn := astBinaryFns[e.Op]
 		switch fn {
 		case "and", "or":
@@ -308,13 +317,18 @@ func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 		}
 		return b.between(xs, []sqlparser.Expr{astSrc(e.X), astSrc(e.Lo), astSrc(e.Hi)}, e.Not, c)
 	case *ast.Like:
-		xs, err := b.bindASTs(c, e.X, e.Pattern)
-		if err != nil {
-			return nil, err
-		}
 		fn := strings.ToLower(e.Op)
 		if e.Not {
 			fn = "not_" + fn
+		}
+		if e.Escape != nil {
+			// x [NOT] [I]LIKE p ESCAPE e is DuckDB's [not_][i]like_escape(x, p, e).
+			return b.bindFunc(&sqlparser.FuncExpr{Name: sqlparser.NewColIdent(fn + "_escape"), Exprs: sqlparser.SelectExprs{
+				&sqlparser.AliasedExpr{Expr: astSrc(e.X)}, &sqlparser.AliasedExpr{Expr: astSrc(e.Pattern)}, &sqlparser.AliasedExpr{Expr: astSrc(e.Escape)}}}, c)
+		}
+		xs, err := b.bindASTs(c, e.X, e.Pattern)
+		if err != nil {
+			return nil, err
 		}
 		return b.like(fn, xs[0], xs[1], astSrc(e.X), astSrc(e.Pattern), c)
 	case *ast.Param:
@@ -462,6 +476,8 @@ func (b *binder) bindASTUnary(e *ast.Unary, c ectx) (planner.Expr, error) {
 	switch e.Op {
 	case "NOT":
 		return b.astLogical("not", c, e.X)
+	case "~":
+		return b.bindBitNot(&sqlparser.UnaryExpr{Operator: sqlparser.TildaStr, Expr: astSrc(e.X)}, c)
 	case "+":
 		return b.bindAST(e.X, c)
 	}

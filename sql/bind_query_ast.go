@@ -17,11 +17,8 @@ import (
 // of the statement's tokens: nothing is searched for or parsed again.
 
 // astQuery returns the Query binding from tree, the syntax tree of
-// src.Text, or nil when some part of tree still needs the vitess path.
+// src.Text.
 func astQuery(src Source, tree *ast.Query) (*Query, error) {
-	if !queryBindable(tree) {
-		return nil, nil
-	}
 	toks, err := lex(src)
 	if err != nil {
 		return nil, err
@@ -54,6 +51,9 @@ func (q *Query) spanOf(n ast.Node) span {
 // bindQueryAST binds the binder's query from its syntax tree.
 func (b *binder) bindQueryAST() (*Bound, error) {
 	q := b.q.tree
+	if err := b.checkQueryAST(q); err != nil { // bind_check_ast.go
+		return nil, err
+	}
 	if q.With != nil {
 		if err := b.bindWithAST(q.With); err != nil {
 			return nil, err
@@ -196,13 +196,8 @@ func selectBindable(sel *ast.Select) bool {
 	}
 	for _, it := range sel.Items {
 		if st, ok := it.X.(*ast.Star); ok {
-			if len(st.Qualifier) > 1 || len(st.Rename) > 0 || st.Like != nil {
+			if !starBindable(st) {
 				return false
-			}
-			for _, r := range st.Replace {
-				if !astBindable(r.X) {
-					return false
-				}
 			}
 			continue
 		}
@@ -223,6 +218,18 @@ func selectBindable(sel *ast.Select) bool {
 			if !groupItemBindable(it, true) {
 				return false
 			}
+		}
+	}
+	return true
+}
+
+func starBindable(st *ast.Star) bool {
+	if len(st.Qualifier) > 1 || len(st.Rename) > 0 || st.Like != nil {
+		return false
+	}
+	for _, r := range st.Replace {
+		if !astBindable(r.X) {
+			return false
 		}
 	}
 	return true

@@ -24,6 +24,8 @@ func tableFuncBindable(t *ast.TableFunc) bool {
 		return !f.Star && allBindable(f.Args...)
 	case FileFuncs[fn]:
 		return true
+	case fn == "unnest":
+		return !f.Star && allBindable(f.Args...)
 	case fn == "summarize", fn == "duckdb_settings", fn == "duckdb_functions":
 		return !f.Star && allBindable(f.Args...)
 	}
@@ -44,6 +46,9 @@ func (b *binder) bindTableFuncAST(t *ast.TableFunc) (*fromItem, error) {
 	fn := strings.ToLower(name)
 	alias, cols := aliasName(t.Alias), aliasColumns(t.Alias)
 	at := b.q.tokAt(f.Start)
+	if fn == "unnest" {
+		return b.unnestTable(f, alias, cols, at) // bind_unnest.go
+	}
 	if fn == "summarize" || fn == "duckdb_settings" || fn == "duckdb_functions" {
 		args := make(sqlparser.SelectExprs, len(f.Args))
 		for i, a := range f.Args {

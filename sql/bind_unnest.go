@@ -157,6 +157,11 @@ func (b *binder) bindUnnestTable(alias string, at int) (*fromItem, error) {
 	if f == nil {
 		return nil, b.errAt(at, ErrUnsupported, "this unnest in FROM is not supported")
 	}
+	return b.unnestTable(f, alias, b.q.rw.funcCols[strings.ToLower(alias)], at)
+}
+
+// unnestTable binds unnest call f in FROM, aliased alias(cols…).
+func (b *binder) unnestTable(f *ast.Func, alias string, cols []string, at int) (*fromItem, error) {
 	if len(f.Args) != 1 {
 		if len(f.Args) > 1 {
 			if _, named := f.Args[1].(*ast.NamedArg); named {
@@ -173,7 +178,7 @@ func (b *binder) bindUnnestTable(alias string, at int) (*fromItem, error) {
 		return nil, err
 	}
 	name := "unnest"
-	if cols := b.q.rw.funcCols[strings.ToLower(alias)]; len(cols) > 0 {
+	if len(cols) > 0 {
 		name = cols[0]
 	}
 	if alias == "" {

@@ -26,20 +26,11 @@ func (b *stmtBuilder) describe(s *ast.Describe) (Statement, error) {
 		return &Describe{Query: q}, nil
 	}
 	if s.Func != nil {
-		// DESCRIBE f(…) is SELECT * FROM f(…), the prefix hidden from
-		// positions.
-		const prefix = "SELECT * FROM "
-		src := b.sub(s.Func.Extent())
-		src = Source{Text: prefix + src.Text, Offset: src.Offset - len(prefix), Line: src.Line, Col: src.Col - len(prefix)}
-		st, err := parseLegacy(src)
+		// DESCRIBE f(…) is SELECT * FROM f(…), over the call's nodes.
+		q, err := b.selectQuery(s.Func.Span, []ast.Expr{&ast.Star{Span: s.Func.Span}}, &ast.TableFunc{Span: s.Func.Span, Func: s.Func}, nil)
 		if err != nil {
 			return nil, err
 		}
-		q, ok := st.(*Query)
-		if !ok {
-			return nil, b.syntax(s.Func)
-		}
-		q.hidden = len(prefix)
 		if s.Summarize {
 			return nil, b.errAt(s.Func, ErrUnsupported, "SUMMARIZE of a table function is not supported (SUMMARIZE SELECT * FROM f(…))")
 		}

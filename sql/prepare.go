@@ -56,20 +56,13 @@ func (b *stmtBuilder) execute(s *ast.Execute) (Statement, error) {
 	if len(s.Args) == 0 {
 		return e, nil
 	}
-	// The values are a select list: SELECT before them on their first
-	// line, hidden from positions as a FROM-first query's prefix is.
-	const prefix = "SELECT "
-	src := b.sub(ast.Span{Start: s.Args[0].Extent().Start, End: s.Args[len(s.Args)-1].Extent().End})
-	src = Source{Text: prefix + src.Text, Offset: src.Offset - len(prefix), Line: src.Line, Col: src.Col - len(prefix)}
-	st, err := parseLegacy(src)
+	// The values are a select list over no table, made of the
+	// statement's own nodes (stmt_dml.go).
+	sp := ast.Span{Start: s.Args[0].Extent().Start, End: s.Args[len(s.Args)-1].Extent().End}
+	q, err := b.selectQuery(sp, s.Args, nil, nil)
 	if err != nil {
 		return nil, err
 	}
-	q, ok := st.(*Query)
-	if !ok {
-		return nil, b.syntax(s.Args[0])
-	}
-	q.hidden = len(prefix)
 	e.Args = q
 	return e, nil
 }

@@ -6,7 +6,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"sync/atomic"
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/sql/ast"
@@ -16,10 +15,6 @@ import (
 // Parse parses one statement (see Split for scripts; a final ';' is
 // allowed) with sql/parser and builds its Statement from the syntax tree.
 // Errors are *Error positioned in the whole script.
-//
-// The statements whose binding still reads the vitess tree (queries and
-// the writes that carry one) are handed to the older path (parseLegacy);
-// LegacyParses counts them, so that the migration off it can be measured.
 func Parse(src Source) (Statement, error) {
 	if src.Line <= 0 {
 		src.Line = 1
@@ -29,39 +24,21 @@ func Parse(src Source) (Statement, error) {
 	}
 	tree, perr := parser.Parse(src.Text)
 	if perr != nil {
-		// The older path still takes a few shapes the new grammar
-		// refuses; when it refuses too, the new parser's error (which
-		// says what it expected) is the one reported.
-		legacyParses.Add(1)
-		st, err := parseLegacy(src)
-		if err != nil {
-			var pe *parser.Error
-			if errors.As(perr, &pe) {
-				if pe.Msg == "empty statement" {
-					pe.Offset = 0 // nothing to point at: the caret goes at the start
-				}
-				return nil, errAt(src, pe.Offset, ErrSyntax, pe.Msg)
+		var pe *parser.Error
+		if errors.As(perr, &pe) {
+			if pe.Msg == "empty statement" {
+				pe.Offset = 0 // nothing to point at: the caret goes at the start
 			}
+			return nil, errAt(src, pe.Offset, ErrSyntax, pe.Msg)
 		}
-		return st, err
+		return nil, errAt(src, 0, ErrSyntax, perr.Error())
 	}
 	b := &stmtBuilder{src: src}
 	if st, ok, err := b.statement(tree); ok {
 		return st, err
 	}
-	legacyParses.Add(1)
-	st, err := parseLegacy(src)
-	if q, ok := st.(*Query); ok && q != nil && q.syn == nil && q.src.Text == src.Text {
-		q.syn = &syntaxIndex{tree: tree} // bound from it where it can (syntax_index.go)
-	}
-	return st, err
+	return nil, b.unsupportedStmt(tree)
 }
-
-var legacyParses atomic.Int64
-
-// LegacyParses reports how many statements Parse has handed to the older
-// parsing path since the process started.
-func LegacyParses() int64 { return legacyParses.Load() }
 
 // stmtBuilder turns syntax tree statements into Statements.
 type stmtBuilder struct {
@@ -89,14 +66,7 @@ func (b *stmtBuilder) statement(st ast.Stmt) (Statement, bool, error) {
 	var err error
 	switch s := st.(type) {
 	case *ast.Query:
-		q, err := astQuery(b.src, s)
-		if q == nil && err == nil {
-			return nil, false, nil // still bound from the vitess tree
-		}
-		if err != nil {
-			return nil, true, err
-		}
-		return q, true, nil
+		out, err = astQuery(b.src, s)
 	case *ast.Set:
 		out, err = b.set(s)
 	case *ast.Reset:
@@ -142,9 +112,6 @@ func (b *stmtBuilder) statement(st ast.Stmt) (Statement, bool, error) {
 	case *ast.CreateTrigger:
 		err = b.errAt(s, ErrUnsupported, "CREATE TRIGGER is not supported (b2sql has no triggers)")
 	default:
-		return nil, false, nil
-	}
-	if errors.Is(err, errLegacyPath) {
 		return nil, false, nil
 	}
 	if err != nil {
@@ -402,6 +369,31 @@ func (b *stmtBuilder) explain(s *ast.Explain) (Statement, error) {
 		words = append(words, strings.ToUpper(n[1]))
 	}
 	return nil, errAt(b.src, sp.Start, ErrUnsupported, fmt.Sprintf("EXPLAIN of %s is not supported (EXPLAIN takes a query, INSERT, UPDATE, DELETE, COPY, CREATE TABLE or DROP TABLE)", strings.Join(words, " ")))
+}
+
+// unsupportedStmt refuses a statement the parser reads and b2sql does not
+// run, naming it by its first words (CREATE SEQUENCE, PRAGMA, …).
+func (b *stmtBuilder) unsupportedStmt(st ast.Stmt) error {
+	sp := st.Extent()
+	var what []string
+	for i, w := range strings.Fields(strings.ToUpper(b.src.Text[sp.Start:sp.End])) {
+		w = strings.TrimRight(w, ";(")
+		if !isWord(w) {
+			break
+		}
+		if i > 0 && (w == "OR" || w == "REPLACE" || w == "TEMP" || w == "TEMPORARY" || w == "UNIQUE") {
+			continue
+		}
+		what = append(what, w)
+		if w != "CREATE" {
+			break
+		}
+	}
+	name := strings.Join(what, " ")
+	if name == "" {
+		name = "this statement"
+	}
+	return errAt(b.src, sp.Start, ErrUnsupported, name+" is not supported")
 }
 
 // isWord reports whether s is a bare word (letters, digits, _).

@@ -1,7 +1,6 @@
 package sql
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
@@ -13,10 +12,6 @@ import (
 // values and condition become a select list over the table, DELETE's
 // condition a one-column one), so binding, typing and every error are
 // those of SELECT, positioned in the statement as written.
-
-// errLegacyPath stands for a statement whose query still needs the vitess
-// path (TestLegacyFallbacks counts those).
-var errLegacyPath = errors.New("still bound from the vitess tree")
 
 // tokens returns the tokens of b's statement, lexed once.
 func (b *stmtBuilder) tokens() ([]token, error) {
@@ -37,9 +32,6 @@ func (b *stmtBuilder) tokens() ([]token, error) {
 // statement's text with the tokens of tree's span, whose ? markers are
 // numbered from the query's first.
 func (b *stmtBuilder) query(tree *ast.Query) (*Query, error) {
-	if !queryBindable(tree) {
-		return nil, errLegacyPath
-	}
 	toks, err := b.tokens()
 	if err != nil {
 		return nil, err

@@ -126,7 +126,7 @@
 // identifier or comment is reported at its start. Some checks DuckDB's
 // parser makes are made here too (worded as b2sql's binder words them
 // where it made them first): VALUES lists of
-// one length, no duplicate WITH names, no ORDER BY/LIMIT in a recursive
+// one length, no duplicate CTE names, no ORDER BY/LIMIT in a recursive
 // UNION, no column twice in * EXCLUDE/REPLACE or in both, #n ≥ 1, IGNORE
 // NULLS only with OVER, no INTERVAL unit ranges (YEAR TO MONTH), no
 // empty ROLLUP/CUBE, no "" identifier. Nesting deeper than 1000 levels is an error, not

@@ -278,7 +278,7 @@ func TestErrors(t *testing.T) {
 		{"SELECT '1' YEAR", `line 1:12: syntax error at or near "YEAR"`},
 		{"SELECT INTERVAL '2 10' YEARS TO MONTHS", `line 1:24: YEARS TO MONTHS is not supported`},
 		{"SELECT * FROM (VALUES (1, 2), (3))", `line 1:31: VALUES rows have 2 and 1 columns`},
-		{"WITH a AS (SELECT 1), A AS (SELECT 2) SELECT 1", `line 1:23: duplicate WITH query name "A"`},
+		{"WITH a AS (SELECT 1), A AS (SELECT 2) SELECT 1", `line 1:23: duplicate CTE name "A"`},
 		{"SELECT * EXCLUDE (i) REPLACE (i + 1 AS i) FROM t", `line 1:40: column "i" cannot occur in both EXCLUDE and REPLACE list`},
 		{"SELECT sum(x IGNORE NULLS) FROM t", `line 1:14: IGNORE NULLS is only valid in a window function call`},
 		{"SELECT * EXCLUDE (a, A) FROM t", `line 1:22: column "A" is excluded twice`},

@@ -118,7 +118,7 @@ func (p *parser) with() *ast.With {
 		c.Span = p.span(cs)
 		for _, o := range w.CTEs {
 			if strings.EqualFold(o.Name.Name, c.Name.Name) {
-				p.failMsg(c.Name.Start, "duplicate WITH query name "+quote(c.Name.Name))
+				p.failMsg(c.Name.Start, "duplicate CTE name "+quote(c.Name.Name))
 			}
 		}
 		if q := c.Query; w.Recursive && q != nil {

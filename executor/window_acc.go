@@ -55,6 +55,10 @@ func keyOf(v columnar.Value) distinctKey {
 		return distinctKey{f: math.Float64bits(f)}
 	case columnar.PhysBytes:
 		return distinctKey{s: v.S}
+	case columnar.PhysNested:
+		// A list, struct or map by its JSON text (strings quoted, NULL
+		// apart from 'NULL'); i tells it from a string of that text.
+		return distinctKey{i: 1, s: string(v.AppendJSON(nil))}
 	}
 	return distinctKey{i: v.I}
 }

@@ -12,7 +12,6 @@ require (
 	github.com/axiomhq/hyperloglog v0.3.0
 	github.com/c-bata/go-prompt v0.2.6
 	github.com/creack/pty v1.1.24
-	github.com/dolthub/vitess v0.0.0-20250512224608-8fb9c6ea092c
 	github.com/johannesboyne/gofakes3 v1.2.0
 	github.com/klauspost/compress v1.20.4
 	github.com/mattn/go-runewidth v0.0.20

@@ -8,7 +8,6 @@ import (
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/planner"
 	"github.com/b2sql/b2sql/sql/ast"
-	"github.com/dolthub/vitess/go/vt/sqlparser"
 )
 
 // Bound is a bound query: the logical plan and the output column names as
@@ -40,9 +39,6 @@ func Bind(stmt *Query, cat planner.Catalog) (*Bound, error) {
 // an integer takes a compared column's type when it fits. Callers check
 // the count first; a marker without a value is an error at the marker.
 func bindWithParams(stmt *Query, cat planner.Catalog, params []columnar.Value) (*Bound, error) {
-	if stmt != nil && stmt.stmt == nil && stmt.sel != nil {
-		stmt.stmt = stmt.sel
-	}
 	if !stmt.parsed() {
 		return nil, &Error{Pos: Pos{1, 1}, Kind: ErrSyntax, Msg: "no query to bind"}
 	}
@@ -132,69 +128,6 @@ func hasKnownExt(name string) bool {
 // tableFuncs are the table functions FROM accepts; each opens a path.
 var tableFuncs = []string{"read_parquet", "parquet_scan", "read_b2", "b2_metadata", "range", "generate_series", "read_csv", "read_csv_auto", "read_json", "read_json_auto", "read_ndjson", "read_ndjson_auto"}
 
-// bindFrom binds the FROM clause into a Scan (or a one-row Values).
-func (b *binder) bindFrom() (planner.Node, error) {
-	from := b.q.sel.From
-	if len(from) == 0 {
-		return &planner.Values{Rows: [][]planner.Expr{{}}}, nil
-	}
-	return b.bindFromList(from)
-}
-
-func (b *binder) bindTableFunc(name string, args sqlparser.SelectExprs, alias string) (planner.Node, error) {
-	fn := strings.ToLower(name)
-	at := b.q.findName("", name, b.cl.from)
-	if seriesFuncs[fn] {
-		return b.bindSeries(fn, args, alias, b.legacyFuncCols(alias, fn), at)
-	}
-	if fn == copyFromFunc {
-		return b.bindCopySource(args, alias, at) // filecall_bind.go
-	}
-	known := false
-	for _, f := range tableFuncs {
-		known = known || f == fn
-	}
-	if !known {
-		return nil, b.errAt(at, ErrUnknownFunction, fmt.Sprintf("unknown table function %q%s", name, didYouMean(name, tableFuncs)))
-	}
-	var p *sqlparser.SQLVal
-	if len(args) == 1 {
-		if ae, ok := args[0].(*sqlparser.AliasedExpr); ok {
-			p, _ = ae.Expr.(*sqlparser.SQLVal)
-		}
-	}
-	if p != nil && p.Type == sqlparser.StrVal {
-		if call, ok := b.q.fileCallOf(string(p.Val)); ok {
-			return b.bindFileCall(call, alias, b.legacyFuncCols(alias, call.Func), at) // filecall_bind.go
-		}
-	}
-	if p == nil || p.Type != sqlparser.StrVal {
-		return nil, b.errAt(at, ErrType, fmt.Sprintf("%s expects one string argument (a path or glob)", fn))
-	}
-	tbl, err := b.cat.OpenPath(fn, string(p.Val))
-	if err != nil {
-		i := b.q.findToken(b.cl.from, func(t token) bool { return t.kind == tkString && t.val == string(p.Val) })
-		return nil, b.errAt(i, ErrUnknownTable, fmt.Sprintf("cannot open %q: %v", string(p.Val), err))
-	}
-	if alias == "" {
-		alias = fn
-	}
-	return b.scan(tbl, string(p.Val), alias), nil
-}
-
-func (b *binder) bindTableName(tn sqlparser.TableName, alias string) (planner.Node, error) {
-	name := tn.Name.String()
-	qual := tn.DbQualifier.String()
-	if s := tn.SchemaQualifier.String(); s != "" {
-		qual = s + "." + qual
-	}
-	at := b.q.findName("", name, b.cl.from)
-	if qual != "" {
-		at = b.q.findName("", tn.DbQualifier.String(), b.cl.from)
-	}
-	return b.bindTable(name, qual, b.q.rw.paths[name], alias, at)
-}
-
 // bindTable binds the table or path qual.name (qual "" when there is
 // none) written at token at; quoted says it was written as a string, a
 // path.
@@ -230,18 +163,6 @@ func (b *binder) bindTable(name, qual string, quoted bool, alias string, at int)
 		alias = name
 	}
 	return b.scan(tbl, name, alias), nil
-}
-
-// legacyFuncCols is the column list of a table function's alias, which
-// the rewriter cut out of the text; dflt is the alias when there is none.
-func (b *binder) legacyFuncCols(alias, dflt string) []string {
-	if alias == "" {
-		alias = dflt
-		if alias == "" {
-			alias = "copy_source"
-		}
-	}
-	return b.q.rw.funcCols[strings.ToLower(alias)]
 }
 
 // scan builds a Scan of every column of tbl; the optimizer prunes.

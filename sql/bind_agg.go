@@ -6,7 +6,7 @@ import (
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/planner"
-	"github.com/dolthub/vitess/go/vt/sqlparser"
+	"github.com/b2sql/b2sql/sql/internal/callexpr"
 )
 
 // aggState collects what the Aggregate node computes while the expressions
@@ -23,7 +23,7 @@ type aggState struct {
 }
 
 // bindAgg binds an aggregate call to a reference to its Aggregate output.
-func (b *binder) bindAgg(fn planner.AggFunc, name string, e *sqlparser.FuncExpr, args []sqlparser.Expr, star bool, at int, c ectx) (planner.Expr, error) {
+func (b *binder) bindAgg(fn planner.AggFunc, name string, e *callexpr.FuncExpr, args []callexpr.Expr, star bool, at int, c ectx) (planner.Expr, error) {
 	switch {
 	case c.inAgg:
 		return nil, b.errAt(at, ErrGrouping, "aggregate function calls cannot be nested")
@@ -92,7 +92,7 @@ func (b *binder) addAgg(call planner.AggCall) planner.Expr {
 
 // aggType returns an aggregate's result type (see types.go) and its
 // argument, typed where it was an untyped NULL.
-func (b *binder) aggType(fn planner.AggFunc, name string, arg planner.Expr, srcs []sqlparser.Expr, c ectx) (columnar.Type, planner.Expr, error) {
+func (b *binder) aggType(fn planner.AggFunc, name string, arg planner.Expr, srcs []callexpr.Expr, c ectx) (columnar.Type, planner.Expr, error) {
 	if fn == planner.AggCountStar || fn == planner.AggCount {
 		return columnar.TInt64, arg, nil
 	}
@@ -127,37 +127,6 @@ func (b *binder) aggType(fn planner.AggFunc, name string, arg planner.Expr, srcs
 		return t, arg, nil
 	}
 	return t, arg, bad()
-}
-
-// hasAgg reports whether the parse tree e calls an aggregate function
-// (window calls included: they are rejected later, with a position).
-func hasAgg(nodes ...sqlparser.SQLNode) bool {
-	found := false
-	for _, n := range nodes {
-		if n == nil {
-			continue
-		}
-		if s, ok := n.(*syntaxSrc); ok {
-			found = found || astHasAgg(s.n)
-			continue
-		}
-		_ = sqlparser.Walk(func(node sqlparser.SQLNode) (bool, error) {
-			switch f := node.(type) {
-			case *sqlparser.FuncExpr:
-				if _, ok := aggFuncs[f.Name.Lowered()]; (ok || aggRewrites[f.Name.Lowered()] || holisticAggs[f.Name.Lowered()] != 0 || argMinMaxAggs[f.Name.Lowered()] != 0) && f.Over == nil {
-					found = true
-					return false, nil
-				}
-			case *sqlparser.GroupConcatExpr:
-				found = true
-				return false, nil
-			case *sqlparser.Subquery:
-				return false, nil
-			}
-			return true, nil
-		}, n)
-	}
-	return found
 }
 
 // finalize rewrites an expression bound above an Aggregate: subtrees equal

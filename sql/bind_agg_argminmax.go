@@ -5,7 +5,7 @@ import (
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/planner"
-	"github.com/dolthub/vitess/go/vt/sqlparser"
+	"github.com/b2sql/b2sql/sql/internal/callexpr"
 )
 
 // argMinMaxAggs are DuckDB's arg_max / arg_min and their aliases.
@@ -17,7 +17,7 @@ var argMinMaxAggs = map[string]planner.AggFunc{
 // bindArgMinMax binds arg_max(arg, val) / arg_min(arg, val): the arg of a
 // row with the largest (smallest) non-NULL val, typed as arg; NULL when
 // every val is NULL. Ties: the first row seen (any one under threads).
-func (b *binder) bindArgMinMax(fn planner.AggFunc, name string, e *sqlparser.FuncExpr, args []sqlparser.Expr, star bool, at int, c ectx) (planner.Expr, error) {
+func (b *binder) bindArgMinMax(fn planner.AggFunc, name string, e *callexpr.FuncExpr, args []callexpr.Expr, star bool, at int, c ectx) (planner.Expr, error) {
 	switch {
 	case c.inAgg:
 		return nil, b.errAt(at, ErrGrouping, "aggregate function calls cannot be nested")

@@ -6,7 +6,7 @@ import (
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/planner"
-	"github.com/dolthub/vitess/go/vt/sqlparser"
+	"github.com/b2sql/b2sql/sql/internal/callexpr"
 )
 
 // Aggregates defined in terms of the executor's, by rewriting the call's
@@ -20,11 +20,11 @@ var aggRewrites = map[string]bool{"bool_and": true, "bool_or": true, "count_if":
 
 // rewriteAgg returns the call that aggregate call e of a name in
 // aggRewrites (other than bool_*) stands for; also used OVER a window.
-func rewriteAgg(name string, a sqlparser.Expr) *sqlparser.FuncExpr {
+func rewriteAgg(name string, a callexpr.Expr) *callexpr.FuncExpr {
 	switch name {
 	case "count_if", "countif":
-		one := sqlparser.NewIntVal([]byte("1"))
-		return fn("count", false, &sqlparser.CaseExpr{Whens: []*sqlparser.When{{Cond: a, Val: one}}})
+		one := callexpr.NewIntVal([]byte("1"))
+		return fn("count", false, &callexpr.CaseExpr{Whens: []*callexpr.When{{Cond: a, Val: one}}})
 	case "any_value":
 		return fn("min", false, a)
 	}
@@ -34,31 +34,31 @@ func rewriteAgg(name string, a sqlparser.Expr) *sqlparser.FuncExpr {
 // distinctRowKey is the one value count(DISTINCT a, b, …) counts: NULL
 // when any argument is NULL, else the arguments' texts, each prefixed by
 // its length so that no two rows collide.
-func distinctRowKey(args []sqlparser.Expr) sqlparser.Expr {
-	var key []sqlparser.Expr
-	var anyNull sqlparser.Expr
+func distinctRowKey(args []callexpr.Expr) callexpr.Expr {
+	var key []callexpr.Expr
+	var anyNull callexpr.Expr
 	for _, a := range args {
-		key = append(key, fn("length", false, fn("concat", false, a)), sqlparser.NewStrVal([]byte(":")), a)
-		isNull := &sqlparser.IsExpr{Operator: sqlparser.IsNullStr, Expr: a}
+		key = append(key, fn("length", false, fn("concat", false, a)), callexpr.NewStrVal([]byte(":")), a)
+		isNull := &callexpr.IsExpr{Operator: callexpr.IsNullStr, Expr: a}
 		if anyNull == nil {
 			anyNull = isNull
 		} else {
-			anyNull = &sqlparser.OrExpr{Left: anyNull, Right: isNull}
+			anyNull = &callexpr.OrExpr{Left: anyNull, Right: isNull}
 		}
 	}
-	return &sqlparser.CaseExpr{Whens: []*sqlparser.When{{Cond: anyNull, Val: &sqlparser.NullVal{}}}, Else: fn("concat", false, key...)}
+	return &callexpr.CaseExpr{Whens: []*callexpr.When{{Cond: anyNull, Val: &callexpr.NullVal{}}}, Else: fn("concat", false, key...)}
 }
 
-func fn(name string, distinct bool, args ...sqlparser.Expr) *sqlparser.FuncExpr {
-	f := &sqlparser.FuncExpr{Name: sqlparser.NewColIdent(name), Distinct: distinct}
+func fn(name string, distinct bool, args ...callexpr.Expr) *callexpr.FuncExpr {
+	f := &callexpr.FuncExpr{Name: callexpr.NewColIdent(name), Distinct: distinct}
 	for _, a := range args {
-		f.Exprs = append(f.Exprs, &sqlparser.AliasedExpr{Expr: a})
+		f.Exprs = append(f.Exprs, &callexpr.AliasedExpr{Expr: a})
 	}
 	return f
 }
 
 // bindAggRewrite binds the aggregates above; ok is false for other calls.
-func (b *binder) bindAggRewrite(name string, e *sqlparser.FuncExpr, args []sqlparser.Expr, star bool, at int, c ectx) (planner.Expr, bool, error) {
+func (b *binder) bindAggRewrite(name string, e *callexpr.FuncExpr, args []callexpr.Expr, star bool, at int, c ectx) (planner.Expr, bool, error) {
 	if name == "count" && e.Distinct && len(args) > 1 {
 		x, err := b.bindExpr(fn("count", true, distinctRowKey(args)), c)
 		return x, true, err
@@ -118,7 +118,7 @@ var holisticAggs = map[string]planner.AggFunc{
 
 // bindHolistic binds median(x), quantile_cont(x, q) and string_agg(x [,
 // sep]) (group_concat, listagg): q and sep are constants.
-func (b *binder) bindHolistic(fn planner.AggFunc, name string, e *sqlparser.FuncExpr, args []sqlparser.Expr, star bool, at int, c ectx) (planner.Expr, error) {
+func (b *binder) bindHolistic(fn planner.AggFunc, name string, e *callexpr.FuncExpr, args []callexpr.Expr, star bool, at int, c ectx) (planner.Expr, error) {
 	switch {
 	case c.inAgg:
 		return nil, b.errAt(at, ErrGrouping, "aggregate function calls cannot be nested")
@@ -222,32 +222,4 @@ func (b *binder) bindHolistic(fn planner.AggFunc, name string, e *sqlparser.Func
 		return timeFromMicros(&planner.ColRef{Col: a.aggCols[i]}), nil
 	}
 	return &planner.ColRef{Col: a.aggCols[i]}, nil
-}
-
-// bindGroupConcat binds MySQL-parsed group_concat(x [, sep]) (also
-// GROUP_CONCAT(x [ORDER BY …] SEPARATOR s)) as string_agg, and the
-// ordered aggregates the rewriter carries as GROUP_CONCAT.
-func (b *binder) bindGroupConcat(e *sqlparser.GroupConcatExpr, c ectx) (planner.Expr, error) {
-	if name, ok := strings.CutPrefix(e.Separator.SeparatorString, markOrdered); ok {
-		return b.bindOrderedAgg(name, e.Exprs, e.Distinct != "", vitessOrder(e.OrderBy), c) // bind_agg_ordered.go
-	}
-	if len(e.OrderBy) > 0 {
-		// MySQL's own form: the separator is its SEPARATOR clause.
-		g := *e
-		g.Exprs = sqlparser.SelectExprs{e.Exprs[0], &sqlparser.AliasedExpr{Expr: sqlparser.NewStrVal([]byte(e.Separator.SeparatorString))}}
-		if e.Separator.DefaultSeparator {
-			g.Exprs[1] = &sqlparser.AliasedExpr{Expr: sqlparser.NewStrVal([]byte(","))}
-		}
-		return b.bindOrderedAgg("group_concat", g.Exprs, g.Distinct != "", vitessOrder(g.OrderBy), c)
-	}
-	at := b.q.findName("", "group_concat", c.sp)
-	f := &sqlparser.FuncExpr{Name: sqlparser.NewColIdent("group_concat"), Exprs: e.Exprs, Distinct: e.Distinct != ""}
-	args, star, err := b.callArgs(f, at)
-	if err != nil {
-		return nil, err
-	}
-	if !e.Separator.DefaultSeparator {
-		args = append(args, sqlparser.NewStrVal([]byte(e.Separator.SeparatorString)))
-	}
-	return b.bindHolistic(planner.AggStringAgg, "group_concat", f, args, star, at, c)
 }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/dolthub/vitess/go/vt/sqlparser"
+	"github.com/b2sql/b2sql/sql/internal/callexpr"
 
 	"github.com/b2sql/b2sql/planner"
 )
@@ -20,15 +20,6 @@ import (
 // values arrive, and are joined, in key order. Every ordered string_agg
 // of one query must therefore share one ORDER BY.
 
-// vitessOrder is a vitess ORDER BY list as winOrders.
-func vitessOrder(ob sqlparser.OrderBy) []winOrder {
-	out := make([]winOrder, len(ob))
-	for i, o := range ob {
-		out[i] = winOrder{expr: o.Expr, desc: o.Direction == sqlparser.DescScr}
-	}
-	return out
-}
-
 // orderedAgg is a bound ordered string_agg: its index in aggState.aggs,
 // its keys, their text (to compare orderings) and its position.
 type orderedAgg struct {
@@ -40,14 +31,14 @@ type orderedAgg struct {
 
 // bindOrderedAgg binds agg(args ORDER BY order), where name is the
 // aggregate the user wrote.
-func (b *binder) bindOrderedAgg(name string, exprs sqlparser.SelectExprs, distinct bool, orderBy []winOrder, c ectx) (planner.Expr, error) {
+func (b *binder) bindOrderedAgg(name string, exprs callexpr.SelectExprs, distinct bool, orderBy []winOrder, c ectx) (planner.Expr, error) {
 	at := b.q.findName("", name, c.sp)
 	if !isAggName(name) {
 		return nil, b.errAt(at, ErrSyntax, fmt.Sprintf("ORDER BY inside a call is only valid for aggregate functions, not %s", name))
 	}
 	if c.inAgg || !c.aggOK {
 		// Let the plain binding report nesting or a misplaced aggregate.
-		return b.bindFunc(&sqlparser.FuncExpr{Name: sqlparser.NewColIdent(name), Exprs: exprs, Distinct: distinct}, c)
+		return b.bindFunc(&callexpr.FuncExpr{Name: callexpr.NewColIdent(name), Exprs: exprs, Distinct: distinct}, c)
 	}
 	ac := c
 	ac.inAgg, ac.aggOK = true, false
@@ -64,7 +55,7 @@ func (b *binder) bindOrderedAgg(name string, exprs sqlparser.SelectExprs, distin
 	}
 	a := b.agg
 	before := len(a.aggs)
-	x, err := b.bindFunc(&sqlparser.FuncExpr{Name: sqlparser.NewColIdent(name), Exprs: exprs, Distinct: distinct}, c)
+	x, err := b.bindFunc(&callexpr.FuncExpr{Name: callexpr.NewColIdent(name), Exprs: exprs, Distinct: distinct}, c)
 	if err != nil || holisticAggs[name] != planner.AggStringAgg && holisticAggs[name] != planner.AggList {
 		return x, err // the order does not change this aggregate's result
 	}

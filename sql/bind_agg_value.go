@@ -3,14 +3,14 @@ package sql
 import (
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/planner"
-	"github.com/dolthub/vitess/go/vt/sqlparser"
+	"github.com/b2sql/b2sql/sql/internal/callexpr"
 )
 
 // valueAggParam checks the arguments of the aggregates that return one of
 // the group's values, of x's type: quantile_disc(x, q) orders x (numbers,
 // dates, timestamps, intervals, strings) and returns q as a DOUBLE;
 // mode(x) takes any x and no parameter.
-func (b *binder) valueAggParam(fn planner.AggFunc, name string, x planner.Expr, args []sqlparser.Expr,
+func (b *binder) valueAggParam(fn planner.AggFunc, name string, x planner.Expr, args []callexpr.Expr,
 	constant func(int) (columnar.Value, error), c ectx) (columnar.Value, error) {
 	if fn == planner.AggMode {
 		return columnar.Value{}, nil

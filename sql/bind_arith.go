@@ -5,23 +5,23 @@ import (
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/planner"
-	"github.com/dolthub/vitess/go/vt/sqlparser"
+	"github.com/b2sql/b2sql/sql/internal/callexpr"
 )
 
 // bindBinary binds arithmetic and || (the rewriter turned || into |, and
 // // into DIV).
-func (b *binder) bindBinary(e *sqlparser.BinaryExpr, c ectx) (planner.Expr, error) {
+func (b *binder) bindBinary(e *callexpr.BinaryExpr, c ectx) (planner.Expr, error) {
 	fn := ""
 	switch e.Operator {
-	case sqlparser.PlusStr, sqlparser.MinusStr, sqlparser.MultStr, sqlparser.DivStr, sqlparser.ModStr:
+	case callexpr.PlusStr, callexpr.MinusStr, callexpr.MultStr, callexpr.DivStr, callexpr.ModStr:
 		fn = e.Operator
-	case sqlparser.IntDivStr:
+	case callexpr.IntDivStr:
 		fn = "//"
-	case sqlparser.BitOrStr:
+	case callexpr.BitOrStr:
 		fn = "||"
 	case "mod":
 		fn = "%"
-	case sqlparser.BitAndStr, sqlparser.ShiftLeftStr, sqlparser.ShiftRightStr, sqlparser.BitXorStr:
+	case callexpr.BitAndStr, callexpr.ShiftLeftStr, callexpr.ShiftRightStr, callexpr.BitXorStr:
 		x, _, err := b.bindBitwise(e, c)
 		return x, err
 	default:
@@ -41,13 +41,13 @@ func (b *binder) bindBinary(e *sqlparser.BinaryExpr, c ectx) (planner.Expr, erro
 func quote(s string) string { return "\"" + s + "\"" }
 
 // arith types one binary operator call; see types.go and functions.go.
-func (b *binder) arith(fn string, l, r planner.Expr, ls, rs sqlparser.Expr, c ectx) (planner.Expr, error) {
+func (b *binder) arith(fn string, l, r planner.Expr, ls, rs callexpr.Expr, c ectx) (planner.Expr, error) {
 	call := func(t columnar.Type, args ...planner.Expr) planner.Expr {
 		return &planner.Call{Fn: fn, Args: args, T: t}
 	}
 	if fn == "||" && (l.Type().ID == columnar.List || r.Type().ID == columnar.List) {
 		// [1] || [2] is list_concat, but NULL when either side is.
-		x, _, err := b.bindListFunc("list_concat", []planner.Expr{l, r}, []sqlparser.Expr{ls, rs}, b.leafTok(ls, c.sp), c)
+		x, _, err := b.bindListFunc("list_concat", []planner.Expr{l, r}, []callexpr.Expr{ls, rs}, b.leafTok(ls, c.sp), c)
 		if call, ok := x.(*planner.Call); ok {
 			call.Fn = "list_concat_op"
 		}
@@ -56,7 +56,7 @@ func (b *binder) arith(fn string, l, r planner.Expr, ls, rs sqlparser.Expr, c ec
 	if fn == "||" {
 		args := []planner.Expr{l, r}
 		for i, x := range args {
-			y, err := b.coerce(x, columnar.TVarchar, []sqlparser.Expr{ls, rs}[i], c)
+			y, err := b.coerce(x, columnar.TVarchar, []callexpr.Expr{ls, rs}[i], c)
 			if err != nil {
 				return nil, err
 			}
@@ -157,12 +157,12 @@ func (b *binder) arith(fn string, l, r planner.Expr, ls, rs sqlparser.Expr, c ec
 
 // temporalArith covers DATE ± integer, DATE - DATE, TIMESTAMP - TIMESTAMP
 // and TIMESTAMP ± INTERVAL (DATE ± INTERVAL goes through TIMESTAMP).
-func (b *binder) temporalArith(fn string, l, r planner.Expr, ls, rs sqlparser.Expr, c ectx) (planner.Expr, error) {
+func (b *binder) temporalArith(fn string, l, r planner.Expr, ls, rs callexpr.Expr, c ectx) (planner.Expr, error) {
 	lt, rt := l.Type(), r.Type()
 	mk := func(t columnar.Type, args ...planner.Expr) planner.Expr {
 		return &planner.Call{Fn: fn, Args: args, T: t}
 	}
-	days := func(x planner.Expr, src sqlparser.Expr) (planner.Expr, error) {
+	days := func(x planner.Expr, src callexpr.Expr) (planner.Expr, error) {
 		if x.Type().ID == columnar.Int64 || x.Type().ID == columnar.Int32 {
 			return x, nil
 		}
@@ -172,7 +172,7 @@ func (b *binder) temporalArith(fn string, l, r planner.Expr, ls, rs sqlparser.Ex
 		}
 		return b.coerce(x, t, src, c)
 	}
-	toTS := func(x planner.Expr, src sqlparser.Expr) (planner.Expr, error) {
+	toTS := func(x planner.Expr, src callexpr.Expr) (planner.Expr, error) {
 		return b.coerce(x, columnar.TTimestamp, src, c)
 	}
 	switch {
@@ -219,10 +219,10 @@ func (b *binder) temporalArith(fn string, l, r planner.Expr, ls, rs sqlparser.Ex
 	return nil, b.typeErr(ls, c, "cannot apply %s to %s and %s", fn, lt, rt)
 }
 
-func (b *binder) bindUnary(e *sqlparser.UnaryExpr, c ectx) (planner.Expr, error) {
+func (b *binder) bindUnary(e *callexpr.UnaryExpr, c ectx) (planner.Expr, error) {
 	switch e.Operator {
-	case sqlparser.UMinusStr:
-		if v, ok := e.Expr.(*sqlparser.SQLVal); ok && (v.Type == sqlparser.IntVal || v.Type == sqlparser.FloatVal) {
+	case callexpr.UMinusStr:
+		if v, ok := e.Expr.(*callexpr.SQLVal); ok && (v.Type == callexpr.IntVal || v.Type == callexpr.FloatVal) {
 			return b.bindLiteral(v, true, c)
 		}
 		x, err := b.bindExpr(e.Expr, c)
@@ -230,16 +230,16 @@ func (b *binder) bindUnary(e *sqlparser.UnaryExpr, c ectx) (planner.Expr, error)
 			return nil, err
 		}
 		return b.negate(x, e.Expr, c)
-	case sqlparser.UPlusStr:
+	case callexpr.UPlusStr:
 		return b.bindExpr(e.Expr, c)
-	case sqlparser.TildaStr:
+	case callexpr.TildaStr:
 		return b.bindBitNot(e, c)
 	}
 	return nil, b.errAt(b.leafTok(e.Expr, c.sp), ErrUnsupported, fmt.Sprintf("operator %q is not supported", e.Operator))
 }
 
 // negate builds -x.
-func (b *binder) negate(x planner.Expr, src sqlparser.Expr, c ectx) (planner.Expr, error) {
+func (b *binder) negate(x planner.Expr, src callexpr.Expr, c ectx) (planner.Expr, error) {
 	if x.Type().ID == columnar.Null {
 		return x, nil
 	}

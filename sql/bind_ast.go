@@ -9,117 +9,18 @@ import (
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/planner"
 	"github.com/b2sql/b2sql/sql/ast"
-	"github.com/dolthub/vitess/go/vt/sqlparser"
+	"github.com/b2sql/b2sql/sql/internal/callexpr"
 )
 
-// bindClauseExpr binds a clause expression the statement-level binder
-// found in the vitess tree as e, whose text is c.sp: from the syntax tree
-// when the text is one expression of it and every node of that expression
-// has a case in bindAST (syntax_index.go), else from e. Which path an
-// expression takes never changes its meaning: both bind to the same plan.
-func (b *binder) bindClauseExpr(e sqlparser.Expr, c ectx) (planner.Expr, error) {
+// bindClauseExpr binds a clause expression: a syntax tree node wrapped
+// as syntaxSrc, or a node the binder built for the helpers shared with
+// calls (bindExpr).
+func (b *binder) bindClauseExpr(e callexpr.Expr, c ectx) (planner.Expr, error) {
 	if s, ok := e.(*syntaxSrc); ok {
 		return b.bindAST(s.n, c)
 	}
-	x, _, err := b.bindEither(b.q.exprAt(c.sp), e, c)
-	return x, err
+	return b.bindExpr(e, c)
 }
-
-// bindEither binds n, the syntax tree of e, when it is bindable, else e;
-// src is the syntax that was bound, for errors after binding.
-func (b *binder) bindEither(n ast.Expr, e sqlparser.Expr, c ectx) (x planner.Expr, src sqlparser.Expr, err error) {
-	if bindFromSyntax && n != nil && astBindable(n) {
-		x, err = b.bindAST(n, c)
-		return x, astSrc(n), err
-	}
-	x, err = b.bindExpr(e, c)
-	return x, e, err
-}
-
-// onSyntax returns the syntax tree of the next JOIN … ON condition the
-// binder binds (joins bind in the same order in both trees: left, right,
-// then the condition), or nil when the two trees' conditions do not pair
-// up.
-func (b *binder) onSyntax(on sqlparser.Expr) ast.Expr {
-	if b.onConds == nil {
-		b.onConds = []ast.Expr{}
-		if sel := b.q.selectSyntax(); sel != nil && b.q.sel != nil {
-			var walk func(ast.TableRef)
-			walk = func(t ast.TableRef) {
-				if j, ok := t.(*ast.Join); ok {
-					walk(j.L)
-					walk(j.R)
-					if j.On != nil {
-						b.onConds = append(b.onConds, j.On)
-					}
-				}
-			}
-			for _, t := range sel.From {
-				walk(t)
-			}
-			if len(b.onConds) != countOn(b.q.sel.From) {
-				b.onConds = b.onConds[:0]
-			}
-		}
-	}
-	i := b.onNext
-	b.onNext++
-	if i >= len(b.onConds) || !sameShape(on, b.onConds[i]) {
-		return nil
-	}
-	return b.onConds[i]
-}
-
-// countOn counts the ON conditions of a vitess FROM list.
-func countOn(from sqlparser.TableExprs) int {
-	n := 0
-	for _, te := range from {
-		switch t := te.(type) {
-		case *sqlparser.JoinTableExpr:
-			n += countOn(sqlparser.TableExprs{t.LeftExpr, t.RightExpr})
-			if t.Condition.On != nil {
-				n++
-			}
-		case *sqlparser.ParenTableExpr:
-			n += countOn(t.Exprs)
-		}
-	}
-	return n
-}
-
-// sameShape reports whether a vitess expression and a syntax tree one
-// have the same top operator (AND, OR, a comparison), a check that two
-// conditions paired by position are the same one.
-func sameShape(e sqlparser.Expr, n ast.Expr) bool {
-	for {
-		p, ok := e.(*sqlparser.ParenExpr)
-		if !ok {
-			break
-		}
-		e = p.Expr
-	}
-	bin, isBin := n.(*ast.Binary)
-	switch e.(type) {
-	case *sqlparser.AndExpr:
-		return isBin && bin.Op == "AND"
-	case *sqlparser.OrExpr:
-		return isBin && bin.Op == "OR"
-	case *sqlparser.ComparisonExpr:
-		switch n.(type) {
-		case *ast.Like, *ast.InList, *ast.InQuery, *ast.DistinctFrom:
-			return true
-		}
-		if !isBin {
-			return false
-		}
-		_, cmp := comparisonFns[astBinaryFns[bin.Op]]
-		return cmp
-	}
-	return !isBin || bin.Op != "AND" && bin.Op != "OR"
-}
-
-// bindFromSyntax is false only in tests comparing the two paths.
-var bindFromSyntax = true
 
 // astBindable reports whether bindAST has a case for every node of e.
 func astBindable(e ast.Expr) bool {
@@ -206,24 +107,6 @@ func allBindable(es ...ast.Expr) bool {
 	return true
 }
 
-// vitessCalls are the names of calls the vitess path reads as something
-// other than a plain call (its grammar's keyword functions, window-only
-// functions, table functions, calls the rewriter rewrites): they still
-// bind there.
-var vitessCalls = func() map[string]bool {
-	m := map[string]bool{}
-	for _, n := range strings.Fields(`against cast char convert current_date current_time current_timestamp
-		current_user database extract first first_value get_format group_concat insert
-		json_arrayagg json_objectagg lag last_value lead locate localtime localtimestamp match
-		nth_value ntile percent_rank rank dense_rank cume_dist row_number
-		schema timestampadd timestampdiff utc_date utc_time utc_timestamp values
-		row interval binary default exists not array list struct_pack map
-		try_cast date time timestamp`) {
-		m[n] = true
-	}
-	return m
-}()
-
 // valueFuncs are the SQL value functions written without parentheses
 // (CURRENT_DATE, LOCALTIMESTAMP, …): a bare name that is a call.
 var valueFuncs = map[string]bool{
@@ -269,7 +152,7 @@ var astBinaryFns = map[string]string{
 // astBitwiseOps are DuckDB's integer operators (bindBitwise; ^ is
 // power), by the vitess operator bindBitwise reads.
 var astBitwiseOps = map[string]string{
-	"&": sqlparser.BitAndStr, "<<": sqlparser.ShiftLeftStr, ">>": sqlparser.ShiftRightStr, "^": sqlparser.BitXorStr,
+	"&": callexpr.BitAndStr, "<<": callexpr.ShiftLeftStr, ">>": callexpr.ShiftRightStr, "^": callexpr.BitXorStr,
 }
 
 // bindAST binds a syntax tree expression (astBindable holds for it).
@@ -279,7 +162,7 @@ func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 		if n := e.Name[0]; len(e.Name) == 1 && !n.Quoted && valueFuncs[strings.ToLower(n.Name)] {
 			// CURRENT_DATE, LOCALTIMESTAMP, …: a call written without
 			// parentheses.
-			return b.bindFunc(&sqlparser.FuncExpr{Name: sqlparser.NewColIdent(n.Name)}, c)
+			return b.bindFunc(&callexpr.FuncExpr{Name: callexpr.NewColIdent(n.Name)}, c)
 		}
 		return b.bindASTColumn(e, c) // bind_ast_nested.go
 	case *ast.Literal:
@@ -288,7 +171,7 @@ func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 		return b.bindASTUnary(e, c)
 	case *ast.Binary:
 		if op := astBitwiseOps[e.Op]; op != "" {
-			x, _, err := b.bindBitwise(&sqlparser.BinaryExpr{Operator: op, Left: astSrc(e.L), Right: astSrc(e.R)}, c)
+			x, _, err := b.bindBitwise(&callexpr.BinaryExpr{Operator: op, Left: astSrc(e.L), Right: astSrc(e.R)}, c)
 			return x, err
 		}
 		fn := astBinaryFns[e.Op]
@@ -315,7 +198,7 @@ func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		return b.between(xs, []sqlparser.Expr{astSrc(e.X), astSrc(e.Lo), astSrc(e.Hi)}, e.Not, c)
+		return b.between(xs, []callexpr.Expr{astSrc(e.X), astSrc(e.Lo), astSrc(e.Hi)}, e.Not, c)
 	case *ast.Like:
 		fn := strings.ToLower(e.Op)
 		if e.Not {
@@ -323,8 +206,8 @@ func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 		}
 		if e.Escape != nil {
 			// x [NOT] [I]LIKE p ESCAPE e is DuckDB's [not_][i]like_escape(x, p, e).
-			return b.bindFunc(&sqlparser.FuncExpr{Name: sqlparser.NewColIdent(fn + "_escape"), Exprs: sqlparser.SelectExprs{
-				&sqlparser.AliasedExpr{Expr: astSrc(e.X)}, &sqlparser.AliasedExpr{Expr: astSrc(e.Pattern)}, &sqlparser.AliasedExpr{Expr: astSrc(e.Escape)}}}, c)
+			return b.bindFunc(&callexpr.FuncExpr{Name: callexpr.NewColIdent(fn + "_escape"), Exprs: callexpr.SelectExprs{
+				&callexpr.AliasedExpr{Expr: astSrc(e.X)}, &callexpr.AliasedExpr{Expr: astSrc(e.Pattern)}, &callexpr.AliasedExpr{Expr: astSrc(e.Escape)}}}, c)
 		}
 		xs, err := b.bindASTs(c, e.X, e.Pattern)
 		if err != nil {
@@ -361,9 +244,9 @@ func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 		return b.castTo(k, astSrc(e), to, false, c)
 	case *ast.Case:
 		// The vitess path's CASE binding, over syntax tree operands.
-		ce := &sqlparser.CaseExpr{Expr: optSrc(e.Operand), Else: optSrc(e.Else)}
+		ce := &callexpr.CaseExpr{Expr: optSrc(e.Operand), Else: optSrc(e.Else)}
 		for _, w := range e.Whens {
-			ce.Whens = append(ce.Whens, &sqlparser.When{Cond: astSrc(w.Cond), Val: astSrc(w.Then)})
+			ce.Whens = append(ce.Whens, &callexpr.When{Cond: astSrc(w.Cond), Val: astSrc(w.Then)})
 		}
 		return b.bindCase(ce, c)
 	case *ast.Func:
@@ -382,12 +265,12 @@ func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 			// position(haystack, needle): instr's order.
 			name = "instr"
 		}
-		fe := &sqlparser.FuncExpr{Name: sqlparser.NewColIdent(name), Distinct: e.Distinct}
+		fe := &callexpr.FuncExpr{Name: callexpr.NewColIdent(name), Distinct: e.Distinct}
 		if e.Star {
-			fe.Exprs = sqlparser.SelectExprs{&sqlparser.StarExpr{}}
+			fe.Exprs = callexpr.SelectExprs{&callexpr.StarExpr{}}
 		}
 		for _, a := range e.Args {
-			fe.Exprs = append(fe.Exprs, &sqlparser.AliasedExpr{Expr: vitessArg(a)})
+			fe.Exprs = append(fe.Exprs, &callexpr.AliasedExpr{Expr: vitessArg(a)})
 		}
 		if len(e.OrderBy) > 0 {
 			order := make([]winOrder, len(e.OrderBy))
@@ -401,14 +284,14 @@ func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 			if !windowAggNames[name] && argMinMaxAggs[name] == 0 {
 				return nil, b.errAt(b.q.tokAt(e.Start), ErrSyntax, fmt.Sprintf("FILTER is only valid for aggregate functions, not %s", name))
 			}
-			args, star := make([]sqlparser.Expr, 0, len(e.Args)), e.Star
+			args, star := make([]callexpr.Expr, 0, len(e.Args)), e.Star
 			for _, a := range e.Args {
 				args = append(args, vitessArg(a))
 			}
 			args, _ = filteredArgs(name, args, star, e.Filter)
 			fe.Exprs = nil
 			for _, a := range args {
-				fe.Exprs = append(fe.Exprs, &sqlparser.AliasedExpr{Expr: a})
+				fe.Exprs = append(fe.Exprs, &callexpr.AliasedExpr{Expr: a})
 			}
 		}
 		return b.bindFunc(fe, c)
@@ -425,7 +308,7 @@ func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		srcs := []sqlparser.Expr{astSrc(e.X)}
+		srcs := []callexpr.Expr{astSrc(e.X)}
 		for _, v := range e.List {
 			srcs = append(srcs, astSrc(v))
 		}
@@ -477,7 +360,7 @@ func (b *binder) bindASTUnary(e *ast.Unary, c ectx) (planner.Expr, error) {
 	case "NOT":
 		return b.astLogical("not", c, e.X)
 	case "~":
-		return b.bindBitNot(&sqlparser.UnaryExpr{Operator: sqlparser.TildaStr, Expr: astSrc(e.X)}, c)
+		return b.bindBitNot(&callexpr.UnaryExpr{Operator: callexpr.TildaStr, Expr: astSrc(e.X)}, c)
 	case "+":
 		return b.bindAST(e.X, c)
 	}
@@ -512,14 +395,14 @@ func (b *binder) astLogical(fn string, c ectx, args ...ast.Expr) (planner.Expr, 
 // errors (leafTok). Its embedded interface is nil: no vitess method may be
 // called on it. It goes with the vitess path (issue 15).
 type syntaxSrc struct {
-	sqlparser.Expr
+	callexpr.Expr
 	n ast.Expr
 }
 
-func astSrc(e ast.Expr) sqlparser.Expr { return &syntaxSrc{n: e} }
+func astSrc(e ast.Expr) callexpr.Expr { return &syntaxSrc{n: e} }
 
 // optSrc is astSrc of an optional expression (nil: nil).
-func optSrc(e ast.Expr) sqlparser.Expr {
+func optSrc(e ast.Expr) callexpr.Expr {
 	if e == nil {
 		return nil
 	}
@@ -528,16 +411,16 @@ func optSrc(e ast.Expr) sqlparser.Expr {
 
 // vitessArg is a call argument for the vitess path's call binding: a
 // literal as the vitess literal, anything else wrapped.
-func vitessArg(e ast.Expr) sqlparser.Expr {
+func vitessArg(e ast.Expr) callexpr.Expr {
 	if l, ok := e.(*ast.Literal); ok {
 		switch l.Kind {
 		case ast.LitString:
-			return sqlparser.NewStrVal([]byte(l.Val))
+			return callexpr.NewStrVal([]byte(l.Val))
 		case ast.LitNumber:
 			if isInt, _ := plainNumber(l.Val); isInt {
-				return sqlparser.NewIntVal([]byte(l.Val))
+				return callexpr.NewIntVal([]byte(l.Val))
 			}
-			return sqlparser.NewFloatVal([]byte(l.Val))
+			return callexpr.NewFloatVal([]byte(l.Val))
 		}
 	}
 	return astSrc(e)
@@ -607,29 +490,4 @@ func (b *binder) numberLiteral(text string, isInt, neg bool, at int) (planner.Ex
 	}
 	b.lits[k] = litInfo{kind, sign + text, at}
 	return k, nil
-}
-
-// conjunctSyntax returns the AND-ed conjuncts of the syntax tree
-// expression whose text is sp, when there are n of them (as many as the
-// vitess tree has), else nil.
-func (b *binder) conjunctSyntax(sp span, n int) []ast.Expr {
-	e := b.q.exprAt(sp)
-	if e == nil {
-		return nil
-	}
-	var out []ast.Expr
-	var split func(ast.Expr)
-	split = func(e ast.Expr) {
-		if x, ok := e.(*ast.Binary); ok && x.Op == "AND" {
-			split(x.L)
-			split(x.R)
-			return
-		}
-		out = append(out, e)
-	}
-	split(e)
-	if len(out) != n {
-		return nil
-	}
-	return out
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/planner"
 	"github.com/b2sql/b2sql/sql/ast"
-	"github.com/dolthub/vitess/go/vt/sqlparser"
+	"github.com/b2sql/b2sql/sql/internal/callexpr"
 )
 
 // Nested-value syntax bound from the syntax tree (issue 21), with DuckDB
@@ -109,8 +109,8 @@ func (b *binder) bindASTNested(e ast.Expr, c ectx) (planner.Expr, bool, error) {
 	return nil, false, nil
 }
 
-func srcsOf(es []ast.Expr) []sqlparser.Expr {
-	out := make([]sqlparser.Expr, len(es))
+func srcsOf(es []ast.Expr) []callexpr.Expr {
+	out := make([]callexpr.Expr, len(es))
 	for i, e := range es {
 		out[i] = astSrc(e)
 	}
@@ -190,10 +190,10 @@ func (b *binder) mapFromLists(k, v planner.Expr, at int) (planner.Expr, error) {
 }
 
 // subscript binds x[i] by the type of x.
-func (b *binder) subscript(x, i planner.Expr, xs, is sqlparser.Expr, at int, c ectx) (planner.Expr, error) {
+func (b *binder) subscript(x, i planner.Expr, xs, is callexpr.Expr, at int, c ectx) (planner.Expr, error) {
 	switch t := x.Type(); t.ID {
 	case columnar.List, columnar.Null:
-		l, _, err := b.bindListFunc("list_extract", []planner.Expr{x, i}, []sqlparser.Expr{xs, is}, at, c)
+		l, _, err := b.bindListFunc("list_extract", []planner.Expr{x, i}, []callexpr.Expr{xs, is}, at, c)
 		if l == nil && err == nil {
 			return nil, b.typeErr(xs, c, "cannot subscript a value of type %s", t)
 		}
@@ -211,7 +211,7 @@ func (b *binder) subscript(x, i planner.Expr, xs, is sqlparser.Expr, at int, c e
 		}
 		return b.field(x, k.Val.S, xs, b.leafTok(is, c.sp), c)
 	case columnar.Map:
-		x, _, err := b.bindListFunc("map_extract_value", []planner.Expr{x, i}, []sqlparser.Expr{xs, is}, at, c)
+		x, _, err := b.bindListFunc("map_extract_value", []planner.Expr{x, i}, []callexpr.Expr{xs, is}, at, c)
 		return x, err
 	default:
 		return nil, b.typeErr(xs, c, "cannot subscript a value of type %s", t)
@@ -219,7 +219,7 @@ func (b *binder) subscript(x, i planner.Expr, xs, is sqlparser.Expr, at int, c e
 }
 
 // field binds x.name on a struct x.
-func (b *binder) field(x planner.Expr, name string, xs sqlparser.Expr, at int, c ectx) (planner.Expr, error) {
+func (b *binder) field(x planner.Expr, name string, xs callexpr.Expr, at int, c ectx) (planner.Expr, error) {
 	t := x.Type()
 	if t.ID != columnar.Struct {
 		return nil, b.typeErr(xs, c, "cannot extract field %q from a value of type %s", name, t)

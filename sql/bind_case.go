@@ -2,11 +2,11 @@ package sql
 
 import (
 	"github.com/b2sql/b2sql/planner"
-	"github.com/dolthub/vitess/go/vt/sqlparser"
+	"github.com/b2sql/b2sql/sql/internal/callexpr"
 )
 
 // bindCase binds searched and simple CASE (the latter as x = v arms).
-func (b *binder) bindCase(e *sqlparser.CaseExpr, c ectx) (planner.Expr, error) {
+func (b *binder) bindCase(e *callexpr.CaseExpr, c ectx) (planner.Expr, error) {
 	var subject planner.Expr
 	if e.Expr != nil {
 		x, err := b.bindExpr(e.Expr, c)
@@ -17,7 +17,7 @@ func (b *binder) bindCase(e *sqlparser.CaseExpr, c ectx) (planner.Expr, error) {
 	}
 	out := &planner.Case{}
 	var thens []planner.Expr
-	var thenSrcs []sqlparser.Expr
+	var thenSrcs []callexpr.Expr
 	for _, w := range e.Whens {
 		cond, err := b.bindExpr(w.Cond, c)
 		if err != nil {

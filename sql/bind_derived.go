@@ -8,7 +8,7 @@ import (
 
 	"github.com/b2sql/b2sql/planner"
 	"github.com/b2sql/b2sql/sql/ast"
-	"github.com/dolthub/vitess/go/vt/sqlparser"
+	"github.com/b2sql/b2sql/sql/internal/callexpr"
 )
 
 // bindRecursive binds a WITH RECURSIVE entry that refers to itself:
@@ -20,28 +20,14 @@ func (b *binder) bindRecursive(def *cteDef, alias string) (*fromItem, error) {
 	bad := b.errAt(at, ErrUnsupported, "WITH RECURSIVE needs the form base UNION [ALL] step, with only step referring to "+def.name)
 	cb := b.child(def.nq.q, def.nq.params)
 	cb.ctes = def.ctes
-	var baseQ, stepQ func() nestedQuery
-	distinct := false
-	if t := def.nq.q.tree; t != nil {
-		so, ok := t.Body.(*ast.SetOp)
-		if !ok || so.Op != "UNION" || so.ByName || len(t.OrderBy) > 0 || t.Limit != nil || t.Offset != nil || astRefersTo(so.L, def.name) {
-			return nil, bad
-		}
-		baseQ = func() nestedQuery { return cb.subQuery(leafQuery(so.L)) }
-		stepQ = func() nestedQuery { return cb.subQuery(leafQuery(so.R)) }
-		distinct = !so.All
-	} else {
-		so, ok := def.nq.q.stmt.(*sqlparser.SetOp)
-		if !ok || (so.Type != sqlparser.UnionStr && so.Type != sqlparser.UnionAllStr && so.Type != sqlparser.UnionDistinctStr) ||
-			len(so.OrderBy) > 0 || so.Limit != nil || refersTo(so.Left, def.name) {
-			return nil, bad
-		}
-		parts := cb.setOpParts()
-		leaf := 0
-		baseQ = func() nestedQuery { return cb.leafQuery(unparen(so.Left), parts, &leaf) }
-		stepQ = func() nestedQuery { return cb.leafQuery(unparen(so.Right), parts, &leaf) }
-		distinct = so.Type != sqlparser.UnionAllStr
+	t := def.nq.q.tree
+	so, ok := t.Body.(*ast.SetOp)
+	if !ok || so.Op != "UNION" || so.ByName || len(t.OrderBy) > 0 || t.Limit != nil || t.Offset != nil || astRefersTo(so.L, def.name) {
+		return nil, bad
 	}
+	baseQ := func() nestedQuery { return cb.subQuery(leafQuery(so.L)) }
+	stepQ := func() nestedQuery { return cb.subQuery(leafQuery(so.R)) }
+	distinct := !so.All
 	base, _, err := cb.bindNested(baseQ(), false)
 	if err != nil {
 		b.nextID = cb.nextID
@@ -138,40 +124,6 @@ func (b *binder) bindViewRef(name, alias string) (*fromItem, bool, error) {
 	return it, true, err
 }
 
-// bindValuesTable binds FROM (VALUES (…), …) AS alias [(cols)]: a constant
-// relation whose column types unify across rows; unnamed columns are
-// col0, col1, … as in DuckDB.
-func (b *binder) bindValuesTable(vs *sqlparser.ValuesStatement, alias string) (*fromItem, error) {
-	sp := b.cl.from
-	at := b.q.findKeyword("VALUES", sp)
-	c := ectx{sp: sp, clause: "VALUES"}
-	saved := b.saveScope()
-	b.scope, b.quals, b.hidden = nil, nil, nil
-	defer b.restoreScope(saved)
-	var rows [][]planner.Expr
-	var srcs [][]sqlparser.Expr
-	for _, r := range vs.Rows {
-		if len(rows) > 0 && len(r) != len(rows[0]) {
-			return nil, b.errAt(at, ErrType, fmt.Sprintf("VALUES rows have %d and %d columns", len(rows[0]), len(r)))
-		}
-		row := make([]planner.Expr, len(r))
-		for i, e := range r {
-			x, err := b.bindExpr(e, c)
-			if err != nil {
-				return nil, err
-			}
-			row[i] = x
-		}
-		rows = append(rows, row)
-		srcs = append(srcs, r)
-	}
-	cols := make([]string, len(vs.Columns))
-	for i, c := range vs.Columns {
-		cols[i] = c.String()
-	}
-	return b.valuesRelation(rows, srcs, cols, alias, at, c)
-}
-
 // bindValuesAST binds VALUES (…), … as bindValuesTable does, from the
 // syntax tree.
 func (b *binder) bindValuesAST(vs *ast.Values, alias string, cols []string) (*fromItem, error) {
@@ -181,13 +133,13 @@ func (b *binder) bindValuesAST(vs *ast.Values, alias string, cols []string) (*fr
 	b.scope, b.quals, b.hidden = nil, nil, nil
 	defer b.restoreScope(saved)
 	rows := make([][]planner.Expr, 0, len(vs.Rows))
-	srcs := make([][]sqlparser.Expr, 0, len(vs.Rows))
+	srcs := make([][]callexpr.Expr, 0, len(vs.Rows))
 	for _, r := range vs.Rows {
 		if len(rows) > 0 && len(r) != len(rows[0]) {
 			return nil, b.errAt(at, ErrType, fmt.Sprintf("VALUES rows have %d and %d columns", len(rows[0]), len(r)))
 		}
 		row := make([]planner.Expr, len(r))
-		src := make([]sqlparser.Expr, len(r))
+		src := make([]callexpr.Expr, len(r))
 		for i, e := range r {
 			x, err := b.bindAST(e, c)
 			if err != nil {
@@ -203,7 +155,7 @@ func (b *binder) bindValuesAST(vs *ast.Values, alias string, cols []string) (*fr
 
 // valuesRelation makes the bound rows of a VALUES list, at token at, a
 // relation named alias whose columns are cols (then col0, col1, …).
-func (b *binder) valuesRelation(rows [][]planner.Expr, srcs [][]sqlparser.Expr, cols []string, alias string, at int, c ectx) (*fromItem, error) {
+func (b *binder) valuesRelation(rows [][]planner.Expr, srcs [][]callexpr.Expr, cols []string, alias string, at int, c ectx) (*fromItem, error) {
 	if len(rows) == 0 || len(rows[0]) == 0 {
 		return nil, b.errAt(at, ErrSyntax, "VALUES needs at least one row and column")
 	}
@@ -217,7 +169,7 @@ func (b *binder) valuesRelation(rows [][]planner.Expr, srcs [][]sqlparser.Expr, 
 	names := make([]string, len(rows[0]))
 	for col := range rows[0] {
 		xs := make([]planner.Expr, len(rows))
-		ss := make([]sqlparser.Expr, len(rows))
+		ss := make([]callexpr.Expr, len(rows))
 		for r := range rows {
 			xs[r], ss[r] = rows[r][col], srcs[r][col]
 		}

@@ -3,36 +3,11 @@ package sql
 import (
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/planner"
-	"github.com/dolthub/vitess/go/vt/sqlparser"
+	"github.com/b2sql/b2sql/sql/internal/callexpr"
 )
 
-// markDistinct wraps the right operand of x IS DISTINCT FROM y, which the
-// rewriter turns into x <=> b2sql_is_distinct(y); IS NOT DISTINCT FROM is
-// plain <=> (a user's own <=> is refused by the rewriter).
-const markDistinct = "b2sql_is_distinct"
-
-// bindDistinctFrom binds x IS [NOT] DISTINCT FROM y: equality in which
-// NULL equals NULL and differs from every value, never NULL itself.
-func (b *binder) bindDistinctFrom(e *sqlparser.ComparisonExpr, c ectx) (planner.Expr, error) {
-	right, distinct := e.Right, false
-	if f, ok := right.(*sqlparser.FuncExpr); ok && f.Name.EqualString(markDistinct) && len(f.Exprs) == 1 {
-		if ae, ok := f.Exprs[0].(*sqlparser.AliasedExpr); ok {
-			right, distinct = ae.Expr, true
-		}
-	}
-	l, err := b.bindExpr(e.Left, c)
-	if err != nil {
-		return nil, err
-	}
-	r, err := b.bindExpr(right, c)
-	if err != nil {
-		return nil, err
-	}
-	return b.distinctFrom(l, r, e.Left, right, distinct, c)
-}
-
 // distinctFrom builds l IS [NOT] DISTINCT FROM r (distinct: without NOT).
-func (b *binder) distinctFrom(l, r planner.Expr, ls, rs sqlparser.Expr, distinct bool, c ectx) (planner.Expr, error) {
+func (b *binder) distinctFrom(l, r planner.Expr, ls, rs callexpr.Expr, distinct bool, c ectx) (planner.Expr, error) {
 	eq, err := b.compare("=", l, r, ls, rs, c)
 	if err != nil {
 		return nil, err

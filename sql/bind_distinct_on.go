@@ -6,7 +6,7 @@ import (
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/planner"
-	"github.com/dolthub/vitess/go/vt/sqlparser"
+	"github.com/b2sql/b2sql/sql/internal/callexpr"
 )
 
 // SELECT DISTINCT ON (e, …) … ORDER BY … keeps the first row of each
@@ -16,57 +16,19 @@ import (
 // out of the text (MySQL has no DISTINCT ON); it is parsed here on its
 // own. ORDER BY items may be select ordinals or aliases.
 
-// bindDistinctOn returns the filter keeping each group's first row, nil
-// without DISTINCT ON.
-func (b *binder) bindDistinctOn(items []selItem, aggregating bool) (planner.Expr, error) {
-	r := b.q.rw.distinctOn
-	if r[0] == 0 {
-		return nil, nil
-	}
-	lo, hi := r[0], r[1]
-	toks := b.q.toks
-	text := b.q.src.Text[toks[lo].off:toks[hi-1].end]
-	st, err := parseLegacy(Source{Text: "SELECT " + text, Line: 1, Col: 1})
-	q, ok := st.(*Query)
-	if err != nil || !ok || q.sel == nil {
-		msg := "syntax error in DISTINCT ON"
-		if e, ok := err.(*Error); ok {
-			msg = e.Msg
-		}
-		return nil, b.errAt(lo, ErrSyntax, msg)
-	}
-	var on []sqlparser.Expr
-	for _, se := range q.sel.SelectExprs {
-		ae, ok := se.(*sqlparser.AliasedExpr)
-		if !ok || !ae.As.IsEmpty() {
-			return nil, b.errAt(lo, ErrSyntax, "DISTINCT ON expects a list of expressions")
-		}
-		on = append(on, ae.Expr)
-	}
-	var order []orderRef
-	for k, o := range b.q.sel.OrderBy {
-		sp := b.cl.orderBy
-		if k < len(b.cl.orderItems) {
-			sp = b.cl.orderItems[k]
-		}
-		order = append(order, orderRef{expr: o.Expr, sp: sp, desc: o.Direction == sqlparser.DescScr, nullsFirst: b.q.rw.nulls[k]})
-	}
-	return b.distinctOn(on, order, span{lo, hi}, items, aggregating)
-}
-
 // orderRef is an ORDER BY item as either syntax tree gives it.
 type orderRef struct {
-	expr             sqlparser.Expr
+	expr             callexpr.Expr
 	sp               span
 	desc, nullsFirst bool
 }
 
 // distinctOn binds DISTINCT ON (on…) written at sp, with the query's
 // ORDER BY, as the row_number() = 1 filter.
-func (b *binder) distinctOn(on []sqlparser.Expr, order []orderRef, sp span, items []selItem, aggregating bool) (planner.Expr, error) {
+func (b *binder) distinctOn(on []callexpr.Expr, order []orderRef, sp span, items []selItem, aggregating bool) (planner.Expr, error) {
 	lo := sp.lo
 	c := ectx{sp: sp, clause: "DISTINCT ON", aggOK: aggregating}
-	bind := func(e sqlparser.Expr, c ectx) (planner.Expr, error) {
+	bind := func(e callexpr.Expr, c ectx) (planner.Expr, error) {
 		if constantOrderKey(e) {
 			return nil, b.errAt(lo, ErrSyntax, "DISTINCT ON non-integer literal has no effect")
 		}

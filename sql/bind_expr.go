@@ -7,7 +7,7 @@ import (
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/planner"
-	"github.com/dolthub/vitess/go/vt/sqlparser"
+	"github.com/b2sql/b2sql/sql/internal/callexpr"
 )
 
 // ectx is the context an expression is bound in.
@@ -19,60 +19,32 @@ type ectx struct {
 }
 
 // bindExpr binds one expression; see bind_func.go for calls.
-func (b *binder) bindExpr(e sqlparser.Expr, c ectx) (planner.Expr, error) {
+func (b *binder) bindExpr(e callexpr.Expr, c ectx) (planner.Expr, error) {
 	switch e := e.(type) {
 	case *syntaxSrc: // a syntax tree operand of a call bound by the vitess path's code
 		return b.bindAST(e.n, c)
-	case *sqlparser.ColName:
+	case *callexpr.ColName:
 		return b.bindColumn(e, c)
-	case *sqlparser.SQLVal:
+	case *callexpr.SQLVal:
 		return b.bindLiteral(e, false, c)
-	case sqlparser.BoolVal:
+	case callexpr.BoolVal:
 		return &planner.Const{Val: columnar.BoolValue(bool(e))}, nil
-	case *sqlparser.NullVal:
+	case *callexpr.NullVal:
 		return &planner.Const{Val: columnar.NullValue(columnar.TNull)}, nil
-	case *sqlparser.ParenExpr:
-		return b.bindExpr(e.Expr, c)
-	case *sqlparser.AndExpr:
-		return b.logical("and", c, e.Left, e.Right)
-	case *sqlparser.OrExpr:
+	case *callexpr.OrExpr:
 		return b.logical("or", c, e.Left, e.Right)
-	case *sqlparser.NotExpr:
-		return b.logical("not", c, e.Expr)
-	case *sqlparser.ComparisonExpr:
-		return b.bindComparison(e, c)
-	case *sqlparser.RangeCond:
-		return b.bindBetween(e, c)
-	case *sqlparser.IsExpr:
+	case *callexpr.IsExpr:
 		return b.bindIs(e, c)
-	case *sqlparser.BinaryExpr:
+	case *callexpr.BinaryExpr:
 		return b.bindBinary(e, c)
-	case *sqlparser.UnaryExpr:
+	case *callexpr.UnaryExpr:
 		return b.bindUnary(e, c)
-	case *sqlparser.CaseExpr:
+	case *callexpr.CaseExpr:
 		return b.bindCase(e, c)
-	case *sqlparser.CollateExpr:
-		return b.bindCollate(e, c)
-	case *sqlparser.IntervalExpr:
-		return b.bindInterval(e, c)
-	case *sqlparser.FuncExpr:
+	case *callexpr.FuncExpr:
 		return b.bindFunc(e, c)
-	case *sqlparser.SubstrExpr:
-		return b.bindSubstr(e, c)
-	case *sqlparser.TrimExpr:
-		return b.bindTrim(e, c)
-	case *sqlparser.ExtractFuncExpr:
-		return b.bindDatePart(strings.ToLower(e.Unit), e.Expr, b.q.findKeyword("EXTRACT", c.sp), c)
-	case *sqlparser.Subquery:
-		return b.bindScalarSubquery(e, c)
-	case *sqlparser.GroupConcatExpr:
-		return b.bindGroupConcat(e, c)
-	case *sqlparser.ExistsExpr:
-		return b.bindExistsMark(e, c)
-	case *sqlparser.ConvertExpr:
-		return nil, b.errAt(b.q.findKeyword("CONVERT", c.sp), ErrUnsupported, "CONVERT is not supported; use CAST")
 	}
-	return nil, b.errAt(c.sp.lo, ErrUnsupported, fmt.Sprintf("expression %q is not supported", sqlparser.String(e)))
+	return nil, b.errAt(c.sp.lo, ErrUnsupported, fmt.Sprintf("expression %q is not supported", callexpr.String(e)))
 }
 
 // subqueryTok finds the SELECT of a nested query: the first SELECT in sp
@@ -82,7 +54,7 @@ func (b *binder) subqueryTok(sp span) int {
 }
 
 // bindColumn resolves a column reference case-insensitively.
-func (b *binder) bindColumn(e *sqlparser.ColName, c ectx) (planner.Expr, error) {
+func (b *binder) bindColumn(e *callexpr.ColName, c ectx) (planner.Expr, error) {
 	name := e.Name.String()
 	qual := e.Qualifier.Name.String()
 	return b.bindColumnName(qual, name, b.q.findName(qual, name, c.sp), c)
@@ -175,23 +147,23 @@ func (b *binder) aliasFor(name string) (selItem, bool) {
 }
 
 // bindLiteral types a literal: see types.go. neg folds a unary minus in.
-func (b *binder) bindLiteral(e *sqlparser.SQLVal, neg bool, c ectx) (planner.Expr, error) {
+func (b *binder) bindLiteral(e *callexpr.SQLVal, neg bool, c ectx) (planner.Expr, error) {
 	text := string(e.Val)
 	switch e.Type {
-	case sqlparser.StrVal:
+	case callexpr.StrVal:
 		i := b.q.findToken(c.sp, func(t token) bool { return t.kind == tkString && t.val == text })
 		k := &planner.Const{Val: columnar.StringValue(text)}
 		b.lits[k] = litInfo{litString, text, i}
 		return k, nil
-	case sqlparser.IntVal, sqlparser.FloatVal:
+	case callexpr.IntVal, callexpr.FloatVal:
 		i := b.q.findToken(c.sp, func(t token) bool { return t.kind == tkNumber && t.val == text })
-		return b.numberLiteral(text, e.Type == sqlparser.IntVal, neg, i)
+		return b.numberLiteral(text, e.Type == callexpr.IntVal, neg, i)
 	}
-	if e.Type == sqlparser.ValArg {
+	if e.Type == callexpr.ValArg {
 		return b.bindParam(text, c)
 	}
 	i := b.q.findToken(c.sp, func(t token) bool { return t.val == text })
-	return nil, b.errAt(i, ErrUnsupported, fmt.Sprintf("literal %s is not supported", sqlparser.String(e)))
+	return nil, b.errAt(i, ErrUnsupported, fmt.Sprintf("literal %s is not supported", callexpr.String(e)))
 }
 
 // bindParam binds the ? marker vitess named :vN to the N-th value.
@@ -237,44 +209,32 @@ func decimalLiteralType(text string) (columnar.Type, bool) {
 
 // leafTok returns a token to blame for an error in expression e: its
 // leftmost name or literal.
-func (b *binder) leafTok(e sqlparser.Expr, sp span) int {
+func (b *binder) leafTok(e callexpr.Expr, sp span) int {
 	switch e := e.(type) {
 	case *syntaxSrc:
 		return b.astLeaf(e.n)
-	case *sqlparser.ColName:
+	case *callexpr.ColName:
 		return b.q.findName(e.Qualifier.Name.String(), e.Name.String(), sp)
-	case *sqlparser.SQLVal:
+	case *callexpr.SQLVal:
 		text := string(e.Val)
 		return b.q.findToken(sp, func(t token) bool { return (t.kind == tkString || t.kind == tkNumber) && t.val == text })
-	case *sqlparser.FuncExpr:
+	case *callexpr.FuncExpr:
 		return b.q.findName("", e.Name.String(), sp)
-	case *sqlparser.ComparisonExpr:
+	case *callexpr.BinaryExpr:
 		return b.leafTok(e.Left, sp)
-	case *sqlparser.BinaryExpr:
-		return b.leafTok(e.Left, sp)
-	case *sqlparser.RangeCond:
-		return b.leafTok(e.Left, sp)
-	case *sqlparser.IsExpr:
+	case *callexpr.IsExpr:
 		return b.leafTok(e.Expr, sp)
-	case *sqlparser.AndExpr:
+	case *callexpr.OrExpr:
 		return b.leafTok(e.Left, sp)
-	case *sqlparser.OrExpr:
-		return b.leafTok(e.Left, sp)
-	case *sqlparser.CollateExpr:
+	case *callexpr.UnaryExpr:
 		return b.leafTok(e.Expr, sp)
-	case *sqlparser.ParenExpr:
-		return b.leafTok(e.Expr, sp)
-	case *sqlparser.UnaryExpr:
-		return b.leafTok(e.Expr, sp)
-	case *sqlparser.NotExpr:
-		return b.q.findKeyword("NOT", sp)
-	case *sqlparser.CaseExpr:
+	case *callexpr.CaseExpr:
 		return b.q.findKeyword("CASE", sp)
 	}
 	return sp.lo
 }
 
 // typeErr reports a type error at expression e.
-func (b *binder) typeErr(e sqlparser.Expr, c ectx, format string, args ...any) error {
+func (b *binder) typeErr(e callexpr.Expr, c ectx, format string, args ...any) error {
 	return b.errAt(b.leafTok(e, c.sp), ErrType, fmt.Sprintf(format, args...))
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/function"
 	"github.com/b2sql/b2sql/planner"
-	"github.com/dolthub/vitess/go/vt/sqlparser"
+	"github.com/b2sql/b2sql/sql/internal/callexpr"
 )
 
 var aggFuncs = map[string]planner.AggFunc{
@@ -33,14 +33,14 @@ func knownFuncs() []string {
 }
 
 // args returns the argument expressions of a call (nil for count(*)).
-func (b *binder) callArgs(e *sqlparser.FuncExpr, at int) ([]sqlparser.Expr, bool, error) {
-	var out []sqlparser.Expr
+func (b *binder) callArgs(e *callexpr.FuncExpr, at int) ([]callexpr.Expr, bool, error) {
+	var out []callexpr.Expr
 	star := false
 	for _, a := range e.Exprs {
 		switch a := a.(type) {
-		case *sqlparser.AliasedExpr:
+		case *callexpr.AliasedExpr:
 			out = append(out, a.Expr)
-		case *sqlparser.StarExpr:
+		case *callexpr.StarExpr:
 			star = true
 		default:
 			return nil, false, b.errAt(at, ErrSyntax, "unexpected argument")
@@ -49,27 +49,9 @@ func (b *binder) callArgs(e *sqlparser.FuncExpr, at int) ([]sqlparser.Expr, bool
 	return out, star, nil
 }
 
-func (b *binder) bindFunc(e *sqlparser.FuncExpr, c ectx) (planner.Expr, error) {
-	if e.Name.Lowered() == markAST && e.Qualifier.IsEmpty() {
-		return b.bindMarkedAST(e, c) // rewrite_nested.go
-	}
-	if f := b.markedCall(e); f != nil {
-		return b.bindAST(f, c) // a call with a lambda or name := value argument
-	}
-	if e.Over != nil {
-		e = windowCall(e)
-	}
-	if f := unfilter(e); f != e { // agg(…) FILTER (WHERE …), bind_agg_filter.go
-		if name := e.Name.Lowered(); !windowAggNames[name] && argMinMaxAggs[name] == 0 {
-			return nil, b.errAt(b.q.findName("", e.Name.String(), c.sp), ErrSyntax, fmt.Sprintf("FILTER is only valid for aggregate functions, not %s", name))
-		}
-		e = f
-	}
+func (b *binder) bindFunc(e *callexpr.FuncExpr, c ectx) (planner.Expr, error) {
 	name := e.Name.Lowered()
 	at := b.q.findName("", e.Name.String(), c.sp)
-	if e.Over != nil {
-		return b.bindWindow(e, name, at, c)
-	}
 	if !e.Qualifier.IsEmpty() {
 		return nil, b.errAt(at, ErrUnknownFunction, fmt.Sprintf("unknown function %q", e.Qualifier.String()+"."+name))
 	}
@@ -98,8 +80,8 @@ func (b *binder) bindFunc(e *sqlparser.FuncExpr, c ectx) (planner.Expr, error) {
 		if len(args) != 2 {
 			return nil, b.arity(at, name, "2")
 		}
-		part, ok := args[0].(*sqlparser.SQLVal)
-		if !ok || part.Type != sqlparser.StrVal {
+		part, ok := args[0].(*callexpr.SQLVal)
+		if !ok || part.Type != callexpr.StrVal {
 			return nil, b.typeErr(args[0], c, "%s expects a constant part name", name)
 		}
 		return b.bindDatePart(strings.ToLower(string(part.Val)), args[1], at, c)
@@ -151,7 +133,7 @@ func (b *binder) arity(at int, name, want string) error {
 }
 
 // scalar types a scalar function call over bound arguments.
-func (b *binder) scalar(name string, xs []planner.Expr, srcs []sqlparser.Expr, at int, c ectx) (planner.Expr, error) {
+func (b *binder) scalar(name string, xs []planner.Expr, srcs []callexpr.Expr, at int, c ectx) (planner.Expr, error) {
 	if s, ok := registered(name); ok {
 		return b.callRegistered(s, name, xs, srcs, at, c) // bind_func_call.go
 	}
@@ -268,56 +250,6 @@ func roundedDecimal(x planner.Expr, digits int) planner.Expr {
 	return &planner.Cast{Arg: x, To: columnar.DecimalType(p, digits)}
 }
 
-// bindSubstr binds vitess' special form of SUBSTRING(x FROM a FOR b).
-func (b *binder) bindSubstr(e *sqlparser.SubstrExpr, c ectx) (planner.Expr, error) {
-	var subject sqlparser.Expr = e.StrVal
-	if e.Name != nil {
-		subject = e.Name
-	}
-	srcs := []sqlparser.Expr{subject, e.From}
-	if e.To != nil {
-		srcs = append(srcs, e.To)
-	}
-	xs := make([]planner.Expr, len(srcs))
-	for i, s := range srcs {
-		x, err := b.bindExpr(s, c)
-		if err != nil {
-			return nil, err
-		}
-		xs[i] = x
-	}
-	at := b.q.findToken(c.sp, func(t token) bool { return t.is("SUBSTRING") || t.is("SUBSTR") })
-	return b.scalar("substring", xs, srcs, at, c)
-}
-
-// bindTrim binds TRIM([BOTH|LEADING|TRAILING] [chars] FROM x) (vitess
-// parses TRIM(x) as TRIM(BOTH ' ' FROM x)) as trim/ltrim/rtrim(x[, chars]).
-func (b *binder) bindTrim(e *sqlparser.TrimExpr, c ectx) (planner.Expr, error) {
-	at := b.q.findToken(c.sp, func(t token) bool { return t.is("TRIM") || t.is("LTRIM") || t.is("RTRIM") })
-	fn := map[string]string{sqlparser.Leading: "ltrim", sqlparser.Trailing: "rtrim"}[e.Dir]
-	if fn == "" {
-		fn = "trim"
-	}
-	if col, ok := e.Str.(*sqlparser.ColName); ok && col.Qualifier.IsEmpty() && b.q.rw.paths[col.Name.String()] {
-		// TRIM(… FROM 'text'): the rewriter took the string after FROM
-		// for a file path; it is the subject.
-		e.Str = sqlparser.NewStrVal([]byte(col.Name.String()))
-	}
-	x, err := b.bindExpr(e.Str, c)
-	if err != nil {
-		return nil, err
-	}
-	xs, srcs := []planner.Expr{x}, []sqlparser.Expr{e.Str}
-	if p, ok := e.Pattern.(*sqlparser.SQLVal); !ok || string(p.Val) != " " {
-		chars, err := b.bindExpr(e.Pattern, c)
-		if err != nil {
-			return nil, err
-		}
-		xs, srcs = append(xs, chars), append(srcs, e.Pattern)
-	}
-	return b.scalar(fn, xs, srcs, at, c)
-}
-
 // dateParts maps accepted part names to the canonical names the executor
 // implements.
 var dateParts = map[string]string{
@@ -342,7 +274,7 @@ var truncParts = map[string]bool{
 }
 
 // bindDatePart binds date_part / EXTRACT.
-func (b *binder) bindDatePart(part string, arg sqlparser.Expr, at int, c ectx) (planner.Expr, error) {
+func (b *binder) bindDatePart(part string, arg callexpr.Expr, at int, c ectx) (planner.Expr, error) {
 	p, ok := dateParts[part]
 	if !ok {
 		names := make([]string, 0, len(dateParts))
@@ -394,9 +326,9 @@ func (b *binder) partTok(part string, at int, c ectx) int {
 	return i
 }
 
-func (b *binder) bindDateTrunc(args []sqlparser.Expr, at int, c ectx) (planner.Expr, error) {
-	lit, ok := args[0].(*sqlparser.SQLVal)
-	if !ok || lit.Type != sqlparser.StrVal {
+func (b *binder) bindDateTrunc(args []callexpr.Expr, at int, c ectx) (planner.Expr, error) {
+	lit, ok := args[0].(*callexpr.SQLVal)
+	if !ok || lit.Type != callexpr.StrVal {
 		return nil, b.typeErr(args[0], c, "date_trunc expects a constant part name")
 	}
 	part := strings.ToLower(string(lit.Val))

@@ -3,16 +3,16 @@ package sql
 import (
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/planner"
-	"github.com/dolthub/vitess/go/vt/sqlparser"
+	"github.com/b2sql/b2sql/sql/internal/callexpr"
 )
 
 // bindBitwise binds DuckDB's integer operators a & b (the wider type), a
 // << n and a >> n (a's type; executor call_bitwise.go) and a ^ b, which
 // is power in DuckDB (DOUBLE); ok is false for other operators.
-func (b *binder) bindBitwise(e *sqlparser.BinaryExpr, c ectx) (planner.Expr, bool, error) {
+func (b *binder) bindBitwise(e *callexpr.BinaryExpr, c ectx) (planner.Expr, bool, error) {
 	op := e.Operator
-	fn := map[string]string{sqlparser.BitAndStr: "bit_and", sqlparser.ShiftLeftStr: "shift_left",
-		sqlparser.ShiftRightStr: "shift_right", sqlparser.BitXorStr: "power"}[op]
+	fn := map[string]string{callexpr.BitAndStr: "bit_and", callexpr.ShiftLeftStr: "shift_left",
+		callexpr.ShiftRightStr: "shift_right", callexpr.BitXorStr: "power"}[op]
 	if fn == "" {
 		return nil, false, nil
 	}
@@ -24,7 +24,7 @@ func (b *binder) bindBitwise(e *sqlparser.BinaryExpr, c ectx) (planner.Expr, boo
 	if err != nil {
 		return nil, true, err
 	}
-	xs, srcs := []planner.Expr{l, r}, []sqlparser.Expr{e.Left, e.Right}
+	xs, srcs := []planner.Expr{l, r}, []callexpr.Expr{e.Left, e.Right}
 	if fn == "power" {
 		s, _ := registered("power")
 		x, err := b.callRegistered(s, "^", xs, srcs, 0, c)
@@ -58,7 +58,7 @@ func (b *binder) bindBitwise(e *sqlparser.BinaryExpr, c ectx) (planner.Expr, boo
 }
 
 // bindBitNot binds ~x, the bitwise complement in x's integer type.
-func (b *binder) bindBitNot(e *sqlparser.UnaryExpr, c ectx) (planner.Expr, error) {
+func (b *binder) bindBitNot(e *callexpr.UnaryExpr, c ectx) (planner.Expr, error) {
 	x, err := b.bindExpr(e.Expr, c)
 	if err != nil {
 		return nil, err

@@ -7,7 +7,7 @@ import (
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/function"
 	"github.com/b2sql/b2sql/planner"
-	"github.com/dolthub/vitess/go/vt/sqlparser"
+	"github.com/b2sql/b2sql/sql/internal/callexpr"
 )
 
 // registered returns the registry's scalar function a user may call by
@@ -25,7 +25,7 @@ func registered(name string) (*function.Set, bool) {
 // callRegistered types a call of a registered function: the overload
 // taking len(xs) arguments, each argument converted by its rule, and the
 // result type of the overload. name is the name as written, for errors.
-func (b *binder) callRegistered(s *function.Set, name string, xs []planner.Expr, srcs []sqlparser.Expr, at int, c ectx) (planner.Expr, error) {
+func (b *binder) callRegistered(s *function.Set, name string, xs []planner.Expr, srcs []callexpr.Expr, at int, c ectx) (planner.Expr, error) {
 	o := s.Overload(len(xs))
 	if o == nil {
 		return nil, b.arity(at, name, s.Arity())
@@ -46,7 +46,7 @@ func (b *binder) callRegistered(s *function.Set, name string, xs []planner.Expr,
 }
 
 // convertArg converts one argument by its rule (function.Arg).
-func (b *binder) convertArg(name string, rule function.Arg, x planner.Expr, src sqlparser.Expr, c ectx) (planner.Expr, error) {
+func (b *binder) convertArg(name string, rule function.Arg, x planner.Expr, src callexpr.Expr, c ectx) (planner.Expr, error) {
 	t := x.Type()
 	switch rule {
 	case function.Varchar:

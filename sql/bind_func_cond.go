@@ -3,20 +3,20 @@ package sql
 import (
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/planner"
-	"github.com/dolthub/vitess/go/vt/sqlparser"
+	"github.com/b2sql/b2sql/sql/internal/callexpr"
 )
 
 // bindCondFunc binds the functions that need their argument expressions
 // rather than bound values: if(c, a, b), which is CASE WHEN c THEN a ELSE
 // b END (so it types and short-circuits as CASE does), and typeof(x),
 // the name of x's type as a constant. ok is false for other names.
-func (b *binder) bindCondFunc(name string, args []sqlparser.Expr, at int, c ectx) (planner.Expr, bool, error) {
+func (b *binder) bindCondFunc(name string, args []callexpr.Expr, at int, c ectx) (planner.Expr, bool, error) {
 	switch name {
 	case "if":
 		if len(args) != 3 {
 			return nil, true, b.arity(at, name, "3")
 		}
-		x, err := b.bindCase(&sqlparser.CaseExpr{Whens: []*sqlparser.When{{Cond: args[0], Val: args[1]}}, Else: args[2]}, c)
+		x, err := b.bindCase(&callexpr.CaseExpr{Whens: []*callexpr.When{{Cond: args[0], Val: args[1]}}, Else: args[2]}, c)
 		return x, true, err
 	case "typeof":
 		if len(args) != 1 {

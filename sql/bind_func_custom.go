@@ -1,11 +1,12 @@
 package sql
 
 import (
+	"strings"
+
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/function"
 	"github.com/b2sql/b2sql/planner"
-	"github.com/dolthub/vitess/go/vt/sqlparser"
-	"strings"
+	"github.com/b2sql/b2sql/sql/internal/callexpr"
 )
 
 // argKind is how an argument of a fixed-signature function is converted.
@@ -48,7 +49,7 @@ func moreNames() []string {
 // scalarMore binds the functions with typing rules of their own (the
 // registry's CustomBind functions), then any other registered function by
 // its argument rules; ok is false for a name it does not know.
-func (b *binder) scalarMore(name string, xs []planner.Expr, srcs []sqlparser.Expr, at int, c ectx) (planner.Expr, bool, error) {
+func (b *binder) scalarMore(name string, xs []planner.Expr, srcs []callexpr.Expr, at int, c ectx) (planner.Expr, bool, error) {
 	if x, ok, err := b.bindTimeOfDayFunc(name, xs, srcs, at, c); ok {
 		return x, true, err
 	}
@@ -132,7 +133,7 @@ func (b *binder) scalarMore(name string, xs []planner.Expr, srcs []sqlparser.Exp
 		if len(xs) != 2 {
 			return nil, true, b.arity(at, name, "2")
 		}
-		xs, srcs = []planner.Expr{xs[1], xs[0]}, []sqlparser.Expr{srcs[1], srcs[0]}
+		xs, srcs = []planner.Expr{xs[1], xs[0]}, []callexpr.Expr{srcs[1], srcs[0]}
 		name = "instr"
 	case "greatest", "least":
 		if len(xs) == 0 {
@@ -181,10 +182,10 @@ func (b *binder) scalarMore(name string, xs []planner.Expr, srcs []sqlparser.Exp
 		// strftime(format, date) is accepted too, as in DuckDB.
 		if len(xs) == 2 && xs[1].Type().ID == columnar.TimestampTZ && xs[0].Type().ID != columnar.TimestampTZ {
 			// strftime(format, instant) formats its UTC time, as DuckDB.
-			xs, srcs = []planner.Expr{utcPayload(xs[1]), xs[0]}, []sqlparser.Expr{srcs[1], srcs[0]}
+			xs, srcs = []planner.Expr{utcPayload(xs[1]), xs[0]}, []callexpr.Expr{srcs[1], srcs[0]}
 		}
 		if len(xs) == 2 && xs[1].Type().IsTemporal() && !xs[0].Type().IsTemporal() && xs[0].Type().ID != columnar.TimestampTZ {
-			xs, srcs = []planner.Expr{xs[1], xs[0]}, []sqlparser.Expr{srcs[1], srcs[0]}
+			xs, srcs = []planner.Expr{xs[1], xs[0]}, []callexpr.Expr{srcs[1], srcs[0]}
 		}
 		if len(xs) == 2 && xs[0].Type().ID == columnar.TimestampTZ {
 			// The local time in the session's zone; %z and %Z are the zone's.
@@ -219,7 +220,7 @@ func (b *binder) scalarMore(name string, xs []planner.Expr, srcs []sqlparser.Exp
 
 // scalarSig binds a call of a fixed signature, converting the arguments
 // by the registry's rules (bind_func_call.go).
-func (b *binder) scalarSig(name string, sig moreSig, xs []planner.Expr, srcs []sqlparser.Expr, at int, c ectx) (planner.Expr, bool, error) {
+func (b *binder) scalarSig(name string, sig moreSig, xs []planner.Expr, srcs []callexpr.Expr, at int, c ectx) (planner.Expr, bool, error) {
 	if len(xs) > len(sig.args) || len(xs) < len(sig.args)-sig.optional {
 		want := itoa(len(sig.args))
 		if sig.optional > 0 {

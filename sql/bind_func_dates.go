@@ -5,7 +5,7 @@ import (
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/planner"
-	"github.com/dolthub/vitess/go/vt/sqlparser"
+	"github.com/b2sql/b2sql/sql/internal/callexpr"
 )
 
 // datePartFuncs are DuckDB's one-part shorthands: year(x) is
@@ -28,7 +28,7 @@ var dateFuncs = map[string]moreSig{
 
 // bindDateFunc binds the functions above and epoch_ms; ok is false for
 // other names.
-func (b *binder) bindDateFunc(name string, args []sqlparser.Expr, at int, c ectx) (planner.Expr, bool, error) {
+func (b *binder) bindDateFunc(name string, args []callexpr.Expr, at int, c ectx) (planner.Expr, bool, error) {
 	if part, ok := datePartFuncs[name]; ok {
 		if len(args) != 1 {
 			return nil, true, b.arity(at, name, "1")

@@ -6,7 +6,7 @@ import (
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/planner"
-	"github.com/dolthub/vitess/go/vt/sqlparser"
+	"github.com/b2sql/b2sql/sql/internal/callexpr"
 )
 
 // Functions over LIST, STRUCT and MAP values (executor call_list.go,
@@ -48,7 +48,7 @@ func listFuncNames() []string {
 
 // bindListFunc binds a nested-value function; ok is false for other names
 // and for len/length of a string (the string function's).
-func (b *binder) bindListFunc(name string, xs []planner.Expr, srcs []sqlparser.Expr, at int, c ectx) (planner.Expr, bool, error) {
+func (b *binder) bindListFunc(name string, xs []planner.Expr, srcs []callexpr.Expr, at int, c ectx) (planner.Expr, bool, error) {
 	fn, ok := listFuncAliases[name]
 	if !ok {
 		return nil, false, nil
@@ -391,7 +391,7 @@ func (b *binder) bindListFunc(name string, xs []planner.Expr, srcs []sqlparser.E
 
 // bindListAgg types list_sum/min/max/avg/count over a list argument as the
 // aggregate over its elements is typed.
-func (b *binder) bindListAgg(fn, name string, xs []planner.Expr, srcs []sqlparser.Expr, c ectx) (planner.Expr, bool, error) {
+func (b *binder) bindListAgg(fn, name string, xs []planner.Expr, srcs []callexpr.Expr, c ectx) (planner.Expr, bool, error) {
 	t := xs[0].Type()
 	if t.ID == columnar.Null {
 		t = columnar.ListOf(columnar.TInt32)
@@ -440,7 +440,7 @@ var listAggAliases = map[string]string{
 
 // bindListAggOther types list_aggregate(l, agg[, sep]) for the
 // aggregates of executor/call_list_aggs.go.
-func (b *binder) bindListAggOther(agg, name string, xs []planner.Expr, srcs []sqlparser.Expr, c ectx) (planner.Expr, bool, error) {
+func (b *binder) bindListAggOther(agg, name string, xs []planner.Expr, srcs []callexpr.Expr, c ectx) (planner.Expr, bool, error) {
 	l := xs[0]
 	t := l.Type()
 	if t.ID != columnar.List {

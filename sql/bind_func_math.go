@@ -5,7 +5,7 @@ import (
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/planner"
-	"github.com/dolthub/vitess/go/vt/sqlparser"
+	"github.com/b2sql/b2sql/sql/internal/callexpr"
 )
 
 func mathFuncNames() []string {
@@ -14,7 +14,7 @@ func mathFuncNames() []string {
 
 // bindMathFunc binds pi() and bit_count(integer); ok is false
 // for other names.
-func (b *binder) bindMathFunc(name string, xs []planner.Expr, srcs []sqlparser.Expr, at int, c ectx) (planner.Expr, bool, error) {
+func (b *binder) bindMathFunc(name string, xs []planner.Expr, srcs []callexpr.Expr, at int, c ectx) (planner.Expr, bool, error) {
 	switch name {
 	case "pi":
 		if len(xs) != 0 {
@@ -44,7 +44,7 @@ func (b *binder) bindMathFunc(name string, xs []planner.Expr, srcs []sqlparser.E
 // bindTruncDigits binds trunc(x, n): toward zero at n decimal digits,
 // keeping x's type; a DECIMAL narrows its scale to n (0 when n < 0) when
 // n is a constant, as DuckDB types it.
-func (b *binder) bindTruncDigits(xs []planner.Expr, srcs []sqlparser.Expr, c ectx) (planner.Expr, error) {
+func (b *binder) bindTruncDigits(xs []planner.Expr, srcs []callexpr.Expr, c ectx) (planner.Expr, error) {
 	x, t := xs[0], xs[0].Type()
 	if t.ID == columnar.Null || t.ID == columnar.Uint64 || b.flexible(x, columnar.TFloat64, false) {
 		y, err := b.coerce(x, columnar.TFloat64, srcs[0], c)

@@ -7,7 +7,7 @@ import (
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/planner"
-	"github.com/dolthub/vitess/go/vt/sqlparser"
+	"github.com/b2sql/b2sql/sql/internal/callexpr"
 )
 
 // DuckDB's regular-expression options, a constant string of letters:
@@ -22,7 +22,7 @@ import (
 // bindRegexp binds regexp_matches(s, p [, opts]), regexp_full_match(s, p
 // [, opts]), regexp_replace(s, p, r [, opts]) and regexp_extract(s, p
 // [, group [, opts]]); ok is false for other names.
-func (b *binder) bindRegexp(name string, xs []planner.Expr, srcs []sqlparser.Expr, at int, c ectx) (planner.Expr, bool, error) {
+func (b *binder) bindRegexp(name string, xs []planner.Expr, srcs []callexpr.Expr, at int, c ectx) (planner.Expr, bool, error) {
 	nargs := 2
 	switch name {
 	case "regexp_matches", "regexp_full_match":
@@ -42,7 +42,7 @@ func (b *binder) bindRegexp(name string, xs []planner.Expr, srcs []sqlparser.Exp
 // bindRegexpExtract binds regexp_extract(s, p [, group [, opts]]): the
 // group (0, the whole match, by default) must be a constant; it becomes
 // the third argument of the executor's regexp_extract.
-func (b *binder) bindRegexpExtract(xs []planner.Expr, srcs []sqlparser.Expr, at int, c ectx) (planner.Expr, bool, error) {
+func (b *binder) bindRegexpExtract(xs []planner.Expr, srcs []callexpr.Expr, at int, c ectx) (planner.Expr, bool, error) {
 	const name = "regexp_extract"
 	if len(xs) < 2 || len(xs) > 4 {
 		return nil, true, b.arity(at, name, "2 to 4")
@@ -55,14 +55,14 @@ func (b *binder) bindRegexpExtract(xs []planner.Expr, srcs []sqlparser.Expr, at 
 		}
 		group = k.Val.I
 		xs = append([]planner.Expr{xs[0], xs[1]}, xs[3:]...)
-		srcs = append([]sqlparser.Expr{srcs[0], srcs[1]}, srcs[3:]...)
+		srcs = append([]callexpr.Expr{srcs[0], srcs[1]}, srcs[3:]...)
 	}
 	return b.bindRegexpArgs(name, 2, xs, srcs, at, c, &group)
 }
 
 // bindRegexpArgs binds the string, pattern (+ replacement) and options of
 // a regexp function whose options, if any, are argument nargs.
-func (b *binder) bindRegexpArgs(name string, nargs int, xs []planner.Expr, srcs []sqlparser.Expr, at int, c ectx, group *int64) (planner.Expr, bool, error) {
+func (b *binder) bindRegexpArgs(name string, nargs int, xs []planner.Expr, srcs []callexpr.Expr, at int, c ectx, group *int64) (planner.Expr, bool, error) {
 	args := make([]planner.Expr, len(xs))
 	for i, x := range xs {
 		y, err := b.coerce(x, columnar.TVarchar, srcs[i], c)

@@ -3,7 +3,7 @@ package sql
 import (
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/planner"
-	"github.com/dolthub/vitess/go/vt/sqlparser"
+	"github.com/b2sql/b2sql/sql/internal/callexpr"
 )
 
 // bytesFuncs take the bytes of a VARCHAR or BLOB: the digests, base64 and
@@ -27,7 +27,7 @@ func bytesFuncNames() []string {
 
 // bindBytesFunc binds bytesFuncs and hash(x, …); ok is false for other
 // names.
-func (b *binder) bindBytesFunc(name string, xs []planner.Expr, srcs []sqlparser.Expr, at int, c ectx) (planner.Expr, bool, error) {
+func (b *binder) bindBytesFunc(name string, xs []planner.Expr, srcs []callexpr.Expr, at int, c ectx) (planner.Expr, bool, error) {
 	if name == "hash" {
 		if len(xs) == 0 {
 			return nil, true, b.arity(at, name, "1 or more")
@@ -73,7 +73,7 @@ func (b *binder) bindBytesFunc(name string, xs []planner.Expr, srcs []sqlparser.
 // bindFormat binds printf(fmt, …) and format(fmt, …): a VARCHAR format
 // and arguments of any type (executor call_format.go); ok is false for
 // other names.
-func (b *binder) bindFormat(name string, xs []planner.Expr, srcs []sqlparser.Expr, at int, c ectx) (planner.Expr, bool, error) {
+func (b *binder) bindFormat(name string, xs []planner.Expr, srcs []callexpr.Expr, at int, c ectx) (planner.Expr, bool, error) {
 	if name != "printf" && name != "format" {
 		return nil, false, nil
 	}

@@ -4,7 +4,7 @@ import (
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/function"
 	"github.com/b2sql/b2sql/planner"
-	"github.com/dolthub/vitess/go/vt/sqlparser"
+	"github.com/b2sql/b2sql/sql/internal/callexpr"
 )
 
 // The table functions, registered here because the binder builds them.
@@ -47,7 +47,7 @@ var functionsColumns = func() []tableColumn {
 // bindFunctionsTable binds FROM duckdb_functions() to one row per overload
 // and name (an alias names the function it is an alias of) of the function
 // registry, as constants.
-func (b *binder) bindFunctionsTable(args sqlparser.SelectExprs, alias string) (*fromItem, error) {
+func (b *binder) bindFunctionsTable(args callexpr.SelectExprs, alias string) (*fromItem, error) {
 	if len(args) != 0 {
 		return nil, b.arity(b.q.findName("", "duckdb_functions", b.cl.from), "duckdb_functions", "0")
 	}

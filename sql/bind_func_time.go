@@ -5,7 +5,7 @@ import (
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/planner"
-	"github.com/dolthub/vitess/go/vt/sqlparser"
+	"github.com/b2sql/b2sql/sql/internal/callexpr"
 )
 
 // LOCALTIMESTAMP and the other names of now().
@@ -27,7 +27,7 @@ var (
 
 // bindTimeFunc binds age, make_timestamp, nanosecond and time_bucket; ok
 // is false for other names.
-func (b *binder) bindTimeFunc(name string, xs []planner.Expr, srcs []sqlparser.Expr, at int, c ectx) (planner.Expr, bool, error) {
+func (b *binder) bindTimeFunc(name string, xs []planner.Expr, srcs []callexpr.Expr, at int, c ectx) (planner.Expr, bool, error) {
 	ts := func(i int) (planner.Expr, error) {
 		t := xs[i].Type()
 		if t.ID == columnar.TimestampTZ {
@@ -86,7 +86,7 @@ func (b *binder) bindTimeFunc(name string, xs []planner.Expr, srcs []sqlparser.E
 // time_bucket(width, ts, origin), the origin DuckDB's default for a bucket
 // of months (2000-01-01) or of days and times (2000-01-03), moved by an
 // INTERVAL third argument; a DATE ts gives a DATE.
-func (b *binder) bindTimeBucket(xs []planner.Expr, srcs []sqlparser.Expr, at int, c ectx, ts func(int) (planner.Expr, error)) (planner.Expr, error) {
+func (b *binder) bindTimeBucket(xs []planner.Expr, srcs []callexpr.Expr, at int, c ectx, ts func(int) (planner.Expr, error)) (planner.Expr, error) {
 	if len(xs) != 2 && len(xs) != 3 {
 		return nil, b.arity(at, "time_bucket", "2 or 3")
 	}

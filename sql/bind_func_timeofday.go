@@ -6,7 +6,7 @@ import (
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/planner"
-	"github.com/dolthub/vitess/go/vt/sqlparser"
+	"github.com/b2sql/b2sql/sql/internal/callexpr"
 )
 
 // The functions of DuckDB that take or make a TIME (the executor's
@@ -29,7 +29,7 @@ var timeParts = map[string]bool{
 }
 
 // checkTimePart refuses a date_part part a TIME does not have.
-func (b *binder) checkTimePart(part string, arg sqlparser.Expr, c ectx) error {
+func (b *binder) checkTimePart(part string, arg callexpr.Expr, c ectx) error {
 	if timeParts[part] {
 		return nil
 	}
@@ -41,7 +41,7 @@ var timeDiffFuncs = map[string]bool{"date_diff": true, "datediff": true, "date_s
 
 // bindTimeOfDayFunc binds make_time and the calls of date functions with a
 // TIME argument; ok is false for anything else.
-func (b *binder) bindTimeOfDayFunc(name string, xs []planner.Expr, srcs []sqlparser.Expr, at int, c ectx) (planner.Expr, bool, error) {
+func (b *binder) bindTimeOfDayFunc(name string, xs []planner.Expr, srcs []callexpr.Expr, at int, c ectx) (planner.Expr, bool, error) {
 	isTime := func(i int) bool { return i < len(xs) && xs[i].Type().ID == columnar.Time }
 	switch {
 	case name == "make_time":

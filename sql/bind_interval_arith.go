@@ -3,13 +3,13 @@ package sql
 import (
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/planner"
-	"github.com/dolthub/vitess/go/vt/sqlparser"
+	"github.com/b2sql/b2sql/sql/internal/callexpr"
 )
 
 // intervalArith binds INTERVAL ± INTERVAL, INTERVAL * number, number *
 // INTERVAL and INTERVAL / number (DuckDB's interval arithmetic); ok is
 // false for other operand types.
-func (b *binder) intervalArith(fn string, l, r planner.Expr, ls, rs sqlparser.Expr, c ectx) (planner.Expr, bool, error) {
+func (b *binder) intervalArith(fn string, l, r planner.Expr, ls, rs callexpr.Expr, c ectx) (planner.Expr, bool, error) {
 	lt, rt := l.Type(), r.Type()
 	switch {
 	case lt.ID == columnar.Interval && rt.ID == columnar.Interval && (fn == "+" || fn == "-"):

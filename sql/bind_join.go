@@ -6,7 +6,7 @@ import (
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/planner"
-	"github.com/dolthub/vitess/go/vt/sqlparser"
+	"github.com/b2sql/b2sql/sql/internal/callexpr"
 )
 
 // fromItem is a bound FROM element: its plan and the columns it puts in
@@ -23,150 +23,11 @@ func itemOf(n planner.Node, alias string) *fromItem {
 	return &fromItem{node: n, cols: n.Schema(), quals: []string{alias}, hidden: map[planner.ColID]bool{}}
 }
 
-// bindFromList binds the comma-separated FROM elements, left to right, as
-// cross joins (WHERE conditions become join conditions in the optimizer)
-// and puts their columns in scope.
-func (b *binder) bindFromList(from sqlparser.TableExprs) (planner.Node, error) {
-	var acc *fromItem
-	for _, te := range from {
-		it, err := b.bindTableExpr(te)
-		if err != nil {
-			return nil, err
-		}
-		if acc == nil {
-			acc = it
-			continue
-		}
-		if acc, err = b.joinItems(acc, it, planner.JoinCross, joinCond{}, false); err != nil {
-			return nil, err
-		}
-	}
-	b.scope, b.quals, b.hidden = acc.cols, acc.quals, acc.hidden
-	return acc.node, nil
-}
-
-// bindTableExpr binds one FROM element.
-func (b *binder) bindTableExpr(te sqlparser.TableExpr) (*fromItem, error) {
-	sp := b.cl.from
-	switch t := te.(type) {
-	case *sqlparser.JoinTableExpr:
-		left, err := b.bindTableExpr(t.LeftExpr)
-		if err != nil {
-			return nil, err
-		}
-		right, err := b.bindTableExpr(t.RightExpr)
-		if err != nil {
-			return nil, err
-		}
-		kind, natural := planner.JoinInner, false
-		switch t.Join {
-		case sqlparser.JoinStr, sqlparser.StraightJoinStr:
-		case sqlparser.LeftJoinStr:
-			kind = planner.JoinLeft
-		case sqlparser.RightJoinStr:
-			kind = planner.JoinRight
-		case sqlparser.FullOuterJoinStr:
-			kind = planner.JoinFull
-		case sqlparser.NaturalJoinStr:
-			natural = true
-		case sqlparser.NaturalLeftJoinStr:
-			kind, natural = planner.JoinLeft, true
-		case sqlparser.NaturalRightJoinStr:
-			kind, natural = planner.JoinRight, true
-		default:
-			return nil, b.errAt(b.q.findKeyword("JOIN", sp), ErrUnsupported, strings.ToUpper(t.Join)+" is not supported")
-		}
-		if kind == planner.JoinInner && !natural && t.Condition.On == nil && len(t.Condition.Using) == 0 {
-			kind = planner.JoinCross
-		}
-		return b.joinItems(left, right, kind, b.vitessJoinCond(t.Condition), natural)
-	case *sqlparser.ParenTableExpr:
-		var acc *fromItem
-		for _, x := range t.Exprs {
-			it, err := b.bindTableExpr(x)
-			if err != nil {
-				return nil, err
-			}
-			if acc == nil {
-				acc = it
-			} else if acc, err = b.joinItems(acc, it, planner.JoinCross, joinCond{}, false); err != nil {
-				return nil, err
-			}
-		}
-		return acc, nil
-	case *sqlparser.TableFuncExpr:
-		if strings.EqualFold(t.Name, "summarize") {
-			return b.bindSummarize(t.Exprs, t.Alias.String()) // bind_summarize.go
-		}
-		if strings.EqualFold(t.Name, "unnest") {
-			return b.bindUnnestTable(t.Alias.String(), b.q.findName("", t.Name, sp)) // bind_unnest.go
-		}
-		if strings.EqualFold(t.Name, "duckdb_settings") {
-			return b.bindSettingsTable(t.Exprs, t.Alias.String()) // bind_settings.go
-		}
-		if strings.EqualFold(t.Name, "duckdb_functions") {
-			return b.bindFunctionsTable(t.Exprs, t.Alias.String()) // bind_func_table.go
-		}
-		n, err := b.bindTableFunc(t.Name, t.Exprs, t.Alias.String())
-		if err != nil {
-			return nil, err
-		}
-		return itemOf(n, n.(*planner.Scan).Alias), nil
-	case *sqlparser.AliasedTableExpr:
-		if t.AsOf != nil {
-			return nil, b.errAt(b.q.findKeyword("AS", sp), ErrUnsupported, "AS OF is not supported")
-		}
-		if t.Hints != nil || len(t.Partitions) > 0 {
-			return nil, b.errAt(sp.lo, ErrUnsupported, "index hints and partitions are not supported")
-		}
-		alias := t.As.String()
-		switch e := t.Expr.(type) {
-		case sqlparser.TableName:
-			if e.DbQualifier.IsEmpty() {
-				if it, ok, err := b.bindCTERef(e.Name.String(), alias); ok || err != nil {
-					return it, err
-				}
-				if it, ok, err := b.bindViewRef(e.Name.String(), alias); ok || err != nil {
-					return it, err
-				}
-			}
-			n, err := b.bindTableName(e, alias)
-			if err != nil {
-				return nil, err
-			}
-			return itemOf(n, n.(*planner.Scan).Alias), nil
-		case *sqlparser.Subquery:
-			return b.bindDerived(e, alias)
-		case *sqlparser.ValuesStatement:
-			return b.bindValuesTable(e, alias)
-		}
-	}
-	return nil, b.errAt(sp.lo, ErrUnsupported, "this FROM clause is not supported")
-}
-
 // joinCond is a join's ON condition or USING list (neither: a cross
 // join, or a natural one).
 type joinCond struct {
 	using []string
 	on    func(c ectx) (planner.Expr, error) // binds ON as a boolean; nil: none
-}
-
-// vitessJoinCond is the joinCond of a vitess join.
-func (b *binder) vitessJoinCond(cond sqlparser.JoinCondition) joinCond {
-	var jc joinCond
-	for _, c := range cond.Using {
-		jc.using = append(jc.using, c.String())
-	}
-	if on := cond.On; on != nil {
-		jc.on = func(c ectx) (planner.Expr, error) {
-			x, src, err := b.bindEither(b.onSyntax(on), on, c)
-			if err == nil {
-				x, err = b.boolean(x, src, c, "ON")
-			}
-			return x, err
-		}
-	}
-	return jc
 }
 
 // joinItems joins two bound FROM elements. cond is ON or USING; natural
@@ -236,7 +97,7 @@ func (b *binder) joinItems(l, r *fromItem, kind planner.JoinKind, cond joinCond,
 			at := b.q.findName("", name, sp)
 			return nil, b.errAt(at, ErrUnknownColumn, fmt.Sprintf("column %q in USING is not on both sides of the join", name))
 		}
-		src := []sqlparser.Expr{&sqlparser.ColName{Name: sqlparser.NewColIdent(name)}, &sqlparser.ColName{Name: sqlparser.NewColIdent(name)}}
+		src := []callexpr.Expr{&callexpr.ColName{Name: callexpr.NewColIdent(name)}, &callexpr.ColName{Name: callexpr.NewColIdent(name)}}
 		xs, t, err := b.unify([]planner.Expr{&planner.ColRef{Col: lc}, &planner.ColRef{Col: rc}}, src, ectx{sp: sp, clause: "USING"}, true, "compare")
 		if err != nil {
 			return nil, err

@@ -2,36 +2,429 @@ package sql
 
 import (
 	"fmt"
+	"reflect"
+	"strconv"
 	"strings"
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/planner"
-	"github.com/dolthub/vitess/go/vt/sqlparser"
+	"github.com/b2sql/b2sql/sql/ast"
 )
+
+// The statement level of a query binds from the syntax tree (issue 15):
+// Parse hands a query whose every part has a case here (queryBindable) to
+// Bind as its tree; the others still take the vitess path, which
+// TestLegacyFallbacks counts. Nested queries (derived tables) are
+// subtrees of the same tree, bound by child binders over their own span
+// of the statement's tokens: nothing is searched for or parsed again.
+
+// astQuery returns the Query binding from tree, the syntax tree of
+// src.Text.
+func astQuery(src Source, tree *ast.Query) (*Query, error) {
+	toks, err := lex(src)
+	if err != nil {
+		return nil, err
+	}
+	if n := len(toks); n > 0 && toks[n-1].isOp(";") {
+		toks = toks[:n-1]
+	}
+	return &Query{src: src, toks: toks, tree: tree}, nil
+}
+
+// subQuery is the Query of n, a query nested in b's: the same text, the
+// tokens of n's span.
+func (b *binder) subQuery(n *ast.Query) nestedQuery {
+	lo, hi := b.q.tokSpan(n)
+	q := &Query{src: b.q.src, toks: b.q.toks[lo:hi], tree: n}
+	return nestedQuery{q: q, params: b.paramsFrom(lo)}
+}
+
+// tokSpan is the span of tokens of node n.
+func (q *Query) tokSpan(n ast.Node) (lo, hi int) {
+	s := n.Extent()
+	return q.tokAt(s.Start), q.tokAt(s.End)
+}
+
+func (q *Query) spanOf(n ast.Node) span {
+	lo, hi := q.tokSpan(n)
+	return span{lo, hi}
+}
+
+// bindQueryAST binds the binder's query from its syntax tree.
+func (b *binder) bindQueryAST() (*Bound, error) {
+	q := b.q.tree
+	if err := b.checkQueryAST(q); err != nil { // bind_check_ast.go
+		return nil, err
+	}
+	if q.With != nil {
+		if err := b.bindWithAST(q.With); err != nil {
+			return nil, err
+		}
+	}
+	if sel, ok := q.Body.(*ast.Select); ok {
+		return b.bindSelectAST(sel, q)
+	}
+	return b.bindBodyAST(q.Body, q) // bind_setop_ast.go
+}
+
+// bindWithAST records the WITH entries as bindWith does.
+func (b *binder) bindWithAST(w *ast.With) error {
+	ctes := map[string]*cteDef{}
+	for k, v := range b.ctes {
+		ctes[k] = v
+	}
+	for _, c := range w.CTEs {
+		name := c.Name.Name
+		mode := planner.CTEAuto
+		switch c.Materialized {
+		case "MATERIALIZED":
+			mode = planner.CTEMaterialized
+		case "NOT MATERIALIZED":
+			mode = planner.CTENotMaterialized
+		}
+		def := &cteDef{name: name, cols: nameList(c.Columns), nq: b.subQuery(c.Query), ctes: ctes,
+			cte: &planner.CTE{Name: name, Mode: mode}}
+		if w.Recursive && astRefersTo(c.Query, name) {
+			def.recursive = true
+		}
+		next := make(map[string]*cteDef, len(ctes)+1)
+		for k, v := range ctes {
+			next[k] = v
+		}
+		next[strings.ToLower(name)] = def
+		if def.recursive {
+			def.ctes = next
+		}
+		ctes = next
+	}
+	b.ctes = ctes
+	return nil
+}
+
+func nameList(ids []*ast.Ident) []string {
+	if len(ids) == 0 {
+		return nil
+	}
+	out := make([]string, len(ids))
+	for i, c := range ids {
+		out[i] = c.Name
+	}
+	return out
+}
+
+// astRefersTo reports whether a query under n names the table name
+// (unqualified) in a FROM clause.
+func astRefersTo(n any, name string) bool {
+	found := false
+	var walk func(v reflect.Value)
+	walk = func(v reflect.Value) {
+		if found {
+			return
+		}
+		switch v.Kind() {
+		case reflect.Interface, reflect.Pointer:
+			if v.IsNil() {
+				return
+			}
+			if t, ok := v.Interface().(*ast.Table); ok {
+				found = len(t.Name) == 1 && strings.EqualFold(t.Name[0].Name, name)
+				return
+			}
+			walk(v.Elem())
+		case reflect.Slice:
+			for i := range v.Len() {
+				walk(v.Index(i))
+			}
+		case reflect.Struct:
+			for i := range v.NumField() {
+				if v.Type().Field(i).IsExported() {
+					walk(v.Field(i))
+				}
+			}
+		}
+	}
+	walk(reflect.ValueOf(n))
+	return found
+}
+
+// queryBindable reports whether every part of q has a bind case in the
+// syntax-tree binder.
+func queryBindable(q *ast.Query) bool {
+	if q.Limit != nil && q.Limit.Percent {
+		return false
+	}
+	if w := q.With; w != nil {
+		for _, c := range w.CTEs {
+			if c.Query == nil || len(c.UsingKey) > 0 || !queryBindable(c.Query) {
+				return false
+			}
+		}
+	}
+	for _, o := range q.OrderBy {
+		if o.X != nil && !astBindable(o.X) {
+			return false
+		}
+	}
+	return bodyBindable(q.Body)
+}
+
+func bodyBindable(body ast.QueryBody) bool {
+	switch body := body.(type) {
+	case *ast.Select:
+		return selectBindable(body)
+	case *ast.SetOp:
+		return bodyBindable(body.L) && bodyBindable(body.R)
+	case *ast.Query:
+		return queryBindable(body)
+	case *ast.Values:
+		for _, r := range body.Rows {
+			if !allBindable(r...) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+func selectBindable(sel *ast.Select) bool {
+	if sel.Sample != nil || sel.Qualify != nil && !astBindable(sel.Qualify) || !allBindable(sel.DistinctOn...) {
+		return false
+	}
+	for _, w := range sel.Windows {
+		if !windowBindable(w.Window) {
+			return false
+		}
+	}
+	for _, it := range sel.Items {
+		if st, ok := it.X.(*ast.Star); ok {
+			if !starBindable(st) {
+				return false
+			}
+			continue
+		}
+		if !astBindable(it.X) {
+			return false
+		}
+	}
+	for _, t := range sel.From {
+		if !tableRefBindable(t) {
+			return false
+		}
+	}
+	if sel.Where != nil && !astBindable(sel.Where) || sel.Having != nil && !astBindable(sel.Having) {
+		return false
+	}
+	if g := sel.GroupBy; g != nil {
+		for _, it := range g.Items {
+			if !groupItemBindable(it, true) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func starBindable(st *ast.Star) bool {
+	if len(st.Qualifier) > 1 || len(st.Rename) > 0 || st.Like != nil {
+		return false
+	}
+	for _, r := range st.Replace {
+		if !astBindable(r.X) {
+			return false
+		}
+	}
+	return true
+}
+
+func tableRefBindable(t ast.TableRef) bool {
+	switch t := t.(type) {
+	case *ast.Table:
+		return t.Sample == nil && !t.NotIndexed && t.IndexedBy == nil && (t.Alias == nil || len(t.Alias.Columns) == 0) && len(t.Name) <= 2
+	case *ast.Join:
+		switch t.Kind {
+		case "INNER", "LEFT", "RIGHT", "FULL", "CROSS", "SEMI", "ANTI":
+		default:
+			return false
+		}
+		return !t.Asof && t.Alias == nil && (t.On == nil || astBindable(t.On)) && tableRefBindable(t.L) && tableRefBindable(t.R)
+	case *ast.TableFunc:
+		return tableFuncBindable(t)
+	case *ast.Derived:
+		return t.Query != nil && !t.Lateral && t.Sample == nil && queryBindable(t.Query)
+	}
+	return false
+}
+
+// joinCondOf is the ON condition or USING list of join t.
+func joinCondOf(b *binder, t *ast.Join) joinCond {
+	var cond joinCond
+	for _, u := range t.Using {
+		cond.using = append(cond.using, u.Name)
+	}
+	if on := t.On; on != nil {
+		cond.on = func(c ectx) (planner.Expr, error) {
+			x, err := b.bindAST(on, c)
+			if err == nil {
+				x, err = b.boolean(x, astSrc(on), c, "ON")
+			}
+			return x, err
+		}
+	}
+	return cond
+}
+
+// aliasName is an alias's name ("" for none).
+func aliasName(a *ast.Alias) string {
+	if a == nil {
+		return ""
+	}
+	return a.Name.Name
+}
+
+func aliasColumns(a *ast.Alias) []string {
+	if a == nil {
+		return nil
+	}
+	out := make([]string, len(a.Columns))
+	for i, c := range a.Columns {
+		out[i] = c.Name
+	}
+	return out
+}
+
+// nameParts is a name's parts as written.
+func nameParts(n ast.Name) []string {
+	out := make([]string, len(n))
+	for i, p := range n {
+		out[i] = p.Name
+	}
+	return out
+}
+
+// bindFromAST binds the FROM list as bindFromList does.
+func (b *binder) bindFromAST(from []ast.TableRef) (planner.Node, error) {
+	if len(from) == 0 {
+		return &planner.Values{Rows: [][]planner.Expr{{}}}, nil
+	}
+	var acc *fromItem
+	unnamed := 0
+	for _, t := range from {
+		it, err := b.bindTableRefAST(t, &unnamed)
+		if err != nil {
+			return nil, err
+		}
+		if acc == nil {
+			acc = it
+			continue
+		}
+		if acc, err = b.joinItems(acc, it, planner.JoinCross, joinCond{}, false); err != nil {
+			return nil, err
+		}
+	}
+	b.scope, b.quals, b.hidden = acc.cols, acc.quals, acc.hidden
+	return acc.node, nil
+}
+
+// bindTableRefAST binds one FROM element; unnamed counts the derived
+// tables without an alias (unnamed_subquery, unnamed_subquery2, … as
+// DuckDB names them).
+func (b *binder) bindTableRefAST(t ast.TableRef, unnamed *int) (*fromItem, error) {
+	switch t := t.(type) {
+	case *ast.Join:
+		left, err := b.bindTableRefAST(t.L, unnamed)
+		if err != nil {
+			return nil, err
+		}
+		right, err := b.bindTableRefAST(t.R, unnamed)
+		if err != nil {
+			return nil, err
+		}
+		kind := planner.JoinInner
+		switch t.Kind {
+		case "LEFT":
+			kind = planner.JoinLeft
+		case "RIGHT":
+			kind = planner.JoinRight
+		case "FULL":
+			kind = planner.JoinFull
+		case "SEMI", "ANTI":
+			// The right side only filters the left one: its columns are
+			// in scope in ON, not after.
+			kind := planner.JoinSemi
+			if t.Kind == "ANTI" {
+				kind = planner.JoinAnti
+			}
+			it, err := b.joinItems(left, right, kind, joinCondOf(b, t), t.Natural)
+			if err != nil {
+				return nil, err
+			}
+			it.cols, it.quals, it.hidden = left.cols, left.quals, left.hidden
+			return it, nil
+		}
+		cond := joinCondOf(b, t)
+		if kind == planner.JoinInner && !t.Natural && t.On == nil && len(t.Using) == 0 {
+			kind = planner.JoinCross
+		}
+		return b.joinItems(left, right, kind, cond, t.Natural)
+	case *ast.Derived:
+		alias := aliasName(t.Alias)
+		if alias == "" {
+			*unnamed++
+			alias = "unnamed_subquery"
+			if *unnamed > 1 {
+				alias += strconv.Itoa(*unnamed)
+			}
+		}
+		if v, ok := t.Query.Body.(*ast.Values); ok && t.Query.With == nil && len(t.Query.OrderBy) == 0 && t.Query.Limit == nil && t.Query.Offset == nil {
+			return b.bindValuesAST(v, alias, aliasColumns(t.Alias))
+		}
+		bd, _, err := b.bindNested(b.subQuery(t.Query), false)
+		if err != nil {
+			return nil, err
+		}
+		return b.relation(bd, alias, aliasColumns(t.Alias))
+	case *ast.TableFunc:
+		return b.bindTableFuncAST(t)
+	case *ast.Table:
+		alias := aliasName(t.Alias)
+		if t.Path != "" {
+			if call := b.q.copyFrom; call != nil {
+				n, err := b.bindFileCall(call, "", nil, b.q.tokAt(t.Start))
+				if err != nil {
+					return nil, err
+				}
+				return itemOf(n, n.(*planner.Scan).Alias), nil
+			}
+			n, err := b.bindTable(t.Path, "", true, alias, b.q.tokAt(t.Start))
+			if err != nil {
+				return nil, err
+			}
+			return itemOf(n, n.Alias), nil
+		}
+		parts := nameParts(t.Name)
+		name, qual := parts[len(parts)-1], strings.Join(parts[:len(parts)-1], ".")
+		if qual == "" {
+			if it, ok, err := b.bindCTERef(name, alias); ok || err != nil {
+				return it, err
+			}
+			if it, ok, err := b.bindViewRef(name, alias); ok || err != nil {
+				return it, err
+			}
+		}
+		n, err := b.bindTable(name, qual, false, alias, b.q.tokAt(t.Start))
+		if err != nil {
+			return nil, err
+		}
+		return itemOf(n, n.Alias), nil
+	}
+	return nil, b.errAt(b.q.tokAt(t.Extent().Start), ErrUnsupported, "this FROM clause is not supported")
+}
 
 // bindQuery binds the binder's query: a SELECT, possibly with a WITH list,
 // or a set operation.
 func (b *binder) bindQuery() (*Bound, error) {
-	if b.q.tree != nil {
-		return b.bindQueryAST()
-	}
-	switch s := b.q.stmt.(type) {
-	case *sqlparser.Select:
-		if s.With != nil {
-			if err := b.bindWith(s.With); err != nil {
-				return nil, err
-			}
-		}
-		return b.bindSelect()
-	case *sqlparser.SetOp:
-		if s.With != nil {
-			if err := b.bindWith(s.With); err != nil {
-				return nil, err
-			}
-		}
-		return b.bindSetOp(s)
-	}
-	return nil, b.errAt(0, ErrUnsupported, "statement is not supported")
+	return b.bindQueryAST()
 }
 
 // child returns a binder for a nested query that shares this one's
@@ -63,51 +456,6 @@ type nestedQuery struct {
 	params []columnar.Value
 }
 
-func unparen(s sqlparser.SelectStatement) sqlparser.SelectStatement {
-	for {
-		p, ok := s.(*sqlparser.ParenSelect)
-		if !ok {
-			return s
-		}
-		s = p.Select
-	}
-}
-
-// nested finds the text of a nested query (the first parenthesized query
-// in sp, then anywhere, not yet bound, whose parse matches stmt) and parses
-// it on its own. If the text cannot be found the query is bound from stmt
-// with this query's tokens, which only costs error positions.
-func (b *binder) nested(stmt sqlparser.SelectStatement, sp span) nestedQuery {
-	stmt = unparen(stmt)
-	want := sqlparser.String(stmt)
-	toks := b.q.toks
-	for _, s := range []span{sp, b.q.whole()} {
-		for i := s.lo; i < s.hi && i < len(toks); i++ {
-			if u, ok := b.usedAt(i); ok {
-				i = u.hi
-				continue
-			}
-			if !toks[i].isOp("(") || i+1 >= len(toks) || !(toks[i+1].is("SELECT") || toks[i+1].is("WITH") || toks[i+1].isOp("(")) {
-				continue
-			}
-			end := matchParen(toks, i)
-			if end < 0 {
-				continue
-			}
-			q, err := parseQuery(b.q.src, toks[i+1:end])
-			if err != nil || sqlparser.String(q.stmt) != want {
-				continue
-			}
-			b.used = append(b.used, span{i, end})
-			q.syn = b.q.sharedSyntax()
-			return nestedQuery{q: q, params: b.paramsFrom(i)}
-		}
-	}
-	q := &Query{src: b.q.src, toks: toks, rw: &rewritten{paths: b.q.rw.paths, nulls: map[int]bool{}}, stmt: stmt, syn: &syntaxIndex{built: true}} // positions of this text are not the query's
-	q.sel, _ = stmt.(*sqlparser.Select)
-	return nestedQuery{q: q, params: b.params}
-}
-
 // paramsFrom returns the values of the ? markers at or after token i.
 func (b *binder) paramsFrom(i int) []columnar.Value {
 	k := 0
@@ -120,15 +468,6 @@ func (b *binder) paramsFrom(i int) []columnar.Value {
 		return nil
 	}
 	return b.params[k:]
-}
-
-func (b *binder) usedAt(i int) (span, bool) {
-	for _, u := range b.used {
-		if u.lo <= i && i <= u.hi {
-			return u, true
-		}
-	}
-	return span{}, false
 }
 
 // matchParen returns the index of the ")" closing toks[i], or -1.
@@ -146,20 +485,6 @@ func matchParen(toks []token, i int) int {
 		}
 	}
 	return -1
-}
-
-// bindDerived binds FROM (SELECT …) AS alias.
-func (b *binder) bindDerived(sq *sqlparser.Subquery, alias string) (*fromItem, error) {
-	nq := b.nested(sq.Select, b.cl.from)
-	bd, _, err := b.bindNested(nq, false)
-	if err != nil {
-		return nil, err
-	}
-	var cols []string
-	for _, c := range sq.Columns {
-		cols = append(cols, c.String())
-	}
-	return b.relation(bd, alias, cols)
 }
 
 // relation puts a bound query in scope under alias, its columns renamed by
@@ -191,61 +516,6 @@ type cteDef struct {
 	recursive bool
 	work      *planner.WorkTable // inside its own recursive step: the work table
 	cte       *planner.CTE       // shared by the references (planner/cte.go)
-}
-
-// bindWith records the WITH entries; each reference binds its query anew
-// (fresh column IDs per reference).
-func (b *binder) bindWith(w *sqlparser.With) error {
-	ctes := map[string]*cteDef{}
-	for k, v := range b.ctes {
-		ctes[k] = v
-	}
-	modes := cteModes(b.q.toks)
-	seen := map[string]bool{}
-	for _, c := range w.Ctes {
-		name := c.As.String()
-		if seen[strings.ToLower(name)] {
-			first := b.q.findName("", name, b.q.whole())
-			return b.errAt(b.q.findName("", name, span{first + 1, b.q.whole().hi}), ErrSyntax, fmt.Sprintf("duplicate CTE name %q", name))
-		}
-		seen[strings.ToLower(name)] = true
-		sq, ok := c.Expr.(*sqlparser.Subquery)
-		if !ok {
-			return b.errAt(b.q.findName("", name, b.q.whole()), ErrUnsupported, "this WITH entry is not supported")
-		}
-		var cols []string
-		for _, c := range c.Columns {
-			cols = append(cols, c.String())
-		}
-		def := &cteDef{name: name, cols: cols, nq: b.nested(sq.Select, b.q.whole()), ctes: ctes,
-			cte: &planner.CTE{Name: name, Mode: modes[strings.ToLower(name)]}}
-		if w.Recursive && refersTo(sq.Select, name) {
-			def.recursive = true
-		}
-		next := map[string]*cteDef{}
-		for k, v := range ctes {
-			next[k] = v
-		}
-		next[strings.ToLower(name)] = def
-		if def.recursive {
-			def.ctes = next
-		}
-		ctes = next
-	}
-	b.ctes = ctes
-	return nil
-}
-
-// refersTo reports whether stmt names table name anywhere.
-func refersTo(stmt sqlparser.SelectStatement, name string) bool {
-	found := false
-	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
-		if t, ok := n.(sqlparser.TableName); ok && t.DbQualifier.IsEmpty() && strings.EqualFold(t.Name.String(), name) {
-			found = true
-		}
-		return !found, nil
-	}, stmt)
-	return found
 }
 
 // bindCTERef binds a reference to a WITH name; ok is false when the name

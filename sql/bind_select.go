@@ -7,90 +7,49 @@ import (
 
 	"github.com/b2sql/b2sql/planner"
 	"github.com/b2sql/b2sql/sql/ast"
-	"github.com/dolthub/vitess/go/vt/sqlparser"
+	"github.com/b2sql/b2sql/sql/internal/callexpr"
 )
 
-// selItem is one output column of the select list after * expansion.
-type selItem struct {
-	src   sqlparser.Expr  // nil for a column from *
-	star  *planner.Column // the column a * expanded to
-	alias string          // AS name, "" if none
-	name  string          // name shown to the user
-	sp    span
-	expr  planner.Expr // bound
-}
-
-func (b *binder) bindSelect() (*Bound, error) {
-	sel := b.q.sel
-	b.sel = b.q.selectSyntax() // for windows bound from the syntax tree
-	b.groupSets = b.q.rw.groupSets
-	input, err := b.bindFrom()
+// bindSelectAST binds a SELECT from the syntax tree, with the ORDER BY,
+// LIMIT and OFFSET of q, the query it is the body of, into the plan
+// bindSelect documents (Bind).
+func (b *binder) bindSelectAST(sel *ast.Select, q *ast.Query) (*Bound, error) {
+	b.sel = sel
+	input, err := b.bindFromAST(sel.From)
 	if err != nil {
 		return nil, err
 	}
-	items, err := b.expandSelect()
+	items, err := b.expandSelectAST(sel)
 	if err != nil {
 		return nil, err
 	}
 	b.items = items
 	b.input = input
 	if sel.Where != nil {
-		if input, err = b.bindWhere(sel.Where.Expr); err != nil {
+		if input, err = b.bindWhereAST(sel.Where); err != nil {
 			return nil, err
 		}
 	}
 	b.input = input
 
-	var orderSrcs []sqlparser.SQLNode
-	for _, o := range sel.OrderBy {
-		orderSrcs = append(orderSrcs, o.Expr)
+	aggregating := sel.GroupBy != nil || sel.Having != nil
+	for _, it := range sel.Items {
+		aggregating = aggregating || astHasAgg(it.X)
 	}
-	var selSrcs []sqlparser.SQLNode
-	for _, it := range items {
-		if it.src != nil {
-			selSrcs = append(selSrcs, it.src)
-		}
+	for _, o := range q.OrderBy {
+		aggregating = aggregating || astHasAgg(o.X)
 	}
-	aggregating := len(sel.GroupBy) > 0 || b.q.rw.groupAll || b.q.rw.groupSets != nil || sel.Having != nil || hasAgg(selSrcs...) || hasAgg(orderSrcs...)
 	if aggregating {
 		b.noSubq = "GROUP BY"
-		if err := b.bindGroupBy(items); err != nil {
+		if err := b.bindGroupByAST(items, sel.GroupBy); err != nil {
 			return nil, err
 		}
-		// Subqueries above the grouping join onto the grouped rows.
 		b.noSubq, b.postAgg = "", true
 	}
 
 	b.win = &winState{}
-	// The select list.
-	for i := range items {
-		it := &items[i]
-		if it.star != nil {
-			it.expr = &planner.ColRef{Col: *it.star}
-			if aggregating {
-				x, err := b.finalize(it.expr, ectx{sp: b.cl.sel})
-				if err != nil {
-					return nil, err
-				}
-				it.expr = x
-			}
-			continue
-		}
-		c := ectx{sp: it.sp, clause: "SELECT", aggOK: aggregating}
-		if it.alias != "" {
-			b.expanding[strings.ToLower(it.alias)] = true
-		}
-		x, err := b.bindClauseExpr(it.src, c)
-		delete(b.expanding, strings.ToLower(it.alias))
-		if err != nil {
-			return nil, err
-		}
-		if aggregating {
-			if x, err = b.finalize(x, c); err != nil {
-				return nil, err
-			}
-		}
-		it.expr = x
+	if err := b.bindItems(items, aggregating); err != nil {
+		return nil, err
 	}
 
 	var having planner.Expr
@@ -98,7 +57,7 @@ func (b *binder) bindSelect() (*Bound, error) {
 		c := ectx{sp: b.cl.having, clause: "HAVING", aggOK: true}
 		win := b.win
 		b.win = nil // windows come after HAVING
-		x, err := b.bindClauseExpr(sel.Having.Expr, c)
+		x, err := b.bindAST(sel.Having, c)
 		b.win = win
 		if err != nil {
 			return nil, err
@@ -106,22 +65,34 @@ func (b *binder) bindSelect() (*Bound, error) {
 		if x, err = b.finalize(x, c); err != nil {
 			return nil, err
 		}
-		if having, err = b.boolean(x, sel.Having.Expr, c, "HAVING"); err != nil {
+		if having, err = b.boolean(x, astSrc(sel.Having), c, "HAVING"); err != nil {
 			return nil, err
 		}
 	}
-
-	qualify, err := b.bindQualify(aggregating)
-	if err != nil {
-		return nil, err
+	var qualify planner.Expr
+	if sel.Qualify != nil {
+		if qualify, err = b.qualify(astSrc(sel.Qualify), b.q.spanOf(sel.Qualify), aggregating); err != nil {
+			return nil, err
+		}
 	}
-	firstOnly, err := b.bindDistinctOn(items, aggregating) // DISTINCT ON, bind_distinct_on.go
-	if err != nil {
-		return nil, err
+	var firstOnly planner.Expr
+	if len(sel.DistinctOn) > 0 {
+		on := make([]callexpr.Expr, len(sel.DistinctOn))
+		for i, e := range sel.DistinctOn {
+			on[i] = astSrc(e)
+		}
+		var order []orderRef
+		for _, o := range q.OrderBy {
+			order = append(order, orderRef{expr: astSrc(o.X), sp: b.q.spanOf(o), desc: o.Desc, nullsFirst: o.Nulls == "FIRST"})
+		}
+		lo, _ := b.q.tokSpan(sel.DistinctOn[0])
+		_, hi := b.q.tokSpan(sel.DistinctOn[len(sel.DistinctOn)-1])
+		if firstOnly, err = b.distinctOn(on, order, span{lo, hi}, items, aggregating); err != nil {
+			return nil, err
+		}
 	}
-	distinct := sel.QueryOpts.Distinct && firstOnly == nil
+	distinct := sel.Distinct && firstOnly == nil
 
-	// ORDER BY may add hidden columns to the projection, and aggregates.
 	proj := &planner.Project{}
 	names := make([]string, len(items))
 	for i, it := range items {
@@ -129,43 +100,19 @@ func (b *binder) bindSelect() (*Bound, error) {
 		proj.Out = append(proj.Out, b.newCol(it.name, "", it.expr.Type()))
 		names[i] = it.name
 	}
-	keys, err := b.bindOrderBy(items, proj, aggregating, distinct)
+	keys, err := b.bindOrderByAST(q.OrderBy, items, proj, aggregating, distinct)
 	if err != nil {
 		return nil, err
 	}
-
-	if aggregating {
-		a := b.agg
-		if input, err = b.orderAggInput(input); err != nil { // bind_agg_ordered.go
-			return nil, err
-		}
-		out := append(append([]planner.Column(nil), a.groupCols...), a.aggCols...)
-		if b.q.rw.groupSets != nil || len(a.groupings) > 0 {
-			for _, g := range a.groupings {
-				out = append(out, g.col)
-			}
-			input = b.groupingNode(input, out) // bind_grouping_sets.go
-		} else {
-			input = &planner.Aggregate{Input: input, Groups: a.groups, Aggs: a.aggs, Out: out}
-		}
-		for _, j := range b.post {
-			j.Left = input
-			input = j
-		}
-		if having != nil {
-			input = &planner.Filter{Input: input, Cond: having}
-		}
-	}
-	if !aggregating {
-		input = b.input // with the joins of select-list subqueries
+	input, err = b.aggregateNode(input, aggregating, having)
+	if err != nil {
+		return nil, err
 	}
 	if len(b.win.funcs) > 0 {
-		// Windows see the rows after grouping and HAVING.
 		input = &planner.Window{Input: input, Funcs: b.win.funcs, Out: b.win.cols}
 	}
 	b.win = nil
 	if qualify != nil {
-		// QUALIFY filters the rows the windows were computed over.
 		input = &planner.Filter{Input: input, Cond: qualify}
 	}
 	if firstOnly != nil {
@@ -179,117 +126,180 @@ func (b *binder) bindSelect() (*Bound, error) {
 	if len(keys) > 0 {
 		root = &planner.Sort{Input: root, Keys: keys}
 	}
-	if sel.Limit != nil {
-		count, offset, err := b.bindLimit(sel.Limit)
-		if err != nil {
-			return nil, err
-		}
-		root = &planner.Limit{Input: root, Count: count, Offset: offset}
+	if root, err = b.limitAST(root, q); err != nil {
+		return nil, err
 	}
-	if len(proj.Out) > len(items) {
-		drop := &planner.Project{Input: root}
-		for _, col := range proj.Out[:len(items)] {
-			drop.Exprs = append(drop.Exprs, &planner.ColRef{Col: col})
-			drop.Out = append(drop.Out, b.newCol(col.Name, "", col.Type))
-		}
-		root = drop
-	}
-	return &Bound{Root: root, Names: names}, nil
+	return &Bound{Root: dropHidden(b, root, proj, len(items)), Names: names}, nil
 }
 
-// expandSelect lists the select items, expanding * and t.*.
-func (b *binder) expandSelect() ([]selItem, error) {
+// bindItems binds the select list (stars are their column).
+func (b *binder) bindItems(items []selItem, aggregating bool) error {
+	for i := range items {
+		it := &items[i]
+		if it.star != nil {
+			it.expr = &planner.ColRef{Col: *it.star}
+			if aggregating {
+				x, err := b.finalize(it.expr, ectx{sp: b.cl.sel})
+				if err != nil {
+					return err
+				}
+				it.expr = x
+			}
+			continue
+		}
+		c := ectx{sp: it.sp, clause: "SELECT", aggOK: aggregating}
+		if it.alias != "" {
+			b.expanding[strings.ToLower(it.alias)] = true
+		}
+		x, err := b.bindClauseExpr(it.src, c)
+		delete(b.expanding, strings.ToLower(it.alias))
+		if err != nil {
+			return err
+		}
+		if aggregating {
+			if x, err = b.finalize(x, c); err != nil {
+				return err
+			}
+		}
+		it.expr = x
+	}
+	return nil
+}
+
+// aggregateNode puts the Aggregate (or grouping-sets union), the joins of
+// subqueries above it and HAVING over input when the query aggregates,
+// else the FROM plan with the joins of select-list subqueries.
+func (b *binder) aggregateNode(input planner.Node, aggregating bool, having planner.Expr) (planner.Node, error) {
+	if !aggregating {
+		return b.input, nil
+	}
+	a := b.agg
+	input, err := b.orderAggInput(input) // bind_agg_ordered.go
+	if err != nil {
+		return nil, err
+	}
+	out := append(append([]planner.Column(nil), a.groupCols...), a.aggCols...)
+	if b.groupSets != nil || len(a.groupings) > 0 {
+		for _, g := range a.groupings {
+			out = append(out, g.col)
+		}
+		input = b.groupingNode(input, out) // bind_grouping_sets.go
+	} else {
+		input = &planner.Aggregate{Input: input, Groups: a.groups, Aggs: a.aggs, Out: out}
+	}
+	for _, j := range b.post {
+		j.Left = input
+		input = j
+	}
+	if having != nil {
+		input = &planner.Filter{Input: input, Cond: having}
+	}
+	return input, nil
+}
+
+// dropHidden projects away the hidden ORDER BY columns of proj (the first
+// n are the select list).
+func dropHidden(b *binder, root planner.Node, proj *planner.Project, n int) planner.Node {
+	if len(proj.Out) <= n {
+		return root
+	}
+	drop := &planner.Project{Input: root}
+	for _, col := range proj.Out[:n] {
+		drop.Exprs = append(drop.Exprs, &planner.ColRef{Col: col})
+		drop.Out = append(drop.Out, b.newCol(col.Name, "", col.Type))
+	}
+	return drop
+}
+
+// expandSelectAST lists the select items, expanding * and t.*.
+func (b *binder) expandSelectAST(sel *ast.Select) ([]selItem, error) {
 	var items []selItem
-	// Item spans come from our tokens (top-level commas of the select
-	// clause); vitess' own item positions are unreliable without spaces.
-	sel := b.cl.sel
-	for sel.lo < sel.hi && (b.q.toks[sel.lo].is("DISTINCT") || b.q.toks[sel.lo].is("ALL")) {
-		sel.lo++
-	}
-	spans := b.q.items(sel)
-	if len(spans) != len(b.q.sel.SelectExprs) {
-		spans = nil
-	}
-	stars := 0
-	for k, se := range b.q.sel.SelectExprs {
-		switch se := se.(type) {
-		case *sqlparser.StarExpr:
-			exclude, err := b.starExclusions(stars)
-			if err != nil {
-				return nil, err
-			}
-			replace, err := b.starReplacements(stars) // bind_star_replace.go
-			if err != nil {
-				return nil, err
-			}
-			stars++
-			qual := se.TableName.Name.String()
-			if qual != "" {
+	for _, si := range sel.Items {
+		if st, ok := si.X.(*ast.Star); ok {
+			qual := ""
+			if len(st.Qualifier) > 0 {
+				qual = st.Qualifier[0].Name
 				known := false
 				for _, q := range b.quals {
 					known = known || strings.EqualFold(q, qual)
 				}
 				if !known {
-					at := b.q.findName("", qual, b.cl.sel)
-					return nil, b.errAt(at, ErrUnknownTable, fmt.Sprintf("unknown table %q%s", qual, didYouMean(qual, b.quals)))
+					return nil, b.errAt(b.q.tokAt(st.Start), ErrUnknownTable, fmt.Sprintf("unknown table %q%s", qual, didYouMean(qual, b.quals)))
 				}
 			}
 			if len(b.scope) == 0 && qual == "" {
-				at := b.q.findToken(b.cl.sel, func(t token) bool { return t.isOp("*") })
-				return nil, b.errAt(at, ErrUnknownColumn, "SELECT * with no FROM clause")
+				return nil, b.errAt(b.q.tokAt(st.Start), ErrUnknownColumn, "SELECT * with no FROM clause")
+			}
+			exclude := map[string]bool{} // name or qualifier.name, lower case
+			for _, n := range st.Exclude {
+				exclude[excludeKey(n)] = true
+			}
+			replace := map[string]*ast.SelectItem{}
+			for _, r := range st.Replace {
+				if r.Alias == nil {
+					return nil, b.errAt(b.q.tokAt(st.Replace[0].Start), ErrSyntax, "REPLACE expects a list of expr AS column")
+				}
+				replace[strings.ToLower(r.Alias.Name)] = r
 			}
 			for _, col := range b.scope {
 				if qual == "" && b.hidden[col.ID] {
 					continue
 				}
 				if qual == "" || strings.EqualFold(col.Table, qual) {
-					if _, ex := exclude[strings.ToLower(col.Name)]; ex {
-						exclude[strings.ToLower(col.Name)] = false // matched
+					l := strings.ToLower(col.Name)
+					if _, ex := exclude[l]; ex {
+						exclude[l] = false // matched
 						continue
 					}
-					if r, ok := replace[strings.ToLower(col.Name)]; ok {
-						items = append(items, selItem{src: r.expr, alias: col.Name, name: col.Name, sp: r.sp})
-						delete(replace, strings.ToLower(col.Name))
+					if k := strings.ToLower(col.Table) + "." + l; exclude[k] || col.Table != "" && hasKey(exclude, k) {
+						exclude[k] = false
+						continue
+					}
+					if r, ok := replace[l]; ok {
+						items = append(items, selItem{src: astSrc(r.X), alias: col.Name, name: col.Name, sp: b.q.spanOf(r.X)})
+						delete(replace, l)
 						continue
 					}
 					col := col
 					items = append(items, selItem{star: &col, name: col.Name, sp: b.cl.sel})
 				}
 			}
-			if err := b.excludedAll(stars-1, exclude); err != nil {
-				return nil, err
-			}
-			for _, r := range replace {
-				return nil, b.errAt(b.q.findName("", r.name, r.sp), ErrUnknownColumn, fmt.Sprintf("column %q in REPLACE is not in the FROM clause", r.name))
-			}
-		case *sqlparser.AliasedExpr:
-			sp := b.cl.sel
-			if k < len(spans) {
-				sp = spans[k]
-			}
-			it := selItem{src: se.Expr, alias: se.As.String(), sp: sp}
-			if it.alias != "" && sp.hi > sp.lo {
-				// The item's text without its alias, for error search.
-				sp.hi--
-				if sp.hi > sp.lo && b.q.toks[sp.hi-1].is("AS") {
-					sp.hi--
-				}
-				it.sp = sp
-			}
-			switch {
-			case it.alias != "":
-				it.name = it.alias
-			default:
-				if col, ok := se.Expr.(*sqlparser.ColName); ok {
-					it.name = col.Name.String()
-				} else {
-					it.name = b.itemText(sp)
+			for _, n := range st.Exclude {
+				name := n.Last().Name
+				if _, unread := b.unreadable[strings.ToLower(name)]; exclude[excludeKey(n)] && !unread {
+					return nil, b.errAt(b.q.tokAt(n.Span().Start), ErrUnknownColumn, fmt.Sprintf("column %q in EXCLUDE is not in the FROM clause", name))
 				}
 			}
-			items = append(items, it)
-		default:
-			return nil, b.errAt(b.cl.sel.lo, ErrUnsupported, "this select item is not supported")
+			for _, r := range st.Replace {
+				if _, left := replace[strings.ToLower(r.Alias.Name)]; left {
+					return nil, b.errAt(b.q.tokAt(r.Alias.Start), ErrUnknownColumn, fmt.Sprintf("column %q in REPLACE is not in the FROM clause", r.Alias.Name))
+				}
+			}
+			continue
 		}
+		lo, hi := b.q.tokSpan(si)
+		if a := si.Alias; a != nil {
+			if a.Start < si.X.Extent().Start { // alias: expr
+				lo, hi = b.q.tokSpan(si.X)
+			} else {
+				hi = b.q.tokAt(a.Start)
+				if hi > lo+1 && b.q.toks[hi-1].is("AS") {
+					hi--
+				}
+			}
+		}
+		it := selItem{src: astSrc(si.X), sp: span{lo, hi}}
+		switch {
+		case si.Alias != nil:
+			it.alias, it.name = si.Alias.Name, si.Alias.Name
+		default:
+			if col, ok := si.X.(*ast.ColumnRef); ok {
+				it.name = col.Name.Last().Name
+			} else {
+				it.name = b.itemText(it.sp)
+			}
+		}
+		items = append(items, it)
 	}
 	if len(items) == 0 {
 		return nil, b.errAt(b.cl.sel.lo, ErrUnknownColumn, "SELECT list is empty after resolving * expressions")
@@ -297,27 +307,93 @@ func (b *binder) expandSelect() ([]selItem, error) {
 	return items, nil
 }
 
-// itemText is the user's text of a select item without its alias, as the
-// column name of an unnamed expression.
-func (b *binder) itemText(sp span) string {
-	if sp.hi <= sp.lo || sp.hi > len(b.q.toks) {
-		return "?column?"
+// bindWhereAST binds WHERE's conjuncts as one Filter over b.input.
+func (b *binder) bindWhereAST(where ast.Expr) (planner.Node, error) {
+	c := ectx{sp: b.cl.where, clause: "WHERE"}
+	var conds []planner.Expr
+	for _, e := range conjuncts(where, nil) {
+		done, err := b.astSemiConjunct(e, c)
+		if err != nil {
+			return nil, err
+		}
+		if done {
+			continue
+		}
+		x, err := b.bindAST(e, c)
+		if err != nil {
+			return nil, err
+		}
+		if x, err = b.boolean(x, astSrc(e), c, "WHERE"); err != nil {
+			return nil, err
+		}
+		conds = append(conds, x)
 	}
-	return strings.TrimSpace(b.q.src.Text[b.q.toks[sp.lo].off:b.q.toks[sp.hi-1].end])
+	if len(conds) == 0 {
+		return b.input, nil
+	}
+	f := &planner.Filter{Input: b.input, Cond: planner.JoinAnd(conds)}
+	b.where = f
+	return f, nil
 }
 
-// bindGroupBy binds the GROUP BY keys: ordinals and select aliases first
-// resolve to select items, as in DuckDB (an input column of the same name
-// wins over an alias).
-func (b *binder) bindGroupBy(items []selItem) error {
+// conjuncts appends the AND-ed parts of e to out.
+func conjuncts(e ast.Expr, out []ast.Expr) []ast.Expr {
+	if x, ok := e.(*ast.Binary); ok && x.Op == "AND" {
+		return conjuncts(x.R, conjuncts(x.L, out))
+	}
+	return append(out, e)
+}
+
+// astHasAgg reports whether e calls an aggregate function outside a
+// window and outside nested queries.
+func astHasAgg(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(x ast.Expr) bool {
+		if f, ok := x.(*ast.Func); ok && f.Over == nil && len(f.Name) == 1 && isAggName(strings.ToLower(f.Name[0].Name)) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// astOrdinal reports whether e is an integer literal (a position in the
+// select list), negative ones included: DuckDB reads ORDER BY -1 as a
+// position out of range.
+func astOrdinal(e ast.Expr) (int, bool) {
+	if u, ok := e.(*ast.Unary); ok && u.Op == "-" {
+		if n, ok := astOrdinal(u.X); ok {
+			return -n, true
+		}
+		return 0, false
+	}
+	l, ok := e.(*ast.Literal)
+	if !ok || l.Kind != ast.LitNumber {
+		return 0, false
+	}
+	if isInt, ok := plainNumber(l.Val); !ok || !isInt {
+		return 0, false
+	}
+	n, err := strconv.Atoi(l.Val)
+	if err != nil {
+		return 1 << 30, true
+	}
+	return n, true
+}
+
+// bindGroupByAST binds the GROUP BY keys as bindGroupBy does.
+func (b *binder) bindGroupByAST(items []selItem, g *ast.GroupBy) error {
 	b.agg = &aggState{aggKeys: map[string]int{}}
-	if b.q.rw.groupAll {
+	if g == nil {
+		return nil
+	}
+	if g.All {
 		for _, it := range items {
 			if it.star != nil {
 				b.addGroup(&planner.ColRef{Col: *it.star})
 				continue
 			}
-			if hasAgg(it.src) {
+			if astHasAgg(it.src.(*syntaxSrc).n) {
 				continue
 			}
 			x, err := b.bindClauseExpr(it.src, ectx{sp: it.sp, clause: "GROUP BY"})
@@ -328,44 +404,151 @@ func (b *binder) bindGroupBy(items []selItem) error {
 		}
 		return nil
 	}
-	for k, g := range b.q.sel.GroupBy {
-		sp := b.cl.groupBy
-		if k < len(b.cl.groupItems) {
-			sp = b.cl.groupItems[k]
-		}
-		if k < len(b.q.rw.groupExprs) {
-			sp = b.q.rw.groupExprs[k] // the keys of GROUPING SETS/ROLLUP/CUBE
-		}
-		c := ectx{sp: sp, clause: "GROUP BY"}
-		src := g
-		if n, ok := ordinal(g); ok {
+	keys, sets, err := b.astGroupingSets(g.Items)
+	if err != nil {
+		return err
+	}
+	b.groupSets = sets
+	for _, e := range keys {
+		c := ectx{sp: b.q.spanOf(e), clause: "GROUP BY"}
+		var src ast.Expr = e
+		if n, ok := astOrdinal(e); ok {
 			if n < 1 || n > len(items) {
-				return b.errAt(sp.lo, ErrUnknownColumn, fmt.Sprintf("GROUP BY position %d is not in select list (1..%d)", n, len(items)))
+				return b.errAt(c.sp.lo, ErrUnknownColumn, fmt.Sprintf("GROUP BY position %d is not in select list (1..%d)", n, len(items)))
 			}
 			it := items[n-1]
 			if it.star != nil {
 				b.addGroup(&planner.ColRef{Col: *it.star})
 				continue
 			}
-			src, c.sp = it.src, it.sp
-		} else if col, ok := g.(*sqlparser.ColName); ok && col.Qualifier.IsEmpty() && !b.inScope(col.Name.String()) {
+			src, c.sp = it.src.(*syntaxSrc).n, it.sp
+		} else if col, ok := e.(*ast.ColumnRef); ok && len(col.Name) == 1 && !b.inScope(col.Name[0].Name) {
 			for _, it := range items {
-				if it.alias != "" && strings.EqualFold(it.alias, col.Name.String()) {
-					src, c.sp = it.src, it.sp
+				if it.alias != "" && strings.EqualFold(it.alias, col.Name[0].Name) {
+					src, c.sp = it.src.(*syntaxSrc).n, it.sp
 					break
 				}
 			}
 		}
-		if hasAgg(src) {
+		if astHasAgg(src) {
 			return b.errAt(b.aggTok(c.sp), ErrGrouping, "aggregate functions are not allowed in GROUP BY")
 		}
-		x, err := b.bindClauseExpr(src, c)
+		x, err := b.bindAST(src, c)
 		if err != nil {
 			return err
 		}
 		b.addGroup(x)
 	}
 	return nil
+}
+
+// bindOrderByAST binds the sort keys over the projection's output as
+// bindOrderBy does; ORDER BY ALL sorts by every select column.
+func (b *binder) bindOrderByAST(order []*ast.OrderItem, items []selItem, proj *planner.Project, aggregating, distinct bool) ([]planner.SortKey, error) {
+	var keys []planner.SortKey
+	for _, o := range order {
+		if o.X == nil { // ALL
+			for i := range items {
+				keys = append(keys, planner.SortKey{Expr: &planner.ColRef{Col: proj.Out[i]}, Desc: o.Desc, NullsFirst: o.Nulls == "FIRST"})
+			}
+			continue
+		}
+		sp := b.q.spanOf(o)
+		col, err := b.orderTarget(astSrc(o.X), items, proj, sp, aggregating, distinct)
+		if err != nil {
+			return nil, err
+		}
+		keys = append(keys, planner.SortKey{Expr: &planner.ColRef{Col: col}, Desc: o.Desc, NullsFirst: o.Nulls == "FIRST"})
+	}
+	return keys, nil
+}
+
+// limitAST puts q's LIMIT and OFFSET over root.
+func (b *binder) limitAST(root planner.Node, q *ast.Query) (planner.Node, error) {
+	if q.Limit == nil && q.Offset == nil {
+		return root, nil
+	}
+	count, offset := int64(-1), int64(0)
+	read := func(e ast.Expr, sp span, what string) (int64, error) {
+		if n, ok := astOrdinal(e); ok && n >= 0 && n < 1<<30 {
+			return int64(n), nil
+		}
+		if l, ok := e.(*ast.Literal); ok && l.Kind == ast.LitNumber {
+			if n, err := strconv.ParseInt(l.Val, 10, 64); err == nil {
+				return n, nil
+			}
+		}
+		if p, ok := e.(*ast.Param); ok && p.Index == 0 && p.Name == "" {
+			n := 1
+			for _, t := range b.q.toks[:b.q.tokAt(p.Start)] {
+				if t.isOp("?") {
+					n++
+				}
+			}
+			return b.paramLimitN(n, sp, what)
+		}
+		return 0, b.errAt(sp.lo, ErrType, what+" must be a non-negative integer constant")
+	}
+	var err error
+	if l := q.Limit; l != nil && l.Count != nil {
+		if count, err = read(l.Count, b.cl.limit, "LIMIT"); err != nil {
+			return nil, err
+		}
+	}
+	if q.Offset != nil {
+		sp := b.cl.offset
+		if sp.hi <= sp.lo {
+			sp = b.cl.limit
+		}
+		if offset, err = read(q.Offset, sp, "OFFSET"); err != nil {
+			return nil, err
+		}
+	}
+	return &planner.Limit{Input: root, Count: count, Offset: offset}, nil
+}
+
+// orderBindable reports whether every ORDER BY key has a bind case.
+func orderBindable(os []*ast.OrderItem) bool {
+	for _, o := range os {
+		if o.X == nil || !astBindable(o.X) {
+			return false
+		}
+	}
+	return true
+}
+
+// excludeKey is an EXCLUDE name as the star's columns are matched with it:
+// name, or qualifier.name, lower case.
+func excludeKey(n ast.Name) string {
+	k := strings.ToLower(n.Last().Name)
+	if len(n) > 1 {
+		k = strings.ToLower(n[len(n)-2].Name) + "." + k
+	}
+	return k
+}
+
+func hasKey(m map[string]bool, k string) bool {
+	_, ok := m[k]
+	return ok
+}
+
+// selItem is one output column of the select list after * expansion.
+type selItem struct {
+	src   callexpr.Expr   // nil for a column from *
+	star  *planner.Column // the column a * expanded to
+	alias string          // AS name, "" if none
+	name  string          // name shown to the user
+	sp    span
+	expr  planner.Expr // bound
+}
+
+// itemText is the user's text of a select item without its alias, as the
+// column name of an unnamed expression.
+func (b *binder) itemText(sp span) string {
+	if sp.hi <= sp.lo || sp.hi > len(b.q.toks) {
+		return "?column?"
+	}
+	return strings.TrimSpace(b.q.src.Text[b.q.toks[sp.lo].off:b.q.toks[sp.hi-1].end])
 }
 
 func (b *binder) addGroup(x planner.Expr) {
@@ -397,12 +580,12 @@ func (b *binder) inScope(name string) bool {
 
 // ordinal reports whether e is a positive integer literal (a position in
 // the select list).
-func ordinal(e sqlparser.Expr) (int, bool) {
+func ordinal(e callexpr.Expr) (int, bool) {
 	if s, ok := e.(*syntaxSrc); ok {
 		return astOrdinal(s.n)
 	}
-	v, ok := e.(*sqlparser.SQLVal)
-	if !ok || v.Type != sqlparser.IntVal {
+	v, ok := e.(*callexpr.SQLVal)
+	if !ok || v.Type != callexpr.IntVal {
 		return 0, false
 	}
 	n, err := strconv.Atoi(string(v.Val))
@@ -412,28 +595,7 @@ func ordinal(e sqlparser.Expr) (int, bool) {
 	return n, true
 }
 
-// bindOrderBy binds the sort keys over the projection's output, adding
-// hidden columns for expressions that are not in the select list.
-func (b *binder) bindOrderBy(items []selItem, proj *planner.Project, aggregating, distinct bool) ([]planner.SortKey, error) {
-	b.expandOrderAll(len(items)) // bind_order_all.go
-	var keys []planner.SortKey
-	for k, o := range b.q.sel.OrderBy {
-		sp := b.cl.orderBy
-		if k < len(b.cl.orderItems) {
-			sp = b.cl.orderItems[k]
-		}
-		key := planner.SortKey{Desc: o.Direction == sqlparser.DescScr, NullsFirst: b.q.rw.nulls[k]}
-		col, err := b.orderTarget(o.Expr, items, proj, sp, aggregating, distinct)
-		if err != nil {
-			return nil, err
-		}
-		key.Expr = &planner.ColRef{Col: col}
-		keys = append(keys, key)
-	}
-	return keys, nil
-}
-
-func (b *binder) orderTarget(e sqlparser.Expr, items []selItem, proj *planner.Project, sp span, aggregating, distinct bool) (planner.Column, error) {
+func (b *binder) orderTarget(e callexpr.Expr, items []selItem, proj *planner.Project, sp span, aggregating, distinct bool) (planner.Column, error) {
 	if n, ok := ordinal(e); ok {
 		if n < 1 || n > len(items) {
 			return planner.Column{}, b.errAt(sp.lo, ErrUnknownColumn, fmt.Sprintf("ORDER BY position %d is not in select list (1..%d)", n, len(items)))
@@ -480,68 +642,32 @@ func (b *binder) orderTarget(e sqlparser.Expr, items []selItem, proj *planner.Pr
 	return col, nil
 }
 
-func isColName(e sqlparser.Expr) bool {
+func isColName(e callexpr.Expr) bool {
 	if s, ok := e.(*syntaxSrc); ok {
 		_, ok := s.n.(*ast.ColumnRef)
 		return ok
 	}
-	_, ok := e.(*sqlparser.ColName)
+	_, ok := e.(*callexpr.ColName)
 	return ok
 }
 
 // bareName reports whether e is an unqualified column name, and which.
-func bareName(e sqlparser.Expr) (string, bool) {
+func bareName(e callexpr.Expr) (string, bool) {
 	if s, ok := e.(*syntaxSrc); ok {
 		if c, ok := s.n.(*ast.ColumnRef); ok && len(c.Name) == 1 {
 			return c.Name[0].Name, true
 		}
 		return "", false
 	}
-	if col, ok := e.(*sqlparser.ColName); ok && col.Qualifier.IsEmpty() {
+	if col, ok := e.(*callexpr.ColName); ok && col.Qualifier.IsEmpty() {
 		return col.Name.String(), true
 	}
 	return "", false
 }
 
-// bindLimit reads LIMIT and OFFSET, which must be non-negative integer
-// constants.
-func (b *binder) bindLimit(l *sqlparser.Limit) (count, offset int64, err error) {
-	count = -1
-	read := func(e sqlparser.Expr, sp span, what string) (int64, error) {
-		v, ok := e.(*sqlparser.SQLVal)
-		if ok && v.Type == sqlparser.IntVal {
-			if n, err := strconv.ParseInt(string(v.Val), 10, 64); err == nil {
-				return n, nil
-			}
-		}
-		if ok && v.Type == sqlparser.ValArg {
-			return b.paramLimit(v, sp, what)
-		}
-		return 0, b.errAt(sp.lo, ErrType, what+" must be a non-negative integer constant")
-	}
-	if l.Rowcount != nil {
-		if count, err = read(l.Rowcount, b.cl.limit, "LIMIT"); err != nil {
-			return 0, 0, err
-		}
-		if v, ok := l.Rowcount.(*sqlparser.SQLVal); ok && string(v.Val) == noLimit {
-			count = -1
-		}
-	}
-	if l.Offset != nil {
-		sp := b.cl.offset
-		if sp.hi <= sp.lo {
-			sp = b.cl.limit
-		}
-		if offset, err = read(l.Offset, sp, "OFFSET"); err != nil {
-			return 0, 0, err
-		}
-	}
-	return count, offset, nil
-}
-
 // constantOrderKey reports a literal other than an integer as an ORDER BY
 // key, which DuckDB refuses (it would sort nothing).
-func constantOrderKey(e sqlparser.Expr) bool {
+func constantOrderKey(e callexpr.Expr) bool {
 	switch v := e.(type) {
 	case *syntaxSrc:
 		l, ok := v.n.(*ast.Literal)
@@ -550,10 +676,10 @@ func constantOrderKey(e sqlparser.Expr) bool {
 		}
 		isInt, _ := plainNumber(l.Val)
 		return l.Kind != ast.LitNumber || !isInt
-	case *sqlparser.NullVal, sqlparser.BoolVal:
+	case *callexpr.NullVal, callexpr.BoolVal:
 		return true
-	case *sqlparser.SQLVal:
-		return v.Type != sqlparser.IntVal && v.Type != sqlparser.ValArg
+	case *callexpr.SQLVal:
+		return v.Type != callexpr.IntVal && v.Type != callexpr.ValArg
 	}
 	return false
 }

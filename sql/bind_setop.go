@@ -5,36 +5,38 @@ import (
 	"strings"
 
 	"github.com/b2sql/b2sql/planner"
-	"github.com/dolthub/vitess/go/vt/sqlparser"
+	"github.com/b2sql/b2sql/sql/ast"
 )
 
-// bindSetOp binds UNION/INTERSECT/EXCEPT [ALL] and the ORDER BY and LIMIT
-// that apply to the whole. Each side is a query of its own; column types
-// are unified pairwise; the output names are the left side's.
-func (b *binder) bindSetOp(s *sqlparser.SetOp) (*Bound, error) {
-	parts := b.setOpParts()
-	leaf := 0
-	bd, err := b.bindSetOpTree(s, parts, &leaf)
+// bindBodyAST binds a query body other than a SELECT with q's ORDER BY,
+// LIMIT and OFFSET over it: a set operation, VALUES, or a parenthesized
+// query. ORDER BY names an output column or position, as for a set
+// operation (bind_setop.go).
+func (b *binder) bindBodyAST(body ast.QueryBody, q *ast.Query) (*Bound, error) {
+	bd, err := b.bindSetOpAST(body)
 	if err != nil {
 		return nil, err
 	}
 	root := bd.Root
 	out := root.Schema()
 	var keys []planner.SortKey
-	for k, o := range s.OrderBy {
-		sp := b.cl.orderBy
-		if k < len(b.cl.orderItems) {
-			sp = b.cl.orderItems[k]
+	for _, o := range q.OrderBy {
+		sp := b.q.spanOf(o)
+		if o.X == nil { // ALL
+			for _, col := range out {
+				keys = append(keys, planner.SortKey{Expr: &planner.ColRef{Col: col}, Desc: o.Desc, NullsFirst: o.Nulls == "FIRST"})
+			}
+			continue
 		}
 		col, ok := planner.Column{}, false
-		if n, isOrd := ordinal(o.Expr); isOrd {
+		if n, isOrd := astOrdinal(o.X); isOrd {
 			if n < 1 || n > len(out) {
 				return nil, b.errAt(sp.lo, ErrUnknownColumn, fmt.Sprintf("ORDER BY position %d is not in select list (1..%d)", n, len(out)))
 			}
 			col, ok = out[n-1], true
-		} else if c, isCol := o.Expr.(*sqlparser.ColName); isCol && c.Qualifier.IsEmpty() {
+		} else if c, isCol := o.X.(*ast.ColumnRef); isCol && len(c.Name) == 1 {
 			for i, name := range bd.Names {
-				if strings.EqualFold(name, c.Name.String()) {
+				if strings.EqualFold(name, c.Name[0].Name) {
 					col, ok = out[i], true
 					break
 				}
@@ -43,64 +45,73 @@ func (b *binder) bindSetOp(s *sqlparser.SetOp) (*Bound, error) {
 		if !ok {
 			return nil, b.errAt(sp.lo, ErrUnsupported, "ORDER BY of a set operation must name an output column or position")
 		}
-		keys = append(keys, planner.SortKey{Expr: &planner.ColRef{Col: col}, Desc: o.Direction == sqlparser.DescScr, NullsFirst: b.q.rw.nulls[k]})
+		keys = append(keys, planner.SortKey{Expr: &planner.ColRef{Col: col}, Desc: o.Desc, NullsFirst: o.Nulls == "FIRST"})
 	}
 	if len(keys) > 0 {
 		root = &planner.Sort{Input: root, Keys: keys}
 	}
-	if s.Limit != nil {
-		count, offset, err := b.bindLimit(s.Limit)
-		if err != nil {
-			return nil, err
-		}
-		root = &planner.Limit{Input: root, Count: count, Offset: offset}
+	if root, err = b.limitAST(root, q); err != nil {
+		return nil, err
 	}
 	return &Bound{Root: root, Names: bd.Names}, nil
 }
 
-func (b *binder) bindSetOpTree(st sqlparser.SelectStatement, parts []span, leaf *int) (*Bound, error) {
-	so, ok := st.(*sqlparser.SetOp)
-	if !ok {
-		bd, _, err := b.bindNested(b.leafQuery(st, parts, leaf), false)
+// leafQuery is a query body as a query of its own (the leaf of a set
+// operation).
+func leafQuery(body ast.QueryBody) *ast.Query {
+	if q, ok := body.(*ast.Query); ok {
+		return q
+	}
+	return &ast.Query{Span: body.Extent(), Body: body}
+}
+
+// bindSetOpAST binds a set operation tree; its leaves are queries of
+// their own.
+func (b *binder) bindSetOpAST(body ast.QueryBody) (*Bound, error) {
+	switch body := body.(type) {
+	case *ast.Values:
+		it, err := b.bindValuesAST(body, "valueslist", nil)
+		if err != nil {
+			return nil, err
+		}
+		names := make([]string, len(it.cols))
+		for i, c := range it.cols {
+			names[i] = c.Name
+		}
+		return &Bound{Root: it.node, Names: names}, nil
+	case *ast.SetOp:
+	default:
+		bd, _, err := b.bindNested(b.subQuery(leafQuery(body)), false)
 		return bd, err
 	}
-	at := b.q.findKeyword(strings.ToUpper(strings.Fields(so.Type)[0]), b.q.whole())
-	if len(so.OrderBy) > 0 || so.Limit != nil {
-		if *leaf > 0 {
-			return nil, b.errAt(at, ErrUnsupported, "ORDER BY or LIMIT inside a set operation must be parenthesized")
-		}
+	so := body.(*ast.SetOp)
+	lo, _ := b.q.tokSpan(so.L)
+	at := b.q.findKeyword(so.Op, span{b.q.tokAt(so.L.Extent().End), len(b.q.toks)})
+	if at < lo {
+		at = lo
 	}
-	l, err := b.bindSetOpTree(unparen(so.Left), parts, leaf)
+	l, err := b.bindSetOpAST(so.L)
 	if err != nil {
 		return nil, err
 	}
-	r, err := b.bindSetOpTree(unparen(so.Right), parts, leaf)
+	r, err := b.bindSetOpAST(so.R)
 	if err != nil {
 		return nil, err
 	}
-	n := &planner.SetOp{}
-	switch so.Type {
-	case sqlparser.UnionStr, sqlparser.UnionDistinctStr:
+	n := &planner.SetOp{All: so.All}
+	switch so.Op {
+	case "UNION":
 		n.Kind = planner.SetUnion
-	case sqlparser.UnionAllStr:
-		n.Kind, n.All = planner.SetUnion, true
-	case sqlparser.IntersectStr, sqlparser.IntersectDistinctStr:
+	case "INTERSECT":
 		n.Kind = planner.SetIntersect
-	case sqlparser.IntersectAllStr:
-		n.Kind, n.All = planner.SetIntersect, true
-	case sqlparser.ExceptStr, sqlparser.ExceptDistinctStr:
-		n.Kind = planner.SetExcept
-	case sqlparser.ExceptAllStr:
-		n.Kind, n.All = planner.SetExcept, true
 	default:
-		return nil, b.errAt(at, ErrUnsupported, strings.ToUpper(so.Type)+" is not supported")
+		n.Kind = planner.SetExcept
 	}
-	// The operator's keyword ends the left side's last leaf part.
-	if k := *leaf - 1 - countLeaves(so.Right); k >= 0 && k < len(parts) && b.q.rw.byName[parts[k].hi] {
+	if so.ByName {
 		if n.Kind != planner.SetUnion {
 			return nil, b.errAt(at, ErrUnsupported, "BY NAME is only valid with UNION")
 		}
-		return b.unionByName(n, l, r, ectx{sp: span{parts[k].hi, parts[k].hi + 1}}) // bind_setop_byname.go
+		return b.unionByName(n, l, r, ectx{sp: span{at, at + 1}}) // bind_setop_byname.go
 	}
 	return b.combine(n, l, r, at)
 }
@@ -133,64 +144,4 @@ func (b *binder) combine(n *planner.SetOp, l, r *Bound, at int) (*Bound, error) 
 		n.Left, n.Right = lp, rp
 	}
 	return &Bound{Root: n, Names: l.Names}, nil
-}
-
-// setOpParts splits the query's tokens into the leaf queries of its set
-// operation: at the top-level UNION/INTERSECT/EXCEPT keywords, without a
-// leading WITH list and a trailing ORDER BY/LIMIT/OFFSET.
-func (b *binder) setOpParts() []span {
-	toks := b.q.toks
-	depth, start := 0, 0
-	if len(toks) > 0 && toks[0].is("WITH") {
-		start = -1
-	}
-	var parts []span
-	end := len(toks)
-	for i := 0; i < len(toks); i++ {
-		t := toks[i]
-		switch {
-		case t.isOp("("):
-			depth++
-			continue
-		case t.isOp(")"):
-			depth--
-			continue
-		}
-		if depth != 0 {
-			continue
-		}
-		switch {
-		case start < 0 && t.is("SELECT"):
-			start = i
-		case start >= 0 && (t.is("UNION") || t.is("INTERSECT") || t.is("EXCEPT")):
-			parts = append(parts, span{start, i})
-			start = i + 1
-			if i+1 < len(toks) && (toks[i+1].is("ALL") || toks[i+1].is("DISTINCT")) {
-				start++
-			}
-			if start+1 < len(toks) && toks[start].is("BY") && toks[start+1].is("NAME") {
-				start += 2
-			}
-		case start >= 0 && len(parts) > 0 && end == len(toks) && (t.is("ORDER") || t.is("LIMIT") || t.is("OFFSET")):
-			end = i
-		}
-	}
-	if start >= 0 && start < end {
-		parts = append(parts, span{start, end})
-	}
-	return parts
-}
-
-// leafQuery returns the next leaf query of a set operation, from its
-// tokens when they parse to st.
-func (b *binder) leafQuery(st sqlparser.SelectStatement, parts []span, leaf *int) nestedQuery {
-	defer func() { *leaf++ }()
-	if *leaf < len(parts) {
-		p := parts[*leaf]
-		if q, err := parseQuery(b.q.src, b.q.toks[p.lo:p.hi]); err == nil && sqlparser.String(q.stmt) == sqlparser.String(unparen(st)) {
-			q.syn = b.q.sharedSyntax()
-			return nestedQuery{q: q, params: b.paramsFrom(p.lo)}
-		}
-	}
-	return b.nested(st, b.q.whole())
 }

@@ -3,7 +3,7 @@ package sql
 import (
 	"strings"
 
-	"github.com/dolthub/vitess/go/vt/sqlparser"
+	"github.com/b2sql/b2sql/sql/internal/callexpr"
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/planner"
@@ -39,7 +39,7 @@ func (b *binder) unionByName(n *planner.SetOp, l, r *Bound, c ectx) (*Bound, err
 	rp := &planner.Project{Input: r.Root}
 	for _, name := range names {
 		xs := []planner.Expr{side(ls, l.Names, name), side(rs, r.Names, name)}
-		xs, t, err := b.unify(xs, []sqlparser.Expr{nil, nil}, c, false, "combine")
+		xs, t, err := b.unify(xs, []callexpr.Expr{nil, nil}, c, false, "combine")
 		if err != nil {
 			return nil, err
 		}
@@ -51,12 +51,4 @@ func (b *binder) unionByName(n *planner.SetOp, l, r *Bound, c ectx) (*Bound, err
 	}
 	n.Left, n.Right = lp, rp
 	return &Bound{Root: n, Names: names}, nil
-}
-
-// countLeaves returns the number of leaf queries of set operation tree st.
-func countLeaves(st sqlparser.SelectStatement) int {
-	if so, ok := unparen(st).(*sqlparser.SetOp); ok {
-		return countLeaves(so.Left) + countLeaves(so.Right)
-	}
-	return 1
 }

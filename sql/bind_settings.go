@@ -5,7 +5,7 @@ import (
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/planner"
-	"github.com/dolthub/vitess/go/vt/sqlparser"
+	"github.com/b2sql/b2sql/sql/internal/callexpr"
 )
 
 // current_setting(name) and duckdb_settings() read the session's settings
@@ -36,7 +36,7 @@ type SettingRow struct {
 }
 
 // bindCurrentSetting binds current_setting('name') to the setting's value.
-func (b *binder) bindCurrentSetting(args []sqlparser.Expr, at int, c ectx) (planner.Expr, error) {
+func (b *binder) bindCurrentSetting(args []callexpr.Expr, at int, c ectx) (planner.Expr, error) {
 	if len(args) != 1 {
 		return nil, b.arity(at, "current_setting", "1")
 	}
@@ -67,7 +67,7 @@ var settingsColumns = []tableColumn{
 
 // bindSettingsTable binds FROM duckdb_settings() to the rows of the
 // session's settings, as constants.
-func (b *binder) bindSettingsTable(args sqlparser.SelectExprs, alias string) (*fromItem, error) {
+func (b *binder) bindSettingsTable(args callexpr.SelectExprs, alias string) (*fromItem, error) {
 	at := b.q.findName("", "duckdb_settings", b.cl.from)
 	if len(args) != 0 {
 		return nil, b.arity(at, "duckdb_settings", "0")

@@ -5,8 +5,96 @@ import (
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/planner"
-	"github.com/dolthub/vitess/go/vt/sqlparser"
+	"github.com/b2sql/b2sql/sql/ast"
+	"github.com/b2sql/b2sql/sql/internal/callexpr"
 )
+
+// Subqueries written in the syntax tree bind as bind_subquery.go
+// describes; the nested query is a subtree, bound by a child binder.
+
+// astSubquery binds the nested query q of an expression; at is the token
+// errors about it point at.
+func (b *binder) astSubquery(q *ast.Query, c ectx, value bool) (*boundSub, error) {
+	return b.bindSubquery(func() nestedQuery { return b.subQuery(q) }, b.q.tokAt(q.Start), c, value)
+}
+
+// bindSubqueryAST binds (q), EXISTS (q) and x [NOT] IN (q) inside an
+// expression.
+func (b *binder) bindSubqueryAST(e ast.Expr, c ectx) (planner.Expr, error) {
+	switch e := e.(type) {
+	case *ast.Subquery:
+		at := b.q.tokAt(e.Query.Start)
+		if e.Kind == ast.SubExists {
+			at = b.q.tokAt(e.Start)
+		}
+		sub, err := b.bindSubquery(func() nestedQuery { return b.subQuery(e.Query) }, at, c, e.Kind == ast.SubScalar)
+		if err != nil {
+			return nil, err
+		}
+		if e.Kind == ast.SubExists {
+			return b.existsMark(sub), nil
+		}
+		return b.scalarSub(sub), nil
+	case *ast.InQuery:
+		left, err := b.bindAST(e.X, c)
+		if err != nil {
+			return nil, err
+		}
+		sub, err := b.astSubquery(e.Query, c, true)
+		if err != nil {
+			return nil, err
+		}
+		return b.inMark(left, astSrc(e.X), sub, e.Not, c)
+	}
+	return nil, b.errAt(b.q.tokAt(e.Extent().Start), ErrUnsupported, "expression is not supported")
+}
+
+// astSemiConjunct binds a WHERE conjunct that is [NOT] EXISTS (q) or
+// x IN (q) as a semi or anti join onto b.input; done is false for other
+// conjuncts.
+func (b *binder) astSemiConjunct(e ast.Expr, c ectx) (bool, error) {
+	anti := false
+	if n, ok := e.(*ast.Unary); ok && n.Op == "NOT" {
+		if s, ok := n.X.(*ast.Subquery); ok && s.Kind == ast.SubExists {
+			e, anti = s, true
+		}
+	}
+	switch x := e.(type) {
+	case *ast.Subquery:
+		if x.Kind != ast.SubExists {
+			return false, nil
+		}
+		sub, err := b.bindSubquery(func() nestedQuery { return b.subQuery(x.Query) }, b.q.tokAt(x.Start), c, false)
+		if err != nil {
+			return false, err
+		}
+		kind := planner.JoinSemi
+		if anti {
+			kind = planner.JoinAnti
+		}
+		b.joinSub(kind, sub, nil)
+		return true, nil
+	case *ast.InQuery:
+		if x.Not {
+			return false, nil
+		}
+		left, err := b.bindAST(x.X, c)
+		if err != nil {
+			return false, err
+		}
+		sub, err := b.astSubquery(x.Query, c, true)
+		if err != nil {
+			return false, err
+		}
+		key, err := b.inKey(left, astSrc(x.X), sub, c)
+		if err != nil {
+			return false, err
+		}
+		b.joinSub(planner.JoinSemi, sub, []planner.EquiKey{key})
+		return true, nil
+	}
+	return false, nil
+}
 
 // Subqueries in expressions are never run per row: each becomes a join of
 // the query's FROM plan (b.input) with the subquery's plan.
@@ -26,100 +114,6 @@ import (
 // (bind_subquery_group.go, _limit.go, _in.go). Other shapes are reported
 // as unsupported.
 
-// bindWhere binds WHERE, turning top-level EXISTS/IN-subquery conjuncts into
-// semi and anti joins.
-func (b *binder) bindWhere(where sqlparser.Expr) (planner.Node, error) {
-	c := ectx{sp: b.cl.where, clause: "WHERE"}
-	var conds []planner.Expr
-	split := splitAndAST(where)
-	syn := b.conjunctSyntax(c.sp, len(split))
-	for i, e := range split {
-		done, err := b.semiConjunct(e, c)
-		if err != nil {
-			return nil, err
-		}
-		if done {
-			continue
-		}
-		var x planner.Expr
-		if bindFromSyntax && syn != nil && astBindable(syn[i]) {
-			x, err = b.bindAST(syn[i], c)
-			e = astSrc(syn[i])
-		} else {
-			x, err = b.bindExpr(e, c)
-		}
-		if err != nil {
-			return nil, err
-		}
-		if x, err = b.boolean(x, e, c, "WHERE"); err != nil {
-			return nil, err
-		}
-		conds = append(conds, x)
-	}
-	if len(conds) == 0 {
-		return b.input, nil
-	}
-	f := &planner.Filter{Input: b.input, Cond: planner.JoinAnd(conds)}
-	b.where = f
-	return f, nil
-}
-
-func splitAndAST(e sqlparser.Expr) []sqlparser.Expr {
-	switch x := e.(type) {
-	case *sqlparser.AndExpr:
-		return append(splitAndAST(x.Left), splitAndAST(x.Right)...)
-	case *sqlparser.ParenExpr:
-		if _, ok := x.Expr.(*sqlparser.AndExpr); ok {
-			return splitAndAST(x.Expr)
-		}
-	}
-	return []sqlparser.Expr{e}
-}
-
-// semiConjunct binds a WHERE conjunct that is [NOT] EXISTS (q) or x IN (q)
-// as a semi/anti join onto b.input; done is false for other conjuncts.
-func (b *binder) semiConjunct(e sqlparser.Expr, c ectx) (bool, error) {
-	anti := false
-	if n, ok := e.(*sqlparser.NotExpr); ok {
-		if _, isExists := n.Expr.(*sqlparser.ExistsExpr); isExists {
-			e, anti = n.Expr, true
-		}
-	}
-	switch x := e.(type) {
-	case *sqlparser.ExistsExpr:
-		sub, err := b.subquery(x.Subquery, c, false)
-		if err != nil {
-			return false, err
-		}
-		kind := planner.JoinSemi
-		if anti {
-			kind = planner.JoinAnti
-		}
-		b.joinSub(kind, sub, nil)
-		return true, nil
-	case *sqlparser.ComparisonExpr:
-		sq, ok := x.Right.(*sqlparser.Subquery)
-		if !ok || x.Operator != sqlparser.InStr {
-			return false, nil
-		}
-		left, err := b.bindExpr(x.Left, c)
-		if err != nil {
-			return false, err
-		}
-		sub, err := b.subquery(sq, c, true)
-		if err != nil {
-			return false, err
-		}
-		key, err := b.inKey(left, x.Left, sub, c)
-		if err != nil {
-			return false, err
-		}
-		b.joinSub(planner.JoinSemi, sub, []planner.EquiKey{key})
-		return true, nil
-	}
-	return false, nil
-}
-
 // boundSub is a subquery ready to join: its plan (Right), the value of its
 // first column over Right, and the correlation conditions (over outer and
 // Right columns).
@@ -134,12 +128,6 @@ type boundSub struct {
 type aggSub struct {
 	value planner.Expr // over the Aggregate's output; evaluated above the join
 	keys  []planner.EquiKey
-}
-
-// subquery binds a subquery in an expression. value asks for its single
-// column as a value (IN, scalar).
-func (b *binder) subquery(sq *sqlparser.Subquery, c ectx, value bool) (*boundSub, error) {
-	return b.bindSubquery(func() nestedQuery { return b.nested(sq.Select, c.sp) }, b.subqueryTok(c.sp), c, value)
 }
 
 // bindSubquery binds the nested query nest returns, written at token at,
@@ -348,24 +336,15 @@ func (b *binder) joinSub(kind planner.JoinKind, sub *boundSub, keys []planner.Eq
 }
 
 // inKey is the equality x = subquery value, both sides of one type.
-func (b *binder) inKey(left planner.Expr, src sqlparser.Expr, sub *boundSub, c ectx) (planner.EquiKey, error) {
+func (b *binder) inKey(left planner.Expr, src callexpr.Expr, sub *boundSub, c ectx) (planner.EquiKey, error) {
 	if sub.agg != nil {
 		return planner.EquiKey{}, b.errAt(b.subqueryTok(c.sp), ErrUnsupported, "IN with a correlated aggregate subquery is not supported")
 	}
-	xs, _, err := b.unify([]planner.Expr{left, &planner.ColRef{Col: sub.value}}, []sqlparser.Expr{src, src}, c, true, "compare")
+	xs, _, err := b.unify([]planner.Expr{left, &planner.ColRef{Col: sub.value}}, []callexpr.Expr{src, src}, c, true, "compare")
 	if err != nil {
 		return planner.EquiKey{}, err
 	}
 	return planner.EquiKey{L: xs[0], R: xs[1]}, nil
-}
-
-// bindScalarSubquery binds (q) used as a value.
-func (b *binder) bindScalarSubquery(sq *sqlparser.Subquery, c ectx) (planner.Expr, error) {
-	sub, err := b.subquery(sq, c, true)
-	if err != nil {
-		return nil, err
-	}
-	return b.scalarSub(sub), nil
 }
 
 // scalarSub joins a bound scalar subquery and returns its value.
@@ -378,15 +357,6 @@ func (b *binder) scalarSub(sub *boundSub) planner.Expr {
 	return &planner.ColRef{Col: sub.value}
 }
 
-// bindExistsMark binds EXISTS (q) inside an expression.
-func (b *binder) bindExistsMark(x *sqlparser.ExistsExpr, c ectx) (planner.Expr, error) {
-	sub, err := b.subquery(x.Subquery, c, false)
-	if err != nil {
-		return nil, err
-	}
-	return b.existsMark(sub), nil
-}
-
 // existsMark joins a bound EXISTS subquery as a mark join.
 func (b *binder) existsMark(sub *boundSub) planner.Expr {
 	j := b.joinSub(planner.JoinMark, sub, nil)
@@ -394,17 +364,8 @@ func (b *binder) existsMark(sub *boundSub) planner.Expr {
 	return &planner.ColRef{Col: j.Mark}
 }
 
-// bindInMark binds x [NOT] IN (q) inside an expression: a NULL-aware mark.
-func (b *binder) bindInMark(left planner.Expr, e *sqlparser.ComparisonExpr, sq *sqlparser.Subquery, not bool, c ectx) (planner.Expr, error) {
-	sub, err := b.subquery(sq, c, true)
-	if err != nil {
-		return nil, err
-	}
-	return b.inMark(left, e.Left, sub, not, c)
-}
-
 // inMark binds left [NOT] IN a bound subquery; leftSrc is left's syntax.
-func (b *binder) inMark(left planner.Expr, leftSrc sqlparser.Expr, sub *boundSub, not bool, c ectx) (planner.Expr, error) {
+func (b *binder) inMark(left planner.Expr, leftSrc callexpr.Expr, sub *boundSub, not bool, c ectx) (planner.Expr, error) {
 	var err error
 	if len(sub.corr) > 0 || sub.agg != nil {
 		return b.correlatedIn(left, leftSrc, sub, not, c)

@@ -3,7 +3,7 @@ package sql
 import (
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/planner"
-	"github.com/dolthub/vitess/go/vt/sqlparser"
+	"github.com/b2sql/b2sql/sql/internal/callexpr"
 )
 
 // correlatedIn binds x [NOT] IN (q) for a correlated q whose correlation
@@ -26,7 +26,7 @@ import (
 // x goes into D through coalesce and a NULL flag, so that equality keys
 // match rows whose x is NULL too. Every correlated conjunct must be a
 // comparison: an outer NULL then makes S(o) empty, as the join back misses.
-func (b *binder) correlatedIn(left planner.Expr, src sqlparser.Expr, sub *boundSub, not bool, c ectx) (planner.Expr, error) {
+func (b *binder) correlatedIn(left planner.Expr, src callexpr.Expr, sub *boundSub, not bool, c ectx) (planner.Expr, error) {
 	at := b.subqueryTok(c.sp)
 	unsupported := func(why string) error {
 		return b.errAt(at, ErrUnsupported, "correlated [NOT] IN subquery "+why+" is not supported")
@@ -34,7 +34,7 @@ func (b *binder) correlatedIn(left planner.Expr, src sqlparser.Expr, sub *boundS
 	if sub.agg != nil {
 		return nil, unsupported("computing an aggregate")
 	}
-	xs, _, err := b.unify([]planner.Expr{left, &planner.ColRef{Col: sub.value}}, []sqlparser.Expr{src, src}, c, true, "compare")
+	xs, _, err := b.unify([]planner.Expr{left, &planner.ColRef{Col: sub.value}}, []callexpr.Expr{src, src}, c, true, "compare")
 	if err != nil {
 		return nil, err
 	}

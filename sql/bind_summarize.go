@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/b2sql/b2sql/columnar"
-	"github.com/dolthub/vitess/go/vt/sqlparser"
+	"github.com/b2sql/b2sql/sql/internal/callexpr"
 )
 
 // SUMMARIZE t (DuckDB's) is SELECT * FROM summarize('t'): one row per
@@ -24,12 +24,12 @@ import (
 // range(columns) to unpivot it, one row per column in schema order.
 
 // bindSummarize binds summarize('name, path or query').
-func (b *binder) bindSummarize(args sqlparser.SelectExprs, alias string) (*fromItem, error) {
+func (b *binder) bindSummarize(args callexpr.SelectExprs, alias string) (*fromItem, error) {
 	at := b.q.findName("", "summarize", b.cl.from)
 	var arg string
 	if len(args) == 1 {
-		if ae, ok := args[0].(*sqlparser.AliasedExpr); ok {
-			if v, ok := ae.Expr.(*sqlparser.SQLVal); ok && v.Type == sqlparser.StrVal {
+		if ae, ok := args[0].(*callexpr.AliasedExpr); ok {
+			if v, ok := ae.Expr.(*callexpr.SQLVal); ok && v.Type == callexpr.StrVal {
 				arg = string(v.Val)
 			}
 		}

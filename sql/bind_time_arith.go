@@ -3,7 +3,7 @@ package sql
 import (
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/planner"
-	"github.com/dolthub/vitess/go/vt/sqlparser"
+	"github.com/b2sql/b2sql/sql/internal/callexpr"
 )
 
 // timeArith binds arithmetic with a TIME operand, which DuckDB defines
@@ -13,7 +13,7 @@ import (
 // TIME + TIME and TIME with numbers are errors there, and here; so are
 // TIME + NULL and TIME + 'text' (bindArith makes the untyped operand a
 // TIME, where DuckDB cannot choose an overload for it).
-func (b *binder) timeArith(fn string, l, r planner.Expr, ls, rs sqlparser.Expr, c ectx) (planner.Expr, error) {
+func (b *binder) timeArith(fn string, l, r planner.Expr, ls, rs callexpr.Expr, c ectx) (planner.Expr, error) {
 	lt, rt := l.Type(), r.Type()
 	mk := func(t columnar.Type, args ...planner.Expr) planner.Expr {
 		return &planner.Call{Fn: fn, Args: args, T: t}

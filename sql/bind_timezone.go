@@ -3,7 +3,7 @@ package sql
 import (
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/planner"
-	"github.com/dolthub/vitess/go/vt/sqlparser"
+	"github.com/b2sql/b2sql/sql/internal/callexpr"
 )
 
 // TIMESTAMP WITH TIME ZONE (TIMESTAMPTZ) is an instant; what it looks like
@@ -108,7 +108,7 @@ func utcPayload(x planner.Expr) planner.Expr {
 
 // atTimeZone binds x AT TIME ZONE zone (timezone(zone, x)): the local time
 // in zone of an instant, or the instant of a local time in zone.
-func (b *binder) atTimeZone(zone, x planner.Expr, src sqlparser.Expr, c ectx) (planner.Expr, error) {
+func (b *binder) atTimeZone(zone, x planner.Expr, src callexpr.Expr, c ectx) (planner.Expr, error) {
 	if zone.Type().ID != columnar.Varchar && zone.Type().ID != columnar.Null {
 		return nil, b.typeErr(src, c, "timezone expects a VARCHAR zone name, got %s", zone.Type())
 	}
@@ -157,7 +157,7 @@ func tzSuper(a, b columnar.Type) (columnar.Type, bool) {
 
 // tzArith binds + and - with a TIMESTAMPTZ operand; ok is false when
 // neither operand is one.
-func (b *binder) tzArith(fn string, l, r planner.Expr, ls, rs sqlparser.Expr, c ectx) (planner.Expr, bool, error) {
+func (b *binder) tzArith(fn string, l, r planner.Expr, ls, rs callexpr.Expr, c ectx) (planner.Expr, bool, error) {
 	lt, rt := l.Type(), r.Type()
 	if lt.ID != columnar.TimestampTZ && rt.ID != columnar.TimestampTZ {
 		return nil, false, nil
@@ -191,7 +191,7 @@ func (b *binder) tzArith(fn string, l, r planner.Expr, ls, rs sqlparser.Expr, c 
 // zonePart binds date_part('timezone'|'timezone_hour'|'timezone_minute',
 // x): the session zone's UTC offset at a TIMESTAMPTZ in seconds, whole
 // hours or the minutes left; 0 for local types, as in DuckDB.
-func (b *binder) zonePart(part string, x planner.Expr, src sqlparser.Expr, c ectx) (planner.Expr, error) {
+func (b *binder) zonePart(part string, x planner.Expr, src callexpr.Expr, c ectx) (planner.Expr, error) {
 	zone := b.zoneConst()
 	if x.Type().ID != columnar.TimestampTZ {
 		// The offset of UTC: 0 (NULL for NULL).

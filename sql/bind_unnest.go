@@ -6,7 +6,7 @@ import (
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/planner"
 	"github.com/b2sql/b2sql/sql/ast"
-	"github.com/dolthub/vitess/go/vt/sqlparser"
+	"github.com/b2sql/b2sql/sql/internal/callexpr"
 )
 
 // unnest(l) in a select list (DuckDB's): the row repeats once per element
@@ -62,7 +62,7 @@ func (b *binder) bindUnnest(e *ast.Func, c ectx) (planner.Expr, error) {
 
 // unnestCall is the placeholder of unnest over a bound list x, depth
 // levels deep (all of them when recursive).
-func (b *binder) unnestCall(x planner.Expr, src sqlparser.Expr, recursive bool, depth int64, at int, c ectx) (planner.Expr, error) {
+func (b *binder) unnestCall(x planner.Expr, src callexpr.Expr, recursive bool, depth int64, at int, c ectx) (planner.Expr, error) {
 	if c.clause != "SELECT" || c.inAgg {
 		return nil, b.errAt(at, ErrUnsupported, "UNNEST not supported here")
 	}
@@ -149,17 +149,6 @@ func hasUnnest(e planner.Expr) bool {
 	return found
 }
 
-// bindUnnestTable binds unnest(list) in FROM: one column, named unnest
-// (or as the alias's column list says), a row per element. Its argument
-// reads no columns of the FROM clause (no lateral join).
-func (b *binder) bindUnnestTable(alias string, at int) (*fromItem, error) {
-	f := b.nextFromFunc("unnest")
-	if f == nil {
-		return nil, b.errAt(at, ErrUnsupported, "this unnest in FROM is not supported")
-	}
-	return b.unnestTable(f, alias, b.q.rw.funcCols[strings.ToLower(alias)], at)
-}
-
 // unnestTable binds unnest call f in FROM, aliased alias(cols…).
 func (b *binder) unnestTable(f *ast.Func, alias string, cols []string, at int) (*fromItem, error) {
 	if len(f.Args) != 1 {
@@ -189,39 +178,4 @@ func (b *binder) unnestTable(f *ast.Func, alias string, cols []string, at int) (
 	proj := &planner.Project{Exprs: []planner.Expr{x}, Out: []planner.Column{b.newCol(name, alias, x.Type())}}
 	proj.Input = b.unnestNode(proj, one)
 	return itemOf(proj, alias), nil
-}
-
-// nextFromFunc returns the syntax tree of the next table function call
-// named name in the query's FROM clause (they bind in text order), or
-// nil.
-func (b *binder) nextFromFunc(name string) *ast.Func {
-	sel := b.q.selectSyntax()
-	if sel == nil {
-		return nil
-	}
-	var calls []*ast.Func
-	var walk func(ast.TableRef)
-	walk = func(t ast.TableRef) {
-		switch t := t.(type) {
-		case *ast.Join:
-			walk(t.L)
-			walk(t.R)
-		case *ast.TableFunc:
-			if len(t.Func.Name) == 1 && strings.EqualFold(t.Func.Name[0].Name, name) {
-				calls = append(calls, t.Func)
-			}
-		}
-	}
-	for _, t := range sel.From {
-		walk(t)
-	}
-	i := b.fromFuncs[name]
-	if b.fromFuncs == nil {
-		b.fromFuncs = map[string]int{}
-	}
-	b.fromFuncs[name] = i + 1
-	if i >= len(calls) {
-		return nil
-	}
-	return calls[i]
 }

@@ -2,56 +2,11 @@ package sql
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/planner"
-	"github.com/dolthub/vitess/go/vt/sqlparser"
+	"github.com/b2sql/b2sql/sql/internal/callexpr"
 )
-
-// markWindow starts the first argument of a COUNT that carries another
-// aggregate OVER a window through the MySQL grammar.
-const markWindow = "b2sql:window:"
-
-// overGrammar lists the functions the MySQL grammar accepts before OVER;
-// any other name(…) OVER is rewritten to COUNT('b2sql:window:name', …)
-// OVER (rewrite.go) and unwrapped by windowCall.
-var overGrammar = map[string]bool{
-	"max": true, "avg": true, "bit_and": true, "bit_or": true, "bit_xor": true, "count": true,
-	"json_arrayagg": true, "json_objectagg": true, "min": true, "stddev_pop": true, "stddev": true,
-	"std": true, "stddev_samp": true, "sum": true, "var_pop": true, "variance": true, "var_samp": true,
-	"cume_dist": true, "dense_rank": true, "first_value": true, "lag": true, "last_value": true,
-	"lead": true, "nth_value": true, "ntile": true, "percent_rank": true, "rank": true, "row_number": true,
-}
-
-// windowCall returns the call a user wrote: e itself, or for a carried
-// call the real name and the arguments after the marker.
-func windowCall(e *sqlparser.FuncExpr) *sqlparser.FuncExpr {
-	if len(e.Exprs) == 0 {
-		return e
-	}
-	ae, ok := e.Exprs[0].(*sqlparser.AliasedExpr)
-	if !ok {
-		return e
-	}
-	v, ok := ae.Expr.(*sqlparser.SQLVal)
-	if !ok || v.Type != sqlparser.StrVal || !strings.HasPrefix(string(v.Val), markWindow) {
-		return e
-	}
-	c := *e
-	c.Name = sqlparser.NewColIdent(strings.TrimPrefix(string(v.Val), markWindow))
-	c.Exprs = e.Exprs[1:]
-	// count_if and any_value are other aggregates (bind_agg_more.go).
-	if len(c.Exprs) == 1 {
-		if ae, ok := c.Exprs[0].(*sqlparser.AliasedExpr); ok {
-			if r := rewriteAgg(c.Name.Lowered(), ae.Expr); r != nil {
-				r.Over, r.Distinct = c.Over, c.Distinct
-				return r
-			}
-		}
-	}
-	return &c
-}
 
 // windowAggNames are the functions that aggregate a frame, so DISTINCT is
 // valid in them.
@@ -83,7 +38,7 @@ func windowNames() []string {
 // quantile_cont(x, q) DOUBLE; string_agg(x [, sep]) (group_concat,
 // listagg) VARCHAR, in the window's order; approx_count_distinct counts
 // the frame's distinct values exactly.
-func (b *binder) bindWindowAgg(f *planner.WindowFunc, args []sqlparser.Expr, star bool, at int,
+func (b *binder) bindWindowAgg(f *planner.WindowFunc, args []callexpr.Expr, star bool, at int,
 	bindArgs func(lo, hi int) ([]planner.Expr, error), c ectx) error {
 	name := f.Name
 	lo, hi := 1, 1

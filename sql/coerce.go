@@ -5,11 +5,11 @@ import (
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/planner"
-	"github.com/dolthub/vitess/go/vt/sqlparser"
+	"github.com/b2sql/b2sql/sql/internal/callexpr"
 )
 
 // coerce converts x to type to, folding literal casts. src locates errors.
-func (b *binder) coerce(x planner.Expr, to columnar.Type, src sqlparser.Expr, c ectx) (planner.Expr, error) {
+func (b *binder) coerce(x planner.Expr, to columnar.Type, src callexpr.Expr, c ectx) (planner.Expr, error) {
 	if x.Type() == to {
 		return x, nil
 	}
@@ -45,7 +45,7 @@ func (b *binder) coerce(x planner.Expr, to columnar.Type, src sqlparser.Expr, c 
 }
 
 // castErr is the error of a constant that does not cast to type to.
-func (b *binder) castErr(k *planner.Const, to columnar.Type, src sqlparser.Expr, c ectx) error {
+func (b *binder) castErr(k *planner.Const, to columnar.Type, src callexpr.Expr, c ectx) error {
 	at := c.sp.lo
 	if info, ok := b.lits[k]; ok {
 		at = info.tok
@@ -93,7 +93,7 @@ func (b *binder) flexible(x planner.Expr, other columnar.Type, compare bool) boo
 
 // unify converts xs to one common type. compare selects the comparison
 // rules (numeric literals fit to the other side).
-func (b *binder) unify(xs []planner.Expr, srcs []sqlparser.Expr, c ectx, compare bool, what string) ([]planner.Expr, columnar.Type, error) {
+func (b *binder) unify(xs []planner.Expr, srcs []callexpr.Expr, c ectx, compare bool, what string) ([]planner.Expr, columnar.Type, error) {
 	// The type of the non-flexible operands decides.
 	var t columnar.Type
 	have := false
@@ -135,7 +135,7 @@ func (b *binder) unify(xs []planner.Expr, srcs []sqlparser.Expr, c ectx, compare
 	}
 	out := make([]planner.Expr, len(xs))
 	for i, x := range xs {
-		var src sqlparser.Expr
+		var src callexpr.Expr
 		if i < len(srcs) {
 			src = srcs[i]
 		}
@@ -153,7 +153,7 @@ func (b *binder) unify(xs []planner.Expr, srcs []sqlparser.Expr, c ectx, compare
 	return out, t, nil
 }
 
-func (b *binder) typeErrAt(srcs []sqlparser.Expr, c ectx, what string, a, bt columnar.Type) error {
+func (b *binder) typeErrAt(srcs []callexpr.Expr, c ectx, what string, a, bt columnar.Type) error {
 	at := c.sp.lo
 	if len(srcs) > 0 && srcs[0] != nil {
 		at = b.leafTok(srcs[0], c.sp)

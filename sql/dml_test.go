@@ -8,7 +8,7 @@ import (
 	"github.com/b2sql/b2sql/internal/fuzzguard"
 )
 
-// dmlSeeds are statements of every form the DML parser takes.
+// dmlSeeds are statements of every form of the statements that write.
 var dmlSeeds = []string{
 	"CREATE TABLE t (a INTEGER NOT NULL CHECK (a >= 0 AND a < 10), b VARCHAR(8) USING string, PRIMARY KEY (a)) WITH (FORMAT b2d)",
 	"CREATE OR REPLACE TABLE IF NOT EXISTS t (a DECIMAL(10, 2) CHECK (a BETWEEN -1.5 AND 2), CONSTRAINT c CHECK (0 <= a))",
@@ -22,7 +22,7 @@ var dmlSeeds = []string{
 	"COPY t FROM 'x.parquet' (validate false)",
 }
 
-// FuzzParseDML: the DML parser never panics, and every error it returns
+// FuzzParseDML: Parse never panics on the statements that write, and every error it returns
 // is positioned inside the input.
 func FuzzParseDML(f *testing.F) {
 	for _, s := range dmlSeeds {
@@ -32,7 +32,7 @@ func FuzzParseDML(f *testing.F) {
 		g := fuzzguard.Start(t, len(text))
 		defer g.Done()
 		g.Allow(parseAllocPerByte * len(text))
-		_, _, err := parseWrite(Source{Text: text, Line: 1, Col: 1})
+		_, err := Parse(Source{Text: text, Line: 1, Col: 1})
 		var e *Error
 		if err != nil && errors.As(err, &e) && !posInside(text, e.Pos) {
 			t.Fatalf("%q: error %v outside the input", text, err)
@@ -46,7 +46,7 @@ func TestParseDMLPrefixes(t *testing.T) {
 	for _, s := range dmlSeeds {
 		for i := 1; i <= len(s); i++ {
 			text := s[:i]
-			_, _, err := parseWrite(Source{Text: text, Line: 1, Col: 1})
+			_, err := Parse(Source{Text: text, Line: 1, Col: 1})
 			var e *Error
 			if err != nil && errors.As(err, &e) && !posInside(text, e.Pos) {
 				t.Errorf("%q: error %v outside the input", text, err)
@@ -57,7 +57,7 @@ func TestParseDMLPrefixes(t *testing.T) {
 
 // TestParseDML checks what the statements parse to.
 func TestParseDML(t *testing.T) {
-	st, _, err := parseWrite(Source{Text: dmlSeeds[0], Line: 1, Col: 1})
+	st, err := Parse(Source{Text: dmlSeeds[0], Line: 1, Col: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +66,7 @@ func TestParseDML(t *testing.T) {
 		c.Cols[1].Length != 8 || c.Cols[1].Flavour != "string" || len(c.Keys) != 1 || c.Options[0].Value != "b2d" {
 		t.Errorf("CREATE TABLE: %+v", c)
 	}
-	st, _, err = parseWrite(Source{Text: dmlSeeds[1], Line: 1, Col: 1})
+	st, err = Parse(Source{Text: dmlSeeds[1], Line: 1, Col: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +77,7 @@ func TestParseDML(t *testing.T) {
 	if got := strings.Join(ops, " "); got != "ge=-1.5 le=2 ge=0" {
 		t.Errorf("checks: %s", got)
 	}
-	st, _, err = parseWrite(Source{Text: dmlSeeds[3], Line: 1, Col: 1})
+	st, err = Parse(Source{Text: dmlSeeds[3], Line: 1, Col: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func TestParseDML(t *testing.T) {
 	if !ins.Replace || strings.Join(ins.Cols, ",") != "a,b" || NumParams(ins.Query) != 1 || ins.Options[0].Value != "false" {
 		t.Errorf("INSERT: %+v", ins)
 	}
-	st, _, err = parseWrite(Source{Text: dmlSeeds[7], Line: 1, Col: 1})
+	st, err = Parse(Source{Text: dmlSeeds[7], Line: 1, Col: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

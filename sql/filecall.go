@@ -23,10 +23,6 @@ var FileFuncs = map[string]bool{
 	"read_json": true, "read_json_auto": true, "read_ndjson": true, "read_ndjson_auto": true,
 }
 
-// markFile prefixes the marker argument standing for a FileCall: the
-// offset of the call's name in the statement text follows.
-const markFile = "b2sql:file:"
-
 // ArgKind is the kind of a constant argument value.
 type ArgKind uint8
 
@@ -266,47 +262,6 @@ func pathList(src Source, fn string, v ArgValue, at token) ([]string, error) {
 		return out, nil
 	}
 	return nil, bad
-}
-
-// fileCall rewrites the file table function whose name is token i into
-// name('b2sql:file:OFF'), recording its FileCall, and returns the index of
-// its closing parenthesis.
-func (w *rewriter) fileCall(i int) (int, error) {
-	close := matchingParen(w.toks, i+1)
-	if close < 0 {
-		return 0, w.errAt(w.tokOrEnd(len(w.toks)), ErrSyntax, syntaxNear(w.src, w.tokOrEnd(len(w.toks))))
-	}
-	t := w.toks[i]
-	call, err := callArgs(w.src, strings.ToLower(t.val), w.toks, i+1, close)
-	if err != nil {
-		return 0, err
-	}
-	if w.rw.fileCalls == nil {
-		w.rw.fileCalls = map[int]*FileCall{}
-	}
-	w.rw.fileCalls[t.off] = call
-	w.tok(t, t.val)
-	w.tok(w.toks[i+1], "(")
-	w.put("'"+markFile+strconv.Itoa(t.off)+"'", w.toks[i+1].end, 0)
-	for k := i + 2; k < close; k++ {
-		w.skip(w.toks[k])
-	}
-	w.tok(w.toks[close], ")")
-	return close, nil
-}
-
-// fileCallOf returns the FileCall a marker argument stands for.
-func (q *Query) fileCallOf(marker string) (*FileCall, bool) {
-	off, ok := strings.CutPrefix(marker, markFile)
-	if !ok {
-		return nil, false
-	}
-	n, err := strconv.Atoi(off)
-	if err != nil {
-		return nil, false
-	}
-	c, ok := q.rw.fileCalls[n]
-	return c, ok
 }
 
 // openFileCall opens call through the catalog: with its options when the

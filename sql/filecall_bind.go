@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/b2sql/b2sql/planner"
-	"github.com/dolthub/vitess/go/vt/sqlparser"
 )
 
 // bindFileCall binds a file table function (read_csv(…), read_parquet([…],
@@ -42,18 +41,4 @@ func (b *binder) bindFileCall(call *FileCall, alias string, cols []string, at in
 		}
 	}
 	return s, nil
-}
-
-// bindCopySource binds the source of COPY … FROM (copySource).
-func (b *binder) bindCopySource(args sqlparser.SelectExprs, alias string, at int) (planner.Node, error) {
-	if len(args) == 1 {
-		if ae, ok := args[0].(*sqlparser.AliasedExpr); ok {
-			if v, ok := ae.Expr.(*sqlparser.SQLVal); ok && v.Type == sqlparser.StrVal {
-				if call, ok := b.q.fileCallOf(string(v.Val)); ok {
-					return b.bindFileCall(call, alias, b.legacyFuncCols(alias, call.Func), at)
-				}
-			}
-		}
-	}
-	return nil, b.errAt(at, ErrUnknownFunction, fmt.Sprintf("unknown table function %q", copyFromFunc))
 }

@@ -5,7 +5,7 @@ import (
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/planner"
-	"github.com/dolthub/vitess/go/vt/sqlparser"
+	"github.com/b2sql/b2sql/sql/internal/callexpr"
 )
 
 // An INTERVAL keeps months, days and microseconds apart
@@ -23,7 +23,7 @@ var intervalUnitFuncs = map[string]string{
 // interval_of(n, unit): n stays a BIGINT when it is an integer, else a
 // DOUBLE, whose fraction seconds and milliseconds keep and the other units
 // truncate (executor/call_interval.go).
-func (b *binder) intervalOf(x planner.Expr, src sqlparser.Expr, unit, what string, at int, c ectx) (planner.Expr, error) {
+func (b *binder) intervalOf(x planner.Expr, src callexpr.Expr, unit, what string, at int, c ectx) (planner.Expr, error) {
 	if _, ok := columnar.IntervalOfUnits(0, unit); !ok {
 		return nil, b.errAt(at, ErrType, fmt.Sprintf("unknown interval unit %q", unit))
 	}

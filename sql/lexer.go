@@ -7,9 +7,9 @@ import (
 	"unicode/utf8"
 )
 
-// tokKind classifies a token of our own lexer. The lexer exists because the
-// vitess AST has no positions: errors are located by finding tokens here,
-// and DuckDB syntax is rewritten token by token before vitess sees it.
+// tokKind classifies a token of the binder's lexer. The binder numbers a
+// statement's ? markers and positions some errors by the statement's
+// tokens (locate.go); the syntax tree comes from sql/parser.
 type tokKind uint8
 
 const (

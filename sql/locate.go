@@ -5,8 +5,9 @@ import (
 )
 
 // span is a half-open range [lo, hi) of token indexes of a query: the part
-// of the text a clause or select item came from. Binding errors search it
-// for the offending token because the vitess AST carries no positions.
+// of the text a clause or select item came from. Some binding errors
+// search it for the offending token (a name, a keyword) instead of taking
+// a node's span (issue 15 would have them all take spans).
 type span struct{ lo, hi int }
 
 // errAtTok builds an error at q.toks[i] (or the end of the text).
@@ -15,16 +16,11 @@ func (q *Query) errAtTok(i int, kind error, msg string) *Error {
 	if i >= 0 && i < len(q.toks) {
 		off = q.toks[i].off
 	}
-	return errAt(q.src, max(off, q.hidden), kind, msg)
+	return errAt(q.src, off, kind, msg)
 }
 
 // whole is the span of the entire query.
 func (q *Query) whole() span { return span{0, len(q.toks)} }
-
-// unsupportedAt reports msg at the first token that is keyword kw.
-func (q *Query) unsupportedAt(kw, msg string) error {
-	return q.errAtTok(q.findKeyword(kw, q.whole()), ErrUnsupported, msg)
-}
 
 // findKeyword returns the index of the first bare word kw in sp, or sp.lo.
 func (q *Query) findKeyword(kw string, sp span) int {

@@ -3,12 +3,9 @@ package sql
 import (
 	"errors"
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/planner"
-	"github.com/dolthub/vitess/go/vt/sqlparser"
 )
 
 // ErrParam is the kind of errors about ? parameters: a count that does not
@@ -87,9 +84,6 @@ func paramPlural(n int) string {
 // of markers is an ErrParam error at the first marker without a value (or
 // the last marker, when there are too many values).
 func BindParams(stmt *Query, cat planner.Catalog, params []columnar.Value) (*Bound, error) {
-	if stmt != nil && stmt.stmt == nil && stmt.sel != nil {
-		stmt.stmt = stmt.sel
-	}
 	if !stmt.parsed() {
 		return Bind(stmt, cat)
 	}
@@ -97,16 +91,6 @@ func BindParams(stmt *Query, cat planner.Catalog, params []columnar.Value) (*Bou
 		return nil, err
 	}
 	return bindWithParams(stmt, cat, params)
-}
-
-// paramLimit reads the ? marker e used as LIMIT or OFFSET (what): its value
-// must be a non-negative integer.
-func (b *binder) paramLimit(e *sqlparser.SQLVal, sp span, what string) (int64, error) {
-	n, err := strconv.Atoi(strings.TrimPrefix(string(e.Val), ":v"))
-	if err != nil {
-		n = 0
-	}
-	return b.paramLimitN(n, sp, what)
 }
 
 // paramLimitN reads the n-th ? marker's value (1-based) as paramLimit.

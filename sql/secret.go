@@ -178,3 +178,27 @@ func (p *stmtParser) secretScalar(i int) (string, bool) {
 	}
 	return "", false
 }
+
+// stmtParser reads a statement the syntax tree parser does not take
+// (CREATE SECRET) from its tokens.
+type stmtParser struct {
+	src  Source
+	toks []token
+}
+
+func (p *stmtParser) at(i int) token {
+	if i < len(p.toks) {
+		return p.toks[i]
+	}
+	return token{kind: tkOp, off: len(p.src.Text), end: len(p.src.Text)}
+}
+
+// name reports whether token i is a name (identifier or quoted identifier).
+func (p *stmtParser) name(i int) bool {
+	t := p.at(i)
+	return t.kind == tkIdent || t.kind == tkQIdent
+}
+
+func (p *stmtParser) syntax(i int) error {
+	return errAt(p.src, p.at(i).off, ErrSyntax, syntaxNear(p.src, p.at(i)))
+}

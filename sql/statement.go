@@ -3,27 +3,19 @@ package sql
 import (
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/sql/ast"
-	"github.com/dolthub/vitess/go/vt/sqlparser"
 )
 
 // Statement is one parsed statement: *Query, *Explain, *Set, *Reset,
 // *ShowTables or *Describe.
 type Statement interface{ statement() }
 
-// Query is a parsed SELECT, ready for Bind. Its parse tree is private to
-// this package.
+// Query is a parsed query, ready for Bind: a syntax tree and the
+// statement text it spans (a query inside a write statement spans part of
+// it). Its tree is private to this package.
 type Query struct {
 	src  Source
-	toks []token // the query's own tokens (after any EXPLAIN/DESCRIBE prefix)
-	rw   *rewritten
-	sel  *sqlparser.Select         // the query when it is a plain SELECT
-	stmt sqlparser.SelectStatement // the query: *Select or *SetOp
-	// hidden counts leading bytes of src.Text the user did not write (a
-	// FROM-first query's "SELECT * "); errors inside them move past them.
-	hidden int
-	syn    *syntaxIndex // the statement's syntax tree (syntax_index.go), shared with nested queries
-	// tree is the query's syntax tree when it binds from it
-	// (bind_query_ast.go); stmt and sel are then nil.
+	toks []token // the tokens of the query's span of src.Text
+	// tree is the query's syntax tree (bind_query.go).
 	tree *ast.Query
 	// copyFrom is the file COPY … FROM reads: the query is SELECT * FROM
 	// it (stmt_copy.go).
@@ -31,7 +23,7 @@ type Query struct {
 }
 
 // parsed reports whether q holds a query to bind.
-func (q *Query) parsed() bool { return q != nil && (q.stmt != nil || q.tree != nil) }
+func (q *Query) parsed() bool { return q != nil && q.tree != nil }
 
 // Source returns the statement the query was parsed from.
 func (q *Query) Source() Source { return q.src }

@@ -36,7 +36,7 @@ func (b *stmtBuilder) query(tree *ast.Query) (*Query, error) {
 	if err != nil {
 		return nil, err
 	}
-	q := &Query{src: b.src, toks: toks, rw: &rewritten{}, tree: tree}
+	q := &Query{src: b.src, toks: toks, tree: tree}
 	lo, hi := q.tokSpan(tree)
 	q.toks = toks[lo:hi]
 	return q, nil

@@ -2,7 +2,6 @@ package sql
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/b2sql/b2sql/columnar"
@@ -99,24 +98,6 @@ func parseTypeName(words []string, params []int) (columnar.Type, error) {
 		return columnar.DecimalType(p, s), nil
 	}
 	return columnar.Type{}, fmt.Errorf("unknown type %q", strings.ToUpper(name))
-}
-
-// typeFromMarker parses the canonical type text written by the rewriter
-// (columnar.Type.String()).
-func typeFromMarker(s string) (columnar.Type, bool) {
-	name, params := s, []int(nil)
-	if i := strings.IndexByte(s, '('); i >= 0 && strings.HasSuffix(s, ")") {
-		name = s[:i]
-		for _, p := range strings.Split(s[i+1:len(s)-1], ",") {
-			n, err := strconv.Atoi(strings.TrimSpace(p))
-			if err != nil {
-				return columnar.Type{}, false
-			}
-			params = append(params, n)
-		}
-	}
-	t, err := parseTypeName(strings.Fields(name), params)
-	return t, err == nil
 }
 
 // intRank orders signed integer types by width.

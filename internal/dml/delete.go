@@ -27,7 +27,7 @@ func deleteRows(ctx context.Context, env *Env, s *sql.Delete, args []columnar.Va
 	} else {
 		built, err := AddressedPlan(env, s, args, false)
 		if err != nil {
-			return 0, s.FixError(err)
+			return 0, err
 		}
 		if t := built.Root.Types()[0]; t.ID != columnar.Bool && t.ID != columnar.Null {
 			built.Root.Close()

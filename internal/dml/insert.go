@@ -70,7 +70,7 @@ func insert(ctx context.Context, env *Env, s *sql.Insert, args []columnar.Value)
 	}
 	built, _, err := env.plan(s.Query, args)
 	if err != nil {
-		return 0, s.FixError(err)
+		return 0, err
 	}
 	types := built.Root.Types()
 	if got := len(types); got != len(pos) {

@@ -41,7 +41,7 @@ func update(ctx context.Context, env *Env, s *sql.Update, args []columnar.Value)
 	}
 	built, err := AddressedPlan(env, s, args, false)
 	if err != nil {
-		return 0, s.FixError(err)
+		return 0, err
 	}
 	types := built.Root.Types()
 	cond := -1

@@ -20,7 +20,7 @@ import (
 
 // explainWrite is the text of EXPLAIN [ANALYZE] e for e.Write.
 func (s *Session) explainWrite(ctx context.Context, e *sql.Explain, args []columnar.Value) (string, error) {
-	head, q, addressed, fix, err := s.describeWrite(e.Write, args)
+	head, q, addressed, err := s.describeWrite(e.Write, args)
 	if err != nil {
 		return "", err
 	}
@@ -40,7 +40,7 @@ func (s *Session) explainWrite(ctx context.Context, e *sql.Explain, args []colum
 		built, _, err = s.plan(q, e.Analyze, 0, nil, args)
 	}
 	if err != nil {
-		return "", fix(err)
+		return "", err
 	}
 	if e.Analyze {
 		if err := dml.Drain(ctx, s.e.Cat, built); err != nil {
@@ -60,15 +60,14 @@ func (s *Session) explainWrite(ctx context.Context, e *sql.Explain, args []colum
 
 // describeWrite returns the head line of EXPLAIN for write statement st,
 // the query whose plan goes under it (nil: none), whether that query
-// addresses the table's rows by row id (DELETE, UPDATE), and the function that repositions its errors. A target
+// addresses the table's rows by row id (DELETE, UPDATE). A target
 // table that the statement could not write is an error, as it would be
 // when the statement runs.
-func (s *Session) describeWrite(st sql.Statement, args []columnar.Value) (head string, q *sql.Query, addressed bool, fix func(error) error, err error) {
-	fix = func(err error) error { return err }
+func (s *Session) describeWrite(st sql.Statement, args []columnar.Value) (head string, q *sql.Query, addressed bool, err error) {
 	switch w := st.(type) {
 	case *sql.Insert:
 		if err := s.checkWriteTarget("INSERT", w.Table, w.TablePos); err != nil {
-			return "", nil, false, nil, err
+			return "", nil, false, err
 		}
 		verb := "Insert into"
 		switch {
@@ -81,24 +80,24 @@ func (s *Session) describeWrite(st sql.Statement, args []columnar.Value) (head s
 		if w.Cols != nil {
 			head += " (" + strings.Join(w.Cols, ", ") + ")"
 		}
-		return head, w.Query, false, w.FixError, nil
+		return head, w.Query, false, nil
 	case *sql.Delete:
 		if err := s.checkWriteTarget("DELETE", w.Table, w.TablePos); err != nil {
-			return "", nil, false, nil, err
+			return "", nil, false, err
 		}
 		if w.Where == nil {
-			return "Delete from " + quoteName(w.Table) + ": every row", nil, false, fix, nil
+			return "Delete from " + quoteName(w.Table) + ": every row", nil, false, nil
 		}
-		return "Delete from " + quoteName(w.Table) + " (the rows whose WHERE is true)", w.Where, true, w.FixError, nil
+		return "Delete from " + quoteName(w.Table) + " (the rows whose WHERE is true)", w.Where, true, nil
 	case *sql.Update:
 		if err := s.checkWriteTarget("UPDATE", w.Table, w.TablePos); err != nil {
-			return "", nil, false, nil, err
+			return "", nil, false, err
 		}
 		head = "Update " + quoteName(w.Table) + " set " + strings.Join(w.Sets, ", ")
 		if w.HasWhere {
 			head += " (the rows whose WHERE, the last column, is true)"
 		}
-		return head, w.Query, true, w.FixError, nil
+		return head, w.Query, true, nil
 	case *sql.Copy:
 		path := w.Path
 		if w.PathParam {
@@ -109,14 +108,14 @@ func (s *Session) describeWrite(st sql.Statement, args []columnar.Value) (head s
 		}
 		desc, err := dml.DescribeCopy(path, w) // as copyTo decides
 		if err != nil {
-			return "", nil, false, nil, err
+			return "", nil, false, err
 		}
 		head = "Copy to " + quoteString(path) + " " + desc
-		return head, w.Query, false, fix, nil
+		return head, w.Query, false, nil
 	case *sql.CreateTableAs:
 		format, err := dml.TableFormat(s.e.Cat, w.Options, true)
 		if err != nil {
-			return "", nil, false, nil, err
+			return "", nil, false, err
 		}
 		head = "Create table " + quoteName(w.Name)
 		switch {
@@ -125,21 +124,21 @@ func (s *Session) describeWrite(st sql.Statement, args []columnar.Value) (head s
 		case w.IfNotExists:
 			head += " if not exists"
 		}
-		return head + " format=" + format + " as", w.Query, false, fix, nil
+		return head + " format=" + format + " as", w.Query, false, nil
 	case *sql.CreateTable:
 		format, err := dml.TableFormat(s.e.Cat, w.Options, false)
 		if err != nil {
-			return "", nil, false, nil, err
+			return "", nil, false, err
 		}
 		var cols []string
 		for _, c := range w.Cols {
 			cols = append(cols, c.Name+" "+c.Type.String())
 		}
-		return "Create table " + quoteName(w.Name) + " (" + strings.Join(cols, ", ") + ") format=" + format, nil, false, fix, nil
+		return "Create table " + quoteName(w.Name) + " (" + strings.Join(cols, ", ") + ") format=" + format, nil, false, nil
 	case *sql.DropTable:
-		return "Drop table " + quoteName(w.Name), nil, false, fix, nil
+		return "Drop table " + quoteName(w.Name), nil, false, nil
 	}
-	return "", nil, false, nil, fmt.Errorf("unexpected statement %T", st) // sql.Parse refuses the others
+	return "", nil, false, fmt.Errorf("unexpected statement %T", st) // sql.Parse refuses the others
 }
 
 // checkWriteTarget reports the error the statement what would meet on

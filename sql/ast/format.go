@@ -427,6 +427,15 @@ func (w *writer) star(e *Star) {
 
 func (w *writer) call(f *Func) {
 	args := f.Args
+	if isPositionCall(f) {
+		// position(b, a) is POSITION(a IN b), the one form DuckDB reads.
+		w.s("position(")
+		w.expr(args[1])
+		w.s(" IN ")
+		w.expr(args[0])
+		w.s(")")
+		return
+	}
 	if f.Method {
 		w.s("(")
 		w.expr(args[0])
@@ -940,4 +949,10 @@ func (w *writer) pivot(p *Pivot) {
 	}
 	w.s(")")
 	w.alias(p.Alias)
+}
+
+// isPositionCall reports POSITION(a IN b), held as position(b, a).
+func isPositionCall(f *Func) bool {
+	return !f.Method && len(f.Name) == 1 && !f.Name[0].Quoted && strings.EqualFold(f.Name[0].Name, "position") &&
+		len(f.Args) == 2 && !f.Distinct && !f.Star && f.OrderBy == nil && f.WithinGroup == nil && f.Filter == nil && f.Over == nil
 }

@@ -129,12 +129,10 @@ func (p *parser) specialCall(f *ast.Func, name string) bool {
 			return true
 		}
 	case "POSITION":
-		save := p.i
+		// POSITION is a keyword whose only call form is POSITION(a IN
+		// b): DuckDB refuses position(a, b) as a syntax error.
 		a := p.exprPrec(precLike + 1)
-		if !p.acceptWord("IN") {
-			p.i = save
-			return false
-		}
+		p.expectWord("IN")
 		b := p.expr()
 		p.expectOp(")")
 		setName("position")

@@ -96,7 +96,7 @@ func TestConstructs(t *testing.T) {
 		{"SELECT t.* FROM t", "SELECT t.* FROM t"},
 		{"SELECT a SIMILAR TO 'x', a GLOB 'y', a ILIKE 'z' ESCAPE '!'", "SELECT (a SIMILAR TO 'x'), (a GLOB 'y'), (a ILIKE 'z' ESCAPE '!')"},
 		{"SELECT OVERLAY(s PLACING 'x' FROM 2 FOR 3), POSITION('b' IN s), SUBSTRING(s FROM 2 FOR 1), TRIM(LEADING 'x' FROM s), EXTRACT(year FROM d)",
-			"SELECT overlay(s, 'x', 2, 3), position(s, 'b'), substring(s, 2, 1), ltrim(s, 'x'), date_part('year', d)"},
+			"SELECT overlay(s, 'x', 2, 3), position('b' IN s), substring(s, 2, 1), ltrim(s, 'x'), date_part('year', d)"},
 		{"SELECT CAST(a AS DECIMAL(10, 2)), TRY_CAST(b AS INTEGER[]), c::STRUCT(a INT, b MAP(VARCHAR, DOUBLE)), d::DOUBLE PRECISION, e::TIMESTAMP WITH TIME ZONE",
 			"SELECT CAST(a AS DECIMAL(10, 2)), TRY_CAST(b AS INTEGER[]), CAST(c AS STRUCT(a INT, b MAP(VARCHAR, DOUBLE))), CAST(d AS DOUBLE PRECISION), CAST(e AS TIMESTAMP WITH TIME ZONE)"},
 		{"SELECT INTERVAL '1 day', INTERVAL 3 DAY, INTERVAL (x) HOUR, DATE '2024-01-01'",
@@ -279,6 +279,7 @@ func TestErrors(t *testing.T) {
 		{"SELECT INTERVAL '2 10' YEARS TO MONTHS", `line 1:24: YEARS TO MONTHS is not supported`},
 		{"SELECT * FROM (VALUES (1, 2), (3))", `line 1:31: VALUES rows have 2 and 1 columns`},
 		{"WITH a AS (SELECT 1), A AS (SELECT 2) SELECT 1", `line 1:23: duplicate CTE name "A"`},
+		{"SELECT position('b', 'abc')", `line 1:20: syntax error at or near "," (expected IN)`}, // DuckDB: syntax error at ","
 		{"SELECT * EXCLUDE (i) REPLACE (i + 1 AS i) FROM t", `line 1:40: column "i" cannot occur in both EXCLUDE and REPLACE list`},
 		{"SELECT sum(x IGNORE NULLS) FROM t", `line 1:14: IGNORE NULLS is only valid in a window function call`},
 		{"SELECT * EXCLUDE (a, A) FROM t", `line 1:22: column "A" is excluded twice`},

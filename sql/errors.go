@@ -44,3 +44,42 @@ var (
 	ErrUnsupported     = errors.New("unsupported")
 	ErrGrouping        = errors.New("grouping error")
 )
+
+// WithEnd returns err with its End set when it is an *Error positioned
+// in src without one (errors built from a statement's recorded positions,
+// as internal/dml builds them): the end of the token at Pos, so that the
+// caret underlines the whole name or value. Other errors, and *Error
+// values wrapped in others, are returned as they are.
+func WithEnd(src Source, err error) error {
+	var e *Error
+	if !errors.As(err, &e) || e.End != (Pos{}) || e.Pos.Line <= 0 {
+		return err
+	}
+	off, ok := offsetOf(src, e.Pos)
+	if !ok {
+		return err
+	}
+	if err != error(e) {
+		return err // wrapped: left as it is
+	}
+	c := *e
+	c.End = posIn(src.Text, tokenEnd(src.Text, off), Pos{src.Line, src.Col})
+	return &c
+}
+
+// offsetOf is the byte offset of position p in src.Text (p is in the
+// script src sits in), ok false when p is outside src.
+func offsetOf(src Source, p Pos) (int, bool) {
+	line, col := max(src.Line, 1), max(src.Col, 1)
+	for off, r := range src.Text {
+		if line == p.Line && col == p.Col {
+			return off, true
+		}
+		if r == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+	}
+	return 0, false
+}

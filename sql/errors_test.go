@@ -108,3 +108,27 @@ func TestErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestWithEnd: an error built from a recorded position (as internal/dml
+// builds them) gets the end of its token, on a later line of a script
+// too; an error with an End keeps it.
+func TestWithEnd(t *testing.T) {
+	src := Source{Text: "INSERT INTO m\n  VALUES (1, 'a b')", Line: 3, Col: 5}
+	for _, tc := range []struct {
+		pos, want Pos
+	}{
+		{Pos{3, 17}, Pos{3, 18}}, // m
+		{Pos{3, 5}, Pos{3, 11}},  // INSERT
+		{Pos{4, 14}, Pos{4, 19}}, // 'a b'
+		{Pos{9, 1}, Pos{}},       // outside: unchanged
+	} {
+		err := WithEnd(src, &Error{Pos: tc.pos, Kind: ErrType, Msg: "x"})
+		if got := err.(*Error).End; got != tc.want {
+			t.Errorf("%v: End %v, want %v", tc.pos, got, tc.want)
+		}
+	}
+	kept := &Error{Pos: Pos{3, 5}, End: Pos{3, 7}}
+	if got := WithEnd(src, kept).(*Error).End; got != (Pos{3, 7}) {
+		t.Errorf("End changed to %v", got)
+	}
+}

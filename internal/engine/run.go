@@ -54,6 +54,11 @@ func NumParams(st sql.Statement) int {
 // Run runs a parsed statement with its parameter values. A Result with a
 // Plan holds no Acquire of the catalog: its consumer tracks it (Track).
 func (s *Session) Run(ctx context.Context, src sql.Source, stmt sql.Statement, args []columnar.Value) (res *Result, err error) {
+	defer func() {
+		if err != nil {
+			err = sql.WithEnd(src, err) // errors from recorded positions underline their token
+		}
+	}()
 	if res, ok, err := s.runPrepared(ctx, stmt, args); ok { // prepare.go
 		return res, err
 	}

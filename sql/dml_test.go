@@ -28,6 +28,8 @@ func FuzzParseDML(f *testing.F) {
 	for _, s := range dmlSeeds {
 		f.Add(s)
 	}
+	addTestSeeds(f, "../tests/sql/write")
+	addTestSeeds(f, "../tests/sql/statement")
 	f.Fuzz(func(t *testing.T, text string) {
 		g := fuzzguard.Start(t, len(text))
 		defer g.Done()

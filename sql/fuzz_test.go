@@ -2,11 +2,13 @@ package sql
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/b2sql/b2sql/internal/fuzzguard"
+	"github.com/b2sql/b2sql/sql/parser/parsertest"
 )
 
 // FuzzParse checks that splitting, parsing and binding never panic and that
@@ -46,6 +48,7 @@ func FuzzParse(f *testing.F) {
 	} {
 		f.Add(s)
 	}
+	addTestSeeds(f, "../tests")
 	cat := newCatalog()
 	f.Fuzz(func(t *testing.T, script string) {
 		g := fuzzguard.Start(t, len(script))
@@ -69,16 +72,7 @@ func FuzzParse(f *testing.F) {
 		for _, src := range append(Split(script), Source{Text: script}) {
 			st, err := Parse(src)
 			check(err)
-			var q *Query
-			switch st := st.(type) {
-			case *Query:
-				q = st
-			case *Explain:
-				q = st.Query
-			case *Describe:
-				q = st.Query
-			}
-			if q != nil {
+			for _, q := range queriesOf(st) {
 				_, err := Bind(q, cat)
 				check(err)
 			}
@@ -100,3 +94,50 @@ func posInside(script string, p Pos) bool {
 // input byte: a one-byte token can make an AST node, a bound expression
 // and an error message of a hundred bytes and more each.
 const parseAllocPerByte = 2048
+
+// queriesOf lists the queries a statement binds: a query's own, and those
+// of the writes (their rows), EXPLAIN, DESCRIBE and EXECUTE.
+func queriesOf(st Statement) []*Query {
+	var out []*Query
+	switch st := st.(type) {
+	case *Query:
+		out = append(out, st)
+	case *Explain:
+		if st.Query != nil {
+			out = append(out, st.Query)
+		}
+		out = append(out, queriesOf(st.Write)...)
+	case *Describe:
+		out = append(out, st.Query)
+	case *Insert:
+		out = append(out, st.Query)
+	case *Update:
+		out = append(out, st.Query)
+	case *Delete:
+		out = append(out, st.Where)
+	case *Copy:
+		out = append(out, st.Query)
+	case *CreateTableAs:
+		out = append(out, st.Query)
+	case *CreateView:
+		out = append(out, st.Query)
+	case *Execute:
+		out = append(out, st.Args)
+	case *Prepare:
+		out = append(out, queriesOf(st.Stmt)...)
+	}
+	return slices.DeleteFunc(out, func(q *Query) bool { return q == nil })
+}
+
+// addTestSeeds adds every statement of the .test files under root as a
+// seed (the SQL the engine is tested with), when root is there.
+func addTestSeeds(f *testing.F, root string) {
+	recs, err := parsertest.Records(root)
+	if err != nil {
+		f.Logf("no seeds from %s: %v", root, err)
+		return
+	}
+	for _, r := range recs {
+		f.Add(r.SQL)
+	}
+}

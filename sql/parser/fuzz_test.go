@@ -6,6 +6,7 @@ import (
 
 	"github.com/b2sql/b2sql/sql/ast"
 	"github.com/b2sql/b2sql/sql/parser"
+	"github.com/b2sql/b2sql/sql/parser/parsertest"
 
 	"github.com/b2sql/b2sql/internal/fuzzguard"
 )
@@ -26,6 +27,12 @@ func FuzzParse(f *testing.F) {
 		"SELECT 'unterminated", "/* open", "SELECT $$x$$, E'\\n', X'41', #1, ?, $1",
 	} {
 		f.Add(s)
+	}
+	// Every statement of the repository's .test files is a seed too.
+	if recs, err := parsertest.Records("../../tests"); err == nil {
+		for _, r := range recs {
+			f.Add(r.SQL)
+		}
 	}
 	f.Fuzz(func(t *testing.T, src string) {
 		g := fuzzguard.Start(t, len(src))

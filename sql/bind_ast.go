@@ -56,6 +56,10 @@ func astBindable(e ast.Expr) bool {
 		return e.Kind != ast.SubArray && queryBindable(e.Query)
 	case *ast.InQuery:
 		return astBindable(e.X) && queryBindable(e.Query)
+	case *ast.Quantified:
+		// x = ANY (q) is x IN (q), x <> ALL (q) is x NOT IN (q); the
+		// other comparisons are refused (bind_check.go).
+		return quantifiedIn(e) && astBindable(e.X) && queryBindable(e.Query)
 	case *ast.Param:
 		return e.Index == 0 && e.Name == "" // ?, numbered in order
 	case *ast.Cast:
@@ -299,6 +303,8 @@ func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 		return b.bindASTInterval(e, c) // bind_interval_ast.go
 	case *ast.Subquery, *ast.InQuery:
 		return b.bindSubqueryAST(e, c)
+	case *ast.Quantified:
+		return b.bindSubqueryAST(&ast.InQuery{Span: e.Span, X: e.X, Query: e.Query, Not: e.Quant == "ALL"}, c)
 	case *ast.InList:
 		if len(e.List) == 0 {
 			// x IN () is FALSE (NOT IN: TRUE) whatever x is, as in SQLite.
@@ -490,4 +496,13 @@ func (b *binder) numberLiteral(text string, isInt, neg bool, at int) (planner.Ex
 	}
 	b.lits[k] = litInfo{kind, sign + text, at}
 	return k, nil
+}
+
+// quantifiedIn reports x = ANY (q) and x <> ALL (q), which are x IN (q)
+// and x NOT IN (q), NULLs included.
+func quantifiedIn(e *ast.Quantified) bool {
+	if e.Query == nil {
+		return false
+	}
+	return e.Op == "=" && e.Quant == "ANY" || (e.Op == "<>" || e.Op == "!=") && e.Quant == "ALL"
 }

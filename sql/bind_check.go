@@ -59,6 +59,10 @@ func (b *binder) checkQueryAST(q *ast.Query) error {
 				}
 			}
 		}
+	case *ast.Quantified:
+		if n.Query != nil && astBindable(n.X) && queryBindable(n.Query) {
+			return b.errAt(b.q.tokAt(n.X.Extent().End), ErrUnsupported, fmt.Sprintf("%s %s (subquery) is not supported (= ANY and <> ALL are)", n.Op, n.Quant))
+		}
 	case *ast.Param:
 		return b.errAt(at, ErrUnsupported, fmt.Sprintf("parameter %s is not supported (write ?)", b.q.src.Text[n.Start:n.End]))
 	case *ast.TableFunc:
@@ -214,6 +218,10 @@ func (b *binder) unsupportedWhat(n ast.Node) string {
 		return fmt.Sprintf("table function %s(…) here", n.Func.Name.Last().Name)
 	case *ast.Binary:
 		return fmt.Sprintf("operator %q", n.Op)
+	case *ast.Quantified:
+		if n.Query == nil {
+			return fmt.Sprintf("%s %s over a list", n.Op, n.Quant)
+		}
 	case *ast.Unary:
 		return fmt.Sprintf("operator %q", n.Op)
 	case *ast.Func:

@@ -240,7 +240,7 @@ func starBindable(st *ast.Star) bool {
 func tableRefBindable(t ast.TableRef) bool {
 	switch t := t.(type) {
 	case *ast.Table:
-		return t.Sample == nil && !t.NotIndexed && t.IndexedBy == nil && (t.Alias == nil || len(t.Alias.Columns) == 0) && len(t.Name) <= 2
+		return t.Sample == nil && !t.NotIndexed && t.IndexedBy == nil && len(t.Name) <= 2
 	case *ast.Join:
 		switch t.Kind {
 		case "INNER", "LEFT", "RIGHT", "FULL", "CROSS", "SEMI", "ANTI":
@@ -387,36 +387,26 @@ func (b *binder) bindTableRefAST(t ast.TableRef, unnamed *int) (*fromItem, error
 	case *ast.TableFunc:
 		return b.bindTableFuncAST(t)
 	case *ast.Table:
-		alias := aliasName(t.Alias)
-		if t.Path != "" {
-			if call := b.q.copyFrom; call != nil {
-				n, err := b.bindFileCall(call, "", nil, b.q.tokAt(t.Start))
-				if err != nil {
-					return nil, err
-				}
-				return itemOf(n, n.(*planner.Scan).Alias), nil
-			}
-			n, err := b.bindTable(t.Path, "", true, alias, b.q.tokAt(t.Start))
-			if err != nil {
-				return nil, err
-			}
-			return itemOf(n, n.Alias), nil
+		it, err := b.bindTableAST(t)
+		if err != nil || t.Alias == nil || len(t.Alias.Columns) == 0 {
+			return it, err
 		}
-		parts := nameParts(t.Name)
-		name, qual := parts[len(parts)-1], strings.Join(parts[:len(parts)-1], ".")
-		if qual == "" {
-			if it, ok, err := b.bindCTERef(name, alias); ok || err != nil {
-				return it, err
+		// t AS x(a, b) renames the first columns, as for a derived table.
+		cols := aliasColumns(t.Alias)
+		if len(cols) > len(it.cols) {
+			name := t.Path
+			if t.Name != nil {
+				name = t.Name.Last().Name
 			}
-			if it, ok, err := b.bindViewRef(name, alias); ok || err != nil {
-				return it, err
-			}
+			return nil, b.errAt(b.q.tokAt(t.Alias.Columns[len(it.cols)].Start), ErrType,
+				fmt.Sprintf("table %q has %d columns available but %d columns specified", name, len(it.cols), len(cols)))
 		}
-		n, err := b.bindTable(name, qual, false, alias, b.q.tokAt(t.Start))
-		if err != nil {
-			return nil, err
+		renamed := append([]planner.Column(nil), it.cols...)
+		for i, n := range cols {
+			renamed[i].Name = n
 		}
-		return itemOf(n, n.Alias), nil
+		it.cols = renamed
+		return it, nil
 	}
 	return nil, b.errAt(b.q.tokAt(t.Extent().Start), ErrUnsupported, "this FROM clause is not supported")
 }
@@ -555,4 +545,38 @@ func (b *binder) bindCTERef(name, alias string) (*fromItem, bool, error) {
 	bd.Root = &planner.CTERef{CTE: def.cte, Input: bd.Root}
 	it, err := b.relation(bd, alias, def.cols)
 	return it, true, err
+}
+
+// bindTableAST binds a table, view, WITH name or path in FROM.
+func (b *binder) bindTableAST(t *ast.Table) (*fromItem, error) {
+	alias := aliasName(t.Alias)
+	if t.Path != "" {
+		if call := b.q.copyFrom; call != nil {
+			n, err := b.bindFileCall(call, "", nil, b.q.tokAt(t.Start))
+			if err != nil {
+				return nil, err
+			}
+			return itemOf(n, n.(*planner.Scan).Alias), nil
+		}
+		n, err := b.bindTable(t.Path, "", true, alias, b.q.tokAt(t.Start))
+		if err != nil {
+			return nil, err
+		}
+		return itemOf(n, n.Alias), nil
+	}
+	parts := nameParts(t.Name)
+	name, qual := parts[len(parts)-1], strings.Join(parts[:len(parts)-1], ".")
+	if qual == "" {
+		if it, ok, err := b.bindCTERef(name, alias); ok || err != nil {
+			return it, err
+		}
+		if it, ok, err := b.bindViewRef(name, alias); ok || err != nil {
+			return it, err
+		}
+	}
+	n, err := b.bindTable(name, qual, false, alias, b.q.tokAt(t.Start))
+	if err != nil {
+		return nil, err
+	}
+	return itemOf(n, n.Alias), nil
 }

@@ -63,6 +63,10 @@ func (b *binder) checkQueryAST(q *ast.Query) error {
 		if n.Query != nil && astBindable(n.X) && queryBindable(n.Query) {
 			return b.errAt(b.q.tokAt(n.X.Extent().End), ErrUnsupported, fmt.Sprintf("%s %s (subquery) is not supported (= ANY and <> ALL are)", n.Op, n.Quant))
 		}
+	case *ast.Query:
+		if n.Limit != nil && n.Limit.Percent {
+			at = b.q.tokAt(n.Limit.Start)
+		}
 	case *ast.Param:
 		return b.errAt(at, ErrUnsupported, fmt.Sprintf("parameter %s is not supported (write ?)", b.q.src.Text[n.Start:n.End]))
 	case *ast.TableFunc:

@@ -215,13 +215,26 @@ func (pi *pageIndex) rowsRanges(rows []rowRange, n int64) []storage.Range {
 }
 
 // noteBatch records, for denseScan, whether a batch of n rows of a
-// filtered unit passed sel rows all over it (at least 1/denseSel of them).
-func (s *scanner) noteBatch(sel, n int) {
-	switch {
-	case s.plan == nil:
-	case sel*denseSel >= n:
+// filtered unit (of rows rows, read with cols) needs the pages of its
+// rows nearly all: sel rows pass all over it (at least 1/denseSel of
+// them), or some pass and the output columns' pages hold more rows than
+// a batch, so that a page with a passing row in each batch is every page.
+func (s *scanner) noteBatch(cols []*fcol, rows int64, sel, n int) {
+	if s.plan == nil {
+		return
+	}
+	dense := sel*denseSel >= n
+	if !dense && sel > 0 {
+		for _, fc := range cols {
+			if !fc.filter && len(fc.outs) > 0 && fc.pi.pages() > 0 && rows/int64(fc.pi.pages()) >= int64(n) {
+				dense = true
+				break
+			}
+		}
+	}
+	if dense {
 		s.plan.denseBatches.Add(1)
-	default:
+	} else {
 		s.plan.sparseBatches.Add(1)
 	}
 }

@@ -310,6 +310,15 @@ func (b *binder) bindFromAST(from []ast.TableRef) (planner.Node, error) {
 	var acc *fromItem
 	unnamed := 0
 	for _, t := range from {
+		if tf, ok := t.(*ast.TableFunc); ok && acc != nil && isUnnestCall(tf) {
+			// FROM t, unnest(t.l): unnest after a FROM element reads its
+			// columns (DuckDB's implicit LATERAL, bind_unnest.go).
+			var err error
+			if acc, err = b.lateralUnnest(acc, tf); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		it, err := b.bindTableRefAST(t, &unnamed)
 		if err != nil {
 			return nil, err

@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/b2sql/b2sql/columnar"
@@ -178,4 +179,59 @@ func (b *binder) unnestTable(f *ast.Func, alias string, cols []string, at int) (
 	proj := &planner.Project{Exprs: []planner.Expr{x}, Out: []planner.Column{b.newCol(name, alias, x.Type())}}
 	proj.Input = b.unnestNode(proj, one)
 	return itemOf(proj, alias), nil
+}
+
+// isUnnestCall reports unnest(…) [AS u(x)] in FROM, LATERAL or not.
+func isUnnestCall(t *ast.TableFunc) bool {
+	f := t.Func
+	return len(f.Name) == 1 && strings.EqualFold(f.Name[0].Name, "unnest") && t.Sample == nil && f.Over == nil && f.Filter == nil && len(f.OrderBy) == 0 && !f.Star
+}
+
+// lateralUnnest binds FROM …, unnest(list) [AS u(x)] where list may read
+// the columns of the FROM elements before it (acc): each of acc's rows
+// repeats once per element of its list, the element in a new column (a
+// NULL or empty list gives no row), as DuckDB's implicit LATERAL join.
+func (b *binder) lateralUnnest(acc *fromItem, t *ast.TableFunc) (*fromItem, error) {
+	f := t.Func
+	at := b.q.tokAt(f.Start)
+	if len(f.Args) != 1 {
+		if len(f.Args) > 1 {
+			if _, named := f.Args[1].(*ast.NamedArg); named {
+				return nil, b.errAt(b.q.tokAt(f.Args[1].Extent().Start), ErrType, "unnest in FROM takes no named arguments")
+			}
+		}
+		return nil, b.arity(at, "unnest", "1")
+	}
+	alias, cols := aliasName(t.Alias), aliasColumns(t.Alias)
+	if alias == "" {
+		alias = "unnest"
+	}
+	for _, q := range acc.quals {
+		if strings.EqualFold(q, alias) {
+			return nil, b.errAt(at, ErrUnsupported, fmt.Sprintf("duplicate table name %q in FROM; use an alias", q))
+		}
+	}
+	saved := b.saveScope()
+	b.scope, b.quals, b.hidden = acc.cols, acc.quals, acc.hidden
+	x, err := b.bindUnnest(f, ectx{sp: b.cl.from, clause: "SELECT"}) // unnest binds as in a select list
+	b.restoreScope(saved)
+	if err != nil {
+		return nil, err
+	}
+	name := "unnest"
+	if len(cols) > 0 {
+		name = cols[0]
+	}
+	col := b.newCol(name, alias, x.Type())
+	proj := &planner.Project{}
+	for _, c := range acc.node.Schema() {
+		proj.Exprs = append(proj.Exprs, &planner.ColRef{Col: c})
+		proj.Out = append(proj.Out, c)
+	}
+	proj.Exprs = append(proj.Exprs, x)
+	proj.Out = append(proj.Out, col)
+	proj.Input = b.unnestNode(proj, acc.node)
+	out := &fromItem{node: proj, cols: append(append([]planner.Column(nil), acc.cols...), col),
+		quals: append(append([]string(nil), acc.quals...), alias), hidden: acc.hidden}
+	return out, nil
 }

@@ -82,25 +82,6 @@ func NewCall(fn string, args []Expr, ret columnar.Type) (Expr, error) {
 		return strict(likeKernel(strings.Contains(fn, "ilike"), strings.HasPrefix(fn, "not_")))
 	case "||":
 		return strict(concatKernel(true))
-	case "date_part", "date_trunc":
-		if err := need(2); err != nil {
-			return nil, err
-		}
-		pv, ok := ConstValue(args[0])
-		if !ok || pv.Null {
-			return nil, errorf("%s needs a constant part name", fn)
-		}
-		part := strings.ToLower(pv.S)
-		if fn == "date_part" {
-			if _, err := DatePart(part, argType(1), 0); err != nil {
-				return nil, err
-			}
-			return strict(datePartKernel(part, argType(1), ret))
-		}
-		if _, err := DateTrunc(part, argType(1), 0); err != nil {
-			return nil, err
-		}
-		return strict(dateTruncKernel(part, argType(1), ret))
 	}
 	if e, ok, err := newListCall(fn, args, ret); ok { // call_list.go
 		return e, err

@@ -24,10 +24,14 @@ func newRegisteredCall(fn string, args []Expr, ret columnar.Type) (Expr, bool, e
 		return nil, true, errorf("%s takes %s arguments, got %d", fn, s.Arity(), len(args))
 	}
 	ts := make([]columnar.Type, len(args))
+	consts := make([]*columnar.Value, len(args))
 	for i, a := range args {
 		ts[i] = a.Type()
+		if v, ok := ConstValue(a); ok {
+			consts[i] = &v
+		}
 	}
-	k, err := o.Kernel(ts, ret)
+	k, err := o.Kernel(ts, consts, ret)
 	if err != nil {
 		return nil, true, err
 	}
@@ -38,19 +42,23 @@ func newRegisteredCall(fn string, args []Expr, ret columnar.Type) (Expr, bool, e
 // fresh is a Factory for a kernel that holds per-call state (an arena):
 // every call gets its own.
 func fresh(k func() kernel) function.Factory {
-	return func([]columnar.Type, columnar.Type) (function.Kernel, error) { return function.Kernel(k()), nil }
+	return func([]columnar.Type, []*columnar.Value, columnar.Type) (function.Kernel, error) {
+		return function.Kernel(k()), nil
+	}
 }
 
 // stateless is a Factory for a kernel without state, shared by every call.
 func stateless(k kernel) function.Factory {
-	return func([]columnar.Type, columnar.Type) (function.Kernel, error) { return function.Kernel(k), nil }
+	return func([]columnar.Type, []*columnar.Value, columnar.Type) (function.Kernel, error) {
+		return function.Kernel(k), nil
+	}
 }
 
 // rows is a Factory for a function computed row by row (rowFunc); NULL
 // rows of a strict overload are skipped, a SeesNulls overload's function
 // sees them.
 func rows(f rowFunc) function.Factory {
-	return func(_ []columnar.Type, ret columnar.Type) (function.Kernel, error) {
+	return func(_ []columnar.Type, _ []*columnar.Value, ret columnar.Type) (function.Kernel, error) {
 		return function.Kernel(rowKernel(f, ret, true)), nil
 	}
 }
@@ -58,14 +66,14 @@ func rows(f rowFunc) function.Factory {
 // rowsT is rows for a function of dates: infinite DATE and TIMESTAMP
 // arguments get DuckDB's answer for fn (call_infinity.go) first.
 func rowsT(fn string, f rowFunc) function.Factory {
-	return func(ts []columnar.Type, ret columnar.Type) (function.Kernel, error) {
+	return func(ts []columnar.Type, _ []*columnar.Value, ret columnar.Type) (function.Kernel, error) {
 		return function.Kernel(rowKernel(guardInfinity(fn, f, ts), ret, true)), nil
 	}
 }
 
 // rowsNulls is rows for an overload whose function handles NULLs itself.
 func rowsNulls(f rowFunc) function.Factory {
-	return func(_ []columnar.Type, ret columnar.Type) (function.Kernel, error) {
+	return func(_ []columnar.Type, _ []*columnar.Value, ret columnar.Type) (function.Kernel, error) {
 		return function.Kernel(rowKernel(f, ret, false)), nil
 	}
 }
@@ -121,7 +129,7 @@ func sameAs(o function.Overload, i int) function.Overload {
 
 // byType is a Factory whose kernel depends on the first argument's type.
 func byType(k func(t columnar.Type) kernel) function.Factory {
-	return func(ts []columnar.Type, _ columnar.Type) (function.Kernel, error) {
+	return func(ts []columnar.Type, _ []*columnar.Value, _ columnar.Type) (function.Kernel, error) {
 		return function.Kernel(k(ts[0])), nil
 	}
 }

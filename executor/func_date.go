@@ -1,6 +1,8 @@
 package executor
 
 import (
+	"strings"
+
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/function"
 )
@@ -35,9 +37,9 @@ func init() {
 			over(columnar.TTimestamp, rows(fnMakeTimestamp), big("micros")),
 			over(columnar.TTimestamp, rows(fnMakeTimestamp), big("year"), big("month"), big("day"), big("hour"), big("minute"), param{"seconds", function.Double})),
 		customBind(aka(scalar("date", "date_part", "The part (year, month, day, hour, epoch, dow, …) of ts or of an interval (EXTRACT(part FROM ts))",
-			ex("date_part('year', DATE '2024-02-10')"), over(i64, nil, param{"part", function.Str}, ts)), "datepart")),
+			ex("date_part('year', DATE '2024-02-10')"), over(i64, partKernel("date_part", DatePart, datePartKernel), param{"part", function.Str}, ts)), "datepart")),
 		customBind(aka(scalar("date", "date_trunc", "ts truncated to the start of its part (year, quarter, month, week, day, hour, …)",
-			ex("date_trunc('month', TIMESTAMP '2024-02-10 12:00')"), over(columnar.TTimestamp, nil, param{"part", function.Str}, ts)), "datetrunc")),
+			ex("date_trunc('month', TIMESTAMP '2024-02-10 12:00')"), over(columnar.TTimestamp, partKernel("date_trunc", DateTrunc, dateTruncKernel), param{"part", function.Str}, ts)), "datetrunc")),
 		customBind(scalar("date", "age", "The interval from start to end, field by field; age(ts) is from today at midnight", ex("age(TIMESTAMP '2024-03-01', TIMESTAMP '2023-01-15')"),
 			over(columnar.TInterval, rowsT("age", fnAge), ts), over(columnar.TInterval, rowsT("age", fnAge), param{"end", function.Temporal}, param{"start", function.Temporal}))),
 		customBind(scalar("date", "time_bucket", "The start of ts's bucket of the width, counted from origin (a Monday 2000-01-03, or 2000-01-01 for months, by default)",
@@ -94,4 +96,20 @@ func init() {
 		customBind(scalar("date", "date_add", "ts + interval", ex("date_add(DATE '2024-01-31', INTERVAL 1 MONTH)"),
 			over(columnar.TTimestamp, nil, ts, param{"interval", function.Interval}))),
 	)
+}
+
+// partKernel is the Factory of date_part and date_trunc: the part name is
+// a constant (the binder checks it), checked against the argument's type
+// once, here.
+func partKernel(fn string, check func(string, columnar.Type, int64) (int64, error), k func(part string, t, ret columnar.Type) kernel) function.Factory {
+	return func(ts []columnar.Type, consts []*columnar.Value, ret columnar.Type) (function.Kernel, error) {
+		if consts[0] == nil || consts[0].Null {
+			return nil, errorf("%s needs a constant part name", fn)
+		}
+		part := strings.ToLower(consts[0].S)
+		if _, err := check(part, ts[1], 0); err != nil {
+			return nil, err
+		}
+		return function.Kernel(k(part, ts[1], ret)), nil
+	}
 }

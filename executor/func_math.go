@@ -22,7 +22,7 @@ func init() {
 	test := func(name, desc, example string, f func(float64) bool) *function.Set {
 		return scalar("math", name, desc, ex(example), over(columnar.TBool, rows(fnFloatTest(f)), x))
 	}
-	round := func(ts []columnar.Type, _ columnar.Type) (function.Kernel, error) {
+	round := func(ts []columnar.Type, _ []*columnar.Value, _ columnar.Type) (function.Kernel, error) {
 		return function.Kernel(roundKernel(ts[0], len(ts) > 1)), nil
 	}
 	function.Register(

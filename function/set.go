@@ -112,9 +112,11 @@ func (a Arg) TypeName() string {
 // argument are already cleared in out.Valid and the kernel skips them.
 type Kernel func(args []*columnar.Vector, b *columnar.Batch, out *columnar.Vector) error
 
-// Factory chooses the kernel for the argument and result types, once, when
-// the executor builds the call.
-type Factory func(args []columnar.Type, ret columnar.Type) (Kernel, error)
+// Factory chooses the kernel, once, when the executor builds the call:
+// for the argument types, the constant arguments (consts[i] is non-nil
+// when argument i is a constant, such as date_part's part name) and the
+// result type. An error is the call's (an unknown part name).
+type Factory func(args []columnar.Type, consts []*columnar.Value, ret columnar.Type) (Kernel, error)
 
 // Overload is one signature of a function.
 type Overload struct {

@@ -197,3 +197,17 @@ func (n *Distinct) WithChildren(k []Node) Node {
 	c.Input = k[0]
 	return &c
 }
+
+// mapChildren rebuilds n with f applied to each child; a leaf is
+// returned as it is.
+func mapChildren(n Node, f func(Node) Node) Node {
+	kids := n.Children()
+	if len(kids) == 0 {
+		return n
+	}
+	out := make([]Node, len(kids))
+	for i, k := range kids {
+		out[i] = f(k)
+	}
+	return n.WithChildren(out)
+}

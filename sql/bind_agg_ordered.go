@@ -9,8 +9,8 @@ import (
 	"github.com/b2sql/b2sql/planner"
 )
 
-// An ordered aggregate, agg(args ORDER BY keys), arrives as GROUP_CONCAT
-// with a marker separator (rewrite_ordered_agg.go). Only string_agg's
+// An ordered aggregate, agg(args ORDER BY keys), is bound with its keys
+// (bindOrderedAgg). Only string_agg's
 // result depends on the order of its input; DuckDB accepts ORDER BY in
 // every other aggregate and ignores it, and so does b2sql (the keys are
 // still bound, so a misspelt column is reported).

@@ -8,8 +8,7 @@ import (
 	"github.com/b2sql/b2sql/sql/internal/callexpr"
 )
 
-// bindBinary binds arithmetic and || (the rewriter turned || into |, and
-// // into DIV).
+// bindBinary binds arithmetic (// as IntDivStr) and || (as BitOrStr).
 func (b *binder) bindBinary(e *callexpr.BinaryExpr, c ectx) (planner.Expr, error) {
 	fn := ""
 	switch e.Operator {

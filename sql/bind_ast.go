@@ -118,7 +118,7 @@ var valueFuncs = map[string]bool{
 	"localtime": true, "localtimestamp": true, "utc_date": true, "utc_time": true, "utc_timestamp": true,
 }
 
-// plainNumber reports how the vitess path typed a number literal: an
+// plainNumber reports how a number literal is typed: an
 // integer (digits only) or a float (digits with a point or an exponent);
 // ok is false for the other spellings (0x1F, 1_000), which still bind
 // there.
@@ -154,7 +154,7 @@ var astBinaryFns = map[string]string{
 }
 
 // astBitwiseOps are DuckDB's integer operators (bindBitwise; ^ is
-// power), by the vitess operator bindBitwise reads.
+// power), by the callexpr operator bindBitwise reads.
 var astBitwiseOps = map[string]string{
 	"&": callexpr.BitAndStr, "<<": callexpr.ShiftLeftStr, ">>": callexpr.ShiftRightStr, "^": callexpr.BitXorStr,
 }
@@ -247,7 +247,7 @@ func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 		b.lits[k] = litInfo{litString, e.Val, b.q.tokAt(e.Start) + 1}
 		return b.castTo(k, astSrc(e), to, false, c)
 	case *ast.Case:
-		// The vitess path's CASE binding, over syntax tree operands.
+		// The CASE helper, over syntax tree operands.
 		ce := &callexpr.CaseExpr{Expr: optSrc(e.Operand), Else: optSrc(e.Else)}
 		for _, w := range e.Whens {
 			ce.Whens = append(ce.Whens, &callexpr.When{Cond: astSrc(w.Cond), Val: astSrc(w.Then)})
@@ -260,8 +260,8 @@ func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 		if x, ok, err := b.bindNestedCall(e, c); ok { // bind_ast_nested.go
 			return x, err
 		}
-		// The vitess path's call binding, over syntax tree arguments;
-		// constant arguments as vitess literals, which some functions
+		// The call helpers, over syntax tree arguments; constant
+		// arguments as callexpr literals, which some functions
 		// read (date_part's part name).
 		name := e.Name[0].Name
 		if strings.EqualFold(name, "position") {
@@ -274,7 +274,7 @@ func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 			fe.Exprs = callexpr.SelectExprs{&callexpr.StarExpr{}}
 		}
 		for _, a := range e.Args {
-			fe.Exprs = append(fe.Exprs, &callexpr.AliasedExpr{Expr: vitessArg(a)})
+			fe.Exprs = append(fe.Exprs, &callexpr.AliasedExpr{Expr: callArg(a)})
 		}
 		if len(e.OrderBy) > 0 {
 			order := make([]winOrder, len(e.OrderBy))
@@ -290,7 +290,7 @@ func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 			}
 			args, star := make([]callexpr.Expr, 0, len(e.Args)), e.Star
 			for _, a := range e.Args {
-				args = append(args, vitessArg(a))
+				args = append(args, callArg(a))
 			}
 			args, _ = filteredArgs(name, args, star, e.Filter)
 			fe.Exprs = nil
@@ -396,10 +396,10 @@ func (b *binder) astLogical(fn string, c ectx, args ...ast.Expr) (planner.Expr, 
 	return &planner.Call{Fn: fn, Args: out, T: columnar.TBool}, nil
 }
 
-// syntaxSrc carries a syntax tree expression through the helpers shared
-// with the vitess path, which take a vitess expression only to position
-// errors (leafTok). Its embedded interface is nil: no vitess method may be
-// called on it. It goes with the vitess path (issue 15).
+// syntaxSrc carries a syntax tree expression through the call, cast and
+// CASE helpers, which take a callexpr.Expr (bindExpr binds it from the
+// tree) and position errors with it (leafTok). Its embedded interface is
+// nil: no callexpr method may be called on it.
 type syntaxSrc struct {
 	callexpr.Expr
 	n ast.Expr
@@ -415,9 +415,10 @@ func optSrc(e ast.Expr) callexpr.Expr {
 	return astSrc(e)
 }
 
-// vitessArg is a call argument for the vitess path's call binding: a
-// literal as the vitess literal, anything else wrapped.
-func vitessArg(e ast.Expr) callexpr.Expr {
+// callArg is a call argument for the call helpers: a literal as the
+// callexpr literal (which some helpers read: date_part's part name),
+// anything else wrapped.
+func callArg(e ast.Expr) callexpr.Expr {
 	if l, ok := e.(*ast.Literal); ok {
 		switch l.Kind {
 		case ast.LitString:
@@ -437,7 +438,7 @@ func vitessArg(e ast.Expr) callexpr.Expr {
 func castType(t *ast.TypeName) (columnar.Type, bool) { return astTypeName(t) }
 
 // astLeaf is the token an error in e points at: its leftmost name or
-// literal, as leafTok finds in a vitess expression.
+// literal, as leafTok finds in a call helper expression.
 func (b *binder) astLeaf(e ast.Expr) int {
 	switch e := e.(type) {
 	case *ast.Binary:

@@ -24,7 +24,6 @@ import (
 //	x.f, t.x.f        a struct's field
 //	CAST(x AS T[])    and STRUCT(…), MAP(K, V) type names
 //
-// The vitess path reaches these through markAST calls (rewrite_nested.go).
 
 // nestedBindable is astBindable for the nested-value nodes; ok is false
 // for other nodes.

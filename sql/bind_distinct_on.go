@@ -12,9 +12,8 @@ import (
 // SELECT DISTINCT ON (e, …) … ORDER BY … keeps the first row of each
 // group of equal e, in the ORDER BY order (DuckDB, PostgreSQL): it is
 // row_number() OVER (PARTITION BY e, … ORDER BY …) = 1, a window of the
-// query's Window node and a filter above it. The rewriter cuts the list
-// out of the text (MySQL has no DISTINCT ON); it is parsed here on its
-// own. ORDER BY items may be select ordinals or aliases.
+// query's Window node and a filter above it. ORDER BY items may be select
+// ordinals or aliases.
 
 // orderRef is an ORDER BY item as either syntax tree gives it.
 type orderRef struct {

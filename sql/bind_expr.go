@@ -21,7 +21,7 @@ type ectx struct {
 // bindExpr binds one expression; see bind_func.go for calls.
 func (b *binder) bindExpr(e callexpr.Expr, c ectx) (planner.Expr, error) {
 	switch e := e.(type) {
-	case *syntaxSrc: // a syntax tree operand of a call bound by the vitess path's code
+	case *syntaxSrc: // a syntax tree operand of a call, cast or CASE helper
 		return b.bindAST(e.n, c)
 	case *callexpr.ColName:
 		return b.bindColumn(e, c)
@@ -166,7 +166,7 @@ func (b *binder) bindLiteral(e *callexpr.SQLVal, neg bool, c ectx) (planner.Expr
 	return nil, b.errAt(i, ErrUnsupported, fmt.Sprintf("literal %s is not supported", callexpr.String(e)))
 }
 
-// bindParam binds the ? marker vitess named :vN to the N-th value.
+// bindParam binds the N-th ? marker (named ":vN") to the N-th value.
 func (b *binder) bindParam(name string, c ectx) (planner.Expr, error) {
 	n, err := strconv.Atoi(strings.TrimPrefix(name, ":v"))
 	if err != nil || n < 1 {

@@ -101,7 +101,7 @@ func (b *binder) bindIs(e *callexpr.IsExpr, c ectx) (planner.Expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	// vitess' operators read "is [not] null|true|false".
+	// callexpr's operators read "is [not] null|true|false".
 	op := strings.Fields(e.Operator)
 	return b.isTest(x, strings.ToUpper(op[len(op)-1]), len(op) == 3, e.Expr, c)
 }

@@ -7,8 +7,7 @@ import (
 
 // DuckDB's QUALIFY cond filters rows by window function results, as
 // HAVING filters groups: SELECT … QUALIFY row_number() OVER (…) = 1. The
-// rewriter cuts the condition out of the text (MySQL has no QUALIFY); it
-// is parsed here on its own and bound over the select list's scope, with
+// condition is bound over the select list's scope, with
 // window functions (computed by the query's one Window node), aggregates
 // when the query groups, and select aliases.
 

@@ -11,12 +11,11 @@ import (
 	"github.com/b2sql/b2sql/sql/ast"
 )
 
-// The statement level of a query binds from the syntax tree (issue 15):
-// Parse hands a query whose every part has a case here (queryBindable) to
-// Bind as its tree; the others still take the vitess path, which
-// TestLegacyFallbacks counts. Nested queries (derived tables) are
-// subtrees of the same tree, bound by child binders over their own span
-// of the statement's tokens: nothing is searched for or parsed again.
+// A query binds from its syntax tree: Bind refuses a query with a part
+// that has no case here (queryBindable, bind_check.go) before binding
+// any of it. Nested queries (derived tables) are subtrees of the same
+// tree, bound by child binders over their own span of the statement's
+// tokens: nothing is parsed again.
 
 // astQuery returns the Query binding from tree, the syntax tree of
 // src.Text.

@@ -52,7 +52,7 @@ func (b *binder) bindTableFuncAST(t *ast.TableFunc) (*fromItem, error) {
 	if fn == "summarize" || fn == "duckdb_settings" || fn == "duckdb_functions" {
 		args := make(callexpr.SelectExprs, len(f.Args))
 		for i, a := range f.Args {
-			args[i] = &callexpr.AliasedExpr{Expr: vitessArg(a)}
+			args[i] = &callexpr.AliasedExpr{Expr: callArg(a)}
 		}
 		if fn == "summarize" {
 			return b.bindSummarize(args, alias) // bind_summarize.go

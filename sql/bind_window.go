@@ -485,8 +485,7 @@ func constInt(x planner.Expr) (int64, bool) {
 // one over the whole partition. A RANGE offset measures along the single
 // ORDER BY key: a number for a numeric key, an INTERVAL for a DATE or
 // TIMESTAMP key (in microseconds, as the executor compares them). A
-// GROUPS frame arrives parsed as ROWS (fw.groups, rewrite.go): its
-// offsets count peer groups; without ORDER BY the partition is one group.
+// GROUPS frame's offsets count peer groups; without ORDER BY the partition is one group.
 func (b *binder) windowFrame(fr *winFrame, order []planner.SortKey, at int) (planner.Frame, error) {
 	if fr == nil {
 		return planner.Frame{StartUnbounded: true, EndUnbounded: len(order) == 0}, nil

@@ -31,10 +31,10 @@
 // query is a subtree bound by a child binder over its own span of the
 // statement's tokens. A part of a query with no bind case is refused
 // before anything binds, at the innermost node that has none
-// (bind_check.go). Expression helpers written for vitess nodes (calls,
-// casts, CASE, bitwise operators) still take them: the binder builds
-// those nodes over syntax tree operands wrapped as syntaxSrc, and the
-// helpers bind each operand from the tree (bindExpr → bindAST). Error
+// (bind_check.go). The helpers for calls, casts, CASE and bitwise
+// operators take sql/internal/callexpr nodes: the binder builds them over
+// syntax tree operands wrapped as syntaxSrc, and the helpers bind each
+// operand from the tree (bindExpr → bindAST). Error
 // positions come from the nodes' spans, or from the statement's tokens
 // inside a node's span (locate.go).
 // SUMMARIZE x becomes SELECT * FROM summarize('x'), whose summary query

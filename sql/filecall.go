@@ -11,10 +11,10 @@ import (
 
 // File table functions — read_csv('x.csv', delim = ';'),
 // read_parquet(['a.parquet', 'b.parquet'], hive_partitioning = true) —
-// and COPY's option lists take constant arguments that MySQL's grammar
-// cannot parse (lists, structs, name := value). The rewriter reads them
-// from the tokens into a FileCall and leaves the call with one marker
-// string in vitess' text; the binder hands the FileCall to the catalog.
+// and COPY's option lists take constant arguments (lists, structs, name
+// := value), read into a FileCall (callArgs from a call's tokens,
+// stmt_copy.go's argValue from COPY's option nodes); the binder hands the
+// FileCall to the catalog.
 
 // FileFuncs are the table functions that read files.
 var FileFuncs = map[string]bool{

@@ -94,8 +94,10 @@ func scanType(t columnar.Type) reflect.Type {
 		return reflect.TypeFor[uint64]()
 	case columnar.Float32:
 		return reflect.TypeFor[float32]()
-	case columnar.Float64, columnar.Decimal:
+	case columnar.Float64, columnar.Decimal, columnar.Decimal128:
 		return reflect.TypeFor[float64]()
+	case columnar.Hugeint, columnar.Uhugeint:
+		return reflect.TypeFor[any]() // *big.Int from Value, int64 or text from the driver
 	case columnar.Varchar:
 		return reflect.TypeFor[string]()
 	case columnar.Blob:

@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"fmt"
 	"math"
+	"math/big"
 	"reflect"
 	"strconv"
 	"time"
@@ -60,8 +61,10 @@ func Value(v columnar.Value) any {
 		return v.Bool()
 	case columnar.Uint64:
 		return v.Uint()
-	case columnar.Float32, columnar.Float64, columnar.Decimal:
+	case columnar.Float32, columnar.Float64, columnar.Decimal, columnar.Decimal128:
 		return v.AsFloat()
+	case columnar.Hugeint, columnar.Uhugeint:
+		return v.WideBig() // *big.Int, as DuckDB's Go driver gives it
 	case columnar.Varchar:
 		return v.S
 	case columnar.Blob:
@@ -146,13 +149,13 @@ func scanValue(v columnar.Value, dest any) error {
 		*d = time.Duration(v.I) * time.Microsecond
 		return nil
 	case *float64:
-		if !v.Type.IsNumeric() {
+		if !v.Type.IsNumeric() && !v.Type.Wide() {
 			return mismatch(v, dest)
 		}
 		*d = v.AsFloat()
 		return nil
 	case *float32:
-		if !v.Type.IsNumeric() {
+		if !v.Type.IsNumeric() && !v.Type.Wide() {
 			return mismatch(v, dest)
 		}
 		*d = float32(v.AsFloat())
@@ -194,7 +197,7 @@ func scanValue(v columnar.Value, dest any) error {
 		e.SetUint(u)
 		return nil
 	case reflect.Float32, reflect.Float64:
-		if !v.Type.IsNumeric() {
+		if !v.Type.IsNumeric() && !v.Type.Wide() {
 			return mismatch(v, dest)
 		}
 		e.SetFloat(v.AsFloat())
@@ -239,6 +242,19 @@ func exactInt(v columnar.Value) (int64, error) {
 			return 0, fmt.Errorf("value %s has a fraction", v)
 		}
 		return v.I / p, nil
+	case v.Type.Wide():
+		n := v.WideBig()
+		if v.Type.ID == columnar.Decimal128 {
+			q, r := new(big.Int).QuoRem(n, columnar.Pow10Big(int(v.Type.Scale)), new(big.Int))
+			if r.Sign() != 0 {
+				return 0, fmt.Errorf("value %s has a fraction", v)
+			}
+			n = q
+		}
+		if !n.IsInt64() {
+			return 0, fmt.Errorf("value %s overflows int64", v)
+		}
+		return n.Int64(), nil
 	case v.Type.IsFloat():
 		if v.F != math.Trunc(v.F) || math.Abs(v.F) >= 1<<63 {
 			return 0, fmt.Errorf("value %s is not an integer", strconv.FormatFloat(v.F, 'g', -1, 64))
@@ -261,6 +277,13 @@ func driverValue(v columnar.Value) any {
 		}
 	case time.Duration:
 		return int64(x)
+	case *big.Int:
+		// HUGEINT: int64 when it fits, else its decimal text (a driver
+		// value has no wider integer).
+		if x.IsInt64() {
+			return x.Int64()
+		}
+		return x.String()
 	}
 	return x
 }

@@ -34,6 +34,9 @@ const (
 	// UTC, shown, cast to local types and split into parts in a time zone
 	// (the session's TimeZone setting, timezone.go).
 	TimestampTZ
+	Hugeint    // 128-bit signed integer, 16 order-preserving bytes (int128.go)
+	Uhugeint   // 128-bit unsigned integer, 16 bytes (int128.go)
+	Decimal128 // DECIMAL(19..38): its unscaled value as a Hugeint's bytes (int128.go)
 )
 
 // Phys is the physical representation of a vector's payload.
@@ -81,10 +84,25 @@ var (
 	TTime      = Type{ID: Time}
 	// TTimestampTZ is TIMESTAMP WITH TIME ZONE.
 	TTimestampTZ = Type{ID: TimestampTZ}
+	THugeint     = Type{ID: Hugeint}
+	TUhugeint    = Type{ID: Uhugeint}
 )
 
-// DecimalType returns DECIMAL(p, s).
-func DecimalType(p, s int) Type { return Type{ID: Decimal, Precision: uint8(p), Scale: uint8(s)} }
+// DecimalType returns DECIMAL(p, s): held in an int64 up to 18 digits,
+// in 128 bits (Decimal128) from 19 to 38.
+func DecimalType(p, s int) Type {
+	if p > MaxDecimal64 {
+		return Type{ID: Decimal128, Precision: uint8(p), Scale: uint8(s)}
+	}
+	return Type{ID: Decimal, Precision: uint8(p), Scale: uint8(s)}
+}
+
+// MaxDecimal64 is the widest DECIMAL held in an int64; MaxDecimal the
+// widest of all (128 bits), as in DuckDB.
+const (
+	MaxDecimal64 = 18
+	MaxDecimal   = 38
+)
 
 // Phys returns the physical representation of t.
 func (t Type) Phys() Phys {
@@ -97,7 +115,7 @@ func (t Type) Phys() Phys {
 		return PhysUint
 	case Float32, Float64:
 		return PhysFloat
-	case Varchar, Blob, Interval:
+	case Varchar, Blob, Interval, Hugeint, Uhugeint, Decimal128:
 		return PhysBytes
 	case List, Struct, Map:
 		return PhysNested
@@ -162,12 +180,12 @@ var typeNames = [...]string{
 	Int64: "BIGINT", Uint8: "UTINYINT", Uint16: "USMALLINT", Uint32: "UINTEGER",
 	Uint64: "UBIGINT", Float32: "FLOAT", Float64: "DOUBLE", Decimal: "DECIMAL",
 	Varchar: "VARCHAR", Blob: "BLOB", Date: "DATE", Timestamp: "TIMESTAMP", Interval: "INTERVAL",
-	Time: "TIME", TimestampTZ: "TIMESTAMP WITH TIME ZONE",
+	Time: "TIME", TimestampTZ: "TIMESTAMP WITH TIME ZONE", Hugeint: "HUGEINT", Uhugeint: "UHUGEINT",
 }
 
 // String returns the SQL spelling of t, as DuckDB prints it.
 func (t Type) String() string {
-	if t.ID == Decimal {
+	if t.ID == Decimal || t.ID == Decimal128 {
 		return fmt.Sprintf("DECIMAL(%d,%d)", t.Precision, t.Scale)
 	}
 	if t.Nest != nil {

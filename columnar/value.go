@@ -87,6 +87,9 @@ func (v Value) AsFloat() float64 {
 	if v.Type.ID == Decimal {
 		return DecimalFloat(v.I, int(v.Type.Scale))
 	}
+	if v.Type.Wide() {
+		return WideFloat(v)
+	}
 	return float64(v.I)
 }
 
@@ -166,6 +169,8 @@ func (v Value) AppendText(dst []byte) []byte {
 		return AppendTimestamp(dst, v.I)
 	case TimestampTZ:
 		return AppendTimestampTZ(dst, v.I, v.Zone())
+	case Hugeint, Uhugeint, Decimal128:
+		return appendWide(dst, v)
 	case Interval:
 		return AppendInterval(dst, v.Interval())
 	case Time:

@@ -61,6 +61,9 @@ func NewCall(fn string, args []Expr, ret columnar.Type) (Expr, error) {
 			}
 			return strict(k)
 		}
+		if isWideArith(l, r, ret) { // kernel_wide.go
+			return strict(rowKernel(wideArith(arithOps[fn]), ret, true))
+		}
 		if l.Phys() != r.Phys() {
 			return nil, errorf("cannot apply %s to %s and %s", fn, l, r)
 		}
@@ -76,7 +79,16 @@ func NewCall(fn string, args []Expr, ret columnar.Type) (Expr, error) {
 			return nil, err
 		}
 		return strict(k)
+	case "wide_limb":
+		k, ok := args[1].(*constExpr)
+		if !ok || need(2) != nil {
+			return nil, errorf("wide_limb takes a value and a constant limb number")
+		}
+		return strict(wideLimbKernel(int(k.val.I)))
 	case "neg":
+		if argType(0).Wide() {
+			return strict(rowKernel(wideNeg, ret, true))
+		}
 		return strict(negKernel(argType(0)))
 	case "like", "not_like", "ilike", "not_ilike":
 		return strict(likeKernel(strings.Contains(fn, "ilike"), strings.HasPrefix(fn, "not_")))

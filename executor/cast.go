@@ -26,6 +26,12 @@ func CastValue(v columnar.Value, to columnar.Type) (columnar.Value, error) {
 	if to.IsNested() { // cast_nested.go
 		return castNested(v, to)
 	}
+	if out, handled, ok := columnar.CastWide(v, to); handled { // HUGEINT, UHUGEINT, DECIMAL(19..38)
+		if !ok {
+			return fail()
+		}
+		return out, nil
+	}
 	switch to.ID {
 	case columnar.Blob:
 		if from.ID == columnar.Varchar {
@@ -382,6 +388,17 @@ func (e *castExpr) Eval(b *columnar.Batch) (*columnar.Vector, error) {
 		}
 	}
 	e.ar.reset()
+	// Fast path: a 64-bit SUM widened to HUGEINT or DECIMAL(38,s) (the
+	// binder's sumWiden): the same unscaled value in 16 bytes.
+	if from.Phys() == columnar.PhysInt && (e.to.ID == columnar.Hugeint && from.IsInteger() ||
+		e.to.ID == columnar.Decimal128 && from.ID == columnar.Decimal && from.Scale == e.to.Scale) {
+		src, dst := x.Ints, out.Bytes
+		forEach(bb, func(i int) {
+			dst[i] = columnar.AppendInt128Key(e.ar.alloc(16)[:0], columnar.Int128Of(src[i]))
+		})
+		out.Const = x.Const
+		return out, nil
+	}
 	err = forRows(bb, func(i int) error {
 		if x.IsNull(i) {
 			out.SetNull(i, n)

@@ -60,11 +60,30 @@ func (b *binder) bindAgg(fn planner.AggFunc, name string, e *callexpr.FuncExpr, 
 		}
 		return b.addAgg(planner.AggCall{Func: k, Arg: arg, Arg2: arg, Type: arg.Type()}), nil
 	}
+	if arg != nil && (arg.Type().ID == columnar.Hugeint || arg.Type().ID == columnar.Decimal128) && (fn == planner.AggSum || fn == planner.AggAvg) && !e.Distinct {
+		return b.wideSum(fn, arg), nil
+	}
 	t, arg, err := b.aggType(fn, name, arg, args, c)
 	if err != nil {
 		return nil, err
 	}
-	return b.addAgg(planner.AggCall{Func: fn, Arg: arg, Distinct: e.Distinct, Type: t}), nil
+	return sumWiden(fn, t, b.addAgg(planner.AggCall{Func: fn, Arg: arg, Distinct: e.Distinct, Type: t})), nil
+}
+
+// sumWiden gives a SUM DuckDB's type: HUGEINT for integers, DECIMAL(38,s)
+// for DECIMALs. The sum itself runs in 64 bits (BIGINT, DECIMAL(18,s))
+// with an overflow error, the fast path, and its result is widened.
+func sumWiden(fn planner.AggFunc, t columnar.Type, ref planner.Expr) planner.Expr {
+	if fn != planner.AggSum {
+		return ref
+	}
+	switch t.ID {
+	case columnar.Int64:
+		return &planner.Cast{Arg: ref, To: columnar.THugeint}
+	case columnar.Decimal:
+		return &planner.Cast{Arg: ref, To: columnar.DecimalType(columnar.MaxDecimal, int(t.Scale))}
+	}
+	return ref
 }
 
 // addAgg adds call to the Aggregate node (once: an equal call already
@@ -123,7 +142,7 @@ func (b *binder) aggType(fn planner.AggFunc, name string, arg planner.Expr, srcs
 		return t, arg, bad()
 	}
 	// MIN/MAX: anything orderable.
-	if t.ID == columnar.Bool || t.IsNumeric() || t.IsString() || t.IsTemporal() || t.ID == columnar.Interval || t.ID == columnar.Time || t.ID == columnar.TimestampTZ {
+	if t.ID == columnar.Bool || t.IsNumeric() || t.IsString() || t.IsTemporal() || t.ID == columnar.Interval || t.ID == columnar.Time || t.ID == columnar.TimestampTZ || t.Wide() {
 		return t, arg, nil
 	}
 	return t, arg, bad()
@@ -183,4 +202,27 @@ func (b *binder) finalize(x planner.Expr, c ectx) (planner.Expr, error) {
 		return nil, b.errAt(at, ErrGrouping, fmt.Sprintf("column %q must appear in the GROUP BY clause or be used in an aggregate function", bad.Name))
 	}
 	return out, nil
+}
+
+// wideSum binds SUM and AVG of a HUGEINT or DECIMAL(19..38) argument as
+// four BIGINT sums of its 32-bit limbs recombined (executor
+// kernel_wide.go): exact, and on the int64 aggregation's fast path. SUM is
+// HUGEINT or DECIMAL(38,s), AVG DOUBLE, as in DuckDB.
+func (b *binder) wideSum(fn planner.AggFunc, arg planner.Expr) planner.Expr {
+	t := columnar.THugeint
+	if arg.Type().ID == columnar.Decimal128 {
+		t = columnar.DecimalType(columnar.MaxDecimal, int(arg.Type().Scale))
+	}
+	limbs := make([]planner.Expr, 4)
+	for k := range limbs {
+		limb := &planner.Call{Fn: "wide_limb", Args: []planner.Expr{arg, &planner.Const{Val: columnar.IntValue(columnar.TInt64, int64(k))}}, T: columnar.TInt64}
+		limbs[k] = b.addAgg(planner.AggCall{Func: planner.AggSum, Arg: limb, Type: columnar.TInt64})
+	}
+	sum := planner.Expr(&planner.Call{Fn: "wide_sum", Args: limbs, T: t})
+	if fn == planner.AggSum {
+		return sum
+	}
+	n := b.addAgg(planner.AggCall{Func: planner.AggCount, Arg: arg, Type: columnar.TInt64})
+	return &planner.Call{Fn: "/", T: columnar.TFloat64, Args: []planner.Expr{
+		&planner.Cast{Arg: sum, To: columnar.TFloat64}, &planner.Cast{Arg: n, To: columnar.TFloat64}}}
 }

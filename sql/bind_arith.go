@@ -2,6 +2,7 @@ package sql
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/planner"
@@ -91,7 +92,7 @@ func (b *binder) arith(fn string, l, r planner.Expr, ls, rs callexpr.Expr, c ect
 	if lt.IsTemporal() || rt.IsTemporal() || lt.ID == columnar.Interval || rt.ID == columnar.Interval {
 		return b.temporalArith(fn, l, r, ls, rs, c)
 	}
-	if !lt.IsNumeric() || !rt.IsNumeric() {
+	if !isNum(lt) || !isNum(rt) {
 		return nil, b.typeErr(ls, c, "cannot apply %s to %s and %s", fn, lt, rt)
 	}
 	if b.unsignedLiteral(l, rt) {
@@ -110,12 +111,12 @@ func (b *binder) arith(fn string, l, r planner.Expr, ls, rs callexpr.Expr, c ect
 	case "//":
 		// DuckDB's // of floats and DECIMALs is float division (7.5 // 2
 		// is 3.75), NULL for a zero divisor as // of integers is.
-		if t.ID == columnar.Decimal {
+		if t.IsDecimal() {
 			t = columnar.TFloat64
 		}
 	case "*":
-		if lt.ID == columnar.Decimal || rt.ID == columnar.Decimal {
-			if pt, lt2, rt2, ok := decimalProduct(b.litDecimal(l, lt), b.litDecimal(r, rt), b.wideDecimal(l) || b.wideDecimal(r)); ok {
+		if lt.IsDecimal() || rt.IsDecimal() {
+			if pt, lt2, rt2, ok := decimalProduct(b.litDecimal(l, lt), b.litDecimal(r, rt)); ok {
 				lc, err := b.coerce(l, lt2, ls, c)
 				if err != nil {
 					return nil, err
@@ -126,21 +127,15 @@ func (b *binder) arith(fn string, l, r planner.Expr, ls, rs callexpr.Expr, c ect
 				}
 				return call(pt, lc, rc), nil
 			}
-			if t.ID == columnar.Decimal {
+			if t.IsDecimal() {
 				t = columnar.TFloat64
 			}
 		}
 	case "+", "-":
-		if t.ID == columnar.Decimal {
-			// One more digit for the carry, as DuckDB does; past 18 digits
-			// DuckDB stays in int64 with an overflow check, and so do we,
-			// unless an operand is a SUM (see wideDecimal).
-			switch {
-			case int(t.Precision) < maxDecimal:
-				t = columnar.DecimalType(int(t.Precision)+1, int(t.Scale))
-			case b.wideDecimal(l) || b.wideDecimal(r):
-				t = columnar.TFloat64
-			}
+		if t.IsDecimal() && int(t.Precision) < columnar.MaxDecimal {
+			// One more digit for the carry, as DuckDB does (past 18 digits
+			// in 128 bits), at most 38 with an overflow check.
+			t = columnar.DecimalType(int(t.Precision)+1, int(t.Scale))
 		}
 	}
 	lc, err := b.coerce(l, t, ls, c)
@@ -242,7 +237,7 @@ func (b *binder) negate(x planner.Expr, src callexpr.Expr, c ectx) (planner.Expr
 	if x.Type().ID == columnar.Null {
 		return x, nil
 	}
-	if !x.Type().IsNumeric() && x.Type().ID != columnar.Interval {
+	if !x.Type().IsNumeric() && x.Type().ID != columnar.Interval && x.Type().ID != columnar.Hugeint && x.Type().ID != columnar.Decimal128 {
 		return nil, b.typeErr(src, c, "cannot negate %s", x.Type())
 	}
 	return &planner.Call{Fn: "neg", Args: []planner.Expr{x}, T: x.Type()}, nil
@@ -250,18 +245,18 @@ func (b *binder) negate(x planner.Expr, src callexpr.Expr, c ectx) (planner.Expr
 
 // decimalProduct types DECIMAL(p1,s1) * DECIMAL(p2,s2) as DuckDB does:
 // DECIMAL(p1+p2, s1+s2), the product of the scaled integers, exact. Past
-// 18 digits of precision DuckDB keeps the int64 product (DECIMAL(18, s1+s2))
-// and checks it for overflow, and so does the executor. An integer operand
-// counts as DECIMAL(digits, 0); BIGINT (19 digits), scales past 18, and a
-// capped product with a wide operand (wideDecimal) give ok == false (the
-// caller falls back to DOUBLE). lt2 and rt2 are the types the operands are
-// cast to.
-func decimalProduct(lt, rt columnar.Type, wide bool) (pt, lt2, rt2 columnar.Type, ok bool) {
+// 18 digits of precision, two 64-bit operands whose product's scale is
+// below 18 keep DuckDB's int64 product (DECIMAL(18, s1+s2)) with an
+// overflow check; otherwise the product has up to 38 digits (128 bits).
+// An integer operand counts as DECIMAL(digits, 0); a scale past 38 gives
+// ok == false (the caller falls back to DOUBLE). lt2 and rt2 are the types
+// the operands are cast to.
+func decimalProduct(lt, rt columnar.Type) (pt, lt2, rt2 columnar.Type, ok bool) {
 	asDec := func(t columnar.Type) (columnar.Type, bool) {
 		switch {
-		case t.ID == columnar.Decimal:
+		case t.IsDecimal():
 			return t, true
-		case t.IsInteger() && intDigits(t) <= maxDecimal:
+		case isInt(t) && intDigits(t) <= columnar.MaxDecimal:
 			return columnar.DecimalType(intDigits(t), 0), true
 		}
 		return t, false
@@ -269,37 +264,17 @@ func decimalProduct(lt, rt columnar.Type, wide bool) (pt, lt2, rt2 columnar.Type
 	lt2, lok := asDec(lt)
 	rt2, rok := asDec(rt)
 	s := int(lt2.Scale) + int(rt2.Scale)
-	if !lok || !rok || s > maxDecimal {
+	if !lok || !rok || s > columnar.MaxDecimal {
 		return pt, lt, rt, false
 	}
-	p := int(lt2.Precision) + int(rt2.Precision)
-	if p > maxDecimal && wide {
-		return pt, lt, rt, false
+	// As DuckDB: p1+p2 digits, at most 38; but two 64-bit DECIMALs whose
+	// product's scale is below 18 multiply in 64 bits, capped at 18
+	// digits with an overflow check.
+	p := min(int(lt2.Precision)+int(rt2.Precision), columnar.MaxDecimal)
+	if p > maxDecimal && !lt2.Wide() && !rt2.Wide() && s < maxDecimal {
+		p = maxDecimal
 	}
-	p = min(p, maxDecimal)
-	return columnar.DecimalType(max(p, s), s), lt2, rt2, true
-}
-
-// wideDecimal reports an operand that is a SUM of DECIMALs of this query,
-// which DuckDB types DECIMAL(38,s) and b2sql DECIMAL(18,s). DuckDB
-// computes with such values in 128 bits; capping their product or sum at
-// 18 digits would make TPC-H Q11's sum(…) * 0.0001000000 overflow, so it
-// goes through DOUBLE instead. Any other 18-digit DECIMAL (a column, a
-// cast) is DECIMAL(18,s) in DuckDB too, which keeps the int64 result
-// with an overflow check (90000000000000000.0::DECIMAL(18,1) * 10 is an
-// error, not 9e17), as the executor does.
-func (b *binder) wideDecimal(x planner.Expr) bool {
-	t := x.Type()
-	r, ok := x.(*planner.ColRef)
-	if t.ID != columnar.Decimal || int(t.Precision) < maxDecimal || !ok || b.agg == nil {
-		return false
-	}
-	for i, col := range b.agg.aggCols {
-		if col.ID == r.Col.ID {
-			return b.agg.aggs[i].Func == planner.AggSum
-		}
-	}
-	return false
+	return columnar.DecimalType(p, s), lt2, rt2, true
 }
 
 // litDecimal is the type an integer literal takes in decimal arithmetic:
@@ -307,17 +282,18 @@ func (b *binder) wideDecimal(x planner.Expr) bool {
 // DECIMAL(p+1, s)); any other operand keeps type t.
 func (b *binder) litDecimal(x planner.Expr, t columnar.Type) columnar.Type {
 	k, ok := x.(*planner.Const)
-	if !ok || k.Val.Null || !t.IsInteger() || t.ID == columnar.Uint64 {
+	if !ok || k.Val.Null || !isInt(t) || t.ID == columnar.Uint64 {
 		return t
 	}
-	if info, isLit := b.lits[k]; !isLit || info.kind != litInt {
+	info, isLit := b.lits[k]
+	if !isLit || info.kind != litInt {
 		return t
 	}
-	digits, v := 1, k.Val.I
-	for ; v >= 10 || v <= -10; v /= 10 {
-		digits++
+	digits := len(strings.TrimLeft(strings.TrimLeft(info.text, "-+"), "0"))
+	if digits > columnar.MaxDecimal {
+		return t
 	}
-	return columnar.DecimalType(digits, 0)
+	return columnar.DecimalType(max(digits, 1), 0)
 }
 
 // unsignedLiteral reports whether x is an integer literal whose value an

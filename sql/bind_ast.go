@@ -481,13 +481,19 @@ func (b *binder) numberLiteral(text string, isInt, neg bool, at int) (planner.Ex
 		} else {
 			k.Val = columnar.IntValue(columnar.TInt64, n)
 		}
-	} else if u, err := strconv.ParseUint(text, 10, 64); err == nil && !neg && isInt {
+	} else if v, ok := wideIntLiteral(sign + text); ok && isInt {
+		// Past BIGINT: HUGEINT, then UHUGEINT, as in DuckDB.
 		kind = litInt
-		k.Val = columnar.UintValue(u)
+		k.Val = v
 	} else if t, ok := decimalLiteralType(text); ok && !isInt {
 		// 1.5 is DECIMAL(2,1), as in DuckDB: 0.1 + 0.2 = 0.3 holds.
-		n, _ := parseDecimal(sign+text, int(t.Precision), int(t.Scale), false)
-		k.Val = columnar.IntValue(t, n)
+		if t.Wide() {
+			n, _ := columnar.ParseBigDecimal(sign+text, int(t.Scale))
+			k.Val, _ = columnar.WideFromBig(t, n)
+		} else {
+			n, _ := parseDecimal(sign+text, int(t.Precision), int(t.Scale), false)
+			k.Val = columnar.IntValue(t, n)
+		}
 	} else {
 		f, err := strconv.ParseFloat(sign+text, 64)
 		if err != nil && !isRangeErr(err) {

@@ -2,6 +2,7 @@ package sql
 
 import (
 	"fmt"
+	"math/big"
 	"strconv"
 	"strings"
 
@@ -193,7 +194,7 @@ func (b *binder) bindParam(name string, c ectx) (planner.Expr, error) {
 
 // decimalLiteralType returns the DECIMAL type of a literal written with a
 // point and no exponent: precision is its digit count, scale its fraction
-// digits. Literals needing more than 18 digits are DOUBLE.
+// digits. Literals needing more than 38 digits are DOUBLE.
 func decimalLiteralType(text string) (columnar.Type, bool) {
 	if strings.ContainsAny(text, "eE") {
 		return columnar.Type{}, false
@@ -201,7 +202,7 @@ func decimalLiteralType(text string) (columnar.Type, bool) {
 	whole, frac, _ := strings.Cut(text, ".")
 	whole = strings.TrimLeft(whole, "0")
 	p := max(len(whole)+len(frac), 1)
-	if p > maxDecimal {
+	if p > columnar.MaxDecimal {
 		return columnar.Type{}, false
 	}
 	return columnar.DecimalType(p, len(frac)), true
@@ -237,4 +238,18 @@ func (b *binder) leafTok(e callexpr.Expr, sp span) int {
 // typeErr reports a type error at expression e.
 func (b *binder) typeErr(e callexpr.Expr, c ectx, format string, args ...any) error {
 	return b.errAt(b.leafTok(e, c.sp), ErrType, fmt.Sprintf(format, args...))
+}
+
+// wideIntLiteral types an integer literal past BIGINT's range: HUGEINT
+// when it fits 128 signed bits, else UHUGEINT when it fits 128 unsigned
+// bits (DuckDB's literal types); false past that (a DOUBLE).
+func wideIntLiteral(text string) (columnar.Value, bool) {
+	n, ok := new(big.Int).SetString(text, 10)
+	if !ok {
+		return columnar.Value{}, false
+	}
+	if v, ok := columnar.WideFromBig(columnar.THugeint, n); ok {
+		return v, true
+	}
+	return columnar.WideFromBig(columnar.TUhugeint, n)
 }

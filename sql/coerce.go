@@ -94,7 +94,20 @@ func (b *binder) flexible(x planner.Expr, other columnar.Type, compare bool) boo
 // unify converts xs to one common type. compare selects the comparison
 // rules (numeric literals fit to the other side).
 func (b *binder) unify(xs []planner.Expr, srcs []callexpr.Expr, c ectx, compare bool, what string) ([]planner.Expr, columnar.Type, error) {
-	// The type of the non-flexible operands decides.
+	// The type of the non-flexible operands decides. Compared with a
+	// DECIMAL, an integer literal counts as DECIMAL(its digits, 0), as in
+	// DuckDB, so that 100000000000000000000 > 99999999999999999999.99999
+	// compares exactly.
+	anyDec := false
+	for _, x := range xs {
+		anyDec = anyDec || compare && x.Type().IsDecimal()
+	}
+	typeOf := func(x planner.Expr) columnar.Type {
+		if anyDec {
+			return b.litDecimal(x, x.Type())
+		}
+		return x.Type()
+	}
 	var t columnar.Type
 	have := false
 	for _, x := range xs {
@@ -113,10 +126,10 @@ func (b *binder) unify(xs []planner.Expr, srcs []callexpr.Expr, c ectx, compare 
 			if flex || (b.isNullLit(x) && len(xs) > 1) {
 				continue
 			}
-			t, have = x.Type(), true
+			t, have = typeOf(x), true
 			continue
 		}
-		st, ok := superType(t, x.Type())
+		st, ok := superType(t, typeOf(x))
 		if !ok {
 			return nil, t, b.typeErrAt(srcs, c, what, t, x.Type())
 		}
@@ -126,7 +139,7 @@ func (b *binder) unify(xs []planner.Expr, srcs []callexpr.Expr, c ectx, compare 
 		// Only literals: strings win over NULL; numbers are typed already.
 		t = columnar.TNull
 		for _, x := range xs {
-			if st, ok := superType(t, x.Type()); ok {
+			if st, ok := superType(t, typeOf(x)); ok {
 				t = st
 			} else {
 				return nil, t, b.typeErrAt(srcs, c, what, t, x.Type())

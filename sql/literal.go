@@ -23,6 +23,12 @@ func castConst(v columnar.Value, to columnar.Type) (out columnar.Value, done boo
 	if from == to {
 		return v, true, nil
 	}
+	if out, handled, ok := columnar.CastWide(v, to); handled { // HUGEINT, UHUGEINT, DECIMAL(19..38)
+		if !ok {
+			return columnar.Value{}, true, errCast
+		}
+		return out, true, nil
+	}
 	switch {
 	case from.ID == columnar.Varchar && to.IsNested():
 		// '[1, 2]'::INT[]: the executor's parser of nested text.

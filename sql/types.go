@@ -9,46 +9,51 @@ import (
 
 // Typing decisions (DuckDB semantics where the executor's vocabulary allows):
 //
-//   - Integer literals are INTEGER when they fit, else BIGINT, else UBIGINT,
-//     else DOUBLE. Literals with a point are DECIMAL(digits, fraction digits)
-//     as in DuckDB (1.5 is DECIMAL(2,1), so 0.1 + 0.2 = 0.3), DOUBLE when
-//     they need more than 18 digits; literals with an exponent (1e3) are
-//     DOUBLE.
+//   - Integer literals are INTEGER when they fit, else BIGINT, else
+//     HUGEINT, else UHUGEINT, else DOUBLE. Literals with a point are
+//     DECIMAL(digits, fraction digits) as in DuckDB (1.5 is DECIMAL(2,1), so
+//     0.1 + 0.2 = 0.3), DOUBLE past 38 digits; literals with an exponent
+//     (1e3) are DOUBLE.
 //   - A numeric literal compared with a column (=, <, IN, BETWEEN, …) takes
-//     the column's type when its value is exactly representable there; a
-//     string literal compared with or combined with a non-string value takes
-//     that value's type (cast at bind time; "could not cast" otherwise).
+//     the column's type when its value is exactly representable there (an
+//     integer literal compared with a DECIMAL counts as DECIMAL(its
+//     digits, 0)); a string literal compared with or combined with a
+//     non-string value takes that value's type (cast at bind time; "could
+//     not cast" otherwise).
 //   - Numeric supertypes: wider integer of the same signedness; mixed
 //     signedness takes the next wider signed type (UINTEGER vs INTEGER →
-//     BIGINT); UBIGINT vs signed → DOUBLE; any FLOAT/DOUBLE → DOUBLE (FLOAT
-//     only with FLOAT or small integers); DECIMAL vs integer → DECIMAL wide
-//     enough, DOUBLE when that needs more than 18 digits; DECIMAL vs DOUBLE →
-//     DOUBLE.
+//     BIGINT, UBIGINT vs BIGINT → HUGEINT); UHUGEINT vs signed → DOUBLE; any
+//     FLOAT/DOUBLE → DOUBLE (FLOAT only with FLOAT, small integers or
+//     HUGEINT); DECIMAL vs integer → DECIMAL wide enough (BIGINT counts 19
+//     digits, HUGEINT 38), DOUBLE when that needs more than 38; DECIMAL vs
+//     DOUBLE → DOUBLE. DECIMALs of up to 18 digits are int64s, wider ones
+//     (and HUGEINT, UHUGEINT) 128-bit (columnar/int128.go).
 //   - Arithmetic: + - on DECIMALs stays DECIMAL (common scale, one more
-//     digit for the carry, at most 18 digits with an int64 overflow check,
-//     as DuckDB); DECIMAL(p1,s1) * DECIMAL(p2,s2) is DECIMAL(p1+p2, s1+s2),
-//     exact, capped at 18 digits with an overflow check (DuckDB's int64
-//     product), DOUBLE past scale 18, with BIGINT, or when a capped result
-//     has an 18-digit operand other than such a capped result (a SUM is
-//     DECIMAL(38,s) in DuckDB, whose products need 128 bits); % on
-//     DECIMALs is exact, in their common DECIMAL type; / is always DOUBLE
-//     division; // of integers is integer division, of floats and
-//     DECIMALs DOUBLE division. By zero (DuckDB's results): / gives ±inf or
-//     nan, // and % of integers and DECIMALs NULL, // of floats NULL, %
-//     of floats nan. round(x, d), floor and
-//     ceil of DECIMAL(p,s) are DECIMAL(p,d) (d = 0 for floor/ceil), by a cast
-//     of the rounded value.
+//     digit for the carry, at most 38 with an overflow check);
+//     DECIMAL(p1,s1) * DECIMAL(p2,s2) is DECIMAL(p1+p2, s1+s2), at most 38
+//     digits, but two 64-bit operands with s1+s2 < 18 keep DuckDB's int64
+//     product, capped at 18 digits with an overflow check; DOUBLE past
+//     scale 38; % on DECIMALs is exact, in their common DECIMAL type; / is
+//     always DOUBLE division; // of integers is integer division, of floats
+//     and DECIMALs DOUBLE division. By zero (DuckDB's results): / gives
+//     ±inf or nan, // and % of integers and DECIMALs NULL, // of floats
+//     NULL, % of floats nan. round(x, d), floor and ceil of DECIMAL(p,s)
+//     are DECIMAL(p,d) (d = 0 for floor/ceil), by a cast of the rounded
+//     value.
 //   - TIMESTAMP WITH TIME ZONE is the common type of itself, TIMESTAMP and
 //     DATE; casts and calendar functions between it and local types use the
 //     session's TimeZone (bind_timezone.go).
-//   - SUM of signed or small unsigned integers is BIGINT (DuckDB: HUGEINT;
-//     the executor raises an overflow error), SUM(UBIGINT) and SUM of floats
-//     DOUBLE, SUM(DECIMAL(p,s)) DECIMAL(18,s); AVG DOUBLE; COUNT BIGINT;
-//     MIN/MAX the input type. Aggregate arguments are not cast: the executor
-//     reads the argument type.
+//   - SUM of signed or small unsigned integers is HUGEINT and
+//     SUM(DECIMAL(p,s)) DECIMAL(38,s), as in DuckDB: the sum runs in 64 bits
+//     (an overflow is an error) and is widened (sumWiden); SUM of HUGEINT or
+//     wide DECIMALs adds 32-bit limbs exactly (wideSum). SUM(UBIGINT) and
+//     SUM of floats are DOUBLE; AVG DOUBLE; COUNT BIGINT; MIN/MAX the input
+//     type. Aggregate arguments are not cast: the executor reads the
+//     argument type.
 
-// maxDecimal is the widest DECIMAL we can hold (int64 payload).
-const maxDecimal = 18
+// maxDecimal is the widest DECIMAL held in an int64; wider ones, up to
+// columnar.MaxDecimal (38) digits, are 128-bit (columnar/int128.go).
+const maxDecimal = columnar.MaxDecimal64
 
 // parseTypeName maps a SQL type name (and its parameters) to a type. words
 // are the upper-cased name words (e.g. ["DOUBLE", "PRECISION"]); params the
@@ -62,6 +67,7 @@ func parseTypeName(words []string, params []int) (columnar.Type, error) {
 		"INTEGER": columnar.TInt32, "INT": columnar.TInt32, "INT4": columnar.TInt32, "SIGNED": columnar.TInt32,
 		"BIGINT": columnar.TInt64, "INT8": columnar.TInt64, "LONG": columnar.TInt64,
 		"UTINYINT": columnar.TUint8, "USMALLINT": columnar.TUint16, "UINTEGER": columnar.TUint32, "UBIGINT": columnar.TUint64,
+		"HUGEINT": columnar.THugeint, "INT128": columnar.THugeint, "UHUGEINT": columnar.TUhugeint, "UINT128": columnar.TUhugeint,
 		"FLOAT": columnar.TFloat32, "REAL": columnar.TFloat32, "FLOAT4": columnar.TFloat32,
 		"DOUBLE": columnar.TFloat64, "FLOAT8": columnar.TFloat64, "DOUBLE PRECISION": columnar.TFloat64,
 		"VARCHAR": columnar.TVarchar, "TEXT": columnar.TVarchar, "STRING": columnar.TVarchar, "CHAR": columnar.TVarchar, "BPCHAR": columnar.TVarchar,
@@ -89,8 +95,8 @@ func parseTypeName(words []string, params []int) (columnar.Type, error) {
 		default:
 			return columnar.Type{}, fmt.Errorf("DECIMAL takes at most two parameters")
 		}
-		if p < 1 || p > maxDecimal {
-			return columnar.Type{}, fmt.Errorf("DECIMAL precision %d is out of range 1..%d", p, maxDecimal)
+		if p < 1 || p > columnar.MaxDecimal {
+			return columnar.Type{}, fmt.Errorf("DECIMAL precision %d is out of range 1..%d", p, columnar.MaxDecimal)
 		}
 		if s < 0 || s > p {
 			return columnar.Type{}, fmt.Errorf("DECIMAL scale %d is out of range 0..%d", s, p)
@@ -124,8 +130,20 @@ func intDigits(t columnar.Type) int {
 		return 5
 	case columnar.Int32, columnar.Uint32:
 		return 10
+	case columnar.Hugeint:
+		return columnar.MaxDecimal // DuckDB: a HUGEINT meets a DECIMAL as DECIMAL(38,0)
+	case columnar.Uhugeint:
+		return columnar.MaxDecimal + 1 // no DECIMAL holds it
 	}
 	return 19
+}
+
+// isNum reports a numeric type of any width.
+func isNum(t columnar.Type) bool { return t.IsNumeric() || t.Wide() }
+
+// isInt reports an integer type of any width.
+func isInt(t columnar.Type) bool {
+	return t.IsInteger() || t.ID == columnar.Hugeint || t.ID == columnar.Uhugeint
 }
 
 // numericSuper returns the type both numeric types convert to.
@@ -141,32 +159,41 @@ func numericSuper(a, b columnar.Type) columnar.Type {
 		if b.ID == columnar.Float32 {
 			o = a
 		}
-		if o.ID == columnar.Float32 || (o.IsInteger() && intRank(o.ID) <= 2) {
-			return columnar.TFloat32
+		if o.ID == columnar.Float32 || (o.IsInteger() && intRank(o.ID) <= 2) || o.ID == columnar.Hugeint {
+			return columnar.TFloat32 // DuckDB: HUGEINT + FLOAT is FLOAT
 		}
 		return columnar.TFloat64
-	case a.ID == columnar.Decimal && b.ID == columnar.Decimal:
+	case a.IsDecimal() && b.IsDecimal():
 		s := max(a.Scale, b.Scale)
 		whole := max(int(a.Precision)-int(a.Scale), int(b.Precision)-int(b.Scale))
-		if whole+int(s) > maxDecimal {
+		if whole+int(s) > columnar.MaxDecimal {
 			return columnar.TFloat64
 		}
 		return columnar.DecimalType(whole+int(s), int(s))
-	case a.ID == columnar.Decimal || b.ID == columnar.Decimal:
+	case a.IsDecimal() || b.IsDecimal():
 		d, i := a, b
-		if b.ID == columnar.Decimal {
+		if b.IsDecimal() {
 			d, i = b, a
 		}
 		whole := max(int(d.Precision)-int(d.Scale), intDigits(i))
-		if whole+int(d.Scale) > maxDecimal {
+		if whole+int(d.Scale) > columnar.MaxDecimal {
 			return columnar.TFloat64
 		}
 		return columnar.DecimalType(whole+int(d.Scale), int(d.Scale))
 	}
 	// Both integers.
+	switch {
+	case a.ID == columnar.Uhugeint || b.ID == columnar.Uhugeint:
+		if a.IsSigned() || b.IsSigned() || a.ID == columnar.Hugeint || b.ID == columnar.Hugeint {
+			return columnar.TFloat64
+		}
+		return columnar.TUhugeint
+	case a.ID == columnar.Hugeint || b.ID == columnar.Hugeint:
+		return columnar.THugeint
+	}
 	if a.ID == columnar.Uint64 || b.ID == columnar.Uint64 {
 		if a.IsSigned() || b.IsSigned() {
-			return columnar.TFloat64
+			return columnar.THugeint // DuckDB: UBIGINT with BIGINT is HUGEINT
 		}
 		return columnar.TUint64
 	}
@@ -198,7 +225,7 @@ func superType(a, b columnar.Type) (columnar.Type, bool) {
 		return b, true
 	case b.ID == columnar.Null:
 		return a, true
-	case a.IsNumeric() && b.IsNumeric():
+	case isNum(a) && isNum(b):
 		return numericSuper(a, b), true
 	case a.ID == columnar.TimestampTZ || b.ID == columnar.TimestampTZ:
 		return tzSuper(a, b) // bind_timezone.go
@@ -219,6 +246,8 @@ func canCast(from, to columnar.Type) bool {
 		return true
 	case from.IsNumeric() && to.IsNumeric():
 		return true
+	case (from.Wide() || from.IsNumeric() || from.ID == columnar.Bool) && (to.Wide() || to.IsNumeric() || to.ID == columnar.Bool):
+		return from.Wide() || to.Wide()
 	case from.ID == columnar.Bool && (to.IsNumeric() || to.ID == columnar.Bool):
 		return true
 	case from.IsNumeric() && to.ID == columnar.Bool:

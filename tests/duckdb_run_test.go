@@ -447,7 +447,7 @@ func duckCellEqual(t columnar.Type, got, want string) bool {
 			return g == w
 		}
 		return math.Abs(g-w) <= math.Abs(w)*0.01+1e-8
-	case t.IsInteger() || t.ID == columnar.Decimal:
+	case t.IsInteger() || t.IsDecimal() || t.Wide():
 		g, ok1 := new(big.Rat).SetString(got)
 		w, ok2 := new(big.Rat).SetString(want)
 		return ok1 && ok2 && g.Cmp(w) == 0

@@ -772,9 +772,9 @@ func typeMatches(letter byte, t columnar.Type) bool {
 	}
 	switch letter {
 	case 'I':
-		return t.IsInteger()
+		return t.IsInteger() || t.ID == columnar.Hugeint || t.ID == columnar.Uhugeint
 	case 'R':
-		return t.IsFloat() || t.ID == columnar.Decimal
+		return t.IsFloat() || t.IsDecimal()
 	case 'T':
 		return t.IsString() || t.IsNested() // nested values compare as their text
 	case 'B':

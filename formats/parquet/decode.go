@@ -207,7 +207,7 @@ func (d *decoder) read(v *columnar.Vector, n int, validBuf columnar.Bitmap, aren
 			}
 			validBuf, ok = scatter(v, v.Ints[:n], defs, d.c.maxDef, int(total), nv, validBuf)
 		}
-	case kBytes, kFixed, kDecBytes, kDecBytesF:
+	case kBytes, kFixed, kDecBytes, kDecBytesF, kDecBytesW:
 		total, nv, arena, err = d.readBytes(v, n, defs, arena)
 		if err == nil {
 			switch d.c.kind {
@@ -285,6 +285,21 @@ func (d *decoder) consume(v *columnar.Vector, off int, vals [][]byte, arena []by
 				return arena, corruptf("decimal of %d bytes overflows int64", len(vals[i]))
 			}
 			out[i] = x
+		}
+		return arena, nil
+	case kDecBytesW:
+		out := v.Bytes[off : off+got]
+		if cap(arena)-len(arena) < 16*got {
+			arena = make([]byte, 0, max(2*cap(arena), 16*got, 4096))
+		}
+		for i, b := range vals {
+			x, ok := beInt128(b)
+			if !ok {
+				return arena, corruptf("decimal of %d bytes overflows 128 bits", len(b))
+			}
+			start := len(arena)
+			arena = columnar.AppendInt128Key(arena, x)
+			out[i] = arena[start:len(arena):len(arena)]
 		}
 		return arena, nil
 	case kDecBytesF:
@@ -439,4 +454,29 @@ func (d *decoder) shortChunk(got, want int64) error {
 		return corruptf("column chunk ends after %d of %d rows: %v", got, want, why)
 	}
 	return corruptf("column chunk ends after %d of %d rows", got, want)
+}
+
+// beInt128 reads a big-endian two's complement integer of any length that
+// fits 128 bits (longer inputs only by sign extension).
+func beInt128(b []byte) (columnar.Int128, bool) {
+	if len(b) == 0 {
+		return columnar.Int128{}, true
+	}
+	neg := b[0]&0x80 != 0
+	for len(b) > 16 {
+		if (neg && b[0] != 0xff) || (!neg && b[0] != 0) {
+			return columnar.Int128{}, false
+		}
+		b = b[1:]
+	}
+	var hi, lo uint64
+	if neg {
+		hi, lo = ^uint64(0), ^uint64(0)
+	}
+	for _, c := range b {
+		hi = hi<<8 | lo>>56
+		lo = lo<<8 | uint64(c)
+	}
+	x := columnar.Int128{Hi: int64(hi), Lo: lo}
+	return x, (x.Hi < 0) == neg
 }

@@ -28,7 +28,8 @@ const (
 	kBytes                 // BYTE_ARRAY → Bytes
 	kFixed                 // FIXED_LEN_BYTE_ARRAY → Bytes
 	kDecBytes              // BYTE_ARRAY/FLBA big-endian decimal (p ≤ 18) → Ints
-	kDecBytesF             // BYTE_ARRAY/FLBA big-endian decimal (p > 18) → Floats
+	kDecBytesF             // BYTE_ARRAY/FLBA big-endian decimal (p > 38) → Floats
+	kDecBytesW             // BYTE_ARRAY/FLBA big-endian decimal (19 ≤ p ≤ 38) → 16-byte keys (columnar/int128.go)
 )
 
 // column describes one exposed (flat) column of the table.
@@ -248,7 +249,10 @@ func mapColumn(leaf *schema.Column) (column, error) {
 			if t.Precision() <= 18 {
 				return set(columnar.DecimalType(int(t.Precision()), int(t.Scale())), kDecBytes)
 			}
-			return set(columnar.TFloat64, kDecBytesF)
+			if t.Precision() <= columnar.MaxDecimal {
+				return set(columnar.DecimalType(int(t.Precision()), int(t.Scale())), kDecBytesW)
+			}
+			return set(columnar.TFloat64, kDecBytesF) // as DuckDB: past 38 digits, DOUBLE
 		}
 		return set(columnar.TBlob, raw)
 	}

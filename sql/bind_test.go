@@ -52,7 +52,7 @@ Project [$a AS a:INTEGER]
         Scan t AS t cols=12
 `, ""},
 		{"SELECT count(*) + 1, sum(a) / count(a) FROM t", `
-Project [($count_star() + 1) AS count(*) + 1:BIGINT, (CAST($sum(t.a) AS DOUBLE) / CAST($count(t.a) AS DOUBLE)) AS sum(a) / count(a):DOUBLE]
+Project [($count_star() + 1) AS count(*) + 1:BIGINT, (CAST(CAST($sum(t.a) AS HUGEINT) AS DOUBLE) / CAST($count(t.a) AS DOUBLE)) AS sum(a) / count(a):DOUBLE]
   Aggregate groups=[] aggs=[count_star():BIGINT, sum(t.a):BIGINT, count(t.a):BIGINT]
     Scan t AS t cols=12
 `, ""},
@@ -69,7 +69,7 @@ Project [(t.a + 1) AS x:INTEGER, ((t.a + 1) * 2) AS y:INTEGER]
 `, ""},
 		{"SELECT b, sum(price) FROM t GROUP BY 1 ORDER BY 2 DESC", `
 Sort [$sum(price) DESC]
-  Project [$b AS b:BIGINT, $sum(t.price) AS sum(price):DECIMAL(18,2)]
+  Project [$b AS b:BIGINT, CAST($sum(t.price) AS DECIMAL(38,2)) AS sum(price):DECIMAL(38,2)]
     Aggregate groups=[t.b] aggs=[sum(t.price):DECIMAL(18,2)]
       Scan t AS t cols=12
 `, ""},

@@ -23,12 +23,25 @@ func init() {
 		return scalar("math", name, desc, ex(example), over(columnar.TBool, rows(fnFloatTest(f)), x))
 	}
 	round := func(ts []columnar.Type, _ []*columnar.Value, _ columnar.Type) (function.Kernel, error) {
+		if ts[0].Wide() {
+			return function.Kernel(rowKernel(wideRounding("round"), ts[0], true)), nil // kernel_wide.go
+		}
 		return function.Kernel(roundKernel(ts[0], len(ts) > 1)), nil
 	}
+	// orWide uses the 128-bit kernel (kernel_wide.go) for HUGEINT and
+	// DECIMAL(19..38), k otherwise.
+	orWide := func(fn string, k func(t columnar.Type) kernel) func(t columnar.Type) kernel {
+		return func(t columnar.Type) kernel {
+			if t.Wide() {
+				return rowKernel(wideRounding(fn), t, true)
+			}
+			return k(t)
+		}
+	}
 	function.Register(
-		scalar("math", "abs", "The absolute value of x", ex("abs(-17.4)"), sameAs(over(columnar.Type{}, byType(absKernel), n), 1)),
-		customBind(scalar("math", "floor", "The largest integer not above x", ex("floor(17.4)"), sameAs(over(columnar.Type{}, byType(floorKernel), n), 1))),
-		customBind(aka(scalar("math", "ceil", "The smallest integer not below x", ex("ceil(17.4)"), sameAs(over(columnar.Type{}, byType(ceilKernel), n), 1)), "ceiling")),
+		scalar("math", "abs", "The absolute value of x", ex("abs(-17.4)"), sameAs(over(columnar.Type{}, byType(orWide("abs", absKernel)), n), 1)),
+		customBind(scalar("math", "floor", "The largest integer not above x", ex("floor(17.4)"), sameAs(over(columnar.Type{}, byType(orWide("floor", floorKernel)), n), 1))),
+		customBind(aka(scalar("math", "ceil", "The smallest integer not below x", ex("ceil(17.4)"), sameAs(over(columnar.Type{}, byType(orWide("ceil", ceilKernel)), n), 1)), "ceiling")),
 		customBind(scalar("math", "round", "x rounded half away from zero to digits decimal places (0 by default; negative: left of the point)",
 			ex("round(17.45, 1)", "round(1745, -2)"),
 			sameAs(over(columnar.Type{}, round, n), 1), sameAs(over(columnar.Type{}, round, n, param{"digits", function.Int32}), 1))),

@@ -46,23 +46,33 @@ func absKernel(t columnar.Type) kernel {
 
 func identityInt(v int64) (int64, error) { return v, nil }
 
-// decimalRound rounds a scaled decimal to whole units (floor/ceil/round).
-func decimalRound(t columnar.Type, mode func(float64) float64) func(int64) (int64, error) {
+// decimalRound rounds a scaled decimal to whole units, down (floor) or
+// up (ceil), in integers: exact at 18 digits, where a float64 is not.
+func decimalRound(t columnar.Type, up bool) func(int64) (int64, error) {
 	if t.ID != columnar.Decimal || t.Scale == 0 {
 		return identityInt
 	}
-	p := int64(math.Pow10(int(t.Scale)))
+	p := int64(1)
+	for range t.Scale {
+		p *= 10
+	}
 	return func(v int64) (int64, error) {
-		q := float64(v) / float64(p)
-		return int64(mode(q)) * p, nil
+		q, r := v/p, v%p // truncated toward zero
+		switch {
+		case up && r > 0:
+			q++
+		case !up && r < 0:
+			q--
+		}
+		return q * p, nil
 	}
 }
 
 func floorKernel(t columnar.Type) kernel {
-	return unaryNumKernel(t, decimalRound(t, math.Floor), math.Floor)
+	return unaryNumKernel(t, decimalRound(t, false), math.Floor)
 }
 func ceilKernel(t columnar.Type) kernel {
-	return unaryNumKernel(t, decimalRound(t, math.Ceil), math.Ceil)
+	return unaryNumKernel(t, decimalRound(t, true), math.Ceil)
 }
 
 // roundHalfAway rounds x to d decimal places, halves away from zero.

@@ -114,9 +114,22 @@ func wideNeg(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
 // per group, and the four recombine exactly.
 //
 //	wide_limb(HUGEINT|DECIMAL, k)  BIGINT  bits [32k, 32k+32) of the value; limb 3 signed
-//	wide_sum(BIGINT × 4)           HUGEINT|DECIMAL(38,s)  Σ s_k · 2^(32k), overflow checked
+//	wide_limb(BIGINT, k)           BIGINT  the same with two limbs; limb 1 signed
+//	wide_sum(BIGINT × n)           HUGEINT|DECIMAL(38,s)  Σ s_k · 2^(32k), overflow checked
+//
+// SUM of a BIGINT runs the same way with two limbs, so that it is exact
+// past 2^63 as DuckDB's HUGEINT sum is.
 func init() {
 	function.Register(internalRows("math", "wide_sum", "Σ s_k · 2^(32k) of limb sums s_k, as HUGEINT or DECIMAL(38,s)", fnWideSum))
+}
+
+// int64Limb is limb k (0 or 1) of x: its low 32 bits, unsigned, or its
+// high 32 bits with the sign.
+func int64Limb(x int64, k int) int64 {
+	if k == 0 {
+		return int64(uint64(x) & 0xffffffff)
+	}
+	return x >> 32
 }
 
 func wideLimbKernel(k int) kernel {
@@ -125,6 +138,26 @@ func wideLimbKernel(k int) kernel {
 		n := b.Len
 		if x.Const {
 			n = 1
+		}
+		switch x.Type.Phys() {
+		case columnar.PhysInt:
+			src, dst := x.Ints, out.Ints
+			forEach(b, func(i int) {
+				if i < n {
+					dst[i] = int64Limb(src[i], k)
+				}
+			})
+			out.Const = x.Const
+			return nil
+		case columnar.PhysUint:
+			src, dst := x.Uints, out.Ints
+			forEach(b, func(i int) {
+				if i < n {
+					dst[i] = int64(src[i] >> (32 * k) & 0xffffffff)
+				}
+			})
+			out.Const = x.Const
+			return nil
 		}
 		src, dst := x.Bytes, out.Ints
 		forEach(b, func(i int) {
@@ -150,7 +183,7 @@ func wideLimbKernel(k int) kernel {
 
 func fnWideSum(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
 	r := new(big.Int)
-	for k := 3; k >= 0; k-- {
+	for k := len(a) - 1; k >= 0; k-- {
 		r.Lsh(r, 32)
 		r.Add(r, big.NewInt(a[k].I))
 	}
@@ -159,4 +192,36 @@ func fnWideSum(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
 		s = int(t.Scale)
 	}
 	return wideResult(r, s, t, "SUM")
+}
+
+// wideRounding is abs, floor, ceil or round (to an optional number of
+// decimal digits, half away from zero) of a HUGEINT or wide DECIMAL; the
+// result keeps the argument's scale (the binder narrows it).
+func wideRounding(fn string) rowFunc {
+	return func(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+		x, s := exactNum(a[0])
+		if fn == "abs" {
+			return wideResult(new(big.Int).Abs(x), s, t, "absolute value")
+		}
+		digits := int64(0)
+		if len(a) > 1 {
+			digits = a[1].I
+		}
+		drop := int64(s) - digits // decimal digits to remove
+		if drop <= 0 {
+			return wideResult(x, s, t, fn)
+		}
+		if drop > 2*columnar.MaxDecimal {
+			drop = 2 * columnar.MaxDecimal // past every digit either way
+		}
+		p := columnar.Pow10Big(int(drop))
+		q, r := new(big.Int).QuoRem(x, p, new(big.Int))
+		switch {
+		case fn == "floor" && r.Sign() < 0, fn == "ceil" && r.Sign() > 0:
+			q.Add(q, big.NewInt(int64(r.Sign())))
+		case fn == "round" && new(big.Int).Lsh(new(big.Int).Abs(r), 1).Cmp(p) >= 0:
+			q.Add(q, big.NewInt(int64(x.Sign())))
+		}
+		return wideResult(q.Mul(q, p), s, t, fn)
+	}
 }

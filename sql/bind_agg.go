@@ -60,7 +60,7 @@ func (b *binder) bindAgg(fn planner.AggFunc, name string, e *callexpr.FuncExpr, 
 		}
 		return b.addAgg(planner.AggCall{Func: k, Arg: arg, Arg2: arg, Type: arg.Type()}), nil
 	}
-	if arg != nil && (arg.Type().ID == columnar.Hugeint || arg.Type().ID == columnar.Decimal128) && (fn == planner.AggSum || fn == planner.AggAvg) && !e.Distinct {
+	if arg != nil && limbSum(fn, arg.Type()) && !e.Distinct {
 		return b.wideSum(fn, arg), nil
 	}
 	t, arg, err := b.aggType(fn, name, arg, args, c)
@@ -204,21 +204,52 @@ func (b *binder) finalize(x planner.Expr, c ectx) (planner.Expr, error) {
 	return out, nil
 }
 
+// limbSum reports whether aggregate fn of type t runs as sums of 32-bit
+// limbs (wideSum): SUM and AVG of HUGEINT and DECIMAL(19..38), and SUM of
+// BIGINT and UBIGINT, a HUGEINT exact past 2^63 as in DuckDB.
+func limbSum(fn planner.AggFunc, t columnar.Type) bool {
+	switch t.ID {
+	case columnar.Hugeint, columnar.Decimal128:
+		return fn == planner.AggSum || fn == planner.AggAvg
+	case columnar.Int64, columnar.Uint64:
+		return fn == planner.AggSum
+	}
+	return false
+}
+
+// limbExprs are the 32-bit limbs of x (executor kernel_wide.go): four of
+// a 128-bit value, two of a BIGINT or UBIGINT.
+func limbExprs(x planner.Expr) []planner.Expr {
+	limbs := make([]planner.Expr, 4)
+	if !x.Type().Wide() {
+		limbs = limbs[:2]
+	}
+	for k := range limbs {
+		limbs[k] = &planner.Call{Fn: "wide_limb", Args: []planner.Expr{x, &planner.Const{Val: columnar.IntValue(columnar.TInt64, int64(k))}}, T: columnar.TInt64}
+	}
+	return limbs
+}
+
+// limbSumType is the type of a limb sum of t: DECIMAL(38,s) for a DECIMAL,
+// else HUGEINT.
+func limbSumType(t columnar.Type) columnar.Type {
+	if t.ID == columnar.Decimal128 {
+		return columnar.DecimalType(columnar.MaxDecimal, int(t.Scale))
+	}
+	return columnar.THugeint
+}
+
 // wideSum binds SUM and AVG of a HUGEINT or DECIMAL(19..38) argument as
 // four BIGINT sums of its 32-bit limbs recombined (executor
-// kernel_wide.go): exact, and on the int64 aggregation's fast path. SUM is
-// HUGEINT or DECIMAL(38,s), AVG DOUBLE, as in DuckDB.
+// kernel_wide.go), and SUM of a BIGINT or UBIGINT as two: exact, and on the
+// int64 aggregation's fast path. SUM is HUGEINT or DECIMAL(38,s), AVG
+// DOUBLE, as in DuckDB.
 func (b *binder) wideSum(fn planner.AggFunc, arg planner.Expr) planner.Expr {
-	t := columnar.THugeint
-	if arg.Type().ID == columnar.Decimal128 {
-		t = columnar.DecimalType(columnar.MaxDecimal, int(arg.Type().Scale))
+	limbs := limbExprs(arg)
+	for k, l := range limbs {
+		limbs[k] = b.addAgg(planner.AggCall{Func: planner.AggSum, Arg: l, Type: columnar.TInt64})
 	}
-	limbs := make([]planner.Expr, 4)
-	for k := range limbs {
-		limb := &planner.Call{Fn: "wide_limb", Args: []planner.Expr{arg, &planner.Const{Val: columnar.IntValue(columnar.TInt64, int64(k))}}, T: columnar.TInt64}
-		limbs[k] = b.addAgg(planner.AggCall{Func: planner.AggSum, Arg: limb, Type: columnar.TInt64})
-	}
-	sum := planner.Expr(&planner.Call{Fn: "wide_sum", Args: limbs, T: t})
+	sum := planner.Expr(&planner.Call{Fn: "wide_sum", Args: limbs, T: limbSumType(arg.Type())})
 	if fn == planner.AggSum {
 		return sum
 	}

@@ -116,7 +116,7 @@ func (b *binder) arith(fn string, l, r planner.Expr, ls, rs callexpr.Expr, c ect
 		}
 	case "*":
 		if lt.IsDecimal() || rt.IsDecimal() {
-			if pt, lt2, rt2, ok := decimalProduct(b.litDecimal(l, lt), b.litDecimal(r, rt)); ok {
+			if pt, lt2, rt2, ok := decimalProduct(lt, rt); ok {
 				lc, err := b.coerce(l, lt2, ls, c)
 				if err != nil {
 					return nil, err
@@ -128,14 +128,19 @@ func (b *binder) arith(fn string, l, r planner.Expr, ls, rs callexpr.Expr, c ect
 				return call(pt, lc, rc), nil
 			}
 			if t.IsDecimal() {
-				t = columnar.TFloat64
+				// Both exact, but the product's scale passes 38: DuckDB's error.
+				return nil, b.typeErr(ls, c, "needed scale %d to accurately represent the multiplication result, but this is out of range of the DECIMAL type (max scale is 38); add a cast to DOUBLE or to a DECIMAL with a lower scale", int(lt.Scale)+int(rt.Scale))
 			}
 		}
+	case "%":
+		// As DuckDB: DECIMALs with no common DECIMAL type (one that holds
+		// both) take their remainder in DOUBLE.
+		if t.IsDecimal() && (!decimalHolds(t, lt) || !decimalHolds(t, rt)) {
+			t = columnar.TFloat64
+		}
 	case "+", "-":
-		if t.IsDecimal() && int(t.Precision) < columnar.MaxDecimal {
-			// One more digit for the carry, as DuckDB does (past 18 digits
-			// in 128 bits), at most 38 with an overflow check.
-			t = columnar.DecimalType(int(t.Precision)+1, int(t.Scale))
+		if t.IsDecimal() {
+			t = decimalSum(lt, rt)
 		}
 	}
 	lc, err := b.coerce(l, t, ls, c)
@@ -246,6 +251,25 @@ func (b *binder) negate(x planner.Expr, src callexpr.Expr, c ectx) (planner.Expr
 // decimalProduct types DECIMAL(p1,s1) * DECIMAL(p2,s2) as DuckDB does:
 // DECIMAL(p1+p2, s1+s2), the product of the scaled integers, exact. Past
 // 18 digits of precision, two 64-bit operands whose product's scale is
+// decimalSum is DuckDB's type of a DECIMAL + or - (an integer operand
+// counts as DECIMAL(its type's digits, 0)): the larger scale, the wider
+// whole part, one more digit for the carry, at most 38 digits with an
+// overflow check; operands that do not fit it fail to cast
+// (DECIMAL(35,35) + 10000 is an error, as in DuckDB).
+func decimalSum(lt, rt columnar.Type) columnar.Type {
+	asDec := func(t columnar.Type) columnar.Type {
+		if t.IsDecimal() {
+			return t
+		}
+		return columnar.DecimalType(min(intDigits(t), columnar.MaxDecimal), 0)
+	}
+	l, r := asDec(lt), asDec(rt)
+	s := int(max(l.Scale, r.Scale))
+	whole := max(int(l.Precision)-int(l.Scale), int(r.Precision)-int(r.Scale))
+	p := max(whole+s, int(l.Precision), int(r.Precision)) + 1
+	return columnar.DecimalType(min(p, columnar.MaxDecimal), s)
+}
+
 // below 18 keep DuckDB's int64 product (DECIMAL(18, s1+s2)) with an
 // overflow check; otherwise the product has up to 38 digits (128 bits).
 // An integer operand counts as DECIMAL(digits, 0); a scale past 38 gives
@@ -277,9 +301,10 @@ func decimalProduct(lt, rt columnar.Type) (pt, lt2, rt2 columnar.Type, ok bool) 
 	return columnar.DecimalType(p, s), lt2, rt2, true
 }
 
-// litDecimal is the type an integer literal takes in decimal arithmetic:
-// DECIMAL(its digits, 0), as DuckDB types integer literals (price * 2 is
-// DECIMAL(p+1, s)); any other operand keeps type t.
+// litDecimal is the type an integer literal takes when compared with a
+// DECIMAL: DECIMAL(its digits, 0), as DuckDB fits integer literals (in
+// arithmetic a literal counts as its integer type: price * 2 multiplies by
+// a DECIMAL(10,0)); any other operand keeps type t.
 func (b *binder) litDecimal(x planner.Expr, t columnar.Type) columnar.Type {
 	k, ok := x.(*planner.Const)
 	if !ok || k.Val.Null || !isInt(t) || t.ID == columnar.Uint64 {

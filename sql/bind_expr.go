@@ -194,13 +194,14 @@ func (b *binder) bindParam(name string, c ectx) (planner.Expr, error) {
 
 // decimalLiteralType returns the DECIMAL type of a literal written with a
 // point and no exponent: precision is its digit count, scale its fraction
-// digits. Literals needing more than 38 digits are DOUBLE.
+// digits. Literals of more than 38 digits are DOUBLE.
 func decimalLiteralType(text string) (columnar.Type, bool) {
 	if strings.ContainsAny(text, "eE") {
 		return columnar.Type{}, false
 	}
+	// Every digit written counts, leading zeros too, as in DuckDB (0.5 is
+	// DECIMAL(2,1), .5 DECIMAL(1,1)).
 	whole, frac, _ := strings.Cut(text, ".")
-	whole = strings.TrimLeft(whole, "0")
 	p := max(len(whole)+len(frac), 1)
 	if p > columnar.MaxDecimal {
 		return columnar.Type{}, false

@@ -148,7 +148,7 @@ func (b *binder) scalar(name string, xs []planner.Expr, srcs []callexpr.Expr, at
 		if b.flexible(xs[i], columnar.TFloat64, false) {
 			return b.coerce(xs[i], columnar.TFloat64, srcs[i], c)
 		}
-		if !t.IsNumeric() {
+		if !isNum(t) { // HUGEINT, UHUGEINT, DECIMAL(19..38) too (executor kernel_wide.go)
 			return nil, b.typeErr(srcs[i], c, "%s expects a number, got %s", name, t)
 		}
 		return xs[i], nil
@@ -174,6 +174,10 @@ func (b *binder) scalar(name string, xs []planner.Expr, srcs []callexpr.Expr, at
 		if fn == "ceiling" {
 			fn = "ceil"
 		}
+		if id := x.Type().ID; id == columnar.Hugeint || id == columnar.Uhugeint {
+			// DuckDB has no 128-bit integer floor/ceil: they take a DOUBLE.
+			x = &planner.Cast{Arg: x, To: columnar.TFloat64}
+		}
 		return roundedDecimal(call(fn, x.Type(), x), 0), nil
 	case "round":
 		if n != 1 && n != 2 {
@@ -195,7 +199,7 @@ func (b *binder) scalar(name string, xs []planner.Expr, srcs []callexpr.Expr, at
 			switch {
 			case ok && !k.Val.Null:
 				digits = int(k.Val.I)
-			case x.Type().ID == columnar.Decimal && !ok:
+			case x.Type().IsDecimal() && !ok:
 				// The result's scale depends on the digits (DuckDB: no
 				// ROUND(DECIMAL, column) overload).
 				return nil, b.errAt(at, ErrType, "ROUND of a DECIMAL needs a constant number of digits")
@@ -238,13 +242,14 @@ func roundedDecimal(x planner.Expr, digits int) planner.Expr {
 	t := x.Type()
 	p, s := int(t.Precision), int(t.Scale)
 	switch {
-	case t.ID != columnar.Decimal || digits >= s:
+	case !t.IsDecimal() || digits >= s:
 		return x
 	case digits < 0:
-		// Rounding left of the point keeps no decimals, and the integer
-		// digits gain one for the carry (ROUND(9999::DECIMAL(4,0), -1) is
-		// 10000, DECIMAL(5,0)); a scaled input already has that room.
-		return &planner.Cast{Arg: x, To: columnar.DecimalType(min(p-s+1, maxDecimal), 0)}
+		// Rounding left of the point keeps no decimals and the precision,
+		// and the integer digits gain one for the carry
+		// (ROUND(9999::DECIMAL(4,0), -1) is 10000, DECIMAL(5,0)); a scaled
+		// input already has that room (DECIMAL(10,3) gives DECIMAL(10,0)).
+		return &planner.Cast{Arg: x, To: columnar.DecimalType(min(max(p, p-s+1), columnar.MaxDecimal), 0)}
 	}
 	// Keeping the precision leaves room for the carry (round(9.5) = 10).
 	return &planner.Cast{Arg: x, To: columnar.DecimalType(p, digits)}

@@ -60,7 +60,7 @@ func (b *binder) convertArg(name string, rule function.Arg, x planner.Expr, src 
 		if t.ID == columnar.Null || b.flexible(x, columnar.TFloat64, false) {
 			return b.coerce(x, columnar.TFloat64, src, c)
 		}
-		if !t.IsNumeric() {
+		if !isNum(t) { // HUGEINT, UHUGEINT, DECIMAL(19..38) too
 			return nil, b.typeErr(src, c, "%s expects a number, got %s", name, t)
 		}
 		return x, nil

@@ -446,6 +446,9 @@ func (b *binder) bindWindowCall(w winCall, c ectx) (planner.Expr, error) {
 			f.Args, f.Type = []planner.Expr{timeMicros(xs[0])}, columnar.TFloat64 // bind_agg_time.go
 			break
 		}
+		if fn := aggFuncs[name]; limbSum(fn, xs[0].Type()) && !f.Distinct && w.nulls == nil {
+			return b.wideWindowSum(f, fn, xs[0]), nil // bind_window_aggs.go
+		}
 		t, arg, err := b.aggType(aggFuncs[name], name, xs[0], args, c)
 		if err != nil {
 			return nil, err
@@ -453,6 +456,12 @@ func (b *binder) bindWindowCall(w winCall, c ectx) (planner.Expr, error) {
 		f.Args, f.Type = []planner.Expr{arg}, t
 		if name == "mean" {
 			f.Name = "avg"
+		}
+		if aggFuncs[name] == planner.AggSum && w.nulls == nil {
+			col := b.newCol(name, "", f.Type)
+			b.win.funcs = append(b.win.funcs, f)
+			b.win.cols = append(b.win.cols, col)
+			return sumWiden(planner.AggSum, t, &planner.ColRef{Col: col}), nil
 		}
 	}
 	if nm := w.nulls; nm != nil {

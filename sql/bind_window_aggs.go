@@ -74,6 +74,10 @@ func (b *binder) bindWindowAgg(f *planner.WindowFunc, args []callexpr.Expr, star
 			f.Args[0] = &planner.Const{Val: columnar.NullValue(columnar.TBool)}
 		}
 	case "median", "quantile_cont":
+		if t.Wide() {
+			// HUGEINT and DECIMAL(19..38) interpolate as DOUBLE, as DuckDB's do.
+			xs[0], t = &planner.Cast{Arg: xs[0], To: columnar.TFloat64}, columnar.TFloat64
+		}
 		if !t.IsNumeric() && t.ID != columnar.Null && t.ID != columnar.Time {
 			return b.typeErr(args[0], c, "%s(%s) is not supported", name, t)
 		}
@@ -141,4 +145,32 @@ func (b *binder) bindWindowArgMinMax(f *planner.WindowFunc, bindArgs func(lo, hi
 	}
 	f.Args, f.Type = xs, xs[0].Type()
 	return nil
+}
+
+// wideWindowSum binds SUM or AVG OVER a window of a HUGEINT, DECIMAL(19..38),
+// BIGINT or UBIGINT argument as window sums of its 32-bit limbs,
+// recombined (as wideSum does for GROUP BY): SUM is HUGEINT or
+// DECIMAL(38,s), exact, as in DuckDB; AVG is DOUBLE.
+func (b *binder) wideWindowSum(f planner.WindowFunc, fn planner.AggFunc, arg planner.Expr) planner.Expr {
+	add := func(g planner.WindowFunc) planner.Expr {
+		col := b.newCol(g.Name, "", g.Type)
+		b.win.funcs = append(b.win.funcs, g)
+		b.win.cols = append(b.win.cols, col)
+		return &planner.ColRef{Col: col}
+	}
+	limbs := limbExprs(arg)
+	for k, l := range limbs {
+		g := f
+		g.Name, g.Args, g.Type = "sum", []planner.Expr{l}, columnar.TInt64
+		limbs[k] = add(g)
+	}
+	sum := planner.Expr(&planner.Call{Fn: "wide_sum", Args: limbs, T: limbSumType(arg.Type())})
+	if fn == planner.AggSum {
+		return sum
+	}
+	g := f
+	g.Name, g.Args, g.Type = "count", []planner.Expr{arg}, columnar.TInt64
+	n := add(g)
+	return &planner.Call{Fn: "/", T: columnar.TFloat64, Args: []planner.Expr{
+		&planner.Cast{Arg: sum, To: columnar.TFloat64}, &planner.Cast{Arg: n, To: columnar.TFloat64}}}
 }

@@ -109,7 +109,7 @@ func (b *binder) unify(xs []planner.Expr, srcs []callexpr.Expr, c ectx, compare 
 		return x.Type()
 	}
 	var t columnar.Type
-	have := false
+	have, tLit := false, false // tLit: t is an integer literal's DECIMAL
 	for _, x := range xs {
 		if have && b.flexible(x, t, compare) {
 			continue
@@ -127,9 +127,19 @@ func (b *binder) unify(xs []planner.Expr, srcs []callexpr.Expr, c ectx, compare 
 				continue
 			}
 			t, have = typeOf(x), true
+			tLit = t != x.Type()
 			continue
 		}
-		st, ok := superType(t, typeOf(x))
+		xt := typeOf(x)
+		st, ok := superType(t, xt)
+		// An integer literal beside a DECIMAL counts as an integer of its
+		// digits: the DECIMAL's scale is kept.
+		if xt != x.Type() && t.IsDecimal() {
+			st = decimalWithInt(t, int(xt.Precision))
+		} else if tLit && xt.IsDecimal() {
+			st = decimalWithInt(xt, int(t.Precision))
+		}
+		tLit = false
 		if !ok {
 			return nil, t, b.typeErrAt(srcs, c, what, t, x.Type())
 		}
@@ -143,6 +153,17 @@ func (b *binder) unify(xs []planner.Expr, srcs []callexpr.Expr, c ectx, compare 
 				t = st
 			} else {
 				return nil, t, b.typeErrAt(srcs, c, what, t, x.Type())
+			}
+		}
+	}
+	if compare && t.IsDecimal() {
+		// As DuckDB: DECIMALs whose common type would lose digits compare
+		// as DOUBLE (0::DECIMAL(38,0) = 0.1::DECIMAL(38,37) is false); an
+		// integer that does not fit fails to cast instead.
+		for _, x := range xs {
+			if x.Type().IsDecimal() && !decimalHolds(t, x.Type()) {
+				t = columnar.TFloat64
+				break
 			}
 		}
 	}

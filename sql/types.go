@@ -134,8 +134,31 @@ func intDigits(t columnar.Type) int {
 		return columnar.MaxDecimal // DuckDB: a HUGEINT meets a DECIMAL as DECIMAL(38,0)
 	case columnar.Uhugeint:
 		return columnar.MaxDecimal + 1 // no DECIMAL holds it
+	case columnar.Uint64:
+		return 20
 	}
 	return 19
+}
+
+// decimalWithInt is DuckDB's common type of DECIMAL d and an integer of
+// the given digits: the wider whole part beside d's scale, at most 38
+// digits (the scale is kept; integers that do not fit fail to cast).
+func decimalWithInt(d columnar.Type, digits int) columnar.Type {
+	whole := max(int(d.Precision)-int(d.Scale), digits)
+	return columnar.DecimalType(min(whole+int(d.Scale), columnar.MaxDecimal), int(d.Scale))
+}
+
+// decimalHolds reports whether the DECIMAL type t holds every value of the
+// numeric type x exactly (as many whole digits, as large a scale).
+func decimalHolds(t, x columnar.Type) bool {
+	whole := int(t.Precision) - int(t.Scale)
+	switch {
+	case x.IsDecimal():
+		return x.Scale <= t.Scale && int(x.Precision)-int(x.Scale) <= whole
+	case isInt(x):
+		return intDigits(x) <= whole
+	}
+	return true
 }
 
 // isNum reports a numeric type of any width.
@@ -164,22 +187,23 @@ func numericSuper(a, b columnar.Type) columnar.Type {
 		}
 		return columnar.TFloat64
 	case a.IsDecimal() && b.IsDecimal():
-		s := max(a.Scale, b.Scale)
+		// As DuckDB: the wider whole part and the larger scale; past 38
+		// digits the scale gives way (DECIMAL(38,0) with DECIMAL(38,37)
+		// is DECIMAL(38,0)).
+		s := int(max(a.Scale, b.Scale))
 		whole := max(int(a.Precision)-int(a.Scale), int(b.Precision)-int(b.Scale))
-		if whole+int(s) > columnar.MaxDecimal {
-			return columnar.TFloat64
+		if whole+s > columnar.MaxDecimal {
+			s = columnar.MaxDecimal - whole
 		}
-		return columnar.DecimalType(whole+int(s), int(s))
+		return columnar.DecimalType(whole+s, s)
 	case a.IsDecimal() || b.IsDecimal():
+		// As DuckDB: the integer's digits beside the scale, at most 38
+		// digits (the scale is kept; values that do not fit fail to cast).
 		d, i := a, b
 		if b.IsDecimal() {
 			d, i = b, a
 		}
-		whole := max(int(d.Precision)-int(d.Scale), intDigits(i))
-		if whole+int(d.Scale) > columnar.MaxDecimal {
-			return columnar.TFloat64
-		}
-		return columnar.DecimalType(whole+int(d.Scale), int(d.Scale))
+		return decimalWithInt(d, intDigits(i))
 	}
 	// Both integers.
 	switch {
@@ -246,8 +270,8 @@ func canCast(from, to columnar.Type) bool {
 		return true
 	case from.IsNumeric() && to.IsNumeric():
 		return true
-	case (from.Wide() || from.IsNumeric() || from.ID == columnar.Bool) && (to.Wide() || to.IsNumeric() || to.ID == columnar.Bool):
-		return from.Wide() || to.Wide()
+	case (from.Wide() || to.Wide()) && (from.Wide() || from.IsNumeric() || from.ID == columnar.Bool) && (to.Wide() || to.IsNumeric() || to.ID == columnar.Bool):
+		return true
 	case from.ID == columnar.Bool && (to.IsNumeric() || to.ID == columnar.Bool):
 		return true
 	case from.IsNumeric() && to.ID == columnar.Bool:

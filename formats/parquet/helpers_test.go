@@ -130,11 +130,11 @@ func allCols() []tcol {
 				b.(*array.Decimal128Builder).Append(decimal128.FromI64(int64(i*123 - 5000)))
 			},
 			val: i64(columnar.DecimalType(10, 2), func(i int) int64 { return int64(i*123 - 5000) })},
-		{name: "dec38", typ: &arrow.Decimal128Type{Precision: 30, Scale: 3}, want: columnar.TFloat64,
+		{name: "dec38", typ: &arrow.Decimal128Type{Precision: 30, Scale: 3}, want: columnar.DecimalType(30, 3),
 			app: func(b array.Builder, i int) { b.(*array.Decimal128Builder).Append(decimal128.FromBigInt(dec38(i))) },
 			val: func(i int) columnar.Value {
-				f, _ := new(big.Float).SetInt(dec38(i)).Float64()
-				return columnar.FloatValue(columnar.TFloat64, f/1000)
+				v, _ := columnar.WideFromBig(columnar.DecimalType(30, 3), dec38(i))
+				return v
 			}},
 	}
 }

@@ -108,9 +108,10 @@ type wcol struct {
 	f32   []float32
 	f64   []float64
 	ba    []parquet.ByteArray
-	arena []byte // owns the bytes of ba: batches are only valid until their next Next
-	live  []int  // scratch: rows holding a value
-	dict  bool   // dictionary encoding chosen by start
+	flba  []parquet.FixedLenByteArray // DECIMAL(19..38): 16 bytes each, in arena
+	arena []byte                      // owns the bytes of ba and flba: batches are only valid until their next Next
+	live  []int                       // scratch: rows holding a value
+	dict  bool                        // dictionary encoding chosen by start
 	// nested marks a leaf of a nested column; src is the vector whose
 	// rows live lists while a batch is shredded (nested_write.go).
 	nested bool
@@ -221,6 +222,12 @@ func fieldNode(name string, rep parquet.Repetition, t columnar.Type) (schema.Nod
 			return nil, fmt.Errorf("cannot write %s", t)
 		}
 		lt = schema.NewDecimalLogicalType(p, s)
+	case columnar.Decimal128:
+		// 16-byte two's complement, as DuckDB writes DECIMAL(19..38).
+		return schema.NewPrimitiveNodeLogical(name, rep, schema.NewDecimalLogicalType(int32(t.Precision), int32(t.Scale)),
+			parquet.Types.FixedLenByteArray, 16, -1)
+	case columnar.Hugeint, columnar.Uhugeint:
+		// DOUBLE, as DuckDB writes them: Parquet has no 128-bit integer.
 	case columnar.Varchar:
 		lt = schema.StringLogicalType{}
 	case columnar.Date:
@@ -254,8 +261,10 @@ func physOf(t columnar.Type) parquet.Type {
 		return parquet.Types.Int64
 	case columnar.Float32:
 		return parquet.Types.Float
-	case columnar.Float64:
+	case columnar.Float64, columnar.Hugeint, columnar.Uhugeint:
 		return parquet.Types.Double
+	case columnar.Decimal128:
+		return parquet.Types.FixedLenByteArray
 	case columnar.Varchar, columnar.Blob:
 		return parquet.Types.ByteArray
 	}
@@ -402,8 +411,28 @@ func (c *wcol) appendValues(v *columnar.Vector, live []int) {
 			c.f32 = append(c.f32, float32(v.Floats[r]))
 		}
 	case parquet.Types.Double:
+		switch c.typ.ID {
+		case columnar.Hugeint:
+			for _, r := range live {
+				c.f64 = append(c.f64, columnar.Int128FromKey(v.Bytes[r]).Float())
+			}
+		case columnar.Uhugeint:
+			for _, r := range live {
+				c.f64 = append(c.f64, columnar.WideFloat(v.Value(r)))
+			}
+		default:
+			for _, r := range live {
+				c.f64 = append(c.f64, v.Floats[r])
+			}
+		}
+	case parquet.Types.FixedLenByteArray:
+		// The vector's key has the sign bit flipped (columnar/int128.go);
+		// Parquet's DECIMAL is plain big-endian two's complement.
 		for _, r := range live {
-			c.f64 = append(c.f64, v.Floats[r])
+			start := len(c.arena)
+			c.arena = append(c.arena, v.Bytes[r][:16]...)
+			c.arena[start] ^= 0x80
+			c.flba = append(c.flba, parquet.FixedLenByteArray(c.arena[start:len(c.arena):len(c.arena)]))
 		}
 	case parquet.Types.ByteArray:
 		for _, r := range live {
@@ -453,6 +482,8 @@ func (w *Writer) flush() (err error) {
 			_, err = cw.WriteBatch(c.f64, defs, c.reps)
 		case *file.ByteArrayColumnChunkWriter:
 			_, err = cw.WriteBatch(c.ba, defs, c.reps)
+		case *file.FixedLenByteArrayColumnChunkWriter:
+			_, err = cw.WriteBatch(c.flba, defs, c.reps)
 		default:
 			err = fmt.Errorf("unexpected column writer %T", cw)
 		}
@@ -466,7 +497,7 @@ func (w *Writer) flush() (err error) {
 			c.reps = c.reps[:0]
 		}
 		c.defs, c.bools, c.i32, c.i64 = c.defs[:0], c.bools[:0], c.i32[:0], c.i64[:0]
-		c.f32, c.f64, c.ba, c.arena = c.f32[:0], c.f64[:0], c.ba[:0], c.arena[:0]
+		c.f32, c.f64, c.ba, c.flba, c.arena = c.f32[:0], c.f64[:0], c.ba[:0], c.flba[:0], c.arena[:0]
 	}
 	w.pending = 0
 	return rgw.Close()

@@ -170,7 +170,7 @@ func (w *Writer) emptyColumn(c ColumnDef, empty func(member, dtype string, chunk
 		return fixed("uint64", "<u8")
 	case columnar.Float32:
 		return fixed("float32", "<f4")
-	case columnar.Float64, columnar.Decimal:
+	case columnar.Float64, columnar.Decimal, columnar.Decimal128, columnar.Hugeint, columnar.Uhugeint:
 		return fixed("float64", "<f8")
 	case columnar.Timestamp, columnar.Date:
 		return fixed("timestamp", "<i8", jsonKV{"unit", "us"})

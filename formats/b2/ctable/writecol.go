@@ -109,7 +109,7 @@ type fixedWriter struct {
 	kind     string // ctable kind
 	dtype    string
 	size     int
-	scale    float64 // decimal → float64 divisor
+	scale    float64 // decimal → float64 divisor (1 for 128-bit values, stored as float64)
 	dateMul  int64   // date days → µs
 	aw       *b2.ArrayWriter
 	mask     *maskWriter
@@ -148,7 +148,14 @@ func (w *fixedWriter) write(v *columnar.Vector, rows []int) error {
 			}
 		case columnar.PhysUint:
 			u = v.Uints[r]
-		case columnar.PhysBytes: // INTERVAL: int64 µs, a month as 30 days
+		case columnar.PhysBytes:
+			if v.Type.Wide() { // HUGEINT, UHUGEINT, DECIMAL(19..38): the nearest float64
+				if w.valid[k] != 0 {
+					u = math.Float64bits(columnar.WideFloat(v.Value(r)))
+				}
+				break
+			}
+			// INTERVAL: int64 µs, a month as 30 days
 			u = uint64(v.IntervalAt(r).FoldedMicros())
 		case columnar.PhysFloat:
 			if w.size == 4 {

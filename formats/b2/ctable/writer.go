@@ -173,6 +173,10 @@ func (w *Writer) newColWriter(f columnar.Field) (colWriter, error) {
 		fw.kind, fw.dtype = "float32", "<f4"
 	case columnar.Float64:
 		fw.kind, fw.dtype = "float64", "<f8"
+	case columnar.Hugeint, columnar.Uhugeint, columnar.Decimal128:
+		// float64, as a DECIMAL(≤18) is: numpy has no 128-bit integer.
+		fw.kind, fw.dtype = "float64", "<f8"
+		fw.scale = 1
 	case columnar.Decimal:
 		fw.kind, fw.dtype = "float64", "<f8"
 		fw.scale = 1

@@ -18,7 +18,7 @@ func TestExprTypes(t *testing.T) {
 		{"2147483648", "BIGINT", "2147483648"},
 		{"18446744073709551615", "HUGEINT", "18446744073709551615"}, // DuckDB: past BIGINT, HUGEINT
 		{"1.5", "DECIMAL(2,1)", "1.5"},
-		{"-0.05", "DECIMAL(2,2)", "-0.05"},
+		{"-0.05", "DECIMAL(3,2)", "-0.05"}, // DuckDB 1.5.6 counts the leading 0
 		{"0.1 + 0.2 = 0.3", "BOOLEAN", "((0.1 + 0.2) = 0.3)"},
 		{"1234567890.123456789", "DECIMAL(19,9)", "1234567890.123456789"},
 		{"1e3", "DOUBLE", "1000.0"},
@@ -132,7 +132,7 @@ func TestExprTypes(t *testing.T) {
 		{"round(price, 1)", "DECIMAL(10,1)", "CAST(round(t.price, 1) AS DECIMAL(10,1))"},
 		{"round(price)", "DECIMAL(10,0)", "CAST(round(t.price) AS DECIMAL(10,0))"},
 		{"floor(price)", "DECIMAL(10,0)", "CAST(floor(t.price) AS DECIMAL(10,0))"},
-		{"round(price, -1)", "DECIMAL(9,0)", "CAST(round(t.price, -1) AS DECIMAL(9,0))"}, // round(price, a) is an error: the scale needs a constant
+		{"round(price, -1)", "DECIMAL(10,0)", "CAST(round(t.price, -1) AS DECIMAL(10,0))"}, // round(price, a) is an error: the scale needs a constant
 		{"round(f)", "DOUBLE", "round(t.f)"},
 		{"floor(f)", "DOUBLE", "floor(t.f)"},
 		{"ceiling(a)", "INTEGER", "ceil(t.a)"},

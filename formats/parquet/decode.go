@@ -207,13 +207,13 @@ func (d *decoder) read(v *columnar.Vector, n int, validBuf columnar.Bitmap, aren
 			}
 			validBuf, ok = scatter(v, v.Ints[:n], defs, d.c.maxDef, int(total), nv, validBuf)
 		}
-	case kBytes, kFixed, kDecBytes, kDecBytesF, kDecBytesW:
+	case kBytes, kFixed, kDecBytes, kDecBytesF, kDecBytesW, kHalf:
 		total, nv, arena, err = d.readBytes(v, n, defs, arena)
 		if err == nil {
 			switch d.c.kind {
 			case kDecBytes:
 				validBuf, ok = scatter(v, v.Ints[:n], defs, d.c.maxDef, int(total), nv, validBuf)
-			case kDecBytesF:
+			case kDecBytesF, kHalf:
 				validBuf, ok = scatter(v, v.Floats[:n], defs, d.c.maxDef, int(total), nv, validBuf)
 			default:
 				validBuf, ok = scatter(v, v.Bytes[:n], defs, d.c.maxDef, int(total), nv, validBuf)
@@ -300,6 +300,15 @@ func (d *decoder) consume(v *columnar.Vector, off int, vals [][]byte, arena []by
 			start := len(arena)
 			arena = columnar.AppendInt128Key(arena, x)
 			out[i] = arena[start:len(arena):len(arena)]
+		}
+		return arena, nil
+	case kHalf:
+		out := v.Floats[off : off+got]
+		for i, b := range vals {
+			if len(b) != 2 {
+				return arena, corruptf("FLOAT16 of %d bytes", len(b))
+			}
+			out[i] = halfFloat(uint16(b[0]) | uint16(b[1])<<8)
 		}
 		return arena, nil
 	case kDecBytesF:
@@ -479,4 +488,24 @@ func beInt128(b []byte) (columnar.Int128, bool) {
 	}
 	x := columnar.Int128{Hi: int64(hi), Lo: lo}
 	return x, (x.Hi < 0) == neg
+}
+
+// halfFloat is the value of an IEEE 754 half-precision number (Parquet's
+// FLOAT16: sign bit, 5 exponent bits biased by 15, 10 fraction bits).
+func halfFloat(h uint16) float64 {
+	sign := 1.0
+	if h&0x8000 != 0 {
+		sign = -1
+	}
+	exp, frac := int(h>>10&0x1f), float64(h&0x3ff)
+	switch exp {
+	case 0: // zero and subnormals: frac · 2^-24
+		return sign * math.Ldexp(frac, -24)
+	case 0x1f:
+		if frac != 0 {
+			return math.NaN()
+		}
+		return sign * math.Inf(1)
+	}
+	return sign * math.Ldexp(1+frac/1024, exp-15)
 }

@@ -29,6 +29,7 @@ const (
 	kFixed                 // FIXED_LEN_BYTE_ARRAY → Bytes
 	kDecBytes              // BYTE_ARRAY/FLBA big-endian decimal (p ≤ 18) → Ints
 	kDecBytesF             // BYTE_ARRAY/FLBA big-endian decimal (p > 38) → Floats
+	kHalf                  // FLBA(2) FLOAT16, little-endian IEEE half → Floats (a FLOAT, as DuckDB reads it)
 	kDecBytesW             // BYTE_ARRAY/FLBA big-endian decimal (19 ≤ p ≤ 38) → 16-byte keys (columnar/int128.go)
 )
 
@@ -90,7 +91,7 @@ func mapSchema(sc *schema.Schema) (cols []column, skipped, notes []string, err e
 				notes = append(notes, fmt.Sprintf("column %q (%s) is left out: %v", root.Name(), describeSkipped(root), e))
 			}
 		}
-		if !flat || isFloat16(leaf) {
+		if !flat {
 			skipped = append(skipped, leaf.Path())
 			if !seen[root] {
 				seen[root] = true
@@ -123,13 +124,6 @@ func mapSchema(sc *schema.Schema) (cols []column, skipped, notes []string, err e
 // maxNamed is how many unreadable columns the error of a file without a
 // readable one names.
 const maxNamed = 8
-
-// isFloat16 reports a FLOAT16 leaf, which is left out (skipped) rather than
-// exposed as its two-byte BLOB: those bytes are not what the writer meant.
-func isFloat16(leaf *schema.Column) bool {
-	_, ok := leaf.LogicalType().(schema.Float16LogicalType)
-	return ok
-}
 
 // describeSkipped names the type of a top-level column the table leaves
 // out: LIST, MAP, STRUCT, a repeated field, or FLOAT16.
@@ -237,6 +231,10 @@ func mapColumn(leaf *schema.Column) (column, error) {
 			}
 		}
 		switch t := lt.(type) {
+		case schema.Float16LogicalType:
+			if raw == kFixed && leaf.TypeLength() == 2 {
+				return set(columnar.TFloat32, kHalf)
+			}
 		case schema.StringLogicalType, schema.EnumLogicalType, schema.JSONLogicalType:
 			if raw == kBytes {
 				return set(columnar.TVarchar, kBytes)

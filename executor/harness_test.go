@@ -83,6 +83,24 @@ func drain(t *testing.T, op Operator) []string {
 	return drainChecked(t, op, nil)
 }
 
+// drainOpen is drain that closes op only when the test ends, for tests
+// that look into the operator's tables after reading it (Close frees them).
+func drainOpen(t *testing.T, op Operator) []string {
+	t.Helper()
+	return drainChecked(t, &closeLater{Operator: op, t: t}, nil)
+}
+
+// closeLater defers its operator's Close to the end of the test.
+type closeLater struct {
+	Operator
+	t *testing.T
+}
+
+func (c *closeLater) Close() error {
+	c.t.Cleanup(func() { c.Operator.Close() })
+	return nil
+}
+
 // drainChecked is drain that first hands each batch to check (when not
 // nil), for tests that assert something of every output batch.
 func drainChecked(t *testing.T, op Operator, check func(*columnar.Batch)) []string {

@@ -46,6 +46,11 @@ type HashAgg struct {
 	Input  Operator
 	Groups []Expr
 	Aggs   []AggSpec
+	// Partial marks a parallel GROUP BY's per-worker aggregate, whose
+	// output a PartitionMerge deals (copying it) to the finals: it may stop
+	// pre-aggregating near-unique keys (hashagg_pass.go) and frees its
+	// table once emitted.
+	Partial bool
 
 	mem   *memory.Manager     // the query's (SetMemory); nil: no accounting
 	res   *memory.Reservation // the groups' table and states
@@ -67,6 +72,12 @@ type HashAgg struct {
 	minMax    []codeMinMax // per aggregate: min/max over codes (dictagg.go)
 	pos       int
 	done      bool
+	// passing: the partial stopped building its table and passes input
+	// rows on as groups (hashagg_pass.go); passRows is its scratch, passed
+	// the rows passed so.
+	passing  bool
+	passRows []int32
+	passed   int
 }
 
 func (h *HashAgg) Types() []columnar.Type {
@@ -89,6 +100,7 @@ func (h *HashAgg) String() string {
 }
 func (h *HashAgg) Close() error {
 	h.dropSpill()
+	h.groups, h.states, h.gids = nil, nil, nil
 	h.res.Free()
 	return h.Input.Close()
 }
@@ -101,7 +113,7 @@ func (h *HashAgg) Open(ctx context.Context) error {
 	for i, g := range h.Groups {
 		gtypes[i] = g.Type()
 	}
-	h.ngroups, h.pos, h.groups = 0, 0, nil
+	h.ngroups, h.pos, h.groups, h.passing, h.passed = 0, 0, nil, false, 0
 	h.dropSpill()
 	if h.res == nil {
 		h.res = h.mem.Reserve("hash aggregate", memory.Spillable)
@@ -125,7 +137,8 @@ func (h *HashAgg) Open(ctx context.Context) error {
 	keyVecs := make([]*columnar.Vector, len(h.Groups))
 	h.plainArgs = make([]columnar.Vector, len(h.Aggs))
 	h.minMax = make([]codeMinMax, len(h.Aggs))
-	for {
+	rows := 0
+	for !h.passing {
 		b, err := h.Input.Next(ctx)
 		if err == ioEOF {
 			break
@@ -153,6 +166,8 @@ func (h *HashAgg) Open(ctx context.Context) error {
 		if err := h.account(); err != nil {
 			return err
 		}
+		rows += b.Live()
+		h.passing = h.shouldPass(rows)
 	}
 	h.out = columnar.NewBatch(h.Types(), columnar.MaxBatch)
 	return h.finishSpill(ctx)
@@ -223,8 +238,16 @@ func (h *HashAgg) assignGroups(b *columnar.Batch, keys []*columnar.Vector) {
 
 func (h *HashAgg) Next(ctx context.Context) (*columnar.Batch, error) {
 	if h.pos >= h.ngroups {
-		if h.spill != nil {
+		switch {
+		case h.passing:
+			return h.nextPassed(ctx) // hashagg_pass.go
+		case h.spill != nil:
 			return h.nextSpilled(ctx) // hashagg_spill.go
+		case h.Partial && h.groups != nil:
+			// Emitted and copied by the merge: the table can go now.
+			h.groups, h.states = nil, nil
+			h.res.Free()
+			h.held = 0
 		}
 		return nil, ioEOF
 	}

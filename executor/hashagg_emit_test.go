@@ -40,7 +40,7 @@ func TestHashAggKeysFromWords(t *testing.T) {
 				{Kind: AggSum, Arg: ColumnExpr(3, columnar.TInt64), Type: columnar.TInt64},
 			},
 		}
-		got := drain(t, agg)
+		got := drainOpen(t, agg)
 		if kind := hashtab.Kind(agg.groups); kind != "composite" {
 			t.Fatalf("grouped by %s, want the composite table", kind)
 		}
@@ -73,7 +73,7 @@ func TestIntSumSpillThenNewGroups(t *testing.T) {
 			Groups: []Expr{ColumnExpr(0, columnar.TInt64)},
 			Aggs:   []AggSpec{{Kind: AggSum, Arg: ColumnExpr(1, columnar.TInt64), Type: columnar.TFloat64}},
 		}
-		got := drain(t, agg)
+		got := drainOpen(t, agg)
 		slices.Sort(got)
 		if !equalStrings(got, want) {
 			t.Fatalf("got %v…, want %v…", got[:3], want[:3])
@@ -112,7 +112,7 @@ func TestHashAggSmallKeysOutgrown(t *testing.T) {
 			Groups: []Expr{ColumnExpr(0, columnar.TVarchar), ColumnExpr(1, columnar.TInt64)},
 			Aggs:   []AggSpec{{Kind: AggCountStar, Type: columnar.TInt64}},
 		}
-		got := drain(t, agg)
+		got := drainOpen(t, agg)
 		if kind := hashtab.Kind(agg.groups); kind != "composite" {
 			t.Fatalf("grouped by %s: the direct table should have been dropped", kind)
 		}
@@ -127,7 +127,7 @@ func TestHashAggSmallKeysOutgrown(t *testing.T) {
 		Groups: []Expr{ColumnExpr(0, columnar.TVarchar), ColumnExpr(1, columnar.TInt64)},
 		Aggs:   []AggSpec{{Kind: AggCountStar, Type: columnar.TInt64}},
 	}
-	if got := drain(t, agg); len(got) == 0 || hashtab.Kind(agg.groups) != "composite+small" {
+	if got := drainOpen(t, agg); len(got) == 0 || hashtab.Kind(agg.groups) != "composite+small" {
 		t.Fatalf("want the direct table kept, got %d groups by %s", len(got), hashtab.Kind(agg.groups))
 	}
 }
@@ -151,7 +151,7 @@ func TestCompositeRepeatedSlices(t *testing.T) {
 		Groups: []Expr{ColumnExpr(0, columnar.TVarchar), ColumnExpr(1, columnar.TInt64)},
 		Aggs:   []AggSpec{{Kind: AggCountStar, Type: columnar.TInt64}},
 	}
-	got := drain(t, agg)
+	got := drainOpen(t, agg)
 	slices.Sort(got)
 	if want := []string{"MEDIUM BURNISHED TIN|1|4", "MEDIUM|1|2", "x|1|1"}; !equalStrings(got, want) {
 		t.Fatalf("got %v, want %v", got, want)
@@ -184,7 +184,7 @@ func TestHashAggDensePages(t *testing.T) {
 			Aggs:   []AggSpec{{Kind: AggSum, Arg: ColumnExpr(1, columnar.TInt64), Type: columnar.TInt64}},
 		}
 		got := map[string]bool{}
-		for _, r := range drain(t, agg) {
+		for _, r := range drainOpen(t, agg) {
 			got[r] = true
 		}
 		// 100000 keys 0..99999 (70000 three times), 150000 twice,

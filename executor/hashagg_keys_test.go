@@ -39,7 +39,7 @@ func TestHashAggCompositeKeys(t *testing.T) {
 				{Kind: AggSum, Arg: ColumnExpr(2, columnar.TInt64), Type: columnar.TInt64},
 			},
 		}
-		got := drain(t, agg)
+		got := drainOpen(t, agg)
 		slices.Sort(got)
 		want := []string{
 			"NULL|1|2|110", "NULL|NULL|1|60",
@@ -64,7 +64,7 @@ func TestHashAggFloatKey(t *testing.T) {
 			Groups: []Expr{ColumnExpr(0, columnar.TFloat64)},
 			Aggs:   []AggSpec{{Kind: AggCountStar, Type: columnar.TInt64}},
 		}
-		got := drain(t, agg)
+		got := drainOpen(t, agg)
 		slices.Sort(got)
 		want := []string{"0.0|2", "1.5|2", "NULL|1", "nan|2"}
 		if !equalStrings(got, want) {
@@ -130,7 +130,7 @@ func TestHashAggCompositeCodedKeys(t *testing.T) {
 		Groups: []Expr{ColumnExpr(0, columnar.TVarchar), ColumnExpr(1, columnar.TInt64)},
 		Aggs:   []AggSpec{{Kind: AggCountStar, Type: columnar.TInt64}},
 	}
-	got := drain(t, agg)
+	got := drainOpen(t, agg)
 	slices.Sort(got)
 	want := []string{"NULL|1|2", "x|1|2", "x|2|1", "y|1|2", "y|2|1", "z|1|1"}
 	if !equalStrings(got, want) {
@@ -152,7 +152,7 @@ func TestFloatSumOfDecimalsIsExact(t *testing.T) {
 				{Kind: AggAvg, Arg: ColumnExpr(0, d), Type: columnar.TFloat64},
 			},
 		}
-		if got := drain(t, agg); !equalStrings(got, []string{"0.3|0.15"}) {
+		if got := drainOpen(t, agg); !equalStrings(got, []string{"0.3|0.15"}) {
 			t.Fatalf("got %v", got)
 		}
 	})
@@ -164,12 +164,12 @@ func TestFloatSumOfDecimalsIsExact(t *testing.T) {
 		}
 		// (2^62·2 + 4) / 5, rounded once: 2^63/5 + 0.8.
 		want := columnar.FloatValue(columnar.TFloat64, (float64(1<<63)+4)/5).String()
-		if got := drain(t, agg); !equalStrings(got, []string{want}) {
+		if got := drainOpen(t, agg); !equalStrings(got, []string{want}) {
 			t.Fatalf("got %v, want %s", got, want)
 		}
 	})
 	agg := &HashAgg{Input: &source{types: []columnar.Type{d}, n: 7}, Aggs: []AggSpec{{Kind: AggAvg, Arg: ColumnExpr(0, d), Type: columnar.TFloat64}}}
-	if got := drain(t, agg); !equalStrings(got, []string{"NULL"}) {
+	if got := drainOpen(t, agg); !equalStrings(got, []string{"NULL"}) {
 		t.Fatalf("empty input: got %v", got)
 	}
 }
@@ -186,7 +186,7 @@ func TestHashAggSparseIntKeys(t *testing.T) {
 			Groups: []Expr{ColumnExpr(0, columnar.TInt64)},
 			Aggs:   []AggSpec{{Kind: AggCountStar, Type: columnar.TInt64}},
 		}
-		got := drain(t, agg)
+		got := drainOpen(t, agg)
 		slices.Sort(got)
 		want := []string{"-5|2", "-9223372036854775808|1", "1099511627776|2", "3|1", "NULL|2"}
 		if !equalStrings(got, want) {
@@ -203,7 +203,7 @@ func TestHashAggCompositeEmptyInput(t *testing.T) {
 		Groups: []Expr{ColumnExpr(0, columnar.TVarchar), ColumnExpr(1, columnar.TFloat64)},
 		Aggs:   []AggSpec{{Kind: AggCountStar, Type: columnar.TInt64}, {Kind: AggAvg, Arg: ColumnExpr(1, columnar.TFloat64), Type: columnar.TFloat64}},
 	}
-	if got := drain(t, agg); len(got) != 0 {
+	if got := drainOpen(t, agg); len(got) != 0 {
 		t.Fatalf("got %v, want no rows", got)
 	}
 }
@@ -225,7 +225,7 @@ func TestHashAggLongStringKeys(t *testing.T) {
 			Groups: []Expr{ColumnExpr(0, columnar.TVarchar), ColumnExpr(1, columnar.TInt64)},
 			Aggs:   []AggSpec{{Kind: AggCountStar, Type: columnar.TInt64}},
 		}
-		got := drain(t, agg)
+		got := drainOpen(t, agg)
 		if kind := hashtab.Kind(agg.groups); kind != "encoded" {
 			t.Fatalf("long strings should use the encoded-key table, not %s", kind)
 		}

@@ -108,7 +108,7 @@ func leadAgg(rows []leadRow) *HashAgg {
 func runLeadAgg(t *testing.T, rows []leadRow) *HashAgg {
 	t.Helper()
 	agg := leadAgg(rows)
-	got := drain(t, agg)
+	got := drainOpen(t, agg)
 	slices.Sort(got)
 	want := leadWant(rows)
 	if !equalStrings(got, want) {
@@ -196,7 +196,7 @@ func TestHashAggLeadKeyCoded(t *testing.T) {
 			Groups: []Expr{ColumnExpr(1, columnar.TInt64), ColumnExpr(0, columnar.TVarchar)},
 			Aggs:   []AggSpec{{Kind: AggCountStar, Type: columnar.TInt64}},
 		}
-		got := drain(t, agg)
+		got := drainOpen(t, agg)
 		slices.Sort(got)
 		var want []string
 		for i := 0; i < 300; i++ {

@@ -6,6 +6,7 @@ import (
 	"hash/maphash"
 	"math/bits"
 	"sync"
+	"sync/atomic"
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/executor/hashtab"
@@ -31,9 +32,16 @@ import (
 // DISTINCT aggregate's outer keys), so that a final of two stacked
 // aggregates also sees whole outer groups.
 //
-// The partials' batches are copied (Vector.Gather) into the partitions, but
-// byte payloads are shared: they must stay valid until Close (a HashAgg's
-// keys and states do).
+// There are more partitions than workers (the planner makes several per
+// worker), and the finals do not all run at once: workers open them in
+// partition order, at most one more than the workers ahead of the one Next
+// is emitting, and Next closes each final once emitted. So the finals'
+// tables in memory at a time are a few partitions' worth, not all groups.
+//
+// The partials' batches are copied into the partitions, byte payloads
+// included (into per-partition chunks), so a partial may reuse or free its
+// memory once its batch is dealt, and a partition's copies are garbage as
+// soon as its final has read them.
 type PartitionMerge struct {
 	Partials []Operator
 	Keys     []int
@@ -42,9 +50,20 @@ type PartitionMerge struct {
 
 	mem    *memory.Manager       // the query's (SetMemory); nil: no accounting
 	res    []*memory.Reservation // per partial: the batches it dealt
+	ctx    context.Context       // Open's, cancelled by Close or a failing final
 	cancel context.CancelFunc
 	cur    int
 	once   sync.Once
+
+	// The finals being opened (finals): opened[p] is closed once final p
+	// is open (openErr[p] its error); slots bounds the finals open and not
+	// yet emitted; next is the next partition to open.
+	opened  []chan struct{}
+	openErr []error
+	slots   chan struct{}
+	next    atomic.Int32
+	wg      sync.WaitGroup
+	failed  firstError
 }
 
 // PartitionSource replays one partition of a PartitionMerge to its final.
@@ -54,15 +73,16 @@ type PartitionSource struct {
 	Child Operator
 	Desc  string
 
-	// parts[w] holds the batches of this partition dealt by worker w, in
-	// memory; files[w] those it spilled (read first); res[w] is what the
-	// in-memory batches reserve, returned as they are handed on.
-	parts   [][]*columnar.Batch
-	files   []*spill.File
-	res     []*memory.Reservation
-	r       *spill.Reader
-	w, i    int
-	pending *columnar.Batch
+	// stores[w] holds the rows of this partition dealt by worker w, in
+	// memory, reserving sizes[w] of res[w] until read; files[w] those it
+	// spilled (read first).
+	stores []*chunkedStore
+	sizes  []int64
+	files  []*spill.File
+	res    []*memory.Reservation
+	r      *spill.Reader
+	w, i   int // the next row: row i of stores[w]
+	out    *columnar.Batch
 }
 
 // SetMemory makes the merge reserve the batches it deals from m, and
@@ -84,14 +104,14 @@ func (s *PartitionSource) Open(ctx context.Context) error {
 }
 func (s *PartitionSource) Close() error { return nil }
 
-// Next returns the partition's next batch: the spilled ones first, then
-// those in memory; a batch already returned is dropped, so the partition's
-// memory is freed as its final consumes it.
+// Next returns the partition's next batch: each worker's spilled rows,
+// then those in memory; a worker's store is dropped once read, so the
+// partition's memory is freed as its final consumes it.
 func (s *PartitionSource) Next(ctx context.Context) (*columnar.Batch, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	for s.w < len(s.parts) {
+	for s.w < len(s.stores) {
 		if s.w < len(s.files) && s.files[s.w] != nil {
 			if s.r == nil {
 				r, err := s.files[s.w].Open()
@@ -109,14 +129,21 @@ func (s *PartitionSource) Next(ctx context.Context) (*columnar.Batch, error) {
 			s.files[s.w].Remove()
 			s.files[s.w] = nil
 		}
-		if s.i < len(s.parts[s.w]) {
-			b := s.parts[s.w][s.i]
-			s.parts[s.w][s.i] = nil
-			s.i++
-			if s.w < len(s.res) {
-				s.res[s.w].Shrink(dealtBytes(b))
+		if st := s.stores[s.w]; st != nil {
+			if s.i < st.n {
+				end := min(s.i+columnar.MaxBatch, st.n)
+				if s.out == nil {
+					s.out = columnar.NewBatch(s.Out, columnar.MaxBatch)
+				}
+				for c := range s.Out {
+					st.copyRange(s.out.Cols[c], c, s.i, end)
+				}
+				s.out.Len, s.out.Sel = end-s.i, nil
+				s.i = end
+				return s.out, nil
 			}
-			return b, nil
+			s.stores[s.w] = nil
+			s.res[s.w].Shrink(s.sizes[s.w])
 		}
 		s.w, s.i = s.w+1, 0
 	}
@@ -134,22 +161,23 @@ func (s *PartitionSource) drop() {
 			f.Remove()
 		}
 	}
-	s.files, s.parts = nil, nil
-}
-
-// dealtBytes estimates what a dealt batch holds: its fixed-width payloads
-// and slice headers (byte payloads are shared with the partial).
-func dealtBytes(b *columnar.Batch) int64 {
-	return int64(b.Len) * int64(len(b.Cols)) * 16
+	s.files, s.stores, s.out = nil, nil, nil
 }
 
 func (m *PartitionMerge) Open(ctx context.Context) error {
+	if m.cancel != nil { // opened before: stop the finals still opening
+		m.cancel()
+		m.wg.Wait()
+	}
 	ctx, m.cancel = context.WithCancel(ctx)
+	m.ctx = ctx
+	m.failed.reset()
 	m.cur = 0
 	np := len(m.Sources)
 	for _, s := range m.Sources {
 		s.drop()
-		s.parts = make([][]*columnar.Batch, len(m.Partials))
+		s.stores = make([]*chunkedStore, len(m.Partials))
+		s.sizes = make([]int64, len(m.Partials))
 		s.files = make([]*spill.File, len(m.Partials))
 		s.w, s.i = 0, 0
 	}
@@ -164,8 +192,8 @@ func (m *PartitionMerge) Open(ctx context.Context) error {
 	seed := maphash.MakeSeed()
 	var first firstError
 	run(len(m.Partials), func(w int) error {
-		d := dealer{keys: m.Keys, parts: np, seed: seed}
-		out := make([][]*columnar.Batch, np)
+		d := dealer{keys: m.Keys, parts: np, seed: seed, types: m.Sources[0].Out}
+		d.stores, d.sizes = make([]*chunkedStore, np), make([]int64, np)
 		ws := make([]*spill.Writer, np)
 		defer func() {
 			for _, wr := range ws {
@@ -187,11 +215,11 @@ func (m *PartitionMerge) Open(ctx context.Context) error {
 			if err != nil {
 				return err
 			}
-			added := d.deal(b, out)
+			added := d.deal(b)
 			err = res.Grow(added)
 			var oom *memory.OutOfMemory
 			if errors.Is(err, memory.ErrSpill) || errors.As(err, &oom) && res.Size() == 0 && m.mem.TempDir() != "" {
-				err = m.spillDealt(ctx, w, out, ws)
+				err = m.spillDealt(ctx, w, &d, ws)
 			}
 			if err != nil {
 				return err
@@ -210,22 +238,74 @@ func (m *PartitionMerge) Open(ctx context.Context) error {
 			m.Sources[p].files[w] = f
 		}
 		for p, s := range m.Sources {
-			s.parts[w] = out[p]
+			s.stores[w], s.sizes[w] = d.stores[p], d.sizes[p]
 		}
 		return nil
 	}, &first, m.cancel)
 	if first.err != nil {
 		return first.err
 	}
-	run(np, func(p int) error { return m.Finals[p].Open(ctx) }, &first, m.cancel)
-	return first.err
+	m.openFinals(ctx)
+	return nil
 }
 
-// spillDealt writes the batches worker w holds for each partition to its
+// openFinals starts one goroutine per worker that opens the finals in
+// partition order. A worker takes a slot before it takes a partition, and
+// Next returns the slot once it has emitted that final, so the partition
+// Next waits for always has a slot: no worker waits on a later one.
+func (m *PartitionMerge) openFinals(ctx context.Context) {
+	np := len(m.Finals)
+	m.opened = make([]chan struct{}, np)
+	for p := range m.opened {
+		m.opened[p] = make(chan struct{})
+	}
+	m.openErr = make([]error, np)
+	workers := len(m.Partials)
+	m.slots = make(chan struct{}, workers+1)
+	m.next.Store(0)
+	for range workers {
+		m.wg.Add(1)
+		go func() {
+			defer m.wg.Done()
+			for {
+				select {
+				case m.slots <- struct{}{}:
+				case <-ctx.Done():
+					return
+				}
+				p := int(m.next.Add(1)) - 1
+				if p >= np {
+					return
+				}
+				err := openFinal(ctx, m.Finals[p])
+				m.openErr[p] = err
+				close(m.opened[p])
+				if err != nil {
+					m.failed.set(err)
+					m.cancel()
+					return
+				}
+			}
+		}()
+	}
+}
+
+// openFinal opens op, turning a panic into an error.
+func openFinal(ctx context.Context, op Operator) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = errorf("internal error in worker: %v", p)
+		}
+	}()
+	return op.Open(ctx)
+}
+
+// spillDealt writes the rows worker w holds for each partition to its
 // spill file for that partition, and frees them.
-func (m *PartitionMerge) spillDealt(ctx context.Context, w int, out [][]*columnar.Batch, ws []*spill.Writer) error {
-	for p, bs := range out {
-		if len(bs) == 0 {
+func (m *PartitionMerge) spillDealt(ctx context.Context, w int, d *dealer, ws []*spill.Writer) error {
+	var b *columnar.Batch
+	for p, st := range d.stores {
+		if st == nil {
 			continue
 		}
 		if ws[p] == nil {
@@ -235,12 +315,20 @@ func (m *PartitionMerge) spillDealt(ctx context.Context, w int, out [][]*columna
 			}
 			ws[p] = wr
 		}
-		for _, b := range bs {
+		if b == nil {
+			b = columnar.NewBatch(d.types, columnar.MaxBatch)
+		}
+		for from := 0; from < st.n; from += columnar.MaxBatch {
+			end := min(from+columnar.MaxBatch, st.n)
+			for c := range b.Cols {
+				st.copyRange(b.Cols[c], c, from, end)
+			}
+			b.Len, b.Sel = end-from, nil
 			if err := ws[p].Write(ctx, b); err != nil {
 				return err
 			}
 		}
-		out[p] = nil
+		d.stores[p], d.sizes[p] = nil, 0
 	}
 	m.res[w].Free()
 	return nil
@@ -274,6 +362,18 @@ type firstError struct {
 	err error
 }
 
+func (f *firstError) reset() {
+	f.mu.Lock()
+	f.err = nil
+	f.mu.Unlock()
+}
+
+func (f *firstError) get() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.err
+}
+
 func (f *firstError) set(err error) {
 	f.mu.Lock()
 	if f.err == nil {
@@ -282,10 +382,27 @@ func (f *firstError) set(err error) {
 	f.mu.Unlock()
 }
 
+// Next emits the finals one after another, each once it is open; an
+// emitted final is closed (its table freed) and its slot returned.
 func (m *PartitionMerge) Next(ctx context.Context) (*columnar.Batch, error) {
 	for m.cur < len(m.Finals) {
+		select {
+		case <-m.opened[m.cur]:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-m.ctx.Done():
+			if err := m.failed.get(); err != nil {
+				return nil, err
+			}
+			return nil, m.ctx.Err()
+		}
+		if err := m.openErr[m.cur]; err != nil {
+			return nil, err
+		}
 		b, err := m.Finals[m.cur].Next(ctx)
 		if err == ioEOF {
+			m.Finals[m.cur].Close()
+			<-m.slots
 			m.cur++
 			continue
 		}
@@ -299,6 +416,7 @@ func (m *PartitionMerge) Close() error {
 	m.once.Do(func() {
 		if m.cancel != nil {
 			m.cancel()
+			m.wg.Wait()
 		}
 		for _, op := range append(append([]Operator(nil), m.Partials...), m.Finals...) {
 			if e := op.Close(); e != nil && err == nil {
@@ -315,19 +433,23 @@ func (m *PartitionMerge) Close() error {
 	return err
 }
 
-// dealer splits batches into partitions by a hash of the key columns.
+// dealer splits batches into partitions by a hash of the key columns,
+// copying each partition's rows into a chunkedStore of its own.
 type dealer struct {
 	keys   []int
 	parts  int
 	seed   maphash.Seed
+	types  []columnar.Type
 	hashes []uint64
-	rows   [][]int32
-	key    []byte // scratch: a nested key's normal form
+	rows   [][]int
+	key    []byte          // scratch: a nested key's normal form
+	stores []*chunkedStore // per partition: the rows dealt to it
+	sizes  []int64         // per partition: the bytes its rows take
 }
 
-// deal appends the live rows of b, copied, to out[p] for their partition p,
-// and returns the bytes the copies hold (dealtBytes).
-func (d *dealer) deal(b *columnar.Batch, out [][]*columnar.Batch) int64 {
+// deal copies the live rows of b to the stores of their partitions and
+// returns the bytes the copies take.
+func (d *dealer) deal(b *columnar.Batch) int64 {
 	live := b.Live()
 	if cap(d.hashes) < b.Len {
 		d.hashes = make([]uint64, max(b.Len, columnar.MaxBatch))
@@ -338,7 +460,7 @@ func (d *dealer) deal(b *columnar.Batch, out [][]*columnar.Batch) int64 {
 		d.hashColumn(b, b.Cols[k], h)
 	}
 	if len(d.rows) < d.parts {
-		d.rows = make([][]int32, d.parts)
+		d.rows = make([][]int, d.parts)
 	}
 	for p := range d.rows {
 		d.rows[p] = d.rows[p][:0]
@@ -346,27 +468,21 @@ func (d *dealer) deal(b *columnar.Batch, out [][]*columnar.Batch) int64 {
 	for k := 0; k < live; k++ {
 		i := b.Row(k)
 		p, _ := bits.Mul64(h[i], uint64(d.parts))
-		d.rows[p] = append(d.rows[p], int32(i))
+		d.rows[p] = append(d.rows[p], i)
 	}
 	var added int64
 	for p, rows := range d.rows[:d.parts] {
 		if len(rows) == 0 {
 			continue
 		}
-		nb := &columnar.Batch{Cols: make([]*columnar.Vector, len(b.Cols)), Len: len(rows)}
-		for c, v := range b.Cols {
-			nb.Cols[c] = &columnar.Vector{Type: v.Type}
-			if v.Const {
-				nb.Cols[c].Reset(len(rows))
-				for r, i := range rows {
-					nb.Cols[c].CopyRow(r, v, int(i), len(rows))
-				}
-				continue
-			}
-			nb.Cols[c].Gather(v, rows)
+		if d.stores[p] == nil {
+			d.stores[p] = newChunkedStore(d.types, 0)
 		}
-		out[p] = append(out[p], nb)
-		added += dealtBytes(nb)
+		view := columnar.Batch{Cols: b.Cols, Len: b.Len, Sel: rows}
+		d.stores[p].appendRows(&view, b.Cols)
+		n := chunkBytes(&view, b.Cols)
+		d.sizes[p] += n
+		added += n
 	}
 	return added
 }

@@ -26,8 +26,21 @@ var mergeFanIn = 32
 // storeBytes estimates what the live rows of cols take in a row store,
 // with the sort entries (sort_perm.go) made for them.
 func storeBytes(b *columnar.Batch, cols []*columnar.Vector) int64 {
+	n := int64(b.Live())
+	size := chunkBytes(b, cols) + n*36
+	for _, v := range cols {
+		if v.Type.Phys() == columnar.PhysBytes && !v.Type.IsNested() {
+			size += n * 16 // a slice header beyond the offset
+		}
+	}
+	return size
+}
+
+// chunkBytes estimates what the live rows of cols take in a
+// chunkedStore: 8 bytes a value (a string's offset) and the strings.
+func chunkBytes(b *columnar.Batch, cols []*columnar.Vector) int64 {
 	n := b.Live()
-	size := int64(n) * (int64(len(cols))*8 + 36)
+	size := int64(n) * int64(len(cols)) * 8
 	for _, v := range cols {
 		if v.Type.IsNested() {
 			size += nestedBytes(b, v)
@@ -36,7 +49,6 @@ func storeBytes(b *columnar.Batch, cols []*columnar.Vector) int64 {
 		if v.Type.Phys() != columnar.PhysBytes {
 			continue
 		}
-		size += int64(n) * 16 // the slice header beyond the 8 counted
 		for k := range n {
 			i := idx(v, b.Row(k))
 			if !v.IsNull(i) {

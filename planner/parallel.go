@@ -249,7 +249,7 @@ func (bd *builder) partialAggregates(n *Aggregate) ([]executor.Operator, error) 
 				aggs = append(aggs, executor.AggSpec{Kind: executor.AggKind(a.Func), Arg: arg, Type: a.Type, Name: "partial " + name})
 			}
 		}
-		partials[w] = bd.wrap(&executor.HashAgg{Input: chains[w], Groups: groups, Aggs: aggs})
+		partials[w] = bd.wrap(&executor.HashAgg{Input: chains[w], Groups: groups, Aggs: aggs, Partial: true})
 	}
 	return partials, nil
 }

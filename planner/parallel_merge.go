@@ -7,9 +7,14 @@ import (
 	"github.com/b2sql/b2sql/executor"
 )
 
+// mergePartitions is the number of partitions per worker of a parallel
+// GROUP BY's final phase: with several per worker, the finals open at a
+// time (a worker's plus one) hold a fraction of the groups.
+const mergePartitions = 8
+
 // partitionMerge builds the parallel final phase over partials: one
-// executor.PartitionSource per worker-count partition of the rows, hashed on
-// the partial columns keys, and over each the operators final builds.
+// executor.PartitionSource per partition of the rows, hashed on the
+// partial columns keys, and over each the operators final builds.
 func (bd *builder) partitionMerge(partials []executor.Operator, keys []int, final func(src executor.Operator) (executor.Operator, error)) (executor.Operator, error) {
 	ptypes := partials[0].Types()
 	names := make([]string, len(keys))
@@ -18,7 +23,7 @@ func (bd *builder) partitionMerge(partials []executor.Operator, keys []int, fina
 	}
 	desc := "PartitionSource by [" + strings.Join(names, ", ") + "] of workers=" + strconv.Itoa(len(partials))
 	m := &executor.PartitionMerge{Partials: partials, Keys: keys}
-	for range partials {
+	for range mergePartitions * len(partials) {
 		src := &executor.PartitionSource{Out: ptypes, Child: partials[0], Desc: desc}
 		f, err := final(bd.wrap(src))
 		if err != nil {

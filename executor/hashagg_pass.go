@@ -1,0 +1,105 @@
+package executor
+
+import (
+	"context"
+
+	"github.com/b2sql/b2sql/columnar"
+)
+
+// Pre-aggregation bail-out. A partial aggregate of a parallel GROUP BY
+// (PartitionMerge's partials) exists to shrink the rows its final sees.
+// When the keys are nearly unique it shrinks nothing and costs a second
+// hash table as large as the final's, built and emitted for nothing. So,
+// as DuckDB's radix-partitioned aggregate does, a partial watches the
+// ratio of groups to rows: once passCheckRows rows are in and at least
+// passRatio of them made a new group, it stops building. It emits the
+// groups it has, then passes every further input row on as a group of its
+// own: its keys and the partial state of one row (count 1, the sum of one
+// value, …), which the final merges as it merges any partial group.
+
+const (
+	passCheckRows = 1 << 16 // rows seen before the ratio is judged
+	passRatio     = 0.8     // groups per row at which pre-aggregation stops
+)
+
+// shouldPass reports whether a partial aggregate that has seen rows input
+// rows should stop building its table.
+func (h *HashAgg) shouldPass(rows int) bool {
+	return h.Partial && h.groups != nil && h.spill == nil &&
+		rows >= passCheckRows && float64(h.ngroups) >= passRatio*float64(rows)
+}
+
+// nextPassed returns the next input batch as one-row partial groups, once
+// the table's groups are out. The table is freed first: its keys were
+// copied by whoever kept them (PartitionMerge's dealer owns its copies).
+func (h *HashAgg) nextPassed(ctx context.Context) (*columnar.Batch, error) {
+	if h.groups != nil {
+		h.groups = nil
+		h.minMax = make([]codeMinMax, len(h.Aggs))
+		h.res.Free()
+		h.held = 0
+	}
+	ng := len(h.Groups)
+	for {
+		b, err := h.Input.Next(ctx)
+		if err == ioEOF {
+			h.passing = false // the next call ends at once
+		}
+		if err != nil {
+			return nil, err
+		}
+		n := b.Live()
+		if n == 0 {
+			continue
+		}
+		if cap(h.gids) < b.Len {
+			h.gids = make([]int32, max(b.Len, columnar.MaxBatch))
+		}
+		gids := h.gids[:b.Len]
+		h.passRows = h.passRows[:0]
+		for k := 0; k < n; k++ {
+			i := b.Row(k)
+			gids[i] = int32(k)
+			h.passRows = append(h.passRows, int32(i))
+		}
+		for i, g := range h.Groups {
+			v, err := g.Eval(b)
+			if err != nil {
+				return nil, err
+			}
+			gatherRows(h.out.Cols[i], v, h.passRows)
+		}
+		// Fresh states, one group per live row: the batch's states are
+		// read out below and dropped at the next batch.
+		h.ngroups = n
+		for i, a := range h.Aggs {
+			h.states[i] = newAggState(a)
+			h.states[i].grow(n)
+		}
+		shareValues(h.states)
+		if err := h.update(b); err != nil {
+			return nil, err
+		}
+		for i, s := range h.states {
+			v := h.out.Cols[ng+i]
+			v.Reset(n)
+			s.result(v, 0, n)
+		}
+		h.pos = n
+		h.passed += n
+		h.out.Len, h.out.Sel = n, nil
+		return h.out, nil
+	}
+}
+
+// gatherRows sets dst to rows of v (which may be constant or coded).
+func gatherRows(dst, v *columnar.Vector, rows []int32) {
+	if !v.Const {
+		dst.Gather(v, rows)
+		return
+	}
+	dst.Reset(len(rows))
+	for r, i := range rows {
+		dst.CopyRow(r, v, int(i), len(rows))
+	}
+}

@@ -1,0 +1,96 @@
+package executor
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"testing"
+
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/executor/memory"
+)
+
+// TestPartitionMergePassThrough: 150000 rows, k = i % 140000 and s the
+// same number as text, v = i: keys 0..9999 have the rows i = k and
+// k + 140000, the others one row. The partials see nearly unique keys and
+// stop pre-aggregating; every group's count, sum and min is still the
+// formula's, with and without a memory limit that makes it all spill.
+func TestPartitionMergePassThrough(t *testing.T) {
+	const n, m = 150000, 140000
+	rows := make([][]columnar.Value, n)
+	for i := range rows {
+		rows[i] = []columnar.Value{i64(int64(i % m)), str(fmt.Sprint(i % m)), i64(int64(i))}
+	}
+	want := make([]string, m)
+	for k := range m {
+		if k < n-m {
+			want[k] = fmt.Sprintf("%d|%d|2|%d|%d", k, k, 2*k+m, k)
+		} else {
+			want[k] = fmt.Sprintf("%d|%d|1|%d|%d", k, k, k, k)
+		}
+	}
+	slices.Sort(want)
+	for _, size := range []int{7, 1024} {
+		for _, limit := range []int64{0, 2 << 20} {
+			t.Run(fmt.Sprintf("batch=%d/limit=%d", size, limit), func(t *testing.T) {
+				pm := mergePlan(rows, size, 2, 5)
+				tmp := t.TempDir()
+				mm := memory.NewManager(limit, tmp, 0)
+				if limit == 0 {
+					mm = nil
+				}
+				pm.SetMemory(mm)
+				for _, p := range pm.Partials {
+					p.(*HashAgg).Partial = true
+					p.(*HashAgg).SetMemory(mm)
+				}
+				for _, f := range pm.Finals {
+					f.(*HashAgg).SetMemory(mm)
+				}
+				got := drain(t, pm)
+				slices.Sort(got)
+				if !equalStrings(got, want) {
+					t.Fatalf("got %d rows %v…, want %d rows %v…", len(got), got[:min(3, len(got))], len(want), want[:3])
+				}
+				for w, p := range pm.Partials {
+					if limit == 0 && p.(*HashAgg).passed == 0 {
+						t.Errorf("partial %d never passed rows on", w)
+					}
+				}
+				if mm != nil {
+					var spilled int64
+					for _, r := range mm.Reservations() {
+						spilled += r.SpilledBytes()
+					}
+					if spilled == 0 || mm.Used() != 0 {
+						t.Fatalf("spilled %d bytes, %d still reserved after Close", spilled, mm.Used())
+					}
+				}
+				if e, _ := os.ReadDir(tmp); len(e) != 0 {
+					t.Fatalf("spill files left: %v", e)
+				}
+			})
+		}
+	}
+}
+
+// TestPartialKeepsAggregating: keys that repeat (1000 of them over 150000
+// rows) keep the partial's table: nothing is passed on.
+func TestPartialKeepsAggregating(t *testing.T) {
+	rows := make([][]columnar.Value, 150000)
+	for i := range rows {
+		rows[i] = []columnar.Value{i64(int64(i % 1000)), str("x"), i64(1)}
+	}
+	pm := mergePlan(rows, 1024, 2, 3)
+	for _, p := range pm.Partials {
+		p.(*HashAgg).Partial = true
+	}
+	if got := drain(t, pm); len(got) != 1000 || got[0] != "0|x|150|150|1" && !slices.Contains(got, "0|x|150|150|1") {
+		t.Fatalf("got %d groups, want 1000 with 0|x|150|150|1", len(got))
+	}
+	for w, p := range pm.Partials {
+		if p.(*HashAgg).passed != 0 {
+			t.Errorf("partial %d passed %d rows of repeating keys", w, p.(*HashAgg).passed)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package executor
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/binary"
@@ -9,45 +10,117 @@ import (
 	"github.com/b2sql/b2sql/columnar"
 )
 
-// sortEntry is one row to sort: a normalized prefix of its first key, so
-// that most comparisons are one integer compare, and its row number, which
+// sortEntry is one row to sort: a normalized prefix of its first key (16
+// bytes of a string, an integer whole), so that most comparisons are one
+// or two integer compares and touch no row, and its row number, which
 // breaks ties (an unstable sort on (key, row) is the stable sort on key).
 type sortEntry struct {
-	pfx uint64
-	row int32
+	pfx0, pfx1 uint64
+	row        int32
 }
+
+// sortEntryBytes is what sortPerm holds per row: the entries and the
+// merge's buffer of as many.
+const sortEntryBytes = 48
 
 // sortRun is how many entries are sorted at once before they are merged;
 // the context is checked between runs and every sortRun merged entries, so
 // a cancelled sort stops within a few milliseconds.
 const sortRun = 1 << 14
 
-// sortPerm returns rows 0..n-1 of the key vectors ordered by spec, ties in
-// row order. It stops with the context's error when the query is cancelled.
-func sortPerm(ctx context.Context, keys []*columnar.Vector, spec []SortKey, n int) ([]int32, error) {
+// sortPerm returns the stored rows 0..st.n-1 ordered by spec on the store
+// columns keys, ties in row order. It stops with the context's error when
+// the query is cancelled.
+func sortPerm(ctx context.Context, st *chunkedStore, keys []int, spec []SortKey) ([]int32, error) {
+	n := st.n
 	es := make([]sortEntry, n)
-	exact := normalizePrefix(es, keys, spec)
-	rest := keys
-	restSpec := spec
+	exact, some := st.normalizePrefix(es, keys, spec)
+	rest, restSpec := keys, spec
 	if exact {
 		rest, restSpec = keys[1:], spec[1:]
 	}
-	compare := func(a, b sortEntry) int {
-		if a.pfx != b.pfx {
-			return cmp.Compare(a.pfx, b.pfx)
-		}
-		if c := compareRows(rest, restSpec, int(a.row), int(b.row)); c != 0 {
+	byRows := func(a, b sortEntry) int {
+		if c := st.compareRows(rest, restSpec, int(a.row), int(b.row)); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.row, b.row)
 	}
+	if !some {
+		es, err := mergeSort(ctx, es, byRows)
+		return entryRows(es), err
+	}
+	// First by prefix and row alone: integer compares that touch no row.
+	byPrefix := func(a, b sortEntry) int {
+		if a.pfx0 != b.pfx0 {
+			return cmp.Compare(a.pfx0, b.pfx0)
+		}
+		if a.pfx1 != b.pfx1 {
+			return cmp.Compare(a.pfx1, b.pfx1)
+		}
+		return cmp.Compare(a.row, b.row)
+	}
+	src, err := mergeSort(ctx, es, byPrefix)
+	if err != nil {
+		return nil, err
+	}
+	if len(rest) > 0 {
+		// Then each stretch of equal prefixes by the whole keys: a stretch
+		// is small next to the input, so its rows stay in cache while it
+		// is sorted.
+		done := 0
+		for lo := 0; lo < n; {
+			hi := lo + 1
+			for hi < n && src[hi].pfx0 == src[lo].pfx0 && src[hi].pfx1 == src[lo].pfx1 {
+				hi++
+			}
+			switch {
+			case hi-lo > sortRun: // a long stretch: in runs, cancellable
+				sorted, err := mergeSort(ctx, src[lo:hi], byRows)
+				if err != nil {
+					return nil, err
+				}
+				copy(src[lo:hi], sorted)
+			case hi-lo > 1:
+				slices.SortFunc(src[lo:hi], byRows)
+			}
+			if done += hi - lo; done >= sortRun {
+				done = 0
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
+			}
+			lo = hi
+		}
+	}
+	return entryRows(src), nil
+}
+
+// entryRows returns the rows of the sorted entries es.
+func entryRows(es []sortEntry) []int32 {
+	if es == nil {
+		return nil
+	}
+	perm := make([]int32, len(es))
+	for i, e := range es {
+		perm[i] = e.row
+	}
+	return perm
+}
+
+// mergeSort sorts es by compare: runs of sortRun entries, then a
+// bottom-up merge through one buffer, checking ctx between runs and every
+// sortRun merged entries. It returns the sorted entries (es or the buffer).
+func mergeSort(ctx context.Context, es []sortEntry, compare func(a, b sortEntry) int) ([]sortEntry, error) {
+	n := len(es)
 	for lo := 0; lo < n; lo += sortRun {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		slices.SortFunc(es[lo:min(lo+sortRun, n)], compare)
 	}
-	// Bottom-up merge of the sorted runs, through one buffer.
+	if n <= sortRun {
+		return es, nil
+	}
 	buf := make([]sortEntry, n)
 	src, dst := es, buf
 	for width := sortRun; width < n; width *= 2 {
@@ -73,56 +146,129 @@ func sortPerm(ctx context.Context, keys []*columnar.Vector, spec []SortKey, n in
 		}
 		src, dst = dst, src
 	}
-	perm := make([]int32, n)
-	for i, e := range src {
-		perm[i] = e.row
-	}
-	return perm, nil
+	return src, nil
 }
 
 // normalizePrefix fills each entry's row and a prefix of its first key
-// whose unsigned order is the key's order (direction included). It reports
-// whether the prefix decides the first key entirely (an integer key), so
-// comparing it again is unneeded. Keys with NULLs, floats and booleans get
-// no prefix (zero): the full comparison decides.
-func normalizePrefix(es []sortEntry, keys []*columnar.Vector, spec []SortKey) bool {
+// whose unsigned order is the key's order (direction included). some
+// reports whether there is a prefix; exact whether it decides the first
+// key entirely, so comparing it again is unneeded: an integer key, or
+// strings of at most 15 bytes (zero-padded, the length in the last byte,
+// so that "a" sorts before "a\x00"). Keys with NULLs, floats, booleans and
+// nested values get no prefix: the full comparison decides.
+func (st *chunkedStore) normalizePrefix(es []sortEntry, keys []int, spec []SortKey) (exact, some bool) {
 	for i := range es {
 		es[i].row = int32(i)
 	}
 	if len(keys) == 0 {
-		return false
+		return false, false
 	}
-	k := keys[0]
-	if k.Valid != nil || k.Const || k.Dict != nil {
-		return false
+	col := &st.cols[keys[0]]
+	if col.nulls {
+		return false, false
 	}
 	var flip uint64
 	if spec[0].Desc {
 		flip = ^uint64(0)
 	}
-	switch k.Type.Phys() {
+	switch col.typ.Phys() {
 	case columnar.PhysInt:
 		for i := range es {
-			es[i].pfx = (uint64(k.Ints[i]) ^ 1<<63) ^ flip
+			es[i].pfx0 = (uint64(col.ints[i>>chunkBits][i&chunkMask]) ^ 1<<63) ^ flip
 		}
-		return true
+		return true, true
 	case columnar.PhysUint:
 		for i := range es {
-			es[i].pfx = k.Uints[i] ^ flip
+			es[i].pfx0 = col.uints[i>>chunkBits][i&chunkMask] ^ flip
 		}
-		return true
+		return true, true
 	case columnar.PhysBytes:
-		var b [8]byte
+		short := true
 		for i := range es {
-			s := k.Bytes[i]
-			if len(s) >= 8 {
-				es[i].pfx = binary.BigEndian.Uint64(s) ^ flip
+			if len(col.bytesAt(i)) > 15 {
+				short = false
+				break
+			}
+		}
+		for i := range es {
+			var b [16]byte
+			s := col.bytesAt(i)
+			copy(b[:], s)
+			if short {
+				b[15] = byte(len(s))
+			}
+			es[i].pfx0 = binary.BigEndian.Uint64(b[:8]) ^ flip
+			es[i].pfx1 = binary.BigEndian.Uint64(b[8:]) ^ flip
+		}
+		return short, true
+	}
+	return false, false
+}
+
+// bytesAt returns stored row r of a bytes column (sharing the store).
+func (col *storeColumn) bytesAt(r int) []byte {
+	ch, i := r>>chunkBits, r&chunkMask
+	offs := col.offs[ch]
+	return col.data[ch][offs[i]:offs[i+1]]
+}
+
+// isNull reports whether stored row r of col is NULL.
+func (col *storeColumn) isNull(r int) bool {
+	if !col.nulls {
+		return false
+	}
+	vb := col.valid[r>>chunkBits]
+	return vb != nil && !vb.Get(r&chunkMask)
+}
+
+// compareRows orders stored rows a and b on the store columns keys, as
+// compareRows does vectors: NULLs placed per key, NaN greatest.
+func (st *chunkedStore) compareRows(keys []int, spec []SortKey, a, b int) int {
+	for k, c := range keys {
+		col := &st.cols[c]
+		an, bn := col.isNull(a), col.isNull(b)
+		if an || bn {
+			if an && bn {
 				continue
 			}
-			b = [8]byte{}
-			copy(b[:], s)
-			es[i].pfx = binary.BigEndian.Uint64(b[:]) ^ flip
+			c := -1 // NULL sorts after values unless NullsFirst
+			if an {
+				c = 1
+			}
+			if spec[k].NullsFirst {
+				c = -c
+			}
+			return c
+		}
+		ca, ia, cb, ib := a>>chunkBits, a&chunkMask, b>>chunkBits, b&chunkMask
+		var r int
+		switch col.typ.Phys() {
+		case columnar.PhysInt:
+			r = cmp.Compare(col.ints[ca][ia], col.ints[cb][ib])
+		case columnar.PhysUint:
+			r = cmp.Compare(col.uints[ca][ia], col.uints[cb][ib])
+		case columnar.PhysFloat:
+			r = columnar.CompareFloat(col.floats[ca][ia], col.floats[cb][ib])
+		case columnar.PhysBytes:
+			r = bytes.Compare(col.bytesAt(a), col.bytesAt(b))
+		case columnar.PhysNested:
+			r = columnar.CompareRows(col.nested[ca], ia, col.nested[cb], ib)
+		case columnar.PhysBool:
+			r = cmp.Compare(b2i(col.bools[ca][ia]), b2i(col.bools[cb][ib]))
+		}
+		if r != 0 {
+			if spec[k].Desc {
+				return -r
+			}
+			return r
 		}
 	}
-	return false
+	return 0
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -63,18 +63,31 @@ func chunkBytes(b *columnar.Batch, cols []*columnar.Vector) int64 {
 // holds when the manager says so.
 func (s *Sort) reserve(ctx context.Context, need int64) error {
 	err := s.res.Grow(need)
-	if !errors.Is(err, memory.ErrSpill) {
-		return err
+	if errors.Is(err, memory.ErrSpill) {
+		if err := s.spillRun(ctx); err != nil {
+			return err
+		}
+		err = s.res.Grow(need)
 	}
-	if err := s.spillRun(ctx); err != nil {
-		return err
+	return s.mustHold(err, need)
+}
+
+// mustHold turns a refusal of the first batch into a forced reservation
+// when the sort can spill: other operators hold the memory, and holding
+// one batch over the limit is how this one makes progress (it writes a
+// run as soon as it holds more).
+func (s *Sort) mustHold(err error, need int64) error {
+	var oom *memory.OutOfMemory
+	if errors.As(err, &oom) && s.res.Size() == 0 && s.mem.TempDir() != "" {
+		s.res.Force(need)
+		return nil
 	}
-	return s.res.Grow(need)
+	return err
 }
 
 // spillRun sorts the rows held and writes them out as one run.
 func (s *Sort) spillRun(ctx context.Context) error {
-	perm, err := sortPerm(ctx, s.store.cols[s.nCols:], s.Keys, s.store.n)
+	perm, err := sortPerm(ctx, s.store, s.keyCols, s.Keys)
 	if err != nil {
 		return err
 	}
@@ -85,19 +98,19 @@ func (s *Sort) spillRun(ctx context.Context) error {
 		return err
 	}
 	s.runs = append(s.runs, f)
-	s.store = newRowStore(s.store.types)
+	s.store = newChunkedStore(s.types, 0)
 	s.res.Free()
 	return nil
 }
 
 // writeRun writes n rows, taken MaxBatch at a time by fill, to a new file.
 func (s *Sort) writeRun(ctx context.Context, fill func(out *columnar.Batch, from, to int), n int) (*spill.File, error) {
-	w, err := s.mem.SpillDir().Create(s.store.types, s.mem.MaxTemp())
+	w, err := s.mem.SpillDir().Create(s.types, s.mem.MaxTemp())
 	if err != nil {
 		return nil, err
 	}
 	defer w.Close()
-	tmp := columnar.NewBatch(s.store.types, columnar.MaxBatch)
+	tmp := columnar.NewBatch(s.types, columnar.MaxBatch)
 	for from := 0; from < n; from += columnar.MaxBatch {
 		fill(tmp, from, min(from+columnar.MaxBatch, n))
 		if err := w.Write(ctx, tmp); err != nil {
@@ -121,7 +134,7 @@ func (s *Sort) startMerge(ctx context.Context) error {
 		}
 	}
 	for len(s.runs) > mergeFanIn {
-		m, err := openMerge(s.runs[:mergeFanIn], s.nCols, s.Keys)
+		m, err := openMerge(s.runs[:mergeFanIn], s.keyCols, s.Keys)
 		if err != nil {
 			return err
 		}
@@ -150,7 +163,7 @@ func (s *Sort) startMerge(ctx context.Context) error {
 		}
 		s.runs = append(s.runs[mergeFanIn:], f)
 	}
-	m, err := openMerge(s.runs, s.nCols, s.Keys)
+	m, err := openMerge(s.runs, s.keyCols, s.Keys)
 	if err != nil {
 		return err
 	}
@@ -178,13 +191,13 @@ type runMerge struct {
 	pos     []int
 	keys    [][]*columnar.Vector // each run's key vectors of cur
 	order   []int                // heap of runs with rows left
-	nCols   int
+	keyCols []int                // the runs' key columns
 	spec    []SortKey
 	bytes   arena // output strings, copied (a run's batch goes on Next)
 }
 
-func openMerge(runs []*spill.File, nCols int, spec []SortKey) (*runMerge, error) {
-	m := &runMerge{nCols: nCols, spec: spec}
+func openMerge(runs []*spill.File, keyCols []int, spec []SortKey) (*runMerge, error) {
+	m := &runMerge{keyCols: keyCols, spec: spec}
 	for _, f := range runs {
 		r, err := f.Open()
 		if err != nil {
@@ -219,7 +232,11 @@ func (m *runMerge) advance(ctx context.Context, i int) error {
 	if err != nil {
 		return err
 	}
-	m.cur[i], m.pos[i], m.keys[i] = b, 0, b.Cols[m.nCols:]
+	m.cur[i], m.pos[i] = b, 0
+	m.keys[i] = m.keys[i][:0]
+	for _, c := range m.keyCols {
+		m.keys[i] = append(m.keys[i], b.Cols[c])
+	}
 	return nil
 }
 

@@ -111,6 +111,40 @@ func TestSortSpills(t *testing.T) {
 	}
 }
 
+// A top-k whose k rows do not fit under the limit cuts its buffer back and
+// writes it out as runs, merged for the first k rows: the answer is the
+// stable sort's rows Offset..Offset+Count.
+func TestTopKSpills(t *testing.T) {
+	old := mergeFanIn
+	mergeFanIn = 3
+	defer func() { mergeFanIn = old }()
+	rows, _ := sortRows(10000)
+	for _, desc := range []bool{false, true} {
+		want := wantSorted(rows, desc)[100:3100]
+		runSizes(t, func(t *testing.T, n int) {
+			tmp := t.TempDir()
+			m := memory.NewManager(max(int64(max(n, 16))*3/2*150, 60_000), tmp, 0)
+			_, src := sortRows(10000)
+			src.n = n
+			k := &TopK{Input: src, Keys: sortKeys(desc), Count: 3000, Offset: 100}
+			k.SetMemory(m)
+			got := drain(t, k)
+			if !equalStrings(got, want) {
+				t.Fatalf("desc=%v: got %d rows, want %d; first got %v, want %v", desc, len(got), len(want), got[:min(5, len(got))], want[:5])
+			}
+			if k.res.SpilledBytes() == 0 {
+				t.Fatal("the top-k did not spill")
+			}
+			if m.Used() != 0 {
+				t.Fatalf("%d bytes still reserved after Close", m.Used())
+			}
+			if e, _ := os.ReadDir(tmp); len(e) != 0 {
+				t.Fatalf("spill files left: %v", e)
+			}
+		})
+	}
+}
+
 // Without a temp directory a sort over the limit fails, naming itself and
 // the figures.
 func TestSortOutOfMemory(t *testing.T) {
@@ -178,16 +212,32 @@ func TestSortCancelMidSpill(t *testing.T) {
 // sortPerm orders like the stable sort on compareRows, across the merge
 // of several runs, and stops when cancelled.
 func TestSortPermRuns(t *testing.T) {
+	// Short strings (the prefix decides them), strings past the 16-byte
+	// prefix that share it in stretches, and strings with a NULL (no prefix).
+	for _, shape := range []string{"short", "long", "nulls"} {
+		t.Run(shape, func(t *testing.T) { testSortPermRuns(t, shape) })
+	}
+}
+
+func testSortPermRuns(t *testing.T, shape string) {
 	n := 3*sortRun + 123
 	v := columnar.NewVector(columnar.TVarchar, n)
 	w := columnar.NewVector(columnar.TInt64, n)
 	for i := range n {
 		v.Bytes[i] = []byte(fmt.Sprintf("k%05d", (i*7)%1000))[:1+i%6]
+		if shape != "short" {
+			v.Bytes[i] = []byte(fmt.Sprintf("a shared prefix %d k%05d", i%3, (i*7)%1000))[:17+i%8]
+		}
 		w.Ints[i] = int64(i % 3)
 	}
-	keys := []*columnar.Vector{v, w}
+	if shape == "nulls" {
+		v.SetNull(5, n)
+	}
+	st := newChunkedStore([]columnar.Type{columnar.TVarchar, columnar.TInt64}, 0)
+	st.appendRows(&columnar.Batch{Len: n}, []*columnar.Vector{v, w})
+	keys := []int{0, 1}
 	for _, spec := range [][]SortKey{{{}, {Desc: true}}, {{Desc: true}, {}}} {
-		got, err := sortPerm(context.Background(), keys, spec, n)
+		got, err := sortPerm(context.Background(), st, keys, spec)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -196,6 +246,9 @@ func TestSortPermRuns(t *testing.T) {
 			want[i] = int32(i)
 		}
 		slices.SortStableFunc(want, func(a, b int32) int {
+			if an, bn := v.IsNull(int(a)), v.IsNull(int(b)); an || bn {
+				return cmp.Compare(b2i(an), b2i(bn)) // NULLS LAST either way
+			}
 			c := strings.Compare(string(v.Bytes[a]), string(v.Bytes[b]))
 			if spec[0].Desc {
 				c = -c
@@ -215,7 +268,7 @@ func TestSortPermRuns(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := sortPerm(ctx, keys, []SortKey{{}, {}}, n); !errors.Is(err, context.Canceled) {
+	if _, err := sortPerm(ctx, st, keys, []SortKey{{}, {}}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("got %v", err)
 	}
 }

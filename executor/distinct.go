@@ -35,7 +35,7 @@ type Distinct struct {
 	out   columnar.Batch
 	spill *distinctSpill
 
-	subPeak, subSpilled int64 // partitions' figures (MemoryUse)
+	parts respill // the spilled partitions, replayed (respill.go)
 }
 
 // distinctSpill is a Distinct's spilled input: the partitions being
@@ -46,8 +46,6 @@ type distinctSpill struct {
 	missing []int
 	dec     []columnar.Vector
 	cols    []*columnar.Vector
-	cur     int
-	sub     *Distinct
 }
 
 func (d *Distinct) Types() []columnar.Type      { return d.Input.Types() }
@@ -57,7 +55,7 @@ func (d *Distinct) SetMemory(m *memory.Manager) { d.mem = m }
 
 // MemoryUse adds the partitions' figures to the table's.
 func (d *Distinct) MemoryUse() (int64, int64) {
-	return max(d.res.Peak(), d.subPeak), d.res.SpilledBytes() + d.subSpilled
+	return d.parts.figures(d.res.Peak(), d.res.SpilledBytes())
 }
 
 func (d *Distinct) Close() error {
@@ -70,6 +68,7 @@ func (d *Distinct) Close() error {
 
 func (d *Distinct) Open(ctx context.Context) error {
 	d.dropSpill()
+	d.parts.restart(0, nil)
 	d.seen = hashtab.New(d.Input.Types())
 	if d.res == nil {
 		d.res = d.mem.Reserve("distinct", memory.Spillable)
@@ -89,6 +88,7 @@ func (d *Distinct) Next(ctx context.Context) (*columnar.Batch, error) {
 			if d.spill.files, err = d.spill.parts.finish(ctx); err != nil {
 				return nil, err
 			}
+			d.replay()
 			continue
 		}
 		if err != nil {
@@ -163,50 +163,28 @@ func (d *Distinct) spillBatch(ctx context.Context, b *columnar.Batch) error {
 	return sp.parts.add(ctx, &view, sp.cols, sp.cols)
 }
 
+// replay makes the partitions' Distincts the rest of the output.
+func (d *Distinct) replay() {
+	sp, types := d.spill, d.Input.Types()
+	d.parts.restart(len(sp.files), func(p int) memoryOp {
+		f := sp.files[p]
+		if f == nil {
+			return nil
+		}
+		sp.files[p] = nil // the partition's scan removes it
+		return &Distinct{Input: &spillScan{f: f, types: types}, mem: d.mem, level: d.level + 1}
+	})
+}
+
 // nextSpilled returns the distinct rows of the partitions, one after
 // another, once the table is freed.
 func (d *Distinct) nextSpilled(ctx context.Context) (*columnar.Batch, error) {
-	sp := d.spill
 	if d.seen != nil {
 		d.seen = nil
 		d.res.Free()
 		d.held = 0
 	}
-	for {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		if sp.sub != nil {
-			b, err := sp.sub.Next(ctx)
-			if err != io.EOF {
-				return b, err
-			}
-			d.endSub()
-		}
-		if sp.cur >= len(sp.files) {
-			return nil, io.EOF
-		}
-		f := sp.files[sp.cur]
-		sp.files[sp.cur] = nil // the partition's scan removes it
-		sp.cur++
-		if f == nil {
-			continue
-		}
-		sp.sub = &Distinct{Input: &spillScan{f: f, types: d.Input.Types()}, mem: d.mem, level: d.level + 1}
-		if err := sp.sub.Open(ctx); err != nil {
-			return nil, err
-		}
-	}
-}
-
-// endSub closes the partition's Distinct, keeping its figures.
-func (d *Distinct) endSub() {
-	sp := d.spill
-	sp.sub.Close()
-	peak, spilled := sp.sub.MemoryUse()
-	d.subPeak = max(d.subPeak, peak)
-	d.subSpilled += spilled
-	sp.sub = nil
+	return d.parts.next(ctx)
 }
 
 // dropSpill removes the files written or being written.
@@ -215,9 +193,7 @@ func (d *Distinct) dropSpill() {
 	if sp == nil {
 		return
 	}
-	if sp.sub != nil {
-		d.endSub()
-	}
+	d.parts.end()
 	d.spill = nil
 	sp.parts.close()
 	removeFiles(sp.files)

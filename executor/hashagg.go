@@ -52,19 +52,17 @@ type HashAgg struct {
 	// table once emitted.
 	Partial bool
 
-	mem   *memory.Manager     // the query's (SetMemory); nil: no accounting
-	res   *memory.Reservation // the groups' table and states
-	held  int64               // bytes reserved in res
-	spill *aggSpill           // non-nil once the table is full (hashagg_spill.go)
-	level int                 // partitioning depth of a spilled partition's aggregate
-	// subPeak and subSpilled are the figures of the spilled partitions'
-	// aggregates, gone once done (MemoryUse).
-	subPeak, subSpilled int64
-	groups              hashtab.Map // nil with no Groups
-	ngroups             int
-	gids                []int32
-	states              []*aggState
-	out                 *columnar.Batch
+	mem     *memory.Manager     // the query's (SetMemory); nil: no accounting
+	res     *memory.Reservation // the groups' table and states
+	held    int64               // bytes reserved in res
+	spill   *aggSpill           // non-nil once the table is full (hashagg_spill.go)
+	level   int                 // partitioning depth of a spilled partition's aggregate
+	parts   respill             // the spilled partitions, replayed (respill.go)
+	groups  hashtab.Map         // nil with no Groups
+	ngroups int
+	gids    []int32
+	states  []*aggState
+	out     *columnar.Batch
 
 	// Dictionary-coded aggregate arguments (executor/dict.go) are decoded
 	// into plainArgs, except for MIN/MAX, which compare codes (dictagg.go).
@@ -119,7 +117,8 @@ func (h *HashAgg) Open(ctx context.Context) error {
 		h.res = h.mem.Reserve("hash aggregate", memory.Spillable)
 	}
 	h.res.Free()
-	h.held, h.subPeak, h.subSpilled = 0, 0, 0
+	h.held = 0
+	h.parts.restart(0, nil)
 	if len(h.Groups) > 0 {
 		h.groups = hashtab.New(gtypes)
 	}

@@ -36,9 +36,6 @@ type aggSpill struct {
 	missing []int
 	dec     []columnar.Vector // decoded (dictionary-free) spilled columns
 	cols    []*columnar.Vector
-
-	cur int      // next partition to aggregate
-	sub *HashAgg // the partition being emitted
 }
 
 // account reserves the bytes the table and the states hold now; when the
@@ -137,7 +134,8 @@ func (h *HashAgg) spillBatch(ctx context.Context, b *columnar.Batch, keys []*col
 	return sp.parts.add(ctx, &view, sp.cols, sp.cols[:len(keys)])
 }
 
-// finishSpill completes the partition files once the input is read.
+// finishSpill completes the partition files once the input is read, and
+// makes their aggregates the output after the table's groups.
 func (h *HashAgg) finishSpill(ctx context.Context) error {
 	sp := h.spill
 	if sp == nil {
@@ -145,44 +143,25 @@ func (h *HashAgg) finishSpill(ctx context.Context) error {
 	}
 	files, err := sp.parts.finish(ctx)
 	sp.files = files
+	h.parts.restart(len(files), func(p int) memoryOp {
+		if f := sp.files[p]; f != nil {
+			return h.partitionAgg(f)
+		}
+		return nil
+	})
 	return err
 }
 
 // nextSpilled returns the groups of the spilled partitions, one partition's
 // aggregate after another; the table's groups were emitted before.
 func (h *HashAgg) nextSpilled(ctx context.Context) (*columnar.Batch, error) {
-	sp := h.spill
 	if h.groups != nil {
 		// The table's groups are out: free them before the partitions grow.
 		h.groups, h.states = nil, nil
 		h.res.Free()
 		h.held = 0
 	}
-	for {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		if sp.sub != nil {
-			b, err := sp.sub.Next(ctx)
-			if err != ioEOF {
-				return b, err
-			}
-			h.endSub()
-		}
-		if sp.cur >= len(sp.files) {
-			return nil, ioEOF
-		}
-		f := sp.files[sp.cur]
-		sp.cur++
-		if f == nil {
-			continue
-		}
-		sub := h.partitionAgg(f)
-		sp.sub = sub
-		if err := sub.Open(ctx); err != nil {
-			return nil, err
-		}
-	}
+	return h.parts.next(ctx)
 }
 
 // partitionAgg is the aggregate of one spilled partition: the same groups
@@ -206,25 +185,13 @@ func (h *HashAgg) partitionAgg(f *spill.File) *HashAgg {
 	return &HashAgg{Input: &spillScan{f: f, types: sp.types}, Groups: groups, Aggs: aggs, mem: h.mem, level: h.level + 1}
 }
 
-// endSub closes the partition's aggregate, keeping its figures.
-func (h *HashAgg) endSub() {
-	sp := h.spill
-	sp.sub.Close()
-	peak, spilled := sp.sub.MemoryUse()
-	h.subPeak = max(h.subPeak, peak)
-	h.subSpilled += spilled
-	sp.sub = nil
-}
-
 // dropSpill removes the aggregate's spill files, written or being written.
 func (h *HashAgg) dropSpill() {
 	sp := h.spill
 	if sp == nil {
 		return
 	}
-	if sp.sub != nil {
-		h.endSub()
-	}
+	h.parts.end()
 	h.spill = nil
 	sp.parts.close()
 	removeFiles(sp.files)

@@ -115,7 +115,7 @@ func TestHashAggSpills(t *testing.T) {
 		h.SetMemory(m)
 		var rounds int
 		got := drainChecked(t, h, func(*columnar.Batch) {
-			if h.spill != nil && h.spill.sub != nil && h.spill.sub.spill != nil {
+			if sub, ok := h.parts.sub.(*HashAgg); ok && sub.spill != nil {
 				rounds = 2
 			}
 		})

@@ -31,7 +31,7 @@ func (j *HashJoin) MemoryUse() (int64, int64) {
 // peak when it is the larger (they run after the table is freed) and
 // everything they spilled again.
 func (h *HashAgg) MemoryUse() (int64, int64) {
-	return max(h.res.Peak(), h.subPeak), h.res.SpilledBytes() + h.subSpilled
+	return h.parts.figures(h.res.Peak(), h.res.SpilledBytes())
 }
 
 // MemoryUse of the exchange adds up its workers' reservations.

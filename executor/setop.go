@@ -55,7 +55,7 @@ type SetOp struct {
 	out       columnar.Batch
 	spill     *setOpSpill
 
-	subPeak, subSpilled int64 // partitions' figures (MemoryUse)
+	parts respill // the spilled partition pairs, replayed (respill.go)
 }
 
 func (s *SetOp) Types() []columnar.Type      { return s.Left.Types() }
@@ -73,7 +73,7 @@ func (s *SetOp) MemoryUse() (int64, int64) {
 	if s.union != nil {
 		return s.union.MemoryUse()
 	}
-	return max(s.res.Peak(), s.subPeak), s.res.SpilledBytes() + s.subSpilled
+	return s.parts.figures(s.res.Peak(), s.res.SpilledBytes())
 }
 
 func (s *SetOp) Close() error {
@@ -99,6 +99,7 @@ func (s *SetOp) Open(ctx context.Context) error {
 		return s.union.Open(ctx)
 	}
 	s.dropSpill()
+	s.parts.restart(0, nil)
 	s.keys, s.counts, s.emitted, s.rightDone, s.rightRead = nil, nil, nil, false, false
 	if s.Kind != SetUnion {
 		s.keys = hashtab.New(s.Left.Types())

@@ -2,7 +2,6 @@ package executor
 
 import (
 	"context"
-	"io"
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/executor/spill"
@@ -28,8 +27,6 @@ type setOpSpill struct {
 	missing               []int
 	dec                   []columnar.Vector
 	cols                  []*columnar.Vector
-	cur                   int
-	sub                   *SetOp
 }
 
 // startSpill switches the operation to partitioning the keys not in the
@@ -118,54 +115,32 @@ func (s *SetOp) nextSpilled(ctx context.Context) (*columnar.Batch, error) {
 		s.keys, s.counts, s.emitted = nil, nil, nil
 		s.res.Free()
 		s.held = 0
+		s.parts.restart(len(sp.leftFiles), s.partitionOp)
 	}
-	types := s.Left.Types()
-	for {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		if sp.sub != nil {
-			b, err := sp.sub.Next(ctx)
-			if err != io.EOF {
-				return b, err
-			}
-			s.endSub()
-		}
-		if sp.cur >= len(sp.leftFiles) {
-			return nil, io.EOF
-		}
-		p := sp.cur
-		sp.cur++
-		lf := sp.leftFiles[p]
-		var rf *spill.File
-		if sp.rightFiles != nil {
-			rf = sp.rightFiles[p]
-			sp.rightFiles[p] = nil
-		}
-		sp.leftFiles[p] = nil // the partition's scans remove them
-		if lf == nil {        // INTERSECT and EXCEPT output left rows only
-			rf.Remove()
-			continue
-		}
-		var right Operator = &emptyOp{types: types}
-		if rf != nil {
-			right = &spillScan{f: rf, types: types}
-		}
-		sp.sub = &SetOp{Left: &spillScan{f: lf, types: types}, Right: right, Kind: s.Kind, All: s.All, mem: s.mem, level: s.level + 1}
-		if err := sp.sub.Open(ctx); err != nil {
-			return nil, err
-		}
-	}
+	return s.parts.next(ctx)
 }
 
-// endSub closes the partition pair's operation, keeping its figures.
-func (s *SetOp) endSub() {
-	sp := s.spill
-	sp.sub.Close()
-	peak, spilled := sp.sub.MemoryUse()
-	s.subPeak = max(s.subPeak, peak)
-	s.subSpilled += spilled
-	sp.sub = nil
+// partitionOp is the operation of partition pair p, nil when its left
+// side is empty (INTERSECT and EXCEPT output left rows only). It takes
+// over the pair's files: its scans remove them.
+func (s *SetOp) partitionOp(p int) memoryOp {
+	sp, types := s.spill, s.Left.Types()
+	lf := sp.leftFiles[p]
+	var rf *spill.File
+	if sp.rightFiles != nil {
+		rf = sp.rightFiles[p]
+		sp.rightFiles[p] = nil
+	}
+	sp.leftFiles[p] = nil
+	if lf == nil {
+		rf.Remove()
+		return nil
+	}
+	var right Operator = &emptyOp{types: types}
+	if rf != nil {
+		right = &spillScan{f: rf, types: types}
+	}
+	return &SetOp{Left: &spillScan{f: lf, types: types}, Right: right, Kind: s.Kind, All: s.All, mem: s.mem, level: s.level + 1}
 }
 
 // dropSpill removes the files written or being written.
@@ -174,9 +149,7 @@ func (s *SetOp) dropSpill() {
 	if sp == nil {
 		return
 	}
-	if sp.sub != nil {
-		s.endSub()
-	}
+	s.parts.end()
 	s.spill = nil
 	if sp.right != nil {
 		sp.right.close()

@@ -109,7 +109,7 @@ func TestSetOpSpills(t *testing.T) {
 			d := &Distinct{Input: &source{types: setTypes, rows: rows, n: n}}
 			d.SetMemory(m)
 			spillCheck(t, d, m, tmp, want)
-			if d.subSpilled == 0 {
+			if d.parts.spilled == 0 {
 				t.Fatal("one round of spilling: the test wants several")
 			}
 		})

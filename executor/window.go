@@ -65,11 +65,11 @@ type Window struct {
 	// the operator may spill by partitions (window_spill.go).
 	Partitioned bool
 
-	mem                 *memory.Manager
-	res                 *memory.Reservation
-	level               int // 0, or the spill depth of a partition file's Window
-	spill               *windowSpill
-	subPeak, subSpilled int64
+	mem   *memory.Manager
+	res   *memory.Reservation
+	level int // 0, or the spill depth of a partition file's Window
+	spill *windowSpill
+	parts respill // the spilled partitions, replayed (respill.go)
 
 	store   *rowStore
 	nCols   int
@@ -126,6 +126,7 @@ func (w *Window) Open(ctx context.Context) error {
 	}
 	w.store = newRowStore(all)
 	w.dropSpill()
+	w.parts.restart(0, nil)
 	if w.res == nil {
 		w.res = w.mem.Reserve("window", w.Partitioned)
 	}

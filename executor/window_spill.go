@@ -3,7 +3,6 @@ package executor
 import (
 	"context"
 	"errors"
-	"io"
 	"unsafe"
 
 	"github.com/b2sql/b2sql/columnar"
@@ -35,15 +34,13 @@ type windowSpill struct {
 	files []*spill.File
 	dec   []columnar.Vector
 	cols  []*columnar.Vector
-	cur   int
-	sub   *Window
 }
 
 func (w *Window) SetMemory(m *memory.Manager) { w.mem = m }
 
 // MemoryUse adds the partitions' figures to the operator's.
 func (w *Window) MemoryUse() (int64, int64) {
-	return max(w.res.Peak(), w.subPeak), w.res.SpilledBytes() + w.subSpilled
+	return w.parts.figures(w.res.Peak(), w.res.SpilledBytes())
 }
 
 // reserve asks for the room of a batch (its stored rows, sort entries and
@@ -109,50 +106,24 @@ func (w *Window) spillBatch(ctx context.Context, b *columnar.Batch, cols []*colu
 }
 
 func (w *Window) finishSpill(ctx context.Context) error {
-	files, err := w.spill.parts.finish(ctx)
-	w.spill.files = files
+	sp, types := w.spill, w.Input.Types()
+	files, err := sp.parts.finish(ctx)
+	sp.files = files
+	w.parts.restart(len(files), func(p int) memoryOp {
+		f := sp.files[p]
+		if f == nil {
+			return nil
+		}
+		sp.files[p] = nil // the partition's scan removes it
+		return &Window{Input: &spillScan{f: f, types: types}, Funcs: w.Funcs, Partitioned: true, mem: w.mem, level: w.level + 1}
+	})
 	return err
 }
 
 // nextSpilled returns the rows of the partition files' windows, one file
 // after another.
 func (w *Window) nextSpilled(ctx context.Context) (*columnar.Batch, error) {
-	sp := w.spill
-	for {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		if sp.sub != nil {
-			b, err := sp.sub.Next(ctx)
-			if err != io.EOF {
-				return b, err
-			}
-			w.endSub()
-		}
-		if sp.cur >= len(sp.files) {
-			return nil, io.EOF
-		}
-		f := sp.files[sp.cur]
-		sp.files[sp.cur] = nil // the partition's scan removes it
-		sp.cur++
-		if f == nil {
-			continue
-		}
-		sp.sub = &Window{Input: &spillScan{f: f, types: w.Input.Types()}, Funcs: w.Funcs, Partitioned: true, mem: w.mem, level: w.level + 1}
-		if err := sp.sub.Open(ctx); err != nil {
-			return nil, err
-		}
-	}
-}
-
-// endSub closes a partition file's window, keeping its figures.
-func (w *Window) endSub() {
-	sp := w.spill
-	sp.sub.Close()
-	peak, spilled := sp.sub.MemoryUse()
-	w.subPeak = max(w.subPeak, peak)
-	w.subSpilled += spilled
-	sp.sub = nil
+	return w.parts.next(ctx)
 }
 
 // dropSpill removes the files written or being written.
@@ -161,9 +132,7 @@ func (w *Window) dropSpill() {
 	if sp == nil {
 		return
 	}
-	if sp.sub != nil {
-		w.endSub()
-	}
+	w.parts.end()
 	w.spill = nil
 	sp.parts.close()
 	removeFiles(sp.files)

@@ -61,7 +61,7 @@ func TestWindowSpills(t *testing.T) {
 		w := spillingWindow(n, rows)
 		w.SetMemory(m)
 		spillCheck(t, w, m, tmp, want)
-		if w.subSpilled == 0 {
+		if w.parts.spilled == 0 {
 			t.Fatal("one round of spilling: the test wants several")
 		}
 	})

@@ -17,7 +17,9 @@
 // SetRuntimeBackstop hands the largest limit in force to the Go runtime's
 // soft limit (debug.SetMemoryLimit), so that the collector works harder
 // near it; it is a backstop, never the mechanism: accounting is by
-// reservation, not by sampling the heap.
+// reservation, not by sampling the heap. While the process's queries hold
+// much (gc.go), the collector runs more often, so that the garbage
+// resident beside what they hold stays a fraction of it.
 //
 // Every Manager also reserves from one pool of the process, whose limit
 // (SetProcessLimit) defaults to DefaultLimit: queries that run at once,

@@ -138,6 +138,7 @@ func (m *Manager) add(n int64) (ok, byProcess bool) {
 		return false, true
 	}
 	m.notePeak(u + n)
+	tuneGC(process.used.Load()) // gc.go
 	return true, false
 }
 
@@ -154,7 +155,7 @@ func (m *Manager) notePeak(u int64) {
 // sub returns n bytes to the query and the process.
 func (m *Manager) sub(n int64) {
 	m.used.Add(-n)
-	process.used.Add(-n)
+	tuneGC(process.used.Add(-n))
 }
 
 // ErrSpill is Grow's answer to an operator that can spill when the bytes it

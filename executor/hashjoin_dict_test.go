@@ -99,7 +99,7 @@ func TestRowStoreDecodesCodes(t *testing.T) {
 	if err := src.Open(ctx); err != nil {
 		t.Fatal(err)
 	}
-	s := newRowStore(src.Types())
+	s := newChunkedStore(src.Types(), 0)
 	for {
 		b, err := src.Next(ctx)
 		if err == io.EOF {
@@ -111,8 +111,10 @@ func TestRowStoreDecodesCodes(t *testing.T) {
 		s.appendRows(b, b.Cols)
 	}
 	var got []string
+	v := &columnar.Vector{Type: src.Types()[0]}
+	s.copyRange(v, 0, 0, s.n)
 	for r := range s.n {
-		got = append(got, s.cols[0].Value(r).String())
+		got = append(got, v.Value(r).String())
 	}
 	want := []string{"b", "a", "NULL", "c", "a", "b", "a", "NULL", "d", "a"}
 	if !equalStrings(got, want) {

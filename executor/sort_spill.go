@@ -23,17 +23,11 @@ import (
 // buffer in memory).
 var mergeFanIn = 32
 
-// storeBytes estimates what the live rows of cols take in a row store,
-// with the sort entries (sort_perm.go) made for them.
+// storeBytes estimates what the live rows of cols take held in a
+// chunkedStore with 36 bytes of per-row bookkeeping beside (a hash join's
+// links and hashes, a spool's replay).
 func storeBytes(b *columnar.Batch, cols []*columnar.Vector) int64 {
-	n := int64(b.Live())
-	size := chunkBytes(b, cols) + n*36
-	for _, v := range cols {
-		if v.Type.Phys() == columnar.PhysBytes && !v.Type.IsNested() {
-			size += n * 16 // a slice header beyond the offset
-		}
-	}
-	return size
+	return chunkBytes(b, cols) + int64(b.Live())*36
 }
 
 // chunkBytes estimates what the live rows of cols take in a

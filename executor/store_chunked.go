@@ -5,9 +5,10 @@ import (
 	"github.com/b2sql/b2sql/dict"
 )
 
-// chunkedStore holds rows copied out of batches, as rowStore does, for an
-// operator that keeps its input until the input ends (a hash join's build
-// side, a probe-first join's held probe rows). Rows are stored in chunks
+// chunkedStore holds rows copied out of batches (whose memory belongs to
+// their producer), for every operator that keeps its input until the
+// input ends: a hash join's build side, a probe-first join's held probe
+// rows, sort, top-k, window, a spool, a parallel aggregate's partitions. Rows are stored in chunks
 // of chunkRows rows that never move once allocated, instead of one
 // growing slice per column: growing by doubling copies every stored value
 // about twice and faults fresh pages each time (TPC-H Q9's 800K partsupp
@@ -346,7 +347,7 @@ func gatherChunks[T any](dst []T, chunks [][]T, rows []int32) {
 }
 
 // gather fills out (one vector per column, reused) with the stored rows
-// perm[from:to], as rowStore.gather does.
+// perm[from:to].
 func (s *chunkedStore) gather(out *columnar.Batch, perm []int32, from, to int) {
 	out.Len = to - from
 	out.Sel = nil

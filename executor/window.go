@@ -71,7 +71,8 @@ type Window struct {
 	spill *windowSpill
 	parts respill // the spilled partitions, replayed (respill.go)
 
-	store   *rowStore
+	store   *chunkedStore // the input's columns, then each function's expressions
+	types   []columnar.Type
 	nCols   int
 	results [][]columnar.Value
 	pos     int
@@ -124,7 +125,8 @@ func (w *Window) Open(ctx context.Context) error {
 			all = append(all, e.Type())
 		}
 	}
-	w.store = newRowStore(all)
+	w.types = all
+	w.store = newChunkedStore(all, 0)
 	w.dropSpill()
 	w.parts.restart(0, nil)
 	if w.res == nil {
@@ -173,11 +175,18 @@ func (w *Window) Open(ctx context.Context) error {
 	}
 	w.results = make([][]columnar.Value, len(w.Funcs))
 	orders := make([]*windowOrder, len(w.Funcs))
+	// The functions read their expressions as whole columns: copied out of
+	// the store (strings shared with it) for the computation only.
+	exprs := make([]*columnar.Vector, len(all))
+	for c := w.nCols; c < len(all); c++ {
+		exprs[c] = &columnar.Vector{Type: all[c]}
+		w.store.copyRange(exprs[c], c, 0, w.store.n)
+	}
 	base := w.nCols
 	for i := range w.Funcs {
 		f := &w.Funcs[i]
 		n := len(f.exprs())
-		vecs := w.store.cols[base : base+n]
+		vecs := exprs[base : base+n]
 		if k := f.SharesOrder - 1; k >= 0 && k < i && orders[k] != nil {
 			orders[i] = orders[k] // same PARTITION BY and ORDER BY: sorted once
 		} else {
@@ -203,13 +212,9 @@ func (w *Window) Next(ctx context.Context) (*columnar.Batch, error) {
 	}
 	end := min(w.pos+columnar.MaxBatch, w.store.n)
 	n := end - w.pos
-	perm := make([]int32, n)
-	for k := range perm {
-		perm[k] = int32(w.pos + k)
+	for c := range w.nCols {
+		w.store.copyRange(w.out.Cols[c], c, w.pos, end)
 	}
-	full := &columnar.Batch{Cols: w.out.Cols[:w.nCols]}
-	st := &rowStore{cols: w.store.cols[:w.nCols]}
-	st.gather(full, perm, 0, n)
 	for i, res := range w.results {
 		v := w.out.Cols[w.nCols+i]
 		v.Reset(n)

@@ -46,7 +46,9 @@ func (w *Window) MemoryUse() (int64, int64) {
 // reserve asks for the room of a batch (its stored rows, sort entries and
 // results); true means the operator switched to spilling.
 func (w *Window) reserve(ctx context.Context, view *columnar.Batch, cols []*columnar.Vector) (bool, error) {
-	need := storeBytes(view, cols) + int64(view.Live())*int64(len(w.Funcs))*valueBytes
+	// The stored rows, their expressions once more as the columns the
+	// functions read (window.go), and the results.
+	need := chunkBytes(view, cols) + chunkBytes(view, cols[w.nCols:]) + int64(view.Live())*int64(len(w.Funcs))*valueBytes
 	err := w.res.Grow(need)
 	if err == nil {
 		return false, nil
@@ -77,19 +79,18 @@ func (w *Window) startSpill(ctx context.Context) error {
 		dec: make([]columnar.Vector, len(types)), cols: make([]*columnar.Vector, len(types))}
 	w.spill = sp
 	st := w.store
-	tmp := columnar.NewBatch(st.types, columnar.MaxBatch)
-	perm := make([]int32, columnar.MaxBatch)
+	tmp := columnar.NewBatch(w.types, columnar.MaxBatch)
 	for from := 0; from < st.n; from += columnar.MaxBatch {
 		to := min(from+columnar.MaxBatch, st.n)
-		for k := range to - from {
-			perm[k] = int32(from + k)
+		for c := range tmp.Cols {
+			st.copyRange(tmp.Cols[c], c, from, to)
 		}
-		st.gather(tmp, perm, 0, to-from)
+		tmp.Len, tmp.Sel = to-from, nil
 		if err := sp.parts.add(ctx, tmp, tmp.Cols[:w.nCols], tmp.Cols[w.nCols:w.nCols+np]); err != nil {
 			return err
 		}
 	}
-	w.store = newRowStore(st.types)
+	w.store = newChunkedStore(w.types, 0)
 	w.res.Free()
 	return nil
 }

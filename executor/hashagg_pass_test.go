@@ -1,13 +1,19 @@
 package executor
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"io"
 	"os"
+	"runtime"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/executor/memory"
+	"github.com/b2sql/b2sql/internal/leakcheck"
 )
 
 // TestPartitionMergePassThrough: 150000 rows, k = i % 140000 and s the
@@ -92,5 +98,34 @@ func TestPartialKeepsAggregating(t *testing.T) {
 		if p.(*HashAgg).passed != 0 {
 			t.Errorf("partial %d passed %d rows of repeating keys", w, p.(*HashAgg).passed)
 		}
+	}
+}
+
+// failOpen fails its Open.
+type failOpen struct{ source }
+
+func (f *failOpen) Open(ctx context.Context) error { return errors.New("bad partition file") }
+
+// TestPartitionMergeFinalFails: a final that fails to open (here the
+// fourth of six) ends the merge with its error, whichever final Next waits
+// for, and Close leaves no goroutine of the finals' openers behind.
+func TestPartitionMergeFinalFails(t *testing.T) {
+	before := runtime.NumGoroutine()
+	rows := [][]columnar.Value{{i64(1), str("a"), i64(1)}, {i64(2), str("b"), i64(2)}}
+	m := mergePlan(rows, 7, 2, 6)
+	m.Finals[3] = &failOpen{source{types: m.Finals[3].Types()}}
+	ctx := context.Background()
+	err := m.Open(ctx)
+	for err == nil {
+		_, err = m.Next(ctx)
+	}
+	if err == io.EOF || !strings.Contains(err.Error(), "bad partition file") {
+		t.Fatalf("got %v, want the final's error", err)
+	}
+	if err := m.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if n := leakcheck.Goroutines(before); n > before {
+		t.Fatalf("%d goroutines, %d before", n, before)
 	}
 }

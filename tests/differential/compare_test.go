@@ -54,7 +54,8 @@ func fromB2(v columnar.Value) cell {
 		}
 		return cell{isNum: true}
 	case columnar.Int8, columnar.Int16, columnar.Int32, columnar.Int64, columnar.Uint8, columnar.Uint16,
-		columnar.Uint32, columnar.Uint64, columnar.Float32, columnar.Float64, columnar.Decimal:
+		columnar.Uint32, columnar.Uint64, columnar.Float32, columnar.Float64, columnar.Decimal,
+		columnar.Hugeint, columnar.Uhugeint, columnar.Decimal128: // sum(BIGINT) is HUGEINT, as in DuckDB
 		return cell{isNum: true, num: v.AsFloat()}
 	}
 	return cell{text: v.String()}

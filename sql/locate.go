@@ -33,17 +33,9 @@ func (q *Query) findKeyword(kw string, sp span) int {
 }
 
 // paramMarker returns the token index of the i-th ? marker (0-based), or
-// 0.
+// 0 when there is none (for error positions).
 func (q *Query) paramMarker(i int) int {
-	for k, t := range q.toks {
-		if t.isOp("?") {
-			if i == 0 {
-				return k
-			}
-			i--
-		}
-	}
-	return 0
+	return max(q.paramTok(i), 0)
 }
 
 // findName returns the index of the first occurrence of the (possibly

@@ -173,10 +173,12 @@ func ndlz4Rows(cellBuf, src []byte, at int, token byte) (int, error) {
 		return p, nil
 	case token >= 40 && token <= 63: // rows 0 and j from one offset, the others from a second
 		j := int(token-32) >> 3
-		var rest []int
+		var rest [2]int // rows 1..3 other than j, in order
+		k := 0
 		for row := 1; row < 4; row++ {
 			if row != j {
-				rest = append(rest, row)
+				rest[k] = row
+				k++
 			}
 		}
 		if at+5 > len(src) {

@@ -72,7 +72,11 @@ func undoCells(c *chunk, f, m uint8, dst, src []byte) error {
 	if edge <= 0 {
 		return corruptf("%s cell edge %d", name, edge)
 	}
-	cell := make([]int, len(c.ndBlock))
+	if len(c.ndBlock) > 8 {
+		return corruptf("%s over %d dimensions (at most 8)", name, len(c.ndBlock))
+	}
+	var cells [8]int // no allocation per block
+	cell := cells[:len(c.ndBlock)]
 	cellItems, blockItems := 1, 1
 	for i, b := range c.ndBlock {
 		cell[i] = edge

@@ -20,22 +20,30 @@ func fnStringIndex(a []columnar.Value, t columnar.Type) (columnar.Value, error) 
 	return columnar.StringValue(""), nil
 }
 
+// The map constructors' errors carry DuckDB's exact text (its Invalid Input
+// Errors), which scripts written against DuckDB look for.
+var (
+	errMapKeysUnique  = errors.New("Map keys must be unique.")
+	errMapKeyNull     = errors.New("Map keys can not be NULL.")
+	errMapListsDiffer = errors.New("The map key list does not align with the map value list.")
+)
+
 // fnMapFromLists: map(keys, values), as DuckDB's map(): the lists pair up
 // by position; keys may not be NULL or repeat.
 func fnMapFromLists(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
 	ks, vs := a[0].Elems, a[1].Elems
 	if len(ks) != len(vs) {
-		return columnar.Value{}, errors.New("the map key list does not align with the map value list")
+		return columnar.Value{}, errMapListsDiffer
 	}
 	entry := t.Elem()
 	out := make([]columnar.Value, len(ks))
 	for i, k := range ks {
 		if k.Null {
-			return columnar.Value{}, errors.New("map keys can not be NULL")
+			return columnar.Value{}, errMapKeyNull
 		}
 		for _, p := range ks[:i] {
 			if columnar.Compare(p, k) == 0 {
-				return columnar.Value{}, errors.New("map keys must be unique")
+				return columnar.Value{}, errMapKeysUnique
 			}
 		}
 		out[i] = columnar.Value{Type: entry, Elems: []columnar.Value{k, vs[i]}}

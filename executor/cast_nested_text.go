@@ -156,7 +156,7 @@ func (x nestedText) mapEntries(parts []string, to columnar.Type) (columnar.Value
 		}
 		for _, e := range out.Elems {
 			if columnar.Compare(e.Elems[0], k) == 0 {
-				return out, true, errorf("map keys must be unique")
+				return out, true, errMapKeysUnique
 			}
 		}
 		out.Elems = append(out.Elems, columnar.Value{Type: entry, Elems: []columnar.Value{k, val}})

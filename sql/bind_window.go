@@ -442,6 +442,9 @@ func (b *binder) bindWindowCall(w winCall, c ectx) (planner.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
+		if nestedWindowMinMax(&f, aggFuncs[name], xs[0]) { // bind_window_aggs.go
+			break
+		}
 		if aggFuncs[name] == planner.AggAvg && xs[0].Type().ID == columnar.Time {
 			f.Args, f.Type = []planner.Expr{timeMicros(xs[0])}, columnar.TFloat64 // bind_agg_time.go
 			break

@@ -174,3 +174,20 @@ func (b *binder) wideWindowSum(f planner.WindowFunc, fn planner.AggFunc, arg pla
 	return &planner.Call{Fn: "/", T: columnar.TFloat64, Args: []planner.Expr{
 		&planner.Cast{Arg: sum, To: columnar.TFloat64}, &planner.Cast{Arg: n, To: columnar.TFloat64}}}
 }
+
+// nestedWindowMinMax binds min(x) or max(x) OVER a window of a LIST,
+// STRUCT or MAP x as arg_min(x, x) or arg_max(x, x), as GROUP BY does
+// (bind_agg.go): the frame's smallest (largest) non-NULL value in DuckDB's
+// order of nested values, whose arg_min/arg_max state keeps whole values.
+// It reports whether it bound f.
+func nestedWindowMinMax(f *planner.WindowFunc, fn planner.AggFunc, x planner.Expr) bool {
+	if (fn != planner.AggMin && fn != planner.AggMax) || !x.Type().IsNested() {
+		return false
+	}
+	f.Name = "arg_min"
+	if fn == planner.AggMax {
+		f.Name = "arg_max"
+	}
+	f.Args, f.Type = []planner.Expr{x, x}, x.Type()
+	return true
+}

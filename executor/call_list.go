@@ -2,6 +2,7 @@ package executor
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/b2sql/b2sql/columnar"
 )
@@ -186,6 +187,8 @@ type fieldExpr struct {
 	arg   Expr
 	field int
 	t     columnar.Type
+	out   columnar.Vector // the field with the struct's NULLs added
+	valid columnar.Bitmap
 }
 
 func (e *fieldExpr) Type() columnar.Type { return e.t }
@@ -201,7 +204,30 @@ func (e *fieldExpr) Eval(b *columnar.Batch) (*columnar.Vector, error) {
 		}
 		return columnar.ConstVector(v.Kids[e.field].Value(0)), nil
 	}
-	return v.Kids[e.field], nil
+	kid := v.Kids[e.field]
+	if v.Valid == nil {
+		return kid, nil
+	}
+	// A NULL struct's field is NULL, whatever its child row holds.
+	if kid.Const {
+		flat := columnar.NewVector(kid.Type, b.Len)
+		for i := range b.Len {
+			flat.CopyRow(i, kid, 0, b.Len)
+		}
+		kid = flat
+	}
+	words := (b.Len + 63) / 64
+	e.valid = slices.Grow(e.valid[:0], words)[:words]
+	for w := range e.valid {
+		x := v.Valid[w]
+		if kid.Valid != nil {
+			x &= kid.Valid[w]
+		}
+		e.valid[w] = x
+	}
+	e.out = *kid
+	e.out.Valid = e.valid
+	return &e.out, nil
 }
 
 func (e *fieldExpr) String() string { return fmt.Sprintf("struct_extract(%v, %d)", e.arg, e.field+1) }

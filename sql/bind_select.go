@@ -51,6 +51,9 @@ func (b *binder) bindSelectAST(sel *ast.Select, q *ast.Query) (*Bound, error) {
 	if err := b.bindItems(items, aggregating); err != nil {
 		return nil, err
 	}
+	if items, err = b.expandStructUnnests(items); err != nil { // bind_unnest_struct.go
+		return nil, err
+	}
 
 	var having planner.Expr
 	if sel.Having != nil {

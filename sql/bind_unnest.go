@@ -14,7 +14,8 @@ import (
 // of l, the call's value being the element; several unnests in one list
 // run side by side up to the longest (the shorter padded with NULL), and
 // unnest(unnest(l)) unnests a level deeper. unnest(l, recursive := true)
-// unnests every level of a list of lists. The call binds to a placeholder
+// unnests every level of a list of lists, then of the structs in it;
+// unnest(s) of a struct gives a column per field (bind_unnest_struct.go). The call binds to a placeholder
 // Call "unnest" (its value is the element's type); unnestNode then puts
 // a planner.Unnest under the select list's Project and reads its
 // columns instead.
@@ -76,15 +77,21 @@ func (b *binder) unnestCall(x planner.Expr, src callexpr.Expr, recursive bool, d
 		if x, err = b.coerce(x, columnar.ListOf(columnar.TInt32), src, c); err != nil {
 			return nil, err
 		}
-	case columnar.List:
+	case columnar.List, columnar.Struct:
 	default:
-		return nil, b.typeErr(src, c, "unnest expects a list, got %s", x.Type())
+		return nil, b.typeErr(src, c, "unnest can only be applied to lists, structs and NULL, not %s", x.Type())
 	}
 	if recursive {
 		depth = 1 << 30
 	}
-	for x = (&planner.Call{Fn: "unnest", Args: []planner.Expr{x}, T: x.Type().Elem()}); depth > 1 && x.Type().ID == columnar.List; depth-- {
+	// Each level unnested, list or struct, counts against depth; lists
+	// come first (a struct's fields do not multiply rows), then structs
+	// (bind_unnest_struct.go).
+	for ; depth > 0 && x.Type().ID == columnar.List; depth-- {
 		x = &planner.Call{Fn: "unnest", Args: []planner.Expr{x}, T: x.Type().Elem()}
+	}
+	if depth > 0 && x.Type().ID == columnar.Struct {
+		x = structUnnestCall(x, depth)
 	}
 	return x, nil
 }
@@ -95,8 +102,11 @@ func (b *binder) unnestCall(x planner.Expr, src callexpr.Expr, recursive bool, d
 func (b *binder) unnestNode(proj *planner.Project, input planner.Node) planner.Node {
 	for {
 		u := &planner.Unnest{Input: input}
+		// One column per unnest call, even where a call is shared by
+		// several expressions (the fields of an unnested struct).
+		lifted := map[*planner.Call]planner.Expr{}
 		for i, e := range proj.Exprs {
-			proj.Exprs[i] = b.liftUnnests(e, u)
+			proj.Exprs[i] = b.liftUnnests(e, u, lifted)
 		}
 		if len(u.Exprs) == 0 {
 			return input
@@ -106,35 +116,42 @@ func (b *binder) unnestNode(proj *planner.Project, input planner.Node) planner.N
 }
 
 // liftUnnests moves the innermost unnest calls of e into u (one column
-// per call) and returns e reading those columns.
-func (b *binder) liftUnnests(e planner.Expr, u *planner.Unnest) planner.Expr {
+// per call) and returns e reading those columns. lifted maps each call
+// already rewritten in this pass to its rewrite, so a call shared by
+// several expressions stays shared (and unnests once).
+func (b *binder) liftUnnests(e planner.Expr, u *planner.Unnest, lifted map[*planner.Call]planner.Expr) planner.Expr {
 	switch x := e.(type) {
 	case *planner.Call:
+		if y, ok := lifted[x]; ok {
+			return y
+		}
 		if x.Fn == "unnest" && !hasUnnest(x.Args[0]) {
 			col := b.newCol("unnest", "", x.T)
 			u.Exprs = append(u.Exprs, x.Args[0])
 			u.Out = append(u.Out, col)
-			return &planner.ColRef{Col: col}
+			lifted[x] = &planner.ColRef{Col: col}
+			return lifted[x]
 		}
 		c := *x
 		c.Args = make([]planner.Expr, len(x.Args))
 		for i, a := range x.Args {
-			c.Args[i] = b.liftUnnests(a, u)
+			c.Args[i] = b.liftUnnests(a, u, lifted)
 		}
+		lifted[x] = &c
 		return &c
 	case *planner.Case:
 		c := *x
 		c.Whens = make([]planner.When, len(x.Whens))
 		for i, w := range x.Whens {
-			c.Whens[i] = planner.When{Cond: b.liftUnnests(w.Cond, u), Then: b.liftUnnests(w.Then, u)}
+			c.Whens[i] = planner.When{Cond: b.liftUnnests(w.Cond, u, lifted), Then: b.liftUnnests(w.Then, u, lifted)}
 		}
 		if x.Else != nil {
-			c.Else = b.liftUnnests(x.Else, u)
+			c.Else = b.liftUnnests(x.Else, u, lifted)
 		}
 		return &c
 	case *planner.Cast:
 		c := *x
-		c.Arg = b.liftUnnests(x.Arg, u)
+		c.Arg = b.liftUnnests(x.Arg, u, lifted)
 		return &c
 	}
 	return e
@@ -143,7 +160,7 @@ func (b *binder) liftUnnests(e planner.Expr, u *planner.Unnest) planner.Expr {
 func hasUnnest(e planner.Expr) bool {
 	found := false
 	planner.WalkExpr(e, func(x planner.Expr) {
-		if c, ok := x.(*planner.Call); ok && c.Fn == "unnest" {
+		if c, ok := x.(*planner.Call); ok && (c.Fn == "unnest" || c.Fn == unnestStructFn) {
 			found = true
 		}
 	})
@@ -166,6 +183,9 @@ func (b *binder) unnestTable(f *ast.Func, alias string, cols []string, at int) (
 	x, err := b.bindUnnest(f, ectx{sp: b.cl.from, clause: "SELECT"})
 	if err != nil {
 		return nil, err
+	}
+	if isStructUnnest(x) {
+		return nil, b.errAt(at, ErrType, "unnest in FROM expects a list, got "+x.Type().String())
 	}
 	name := "unnest"
 	if len(cols) > 0 {
@@ -217,6 +237,9 @@ func (b *binder) lateralUnnest(acc *fromItem, t *ast.TableFunc) (*fromItem, erro
 	b.restoreScope(saved)
 	if err != nil {
 		return nil, err
+	}
+	if isStructUnnest(x) {
+		return nil, b.errAt(at, ErrType, "unnest in FROM expects a list, got "+x.Type().String())
 	}
 	name := "unnest"
 	if len(cols) > 0 {

@@ -53,6 +53,8 @@ var listRowFuncs = map[string]listRowFunc{
 	"regexp_split_to_array": {fnRegexpSplit, false},
 	"list_range":            {fnListRange(false), true},
 	"list_generate_series":  {fnListRange(true), true},
+	"sorted_list":           {fnSortedList, true},
+	"sorted_string_agg":     {fnSortedStringAgg, true},
 }
 
 // elemEqual reports whether two elements are equal, NULL matching NULL
@@ -137,28 +139,32 @@ func fnListSort(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
 		}
 	}
 	out := slices.Clone(a[0].Elems)
-	slices.SortStableFunc(out, func(x, y columnar.Value) int {
-		switch {
-		case x.Null && y.Null:
-			return 0
-		case x.Null:
-			if nullsFirst {
-				return -1
-			}
-			return 1
-		case y.Null:
-			if nullsFirst {
-				return 1
-			}
+	slices.SortStableFunc(out, func(x, y columnar.Value) int { return orderCompare(x, y, desc, nullsFirst) })
+	return columnar.Value{Type: t, Elems: out}, nil
+}
+
+// orderCompare orders x and y as ORDER BY … [DESC] [NULLS FIRST] does:
+// NULLs last unless nullsFirst, whatever the direction.
+func orderCompare(x, y columnar.Value, desc, nullsFirst bool) int {
+	switch {
+	case x.Null && y.Null:
+		return 0
+	case x.Null:
+		if nullsFirst {
 			return -1
 		}
-		c := columnar.Compare(x, y)
-		if desc {
-			return -c
+		return 1
+	case y.Null:
+		if nullsFirst {
+			return 1
 		}
-		return c
-	})
-	return columnar.Value{Type: t, Elems: out}, nil
+		return -1
+	}
+	c := columnar.Compare(x, y)
+	if desc {
+		return -c
+	}
+	return c
 }
 
 // fnListDistinct: the distinct non-NULL elements, in first-seen order.

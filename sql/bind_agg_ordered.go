@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/b2sql/b2sql/sql/internal/callexpr"
-
+	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/planner"
+	"github.com/b2sql/b2sql/sql/internal/callexpr"
 )
 
 // An ordered aggregate, agg(args ORDER BY keys), is bound with its keys
@@ -17,8 +17,11 @@ import (
 //
 // string_agg gets its order from its input: the Aggregate reads its rows
 // through a stable Sort on the keys (orderAggInput), so each group's
-// values arrive, and are joined, in key order. Every ordered string_agg
-// of one query must therefore share one ORDER BY.
+// values arrive, and are joined, in key order. That serves the first
+// ORDER BY of a query; an ordered string_agg or list with another ORDER
+// BY collects list(struct_pack(keys…, value)) instead and sorts each
+// group's entries when it finishes (sortedInGroup;
+// executor/call_list_sorted.go), as DuckDB's sorted aggregates do.
 
 // orderedAgg is a bound ordered string_agg: its index in aggState.aggs,
 // its keys, their text (to compare orderings) and its position.
@@ -49,9 +52,8 @@ func (b *binder) bindOrderedAgg(name string, exprs callexpr.SelectExprs, distinc
 		if err != nil {
 			return nil, err
 		}
-		desc := o.desc
-		keys = append(keys, planner.SortKey{Expr: k, Desc: desc})
-		text = append(text, fmt.Sprintf("%s %v", k, desc))
+		keys = append(keys, planner.SortKey{Expr: k, Desc: o.desc, NullsFirst: o.nullsFirst})
+		text = append(text, fmt.Sprintf("%s %v %v", k, o.desc, o.nullsFirst))
 	}
 	a := b.agg
 	before := len(a.aggs)
@@ -78,6 +80,9 @@ func (b *binder) bindOrderedAgg(name string, exprs callexpr.SelectExprs, distinc
 			return x, nil // the same ordered call again
 		}
 	}
+	if len(a.ordered) > 0 && a.ordered[0].text != order {
+		return b.sortedInGroup(idx, before, keys), nil
+	}
 	if idx < before {
 		// An unordered call of the same aggregate exists: this one is
 		// its own aggregate.
@@ -100,6 +105,43 @@ func (b *binder) bindOrderedAgg(name string, exprs callexpr.SelectExprs, distinc
 	return x, nil
 }
 
+// sortedInGroup binds ordered aggregate a.aggs[idx] (string_agg or list,
+// bound at or after index before) whose ORDER BY keys differ from the
+// first ordered aggregate's: it collects the group's entries
+// list(struct_pack(keys…, value)) and sorts them when the group is done.
+func (b *binder) sortedInGroup(idx, before int, keys []planner.SortKey) planner.Expr {
+	a := b.agg
+	call := a.aggs[idx]
+	if idx >= before && idx == len(a.aggs)-1 {
+		// Bound just now without its order: drop it.
+		a.aggs, a.aggCols = a.aggs[:idx], a.aggCols[:idx]
+		for k, i := range a.aggKeys {
+			if i == idx {
+				delete(a.aggKeys, k)
+			}
+		}
+	}
+	var args []planner.Expr
+	var fields []columnar.Field
+	order := columnar.Value{Type: columnar.ListOf(columnar.TBool)}
+	for _, k := range keys {
+		if _, constant := planner.FoldExpr(k.Expr).(*planner.Const); constant {
+			continue // orders nothing
+		}
+		args = append(args, k.Expr)
+		fields = append(fields, columnar.Field{Name: fmt.Sprintf("k%d", len(fields)+1), Type: k.Expr.Type()})
+		order.Elems = append(order.Elems, columnar.BoolValue(k.Desc), columnar.BoolValue(k.NullsFirst))
+	}
+	args = append(args, call.Arg)
+	fields = append(fields, columnar.Field{Name: "v", Type: call.Arg.Type()})
+	entry := &planner.Call{Fn: "struct_pack", Args: args, T: columnar.StructOf(fields...)}
+	entries := b.addAgg(planner.AggCall{Func: planner.AggList, Arg: entry, Type: columnar.ListOf(entry.T)})
+	if call.Func == planner.AggStringAgg {
+		return &planner.Call{Fn: "sorted_string_agg", Args: []planner.Expr{entries, &planner.Const{Val: order}, &planner.Const{Val: call.Param}}, T: call.Type}
+	}
+	return &planner.Call{Fn: "sorted_list", Args: []planner.Expr{entries, &planner.Const{Val: order}}, T: call.Type}
+}
+
 // isAggName reports whether name is an aggregate function.
 func isAggName(name string) bool {
 	_, plain := aggFuncs[name]
@@ -107,18 +149,12 @@ func isAggName(name string) bool {
 }
 
 // orderAggInput returns the Aggregate's input, through a Sort on the keys
-// of the query's ordered string_aggs (nil when there are none), or an
-// error at the first one whose ORDER BY differs from the others'.
+// of the query's first ordered string_agg or list (the others with that
+// ORDER BY share it; those with another sort per group, sortedInGroup).
 func (b *binder) orderAggInput(input planner.Node) (planner.Node, error) {
 	a := b.agg
 	if len(a.ordered) == 0 {
 		return input, nil
 	}
-	first := a.ordered[0]
-	for _, o := range a.ordered[1:] {
-		if o.text != first.text {
-			return nil, b.errAt(o.at, ErrUnsupported, "ordered aggregates (string_agg, array_agg, list) with different ORDER BY in one query are not supported")
-		}
-	}
-	return &planner.Sort{Input: input, Keys: first.keys}, nil
+	return &planner.Sort{Input: input, Keys: a.ordered[0].keys}, nil
 }

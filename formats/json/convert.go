@@ -85,6 +85,12 @@ type converter struct {
 // column's type. scratch receives JSON text.
 func (c *converter) set(vec *columnar.Vector, r int, v *fastjson.Value, text *[]byte) bool {
 	switch c.col.Type.ID {
+	case columnar.List, columnar.Struct, columnar.Map:
+		x, ok := c.nested(c.col.Type, v)
+		if ok {
+			vec.SetValue(r, columnar.MaxBatch, x)
+		}
+		return ok
 	case columnar.Varchar:
 		// The parser reuses its memory: strings are copied into text.
 		start := len(*text)

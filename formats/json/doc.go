@@ -13,9 +13,13 @@
 // default): BOOLEAN, BIGINT, DOUBLE for numbers (BIGINT only if every one
 // is an integer), DATE and TIME for strings that all are ISO dates or
 // times, TIMESTAMP for ISO timestamps with 'T' and 'Z' (DuckDB's 'iso'
-// format), VARCHAR for other strings. Nested objects and arrays, and
-// columns that mix kinds, are VARCHAR holding each value's JSON text
-// (Column.JSON); DuckDB makes them STRUCT, LIST or JSON.
+// format), VARCHAR for other strings. Objects are STRUCTs of every key
+// sampled (a missing one is NULL) and arrays LISTs of their elements'
+// merged type (VARCHAR[] when all are empty), to any depth, as DuckDB;
+// columns that mix kinds are VARCHAR holding each value's JSON text
+// (Column.JSON), DuckDB's JSON type. A VARCHAR inside a nested value
+// holds a string's contents and any other value's JSON text. Nested
+// values are converted value by value (convert_nested.go).
 //
 // Values are parsed with github.com/valyala/fastjson, which reuses its
 // memory from value to value, so strings are copied into the batch's

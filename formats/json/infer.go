@@ -20,7 +20,8 @@ const (
 	kDate      // a string that is a DATE
 	kTime      // a string that is a TIME
 	kTimestamp // a string that is an ISO timestamp with 'T' and 'Z'
-	kNested    // an object or array
+	kObject    // an object
+	kArray     // an array
 	kOther     // a string that is none of the above
 	kTsSpace   // a string YYYY-MM-DD HH:MM:SS
 	kTsT       // a string YYYY-MM-DDTHH:MM:SS
@@ -63,50 +64,114 @@ func valueKind(v *fastjson.Value) kind {
 		return kFloat
 	case fastjson.TypeString:
 		return kString | stringKind(v.GetStringBytes())
+	case fastjson.TypeObject:
+		return kObject
 	}
-	return kNested
+	return kArray
 }
 
-// columnOf turns the kinds seen into a column type, as DuckDB: numbers
+// shape is what inference knows of the values at one place: their kinds,
+// and for objects each key's shape (keys in the order first seen), for
+// arrays their elements' shape.
+type shape struct {
+	k      kind
+	names  []string
+	byName map[string]int
+	fields []*shape
+	elem   *shape
+}
+
+// add merges non-null value v into s.
+func (s *shape) add(v *fastjson.Value) {
+	k := valueKind(v)
+	s.k |= k
+	switch k {
+	case kObject:
+		o, _ := v.Object()
+		o.Visit(func(key []byte, x *fastjson.Value) {
+			i, ok := s.byName[string(key)]
+			if !ok {
+				if s.byName == nil {
+					s.byName = map[string]int{}
+				}
+				i = len(s.names)
+				s.byName[string(key)] = i
+				s.names = append(s.names, string(key))
+				s.fields = append(s.fields, &shape{})
+			}
+			if x.Type() != fastjson.TypeNull {
+				s.fields[i].add(x)
+			}
+		})
+	case kArray:
+		if s.elem == nil {
+			s.elem = &shape{}
+		}
+		for _, x := range v.GetArray() {
+			if x.Type() != fastjson.TypeNull {
+				s.elem.add(x)
+			}
+		}
+	}
+}
+
+// columnOf turns the shape seen into a column type, as DuckDB: numbers
 // widen (BIGINT, DOUBLE), strings are DATE or TIME when every one is,
-// anything mixed or nested is JSON text.
-func columnOf(name string, k kind) Column {
-	c := Column{Name: name}
+// objects are STRUCTs of their keys and arrays LISTs, anything mixed is
+// JSON text.
+func columnOf(name string, s *shape) Column {
+	t, json := typeOf(s)
+	return Column{Name: name, Type: t, JSON: json}
+}
+
+// typeOf is the type of the values of shape s, and whether it is JSON text.
+func typeOf(s *shape) (columnar.Type, bool) {
+	k := s.k
 	switch {
 	case k == 0:
-		c.Type, c.JSON = columnar.TVarchar, true
+		return columnar.TVarchar, true
+	case k == kObject:
+		if len(s.names) == 0 {
+			return columnar.TVarchar, true
+		}
+		fs := make([]columnar.Field, len(s.names))
+		for i, n := range s.names {
+			t, _ := typeOf(s.fields[i])
+			fs[i] = columnar.Field{Name: n, Type: t, Nullable: true}
+		}
+		return columnar.StructOf(fs...), false
+	case k == kArray:
+		if s.elem == nil || s.elem.k == 0 {
+			return columnar.ListOf(columnar.TVarchar), false // only empty arrays: DuckDB's VARCHAR[]
+		}
+		t, _ := typeOf(s.elem)
+		return columnar.ListOf(t), false
 	case k == kBool:
-		c.Type = columnar.TBool
+		return columnar.TBool, false
 	case k == kInt:
-		c.Type = columnar.TInt64
+		return columnar.TInt64, false
 	case k&^(kInt|kFloat) == 0:
-		c.Type = columnar.TFloat64
+		return columnar.TFloat64, false
 	case k&kString != 0 && k&^(kString|kDate|kTime|timestampKinds|kOther) == 0:
 		// A string column is DATE, TIME or TIMESTAMP only when every value
 		// has one layout (DuckDB fixes one format per column).
 		switch k &^ kString {
 		case kDate:
-			c.Type = columnar.TDate
+			return columnar.TDate, false
 		case kTime:
-			c.Type = columnar.TTime
+			return columnar.TTime, false
 		case kTimestamp, kTsSpace, kTsT:
-			c.Type = columnar.TTimestamp
-		default:
-			c.Type = columnar.TVarchar
+			return columnar.TTimestamp, false
 		}
-	default:
-		c.Type, c.JSON = columnar.TVarchar, true
+		return columnar.TVarchar, false
 	}
-	return c
+	return columnar.TVarchar, true
 }
 
 // inferrer accumulates the columns of sampled values.
 type inferrer struct {
-	records int // 1: objects, 0: not yet known, -1: values
-	names   []string
-	byName  map[string]int
-	kinds   []kind
-	scalar  kind // kinds of non-object values
+	record  shape // the objects' keys
+	scalar  shape // non-object values
 	objects int
 	others  int
 }
@@ -114,27 +179,12 @@ type inferrer struct {
 func (in *inferrer) add(v *fastjson.Value) {
 	if v.Type() == fastjson.TypeObject {
 		in.objects++
-		o, _ := v.Object()
-		o.Visit(func(key []byte, x *fastjson.Value) {
-			i, ok := in.byName[string(key)]
-			if !ok {
-				if in.byName == nil {
-					in.byName = map[string]int{}
-				}
-				i = len(in.names)
-				in.byName[string(key)] = i
-				in.names = append(in.names, string(key))
-				in.kinds = append(in.kinds, 0)
-			}
-			if x.Type() != fastjson.TypeNull {
-				in.kinds[i] |= valueKind(x)
-			}
-		})
+		in.record.add(v)
 		return
 	}
 	in.others++
 	if v.Type() != fastjson.TypeNull {
-		in.scalar |= valueKind(v)
+		in.scalar.add(v)
 	}
 }
 
@@ -151,22 +201,23 @@ func (in *inferrer) columns(records string) ([]Column, bool, error) {
 		asRecords = false
 	}
 	if !asRecords {
-		k := in.scalar
+		sc := in.scalar
 		if in.objects > 0 {
-			k |= kNested
+			// Objects beside other values: the values' merged shape.
+			sc.k |= in.record.k
+			sc.names, sc.byName, sc.fields = in.record.names, in.record.byName, in.record.fields
 		}
-		c := columnOf("json", k)
-		return []Column{c}, false, nil
+		return []Column{columnOf("json", &sc)}, false, nil
 	}
-	out := make([]Column, len(in.names))
+	out := make([]Column, len(in.record.names))
 	seen := map[string]bool{}
-	for i, n := range in.names {
+	for i, n := range in.record.names {
 		name := n
 		for k := 1; seen[strings.ToLower(name)]; k++ {
 			name = fmt.Sprintf("%s_%d", n, k)
 		}
 		seen[strings.ToLower(name)] = true
-		out[i] = columnOf(name, in.kinds[i])
+		out[i] = columnOf(name, in.record.fields[i])
 		out[i].Key = n
 	}
 	return out, true, nil

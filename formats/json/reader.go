@@ -244,6 +244,9 @@ func (r *reader) Next(ctx context.Context) (*columnar.Batch, error) {
 	if rows == 0 {
 		return nil, io.EOF
 	}
+	for _, v := range b.Cols {
+		nullNested(v, rows)
+	}
 	b.Len = rows
 	return b, nil
 }

@@ -48,6 +48,7 @@ type Counters struct {
 // Request is one request a server served, as SetTrace reports it.
 type Request struct {
 	Method, Range string
+	Path          string        // the object's path (bucket/key)
 	Start         time.Time     // when it arrived
 	Took          time.Duration // until its reply was written, latency included
 	Bytes         int64         // body bytes written
@@ -82,7 +83,7 @@ func (c *Counters) wrap(next http.Handler, fail func(http.ResponseWriter)) http.
 		cw := &countingWriter{ResponseWriter: w, n: &c.Bytes}
 		if fn := c.trace.Load(); fn != nil {
 			defer func() {
-				(*fn)(Request{Method: r.Method, Range: r.Header.Get("Range"), Start: start, Took: time.Since(start), Bytes: cw.own})
+				(*fn)(Request{Method: r.Method, Path: r.URL.Path, Range: r.Header.Get("Range"), Start: start, Took: time.Since(start), Bytes: cw.own})
 			}()
 		}
 		if d := time.Duration(c.latency.Load()); d > 0 {

@@ -68,7 +68,7 @@ func main() {
 		"with -suite events: b2sql reads events from this CTable (written from events.parquet when missing) while DuckDB reads the Parquet file")
 	flag.BoolVar(&o.remote, "remote", false, "compare b2sql over local files with b2sql over the same files on an in-process S3 server, instead of DuckDB")
 	flag.DurationVar(&o.latency, "latency", 20*time.Millisecond, "with -remote: latency added to every S3 request in the second run")
-	flag.StringVar(&o.trace, "trace", "", "with -remote: write every S3 request of the run with -latency to this file (query, start and duration in ms from the run's start, bytes, range)")
+	flag.StringVar(&o.trace, "trace", "", "with -remote: write every S3 request of the run with -latency to this file (query, start and duration in ms from the run's start, bytes, range, object path)")
 	flag.StringVar(&o.profile, "cpuprofile", "",
 		"write a CPU profile of the whole run to this file (DuckDB's own time shows as runtime.cgocall)")
 	flag.Parse()

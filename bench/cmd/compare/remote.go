@@ -88,7 +88,7 @@ func runRemote(ctx context.Context, o options, w io.Writer, qs []query, tables m
 			return err
 		}
 		defer trace.Close()
-		fmt.Fprintln(trace, "query\tstart_ms\ttook_ms\tbytes\tmethod\trange")
+		fmt.Fprintln(trace, "query\tstart_ms\ttook_ms\tbytes\tmethod\trange\tpath")
 	}
 	for _, lat := range []time.Duration{0, o.latency} {
 		srv.SetLatency(lat)
@@ -136,7 +136,7 @@ func traceQuery(srv *storagetest.S3, w io.Writer, name string) {
 	srv.SetTrace(func(r storagetest.Request) {
 		mu.Lock()
 		defer mu.Unlock()
-		fmt.Fprintf(w, "%s\t%.1f\t%.1f\t%d\t%s\t%s\n", name, float64(r.Start.Sub(t0))/1e6, float64(r.Took)/1e6, r.Bytes, r.Method, r.Range)
+		fmt.Fprintf(w, "%s\t%.1f\t%.1f\t%d\t%s\t%s\t%s\n", name, float64(r.Start.Sub(t0))/1e6, float64(r.Took)/1e6, r.Bytes, r.Method, r.Range, r.Path)
 	})
 }
 

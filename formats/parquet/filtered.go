@@ -50,6 +50,9 @@ type fcol struct {
 	// aheadTo is the byte offset up to which a remote scan asked for this
 	// chunk's pages ahead of need (source.go, prefetchPages).
 	aheadTo int64
+	// walk tracks the pages a sparse selection enters in this chunk
+	// (source.go, pageWalk): entered page after page, they are read ahead.
+	walk pageWalk
 }
 
 // skipper is the Skip method every typed column chunk reader has.

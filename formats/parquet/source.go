@@ -249,6 +249,9 @@ func (s *scanner) denseScan() bool {
 	if s.plan == nil {
 		return false
 	}
+	if s.plan.walkedChunks.Load() >= 2 {
+		return true
+	}
 	d := s.plan.denseBatches.Load()
 	return d >= 4 && d >= 3*s.plan.sparseBatches.Load()
 }
@@ -313,7 +316,11 @@ func (s *scanner) prefetchPages(pf *pqFile, cols []*fcol, start int64, n int, se
 				last = j
 			}
 		}
-		if dense && last >= 0 && last+1 < len(pi.off) {
+		walking, covered := fc.walk.enter(pi, last)
+		if covered && s.plan != nil {
+			s.plan.walkedChunks.Add(1)
+		}
+		if (dense || walking) && last >= 0 && last+1 < len(pi.off) {
 			// Ask for a window of aheadBytes past the last page, again
 			// each time less than half of it is left: large requests, not
 			// one per page the batches enter.
@@ -335,6 +342,50 @@ func (s *scanner) prefetchPages(pf *pqFile, cols []*fcol, start int64, n int, se
 		p.PrefetchAhead(ahead)
 	}
 	return nil
+}
+
+// pageWalk follows the pages a column chunk's batches enter. A selection
+// too sparse for denseSel (a join's key set that keeps one row in
+// thousands) can still have rows all over the chunk: then the batches
+// enter page after page, each a round trip of its own over a remote
+// source. After walkPages pages entered in order, each within walkGap
+// bytes of the one before, the chunk is read ahead like a dense one; a
+// lookup that enters one page, or pages far apart, is not. A walk over
+// three quarters of a chunk's bytes counts for denseScan: the units after
+// it fetch such columns with their filter columns.
+type pageWalk struct {
+	chunk   int64 // the chunk's start offset: another chunk starts a new walk
+	page    int   // the last page entered
+	from    int64 // where the current run of pages starts
+	run     int   // pages in the current run
+	covered bool  // the walk has covered the chunk (reported once)
+}
+
+const (
+	walkPages = 2
+	walkGap   = 256 << 10
+)
+
+// enter records that a batch's rows reach page (-1: none) of the chunk pi
+// indexes. It reports whether the batches walk the pages in order, and,
+// once per chunk, when the walk has covered nearly all of its bytes.
+func (w *pageWalk) enter(pi *pageIndex, page int) (walking, covered bool) {
+	if w.chunk != pi.start || w.run == 0 {
+		*w = pageWalk{chunk: pi.start, page: -1}
+	}
+	if page >= 0 && page != w.page {
+		if w.page >= 0 && page > w.page && pi.off[page]-(pi.off[w.page]+pi.size[w.page]) <= walkGap {
+			w.run++
+		} else {
+			w.run, w.from = 1, pi.off[page]
+		}
+		w.page = page
+	}
+	if !w.covered && w.run >= walkPages && 4*(pi.off[w.page]+pi.size[w.page]-w.from) >= 3*(pi.end-pi.start) {
+		w.covered = true
+		covered = true
+	}
+	return w.run >= walkPages, covered
 }
 
 // denseSel: a batch of which at least 1/denseSel of the rows pass has

@@ -243,6 +243,10 @@ type scanPlan struct {
 	// whose selection is dense or sparse, over every reader of the plan
 	// (source.go, denseScan).
 	denseBatches, sparseBatches atomic.Int64
+	// walkedChunks counts the column chunks whose batches entered nearly
+	// every page in order although few rows passed (source.go, pageWalk):
+	// their pages are all read anyway.
+	walkedChunks atomic.Int64
 }
 
 // plan decides which units a scan reads. It returns the units to read (in

@@ -27,6 +27,9 @@ import (
 type chunkFile struct {
 	ra   io.ReaderAt
 	base int64
+	// ahead reads a remote frame's chunk bytes ahead of a scan
+	// (readahead.go); nil for a local file.
+	ahead *aheadFrame
 }
 
 // headGuess is the size of the first read of a chunk: the header and the
@@ -72,7 +75,7 @@ func (f *Frame) loadChunkBytes(d *Decoder, i, off, n int) (chunk, error) {
 	}
 	pos := int64(f.Header.HeaderLen) + f.ChunkOffset(i)
 	avail := int64(f.Header.HeaderLen) + f.Header.Cbytes - pos // checkOffset: ≥ minHeaderLen
-	c, err := d.readChunk(f.file.ra, f.file.base+pos, avail, off, n)
+	c, err := d.readChunk(f.file, f.file.base+pos, avail, off, n)
 	if err == nil && f.Header.Chunksize > 0 {
 		if want, _ := f.ChunkNbytes(i); c.Nbytes != want {
 			err = corruptf("nbytes %d, frame geometry says %d", c.Nbytes, want)
@@ -234,7 +237,7 @@ func (f *Frame) ReadChunkData(i int, buf []byte) ([]byte, error) {
 	}
 	pos := int64(f.Header.HeaderLen) + f.ChunkOffset(i)
 	buf = grow(buf, cb)
-	if err := readFull(f.file.ra, buf, f.file.base+pos); err != nil {
+	if err := readFull(f.file, buf, f.file.base+pos); err != nil {
 		return nil, chunkError(f.name, i, pos, err)
 	}
 	h, err := ParseChunkHeader(buf)

@@ -48,5 +48,6 @@ func OpenReaderAt(ra io.ReaderAt, base, size int64, name string) (*Frame, error)
 	if err := f.parseRegions(head, tail, end); err != nil {
 		return nil, fileError(name, err)
 	}
+	f.file.ahead = newAheadFrame(ra, base+int64(h.HeaderLen), base+int64(h.HeaderLen)+h.Cbytes)
 	return f, nil
 }

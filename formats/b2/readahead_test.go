@@ -1,0 +1,73 @@
+package b2
+
+import (
+	"context"
+	"reflect"
+	"testing"
+
+	"github.com/b2sql/b2sql/storage"
+)
+
+// aheadLog is a storage.Prefetcher that records what it is asked for.
+type aheadLog struct{ asked []storage.Range }
+
+func (a *aheadLog) ReadAt(p []byte, off int64) (int, error) { return len(p), nil }
+func (a *aheadLog) Prefetch(ctx context.Context, rs []storage.Range) error {
+	return nil
+}
+func (a *aheadLog) PrefetchAhead(rs []storage.Range) { a.asked = append(a.asked, rs...) }
+
+// TestAheadFrame: reads in order start the read-ahead on the third, in
+// windows doubling from aheadMin, asked again when half is left and cut at
+// the frame's end; reads far apart (a lookup) and reads outside the
+// frame's chunk bytes ask for nothing; a local file has no follower.
+func TestAheadFrame(t *testing.T) {
+	const lo, hi = 1000, 1000 + 3*aheadMin
+	log := &aheadLog{}
+	a := newAheadFrame(log, lo, hi)
+	read := func(off, n int64) { a.note(off, n) }
+
+	read(0, 100)       // the frame header: outside the chunk bytes
+	read(lo, 40000)    // run 1
+	read(lo+40000, 10) // run 2
+	if len(log.asked) != 0 {
+		t.Fatalf("asked %v before the third read in order", log.asked)
+	}
+	read(lo+40010, 30000) // run 3: the first window, from the run's end
+	end := int64(lo + 70010)
+	want := []storage.Range{{Off: end, Len: aheadMin}}
+	if !reflect.DeepEqual(log.asked, want) {
+		t.Fatalf("asked %v, want %v", log.asked, want)
+	}
+	read(end, aheadMin/4) // more than half of the window is left: nothing
+	if len(log.asked) != 1 {
+		t.Fatalf("asked %v with most of the window left", log.asked)
+	}
+	read(end+aheadMin/4, aheadMin/2) // less than half left: the next, twice as large, cut at hi
+	want = append(want, storage.Range{Off: end + aheadMin, Len: hi - (end + aheadMin)})
+	if !reflect.DeepEqual(log.asked, want) {
+		t.Fatalf("asked %v, want %v", log.asked, want)
+	}
+	read(end+3*aheadMin/4, aheadMin) // at the end of the frame: nothing more
+	if len(log.asked) != 2 {
+		t.Fatalf("asked %v past the frame's end", log.asked)
+	}
+
+	// A lookup: reads a megabyte apart never make a run.
+	log2 := &aheadLog{}
+	b := newAheadFrame(log2, 0, 100<<20)
+	for i := range int64(10) {
+		b.note(i*(2<<20), 65536)
+	}
+	if len(log2.asked) != 0 {
+		t.Fatalf("a lookup asked for %v", log2.asked)
+	}
+
+	if newAheadFrame(bytesReaderAt{}, 0, 100) != nil {
+		t.Fatal("a local reader got a read-ahead")
+	}
+}
+
+type bytesReaderAt struct{}
+
+func (bytesReaderAt) ReadAt(p []byte, off int64) (int, error) { return len(p), nil }

@@ -569,6 +569,9 @@ func (t *Table) prepare(spec index.ScanSpec) (schema columnar.Schema, pl *scanPl
 		if c < 0 || c >= len(t.schema) {
 			return nil, nil, nil, 0, fmt.Errorf("ctable: %s: scan of column %d, table has %d", t.path, c, len(t.schema))
 		}
+	}
+	t.openAtOnce(spec)
+	for _, c := range spec.Cols {
 		schema = append(schema, t.schema[c])
 		src := t.srcs[t.cols[c].src]
 		if err := src.open(t.st, t.nphys); err != nil {

@@ -65,7 +65,7 @@ func main() {
 	flag.StringVar(&o.suite, "suite", "events", "query suite: events (the demo table), tpch (the 22 TPC-H queries) or nested (issue 21's LIST<INT> queries over -dir's list10m.parquet)")
 	flag.Float64Var(&o.sf, "sf", 1, "TPC-H scale factor (with -suite tpch)")
 	flag.StringVar(&o.b2d, "b2d", "",
-		"with -suite events: b2sql reads events from this CTable (written from events.parquet when missing) while DuckDB reads the Parquet file")
+		"with -suite events: b2sql reads events from this CTable (.b2d or .b2z; written from events.parquet when missing) while DuckDB reads the Parquet file; with -remote, both b2sql runs read it")
 	flag.BoolVar(&o.remote, "remote", false, "compare b2sql over local files with b2sql over the same files on an in-process S3 server, instead of DuckDB")
 	flag.DurationVar(&o.latency, "latency", 20*time.Millisecond, "with -remote: latency added to every S3 request in the second run")
 	flag.StringVar(&o.trace, "trace", "", "with -remote: write every S3 request of the run with -latency to this file (query, start and duration in ms from the run's start, bytes, range, object path)")
@@ -149,12 +149,6 @@ func run(ctx context.Context, o options, w io.Writer) error {
 		}
 		tables = map[string]string{"events": path}
 	}
-	if o.remote {
-		return runRemote(ctx, o, w, qs, tables) // remote.go
-	}
-	if err := duck.views(ctx, tables); err != nil {
-		return err
-	}
 	b2tables := tables
 	if o.b2d != "" && o.suite == "events" {
 		if err := ensureB2D(ctx, o.b2d, path, o.threads); err != nil {
@@ -162,6 +156,12 @@ func run(ctx context.Context, o options, w io.Writer) error {
 		}
 		b2tables = map[string]string{"events": o.b2d}
 		path += " (b2sql: " + o.b2d + ")"
+	}
+	if o.remote {
+		return runRemote(ctx, o, w, qs, b2tables) // remote.go
+	}
+	if err := duck.views(ctx, tables); err != nil {
+		return err
 	}
 
 	engines := []engine{nil, duck, nil}

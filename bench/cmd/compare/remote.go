@@ -19,6 +19,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -47,15 +48,12 @@ func runRemote(ctx context.Context, o options, w io.Writer, qs []query, tables m
 	sort.Strings(names)
 	remoteTables := map[string]string{}
 	for _, t := range names {
-		data, err := os.ReadFile(tables[t])
+		key := t + filepath.Ext(tables[t])
+		n, err := putTree(srv, key, tables[t])
 		if err != nil {
 			return err
 		}
-		size += int64(len(data))
-		key := t + filepath.Ext(tables[t])
-		if err := srv.PutBytes(key, data); err != nil {
-			return err
-		}
+		size += n
 		remoteTables[t] = "s3://bench/" + key
 	}
 	local, err := openB2SQL(ctx, "b2sql local", tables, o.threads)
@@ -126,6 +124,33 @@ func runRemote(ctx context.Context, o options, w io.Writer, qs []query, tables m
 	}
 	fmt.Fprintf(w, "load at the end: %s\n", proc.LoadAvg())
 	return nil
+}
+
+// putTree stores the file at path as the object key, or, for a directory
+// (a CTable .b2d), each file under it as key/relative-path, and returns
+// the bytes stored.
+func putTree(srv *storagetest.S3, key, path string) (int64, error) {
+	var size int64
+	err := filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(path, p)
+		if err != nil {
+			return err
+		}
+		k := key
+		if rel != "." {
+			k = key + "/" + filepath.ToSlash(rel)
+		}
+		size += int64(len(data))
+		return srv.PutBytes(k, data)
+	})
+	return size, err
 }
 
 // traceQuery has srv write each request it serves to w, one line each,

@@ -85,8 +85,8 @@ func ParseB2ndMeta(b []byte) (B2ndMeta, error) {
 func (m B2ndMeta) Encode() []byte {
 	w := &mpWriter{}
 	w.u8(0x97)
-	w.u8(byte(m.Version))
-	w.u8(byte(len(m.Shape)))
+	w.small(m.Version)
+	w.small(len(m.Shape))
 	w.u8(0x90 | byte(len(m.Shape)))
 	for _, s := range m.Shape {
 		w.i64(s)
@@ -99,7 +99,7 @@ func (m B2ndMeta) Encode() []byte {
 	for _, s := range m.BlockShape {
 		w.i32(int32(s))
 	}
-	w.u8(byte(m.DTypeFormat))
+	w.small(m.DTypeFormat)
 	w.u8(0xdb)
 	w.b = append(w.b, byte(len(m.DType)>>24), byte(len(m.DType)>>16), byte(len(m.DType)>>8), byte(len(m.DType)))
 	w.b = append(w.b, m.DType...)

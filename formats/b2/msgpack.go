@@ -218,7 +218,18 @@ func (w *mpWriter) u8(v byte)    { w.b = append(w.b, v) }
 func (w *mpWriter) raw(p []byte) { w.b = append(w.b, p...) }
 func (w *mpWriter) i32(v int32)  { w.b = binary.BigEndian.AppendUint32(append(w.b, 0xd2), uint32(v)) }
 func (w *mpWriter) i64(v int64)  { w.b = binary.BigEndian.AppendUint64(append(w.b, 0xd3), uint64(v)) }
-func (w *mpWriter) u16m(v int)   { w.b = binary.BigEndian.AppendUint16(append(w.b, 0xcd), uint16(v)) }
+
+// small writes v as a positive fixint, as c-blosc2 writes the b2nd
+// metalayer's version, ndim and dtype format, or as an int64 when it does
+// not fit one (a version read from a file that no writer made).
+func (w *mpWriter) small(v int) {
+	if v >= 0 && v < 0x80 {
+		w.u8(byte(v))
+		return
+	}
+	w.i64(int64(v))
+}
+func (w *mpWriter) u16m(v int) { w.b = binary.BigEndian.AppendUint16(append(w.b, 0xcd), uint16(v)) }
 func (w *mpWriter) bin32(p []byte) {
 	w.b = append(binary.BigEndian.AppendUint32(append(w.b, 0xc6), uint32(len(p))), p...)
 }

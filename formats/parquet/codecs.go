@@ -26,6 +26,11 @@ import (
 //     parquet-mr writes without running the codec; Snappy, for one, rejects
 //     an empty input. emptySafe decodes zero bytes as zero bytes without
 //     calling the codec, for every codec.
+//   - A compressed block that says it decompresses to more than the page
+//     header's uncompressed size is corrupt, and is refused before the
+//     codec allocates what it says (Snappy's length prefix, a zstd frame's
+//     content size): a 28-byte page could otherwise make Snappy allocate
+//     200 MB (FuzzPageHeaders).
 //
 // The registry is global, so any arrow-go reader in the process sees these
 // codecs; b2sql reads Parquet only through this package.
@@ -39,21 +44,24 @@ func init() {
 		if err != nil {
 			continue
 		}
-		compress.RegisterCodec(c, wrapEmptySafe(codec))
+		compress.RegisterCodec(c, wrapEmptySafe(codec, c))
 	}
 }
 
 // wrapEmptySafe returns codec with empty inputs decoded as empty outputs. A
 // streaming codec stays streaming: arrow-go streams large PLAIN pages
 // through codecs that implement compress.StreamingCodec.
-func wrapEmptySafe(codec compress.Codec) compress.Codec {
+func wrapEmptySafe(codec compress.Codec, kind compress.Compression) compress.Codec {
 	if s, ok := codec.(compress.StreamingCodec); ok {
-		return emptySafeStreaming{emptySafe{codec}, s}
+		return emptySafeStreaming{emptySafe{codec, kind}, s}
 	}
-	return emptySafe{codec}
+	return emptySafe{codec, kind}
 }
 
-type emptySafe struct{ compress.Codec }
+type emptySafe struct {
+	compress.Codec
+	kind compress.Compression
+}
 
 func (c emptySafe) Decode(dst, src []byte) []byte {
 	out, err := c.DecodeWithError(dst, src)
@@ -66,6 +74,9 @@ func (c emptySafe) Decode(dst, src []byte) []byte {
 func (c emptySafe) DecodeWithError(dst, src []byte) ([]byte, error) {
 	if len(src) == 0 {
 		return dst[:0], nil
+	}
+	if err := checkDecodedLen(c.kind, src, len(dst)); err != nil {
+		return nil, err
 	}
 	return compress.Decode(c.Codec, dst, src)
 }

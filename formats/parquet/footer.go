@@ -120,6 +120,9 @@ func checkFooter(buf []byte) ([]byte, []string, error) {
 			return true, c.errf("schema is a list of Thrift type %d, not of structs", et)
 		}
 		c.out = append(c.out, c.in[start:c.pos]...)
+		// Every element takes at least one byte (an empty struct), so the
+		// rest of the footer bounds how many there can be.
+		elems = make([]schemaElem, 0, min(n, len(c.in)-c.pos))
 		for range n {
 			e, err := c.schemaElement()
 			if err != nil {

@@ -21,7 +21,13 @@ const (
 	// maxOffsetsRatio bounds how much the offsets chunk may expand
 	// relative to its stored size before we refuse to materialise it.
 	maxOffsetsRatio = 4096
-	maxMetaName     = 31
+	// maxVLMetaRatio bounds a vlmetalayer's expansion the same way, past
+	// vlmetaSlack: metadata (msgpack schemas, catalogs) compresses a few
+	// times to a few dozen times, not thousands (a 1 KB vlmeta claiming 5
+	// MB made a manifest check allocate 7 MB, FuzzManifestFrame).
+	maxVLMetaRatio = 256
+	vlmetaSlack    = 1 << 20
+	maxMetaName    = 31
 )
 
 // FrameHeader holds the fixed part of a frame header. The cparams fields
@@ -686,7 +692,7 @@ func (f *Frame) VLMeta(name string) ([]byte, bool, error) {
 		if err != nil {
 			return nil, true, fileError(f.name, fmt.Errorf("vlmeta %q: %w", name, err))
 		}
-		if nb > len(m.Content)*maxOffsetsRatio+1<<20 {
+		if nb > len(m.Content)*maxVLMetaRatio+vlmetaSlack {
 			return nil, true, fileError(f.name, fmt.Errorf("vlmeta %q: %w", name, corruptf("expands %d→%d bytes", len(m.Content), nb)))
 		}
 		out := make([]byte, nb)

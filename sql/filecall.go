@@ -7,6 +7,7 @@ import (
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/planner"
+	"github.com/b2sql/b2sql/sql/parser"
 )
 
 // File table functions — read_csv('x.csv', delim = ';'),
@@ -277,8 +278,21 @@ func (b *binder) openFileCall(call *FileCall) (planner.Table, error) {
 }
 
 // ParseTypeText parses a type written as text, as read_csv's types and
-// columns options give them: 'INTEGER', 'DECIMAL(10,2)', 'DOUBLE PRECISION'.
+// columns options give them: 'INTEGER', 'DECIMAL(10,2)', 'DOUBLE PRECISION',
+// and nested types through the SQL type grammar: 'INTEGER[]',
+// 'STRUCT(a INT, b VARCHAR[])', 'MAP(VARCHAR, INT)'.
 func ParseTypeText(s string) (columnar.Type, error) {
+	if strings.ContainsAny(s, "[]") || nestedTypeWord(s) {
+		tn, err := parser.ParseType(s)
+		if err != nil {
+			return columnar.Type{}, fmt.Errorf("unknown type %q", s)
+		}
+		t, ok := astTypeName(tn)
+		if !ok {
+			return columnar.Type{}, fmt.Errorf("unknown type %q", s)
+		}
+		return t, nil
+	}
 	name, params := strings.TrimSpace(s), []int(nil)
 	if i := strings.IndexByte(name, '('); i >= 0 {
 		if !strings.HasSuffix(name, ")") {
@@ -294,4 +308,15 @@ func ParseTypeText(s string) (columnar.Type, error) {
 		name = name[:i]
 	}
 	return parseTypeName(strings.Fields(strings.ToUpper(name)), params)
+}
+
+// nestedTypeWord reports a type text starting with STRUCT, ROW, MAP or
+// UNION, whose parameters are types, not integers.
+func nestedTypeWord(s string) bool {
+	w, _, _ := strings.Cut(strings.TrimSpace(s), "(")
+	switch strings.ToUpper(strings.TrimSpace(w)) {
+	case "STRUCT", "ROW", "MAP", "UNION":
+		return true
+	}
+	return false
 }

@@ -77,6 +77,23 @@ func ParseExpr(text string) (e ast.Expr, err error) {
 	return e, nil
 }
 
+// ParseType parses a script holding one type name, as the types and
+// columns options of read_csv and read_json give them: 'INTEGER[]',
+// 'STRUCT(a INT, b VARCHAR[])', 'MAP(VARCHAR, INT)'.
+func ParseType(text string) (t *ast.TypeName, err error) {
+	toks, lerr := lex(text)
+	if lerr != nil {
+		return nil, lerr
+	}
+	p := &parser{src: text, toks: toks}
+	defer p.recover(&err)
+	t = p.typeName()
+	if p.tok().kind != tEOF {
+		p.fail("")
+	}
+	return t, nil
+}
+
 func (p *parser) recover(err *error) {
 	if r := recover(); r != nil {
 		b, ok := r.(bail)

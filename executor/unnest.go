@@ -27,6 +27,7 @@ type Unnest struct {
 	elems [][]int32 // per list: the child row of each output row, -1 past the end
 	out   columnar.Batch
 	cols  []columnar.Vector
+	fixed []int32 // elements' rows with -1 pointed at row 0
 }
 
 func (u *Unnest) Types() []columnar.Type {
@@ -127,21 +128,44 @@ func (u *Unnest) emit() *columnar.Batch {
 	for e, l := range u.lists {
 		g := &u.cols[len(ins)+e]
 		g.Type = l.Type.Elem()
-		g.Reset(m)
-		kid := l.Kids[0]
-		var null *columnar.Vector
-		for q, r := range u.elems[e] {
-			if r < 0 {
-				if null == nil {
-					null = columnar.ConstVector(columnar.NullValue(g.Type))
-				}
-				g.CopyRow(q, null, 0, m)
-				continue
-			}
-			g.CopyRow(q, kid, int(r), m)
-		}
+		u.elements(g, l.Kids[0], u.elems[e])
 		u.out.Cols[len(ins)+e] = g
 	}
 	u.out.Len, u.out.Sel = m, nil
 	return &u.out
+}
+
+// elements sets g to the child rows rows of kid, NULL where a row is -1
+// (past the end of its list): one Gather (a plain loop per type) with the
+// -1 rows pointed at row 0, then those rows made NULL.
+func (u *Unnest) elements(g, kid *columnar.Vector, rows []int32) {
+	m := len(rows)
+	past, some := false, false
+	for _, r := range rows {
+		past, some = past || r < 0, some || r >= 0
+	}
+	if !past {
+		g.Gather(kid, rows)
+		return
+	}
+	if kid.Const || !some {
+		// Nothing to gather from: every row is NULL (Gather needs rows).
+		g.Reset(m)
+		for q := range m {
+			g.SetValue(q, m, columnar.NullValue(g.Type))
+		}
+		return
+	}
+	u.fixed = append(u.fixed[:0], rows...)
+	for q, r := range u.fixed {
+		if r < 0 {
+			u.fixed[q] = 0
+		}
+	}
+	g.Gather(kid, u.fixed)
+	for q, r := range rows {
+		if r < 0 {
+			g.SetValue(q, m, columnar.NullValue(g.Type))
+		}
+	}
 }

@@ -131,7 +131,9 @@ func (db *DB) Attach(dir string) error { return db.cat.Attach(&sql.Attach{Path: 
 func (db *DB) Close() error { return db.cat.Close() }
 
 // Query runs one SQL statement and streams its result; args are the
-// values of its ? markers, in order (see Prepare for the accepted Go types).
+// values of its ? and $n markers, in order, or of its $name markers by
+// name (sql.Named; see Parameters in the package doc, and Prepare for the
+// accepted Go types).
 // The result is produced as the caller reads it: nothing is buffered beyond
 // a batch, and blocking work (sorting, aggregation) starts with the first
 // Next. Statements that return no rows (SET) return an empty, column-less
@@ -148,11 +150,11 @@ func (db *DB) query(ctx context.Context, sess *engine.Session, query string, arg
 	if err != nil {
 		return nil, err
 	}
-	vals, err := paramValues(args)
+	vals, names, err := paramValues(args)
 	if err != nil {
 		return nil, err
 	}
-	return db.run(ctx, sess, src, nil, vals)
+	return db.run(ctx, sess, src, nil, vals, names)
 }
 
 // oneStatement splits query, which must hold exactly one statement.
@@ -168,13 +170,18 @@ func oneStatement(query, more string) (sql.Source, error) {
 	return sql.Source{}, &Error{Pos: Pos{Line: s.Line, Col: s.Col}, Kind: ErrSyntax, Msg: more}
 }
 
-// run parses (unless stmt is given) and runs one statement.
-func (db *DB) run(ctx context.Context, sess *engine.Session, src sql.Source, stmt sql.Statement, args []columnar.Value) (*Rows, error) {
+// run parses (unless stmt is given) and runs one statement with args,
+// given by names when names is non-nil (paramValues).
+func (db *DB) run(ctx context.Context, sess *engine.Session, src sql.Source, stmt sql.Statement, args []columnar.Value, names []string) (*Rows, error) {
 	if stmt == nil {
 		var err error
 		if stmt, err = engine.Parse(src); err != nil {
 			return nil, err
 		}
+	}
+	args, err := argsFor(stmt, args, names)
+	if err != nil {
+		return nil, sql.WithEnd(src, err)
 	}
 	res, err := sess.Run(ctx, src, stmt, args)
 	if err != nil {
@@ -184,8 +191,9 @@ func (db *DB) run(ctx context.Context, sess *engine.Session, src sql.Source, stm
 }
 
 // Exec runs every statement of a script, discarding rows, and stops at the
-// first error. args are the values of the script's ? markers, in order:
-// each statement takes as many as it has markers. Writes (COPY … TO,
+// first error. args are the values of the script's ? and $n markers, in
+// order: each statement takes as many as it has parameters; values given
+// by name (sql.Named) go to every statement with those $name markers. Writes (COPY … TO,
 // CREATE TABLE … AS, DROP TABLE) are refused on a read-only DB.
 func (db *DB) Exec(ctx context.Context, script string, args ...any) error {
 	_, err := db.exec(ctx, db.sess, script, args)
@@ -194,22 +202,36 @@ func (db *DB) Exec(ctx context.Context, script string, args ...any) error {
 
 // exec is Exec, also returning the rows written by COPY and CREATE TABLE.
 func (db *DB) exec(ctx context.Context, sess *engine.Session, script string, args []any) (written int64, err error) {
-	vals, err := paramValues(args)
+	vals, names, err := paramValues(args)
 	if err != nil {
 		return 0, err
 	}
-	used := 0
+	// Positional values go to the statements in order, each taking as
+	// many as it has parameters; named values go to every statement that
+	// names them.
+	used, usedNamed := 0, make([]bool, len(names))
 	for _, src := range sql.Split(script) {
 		stmt, err := engine.Parse(src)
 		if err != nil {
 			return written, err
 		}
-		n := min(engine.NumParams(stmt), len(vals)-used)
-		res, err := sess.Run(ctx, src, stmt, vals[used:used+n])
+		args := vals
+		if names == nil {
+			n := min(engine.NumParams(stmt), len(vals)-used)
+			args = vals[used : used+n]
+			used += n
+		}
+		args, took, err := engine.ArgsByName(stmt, args, names)
+		if err != nil {
+			return written, sql.WithEnd(src, err)
+		}
+		for i, t := range took {
+			usedNamed[i] = usedNamed[i] || t
+		}
+		res, err := sess.Run(ctx, src, stmt, args)
 		if err != nil {
 			return written, err
 		}
-		used += n
 		written += res.Written(stmt)
 		r, err := newRows(ctx, db.cat, res)
 		if err != nil {
@@ -218,6 +240,9 @@ func (db *DB) exec(ctx context.Context, sess *engine.Session, script string, arg
 		if err := drain(r); err != nil {
 			return written, err
 		}
+	}
+	if names != nil {
+		return written, engine.UnusedArg(names, usedNamed)
 	}
 	if used < len(vals) {
 		return written, errorf(ErrParam, "script has %d parameters, %d arguments given", used, len(vals))
@@ -228,7 +253,7 @@ func (db *DB) exec(ctx context.Context, sess *engine.Session, script string, arg
 // Explain returns the plan of a query (one line per operator, as EXPLAIN
 // prints it) without running it: building a plan does no I/O.
 func (db *DB) Explain(query string, args ...any) (string, error) {
-	vals, err := paramValues(args)
+	vals, names, err := paramValues(args)
 	if err != nil {
 		return "", err
 	}
@@ -238,6 +263,9 @@ func (db *DB) Explain(query string, args ...any) (string, error) {
 	}
 	stmt, err := engine.Parse(srcs[0])
 	if err != nil {
+		return "", err
+	}
+	if vals, err = argsFor(stmt, vals, names); err != nil {
 		return "", err
 	}
 	return db.sess.Explain(stmt, vals)
@@ -264,7 +292,7 @@ func SplitScript(script string) []Statement {
 func (db *DB) QueryStatement(ctx context.Context, script string, st Statement) (*Rows, error) {
 	for _, s := range sql.Split(script) {
 		if s.Line == st.Line && s.Col == st.Col {
-			return db.run(ctx, db.sess, s, nil, nil)
+			return db.run(ctx, db.sess, s, nil, nil, nil)
 		}
 	}
 	return db.Query(ctx, st.Text)

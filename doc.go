@@ -37,10 +37,15 @@
 //
 // # Parameters
 //
-// Query, Exec and prepared statements (DB.Prepare) take ? markers. The
-// arguments become typed constants of the bound plan, never SQL text, so a
-// string argument cannot change the statement; a count mismatch is an
-// *Error of kind ErrParam positioned at the marker.
+// Query, Exec and prepared statements (DB.Prepare) take parameters as
+// DuckDB does: ? and $1, $2, … (a $n may repeat; a ? takes one more than
+// the highest number before it) take the arguments in order; $name
+// markers take arguments given by name with database/sql's sql.Named
+// ("name", value), through this API and the database/sql driver alike.
+// The arguments become typed constants of the bound plan, never SQL
+// text, so a string argument cannot change the statement; a count
+// mismatch or a name without a value is an *Error of kind ErrParam
+// positioned at the marker.
 //
 // # Writes
 //

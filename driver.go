@@ -185,9 +185,6 @@ func (c *conn) IsValid() bool { return !c.db.isClosed() }
 // checkNamedValue converts an argument to its typed constant up front, so
 // that every type Query accepts also passes through database/sql.
 func checkNamedValue(nv *driver.NamedValue) error {
-	if nv.Name != "" {
-		return errorf(ErrParam, "named parameter %q: only positional ? parameters are supported", nv.Name)
-	}
 	v, err := paramValue(nv.Value)
 	if err != nil {
 		return errorf(ErrParam, "argument %d: %v", nv.Ordinal, err)
@@ -196,13 +193,16 @@ func checkNamedValue(nv *driver.NamedValue) error {
 	return nil
 }
 
+// namedValues returns database/sql's arguments as Query takes them: a
+// named one (sql.Named) as a NamedArg, the value of the statement's
+// $name markers.
 func namedValues(args []driver.NamedValue) ([]any, error) {
 	out := make([]any, len(args))
 	for i, a := range args {
-		if a.Name != "" {
-			return nil, errorf(ErrParam, "named parameter %q: only positional ? parameters are supported", a.Name)
-		}
 		out[i] = a.Value
+		if a.Name != "" {
+			out[i] = sql.NamedArg{Name: a.Name, Value: a.Value}
+		}
 	}
 	return out, nil
 }

@@ -2,6 +2,7 @@ package b2sql
 
 import (
 	"cmp"
+	dbsql "database/sql"
 	"database/sql/driver"
 	"fmt"
 	"math"
@@ -10,10 +11,15 @@ import (
 	"time"
 
 	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/internal/engine"
+	"github.com/b2sql/b2sql/sql"
 )
 
 // paramValues converts the arguments of Query, Exec and Stmt into typed
-// constants for the binder.
+// constants for the binder. An argument wrapped in database/sql's
+// NamedArg (sql.Named("a", 1)) is the value of the statement's $a
+// markers: names[i] is the name of vals[i] (names is nil when no
+// argument is named, "" for one that is not).
 //
 // Accepted: nil (an untyped NULL, which takes the type it meets); bool;
 // every int and uint width (BIGINT; UBIGINT above the BIGINT range);
@@ -27,19 +33,35 @@ import (
 // column they take its type when the value fits, so `WHERE d = ?` with the
 // string "2024-03-01" compares dates and `WHERE int32col = ?` with an int64
 // keeps filter pushdown.
-func paramValues(args []any) ([]columnar.Value, error) {
+func paramValues(args []any) (vals []columnar.Value, names []string, err error) {
 	if len(args) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
-	out := make([]columnar.Value, len(args))
+	vals = make([]columnar.Value, len(args))
 	for i, a := range args {
+		if n, ok := a.(dbsql.NamedArg); ok {
+			if names == nil {
+				names = make([]string, len(args))
+			}
+			names[i], a = n.Name, n.Value
+		}
 		v, err := paramValue(a)
 		if err != nil {
-			return nil, errorf(ErrParam, "argument %d: %v", i+1, err)
+			return nil, nil, errorf(ErrParam, "argument %d: %v", i+1, err)
 		}
-		out[i] = v
+		vals[i] = v
 	}
-	return out, nil
+	return vals, names, nil
+}
+
+// argsFor returns the values of stmt's parameters from vals given by
+// names (as paramValues returns them).
+func argsFor(stmt sql.Statement, vals []columnar.Value, names []string) ([]columnar.Value, error) {
+	out, used, err := engine.ArgsByName(stmt, vals, names)
+	if err != nil {
+		return nil, err
+	}
+	return out, engine.UnusedArg(names, used)
 }
 
 func paramValue(a any) (columnar.Value, error) {

@@ -39,6 +39,15 @@ func TestParams(t *testing.T) {
 		{"select list", "SELECT ? + i FROM t WHERE i = 4", []any{38}, []int64{42}},
 		{"negated", "SELECT -? FROM t WHERE i = 0", []any{5}, []int64{-5}},
 		{"in list", "SELECT count(*) FROM t WHERE i IN (?, ?, ?)", []any{1, 2, 5000}, []int64{2}},
+		// $n takes the n-th value and may repeat; $name takes sql.Named's.
+		// i in [lo, lo+10): count 10, sum = 10·lo + 45
+		{"repeated $1", "SELECT count(*), sum(i) FROM t WHERE i >= $1 AND i < $1 + 10", []any{100}, []int64{10, 1045}},
+		{"$2 before $1", "SELECT count(*) FROM t WHERE i >= $2 AND i < $1", []any{30, 10}, []int64{20}},
+		{"? after $1", "SELECT $1 + ? FROM t WHERE i = 0", []any{40, 2}, []int64{42}},
+		{"named", "SELECT count(*), sum(i) FROM t WHERE i >= $lo AND i < $lo + $len", []any{sql.Named("len", 10), sql.Named("lo", 100)}, []int64{10, 1045}},
+		{"named case", "SELECT $Lo + $lo FROM t WHERE i = 0", []any{sql.Named("LO", 21)}, []int64{42}},
+		{"number by name", "SELECT $1 FROM t WHERE i = 0", []any{sql.Named("1", 7)}, []int64{7}},
+		{"named in subquery", "SELECT (SELECT count(*) FROM t WHERE i < $k) + $k FROM t WHERE i = 0", []any{sql.Named("k", 5)}, []int64{10}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -87,6 +96,13 @@ func TestParamErrors(t *testing.T) {
 		{"SELECT i\nFROM t\nWHERE i = ?", nil, 3, 11},              // none given
 		{"SELECT i FROM t", []any{1}, 1, 1},                        // no markers at all
 		{"SHOW TABLES", []any{1}, 1, 1},                            // statement without parameters
+		{"SELECT $1, $a", []any{1}, 1, 12},                         // numbered and named markers
+		{"SELECT i FROM t WHERE i = $a", []any{sql.Named("b", 1)}, 1, 27},
+		{"SELECT $a", []any{sql.Named("a", 1), sql.Named("b", 2)}, 0, 0}, // b names no marker
+		{"SELECT i FROM t WHERE i = $a", []any{1}, 1, 27},                // $a takes its value by name
+		{"SELECT $a", []any{sql.Named("a", 1), 2}, 0, 0},                 // named and positional values
+		{"SELECT $2", []any{1, 2}, 1, 1},                                 // no $1 takes the first value
+		{"SELECT $1, $2, $1", []any{1}, 1, 12},
 	}
 	for _, tc := range tests {
 		_, err := db.Query(ctx, tc.q, tc.args...)
@@ -173,6 +189,31 @@ func TestExecArgs(t *testing.T) {
 	}
 }
 
+// TestParamsNamedPrepared: a prepared statement and a script take their
+// $name markers' values from sql.Named arguments.
+func TestParamsNamedPrepared(t *testing.T) {
+	db := openFixture(t, 100)
+	st, err := db.Prepare("SELECT count(*) FROM t WHERE i < $a AND i >= $b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.NumInput() != 2 {
+		t.Errorf("NumInput = %d, want 2", st.NumInput())
+	}
+	rows, err := st.Query(context.Background(), sql.Named("b", 3), sql.Named("a", 8))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c int64
+	if !rows.Next() || rows.Scan(&c) != nil || c != 5 {
+		t.Errorf("prepared $a, $b: %d, %v", c, rows.Err())
+	}
+	rows.Close()
+	if err := db.Exec(context.Background(), "SELECT $a; SELECT $a + $b", sql.Named("a", 1), sql.Named("b", 2)); err != nil {
+		t.Errorf("Exec of a script with named values: %v", err)
+	}
+}
+
 func TestDriverParams(t *testing.T) {
 	dir := t.TempDir()
 	writeFixture(t, dir, "t", 1000, 1000, -1)
@@ -198,7 +239,19 @@ func TestDriverParams(t *testing.T) {
 		}
 	}
 	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM t WHERE i = ?", sql.Named("x", 1)).Scan(&c); !errors.Is(err, b2sql.ErrParam) {
-		t.Errorf("named argument: %v, want ErrParam", err)
+		t.Errorf("named argument for ?: %v, want ErrParam", err)
+	}
+	// s = 's3': i % 10 = 3, of which i < 500: 50 rows
+	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM t WHERE s = $s AND i < $n", sql.Named("n", 500), sql.Named("s", "s3")).Scan(&c); err != nil || c != 50 {
+		t.Errorf("$s, $n: count = %d, %v; want 50", c, err)
+	}
+	st1, err := db.PrepareContext(ctx, "SELECT count(*) FROM t WHERE i < $1 AND i >= $1 - 5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st1.Close()
+	if err := st1.QueryRowContext(ctx, 100).Scan(&c); err != nil || c != 5 {
+		t.Errorf("repeated $1: %d, %v; want 5", c, err)
 	}
 	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM t WHERE i < ?", uint64(1<<63)).Scan(&c); err != nil || c != 1000 {
 		t.Errorf("uint64 above int64: %d, %v", c, err)

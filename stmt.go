@@ -9,7 +9,7 @@ import (
 )
 
 // Stmt is a prepared statement: parsed once, bound against the catalog and
-// run at each execution with the values of its ? markers. A Stmt is safe
+// run at each execution with the values of its parameters. A Stmt is safe
 // for concurrent use by many goroutines and may be executed any number of
 // times until it or its DB is closed.
 //
@@ -26,7 +26,7 @@ type Stmt struct {
 	closed  atomic.Bool
 }
 
-// Prepare parses one statement with ? markers for later execution. Tables
+// Prepare parses one statement with parameters (?, $n, $name) for later execution. Tables
 // are resolved at each execution, so a table registered after Prepare is
 // seen.
 func (db *DB) Prepare(query string) (*Stmt, error) { return db.prepare(db.sess, query) }
@@ -46,7 +46,8 @@ func (db *DB) prepare(sess *engine.Session, query string) (*Stmt, error) {
 	return &Stmt{db: db, sess: sess, src: src, stmt: st, nparams: engine.NumParams(st)}, nil
 }
 
-// NumInput returns the number of ? markers.
+// NumInput returns the number of values the statement takes: its
+// highest $n (or count of ?), or its count of distinct $name markers.
 func (s *Stmt) NumInput() int { return s.nparams }
 
 // Query runs the statement with args as the values of its markers and
@@ -55,11 +56,11 @@ func (s *Stmt) Query(ctx context.Context, args ...any) (*Rows, error) {
 	if s.closed.Load() {
 		return nil, ErrClosed
 	}
-	vals, err := paramValues(args)
+	vals, names, err := paramValues(args)
 	if err != nil {
 		return nil, err
 	}
-	return s.db.run(ctx, s.sess, s.src, s.stmt, vals)
+	return s.db.run(ctx, s.sess, s.src, s.stmt, vals, names)
 }
 
 // Exec runs the statement with args, discarding any rows.
@@ -73,9 +74,12 @@ func (s *Stmt) exec(ctx context.Context, args []any) (int64, error) {
 	if s.closed.Load() {
 		return 0, ErrClosed
 	}
-	vals, err := paramValues(args)
+	vals, names, err := paramValues(args)
 	if err != nil {
 		return 0, err
+	}
+	if vals, err = argsFor(s.stmt, vals, names); err != nil {
+		return 0, sql.WithEnd(s.src, err)
 	}
 	res, err := s.sess.Run(ctx, s.src, s.stmt, vals)
 	if err != nil {

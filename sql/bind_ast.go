@@ -61,7 +61,7 @@ func astBindable(e ast.Expr) bool {
 		// other comparisons are refused (bind_check.go).
 		return quantifiedIn(e) && astBindable(e.X) && queryBindable(e.Query)
 	case *ast.Param:
-		return e.Index == 0 && e.Name == "" // ?, numbered in order
+		return true // ?, $n and $name (params.go)
 	case *ast.Cast:
 		_, ok := castType(e.Type)
 		return ok && astBindable(e.X)
@@ -219,14 +219,7 @@ func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 		}
 		return b.like(fn, xs[0], xs[1], astSrc(e.X), astSrc(e.Pattern), c)
 	case *ast.Param:
-		// The n-th ? of the query's text takes the n-th value.
-		k, n := b.q.tokAt(e.Start), 1
-		for _, t := range b.q.toks[:min(k, len(b.q.toks))] {
-			if t.isOp("?") {
-				n++
-			}
-		}
-		return b.bindParam(":v"+strconv.Itoa(n), c)
+		return b.bindParamAST(e, c) // params.go
 	case *ast.DistinctFrom:
 		xs, err := b.bindASTs(c, e.L, e.R)
 		if err != nil {

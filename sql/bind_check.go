@@ -67,8 +67,6 @@ func (b *binder) checkQueryAST(q *ast.Query) error {
 		if n.Limit != nil && n.Limit.Percent {
 			at = b.q.tokAt(n.Limit.Start)
 		}
-	case *ast.Param:
-		return b.errAt(at, ErrUnsupported, fmt.Sprintf("parameter %s is not supported (write ?)", b.q.src.Text[n.Start:n.End]))
 	case *ast.TableFunc:
 		if f := n.Func; !n.Lateral && n.Sample == nil && len(f.Name) == 1 && !knownTableFunc(strings.ToLower(f.Name[0].Name)) {
 			name := f.Name[0].Name

@@ -8,6 +8,7 @@ import (
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/planner"
+	"github.com/b2sql/b2sql/sql/ast"
 	"github.com/b2sql/b2sql/sql/internal/callexpr"
 )
 
@@ -160,22 +161,20 @@ func (b *binder) bindLiteral(e *callexpr.SQLVal, neg bool, c ectx) (planner.Expr
 		i := b.q.findToken(c.sp, func(t token) bool { return t.kind == tkNumber && t.val == text })
 		return b.numberLiteral(text, e.Type == callexpr.IntVal, neg, i)
 	}
-	if e.Type == callexpr.ValArg {
-		return b.bindParam(text, c)
-	}
 	i := b.q.findToken(c.sp, func(t token) bool { return t.val == text })
 	return nil, b.errAt(i, ErrUnsupported, fmt.Sprintf("literal %s is not supported", callexpr.String(e)))
 }
 
-// bindParam binds the N-th ? marker (named ":vN") to the N-th value.
-func (b *binder) bindParam(name string, c ectx) (planner.Expr, error) {
-	n, err := strconv.Atoi(strings.TrimPrefix(name, ":v"))
-	if err != nil || n < 1 {
-		return nil, b.errAt(c.sp.lo, ErrSyntax, fmt.Sprintf("unexpected parameter %s", name))
-	}
-	at := b.q.paramMarker(n - 1)
-	if n > len(b.params) {
-		return nil, b.errAt(at, ErrSyntax, fmt.Sprintf("no value for parameter %d", n))
+// bindParam binds marker p to its value, number n (1-based) of the
+// statement's parameters.
+func (b *binder) bindParam(n int, p *ast.Param) (planner.Expr, error) {
+	at := b.q.tokAt(p.Start)
+	if n < 1 || n > len(b.params) {
+		what := b.q.src.Text[p.Start:p.End]
+		if p.Index == 0 && p.Name == "" {
+			what = strconv.Itoa(n) // ?, which the user counts
+		}
+		return nil, b.errAt(at, ErrParam, "no value for parameter "+what)
 	}
 	v := b.params[n-1]
 	k := &planner.Const{Val: v}

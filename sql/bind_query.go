@@ -34,8 +34,8 @@ func astQuery(src Source, tree *ast.Query) (*Query, error) {
 // tokens of n's span.
 func (b *binder) subQuery(n *ast.Query) nestedQuery {
 	lo, hi := b.q.tokSpan(n)
-	q := &Query{src: b.q.src, toks: b.q.toks[lo:hi], tree: n}
-	return nestedQuery{q: q, params: b.paramsFrom(lo)}
+	q := &Query{src: b.q.src, toks: b.q.toks[lo:hi], tree: n, ptab: b.q.params()}
+	return nestedQuery{q: q, params: b.params}
 }
 
 // tokSpan is the span of tokens of node n.
@@ -448,24 +448,10 @@ func (b *binder) bindNested(nq nestedQuery, outer bool) (*Bound, *binder, error)
 }
 
 // nestedQuery is a nested query with its own tokens (for error positions
-// and column names) and the values of the ? markers it contains.
+// and column names) and the values of its statement's parameters.
 type nestedQuery struct {
 	q      *Query
 	params []columnar.Value
-}
-
-// paramsFrom returns the values of the ? markers at or after token i.
-func (b *binder) paramsFrom(i int) []columnar.Value {
-	k := 0
-	for _, t := range b.q.toks[:i] {
-		if t.isOp("?") {
-			k++
-		}
-	}
-	if k >= len(b.params) {
-		return nil
-	}
-	return b.params[k:]
 }
 
 // matchParen returns the index of the ")" closing toks[i], or -1.

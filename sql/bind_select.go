@@ -481,14 +481,8 @@ func (b *binder) limitAST(root planner.Node, q *ast.Query) (planner.Node, error)
 				return n, nil
 			}
 		}
-		if p, ok := e.(*ast.Param); ok && p.Index == 0 && p.Name == "" {
-			n := 1
-			for _, t := range b.q.toks[:b.q.tokAt(p.Start)] {
-				if t.isOp("?") {
-					n++
-				}
-			}
-			return b.paramLimitN(n, sp, what)
+		if p, ok := e.(*ast.Param); ok {
+			return b.paramLimit(p, what)
 		}
 		return 0, b.errAt(sp.lo, ErrType, what+" must be a non-negative integer constant")
 	}

@@ -32,12 +32,6 @@ func (q *Query) findKeyword(kw string, sp span) int {
 	return sp.lo
 }
 
-// paramMarker returns the token index of the i-th ? marker (0-based), or
-// 0 when there is none (for error positions).
-func (q *Query) paramMarker(i int) int {
-	return max(q.paramTok(i), 0)
-}
-
 // findName returns the index of the first occurrence of the (possibly
 // qualified) name in sp, falling back to the whole query and then to sp.lo.
 func (q *Query) findName(qual, name string, sp span) int {

@@ -1,6 +1,8 @@
 package sql
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/b2sql/b2sql/columnar"
@@ -63,5 +65,40 @@ func TestBindParamsPublic(t *testing.T) {
 	}
 	if _, err := BindParams(q, newCatalog(), nil); err == nil {
 		t.Error("no error for missing parameters")
+	}
+}
+
+// TestParamNumbering checks DuckDB's numbering of markers: $n takes value
+// n, ? one more than the highest number before it, $name one value per
+// distinct name (case-insensitive) in order of first appearance; the
+// position is the first marker's.
+func TestParamNumbering(t *testing.T) {
+	cases := []struct {
+		sql  string
+		want string // name@col, …
+	}{
+		{"SELECT ?, ?", "1@8 2@11"},
+		{"SELECT $2, $1, $2", "1@12 2@8"},
+		{"SELECT ?2, ?", "1@0 2@8 3@12"},
+		{"SELECT ?, $1", "1@8"},
+		{"SELECT $b, $a, $B", "b@8 a@12"},
+		{"SELECT (SELECT $1 FROM t WHERE a = ?) FROM t WHERE b IN (SELECT $3)", "1@16 2@36 3@65"},
+		{"FROM t SELECT ? WHERE a = ?", "1@15 2@27"},
+		{"SELECT '?', 1", ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.sql, func(t *testing.T) {
+			st, err := Parse(Source{Text: tc.sql, Line: 1, Col: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, p := range Params(st) {
+				got = append(got, fmt.Sprintf("%s@%d", p.Name, p.Pos.Col))
+			}
+			if s := strings.Join(got, " "); s != tc.want {
+				t.Errorf("got %q, want %q", s, tc.want)
+			}
+		})
 	}
 }

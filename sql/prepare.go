@@ -17,12 +17,15 @@ type Prepare struct {
 }
 
 // Execute is EXECUTE name [(values, …)]. Args, when non-nil, is SELECT
-// values, …: one row whose columns are the markers' values.
+// values, …: one row whose columns are the parameters' values. Names,
+// when non-nil, holds the name each value is given for (EXECUTE p(a :=
+// 1) gives $a the value 1); "" for a value given by position.
 type Execute struct {
 	Name    string
 	NamePos Pos
 	Args    *Query
 	NArgs   int
+	Names   []string
 }
 
 // Deallocate is DEALLOCATE [PREPARE] name, or DEALLOCATE ALL (Name "").
@@ -48,6 +51,9 @@ func (b *stmtBuilder) prepare(s *ast.Prepare) (Statement, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := ParamMarkersErr(st); err != nil {
+		return nil, err
+	}
 	return &Prepare{Name: s.Name.Name, NamePos: b.pos(s.Name.Start), Src: src, Stmt: st}, nil
 }
 
@@ -59,7 +65,17 @@ func (b *stmtBuilder) execute(s *ast.Execute) (Statement, error) {
 	// The values are a select list over no table, made of the
 	// statement's own nodes (stmt_dml.go).
 	sp := ast.Span{Start: s.Args[0].Extent().Start, End: s.Args[len(s.Args)-1].Extent().End}
-	q, err := b.selectQuery(sp, s.Args, nil, nil)
+	vals := make([]ast.Expr, len(s.Args))
+	for i, a := range s.Args {
+		vals[i] = a
+		if n, ok := a.(*ast.NamedArg); ok {
+			if e.Names == nil {
+				e.Names = make([]string, len(s.Args))
+			}
+			e.Names[i], vals[i] = n.Name.Name, n.Value
+		}
+	}
+	q, err := b.selectQuery(sp, vals, nil, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -17,6 +17,9 @@ type Query struct {
 	toks []token // the tokens of the query's span of src.Text
 	// tree is the query's syntax tree (bind_query.go).
 	tree *ast.Query
+	// ptab numbers the parameter markers of the statement the query is
+	// part of (params.go).
+	ptab *paramTable
 	// copyFrom is the file COPY … FROM reads: the query is SELECT * FROM
 	// it (stmt_copy.go).
 	copyFrom *FileCall

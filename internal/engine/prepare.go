@@ -75,6 +75,19 @@ func (s *Session) execute(ctx context.Context, ex *sql.Execute, args []columnar.
 			return nil, err
 		}
 	}
+	if ex.Names != nil {
+		ordered, used, err := ArgsByName(p.stmt, vals, ex.Names)
+		if err != nil {
+			return nil, err
+		}
+		if err := UnusedArg(ex.Names, used); err != nil {
+			return nil, err
+		}
+		vals = ordered
+	} else if ps := sql.Params(p.stmt); len(ps) > 0 && !isNumber(ps[0].Name) {
+		return nil, &sql.Error{Pos: ex.NamePos, Kind: sql.ErrParam,
+			Msg: fmt.Sprintf("prepared statement %q takes its values by name ($%s := …)", ex.Name, ps[0].Name)}
+	}
 	if want := NumParams(p.stmt); len(vals) != want {
 		return nil, &sql.Error{Pos: ex.NamePos, Kind: sql.ErrParam,
 			Msg: fmt.Sprintf("prepared statement %q takes %d values, %d given", ex.Name, want, len(vals))}

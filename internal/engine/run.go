@@ -24,32 +24,8 @@ func Parse(src sql.Source) (stmt sql.Statement, err error) {
 	return sql.Parse(src)
 }
 
-// NumParams counts the ? markers of a statement, writes included.
-func NumParams(st sql.Statement) int {
-	switch s := st.(type) {
-	case *sql.Copy:
-		n := sql.NumParams(s.Query)
-		if s.PathParam {
-			n++
-		}
-		return n
-	case *sql.CreateTableAs:
-		return sql.NumParams(s.Query)
-	case *sql.Insert:
-		return sql.NumParams(s.Query)
-	case *sql.Delete:
-		if s.Where != nil {
-			return sql.NumParams(s.Where)
-		}
-	case *sql.Update:
-		return sql.NumParams(s.Query)
-	case *sql.Explain:
-		if s.Write != nil {
-			return NumParams(s.Write)
-		}
-	}
-	return sql.NumParams(st)
-}
+// NumParams counts the values a statement takes, writes included.
+func NumParams(st sql.Statement) int { return len(sql.Params(st)) }
 
 // Run runs a parsed statement with its parameter values. A Result with a
 // Plan holds no Acquire of the catalog: its consumer tracks it (Track).

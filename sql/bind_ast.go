@@ -57,9 +57,8 @@ func astBindable(e ast.Expr) bool {
 	case *ast.InQuery:
 		return astBindable(e.X) && queryBindable(e.Query)
 	case *ast.Quantified:
-		// x = ANY (q) is x IN (q), x <> ALL (q) is x NOT IN (q); the
-		// other comparisons are refused (bind_check.go).
-		return quantifiedIn(e) && astBindable(e.X) && queryBindable(e.Query)
+		// x op ANY|ALL (q); the list form is the nested types' (below).
+		return e.Query != nil && astBindable(e.X) && queryBindable(e.Query)
 	case *ast.Param:
 		return true // ?, $n and $name (params.go)
 	case *ast.Cast:
@@ -297,7 +296,7 @@ func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 	case *ast.Subquery, *ast.InQuery:
 		return b.bindSubqueryAST(e, c)
 	case *ast.Quantified:
-		return b.bindSubqueryAST(&ast.InQuery{Span: e.Span, X: e.X, Query: e.Query, Not: e.Quant == "ALL"}, c)
+		return b.bindQuantified(e, c) // bind_subquery_quantified.go
 	case *ast.InList:
 		if len(e.List) == 0 {
 			// x IN () is FALSE (NOT IN: TRUE) whatever x is, as in SQLite.

@@ -59,10 +59,6 @@ func (b *binder) checkQueryAST(q *ast.Query) error {
 				}
 			}
 		}
-	case *ast.Quantified:
-		if n.Query != nil && astBindable(n.X) && queryBindable(n.Query) {
-			return b.errAt(b.q.tokAt(n.X.Extent().End), ErrUnsupported, fmt.Sprintf("%s %s (subquery) is not supported (= ANY and <> ALL are)", n.Op, n.Quant))
-		}
 	case *ast.Query:
 		if n.Limit != nil && n.Limit.Percent {
 			at = b.q.tokAt(n.Limit.Start)

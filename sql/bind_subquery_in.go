@@ -15,17 +15,10 @@ import (
 //	NULL   otherwise, when S(o) is not empty and x or some value is NULL
 //	FALSE  otherwise
 //
-// So, as in decorrelateAggGeneral, the three facts are counted per
-// distinct outer binding:
-//
-//	D = DISTINCT (outer columns of the correlation, coalesce(x, 0), x IS NULL)
-//	G = D LEFT JOIN (q, matched=true) ON correlation
-//	    GROUP BY D: n = count(matched), m = count(value = x), z = count(value IS NULL)
-//	outer LEFT JOIN G ON those columns; a missing G row counts 0
-//
-// x goes into D through coalesce and a NULL flag, so that equality keys
-// match rows whose x is NULL too. Every correlated conjunct must be a
-// comparison: an outer NULL then makes S(o) empty, as the join back misses.
+// So the three facts are counted per distinct outer binding (perBinding),
+// with x in the binding: n = count(matched), m = count(value = x),
+// z = count(value IS NULL). x goes into the binding through coalesce and
+// a NULL flag, so that equality keys match rows whose x is NULL too.
 func (b *binder) correlatedIn(left planner.Expr, src callexpr.Expr, sub *boundSub, not bool, c ectx) (planner.Expr, error) {
 	at := b.subqueryTok(c.sp)
 	unsupported := func(why string) error {
@@ -39,6 +32,52 @@ func (b *binder) correlatedIn(left planner.Expr, src callexpr.Expr, sub *boundSu
 		return nil, err
 	}
 	x, v := xs[0], xs[1]
+	zero, ok := zeroValue(x.Type())
+	if !ok {
+		return nil, unsupported("over " + x.Type().String())
+	}
+	boolT := columnar.TBool
+	xNull := &planner.Call{Fn: "is_null", Args: []planner.Expr{x}, T: boolT}
+	xKey := &planner.Call{Fn: "coalesce", Args: []planner.Expr{x, &planner.Const{Val: zero}}, T: x.Type()}
+	cols, err := b.perBinding(sub, []planner.Expr{xKey, xNull}, func(mark planner.Expr, d []planner.Expr) []planner.AggCall {
+		notNull := &planner.Call{Fn: "not", Args: []planner.Expr{d[1]}, T: boolT}
+		eq := &planner.Call{Fn: "=", Args: []planner.Expr{v, d[0]}, T: boolT}
+		return []planner.AggCall{
+			{Func: planner.AggCount, Arg: mark, Type: columnar.TInt64},
+			countIf(mark, and(mark, and(notNull, eq))),
+			countIf(mark, and(mark, &planner.Call{Fn: "is_null", Args: []planner.Expr{v}, T: boolT})),
+		}
+	}, unsupported)
+	if err != nil {
+		return nil, err
+	}
+	n, m, z := cols[0], cols[1], cols[2]
+	or := &planner.Call{Fn: "or", Args: []planner.Expr{xNull, positive(z)}, T: boolT}
+	var value planner.Expr = &planner.Case{Whens: []planner.When{
+		{Cond: positive(m), Then: &planner.Const{Val: columnar.BoolValue(true)}},
+		{Cond: and(positive(n), or), Then: &planner.Const{Val: columnar.NullValue(boolT)}},
+	}, Else: &planner.Const{Val: columnar.BoolValue(false)}, T: boolT}
+	if not {
+		value = &planner.Call{Fn: "not", Args: []planner.Expr{value}, T: boolT}
+	}
+	return value, nil
+}
+
+// perBinding computes aggregates over S(o), the inner rows of the
+// correlated sub that satisfy its correlation for outer row o, without
+// running sub per row:
+//
+//	D = DISTINCT (outer columns of the correlation, extra…)
+//	G = D LEFT JOIN (q, matched=true) ON correlation GROUP BY D: aggs
+//	b.input LEFT JOIN G ON those columns
+//
+// aggs receives the matched mark (NULL on D's rows that no inner row
+// matched) and D's columns for extra (expressions over b.input). The
+// returned columns hold each outer row's aggregates, NULL when its
+// binding has no group (an outer NULL in an equality): read counts
+// through positive. Every correlated conjunct must be a comparison, so
+// that an outer NULL makes S(o) empty, as the join back misses.
+func (b *binder) perBinding(sub *boundSub, extra []planner.Expr, aggs func(mark planner.Expr, d []planner.Expr) []planner.AggCall, unsupported func(string) error) ([]planner.Column, error) {
 	outerSet := map[planner.ColID]bool{}
 	for _, col := range b.input.Schema() {
 		outerSet[col.ID] = true
@@ -59,13 +98,7 @@ func (b *binder) correlatedIn(left planner.Expr, src callexpr.Expr, sub *boundSu
 			}
 		})
 	}
-	zero, ok := zeroValue(x.Type())
-	if !ok {
-		return nil, unsupported("over " + x.Type().String())
-	}
 	boolT := columnar.TBool
-	xNull := &planner.Call{Fn: "is_null", Args: []planner.Expr{x}, T: boolT}
-	xKey := &planner.Call{Fn: "coalesce", Args: []planner.Expr{x, &planner.Const{Val: zero}}, T: x.Type()}
 
 	// D: distinct outer bindings.
 	dp := &planner.Project{Input: b.input}
@@ -78,10 +111,13 @@ func (b *binder) correlatedIn(left planner.Expr, src callexpr.Expr, sub *boundSu
 		dcol[id] = d
 		outerKeys = append(outerKeys, &planner.ColRef{Col: col})
 	}
-	dx := b.newCol("in_key", "", x.Type())
-	dn := b.newCol("in_key_null", "", boolT)
-	dp.Exprs, dp.Out = append(dp.Exprs, xKey, xNull), append(dp.Out, dx, dn)
-	outerKeys = append(outerKeys, xKey, xNull)
+	var dExtra []planner.Expr
+	for _, e := range extra {
+		d := b.newCol("binding", "", e.Type())
+		dp.Exprs, dp.Out = append(dp.Exprs, e), append(dp.Out, d)
+		dExtra = append(dExtra, &planner.ColRef{Col: d})
+	}
+	outerKeys = append(outerKeys, extra...)
 	dnode := &planner.Distinct{Input: dp}
 
 	// The inner rows, marked.
@@ -106,22 +142,8 @@ func (b *binder) correlatedIn(left planner.Expr, src callexpr.Expr, sub *boundSu
 	j := &planner.Join{Left: dnode, Right: ip, Kind: planner.JoinLeft}
 	j.EquiKeys, j.Cond = planner.SplitJoinCond(planner.JoinAnd(conds), dnode.Schema(), ip.Schema())
 
-	// G: the three counts per binding.
-	markRef := &planner.ColRef{Col: mark}
-	countIf := func(cond planner.Expr) planner.AggCall {
-		return planner.AggCall{Func: planner.AggCount, Type: columnar.TInt64,
-			Arg: &planner.Case{Whens: []planner.When{{Cond: cond, Then: markRef}}, T: boolT}}
-	}
-	and := func(a, b planner.Expr) planner.Expr {
-		return &planner.Call{Fn: "and", Args: []planner.Expr{a, b}, T: boolT}
-	}
-	notNull := &planner.Call{Fn: "not", Args: []planner.Expr{&planner.ColRef{Col: dn}}, T: boolT}
-	eq := &planner.Call{Fn: "=", Args: []planner.Expr{v, &planner.ColRef{Col: dx}}, T: boolT}
-	g := &planner.Aggregate{Input: j, Aggs: []planner.AggCall{
-		{Func: planner.AggCount, Arg: markRef, Type: columnar.TInt64},
-		countIf(and(markRef, and(notNull, eq))),
-		countIf(and(markRef, &planner.Call{Fn: "is_null", Args: []planner.Expr{v}, T: boolT})),
-	}}
+	// G: the aggregates per binding.
+	g := &planner.Aggregate{Input: j, Aggs: aggs(&planner.ColRef{Col: mark}, dExtra)}
 	var keys []planner.EquiKey
 	for i, d := range dp.Out {
 		gc := b.newCol(d.Name, "", d.Type)
@@ -129,24 +151,31 @@ func (b *binder) correlatedIn(left planner.Expr, src callexpr.Expr, sub *boundSu
 		g.Out = append(g.Out, gc)
 		keys = append(keys, planner.EquiKey{L: outerKeys[i], R: &planner.ColRef{Col: gc}})
 	}
-	n, m, z := b.newCol("in_rows", "", columnar.TInt64), b.newCol("in_matches", "", columnar.TInt64), b.newCol("in_nulls", "", columnar.TInt64)
-	g.Out = append(g.Out, n, m, z)
+	var out []planner.Column
+	for _, a := range g.Aggs {
+		col := b.newCol("agg", "", a.Type)
+		g.Out = append(g.Out, col)
+		out = append(out, col)
+	}
 	b.input = &planner.Join{Left: b.input, Right: g, Kind: planner.JoinLeft, EquiKeys: keys}
+	return out, nil
+}
 
-	positive := func(col planner.Column) planner.Expr {
-		return &planner.Call{Fn: ">", Args: []planner.Expr{
-			&planner.Call{Fn: "coalesce", Args: []planner.Expr{&planner.ColRef{Col: col}, &planner.Const{Val: columnar.IntValue(columnar.TInt64, 0)}}, T: columnar.TInt64},
-			&planner.Const{Val: columnar.IntValue(columnar.TInt64, 0)}}, T: boolT}
-	}
-	or := &planner.Call{Fn: "or", Args: []planner.Expr{xNull, positive(z)}, T: boolT}
-	var value planner.Expr = &planner.Case{Whens: []planner.When{
-		{Cond: positive(m), Then: &planner.Const{Val: columnar.BoolValue(true)}},
-		{Cond: and(positive(n), or), Then: &planner.Const{Val: columnar.NullValue(boolT)}},
-	}, Else: &planner.Const{Val: columnar.BoolValue(false)}, T: boolT}
-	if not {
-		value = &planner.Call{Fn: "not", Args: []planner.Expr{value}, T: boolT}
-	}
-	return value, nil
+// countIf counts the rows where cond holds (mark keeps unmatched rows out).
+func countIf(mark, cond planner.Expr) planner.AggCall {
+	return planner.AggCall{Func: planner.AggCount, Type: columnar.TInt64,
+		Arg: &planner.Case{Whens: []planner.When{{Cond: cond, Then: mark}}, T: columnar.TBool}}
+}
+
+func and(a, b planner.Expr) planner.Expr {
+	return &planner.Call{Fn: "and", Args: []planner.Expr{a, b}, T: columnar.TBool}
+}
+
+// positive is coalesce(col, 0) > 0, for a count that may be NULL.
+func positive(col planner.Column) planner.Expr {
+	zero := &planner.Const{Val: columnar.IntValue(columnar.TInt64, 0)}
+	return &planner.Call{Fn: ">", Args: []planner.Expr{
+		&planner.Call{Fn: "coalesce", Args: []planner.Expr{&planner.ColRef{Col: col}, zero}, T: columnar.TInt64}, zero}, T: columnar.TBool}
 }
 
 // zeroValue is a non-NULL value of type t (any one: it stands in for NULL

@@ -126,6 +126,9 @@ func NumParams(st Statement) int { return len(Params(st)) }
 // Params returns the values st takes, in order (see Param). COPY … TO ?
 // takes the path's value after those of its query.
 func Params(st Statement) []Param {
+	if e, ok := st.(*Explain); ok && e.Write != nil {
+		return Params(e.Write)
+	}
 	ps := paramQuery(st).Params()
 	if c, ok := st.(*Copy); ok && c.PathParam {
 		ps = append(ps, Param{Name: strconv.Itoa(len(ps) + 1), Pos: c.PathPos})

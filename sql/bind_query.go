@@ -3,7 +3,6 @@ package sql
 import (
 	"fmt"
 	"reflect"
-	"strconv"
 	"strings"
 
 	"github.com/b2sql/b2sql/columnar"
@@ -250,7 +249,7 @@ func tableRefBindable(t ast.TableRef) bool {
 	case *ast.TableFunc:
 		return tableFuncBindable(t)
 	case *ast.Derived:
-		return t.Query != nil && !t.Lateral && t.Sample == nil && queryBindable(t.Query)
+		return t.Query != nil && t.Sample == nil && queryBindable(t.Query)
 	}
 	return false
 }
@@ -318,6 +317,14 @@ func (b *binder) bindFromAST(from []ast.TableRef) (planner.Node, error) {
 			}
 			continue
 		}
+		if d, ok := t.(*ast.Derived); ok && acc != nil && d.Query != nil {
+			// FROM t, [LATERAL] (q): q may read t (bind_lateral.go).
+			var err error
+			if acc, err = b.lateralDerived(acc, d, planner.JoinCross, joinCond{}, &unnamed); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		it, err := b.bindTableRefAST(t, &unnamed)
 		if err != nil {
 			return nil, err
@@ -343,6 +350,23 @@ func (b *binder) bindTableRefAST(t ast.TableRef, unnamed *int) (*fromItem, error
 		left, err := b.bindTableRefAST(t.L, unnamed)
 		if err != nil {
 			return nil, err
+		}
+		if tf, ok := t.R.(*ast.TableFunc); ok && isUnnestCall(tf) && (t.Kind == "CROSS" || t.Kind == "INNER" && t.On == nil && len(t.Using) == 0) && !t.Natural {
+			return b.lateralUnnest(left, tf) // t CROSS JOIN [LATERAL] unnest(t.l)
+		}
+		if d, ok := t.R.(*ast.Derived); ok && d.Lateral && d.Query != nil {
+			kind := map[string]planner.JoinKind{"INNER": planner.JoinInner, "CROSS": planner.JoinCross, "LEFT": planner.JoinLeft}[t.Kind]
+			if t.Kind == "INNER" && t.On == nil && len(t.Using) == 0 {
+				kind = planner.JoinCross
+			}
+			if kind == 0 && t.Kind != "INNER" || t.Natural {
+				return nil, b.errAt(b.q.tokAt(d.Start), ErrUnsupported, "LATERAL subquery in a "+t.Kind+" join is not supported")
+			}
+			cond := joinCondOf(b, t)
+			if l, ok := t.On.(*ast.Literal); ok && l.Kind == ast.LitBool && strings.EqualFold(l.Val, "true") {
+				cond = joinCond{} // ON true: the usual LEFT JOIN LATERAL
+			}
+			return b.lateralDerived(left, d, kind, cond, unnamed)
 		}
 		right, err := b.bindTableRefAST(t.R, unnamed)
 		if err != nil {
@@ -376,14 +400,7 @@ func (b *binder) bindTableRefAST(t ast.TableRef, unnamed *int) (*fromItem, error
 		}
 		return b.joinItems(left, right, kind, cond, t.Natural)
 	case *ast.Derived:
-		alias := aliasName(t.Alias)
-		if alias == "" {
-			*unnamed++
-			alias = "unnamed_subquery"
-			if *unnamed > 1 {
-				alias += strconv.Itoa(*unnamed)
-			}
-		}
+		alias := derivedAlias(t, unnamed)
 		if v, ok := t.Query.Body.(*ast.Values); ok && t.Query.With == nil && len(t.Query.OrderBy) == 0 && t.Query.Limit == nil && t.Query.Offset == nil {
 			return b.bindValuesAST(v, alias, aliasColumns(t.Alias))
 		}

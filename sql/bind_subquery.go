@@ -271,45 +271,18 @@ func (b *binder) decorrelate(bd *Bound, child *binder, at int, value bool) (*bou
 // decorrelateAgg groups a correlated aggregate by the inner sides of its
 // correlation equalities.
 func (b *binder) decorrelateAgg(a *planner.Aggregate, valueExpr planner.Expr, corr []planner.Expr, child *binder, unsupported func(string) error) (*boundSub, error) {
-	inner := map[planner.ColID]bool{}
-	for _, col := range a.Input.Schema() {
-		inner[col.ID] = true
-	}
-	g := &planner.Aggregate{Input: a.Input, Aggs: a.Aggs}
-	var keys []planner.EquiKey
 	for _, e := range corr {
-		call, ok := e.(*planner.Call)
-		if !ok || call.Fn != "=" {
+		if call, ok := e.(*planner.Call); !ok || call.Fn != "=" {
 			return b.decorrelateAggGeneral(a, valueExpr, corr, child, unsupported)
 		}
-		l, r := call.Args[0], call.Args[1]
-		if readsAny(l, inner) {
-			l, r = r, l
-		}
-		if !readsOnly(l, child.outerRefs) || !readsOnly(r, inner) {
-			return nil, unsupported("aggregate with this correlation")
-		}
-		col := b.newCol("key", "", r.Type())
-		g.Groups = append(g.Groups, r)
-		g.Out = append(g.Out, col)
-		keys = append(keys, planner.EquiKey{L: l, R: &planner.ColRef{Col: col}})
 	}
-	g.Out = append(g.Out, a.Out[len(a.Groups):]...)
+	g, keys, err := b.groupByCorr(a, corr, child.outerRefs, unsupported) // bind_lateral.go
+	if err != nil {
+		return nil, err
+	}
 	// COUNT over no rows is 0: an unmatched outer row gets NULL from the
 	// join, so counts are read through COALESCE.
-	counts := map[planner.ColID]bool{}
-	for i, ag := range a.Aggs {
-		if ag.Func == planner.AggCount || ag.Func == planner.AggCountStar {
-			counts[a.Out[len(a.Groups)+i].ID] = true
-		}
-	}
-	v := mapColRefs(valueExpr, func(r *planner.ColRef) planner.Expr {
-		if counts[r.Col.ID] {
-			return &planner.Call{Fn: "coalesce", Args: []planner.Expr{r, &planner.Const{Val: columnar.IntValue(r.Col.Type, 0)}}, T: r.Col.Type}
-		}
-		return r
-	})
-	return &boundSub{right: g, agg: &aggSub{value: v, keys: keys}}, nil
+	return &boundSub{right: g, agg: &aggSub{value: coalesceCounts(valueExpr, a), keys: keys}}, nil
 }
 
 // joinSub joins a bound subquery onto b.input.

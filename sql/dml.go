@@ -57,19 +57,25 @@ type Option struct {
 	Pos         Pos // of the value
 }
 
-// Insert is INSERT [OR REPLACE | OR IGNORE] INTO name [(columns)] {VALUES
-// (…), … | query} [WITH (options)], and REPLACE INTO … (INSERT OR
-// REPLACE). Query produces the rows; Cols (nil: all, in order) are the
-// target columns.
+// Insert is INSERT [OR REPLACE | OR IGNORE] INTO name [BY NAME | BY
+// POSITION] [(columns)] {VALUES (…), … | query} [ON CONFLICT [(columns)]
+// DO NOTHING] [WITH (options)], and REPLACE INTO … (INSERT OR REPLACE).
+// Query produces the rows; Cols (nil: all, in order) are the target
+// columns, or with ByName the query's column names are.
 type Insert struct {
 	Table    string
 	TablePos Pos
 	Cols     []string
 	ColsPos  []Pos
+	ByName   bool
 	Query    *Query
 	Replace  bool // rows whose key equals a new row's are replaced
-	Ignore   bool // rows whose key exists are skipped
-	Options  []Option
+	Ignore   bool // rows whose key exists are skipped (OR IGNORE, ON CONFLICT DO NOTHING)
+	// Conflict is ON CONFLICT (columns)'s list: Ignore's key must be
+	// these columns. ConflictPos is its first column's position.
+	Conflict    []string
+	ConflictPos Pos
+	Options     []Option
 }
 
 // Delete is DELETE FROM name [WHERE condition]. Where, when present, is

@@ -80,16 +80,27 @@ func (b *stmtBuilder) insert(s *ast.Insert) (Statement, error) {
 	switch {
 	case s.With != nil:
 		return nil, b.unsupportedClause(s.With, "WITH before INSERT")
-	case s.OnConflict != nil:
-		return nil, b.unsupportedClause(s.OnConflict, "ON CONFLICT (write INSERT OR REPLACE / OR IGNORE)")
+	case s.OnConflict != nil && (!s.OnConflict.DoNothing || s.OnConflict.TargetWhere != nil):
+		return nil, b.unsupportedClause(s.OnConflict, "ON CONFLICT … DO UPDATE (write INSERT OR REPLACE)")
+	case s.OnConflict != nil && s.Or != "":
+		return nil, b.errAt(s.OnConflict, ErrSyntax, "ON CONFLICT cannot be combined with INSERT OR "+s.Or)
 	case len(s.Returning) > 0:
 		return nil, b.unsupportedClause(s.Returning[0], "RETURNING")
 	case s.DefaultValues:
 		return nil, b.errAt(s, ErrUnsupported, "DEFAULT VALUES is not supported")
-	case s.ByName:
-		return nil, b.errAt(s, ErrUnsupported, "INSERT … BY NAME is not supported")
+	case s.ByName && len(s.Columns) > 0:
+		return nil, b.errAt(s.Columns[0], ErrSyntax, "INSERT BY NAME cannot be combined with a column list")
 	}
-	ins := &Insert{Replace: s.Or == "REPLACE", Ignore: s.Or == "IGNORE"}
+	ins := &Insert{Replace: s.Or == "REPLACE", Ignore: s.Or == "IGNORE" || s.OnConflict != nil, ByName: s.ByName}
+	if s.OnConflict != nil {
+		for _, c := range s.OnConflict.Columns {
+			ins.Conflict = append(ins.Conflict, c.Name)
+		}
+		ins.ConflictPos = b.pos(s.OnConflict.Start)
+		if len(s.OnConflict.Columns) > 0 {
+			ins.ConflictPos = b.pos(s.OnConflict.Columns[0].Start)
+		}
+	}
 	var err error
 	if ins.Table, ins.TablePos, err = b.tableName(s.Table); err != nil {
 		return nil, err

@@ -36,7 +36,7 @@ func insert(ctx context.Context, env *Env, s *sql.Insert, args []columnar.Value)
 	}
 	defer tg.Unlock()
 	schema, rules := targetSchema(tg)
-	if s.Cols == nil {
+	if s.Cols == nil && !s.ByName {
 		copyFromTypes(s.Query, schema) // copy_from.go
 	}
 	at := s.TablePos
@@ -68,9 +68,21 @@ func insert(ctx context.Context, env *Env, s *sql.Insert, args []columnar.Value)
 			pos = append(pos, i)
 		}
 	}
-	built, _, err := env.plan(s.Query, args)
+	built, names, err := env.plan(s.Query, args)
 	if err != nil {
 		return 0, err
+	}
+	if s.ByName {
+		if pos, err = byName(tg.Name, schema, names, at); err != nil {
+			built.Root.Close()
+			return 0, err
+		}
+	}
+	if s.Ignore && (tg.Mem != nil || s.Conflict != nil) {
+		if err := checkConflictTarget(tg, schema, s); err != nil {
+			built.Root.Close()
+			return 0, err
+		}
 	}
 	types := built.Root.Types()
 	if got := len(types); got != len(pos) {
@@ -109,6 +121,65 @@ func insert(ctx context.Context, env *Env, s *sql.Insert, args []columnar.Value)
 		return 0, err
 	}
 	return n, nil
+}
+
+// byName maps the query's columns to the table's by name (INSERT … BY
+// NAME): pos[k] is the column that result column k fills.
+func byName(table string, schema columnar.Schema, names []string, at sql.Pos) ([]int, error) {
+	pos := make([]int, len(names))
+	seen := map[int]bool{}
+	for k, n := range names {
+		pos[k] = -1
+		for i, f := range schema {
+			if strings.EqualFold(f.Name, n) {
+				pos[k] = i
+			}
+		}
+		switch {
+		case pos[k] < 0:
+			return nil, &sql.Error{Pos: at, Kind: sql.ErrUnknownColumn, Msg: fmt.Sprintf("table %q has no column %q", table, n)}
+		case seen[pos[k]]:
+			return nil, &sql.Error{Pos: at, Kind: sql.ErrSyntax, Msg: fmt.Sprintf("column %q is given twice", n)}
+		}
+		seen[pos[k]] = true
+	}
+	return pos, nil
+}
+
+// checkConflictTarget checks ON CONFLICT [(columns)] DO NOTHING against
+// the table's keys, as DuckDB does: the table must have one, and the
+// columns, when given, must be exactly one of them.
+func checkConflictTarget(tg *catalog.Target, schema columnar.Schema, s *sql.Insert) error {
+	var keys [][]int
+	if tg.Mem != nil {
+		keys = tg.Mem.Keys()
+	}
+	if len(keys) == 0 {
+		if s.Conflict == nil && s.ConflictPos == (sql.Pos{}) {
+			return nil // OR IGNORE on a table without keys: every row goes in
+		}
+		return &sql.Error{Pos: s.ConflictPos, Kind: sql.ErrUnsupported, Msg: fmt.Sprintf("ON CONFLICT: table %q has no PRIMARY KEY or UNIQUE constraint", tg.Name)}
+	}
+	if s.Conflict == nil {
+		return nil
+	}
+	for _, key := range keys {
+		if len(key) != len(s.Conflict) {
+			continue
+		}
+		match := true
+		for _, c := range s.Conflict {
+			found := false
+			for _, i := range key {
+				found = found || strings.EqualFold(schema[i].Name, c)
+			}
+			match = match && found
+		}
+		if match {
+			return nil
+		}
+	}
+	return &sql.Error{Pos: s.ConflictPos, Kind: sql.ErrUnsupported, Msg: fmt.Sprintf("ON CONFLICT (%s): not a PRIMARY KEY or UNIQUE constraint of %q", strings.Join(s.Conflict, ", "), tg.Name)}
 }
 
 // targetSchema returns the locked table's columns and their constraints.

@@ -97,6 +97,7 @@ type Update struct {
 	SetsPos  []Pos
 	Query    *Query
 	HasWhere bool
+	Joined   bool // UPDATE … FROM: a row id may come more than once; the first wins
 }
 
 // Attach is ATTACH [DATABASE] 'directory' [AS name]: the directory's

@@ -46,12 +46,18 @@ func (b *stmtBuilder) query(tree *ast.Query) (*Query, error) {
 // of nodes of b's statement; the query spans sp (the statement, so that
 // its ? markers are numbered in the statement's order).
 func (b *stmtBuilder) selectQuery(sp ast.Span, items []ast.Expr, from ast.TableRef, where ast.Expr) (*Query, error) {
-	sel := &ast.Select{Span: sp, Where: where}
+	var froms []ast.TableRef
+	if from != nil {
+		froms = []ast.TableRef{from}
+	}
+	return b.selectFrom(sp, items, froms, where)
+}
+
+// selectFrom is selectQuery over a FROM list.
+func (b *stmtBuilder) selectFrom(sp ast.Span, items []ast.Expr, from []ast.TableRef, where ast.Expr) (*Query, error) {
+	sel := &ast.Select{Span: sp, Where: where, From: from}
 	for _, x := range items {
 		sel.Items = append(sel.Items, &ast.SelectItem{Span: x.Extent(), X: x})
-	}
-	if from != nil {
-		sel.From = []ast.TableRef{from}
 	}
 	return b.query(&ast.Query{Span: sp, Body: sel})
 }
@@ -147,13 +153,13 @@ func (b *stmtBuilder) withOptions(opts []*ast.Option) ([]Option, error) {
 }
 
 // update builds UPDATE t [AS x] SET col = expr, … [WHERE cond]: its Query
-// is SELECT expr, … [, cond] FROM t [AS x].
+// is SELECT expr, … [, cond] FROM t [AS x]. With FROM others, it is
+// SELECT expr, … FROM t [AS x], others [WHERE cond]: every row it yields
+// is a change (Joined: a row of t matched more than once changes once).
 func (b *stmtBuilder) update(s *ast.Update) (Statement, error) {
 	switch {
 	case s.With != nil:
 		return nil, b.unsupportedClause(s.With, "WITH before UPDATE")
-	case len(s.From) > 0:
-		return nil, b.unsupportedClause(s.From[0], "UPDATE … FROM")
 	case len(s.Returning) > 0:
 		return nil, b.unsupportedClause(s.Returning[0], "RETURNING")
 	}
@@ -175,6 +181,11 @@ func (b *stmtBuilder) update(s *ast.Update) (Statement, error) {
 		u.SetsPos = append(u.SetsPos, b.pos(col.Start))
 		items = append(items, a.Value)
 	}
+	if len(s.From) > 0 {
+		u.Joined = true
+		u.Query, err = b.selectFrom(s.Span, items, append([]ast.TableRef{from}, s.From...), s.Where)
+		return u, err
+	}
 	if s.Where != nil {
 		u.HasWhere = true
 		items = append(items, s.Where)
@@ -184,13 +195,12 @@ func (b *stmtBuilder) update(s *ast.Update) (Statement, error) {
 }
 
 // deleteFrom builds DELETE FROM t [AS x] [WHERE cond]: Where is SELECT
-// (cond) FROM t [AS x].
+// (cond) FROM t [AS x]. With USING others, Where is SELECT true FROM t
+// [AS x], others [WHERE cond]: a row of t goes when it matches.
 func (b *stmtBuilder) deleteFrom(s *ast.Delete) (Statement, error) {
 	switch {
 	case s.With != nil:
 		return nil, b.unsupportedClause(s.With, "WITH before DELETE")
-	case len(s.Using) > 0:
-		return nil, b.unsupportedClause(s.Using[0], "DELETE … USING")
 	case len(s.Returning) > 0:
 		return nil, b.unsupportedClause(s.Returning[0], "RETURNING")
 	}
@@ -199,6 +209,11 @@ func (b *stmtBuilder) deleteFrom(s *ast.Delete) (Statement, error) {
 		return nil, err
 	}
 	d := &Delete{Table: name, TablePos: pos}
+	if len(s.Using) > 0 {
+		yes := &ast.Literal{Span: s.Using[0].Extent(), Kind: ast.LitBool, Val: "true"}
+		d.Where, err = b.selectFrom(s.Span, []ast.Expr{yes}, append([]ast.TableRef{from}, s.Using...), s.Where)
+		return d, err
+	}
 	if s.Where != nil {
 		d.Where, err = b.selectQuery(s.Span, []ast.Expr{s.Where}, from, nil)
 	}

@@ -54,6 +54,9 @@ func update(ctx context.Context, env *Env, s *sql.Update, args []columnar.Value)
 	}
 	u := &updater{ins: &inserter{what: "UPDATE", at: at, schema: schema, rules: rules, validate: true},
 		target: target, cond: cond, casts: make([]executor.Expr, len(target)), vecs: make([]*columnar.Vector, len(target))}
+	if s.Joined {
+		u.seen = map[int64]bool{}
+	}
 	for k, i := range target {
 		if t := types[k]; t != schema[i].Type && t.ID != columnar.Null {
 			u.casts[k] = executor.NewCast(executor.ColumnExpr(k, t), schema[i].Type, false)
@@ -114,6 +117,7 @@ type updater struct {
 	set    []int // per table column: the SET giving its new value, -1 none
 	rows   []int32
 	ids    []int64
+	seen   map[int64]bool // UPDATE … FROM: the row ids changed so far
 }
 
 // prepare casts the SET values of b and returns the live rows that
@@ -132,6 +136,12 @@ func (u *updater) prepare(b *columnar.Batch) error {
 			if c.Type.ID != columnar.Bool || c.IsNull(cr) || !c.Bools[cr] {
 				continue
 			}
+		}
+		if u.seen != nil {
+			if u.seen[ids[r]] {
+				continue // matched again through FROM: the first match counts
+			}
+			u.seen[ids[r]] = true
 		}
 		u.rows = append(u.rows, int32(r))
 		u.ids = append(u.ids, ids[r])

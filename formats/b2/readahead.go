@@ -88,6 +88,16 @@ func (a *aheadFrame) note(off, n int64) {
 	}
 }
 
+// NoReadAhead turns the read-ahead off for f: a frame read by binary
+// search (an index's sorted values) reads blocks that draw near each other
+// and would look like a run, and fetch a window no lookup needs. Call it
+// before the first read.
+func (f *Frame) NoReadAhead() {
+	if f.file != nil {
+		f.file.ahead = nil
+	}
+}
+
 // ReadAt reads the frame's stored bytes (off is in the object), noting the
 // read for the read-ahead.
 func (cf *chunkFile) ReadAt(p []byte, off int64) (int, error) {

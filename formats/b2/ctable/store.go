@@ -197,7 +197,11 @@ func (z *zipStore) frame(member string) (*b2.Frame, error) {
 			z.members[member] = m
 			z.mu.Unlock()
 		}
-		return b2.OpenReaderAt(z.file, m.off, m.size, member)
+		f, err := b2.OpenReaderAt(z.file, m.off, m.size, member)
+		if err == nil {
+			noIndexReadAhead(f, member)
+		}
+		return f, err
 	}
 	data := z.data[m.off : m.off+m.size : m.off+m.size]
 	if z.file != nil {

@@ -24,7 +24,7 @@ func Infinity(t Type, v int64) int {
 	switch t.ID {
 	case Date:
 		return infSign(v, DateInfinity)
-	case Timestamp, TimestampTZ:
+	case Timestamp, TimestampTZ, TimestampS, TimestampMS, TimestampNS:
 		return infSign(v, TimestampInfinity)
 	}
 	return 0

@@ -37,6 +37,13 @@ const (
 	Hugeint    // 128-bit signed integer, 16 order-preserving bytes (int128.go)
 	Uhugeint   // 128-bit unsigned integer, 16 bytes (int128.go)
 	Decimal128 // DECIMAL(19..38): its unscaled value as a Hugeint's bytes (int128.go)
+	// TimestampS, TimestampMS and TimestampNS are DuckDB's TIMESTAMP_S,
+	// TIMESTAMP_MS and TIMESTAMP_NS: a local date and time as seconds,
+	// milliseconds or nanoseconds since 1970-01-01 00:00:00
+	// (timestamp_unit.go). Functions read them as TIMESTAMP.
+	TimestampS
+	TimestampMS
+	TimestampNS
 )
 
 // Phys is the physical representation of a vector's payload.
@@ -86,6 +93,9 @@ var (
 	TTimestampTZ = Type{ID: TimestampTZ}
 	THugeint     = Type{ID: Hugeint}
 	TUhugeint    = Type{ID: Uhugeint}
+	TTimestampS  = Type{ID: TimestampS}
+	TTimestampMS = Type{ID: TimestampMS}
+	TTimestampNS = Type{ID: TimestampNS}
 )
 
 // DecimalType returns DECIMAL(p, s): held in an int64 up to 18 digits,
@@ -181,6 +191,7 @@ var typeNames = [...]string{
 	Uint64: "UBIGINT", Float32: "FLOAT", Float64: "DOUBLE", Decimal: "DECIMAL",
 	Varchar: "VARCHAR", Blob: "BLOB", Date: "DATE", Timestamp: "TIMESTAMP", Interval: "INTERVAL",
 	Time: "TIME", TimestampTZ: "TIMESTAMP WITH TIME ZONE", Hugeint: "HUGEINT", Uhugeint: "UHUGEINT",
+	TimestampS: "TIMESTAMP_S", TimestampMS: "TIMESTAMP_MS", TimestampNS: "TIMESTAMP_NS",
 }
 
 // String returns the SQL spelling of t, as DuckDB prints it.

@@ -169,6 +169,8 @@ func (v Value) AppendText(dst []byte) []byte {
 		return AppendTimestamp(dst, v.I)
 	case TimestampTZ:
 		return AppendTimestampTZ(dst, v.I, v.Zone())
+	case TimestampS, TimestampMS, TimestampNS:
+		return AppendTimestampUnit(dst, v.Type, v.I)
 	case Hugeint, Uhugeint, Decimal128:
 		return appendWide(dst, v)
 	case Interval:

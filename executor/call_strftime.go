@@ -19,6 +19,9 @@ import (
 //	%z %Z %%                 UTC offset (+00), zone name (empty for a TIMESTAMP), %
 func fnStrftime(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
 	tm := time.UnixMicro(micros(a[0])).UTC()
+	if a[0].Type.ID == columnar.TimestampNS {
+		tm = columnar.TimestampUnitToTime(a[0].Type, a[0].I) // %n shows its nanoseconds
+	}
 	var b strings.Builder
 	if err := appendStrftime(&b, tm, a[1].S); err != nil {
 		return columnar.Value{}, err

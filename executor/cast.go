@@ -116,7 +116,18 @@ func CastValue(v columnar.Value, to columnar.Type) (columnar.Value, error) {
 			return fail()
 		}
 		return columnar.IntValue(to, int64(s)), nil
+	case columnar.TimestampS, columnar.TimestampMS, columnar.TimestampNS:
+		if out, ok := castToTimestampUnit(v, to); ok {
+			return out, nil
+		}
+		return fail()
 	case columnar.Date, columnar.Timestamp:
+		if from.IsTimestampUnit() { // cast_time.go
+			if out, ok := castFromTimestampUnit(v, to); ok {
+				return out, nil
+			}
+			return fail()
+		}
 		switch {
 		case from.IsString():
 			us, _, ok := columnar.ParseTimestamp(strings.TrimSpace(v.S))
@@ -150,6 +161,10 @@ func CastValue(v columnar.Value, to columnar.Type) (columnar.Value, error) {
 			return columnar.IntValue(to, columnar.DateToTimestamp(v.I)), nil
 		case columnar.Timestamp:
 			return columnar.IntValue(to, v.I), nil
+		case columnar.TimestampS, columnar.TimestampMS, columnar.TimestampNS:
+			if us, ok := columnar.UnitToMicros(from, v.I); ok {
+				return columnar.IntValue(to, us), nil
+			}
 		}
 		return fail()
 	case columnar.Time:

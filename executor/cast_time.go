@@ -1,6 +1,10 @@
 package executor
 
-import "github.com/b2sql/b2sql/columnar"
+import (
+	"strings"
+
+	"github.com/b2sql/b2sql/columnar"
+)
 
 // timeOf is CAST(v AS TIME) for the sources DuckDB accepts: text (see
 // columnar.ParseTime) and TIMESTAMP (its time of day). DATE, numbers and
@@ -11,6 +15,50 @@ func timeOf(v columnar.Value) (us int64, ok bool) {
 		return columnar.ParseTime(v.S)
 	case v.Type.ID == columnar.Timestamp && columnar.Infinity(v.Type, v.I) == 0:
 		return columnar.TimeOfDay(v.I), true
+	case v.Type.IsTimestampUnit() && columnar.Infinity(v.Type, v.I) == 0:
+		if us, ok := columnar.UnitToMicros(v.Type, v.I); ok {
+			return columnar.TimeOfDay(us), true
+		}
 	}
 	return 0, false
+}
+
+// castToTimestampUnit is CAST(v AS TIMESTAMP_S/MS/NS): text parsed
+// (TIMESTAMP_NS keeps nine fractional digits; the coarser units read a
+// TIMESTAMP and round it, as DuckDB does), DATE and the other timestamp
+// types converted (columnar.UnitToUnit).
+func castToTimestampUnit(v columnar.Value, to columnar.Type) (columnar.Value, bool) {
+	from := v.Type
+	var x int64
+	ok := false
+	switch {
+	case from.IsString() && to.ID == columnar.TimestampNS:
+		x, ok = columnar.ParseTimestampNS(strings.TrimSpace(v.S))
+	case from.IsString():
+		var us int64
+		if us, _, ok = columnar.ParseTimestamp(strings.TrimSpace(v.S)); ok {
+			x, ok = columnar.MicrosToUnit(to, us)
+		}
+	case from.ID == columnar.Date:
+		x, ok = columnar.MicrosToUnit(to, columnar.DateToTimestamp(v.I))
+	case from.IsTimestampFamily() || from.ID == columnar.TimestampTZ:
+		if from.ID == columnar.TimestampTZ {
+			from = columnar.TTimestamp // the binder has made it local (tz_local)
+		}
+		x, ok = columnar.UnitToUnit(from, to, v.I)
+	}
+	return columnar.IntValue(to, x), ok
+}
+
+// castFromTimestampUnit is CAST(v AS DATE or TIMESTAMP) of a
+// TIMESTAMP_S/MS/NS value.
+func castFromTimestampUnit(v columnar.Value, to columnar.Type) (columnar.Value, bool) {
+	us, ok := columnar.UnitToMicros(v.Type, v.I)
+	if !ok {
+		return columnar.Value{}, false
+	}
+	if to.ID == columnar.Date {
+		return columnar.IntValue(to, columnar.TimestampToDate(us)), true
+	}
+	return columnar.IntValue(to, us), true
 }

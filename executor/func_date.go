@@ -36,6 +36,8 @@ func init() {
 			ex("make_timestamp(1700000000000000)", "make_timestamp(2024, 2, 29, 12, 30, 15.5)"),
 			over(columnar.TTimestamp, rows(fnMakeTimestamp), big("micros")),
 			over(columnar.TTimestamp, rows(fnMakeTimestamp), big("year"), big("month"), big("day"), big("hour"), big("minute"), param{"seconds", function.Double})),
+		scalar("date", "make_timestamp_ns", "The TIMESTAMP_NS of nanoseconds since 1970", ex("make_timestamp_ns(1700000000000000000)"),
+			over(columnar.TTimestampNS, rows(fnMakeTimestamp), big("nanos"))),
 		customBind(aka(scalar("date", "date_part", "The part (year, month, day, hour, epoch, dow, …) of ts or of an interval (EXTRACT(part FROM ts))",
 			ex("date_part('year', DATE '2024-02-10')"), over(i64, partKernel("date_part", DatePart, datePartKernel), param{"part", function.Str}, ts)), "datepart")),
 		customBind(aka(scalar("date", "date_trunc", "ts truncated to the start of its part (year, quarter, month, week, day, hour, …)",

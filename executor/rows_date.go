@@ -20,6 +20,10 @@ func micros(v columnar.Value) int64 {
 	if v.Type.ID == columnar.Date {
 		return v.I * 86400_000000
 	}
+	if v.Type.IsTimestampUnit() { // TIMESTAMP_NS: epoch_ns and strftime
+		us, _ := columnar.UnitToMicros(v.Type, v.I)
+		return us
+	}
 	return v.I
 }
 
@@ -100,6 +104,9 @@ func fnEpochMs(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
 
 func fnEpochScaled(k int64) rowFunc {
 	return func(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+		if a[0].Type.ID == columnar.TimestampNS && k == 1000 {
+			return columnar.IntValue(t, a[0].I), nil // epoch_ns: the payload itself
+		}
 		us := micros(a[0])
 		if us > math.MaxInt64/k || us < math.MinInt64/k {
 			return columnar.Value{}, fmt.Errorf("epoch_ns: %s is out of range for nanoseconds", a[0])

@@ -82,6 +82,12 @@ func (b *binder) arith(fn string, l, r planner.Expr, ls, rs callexpr.Expr, c ect
 	if lt.ID == columnar.Null && rt.ID == columnar.Null {
 		return &planner.Const{Val: columnar.NullValue(columnar.TNull)}, nil
 	}
+	if lt.IsTimestampUnit() || rt.IsTimestampUnit() {
+		// DuckDB has no arithmetic of its own for TIMESTAMP_S/MS/NS: + and
+		// - read them as TIMESTAMP (ts_ns + INTERVAL is a TIMESTAMP).
+		l, r = asTimestamp(l), asTimestamp(r)
+		lt, rt = l.Type(), r.Type()
+	}
 	if lt.ID == columnar.Time || rt.ID == columnar.Time {
 		return b.timeArith(fn, l, r, ls, rs, c)
 	}

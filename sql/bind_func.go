@@ -303,7 +303,7 @@ func (b *binder) bindDatePart(part string, arg callexpr.Expr, at int, c ectx) (p
 		if err := b.checkTimePart(p, arg, c); err != nil {
 			return nil, err
 		}
-	} else if !t.IsTemporal() && t.ID != columnar.Interval && t.ID != columnar.Null && t.ID != columnar.TimestampTZ {
+	} else if !t.IsTemporal() && !t.IsTimestampUnit() && t.ID != columnar.Interval && t.ID != columnar.Null && t.ID != columnar.TimestampTZ {
 		return nil, b.typeErr(arg, c, "date_part expects DATE, TIMESTAMP, TIME or INTERVAL, got %s", t)
 	}
 	if strings.HasPrefix(p, "timezone") {
@@ -350,6 +350,7 @@ func (b *binder) bindDateTrunc(args []callexpr.Expr, at int, c ectx) (planner.Ex
 			return nil, err
 		}
 	}
+	x = asTimestamp(x) // DuckDB: date_trunc of a TIMESTAMP_NS is a TIMESTAMP
 	t := x.Type()
 	switch t.ID {
 	case columnar.Date:

@@ -91,6 +91,11 @@ func (b *binder) convertArg(name string, rule function.Arg, x planner.Expr, src 
 			return b.localTime(x), nil // fields of the session's local time
 		case columnar.Date, columnar.Timestamp:
 			return x, nil
+		case columnar.TimestampS, columnar.TimestampMS, columnar.TimestampNS:
+			if keepsUnit(name, t) { // types_timestamp_unit.go
+				return x, nil
+			}
+			return asTimestamp(x), nil
 		case columnar.Time: // DuckDB has no implicit TIME to TIMESTAMP
 			return nil, b.typeErr(src, c, "%s expects DATE or TIMESTAMP, got TIME", name)
 		case columnar.Varchar:

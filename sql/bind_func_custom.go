@@ -50,6 +50,7 @@ func moreNames() []string {
 // registry's CustomBind functions), then any other registered function by
 // its argument rules; ok is false for a name it does not know.
 func (b *binder) scalarMore(name string, xs []planner.Expr, srcs []callexpr.Expr, at int, c ectx) (planner.Expr, bool, error) {
+	xs = timestampUnitArgs(name, xs)
 	if x, ok, err := b.bindTimeOfDayFunc(name, xs, srcs, at, c); ok {
 		return x, true, err
 	}

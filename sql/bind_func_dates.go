@@ -54,7 +54,7 @@ func (b *binder) bindDateFunc(name string, args []callexpr.Expr, at int, c ectx)
 				return nil, true, err
 			}
 		}
-		x = utcPayload(x) // of an instant: its own milliseconds
+		x = utcPayload(x) // of an instant: its own milliseconds; TIMESTAMP_S/MS/NS as TIMESTAMP
 		if t := x.Type(); !t.IsTemporal() && t.ID != columnar.Null && t.ID != columnar.Time {
 			return nil, true, b.typeErr(args[0], c, "epoch_ms expects BIGINT, DATE, TIMESTAMP or TIME, got %s", t)
 		}

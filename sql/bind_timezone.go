@@ -61,13 +61,13 @@ func (b *binder) tzCast(x planner.Expr, to columnar.Type, try bool) (planner.Exp
 		out = call(fn, to, x)
 	case to.ID == columnar.TimestampTZ && from.ID == columnar.Timestamp:
 		out = call("tz_instant", to, x)
-	case to.ID == columnar.TimestampTZ && from.ID == columnar.Date:
+	case to.ID == columnar.TimestampTZ && (from.ID == columnar.Date || from.IsTimestampUnit()):
 		out = call("tz_instant", to, &planner.Cast{Arg: x, To: columnar.TTimestamp})
 	case from.ID == columnar.TimestampTZ && to.ID == columnar.Varchar:
 		out = call("tz_text", to, x)
 	case from.ID == columnar.TimestampTZ && to.ID == columnar.Timestamp:
 		out = call("tz_local", to, x)
-	case from.ID == columnar.TimestampTZ && to.ID == columnar.Date:
+	case from.ID == columnar.TimestampTZ && (to.ID == columnar.Date || to.IsTimestampUnit()):
 		out = &planner.Cast{Arg: call("tz_local", columnar.TTimestamp, x), To: to}
 	default:
 		return nil, false
@@ -84,7 +84,7 @@ func (b *binder) tzCast(x planner.Expr, to columnar.Type, try bool) (planner.Exp
 // TIMESTAMPTZ, else x.
 func (b *binder) localTime(x planner.Expr) planner.Expr {
 	if x.Type().ID != columnar.TimestampTZ {
-		return x
+		return asTimestamp(x) // TIMESTAMP_S/MS/NS: as TIMESTAMP
 	}
 	y, _ := b.tzCast(x, columnar.TTimestamp, false)
 	return y
@@ -101,7 +101,7 @@ func (b *binder) instantOf(x planner.Expr) planner.Expr {
 // UTC time), for functions of the instant itself (epoch).
 func utcPayload(x planner.Expr) planner.Expr {
 	if x.Type().ID != columnar.TimestampTZ {
-		return x
+		return asTimestamp(x)
 	}
 	return &planner.Cast{Arg: x, To: columnar.TTimestamp}
 }

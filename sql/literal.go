@@ -30,6 +30,12 @@ func castConst(v columnar.Value, to columnar.Type) (out columnar.Value, done boo
 		return out, true, nil
 	}
 	switch {
+	case from.IsTimestampUnit() || to.IsTimestampUnit():
+		// TIMESTAMP_S/MS/NS: the executor's casts, one rounding rule.
+		if out, err = executor.CastValue(v, to); err != nil {
+			err = errCast
+		}
+		return out, true, err
 	case from.ID == columnar.Varchar && to.IsNested():
 		// '[1, 2]'::INT[]: the executor's parser of nested text.
 		if out, err = executor.CastValue(v, to); err != nil {

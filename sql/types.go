@@ -77,6 +77,16 @@ func parseTypeName(words []string, params []int) (columnar.Type, error) {
 		"TIMESTAMP WITHOUT TIME ZONE": columnar.TTimestamp, "TIMESTAMPTZ": columnar.TTimestampTZ,
 		"TIMESTAMP WITH TIME ZONE": columnar.TTimestampTZ,
 		"INTERVAL":                 columnar.TInterval, "TIME": columnar.TTime,
+		"TIMESTAMP_S": columnar.TTimestampS, "TIMESTAMP_MS": columnar.TTimestampMS,
+		"TIMESTAMP_US": columnar.TTimestamp, "TIMESTAMP_NS": columnar.TTimestampNS,
+	}
+	if (name == "TIMESTAMP" || name == "DATETIME") && len(params) == 1 {
+		// TIMESTAMP(p): DuckDB picks the unit that holds p fractional digits.
+		t, ok := columnar.TimestampUnitType(params[0])
+		if !ok {
+			return t, fmt.Errorf("TIMESTAMP only supports until nano-second precision (9)")
+		}
+		return t, nil
 	}
 	if t, ok := simple[name]; ok {
 		if len(params) > 0 && t.ID != columnar.Varchar && t.ID != columnar.Blob {
@@ -255,6 +265,8 @@ func superType(a, b columnar.Type) (columnar.Type, bool) {
 		return tzSuper(a, b) // bind_timezone.go
 	case a.IsTemporal() && b.IsTemporal():
 		return columnar.TTimestamp, true
+	case a.IsTimestampUnit() || b.IsTimestampUnit():
+		return unitSuper(a, b)
 	case a.ID == columnar.Decimal && b.ID == columnar.Decimal:
 		return numericSuper(a, b), true
 	case a.IsNested() && b.IsNested():
@@ -278,6 +290,8 @@ func canCast(from, to columnar.Type) bool {
 		return true
 	case from.IsTemporal() && to.IsTemporal():
 		return true
+	case from.IsTimestampUnit() || to.IsTimestampUnit():
+		return canCastUnit(from, to)
 	case from.ID == columnar.TimestampTZ:
 		return to.ID == columnar.Timestamp || to.ID == columnar.Date
 	case to.ID == columnar.TimestampTZ:

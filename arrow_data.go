@@ -62,6 +62,12 @@ func arrowType(t columnar.Type) arrow.DataType {
 		return &arrow.TimestampType{Unit: arrow.Microsecond}
 	case columnar.TimestampTZ:
 		return &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}
+	case columnar.TimestampS: // in their own units, as DuckDB exports them
+		return &arrow.TimestampType{Unit: arrow.Second}
+	case columnar.TimestampMS:
+		return &arrow.TimestampType{Unit: arrow.Millisecond}
+	case columnar.TimestampNS:
+		return &arrow.TimestampType{Unit: arrow.Nanosecond}
 	case columnar.Interval:
 		return arrow.FixedWidthTypes.Duration_us
 	case columnar.Time:
@@ -113,7 +119,8 @@ func arrowData(dt arrow.DataType, t columnar.Type, v *columnar.Vector, b *column
 			folded[i] = v.IntervalAt(i).FoldedMicros()
 		}
 		values = bytesOf(gather(folded, v.Const, b, func(x int64) int64 { return x }))
-	case columnar.Int64, columnar.Timestamp, columnar.TimestampTZ, columnar.Time:
+	case columnar.Int64, columnar.Timestamp, columnar.TimestampTZ, columnar.Time,
+		columnar.TimestampS, columnar.TimestampMS, columnar.TimestampNS:
 		if shared {
 			values = bytesOf(v.Ints[:n])
 		} else {

@@ -102,7 +102,8 @@ func scanType(t columnar.Type) reflect.Type {
 		return reflect.TypeFor[string]()
 	case columnar.Blob:
 		return reflect.TypeFor[[]byte]()
-	case columnar.Date, columnar.Timestamp, columnar.TimestampTZ, columnar.Time:
+	case columnar.Date, columnar.Timestamp, columnar.TimestampTZ, columnar.Time,
+		columnar.TimestampS, columnar.TimestampMS, columnar.TimestampNS:
 		return reflect.TypeFor[time.Time]()
 	case columnar.Interval:
 		return reflect.TypeFor[time.Duration]()

@@ -71,8 +71,8 @@ func Value(v columnar.Value) any {
 		return []byte(v.S)
 	case columnar.Date:
 		return columnar.DateToTime(v.I)
-	case columnar.Timestamp:
-		return columnar.TimestampToTime(v.I)
+	case columnar.Timestamp, columnar.TimestampS, columnar.TimestampMS, columnar.TimestampNS:
+		return columnar.TimestampUnitToTime(v.Type, v.I) // with all its digits
 	case columnar.TimestampTZ:
 		return columnar.TimestampToTime(v.I).In(v.Zone()) // the instant, in the session's zone
 	case columnar.Time:
@@ -131,8 +131,8 @@ func scanValue(v columnar.Value, dest any) error {
 		switch v.Type.ID {
 		case columnar.Date:
 			*d = columnar.DateToTime(v.I)
-		case columnar.Timestamp:
-			*d = columnar.TimestampToTime(v.I)
+		case columnar.Timestamp, columnar.TimestampS, columnar.TimestampMS, columnar.TimestampNS:
+			*d = columnar.TimestampUnitToTime(v.Type, v.I)
 		case columnar.TimestampTZ:
 			*d = columnar.TimestampToTime(v.I).In(v.Zone())
 		case columnar.Time:

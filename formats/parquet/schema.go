@@ -216,6 +216,12 @@ func mapColumn(leaf *schema.Column) (column, error) {
 			if logical && t.IsAdjustedToUTC() {
 				return set(columnar.TTimestampTZ, kInt64) // an instant
 			}
+			if t.TimeUnit() == schema.TimeUnitNanos {
+				// As DuckDB: local NANOS keep their nanoseconds (TIMESTAMP_NS);
+				// MILLIS read as TIMESTAMP.
+				c.mul, c.div = 1, 1
+				return set(columnar.TTimestampNS, kInt64)
+			}
 			return set(columnar.TTimestamp, kInt64)
 		case schema.TimeLogicalType:
 			c.mul, c.div = unitFactors(t.TimeUnit())

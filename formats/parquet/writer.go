@@ -236,6 +236,13 @@ func fieldNode(name string, rep parquet.Repetition, t columnar.Type) (schema.Nod
 		lt = schema.NewTimestampLogicalType(false, schema.TimeUnitMicros)
 	case columnar.TimestampTZ:
 		lt = schema.NewTimestampLogicalType(true, schema.TimeUnitMicros) // an instant, as DuckDB writes it
+	case columnar.TimestampMS:
+		lt = schema.NewTimestampLogicalType(false, schema.TimeUnitMillis)
+	case columnar.TimestampNS:
+		lt = schema.NewTimestampLogicalType(false, schema.TimeUnitNanos)
+	case columnar.TimestampS:
+		// Parquet has no seconds: MICROS, as DuckDB writes TIMESTAMP_S.
+		lt = schema.NewTimestampLogicalType(false, schema.TimeUnitMicros)
 	case columnar.Time:
 		// Local time of day, as DuckDB writes TIME (INT64).
 		lt = schema.NewTimeLogicalType(false, schema.TimeUnitMicros)
@@ -400,6 +407,11 @@ func (c *wcol) appendValues(v *columnar.Vector, live []int) {
 			// months (FLBA(12) INTERVAL is for a later change).
 			for _, r := range live {
 				c.i64 = append(c.i64, v.IntervalAt(r).FoldedMicros())
+			}
+		} else if c.typ.ID == columnar.TimestampS {
+			for _, r := range live { // written as MICROS (parquetNode)
+				us, _ := columnar.UnitToMicros(c.typ, v.Ints[r])
+				c.i64 = append(c.i64, us)
 			}
 		} else {
 			for _, r := range live {

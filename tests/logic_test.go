@@ -780,7 +780,7 @@ func typeMatches(letter byte, t columnar.Type) bool {
 	case 'B':
 		return t.ID == columnar.Bool
 	case 'D':
-		return t.IsTemporal() || t.ID == columnar.Time || t.ID == columnar.TimestampTZ
+		return t.IsTemporal() || t.ID == columnar.Time || t.ID == columnar.TimestampTZ || t.IsTimestampUnit()
 	}
 	return false
 }

@@ -175,6 +175,8 @@ func arrowData(dt arrow.DataType, t columnar.Type, v *columnar.Vector, b *column
 		values = bits
 	case columnar.Varchar, columnar.Blob:
 		return arrowBytes(dt, v, b, valid, nulls)
+	case columnar.Uuid:
+		return arrowUUIDText(dt, v, b, valid, nulls)
 	default:
 		return nil, fmt.Errorf("type %s has no Arrow mapping", t)
 	}
@@ -198,6 +200,21 @@ func arrowBytes(dt arrow.DataType, v *columnar.Vector, b *columnar.Batch, valid 
 	for k := range n {
 		if i := rowAt(v.Const, b, k); !v.IsNull(i) {
 			data = append(data, v.Bytes[i]...)
+		}
+		offsets[k+1] = int32(len(data))
+	}
+	return array.NewData(dt, n, []*memory.Buffer{valid, memory.NewBufferBytes(bytesOf(offsets)), memory.NewBufferBytes(data)}, nil, nulls, 0), nil
+}
+
+// arrowUUIDText builds a utf8 column of UUIDs' 36-character text, as
+// DuckDB exports UUID to Arrow (without arrow_lossless_conversion).
+func arrowUUIDText(dt arrow.DataType, v *columnar.Vector, b *columnar.Batch, valid *memory.Buffer, nulls int) (*array.Data, error) {
+	n := b.Live()
+	offsets := make([]int32, n+1)
+	data := make([]byte, 0, 36*(n-nulls))
+	for k := range n {
+		if i := rowAt(v.Const, b, k); !v.IsNull(i) {
+			data = columnar.AppendUUID(data, v.Bytes[i])
 		}
 		offsets[k+1] = int32(len(data))
 	}

@@ -67,6 +67,8 @@ func Value(v columnar.Value) any {
 		return v.WideBig() // *big.Int, as DuckDB's Go driver gives it
 	case columnar.Varchar:
 		return v.S
+	case columnar.Uuid:
+		return v.String() // its text, which uuid packages scan
 	case columnar.Blob:
 		return []byte(v.S)
 	case columnar.Date:

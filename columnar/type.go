@@ -44,6 +44,7 @@ const (
 	TimestampS
 	TimestampMS
 	TimestampNS
+	Uuid // a UUID: its 16 bytes, big-endian, so that bytes order as DuckDB orders UUIDs (uuid.go)
 )
 
 // Phys is the physical representation of a vector's payload.
@@ -55,7 +56,7 @@ const (
 	PhysInt                // []int64: signed ints, uint8..uint32, decimal, date, timestamp, time
 	PhysUint               // []uint64: uint64
 	PhysFloat              // []float64: float32 (widened exactly), float64
-	PhysBytes              // [][]byte: varchar, blob, interval (its byte form, interval.go)
+	PhysBytes              // [][]byte: varchar, blob, interval (its byte form, interval.go), uuid
 	PhysNested             // Starts/Ends and Kids: list, struct, map (nested.go)
 )
 
@@ -96,6 +97,7 @@ var (
 	TTimestampS  = Type{ID: TimestampS}
 	TTimestampMS = Type{ID: TimestampMS}
 	TTimestampNS = Type{ID: TimestampNS}
+	TUuid        = Type{ID: Uuid}
 )
 
 // DecimalType returns DECIMAL(p, s): held in an int64 up to 18 digits,
@@ -125,7 +127,7 @@ func (t Type) Phys() Phys {
 		return PhysUint
 	case Float32, Float64:
 		return PhysFloat
-	case Varchar, Blob, Interval, Hugeint, Uhugeint, Decimal128:
+	case Varchar, Blob, Interval, Hugeint, Uhugeint, Decimal128, Uuid:
 		return PhysBytes
 	case List, Struct, Map:
 		return PhysNested
@@ -191,7 +193,7 @@ var typeNames = [...]string{
 	Uint64: "UBIGINT", Float32: "FLOAT", Float64: "DOUBLE", Decimal: "DECIMAL",
 	Varchar: "VARCHAR", Blob: "BLOB", Date: "DATE", Timestamp: "TIMESTAMP", Interval: "INTERVAL",
 	Time: "TIME", TimestampTZ: "TIMESTAMP WITH TIME ZONE", Hugeint: "HUGEINT", Uhugeint: "UHUGEINT",
-	TimestampS: "TIMESTAMP_S", TimestampMS: "TIMESTAMP_MS", TimestampNS: "TIMESTAMP_NS",
+	TimestampS: "TIMESTAMP_S", TimestampMS: "TIMESTAMP_MS", TimestampNS: "TIMESTAMP_NS", Uuid: "UUID",
 }
 
 // String returns the SQL spelling of t, as DuckDB prints it.

@@ -175,6 +175,8 @@ func (v Value) AppendText(dst []byte) []byte {
 		return appendWide(dst, v)
 	case Interval:
 		return AppendInterval(dst, v.Interval())
+	case Uuid:
+		return AppendUUID(dst, []byte(v.S))
 	case Time:
 		return AppendTime(dst, v.I)
 	case Null:

@@ -33,7 +33,18 @@ func CastValue(v columnar.Value, to columnar.Type) (columnar.Value, error) {
 		return out, nil
 	}
 	switch to.ID {
+	case columnar.Uuid:
+		if from.ID == columnar.Blob && len(v.S) == columnar.UUIDSize {
+			return columnar.Value{Type: to, S: v.S}, nil // its 16 bytes, as UUID::BLOB gives them
+		}
+		if u, ok := columnar.ParseUUID(v.S); ok && from.ID == columnar.Varchar {
+			return columnar.UUIDValue(u), nil
+		}
+		return fail()
 	case columnar.Blob:
+		if from.ID == columnar.Uuid {
+			return columnar.Value{Type: to, S: v.S}, nil // its 16 bytes, as DuckDB
+		}
 		if from.ID == columnar.Varchar {
 			b, err := columnar.ParseBlob(v.S)
 			if err != nil {

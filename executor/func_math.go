@@ -1,8 +1,6 @@
 package executor
 
 import (
-	"encoding/binary"
-	"encoding/hex"
 	"math"
 	"math/rand/v2"
 
@@ -103,7 +101,6 @@ func init() {
 		scalar("math", "formatreadabledecimalsize", "The number of bytes in 1000-based units (kB, MB, …)", ex("formatReadableDecimalSize(1500)"),
 			over(columnar.TVarchar, rows(fnFormatBytes(1000, []string{"kB", "MB", "GB", "TB", "PB", "EB"})), param{"bytes", function.BigInt})),
 		volatile(scalar("math", "random", "A random DOUBLE in [0, 1), new for every row", ex("random()"), over(d, stateless(randomKernel)))),
-		volatile(aka(scalar("string", "uuid", "A random (version 4) UUID as text, new for every row", ex("uuid()"), over(columnar.TVarchar, stateless(uuidKernel))), "gen_random_uuid")),
 	)
 }
 
@@ -116,20 +113,5 @@ func volatile(s *function.Set) *function.Set {
 // randomKernel is random(): a new DOUBLE in [0, 1) for every row.
 func randomKernel(_ []*columnar.Vector, b *columnar.Batch, out *columnar.Vector) error {
 	forEach(b, func(i int) { out.Floats[i] = rand.Float64() })
-	return nil
-}
-
-// uuidKernel is uuid(): a new random (version 4) UUID in its 36-character
-// text form for every row (b2sql has no UUID type).
-func uuidKernel(_ []*columnar.Vector, b *columnar.Batch, out *columnar.Vector) error {
-	forEach(b, func(i int) {
-		var u [16]byte
-		binary.LittleEndian.PutUint64(u[:8], rand.Uint64())
-		binary.LittleEndian.PutUint64(u[8:], rand.Uint64())
-		u[6] = u[6]&0x0f | 0x40 // version 4
-		u[8] = u[8]&0x3f | 0x80 // RFC 4122 variant
-		h := hex.EncodeToString(u[:])
-		out.Bytes[i] = []byte(h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:])
-	})
 	return nil
 }

@@ -82,6 +82,8 @@ const (
 	Interval
 	// Any takes any type as it is.
 	Any
+	// UUID takes a UUID (or a string literal, read as one).
+	UUID
 )
 
 // TypeName is how duckdb_functions() shows the argument type.
@@ -103,6 +105,8 @@ func (a Arg) TypeName() string {
 		return "TIMESTAMP"
 	case Interval:
 		return "INTERVAL"
+	case UUID:
+		return "UUID"
 	}
 	return "ANY"
 }

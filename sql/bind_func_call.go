@@ -111,6 +111,11 @@ func (b *binder) convertArg(name string, rule function.Arg, x planner.Expr, src 
 		return b.coerce(x, columnar.TInterval, src, c)
 	case function.Any:
 		return x, nil
+	case function.UUID:
+		if t.ID != columnar.Uuid && t.ID != columnar.Null && !b.flexible(x, columnar.TUuid, false) {
+			return nil, b.typeErr(src, c, "%s expects UUID, got %s", name, t)
+		}
+		return b.coerce(x, columnar.TUuid, src, c)
 	}
 	return nil, b.errAt(b.q.findName("", name, c.sp), ErrUnsupported, fmt.Sprintf("%s: argument rule %d", strings.ToLower(name), rule))
 }

@@ -30,8 +30,8 @@ func castConst(v columnar.Value, to columnar.Type) (out columnar.Value, done boo
 		return out, true, nil
 	}
 	switch {
-	case from.IsTimestampUnit() || to.IsTimestampUnit():
-		// TIMESTAMP_S/MS/NS: the executor's casts, one rounding rule.
+	case from.IsTimestampUnit() || to.IsTimestampUnit() || from.ID == columnar.Uuid || to.ID == columnar.Uuid:
+		// TIMESTAMP_S/MS/NS and UUID: the executor's casts, one set of rules.
 		if out, err = executor.CastValue(v, to); err != nil {
 			err = errCast
 		}

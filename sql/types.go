@@ -79,6 +79,7 @@ func parseTypeName(words []string, params []int) (columnar.Type, error) {
 		"INTERVAL":                 columnar.TInterval, "TIME": columnar.TTime,
 		"TIMESTAMP_S": columnar.TTimestampS, "TIMESTAMP_MS": columnar.TTimestampMS,
 		"TIMESTAMP_US": columnar.TTimestamp, "TIMESTAMP_NS": columnar.TTimestampNS,
+		"UUID": columnar.TUuid, "GUID": columnar.TUuid,
 	}
 	if (name == "TIMESTAMP" || name == "DATETIME") && len(params) == 1 {
 		// TIMESTAMP(p): DuckDB picks the unit that holds p fractional digits.
@@ -292,6 +293,9 @@ func canCast(from, to columnar.Type) bool {
 		return true
 	case from.IsTimestampUnit() || to.IsTimestampUnit():
 		return canCastUnit(from, to)
+	case from.ID == columnar.Uuid || to.ID == columnar.Uuid:
+		// Besides text: UUID to and from its 16 bytes as a BLOB (DuckDB).
+		return from.ID == columnar.Blob || to.ID == columnar.Blob
 	case from.ID == columnar.TimestampTZ:
 		return to.ID == columnar.Timestamp || to.ID == columnar.Date
 	case to.ID == columnar.TimestampTZ:

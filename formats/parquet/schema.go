@@ -241,6 +241,10 @@ func mapColumn(leaf *schema.Column) (column, error) {
 			if raw == kFixed && leaf.TypeLength() == 2 {
 				return set(columnar.TFloat32, kHalf)
 			}
+		case schema.UUIDLogicalType:
+			if raw == kFixed && leaf.TypeLength() == columnar.UUIDSize {
+				return set(columnar.TUuid, kFixed) // big-endian, as held
+			}
 		case schema.StringLogicalType, schema.EnumLogicalType, schema.JSONLogicalType:
 			if raw == kBytes {
 				return set(columnar.TVarchar, kBytes)

@@ -226,6 +226,9 @@ func fieldNode(name string, rep parquet.Repetition, t columnar.Type) (schema.Nod
 		// 16-byte two's complement, as DuckDB writes DECIMAL(19..38).
 		return schema.NewPrimitiveNodeLogical(name, rep, schema.NewDecimalLogicalType(int32(t.Precision), int32(t.Scale)),
 			parquet.Types.FixedLenByteArray, 16, -1)
+	case columnar.Uuid:
+		// FIXED_LEN_BYTE_ARRAY(16), big-endian, as DuckDB writes UUID.
+		return schema.NewPrimitiveNodeLogical(name, rep, schema.UUIDLogicalType{}, parquet.Types.FixedLenByteArray, columnar.UUIDSize, -1)
 	case columnar.Hugeint, columnar.Uhugeint:
 		// DOUBLE, as DuckDB writes them: Parquet has no 128-bit integer.
 	case columnar.Varchar:
@@ -270,7 +273,7 @@ func physOf(t columnar.Type) parquet.Type {
 		return parquet.Types.Float
 	case columnar.Float64, columnar.Hugeint, columnar.Uhugeint:
 		return parquet.Types.Double
-	case columnar.Decimal128:
+	case columnar.Decimal128, columnar.Uuid:
 		return parquet.Types.FixedLenByteArray
 	case columnar.Varchar, columnar.Blob:
 		return parquet.Types.ByteArray
@@ -443,7 +446,9 @@ func (c *wcol) appendValues(v *columnar.Vector, live []int) {
 		for _, r := range live {
 			start := len(c.arena)
 			c.arena = append(c.arena, v.Bytes[r][:16]...)
-			c.arena[start] ^= 0x80
+			if c.typ.ID != columnar.Uuid { // a UUID's bytes are Parquet's already
+				c.arena[start] ^= 0x80
+			}
 			c.flba = append(c.flba, parquet.FixedLenByteArray(c.arena[start:len(c.arena):len(c.arena)]))
 		}
 	case parquet.Types.ByteArray:

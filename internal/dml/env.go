@@ -19,6 +19,9 @@ type Env struct {
 	Bind func(q *sql.Query, cat planner.ViewCatalog, args []columnar.Value) (*sql.Bound, error)
 	// Build optimizes and builds a bound plan with the session's settings.
 	Build func(root planner.Node, analyze bool) (*planner.Built, error)
+	// Zone is the session's time zone: COPY writes TIMESTAMP WITH TIME
+	// ZONE values to text formats in it (copy_zone.go).
+	Zone string
 }
 
 // plan binds and builds q against the catalog.

@@ -21,6 +21,7 @@ func (s *Session) env() *dml.Env {
 		Build: func(root planner.Node, analyze bool) (*planner.Built, error) {
 			return s.build(root, analyze, 0)
 		},
+		Zone: s.Zone(),
 	}
 }
 

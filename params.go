@@ -104,7 +104,14 @@ func paramValue(a any) (columnar.Value, error) {
 		}
 		return columnar.Value{Type: columnar.TBlob, S: string(x)}, nil
 	case time.Time:
-		return columnar.IntValue(columnar.TTimestamp, x.UnixMicro()), nil
+		// A time in UTC is a date and time of day (TIMESTAMP); a time in
+		// another location is an instant (TIMESTAMP WITH TIME ZONE), which
+		// meets TIMESTAMP values in the session's TimeZone, as DuckDB's
+		// casts do: 12:00 in New York is 17:00 UTC whatever the zone.
+		if x.Location() == time.UTC {
+			return columnar.IntValue(columnar.TTimestamp, x.UnixMicro()), nil
+		}
+		return columnar.TimestampTZValue(x.UnixMicro(), ""), nil
 	case time.Duration:
 		return columnar.IntValue(columnar.TInterval, x.Microseconds()), nil
 	case driver.Valuer:

@@ -67,3 +67,49 @@ func TestTimestampUnitsAPI(t *testing.T) {
 		}
 	}
 }
+
+// TestTimeParamLocation: a time.Time outside UTC is an instant: it
+// compares with TIMESTAMPTZ values by instant and with TIMESTAMP values in
+// the session's TimeZone; a UTC time stays a TIMESTAMP.
+func TestTimeParamLocation(t *testing.T) {
+	db, err := b2sql.Open("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ny, err := time.LoadLocation("America/New_York")
+	if err != nil {
+		t.Skip("no zone database:", err)
+	}
+	ctx := context.Background()
+	if err := db.Exec(ctx, "SET TimeZone = 'Europe/Paris'"); err != nil {
+		t.Fatal(err)
+	}
+	noonNY := time.Date(2024, 1, 1, 12, 0, 0, 0, ny) // 17:00 UTC, 18:00 in Paris
+	for _, tc := range []struct {
+		q    string
+		arg  any
+		want string
+	}{
+		{"SELECT typeof(?), ? = TIMESTAMPTZ '2024-01-01 17:00:00+00'", noonNY, "TIMESTAMP WITH TIME ZONE true"},
+		{"SELECT typeof(?), ? = TIMESTAMP '2024-01-01 18:00:00'", noonNY, "TIMESTAMP WITH TIME ZONE true"},
+		{"SELECT typeof(?), ? = TIMESTAMP '2024-01-01 12:00:00'", time.Date(2024, 1, 1, 12, 0, 0, 0, time.UTC), "TIMESTAMP true"},
+	} {
+		rows, err := db.Query(ctx, tc.q, tc.arg, tc.arg)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.q, err)
+		}
+		var typ string
+		var eq bool
+		if !rows.Next() {
+			t.Fatal(rows.Err())
+		}
+		if err := rows.Scan(&typ, &eq); err != nil {
+			t.Fatal(err)
+		}
+		rows.Close()
+		if got := typ + " " + map[bool]string{true: "true", false: "false"}[eq]; got != tc.want {
+			t.Errorf("%s with %v: %s, want %s", tc.q, tc.arg, got, tc.want)
+		}
+	}
+}

@@ -135,8 +135,7 @@ func (s *aggState) update(b *columnar.Batch, arg *columnar.Vector, gids []int32)
 		arg = expandConst(arg, b.Len)
 	}
 	if s.spec.Kind.holistic() {
-		s.collect(b, arg, gids)
-		return nil
+		return s.collect(b, arg, gids)
 	}
 	if s.updateFlat(b, arg) {
 		return nil
@@ -144,8 +143,9 @@ func (s *aggState) update(b *columnar.Batch, arg *columnar.Vector, gids []int32)
 	// Rows with a NULL argument are ignored by every aggregate but count(*).
 	sel := b.Sel
 	if s.distinct != nil {
-		if sel = s.distinct.fresh(b, arg, gids); len(sel) == 0 {
-			return nil
+		var err error
+		if sel, err = s.distinct.fresh(b, arg, gids); err != nil || len(sel) == 0 {
+			return err
 		}
 	} else if arg.Valid != nil {
 		s.dsel = s.dsel[:0]

@@ -21,39 +21,39 @@ func (k AggKind) holistic() bool { return k >= AggMedian }
 
 // collect appends the live non-NULL values of arg to their groups' value
 // lists (aggstate_values.go), or to the state an aggregate keeps instead.
-func (s *aggState) collect(b *columnar.Batch, arg *columnar.Vector, gids []int32) {
+func (s *aggState) collect(b *columnar.Batch, arg *columnar.Vector, gids []int32) error {
 	switch s.spec.Kind {
 	case AggApproxCountDistinct:
 		s.approxAdd(b, arg, gids)
-		return
+		return nil
 	case AggMode:
 		s.modeAdd(b, arg, gids)
-		return
+		return nil
 	case AggList:
-		s.listAdd(b, arg, gids) // aggstate_list.go
-		return
+		return s.listAdd(b, arg, gids) // aggstate_list.go
 	}
 	if s.valsFrom != nil {
-		return // the leader collects (aggstate_share.go)
+		return nil // the leader collects (aggstate_share.go)
 	}
 	add := s.vals.adder(s.spec.Kind, arg)
 	if s.distinct != nil {
-		for _, i := range s.distinct.fresh(b, arg, gids) {
+		fresh, err := s.distinct.fresh(b, arg, gids)
+		for _, i := range fresh {
 			add(gids[i], i)
 		}
-		return
+		return err
 	}
 	if arg.Valid == nil {
 		if b.Sel == nil {
 			for i, g := range gids[:b.Len] {
 				add(g, i)
 			}
-			return
+			return nil
 		}
 		for _, i := range b.Sel {
 			add(gids[i], i)
 		}
-		return
+		return nil
 	}
 	forEach(b, func(i int) {
 		if arg.IsNull(i) {
@@ -61,6 +61,7 @@ func (s *aggState) collect(b *columnar.Batch, arg *columnar.Vector, gids []int32
 		}
 		add(gids[i], i)
 	})
+	return nil
 }
 
 func (s *aggState) holisticResult(out *columnar.Vector, from, to int) {

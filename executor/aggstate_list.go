@@ -4,19 +4,21 @@ import "github.com/b2sql/b2sql/columnar"
 
 // listAdd appends the live values of arg, NULLs included, to their
 // groups (array_agg); with DISTINCT a value is kept once.
-func (s *aggState) listAdd(b *columnar.Batch, arg *columnar.Vector, gids []int32) {
+func (s *aggState) listAdd(b *columnar.Batch, arg *columnar.Vector, gids []int32) error {
 	v := &s.vals
 	add := func(i int) {
 		g := gids[i]
 		v.rows[g] = append(v.rows[g], int32(v.listStore.AppendKid(arg, i)))
 	}
 	if s.distinct != nil {
-		for _, i := range s.distinct.fresh(b, arg, gids) {
+		fresh, err := s.distinct.fresh(b, arg, gids)
+		for _, i := range fresh {
 			add(i)
 		}
-		return
+		return err
 	}
 	forEach(b, add)
+	return nil
 }
 
 // listResult writes the lists of groups [from, to): NULL for a group

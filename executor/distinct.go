@@ -116,22 +116,31 @@ func (d *Distinct) Next(ctx context.Context) (*columnar.Batch, error) {
 // account reserves what the table holds now; when refused, the table
 // stops growing and new keys spill from the next batch on.
 func (d *Distinct) account() error {
-	size := d.seen.Bytes()
-	if size <= d.held || d.res == nil {
-		return nil
-	}
-	err := d.res.Grow(size - d.held)
-	if err == nil {
-		d.held = size
-		return nil
-	}
-	if !spillRefusal(err, d.held, d.mem) {
+	if spill, err := reserveTo(d.res, d.mem, &d.held, d.seen.Bytes()); !spill {
 		return err
 	}
 	types := d.Input.Types()
 	d.spill = &distinctSpill{parts: newPartWriter(d.mem, d.res, types, newPartHash(d.level)),
 		dec: make([]columnar.Vector, len(types)), cols: make([]*columnar.Vector, len(types))}
 	return nil
+}
+
+// reserveTo grows res to size bytes, *held being what it holds for the
+// table now. It answers spill when the manager refused and the refusal is
+// answered by spilling (spillRefusal), or the error that ends the query.
+func reserveTo(res *memory.Reservation, m *memory.Manager, held *int64, size int64) (spill bool, err error) {
+	if size <= *held || res == nil {
+		return false, nil
+	}
+	err = res.Grow(size - *held)
+	if err == nil {
+		*held = size
+		return false, nil
+	}
+	if spillRefusal(err, *held, m) {
+		return true, nil
+	}
+	return false, err
 }
 
 // spillRefusal reports whether the refusal err of a Grow is answered by

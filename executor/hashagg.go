@@ -76,6 +76,12 @@ type HashAgg struct {
 	passing  bool
 	passRows []int32
 	passed   int
+
+	// dres reserves each DISTINCT aggregate's pairs (nil entries for the
+	// others); pairsPeak and pairsSpilled are their spilled partitions'
+	// figures (aggstate_distinct.go).
+	dres                    []*memory.Reservation
+	pairsPeak, pairsSpilled int64
 }
 
 func (h *HashAgg) Types() []columnar.Type {
@@ -127,6 +133,7 @@ func (h *HashAgg) Open(ctx context.Context) error {
 		h.states[i] = newAggState(a)
 	}
 	shareValues(h.states)
+	h.attachDistinct(ctx)
 	if len(h.Groups) == 0 {
 		h.ngroups = 1
 		for _, s := range h.states {
@@ -169,6 +176,9 @@ func (h *HashAgg) Open(ctx context.Context) error {
 		h.passing = h.shouldPass(rows)
 	}
 	h.out = columnar.NewBatch(h.Types(), columnar.MaxBatch)
+	if err := h.finishDistinct(ctx); err != nil {
+		return err
+	}
 	return h.finishSpill(ctx)
 }
 

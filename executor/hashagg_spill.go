@@ -187,6 +187,7 @@ func (h *HashAgg) partitionAgg(f *spill.File) *HashAgg {
 
 // dropSpill removes the aggregate's spill files, written or being written.
 func (h *HashAgg) dropSpill() {
+	h.dropDistinct()
 	sp := h.spill
 	if sp == nil {
 		return

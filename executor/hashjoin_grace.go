@@ -437,10 +437,11 @@ func (e *emptyOp) Next(context.Context) (*columnar.Batch, error) { return nil, i
 func (e *emptyOp) Close() error                                  { return nil }
 
 // spillScans reads spill files one after the other as one operator; Close
-// removes them.
+// removes them, unless keep (files read again later).
 type spillScans struct {
 	files []*spill.File
 	types []columnar.Type
+	keep  bool
 	cur   int
 	r     *spill.Reader
 }
@@ -477,6 +478,8 @@ func (s *spillScans) Close() error {
 		s.r.Close()
 		s.r = nil
 	}
-	removeFiles(s.files)
+	if !s.keep {
+		removeFiles(s.files)
+	}
 	return nil
 }

@@ -31,7 +31,9 @@ func (j *HashJoin) MemoryUse() (int64, int64) {
 // peak when it is the larger (they run after the table is freed) and
 // everything they spilled again.
 func (h *HashAgg) MemoryUse() (int64, int64) {
-	return h.parts.figures(h.res.Peak(), h.res.SpilledBytes())
+	dpeak, dspilled := h.distinctUse()
+	peak, spilled := h.parts.figures(h.res.Peak()+dpeak, h.res.SpilledBytes()+dspilled)
+	return peak, spilled
 }
 
 // MemoryUse of the exchange adds up its workers' reservations.

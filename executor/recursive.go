@@ -59,8 +59,8 @@ func (w *WorkScan) Next(ctx context.Context) (*columnar.Batch, error) {
 //
 // The rows and the work table are spools (spool.go): reserved from the
 // query's memory manager, and moved to spill files when it refuses. The
-// key table of UNION is reserved too, and cannot spill: over the limit it
-// is an out-of-memory error naming it.
+// key table of UNION is reserved too; when refused it moves to disk, where
+// the rows are decided from then on (recursive_spill.go).
 type RecursiveCTE struct {
 	Base, Step Operator
 	Work       *WorkTable
@@ -70,10 +70,13 @@ type RecursiveCTE struct {
 	res     *memory.Reservation // the spools
 	keysRes *memory.Reservation // UNION: the key table
 	rows    *spool              // every row produced
-	seen    hashtab.Map         // Distinct: every row produced
+	seen    hashtab.Map         // Distinct: every row produced (nil once spilled)
 	held    int64               // bytes of seen reserved
+	spill   *recSpill           // Distinct: the rows seen does not hold
 	gids    []int32
 	rd      *spoolReader
+
+	spillPeak, spillSpilled int64 // the key spill's settling figures
 }
 
 func (r *RecursiveCTE) Types() []columnar.Type      { return r.Base.Types() }
@@ -89,7 +92,8 @@ func (r *RecursiveCTE) String() string {
 // MemoryUse reports the larger peak of the spools and the keys (each is
 // reserved apart), and what the spools spilled.
 func (r *RecursiveCTE) MemoryUse() (int64, int64) {
-	return max(r.res.Peak(), r.keysRes.Peak()), r.res.SpilledBytes()
+	peak := max(r.res.Peak(), r.keysRes.Peak(), r.spillPeak)
+	return peak, r.res.SpilledBytes() + r.keysRes.SpilledBytes() + r.spillSpilled
 }
 
 func (r *RecursiveCTE) Close() error {
@@ -98,6 +102,11 @@ func (r *RecursiveCTE) Close() error {
 	r.rows.drop()
 	r.Work.rows.drop()
 	r.rows, r.Work.rows, r.seen = nil, nil, nil
+	if sp := r.spill; sp != nil {
+		sp.drop()
+		r.spillPeak, r.spillSpilled = max(r.spillPeak, sp.peak), r.spillSpilled+sp.spilled
+		r.spill = nil
+	}
 	r.res.Free()
 	r.keysRes.Free()
 	r.held = 0
@@ -108,7 +117,7 @@ func (r *RecursiveCTE) Open(ctx context.Context) error {
 	r.Close()
 	if r.res == nil {
 		r.res = r.mem.Reserve("recursive CTE", memory.Spillable)
-		r.keysRes = r.mem.Reserve("recursive CTE (UNION) keys", false)
+		r.keysRes = r.mem.Reserve("recursive CTE (UNION) keys", memory.Spillable)
 	}
 	types := r.Base.Types()
 	r.rows = newSpool(types, r.mem, r.res)
@@ -155,10 +164,19 @@ func (r *RecursiveCTE) drain(ctx context.Context, op Operator, fresh *spool) err
 	for {
 		b, err := op.Next(ctx)
 		if err == io.EOF {
+			if r.spill != nil {
+				return r.spill.settle(ctx, func(b *columnar.Batch) error { return r.add(ctx, fresh, b) })
+			}
 			return nil
 		}
 		if err != nil {
 			return err
+		}
+		if r.spill != nil {
+			if err := r.spill.add(ctx, b); err != nil {
+				return err
+			}
+			continue
 		}
 		if r.Distinct {
 			r.gids = growIDs(r.gids, b.Len)
@@ -171,21 +189,30 @@ func (r *RecursiveCTE) drain(ctx context.Context, op Operator, fresh *spool) err
 				continue
 			}
 		}
-		if err := fresh.add(ctx, b); err != nil {
+		if err := r.add(ctx, fresh, b); err != nil {
 			return err
-		}
-		if err := r.rows.add(ctx, b); err != nil {
-			return err
-		}
-		if r.rows.n > maxRecursiveRows {
-			return fmt.Errorf("recursive CTE produced more than %d rows", maxRecursiveRows)
 		}
 	}
 }
 
+// add adds the new rows of b to the round's work table and to the result.
+func (r *RecursiveCTE) add(ctx context.Context, fresh *spool, b *columnar.Batch) error {
+	if err := fresh.add(ctx, b); err != nil {
+		return err
+	}
+	if err := r.rows.add(ctx, b); err != nil {
+		return err
+	}
+	if r.rows.n > maxRecursiveRows {
+		return fmt.Errorf("recursive CTE produced more than %d rows", maxRecursiveRows)
+	}
+	return nil
+}
+
 // accountKeys reserves what the UNION key table holds now; when refused,
 // the rows held in memory (not the work table being read) move to their
-// spill files first, to make room.
+// spill files first, to make room; if that is not enough, the table moves
+// to disk and the rows are decided there from the next batch on.
 func (r *RecursiveCTE) accountKeys(ctx context.Context, fresh *spool) error {
 	size := r.seen.Bytes()
 	if size <= r.held {
@@ -199,6 +226,13 @@ func (r *RecursiveCTE) accountKeys(ctx context.Context, fresh *spool) error {
 			}
 		}
 		err = r.keysRes.Grow(size - r.held)
+	}
+	if err != nil && spillRefusal(err, r.held, r.mem) {
+		r.spill, err = newRecSpill(ctx, r.mem, r.keysRes, r.Base.Types(), r.seen)
+		r.seen = nil
+		r.keysRes.Free()
+		r.held = 0
+		return err
 	}
 	if err != nil {
 		return err

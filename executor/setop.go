@@ -249,19 +249,8 @@ func (s *SetOp) found(g int32) bool {
 // account reserves what the key table, counts and marks hold now; when
 // refused, the operation starts spilling (setop_spill.go).
 func (s *SetOp) account() error {
-	if s.res == nil {
-		return nil
-	}
 	size := s.keys.Bytes() + 8*int64(cap(s.counts)) + int64(len(s.emitted))
-	if size <= s.held {
-		return nil
-	}
-	err := s.res.Grow(size - s.held)
-	if err == nil {
-		s.held = size
-		return nil
-	}
-	if !spillRefusal(err, s.held, s.mem) {
+	if spill, err := reserveTo(s.res, s.mem, &s.held, size); !spill {
 		return err
 	}
 	s.startSpill()

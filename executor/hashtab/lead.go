@@ -113,7 +113,7 @@ func (l *leadKeys) str(ref uint64) []byte { return l.text.prefixed(ref) }
 
 // bytes is the memory the lead table holds.
 func (l *leadKeys) bytes() int64 {
-	return l.ig.bytes() + 8*int64(len(l.keys))*int64((keyChunkMask+1)*l.w) + l.text.bytes()
+	return l.ig.bytes() + keyChunkBytes(l.keys) + l.text.bytes()
 }
 
 // assign sets gids[i] for the live rows of b, creating groups through
@@ -173,9 +173,7 @@ func (l *leadKeys) fillMasks(b *columnar.Batch, keys []*columnar.Vector) {
 
 // store records row i's keys as group g's.
 func (l *leadKeys) store(g int32, keys []*columnar.Vector, i int) {
-	if int(g)>>keyChunkBits >= len(l.keys) {
-		l.keys = append(l.keys, make([]uint64, 0, (keyChunkMask+1)*l.w))
-	}
+	l.keys = keyChunkFor(l.keys, g, l.w)
 	last := len(l.keys) - 1
 	mask := l.masks[i]
 	l.keys[last] = append(l.keys[last], mask)

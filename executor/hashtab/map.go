@@ -106,13 +106,19 @@ func growInt32(s []int32, n int) []int32 {
 }
 
 // chunked is a list of a Map's per-id values (the keys of a single
-// integer column), chunks of 1<<keyChunkBits never copied when growing.
+// integer column), chunks of 1<<keyChunkBits never copied when growing;
+// the first starts small and grows by append, so that a Map of a few keys
+// holds a few words (keyChunkFor).
 type chunked[T any] struct{ chunks [][]T }
 
 func (c *chunked[T]) push(x T) {
 	last := len(c.chunks) - 1
 	if last < 0 || len(c.chunks[last]) == keyChunkMask+1 {
-		c.chunks = append(c.chunks, make([]T, 0, keyChunkMask+1))
+		size := keyChunkMask + 1
+		if last < 0 {
+			size = 64
+		}
+		c.chunks = append(c.chunks, make([]T, 0, size))
 		last++
 	}
 	c.chunks[last] = append(c.chunks[last], x)
@@ -129,7 +135,11 @@ func (c *chunked[T]) copyOut(dst []T, from, to int) {
 }
 
 func (c *chunked[T]) bytes(size int) int64 {
-	return int64(len(c.chunks)) * int64(keyChunkMask+1) * int64(size)
+	n := int64(0)
+	for _, ch := range c.chunks {
+		n += int64(cap(ch))
+	}
+	return n * int64(size)
 }
 
 // Kind names the implementation m uses now, for EXPLAIN and tests:

@@ -60,9 +60,7 @@ func (t *keyTable) find(key []uint64, h uint64, create func() int32) int32 {
 		if e == 0 {
 			g := create()
 			t.slots[s] = uint64(tag)<<32 | uint64(uint32(g+1))
-			if int(g)>>keyChunkBits >= len(t.keys) {
-				t.keys = append(t.keys, make([]uint64, 0, (keyChunkMask+1)*w))
-			}
+			t.keys = keyChunkFor(t.keys, g, w)
 			t.keys[len(t.keys)-1] = append(t.keys[len(t.keys)-1], key...)
 			t.n++
 			if 4*t.n >= 3*len(t.slots) {
@@ -122,7 +120,31 @@ func (t *keyTable) lookup(key []uint64, h uint64) int32 {
 	}
 }
 
+// keyChunkFor returns keys with room in its last chunk for group g's key
+// of w words. The first chunk starts small and grows by append (a table
+// of a few keys, such as a spilled partition's, holds a few words); the
+// others are whole chunks, never copied.
+func keyChunkFor(keys [][]uint64, g int32, w int) [][]uint64 {
+	if int(g)>>keyChunkBits < len(keys) {
+		return keys
+	}
+	size := (keyChunkMask + 1) * w
+	if len(keys) == 0 {
+		size = 64 * w
+	}
+	return append(keys, make([]uint64, 0, size))
+}
+
+// keyChunkBytes is the memory the key chunks hold.
+func keyChunkBytes(keys [][]uint64) int64 {
+	n := int64(0)
+	for _, c := range keys {
+		n += 8 * int64(cap(c))
+	}
+	return n
+}
+
 // bytes is the memory the table holds.
 func (t *keyTable) bytes() int64 {
-	return 8*int64(len(t.slots)) + 8*int64(len(t.keys))*int64((keyChunkMask+1)*t.w)
+	return 8*int64(len(t.slots)) + keyChunkBytes(t.keys)
 }

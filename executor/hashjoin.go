@@ -224,7 +224,7 @@ func (j *HashJoin) buildSide(ctx context.Context, right Operator) error {
 	j.all = j.all[:0]
 	j.buildNull = false
 	for _, f := range j.Filters {
-		f.reset()
+		f.reset(j.mem)
 	}
 	keys := make([]*columnar.Vector, len(j.RightKeys))
 	for {

@@ -24,7 +24,7 @@ const probeBufferRows = 1 << 20
 // j.ProbeFilters from their keys, up to probeBufferRows rows.
 func (j *HashJoin) openProbeFirst(ctx context.Context) error {
 	for _, f := range j.ProbeFilters {
-		f.reset()
+		f.reset(j.mem)
 	}
 	if err := j.Left.Open(ctx); err != nil {
 		return err
@@ -49,10 +49,13 @@ func (j *HashJoin) openProbeFirst(ctx context.Context) error {
 		}
 		j.pbuf.appendRows(b, b.Cols)
 		n := storeBytes(b, b.Cols)
-		if err := j.res.Grow(n); err != nil {
-			return err
-		}
 		j.pbufBytes += n
+		if j.res.Grow(n) != nil {
+			// Refused: the rows held so far are what the join goes on
+			// from (the batch is held, so counted), without filters.
+			j.res.Force(n)
+			break
+		}
 	}
 	if j.pbufEOF {
 		for _, f := range j.ProbeFilters {
@@ -60,7 +63,7 @@ func (j *HashJoin) openProbeFirst(ctx context.Context) error {
 		}
 	} else {
 		for _, f := range j.ProbeFilters {
-			f.reset() // too many probe rows: no filter, drop the keys
+			f.reset(j.mem) // too many probe rows: no filter, drop the keys
 		}
 	}
 	return nil

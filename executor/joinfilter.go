@@ -7,6 +7,7 @@ import (
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/executor/hashtab"
+	"github.com/b2sql/b2sql/executor/memory"
 	"github.com/b2sql/b2sql/index"
 )
 
@@ -19,6 +20,11 @@ import (
 // does not have before they reach the join. Membership is one-sided: a key
 // the build side has always passes; an absent key may pass (bloom false
 // positive), the join then finds no match for it.
+//
+// The keys and the membership test are reserved from the query's memory
+// manager (the join's "join filter" reservation). A build whose keys pass
+// what it may hold keeps only their range: the test then passes every key
+// in the range (Kind "range"), which is still one-sided.
 //
 // The join fills the filter once its build side is complete (HashJoin
 // opens its probe side only after that), so the scan, opened later, reads
@@ -34,9 +40,16 @@ type JoinFilter struct {
 	ready  atomic.Bool
 	keys   hashtab.BlockList[int64] // collected during the build (hashtab.BlockList); empty once finished
 	empty  bool                     // the build side has no non-NULL key
-	lo, hi int64
-	bitmap []uint64 // bit k-lo, when the range is small
+	lo, hi int64                    // the range, kept as keys come
+	seen   bool                     // some key came (lo and hi are set)
+	bitmap []uint64                 // bit k-lo, when the range is small
 	bloom  blockedBloom
+	// res reserves the keys, then the test; held is what it holds for
+	// the keys. rangeOnly: the manager refused them, the filter keeps
+	// the range alone.
+	res       *memory.Reservation
+	held      int64
+	rangeOnly bool
 
 	// Rows the membership test dropped, over every probe copy (and the
 	// scan, when it applies the test).
@@ -53,37 +66,83 @@ type JoinFilter struct {
 // bitmap test needs no hashing).
 const bitmapLimit = 1 << 20
 
-// reset prepares the filter for a new build (a join may be reopened).
-func (f *JoinFilter) reset() {
+// reset prepares the filter for a new build (a join may be reopened),
+// reserving from m (nil: no accounting).
+func (f *JoinFilter) reset(m *memory.Manager) {
 	f.ready.Store(false)
 	f.inScan.Store(false)
 	f.keys = hashtab.BlockList[int64]{}
+	f.seen, f.rangeOnly = false, false
 	f.Dropped.Store(0)
+	if f.res == nil {
+		f.res = m.Reserve("join filter", false)
+	}
+	f.res.Free()
+	f.held = 0
 }
 
 // add collects one build key.
-func (f *JoinFilter) add(k int64) { f.keys.Push(k) }
+func (f *JoinFilter) add(k int64) {
+	if !f.seen {
+		f.lo, f.hi, f.seen = k, k, true
+	} else {
+		f.lo, f.hi = min(f.lo, k), max(f.hi, k)
+	}
+	if !f.rangeOnly {
+		f.keys.Push(k)
+	}
+}
+
+// account reserves the keys collected so far; refused, the filter drops
+// them and keeps the range alone.
+func (f *JoinFilter) account() {
+	if f.rangeOnly {
+		return
+	}
+	size := 8 * int64(f.keys.N)
+	if size-f.held < 64<<10 { // reserve by 64 KiB steps
+		return
+	}
+	if f.res.Grow(size-f.held) != nil {
+		f.keepRange()
+		return
+	}
+	f.held = size
+}
+
+// keepRange drops the keys: the filter will test the range alone.
+func (f *JoinFilter) keepRange() {
+	f.rangeOnly = true
+	f.keys = hashtab.BlockList[int64]{}
+	f.res.Free()
+	f.held = 0
+}
 
 // finish turns the collected keys into the range and membership test and
 // publishes the filter.
 func (f *JoinFilter) finish() {
 	blocks, n := f.keys.Blocks, f.keys.N
-	f.keys = hashtab.BlockList[int64]{}
 	f.bitmap, f.bloom = nil, blockedBloom{}
-	f.empty = n == 0
-	if f.empty {
+	f.empty = !f.seen
+	if f.empty || f.rangeOnly {
+		f.keys = hashtab.BlockList[int64]{}
 		f.ready.Store(true)
 		return
 	}
-	lo, hi := blocks[0][0], blocks[0][0]
-	for _, b := range blocks {
-		for _, k := range b {
-			lo, hi = min(lo, k), max(hi, k)
-		}
+	width := uint64(f.hi) - uint64(f.lo) // fits: hi >= lo
+	useBitmap := width < bitmapLimit || width < 32*uint64(n)
+	test := 8 * int64(max(1, (16*n+63)/64)) * 2 // the bloom filter, rounded up to a power of two
+	if useBitmap {
+		test = 8 * int64(width/64+1)
 	}
-	f.lo, f.hi = lo, hi
-	width := uint64(hi) - uint64(lo) // fits: hi >= lo
-	if width < bitmapLimit || width < 32*uint64(n) {
+	if f.res.Grow(test) != nil {
+		f.keepRange()
+		f.ready.Store(true)
+		return
+	}
+	f.keys = hashtab.BlockList[int64]{}
+	lo := f.lo
+	if useBitmap {
 		f.bitmap = make([]uint64, width/64+1)
 		for _, b := range blocks {
 			for _, k := range b {
@@ -99,6 +158,9 @@ func (f *JoinFilter) finish() {
 			}
 		}
 	}
+	// The keys are gone; the test stays reserved until the next build.
+	f.res.Shrink(f.held)
+	f.held = 0
 	f.ready.Store(true)
 }
 
@@ -124,6 +186,9 @@ func (f *JoinFilter) Empty() bool { return f.Ready() && f.empty }
 func (f *JoinFilter) MayContain(k int64) bool {
 	if f.empty || k < f.lo || k > f.hi {
 		return false
+	}
+	if f.rangeOnly {
+		return true
 	}
 	if f.bitmap != nil {
 		d := uint64(k) - uint64(f.lo)
@@ -157,6 +222,20 @@ func (f *JoinFilter) Select(vals []int64, sel []int, dense bool) []int {
 	lo, width := uint64(f.lo), uint64(f.hi)-uint64(f.lo)
 	k := 0
 	switch bm := f.bitmap; {
+	case f.rangeOnly && dense:
+		for i, x := range vals {
+			sel[k] = i
+			if uint64(x)-lo <= width {
+				k++
+			}
+		}
+	case f.rangeOnly:
+		for _, i := range sel {
+			sel[k] = i
+			if uint64(vals[i])-lo <= width {
+				k++
+			}
+		}
 	case bm != nil && dense:
 		for i, x := range vals {
 			sel[k] = i
@@ -200,6 +279,8 @@ func (f *JoinFilter) Kind() string {
 		return ""
 	case f.empty:
 		return "empty"
+	case f.rangeOnly:
+		return "range"
 	case f.bitmap != nil:
 		return "bitmap"
 	}
@@ -287,4 +368,5 @@ func collectKeys(f *JoinFilter, v *columnar.Vector, b *columnar.Batch) {
 			f.add(v.Ints[i])
 		}
 	}
+	f.account()
 }

@@ -7,11 +7,12 @@ import (
 	"testing"
 
 	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/executor/memory"
 )
 
 func filterOf(keys []int64) *JoinFilter {
 	f := &JoinFilter{}
-	f.reset()
+	f.reset(nil)
 	for _, k := range keys {
 		f.add(k)
 	}
@@ -274,8 +275,57 @@ func TestJoinFilterOpInScan(t *testing.T) {
 	if got, want := op.String(), "JoinFilter  (range [3,7], bitmap; 6 rows dropped) in scan"; got != want {
 		t.Errorf("String = %q, want %q", got, want)
 	}
-	f.reset() // a new build: the next scan decides again
+	f.reset(nil) // a new build: the next scan decides again
 	if f.InScan() {
 		t.Error("still in scan after reset")
+	}
+}
+
+// A filter whose keys pass what the manager allows keeps their range
+// alone: every build key passes, keys outside the range do not, and it
+// holds nothing. Under a limit that fits them it builds its test and
+// keeps it reserved until the next build.
+func TestJoinFilterBounded(t *testing.T) {
+	for _, tc := range []struct {
+		limit int64
+		kind  string
+	}{{100 << 10, "range"}, {4 << 20, "bloom"}} {
+		m := memory.NewManager(tc.limit, "", 0)
+		f := &JoinFilter{}
+		f.reset(m)
+		b := columnar.NewBatch([]columnar.Type{columnar.TInt64}, columnar.MaxBatch)
+		rng := rand.New(rand.NewPCG(3, 4))
+		var keys []int64
+		for range 64 {
+			b.Len = columnar.MaxBatch
+			for i := range b.Len {
+				b.Cols[0].Ints[i] = rng.Int64N(1<<40) + 5
+				keys = append(keys, b.Cols[0].Ints[i])
+			}
+			collectKeys(f, b.Cols[0], b)
+		}
+		f.finish()
+		if f.Kind() != tc.kind {
+			t.Fatalf("limit %d: kind %s, want %s", tc.limit, f.Kind(), tc.kind)
+		}
+		for _, k := range keys {
+			if !f.MayContain(k) {
+				t.Fatalf("limit %d: build key %d dropped", tc.limit, k)
+			}
+		}
+		if f.MayContain(4) || f.MayContain(1<<40+5) {
+			t.Fatalf("limit %d: a key outside the range passes", tc.limit)
+		}
+		sel := f.Select([]int64{4, keys[0], 1 << 41, keys[1]}, make([]int, 4), true)
+		if !slices.Equal(sel, []int{1, 3}) {
+			t.Fatalf("limit %d: Select kept %v", tc.limit, sel)
+		}
+		if held := m.Used(); (tc.kind == "range") != (held == 0) {
+			t.Fatalf("limit %d: %d bytes held after finish", tc.limit, held)
+		}
+		f.reset(m)
+		if m.Used() != 0 {
+			t.Fatalf("limit %d: %d bytes held after reset", tc.limit, m.Used())
+		}
 	}
 }

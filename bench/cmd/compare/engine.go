@@ -130,6 +130,12 @@ func fromB2SQL(v columnar.Value) cell {
 		return cell{K: kFloat, F: float64(uint64(v.I))}
 	case columnar.Float32, columnar.Float64, columnar.Decimal:
 		return cell{K: kFloat, F: v.AsFloat()}
+	case columnar.Hugeint, columnar.Uhugeint:
+		// sum(INTEGER) and friends are HUGEINT in both engines; DuckDB's
+		// come as *big.Int, read by fromDuck's rule.
+		return bigCell(v.WideBig())
+	case columnar.Decimal128:
+		return cell{K: kFloat, F: columnar.WideFloat(v)}
 	case columnar.Varchar, columnar.Blob:
 		return cell{K: kString, S: strings.Clone(v.S)}
 	case columnar.Date:
@@ -259,6 +265,15 @@ func (e *duckEngine) Drain(ctx context.Context, query string) (int64, error) {
 	return n, err
 }
 
+// bigCell is a HUGEINT: an integer cell when it fits 64 bits, else a float.
+func bigCell(x *big.Int) cell {
+	if x.IsInt64() {
+		return cell{K: kInt, I: x.Int64()}
+	}
+	f, _ := new(big.Float).SetInt(x).Float64()
+	return cell{K: kFloat, F: f}
+}
+
 func fromDuck(v any) (cell, error) {
 	switch x := v.(type) {
 	case nil:
@@ -289,11 +304,7 @@ func fromDuck(v any) (cell, error) {
 		}
 		return cell{K: kFloat, F: float64(x)}, nil
 	case *big.Int: // HUGEINT, e.g. sum(INTEGER)
-		if x.IsInt64() {
-			return cell{K: kInt, I: x.Int64()}, nil
-		}
-		f, _ := new(big.Float).SetInt(x).Float64()
-		return cell{K: kFloat, F: f}, nil
+		return bigCell(x), nil
 	case float32:
 		return cell{K: kFloat, F: float64(x)}, nil
 	case float64:

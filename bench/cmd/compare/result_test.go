@@ -69,7 +69,9 @@ func TestDiff(t *testing.T) {
 
 func TestNormalize(t *testing.T) {
 	ts := time.Date(2024, 6, 1, 12, 0, 0, 0, time.UTC)
-	duck := []any{int64(7), big.NewInt(42), float64(1.5), "x", ts, true, nil, int16(3)}
+	huge, _ := new(big.Int).SetString("170141183460469231731687303715884105727", 10)
+	duck := []any{int64(7), big.NewInt(42), float64(1.5), "x", ts, true, nil, int16(3),
+		big.NewInt(499975104), huge, 12.5}
 	b2 := []columnar.Value{
 		columnar.IntValue(columnar.TInt64, 7),
 		columnar.IntValue(columnar.TInt64, 42),
@@ -79,6 +81,9 @@ func TestNormalize(t *testing.T) {
 		columnar.BoolValue(true),
 		columnar.NullValue(columnar.TFloat64),
 		columnar.IntValue(columnar.TInt16, 3),
+		columnar.WideValue(columnar.THugeint, columnar.Int128Of(499975104)), // sum(INTEGER)
+		columnar.WideValue(columnar.THugeint, columnar.Int128{Hi: math.MaxInt64, Lo: math.MaxUint64}),
+		columnar.WideValue(columnar.DecimalType(38, 2), columnar.Int128Of(1250)),
 	}
 	for i := range duck {
 		d, err := fromDuck(duck[i])

@@ -40,6 +40,10 @@ type aggState struct {
 	// args and argScratch: arg_max / arg_min (aggstate_argminmax.go)
 	args       []argBest
 	argScratch columnar.Vector
+	// pub is the value last published into AggSpec.Bound, if pubOK
+	// (aggstate_bound.go).
+	pub   columnar.Value
+	pubOK bool
 }
 
 func newAggState(spec AggSpec) *aggState {

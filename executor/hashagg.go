@@ -7,6 +7,7 @@ import (
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/executor/hashtab"
 	"github.com/b2sql/b2sql/executor/memory"
+	"github.com/b2sql/b2sql/index"
 )
 
 // AggKind is an aggregate function.
@@ -33,6 +34,10 @@ type AggSpec struct {
 	Type     columnar.Type  // result type
 	Param    columnar.Value // AggQuantileCont's fraction, AggStringAgg's separator
 	Name     string         // for EXPLAIN
+	// Bound, for a MIN or MAX of an aggregate without groups, receives the
+	// running value after every batch, so that the scan below may skip
+	// units that cannot beat it (index.ScanSpec.Extremes); nil otherwise.
+	Bound *index.TopKBound
 }
 
 // HashAgg groups its input by the Groups expressions and computes Aggs per
@@ -219,6 +224,9 @@ func (h *HashAgg) update(b *columnar.Batch) error {
 		}
 		if err := h.states[i].update(b, arg, h.gids); err != nil {
 			return err
+		}
+		if a.Bound != nil {
+			h.states[i].publish(a.Bound) // aggstate_bound.go
 		}
 	}
 	return nil

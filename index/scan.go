@@ -22,11 +22,26 @@ type ScanSpec struct {
 	// it proves useless may be skipped (if On(TopKPruning)), and units are
 	// best visited in TopK.Order. See TopKBound.
 	TopK *TopKBound
+	// Extremes, when non-empty, are the bounds of the ungrouped MIN and MAX
+	// aggregates above the scan, each a top-1 of its column (ASC for MIN,
+	// DESC for MAX, no ties): a unit that every one of them proves useless
+	// may be skipped (if On(TopKPruning)), and units are best visited in
+	// OrderExtremes. See TopKBound.
+	Extremes []*TopKBound
 	// DictCols lists positions in Cols whose consumer accepts
 	// dictionary-coded vectors (columnar.Vector.Dict, package dict): a
 	// table may then hand over codes plus the chunk's dictionary instead
 	// of strings, if On(DictCodes). Other columns always come plain.
 	DictCols []int
+}
+
+// ResetBounds forgets what the top-k and extremes bounds published, before
+// the query runs again.
+func (s ScanSpec) ResetBounds() {
+	s.TopK.Reset()
+	for _, b := range s.Extremes {
+		b.Reset()
+	}
 }
 
 // WantsCodes reports whether output column i may come dictionary-coded.

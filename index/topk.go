@@ -168,3 +168,51 @@ func (b *TopKBound) Order(units []int, stats func(unit int) (Stats, bool)) {
 		units[i] = es[i].u
 	}
 }
+
+// ExtremesSkip reports whether every bound of bs (a ScanSpec's Extremes)
+// proves a unit useless; stats gives the unit's statistics of a column
+// (ok false when it has none). With no bounds it reports false.
+func ExtremesSkip(bs []*TopKBound, stats func(col int) (Stats, bool)) bool {
+	if len(bs) == 0 {
+		return false
+	}
+	for _, b := range bs {
+		s, ok := stats(b.Col)
+		if !ok || !b.Skips(s) {
+			return false
+		}
+	}
+	return true
+}
+
+// OrderExtremes sorts units so that each bound of bs finds its best key
+// early: the units in each bound's Order, taken in turn (the first unit of
+// the first bound's order, then of the second's, …), each unit once. For
+// MIN(x) and MAX(x) the first two units read are the one with the least
+// minimum and the one with the greatest maximum; once they are read, every
+// unit whose statistics are exact and not tied is skipped.
+func OrderExtremes(bs []*TopKBound, units []int, stats func(unit, col int) (Stats, bool)) {
+	if len(bs) == 0 || len(units) < 2 {
+		return
+	}
+	if len(bs) == 1 {
+		b := bs[0]
+		b.Order(units, func(u int) (Stats, bool) { return stats(u, b.Col) })
+		return
+	}
+	orders := make([][]int, len(bs))
+	for i, b := range bs {
+		orders[i] = append([]int(nil), units...)
+		b.Order(orders[i], func(u int) (Stats, bool) { return stats(u, b.Col) })
+	}
+	taken := make(map[int]bool, len(units))
+	out := units[:0]
+	for k := range len(units) {
+		for _, o := range orders {
+			if u := o[k]; !taken[u] {
+				taken[u] = true
+				out = append(out, u)
+			}
+		}
+	}
+}

@@ -121,3 +121,52 @@ func TestTopKBoundOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestExtremes: MIN(a) and MAX(b) over units of two columns.
+func TestExtremes(t *testing.T) {
+	const a, b = 0, 3
+	stats := map[[2]int]Stats{ // (unit, col)
+		{0, a}: ist(5, 9), {0, b}: ist(0, 50),
+		{1, a}: ist(1, 9), {1, b}: ist(0, 10),
+		{2, a}: ist(3, 9), {2, b}: ist(0, 90),
+		{3, a}: ist(4, 9), {3, b}: ist(0, 20),
+	}
+	get := func(u, col int) (Stats, bool) { s, ok := stats[[2]int{u, col}]; return s, ok }
+	lo, hi := &TopKBound{Col: a}, &TopKBound{Col: b, Desc: true}
+	bs := []*TopKBound{lo, hi}
+	units := []int{0, 1, 2, 3}
+	OrderExtremes(bs, units, get)
+	// best for MIN first, then best for MAX, then the next of each
+	want := []int{1, 2, 0, 3} // MIN order 1 2 3 0, MAX order 2 0 3 1
+	for i := range want {
+		if units[i] != want[i] {
+			t.Fatalf("order = %v, want %v", units, want)
+		}
+	}
+	skips := func(u int) bool { return ExtremesSkip(bs, func(col int) (Stats, bool) { return get(u, col) }) }
+	if skips(0) {
+		t.Fatal("skipped a unit before any bound was published")
+	}
+	lo.Publish(iv(1))
+	if skips(0) {
+		t.Fatal("skipped unit 0 with no MAX bound: it may hold the greatest b")
+	}
+	hi.Publish(iv(60))
+	if !skips(0) || !skips(3) {
+		t.Fatal("unit 0 or 3 not skipped: it beats neither min(a) >= 1 nor max(b) <= 60")
+	}
+	if skips(2) {
+		t.Fatal("unit 2 skipped: its b may reach 90")
+	}
+	hi.Publish(iv(90)) // equal to unit 2's max: cannot beat it
+	if !skips(2) {
+		t.Fatal("unit 2 not skipped: its max equals the bound")
+	}
+	if ExtremesSkip(nil, func(int) (Stats, bool) { return ist(0, 0), true }) {
+		t.Fatal("no bounds skipped a unit")
+	}
+	noStats := func(int) (Stats, bool) { return Stats{}, false }
+	if ExtremesSkip(bs, noStats) {
+		t.Fatal("a unit without statistics was skipped")
+	}
+}

@@ -81,8 +81,13 @@ type builder struct {
 	dict   map[*Scan][]int                    // scan -> output columns it may hand over coded (dict.go)
 	bounds map[*Scan]*index.TopKBound         // top-k bounds, by the scan they prune
 	topks  map[*TopK]*index.TopKBound         // the same bounds, by the TopK that publishes
-	joins  map[*Join]*executor.JoinBuild      // build sides shared by parallel probes (build_join.go)
-	swaps  map[*Join]*Join                    // inner joins run with their sides swapped, once each (build_join.go)
+	// MIN/MAX bounds (extremes.go): by the scan they prune, and by the
+	// aggregate whose MIN/MAX publish them (one per aggregate, nil for
+	// the others).
+	extremes    map[*Scan][]*index.TopKBound
+	aggExtremes map[*Aggregate][]*index.TopKBound
+	joins       map[*Join]*executor.JoinBuild // build sides shared by parallel probes (build_join.go)
+	swaps       map[*Join]*Join               // inner joins run with their sides swapped, once each (build_join.go)
 	// Runtime join filters waiting for their probe-side scan, and those of
 	// the joins of parallel pipelines (joinfilter.go).
 	joinFilters   map[*Scan][]scanJoinFilter
@@ -180,6 +185,7 @@ func (bd *builder) build(n Node) (executor.Operator, error) {
 		return bd.buildCTEScan(x)
 	case *Aggregate:
 		bd.planDict(x)
+		bd.extremeBounds(x) // before the scan under x is built
 		if op, err := bd.parallelAggregate(x); op != nil || err != nil {
 			return op, err
 		}
@@ -278,7 +284,7 @@ func (bd *builder) buildScan(n *Scan) (executor.Operator, error) {
 	op := &executor.Scan{
 		Start: func(ctx context.Context) (columnar.Reader, error) {
 			*spec.Stats = index.ScanStats{}
-			spec.TopK.Reset()
+			spec.ResetBounds()
 			return startFiltered(ctx, jf, spec, func(s index.ScanSpec) (columnar.Reader, error) { return table.Scan(ctx, s) })
 		},
 		Out:  types,
@@ -317,6 +323,17 @@ func scanString(n *Scan, spec index.ScanSpec) string {
 			dir = "DESC"
 		}
 		fmt.Fprintf(&b, " topk=%s %s (%s)", n.Table.Schema()[k.Col].Name, dir, index.TopKPruning)
+	}
+	if len(spec.Extremes) > 0 && spec.On(index.TopKPruning) {
+		parts := make([]string, len(spec.Extremes))
+		for i, k := range spec.Extremes {
+			fn := "min"
+			if k.Desc {
+				fn = "max"
+			}
+			parts[i] = fn + "(" + n.Table.Schema()[k.Col].Name + ")"
+		}
+		fmt.Fprintf(&b, " extremes=[%s] (%s)", strings.Join(parts, " "), index.TopKPruning)
 	}
 	// What SET switched off: every rule (SET pruning = off), and the scan
 	// rules switched off one by one.

@@ -288,7 +288,7 @@ func startFiltered[T any](ctx context.Context, sf *scanFilters, spec index.ScanS
 	attribute = attribute && sf.analyze && spec.Stats != nil
 	if attribute {
 		b := spec
-		b.Stats, b.TopK = &base, nil
+		b.Stats, b.TopK, b.Extremes = &base, nil, nil
 		if _, err := us.ScanUnits(ctx, b); err != nil {
 			attribute = false
 		}

@@ -79,7 +79,7 @@ func (bd *builder) workerChains(n Node, scan *Scan, threads int) ([]executor.Ope
 	queueFn := func(ctx context.Context) (*executor.UnitQueue, error) {
 		once.Do(func() {
 			*spec.Stats = index.ScanStats{}
-			spec.TopK.Reset()
+			spec.ResetBounds()
 			units, err := startFiltered(ctx, jf, spec, func(s index.ScanSpec) ([]ScanUnit, error) { return table.ScanUnits(ctx, s) })
 			if err != nil {
 				qerr = err
@@ -220,7 +220,7 @@ func (bd *builder) partialAggregates(n *Aggregate) ([]executor.Operator, error) 
 			groups[i] = x
 		}
 		var aggs []executor.AggSpec
-		for _, a := range n.Aggs {
+		for i, a := range n.Aggs {
 			var arg executor.Expr
 			if a.Arg != nil {
 				if arg, err = CompileExpr(a.Arg, lay); err != nil {
@@ -246,7 +246,7 @@ func (bd *builder) partialAggregates(n *Aggregate) ([]executor.Operator, error) 
 					executor.AggSpec{Kind: executor.AggSum, Arg: arg, Type: columnar.TFloat64, Name: "partial sum of " + name},
 					executor.AggSpec{Kind: executor.AggCount, Arg: arg, Type: columnar.TInt64, Name: "partial count of " + name})
 			default:
-				aggs = append(aggs, executor.AggSpec{Kind: executor.AggKind(a.Func), Arg: arg, Type: a.Type, Name: "partial " + name})
+				aggs = append(aggs, executor.AggSpec{Kind: executor.AggKind(a.Func), Arg: arg, Type: a.Type, Name: "partial " + name, Bound: bd.aggBound(n, i)})
 			}
 		}
 		partials[w] = bd.wrap(&executor.HashAgg{Input: chains[w], Groups: groups, Aggs: aggs, Partial: true})

@@ -104,7 +104,7 @@ func (bd *builder) compileAggregate(n *Aggregate, in executor.Operator) (executo
 	}
 	aggs := make([]executor.AggSpec, len(n.Aggs))
 	for i, a := range n.Aggs {
-		spec := executor.AggSpec{Kind: executor.AggKind(a.Func), Distinct: a.Distinct, Type: a.Type, Name: aggString(a), Param: a.Param}
+		spec := executor.AggSpec{Kind: executor.AggKind(a.Func), Distinct: a.Distinct, Type: a.Type, Name: aggString(a), Param: a.Param, Bound: bd.aggBound(n, i)}
 		var err error
 		if a.Arg != nil {
 			if spec.Arg, err = CompileExpr(a.Arg, lay); err != nil {

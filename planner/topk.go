@@ -46,8 +46,14 @@ func topKFirstColumn(n *TopK) (scan *Scan, col int, ok bool) {
 	if !isRef {
 		return nil, 0, false
 	}
+	return scanColumn(n.Input, ref)
+}
+
+// scanColumn follows ref down through Filters and Projects that pass it
+// on unchanged to the table column of an unlimited Scan; ok is false for
+// anything else.
+func scanColumn(in Node, ref *ColRef) (scan *Scan, col int, ok bool) {
 	id, typ := ref.Col.ID, ref.Col.Type
-	in := n.Input
 	for {
 		switch x := in.(type) {
 		case *Filter:
@@ -168,14 +174,15 @@ func (bd *builder) topKBound(n *TopK) *index.TopKBound {
 // fresh, TopK the bound a TopK above registered for n (if any).
 func (bd *builder) scanSpec(n *Scan) index.ScanSpec {
 	spec := index.ScanSpec{
-		Cols:    n.TableCols,
-		Filter:  n.Filter,
-		Limit:   n.Limit,
-		Threads: bd.opts.Threads,
-		NoPrune: bd.opts.NoPrune,
-		Off:     bd.opts.ScanRulesOff,
-		Stats:   &index.ScanStats{},
-		TopK:    bd.bounds[n],
+		Cols:     n.TableCols,
+		Filter:   n.Filter,
+		Limit:    n.Limit,
+		Threads:  bd.opts.Threads,
+		NoPrune:  bd.opts.NoPrune,
+		Off:      bd.opts.ScanRulesOff,
+		Stats:    &index.ScanStats{},
+		TopK:     bd.bounds[n],
+		Extremes: bd.extremes[n],
 	}
 	if r, ok := n.Table.(IOReporter); ok {
 		if _, remote := r.IO(); remote {

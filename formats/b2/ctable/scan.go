@@ -84,9 +84,9 @@ type scanPlan struct {
 	skipped  int
 	allTrue  int
 	pruners  []pruner
-	notes    []string      // indexes present but not used, for DescribeScan
-	topk     *summaryIndex // summary of the top-k column (top-k pruning), or nil
-	late     []latePred    // predicates evaluated before the other columns are decoded
+	notes    []string    // indexes present but not used, for DescribeScan
+	topk     []topkBound // the top-k or MIN/MAX bounds with their columns' summaries (top-k pruning), or nil
+	late     []latePred  // predicates evaluated before the other columns are decoded
 
 	lookup        *lookupPlan // FULL-index lookup (lookup.go), nil when none
 	lookupSkipped int
@@ -209,7 +209,11 @@ func (t *Table) DescribeScan(spec index.ScanSpec) string {
 	notes = append(notes, pl.notes...)
 	sort.Strings(notes[len(notes)-len(pl.notes):])
 	if pl.topk != nil {
-		notes = append(notes, fmt.Sprintf("%s on %s", index.TopKPruning, t.schema[spec.TopK.Col].Name))
+		names := make([]string, len(pl.topk))
+		for i, tb := range pl.topk {
+			names[i] = t.schema[tb.b.Col].Name
+		}
+		notes = append(notes, fmt.Sprintf("%s on %s", index.TopKPruning, strings.Join(names, ", ")))
 	}
 	if len(pl.late) > 0 && len(pl.late) < len(spec.Cols) {
 		notes = append(notes, index.LateMaterialization.String())
@@ -591,6 +595,6 @@ func (t *Table) prepare(spec index.ScanSpec) (schema columnar.Schema, pl *scanPl
 	}
 	pl.countLookup(spec.Stats)
 	units, per = pl.units()
-	pl.orderTopK(spec, units, per, t.nphys)
+	pl.orderTopK(units, per, t.nphys)
 	return schema, pl, units, per, nil
 }

@@ -12,24 +12,52 @@ import (
 // order most likely to hold the best keys (index.TopKBound.Order) and skips
 // each block whose min/max cannot beat the k-th key the top-k has
 // published so far. On a clustered column, ORDER BY ts DESC LIMIT 10 reads
-// the last blocks, and every other block is skipped unread.
+// the last blocks, and every other block is skipped unread. Ungrouped
+// MIN/MAX aggregates share bounds the same way (index.ScanSpec.Extremes):
+// a block is skipped when it can beat none of them.
 
-// topkSetup loads the summary of the top-k column, if the rule may run and
-// the column has one; pl.topk stays nil otherwise.
+// topkBound is one bound the scan prunes with and the summary of its
+// column.
+type topkBound struct {
+	b  *index.TopKBound
+	si *summaryIndex
+}
+
+// topkSetup loads the summaries of the top-k column, or of every MIN/MAX
+// column (spec.Extremes), if the rule may run and each column has one;
+// pl.topk stays nil otherwise.
 func (t *Table) topkSetup(spec index.ScanSpec, pl *scanPlan) {
-	b := spec.TopK
-	if b == nil || !spec.On(index.TopKPruning) {
+	if !spec.On(index.TopKPruning) {
 		return
 	}
-	si := t.usableIndex(b.Col)
-	if si == nil {
-		return
+	bs := spec.Extremes
+	if spec.TopK != nil {
+		bs = []*index.TopKBound{spec.TopK}
 	}
-	src := t.srcs[t.cols[b.Col].src]
-	if src.open(t.st, t.nphys) != nil || si.load(t.st, t.nphys, src, t.schema[b.Col].Type) != nil {
-		return // the scan reports a broken column; a broken index only costs pruning
+	var out []topkBound
+	for _, b := range bs {
+		si := t.usableIndex(b.Col)
+		if si == nil {
+			return
+		}
+		src := t.srcs[t.cols[b.Col].src]
+		if src.open(t.st, t.nphys) != nil || si.load(t.st, t.nphys, src, t.schema[b.Col].Type) != nil {
+			return // the scan reports a broken column; a broken index only costs pruning
+		}
+		out = append(out, topkBound{b: b, si: si})
 	}
-	pl.topk = si
+	pl.topk = out
+}
+
+// topkStats are the statistics of column col over physical rows [lo, hi)
+// from the summary of a bound on col.
+func (pl *scanPlan) topkStats(col int, lo, hi int64) (index.Stats, bool) {
+	for _, tb := range pl.topk {
+		if tb.b.Col == col {
+			return rangeStats(tb.si, lo, hi)
+		}
+	}
+	return index.Stats{}, false
 }
 
 // rangeStats merges the summary segments overlapping physical rows
@@ -75,29 +103,36 @@ func rangeStats(si *summaryIndex, lo, hi int64) (index.Stats, bool) {
 	return out, true
 }
 
-// orderTopK sorts units (each of per blocks) in the order spec.TopK wants.
-func (pl *scanPlan) orderTopK(spec index.ScanSpec, units []int, per int64, nphys int64) {
+// orderTopK sorts units (each of per blocks) in the order the bounds want.
+func (pl *scanPlan) orderTopK(units []int, per int64, nphys int64) {
 	if pl.topk == nil {
 		return
 	}
-	spec.TopK.Order(units, func(u int) (index.Stats, bool) {
+	bs := make([]*index.TopKBound, len(pl.topk))
+	for i, tb := range pl.topk {
+		bs[i] = tb.b
+	}
+	index.OrderExtremes(bs, units, func(u, col int) (index.Stats, bool) {
 		lo := int64(u) * per * pl.grain
-		hi := min(lo+per*pl.grain, nphys)
-		return rangeStats(pl.topk, lo, hi)
+		return pl.topkStats(col, lo, min(lo+per*pl.grain, nphys))
 	})
 }
 
-// topkSkips reports whether block b cannot beat the published bound, and
-// counts it as skipped by top-k pruning if so.
+// topkSkips reports whether block b cannot beat the published bound (or
+// any of the MIN/MAX bounds), and counts it as skipped by top-k pruning if
+// so.
 func (w *tableWorker) topkSkips(b int64) bool {
 	pl := w.pl
 	if pl.topk == nil {
 		return false
 	}
 	lo := b * pl.grain
-	s, ok := rangeStats(pl.topk, lo, min(lo+pl.grain, w.t.nphys))
-	if !ok || !w.spec.TopK.Skips(s) {
-		return false
+	hi := min(lo+pl.grain, w.t.nphys)
+	for _, tb := range pl.topk {
+		s, ok := rangeStats(tb.si, lo, hi)
+		if !ok || !tb.b.Skips(s) {
+			return false
+		}
 	}
 	if st := w.spec.Stats; st != nil {
 		atomic.AddInt64(&st.UnitsSkipped, 1)

@@ -29,6 +29,7 @@ type rowFilter struct {
 	steps []step
 	cols  []int
 	codes codeTables
+	ints  []int64 // an IN's constants (filterin.go)
 }
 
 // apply returns the rows in [0, n) where every predicate holds, in order.
@@ -112,10 +113,16 @@ func (f *rowFilter) markStep(p index.Pred, vec func(col int, sel []int) (*column
 		}
 	}
 	if p.Op != index.Or && p.Op != index.IsNull && p.Op != index.IsNotNull {
-		if v, _ := vec(p.Col, rows); v.Dict != nil {
+		v, _ := vec(p.Col, rows)
+		if v.Dict != nil {
 			// A string column read as codes: one table lookup per row.
 			d, codes, _ := dict.Of(v)
 			f.sel = selectCodes(f.codes.table(d, p), codes, v.Valid, f.sel)
+			return nil
+		}
+		if ints, ok := inInts(p, v, f.ints); ok {
+			f.ints = ints
+			f.sel = selectInInts(v.Ints, ints, v.Valid, f.sel)
 			return nil
 		}
 	}

@@ -132,6 +132,20 @@ func int64Limb(x int64, k int) int64 {
 	return x >> 32
 }
 
+// int64Limbs writes limb k of each src value to dst (len(dst) = len(src)).
+func int64Limbs(src, dst []int64, k int) {
+	dst = dst[:len(src)]
+	if k == 0 {
+		for i, x := range src {
+			dst[i] = int64(uint64(x) & 0xffffffff)
+		}
+		return
+	}
+	for i, x := range src {
+		dst[i] = x >> 32
+	}
+}
+
 func wideLimbKernel(k int) kernel {
 	return func(args []*columnar.Vector, b *columnar.Batch, out *columnar.Vector) error {
 		x := args[0]
@@ -141,6 +155,12 @@ func wideLimbKernel(k int) kernel {
 		}
 		switch x.Type.Phys() {
 		case columnar.PhysInt:
+			if b.Sel == nil && !x.Const {
+				// SUM(BIGINT) runs every row through here: a plain loop.
+				int64Limbs(x.Ints[:n], out.Ints[:n], k)
+				out.Const = false
+				return nil
+			}
 			src, dst := x.Ints, out.Ints
 			forEach(b, func(i int) {
 				if i < n {

@@ -169,6 +169,9 @@ func dataName(o options) string {
 	if o.suite == "tpch" {
 		return fmt.Sprintf("TPC-H SF %g (Parquet)", o.sf)
 	}
+	if o.b2d != "" {
+		return fmt.Sprintf("events, %d rows (CTable %s)", o.rows, filepath.Base(o.b2d))
+	}
 	return fmt.Sprintf("events, %d rows (Parquet)", o.rows)
 }
 

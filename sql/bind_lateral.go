@@ -115,7 +115,7 @@ walk:
 		// COUNT over no rows is 0: an outer row without inner rows reads
 		// NULL from the join.
 		for i := range exprs {
-			exprs[i] = coalesceCounts(exprs[i], x)
+			exprs[i] = countsCoalesced(x, exprs[i])
 		}
 	case *planner.Filter:
 		if x != child.where {
@@ -235,22 +235,6 @@ func (b *binder) groupByCorr(a *planner.Aggregate, corr []planner.Expr, outer ma
 	}
 	g.Out = append(g.Out, a.Out[len(a.Groups):]...)
 	return g, keys, nil
-}
-
-// coalesceCounts reads the COUNT outputs of a in e through coalesce(…, 0).
-func coalesceCounts(e planner.Expr, a *planner.Aggregate) planner.Expr {
-	counts := map[planner.ColID]bool{}
-	for i, ag := range a.Aggs {
-		if ag.Func == planner.AggCount || ag.Func == planner.AggCountStar {
-			counts[a.Out[len(a.Groups)+i].ID] = true
-		}
-	}
-	return mapColRefs(e, func(r *planner.ColRef) planner.Expr {
-		if counts[r.Col.ID] {
-			return &planner.Call{Fn: "coalesce", Args: []planner.Expr{r, &planner.Const{Val: columnar.IntValue(r.Col.Type, 0)}}, T: r.Col.Type}
-		}
-		return r
-	})
 }
 
 // derivedAlias is t's alias, or unnamed_subquery[N] as DuckDB names a

@@ -282,7 +282,7 @@ func (b *binder) decorrelateAgg(a *planner.Aggregate, valueExpr planner.Expr, co
 	}
 	// COUNT over no rows is 0: an unmatched outer row gets NULL from the
 	// join, so counts are read through COALESCE.
-	return &boundSub{right: g, agg: &aggSub{value: coalesceCounts(valueExpr, a), keys: keys}}, nil
+	return &boundSub{right: g, agg: &aggSub{value: countsCoalesced(a, valueExpr), keys: keys}}, nil
 }
 
 // joinSub joins a bound subquery onto b.input.

@@ -13,10 +13,17 @@ import (
 // columns repeated, then one column per list holding its k-th element
 // (NULL past its end), as DuckDB's unnest in a select list. An input row
 // may span several output batches.
+//
+// Pass, when non-nil, picks the input columns repeated (by position, in
+// output order); nil repeats them all. The planner leaves out the columns
+// nobody reads above, above all the list itself: gathering a list once per
+// element copies it element-count times.
 type Unnest struct {
-	Input Operator
-	Exprs []Expr // LIST-valued
-	Names []string
+	Input     Operator
+	Exprs     []Expr // LIST-valued
+	Names     []string
+	Pass      []int
+	PassNames []string // for String
 
 	in    *columnar.Batch
 	lists []*columnar.Vector
@@ -28,18 +35,32 @@ type Unnest struct {
 	out   columnar.Batch
 	cols  []columnar.Vector
 	fixed []int32 // elements' rows with -1 pointed at row 0
+	pass  []*columnar.Vector
 }
 
 func (u *Unnest) Types() []columnar.Type {
-	t := append([]columnar.Type(nil), u.Input.Types()...)
+	in := u.Input.Types()
+	t := append([]columnar.Type(nil), in...)
+	if u.Pass != nil {
+		t = t[:0]
+		for _, c := range u.Pass {
+			t = append(t, in[c])
+		}
+	}
 	for _, e := range u.Exprs {
 		t = append(t, e.Type().Elem())
 	}
 	return t
 }
 
-func (u *Unnest) Children() []Operator           { return []Operator{u.Input} }
-func (u *Unnest) String() string                 { return "Unnest " + strings.Join(u.Names, ", ") }
+func (u *Unnest) Children() []Operator { return []Operator{u.Input} }
+func (u *Unnest) String() string {
+	s := "Unnest " + strings.Join(u.Names, ", ")
+	if u.Pass != nil {
+		s += " pass=[" + strings.Join(u.PassNames, ", ") + "]"
+	}
+	return s
+}
 func (u *Unnest) Open(ctx context.Context) error { return u.Input.Open(ctx) }
 func (u *Unnest) Close() error                   { return u.Input.Close() }
 
@@ -82,6 +103,10 @@ func (u *Unnest) fill() {
 	for e := range u.elems {
 		u.elems[e] = u.elems[e][:0]
 	}
+	if len(u.lists) == 1 {
+		u.fillOne()
+		return
+	}
 	for u.row < len(u.live) && len(u.rows) < columnar.MaxBatch {
 		i := u.live[u.row]
 		n := int32(0)
@@ -107,9 +132,41 @@ func (u *Unnest) fill() {
 	}
 }
 
+// fillOne is fill for a single list, the common case: an input row's
+// elements are consecutive child rows with no NULL padding, taken a run at
+// a time instead of one element per pass over the lists.
+func (u *Unnest) fillOne() {
+	l := u.lists[0]
+	rows, el := u.rows, u.elems[0]
+	for u.row < len(u.live) && len(rows) < columnar.MaxBatch {
+		i := u.live[u.row]
+		j := idx(l, i)
+		n := int32(0)
+		if !l.IsNull(j) {
+			n = l.Ends[j] - l.Starts[j]
+		}
+		take := min(n-u.k, int32(columnar.MaxBatch-len(rows)))
+		for q, s := int32(0), l.Starts[j]+u.k; q < take; q++ {
+			rows = append(rows, int32(i))
+			el = append(el, s+q)
+		}
+		if u.k += max(take, 0); u.k >= n {
+			u.row, u.k = u.row+1, 0
+		}
+	}
+	u.rows, u.elems[0] = rows, el
+}
+
 // emit builds the output batch of the rows fill picked.
 func (u *Unnest) emit() *columnar.Batch {
 	ins := u.in.Cols
+	if u.Pass != nil {
+		u.pass = u.pass[:0]
+		for _, c := range u.Pass {
+			u.pass = append(u.pass, ins[c])
+		}
+		ins = u.pass
+	}
 	if u.cols == nil {
 		u.cols = make([]columnar.Vector, len(ins)+len(u.Exprs))
 		u.out.Cols = make([]*columnar.Vector, len(ins)+len(u.Exprs))

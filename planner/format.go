@@ -102,7 +102,11 @@ func describeNode(n Node) string {
 	case *Distinct:
 		return "Distinct"
 	case *Unnest:
-		return "Unnest " + exprList(n.Exprs) + " -> " + columnList(n.Out)
+		pass := ""
+		if n.Pass != nil {
+			pass = " pass=[" + columnList(n.Pass) + "]"
+		}
+		return "Unnest " + exprList(n.Exprs) + " -> " + columnList(n.Out) + pass
 	case *Values:
 		return fmt.Sprintf("Values rows=%d -> %s %s", len(n.Rows), columnList(n.Out), n.Note)
 	case *Join:

@@ -14,8 +14,8 @@ func (bd *builder) planChainFilters(n Node) []*executor.JoinFilter {
 		switch x := n.(type) {
 		case *Filter:
 			n = x.Input
-		case *Project:
-			n = x.Input
+		case *Project, *Unnest:
+			n = x.Children()[0]
 		case *Join:
 			j, next := x, x.Left
 			if !probeInParallel(x) {

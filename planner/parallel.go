@@ -29,7 +29,7 @@ import (
 // SplitDistinct turned into two stacked aggregates run both per partition
 // (parallel_merge.go).
 
-// pipelineScan returns the scan at the bottom of a Filter/Project chain, if
+// pipelineScan returns the scan at the bottom of a Filter/Project/Unnest chain, if
 // the chain is nothing else and the scan can be split into units.
 func pipelineScan(n Node) (*Scan, bool) {
 	if empty(n) { // empty.go: the serial build answers it with no work
@@ -40,6 +40,8 @@ func pipelineScan(n Node) (*Scan, bool) {
 		case *Filter:
 			n = x.Input
 		case *Project:
+			n = x.Input
+		case *Unnest: // rows of one input row stay together; order is free here
 			n = x.Input
 		case *Join:
 			switch {
@@ -103,7 +105,7 @@ func (bd *builder) workerChains(n Node, scan *Scan, threads int) ([]executor.Ope
 	return out, nil
 }
 
-// chain builds the Filter/Project nodes of n over src (the scan's stand-in).
+// chain builds the Filter/Project/Unnest nodes of n over src (the scan's stand-in).
 func (bd *builder) chain(n Node, src executor.Operator) (executor.Operator, error) {
 	switch x := n.(type) {
 	case *Scan:
@@ -134,6 +136,12 @@ func (bd *builder) chain(n Node, src executor.Operator) (executor.Operator, erro
 			exprs[i], names[i] = c, e.String()
 		}
 		return bd.wrap(&executor.Project{Input: in, Exprs: exprs, Names: names}), nil
+	case *Unnest:
+		in, err := bd.chain(x.Input, src)
+		if err != nil {
+			return nil, err
+		}
+		return bd.buildUnnest(x, in) // unnest.go
 	case *Join:
 		if !probeInParallel(x) {
 			// Swapped (probesRight): the copy probes with the right side

@@ -50,7 +50,7 @@ func (bd *builder) buildUnordered(n Node) (executor.Operator, error) {
 func chainWork(n Node) bool {
 	for {
 		switch x := n.(type) {
-		case *Filter, *Join:
+		case *Filter, *Join, *Unnest:
 			return true
 		case *Project:
 			n = x.Input

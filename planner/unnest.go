@@ -1,6 +1,8 @@
 package planner
 
 import (
+	"fmt"
+
 	"github.com/b2sql/b2sql/executor"
 )
 
@@ -8,14 +10,24 @@ import (
 // among Exprs (none when all are NULL or empty): the input's columns
 // repeated, and Out[i] holding element k of Exprs[i], NULL past its end.
 // unnest(l) in a select list binds to it (executor.Unnest).
+//
+// Pass, when non-nil, lists the input columns repeated on each output
+// row, in input order; nil repeats all of them. PruneColumns sets it to
+// the columns read above, so that a list read only to be unnested is not
+// copied once per element (its rows are the widest of the batch).
 type Unnest struct {
 	Input Node
 	Exprs []Expr
 	Out   []Column
+	Pass  []Column
 }
 
 func (n *Unnest) Schema() []Column {
-	return append(append([]Column(nil), n.Input.Schema()...), n.Out...)
+	pass := n.Pass
+	if pass == nil {
+		pass = n.Input.Schema()
+	}
+	return append(append([]Column(nil), pass...), n.Out...)
 }
 func (n *Unnest) Children() []Node { return []Node{n.Input} }
 func (n *Unnest) WithChildren(kids []Node) Node {
@@ -24,7 +36,8 @@ func (n *Unnest) WithChildren(kids []Node) Node {
 	return &c
 }
 
-// pruneUnnest keeps the input columns read above it and by the lists.
+// pruneUnnest keeps the input columns read above it and by the lists,
+// and repeats on each output row only those read above.
 func pruneUnnest(n *Unnest, need map[ColID]bool) Node {
 	child := copySet(need)
 	for _, c := range n.Out {
@@ -35,6 +48,12 @@ func pruneUnnest(n *Unnest, need map[ColID]bool) Node {
 	}
 	c := *n
 	c.Input = prune(n.Input, child)
+	c.Pass = []Column{} // non-nil: none unless read above
+	for _, col := range c.Input.Schema() {
+		if need[col.ID] {
+			c.Pass = append(c.Pass, col)
+		}
+	}
 	return &c
 }
 
@@ -49,5 +68,17 @@ func (bd *builder) buildUnnest(n *Unnest, in executor.Operator) (executor.Operat
 		}
 		exprs[i], names[i] = x, "unnest("+e.String()+")"
 	}
-	return bd.wrap(&executor.Unnest{Input: in, Exprs: exprs, Names: names}), nil
+	u := &executor.Unnest{Input: in, Exprs: exprs, Names: names}
+	if n.Pass != nil {
+		u.Pass = make([]int, len(n.Pass))
+		u.PassNames = make([]string, len(n.Pass))
+		for i, c := range n.Pass {
+			at, ok := lay[c.ID]
+			if !ok {
+				return nil, fmt.Errorf("internal error: unnest repeats column #%d that its input does not produce", c.ID)
+			}
+			u.Pass[i], u.PassNames[i] = at, c.Name
+		}
+	}
+	return bd.wrap(u), nil
 }

@@ -63,17 +63,8 @@ func (s *spool) spillStore(ctx context.Context) error {
 		return err
 	}
 	s.w = w
-	tmp := columnar.NewBatch(s.types, columnar.MaxBatch)
-	st := s.store
-	for from := 0; from < st.n; from += columnar.MaxBatch {
-		to := min(from+columnar.MaxBatch, st.n)
-		for k := range s.types {
-			st.copyRange(tmp.Cols[k], k, from, to)
-		}
-		tmp.Len, tmp.Sel = to-from, nil
-		if err := w.Write(ctx, tmp); err != nil {
-			return err
-		}
+	if err := s.store.eachBatch(s.types, func(b *columnar.Batch) error { return w.Write(ctx, b) }); err != nil {
+		return err
 	}
 	s.store = nil
 	s.res.Shrink(s.held)

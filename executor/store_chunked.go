@@ -356,6 +356,24 @@ func (s *chunkedStore) gather(out *columnar.Batch, perm []int32, from, to int) {
 	}
 }
 
+// eachBatch hands fn the stored rows MaxBatch at a time, as one batch
+// (reused between calls, sharing the store's strings) of the first
+// len(types) stored columns; it stops at fn's first error.
+func (s *chunkedStore) eachBatch(types []columnar.Type, fn func(b *columnar.Batch) error) error {
+	tmp := columnar.NewBatch(types, columnar.MaxBatch)
+	for from := 0; from < s.n; from += columnar.MaxBatch {
+		to := min(from+columnar.MaxBatch, s.n)
+		for c := range tmp.Cols {
+			s.copyRange(tmp.Cols[c], c, from, to)
+		}
+		tmp.Len, tmp.Sel = to-from, nil
+		if err := fn(tmp); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // copyRange sets v to the stored rows [from, to) of column c (v is reset;
 // byte payloads share the store's buffers).
 func (s *chunkedStore) copyRange(v *columnar.Vector, c, from, to int) {

@@ -68,8 +68,16 @@ type Window struct {
 	mem   *memory.Manager
 	res   *memory.Reservation
 	level int // 0, or the spill depth of a partition file's Window
-	spill *windowSpill
-	parts respill // the spilled partitions, replayed (respill.go)
+	// streaming: the reservation was refused and the window streams
+	// instead of spilling by partitions (window_stream.go).
+	streaming bool
+	spill     *windowSpill
+	parts     respill // the spilled partitions, replayed (respill.go)
+	// stream, once the window streams (window_stream.go): the sorts and
+	// windowStreams that compute it; perm maps its columns to the output's.
+	stream *windowPipeline
+	// streamed: the peak and spilled bytes of the pipelines closed.
+	streamed [2]int64
 
 	store   *chunkedStore // the input's columns, then each function's expressions
 	types   []columnar.Type
@@ -99,6 +107,7 @@ func (w *Window) String() string {
 }
 func (w *Window) Close() error {
 	w.dropSpill()
+	w.endStream()
 	w.store, w.results = nil, nil
 	w.res.Free()
 	return w.Input.Close()
@@ -128,9 +137,11 @@ func (w *Window) Open(ctx context.Context) error {
 	w.types = all
 	w.store = newChunkedStore(all, 0)
 	w.dropSpill()
+	w.endStream()
+	w.streaming = false
 	w.parts.restart(0, nil)
 	if w.res == nil {
-		w.res = w.mem.Reserve("window", w.Partitioned)
+		w.res = w.mem.Reserve("window", w.Partitioned || w.canStream())
 	}
 	w.res.Free()
 	w.pos = 0
@@ -159,6 +170,9 @@ func (w *Window) Open(ctx context.Context) error {
 			spilling, err := w.reserve(ctx, b, cols)
 			if err != nil {
 				return err
+			}
+			if w.streaming {
+				return w.startStream(ctx, b) // window_pipeline.go
 			}
 			if !spilling {
 				w.store.appendRows(b, cols)
@@ -204,6 +218,9 @@ func (w *Window) Open(ctx context.Context) error {
 }
 
 func (w *Window) Next(ctx context.Context) (*columnar.Batch, error) {
+	if w.stream != nil {
+		return w.stream.next(ctx)
+	}
 	if w.spill != nil {
 		return w.nextSpilled(ctx)
 	}

@@ -18,7 +18,9 @@ import (
 // computed by a Window of its own, which spills again (by other hash bits)
 // if it is still too big. Rows then come out partition file by partition
 // file, not in input order. A window without a common PARTITION BY, or one
-// partition too big at windowMaxLevel, fails with an out-of-memory error.
+// partition too big at windowMaxLevel, streams over its sorted input
+// instead (window_stream.go) when its functions can; otherwise it fails
+// with an out-of-memory error.
 
 // windowMaxLevel bounds the rounds of re-partitioning: rows of one
 // PARTITION BY value never split, so a partition too big for the limit
@@ -40,7 +42,8 @@ func (w *Window) SetMemory(m *memory.Manager) { w.mem = m }
 
 // MemoryUse adds the partitions' figures to the operator's.
 func (w *Window) MemoryUse() (int64, int64) {
-	return w.parts.figures(w.res.Peak(), w.res.SpilledBytes())
+	peak, spilled := w.stream.figures(w.parts.figures(w.res.Peak(), w.res.SpilledBytes()))
+	return max(peak, w.streamed[0]), spilled + w.streamed[1]
 }
 
 // reserve asks for the room of a batch (its stored rows, sort entries and
@@ -56,11 +59,18 @@ func (w *Window) reserve(ctx context.Context, view *columnar.Batch, cols []*colu
 	if w.Partitioned && w.level < windowMaxLevel && spillRefusal(err, w.res.Size(), w.mem) {
 		return true, w.startSpill(ctx)
 	}
+	if w.canStream() && spillRefusal(err, w.res.Size(), w.mem) {
+		w.streaming = true
+		return true, nil
+	}
 	var oom *memory.OutOfMemory
 	if errors.Is(err, memory.ErrSpill) || errors.As(err, &oom) {
 		name := "window"
 		if w.Partitioned && w.level >= windowMaxLevel {
 			name = "window (one PARTITION BY value too big for the limit)"
+		}
+		if f := w.unstreamable(); f != nil {
+			name += " (" + f.describe() + " does not stream)"
 		}
 		if oom == nil {
 			oom = &memory.OutOfMemory{Need: w.res.Size() + need, Limit: w.mem.Limit()}
@@ -78,17 +88,11 @@ func (w *Window) startSpill(ctx context.Context) error {
 	sp := &windowSpill{parts: newPartWriter(w.mem, w.res, types, newPartHash(w.level)),
 		dec: make([]columnar.Vector, len(types)), cols: make([]*columnar.Vector, len(types))}
 	w.spill = sp
-	st := w.store
-	tmp := columnar.NewBatch(w.types, columnar.MaxBatch)
-	for from := 0; from < st.n; from += columnar.MaxBatch {
-		to := min(from+columnar.MaxBatch, st.n)
-		for c := range tmp.Cols {
-			st.copyRange(tmp.Cols[c], c, from, to)
-		}
-		tmp.Len, tmp.Sel = to-from, nil
-		if err := sp.parts.add(ctx, tmp, tmp.Cols[:w.nCols], tmp.Cols[w.nCols:w.nCols+np]); err != nil {
-			return err
-		}
+	err := w.store.eachBatch(w.types, func(b *columnar.Batch) error {
+		return sp.parts.add(ctx, b, b.Cols[:w.nCols], b.Cols[w.nCols:w.nCols+np])
+	})
+	if err != nil {
+		return err
 	}
 	w.store = newChunkedStore(w.types, 0)
 	w.res.Free()

@@ -67,24 +67,30 @@ func TestWindowSpills(t *testing.T) {
 	})
 }
 
-// One PARTITION BY value bigger than the limit cannot be split: an error
-// naming it, not an endless spill; a window without PARTITION BY fails
-// as it cannot spill. Nothing stays reserved or on disk.
+// One PARTITION BY value bigger than the limit cannot be split, and a
+// window without PARTITION BY cannot spill by partitions: with a function
+// that cannot stream either (a median over the whole partition), an error
+// naming both, not an endless spill. Nothing stays reserved or on disk.
 func TestWindowSpillLimits(t *testing.T) {
 	rows, _ := windowSpillInput(20000, 1)
 	tmp := t.TempDir()
 	m := memory.NewManager(64<<10, tmp, 0)
+	spillingWindow := func(n int, rows [][]columnar.Value) *Window {
+		w := spillingWindow(n, rows)
+		w.Funcs[1].Name, w.Funcs[1].Type = "median", columnar.TFloat64
+		return w
+	}
 	w := spillingWindow(1024, rows)
 	w.SetMemory(m)
 	err := drainErr(w)
 	var oom *memory.OutOfMemory
-	if !errors.As(err, &oom) || oom.Operator != "window (one PARTITION BY value too big for the limit)" {
+	if !errors.As(err, &oom) || oom.Operator != "window (one PARTITION BY value too big for the limit) (median does not stream)" {
 		t.Fatalf("got %v", err)
 	}
 	w = spillingWindow(1024, rows)
 	w.Partitioned = false
 	w.SetMemory(m)
-	if err := drainErr(w); !errors.As(err, &oom) || oom.Operator != "window" {
+	if err := drainErr(w); !errors.As(err, &oom) || oom.Operator != "window (median does not stream)" {
 		t.Fatalf("got %v", err)
 	}
 	if m.Used() != 0 {

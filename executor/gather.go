@@ -33,6 +33,8 @@ type UnitSource struct {
 	Queue func(ctx context.Context) (*UnitQueue, error)
 	Out   []columnar.Type
 	Desc  string
+	// Describe, when set, replaces Desc (Scan.Describe).
+	Describe func() string
 
 	q *UnitQueue
 	r columnar.Reader
@@ -40,7 +42,7 @@ type UnitSource struct {
 
 func (s *UnitSource) Types() []columnar.Type { return s.Out }
 func (s *UnitSource) Children() []Operator   { return nil }
-func (s *UnitSource) String() string         { return s.Desc }
+func (s *UnitSource) String() string         { return describe(s.Desc, s.Describe) }
 
 func (s *UnitSource) Open(ctx context.Context) error {
 	q, err := s.Queue(ctx)

@@ -1,6 +1,9 @@
 package executor
 
 import (
+	"context"
+	"sync"
+
 	"github.com/b2sql/b2sql/executor/memory"
 )
 
@@ -13,10 +16,28 @@ type QueryRoot struct {
 	Operator
 	CTEs   []*CTE
 	Memory *memory.Manager
+	// Warm are started together, each on its own goroutine, when the
+	// query opens (planner.Warmer: remote scans fetch what they read
+	// first); Close waits for them.
+	Warm []func()
+
+	warming sync.WaitGroup
+}
+
+func (q *QueryRoot) Open(ctx context.Context) error {
+	for _, w := range q.Warm {
+		q.warming.Add(1)
+		go func() {
+			defer q.warming.Done()
+			w()
+		}()
+	}
+	return q.Operator.Open(ctx)
 }
 
 func (q *QueryRoot) Close() error {
 	err := q.Operator.Close()
+	q.warming.Wait()
 	for _, c := range q.CTEs {
 		c.Release()
 	}

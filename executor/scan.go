@@ -12,13 +12,25 @@ type Scan struct {
 	Start func(ctx context.Context) (columnar.Reader, error)
 	Out   []columnar.Type
 	Desc  string
+	// Describe, when set, gives the description instead of Desc when it
+	// is asked for (describing a remote table's scan plans it, which
+	// reads its page index: building does no I/O).
+	Describe func() string
 
 	r columnar.Reader
 }
 
 func (s *Scan) Types() []columnar.Type { return s.Out }
 func (s *Scan) Children() []Operator   { return nil }
-func (s *Scan) String() string         { return s.Desc }
+func (s *Scan) String() string         { return describe(s.Desc, s.Describe) }
+
+// describe is desc, or what fn says when it is set.
+func describe(desc string, fn func() string) string {
+	if fn != nil {
+		return fn()
+	}
+	return desc
+}
 
 func (s *Scan) Open(ctx context.Context) error {
 	r, err := s.Start(ctx)

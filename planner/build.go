@@ -6,6 +6,7 @@ import (
 	"os"
 	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/executor"
@@ -42,6 +43,7 @@ type Built struct {
 	// that table, whose I/O counters EXPLAIN ANALYZE and Fetched read.
 	remote map[*index.ScanStats]IOReporter
 	ctes   []*executor.CTE // materialized WITH entries, shown before Root by Explain
+	warm   []func()        // the remote scans' Warm (QueryRoot.Warm)
 	// Rules are the optimizer rules that changed the plan (Optimize's
 	// answer), listed by Explain under the operators.
 	Rules []string
@@ -70,7 +72,7 @@ func Build(n Node, opts BuildOptions) (*Built, error) {
 	if err != nil {
 		return nil, err
 	}
-	bd.built.Root = &executor.QueryRoot{Operator: root, CTEs: bd.built.ctes, Memory: bd.built.Memory}
+	bd.built.Root = &executor.QueryRoot{Operator: root, CTEs: bd.built.ctes, Memory: bd.built.Memory, Warm: bd.built.warm}
 	return bd.built, nil
 }
 
@@ -280,6 +282,7 @@ func (bd *builder) buildScan(n *Scan) (executor.Operator, error) {
 		types[i] = c.Type
 	}
 	table := n.Table
+	bd.warm(table, spec)
 	jf := &scanFilters{list: bd.takeJoinFilters(n), scan: n, analyze: bd.opts.Analyze}
 	op := &executor.Scan{
 		Start: func(ctx context.Context) (columnar.Reader, error) {
@@ -287,8 +290,8 @@ func (bd *builder) buildScan(n *Scan) (executor.Operator, error) {
 			spec.ResetBounds()
 			return startFiltered(ctx, jf, spec, func(s index.ScanSpec) (columnar.Reader, error) { return table.Scan(ctx, s) })
 		},
-		Out:  types,
-		Desc: scanString(n, spec) + jf.describe(),
+		Out:      types,
+		Describe: sync.OnceValue(func() string { return scanString(n, spec) + jf.describe() }),
 	}
 	bd.built.scans[op] = spec.Stats
 	return jf.wrap(bd, bd.wrap(op)), nil

@@ -72,6 +72,7 @@ func (bd *builder) workerChains(n Node, scan *Scan, threads int) ([]executor.Ope
 		types[i] = c.Type
 	}
 	table := scan.Table.(UnitScanner)
+	bd.warm(scan.Table, spec)
 	chainFilters := bd.planChainFilters(n) // joinfilter_chain.go
 	defer bd.dropJoinFilters(chainFilters)
 	jf := &scanFilters{list: bd.takeJoinFilters(scan), scan: scan, analyze: bd.opts.Analyze}
@@ -91,10 +92,10 @@ func (bd *builder) workerChains(n Node, scan *Scan, threads int) ([]executor.Ope
 		})
 		return queue, qerr
 	}
-	desc := scanString(scan, spec) + jf.describe()
+	desc := sync.OnceValue(func() string { return scanString(scan, spec) + jf.describe() })
 	out := make([]executor.Operator, threads)
 	for w := range out {
-		src := &executor.UnitSource{Queue: queueFn, Out: types, Desc: desc}
+		src := &executor.UnitSource{Queue: queueFn, Out: types, Describe: desc}
 		bd.built.scans[src] = spec.Stats
 		op, err := bd.chain(n, jf.wrap(bd, bd.wrap(src)))
 		if err != nil {

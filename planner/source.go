@@ -64,6 +64,19 @@ type IOReporter interface {
 	IO() (io index.IOStats, ok bool)
 }
 
+// Warmer is a Table read from a server (S3, HTTP). A query calls Warm for
+// each of its scans when it starts, all at once and each on its own
+// goroutine, so that the round trips a scan waits for before its first
+// rows (metadata it plans with, its first units' bytes) overlap with the
+// other scans' instead of following them: a join's probe side is ready
+// when its build side ends. Warm only fetches, within the table's
+// read-ahead budget; the scan itself decides again what it reads, and
+// errors are left to it. Warm returns when its requests are made.
+type Warmer interface {
+	Table
+	Warm(spec index.ScanSpec)
+}
+
 // Catalog resolves table names and file references for the binder.
 type Catalog interface {
 	// Table returns the table registered under name (case-insensitive).

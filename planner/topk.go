@@ -3,6 +3,7 @@ package planner
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/executor"
@@ -138,8 +139,9 @@ func (bd *builder) sortedLimit(n *TopK) (executor.Operator, error) {
 			return os.ScanOrdered(ctx, spec, col, desc)
 		},
 		Out: types,
-		Desc: scanString(scan, spec) + fmt.Sprintf(" order=%s %s (%s)",
-			scan.Table.Schema()[col].Name, dir, index.SortedLimit),
+		Describe: sync.OnceValue(func() string {
+			return scanString(scan, spec) + fmt.Sprintf(" order=%s %s (%s)", scan.Table.Schema()[col].Name, dir, index.SortedLimit)
+		}),
 	}
 	bd.built.scans[src] = spec.Stats
 	in, err := bd.chain(n.Input, bd.wrap(src))
@@ -190,4 +192,19 @@ func (bd *builder) scanSpec(n *Scan) index.ScanSpec {
 		}
 	}
 	return spec
+}
+
+// warm has the query start fetching, when it opens, what a scan of a
+// remote table with spec reads first (Warmer).
+func (bd *builder) warm(t Table, spec index.ScanSpec) {
+	w, ok := t.(Warmer)
+	if !ok {
+		return
+	}
+	if r, ok := t.(IOReporter); ok {
+		if _, remote := r.IO(); !remote {
+			return
+		}
+	}
+	bd.built.warm = append(bd.built.warm, func() { w.Warm(spec) })
 }

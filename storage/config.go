@@ -79,7 +79,7 @@ func (c *Config) cacheBytes() int64     { return orDefault(c.CacheBytes, 64<<20)
 func (c *Config) coalesceGap() int64    { return orDefault(c.CoalesceGap, 1<<20) }
 func (c *Config) maxRequest() int64     { return orDefault(c.MaxRequest, 8<<20) }
 func (c *Config) diskCacheBytes() int64 { return orDefault(c.DiskCacheBytes, DefaultDiskCacheBytes) }
-func (c *Config) maxInFlight() int      { return int(orDefault(int64(c.MaxInFlight), 16)) }
+func (c *Config) maxInFlight() int      { return int(orDefault(int64(c.MaxInFlight), 48)) }
 
 func (h *HTTPSettings) timeout() time.Duration {
 	if h.Timeout > 0 {

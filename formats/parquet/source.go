@@ -76,9 +76,21 @@ func (s *scanner) prefetchUnit(ui int) error {
 	if s.plan == nil {
 		return nil
 	}
+	s.fetchAhead(s.plan.after(ui, readAheadUnits), -1)
+	return nil
+}
+
+// fetchAhead has the sources of units fetch ahead, without waiting, the
+// ranges unitRanges gives for them, in order, until readAheadBytes of
+// them, or, when rows >= 0, only the units holding the first rows rows.
+func (s *scanner) fetchAhead(units []int, rows int64) {
 	byFile := map[storage.Prefetcher][]storage.Range{}
 	var bytes int64
-	for _, next := range s.plan.after(ui, readAheadUnits) {
+	limited := rows >= 0
+	for _, next := range units {
+		if limited && rows <= 0 {
+			break
+		}
 		nf := s.t.files[s.t.units[next].file]
 		np, ok := nf.src.(storage.Prefetcher)
 		if !ok {
@@ -86,12 +98,13 @@ func (s *scanner) prefetchUnit(ui int) error {
 		}
 		rs, err := s.unitRanges(next)
 		if err != nil {
-			break
+			break // left to the reader, which reports it
 		}
 		byFile[np] = append(byFile[np], rs...)
 		for _, r := range rs {
 			bytes += r.Len
 		}
+		rows -= s.t.units[next].rows
 		if bytes >= readAheadBytes {
 			break
 		}
@@ -99,7 +112,6 @@ func (s *scanner) prefetchUnit(ui int) error {
 	for np, rs := range byFile {
 		np.PrefetchAhead(rs)
 	}
-	return nil
 }
 
 // A scan reads ahead the units after the one a worker opens, up to
@@ -108,8 +120,8 @@ func (s *scanner) prefetchUnit(ui int) error {
 // unit (a 4.5 MiB row group decodes in a few milliseconds), within the
 // half of a source's range cache reads ahead may claim.
 const (
-	readAheadBytes = 16 << 20
-	readAheadUnits = 16
+	readAheadBytes = 32 << 20
+	readAheadUnits = 64
 )
 
 // after returns up to k units that the scan reads after unit ui.

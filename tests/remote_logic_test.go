@@ -89,6 +89,9 @@ func TestRemoteSQLLogic(t *testing.T) {
 		"sql/filter/pruning_types.test",
 		"sql/filter/ranges.test",
 		"sql/filter/where.test",
+		"sql/topk/pruning.test",     // top-k scans fetch their next blocks ahead
+		"sql/topk/extremes.test",    // (formats/b2/ctable/scan_ahead.go)
+		"sql/rules/full_index.test", // ordered scans through a FULL index (ordered_ahead.go)
 	}
 	for _, kind := range []string{"s3", "http"} {
 		root := t.TempDir()

@@ -77,6 +77,8 @@ func (t *Table) ScanOrdered(ctx context.Context, spec index.ScanSpec, col int, d
 	r.cur = newFullCursor(t.full[src.spec.Name], r.dec)
 	r.grain = t.blockRows
 	r.touched = make(map[int64]bool)
+	_, r.remote = t.IO()
+	r.aheadLo, r.aheadHi = -1, -1
 	r.out = columnar.NewBatch(r.types(), 0)
 	r.arenas = make([][]byte, len(spec.Cols))
 	if r.limit < 0 {
@@ -131,6 +133,12 @@ type orderedReader struct {
 
 	cache   map[int]*rowCache
 	touched map[int64]bool // blocks fetched, for ScanStats
+	// remote: the table is read from a server; the blocks of entries
+	// [aheadLo, aheadHi) of the sorted stream were fetched ahead
+	// (ordered_ahead.go). ctx is Next's.
+	remote           bool
+	aheadLo, aheadHi int64
+	ctx              context.Context
 
 	out      *columnar.Batch
 	arenas   [][]byte
@@ -212,6 +220,7 @@ func (r *orderedReader) nextPos() (int64, bool, error) {
 		if r.pos, err = r.cur.positions(r.pos, from, to); err != nil {
 			return 0, false, tableError(r.t.path, "", err)
 		}
+		r.lookAhead(r.ctx, from, to)
 	}
 	p := r.pos[r.posAt]
 	r.entry = r.posFrom + int64(r.posAt)
@@ -319,6 +328,7 @@ func (r *orderedReader) Next(ctx context.Context) (*columnar.Batch, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	r.ctx = ctx
 	if !r.started {
 		if err := r.start(); err != nil {
 			return nil, err

@@ -90,6 +90,8 @@ type scanPlan struct {
 
 	lookup        *lookupPlan // FULL-index lookup (lookup.go), nil when none
 	lookupSkipped int
+
+	ahead *unitsAhead // a remote top-k scan's blocks fetched ahead (scan_ahead.go), or nil
 }
 
 // plan loads the sidecars the filter needs and decides every block.
@@ -374,6 +376,7 @@ type unitCursor struct {
 }
 
 func (w *tableWorker) cursor(u int) unitCursor {
+	w.pl.ahead.after(u) // remote top-k scans (scan_ahead.go)
 	b0 := int64(u) * w.per
 	return unitCursor{w: w, b: b0, b1: min(b0+w.per, int64(len(w.pl.verdicts)))}
 }
@@ -596,5 +599,6 @@ func (t *Table) prepare(spec index.ScanSpec) (schema columnar.Schema, pl *scanPl
 	pl.countLookup(spec.Stats)
 	units, per = pl.units()
 	pl.orderTopK(units, per, t.nphys)
+	pl.ahead = t.newUnitsAhead(spec, pl, units, per)
 	return schema, pl, units, per, nil
 }

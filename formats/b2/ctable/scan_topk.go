@@ -118,21 +118,29 @@ func (pl *scanPlan) orderTopK(units []int, per int64, nphys int64) {
 	})
 }
 
-// topkSkips reports whether block b cannot beat the published bound (or
-// any of the MIN/MAX bounds), and counts it as skipped by top-k pruning if
-// so.
-func (w *tableWorker) topkSkips(b int64) bool {
-	pl := w.pl
+// topkBeaten reports whether block b (of a table of nphys rows) cannot
+// beat the published bound, or any of the MIN/MAX bounds.
+func (pl *scanPlan) topkBeaten(b, nphys int64) bool {
 	if pl.topk == nil {
 		return false
 	}
 	lo := b * pl.grain
-	hi := min(lo+pl.grain, w.t.nphys)
+	hi := min(lo+pl.grain, nphys)
 	for _, tb := range pl.topk {
 		s, ok := rangeStats(tb.si, lo, hi)
 		if !ok || !tb.b.Skips(s) {
 			return false
 		}
+	}
+	return true
+}
+
+// topkSkips reports whether block b cannot beat the published bound (or
+// any of the MIN/MAX bounds), and counts it as skipped by top-k pruning if
+// so.
+func (w *tableWorker) topkSkips(b int64) bool {
+	if !w.pl.topkBeaten(b, w.t.nphys) {
+		return false
 	}
 	if st := w.spec.Stats; st != nil {
 		atomic.AddInt64(&st.UnitsSkipped, 1)

@@ -1,0 +1,86 @@
+package ctable
+
+import (
+	"context"
+	"sync"
+
+	"github.com/b2sql/b2sql/index"
+)
+
+// A remote top-k scan fetches the blocks of the units it visits next.
+//
+// Under a top-k the units are single blocks visited best first, far
+// apart in the table, so the frames' read-ahead (b2/readahead.go, which
+// follows reads in order) never starts, and each block of each column is
+// two or three requests in a row. When a worker starts a unit, the blocks
+// of the next aheadUnits units that the bound does not already rule out
+// are fetched for every column the scan reads, in the background
+// (prefetchRows, ordered_ahead.go); a block the bound rules out by the
+// time a worker reaches it was fetched for nothing, which aheadUnits
+// bounds.
+
+// unitsAhead is what a scan fetched ahead: its units in visiting order
+// and how far it got.
+type unitsAhead struct {
+	t     *Table
+	pl    *scanPlan
+	cols  []int
+	units []int
+	per   int64
+	pos   map[int]int // unit → its index in units
+
+	mu sync.Mutex
+	to int // units[:to] were fetched or asked for
+}
+
+// aheadUnits is how many units a remote top-k scan fetches ahead.
+const aheadUnits = 16
+
+// newUnitsAhead returns the read-ahead of a top-k scan of a remote table,
+// or nil.
+func (t *Table) newUnitsAhead(spec index.ScanSpec, pl *scanPlan, units []int, per int64) *unitsAhead {
+	if pl.topk == nil || len(units) < 2 {
+		return nil
+	}
+	if _, remote := t.IO(); !remote {
+		return nil
+	}
+	a := &unitsAhead{t: t, pl: pl, cols: readCols(spec), units: units, per: per, pos: make(map[int]int, len(units))}
+	for i, u := range units {
+		a.pos[u] = i
+	}
+	return a
+}
+
+// after is called when a worker starts unit u: when fewer than half of
+// aheadUnits units after u were fetched, it fetches the blocks of the
+// units up to aheadUnits after u, without waiting for them.
+func (a *unitsAhead) after(u int) {
+	if a == nil {
+		return
+	}
+	i, ok := a.pos[u]
+	if !ok {
+		return
+	}
+	a.mu.Lock()
+	if a.to >= i+1+aheadUnits/2 {
+		a.mu.Unlock()
+		return
+	}
+	from, to := max(a.to, i+1), min(len(a.units), i+1+aheadUnits)
+	a.to = max(a.to, to)
+	a.mu.Unlock()
+	var spans [][2]int64
+	for _, v := range a.units[from:to] {
+		for b := int64(v) * a.per; b < min(int64(v+1)*a.per, int64(len(a.pl.verdicts))); b++ {
+			if a.pl.verdicts[b] == index.None || a.pl.topkBeaten(b, a.t.nphys) {
+				continue
+			}
+			spans = append(spans, [2]int64{b * a.pl.grain, min((b+1)*a.pl.grain, a.t.nphys)})
+		}
+	}
+	if len(spans) > 0 {
+		go a.t.prefetchRows(context.Background(), a.cols, spans)
+	}
+}

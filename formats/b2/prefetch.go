@@ -1,0 +1,151 @@
+package b2
+
+import (
+	"context"
+	"encoding/binary"
+
+	"github.com/b2sql/b2sql/storage"
+)
+
+// Fetching the blocks of scattered reads ahead of them.
+//
+// Reading items of a frame held on a server costs two or three requests
+// one after the other (readChunk: the chunk's header and block starts,
+// the rest of the starts when a chunk has more than ~120 blocks, then
+// the blocks). A reader that knows which items it will read next (a
+// top-k scan visiting blocks best first, an ordered scan following an
+// index) calls PrefetchItems1D with all of them: the same requests are
+// made for all the chunks at once, round by round, and the reads that
+// follow find their bytes in the source's cache. readahead.go serves
+// reads in order; this serves the scattered ones.
+
+// PrefetchItems1D has a 1-D array read from a server (through a
+// storage.Prefetcher) fetch what reading items [s[0], s[1)) needs, for
+// every span s, in at most three rounds of parallel requests, and
+// returns when they have arrived (or failed: errors are left to the
+// reads, which make the requests again). A no-op for local arrays and
+// arrays of more dimensions.
+func (a *Array) PrefetchItems1D(ctx context.Context, spans [][2]int64) {
+	f := a.Frame
+	if a.NDim() != 1 || f.file == nil || f.dir != "" || len(spans) == 0 {
+		return
+	}
+	p, ok := f.file.ra.(storage.Prefetcher)
+	if !ok {
+		return
+	}
+	cs := int64(a.Meta.ChunkShape[0])
+	isz := int64(a.itemsize)
+	var parts []chunkPart
+	for _, s := range spans {
+		lo, hi := max(s[0], 0), min(s[1], a.Meta.Shape[0])
+		for c := lo / cs; cs > 0 && c*cs < hi; c++ {
+			co := c * cs
+			from, to := max(lo, co), min(hi, co+cs)
+			parts = append(parts, chunkPart{chunk: int(c), off: (from - co) * isz, n: (to - from) * isz})
+		}
+	}
+	f.prefetchParts(ctx, p, parts)
+}
+
+// chunkPart is payload bytes [off, off+n) of chunk chunk.
+type chunkPart struct {
+	chunk  int
+	off, n int64
+}
+
+// prefetchParts fetches, through p, the stored bytes readChunk reads to
+// decode each part: round one the first headGuess bytes of every chunk,
+// round two the rest of the block starts where they run past those,
+// round three the blocks' span.
+func (f *Frame) prefetchParts(ctx context.Context, p storage.Prefetcher, parts []chunkPart) {
+	type site struct {
+		part      chunkPart
+		at, avail int64 // where the chunk is stored in the source, and the frame's bytes from there
+		pre       int64 // the prefix readChunk reads before the blocks
+		h         ChunkHeader
+		ok        bool
+	}
+	var sites []site
+	var round []storage.Range
+	for _, pt := range parts {
+		if pt.chunk < 0 || pt.chunk >= f.nchunks || f.ChunkOffset(pt.chunk) < 0 || pt.n <= 0 {
+			continue // special chunks are not stored; bad numbers are the read's error
+		}
+		pos := int64(f.Header.HeaderLen) + f.ChunkOffset(pt.chunk)
+		avail := int64(f.Header.HeaderLen) + f.Header.Cbytes - pos
+		if avail <= 0 {
+			continue
+		}
+		at := f.file.base + pos
+		sites = append(sites, site{part: pt, at: at, avail: avail})
+		round = append(round, storage.Range{Off: at, Len: min(avail, headGuess)})
+	}
+	if len(round) == 0 || p.Prefetch(ctx, round) != nil {
+		return
+	}
+	head := make([]byte, headGuess)
+	round = round[:0]
+	for i := range sites {
+		s := &sites[i]
+		n := min(s.avail, headGuess)
+		if _, err := f.file.ra.ReadAt(head[:n], s.at); err != nil {
+			continue
+		}
+		h, err := parseChunkHeader(head[:n], s.avail)
+		if err != nil {
+			continue
+		}
+		cb := int64(h.Cbytes)
+		s.h, s.ok = h, true
+		switch {
+		case h.Special() != SpecialNone || h.VLBlocks() || h.Nbytes == 0 || s.part.off+s.part.n > int64(h.Nbytes):
+			s.pre = cb // read whole
+		case h.Memcpyed():
+			s.pre = int64(h.HeaderLen)
+		default:
+			s.pre = min(cb, int64(h.HeaderLen)+4*int64(h.NBlocks()))
+			if h.HasDict() && s.pre+4 <= cb {
+				s.pre += 4 // the dictionary's size; the dictionary is read with the blocks below
+			}
+		}
+		if s.pre > n {
+			round = append(round, storage.Range{Off: s.at + n, Len: s.pre - n})
+		}
+	}
+	if len(round) > 0 && p.Prefetch(ctx, round) != nil {
+		return
+	}
+	round = round[:0]
+	for i := range sites {
+		s := &sites[i]
+		if !s.ok || s.pre >= int64(s.h.Cbytes) {
+			continue
+		}
+		if s.h.Memcpyed() {
+			round = append(round, storage.Range{Off: s.at + s.pre + s.part.off, Len: s.part.n})
+			continue
+		}
+		prefix := make([]byte, s.pre)
+		if _, err := f.file.ra.ReadAt(prefix, s.at); err != nil {
+			continue
+		}
+		if s.h.HasDict() {
+			// The dictionary follows its size: fetch both with the blocks.
+			dsize := int64(int32(binary.LittleEndian.Uint32(prefix[s.pre-4:])))
+			round = append(round, storage.Range{Off: s.at + s.pre, Len: max(dsize, 0)})
+			continue // its block starts depend on the dictionary: read as usual
+		}
+		c, err := parseChunkBody(s.h, prefix)
+		if err != nil || c.nblocks == 0 || c.Blocksize <= 0 {
+			continue
+		}
+		lo, hi := c.blockSpan(int(s.part.off)/c.Blocksize, int(s.part.off+s.part.n-1)/c.Blocksize)
+		if hi > lo {
+			round = append(round, storage.Range{Off: s.at + int64(lo), Len: int64(hi - lo)})
+		}
+	}
+	if len(round) > 0 {
+		p.Prefetch(ctx, round)
+	}
+}

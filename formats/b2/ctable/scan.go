@@ -91,7 +91,8 @@ type scanPlan struct {
 	lookup        *lookupPlan // FULL-index lookup (lookup.go), nil when none
 	lookupSkipped int
 
-	ahead *unitsAhead // a remote top-k scan's blocks fetched ahead (scan_ahead.go), or nil
+	ahead  *unitsAhead // a remote top-k scan's blocks fetched ahead (scan_ahead.go), or nil
+	remote bool        // the table is read from a server
 }
 
 // plan loads the sidecars the filter needs and decides every block.
@@ -475,6 +476,9 @@ func (w *tableWorker) rows(lo int64, n int, get func() *outBatch, emit func(*out
 		}
 		return true // nothing matches: the other columns stay compressed
 	}
+	if w.pl.ahead != nil || (len(w.pl.late) > 0 && w.pl.remote) {
+		w.fetchRest(lo, n, decoded) // scan_ahead.go
+	}
 	for i := range w.spec.Cols {
 		if i < 64 && decoded&(1<<i) != 0 {
 			continue
@@ -599,6 +603,7 @@ func (t *Table) prepare(spec index.ScanSpec) (schema columnar.Schema, pl *scanPl
 	pl.countLookup(spec.Stats)
 	units, per = pl.units()
 	pl.orderTopK(units, per, t.nphys)
+	_, pl.remote = t.IO()
 	pl.ahead = t.newUnitsAhead(spec, pl, units, per)
 	return schema, pl, units, per, nil
 }

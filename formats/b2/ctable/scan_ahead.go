@@ -7,17 +7,20 @@ import (
 	"github.com/b2sql/b2sql/index"
 )
 
-// A remote top-k scan fetches the blocks of the units it visits next.
+// Remote top-k scans and FULL-index lookups fetch the blocks of the units
+// they read next.
 //
 // Under a top-k the units are single blocks visited best first, far
-// apart in the table, so the frames' read-ahead (b2/readahead.go, which
-// follows reads in order) never starts, and each block of each column is
-// two or three requests in a row. When a worker starts a unit, the blocks
-// of the next aheadUnits units that the bound does not already rule out
-// are fetched for every column the scan reads, in the background
-// (prefetchRows, ordered_ahead.go); a block the bound rules out by the
-// time a worker reaches it was fetched for nothing, which aheadUnits
-// bounds.
+// apart in the table; a lookup reads the few blocks holding its rows. The
+// frames' read-ahead (b2/readahead.go, which follows reads in order) never
+// starts, and each block of each column is two or three requests in a
+// row, one column after the other (SELECT * of one row of the 11-column
+// events table: 11 round trips). When a worker starts a unit, the blocks
+// of that unit and of the next aheadUnits that the plan keeps (and a
+// top-k bound does not already rule out) are fetched for every column the
+// scan reads, all at once, in the background (prefetchRows,
+// ordered_ahead.go); a block the bound rules out by the time a worker
+// reaches it was fetched for nothing, which aheadUnits bounds.
 
 // unitsAhead is what a scan fetched ahead: its units in visiting order
 // and how far it got.
@@ -33,13 +36,13 @@ type unitsAhead struct {
 	to int // units[:to] were fetched or asked for
 }
 
-// aheadUnits is how many units a remote top-k scan fetches ahead.
+// aheadUnits is how many units a remote top-k scan or lookup fetches ahead.
 const aheadUnits = 16
 
-// newUnitsAhead returns the read-ahead of a top-k scan of a remote table,
-// or nil.
+// newUnitsAhead returns the read-ahead of a top-k scan or lookup of a
+// remote table, or nil.
 func (t *Table) newUnitsAhead(spec index.ScanSpec, pl *scanPlan, units []int, per int64) *unitsAhead {
-	if pl.topk == nil || len(units) < 2 {
+	if (pl.topk == nil && pl.lookup == nil) || len(units) == 0 {
 		return nil
 	}
 	if _, remote := t.IO(); !remote {
@@ -53,8 +56,9 @@ func (t *Table) newUnitsAhead(spec index.ScanSpec, pl *scanPlan, units []int, pe
 }
 
 // after is called when a worker starts unit u: when fewer than half of
-// aheadUnits units after u were fetched, it fetches the blocks of the
-// units up to aheadUnits after u, without waiting for them.
+// aheadUnits units after u were fetched, it fetches the blocks of u (if
+// not yet) and of the units up to aheadUnits after it, without waiting
+// for them.
 func (a *unitsAhead) after(u int) {
 	if a == nil {
 		return
@@ -68,7 +72,7 @@ func (a *unitsAhead) after(u int) {
 		a.mu.Unlock()
 		return
 	}
-	from, to := max(a.to, i+1), min(len(a.units), i+1+aheadUnits)
+	from, to := max(a.to, i), min(len(a.units), i+1+aheadUnits)
 	a.to = max(a.to, to)
 	a.mu.Unlock()
 	var spans [][2]int64
@@ -82,5 +86,26 @@ func (a *unitsAhead) after(u int) {
 	}
 	if len(spans) > 0 {
 		go a.t.prefetchRows(context.Background(), a.cols, spans)
+	}
+}
+
+// fetchRest, in a remote scan whose late materialization left rows of
+// [lo, lo+n) to output, fetches the blocks of the output columns not
+// decoded yet (bit i of decoded: output column i) all at once, before
+// they are decoded one after the other: the row a lookup found is then
+// two or three round trips, not as many per column. Blocks a unit's
+// read-ahead fetched are in the cache already, which costs nothing here.
+func (w *tableWorker) fetchRest(lo int64, n int, decoded uint64) {
+	if !w.pl.remote {
+		return
+	}
+	var rest []int
+	for i, c := range w.spec.Cols {
+		if i >= 64 || decoded&(1<<i) == 0 {
+			rest = append(rest, c)
+		}
+	}
+	if len(rest) > 1 {
+		w.t.prefetchRows(context.Background(), rest, [][2]int64{{lo, lo + int64(n)}})
 	}
 }

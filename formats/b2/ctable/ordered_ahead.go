@@ -25,11 +25,17 @@ import (
 // columns at once, and returns when they have (errors are left to the
 // reads). A no-op for local tables.
 func (t *Table) prefetchRows(ctx context.Context, cols []int, spans [][2]int64) {
-	if len(spans) == 0 {
-		return
-	}
+	prefetchArrays(ctx, t.rowArrays(cols), spans)
+}
+
+// rowArrays returns the arrays that reading rows of schema columns cols
+// reads (opening their sources), or nil for a local table: the values
+// (utf8: their offsets, whose bytes are found through them; dictionary:
+// codes), the not-null masks and, when rows were deleted, _valid_rows.
+// It runs on the scan's goroutine, while the table is open.
+func (t *Table) rowArrays(cols []int) []*b2.Array {
 	if _, remote := t.IO(); !remote {
-		return
+		return nil
 	}
 	var arrays []*b2.Array
 	seen := map[int]bool{}
@@ -42,8 +48,6 @@ func (t *Table) prefetchRows(ctx context.Context, cols []int, spans [][2]int64) 
 		if s.open(t.st, t.nphys) != nil {
 			continue
 		}
-		// The values (utf8: their offsets; dictionary: codes) and the
-		// not-null mask; utf8 bytes are found through the offsets.
 		for _, a := range []*b2.Array{s.data, s.mask} {
 			if a != nil {
 				arrays = append(arrays, a)
@@ -53,11 +57,22 @@ func (t *Table) prefetchRows(ctx context.Context, cols []int, spans [][2]int64) 
 	if t.live != t.nphys && t.valid != nil {
 		arrays = append(arrays, t.valid)
 	}
+	return arrays
+}
+
+// prefetchArrays has every array fetch what reading rows spans needs, all
+// at once, and returns when they have. It may run after the scan ended:
+// a read of a closed source fails, and is ignored like any other.
+func prefetchArrays(ctx context.Context, arrays []*b2.Array, spans [][2]int64) {
+	if len(spans) == 0 {
+		return
+	}
 	var wg sync.WaitGroup
 	for _, a := range arrays {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer func() { recover() }() // a fetch ahead never takes the process down
 			a.PrefetchItems1D(ctx, spans)
 		}()
 	}

@@ -85,7 +85,7 @@ func (a *unitsAhead) after(u int) {
 		}
 	}
 	if len(spans) > 0 {
-		go a.t.prefetchRows(context.Background(), a.cols, spans)
+		go prefetchArrays(context.Background(), a.t.rowArrays(a.cols), spans)
 	}
 }
 

@@ -3,6 +3,7 @@ package executor
 import (
 	"context"
 	"sync"
+	"time"
 
 	"github.com/b2sql/b2sql/executor/memory"
 )
@@ -18,11 +19,16 @@ type QueryRoot struct {
 	Memory *memory.Manager
 	// Warm are started together, each on its own goroutine, when the
 	// query opens (planner.Warmer: remote scans fetch what they read
-	// first); Close waits for them.
+	// first). Close waits for them, but no longer than warmWait: a
+	// cancelled query must end at once, and a warm still fetching only
+	// fills caches.
 	Warm []func()
 
 	warming sync.WaitGroup
 }
+
+// warmWait bounds how long Close waits for the warms still running.
+const warmWait = 50 * time.Millisecond
 
 func (q *QueryRoot) Open(ctx context.Context) error {
 	for _, w := range q.Warm {
@@ -37,7 +43,17 @@ func (q *QueryRoot) Open(ctx context.Context) error {
 
 func (q *QueryRoot) Close() error {
 	err := q.Operator.Close()
-	q.warming.Wait()
+	if len(q.Warm) > 0 {
+		done := make(chan struct{})
+		go func() {
+			q.warming.Wait()
+			close(done)
+		}()
+		select {
+		case <-done:
+		case <-time.After(warmWait):
+		}
+	}
 	for _, c := range q.CTEs {
 		c.Release()
 	}

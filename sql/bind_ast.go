@@ -61,6 +61,8 @@ func astBindable(e ast.Expr) bool {
 		return e.Query != nil && astBindable(e.X) && queryBindable(e.Query)
 	case *ast.Param:
 		return true // ?, $n and $name (params.go)
+	case *ast.Default:
+		return true // a value of a VALUES row (bindValuesAST); refused elsewhere by bindAST
 	case *ast.Cast:
 		_, ok := castType(e.Type)
 		return ok && astBindable(e.X)
@@ -217,6 +219,8 @@ func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 			return nil, err
 		}
 		return b.like(fn, xs[0], xs[1], astSrc(e.X), astSrc(e.Pattern), c)
+	case *ast.Default:
+		return nil, b.errAt(b.q.tokAt(e.Start), ErrSyntax, "DEFAULT is allowed only as a value of INSERT … VALUES or UPDATE … SET")
 	case *ast.Param:
 		return b.bindParamAST(e, c) // params.go
 	case *ast.DistinctFrom:

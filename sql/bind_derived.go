@@ -141,7 +141,13 @@ func (b *binder) bindValuesAST(vs *ast.Values, alias string, cols []string) (*fr
 		row := make([]planner.Expr, len(r))
 		src := make([]callexpr.Expr, len(r))
 		for i, e := range r {
-			x, err := b.bindAST(e, c)
+			var x planner.Expr
+			var err error
+			if d, ok := e.(*ast.Default); ok {
+				x, err = b.defaultCell(d, i)
+			} else {
+				x, err = b.bindAST(e, c)
+			}
 			if err != nil {
 				return nil, err
 			}

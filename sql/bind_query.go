@@ -329,6 +329,11 @@ func (b *binder) bindFromAST(from []ast.TableRef) (planner.Node, error) {
 		if err != nil {
 			return nil, err
 		}
+		if q := b.q.qualifiedOnly; q != "" && len(it.quals) == 1 && strings.EqualFold(it.quals[0], q) {
+			for _, c := range it.cols {
+				it.hidden[c.ID] = true
+			}
+		}
 		if acc == nil {
 			acc = it
 			continue

@@ -42,6 +42,11 @@ type ColumnDef struct {
 	FlavourPos Pos
 	// PrimaryKey: the column is part of the table's PRIMARY KEY.
 	PrimaryKey bool
+	// Default is the DEFAULT expression as written ("" none), kept as
+	// text with the table as a view keeps its query, and bound where a
+	// row takes it (BindDefault); DefaultPos is where it starts.
+	Default    string
+	DefaultPos Pos
 }
 
 // Check is one bound of a CHECK constraint.
@@ -68,14 +73,23 @@ type Insert struct {
 	Cols     []string
 	ColsPos  []Pos
 	ByName   bool
-	Query    *Query
-	Replace  bool // rows whose key equals a new row's are replaced
-	Ignore   bool // rows whose key exists are skipped (OR IGNORE, ON CONFLICT DO NOTHING)
+	Query    *Query // nil with DefaultValues
+	// DefaultValues: INSERT … DEFAULT VALUES, one row of every column's
+	// DEFAULT.
+	DefaultValues bool
+	Replace       bool // rows whose key equals a new row's are replaced
+	Ignore        bool // rows whose key exists are skipped (OR IGNORE, ON CONFLICT DO NOTHING)
+	// Update is ON CONFLICT … DO UPDATE: rows whose key exists change
+	// the row holding it (stmt_conflict.go).
+	Update *ConflictUpdate
 	// Conflict is ON CONFLICT (columns)'s list: Ignore's key must be
 	// these columns. ConflictPos is its first column's position.
 	Conflict    []string
 	ConflictPos Pos
 	Options     []Option
+	// Returning is RETURNING's SELECT items FROM the table (nil: none),
+	// bound against the rows written (stmt_dml.go).
+	Returning *Query
 }
 
 // Delete is DELETE FROM name [WHERE condition]. Where, when present, is
@@ -84,6 +98,9 @@ type Delete struct {
 	Table    string
 	TablePos Pos
 	Where    *Query
+	// Returning is RETURNING's SELECT items FROM the table (nil: none),
+	// bound against the rows removed; with it Where is never nil.
+	Returning *Query
 }
 
 // Update is UPDATE name SET col = expr [, …] [WHERE condition]. Query is
@@ -95,9 +112,15 @@ type Update struct {
 	TablePos Pos
 	Sets     []string
 	SetsPos  []Pos
-	Query    *Query
-	HasWhere bool
-	Joined   bool // UPDATE … FROM: a row id may come more than once; the first wins
+	// SetDefault[k]: Sets[k] takes the column's DEFAULT (SET c =
+	// DEFAULT); the query's value for it is NULL.
+	SetDefault []bool
+	Query      *Query
+	HasWhere   bool
+	Joined     bool // UPDATE … FROM: a row id may come more than once; the last wins
+	// Returning is RETURNING's SELECT items FROM the table (nil: none),
+	// bound against the new versions of the rows.
+	Returning *Query
 }
 
 // Attach is ATTACH [DATABASE] 'directory' [AS name]: the directory's

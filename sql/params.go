@@ -51,12 +51,38 @@ func (q *Query) params() *paramTable {
 	return q.ptab
 }
 
-func newParamTable(src Source, tree *ast.Query) *paramTable {
+// shareParams gives the queries of one statement (an INSERT's rows, its
+// DO UPDATE and RETURNING; nil ones skipped) one parameter table, over
+// the markers of them all, so that they number their markers as the
+// statement does and each binds with the statement's values.
+func shareParams(qs ...*Query) {
+	var src Source
+	var trees []*ast.Query
+	for _, q := range qs {
+		if q.parsed() {
+			src = q.src
+			trees = append(trees, q.tree)
+		}
+	}
+	t := newParamTable(src, trees...)
+	for _, q := range qs {
+		if q.parsed() {
+			q.ptab = t
+		}
+	}
+}
+
+func newParamTable(src Source, trees ...*ast.Query) *paramTable {
 	t := &paramTable{num: map[int]int{}}
 	var ps []*ast.Param
-	if tree != nil {
+	seen := map[*ast.Param]bool{} // a node two queries share is one marker
+	for _, tree := range trees {
+		if tree == nil {
+			continue
+		}
 		ast.WalkAll(tree, func(n ast.Node) {
-			if p, ok := n.(*ast.Param); ok {
+			if p, ok := n.(*ast.Param); ok && !seen[p] {
+				seen[p] = true
 				ps = append(ps, p)
 			}
 		})

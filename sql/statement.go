@@ -2,6 +2,7 @@ package sql
 
 import (
 	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/planner"
 	"github.com/b2sql/b2sql/sql/ast"
 )
 
@@ -23,6 +24,12 @@ type Query struct {
 	// copyFrom is the file COPY … FROM reads: the query is SELECT * FROM
 	// it (stmt_copy.go).
 	copyFrom *FileCall
+	// defaults binds DEFAULT in a row of the query's VALUES body, by its
+	// place in the row (bind_default.go); nil outside INSERT.
+	defaults func(k int) (planner.Expr, error)
+	// qualifiedOnly names a FROM element whose columns are read only
+	// qualified (DO UPDATE's excluded: a bare name is the table's column).
+	qualifiedOnly string
 }
 
 // parsed reports whether q holds a query to bind.

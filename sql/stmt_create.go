@@ -138,7 +138,7 @@ func (b *stmtBuilder) columnDef(d *ast.ColumnDef) (col ColumnDef, key bool, err 
 			// The flavour's word ends the constraint.
 			col.Flavour, col.FlavourPos = strings.ToLower(k.Value), b.pos(k.End-len(k.Value))
 		case "DEFAULT":
-			return col, false, b.errAt(k, ErrUnsupported, "DEFAULT values are not supported")
+			col.Default, col.DefaultPos = b.src.Text[k.Expr.Extent().Start:k.Expr.Extent().End], b.pos(k.Expr.Extent().Start)
 		case "COLLATE":
 			return col, false, b.errAt(k, ErrUnsupported, "COLLATE is not supported")
 		case "GENERATED":

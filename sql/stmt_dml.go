@@ -86,18 +86,21 @@ func (b *stmtBuilder) insert(s *ast.Insert) (Statement, error) {
 	switch {
 	case s.With != nil:
 		return nil, b.unsupportedClause(s.With, "WITH before INSERT")
-	case s.OnConflict != nil && (!s.OnConflict.DoNothing || s.OnConflict.TargetWhere != nil):
-		return nil, b.unsupportedClause(s.OnConflict, "ON CONFLICT … DO UPDATE (write INSERT OR REPLACE)")
+	case s.OnConflict != nil && s.OnConflict.TargetWhere != nil:
+		return nil, b.errAt(s.OnConflict.TargetWhere, ErrUnsupported, "ON CONFLICT (…) WHERE is not supported (it names a partial index; b2sql has none)")
 	case s.OnConflict != nil && s.Or != "":
 		return nil, b.errAt(s.OnConflict, ErrSyntax, "ON CONFLICT cannot be combined with INSERT OR "+s.Or)
-	case len(s.Returning) > 0:
-		return nil, b.unsupportedClause(s.Returning[0], "RETURNING")
-	case s.DefaultValues:
-		return nil, b.errAt(s, ErrUnsupported, "DEFAULT VALUES is not supported")
 	case s.ByName && len(s.Columns) > 0:
 		return nil, b.errAt(s.Columns[0], ErrSyntax, "INSERT BY NAME cannot be combined with a column list")
 	}
 	ins := &Insert{Replace: s.Or == "REPLACE", Ignore: s.Or == "IGNORE" || s.OnConflict != nil, ByName: s.ByName}
+	var err error
+	if s.OnConflict != nil && !s.OnConflict.DoNothing {
+		ins.Ignore = false
+		if ins.Update, err = b.conflictUpdate(s); err != nil {
+			return nil, err
+		}
+	}
 	if s.OnConflict != nil {
 		for _, c := range s.OnConflict.Columns {
 			ins.Conflict = append(ins.Conflict, c.Name)
@@ -107,7 +110,6 @@ func (b *stmtBuilder) insert(s *ast.Insert) (Statement, error) {
 			ins.ConflictPos = b.pos(s.OnConflict.Columns[0].Start)
 		}
 	}
-	var err error
 	if ins.Table, ins.TablePos, err = b.tableName(s.Table); err != nil {
 		return nil, err
 	}
@@ -118,9 +120,21 @@ func (b *stmtBuilder) insert(s *ast.Insert) (Statement, error) {
 	if ins.Options, err = b.withOptions(s.Options); err != nil {
 		return nil, err
 	}
+	if ins.Returning, err = b.returning(s.Span, s.Table, s.Alias, s.Returning); err != nil {
+		return nil, err
+	}
+	if s.DefaultValues {
+		ins.DefaultValues = true
+		return ins, nil
+	}
 	if ins.Query, err = b.query(s.Query); err != nil {
 		return nil, err
 	}
+	var upd *Query
+	if ins.Update != nil {
+		upd = ins.Update.Query
+	}
+	shareParams(ins.Query, upd, ins.Returning)
 	return ins, nil
 }
 
@@ -160,30 +174,37 @@ func (b *stmtBuilder) update(s *ast.Update) (Statement, error) {
 	switch {
 	case s.With != nil:
 		return nil, b.unsupportedClause(s.With, "WITH before UPDATE")
-	case len(s.Returning) > 0:
-		return nil, b.unsupportedClause(s.Returning[0], "RETURNING")
 	}
 	name, pos, from, err := b.target(s.Table, s.Alias)
 	if err != nil {
 		return nil, err
 	}
 	u := &Update{Table: name, TablePos: pos}
+	if u.Returning, err = b.returning(s.Span, s.Table, s.Alias, s.Returning); err != nil {
+		return nil, err
+	}
 	items := make([]ast.Expr, 0, len(s.Set)+1)
 	for _, a := range s.Set {
 		col := a.Column.Last()
 		if len(a.Column) > 1 {
 			return nil, b.errAt(a.Column[0], ErrUnsupported, fmt.Sprintf("SET names a column of %q: write %q alone", name, col.Name))
 		}
-		if _, ok := a.Value.(*ast.Default); ok {
-			return nil, b.errAt(a.Value, ErrUnsupported, "SET column = DEFAULT is not supported")
+		value := a.Value
+		_, def := value.(*ast.Default)
+		if def {
+			// The row's value is the column's DEFAULT, which the table
+			// holds: the query yields a NULL in its place.
+			value = &ast.Literal{Span: value.Extent(), Kind: ast.LitNull, Val: "NULL"}
 		}
 		u.Sets = append(u.Sets, col.Name)
 		u.SetsPos = append(u.SetsPos, b.pos(col.Start))
-		items = append(items, a.Value)
+		u.SetDefault = append(u.SetDefault, def)
+		items = append(items, value)
 	}
 	if len(s.From) > 0 {
 		u.Joined = true
 		u.Query, err = b.selectFrom(s.Span, items, append([]ast.TableRef{from}, s.From...), s.Where)
+		shareParams(u.Query, u.Returning)
 		return u, err
 	}
 	if s.Where != nil {
@@ -191,6 +212,7 @@ func (b *stmtBuilder) update(s *ast.Update) (Statement, error) {
 		items = append(items, s.Where)
 	}
 	u.Query, err = b.selectQuery(s.Span, items, from, nil)
+	shareParams(u.Query, u.Returning)
 	return u, err
 }
 
@@ -201,21 +223,45 @@ func (b *stmtBuilder) deleteFrom(s *ast.Delete) (Statement, error) {
 	switch {
 	case s.With != nil:
 		return nil, b.unsupportedClause(s.With, "WITH before DELETE")
-	case len(s.Returning) > 0:
-		return nil, b.unsupportedClause(s.Returning[0], "RETURNING")
 	}
 	name, pos, from, err := b.target(s.Table, s.Alias)
 	if err != nil {
 		return nil, err
 	}
 	d := &Delete{Table: name, TablePos: pos}
+	if d.Returning, err = b.returning(s.Span, s.Table, s.Alias, s.Returning); err != nil {
+		return nil, err
+	}
 	if len(s.Using) > 0 {
 		yes := &ast.Literal{Span: s.Using[0].Extent(), Kind: ast.LitBool, Val: "true"}
 		d.Where, err = b.selectFrom(s.Span, []ast.Expr{yes}, append([]ast.TableRef{from}, s.Using...), s.Where)
+		shareParams(d.Where, d.Returning)
 		return d, err
 	}
-	if s.Where != nil {
+	switch {
+	case s.Where != nil:
 		d.Where, err = b.selectQuery(s.Span, []ast.Expr{s.Where}, from, nil)
+	case d.Returning != nil:
+		// Every row goes, and RETURNING needs them read.
+		yes := &ast.Literal{Span: s.Table.Last().Span, Kind: ast.LitBool, Val: "true"}
+		d.Where, err = b.selectQuery(s.Span, []ast.Expr{yes}, from, nil)
 	}
+	shareParams(d.Where, d.Returning)
 	return d, err
+}
+
+// returning builds RETURNING items (nil: none) as SELECT items FROM t
+// [AS x] over the target table: internal/dml binds it against the rows the
+// statement wrote (new versions; DELETE: the rows removed) standing in for
+// t, so that names, *, expressions and errors are those of SELECT.
+func (b *stmtBuilder) returning(sp ast.Span, table ast.Name, alias *ast.Ident, items []*ast.SelectItem) (*Query, error) {
+	if len(items) == 0 {
+		return nil, nil
+	}
+	_, _, from, err := b.target(table, alias)
+	if err != nil {
+		return nil, err
+	}
+	sel := &ast.Select{Span: sp, Items: items, From: []ast.TableRef{from}}
+	return b.query(&ast.Query{Span: sp, Body: sel})
 }

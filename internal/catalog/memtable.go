@@ -8,6 +8,7 @@ import (
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/formats/b2/ctable"
 	"github.com/b2sql/b2sql/index"
+	"github.com/b2sql/b2sql/sql"
 )
 
 // MemTable is a table held in memory as rows of values: tables created
@@ -24,6 +25,10 @@ type MemTable struct {
 	keys   [][]int        // PRIMARY KEY / UNIQUE column sets
 	// primary marks the PRIMARY KEY's columns (nil: none), for DESCRIBE.
 	primary []bool
+	// defaults are the columns' DEFAULT expressions as CREATE TABLE wrote
+	// them (nil, or Text "": none), bound by each statement that uses
+	// them (sql.BindDefault).
+	defaults []sql.Source
 
 	mu   sync.RWMutex
 	rows [][]columnar.Value
@@ -43,6 +48,10 @@ func (t *MemTable) Rules() []ctable.Rules {
 	}
 	return rules
 }
+
+// Defaults returns each column's DEFAULT expression (nil, or Text "":
+// none).
+func (t *MemTable) Defaults() []sql.Source { return t.defaults }
 
 // Keys returns the PRIMARY KEY and UNIQUE column sets.
 func (t *MemTable) Keys() [][]int { return t.keys }

@@ -113,6 +113,24 @@ func createTable(cat *catalog.Catalog, s *sql.CreateTable) error {
 			}
 		}
 	}
+	var defaults []sql.Source
+	for i, c := range s.Cols {
+		if c.Default == "" {
+			continue
+		}
+		// Bound now for its errors, positioned in this statement; each
+		// statement that fills a row with it binds it again.
+		if _, err := sql.BindDefault(sql.DefaultSource(c), c.Type, cat); err != nil {
+			return err
+		}
+		if format != "memory" {
+			return &sql.Error{Pos: c.DefaultPos, Kind: sql.ErrUnsupported, Msg: fmt.Sprintf("column %q: a CTable stores no DEFAULT expression; use an in-memory table (WITH (FORMAT memory))", c.Name)}
+		}
+		if defaults == nil {
+			defaults = make([]sql.Source, len(s.Cols))
+		}
+		defaults[i] = sql.DefaultSource(c)
+	}
 	if format == "memory" {
 		var primary []bool // the PRIMARY KEY's columns, for DESCRIBE
 		for i, c := range s.Cols {
@@ -123,7 +141,7 @@ func createTable(cat *catalog.Catalog, s *sql.CreateTable) error {
 				primary[i] = true
 			}
 		}
-		return cat.CreateMem(s.Name, schema, rules, s.Keys, primary, true)
+		return cat.CreateMem(s.Name, schema, rules, s.Keys, primary, defaults, true)
 	}
 	if len(s.Keys) > 0 {
 		return &sql.Error{Pos: at, Kind: sql.ErrUnsupported, Msg: "PRIMARY KEY and UNIQUE are enforced on in-memory tables only (CTables have no keys)"}

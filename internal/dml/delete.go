@@ -12,12 +12,16 @@ import (
 
 // deleteRows runs DELETE FROM t [WHERE cond]: the rows whose condition
 // holds are collected by row id (rowid.go), then removed in one change.
-func deleteRows(ctx context.Context, env *Env, s *sql.Delete, args []columnar.Value) (int64, error) {
+func deleteRows(ctx context.Context, env *Env, s *sql.Delete, args []columnar.Value, w *written) (int64, error) {
 	tg, err := env.Cat.LockTarget("DELETE", s.Table, s.TablePos)
 	if err != nil {
 		return 0, err
 	}
 	defer tg.Unlock()
+	schema, _ := targetSchema(tg)
+	if err := w.of(schema); err != nil {
+		return 0, err
+	}
 	total := rowCount(tg)
 	del := make([]bool, total)
 	if s.Where == nil {
@@ -33,8 +37,15 @@ func deleteRows(ctx context.Context, env *Env, s *sql.Delete, args []columnar.Va
 			built.Root.Close()
 			return 0, &sql.Error{Pos: s.TablePos, Kind: sql.ErrType, Msg: fmt.Sprintf("DELETE: WHERE must be BOOLEAN, got %s", t)}
 		}
+		// A CTable's query carries the old columns after the condition
+		// (AddressedPlan), for RETURNING; an in-memory table's rows are
+		// read by row id below.
+		var kept *written
+		if tg.Mem == nil {
+			kept = w
+		}
 		err = Drive(ctx, env.Cat, built, func(b *columnar.Batch) error {
-			return markTrue(b, 0, del, "DELETE")
+			return markTrue(b, 0, del, "DELETE", func(r int) { kept.rowOf(b, r, 1, 1+len(schema)) })
 		})
 		if err != nil {
 			return 0, err
@@ -46,6 +57,8 @@ func deleteRows(ctx context.Context, env *Env, s *sql.Delete, args []columnar.Va
 		for i, row := range old {
 			if i >= len(del) || !del[i] {
 				keep = append(keep, row)
+			} else {
+				w.row(row)
 			}
 		}
 		tg.Mem.SetRows(keep)
@@ -67,8 +80,9 @@ func deleteRows(ctx context.Context, env *Env, s *sql.Delete, args []columnar.Va
 }
 
 // markTrue sets del[id] for each live row of b whose BOOLEAN column cond
-// is TRUE, id being the row id in b's last column.
-func markTrue(b *columnar.Batch, cond int, del []bool, what string) error {
+// is TRUE, id being the row id in b's last column, and calls marked with
+// the row (b's index) the first time its id is set.
+func markTrue(b *columnar.Batch, cond int, del []bool, what string, marked func(r int)) error {
 	c, ids := b.Cols[cond], b.Cols[len(b.Cols)-1].Ints
 	if c.Type.ID != columnar.Bool {
 		return nil // a NULL-typed condition holds for no row
@@ -86,7 +100,10 @@ func markTrue(b *columnar.Batch, cond int, del []bool, what string) error {
 		if id < 0 || id >= int64(len(del)) {
 			return fmt.Errorf("%s: row id %d outside the table's %d rows", what, id, len(del))
 		}
-		del[id] = true
+		if !del[id] {
+			del[id] = true
+			marked(r)
+		}
 	}
 	return nil
 }

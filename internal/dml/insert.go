@@ -16,7 +16,7 @@ import (
 // insert runs INSERT / REPLACE INTO / COPY table FROM: the query's batches
 // are converted to the table's columns a batch at a time (cast kernels,
 // gathered vectors) and appended.
-func insert(ctx context.Context, env *Env, s *sql.Insert, args []columnar.Value) (int64, error) {
+func insert(ctx context.Context, env *Env, s *sql.Insert, args []columnar.Value, w *written) (int64, error) {
 	validate := true
 	for _, o := range s.Options {
 		switch o.Name {
@@ -36,6 +36,9 @@ func insert(ctx context.Context, env *Env, s *sql.Insert, args []columnar.Value)
 	}
 	defer tg.Unlock()
 	schema, rules := targetSchema(tg)
+	if err := w.of(schema); err != nil {
+		return 0, err
+	}
 	if s.Cols == nil && !s.ByName {
 		copyFromTypes(s.Query, schema) // copy_from.go
 	}
@@ -68,7 +71,23 @@ func insert(ctx context.Context, env *Env, s *sql.Insert, args []columnar.Value)
 			pos = append(pos, i)
 		}
 	}
-	built, names, err := env.plan(s.Query, args)
+	defs := newDefaults(env.Cat, tg, schema)
+	var built *planner.Built
+	var names []string
+	if s.DefaultValues {
+		// One row of defaults: a row of no columns, every table column
+		// left to its DEFAULT.
+		pos = nil
+		built, err = env.Build(&planner.Values{Rows: [][]planner.Expr{{}}}, false)
+	} else {
+		s.Query.SetDefaults(func(k int) (planner.Expr, error) {
+			if s.ByName || k >= len(pos) {
+				return nil, fmt.Errorf("no column to take the DEFAULT of")
+			}
+			return defs.expr(pos[k])
+		})
+		built, names, err = env.plan(s.Query, args)
+	}
 	if err != nil {
 		return 0, err
 	}
@@ -78,7 +97,7 @@ func insert(ctx context.Context, env *Env, s *sql.Insert, args []columnar.Value)
 			return 0, err
 		}
 	}
-	if s.Ignore && (tg.Mem != nil || s.Conflict != nil) {
+	if s.Update != nil || s.Ignore && (tg.Mem != nil || s.Conflict != nil) {
 		if err := checkConflictTarget(tg, schema, s); err != nil {
 			built.Root.Close()
 			return 0, err
@@ -90,13 +109,22 @@ func insert(ctx context.Context, env *Env, s *sql.Insert, args []columnar.Value)
 		return 0, &sql.Error{Pos: at, Kind: sql.ErrType, Msg: fmt.Sprintf("INSERT into %q: %d target columns, the rows have %d values", tg.Name, len(pos), got)}
 	}
 	ins := newInserter("INSERT", at, schema, rules, validate, pos, types)
+	ins.defs = defs
 	if s.Replace {
 		ins.what = "REPLACE"
 	}
 	if tg.Mem != nil {
-		return insertMem(ctx, env.Cat, tg, built, ins, s.Replace, s.Ignore)
+		var up *upsert
+		if s.Update != nil {
+			if up, err = newUpsert(s.Update, schema, int(tg.Mem.RowCount()), tg.Name, at); err != nil {
+				built.Root.Close()
+				return 0, err
+			}
+		}
+		m := &memInsert{env: env, tg: tg, ins: ins, replace: s.Replace, ignore: s.Ignore, up: up, args: args, w: w}
+		return m.run(ctx, built)
 	}
-	if s.Replace || s.Ignore {
+	if s.Replace || s.Ignore || s.Update != nil {
 		built.Root.Close()
 		return 0, &sql.Error{Pos: at, Kind: sql.ErrUnsupported, Msg: "INSERT OR REPLACE / OR IGNORE need a key: CTables have none (use DELETE, then INSERT)"}
 	}
@@ -111,6 +139,7 @@ func insert(ctx context.Context, env *Env, s *sql.Insert, args []columnar.Value)
 		if err != nil {
 			return err
 		}
+		w.batch(tb)
 		return c.Append(tb)
 	})
 	if err != nil {
@@ -201,6 +230,7 @@ type inserter struct {
 	src      []int           // per table column: the source column filling it, -1 none
 	casts    []executor.Expr // per table column: the cast of its source, nil when none is needed
 	rowsDone int64           // rows converted so far, for error messages
+	defs     *defaults       // the values of the columns no source fills (nil: NULL)
 	rows     []int32         // scratch: the live rows of a batch
 }
 
@@ -231,6 +261,14 @@ func (ins *inserter) convert(b *columnar.Batch) (*columnar.Batch, error) {
 		v := columnar.NewVector(f.Type, n)
 		out.Cols[i] = v
 		k := ins.src[i]
+		if k < 0 && ins.defs != nil && ins.defs.has(i) {
+			d, err := ins.defs.eval(i, b)
+			if err != nil {
+				return nil, err
+			}
+			gatherRows(v, d, ins.rows)
+			continue
+		}
 		if k < 0 || b.Cols[k].Type.ID == columnar.Null {
 			for r := 0; r < n; r++ {
 				v.SetNull(r, n)
@@ -248,13 +286,7 @@ func (ins *inserter) convert(b *columnar.Batch) (*columnar.Batch, error) {
 			}
 			in = c
 		}
-		if in.Const {
-			for r := 0; r < n; r++ {
-				v.CopyRow(r, in, 0, n)
-			}
-			continue
-		}
-		v.Gather(in, ins.rows)
+		gatherRows(v, in, ins.rows)
 	}
 	base := ins.rowsDone
 	if err := ins.check(out, func(k int) int64 { return base + int64(k) + 1 }); err != nil {
@@ -262,6 +294,18 @@ func (ins *inserter) convert(b *columnar.Batch) (*columnar.Batch, error) {
 	}
 	ins.rowsDone += int64(n)
 	return out, nil
+}
+
+// gatherRows fills v with the rows of in (a constant vector: its one
+// value in every row).
+func gatherRows(v, in *columnar.Vector, rows []int32) {
+	if in.Const {
+		for r := range rows {
+			v.CopyRow(r, in, 0, len(rows))
+		}
+		return
+	}
+	v.Gather(in, rows)
 }
 
 // castSlow casts column k of b to f's type value by value (CastValue),
@@ -320,12 +364,24 @@ func OnOff(s string) (bool, error) {
 	return false, fmt.Errorf("expected on or off, got %s", s)
 }
 
-// insertMem appends the query's rows to an in-memory table, with key
-// handling; it returns the rows inserted.
-func insertMem(ctx context.Context, cat *catalog.Catalog, tg *catalog.Target, built *planner.Built, ins *inserter, replace, ignore bool) (int64, error) {
-	t := tg.Mem
+// memInsert appends the query's rows to an in-memory table, with key
+// handling.
+type memInsert struct {
+	env             *Env
+	tg              *catalog.Target
+	ins             *inserter
+	replace, ignore bool
+	up              *upsert // ON CONFLICT … DO UPDATE, nil none
+	args            []columnar.Value
+	w               *written
+}
+
+// run inserts built's rows and returns the rows inserted (and changed by
+// DO UPDATE).
+func (m *memInsert) run(ctx context.Context, built *planner.Built) (int64, error) {
+	t, ins, replace, ignore, w := m.tg.Mem, m.ins, m.replace, m.ignore, m.w
 	var add [][]columnar.Value
-	err := Drive(ctx, cat, built, func(b *columnar.Batch) error {
+	err := Drive(ctx, m.env.Cat, built, func(b *columnar.Batch) error {
 		tb, err := ins.convert(b)
 		if err != nil {
 			return err
@@ -345,6 +401,9 @@ func insertMem(ctx context.Context, cat *catalog.Catalog, tg *catalog.Target, bu
 	keys := t.Keys()
 	if len(keys) == 0 {
 		t.Append(add)
+		for _, row := range add {
+			w.row(row)
+		}
 		return int64(len(add)), nil
 	}
 	all := append([][]columnar.Value(nil), t.Snapshot()...)
@@ -352,26 +411,44 @@ func insertMem(ctx context.Context, cat *catalog.Catalog, tg *catalog.Target, bu
 	ix := newKeyIndex(keys, all, nil)
 	n := int64(0)
 	removed := false
+	// moved maps a row that replaced others (INSERT OR REPLACE) to the
+	// place of the first, where DuckDB, which updates it in place, has it.
+	moved := map[int]int{}
+	// out[ri] is what the ri-th proposed row became, for RETURNING.
+	var out [][]columnar.Value
+	if w != nil {
+		out = make([][]columnar.Value, len(add))
+	}
 	for ri, row := range add {
 		clash := -1
 		for k, cols := range keys {
 			if s, ok := keyOf(row, cols); ok {
 				if i, hit := ix[k][s]; hit && !dead[i] {
 					clash = i
-					if !replace && !ignore {
-						return 0, &sql.Error{Pos: ins.at, Kind: catalog.ErrConstraint, Msg: fmt.Sprintf("%s: row %d: duplicate key %s in table %q", ins.what, ri+1, keyText(t.Schema(), cols, row), tg.Name)}
+					if !replace && !ignore && m.up == nil {
+						return 0, &sql.Error{Pos: ins.at, Kind: catalog.ErrConstraint, Msg: fmt.Sprintf("%s: row %d: duplicate key %s in table %q", ins.what, ri+1, keyText(t.Schema(), cols, row), m.tg.Name)}
 					}
-					if replace {
+					if replace && !dead[i] {
 						dead[i], removed = true, true
+						if _, ok := moved[len(all)]; !ok {
+							moved[len(all)] = i // the new row takes the place of the first it replaces
+						}
 					}
 				}
 			}
+		}
+		if clash >= 0 && m.up != nil {
+			m.up.propose(clash, all[clash], row, ri)
+			continue
 		}
 		if clash >= 0 && ignore {
 			continue
 		}
 		all = append(all, row)
 		dead = append(dead, false)
+		if out != nil {
+			out[ri] = row
+		}
 		for k, cols := range keys {
 			if s, ok := keyOf(row, cols); ok {
 				ix[k][s] = len(all) - 1
@@ -379,16 +456,54 @@ func insertMem(ctx context.Context, cat *catalog.Catalog, tg *catalog.Target, bu
 		}
 		n++
 	}
+	if m.up != nil {
+		changed, err := m.up.run(ctx, m.env, m.tg.Name, all, m.args, ins, func(ri int, row []columnar.Value) {
+			if out != nil {
+				out[ri] = row
+			}
+		})
+		if err != nil {
+			return 0, err
+		}
+		if changed > 0 {
+			// A SET may change a key: the rows must still hold each once.
+			if err := checkKeys(t, all, ins.what, m.tg.Name, ins.at); err != nil {
+				return 0, err
+			}
+			removed = true // rows changed in place: install the new slice
+		}
+		n += changed
+	}
+	for _, row := range out {
+		if row != nil {
+			w.row(row)
+		}
+	}
 	if !removed {
 		t.Append(all[len(t.Snapshot()):])
 		return n, nil
 	}
+	place := make(map[int]int, len(moved))
+	for row, i := range moved {
+		if !dead[row] {
+			place[i] = row
+		}
+	}
 	keep := make([][]columnar.Value, 0, len(all))
 	for i, r := range all {
-		if !dead[i] {
+		switch j, ok := place[i]; {
+		case ok:
+			keep = append(keep, all[j])
+		case !dead[i] && !placed(moved, place, i):
 			keep = append(keep, r)
 		}
 	}
 	t.SetRows(keep)
 	return n, nil
+}
+
+// placed reports whether row was put in the place of a row it replaced.
+func placed(moved, place map[int]int, row int) bool {
+	i, ok := moved[row]
+	return ok && place[i] == row
 }

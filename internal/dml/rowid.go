@@ -196,7 +196,8 @@ func AddressedPlan(env *Env, stmt sql.Statement, args []columnar.Value, analyze 
 	var err error
 	switch s := stmt.(type) {
 	case *sql.Delete:
-		root, err = addressed(env, s.Table, s.Where, args, false)
+		// RETURNING reads a CTable's removed rows from the query.
+		root, err = addressed(env, s.Table, s.Where, args, s.Returning != nil && updatesFile(env, s.Table))
 	case *sql.Update:
 		root, err = addressed(env, s.Table, s.Query, args, updatesFile(env, s.Table))
 	default:

@@ -19,13 +19,16 @@ import (
 // columns in place: the old row is tombstoned by row id and the new one
 // appended, in one change (so updated rows move to the end of the scan
 // order).
-func update(ctx context.Context, env *Env, s *sql.Update, args []columnar.Value) (int64, error) {
+func update(ctx context.Context, env *Env, s *sql.Update, args []columnar.Value, w *written) (int64, error) {
 	tg, err := env.Cat.LockTarget("UPDATE", s.Table, s.TablePos)
 	if err != nil {
 		return 0, err
 	}
 	defer tg.Unlock()
 	schema, rules := targetSchema(tg)
+	if err := w.of(schema); err != nil {
+		return 0, err
+	}
 	at := s.TablePos
 	target := make([]int, len(s.Sets))
 	for k, name := range s.Sets {
@@ -52,10 +55,17 @@ func update(ctx context.Context, env *Env, s *sql.Update, args []columnar.Value)
 			return 0, &sql.Error{Pos: at, Kind: sql.ErrType, Msg: fmt.Sprintf("UPDATE: WHERE must be BOOLEAN, got %s", t)}
 		}
 	}
-	u := &updater{ins: &inserter{what: "UPDATE", at: at, schema: schema, rules: rules, validate: true},
+	u := &updater{ins: &inserter{what: "UPDATE", at: at, schema: schema, rules: rules, validate: true}, w: w,
 		target: target, cond: cond, casts: make([]executor.Expr, len(target)), vecs: make([]*columnar.Vector, len(target))}
 	if s.Joined {
 		u.seen = map[int64]bool{}
+	}
+	defs := newDefaults(env.Cat, tg, schema)
+	u.defaults = make([]func(*columnar.Batch) (*columnar.Vector, error), len(target))
+	for k, i := range target {
+		if s.SetDefault[k] {
+			u.defaults[k] = func(b *columnar.Batch) (*columnar.Vector, error) { return defs.eval(i, b) }
+		}
 	}
 	for k, i := range target {
 		if t := types[k]; t != schema[i].Type && t.ID != columnar.Null {
@@ -99,7 +109,7 @@ func update(ctx context.Context, env *Env, s *sql.Update, args []columnar.Value)
 	if err := deleteLive(c, del); err != nil {
 		return 0, err
 	}
-	n := c.Deleted()
+	n := u.matched
 	if err := env.Cat.Commit(tg, c); err != nil {
 		return 0, err
 	}
@@ -118,12 +128,21 @@ type updater struct {
 	rows   []int32
 	ids    []int64
 	seen   map[int64]bool // UPDATE … FROM: the row ids changed so far
+	// again[j]: the j-th changing row's id was changed before (UPDATE …
+	// FROM matched it again): counted and returned, but the first
+	// match's values are the ones written.
+	again   []bool
+	matched int64    // the changes so far, repeated matches included (DuckDB's count)
+	w       *written // RETURNING's rows, nil without it
+	// defaults[k] evaluates SET k's column's DEFAULT (SET c = DEFAULT),
+	// nil for a SET of a value.
+	defaults []func(*columnar.Batch) (*columnar.Vector, error)
 }
 
 // prepare casts the SET values of b and returns the live rows that
 // change (b's row indices) with their row ids.
 func (u *updater) prepare(b *columnar.Batch) error {
-	u.rows, u.ids = u.rows[:0], u.ids[:0]
+	u.rows, u.ids, u.again = u.rows[:0], u.ids[:0], u.again[:0]
 	ids := b.Cols[len(b.Cols)-1].Ints
 	for k := 0; k < b.Live(); k++ {
 		r := b.Row(k)
@@ -137,20 +156,29 @@ func (u *updater) prepare(b *columnar.Batch) error {
 				continue
 			}
 		}
+		again := false
 		if u.seen != nil {
-			if u.seen[ids[r]] {
-				continue // matched again through FROM: the first match counts
-			}
+			again = u.seen[ids[r]]
 			u.seen[ids[r]] = true
 		}
 		u.rows = append(u.rows, int32(r))
 		u.ids = append(u.ids, ids[r])
+		u.again = append(u.again, again)
 	}
+	u.matched += int64(len(u.rows))
 	if len(u.rows) == 0 {
 		return nil
 	}
 	for k, i := range u.target {
 		u.vecs[k] = b.Cols[k]
+		if u.defaults[k] != nil {
+			v, err := u.defaults[k](b)
+			if err != nil {
+				return err
+			}
+			u.vecs[k] = v
+			continue
+		}
 		if u.casts[k] == nil {
 			continue
 		}
@@ -189,6 +217,16 @@ func (u *updater) newRows(b *columnar.Batch, del []bool) (*columnar.Batch, error
 	if err := u.prepare(b); err != nil || len(u.rows) == 0 {
 		return nil, err
 	}
+	if u.w != nil {
+		for _, r := range u.rows {
+			row := make([]columnar.Value, len(u.ins.schema))
+			for i := range row {
+				row[i] = u.value(b, i, int(r), b.Cols[u.src[i]].Value(int(r)))
+			}
+			u.w.row(row)
+		}
+	}
+	u.firstOnly()
 	n := len(u.rows)
 	out := &columnar.Batch{Cols: make([]*columnar.Vector, len(u.ins.schema)), Len: n}
 	for i, f := range u.ins.schema {
@@ -224,13 +262,24 @@ func (u *updater) newRows(b *columnar.Batch, del []bool) (*columnar.Batch, error
 	return out, nil
 }
 
+// firstOnly drops from rows and ids the repeated matches (again).
+func (u *updater) firstOnly() {
+	k := 0
+	for j := range u.rows {
+		if !u.again[j] {
+			u.rows[k], u.ids[k] = u.rows[j], u.ids[j]
+			k++
+		}
+	}
+	u.rows, u.ids, u.again = u.rows[:k], u.ids[:k], u.again[:0]
+}
+
 // memory runs the UPDATE of an in-memory table: each changed row is
 // replaced, by row id, in a new slice of rows.
 func (u *updater) memory(ctx context.Context, cat *catalog.Catalog, tg *catalog.Target, built *planner.Built) (int64, error) {
 	old := tg.Mem.Snapshot()
 	out := make([][]columnar.Value, len(old))
 	copy(out, old)
-	n := int64(0)
 	err := Drive(ctx, cat, built, func(b *columnar.Batch) error {
 		if err := u.prepare(b); err != nil {
 			return err
@@ -247,8 +296,10 @@ func (u *updater) memory(ctx context.Context, cat *catalog.Catalog, tg *catalog.
 			if err := u.ins.checkRow(row, id); err != nil {
 				return err
 			}
-			out[id] = row
-			n++
+			u.w.row(row)
+			if !u.again[j] {
+				out[id] = row
+			}
 		}
 		return nil
 	})
@@ -259,7 +310,7 @@ func (u *updater) memory(ctx context.Context, cat *catalog.Catalog, tg *catalog.
 		return 0, err
 	}
 	tg.Mem.SetRows(out)
-	return n, nil
+	return u.matched, nil
 }
 
 // checkRow checks one row (table row id) against the rules.

@@ -95,12 +95,14 @@ func (s *Session) Run(ctx context.Context, src sql.Source, stmt sql.Statement, a
 	case *sql.Attach:
 		return done, cat.Attach(st)
 	}
-	n, counted, err := dml.Run(ctx, s.env(), stmt, args)
-	if err != nil {
+	out, err := dml.Run(ctx, s.env(), stmt, args)
+	switch {
+	case err != nil:
 		return nil, err
-	}
-	if counted {
-		return countResult(n), nil
+	case out.Returning != nil:
+		return &Result{Plan: out.Returning, Names: out.Names, Zone: s.Zone()}, nil
+	case out.Counted:
+		return countResult(out.N), nil
 	}
 	return done, nil
 }

@@ -1,0 +1,64 @@
+package dml
+
+import (
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/executor"
+	"github.com/b2sql/b2sql/internal/catalog"
+	"github.com/b2sql/b2sql/planner"
+	"github.com/b2sql/b2sql/sql"
+)
+
+// defaults are the DEFAULT values of a table's columns for one statement:
+// each bound once (sql.BindDefault) and evaluated per row, so that
+// DEFAULT random() gives every row its own value. A column without a
+// DEFAULT takes NULL.
+type defaults struct {
+	schema columnar.Schema
+	src    []sql.Source // per column; Text "" none
+	cat    planner.Catalog
+	bound  []planner.Expr
+	kernel []executor.Expr
+}
+
+func newDefaults(cat planner.Catalog, tg *catalog.Target, schema columnar.Schema) *defaults {
+	d := &defaults{schema: schema, cat: cat, src: make([]sql.Source, len(schema)),
+		bound: make([]planner.Expr, len(schema)), kernel: make([]executor.Expr, len(schema))}
+	if tg.Mem != nil {
+		copy(d.src, tg.Mem.Defaults())
+	}
+	return d
+}
+
+// has reports whether column i has a DEFAULT expression.
+func (d *defaults) has(i int) bool { return d.src[i].Text != "" }
+
+// expr is column i's DEFAULT as a bound expression of the column's type.
+func (d *defaults) expr(i int) (planner.Expr, error) {
+	if d.bound[i] != nil {
+		return d.bound[i], nil
+	}
+	var x planner.Expr = &planner.Const{Val: columnar.NullValue(d.schema[i].Type)}
+	if d.has(i) {
+		var err error
+		if x, err = sql.BindDefault(d.src[i], d.schema[i].Type, d.cat); err != nil {
+			return nil, err
+		}
+	}
+	d.bound[i] = x
+	return x, nil
+}
+
+// eval is column i's DEFAULT for every row of b (a constant vector when
+// the column has none).
+func (d *defaults) eval(i int, b *columnar.Batch) (*columnar.Vector, error) {
+	if d.kernel[i] == nil {
+		x, err := d.expr(i)
+		if err != nil {
+			return nil, err
+		}
+		if d.kernel[i], err = planner.CompileExpr(x, nil); err != nil {
+			return nil, err
+		}
+	}
+	return d.kernel[i].Eval(b)
+}

@@ -63,6 +63,8 @@ func astBindable(e ast.Expr) bool {
 		return true // ?, $n and $name (params.go)
 	case *ast.Default:
 		return true // a value of a VALUES row (bindValuesAST); refused elsewhere by bindAST
+	case *ast.Columns:
+		return true // expanded in the select list and WHERE (bind_columns.go); refused elsewhere by bindAST
 	case *ast.Cast:
 		_, ok := castType(e.Type)
 		return ok && astBindable(e.X)
@@ -219,6 +221,8 @@ func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 			return nil, err
 		}
 		return b.like(fn, xs[0], xs[1], astSrc(e.X), astSrc(e.Pattern), c)
+	case *ast.Columns:
+		return nil, b.errAt(b.q.tokAt(e.Start), ErrUnsupported, "COLUMNS(…) is supported in the select list and WHERE")
 	case *ast.Default:
 		return nil, b.errAt(b.q.tokAt(e.Start), ErrSyntax, "DEFAULT is allowed only as a value of INSERT … VALUES or UPDATE … SET")
 	case *ast.Param:

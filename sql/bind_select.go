@@ -219,66 +219,33 @@ func (b *binder) expandSelectAST(sel *ast.Select) ([]selItem, error) {
 	var items []selItem
 	for _, si := range sel.Items {
 		if st, ok := si.X.(*ast.Star); ok {
-			qual := ""
-			if len(st.Qualifier) > 0 {
-				qual = st.Qualifier[0].Name
-				known := false
-				for _, q := range b.quals {
-					known = known || strings.EqualFold(q, qual)
-				}
-				if !known {
-					return nil, b.errAt(b.q.tokAt(st.Start), ErrUnknownTable, fmt.Sprintf("unknown table %q%s", qual, didYouMean(qual, b.quals)))
-				}
+			its, err := b.starItems(st)
+			if err != nil {
+				return nil, err
 			}
-			if len(b.scope) == 0 && qual == "" {
-				return nil, b.errAt(b.q.tokAt(st.Start), ErrUnknownColumn, "SELECT * with no FROM clause")
-			}
-			exclude := map[string]bool{} // name or qualifier.name, lower case
-			for _, n := range st.Exclude {
-				exclude[excludeKey(n)] = true
-			}
-			replace := map[string]*ast.SelectItem{}
-			for _, r := range st.Replace {
-				if r.Alias == nil {
-					return nil, b.errAt(b.q.tokAt(st.Replace[0].Start), ErrSyntax, "REPLACE expects a list of expr AS column")
+			items = append(items, its...)
+			continue
+		}
+		xs, which, has, err := b.expandColumns(si.X)
+		if err != nil {
+			return nil, err
+		}
+		if has && which[0] != nil {
+			// One item per column COLUMNS(…) selected, named after it.
+			sp := b.q.spanOf(si)
+			for k, x := range xs {
+				it := selItem{src: astSrc(x), sp: sp, name: which[k][0].name}
+				if si.Alias != nil {
+					it.alias = columnsAlias(si.Alias.Name, which[k][0])
+					it.name = it.alias
 				}
-				replace[strings.ToLower(r.Alias.Name)] = r
-			}
-			for _, col := range b.scope {
-				if qual == "" && b.hidden[col.ID] {
-					continue
-				}
-				if qual == "" || strings.EqualFold(col.Table, qual) {
-					l := strings.ToLower(col.Name)
-					if _, ex := exclude[l]; ex {
-						exclude[l] = false // matched
-						continue
-					}
-					if k := strings.ToLower(col.Table) + "." + l; exclude[k] || col.Table != "" && hasKey(exclude, k) {
-						exclude[k] = false
-						continue
-					}
-					if r, ok := replace[l]; ok {
-						items = append(items, selItem{src: astSrc(r.X), alias: col.Name, name: col.Name, sp: b.q.spanOf(r.X)})
-						delete(replace, l)
-						continue
-					}
-					col := col
-					items = append(items, selItem{star: &col, name: col.Name, sp: b.cl.sel})
-				}
-			}
-			for _, n := range st.Exclude {
-				name := n.Last().Name
-				if _, unread := b.unreadable[strings.ToLower(name)]; exclude[excludeKey(n)] && !unread {
-					return nil, b.errAt(b.q.tokAt(n.Span().Start), ErrUnknownColumn, fmt.Sprintf("column %q in EXCLUDE is not in the FROM clause", name))
-				}
-			}
-			for _, r := range st.Replace {
-				if _, left := replace[strings.ToLower(r.Alias.Name)]; left {
-					return nil, b.errAt(b.q.tokAt(r.Alias.Start), ErrUnknownColumn, fmt.Sprintf("column %q in REPLACE is not in the FROM clause", r.Alias.Name))
-				}
+				items = append(items, it)
 			}
 			continue
+		}
+		x := si.X
+		if has {
+			x = xs[0] // *COLUMNS(…) unpacked into a call's arguments
 		}
 		lo, hi := b.q.tokSpan(si)
 		if a := si.Alias; a != nil {
@@ -291,7 +258,7 @@ func (b *binder) expandSelectAST(sel *ast.Select) ([]selItem, error) {
 				}
 			}
 		}
-		it := selItem{src: astSrc(si.X), sp: span{lo, hi}}
+		it := selItem{src: astSrc(x), sp: span{lo, hi}}
 		switch {
 		case si.Alias != nil:
 			it.alias, it.name = si.Alias.Name, si.Alias.Name
@@ -310,9 +277,86 @@ func (b *binder) expandSelectAST(sel *ast.Select) ([]selItem, error) {
 	return items, nil
 }
 
+// starItems expands [t.]* [EXCLUDE …] [REPLACE …] into select items, in
+// the order of the FROM columns.
+func (b *binder) starItems(st *ast.Star) ([]selItem, error) {
+	var items []selItem
+	qual := ""
+	if len(st.Qualifier) > 0 {
+		qual = st.Qualifier[0].Name
+		known := false
+		for _, q := range b.quals {
+			known = known || strings.EqualFold(q, qual)
+		}
+		if !known {
+			return nil, b.errAt(b.q.tokAt(st.Start), ErrUnknownTable, fmt.Sprintf("unknown table %q%s", qual, didYouMean(qual, b.quals)))
+		}
+	}
+	if len(b.scope) == 0 && qual == "" {
+		return nil, b.errAt(b.q.tokAt(st.Start), ErrUnknownColumn, "SELECT * with no FROM clause")
+	}
+	exclude := map[string]bool{} // name or qualifier.name, lower case
+	for _, n := range st.Exclude {
+		exclude[excludeKey(n)] = true
+	}
+	replace := map[string]*ast.SelectItem{}
+	for _, r := range st.Replace {
+		if r.Alias == nil {
+			return nil, b.errAt(b.q.tokAt(st.Replace[0].Start), ErrSyntax, "REPLACE expects a list of expr AS column")
+		}
+		replace[strings.ToLower(r.Alias.Name)] = r
+	}
+	for _, col := range b.scope {
+		if qual == "" && b.hidden[col.ID] {
+			continue
+		}
+		if qual == "" || strings.EqualFold(col.Table, qual) {
+			l := strings.ToLower(col.Name)
+			if _, ex := exclude[l]; ex {
+				exclude[l] = false // matched
+				continue
+			}
+			if k := strings.ToLower(col.Table) + "." + l; exclude[k] || col.Table != "" && hasKey(exclude, k) {
+				exclude[k] = false
+				continue
+			}
+			if r, ok := replace[l]; ok {
+				items = append(items, selItem{src: astSrc(r.X), alias: col.Name, name: col.Name, sp: b.q.spanOf(r.X)})
+				delete(replace, l)
+				continue
+			}
+			col := col
+			items = append(items, selItem{star: &col, name: col.Name, sp: b.cl.sel})
+		}
+	}
+	for _, n := range st.Exclude {
+		name := n.Last().Name
+		if _, unread := b.unreadable[strings.ToLower(name)]; exclude[excludeKey(n)] && !unread {
+			return nil, b.errAt(b.q.tokAt(n.Span().Start), ErrUnknownColumn, fmt.Sprintf("column %q in EXCLUDE is not in the FROM clause", name))
+		}
+	}
+	for _, r := range st.Replace {
+		if _, left := replace[strings.ToLower(r.Alias.Name)]; left {
+			return nil, b.errAt(b.q.tokAt(r.Alias.Start), ErrUnknownColumn, fmt.Sprintf("column %q in REPLACE is not in the FROM clause", r.Alias.Name))
+		}
+	}
+	return items, nil
+}
+
 // bindWhereAST binds WHERE's conjuncts as one Filter over b.input.
 func (b *binder) bindWhereAST(where ast.Expr) (planner.Node, error) {
 	c := ectx{sp: b.cl.where, clause: "WHERE"}
+	xs, _, has, err := b.expandColumns(where)
+	if err != nil {
+		return nil, err
+	}
+	if has {
+		// WHERE COLUMNS(…) > 0: every column's condition holds.
+		where = xs[0]
+		for _, x := range xs[1:] {
+			where = &ast.Binary{Span: where.Extent(), Op: "AND", L: where, R: x}
+		}
+	}
 	var conds []planner.Expr
 	for _, e := range conjuncts(where, nil) {
 		done, err := b.astSemiConjunct(e, c)

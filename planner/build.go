@@ -240,6 +240,8 @@ func (bd *builder) build(n Node) (executor.Operator, error) {
 		return bd.wrap(&executor.TopK{Input: in, Keys: keys, Count: n.Count, Offset: n.Offset, Bound: bd.topks[n]}), nil
 	case *Limit:
 		return bd.wrap(&executor.Limit{Input: in, Count: n.Count, Offset: n.Offset}), nil
+	case *LimitPercent:
+		return bd.wrap(&executor.LimitPercent{Input: in, Percent: n.Percent, Offset: n.Offset}), nil
 	case *Distinct:
 		return bd.wrap(&executor.Distinct{Input: in}), nil
 	case *Unnest:

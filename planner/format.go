@@ -97,6 +97,8 @@ func describeNode(n Node) string {
 		return "Sort " + sortKeys(n.Keys)
 	case *Limit:
 		return fmt.Sprintf("Limit %d offset %d", n.Count, n.Offset)
+	case *LimitPercent:
+		return fmt.Sprintf("Limit %g%% offset %d", n.Percent, n.Offset)
 	case *TopK:
 		return fmt.Sprintf("TopK %s limit %d offset %d", sortKeys(n.Keys), n.Count, n.Offset)
 	case *Distinct:

@@ -60,9 +60,6 @@ func (b *binder) checkQueryAST(q *ast.Query) error {
 			}
 		}
 	case *ast.Query:
-		if n.Limit != nil && n.Limit.Percent {
-			at = b.q.tokAt(n.Limit.Start)
-		}
 	case *ast.TableFunc:
 		if f := n.Func; !n.Lateral && n.Sample == nil && len(f.Name) == 1 && !knownTableFunc(strings.ToLower(f.Name[0].Name)) {
 			name := f.Name[0].Name

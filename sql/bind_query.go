@@ -148,9 +148,6 @@ func astRefersTo(n any, name string) bool {
 // queryBindable reports whether every part of q has a bind case in the
 // syntax-tree binder.
 func queryBindable(q *ast.Query) bool {
-	if q.Limit != nil && q.Limit.Percent {
-		return false
-	}
 	if w := q.With; w != nil {
 		for _, c := range w.CTEs {
 			if c.Query == nil || len(c.UsingKey) > 0 || !queryBindable(c.Query) {

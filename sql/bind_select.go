@@ -531,7 +531,12 @@ func (b *binder) limitAST(root planner.Node, q *ast.Query) (planner.Node, error)
 		return 0, b.errAt(sp.lo, ErrType, what+" must be a non-negative integer constant")
 	}
 	var err error
-	if l := q.Limit; l != nil && l.Count != nil {
+	var percent *float64
+	if l := q.Limit; l != nil && l.Count != nil && l.Percent {
+		if percent, err = b.limitPercent(l); err != nil {
+			return nil, err
+		}
+	} else if l != nil && l.Count != nil {
 		if count, err = read(l.Count, b.cl.limit, "LIMIT"); err != nil {
 			return nil, err
 		}
@@ -545,7 +550,35 @@ func (b *binder) limitAST(root planner.Node, q *ast.Query) (planner.Node, error)
 			return nil, err
 		}
 	}
+	if percent != nil {
+		return &planner.LimitPercent{Input: root, Percent: *percent, Offset: offset}, nil
+	}
 	return &planner.Limit{Input: root, Count: count, Offset: offset}, nil
+}
+
+// limitPercent reads LIMIT p% (or p PERCENT): a constant number from 0 to
+// 100, as DuckDB takes it; nil for NULL (no limit).
+func (b *binder) limitPercent(l *ast.Limit) (*float64, error) {
+	at := b.q.tokAt(l.Count.Extent().Start)
+	saved := b.saveScope()
+	b.scope, b.quals, b.hidden = nil, nil, nil
+	x, err := b.bindAST(l.Count, ectx{sp: b.cl.limit, clause: "LIMIT"})
+	b.restoreScope(saved)
+	if err != nil {
+		return nil, err
+	}
+	k, ok := planner.FoldExpr(x).(*planner.Const)
+	if !ok || !k.Val.Null && !k.Val.Type.IsNumeric() {
+		return nil, b.errAt(at, ErrType, "LIMIT … % must be a constant number")
+	}
+	if k.Val.Null {
+		return nil, nil
+	}
+	p := k.Val.AsFloat()
+	if !(p >= 0 && p <= 100) { // NaN too
+		return nil, b.errAt(at, ErrType, "limit percent out of range, should be between 0% and 100%")
+	}
+	return &p, nil
 }
 
 // orderBindable reports whether every ORDER BY key has a bind case.

@@ -191,6 +191,19 @@ func (bd *builder) build(n Node) (executor.Operator, error) {
 		if op, err := bd.parallelAggregate(x); op != nil || err != nil {
 			return op, err
 		}
+	case *Sample:
+		if x.Seeded {
+			// A seed picks the same rows only from the same input order:
+			// one thread reads it, in order.
+			saved := bd.opts.Threads
+			bd.opts.Threads = 1
+			in, err := bd.build(x.Input)
+			bd.opts.Threads = saved
+			if err != nil {
+				return nil, err
+			}
+			return bd.buildSample(x, in), nil
+		}
 	case *TopK:
 		if op, err := bd.sortedLimit(x); op != nil || err != nil {
 			return op, err
@@ -242,6 +255,8 @@ func (bd *builder) build(n Node) (executor.Operator, error) {
 		return bd.wrap(&executor.Limit{Input: in, Count: n.Count, Offset: n.Offset}), nil
 	case *LimitPercent:
 		return bd.wrap(&executor.LimitPercent{Input: in, Percent: n.Percent, Offset: n.Offset}), nil
+	case *Sample:
+		return bd.buildSample(n, in), nil
 	case *Distinct:
 		return bd.wrap(&executor.Distinct{Input: in}), nil
 	case *Unnest:

@@ -97,6 +97,8 @@ func describeNode(n Node) string {
 		return "Sort " + sortKeys(n.Keys)
 	case *Limit:
 		return fmt.Sprintf("Limit %d offset %d", n.Count, n.Offset)
+	case *Sample:
+		return n.String()
 	case *LimitPercent:
 		return fmt.Sprintf("Limit %g%% offset %d", n.Percent, n.Offset)
 	case *TopK:

@@ -121,7 +121,7 @@ func nodeBindable(n ast.Node) bool {
 	case *ast.Window:
 		return windowBindable(n)
 	case *ast.Sample:
-		return false
+		return true // read when bound (bind_sample.go)
 	}
 	return true
 }

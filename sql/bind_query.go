@@ -183,7 +183,7 @@ func bodyBindable(body ast.QueryBody) bool {
 }
 
 func selectBindable(sel *ast.Select) bool {
-	if sel.Sample != nil || sel.Qualify != nil && !astBindable(sel.Qualify) || !allBindable(sel.DistinctOn...) {
+	if sel.Qualify != nil && !astBindable(sel.Qualify) || !allBindable(sel.DistinctOn...) {
 		return false
 	}
 	for _, w := range sel.Windows {
@@ -235,7 +235,7 @@ func starBindable(st *ast.Star) bool {
 func tableRefBindable(t ast.TableRef) bool {
 	switch t := t.(type) {
 	case *ast.Table:
-		return t.Sample == nil && !t.NotIndexed && t.IndexedBy == nil && len(t.Name) <= 2
+		return !t.NotIndexed && t.IndexedBy == nil && len(t.Name) <= 2
 	case *ast.Join:
 		switch t.Kind {
 		case "INNER", "LEFT", "RIGHT", "FULL", "CROSS", "SEMI", "ANTI":
@@ -246,7 +246,7 @@ func tableRefBindable(t ast.TableRef) bool {
 	case *ast.TableFunc:
 		return tableFuncBindable(t)
 	case *ast.Derived:
-		return t.Query != nil && t.Sample == nil && queryBindable(t.Query)
+		return t.Query != nil && queryBindable(t.Query)
 	}
 	return false
 }
@@ -347,6 +347,18 @@ func (b *binder) bindFromAST(from []ast.TableRef) (planner.Node, error) {
 // tables without an alias (unnamed_subquery, unnamed_subquery2, … as
 // DuckDB names them).
 func (b *binder) bindTableRefAST(t ast.TableRef, unnamed *int) (*fromItem, error) {
+	if sm, bare := withoutSample(t); sm != nil {
+		// TABLESAMPLE: the table's rows are sampled before anything joins
+		// or filters them.
+		it, err := b.bindTableRefAST(bare, unnamed)
+		if err != nil {
+			return nil, err
+		}
+		if it.node, err = b.sampleNode(it.node, sm); err != nil {
+			return nil, err
+		}
+		return it, nil
+	}
 	switch t := t.(type) {
 	case *ast.Join:
 		left, err := b.bindTableRefAST(t.L, unnamed)

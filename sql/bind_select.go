@@ -19,6 +19,13 @@ func (b *binder) bindSelectAST(sel *ast.Select, q *ast.Query) (*Bound, error) {
 	if err != nil {
 		return nil, err
 	}
+	if sel.Sample != nil {
+		// USING SAMPLE samples the FROM clause's rows, before WHERE (as
+		// DuckDB does).
+		if input, err = b.sampleNode(input, sel.Sample); err != nil {
+			return nil, err
+		}
+	}
 	items, err := b.expandSelectAST(sel)
 	if err != nil {
 		return nil, err
@@ -559,24 +566,14 @@ func (b *binder) limitAST(root planner.Node, q *ast.Query) (planner.Node, error)
 // limitPercent reads LIMIT p% (or p PERCENT): a constant number from 0 to
 // 100, as DuckDB takes it; nil for NULL (no limit).
 func (b *binder) limitPercent(l *ast.Limit) (*float64, error) {
-	at := b.q.tokAt(l.Count.Extent().Start)
-	saved := b.saveScope()
-	b.scope, b.quals, b.hidden = nil, nil, nil
-	x, err := b.bindAST(l.Count, ectx{sp: b.cl.limit, clause: "LIMIT"})
-	b.restoreScope(saved)
-	if err != nil {
+	p, null, err := b.constNumber(l.Count, "LIMIT … %")
+	switch {
+	case err != nil:
 		return nil, err
-	}
-	k, ok := planner.FoldExpr(x).(*planner.Const)
-	if !ok || !k.Val.Null && !k.Val.Type.IsNumeric() {
-		return nil, b.errAt(at, ErrType, "LIMIT … % must be a constant number")
-	}
-	if k.Val.Null {
+	case null:
 		return nil, nil
-	}
-	p := k.Val.AsFloat()
-	if !(p >= 0 && p <= 100) { // NaN too
-		return nil, b.errAt(at, ErrType, "limit percent out of range, should be between 0% and 100%")
+	case !(p >= 0 && p <= 100): // NaN too
+		return nil, b.errAt(b.q.tokAt(l.Count.Extent().Start), ErrType, "limit percent out of range, should be between 0% and 100%")
 	}
 	return &p, nil
 }

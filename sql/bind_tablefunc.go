@@ -15,7 +15,7 @@ import (
 // other names of tableFuncs.
 func tableFuncBindable(t *ast.TableFunc) bool {
 	f := t.Func
-	if t.Lateral && !isUnnestCall(t) || t.Sample != nil || len(f.Name) != 1 || f.Over != nil || f.Filter != nil || len(f.OrderBy) > 0 {
+	if t.Lateral && !isUnnestCall(t) || len(f.Name) != 1 || f.Over != nil || f.Filter != nil || len(f.OrderBy) > 0 {
 		return false
 	}
 	fn := strings.ToLower(f.Name[0].Name)

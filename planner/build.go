@@ -191,6 +191,10 @@ func (bd *builder) build(n Node) (executor.Operator, error) {
 		if op, err := bd.parallelAggregate(x); op != nil || err != nil {
 			return op, err
 		}
+	case *PositionalJoin:
+		return bd.buildPositionalJoin(x) // join_positional.go
+	case *AsofJoin:
+		return bd.buildAsofJoin(x)
 	case *Sample:
 		if x.Seeded {
 			// A seed picks the same rows only from the same input order:

@@ -99,6 +99,10 @@ func describeNode(n Node) string {
 		return fmt.Sprintf("Limit %d offset %d", n.Count, n.Offset)
 	case *Sample:
 		return n.String()
+	case *AsofJoin:
+		return n.String()
+	case *PositionalJoin:
+		return "PositionalJoin"
 	case *LimitPercent:
 		return fmt.Sprintf("Limit %g%% offset %d", n.Percent, n.Offset)
 	case *TopK:

@@ -238,11 +238,11 @@ func tableRefBindable(t ast.TableRef) bool {
 		return !t.NotIndexed && t.IndexedBy == nil && len(t.Name) <= 2
 	case *ast.Join:
 		switch t.Kind {
-		case "INNER", "LEFT", "RIGHT", "FULL", "CROSS", "SEMI", "ANTI":
+		case "INNER", "LEFT", "RIGHT", "FULL", "CROSS", "SEMI", "ANTI", "POSITIONAL":
 		default:
 			return false
 		}
-		return !t.Asof && t.Alias == nil && (t.On == nil || astBindable(t.On)) && tableRefBindable(t.L) && tableRefBindable(t.R)
+		return t.Alias == nil && (t.On == nil || astBindable(t.On)) && tableRefBindable(t.L) && tableRefBindable(t.R)
 	case *ast.TableFunc:
 		return tableFuncBindable(t)
 	case *ast.Derived:
@@ -385,6 +385,12 @@ func (b *binder) bindTableRefAST(t ast.TableRef, unnamed *int) (*fromItem, error
 		right, err := b.bindTableRefAST(t.R, unnamed)
 		if err != nil {
 			return nil, err
+		}
+		switch {
+		case t.Kind == "POSITIONAL":
+			return b.bindPositionalJoin(left, right) // bind_join_asof.go
+		case t.Asof:
+			return b.bindAsofJoin(t, left, right)
 		}
 		kind := planner.JoinInner
 		switch t.Kind {

@@ -242,24 +242,39 @@ func columnRefAt(col planner.Column, sp ast.Span) *ast.ColumnRef {
 	return &ast.ColumnRef{Span: sp, Name: name}
 }
 
-// columnsAlias is a COLUMNS expansion's alias: \0…\9 take the regex's
-// groups in the column's name, as DuckDB's regexp_replace writes them.
-func columnsAlias(alias string, m columnsMatch) string {
-	if m.subs == nil || !strings.Contains(alias, `\`) {
-		return alias
+// columnsAlias is a COLUMNS expansion's alias, as DuckDB rewrites it: \0
+// is the column's name (with a regex, what it matched), \1…\9 the
+// regex's groups (empty past the last one), \\ a backslash.
+func columnsAlias(alias string, m columnsMatch) (string, error) {
+	if !strings.Contains(alias, `\`) {
+		return alias, nil
 	}
 	var sb strings.Builder
 	for i := 0; i < len(alias); i++ {
-		if alias[i] == '\\' && i+1 < len(alias) && alias[i+1] >= '0' && alias[i+1] <= '9' {
-			if g := int(alias[i+1] - '0'); g < len(m.subs) {
-				sb.WriteString(m.subs[g])
-			}
-			i++
+		c := alias[i]
+		if c != '\\' {
+			sb.WriteByte(c)
 			continue
 		}
-		sb.WriteByte(alias[i])
+		i++
+		switch {
+		case i < len(alias) && alias[i] == '\\':
+			sb.WriteByte('\\')
+		case i < len(alias) && alias[i] >= '0' && alias[i] <= '9':
+			g := int(alias[i] - '0')
+			switch {
+			case m.subs == nil && g == 0:
+				sb.WriteString(m.name)
+			case m.subs == nil:
+				return "", fmt.Errorf("no regex is supplied to COLUMNS: its alias can use \\0 only")
+			case g < len(m.subs):
+				sb.WriteString(m.subs[g])
+			}
+		default:
+			return "", fmt.Errorf("backslashes must either be escaped or followed by a number")
+		}
 	}
-	return sb.String()
+	return sb.String(), nil
 }
 
 // rewriteFunc rewrites the parts of call fn other than its arguments,

@@ -243,8 +243,11 @@ func (b *binder) expandSelectAST(sel *ast.Select) ([]selItem, error) {
 			for k, x := range xs {
 				it := selItem{src: astSrc(x), sp: sp, name: which[k][0].name}
 				if si.Alias != nil {
-					it.alias = columnsAlias(si.Alias.Name, which[k][0])
-					it.name = it.alias
+					a, err := columnsAlias(si.Alias.Name, which[k][0])
+					if err != nil {
+						return nil, b.errAt(b.q.tokAt(si.Alias.Start), ErrSyntax, err.Error())
+					}
+					it.alias, it.name = a, a
 				}
 				items = append(items, it)
 			}

@@ -40,11 +40,6 @@ func (b *binder) checkQueryAST(q *ast.Query) error {
 			// At ORDER, two tokens before the first key.
 			return b.errAt(max(b.q.tokAt(n.OrderBy[0].Start)-2, 0), ErrUnsupported, "ORDER BY inside a window function's arguments is not supported")
 		}
-	case *ast.Literal:
-		if n.Kind == ast.LitBlob {
-			// SQLite's X'…' is no DuckDB blob literal.
-			return b.errAt(at, ErrUnsupported, "X'…' literals are not supported")
-		}
 	case *ast.GroupBy:
 		for _, it := range n.Items {
 			r, ok := it.(*ast.GroupingSet)

@@ -184,7 +184,9 @@ func (b *binder) aggregateNode(input planner.Node, aggregating bool, having plan
 		return b.input, nil
 	}
 	a := b.agg
-	input, err := b.orderAggInput(input) // bind_agg_ordered.go
+	// b.input, not input: a subquery inside an aggregate's argument or
+	// FILTER joined onto it (preAgg).
+	input, err := b.orderAggInput(b.input) // bind_agg_ordered.go
 	if err != nil {
 		return nil, err
 	}

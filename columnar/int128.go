@@ -306,6 +306,11 @@ func WideFromBig(t Type, n *big.Int) (Value, bool) {
 
 // WideFloat is a wide value as the nearest float64 (a DECIMAL's scaled).
 func WideFloat(v Value) float64 {
+	if v.Type.ID != Uhugeint {
+		if a := v.Wide128(); a.IsInt64() {
+			return DecimalFloat(int64(a.Lo), targetScale(v.Type))
+		}
+	}
 	f := new(big.Float).SetPrec(200).SetInt(v.WideBig())
 	if v.Type.ID == Decimal128 && v.Type.Scale > 0 {
 		f.Quo(f, new(big.Float).SetPrec(200).SetInt(Pow10Big(int(v.Type.Scale))))

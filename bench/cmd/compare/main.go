@@ -62,7 +62,7 @@ func main() {
 		"time budget for the timed runs of one query on one engine; fewer runs are made when the warm-up shows they would exceed it")
 	flag.StringVar(&o.metric, "metric", "both",
 		"times reported: wall (elapsed), cpu (user+system CPU time of the process, less disturbed by other load on the machine) or both")
-	flag.StringVar(&o.suite, "suite", "events", "query suite: events (the demo table), tpch (the 22 TPC-H queries) or nested (issue 21's LIST<INT> queries over -dir's list10m.parquet)")
+	flag.StringVar(&o.suite, "suite", "events", "query suite: events (the demo table), tpch (the 22 TPC-H queries) or nested (issue 21's LIST<INT> queries over -dir's lists.parquet or list10m.parquet)")
 	flag.Float64Var(&o.sf, "sf", 1, "TPC-H scale factor (with -suite tpch)")
 	flag.StringVar(&o.b2d, "b2d", "",
 		"with -suite events: b2sql reads events from this CTable (.b2d or .b2z; written from events.parquet when missing) while DuckDB reads the Parquet file; with -remote, both b2sql runs read it")

@@ -61,6 +61,11 @@ type HashJoin struct {
 	// fill them from the probe keys (LeftKeys[f.Key]) for the scans under
 	// the build side (hashjoin_probefirst.go). Not with Shared.
 	ProbeFilters []*JoinFilter
+	// Ranges, in a join without keys, are the conjuncts of Cond of the
+	// form left < right (or <=, >, >=): the build rows are sorted by the
+	// first one's right to find each probe row's candidates (rangejoin.go).
+	// A second one, if any, has the same right, bounded from the other side.
+	Ranges []RangeKey
 	// BuildRows, when > 0, is the planner's estimate of the build side's
 	// rows, to size the hash table once instead of growing it.
 	BuildRows int
@@ -72,6 +77,8 @@ type HashJoin struct {
 	index     hashtab.Index        // the build rows by key (nil: no keys)
 	probeSc   hashtab.ProbeScratch // this copy's scratch for probing index
 	all       []int32              // every build row (no keys)
+	rng       *rangeIndex          // the build rows sorted for Ranges, or nil
+	rngLeft   []*columnar.Vector   // scratch: the probe batch's Ranges values
 	nested    nestedCursor         // the next pair of a nested loop (nestedloop.go)
 	nextProbe int                  // the next live row of lb to probe (hashjoin_probe.go)
 	probeStep int                  // live rows probed at once
@@ -142,6 +149,9 @@ func (j *HashJoin) String() string {
 	name := "HashJoin"
 	if len(j.LeftKeys) == 0 {
 		name = "NestedLoopJoin"
+		if len(j.Ranges) > 0 {
+			name = "RangeJoin"
+		}
 	}
 	s := name + " " + joinKindNames[j.Kind]
 	if j.Desc != "" {
@@ -161,7 +171,7 @@ func (j *HashJoin) Close() error {
 	}
 	j.closeGrace()
 	j.grace = nil
-	j.build, j.index, j.all, j.matched = nil, nil, nil, nil
+	j.build, j.index, j.all, j.matched, j.rng = nil, nil, nil, nil, nil
 	j.res.Free()
 	j.probeSc = hashtab.ProbeScratch{}
 	j.pbuf, j.pview = nil, nil
@@ -290,6 +300,9 @@ func (j *HashJoin) buildSide(ctx context.Context, right Operator) error {
 	}
 	if j.Kind == JoinSingle && len(j.RightKeys) == 0 && j.Cond == nil && j.build.n > 1 {
 		return errSingleRow
+	}
+	if err := j.sortRanges(ctx, right.Types()); err != nil { // rangejoin.go
+		return err
 	}
 	if j.index != nil {
 		j.index.Finish()

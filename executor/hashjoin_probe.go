@@ -32,8 +32,7 @@ func (j *HashJoin) probe(b *columnar.Batch) error {
 	j.lnull = resetBools(j.lnull, n)
 	j.pairL, j.pairR = j.pairL[:0], j.pairR[:0]
 	if len(j.LeftKeys) == 0 {
-		j.probeAll() // nestedloop.go
-		return nil
+		return j.probeAll() // nestedloop.go
 	}
 	if len(j.pkeys) != len(j.LeftKeys) {
 		j.pkeys = make([]*columnar.Vector, len(j.LeftKeys))

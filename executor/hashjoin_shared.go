@@ -47,7 +47,7 @@ func (s *JoinBuild) open(ctx context.Context, j *HashJoin) error {
 		return s.err
 	}
 	if s.done != j {
-		j.build, j.index, j.all, j.buildNull = s.done.build, s.done.index, s.done.all, s.done.buildNull
+		j.build, j.index, j.all, j.buildNull, j.rng = s.done.build, s.done.index, s.done.all, s.done.buildNull, s.done.rng
 		if s.spilled != nil {
 			// A spilled build: this copy deals its own probe rows.
 			j.grace = &graceJoin{b: s.spilled}

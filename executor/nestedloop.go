@@ -20,6 +20,7 @@ import (
 type nestedCursor struct {
 	k, r   int
 	active bool
+	cands  []int32 // a range join's candidates for probe row k (rangejoin.go)
 }
 
 // buildAll records the live rows of b, stored from build row base on, as
@@ -31,10 +32,17 @@ func (j *HashJoin) buildAll(b *columnar.Batch, base int32) {
 }
 
 // probeAll starts the pairs of the current left batch: each live row with
-// every build row, in that order.
-func (j *HashJoin) probeAll() {
+// every build row (a range join: with its candidates), in that order.
+func (j *HashJoin) probeAll() error {
 	j.nested = nestedCursor{active: len(j.all) > 0}
+	if j.rng != nil {
+		var err error
+		if j.rngLeft, err = j.rng.probe(j.lb, j.rngLeft[:0]); err != nil {
+			return err
+		}
+	}
 	j.fillNested()
+	return nil
 }
 
 // moreNested makes the next chunk of the current batch's pairs; false when
@@ -59,12 +67,19 @@ func (j *HashJoin) fillNested() {
 	}
 	j.pairL, j.pairR = j.pairL[:0], j.pairR[:0]
 	for c.k < len(j.lrows) && len(j.pairL) < columnar.MaxBatch {
-		take := min(len(j.all)-c.r, columnar.MaxBatch-len(j.pairL))
-		for _, r := range j.all[c.r : c.r+take] {
+		cands := j.all
+		if j.rng != nil {
+			if c.r == 0 {
+				c.cands = j.rng.cands(j.rngLeft, j.lrows[c.k])
+			}
+			cands = c.cands
+		}
+		take := min(len(cands)-c.r, columnar.MaxBatch-len(j.pairL))
+		for _, r := range cands[c.r : c.r+take] {
 			j.pairL = append(j.pairL, int32(c.k))
 			j.pairR = append(j.pairR, r)
 		}
-		if c.r += take; c.r == len(j.all) {
+		if c.r += take; c.r == len(cands) {
 			c.k, c.r = c.k+1, 0
 		}
 	}

@@ -175,6 +175,9 @@ func (bd *builder) joinOp(n *Join, left, right executor.Operator) (*executor.Has
 		}
 		op.Cond = c
 		desc = append(desc, n.Cond.String())
+		if op.Ranges, err = rangeKeys(n, llay, rlay); err != nil { // join_range.go
+			return nil, err
+		}
 	}
 	op.Desc = strings.Join(desc, " AND ") + bd.joinDictString(n) // dict.go
 	return op, nil

@@ -20,7 +20,10 @@ import (
 type nestedCursor struct {
 	k, r   int
 	active bool
-	cands  []int32 // a range join's candidates for probe row k (rangejoin.go)
+	// A range join's (rangejoin.go): probe row k's candidates are the
+	// sorted positions [r, hi), entered (run computed) when started.
+	hi      int
+	started bool
 }
 
 // buildAll records the live rows of b, stored from build row base on, as
@@ -66,20 +69,16 @@ func (j *HashJoin) fillNested() {
 		j.pairL, j.pairR = make([]int32, 0, columnar.MaxBatch), make([]int32, 0, columnar.MaxBatch)
 	}
 	j.pairL, j.pairR = j.pairL[:0], j.pairR[:0]
-	for c.k < len(j.lrows) && len(j.pairL) < columnar.MaxBatch {
-		cands := j.all
-		if j.rng != nil {
-			if c.r == 0 {
-				c.cands = j.rng.cands(j.rngLeft, j.lrows[c.k])
-			}
-			cands = c.cands
-		}
-		take := min(len(cands)-c.r, columnar.MaxBatch-len(j.pairL))
-		for _, r := range cands[c.r : c.r+take] {
+	if j.rng != nil {
+		j.fillRange() // rangejoin.go
+	}
+	for j.rng == nil && c.k < len(j.lrows) && len(j.pairL) < columnar.MaxBatch {
+		take := min(len(j.all)-c.r, columnar.MaxBatch-len(j.pairL))
+		for _, r := range j.all[c.r : c.r+take] {
 			j.pairL = append(j.pairL, int32(c.k))
 			j.pairR = append(j.pairR, r)
 		}
-		if c.r += take; c.r == len(cands) {
+		if c.r += take; c.r == len(j.all) {
 			c.k, c.r = c.k+1, 0
 		}
 	}

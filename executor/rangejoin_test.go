@@ -106,9 +106,10 @@ func TestRangeJoin(t *testing.T) {
 						} else {
 							cond = mustCall(t, "and", columnar.TBool, cond, c)
 						}
-						// As the planner: a second key only on the same build column.
-						if len(ranges) == 0 || k.rcol == keys[0].rcol && lower(k.op) != lower(keys[0].op) {
-							ranges = append(ranges, RangeKey{Left: l, Right: r, Op: k.op})
+						// As the planner: a second key from the other side, on
+						// the same build column or not.
+						if len(ranges) == 0 || lower(k.op) != lower(keys[0].op) {
+							ranges = append(ranges, RangeKey{Left: l, Right: r, Op: k.op, SameRight: k.rcol == keys[0].rcol})
 						}
 					}
 					j := &HashJoin{Left: &source{types: ltypes, rows: lrows, n: n}, Right: &source{types: rtypes, rows: rrows, n: n},
@@ -125,4 +126,35 @@ func TestRangeJoin(t *testing.T) {
 			})
 		}
 	}
+}
+
+// An interval join (lo <= x AND x <= hi) over many blocks: the answer of
+// every pair checked here, with the blocks pruned by hi.
+func TestRangeJoinIntervals(t *testing.T) {
+	var lrows, rrows [][]columnar.Value
+	for i := range 1000 {
+		lrows = append(lrows, []columnar.Value{f64(float64((i * 7919) % 5003))})
+	}
+	for i := range 3000 {
+		lo := float64((i * 104729) % 4999)
+		rrows = append(rrows, []columnar.Value{f64(lo), f64(lo + float64(i%9))})
+	}
+	want := 0
+	for _, l := range lrows {
+		for _, r := range rrows {
+			if r[0].F <= l[0].F && l[0].F <= r[1].F {
+				want++
+			}
+		}
+	}
+	ft := columnar.TFloat64
+	x, lo, hi := ColumnExpr(0, ft), ColumnExpr(0, ft), ColumnExpr(1, ft)
+	cond := mustCall(t, "and", columnar.TBool, mustCall(t, ">=", columnar.TBool, x, ColumnExpr(1, ft)), mustCall(t, "<=", columnar.TBool, x, ColumnExpr(2, ft)))
+	runSizes(t, func(t *testing.T, n int) {
+		j := &HashJoin{Left: &source{types: []columnar.Type{ft}, rows: lrows, n: n}, Right: &source{types: []columnar.Type{ft, ft}, rows: rrows, n: n},
+			Kind: JoinInner, Cond: cond, Ranges: []RangeKey{{Left: x, Right: lo, Op: ">="}, {Left: x, Right: hi, Op: "<="}}}
+		if got := len(drain(t, j)); got != want || want == 0 {
+			t.Fatalf("got %d pairs, want %d", got, want)
+		}
+	})
 }

@@ -7,7 +7,8 @@ import "github.com/b2sql/b2sql/executor"
 // reading only left columns, the other only right columns, of one type),
 // turned so that the left side comes first: the first one found, and a
 // second bounding the same right expression from the other side if there
-// is one. The executor sorts the build rows by the first one's right
+// is one (SameRight), else one bounding another right expression from the
+// other side. The executor sorts the build rows by the first one's right
 // (executor/rangejoin.go); Cond still holds all conjuncts.
 func rangeKeys(n *Join, llay, rlay map[ColID]int) ([]executor.RangeKey, error) {
 	if len(n.EquiKeys) > 0 || n.Cond == nil {
@@ -35,15 +36,24 @@ func rangeKeys(n *Join, llay, rlay map[ColID]int) ([]executor.RangeKey, error) {
 	if len(cs) == 0 {
 		return nil, nil
 	}
+	// The second key: the first other bound of the same build expression,
+	// else the first bound of another one from the other side.
 	pick := []cand{cs[0]}
+	same := false
 	for _, c := range cs[1:] {
-		if c.r.String() == cs[0].r.String() && lowerBound(c.op) != lowerBound(cs[0].op) {
-			pick = append(pick, c)
+		if lowerBound(c.op) == lowerBound(cs[0].op) {
+			continue
+		}
+		if c.r.String() == cs[0].r.String() {
+			pick, same = []cand{cs[0], c}, true
 			break
+		}
+		if len(pick) == 1 {
+			pick = append(pick, c)
 		}
 	}
 	var keys []executor.RangeKey
-	for _, c := range pick {
+	for i, c := range pick {
 		le, err := CompileExpr(c.l, llay)
 		if err != nil {
 			return nil, err
@@ -52,7 +62,7 @@ func rangeKeys(n *Join, llay, rlay map[ColID]int) ([]executor.RangeKey, error) {
 		if err != nil {
 			return nil, err
 		}
-		keys = append(keys, executor.RangeKey{Left: le, Right: re, Op: c.op})
+		keys = append(keys, executor.RangeKey{Left: le, Right: re, Op: c.op, SameRight: i == 1 && same})
 	}
 	return keys, nil
 }

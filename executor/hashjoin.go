@@ -78,6 +78,7 @@ type HashJoin struct {
 	probeSc   hashtab.ProbeScratch // this copy's scratch for probing index
 	all       []int32              // every build row (no keys)
 	rng       *rangeIndex          // the build rows sorted for Ranges, or nil
+	blk       *blockLoop           // a nested loop built in blocks (nestedloop_spill.go)
 	rngLeft   []*columnar.Vector   // scratch: the probe batch's Ranges values
 	nested    nestedCursor         // the next pair of a nested loop (nestedloop.go)
 	nextProbe int                  // the next live row of lb to probe (hashjoin_probe.go)
@@ -171,6 +172,7 @@ func (j *HashJoin) Close() error {
 	}
 	j.closeGrace()
 	j.grace = nil
+	j.closeBlocks()
 	j.build, j.index, j.all, j.matched, j.rng = nil, nil, nil, nil, nil
 	j.res.Free()
 	j.probeSc = hashtab.ProbeScratch{}
@@ -184,8 +186,9 @@ func (j *HashJoin) Open(ctx context.Context) error {
 	j.closeGrace()
 	j.grace = nil
 	if j.res == nil {
-		j.res = j.mem.Reserve("hash join build", len(j.RightKeys) > 0)
+		j.res = j.mem.Reserve("hash join build", len(j.RightKeys) > 0 || j.blockable())
 	}
+	j.closeBlocks()
 	j.res.Free()
 	j.probeSc = hashtab.ProbeScratch{} // a re-opened join has a new build table
 	probeFirst := len(j.ProbeFilters) > 0 && j.Shared == nil
@@ -259,7 +262,14 @@ func (j *HashJoin) buildSide(ctx context.Context, right Operator) error {
 			collectKeys(f, keys[f.Key], b)
 		}
 		need := storeBytes(b, b.Cols)
-		if err := j.res.Grow(need); err != nil {
+		if err := j.res.Grow(need); err != nil && len(keys) == 0 && j.blockable() {
+			// A nested loop builds in blocks (nestedloop_spill.go): this
+			// batch ends the first one.
+			j.res.Force(need)
+			j.buildAll(b, base)
+			j.startBlocks(right)
+			break
+		} else if err != nil {
 			spill, err := j.mustSpill(err, need) // hashjoin_grace.go
 			if err != nil {
 				return err
@@ -411,6 +421,13 @@ func (j *HashJoin) Next(ctx context.Context) (*columnar.Batch, error) {
 			}
 			j.phase = 4
 		default:
+			if more, err := j.nextBlock(ctx); more || err != nil { // nestedloop_spill.go
+				if err != nil {
+					return nil, err
+				}
+				j.phase, j.lb = 2, nil
+				continue
+			}
 			return nil, io.EOF
 		}
 	}

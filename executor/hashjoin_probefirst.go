@@ -72,6 +72,9 @@ func (j *HashJoin) openProbeFirst(ctx context.Context) error {
 // nextLeft returns the next probe batch: the held rows first (views of
 // the store, MaxBatch rows at a time), then the rest of the probe side.
 func (j *HashJoin) nextLeft(ctx context.Context) (*columnar.Batch, error) {
+	if j.blk != nil {
+		return j.leftBlock(ctx) // nestedloop_spill.go
+	}
 	if j.pbuf == nil {
 		return j.Left.Next(ctx)
 	}

@@ -238,9 +238,13 @@ func (j *HashJoin) sortRanges(ctx context.Context, types []columnar.Type) error 
 	if err != nil || x == nil {
 		return err
 	}
-	if j.res.Grow(x.bytes) == nil {
-		j.rng = x
+	if err := j.res.Grow(x.bytes); err != nil {
+		if j.blk == nil {
+			return nil
+		}
+		j.res.Force(x.bytes) // a block's order is a fraction of its rows
 	}
+	j.rng = x
 	return nil
 }
 

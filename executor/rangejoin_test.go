@@ -1,11 +1,15 @@
 package executor
 
 import (
+	"context"
 	"fmt"
+	"io"
+	"os"
 	"slices"
 	"testing"
 
 	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/executor/memory"
 )
 
 // rangeInput makes the probe rows (x, s) and build rows (lo, hi, t) of the
@@ -157,4 +161,88 @@ func TestRangeJoinIntervals(t *testing.T) {
 			t.Fatalf("got %d pairs, want %d", got, want)
 		}
 	})
+}
+
+// Under a limit far below the build side, a nested-loop join (plain and
+// range) builds in blocks and replays its probe side from a spool: the
+// same pairs as checked here one by one, for the kinds that can, at every
+// batch size, with nothing left reserved or on disk.
+func TestNestedLoopBlocks(t *testing.T) {
+	lrows, rrows := rangeInput()
+	for range 11 { // a build side of 2,400 rows: three batches of 1024
+		_, r := rangeInput()
+		rrows = append(rrows, r...)
+	}
+	ltypes := []columnar.Type{columnar.TInt64, columnar.TVarchar}
+	rtypes := []columnar.Type{columnar.TInt64, columnar.TInt64, columnar.TVarchar}
+	want := map[JoinKind][]string{}
+	matched := make([]bool, len(rrows))
+	for _, l := range lrows {
+		for k, r := range rrows {
+			if !l[0].Null && !r[0].Null && l[0].I < r[0].I && l[1].S != r[2].S {
+				want[JoinInner] = append(want[JoinInner], fmt.Sprintf("%s|%s|%s|%s|%s", l[0], l[1], r[0], r[1], r[2]))
+				matched[k] = true
+			}
+		}
+	}
+	want[JoinRight] = append([]string(nil), want[JoinInner]...)
+	for k, r := range rrows {
+		s := fmt.Sprintf("%s|%s|%s", r[0], r[1], r[2])
+		if matched[k] {
+			want[JoinRightSemi] = append(want[JoinRightSemi], s)
+		} else {
+			want[JoinRightAnti] = append(want[JoinRightAnti], s)
+			want[JoinRight] = append(want[JoinRight], "NULL|NULL|"+s)
+		}
+	}
+	x, lo := ColumnExpr(0, columnar.TInt64), ColumnExpr(0, columnar.TInt64)
+	cond := mustCall(t, "and", columnar.TBool, mustCall(t, "<", columnar.TBool, x, ColumnExpr(2, columnar.TInt64)),
+		mustCall(t, "<>", columnar.TBool, ColumnExpr(1, columnar.TVarchar), ColumnExpr(4, columnar.TVarchar)))
+	for _, kind := range []JoinKind{JoinInner, JoinRight, JoinRightSemi, JoinRightAnti} {
+		for _, ranged := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/range=%v", joinKindNames[kind], ranged), func(t *testing.T) {
+				w := want[kind]
+				slices.Sort(w)
+				runSizes(t, func(t *testing.T, n int) {
+					tmp := t.TempDir()
+					m := memory.NewManager(16<<10, tmp, 0)
+					j := &HashJoin{Left: &source{types: ltypes, rows: lrows, n: n}, Right: &source{types: rtypes, rows: rrows, n: n},
+						Kind: kind, Cond: cond}
+					if ranged {
+						j.Ranges = []RangeKey{{Left: x, Right: lo, Op: "<"}}
+					}
+					j.SetMemory(m)
+					got := drain(t, &blockCounter{HashJoin: j})
+					slices.Sort(got)
+					if !equalStrings(got, w) {
+						t.Fatalf("got %d rows, want %d (first %v, want %v)", len(got), len(w), got[:min(3, len(got))], w[:min(3, len(w))])
+					}
+					if m.Used() != 0 {
+						t.Fatalf("%d bytes still reserved after Close", m.Used())
+					}
+					if e, _ := os.ReadDir(tmp); len(e) != 0 {
+						t.Fatalf("spill files left: %v", e)
+					}
+				})
+			})
+		}
+	}
+}
+
+// blockCounter fails the test's expectations unless the join went through
+// several blocks: it records the passes before Close drops them.
+type blockCounter struct {
+	*HashJoin
+	passes int
+}
+
+func (b *blockCounter) Next(ctx context.Context) (*columnar.Batch, error) {
+	out, err := b.HashJoin.Next(ctx)
+	if b.blk != nil {
+		b.passes = max(b.passes, b.blk.pass)
+	}
+	if err == io.EOF && b.passes < 2 {
+		return nil, fmt.Errorf("%d block passes: the test wants several", b.passes)
+	}
+	return out, err
 }

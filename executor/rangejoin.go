@@ -76,7 +76,11 @@ func newRangeIndex(ctx context.Context, keys []RangeKey, store *chunkedStore, ty
 	}
 	var perm []int32
 	var row int32
-	err := store.eachBatch(types, func(b *columnar.Batch) error {
+	each := store.eachBatch
+	if c, ok := ColumnIndex(keys[0].Right); ok && c < len(types) && (x.zone == nil || sameColumn(x.zone.key.Right, c)) {
+		each = store.eachColumn(c) // the one column read: no copy of the others
+	}
+	err := each(types, func(b *columnar.Batch) error {
 		v, err := keys[0].Right.Eval(b)
 		if err != nil {
 			return err
@@ -121,18 +125,34 @@ func newRangeIndex(ctx context.Context, keys []RangeKey, store *chunkedStore, ty
 	for i := range idx {
 		idx[i] = int32(i)
 	}
+	// Sorted in runs and merged (sort_perm.go), so that a cancelled query
+	// stops within milliseconds however big the build; ties by position.
+	var by func(a, b int32) int
 	switch x.phys {
 	case columnar.PhysInt:
-		slices.SortStableFunc(idx, func(a, b int32) int { return cmp.Compare(x.ints[a], x.ints[b]) })
-		x.ints = permuted(x.ints, idx)
+		by = func(a, b int32) int { return cmp.Compare(x.ints[a], x.ints[b]) }
 	case columnar.PhysUint:
-		slices.SortStableFunc(idx, func(a, b int32) int { return cmp.Compare(uint64(x.ints[a]), uint64(x.ints[b])) })
+		by = func(a, b int32) int { return cmp.Compare(uint64(x.ints[a]), uint64(x.ints[b])) }
+	case columnar.PhysFloat:
+		by = func(a, b int32) int { return columnar.CompareFloat(x.flts[a], x.flts[b]) }
+	case columnar.PhysBytes:
+		by = func(a, b int32) int { return bytes.Compare(x.strs[a], x.strs[b]) }
+	}
+	idx, err = mergeSort(ctx, idx, func(a, b int32) int {
+		if c := by(a, b); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	if err != nil {
+		return nil, err
+	}
+	switch x.phys {
+	case columnar.PhysInt, columnar.PhysUint:
 		x.ints = permuted(x.ints, idx)
 	case columnar.PhysFloat:
-		slices.SortStableFunc(idx, func(a, b int32) int { return columnar.CompareFloat(x.flts[a], x.flts[b]) })
 		x.flts = permuted(x.flts, idx)
 	case columnar.PhysBytes:
-		slices.SortStableFunc(idx, func(a, b int32) int { return bytes.Compare(x.strs[a], x.strs[b]) })
 		x.strs = permuted(x.strs, idx)
 	}
 	x.rows = permuted(perm, idx)
@@ -145,6 +165,12 @@ func newRangeIndex(ctx context.Context, keys []RangeKey, store *chunkedStore, ty
 		x.bytes += int64(len(s)) + 24
 	}
 	return x, nil
+}
+
+// sameColumn reports whether e is stored column c.
+func sameColumn(e Expr, c int) bool {
+	k, ok := ColumnIndex(e)
+	return ok && k == c
 }
 
 // lower reports whether op bounds the build value from below (left op

@@ -110,7 +110,7 @@ func entryRows(es []sortEntry) []int32 {
 // mergeSort sorts es by compare: runs of sortRun entries, then a
 // bottom-up merge through one buffer, checking ctx between runs and every
 // sortRun merged entries. It returns the sorted entries (es or the buffer).
-func mergeSort(ctx context.Context, es []sortEntry, compare func(a, b sortEntry) int) ([]sortEntry, error) {
+func mergeSort[T any](ctx context.Context, es []T, compare func(a, b T) int) ([]T, error) {
 	n := len(es)
 	for lo := 0; lo < n; lo += sortRun {
 		if err := ctx.Err(); err != nil {
@@ -121,7 +121,7 @@ func mergeSort(ctx context.Context, es []sortEntry, compare func(a, b sortEntry)
 	if n <= sortRun {
 		return es, nil
 	}
-	buf := make([]sortEntry, n)
+	buf := make([]T, n)
 	src, dst := es, buf
 	for width := sortRun; width < n; width *= 2 {
 		done := 0

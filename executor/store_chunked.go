@@ -374,6 +374,24 @@ func (s *chunkedStore) eachBatch(types []columnar.Type, fn func(b *columnar.Batc
 	return nil
 }
 
+// eachColumn is eachBatch that fills only column c of the batches (the
+// others are empty vectors of the right types), for a caller reading one
+// column of a wide store.
+func (s *chunkedStore) eachColumn(c int) func(types []columnar.Type, fn func(b *columnar.Batch) error) error {
+	return func(types []columnar.Type, fn func(b *columnar.Batch) error) error {
+		tmp := columnar.NewBatch(types, 0)
+		for from := 0; from < s.n; from += columnar.MaxBatch {
+			to := min(from+columnar.MaxBatch, s.n)
+			s.copyRange(tmp.Cols[c], c, from, to)
+			tmp.Len, tmp.Sel = to-from, nil
+			if err := fn(tmp); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}
+
 // copyRange sets v to the stored rows [from, to) of column c (v is reset;
 // byte payloads share the store's buffers).
 func (s *chunkedStore) copyRange(v *columnar.Vector, c, from, to int) {

@@ -247,6 +247,8 @@ func tableRefBindable(t ast.TableRef) bool {
 		return tableFuncBindable(t)
 	case *ast.Derived:
 		return t.Query != nil && queryBindable(t.Query)
+	case *ast.Pivot:
+		return tableRefBindable(t.Source) // the rest is judged when bound (bind_pivot.go)
 	}
 	return false
 }
@@ -431,6 +433,8 @@ func (b *binder) bindTableRefAST(t ast.TableRef, unnamed *int) (*fromItem, error
 		return b.relation(bd, alias, aliasColumns(t.Alias))
 	case *ast.TableFunc:
 		return b.bindTableFuncAST(t)
+	case *ast.Pivot:
+		return b.bindPivotAST(t, unnamed) // bind_pivot.go
 	case *ast.Table:
 		it, err := b.bindTableAST(t)
 		if err != nil || t.Alias == nil || len(t.Alias.Columns) == 0 {

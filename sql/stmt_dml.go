@@ -258,6 +258,30 @@ func (b *stmtBuilder) returning(sp ast.Span, table ast.Name, alias *ast.Ident, i
 	if len(items) == 0 {
 		return nil, nil
 	}
+	for _, it := range items {
+		// DuckDB's RETURNING is per row: no aggregates, windows or
+		// subqueries.
+		var bad ast.Node
+		what := ""
+		ast.Inspect(it.X, func(x ast.Expr) bool {
+			switch x := x.(type) {
+			case *ast.Subquery, *ast.InQuery, *ast.Quantified:
+				if bad == nil {
+					bad, what = x, "subqueries are"
+				}
+			case *ast.Func:
+				if bad == nil && x.Over != nil {
+					bad, what = x, "window functions are"
+				} else if bad == nil && len(x.Name) == 1 && isAggName(strings.ToLower(x.Name[0].Name)) {
+					bad, what = x, "aggregate functions are"
+				}
+			}
+			return bad == nil
+		})
+		if bad != nil {
+			return nil, b.errAt(bad, ErrUnsupported, what+" not supported in RETURNING")
+		}
+	}
 	_, _, from, err := b.target(table, alias)
 	if err != nil {
 		return nil, err

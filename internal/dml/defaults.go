@@ -1,6 +1,8 @@
 package dml
 
 import (
+	"fmt"
+
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/executor"
 	"github.com/b2sql/b2sql/internal/catalog"
@@ -20,13 +22,42 @@ type defaults struct {
 	kernel []executor.Expr
 }
 
-func newDefaults(cat planner.Catalog, tg *catalog.Target, schema columnar.Schema) *defaults {
+// newDefaults returns the defaults of the table with columns schema
+// (mem: its in-memory table, nil for a CTable, which stores none).
+func newDefaults(cat planner.Catalog, mem *catalog.MemTable, schema columnar.Schema) *defaults {
 	d := &defaults{schema: schema, cat: cat, src: make([]sql.Source, len(schema)),
 		bound: make([]planner.Expr, len(schema)), kernel: make([]executor.Expr, len(schema))}
-	if tg.Mem != nil {
-		copy(d.src, tg.Mem.Defaults())
+	if mem != nil {
+		copy(d.src, mem.Defaults())
 	}
 	return d
+}
+
+// setDefaultCells makes DEFAULT in the k-th value of a row of s's VALUES
+// take the DEFAULT of table column pos[k].
+func setDefaultCells(s *sql.Insert, pos []int, d *defaults) {
+	s.Query.SetDefaults(func(k int) (planner.Expr, error) {
+		if s.ByName || k >= len(pos) {
+			return nil, fmt.Errorf("no column to take the DEFAULT of")
+		}
+		return d.expr(pos[k])
+	})
+}
+
+// ExplainDefaults readies s's DEFAULT values for EXPLAIN, which binds its
+// query without running the INSERT.
+func ExplainDefaults(cat *catalog.Catalog, s *sql.Insert) {
+	t, ok := cat.Table(s.Table)
+	if !ok || s.Query == nil {
+		return
+	}
+	mem, _ := t.(*catalog.MemTable)
+	schema := t.Schema()
+	pos, err := insertPositions(schema, s, s.Table)
+	if err != nil {
+		return // the INSERT's own checks report it
+	}
+	setDefaultCells(s, pos, newDefaults(cat, mem, schema))
 }
 
 // has reports whether column i has a DEFAULT expression.

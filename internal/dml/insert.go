@@ -44,34 +44,11 @@ func insert(ctx context.Context, env *Env, s *sql.Insert, args []columnar.Value,
 	}
 	at := s.TablePos
 	// pos[i] is the table column that the query's column i fills.
-	var pos []int
-	if s.Cols == nil {
-		for i := range schema {
-			pos = append(pos, i)
-		}
-	} else {
-		seen := map[int]bool{}
-		for k, c := range s.Cols {
-			i := schema.Index(c)
-			if i < 0 {
-				for j, f := range schema {
-					if strings.EqualFold(f.Name, c) {
-						i = j
-					}
-				}
-			}
-			cp := s.ColsPos[k]
-			if i < 0 {
-				return 0, &sql.Error{Pos: cp, Kind: sql.ErrUnknownColumn, Msg: fmt.Sprintf("table %q has no column %q", tg.Name, c)}
-			}
-			if seen[i] {
-				return 0, &sql.Error{Pos: cp, Kind: sql.ErrSyntax, Msg: fmt.Sprintf("column %q is listed twice", c)}
-			}
-			seen[i] = true
-			pos = append(pos, i)
-		}
+	pos, err := insertPositions(schema, s, tg.Name)
+	if err != nil {
+		return 0, err
 	}
-	defs := newDefaults(env.Cat, tg, schema)
+	defs := newDefaults(env.Cat, tg.Mem, schema)
 	var built *planner.Built
 	var names []string
 	if s.DefaultValues {
@@ -80,12 +57,7 @@ func insert(ctx context.Context, env *Env, s *sql.Insert, args []columnar.Value,
 		pos = nil
 		built, err = env.Build(&planner.Values{Rows: [][]planner.Expr{{}}}, false)
 	} else {
-		s.Query.SetDefaults(func(k int) (planner.Expr, error) {
-			if s.ByName || k >= len(pos) {
-				return nil, fmt.Errorf("no column to take the DEFAULT of")
-			}
-			return defs.expr(pos[k])
-		})
+		setDefaultCells(s, pos, defs)
 		built, names, err = env.plan(s.Query, args)
 	}
 	if err != nil {
@@ -150,6 +122,40 @@ func insert(ctx context.Context, env *Env, s *sql.Insert, args []columnar.Value,
 		return 0, err
 	}
 	return n, nil
+}
+
+// insertPositions maps the columns s lists (all of the table's, in order,
+// when it lists none) to the table's: pos[k] is the column the query's
+// k-th column fills.
+func insertPositions(schema columnar.Schema, s *sql.Insert, table string) ([]int, error) {
+	var pos []int
+	if s.Cols == nil {
+		for i := range schema {
+			pos = append(pos, i)
+		}
+		return pos, nil
+	}
+	seen := map[int]bool{}
+	for k, c := range s.Cols {
+		i := schema.Index(c)
+		if i < 0 {
+			for j, f := range schema {
+				if strings.EqualFold(f.Name, c) {
+					i = j
+				}
+			}
+		}
+		cp := s.ColsPos[k]
+		if i < 0 {
+			return nil, &sql.Error{Pos: cp, Kind: sql.ErrUnknownColumn, Msg: fmt.Sprintf("table %q has no column %q", table, c)}
+		}
+		if seen[i] {
+			return nil, &sql.Error{Pos: cp, Kind: sql.ErrSyntax, Msg: fmt.Sprintf("column %q is listed twice", c)}
+		}
+		seen[i] = true
+		pos = append(pos, i)
+	}
+	return pos, nil
 }
 
 // byName maps the query's columns to the table's by name (INSERT … BY

@@ -76,6 +76,7 @@ func (s *Session) describeWrite(st sql.Statement, args []columnar.Value) (head s
 		case w.Ignore:
 			verb = "Insert or ignore into"
 		}
+		dml.ExplainDefaults(s.e.Cat, w) // DEFAULT in VALUES binds as the INSERT binds it
 		head = verb + " " + quoteName(w.Table)
 		if w.Cols != nil {
 			head += " (" + strings.Join(w.Cols, ", ") + ")"

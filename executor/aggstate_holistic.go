@@ -80,11 +80,13 @@ func (s *aggState) holisticResult(out *columnar.Vector, from, to int) {
 	vals := s.values()
 	for k := range n {
 		g := from + k
-		if vals.count(g) == 0 {
+		if vals.count(g) == 0 && s.spec.Kind != AggEntropy {
 			out.SetNull(k, n)
 			continue
 		}
 		switch s.spec.Kind {
+		case AggSkewness, AggKurtosis, AggKurtosisPop, AggEntropy, AggProduct, AggGeomean, AggSem, AggFsum, AggFavg, AggMad:
+			vals.statsResult(s.spec.Kind, out, k, n, g) // aggstate_stats.go
 		case AggVarSamp, AggVarPop, AggStddevSamp, AggStddevPop:
 			v, ok := vals.variance(g, s.spec.Kind == AggVarSamp || s.spec.Kind == AggStddevSamp)
 			switch {

@@ -46,5 +46,15 @@ func init() {
 		agg("any_value", "The first non-NULL value", ex("any_value(1)"), columnar.Type{}, x),
 		aka(agg("arg_max", "The arg of the row with the largest val", ex("arg_max('a', 1)"), columnar.Type{}, param{"arg", function.Any}, param{"val", function.Any}), "argmax", "max_by"),
 		aka(agg("arg_min", "The arg of the row with the smallest val", ex("arg_min('a', 1)"), columnar.Type{}, param{"arg", function.Any}, param{"val", function.Any}), "argmin", "min_by"),
+		agg("skewness", "The sample skewness", ex("skewness(1)"), d, param{"x", function.Double}),
+		agg("kurtosis", "The sample excess kurtosis", ex("kurtosis(1)"), d, param{"x", function.Double}),
+		agg("kurtosis_pop", "The population excess kurtosis", ex("kurtosis_pop(1)"), d, param{"x", function.Double}),
+		agg("entropy", "The base-2 entropy of the values' frequencies", ex("entropy(1)"), d, x),
+		agg("product", "The product of the non-NULL values", ex("product(2)"), d, param{"x", function.Double}),
+		aka(agg("geomean", "The geometric mean", ex("geomean(2)"), d, param{"x", function.Double}), "geometric_mean"),
+		agg("sem", "The standard error of the mean", ex("sem(1)"), d, param{"x", function.Double}),
+		aka(agg("fsum", "The sum with error compensation (Kahan-Babuska)", ex("fsum(0.1)"), d, param{"x", function.Double}), "sumkahan", "kahan_sum"),
+		agg("favg", "The average with error compensation", ex("favg(0.1)"), d, param{"x", function.Double}),
+		agg("mad", "The median absolute deviation", ex("mad(1)"), columnar.Type{}, param{"x", function.Number}),
 	)
 }

@@ -114,6 +114,10 @@ var holisticAggs = map[string]planner.AggFunc{
 	"approx_count_distinct": planner.AggApproxCountDistinct,
 	"quantile_disc":         planner.AggQuantileDisc, "mode": planner.AggMode,
 	"array_agg": planner.AggList, "list": planner.AggList,
+	"skewness": planner.AggSkewness, "kurtosis": planner.AggKurtosis, "kurtosis_pop": planner.AggKurtosisPop,
+	"entropy": planner.AggEntropy, "product": planner.AggProduct, "geomean": planner.AggGeomean, "geometric_mean": planner.AggGeomean,
+	"sem": planner.AggSem, "fsum": planner.AggFsum, "sumkahan": planner.AggFsum, "kahan_sum": planner.AggFsum,
+	"favg": planner.AggFavg, "mad": planner.AggMad,
 }
 
 // bindHolistic binds median(x), quantile_cont(x, q) and string_agg(x [,
@@ -160,6 +164,18 @@ func (b *binder) bindHolistic(fn planner.AggFunc, name string, e *callexpr.FuncE
 	switch fn {
 	case planner.AggApproxCountDistinct:
 		call.Arg, call.Type, call.Distinct = x, columnar.TInt64, false
+	case planner.AggEntropy:
+		call.Arg, call.Type = x, columnar.TFloat64 // of any type's values
+	case planner.AggSkewness, planner.AggKurtosis, planner.AggKurtosisPop, planner.AggProduct, planner.AggGeomean,
+		planner.AggSem, planner.AggFsum, planner.AggFavg, planner.AggMad:
+		t := x.Type()
+		if !t.IsNumeric() && t.ID != columnar.Null {
+			return nil, b.typeErr(args[0], c, "%s(%s) is not supported", name, t)
+		}
+		call.Arg, call.Type = x, columnar.TFloat64
+		if fn == planner.AggMad && t.ID == columnar.Decimal {
+			call.Type = t // DuckDB: mad of a DECIMAL is of its type
+		}
 	case planner.AggList:
 		if x.Type().ID == columnar.Null {
 			if x, err = b.coerce(x, columnar.TInt32, args[0], c); err != nil {

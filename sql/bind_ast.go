@@ -285,7 +285,7 @@ func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 		}
 		if e.Filter != nil {
 			name := strings.ToLower(e.Name[0].Name)
-			if !windowAggNames[name] && argMinMaxAggs[name] == 0 {
+			if !windowAggNames[name] && !isAggName(name) {
 				return nil, b.errAt(b.q.tokAt(e.Start), ErrSyntax, fmt.Sprintf("FILTER is only valid for aggregate functions, not %s", name))
 			}
 			args, star := make([]callexpr.Expr, 0, len(e.Args)), e.Star

@@ -44,6 +44,7 @@ type aggState struct {
 	// (aggstate_bound.go).
 	pub   columnar.Value
 	pubOK bool
+	co    []coMoments // covar/corr/regr_* (aggstate_pair.go)
 }
 
 func newAggState(spec AggSpec) *aggState {
@@ -61,6 +62,10 @@ func (s *aggState) grow(n int) {
 	s.count = growZero(s.count, n)
 	if s.spec.Kind.argMinMax() {
 		s.args = growZero(s.args, n)
+		return
+	}
+	if s.spec.Kind.pair() {
+		s.co = growZero(s.co, n)
 		return
 	}
 	if s.spec.Kind.holistic() {
@@ -309,6 +314,10 @@ func updateMinMax[T int64 | uint64](vals []T, counts []int64, in []T, gids []int
 func (s *aggState) result(out *columnar.Vector, from, to int) {
 	if s.spec.Kind.argMinMax() {
 		s.argResult(out, from, to)
+		return
+	}
+	if s.spec.Kind.pair() {
+		s.pairResult(out, from, to)
 		return
 	}
 	if s.spec.Kind.holistic() {

@@ -57,4 +57,19 @@ func init() {
 		agg("favg", "The average with error compensation", ex("favg(0.1)"), d, param{"x", function.Double}),
 		agg("mad", "The median absolute deviation", ex("mad(1)"), columnar.Type{}, param{"x", function.Number}),
 	)
+	y2, x2 := param{"y", function.Double}, param{"x", function.Double}
+	for _, p := range []struct{ name, desc string }{
+		{"covar_pop", "The population covariance of y and x"}, {"covar_samp", "The sample covariance of y and x"},
+		{"corr", "The correlation coefficient of y and x"}, {"regr_count", "The number of rows where y and x are both non-NULL"},
+		{"regr_avgx", "The average of x over the rows where y is non-NULL too"}, {"regr_avgy", "The average of y over the rows where x is non-NULL too"},
+		{"regr_slope", "The slope of the least-squares line of y over x"}, {"regr_intercept", "The y-intercept of the least-squares line of y over x"},
+		{"regr_r2", "The coefficient of determination of the least-squares line"}, {"regr_sxx", "The sum of squared deviations of x"},
+		{"regr_syy", "The sum of squared deviations of y"}, {"regr_sxy", "The sum of the products of the deviations of y and x"},
+	} {
+		ret := d
+		if p.name == "regr_count" {
+			ret = columnar.TUint32
+		}
+		function.Register(agg(p.name, p.desc, ex(p.name+"(2, 1)"), ret, y2, x2))
+	}
 }

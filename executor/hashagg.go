@@ -214,6 +214,12 @@ func (h *HashAgg) update(b *columnar.Batch) error {
 			}
 			continue
 		}
+		if a.Kind.pair() {
+			if err := h.states[i].updatePair(b, arg, a.Arg2, h.gids); err != nil {
+				return err
+			}
+			continue
+		}
 		if a.Kind == AggAvgMerge {
 			cnt, err := a.Arg2.Eval(b)
 			if err != nil {

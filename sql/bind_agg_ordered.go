@@ -145,7 +145,7 @@ func (b *binder) sortedInGroup(idx, before int, keys []planner.SortKey) planner.
 // isAggName reports whether name is an aggregate function.
 func isAggName(name string) bool {
 	_, plain := aggFuncs[name]
-	return plain || aggRewrites[name] || holisticAggs[name] != 0 || argMinMaxAggs[name] != 0
+	return plain || aggRewrites[name] || holisticAggs[name] != 0 || argMinMaxAggs[name] != 0 || planner.PairAggNames[name] != 0
 }
 
 // orderAggInput returns the Aggregate's input, through a Sort on the keys

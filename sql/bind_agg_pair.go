@@ -1,0 +1,54 @@
+package sql
+
+import (
+	"fmt"
+
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/planner"
+	"github.com/b2sql/b2sql/sql/internal/callexpr"
+)
+
+// bindPairAgg binds covar_pop, covar_samp, corr and regr_*(y, x): two
+// numbers read as DOUBLE (planner/pair_aggs.go); regr_count is UINTEGER,
+// the others DOUBLE, as in DuckDB.
+func (b *binder) bindPairAgg(fn planner.AggFunc, name string, e *callexpr.FuncExpr, args []callexpr.Expr, star bool, at int, c ectx) (planner.Expr, error) {
+	switch {
+	case c.inAgg:
+		return nil, b.errAt(at, ErrGrouping, "aggregate function calls cannot be nested")
+	case !c.aggOK:
+		return nil, b.errAt(at, ErrGrouping, fmt.Sprintf("aggregate functions are not allowed in %s", c.clause))
+	case star || len(args) != 2:
+		return nil, b.arity(at, name, "2")
+	case e.Distinct:
+		return nil, b.errAt(at, ErrSyntax, fmt.Sprintf("DISTINCT is not valid in %s", name))
+	}
+	ac := c
+	ac.inAgg, ac.aggOK = true, false
+	var xs [2]planner.Expr
+	for k, a := range args {
+		x, err := b.bindExpr(a, ac)
+		if err != nil {
+			return nil, err
+		}
+		if t := x.Type(); !isNum(t) && t.ID != columnar.Null && !b.flexible(x, columnar.TFloat64, false) {
+			return nil, b.typeErr(a, c, "%s expects numbers, got %s", name, t)
+		}
+		if xs[k], err = b.coerce(x, columnar.TFloat64, a, c); err != nil {
+			return nil, err
+		}
+	}
+	t := columnar.TFloat64
+	if fn == planner.AggRegrCount {
+		t = columnar.TUint32
+	}
+	key := fmt.Sprintf("%s(%s, %s)", name, xs[0], xs[1])
+	a := b.agg
+	if i, ok := a.aggKeys[key]; ok {
+		return &planner.ColRef{Col: a.aggCols[i]}, nil
+	}
+	col := b.newCol(key, "", t)
+	a.aggKeys[key] = len(a.aggs)
+	a.aggs = append(a.aggs, planner.AggCall{Func: fn, Arg: xs[0], Arg2: xs[1], Type: t})
+	a.aggCols = append(a.aggCols, col)
+	return &planner.ColRef{Col: col}, nil
+}

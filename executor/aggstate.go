@@ -45,6 +45,7 @@ type aggState struct {
 	pub   columnar.Value
 	pubOK bool
 	co    []coMoments // covar/corr/regr_* (aggstate_pair.go)
+	st    []statState // skewness, kurtosis, product, sem, fsum, favg (aggstate_stats.go)
 }
 
 func newAggState(spec AggSpec) *aggState {
@@ -66,6 +67,10 @@ func (s *aggState) grow(n int) {
 	}
 	if s.spec.Kind.pair() {
 		s.co = growZero(s.co, n)
+		return
+	}
+	if s.spec.Kind.streamingStat() {
+		s.st = growZero(s.st, n)
 		return
 	}
 	if s.spec.Kind.holistic() {

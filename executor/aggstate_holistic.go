@@ -26,11 +26,14 @@ func (s *aggState) collect(b *columnar.Batch, arg *columnar.Vector, gids []int32
 	case AggApproxCountDistinct:
 		s.approxAdd(b, arg, gids)
 		return nil
-	case AggMode:
-		s.modeAdd(b, arg, gids)
+	case AggMode, AggEntropy:
+		s.modeAdd(b, arg, gids) // aggstate_mode.go: entropy is of the same frequencies
 		return nil
 	case AggList:
 		return s.listAdd(b, arg, gids) // aggstate_list.go
+	}
+	if s.spec.Kind.streamingStat() {
+		return s.statAdd(b, arg, gids) // aggstate_stats.go
 	}
 	if s.valsFrom != nil {
 		return nil // the leader collects (aggstate_share.go)
@@ -72,21 +75,28 @@ func (s *aggState) holisticResult(out *columnar.Vector, from, to int) {
 	case AggMode:
 		s.modeResult(out, from, to)
 		return
+	case AggEntropy:
+		s.entropyResult(out, from, to) // aggstate_entropy.go
+		return
 	case AggList:
 		s.listResult(out, from, to)
+		return
+	}
+	if s.spec.Kind.streamingStat() {
+		s.statResult(out, from, to) // aggstate_stats.go
 		return
 	}
 	n := to - from
 	vals := s.values()
 	for k := range n {
 		g := from + k
-		if vals.count(g) == 0 && s.spec.Kind != AggEntropy {
+		if vals.count(g) == 0 {
 			out.SetNull(k, n)
 			continue
 		}
 		switch s.spec.Kind {
-		case AggSkewness, AggKurtosis, AggKurtosisPop, AggEntropy, AggProduct, AggGeomean, AggSem, AggFsum, AggFavg, AggMad:
-			vals.statsResult(s.spec.Kind, out, k, n, g) // aggstate_stats.go
+		case AggMad:
+			vals.madResult(out, k, n, g) // aggstate_mad.go
 		case AggVarSamp, AggVarPop, AggStddevSamp, AggStddevPop:
 			v, ok := vals.variance(g, s.spec.Kind == AggVarSamp || s.spec.Kind == AggStddevSamp)
 			switch {

@@ -49,6 +49,10 @@ func modeKey(dst []byte, arg *columnar.Vector, i int) []byte {
 			return append(dst, 1)
 		}
 		return append(dst, 0)
+	case columnar.PhysNested:
+		// A list, struct or map by its JSON text, as windows key them
+		// (keyOf); entropy counts these (mode's result needs the value).
+		return arg.Value(i).AppendJSON(dst)
 	}
 	return append(dst, arg.Bytes[i]...)
 }

@@ -27,6 +27,13 @@ const (
 
 func (k AggKind) pair() bool { return k >= AggCovarPop && k <= AggRegrSXY }
 
+// pairKinds are the pair aggregates by the name a window function carries.
+var pairKinds = map[string]AggKind{
+	"covar_pop": AggCovarPop, "covar_samp": AggCovarSamp, "corr": AggCorr, "regr_count": AggRegrCount,
+	"regr_avgx": AggRegrAvgX, "regr_avgy": AggRegrAvgY, "regr_slope": AggRegrSlope, "regr_intercept": AggRegrIntercept,
+	"regr_r2": AggRegrR2, "regr_sxx": AggRegrSXX, "regr_syy": AggRegrSYY, "regr_sxy": AggRegrSXY,
+}
+
 // coMoments are one group's count, means and sums of squared deviations
 // and of cross deviations.
 type coMoments struct {

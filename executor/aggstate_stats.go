@@ -1,191 +1,235 @@
 package executor
 
 import (
-	"bytes"
 	"math"
-	"slices"
+	"math/big"
 
 	"github.com/b2sql/b2sql/columnar"
 )
 
-// The statistics aggregates (planner/stats_aggs.go), computed from a
-// group's values as DuckDB defines them. Moments are taken about the mean
-// (two passes) rather than from DuckDB's raw power sums: the same value,
-// without the cancellation raw sums suffer for large values.
+// The statistics aggregates (planner/stats_aggs.go), computed as DuckDB
+// computes them so that they give its numbers, rounding included.
+// skewness, kurtosis, kurtosis_pop, product, sem, fsum and favg keep a
+// running statState per group, updated in input order (DuckDB's states:
+// raw power sums, a product, Welford's moments, a Kahan sum); entropy
+// and mad keep the group's values (holistic, aggstate_mad.go).
 const (
 	AggSkewness AggKind = 40 + iota
 	AggKurtosis
 	AggKurtosisPop
-	AggEntropy
 	AggProduct
-	AggGeomean
 	AggSem
 	AggFsum
 	AggFavg
+	AggEntropy
 	AggMad
 )
 
-func (k AggKind) stats() bool { return k >= AggSkewness && k <= AggMad }
+// streamingStat reports whether k keeps a statState rather than values.
+func (k AggKind) streamingStat() bool { return k >= AggSkewness && k <= AggFavg }
 
-// floatsOf returns group g's values as doubles (DECIMALs unscaled, as
-// Value.AsFloat reads them).
-func (v *valueLists) floatsOf(g int) []float64 {
-	if v.store == columnar.PhysFloat {
-		return v.floats[g]
-	}
-	xs := make([]float64, len(v.ints[g]))
-	for i, x := range v.ints[g] {
-		xs[i] = v.float(x)
-	}
-	return xs
+// statKinds are the statistics by the name a window function carries.
+var statKinds = map[string]AggKind{
+	"skewness": AggSkewness, "kurtosis": AggKurtosis, "kurtosis_pop": AggKurtosisPop, "product": AggProduct,
+	"sem": AggSem, "fsum": AggFsum, "favg": AggFavg, "entropy": AggEntropy, "mad": AggMad,
 }
 
-// statsResult sets row k of out to the statistic of group g, which has at
-// least one value (entropy also answers for none).
-func (v *valueLists) statsResult(kind AggKind, out *columnar.Vector, k, n, g int) {
-	if kind == AggEntropy {
-		out.Floats[k] = v.entropy(g)
-		return
-	}
-	xs := v.floatsOf(g)
-	r, ok := statOf(kind, xs)
-	if !ok {
-		out.SetNull(k, n)
-		return
-	}
-	if out.Type.ID == columnar.Decimal { // mad of a DECIMAL keeps its type
-		out.Ints[k] = int64(math.Round(r * math.Pow10(int(out.Type.Scale))))
-		return
-	}
-	out.Floats[k] = r
+// statState is one group's running state of a streaming statistic:
+//
+//	skewness, kurtosis*  n and the sums of x, x², x³, x⁴ (a, b, c, d)
+//	product              n and the product (a)
+//	sem                  Welford's n, mean (a) and squared deviations (b)
+//	fsum, favg           n, the Kahan sum (a) and its running error (b)
+type statState struct {
+	n          int64
+	a, b, c, d float64
 }
 
-// statOf is a statistic of xs (not empty); ok is false where DuckDB
-// answers NULL.
-func statOf(kind AggKind, xs []float64) (float64, bool) {
-	n := float64(len(xs))
+func (m *statState) add(kind AggKind, x float64) {
 	switch kind {
+	case AggSkewness, AggKurtosis, AggKurtosisPop:
+		m.a += x
+		m.b += powRounded(x, 2)
+		m.c += powRounded(x, 3)
+		if kind != AggSkewness {
+			m.d += powRounded(x, 4)
+		}
 	case AggProduct:
-		p := 1.0
-		for _, x := range xs {
-			p *= x
+		if m.n == 0 {
+			m.a = 1
 		}
-		return p, true
-	case AggGeomean:
-		var s float64
-		for _, x := range xs {
-			s += math.Log(x)
-		}
-		return math.Exp(s / n), true
-	case AggFsum, AggFavg:
-		s := kahanSum(xs)
-		if kind == AggFavg {
-			s /= n
-		}
-		return s, true
-	case AggMad:
-		med := median(slices.Clone(xs))
-		dev := make([]float64, len(xs))
-		for i, x := range xs {
-			dev[i] = math.Abs(x - med)
-		}
-		return median(dev), true
-	}
-	mean := kahanSum(xs) / n
-	var m2, m3, m4 float64
-	for _, x := range xs {
-		d := x - mean
-		m2 += d * d
-		m3 += d * d * d
-		m4 += d * d * d * d
-	}
-	m2, m3, m4 = m2/n, m3/n, m4/n
-	switch kind {
+		m.a *= x
 	case AggSem:
-		return math.Sqrt(m2) / math.Sqrt(n), true
+		n := float64(m.n + 1)
+		mean := m.a + (x-m.a)/n
+		m.b += (x - mean) * (x - m.a)
+		m.a = mean
+	case AggFsum, AggFavg:
+		kahanAdd(x, &m.a, &m.b)
+	}
+	m.n++
+}
+
+// kahanAdd is DuckDB's KahanAddInternal: the running error is taken off
+// the next input, and fsum's result is the sum without it.
+func kahanAdd(x float64, sum, err *float64) {
+	d := x - *err
+	t := *sum + d
+	*err = (t - *sum) - d
+	*sum = t
+}
+
+// powRounded is x^k (k = 2, 3 or 4) rounded once, as C's pow rounds it:
+// products carried in two doubles (the error of each by a fused
+// multiply-add), so that power sums round as DuckDB's do.
+func powRounded(x float64, k int) float64 {
+	hi, lo := x, 0.0
+	for range k - 1 {
+		p := hi * x
+		if math.IsInf(p, 0) || math.IsNaN(p) || p == 0 {
+			return p
+		}
+		lo = math.FMA(hi, x, -p) + lo*x
+		hi = p
+	}
+	return hi + lo
+}
+
+// result is the statistic of the state; ok is false where DuckDB answers
+// NULL. skewness and kurtosis may be infinite or NaN where DuckDB reports
+// an error: the binder wraps them in stat_check (func_stats.go).
+func (m *statState) result(kind AggKind) (float64, bool) {
+	if m.n == 0 {
+		return 0, false
+	}
+	n := float64(m.n)
+	switch kind {
+	case AggProduct, AggFsum:
+		return m.a, true
+	case AggFavg:
+		return m.a/n + m.b/n, true
+	case AggSem:
+		return math.Sqrt(m.b/n) / math.Sqrt(n), true
 	case AggSkewness:
-		if n <= 2 {
-			return 0, false
-		}
-		// DuckDB divides by the zero spread of a constant column: nan.
-		return math.Sqrt(n*(n-1)) / (n - 2) * m3 / math.Pow(m2, 1.5), true
-	case AggKurtosis:
-		if n <= 3 || m2 == 0 {
-			return 0, false
-		}
-		return (n - 1) * ((n+1)*m4/(m2*m2) - 3*(n-1)) / ((n - 2) * (n - 3)), true
-	case AggKurtosisPop:
-		if n <= 1 || m2 == 0 {
-			return 0, false
-		}
-		return m4/(m2*m2) - 3, true
+		return m.skewness()
+	case AggKurtosis, AggKurtosisPop:
+		return m.kurtosis(kind == AggKurtosis)
 	}
 	return 0, false
 }
 
-// kahanSum adds xs with Kahan's compensation, as DuckDB's fsum does (the
-// running error is subtracted from each next value, not added at the end).
-func kahanSum(xs []float64) float64 {
-	var s, e float64
-	for _, x := range xs {
-		d := x - e
-		t := s + d
-		e = (t - s) - d
-		s = t
+// skewness follows DuckDB's SkewnessOperation::Finalize: NULL for up to 2
+// values and for a second moment within rounding noise of zero.
+func (m *statState) skewness() (float64, bool) {
+	if m.n <= 2 {
+		return 0, false
 	}
-	return s
+	n := float64(m.n)
+	temp := 1 / n
+	rawM2 := m.b - m.a*m.a*temp
+	finite := func(x float64) bool { return !math.IsInf(x, 0) && !math.IsNaN(x) }
+	if finite(rawM2) && finite(m.b) && math.Abs(rawM2) <= 0x1p-52*math.Max(1, math.Abs(m.b)) {
+		return 0, false
+	}
+	variance := temp * rawM2
+	if variance <= 0 {
+		return 0, false
+	}
+	div := math.Sqrt(math.Pow(variance, 3))
+	temp1 := math.Sqrt(n*(n-1)) / (n - 2)
+	return temp1 * temp * (m.c - 3*m.b*m.a*temp + 2*math.Pow(m.a, 3)*temp*temp) / div, true
 }
 
-// median is the interpolated middle of xs (reordered).
-func median(xs []float64) float64 {
-	slices.SortFunc(xs, columnar.CompareFloat)
-	m := len(xs) / 2
-	if len(xs)%2 == 1 {
-		return xs[m]
+// kurtosis follows DuckDB's KurtosisOperation::Finalize, sample (bias
+// corrected, NULL below 4 values) or population (NULL below 2).
+func (m *statState) kurtosis(sample bool) (float64, bool) {
+	n := float64(m.n)
+	if n <= 1 || sample && n <= 3 {
+		return 0, false
 	}
-	return xs[m-1] + (xs[m]-xs[m-1])/2
+	temp := 1 / n
+	if m.b-m.a*m.a*temp == 0 || zeroExtended(m.b, m.a*m.a, n) {
+		return 0, false
+	}
+	m4 := temp * (m.d - 4*m.c*m.a*temp + 6*m.b*m.a*m.a*temp*temp - 3*math.Pow(m.a, 4)*math.Pow(temp, 3))
+	m2 := temp * (m.b - m.a*m.a*temp)
+	if m2 <= 0 {
+		return 0, false
+	}
+	if !sample {
+		return m4/(m2*m2) - 3, true
+	}
+	return (n - 1) * ((n+1)*m4/(m2*m2) - 3*(n-1)) / ((n - 2) * (n - 3)), true
 }
 
-// entropy is the base-2 entropy of the frequencies of group g's values
-// (0 for a group without values, as DuckDB).
-func (v *valueLists) entropy(g int) float64 {
-	var counts []int
-	run := func(equal func(i, j int) bool, n int) {
-		c := 1
-		for i := 1; i <= n; i++ {
-			if i < n && equal(i-1, i) {
-				c++
-				continue
-			}
-			counts = append(counts, c)
-			c = 1
+// zeroExtended reports whether sumSq - sq·(1/n) is zero in x87 extended
+// precision (64-bit mantissa): DuckDB's second test for a constant column,
+// `sum_sqr - sum * sum * temp_aux == 0` with temp_aux a long double.
+func zeroExtended(sumSq, sq, n float64) bool {
+	if math.IsInf(sq, 0) || math.IsNaN(sq) || math.IsInf(sumSq, 0) || math.IsNaN(sumSq) {
+		return false
+	}
+	f := func() *big.Float { return new(big.Float).SetPrec(64) }
+	inv := f().Quo(f().SetFloat64(1), f().SetFloat64(n))
+	prod := f().Mul(f().SetFloat64(sq), inv)
+	return f().Sub(f().SetFloat64(sumSq), prod).Sign() == 0
+}
+
+// statAdd folds the live non-NULL rows of arg (numbers, read as DOUBLE)
+// into their groups' states; with DISTINCT only values new to a group.
+func (s *aggState) statAdd(b *columnar.Batch, arg *columnar.Vector, gids []int32) error {
+	x := floatReader(arg)
+	kind := s.spec.Kind
+	if s.distinct != nil {
+		fresh, err := s.distinct.fresh(b, arg, gids)
+		for _, i := range fresh {
+			s.st[gids[i]].add(kind, x(i))
 		}
+		return err
 	}
-	switch v.store {
-	case columnar.PhysFloat:
-		xs := slices.Clone(v.floats[g])
-		slices.SortFunc(xs, columnar.CompareFloat)
-		run(func(i, j int) bool { return columnar.CompareFloat(xs[i], xs[j]) == 0 }, len(xs))
-	case columnar.PhysInt:
-		xs := slices.Clone(v.ints[g])
-		slices.Sort(xs)
-		run(func(i, j int) bool { return xs[i] == xs[j] }, len(xs))
-	case columnar.PhysBytes:
-		ss := make([][]byte, len(v.ends[g]))
-		for j := range ss {
-			ss[j] = v.str(g, j)
+	forEach(b, func(i int) {
+		if !arg.IsNull(i) {
+			s.st[gids[i]].add(kind, x(i))
 		}
-		slices.SortFunc(ss, bytes.Compare)
-		run(func(i, j int) bool { return bytes.Equal(ss[i], ss[j]) }, len(ss))
+	})
+	return nil
+}
+
+// floatReader reads row i of a numeric vector as a double, as
+// Value.AsFloat converts (the binder casts other types to DOUBLE).
+func floatReader(v *columnar.Vector) func(i int) float64 {
+	switch {
+	case v.Type.Phys() == columnar.PhysFloat:
+		return func(i int) float64 { return v.Floats[i] }
+	case v.Type.Phys() == columnar.PhysUint:
+		return func(i int) float64 { return float64(v.Uints[i]) }
+	case v.Type.ID == columnar.Decimal:
+		div := math.Pow10(int(v.Type.Scale))
+		return func(i int) float64 { return float64(v.Ints[i]) / div }
+	case v.Type.Phys() == columnar.PhysInt:
+		return func(i int) float64 { return float64(v.Ints[i]) }
 	}
-	total := 0
-	for _, c := range counts {
-		total += c
+	return func(i int) float64 { return v.Value(i).AsFloat() }
+}
+
+// statResult writes groups [from, to) into out (DOUBLE).
+func (s *aggState) statResult(out *columnar.Vector, from, to int) {
+	n := to - from
+	for k := range n {
+		v, ok := s.st[from+k].result(s.spec.Kind)
+		if !ok {
+			out.SetNull(k, n)
+			continue
+		}
+		out.Floats[k] = v
 	}
-	var h float64
-	for _, c := range counts {
-		p := float64(c) / float64(total)
-		h -= p * math.Log2(p)
+}
+
+// fnStatCheck is stat_check(x, name): x, or the error DuckDB reports
+// ("SKEW is out of range!") where the statistic is infinite or NaN.
+func fnStatCheck(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+	if x := a[0].F; math.IsInf(x, 0) || math.IsNaN(x) {
+		return columnar.Value{}, errorf("%s is out of range", a[1].S)
 	}
-	return h
+	return a[0], nil
 }

@@ -45,7 +45,7 @@ func (v *valueLists) grow(kind AggKind, t columnar.Type, n int) {
 	switch {
 	case kind == AggApproxCountDistinct:
 		return // a sketch per group (aggstate_approx.go)
-	case kind == AggMode:
+	case kind == AggMode || kind == AggEntropy:
 		v.modes = growZero(v.modes, n)
 		return
 	case kind == AggList:

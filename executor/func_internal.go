@@ -29,6 +29,7 @@ func init() {
 		internalRows("date", "tz_add", "instant + INTERVAL: months and days on the local calendar", fnTZAdd(1)),
 		internalRows("date", "tz_sub", "instant - INTERVAL: months and days on the local calendar", fnTZAdd(-1)),
 		internalRows("date", "tz_diff", "instant - instant: whole local days, then the microseconds left", fnTZDiff),
+		internalRows("math", "stat_check", "a skewness or kurtosis, or DuckDB's out-of-range error where it is not finite", fnStatCheck),
 		internalRows("date", "strftime_tz", "strftime of an instant's local time; %z and %Z are the zone's", fnStrftimeTZ),
 	)
 }

@@ -32,6 +32,8 @@ type windowAcc struct {
 	// unbounded frame is then sorted once per partition, not per row).
 	cached  columnar.Value
 	cachedN int64
+	st      statState // skewness, kurtosis, product, sem, fsum, favg (aggstate_stats.go)
+	co      coMoments // covar_*, corr, regr_* (aggstate_pair.go)
 }
 
 // distinctKey identifies a value for DISTINCT: NaNs are one value, and
@@ -116,7 +118,7 @@ func (a *windowAcc) add(v, val columnar.Value) {
 		a.n++
 		return
 	}
-	if v.Null {
+	if v.Null || pairKinds[a.name] != 0 && val.Null {
 		return
 	}
 	if a.seen != nil {
@@ -143,8 +145,15 @@ func (a *windowAcc) add(v, val columnar.Value) {
 		if !a.has || columnar.Compare(v, a.best) > 0 {
 			a.best, a.has = v, true
 		}
-	case "var_samp", "var_pop", "stddev_samp", "stddev_pop", "median", "quantile_cont", "string_agg", "quantile_disc", "mode":
+	case "var_samp", "var_pop", "stddev_samp", "stddev_pop", "median", "quantile_cont", "string_agg", "quantile_disc", "mode",
+		"entropy", "mad":
 		a.vals = append(a.vals, v)
+	default:
+		if k := statKinds[a.name]; k != 0 {
+			a.st.add(k, v.F) // a DOUBLE (bind_agg_stats.go)
+		} else if k := pairKinds[a.name]; k != 0 {
+			a.co.add(v.F, val.F)
+		}
 	}
 }
 
@@ -174,7 +183,12 @@ func (a *windowAcc) result(t columnar.Type) columnar.Value {
 			v = math.Sqrt(v)
 		}
 		return columnar.FloatValue(t, v)
-	case "median", "quantile_cont", "string_agg", "quantile_disc", "mode":
+	case "entropy":
+		if a.cachedN != a.n {
+			a.cached, a.cachedN = columnar.FloatValue(t, frameEntropy(a.vals)), a.n // aggstate_entropy.go
+		}
+		return a.cached
+	case "median", "quantile_cont", "string_agg", "quantile_disc", "mode", "mad":
 		if a.n == 0 {
 			return columnar.NullValue(t)
 		}
@@ -182,6 +196,15 @@ func (a *windowAcc) result(t columnar.Type) columnar.Value {
 			a.cached, a.cachedN = a.holistic(t), a.n
 		}
 		return a.cached
+	}
+	if k := statKinds[a.name]; k != 0 {
+		return floatResult(t)(a.st.result(k))
+	}
+	if k := pairKinds[a.name]; k != 0 {
+		if k == AggRegrCount {
+			return columnar.IntValue(t, int64(a.co.n))
+		}
+		return floatResult(t)(a.co.result(k))
 	}
 	if !a.has {
 		return columnar.NullValue(t)
@@ -194,6 +217,9 @@ func (a *windowAcc) result(t columnar.Type) columnar.Value {
 func (a *windowAcc) holistic(t columnar.Type) columnar.Value {
 	if a.name == "quantile_disc" || a.name == "mode" {
 		return frameValueAgg(a.name, a.vals, a.param.F) // aggstate_window.go
+	}
+	if a.name == "mad" {
+		return madOf(a.vals[0].Type, t, a.vals) // aggstate_mad.go
 	}
 	if a.name == "string_agg" {
 		parts := make([]string, len(a.vals))
@@ -216,4 +242,15 @@ func (a *windowAcc) holistic(t columnar.Type) columnar.Value {
 	pos := q * float64(len(xs)-1)
 	lo, hi := int(math.Floor(pos)), int(math.Ceil(pos))
 	return columnar.FloatValue(t, xs[lo]+(pos-float64(lo))*(xs[hi]-xs[lo]))
+}
+
+// floatResult turns a statistic and whether it is defined into a value
+// of type t (NULL where it is not).
+func floatResult(t columnar.Type) func(float64, bool) columnar.Value {
+	return func(x float64, ok bool) columnar.Value {
+		if !ok {
+			return columnar.NullValue(t)
+		}
+		return columnar.FloatValue(t, x)
+	}
 }

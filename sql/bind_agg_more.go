@@ -75,6 +75,10 @@ func (b *binder) bindAggRewrite(name string, e *callexpr.FuncExpr, args []callex
 		x, err := b.bindPairAgg(fn, name, e, args, star, at, c) // bind_agg_pair.go
 		return x, true, err
 	}
+	if r := statMacro(name, args); r != nil && !star && !e.Distinct { // bind_agg_stats.go
+		x, err := b.bindExpr(r, c)
+		return x, true, err
+	}
 	if !aggRewrites[name] {
 		return nil, false, nil
 	}
@@ -119,7 +123,7 @@ var holisticAggs = map[string]planner.AggFunc{
 	"quantile_disc":         planner.AggQuantileDisc, "mode": planner.AggMode,
 	"array_agg": planner.AggList, "list": planner.AggList,
 	"skewness": planner.AggSkewness, "kurtosis": planner.AggKurtosis, "kurtosis_pop": planner.AggKurtosisPop,
-	"entropy": planner.AggEntropy, "product": planner.AggProduct, "geomean": planner.AggGeomean, "geometric_mean": planner.AggGeomean,
+	"entropy": planner.AggEntropy, "product": planner.AggProduct,
 	"sem": planner.AggSem, "fsum": planner.AggFsum, "sumkahan": planner.AggFsum, "kahan_sum": planner.AggFsum,
 	"favg": planner.AggFavg, "mad": planner.AggMad,
 }
@@ -168,17 +172,10 @@ func (b *binder) bindHolistic(fn planner.AggFunc, name string, e *callexpr.FuncE
 	switch fn {
 	case planner.AggApproxCountDistinct:
 		call.Arg, call.Type, call.Distinct = x, columnar.TInt64, false
-	case planner.AggEntropy:
-		call.Arg, call.Type = x, columnar.TFloat64 // of any type's values
-	case planner.AggSkewness, planner.AggKurtosis, planner.AggKurtosisPop, planner.AggProduct, planner.AggGeomean,
+	case planner.AggEntropy, planner.AggSkewness, planner.AggKurtosis, planner.AggKurtosisPop, planner.AggProduct,
 		planner.AggSem, planner.AggFsum, planner.AggFavg, planner.AggMad:
-		t := x.Type()
-		if !t.IsNumeric() && t.ID != columnar.Null {
-			return nil, b.typeErr(args[0], c, "%s(%s) is not supported", name, t)
-		}
-		call.Arg, call.Type = x, columnar.TFloat64
-		if fn == planner.AggMad && t.ID == columnar.Decimal {
-			call.Type = t // DuckDB: mad of a DECIMAL is of its type
+		if call.Arg, call.Type, err = b.statArg(statAggNames[name], x, args[0], c); err != nil { // bind_agg_stats.go
+			return nil, err
 		}
 	case planner.AggList:
 		if x.Type().ID == columnar.Null {
@@ -241,5 +238,5 @@ func (b *binder) bindHolistic(fn planner.AggFunc, name string, e *callexpr.FuncE
 		// median or quantile_cont of TIMEs: back to a TIME (bind_agg_time.go)
 		return timeFromMicros(&planner.ColRef{Col: a.aggCols[i]}), nil
 	}
-	return &planner.ColRef{Col: a.aggCols[i]}, nil
+	return statChecked(statAggNames[name], &planner.ColRef{Col: a.aggCols[i]}), nil
 }

@@ -30,17 +30,11 @@ func (b *binder) bindPairAgg(fn planner.AggFunc, name string, e *callexpr.FuncEx
 		if err != nil {
 			return nil, err
 		}
-		if t := x.Type(); !isNum(t) && t.ID != columnar.Null && !b.flexible(x, columnar.TFloat64, false) {
-			return nil, b.typeErr(a, c, "%s expects numbers, got %s", name, t)
-		}
-		if xs[k], err = b.coerce(x, columnar.TFloat64, a, c); err != nil {
+		if xs[k], err = b.pairArg(name, x, a, c); err != nil {
 			return nil, err
 		}
 	}
-	t := columnar.TFloat64
-	if fn == planner.AggRegrCount {
-		t = columnar.TUint32
-	}
+	t := pairType(name)
 	key := fmt.Sprintf("%s(%s, %s)", name, xs[0], xs[1])
 	a := b.agg
 	if i, ok := a.aggKeys[key]; ok {
@@ -51,4 +45,36 @@ func (b *binder) bindPairAgg(fn planner.AggFunc, name string, e *callexpr.FuncEx
 	a.aggs = append(a.aggs, planner.AggCall{Func: fn, Arg: xs[0], Arg2: xs[1], Type: t})
 	a.aggCols = append(a.aggCols, col)
 	return &planner.ColRef{Col: col}, nil
+}
+
+// pairArg converts argument x (source src) of pair aggregate name to DOUBLE.
+func (b *binder) pairArg(name string, x planner.Expr, src callexpr.Expr, c ectx) (planner.Expr, error) {
+	if t := x.Type(); !isNum(t) && t.ID != columnar.Null && !b.flexible(x, columnar.TFloat64, false) {
+		return nil, b.typeErr(src, c, "%s expects numbers, got %s", name, t)
+	}
+	return b.coerce(x, columnar.TFloat64, src, c)
+}
+
+// pairType is the result type of pair aggregate name: UINTEGER for
+// regr_count, DOUBLE for the others.
+func pairType(name string) columnar.Type {
+	if name == "regr_count" {
+		return columnar.TUint32
+	}
+	return columnar.TFloat64
+}
+
+// bindWindowPair binds a pair aggregate OVER a window (executor/window_acc.go).
+func (b *binder) bindWindowPair(f *planner.WindowFunc, args []callexpr.Expr, bindArgs func(lo, hi int) ([]planner.Expr, error), c ectx) error {
+	xs, err := bindArgs(2, 2)
+	if err != nil {
+		return err
+	}
+	for k := range xs {
+		if xs[k], err = b.pairArg(f.Name, xs[k], args[k], c); err != nil {
+			return err
+		}
+	}
+	f.Args, f.Type = xs, pairType(f.Name)
+	return nil
 }

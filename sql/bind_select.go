@@ -408,7 +408,7 @@ func conjuncts(e ast.Expr, out []ast.Expr) []ast.Expr {
 func astHasAgg(e ast.Expr) bool {
 	found := false
 	ast.Inspect(e, func(x ast.Expr) bool {
-		if f, ok := x.(*ast.Func); ok && f.Over == nil && len(f.Name) == 1 && isAggName(strings.ToLower(f.Name[0].Name)) {
+		if f, ok := x.(*ast.Func); ok && f.Over == nil && len(f.Name) == 1 && (isAggName(strings.ToLower(f.Name[0].Name)) || isAggMacro(strings.ToLower(f.Name[0].Name))) {
 			found = true
 		}
 		return !found

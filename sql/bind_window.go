@@ -430,6 +430,15 @@ func (b *binder) bindWindowCall(w winCall, c ectx) (planner.Expr, error) {
 		if err := b.bindWindowArgMinMax(&f, bindArgs); err != nil {
 			return nil, err
 		}
+	case "skewness", "kurtosis", "kurtosis_pop", "product", "sem", "fsum", "kahan_sum", "sumkahan", "favg", "entropy", "mad":
+		if err := b.bindWindowStat(&f, args, bindArgs, c); err != nil { // bind_agg_stats.go
+			return nil, err
+		}
+	case "covar_pop", "covar_samp", "corr", "regr_count", "regr_avgx", "regr_avgy", "regr_slope", "regr_intercept",
+		"regr_r2", "regr_sxx", "regr_syy", "regr_sxy":
+		if err := b.bindWindowPair(&f, args, bindArgs, c); err != nil { // bind_agg_pair.go
+			return nil, err
+		}
 	default:
 		if !windowAggs[name] {
 			return nil, b.errAt(at, ErrUnknownFunction, fmt.Sprintf("unknown window function %q%s", name, didYouMean(name, windowNames())))
@@ -481,7 +490,7 @@ func (b *binder) bindWindowCall(w winCall, c ectx) (planner.Expr, error) {
 	if toTime := timeWindow(&f); toTime != nil {
 		return toTime(&planner.ColRef{Col: col}), nil
 	}
-	return &planner.ColRef{Col: col}, nil
+	return statChecked(f.Name, &planner.ColRef{Col: col}), nil
 }
 
 func constInt(x planner.Expr) (int64, bool) {

@@ -17,6 +17,10 @@ var windowAggNames = map[string]bool{
 	"string_agg": true, "group_concat": true, "listagg": true, "approx_count_distinct": true,
 	"quantile_disc": true, "mode": true,
 	"count_if": true, "countif": true, "any_value": true,
+	"skewness": true, "kurtosis": true, "kurtosis_pop": true, "product": true, "sem": true, "fsum": true, "kahan_sum": true,
+	"sumkahan": true, "favg": true, "entropy": true, "mad": true, "covar_pop": true, "covar_samp": true, "corr": true,
+	"regr_count": true, "regr_avgx": true, "regr_avgy": true, "regr_slope": true, "regr_intercept": true,
+	"regr_r2": true, "regr_sxx": true, "regr_syy": true, "regr_sxy": true,
 }
 
 // windowNames lists every function usable with OVER, for hints.

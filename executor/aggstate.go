@@ -46,6 +46,11 @@ type aggState struct {
 	pubOK bool
 	co    []coMoments // covar/corr/regr_* (aggstate_pair.go)
 	st    []statState // skewness, kurtosis, product, sem, fsum, favg (aggstate_stats.go)
+	// digests are approx_quantile's t-digests (aggstate_approx_quantile.go).
+	digests []*tDigest
+	// ungrouped is set for an aggregate without GROUP BY, whose state
+	// DuckDB finalizes differently (approx_quantile).
+	ungrouped bool
 }
 
 func newAggState(spec AggSpec) *aggState {

@@ -26,6 +26,16 @@ func (s *aggState) collect(b *columnar.Batch, arg *columnar.Vector, gids []int32
 	case AggApproxCountDistinct:
 		s.approxAdd(b, arg, gids)
 		return nil
+	case AggApproxQuantile:
+		if s.distinct != nil {
+			fresh, err := s.distinct.fresh(b, arg, gids)
+			if err != nil || len(fresh) == 0 {
+				return err
+			}
+			b = &columnar.Batch{Cols: b.Cols, Len: b.Len, Sel: fresh}
+		}
+		s.approxQuantileAdd(b, arg, gids) // aggstate_approx_quantile.go
+		return nil
 	case AggMode, AggEntropy:
 		s.modeAdd(b, arg, gids) // aggstate_mode.go: entropy is of the same frequencies
 		return nil
@@ -78,6 +88,9 @@ func (s *aggState) holisticResult(out *columnar.Vector, from, to int) {
 	case AggEntropy:
 		s.entropyResult(out, from, to) // aggstate_entropy.go
 		return
+	case AggApproxQuantile:
+		s.approxQuantileResult(out, from, to)
+		return
 	case AggList:
 		s.listResult(out, from, to)
 		return
@@ -116,7 +129,7 @@ func (s *aggState) holisticResult(out *columnar.Vector, from, to int) {
 			if s.spec.Kind == AggQuantileCont {
 				q = s.spec.Param.F
 			}
-			out.Floats[k] = vals.continuous(g, q)
+			vals.continuousInto(out, k, n, g, q) // aggstate_quantile_typed.go
 		}
 	}
 }

@@ -14,8 +14,8 @@ import (
 // arithmetic (quantile_sort_tree.hpp, interpolate.hpp):
 //
 //	DOUBLE             lo·(1-d) + hi·d
-//	FLOAT              in float32: lo + (hi-lo)·d, rounded to float32
-//	DECIMAL            unscaled integers: lo + (hi-lo)·d truncated
+//	FLOAT, DECIMAL     lo + (hi-lo)·d with the step in the type (a
+//	                   DECIMAL's unscaled value truncated; interpInt)
 //	DATE, TIMESTAMP,   microseconds: lo·(1-d) + hi·d rounded half away
 //	TIME               from zero; the distances are INTERVALs of days and
 //	                   microseconds
@@ -49,7 +49,7 @@ func madFloats(xs []float64, f32 bool) float64 {
 			return lo
 		}
 		if f32 {
-			return float64(float32(lo + (hi-lo)*d))
+			return float64(interpFloat32(float32(lo), float32(hi), d))
 		}
 		return lo*(1-d) + hi*d
 	}
@@ -71,7 +71,7 @@ func madDecimal(xs []int64) int64 {
 		if d == 0 {
 			return lo
 		}
-		return int64(float64(lo) + (float64(hi)-float64(lo))*d)
+		return interpInt(lo, hi, d)
 	}
 	med := interp(medianOf(xs, cmp.Compare[int64]))
 	dev := make([]int64, len(xs))
@@ -111,20 +111,7 @@ func madTemporal(us []int64) columnar.IntervalParts {
 // interpolation adds the truncated fraction of the difference to lo.
 func madWide(xs []columnar.Int128) columnar.Int128 {
 	c := func(a, b columnar.Int128) int { return a.Cmp(b) }
-	interp := func(lo, hi columnar.Int128, d float64) columnar.Int128 {
-		if d == 0 {
-			return lo
-		}
-		diff, ok := hi.Sub(lo)
-		if !ok {
-			return lo
-		}
-		step, _ := new(big.Float).SetFloat64(diff.Float() * d).Int(nil)
-		s, _ := columnar.Int128FromBig(step)
-		r, _ := lo.Add(s)
-		return r
-	}
-	med := interp(medianOf(xs, c))
+	med := interpWide(medianOf(xs, c)) // aggstate_quantile_typed.go
 	dev := make([]columnar.Int128, len(xs))
 	for i, x := range xs {
 		d, _ := x.Sub(med)
@@ -133,7 +120,17 @@ func madWide(xs []columnar.Int128) columnar.Int128 {
 		}
 		dev[i] = d
 	}
-	return interp(medianOf(dev, c))
+	return interpWide(medianOf(dev, c))
+}
+
+// bigTrunc is f truncated toward zero, as an integer (0 for NaN or an
+// infinity).
+func bigTrunc(f float64) *big.Int {
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		return new(big.Int)
+	}
+	b, _ := new(big.Float).SetFloat64(f).Int(nil)
+	return b
 }
 
 // madMicros returns DATE days as microseconds (a copy: a group's stored

@@ -43,8 +43,8 @@ func (v *valueLists) grow(kind AggKind, t columnar.Type, n int) {
 	v.typ = t
 	v.store = t.Phys()
 	switch {
-	case kind == AggApproxCountDistinct:
-		return // a sketch per group (aggstate_approx.go)
+	case kind == AggApproxCountDistinct || kind == AggApproxQuantile:
+		return // a sketch or digest per group (aggstate_approx*.go)
 	case kind == AggMode || kind == AggEntropy:
 		v.modes = growZero(v.modes, n)
 		return
@@ -203,7 +203,7 @@ func (v *valueLists) continuous(g int, q float64) float64 {
 	if frac == 0 {
 		return lo
 	}
-	return lo + frac*(hi-lo)
+	return lo*(1-frac) + hi*frac // DuckDB's double interpolation
 }
 
 // discreteIndex is the rank quantile_disc(q) picks among n sorted values,

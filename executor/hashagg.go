@@ -143,6 +143,7 @@ func (h *HashAgg) Open(ctx context.Context) error {
 		h.ngroups = 1
 		for _, s := range h.states {
 			s.grow(1)
+			s.ungrouped = true
 		}
 	}
 	keyVecs := make([]*columnar.Vector, len(h.Groups))

@@ -120,17 +120,31 @@ var holisticAggs = map[string]planner.AggFunc{
 	"stddev_samp": planner.AggStddevSamp, "stddev": planner.AggStddevSamp, "stddev_pop": planner.AggStddevPop,
 	"string_agg": planner.AggStringAgg, "group_concat": planner.AggStringAgg, "listagg": planner.AggStringAgg,
 	"approx_count_distinct": planner.AggApproxCountDistinct,
-	"quantile_disc":         planner.AggQuantileDisc, "mode": planner.AggMode,
+	"quantile_disc":         planner.AggQuantileDisc, "quantile": planner.AggQuantileDisc, "mode": planner.AggMode,
 	"array_agg": planner.AggList, "list": planner.AggList,
 	"skewness": planner.AggSkewness, "kurtosis": planner.AggKurtosis, "kurtosis_pop": planner.AggKurtosisPop,
 	"entropy": planner.AggEntropy, "product": planner.AggProduct,
 	"sem": planner.AggSem, "fsum": planner.AggFsum, "sumkahan": planner.AggFsum, "kahan_sum": planner.AggFsum,
-	"favg": planner.AggFavg, "mad": planner.AggMad,
+	"favg": planner.AggFavg, "mad": planner.AggMad, "approx_quantile": planner.AggApproxQuantile,
 }
 
 // bindHolistic binds median(x), quantile_cont(x, q) and string_agg(x [,
 // sep]) (group_concat, listagg): q and sep are constants.
 func (b *binder) bindHolistic(fn planner.AggFunc, name string, e *callexpr.FuncExpr, args []callexpr.Expr, star bool, at int, c ectx) (planner.Expr, error) {
+	if fracs, ok, err := b.fractionList(fn, args, c); err != nil || ok { // bind_agg_quantile.go
+		if err != nil {
+			return nil, err
+		}
+		return b.quantileList(fracs, args, at, c, func(q *columnar.Value) (planner.Expr, error) {
+			return b.bindHolisticOne(fn, name, e, args, star, at, c, q)
+		})
+	}
+	return b.bindHolisticOne(fn, name, e, args, star, at, c, nil)
+}
+
+// bindHolisticOne binds one holistic call; frac, when set, is the fraction
+// of quantile_cont/quantile_disc/approx_quantile instead of args[1].
+func (b *binder) bindHolisticOne(fn planner.AggFunc, name string, e *callexpr.FuncExpr, args []callexpr.Expr, star bool, at int, c ectx, frac *columnar.Value) (planner.Expr, error) {
 	switch {
 	case c.inAgg:
 		return nil, b.errAt(at, ErrGrouping, "aggregate function calls cannot be nested")
@@ -139,7 +153,7 @@ func (b *binder) bindHolistic(fn planner.AggFunc, name string, e *callexpr.FuncE
 	}
 	lo, hi := 1, 1
 	switch fn {
-	case planner.AggQuantileCont, planner.AggQuantileDisc:
+	case planner.AggQuantileCont, planner.AggQuantileDisc, planner.AggApproxQuantile:
 		lo, hi = 2, 2
 	case planner.AggStringAgg:
 		hi = 2
@@ -159,6 +173,9 @@ func (b *binder) bindHolistic(fn planner.AggFunc, name string, e *callexpr.FuncE
 	}
 	call := planner.AggCall{Func: fn, Distinct: e.Distinct}
 	constant := func(i int) (columnar.Value, error) {
+		if i == 1 && frac != nil {
+			return *frac, nil
+		}
 		y, err := b.bindExpr(args[i], ac)
 		if err != nil {
 			return columnar.Value{}, err
@@ -172,6 +189,18 @@ func (b *binder) bindHolistic(fn planner.AggFunc, name string, e *callexpr.FuncE
 	switch fn {
 	case planner.AggApproxCountDistinct:
 		call.Arg, call.Type, call.Distinct = x, columnar.TInt64, false
+	case planner.AggApproxQuantile:
+		if call.Arg, call.Type, err = b.approxQuantileArg(x, frac != nil, args[0], c); err != nil { // bind_agg_quantile.go
+			return nil, err
+		}
+		v, err := constant(1)
+		if err != nil {
+			return nil, err
+		}
+		if q := v.AsFloat(); !v.Type.IsNumeric() || q < 0 || q > 1 {
+			return nil, b.typeErr(args[1], c, "%s expects a fraction between 0 and 1", name)
+		}
+		call.Param = columnar.FloatValue(columnar.TFloat64, v.AsFloat())
 	case planner.AggEntropy, planner.AggSkewness, planner.AggKurtosis, planner.AggKurtosisPop, planner.AggProduct,
 		planner.AggSem, planner.AggFsum, planner.AggFavg, planner.AggMad:
 		if call.Arg, call.Type, err = b.statArg(statAggNames[name], x, args[0], c); err != nil { // bind_agg_stats.go
@@ -205,10 +234,13 @@ func (b *binder) bindHolistic(fn planner.AggFunc, name string, e *callexpr.FuncE
 			call.Param = v
 		}
 	default:
-		if t := x.Type(); !t.IsNumeric() && t.ID != columnar.Null && t.ID != columnar.Time {
-			return nil, b.typeErr(args[0], c, "%s(%s) is not supported", name, t)
+		disc := false
+		if call.Arg, call.Type, disc, err = b.contArg(name, x, args[0], c); err != nil { // bind_agg_quantile.go
+			return nil, err
 		}
-		call.Arg, call.Type = timeMicros(x), columnar.TFloat64
+		if disc {
+			call.Func, call.Param = planner.AggQuantileDisc, columnar.FloatValue(columnar.TFloat64, 0.5)
+		}
 		if fn == planner.AggQuantileCont {
 			v, err := constant(1)
 			if err != nil {
@@ -237,6 +269,9 @@ func (b *binder) bindHolistic(fn planner.AggFunc, name string, e *callexpr.FuncE
 	if isTimeMicros(call.Arg) {
 		// median or quantile_cont of TIMEs: back to a TIME (bind_agg_time.go)
 		return timeFromMicros(&planner.ColRef{Col: a.aggCols[i]}), nil
+	}
+	if t := x.Type(); fn == planner.AggMedian && t.IsTimestampUnit() {
+		return &planner.Cast{Arg: &planner.ColRef{Col: a.aggCols[i]}, To: t}, nil // DuckDB: median keeps the unit
 	}
 	return statChecked(statAggNames[name], &planner.ColRef{Col: a.aggCols[i]}), nil
 }

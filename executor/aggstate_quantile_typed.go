@@ -1,0 +1,108 @@
+package executor
+
+import (
+	"cmp"
+	"math"
+
+	"github.com/b2sql/b2sql/columnar"
+)
+
+// quantile_cont and median of a group, interpolated in the result type's
+// own arithmetic as DuckDB's QuantileInterpolator is
+// (quantile_sort_tree.hpp, interpolate.hpp): between the values of rank
+// ⌊(n-1)·q⌋ and the next, with weight d = (n-1)·q - ⌊(n-1)·q⌋ on the upper:
+//
+//	DOUBLE      lo·(1-d) + hi·d (integers read as doubles)
+//	FLOAT       lo + (hi-lo)·d, the step rounded to float32
+//	DECIMAL     unscaled: lo + (hi-lo)·d, the step truncated (≤ 18
+//	            digits); lo·(1-d) + hi·d in doubles, truncated (wider)
+//	TIMESTAMP   microseconds (a DATE's days first): lo·(1-d) + hi·d,
+//	            rounded half away from zero
+//	INTERVAL    lo + (hi-lo)·d in microseconds, rounded, as days and
+//	            microseconds
+//
+// At d = 0 the value of the rank is returned as it is.
+
+// contRank is the lower rank and the upper weight of quantile q of n values.
+func contRank(n int, q float64) (int, float64) {
+	rn := float64(n-1) * q
+	return int(math.Floor(rn)), rn - math.Floor(rn)
+}
+
+// contOf is quantile q of xs (reordered), interpolated by interp at a
+// nonzero weight.
+func contOf[T any](xs []T, q float64, c func(a, b T) int, interp func(lo, hi T, d float64) T) T {
+	r, d := contRank(len(xs), q)
+	lo, hi := nthAndNext(xs, r, c)
+	if d == 0 {
+		return lo
+	}
+	return interp(lo, hi, d)
+}
+
+// continuousInto writes quantile_cont(q) of group g (at least one value)
+// into row k of out, of the result type. It reorders the group's values.
+func (v *valueLists) continuousInto(out *columnar.Vector, k, n, g int, q float64) {
+	switch out.Type.ID {
+	case columnar.Float64:
+		out.Floats[k] = v.continuous(g, q)
+		return
+	case columnar.Float32:
+		out.Floats[k] = contOf(v.floats[g], q, columnar.CompareFloat, func(lo, hi, d float64) float64 {
+			return float64(interpFloat32(float32(lo), float32(hi), d))
+		})
+		return
+	case columnar.Decimal:
+		out.Ints[k] = contOf(v.ints[g], q, cmp.Compare[int64], interpInt)
+		return
+	case columnar.Decimal128:
+		xs := make([]columnar.Int128, len(v.ends[g]))
+		for j := range xs {
+			xs[j] = columnar.Int128FromKey(v.str(g, j))
+		}
+		x := contOf(xs, q, func(a, b columnar.Int128) int { return a.Cmp(b) }, interpWide)
+		out.SetValue(k, n, columnar.WideValue(out.Type, x))
+		return
+	case columnar.Interval:
+		ivs := make([]columnar.IntervalParts, len(v.ends[g]))
+		for j := range ivs {
+			ivs[j] = columnar.IntervalFromBytes(v.str(g, j))
+		}
+		r, d := contRank(len(ivs), q)
+		lo, hi := nthAndNext(ivs, r, columnar.CompareIntervals)
+		if d != 0 {
+			m := lo.FoldedMicros() + int64(math.Round(float64(hi.FoldedMicros()-lo.FoldedMicros())*d))
+			lo = columnar.IntervalParts{Days: int32(m / columnar.MicrosPerDay), Micros: m % columnar.MicrosPerDay}
+		}
+		out.SetInterval(k, lo)
+		return
+	}
+	// TIMESTAMP, TIMESTAMPTZ (of DATEs, TIMESTAMPs or TIMESTAMPTZs).
+	xs := v.ints[g]
+	r, d := contRank(len(xs), q)
+	lo, hi := nthAndNext(xs, r, cmp.Compare[int64])
+	if v.typ.ID == columnar.Date {
+		lo, hi = lo*columnar.MicrosPerDay, hi*columnar.MicrosPerDay
+	}
+	if d != 0 {
+		lo = int64(math.Round(float64(lo)*(1-d) + float64(hi)*d))
+	}
+	out.Ints[k] = lo
+}
+
+// interpInt and interpFloat32 are DuckDB 1.5's interpolation of an
+// integer (a DECIMAL's unscaled value) or a FLOAT: lo + T((hi-lo)·d), the
+// step truncated to the type (DECIMAL(4,1) -0.5 and 0.5 at 0.3 give -0.2).
+func interpInt(lo, hi int64, d float64) int64 { return lo + int64(float64(hi-lo)*d) }
+
+func interpFloat32(lo, hi float32, d float64) float32 { return lo + float32(float64(hi-lo)*d) }
+
+// interpWide is DuckDB 1.5's HUGEINT interpolation: lo·(1-d) + hi·d in
+// doubles, truncated (DECIMAL(24,1) -0.5 and 0.5 at 0.7 give 0.1).
+func interpWide(lo, hi columnar.Int128, d float64) columnar.Int128 {
+	if d == 0 {
+		return lo
+	}
+	r, _ := columnar.Int128FromBig(bigTrunc(lo.Float()*(1-d) + hi.Float()*d))
+	return r
+}

@@ -1,0 +1,146 @@
+package sql
+
+import (
+	"fmt"
+
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/planner"
+	"github.com/b2sql/b2sql/sql/internal/callexpr"
+)
+
+// contArg types the argument of median(x) and quantile_cont(x, q) as
+// DuckDB does (quantile.cpp, CanInterpolate): it returns the expression
+// to aggregate and the result type, interpolated in that type
+// (executor/aggstate_quantile_typed.go):
+//
+//	integers, DOUBLE          DOUBLE (HUGEINT and UHUGEINT cast to it)
+//	FLOAT, DECIMAL            the same type; INTERVAL too for median
+//	DATE                      TIMESTAMP
+//	TIMESTAMP[TZ]             the same type
+//	TIMESTAMP_S/MS/NS         as TIMESTAMP (median casts the result back)
+//	TIME                      microseconds as DOUBLE (bind_agg_time.go)
+//
+// disc is set for median of any other ordered type (VARCHAR, BLOB, UUID,
+// …), which DuckDB answers as quantile_disc(x, 0.5); other types are an
+// error.
+func (b *binder) contArg(name string, x planner.Expr, src callexpr.Expr, c ectx) (arg planner.Expr, t columnar.Type, disc bool, err error) {
+	t = x.Type()
+	switch {
+	case t.ID == columnar.Time:
+		return timeMicros(x), columnar.TFloat64, false, nil
+	case t.IsInteger() || t.ID == columnar.Float64 || t.ID == columnar.Null:
+		return x, columnar.TFloat64, false, nil
+	case t.ID == columnar.Hugeint || t.ID == columnar.Uhugeint:
+		return &planner.Cast{Arg: x, To: columnar.TFloat64}, columnar.TFloat64, false, nil
+	case t.ID == columnar.Float32 || t.IsDecimal() || t.ID == columnar.Timestamp || t.ID == columnar.TimestampTZ,
+		t.ID == columnar.Interval && name == "median": // quantile_cont(INTERVAL) is not defined
+		return x, t, false, nil
+	case t.ID == columnar.Date:
+		return x, columnar.TTimestamp, false, nil
+	case t.IsTimestampUnit():
+		return &planner.Cast{Arg: x, To: columnar.TTimestamp}, columnar.TTimestamp, false, nil
+	case name == "median" && t.ID != columnar.Bool && !t.IsNested():
+		return x, t, true, nil
+	}
+	return nil, t, false, b.typeErr(src, c, "%s(%s) is not supported", name, t)
+}
+
+// fractionList reports whether the fraction of quantile_cont,
+// quantile_disc or approx_quantile (args[1]) is a constant LIST, and
+// returns its elements.
+func (b *binder) fractionList(fn planner.AggFunc, args []callexpr.Expr, c ectx) ([]columnar.Value, bool, error) {
+	if (fn != planner.AggQuantileCont && fn != planner.AggQuantileDisc && fn != planner.AggApproxQuantile) || len(args) != 2 {
+		return nil, false, nil
+	}
+	ac := c
+	ac.inAgg, ac.aggOK = true, false
+	y, err := b.bindExpr(args[1], ac)
+	if err != nil {
+		return nil, false, err
+	}
+	k, ok := planner.FoldExpr(y).(*planner.Const)
+	if !ok || k.Val.Type.ID != columnar.List {
+		return nil, false, nil
+	}
+	if k.Val.Null || len(k.Val.Elems) == 0 {
+		return nil, false, b.typeErr(args[1], c, "the list of fractions must not be NULL or empty")
+	}
+	return k.Val.Elems, true, nil
+}
+
+// quantileList binds a quantile of a list of fractions as DuckDB answers
+// it: the list of the quantile of each fraction (one holistic call each,
+// bound by one; equal arguments share their values, executor's
+// shareValues), NULL for a group without values.
+func (b *binder) quantileList(fracs []columnar.Value, args []callexpr.Expr, at int, c ectx, one func(q *columnar.Value) (planner.Expr, error)) (planner.Expr, error) {
+	xs := make([]planner.Expr, len(fracs))
+	srcs := make([]callexpr.Expr, len(fracs))
+	for k := range fracs {
+		if fracs[k].Null {
+			return nil, b.typeErr(args[1], c, "fraction %d of the list is NULL", k+1)
+		}
+		x, err := one(&fracs[k])
+		if err != nil {
+			return nil, err
+		}
+		xs[k], srcs[k] = x, args[0]
+	}
+	list, _, err := b.bindListFunc("list_value", xs, srcs, at, c)
+	if err != nil {
+		return nil, fmt.Errorf("quantile list: %w", err)
+	}
+	t := list.Type()
+	isNull := &planner.Call{Fn: "is_null", Args: []planner.Expr{xs[0]}, T: columnar.TBool}
+	return &planner.Case{Whens: []planner.When{{Cond: isNull, Then: &planner.Const{Val: columnar.NullValue(t)}}}, Else: list, T: t}, nil
+}
+
+// approxQuantileArg types approx_quantile(x, q) as DuckDB 1.5 resolves its
+// overloads: a scalar fraction gives SMALLINT, INTEGER, BIGINT, HUGEINT,
+// DOUBLE, DATE, TIME, TIMESTAMP or TIMESTAMPTZ (other integers and
+// DECIMALs cast to the nearest of these, a DECIMAL to the integer of its
+// width); a list of fractions keeps TINYINT, FLOAT and DECIMAL too.
+func (b *binder) approxQuantileArg(x planner.Expr, list bool, src callexpr.Expr, c ectx) (planner.Expr, columnar.Type, error) {
+	t := x.Type()
+	to := t
+	switch t.ID {
+	case columnar.Int16, columnar.Int32, columnar.Int64, columnar.Hugeint, columnar.Float64,
+		columnar.Date, columnar.Time, columnar.Timestamp, columnar.TimestampTZ:
+	case columnar.Null:
+		to = columnar.TInt32
+	case columnar.Int8:
+		if !list {
+			to = columnar.TInt64
+		}
+	case columnar.Uint8, columnar.Uint16, columnar.Uint32:
+		to = columnar.TInt64
+	case columnar.Uint64:
+		to = columnar.THugeint
+	case columnar.Uhugeint:
+		to = columnar.TFloat64
+	case columnar.Float32:
+		if !list {
+			to = columnar.TFloat64
+		}
+	case columnar.Decimal, columnar.Decimal128:
+		if !list {
+			to = map[bool]columnar.Type{true: columnar.TInt16}[t.Precision <= 4]
+			switch {
+			case t.Precision > 18:
+				to = columnar.THugeint
+			case t.Precision > 9:
+				to = columnar.TInt64
+			case t.Precision > 4:
+				to = columnar.TInt32
+			}
+		}
+	case columnar.TimestampS, columnar.TimestampMS, columnar.TimestampNS:
+		to = columnar.TTimestamp
+	default:
+		return nil, t, b.typeErr(src, c, "approx_quantile(%s) is not supported", t)
+	}
+	if to == t {
+		return x, t, nil
+	}
+	y, err := b.coerce(x, to, src, c)
+	return y, to, err
+}

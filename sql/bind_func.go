@@ -102,6 +102,9 @@ func (b *binder) bindFunc(e *callexpr.FuncExpr, c ectx) (planner.Expr, error) {
 		}
 		return b.atTimeZone(z, x, args[1], c) // bind_timezone.go
 	}
+	if name == "random" || name == "setseed" {
+		return b.bindRandom(name, args, at, c) // bind_random.go
+	}
 	if name == "current_setting" {
 		return b.bindCurrentSetting(args, at, c) // bind_settings.go
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/b2sql/b2sql/executor"
 	"github.com/b2sql/b2sql/internal/catalog"
 	"github.com/b2sql/b2sql/planner"
 	"github.com/b2sql/b2sql/storage"
@@ -52,18 +53,21 @@ type Session struct {
 	mu       sync.RWMutex
 	s        Settings
 	prepared map[string]prepared // PREPARE's statements by lower-case name (prepare.go)
+	// random is the token of the session's random engine, which setseed
+	// reseeds and random() draws from (executor/random.go).
+	random int64
 }
 
 // NewSession returns a session with settings s (Threads already clamped,
 // see ClampThreads).
 func (e *Engine) NewSession(s Settings) *Session {
 	s.storage = e.Cat.StorageConfig
-	return &Session{e: e, s: s}
+	return &Session{e: e, s: s, random: executor.NewRandomEngine()}
 }
 
 // Clone returns a new session starting from s's current settings.
 func (s *Session) Clone() *Session {
-	return &Session{e: s.e, s: s.Settings()}
+	return &Session{e: s.e, s: s.Settings(), random: executor.NewRandomEngine()}
 }
 
 // Settings returns a copy of the session's settings.

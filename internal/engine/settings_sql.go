@@ -12,6 +12,9 @@ import (
 
 var _ sql.SettingsReader = (*bindCatalog)(nil)
 
+// RandomToken names the session's random engine (sql.RandomSession).
+func (c *bindCatalog) RandomToken() int64 { return c.sess.random }
+
 // CurrentSetting is the session's value of a setting.
 func (c *bindCatalog) CurrentSetting(name string) (columnar.Value, error) {
 	return c.sess.Setting(name)

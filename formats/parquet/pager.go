@@ -157,8 +157,22 @@ func (p *countingPager) checkDelta(enc parquet.Encoding) error {
 	if hdr[2] < uint64(defined) {
 		return corruptf("%s page holds %d values, its levels define %d", enc, hdr[2], defined)
 	}
+	blockSize, minis := hdr[0], hdr[1]
+	if blockSize == 0 || blockSize%128 != 0 || minis == 0 || blockSize%minis != 0 || (blockSize/minis)%32 != 0 {
+		return corruptf("%s page: blocks of %d values in %d miniblocks", enc, blockSize, minis)
+	}
+	// arrow-go's decoder allocates a miniblock's values whatever the page
+	// holds: a 12-byte page claiming 25M-value miniblocks took 200 MB.
+	// Writers use 32 (parquet-mr, arrow, parquet-rs) to 512 (DuckDB).
+	if per := blockSize / minis; per > max(maxMiniblock, (uint64(defined)+31)/32*32) {
+		return fmt.Errorf("%w: %s page of %d-value miniblocks (at most %d, or the page's values)", ErrUnsupported, enc, per, maxMiniblock)
+	}
 	return nil
 }
+
+// maxMiniblock is the largest DELTA miniblock (in values) read from a page
+// holding fewer values.
+const maxMiniblock = 4096
 
 // countDefined counts the rows of n whose definition level is 1 in the
 // RLE/bit-packed hybrid levels src (bit width 1), without materializing

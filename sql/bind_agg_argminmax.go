@@ -18,29 +18,15 @@ var argMinMaxAggs = map[string]planner.AggFunc{
 // row with the largest (smallest) non-NULL val, typed as arg; NULL when
 // every val is NULL. Ties: the first row seen (any one under threads).
 func (b *binder) bindArgMinMax(fn planner.AggFunc, name string, e *callexpr.FuncExpr, args []callexpr.Expr, star bool, at int, c ectx) (planner.Expr, error) {
-	switch {
-	case c.inAgg:
-		return nil, b.errAt(at, ErrGrouping, "aggregate function calls cannot be nested")
-	case !c.aggOK:
-		return nil, b.errAt(at, ErrGrouping, fmt.Sprintf("aggregate functions are not allowed in %s", c.clause))
-	case star || len(args) != 2:
-		return nil, b.arity(at, name, "2")
-	case e.Distinct:
-		return nil, b.errAt(at, ErrSyntax, fmt.Sprintf("DISTINCT is not valid in %s", name))
+	xs, err := b.bindTwoArgAgg(name, e, args, star, at, c)
+	if err != nil {
+		return nil, err
 	}
-	ac := c
-	ac.inAgg, ac.aggOK = true, false
-	var xs [2]planner.Expr
-	for k, a := range args {
-		x, err := b.bindExpr(a, ac)
-		if err != nil {
-			return nil, err
-		}
+	for k, x := range xs {
 		if x.Type().ID == columnar.Null {
 			// an untyped NULL: no row has a val, or the arg is NULL
-			x = &planner.Const{Val: columnar.NullValue(columnar.TInt32)}
+			xs[k] = &planner.Const{Val: columnar.NullValue(columnar.TInt32)}
 		}
-		xs[k] = x
 	}
 	key := fmt.Sprintf("%s(%s, %s)", fn, xs[0], xs[1])
 	a := b.agg
@@ -53,4 +39,31 @@ func (b *binder) bindArgMinMax(fn planner.AggFunc, name string, e *callexpr.Func
 	a.aggs = append(a.aggs, planner.AggCall{Func: fn, Arg: xs[0], Arg2: xs[1], Type: t})
 	a.aggCols = append(a.aggCols, col)
 	return &planner.ColRef{Col: col}, nil
+}
+
+// bindTwoArgAgg checks where a two-argument aggregate without DISTINCT
+// (arg_max, covar_pop, corr, regr_*, …) is called and how, and binds its
+// arguments inside the aggregate.
+func (b *binder) bindTwoArgAgg(name string, e *callexpr.FuncExpr, args []callexpr.Expr, star bool, at int, c ectx) ([2]planner.Expr, error) {
+	var xs [2]planner.Expr
+	switch {
+	case c.inAgg:
+		return xs, b.errAt(at, ErrGrouping, "aggregate function calls cannot be nested")
+	case !c.aggOK:
+		return xs, b.errAt(at, ErrGrouping, fmt.Sprintf("aggregate functions are not allowed in %s", c.clause))
+	case star || len(args) != 2:
+		return xs, b.arity(at, name, "2")
+	case e.Distinct:
+		return xs, b.errAt(at, ErrSyntax, fmt.Sprintf("DISTINCT is not valid in %s", name))
+	}
+	ac := c
+	ac.inAgg, ac.aggOK = true, false
+	for k, a := range args {
+		x, err := b.bindExpr(a, ac)
+		if err != nil {
+			return xs, err
+		}
+		xs[k] = x
+	}
+	return xs, nil
 }

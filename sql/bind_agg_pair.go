@@ -12,25 +12,12 @@ import (
 // numbers read as DOUBLE (planner/pair_aggs.go); regr_count is UINTEGER,
 // the others DOUBLE, as in DuckDB.
 func (b *binder) bindPairAgg(fn planner.AggFunc, name string, e *callexpr.FuncExpr, args []callexpr.Expr, star bool, at int, c ectx) (planner.Expr, error) {
-	switch {
-	case c.inAgg:
-		return nil, b.errAt(at, ErrGrouping, "aggregate function calls cannot be nested")
-	case !c.aggOK:
-		return nil, b.errAt(at, ErrGrouping, fmt.Sprintf("aggregate functions are not allowed in %s", c.clause))
-	case star || len(args) != 2:
-		return nil, b.arity(at, name, "2")
-	case e.Distinct:
-		return nil, b.errAt(at, ErrSyntax, fmt.Sprintf("DISTINCT is not valid in %s", name))
+	xs, err := b.bindTwoArgAgg(name, e, args, star, at, c)
+	if err != nil {
+		return nil, err
 	}
-	ac := c
-	ac.inAgg, ac.aggOK = true, false
-	var xs [2]planner.Expr
 	for k, a := range args {
-		x, err := b.bindExpr(a, ac)
-		if err != nil {
-			return nil, err
-		}
-		if xs[k], err = b.pairArg(name, x, a, c); err != nil {
+		if xs[k], err = b.pairArg(name, xs[k], a, c); err != nil {
 			return nil, err
 		}
 	}

@@ -8,10 +8,12 @@ package storagetest
 
 import (
 	"bytes"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -126,6 +128,33 @@ type S3 struct {
 	Bucket  string
 	backend *s3mem.Backend
 	close   func()
+	// WholeOnLongSuffix answers a suffix range longer than the object
+	// (bytes=-N, N >= size) with the whole object as a 206, as AWS S3
+	// does, instead of gofakes3's InvalidRange (which readers meet on
+	// other stores and answer with a second request). Benchmarks set it
+	// so that opening a small object costs what it costs on S3.
+	WholeOnLongSuffix atomic.Bool
+}
+
+// clampSuffix rewrites a GET's suffix range longer than its object into
+// the object's whole range, when WholeOnLongSuffix is set. Only
+// path-style requests (/bucket/key) are looked at: the servers here are
+// addressed that way.
+func (s *S3) clampSuffix(r *http.Request) {
+	rg := r.Header.Get("Range")
+	if !s.WholeOnLongSuffix.Load() || r.Method != http.MethodGet || !strings.HasPrefix(rg, "bytes=-") {
+		return
+	}
+	n, err := strconv.ParseInt(strings.TrimPrefix(rg, "bytes=-"), 10, 64)
+	key, ok := strings.CutPrefix(r.URL.Path, "/"+s.Bucket+"/")
+	if err != nil || !ok {
+		return
+	}
+	obj, err := s.backend.HeadObject(s.Bucket, key)
+	if err != nil || obj.Size == 0 || n < obj.Size {
+		return
+	}
+	r.Header.Set("Range", fmt.Sprintf("bytes=0-%d", obj.Size-1))
 }
 
 // NewS3 starts an S3 server with an empty bucket; it stops with the test.
@@ -156,6 +185,7 @@ func StartS3(bucket string) (*S3, error) {
 			w.Write([]byte(`<?xml version="1.0" encoding="UTF-8"?><Error><Code>InvalidAccessKeyId</Code><Message>The AWS Access Key Id you provided does not exist in our records.</Message></Error>`))
 			return
 		}
+		s.clampSuffix(r)
 		inner.ServeHTTP(w, r)
 	})
 	ts := httptest.NewServer(s.wrap(auth, func(w http.ResponseWriter) {

@@ -267,7 +267,7 @@ func (w *worker) filteredUnit(tk *task, u *unit, pf *pqFile, preds []index.Pred,
 			// materialization.
 			whole := !lm || 2*len(sel) >= n
 			if lm {
-				s.noteBatch(cols, u.rows, len(sel), n)
+				s.noteBatch(tk.unit, cols, u.rows, len(sel), n)
 			}
 			if lm && !whole {
 				if err := s.prefetchPages(pf, cols, start, n, sel); err != nil {

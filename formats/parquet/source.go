@@ -76,8 +76,73 @@ func (s *scanner) prefetchUnit(ui int) error {
 	if s.plan == nil {
 		return nil
 	}
-	s.fetchAhead(s.plan.after(ui, readAheadUnits), -1)
+	s.fetchAhead(s.plan.after(ui, s.readAheadUnits(ui)), -1)
 	return nil
+}
+
+// readAheadUnits is how many units a scan reads ahead from unit ui:
+// readAheadUnits, but only undecidedUnits when ui is filtered (its
+// statistics do not prove the filter for all its rows) and the scan has
+// late-materialized columns and has not seen enough batches to know
+// whether it is dense. What
+// it fetches for a unit depends on that (unitRanges): read ahead before,
+// it would fetch the filter columns alone, in a request per column chunk,
+// and the output columns a round trip later; decided, it fetches the
+// chunks of a row group together, in one coalesced request.
+// noteBatch starts the full read-ahead when the scan decides.
+func (s *scanner) readAheadUnits(ui int) int {
+	if preds, rows := s.unitFilter(ui); (preds != nil || rows != nil) && !s.decided() && s.lateColumns() {
+		return undecidedUnits
+	}
+	return readAheadUnits
+}
+
+// filterLeaves returns the leaf columns that preds (and their
+// alternatives, Any) test.
+func (t *Table) filterLeaves(preds []index.Pred) map[int]bool {
+	leaves := map[int]bool{}
+	var add func(ps []index.Pred)
+	add = func(ps []index.Pred) {
+		for _, pr := range ps {
+			if pr.Col >= 0 && pr.Col < len(t.cols) {
+				leaves[t.cols[pr.Col].leaf] = true
+			}
+			add(pr.Any)
+		}
+	}
+	add(preds)
+	return leaves
+}
+
+// undecidedUnits: the units a scan reads ahead before it knows whether
+// it is dense: one per worker of a 2-thread scan.
+const undecidedUnits = 2
+
+// decided reports whether the scan has seen enough batches (or walked
+// enough chunks) for denseScan's answer to be its answer from now on.
+func (s *scanner) decided() bool {
+	if s.plan == nil {
+		return true
+	}
+	if s.plan.walkedChunks.Load() >= 2 {
+		return true
+	}
+	return s.plan.denseBatches.Load()+s.plan.sparseBatches.Load() >= decideBatches
+}
+
+// lateColumns reports whether the scan filters and outputs a column it
+// does not filter on, which late materialization reads page by page.
+func (s *scanner) lateColumns() bool {
+	if len(s.spec.Filter) == 0 || !s.spec.On(index.LateMaterialization) {
+		return false
+	}
+	filtered := s.t.filterLeaves(s.spec.Filter)
+	for _, c := range s.cols {
+		if c.nested == nil && !filtered[c.leaf] {
+			return true
+		}
+	}
+	return false
 }
 
 // fetchAhead has the sources of units fetch ahead, without waiting, the
@@ -150,16 +215,7 @@ func (s *scanner) unitRanges(ui int) ([]storage.Range, error) {
 	leaves := map[int]bool{}
 	var paged []*column // output columns fetched by the pages of rows
 	if preds != nil || rows != nil {
-		var add func(ps []index.Pred)
-		add = func(ps []index.Pred) {
-			for _, pr := range ps {
-				if pr.Col >= 0 && pr.Col < len(s.t.cols) {
-					leaves[s.t.cols[pr.Col].leaf] = true
-				}
-				add(pr.Any)
-			}
-		}
-		add(preds)
+		leaves = s.t.filterLeaves(preds)
 		if s.denseScan() {
 			for _, c := range s.cols {
 				if c.nested == nil && !leaves[c.leaf] {
@@ -227,11 +283,13 @@ func (pi *pageIndex) rowsRanges(rows []rowRange, n int64) []storage.Range {
 }
 
 // noteBatch records, for denseScan, whether a batch of n rows of a
-// filtered unit (of rows rows, read with cols) needs the pages of its
+// filtered unit ui (of rows rows, read with cols) needs the pages of its
 // rows nearly all: sel rows pass all over it (at least 1/denseSel of
 // them), or some pass and the output columns' pages hold more rows than
 // a batch, so that a page with a passing row in each batch is every page.
-func (s *scanner) noteBatch(cols []*fcol, rows int64, sel, n int) {
+// The batch that decides the scan starts the read-ahead of the units
+// after ui (readAheadUnits).
+func (s *scanner) noteBatch(ui int, cols []*fcol, rows int64, sel, n int) {
 	if s.plan == nil {
 		return
 	}
@@ -249,6 +307,9 @@ func (s *scanner) noteBatch(cols []*fcol, rows int64, sel, n int) {
 	} else {
 		s.plan.sparseBatches.Add(1)
 	}
+	if s.decided() && s.plan.readAheadStarted.CompareAndSwap(false, true) {
+		s.fetchAhead(s.plan.after(ui, readAheadUnits), -1)
+	}
 }
 
 // denseScan reports whether most batches of the filtered units read so
@@ -265,8 +326,12 @@ func (s *scanner) denseScan() bool {
 		return true
 	}
 	d := s.plan.denseBatches.Load()
-	return d >= 4 && d >= 3*s.plan.sparseBatches.Load()
+	return d >= decideBatches && d >= 3*s.plan.sparseBatches.Load()
 }
+
+// decideBatches: the batches a filtered scan sees before denseScan
+// answers.
+const decideBatches = 4
 
 // IO reports what the table's remote sources fetched since they were
 // opened (planner.IOReporter); ok is false for a table of local files.

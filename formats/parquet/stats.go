@@ -247,6 +247,9 @@ type scanPlan struct {
 	// every page in order although few rows passed (source.go, pageWalk):
 	// their pages are all read anyway.
 	walkedChunks atomic.Int64
+	// readAheadStarted: the batch that decided the scan has started the
+	// full read-ahead (source.go, noteBatch).
+	readAheadStarted atomic.Bool
 }
 
 // plan decides which units a scan reads. It returns the units to read (in

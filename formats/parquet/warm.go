@@ -9,7 +9,8 @@ import (
 // a scan with spec as Scan would (fetching, as planning does, the bloom
 // filters and page indexes of the row groups the footer leaves), then
 // has the sources fetch ahead the first units' chunks that the scan reads
-// first (prefetchUnit's ranges), up to the scan's read-ahead budget, or
+// first (prefetchUnit's ranges), up to the scan's read-ahead budget (for
+// a filtered first unit and late-materialized columns, undecidedUnits), or
 // only the units a LIMIT without a filter needs. A query warms all its
 // scans at once when it starts, so that a scan that runs after another
 // (a join's probe side) finds its metadata and first row groups fetched.
@@ -39,5 +40,8 @@ func (t *Table) Warm(spec index.ScanSpec) {
 	if len(spec.Filter) == 0 && spec.Limit >= 0 {
 		rows = spec.Limit
 	}
-	s.fetchAhead(s.plan.read[:min(readAheadUnits, len(s.plan.read))], rows)
+	if len(s.plan.read) == 0 {
+		return
+	}
+	s.fetchAhead(s.plan.read[:min(s.readAheadUnits(s.plan.read[0]), len(s.plan.read))], rows)
 }

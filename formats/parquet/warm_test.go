@@ -53,6 +53,30 @@ func TestWarmFetchesFirstUnits(t *testing.T) {
 			}
 		}
 	})
+	t.Run("undecided", func(t *testing.T) {
+		// rnd < 10,003 keeps about 10% of every row group: no statistics
+		// decide it. Reading id late, the scan cannot know yet whether
+		// it is dense, so the warm fetches only the first units' rnd
+		// chunks; reading rnd alone, it fetches them all.
+		pred := func(tb *Table) index.Pred {
+			return index.Pred{Col: tb.Schema().Index("rnd"), Op: index.Lt, Vals: []columnar.Value{columnar.IntValue(columnar.TInt64, 10_003)}}
+		}
+		for _, late := range []bool{true, false} {
+			tb, rec := open(t)
+			rnd := tb.Schema().Index("rnd")
+			cols := []int{rnd}
+			if late {
+				cols = []int{tb.Schema().Index("id")}
+			}
+			tb.Warm(index.ScanSpec{Cols: cols, Filter: []index.Pred{pred(tb)}, Limit: -1})
+			for rg := range 10 {
+				want := !late || rg < undecidedUnits
+				if got := rec.aheadCovers(chunkStart(tb, rg, rnd)); got != want {
+					t.Errorf("late %v: row group %d: rnd chunk fetched ahead %v, want %v", late, rg, got, want)
+				}
+			}
+		}
+	})
 	t.Run("limit", func(t *testing.T) {
 		tb, rec := open(t)
 		clu := tb.Schema().Index("clu")

@@ -585,6 +585,9 @@ func (b *binder) bindCTERef(name, alias string) (*fromItem, bool, error) {
 // bindTableAST binds a table, view, WITH name or path in FROM.
 func (b *binder) bindTableAST(t *ast.Table) (*fromItem, error) {
 	alias := aliasName(t.Alias)
+	if t.Path == "" && len(t.Name) == 0 { // FROM ''
+		return nil, b.errAt(b.q.tokAt(t.Start), ErrUnknownTable, "table with name \"\" does not exist (an empty string names no file)")
+	}
 	if t.Path != "" {
 		if call := b.q.copyFrom; call != nil {
 			n, err := b.bindFileCall(call, "", nil, b.q.tokAt(t.Start))

@@ -30,8 +30,21 @@ type TopKBound struct {
 	// whose key equals the bound may still enter the top-k; only units
 	// whose rows all sort strictly after the bound are skipped.
 	Ties bool
+	// K is how many rows the top-k keeps (LIMIT plus OFFSET) when every row
+	// the scan yields reaches it (no filter between them), else 0. Only
+	// then may a scan bound the k-th key from its statistics (Seed).
+	K int64
 
-	cur atomic.Pointer[columnar.Value]
+	cur atomic.Pointer[published]
+}
+
+// published is the bound: a key some top-k holds as its k-th (Publish), or
+// a seed from statistics (Seed), which no row held yet: a unit whose best
+// key equals a seed may hold the row that makes it the k-th, so a seed
+// only skips units strictly worse, as with Ties.
+type published struct {
+	key    columnar.Value
+	seeded bool
 }
 
 // Publish offers v, the k-th best key some top-k holds, as the bound. A
@@ -41,15 +54,47 @@ func (b *TopKBound) Publish(v columnar.Value) {
 	if b == nil || v.Null {
 		return
 	}
+	b.offer(&published{key: v})
+}
+
+// offer makes p the bound if it is better, or equal and held by a top-k
+// where the bound was a seed (which skips less).
+func (b *TopKBound) offer(p *published) {
 	for {
 		old := b.cur.Load()
-		if old != nil && b.cmp(v, *old) >= 0 {
-			return
+		if old != nil {
+			c := b.cmp(p.key, old.key)
+			if c > 0 || c == 0 && (p.seeded || !old.seeded) {
+				return
+			}
 		}
-		if b.cur.CompareAndSwap(old, &v) {
+		if b.cur.CompareAndSwap(old, p) {
 			return
 		}
 	}
+}
+
+// Seed publishes, before any row is read, the K-th best of best: keys a
+// unit each holds a row of (its max for DESC, its min for ASC, from exact
+// statistics of live rows, one key per unit). The k-th best key of the
+// table is at least that good, so units whose rows all sort strictly after
+// it can go unread. Without K, or with fewer than K keys, it does nothing;
+// NULL keys are ignored.
+func (b *TopKBound) Seed(best []columnar.Value) {
+	if b == nil || b.K <= 0 {
+		return
+	}
+	keys := make([]columnar.Value, 0, len(best))
+	for _, v := range best {
+		if !v.Null {
+			keys = append(keys, v)
+		}
+	}
+	if int64(len(keys)) < b.K {
+		return
+	}
+	sort.Slice(keys, func(i, j int) bool { return b.cmp(keys[i], keys[j]) < 0 })
+	b.offer(&published{key: keys[b.K-1], seeded: true})
 }
 
 // Reset forgets the published key (before the query runs again).
@@ -64,11 +109,11 @@ func (b *TopKBound) Bound() (columnar.Value, bool) {
 	if b == nil {
 		return columnar.Value{}, false
 	}
-	v := b.cur.Load()
-	if v == nil {
+	p := b.cur.Load()
+	if p == nil {
 		return columnar.Value{}, false
 	}
-	return *v, true
+	return p.key, true
 }
 
 // cmp orders keys best first: negative when x sorts before y.
@@ -87,10 +132,14 @@ func compareKey(x, y columnar.Value) int { return columnar.Compare(x, y) }
 // hold a row that beats the published bound. Without a bound, or with
 // statistics that say too little, it reports false.
 func (b *TopKBound) Skips(s Stats) bool {
-	k, ok := b.Bound()
-	if !ok {
+	if b == nil {
 		return false
 	}
+	p := b.cur.Load()
+	if p == nil {
+		return false
+	}
+	k, strict := p.key, b.Ties || p.seeded
 	if s.NullCount >= 0 && s.NullCount == s.Rows && s.Rows > 0 {
 		return true // only NULLs, which sort after every key
 	}
@@ -104,12 +153,12 @@ func (b *TopKBound) Skips(s Stats) bool {
 	if b.Desc {
 		if isFloat && math.IsNaN(k.F) {
 			// Nothing sorts strictly above NaN; a NaN row ties with it.
-			return !b.Ties || !s.HasNaN
+			return !strict || !s.HasNaN
 		}
 		if s.HasNaN {
 			return false // a NaN row would beat any number
 		}
-		if b.Ties {
+		if strict {
 			return compareKey(s.Max, k) < 0
 		}
 		return compareKey(s.Max, k) <= 0
@@ -119,7 +168,7 @@ func (b *TopKBound) Skips(s Stats) bool {
 	if isFloat && math.IsNaN(k.F) {
 		return false
 	}
-	if b.Ties {
+	if strict {
 		return compareKey(s.Min, k) > 0
 	}
 	return compareKey(s.Min, k) >= 0

@@ -170,3 +170,44 @@ func TestExtremes(t *testing.T) {
 		t.Fatal("a unit without statistics was skipped")
 	}
 }
+
+// TestTopKBoundSeed: a seed is the K-th best of the units' best keys; it
+// skips only units strictly worse (a unit whose best key equals it may
+// hold the k-th row), until a top-k publishes a better key.
+func TestTopKBoundSeed(t *testing.T) {
+	best := []columnar.Value{iv(5), iv(9), {Null: true}, iv(7), iv(9), iv(1)}
+	b := &TopKBound{Col: 0, Desc: true, K: 3}
+	b.Seed(best)
+	if k, ok := b.Bound(); !ok || k.I != 7 {
+		t.Fatalf("DESC K=3 seed = %v, %v; want 7 (of 9, 9, 7, 5, 1)", k, ok)
+	}
+	if !b.Skips(ist(0, 6)) || b.Skips(ist(0, 7)) {
+		t.Fatal("a seed skips units whose max is below it, not equal to it")
+	}
+	b.Publish(iv(7)) // a top-k holds 3 rows, the third with key 7
+	if !b.Skips(ist(0, 7)) {
+		t.Fatal("a key a top-k holds, equal to the seed, does not replace it")
+	}
+	b.Seed(best)
+	if !b.Skips(ist(0, 7)) {
+		t.Fatal("an equal seed replaced a key a top-k holds")
+	}
+	b.Publish(iv(8)) // then 8
+	if !b.Skips(ist(0, 8)) {
+		t.Fatal("a published key (no ties) skips a unit whose max equals it")
+	}
+	asc := &TopKBound{Col: 0, K: 2}
+	asc.Seed(best)
+	if k, _ := asc.Bound(); k.I != 5 {
+		t.Fatalf("ASC K=2 seed = %v, want 5 (of 1, 5, 7, 9, 9)", k)
+	}
+	if !asc.Skips(ist(6, 9)) || asc.Skips(ist(5, 9)) {
+		t.Fatal("an ASC seed skips units whose min is above it, not equal to it")
+	}
+	for _, b := range []*TopKBound{{Desc: true, K: 6}, {Desc: true}, nil} {
+		b.Seed(best) // five keys, K = 6; no K; no bound
+		if _, ok := b.Bound(); ok {
+			t.Fatalf("%+v: seeded without K keys", b)
+		}
+	}
+}

@@ -50,6 +50,20 @@ func topKFirstColumn(n *TopK) (scan *Scan, col int, ok bool) {
 	return scanColumn(n.Input, ref)
 }
 
+// rowsReach reports whether every row scan yields reaches the top of in:
+// only Projects lie between (a Filter drops rows, so the scan's
+// statistics no longer bound the top-k's keys).
+func rowsReach(in Node, scan *Scan) bool {
+	for in != Node(scan) {
+		p, ok := in.(*Project)
+		if !ok {
+			return false
+		}
+		in = p.Input
+	}
+	return true
+}
+
 // scanColumn follows ref down through Filters and Projects that pass it
 // on unchanged to the table column of an unlimited Scan; ok is false for
 // anything else.
@@ -165,6 +179,9 @@ func (bd *builder) topKBound(n *TopK) *index.TopKBound {
 		return nil
 	}
 	b := &index.TopKBound{Col: col, Desc: n.Keys[0].Desc, Ties: len(n.Keys) > 1}
+	if rowsReach(n.Input, scan) {
+		b.K = n.Count + n.Offset
+	}
 	if bd.bounds == nil {
 		bd.bounds, bd.topks = map[*Scan]*index.TopKBound{}, map[*TopK]*index.TopKBound{}
 	}

@@ -246,6 +246,17 @@ func TestTopKBoundWiring(t *testing.T) {
 	if op.Bound != b {
 		t.Fatal("the TopK does not publish into the scan's bound")
 	}
+	// Every scanned row reaches the TopK (a Project between): the scan may
+	// seed the bound from statistics for the 2+1 rows kept. Through a
+	// Filter it may not.
+	if b.K != 3 {
+		t.Fatalf("bound K = %d, want 3", b.K)
+	}
+	filtered := tiesTable(false)
+	runPlan(t, topkPlan(filtered, true, true, 2, 1), BuildOptions{Threads: 1})
+	if fb := filtered.specs[0].TopK; fb == nil || fb.K != 0 {
+		t.Fatalf("bound through a Filter: %+v, want one with K 0", fb)
+	}
 	if ex := built.Explain(false); !strings.Contains(ex, "topk=x DESC (topk_pruning)") {
 		t.Fatalf("plan\n%s", ex)
 	}

@@ -18,19 +18,8 @@ import (
 // NULLs is not recorded, so COUNT(col) of such a column still scans.
 // Anywhere else it reports false and the query scans.
 func (t *Table) ColumnStats(col int) (index.Stats, bool) {
-	si := t.usableIndex(col)
-	if si == nil || si.built != t.nphys || t.live != t.nphys {
-		return index.Stats{}, false
-	}
-	src := t.srcs[t.cols[col].src]
-	if err := src.open(t.st, t.nphys); err != nil {
-		return index.Stats{}, false
-	}
-	nullable := src.spec.Nullable || src.spec.HasSent || src.mask != nil
-	if nullable && !si.nullAware {
-		return index.Stats{}, false
-	}
-	if err := si.load(t.st, t.nphys, src, t.schema[col].Type); err != nil {
+	si, nullable := t.exactSummary(col)
+	if si == nil {
 		return index.Stats{}, false
 	}
 	out := index.Stats{Rows: t.nphys}
@@ -54,4 +43,27 @@ func (t *Table) ColumnStats(col int) (index.Stats, bool) {
 		}
 	}
 	return out, true
+}
+
+// exactSummary returns col's loaded summary when its segments' extrema are
+// values of live rows (ColumnStats' conditions: built over every physical
+// row, none deleted, NULLs left out of the extrema), and whether the
+// column can hold NULLs; nil otherwise.
+func (t *Table) exactSummary(col int) (si *summaryIndex, nullable bool) {
+	si = t.usableIndex(col)
+	if si == nil || si.built != t.nphys || t.live != t.nphys {
+		return nil, false
+	}
+	src := t.srcs[t.cols[col].src]
+	if err := src.open(t.st, t.nphys); err != nil {
+		return nil, false
+	}
+	nullable = src.spec.Nullable || src.spec.HasSent || src.mask != nil
+	if nullable && !si.nullAware {
+		return nil, false
+	}
+	if err := si.load(t.st, t.nphys, src, t.schema[col].Type); err != nil {
+		return nil, false
+	}
+	return si, nullable
 }

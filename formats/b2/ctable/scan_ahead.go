@@ -32,12 +32,20 @@ type unitsAhead struct {
 	per   int64
 	pos   map[int]int // unit → its index in units
 
+	width int // units fetched ahead (aheadUnits, or more for a seeded top-k)
+
 	mu sync.Mutex
 	to int // units[:to] were fetched or asked for
 }
 
-// aheadUnits is how many units a remote top-k scan or lookup fetches ahead.
-const aheadUnits = 16
+// aheadUnits is how many units a remote top-k scan or lookup fetches
+// ahead. A top-k whose bound was seeded from the summary (seedTopK) knows
+// before reading which units it may need: it fetches all of them ahead,
+// up to seededAheadUnits, in one round rather than one per aheadUnits.
+const (
+	aheadUnits       = 16
+	seededAheadUnits = 128
+)
 
 // newUnitsAhead returns the read-ahead of a top-k scan or lookup of a
 // remote table, or nil.
@@ -48,17 +56,44 @@ func (t *Table) newUnitsAhead(spec index.ScanSpec, pl *scanPlan, units []int, pe
 	if _, remote := t.IO(); !remote {
 		return nil
 	}
-	a := &unitsAhead{t: t, pl: pl, cols: readCols(spec), units: units, per: per, pos: make(map[int]int, len(units))}
+	a := &unitsAhead{t: t, pl: pl, cols: readCols(spec), units: units, per: per, pos: make(map[int]int, len(units)), width: aheadUnits}
 	for i, u := range units {
 		a.pos[u] = i
+	}
+	if _, seeded := spec.TopK.Bound(); seeded && pl.topk != nil {
+		a.width = min(max(a.candidates(), aheadUnits), seededAheadUnits)
 	}
 	return a
 }
 
+// candidates counts the units holding a block that the plan keeps and the
+// bound does not rule out.
+func (a *unitsAhead) candidates() int {
+	n := 0
+	for _, v := range a.units {
+		if len(a.blocks(v)) > 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// blocks returns the row spans of unit v's blocks that the plan keeps and
+// the top-k bound does not rule out.
+func (a *unitsAhead) blocks(v int) [][2]int64 {
+	var spans [][2]int64
+	for b := int64(v) * a.per; b < min(int64(v+1)*a.per, int64(len(a.pl.verdicts))); b++ {
+		if a.pl.verdicts[b] == index.None || a.pl.topkBeaten(b, a.t.nphys) {
+			continue
+		}
+		spans = append(spans, [2]int64{b * a.pl.grain, min((b+1)*a.pl.grain, a.t.nphys)})
+	}
+	return spans
+}
+
 // after is called when a worker starts unit u: when fewer than half of
-// aheadUnits units after u were fetched, it fetches the blocks of u (if
-// not yet) and of the units up to aheadUnits after it, without waiting
-// for them.
+// width units after u were fetched, it fetches the blocks of u (if not
+// yet) and of the units up to width after it, without waiting for them.
 func (a *unitsAhead) after(u int) {
 	if a == nil {
 		return
@@ -68,21 +103,16 @@ func (a *unitsAhead) after(u int) {
 		return
 	}
 	a.mu.Lock()
-	if a.to >= i+1+aheadUnits/2 {
+	if a.to >= i+1+a.width/2 {
 		a.mu.Unlock()
 		return
 	}
-	from, to := max(a.to, i), min(len(a.units), i+1+aheadUnits)
+	from, to := max(a.to, i), min(len(a.units), i+1+a.width)
 	a.to = max(a.to, to)
 	a.mu.Unlock()
 	var spans [][2]int64
 	for _, v := range a.units[from:to] {
-		for b := int64(v) * a.per; b < min(int64(v+1)*a.per, int64(len(a.pl.verdicts))); b++ {
-			if a.pl.verdicts[b] == index.None || a.pl.topkBeaten(b, a.t.nphys) {
-				continue
-			}
-			spans = append(spans, [2]int64{b * a.pl.grain, min((b+1)*a.pl.grain, a.t.nphys)})
-		}
+		spans = append(spans, a.blocks(v)...)
 	}
 	if len(spans) > 0 {
 		go prefetchArrays(context.Background(), a.t.rowArrays(a.cols), spans)

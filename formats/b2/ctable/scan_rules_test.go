@@ -100,6 +100,42 @@ func TestTopKPruningReadsLastBlock(t *testing.T) {
 	}
 }
 
+// TestTopKSeed: with K (the rows the top-k keeps) the scan seeds the
+// bound from the summary before reading: each block holds a row with its
+// max, so for ORDER BY ts DESC LIMIT 10 the 10th best block max, 7935
+// (block 30: rows 7680..7935), is a floor, and blocks 0..29, whose max is
+// below it, go unread; ASC LIMIT 5 keeps blocks 0..4 (5th best min 1024).
+// A filter on other rows, or no K, seeds nothing.
+func TestTopKSeed(t *testing.T) {
+	tb := rulesTable(t)
+	ge := func(v int64) index.Pred {
+		return index.Pred{Col: 0, Op: index.Ge, Vals: []columnar.Value{columnar.IntValue(columnar.TInt64, v)}}
+	}
+	notNull := index.Pred{Col: 0, Op: index.IsNotNull}
+	for _, tc := range []struct {
+		name    string
+		desc    bool
+		k       int64
+		filter  []index.Pred
+		skipped int64
+		rows    int
+	}{
+		{"desc", true, 10, nil, 30, 9*256 + 16},
+		{"desc, IS NOT NULL", true, 10, []index.Pred{notNull}, 30, 9*256 + 16},
+		{"asc", false, 5, nil, 35, 5 * 256},
+		{"filtered", true, 10, []index.Pred{ge(1)}, 0, rulesRows}, // noLate: blocks come out whole
+		{"no K", true, 0, nil, 0, rulesRows},
+		{"K over the blocks", true, 41, nil, 0, rulesRows},
+	} {
+		bound := &index.TopKBound{Col: 0, Desc: tc.desc, K: tc.k}
+		var st index.ScanStats
+		rows := scanAll(t, tb, index.ScanSpec{Cols: []int{0}, Filter: tc.filter, Limit: -1, Threads: 1, Stats: &st, TopK: bound, Off: noLate})
+		if len(rows) != tc.rows || st.SkippedBy[index.TopKPruning] != tc.skipped {
+			t.Errorf("%s: %d rows, %d blocks skipped by top-k; want %d, %d", tc.name, len(rows), st.SkippedBy[index.TopKPruning], tc.rows, tc.skipped)
+		}
+	}
+}
+
 func TestTopKOrderVisitsBestUnitFirst(t *testing.T) {
 	tb := rulesTable(t)
 	// ASC on ts visits table order; DESC visits the last unit first:

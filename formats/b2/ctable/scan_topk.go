@@ -47,6 +47,51 @@ func (t *Table) topkSetup(spec index.ScanSpec, pl *scanPlan) {
 		out = append(out, topkBound{b: b, si: si})
 	}
 	pl.topk = out
+	if spec.TopK != nil {
+		t.seedTopK(spec)
+	}
+}
+
+// seedTopK bounds the k-th key of a top-k before any block is read
+// (index.TopKBound.Seed): each summary segment holds a row whose key is
+// its max (DESC) or min (ASC), so the k-th best of those keys is a floor
+// for the k-th best row, and every block strictly worse than it goes
+// unread, without waiting for the top-k to fill. Over a remote table that
+// is the difference between a few rounds of block fetches and one round
+// per aheadUnits blocks visited. Only when the extrema are values of live
+// rows (exactSummary), no segment holds NaN (which sorts above every
+// number), and the scan drops no row but NULL keys (a filter of other
+// rows could drop the rows that hold the extrema; the planner leaves K 0
+// when rows are filtered above the scan).
+func (t *Table) seedTopK(spec index.ScanSpec) {
+	b := spec.TopK
+	if b.K <= 0 {
+		return
+	}
+	for _, p := range spec.Filter {
+		if p.Op != index.IsNotNull || p.Col != b.Col {
+			return
+		}
+	}
+	si, _ := t.exactSummary(b.Col)
+	if si == nil {
+		return
+	}
+	best := make([]columnar.Value, 0, len(si.segs))
+	for _, s := range si.segs {
+		if s.HasNaN {
+			return
+		}
+		if !s.HasMinMax || s.NullCount == s.Rows {
+			continue
+		}
+		if b.Desc {
+			best = append(best, s.Max)
+		} else {
+			best = append(best, s.Min)
+		}
+	}
+	b.Seed(best)
 }
 
 // topkStats are the statistics of column col over physical rows [lo, hi)

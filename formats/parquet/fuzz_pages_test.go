@@ -125,7 +125,7 @@ func decodeFuzzChunk(phys parquet.Type, typeLen int, optional bool, rows int64, 
 		return err
 	}
 	c.maxDef = maxDef
-	pager := &countingPager{PageReader: pages, phys: phys, maxDef: maxDef, chunk: chunk}
+	pager := &countingPager{PageReader: pages, phys: phys, typeLen: descr.TypeLength(), maxDef: maxDef, chunk: chunk}
 	d := &decoder{c: &c}
 	// codeReader only where decoder.useCodeReader sends a chunk: string or
 	// fixed-width dictionary chunks, DELTA_BINARY_PACKED integer ones.

@@ -17,15 +17,17 @@ import (
 //
 // It also refuses pages arrow-go cannot be trusted with (checkPage): an
 // encoding that does not suit the column's physical type (arrow-go's
-// decoder factory panics), and a DELTA page holding fewer values than its
-// levels define (arrow-go's reader loops forever over it).
+// decoder factory panics), and a DELTA or BYTE_STREAM_SPLIT page holding
+// fewer values than its levels define (arrow-go's reader loops forever
+// over it).
 type countingPager struct {
 	file.PageReader
-	phys   parquet.Type
-	maxDef int16 // of the column: 0 or 1 (flat columns only)
-	pages  int64 // data pages read
-	bytes  int64 // uncompressed bytes of every page read (dictionary included)
-	err    error // a page refused by checkEncoding
+	phys    parquet.Type
+	typeLen int   // of a FIXED_LEN_BYTE_ARRAY column
+	maxDef  int16 // of the column: 0 or 1 (flat columns only)
+	pages   int64 // data pages read
+	bytes   int64 // uncompressed bytes of every page read (dictionary included)
+	err     error // a page refused by checkEncoding
 	// chunk returns the chunk's bytes and file offset, read only to name
 	// the defect of a page header arrow-go's reader failed on (nil: none).
 	chunk func() ([]byte, int64, error)
@@ -97,7 +99,72 @@ func (p *countingPager) check() bool {
 		p.err = err
 		return false
 	}
+	if err := p.checkSplit(enc); err != nil {
+		p.err = err
+		return false
+	}
 	return true
+}
+
+// pageValues returns, for the current data page, how many values its
+// definition levels define and its bytes after the levels; ok is false
+// where that is not cheap to tell (legacy BIT_PACKED levels, not a data
+// page).
+func (p *countingPager) pageValues() (defined int64, values []byte, ok bool, err error) {
+	switch pg := p.PageReader.Page().(type) {
+	case *file.DataPageV1:
+		data, n := pg.Data(), int64(pg.NumValues())
+		if p.maxDef == 0 {
+			return n, data, true, nil
+		}
+		if parquet.Encoding(pg.DefinitionLevelEncoding()) != parquet.Encodings.RLE {
+			return 0, nil, false, nil // legacy BIT_PACKED levels: left to the decoder
+		}
+		if len(data) < 4 {
+			return 0, nil, false, corruptf("page of %d bytes ends inside its definition levels", len(data))
+		}
+		l := int64(binary.LittleEndian.Uint32(data))
+		if l > int64(len(data)-4) {
+			return 0, nil, false, corruptf("definition levels of %d bytes in a %d-byte page", l, len(data))
+		}
+		if defined, err = countDefined(data[4:4+l], n); err != nil {
+			return 0, nil, false, err
+		}
+		return defined, data[4+l:], true, nil
+	case *file.DataPageV2:
+		data := pg.Data()
+		lv := int64(pg.DefinitionLevelByteLen()) + int64(pg.RepetitionLevelByteLen())
+		if lv > int64(len(data)) {
+			return 0, nil, false, corruptf("levels of %d bytes in a %d-byte page", lv, len(data))
+		}
+		return int64(pg.NumValues()) - int64(pg.NumNulls()), data[lv:], true, nil
+	}
+	return 0, nil, false, nil
+}
+
+// checkSplit checks that a BYTE_STREAM_SPLIT page holds a value's bytes
+// for every value its levels define: arrow-go's decoder takes a shorter
+// page as holding fewer values, and its reader then waits forever for the
+// rest (FuzzPageByteStreamSplit: 300 DOUBLEs in 0 bytes).
+func (p *countingPager) checkSplit(enc parquet.Encoding) error {
+	if enc != parquet.Encodings.ByteStreamSplit {
+		return nil
+	}
+	defined, values, ok, err := p.pageValues()
+	if err != nil || !ok || defined <= 0 {
+		return err
+	}
+	width := int64(p.typeLen)
+	switch p.phys {
+	case parquet.Types.Float, parquet.Types.Int32:
+		width = 4
+	case parquet.Types.Double, parquet.Types.Int64:
+		width = 8
+	}
+	if width > 0 && int64(len(values)) < defined*width {
+		return corruptf("BYTE_STREAM_SPLIT page of %d bytes, its levels define %d values of %d bytes", len(values), defined, width)
+	}
+	return nil
 }
 
 // checkDelta checks a DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY or
@@ -110,38 +177,9 @@ func (p *countingPager) checkDelta(enc parquet.Encoding) error {
 	default:
 		return nil
 	}
-	var values []byte
-	var defined int64
-	switch pg := p.PageReader.Page().(type) {
-	case *file.DataPageV1:
-		data, n := pg.Data(), int64(pg.NumValues())
-		defined, values = n, data
-		if p.maxDef > 0 {
-			if parquet.Encoding(pg.DefinitionLevelEncoding()) != parquet.Encodings.RLE {
-				return nil // legacy BIT_PACKED levels: left to the decoder
-			}
-			if len(data) < 4 {
-				return corruptf("page of %d bytes ends inside its definition levels", len(data))
-			}
-			l := int64(binary.LittleEndian.Uint32(data))
-			if l > int64(len(data)-4) {
-				return corruptf("definition levels of %d bytes in a %d-byte page", l, len(data))
-			}
-			var err error
-			if defined, err = countDefined(data[4:4+l], n); err != nil {
-				return err
-			}
-			values = data[4+l:]
-		}
-	case *file.DataPageV2:
-		data := pg.Data()
-		lv := int64(pg.DefinitionLevelByteLen()) + int64(pg.RepetitionLevelByteLen())
-		if lv > int64(len(data)) {
-			return corruptf("levels of %d bytes in a %d-byte page", lv, len(data))
-		}
-		defined, values = int64(pg.NumValues())-int64(pg.NumNulls()), data[lv:]
-	default:
-		return nil
+	defined, values, ok, err := p.pageValues()
+	if err != nil || !ok {
+		return err
 	}
 	if defined <= 0 {
 		return nil
@@ -309,7 +347,7 @@ func openPages(pf *pqFile, rgr *file.RowGroupReader, leaf int) (*countingPager, 
 		return nil, err
 	}
 	descr := rgr.MetaData().Schema.Column(leaf)
-	cp := &countingPager{PageReader: pr, phys: descr.PhysicalType(), maxDef: descr.MaxDefinitionLevel()}
+	cp := &countingPager{PageReader: pr, phys: descr.PhysicalType(), typeLen: descr.TypeLength(), maxDef: descr.MaxDefinitionLevel()}
 	if cc, err := rgr.MetaData().ColumnChunk(leaf); err == nil {
 		limitPageHeader(pr, cc.TotalCompressedSize())
 		cp.chunk = func() ([]byte, int64, error) { return readChunk(pf, cc) }

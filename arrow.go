@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/executor/arrowrec"
 )
 
 // RecordReader returns the rest of the result as Arrow record batches, one
@@ -33,7 +34,7 @@ import (
 func (r *Rows) RecordReader() array.RecordReader {
 	fields := make([]arrow.Field, len(r.cols))
 	for i, c := range r.cols {
-		fields[i] = arrow.Field{Name: c.Name, Type: arrowType(c.Type), Nullable: true}
+		fields[i] = arrow.Field{Name: c.Name, Type: arrowrec.Type(c.Type), Nullable: true}
 	}
 	rr := &recordReader{rows: r, schema: arrow.NewSchema(fields, nil)}
 	rr.refs.Store(1)
@@ -114,6 +115,16 @@ func (rr *recordReader) nextBatch() *columnar.Batch {
 		}
 	}
 	return b
+}
+
+// arrowRecord converts the live rows of b, a batch of the columns cols,
+// into a record of schema (package arrowrec).
+func arrowRecord(schema *arrow.Schema, cols []Column, b *columnar.Batch) (arrow.RecordBatch, error) {
+	types := make([]columnar.Type, len(cols))
+	for i, c := range cols {
+		types[i] = c.Type
+	}
+	return arrowrec.Record(schema, types, b)
 }
 
 func (rr *recordReader) RecordBatch() arrow.RecordBatch { return rr.cur }

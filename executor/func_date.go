@@ -95,6 +95,8 @@ func init() {
 		now("now", "The time the query started, as an instant", columnar.TTimestampTZ, "current_timestamp", "get_current_timestamp", "transaction_timestamp"),
 		now("localtimestamp", "The time the query started, as the session's local time", columnar.TTimestamp, "current_localtimestamp"),
 		now("current_time", "The time of day the query started, in the session's zone", columnar.TTime, "get_current_time", "localtime"),
+		customBind(scalar("date", "timezone", "The instant of a local TIMESTAMP in the zone, or the local TIMESTAMP of an instant there (ts AT TIME ZONE zone)",
+			ex("timezone('UTC', TIMESTAMP '2024-01-01 12:00:00')"), over(columnar.TTimestampTZ, nil, param{"zone", function.Str}, ts))),
 		customBind(scalar("date", "date_add", "ts + interval", ex("date_add(DATE '2024-01-31', INTERVAL 1 MONTH)"),
 			over(columnar.TTimestamp, nil, ts, param{"interval", function.Interval}))),
 	)

@@ -66,12 +66,12 @@ func All() []*Set {
 }
 
 // Names returns every name and alias users may write (Internal sets left
-// out), sorted and without repeats: for completion and "did you mean"
-// hints.
-func Names() []string {
+// out) of the kinds (every kind when none is given), sorted and without
+// repeats: for completion and "did you mean" hints.
+func Names(kinds ...Kind) []string {
 	var out []string
 	for _, s := range All() {
-		if !s.Internal {
+		if !s.Internal && (len(kinds) == 0 || slices.Contains(kinds, s.Kind)) {
 			out = append(out, s.Name)
 			out = append(out, s.Aliases...)
 		}

@@ -162,6 +162,9 @@ func (o *Overload) ReturnName() string {
 	if o.SameAs > 0 {
 		return o.Args[o.SameAs-1].TypeName()
 	}
+	if o.Returns.ID == columnar.Null && o.Kernel == nil {
+		return "ANY" // no kernel, no type: the binder types each call (current_setting)
+	}
 	return o.Returns.String()
 }
 

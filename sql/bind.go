@@ -125,9 +125,6 @@ func hasKnownExt(name string) bool {
 	return false
 }
 
-// tableFuncs are the table functions FROM accepts; each opens a path.
-var tableFuncs = []string{"read_parquet", "parquet_scan", "read_b2", "b2_metadata", "range", "generate_series", "read_csv", "read_csv_auto", "read_json", "read_json_auto", "read_ndjson", "read_ndjson_auto"}
-
 // bindTable binds the table or path qual.name (qual "" when there is
 // none) written at token at; quoted says it was written as a string, a
 // path.

@@ -3,9 +3,9 @@ package sql
 import (
 	"fmt"
 	"reflect"
-	"slices"
 	"strings"
 
+	"github.com/b2sql/b2sql/function"
 	"github.com/b2sql/b2sql/sql/ast"
 )
 
@@ -58,7 +58,7 @@ func (b *binder) checkQueryAST(q *ast.Query) error {
 	case *ast.TableFunc:
 		if f := n.Func; !n.Lateral && n.Sample == nil && len(f.Name) == 1 && !knownTableFunc(strings.ToLower(f.Name[0].Name)) {
 			name := f.Name[0].Name
-			return b.errAt(at, ErrUnknownFunction, fmt.Sprintf("unknown table function %q%s", name, didYouMean(name, tableFuncs)))
+			return b.errAt(at, ErrUnknownFunction, fmt.Sprintf("unknown table function %q%s", name, didYouMean(name, function.Names(function.Table))))
 		}
 	}
 	return b.errAt(at, ErrUnsupported, b.unsupportedWhat(n)+" is not supported")
@@ -234,5 +234,6 @@ func knownTableFunc(fn string) bool {
 	case "summarize", "duckdb_settings", "duckdb_functions", "unnest":
 		return true
 	}
-	return seriesFuncs[fn] || FileFuncs[fn] || slices.Contains(tableFuncs, fn)
+	_, ok := function.Find(function.Table, fn)
+	return ok
 }

@@ -16,21 +16,11 @@ var aggFuncs = map[string]planner.AggFunc{
 	"min": planner.AggMin, "max": planner.AggMax,
 }
 
-// scalarFuncs lists the scalar functions the binder knows (names users
-// write), for dispatch and "did you mean" hints.
-var scalarFuncs = []string{
-	"abs", "round", "floor", "ceil", "ceiling", "coalesce", "nullif", "ifnull",
-	"date_part", "datepart", "date_trunc", "datetrunc", "if", "typeof",
-}
-
-func knownFuncs() []string {
-	out := append(append(append(function.Names(), scalarFuncs...), moreNames()...), listFuncNames()...)
-	for f := range aggFuncs {
-		out = append(out, f)
-	}
-	sort.Strings(out) // a deterministic hint among equally close names
-	return out
-}
+// knownFuncs are the names an unknown function's "did you mean" hint
+// picks from: every name of the registry (package function), which
+// TestFunctionNamesRegistered keeps a superset of the names the binder
+// dispatches on.
+func knownFuncs() []string { return function.Names() }
 
 // args returns the argument expressions of a call (nil for count(*)).
 func (b *binder) callArgs(e *callexpr.FuncExpr, at int) ([]callexpr.Expr, bool, error) {

@@ -28,24 +28,6 @@ type moreSig struct {
 	ret      columnar.Type
 }
 
-func moreNames() []string {
-	out := []string{"mod", "greatest", "least", "locate", "position", "date_add", "log", "regexp_full_match", "regexp_extract"}
-	for k := range intervalUnitFuncs {
-		out = append(out, k)
-	}
-	for k := range datePartFuncs {
-		out = append(out, k)
-	}
-	for k := range dateFuncs {
-		out = append(out, k)
-	}
-	out = append(out, "epoch_ms", "concat_ws", "trunc")
-	out = append(out, bytesFuncNames()...)
-	out = append(out, mathFuncNames()...)
-	out = append(out, timeFuncNames()...)
-	return out
-}
-
 // scalarMore binds the functions with typing rules of their own (the
 // registry's CustomBind functions), then any other registered function by
 // its argument rules; ok is false for a name it does not know.

@@ -38,14 +38,6 @@ var listFuncAliases = map[string]string{
 	"range": "list_range", "generate_series": "list_generate_series",
 }
 
-func listFuncNames() []string {
-	out := make([]string, 0, len(listFuncAliases))
-	for k := range listFuncAliases {
-		out = append(out, k)
-	}
-	return out
-}
-
 // bindListFunc binds a nested-value function; ok is false for other names
 // and for len/length of a string (the string function's).
 func (b *binder) bindListFunc(name string, xs []planner.Expr, srcs []callexpr.Expr, at int, c ectx) (planner.Expr, bool, error) {

@@ -8,10 +8,6 @@ import (
 	"github.com/b2sql/b2sql/sql/internal/callexpr"
 )
 
-func mathFuncNames() []string {
-	return []string{"pi", "bit_count"}
-}
-
 // bindMathFunc binds pi() and bit_count(integer); ok is false
 // for other names.
 func (b *binder) bindMathFunc(name string, xs []planner.Expr, srcs []callexpr.Expr, at int, c ectx) (planner.Expr, bool, error) {

@@ -17,14 +17,6 @@ var bytesFuncs = map[string]string{
 // intBytesFuncs also take an integer (its 64-bit two's complement).
 var intBytesFuncs = map[string]bool{"to_hex": true, "bin": true}
 
-func bytesFuncNames() []string {
-	out := []string{"hash", "printf", "format"}
-	for k := range bytesFuncs {
-		out = append(out, k)
-	}
-	return out
-}
-
 // bindBytesFunc binds bytesFuncs and hash(x, …); ok is false for other
 // names.
 func (b *binder) bindBytesFunc(name string, xs []planner.Expr, srcs []callexpr.Expr, at int, c ectx) (planner.Expr, bool, error) {

@@ -16,8 +16,6 @@ func init() {
 	dateFuncs["transaction_timestamp"] = dateFuncs["now"]
 }
 
-func timeFuncNames() []string { return []string{"age", "time_bucket", "nanosecond"} }
-
 // Default time_bucket origins, as DuckDB: a Monday for buckets of days
 // and shorter, the start of a year for buckets of months.
 var (

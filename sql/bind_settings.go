@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/function"
 	"github.com/b2sql/b2sql/planner"
 	"github.com/b2sql/b2sql/sql/internal/callexpr"
 )
@@ -14,6 +15,14 @@ import (
 // here as DuckDB folds them: current_setting is the setting's value (of
 // the setting's type: threads is a BIGINT, memory_limit a VARCHAR such as
 // '4.0 GiB'); duckdb_settings() is one row per setting.
+
+// current_setting is registered here, as the table functions are
+// (bind_func_table.go): the binder computes it, no kernel does.
+func init() {
+	function.Register(&function.Set{Name: "current_setting", Kind: function.Scalar, Categories: []string{"system"}, CustomBind: true,
+		Description: "The current value of the session's setting", Examples: []string{"current_setting('threads')"},
+		Overloads: []function.Overload{{Params: []string{"setting_name"}, Args: []function.Arg{function.Str}, Returns: columnar.TNull}}})
+}
 
 // SettingsReader is a catalog that can show the session's settings.
 type SettingsReader interface {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/function"
 	"github.com/b2sql/b2sql/planner"
 	"github.com/b2sql/b2sql/sql/ast"
 	"github.com/b2sql/b2sql/sql/internal/callexpr"
@@ -12,7 +13,7 @@ import (
 
 // tableFuncBindable reports whether the table function call t binds from
 // the syntax tree: the series functions, the file functions and the
-// other names of tableFuncs.
+// other table functions of the registry.
 func tableFuncBindable(t *ast.TableFunc) bool {
 	f := t.Func
 	if t.Lateral && !isUnnestCall(t) || len(f.Name) != 1 || f.Over != nil || f.Filter != nil || len(f.OrderBy) > 0 {
@@ -29,12 +30,8 @@ func tableFuncBindable(t *ast.TableFunc) bool {
 	case fn == "summarize", fn == "duckdb_settings", fn == "duckdb_functions":
 		return !f.Star && allBindable(f.Args...)
 	}
-	for _, n := range tableFuncs {
-		if n == fn {
-			return true
-		}
-	}
-	return false
+	_, ok := function.Find(function.Table, fn) // b2_metadata
+	return ok
 }
 
 // bindTableFuncAST binds a table function call in FROM as bindTableFunc

@@ -1,4 +1,4 @@
-package b2sql
+package arrowrec
 
 import (
 	"encoding/binary"
@@ -13,13 +13,8 @@ import (
 	"github.com/b2sql/b2sql/columnar"
 )
 
-// Conversion of executor batches to Arrow arrays, for RecordReader
-// (arrow.go): types, validity, zero-copy fixed-width buffers and copied
-// strings, and nested columns, which recurse into this conversion for
-// their children.
-
-// arrowType maps a SQL type to its Arrow type (see RecordReader).
-func arrowType(t columnar.Type) arrow.DataType {
+// Type maps a SQL type to its Arrow type (the table in the package doc).
+func Type(t columnar.Type) arrow.DataType {
 	if t.IsNested() {
 		return arrowNestedType(t)
 	}
@@ -76,8 +71,11 @@ func arrowType(t columnar.Type) arrow.DataType {
 	return arrow.BinaryTypes.String
 }
 
-// arrowRecord converts the live rows of b into a record.
-func arrowRecord(schema *arrow.Schema, cols []Column, b *columnar.Batch) (arrow.RecordBatch, error) {
+// Record converts the live rows of b, whose columns have the types, into a
+// record of the schema (built from Type of each). The record shares the
+// 64-bit payloads of a batch without selection (see the package doc); the
+// caller releases it.
+func Record(schema *arrow.Schema, types []columnar.Type, b *columnar.Batch) (arrow.RecordBatch, error) {
 	n := b.Live()
 	arrs := make([]arrow.Array, len(b.Cols))
 	defer func() {
@@ -88,9 +86,9 @@ func arrowRecord(schema *arrow.Schema, cols []Column, b *columnar.Batch) (arrow.
 		}
 	}()
 	for i, v := range b.Cols {
-		data, err := arrowData(schema.Field(i).Type, cols[i].Type, v, b)
+		data, err := arrowData(schema.Field(i).Type, types[i], v, b)
 		if err != nil {
-			return nil, fmt.Errorf("column %q: %w", cols[i].Name, err)
+			return nil, fmt.Errorf("column %q: %w", schema.Field(i).Name, err)
 		}
 		arrs[i] = array.MakeFromData(data)
 		data.Release()
@@ -99,7 +97,7 @@ func arrowRecord(schema *arrow.Schema, cols []Column, b *columnar.Batch) (arrow.
 }
 
 // arrowData converts one column. Fixed 64-bit payloads of a batch without
-// selection are shared, not copied (see RecordReader for the lifetime).
+// selection are shared, not copied (see the package doc for the lifetime).
 func arrowData(dt arrow.DataType, t columnar.Type, v *columnar.Vector, b *columnar.Batch) (*array.Data, error) {
 	n := b.Live()
 	if t.ID == columnar.Null {
@@ -305,15 +303,15 @@ func bytesOf[T any](s []T) []byte {
 func arrowNestedType(t columnar.Type) arrow.DataType {
 	switch t.ID {
 	case columnar.List:
-		return arrow.ListOfField(arrow.Field{Name: "element", Type: arrowType(t.Elem()), Nullable: true})
+		return arrow.ListOfField(arrow.Field{Name: "element", Type: Type(t.Elem()), Nullable: true})
 	case columnar.Map:
 		fs := t.Fields()
-		return arrow.MapOf(arrowType(fs[0].Type), arrowType(fs[1].Type))
+		return arrow.MapOf(Type(fs[0].Type), Type(fs[1].Type))
 	}
 	fs := t.Fields()
 	fields := make([]arrow.Field, len(fs))
 	for i, f := range fs {
-		fields[i] = arrow.Field{Name: f.Name, Type: arrowType(f.Type), Nullable: true}
+		fields[i] = arrow.Field{Name: f.Name, Type: Type(f.Type), Nullable: true}
 	}
 	return arrow.StructOf(fields...)
 }

@@ -99,9 +99,9 @@ func init() {
 			over(columnar.TVarchar, rows(fnFormatBytes(1024, []string{"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"})), param{"bytes", function.BigInt})), "formatreadablesize"),
 		scalar("math", "formatreadabledecimalsize", "The number of bytes in 1000-based units (kB, MB, …)", ex("formatReadableDecimalSize(1500)"),
 			over(columnar.TVarchar, rows(fnFormatBytes(1000, []string{"kB", "MB", "GB", "TB", "PB", "EB"})), param{"bytes", function.BigInt})),
-		volatile(scalar("math", "random", "A random DOUBLE in [0, 1), new for every row; setseed fixes the sequence", ex("random()"), over(d, randomFactory))),
-		volatile(scalar("math", "setseed", "Sets the seed of the session's random(): the next statements' values repeat (-1 ≤ x ≤ 1)", ex("setseed(0.42)"),
-			over(columnar.TNull, setseedFactory, param{"x", function.Double}))),
+		customBind(volatile(scalar("math", "random", "A random DOUBLE in [0, 1), new for every row; setseed fixes the sequence", ex("random()"), over(d, randomFactory)))),
+		customBind(volatile(scalar("math", "setseed", "Sets the seed of the session's random(): the next statements' values repeat (-1 ≤ x ≤ 1)", ex("setseed(0.42)"),
+			over(columnar.TNull, setseedFactory, param{"x", function.Double})))),
 		// The binder's forms of random() and setseed(x), which name the
 		// session's engine by a constant token (random.go).
 		volatile(internal(scalar("math", "random_session", "random() of the session whose engine token is the argument", nil,

@@ -47,7 +47,7 @@ func init() {
 		&function.Set{Name: "rtrim", Categories: str,
 			Description: "The string without spaces, or without any of the characters, at its end",
 			Examples:    []string{"rtrim('a  ')", "rtrim('a<<', '<')"}, Overloads: trim(false, true)},
-		&function.Set{Name: "length", Aliases: []string{"char_length", "character_length", "len"}, Categories: str,
+		&function.Set{Name: "length", Aliases: []string{"char_length", "character_length", "len"}, Categories: str, CustomBind: true, // len of a list
 			Description: "The number of characters in the string (len and length of a list: its elements)",
 			Examples:    []string{"length('héllo')"}, Overloads: s1(i64, stateless(lengthKernel))},
 		&function.Set{Name: "substring", Aliases: []string{"substr"}, Categories: str,

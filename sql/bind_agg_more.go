@@ -2,6 +2,7 @@ package sql
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/b2sql/b2sql/columnar"
@@ -159,9 +160,9 @@ func (b *binder) bindHolisticOne(fn planner.AggFunc, name string, e *callexpr.Fu
 		hi = 2
 	}
 	if star || len(args) < lo || len(args) > hi {
-		want := itoa(lo)
+		want := strconv.Itoa(lo)
 		if hi > lo {
-			want += " or " + itoa(hi)
+			want += " or " + strconv.Itoa(hi)
 		}
 		return nil, b.arity(at, name, want)
 	}

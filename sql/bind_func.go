@@ -64,166 +64,20 @@ func (b *binder) bindFunc(e *callexpr.FuncExpr, c ectx) (planner.Expr, error) {
 	if e.Distinct {
 		return nil, b.errAt(at, ErrSyntax, fmt.Sprintf("DISTINCT is only valid in aggregate functions, not %s", name))
 	}
-	// Part names of date_part/date_trunc are constants, validated here.
-	switch name {
-	case "date_part", "datepart":
-		if len(args) != 2 {
-			return nil, b.arity(at, name, "2")
-		}
-		part, ok := args[0].(*callexpr.SQLVal)
-		if !ok || part.Type != callexpr.StrVal {
-			return nil, b.typeErr(args[0], c, "%s expects a constant part name", name)
-		}
-		return b.bindDatePart(strings.ToLower(string(part.Val)), args[1], at, c)
-	case "date_trunc", "datetrunc":
-		if len(args) != 2 {
-			return nil, b.arity(at, name, "2")
-		}
-		return b.bindDateTrunc(args, at, c)
-	}
-	if name == "timezone" && len(args) == 2 {
-		z, err := b.bindExpr(args[0], c)
+	if name == "unnest" && len(args) == 1 {
+		// A special form (DuckDB's BoundUnnestExpression), not a function
+		// of the registry.
+		x, err := b.bindExpr(args[0], c)
 		if err != nil {
 			return nil, err
 		}
-		x, err := b.bindExpr(args[1], c)
-		if err != nil {
-			return nil, err
-		}
-		return b.atTimeZone(z, x, args[1], c) // bind_timezone.go
+		return b.unnestCall(x, args[0], false, 1, at, c) // bind_unnest.go
 	}
-	if name == "random" || name == "setseed" {
-		return b.bindRandom(name, args, at, c) // bind_random.go
-	}
-	if name == "current_setting" {
-		return b.bindCurrentSetting(args, at, c) // bind_settings.go
-	}
-	if x, ok, err := b.bindDateFunc(name, args, at, c); ok {
-		return x, err
-	}
-	if x, ok, err := b.bindCondFunc(name, args, at, c); ok {
-		return x, err
-	}
-	xs := make([]planner.Expr, len(args))
-	for i, a := range args {
-		x, err := b.bindExpr(a, c)
-		if err != nil {
-			return nil, err
-		}
-		xs[i] = x
-	}
-	if x, ok, err := b.bindListFunc(name, xs, args, at, c); ok { // bind_func_list.go
-		return x, err
-	}
-	if name == "unnest" && len(xs) == 1 {
-		return b.unnestCall(xs[0], args[0], false, 1, at, c) // bind_unnest.go
-	}
-	return b.scalar(name, xs, args, at, c)
+	return b.bindScalarCall(name, args, at, c) // bind_func_hooks.go
 }
 
 func (b *binder) arity(at int, name, want string) error {
 	return b.errAt(at, ErrType, fmt.Sprintf("%s expects %s arguments", name, want))
-}
-
-// scalar types a scalar function call over bound arguments.
-func (b *binder) scalar(name string, xs []planner.Expr, srcs []callexpr.Expr, at int, c ectx) (planner.Expr, error) {
-	if s, ok := registered(name); ok {
-		return b.callRegistered(s, name, xs, srcs, at, c) // bind_func_call.go
-	}
-	call := func(fn string, t columnar.Type, args ...planner.Expr) planner.Expr {
-		return &planner.Call{Fn: fn, Args: args, T: t}
-	}
-	num := func(i int) (planner.Expr, error) {
-		t := xs[i].Type()
-		if t.ID == columnar.Null {
-			return b.coerce(xs[i], columnar.TFloat64, srcs[i], c)
-		}
-		if b.flexible(xs[i], columnar.TFloat64, false) {
-			return b.coerce(xs[i], columnar.TFloat64, srcs[i], c)
-		}
-		if !isNum(t) { // HUGEINT, UHUGEINT, DECIMAL(19..38) too (executor kernel_wide.go)
-			return nil, b.typeErr(srcs[i], c, "%s expects a number, got %s", name, t)
-		}
-		return xs[i], nil
-	}
-	integer := func(i int, to columnar.Type) (planner.Expr, error) {
-		t := xs[i].Type()
-		if t.ID != columnar.Null && !t.IsInteger() && !b.flexible(xs[i], to, false) {
-			return nil, b.typeErr(srcs[i], c, "%s expects an integer, got %s", name, t)
-		}
-		return b.coerce(xs[i], to, srcs[i], c)
-	}
-	n := len(xs)
-	switch name {
-	case "floor", "ceil", "ceiling":
-		if n != 1 {
-			return nil, b.arity(at, name, "1")
-		}
-		x, err := num(0)
-		if err != nil {
-			return nil, err
-		}
-		fn := name
-		if fn == "ceiling" {
-			fn = "ceil"
-		}
-		if id := x.Type().ID; id == columnar.Hugeint || id == columnar.Uhugeint {
-			// DuckDB has no 128-bit integer floor/ceil: they take a DOUBLE.
-			x = &planner.Cast{Arg: x, To: columnar.TFloat64}
-		}
-		return roundedDecimal(call(fn, x.Type(), x), 0), nil
-	case "round":
-		if n != 1 && n != 2 {
-			return nil, b.arity(at, name, "1 or 2")
-		}
-		x, err := num(0)
-		if err != nil {
-			return nil, err
-		}
-		args := []planner.Expr{x}
-		digits := 0
-		if n == 2 {
-			d, err := integer(1, columnar.TInt32)
-			if err != nil {
-				return nil, err
-			}
-			args = append(args, d)
-			k, ok := d.(*planner.Const)
-			switch {
-			case ok && !k.Val.Null:
-				digits = int(k.Val.I)
-			case x.Type().IsDecimal() && !ok:
-				// The result's scale depends on the digits (DuckDB: no
-				// ROUND(DECIMAL, column) overload).
-				return nil, b.errAt(at, ErrType, "ROUND of a DECIMAL needs a constant number of digits")
-			default:
-				return call("round", x.Type(), args...), nil
-			}
-		}
-		return roundedDecimal(call("round", x.Type(), args...), digits), nil
-	case "coalesce", "ifnull":
-		if n == 0 || (name == "ifnull" && n != 2) {
-			return nil, b.arity(at, name, "1 or more")
-		}
-		args, t, err := b.unify(xs, srcs, c, false, "mix")
-		if err != nil {
-			return nil, err
-		}
-		return call("coalesce", t, args...), nil
-	case "nullif":
-		if n != 2 {
-			return nil, b.arity(at, name, "2")
-		}
-		args, t, err := b.unify(xs, srcs, c, true, "compare")
-		if err != nil {
-			return nil, err
-		}
-		return call("nullif", t, args...), nil
-	}
-	if x, ok, err := b.scalarMore(name, xs, srcs, at, c); ok {
-		return x, err
-	}
-	return nil, b.errAt(at, ErrUnknownFunction, fmt.Sprintf("unknown function %q%s", name, didYouMean(name, knownFuncs())))
 }
 
 // roundedDecimal narrows the scale of a rounded DECIMAL result to the digits
@@ -269,6 +123,29 @@ var dateParts = map[string]string{
 var truncParts = map[string]bool{
 	"millennium": true, "century": true, "decade": true, "year": true, "quarter": true, "month": true,
 	"week": true, "day": true, "hour": true, "minute": true, "second": true, "millisecond": true, "microsecond": true,
+}
+
+// bindDatePartCall binds date_part(part, ts): the part is a constant,
+// validated here.
+func bindDatePartCall(b *binder, name string, args []callexpr.Expr, at int, c ectx) (planner.Expr, bool, error) {
+	if len(args) != 2 {
+		return nil, true, b.arity(at, name, "2")
+	}
+	part, ok := args[0].(*callexpr.SQLVal)
+	if !ok || part.Type != callexpr.StrVal {
+		return nil, true, b.typeErr(args[0], c, "%s expects a constant part name", name)
+	}
+	x, err := b.bindDatePart(strings.ToLower(string(part.Val)), args[1], at, c)
+	return x, true, err
+}
+
+// bindDateTruncCall binds date_trunc(part, ts).
+func bindDateTruncCall(b *binder, name string, args []callexpr.Expr, at int, c ectx) (planner.Expr, bool, error) {
+	if len(args) != 2 {
+		return nil, true, b.arity(at, name, "2")
+	}
+	x, err := b.bindDateTrunc(args, at, c)
+	return x, true, err
 }
 
 // bindDatePart binds date_part / EXTRACT.

@@ -2,6 +2,7 @@ package sql
 
 import (
 	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/function"
 	"github.com/b2sql/b2sql/planner"
 	"github.com/b2sql/b2sql/sql/internal/callexpr"
 )
@@ -26,7 +27,7 @@ func (b *binder) bindBitwise(e *callexpr.BinaryExpr, c ectx) (planner.Expr, bool
 	}
 	xs, srcs := []planner.Expr{l, r}, []callexpr.Expr{e.Left, e.Right}
 	if fn == "power" {
-		s, _ := registered("power")
+		s, _ := function.Lookup("power")
 		x, err := b.callRegistered(s, "^", xs, srcs, 0, c)
 		return x, true, err
 	}

@@ -10,18 +10,6 @@ import (
 	"github.com/b2sql/b2sql/sql/internal/callexpr"
 )
 
-// registered returns the registry's scalar function a user may call by
-// name and the binder types by its argument rules (package function; the
-// executor's family files register them). CustomBind functions are typed
-// by their own code, reached by name in bindFunc.
-func registered(name string) (*function.Set, bool) {
-	s, ok := function.Lookup(name)
-	if !ok || s.Kind != function.Scalar || s.Internal || s.CustomBind {
-		return nil, false
-	}
-	return s, true
-}
-
 // callRegistered types a call of a registered function: the overload
 // taking len(xs) arguments, each argument converted by its rule, and the
 // result type of the overload. name is the name as written, for errors.
@@ -43,6 +31,25 @@ func (b *binder) callRegistered(s *function.Set, name string, xs []planner.Expr,
 		t = args[o.SameAs-1].Type()
 	}
 	return &planner.Call{Fn: s.Name, Args: args, T: t}, nil
+}
+
+// callRules types a call by the registry's argument rules: the fallback
+// of the hooks (bind_func_hooks.go). name is the function as written, or
+// the one a hook rewrote the call to (locate is instr); a strptime format
+// with %z or %Z reads an offset, so its result is an instant.
+func (b *binder) callRules(name string, xs []planner.Expr, srcs []callexpr.Expr, at int, c ectx) (planner.Expr, error) {
+	fs, ok := function.Lookup(name)
+	if !ok || fs.Internal {
+		return nil, b.errAt(at, ErrUnknownFunction, fmt.Sprintf("unknown function %q%s", name, didYouMean(name, knownFuncs())))
+	}
+	x, err := b.callRegistered(fs, name, xs, srcs, at, c)
+	if call, isCall := x.(*planner.Call); isCall && err == nil && (fs.Name == "strptime" || fs.Name == "try_strptime") {
+		if k, isConst := planner.FoldExpr(call.Args[1]).(*planner.Const); isConst && !k.Val.Null &&
+			(strings.Contains(k.Val.S, "%z") || strings.Contains(k.Val.S, "%Z")) {
+			call.T = columnar.TTimestampTZ
+		}
+	}
+	return x, err
 }
 
 // convertArg converts one argument by its rule (function.Arg).

@@ -39,3 +39,33 @@ func typeName(t columnar.Type) string {
 	}
 	return t.String()
 }
+
+// bindCoalesce binds coalesce, ifnull and nullif over arguments unified to
+// one type.
+func (b *binder) bindCoalesce(name string, xs []planner.Expr, srcs []callexpr.Expr, at int, c ectx) (planner.Expr, bool, error) {
+	n := len(xs)
+	call := func(fn string, t columnar.Type, args ...planner.Expr) planner.Expr {
+		return &planner.Call{Fn: fn, Args: args, T: t}
+	}
+	switch name {
+	case "coalesce", "ifnull":
+		if n == 0 || (name == "ifnull" && n != 2) {
+			return nil, true, b.arity(at, name, "1 or more")
+		}
+		args, t, err := b.unify(xs, srcs, c, false, "mix")
+		if err != nil {
+			return nil, true, err
+		}
+		return call("coalesce", t, args...), true, nil
+	case "nullif":
+		if n != 2 {
+			return nil, true, b.arity(at, name, "2")
+		}
+		args, t, err := b.unify(xs, srcs, c, true, "compare")
+		if err != nil {
+			return nil, true, err
+		}
+		return call("nullif", t, args...), true, nil
+	}
+	return nil, false, nil
+}

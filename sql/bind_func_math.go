@@ -64,3 +64,153 @@ func (b *binder) bindTruncDigits(xs []planner.Expr, srcs []callexpr.Expr, c ectx
 	}
 	return out, nil
 }
+
+// bindRounding binds floor, ceil and round, whose DECIMAL results narrow
+// their scale to the digits kept (roundedDecimal).
+func (b *binder) bindRounding(name string, xs []planner.Expr, srcs []callexpr.Expr, at int, c ectx) (planner.Expr, bool, error) {
+	call := func(fn string, t columnar.Type, args ...planner.Expr) planner.Expr {
+		return &planner.Call{Fn: fn, Args: args, T: t}
+	}
+	num := func(i int) (planner.Expr, error) {
+		t := xs[i].Type()
+		if t.ID == columnar.Null {
+			return b.coerce(xs[i], columnar.TFloat64, srcs[i], c)
+		}
+		if b.flexible(xs[i], columnar.TFloat64, false) {
+			return b.coerce(xs[i], columnar.TFloat64, srcs[i], c)
+		}
+		if !isNum(t) { // HUGEINT, UHUGEINT, DECIMAL(19..38) too (executor kernel_wide.go)
+			return nil, b.typeErr(srcs[i], c, "%s expects a number, got %s", name, t)
+		}
+		return xs[i], nil
+	}
+	integer := func(i int, to columnar.Type) (planner.Expr, error) {
+		t := xs[i].Type()
+		if t.ID != columnar.Null && !t.IsInteger() && !b.flexible(xs[i], to, false) {
+			return nil, b.typeErr(srcs[i], c, "%s expects an integer, got %s", name, t)
+		}
+		return b.coerce(xs[i], to, srcs[i], c)
+	}
+	n := len(xs)
+	switch name {
+	case "floor", "ceil", "ceiling":
+		if n != 1 {
+			return nil, true, b.arity(at, name, "1")
+		}
+		x, err := num(0)
+		if err != nil {
+			return nil, true, err
+		}
+		fn := name
+		if fn == "ceiling" {
+			fn = "ceil"
+		}
+		if id := x.Type().ID; id == columnar.Hugeint || id == columnar.Uhugeint {
+			// DuckDB has no 128-bit integer floor/ceil: they take a DOUBLE.
+			x = &planner.Cast{Arg: x, To: columnar.TFloat64}
+		}
+		return roundedDecimal(call(fn, x.Type(), x), 0), true, nil
+	case "round":
+		if n != 1 && n != 2 {
+			return nil, true, b.arity(at, name, "1 or 2")
+		}
+		x, err := num(0)
+		if err != nil {
+			return nil, true, err
+		}
+		args := []planner.Expr{x}
+		digits := 0
+		if n == 2 {
+			d, err := integer(1, columnar.TInt32)
+			if err != nil {
+				return nil, true, err
+			}
+			args = append(args, d)
+			k, ok := d.(*planner.Const)
+			switch {
+			case ok && !k.Val.Null:
+				digits = int(k.Val.I)
+			case x.Type().IsDecimal() && !ok:
+				// The result's scale depends on the digits (DuckDB: no
+				// ROUND(DECIMAL, column) overload).
+				return nil, true, b.errAt(at, ErrType, "ROUND of a DECIMAL needs a constant number of digits")
+			default:
+				return call("round", x.Type(), args...), true, nil
+			}
+		}
+		return roundedDecimal(call("round", x.Type(), args...), digits), true, nil
+	}
+	return nil, false, nil
+}
+
+// bindTrunc binds trunc(x) toward zero (integers are whole already) and
+// trunc(x, digits).
+func (b *binder) bindTrunc(name string, xs []planner.Expr, srcs []callexpr.Expr, at int, c ectx) (planner.Expr, bool, error) {
+	if len(xs) == 2 {
+		x, err := b.bindTruncDigits(xs, srcs, c)
+		return x, true, err
+	}
+	if len(xs) != 1 {
+		return nil, true, b.arity(at, name, "1 or 2")
+	}
+	t := xs[0].Type()
+	if t.IsInteger() {
+		return xs[0], true, nil
+	}
+	if !t.IsNumeric() && t.ID != columnar.Null {
+		return nil, true, b.typeErr(srcs[0], c, "trunc expects a number, got %s", t)
+	}
+	f, err := b.coerce(xs[0], columnar.TFloat64, srcs[0], c)
+	if err != nil {
+		return nil, true, err
+	}
+	return &planner.Call{Fn: "trunc", Args: []planner.Expr{f}, T: columnar.TFloat64}, true, nil
+}
+
+// bindLog binds log(x), base 10, and log(b, x), base b, as in DuckDB.
+func (b *binder) bindLog(name string, xs []planner.Expr, srcs []callexpr.Expr, at int, c ectx) (planner.Expr, bool, error) {
+	if len(xs) != 1 && len(xs) != 2 {
+		return nil, true, b.arity(at, name, "1 or 2")
+	}
+	if len(xs) == 1 {
+		x, err := b.callRules("log10", xs, srcs, at, c)
+		return x, true, err
+	}
+	var fs [2]planner.Expr
+	for i := range 2 {
+		f, err := b.coerce(xs[i], columnar.TFloat64, srcs[i], c)
+		if err != nil {
+			return nil, true, err
+		}
+		fs[i] = &planner.Call{Fn: "ln", Args: []planner.Expr{f}, T: columnar.TFloat64}
+	}
+	return &planner.Call{Fn: "/", Args: []planner.Expr{fs[1], fs[0]}, T: columnar.TFloat64}, true, nil
+}
+
+// bindGreatest binds greatest and least over arguments unified to one
+// type.
+func (b *binder) bindGreatest(name string, xs []planner.Expr, srcs []callexpr.Expr, at int, c ectx) (planner.Expr, bool, error) {
+	if len(xs) == 0 {
+		return nil, true, b.arity(at, name, "1 or more")
+	}
+	args, t, err := b.unify(xs, srcs, c, false, "compare")
+	if err != nil {
+		return nil, true, err
+	}
+	return &planner.Call{Fn: name, Args: args, T: t}, true, nil
+}
+
+// bindMod binds mod(x, y) as x % y over numbers unified to one type.
+func (b *binder) bindMod(name string, xs []planner.Expr, srcs []callexpr.Expr, at int, c ectx) (planner.Expr, bool, error) {
+	if len(xs) != 2 {
+		return nil, true, b.arity(at, name, "2")
+	}
+	args, t, err := b.unify(xs, srcs, c, false, "apply mod to")
+	if err != nil {
+		return nil, true, err
+	}
+	if !t.IsNumeric() {
+		return nil, true, b.typeErr(srcs[0], c, "mod expects numbers, got %s", t)
+	}
+	return &planner.Call{Fn: "%", Args: args, T: t}, true, nil
+}

@@ -63,13 +63,9 @@ func (b *binder) bindRegexpExtract(xs []planner.Expr, srcs []callexpr.Expr, at i
 // bindRegexpArgs binds the string, pattern (+ replacement) and options of
 // a regexp function whose options, if any, are argument nargs.
 func (b *binder) bindRegexpArgs(name string, nargs int, xs []planner.Expr, srcs []callexpr.Expr, at int, c ectx, group *int64) (planner.Expr, bool, error) {
-	args := make([]planner.Expr, len(xs))
-	for i, x := range xs {
-		y, err := b.coerce(x, columnar.TVarchar, srcs[i], c)
-		if err != nil {
-			return nil, true, err
-		}
-		args[i] = y
+	args, err := b.coerceAll(xs, columnar.TVarchar, srcs, c)
+	if err != nil {
+		return nil, true, err
 	}
 	opts := ""
 	if len(xs) == nargs+1 {

@@ -82,3 +82,38 @@ func (b *binder) bindFormat(name string, xs []planner.Expr, srcs []callexpr.Expr
 	args := append([]planner.Expr{f}, xs[1:]...)
 	return &planner.Call{Fn: name, Args: args, T: columnar.TVarchar}, true, nil
 }
+
+// bindConcatWS binds concat_ws(sep, …): every argument as text.
+func (b *binder) bindConcatWS(name string, xs []planner.Expr, srcs []callexpr.Expr, at int, c ectx) (planner.Expr, bool, error) {
+	if len(xs) < 2 {
+		return nil, true, b.arity(at, name, "2 or more")
+	}
+	args, err := b.coerceAll(xs, columnar.TVarchar, srcs, c)
+	if err != nil {
+		return nil, true, err
+	}
+	return &planner.Call{Fn: "concat_ws", Args: args, T: columnar.TVarchar}, true, nil
+}
+
+// coerceAll casts every argument to t.
+func (b *binder) coerceAll(xs []planner.Expr, t columnar.Type, srcs []callexpr.Expr, c ectx) ([]planner.Expr, error) {
+	args := make([]planner.Expr, len(xs))
+	for i, x := range xs {
+		y, err := b.coerce(x, t, srcs[i], c)
+		if err != nil {
+			return nil, err
+		}
+		args[i] = y
+	}
+	return args, nil
+}
+
+// bindLocate binds locate(sub, s) as instr(s, sub); POSITION(sub IN s)
+// parses as LOCATE(sub, s).
+func (b *binder) bindLocate(name string, xs []planner.Expr, srcs []callexpr.Expr, at int, c ectx) (planner.Expr, bool, error) {
+	if len(xs) != 2 {
+		return nil, true, b.arity(at, name, "2")
+	}
+	x, err := b.callRules("instr", []planner.Expr{xs[1], xs[0]}, []callexpr.Expr{srcs[1], srcs[0]}, at, c)
+	return x, true, err
+}

@@ -8,14 +8,6 @@ import (
 	"github.com/b2sql/b2sql/sql/internal/callexpr"
 )
 
-// LOCALTIMESTAMP and the other names of now().
-func init() {
-	// LOCALTIMESTAMP parses like CURRENT_TIMESTAMP, with an optional precision.
-	dateFuncs["localtimestamp"] = moreSig{"now", []argKind{aInt}, 1, columnar.TTimestamp}
-	dateFuncs["current_localtimestamp"] = moreSig{"now", nil, 0, columnar.TTimestamp}
-	dateFuncs["transaction_timestamp"] = dateFuncs["now"]
-}
-
 // Default time_bucket origins, as DuckDB: a Monday for buckets of days
 // and shorter, the start of a year for buckets of months.
 var (

@@ -10,17 +10,7 @@ import (
 )
 
 // The functions of DuckDB that take or make a TIME (the executor's
-// call_time_of_day.go). current_time and get_current_time are TIME WITH
-// TIME ZONE in DuckDB; without that type they are the UTC time of day of
-// the query's one instant (now()::TIME), as localtime is.
-func init() {
-	for _, name := range []string{"current_time", "get_current_time", "localtime"} {
-		dateFuncs[name] = moreSig{"now", nil, 0, columnar.TTime}
-	}
-	// CURRENT_TIME(precision) parses like CURRENT_TIMESTAMP(precision).
-	dateFuncs["current_time"] = moreSig{"now", []argKind{aInt}, 1, columnar.TTime}
-	dateFuncs["localtime"] = dateFuncs["current_time"]
-}
+// call_time_of_day.go).
 
 // timeParts are the date_part parts defined on a TIME (DuckDB has no day,
 // month or year of a time of day).
@@ -39,13 +29,11 @@ func (b *binder) checkTimePart(part string, arg callexpr.Expr, c ectx) error {
 // timeDiffFuncs take a part and two times (or two DATE|TIMESTAMPs).
 var timeDiffFuncs = map[string]bool{"date_diff": true, "datediff": true, "date_sub": true, "datesub": true}
 
-// bindTimeOfDayFunc binds make_time and the calls of date functions with a
-// TIME argument; ok is false for anything else.
+// bindTimeOfDayFunc binds the calls of date functions with a TIME
+// argument; ok is false for anything else.
 func (b *binder) bindTimeOfDayFunc(name string, xs []planner.Expr, srcs []callexpr.Expr, at int, c ectx) (planner.Expr, bool, error) {
 	isTime := func(i int) bool { return i < len(xs) && xs[i].Type().ID == columnar.Time }
 	switch {
-	case name == "make_time":
-		return b.scalarSig(name, moreSig{"make_time", []argKind{aInt, aInt, aFloat}, 0, columnar.TTime}, xs, srcs, at, c)
 	case name == "date_add" && len(xs) == 2 && isTime(0):
 		x, err := b.timeArith("+", xs[0], xs[1], srcs[0], srcs[1], c)
 		return x, true, err

@@ -43,3 +43,9 @@ func (b *binder) bindRandom(name string, args []callexpr.Expr, at int, c ectx) (
 	}
 	return &planner.Call{Fn: "setseed_session", Args: []planner.Expr{x, tok}, T: columnar.TNull}, nil
 }
+
+// bindRandomCall is random's and setseed's hook (bind_func_hooks.go).
+func bindRandomCall(b *binder, name string, args []callexpr.Expr, at int, c ectx) (planner.Expr, bool, error) {
+	x, err := b.bindRandom(name, args, at, c)
+	return x, true, err
+}

@@ -99,3 +99,9 @@ func (b *binder) bindSettingsTable(args callexpr.SelectExprs, alias string) (*fr
 	}
 	return b.constTable(alias, "session settings", settingsColumns, rows) // bind_func_table.go
 }
+
+// bindCurrentSettingCall is current_setting's hook (bind_func_hooks.go).
+func bindCurrentSettingCall(b *binder, name string, args []callexpr.Expr, at int, c ectx) (planner.Expr, bool, error) {
+	x, err := b.bindCurrentSetting(args, at, c)
+	return x, true, err
+}

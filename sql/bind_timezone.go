@@ -212,3 +212,21 @@ func (b *binder) zonePart(part string, x planner.Expr, src callexpr.Expr, c ectx
 	}
 	return planner.FoldExpr(off), nil
 }
+
+// bindTimezoneCall binds timezone(zone, ts), which is ts AT TIME ZONE
+// zone; other arities are left to the registry's rules.
+func bindTimezoneCall(b *binder, name string, args []callexpr.Expr, at int, c ectx) (planner.Expr, bool, error) {
+	if len(args) != 2 {
+		return nil, false, nil
+	}
+	z, err := b.bindExpr(args[0], c)
+	if err != nil {
+		return nil, true, err
+	}
+	x, err := b.bindExpr(args[1], c)
+	if err != nil {
+		return nil, true, err
+	}
+	y, err := b.atTimeZone(z, x, args[1], c)
+	return y, true, err
+}

@@ -7,7 +7,7 @@ import (
 )
 
 // Statements that change tables: CREATE TABLE with a column list, INSERT
-// (and REPLACE INTO), DELETE, UPDATE and ATTACH. Their expressions are
+// (and REPLACE INTO), DELETE and UPDATE (ATTACH is attach.go's). Their expressions are
 // evaluated by queries made of the statement's own syntax tree nodes
 // (stmt_dml.go), so binding, typing and errors are those of SELECT, with
 // positions in the statement as written.
@@ -123,19 +123,10 @@ type Update struct {
 	Returning *Query
 }
 
-// Attach is ATTACH [DATABASE] 'directory' [AS name]: the directory's
-// tables join the catalog and new tables are written there.
-type Attach struct {
-	Path    string
-	PathPos Pos
-	Alias   string
-}
-
 func (*CreateTable) statement() {}
 func (*Insert) statement()      {}
 func (*Delete) statement()      {}
 func (*Update) statement()      {}
-func (*Attach) statement()      {}
 
 func columnIndex(cols []ColumnDef, name string) int {
 	for i, c := range cols {

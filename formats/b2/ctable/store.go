@@ -84,6 +84,9 @@ type zipStore struct {
 	members map[string]zipMember
 	size    int64      // of a zip read through ranges (data nil)
 	mu      sync.Mutex // guards members of a zip read through ranges
+	// headers are the members' local header offsets from the central
+	// directory, for a remote zip (zip_prefetch.go); nil elsewhere.
+	headers map[string]int64
 }
 
 // zipMember is a member's data range in the mapping.
@@ -189,6 +192,7 @@ func (z *zipStore) frame(member string) (*b2.Frame, error) {
 	if z.data == nil {
 		// Read through ranges (a remote .b2z, store_remote.go).
 		if m.zf != nil {
+			z.prefetchMember(member, m)
 			var err error
 			if m, err = m.locate(z.size); err != nil {
 				return nil, err

@@ -30,7 +30,7 @@ func OpenZipSource(src storage.Source) (*Table, error) {
 		src.Close()
 		return nil, tableError(src.Name(), "", err)
 	}
-	z := &zipStore{file: src, members: members, release: src.Close, size: src.Size()}
+	z := &zipStore{file: src, members: members, release: src.Close, size: src.Size(), headers: localHeaders(src, src.Size())}
 	return openStore(z, src.Name())
 }
 

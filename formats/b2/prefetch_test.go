@@ -55,22 +55,32 @@ func (l *prefetchLog) covered(r storage.Range) bool {
 // TestPrefetchItems1D: after PrefetchItems1D of some scattered spans, the
 // reads of those spans read nothing that was not prefetched, in at most
 // three rounds: with a chunk's block starts inside its first read, and
-// with more blocks than that read holds (a second round for the rest).
+// with more blocks than that read holds (a second round for the rest);
+// chunks stored small are fetched whole, in one round.
 func TestPrefetchItems1D(t *testing.T) {
 	const n = 200_000
-	data := make([]byte, 8*n)
-	for i := range n {
-		binary.LittleEndian.PutUint64(data[8*i:], uint64(i*7919%1_000_003))
+	random := func(i int64) uint64 { // 48 random bits (splitmix64): chunks of ~300 KB stored, compressed
+		z := uint64(i) * 0x9E3779B97F4A7C15
+		z = (z ^ z>>30) * 0xBF58476D1CE4E5B9
+		z = (z ^ z>>27) * 0x94D049BB133111EB
+		return (z ^ z>>31) & (1<<48 - 1)
 	}
+	small := func(i int64) uint64 { return uint64(i % 1000) } // chunks of a few KB
 	for _, tc := range []struct {
 		name   string
 		block  int
+		item   func(int64) uint64
 		rounds int
 	}{
-		{"few blocks", 1000, 2}, // 50 block starts fit in the first read
-		{"many blocks", 200, 3}, // 250 do not
+		{"few blocks", 1000, random, 2}, // 50 block starts fit in the first read
+		{"many blocks", 200, random, 3}, // 250 do not
+		{"small chunks", 200, small, 1}, // fetched whole (wholeChunk)
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			data := make([]byte, 8*n)
+			for i := range int64(n) {
+				binary.LittleEndian.PutUint64(data[8*i:], tc.item(i))
+			}
 			path := filepath.Join(t.TempDir(), "a.b2nd")
 			if err := WriteArray(path, "<i8", []int64{n}, data, &ArrayOptions{ChunkShape: []int{50_000}, BlockShape: []int{tc.block}}); err != nil {
 				t.Fatal(err)
@@ -104,7 +114,7 @@ func TestPrefetchItems1D(t *testing.T) {
 					t.Fatal(err)
 				}
 				for i := s[0]; i < s[1]; i++ {
-					if got, want := binary.LittleEndian.Uint64(dst[8*(i-s[0]):]), uint64(i*7919%1_000_003); got != want {
+					if got, want := binary.LittleEndian.Uint64(dst[8*(i-s[0]):]), tc.item(i); got != want {
 						t.Fatalf("item %d = %d, want %d", i, got, want)
 					}
 				}

@@ -1,6 +1,7 @@
 package json
 
 import (
+	"bytes"
 	"math"
 	"strconv"
 	"time"
@@ -81,6 +82,25 @@ type converter struct {
 	ts   *strftime.Format
 }
 
+// putText stores string s at row r of a VARCHAR vec, copied into text
+// (the parser and the read buffer reuse their memory).
+func (c *converter) putText(vec *columnar.Vector, r int, s []byte, text *[]byte) {
+	start := len(*text)
+	*text = append(*text, s...)
+	vec.Bytes[r] = (*text)[start:len(*text):len(*text)]
+}
+
+// plainString stores the contents of a JSON string without escapes at row
+// r of a VARCHAR vec, as set would; false, storing nothing, for any other
+// column or a string with escapes.
+func (c *converter) plainString(vec *columnar.Vector, r int, s []byte, text *[]byte) bool {
+	if c.col.Type.ID != columnar.Varchar || c.col.JSON || bytes.IndexByte(s, '\\') >= 0 {
+		return false
+	}
+	c.putText(vec, r, s, text)
+	return true
+}
+
 // set stores v (not null) at row r of vec; false if v is no value of the
 // column's type. scratch receives JSON text.
 func (c *converter) set(vec *columnar.Vector, r int, v *fastjson.Value, text *[]byte) bool {
@@ -92,13 +112,13 @@ func (c *converter) set(vec *columnar.Vector, r int, v *fastjson.Value, text *[]
 		}
 		return ok
 	case columnar.Varchar:
+		if !c.col.JSON && v.Type() == fastjson.TypeString {
+			c.putText(vec, r, v.GetStringBytes(), text)
+			return true
+		}
 		// The parser reuses its memory: strings are copied into text.
 		start := len(*text)
-		if !c.col.JSON && v.Type() == fastjson.TypeString {
-			*text = append(*text, v.GetStringBytes()...)
-		} else {
-			*text = v.MarshalTo(*text)
-		}
+		*text = v.MarshalTo(*text)
 		vec.Bytes[r] = (*text)[start:len(*text):len(*text)]
 		return true
 	case columnar.Bool:

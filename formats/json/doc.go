@@ -23,7 +23,10 @@
 //
 // Values are parsed with github.com/valyala/fastjson, which reuses its
 // memory from value to value, so strings are copied into the batch's
-// arena. An uncompressed newline-delimited file is read in parallel byte
+// arena. A flat record (scalar values, unescaped keys) is not parsed
+// whole: extract.go walks its text once and converts only the scanned
+// keys' values, accepting exactly what the parser accepts (anything else
+// goes to the parser). An uncompressed newline-delimited file is read in parallel byte
 // ranges cut at newlines (a JSON string cannot hold a raw newline, so any
 // newline ends a value); other layouts and compressed files are read as
 // one stream per file, cut into values by valueEnd, which follows nesting

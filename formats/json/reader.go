@@ -39,6 +39,10 @@ type reader struct {
 	// keys in the same order find their columns without a map lookup.
 	keys    [][]byte
 	keySlot []int
+	// spans, arena and vp serve the flat-record extractor (extract.go).
+	spans []span
+	arena fastjson.Arena
+	vp    fastjson.Parser
 }
 
 func (t *Table) newReader(f *file, cols []int, sp *splitter, more func(*splitter) error) *reader {
@@ -224,6 +228,16 @@ func (r *reader) Next(ctx context.Context) (*columnar.Batch, error) {
 				return nil, r.valueError(off, "", ErrMalformed, err.Error())
 			}
 			rows++
+			continue
+		}
+		if readFlat && r.t.records && r.scanFlat(val) {
+			ok, err := r.rowFlat(val, rows, off)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				rows++
+			}
 			continue
 		}
 		pv, err := r.p.ParseBytes(val)

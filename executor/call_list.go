@@ -12,15 +12,12 @@ import (
 // list_contains, list_extract, struct_extract, map_keys/values) are
 // vectorized over the child vectors; the rest work on a row's Values.
 
-// newListCall builds the expression of a nested-value function; ok is
-// false for other names.
-func newListCall(fn string, args []Expr, ret columnar.Type) (Expr, bool, error) {
-	strict := func(k kernel) *callExpr {
-		return &callExpr{name: fn, args: args, t: ret, k: k, strict: true, vals: make([]*columnar.Vector, len(args)), out: columnar.Vector{Type: ret}}
-	}
-	loose := func(k kernel) *callExpr {
-		return &callExpr{name: fn, args: args, t: ret, k: k, vals: make([]*columnar.Vector, len(args)), out: columnar.Vector{Type: ret}}
-	}
+// newListForm builds the nested-value calls that are not kernels over
+// rows: struct_extract, map_keys and map_values read a child of their
+// argument without copying it, and the lambda functions evaluate their
+// lambda over the elements; ok is false for other names, which the
+// registry builds (func_list.go).
+func newListForm(fn string, args []Expr, ret columnar.Type) (Expr, bool, error) {
 	switch fn {
 	case "list_transform", "list_filter":
 		x, err := newListLambda(fn, args, ret) // lambda.go
@@ -28,18 +25,6 @@ func newListCall(fn string, args []Expr, ret columnar.Type) (Expr, bool, error) 
 	case "list_reduce":
 		x, err := newListReduce(args, ret)
 		return x, true, err
-	case "list_len":
-		return strict(listLenKernel), true, nil
-	case "cardinality":
-		return strict(cardinalityKernel), true, nil
-	case "list_contains":
-		return strict(listContainsKernel(args[0].Type().Elem())), true, nil
-	case "list_extract":
-		return strict(listExtractKernel), true, nil
-	case "list_value":
-		return loose(listValueKernel), true, nil
-	case "struct_pack":
-		return loose(structPackKernel), true, nil
 	case "struct_extract":
 		f, ok := ConstValue(args[1])
 		if !ok || f.Null {
@@ -52,10 +37,6 @@ func newListCall(fn string, args []Expr, ret columnar.Type) (Expr, bool, error) 
 			part = 1
 		}
 		return &mapPartExpr{arg: args[0], part: part, t: ret}, true, nil
-	}
-	if f, ok := listRowFuncs[fn]; ok {
-		return &callExpr{name: fn, args: args, t: ret, k: rowKernel(f.f, ret, f.strict), strict: f.strict,
-			vals: make([]*columnar.Vector, len(args)), out: columnar.Vector{Type: ret}}, true, nil
 	}
 	return nil, false, nil
 }

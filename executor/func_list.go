@@ -6,28 +6,86 @@ import (
 )
 
 // The functions over LIST, STRUCT and MAP values, under DuckDB's names and
-// aliases. The binder types them with its own code (sql/bind_func_list.go)
-// and newListCall (call_list.go) builds them, so these entries list and
-// describe them; len and length of a list share the string function's
-// names (the binder tells them apart by the argument's type).
+// aliases, with their kernels (call_list.go, call_list_rows.go). The
+// binder types them with its own code (sql/bind_func_list.go), which may
+// call another function than the one written (len of a list is list_len,
+// list_aggregate(l, 'sum') is list_sum, list_reverse_sort is list_sort):
+// the Internal sets at the end are those calls. len and length of a list
+// share the string function's names (the binder tells them apart by the
+// argument's type). struct_extract, map_keys, map_values and the lambda
+// functions are special forms of NewCall: they read their argument's
+// children instead of computing over its rows.
 func init() {
 	l, e := param{"list", function.Any}, param{"element", function.Any}
 	any, v, i64, b := columnar.TNull, columnar.TVarchar, columnar.TInt64, columnar.TBool
-	list := func(name, desc, example string, ret columnar.Type, ps ...param) *function.Set {
-		o := over(ret, nil, ps...)
-		if ret.ID == columnar.Null {
-			o.SameAs = 1
+	// kernel is the Factory of a call named name: a kernel of call_list.go,
+	// or a function of listRowFuncs (strict or seeing NULLs).
+	kernel := func(name string) (function.Factory, bool) {
+		switch name {
+		case "list_len":
+			return stateless(listLenKernel), false
+		case "cardinality":
+			return stateless(cardinalityKernel), false
+		case "list_contains":
+			return byType(func(t columnar.Type) kernel { return listContainsKernel(t.Elem()) }), false
+		case "list_extract":
+			return stateless(listExtractKernel), false
+		case "list_value":
+			return stateless(listValueKernel), true
+		case "struct_pack":
+			return stateless(structPackKernel), true
 		}
-		return customBind(scalar("list", name, desc, ex(example), o))
+		if f, ok := listRowFuncs[name]; ok {
+			if f.strict {
+				return rows(f.f), false
+			}
+			return rowsNulls(f.f), true
+		}
+		return nil, false
+	}
+	// overloads are the overloads of a set: one taking the params, one more
+	// for each of the optional ones after them.
+	overloads := func(name string, ret columnar.Type, ps []param, optional ...param) []function.Overload {
+		k, nulls := kernel(name)
+		var os []function.Overload
+		for i := 0; i <= len(optional); i++ {
+			o := over(ret, k, append(append([]param(nil), ps...), optional[:i]...)...)
+			o.SeesNulls = nulls
+			if ret.ID == columnar.Null {
+				o.SameAs = 1
+			}
+			os = append(os, o)
+		}
+		return os
+	}
+	list := func(name, desc, example string, ret columnar.Type, ps ...param) *function.Set {
+		return customBind(scalar("list", name, desc, ex(example), overloads(name, ret, ps)...))
+	}
+	// listOpt is list with optional trailing parameters.
+	listOpt := func(name, desc, example string, ret columnar.Type, ps, optional []param) *function.Set {
+		return customBind(scalar("list", name, desc, ex(example), overloads(name, ret, ps, optional...)...))
 	}
 	variadic := func(s *function.Set) *function.Set { s.Overloads[0].Variadic = true; return s }
+	// emptyToo adds the overload without arguments: [] has NULL elements
+	// until it meets a typed list.
+	emptyToo := func(s *function.Set) *function.Set {
+		o := s.Overloads[0]
+		o.Params, o.Args, o.Variadic, o.SameAs, o.Returns = nil, nil, false, 0, columnar.ListOf(columnar.TNull)
+		s.Overloads = append(s.Overloads, o)
+		return s
+	}
+	// internalList is a call the binder makes itself, with any arguments.
+	internalList := func(name, desc string) *function.Set {
+		k, nulls := kernel(name)
+		return internal(scalar("list", name, desc, nil, function.Overload{Args: []function.Arg{function.Any}, Variadic: true, Kernel: k, SeesNulls: nulls}))
+	}
 	function.Register(
 		list("array_length", "The number of elements of a list (len and length of a list)", "array_length([1, 2, 3])", i64, l),
 		list("cardinality", "The number of entries of a map", "cardinality(MAP {'a': 1})", columnar.TUint64, param{"map", function.Any}),
 		aka(list("list_contains", "Whether the list holds the element (NULL elements never match)", "list_contains([1, 2], 2)", b, l, e), "list_has", "array_contains", "array_has"),
 		aka(list("list_position", "The 1-based position of the element in the list, NULL if absent", "list_position([1, 2], 2)", columnar.TInt32, l, e), "list_indexof", "array_position", "array_indexof"),
 		aka(list("list_extract", "The element at a 1-based index (negative from the end), NULL out of range", "list_extract([1, 2, 3], 2)", any, l, param{"index", function.BigInt}), "list_element", "array_extract"),
-		aka(variadic(list("list_value", "A list of the arguments", "list_value(1, 2)", any, e)), "list_pack"),
+		aka(emptyToo(variadic(list("list_value", "A list of the arguments", "list_value(1, 2)", any, e))), "list_pack"),
 		list("struct_extract", "The field of a struct, by name or 1-based index", "struct_extract({'a': 1}, 'a')", any, param{"struct", function.Any}, param{"entry", function.Any}),
 		list("map_keys", "The keys of a map, as a list", "map_keys(MAP {'a': 1})", any, param{"map", function.Any}),
 		list("map_values", "The values of a map, as a list", "map_values(MAP {'a': 1})", any, param{"map", function.Any}),
@@ -35,8 +93,10 @@ func init() {
 		list("map_extract_value", "The value of a map under a key, NULL if absent", "map_extract_value(MAP {'a': 1}, 'a')", any, param{"map", function.Any}, param{"key", function.Any}),
 		aka(variadic(list("list_concat", "The lists one after the other (a NULL list counts as empty)", "list_concat([1], [2, 3])", any, l)), "list_cat", "array_concat", "array_cat"),
 		aka(list("list_reverse", "The list in reverse order", "list_reverse([1, 2, 3])", any, l), "array_reverse"),
-		aka(list("list_sort", "The list sorted (ASC or DESC, NULLS FIRST or LAST)", "list_sort([3, 1, 2])", any, l), "array_sort"),
-		aka(list("list_reverse_sort", "The list sorted in descending order", "list_reverse_sort([3, 1, 2])", any, l), "array_reverse_sort"),
+		aka(listOpt("list_sort", "The list sorted (ASC or DESC, NULLS FIRST or LAST)", "list_sort([3, 1, 2])", any, []param{l},
+			[]param{{"order", function.Str}, {"nulls", function.Str}}), "array_sort"),
+		aka(listOpt("list_reverse_sort", "The list sorted in descending order", "list_reverse_sort([3, 1, 2])", any, []param{l},
+			[]param{{"nulls", function.Str}}), "array_reverse_sort"),
 		aka(list("list_distinct", "The distinct non-NULL elements of the list", "list_distinct([1, 1, 2])", any, l), "array_distinct"),
 		aka(list("list_slice", "The elements from begin to end (1-based, inclusive), every step-th", "list_slice([1, 2, 3, 4], 2, 3)", any, l, param{"begin", function.BigInt}, param{"end", function.BigInt}), "array_slice"),
 		list("list_sum", "The sum of the list's elements", "list_sum([1, 2, 3])", any, l),
@@ -52,7 +112,27 @@ func init() {
 			param{"string", function.Str}, param{"separator", function.Str}), "str_split", "string_to_array", "split"),
 		aka(list("regexp_split_to_array", "The parts of the string between the matches of the regular expression", "regexp_split_to_array('a1b2c', '[0-9]')", columnar.ListOf(v),
 			param{"string", function.Str}, param{"regex", function.Str}), "string_split_regex", "str_split_regex"),
-		aka(list("list_range", "The list of BIGINTs from start up to end (exclusive) by step", "range(3)", columnar.ListOf(i64), param{"end", function.BigInt}), "range"),
-		aka(list("list_generate_series", "The list of BIGINTs from start through end (inclusive) by step", "generate_series(3)", columnar.ListOf(i64), param{"end", function.BigInt}), "generate_series"),
+		aka(series("list_range", "The list of BIGINTs from start up to end (exclusive) by step", "range(3)"), "range"),
+		aka(series("list_generate_series", "The list of BIGINTs from start through end (inclusive) by step", "generate_series(3)"), "generate_series"),
+		internalList("list_len", "the number of elements of a list"),
+		internalList("struct_pack", "a struct of the arguments ({'k': v})"),
+		internalList("map_from_lists", "a map of a list of keys and a list of values (MAP {k: v})"),
+		internalList("list_concat_op", "l1 || l2: NULL when either is"),
+		internalList("string_index", "the character of a string at a 1-based index (s[i])"),
+		internalList("sorted_list", "the values of list(x ORDER BY …) in order"),
+		internalList("sorted_string_agg", "string_agg(x, sep ORDER BY …) of the sorted values"),
 	)
+	for _, agg := range []string{"first", "last", "any_value", "string_agg", "bool_and", "bool_or", "product", "median", "mode"} {
+		function.Register(internalList("list_"+agg, "list_aggregate(l, '"+agg+"')"))
+	}
+}
+
+// series is range or generate_series of a list: end, start and end, or
+// start, end and step.
+func series(name, desc, example string) *function.Set {
+	k := rows(listRowFuncs[name].f)
+	big := func(n string) param { return param{n, function.BigInt} }
+	ret := columnar.ListOf(columnar.TInt64)
+	return customBind(scalar("list", name, desc, ex(example),
+		over(ret, k, big("end")), over(ret, k, big("start"), big("end")), over(ret, k, big("start"), big("end"), big("step"))))
 }

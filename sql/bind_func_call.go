@@ -10,6 +10,36 @@ import (
 	"github.com/b2sql/b2sql/sql/internal/callexpr"
 )
 
+// knownFuncs are the names an unknown function's "did you mean" hint
+// picks from: every name of the registry (package function), which
+// TestFunctionNamesRegistered keeps a superset of the names the binder
+// dispatches on.
+func knownFuncs() []string { return function.Names() }
+
+// callRules types a call by the registry's argument rules: the fallback
+// of the hooks (bind_func_hooks.go). name is the function as written, or
+// the one a hook rewrote the call to (locate is instr); a strptime format
+// with %z or %Z reads an offset, so its result is an instant.
+func (b *binder) callRules(name string, xs []planner.Expr, srcs []callexpr.Expr, at int, c ectx) (planner.Expr, error) {
+	fs, ok := function.Lookup(name)
+	if !ok || fs.Internal {
+		return nil, b.errAt(at, ErrUnknownFunction, fmt.Sprintf("unknown function %q%s", name, didYouMean(name, knownFuncs())))
+	}
+	x, err := b.callRegistered(fs, name, xs, srcs, at, c)
+	if call, isCall := x.(*planner.Call); isCall && err == nil && (fs.Name == "strptime" || fs.Name == "try_strptime") {
+		if k, isConst := planner.FoldExpr(call.Args[1]).(*planner.Const); isConst && !k.Val.Null &&
+			(strings.Contains(k.Val.S, "%z") || strings.Contains(k.Val.S, "%Z")) {
+			call.T = columnar.TTimestampTZ
+		}
+	}
+	return x, err
+}
+
+// arity is the error of a call with the wrong number of arguments.
+func (b *binder) arity(at int, name, want string) error {
+	return b.errAt(at, ErrType, fmt.Sprintf("%s expects %s arguments", name, want))
+}
+
 // callRegistered types a call of a registered function: the overload
 // taking len(xs) arguments, each argument converted by its rule, and the
 // result type of the overload. name is the name as written, for errors.
@@ -31,25 +61,6 @@ func (b *binder) callRegistered(s *function.Set, name string, xs []planner.Expr,
 		t = args[o.SameAs-1].Type()
 	}
 	return &planner.Call{Fn: s.Name, Args: args, T: t}, nil
-}
-
-// callRules types a call by the registry's argument rules: the fallback
-// of the hooks (bind_func_hooks.go). name is the function as written, or
-// the one a hook rewrote the call to (locate is instr); a strptime format
-// with %z or %Z reads an offset, so its result is an instant.
-func (b *binder) callRules(name string, xs []planner.Expr, srcs []callexpr.Expr, at int, c ectx) (planner.Expr, error) {
-	fs, ok := function.Lookup(name)
-	if !ok || fs.Internal {
-		return nil, b.errAt(at, ErrUnknownFunction, fmt.Sprintf("unknown function %q%s", name, didYouMean(name, knownFuncs())))
-	}
-	x, err := b.callRegistered(fs, name, xs, srcs, at, c)
-	if call, isCall := x.(*planner.Call); isCall && err == nil && (fs.Name == "strptime" || fs.Name == "try_strptime") {
-		if k, isConst := planner.FoldExpr(call.Args[1]).(*planner.Const); isConst && !k.Val.Null &&
-			(strings.Contains(k.Val.S, "%z") || strings.Contains(k.Val.S, "%Z")) {
-			call.T = columnar.TTimestampTZ
-		}
-	}
-	return x, err
 }
 
 // convertArg converts one argument by its rule (function.Arg).

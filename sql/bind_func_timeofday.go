@@ -12,20 +12,6 @@ import (
 // The functions of DuckDB that take or make a TIME (the executor's
 // call_time_of_day.go).
 
-// timeParts are the date_part parts defined on a TIME (DuckDB has no day,
-// month or year of a time of day).
-var timeParts = map[string]bool{
-	"hour": true, "minute": true, "second": true, "millisecond": true, "microsecond": true, "epoch": true,
-}
-
-// checkTimePart refuses a date_part part a TIME does not have.
-func (b *binder) checkTimePart(part string, arg callexpr.Expr, c ectx) error {
-	if timeParts[part] {
-		return nil
-	}
-	return b.typeErr(arg, c, "date_part %q is not defined for TIME (it has hour, minute, second, millisecond, microsecond and epoch)", part)
-}
-
 // timeDiffFuncs take a part and two times (or two DATE|TIMESTAMPs).
 var timeDiffFuncs = map[string]bool{"date_diff": true, "datediff": true, "date_sub": true, "datesub": true}
 

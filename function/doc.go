@@ -19,21 +19,25 @@
 //	SQL       SELECT * FROM duckdb_functions() lists it, with DuckDB's columns
 //
 // Most entries are typed by their argument rules alone. A CustomBind entry
-// is typed by its own binder code (sql/bind_func_*.go: constant part
-// names, DECIMAL scales, unified argument types), which may then fall back
-// to the rules; an Internal entry is a call the binder makes itself
-// (tz_local, interval_of, …), which users cannot write and listings leave
-// out. sql's TestFunctionNamesRegistered checks that every name the binder
-// knows is registered; tests/ runs every entry's examples.
+// is typed by its hook in the binder (sql/bind_func_hooks.go: constant
+// part names, DECIMAL scales, unified argument types, nested element
+// types), which may then fall back to the rules; sql's TestBindHooks keeps
+// the hooks and the CustomBind entries the same names. An Internal entry
+// is a call the binder makes itself (the operators = + || …, tz_local,
+// list_len, …), which users cannot write and listings leave out; tests/
+// runs every other entry's examples.
 //
 // The entries are written next to their kernels, in the executor's family
 // files (executor/func_string.go, func_math.go, func_date.go, func_list.go,
-// func_cond.go, func_aggregate.go, func_internal.go; the table functions in
-// sql/bind_func_table.go), and registered at package initialization:
-// every program that binds SQL links the executor, so the registry is
-// complete before the first statement binds. To add a function, add its
-// entry to its family's file; the binder, the executor, the REPL and
-// duckdb_functions() then know it.
+// func_cond.go, func_uuid.go, func_aggregate.go, func_operator.go,
+// func_internal.go; the table functions and current_setting in sql, whose
+// binder computes them), and registered at package initialization: every
+// program that binds SQL links the executor, so the registry is complete
+// before the first statement binds. To add a function, add its entry to
+// its family's file; the binder, the executor, the REPL and
+// duckdb_functions() then know it. The few calls that are not a kernel
+// over evaluated arguments (AND, IN, COALESCE, lambdas; planner's
+// functions.go lists them) are special forms of executor.NewCall.
 //
 // The package is a leaf over columnar: kernels are expressed over
 // columnar vectors, so that the binder (sql) can read the registry without

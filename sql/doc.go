@@ -1,9 +1,10 @@
 // Package sql owns b2sql's SQL front end: splitting a script into
 // statements (Split), parsing one statement (Parse), and binding a query
 // against a planner.Catalog (Bind) into the bound logical plan of package
-// planner, in which every name has become a ColID, every function a
-// vocabulary entry (planner/functions.go) and every implicit conversion an
-// explicit Cast. Nothing after Bind looks at names or SQL text.
+// planner, in which every name has become a ColID, every function call
+// an entry of the function registry (package function; bind_func_hooks.go)
+// or a special form (planner/functions.go), and every implicit conversion
+// an explicit Cast. Nothing after Bind looks at names or SQL text.
 //
 // # Parsing
 //

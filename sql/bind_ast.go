@@ -123,8 +123,7 @@ var valueFuncs = map[string]bool{
 
 // plainNumber reports how a number literal is typed: an
 // integer (digits only) or a float (digits with a point or an exponent);
-// ok is false for the other spellings (0x1F, 1_000), which still bind
-// there.
+// ok is false for anything else.
 func plainNumber(s string) (isInt bool, ok bool) {
 	digits, point, exp := 0, false, false
 	for i := 0; i < len(s); i++ {

@@ -75,7 +75,7 @@ func TestErrors(t *testing.T) {
 		{"SELECT a /* comment", ErrSyntax, `line 1:10: unterminated comment`},
 		{"SELECT a FROM t WHERE a = $1", ErrParam, `line 1:27: no value for parameter $1`},
 		{"SELECT $1, $a", ErrParam, `line 1:12: named ($name) and numbered (?, $1) parameters cannot be mixed`},
-		{"SELECT 1x", ErrSyntax, `line 1:8: syntax error at or near "1x"`},
+		{"SELECT 1 2", ErrSyntax, `line 1:10: syntax error at or near "2"`}, // 1x is 1 AS x, as in DuckDB
 		{"SELECT a::", ErrSyntax, `line 1:11: syntax error at end of input (expected a type name)`},
 		{"FROB a", ErrSyntax, `line 1:1: syntax error at or near "FROB" (expected a statement)`},
 		{"SET threads 4", ErrSyntax, `line 1:13: syntax error at or near "4" (expected "=" or TO)`},

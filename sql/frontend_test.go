@@ -14,9 +14,9 @@ import (
 	"github.com/b2sql/b2sql/sql/parser/parsertest"
 )
 
-// oldParse is how the module root parses a statement today (Parse, with
-// its legacy fallback); a panic of the MySQL grammar is a failure too.
-func oldParse(src Source) (err error) {
+// parseFrontEnd parses src as the module root does (Parse: the syntax
+// tree and the Statement built from it); a panic is a failure too.
+func parseFrontEnd(src Source) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("panic: %v", r)
@@ -26,14 +26,19 @@ func oldParse(src Source) (err error) {
 	return err
 }
 
-// TestFrontEndCoverage counts, over DuckDB's test files, the records
-// DuckDB runs without error whose statement the old front end (vitess
-// behind the rewriter) and the new parser reject at parse time, and lists
-// the new parser's remaining failures by class. The new parser must
-// reject fewer.
-func TestFrontEndCoverage(t *testing.T) {
+// TestDuckDBSyntaxErrors is the front end's proof on DuckDB's test files:
+// no record DuckDB runs without error fails here with a syntax error
+// (Split, then Parse). The records refused as not supported (statements
+// b2sql does not run: PRAGMA, CREATE SEQUENCE, …) or for another reason
+// (a schema other than main) are counted by message. Measured on the
+// 8,989 such records: the vitess front end (3c76568, before sql/parser)
+// gave 1,159 syntax errors, 2,440 "not supported" and 129 others; 148addd
+// gave 44 syntax errors (digit separators and Unicode spaces the
+// binder's own lexer refused, SET … = MAP {…}, generated columns without
+// a type).
+func TestDuckDBSyntaxErrors(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs the old front end over DuckDB's test files")
+		t.Skip("parses every record of DuckDB's test files")
 	}
 	if _, err := os.Stat(parsertest.DuckDBTests); err != nil {
 		t.Skipf("%s not present", parsertest.DuckDBTests)
@@ -42,36 +47,35 @@ func TestFrontEndCoverage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ok, oldSyntax, oldUnsupported, oldOther, newFail int
+	var ok, syntax, unsupported, other int
 	classes := map[string][]string{}
 	for _, r := range recs {
 		if r.Error {
 			continue
 		}
 		ok++
+		where := fmt.Sprintf("%s:%d", strings.TrimPrefix(r.File, parsertest.DuckDBTests+"/"), r.Line)
 		for _, src := range Split(r.SQL) {
-			if err := oldParse(src); err != nil {
-				switch {
-				case errors.Is(err, ErrSyntax):
-					oldSyntax++
-				case errors.Is(err, ErrUnsupported):
-					oldUnsupported++
-				default:
-					oldOther++
-				}
-				break
+			err := parseFrontEnd(src)
+			if err == nil {
+				continue
 			}
-		}
-		if _, err := parser.ParseScript(r.SQL); err != nil {
-			newFail++
+			switch {
+			case errors.Is(err, ErrSyntax):
+				syntax++
+				t.Errorf("%s: %v\n%s", where, err, src.Text)
+			case errors.Is(err, ErrUnsupported):
+				unsupported++
+			default:
+				other++
+			}
 			c := failureClass(err.Error())
-			classes[c] = append(classes[c], fmt.Sprintf("%s:%d", strings.TrimPrefix(r.File, parsertest.DuckDBTests+"/"), r.Line))
+			classes[c] = append(classes[c], where)
+			break
 		}
 	}
-	t.Logf("duckdb-tests: %d records DuckDB expects to succeed", ok)
-	t.Logf("old front end: %d rejected at parse time (%d syntax errors, %d \"not supported\", %d other)",
-		oldSyntax+oldUnsupported+oldOther, oldSyntax, oldUnsupported, oldOther)
-	t.Logf("new parser:    %d rejected", newFail)
+	t.Logf("duckdb-tests: %d records DuckDB expects to succeed; at parse time %d syntax errors, %d \"not supported\", %d other",
+		ok, syntax, unsupported, other)
 	keys := make([]string, 0, len(classes))
 	for k := range classes {
 		keys = append(keys, k)
@@ -80,52 +84,6 @@ func TestFrontEndCoverage(t *testing.T) {
 	for _, k := range keys {
 		t.Logf("  %3d  %s  (e.g. %s)", len(classes[k]), k, classes[k][0])
 	}
-	if newFail >= oldSyntax+oldUnsupported+oldOther {
-		t.Errorf("the new parser rejects %d records, the old front end %d", newFail, oldSyntax+oldUnsupported+oldOther)
-	}
-}
-
-// TestNothingAcceptedIsLost: every statement of the repository's own test
-// files (tests/, testdata/slt) that the old front end parses, the new
-// parser parses too (records that expect an error are left out: there the
-// new parser may reject at parse time what the binder rejects today, as
-// DuckDB's parser does, e.g. VALUES lists of different lengths).
-func TestNothingAcceptedIsLost(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the old front end over the corpus")
-	}
-	recs, err := parsertest.Records("../tests")
-	if err != nil {
-		t.Fatal(err)
-	}
-	slt, err := parsertest.Records("../testdata/slt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Every third SQLite record: their 11k records are a few shapes over
-	// and over, and the old parser takes ~0.4 ms a statement.
-	for i := 0; i < len(slt); i += 3 {
-		recs = append(recs, slt[i])
-	}
-	if len(recs) < 1000 {
-		t.Fatalf("only %d records read", len(recs))
-	}
-	accepted := 0
-	for _, r := range recs {
-		if r.Error {
-			continue
-		}
-		for _, src := range Split(r.SQL) {
-			if oldParse(src) != nil {
-				continue
-			}
-			accepted++
-			if _, err := parser.Parse(src.Text); err != nil {
-				t.Errorf("%s:%d: the old front end parses this, the new parser does not: %v\n%s", r.File, r.Line, err, src.Text)
-			}
-		}
-	}
-	t.Logf("%d statements the old front end parses, all parsed by the new parser", accepted)
 }
 
 var lineCol = regexp.MustCompile(`^line \d+:\d+: `)

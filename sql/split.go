@@ -1,8 +1,11 @@
 package sql
 
 import (
+	"errors"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/b2sql/b2sql/sql/parser"
 )
 
 // Source is one statement of a script: its text (without the terminating
@@ -16,67 +19,41 @@ type Source struct {
 	Col    int // in runes
 }
 
-// Split splits a script into statements at ';' outside quotes and comments.
-// Leading whitespace is trimmed from each statement (its position follows
-// the trim); statements holding only whitespace and comments are dropped.
-// Unterminated quotes or comments end the script: the rest becomes one
-// statement and Parse reports the error.
+// Split splits a script into statements at ';' tokens of sql/parser's
+// lexer, so that quotes, dollar quotes ($$a;b$$) and nested comments are
+// read as the parser reads them. Leading whitespace is trimmed from each
+// statement (its position follows the trim); statements holding only
+// whitespace and comments are dropped. Where the script stops lexing (an
+// unterminated quote or comment), the rest becomes one statement and Parse
+// reports the error.
 func Split(script string) []Source {
+	toks, err := parser.Tokens(script)
+	rest := -1 // start of the statement that runs to the end, if any
+	if err != nil {
+		var pe *parser.Error
+		if !errors.As(err, &pe) || pe.Offset <= 0 {
+			return []Source{sourceAt(script, 0, len(script))}
+		}
+		// The text before the failing token lexes as it does in the whole script.
+		toks, _ = parser.Tokens(script[:pe.Offset])
+		rest = pe.Offset
+	}
 	var out []Source
-	start, seen := 0, false // seen: a token character since start
-	emit := func(end int) {
-		if seen {
-			out = append(out, sourceAt(script, start, end))
+	start, seen := 0, false // seen: a token since start
+	for _, t := range toks {
+		if t.Kind == parser.TokOp && t.Val == ";" {
+			if seen {
+				out = append(out, sourceAt(script, start, t.Start))
+			}
+			start, seen = t.End, false
+			continue
 		}
-		start, seen = end+1, false
+		seen = true
 	}
-	for i := 0; i < len(script); {
-		c := script[i]
-		switch {
-		case c == ';':
-			emit(i)
-			i++
-		case c == '\'' || c == '"' || c == '`':
-			seen = true
-			i = skipQuoted(script, i)
-		case c == '-' && strings.HasPrefix(script[i:], "--"):
-			if j := strings.IndexByte(script[i:], '\n'); j >= 0 {
-				i += j + 1
-			} else {
-				i = len(script)
-			}
-		case c == '/' && strings.HasPrefix(script[i:], "/*"):
-			if j := strings.Index(script[i+2:], "*/"); j >= 0 {
-				i += j + 4
-			} else {
-				seen = true // let Parse report the unterminated comment
-				i = len(script)
-			}
-		default:
-			if !isSpace(c) {
-				seen = true
-			}
-			i++
-		}
+	if seen || rest >= 0 {
+		out = append(out, sourceAt(script, start, len(script)))
 	}
-	emit(len(script))
 	return out
-}
-
-// skipQuoted returns the offset just past the quoted text starting at i; a
-// doubled quote character inside is an escaped quote.
-func skipQuoted(s string, i int) int {
-	q := s[i]
-	for j := i + 1; j < len(s); j++ {
-		if s[j] == q {
-			if j+1 < len(s) && s[j+1] == q {
-				j++
-				continue
-			}
-			return j + 1
-		}
-	}
-	return len(s)
 }
 
 // sourceAt builds the Source for script[start:end], trimming leading space.

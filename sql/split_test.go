@@ -24,6 +24,9 @@ func TestSplit(t *testing.T) {
 		{"runes", "SELECT 'é'; SELECT 2", []Source{{"SELECT 'é'", 0, 1, 1}, {"SELECT 2", 13, 1, 13}}},
 		{"unterminated string", "SELECT 'a; SELECT 2", []Source{{"SELECT 'a; SELECT 2", 0, 1, 1}}},
 		{"unterminated comment", "SELECT 1; /* x", []Source{{"SELECT 1", 0, 1, 1}, {"/* x", 10, 1, 11}}},
+		{"dollar quotes", "SELECT $$a;b$$; SELECT $t$;$t$", []Source{{"SELECT $$a;b$$", 0, 1, 1}, {"SELECT $t$;$t$", 16, 1, 17}}},
+		{"nested comment", "SELECT 1 /* a /* ; */ ; */; SELECT 2", []Source{{"SELECT 1 /* a /* ; */ ; */", 0, 1, 1}, {"SELECT 2", 28, 1, 29}}},
+		{"digit separators", "SELECT 1_000; SELECT 2", []Source{{"SELECT 1_000", 0, 1, 1}, {"SELECT 2", 14, 1, 15}}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

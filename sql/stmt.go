@@ -206,7 +206,8 @@ func (b *stmtBuilder) setValue(e ast.Expr) (columnar.Value, error) {
 			return columnar.StringValue(w.Name), nil
 		}
 	}
-	return columnar.Value{}, b.syntax(e)
+	// DuckDB folds a constant expression here (SET threads = 1 + 1).
+	return columnar.Value{}, b.errAt(e, ErrUnsupported, "a setting's value must be a number, a string, a boolean or a word")
 }
 
 func (b *stmtBuilder) reset(s *ast.Reset) (Statement, error) {

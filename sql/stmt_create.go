@@ -114,6 +114,11 @@ func (b *stmtBuilder) tempOptions(s *ast.CreateTable, opts []Option) ([]Option, 
 func (b *stmtBuilder) columnDef(d *ast.ColumnDef) (col ColumnDef, key bool, err error) {
 	col.Name, col.Pos = d.Name.Name, b.pos(d.Name.Start)
 	if d.Type == nil {
+		for _, k := range d.Constraints {
+			if k.Kind == "GENERATED" { // DuckDB types it from its expression
+				return col, false, b.errAt(k, ErrUnsupported, "generated columns are not supported")
+			}
+		}
 		return col, false, b.errAt(d.Name, ErrSyntax, fmt.Sprintf("column %q needs a type", col.Name))
 	}
 	if col.Type, err = b.typeOf(d.Type); err != nil {

@@ -18,7 +18,7 @@ type ColumnRef struct {
 type LitKind uint8
 
 const (
-	LitNumber LitKind = iota // Val is the number as written (12, 1.5e3, 0x1F, 1_000)
+	LitNumber LitKind = iota // Val is the number as written without its _ separators (12, 1.5e3, 1000 for 1_000)
 	LitString                // Val is the unquoted string
 	LitBool                  // Val is "true" or "false"
 	LitNull                  // Val is ""

@@ -418,7 +418,7 @@ func (p *parser) primary() ast.Expr {
 	switch t.kind {
 	case tNumber:
 		p.advance()
-		return &ast.Literal{Span: p.span(s), Kind: ast.LitNumber, Val: t.val}
+		return &ast.Literal{Span: p.span(s), Kind: ast.LitNumber, Val: strings.ReplaceAll(t.val, "_", "")} // 1_000 is 1000
 	case tString:
 		p.advance()
 		return &ast.Literal{Span: p.span(s), Kind: ast.LitString, Val: t.val}

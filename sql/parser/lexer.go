@@ -283,16 +283,10 @@ func hexVal(c byte) int {
 	return int(c-'A') + 10
 }
 
-// scanNumber returns the end of the number at i: digits with _
-// separators, a fraction, an exponent, or 0x/0b/0o prefixed integers.
+// scanNumber returns the end of the number at i: digits with single _
+// separators, a fraction, an exponent. As in DuckDB, 0x1F is 0 followed by
+// the name x1F (an alias), and 1__2 is 1 followed by __2.
 func scanNumber(s string, i int) int {
-	if s[i] == '0' && i+2 < len(s) && strings.IndexByte("xXbBoO", s[i+1]) >= 0 && isHex(s[i+2]) {
-		j := i + 2
-		for j < len(s) && (isHex(s[j]) || s[j] == '_') {
-			j++
-		}
-		return j
-	}
 	j := digits(s, i)
 	if j < len(s) && s[j] == '.' && !(j+1 < len(s) && s[j+1] == '.') {
 		j = digits(s, j+1)

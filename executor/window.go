@@ -37,6 +37,10 @@ type WindowFunc struct {
 	// SharesOrder k > 0: function k-1 (an earlier one) has the same
 	// PARTITION BY and ORDER BY, so its sorted row order is reused.
 	SharesOrder int
+	// ArgOrder is an aggregate's own ORDER BY (string_agg(x, ',' ORDER BY
+	// y) OVER …): each frame's rows are fed in that order
+	// (window_argorder.go).
+	ArgOrder []SortKey
 }
 
 // WindowFrame bounds the rows an aggregate, first_value or last_value sees,
@@ -113,13 +117,18 @@ func (w *Window) Close() error {
 	return w.Input.Close()
 }
 
-// exprs lists every expression of f in store order: partition, order, args.
+// exprs lists every expression of f in store order: partition, order,
+// args, argument order.
 func (f *WindowFunc) exprs() []Expr {
 	out := append([]Expr(nil), f.Partition...)
 	for _, k := range f.Order {
 		out = append(out, k.Expr)
 	}
-	return append(out, f.Args...)
+	out = append(out, f.Args...)
+	for _, k := range f.ArgOrder {
+		out = append(out, k.Expr)
+	}
+	return out
 }
 
 func (w *Window) Open(ctx context.Context) error {
@@ -284,11 +293,16 @@ func orderRows(f *WindowFunc, vecs []*columnar.Vector, n int) *windowOrder {
 
 // computeWindowOrdered evaluates f over rows already in window order.
 func computeWindowOrdered(f *WindowFunc, vecs []*columnar.Vector, o *windowOrder) []columnar.Value {
-	np, no := len(f.Partition), len(f.Order)
-	ord, args := vecs[np:np+no], vecs[np+no:]
+	np, no, na := len(f.Partition), len(f.Order), len(f.Args)
+	ord, args, argOrd := vecs[np:np+no], vecs[np+no:np+no+na], vecs[np+no+na:]
 	res := make([]columnar.Value, len(o.perm))
 	for k := 0; k+1 < len(o.parts); k++ {
-		windowPartition(f, o.perm[o.parts[k]:o.parts[k+1]], ord, args, res)
+		rows := o.perm[o.parts[k]:o.parts[k+1]]
+		if len(f.ArgOrder) > 0 {
+			argOrderPartition(f, rows, ord, args, argOrd, res) // window_argorder.go
+			continue
+		}
+		windowPartition(f, rows, ord, args, res)
 	}
 	return res
 }
@@ -296,20 +310,7 @@ func computeWindowOrdered(f *WindowFunc, vecs []*columnar.Vector, o *windowOrder
 // windowPartition fills res for the rows of one partition, in order.
 func windowPartition(f *WindowFunc, rows []int32, ord, args []*columnar.Vector, res []columnar.Value) {
 	m := len(rows)
-	peer := func(a, b int) bool { return compareRows(ord, f.Order, int(rows[a]), int(rows[b])) == 0 }
-	// peerEnd[i] is one past the last peer of row i; peerStart its first.
-	peerStart := make([]int, m)
-	peerEnd := make([]int, m)
-	for i := 0; i < m; {
-		j := i + 1
-		for j < m && peer(i, j) {
-			j++
-		}
-		for k := i; k < j; k++ {
-			peerStart[k], peerEnd[k] = i, j
-		}
-		i = j
-	}
+	peerStart, peerEnd := peerBounds(f, ord, rows)
 	arg := func(i int) columnar.Value {
 		if len(args) == 0 { // count(*)
 			return columnar.Value{}
@@ -435,6 +436,26 @@ func windowPartition(f *WindowFunc, rows []int32, ord, args []*columnar.Vector, 
 		}
 		res[rows[i]] = acc.result(f.Type)
 	}
+}
+
+// peerBounds returns, for each of the partition's rows (in window
+// order), the first of its peers (rows with equal ORDER BY keys) and one
+// past the last.
+func peerBounds(f *WindowFunc, ord []*columnar.Vector, rows []int32) (peerStart, peerEnd []int) {
+	m := len(rows)
+	peer := func(a, b int) bool { return compareRows(ord, f.Order, int(rows[a]), int(rows[b])) == 0 }
+	peerStart, peerEnd = make([]int, m), make([]int, m)
+	for i := 0; i < m; {
+		j := i + 1
+		for j < m && peer(i, j) {
+			j++
+		}
+		for k := i; k < j; k++ {
+			peerStart[k], peerEnd[k] = i, j
+		}
+		i = j
+	}
+	return peerStart, peerEnd
 }
 
 // ntile returns the bucket (1-based) of row i of m in n buckets: the first

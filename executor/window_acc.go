@@ -23,7 +23,7 @@ type windowAcc struct {
 	bestV columnar.Value // arg_max, arg_min: the val of best's row
 	has   bool
 	first bool
-	vals  []columnar.Value // var_*, stddev_*, median, quantile_cont, string_agg: the frame's non-NULL values
+	vals  []columnar.Value // var_*, stddev_*, median, quantile_cont, string_agg: the frame's non-NULL values; list: all
 	// seen holds the values already added, for an aggregate with DISTINCT
 	// (nil without): a repeated value is skipped.
 	seen map[distinctKey]struct{}
@@ -117,6 +117,11 @@ func (a *windowAcc) add(v, val columnar.Value) {
 	case "count_star":
 		a.n++
 		return
+	case "list":
+		// Every frame value, NULLs included, in the order fed.
+		a.vals = append(a.vals, v)
+		a.n++
+		return
 	}
 	if v.Null || pairKinds[a.name] != 0 && val.Null {
 		return
@@ -183,6 +188,11 @@ func (a *windowAcc) result(t columnar.Type) columnar.Value {
 			v = math.Sqrt(v)
 		}
 		return columnar.FloatValue(t, v)
+	case "list":
+		if a.n == 0 {
+			return columnar.NullValue(t)
+		}
+		return columnar.Value{Type: t, Elems: slices.Clone(a.vals)}
 	case "entropy":
 		if a.cachedN != a.n {
 			a.cached, a.cachedN = columnar.FloatValue(t, frameEntropy(a.vals)), a.n // aggstate_entropy.go

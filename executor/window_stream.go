@@ -33,7 +33,7 @@ func streamable(f *WindowFunc) bool {
 	case "lag", "lead":
 		return !f.IgnoreNulls
 	}
-	if !accFuncs[f.Name] || fr.Exclude != ExcludeNoOthers || fr.StartRange || fr.EndRange {
+	if !accFuncs[f.Name] || len(f.ArgOrder) > 0 || fr.Exclude != ExcludeNoOthers || fr.StartRange || fr.EndRange {
 		return false
 	}
 	if frameKind(fr) == frameSliding {

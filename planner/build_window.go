@@ -36,6 +36,9 @@ func (bd *builder) buildWindow(n *Window) (executor.Operator, error) {
 		if wf.Order, err = compileKeys(f.Order, lay); err != nil {
 			return nil, err
 		}
+		if wf.ArgOrder, err = compileKeys(f.ArgOrder, lay); err != nil {
+			return nil, err
+		}
 		key := windowOrderKey(f)
 		if k, ok := orders[key]; ok {
 			wf.SharesOrder = k + 1
@@ -58,7 +61,7 @@ func pruneWindow(n *Window, need map[ColID]bool) Node {
 		for _, p := range f.Partition {
 			ExprCols(p, child)
 		}
-		for _, k := range f.Order {
+		for _, k := range slices.Concat(f.Order, f.ArgOrder) {
 			ExprCols(k.Expr, child)
 		}
 	}

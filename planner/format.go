@@ -132,7 +132,11 @@ func describeNode(n Node) string {
 	case *Window:
 		names := make([]string, len(n.Funcs))
 		for i, f := range n.Funcs {
-			names[i] = f.Name + "(" + exprList(f.Args) + ")"
+			names[i] = f.Name + "(" + exprList(f.Args)
+			if len(f.ArgOrder) > 0 {
+				names[i] += " ORDER BY " + sortKeys(f.ArgOrder)
+			}
+			names[i] += ")"
 		}
 		return "Window " + strings.Join(names, ", ") + " -> " + columnList(n.Out)
 	case *CTERef:

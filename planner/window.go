@@ -31,6 +31,9 @@ type WindowFunc struct {
 	// IgnoreNulls: lag, lead, first_value, last_value or nth_value pass
 	// over NULL arguments (IGNORE NULLS).
 	IgnoreNulls bool
+	// ArgOrder is an aggregate's own ORDER BY (string_agg(x, ',' ORDER BY
+	// y) OVER …): the order each frame's rows are aggregated in.
+	ArgOrder []SortKey
 }
 
 // Frame bounds the rows a frame function sees. With Rows, Start and End

@@ -83,7 +83,7 @@ func astBindable(e ast.Expr) bool {
 		}
 		return true
 	case *ast.Func:
-		if len(e.Name) != 1 || e.Name[0].Quoted || len(e.OrderBy) > 0 && (e.Filter != nil || e.Over != nil || !orderBindable(e.OrderBy)) ||
+		if len(e.Name) != 1 || e.Name[0].Quoted || len(e.OrderBy) > 0 && (e.Filter != nil && e.Over == nil || !orderBindable(e.OrderBy)) ||
 			len(e.WithinGroup) > 0 || e.Nulls != ast.NullsDefault && e.Over == nil || e.Method || e.ExportState {
 			return false
 		}

@@ -35,11 +35,6 @@ func (b *binder) checkQueryAST(q *ast.Query) error {
 		if _, ok := castType(n.Type); !ok {
 			return b.typeNameErr(n.Type)
 		}
-	case *ast.Func:
-		if len(n.OrderBy) > 0 && n.Over != nil {
-			// At ORDER, two tokens before the first key.
-			return b.errAt(max(b.q.tokAt(n.OrderBy[0].Start)-2, 0), ErrUnsupported, "ORDER BY inside a window function's arguments is not supported")
-		}
 	case *ast.GroupBy:
 		for _, it := range n.Items {
 			r, ok := it.(*ast.GroupingSet)

@@ -58,6 +58,12 @@ func (b *binder) bindWindowAST(f *ast.Func, c ectx) (planner.Expr, error) {
 	for _, o := range spec.OrderBy {
 		w.order = append(w.order, winOrder{expr: astSrc(o.X), desc: o.Desc, nullsFirst: o.Nulls == "FIRST"})
 	}
+	for _, o := range f.OrderBy {
+		w.argOrder = append(w.argOrder, winOrder{expr: astSrc(o.X), desc: o.Desc, nullsFirst: o.Nulls == "FIRST"})
+	}
+	if len(f.OrderBy) > 0 {
+		w.argOrderAt = max(b.q.tokAt(f.OrderBy[0].Start)-2, 0) // ORDER, two tokens before the first key
+	}
 	if w.frame, err = b.astFrame(spec.Frame); err != nil {
 		return nil, err
 	}
@@ -250,6 +256,10 @@ type winCall struct {
 	order     []winOrder
 	frame     *winFrame  // nil: none
 	nulls     *nullsMode // IGNORE / RESPECT NULLS; nil: neither
+	// argOrder is the ORDER BY inside the call's parentheses (the
+	// token of its ORDER at argOrderAt).
+	argOrder   []winOrder
+	argOrderAt int
 }
 
 type winOrder struct {
@@ -323,6 +333,10 @@ func (b *binder) bindWindowCall(w winCall, c ectx) (planner.Expr, error) {
 		f.Order = append(f.Order, planner.SortKey{Expr: x, Desc: o.desc, NullsFirst: o.nullsFirst})
 	}
 	if f.Frame, err = b.windowFrame(w.frame, f.Order, over); err != nil {
+		return nil, err
+	}
+	argOrder, err := b.windowArgOrder(w, bindW) // bind_window_aggs.go
+	if err != nil {
 		return nil, err
 	}
 	bindArgs := func(lo, hi int) ([]planner.Expr, error) {
@@ -400,12 +414,18 @@ func (b *binder) bindWindowCall(w winCall, c ectx) (planner.Expr, error) {
 			}
 			f.Default = k.Val
 		}
-	case "first_value", "last_value":
+	case "first_value", "last_value", "first", "last", "arbitrary":
+		// first(x) and last(x) are the aggregates of a frame's first and
+		// last row, NULL or not: first_value and last_value.
 		xs, err := bindArgs(1, 1)
 		if err != nil {
 			return nil, err
 		}
 		f.Args, f.Type = xs, xs[0].Type()
+		f.Name = map[string]string{"first": "first_value", "arbitrary": "first_value", "last": "last_value"}[name]
+		if f.Name == "" {
+			f.Name = name
+		}
 	case "var_samp", "variance", "var_pop", "stddev", "stddev_samp", "stddev_pop":
 		// Statistical aggregates over a frame (executor/window_acc.go).
 		// (bool_and, median, … OVER do not get past the MySQL grammar.)
@@ -422,7 +442,7 @@ func (b *binder) bindWindowCall(w winCall, c ectx) (planner.Expr, error) {
 		}
 		f.Args, f.Type = xs, columnar.TFloat64
 	case "bool_and", "bool_or", "median", "quantile_cont", "string_agg", "group_concat", "listagg", "approx_count_distinct",
-		"quantile_disc", "mode":
+		"quantile_disc", "mode", "list", "array_agg":
 		if err := b.bindWindowAgg(&f, args, star, at, bindArgs, c); err != nil {
 			return nil, err
 		}
@@ -475,6 +495,9 @@ func (b *binder) bindWindowCall(w winCall, c ectx) (planner.Expr, error) {
 			b.win.cols = append(b.win.cols, col)
 			return sumWiden(planner.AggSum, t, &planner.ColRef{Col: col}), nil
 		}
+	}
+	if orderedWindowFuncs[f.Name] {
+		f.ArgOrder = argOrder
 	}
 	if nm := w.nulls; nm != nil {
 		switch f.Name {

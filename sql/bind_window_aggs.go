@@ -21,12 +21,46 @@ var windowAggNames = map[string]bool{
 	"sumkahan": true, "favg": true, "entropy": true, "mad": true, "covar_pop": true, "covar_samp": true, "corr": true,
 	"regr_count": true, "regr_avgx": true, "regr_avgy": true, "regr_slope": true, "regr_intercept": true,
 	"regr_r2": true, "regr_sxx": true, "regr_syy": true, "regr_sxy": true,
+	"list": true, "array_agg": true,
+}
+
+// orderedWindowFuncs are the frame functions whose value depends on the
+// order their rows are fed in: an ORDER BY inside their parentheses
+// orders each frame (executor/window_argorder.go). For the others it
+// changes nothing and is dropped, so they keep their faster paths.
+var orderedWindowFuncs = map[string]bool{
+	"string_agg": true, "list": true, "first_value": true, "last_value": true, "nth_value": true,
+	"arg_max": true, "arg_min": true, "mode": true,
+}
+
+// windowArgOrder binds the ORDER BY inside a window call's parentheses
+// (string_agg(x, ',' ORDER BY y) OVER …), which orders the rows of an
+// aggregate's frame. The ranking functions and lag/lead refuse it: for
+// them DuckDB ranks or shifts within the frame sorted by it, which b2sql
+// does not do.
+func (b *binder) windowArgOrder(w winCall, bindW func(callexpr.Expr) (planner.Expr, error)) ([]planner.SortKey, error) {
+	if len(w.argOrder) == 0 {
+		return nil, nil
+	}
+	switch w.name {
+	case "row_number", "rank", "dense_rank", "ntile", "percent_rank", "cume_dist", "lag", "lead":
+		return nil, b.errAt(w.argOrderAt, ErrUnsupported, fmt.Sprintf("ORDER BY inside the arguments of %s is not supported", w.name))
+	}
+	var keys []planner.SortKey
+	for _, o := range w.argOrder {
+		x, err := bindW(o.expr)
+		if err != nil {
+			return nil, err
+		}
+		keys = append(keys, planner.SortKey{Expr: x, Desc: o.desc, NullsFirst: o.nullsFirst})
+	}
+	return keys, nil
 }
 
 // windowNames lists every function usable with OVER, for hints.
 func windowNames() []string {
 	out := []string{"row_number", "rank", "dense_rank", "ntile", "lag", "lead", "first_value", "last_value",
-		"percent_rank", "cume_dist", "nth_value"}
+		"percent_rank", "cume_dist", "nth_value", "first", "last"}
 	for n := range windowAggNames {
 		out = append(out, n)
 	}
@@ -113,6 +147,18 @@ func (b *binder) bindWindowAgg(f *planner.WindowFunc, args []callexpr.Expr, star
 			}
 			f.Param = v
 		}
+	case "list", "array_agg":
+		if f.Distinct {
+			return b.errAt(at, ErrUnsupported, fmt.Sprintf("%s(DISTINCT …) OVER is not supported", name))
+		}
+		x := xs[0]
+		if t.ID == columnar.Null { // as list(NULL) in GROUP BY (bind_agg_more.go)
+			var err error
+			if x, err = b.coerce(x, columnar.TInt32, args[0], c); err != nil {
+				return err
+			}
+		}
+		f.Name, f.Args, f.Type = "list", []planner.Expr{x}, columnar.ListOf(x.Type())
 	case "approx_count_distinct":
 		f.Name, f.Args, f.Type, f.Distinct = "count", xs, columnar.TInt64, true
 	case "quantile_disc", "mode":

@@ -44,6 +44,9 @@ func Parse(src Source) (Statement, error) {
 type stmtBuilder struct {
 	src  Source
 	toks []token // the statement's tokens, once lexed (tokens)
+	// with is the WITH before an INSERT, UPDATE or DELETE, given to the
+	// queries made of the statement (withCTEs).
+	with *ast.With
 }
 
 func (b *stmtBuilder) pos(off int) Pos { return posIn(b.src.Text, off, Pos{b.src.Line, b.src.Col}) }

@@ -2,6 +2,7 @@ package sql
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/b2sql/b2sql/sql/ast"
@@ -59,7 +60,26 @@ func (b *stmtBuilder) selectFrom(sp ast.Span, items []ast.Expr, from []ast.Table
 	for _, x := range items {
 		sel.Items = append(sel.Items, &ast.SelectItem{Span: x.Extent(), X: x})
 	}
-	return b.query(&ast.Query{Span: sp, Body: sel})
+	return b.query(b.withCTEs(&ast.Query{Span: sp, Body: sel}))
+}
+
+// withCTEs gives q, a query made for b's statement, the statement's WITH
+// (WITH c AS (…) INSERT/UPDATE/DELETE …): q's span grows to hold it, so
+// its CTEs bind over their own tokens. A WITH of q itself (INSERT INTO t
+// WITH …) follows the statement's, so its names shadow the statement's.
+func (b *stmtBuilder) withCTEs(q *ast.Query) *ast.Query {
+	if b.with == nil {
+		return q
+	}
+	c := *q
+	w := *b.with
+	if q.With != nil {
+		w.CTEs = append(slices.Clone(w.CTEs), q.With.CTEs...)
+		w.Recursive = w.Recursive || q.With.Recursive
+	}
+	c.With = &w
+	c.Span.Start = min(c.Span.Start, w.Start)
+	return &c
 }
 
 // target is the table a statement writes, as a FROM element (with its
@@ -83,9 +103,8 @@ func (b *stmtBuilder) unsupportedClause(n ast.Node, what string) error {
 }
 
 func (b *stmtBuilder) insert(s *ast.Insert) (Statement, error) {
+	b.with = s.With
 	switch {
-	case s.With != nil:
-		return nil, b.unsupportedClause(s.With, "WITH before INSERT")
 	case s.OnConflict != nil && s.OnConflict.TargetWhere != nil:
 		return nil, b.errAt(s.OnConflict.TargetWhere, ErrUnsupported, "ON CONFLICT (…) WHERE is not supported (it names a partial index; b2sql has none)")
 	case s.OnConflict != nil && s.Or != "":
@@ -127,7 +146,7 @@ func (b *stmtBuilder) insert(s *ast.Insert) (Statement, error) {
 		ins.DefaultValues = true
 		return ins, nil
 	}
-	if ins.Query, err = b.query(s.Query); err != nil {
+	if ins.Query, err = b.query(b.withCTEs(s.Query)); err != nil {
 		return nil, err
 	}
 	var upd *Query
@@ -171,10 +190,7 @@ func (b *stmtBuilder) withOptions(opts []*ast.Option) ([]Option, error) {
 // SELECT expr, … FROM t [AS x], others [WHERE cond]: every row it yields
 // is a change (Joined: a row of t matched more than once changes once).
 func (b *stmtBuilder) update(s *ast.Update) (Statement, error) {
-	switch {
-	case s.With != nil:
-		return nil, b.unsupportedClause(s.With, "WITH before UPDATE")
-	}
+	b.with = s.With
 	name, pos, from, err := b.target(s.Table, s.Alias)
 	if err != nil {
 		return nil, err
@@ -220,10 +236,7 @@ func (b *stmtBuilder) update(s *ast.Update) (Statement, error) {
 // (cond) FROM t [AS x]. With USING others, Where is SELECT true FROM t
 // [AS x], others [WHERE cond]: a row of t goes when it matches.
 func (b *stmtBuilder) deleteFrom(s *ast.Delete) (Statement, error) {
-	switch {
-	case s.With != nil:
-		return nil, b.unsupportedClause(s.With, "WITH before DELETE")
-	}
+	b.with = s.With
 	name, pos, from, err := b.target(s.Table, s.Alias)
 	if err != nil {
 		return nil, err

@@ -44,7 +44,11 @@ func bindWithParams(stmt *Query, cat planner.Catalog, params []columnar.Value) (
 	}
 	b := &binder{q: stmt, cat: cat, cl: stmt.clauses(), lits: map[*planner.Const]litInfo{}, expanding: map[string]bool{}, params: params,
 		now: new(int64)}
-	return b.bindQuery()
+	bd, err := b.bindQuery()
+	if err == nil && stmt.table {
+		dedupNames(bd.Names)
+	}
+	return bd, err
 }
 
 // litKind says what literal a constant came from: untyped string and

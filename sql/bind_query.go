@@ -3,6 +3,7 @@ package sql
 import (
 	"fmt"
 	"reflect"
+	"strconv"
 	"strings"
 
 	"github.com/b2sql/b2sql/columnar"
@@ -521,14 +522,44 @@ func (b *binder) relation(bd *Bound, alias string, cols []string) (*fromItem, er
 	}
 	schema := bd.Root.Schema()
 	it := &fromItem{node: bd.Root, quals: []string{alias}, hidden: map[planner.ColID]bool{}}
-	for i, c := range schema {
-		name := bd.Names[i]
+	names := make([]string, len(schema))
+	for i := range schema {
+		names[i] = bd.Names[i]
 		if i < len(cols) {
-			name = cols[i]
+			names[i] = cols[i]
 		}
-		it.cols = append(it.cols, planner.Column{ID: c.ID, Name: name, Table: alias, Type: c.Type})
+	}
+	dedupNames(names)
+	for i, c := range schema {
+		it.cols = append(it.cols, planner.Column{ID: c.ID, Name: names[i], Table: alias, Type: c.Type})
 	}
 	return it, nil
+}
+
+// dedupNames renames repeated column names of a relation as DuckDB does
+// (QueryResult::DeduplicateColumns): a name met again, ignoring case,
+// becomes name_1, name_2, …, skipping names already taken, so that
+// SELECT * FROM (SELECT 1 AS a, 2 AS a, 3 AS a_1) has a, a_1, a_1_1. The
+// names are renamed in place and returned.
+func dedupNames(names []string) []string {
+	seen := make(map[string]int, len(names))
+	for i, n := range names {
+		low := strings.ToLower(n)
+		if _, dup := seen[low]; !dup {
+			seen[low]++
+			continue
+		}
+		for {
+			cand := n + "_" + strconv.Itoa(seen[low])
+			if _, taken := seen[strings.ToLower(cand)]; !taken {
+				names[i] = cand
+				seen[strings.ToLower(cand)]++
+				break
+			}
+			seen[low]++
+		}
+	}
+	return names
 }
 
 // cteDef is a WITH entry: its query and the names in scope where it was

@@ -30,6 +30,9 @@ type Query struct {
 	// qualifiedOnly names a FROM element whose columns are read only
 	// qualified (DO UPDATE's excluded: a bare name is the table's column).
 	qualifiedOnly string
+	// table: the query's rows make a table (CREATE TABLE … AS), whose
+	// repeated column names are renamed as a subquery's are (dedupNames).
+	table bool
 }
 
 // parsed reports whether q holds a query to bind.

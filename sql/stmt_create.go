@@ -35,7 +35,9 @@ func (b *stmtBuilder) createTable(s *ast.CreateTable) (Statement, error) {
 			return nil, b.errAt(s, ErrUnsupported, "CREATE TABLE … AS … WITH NO DATA is not supported")
 		}
 		c := &CreateTableAs{Name: name, NamePos: pos, Replace: s.OrReplace, IfNotExists: s.IfNotExists, Options: opts}
-		c.Query, err = b.query(s.As)
+		if c.Query, err = b.query(s.As); err == nil {
+			c.Query.table = true
+		}
 		return c, err
 	}
 	c := &CreateTable{Name: name, NamePos: pos, Replace: s.OrReplace, IfNotExists: s.IfNotExists, Options: opts}

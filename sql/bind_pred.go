@@ -24,15 +24,23 @@ func (b *binder) logical(fn string, c ectx, args ...callexpr.Expr) (planner.Expr
 	return &planner.Call{Fn: fn, Args: out, T: columnar.TBool}, nil
 }
 
-// boolean checks that x is BOOLEAN (a NULL or 'true' literal converts).
+// boolean makes x a condition: BOOLEAN as it is; a NULL or 'true'
+// literal converts; a number or a string is cast to BOOLEAN, as DuckDB
+// casts every condition (WHERE i keeps the rows where i <> 0, WHERE s
+// those where s reads true, an unreadable s fails); other types are
+// refused.
 func (b *binder) boolean(x planner.Expr, src callexpr.Expr, c ectx, where string) (planner.Expr, error) {
-	if x.Type().ID == columnar.Bool {
+	t := x.Type()
+	if t.ID == columnar.Bool {
 		return x, nil
 	}
-	if b.isLiteral(x) && (x.Type().ID == columnar.Null || x.Type().ID == columnar.Varchar) {
+	if b.isLiteral(x) && (t.ID == columnar.Null || t.ID == columnar.Varchar) {
 		return b.coerce(x, columnar.TBool, src, c)
 	}
-	return nil, b.typeErr(src, c, "%s expects BOOLEAN, got %s", where, x.Type())
+	if (t.IsNumeric() || t.ID == columnar.Varchar) && canCast(t, columnar.TBool) {
+		return b.castTo(x, src, columnar.TBool, false, c)
+	}
+	return nil, b.typeErr(src, c, "%s expects BOOLEAN, got %s", where, t)
 }
 
 var comparisonFns = map[string]string{

@@ -45,7 +45,7 @@ func TestErrors(t *testing.T) {
 		{"SELECT a FROM t WHERE ts > 'not a time'", ErrType, `line 1:28: could not cast 'not a time' to TIMESTAMP`},
 		{"SELECT 300::TINYINT", ErrType, `line 1:8: could not cast 300 to TINYINT`},
 		{"SELECT CAST(a AS FOO) FROM t", ErrType, `line 1:18: unknown type "FOO"`},
-		{"SELECT a FROM t WHERE a", ErrType, `line 1:23: WHERE expects BOOLEAN, got INTEGER`},
+		{"SELECT a FROM t WHERE [a]", ErrType, `line 1:23: WHERE expects BOOLEAN, got INTEGER[]`}, // WHERE a casts a number, as DuckDB
 		{"SELECT sum(s) FROM t", ErrType, `line 1:12: sum(VARCHAR) is not supported`},
 		{"SELECT date_part('fortnight', d) FROM t", ErrType, `line 1:18: unknown date part "fortnight"`},
 		{"SELECT CAST(d AS INTEGER) FROM t", ErrType, `line 1:13: cannot cast DATE to INTEGER`},

@@ -59,7 +59,7 @@ func (b *stmtBuilder) conflictUpdate(s *ast.Insert) (*ConflictUpdate, error) {
 	}
 	if oc.Where != nil {
 		cu.HasWhere = true
-		items = append(items, oc.Where)
+		items = append(items, condition(oc.Where))
 	}
 	items = append(items, rowid(qual.Name))
 	join := &ast.Binary{Span: at, Op: "=", L: rowid(qual.Name), R: rowid("excluded")}

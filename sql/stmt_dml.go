@@ -97,6 +97,14 @@ func (b *stmtBuilder) target(n ast.Name, alias *ast.Ident) (string, Pos, ast.Tab
 	return name, pos, t, nil
 }
 
+// condition is a WHERE made a select item (UPDATE's, DELETE's, DO
+// UPDATE's): cast to BOOLEAN as the binder casts a WHERE clause
+// (binder.boolean), so that WHERE i keeps the rows where i <> 0.
+func condition(e ast.Expr) ast.Expr {
+	sp := e.Extent()
+	return &ast.Cast{Span: sp, X: e, Type: &ast.TypeName{Span: ast.Span{Start: sp.End, End: sp.End}, Name: "BOOLEAN"}}
+}
+
 // unsupportedClause refuses a clause b2sql does not run, at its node.
 func (b *stmtBuilder) unsupportedClause(n ast.Node, what string) error {
 	return b.errAt(n, ErrUnsupported, what+" is not supported")
@@ -225,7 +233,7 @@ func (b *stmtBuilder) update(s *ast.Update) (Statement, error) {
 	}
 	if s.Where != nil {
 		u.HasWhere = true
-		items = append(items, s.Where)
+		items = append(items, condition(s.Where))
 	}
 	u.Query, err = b.selectQuery(s.Span, items, from, nil)
 	shareParams(u.Query, u.Returning)
@@ -253,7 +261,7 @@ func (b *stmtBuilder) deleteFrom(s *ast.Delete) (Statement, error) {
 	}
 	switch {
 	case s.Where != nil:
-		d.Where, err = b.selectQuery(s.Span, []ast.Expr{s.Where}, from, nil)
+		d.Where, err = b.selectQuery(s.Span, []ast.Expr{condition(s.Where)}, from, nil)
 	case d.Returning != nil:
 		// Every row goes, and RETURNING needs them read.
 		yes := &ast.Literal{Span: s.Table.Last().Span, Kind: ast.LitBool, Val: "true"}

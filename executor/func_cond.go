@@ -19,6 +19,7 @@ func init() {
 		customBind(scalar("conditional", "if", "a when the condition is true, else b (CASE WHEN condition THEN a ELSE b END)", ex("if(1 < 2, 'yes', 'no')"),
 			sameAs(over(columnar.TNull, nil, param{"condition", function.Any}, param{"a", function.Any}, param{"b", function.Any}), 2))),
 		customBind(scalar("conditional", "typeof", "The name of the argument's type", ex("typeof(1.5)"), over(columnar.TVarchar, nil, x))),
+		customBind(scalar("conditional", "pg_typeof", "The name of the argument's type in lower case, as PostgreSQL's", ex("pg_typeof(1.5)"), over(columnar.TVarchar, nil, x))),
 		customBind(scalar("conditional", "nullif", "NULL when value = other, else value", ex("nullif(1, 1)"), nullif)),
 	)
 }

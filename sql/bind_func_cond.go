@@ -4,6 +4,7 @@ import (
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/planner"
 	"github.com/b2sql/b2sql/sql/internal/callexpr"
+	"strings"
 )
 
 // bindCondFunc binds the functions that need their argument expressions
@@ -18,7 +19,7 @@ func (b *binder) bindCondFunc(name string, args []callexpr.Expr, at int, c ectx)
 		}
 		x, err := b.bindCase(&callexpr.CaseExpr{Whens: []*callexpr.When{{Cond: args[0], Val: args[1]}}, Else: args[2]}, c)
 		return x, true, err
-	case "typeof":
+	case "typeof", "pg_typeof":
 		if len(args) != 1 {
 			return nil, true, b.arity(at, name, "1")
 		}
@@ -26,7 +27,11 @@ func (b *binder) bindCondFunc(name string, args []callexpr.Expr, at int, c ectx)
 		if err != nil {
 			return nil, true, err
 		}
-		return &planner.Const{Val: columnar.StringValue(typeName(x.Type()))}, true, nil
+		t := typeName(x.Type())
+		if name == "pg_typeof" { // DuckDB's macro: lower(typeof(x))
+			t = strings.ToLower(t)
+		}
+		return &planner.Const{Val: columnar.StringValue(t)}, true, nil
 	}
 	return nil, false, nil
 }

@@ -127,7 +127,7 @@ var bindHooks map[string]bindHook
 func init() {
 	bindHooks = map[string]bindHook{
 		// conditional (bind_func_cond.go)
-		"if": unbound((*binder).bindCondFunc), "typeof": unbound((*binder).bindCondFunc),
+		"if": unbound((*binder).bindCondFunc), "typeof": unbound((*binder).bindCondFunc), "pg_typeof": unbound((*binder).bindCondFunc),
 		"coalesce": boundAsIs((*binder).bindCoalesce), "ifnull": boundAsIs((*binder).bindCoalesce),
 		"nullif": boundAsIs((*binder).bindCoalesce),
 		// math (bind_func_math.go)

@@ -120,11 +120,18 @@ func createTable(cat *catalog.Catalog, s *sql.CreateTable) error {
 		}
 		// Bound now for its errors, positioned in this statement; each
 		// statement that fills a row with it binds it again.
-		if _, err := sql.BindDefault(sql.DefaultSource(c), c.Type, cat); err != nil {
+		x, err := sql.BindDefault(sql.DefaultSource(c), c.Type, cat)
+		if err != nil {
 			return err
 		}
 		if format != "memory" {
-			return &sql.Error{Pos: c.DefaultPos, Kind: sql.ErrUnsupported, Msg: fmt.Sprintf("column %q: a CTable stores no DEFAULT expression; use an in-memory table (WITH (FORMAT memory))", c.Name)}
+			// python-blosc2's schema keeps a value, not an expression.
+			v, ok := constDefault(x)
+			if !ok {
+				return &sql.Error{Pos: c.DefaultPos, Kind: sql.ErrUnsupported, Msg: fmt.Sprintf("column %q: a CTable keeps only a constant number, string or boolean DEFAULT; use an in-memory table (WITH (FORMAT memory)) for others", c.Name)}
+			}
+			defs[i].Rules.Default = &v
+			continue
 		}
 		if defaults == nil {
 			defaults = make([]sql.Source, len(s.Cols))

@@ -2,9 +2,13 @@ package dml
 
 import (
 	"fmt"
+	"math"
+	"strconv"
+	"strings"
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/executor"
+	"github.com/b2sql/b2sql/formats/b2/ctable"
 	"github.com/b2sql/b2sql/internal/catalog"
 	"github.com/b2sql/b2sql/planner"
 	"github.com/b2sql/b2sql/sql"
@@ -22,15 +26,71 @@ type defaults struct {
 	kernel []executor.Expr
 }
 
-// newDefaults returns the defaults of the table with columns schema
-// (mem: its in-memory table, nil for a CTable, which stores none).
-func newDefaults(cat planner.Catalog, mem *catalog.MemTable, schema columnar.Schema) *defaults {
+// newDefaults returns the defaults of table t (an in-memory table or a
+// CTable) with columns schema.
+func newDefaults(cat planner.Catalog, t any, schema columnar.Schema) *defaults {
 	d := &defaults{schema: schema, cat: cat, src: make([]sql.Source, len(schema)),
 		bound: make([]planner.Expr, len(schema)), kernel: make([]executor.Expr, len(schema))}
-	if mem != nil {
-		copy(d.src, mem.Defaults())
+	switch t := t.(type) {
+	case *catalog.MemTable:
+		copy(d.src, t.Defaults())
+	case interface{ Rules() []ctable.Rules }:
+		// A CTable keeps constant defaults in its schema: each is bound
+		// as the literal it is.
+		for i, r := range t.Rules() {
+			if i < len(d.src) && r.Default != nil {
+				d.src[i] = sql.Source{Text: literalSQL(*r.Default)}
+			}
+		}
 	}
 	return d
+}
+
+// targetTable is the table tg locked.
+func targetTable(tg *catalog.Target) any {
+	if tg.Mem != nil {
+		return tg.Mem
+	}
+	return tg.CT
+}
+
+// constDefault is a CTable column's DEFAULT x as the value its schema
+// keeps: a constant number, string or boolean.
+func constDefault(x planner.Expr) (columnar.Value, bool) {
+	k, ok := planner.FoldExpr(x).(*planner.Const)
+	if !ok {
+		return columnar.Value{}, false
+	}
+	v := k.Val
+	switch t := v.Type; {
+	case v.Null:
+		return v, true // DEFAULT NULL is no default
+	case t.IsInteger(), t.ID == columnar.Bool, t.ID == columnar.Varchar:
+		return v, true
+	case t.Phys() == columnar.PhysFloat || t.ID == columnar.Decimal:
+		f := v.AsFloat()
+		return columnar.FloatValue(columnar.TFloat64, f), !math.IsNaN(f) && !math.IsInf(f, 0)
+	}
+	return columnar.Value{}, false
+}
+
+// literalSQL writes v, a CTable's default, as a SQL literal.
+func literalSQL(v columnar.Value) string {
+	switch {
+	case v.Type.ID == columnar.Bool:
+		return strconv.FormatBool(v.Bool())
+	case v.Type.IsString():
+		return "'" + strings.ReplaceAll(v.S, "'", "''") + "'"
+	case v.Type.Phys() == columnar.PhysUint:
+		return strconv.FormatUint(v.Uint(), 10)
+	case v.Type.IsInteger():
+		return strconv.FormatInt(v.I, 10)
+	}
+	f := v.AsFloat()
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return "'" + strconv.FormatFloat(f, 'g', -1, 64) + "'::DOUBLE"
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64) + "::DOUBLE"
 }
 
 // setDefaultCells makes DEFAULT in the k-th value of a row of s's VALUES
@@ -51,13 +111,12 @@ func ExplainDefaults(cat *catalog.Catalog, s *sql.Insert) {
 	if !ok || s.Query == nil {
 		return
 	}
-	mem, _ := t.(*catalog.MemTable)
 	schema := t.Schema()
 	pos, err := insertPositions(schema, s, s.Table)
 	if err != nil {
 		return // the INSERT's own checks report it
 	}
-	setDefaultCells(s, pos, newDefaults(cat, mem, schema))
+	setDefaultCells(s, pos, newDefaults(cat, t, schema))
 }
 
 // has reports whether column i has a DEFAULT expression.

@@ -48,7 +48,7 @@ func insert(ctx context.Context, env *Env, s *sql.Insert, args []columnar.Value,
 	if err != nil {
 		return 0, err
 	}
-	defs := newDefaults(env.Cat, tg.Mem, schema)
+	defs := newDefaults(env.Cat, targetTable(tg), schema)
 	var built *planner.Built
 	var names []string
 	if s.DefaultValues {

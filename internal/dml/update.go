@@ -60,7 +60,7 @@ func update(ctx context.Context, env *Env, s *sql.Update, args []columnar.Value,
 	if s.Joined {
 		u.seen = map[int64]bool{}
 	}
-	defs := newDefaults(env.Cat, tg.Mem, schema)
+	defs := newDefaults(env.Cat, targetTable(tg), schema)
 	u.defaults = make([]func(*columnar.Batch) (*columnar.Vector, error), len(target))
 	for k, i := range target {
 		if s.SetDefault[k] {

@@ -18,6 +18,10 @@ type Rules struct {
 	Bounds    []Bound
 	MaxLength int // 0: no limit
 	Nullable  bool
+	// Default is the column's constant default, the schema's "default"
+	// key (a number, a string or a boolean as JSON gives it; nil: none,
+	// or a complex or bytes default b2sql does not read).
+	Default *columnar.Value
 }
 
 // Bound is one numeric constraint: Op is "ge", "gt", "le" or "lt"; Val is
@@ -46,6 +50,26 @@ func parseRules(obj map[string]any) Rules {
 		} else if f, err := strconv.ParseFloat(string(n), 64); err == nil {
 			r.Bounds = append(r.Bounds, Bound{Op: k, Val: columnar.FloatValue(columnar.TFloat64, f)})
 		}
+	}
+	switch d := obj["default"].(type) {
+	case json.Number:
+		if i, err := strconv.ParseInt(string(d), 10, 64); err == nil {
+			r.Default = &columnar.Value{Type: columnar.TInt64, I: i}
+		} else if u, err := strconv.ParseUint(string(d), 10, 64); err == nil {
+			v := columnar.UintValue(u)
+			r.Default = &v
+		} else if f, err := strconv.ParseFloat(string(d), 64); err == nil {
+			r.Default = &columnar.Value{Type: columnar.TFloat64, F: f}
+		}
+	case string:
+		v := columnar.StringValue(d)
+		if f, ok := jsonFloat(d); ok { // a NaN or infinite float, as lenientJSON marks it
+			v = columnar.FloatValue(columnar.TFloat64, f)
+		}
+		r.Default = &v
+	case bool:
+		v := columnar.BoolValue(d)
+		r.Default = &v
 	}
 	if k, _ := obj["kind"].(string); k == "string" || k == "bytes" {
 		if n, ok := jsonInt(obj["max_length"]); ok && n > 0 {
@@ -178,6 +202,20 @@ func rulesJSON(r Rules) jsonObj {
 			} else {
 				out = append(out, jsonKV{k, b.Val.AsFloat()})
 			}
+		}
+	}
+	if d := r.Default; d != nil && !d.Null {
+		switch {
+		case d.Type.Phys() == columnar.PhysUint:
+			out = append(out, jsonKV{"default", d.Uint()})
+		case d.Type.IsInteger():
+			out = append(out, jsonKV{"default", d.I})
+		case d.Type.ID == columnar.Bool:
+			out = append(out, jsonKV{"default", d.Bool()})
+		case d.Type.IsString():
+			out = append(out, jsonKV{"default", d.S})
+		default:
+			out = append(out, jsonKV{"default", d.AsFloat()})
 		}
 	}
 	return out

@@ -37,10 +37,13 @@
 //     columns over a scan pipeline becomes a GROUP BY of them with no
 //     aggregate, which runs per worker and groups dictionary columns by
 //     code; under a LIMIT, or over one column, it stays a Distinct.
-//  8. MakeTopK (rule_topk.go) — Limit over Sort becomes a bounded-heap TopK.
-//  9. PushLimits (rule_limits.go) — a Limit with nothing but projections
+//  8. ShareSums (rule_share_aggs.go) — avg(x) next to sum(x) becomes
+//     count(x) and a division above the aggregate (same answer; after the
+//     DISTINCT rewrites, which look for aggregates only).
+//  9. MakeTopK (rule_topk.go) — Limit over Sort becomes a bounded-heap TopK.
+//  10. PushLimits (rule_limits.go) — a Limit with nothing but projections
 //     between it and a scan lets the scan stop early.
-//  10. PruneColumns (rule_prune.go) — last, so that it sees the final shape:
+//  11. PruneColumns (rule_prune.go) — last, so that it sees the final shape:
 //     scans read only the columns some node still uses.
 //
 // Optimize reports the rules that changed the plan (Format, a printer of

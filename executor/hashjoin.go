@@ -79,6 +79,7 @@ type HashJoin struct {
 	all       []int32              // every build row (no keys)
 	rng       *rangeIndex          // the build rows sorted for Ranges, or nil
 	blk       *blockLoop           // a nested loop built in blocks (nestedloop_spill.go)
+	spoolRes  *memory.Reservation  // … its probe rows and their marks
 	rngLeft   []*columnar.Vector   // scratch: the probe batch's Ranges values
 	nested    nestedCursor         // the next pair of a nested loop (nestedloop.go)
 	nextProbe int                  // the next live row of lb to probe (hashjoin_probe.go)
@@ -267,7 +268,9 @@ func (j *HashJoin) buildSide(ctx context.Context, right Operator) error {
 			// batch ends the first one.
 			j.res.Force(need)
 			j.buildAll(b, base)
-			j.startBlocks(right)
+			if err := j.startBlocks(ctx, right); err != nil {
+				return err
+			}
 			break
 		} else if err != nil {
 			spill, err := j.mustSpill(err, need) // hashjoin_grace.go
@@ -399,7 +402,9 @@ func (j *HashJoin) Next(ctx context.Context) (*columnar.Batch, error) {
 			b, err := j.nextLeft(ctx)
 			if err == io.EOF {
 				j.phase, j.tailPos = 3, 0
-				if j.Shared != nil && j.matched != nil {
+				if j.blk != nil {
+					j.endPass() // nestedloop_spill.go
+				} else if j.Shared != nil && j.matched != nil {
 					j.matched = j.Shared.endProbe(j.matched)
 				}
 				continue
@@ -421,11 +426,12 @@ func (j *HashJoin) Next(ctx context.Context) (*columnar.Batch, error) {
 			}
 			j.phase = 4
 		default:
-			if more, err := j.nextBlock(ctx); more || err != nil { // nestedloop_spill.go
-				if err != nil {
-					return nil, err
-				}
-				j.phase, j.lb = 2, nil
+			phase, more, err := j.nextBlock(ctx) // nestedloop_spill.go
+			if err != nil {
+				return nil, err
+			}
+			if more {
+				j.phase, j.lb = phase, nil
 				continue
 			}
 			return nil, io.EOF
@@ -528,6 +534,9 @@ func (j *HashJoin) emitPairs() (*columnar.Batch, error) {
 // rows NULL-extended (Left, Full, Single), matched rows (Semi), unmatched
 // rows (Anti), every row with its mark (Mark).
 func (j *HashJoin) leftTail() *columnar.Batch {
+	if j.blk != nil && j.saveMarks() { // nestedloop_spill.go
+		return nil
+	}
 	b := j.lb
 	j.sel = j.sel[:0]
 	switch j.Kind {

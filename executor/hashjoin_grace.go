@@ -217,7 +217,7 @@ func (j *HashJoin) buildNonEmpty() bool {
 	if j.outer != nil {
 		return j.outer.rows > 0
 	}
-	return j.build.n > 0
+	return j.build.n > 0 || j.blk != nil // blocks: a build over the limit
 }
 
 func (j *HashJoin) buildHasNull() bool {

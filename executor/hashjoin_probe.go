@@ -31,6 +31,9 @@ func (j *HashJoin) probe(b *columnar.Batch) error {
 	j.lmatch = resetBools(j.lmatch, n)
 	j.lnull = resetBools(j.lnull, n)
 	j.pairL, j.pairR = j.pairL[:0], j.pairR[:0]
+	if j.blk != nil {
+		j.loadMarks() // nestedloop_spill.go
+	}
 	if len(j.LeftKeys) == 0 {
 		return j.probeAll() // nestedloop.go
 	}

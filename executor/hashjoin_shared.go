@@ -27,6 +27,7 @@ type JoinBuild struct {
 	// The built state, copied into each HashJoin (read-only from then on).
 	done    *HashJoin
 	spilled *graceBuild // the build's partitions, when it spilled (hashjoin_grace.go)
+	blocks  *blockBuild // a nested loop's build in a file, read in blocks (nestedloop_spill.go)
 
 	mu    sync.Mutex
 	ended int    // copies whose probe side ended
@@ -45,6 +46,9 @@ func (s *JoinBuild) open(ctx context.Context, j *HashJoin) error {
 	})
 	if s.err != nil {
 		return s.err
+	}
+	if s.blocks != nil {
+		return j.joinBlocks(s.blocks)
 	}
 	if s.done != j {
 		j.build, j.index, j.all, j.buildNull, j.rng = s.done.build, s.done.index, s.done.all, s.done.buildNull, s.done.rng

@@ -21,10 +21,11 @@ type MemoryReporter interface {
 
 func (s *Sort) MemoryUse() (int64, int64) { return s.res.Peak(), s.res.SpilledBytes() }
 
-// MemoryUse of a join adds its partitions' joins when it spilled: their
-// peak when it is the larger and everything they spilled again.
+// MemoryUse of a join adds its partitions' joins when it spilled (their
+// peak when it is the larger and everything they spilled again) and a
+// block nested loop's probe spool.
 func (j *HashJoin) MemoryUse() (int64, int64) {
-	return max(j.res.Peak(), j.subPeak), j.res.SpilledBytes() + j.subSpill
+	return max(j.res.Peak()+j.spoolRes.Peak(), j.subPeak), j.res.SpilledBytes() + j.spoolRes.SpilledBytes() + j.subSpill
 }
 
 // MemoryUse of an aggregate adds its spilled partitions' aggregates: their

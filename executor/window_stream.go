@@ -33,7 +33,7 @@ func streamable(f *WindowFunc) bool {
 	case "lag", "lead":
 		return !f.IgnoreNulls
 	}
-	if !accFuncs[f.Name] || len(f.ArgOrder) > 0 || fr.Exclude != ExcludeNoOthers || fr.StartRange || fr.EndRange {
+	if !isAccFunc(f.Name) || len(f.ArgOrder) > 0 || fr.Exclude != ExcludeNoOthers || fr.StartRange || fr.EndRange {
 		return false
 	}
 	if frameKind(fr) == frameSliding {
@@ -43,14 +43,23 @@ func streamable(f *WindowFunc) bool {
 	return frameKind(fr) != frameNone && !f.Distinct && !valuesAccFuncs[f.Name]
 }
 
-// accFuncs are the functions a windowAcc computes; valuesAccFuncs keep
-// every value of the frame in it.
+// accFuncs are the functions a windowAcc computes besides the statistics
+// with running states (statKinds, pairKinds: isAccFunc); valuesAccFuncs
+// keep every value of the frame in it.
 var accFuncs = map[string]bool{"count": true, "count_star": true, "sum": true, "avg": true, "min": true, "max": true,
 	"arg_max": true, "arg_min": true, "first_value": true, "last_value": true, "nth_value": true,
 	"var_samp": true, "var_pop": true, "stddev_samp": true, "stddev_pop": true, "median": true,
 	"quantile_cont": true, "quantile_disc": true, "string_agg": true, "mode": true}
 var valuesAccFuncs = map[string]bool{"var_samp": true, "var_pop": true, "stddev_samp": true, "stddev_pop": true,
-	"median": true, "quantile_cont": true, "quantile_disc": true, "string_agg": true, "mode": true}
+	"median": true, "quantile_cont": true, "quantile_disc": true, "string_agg": true, "mode": true,
+	"entropy": true, "mad": true}
+
+// isAccFunc reports whether a windowAcc computes the function: skewness,
+// product, covar_pop, regr_slope, … keep their running state there
+// (window_acc.go) as in GROUP BY.
+func isAccFunc(name string) bool {
+	return accFuncs[name] || statKinds[name] != 0 || pairKinds[name] != 0
+}
 
 // streamFrame is the shape of a frame as a windowStream computes it.
 type streamFrame uint8

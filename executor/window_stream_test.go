@@ -283,3 +283,59 @@ func TestWindowStreamRefusal(t *testing.T) {
 		t.Fatalf("spill files left: %v", e)
 	}
 }
+
+// The statistics with running states (skewness, kurtosis, product, sem,
+// fsum, favg, covar_*, corr, regr_*) and those keeping the frame's values
+// (entropy, mad) stream over every frame shape they can, giving the
+// in-memory answers (regression: #17, they failed past the limit).
+func TestWindowStreamStatistics(t *testing.T) {
+	const n = 3000
+	types := []columnar.Type{columnar.TInt64, columnar.TInt64, columnar.TFloat64, columnar.TFloat64}
+	var rows [][]columnar.Value
+	for k := range n {
+		i := (k * 104729) % n
+		x := f64(float64(i%13-6) / 4)
+		if i%17 == 0 {
+			x = null(columnar.TFloat64)
+		}
+		rows = append(rows, []columnar.Value{i64(int64(i)), i64(int64(i % 3)), x, f64(1 + float64(i%5)/8)})
+	}
+	id, p, x, y := ColumnExpr(0, columnar.TInt64), ColumnExpr(1, columnar.TInt64), ColumnExpr(2, columnar.TFloat64), ColumnExpr(3, columnar.TFloat64)
+	byID := []SortKey{{Expr: id}}
+	sliding := []WindowFrame{{Rows: true, Start: -3, End: 2}, {Rows: true, Start: 1, End: 4}}
+	growing := []WindowFrame{{Rows: true, StartUnbounded: true, End: 3}, {Rows: true, StartUnbounded: true, End: -1},
+		{StartUnbounded: true}, {StartUnbounded: true, EndUnbounded: true}}
+	var funcs []WindowFunc
+	add := func(name string, frames []WindowFrame, args ...Expr) {
+		for _, fr := range frames {
+			funcs = append(funcs, WindowFunc{Name: name, Args: args, Partition: []Expr{p}, Order: byID, Frame: fr, Type: columnar.TFloat64})
+		}
+	}
+	for _, name := range []string{"skewness", "kurtosis", "kurtosis_pop", "product", "sem", "fsum", "favg"} {
+		add(name, append(sliding, growing...), x)
+	}
+	for _, name := range []string{"covar_pop", "covar_samp", "corr", "regr_slope", "regr_intercept", "regr_r2"} {
+		add(name, append(sliding, growing...), y, x)
+	}
+	for _, name := range []string{"entropy", "mad"} {
+		add(name, sliding, x)
+	}
+	for i := range funcs {
+		if !streamable(&funcs[i]) {
+			t.Fatalf("%s %s does not stream", funcs[i].Name, funcs[i].Frame)
+		}
+		if i > 0 {
+			funcs[i].SharesOrder = 1
+		}
+	}
+	mem := &Window{Input: &source{types: types, rows: rows, n: 1024}, Funcs: funcs}
+	want := drain(t, mem)
+	slices.Sort(want)
+	for _, bs := range []int{7, 1024} {
+		tmp := t.TempDir()
+		m := memory.NewManager(48<<10, tmp, 0)
+		w := &Window{Input: &source{types: types, rows: rows, n: bs}, Funcs: funcs}
+		w.SetMemory(m)
+		spillCheck(t, w, m, tmp, want)
+	}
+}

@@ -81,17 +81,25 @@ func (d *distinctPairs) fresh(b *columnar.Batch, arg *columnar.Vector, gids []in
 	d.keys[0], d.keys[1] = &d.gid, arg
 	d.in = columnar.Batch{Cols: d.keys[:], Len: b.Len, Sel: d.sel}
 	d.ids = growIDs(d.ids, b.Len)
+	if d.spill == nil && d.held > 0 {
+		// Reserved before the table grows (the first batch always goes in:
+		// progress): refused, the batch spills.
+		if err := d.account(arg.Type, d.pairs.Growth(len(d.sel))); err != nil {
+			return nil, err
+		}
+	}
 	if d.spill != nil {
 		return nil, d.spillNew(arg)
 	}
 	fresh := d.pairs.Assign(&d.in, d.keys[:], d.ids)
-	return fresh, d.account(arg.Type)
+	return fresh, d.account(arg.Type, 0)
 }
 
-// account reserves what the table holds now; when refused, the table
-// stops growing and new pairs spill from the next batch on.
-func (d *distinctPairs) account(argType columnar.Type) error {
-	if spill, err := reserveTo(d.res, d.mem, &d.held, d.pairs.Bytes()); !spill {
+// account reserves what the table holds now and ahead bytes more (what
+// its next Assign may allocate); when refused, the table stops growing
+// and new pairs spill.
+func (d *distinctPairs) account(argType columnar.Type, ahead int64) error {
+	if spill, err := reserveTo(d.res, d.mem, &d.held, d.pairs.Bytes(), ahead); !spill {
 		return err
 	}
 	sp := &pairSpill{types: []columnar.Type{columnar.TInt32, argType}}

@@ -95,6 +95,13 @@ func (d *Distinct) Next(ctx context.Context) (*columnar.Batch, error) {
 			return nil, err
 		}
 		d.gids = growIDs(d.gids, b.Len)
+		if d.spill == nil && d.held > 0 {
+			// Reserved before the table grows (the first batch always goes in:
+			// progress): refused, the batch spills.
+			if err := d.account(d.seen.Growth(b.Live())); err != nil {
+				return nil, err
+			}
+		}
 		if d.spill != nil {
 			if err := d.spillBatch(ctx, b); err != nil {
 				return nil, err
@@ -102,7 +109,7 @@ func (d *Distinct) Next(ctx context.Context) (*columnar.Batch, error) {
 			continue
 		}
 		fresh := d.seen.Assign(b, b.Cols, d.gids)
-		if err := d.account(); err != nil {
+		if err := d.account(0); err != nil {
 			return nil, err
 		}
 		if len(fresh) == 0 {
@@ -113,10 +120,11 @@ func (d *Distinct) Next(ctx context.Context) (*columnar.Batch, error) {
 	}
 }
 
-// account reserves what the table holds now; when refused, the table
-// stops growing and new keys spill from the next batch on.
-func (d *Distinct) account() error {
-	if spill, err := reserveTo(d.res, d.mem, &d.held, d.seen.Bytes()); !spill {
+// account reserves what the table holds now and ahead bytes more (what
+// its next Assign may allocate: hashtab.Map.Growth); when refused, the
+// table stops growing and new keys spill.
+func (d *Distinct) account(ahead int64) error {
+	if spill, err := reserveTo(d.res, d.mem, &d.held, d.seen.Bytes(), ahead); !spill {
 		return err
 	}
 	types := d.Input.Types()
@@ -125,16 +133,18 @@ func (d *Distinct) account() error {
 	return nil
 }
 
-// reserveTo grows res to size bytes, *held being what it holds for the
-// table now. It answers spill when the manager refused and the refusal is
-// answered by spilling (spillRefusal), or the error that ends the query.
-func reserveTo(res *memory.Reservation, m *memory.Manager, held *int64, size int64) (spill bool, err error) {
-	if size <= *held || res == nil {
+// reserveTo grows res to size+ahead bytes, *held being what it holds for
+// the table now: size is what the table holds, ahead what its next
+// Assign may allocate. It answers spill when the manager refused and the
+// refusal is answered by spilling (spillRefusal), or the error that ends
+// the query.
+func reserveTo(res *memory.Reservation, m *memory.Manager, held *int64, size, ahead int64) (spill bool, err error) {
+	if size+ahead <= *held || res == nil {
 		return false, nil
 	}
-	err = res.Grow(size - *held)
+	err = res.Grow(size + ahead - *held)
 	if err == nil {
-		*held = size
+		*held = size + ahead
 		return false, nil
 	}
 	if spillRefusal(err, *held, m) {

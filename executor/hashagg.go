@@ -165,6 +165,13 @@ func (h *HashAgg) Open(ctx context.Context) error {
 			}
 			keyVecs[i] = v
 		}
+		if h.spill == nil && h.held > 0 && h.groups != nil {
+			// Reserved before the table grows (the first batch always goes in:
+			// progress): refused, the batch spills.
+			if err := h.account(h.groups.Growth(b.Live())); err != nil {
+				return err
+			}
+		}
 		if h.spill != nil {
 			if err := h.spillBatch(ctx, b, keyVecs); err != nil {
 				return err
@@ -175,7 +182,7 @@ func (h *HashAgg) Open(ctx context.Context) error {
 		if err := h.update(b); err != nil {
 			return err
 		}
-		if err := h.account(); err != nil {
+		if err := h.account(0); err != nil {
 			return err
 		}
 		rows += b.Live()

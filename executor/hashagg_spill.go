@@ -2,7 +2,6 @@ package executor
 
 import (
 	"context"
-	"errors"
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/executor/memory"
@@ -38,32 +37,21 @@ type aggSpill struct {
 	cols    []*columnar.Vector
 }
 
-// account reserves the bytes the table and the states hold now; when the
+// account reserves the bytes the table and the states hold now and ahead
+// bytes more (what the table's next Assign may allocate); when the
 // manager refuses, the aggregate stops adding groups and spills new keys.
-func (h *HashAgg) account() error {
+func (h *HashAgg) account(ahead int64) error {
 	if h.groups == nil || h.res == nil {
 		return nil
 	}
 	// The states' bytes are estimated (two words per group and aggregate):
 	// the key table reports its own exactly.
 	size := h.groups.Bytes() + int64(h.ngroups)*16*int64(len(h.Aggs))
-	need := size - h.held
-	if need <= 0 {
-		return nil
+	if spill, err := reserveTo(h.res, h.mem, &h.held, size, ahead); !spill {
+		return err
 	}
-	err := h.res.Grow(need)
-	if err == nil {
-		h.held = size
-		return nil
-	}
-	var oom *memory.OutOfMemory
-	// A table that could not reserve even its first batch still spills:
-	// it holds that batch's groups and the rest goes to disk.
-	if errors.Is(err, memory.ErrSpill) || errors.As(err, &oom) && h.held == 0 && h.mem.TempDir() != "" {
-		h.startSpill()
-		return nil
-	}
-	return err
+	h.startSpill()
+	return nil
 }
 
 // startSpill switches the aggregate to spilling new keys.

@@ -127,6 +127,13 @@ func (s *SetOp) Open(ctx context.Context) error {
 			return err
 		}
 		s.gids = growIDs(s.gids, b.Len)
+		if s.spill == nil && s.held > 0 {
+			// Reserved before the table grows (the first batch always goes in:
+			// progress): refused, the batch spills.
+			if err := s.account(s.keys.Growth(b.Live())); err != nil {
+				return err
+			}
+		}
 		if s.spill != nil {
 			if err := s.spillRight(ctx, b); err != nil {
 				return err
@@ -138,7 +145,7 @@ func (s *SetOp) Open(ctx context.Context) error {
 			s.counts = growZero(s.counts, s.keys.Len())
 			forEach(b, func(i int) { s.counts[s.gids[i]]++ })
 		}
-		if err := s.account(); err != nil {
+		if err := s.account(0); err != nil {
 			return err
 		}
 	}
@@ -207,8 +214,16 @@ func (s *SetOp) keep(ctx context.Context, b *columnar.Batch) ([]int, error) {
 	if s.Kind == SetExcept && !s.All {
 		// A row's first occurrence among the rows not in the right input
 		// (whose keys have ids from nright on).
+		if s.held > 0 {
+			if err := s.account(s.keys.Growth(b.Live())); err != nil {
+				return nil, err
+			}
+			if s.spill != nil {
+				return s.keepSpilling(ctx, b)
+			}
+		}
 		fresh := s.keys.Assign(b, b.Cols, gids)
-		return fresh, s.account()
+		return fresh, s.account(0)
 	}
 	s.keys.Find(b, b.Cols, gids)
 	s.sel = s.sel[:0]
@@ -246,11 +261,12 @@ func (s *SetOp) found(g int32) bool {
 	return true
 }
 
-// account reserves what the key table, counts and marks hold now; when
+// account reserves what the key table, counts and marks hold now and
+// ahead bytes more (what the table's next Assign may allocate); when
 // refused, the operation starts spilling (setop_spill.go).
-func (s *SetOp) account() error {
+func (s *SetOp) account(ahead int64) error {
 	size := s.keys.Bytes() + 8*int64(cap(s.counts)) + int64(len(s.emitted))
-	if spill, err := reserveTo(s.res, s.mem, &s.held, size); !spill {
+	if spill, err := reserveTo(s.res, s.mem, &s.held, size, ahead); !spill {
 		return err
 	}
 	s.startSpill()

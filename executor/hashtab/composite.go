@@ -323,6 +323,19 @@ func (c *compositeKeys) newGroup(i int) int32 {
 
 func (c *compositeKeys) Len() int { return c.n }
 
+func (c *compositeKeys) Growth(n int) int64 {
+	if c.enc != nil {
+		return c.enc.Growth(n)
+	}
+	g := c.tab.growth(n)
+	for _, t := range c.interns {
+		if t != nil {
+			g += t.growth(n)
+		}
+	}
+	return g
+}
+
 func (c *compositeKeys) Bytes() int64 {
 	if c.enc != nil {
 		return c.enc.Bytes()

@@ -34,6 +34,8 @@ func newEncodedMap(types []columnar.Type) *encodedMap {
 
 func (m *encodedMap) Len() int { return m.tab.n }
 
+func (m *encodedMap) Growth(n int) int64 { return m.tab.growth(n) }
+
 func (m *encodedMap) Bytes() int64 {
 	n := m.tab.bytes() + 8*int64(cap(m.newRows))
 	for k := range m.floats {

@@ -20,6 +20,8 @@ func newIntMap(t columnar.Type) *intMap {
 
 func (m *intMap) Len() int { return m.n }
 
+func (m *intMap) Growth(n int) int64 { return m.ig.growth(n, m.n) }
+
 func (m *intMap) Bytes() int64 { return m.ig.bytes() + m.keys.bytes(8) + 8*int64(cap(m.newRows)) }
 
 // create makes the id of key v, first seen at row i.

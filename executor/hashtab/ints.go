@@ -81,6 +81,10 @@ func (t *intKeyTable) grow() {
 
 func (t *intKeyTable) bytes() int64 { return 16 * int64(len(t.slots)) }
 
+// growth is Map.Growth of a table taking up to n more keys (the direct
+// table grows by pages of its own).
+func (t *intKeyTable) growth(n int) int64 { return doublingBytes(len(t.slots), t.n, n, 16) }
+
 // denseTable is the direct table of a single integer GROUP BY key: slot v
 // holds the group id + 1 of key v (0 = none yet). Up to 64Ki keys it is
 // one slice grown by doubling; past that it grows by whole pages of 64Ki
@@ -206,6 +210,19 @@ func (t *intGroups) lookup(v int64) (int32, bool) {
 		return 0, false
 	}
 	return t.ints.lookup(v)
+}
+
+// growth is Map.Growth of the tables taking up to n more keys, ngroups
+// groups held: the hash table's doubling, and the direct table's pages
+// when it may cover up to 16 slots per group.
+func (t *intGroups) growth(n, ngroups int) int64 {
+	g := t.ints.growth(n)
+	if want := min(max(densePage, 16*(ngroups+n)), denseKeys); want > t.dense.n {
+		pages := len(t.dense.pages)
+		need := max((want+densePage-1)>>densePageBits, pages+pages/4)
+		g += int64(need-pages) * densePage * 4
+	}
+	return g
 }
 
 // bytes is the memory the tables hold.

@@ -32,6 +32,34 @@ type Map interface {
 	// Bytes returns the memory the Map holds, in bytes (tables, stored
 	// keys, interned strings), for memory accounting.
 	Bytes() int64
+	// Growth returns the bytes an Assign of n more rows may allocate at
+	// once beyond Bytes: the new slots of a hash table that doubles (the
+	// old ones are held until the doubling ends), so that a caller that
+	// reserves before it grows is refused before the allocation, not
+	// after.
+	Growth(n int) int64
+}
+
+// doublingBytes is the bytes of the slot arrays an open-addressing table
+// of slots slots (slotBytes each) holding used keys allocates while up to
+// more keys arrive, when it doubles at three quarters full.
+func doublingBytes(slots, used, more int, slotBytes int64) int64 {
+	var n int64
+	for slots > 0 && 4*(used+more) >= 3*slots {
+		slots *= 2
+		n += int64(slots) * slotBytes
+	}
+	return n
+}
+
+// appendBytes is what appending more elements of size bytes to a slice
+// of length n and capacity c may allocate (about a quarter more than it
+// holds, for a large slice).
+func appendBytes(n, c, more int, size int64) int64 {
+	if n+more <= c {
+		return 0
+	}
+	return int64(max(n+more, c+c/4)) * size
 }
 
 // Finder is Map.Find, reading the Map only.

@@ -106,6 +106,8 @@ func (m *normKeys) Keys(cols []*columnar.Vector, from, to int) {
 	}
 }
 
+func (m *normKeys) Growth(n int) int64 { return m.inner.Growth(n) }
+
 func (m *normKeys) Bytes() int64 {
 	n := m.inner.Bytes() + m.own.bytes()
 	for _, f := range m.firsts {

@@ -157,6 +157,15 @@ func (t *strTable) grow() {
 }
 
 // bytes is the memory the table holds.
+// growth is Map.Growth of a table taking up to n more keys.
+func (t *strTable) growth(n int) int64 {
+	g := doublingBytes(len(t.slots), t.n, n, 40)
+	if t.keep {
+		g += appendBytes(len(t.refs), cap(t.refs), n, 12)
+	}
+	return g
+}
+
 func (t *strTable) bytes() int64 {
 	return 40*int64(len(t.slots)) + t.arena.bytes() + 12*int64(cap(t.refs))
 }

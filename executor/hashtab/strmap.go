@@ -54,6 +54,8 @@ func (m *strMap) nulls() int {
 	return 0
 }
 
+func (m *strMap) Growth(n int) int64 { return m.tab.growth(n) }
+
 func (m *strMap) Bytes() int64 {
 	return m.tab.bytes() + 4*int64(cap(m.own.memo.ids)) + 8*int64(cap(m.newRows))
 }

@@ -145,6 +145,10 @@ func keyChunkBytes(keys [][]uint64) int64 {
 }
 
 // bytes is the memory the table holds.
+// growth is Map.Growth of a table taking up to n more keys (their words
+// go to chunks that are never copied).
+func (t *keyTable) growth(n int) int64 { return doublingBytes(len(t.slots), t.n, n, 8) }
+
 func (t *keyTable) bytes() int64 {
 	return 8*int64(len(t.slots)) + keyChunkBytes(t.keys)
 }

@@ -111,6 +111,9 @@ func (b *binder) arith(fn string, l, r planner.Expr, ls, rs callexpr.Expr, c ect
 		}
 	}
 	t := numericSuper(lt, rt)
+	if (lt.ID == columnar.Uhugeint || rt.ID == columnar.Uhugeint) && (lt.IsSigned() || rt.IsSigned()) {
+		t = columnar.TFloat64 // DuckDB: INTEGER + UHUGEINT is DOUBLE
+	}
 	switch fn {
 	case "/":
 		t = columnar.TFloat64

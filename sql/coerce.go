@@ -74,7 +74,15 @@ func (b *binder) flexible(x planner.Expr, other columnar.Type, compare bool) boo
 	case litString:
 		return other.ID != columnar.Varchar && other.ID != columnar.Null
 	case litInt, litFloat:
-		if !compare || !other.IsNumeric() {
+		if !compare {
+			// Elsewhere (lists, VALUES, CASE, COALESCE) only an integer
+			// literal adapts, and only to an integer type that holds it, as
+			// DuckDB's INTEGER_LITERAL: [1::SMALLINT, 1] is SMALLINT[],
+			// VALUES (2^128-1), (1) is UHUGEINT.
+			if info.kind != litInt || !isInt(other) {
+				return false
+			}
+		} else if !other.IsNumeric() {
 			return false
 		}
 		if other.ID == columnar.Decimal {

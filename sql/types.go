@@ -189,14 +189,7 @@ func numericSuper(a, b columnar.Type) columnar.Type {
 	case a.ID == columnar.Float64 || b.ID == columnar.Float64:
 		return columnar.TFloat64
 	case a.ID == columnar.Float32 || b.ID == columnar.Float32:
-		o := b
-		if b.ID == columnar.Float32 {
-			o = a
-		}
-		if o.ID == columnar.Float32 || (o.IsInteger() && intRank(o.ID) <= 2) || o.ID == columnar.Hugeint {
-			return columnar.TFloat32 // DuckDB: HUGEINT + FLOAT is FLOAT
-		}
-		return columnar.TFloat64
+		return columnar.TFloat32 // DuckDB: FLOAT with any integer or DECIMAL is FLOAT
 	case a.IsDecimal() && b.IsDecimal():
 		// As DuckDB: the wider whole part and the larger scale; past 38
 		// digits the scale gives way (DECIMAL(38,0) with DECIMAL(38,37)
@@ -219,8 +212,20 @@ func numericSuper(a, b columnar.Type) columnar.Type {
 	// Both integers.
 	switch {
 	case a.ID == columnar.Uhugeint || b.ID == columnar.Uhugeint:
-		if a.IsSigned() || b.IsSigned() || a.ID == columnar.Hugeint || b.ID == columnar.Hugeint {
+		s := a
+		if a.ID == columnar.Uhugeint {
+			s = b
+		}
+		switch {
+		case s.ID == columnar.Hugeint:
 			return columnar.TFloat64
+		case s.IsSigned():
+			// DuckDB: the signed type one wider (coalesce(UHUGEINT, INTEGER)
+			// is BIGINT; arithmetic is DOUBLE instead, bind_arith.go).
+			if intRank(s.ID) == 4 {
+				return columnar.THugeint
+			}
+			return signedByRank[intRank(s.ID)+1]
 		}
 		return columnar.TUhugeint
 	case a.ID == columnar.Hugeint || b.ID == columnar.Hugeint:

@@ -25,7 +25,10 @@ const (
 // often and when first each was seen.
 type modeCounts map[string]modeCount
 
-type modeCount struct{ n, first int64 }
+type modeCount struct {
+	n, first int64
+	row      int // nested values: the value's row in valueLists.modeStore
+}
 
 // modeKey appends the bytes identifying row i's value: the 8 payload bytes
 // of a number (floats as GROUP BY compares them: one NaN, -0 = 0), a
@@ -74,6 +77,15 @@ func (s *aggState) modeAdd(b *columnar.Batch, arg *columnar.Vector, gids []int32
 		switch {
 		case !ok:
 			c = modeCount{n: 1, first: v.seq}
+			if v.modeStore != nil {
+				// mode of a list, struct or map: keyed by its JSON text, which
+				// does not give the value back: keep the value itself,
+				// once per distinct value (owned: the batch is reused).
+				c.row = v.modeLen
+				v.modeLen++
+				v.modeStore.Grow(v.modeLen)
+				v.modeStore.CopyRowOwned(c.row, arg, i, v.modeLen)
+			}
 		case s.distinct != nil:
 			return
 		default:
@@ -111,6 +123,8 @@ func (s *aggState) modeResult(out *columnar.Vector, from, to int) {
 			out.Bools[k] = best[0] == 1
 		case columnar.PhysBytes:
 			out.Bytes[k] = []byte(best)
+		case columnar.PhysNested:
+			out.CopyRow(k, s.vals.modeStore, top.row, n)
 		}
 	}
 }

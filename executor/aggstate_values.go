@@ -22,6 +22,9 @@ type valueLists struct {
 	bytes  [][]byte      // PhysBytes: a group's values back to back
 	ends   [][]uint32    // the end offset in bytes[g] of each value
 	modes  []modeCounts  // mode (aggstate_mode.go)
+	// mode of a nested type: each group's distinct values, modeLen rows.
+	modeStore *columnar.Vector
+	modeLen   int
 	// array_agg (aggstate_list.go): every value, in the child of
 	// listStore (a LIST vector used for its child only), and each group's
 	// rows of it.
@@ -47,6 +50,9 @@ func (v *valueLists) grow(kind AggKind, t columnar.Type, n int) {
 		return // a sketch or digest per group (aggstate_approx*.go)
 	case kind == AggMode || kind == AggEntropy:
 		v.modes = growZero(v.modes, n)
+		if kind == AggMode && v.store == columnar.PhysNested && v.modeStore == nil {
+			v.modeStore = columnar.NewVector(t, 0)
+		}
 		return
 	case kind == AggList:
 		v.rows = growZero(v.rows, n)

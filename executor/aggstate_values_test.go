@@ -25,6 +25,8 @@ func grouped(n int, t columnar.Type, pairs ...any) *source {
 			x = columnar.FloatValue(t, v)
 		case string:
 			x = columnar.Value{Type: t, S: v}
+		case columnar.Value:
+			x = v
 		}
 		rows = append(rows, []columnar.Value{str(pairs[k].(string)), x})
 	}
@@ -103,6 +105,26 @@ func TestQuantilesOfDecimalsAndDates(t *testing.T) {
 			AggSpec{Kind: AggMode},
 		)
 		checkRows(t, got, []string{"d|2024-01-02|2024-03-01|2024-01-02"})
+	})
+}
+
+// TestModeOfLists: mode of a nested type gives back the value itself (it
+// gave empty lists: the count is keyed by the value's text).
+func TestModeOfLists(t *testing.T) {
+	lt := columnar.ListOf(columnar.TVarchar)
+	list := func(xs ...string) columnar.Value {
+		v := columnar.Value{Type: lt}
+		for _, x := range xs {
+			v.Elems = append(v.Elems, str(x))
+		}
+		return v
+	}
+	runSizes(t, func(t *testing.T, n int) {
+		// a: [x y] twice, [z] three times; b: [] once, NULL skipped; c: NULLs only.
+		src := grouped(n, lt, "a", list("x", "y"), "a", list("z"), "b", list(), "a", list("z"),
+			"c", nil, "a", list("x", "y"), "b", nil, "a", list("z"))
+		got := holistic(t, src, AggSpec{Kind: AggMode})
+		checkRows(t, got, []string{"a|[z]", "b|[]", "c|NULL"})
 	})
 }
 

@@ -278,7 +278,8 @@ func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 		if len(e.OrderBy) > 0 {
 			order := make([]winOrder, len(e.OrderBy))
 			for i, o := range e.OrderBy {
-				order[i] = winOrder{expr: astSrc(o.X), desc: o.Desc, nullsFirst: o.Nulls == "FIRST"}
+				desc, nullsFirst := b.sortOrder(o)
+				order[i] = winOrder{expr: astSrc(o.X), desc: desc, nullsFirst: nullsFirst}
 			}
 			return b.bindOrderedAgg(strings.ToLower(e.Name[0].Name), fe.Exprs, e.Distinct, order, c) // bind_agg_ordered.go
 		}

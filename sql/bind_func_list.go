@@ -2,10 +2,12 @@ package sql
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/planner"
+	"github.com/b2sql/b2sql/sql/ast"
 	"github.com/b2sql/b2sql/sql/internal/callexpr"
 )
 
@@ -277,15 +279,39 @@ func (b *binder) bindListFunc(name string, xs []planner.Expr, srcs []callexpr.Ex
 			return nil, true, err
 		}
 		args := []planner.Expr{l}
-		if fn == "list_reverse_sort" {
-			args = append(args, &planner.Const{Val: columnar.StringValue("DESC")})
-		}
 		for i := 1; i < n; i++ {
 			s, err := str(i)
 			if err != nil {
 				return nil, true, err
 			}
 			args = append(args, s)
+		}
+		// What the call leaves out is the session's default_order (the
+		// opposite for list_reverse_sort) and default_null_order, as DuckDB.
+		o := &ast.OrderItem{}
+		switch {
+		case fn == "list_reverse_sort":
+			desc, _ := b.sortOrder(o)
+			o.Desc, o.Asc = !desc, desc
+			args = slices.Insert(args, 1, nil)
+		case len(args) > 1:
+			if c, ok := args[1].(*planner.Const); ok {
+				o.Desc, _ = ParseOrder(c.Val.S)
+				o.Asc = !o.Desc
+			}
+		default:
+			args = append(args, nil)
+		}
+		desc, nullsFirst := b.sortOrder(o)
+		if args[1] == nil {
+			dir := "ASC"
+			if desc {
+				dir = "DESC"
+			}
+			args[1] = &planner.Const{Val: columnar.StringValue(dir)}
+		}
+		if len(args) == 2 && nullsFirst {
+			args = append(args, &planner.Const{Val: columnar.StringValue("NULLS FIRST")})
 		}
 		return call("list_sort", l.Type(), args...)
 	case "list_slice":

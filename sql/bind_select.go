@@ -93,7 +93,8 @@ func (b *binder) bindSelectAST(sel *ast.Select, q *ast.Query) (*Bound, error) {
 		}
 		var order []orderRef
 		for _, o := range q.OrderBy {
-			order = append(order, orderRef{expr: astSrc(o.X), sp: b.q.spanOf(o), desc: o.Desc, nullsFirst: o.Nulls == "FIRST"})
+			desc, nullsFirst := b.sortOrder(o)
+			order = append(order, orderRef{expr: astSrc(o.X), sp: b.q.spanOf(o), desc: desc, nullsFirst: nullsFirst})
 		}
 		lo, _ := b.q.tokSpan(sel.DistinctOn[0])
 		_, hi := b.q.tokSpan(sel.DistinctOn[len(sel.DistinctOn)-1])
@@ -506,9 +507,10 @@ func (b *binder) bindGroupByAST(items []selItem, g *ast.GroupBy) error {
 func (b *binder) bindOrderByAST(order []*ast.OrderItem, items []selItem, proj *planner.Project, aggregating, distinct bool) ([]planner.SortKey, error) {
 	var keys []planner.SortKey
 	for _, o := range order {
+		desc, nullsFirst := b.sortOrder(o)
 		if o.X == nil { // ALL
 			for i := range items {
-				keys = append(keys, planner.SortKey{Expr: &planner.ColRef{Col: proj.Out[i]}, Desc: o.Desc, NullsFirst: o.Nulls == "FIRST"})
+				keys = append(keys, planner.SortKey{Expr: &planner.ColRef{Col: proj.Out[i]}, Desc: desc, NullsFirst: nullsFirst})
 			}
 			continue
 		}
@@ -517,7 +519,7 @@ func (b *binder) bindOrderByAST(order []*ast.OrderItem, items []selItem, proj *p
 		if err != nil {
 			return nil, err
 		}
-		keys = append(keys, planner.SortKey{Expr: &planner.ColRef{Col: col}, Desc: o.Desc, NullsFirst: o.Nulls == "FIRST"})
+		keys = append(keys, planner.SortKey{Expr: &planner.ColRef{Col: col}, Desc: desc, NullsFirst: nullsFirst})
 	}
 	return keys, nil
 }

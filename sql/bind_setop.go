@@ -22,9 +22,10 @@ func (b *binder) bindBodyAST(body ast.QueryBody, q *ast.Query) (*Bound, error) {
 	var keys []planner.SortKey
 	for _, o := range q.OrderBy {
 		sp := b.q.spanOf(o)
+		desc, nullsFirst := b.sortOrder(o)
 		if o.X == nil { // ALL
 			for _, col := range out {
-				keys = append(keys, planner.SortKey{Expr: &planner.ColRef{Col: col}, Desc: o.Desc, NullsFirst: o.Nulls == "FIRST"})
+				keys = append(keys, planner.SortKey{Expr: &planner.ColRef{Col: col}, Desc: desc, NullsFirst: nullsFirst})
 			}
 			continue
 		}
@@ -45,7 +46,7 @@ func (b *binder) bindBodyAST(body ast.QueryBody, q *ast.Query) (*Bound, error) {
 		if !ok {
 			return nil, b.errAt(sp.lo, ErrUnsupported, "ORDER BY of a set operation must name an output column or position")
 		}
-		keys = append(keys, planner.SortKey{Expr: &planner.ColRef{Col: col}, Desc: o.Desc, NullsFirst: o.Nulls == "FIRST"})
+		keys = append(keys, planner.SortKey{Expr: &planner.ColRef{Col: col}, Desc: desc, NullsFirst: nullsFirst})
 	}
 	if len(keys) > 0 {
 		root = &planner.Sort{Input: root, Keys: keys}

@@ -56,7 +56,8 @@ func (b *binder) bindWindowAST(f *ast.Func, c ectx) (planner.Expr, error) {
 		w.partition = append(w.partition, astSrc(p))
 	}
 	for _, o := range spec.OrderBy {
-		w.order = append(w.order, winOrder{expr: astSrc(o.X), desc: o.Desc, nullsFirst: o.Nulls == "FIRST"})
+		desc, nullsFirst := b.sortOrder(o)
+		w.order = append(w.order, winOrder{expr: astSrc(o.X), desc: desc, nullsFirst: nullsFirst})
 	}
 	for _, o := range f.OrderBy {
 		w.argOrder = append(w.argOrder, winOrder{expr: astSrc(o.X), desc: o.Desc, nullsFirst: o.Nulls == "FIRST"})

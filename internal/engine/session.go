@@ -11,6 +11,7 @@ import (
 	"github.com/b2sql/b2sql/executor"
 	"github.com/b2sql/b2sql/internal/catalog"
 	"github.com/b2sql/b2sql/planner"
+	"github.com/b2sql/b2sql/sql"
 	"github.com/b2sql/b2sql/storage"
 )
 
@@ -40,6 +41,12 @@ type Settings struct {
 	// TimeZone is the zone TIMESTAMP WITH TIME ZONE values are shown and
 	// split into fields in ("" = the machine's local zone, settings_time.go).
 	TimeZone string
+	// NullOrder and DefaultOrder are the defaults of ORDER BY keys that
+	// do not say NULLS FIRST/LAST or ASC/DESC (settings_order.go): the
+	// zero values are DuckDB's defaults, NULLS LAST and ascending;
+	// DefaultOrder is "", "ASC" or "DESC".
+	NullOrder    sql.NullOrder
+	DefaultOrder string
 	// storage reads the catalog's storage configuration, which the s3_*
 	// and http_* settings change database-wide (secrets.go).
 	storage func() *storage.Config

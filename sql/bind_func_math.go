@@ -23,7 +23,9 @@ func (b *binder) bindMathFunc(name string, xs []planner.Expr, srcs []callexpr.Ex
 			return nil, true, b.arity(at, name, "1")
 		}
 		x, t := xs[0], xs[0].Type()
-		if t.ID == columnar.Null || b.flexible(x, columnar.TInt64, false) {
+		if t.ID == columnar.Null || !t.IsInteger() && b.flexible(x, columnar.TInt64, false) {
+			// A string literal is read as a BIGINT; an integer literal
+			// keeps its INTEGER width (bit_count(-1) is 32, as DuckDB).
 			y, err := b.coerce(x, columnar.TInt64, srcs[0], c)
 			if err != nil {
 				return nil, true, err

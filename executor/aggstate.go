@@ -26,6 +26,7 @@ type aggState struct {
 	// float additions, and exact, so order-independent. A group whose int
 	// sum would overflow spills it into floats/comp first (aggstate_int.go).
 	isum  []int64
+	wsum  []columnar.Int128 // a SUM typed HUGEINT or DECIMAL(38,s) (aggstate_widesum.go)
 	bytes [][]byte
 	bools []bool
 	ar    arena // min/max strings are copied here
@@ -84,6 +85,10 @@ func (s *aggState) grow(n int) {
 		}
 		return
 	}
+	if s.wideLane() {
+		s.wsum = growZero(s.wsum, n) // aggstate_widesum.go
+		return
+	}
 	switch s.accPhys() {
 	case columnar.PhysInt:
 		s.ints = growZero(s.ints, n)
@@ -139,6 +144,9 @@ func (s *aggState) accPhys() columnar.Phys {
 		// BIGINTs would; it is exact while the sum stays below 2^53.
 		return columnar.PhysFloat
 	case AggSum:
+		if s.wideSum() && !s.wideLane() {
+			return columnar.PhysInt // 64-bit lanes until one overflows (aggstate_widesum.go)
+		}
 		return s.spec.Type.Phys()
 	}
 	return s.in.Phys()
@@ -188,6 +196,9 @@ func (s *aggState) update(b *columnar.Batch, arg *columnar.Vector, gids []int32)
 		for _, i := range sel {
 			fn(i)
 		}
+	}
+	if s.wideSum() {
+		return s.updateWideSum(arg, gids, sel, b.Len)
 	}
 	switch s.spec.Kind {
 	case AggCount:
@@ -335,6 +346,10 @@ func (s *aggState) result(out *columnar.Vector, from, to int) {
 		return
 	}
 	n := to - from
+	var slab []byte // wide sums: the batch's 16-byte values
+	if s.wideSum() {
+		slab = make([]byte, 0, 16*n)
+	}
 	for k := 0; k < n; k++ {
 		g := from + k
 		c := s.count[g]
@@ -347,9 +362,12 @@ func (s *aggState) result(out *columnar.Vector, from, to int) {
 			out.SetNull(k, n)
 			continue
 		}
-		switch s.spec.Kind {
-		case AggAvg, AggAvgMerge:
+		switch {
+		case s.spec.Kind == AggAvg || s.spec.Kind == AggAvgMerge:
 			out.Floats[k] = s.floatSum(g) / float64(c)
+			continue
+		case s.wideSum():
+			s.wideSumResult(out, g, k, &slab)
 			continue
 		}
 		switch out.Type.Phys() {

@@ -60,8 +60,13 @@ func (b *binder) bindAgg(fn planner.AggFunc, name string, e *callexpr.FuncExpr, 
 		}
 		return b.addAgg(planner.AggCall{Func: k, Arg: arg, Arg2: arg, Type: arg.Type()}), nil
 	}
-	if arg != nil && limbSum(fn, arg.Type()) && !e.Distinct {
-		return b.wideSum(fn, arg), nil
+	if arg != nil && limbSum(fn, arg.Type()) {
+		return b.wideSum(fn, arg, e.Distinct), nil
+	}
+	if fn == planner.AggSum && arg != nil && exactSum(arg.Type()) {
+		// HUGEINT or DECIMAL(38,s) as DuckDB; the executor adds in int64s
+		// until a group overflows them (aggstate_widesum.go).
+		return b.addAgg(planner.AggCall{Func: fn, Arg: arg, Distinct: e.Distinct, Type: limbSumType(arg.Type())}), nil
 	}
 	t, arg, err := b.aggType(fn, name, arg, args, c)
 	if err != nil {
@@ -70,20 +75,36 @@ func (b *binder) bindAgg(fn planner.AggFunc, name string, e *callexpr.FuncExpr, 
 	return sumWiden(fn, t, b.addAgg(planner.AggCall{Func: fn, Arg: arg, Distinct: e.Distinct, Type: t})), nil
 }
 
-// sumWiden gives a SUM DuckDB's type: HUGEINT for integers, DECIMAL(38,s)
-// for DECIMALs. The sum itself runs in 64 bits (BIGINT, DECIMAL(18,s))
-// with an overflow error, the fast path, and its result is widened.
+// sumWiden gives a SUM of integers narrower than 64 bits DuckDB's type,
+// HUGEINT: it runs in 64 bits (BIGINT), which 2^32 rows cannot overflow,
+// and its result is widened; a BIGINT sum stays one the index answers
+// (planner/index_answer.go). SUMs of BIGINT, UBIGINT and DECIMALs are
+// typed HUGEINT / DECIMAL(38,s) themselves (exactSum; windows:
+// windowLimbSum).
 func sumWiden(fn planner.AggFunc, t columnar.Type, ref planner.Expr) planner.Expr {
-	if fn != planner.AggSum {
-		return ref
-	}
-	switch t.ID {
-	case columnar.Int64:
+	if fn == planner.AggSum && t.ID == columnar.Int64 {
 		return &planner.Cast{Arg: ref, To: columnar.THugeint}
-	case columnar.Decimal:
-		return &planner.Cast{Arg: ref, To: columnar.DecimalType(columnar.MaxDecimal, int(t.Scale))}
 	}
 	return ref
+}
+
+// windowLimbSum reports whether window aggregate fn of type t runs as sums
+// of 32-bit limbs: limbSum's, and SUM of BIGINT, UBIGINT and DECIMAL(≤18),
+// exact past 64 bits as in DuckDB.
+func windowLimbSum(fn planner.AggFunc, t columnar.Type) bool {
+	switch t.ID {
+	case columnar.Int64, columnar.Uint64, columnar.Decimal:
+		return fn == planner.AggSum
+	}
+	return limbSum(fn, t)
+}
+
+// exactSum reports whether SUM of t is typed HUGEINT or DECIMAL(38,s)
+// itself and exact in 128 bits: BIGINT, UBIGINT and DECIMALs of up to 18
+// digits (wider ones run as limb sums, limbSum; narrower integers in 64
+// bits, sumWiden).
+func exactSum(t columnar.Type) bool {
+	return t.ID == columnar.Int64 || t.ID == columnar.Uint64 || t.ID == columnar.Decimal
 }
 
 // addAgg adds call to the Aggregate node (once: an equal call already
@@ -127,8 +148,11 @@ func (b *binder) aggType(fn planner.AggFunc, name string, arg planner.Expr, srcs
 	switch fn {
 	case planner.AggSum:
 		switch {
-		case t.ID == columnar.Uint64 || t.IsFloat():
+		case t.IsFloat():
 			return columnar.TFloat64, arg, nil
+		case t.ID == columnar.Uhugeint:
+			// DuckDB has no SUM of UHUGEINT: it casts the argument to DOUBLE.
+			return columnar.TFloat64, &planner.Cast{Arg: arg, To: columnar.TFloat64}, nil
 		case t.IsInteger():
 			return columnar.TInt64, arg, nil
 		case t.ID == columnar.Decimal:
@@ -136,6 +160,9 @@ func (b *binder) aggType(fn planner.AggFunc, name string, arg planner.Expr, srcs
 		}
 		return t, arg, bad()
 	case planner.AggAvg:
+		if t.ID == columnar.Uhugeint {
+			return columnar.TFloat64, &planner.Cast{Arg: arg, To: columnar.TFloat64}, nil // as DuckDB's implicit cast
+		}
 		if t.IsNumeric() {
 			return columnar.TFloat64, arg, nil
 		}
@@ -205,14 +232,11 @@ func (b *binder) finalize(x planner.Expr, c ectx) (planner.Expr, error) {
 }
 
 // limbSum reports whether aggregate fn of type t runs as sums of 32-bit
-// limbs (wideSum): SUM and AVG of HUGEINT and DECIMAL(19..38), and SUM of
-// BIGINT and UBIGINT, a HUGEINT exact past 2^63 as in DuckDB.
+// limbs (wideSum): SUM and AVG of HUGEINT and DECIMAL(19..38).
 func limbSum(fn planner.AggFunc, t columnar.Type) bool {
 	switch t.ID {
 	case columnar.Hugeint, columnar.Decimal128:
 		return fn == planner.AggSum || fn == planner.AggAvg
-	case columnar.Int64, columnar.Uint64:
-		return fn == planner.AggSum
 	}
 	return false
 }
@@ -233,7 +257,7 @@ func limbExprs(x planner.Expr) []planner.Expr {
 // limbSumType is the type of a limb sum of t: DECIMAL(38,s) for a DECIMAL,
 // else HUGEINT.
 func limbSumType(t columnar.Type) columnar.Type {
-	if t.ID == columnar.Decimal128 {
+	if t.IsDecimal() {
 		return columnar.DecimalType(columnar.MaxDecimal, int(t.Scale))
 	}
 	return columnar.THugeint
@@ -243,17 +267,24 @@ func limbSumType(t columnar.Type) columnar.Type {
 // four BIGINT sums of its 32-bit limbs recombined (executor
 // kernel_wide.go), and SUM of a BIGINT or UBIGINT as two: exact, and on the
 // int64 aggregation's fast path. SUM is HUGEINT or DECIMAL(38,s), AVG
-// DOUBLE, as in DuckDB.
-func (b *binder) wideSum(fn planner.AggFunc, arg planner.Expr) planner.Expr {
-	limbs := limbExprs(arg)
-	for k, l := range limbs {
-		limbs[k] = b.addAgg(planner.AggCall{Func: planner.AggSum, Arg: l, Type: columnar.TInt64})
+// DOUBLE, as in DuckDB. With DISTINCT the limbs of the distinct values are
+// not the distinct limbs: one 128-bit sum of the values instead (executor
+// aggstate_widesum.go).
+func (b *binder) wideSum(fn planner.AggFunc, arg planner.Expr, distinct bool) planner.Expr {
+	var sum planner.Expr
+	if distinct {
+		sum = b.addAgg(planner.AggCall{Func: planner.AggSum, Arg: arg, Distinct: true, Type: limbSumType(arg.Type())})
+	} else {
+		limbs := limbExprs(arg)
+		for k, l := range limbs {
+			limbs[k] = b.addAgg(planner.AggCall{Func: planner.AggSum, Arg: l, Type: columnar.TInt64})
+		}
+		sum = &planner.Call{Fn: "wide_sum", Args: limbs, T: limbSumType(arg.Type())}
 	}
-	sum := planner.Expr(&planner.Call{Fn: "wide_sum", Args: limbs, T: limbSumType(arg.Type())})
 	if fn == planner.AggSum {
 		return sum
 	}
-	n := b.addAgg(planner.AggCall{Func: planner.AggCount, Arg: arg, Type: columnar.TInt64})
+	n := b.addAgg(planner.AggCall{Func: planner.AggCount, Arg: arg, Distinct: distinct, Type: columnar.TInt64})
 	return &planner.Call{Fn: "/", T: columnar.TFloat64, Args: []planner.Expr{
 		&planner.Cast{Arg: sum, To: columnar.TFloat64}, &planner.Cast{Arg: n, To: columnar.TFloat64}}}
 }

@@ -69,8 +69,8 @@ Project [(t.a + 1) AS x:INTEGER, ((t.a + 1) * 2) AS y:INTEGER]
 `, ""},
 		{"SELECT b, sum(price) FROM t GROUP BY 1 ORDER BY 2 DESC", `
 Sort [$sum(price) DESC]
-  Project [$b AS b:BIGINT, CAST($sum(t.price) AS DECIMAL(38,2)) AS sum(price):DECIMAL(38,2)]
-    Aggregate groups=[t.b] aggs=[sum(t.price):DECIMAL(18,2)]
+  Project [$b AS b:BIGINT, $sum(t.price) AS sum(price):DECIMAL(38,2)]
+    Aggregate groups=[t.b] aggs=[sum(t.price):DECIMAL(38,2)]
       Scan t AS t cols=12
 `, ""},
 		{"SELECT s FROM t GROUP BY s ORDER BY count(*) DESC, s", `

@@ -479,7 +479,7 @@ func (b *binder) bindWindowCall(w winCall, c ectx) (planner.Expr, error) {
 			f.Args, f.Type = []planner.Expr{timeMicros(xs[0])}, columnar.TFloat64 // bind_agg_time.go
 			break
 		}
-		if fn := aggFuncs[name]; limbSum(fn, xs[0].Type()) && !f.Distinct && w.nulls == nil {
+		if fn := aggFuncs[name]; windowLimbSum(fn, xs[0].Type()) && !f.Distinct && w.nulls == nil {
 			return b.wideWindowSum(f, fn, xs[0]), nil // bind_window_aggs.go
 		}
 		t, arg, err := b.aggType(aggFuncs[name], name, xs[0], args, c)

@@ -197,7 +197,7 @@ func (b *binder) bindWindowArgMinMax(f *planner.WindowFunc, bindArgs func(lo, hi
 	return nil
 }
 
-// wideWindowSum binds SUM or AVG OVER a window of a HUGEINT, DECIMAL(19..38),
+// wideWindowSum binds SUM or AVG OVER a window of a HUGEINT, DECIMAL,
 // BIGINT or UBIGINT argument as window sums of its 32-bit limbs,
 // recombined (as wideSum does for GROUP BY): SUM is HUGEINT or
 // DECIMAL(38,s), exact, as in DuckDB; AVG is DOUBLE.

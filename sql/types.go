@@ -43,12 +43,12 @@ import (
 //   - TIMESTAMP WITH TIME ZONE is the common type of itself, TIMESTAMP and
 //     DATE; casts and calendar functions between it and local types use the
 //     session's TimeZone (bind_timezone.go).
-//   - SUM of signed or small unsigned integers is HUGEINT and
-//     SUM(DECIMAL(p,s)) DECIMAL(38,s), as in DuckDB: the sum runs in 64 bits
-//     (an overflow is an error) and is widened (sumWiden); SUM of HUGEINT or
-//     wide DECIMALs adds 32-bit limbs exactly (wideSum). SUM(UBIGINT) and
-//     SUM of floats are DOUBLE; AVG DOUBLE; COUNT BIGINT; MIN/MAX the input
-//     type. Aggregate arguments are not cast: the executor reads the
+//   - SUM of integers is HUGEINT and SUM(DECIMAL(p,s)) DECIMAL(38,s), as in
+//     DuckDB, exact: BIGINT, UBIGINT and DECIMAL(≤18) add in int64s until a
+//     group would overflow, then in 128 bits (executor aggstate_widesum.go);
+//     narrower integers in int64s, widened (sumWiden); HUGEINT and wide
+//     DECIMALs add 32-bit limbs (wideSum). SUM(UHUGEINT) and SUM of
+//     floats are DOUBLE; AVG DOUBLE; COUNT BIGINT; MIN/MAX the input type. Aggregate arguments are not cast: the executor reads the
 //     argument type.
 
 // maxDecimal is the widest DECIMAL held in an int64; wider ones, up to

@@ -208,7 +208,7 @@ func (ca *colAppender) addFixed(v *columnar.Vector, rows []int) error {
 	clear(out)
 	mul, div := int64(1), int64(1)
 	if s.spec.Kind == "timestamp" {
-		u := unitMicros[s.spec.Unit]
+		u := s.spec.timeScale()
 		mul, div = u[0], u[1]
 	}
 	for k, r := range rows {

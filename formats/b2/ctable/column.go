@@ -125,7 +125,7 @@ func (s *colSource) doOpen(st store, nphys int64) error {
 		_ = names
 		s.conv = fixedConv{dt: s.data.DType, stride: s.data.ItemSize(), out: types[0], mul: 1, div: 1}
 		if cs.Kind == "timestamp" {
-			sc := unitMicros[cs.Unit]
+			sc := cs.timeScale()
 			s.conv.mul, s.conv.div = sc[0], sc[1]
 		}
 		if cs.HasSent {

@@ -174,6 +174,13 @@ func (w *Writer) emptyColumn(c ColumnDef, empty func(member, dtype string, chunk
 		return fixed("float64", "<f8")
 	case columnar.Timestamp, columnar.Date:
 		return fixed("timestamp", "<i8", jsonKV{"unit", "us"})
+	case columnar.TimestampTZ:
+		// An instant: UTC microseconds, as an Arrow timestamp with a zone
+		// (python-blosc2 keeps the zone for Arrow; any zone reads back
+		// as TIMESTAMPTZ).
+		return fixed("timestamp", "<i8", jsonKV{"unit", "us"}, jsonKV{"timezone", "UTC"})
+	case columnar.TimestampNS:
+		return fixed("timestamp", "<i8", jsonKV{"unit", "ns"})
 	case columnar.Varchar:
 		switch fl := c.Flavour; {
 		case fl == "string" || fl == "" && c.Rules.MaxLength > 0:

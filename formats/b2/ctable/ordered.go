@@ -26,15 +26,16 @@ import (
 // come last, in physical order, in both directions.
 
 // CanScanOrdered reports whether column col has a usable (non-stale,
-// readable) FULL index. Timestamps stored in nanoseconds are excluded:
-// converting them to microseconds merges distinct stored values, whose
-// index order would then not be the stable order of equal SQL values.
+// readable) FULL index. Timestamps stored in nanoseconds and read as
+// microseconds (TIMESTAMPTZ) are excluded: the conversion merges distinct
+// stored values, whose index order would then not be the stable order of
+// equal SQL values.
 func (t *Table) CanScanOrdered(col int) bool {
 	fi := t.usableFull(col)
 	if fi == nil {
 		return false
 	}
-	if src := t.srcs[t.cols[col].src]; src.spec.Kind == "timestamp" && src.spec.Unit == "ns" {
+	if src := t.srcs[t.cols[col].src]; src.spec.Kind == "timestamp" && src.spec.timeScale()[1] != 1 {
 		return false
 	}
 	return t.loadFull(col, fi) == nil

@@ -32,6 +32,7 @@ type colSpec struct {
 	HasSent   bool
 	MaxLength int
 	Unit      string // timestamp unit
+	Timezone  string // timestamp: "" for local (naive) times, else an instant (TIMESTAMPTZ)
 	NullCode  int64  // dictionary
 	ValueKind string // dictionary value_type kind
 	Nest      *nest  // struct and list columns: the kind tree
@@ -147,6 +148,7 @@ func parseColSpec(obj map[string]any) (colSpec, error) {
 		cs.MaxLength = int(n)
 	}
 	cs.Unit, _ = obj["unit"].(string)
+	cs.Timezone, _ = obj["timezone"].(string)
 	cs.Rules = parseRules(obj)
 	switch cs.Kind {
 	case "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
@@ -206,6 +208,29 @@ func parseColSpec(obj map[string]any) (colSpec, error) {
 	return cs, nil
 }
 
+// timestampType is the SQL type of a timestamp column, as DuckDB reads an
+// Arrow timestamp: with a timezone (any zone: the values are UTC epoch
+// counts) TIMESTAMP WITH TIME ZONE; naive nanoseconds TIMESTAMP_NS, kept
+// exact; other naive units TIMESTAMP, in microseconds.
+func (cs *colSpec) timestampType() columnar.Type {
+	switch {
+	case cs.Timezone != "":
+		return columnar.TTimestampTZ
+	case cs.Unit == "ns":
+		return columnar.Type{ID: columnar.TimestampNS}
+	}
+	return columnar.TTimestamp
+}
+
+// timeScale is (multiplier, divisor) from a timestamp column's stored unit
+// to its SQL type's: microseconds, or nanoseconds for TIMESTAMP_NS.
+func (cs *colSpec) timeScale() [2]int64 {
+	if cs.timestampType().ID == columnar.TimestampNS {
+		return [2]int64{1, 1}
+	}
+	return unitMicros[cs.Unit]
+}
+
 // unitMicros maps a timestamp unit to (multiplier, divisor) towards µs.
 var unitMicros = map[string][2]int64{
 	"s": {1_000_000, 1}, "ms": {1000, 1}, "us": {1, 1}, "ns": {1, 1000},
@@ -245,7 +270,7 @@ func (cs *colSpec) sqlTypes() (names []string, types []columnar.Type) {
 	case "complex128":
 		return []string{cs.Name + "_re", cs.Name + "_im"}, []columnar.Type{columnar.TFloat64, columnar.TFloat64}
 	case "timestamp":
-		return []string{cs.Name}, []columnar.Type{columnar.TTimestamp}
+		return []string{cs.Name}, []columnar.Type{cs.timestampType()}
 	case "string", "utf8", "vlstring":
 		return []string{cs.Name}, []columnar.Type{columnar.TVarchar}
 	case "bytes", "vlbytes":

@@ -111,6 +111,7 @@ type fixedWriter struct {
 	size     int
 	scale    float64 // decimal → float64 divisor (1 for 128-bit values, stored as float64)
 	dateMul  int64   // date days → µs
+	tsKeys   jsonObj // timestamp: the unit (and zone) the schema states
 	aw       *b2.ArrayWriter
 	mask     *maskWriter
 	sum      *summaryBuilder
@@ -208,9 +209,7 @@ func (w *fixedWriter) finish(nrows int64) (jsonObj, mpMap, error) {
 		return nil, nil, err
 	}
 	obj := jsonObj{{"kind", w.kind}}
-	if w.kind == "timestamp" {
-		obj = append(obj, jsonKV{"unit", "us"})
-	}
+	obj = append(obj, w.tsKeys...)
 	// A NULL in a column declared NOT NULL still gets its mask (and the
 	// schema says so), rather than being silently lost.
 	if w.nullable || w.mask.aw != nil {

@@ -48,7 +48,9 @@ type CreateOptions struct {
 // never see a partial table. Not safe for concurrent use.
 //
 // SQL types map to python-blosc2 column kinds: integers, floats and
-// BOOLEAN to the same kinds; TIMESTAMP to timestamp(unit="us"); DATE to
+// BOOLEAN to the same kinds; TIMESTAMP to timestamp(unit="us"),
+// TIMESTAMPTZ to timestamp(unit="us", timezone="UTC"), TIMESTAMP_NS to
+// timestamp(unit="ns"); DATE to
 // timestamp (midnight UTC) and INTERVAL to int64 (µs), since CTable has no
 // such kinds; DECIMAL to float64; BLOB to vlbytes(); VARCHAR to
 // dictionary(), string(max_length) or utf8() depending on its values (see
@@ -184,9 +186,15 @@ func (w *Writer) newColWriter(f columnar.Field) (colWriter, error) {
 			fw.scale *= 10
 		}
 	case columnar.Timestamp:
-		fw.kind, fw.dtype = "timestamp", "<i8"
+		fw.kind, fw.dtype, fw.tsKeys = "timestamp", "<i8", jsonObj{{"unit", "us"}}
+	case columnar.TimestampTZ:
+		// An instant in UTC microseconds: an Arrow timestamp with a zone,
+		// read back as TIMESTAMPTZ (schema.go timestampType).
+		fw.kind, fw.dtype, fw.tsKeys = "timestamp", "<i8", jsonObj{{"unit", "us"}, {"timezone", "UTC"}}
+	case columnar.TimestampNS:
+		fw.kind, fw.dtype, fw.tsKeys = "timestamp", "<i8", jsonObj{{"unit", "ns"}}
 	case columnar.Date:
-		fw.kind, fw.dtype = "timestamp", "<i8"
+		fw.kind, fw.dtype, fw.tsKeys = "timestamp", "<i8", jsonObj{{"unit", "us"}}
 		fw.dateMul = columnar.MicrosPerDay
 	default:
 		return nil, unsupportedType(f.Type)

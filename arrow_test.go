@@ -3,6 +3,7 @@ package b2sql_test
 import (
 	"context"
 	"fmt"
+	"math"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -116,5 +117,33 @@ func TestRecordReaderStatic(t *testing.T) {
 	defer rr2.Release()
 	if rr2.Next() || rr2.Err() != nil {
 		t.Errorf("empty result: Next true or Err %v", rr2.Err())
+	}
+}
+
+// TestRecordReaderWideInts: HUGEINT and UHUGEINT export as decimal128(38,
+// 0), as DuckDB's Arrow export; UHUGEINT's unsigned bits are kept.
+func TestRecordReaderWideInts(t *testing.T) {
+	db := openFixture(t, 10)
+	// 2^64 + 5 has high bits 1 and low bits 5; -2 is all ones but the
+	// lowest bit.
+	rows, err := db.Query(context.Background(), "SELECT 18446744073709551621::UHUGEINT AS u, -2::HUGEINT AS h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rr := rows.RecordReader()
+	defer rr.Release()
+	if !rr.Next() {
+		t.Fatalf("no record: %v", rr.Err())
+	}
+	rec := rr.RecordBatch()
+	for i, want := range [][2]uint64{{5, 1}, {math.MaxUint64 - 1, math.MaxUint64}} {
+		dt, ok := rec.Schema().Field(i).Type.(*arrow.Decimal128Type)
+		if !ok || dt.Precision != 38 || dt.Scale != 0 {
+			t.Fatalf("column %d: %v", i, rec.Schema().Field(i).Type)
+		}
+		d := rec.Column(i).(*array.Decimal128).Value(0)
+		if d.LowBits() != want[0] || uint64(d.HighBits()) != want[1] {
+			t.Errorf("column %d: %d %d, want %d %d", i, d.LowBits(), d.HighBits(), want[0], want[1])
+		}
 	}
 }

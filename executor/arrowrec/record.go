@@ -45,8 +45,10 @@ func Type(t columnar.Type) arrow.DataType {
 		return arrow.PrimitiveTypes.Float64
 	case columnar.Decimal, columnar.Decimal128:
 		return &arrow.Decimal128Type{Precision: int32(t.Precision), Scale: int32(t.Scale)}
-	case columnar.Hugeint:
-		return &arrow.Decimal128Type{Precision: 38, Scale: 0} // as DuckDB exports HUGEINT
+	case columnar.Hugeint, columnar.Uhugeint:
+		// As DuckDB exports HUGEINT and UHUGEINT (without
+		// arrow_lossless_conversion): decimal128(38, 0).
+		return &arrow.Decimal128Type{Precision: 38, Scale: 0}
 	case columnar.Varchar:
 		return arrow.BinaryTypes.String
 	case columnar.Blob:
@@ -152,12 +154,15 @@ func arrowData(dt arrow.DataType, t columnar.Type, v *columnar.Vector, b *column
 		values = bytesOf(gather(v.Ints, v.Const, b, func(x int64) uint32 { return uint32(x) }))
 	case columnar.Decimal:
 		values = bytesOf(gather(v.Ints, v.Const, b, func(x int64) [2]uint64 { return [2]uint64{uint64(x), uint64(x >> 63)} }))
-	case columnar.Decimal128, columnar.Hugeint:
+	case columnar.Decimal128, columnar.Hugeint, columnar.Uhugeint:
 		// Arrow's decimal128: the low 64 bits, then the high, little-endian.
 		pairs := make([][2]uint64, n)
 		for k := range n {
 			if i := rowAt(v.Const, b, k); !v.IsNull(i) {
 				x := columnar.Int128FromKey(v.Bytes[i])
+				if v.Type.ID == columnar.Uhugeint {
+					x = columnar.Uint128FromKey(v.Bytes[i])
+				}
 				pairs[k] = [2]uint64{x.Lo, uint64(x.Hi)}
 			}
 		}

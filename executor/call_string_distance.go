@@ -80,6 +80,10 @@ func damerau(s, u string) int {
 
 func fnHamming(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
 	s, u := a[0].S, a[1].S
+	if s == "" || u == "" {
+		// DuckDB: "Strings must be of length > 0".
+		return columnar.Value{}, fmt.Errorf("hamming: the strings must not be empty")
+	}
 	if len(s) != len(u) {
 		return columnar.Value{}, fmt.Errorf("hamming: the strings must have the same length (%d and %d bytes)", len(s), len(u))
 	}

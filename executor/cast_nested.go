@@ -1,11 +1,15 @@
 package executor
 
-import "github.com/b2sql/b2sql/columnar"
+import (
+	"strings"
+
+	"github.com/b2sql/b2sql/columnar"
+)
 
 // castNested casts a nested value (not NULL) to another nested type
 // element by element, as DuckDB does: a LIST to a LIST of another element
-// type, a STRUCT to a STRUCT of as many fields (by position, the target's
-// names), a MAP to a MAP; text is parsed (cast_nested_text.go).
+// type, a STRUCT to a STRUCT by field name, a MAP to a MAP; text is
+// parsed (cast_nested_text.go).
 func castNested(v columnar.Value, to columnar.Type) (columnar.Value, error) {
 	from := v.Type
 	if from.IsString() {
@@ -17,16 +21,28 @@ func castNested(v columnar.Value, to columnar.Type) (columnar.Value, error) {
 	out := columnar.Value{Type: to, Elems: make([]columnar.Value, len(v.Elems))}
 	switch to.ID {
 	case columnar.Struct:
-		fs := to.Fields()
-		if len(fs) != len(v.Elems) {
-			return columnar.Value{}, errorf("could not cast %s to %s: the field counts differ", from, to)
-		}
-		for i, e := range v.Elems {
-			x, err := CastValue(e, fs[i].Type)
-			if err != nil {
-				return columnar.Value{}, err
+		// By name, any case, as DuckDB: a target field the value lacks is
+		// NULL, a value field the target lacks is dropped; no name in
+		// common is an error.
+		fs, src := to.Fields(), from.Fields()
+		out.Elems = make([]columnar.Value, len(fs))
+		matched := false
+		for i, f := range fs {
+			out.Elems[i] = columnar.NullValue(f.Type)
+			for j, g := range src {
+				if !strings.EqualFold(f.Name, g.Name) {
+					continue
+				}
+				x, err := CastValue(v.Elems[j], f.Type)
+				if err != nil {
+					return columnar.Value{}, err
+				}
+				out.Elems[i], matched = x, true
+				break
 			}
-			out.Elems[i] = x
+		}
+		if !matched {
+			return columnar.Value{}, errorf("could not cast %s to %s: a STRUCT to STRUCT cast must have at least one matching member", from, to)
 		}
 		return out, nil
 	}

@@ -1,10 +1,15 @@
 package sql
 
-import "github.com/b2sql/b2sql/columnar"
+import (
+	"slices"
+	"strings"
+
+	"github.com/b2sql/b2sql/columnar"
+)
 
 // nestedSuper is superType for two nested types of one kind: a LIST of
-// its elements' common type, a STRUCT of as many fields (by position,
-// a's names) of common types, a MAP of common key and value types.
+// its elements' common type, a STRUCT of the fields of both by name, a MAP
+// of common key and value types.
 func nestedSuper(a, b columnar.Type) (columnar.Type, bool) {
 	if a.ID != b.ID {
 		return columnar.Type{}, false
@@ -18,19 +23,33 @@ func nestedSuper(a, b columnar.Type) (columnar.Type, bool) {
 		v, ok2 := superType(a.Fields()[1].Type, b.Fields()[1].Type)
 		return columnar.MapOf(k, v), ok1 && ok2
 	}
-	fa, fb := a.Fields(), b.Fields()
-	if len(fa) != len(fb) {
-		return columnar.Type{}, false
-	}
-	fs := make([]columnar.Field, len(fa))
-	for i := range fa {
-		t, ok := superType(fa[i].Type, fb[i].Type)
+	// STRUCTs combine by field name (any case), as DuckDB's: a's fields
+	// in order, then b's others; a field both have is of their common
+	// type. [{'a': 1}, {'b': 2}] is STRUCT(a INTEGER, b INTEGER)[].
+	fs := slices.Clone(a.Fields())
+	for _, f := range b.Fields() {
+		i := fieldIndex(fs, f.Name)
+		if i < 0 {
+			fs = append(fs, f)
+			continue
+		}
+		t, ok := superType(fs[i].Type, f.Type)
 		if !ok {
 			return columnar.Type{}, false
 		}
-		fs[i] = columnar.Field{Name: fa[i].Name, Type: t}
+		fs[i].Type = t
 	}
 	return columnar.StructOf(fs...), true
+}
+
+// fieldIndex is the position of the field named name (any case) in fs, or -1.
+func fieldIndex(fs []columnar.Field, name string) int {
+	for i, f := range fs {
+		if strings.EqualFold(f.Name, name) {
+			return i
+		}
+	}
+	return -1
 }
 
 // canCastNested reports whether CAST between two nested types is defined:
@@ -43,13 +62,19 @@ func canCastNested(from, to columnar.Type) bool {
 		return canCast(from.Elem(), to.Elem())
 	}
 	ff, tf := from.Fields(), to.Fields()
-	if len(ff) != len(tf) {
-		return false
+	if from.ID == columnar.Map {
+		return canCast(ff[0].Type, tf[0].Type) && canCast(ff[1].Type, tf[1].Type)
 	}
-	for i := range ff {
-		if !canCast(ff[i].Type, tf[i].Type) {
-			return false
+	// STRUCT: by name (executor cast_nested.go), with one name at least in
+	// common; fields only one side has are dropped or NULL.
+	matched := false
+	for _, f := range tf {
+		if i := fieldIndex(ff, f.Name); i >= 0 {
+			if !canCast(ff[i].Type, f.Type) {
+				return false
+			}
+			matched = true
 		}
 	}
-	return true
+	return matched
 }

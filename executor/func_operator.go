@@ -32,11 +32,11 @@ func init() {
 			}
 			return function.Kernel(negKernel(ts[0])), nil
 		}),
-		op("like", "a LIKE b", stateless(likeKernel(false, false))),
-		op("not_like", "a NOT LIKE b", stateless(likeKernel(false, true))),
-		op("ilike", "a ILIKE b", stateless(likeKernel(true, false))),
-		op("not_ilike", "a NOT ILIKE b", stateless(likeKernel(true, true))),
-		op("||", "a || b: NULL when either is", stateless(concatKernel(true))),
+		op("like", "a LIKE b", fresh(func() kernel { return likeKernel(false, false) })),
+		op("not_like", "a NOT LIKE b", fresh(func() kernel { return likeKernel(false, true) })),
+		op("ilike", "a ILIKE b", fresh(func() kernel { return likeKernel(true, false) })),
+		op("not_ilike", "a NOT ILIKE b", fresh(func() kernel { return likeKernel(true, true) })),
+		op("||", "a || b: NULL when either is", fresh(func() kernel { return concatKernel(true) })),
 		op("wide_limb", "limb k (a constant) of a 128-bit value, for exact sums", func(_ []columnar.Type, consts []*columnar.Value, _ columnar.Type) (function.Kernel, error) {
 			if consts[1] == nil {
 				return nil, errorf("wide_limb takes a value and a constant limb number")

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path"
 	"path/filepath"
@@ -106,8 +107,14 @@ func (c *Catalog) OpenFiles(call *sql.FileCall) (planner.Table, error) {
 	plain := set.Filename == "" && !set.UnionByName && len(keys) == 0
 	if plain && len(args) == 0 && (format == "parquet" || format == "") && len(call.Paths) == 1 && storage.HasGlob(call.Paths[0]) && len(files) > 1 {
 		// One glob of Parquet files and nothing more: Parquet's own
-		// many-file table, whose footers answer counts and min/max.
-		return c.OpenConfined(c.resolve(call.Paths[0]))
+		// many-file table, whose footers answer counts and min/max. It
+		// needs one schema; files whose columns differ in order or
+		// number are matched by name by the fileset below, as DuckDB
+		// matches them.
+		t, err := c.OpenConfined(c.resolve(call.Paths[0]))
+		if !errors.Is(err, parquet.ErrSchemaMismatch) {
+			return t, err
+		}
 	}
 	open, err := c.opener(call.Func, format, args, files)
 	if err != nil {

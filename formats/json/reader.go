@@ -30,6 +30,7 @@ type reader struct {
 	closer io.Closer
 	p      fastjson.Parser
 	batch  *columnar.Batch
+	rowCap int // rows per batch: MaxBatch, or what an in-memory range can hold
 	text   []byte
 	closed bool
 	// pooled is the chunk buffer (storage.GetBuf) sp reads, for Close.
@@ -54,7 +55,13 @@ func (t *Table) newReader(f *file, cols []int, sp *splitter, more func(*splitter
 		r.slot[t.cols[c].key()] = j
 		r.names = append(r.names, t.cols[c].Name)
 	}
-	r.batch = columnar.NewBatch(types, columnar.MaxBatch)
+	// A range held whole in memory has at most one value per two bytes
+	// (a value and its separator): tiny ranges get tiny batches.
+	r.rowCap = columnar.MaxBatch
+	if more == nil {
+		r.rowCap = min(r.rowCap, len(sp.buf)/2+1)
+	}
+	r.batch = columnar.NewBatch(types, r.rowCap)
 	return r
 }
 
@@ -184,7 +191,7 @@ func (r *reader) Next(ctx context.Context) (*columnar.Batch, error) {
 		return nil, io.EOF
 	}
 	b := r.batch
-	n := columnar.MaxBatch
+	n := r.rowCap
 	for _, v := range b.Cols {
 		v.Reset(n)
 		v.Valid = zeroBitmap(v.Valid, n)

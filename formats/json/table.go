@@ -1,8 +1,6 @@
 package json
 
 import (
-	"github.com/b2sql/b2sql/storage"
-
 	"bytes"
 	"context"
 	"fmt"
@@ -10,12 +8,14 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/valyala/fastjson"
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/index"
 	"github.com/b2sql/b2sql/internal/strftime"
+	"github.com/b2sql/b2sql/storage"
 )
 
 // Table is one JSON file, or several read with the first one's columns,
@@ -257,6 +257,10 @@ func (t *Table) ScanUnits(ctx context.Context, spec index.ScanSpec) ([]func(ctx 
 	return out, nil
 }
 
+// scanBufs hold the blocks lineChunk searches for line ends in: one per
+// range end would be garbage (ReadAt through an interface makes it escape).
+var scanBufs = sync.Pool{New: func() any { return new([4 << 10]byte) }}
+
 // lineChunk reads range k of a newline-delimited file: from the first
 // line starting at or after k*chunkSize to the first line starting at or
 // after (k+1)*chunkSize. Each range finds its own ends, so ranges are
@@ -273,9 +277,11 @@ func (t *Table) lineChunk(f *file, k int64) ([]byte, int64, error) {
 		if target >= f.Size {
 			return f.Size, nil
 		}
-		var buf [4 << 10]byte
+		bp := scanBufs.Get().(*[4 << 10]byte)
+		defer scanBufs.Put(bp)
+		buf := bp[:]
 		for off := target - 1; off < f.Size; off += int64(len(buf)) {
-			n, err := h.ReadAt(buf[:], off)
+			n, err := h.ReadAt(buf, off)
 			if n == 0 && err != nil {
 				return 0, err
 			}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/parquet/metadata"
 
+	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/index"
 	"github.com/b2sql/b2sql/storage"
 )
@@ -84,12 +85,11 @@ func (s *scanner) prefetchUnit(ui int) error {
 // readAheadUnits, but only undecidedUnits when ui is filtered (its
 // statistics do not prove the filter for all its rows) and the scan has
 // late-materialized columns and has not seen enough batches to know
-// whether it is dense. What
-// it fetches for a unit depends on that (unitRanges): read ahead before,
-// it would fetch the filter columns alone, in a request per column chunk,
-// and the output columns a round trip later; decided, it fetches the
-// chunks of a row group together, in one coalesced request.
-// noteBatch starts the full read-ahead when the scan decides.
+// whether it is dense. What it fetches for a unit depends on that
+// (unitRanges, denseScan): the filter columns' chunks, with the output
+// columns' pages when the scan is or is expected to be dense, in one
+// coalesced request per row group. noteBatch starts the full read-ahead
+// when the scan decides.
 func (s *scanner) readAheadUnits(ui int) int {
 	if preds, rows := s.unitFilter(ui); (preds != nil || rows != nil) && !s.decided() && s.lateColumns() {
 		return undecidedUnits
@@ -216,7 +216,7 @@ func (s *scanner) unitRanges(ui int) ([]storage.Range, error) {
 	var paged []*column // output columns fetched by the pages of rows
 	if preds != nil || rows != nil {
 		leaves = s.t.filterLeaves(preds)
-		if s.denseScan() {
+		if s.denseScan(ui) {
 			for _, c := range s.cols {
 				if c.nested == nil && !leaves[c.leaf] {
 					paged = append(paged, c)
@@ -318,15 +318,51 @@ func (s *scanner) noteBatch(ui int, cols []*fcol, rows int64, sel, n int) {
 // (and ahead of) the filter columns instead of a round trip later, once
 // the filter has run. A selective scan (a point lookup, a rare value)
 // keeps fetching only the pages its rows are on.
-func (s *scanner) denseScan() bool {
+//
+// Until the scan has decided, a unit counts as dense when the statistics
+// of its row group expect at least one passing row per batch
+// (expectDense): its late columns' pages then come with its filter
+// columns, where reading them as the filter selects rows cost a round
+// trip per page for every batch with a passing row (TPC-H q14's month of
+// l_shipdate over a 20 ms link waited 17 round trips on lineitem's row
+// group 0). A point lookup keeps its sparse walk, which fetches the
+// pages of its few rows in one round and no other bytes.
+func (s *scanner) denseScan(ui int) bool {
 	if s.plan == nil {
 		return false
 	}
 	if s.plan.walkedChunks.Load() >= 2 {
 		return true
 	}
+	if !s.decided() {
+		return s.expectDense(ui)
+	}
 	d := s.plan.denseBatches.Load()
 	return d >= decideBatches && d >= 3*s.plan.sparseBatches.Load()
+}
+
+// expectDense reports whether unit ui's statistics expect its filter to
+// pass a row in every batch: the share of rows its range and equality
+// predicates keep (index.RangeShare, index.EqShare, values taken as
+// uniform over the row group's min/max) times the batch size is at least
+// one. False when no predicate can be estimated (strings, no statistics).
+func (s *scanner) expectDense(ui int) bool {
+	u := &s.t.units[ui]
+	preds, _ := s.unitFilter(ui)
+	stats := func(col int) (index.Stats, bool) {
+		if col < 0 || col >= len(u.stats) || !u.stats[col].ok {
+			return index.Stats{}, false
+		}
+		return u.stats[col].s, true
+	}
+	share, known, _ := index.RangeShare(preds, stats)
+	for _, p := range preds {
+		if f, ok := index.EqShare(p, stats); ok {
+			share *= f
+			known = true
+		}
+	}
+	return known && share*columnar.MaxBatch >= 1
 }
 
 // decideBatches: the batches a filtered scan sees before denseScan

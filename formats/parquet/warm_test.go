@@ -56,8 +56,10 @@ func TestWarmFetchesFirstUnits(t *testing.T) {
 	t.Run("undecided", func(t *testing.T) {
 		// rnd < 10,003 keeps about 10% of every row group: no statistics
 		// decide it. Reading id late, the scan cannot know yet whether
-		// it is dense, so the warm fetches only the first units' rnd
-		// chunks; reading rnd alone, it fetches them all.
+		// it is dense, so the warm fetches only the first units; their
+		// statistics (rnd in [0, 100,003)) expect about 100 passing rows
+		// a batch, so it fetches their id pages too. Reading rnd alone,
+		// it fetches all units.
 		pred := func(tb *Table) index.Pred {
 			return index.Pred{Col: tb.Schema().Index("rnd"), Op: index.Lt, Vals: []columnar.Value{columnar.IntValue(columnar.TInt64, 10_003)}}
 		}
@@ -74,6 +76,27 @@ func TestWarmFetchesFirstUnits(t *testing.T) {
 				if got := rec.aheadCovers(chunkStart(tb, rg, rnd)); got != want {
 					t.Errorf("late %v: row group %d: rnd chunk fetched ahead %v, want %v", late, rg, got, want)
 				}
+				if late {
+					if got, want := rec.aheadCovers(chunkStart(tb, rg, tb.Schema().Index("id"))), rg < undecidedUnits; got != want {
+						t.Errorf("row group %d: id pages fetched ahead %v, want %v", rg, got, want)
+					}
+				}
+			}
+		}
+	})
+	t.Run("point", func(t *testing.T) {
+		// rnd = x expects one row in 100,003: the first units' id pages
+		// are left to the sparse walk, which fetches the few it needs.
+		tb, rec := open(t)
+		rnd, id := tb.Schema().Index("rnd"), tb.Schema().Index("id")
+		pred := index.Pred{Col: rnd, Op: index.Eq, Vals: []columnar.Value{columnar.IntValue(columnar.TInt64, piRnd(4321))}}
+		tb.Warm(index.ScanSpec{Cols: []int{id}, Filter: []index.Pred{pred}, Limit: -1})
+		for rg := range undecidedUnits {
+			if !rec.aheadCovers(chunkStart(tb, rg, rnd)) {
+				t.Errorf("row group %d: rnd chunk not fetched ahead", rg)
+			}
+			if rec.aheadCovers(chunkStart(tb, rg, id)) {
+				t.Errorf("row group %d: id pages fetched ahead for a point lookup", rg)
 			}
 		}
 	})

@@ -32,6 +32,11 @@ func QuoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`)
 func QuoteString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
 func (w *writer) ident(id *Ident) {
+	if id.Name == "" {
+		// Only a string alias (AS '') names nothing; "" is no identifier.
+		w.s("''")
+		return
+	}
 	if id.Quoted {
 		w.s(QuoteIdent(id.Name))
 	} else {

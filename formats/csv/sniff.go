@@ -48,10 +48,12 @@ func sampleRecords(sample []byte, d Dialect, n int, eof bool) (recs [][][]byte, 
 }
 
 // dialectScore rates how well d splits the sample: the number of records
-// that have the most common field count, whether that count is above 1.
+// that have the most common field count, whether that count is above 1,
+// and how many records have another count (odd).
 type dialectScore struct {
 	cols       int
 	consistent int
+	odd        int
 	bad        bool
 }
 
@@ -65,7 +67,13 @@ func (a dialectScore) better(b dialectScore) bool {
 	if a.consistent != b.consistent {
 		return a.consistent > b.consistent
 	}
-	return a.cols > b.cols
+	if a.cols != b.cols {
+		return a.cols > b.cols
+	}
+	// Lines starting with '#' that are comments leave the other records'
+	// split as it is: the dialect reading them as comments has no odd
+	// records left, as DuckDB's sniffer prefers it.
+	return a.odd < b.odd
 }
 
 func scoreDialect(sample []byte, d Dialect, eof bool) dialectScore {
@@ -78,11 +86,14 @@ func scoreDialect(sample []byte, d Dialect, eof bool) dialectScore {
 		}
 		counts[len(r)]++
 	}
+	total := 0
 	for cols, n := range counts {
+		total += n
 		if n > best.consistent || n == best.consistent && cols > best.cols {
 			best.cols, best.consistent = cols, n
 		}
 	}
+	best.odd = total - best.consistent
 	// A dialect whose records mostly disagree is no dialect.
 	if best.consistent*2 < len(recs)-1 && len(recs) > 2 {
 		best.bad = true
@@ -139,11 +150,14 @@ func detectDialect(sample []byte, o *Options, eof bool) Dialect {
 var typeCandidates = []columnar.Type{columnar.TBool, columnar.TInt64, columnar.TFloat64, columnar.TTime, columnar.TDate, columnar.TTimestamp, columnar.TVarchar}
 
 // dateCandidates and timestampCandidates are DuckDB's format templates,
-// tried when ISO 8601 does not fit; day-first wins over month-first when
-// both fit, as in DuckDB.
+// tried when ISO 8601 does not fit, in the order DuckDB tries them (from
+// the back of its list): a two-digit year first, then day-first before
+// month-first. The order matters because %Y takes two digits too: tried
+// first, %d-%m-%Y read "01-02-24" as the year 24 where DuckDB reads
+// 2001-02-24 (%y-%m-%d). The ISO 'T' and 'Z' forms are b2sql's own.
 var (
-	dateCandidates      = formatsWithSeps([]string{"%d-%m-%Y", "%m-%d-%Y", "%d-%m-%y", "%m-%d-%y", "%Y-%m-%d", "%y-%m-%d"})
-	timestampCandidates = formatsWithSeps([]string{"%Y-%m-%d %H:%M:%S.%f", "%Y-%m-%dT%H:%M:%S.%f", "%m-%d-%Y %I:%M:%S %p", "%m-%d-%y %I:%M:%S %p", "%d-%m-%Y %H:%M:%S", "%d-%m-%y %H:%M:%S", "%Y-%m-%d %H:%M:%S", "%y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%SZ"})
+	dateCandidates      = formatsWithSeps([]string{"%y-%m-%d", "%Y-%m-%d", "%d-%m-%y", "%d-%m-%Y", "%m-%d-%y", "%m-%d-%Y"})
+	timestampCandidates = formatsWithSeps([]string{"%y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M:%S", "%d-%m-%y %H:%M:%S", "%d-%m-%Y %H:%M:%S", "%m-%d-%y %I:%M:%S %p", "%m-%d-%Y %I:%M:%S %p", "%Y-%m-%d %H:%M:%S.%f", "%Y-%m-%dT%H:%M:%S.%f", "%Y-%m-%dT%H:%M:%SZ"})
 )
 
 func formatsWithSeps(templates []string) []*strftime.Format {

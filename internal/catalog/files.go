@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/b2sql/b2sql/formats/csv"
@@ -105,7 +106,7 @@ func (c *Catalog) OpenFiles(call *sql.FileCall) (planner.Table, error) {
 		}
 	}
 	plain := set.Filename == "" && !set.UnionByName && len(keys) == 0
-	if plain && len(args) == 0 && (format == "parquet" || format == "") && len(call.Paths) == 1 && storage.HasGlob(call.Paths[0]) && len(files) > 1 {
+	if plain && len(args) == 0 && (format == "parquet" || format == "") && len(call.Paths) == 1 && storage.HasGlob(call.Paths[0]) && pathGlob(call.Paths[0]) && len(files) > 1 {
 		// One glob of Parquet files and nothing more: Parquet's own
 		// many-file table, whose footers answer counts and min/max. It
 		// needs one schema; files whose columns differ in order or
@@ -124,6 +125,14 @@ func (c *Catalog) OpenFiles(call *sql.FileCall) (planner.Table, error) {
 		return open(files[0].Path)
 	}
 	return fileset.Open(files, open, set)
+}
+
+// pathGlob reports whether filepath.Glob, which Parquet's own many-file
+// table expands its pattern with, matches what storage.Glob matched: it
+// knows no "**" (it reads it as "*", one directory), no {a,b} and no [!…],
+// so 'g/**/*.parquet' read only the files one level down.
+func pathGlob(pattern string) bool {
+	return !strings.Contains(pattern, "**") && !strings.ContainsAny(pattern, "{") && !strings.Contains(pattern, "[!")
 }
 
 // opener returns the function opening one file as format with the
@@ -239,6 +248,9 @@ func (c *Catalog) expand(call *sql.FileCall) ([]fileset.File, error) {
 		if len(matches) == 0 {
 			return nil, fmt.Errorf("no files found that match the pattern %q", name)
 		}
+		if !storage.IsRemote(cp) {
+			dirOrder(matches)
+		}
 		for _, m := range matches {
 			cm, err := c.Confine(m)
 			if err != nil {
@@ -248,6 +260,20 @@ func (c *Catalog) expand(call *sql.FileCall) ([]fileset.File, error) {
 		}
 	}
 	return out, nil
+}
+
+// dirOrder puts local glob matches in DuckDB's order: directory by
+// directory, in path order, each directory's files sorted. A plain sort
+// puts 'g/sub/b' before 'g/t', where DuckDB reads g's own files first;
+// the order decides which file is the first, whose columns a set without
+// union_by_name takes.
+func dirOrder(matches []string) {
+	slices.SortStableFunc(matches, func(a, b string) int {
+		if c := strings.Compare(filepath.Dir(a), filepath.Dir(b)); c != 0 {
+			return c
+		}
+		return strings.Compare(a, b)
+	})
 }
 
 // relName is a glob match as the query's pattern would spell it: the

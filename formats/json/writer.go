@@ -201,7 +201,15 @@ func (w *Writer) Write(b *columnar.Batch) error {
 			case columnar.Float32, columnar.Float64:
 				w.line = columnar.AppendJSONFloat(w.line, v.Floats[i])
 			case columnar.Decimal:
-				w.line = columnar.AppendJSONFloat(w.line, float64(v.Ints[i])/math.Pow10(int(v.Type.Scale)))
+				if v.Type.Precision > 15 {
+					// Wider than a double holds: its exact digits, as DuckDB.
+					w.line = v.Value(i).AppendText(w.line)
+				} else {
+					w.line = columnar.AppendJSONFloat(w.line, float64(v.Ints[i])/math.Pow10(int(v.Type.Scale)))
+				}
+			case columnar.Decimal128, columnar.Hugeint, columnar.Uhugeint:
+				// Numbers, not strings, in their exact digits (DuckDB).
+				w.line = v.Value(i).AppendText(w.line)
 			case columnar.Date:
 				var t []byte
 				if w.date != nil {

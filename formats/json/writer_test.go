@@ -70,3 +70,30 @@ func TestWriter(t *testing.T) {
 		t.Fatalf("round trip: %q %v %s", rows, err, tb.Format())
 	}
 }
+
+// TestWriterWideDecimal: DuckDB 1.5 writes a DECIMAL of up to 15 digits as
+// a double and a wider one in its exact digits (COPY (SELECT
+// 1.10::DECIMAL(15,2) AS a, 1.10::DECIMAL(16,2) AS b, 100::DECIMAL(16,0)
+// AS c) TO 'o.json').
+func TestWriterWideDecimal(t *testing.T) {
+	schema := columnar.Schema{
+		{Name: "a", Type: columnar.DecimalType(15, 2)}, {Name: "b", Type: columnar.DecimalType(16, 2)},
+		{Name: "c", Type: columnar.DecimalType(16, 0)},
+	}
+	b := columnar.NewBatch([]columnar.Type{schema[0].Type, schema[1].Type, schema[2].Type}, 1)
+	b.Len = 1
+	b.Cols[0].Ints[0], b.Cols[1].Ints[0], b.Cols[2].Ints[0] = 110, 110, 100
+	p := filepath.Join(t.TempDir(), "o.json")
+	w, err := NewWriter(p, schema, WriterOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Write(b)
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(p)
+	if want := `{"a":1.1,"b":1.10,"c":100}` + "\n"; string(got) != want {
+		t.Fatalf("got %s want %s", got, want)
+	}
+}

@@ -20,6 +20,8 @@ type converter struct {
 	date   *strftime.Format // nil: ISO
 	ts     *strftime.Format // nil: ISO
 	decSep byte             // '.' unless decimal_separator says otherwise
+	// cast is Options.Cast, for the types convertInto has no parser of.
+	cast func(string, columnar.Type) (columnar.Value, bool)
 }
 
 // str views b as a string without copying; the string must not outlive b.
@@ -366,9 +368,14 @@ func parseTime(b []byte) (int64, bool) {
 // v's type.
 func (c *converter) convertInto(v *columnar.Vector, r int, b []byte) bool {
 	switch c.t.ID {
-	case columnar.Varchar, columnar.Blob:
+	case columnar.Varchar:
 		v.Bytes[r] = b
 		return true
+	case columnar.Blob:
+		if c.cast == nil {
+			v.Bytes[r] = b
+			return true
+		}
 	case columnar.Bool:
 		x, ok := parseBool(trimSpace(b))
 		v.Bools[r] = x
@@ -423,14 +430,24 @@ func (c *converter) convertInto(v *columnar.Vector, r int, b []byte) bool {
 		v.Ints[r] = x
 		return ok
 	}
-	return false
+	if c.cast == nil {
+		return false
+	}
+	x, ok := c.cast(string(b), c.t)
+	if ok {
+		v.SetValue(r, columnar.MaxBatch, x)
+	}
+	return ok
 }
 
-// supported reports whether a column may be read as t.
-func supported(t columnar.Type) bool {
+// supported reports whether a column may be read as t (with cast, the
+// engine's conversion from text, for the types convertInto leaves to it).
+func supported(t columnar.Type, cast bool) bool {
 	switch t.ID {
-	case columnar.Null, columnar.Interval:
+	case columnar.Null:
 		return false
+	case columnar.Interval:
+		return cast
 	}
 	return true
 }

@@ -11,6 +11,11 @@ type Options struct {
 	// Open opens a remote path (s3://, https://) with the session's
 	// storage configuration; nil reads local files only.
 	Open func(path string) (storage.Source, error)
+	// Cast converts a field's text to a type the reader has no parser of
+	// its own for (UUID, HUGEINT, DECIMAL(19..38), TIMESTAMP WITH TIME
+	// ZONE, INTERVAL, the timestamp units, BLOB's \x escapes); the catalog
+	// sets it to the engine's VARCHAR cast. nil: such columns are refused.
+	Cast func(text string, t columnar.Type) (columnar.Value, bool)
 
 	Delim   Opt[byte] // delim / sep
 	Quote   Opt[byte] // 0: no quoting

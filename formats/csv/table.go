@@ -119,10 +119,10 @@ func openBytes(name string, data []byte, o Options) (*Table, error) {
 func (t *Table) init(sn *Sniffed) error {
 	t.sniffed = sn
 	for i, c := range sn.Columns {
-		if !supported(c.Type) {
+		if !supported(c.Type, t.opts.Cast != nil) {
 			return fmt.Errorf("%w: column %q: type %s cannot be read from CSV", ErrOption, c.Name, c.Type)
 		}
-		cv := converter{t: c.Type, decSep: t.opts.decSep()}
+		cv := converter{t: c.Type, decSep: t.opts.decSep(), cast: t.opts.Cast}
 		var err error
 		if f := sn.DateFormat[i]; f != "" {
 			if cv.date, err = strftime.Parse(f); err != nil {

@@ -80,6 +80,8 @@ type converter struct {
 	col  Column
 	date *strftime.Format
 	ts   *strftime.Format
+	// cast is Options.Cast, for the types set has no conversion of.
+	cast func(string, columnar.Type) (columnar.Value, bool)
 }
 
 // putText stores string s at row r of a VARCHAR vec, copied into text
@@ -230,5 +232,44 @@ func (c *converter) set(vec *columnar.Vector, r int, v *fastjson.Value, text *[]
 		vec.Ints[r] = x
 		return ok
 	}
-	return false
+	switch c.col.Type.ID {
+	case columnar.Uuid: // what inference finds it reads without Cast
+		if v.Type() != fastjson.TypeString {
+			return false
+		}
+		u, ok := columnar.ParseUUID(str(v.GetStringBytes()))
+		if ok {
+			vec.SetValue(r, columnar.MaxBatch, columnar.UUIDValue(u))
+		}
+		return ok
+	case columnar.Hugeint:
+		if v.Type() != fastjson.TypeNumber {
+			break
+		}
+		if x, err := v.Int64(); err == nil {
+			vec.SetValue(r, columnar.MaxBatch, columnar.WideValue(c.col.Type, columnar.Int128Of(x)))
+			return true
+		}
+		if x, err := v.Uint64(); err == nil {
+			vec.SetValue(r, columnar.MaxBatch, columnar.WideValue(c.col.Type, columnar.Uint128Of(x)))
+			return true
+		}
+	}
+	var s string
+	switch v.Type() {
+	case fastjson.TypeString:
+		s = string(v.GetStringBytes())
+	case fastjson.TypeNumber:
+		s = string(v.MarshalTo(nil))
+	default:
+		return false
+	}
+	if c.cast == nil {
+		return false
+	}
+	x, ok := c.cast(s, c.col.Type)
+	if ok {
+		vec.SetValue(r, columnar.MaxBatch, x)
+	}
+	return ok
 }

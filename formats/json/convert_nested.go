@@ -77,7 +77,7 @@ func (c *converter) nested(t columnar.Type, v *fastjson.Value) (columnar.Value, 
 // leaf converts scalar v to type t through the column converter of that
 // type.
 func (c *converter) leaf(t columnar.Type, v *fastjson.Value) (columnar.Value, bool) {
-	lc := converter{col: Column{Type: t}, date: c.date, ts: c.ts}
+	lc := converter{col: Column{Type: t}, date: c.date, ts: c.ts, cast: c.cast}
 	vec := columnar.NewVector(t, 1)
 	var text []byte
 	if !lc.set(vec, 0, v, &text) {

@@ -10,6 +10,11 @@ type Options struct {
 	// Open opens a remote path (s3://, https://) with the session's
 	// storage configuration; nil reads local files only.
 	Open func(path string) (storage.Source, error)
+	// Cast converts a value's text (a string's contents, a number's
+	// digits) to a type the reader has no conversion of its own for
+	// (UUID, HUGEINT, DECIMAL(19..38), TIMESTAMP WITH TIME ZONE,
+	// INTERVAL, …); the catalog sets it to the engine's VARCHAR cast.
+	Cast func(text string, t columnar.Type) (columnar.Value, bool)
 
 	// Format is "auto" (""), "newline_delimited" (also "nd"), "array" or
 	// "unstructured" (values one after the other, any layout).

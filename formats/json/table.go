@@ -175,7 +175,7 @@ func (t *Table) init(sample []byte, eof bool) error {
 		t.cols, t.records = cols, records
 	}
 	for _, c := range t.cols {
-		cv := converter{col: c}
+		cv := converter{col: c, cast: o.Cast}
 		var err error
 		if o.DateFormat != "" {
 			if cv.date, err = strftime.Parse(o.DateFormat); err != nil {

@@ -152,6 +152,7 @@ func (c *Catalog) opener(fn, format string, args []sql.FileArg, files []fileset.
 		}
 		scanned := c.storeRejects(&o, paths, args) // rejects.go
 		o.Open = c.openSource                      // remote.go
+		o.Cast = textCast
 		// Every file is sniffed on its own and matched by name, as
 		// DuckDB matches a list's headers.
 		return func(p string) (planner.Table, error) {
@@ -168,6 +169,7 @@ func (c *Catalog) opener(fn, format string, args []sql.FileArg, files []fileset.
 			return nil, err
 		}
 		o.Open = c.openSource // remote.go
+		o.Cast = textCast
 		return func(p string) (planner.Table, error) { return json.Open([]string{p}, o) }, nil
 	}
 	if len(args) > 0 {
@@ -307,7 +309,7 @@ func openText(path string) (planner.Table, error) {
 		files = m
 	}
 	if textKind(files[0]) == "json" {
-		return json.Open(files, json.Options{})
+		return json.Open(files, json.Options{Cast: textCast})
 	}
-	return csv.Open(files, csv.Options{})
+	return csv.Open(files, csv.Options{Cast: textCast})
 }

@@ -25,6 +25,8 @@ const (
 	kOther     // a string that is none of the above
 	kTsSpace   // a string YYYY-MM-DD HH:MM:SS
 	kTsT       // a string YYYY-MM-DDTHH:MM:SS
+	kUint      // an integer above BIGINT's range that fits UBIGINT's
+	kUUID      // a string that is a UUID in its 8-4-4-4-12 hex form
 )
 
 // timestampKinds are the timestamp layouts a column must keep to one of.
@@ -49,7 +51,31 @@ func stringKind(s []byte) kind {
 	if _, ok := parseTime(s); ok {
 		return kTime
 	}
+	if isUUID(s) {
+		return kUUID
+	}
 	return kOther
+}
+
+// isUUID reports whether s is a UUID as DuckDB's JSON inference knows one:
+// 36 characters, hex digits in groups of 8-4-4-4-12 (no braces).
+func isUUID(s []byte) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i, c := range s {
+		switch i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return false
+			}
+		default:
+			if !(c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'f') {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // valueKind classifies a non-null value.
@@ -58,8 +84,14 @@ func valueKind(v *fastjson.Value) kind {
 	case fastjson.TypeTrue, fastjson.TypeFalse:
 		return kBool
 	case fastjson.TypeNumber:
-		if _, err := v.Int64(); err == nil && !strings.ContainsAny(string(v.MarshalTo(nil)), ".eE") {
+		if strings.ContainsAny(string(v.MarshalTo(nil)), ".eE") {
+			return kFloat
+		}
+		if _, err := v.Int64(); err == nil {
 			return kInt
+		}
+		if _, err := v.Uint64(); err == nil {
+			return kUint // DuckDB reads it as UBIGINT: HUGEINT with BIGINTs
 		}
 		return kFloat
 	case fastjson.TypeString:
@@ -150,9 +182,11 @@ func typeOf(s *shape) (columnar.Type, bool) {
 		return columnar.TBool, false
 	case k == kInt:
 		return columnar.TInt64, false
-	case k&^(kInt|kFloat) == 0:
+	case k&^(kInt|kUint) == 0:
+		return columnar.THugeint, false
+	case k&^(kInt|kUint|kFloat) == 0:
 		return columnar.TFloat64, false
-	case k&kString != 0 && k&^(kString|kDate|kTime|timestampKinds|kOther) == 0:
+	case k&kString != 0 && k&^(kString|kDate|kTime|timestampKinds|kUUID|kOther) == 0:
 		// A string column is DATE, TIME or TIMESTAMP only when every value
 		// has one layout (DuckDB fixes one format per column).
 		switch k &^ kString {
@@ -162,6 +196,8 @@ func typeOf(s *shape) (columnar.Type, bool) {
 			return columnar.TTime, false
 		case kTimestamp, kTsSpace, kTsT:
 			return columnar.TTimestamp, false
+		case kUUID:
+			return columnar.TUuid, false
 		}
 		return columnar.TVarchar, false
 	}

@@ -72,6 +72,9 @@ func TestInferAndRead(t *testing.T) {
 		{"escapes", `{"s":"a\"b\\c\u00e9\n"}`, Options{}, "newline_delimited", "s VARCHAR", []string{"a\"b\\cé\n"}},
 		{"records false", "{\"a\":1}\n", Options{Records: "false"}, "newline_delimited", "json STRUCT(a BIGINT)", []string{`{'a': 1}`}},
 		{"columns", "{\"a\":\"5\",\"b\":2.5}\n", Options{Columns: []Column{{Name: "a", Type: columnar.TInt32}, {Name: "b", Type: columnar.TFloat64}}}, "newline_delimited", "a INTEGER, b DOUBLE", []string{"5|2.5"}},
+		{"uuid and ubigint", `{"u":"5A1E5E5E-1111-2222-3333-444455556666","h":18446744073709551615,"w":"{5a1e5e5e-1111-2222-3333-444455556666}"}` + "\n" + `{"u":null,"h":-5,"w":"x"}`,
+			Options{}, "newline_delimited", "u UUID, h HUGEINT, w VARCHAR",
+			[]string{"5a1e5e5e-1111-2222-3333-444455556666|18446744073709551615|{5a1e5e5e-1111-2222-3333-444455556666}", "NULL|-5|x"}},
 		{"crlf bom", "\xef\xbb\xbf{\"a\":1}\r\n{\"a\":2}\r\n", Options{}, "newline_delimited", "a BIGINT", []string{"1", "2"}},
 	}
 	for _, tc := range tests {

@@ -3,6 +3,7 @@ package csv
 import (
 	"math"
 	"strconv"
+	"time"
 	"unsafe"
 
 	"github.com/b2sql/b2sql/columnar"
@@ -427,6 +428,11 @@ func (c *converter) convertInto(v *columnar.Vector, r int, b []byte) bool {
 		return ok
 	case columnar.Time:
 		x, ok := parseTime(trimSpace(b))
+		v.Ints[r] = x
+		return ok
+	case columnar.TimestampTZ:
+		// Without an offset or zone, a time in UTC (the engine's cast too).
+		x, ok := columnar.ParseTimestampTZ(string(b), time.UTC)
 		v.Ints[r] = x
 		return ok
 	}

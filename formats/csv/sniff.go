@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/internal/strftime"
@@ -147,17 +148,18 @@ func detectDialect(sample []byte, o *Options, eof bool) Dialect {
 
 // typeCandidates are the types the sniffer tries, most specific first
 // (DuckDB's order): the first one every sampled value of a column fits.
-var typeCandidates = []columnar.Type{columnar.TBool, columnar.TInt64, columnar.TFloat64, columnar.TTime, columnar.TDate, columnar.TTimestamp, columnar.TVarchar}
+var typeCandidates = []columnar.Type{columnar.TBool, columnar.TInt64, columnar.TFloat64, columnar.TTime, columnar.TDate, columnar.TTimestamp, columnar.TTimestampTZ, columnar.TVarchar}
 
 // dateCandidates and timestampCandidates are DuckDB's format templates,
 // tried when ISO 8601 does not fit, in the order DuckDB tries them (from
 // the back of its list): a two-digit year first, then day-first before
 // month-first. The order matters because %Y takes two digits too: tried
 // first, %d-%m-%Y read "01-02-24" as the year 24 where DuckDB reads
-// 2001-02-24 (%y-%m-%d). The ISO 'T' and 'Z' forms are b2sql's own.
+// 2001-02-24 (%y-%m-%d). The ISO 'T' form is b2sql's own; one with a 'Z'
+// is TIMESTAMP WITH TIME ZONE (fits).
 var (
 	dateCandidates      = formatsWithSeps([]string{"%y-%m-%d", "%Y-%m-%d", "%d-%m-%y", "%d-%m-%Y", "%m-%d-%y", "%m-%d-%Y"})
-	timestampCandidates = formatsWithSeps([]string{"%y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M:%S", "%d-%m-%y %H:%M:%S", "%d-%m-%Y %H:%M:%S", "%m-%d-%y %I:%M:%S %p", "%m-%d-%Y %I:%M:%S %p", "%Y-%m-%d %H:%M:%S.%f", "%Y-%m-%dT%H:%M:%S.%f", "%Y-%m-%dT%H:%M:%SZ"})
+	timestampCandidates = formatsWithSeps([]string{"%y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M:%S", "%d-%m-%y %H:%M:%S", "%d-%m-%Y %H:%M:%S", "%m-%d-%y %I:%M:%S %p", "%m-%d-%Y %I:%M:%S %p", "%Y-%m-%d %H:%M:%S.%f", "%Y-%m-%dT%H:%M:%S.%f"})
 )
 
 func formatsWithSeps(templates []string) []*strftime.Format {
@@ -228,9 +230,21 @@ func fits(t columnar.Type, b []byte, sep byte, date, ts *strftime.Format) bool {
 			return ok
 		}
 		_, ok := parseISOTimestamp(b)
-		return ok
+		return ok && !hasZone(b)
+	case columnar.TimestampTZ:
+		// An ISO timestamp with an offset, 'Z' or a zone name: DuckDB's
+		// sniffer makes it TIMESTAMP WITH TIME ZONE.
+		_, ok := columnar.ParseTimestampTZ(string(b), time.UTC)
+		return ok && bytes.IndexByte(b, ':') > 0
 	}
 	return true
+}
+
+// hasZone reports whether a timestamp's text names its zone: '+', '-' or
+// 'Z' after the time of day.
+func hasZone(b []byte) bool {
+	i := bytes.IndexByte(b, ':')
+	return i > 0 && bytes.ContainsAny(b[i:], "+-Z")
 }
 
 // columnTypes detects the type of every column of recs (rows with ncols

@@ -37,13 +37,18 @@
 //     columns over a scan pipeline becomes a GROUP BY of them with no
 //     aggregate, which runs per worker and groups dictionary columns by
 //     code; under a LIMIT, or over one column, it stays a Distinct.
-//  8. ShareSums (rule_share_aggs.go) — avg(x) next to sum(x) becomes
+//  8. ShareExprs (rule_share_exprs.go) — a call that an aggregate's keys
+//     and arguments, or a projection's list, use more than once is
+//     computed once, in a projection below (TPC-H Q01's
+//     l_extendedprice*(1-l_discount)); only calls one of whose uses is
+//     evaluated for every row, so no new row is computed.
+//  9. ShareSums (rule_share_aggs.go) — avg(x) next to sum(x) becomes
 //     count(x) and a division above the aggregate (same answer; after the
 //     DISTINCT rewrites, which look for aggregates only).
-//  9. MakeTopK (rule_topk.go) — Limit over Sort becomes a bounded-heap TopK.
-//  10. PushLimits (rule_limits.go) — a Limit with nothing but projections
+//  10. MakeTopK (rule_topk.go) — Limit over Sort becomes a bounded-heap TopK.
+//  11. PushLimits (rule_limits.go) — a Limit with nothing but projections
 //     between it and a scan lets the scan stop early.
-//  11. PruneColumns (rule_prune.go) — last, so that it sees the final shape:
+//  12. PruneColumns (rule_prune.go) — last, so that it sees the final shape:
 //     scans read only the columns some node still uses.
 //
 // Optimize reports the rules that changed the plan (Format, a printer of

@@ -18,6 +18,7 @@ var Rules = []Rule{
 	{"AnswerFromIndex", answerFromIndex, "answer COUNT/MIN/MAX/SUM/AVG under a WHERE that a FULL index decides exactly from the index alone"},
 	{"SplitDistinct", splitDistinct, "run DISTINCT aggregates as a parallel GROUP BY under a plain aggregate"},
 	{"GroupDistinct", groupDistinct, "run SELECT DISTINCT of several columns over a scan as a parallel GROUP BY of them"},
+	{"ShareExprs", shareExprs, "compute a sub-expression that GROUP BY keys, aggregate arguments or a SELECT list use more than once only once"},
 	{"ShareSums", shareSums, "compute avg(x) from sum(x) when a query asks for both"},
 	{"MakeTopK", makeTopK, "turn ORDER BY … LIMIT into a bounded-heap top-k"},
 	{"PushLimits", pushLimits, "let a scan stop early under a LIMIT"},

@@ -164,6 +164,22 @@ func writeKey(b *strings.Builder, e Expr) bool {
 			}
 		}
 		b.WriteByte(')')
+	case *Case:
+		fmt.Fprintf(b, "case:%s(", x.T)
+		for _, w := range x.Whens {
+			if !writeKey(b, w.Cond) {
+				return false
+			}
+			b.WriteByte(',')
+			if !writeKey(b, w.Then) {
+				return false
+			}
+			b.WriteByte(';')
+		}
+		if x.Else != nil && !writeKey(b, x.Else) {
+			return false
+		}
+		b.WriteByte(')')
 	default:
 		return false
 	}

@@ -11,6 +11,11 @@ type ScanSpec struct {
 	Limit int64
 	// Threads bounds the scan's parallelism (0 = GOMAXPROCS).
 	Threads int
+	// Ordered asks a parallel scan for its rows in table order (DuckDB's
+	// preserve_insertion_order): the planner sets it when the rows reach
+	// the result, a file or a table unsorted. Unordered, batches come in
+	// the order the workers finish them.
+	Ordered bool
 	// NoPrune disables statistics-based skipping (the rules-off mode).
 	NoPrune bool
 	// Off lists scan rules switched off one by one (see ScanRule); use

@@ -30,6 +30,9 @@ type BuildOptions struct {
 	TempDirectory string
 	NoSpill       bool // temp_directory = '': operators must not spill
 	MaxTempSize   int64
+	// AnyOrder is preserve_insertion_order = false: scans whose rows reach
+	// the result unsorted may return them in any order (order.go).
+	AnyOrder bool
 }
 
 // Built is a physical plan with the bookkeeping EXPLAIN ANALYZE reads.
@@ -68,6 +71,9 @@ func (b *Built) Tree() executor.Operator {
 func Build(n Node, opts BuildOptions) (*Built, error) {
 	bd := &builder{opts: opts, built: &Built{scans: map[executor.Operator]*index.ScanStats{}, remote: map[*index.ScanStats]IOReporter{}, Memory: newManager(opts)}}
 	bd.reopens = reopens(n) // parallel_build.go
+	if !opts.AnyOrder {
+		bd.ordered = orderedScans(n) // order.go
+	}
 	root, err := bd.build(n)
 	if err != nil {
 		return nil, err
@@ -96,6 +102,7 @@ type builder struct {
 	joinFiltersOf map[*Join][]*executor.JoinFilter
 	ctes          map[*CTE]*executor.CTE // materialized WITH entries (cte_build.go)
 	reopens       bool                   // some operator is opened again: serial build sides (parallel_build.go)
+	ordered       map[*Scan]bool         // scans whose rows keep table order (order.go)
 }
 
 func (bd *builder) threads() int {

@@ -197,6 +197,7 @@ func (bd *builder) scanSpec(n *Scan) index.ScanSpec {
 		Filter:   n.Filter,
 		Limit:    n.Limit,
 		Threads:  bd.opts.Threads,
+		Ordered:  bd.ordered[n],
 		NoPrune:  bd.opts.NoPrune,
 		Off:      bd.opts.ScanRulesOff,
 		Stats:    &index.ScanStats{},

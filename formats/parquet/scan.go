@@ -119,7 +119,7 @@ func (s *scanner) start(ctx context.Context, read []int) {
 		threads = runtime.GOMAXPROCS(0)
 	}
 	threads = max(1, min(threads, len(read)))
-	s.ordered = threads == 1 || s.limit >= 0
+	s.ordered = threads == 1 || s.limit >= 0 || spec.Ordered
 	s.ctx, s.cancel = context.WithCancel(ctx)
 	window := 2 * threads
 	// The free list holds every batch that was ever in flight at once, so

@@ -27,6 +27,9 @@ func New(cat *catalog.Catalog) *Engine { return &Engine{Cat: cat} }
 type Settings struct {
 	Threads int  // 0 = GOMAXPROCS
 	Pruning bool // statistics and indexes may skip data
+	// AnyOrder is preserve_insertion_order = false: unsorted results may
+	// come in any order (planner/order.go).
+	AnyOrder bool
 	// RulesOff: optimizer rules (planner.Rules names) and scan rules
 	// (index.ScanRule names) switched off one by one, snake_case.
 	RulesOff map[string]bool
@@ -143,5 +146,6 @@ func (s *Session) buildOptions(analyze bool, threads int) (planner.Options, plan
 	return planner.Options{AllOff: !st.Pruning, Disabled: disabled}, planner.BuildOptions{
 		Threads: threads, NoPrune: !st.Pruning, ScanRulesOff: scanOff, Analyze: analyze,
 		MemoryLimit: st.MemoryLimit, TempDirectory: TempDirectory(&st), NoSpill: st.SpillOff, MaxTempSize: st.MaxTempSize,
+		AnyOrder: st.AnyOrder,
 	}
 }

@@ -45,6 +45,16 @@ func init() {
 		Show: func(st *Settings) columnar.Value { return boolValue(st.Pruning) },
 	})
 	Register(Setting{
+		Name: "preserve_insertion_order", Type: "BOOLEAN",
+		Description: "Whether results without ORDER BY keep the order of the files and tables they were read from (off: parallel scans hand rows on as they finish)",
+		Apply: func(_ *Engine, st *Settings, v columnar.Value, reset bool) error {
+			on, err := onOff(v, reset)
+			st.AnyOrder = !on
+			return err
+		},
+		Show: func(st *Settings) columnar.Value { return boolValue(!st.AnyOrder) },
+	})
+	Register(Setting{
 		Name: "disabled_rules", Aliases: []string{"disabled_optimizers"}, Type: "VARCHAR",
 		Description: "Comma-separated optimizer and scan rules switched off",
 		Apply: func(_ *Engine, st *Settings, v columnar.Value, reset bool) error {

@@ -125,7 +125,7 @@ func (t *ArrayTable) Scan(ctx context.Context, spec index.ScanSpec) (columnar.Re
 		w := &arrayWorker{t: t, spec: spec, dec: b2.NewDecoder()}
 		return w.unit, w.dec.Release
 	}
-	return startPipeline(ctx, schema, read, spec.Threads, spec.Limit, newWorker, unitsDone(spec.Stats, nil)), nil
+	return startPipeline(ctx, schema, read, spec.Threads, spec.Limit, spec.Ordered, newWorker, unitsDone(spec.Stats, nil)), nil
 }
 
 // unitsDone returns the pipeline callback that counts finished units in
@@ -175,7 +175,7 @@ func (t *ArrayTable) ScanUnits(ctx context.Context, spec index.ScanSpec) ([]func
 				w := &arrayWorker{t: t, spec: spec, dec: b2.NewDecoder()}
 				return w.unit, w.dec.Release
 			}
-			return startPipeline(ctx, schema, []int{k}, 1, -1, newWorker, nil), nil
+			return startPipeline(ctx, schema, []int{k}, 1, -1, true, newWorker, nil), nil
 		}
 	}
 	return out, nil

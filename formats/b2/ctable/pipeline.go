@@ -73,8 +73,9 @@ type pipeline struct {
 // startPipeline runs units (in this order) on threads workers, each with its
 // own unitFunc from newWorker; release, if non-nil, is called when a worker
 // ends. done, if non-nil, is called after each unit is fully produced (for
-// ScanStats.UnitsDone).
-func startPipeline(ctx context.Context, schema columnar.Schema, units []int, threads int, limit int64,
+// ScanStats.UnitsDone). Batches come in unit order with one thread, a
+// limit, or ordered (ScanSpec.Ordered); else as the workers finish them.
+func startPipeline(ctx context.Context, schema columnar.Schema, units []int, threads int, limit int64, ordered bool,
 	newWorker func() (unitFunc, func()), done func(unit int)) *pipeline {
 	p := &pipeline{schema: schema, limit: limit, done: done}
 	for _, f := range schema {
@@ -87,7 +88,7 @@ func startPipeline(ctx context.Context, schema columnar.Schema, units []int, thr
 		threads = runtime.GOMAXPROCS(0)
 	}
 	threads = max(1, min(threads, len(units)))
-	p.ordered = threads == 1 || p.limit >= 0
+	p.ordered = threads == 1 || p.limit >= 0 || ordered
 	p.ctx, p.cancel = context.WithCancel(ctx)
 	window := 2 * threads
 	p.free = make(chan *outBatch, 4*threads+4)

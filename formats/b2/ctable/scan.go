@@ -228,8 +228,8 @@ func (t *Table) DescribeScan(spec index.ScanSpec) string {
 }
 
 // Scan reads spec.Cols of the live rows in units of up to 8192 physical
-// rows, on spec.Threads workers (batches in physical order when ordered:
-// Threads == 1 or a Limit). Blocks whose index summary proves a filter
+// rows, on spec.Threads workers (batches in physical order with one
+// thread, a Limit or spec.Ordered). Blocks whose index summary proves a filter
 // predicate false are skipped unless spec.On(index.BlockPruning) is false; rows are not filtered.
 func (t *Table) Scan(ctx context.Context, spec index.ScanSpec) (columnar.Reader, error) {
 	schema, pl, units, per, err := t.prepare(spec)
@@ -241,7 +241,7 @@ func (t *Table) Scan(ctx context.Context, spec index.ScanSpec) (columnar.Reader,
 			scratch: make(map[int]*colScratch)}
 		return w.unit, w.dec.Release
 	}
-	return startPipeline(ctx, schema, units, spec.Threads, spec.Limit, newWorker,
+	return startPipeline(ctx, schema, units, spec.Threads, spec.Limit, spec.Ordered, newWorker,
 		unitsDone(spec.Stats, func(u int) int64 { return pl.liveBlocks(u, per) })), nil
 }
 

@@ -25,8 +25,9 @@ func HasGlob(location string) bool {
 
 // Pattern is a compiled glob: `*` any run of characters but '/', `**` any
 // run of directories (zero or more), `?` one character but '/', `[abc]`,
-// `[a-z]`, `[!abc]` or `[^abc]` one of (or none of) a set, `{a,b}` one of
-// the alternatives (which may hold globs themselves).
+// `[a-z]` one of a set, `[!abc]` none of it (as in DuckDB, `^` is a member,
+// not a negation: `[^a]` is '^' or 'a'), `{a,b}` one of the alternatives
+// (which may hold globs themselves).
 type Pattern struct {
 	text   string
 	re     *regexp.Regexp
@@ -91,7 +92,7 @@ func globPart(g string, i int, b *strings.Builder, inAlt bool) (int, error) {
 			b.WriteString(`[^/]`)
 		case c == '[':
 			j := i + 1
-			if j < len(g) && (g[j] == '!' || g[j] == '^') {
+			if j < len(g) && g[j] == '!' {
 				j++
 			}
 			if j < len(g) && g[j] == ']' {
@@ -105,12 +106,12 @@ func globPart(g string, i int, b *strings.Builder, inAlt bool) (int, error) {
 			}
 			class := g[i+1 : j]
 			b.WriteString("[")
-			if class != "" && (class[0] == '!' || class[0] == '^') {
+			if class != "" && class[0] == '!' {
 				b.WriteString("^/")
 				class = class[1:]
 			}
 			for _, r := range class {
-				if r == '\\' || r == '[' {
+				if r == '\\' || r == '[' || r == '^' {
 					b.WriteByte('\\') // literal inside a regexp class
 				}
 				b.WriteRune(r)

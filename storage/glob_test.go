@@ -23,7 +23,9 @@ func TestGlobMatch(t *testing.T) {
 		{"part-?.csv", "part-10.csv", false},
 		{"part-[0-9].csv", "part-7.csv", true},
 		{"part-[!0-9].csv", "part-a.csv", true},
-		{"part-[^0-9].csv", "part-5.csv", false},
+		{"part-[^0-9].csv", "part-5.csv", true}, // ^ is a member, as in DuckDB
+		{"part-[^a].csv", "part-^.csv", true},
+		{"part-[^a].csv", "part-b.csv", false},
 		{"x.{csv,tsv}", "x.tsv", true},
 		{"x.{csv,tsv}", "x.json", false},
 		{"{a,b*}/y", "bcd/y", true},

@@ -130,9 +130,10 @@ func (c *Catalog) OpenFiles(call *sql.FileCall) (planner.Table, error) {
 // pathGlob reports whether filepath.Glob, which Parquet's own many-file
 // table expands its pattern with, matches what storage.Glob matched: it
 // knows no "**" (it reads it as "*", one directory), no {a,b} and no [!…],
+// and reads [^…] as a negation (DuckDB and storage.Glob: '^' a member),
 // so 'g/**/*.parquet' read only the files one level down.
 func pathGlob(pattern string) bool {
-	return !strings.Contains(pattern, "**") && !strings.ContainsAny(pattern, "{") && !strings.Contains(pattern, "[!")
+	return !strings.Contains(pattern, "**") && !strings.ContainsAny(pattern, "{") && !strings.Contains(pattern, "[!") && !strings.Contains(pattern, "[^")
 }
 
 // opener returns the function opening one file as format with the

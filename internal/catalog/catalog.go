@@ -12,6 +12,7 @@ import (
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/formats/b2/ctable"
+	"github.com/b2sql/b2sql/formats/parquet"
 	"github.com/b2sql/b2sql/planner"
 	"github.com/b2sql/b2sql/sql"
 	"github.com/b2sql/b2sql/storage"
@@ -127,6 +128,9 @@ func (c *Catalog) TableNames() []string { return c.Tables() }
 // OpenPath implements planner.Catalog: a path named in a query, opened by
 // the table function fn ("" for a bare path).
 func (c *Catalog) OpenPath(fn, path string) (planner.Table, error) {
+	if f := strings.ToLower(fn); parquet.InspectFuncs[f] {
+		return c.inspect(f, path)
+	}
 	if f := strings.ToLower(fn); sql.FileFuncs[f] || f == "" && (textKind(path) != "" || storage.HasGlob(path) || strings.Contains(path, "=")) {
 		return c.OpenFiles(&sql.FileCall{Func: f, Paths: []string{path}})
 	}

@@ -49,7 +49,7 @@ func astBindable(e ast.Expr) bool {
 		}
 		return astBindable(e.X) && astBindable(e.Pattern)
 	case *ast.InList:
-		return !e.Expr && astBindable(e.X) && allBindable(e.List...)
+		return astBindable(e.X) && allBindable(e.List...)
 	case *ast.DistinctFrom:
 		return astBindable(e.L) && astBindable(e.R)
 	case *ast.Subquery:
@@ -306,6 +306,9 @@ func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 	case *ast.Quantified:
 		return b.bindQuantified(e, c) // bind_subquery_quantified.go
 	case *ast.InList:
+		if e.Expr {
+			return b.bindAST(inListExpr(e), c)
+		}
 		if len(e.List) == 0 {
 			// x IN () is FALSE (NOT IN: TRUE) whatever x is, as in SQLite.
 			return &planner.Const{Val: columnar.BoolValue(e.Not)}, nil
@@ -516,4 +519,15 @@ func quantifiedIn(e *ast.Quantified) bool {
 		return false
 	}
 	return e.Op == "=" && e.Quant == "ANY" || (e.Op == "<>" || e.Op == "!=") && e.Quant == "ALL"
+}
+
+// inListExpr is x [NOT] IN list_expression as DuckDB reads it:
+// list_contains(list, x), NULL for a NULL x or list, and a NULL element
+// no reason for NULL (3 IN [NULL, 2] is false).
+func inListExpr(e *ast.InList) ast.Expr {
+	call := &ast.Func{Span: e.Span, Name: ast.Name{{Span: e.Span, Name: "list_contains"}}, Args: []ast.Expr{e.List[0], e.X}}
+	if e.Not {
+		return &ast.Unary{Span: e.Span, Op: "NOT", X: call}
+	}
+	return call
 }

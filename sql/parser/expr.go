@@ -255,7 +255,12 @@ func (p *parser) like(x ast.Expr, op string, not bool, s int) *ast.Like {
 // in parses what follows x [NOT] IN.
 func (p *parser) in(x ast.Expr, not bool, s int) ast.Expr {
 	if !p.isOp("(") {
-		// DuckDB: x IN list_expression.
+		// DuckDB: x IN list_expression, a primary expression: a prefix
+		// operator there is a syntax error (0 IN -1), and would print
+		// as a parenthesized one-element list.
+		if prefixOp(p.tok()) {
+			p.fail("x IN takes (…), a subquery or a list expression")
+		}
 		l := p.operand(precLike+1, p.toks[p.i-1])
 		return &ast.InList{Span: p.span(s), X: x, List: []ast.Expr{l}, Not: not, Expr: true}
 	}
@@ -333,7 +338,7 @@ func (p *parser) unary() ast.Expr {
 	defer p.leave()
 	s := p.start()
 	t := p.tok()
-	if t.kind == tOp && (t.val == "-" || t.val == "+") {
+	if t.kind == tOp && (t.val == "-" || t.val == "+") { // see prefixOp
 		p.advance()
 		p.after = t
 		x := p.unary()
@@ -345,6 +350,11 @@ func (p *parser) unary() ast.Expr {
 		return &ast.Unary{Span: p.span(s), Op: t.val, X: x}
 	}
 	return p.postfix(p.primary(), s)
+}
+
+// prefixOp reports whether t is an operator unary reads as a prefix.
+func prefixOp(t token) bool {
+	return t.kind == tOp && (t.val == "-" || t.val == "+" || strings.IndexByte(opChars, t.val[0]) >= 0 && !notPrefix[t.val])
 }
 
 // notPrefix are the operators that never start an expression.

@@ -122,8 +122,8 @@ func (b *stmtBuilder) fileArgs(opts []*ast.Option) ([]FileArg, error) {
 }
 
 // argValue reads a constant argument: a string, a number (perhaps
-// negative), TRUE/FALSE/NULL, a bare word, a list [a, b] or (a, b), or a
-// struct {'k': v}.
+// negative), TRUE/FALSE/NULL, a bare word or *, a list [a, b] or (a, b),
+// or a struct {'k': v}.
 func (b *stmtBuilder) argValue(e ast.Expr) (ArgValue, error) {
 	v := ArgValue{Pos: b.pos(e.Extent().Start)}
 	switch x := e.(type) {
@@ -151,6 +151,12 @@ func (b *stmtBuilder) argValue(e ast.Expr) (ArgValue, error) {
 			return v, b.syntax(e)
 		}
 		v.Kind, v.Text = ArgWord, x.Name[0].Name
+	case *ast.Star:
+		// FORCE_QUOTE *: every column.
+		if len(x.Qualifier) > 0 || len(x.Exclude) > 0 || len(x.Replace) > 0 || len(x.Rename) > 0 || x.Like != nil {
+			return v, b.syntax(e)
+		}
+		v.Kind, v.Text = ArgWord, "*"
 	case *ast.List:
 		return b.argList(v, x.Elems)
 	case *ast.Row:

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/internal/strftime"
@@ -19,6 +20,9 @@ type Sniffed struct {
 	// DateFormat and TimestampFormat are the formats detected (or given)
 	// for DATE and TIMESTAMP columns; "" means ISO 8601.
 	DateFormat, TimestampFormat []string
+	// Skip is the number of lines found before the records proper (a
+	// title, a note: junkLines), when the skip option is not given.
+	Skip int
 }
 
 // dialect candidates, in order of preference when they fit equally well
@@ -364,6 +368,12 @@ func sniff(sample []byte, o *Options, eof bool) (*Sniffed, error) {
 		return nil, fmt.Errorf("%w: delimiter %q cannot be used with quote %q", ErrOption, d.Delim, d.Quote)
 	}
 	s := &Sniffed{Dialect: d}
+	if o.Skip == 0 && !(o.AutoDetect.Set && !o.AutoDetect.V) && len(o.Columns) == 0 && !o.NullPadding {
+		if n := junkLines(sample, d, eof); n > 0 {
+			sample = skipLines(sample, n)
+			s.Skip = n
+		}
+	}
 	recs, _ := sampleRecords(sample, d, o.sampleRows(), eof)
 	if !eof && len(recs) > 1 {
 		recs = recs[:len(recs)-1] // the last record may be cut off
@@ -458,6 +468,11 @@ func sniff(sample []byte, o *Options, eof bool) (*Sniffed, error) {
 	width := len(strconv.Itoa(ncols - 1))
 	for i := range names {
 		if header && len(recs) > 0 && i < len(recs[0]) && len(recs[0][i]) > 0 {
+			if !utf8.Valid(recs[0][i]) {
+				// Not text (a compressed file read with compression
+				// 'none', another encoding): DuckDB refuses it too.
+				return nil, fmt.Errorf("%w: the header's column %d is not valid UTF-8 (is the file compressed, or in another encoding?)", ErrMalformed, i+1)
+			}
 			names[i] = string(recs[0][i])
 		} else {
 			names[i] = fmt.Sprintf("column%0*d", width, i)
@@ -525,6 +540,41 @@ func dedupe(names []string) {
 			}
 		}
 	}
+}
+
+// junkLines is the number of lines before the sample's records proper,
+// as DuckDB's sniffer finds them (skip_rows auto-detected): records at the
+// top with fewer fields than the dialect's usual count (a title, a note,
+// a short header line), before the first record of that count. A record
+// with more fields, or none such, means there is nothing to skip.
+func junkLines(sample []byte, d Dialect, eof bool) int {
+	if d.CarriageReturn {
+		return 0 // skipLines counts '\n' lines
+	}
+	cols := scoreDialect(sample, d, eof).cols
+	if cols < 2 {
+		return 0
+	}
+	lx := newLexer(d)
+	pos, lines, junk := 0, 0, false
+	for k := 0; k < 100 && pos < len(sample); k++ {
+		next, fields, comment, err := lx.fields(sample, pos)
+		if err != nil {
+			return 0
+		}
+		if !comment && len(fields) >= cols {
+			if !junk {
+				return 0
+			}
+			return lines
+		}
+		if !comment && !(len(fields) == 1 && len(fields[0]) == 0) {
+			junk = true
+		}
+		lines += bytes.Count(sample[pos:next], []byte{'\n'})
+		pos = next
+	}
+	return 0
 }
 
 // skipLines drops the first n lines of b.

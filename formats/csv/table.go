@@ -118,6 +118,9 @@ func openBytes(name string, data []byte, o Options) (*Table, error) {
 // init sets the schema and converters from what the sniffer found.
 func (t *Table) init(sn *Sniffed) error {
 	t.sniffed = sn
+	if sn.Skip > 0 {
+		t.opts.Skip = sn.Skip
+	}
 	for i, c := range sn.Columns {
 		if !supported(c.Type, t.opts.Cast != nil) {
 			return fmt.Errorf("%w: column %q: type %s cannot be read from CSV", ErrOption, c.Name, c.Type)

@@ -81,6 +81,8 @@ func TestSniffAndRead(t *testing.T) {
 		{"two-digit year month first", "d\n01-02-24\n12-31-23\n", Options{}, "d DATE", []string{"2024-01-02", "2023-12-31"}},
 		{"ts two-digit year", "t\n01/02/24 03:04:05\n", Options{}, "t TIMESTAMP", []string{"2001-02-24 03:04:05"}},
 		{"timestamptz", "t\n2024-01-02 03:04:05+02\n2024-01-02T03:04:05Z\n", Options{}, "t TIMESTAMP WITH TIME ZONE", []string{"2024-01-02 01:04:05+00", "2024-01-02 03:04:05+00"}},
+		{"junk lines found", "Report 2024\n\na,b\n1,2\n3,4\n", Options{}, "a BIGINT, b BIGINT", []string{"1|2", "3|4"}},
+		{"short header skipped", "a,b\n1,2,3\n4,5,6\n", Options{}, "column0 BIGINT, column1 BIGINT, column2 BIGINT", []string{"1|2|3", "4|5|6"}},
 		{"comment found", "# a comment\na,b\n1,2\n# another\n3,4\n", Options{}, "a BIGINT, b BIGINT", []string{"1|2", "3|4"}},
 		{"numbers", "a,b,c,d,e,f\n1,T,1.50,9999999999999999999,-5,1e3\n0,f,2.25,1,+3,NaN\n", Options{},
 			"a BIGINT, b BOOLEAN, c DOUBLE, d DOUBLE, e VARCHAR, f DOUBLE", []string{"1|true|1.5|1e+19|-5|1000.0", "0|false|2.25|1.0|+3|nan"}},
@@ -163,6 +165,12 @@ func TestErrors(t *testing.T) {
 	_, err = readAll(t, tb)
 	if !errors.As(err, &re) || re.Line != 3 || !errors.Is(err, ErrMalformed) {
 		t.Fatalf("ragged: %v", err)
+	}
+	// A header that is not text (gzip bytes read as CSV) is refused, as
+	// DuckDB refuses it, instead of naming a column with it.
+	p = writeFile(t, "bin.csv", "a\xff\xfe,b\n1,2\n")
+	if _, err = Open([]string{p}, Options{}); !errors.Is(err, ErrMalformed) {
+		t.Fatalf("binary header: %v", err)
 	}
 }
 

@@ -22,7 +22,7 @@ import (
 type WriterOptions struct {
 	Delim   Opt[byte] // delim / sep
 	Quote   Opt[byte] // quote
-	Escape  Opt[byte] // escape (default: the quote)
+	Escape  Opt[byte] // escape (default '"', as DuckDB, whatever the quote)
 	Header  Opt[bool] // header (default true)
 	NullStr string    // nullstr
 	// DateFormat and TimestampFormat are strftime formats for DATE and
@@ -70,7 +70,9 @@ func NewWriter(path string, schema columnar.Schema, o WriterOptions) (*Writer, e
 	if o.Quote.Set {
 		w.quote = o.Quote.V
 	}
-	w.escape = w.quote
+	// DuckDB's escape is '"' whatever the quote: with QUOTE '\'' a quote
+	// in a value is written "'.
+	w.escape = '"'
 	if o.Escape.Set {
 		w.escape = o.Escape.V
 	}
@@ -108,7 +110,9 @@ func NewWriter(path string, schema columnar.Schema, o WriterOptions) (*Writer, e
 		}
 		w.force[i] = true
 	}
-	for _, c := range []byte{w.delim, w.quote, w.escape, '\n', '\r'} {
+	// The escape alone does not make a value quoted (DuckDB writes r\s
+	// bare with ESCAPE '\'); inside a quoted value it is escaped too.
+	for _, c := range []byte{w.delim, w.quote, '\n', '\r'} {
 		w.special[c] = true
 	}
 	comp, err := writeCompression(path, o.Compression)

@@ -49,7 +49,7 @@ func copyTo(ctx context.Context, env *Env, c *sql.Copy, args []columnar.Value) (
 		return 0, err
 	}
 	if spec.format == "csv" || spec.format == "json" {
-		spec.open = zonedText(env.Zone, spec.open) // copy_zone.go
+		spec.open = zonedText(env.Zone, spec.tsFormat, spec.open) // copy_zone.go
 	}
 	if storage.IsRemote(c.Path) {
 		return copyToRemote(ctx, env, c, spec, args) // copy_remote.go

@@ -27,6 +27,9 @@ type copySpec struct {
 	// format's codec ("gzip", "zstd"), for a directory write's file names.
 	b2z         bool
 	compression string
+	// tsFormat: a text format's timestampformat is set, which DuckDB
+	// applies to TIMESTAMPTZ columns too (copy_zone.go).
+	tsFormat bool
 	// dir, when set, makes the COPY write a directory (copy_partition.go).
 	dir  *dirSpec
 	open func(path string, schema columnar.Schema) (tableWriter, func(), error)
@@ -156,6 +159,7 @@ func copySpecOf(path string, opts []sql.FileArg) (*copySpec, error) {
 		if err != nil {
 			return nil, err
 		}
+		s.tsFormat = co.TimestampFormat != ""
 		s.open = func(path string, schema columnar.Schema) (tableWriter, func(), error) {
 			w, err := csv.NewWriter(path, schema, co)
 			if err != nil {
@@ -180,6 +184,7 @@ func copySpecOf(path string, opts []sql.FileArg) (*copySpec, error) {
 		if err != nil {
 			return nil, err
 		}
+		s.tsFormat = jo.TimestampFormat != ""
 		s.open = func(path string, schema columnar.Schema) (tableWriter, func(), error) {
 			w, err := json.NewWriter(path, schema, jo)
 			if err != nil {

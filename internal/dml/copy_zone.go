@@ -10,8 +10,10 @@ import (
 // TIMESTAMP WITH TIME ZONE columns are written as DuckDB writes them: as
 // text in the session's time zone (2024-01-01 07:00:00-05), the cast to
 // VARCHAR DuckDB applies to every column of such a file. The column is
-// handed to the writer as VARCHAR; other columns pass through.
-func zonedText(zone string, open func(string, columnar.Schema) (tableWriter, func(), error)) func(string, columnar.Schema) (tableWriter, func(), error) {
+// handed to the writer as VARCHAR; other columns pass through. With a
+// timestampformat (local) it is handed over as a TIMESTAMP of its wall
+// time in the zone, which the writer formats as DuckDB does.
+func zonedText(zone string, local bool, open func(string, columnar.Schema) (tableWriter, func(), error)) func(string, columnar.Schema) (tableWriter, func(), error) {
 	return func(path string, schema columnar.Schema) (tableWriter, func(), error) {
 		var cols []int
 		for i, f := range schema {
@@ -29,12 +31,15 @@ func zonedText(zone string, open func(string, columnar.Schema) (tableWriter, fun
 		text := append(columnar.Schema(nil), schema...)
 		for _, i := range cols {
 			text[i].Type = columnar.TVarchar
+			if local {
+				text[i].Type = columnar.TTimestamp
+			}
 		}
 		w, abort, err := open(path, text)
 		if err != nil {
 			return nil, nil, err
 		}
-		return &zonedWriter{w: w, cols: cols, loc: loc, out: make([]columnar.Vector, len(cols))}, abort, nil
+		return &zonedWriter{w: w, cols: cols, loc: loc, local: local, out: make([]columnar.Vector, len(cols))}, abort, nil
 	}
 }
 
@@ -44,9 +49,11 @@ type zonedWriter struct {
 	w    tableWriter
 	cols []int
 	loc  *time.Location
-	out  []columnar.Vector
-	buf  []byte
-	b    columnar.Batch
+	// local: write TIMESTAMPs of the wall time in loc, not text.
+	local bool
+	out   []columnar.Vector
+	buf   []byte
+	b     columnar.Batch
 }
 
 func (z *zonedWriter) Write(b *columnar.Batch) error {
@@ -59,6 +66,9 @@ func (z *zonedWriter) Write(b *columnar.Batch) error {
 		x := b.Cols[c]
 		out := &z.out[k]
 		out.Type = columnar.TVarchar
+		if z.local {
+			out.Type = columnar.TTimestamp
+		}
 		out.Reset(b.Len)
 		out.Valid, out.Const = x.Valid, x.Const
 		rows := b.Len
@@ -67,6 +77,10 @@ func (z *zonedWriter) Write(b *columnar.Batch) error {
 		}
 		each := func(i int) {
 			if x.IsNull(i) {
+				return
+			}
+			if z.local { // the wall time in the zone, for timestampformat
+				out.Ints[i] = x.Ints[i] + columnar.ZoneOffsetSeconds(x.Ints[i], z.loc)*1e6
 				return
 			}
 			lo := len(z.buf)

@@ -7,6 +7,7 @@ import (
 	"github.com/valyala/fastjson"
 
 	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/internal/strftime"
 )
 
 // kind is what inference knows of a column so far: a set of JSON shapes.
@@ -32,15 +33,31 @@ const (
 // timestampKinds are the timestamp layouts a column must keep to one of.
 const timestampKinds = kTimestamp | kTsSpace | kTsT
 
-// stringKind classifies a string value.
-func stringKind(s []byte) kind {
-	if isISODate(s) {
+// formats are the dateformat and timestampformat options: strings they
+// read are DATE and TIMESTAMP to inference too, as in DuckDB.
+type formats struct {
+	date, ts *strftime.Format
+}
+
+// stringKind classifies a string value. A format given replaces ISO 8601
+// for its type, as in DuckDB: with dateformat '%d/%m/%Y', '2024-01-05'
+// is text.
+func (f *formats) stringKind(s []byte) kind {
+	if f.date != nil {
+		if _, ok := f.date.ParseDays(s); ok {
+			return kDate
+		}
+	} else if isISODate(s) {
 		return kDate
 	}
-	if isISOTimestampZ(s) {
+	if f.ts != nil {
+		if _, ok := f.ts.ParseMicros(s); ok {
+			return kTsSpace
+		}
+	} else if isISOTimestampZ(s) {
 		return kTimestamp
 	}
-	if len(s) == 19 && (s[10] == ' ' || s[10] == 'T') {
+	if f.ts == nil && len(s) == 19 && (s[10] == ' ' || s[10] == 'T') {
 		if _, _, ok := columnar.ParseTimestamp(string(s)); ok && s[13] == ':' && s[16] == ':' {
 			if s[10] == ' ' {
 				return kTsSpace
@@ -79,7 +96,7 @@ func isUUID(s []byte) bool {
 }
 
 // valueKind classifies a non-null value.
-func valueKind(v *fastjson.Value) kind {
+func (f *formats) valueKind(v *fastjson.Value) kind {
 	switch v.Type() {
 	case fastjson.TypeTrue, fastjson.TypeFalse:
 		return kBool
@@ -95,7 +112,7 @@ func valueKind(v *fastjson.Value) kind {
 		}
 		return kFloat
 	case fastjson.TypeString:
-		return kString | stringKind(v.GetStringBytes())
+		return kString | f.stringKind(v.GetStringBytes())
 	case fastjson.TypeObject:
 		return kObject
 	}
@@ -114,8 +131,8 @@ type shape struct {
 }
 
 // add merges non-null value v into s.
-func (s *shape) add(v *fastjson.Value) {
-	k := valueKind(v)
+func (s *shape) add(v *fastjson.Value, f *formats) {
+	k := f.valueKind(v)
 	s.k |= k
 	switch k {
 	case kObject:
@@ -132,7 +149,7 @@ func (s *shape) add(v *fastjson.Value) {
 				s.fields = append(s.fields, &shape{})
 			}
 			if x.Type() != fastjson.TypeNull {
-				s.fields[i].add(x)
+				s.fields[i].add(x, f)
 			}
 		})
 	case kArray:
@@ -141,7 +158,7 @@ func (s *shape) add(v *fastjson.Value) {
 		}
 		for _, x := range v.GetArray() {
 			if x.Type() != fastjson.TypeNull {
-				s.elem.add(x)
+				s.elem.add(x, f)
 			}
 		}
 	}
@@ -210,17 +227,18 @@ type inferrer struct {
 	scalar  shape // non-object values
 	objects int
 	others  int
+	formats formats
 }
 
 func (in *inferrer) add(v *fastjson.Value) {
 	if v.Type() == fastjson.TypeObject {
 		in.objects++
-		in.record.add(v)
+		in.record.add(v, &in.formats)
 		return
 	}
 	in.others++
 	if v.Type() != fastjson.TypeNull {
-		in.scalar.add(v)
+		in.scalar.add(v, &in.formats)
 	}
 }
 

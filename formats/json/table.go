@@ -142,6 +142,17 @@ func (t *Table) init(sample []byte, eof bool) error {
 			n = defaultSample
 		}
 		var in inferrer
+		var err error
+		if o.DateFormat != "" {
+			if in.formats.date, err = strftime.Parse(o.DateFormat); err != nil {
+				return fmt.Errorf("json: %w: dateformat: %w", ErrOption, err)
+			}
+		}
+		if o.TimestampFormat != "" {
+			if in.formats.ts, err = strftime.Parse(o.TimestampFormat); err != nil {
+				return fmt.Errorf("json: %w: timestampformat: %w", ErrOption, err)
+			}
+		}
 		var p fastjson.Parser
 		sp := &splitter{buf: sample, format: t.format, eof: eof}
 		for k := 0; n < 0 || k < n; k++ {

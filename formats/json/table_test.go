@@ -75,6 +75,8 @@ func TestInferAndRead(t *testing.T) {
 		{"uuid and ubigint", `{"u":"5A1E5E5E-1111-2222-3333-444455556666","h":18446744073709551615,"w":"{5a1e5e5e-1111-2222-3333-444455556666}"}` + "\n" + `{"u":null,"h":-5,"w":"x"}`,
 			Options{}, "newline_delimited", "u UUID, h HUGEINT, w VARCHAR",
 			[]string{"5a1e5e5e-1111-2222-3333-444455556666|18446744073709551615|{5a1e5e5e-1111-2222-3333-444455556666}", "NULL|-5|x"}},
+		{"dateformat infers", `{"d":"02/01/2024","e":"2024-01-05","t":"05/01/2024 10"}`, Options{DateFormat: "%d/%m/%Y", TimestampFormat: "%d/%m/%Y %H"},
+			"newline_delimited", "d DATE, e VARCHAR, t TIMESTAMP", []string{"2024-01-02|2024-01-05|2024-01-05 10:00:00"}},
 		{"crlf bom", "\xef\xbb\xbf{\"a\":1}\r\n{\"a\":2}\r\n", Options{}, "newline_delimited", "a BIGINT", []string{"1", "2"}},
 	}
 	for _, tc := range tests {

@@ -255,13 +255,16 @@ func (p *parser) like(x ast.Expr, op string, not bool, s int) *ast.Like {
 // in parses what follows x [NOT] IN.
 func (p *parser) in(x ast.Expr, not bool, s int) ast.Expr {
 	if !p.isOp("(") {
-		// DuckDB: x IN list_expression, a primary expression: a prefix
-		// operator there is a syntax error (0 IN -1), and would print
-		// as a parenthesized one-element list.
+		// DuckDB: x IN list_expression, a primary expression only: a
+		// prefix operator there is a syntax error (0 IN -1), an operator
+		// or a cast after it applies to the IN (1 IN [1] || [2] is
+		// (1 IN [1]) || [2]); an operator inside would print as a
+		// parenthesized one-element list.
 		if prefixOp(p.tok()) {
 			p.fail("x IN takes (…), a subquery or a list expression")
 		}
-		l := p.operand(precLike+1, p.toks[p.i-1])
+		p.after = p.toks[p.i-1]
+		l := p.primary()
 		return &ast.InList{Span: p.span(s), X: x, List: []ast.Expr{l}, Not: not, Expr: true}
 	}
 	if p.startsQueryAt(1, false) {

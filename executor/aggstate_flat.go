@@ -112,6 +112,7 @@ func twoSum(s, c *float64, x float64) {
 // the accumulators were stored and reloaded on every step, putting a
 // store-to-load delay into each chain.
 func sumDense4(xs []float64, s, c *[4]float64) {
+	xs = xs[sumDense4Vec(xs, s, c):] // the same chains in vector lanes (sumfloat_amd64.s)
 	s0, s1, s2, s3 := s[0], s[1], s[2], s[3]
 	c0, c1, c2, c3 := c[0], c[1], c[2], c[3]
 	for len(xs) >= 4 {

@@ -103,7 +103,7 @@ func (w *Window) String() string {
 	s := "Window"
 	for _, f := range w.Funcs {
 		s += " " + f.Name
-		if fr := f.Frame.String(); fr != "" && !rankingFuncs[f.Name] {
+		if fr := f.Frame.String(); fr != "" && (!rankingFuncs[f.Name] || len(f.ArgOrder) > 0) {
 			s += "[" + fr + "]"
 		}
 	}

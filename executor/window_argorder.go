@@ -13,6 +13,10 @@ import (
 // partition, or peers under the default RANGE frame) reuses its value, so
 // an unordered OVER sorts its partition once.
 func argOrderPartition(f *WindowFunc, rows []int32, ord, args, argOrd []*columnar.Vector, res []columnar.Value) {
+	if rankingFuncs[f.Name] {
+		argRankPartition(f, rows, ord, args, argOrd, res) // window_argrank.go
+		return
+	}
 	m := len(rows)
 	peerStart, peerEnd := peerBounds(f, ord, rows)
 	fb := newFrameBounds(f, ord, rows, peerStart, peerEnd)

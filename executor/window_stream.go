@@ -27,13 +27,16 @@ import (
 // streamable reports whether f can be computed by a windowStream.
 func streamable(f *WindowFunc) bool {
 	fr := f.Frame
+	if len(f.ArgOrder) > 0 {
+		return false // each frame is sorted by it (window_argorder.go)
+	}
 	switch f.Name {
 	case "row_number", "rank", "dense_rank", "ntile", "percent_rank", "cume_dist":
 		return true
 	case "lag", "lead":
 		return !f.IgnoreNulls
 	}
-	if !isAccFunc(f.Name) || len(f.ArgOrder) > 0 || fr.Exclude != ExcludeNoOthers || fr.StartRange || fr.EndRange {
+	if !isAccFunc(f.Name) || fr.Exclude != ExcludeNoOthers || fr.StartRange || fr.EndRange {
 		return false
 	}
 	if frameKind(fr) == frameSliding {

@@ -24,27 +24,33 @@ var windowAggNames = map[string]bool{
 	"list": true, "array_agg": true,
 }
 
-// orderedWindowFuncs are the frame functions whose value depends on the
-// order their rows are fed in: an ORDER BY inside their parentheses
+// orderedWindowFuncs are the functions whose value depends on the order
+// their frame's rows are taken in: an ORDER BY inside their parentheses
 // orders each frame (executor/window_argorder.go). For the others it
 // changes nothing and is dropped, so they keep their faster paths.
 var orderedWindowFuncs = map[string]bool{
 	"string_agg": true, "list": true, "first_value": true, "last_value": true, "nth_value": true,
 	"arg_max": true, "arg_min": true, "mode": true,
+	"row_number": true, "rank": true, "ntile": true, "percent_rank": true, "cume_dist": true, "lag": true, "lead": true,
 }
 
 // windowArgOrder binds the ORDER BY inside a window call's parentheses
 // (string_agg(x, ',' ORDER BY y) OVER …), which orders the rows of an
-// aggregate's frame. The ranking functions and lag/lead refuse it: for
-// them DuckDB ranks or shifts within the frame sorted by it, which b2sql
-// does not do.
+// aggregate's frame. row_number, rank, percent_rank, cume_dist, ntile,
+// lag and lead then rank or step within the frame sorted by it
+// (executor/window_argrank.go); DuckDB refuses it in dense_rank, and an
+// EXCLUDE clause beside it in those functions, and so does b2sql.
 func (b *binder) windowArgOrder(w winCall, bindW func(callexpr.Expr) (planner.Expr, error)) ([]planner.SortKey, error) {
 	if len(w.argOrder) == 0 {
 		return nil, nil
 	}
 	switch w.name {
-	case "row_number", "rank", "dense_rank", "ntile", "percent_rank", "cume_dist", "lag", "lead":
-		return nil, b.errAt(w.argOrderAt, ErrUnsupported, fmt.Sprintf("ORDER BY inside the arguments of %s is not supported", w.name))
+	case "dense_rank":
+		return nil, b.errAt(w.argOrderAt, ErrSyntax, fmt.Sprintf("ORDER BY is not supported for the window function %q", w.name))
+	case "row_number", "rank", "ntile", "percent_rank", "cume_dist", "lag", "lead":
+		if w.frame != nil && w.frame.exclude != planner.ExcludeNoOthers {
+			return nil, b.errAt(w.argOrderAt, ErrSyntax, fmt.Sprintf("EXCLUDE is not supported for the window function %q", w.name))
+		}
 	}
 	var keys []planner.SortKey
 	for _, o := range w.argOrder {

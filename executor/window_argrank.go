@@ -105,7 +105,10 @@ func argRankPartition(f *WindowFunc, rows []int32, ord, args, argOrd []*columnar
 			}
 			res[r] = columnar.FloatValue(f.Type, cd)
 		case "ntile":
-			res[r] = columnar.IntValue(f.Type, ntile(int64(before), int64(n), f.Offset))
+			res[r] = columnar.NullValue(f.Type) // an empty frame has no buckets, as in DuckDB
+			if n > 0 {
+				res[r] = columnar.IntValue(f.Type, ntile(int64(before), int64(n), f.Offset))
+			}
 		case "lag", "lead":
 			k := int(f.Offset)
 			j := before - k

@@ -162,7 +162,10 @@ func naiveArgRank(f *WindowFunc, rows []int32, ord, args, argOrd []*columnar.Vec
 				out[i] = f64(float64(upTo) / float64(n))
 			}
 		case "ntile":
-			out[i] = i64(ntile(int64(before), int64(n), f.Offset))
+			out[i] = null(columnar.TInt64)
+			if n > 0 {
+				out[i] = i64(ntile(int64(before), int64(n), f.Offset))
+			}
 		case "lag", "lead":
 			slices.SortFunc(frame, func(a, b int) int { return cmp.Or(key(a, b), cmp.Compare(a, b)) })
 			o := int(f.Offset)

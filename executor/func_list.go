@@ -6,9 +6,11 @@ import (
 )
 
 // The functions over LIST, STRUCT and MAP values, under DuckDB's names and
-// aliases, with their kernels (call_list.go, call_list_rows.go). The
-// binder types them with its own code (sql/bind_func_list.go), which may
-// call another function than the one written (len of a list is list_len,
+// aliases, with their kernels (call_list.go, call_list_rows.go). Those
+// marked ruled are typed by their argument rules (function.List,
+// Element, Map, MapKey, …) and result derivation; the binder types the
+// rest with its own code (sql/bind_func_list.go), which may call another
+// function than the one written (len of a list is list_len,
 // list_aggregate(l, 'sum') is list_sum, list_reverse_sort is list_sort):
 // the Internal sets at the end are those calls. len and length of a list
 // share the string function's names (the binder tells them apart by the
@@ -17,6 +19,9 @@ import (
 // children instead of computing over its rows.
 func init() {
 	l, e := param{"list", function.Any}, param{"element", function.Any}
+	// The functions typed by the registry's rules take these.
+	ll, le := param{"list", function.List}, param{"element", function.Element}
+	m, mk := param{"map", function.Map}, param{"key", function.MapKey}
 	any, v, i64, b := columnar.TNull, columnar.TVarchar, columnar.TInt64, columnar.TBool
 	// kernel is the Factory of a call named name: a kernel of call_list.go,
 	// or a function of listRowFuncs (strict or seeing NULLs).
@@ -66,6 +71,15 @@ func init() {
 		return customBind(scalar("list", name, desc, ex(example), overloads(name, ret, ps, optional...)...))
 	}
 	variadic := func(s *function.Set) *function.Set { s.Overloads[0].Variadic = true; return s }
+	// ruled makes s a set the binder types by its rules alone, its result
+	// derived from its first argument's type by d (when its ret is any).
+	ruled := func(s *function.Set, d function.Derive) *function.Set {
+		s.CustomBind = false
+		for i := range s.Overloads {
+			s.Overloads[i].Derive = d
+		}
+		return s
+	}
 	// emptyToo adds the overload without arguments: [] has NULL elements
 	// until it meets a typed list.
 	emptyToo := func(s *function.Set) *function.Set {
@@ -81,40 +95,40 @@ func init() {
 	}
 	function.Register(
 		list("array_length", "The number of elements of a list (len and length of a list)", "array_length([1, 2, 3])", i64, l),
-		list("cardinality", "The number of entries of a map", "cardinality(MAP {'a': 1})", columnar.TUint64, param{"map", function.Any}),
-		aka(list("list_contains", "Whether the list holds the element (NULL elements never match)", "list_contains([1, 2], 2)", b, l, e), "list_has", "array_contains", "array_has"),
-		aka(list("list_position", "The 1-based position of the element in the list, NULL if absent", "list_position([1, 2], 2)", columnar.TInt32, l, e), "list_indexof", "array_position", "array_indexof"),
+		ruled(list("cardinality", "The number of entries of a map", "cardinality(MAP {'a': 1})", columnar.TUint64, m), function.AsIs),
+		aka(ruled(list("list_contains", "Whether the list holds the element (NULL elements never match)", "list_contains([1, 2], 2)", b, ll, le), function.AsIs), "list_has", "array_contains", "array_has"),
+		aka(ruled(list("list_position", "The 1-based position of the element in the list, NULL if absent", "list_position([1, 2], 2)", columnar.TInt32, ll, le), function.AsIs), "list_indexof", "array_position", "array_indexof"),
 		aka(list("list_extract", "The element at a 1-based index (negative from the end), NULL out of range", "list_extract([1, 2, 3], 2)", any, l, param{"index", function.BigInt}), "list_element", "array_extract"),
 		aka(emptyToo(variadic(list("list_value", "A list of the arguments", "list_value(1, 2)", any, e))), "list_pack"),
 		list("struct_extract", "The field of a struct, by name or 1-based index", "struct_extract({'a': 1}, 'a')", any, param{"struct", function.Any}, param{"entry", function.Any}),
-		list("map_keys", "The keys of a map, as a list", "map_keys(MAP {'a': 1})", any, param{"map", function.Any}),
-		list("map_values", "The values of a map, as a list", "map_values(MAP {'a': 1})", any, param{"map", function.Any}),
-		aka(list("map_extract", "The values of a map under a key, as a list", "map_extract(MAP {'a': 1}, 'a')", any, param{"map", function.Any}, param{"key", function.Any}), "element_at"),
-		list("map_extract_value", "The value of a map under a key, NULL if absent", "map_extract_value(MAP {'a': 1}, 'a')", any, param{"map", function.Any}, param{"key", function.Any}),
+		ruled(list("map_keys", "The keys of a map, as a list", "map_keys(MAP {'a': 1})", any, m), function.Keys),
+		ruled(list("map_values", "The values of a map, as a list", "map_values(MAP {'a': 1})", any, m), function.Values),
+		aka(ruled(list("map_extract", "The values of a map under a key, as a list", "map_extract(MAP {'a': 1}, 'a')", any, m, mk), function.Values), "element_at"),
+		ruled(list("map_extract_value", "The value of a map under a key, NULL if absent", "map_extract_value(MAP {'a': 1}, 'a')", any, m, mk), function.Value),
 		aka(variadic(list("list_concat", "The lists one after the other (a NULL list counts as empty)", "list_concat([1], [2, 3])", any, l)), "list_cat", "array_concat", "array_cat"),
-		aka(list("list_reverse", "The list in reverse order", "list_reverse([1, 2, 3])", any, l), "array_reverse"),
+		aka(ruled(list("list_reverse", "The list in reverse order", "list_reverse([1, 2, 3])", any, ll), function.AsIs), "array_reverse"),
 		aka(listOpt("list_sort", "The list sorted (ASC or DESC, NULLS FIRST or LAST)", "list_sort([3, 1, 2])", any, []param{l},
 			[]param{{"order", function.Str}, {"nulls", function.Str}}), "array_sort"),
 		aka(listOpt("list_reverse_sort", "The list sorted in descending order", "list_reverse_sort([3, 1, 2])", any, []param{l},
 			[]param{{"nulls", function.Str}}), "array_reverse_sort"),
-		aka(list("list_distinct", "The distinct non-NULL elements of the list", "list_distinct([1, 1, 2])", any, l), "array_distinct"),
-		aka(listOpt("list_slice", "The elements from begin to end (1-based, inclusive), every step-th", "list_slice([1, 2, 3, 4], 2, 3)", any,
-			[]param{l, {"begin", function.BigInt}, {"end", function.BigInt}}, []param{{"step", function.BigInt}}), "array_slice"),
+		aka(ruled(list("list_distinct", "The distinct non-NULL elements of the list", "list_distinct([1, 1, 2])", any, ll), function.AsIs), "array_distinct"),
+		aka(ruled(listOpt("list_slice", "The elements from begin to end (1-based, inclusive), every step-th", "list_slice([1, 2, 3, 4, 5], 2, 5, 2)", any,
+			[]param{{"list", function.ListOrString}, {"begin", function.BigInt}, {"end", function.BigInt}}, []param{{"step", function.BigInt}}), function.AsIs), "array_slice"),
 		list("list_sum", "The sum of the list's elements", "list_sum([1, 2, 3])", any, l),
 		list("list_min", "The smallest element of the list", "list_min([1, 2, 3])", any, l),
 		list("list_max", "The largest element of the list", "list_max([1, 2, 3])", any, l),
 		list("list_avg", "The average of the list's elements", "list_avg([1, 2, 3])", columnar.TFloat64, l),
 		list("list_count", "The number of non-NULL elements of the list", "list_count([1, NULL, 3])", i64, l),
 		aka(list("list_aggregate", "The named aggregate over the list's elements", "list_aggregate([1, 2, 3], 'max')", any, l, param{"name", function.Str}), "array_aggregate", "list_aggr", "array_aggr"),
-		aka(list("list_has_any", "Whether the lists share an element", "list_has_any([1, 2], [2, 3])", b, l, param{"list2", function.Any}), "array_has_any"),
-		aka(list("list_has_all", "Whether the list holds every element of list2", "list_has_all([1, 2], [2])", b, l, param{"list2", function.Any}), "array_has_all"),
+		aka(ruled(list("list_has_any", "Whether the lists share an element", "list_has_any([1, 2], [2, 3])", b, ll, param{"list2", function.SameList}), function.AsIs), "array_has_any"),
+		aka(ruled(list("list_has_all", "Whether the list holds every element of list2", "list_has_all([1, 2], [2])", b, ll, param{"list2", function.SameList}), function.AsIs), "array_has_all"),
 		list("flatten", "The lists of a list of lists, concatenated", "flatten([[1], [2, 3]])", any, l),
-		aka(list("string_split", "The parts of the string between the separators", "string_split('a,b', ',')", columnar.ListOf(v),
-			param{"string", function.Str}, param{"separator", function.Str}), "str_split", "string_to_array", "split"),
-		aka(list("regexp_split_to_array", "The parts of the string between the matches of the regular expression", "regexp_split_to_array('a1b2c', '[0-9]')", columnar.ListOf(v),
-			param{"string", function.Str}, param{"regex", function.Str}), "string_split_regex", "str_split_regex"),
-		aka(series("list_range", "The list of BIGINTs from start up to end (exclusive) by step", "range(3)"), "range"),
-		aka(series("list_generate_series", "The list of BIGINTs from start through end (inclusive) by step", "generate_series(3)"), "generate_series"),
+		aka(ruled(list("string_split", "The parts of the string between the separators", "string_split('a,b', ',')", columnar.ListOf(v),
+			param{"string", function.Varchar}, param{"separator", function.Varchar}), function.AsIs), "str_split", "string_to_array", "split"),
+		aka(ruled(list("regexp_split_to_array", "The parts of the string between the matches of the regular expression", "regexp_split_to_array('a1b2c', '[0-9]')", columnar.ListOf(v),
+			param{"string", function.Varchar}, param{"regex", function.Varchar}), function.AsIs), "string_split_regex", "str_split_regex"),
+		aka(ruled(series("list_range", "The list of BIGINTs from start up to end (exclusive) by step", "range(3)"), function.AsIs), "range"),
+		aka(ruled(series("list_generate_series", "The list of BIGINTs from start through end (inclusive) by step", "generate_series(3)"), function.AsIs), "generate_series"),
 		internalList("list_len", "the number of elements of a list"),
 		internalList("struct_pack", "a struct of the arguments ({'k': v})"),
 		internalList("map_from_lists", "a map of a list of keys and a list of values (MAP {k: v})"),
@@ -132,7 +146,7 @@ func init() {
 // start, end and step.
 func series(name, desc, example string) *function.Set {
 	k := rows(listRowFuncs[name].f)
-	big := func(n string) param { return param{n, function.BigInt} }
+	big := func(n string) param { return param{n, function.Integer} }
 	ret := columnar.ListOf(columnar.TInt64)
 	return customBind(scalar("list", name, desc, ex(example),
 		over(ret, k, big("end")), over(ret, k, big("start"), big("end")), over(ret, k, big("start"), big("end"), big("step"))))

@@ -84,7 +84,28 @@ const (
 	Any
 	// UUID takes a UUID (or a string literal, read as one).
 	UUID
+	// List takes a LIST. [] (a list of NULLs) is an INTEGER[]; a NULL is
+	// a NULL list of the overload's Element argument's type, or of
+	// INTEGER.
+	List
+	// Element is cast to the element type of the overload's first List
+	// argument (list_contains' element).
+	Element
+	// SameList is cast to the type of the overload's first List argument
+	// (list_has_any's second list); it must be a list or NULL.
+	SameList
+	// Map takes a MAP (or NULL).
+	Map
+	// MapKey is cast to the key type of the overload's first Map argument.
+	MapKey
+	// ListOrString is List, or a VARCHAR as it is (list_slice of a
+	// string slices its characters).
+	ListOrString
 )
+
+// Nested reports whether the rule takes its type from another argument
+// (Element, SameList, MapKey): the binder converts those last.
+func (a Arg) Nested() bool { return a == Element || a == SameList || a == MapKey }
 
 // TypeName is how duckdb_functions() shows the argument type.
 func (a Arg) TypeName() string {
@@ -107,8 +128,46 @@ func (a Arg) TypeName() string {
 		return "INTERVAL"
 	case UUID:
 		return "UUID"
+	case List, SameList:
+		return "ANY[]"
+	case ListOrString:
+		return "ANY"
+	case Map:
+		return "MAP(ANY, ANY)"
 	}
 	return "ANY"
+}
+
+// Derive says how an overload's result type follows from the converted
+// type of its SameAs argument: as it is, or a part of a LIST or MAP.
+type Derive uint8
+
+const (
+	// AsIs is the argument's type.
+	AsIs Derive = iota
+	// Elem is the element type of a LIST (list_extract).
+	Elem
+	// Keys is a LIST of a MAP's key type (map_keys).
+	Keys
+	// Values is a LIST of a MAP's value type (map_values, map_extract).
+	Values
+	// Value is a MAP's value type (map_extract_value).
+	Value
+)
+
+// Of derives the result type from the argument's type t.
+func (d Derive) Of(t columnar.Type) columnar.Type {
+	switch d {
+	case Elem:
+		return t.Elem()
+	case Keys:
+		return columnar.ListOf(t.Fields()[0].Type)
+	case Values:
+		return columnar.ListOf(t.Fields()[1].Type)
+	case Value:
+		return t.Fields()[1].Type
+	}
+	return t
 }
 
 // Kernel computes a function over the live rows of one batch from its
@@ -134,6 +193,9 @@ type Overload struct {
 	// argument whose converted type the result has.
 	Returns columnar.Type
 	SameAs  int
+	// Derive, with SameAs, takes a part of that argument's type (its
+	// element type, its map's keys).
+	Derive Derive
 	// Kernel builds the executor's kernel.
 	Kernel Factory
 	// SeesNulls marks an overload whose kernel handles NULL arguments
@@ -159,6 +221,9 @@ func (o *Overload) Arg(i int) Arg {
 
 // ReturnName is how duckdb_functions() shows the result type.
 func (o *Overload) ReturnName() string {
+	if o.SameAs > 0 && o.Derive != AsIs {
+		return "ANY"
+	}
 	if o.SameAs > 0 {
 		return o.Args[o.SameAs-1].TypeName()
 	}

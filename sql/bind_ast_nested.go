@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/function"
 	"github.com/b2sql/b2sql/planner"
 	"github.com/b2sql/b2sql/sql/ast"
 	"github.com/b2sql/b2sql/sql/internal/callexpr"
@@ -210,8 +211,8 @@ func (b *binder) subscript(x, i planner.Expr, xs, is callexpr.Expr, at int, c ec
 		}
 		return b.field(x, k.Val.S, xs, b.leafTok(is, c.sp), c)
 	case columnar.Map:
-		x, _, err := b.bindListFunc("map_extract_value", []planner.Expr{x, i}, []callexpr.Expr{xs, is}, at, c)
-		return x, err
+		s, _ := function.Lookup("map_extract_value")
+		return b.callRegistered(s, "map_extract_value", []planner.Expr{x, i}, []callexpr.Expr{xs, is}, at, c)
 	default:
 		return nil, b.typeErr(xs, c, "cannot subscript a value of type %s", t)
 	}

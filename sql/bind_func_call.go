@@ -49,18 +49,89 @@ func (b *binder) callRegistered(s *function.Set, name string, xs []planner.Expr,
 		return nil, b.arity(at, name, s.Arity())
 	}
 	args := make([]planner.Expr, len(xs))
-	for i, x := range xs {
-		y, err := b.convertArg(name, o.Arg(i), x, srcs[i], c)
-		if err != nil {
-			return nil, err
+	// The rules that take their type from another argument (an element
+	// of a list, a map's key) go after the others.
+	for _, nested := range []bool{false, true} {
+		for i, x := range xs {
+			rule := o.Arg(i)
+			if rule.Nested() != nested {
+				continue
+			}
+			var y planner.Expr
+			var err error
+			switch {
+			case rule == function.List || rule == function.ListOrString:
+				y, err = b.listArg(name, o, xs, i, srcs[i], c)
+			case nested:
+				y, err = b.nestedArg(name, o, rule, args, x, srcs[i], c)
+			default:
+				y, err = b.convertArg(name, rule, x, srcs[i], c)
+			}
+			if err != nil {
+				return nil, err
+			}
+			args[i] = y
 		}
-		args[i] = y
 	}
 	t := o.Returns
 	if o.SameAs > 0 {
-		t = args[o.SameAs-1].Type()
+		t = o.Derive.Of(args[o.SameAs-1].Type())
 	}
 	return &planner.Call{Fn: s.Name, Args: args, T: t}, nil
+}
+
+// listArg converts argument i of a call by the List rule (or
+// ListOrString, which keeps a VARCHAR): [] (a list of
+// NULLs) is an INTEGER[], and a NULL a NULL list of the Element
+// argument's type (list_contains(NULL, 'a') looks for a VARCHAR).
+func (b *binder) listArg(name string, o *function.Overload, xs []planner.Expr, i int, src callexpr.Expr, c ectx) (planner.Expr, error) {
+	x := xs[i]
+	t := x.Type()
+	switch {
+	case t.ID == columnar.List && t.Elem().ID == columnar.Null:
+		return b.coerce(x, columnar.ListOf(columnar.TInt32), src, c)
+	case t.ID == columnar.Varchar && o.Arg(i) == function.ListOrString:
+		return x, nil
+	case t.ID == columnar.Null:
+		elem := columnar.TInt32
+		for k := range xs {
+			if o.Arg(k) == function.Element && xs[k].Type().ID != columnar.Null {
+				elem = xs[k].Type()
+				break
+			}
+		}
+		return b.coerce(x, columnar.ListOf(elem), src, c)
+	case t.ID != columnar.List:
+		return nil, b.typeErr(src, c, "%s expects a list, got %s", name, t)
+	}
+	return x, nil
+}
+
+// nestedArg converts x by a rule that takes its type from the overload's
+// first List or Map argument, already converted in args.
+func (b *binder) nestedArg(name string, o *function.Overload, rule function.Arg, args []planner.Expr, x planner.Expr, src callexpr.Expr, c ectx) (planner.Expr, error) {
+	from := function.List
+	if rule == function.MapKey {
+		from = function.Map
+	}
+	var t columnar.Type
+	for k := range args {
+		if o.Arg(k) == from {
+			t = args[k].Type()
+			break
+		}
+	}
+	switch rule {
+	case function.Element:
+		t = t.Elem()
+	case function.MapKey:
+		t = t.Fields()[0].Type
+	case function.SameList:
+		if xt := x.Type(); xt.ID != columnar.List && xt.ID != columnar.Null {
+			return nil, b.typeErr(src, c, "%s expects a list, got %s", name, xt)
+		}
+	}
+	return b.coerce(x, t, src, c)
 }
 
 // convertArg converts one argument by its rule (function.Arg).
@@ -129,6 +200,14 @@ func (b *binder) convertArg(name string, rule function.Arg, x planner.Expr, src 
 		return b.coerce(x, columnar.TInterval, src, c)
 	case function.Any:
 		return x, nil
+	case function.Map:
+		switch t.ID {
+		case columnar.Map:
+			return x, nil
+		case columnar.Null: // a NULL map, of INTEGER keys and values
+			return b.coerce(x, columnar.MapOf(columnar.TInt32, columnar.TInt32), src, c)
+		}
+		return nil, b.typeErr(src, c, "%s expects a map, got %s", name, t)
 	case function.UUID:
 		if t.ID != columnar.Uuid && t.ID != columnar.Null && !b.flexible(x, columnar.TUuid, false) {
 			return nil, b.typeErr(src, c, "%s expects UUID, got %s", name, t)

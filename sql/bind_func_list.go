@@ -18,26 +18,14 @@ import (
 // listFuncAliases maps each name a user writes to the function it binds.
 var listFuncAliases = map[string]string{
 	"len": "len", "length": "len", "array_length": "len",
-	"cardinality":   "cardinality",
-	"list_contains": "list_contains", "list_has": "list_contains", "array_contains": "list_contains", "array_has": "list_contains",
-	"list_position": "list_position", "list_indexof": "list_position", "array_position": "list_position", "array_indexof": "list_position",
 	"list_extract": "list_extract", "list_element": "list_extract", "array_extract": "list_extract",
 	"list_value": "list_value", "list_pack": "list_value",
 	"struct_extract": "struct_extract",
-	"map_keys":       "map_keys", "map_values": "map_values",
-	"map_extract": "map_extract", "element_at": "map_extract", "map_extract_value": "map_extract_value",
-	"list_concat": "list_concat", "list_cat": "list_concat", "array_concat": "list_concat", "array_cat": "list_concat",
-	"list_reverse": "list_reverse", "array_reverse": "list_reverse",
+	"list_concat":    "list_concat", "list_cat": "list_concat", "array_concat": "list_concat", "array_cat": "list_concat",
 	"list_sort": "list_sort", "array_sort": "list_sort", "list_reverse_sort": "list_reverse_sort", "array_reverse_sort": "list_reverse_sort",
-	"list_distinct": "list_distinct", "array_distinct": "list_distinct",
-	"list_slice": "list_slice", "array_slice": "list_slice",
 	"list_sum": "list_sum", "list_min": "list_min", "list_max": "list_max", "list_avg": "list_avg", "list_count": "list_count",
 	"list_aggregate": "list_aggregate", "array_aggregate": "list_aggregate", "list_aggr": "list_aggregate", "array_aggr": "list_aggregate",
-	"list_has_any": "list_has_any", "array_has_any": "list_has_any", "list_has_all": "list_has_all", "array_has_all": "list_has_all",
-	"flatten":      "flatten",
-	"string_split": "string_split", "str_split": "string_split", "string_to_array": "string_split", "split": "string_split",
-	"regexp_split_to_array": "regexp_split_to_array", "string_split_regex": "regexp_split_to_array", "str_split_regex": "regexp_split_to_array",
-	"range": "list_range", "generate_series": "list_generate_series",
+	"flatten": "flatten",
 }
 
 // bindListFunc binds a nested-value function; ok is false for other names
@@ -111,54 +99,6 @@ func (b *binder) bindListFunc(name string, xs []planner.Expr, srcs []callexpr.Ex
 			return nil, true, err
 		}
 		return call("list_len", columnar.TInt64, xs[0])
-	case "cardinality", "map_keys", "map_values":
-		if err := arity(1); err != nil {
-			return nil, true, err
-		}
-		t := typeOf(0)
-		if t.ID != columnar.Map {
-			return fail(0, "%s expects a map, got %s", name, t)
-		}
-		switch fn {
-		case "cardinality":
-			return call(fn, columnar.TUint64, xs[0])
-		case "map_keys":
-			return call(fn, columnar.ListOf(t.Fields()[0].Type), xs[0])
-		}
-		return call(fn, columnar.ListOf(t.Fields()[1].Type), xs[0])
-	case "map_extract", "map_extract_value":
-		if err := arity(2); err != nil {
-			return nil, true, err
-		}
-		t := typeOf(0)
-		if t.ID != columnar.Map {
-			return fail(0, "%s expects a map, got %s", name, t)
-		}
-		k, err := to(1, t.Fields()[0].Type)
-		if err != nil {
-			return nil, true, err
-		}
-		v := t.Fields()[1].Type
-		if fn == "map_extract" {
-			v = columnar.ListOf(v)
-		}
-		return call(fn, v, xs[0], k)
-	case "list_contains", "list_position":
-		if err := arity(2); err != nil {
-			return nil, true, err
-		}
-		l, err := list(0, typeOf(1))
-		if err != nil {
-			return nil, true, err
-		}
-		x, err := to(1, l.Type().Elem())
-		if err != nil {
-			return nil, true, err
-		}
-		if fn == "list_position" {
-			return call(fn, columnar.TInt32, l, x)
-		}
-		return call(fn, columnar.TBool, l, x)
 	case "list_extract":
 		if err := arity(2); err != nil {
 			return nil, true, err
@@ -250,7 +190,7 @@ func (b *binder) bindListFunc(name string, xs []planner.Expr, srcs []callexpr.Ex
 			args[i] = x
 		}
 		return call(fn, lt, args...)
-	case "list_reverse", "list_distinct", "flatten":
+	case "flatten":
 		if err := arity(1); err != nil {
 			return nil, true, err
 		}
@@ -258,14 +198,10 @@ func (b *binder) bindListFunc(name string, xs []planner.Expr, srcs []callexpr.Ex
 		if err != nil {
 			return nil, true, err
 		}
-		t := l.Type()
-		if fn == "flatten" {
-			if t.Elem().ID != columnar.List {
-				return fail(0, "flatten expects a list of lists, got %s", t)
-			}
-			t = t.Elem()
+		if l.Type().Elem().ID != columnar.List {
+			return fail(0, "flatten expects a list of lists, got %s", l.Type())
 		}
-		return call(fn, t, l)
+		return call(fn, l.Type().Elem(), l)
 	case "list_sort", "list_reverse_sort":
 		max := 3
 		if fn == "list_reverse_sort" {
@@ -314,23 +250,6 @@ func (b *binder) bindListFunc(name string, xs []planner.Expr, srcs []callexpr.Ex
 			args = append(args, &planner.Const{Val: columnar.StringValue("NULLS FIRST")})
 		}
 		return call("list_sort", l.Type(), args...)
-	case "list_slice":
-		if err := arity(3); err != nil {
-			return nil, true, err
-		}
-		l, err := list(0, columnar.TInt32)
-		if err != nil {
-			return nil, true, err
-		}
-		lo, err := to(1, columnar.TInt64)
-		if err != nil {
-			return nil, true, err
-		}
-		hi, err := to(2, columnar.TInt64)
-		if err != nil {
-			return nil, true, err
-		}
-		return call(fn, l.Type(), l, lo, hi)
 	case "list_aggregate":
 		if n != 2 && n != 3 {
 			return nil, true, arity(2, 3)
@@ -358,51 +277,6 @@ func (b *binder) bindListFunc(name string, xs []planner.Expr, srcs []callexpr.Ex
 			return nil, true, err
 		}
 		return b.bindListAgg(fn, name, xs, srcs, c)
-	case "list_has_any", "list_has_all":
-		if err := arity(2); err != nil {
-			return nil, true, err
-		}
-		l, err := list(0, columnar.TInt32)
-		if err != nil {
-			return nil, true, err
-		}
-		r, err := list(1, l.Type().Elem())
-		if err != nil {
-			return nil, true, err
-		}
-		if r, err = b.coerce(r, l.Type(), srcs[1], c); err != nil {
-			return nil, true, err
-		}
-		return call(fn, columnar.TBool, l, r)
-	case "string_split", "regexp_split_to_array":
-		if err := arity(2); err != nil {
-			return nil, true, err
-		}
-		s, err := str(0)
-		if err != nil {
-			return nil, true, err
-		}
-		sep, err := str(1)
-		if err != nil {
-			return nil, true, err
-		}
-		return call(fn, columnar.ListOf(columnar.TVarchar), s, sep)
-	case "list_range", "list_generate_series":
-		if err := arity(1, 2, 3); err != nil {
-			return nil, true, err
-		}
-		args := make([]planner.Expr, n)
-		for i := range xs {
-			if t := typeOf(i); t.ID != columnar.Null && !t.IsInteger() {
-				return fail(i, "%s expects integers, got %s", name, t)
-			}
-			x, err := to(i, columnar.TInt64)
-			if err != nil {
-				return nil, true, err
-			}
-			args[i] = x
-		}
-		return call(fn, columnar.ListOf(columnar.TInt64), args...)
 	}
 	return nil, false, nil
 }

@@ -24,10 +24,17 @@ func astQuery(src Source, tree *ast.Query) (*Query, error) {
 	if err != nil {
 		return nil, err
 	}
-	if n := len(toks); n > 0 && toks[n-1].isOp(";") {
-		toks = toks[:n-1]
+	return &Query{src: src, toks: withoutSemicolon(toks), tree: tree}, nil
+}
+
+// wholeQuery is the Query of a statement that is a query: all of its
+// tokens, as the parser lexed them.
+func (b *stmtBuilder) wholeQuery(tree *ast.Query) (*Query, error) {
+	toks, err := b.tokens()
+	if err != nil {
+		return nil, err
 	}
-	return &Query{src: src, toks: toks, tree: tree}, nil
+	return &Query{src: b.src, toks: toks, tree: tree}, nil
 }
 
 // subQuery is the Query of n, a query nested in b's: the same text, the

@@ -46,6 +46,11 @@ func lex(src Source) ([]token, error) {
 		}
 		return nil, errAt(src, 0, ErrSyntax, err.Error())
 	}
+	return fromParser(ptoks), nil
+}
+
+// fromParser converts sql/parser's tokens to the binder's.
+func fromParser(ptoks []parser.Token) []token {
 	toks := make([]token, len(ptoks))
 	for i, t := range ptoks {
 		k := tkOp
@@ -61,7 +66,7 @@ func lex(src Source) ([]token, error) {
 		}
 		toks[i] = token{k, t.Val, t.Start, t.End}
 	}
-	return toks, nil
+	return toks
 }
 
 // errAt builds an *Error at byte offset off of src, spanning the token

@@ -22,7 +22,7 @@ func Parse(src Source) (Statement, error) {
 	if src.Col <= 0 {
 		src.Col = 1
 	}
-	tree, perr := parser.Parse(src.Text)
+	tree, ptoks, perr := parser.ParseTokens(src.Text)
 	if perr != nil {
 		var pe *parser.Error
 		if errors.As(perr, &pe) {
@@ -33,7 +33,7 @@ func Parse(src Source) (Statement, error) {
 		}
 		return nil, errAt(src, 0, ErrSyntax, perr.Error())
 	}
-	b := &stmtBuilder{src: src}
+	b := &stmtBuilder{src: src, toks: withoutSemicolon(fromParser(ptoks))}
 	if st, ok, err := b.statement(tree); ok {
 		return st, err
 	}
@@ -43,7 +43,7 @@ func Parse(src Source) (Statement, error) {
 // stmtBuilder turns syntax tree statements into Statements.
 type stmtBuilder struct {
 	src  Source
-	toks []token // the statement's tokens, once lexed (tokens)
+	toks []token // the statement's tokens, from the parser's lexer pass (tokens)
 	// with is the WITH before an INSERT, UPDATE or DELETE, given to the
 	// queries made of the statement (withCTEs).
 	with *ast.With
@@ -69,7 +69,7 @@ func (b *stmtBuilder) statement(st ast.Stmt) (Statement, bool, error) {
 	var err error
 	switch s := st.(type) {
 	case *ast.Query:
-		out, err = astQuery(b.src, s)
+		out, err = b.wholeQuery(s)
 	case *ast.Set:
 		out, err = b.set(s)
 	case *ast.Reset:

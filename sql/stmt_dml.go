@@ -14,19 +14,25 @@ import (
 // condition a one-column one), so binding, typing and every error are
 // those of SELECT, positioned in the statement as written.
 
-// tokens returns the tokens of b's statement, lexed once.
+// tokens returns the tokens of b's statement: the parser's, or lexed
+// once for a statement built without them.
 func (b *stmtBuilder) tokens() ([]token, error) {
 	if b.toks == nil {
 		toks, err := lex(b.src)
 		if err != nil {
 			return nil, err
 		}
-		if n := len(toks); n > 0 && toks[n-1].isOp(";") {
-			toks = toks[:n-1]
-		}
-		b.toks = toks
+		b.toks = withoutSemicolon(toks)
 	}
 	return b.toks, nil
+}
+
+// withoutSemicolon drops a statement's final ';'.
+func withoutSemicolon(toks []token) []token {
+	if n := len(toks); n > 0 && toks[n-1].isOp(";") {
+		return toks[:n-1]
+	}
+	return toks
 }
 
 // query returns the Query of tree, a query inside b's statement: the

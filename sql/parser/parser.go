@@ -31,6 +31,11 @@ func ParseScript(script string) (stmts []ast.Stmt, err error) {
 	if lerr != nil {
 		return nil, lerr
 	}
+	return parseScript(script, toks)
+}
+
+// parseScript parses the statements of script from its tokens.
+func parseScript(script string, toks []token) (stmts []ast.Stmt, err error) {
 	p := &parser{src: script, toks: toks}
 	defer p.recover(&err)
 	for {
@@ -49,7 +54,29 @@ func ParseScript(script string) (stmts []ast.Stmt, err error) {
 // Parse parses a script holding exactly one statement (a final ';' is
 // allowed).
 func Parse(script string) (ast.Stmt, error) {
-	stmts, err := ParseScript(script)
+	st, _, err := ParseTokens(script)
+	return st, err
+}
+
+// ParseTokens is Parse that also returns the statement's tokens (as
+// Tokens gives them), from the one lexer pass the parse made: the binder
+// positions some errors by tokens, and lexing the statement again for
+// them cost a second pass over every statement.
+func ParseTokens(script string) (ast.Stmt, []Token, error) {
+	toks, err := lex(script)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := parseOne(script, toks)
+	if err != nil {
+		return nil, nil, err
+	}
+	return st, exportTokens(toks), nil
+}
+
+// parseOne parses the one statement of script from its tokens.
+func parseOne(script string, toks []token) (ast.Stmt, error) {
+	stmts, err := parseScript(script, toks)
 	if err != nil {
 		return nil, err
 	}

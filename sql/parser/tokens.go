@@ -28,6 +28,11 @@ func Tokens(text string) ([]Token, error) {
 	if err != nil {
 		return nil, err
 	}
+	return exportTokens(toks), nil
+}
+
+// exportTokens converts the lexer's tokens, without the final tEOF.
+func exportTokens(toks []token) []Token {
 	out := make([]Token, 0, len(toks)-1)
 	for _, t := range toks[:len(toks)-1] { // without tEOF
 		k := TokOp
@@ -43,7 +48,7 @@ func Tokens(text string) ([]Token, error) {
 		}
 		out = append(out, Token{Kind: k, Val: t.val, Start: t.start, End: t.end})
 	}
-	return out, nil
+	return out
 }
 
 // TokenEnd returns the offset just past the token starting at off of text

@@ -12,6 +12,7 @@ import (
 	prompt "github.com/c-bata/go-prompt"
 
 	"github.com/b2sql/b2sql"
+	"github.com/b2sql/b2sql/sql/parser"
 )
 
 // wordSeparators end the word being completed. '.' and '/' are not among
@@ -66,12 +67,14 @@ func (c *completer) Complete(d prompt.Document) []prompt.Suggest {
 		return c.meta(strings.TrimLeft(line, " \t"), word)
 	}
 	text := open + line
-	st := scan(text)
-	switch {
-	case st.lineComment || st.block:
+	st := parser.Scan(text)
+	switch st.Open {
+	case parser.OpenLineComment, parser.OpenBlockComment:
 		return nil
-	case st.quote == '\'' || st.quote == '`':
-		return c.paths(text[st.quoteStart:], word)
+	case parser.OpenString, parser.OpenIdent:
+		if st.Open == parser.OpenString || text[st.Body-1] == '`' { // a file name: '…' or `…`
+			return c.paths(text[st.Body:], word)
+		}
 	}
 	if word == "" {
 		return nil

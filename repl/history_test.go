@@ -65,6 +65,8 @@ func TestFlatten(t *testing.T) {
 		{"SELECT a,\n  b\nFROM t;\n", "SELECT a, b FROM t;"},
 		{"SELECT 1 -- one\n + 1;", "SELECT 1 + 1;"},
 		{"SELECT '--x\n y';", "SELECT '--x\n y';"},
+		{"SELECT $$a -- b\nc$$, 1 /* x\n /* y */ */ + 2;", "SELECT $$a -- b\nc$$, 1 + 2;"},
+		{"SELECT a.b\n\tFROM t;", "SELECT a.b FROM t;"},
 	}
 	for _, c := range cases {
 		if got := flatten(c.in); got != c.want {

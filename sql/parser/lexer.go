@@ -52,21 +52,9 @@ func lex(src string) ([]token, error) {
 				i += j + 1
 			}
 		case c == '/' && i+1 < len(src) && src[i+1] == '*':
-			j, depth := i+2, 1 // nested, as in PostgreSQL
-			for depth > 0 {
-				if j+1 >= len(src) {
-					return nil, errorAt(src, i, "unterminated comment")
-				}
-				switch {
-				case src[j] == '*' && src[j+1] == '/':
-					depth--
-					j += 2
-				case src[j] == '/' && src[j+1] == '*':
-					depth++
-					j += 2
-				default:
-					j++
-				}
+			j, ok := commentEnd(src, i)
+			if !ok {
+				return nil, errorAt(src, i, "unterminated comment")
 			}
 			i = j
 		case c == '\'':
@@ -342,4 +330,27 @@ func identEnd(s string, i int) int {
 		i += n
 	}
 	return i
+}
+
+// commentEnd returns the offset just past the block comment starting at
+// i of src; comments nest, as in PostgreSQL. ok is false for a comment
+// that does not end.
+func commentEnd(src string, i int) (end int, ok bool) {
+	j, depth := i+2, 1
+	for depth > 0 {
+		if j+1 >= len(src) {
+			return len(src), false
+		}
+		switch {
+		case src[j] == '*' && src[j+1] == '/':
+			depth--
+			j += 2
+		case src[j] == '/' && src[j+1] == '*':
+			depth++
+			j += 2
+		default:
+			j++
+		}
+	}
+	return j, true
 }

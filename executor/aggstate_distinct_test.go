@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
+	"github.com/b2sql/b2sql/executor/executortest"
 	"runtime"
 	"slices"
 	"strings"
@@ -133,12 +133,7 @@ func TestDistinctAggSpills(t *testing.T) {
 				if spilled == 0 || h.pairsSpilled == 0 {
 					t.Fatalf("spilled %d bytes, %d by partitions: the limit did not force two rounds", spilled, h.pairsSpilled)
 				}
-				if m.Used() != 0 {
-					t.Fatalf("%d bytes still reserved after Close", m.Used())
-				}
-				if e, _ := os.ReadDir(tmp); len(e) != 0 {
-					t.Fatalf("spill files left: %v", e)
-				}
+				executortest.Released(t, tmp, m, -1)
 			})
 		})
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/b2sql/b2sql/executor/executortest"
 	"io"
 	"os"
 	"runtime"
@@ -14,7 +15,6 @@ import (
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/executor/memory"
-	"github.com/b2sql/b2sql/internal/leakcheck"
 )
 
 // countingSource is a source that counts its Opens.
@@ -221,10 +221,5 @@ func TestCTECancelMidSpill(t *testing.T) {
 		t.Fatalf("a file of %d bytes was finished", spilled)
 	}
 	c.Release()
-	if e, _ := os.ReadDir(tmp); len(e) != 0 {
-		t.Fatalf("spill files left: %v", e)
-	}
-	if n := leakcheck.Goroutines(before); n > before {
-		t.Fatalf("%d goroutines, %d before", n, before)
-	}
+	executortest.Released(t, tmp, nil, before)
 }

@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
+	"github.com/b2sql/b2sql/executor/executortest"
 	"runtime"
 	"slices"
 	"strings"
@@ -12,7 +12,6 @@ import (
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/executor/memory"
-	"github.com/b2sql/b2sql/internal/leakcheck"
 )
 
 // aggRows makes n rows (k BIGINT, s VARCHAR, x BIGINT) with about n/3
@@ -126,12 +125,7 @@ func TestHashAggSpills(t *testing.T) {
 		if h.res.SpilledBytes() == 0 || rounds < 2 {
 			t.Fatalf("spilled %d bytes, %d rounds: the limit did not force two rounds", h.res.SpilledBytes(), rounds)
 		}
-		if m.Used() != 0 {
-			t.Fatalf("%d bytes still reserved after Close", m.Used())
-		}
-		if e, _ := os.ReadDir(tmp); len(e) != 0 {
-			t.Fatalf("spill files left: %v", e)
-		}
+		executortest.Released(t, tmp, m, -1)
 	})
 }
 
@@ -182,16 +176,9 @@ func TestHashAggCancelMidSpill(t *testing.T) {
 // more than before.
 func checkCancelled(t *testing.T, err error, spilling bool, tmp string, before int) {
 	t.Helper()
-	if !errors.Is(err, context.Canceled) {
-		t.Fatalf("got %v", err)
-	}
+	executortest.Cancelled(t, err)
 	if !spilling {
 		t.Fatal("cancelled before any spill: the test checks nothing")
 	}
-	if e, _ := os.ReadDir(tmp); len(e) != 0 {
-		t.Fatalf("spill files left: %v", e)
-	}
-	if n := leakcheck.Goroutines(before); n > before {
-		t.Fatalf("%d goroutines, %d before", n, before)
-	}
+	executortest.Released(t, tmp, nil, before)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/b2sql/b2sql/executor/executortest"
 	"os"
 	"runtime"
 	"slices"
@@ -11,7 +12,6 @@ import (
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/executor/memory"
-	"github.com/b2sql/b2sql/internal/leakcheck"
 )
 
 // graceSides: a build of 6000 rows (k BIGINT: 1500 keys, 4 rows each, a
@@ -105,12 +105,7 @@ func TestHashJoinGraceSpills(t *testing.T) {
 								t.Fatalf("spilled %d bytes, partitions %d: want two rounds", spilled, j.subSpill)
 							}
 						}
-						if e, _ := os.ReadDir(tmp); len(e) != 0 {
-							t.Fatalf("left in the temp directory: %v", e)
-						}
-						if mem.Used() != 0 {
-							t.Fatalf("%d bytes reserved after Close", mem.Used())
-						}
+						executortest.Released(t, tmp, mem, -1)
 					})
 				})
 			}
@@ -187,18 +182,8 @@ func TestHashJoinGraceCancel(t *testing.T) {
 					_, err = op.Next(ctx)
 				}
 				op.Close()
-				if !errors.Is(err, context.Canceled) {
-					t.Fatalf("got %v", err)
-				}
-				if e, _ := os.ReadDir(tmp); len(e) != 0 {
-					t.Fatalf("left in the temp directory: %v", e)
-				}
-				if mem.Used() != 0 {
-					t.Fatalf("%d bytes reserved after Close", mem.Used())
-				}
-				if n := leakcheck.Goroutines(before); n > before {
-					t.Fatalf("%d goroutines, %d before", n, before)
-				}
+				executortest.Cancelled(t, err)
+				executortest.Released(t, tmp, mem, before)
 			})
 		}
 	}

@@ -3,7 +3,7 @@ package executor
 import (
 	"context"
 	"fmt"
-	"os"
+	"github.com/b2sql/b2sql/executor/executortest"
 	"slices"
 	"strings"
 	"testing"
@@ -274,12 +274,7 @@ func TestNestedLoopBlocks(t *testing.T) {
 								t.Fatalf("%d block passes: the test wants several", j.passes)
 							}
 						}
-						if m.Used() != 0 {
-							t.Fatalf("%d bytes still reserved after Close", m.Used())
-						}
-						if e, _ := os.ReadDir(tmp); len(e) != 0 {
-							t.Fatalf("spill files left: %v", e)
-						}
+						executortest.Released(t, tmp, m, -1)
 					})
 				})
 			}

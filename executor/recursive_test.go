@@ -3,7 +3,7 @@ package executor
 import (
 	"context"
 	"errors"
-	"os"
+	"github.com/b2sql/b2sql/executor/executortest"
 	"runtime"
 	"slices"
 	"strconv"
@@ -11,7 +11,6 @@ import (
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/executor/memory"
-	"github.com/b2sql/b2sql/internal/leakcheck"
 )
 
 // stepOp is a recursive step for tests: each row x of its input becomes
@@ -124,13 +123,5 @@ func TestRecursiveKeysAndCancel(t *testing.T) {
 	if _, spilled := r.MemoryUse(); spilled == 0 {
 		t.Fatal("cancelled before any spill: the test checks nothing")
 	}
-	if m.Used() != 0 {
-		t.Fatalf("%d bytes still reserved after Close", m.Used())
-	}
-	if e, _ := os.ReadDir(tmp); len(e) != 0 {
-		t.Fatalf("spill files left: %v", e)
-	}
-	if n := leakcheck.Goroutines(before); n > before {
-		t.Fatalf("%d goroutines, %d before", n, before)
-	}
+	executortest.Released(t, tmp, m, before)
 }

@@ -4,14 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
+	"github.com/b2sql/b2sql/executor/executortest"
 	"runtime"
 	"slices"
 	"testing"
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/executor/memory"
-	"github.com/b2sql/b2sql/internal/leakcheck"
 )
 
 // setRows makes n rows (k, "s<k>" or NULL) with k = (i*mul) % mod: a
@@ -87,12 +86,7 @@ func spillCheck(t *testing.T, op Operator, m *memory.Manager, tmp string, want [
 	if _, spilled := op.(MemoryReporter).MemoryUse(); spilled == 0 {
 		t.Fatal("did not spill")
 	}
-	if m.Used() != 0 {
-		t.Fatalf("%d bytes still reserved after Close", m.Used())
-	}
-	if e, _ := os.ReadDir(tmp); len(e) != 0 {
-		t.Fatalf("spill files left: %v", e)
-	}
+	executortest.Released(t, tmp, m, -1)
 }
 
 // A limit far below the distinct keys makes DISTINCT and the set
@@ -172,16 +166,6 @@ func TestDistinctOutOfMemoryAndCancel(t *testing.T) {
 		_, err = d.Next(ctx)
 	}
 	d.Close()
-	if !errors.Is(err, context.Canceled) {
-		t.Fatalf("got %v", err)
-	}
-	if e, _ := os.ReadDir(tmp); len(e) != 0 {
-		t.Fatalf("spill files left: %v", e)
-	}
-	if m.Used() != 0 {
-		t.Fatalf("%d bytes still reserved after Close", m.Used())
-	}
-	if n := leakcheck.Goroutines(before); n > before {
-		t.Fatalf("%d goroutines, %d before", n, before)
-	}
+	executortest.Cancelled(t, err)
+	executortest.Released(t, tmp, m, before)
 }

@@ -5,8 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/b2sql/b2sql/executor/executortest"
 	"io"
-	"os"
 	"runtime"
 	"slices"
 	"strings"
@@ -14,7 +14,6 @@ import (
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/executor/memory"
-	"github.com/b2sql/b2sql/internal/leakcheck"
 )
 
 type sortRow struct {
@@ -101,12 +100,7 @@ func TestSortSpills(t *testing.T) {
 			if s.res.SpilledBytes() == 0 {
 				t.Fatal("the sort did not spill")
 			}
-			if m.Used() != 0 {
-				t.Fatalf("%d bytes still reserved after Close", m.Used())
-			}
-			if e, _ := os.ReadDir(tmp); len(e) != 0 {
-				t.Fatalf("spill files left: %v", e)
-			}
+			executortest.Released(t, tmp, m, -1)
 		})
 	}
 }
@@ -135,12 +129,7 @@ func TestTopKSpills(t *testing.T) {
 			if k.res.SpilledBytes() == 0 {
 				t.Fatal("the top-k did not spill")
 			}
-			if m.Used() != 0 {
-				t.Fatalf("%d bytes still reserved after Close", m.Used())
-			}
-			if e, _ := os.ReadDir(tmp); len(e) != 0 {
-				t.Fatalf("spill files left: %v", e)
-			}
+			executortest.Released(t, tmp, m, -1)
 		})
 	}
 }
@@ -195,18 +184,11 @@ func TestSortCancelMidSpill(t *testing.T) {
 		_, err = s.Next(ctx)
 	}
 	s.Close()
-	if !errors.Is(err, context.Canceled) {
-		t.Fatalf("got %v", err)
-	}
+	executortest.Cancelled(t, err)
 	if s.res.SpilledBytes() == 0 {
 		t.Fatal("cancelled before any spill: the test checks nothing")
 	}
-	if e, _ := os.ReadDir(tmp); len(e) != 0 {
-		t.Fatalf("spill files left: %v", e)
-	}
-	if n := leakcheck.Goroutines(before); n > before {
-		t.Fatalf("%d goroutines, %d before", n, before)
-	}
+	executortest.Released(t, tmp, nil, before)
 }
 
 // sortPerm orders like the stable sort on compareRows, across the merge

@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
+	"github.com/b2sql/b2sql/executor/executortest"
 	"slices"
 	"testing"
 
@@ -93,11 +93,6 @@ func TestWindowSpillLimits(t *testing.T) {
 	if err := drainErr(w); !errors.As(err, &oom) || oom.Operator != "window (median does not stream)" {
 		t.Fatalf("got %v", err)
 	}
-	if m.Used() != 0 {
-		t.Fatalf("%d bytes still reserved after Close", m.Used())
-	}
-	if e, _ := os.ReadDir(tmp); len(e) != 0 {
-		t.Fatalf("spill files left: %v", e)
-	}
+	executortest.Released(t, tmp, m, -1)
 	_ = context.Background
 }

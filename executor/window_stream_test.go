@@ -3,7 +3,7 @@ package executor
 import (
 	"errors"
 	"fmt"
-	"os"
+	"github.com/b2sql/b2sql/executor/executortest"
 	"slices"
 	"testing"
 
@@ -276,12 +276,7 @@ func TestWindowStreamRefusal(t *testing.T) {
 	if !errors.As(err, &oom) || oom.Operator != "window (count(DISTINCT) does not stream)" {
 		t.Fatalf("got %v", err)
 	}
-	if m.Used() != 0 {
-		t.Fatalf("%d bytes still reserved after Close", m.Used())
-	}
-	if e, _ := os.ReadDir(tmp); len(e) != 0 {
-		t.Fatalf("spill files left: %v", e)
-	}
+	executortest.Released(t, tmp, m, -1)
 }
 
 // The statistics with running states (skewness, kurtosis, product, sem,

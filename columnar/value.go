@@ -187,7 +187,11 @@ func (v Value) AppendText(dst []byte) []byte {
 	return strconv.AppendInt(dst, v.I, 10)
 }
 
-// AppendFloat formats like DuckDB: shortest round-trip digits, "inf", "-inf", "nan".
+// AppendFloat formats like DuckDB: the shortest digits that round-trip,
+// "inf", "-inf", "nan". As Python's repr (which DuckDB's text follows), a
+// number whose leading digit is at 10^-4 … 10^15 is written out (an
+// integral one with ".0"), any other in exponent form: 1e-05, 0.0001,
+// 1000000000000000.0, 1e+16.
 func AppendFloat(dst []byte, f float64, bitSize int) []byte {
 	switch {
 	case math.IsNaN(f):
@@ -197,15 +201,19 @@ func AppendFloat(dst []byte, f float64, bitSize int) []byte {
 	case math.IsInf(f, -1):
 		return append(dst, "-inf"...)
 	}
-	if f == math.Trunc(f) && math.Abs(f) < 1e15 {
-		dst = strconv.AppendFloat(dst, f, 'f', -1, bitSize)
-		return append(dst, ".0"...)
+	var buf [32]byte
+	e := strconv.AppendFloat(buf[:0], f, 'e', -1, bitSize)
+	at := bytes.LastIndexByte(e, 'e')
+	exp, _ := strconv.Atoi(string(e[at+1:]))
+	if exp < -4 || exp >= 16 {
+		return append(dst, e...)
 	}
-	abs := math.Abs(f)
-	if abs >= 1e-5 && abs < 1e15 {
-		return strconv.AppendFloat(dst, f, 'f', -1, bitSize)
+	start := len(dst)
+	dst = strconv.AppendFloat(dst, f, 'f', -1, bitSize)
+	if bytes.IndexByte(dst[start:], '.') < 0 {
+		dst = append(dst, ".0"...)
 	}
-	return strconv.AppendFloat(dst, f, 'e', -1, bitSize)
+	return dst
 }
 
 // AppendDecimal formats an int64 scaled by 10^scale.

@@ -255,36 +255,53 @@ func fnListAgg(agg string) rowFunc {
 				}
 			}
 			return best, nil
-		case "avg":
-			s := 0.0
-			for _, v := range vals {
-				s += v.AsFloat()
-			}
-			return columnar.FloatValue(t, s/float64(len(vals))), nil
 		}
-		switch t.Phys() { // sum
-		case columnar.PhysFloat:
-			s := 0.0
-			for _, v := range vals {
-				s += v.AsFloat()
-			}
-			return columnar.FloatValue(t, s), nil
-		case columnar.PhysUint:
-			var s uint64
-			for _, v := range vals {
-				s += uint64(v.I)
-			}
-			return columnar.UintValue(s), nil
+		if e := vals[0].Type; exactListSum(e) {
+			return listExactAgg(agg, vals, t)
 		}
-		var s int64
+		s := 0.0
 		for _, v := range vals {
-			if (v.I > 0 && s > math.MaxInt64-v.I) || (v.I < 0 && s < math.MinInt64-v.I) {
-				return columnar.Value{}, errorf("list_sum: %s out of range", t)
-			}
-			s += v.I
+			s += v.AsFloat()
 		}
-		return columnar.IntValue(t, s), nil
+		if agg == "avg" {
+			s /= float64(len(vals))
+		}
+		return columnar.FloatValue(t, s), nil
 	}
+}
+
+// exactListSum reports whether list_sum and list_avg of elements of type e
+// add exactly in 128 bits, as DuckDB's sum and avg states do: integers and
+// DECIMALs (not UHUGEINT, which DuckDB sums as DOUBLE).
+func exactListSum(e columnar.Type) bool {
+	return e.IsInteger() || e.ID == columnar.Decimal || e.ID == columnar.Decimal128 || e.ID == columnar.Hugeint
+}
+
+// listExactAgg is list_sum (HUGEINT or DECIMAL(38,s)) or list_avg (the
+// exact sum divided as DuckDB's avg divides, columnar.AvgFloat) of
+// non-NULL integer or DECIMAL elements.
+func listExactAgg(agg string, vals []columnar.Value, t columnar.Type) (columnar.Value, error) {
+	e := vals[0].Type
+	var sum columnar.Int128
+	for _, v := range vals {
+		var x columnar.Int128
+		switch {
+		case e.Wide():
+			x = v.Wide128()
+		case e.ID == columnar.Uint64:
+			x = columnar.Uint128Of(uint64(v.I))
+		default:
+			x = columnar.Int128Of(v.I)
+		}
+		var ok bool
+		if sum, ok = sum.Add(x); !ok {
+			return columnar.Value{}, errorf("%s: overflow in SUM of %s", "list_"+agg, e)
+		}
+	}
+	if agg == "avg" {
+		return columnar.FloatValue(t, columnar.AvgFloat(sum, int64(len(vals)), int(e.Scale), columnar.AvgNarrow(e))), nil
+	}
+	return columnar.WideValue(t, sum), nil
 }
 
 // fnListHas: whether the first list holds any (all) of the second's

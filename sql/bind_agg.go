@@ -60,8 +60,11 @@ func (b *binder) bindAgg(fn planner.AggFunc, name string, e *callexpr.FuncExpr, 
 		}
 		return b.addAgg(planner.AggCall{Func: k, Arg: arg, Arg2: arg, Type: arg.Type()}), nil
 	}
+	if fn == planner.AggAvg && arg != nil && exactAvg(arg.Type()) {
+		return b.exactAvg(arg, e.Distinct), nil // bind_agg_avg.go
+	}
 	if arg != nil && limbSum(fn, arg.Type()) {
-		return b.wideSum(fn, arg, e.Distinct), nil
+		return b.wideSum(arg, e.Distinct), nil
 	}
 	if fn == planner.AggSum && arg != nil && exactSum(arg.Type()) {
 		// HUGEINT or DECIMAL(38,s) as DuckDB; the executor adds in int64s
@@ -263,14 +266,14 @@ func limbSumType(t columnar.Type) columnar.Type {
 	return columnar.THugeint
 }
 
-// wideSum binds SUM and AVG of a HUGEINT or DECIMAL(19..38) argument as
+// wideSum binds SUM of a HUGEINT or DECIMAL(19..38) argument as
 // four BIGINT sums of its 32-bit limbs recombined (executor
 // kernel_wide.go), and SUM of a BIGINT or UBIGINT as two: exact, and on the
-// int64 aggregation's fast path. SUM is HUGEINT or DECIMAL(38,s), AVG
-// DOUBLE, as in DuckDB. With DISTINCT the limbs of the distinct values are
+// int64 aggregation's fast path. SUM is HUGEINT or DECIMAL(38,s), as in
+// DuckDB (AVG divides it: exactAvg). With DISTINCT the limbs of the distinct values are
 // not the distinct limbs: one 128-bit sum of the values instead (executor
 // aggstate_widesum.go).
-func (b *binder) wideSum(fn planner.AggFunc, arg planner.Expr, distinct bool) planner.Expr {
+func (b *binder) wideSum(arg planner.Expr, distinct bool) planner.Expr {
 	var sum planner.Expr
 	if distinct {
 		sum = b.addAgg(planner.AggCall{Func: planner.AggSum, Arg: arg, Distinct: true, Type: limbSumType(arg.Type())})
@@ -281,10 +284,5 @@ func (b *binder) wideSum(fn planner.AggFunc, arg planner.Expr, distinct bool) pl
 		}
 		sum = &planner.Call{Fn: "wide_sum", Args: limbs, T: limbSumType(arg.Type())}
 	}
-	if fn == planner.AggSum {
-		return sum
-	}
-	n := b.addAgg(planner.AggCall{Func: planner.AggCount, Arg: arg, Distinct: distinct, Type: columnar.TInt64})
-	return &planner.Call{Fn: "/", T: columnar.TFloat64, Args: []planner.Expr{
-		&planner.Cast{Arg: sum, To: columnar.TFloat64}, &planner.Cast{Arg: n, To: columnar.TFloat64}}}
+	return sum
 }

@@ -303,20 +303,18 @@ func (b *binder) bindListAgg(fn, name string, xs []planner.Expr, srcs []callexpr
 	case "list_count":
 		ret = columnar.TInt64
 	case "list_avg":
-		if !e.IsNumeric() {
+		if !e.IsNumeric() && !e.Wide() {
 			return nil, true, b.typeErr(srcs[0], c, "%s expects a list of numbers, got %s", name, t)
 		}
 		ret = columnar.TFloat64
-	default: // sum: as sum() types it
+	default: // sum: as sum() types it, exact in 128 bits (executor listExactAgg)
 		switch {
-		case e.Phys() == columnar.PhysFloat:
+		case e.Phys() == columnar.PhysFloat || e.ID == columnar.Uhugeint:
 			ret = columnar.TFloat64
-		case e.ID == columnar.Decimal:
-			ret = columnar.DecimalType(18, int(e.Scale))
-		case e.ID == columnar.Uint64:
-			ret = columnar.TUint64
-		case e.IsInteger():
-			ret = columnar.TInt64
+		case e.ID == columnar.Decimal || e.ID == columnar.Decimal128:
+			ret = columnar.DecimalType(columnar.MaxDecimal, int(e.Scale))
+		case e.IsInteger() || e.ID == columnar.Hugeint:
+			ret = columnar.THugeint
 		default:
 			return nil, true, b.typeErr(srcs[0], c, "%s expects a list of numbers, got %s", name, t)
 		}

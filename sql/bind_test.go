@@ -33,9 +33,9 @@ Project [x.a AS a:INTEGER]
 `, ""},
 		{"SELECT s, count(*) AS n, count(DISTINCT a), sum(f), avg(a), min(d), max(ts) FROM t GROUP BY s HAVING count(*) > 1 ORDER BY n DESC NULLS FIRST, 1", `
 Sort [$n DESC NULLS FIRST, $s]
-  Project [$s AS s:VARCHAR, $count_star() AS n:BIGINT, $count(DISTINCT t.a) AS count(DISTINCT a):BIGINT, $sum(t.f) AS sum(f):DOUBLE, $avg(t.a) AS avg(a):DOUBLE, $min(t.d) AS min(d):DATE, $max(t.ts) AS max(ts):TIMESTAMP]
+  Project [$s AS s:VARCHAR, $count_star() AS n:BIGINT, $count(DISTINCT t.a) AS count(DISTINCT a):BIGINT, $sum(t.f) AS sum(f):DOUBLE, avg_of_sum($sum(t.a), $count(t.a), false) AS avg(a):DOUBLE, $min(t.d) AS min(d):DATE, $max(t.ts) AS max(ts):TIMESTAMP]
     Filter ($count_star() > 1)
-      Aggregate groups=[t.s] aggs=[count_star():BIGINT, count(DISTINCT t.a):BIGINT, sum(t.f):DOUBLE, avg(t.a):DOUBLE, min(t.d):DATE, max(t.ts):TIMESTAMP]
+      Aggregate groups=[t.s] aggs=[count_star():BIGINT, count(DISTINCT t.a):BIGINT, sum(t.f):DOUBLE, sum(t.a):BIGINT, count(t.a):BIGINT, min(t.d):DATE, max(t.ts):TIMESTAMP]
         Scan t AS t cols=12
 `, ""},
 		{"SELECT DISTINCT s FROM t ORDER BY s", `

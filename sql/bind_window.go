@@ -479,8 +479,11 @@ func (b *binder) bindWindowCall(w winCall, c ectx) (planner.Expr, error) {
 			f.Args, f.Type = []planner.Expr{timeMicros(xs[0])}, columnar.TFloat64 // bind_agg_time.go
 			break
 		}
+		if fn := aggFuncs[name]; fn == planner.AggAvg && exactAvg(xs[0].Type()) && !f.Distinct && w.nulls == nil {
+			return b.windowExactAvg(f, xs[0]), nil // bind_window_aggs.go
+		}
 		if fn := aggFuncs[name]; windowLimbSum(fn, xs[0].Type()) && !f.Distinct && w.nulls == nil {
-			return b.wideWindowSum(f, fn, xs[0]), nil // bind_window_aggs.go
+			return b.wideWindowSum(f, xs[0]), nil // bind_window_aggs.go
 		}
 		t, arg, err := b.aggType(aggFuncs[name], name, xs[0], args, c)
 		if err != nil {

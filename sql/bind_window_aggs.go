@@ -203,32 +203,45 @@ func (b *binder) bindWindowArgMinMax(f *planner.WindowFunc, bindArgs func(lo, hi
 	return nil
 }
 
-// wideWindowSum binds SUM or AVG OVER a window of a HUGEINT, DECIMAL,
-// BIGINT or UBIGINT argument as window sums of its 32-bit limbs,
-// recombined (as wideSum does for GROUP BY): SUM is HUGEINT or
-// DECIMAL(38,s), exact, as in DuckDB; AVG is DOUBLE.
-func (b *binder) wideWindowSum(f planner.WindowFunc, fn planner.AggFunc, arg planner.Expr) planner.Expr {
-	add := func(g planner.WindowFunc) planner.Expr {
-		col := b.newCol(g.Name, "", g.Type)
-		b.win.funcs = append(b.win.funcs, g)
-		b.win.cols = append(b.win.cols, col)
-		return &planner.ColRef{Col: col}
-	}
+// wideWindowSum binds SUM OVER a window of a HUGEINT, DECIMAL, BIGINT or
+// UBIGINT argument as window sums of its 32-bit limbs, recombined (as
+// wideSum does for GROUP BY): HUGEINT or DECIMAL(38,s), exact, as in
+// DuckDB.
+func (b *binder) wideWindowSum(f planner.WindowFunc, arg planner.Expr) planner.Expr {
 	limbs := limbExprs(arg)
 	for k, l := range limbs {
 		g := f
 		g.Name, g.Args, g.Type = "sum", []planner.Expr{l}, columnar.TInt64
-		limbs[k] = add(g)
+		limbs[k] = b.addWindowFunc(g)
 	}
-	sum := planner.Expr(&planner.Call{Fn: "wide_sum", Args: limbs, T: limbSumType(arg.Type())})
-	if fn == planner.AggSum {
-		return sum
+	return &planner.Call{Fn: "wide_sum", Args: limbs, T: limbSumType(arg.Type())}
+}
+
+// windowExactAvg binds AVG OVER a window of an integer or DECIMAL as the
+// GROUP BY one (exactAvg): the frame's exact sum and count, divided once
+// by avg_of_sum as DuckDB divides.
+func (b *binder) windowExactAvg(f planner.WindowFunc, arg planner.Expr) planner.Expr {
+	var sum planner.Expr
+	if windowLimbSum(planner.AggSum, arg.Type()) {
+		sum = b.wideWindowSum(f, arg)
+	} else {
+		g := f
+		g.Name, g.Args, g.Type = "sum", []planner.Expr{arg}, columnar.TInt64
+		sum = b.addWindowFunc(g)
 	}
 	g := f
 	g.Name, g.Args, g.Type = "count", []planner.Expr{arg}, columnar.TInt64
-	n := add(g)
-	return &planner.Call{Fn: "/", T: columnar.TFloat64, Args: []planner.Expr{
-		&planner.Cast{Arg: sum, To: columnar.TFloat64}, &planner.Cast{Arg: n, To: columnar.TFloat64}}}
+	n := b.addWindowFunc(g)
+	narrow := &planner.Const{Val: columnar.BoolValue(columnar.AvgNarrow(arg.Type()))}
+	return &planner.Call{Fn: "avg_of_sum", Args: []planner.Expr{sum, n, narrow}, T: columnar.TFloat64}
+}
+
+// addWindowFunc adds g to the window node and returns its column.
+func (b *binder) addWindowFunc(g planner.WindowFunc) planner.Expr {
+	col := b.newCol(g.Name, "", g.Type)
+	b.win.funcs = append(b.win.funcs, g)
+	b.win.cols = append(b.win.cols, col)
+	return &planner.ColRef{Col: col}
 }
 
 // nestedWindowMinMax binds min(x) or max(x) OVER a window of a LIST,

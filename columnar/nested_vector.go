@@ -236,3 +236,12 @@ func (v *Vector) AppendKid(from *Vector, src int) int {
 	v.Kids[0].CopyRow(j, from, src, j+1)
 	return j
 }
+
+// AppendKidOwned is AppendKid with the row's byte payloads copied, for a
+// list that outlives from (an aggregate's state: the producer reuses its
+// batch's bytes).
+func (v *Vector) AppendKidOwned(from *Vector, src int) int {
+	j := v.kidSlot()
+	v.Kids[0].CopyRowOwned(j, from, src, j+1)
+	return j
+}

@@ -3,12 +3,14 @@ package executor
 import "github.com/b2sql/b2sql/columnar"
 
 // listAdd appends the live values of arg, NULLs included, to their
-// groups (array_agg); with DISTINCT a value is kept once.
+// groups (array_agg); with DISTINCT a value is kept once. The values'
+// bytes are copied: the batch's belong to its producer, which reuses them
+// (a Parquet scan's next row group overwrote strings kept by reference).
 func (s *aggState) listAdd(b *columnar.Batch, arg *columnar.Vector, gids []int32) error {
 	v := &s.vals
 	add := func(i int) {
 		g := gids[i]
-		v.rows[g] = append(v.rows[g], int32(v.listStore.AppendKid(arg, i)))
+		v.rows[g] = append(v.rows[g], int32(v.listStore.AppendKidOwned(arg, i)))
 	}
 	if s.distinct != nil {
 		fresh, err := s.distinct.fresh(b, arg, gids)

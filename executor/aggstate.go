@@ -67,7 +67,7 @@ func newAggState(spec AggSpec) *aggState {
 
 func (s *aggState) grow(n int) {
 	s.count = growZero(s.count, n)
-	if s.spec.Kind.argMinMax() {
+	if s.spec.Kind.keepsOne() {
 		s.args = growZero(s.args, n)
 		return
 	}
@@ -333,7 +333,7 @@ func updateMinMax[T int64 | uint64](vals []T, counts []int64, in []T, gids []int
 
 // result writes groups [from, to) into out (rows 0..to-from).
 func (s *aggState) result(out *columnar.Vector, from, to int) {
-	if s.spec.Kind.argMinMax() {
+	if s.spec.Kind.keepsOne() {
 		s.argResult(out, from, to)
 		return
 	}

@@ -45,6 +45,8 @@ func init() {
 		agg("bool_or", "Whether some non-NULL value is true", ex("bool_or(true)"), columnar.TBool, param{"b", function.Any}),
 		aka(agg("count_if", "The number of rows where the condition is true", ex("count_if(true)"), i64, param{"condition", function.Any}), "countif"),
 		agg("any_value", "The first non-NULL value", ex("any_value(1)"), columnar.Type{}, x),
+		aka(agg("first", "The first row's value, NULL included", ex("first(1)"), columnar.Type{}, x), "arbitrary"),
+		agg("last", "The last row's value, NULL included", ex("last(1)"), columnar.Type{}, x),
 		aka(agg("arg_max", "The arg of the row with the largest val", ex("arg_max('a', 1)"), columnar.Type{}, param{"arg", function.Any}, param{"val", function.Any}), "argmax", "max_by"),
 		aka(agg("arg_min", "The arg of the row with the smallest val", ex("arg_min('a', 1)"), columnar.Type{}, param{"arg", function.Any}, param{"val", function.Any}), "argmin", "min_by"),
 		agg("skewness", "The sample skewness", ex("skewness(1)"), d, param{"x", function.Double}),

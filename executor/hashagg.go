@@ -216,6 +216,12 @@ func (h *HashAgg) update(b *columnar.Batch) error {
 				arg = decodeLive(arg, b, &h.plainArgs[i])
 			}
 		}
+		if a.Kind == AggFirst || a.Kind == AggLast {
+			if err := h.states[i].updateFirstLast(b, arg, a.Arg2, h.gids); err != nil { // aggstate_firstlast.go
+				return err
+			}
+			continue
+		}
 		if a.Kind.argMinMax() {
 			if err := h.states[i].updateArg(b, arg, a.Arg2, h.gids); err != nil {
 				return err

@@ -17,3 +17,22 @@ func init() {
 
 // ArgMinMax reports whether f is arg_max or arg_min.
 func (f AggFunc) ArgMinMax() bool { return f == AggArgMax || f == AggArgMin }
+
+// first(x) / last(x): the x of the first (last) row of the group in input
+// order, NULL included (executor/aggstate_firstlast.go). Like arg_max they
+// keep one value per group and a partial first merges into a final first,
+// so they run as parallel partial aggregates; with several threads
+// "first" is the first row some worker saw, as in DuckDB.
+const (
+	AggFirst AggFunc = 102
+	AggLast  AggFunc = 103
+)
+
+func init() {
+	holisticNames[AggFirst] = "first"
+	holisticNames[AggLast] = "last"
+}
+
+// KeepsOne reports whether f keeps one row's value per group and merges
+// partial results: arg_max, arg_min, first and last.
+func (f AggFunc) KeepsOne() bool { return f.ArgMinMax() || f == AggFirst || f == AggLast }

@@ -208,7 +208,7 @@ func (bd *builder) partialAggregates(n *Aggregate) ([]executor.Operator, error) 
 		return nil, nil
 	}
 	for _, a := range n.Aggs {
-		if a.Distinct || a.Func.Holistic() && !a.Func.ArgMinMax() {
+		if a.Distinct || a.Func.Holistic() && !a.Func.KeepsOne() {
 			return nil, nil
 		}
 	}
@@ -250,6 +250,13 @@ func (bd *builder) partialAggregates(n *Aggregate) ([]executor.Operator, error) 
 				aggs = append(aggs,
 					executor.AggSpec{Kind: executor.AggKind(a.Func), Arg: arg, Arg2: val, Type: a.Type, Name: "partial " + name},
 					executor.AggSpec{Kind: executor.AggKind(a.Func), Arg: val, Arg2: val, Type: a.Arg2.Type(), Name: "partial best of " + name})
+			case AggFirst, AggLast:
+				// The partial value and whether the worker saw a row of
+				// the group: an ungrouped worker that saw none gives a
+				// NULL that is no first value (the final first skips it).
+				aggs = append(aggs,
+					executor.AggSpec{Kind: executor.AggKind(a.Func), Arg: arg, Type: a.Type, Name: "partial " + name},
+					executor.AggSpec{Kind: executor.AggCountStar, Type: columnar.TInt64, Name: "partial rows of " + name})
 			case AggAvg:
 				aggs = append(aggs,
 					executor.AggSpec{Kind: executor.AggSum, Arg: arg, Type: columnar.TFloat64, Name: "partial sum of " + name},
@@ -278,6 +285,9 @@ func (bd *builder) finalAggregate(n *Aggregate, in executor.Operator) (executor.
 		name := aggString(a)
 		switch a.Func {
 		case AggArgMax, AggArgMin:
+			aggs = append(aggs, executor.AggSpec{Kind: executor.AggKind(a.Func), Arg: executor.ColumnExpr(col, ptypes[col]), Arg2: executor.ColumnExpr(col+1, ptypes[col+1]), Type: a.Type, Name: name})
+			col += 2
+		case AggFirst, AggLast:
 			aggs = append(aggs, executor.AggSpec{Kind: executor.AggKind(a.Func), Arg: executor.ColumnExpr(col, ptypes[col]), Arg2: executor.ColumnExpr(col+1, ptypes[col+1]), Type: a.Type, Name: name})
 			col += 2
 		case AggAvg:

@@ -71,7 +71,7 @@ func (bd *builder) parallelStacked(n *Aggregate) (executor.Operator, error) {
 		}
 	}
 	for _, a := range inner.Aggs {
-		if a.Distinct || a.Func.Holistic() && !a.Func.ArgMinMax() {
+		if a.Distinct || a.Func.Holistic() && !a.Func.KeepsOne() {
 			return nil, nil
 		}
 	}

@@ -48,6 +48,13 @@ func (b *binder) bindAgg(fn planner.AggFunc, name string, e *callexpr.FuncExpr, 
 		}
 		arg = x
 	}
+	if fn == planner.AggFirst || fn == planner.AggLast {
+		if arg.Type().ID == columnar.Null {
+			arg = &planner.Const{Val: columnar.NullValue(columnar.TInt32)} // as DuckDB types first(NULL)
+		}
+		// DISTINCT keeps the first (last) value's place: it changes nothing.
+		return b.addAgg(planner.AggCall{Func: fn, Arg: arg, Type: arg.Type()}), nil
+	}
 	if fn == planner.AggAvg && arg != nil && arg.Type().ID == columnar.Time {
 		return b.timeAvg(arg, e.Distinct), nil // bind_agg_time.go
 	}

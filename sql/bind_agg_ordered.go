@@ -10,10 +10,11 @@ import (
 )
 
 // An ordered aggregate, agg(args ORDER BY keys), is bound with its keys
-// (bindOrderedAgg). Only string_agg's
-// result depends on the order of its input; DuckDB accepts ORDER BY in
-// every other aggregate and ignores it, and so does b2sql (the keys are
-// still bound, so a misspelt column is reported).
+// (bindOrderedAgg). string_agg's and list's result depend on the order
+// of their input, and first, last and any_value pick by it (sortedPick);
+// DuckDB accepts ORDER BY in every other aggregate and ignores it, and so
+// does b2sql (the keys are still bound, so a misspelt column is
+// reported).
 //
 // string_agg gets its order from its input: the Aggregate reads its rows
 // through a stable Sort on the keys (orderAggInput), so each group's
@@ -54,6 +55,17 @@ func (b *binder) bindOrderedAgg(name string, exprs callexpr.SelectExprs, distinc
 		}
 		keys = append(keys, planner.SortKey{Expr: k, Desc: o.desc, NullsFirst: o.nullsFirst})
 		text = append(text, fmt.Sprintf("%s %v %v", k, o.desc, o.nullsFirst))
+	}
+	if _, ok := orderedPicks[name]; ok && len(exprs) == 1 {
+		arg, ok := exprs[0].(*callexpr.AliasedExpr)
+		if !ok {
+			return nil, b.arity(at, name, "1")
+		}
+		x, err := b.bindExpr(arg.Expr, ac)
+		if err != nil {
+			return nil, err
+		}
+		return b.sortedPick(name, x, keys), nil
 	}
 	a := b.agg
 	before := len(a.aggs)
@@ -121,6 +133,17 @@ func (b *binder) sortedInGroup(idx, before int, keys []planner.SortKey) planner.
 			}
 		}
 	}
+	entries, order := b.sortedEntries(call.Arg, keys)
+	if call.Func == planner.AggStringAgg {
+		return &planner.Call{Fn: "sorted_string_agg", Args: []planner.Expr{entries, order, &planner.Const{Val: call.Param}}, T: call.Type}
+	}
+	return &planner.Call{Fn: "sorted_list", Args: []planner.Expr{entries, order}, T: call.Type}
+}
+
+// sortedEntries adds the aggregate list(struct_pack(keys…, x)) and
+// returns it with the constant order flags sorted_list and
+// sorted_string_agg take (executor/call_list_sorted.go).
+func (b *binder) sortedEntries(x planner.Expr, keys []planner.SortKey) (planner.Expr, planner.Expr) {
 	var args []planner.Expr
 	var fields []columnar.Field
 	order := columnar.Value{Type: columnar.ListOf(columnar.TBool)}
@@ -132,14 +155,28 @@ func (b *binder) sortedInGroup(idx, before int, keys []planner.SortKey) planner.
 		fields = append(fields, columnar.Field{Name: fmt.Sprintf("k%d", len(fields)+1), Type: k.Expr.Type()})
 		order.Elems = append(order.Elems, columnar.BoolValue(k.Desc), columnar.BoolValue(k.NullsFirst))
 	}
-	args = append(args, call.Arg)
-	fields = append(fields, columnar.Field{Name: "v", Type: call.Arg.Type()})
+	args = append(args, x)
+	fields = append(fields, columnar.Field{Name: "v", Type: x.Type()})
 	entry := &planner.Call{Fn: "struct_pack", Args: args, T: columnar.StructOf(fields...)}
 	entries := b.addAgg(planner.AggCall{Func: planner.AggList, Arg: entry, Type: columnar.ListOf(entry.T)})
-	if call.Func == planner.AggStringAgg {
-		return &planner.Call{Fn: "sorted_string_agg", Args: []planner.Expr{entries, &planner.Const{Val: order}, &planner.Const{Val: call.Param}}, T: call.Type}
+	return entries, &planner.Const{Val: order}
+}
+
+// orderedPicks are the aggregates whose ORDER BY picks the value: first
+// and last take the first or last row's value in key order (NULL
+// included), any_value the first non-NULL one.
+var orderedPicks = map[string]string{"first": "list_first", "arbitrary": "list_first", "last": "list_last", "any_value": "list_any_value"}
+
+// sortedPick binds first, last or any_value(x ORDER BY keys): the group's
+// values in key order (stable: rows tied on the keys keep their input
+// order) and the one the aggregate picks.
+func (b *binder) sortedPick(name string, x planner.Expr, keys []planner.SortKey) planner.Expr {
+	if x.Type().ID == columnar.Null {
+		x = &planner.Const{Val: columnar.NullValue(columnar.TInt32)}
 	}
-	return &planner.Call{Fn: "sorted_list", Args: []planner.Expr{entries, &planner.Const{Val: order}}, T: call.Type}
+	entries, order := b.sortedEntries(x, keys)
+	sorted := &planner.Call{Fn: "sorted_list", Args: []planner.Expr{entries, order}, T: columnar.ListOf(x.Type())}
+	return &planner.Call{Fn: orderedPicks[name], Args: []planner.Expr{sorted}, T: x.Type()}
 }
 
 // isAggName reports whether name is an aggregate function.

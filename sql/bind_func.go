@@ -11,6 +11,7 @@ import (
 var aggFuncs = map[string]planner.AggFunc{
 	"count": planner.AggCount, "sum": planner.AggSum, "avg": planner.AggAvg, "mean": planner.AggAvg,
 	"min": planner.AggMin, "max": planner.AggMax,
+	"first": planner.AggFirst, "last": planner.AggLast, "arbitrary": planner.AggFirst,
 }
 
 // args returns the argument expressions of a call (nil for count(*)).

@@ -249,22 +249,25 @@ func (m *matches) answer(a index.AggRequest, colType columnar.Type) (columnar.Va
 	}
 	switch colType.ID {
 	case columnar.Int8, columnar.Int16, columnar.Int32, columnar.Int64:
-		var sum int64
+		// Exact in 128 bits: SUM(BIGINT) is HUGEINT, as in DuckDB.
+		var sum columnar.Int128
 		bad := false
 		if !m.each(func(v columnar.Value) {
-			r := sum + v.I
-			bad = bad || (sum^r)&(v.I^r) < 0
-			sum = r
+			var ok bool
+			sum, ok = sum.Add(columnar.Int128Of(v.I))
+			bad = bad || !ok
 		}) || bad {
 			return columnar.Value{}, false
 		}
 		switch {
 		case a.Kind == index.AggAvgCol && a.Type.Phys() == columnar.PhysFloat:
-			return columnar.FloatValue(a.Type, float64(sum)/float64(n)), true
-		case a.Kind == index.AggSumCol && a.Type.Phys() == columnar.PhysInt && a.Type.ID != columnar.Decimal:
-			return columnar.IntValue(a.Type, sum), true
+			return columnar.FloatValue(a.Type, columnar.AvgFloat(sum, n, 0, colType.ID == columnar.Int16)), true
+		case a.Kind == index.AggSumCol && a.Type.ID == columnar.Hugeint:
+			return columnar.WideValue(a.Type, sum), true
+		case a.Kind == index.AggSumCol && a.Type.Phys() == columnar.PhysInt && a.Type.ID != columnar.Decimal && sum.IsInt64():
+			return columnar.IntValue(a.Type, int64(sum.Lo)), true
 		case a.Kind == index.AggSumCol && a.Type.Phys() == columnar.PhysFloat:
-			return columnar.FloatValue(a.Type, float64(sum)), true
+			return columnar.FloatValue(a.Type, sum.Float()), true
 		}
 	case columnar.Float32, columnar.Float64:
 		if a.Type.Phys() != columnar.PhysFloat {

@@ -47,7 +47,11 @@ func StructOf(fields ...Field) Type {
 		}
 		b.WriteString(QuoteIdent(f.Name))
 		b.WriteByte(' ')
-		b.WriteString(f.Type.String())
+		if f.Type.ID == Null {
+			b.WriteString(`"NULL"`) // DuckDB's spelling of a NULL field's type
+		} else {
+			b.WriteString(f.Type.String())
+		}
 		fs[i] = Field{Name: f.Name, Type: f.Type, Nullable: true}
 	}
 	b.WriteByte(')')

@@ -131,14 +131,10 @@ func (b *binder) structPack(names []string, vals []ast.Expr, at int, c ectx) (pl
 			return nil, b.errAt(at, ErrType, fmt.Sprintf("duplicate struct entry name %q", names[i]))
 		}
 		seen[strings.ToLower(names[i])] = true
-		t := x.Type()
-		if t.ID == columnar.Null {
-			t = columnar.TInt32 // DuckDB types a NULL field INTEGER
-			if xs[i], err = b.coerce(x, t, astSrc(vals[i]), c); err != nil {
-				return nil, err
-			}
-		}
-		fs[i] = columnar.Field{Name: names[i], Type: t}
+		// A NULL field keeps the type "NULL", as in DuckDB: the common
+		// type with any other struct's field is then that field's
+		// ([{'y': {'z': 1}}, {'y': NULL}] is STRUCT(y STRUCT(z INTEGER))[]).
+		fs[i] = columnar.Field{Name: names[i], Type: x.Type()}
 	}
 	if len(fs) == 0 {
 		return nil, b.errAt(at, ErrType, "a struct needs at least one entry")

@@ -41,8 +41,8 @@ func TestHashAggKeysFromWords(t *testing.T) {
 			},
 		}
 		got := drainOpen(t, agg)
-		if kind := hashtab.Kind(agg.groups); kind != "composite" {
-			t.Fatalf("grouped by %s, want the composite table", kind)
+		if kind := hashtab.Kind(agg.groups); kind != "composite" && kind != "composite+packed" {
+			t.Fatalf("grouped by %s, want the composite table (words or packed)", kind)
 		}
 		slices.Sort(got)
 		if !equalStrings(got, want) {
@@ -81,12 +81,13 @@ func TestIntSumSpillThenNewGroups(t *testing.T) {
 	})
 }
 
-// TestHashAggSmallKeysOutgrown: (VARCHAR, BIGINT) keys start in the direct
-// table of tiny domains (smallKeys) and leave it when the 128th string or
-// the integer 200 arrives; groups made before and after agree. Rows
+// TestHashAggPackedKeysWiden: (VARCHAR, BIGINT) keys start packed in one
+// word (hashtab's packedKeys) sized from the first batch, and are repacked
+// when the 128th string or the integer 200 arrives; groups made before
+// and after agree. Rows
 // i = 0..599: s = "s" + i%150, k = i%3 (k = 200 for i >= 500, NULL s for
 // i%97 = 0).
-func TestHashAggSmallKeysOutgrown(t *testing.T) {
+func TestHashAggPackedKeysWiden(t *testing.T) {
 	types := []columnar.Type{columnar.TVarchar, columnar.TInt64}
 	var rows [][]columnar.Value
 	count := map[string]int{}
@@ -113,22 +114,27 @@ func TestHashAggSmallKeysOutgrown(t *testing.T) {
 			Aggs:   []AggSpec{{Kind: AggCountStar, Type: columnar.TInt64}},
 		}
 		got := drainOpen(t, agg)
-		if kind := hashtab.Kind(agg.groups); kind != "composite" {
-			t.Fatalf("grouped by %s: the direct table should have been dropped", kind)
+		if kind := hashtab.Kind(agg.groups); kind != "composite+packed" {
+			t.Fatalf("grouped by %s: the keys should still be packed", kind)
 		}
 		slices.Sort(got)
 		if !equalStrings(got, want) {
 			t.Fatalf("got %d groups %v…, want %d %v…", len(got), got[:3], len(want), want[:3])
 		}
 	})
-	// Few strings and small integers stay in the direct table.
+	// Two BIGINTs of 40 bits each do not fit one word: the word table.
+	wide := []columnar.Type{columnar.TInt64, columnar.TInt64}
+	var big [][]columnar.Value
+	for i := range 300 {
+		big = append(big, []columnar.Value{i64(int64(i%7) << 40), i64(int64(i%5) << 40)})
+	}
 	agg := &HashAgg{
-		Input:  &source{types: types, rows: rows[:100], n: 7},
-		Groups: []Expr{ColumnExpr(0, columnar.TVarchar), ColumnExpr(1, columnar.TInt64)},
+		Input:  &source{types: wide, rows: big, n: 7},
+		Groups: []Expr{ColumnExpr(0, columnar.TInt64), ColumnExpr(1, columnar.TInt64)},
 		Aggs:   []AggSpec{{Kind: AggCountStar, Type: columnar.TInt64}},
 	}
-	if got := drainOpen(t, agg); len(got) == 0 || hashtab.Kind(agg.groups) != "composite+small" {
-		t.Fatalf("want the direct table kept, got %d groups by %s", len(got), hashtab.Kind(agg.groups))
+	if got := drainOpen(t, agg); len(got) != 35 || hashtab.Kind(agg.groups) != "composite" {
+		t.Fatalf("got %d groups by %s, want 35 by the word table", len(got), hashtab.Kind(agg.groups))
 	}
 }
 

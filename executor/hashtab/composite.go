@@ -31,7 +31,9 @@ type compositeKeys struct {
 	// back the first value (nil for the other columns).
 	floats []chunked[float64]
 	hasFlt bool
-	small  *smallKeys // tiny key domains: a direct table (small.go)
+	// packed: while every key fits one 64-bit word, groups are found by
+	// it (packed.go); nil once they do not, or for a float key.
+	packed *packedKeys
 	// lead: while one integer key is seen to determine the others, groups
 	// are found by it alone (lead.go).
 	lead    *leadKeys
@@ -55,7 +57,7 @@ func newCompositeKeys(types []columnar.Type) *compositeKeys {
 		floats:  make([]chunked[float64], len(types)),
 	}
 	c.tab = newKeyTable(c.w)
-	c.small = newSmallKeys(types)
+	c.packed = newPackedKeys(types)
 	for i, t := range types {
 		switch t.Phys() {
 		case columnar.PhysBytes:
@@ -87,7 +89,7 @@ func (c *compositeKeys) pickLead(b *columnar.Batch, keys []*columnar.Vector) boo
 		return false // a float key's word is not its first value: no lead store
 	}
 	if col := chooseLead(b, keys); col >= 0 {
-		c.lead, c.small = newLeadKeys(col, len(keys)), nil
+		c.lead, c.packed = newLeadKeys(col, len(keys)), nil
 	}
 	return c.lead != nil
 }
@@ -96,6 +98,9 @@ func (c *compositeKeys) pickLead(b *columnar.Batch, keys []*columnar.Vector) boo
 func (c *compositeKeys) keyOf(g int32) []uint64 {
 	if c.lead != nil {
 		return c.lead.key(g)
+	}
+	if c.packed != nil {
+		return c.packed.key(g)
 	}
 	return c.tab.key(g)
 }
@@ -328,6 +333,9 @@ func (c *compositeKeys) Growth(n int) int64 {
 		return c.enc.Growth(n)
 	}
 	g := c.tab.growth(n)
+	if c.packed != nil {
+		g = c.packed.growth(n, c.n)
+	}
 	for _, t := range c.interns {
 		if t != nil {
 			g += t.growth(n)
@@ -347,8 +355,8 @@ func (c *compositeKeys) Bytes() int64 {
 		}
 		n += c.floats[k].bytes(8)
 	}
-	if c.small != nil {
-		n += 4 * int64(len(c.small.slots))
+	if c.packed != nil {
+		n += c.packed.bytes()
 	}
 	if c.lead != nil {
 		n += c.lead.bytes()
@@ -389,11 +397,11 @@ func (c *compositeKeys) Assign(b *columnar.Batch, keys []*columnar.Vector, gids 
 		defer slices.Sort(c.newRows)
 	}
 	c.fill(b, keys, true)
-	if c.small != nil {
-		if c.small.assign(c, b, gids, c.newGroup) {
+	if c.packed != nil {
+		if c.packed.assign(c, b, gids) {
 			return c.newRows
 		}
-		c.small = nil
+		c.packed = nil
 	}
 	w := c.w
 	var row int
@@ -460,6 +468,10 @@ func (c *compositeKeys) settle() {
 func (c *compositeKeys) find(words []uint64, remaps []dict.Remap, b *columnar.Batch, keys []*columnar.Vector, gids []int32) []uint64 {
 	words = c.fillWords(words, remaps, b, keys, c.internedID)
 	w := c.w
+	if p := c.packed; p != nil {
+		forEach(b, func(i int) { gids[i] = p.lookup(words[i*w : i*w+w]) })
+		return words
+	}
 	forEach(b, func(i int) {
 		key := words[i*w : i*w+w]
 		gids[i] = c.tab.lookup(key, hashWords(key))

@@ -16,8 +16,9 @@
 //     strings.go);
 //   - several columns, or one float: compositeKeys, each row's key as
 //     fixed-width words (a NULL mask, then one word per column; strings
-//     interned per column) in a word table (composite.go, words.go), with
-//     a direct table for tiny key domains (small.go), a lead integer key
+//     interned per column) in a word table (composite.go, words.go); while
+//     the words fit fields of one 64-bit word (sized from the values seen)
+//     the packed key goes to intGroups instead (packed.go); a lead integer key
 //     that determines the others when the first batch shows one (lead.go),
 //     and an encoded-key table for long, mostly distinct strings
 //     (encoded.go).

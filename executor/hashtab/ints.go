@@ -138,6 +138,13 @@ func (d *denseTable) cover(v int) {
 // non-negative codes (regions, flags, years) skip the hash map entirely.
 const denseKeys = 1 << 23
 
+// denseFloor is the keys the direct table covers whatever the number of
+// groups (16 KiB): small codes, years, flags. It was 64Ki keys (256 KiB),
+// which a table of a few groups with keys in the thousands (a spilled
+// partition's, packed keys) allocated at once: at a memory limit of 1 MB
+// a recursive CTE's settling tables spilled five times as much.
+const denseFloor = 1 << 12
+
 // intGroups finds the group of an integer key: the direct table for small
 // non-negative keys while it stays dense enough, the hash table for the
 // rest. A single integer key (intMap) and a lead key (lead.go) use
@@ -146,9 +153,14 @@ const denseKeys = 1 << 23
 type intGroups struct {
 	dense denseTable
 	ints  *intKeyTable
-	// hashed marks the keys below denseKeys that the hash table holds
-	// (taken while out of the direct table's range), so that a miss in
-	// the direct table probes the hash table only for them.
+	// hashed marks, a bit per 1<<hashedShift keys, the keys below
+	// denseKeys that the hash table holds (taken while out of the direct
+	// table's range), so that a miss in the direct table probes the hash
+	// table only for them (or a neighbour). It covers the keys up to the
+	// largest marked, grown by doubling, at most 64 KiB: a bit per key
+	// made for all of denseKeys at once was 1 MiB for one key, which at a
+	// memory limit of a few MB put a spilled partition's first batch over
+	// it, and packed keys of a few thousand groups spread over millions.
 	hashed columnar.Bitmap
 }
 
@@ -169,9 +181,9 @@ func (t *intGroups) known(v int64) (int32, bool) {
 // group's id) and records it; ngroups is the number of groups so far.
 func (t *intGroups) find(v int64, ngroups int, create func() int32) int32 {
 	// The direct table grows only while it stays dense enough (at most
-	// 16 slots per group, past a 64Ki floor), so one huge key cannot make it
-	// large; keys outside it live in the map.
-	if uint64(v) < denseKeys && (int(v) < t.dense.n || int(v) < max(1<<16, 16*ngroups)) {
+	// 16 slots per group, past a floor of denseFloor keys), so one huge
+	// key cannot make it large; keys outside it live in the map.
+	if uint64(v) < denseKeys && (int(v) < t.dense.n || int(v) < max(denseFloor, 16*ngroups)) {
 		if int(v) >= t.dense.n {
 			t.dense.cover(int(v))
 		}
@@ -181,8 +193,7 @@ func (t *intGroups) find(v int64, ngroups int, create func() int32) int32 {
 			// direct table's range: its group is copied in on the first
 			// miss here, so both homes agree (walking the hash table at
 			// every growth cost more than this probe per new key).
-			if t.hashed != nil && t.hashed.Get(int(v)) {
-				g, _ := t.ints.lookup(v)
+			if g, ok := t.hashedGroup(v); ok {
 				*slot = g + 1
 			} else {
 				*slot = create() + 1
@@ -192,10 +203,13 @@ func (t *intGroups) find(v int64, ngroups int, create func() int32) int32 {
 	}
 	return t.ints.find(v, func() int32 {
 		if uint64(v) < denseKeys {
-			if t.hashed == nil {
-				t.hashed = make(columnar.Bitmap, denseKeys/64) // all clear
+			b := int(v >> hashedShift)
+			if w := b >> 6; w >= len(t.hashed) {
+				grown := make(columnar.Bitmap, min(max(w+1, 2*len(t.hashed), 16), denseKeys>>hashedShift>>6))
+				copy(grown, t.hashed)
+				t.hashed = grown
 			}
-			t.hashed.Set(int(v))
+			t.hashed.Set(b)
 		}
 		return create()
 	})
@@ -206,7 +220,20 @@ func (t *intGroups) lookup(v int64) (int32, bool) {
 	if g, ok := t.known(v); ok {
 		return g, true
 	}
-	if uint64(v) < uint64(t.dense.n) && (t.hashed == nil || !t.hashed.Get(int(v))) {
+	if uint64(v) < uint64(t.dense.n) {
+		return t.hashedGroup(v)
+	}
+	return t.ints.lookup(v)
+}
+
+// hashedShift: hashed has a bit per 16 keys.
+const hashedShift = 4
+
+// hashedGroup returns the group of v, a key below the direct table's end,
+// when the hash table holds it.
+func (t *intGroups) hashedGroup(v int64) (int32, bool) {
+	b := int(v >> hashedShift)
+	if b>>6 >= len(t.hashed) || !t.hashed.Get(b) {
 		return 0, false
 	}
 	return t.ints.lookup(v)
@@ -217,7 +244,10 @@ func (t *intGroups) lookup(v int64) (int32, bool) {
 // when it may cover up to 16 slots per group.
 func (t *intGroups) growth(n, ngroups int) int64 {
 	g := t.ints.growth(n)
-	if want := min(max(densePage, 16*(ngroups+n)), denseKeys); want > t.dense.n {
+	if want := min(max(denseFloor, 16*(ngroups+n)), denseKeys); want > t.dense.n {
+		if want <= densePage { // the first page, doubling (cover)
+			return g + 4*int64(min(max(want, 2*t.dense.n, 256), densePage))
+		}
 		pages := len(t.dense.pages)
 		need := max((want+densePage-1)>>densePageBits, pages+pages/4)
 		g += int64(need-pages) * densePage * 4

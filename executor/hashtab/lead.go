@@ -48,7 +48,7 @@ type leadKeys struct {
 // determines), integers before dates and decimals on a tie.
 func chooseLead(b *columnar.Batch, keys []*columnar.Vector) int {
 	// Below leadMinGroups groups in the first batch interning costs
-	// little, and the composite path's small direct table may apply.
+	// little, and the composite path's packed keys may apply.
 	const leadMinGroups = 256
 	hasString := false
 	for _, v := range keys {

@@ -171,8 +171,8 @@ func (c *chunked[T]) bytes(size int) int64 {
 }
 
 // Kind names the implementation m uses now, for EXPLAIN and tests:
-// "ints", "strings", "encoded", or "composite" with "+small" or "+lead"
-// while the direct table or the lead key serves it.
+// "ints", "strings", "encoded", or "composite" with "+packed" or "+lead"
+// while the packed keys or the lead key serve it.
 func Kind(m Map) string {
 	switch m := m.(type) {
 	case *intMap:
@@ -187,8 +187,8 @@ func Kind(m Map) string {
 			return "encoded"
 		case m.lead != nil:
 			return "composite+lead"
-		case m.small != nil && m.small.slots != nil:
-			return "composite+small"
+		case m.packed != nil && m.packed.ig != nil:
+			return "composite+packed"
 		}
 		return "composite"
 	}

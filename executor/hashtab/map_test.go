@@ -354,6 +354,22 @@ func shapes() []struct {
 	}
 	out = append(out, shape{name: "mixed", types: []columnar.Type{columnar.TNull, columnar.TVarchar, columnar.TFloat64}, rows: mixed,
 		absent: [][]columnar.Value{{null(columnar.TNull), str("s9"), f64(0)}}})
+	out = append(out, shape{name: "packed", types: packedTypes, rows: packedRows(rng),
+		absent: [][]columnar.Value{{i64(1), i64(50), str("t1")}, {i64(-6), null(columnar.TInt64), str("t0")}}})
+	out = append(out, shape{name: "packed-coded", types: packedTypes, rows: packedRows(rng), coded: []bool{false, false, true},
+		absent: [][]columnar.Value{{i64(1), i64(50), str("t1")}}})
+	// Unsigned words on both sides of 1<<63, with a boolean: no signed
+	// interval of less than 64 bits holds them.
+	var uints [][]columnar.Value
+	for i := range 400 {
+		u := []uint64{5, 1<<63 - 2, 1<<63 + 1, math.MaxUint64, 0}[i%5]
+		if i < 200 {
+			u = uint64(i % 7)
+		}
+		uints = append(uints, []columnar.Value{columnar.UintValue(u), columnar.BoolValue(i%3 == 0)})
+	}
+	out = append(out, shape{name: "packed-uint", types: []columnar.Type{columnar.TUint64, columnar.TBool}, rows: uints,
+		absent: [][]columnar.Value{{columnar.UintValue(1<<63 - 1), columnar.BoolValue(true)}}})
 	// 70 columns: past the word table's NULL mask.
 	wide := make([]columnar.Type, 70)
 	for c := range wide {
@@ -423,5 +439,66 @@ func TestConstKeys(t *testing.T) {
 		if !slices.Equal(rows, []int{0}) || !slices.Equal(gids, []int32{0, 0, 0, 0, 0}) || m.Len() != 1 {
 			t.Fatalf("%v: new rows %v, ids %v, len %d", types, rows, gids, m.Len())
 		}
+	}
+}
+
+var packedTypes = []columnar.Type{columnar.TInt64, columnar.TInt64, columnar.TVarchar}
+
+// packedRows are keys whose packed layout widens as they come: small a,
+// b in 100..103 (a base of 100) and three strings; then b below the base,
+// a up to 200 (too few distinct values in a first batch to lead), NULLs in
+// every column and new strings; then negative a;
+// then b of 62 bits, past what one word holds with the rest (the groups
+// move to the word table).
+func packedRows(rng *rand.Rand) [][]columnar.Value {
+	var rows [][]columnar.Value
+	for i := range 2000 {
+		a, b, s := i64(int64(i%4)), i64(100+int64(i%4)), str(fmt.Sprint("s", i%3))
+		switch {
+		case i >= 1500:
+			b = i64(int64(rng.Uint64() >> 2))
+		case i >= 1000:
+			a = i64(-int64(i % 5))
+		case i >= 500:
+			a, b, s = i64(int64(rng.IntN(200))), i64(50+int64(i%60)), str(fmt.Sprint("t", i%40))
+			switch i % 13 {
+			case 0:
+				a = null(columnar.TInt64)
+			case 1:
+				b = null(columnar.TInt64)
+			case 2:
+				s = null(columnar.TVarchar)
+			}
+		}
+		rows = append(rows, []columnar.Value{a, b, s})
+	}
+	return rows
+}
+
+// TestPackedKinds: keys that fit one word are packed, stay packed as the
+// layout widens, and leave for the word table when past 64 bits.
+func TestPackedKinds(t *testing.T) {
+	rows := packedRows(rand.New(rand.NewPCG(1, 2)))
+	m := New(packedTypes)
+	for _, step := range []struct {
+		end  int
+		want string
+	}{{500, "composite+packed"}, {1000, "composite+packed"}, {1500, "composite+packed"}, {2000, "composite"}} {
+		for off := step.end - 500; off < step.end; off += 100 {
+			b := batchOf(packedTypes, rows[off:off+100], false, nil)
+			m.Assign(b, b.Cols, make([]int32, b.Len))
+		}
+		if got := Kind(m); got != step.want {
+			t.Fatalf("after %d rows: %s, want %s", step.end, got, step.want)
+		}
+	}
+	// The first batch of a, b in 0..3, 100..103 and three string ids
+	// packs into 2 + 2 + 2 bits (b from its base of 100).
+	m = New(packedTypes)
+	b := batchOf(packedTypes, rows[:100], false, nil)
+	m.Assign(b, b.Cols, make([]int32, b.Len))
+	p := m.(*compositeKeys).packed
+	if !slices.Equal(p.width, []uint{0, 2, 2, 2}) || p.base[2] != 100 {
+		t.Fatalf("layout widths %v bases %v", p.width, p.base)
 	}
 }

@@ -288,22 +288,28 @@ func (j *HashJoin) buildSide(ctx context.Context, right Operator) error {
 			j.buildAll(b, base) // nestedloop.go
 			continue
 		}
+		// The table's growth is reserved before the rows go in: a build
+		// table that doubles past the limit spills (or fails, naming the
+		// join) before it allocates, not after.
+		if g := j.index.Growth(b.Live()); g > 0 {
+			if err := j.res.Grow(g); err != nil {
+				spill, err := j.mustSpill(err, g)
+				if err != nil {
+					return err
+				}
+				if spill {
+					if err := j.spillBuild(ctx, right, keys, false); err != nil {
+						return err
+					}
+					break
+				}
+			}
+			j.indexSize += g
+		}
 		if j.index.Add(b, keys, base) {
 			j.buildNull = true
 		}
-		if err := j.reserveIndex(); err != nil {
-			spill, err := j.mustSpill(err, j.index.Bytes()-j.indexSize)
-			if err != nil {
-				return err
-			}
-			if spill {
-				if err := j.spillBuild(ctx, right, keys, false); err != nil {
-					return err
-				}
-				break
-			}
-			j.indexSize = j.index.Bytes() // forced
-		}
+		j.settleIndex()
 	}
 	if j.grace != nil {
 		for _, f := range j.Filters {
@@ -317,21 +323,8 @@ func (j *HashJoin) buildSide(ctx context.Context, right Operator) error {
 	if err := j.sortRanges(ctx, right.Types()); err != nil { // rangejoin.go
 		return err
 	}
-	if j.index != nil {
-		j.index.Finish()
-		if err := j.reserveIndex(); err != nil {
-			spill, err := j.mustSpill(err, j.index.Bytes()-j.indexSize)
-			if err != nil {
-				return err
-			}
-			if spill {
-				if err := j.spillBuild(ctx, right, keys, true); err != nil {
-					return err
-				}
-			} else {
-				j.indexSize = j.index.Bytes() // forced
-			}
-		}
+	if err := j.finishIndex(ctx, right, keys); err != nil {
+		return err
 	}
 	for _, f := range j.Filters {
 		f.finish()
@@ -339,17 +332,41 @@ func (j *HashJoin) buildSide(ctx context.Context, right Operator) error {
 	return nil
 }
 
-// reserveIndex reserves the growth of the build table since the last call.
-func (j *HashJoin) reserveIndex() error {
-	n := j.index.Bytes()
-	if n <= j.indexSize {
+// finishIndex finishes the build table. Finishing lays the table out
+// beside the lists it is built from: reserved before (a refusal spills
+// the build, or fails naming the join), then given back to what the
+// finished table holds.
+func (j *HashJoin) finishIndex(ctx context.Context, right Operator, keys []*columnar.Vector) error {
+	if j.index == nil {
 		return nil
 	}
-	if err := j.res.Grow(n - j.indexSize); err != nil {
-		return err
+	need := j.index.FinishBytes()
+	if err := j.res.Grow(need); err != nil {
+		spill, err := j.mustSpill(err, need)
+		if err != nil {
+			return err
+		}
+		if spill {
+			return j.spillBuild(ctx, right, keys, true)
+		}
+	}
+	j.indexSize += need
+	j.index.Finish()
+	j.settleIndex()
+	return nil
+}
+
+// settleIndex makes the build table's reservation what it holds, once
+// an Add or Finish reserved ahead for it: the excess goes back; what an
+// estimate missed is taken (forced: it is allocated already).
+func (j *HashJoin) settleIndex() {
+	n := j.index.Bytes()
+	if n < j.indexSize {
+		j.res.Shrink(j.indexSize - n)
+	} else if n > j.indexSize {
+		j.res.Force(n - j.indexSize)
 	}
 	j.indexSize = n
-	return nil
 }
 
 // SetMemory makes the join reserve its build side (and held probe rows)

@@ -72,7 +72,12 @@ func (j *HashJoin) fillNested() {
 	if j.rng != nil {
 		j.fillRange() // rangejoin.go
 	}
+	settled := j.oneMatchSettles()
 	for j.rng == nil && c.k < len(j.lrows) && len(j.pairL) < columnar.MaxBatch {
+		if settled && j.lmatch[c.k] {
+			c.k, c.r = c.k+1, 0 // matched already: no more pairs to try
+			continue
+		}
 		take := min(len(j.all)-c.r, columnar.MaxBatch-len(j.pairL))
 		for _, r := range j.all[c.r : c.r+take] {
 			j.pairL = append(j.pairL, int32(c.k))
@@ -85,4 +90,17 @@ func (j *HashJoin) fillNested() {
 	if c.k >= len(j.lrows) {
 		c.active = false
 	}
+}
+
+// oneMatchSettles reports whether a probe row's outcome is settled by its
+// first match (SEMI, ANTI, MARK): its further pairs are not made, neither
+// in the rest of the build rows nor in the later blocks of a block nested
+// loop (whose earlier blocks' matches loadMarks puts in lmatch), which
+// re-probed every row against every block.
+func (j *HashJoin) oneMatchSettles() bool {
+	switch j.Kind {
+	case JoinSemi, JoinAnti, JoinMark:
+		return true
+	}
+	return false
 }

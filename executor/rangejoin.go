@@ -370,7 +370,12 @@ func (z *rangeZone) may(left *columnar.Vector, i, b int) bool {
 // blocks the zone rules out.
 func (j *HashJoin) fillRange() {
 	c, x := &j.nested, j.rng
+	settled := j.oneMatchSettles()
 	for c.k < len(j.lrows) && len(j.pairL) < columnar.MaxBatch {
+		if settled && j.lmatch[c.k] {
+			c.k, c.started = c.k+1, false // matched already (nestedloop.go)
+			continue
+		}
 		row := j.lrows[c.k]
 		if !c.started {
 			c.r, c.hi = x.run(j.rngLeft, row)

@@ -296,3 +296,61 @@ func (b *blockCounter) Next(ctx context.Context) (*columnar.Batch, error) {
 	}
 	return out, err
 }
+
+// countingExpr counts the rows its expression is evaluated over.
+type countingExpr struct {
+	Expr
+	rows int
+}
+
+func (c *countingExpr) Eval(b *columnar.Batch) (*columnar.Vector, error) {
+	c.rows += b.Live()
+	return c.Expr.Eval(b)
+}
+
+// TestNestedLoopSettledRows: a SEMI, ANTI or MARK nested loop stops trying
+// a probe row's pairs once it matched: within the build rows (after the
+// batch of pairs holding its match) and in every later block of a block
+// nested loop. 300 probe rows x, 4,000 build rows y (y = 1000 + i, so
+// every x < y holds and every probe row matches its first build row):
+// the condition sees at most one batch of pairs per probe row, where an
+// INNER join sees all 1.2M; the answers are every probe row (SEMI, MARK
+// true) or none (ANTI).
+func TestNestedLoopSettledRows(t *testing.T) {
+	var lrows, rrows [][]columnar.Value
+	for i := range 300 {
+		lrows = append(lrows, []columnar.Value{i64(int64(i))})
+	}
+	for i := range 4000 {
+		rrows = append(rrows, []columnar.Value{i64(int64(1000 + i))})
+	}
+	for _, kind := range []JoinKind{JoinInner, JoinSemi, JoinAnti, JoinMark} {
+		for _, limit := range []int64{0, 16 << 10} { // 16 KB: blocks
+			t.Run(fmt.Sprintf("%s/limit=%d", joinKindNames[kind], limit), func(t *testing.T) {
+				cond := &countingExpr{Expr: mustCall(t, "<", columnar.TBool, ColumnExpr(0, columnar.TInt64), ColumnExpr(1, columnar.TInt64))}
+				j := &HashJoin{Left: &source{types: []columnar.Type{columnar.TInt64}, rows: lrows, n: 100},
+					Right: &source{types: []columnar.Type{columnar.TInt64}, rows: rrows, n: 1000}, Kind: kind, Cond: cond}
+				if limit > 0 {
+					j.SetMemory(memory.NewManager(limit, t.TempDir(), 0))
+				}
+				got := drain(t, j)
+				want := map[JoinKind]int{JoinInner: 300 * 4000, JoinSemi: 300, JoinAnti: 0, JoinMark: 300}[kind]
+				if len(got) != want {
+					t.Fatalf("%d rows, want %d", len(got), want)
+				}
+				if kind == JoinMark && !strings.HasSuffix(got[0], "|true") {
+					t.Fatalf("mark row %s, want true", got[0])
+				}
+				if kind == JoinInner {
+					if cond.rows != 300*4000 {
+						t.Fatalf("inner: condition over %d pairs, want all %d", cond.rows, 300*4000)
+					}
+					return
+				}
+				if most := 300 * columnar.MaxBatch; cond.rows > most {
+					t.Fatalf("condition over %d pairs, want at most %d (one batch per probe row)", cond.rows, most)
+				}
+			})
+		}
+	}
+}

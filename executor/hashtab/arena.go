@@ -79,3 +79,12 @@ func (a *textArena) bytes() int64 {
 	}
 	return n
 }
+
+// growth is what the next strings may allocate: one new chunk (a string
+// longer than that gets one of its own, which no estimate foresees).
+func (a *textArena) growth() int64 {
+	if len(a.chunks) == 0 {
+		return minTextChunk
+	}
+	return int64(min(2*cap(a.chunks[len(a.chunks)-1]), maxTextChunk))
+}

@@ -14,7 +14,7 @@ type BlockList[T any] struct {
 // Blocks hold from firstBlockLen values (a small build allocates little)
 // doubling up to blockLen (512 KB of int64).
 const (
-	firstBlockLen = 1 << 10
+	firstBlockLen = 1 << 7
 	blockLen      = 1 << 16
 )
 
@@ -53,4 +53,30 @@ func (l *BlockList[T]) Flat() []T {
 	}
 	l.Blocks, l.N = nil, 0
 	return out
+}
+
+// bytes is the memory the blocks hold, of size bytes a value.
+func (l *BlockList[T]) bytes(size int64) int64 {
+	n := int64(0)
+	for _, b := range l.Blocks {
+		n += int64(cap(b))
+	}
+	return n * size
+}
+
+// growth is what adding n more values may allocate: the blocks they
+// start, of size bytes a value.
+func (l *BlockList[T]) growth(n int, size int64) int64 {
+	free, next := 0, firstBlockLen
+	if k := len(l.Blocks) - 1; k >= 0 {
+		free, next = cap(l.Blocks[k])-len(l.Blocks[k]), min(2*cap(l.Blocks[k]), blockLen)
+	}
+	g := int64(0)
+	for n > free {
+		n -= free
+		free = next
+		g += int64(next) * size
+		next = min(2*next, blockLen)
+	}
+	return g
 }

@@ -3,15 +3,15 @@ package hashtab
 import "testing"
 
 // Values added in threes, straddling block ends, come out flat in order:
-// blocks of 1K, 2K, … 64K values, then three more of 64K and a bit.
+// blocks of 128, 256, … 64K values, then three more of 64K and a bit.
 func TestBlockListFlat(t *testing.T) {
 	var l BlockList[int64]
 	const n = (2*blockLen - firstBlockLen) + 3*blockLen + 5
 	for i := int64(0); i < n; i += 3 {
 		l.Add([]int64{i, i + 1, i + 2}[:min(3, n-i)]...)
 	}
-	if l.N != n || len(l.Blocks) != 11 {
-		t.Fatalf("n %d in %d blocks, want %d in 11", l.N, len(l.Blocks), n)
+	if l.N != n || len(l.Blocks) != 14 {
+		t.Fatalf("n %d in %d blocks, want %d in 14", l.N, len(l.Blocks), n)
 	}
 	got := l.Flat()
 	if len(got) != n {
@@ -42,6 +42,20 @@ func TestBlockListPush(t *testing.T) {
 	for i, v := range pushed.Flat() {
 		if v != int32(i) {
 			t.Fatalf("value %d is %d", i, v)
+		}
+	}
+}
+
+// growth says what an Add allocates: the bytes of the blocks it starts,
+// from empty, within a block, across several.
+func TestBlockListGrowth(t *testing.T) {
+	var l BlockList[int64]
+	for _, n := range []int{1, 5, 122, 1, 1000, 3 * blockLen, 7} {
+		want := l.growth(n, 8)
+		before := l.bytes(8)
+		l.Add(make([]int64, n)...)
+		if got := l.bytes(8) - before; got != want {
+			t.Fatalf("adding %d to %d values took %d bytes, growth said %d", n, l.N-n, got, want)
 		}
 	}
 }

@@ -336,6 +336,9 @@ func (c *compositeKeys) Growth(n int) int64 {
 	if c.packed != nil {
 		g = c.packed.growth(n, c.n)
 	}
+	if cap(c.words) < n*c.w {
+		g += 8 * int64(max(n, columnar.MaxBatch)*c.w)
+	}
 	for _, t := range c.interns {
 		if t != nil {
 			g += t.growth(n)

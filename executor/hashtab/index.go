@@ -24,6 +24,13 @@ type Index interface {
 	Probe(keys []*columnar.Vector, rows []int, lnull []bool, pairL, pairR []int32, sc *ProbeScratch) ([]int32, []int32)
 	// Bytes returns the memory the Index holds.
 	Bytes() int64
+	// Growth returns what an Add of n more rows may allocate, and
+	// FinishBytes what Finish may allocate beyond Bytes at its peak (the
+	// finished table and the lists it is built from at once): a join
+	// reserves them before, so that a build past its memory is refused
+	// before the allocation, not after.
+	Growth(n int) int64
+	FinishBytes() int64
 	// MaxMatches bounds the build rows one probe row can match (the
 	// largest group of rows under one key, or one bucket of a range
 	// table), known once Finish ran: a prober that must bound the pairs
@@ -85,8 +92,12 @@ func (t *intTable) Probe(keys []*columnar.Vector, rows []int, lnull []bool, pair
 func (t *intTable) MaxMatches() int { return int(t.maxRun) }
 
 func (t *intTable) Bytes() int64 {
-	return 16*int64(len(t.slots)) + 4*int64(len(t.rows)+len(t.dense)) + 8*int64(len(t.ents)) + 12*int64(t.kb.N)
+	return 16*int64(len(t.slots)) + 4*int64(len(t.rows)+len(t.dense)) + 8*int64(len(t.ents)) + t.kb.bytes(8) + t.ib.bytes(4)
 }
+
+func (t *intTable) Growth(n int) int64 { return t.kb.growth(n, 8) + t.ib.growth(n, 4) }
+
+func (t *intTable) FinishBytes() int64 { return finishIntsBytes(t.kb.N) }
 
 func (t *multiIntTable) Add(b *columnar.Batch, keys []*columnar.Vector, base int32) bool {
 	return t.build(keys, b, base)
@@ -106,11 +117,31 @@ func (t *multiIntTable) MaxMatches() int {
 }
 
 func (t *multiIntTable) Bytes() int64 {
-	n := 8*int64(len(t.keys)) + 4*int64(len(t.head)+len(t.tail)+len(t.next)) + 4*int64(t.ib.N)*int64(1+2*t.nk)
+	n := 8*int64(len(t.keys)) + 4*int64(len(t.head)+len(t.tail)+len(t.next)) + t.ib.bytes(4)
+	for c := range t.tb {
+		n += t.tb[c].bytes(8)
+	}
 	if t.packed != nil {
 		n += t.packed.Bytes()
 	}
 	return n
+}
+
+func (t *multiIntTable) Growth(n int) int64 {
+	g := t.ib.growth(n, 4)
+	if len(t.tb) > 0 {
+		g += int64(len(t.tb)) * t.tb[0].growth(n, 8)
+	}
+	return g
+}
+
+// FinishBytes: packed, the intTable's finish over the lists in place;
+// chained, the lists laid out flat (12+8nk bytes a row), the slots (at
+// most 4 a row, 8nk+8 bytes each) and next (4 a row).
+func (t *multiIntTable) FinishBytes() int64 {
+	n := int64(t.ib.N)
+	chained := n*int64(12+8*t.nk) + int64(slotsFor(t.ib.N))*int64(8*t.nk+8)*3/2
+	return max(finishIntsBytes(t.ib.N), chained)
 }
 
 // mapIndex is the Index of keys that are not all integers: a Map numbers
@@ -240,5 +271,14 @@ func (x *mapIndex) Probe(keys []*columnar.Vector, rows []int, lnull []bool, pair
 func (x *mapIndex) MaxMatches() int { return int(x.maxRun) }
 
 func (x *mapIndex) Bytes() int64 {
-	return x.m.Bytes() + 4*int64(len(x.start)+len(x.rows)) + 8*int64(x.ids.N)
+	return x.m.Bytes() + 4*int64(len(x.start)+len(x.rows)) + x.ids.bytes(4) + x.rb.bytes(4)
+}
+
+func (x *mapIndex) Growth(n int) int64 { return x.m.Growth(n) + x.ids.growth(n, 4) + x.rb.growth(n, 4) }
+
+// FinishBytes: start and its copy (4 bytes a key each) and rows (4 a
+// row); the Map's Finder may repack it once (a lead key moving to the
+// word table: at most what the Map holds again).
+func (x *mapIndex) FinishBytes() int64 {
+	return 8*int64(x.m.Len()+1) + 4*int64(x.rb.N) + x.m.Bytes()/2
 }

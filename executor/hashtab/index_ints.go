@@ -84,6 +84,29 @@ func (t *intTable) insert(k int64, r int32) {
 // grows as distinct keys come instead.
 const intTableMaxStart = 1 << 21
 
+// slotsFor is the most slots finish gives n keys: the power of two
+// at least 2n.
+func slotsFor(n int) int {
+	slots := 1 << 4
+	for slots < 2*n {
+		slots *= 2
+	}
+	return slots
+}
+
+// finishIntsBytes bounds what finish allocates for n inserted keys beyond
+// the lists: the slots (16 bytes each; half again while they double past
+// intTableMaxStart), a group and a start per key and the rows grouped (4
+// bytes each), or a range table's (at most 4 buckets and one 8-byte entry
+// a row), whichever is more.
+func finishIntsBytes(n int) int64 {
+	slots := int64(slotsFor(n)) * 16
+	if n > intTableMaxStart/2 {
+		slots = slots * 3 / 2
+	}
+	return max(slots+12*int64(n), 24*int64(n)+8)
+}
+
 // finish builds the table from the inserted keys, then groups the rows by
 // key (a counting sort by group, so a key's rows keep their insertion
 // order) and points every slot at its group. No insert may follow.

@@ -175,6 +175,7 @@ func (l *leadKeys) fillMasks(b *columnar.Batch, keys []*columnar.Vector) {
 func (l *leadKeys) store(g int32, keys []*columnar.Vector, i int) {
 	l.keys = keyChunkFor(l.keys, g, l.w)
 	last := len(l.keys) - 1
+	l.keys[last] = roomFor(l.keys[last], l.w, (keyChunkMask+1)*l.w)
 	mask := l.masks[i]
 	l.keys[last] = append(l.keys[last], mask)
 	for k, v := range keys {

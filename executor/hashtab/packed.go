@@ -268,17 +268,24 @@ func (p *packedKeys) fit(c *compositeKeys, b *columnar.Batch) bool {
 		p.migrate(c)
 		return false
 	}
-	// Repack: every group keeps its id under its new packed key.
+	// Repack: every group keeps its id under its new packed key, written
+	// over its old one. The new table replaces the old (garbage from
+	// here): like a doubling, for a moment both are held, which Growth
+	// does not foresee (it cannot tell which batch widens the layout).
+	p.ig = nil
 	ig := newIntGroups()
-	var keys chunked[uint64]
 	key := make([]uint64, c.w)
-	for g := 0; g < c.n; g++ {
-		old.unpack(p.keys.at(g), key)
-		v, _ := p.pack(key)
-		keys.push(v)
-		ig.find(int64(v), g, func() int32 { return int32(g) })
+	for _, chunk := range p.keys.chunks {
+		for i, x := range chunk {
+			old.unpack(x, key)
+			v, _ := p.pack(key)
+			chunk[i] = v
+		}
 	}
-	p.ig, p.keys = ig, keys
+	for g := 0; g < c.n; g++ {
+		ig.find(int64(p.keys.at(g)), g, func() int32 { return int32(g) })
+	}
+	p.ig = ig
 	return p.packBatch(c, b)
 }
 
@@ -321,8 +328,9 @@ func (p *packedKeys) bytes() int64 {
 }
 
 func (p *packedKeys) growth(n, ngroups int) int64 {
-	if p.ig == nil {
-		return 0
+	g := p.keys.growth(n, 8)
+	if p.ig != nil {
+		g += p.ig.growth(n, ngroups)
 	}
-	return p.ig.growth(n, ngroups)
+	return g
 }

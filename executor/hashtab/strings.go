@@ -159,7 +159,7 @@ func (t *strTable) grow() {
 // bytes is the memory the table holds.
 // growth is Map.Growth of a table taking up to n more keys.
 func (t *strTable) growth(n int) int64 {
-	g := doublingBytes(len(t.slots), t.n, n, 40)
+	g := doublingBytes(len(t.slots), t.n, n, 40) + t.arena.growth()
 	if t.keep {
 		g += appendBytes(len(t.refs), cap(t.refs), n, 12)
 	}

@@ -61,7 +61,8 @@ func (t *keyTable) find(key []uint64, h uint64, create func() int32) int32 {
 			g := create()
 			t.slots[s] = uint64(tag)<<32 | uint64(uint32(g+1))
 			t.keys = keyChunkFor(t.keys, g, w)
-			t.keys[len(t.keys)-1] = append(t.keys[len(t.keys)-1], key...)
+			last := len(t.keys) - 1
+			t.keys[last] = append(roomFor(t.keys[last], w, (keyChunkMask+1)*w), key...)
 			t.n++
 			if 4*t.n >= 3*len(t.slots) {
 				t.grow()
@@ -121,7 +122,7 @@ func (t *keyTable) lookup(key []uint64, h uint64) int32 {
 }
 
 // keyChunkFor returns keys with room in its last chunk for group g's key
-// of w words. The first chunk starts small and grows by append (a table
+// of w words. The first chunk starts small and doubles (roomFor: a table
 // of a few keys, such as a spilled partition's, holds a few words); the
 // others are whole chunks, never copied.
 func keyChunkFor(keys [][]uint64, g int32, w int) [][]uint64 {
@@ -147,7 +148,14 @@ func keyChunkBytes(keys [][]uint64) int64 {
 // bytes is the memory the table holds.
 // growth is Map.Growth of a table taking up to n more keys (their words
 // go to chunks that are never copied).
-func (t *keyTable) growth(n int) int64 { return doublingBytes(len(t.slots), t.n, n, 8) }
+func (t *keyTable) growth(n int) int64 {
+	g := doublingBytes(len(t.slots), t.n, n, 8)
+	if len(t.keys) == 0 {
+		return g + 8*chunkGrowth(0, 0, n, t.w)
+	}
+	last := t.keys[len(t.keys)-1]
+	return g + 8*chunkGrowth(len(last), cap(last), n, t.w)
+}
 
 func (t *keyTable) bytes() int64 {
 	return 8*int64(len(t.slots)) + keyChunkBytes(t.keys)

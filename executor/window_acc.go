@@ -118,7 +118,18 @@ func (a *windowAcc) add(v, val columnar.Value) {
 		a.n++
 		return
 	case "list":
-		// Every frame value, NULLs included, in the order fed.
+		// Every frame value, NULLs included, in the order fed; with
+		// DISTINCT the first of each (NULL one value), as DuckDB lists.
+		if a.seen != nil {
+			k := keyOf(v)
+			if v.Null {
+				k = distinctKey{i: 2, s: "NULL"} // apart from every value's key
+			}
+			if _, dup := a.seen[k]; dup {
+				return
+			}
+			a.seen[k] = struct{}{}
+		}
 		a.vals = append(a.vals, v)
 		a.n++
 		return

@@ -52,10 +52,10 @@ func streamable(f *WindowFunc) bool {
 var accFuncs = map[string]bool{"count": true, "count_star": true, "sum": true, "avg": true, "min": true, "max": true,
 	"arg_max": true, "arg_min": true, "first_value": true, "last_value": true, "nth_value": true,
 	"var_samp": true, "var_pop": true, "stddev_samp": true, "stddev_pop": true, "median": true,
-	"quantile_cont": true, "quantile_disc": true, "string_agg": true, "mode": true}
+	"quantile_cont": true, "quantile_disc": true, "string_agg": true, "mode": true, "list": true}
 var valuesAccFuncs = map[string]bool{"var_samp": true, "var_pop": true, "stddev_samp": true, "stddev_pop": true,
 	"median": true, "quantile_cont": true, "quantile_disc": true, "string_agg": true, "mode": true,
-	"entropy": true, "mad": true}
+	"entropy": true, "mad": true, "list": true}
 
 // isAccFunc reports whether a windowAcc computes the function: skewness,
 // product, covar_pop, regr_slope, … keep their running state there

@@ -154,9 +154,6 @@ func (b *binder) bindWindowAgg(f *planner.WindowFunc, args []callexpr.Expr, star
 			f.Param = v
 		}
 	case "list", "array_agg":
-		if f.Distinct {
-			return b.errAt(at, ErrUnsupported, fmt.Sprintf("%s(DISTINCT …) OVER is not supported", name))
-		}
 		x := xs[0]
 		if t.ID == columnar.Null { // as list(NULL) in GROUP BY (bind_agg_more.go)
 			var err error

@@ -45,6 +45,9 @@ const (
 	TimestampMS
 	TimestampNS
 	Uuid // a UUID: its 16 bytes, big-endian, so that bytes order as DuckDB orders UUIDs (uuid.go)
+	// TimeTZ is TIME WITH TIME ZONE: a time of day and its UTC offset,
+	// held as a key that orders as DuckDB orders them (timetz.go).
+	TimeTZ
 )
 
 // Phys is the physical representation of a vector's payload.
@@ -98,6 +101,7 @@ var (
 	TTimestampMS = Type{ID: TimestampMS}
 	TTimestampNS = Type{ID: TimestampNS}
 	TUuid        = Type{ID: Uuid}
+	TTimeTZ      = Type{ID: TimeTZ}
 )
 
 // DecimalType returns DECIMAL(p, s): held in an int64 up to 18 digits,
@@ -194,6 +198,7 @@ var typeNames = [...]string{
 	Varchar: "VARCHAR", Blob: "BLOB", Date: "DATE", Timestamp: "TIMESTAMP", Interval: "INTERVAL",
 	Time: "TIME", TimestampTZ: "TIMESTAMP WITH TIME ZONE", Hugeint: "HUGEINT", Uhugeint: "UHUGEINT",
 	TimestampS: "TIMESTAMP_S", TimestampMS: "TIMESTAMP_MS", TimestampNS: "TIMESTAMP_NS", Uuid: "UUID",
+	TimeTZ: "TIME WITH TIME ZONE",
 }
 
 // String returns the SQL spelling of t, as DuckDB prints it.

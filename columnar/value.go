@@ -179,6 +179,8 @@ func (v Value) AppendText(dst []byte) []byte {
 		return AppendUUID(dst, []byte(v.S))
 	case Time:
 		return AppendTime(dst, v.I)
+	case TimeTZ:
+		return AppendTimeTZ(dst, v.I)
 	case Null:
 		return append(dst, "NULL"...)
 	case List, Struct, Map:

@@ -183,6 +183,14 @@ func CastValue(v columnar.Value, to columnar.Type) (columnar.Value, error) {
 			return columnar.IntValue(to, us), nil
 		}
 		return fail()
+	case columnar.TimeTZ:
+		if k, ok := timeTZOf(v); ok { // cast_time.go
+			return columnar.IntValue(to, k), nil
+		}
+		if from.IsString() {
+			return columnar.Value{}, errorf("time field value out of range: %s, expected format is ([YYYY-MM-DD ]HH:MM:SS[.MS])", strconv.Quote(v.S))
+		}
+		return fail()
 	case columnar.Interval:
 		if from.IsString() {
 			iv, ok := columnar.ParseInterval(v.S)

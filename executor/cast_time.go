@@ -13,6 +13,9 @@ func timeOf(v columnar.Value) (us int64, ok bool) {
 	switch {
 	case v.Type.IsString():
 		return columnar.ParseTime(v.S)
+	case v.Type.ID == columnar.TimeTZ:
+		us, _ := columnar.TimeTZParts(v.I) // the local time, as DuckDB
+		return us, true
 	case v.Type.ID == columnar.Timestamp && columnar.Infinity(v.Type, v.I) == 0:
 		return columnar.TimeOfDay(v.I), true
 	case v.Type.IsTimestampUnit() && columnar.Infinity(v.Type, v.I) == 0:
@@ -61,4 +64,18 @@ func castFromTimestampUnit(v columnar.Value, to columnar.Type) (columnar.Value, 
 		return columnar.IntValue(to, columnar.TimestampToDate(us)), true
 	}
 	return columnar.IntValue(to, us), true
+}
+
+// timeTZOf is CAST(v AS TIME WITH TIME ZONE): text parsed
+// (columnar.ParseTimeTZ), a TIME or a TIMESTAMP's time of day at +00, as
+// DuckDB casts them.
+func timeTZOf(v columnar.Value) (int64, bool) {
+	if v.Type.IsString() {
+		return columnar.ParseTimeTZ(v.S)
+	}
+	if v.Type.ID == columnar.Time {
+		return columnar.TimeTZKey(v.I, 0), true
+	}
+	us, ok := timeOf(v)
+	return columnar.TimeTZKey(us, 0), ok
 }

@@ -58,6 +58,16 @@ func (b *binder) bindAgg(fn planner.AggFunc, name string, e *callexpr.FuncExpr, 
 	if fn == planner.AggAvg && arg != nil && arg.Type().ID == columnar.Time {
 		return b.timeAvg(arg, e.Distinct), nil // bind_agg_time.go
 	}
+	if (fn == planner.AggMin || fn == planner.AggMax) && arg.Type().ID == columnar.TimeTZ {
+		// DuckDB's min/max of TIMETZ go by the local time (executor
+		// kernel_timetz.go), its operators by the instant.
+		k := planner.AggArgMin
+		if fn == planner.AggMax {
+			k = planner.AggArgMax
+		}
+		key := &planner.Call{Fn: "timetz_local_key", Args: []planner.Expr{arg}, T: columnar.TInt64}
+		return b.addAgg(planner.AggCall{Func: k, Arg: arg, Arg2: key, Type: arg.Type()}), nil
+	}
 	if (fn == planner.AggMin || fn == planner.AggMax) && arg.Type().IsNested() {
 		// min/max of lists, structs and maps, in their order (DuckDB's):
 		// the arg_min/arg_max state keeps whole values.

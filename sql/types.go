@@ -80,6 +80,7 @@ func parseTypeName(words []string, params []int) (columnar.Type, error) {
 		"TIMESTAMP_S": columnar.TTimestampS, "TIMESTAMP_MS": columnar.TTimestampMS,
 		"TIMESTAMP_US": columnar.TTimestamp, "TIMESTAMP_NS": columnar.TTimestampNS,
 		"UUID": columnar.TUuid, "GUID": columnar.TUuid,
+		"TIMETZ": columnar.TTimeTZ, "TIME WITH TIME ZONE": columnar.TTimeTZ,
 	}
 	if (name == "TIMESTAMP" || name == "DATETIME") && len(params) == 1 {
 		// TIMESTAMP(p): DuckDB picks the unit that holds p fractional digits.
@@ -307,6 +308,12 @@ func canCast(from, to columnar.Type) bool {
 		return from.ID == columnar.Timestamp || from.ID == columnar.Date
 	case from.ID == columnar.Timestamp && to.ID == columnar.Time:
 		return true // the time of day; DuckDB has no other cast to or from TIME
+	case to.ID == columnar.TimeTZ:
+		// TIME and TIMESTAMP at +00 (DuckDB; TIMESTAMPTZ's depends on
+		// the session's zone and is not built).
+		return from.ID == columnar.Time || from.ID == columnar.Timestamp
+	case from.ID == columnar.TimeTZ:
+		return to.ID == columnar.Time // the local time
 	case from.ID == columnar.Blob && to.ID == columnar.Blob:
 		return true
 	case from.IsNested() && to.IsNested():

@@ -784,7 +784,7 @@ func typeMatches(letter byte, t columnar.Type) bool {
 	case 'B':
 		return t.ID == columnar.Bool
 	case 'D':
-		return t.IsTemporal() || t.ID == columnar.Time || t.ID == columnar.TimestampTZ || t.IsTimestampUnit()
+		return t.IsTemporal() || t.ID == columnar.Time || t.ID == columnar.TimeTZ || t.ID == columnar.TimestampTZ || t.IsTimestampUnit()
 	}
 	return false
 }

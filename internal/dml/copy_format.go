@@ -197,7 +197,7 @@ func copySpecOf(path string, opts []sql.FileArg) (*copySpec, error) {
 			return nil, rest[0].Err(sql.ErrUnsupported, fmt.Sprintf("COPY option %s is not supported for b2 tables", strings.ToUpper(rest[0].Name)))
 		}
 		s.open = func(path string, schema columnar.Schema) (tableWriter, func(), error) {
-			w, err := ctable.Create(strings.TrimRight(path, `/\`), schema, ctable.CreateOptions{})
+			w, err := ctable.Create(strings.TrimRight(path, `/\`), schema, ctable.CreateOptions{Zip: s.b2z})
 			if err != nil {
 				return nil, nil, err
 			}

@@ -38,7 +38,7 @@ func CreateEmpty(path string, cols []ColumnDef, opts CreateOptions) (err error) 
 		opts.BlockRows = 8192
 	}
 	opts.BlockRows = min(opts.BlockRows, opts.ChunkRows)
-	w := &Writer{path: path, opts: opts, zip: strings.HasSuffix(strings.ToLower(path), ".b2z")}
+	w := &Writer{path: path, opts: opts, zip: opts.Zip || strings.HasSuffix(strings.ToLower(path), ".b2z")}
 	if w.dir, err = os.MkdirTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-"); err != nil {
 		return fmt.Errorf("ctable: %w", err)
 	}

@@ -36,6 +36,10 @@ type CreateOptions struct {
 	CParams *b2.CParams
 	// NoSummary skips the SUMMARY indexes built on Close.
 	NoSummary bool
+	// Zip writes one .b2z zip whatever the path's suffix says (COPY …
+	// (FORMAT b2z) to a name without .b2z); a path ending in .b2z is one
+	// anyway.
+	Zip bool
 	// Metadata are user attributes (t.vlmeta in python-blosc2), stored in
 	// _vlmeta.b2f; values are strings.
 	Metadata map[string]string
@@ -87,7 +91,7 @@ func Create(path string, schema columnar.Schema, opts CreateOptions) (_ *Writer,
 	if opts.SampleRows <= 0 {
 		opts.SampleRows = 65536
 	}
-	w := &Writer{path: path, schema: schema, opts: opts, zip: strings.HasSuffix(strings.ToLower(path), ".b2z")}
+	w := &Writer{path: path, schema: schema, opts: opts, zip: opts.Zip || strings.HasSuffix(strings.ToLower(path), ".b2z")}
 	parent := filepath.Dir(path)
 	if w.dir, err = os.MkdirTemp(parent, "."+filepath.Base(path)+".tmp-"); err != nil {
 		return nil, fmt.Errorf("ctable: %w", err)

@@ -3,6 +3,7 @@ package ctable
 import (
 	"archive/zip"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -369,4 +370,33 @@ func TestWriteNullInNotNullColumn(t *testing.T) {
 	checkRow(t, "0", rows[0], []any{int64(0), "free text number 0"})
 	checkRow(t, "1", rows[1], []any{nil, "free text number 1"})
 	checkRow(t, "2", rows[2], []any{int64(2), nil})
+}
+
+// TestCreateZipByOption: CreateOptions.Zip writes one .b2z zip at a path
+// without the suffix (COPY … (FORMAT b2z)), which opens as a table.
+func TestCreateZipByOption(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "out")
+	schema := columnar.Schema{{Name: "k", Type: columnar.TInt64}}
+	w, err := Create(path, schema, CreateOptions{Zip: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := columnar.NewBatch([]columnar.Type{columnar.TInt64}, 2)
+	b.Len = 2
+	b.Cols[0].Ints[0], b.Cols[0].Ints[1] = 7, 9
+	if err := w.Write(b); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	head := make([]byte, 4)
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := io.ReadFull(f, head); err != nil || string(head) != "PK\x03\x04" {
+		t.Fatalf("%s starts %q (%v), want a zip", path, head, err)
+	}
 }

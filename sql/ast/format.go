@@ -138,8 +138,21 @@ func (w *writer) expr(e Expr) {
 	case *Default:
 		w.s("DEFAULT")
 	case *Unary:
+		// A chain of prefix signs is written inside one pair of
+		// parentheses, "(- + x)": a parenthesis per sign would nest the
+		// text twice as deep as the parser met it, and a chain near the
+		// parser's depth limit would no longer read back.
 		w.s("(", e.Op, " ")
-		w.expr(e.X)
+		x := e.X
+		for isSign(e.Op) {
+			u, ok := x.(*Unary)
+			if !ok || !isSign(u.Op) {
+				break
+			}
+			w.s(u.Op, " ")
+			x = u.X
+		}
+		w.expr(x)
 		w.s(")")
 	case *Binary:
 		w.s("(")
@@ -961,3 +974,7 @@ func isPositionCall(f *Func) bool {
 	return !f.Method && len(f.Name) == 1 && !f.Name[0].Quoted && strings.EqualFold(f.Name[0].Name, "position") &&
 		len(f.Args) == 2 && !f.Distinct && !f.Star && f.OrderBy == nil && f.WithinGroup == nil && f.Filter == nil && f.Over == nil
 }
+
+// isSign reports whether a prefix operator is the sign the parser reads
+// in a chain (unary - and +).
+func isSign(op string) bool { return op == "-" || op == "+" }

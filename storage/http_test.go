@@ -241,3 +241,22 @@ func indexOf(s, sub string) int {
 	}
 	return -1
 }
+
+// WithTail raises the first request of a reader that needs more of an
+// object's end, never lowers a larger setting, and leaves the session's
+// Config as it was.
+func TestWithTail(t *testing.T) {
+	var nilCfg *Config
+	if got := nilCfg.WithTail(512 << 10).tailPrefetch(); got != 512<<10 {
+		t.Errorf("nil.WithTail(512 KiB) tail = %d", got)
+	}
+	c := &Config{TailPrefetch: 1 << 20, CacheBytes: 7}
+	w := c.WithTail(512 << 10)
+	if w.tailPrefetch() != 1<<20 || w.CacheBytes != 7 {
+		t.Errorf("WithTail lowered or lost settings: %+v", w)
+	}
+	d := &Config{}
+	if d.WithTail(512<<10).tailPrefetch() != 512<<10 || d.TailPrefetch != 0 {
+		t.Errorf("WithTail changed its receiver: %+v", d)
+	}
+}

@@ -110,7 +110,7 @@ func (c *Catalog) openRemote(fn, location string) (planner.Table, error) {
 		}
 	}
 	if kind == "parquet" {
-		srcs, err := openSources(ctx, locations, cfg)
+		srcs, err := openSources(ctx, locations, cfg.WithTail(parquet.TailBytes))
 		if err != nil {
 			return nil, err
 		}
@@ -142,7 +142,7 @@ func (c *Catalog) openRemoteFileOnce(location, format string) (planner.Table, er
 	ctx := context.Background()
 	switch format {
 	case "parquet":
-		src, err := storage.Open(ctx, location, cfg)
+		src, err := storage.Open(ctx, location, cfg.WithTail(parquet.TailBytes))
 		if err != nil {
 			return nil, err
 		}

@@ -275,25 +275,28 @@ func (db *DB) Explain(query string, args ...any) (string, error) {
 type Statement struct {
 	Text      string
 	Line, Col int
+	src       sql.Source // as SplitScript found it, tokens included
 }
 
 // SplitScript splits a script into statements at ';' outside quotes and
-// comments, keeping each one's position in the script.
+// comments, keeping each one's position in the script. The script is
+// lexed once: QueryStatement parses each statement from the tokens found
+// here.
 func SplitScript(script string) []Statement {
-	var out []Statement
-	for _, s := range sql.Split(script) {
-		out = append(out, Statement{Text: s.Text, Line: s.Line, Col: s.Col})
+	srcs := sql.Split(script)
+	out := make([]Statement, len(srcs))
+	for i, s := range srcs {
+		out[i] = Statement{Text: s.Text, Line: s.Line, Col: s.Col, src: s}
 	}
 	return out
 }
 
 // QueryStatement runs a statement obtained from SplitScript, reporting
-// error positions relative to the whole script.
+// error positions relative to the whole script. A Statement made by hand
+// runs as Query(st.Text).
 func (db *DB) QueryStatement(ctx context.Context, script string, st Statement) (*Rows, error) {
-	for _, s := range sql.Split(script) {
-		if s.Line == st.Line && s.Col == st.Col {
-			return db.run(ctx, db.sess, s, nil, nil, nil)
-		}
+	if st.src.Text == st.Text && st.src.Line == st.Line && st.src.Col == st.Col && st.Text != "" {
+		return db.run(ctx, db.sess, st.src, nil, nil, nil)
 	}
 	return db.Query(ctx, st.Text)
 }

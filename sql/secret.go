@@ -30,21 +30,11 @@ type DropSecret struct {
 func (*CreateSecret) statement() {}
 func (*DropSecret) statement()   {}
 
-// ParseSecret parses CREATE SECRET and DROP SECRET; ok is false for other
-// statements.
-func ParseSecret(src Source) (st Statement, ok bool, err error) {
-	if src.Line <= 0 {
-		src.Line = 1
-	}
-	if src.Col <= 0 {
-		src.Col = 1
-	}
-	toks, err := lex(src)
-	if err != nil || len(toks) == 0 {
+// parseSecret parses CREATE SECRET and DROP SECRET from the statement's
+// tokens (without a final ';'); ok is false for other statements.
+func parseSecret(src Source, toks []token) (st Statement, ok bool, err error) {
+	if len(toks) < 2 || !toks[0].is("CREATE") && !toks[0].is("DROP") {
 		return nil, false, nil
-	}
-	if n := len(toks); toks[n-1].isOp(";") {
-		toks = toks[:n-1]
 	}
 	p := &stmtParser{src: src, toks: toks}
 	i := 1

@@ -1,7 +1,6 @@
 package sql
 
 import (
-	"errors"
 	"strings"
 	"unicode/utf8"
 
@@ -17,52 +16,38 @@ type Source struct {
 	Offset int // byte offset of Text in the script
 	Line   int
 	Col    int // in runes
+	// piece holds Text's tokens when Split made the Source: Parse then
+	// parses from them instead of lexing Text again.
+	piece *parser.Piece
 }
 
 // Split splits a script into statements at ';' tokens of sql/parser's
-// lexer, so that quotes, dollar quotes ($$a;b$$) and nested comments are
-// read as the parser reads them. Leading whitespace is trimmed from each
-// statement (its position follows the trim); statements holding only
-// whitespace and comments are dropped. Where the script stops lexing (an
-// unterminated quote or comment), the rest becomes one statement and Parse
-// reports the error.
+// lexer (parser.Split), so that quotes, dollar quotes ($$a;b$$) and nested
+// comments are read as the parser reads them. The script is lexed once:
+// Parse takes each statement's tokens from its Source. Leading whitespace
+// is trimmed from each statement (its position follows the trim);
+// statements holding only whitespace and comments are dropped. Where the
+// script stops lexing (an unterminated quote or comment), the rest becomes
+// one statement and Parse reports the error.
 func Split(script string) []Source {
-	toks, err := parser.Tokens(script)
-	rest := -1 // start of the statement that runs to the end, if any
-	if err != nil {
-		var pe *parser.Error
-		if !errors.As(err, &pe) || pe.Offset <= 0 {
-			return []Source{sourceAt(script, 0, len(script))}
-		}
-		// The text before the failing token lexes as it does in the whole script.
-		toks, _ = parser.Tokens(script[:pe.Offset])
-		rest = pe.Offset
-	}
-	var out []Source
-	start, seen := 0, false // seen: a token since start
-	for _, t := range toks {
-		if t.Kind == parser.TokOp && t.Val == ";" {
-			if seen {
-				out = append(out, sourceAt(script, start, t.Start))
-			}
-			start, seen = t.End, false
-			continue
-		}
-		seen = true
-	}
-	if seen || rest >= 0 {
-		out = append(out, sourceAt(script, start, len(script)))
+	pieces := parser.Split(script)
+	out := make([]Source, len(pieces))
+	at, pos := 0, Pos{1, 1} // positions are counted forward, once over the script
+	for i := range pieces {
+		p := &pieces[i]
+		pos = posIn(script[at:], p.Start-at, pos)
+		at = p.Start
+		out[i] = Source{Text: p.Text, Offset: p.Start, Line: pos.Line, Col: pos.Col, piece: p}
 	}
 	return out
 }
 
-// sourceAt builds the Source for script[start:end], trimming leading space.
-func sourceAt(script string, start, end int) Source {
-	for start < end && isSpace(script[start]) {
-		start++
+// lexed returns src's tokens: those Split lexed, or Text lexed now.
+func (src Source) lexed() *parser.Piece {
+	if src.piece != nil && src.piece.Text == src.Text {
+		return src.piece
 	}
-	p := posIn(script, start, Pos{1, 1})
-	return Source{Text: script[start:end], Offset: start, Line: p.Line, Col: p.Col}
+	return parser.Lex(src.Text)
 }
 
 func isSpace(c byte) bool {

@@ -14,7 +14,9 @@ import (
 
 // Parse parses one statement (see Split for scripts; a final ';' is
 // allowed) with sql/parser and builds its Statement from the syntax tree.
-// Errors are *Error positioned in the whole script.
+// A Source from Split is parsed from the tokens Split lexed: a statement
+// is lexed once on its way from the script to the binder. Errors are
+// *Error positioned in the whole script.
 func Parse(src Source) (Statement, error) {
 	if src.Line <= 0 {
 		src.Line = 1
@@ -22,22 +24,36 @@ func Parse(src Source) (Statement, error) {
 	if src.Col <= 0 {
 		src.Col = 1
 	}
-	tree, ptoks, perr := parser.ParseTokens(src.Text)
-	if perr != nil {
-		var pe *parser.Error
-		if errors.As(perr, &pe) {
-			if pe.Msg == "empty statement" {
-				pe.Offset = 0 // nothing to point at: the caret goes at the start
-			}
-			return nil, errAt(src, pe.Offset, ErrSyntax, pe.Msg)
-		}
-		return nil, errAt(src, 0, ErrSyntax, perr.Error())
+	piece := src.lexed()
+	if err := piece.Err(); err != nil {
+		return nil, syntaxError(src, err)
 	}
-	b := &stmtBuilder{src: src, toks: withoutSemicolon(fromParser(ptoks))}
+	toks := withoutSemicolon(fromParser(piece.Tokens()))
+	if st, ok, err := parseSecret(src, toks); ok {
+		return st, err
+	}
+	tree, err := piece.Parse()
+	if err != nil {
+		return nil, syntaxError(src, err)
+	}
+	b := &stmtBuilder{src: src, toks: toks}
 	if st, ok, err := b.statement(tree); ok {
 		return st, err
 	}
 	return nil, b.unsupportedStmt(tree)
+}
+
+// syntaxError positions the parser's error in src.
+func syntaxError(src Source, err error) error {
+	var pe *parser.Error
+	if errors.As(err, &pe) {
+		off := pe.Offset
+		if pe.Msg == "empty statement" {
+			off = 0 // nothing to point at: the caret goes at the start
+		}
+		return errAt(src, off, ErrSyntax, pe.Msg)
+	}
+	return errAt(src, 0, ErrSyntax, err.Error())
 }
 
 // stmtBuilder turns syntax tree statements into Statements.

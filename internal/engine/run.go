@@ -9,8 +9,7 @@ import (
 	"github.com/b2sql/b2sql/sql"
 )
 
-// Parse parses one statement (sql.Parse; CREATE/DROP SECRET by
-// sql.ParseSecret), with a parser panic turned into
+// Parse parses one statement (sql.Parse), with a parser panic turned into
 // an internal error.
 func Parse(src sql.Source) (stmt sql.Statement, err error) {
 	defer func() {
@@ -18,9 +17,6 @@ func Parse(src sql.Source) (stmt sql.Statement, err error) {
 			stmt, err = nil, InternalError(r)
 		}
 	}()
-	if st, ok, err := sql.ParseSecret(src); ok {
-		return st, err
-	}
 	return sql.Parse(src)
 }
 

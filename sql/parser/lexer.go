@@ -36,7 +36,10 @@ type token struct {
 const opChars = "+-*/<>=~!@#%^&|"
 
 // lex splits the whole script into tokens, comments and spaces skipped,
-// ending with a tEOF token at len(src).
+// ending with a tEOF token at len(src). On error it also returns the
+// tokens before the one that failed, ending with a tEOF at the error's
+// offset: they lex as they would in the text up to the error, so Split and
+// Scan need no second pass.
 func lex(src string) ([]token, error) {
 	toks := make([]token, 0, len(src)/4+1)
 	for i := 0; i < len(src); {
@@ -54,41 +57,41 @@ func lex(src string) ([]token, error) {
 		case c == '/' && i+1 < len(src) && src[i+1] == '*':
 			j, ok := commentEnd(src, i)
 			if !ok {
-				return nil, errorAt(src, i, "unterminated comment")
+				return lexFail(toks, src, i, "unterminated comment")
 			}
 			i = j
 		case c == '\'':
 			end, val, ok := quoted(src, i, '\'')
 			if !ok {
-				return nil, errorAt(src, i, "unterminated quoted string")
+				return lexFail(toks, src, i, "unterminated quoted string")
 			}
 			toks = append(toks, token{kind: tString, val: val, start: i, end: end})
 			i = end
 		case (c == 'E' || c == 'e') && i+1 < len(src) && src[i+1] == '\'':
 			end, val, ok := escaped(src, i+1)
 			if !ok {
-				return nil, errorAt(src, i, "unterminated quoted string")
+				return lexFail(toks, src, i, "unterminated quoted string")
 			}
 			toks = append(toks, token{kind: tString, val: val, start: i, end: end})
 			i = end
 		case (c == 'X' || c == 'x') && i+1 < len(src) && src[i+1] == '\'':
 			end, val, ok := quoted(src, i+1, '\'')
 			if !ok {
-				return nil, errorAt(src, i, "unterminated quoted string")
+				return lexFail(toks, src, i, "unterminated quoted string")
 			}
 			b, err := hex.DecodeString(val)
 			if err != nil {
-				return nil, errorAt(src, i, "invalid hexadecimal string literal "+quote(src[i:end]))
+				return lexFail(toks, src, i, "invalid hexadecimal string literal "+quote(src[i:end]))
 			}
 			toks = append(toks, token{kind: tBlob, val: string(b), start: i, end: end})
 			i = end
 		case c == '"' || c == '`':
 			end, val, ok := quoted(src, i, c)
 			if !ok {
-				return nil, errorAt(src, i, "unterminated quoted identifier")
+				return lexFail(toks, src, i, "unterminated quoted identifier")
 			}
 			if end == i+2 {
-				return nil, errorAt(src, i, "zero-length delimited identifier at or near "+quote(src[i:end]))
+				return lexFail(toks, src, i, "zero-length delimited identifier at or near "+quote(src[i:end]))
 			}
 			toks = append(toks, token{kind: tQIdent, val: val, start: i, end: end})
 			i = end
@@ -108,7 +111,7 @@ func lex(src string) ([]token, error) {
 				tag := src[i : j+1]
 				k := strings.Index(src[j+1:], tag)
 				if k < 0 {
-					return nil, errorAt(src, i, "unterminated dollar-quoted string")
+					return lexFail(toks, src, i, "unterminated dollar-quoted string")
 				}
 				end := j + 1 + k + len(tag)
 				toks = append(toks, token{kind: tString, val: src[j+1 : j+1+k], start: i, end: end})
@@ -116,7 +119,7 @@ func lex(src string) ([]token, error) {
 				continue
 			}
 			if j == i+1 {
-				return nil, errorAt(src, i, `syntax error at or near "$"`)
+				return lexFail(toks, src, i, `syntax error at or near "$"`)
 			}
 			toks = append(toks, token{kind: tParam, val: src[i:j], start: i, end: j})
 			i = j
@@ -176,11 +179,17 @@ func lex(src string) ([]token, error) {
 				i += n // Unicode spaces, zero-width ones included, separate tokens (as in DuckDB)
 				continue
 			}
-			return nil, errorAt(src, i, "syntax error at or near "+quote(string(r)))
+			return lexFail(toks, src, i, "syntax error at or near "+quote(string(r)))
 		}
 	}
 	toks = append(toks, token{kind: tEOF, start: len(src), end: len(src)})
 	return toks, nil
+}
+
+// lexFail ends toks with a tEOF at off and returns them with the error
+// there.
+func lexFail(toks []token, src string, off int, msg string) ([]token, error) {
+	return append(toks, token{kind: tEOF, start: off, end: off}), errorAt(src, off, msg)
 }
 
 // quoted reads the text quoted by q starting at i; a doubled q is one q.

@@ -53,26 +53,7 @@ func parseScript(script string, toks []token) (stmts []ast.Stmt, err error) {
 
 // Parse parses a script holding exactly one statement (a final ';' is
 // allowed).
-func Parse(script string) (ast.Stmt, error) {
-	st, _, err := ParseTokens(script)
-	return st, err
-}
-
-// ParseTokens is Parse that also returns the statement's tokens (as
-// Tokens gives them), from the one lexer pass the parse made: the binder
-// positions some errors by tokens, and lexing the statement again for
-// them cost a second pass over every statement.
-func ParseTokens(script string) (ast.Stmt, []Token, error) {
-	toks, err := lex(script)
-	if err != nil {
-		return nil, nil, err
-	}
-	st, err := parseOne(script, toks)
-	if err != nil {
-		return nil, nil, err
-	}
-	return st, exportTokens(toks), nil
-}
+func Parse(script string) (ast.Stmt, error) { return Lex(script).Parse() }
 
 // parseOne parses the one statement of script from its tokens.
 func parseOne(script string, toks []token) (ast.Stmt, error) {

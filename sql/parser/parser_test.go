@@ -1,6 +1,8 @@
 package parser_test
 
 import (
+	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -355,5 +357,43 @@ func TestScript(t *testing.T) {
 	}
 	if _, err := parser.Parse("SELECT 1; SELECT 2"); err == nil || !strings.Contains(err.Error(), "line 1:11: more than one statement") {
 		t.Errorf("got %v", err)
+	}
+}
+
+// TestSplitPieces: a statement parsed from the tokens of Split's one pass
+// over the script has the tree (spans included) and the error of the same
+// text parsed alone, and the pieces are the statements ParseScript finds.
+func TestSplitPieces(t *testing.T) {
+	script := " SELECT ';' AS a; -- a; comment\n;; /* ; */ SELECT 2 +\n FROM t;\n" +
+		"SELECT $x$;$x$, 'é' /* /* ; */ */ ;CREATE TABLE t (a INT);SELECT 'open"
+	pieces := parser.Split(script)
+	texts := []string{"SELECT ';' AS a", "/* ; */ SELECT 2 +\n FROM t", "SELECT $x$;$x$, 'é' /* /* ; */ */ ",
+		"CREATE TABLE t (a INT)", "SELECT 'open"}
+	if len(pieces) != len(texts) {
+		t.Fatalf("%d pieces, want %d", len(pieces), len(texts))
+	}
+	for i, p := range pieces {
+		if p.Text != texts[i] || script[p.Start:p.Start+len(p.Text)] != p.Text {
+			t.Errorf("piece %d: %q at %d, want %q", i, p.Text, p.Start, texts[i])
+		}
+		got, gerr := p.Parse()
+		want, werr := parser.Parse(p.Text)
+		if !reflect.DeepEqual(got, want) || fmt.Sprint(gerr) != fmt.Sprint(werr) {
+			t.Errorf("%q: from Split %v, %v; alone %v, %v", p.Text, got, gerr, want, werr)
+		}
+		lexed := p.Text
+		if e, ok := p.Err().(*parser.Error); ok {
+			lexed = p.Text[:e.Offset] // the tokens before the error
+		}
+		wantToks, _ := parser.Tokens(lexed)
+		if !reflect.DeepEqual(p.Tokens(), wantToks) {
+			t.Errorf("%q: tokens %v, want %v", p.Text, p.Tokens(), wantToks)
+		}
+	}
+	if err := pieces[1].Err(); err != nil {
+		t.Errorf("piece 1 lexes, got %v", err)
+	}
+	if err := pieces[4].Err(); fmt.Sprint(err) != "line 1:8: unterminated quoted string" {
+		t.Errorf("last piece: got %v", err)
 	}
 }

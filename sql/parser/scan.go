@@ -45,10 +45,7 @@ func Scan(text string) Scanned {
 		if !ok {
 			return Scanned{Bad: true}
 		}
-		end = e.Offset
-		if toks, err = lex(text[:end]); err != nil {
-			return Scanned{Bad: true} // cannot happen: the text before a failing token lexes
-		}
+		end = e.Offset // toks holds the tokens before it
 		if strings.HasPrefix(e.Msg, "unterminated ") {
 			s.Open, s.Body = openAt(text, end)
 		} else {

@@ -63,12 +63,7 @@ func TokenEnd(text string, off int) int {
 		if e, ok := err.(*Error); ok && e.Offset == 0 {
 			return len(text) // unterminated quote or comment starting at off
 		}
-		// a later token does not lex: lex up to it
-		if e, ok := err.(*Error); ok {
-			if toks, err = lex(text[off : off+e.Offset]); err != nil {
-				return off
-			}
-		}
+		// a later token does not lex: toks holds those before it
 	}
 	if len(toks) == 0 || toks[0].kind == tEOF || toks[0].start != 0 {
 		return off

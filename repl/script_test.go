@@ -21,6 +21,21 @@ func TestSplitMetaKeepsLinePositions(t *testing.T) {
 	}
 }
 
+// TestSplitMetaAfterOpenConstructs: a statement can end on a line without
+// ';' (a block comment or string opened after its ';' closes there), and a
+// ';' inside a string spanning lines ends nothing; splitMeta scans only
+// lines with a ';' or those continuing a quote or comment.
+func TestSplitMetaAfterOpenConstructs(t *testing.T) {
+	script := "SELECT 1; /* a\n b */\n.mode csv\nSELECT 'x\n;\n.not_meta\n';\n.timer on\nSELECT 2\n,3\n.not_meta2;\n"
+	sqlText, metas := splitMeta(script)
+	if want := "SELECT 1; /* a\n b */\n\nSELECT 'x\n;\n.not_meta\n';\n\nSELECT 2\n,3\n.not_meta2;\n"; sqlText != want {
+		t.Fatalf("sql %q, want %q", sqlText, want)
+	}
+	if len(metas) != 2 || metas[0] != (metaLine{3, ".mode csv"}) || metas[1] != (metaLine{8, ".timer on"}) {
+		t.Fatalf("metas %+v", metas)
+	}
+}
+
 func TestScriptWithMetaCommands(t *testing.T) {
 	r, out, errb := testRunner(eventsDB(t))
 	failed := run(t, r, ".headers off\nSELECT 1 AS a;\n.mode json\nSELECT 2 AS b;\n.nullvalue -\n.mode csv\nSELECT NULL AS c;\nSELECT nope;\n")

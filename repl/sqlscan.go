@@ -17,11 +17,20 @@ import (
 // stray character) is complete when it ends with ';', so that running it
 // shows the error.
 func Complete(text string) bool {
+	complete, _ := scanEnd(text)
+	return complete
+}
+
+// scanEnd is Complete, also reporting whether text ends inside a quote or
+// a block comment (where a following line without ';' can still complete
+// it, by closing a comment after a ';').
+func scanEnd(text string) (complete, inside bool) {
 	s := parser.Scan(text)
 	if s.Bad {
-		return strings.HasSuffix(strings.TrimRight(text, " \t\r\n"), ";")
+		return strings.HasSuffix(strings.TrimRight(text, " \t\r\n"), ";"), false
 	}
-	return (s.Open == parser.OpenNone || s.Open == parser.OpenLineComment) && s.Tokens > 0 && isSemicolon(s.Last)
+	ended := s.Open == parser.OpenNone || s.Open == parser.OpenLineComment
+	return ended && s.Tokens > 0 && isSemicolon(s.Last), !ended
 }
 
 // blank reports whether text holds nothing but white space and comments,

@@ -50,16 +50,46 @@ func topKFirstColumn(n *TopK) (scan *Scan, col int, ok bool) {
 	return scanColumn(n.Input, ref)
 }
 
-// rowsReach reports whether every row scan yields reaches the top of in:
-// only Projects lie between (a Filter drops rows, so the scan's
-// statistics no longer bound the top-k's keys).
-func rowsReach(in Node, scan *Scan) bool {
+// rowsReach reports whether every row scan yields with a non-NULL value
+// in table column col reaches the top of in: only Projects lie between,
+// and Filters that drop rows whose col is NULL (ORDER BY price DESC …
+// WHERE price IS NOT NULL) and nothing else. Any other Filter drops rows
+// that may hold the best keys, so the scan's statistics no longer bound
+// the top-k's; NULL keys never do (the bound is made for NULLS LAST
+// keys only, topKFirstColumn).
+func rowsReach(in Node, scan *Scan, col int) bool {
 	for in != Node(scan) {
-		p, ok := in.(*Project)
+		switch x := in.(type) {
+		case *Project:
+			in = x.Input
+		case *Filter:
+			if !dropsNullKeysOnly(x, scan, col) {
+				return false
+			}
+			in = x.Input
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// dropsNullKeysOnly reports whether every conjunct of f is `c IS NOT
+// NULL` for a column c that is scan's table column col.
+func dropsNullKeysOnly(f *Filter, scan *Scan, col int) bool {
+	for _, c := range SplitAnd(f.Cond) {
+		call, ok := c.(*Call)
+		if !ok || call.Fn != "is_not_null" || len(call.Args) != 1 {
+			return false
+		}
+		ref, ok := call.Args[0].(*ColRef)
 		if !ok {
 			return false
 		}
-		in = p.Input
+		s, c, ok := scanColumn(f.Input, ref)
+		if !ok || s != scan || c != col {
+			return false
+		}
 	}
 	return true
 }
@@ -179,7 +209,7 @@ func (bd *builder) topKBound(n *TopK) *index.TopKBound {
 		return nil
 	}
 	b := &index.TopKBound{Col: col, Desc: n.Keys[0].Desc, Ties: len(n.Keys) > 1}
-	if rowsReach(n.Input, scan) {
+	if rowsReach(n.Input, scan, col) {
 		b.K = n.Count + n.Offset
 	}
 	if bd.bounds == nil {

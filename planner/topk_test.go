@@ -257,6 +257,27 @@ func TestTopKBoundWiring(t *testing.T) {
 	if fb := filtered.specs[0].TopK; fb == nil || fb.K != 0 {
 		t.Fatalf("bound through a Filter: %+v, want one with K 0", fb)
 	}
+	// A Filter that only drops rows whose key is NULL keeps K: NULL keys
+	// sort last and never reach the k best (ORDER BY price DESC … WHERE
+	// price IS NOT NULL). One that drops NULLs of another column does not.
+	for _, c := range []struct {
+		col  string
+		want int64
+	}{{"x", 3}, {"id", 0}} {
+		nn := tiesTable(false)
+		p := topkPlan(nn, true, false, 2, 1)
+		proj := p.Input.(*Project)
+		scan := proj.Input.(*Scan)
+		ref := scan.Cols[1]
+		if c.col == "id" {
+			ref = scan.Cols[0]
+		}
+		proj.Input = &Filter{Input: scan, Cond: &Call{Fn: "is_not_null", T: columnar.TBool, Args: []Expr{&ColRef{Col: ref}}}}
+		runPlan(t, p, BuildOptions{Threads: 1})
+		if fb := nn.specs[0].TopK; fb == nil || fb.K != c.want {
+			t.Errorf("bound through %s IS NOT NULL: %+v, want K %d", c.col, fb, c.want)
+		}
+	}
 	if ex := built.Explain(false); !strings.Contains(ex, "topk=x DESC (topk_pruning)") {
 		t.Fatalf("plan\n%s", ex)
 	}

@@ -29,8 +29,11 @@
 // a scratch of its own; a Map's Finder is its read-only lookup). NewIndex
 // chooses once too: one integer key in intTable, a range table when the
 // keys are dense enough (index_ints.go, index_range.go); several integer
-// keys packed into one when their ranges fit, else hashed as tuples
-// (index_multi.go); any other keys through a Map, rows grouped by id.
+// keys packed into one when their ranges fit, else numbered in the word
+// table (index_multi.go); any other keys through a Map, rows grouped by
+// id. There is one hash table per key shape, whoever uses it: intKeyTable
+// for one int64 (GROUP BY's and a join's), keyTable for fixed-width words
+// (composite keys, a join's wide integer tuples), strTable for strings.
 //
 // Keys with INTERVAL or nested (LIST, STRUCT, MAP) columns go through
 // normKeys (normkeys.go): the inner Map sees each such column as a BLOB of

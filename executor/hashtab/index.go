@@ -92,7 +92,7 @@ func (t *intTable) Probe(keys []*columnar.Vector, rows []int, lnull []bool, pair
 func (t *intTable) MaxMatches() int { return int(t.maxRun) }
 
 func (t *intTable) Bytes() int64 {
-	return 16*int64(len(t.slots)) + 4*int64(len(t.rows)+len(t.dense)) + 8*int64(len(t.ents)) + t.kb.bytes(8) + t.ib.bytes(4)
+	return t.tabBytes() + 4*int64(len(t.rows)+len(t.dense)) + 8*int64(len(t.ents)) + t.kb.bytes(8) + t.ib.bytes(4)
 }
 
 func (t *intTable) Growth(n int) int64 { return t.kb.growth(n, 8) + t.ib.growth(n, 4) }
@@ -117,9 +117,12 @@ func (t *multiIntTable) MaxMatches() int {
 }
 
 func (t *multiIntTable) Bytes() int64 {
-	n := 8*int64(len(t.keys)) + 4*int64(len(t.head)+len(t.tail)+len(t.next)) + t.ib.bytes(4)
+	n := 4*int64(len(t.start)+len(t.rows)) + t.ib.bytes(4)
 	for c := range t.tb {
 		n += t.tb[c].bytes(8)
+	}
+	if t.words != nil {
+		n += t.words.bytes()
 	}
 	if t.packed != nil {
 		n += t.packed.Bytes()
@@ -135,13 +138,16 @@ func (t *multiIntTable) Growth(n int) int64 {
 	return g
 }
 
-// FinishBytes: packed, the intTable's finish over the lists in place;
-// chained, the lists laid out flat (12+8nk bytes a row), the slots (at
-// most 4 a row, 8nk+8 bytes each) and next (4 a row).
+// FinishBytes: packed, the intTable's finish over the lists in place; as
+// words, the word table of as many keys as rows (its doubling slots and
+// key chunks), an id per row, and groupRows' start, copy and grouped rows
+// (4 bytes a row each), and the lists of chunks and blocks (growing by
+// append: under 16 KiB below millions of rows, 48 bytes a chunk past).
 func (t *multiIntTable) FinishBytes() int64 {
-	n := int64(t.ib.N)
-	chained := n*int64(12+8*t.nk) + int64(slotsFor(t.ib.N))*int64(8*t.nk+8)*3/2
-	return max(finishIntsBytes(t.ib.N), chained)
+	n := t.ib.N
+	var ids BlockList[int32]
+	words := doublingBytes(256, 0, n, 8) + 256*8 + 8*chunkGrowth(0, 0, n, t.nk) + ids.growth(n, 4) + 12*int64(n) + 16<<10 + 48*int64(n>>keyChunkBits)
+	return max(finishIntsBytes(n), words)
 }
 
 // mapIndex is the Index of keys that are not all integers: a Map numbers
@@ -215,29 +221,35 @@ func anyNull(keys []*columnar.Vector, i int) bool {
 }
 
 func (x *mapIndex) Finish() {
-	n := x.m.Len()
-	x.start = make([]int32, n+1)
-	for _, blk := range x.ids.Blocks {
+	x.start, x.rows, x.maxRun = groupRows(&x.ids, &x.rb, x.m.Len())
+	x.ids, x.rb = BlockList[int32]{}, BlockList[int32]{}
+	x.m.Finder() // settles the Map before probers share it
+}
+
+// groupRows lays out rows (per added row, its build row) grouped by ids
+// (per added row, its key's id, below n), in insertion order within an id
+// (a counting sort): id g's rows are grouped[start[g]:start[g+1]]. maxRun
+// is the most rows of one id.
+func groupRows(ids, rows *BlockList[int32], n int) (start, grouped []int32, maxRun int32) {
+	start = make([]int32, n+1)
+	for _, blk := range ids.Blocks {
 		for _, g := range blk {
-			x.start[g+1]++
+			start[g+1]++
 		}
 	}
 	for g := 1; g <= n; g++ {
-		x.start[g] += x.start[g-1]
+		maxRun = max(maxRun, start[g])
+		start[g] += start[g-1]
 	}
-	next := append([]int32(nil), x.start[:n]...)
-	x.rows = make([]int32, x.rb.N)
-	for b, blk := range x.ids.Blocks {
+	next := append([]int32(nil), start[:n]...)
+	grouped = make([]int32, rows.N)
+	for b, blk := range ids.Blocks {
 		for i, g := range blk {
-			x.rows[next[g]] = x.rb.Blocks[b][i]
+			grouped[next[g]] = rows.Blocks[b][i]
 			next[g]++
 		}
 	}
-	for g := range n {
-		x.maxRun = max(x.maxRun, x.start[g+1]-x.start[g])
-	}
-	x.ids, x.rb = BlockList[int32]{}, BlockList[int32]{}
-	x.m.Finder() // settles the Map before probers share it
+	return start, grouped, maxRun
 }
 
 func (x *mapIndex) Probe(keys []*columnar.Vector, rows []int, lnull []bool, pairL, pairR []int32, sc *ProbeScratch) ([]int32, []int32) {

@@ -3,21 +3,22 @@ package hashtab
 import "github.com/b2sql/b2sql/columnar"
 
 // intTable is the hash table of a join on one integer-like key (every type
-// stored as int64: integers, DECIMAL, DATE, TIMESTAMP): open addressing on
-// the key itself, no per-row encoding or allocation. A slot holds the key
-// and its row count (16 bytes), so finding a key touches one cache line
-// per slot visited. The build only collects the keys; finish, once the
-// build is complete, sizes the table for the rows actually built (a
-// planner's estimate can be far off either way: zeroing a table sized for
-// an estimate of 1M rows cost TPC-H Q3 a quarter of its time for 147K real
-// ones), inserts them and lays the build rows out grouped by key, in
-// insertion order within a key, each slot pointing at its group: probing
-// reads a key's rows sequentially instead of chasing a chain through
-// memory, and emits matches in the order the build side produced them.
+// stored as int64: integers, DECIMAL, DATE, TIMESTAMP): the integer key
+// table (intKeyTable, the one GROUP BY uses) on the key itself, no per-row
+// encoding or allocation. A slot holds the key and its row count (16
+// bytes), so finding a key touches one cache line per slot visited. The
+// build only collects the keys; finish, once the build is complete, sizes
+// the table for the rows actually built (a planner's estimate can be far
+// off either way: zeroing a table sized for an estimate of 1M rows cost
+// TPC-H Q3 a quarter of its time for 147K real ones), inserts them and lays
+// the build rows out grouped by key, in insertion order within a key, each
+// slot pointing at its group: probing reads a key's rows sequentially
+// instead of chasing a chain through memory, and emits matches in the
+// order the build side produced them.
 type intTable struct {
-	shift uint      // 64 - log2(len(slots))
-	slots []intSlot // power-of-two many, at most half used
-	used  int       // occupied slots (distinct keys)
+	// tab: per key, val = its rows and aux = its first position in rows;
+	// at most half used (misses stop sooner). nil until finish.
+	tab *intKeyTable
 	// maxRun is the most rows under one slot or range bucket (MaxMatches).
 	maxRun int32
 
@@ -34,43 +35,8 @@ type intTable struct {
 	ents   []rangeEntry
 }
 
-type intSlot struct {
-	key int64
-	n   int32 // rows with the key (0 = empty slot)
-	x   int32 // finishing: the key's group; finished: its first position in rows
-}
-
 // newIntTable returns an empty table.
 func newIntTable() *intTable { return &intTable{} }
-
-func (t *intTable) resize(n int) {
-	old := t.slots
-	t.slots = make([]intSlot, n)
-	bitsN := uint(0)
-	for 1<<bitsN < n {
-		bitsN++
-	}
-	t.shift = 64 - bitsN
-	for _, sl := range old {
-		if sl.n != 0 {
-			t.slots[t.find(sl.key)] = sl
-		}
-	}
-}
-
-// find returns the slot holding k, or the empty slot where k belongs. The
-// multiplicative hash's top bits pick the slot.
-func (t *intTable) find(k int64) int {
-	mask := len(t.slots) - 1
-	i := int((uint64(k) * 0x9e3779b97f4a7c15) >> t.shift)
-	for {
-		sl := &t.slots[i]
-		if sl.n == 0 || sl.key == k {
-			return i
-		}
-		i = (i + 1) & mask
-	}
-}
 
 // insert adds build row r (rows are inserted in increasing order) with
 // key k.
@@ -120,34 +86,34 @@ func (t *intTable) finish() {
 	for slots < 2*n && slots < intTableMaxStart {
 		slots *= 2
 	}
-	t.resize(slots)
+	t.tab = newIntKeyTable(slots, 2)
 	gids := make([]int32, 0, n) // per inserted row: its key's group
+	groups := int32(0)
 	for _, blk := range t.kb.Blocks {
 		for _, k := range blk {
-			sl := &t.slots[t.find(k)]
-			if sl.n == 0 {
-				if 2*(t.used+1) > len(t.slots) {
-					t.resize(2 * len(t.slots))
-					sl = &t.slots[t.find(k)]
-				}
-				*sl = intSlot{key: k, x: int32(t.used)}
-				t.used++
+			sl := t.tab.slot(k)
+			if sl.val != 0 {
+				sl.val++
+				gids = append(gids, sl.aux)
+				continue
 			}
-			sl.n++
-			gids = append(gids, sl.x)
+			*sl = intKeySlot{key: k, val: 1, aux: groups}
+			gids = append(gids, groups)
+			groups++
+			t.tab.added()
 		}
 	}
-	start := make([]int32, t.used) // per group: next free position
+	start := make([]int32, groups) // per group: next free position
 	off := int32(0)
-	for i := range t.slots {
-		sl := &t.slots[i]
-		if sl.n == 0 {
+	for i := range t.tab.slots {
+		sl := &t.tab.slots[i]
+		if sl.val == 0 {
 			continue
 		}
-		g := sl.x
-		t.maxRun = max(t.maxRun, sl.n)
-		start[g], sl.x = off, off
-		off += sl.n
+		g := sl.aux
+		t.maxRun = max(t.maxRun, sl.val)
+		start[g], sl.aux = off, off
+		off += sl.val
 	}
 	t.rows = make([]int32, n)
 	i := 0
@@ -167,8 +133,8 @@ func (t *intTable) appendMatches(k int64, l int32, pairL, pairR []int32) ([]int3
 	if t.dense != nil {
 		return t.appendRange(k, l, pairL, pairR) // index_range.go
 	}
-	sl := &t.slots[t.find(k)]
-	for _, r := range t.rows[sl.x : sl.x+sl.n] {
+	sl := t.tab.slot(k)
+	for _, r := range t.rows[sl.aux : sl.aux+sl.val] {
 		pairL = append(pairL, l)
 		pairR = append(pairR, r)
 	}
@@ -200,11 +166,20 @@ func (t *intTable) probeInts(v *columnar.Vector, rows []int, lnull []bool, pairL
 			lnull[k] = true
 			continue
 		}
-		sl := &t.slots[t.find(vals[i])]
-		for _, r := range t.rows[sl.x : sl.x+sl.n] {
+		sl := t.tab.slot(vals[i])
+		for _, r := range t.rows[sl.aux : sl.aux+sl.val] {
 			pairL = append(pairL, int32(k))
 			pairR = append(pairR, r)
 		}
 	}
 	return pairL, pairR
+}
+
+// tabBytes is the memory of the slots (none before finish or for a range
+// table).
+func (t *intTable) tabBytes() int64 {
+	if t.tab == nil {
+		return 0
+	}
+	return t.tab.bytes()
 }

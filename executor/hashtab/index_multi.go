@@ -11,26 +11,24 @@ import (
 // the key tuples; finish, once they are all known, packs each tuple into
 // one int64 when the keys' ranges fit in 63 bits together (partkey's 18
 // bits and suppkey's 14: packed, a tuple is looked up in an intTable, one
-// cache line per slot visited, or even a dense array), and otherwise builds
-// the intTable layout with a tuple of nk keys per slot, hashed and
-// compared as integers, instead of encoding every row's keys into a string
-// for a Go map.
+// cache line per slot visited, or even a dense array), and otherwise
+// numbers the tuples in the word table GROUP BY uses for composite keys
+// (keyTable, nk words a key, hashed and compared as integers) and groups
+// the rows by that id, as mapIndex does, instead of encoding every row's
+// keys into a string for a Go map.
 type multiIntTable struct {
 	nk    int
-	shift uint    // 64 - log2(slots)
-	keys  []int64 // per slot: nk keys
-	head  []int32 // per slot: first row with the key, +1 (0 = empty slot)
-	tail  []int32 // per slot: last row with the key, +1
-	next  []int32 // per build row: next row with the same key, +1 (0 = end)
-	used  int
-	tuple []int64 // scratch: the key being inserted or probed
-	// maxRun is the longest chain (MaxMatches) of a chained table.
+	tuple []int64 // scratch: the key being inserted
+	// maxRun is the most rows under one key (MaxMatches) of a word table.
 	maxRun int32
 
-	tb   []BlockList[int64] // building: per key, the inserted tuples' values
-	ib   BlockList[int32]   // building: their rows (blocks.go)
-	cols [][]int64          // finishing (chained): tb laid out flat
-	ins  []int32            // finishing (chained): ib laid out flat
+	tb []BlockList[int64] // building: per key, the inserted tuples' values
+	ib BlockList[int32]   // building: their rows (blocks.go)
+
+	// Tuples as words: id g's rows are rows[start[g]:start[g+1]].
+	words *keyTable
+	start []int32
+	rows  []int32
 
 	// Packed tuples: key c minus lo[c] takes the bits from off[c] on;
 	// span[c] is hi[c] - lo[c] as unsigned.
@@ -45,7 +43,7 @@ func newMultiIntTable(nk int) *multiIntTable {
 }
 
 // finish builds the table from the inserted tuples: packed when the keys'
-// ranges allow, else chained. No insert may follow.
+// ranges allow, else in the word table. No insert may follow.
 func (t *multiIntTable) finish() {
 	if t.pack() {
 		// Straight from the blocks (every list of a build has the same
@@ -67,35 +65,21 @@ func (t *multiIntTable) finish() {
 		t.packed.finish()
 		return
 	}
-	t.cols = make([][]int64, t.nk)
-	for c := range t.tb {
-		t.cols[c] = t.tb[c].Flat()
-	}
-	t.ins = t.ib.Flat()
-	n := len(t.ins)
-	slots := 1 << 4
-	for slots < 2*n && slots < intTableMaxStart {
-		slots *= 2
-	}
-	t.resize(slots)
-	t.next = make([]int32, 0, n)
-	if n > 0 {
-		t.next = make([]int32, int(t.ins[n-1])+1)
-	}
-	for i, r := range t.ins {
-		for c, col := range t.cols {
-			t.tuple[c] = col[i]
+	t.words = newKeyTable(t.nk)
+	key := make([]uint64, t.nk)
+	var ids BlockList[int32] // per inserted row: its tuple's id
+	n := int32(0)
+	create := func() int32 { n++; return n - 1 }
+	for b, rows := range t.ib.Blocks {
+		for i := range rows {
+			for c := range key {
+				key[c] = uint64(t.tb[c].Blocks[b][i])
+			}
+			ids.Push(t.words.find(key, hashWords(key), create))
 		}
-		t.chain(r)
 	}
-	for _, h := range t.head {
-		run := int32(0)
-		for r := h; r != 0; r = t.next[r-1] {
-			run++
-		}
-		t.maxRun = max(t.maxRun, run)
-	}
-	t.cols, t.ins = nil, nil
+	t.start, t.rows, t.maxRun = groupRows(&ids, &t.ib, int(n))
+	t.tb, t.ib = nil, BlockList[int32]{}
 }
 
 // pack sets lo, span and off when the inserted tuples' keys fit in 63 bits
@@ -142,63 +126,6 @@ func (t *multiIntTable) packKey(k []int64) (int64, bool) {
 	return int64(p), true
 }
 
-func (t *multiIntTable) resize(slots int) {
-	oldKeys, oldHead, oldTail := t.keys, t.head, t.tail
-	t.keys = make([]int64, slots*t.nk)
-	t.head = make([]int32, slots)
-	t.tail = make([]int32, slots)
-	logn := uint(0)
-	for 1<<logn < slots {
-		logn++
-	}
-	t.shift = 64 - logn
-	for s, h := range oldHead {
-		if h != 0 {
-			k := oldKeys[s*t.nk : (s+1)*t.nk]
-			i := t.find(k)
-			copy(t.keys[i*t.nk:], k)
-			t.head[i], t.tail[i] = h, oldTail[s]
-		}
-	}
-}
-
-// hashTuple mixes the keys multiplicatively, one after the other.
-func hashTuple(k []int64) uint64 {
-	h := uint64(0)
-	for _, x := range k {
-		h = (h ^ uint64(x)) * 0x9e3779b97f4a7c15
-		h ^= h >> 29
-	}
-	return h * 0xbf58476d1ce4e5b9
-}
-
-// find returns the slot holding tuple k, or the empty slot where it
-// belongs.
-func (t *multiIntTable) find(k []int64) int {
-	mask := len(t.head) - 1
-	i := int(hashTuple(k) >> t.shift)
-	if t.nk == 2 { // the common case, compared without slicing
-		a, b := k[0], k[1]
-		for t.head[i] != 0 && (t.keys[2*i] != a || t.keys[2*i+1] != b) {
-			i = (i + 1) & mask
-		}
-		return i
-	}
-	for t.head[i] != 0 && !equalInts(t.keys[i*t.nk:(i+1)*t.nk], k) {
-		i = (i + 1) & mask
-	}
-	return i
-}
-
-func equalInts(a, b []int64) bool {
-	for i, x := range b {
-		if a[i] != x {
-			return false
-		}
-	}
-	return true
-}
-
 // insert adds build row r (rows inserted in increasing order) with the
 // key tuple in t.tuple.
 func (t *multiIntTable) insert(r int32) {
@@ -206,24 +133,6 @@ func (t *multiIntTable) insert(r int32) {
 		t.tb[c].Push(k)
 	}
 	t.ib.Push(r)
-}
-
-// chain links build row r with the key tuple in t.tuple into the chained
-// table; next has room for r.
-func (t *multiIntTable) chain(r int32) {
-	i := t.find(t.tuple)
-	if t.head[i] == 0 {
-		if 2*(t.used+1) > len(t.head) {
-			t.resize(2 * len(t.head))
-			i = t.find(t.tuple)
-		}
-		copy(t.keys[i*t.nk:], t.tuple)
-		t.head[i], t.tail[i] = r+1, r+1
-		t.used++
-		return
-	}
-	t.next[t.tail[i]-1] = r + 1
-	t.tail[i] = r + 1
 }
 
 // loadTuple reads row i's keys into t.tuple; false when one is NULL.
@@ -248,6 +157,7 @@ func (t *multiIntTable) build(keys []*columnar.Vector, b *columnar.Batch, base i
 // (copies of a parallel join share one table).
 type multiProbe struct {
 	tuple  []int64         // the key being probed
+	words  []uint64        // word tables: the tuple as words
 	packed columnar.Vector // packed tables: the batch's packed keys
 }
 
@@ -256,21 +166,27 @@ type multiProbe struct {
 // It only reads the table; sc is the caller's scratch.
 func (t *multiIntTable) probe(keys []*columnar.Vector, rows []int, lnull []bool, pairL, pairR []int32, sc *multiProbe) ([]int32, []int32) {
 	if len(sc.tuple) != t.nk {
-		sc.tuple = make([]int64, t.nk)
+		sc.tuple, sc.words = make([]int64, t.nk), make([]uint64, t.nk)
 	}
-	tuple := sc.tuple
 	if t.packed != nil {
 		return t.probePacked(keys, rows, lnull, pairL, pairR, sc)
 	}
-	next := t.next
+	tuple, words := sc.tuple, sc.words
 	for k, i := range rows {
 		if !keyTuple(keys, i, tuple) {
 			lnull[k] = true
 			continue
 		}
-		for r := t.head[t.find(tuple)]; r != 0; r = next[r-1] {
+		for c, x := range tuple {
+			words[c] = uint64(x)
+		}
+		g := t.words.lookup(words, hashWords(words))
+		if g < 0 {
+			continue
+		}
+		for _, r := range t.rows[t.start[g]:t.start[g+1]] {
 			pairL = append(pairL, int32(k))
-			pairR = append(pairR, r-1)
+			pairR = append(pairR, r)
 		}
 	}
 	return pairL, pairR

@@ -1,48 +1,102 @@
 package hashtab
 
-import "github.com/b2sql/b2sql/columnar"
+import (
+	"math/bits"
 
-// intKeyTable maps int64 keys to group ids with open addressing, for a
-// single integer GROUP BY key too large or too sparse for the direct
-// table: one 16-byte slot (key, group id + 1; 0 = empty) per probe, keys
-// placed by Fibonacci hashing so that runs of consecutive keys (order
-// keys, dates) spread over the table.
+	"github.com/b2sql/b2sql/columnar"
+)
+
+// intKeyTable is the one open-addressing table of int64 keys: a 16-byte
+// slot per key (the key and two int32 words), keys placed by Fibonacci
+// hashing so that runs of consecutive keys (order keys, dates) spread over
+// the table, and found by probing linearly. Two users give the words their
+// meaning:
+//
+//   - a single integer GROUP BY key too large or too sparse for the direct
+//     table (intGroups): val is the group id + 1;
+//   - a join on one integer key (intTable): val is the number of build rows
+//     with the key, aux the key's group while finishing, then the first
+//     position of its rows.
+//
+// val is never 0 in a used slot: 0 marks an empty one.
 type intKeyTable struct {
 	slots []intKeySlot
 	shift uint // 64 - log2(len(slots))
-	n     int
+	n     int  // used slots
+	limit int  // grow when n reaches it (load numerator/4 of the slots)
+	load  int  // quarters of the slots used before doubling
 }
 
 type intKeySlot struct {
 	key int64
-	gid int32 // group id + 1; 0 = empty
+	val int32 // 0 = empty
+	aux int32
 }
 
-func newIntKeyTable() *intKeyTable {
-	return &intKeyTable{slots: make([]intKeySlot, 256), shift: 64 - 8}
+// newIntKeyTable returns an empty table of slots slots (a power of two)
+// that doubles once load quarters of them are used: three quarters for a
+// table that grows as keys come (GROUP BY), a half for a join's, whose
+// probes mostly miss and stop at the first empty slot.
+func newIntKeyTable(slots, load int) *intKeyTable {
+	t := &intKeyTable{load: load}
+	t.resize(slots)
+	return t
+}
+
+func (t *intKeyTable) resize(slots int) {
+	old := t.slots
+	t.slots = make([]intKeySlot, slots)
+	t.shift = uint(64 - bits.Len(uint(slots-1)))
+	t.limit = slots * t.load / 4
+	mask := uint64(slots - 1)
+	for _, e := range old {
+		if e.val == 0 {
+			continue
+		}
+		s := t.home(e.key)
+		for t.slots[s].val != 0 {
+			s = (s + 1) & mask
+		}
+		t.slots[s] = e
+	}
 }
 
 func (t *intKeyTable) home(v int64) uint64 { return (uint64(v) * 0x9e3779b97f4a7c15) >> t.shift }
 
+// slot returns the slot holding v, or the empty slot where v belongs.
+// After filling an empty slot, call added.
+func (t *intKeyTable) slot(v int64) *intKeySlot {
+	mask := uint64(len(t.slots) - 1)
+	s := t.home(v)
+	for {
+		e := &t.slots[s]
+		if e.val == 0 || e.key == v {
+			return e
+		}
+		s = (s + 1) & mask
+	}
+}
+
+// added counts a slot just filled and doubles the table when it is full
+// enough (slot pointers taken before are then stale).
+func (t *intKeyTable) added() {
+	t.n++
+	if t.n >= t.limit {
+		t.resize(2 * len(t.slots))
+	}
+}
+
 // find returns the group of v, or calls create and records the id it
 // returns.
 func (t *intKeyTable) find(v int64, create func() int32) int32 {
-	mask := uint64(len(t.slots) - 1)
-	for s := t.home(v); ; s = (s + 1) & mask {
-		e := &t.slots[s]
-		if e.gid == 0 {
-			g := create()
-			e.key, e.gid = v, g+1
-			t.n++
-			if 4*t.n >= 3*len(t.slots) {
-				t.grow()
-			}
-			return g
-		}
-		if e.key == v {
-			return e.gid - 1
-		}
+	e := t.slot(v)
+	if e.val != 0 {
+		return e.val - 1
 	}
+	g := create()
+	e.key, e.val = v, g+1
+	t.added()
+	return g
 }
 
 // lookup returns the group of v, if it has one.
@@ -50,33 +104,8 @@ func (t *intKeyTable) lookup(v int64) (int32, bool) {
 	if t.n == 0 {
 		return 0, false
 	}
-	mask := uint64(len(t.slots) - 1)
-	for s := t.home(v); ; s = (s + 1) & mask {
-		e := &t.slots[s]
-		if e.gid == 0 {
-			return 0, false
-		}
-		if e.key == v {
-			return e.gid - 1, true
-		}
-	}
-}
-
-func (t *intKeyTable) grow() {
-	old := t.slots
-	t.slots = make([]intKeySlot, 2*len(old))
-	t.shift--
-	mask := uint64(len(t.slots) - 1)
-	for _, e := range old {
-		if e.gid == 0 {
-			continue
-		}
-		s := t.home(e.key)
-		for t.slots[s].gid != 0 {
-			s = (s + 1) & mask
-		}
-		t.slots[s] = e
-	}
+	e := t.slot(v)
+	return e.val - 1, e.val != 0
 }
 
 func (t *intKeyTable) bytes() int64 { return 16 * int64(len(t.slots)) }
@@ -164,7 +193,7 @@ type intGroups struct {
 	hashed columnar.Bitmap
 }
 
-func newIntGroups() *intGroups { return &intGroups{ints: newIntKeyTable()} }
+func newIntGroups() *intGroups { return &intGroups{ints: newIntKeyTable(256, 3)} }
 
 // known returns the group of v when the direct table holds it: callers
 // test it inline before find.

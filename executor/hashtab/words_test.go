@@ -63,7 +63,7 @@ func BenchmarkKeyTable(b *testing.B) {
 // TestIntKeyTable checks find and lookup against a Go map, over sequential, negative
 // and far-apart keys, through several grows.
 func TestIntKeyTable(t *testing.T) {
-	tab := newIntKeyTable()
+	tab := newIntKeyTable(256, 3)
 	ref := map[int64]int32{}
 	rng := rand.New(rand.NewPCG(3, 4))
 	for i := 0; i < 50000; i++ {

@@ -174,7 +174,7 @@ func (st *chunkedStore) normalizePrefix(es []sortEntry, keys []int, spec []SortK
 	switch col.typ.Phys() {
 	case columnar.PhysInt:
 		for i := range es {
-			es[i].pfx0 = (uint64(col.ints[i>>chunkBits][i&chunkMask]) ^ 1<<63) ^ flip
+			es[i].pfx0 = (uint64(col.intAt(i>>chunkBits, i&chunkMask)) ^ 1<<63) ^ flip
 		}
 		return true, true
 	case columnar.PhysUint:
@@ -244,7 +244,7 @@ func (st *chunkedStore) compareRows(keys []int, spec []SortKey, a, b int) int {
 		var r int
 		switch col.typ.Phys() {
 		case columnar.PhysInt:
-			r = cmp.Compare(col.ints[ca][ia], col.ints[cb][ib])
+			r = cmp.Compare(col.intAt(ca, ia), col.intAt(cb, ib))
 		case columnar.PhysUint:
 			r = cmp.Compare(col.uints[ca][ia], col.uints[cb][ib])
 		case columnar.PhysFloat:

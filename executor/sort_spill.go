@@ -31,11 +31,17 @@ func storeBytes(b *columnar.Batch, cols []*columnar.Vector) int64 {
 }
 
 // chunkBytes estimates what the live rows of cols take in a
-// chunkedStore: 8 bytes a value (a string's offset) and the strings.
+// chunkedStore: 8 bytes a value (a string's offset) and the strings, 2 or
+// 4 for narrow integers (narrowWidth).
 func chunkBytes(b *columnar.Batch, cols []*columnar.Vector) int64 {
 	n := b.Live()
-	size := int64(n) * int64(len(cols)) * 8
+	size := int64(0)
 	for _, v := range cols {
+		if w := narrowWidth(v.Type); w != 0 {
+			size += int64(n) * int64(w/8)
+		} else {
+			size += int64(n) * 8
+		}
 		if v.Type.IsNested() {
 			size += nestedBytes(b, v)
 			continue

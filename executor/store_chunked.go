@@ -41,11 +41,15 @@ const (
 )
 
 // storeColumn is one column's chunks; the payload slices used are those
-// of the column type's physical representation.
+// of the column type's physical representation, except that integers of
+// at most 32 bits are held in int32 or int16 (narrowWidth).
 type storeColumn struct {
 	typ    columnar.Type
 	bools  [][]bool
 	ints   [][]int64
+	i32    [][]int32 // INTEGER, USMALLINT: stored narrow (narrowWidth)
+	i16    [][]int16 // SMALLINT, TINYINT, UTINYINT
+	width  int       // 16 or 32 for a narrow integer column, else 0
 	uints  [][]uint64
 	floats [][]float64
 	data   [][]byte           // bytes: per chunk, the payloads back to back
@@ -62,6 +66,7 @@ func newChunkedStore(types []columnar.Type, hint int) *chunkedStore {
 	s := &chunkedStore{cols: make([]storeColumn, len(types))}
 	for c, t := range types {
 		s.cols[c].typ = t
+		s.cols[c].width = narrowWidth(t)
 	}
 	s.cap0 = min(max(hint, columnar.MaxBatch), chunkRows)
 	return s
@@ -120,7 +125,14 @@ func (col *storeColumn) addChunk(n int) {
 	case columnar.PhysBool:
 		col.bools = append(col.bools, make([]bool, n))
 	case columnar.PhysInt:
-		col.ints = append(col.ints, make([]int64, n))
+		switch col.width {
+		case 16:
+			col.i16 = append(col.i16, make([]int16, n))
+		case 32:
+			col.i32 = append(col.i32, make([]int32, n))
+		default:
+			col.ints = append(col.ints, make([]int64, n))
+		}
 	case columnar.PhysUint:
 		col.uints = append(col.uints, make([]uint64, n))
 	case columnar.PhysFloat:
@@ -139,7 +151,14 @@ func (col *storeColumn) growFirst(n int) {
 	case columnar.PhysBool:
 		col.bools[0] = regrow(col.bools[0], n)
 	case columnar.PhysInt:
-		col.ints[0] = regrow(col.ints[0], n)
+		switch col.width {
+		case 16:
+			col.i16[0] = regrow(col.i16[0], n)
+		case 32:
+			col.i32[0] = regrow(col.i32[0], n)
+		default:
+			col.ints[0] = regrow(col.ints[0], n)
+		}
 	case columnar.PhysUint:
 		col.uints[0] = regrow(col.uints[0], n)
 	case columnar.PhysFloat:
@@ -201,7 +220,14 @@ func (col *storeColumn) put(v *columnar.Vector, rows []int, from, k, ch, at, siz
 	case columnar.PhysBool:
 		copyLive(col.bools[ch][at:at+k], v.Bools, rows, from)
 	case columnar.PhysInt:
-		copyLive(col.ints[ch][at:at+k], v.Ints, rows, from)
+		switch col.width {
+		case 16:
+			narrowLive(col.i16[ch][at:at+k], v.Ints, rows, from)
+		case 32:
+			narrowLive(col.i32[ch][at:at+k], v.Ints, rows, from)
+		default:
+			copyLive(col.ints[ch][at:at+k], v.Ints, rows, from)
+		}
 	case columnar.PhysUint:
 		copyLive(col.uints[ch][at:at+k], v.Uints, rows, from)
 	case columnar.PhysFloat:
@@ -221,6 +247,45 @@ func copyLive[T any](dst, src []T, rows []int, from int) {
 	for k, i := range rows[:len(dst)] {
 		dst[k] = src[i]
 	}
+}
+
+// narrowLive is copyLive into a narrow integer column: the values fit, as
+// their type says.
+func narrowLive[T int16 | int32](dst []T, src []int64, rows []int, from int) {
+	if rows == nil {
+		for k, x := range src[from : from+len(dst)] {
+			dst[k] = T(x)
+		}
+		return
+	}
+	for k, i := range rows[:len(dst)] {
+		dst[k] = T(src[i])
+	}
+}
+
+// narrowWidth is the bits an integer column of type t is stored in: 16
+// or 32 for the types whose every value fits (a SMALLINT costs 2 bytes a
+// row instead of 8: a parallel aggregate's partitions of (SMALLINT,
+// INTEGER) keys held 16 bytes a row where 6 do), 0 for int64.
+func narrowWidth(t columnar.Type) int {
+	switch t.ID {
+	case columnar.Int8, columnar.Int16, columnar.Uint8:
+		return 16
+	case columnar.Int32, columnar.Uint16:
+		return 32
+	}
+	return 0
+}
+
+// intAt returns stored row i of chunk ch of an integer column.
+func (col *storeColumn) intAt(ch, i int) int64 {
+	switch col.width {
+	case 16:
+		return int64(col.i16[ch][i])
+	case 32:
+		return int64(col.i32[ch][i])
+	}
+	return col.ints[ch][i]
 }
 
 // putStrings appends k live strings of v to chunk ch's buffer, sizing a
@@ -270,7 +335,14 @@ func (col *storeColumn) putOne(v *columnar.Vector, d *dict.Dict, codes []int32, 
 	case columnar.PhysBool:
 		col.bools[ch][at] = v.Bools[i]
 	case columnar.PhysInt:
-		col.ints[ch][at] = v.Ints[i]
+		switch col.width {
+		case 16:
+			col.i16[ch][at] = int16(v.Ints[i])
+		case 32:
+			col.i32[ch][at] = int32(v.Ints[i])
+		default:
+			col.ints[ch][at] = v.Ints[i]
+		}
 	case columnar.PhysUint:
 		col.uints[ch][at] = v.Uints[i]
 	case columnar.PhysFloat:
@@ -307,7 +379,14 @@ func (s *chunkedStore) gatherCol(v *columnar.Vector, c int, rows []int32) {
 	case columnar.PhysBool:
 		gatherChunks(v.Bools[:n], col.bools, rows)
 	case columnar.PhysInt:
-		gatherChunks(v.Ints[:n], col.ints, rows)
+		switch col.width {
+		case 16:
+			widenChunks(v.Ints[:n], col.i16, rows)
+		case 32:
+			widenChunks(v.Ints[:n], col.i32, rows)
+		default:
+			gatherChunks(v.Ints[:n], col.ints, rows)
+		}
 	case columnar.PhysUint:
 		gatherChunks(v.Uints[:n], col.uints, rows)
 	case columnar.PhysFloat:
@@ -343,6 +422,20 @@ func gatherChunks[T any](dst []T, chunks [][]T, rows []int32) {
 	}
 	for k, r := range rows {
 		dst[k] = chunks[r>>chunkBits][r&chunkMask]
+	}
+}
+
+// widenChunks is gatherChunks from a narrow integer column.
+func widenChunks[T int16 | int32](dst []int64, chunks [][]T, rows []int32) {
+	for k, r := range rows {
+		dst[k] = int64(chunks[r>>chunkBits][r&chunkMask])
+	}
+}
+
+// widen copies narrow integers into dst.
+func widen[T int16 | int32](dst []int64, src []T) {
+	for k, x := range src[:len(dst)] {
+		dst[k] = int64(x)
 	}
 }
 
@@ -406,7 +499,14 @@ func (s *chunkedStore) copyRange(v *columnar.Vector, c, from, to int) {
 		case columnar.PhysBool:
 			copy(v.Bools[done:done+k], col.bools[ch][at:])
 		case columnar.PhysInt:
-			copy(v.Ints[done:done+k], col.ints[ch][at:])
+			switch col.width {
+			case 16:
+				widen(v.Ints[done:done+k], col.i16[ch][at:])
+			case 32:
+				widen(v.Ints[done:done+k], col.i32[ch][at:])
+			default:
+				copy(v.Ints[done:done+k], col.ints[ch][at:])
+			}
 		case columnar.PhysUint:
 			copy(v.Uints[done:done+k], col.uints[ch][at:])
 		case columnar.PhysFloat:

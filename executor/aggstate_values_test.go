@@ -243,13 +243,19 @@ func TestSharedQuantiles(t *testing.T) {
 			{Kind: AggQuantileDisc, Arg: x, Type: columnar.TInt64, Param: f64(0)},
 		}
 		agg := &HashAgg{Input: src, Groups: []Expr{ColumnExpr(0, columnar.TVarchar)}, Aggs: specs}
-		got := drainOpen(t, agg)
+		var shared []bool // per state, as the output was read (the states go at its end)
+		got := drainChecked(t, &closeLater{Operator: agg, t: t}, func(*columnar.Batch) {
+			shared = shared[:0]
+			for _, s := range agg.states {
+				shared = append(shared, s.valsFrom != nil)
+			}
+		})
 		// max 5; median 3; input order; rank .25·4 = 1: 1; distinct
 		// median (3+4)/2; min 1
 		checkRows(t, got, []string{"a|5|3.0|5,1,4,1,3|1.0|3.5|1"})
 		for i, want := range []bool{false, true, false, true, false, true} {
-			if shared := agg.states[i].valsFrom != nil; shared != want {
-				t.Errorf("state %d shares values: %v, want %v", i, shared, want)
+			if shared[i] != want {
+				t.Errorf("state %d shares values: %v, want %v", i, shared[i], want)
 			}
 		}
 	})

@@ -8,6 +8,7 @@ import (
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/columnar/columnartest"
+	"github.com/b2sql/b2sql/executor/hashtab"
 )
 
 // batchSizes are the sizes every operator test runs at: boundary bugs hide
@@ -88,6 +89,16 @@ func drain(t *testing.T, op Operator) []string {
 func drainOpen(t *testing.T, op Operator) []string {
 	t.Helper()
 	return drainChecked(t, &closeLater{Operator: op, t: t}, nil)
+}
+
+// drainAgg is drainOpen of a HashAgg that also returns the kind of its
+// key table as it emitted (the table is gone once the output ends).
+func drainAgg(t *testing.T, agg *HashAgg) (rows []string, kind string) {
+	t.Helper()
+	rows = drainChecked(t, &closeLater{Operator: agg, t: t}, func(*columnar.Batch) {
+		kind = hashtab.Kind(agg.groups)
+	})
+	return rows, kind
 }
 
 // closeLater defers its operator's Close to the end of the test.

@@ -280,8 +280,13 @@ func (h *HashAgg) Next(ctx context.Context) (*columnar.Batch, error) {
 			return h.nextPassed(ctx) // hashagg_pass.go
 		case h.spill != nil:
 			return h.nextSpilled(ctx) // hashagg_spill.go
-		case h.Partial && h.groups != nil:
-			// Emitted and copied by the merge: the table can go now.
+		case h.groups != nil:
+			// Emitted, and the last batch is the consumer's no more (it
+			// is valid until this call): the table can go now, before
+			// Close. A parallel GROUP BY's finals opened ahead of their
+			// turn then hold their output, not their tables (a final of
+			// count(DISTINCT x) GROUP BY y holds y's groups, not the
+			// (y, x) pairs its inner aggregate numbered).
 			h.groups, h.states = nil, nil
 			h.res.Free()
 			h.held = 0

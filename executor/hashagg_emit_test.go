@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/b2sql/b2sql/columnar"
-	"github.com/b2sql/b2sql/executor/hashtab"
 )
 
 // TestHashAggKeysFromWords: composite keys (BOOLEAN, VARCHAR, BIGINT) are
@@ -40,8 +39,8 @@ func TestHashAggKeysFromWords(t *testing.T) {
 				{Kind: AggSum, Arg: ColumnExpr(3, columnar.TInt64), Type: columnar.TInt64},
 			},
 		}
-		got := drainOpen(t, agg)
-		if kind := hashtab.Kind(agg.groups); kind != "composite" && kind != "composite+packed" {
+		got, kind := drainAgg(t, agg)
+		if kind != "composite" && kind != "composite+packed" {
 			t.Fatalf("grouped by %s, want the composite table (words or packed)", kind)
 		}
 		slices.Sort(got)
@@ -113,8 +112,8 @@ func TestHashAggPackedKeysWiden(t *testing.T) {
 			Groups: []Expr{ColumnExpr(0, columnar.TVarchar), ColumnExpr(1, columnar.TInt64)},
 			Aggs:   []AggSpec{{Kind: AggCountStar, Type: columnar.TInt64}},
 		}
-		got := drainOpen(t, agg)
-		if kind := hashtab.Kind(agg.groups); kind != "composite+packed" {
+		got, kind := drainAgg(t, agg)
+		if kind != "composite+packed" {
 			t.Fatalf("grouped by %s: the keys should still be packed", kind)
 		}
 		slices.Sort(got)
@@ -133,8 +132,8 @@ func TestHashAggPackedKeysWiden(t *testing.T) {
 		Groups: []Expr{ColumnExpr(0, columnar.TInt64), ColumnExpr(1, columnar.TInt64)},
 		Aggs:   []AggSpec{{Kind: AggCountStar, Type: columnar.TInt64}},
 	}
-	if got := drainOpen(t, agg); len(got) != 35 || hashtab.Kind(agg.groups) != "composite" {
-		t.Fatalf("got %d groups by %s, want 35 by the word table", len(got), hashtab.Kind(agg.groups))
+	if got, kind := drainAgg(t, agg); len(got) != 35 || kind != "composite" {
+		t.Fatalf("got %d groups by %s, want 35 by the word table", len(got), kind)
 	}
 }
 

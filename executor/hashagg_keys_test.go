@@ -9,7 +9,6 @@ import (
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/dict"
-	"github.com/b2sql/b2sql/executor/hashtab"
 )
 
 // TestHashAggCompositeKeys groups by (VARCHAR, BIGINT) with NULLs in both
@@ -225,8 +224,8 @@ func TestHashAggLongStringKeys(t *testing.T) {
 			Groups: []Expr{ColumnExpr(0, columnar.TVarchar), ColumnExpr(1, columnar.TInt64)},
 			Aggs:   []AggSpec{{Kind: AggCountStar, Type: columnar.TInt64}},
 		}
-		got := drainOpen(t, agg)
-		if kind := hashtab.Kind(agg.groups); kind != "encoded" {
+		got, kind := drainAgg(t, agg)
+		if kind != "encoded" {
 			t.Fatalf("long strings should use the encoded-key table, not %s", kind)
 		}
 		slices.Sort(got)

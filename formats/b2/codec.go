@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/b2sql/b2sql/formats/b2/blosclz"
+	"github.com/b2sql/b2sql/formats/b2/zstdlit"
 	"github.com/klauspost/compress/zlib"
 	"github.com/klauspost/compress/zstd"
 	"github.com/pierrec/lz4/v4"
@@ -65,6 +66,7 @@ type streamDecoder struct {
 	zdictKey string
 	zr       io.ReadCloser
 	zsrc     bytes.Reader
+	lit      zstdlit.Decoder
 }
 
 func (s *streamDecoder) release() {
@@ -129,6 +131,9 @@ func (s *streamDecoder) decode(h *ChunkHeader, dict, src, dst []byte) error {
 			return corruptf("zlib stream longer than %d bytes", len(dst))
 		}
 	case 4: // zstd
+		if dict == nil && len(dst) <= zstdlit.MaxSize && s.lit.Decode(dst, src) {
+			return nil // small streams of literals only (zstdlit's comment)
+		}
 		d, err := s.zstdFor(dict, len(dst) >= runDecoderRatio*len(src))
 		if err != nil {
 			return err

@@ -1,0 +1,286 @@
+// Package zstdlit decodes one shape of zstd frame without the general
+// decoder: a single-segment frame of one compressed block whose content is
+// Huffman-coded literals and no sequences.
+//
+// That is what c-blosc2 writes for the split streams of small blocks whose
+// bytes repeat little, such as the code plane of a python-blosc2
+// dictionary() column (1 KiB blocks, 256-byte streams: 78,125 frames for
+// 20M rows). At that size the general decoder's fixed cost per frame (frame
+// state, the Huffman table through its generic FSE decoder, the 4-stream
+// loop's slow tail) is several times the cost of the symbols themselves.
+//
+// Decode never reports an error: a frame it does not take, well formed or
+// not, is left to the general decoder, which then also gives the error.
+// It takes a frame only if every check the format and the general decoder
+// make passes (bits of every stream consumed exactly, weights summing to a
+// power of two, sizes agreeing), so the two agree on every input it takes
+// (FuzzDecode).
+package zstdlit
+
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
+// MaxSize is the largest output Decode takes. Above it the general
+// decoder's assembly loops are faster than this one's Go loop, and its fixed
+// cost per frame no longer matters.
+const MaxSize = 4096
+
+const (
+	magic        = 0xFD2FB528
+	maxTableLog  = 11 // Huffman codes are at most 11 bits
+	maxWeightLog = 6  // accuracy of the FSE table of Huffman weights
+	maxWeights   = 253
+)
+
+// Decoder holds the tables one frame builds, reused by the next. The zero
+// value is ready; a Decoder is for one goroutine at a time.
+type Decoder struct {
+	weights [maxWeights + 2]byte
+	norm    [16]int16
+	fse     [1 << maxWeightLog]fseEntry
+	huf     [1 << maxTableLog]uint16 // symbol<<8 | code length
+}
+
+type fseEntry struct {
+	symbol   uint8
+	nbBits   uint8
+	baseline uint16
+}
+
+// Decode fills dst from the zstd frame src and reports true, if src is a
+// frame of the shape described in the package comment that decodes to
+// exactly len(dst) bytes. Otherwise it reports false and dst may have been
+// written.
+func (d *Decoder) Decode(dst, src []byte) bool {
+	n := len(dst)
+	if n == 0 || n > MaxSize || len(src) < 4+1+1+3 || binary.LittleEndian.Uint32(src) != magic {
+		return false
+	}
+	// Frame header: single segment (no window descriptor), no dictionary,
+	// no checksum, reserved bit clear; the content size must be n.
+	fhd := src[4]
+	if fhd&0x20 == 0 || fhd&0x0F != 0 {
+		return false
+	}
+	p := 5
+	var fcs int
+	switch fhd >> 6 {
+	case 0:
+		fcs = int(src[p])
+		p++
+	case 1:
+		fcs = int(binary.LittleEndian.Uint16(src[p:])) + 256
+		p += 2
+	case 2:
+		if len(src) < p+4 {
+			return false
+		}
+		fcs = int(binary.LittleEndian.Uint32(src[p:]))
+		p += 4
+	default:
+		if len(src) < p+8 {
+			return false
+		}
+		v := binary.LittleEndian.Uint64(src[p:])
+		if v > MaxSize {
+			return false
+		}
+		fcs = int(v)
+		p += 8
+	}
+	if fcs != n || len(src) < p+3 {
+		return false
+	}
+	// One block, the last, compressed, ending the input exactly.
+	bh := int(src[p]) | int(src[p+1])<<8 | int(src[p+2])<<16
+	p += 3
+	if bh&1 == 0 || (bh>>1)&3 != 2 || bh>>3 != len(src)-p || bh>>3 > n {
+		return false
+	}
+	blk := src[p:]
+	// Literals section header: compressed (type 2), sizes in 3–5 bytes.
+	lh := blk[0]
+	if lh&3 != 2 {
+		return false
+	}
+	var hs, regen, csize int
+	four := true
+	switch (lh >> 2) & 3 {
+	case 0, 1:
+		if len(blk) < 3 {
+			return false
+		}
+		v := int(blk[0]) | int(blk[1])<<8 | int(blk[2])<<16
+		hs, regen, csize = 3, (v>>4)&1023, (v>>14)&1023
+		four = (lh>>2)&3 == 1
+	case 2:
+		if len(blk) < 4 {
+			return false
+		}
+		v := int(binary.LittleEndian.Uint32(blk))
+		hs, regen, csize = 4, (v>>4)&16383, (v>>18)&16383
+	default:
+		if len(blk) < 5 {
+			return false
+		}
+		v := int(binary.LittleEndian.Uint32(blk)) | int(blk[4])<<32
+		hs, regen, csize = 5, (v>>4)&262143, (v>>22)&262143
+	}
+	// The literals are the whole output, and the sequences section is one
+	// zero byte: no sequences.
+	if regen != n || hs+csize+1 != len(blk) || blk[len(blk)-1] != 0 || (four && n < 6) {
+		return false
+	}
+	lit := blk[hs : hs+csize]
+	tree, nw, ok := d.readWeights(lit)
+	if !ok {
+		return false
+	}
+	tableLog, ok := d.buildHuffman(nw)
+	if !ok {
+		return false
+	}
+	streams := lit[tree:]
+	if !four {
+		var r bitReader
+		return r.init(streams) && d.decodeStream(dst, &r, tableLog)
+	}
+	if len(streams) < 6 {
+		return false
+	}
+	s1 := int(binary.LittleEndian.Uint16(streams))
+	s2 := int(binary.LittleEndian.Uint16(streams[2:]))
+	s3 := int(binary.LittleEndian.Uint16(streams[4:]))
+	streams = streams[6:]
+	if s1+s2+s3 >= len(streams) {
+		return false
+	}
+	seg := (n + 3) / 4
+	if 3*seg > n {
+		return false
+	}
+	var r [4]bitReader
+	if !r[0].init(streams[:s1]) || !r[1].init(streams[s1:s1+s2]) ||
+		!r[2].init(streams[s1+s2:s1+s2+s3]) || !r[3].init(streams[s1+s2+s3:]) {
+		return false
+	}
+	k := d.decode4(dst, seg, &r, tableLog)
+	return d.decodeStream(dst[k:seg], &r[0], tableLog) &&
+		d.decodeStream(dst[seg+k:2*seg], &r[1], tableLog) &&
+		d.decodeStream(dst[2*seg+k:3*seg], &r[2], tableLog) &&
+		d.decodeStream(dst[3*seg+k:], &r[3], tableLog)
+}
+
+// decode4 decodes the four streams side by side (their table lookups
+// overlap) while each has 8 bytes left to load, and returns how many
+// symbols of each it decoded.
+func (d *Decoder) decode4(dst []byte, seg int, r *[4]bitReader, tableLog uint) int {
+	const mask = 1<<maxTableLog - 1
+	shift := 64 - tableLog
+	huf := &d.huf
+	per := int(56 / tableLog)
+	out0, out1, out2, out3 := dst[:seg], dst[seg:2*seg], dst[2*seg:3*seg], dst[3*seg:]
+	k := 0
+	for k+per <= len(out3) && r[0].off >= 8 && r[1].off >= 8 && r[2].off >= 8 && r[3].off >= 8 {
+		for i := range r {
+			r[i].fill()
+		}
+		b0, b1, b2, b3 := r[0].bits, r[1].bits, r[2].bits, r[3].bits
+		o0, o1, o2, o3 := out0[k:k+per], out1[k:k+per], out2[k:k+per], out3[k:k+per]
+		n0, n1, n2, n3 := 0, 0, 0, 0
+		for j := range o3 {
+			e0, e1 := huf[(b0>>shift)&mask], huf[(b1>>shift)&mask]
+			e2, e3 := huf[(b2>>shift)&mask], huf[(b3>>shift)&mask]
+			o0[j], o1[j], o2[j], o3[j] = byte(e0>>8), byte(e1>>8), byte(e2>>8), byte(e3>>8)
+			b0, b1, b2, b3 = b0<<(e0&0xFF), b1<<(e1&0xFF), b2<<(e2&0xFF), b3<<(e3&0xFF)
+			n0, n1, n2, n3 = n0+int(e0&0xFF), n1+int(e1&0xFF), n2+int(e2&0xFF), n3+int(e3&0xFF)
+		}
+		r[0].bits, r[1].bits, r[2].bits, r[3].bits = b0, b1, b2, b3
+		r[0].n -= n0
+		r[1].n -= n1
+		r[2].n -= n2
+		r[3].n -= n3
+		k += per
+	}
+	return k
+}
+
+// decodeStream decodes len(out) symbols from the rest of a backward
+// Huffman bit stream, which they must consume exactly.
+func (d *Decoder) decodeStream(out []byte, r *bitReader, tableLog uint) bool {
+	const mask = 1<<maxTableLog - 1
+	shift := 64 - tableLog
+	huf := &d.huf
+	for k := range out {
+		if r.n < int(tableLog) {
+			r.fill()
+		}
+		e := huf[(r.bits>>shift)&mask]
+		out[k] = byte(e >> 8)
+		r.bits <<= e & 0xFF
+		r.n -= int(e & 0xFF)
+	}
+	return r.n == 0 && r.off == 0
+}
+
+// bitReader reads a zstd backward bit stream: the last byte's highest set
+// bit marks the start, and bits are taken from the most significant end
+// going towards the first byte. bits holds the next bits left-aligned; n of
+// them are valid (the bits below may be stream bits loaded early, never
+// anything else). n goes negative once more bits were taken than the
+// stream has: they read as zeros.
+type bitReader struct {
+	in   []byte
+	off  int // bytes in[:off] are not loaded yet
+	bits uint64
+	n    int
+}
+
+func (r *bitReader) init(in []byte) bool {
+	if len(in) == 0 || in[len(in)-1] == 0 {
+		return false
+	}
+	last := in[len(in)-1]
+	hb := bits.Len8(last) - 1 // the marker
+	r.in, r.off = in, len(in)-1
+	r.bits = uint64(last) << (64 - uint(hb)) // hb = 0: the shift clears it
+	r.n = hb
+	r.fill()
+	return true
+}
+
+// fill loads whole bytes while they fit.
+func (r *bitReader) fill() {
+	if r.n < 0 {
+		return
+	}
+	if r.off >= 8 {
+		w := binary.LittleEndian.Uint64(r.in[r.off-8:])
+		r.bits |= w >> uint(r.n)
+		k := (64 - r.n) >> 3
+		r.off -= k
+		r.n += k << 3
+		return
+	}
+	for r.n <= 56 && r.off > 0 {
+		r.off--
+		r.bits |= uint64(r.in[r.off]) << uint(56-r.n)
+		r.n += 8
+	}
+}
+
+// take returns the next nb bits (nb ≤ 32 after a fill that left n ≥ nb).
+func (r *bitReader) take(nb uint) uint32 {
+	if nb == 0 {
+		return 0
+	}
+	if r.n < int(nb) {
+		r.fill()
+	}
+	v := uint32(r.bits >> (64 - nb))
+	r.bits <<= nb
+	r.n -= int(nb)
+	return v
+}

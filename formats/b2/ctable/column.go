@@ -332,6 +332,20 @@ func (s *colSource) read(d *b2.Decoder, sc *colScratch, lo int64, n int, part in
 	return nil
 }
 
+// allCodes copies the little-endian int32 codes in raw to codes and reports
+// whether all are below nd, the common case, in one pass without branches
+// per row; on false the caller's row loop redoes them (NULLs, corruption).
+func allCodes(codes []int32, raw []byte, nd uint32) bool {
+	raw = raw[:4*len(codes)]
+	var top uint32 // the largest code read as unsigned: negative ones are huge
+	for r := range codes {
+		c := binary.LittleEndian.Uint32(raw[4*r:])
+		codes[r] = int32(c)
+		top = max(top, c)
+	}
+	return len(codes) == 0 || top < nd
+}
+
 // readRows is read without the error context; it returns the member that
 // failed.
 func (s *colSource) readRows(d *b2.Decoder, sc *colScratch, lo int64, n int, part int, v *columnar.Vector, ob *outBatch, i int) (string, error) {
@@ -419,6 +433,9 @@ func (s *colSource) readRows(d *b2.Decoder, sc *colScratch, lo int64, n int, par
 			sc.codesOnly = false
 		}
 		nd := int32(len(s.dict))
+		if codes != nil && sc.codesOnly && allCodes(codes[:n], raw, uint32(nd)) {
+			break
+		}
 		for r := 0; r < n; r++ {
 			c := int32(binary.LittleEndian.Uint32(raw[4*r:]))
 			switch {

@@ -192,9 +192,12 @@ func globLocal(ctx context.Context, pattern string) ([]string, error) {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
+		// A match is spelled from the pattern's own directory prefix:
+		// WalkDir cleans the paths it joins, so that './*.csv' or
+		// 'h/../*.csv' matched nothing.
 		rel := filepath.ToSlash(path)
-		if root == "" {
-			rel = strings.TrimPrefix(rel, "./")
+		if r, err := filepath.Rel(walkRoot, path); err == nil && path != walkRoot {
+			rel = root + filepath.ToSlash(r)
 		}
 		if d.IsDir() {
 			if path != walkRoot && strings.HasSuffix(strings.ToLower(rel), ".b2d") && p.Match(rel) {

@@ -63,6 +63,9 @@ func TestGlobLocal(t *testing.T) {
 		{d + "/**/*.parquet", []string{d + "/r=1/a.parquet", d + "/r=2/c.parquet", d + "/r=2/deep/d.parquet", d + "/top.parquet"}},
 		{d + "/r=[12]/*.{csv,parquet}", []string{d + "/r=1/a.parquet", d + "/r=1/b.csv", d + "/r=2/c.parquet"}},
 		{d + "/none/*.parquet", nil},
+		// a prefix WalkDir would clean is kept as written (it matched nothing)
+		{d + "/./r=1/*.parquet", []string{d + "/./r=1/a.parquet"}},
+		{d + "/r=2/../r=1/*.csv", []string{d + "/r=2/../r=1/b.csv"}},
 	} {
 		got, err := Glob(context.Background(), c.pattern, nil)
 		if err != nil {

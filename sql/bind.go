@@ -75,7 +75,7 @@ type binder struct {
 	nextID planner.ColID
 	scope  []planner.Column       // columns of the FROM tables; Table is the qualifier
 	quals  []string               // qualifiers in scope
-	hidden map[planner.ColID]bool // scope columns merged by USING: qualified access only
+	hidden map[planner.ColID]hide // scope columns merged by USING (qualified access only) or virtual (* skips them)
 	// unreadable maps the lower-case names of columns a FROM table has
 	// but does not expose (nested Parquet columns, CTable kinds b2sql
 	// cannot read) to the table's name, for a better error than
@@ -139,7 +139,7 @@ func (b *binder) bindTable(name, qual string, quoted bool, alias string, at int)
 	}
 	isPath := quoted || strings.ContainsAny(name, "/\\.*") || hasKnownExt(full)
 	if isPath {
-		tbl, err := b.cat.OpenPath("", full)
+		tbl, err := b.openPath(full)
 		if err != nil {
 			return nil, b.errAt(at, ErrUnknownTable, fmt.Sprintf("cannot open %q: %v", full, err))
 		}
@@ -164,6 +164,17 @@ func (b *binder) bindTable(name, qual string, quoted bool, alias string, at int)
 		alias = name
 	}
 	return b.scan(tbl, name, alias), nil
+}
+
+// openPath opens a path written as a table: through the catalog's file
+// reader when the query names a virtual column (bind_virtual.go).
+func (b *binder) openPath(path string) (planner.Table, error) {
+	if v := b.q.virtualNames(); len(v) > 0 {
+		if fo, ok := b.cat.(FileOpener); ok {
+			return fo.OpenFiles(&FileCall{Paths: []string{path}, Virtual: v})
+		}
+	}
+	return b.cat.OpenPath("", path)
 }
 
 // scan builds a Scan of every column of tbl; the optimizer prunes.

@@ -316,7 +316,7 @@ func (b *binder) bindASTColumn(e *ast.ColumnRef, c ectx) (planner.Expr, error) {
 // is a struct.
 func (b *binder) structCol(name string, c ectx) bool {
 	for _, col := range b.scope {
-		if strings.EqualFold(col.Name, name) && !b.hidden[col.ID] {
+		if strings.EqualFold(col.Name, name) && b.hidden[col.ID]&hideBare == 0 {
 			return col.Type.ID == columnar.Struct
 		}
 	}

@@ -201,11 +201,12 @@ func (b *binder) columnsMatches(c *ast.Columns) ([]columnsMatch, error) {
 	return out, nil
 }
 
-// visibleScope is the FROM columns a bare name can reach, in order.
+// visibleScope is the FROM columns a bare name can reach and * lists, in
+// order (without virtual columns).
 func (b *binder) visibleScope() []planner.Column {
 	var out []planner.Column
 	for _, col := range b.scope {
-		if !b.hidden[col.ID] {
+		if b.hidden[col.ID] == 0 {
 			out = append(out, col)
 		}
 	}

@@ -89,7 +89,7 @@ func (b *binder) bindColumnName(qual, name string, at int, c ectx) (planner.Expr
 	}
 	var found []planner.Column
 	for _, col := range b.scope {
-		if qual == "" && b.hidden[col.ID] {
+		if qual == "" && b.hidden[col.ID]&hideBare != 0 {
 			continue
 		}
 		if strings.EqualFold(col.Name, name) && (qual == "" || strings.EqualFold(col.Table, qual)) {

@@ -2,6 +2,7 @@ package sql
 
 import (
 	"fmt"
+	"maps"
 	"strings"
 
 	"github.com/b2sql/b2sql/columnar"
@@ -16,11 +17,35 @@ type fromItem struct {
 	node   planner.Node
 	cols   []planner.Column
 	quals  []string
-	hidden map[planner.ColID]bool
+	hidden map[planner.ColID]hide
 }
 
+// hide says how a FROM column is kept from names and *.
+type hide uint8
+
+const (
+	// hideBare: a column merged by USING, or of a table only qualified
+	// names reach: a bare name does not reach it, nor does *.
+	hideBare hide = 1 << iota
+	// hideStar: a virtual column (VirtualTable): names reach it; *,
+	// COLUMNS and NATURAL JOIN do not list it (DuckDB's virtual columns).
+	hideStar
+)
+
+// itemOf is the FROM element of n; the virtual columns of a scanned
+// VirtualTable are hidden from *.
 func itemOf(n planner.Node, alias string) *fromItem {
-	return &fromItem{node: n, cols: n.Schema(), quals: []string{alias}, hidden: map[planner.ColID]bool{}}
+	it := &fromItem{node: n, cols: n.Schema(), quals: []string{alias}, hidden: map[planner.ColID]hide{}}
+	if s, ok := n.(*planner.Scan); ok {
+		if vt, ok := s.Table.(VirtualTable); ok {
+			for i, c := range s.Cols {
+				if vt.Virtual(s.TableCols[i]) {
+					it.hidden[c.ID] |= hideStar
+				}
+			}
+		}
+	}
+	return it
 }
 
 // joinCond is a join's ON condition or USING list (neither: a cross
@@ -45,24 +70,19 @@ func (b *binder) joinItems(l, r *fromItem, kind planner.JoinKind, cond joinCond,
 	out := &fromItem{
 		cols:   append(append([]planner.Column(nil), l.cols...), r.cols...),
 		quals:  append(append([]string(nil), l.quals...), r.quals...),
-		hidden: map[planner.ColID]bool{},
+		hidden: cloneHidden(l.hidden),
 	}
-	for id := range l.hidden {
-		out.hidden[id] = true
-	}
-	for id := range r.hidden {
-		out.hidden[id] = true
-	}
+	maps.Copy(out.hidden, r.hidden)
 	j := &planner.Join{Left: l.node, Right: r.node, Kind: kind}
 	out.node = j
 	var using []string
 	switch {
 	case natural:
 		for _, c := range l.cols {
-			if l.hidden[c.ID] {
-				continue
+			if l.hidden[c.ID] != 0 {
+				continue // nor are virtual columns joined on (as DuckDB)
 			}
-			if _, ok := visible(r, c.Name); ok {
+			if rc, ok := visible(r, c.Name); ok && r.hidden[rc.ID] == 0 {
 				using = append(using, c.Name)
 			}
 		}
@@ -105,12 +125,13 @@ func (b *binder) joinItems(l, r *fromItem, kind planner.JoinKind, cond joinCond,
 		conds = append(conds, &planner.Call{Fn: "=", Args: xs, T: columnar.TBool})
 		switch kind {
 		case planner.JoinRight, planner.JoinFull:
-			out.hidden[lc.ID], out.hidden[rc.ID] = true, true
+			out.hidden[lc.ID] |= hideBare
+			out.hidden[rc.ID] |= hideBare
 			col := b.newCol(lc.Name, "", t)
 			merged = append(merged, &planner.Call{Fn: "coalesce", Args: xs, T: t})
 			mergedCols = append(mergedCols, col)
 		default:
-			out.hidden[rc.ID] = true
+			out.hidden[rc.ID] |= hideBare
 		}
 	}
 	j.EquiKeys, j.Cond = planner.SplitJoinCond(planner.JoinAnd(conds), l.node.Schema(), r.node.Schema())
@@ -126,7 +147,7 @@ func (b *binder) joinItems(l, r *fromItem, kind planner.JoinKind, cond joinCond,
 		// The merged columns take the place of the left ones in *.
 		k := 0
 		for _, c := range out.cols {
-			if k < len(mergedCols) && strings.EqualFold(c.Name, mergedCols[k].Name) && c.Table != "" && out.hidden[c.ID] && containsCol(l.cols, c.ID) {
+			if k < len(mergedCols) && strings.EqualFold(c.Name, mergedCols[k].Name) && c.Table != "" && out.hidden[c.ID]&hideBare != 0 && containsCol(l.cols, c.ID) {
 				cols = append(cols, mergedCols[k])
 				k++
 			}
@@ -139,6 +160,13 @@ func (b *binder) joinItems(l, r *fromItem, kind planner.JoinKind, cond joinCond,
 	return out, nil
 }
 
+// cloneHidden copies a FROM element's hidden columns (never nil).
+func cloneHidden(m map[planner.ColID]hide) map[planner.ColID]hide {
+	out := make(map[planner.ColID]hide, len(m))
+	maps.Copy(out, m)
+	return out
+}
+
 func containsCol(cols []planner.Column, id planner.ColID) bool {
 	for _, c := range cols {
 		if c.ID == id {
@@ -148,11 +176,12 @@ func containsCol(cols []planner.Column, id planner.ColID) bool {
 	return false
 }
 
-// visible finds the one unhidden column named name.
+// visible finds the one column named name a bare name reaches (virtual
+// ones included: USING (filename) joins on it, as in DuckDB).
 func visible(it *fromItem, name string) (planner.Column, bool) {
 	var found []planner.Column
 	for _, c := range it.cols {
-		if !it.hidden[c.ID] && strings.EqualFold(c.Name, name) {
+		if it.hidden[c.ID]&hideBare == 0 && strings.EqualFold(c.Name, name) {
 			found = append(found, c)
 		}
 	}
@@ -165,7 +194,7 @@ func visible(it *fromItem, name string) (planner.Column, bool) {
 type savedScope struct {
 	scope  []planner.Column
 	quals  []string
-	hidden map[planner.ColID]bool
+	hidden map[planner.ColID]hide
 }
 
 func (b *binder) saveScope() savedScope { return savedScope{b.scope, b.quals, b.hidden} }

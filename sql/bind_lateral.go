@@ -168,10 +168,7 @@ walk:
 	}
 	p.Exprs, p.Out = append(p.Exprs, exprs...), append(p.Out, out...)
 	res := &fromItem{node: p, cols: append(append([]planner.Column(nil), acc.cols...), it.cols...),
-		quals: append(append([]string(nil), acc.quals...), it.quals...), hidden: map[planner.ColID]bool{}}
-	for id := range acc.hidden {
-		res.hidden[id] = true
-	}
+		quals: append(append([]string(nil), acc.quals...), it.quals...), hidden: cloneHidden(acc.hidden)}
 	if cond.on != nil && kind == planner.JoinInner {
 		// ON over both sides' columns: a filter above the projection.
 		saved := b.saveScope()

@@ -338,7 +338,7 @@ func (b *binder) bindFromAST(from []ast.TableRef) (planner.Node, error) {
 		}
 		if q := b.q.qualifiedOnly; q != "" && len(it.quals) == 1 && strings.EqualFold(it.quals[0], q) {
 			for _, c := range it.cols {
-				it.hidden[c.ID] = true
+				it.hidden[c.ID] |= hideBare
 			}
 		}
 		if acc == nil {
@@ -450,13 +450,13 @@ func (b *binder) bindTableRefAST(t ast.TableRef, unnamed *int) (*fromItem, error
 		}
 		// t AS x(a, b) renames the first columns, as for a derived table.
 		cols := aliasColumns(t.Alias)
-		if len(cols) > len(it.cols) {
+		if n := visibleCols(it); len(cols) > n {
 			name := t.Path
 			if t.Name != nil {
 				name = t.Name.Last().Name
 			}
-			return nil, b.errAt(b.q.tokAt(t.Alias.Columns[len(it.cols)].Start), ErrType,
-				fmt.Sprintf("table %q has %d columns available but %d columns specified", name, len(it.cols), len(cols)))
+			return nil, b.errAt(b.q.tokAt(t.Alias.Columns[n].Start), ErrType,
+				fmt.Sprintf("table %q has %d columns available but %d columns specified", name, n, len(cols)))
 		}
 		renamed := append([]planner.Column(nil), it.cols...)
 		for i, n := range cols {
@@ -528,7 +528,7 @@ func (b *binder) relation(bd *Bound, alias string, cols []string) (*fromItem, er
 		return nil, b.errAt(at, ErrUnsupported, fmt.Sprintf("%q has %d columns but %d column names were given", alias, len(bd.Names), len(cols)))
 	}
 	schema := bd.Root.Schema()
-	it := &fromItem{node: bd.Root, quals: []string{alias}, hidden: map[planner.ColID]bool{}}
+	it := &fromItem{node: bd.Root, quals: []string{alias}, hidden: map[planner.ColID]hide{}}
 	names := make([]string, len(schema))
 	for i := range schema {
 		names[i] = bd.Names[i]

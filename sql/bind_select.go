@@ -320,7 +320,7 @@ func (b *binder) starItems(st *ast.Star) ([]selItem, error) {
 		replace[strings.ToLower(r.Alias.Name)] = r
 	}
 	for _, col := range b.scope {
-		if qual == "" && b.hidden[col.ID] {
+		if qual == "" && b.hidden[col.ID]&hideBare != 0 || b.hidden[col.ID]&hideStar != 0 {
 			continue
 		}
 		if qual == "" || strings.EqualFold(col.Table, qual) {

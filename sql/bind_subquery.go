@@ -383,7 +383,7 @@ func (b *binder) lookupOuter(qual, name string) (planner.Column, bool) {
 	}
 	var found []planner.Column
 	for _, col := range b.outer.scope {
-		if qual == "" && b.outer.hidden[col.ID] {
+		if qual == "" && b.outer.hidden[col.ID]&hideBare != 0 {
 			continue
 		}
 		if equalFold(col.Name, name) && (qual == "" || equalFold(col.Table, qual)) {

@@ -71,6 +71,7 @@ func (b *binder) bindTableFuncAST(t *ast.TableFunc) (*fromItem, error) {
 	case FileFuncs[fn]:
 		var call *FileCall
 		if call, err = callArgs(b.q.src, fn, b.q.toks, at+1, b.q.tokAt(f.End)-1); err == nil {
+			call.Virtual = b.q.virtualNames()
 			n, err = b.bindFileCall(call, alias, cols, at)
 		}
 	default:

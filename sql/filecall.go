@@ -70,6 +70,21 @@ type FileCall struct {
 	Paths   []string
 	PathPos Pos
 	Args    []FileArg
+	// Virtual lists the virtual columns of file reads (VirtualColumns)
+	// that the query names: the reader adds those its files do not have
+	// and reports them through VirtualTable, so that * skips them.
+	Virtual []string
+}
+
+// VirtualColumns are the columns every file read has by name only, as in
+// DuckDB 1.5: filename (the row's file) and file_index (that file's place
+// in the list, from 0). A column of the files with the name wins.
+var VirtualColumns = []string{"filename", "file_index"}
+
+// VirtualTable is a table some of whose columns are virtual: a query
+// reaches them by name, but *, COLUMNS and NATURAL JOIN do not list them.
+type VirtualTable interface {
+	Virtual(col int) bool
 }
 
 // FileOpener is a catalog that opens file table functions with their

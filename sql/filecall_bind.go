@@ -32,9 +32,9 @@ func (b *binder) bindFileCall(call *FileCall, alias string, cols []string, at in
 	}
 	s := b.scan(tbl, call.Paths[0], alias)
 	if len(cols) > 0 {
-		if len(cols) > len(s.Cols) {
+		if n := visibleCols(itemOf(s, alias)); len(cols) > n {
 			return nil, b.errAt(b.q.findName("", alias, b.cl.from), ErrType,
-				fmt.Sprintf("table %q has %d columns but %d column names were given", alias, len(s.Cols), len(cols)))
+				fmt.Sprintf("table %q has %d columns but %d column names were given", alias, n, len(cols)))
 		}
 		for i, n := range cols {
 			s.Cols[i].Name = n

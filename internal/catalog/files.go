@@ -84,6 +84,7 @@ func (c *Catalog) OpenFiles(call *sql.FileCall) (planner.Table, error) {
 	if err != nil {
 		return nil, err
 	}
+	set.Virtual = call.Virtual
 	files, err := c.expand(call)
 	if err != nil {
 		return nil, err
@@ -105,7 +106,7 @@ func (c *Catalog) OpenFiles(call *sql.FileCall) (planner.Table, error) {
 			format = contentKind(files[0].Path)
 		}
 	}
-	plain := set.Filename == "" && !set.UnionByName && len(keys) == 0
+	plain := set.Filename == "" && !set.UnionByName && len(keys) == 0 && len(set.Virtual) == 0
 	if plain && len(args) == 0 && (format == "parquet" || format == "") && len(call.Paths) == 1 && storage.HasGlob(call.Paths[0]) && pathGlob(call.Paths[0]) && len(files) > 1 {
 		// One glob of Parquet files and nothing more: Parquet's own
 		// many-file table, whose footers answer counts and min/max. It
@@ -281,7 +282,8 @@ func dirOrder(matches []string) {
 
 // relName is a glob match as the query's pattern would spell it: the
 // match with the resolved pattern's literal prefix replaced by the
-// query's.
+// query's. A pattern whose first part is a glob ('*.csv', '*/k=1/*')
+// names its matches from "./", as DuckDB does ('./a.csv').
 func relName(name, resolved, match string) string {
 	lit := func(p string) string {
 		if i := strings.IndexAny(p, "*?[{"); i >= 0 {
@@ -290,6 +292,9 @@ func relName(name, resolved, match string) string {
 		return p
 	}
 	qp, rp := lit(name), lit(resolved)
+	if qp == "" {
+		qp = "./"
+	}
 	if rest, ok := strings.CutPrefix(match, rp); ok {
 		return qp + rest
 	}

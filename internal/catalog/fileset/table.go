@@ -40,6 +40,14 @@ type Options struct {
 	// then VARCHAR.
 	HiveTypes      map[string]columnar.Type
 	NoHiveAutocast bool
+	// Virtual lists virtual columns to add (DuckDB 1.5's virtual columns
+	// of its multi-file readers, sql.VirtualColumns): "filename", each
+	// row's File.Name, and "file_index", its file's index in the list
+	// from 0. Each is added unless a column of the files, a partition or
+	// the Filename column has its name; filename also unless Filename
+	// names another column (DuckDB then has no filename either). Table's
+	// Virtual reports them.
+	Virtual []string
 }
 
 // Table is files read as one table. Safe for concurrent scans.
@@ -50,10 +58,15 @@ type Table struct {
 	data   columnar.Schema // columns read from the files
 	schema columnar.Schema // data, then filename, then partitions
 	// consts[c-len(data)][i] is file i's value of constant column c
-	// (filename, partitions).
-	consts [][]columnar.Value
-	slots  []slot
+	// (filename, partitions, virtual columns).
+	consts  [][]columnar.Value
+	virtual []int // the virtual columns' indexes in schema
+	slots   []slot
 }
+
+// Virtual reports whether column col exists only by name (Options.Virtual):
+// a query's * does not list it.
+func (t *Table) Virtual(col int) bool { return slices.Contains(t.virtual, col) }
 
 // slot is one file, opened once, when first needed.
 type slot struct {
@@ -138,6 +151,7 @@ func Open(files []File, open Opener, o Options) (*Table, error) {
 		t.schema = append(t.schema, columnar.Field{Name: k, Type: typ, Nullable: true})
 		t.consts = append(t.consts, vals)
 	}
+	t.addVirtual(names)
 	for k := range o.HiveTypes {
 		if !slices.Contains(keys, k) {
 			return nil, fmt.Errorf("hive_types: %q is not a partition of these files (they have %s)", k, orNone(keys))
@@ -151,6 +165,35 @@ func Open(files []File, open Opener, o Options) (*Table, error) {
 		}
 	}
 	return t, nil
+}
+
+// addVirtual appends the virtual columns the options ask for, each file's
+// value a constant, as the filename and partition columns.
+func (t *Table) addVirtual(names []string) {
+	for _, v := range t.opts.Virtual {
+		taken := slices.ContainsFunc(t.schema, func(f columnar.Field) bool { return strings.EqualFold(f.Name, v) })
+		if taken || v == "filename" && t.opts.Filename != "" {
+			continue
+		}
+		vals := make([]columnar.Value, len(names))
+		typ := columnar.TVarchar
+		switch v {
+		case "filename":
+			for i, n := range names {
+				vals[i] = columnar.StringValue(n)
+			}
+		case "file_index":
+			typ = columnar.TUint64
+			for i := range names {
+				vals[i] = columnar.UintValue(uint64(i))
+			}
+		default:
+			continue
+		}
+		t.virtual = append(t.virtual, len(t.schema))
+		t.schema = append(t.schema, columnar.Field{Name: v, Type: typ})
+		t.consts = append(t.consts, vals)
+	}
 }
 
 func orNone(keys []string) string {

@@ -17,6 +17,7 @@ type Nest struct {
 	Elem   Type    // List, Map: the element (for Map, the entry struct)
 	Fields []Field // Struct: the fields; Map: key and value
 	name   string  // the SQL spelling, as DuckDB prints it
+	enum   *enumDict
 }
 
 var nests sync.Map // name → *Nest
@@ -65,8 +66,9 @@ func MapOf(key, value Type) Type {
 	return Type{ID: Map, Nest: intern(&Nest{Elem: entry, Fields: entry.Nest.Fields, name: name})}
 }
 
-// IsNested reports whether t is a LIST, STRUCT or MAP.
-func (t Type) IsNested() bool { return t.Nest != nil }
+// IsNested reports whether t is a LIST, STRUCT or MAP. (An ENUM keeps
+// its values in a Nest too, but is a flat type.)
+func (t Type) IsNested() bool { return t.Nest != nil && t.ID != Enum }
 
 // Elem returns the element type of a LIST (a MAP's entry struct).
 func (t Type) Elem() Type { return t.Nest.Elem }

@@ -48,6 +48,9 @@ const (
 	// TimeTZ is TIME WITH TIME ZONE: a time of day and its UTC offset,
 	// held as a key that orders as DuckDB orders them (timetz.go).
 	TimeTZ
+	// Enum is an ENUM: a value out of a fixed, ordered list (Type.Dict),
+	// held as its position in the list (enum.go).
+	Enum
 )
 
 // Phys is the physical representation of a vector's payload.
@@ -64,7 +67,7 @@ const (
 )
 
 // Type is a SQL type. Precision and Scale matter only for Decimal; Nest
-// only for List, Struct and Map (interned: equal nested types share one
+// only for List, Struct, Map and Enum (interned: equal types share one
 // Nest, so Types compare with ==).
 type Type struct {
 	ID        TypeID

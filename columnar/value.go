@@ -181,6 +181,8 @@ func (v Value) AppendText(dst []byte) []byte {
 		return AppendTime(dst, v.I)
 	case TimeTZ:
 		return AppendTimeTZ(dst, v.I)
+	case Enum:
+		return append(dst, v.Type.EnumText(v.I)...)
 	case Null:
 		return append(dst, "NULL"...)
 	case List, Struct, Map:

@@ -66,8 +66,7 @@ func astBindable(e ast.Expr) bool {
 	case *ast.Columns:
 		return true // expanded in the select list and WHERE (bind_columns.go); refused elsewhere by bindAST
 	case *ast.Cast:
-		_, ok := castType(e.Type)
-		return ok && astBindable(e.X)
+		return typeNameShape(e.Type) && astBindable(e.X)
 	case *ast.TypedLit:
 		// TYPE 'text' is CAST('text' AS TYPE).
 		_, ok := castType(e.Type)
@@ -233,7 +232,10 @@ func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 		}
 		return b.distinctFrom(xs[0], xs[1], astSrc(e.L), astSrc(e.R), !e.Not, c)
 	case *ast.Cast:
-		to, _ := castType(e.Type)
+		to, err := b.castType(e.Type)
+		if err != nil {
+			return nil, err
+		}
 		x, err := b.bindAST(e.X, c)
 		if err != nil {
 			return nil, err

@@ -335,45 +335,67 @@ func (b *binder) isQual(name string) bool {
 
 // astTypeName is the type a type name as written means; ok is false for
 // the types b2sql does not have (UNION, fixed-size arrays, qualified or
-// unknown names).
-func astTypeName(t *ast.TypeName) (columnar.Type, bool) {
-	if t.Schema != "" || t.Qualifier != "" {
+// unknown names, names of CREATE TYPE types: see resolveTypeName).
+func astTypeName(t *ast.TypeName) (columnar.Type, bool) { return resolveTypeName(t, nil) }
+
+// typeNameShape reports whether t reads as a type once the names of
+// CREATE TYPE types are known: a built-in type, or an unqualified name
+// without parameters where a user's type may stand (the binder looks it
+// up, and refuses it there when it names no type).
+func typeNameShape(t *ast.TypeName) bool {
+	_, ok := resolveTypeName(t, func(string) (columnar.Type, bool) { return columnar.TVarchar, true })
+	return ok
+}
+
+// resolveTypeName is astTypeName with user looking up the names a built-in
+// type does not take (nil: no user types), at any depth (mood[],
+// STRUCT(m mood)).
+func resolveTypeName(t *ast.TypeName, user func(name string) (columnar.Type, bool)) (columnar.Type, bool) {
+	if t.Qualifier != "" || t.Schema != "" && user == nil {
 		return columnar.Type{}, false
 	}
 	var base columnar.Type
-	switch t.Name {
-	case "STRUCT", "ROW":
+	switch {
+	case t.Schema != "":
+		return columnar.Type{}, false // main.mood: one schema, named types are unqualified
+	case t.Name == "STRUCT" || t.Name == "ROW":
 		if len(t.Fields) == 0 {
 			return columnar.Type{}, false
 		}
 		fs := make([]columnar.Field, len(t.Fields))
 		for i, f := range t.Fields {
-			ft, ok := astTypeName(f.Type)
+			ft, ok := resolveTypeName(f.Type, user)
 			if !ok {
 				return columnar.Type{}, false
 			}
 			fs[i] = columnar.Field{Name: f.Name.Name, Type: ft}
 		}
 		base = columnar.StructOf(fs...)
-	case "MAP":
+	case t.Name == "MAP":
 		if len(t.Args) != 2 {
 			return columnar.Type{}, false
 		}
-		k, ok1 := astTypeName(t.Args[0])
-		v, ok2 := astTypeName(t.Args[1])
+		k, ok1 := resolveTypeName(t.Args[0], user)
+		v, ok2 := resolveTypeName(t.Args[1], user)
 		if !ok1 || !ok2 {
 			return columnar.Type{}, false
 		}
 		base = columnar.MapOf(k, v)
-	case "LIST":
+	case t.Name == "LIST":
 		if len(t.Args) != 1 {
 			return columnar.Type{}, false
 		}
-		e, ok := astTypeName(t.Args[0])
+		e, ok := resolveTypeName(t.Args[0], user)
 		if !ok {
 			return columnar.Type{}, false
 		}
 		base = columnar.ListOf(e)
+	case t.Name == "ENUM":
+		e, ok := enumTypeName(t)
+		if !ok {
+			return columnar.Type{}, false
+		}
+		base = e
 	default:
 		if len(t.Fields)+len(t.Args) > 0 {
 			return columnar.Type{}, false
@@ -392,7 +414,14 @@ func astTypeName(t *ast.TypeName) (columnar.Type, bool) {
 		}
 		var err error
 		if base, err = parseTypeName(strings.Fields(t.Name), params); err != nil {
-			return columnar.Type{}, false
+			if user == nil || len(params) > 0 || strings.Contains(t.Name, " ") {
+				return columnar.Type{}, false
+			}
+			ut, ok := user(t.Name)
+			if !ok {
+				return columnar.Type{}, false
+			}
+			base = ut
 		}
 	}
 	for _, n := range t.Array {
@@ -402,6 +431,25 @@ func astTypeName(t *ast.TypeName) (columnar.Type, bool) {
 		base = columnar.ListOf(base)
 	}
 	return base, true
+}
+
+// enumTypeName reads ENUM('a', 'b', …): string literals, each once. ENUM()
+// is refused here as in DuckDB, but CREATE TYPE e AS ENUM () makes a type
+// without values (TypeRef.Resolve).
+func enumTypeName(t *ast.TypeName) (columnar.Type, bool) {
+	if len(t.Fields)+len(t.Args) > 0 || len(t.Params) == 0 {
+		return columnar.Type{}, false
+	}
+	vals := make([]string, len(t.Params))
+	seen := make(map[string]bool, len(t.Params))
+	for i, p := range t.Params {
+		l, ok := p.(*ast.Literal)
+		if !ok || l.Kind != ast.LitString || seen[l.Val] {
+			return columnar.Type{}, false
+		}
+		vals[i], seen[l.Val] = l.Val, true
+	}
+	return columnar.EnumOf(vals...), true
 }
 
 // nestedCallBindable reports, for the calls bindNestedCall binds (is),

@@ -139,7 +139,8 @@ func (b *binder) convertArg(name string, rule function.Arg, x planner.Expr, src 
 	t := x.Type()
 	switch rule {
 	case function.Varchar:
-		if t.ID != columnar.Varchar && t.ID != columnar.Null {
+		// An ENUM is its text here, as DuckDB casts it implicitly.
+		if t.ID != columnar.Varchar && t.ID != columnar.Null && t.ID != columnar.Enum {
 			return nil, b.typeErr(src, c, "%s expects VARCHAR, got %s", name, t)
 		}
 		return b.coerce(x, columnar.TVarchar, src, c)

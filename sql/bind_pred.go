@@ -70,7 +70,7 @@ func (b *binder) like(fn string, left, right planner.Expr, ls, rs callexpr.Expr,
 		return nil, err
 	}
 	for i, x := range []planner.Expr{left, right} {
-		if t := x.Type(); t.ID != columnar.Varchar && t.ID != columnar.Null {
+		if t := x.Type(); t.ID != columnar.Varchar && t.ID != columnar.Null && t.ID != columnar.Enum {
 			src := []callexpr.Expr{ls, rs}[i]
 			return nil, b.typeErr(src, c, "%s expects VARCHAR, got %s", strings.ToUpper(strings.ReplaceAll(fn, "_", " ")), t)
 		}

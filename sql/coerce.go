@@ -72,7 +72,9 @@ func (b *binder) flexible(x planner.Expr, other columnar.Type, compare bool) boo
 	}
 	switch info.kind {
 	case litString:
-		return other.ID != columnar.Varchar && other.ID != columnar.Null
+		// Not to an ENUM: DuckDB compares an ENUM with text as text
+		// ('ok'::mood < 'happy' is false whatever their order in mood).
+		return other.ID != columnar.Varchar && other.ID != columnar.Null && other.ID != columnar.Enum
 	case litInt, litFloat:
 		if !compare {
 			// Elsewhere (lists, VALUES, CASE, COALESCE) only an integer
@@ -140,6 +142,9 @@ func (b *binder) unify(xs []planner.Expr, srcs []callexpr.Expr, c ectx, compare 
 		}
 		xt := typeOf(x)
 		st, ok := superType(t, xt)
+		if !ok && compare {
+			st, ok = enumCompareType(t, xt) // types_enum.go
+		}
 		// An integer literal beside a DECIMAL counts as an integer of its
 		// digits: the DECIMAL's scale is kept.
 		if xt != x.Type() && t.IsDecimal() {

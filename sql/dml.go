@@ -28,9 +28,12 @@ type CreateTable struct {
 // ColumnDef is one column of CREATE TABLE: name TYPE [NOT NULL | NULL |
 // PRIMARY KEY | UNIQUE | CHECK (…) | USING flavour]…
 type ColumnDef struct {
-	Name    string
-	Pos     Pos
-	Type    columnar.Type
+	Name string
+	Pos  Pos
+	Type columnar.Type
+	// TypeRef is set when the type may name a CREATE TYPE type: Type is
+	// then filled in when the statement runs (ResolveColumns).
+	TypeRef *TypeRef
 	Length  int // VARCHAR(n), BLOB(n): the max_length constraint; 0 = none
 	NotNull bool
 	// Checks are the CHECK bounds on the column: Op is "ge", "gt", "le"

@@ -30,8 +30,9 @@ func castConst(v columnar.Value, to columnar.Type) (out columnar.Value, done boo
 		return out, true, nil
 	}
 	switch {
-	case from.IsTimestampUnit() || to.IsTimestampUnit() || from.ID == columnar.Uuid || to.ID == columnar.Uuid || from.ID == columnar.TimeTZ || to.ID == columnar.TimeTZ:
-		// TIMESTAMP_S/MS/NS, UUID and TIMETZ: the executor's casts, one set of rules.
+	case from.IsTimestampUnit() || to.IsTimestampUnit() || from.ID == columnar.Uuid || to.ID == columnar.Uuid || from.ID == columnar.TimeTZ || to.ID == columnar.TimeTZ ||
+		from.ID == columnar.Enum || to.ID == columnar.Enum:
+		// TIMESTAMP_S/MS/NS, UUID, TIMETZ and ENUM: the executor's casts, one set of rules.
 		if out, err = executor.CastValue(v, to); err != nil {
 			err = errCast
 		}

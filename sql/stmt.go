@@ -116,6 +116,8 @@ func (b *stmtBuilder) statement(st ast.Stmt) (Statement, bool, error) {
 		out, err = b.createView(s)
 	case *ast.CreateTable:
 		out, err = b.createTable(s)
+	case *ast.CreateType:
+		out, err = b.createType(s)
 	case *ast.Insert:
 		out, err = b.insert(s)
 	case *ast.Update:
@@ -247,7 +249,7 @@ func (b *stmtBuilder) show(s *ast.Show) (Statement, error) {
 }
 
 func (b *stmtBuilder) drop(s *ast.Drop) (Statement, error) {
-	if s.Kind != "TABLE" && s.Kind != "VIEW" && s.Kind != "INDEX" {
+	if s.Kind != "TABLE" && s.Kind != "VIEW" && s.Kind != "INDEX" && s.Kind != "TYPE" {
 		return nil, b.errAt(s, ErrUnsupported, "DROP "+s.Kind+" is not supported")
 	}
 	if s.Cascade || s.Restrict {
@@ -276,6 +278,8 @@ func (b *stmtBuilder) drop(s *ast.Drop) (Statement, error) {
 		return &DropTable{Name: name, NamePos: pos, IfExists: s.IfExists}, nil
 	case "VIEW":
 		return &DropView{Name: name, NamePos: pos, IfExists: s.IfExists}, nil
+	case "TYPE":
+		return &DropType{Name: name, NamePos: pos, IfExists: s.IfExists}, nil
 	}
 	return &DropIndex{Name: name, NamePos: pos, IfExists: s.IfExists}, nil
 }

@@ -123,7 +123,7 @@ func (b *stmtBuilder) columnDef(d *ast.ColumnDef) (col ColumnDef, key bool, err 
 		}
 		return col, false, b.errAt(d.Name, ErrSyntax, fmt.Sprintf("column %q needs a type", col.Name))
 	}
-	if col.Type, err = b.typeOf(d.Type); err != nil {
+	if col.Type, col.TypeRef, err = b.columnType(d.Type); err != nil {
 		return col, false, err
 	}
 	if id := col.Type.ID; (id == columnar.Varchar || id == columnar.Blob) && len(d.Type.Params) > 0 {

@@ -278,6 +278,8 @@ func superType(a, b columnar.Type) (columnar.Type, bool) {
 		return numericSuper(a, b), true
 	case a.IsNested() && b.IsNested():
 		return nestedSuper(a, b) // types_nested.go
+	case a.ID == columnar.Enum || b.ID == columnar.Enum:
+		return enumSuper(a, b) // types_enum.go
 	}
 	return columnar.Type{}, false
 }
@@ -316,6 +318,10 @@ func canCast(from, to columnar.Type) bool {
 		return to.ID == columnar.Time // the local time
 	case from.ID == columnar.Blob && to.ID == columnar.Blob:
 		return true
+	case from.ID == columnar.Enum:
+		// Through its text: 'happy'::mood::INT reads 'happy' (DuckDB);
+		// to another ENUM by value.
+		return canCast(columnar.TVarchar, to)
 	case from.IsNested() && to.IsNested():
 		return canCastNested(from, to) // types_nested.go
 	}

@@ -43,6 +43,7 @@ type Catalog struct {
 	tables map[string]planner.Table // lower-case name → table
 	names  map[string]string        // lower-case → as registered
 	views  map[string]string        // lower-case name → SQL (views.go)
+	types  map[string]columnar.Type // lower-case name → CREATE TYPE's type (types.go)
 	life   lifecycle                // lifecycle.go
 	tmpDir string                   // CREATE TABLE's directory for a DB without one
 

@@ -81,10 +81,14 @@ func createTable(cat *catalog.Catalog, s *sql.CreateTable) error {
 			return &sql.Error{Pos: at, Kind: catalog.ErrTableExists, Msg: fmt.Sprintf("table %q already exists (use CREATE OR REPLACE TABLE)", s.Name)}
 		}
 	}
-	schema := make(columnar.Schema, len(s.Cols))
-	rules := make([]ctable.Rules, len(s.Cols))
-	defs := make([]ctable.ColumnDef, len(s.Cols))
-	for i, c := range s.Cols {
+	cols, err := sql.ResolveColumns(s.Cols, cat) // CREATE TYPE types
+	if err != nil {
+		return err
+	}
+	schema := make(columnar.Schema, len(cols))
+	rules := make([]ctable.Rules, len(cols))
+	defs := make([]ctable.ColumnDef, len(cols))
+	for i, c := range cols {
 		schema[i] = columnar.Field{Name: c.Name, Type: c.Type, Nullable: !c.NotNull}
 		r := ctable.Rules{Nullable: !c.NotNull, MaxLength: c.Length}
 		for _, ch := range c.Checks {
@@ -114,7 +118,7 @@ func createTable(cat *catalog.Catalog, s *sql.CreateTable) error {
 		}
 	}
 	var defaults []sql.Source
-	for i, c := range s.Cols {
+	for i, c := range cols {
 		if c.Default == "" {
 			continue
 		}

@@ -31,6 +31,14 @@ func (c *bindCatalog) OpenPath(fn, path string) (planner.Table, error) {
 	return t, err
 }
 
+// UserType forwards the catalog's named types (sql.TypeCatalog).
+func (c *bindCatalog) UserType(name string) (columnar.Type, bool) {
+	if tc, ok := c.ViewCatalog.(sql.TypeCatalog); ok {
+		return tc.UserType(name)
+	}
+	return columnar.Type{}, false
+}
+
 // bind is sql.BindParams with refusals by the root reported as such, and
 // the session's settings readable from SQL.
 func (s *Session) bind(q *sql.Query, cat planner.ViewCatalog, args []columnar.Value) (*sql.Bound, error) {

@@ -98,11 +98,11 @@ func scanType(t columnar.Type) reflect.Type {
 		return reflect.TypeFor[float64]()
 	case columnar.Hugeint, columnar.Uhugeint:
 		return reflect.TypeFor[any]() // *big.Int from Value, int64 or text from the driver
-	case columnar.Varchar, columnar.Uuid:
+	case columnar.Varchar, columnar.Uuid, columnar.Enum:
 		return reflect.TypeFor[string]()
 	case columnar.Blob:
 		return reflect.TypeFor[[]byte]()
-	case columnar.Date, columnar.Timestamp, columnar.TimestampTZ, columnar.Time,
+	case columnar.Date, columnar.Timestamp, columnar.TimestampTZ, columnar.Time, columnar.TimeTZ,
 		columnar.TimestampS, columnar.TimestampMS, columnar.TimestampNS:
 		return reflect.TypeFor[time.Time]()
 	case columnar.Interval:

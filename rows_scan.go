@@ -48,7 +48,8 @@ func (r *Rows) Scan(dest ...any) error {
 // (signed and unsigned integers up to UINTEGER), uint64 (UBIGINT), float64
 // (FLOAT, DOUBLE, DECIMAL), string (VARCHAR), []byte (BLOB), time.Time
 // (DATE, TIMESTAMP, in UTC; TIME on 0001-01-01 UTC, as the DuckDB driver
-// gives it), time.Duration (INTERVAL), []any (LIST), map[string]any
+// gives it; TIME WITH TIME ZONE on 0001-01-01 in a fixed zone of its
+// offset), string (ENUM, its value), time.Duration (INTERVAL), []any (LIST), map[string]any
 // (STRUCT) or map[any]any (MAP), their parts by Value.
 func Value(v columnar.Value) any {
 	if v.Null {
@@ -79,6 +80,10 @@ func Value(v columnar.Value) any {
 		return columnar.TimestampToTime(v.I).In(v.Zone()) // the instant, in the session's zone
 	case columnar.Time:
 		return columnar.ClockTime(v.I)
+	case columnar.TimeTZ:
+		return columnar.ClockTimeTZ(v.I)
+	case columnar.Enum:
+		return v.String() // its value's text, as DuckDB's Go driver gives it
 	case columnar.Interval:
 		return time.Duration(v.I) * time.Microsecond
 	case columnar.List, columnar.Struct, columnar.Map:
@@ -139,6 +144,8 @@ func scanValue(v columnar.Value, dest any) error {
 			*d = columnar.TimestampToTime(v.I).In(v.Zone())
 		case columnar.Time:
 			*d = columnar.ClockTime(v.I)
+		case columnar.TimeTZ:
+			*d = columnar.ClockTimeTZ(v.I)
 		default:
 			return mismatch(v, dest)
 		}

@@ -1,6 +1,9 @@
 package columnar
 
-import "strings"
+import (
+	"strings"
+	"time"
+)
 
 // TIME WITH TIME ZONE (TIMETZ) is a time of day with its UTC offset, as
 // DuckDB's dtime_tz_t: 12:00:00+05 and 07:00:00+00 are the same instant but
@@ -118,4 +121,20 @@ func AppendTimeTZ(dst []byte, key int64) []byte {
 		dst = append(dst, ':', byte('0'+s/10), byte('0'+s%10))
 	}
 	return dst
+}
+
+// ClockTimeTZ returns a TIMETZ as a time.Time on 0001-01-01 at its local
+// time, in a fixed zone of its offset (so the instant and the offset are
+// both kept).
+func ClockTimeTZ(key int64) time.Time {
+	us, off := TimeTZParts(key)
+	zone := time.FixedZone("", int(off))
+	return time.Date(1, 1, 1, 0, 0, 0, 0, zone).Add(time.Duration(us) * time.Microsecond)
+}
+
+// TimeTZUTC returns the UTC time of day of a TIMETZ (its local time less
+// its offset, wrapped into a day), as DuckDB writes one to Parquet.
+func TimeTZUTC(key int64) int64 {
+	us, off := TimeTZParts(key)
+	return TimeOfDay(us - int64(off)*MicrosPerSecond)
 }

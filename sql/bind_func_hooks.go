@@ -152,6 +152,10 @@ func init() {
 		"time_bucket": bound((*binder).bindTimeFunc),
 		"strptime":    bound((*binder).bindStrptimeList), "try_strptime": bound((*binder).bindStrptimeList),
 		"strftime": bound((*binder).bindStrftime), "to_timestamp": bound((*binder).bindToTimestamp),
+		// ENUM (bind_func_enum.go)
+		"enum_range": bound((*binder).bindEnumFunc), "enum_first": bound((*binder).bindEnumFunc),
+		"enum_last": bound((*binder).bindEnumFunc), "enum_code": bound((*binder).bindEnumFunc),
+		"enum_range_boundary": bound((*binder).bindEnumFunc),
 		// system (bind_settings.go)
 		"current_setting": unbound(bindCurrentSettingCall),
 	}

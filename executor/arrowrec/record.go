@@ -67,8 +67,10 @@ func Type(t columnar.Type) arrow.DataType {
 		return &arrow.TimestampType{Unit: arrow.Nanosecond}
 	case columnar.Interval:
 		return arrow.FixedWidthTypes.Duration_us
-	case columnar.Time:
+	case columnar.Time, columnar.TimeTZ:
 		return arrow.FixedWidthTypes.Time64us
+	case columnar.Enum:
+		return enumType(t) // enum.go
 	}
 	return arrow.BinaryTypes.String
 }
@@ -180,6 +182,10 @@ func arrowData(dt arrow.DataType, t columnar.Type, v *columnar.Vector, b *column
 		return arrowBytes(dt, v, b, valid, nulls)
 	case columnar.Uuid:
 		return arrowUUIDText(dt, v, b, valid, nulls)
+	case columnar.Enum:
+		return arrowEnum(dt, v, b, valid, nulls) // enum.go
+	case columnar.TimeTZ:
+		values = bytesOf(gather(v.Ints, v.Const, b, timeTZLocal))
 	default:
 		return nil, fmt.Errorf("type %s has no Arrow mapping", t)
 	}

@@ -69,7 +69,7 @@ func (t *Table) bloomAbsent(ui int, p index.Pred) (absent bool) {
 func bloomable(c *column) bool {
 	switch c.kind {
 	case kInt32, kInt64:
-		return c.mul == 1 && c.div == 1
+		return c.mul == 1 && c.div == 1 && !c.tz
 	case kUint32, kUint64, kFloat32, kFloat64, kBytes, kFixed:
 		return true
 	}

@@ -116,6 +116,19 @@ const julianUnixEpoch = 2_440_588
 // returns the number of rows decoded, which is less than n only at the end
 // of the chunk.
 func (d *decoder) read(v *columnar.Vector, n int, validBuf columnar.Bitmap, arena []byte) (rows int, _ columnar.Bitmap, _ []byte, err error) {
+	rows, validBuf, arena, err = d.readRaw(v, n, validBuf, arena)
+	if d.c.tz && err == nil {
+		// UTC-adjusted TIME: microseconds to TIMETZ keys at +00 (under a
+		// NULL the payload is garbage, converted harmlessly).
+		for i, us := range v.Ints[:rows] {
+			v.Ints[i] = columnar.TimeTZKey(us, 0)
+		}
+	}
+	return rows, validBuf, arena, err
+}
+
+// readRaw is read without the TIMETZ conversion.
+func (d *decoder) readRaw(v *columnar.Vector, n int, validBuf columnar.Bitmap, arena []byte) (rows int, _ columnar.Bitmap, _ []byte, err error) {
 	if d.c.nested != nil {
 		rows, err = d.nr.read(v, n)
 		return rows, validBuf, arena, err

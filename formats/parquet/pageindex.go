@@ -175,13 +175,13 @@ func pageBounds(ci metadata.ColumnIndex, c *column, j int) (lo, hi columnar.Valu
 		if c.kind == kUint32 {
 			return columnar.IntValue(t, int64(uint32(a))), columnar.IntValue(t, int64(uint32(b))), true
 		}
-		return columnar.IntValue(t, int64(a)*c.mul), columnar.IntValue(t, int64(b)*c.mul), true
+		return columnar.IntValue(t, c.bound(int64(a)*c.mul)), columnar.IntValue(t, c.bound(int64(b)*c.mul)), true
 	case *metadata.TypedColumnIndex[int64]:
 		a, b := x.MinValues()[j], x.MaxValues()[j]
 		if c.kind == kUint64 {
 			return columnar.UintValue(uint64(a)), columnar.UintValue(uint64(b)), true
 		}
-		return columnar.IntValue(t, convInt(a, c.mul, c.div)), columnar.IntValue(t, convInt(b, c.mul, c.div)), true
+		return columnar.IntValue(t, c.bound(convInt(a, c.mul, c.div))), columnar.IntValue(t, c.bound(convInt(b, c.mul, c.div))), true
 	case *metadata.TypedColumnIndex[float32]:
 		return columnar.FloatValue(t, float64(x.MinValues()[j])), columnar.FloatValue(t, float64(x.MaxValues()[j])), true
 	case *metadata.TypedColumnIndex[float64]:

@@ -42,8 +42,12 @@ type column struct {
 	// mul and div convert time units to microseconds (ms: mul 1000; ns: div
 	// 1000). Both are 1 for plain integers.
 	mul, div int64
-	scale    int   // decimal scale, for kDecBytesF
-	maxDef   int16 // 0 for REQUIRED columns, 1 for OPTIONAL ones
+	// tz marks a TIME with isAdjustedToUTC, read as TIME WITH TIME ZONE at
+	// +00 as DuckDB reads it: the decoder turns its microseconds into
+	// TIMETZ keys (decoder.read), statistics too (bound).
+	tz     bool
+	scale  int   // decimal scale, for kDecBytesF
+	maxDef int16 // 0 for REQUIRED columns, 1 for OPTIONAL ones
 	// nested is set for a LIST, MAP or STRUCT column (leaf is then -1):
 	// it is read through arrow-go's level decoding (nested_read.go).
 	nested *nestedCol
@@ -196,6 +200,10 @@ func mapColumn(leaf *schema.Column) (column, error) {
 			return set(columnar.TDate, kInt32)
 		case schema.TimeLogicalType:
 			c.mul = 1000 // TIME(MILLIS) is the only INT32 time
+			if logical && t.IsAdjustedToUTC() {
+				c.tz = true
+				return set(columnar.TTimeTZ, kInt32)
+			}
 			return set(columnar.TTime, kInt32)
 		}
 		return set(columnar.TInt32, kInt32)
@@ -225,6 +233,10 @@ func mapColumn(leaf *schema.Column) (column, error) {
 			return set(columnar.TTimestamp, kInt64)
 		case schema.TimeLogicalType:
 			c.mul, c.div = unitFactors(t.TimeUnit())
+			if logical && t.IsAdjustedToUTC() {
+				c.tz = true
+				return set(columnar.TTimeTZ, kInt64)
+			}
 			return set(columnar.TTime, kInt64)
 		}
 		return set(columnar.TInt64, kInt64)

@@ -64,12 +64,12 @@ func statValues(ts metadata.TypedStatistics, c *column) (lo, hi columnar.Value, 
 		if c.kind == kUint32 {
 			return columnar.IntValue(t, int64(uint32(s.Min()))), columnar.IntValue(t, int64(uint32(s.Max()))), true
 		}
-		return columnar.IntValue(t, int64(s.Min())*c.mul), columnar.IntValue(t, int64(s.Max())*c.mul), true
+		return columnar.IntValue(t, c.bound(int64(s.Min())*c.mul)), columnar.IntValue(t, c.bound(int64(s.Max())*c.mul)), true
 	case *metadata.Int64Statistics:
 		if c.kind == kUint64 {
 			return columnar.UintValue(uint64(s.Min())), columnar.UintValue(uint64(s.Max())), true
 		}
-		return columnar.IntValue(t, convInt(s.Min(), c.mul, c.div)), columnar.IntValue(t, convInt(s.Max(), c.mul, c.div)), true
+		return columnar.IntValue(t, c.bound(convInt(s.Min(), c.mul, c.div))), columnar.IntValue(t, c.bound(convInt(s.Max(), c.mul, c.div))), true
 	case *metadata.Float32Statistics:
 		return columnar.FloatValue(t, float64(s.Min())), columnar.FloatValue(t, float64(s.Max())), true
 	case *metadata.Float64Statistics:
@@ -95,6 +95,16 @@ func bytesStats(c *column, min, max []byte) (lo, hi columnar.Value, ok bool) {
 		return columnar.IntValue(t, a), columnar.IntValue(t, b), okA && okB
 	}
 	return lo, hi, false
+}
+
+// bound is a statistic's integer (in microseconds) as the column's
+// vectors hold it: a TIMETZ key for a UTC-adjusted TIME (the key grows
+// with the time, so bounds stay bounds).
+func (c *column) bound(x int64) int64 {
+	if c.tz {
+		return columnar.TimeTZKey(x, 0)
+	}
+	return x
 }
 
 // convInt converts an integer in a Parquet time unit to microseconds:

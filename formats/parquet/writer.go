@@ -249,6 +249,13 @@ func fieldNode(name string, rep parquet.Repetition, t columnar.Type) (schema.Nod
 	case columnar.Time:
 		// Local time of day, as DuckDB writes TIME (INT64).
 		lt = schema.NewTimeLogicalType(false, schema.TimeUnitMicros)
+	case columnar.TimeTZ:
+		// The UTC time of day, as DuckDB writes TIME WITH TIME ZONE (and
+		// reads it back at +00).
+		lt = schema.NewTimeLogicalType(true, schema.TimeUnitMicros)
+	case columnar.Enum:
+		// Its values' text, as DuckDB writes an ENUM (and reads VARCHAR).
+		lt = schema.StringLogicalType{}
 	case columnar.Bool, columnar.Float32, columnar.Float64, columnar.Blob, columnar.Interval, columnar.Null:
 	default:
 		return nil, fmt.Errorf("cannot write type %s", t)
@@ -275,7 +282,7 @@ func physOf(t columnar.Type) parquet.Type {
 		return parquet.Types.Double
 	case columnar.Decimal128, columnar.Uuid:
 		return parquet.Types.FixedLenByteArray
-	case columnar.Varchar, columnar.Blob:
+	case columnar.Varchar, columnar.Blob, columnar.Enum:
 		return parquet.Types.ByteArray
 	}
 	return parquet.Types.Int64
@@ -411,6 +418,10 @@ func (c *wcol) appendValues(v *columnar.Vector, live []int) {
 			for _, r := range live {
 				c.i64 = append(c.i64, v.IntervalAt(r).FoldedMicros())
 			}
+		} else if c.typ.ID == columnar.TimeTZ {
+			for _, r := range live {
+				c.i64 = append(c.i64, columnar.TimeTZUTC(v.Ints[r]))
+			}
 		} else if c.typ.ID == columnar.TimestampS {
 			for _, r := range live { // written as MICROS (parquetNode)
 				us, _ := columnar.UnitToMicros(c.typ, v.Ints[r])
@@ -452,6 +463,14 @@ func (c *wcol) appendValues(v *columnar.Vector, live []int) {
 			c.flba = append(c.flba, parquet.FixedLenByteArray(c.arena[start:len(c.arena):len(c.arena)]))
 		}
 	case parquet.Types.ByteArray:
+		if c.typ.ID == columnar.Enum {
+			for _, r := range live {
+				start := len(c.arena)
+				c.arena = append(c.arena, c.typ.EnumText(v.Ints[r])...)
+				c.ba = append(c.ba, parquet.ByteArray(c.arena[start:len(c.arena):len(c.arena)]))
+			}
+			return
+		}
 		for _, r := range live {
 			start := len(c.arena)
 			c.arena = append(c.arena, v.Bytes[r]...)

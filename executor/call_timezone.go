@@ -33,6 +33,21 @@ func fnTZLocal(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
 	return columnar.IntValue(t, columnar.InstantToLocal(a[0].I, loc)), nil
 }
 
+// fnTZTimeTZ is CAST(instant AS TIMETZ) in a zone, as DuckDB: the local
+// time of day with the zone's offset at that instant; NULL for ±infinity.
+func fnTZTimeTZ(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+	loc, err := columnar.LoadZone(a[1].S)
+	if err != nil {
+		return columnar.Value{}, err
+	}
+	if columnar.Infinity(columnar.TTimestampTZ, a[0].I) != 0 {
+		return columnar.NullValue(t), nil // DuckDB: an infinite instant has no time of day
+	}
+	local := columnar.InstantToLocal(a[0].I, loc)
+	off := (local - a[0].I) / columnar.MicrosPerSecond
+	return columnar.IntValue(t, columnar.TimeTZKey(columnar.TimeOfDay(local), int32(off))), nil
+}
+
 func fnTZInstant(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
 	loc, err := columnar.LoadZone(a[1].S)
 	if err != nil {

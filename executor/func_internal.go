@@ -22,6 +22,7 @@ func init() {
 		internalRows("date", "time_micros", "microseconds since midnight of a TIME", fnEpochScaled(1)),
 		internalRows("date", "tz_local", "the local time of an instant in a zone", fnTZLocal),
 		internalRows("date", "tz_instant", "the instant of a local time in a zone", fnTZInstant),
+		internalRows("date", "tz_timetz", "the local TIME WITH TIME ZONE of an instant in a zone (its time of day and the zone's offset)", fnTZTimeTZ),
 		internalRows("date", "tz_text", "DuckDB's text of an instant in a zone, with the offset", fnTZText),
 		internalRows("date", "tz_parse", "the instant text names in a zone; an error for bad text", fnTZParse(false)),
 		internalRows("date", "try_tz_parse", "tz_parse, NULL for bad text", fnTZParse(true)),

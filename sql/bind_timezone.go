@@ -15,6 +15,7 @@ import (
 //
 //	cast TIMESTAMPTZ → VARCHAR     tz_text(x, zone)
 //	cast TIMESTAMPTZ → TIMESTAMP   tz_local(x, zone)     (→ DATE: of that)
+//	cast TIMESTAMPTZ → TIMETZ      tz_timetz(x, zone)    (local time, zone's offset)
 //	cast TIMESTAMP → TIMESTAMPTZ   tz_instant(x, zone)   (DATE: at midnight)
 //	cast VARCHAR → TIMESTAMPTZ     tz_parse(x, zone)     (TRY_CAST: try_tz_parse)
 //	x AT TIME ZONE z, timezone(z, x)  tz_local(x, z) of an instant,
@@ -67,6 +68,8 @@ func (b *binder) tzCast(x planner.Expr, to columnar.Type, try bool) (planner.Exp
 		out = call("tz_text", to, x)
 	case from.ID == columnar.TimestampTZ && to.ID == columnar.Timestamp:
 		out = call("tz_local", to, x)
+	case from.ID == columnar.TimestampTZ && to.ID == columnar.TimeTZ:
+		out = call("tz_timetz", to, x)
 	case from.ID == columnar.TimestampTZ && (to.ID == columnar.Date || to.IsTimestampUnit()):
 		out = &planner.Cast{Arg: call("tz_local", columnar.TTimestamp, x), To: to}
 	default:

@@ -305,14 +305,13 @@ func canCast(from, to columnar.Type) bool {
 		// Besides text: UUID to and from its 16 bytes as a BLOB (DuckDB).
 		return from.ID == columnar.Blob || to.ID == columnar.Blob
 	case from.ID == columnar.TimestampTZ:
-		return to.ID == columnar.Timestamp || to.ID == columnar.Date
+		return to.ID == columnar.Timestamp || to.ID == columnar.Date || to.ID == columnar.TimeTZ
 	case to.ID == columnar.TimestampTZ:
 		return from.ID == columnar.Timestamp || from.ID == columnar.Date
 	case from.ID == columnar.Timestamp && to.ID == columnar.Time:
 		return true // the time of day; DuckDB has no other cast to or from TIME
 	case to.ID == columnar.TimeTZ:
-		// TIME and TIMESTAMP at +00 (DuckDB; TIMESTAMPTZ's depends on
-		// the session's zone and is not built).
+		// TIME and TIMESTAMP at +00 (DuckDB; TIMESTAMPTZ's above).
 		return from.ID == columnar.Time || from.ID == columnar.Timestamp
 	case from.ID == columnar.TimeTZ:
 		return to.ID == columnar.Time // the local time

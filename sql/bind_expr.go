@@ -45,6 +45,8 @@ func (b *binder) bindExpr(e callexpr.Expr, c ectx) (planner.Expr, error) {
 		return b.bindCase(e, c)
 	case *callexpr.FuncExpr:
 		return b.bindFunc(e, c)
+	case *callexpr.FilterExpr:
+		return b.bindFilterArg(e, c) // bind_window.go
 	}
 	return nil, b.errAt(c.sp.lo, ErrUnsupported, fmt.Sprintf("expression %q is not supported", callexpr.String(e)))
 }

@@ -683,8 +683,16 @@ func (b *binder) orderTarget(e callexpr.Expr, items []selItem, proj *planner.Pro
 	if constantOrderKey(e) {
 		return planner.Column{}, b.errAt(sp.lo, ErrSyntax, "ORDER BY non-integer literal has no effect")
 	}
-	// An output name wins over an input column, as in DuckDB.
+	// An output name wins over an input column, as in DuckDB; an explicit
+	// alias over a column's own name (SELECT i, i % 2 AS i … ORDER BY i
+	// orders by the alias), and of several equal aliases the last, as
+	// DuckDB's alias map keeps it.
 	if name, ok := bareName(e); ok {
+		for i := len(items) - 1; i >= 0; i-- {
+			if it := items[i]; it.alias != "" && strings.EqualFold(it.alias, name) {
+				return proj.Out[i], nil
+			}
+		}
 		for i, it := range items {
 			if strings.EqualFold(it.name, name) && (it.alias != "" || it.star != nil || isColName(it.src)) {
 				return proj.Out[i], nil

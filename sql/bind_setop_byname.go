@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/b2sql/b2sql/sql/internal/callexpr"
@@ -22,6 +23,15 @@ func (b *binder) unionByName(n *planner.SetOp, l, r *Bound, c ectx) (*Bound, err
 			}
 		}
 		return -1
+	}
+	// A name twice on one side matches nothing unambiguously: DuckDB
+	// refuses it.
+	for _, side := range [][]string{l.Names, r.Names} {
+		for i, name := range side {
+			if find(side[:i], name) >= 0 {
+				return nil, b.errAt(c.sp.lo, ErrAmbiguousColumn, fmt.Sprintf("UNION BY NAME does not take a name twice in a SELECT list: %q", name))
+			}
+		}
 	}
 	names := append([]string(nil), l.Names...)
 	for _, name := range r.Names {

@@ -79,9 +79,9 @@ func (b *binder) bindWindowAST(f *ast.Func, c ectx) (planner.Expr, error) {
 }
 
 // filteredArgs folds agg(args) FILTER (WHERE cond) into the arguments:
-// agg(CASE WHEN cond THEN x END, …), whose NULLs every aggregate skips
-// (count(*) counts CASE WHEN cond THEN 1 END); arg_max(arg, val) wraps
-// val, whose NULL rows it skips.
+// agg(filter_keep(x, cond), …) (x where cond is true, else NULL), whose
+// NULLs every aggregate skips (count(*) counts filter_keep(1, cond));
+// arg_max(arg, val) wraps val, whose NULL rows it skips.
 func filteredArgs(name string, args []callexpr.Expr, star bool, cond ast.Expr) ([]callexpr.Expr, bool) {
 	k := 0
 	if argMinMaxAggs[name] != 0 && len(args) == 2 {
@@ -91,8 +91,27 @@ func filteredArgs(name string, args []callexpr.Expr, star bool, cond ast.Expr) (
 		args, star = []callexpr.Expr{callexpr.NewIntVal([]byte("1"))}, false
 	}
 	out := append([]callexpr.Expr(nil), args...)
-	out[k] = &callexpr.CaseExpr{Whens: []*callexpr.When{{Cond: astSrc(cond), Val: args[k]}}}
+	out[k] = &callexpr.FilterExpr{Val: args[k], Cond: astSrc(cond)}
 	return out, star
+}
+
+// bindFilterArg binds an argument under FILTER: filter_keep(x, cond)
+// (executor/kernel_filter_keep.go), which evaluates x on every row, as
+// DuckDB computes aggregate arguments before it filters (an error in x
+// is one even in a row the filter leaves out).
+func (b *binder) bindFilterArg(e *callexpr.FilterExpr, c ectx) (planner.Expr, error) {
+	cond, err := b.bindExpr(e.Cond, c)
+	if err != nil {
+		return nil, err
+	}
+	if cond, err = b.boolean(cond, e.Cond, c, "FILTER"); err != nil {
+		return nil, err
+	}
+	x, err := b.bindExpr(e.Val, c)
+	if err != nil {
+		return nil, err
+	}
+	return &planner.Call{Fn: "filter_keep", Args: []planner.Expr{x, cond}, T: x.Type()}, nil
 }
 
 // resolveWindowAST resolves OVER w, OVER (w …) and WINDOW definitions in

@@ -556,8 +556,15 @@ func mayWrite(sqlText string) bool {
 		return false
 	}
 	switch strings.ToUpper(f[0]) {
-	case "SELECT", "WITH", "FROM", "VALUES", "TABLE", "PRAGMA", "SHOW", "DESCRIBE", "SUMMARIZE", "EXPLAIN":
+	case "WITH":
+		// A CTE whose body is an INSERT, UPDATE or DELETE writes
+		// (WITH ins AS MATERIALIZED (INSERT … RETURNING i) SELECT …).
+		return dmlCTE.MatchString(sqlText)
+	case "SELECT", "FROM", "VALUES", "TABLE", "PRAGMA", "SHOW", "DESCRIBE", "SUMMARIZE", "EXPLAIN":
 		return false
 	}
 	return true
 }
+
+// dmlCTE finds a data-modifying CTE body: AS [NOT] [MATERIALIZED] (INSERT|UPDATE|DELETE.
+var dmlCTE = regexp.MustCompile(`(?is)\bAS\s+(NOT\s+)?(MATERIALIZED\s+)?\(\s*(INSERT|UPDATE|DELETE|MERGE)\b`)

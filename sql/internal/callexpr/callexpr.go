@@ -138,6 +138,10 @@ type IsExpr struct {
 // OrExpr is Left OR Right.
 type OrExpr struct{ Left, Right Expr }
 
+// FilterExpr is Val where Cond is true, else NULL, with Val evaluated on
+// every row: an aggregate's argument under FILTER (WHERE Cond).
+type FilterExpr struct{ Val, Cond Expr }
+
 // Operators.
 const (
 	BitAndStr     = "&"
@@ -167,6 +171,7 @@ func (*UnaryExpr) IExpr()  {}
 func (*BinaryExpr) IExpr() {}
 func (*IsExpr) IExpr()     {}
 func (*OrExpr) IExpr()     {}
+func (*FilterExpr) IExpr() {}
 
 // String renders a literal's text, for messages; other nodes print as
 // "expression".

@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/b2sql/b2sql/executor/executortest"
+	"io/fs"
+	"path/filepath"
+	"runtime"
 	"slices"
 	"testing"
 
 	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/executor/executortest"
 	"github.com/b2sql/b2sql/executor/memory"
 )
 
@@ -95,4 +98,71 @@ func TestWindowSpillLimits(t *testing.T) {
 	}
 	executortest.Released(t, tmp, m, -1)
 	_ = context.Background
+}
+
+// Cancelling a spilling window, while it deals its input to partition
+// files or while it reads them back, stops it with the context's error
+// and leaves no file, no reservation and no goroutine.
+func TestWindowCancelMidSpill(t *testing.T) {
+	rows, _ := windowSpillInput(20000, 700)
+	for _, phase := range []string{"input", "output"} {
+		t.Run(phase, func(t *testing.T) {
+			before := runtime.NumGoroutine()
+			tmp := t.TempDir()
+			m := memory.NewManager(64<<10, tmp, 0)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			w := spillingWindow(64, rows)
+			spilling := false
+			if phase == "input" {
+				// Cancelled at the first batch after a spill file appears.
+				w.Input = &cancelWhen{Operator: w.Input, cancel: cancel, when: func() bool {
+					spilling = spilling || hasFiles(tmp)
+					return spilling
+				}}
+			}
+			w.SetMemory(m)
+			err := w.Open(ctx)
+			for k := 0; err == nil; k++ {
+				if k == 5 {
+					cancel()
+				}
+				_, err = w.Next(ctx)
+			}
+			if phase == "output" {
+				_, spilled := w.MemoryUse()
+				spilling = spilled > 0
+			}
+			w.Close()
+			executortest.Cancelled(t, err)
+			if !spilling {
+				t.Fatal("cancelled before any spill: the test checks nothing")
+			}
+			executortest.Released(t, tmp, m, before)
+		})
+	}
+}
+
+// cancelWhen calls cancel before the first Next at which when holds.
+type cancelWhen struct {
+	Operator
+	cancel func()
+	when   func() bool
+}
+
+func (c *cancelWhen) Next(ctx context.Context) (*columnar.Batch, error) {
+	if c.when() {
+		c.cancel()
+	}
+	return c.Operator.Next(ctx)
+}
+
+// hasFiles reports whether some regular file lies under dir.
+func hasFiles(dir string) bool {
+	found := false
+	filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		found = found || err == nil && d.Type().IsRegular()
+		return nil
+	})
+	return found
 }

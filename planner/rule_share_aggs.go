@@ -9,13 +9,14 @@ import "github.com/b2sql/b2sql/columnar"
 //	SELECT sum(x), avg(x) FROM t  ≡  SELECT s, s / c FROM (SELECT sum(x) s, count(x) c FROM t)
 //
 // A count is a cheaper state than a second sum, and an existing count(x)
-// is reused. The division is the one the avg state makes: its sum as a
-// DOUBLE over its count. For DOUBLE x both states keep the same
-// compensated sum; for integers and DECIMALs both keep the exact int64
-// sum, which the avg state turns into a DOUBLE as the cast does
-// (value / 10^scale, one rounding), so the answer does not change. The
-// binder already merges aggregates asked for twice; DISTINCT ones and
-// other argument types keep their own states.
+// is reused. The division is the one the avg state makes: its sum over its
+// count. Only DOUBLE x is rewritten, where both states keep the same
+// compensated sum. AVG of integers and DECIMALs never reaches this rule as
+// an avg state: the binder already binds it as their exact sum (BIGINT,
+// HUGEINT or DECIMAL(38,s)) and count(x) divided by avg_of_sum as DuckDB
+// divides (sql/bind_agg_avg.go), sharing a sum(x) the query asks for; a
+// DOUBLE division of that sum would round twice. The binder also merges
+// aggregates asked for twice; DISTINCT ones keep their own states.
 func shareSums(root Node) Node {
 	next := maxColID(root) + 1
 	var walk func(Node) Node
@@ -88,15 +89,9 @@ func shareSumsOf(a *Aggregate, next *ColID) Node {
 }
 
 // sharesSum reports whether t is a type whose sum and avg states keep the
-// same sum: DOUBLE, or integers and DECIMALs summed in an int64.
+// same sum: DOUBLE (see shareSums for integers and DECIMALs).
 func sharesSum(t columnar.Type) bool {
-	switch {
-	case t.ID == columnar.Float64:
-		return true
-	case t.ID == columnar.Decimal, t.IsInteger() && t.ID != columnar.Uint64:
-		return t.Phys() == columnar.PhysInt
-	}
-	return false
+	return t.ID == columnar.Float64
 }
 
 // sameExpr reports whether a and b are the same expression of the same

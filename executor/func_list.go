@@ -34,7 +34,13 @@ func init() {
 		case "list_contains":
 			return byType(func(t columnar.Type) kernel { return listContainsKernel(t.Elem()) }), false
 		case "list_extract":
-			return stateless(listExtractKernel), false
+			// l[i] of a list, or the i-th character of a string.
+			return func(ts []columnar.Type, _ []*columnar.Value, ret columnar.Type) (function.Kernel, error) {
+				if ts[0].ID == columnar.Varchar {
+					return function.Kernel(rowKernel(fnStringIndex, ret, true)), nil
+				}
+				return function.Kernel(listExtractKernel), nil
+			}, false
 		case "list_value":
 			return stateless(listValueKernel), true
 		case "struct_pack":
@@ -98,7 +104,8 @@ func init() {
 		ruled(list("cardinality", "The number of entries of a map", "cardinality(MAP {'a': 1})", columnar.TUint64, m), function.AsIs),
 		aka(ruled(list("list_contains", "Whether the list holds the element (NULL elements never match)", "list_contains([1, 2], 2)", b, ll, le), function.AsIs), "list_has", "array_contains", "array_has"),
 		aka(ruled(list("list_position", "The 1-based position of the element in the list, NULL if absent", "list_position([1, 2], 2)", columnar.TInt32, ll, le), function.AsIs), "list_indexof", "array_position", "array_indexof"),
-		aka(list("list_extract", "The element at a 1-based index (negative from the end), NULL out of range", "list_extract([1, 2, 3], 2)", any, l, param{"index", function.BigInt}), "list_element", "array_extract"),
+		aka(ruled(list("list_extract", "The element at a 1-based index (negative from the end), NULL out of range; of a string, the character", "list_extract([1, 2, 3], 2)", any,
+			param{"list", function.ListOrString}, param{"index", function.BigInt}), function.Elem), "list_element", "array_extract"),
 		aka(emptyToo(variadic(list("list_value", "A list of the arguments", "list_value(1, 2)", any, e))), "list_pack"),
 		list("struct_extract", "The field of a struct, by name or 1-based index", "struct_extract({'a': 1}, 'a')", any, param{"struct", function.Any}, param{"entry", function.Any}),
 		ruled(list("map_keys", "The keys of a map, as a list", "map_keys(MAP {'a': 1})", any, m), function.Keys),
@@ -115,14 +122,14 @@ func init() {
 		aka(ruled(listOpt("list_slice", "The elements from begin to end (1-based, inclusive), every step-th", "list_slice([1, 2, 3, 4, 5], 2, 5, 2)", any,
 			[]param{{"list", function.ListOrString}, {"begin", function.BigInt}, {"end", function.BigInt}}, []param{{"step", function.BigInt}}), function.AsIs), "array_slice"),
 		list("list_sum", "The sum of the list's elements", "list_sum([1, 2, 3])", any, l),
-		list("list_min", "The smallest element of the list", "list_min([1, 2, 3])", any, l),
-		list("list_max", "The largest element of the list", "list_max([1, 2, 3])", any, l),
+		ruled(list("list_min", "The smallest element of the list", "list_min([1, 2, 3])", any, ll), function.Elem),
+		ruled(list("list_max", "The largest element of the list", "list_max([1, 2, 3])", any, ll), function.Elem),
 		list("list_avg", "The average of the list's elements", "list_avg([1, 2, 3])", columnar.TFloat64, l),
 		list("list_count", "The number of non-NULL elements of the list", "list_count([1, NULL, 3])", i64, l),
 		aka(list("list_aggregate", "The named aggregate over the list's elements", "list_aggregate([1, 2, 3], 'max')", any, l, param{"name", function.Str}), "array_aggregate", "list_aggr", "array_aggr"),
 		aka(ruled(list("list_has_any", "Whether the lists share an element", "list_has_any([1, 2], [2, 3])", b, ll, param{"list2", function.SameList}), function.AsIs), "array_has_any"),
 		aka(ruled(list("list_has_all", "Whether the list holds every element of list2", "list_has_all([1, 2], [2])", b, ll, param{"list2", function.SameList}), function.AsIs), "array_has_all"),
-		list("flatten", "The lists of a list of lists, concatenated", "flatten([[1], [2, 3]])", any, l),
+		ruled(list("flatten", "The lists of a list of lists, concatenated", "flatten([[1], [2, 3]])", any, param{"lists", function.Lists}), function.Elem),
 		aka(ruled(list("string_split", "The parts of the string between the separators", "string_split('a,b', ',')", columnar.ListOf(v),
 			param{"string", function.Varchar}, param{"separator", function.Varchar}), function.AsIs), "str_split", "string_to_array", "split"),
 		aka(ruled(list("regexp_split_to_array", "The parts of the string between the matches of the regular expression", "regexp_split_to_array('a1b2c', '[0-9]')", columnar.ListOf(v),
@@ -133,7 +140,6 @@ func init() {
 		internalList("struct_pack", "a struct of the arguments ({'k': v})"),
 		internalList("map_from_lists", "a map of a list of keys and a list of values (MAP {k: v})"),
 		internalList("list_concat_op", "l1 || l2: NULL when either is"),
-		internalList("string_index", "the character of a string at a 1-based index (s[i])"),
 		internalList("sorted_list", "the values of list(x ORDER BY …) in order"),
 		internalList("sorted_string_agg", "string_agg(x, sep ORDER BY …) of the sorted values"),
 	)

@@ -101,6 +101,9 @@ const (
 	// ListOrString is List, or a VARCHAR as it is (list_slice of a
 	// string slices its characters).
 	ListOrString
+	// Lists is List for a LIST of LISTs (flatten): [] and [NULL] are
+	// INTEGER[][].
+	Lists
 )
 
 // Nested reports whether the rule takes its type from another argument
@@ -130,6 +133,8 @@ func (a Arg) TypeName() string {
 		return "UUID"
 	case List, SameList:
 		return "ANY[]"
+	case Lists:
+		return "ANY[][]"
 	case ListOrString:
 		return "ANY"
 	case Map:
@@ -139,13 +144,16 @@ func (a Arg) TypeName() string {
 }
 
 // Derive says how an overload's result type follows from the converted
-// type of its SameAs argument: as it is, or a part of a LIST or MAP.
+// type of its SameAs argument: as it is, or a part of a LIST or MAP. A
+// NULL argument of a List or Map rule (a NULL of no type) makes the
+// result NULL, of the type OfNull gives, as DuckDB types it.
 type Derive uint8
 
 const (
 	// AsIs is the argument's type.
 	AsIs Derive = iota
-	// Elem is the element type of a LIST (list_extract).
+	// Elem is the element type of a LIST (list_extract); of a VARCHAR,
+	// VARCHAR (a string's elements are characters).
 	Elem
 	// Keys is a LIST of a MAP's key type (map_keys).
 	Keys
@@ -159,6 +167,9 @@ const (
 func (d Derive) Of(t columnar.Type) columnar.Type {
 	switch d {
 	case Elem:
+		if t.ID == columnar.Varchar {
+			return t
+		}
 		return t.Elem()
 	case Keys:
 		return columnar.ListOf(t.Fields()[0].Type)
@@ -168,6 +179,16 @@ func (d Derive) Of(t columnar.Type) columnar.Type {
 		return t.Fields()[1].Type
 	}
 	return t
+}
+
+// OfNull is the result type when the argument is a NULL of no type:
+// NULL, or a LIST of NULL for the parts of a map that are lists
+// (map_keys(NULL) is "NULL"[] in DuckDB).
+func (d Derive) OfNull() columnar.Type {
+	if d == Keys || d == Values {
+		return columnar.ListOf(columnar.TNull)
+	}
+	return columnar.TNull
 }
 
 // Kernel computes a function over the live rows of one batch from its

@@ -188,18 +188,9 @@ func (b *binder) mapFromLists(k, v planner.Expr, at int) (planner.Expr, error) {
 // subscript binds x[i] by the type of x.
 func (b *binder) subscript(x, i planner.Expr, xs, is callexpr.Expr, at int, c ectx) (planner.Expr, error) {
 	switch t := x.Type(); t.ID {
-	case columnar.List, columnar.Null:
-		l, _, err := b.bindListFunc("list_extract", []planner.Expr{x, i}, []callexpr.Expr{xs, is}, at, c)
-		if l == nil && err == nil {
-			return nil, b.typeErr(xs, c, "cannot subscript a value of type %s", t)
-		}
-		return l, err
-	case columnar.Varchar:
-		p, err := b.coerce(i, columnar.TInt64, is, c)
-		if err != nil {
-			return nil, err
-		}
-		return &planner.Call{Fn: "string_index", Args: []planner.Expr{x, p}, T: columnar.TVarchar}, nil
+	case columnar.List, columnar.Null, columnar.Varchar:
+		s, _ := function.Lookup("list_extract")
+		return b.callRegistered(s, "list_extract", []planner.Expr{x, i}, []callexpr.Expr{xs, is}, at, c)
 	case columnar.Struct:
 		k, ok := i.(*planner.Const)
 		if !ok || k.Val.Null || k.Val.Type.ID != columnar.Varchar {

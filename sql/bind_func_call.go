@@ -60,7 +60,7 @@ func (b *binder) callRegistered(s *function.Set, name string, xs []planner.Expr,
 			var y planner.Expr
 			var err error
 			switch {
-			case rule == function.List || rule == function.ListOrString:
+			case rule == function.List || rule == function.ListOrString || rule == function.Lists:
 				y, err = b.listArg(name, o, xs, i, srcs[i], c)
 			case nested:
 				y, err = b.nestedArg(name, o, rule, args, x, srcs[i], c)
@@ -75,32 +75,49 @@ func (b *binder) callRegistered(s *function.Set, name string, xs []planner.Expr,
 	}
 	t := o.Returns
 	if o.SameAs > 0 {
+		if k := o.SameAs - 1; xs[k].Type().ID == columnar.Null && !o.SeesNulls {
+			switch o.Arg(k) {
+			case function.List, function.ListOrString, function.Lists, function.Map:
+				// A NULL of no type where a list or map goes: the call
+				// is NULL, typed NULL as DuckDB types it
+				// (list_reverse(NULL), map_keys(NULL) is "NULL"[]).
+				return &planner.Const{Val: columnar.NullValue(o.Derive.OfNull())}, nil
+			}
+		}
 		t = o.Derive.Of(args[o.SameAs-1].Type())
 	}
 	return &planner.Call{Fn: s.Name, Args: args, T: t}, nil
 }
 
 // listArg converts argument i of a call by the List rule (or
-// ListOrString, which keeps a VARCHAR): [] (a list of
-// NULLs) is an INTEGER[], and a NULL a NULL list of the Element
-// argument's type (list_contains(NULL, 'a') looks for a VARCHAR).
+// ListOrString, which keeps a VARCHAR, or Lists, a list of lists): [] (a
+// list of NULLs) and a NULL are lists of the Element argument's type
+// (list_contains(NULL, 'a') and list_contains([], 'a') look for a
+// VARCHAR), or of INTEGER.
 func (b *binder) listArg(name string, o *function.Overload, xs []planner.Expr, i int, src callexpr.Expr, c ectx) (planner.Expr, error) {
 	x := xs[i]
 	t := x.Type()
+	elem := columnar.TInt32
+	for k := range xs {
+		if o.Arg(k) == function.Element && xs[k].Type().ID != columnar.Null {
+			elem = xs[k].Type()
+			break
+		}
+	}
+	if o.Arg(i) == function.Lists {
+		switch {
+		case t.ID == columnar.Null, t.ID == columnar.List && t.Elem().ID == columnar.Null:
+			return b.coerce(x, columnar.ListOf(columnar.ListOf(columnar.TInt32)), src, c)
+		case t.ID == columnar.List && t.Elem().ID == columnar.List:
+			return x, nil
+		}
+		return nil, b.typeErr(src, c, "%s expects a list of lists, got %s", name, t)
+	}
 	switch {
-	case t.ID == columnar.List && t.Elem().ID == columnar.Null:
-		return b.coerce(x, columnar.ListOf(columnar.TInt32), src, c)
+	case t.ID == columnar.List && t.Elem().ID == columnar.Null, t.ID == columnar.Null:
+		return b.coerce(x, columnar.ListOf(elem), src, c)
 	case t.ID == columnar.Varchar && o.Arg(i) == function.ListOrString:
 		return x, nil
-	case t.ID == columnar.Null:
-		elem := columnar.TInt32
-		for k := range xs {
-			if o.Arg(k) == function.Element && xs[k].Type().ID != columnar.Null {
-				elem = xs[k].Type()
-				break
-			}
-		}
-		return b.coerce(x, columnar.ListOf(elem), src, c)
 	case t.ID != columnar.List:
 		return nil, b.typeErr(src, c, "%s expects a list, got %s", name, t)
 	}

@@ -18,14 +18,12 @@ import (
 // listFuncAliases maps each name a user writes to the function it binds.
 var listFuncAliases = map[string]string{
 	"len": "len", "length": "len", "array_length": "len",
-	"list_extract": "list_extract", "list_element": "list_extract", "array_extract": "list_extract",
 	"list_value": "list_value", "list_pack": "list_value",
 	"struct_extract": "struct_extract",
 	"list_concat":    "list_concat", "list_cat": "list_concat", "array_concat": "list_concat", "array_cat": "list_concat",
 	"list_sort": "list_sort", "array_sort": "list_sort", "list_reverse_sort": "list_reverse_sort", "array_reverse_sort": "list_reverse_sort",
-	"list_sum": "list_sum", "list_min": "list_min", "list_max": "list_max", "list_avg": "list_avg", "list_count": "list_count",
+	"list_sum": "list_sum", "list_avg": "list_avg", "list_count": "list_count",
 	"list_aggregate": "list_aggregate", "array_aggregate": "list_aggregate", "list_aggr": "list_aggregate", "array_aggr": "list_aggregate",
-	"flatten": "flatten",
 }
 
 // bindListFunc binds a nested-value function; ok is false for other names
@@ -52,7 +50,22 @@ func (b *binder) bindListFunc(name string, xs []planner.Expr, srcs []callexpr.Ex
 	typeOf := func(i int) columnar.Type { return xs[i].Type() }
 	isList := func(i int) bool { return i < n && typeOf(i).ID == columnar.List }
 	if fn == "len" && !isList(0) {
-		return nil, false, nil
+		if n == 1 && typeOf(0).ID == columnar.Null && name == "array_length" {
+			return &planner.Const{Val: columnar.NullValue(columnar.TInt64)}, true, nil
+		}
+		return nil, false, nil // len and length of a string
+	}
+	// A NULL of no type where the list or struct goes gives a NULL of
+	// type NULL, as in DuckDB (list_sum(NULL), struct_extract(NULL, 'a')).
+	// list_concat(NULL, NULL) is [], as DuckDB computes it.
+	nullOf := func() (planner.Expr, bool, error) {
+		return &planner.Const{Val: columnar.NullValue(columnar.TNull)}, true, nil
+	}
+	switch fn {
+	case "list_sum", "list_avg", "list_count", "list_aggregate", "list_sort", "list_reverse_sort", "struct_extract":
+		if n >= 1 && typeOf(0).ID == columnar.Null {
+			return nullOf()
+		}
 	}
 	call := func(fn string, t columnar.Type, args ...planner.Expr) (planner.Expr, bool, error) {
 		return &planner.Call{Fn: fn, Args: args, T: t}, true, nil
@@ -99,18 +112,6 @@ func (b *binder) bindListFunc(name string, xs []planner.Expr, srcs []callexpr.Ex
 			return nil, true, err
 		}
 		return call("list_len", columnar.TInt64, xs[0])
-	case "list_extract":
-		if err := arity(2); err != nil {
-			return nil, true, err
-		}
-		if !isList(0) {
-			return nil, false, nil
-		}
-		p, err := to(1, columnar.TInt64)
-		if err != nil {
-			return nil, true, err
-		}
-		return call(fn, typeOf(0).Elem(), xs[0], p)
 	case "list_value":
 		if n == 0 {
 			// [] has NULL elements until it meets a typed list, as in DuckDB.
@@ -190,18 +191,6 @@ func (b *binder) bindListFunc(name string, xs []planner.Expr, srcs []callexpr.Ex
 			args[i] = x
 		}
 		return call(fn, lt, args...)
-	case "flatten":
-		if err := arity(1); err != nil {
-			return nil, true, err
-		}
-		l, err := list(0, columnar.TInt32)
-		if err != nil {
-			return nil, true, err
-		}
-		if l.Type().Elem().ID != columnar.List {
-			return fail(0, "flatten expects a list of lists, got %s", l.Type())
-		}
-		return call(fn, l.Type().Elem(), l)
 	case "list_sort", "list_reverse_sort":
 		max := 3
 		if fn == "list_reverse_sort" {
@@ -272,7 +261,7 @@ func (b *binder) bindListFunc(name string, xs []planner.Expr, srcs []callexpr.Ex
 			return b.bindListAggOther(agg, name, xs, srcs, c)
 		}
 		return fail(1, "list_aggregate: unknown aggregate %q", k.Val.S)
-	case "list_sum", "list_min", "list_max", "list_avg", "list_count":
+	case "list_sum", "list_avg", "list_count":
 		if err := arity(1); err != nil {
 			return nil, true, err
 		}

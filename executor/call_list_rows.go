@@ -32,6 +32,7 @@ var listRowFuncs = map[string]listRowFunc{
 	"list_concat_op":        {fnListConcat, true},
 	"string_index":          {fnStringIndex, true},
 	"map_from_lists":        {fnMapFromLists, true},
+	"map_from_entries":      {fnMapFromEntries, true},
 	"list_sum":              {fnListAgg("sum"), true},
 	"list_min":              {fnListAgg("min"), true},
 	"list_max":              {fnListAgg("max"), true},

@@ -28,6 +28,28 @@ var (
 	errMapListsDiffer = errors.New("The map key list does not align with the map value list.")
 )
 
+// fnMapFromEntries: map_from_entries(entries), as DuckDB's: each struct is
+// a key and its value; an entry or a key may not be NULL, nor a key
+// repeat.
+func fnMapFromEntries(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+	es := a[0].Elems
+	entry := t.Elem()
+	out := make([]columnar.Value, len(es))
+	for i, e := range es {
+		if e.Null || e.Elems[0].Null {
+			return columnar.Value{}, errMapKeyNull
+		}
+		k := e.Elems[0]
+		for _, p := range out[:i] {
+			if columnar.Compare(p.Elems[0], k) == 0 {
+				return columnar.Value{}, errMapKeysUnique
+			}
+		}
+		out[i] = columnar.Value{Type: entry, Elems: []columnar.Value{k, e.Elems[1]}}
+	}
+	return columnar.Value{Type: t, Elems: out}, nil
+}
+
 // fnMapFromLists: map(keys, values), as DuckDB's map(): the lists pair up
 // by position; keys may not be NULL or repeat.
 func fnMapFromLists(a []columnar.Value, t columnar.Type) (columnar.Value, error) {

@@ -108,6 +108,8 @@ func init() {
 			param{"list", function.ListOrString}, param{"index", function.BigInt}), function.Elem), "list_element", "array_extract"),
 		aka(emptyToo(variadic(list("list_value", "A list of the arguments", "list_value(1, 2)", any, e))), "list_pack"),
 		list("struct_extract", "The field of a struct, by name or 1-based index", "struct_extract({'a': 1}, 'a')", any, param{"struct", function.Any}, param{"entry", function.Any}),
+		ruled(list("map_from_entries", "The map of a list of key-value structs (keys unique, not NULL)", "map_from_entries([{'k': 'a', 'v': 1}])", any,
+			param{"entries", function.Entries}), function.FromEntries),
 		ruled(list("map_keys", "The keys of a map, as a list", "map_keys(MAP {'a': 1})", any, m), function.Keys),
 		ruled(list("map_values", "The values of a map, as a list", "map_values(MAP {'a': 1})", any, m), function.Values),
 		aka(ruled(list("map_extract", "The values of a map under a key, as a list", "map_extract(MAP {'a': 1}, 'a')", any, m, mk), function.Values), "element_at"),

@@ -104,6 +104,9 @@ const (
 	// Lists is List for a LIST of LISTs (flatten): [] and [NULL] are
 	// INTEGER[][].
 	Lists
+	// Entries is List for a LIST of two-field STRUCTs, a map's key and
+	// value (map_from_entries): [] is STRUCT(k INTEGER, v INTEGER)[].
+	Entries
 )
 
 // Nested reports whether the rule takes its type from another argument
@@ -135,6 +138,8 @@ func (a Arg) TypeName() string {
 		return "ANY[]"
 	case Lists:
 		return "ANY[][]"
+	case Entries:
+		return "STRUCT(K, V)[]"
 	case ListOrString:
 		return "ANY"
 	case Map:
@@ -161,6 +166,9 @@ const (
 	Values
 	// Value is a MAP's value type (map_extract_value).
 	Value
+	// FromEntries is the MAP of a list of key-value structs' field types
+	// (map_from_entries).
+	FromEntries
 )
 
 // Of derives the result type from the argument's type t.
@@ -177,6 +185,9 @@ func (d Derive) Of(t columnar.Type) columnar.Type {
 		return columnar.ListOf(t.Fields()[1].Type)
 	case Value:
 		return t.Fields()[1].Type
+	case FromEntries:
+		f := t.Elem().Fields()
+		return columnar.MapOf(f[0].Type, f[1].Type)
 	}
 	return t
 }
@@ -242,6 +253,9 @@ func (o *Overload) Arg(i int) Arg {
 
 // ReturnName is how duckdb_functions() shows the result type.
 func (o *Overload) ReturnName() string {
+	if o.SameAs > 0 && o.Derive == FromEntries {
+		return "MAP(K, V)"
+	}
 	if o.SameAs > 0 && o.Derive != AsIs {
 		return "ANY"
 	}

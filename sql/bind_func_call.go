@@ -60,7 +60,7 @@ func (b *binder) callRegistered(s *function.Set, name string, xs []planner.Expr,
 			var y planner.Expr
 			var err error
 			switch {
-			case rule == function.List || rule == function.ListOrString || rule == function.Lists:
+			case rule == function.List || rule == function.ListOrString || rule == function.Lists || rule == function.Entries:
 				y, err = b.listArg(name, o, xs, i, srcs[i], c)
 			case nested:
 				y, err = b.nestedArg(name, o, rule, args, x, srcs[i], c)
@@ -77,7 +77,7 @@ func (b *binder) callRegistered(s *function.Set, name string, xs []planner.Expr,
 	if o.SameAs > 0 {
 		if k := o.SameAs - 1; xs[k].Type().ID == columnar.Null && !o.SeesNulls {
 			switch o.Arg(k) {
-			case function.List, function.ListOrString, function.Lists, function.Map:
+			case function.List, function.ListOrString, function.Lists, function.Entries, function.Map:
 				// A NULL of no type where a list or map goes: the call
 				// is NULL, typed NULL as DuckDB types it
 				// (list_reverse(NULL), map_keys(NULL) is "NULL"[]).
@@ -103,6 +103,16 @@ func (b *binder) listArg(name string, o *function.Overload, xs []planner.Expr, i
 			elem = xs[k].Type()
 			break
 		}
+	}
+	if o.Arg(i) == function.Entries {
+		entry := columnar.StructOf(columnar.Field{Name: "k", Type: columnar.TInt32}, columnar.Field{Name: "v", Type: columnar.TInt32})
+		switch {
+		case t.ID == columnar.Null, t.ID == columnar.List && t.Elem().ID == columnar.Null:
+			return b.coerce(x, columnar.ListOf(entry), src, c)
+		case t.ID == columnar.List && t.Elem().ID == columnar.Struct && len(t.Elem().Fields()) == 2:
+			return x, nil
+		}
+		return nil, b.typeErr(src, c, "%s expects a list of key-value structs, STRUCT(K, V)[], got %s", name, t)
 	}
 	if o.Arg(i) == function.Lists {
 		switch {

@@ -229,7 +229,7 @@ func selectBindable(sel *ast.Select) bool {
 }
 
 func starBindable(st *ast.Star) bool {
-	if len(st.Qualifier) > 1 || len(st.Rename) > 0 || st.Like != nil {
+	if len(st.Qualifier) > 1 || st.Like != nil {
 		return false
 	}
 	for _, r := range st.Replace {
@@ -243,7 +243,7 @@ func starBindable(st *ast.Star) bool {
 func tableRefBindable(t ast.TableRef) bool {
 	switch t := t.(type) {
 	case *ast.Table:
-		return !t.NotIndexed && t.IndexedBy == nil && len(t.Name) <= 2
+		return !t.NotIndexed && t.IndexedBy == nil && len(t.Name) <= 3
 	case *ast.Join:
 		switch t.Kind {
 		case "INNER", "LEFT", "RIGHT", "FULL", "CROSS", "SEMI", "ANTI", "POSITIONAL":
@@ -299,6 +299,22 @@ func aliasColumns(a *ast.Alias) []string {
 }
 
 // nameParts is a name's parts as written.
+// defaultSchema drops the qualifiers of a table name that name DuckDB's
+// default catalog and schema, the only ones b2sql has: main.t, memory.t
+// and memory.main.t are t (as stmtBuilder.tableName reads them), unless
+// the name is a file's (data.parquet).
+func defaultSchema(parts []string) []string {
+	if hasKnownExt(strings.Join(parts, ".")) {
+		return parts
+	}
+	switch q := parts[:len(parts)-1]; {
+	case len(q) == 1 && (strings.EqualFold(q[0], "main") || strings.EqualFold(q[0], "memory")),
+		len(q) == 2 && strings.EqualFold(q[0], "memory") && strings.EqualFold(q[1], "main"):
+		return parts[len(parts)-1:]
+	}
+	return parts
+}
+
 func nameParts(n ast.Name) []string {
 	out := make([]string, len(n))
 	for i, p := range n {
@@ -640,7 +656,7 @@ func (b *binder) bindTableAST(t *ast.Table) (*fromItem, error) {
 		}
 		return itemOf(n, n.Alias), nil
 	}
-	parts := nameParts(t.Name)
+	parts := defaultSchema(nameParts(t.Name))
 	name, qual := parts[len(parts)-1], strings.Join(parts[:len(parts)-1], ".")
 	if qual == "" {
 		if it, ok, err := b.bindCTERef(name, alias); ok || err != nil {

@@ -290,8 +290,9 @@ func (b *binder) expandSelectAST(sel *ast.Select) ([]selItem, error) {
 	return items, nil
 }
 
-// starItems expands [t.]* [EXCLUDE …] [REPLACE …] into select items, in
-// the order of the FROM columns.
+// starItems expands [t.]* [EXCLUDE …] [REPLACE …] [RENAME …] into select
+// items, in the order of the FROM columns. RENAME (a AS b) names a column
+// b; a name RENAME lists that is not there is ignored, as in DuckDB.
 func (b *binder) starItems(st *ast.Star) ([]selItem, error) {
 	var items []selItem
 	qual := ""
@@ -311,6 +312,14 @@ func (b *binder) starItems(st *ast.Star) ([]selItem, error) {
 	exclude := map[string]bool{} // name or qualifier.name, lower case
 	for _, n := range st.Exclude {
 		exclude[excludeKey(n)] = true
+	}
+	rename := map[string]string{} // as exclude's keys → the new name
+	for _, r := range st.Rename {
+		k := excludeKey(r.From)
+		if _, ex := exclude[k]; ex {
+			return nil, b.errAt(b.q.tokAt(r.Start), ErrSyntax, fmt.Sprintf("column %q cannot occur in both EXCLUDE and RENAME list", r.From.Last().Name))
+		}
+		rename[k] = r.To.Name
 	}
 	replace := map[string]*ast.SelectItem{}
 	for _, r := range st.Replace {
@@ -339,7 +348,13 @@ func (b *binder) starItems(st *ast.Star) ([]selItem, error) {
 				continue
 			}
 			col := col
-			items = append(items, selItem{star: &col, name: col.Name, sp: b.cl.sel})
+			it := selItem{star: &col, name: col.Name, sp: b.cl.sel}
+			if to, ok := rename[l]; ok {
+				it.alias, it.name = to, to
+			} else if to, ok := rename[strings.ToLower(col.Table)+"."+l]; ok && col.Table != "" {
+				it.alias, it.name = to, to
+			}
+			items = append(items, it)
 		}
 	}
 	for _, n := range st.Exclude {

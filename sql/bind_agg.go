@@ -6,6 +6,7 @@ import (
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/planner"
+	"github.com/b2sql/b2sql/sql/ast"
 	"github.com/b2sql/b2sql/sql/internal/callexpr"
 )
 
@@ -245,10 +246,43 @@ func (b *binder) finalize(x planner.Expr, c ectx) (planner.Expr, error) {
 		}
 	})
 	if bad != nil {
-		at := b.q.findName("", bad.Name, c.sp)
+		at := b.ungroupedRef(bad.Name, c.sp)
 		return nil, b.errAt(at, ErrGrouping, fmt.Sprintf("column %q must appear in the GROUP BY clause or be used in an aggregate function", bad.Name))
 	}
 	return out, nil
+}
+
+// ungroupedRef is the token of the reference to column name that a
+// grouping error is about: in the syntax tree of the expression at sp, the
+// first one outside an aggregate's arguments (sum(a) + a points at the
+// second a), or the first name in sp when the tree does not tell.
+func (b *binder) ungroupedRef(name string, sp span) int {
+	var e ast.Expr
+	if b.q.parsed() && sp.lo < sp.hi && sp.hi <= len(b.q.toks) {
+		lo, end := b.q.toks[sp.lo].off, b.q.toks[sp.hi-1].end
+		ast.WalkAll(b.q.tree, func(n ast.Node) {
+			if x, ok := n.(ast.Expr); ok && e == nil && x.Extent().Start == lo && x.Extent().End == end {
+				e = x
+			}
+		})
+	}
+	at := -1
+	ast.Inspect(e, func(x ast.Expr) bool {
+		switch x := x.(type) {
+		case *ast.Func:
+			_, agg := aggFuncs[strings.ToLower(x.Name.Last().Name)]
+			return at < 0 && !(agg && x.Over == nil)
+		case *ast.ColumnRef:
+			if at < 0 && strings.EqualFold(x.Name.Last().Name, name) {
+				at = b.q.tokAt(x.Name.Last().Start)
+			}
+		}
+		return at < 0
+	})
+	if at < 0 {
+		return b.q.findName("", name, sp)
+	}
+	return at
 }
 
 // limbSum reports whether aggregate fn of type t runs as sums of 32-bit

@@ -2,6 +2,7 @@ package executor
 
 import (
 	"errors"
+	"math"
 
 	"github.com/b2sql/b2sql/columnar"
 )
@@ -9,8 +10,15 @@ import (
 // fnStringIndex: a string's character i (from 1; negative from the end),
 // "" out of range, as DuckDB's s[i].
 func fnStringIndex(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
-	r := []rune(a[0].S)
 	i := a[1].I
+	// DuckDB reads the index as a substring offset, refused past 32 bits.
+	switch {
+	case i > math.MaxUint32:
+		return columnar.Value{}, errorf("Substring offset outside of supported range (> %d)", uint32(math.MaxUint32))
+	case i < -math.MaxUint32-1:
+		return columnar.Value{}, errorf("Substring offset outside of supported range (< %d)", -math.MaxUint32-1)
+	}
+	r := []rune(a[0].S)
 	switch {
 	case i > 0 && i <= int64(len(r)):
 		return columnar.StringValue(string(r[i-1])), nil

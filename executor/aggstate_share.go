@@ -5,7 +5,8 @@ package executor
 // values once: the first collects them, the others read its lists.
 // Selecting a rank reorders a group's values but keeps the set, so each
 // can still pick its own rank. string_agg keeps input order and is never
-// shared; DISTINCT states collect different sets and are never shared.
+// shared; DISTINCT and FILTERed states collect different sets and are never
+// shared.
 func shareValues(states []*aggState) {
 	for i, s := range states {
 		if !s.sharesQuantiles() {
@@ -23,7 +24,7 @@ func shareValues(states []*aggState) {
 func (s *aggState) sharesQuantiles() bool {
 	switch s.spec.Kind {
 	case AggMedian, AggQuantileCont, AggQuantileDisc:
-		return !s.spec.Distinct && s.spec.Arg != nil
+		return !s.spec.Distinct && s.spec.Arg != nil && s.spec.Filter == nil
 	}
 	return false
 }

@@ -56,6 +56,8 @@ var listRowFuncs = map[string]listRowFunc{
 	"list_generate_series":  {fnListRange(true), true},
 	"sorted_list":           {fnSortedList, true},
 	"sorted_string_agg":     {fnSortedStringAgg, true},
+	"filter_box":            {fnFilterBox, false},
+	"list_unbox":            {fnListUnbox, true},
 }
 
 // elemEqual reports whether two elements are equal, NULL matching NULL

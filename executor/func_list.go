@@ -144,6 +144,8 @@ func init() {
 		internalList("list_concat_op", "l1 || l2: NULL when either is"),
 		internalList("sorted_list", "the values of list(x ORDER BY …) in order"),
 		internalList("sorted_string_agg", "string_agg(x, sep ORDER BY …) of the sorted values"),
+		internalList("filter_box", "[x] where the condition is TRUE, else NULL (a window list's FILTER)"),
+		internalList("list_unbox", "the elements of a list of boxes, NULL for none (a window list's FILTER)"),
 	)
 	for _, agg := range []string{"first", "last", "any_value", "string_agg", "bool_and", "bool_or", "product", "median", "mode"} {
 		function.Register(internalList("list_"+agg, "list_aggregate(l, '"+agg+"')"))

@@ -31,9 +31,13 @@ type AggSpec struct {
 	Arg      Expr // nil for count(*)
 	Arg2     Expr // AggAvgMerge: the partial count; AggArgMax/AggArgMin: the val
 	Distinct bool
-	Type     columnar.Type  // result type
-	Param    columnar.Value // AggQuantileCont's fraction, AggStringAgg's separator
-	Name     string         // for EXPLAIN
+	// Filter, when not nil, is the aggregate's FILTER (WHERE …): a BOOLEAN
+	// over the input; the aggregate sees only the rows where it is TRUE
+	// (filterRows), as if the others were not there.
+	Filter Expr
+	Type   columnar.Type  // result type
+	Param  columnar.Value // AggQuantileCont's fraction, AggStringAgg's separator
+	Name   string         // for EXPLAIN
 	// Bound, for a MIN or MAX of an aggregate without groups, receives the
 	// running value after every batch, so that the scan below may skip
 	// units that cannot beat it (index.ScanSpec.Extremes); nil otherwise.
@@ -87,6 +91,10 @@ type HashAgg struct {
 	// figures (aggstate_distinct.go).
 	dres                    []*memory.Reservation
 	pairsPeak, pairsSpilled int64
+
+	// filtered is each FILTERed aggregate's view of the batch: its rows
+	// only (aggfilter.go).
+	filtered []columnar.Batch
 }
 
 func (h *HashAgg) Types() []columnar.Type {
@@ -197,14 +205,29 @@ func (h *HashAgg) Open(ctx context.Context) error {
 
 // update folds the live rows of b into the states of their groups (h.gids).
 func (h *HashAgg) update(b *columnar.Batch) error {
-	var err error
+	all := b
 	for i, a := range h.Aggs {
 		var arg *columnar.Vector
+		var err error
 		if a.Arg != nil {
-			arg, err = a.Arg.Eval(b)
+			// Evaluated on every row, FILTER or not: DuckDB computes an
+			// aggregate's arguments before it filters, so an error in a
+			// row the filter leaves out is still one.
+			arg, err = a.Arg.Eval(all)
 			if err != nil {
 				return err
 			}
+		}
+		b := all
+		if a.Filter != nil {
+			if b, err = h.filterRows(i, all); err != nil {
+				return err
+			}
+			if b == nil {
+				continue // no row of this batch reaches this aggregate
+			}
+		}
+		if a.Arg != nil {
 			if arg.Dict != nil && (a.Kind == AggMin || a.Kind == AggMax) && !a.Distinct {
 				if err := h.minMaxCodes(i, b, arg); err != nil {
 					return err

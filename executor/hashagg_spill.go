@@ -26,8 +26,8 @@ import (
 // aggSpill is a HashAgg's spilled input: the partition files being written,
 // then the partition being aggregated.
 type aggSpill struct {
-	types  []columnar.Type // the group keys, then each aggregate's Arg and Arg2
-	argCol [][2]int        // per aggregate: columns of Arg and Arg2 (-1: none)
+	types  []columnar.Type // the group keys, then each aggregate's Arg, Arg2 and Filter
+	argCol [][3]int        // per aggregate: columns of Arg, Arg2 and Filter (-1: none)
 
 	parts   *partWriter   // the partitions being written (spill_parts.go)
 	files   []*spill.File // … once written
@@ -60,10 +60,10 @@ func (h *HashAgg) startSpill() {
 	for _, g := range h.Groups {
 		sp.types = append(sp.types, g.Type())
 	}
-	sp.argCol = make([][2]int, len(h.Aggs))
+	sp.argCol = make([][3]int, len(h.Aggs))
 	for i, a := range h.Aggs {
-		sp.argCol[i] = [2]int{-1, -1}
-		for k, e := range []Expr{a.Arg, a.Arg2} {
+		sp.argCol[i] = [3]int{-1, -1, -1}
+		for k, e := range []Expr{a.Arg, a.Arg2, a.Filter} {
 			if e != nil {
 				sp.argCol[i][k] = len(sp.types)
 				sp.types = append(sp.types, e.Type())
@@ -109,7 +109,7 @@ func (h *HashAgg) spillBatch(ctx context.Context, b *columnar.Batch, keys []*col
 		sp.cols[k] = decodeLive(v, &view, &sp.dec[k])
 	}
 	for i, a := range h.Aggs {
-		for k, e := range []Expr{a.Arg, a.Arg2} {
+		for k, e := range []Expr{a.Arg, a.Arg2, a.Filter} {
 			if c := sp.argCol[i][k]; c >= 0 {
 				v, err := e.Eval(&view)
 				if err != nil {
@@ -168,6 +168,9 @@ func (h *HashAgg) partitionAgg(f *spill.File) *HashAgg {
 		}
 		if c := sp.argCol[i][1]; c >= 0 {
 			aggs[i].Arg2 = ColumnExpr(c, sp.types[c])
+		}
+		if c := sp.argCol[i][2]; c >= 0 {
+			aggs[i].Filter = ColumnExpr(c, sp.types[c])
 		}
 	}
 	return &HashAgg{Input: &spillScan{f: f, types: sp.types}, Groups: groups, Aggs: aggs, mem: h.mem, level: h.level + 1}

@@ -277,6 +277,10 @@ func (bd *builder) build(n Node) (executor.Operator, error) {
 }
 
 func aggString(a AggCall) string {
+	return aggCallText(a) + filterText(a)
+}
+
+func aggCallText(a AggCall) string {
 	if a.Func == AggCountStar {
 		return "count(*)"
 	}
@@ -288,6 +292,14 @@ func aggString(a AggCall) string {
 		return a.Func.String() + "(" + d + a.Arg.String() + ", " + a.Arg2.String() + ")"
 	}
 	return a.Func.String() + "(" + d + a.Arg.String() + ")"
+}
+
+// filterText is a call's " FILTER (WHERE …)", empty without one.
+func filterText(a AggCall) string {
+	if a.Filter == nil {
+		return ""
+	}
+	return " FILTER (WHERE " + a.Filter.String() + ")"
 }
 
 func compileKeys(keys []SortKey, lay map[ColID]int) ([]executor.SortKey, error) {

@@ -55,6 +55,11 @@ func (bd *builder) planDict(a *Aggregate) {
 			reject(agg.Arg2)
 		}
 	}
+	for _, agg := range a.Aggs {
+		if agg.Filter != nil {
+			reject(agg.Filter) // count(*) FILTER too: it has no Arg
+		}
+	}
 	// A column is worth coding only if something uses it: a group key or
 	// an aggregate argument, or a filter on the way.
 	used := map[int]bool{}

@@ -18,7 +18,7 @@ func splitDistinct(n Node) Node {
 	}
 	arg := a.Aggs[0].Arg
 	for _, agg := range a.Aggs {
-		if !agg.Distinct || agg.Arg == nil || agg.Arg.String() != arg.String() || agg.Func == AggCountStar {
+		if !agg.Distinct || agg.Arg == nil || agg.Arg.String() != arg.String() || agg.Func == AggCountStar || agg.Filter != nil {
 			return n
 		}
 	}

@@ -28,7 +28,7 @@ func (bd *builder) extremeBounds(n *Aggregate) {
 	var scan *Scan
 	bounds := make([]*index.TopKBound, len(n.Aggs))
 	for i, a := range n.Aggs {
-		if a.Func != AggMin && a.Func != AggMax {
+		if a.Func != AggMin && a.Func != AggMax || a.Filter != nil {
 			return
 		}
 		ref, ok := a.Arg.(*ColRef)

@@ -90,7 +90,7 @@ func describeNode(n Node) string {
 			if a.Arg2 != nil {
 				aggs[i] += ", " + a.Arg2.String()
 			}
-			aggs[i] += ")"
+			aggs[i] += ")" + filterText(a)
 		}
 		return "Aggregate groups=[" + exprList(n.Groups) + "] aggs=[" + strings.Join(aggs, ", ") + "] -> " + columnList(n.Out)
 	case *Sort:

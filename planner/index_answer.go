@@ -95,6 +95,9 @@ func hasPred(ps []index.Pred, p index.Pred) bool {
 func indexAggRequest(agg AggCall, s *Scan) (index.AggRequest, bool) {
 	kinds := map[AggFunc]index.AggKind{AggCount: index.AggCountCol, AggMin: index.AggMinCol,
 		AggMax: index.AggMaxCol, AggSum: index.AggSumCol, AggAvg: index.AggAvgCol}
+	if agg.Filter != nil {
+		return index.AggRequest{}, false // the index answers for every row
+	}
 	if agg.Func == AggCountStar {
 		return index.AggRequest{Kind: index.AggCountRows, Col: -1, Type: agg.Type}, true
 	}

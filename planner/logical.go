@@ -82,8 +82,13 @@ type AggCall struct {
 	Arg      Expr
 	Arg2     Expr // arg_max/arg_min: the val compared (argminmax.go)
 	Distinct bool
-	Type     columnar.Type
-	Param    columnar.Value // quantile_cont's fraction, string_agg's separator
+	// Filter, when not nil, is the call's FILTER (WHERE …), a BOOLEAN over
+	// the input: the aggregate sees only the rows where it is TRUE
+	// (executor/aggfilter.go); rules that answer or rewrite an aggregate
+	// from its Arg alone leave a filtered one be.
+	Filter Expr
+	Type   columnar.Type
+	Param  columnar.Value // quantile_cont's fraction, string_agg's separator
 }
 
 // Aggregate groups its input by Groups and computes Aggs per group. Output

@@ -30,7 +30,7 @@ func answerFromMetadata(n Node) Node {
 }
 
 func aggFromStats(agg AggCall, s *Scan, sp StatsProvider) (columnar.Value, bool) {
-	if agg.Distinct && agg.Func != AggMin && agg.Func != AggMax {
+	if agg.Distinct && agg.Func != AggMin && agg.Func != AggMax || agg.Filter != nil {
 		return columnar.Value{}, false
 	}
 	if agg.Func == AggCountStar {

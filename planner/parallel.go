@@ -237,6 +237,7 @@ func (bd *builder) partialAggregates(n *Aggregate) ([]executor.Operator, error) 
 				}
 			}
 			name := aggString(a)
+			first := len(aggs)
 			switch a.Func {
 			case AggArgMax, AggArgMin:
 				// The partial arg and its best val, as arg_max(val, val)
@@ -263,6 +264,15 @@ func (bd *builder) partialAggregates(n *Aggregate) ([]executor.Operator, error) 
 					executor.AggSpec{Kind: executor.AggCount, Arg: arg, Type: columnar.TInt64, Name: "partial count of " + name})
 			default:
 				aggs = append(aggs, executor.AggSpec{Kind: executor.AggKind(a.Func), Arg: arg, Type: a.Type, Name: "partial " + name, Bound: bd.aggBound(n, i)})
+			}
+			if a.Filter != nil {
+				// Each partial column of a filtered call sees the filtered
+				// rows only; the final merges partials, unfiltered.
+				for k := first; k < len(aggs); k++ {
+					if aggs[k].Filter, err = CompileExpr(a.Filter, lay); err != nil {
+						return nil, err
+					}
+				}
 			}
 		}
 		partials[w] = bd.wrap(&executor.HashAgg{Input: chains[w], Groups: groups, Aggs: aggs, Partial: true})

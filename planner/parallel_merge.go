@@ -116,6 +116,11 @@ func (bd *builder) compileAggregate(n *Aggregate, in executor.Operator) (executo
 				return nil, err
 			}
 		}
+		if a.Filter != nil {
+			if spec.Filter, err = CompileExpr(a.Filter, lay); err != nil {
+				return nil, err
+			}
+		}
 		aggs[i] = spec
 	}
 	return bd.wrap(&executor.HashAgg{Input: in, Groups: groups, Aggs: aggs}), nil

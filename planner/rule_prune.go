@@ -77,6 +77,9 @@ func prune(n Node, need map[ColID]bool) Node {
 			if a.Arg2 != nil {
 				ExprCols(a.Arg2, child)
 			}
+			if a.Filter != nil {
+				ExprCols(a.Filter, child)
+			}
 		}
 		c := *n
 		c.Input = prune(n.Input, child)

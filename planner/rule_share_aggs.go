@@ -33,9 +33,9 @@ func shareSums(root Node) Node {
 // shareSumsOf is shareSums on one aggregate; next is the next free ColID.
 func shareSumsOf(a *Aggregate, next *ColID) Node {
 	ng := len(a.Groups)
-	find := func(f AggFunc, arg Expr) int {
+	find := func(f AggFunc, like AggCall) int {
 		for i, c := range a.Aggs {
-			if c.Func == f && !c.Distinct && c.Arg != nil && sameExpr(c.Arg, arg) {
+			if c.Func == f && !c.Distinct && c.Arg != nil && sameExpr(c.Arg, like.Arg) && sameFilter(c.Filter, like.Filter) {
 				return i
 			}
 		}
@@ -51,7 +51,7 @@ func shareSumsOf(a *Aggregate, next *ColID) Node {
 		if c.Func != AggAvg || c.Distinct || c.Arg == nil || c.Type.ID != columnar.Float64 || !sharesSum(c.Arg.Type()) {
 			continue
 		}
-		s := find(AggSum, c.Arg)
+		s := find(AggSum, c)
 		if s < 0 || !sharesSum(a.Aggs[s].Type) {
 			continue
 		}
@@ -61,12 +61,12 @@ func shareSumsOf(a *Aggregate, next *ColID) Node {
 		// The avg's place now holds count(x), or is dropped when count(x)
 		// is already asked for.
 		var cnt Column
-		if k := find(AggCount, c.Arg); k >= 0 {
+		if k := find(AggCount, c); k >= 0 {
 			cnt, drop[i] = out.Out[ng+k], true
 		} else {
 			cnt = Column{ID: *next, Name: "count of " + c.Arg.String(), Type: columnar.TInt64}
 			*next++
-			out.Aggs[i] = AggCall{Func: AggCount, Arg: c.Arg, Type: columnar.TInt64}
+			out.Aggs[i] = AggCall{Func: AggCount, Arg: c.Arg, Filter: c.Filter, Type: columnar.TInt64}
 			out.Out[ng+i] = cnt
 		}
 		sum := out.Out[ng+s]
@@ -98,4 +98,9 @@ func sharesSum(t columnar.Type) bool {
 // type (the binder's test for one aggregate asked twice).
 func sameExpr(a, b Expr) bool {
 	return a.Type() == b.Type() && a.String() == b.String()
+}
+
+// sameFilter reports whether two calls' FILTERs (nil: none) are the same.
+func sameFilter(a, b Expr) bool {
+	return a == nil && b == nil || a != nil && b != nil && sameExpr(a, b)
 }

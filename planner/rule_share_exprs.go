@@ -34,7 +34,7 @@ func shareExprs(root Node) Node {
 
 // shareAggExprs is shareExprs on the group keys and arguments of a.
 func shareAggExprs(a *Aggregate, next *ColID) Node {
-	slots := make([]*Expr, 0, len(a.Groups)+2*len(a.Aggs))
+	slots := make([]*Expr, 0, len(a.Groups)+3*len(a.Aggs))
 	out := &Aggregate{Input: a.Input, Groups: append([]Expr(nil), a.Groups...), Aggs: append([]AggCall(nil), a.Aggs...), Out: a.Out}
 	for i := range out.Groups {
 		slots = append(slots, &out.Groups[i])
@@ -45,6 +45,9 @@ func shareAggExprs(a *Aggregate, next *ColID) Node {
 		}
 		if out.Aggs[i].Arg2 != nil {
 			slots = append(slots, &out.Aggs[i].Arg2)
+		}
+		if out.Aggs[i].Filter != nil {
+			slots = append(slots, &out.Aggs[i].Filter)
 		}
 	}
 	below, ok := hoistShared(a.Input, slots, next)

@@ -21,6 +21,11 @@ type aggState struct {
 	aggKeys   map[string]int
 	groupings []groupingCall // grouping() calls (bind_grouping_sets.go)
 	ordered   []orderedAgg   // string_agg(… ORDER BY …) calls (bind_agg_ordered.go)
+	// filter is the FILTER (WHERE …) of the call being bound, which every
+	// aggregate call it adds carries; filterUsed says one did
+	// (bind_agg_filter.go).
+	filter     planner.Expr
+	filterUsed bool
 }
 
 // bindAgg binds an aggregate call to a reference to its Aggregate output.
@@ -131,7 +136,7 @@ func exactSum(t columnar.Type) bool {
 // addAgg adds call to the Aggregate node (once: an equal call already
 // there is reused) and returns a reference to its output.
 func (b *binder) addAgg(call planner.AggCall) planner.Expr {
-	fn, arg, t := call.Func, call.Arg, call.Type
+	fn, arg := call.Func, call.Arg
 	argText := ""
 	if arg != nil {
 		argText = arg.String()
@@ -140,15 +145,38 @@ func (b *binder) addAgg(call planner.AggCall) planner.Expr {
 		argText = "DISTINCT " + argText
 	}
 	key := fmt.Sprintf("%s(%s)", fn, argText)
+	return &planner.ColRef{Col: b.agg.aggCols[b.aggIndex(key, call)]}
+}
+
+// aggIndex returns the index of the Aggregate's call under key, adding
+// call when there is none. Under a FILTER the call carries it, and the
+// key says so: count(x) and count(x) FILTER (WHERE …) are two calls.
+//
+// The key also holds the types of the arguments and the result, which
+// the text leaves out: the constants of sum(0.1::DOUBLE) and
+// sum(0.1::FLOAT) print alike, and must not share a sum.
+func (b *binder) aggIndex(key string, call planner.AggCall) int {
 	a := b.agg
-	if i, ok := a.aggKeys[key]; ok {
-		return &planner.ColRef{Col: a.aggCols[i]}
+	if a.filter != nil {
+		call.Filter = a.filter
+		key += " FILTER (WHERE " + a.filter.String() + ")"
+		a.filterUsed = true
 	}
-	col := b.newCol(key, "", t)
-	a.aggKeys[key] = len(a.aggs)
+	name := key
+	for _, x := range []planner.Expr{call.Arg, call.Arg2} {
+		if x != nil {
+			key += "\x00" + x.Type().String()
+		}
+	}
+	key += "\x00" + call.Type.String()
+	if i, ok := a.aggKeys[key]; ok {
+		return i
+	}
+	i := len(a.aggs)
+	a.aggKeys[key] = i
 	a.aggs = append(a.aggs, call)
-	a.aggCols = append(a.aggCols, col)
-	return &planner.ColRef{Col: col}
+	a.aggCols = append(a.aggCols, b.newCol(name, "", call.Type))
+	return i
 }
 
 // aggType returns an aggregate's result type (see types.go) and its

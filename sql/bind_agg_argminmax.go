@@ -29,16 +29,8 @@ func (b *binder) bindArgMinMax(fn planner.AggFunc, name string, e *callexpr.Func
 		}
 	}
 	key := fmt.Sprintf("%s(%s, %s)", fn, xs[0], xs[1])
-	a := b.agg
-	if i, ok := a.aggKeys[key]; ok {
-		return &planner.ColRef{Col: a.aggCols[i]}, nil
-	}
-	t := xs[0].Type()
-	col := b.newCol(key, "", t)
-	a.aggKeys[key] = len(a.aggs)
-	a.aggs = append(a.aggs, planner.AggCall{Func: fn, Arg: xs[0], Arg2: xs[1], Type: t})
-	a.aggCols = append(a.aggCols, col)
-	return &planner.ColRef{Col: col}, nil
+	i := b.aggIndex(key, planner.AggCall{Func: fn, Arg: xs[0], Arg2: xs[1], Type: xs[0].Type()})
+	return &planner.ColRef{Col: b.agg.aggCols[i]}, nil
 }
 
 // bindTwoArgAgg checks where a two-argument aggregate without DISTINCT

@@ -260,13 +260,7 @@ func (b *binder) bindHolisticOne(fn planner.AggFunc, name string, e *callexpr.Fu
 	}
 	key := fmt.Sprintf("%s(%s%s|%s)", fn, d, call.Arg, call.Param.String())
 	a := b.agg
-	i, ok := a.aggKeys[key]
-	if !ok {
-		i = len(a.aggs)
-		a.aggKeys[key] = i
-		a.aggs = append(a.aggs, call)
-		a.aggCols = append(a.aggCols, b.newCol(key, "", call.Type))
-	}
+	i := b.aggIndex(key, call)
 	if isTimeMicros(call.Arg) {
 		// median or quantile_cont of TIMEs: back to a TIME (bind_agg_time.go)
 		return timeFromMicros(&planner.ColRef{Col: a.aggCols[i]}), nil

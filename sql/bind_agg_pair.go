@@ -23,15 +23,8 @@ func (b *binder) bindPairAgg(fn planner.AggFunc, name string, e *callexpr.FuncEx
 	}
 	t := pairType(name)
 	key := fmt.Sprintf("%s(%s, %s)", name, xs[0], xs[1])
-	a := b.agg
-	if i, ok := a.aggKeys[key]; ok {
-		return &planner.ColRef{Col: a.aggCols[i]}, nil
-	}
-	col := b.newCol(key, "", t)
-	a.aggKeys[key] = len(a.aggs)
-	a.aggs = append(a.aggs, planner.AggCall{Func: fn, Arg: xs[0], Arg2: xs[1], Type: t})
-	a.aggCols = append(a.aggCols, col)
-	return &planner.ColRef{Col: col}, nil
+	i := b.aggIndex(key, planner.AggCall{Func: fn, Arg: xs[0], Arg2: xs[1], Type: t})
+	return &planner.ColRef{Col: b.agg.aggCols[i]}, nil
 }
 
 // pairArg converts argument x (source src) of pair aggregate name to DOUBLE.

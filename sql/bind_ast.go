@@ -82,7 +82,7 @@ func astBindable(e ast.Expr) bool {
 		}
 		return true
 	case *ast.Func:
-		if len(e.Name) != 1 || e.Name[0].Quoted || len(e.OrderBy) > 0 && (e.Filter != nil && e.Over == nil || !orderBindable(e.OrderBy)) ||
+		if len(e.Name) != 1 || e.Name[0].Quoted || len(e.OrderBy) > 0 && !orderBindable(e.OrderBy) ||
 			len(e.WithinGroup) > 0 || e.Nulls != ast.NullsDefault && e.Over == nil || e.Method || e.ExportState {
 			return false
 		}
@@ -277,30 +277,21 @@ func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 		for _, a := range e.Args {
 			fe.Exprs = append(fe.Exprs, &callexpr.AliasedExpr{Expr: callArg(a)})
 		}
+		bind := func() (planner.Expr, error) { return b.bindFunc(fe, c) }
 		if len(e.OrderBy) > 0 {
 			order := make([]winOrder, len(e.OrderBy))
 			for i, o := range e.OrderBy {
 				desc, nullsFirst := b.sortOrder(o)
 				order[i] = winOrder{expr: astSrc(o.X), desc: desc, nullsFirst: nullsFirst}
 			}
-			return b.bindOrderedAgg(strings.ToLower(e.Name[0].Name), fe.Exprs, e.Distinct, order, c) // bind_agg_ordered.go
+			bind = func() (planner.Expr, error) {
+				return b.bindOrderedAgg(strings.ToLower(e.Name[0].Name), fe.Exprs, e.Distinct, order, c) // bind_agg_ordered.go
+			}
 		}
 		if e.Filter != nil {
-			name := strings.ToLower(e.Name[0].Name)
-			if !windowAggNames[name] && !isAggName(name) {
-				return nil, b.errAt(b.q.tokAt(e.Start), ErrSyntax, fmt.Sprintf("FILTER is only valid for aggregate functions, not %s", name))
-			}
-			args, star := make([]callexpr.Expr, 0, len(e.Args)), e.Star
-			for _, a := range e.Args {
-				args = append(args, callArg(a))
-			}
-			args, _ = filteredArgs(name, args, star, e.Filter)
-			fe.Exprs = nil
-			for _, a := range args {
-				fe.Exprs = append(fe.Exprs, &callexpr.AliasedExpr{Expr: a})
-			}
+			return b.bindFilteredAgg(e, c, bind) // bind_agg_filter.go
 		}
-		return b.bindFunc(fe, c)
+		return bind()
 	case *ast.Interval:
 		return b.bindASTInterval(e, c) // bind_interval_ast.go
 	case *ast.Subquery, *ast.InQuery:

@@ -78,10 +78,12 @@ func (b *binder) bindWindowAST(f *ast.Func, c ectx) (planner.Expr, error) {
 	return b.bindWindowCall(w, c)
 }
 
-// filteredArgs folds agg(args) FILTER (WHERE cond) into the arguments:
-// agg(filter_keep(x, cond), …) (x where cond is true, else NULL), whose
-// NULLs every aggregate skips (count(*) counts filter_keep(1, cond));
-// arg_max(arg, val) wraps val, whose NULL rows it skips.
+// filteredArgs folds a window aggregate's FILTER (WHERE cond) into its
+// arguments: agg(filter_keep(x, cond), …) (x where cond is true, else
+// NULL), whose NULLs every window aggregate skips (count(*) counts
+// filter_keep(1, cond)), but list, which lists boxes instead
+// (bind_window_aggs.go); arg_max(arg, val) wraps val, whose NULL rows it
+// skips. (GROUP BY aggregates filter their input: bind_agg_filter.go.)
 func filteredArgs(name string, args []callexpr.Expr, star bool, cond ast.Expr) ([]callexpr.Expr, bool) {
 	k := 0
 	if argMinMaxAggs[name] != 0 && len(args) == 2 {
@@ -536,7 +538,20 @@ func (b *binder) bindWindowCall(w winCall, c ectx) (planner.Expr, error) {
 	if toTime := timeWindow(&f); toTime != nil {
 		return toTime(&planner.ColRef{Col: col}), nil
 	}
+	if k, ok := boxedList(f); ok {
+		return &planner.Call{Fn: "list_unbox", Args: []planner.Expr{&planner.ColRef{Col: col}}, T: k.T}, nil // bind_window_aggs.go
+	}
 	return statChecked(f.Name, &planner.ColRef{Col: col}), nil
+}
+
+// boxedList returns the filter_box argument of a window list with FILTER
+// (bind_window_aggs.go).
+func boxedList(f planner.WindowFunc) (*planner.Call, bool) {
+	if f.Name != "list" || len(f.Args) != 1 {
+		return nil, false
+	}
+	k, ok := f.Args[0].(*planner.Call)
+	return k, ok && k.Fn == "filter_box"
 }
 
 func constInt(x planner.Expr) (int64, bool) {

@@ -162,6 +162,12 @@ func (b *binder) bindWindowAgg(f *planner.WindowFunc, args []callexpr.Expr, star
 			}
 		}
 		f.Name, f.Args, f.Type = "list", []planner.Expr{x}, columnar.ListOf(x.Type())
+		if k, ok := x.(*planner.Call); ok && k.Fn == "filter_keep" {
+			// FILTER: list the kept rows' boxes (executor/call_list_filter.go);
+			// bindWindowCall unboxes the result.
+			box := &planner.Call{Fn: "filter_box", Args: k.Args, T: columnar.ListOf(x.Type())}
+			f.Args, f.Type = []planner.Expr{box}, columnar.ListOf(box.T)
+		}
 	case "approx_count_distinct":
 		f.Name, f.Args, f.Type, f.Distinct = "count", xs, columnar.TInt64, true
 	case "quantile_disc", "mode":

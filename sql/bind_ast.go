@@ -38,12 +38,18 @@ func astBindable(e ast.Expr) bool {
 	case *ast.Unary:
 		return (e.Op == "-" || e.Op == "+" || e.Op == "NOT" || e.Op == "~") && astBindable(e.X)
 	case *ast.Binary:
+		if x, ok := matchCall(e, false); ok {
+			return astBindable(x) // bind_match_ops.go
+		}
 		return (astBinaryFns[e.Op] != "" || astBitwiseOps[e.Op] != "") && astBindable(e.L) && astBindable(e.R)
 	case *ast.Is:
 		return e.What != "UNKNOWN" && astBindable(e.X)
 	case *ast.Between:
 		return !e.Symmetric && astBindable(e.X) && astBindable(e.Lo) && astBindable(e.Hi)
 	case *ast.Like:
+		if x, ok := matchCall(e, false); ok {
+			return astBindable(x)
+		}
 		if e.Op != "LIKE" && e.Op != "ILIKE" || e.Escape != nil && !astBindable(e.Escape) {
 			return false
 		}
@@ -57,8 +63,11 @@ func astBindable(e ast.Expr) bool {
 	case *ast.InQuery:
 		return astBindable(e.X) && queryBindable(e.Query)
 	case *ast.Quantified:
-		// x op ANY|ALL (q); the list form is the nested types' (below).
-		return e.Query != nil && astBindable(e.X) && queryBindable(e.Query)
+		// x op ANY|ALL (q), or over a list (bind_quantified_list.go).
+		if e.List != nil {
+			return quantifiedListOp(e.Op) && astBindable(e.X) && astBindable(e.List)
+		}
+		return astBindable(e.X) && queryBindable(e.Query)
 	case *ast.Param:
 		return true // ?, $n and $name (params.go)
 	case *ast.Default:
@@ -175,6 +184,9 @@ func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 	case *ast.Unary:
 		return b.bindASTUnary(e, c)
 	case *ast.Binary:
+		if x, ok := matchCall(e, b.regexFull()); ok {
+			return b.bindAST(x, c)
+		}
 		if op := astBitwiseOps[e.Op]; op != "" {
 			x, _, err := b.bindBitwise(&callexpr.BinaryExpr{Operator: op, Left: astSrc(e.L), Right: astSrc(e.R)}, c)
 			return x, err
@@ -205,6 +217,9 @@ func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 		}
 		return b.between(xs, []callexpr.Expr{astSrc(e.X), astSrc(e.Lo), astSrc(e.Hi)}, e.Not, c)
 	case *ast.Like:
+		if x, ok := matchCall(e, b.regexFull()); ok {
+			return b.bindAST(x, c)
+		}
 		fn := strings.ToLower(e.Op)
 		if e.Not {
 			fn = "not_" + fn

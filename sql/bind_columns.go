@@ -222,13 +222,19 @@ func (b *binder) columnsLambda(l *ast.Lambda, name string) (bool, error) {
 		}
 		return nil, false
 	})
-	x, err := b.bindAST(body, ectx{sp: b.q.spanOf(l), clause: "COLUMNS"})
+	return b.constTrue(body, ectx{sp: b.q.spanOf(l), clause: "COLUMNS"}, l.Body, "a COLUMNS lambda must give a constant BOOLEAN for each column name")
+}
+
+// constTrue binds x, which must fold to a constant BOOLEAN (else an error
+// msg at blame), and reports whether it is TRUE.
+func (b *binder) constTrue(x ast.Expr, c ectx, blame ast.Expr, msg string) (bool, error) {
+	v, err := b.bindAST(x, c)
 	if err != nil {
 		return false, err
 	}
-	k, ok := planner.FoldExpr(x).(*planner.Const)
+	k, ok := planner.FoldExpr(v).(*planner.Const)
 	if !ok || k.Val.Type.ID != columnar.Bool && !k.Val.Null {
-		return false, b.errAt(b.q.tokAt(l.Body.Extent().Start), ErrType, "a COLUMNS lambda must give a constant BOOLEAN for each column name")
+		return false, b.errAt(b.q.tokAt(blame.Extent().Start), ErrType, msg)
 	}
 	return !k.Val.Null && k.Val.I != 0, nil
 }

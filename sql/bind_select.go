@@ -233,6 +233,16 @@ func (b *binder) expandSelectAST(sel *ast.Select) ([]selItem, error) {
 			if err != nil {
 				return nil, err
 			}
+			if si.Alias != nil && st.Like != nil {
+				// * LIKE … AS alias names every column as COLUMNS does.
+				for k := range its {
+					a, err := columnsAlias(si.Alias.Name, starMatch(st.Like, its[k].name))
+					if err != nil {
+						return nil, b.errAt(b.q.tokAt(si.Alias.Start), ErrSyntax, err.Error())
+					}
+					its[k].alias, its[k].name = a, a
+				}
+			}
 			items = append(items, its...)
 			continue
 		}
@@ -321,6 +331,15 @@ func (b *binder) starItems(st *ast.Star) ([]selItem, error) {
 		}
 		rename[k] = r.To.Name
 	}
+	if st.Like != nil && (len(st.Replace) > 0 || len(st.Rename) > 0) {
+		// As DuckDB: which columns a filter keeps is not to depend on
+		// their new names or values.
+		what := "Replace"
+		if len(st.Replace) == 0 {
+			what = "Rename"
+		}
+		return nil, b.errAt(b.q.tokAt(st.Like.Start), ErrSyntax, what+" list cannot be combined with a filtering operation")
+	}
 	replace := map[string]*ast.SelectItem{}
 	for _, r := range st.Replace {
 		if r.Alias == nil {
@@ -333,6 +352,14 @@ func (b *binder) starItems(st *ast.Star) ([]selItem, error) {
 			continue
 		}
 		if qual == "" || strings.EqualFold(col.Table, qual) {
+			if st.Like != nil {
+				if ok, err := b.starMatches(st.Like, col.Name); err != nil || !ok {
+					if err != nil {
+						return nil, err
+					}
+					continue
+				}
+			}
 			l := strings.ToLower(col.Name)
 			if _, ex := exclude[l]; ex {
 				exclude[l] = false // matched
@@ -356,6 +383,9 @@ func (b *binder) starItems(st *ast.Star) ([]selItem, error) {
 			}
 			items = append(items, it)
 		}
+	}
+	if st.Like != nil && len(items) == 0 {
+		return nil, b.errAt(b.q.tokAt(st.Like.Start), ErrUnknownColumn, "no column matches the star's pattern")
 	}
 	for _, n := range st.Exclude {
 		name := n.Last().Name

@@ -28,8 +28,12 @@ import (
 // hit and miss are NULL when V holds only NULLs, so the CASE goes on to
 // the NULL branch.
 
-// bindQuantified binds e, a comparison with ANY or ALL over a subquery.
+// bindQuantified binds e, a comparison with ANY or ALL over a subquery
+// (or a list: bind_quantified_list.go).
 func (b *binder) bindQuantified(e *ast.Quantified, c ectx) (planner.Expr, error) {
+	if e.List != nil {
+		return b.bindAST(quantifiedList(e, b.regexFull()), c)
+	}
 	defer b.preAgg(c)()
 	if quantifiedIn(e) {
 		return b.bindSubqueryAST(&ast.InQuery{Span: e.Span, X: e.X, Query: e.Query, Not: e.Quant == "ALL"}, c)

@@ -50,6 +50,9 @@ type Settings struct {
 	// DefaultOrder is "", "ASC" or "DESC".
 	NullOrder    sql.NullOrder
 	DefaultOrder string
+	// RegexFull is regex_match_operator_semantics = 'full': x ~ p must
+	// match the whole of x (settings_regex.go); the default is partial.
+	RegexFull bool
 	// storage reads the catalog's storage configuration, which the s3_*
 	// and http_* settings change database-wide (secrets.go).
 	storage func() *storage.Config

@@ -237,7 +237,9 @@ type Lambda struct {
 }
 
 // Star is [qualifier.]* [EXCLUDE (…)] [REPLACE (…)] [RENAME (…)], or
-// * LIKE|ILIKE|GLOB|SIMILAR TO pattern (Like, a *Like whose X is nil).
+// * LIKE|ILIKE|GLOB|SIMILAR TO pattern or * ~ pattern (another matching
+// operator: ~* !~ !~* ~~ ~~* !~~ !~~*, Op then the operator) (Like, a
+// *Like whose X is nil).
 type Star struct {
 	Span
 	Qualifier Name

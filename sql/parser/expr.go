@@ -762,6 +762,10 @@ func (p *parser) star(q ast.Name, s int) ast.Expr {
 				op = "SIMILAR TO"
 			}
 			st.Like = p.like(nil, op, not, p.toks[p.i-1].start)
+		case p.isOp("~") || p.isOp("~*") || p.isOp("!~") || p.isOp("!~*") || p.isOp("~~") || p.isOp("~~*") || p.isOp("!~~") || p.isOp("!~~*"):
+			// * ~ 'regex' and the other spellings of the matching
+			// operators, as DuckDB's grammar takes them after a star.
+			st.Like = p.like(nil, p.advance().val, false, p.toks[p.i-1].start)
 		default:
 			st.Span = p.span(s)
 			p.checkStar(st)

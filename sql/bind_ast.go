@@ -278,7 +278,11 @@ func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 		}
 		// The call helpers, over syntax tree arguments; constant
 		// arguments as callexpr literals, which some functions
-		// read (date_part's part name).
+		// read (date_part's part name). They find the call's name
+		// in c.sp: narrowed to the call, the name they find is its
+		// own (in upper('a') || upper('a', 2) the clause's first
+		// upper took the second's arity error).
+		c.sp = b.q.spanOf(e)
 		name := e.Name[0].Name
 		if strings.EqualFold(name, "position") {
 			// POSITION(needle IN haystack), which the parser gives as

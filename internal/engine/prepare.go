@@ -10,12 +10,6 @@ import (
 	"github.com/b2sql/b2sql/sql"
 )
 
-// prepared is a statement PREPARE keeps in its session.
-type prepared struct {
-	src  sql.Source
-	stmt sql.Statement
-}
-
 // runPrepared runs PREPARE, EXECUTE and DEALLOCATE (ok is false for other
 // statements). The prepared statements belong to the session (one
 // connection), as in DuckDB; names match case-insensitively.

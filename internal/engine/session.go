@@ -71,6 +71,12 @@ type Session struct {
 	random int64
 }
 
+// prepared is a statement PREPARE keeps in its session.
+type prepared struct {
+	src  sql.Source
+	stmt sql.Statement
+}
+
 // NewSession returns a session with settings s (Threads already clamped,
 // see ClampThreads).
 func (e *Engine) NewSession(s Settings) *Session {

@@ -199,3 +199,11 @@ func cellText(s string, md bool) string {
 	}
 	return s
 }
+
+// nullText is how table-like formats show NULL.
+func (o Output) nullText() string {
+	if o.NullValue != "" {
+		return o.NullValue
+	}
+	return "NULL"
+}

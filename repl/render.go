@@ -100,14 +100,6 @@ func renderPlain(w *bufio.Writer, rows *b2sql.Rows, count *atomic.Int64) (int64,
 	return n, rows.Err()
 }
 
-// nullText is how table-like formats show NULL.
-func (o Output) nullText() string {
-	if o.NullValue != "" {
-		return o.NullValue
-	}
-	return "NULL"
-}
-
 // renderLine prints each row as "name = value" lines, names right-aligned,
 // with a blank line between rows (sqlite's and DuckDB's line mode).
 func (o Output) renderLine(w *bufio.Writer, rows *b2sql.Rows, cols []b2sql.Column, count *atomic.Int64) (int64, error) {

@@ -203,13 +203,6 @@ func isPlan(rows *b2sql.Rows) bool {
 	return len(c) == 1 && c[0].Name == "plan"
 }
 
-func plural(n int64, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
 // terminalWidth is w's width in cells if w is a terminal, else 0.
 func terminalWidth(w io.Writer) int {
 	f, ok := w.(*os.File)

@@ -102,4 +102,15 @@
 //
 // Typing follows DuckDB where the executor's vocabulary allows it; the
 // decisions are listed in types.go.
+//
+// # Files
+//
+// The binder is one type, binder, whose methods are spread over files by
+// clause and construct (bind_select, bind_join, bind_subquery_*,
+// bind_window_*, bind_func_*, …). An expression nests queries and a query
+// nests expressions, so files of the binder call each other's methods in
+// both directions (tests/filecycles_test.go counts 64 such pairs): that
+// is the recursion of the grammar, not a tangle of concerns, and each
+// file still holds one construct. The statement files (stmt_*.go) and
+// the settings and errors types depend on the binder one way only.
 package sql

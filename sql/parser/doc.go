@@ -131,4 +131,15 @@
 // NULLS only with OVER, no INTERVAL unit ranges (YEAR TO MONTH), no
 // empty ROLLUP/CUBE, no "" identifier. Nesting deeper than 1000 levels is an error, not
 // a stack overflow.
+//
+// # Files
+//
+// The parser is one recursive-descent type split by grammar area
+// (parser.go the token helpers, expr.go and call.go expressions, query.go
+// queries, stmt.go, stmt_more.go, dml.go and ddl.go statements, types.go
+// type names). The grammar is mutually recursive (a query holds
+// expressions that hold subqueries; a statement holds queries), so these
+// files call each other both ways (tests/filecycles_test.go counts 11
+// pairs): one recursion, written in one file per area, as sqlparser-rs
+// and PostgreSQL's grammar are.
 package parser

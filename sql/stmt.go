@@ -116,6 +116,8 @@ func (b *stmtBuilder) statement(st ast.Stmt) (Statement, bool, error) {
 		out, err = b.createView(s)
 	case *ast.CreateTable:
 		out, err = b.createTable(s)
+	case *ast.CreateSequence:
+		out, err = b.createSequence(s)
 	case *ast.CreateType:
 		out, err = b.createType(s)
 	case *ast.Insert:
@@ -249,7 +251,7 @@ func (b *stmtBuilder) show(s *ast.Show) (Statement, error) {
 }
 
 func (b *stmtBuilder) drop(s *ast.Drop) (Statement, error) {
-	if s.Kind != "TABLE" && s.Kind != "VIEW" && s.Kind != "INDEX" && s.Kind != "TYPE" {
+	if s.Kind != "TABLE" && s.Kind != "VIEW" && s.Kind != "INDEX" && s.Kind != "TYPE" && s.Kind != "SEQUENCE" {
 		return nil, b.errAt(s, ErrUnsupported, "DROP "+s.Kind+" is not supported")
 	}
 	if s.Cascade || s.Restrict {
@@ -280,6 +282,8 @@ func (b *stmtBuilder) drop(s *ast.Drop) (Statement, error) {
 		return &DropView{Name: name, NamePos: pos, IfExists: s.IfExists}, nil
 	case "TYPE":
 		return &DropType{Name: name, NamePos: pos, IfExists: s.IfExists}, nil
+	case "SEQUENCE":
+		return &DropSequence{Name: name, NamePos: pos, IfExists: s.IfExists}, nil
 	}
 	return &DropIndex{Name: name, NamePos: pos, IfExists: s.IfExists}, nil
 }

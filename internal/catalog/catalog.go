@@ -44,6 +44,7 @@ type Catalog struct {
 	names  map[string]string        // lower-case → as registered
 	views  map[string]string        // lower-case name → SQL (views.go)
 	types  map[string]columnar.Type // lower-case name → CREATE TYPE's type (types.go)
+	seqs   map[string]int64         // lower-case name → CREATE SEQUENCE's executor token (sequences.go)
 	life   lifecycle                // lifecycle.go
 	tmpDir string                   // CREATE TABLE's directory for a DB without one
 

@@ -39,6 +39,14 @@ func (c *bindCatalog) UserType(name string) (columnar.Type, bool) {
 	return columnar.Type{}, false
 }
 
+// SequenceToken forwards the catalog's sequences (sql.SequenceCatalog).
+func (c *bindCatalog) SequenceToken(name string) (int64, bool) {
+	if sc, ok := c.ViewCatalog.(sql.SequenceCatalog); ok {
+		return sc.SequenceToken(name)
+	}
+	return 0, false
+}
+
 // bind is sql.BindParams with refusals by the root reported as such, and
 // the session's settings readable from SQL.
 func (s *Session) bind(q *sql.Query, cat planner.ViewCatalog, args []columnar.Value) (*sql.Bound, error) {

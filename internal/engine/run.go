@@ -88,6 +88,10 @@ func (s *Session) Run(ctx context.Context, src sql.Source, stmt sql.Statement, a
 		return done, cat.CreateView(st)
 	case *sql.DropView:
 		return done, cat.DropView(st)
+	case *sql.CreateSequence:
+		return done, cat.CreateSequence(st)
+	case *sql.DropSequence:
+		return done, cat.DropSequence(st)
 	case *sql.CreateType:
 		return done, cat.CreateType(st)
 	case *sql.DropType:

@@ -68,9 +68,12 @@ type litInfo struct {
 }
 
 type binder struct {
-	q   *Query
-	cat planner.Catalog
-	cl  clauses
+	// aggTag sets apart the aggregate calls one volatile user call is
+	// bound to (bind_agg_volatile.go).
+	aggTag string
+	q      *Query
+	cat    planner.Catalog
+	cl     clauses
 
 	nextID planner.ColID
 	scope  []planner.Column       // columns of the FROM tables; Table is the qualifier

@@ -145,6 +145,7 @@ func (b *binder) addAgg(call planner.AggCall) planner.Expr {
 		argText = "DISTINCT " + argText
 	}
 	key := fmt.Sprintf("%s(%s)", fn, argText)
+	key += b.aggTag // bind_agg_volatile.go
 	return &planner.ColRef{Col: b.agg.aggCols[b.aggIndex(key, call)]}
 }
 

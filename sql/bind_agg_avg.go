@@ -21,6 +21,7 @@ func exactAvg(t columnar.Type) bool {
 // rounds twice and gave answers DuckDB does not; a sum(x) or count(x) the
 // query also asks for is shared.
 func (b *binder) exactAvg(arg planner.Expr, distinct bool) planner.Expr {
+	defer b.ownAggs(arg)() // bind_agg_volatile.go
 	t := arg.Type()
 	var sum planner.Expr
 	switch {

@@ -192,6 +192,7 @@ func (b *binder) aggregateNode(input planner.Node, aggregating bool, having plan
 		return nil, err
 	}
 	out := append(append([]planner.Column(nil), a.groupCols...), a.aggCols...)
+	input, a.aggs = b.onceVolatileArgs(input, a.aggs) // bind_agg_volatile.go
 	if b.groupSets != nil || len(a.groupings) > 0 {
 		for _, g := range a.groupings {
 			out = append(out, g.col)

@@ -259,6 +259,10 @@ func (b *binder) finalize(x planner.Expr, c ectx) (planner.Expr, error) {
 			return out
 		case *planner.Cast:
 			return &planner.Cast{Arg: rewrite(x.Arg), To: x.To, Try: x.Try}
+		case *planner.Lambda:
+			// A lambda may read a group key (HAVING i > ALL([2]) is a
+			// lambda over the list, bind_quantified_list.go).
+			return &planner.Lambda{Params: x.Params, Body: rewrite(x.Body)}
 		}
 		return x
 	}

@@ -129,6 +129,10 @@ func TestExplainNext(t *testing.T) {
 // offers must bind.
 func TestFunctionsBind(t *testing.T) {
 	db := eventsDB(t)
+	// nextval's and currval's examples name a sequence.
+	if err := db.Exec(context.Background(), "CREATE SEQUENCE seq"); err != nil {
+		t.Fatal(err)
+	}
 	for _, f := range functions() {
 		if f.example == "" {
 			continue

@@ -69,12 +69,27 @@ func parseSpecial(s string) (sign int, ok bool) {
 }
 
 // DateToTimestamp converts a DATE payload to a TIMESTAMP one, keeping
-// infinities.
+// infinities; a date past TIMESTAMP's range (civil.go) saturates there
+// (DateToTimestampChecked refuses it).
 func DateToTimestamp(days int64) int64 {
+	us, _ := DateToTimestampChecked(days)
+	return us
+}
+
+// DateToTimestampChecked is DateToTimestamp, false for a finite date
+// outside TIMESTAMP's range (DuckDB: "Date and time not in timestamp
+// range").
+func DateToTimestampChecked(days int64) (int64, bool) {
 	if s := Infinity(TDate, days); s != 0 {
-		return InfinityOf(TTimestamp, s)
+		return InfinityOf(TTimestamp, s), true
 	}
-	return days * MicrosPerDay
+	switch {
+	case days < MinTimestamp/MicrosPerDay:
+		return MinTimestamp, false
+	case days > MaxTimestamp/MicrosPerDay:
+		return MaxTimestamp, false
+	}
+	return days * MicrosPerDay, true
 }
 
 // TimestampToDate converts a TIMESTAMP payload to a DATE one (the day it

@@ -145,17 +145,16 @@ func ParseTimestampNS(s string) (int64, bool) {
 		}
 		return InfinityOf(TTimestamp, sign), true
 	}
-	for _, l := range timestampLayouts {
-		if t, err := time.Parse(l, s); err == nil {
-			sec := t.Unix()
-			if sec > (TimestampInfinity-1)/1_000_000_000-1 || sec < -(TimestampInfinity-1)/1_000_000_000+1 {
-				return 0, false
-			}
-			ns := sec*1e9 + int64(t.Nanosecond())
-			return ns, ns > -TimestampInfinity && ns < TimestampInfinity
-		}
+	days, clock, _, _, ok := parseDateTime(s) // timeparse.go
+	if !ok || days > (TimestampInfinity-1)/(MicrosPerDay*1000)+1 || days < -(TimestampInfinity-1)/(MicrosPerDay*1000)-1 {
+		return 0, false
 	}
-	return 0, false
+	sec := days*86400 + floorDiv(clock, 1e9)
+	if sec > (TimestampInfinity-1)/1_000_000_000-1 || sec < -(TimestampInfinity-1)/1_000_000_000+1 {
+		return 0, false
+	}
+	ns := sec*1e9 + floorMod(clock, 1e9)
+	return ns, ns > -TimestampInfinity && ns < TimestampInfinity
 }
 
 // AppendTimestampUnit formats a TIMESTAMP_S/MS/NS payload as DuckDB
@@ -176,7 +175,7 @@ func AppendTimestampUnit(dst []byte, t Type, v int64) []byte {
 	default:
 		return AppendTimestamp(dst, v)
 	}
-	dst = time.Unix(sec, 0).UTC().AppendFormat(dst, "2006-01-02 15:04:05")
+	dst = appendDateTime(dst, sec) // civil.go
 	if ns != 0 {
 		s := strconv.FormatInt(ns+1e9, 10)[1:]
 		for s[len(s)-1] == '0' {

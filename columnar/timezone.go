@@ -212,20 +212,18 @@ func isZoneName(w string) bool {
 
 // parseOffset reads a timestamp that carries an offset or a trailing Z.
 func parseOffset(s string) (int64, bool) {
-	for _, l := range timestampLayouts[5:] {
-		if t, err := time.Parse(l, s); err == nil {
-			return t.UnixMicro(), true
-		}
+	if _, _, _, offset, ok := parseDateTime(s); !ok || !offset {
+		return 0, false
 	}
-	return 0, false
+	us, _, ok := ParseTimestamp(s)
+	return us, ok
 }
 
 // parseLocal reads a date or timestamp without an offset.
 func parseLocal(s string) (int64, bool) {
-	for _, l := range timestampLayouts[:5] {
-		if t, err := time.Parse(l, s); err == nil {
-			return t.UnixMicro(), true
-		}
+	if _, _, _, offset, ok := parseDateTime(s); !ok || offset {
+		return 0, false
 	}
-	return 0, false
+	us, _, ok := ParseTimestamp(s)
+	return us, ok
 }

@@ -267,7 +267,11 @@ func AppendDate(dst []byte, days int64) []byte {
 	if dst, ok := appendInfinity(dst, TDate, days); ok {
 		return dst
 	}
-	return DateToTime(days).AppendFormat(dst, "2006-01-02")
+	dst, bc := appendCivilDate(dst, days) // civil.go
+	if bc {
+		dst = append(dst, " (BC)"...)
+	}
+	return dst
 }
 
 // AppendTimestamp formats microseconds since the epoch as DuckDB does:
@@ -276,10 +280,9 @@ func AppendTimestamp(dst []byte, us int64) []byte {
 	if dst, ok := appendInfinity(dst, TTimestamp, us); ok {
 		return dst
 	}
-	t := TimestampToTime(us)
-	dst = t.AppendFormat(dst, "2006-01-02 15:04:05")
-	if frac := t.Nanosecond() / 1000; frac != 0 {
-		s := strconv.Itoa(frac + 1_000_000)[1:]
+	dst = appendDateTime(dst, floorDiv(us, 1_000_000)) // civil.go
+	if frac := floorMod(us, 1_000_000); frac != 0 {
+		s := strconv.FormatInt(frac+1_000_000, 10)[1:]
 		for len(s) > 0 && s[len(s)-1] == '0' {
 			s = s[:len(s)-1]
 		}

@@ -32,6 +32,9 @@ func guardInfinity(fn string, f rowFunc, args []columnar.Type) rowFunc {
 		return f
 	}
 	return func(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+		if fn == "time_bucket" && len(a) == 3 && !a[2].Null && columnar.Infinity(a[2].Type, a[2].I) != 0 {
+			return columnar.NullValue(t), nil // an infinite origin has no buckets (DuckDB: NULL)
+		}
 		for _, i := range temporal {
 			s := columnar.Infinity(a[i].Type, a[i].I)
 			if a[i].Null || s == 0 {

@@ -54,9 +54,9 @@ func appendStrftime(b *strings.Builder, tm time.Time, f string) error {
 		}
 		switch c {
 		case 'Y':
-			fmt.Fprintf(b, "%04d", tm.Year())
+			b.WriteString(strftimeYear(tm.Year()))
 		case 'y':
-			num(tm.Year()%100, 2)
+			num(int(absInt64(int64(tm.Year()))%100), 2)
 		case 'm':
 			num(int(tm.Month()), 2)
 		case 'd':
@@ -116,7 +116,7 @@ func appendStrftime(b *strings.Builder, tm time.Time, f string) error {
 				return err
 			}
 		case 'x':
-			fmt.Fprintf(b, "%04d-%02d-%02d", tm.Year(), int(tm.Month()), tm.Day())
+			fmt.Fprintf(b, "%s-%02d-%02d", strftimeYear(tm.Year()), int(tm.Month()), tm.Day())
 		case 'X':
 			fmt.Fprintf(b, "%02d:%02d:%02d", tm.Hour(), tm.Minute(), tm.Second())
 		case 'z':
@@ -133,4 +133,13 @@ func appendStrftime(b *strings.Builder, tm time.Time, f string) error {
 		}
 	}
 	return nil
+}
+
+// strftimeYear is %Y as DuckDB prints it: four digits at least, and a
+// year before 0 (astronomical: -5 is 6 BC) as a minus and its digits.
+func strftimeYear(y int) string {
+	if y < 0 {
+		return fmt.Sprintf("-%d", -y)
+	}
+	return fmt.Sprintf("%04d", y)
 }

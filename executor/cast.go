@@ -144,17 +144,26 @@ func CastValue(v columnar.Value, to columnar.Type) (columnar.Value, error) {
 		}
 		switch {
 		case from.IsString():
+			if to.ID == columnar.Date {
+				// A time part is dropped, as DuckDB does; a date past
+				// TIMESTAMP's range is still one.
+				d, ok := columnar.ParseDate(strings.TrimSpace(v.S))
+				if !ok {
+					return fail()
+				}
+				return columnar.IntValue(to, d), nil
+			}
 			us, _, ok := columnar.ParseTimestamp(strings.TrimSpace(v.S))
 			if !ok {
 				return fail()
 			}
-			if to.ID == columnar.Date {
-				// A time part is dropped, as DuckDB does.
-				return columnar.IntValue(to, columnar.TimestampToDate(us)), nil
-			}
 			return columnar.IntValue(to, us), nil
 		case from.ID == columnar.Date && to.ID == columnar.Timestamp:
-			return columnar.IntValue(to, columnar.DateToTimestamp(v.I)), nil
+			us, ok := columnar.DateToTimestampChecked(v.I)
+			if !ok {
+				return fail()
+			}
+			return columnar.IntValue(to, us), nil
 		case (from.ID == columnar.Timestamp || from.ID == columnar.TimestampTZ) && to.ID == columnar.Date:
 			return columnar.IntValue(to, columnar.TimestampToDate(v.I)), nil
 		case from.ID == columnar.TimestampTZ:
@@ -172,7 +181,11 @@ func CastValue(v columnar.Value, to columnar.Type) (columnar.Value, error) {
 			}
 			return columnar.IntValue(to, us), nil
 		case columnar.Date:
-			return columnar.IntValue(to, columnar.DateToTimestamp(v.I)), nil
+			us, ok := columnar.DateToTimestampChecked(v.I)
+			if !ok {
+				return fail()
+			}
+			return columnar.IntValue(to, us), nil
 		case columnar.Timestamp:
 			return columnar.IntValue(to, v.I), nil
 		case columnar.TimestampS, columnar.TimestampMS, columnar.TimestampNS:

@@ -43,7 +43,10 @@ func castToTimestampUnit(v columnar.Value, to columnar.Type) (columnar.Value, bo
 			x, ok = columnar.MicrosToUnit(to, us)
 		}
 	case from.ID == columnar.Date:
-		x, ok = columnar.MicrosToUnit(to, columnar.DateToTimestamp(v.I))
+		var us int64
+		if us, ok = columnar.DateToTimestampChecked(v.I); ok {
+			x, ok = columnar.MicrosToUnit(to, us)
+		}
 	case from.IsTimestampFamily() || from.ID == columnar.TimestampTZ:
 		if from.ID == columnar.TimestampTZ {
 			from = columnar.TTimestamp // the binder has made it local (tz_local)

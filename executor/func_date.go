@@ -107,6 +107,9 @@ func init() {
 // once, here.
 func partKernel(fn string, check func(string, columnar.Type, int64) (int64, error), k func(part string, t, ret columnar.Type) kernel) function.Factory {
 	return func(ts []columnar.Type, consts []*columnar.Value, ret columnar.Type) (function.Kernel, error) {
+		if fn == "date_part" && (consts[0] == nil || consts[0].Null) {
+			return function.Kernel(datePartRowsKernel(ts[1])), nil // a part per row
+		}
 		if consts[0] == nil || consts[0].Null {
 			return nil, errorf("%s needs a constant part name", fn)
 		}

@@ -1,6 +1,7 @@
 package executor
 
 import (
+	"math"
 	"strings"
 	"time"
 
@@ -79,8 +80,32 @@ func DatePart(part string, t columnar.Type, v int64) (int64, error) {
 			return v * 86400, nil
 		}
 		return floorDiv(v, 1_000_000), nil
+	case "julian":
+		return int64(math.Floor(floatDatePart(part, t, v))), nil // the DOUBLE's day (kernels use floatDatePart)
+	case "era":
+		if tm.Year() > 0 {
+			return 1, nil // AD
+		}
+		return 0, nil
+	case "yearweek":
+		return yearWeek(tm), nil
+	case "timezone", "timezone_hour", "timezone_minute":
+		return 0, nil // a local DATE or TIMESTAMP is at UTC
 	}
 	return 0, errorf("unknown date part %q", part)
+}
+
+// floatDatePart is a DOUBLE part (columnar.FloatDatePart) of a finite
+// DATE or TIMESTAMP payload v: epoch seconds, the Julian day.
+func floatDatePart(part string, t columnar.Type, v int64) float64 {
+	us := v
+	if t.ID == columnar.Date {
+		us = v * columnar.MicrosPerDay
+	}
+	if part == "julian" {
+		return julianEpoch + float64(us)/float64(columnar.MicrosPerDay)
+	}
+	return float64(us) / 1e6
 }
 
 func floorDiv(a, b int64) int64 {
@@ -91,8 +116,8 @@ func floorDiv(a, b int64) int64 {
 	return q
 }
 
-// datePartKernel is date_part(part, x) with a constant part. epoch on a
-// TIMESTAMP returns DOUBLE seconds (as DuckDB), so it has its own kernel.
+// datePartKernel is date_part(part, x) with a constant part. epoch and
+// julian return DOUBLEs (as DuckDB).
 func datePartKernel(part string, t columnar.Type, ret columnar.Type) kernel {
 	part = strings.ToLower(part)
 	return func(args []*columnar.Vector, b *columnar.Batch, out *columnar.Vector) error {
@@ -117,11 +142,7 @@ func datePartKernel(part string, t columnar.Type, ret columnar.Type) kernel {
 				return nil
 			}
 			if ret.Phys() == columnar.PhysFloat {
-				if t.ID == columnar.Date {
-					out.Floats[i] = float64(v * 86400)
-				} else {
-					out.Floats[i] = float64(v) / 1e6
-				}
+				out.Floats[i] = floatDatePart(part, t, v)
 				return nil
 			}
 			r, err := DatePart(part, t, v)
@@ -134,6 +155,12 @@ func datePartKernel(part string, t columnar.Type, ret columnar.Type) kernel {
 // DateTrunc truncates a DATE/TIMESTAMP payload to part, returning a payload
 // of the same type.
 func DateTrunc(part string, t columnar.Type, v int64) (int64, error) {
+	if t.ID == columnar.Date && !truncParts[part] {
+		// A clock part reads the date as a TIMESTAMP, as DuckDB does.
+		if _, ok := columnar.DateToTimestampChecked(v); !ok {
+			return 0, errorf("date_trunc: %s is not in the TIMESTAMP range", columnar.Value{Type: columnar.TDate, I: v})
+		}
+	}
 	tm := toTime(t, v)
 	var r time.Time
 	switch strings.ToLower(part) {
@@ -197,3 +224,54 @@ func dateTruncKernel(part string, t columnar.Type, ret columnar.Type) kernel {
 		})
 	}
 }
+
+// datePartRowsKernel is date_part(part, x) with a part per row (a VARCHAR
+// column): each row's name read as the binder reads a constant one; the
+// DOUBLE parts are refused, as DuckDB refuses them there.
+func datePartRowsKernel(t columnar.Type) kernel {
+	return func(args []*columnar.Vector, b *columnar.Batch, out *columnar.Vector) error {
+		names, x := args[0], args[1]
+		return forRows(b, func(i int) error {
+			if !out.Valid.Get(i) {
+				return nil
+			}
+			name := names.Value(idx(names, i)).S
+			part, ok := columnar.DatePartName(name)
+			switch {
+			case !ok:
+				return errorf("extract specifier %q not recognized", name)
+			case columnar.FloatDatePart(part):
+				return errorf("date_part of a %s per row is not supported (DuckDB: not implemented); name it as a constant", part)
+			case t.ID == columnar.Interval:
+				r, err := IntervalPart(part, x.IntervalAt(idx(x, i)))
+				out.Ints[i] = r
+				return err
+			case t.ID == columnar.Time:
+				r, err := timePart(part, x.Ints[idx(x, i)])
+				out.Ints[i] = r
+				return err
+			}
+			v := x.Ints[idx(x, i)]
+			if columnar.Infinity(t, v) != 0 {
+				out.SetNull(i, b.Len)
+				return nil
+			}
+			r, err := DatePart(part, t, v)
+			out.Ints[i] = r
+			return err
+		})
+	}
+}
+
+// yearWeek is the ISO year × 100 + the ISO week, the week negative with a
+// negative year (DuckDB: -1000 week 11 is -100011).
+func yearWeek(tm time.Time) int64 {
+	y, w := tm.ISOWeek()
+	if y < 0 {
+		return int64(y)*100 - int64(w)
+	}
+	return int64(y)*100 + int64(w)
+}
+
+// truncParts are date_trunc's calendar parts (the others are clock parts).
+var truncParts = map[string]bool{"millennium": true, "century": true, "decade": true, "year": true, "quarter": true, "month": true, "week": true, "day": true}

@@ -27,34 +27,6 @@ func micros(v columnar.Value) int64 {
 	return v.I
 }
 
-// fnDateDiff counts the part boundaries between a[1] and a[2] (DuckDB
-// date_diff): the difference of the truncated values.
-func fnDateDiff(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
-	x, y := micros(a[1]), micros(a[2])
-	unit := map[string]int64{"microsecond": 1, "microseconds": 1, "us": 1, "millisecond": 1000, "milliseconds": 1000, "ms": 1000,
-		"second": 1e6, "seconds": 1e6, "s": 1e6, "minute": 60e6, "minutes": 60e6, "m": 60e6,
-		"hour": 3600e6, "hours": 3600e6, "h": 3600e6, "day": 86400e6, "days": 86400e6, "d": 86400e6}
-	part := strings.ToLower(a[0].S)
-	if u, ok := unit[part]; ok {
-		return columnar.IntValue(t, floorDiv(y, u)-floorDiv(x, u)), nil
-	}
-	tx, ty := time.UnixMicro(x).UTC(), time.UnixMicro(y).UTC()
-	months := func(tm time.Time) int64 { return int64(tm.Year())*12 + int64(tm.Month()) - 1 }
-	switch part {
-	case "month", "months", "mon":
-		return columnar.IntValue(t, months(ty)-months(tx)), nil
-	case "quarter", "quarters":
-		return columnar.IntValue(t, floorDiv(months(ty), 3)-floorDiv(months(tx), 3)), nil
-	case "year", "years", "y", "yr":
-		return columnar.IntValue(t, int64(ty.Year()-tx.Year())), nil
-	case "week", "weeks", "w":
-		// ISO weeks start on Monday; 1970-01-01 was a Thursday.
-		wk := func(us int64) int64 { return floorDiv(floorDiv(us, 86400e6)+3, 7) }
-		return columnar.IntValue(t, wk(y)-wk(x)), nil
-	}
-	return columnar.Value{}, fmt.Errorf("date_diff: unknown part %q", a[0].S)
-}
-
 func fnToTimestamp(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
 	s := a[0].F
 	if math.IsNaN(s) || math.IsInf(s, 0) || math.Abs(s) > 9.2e12 {
@@ -104,6 +76,9 @@ func fnEpochMs(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
 
 func fnEpochScaled(k int64) rowFunc {
 	return func(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+		if columnar.Infinity(a[0].Type, a[0].I) != 0 {
+			return columnar.NullValue(t), nil // no epoch (DuckDB: NULL)
+		}
 		if a[0].Type.ID == columnar.TimestampNS && k == 1000 {
 			return columnar.IntValue(t, a[0].I), nil // epoch_ns: the payload itself
 		}
@@ -117,6 +92,9 @@ func fnEpochScaled(k int64) rowFunc {
 
 func fnMakeTimestamp(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
 	if len(a) == 1 {
+		if t.ID == columnar.Timestamp && (a[0].I < columnar.MinTimestamp || a[0].I > columnar.MaxTimestamp) || columnar.Infinity(t, a[0].I) != 0 {
+			return columnar.Value{}, fmt.Errorf("make_timestamp: %d microseconds is out of the TIMESTAMP range", a[0].I)
+		}
 		return columnar.IntValue(t, a[0].I), nil
 	}
 	y, mo, d, h, mi, s := a[0].I, a[1].I, a[2].I, a[3].I, a[4].I, a[5].F
@@ -128,6 +106,9 @@ func fnMakeTimestamp(a []columnar.Value, t columnar.Type) (columnar.Value, error
 		return columnar.Value{}, fmt.Errorf("make_timestamp: %d-%d-%d is not a valid date", y, mo, d)
 	}
 	us := day.UnixMicro() + (h*3600+mi*60)*1e6 + int64(math.Round(s*1e6))
+	if us < columnar.MinTimestamp || us > columnar.MaxTimestamp {
+		return columnar.Value{}, fmt.Errorf("make_timestamp: %d-%d-%d %d:%d:%v is out of the TIMESTAMP range", y, mo, d, h, mi, s)
+	}
 	return columnar.IntValue(t, us), nil
 }
 
@@ -185,8 +166,7 @@ func wholeMonths(x, y int64) int64 {
 }
 
 func fnYearWeek(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
-	y, w := time.UnixMicro(micros(a[0])).UTC().ISOWeek()
-	return columnar.IntValue(t, int64(y)*100+int64(w)), nil
+	return columnar.IntValue(t, yearWeek(dateTime(a[0]))), nil // kernel_date.go
 }
 
 // julianEpoch is the Julian day number of 1970-01-01.
@@ -194,36 +174,4 @@ const julianEpoch = 2440588
 
 func fnJulian(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
 	return columnar.FloatValue(t, julianEpoch+float64(micros(a[0]))/float64(columnar.MicrosPerDay)), nil
-}
-
-// fnTimeBucket truncates ts to the start of its bucket counted from
-// origin: buckets of a[0] microseconds, or, when a[1] is not 0, of a[1]
-// calendar months (origin's day and time of day are kept).
-func fnTimeBucket(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
-	iv := a[0].Interval()
-	width, months := int64(iv.Days)*columnar.MicrosPerDay+iv.Micros, int64(iv.Months)
-	ts, origin := micros(a[1]), a[2].I
-	if months != 0 {
-		if width != 0 {
-			return columnar.Value{}, fmt.Errorf("time_bucket: a bucket of months cannot have a day or time part")
-		}
-		if months < 0 {
-			return columnar.Value{}, fmt.Errorf("time_bucket: the bucket width must be positive")
-		}
-		// Months from origin to ts, rounded down in both directions.
-		to, tt := time.UnixMicro(origin).UTC(), time.UnixMicro(ts).UTC()
-		n := int64(tt.Year()-to.Year())*12 + int64(tt.Month()-to.Month())
-		if AddMonths(origin, n) > ts {
-			n--
-		}
-		r, ok := AddMonthsChecked(origin, floorDiv(n, months)*months)
-		if !ok {
-			return columnar.Value{}, fmt.Errorf("time_bucket: the bucket of %d months is out of range", months)
-		}
-		return columnar.IntValue(t, r), nil
-	}
-	if width <= 0 {
-		return columnar.Value{}, fmt.Errorf("time_bucket: the bucket width must be positive")
-	}
-	return columnar.IntValue(t, origin+floorDiv(ts-origin, width)*width), nil
 }

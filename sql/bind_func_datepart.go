@@ -2,7 +2,6 @@ package sql
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/b2sql/b2sql/columnar"
@@ -10,25 +9,20 @@ import (
 	"github.com/b2sql/b2sql/sql/internal/callexpr"
 )
 
-// date_part, EXTRACT and date_trunc: the part is a constant name, checked
-// and made canonical here, so the executor's kernel is chosen for it once.
+// date_part, EXTRACT and date_trunc. A constant part is checked and made
+// canonical here (columnar.DatePartName), so the executor's kernel is
+// chosen for it once; date_part also takes a part per row (a VARCHAR
+// column: the executor reads each row's name) and a constant list of
+// parts, whose answer is a STRUCT of them, as in DuckDB.
 
 // dateParts maps accepted part names to the canonical names the executor
 // implements.
-var dateParts = map[string]string{
-	"year": "year", "years": "year", "y": "year", "yr": "year", "yrs": "year",
-	"month": "month", "months": "month", "mon": "month",
-	"day": "day", "days": "day", "d": "day", "dayofmonth": "day",
-	"hour": "hour", "hours": "hour", "h": "hour",
-	"minute": "minute", "minutes": "minute", "min": "minute", "m": "minute",
-	"second": "second", "seconds": "second", "s": "second", "sec": "second",
-	"millisecond": "millisecond", "milliseconds": "millisecond", "ms": "millisecond",
-	"microsecond": "microsecond", "microseconds": "microsecond", "us": "microsecond",
-	"epoch": "epoch", "dow": "dow", "dayofweek": "dow", "weekday": "dow", "isodow": "isodow",
-	"doy": "doy", "dayofyear": "doy", "week": "week", "weeks": "week", "w": "week", "weekofyear": "week",
-	"quarter": "quarter", "quarters": "quarter", "decade": "decade", "century": "century",
-	"millennium": "millennium", "isoyear": "isoyear",
-	"timezone": "timezone", "timezone_hour": "timezone_hour", "timezone_minute": "timezone_minute",
+var dateParts = map[string]string{}
+
+func init() {
+	for _, n := range columnar.DatePartSpellings() {
+		dateParts[n], _ = columnar.DatePartName(n)
+	}
 }
 
 var truncParts = map[string]bool{
@@ -36,18 +30,34 @@ var truncParts = map[string]bool{
 	"week": true, "day": true, "hour": true, "minute": true, "second": true, "millisecond": true, "microsecond": true,
 }
 
-// bindDatePartCall binds date_part(part, ts): the part is a constant,
-// validated here.
+// bindDatePartCall binds date_part(part, ts): a constant part name, a
+// VARCHAR expression of one per row, or a constant list of them.
 func bindDatePartCall(b *binder, name string, args []callexpr.Expr, at int, c ectx) (planner.Expr, bool, error) {
 	if len(args) != 2 {
 		return nil, true, b.arity(at, name, "2")
 	}
-	part, ok := args[0].(*callexpr.SQLVal)
-	if !ok || part.Type != callexpr.StrVal {
-		return nil, true, b.typeErr(args[0], c, "%s expects a constant part name", name)
+	if part, ok := args[0].(*callexpr.SQLVal); ok && part.Type == callexpr.StrVal {
+		x, err := b.bindDatePart(strings.ToLower(string(part.Val)), args[1], at, c)
+		return x, true, err
 	}
-	x, err := b.bindDatePart(strings.ToLower(string(part.Val)), args[1], at, c)
-	return x, true, err
+	p, err := b.bindExpr(args[0], c)
+	if err != nil {
+		return nil, true, err
+	}
+	if k, ok := planner.FoldExpr(p).(*planner.Const); ok && k.Val.Type.ID == columnar.List && !k.Val.Null {
+		x, err := b.bindDatePartStruct(k.Val, args, at, c)
+		return x, true, err
+	}
+	if t := p.Type().ID; t != columnar.Varchar && t != columnar.Null {
+		return nil, true, b.typeErr(args[0], c, "%s expects a part name or a list of them, got %s", name, p.Type())
+	}
+	x, err := b.datePartArg(args[1], c)
+	if err != nil {
+		return nil, true, err
+	}
+	// A part per row: BIGINT parts only (DuckDB refuses epoch and julian
+	// there); the executor canonicalizes each row's name.
+	return &planner.Call{Fn: "date_part", Args: []planner.Expr{p, b.localTime(x)}, T: columnar.TInt64}, true, nil
 }
 
 // bindDateTruncCall binds date_trunc(part, ts).
@@ -59,17 +69,26 @@ func bindDateTruncCall(b *binder, name string, args []callexpr.Expr, at int, c e
 	return x, true, err
 }
 
-// bindDatePart binds date_part / EXTRACT.
+// bindDatePart binds date_part / EXTRACT of a constant part.
 func (b *binder) bindDatePart(part string, arg callexpr.Expr, at int, c ectx) (planner.Expr, error) {
 	p, ok := dateParts[part]
 	if !ok {
-		names := make([]string, 0, len(dateParts))
-		for k := range dateParts {
-			names = append(names, k)
-		}
-		sort.Strings(names) // a deterministic hint among equally close names
-		return nil, b.errAt(b.partTok(part, at, c), ErrType, fmt.Sprintf("unknown date part %q%s", part, didYouMean(part, names)))
+		return nil, b.errAt(b.partTok(part, at, c), ErrType, fmt.Sprintf("unknown date part %q%s", part, didYouMean(part, columnar.DatePartSpellings())))
 	}
+	x, err := b.datePartArg(arg, c)
+	if err != nil {
+		return nil, err
+	}
+	if x.Type().ID == columnar.Date && strings.HasPrefix(p, "timezone") {
+		// DuckDB has no zone parts of a DATE (in a STRUCT of parts, 0).
+		return nil, b.typeErr(arg, c, "date_part %q is not defined for DATE", part)
+	}
+	return b.datePartOf(p, x, arg, c)
+}
+
+// datePartArg binds date_part's value: a DATE, TIMESTAMP (any unit or
+// zone), TIME or INTERVAL; text is read as a TIMESTAMP.
+func (b *binder) datePartArg(arg callexpr.Expr, c ectx) (planner.Expr, error) {
 	x, err := b.bindExpr(arg, c)
 	if err != nil {
 		return nil, err
@@ -80,12 +99,18 @@ func (b *binder) bindDatePart(part string, arg callexpr.Expr, at int, c ectx) (p
 		}
 	}
 	t := x.Type()
-	if t.ID == columnar.Time {
+	if t.ID != columnar.Time && !t.IsTemporal() && !t.IsTimestampUnit() && t.ID != columnar.Interval && t.ID != columnar.Null && t.ID != columnar.TimestampTZ {
+		return nil, b.typeErr(arg, c, "date_part expects DATE, TIMESTAMP, TIME or INTERVAL, got %s", t)
+	}
+	return x, nil
+}
+
+// datePartOf is canonical part p of bound value x.
+func (b *binder) datePartOf(p string, x planner.Expr, arg callexpr.Expr, c ectx) (planner.Expr, error) {
+	if x.Type().ID == columnar.Time {
 		if err := b.checkTimePart(p, arg, c); err != nil {
 			return nil, err
 		}
-	} else if !t.IsTemporal() && !t.IsTimestampUnit() && t.ID != columnar.Interval && t.ID != columnar.Null && t.ID != columnar.TimestampTZ {
-		return nil, b.typeErr(arg, c, "date_part expects DATE, TIMESTAMP, TIME or INTERVAL, got %s", t)
 	}
 	if strings.HasPrefix(p, "timezone") {
 		return b.zonePart(p, x, arg, c) // bind_timezone.go
@@ -96,10 +121,49 @@ func (b *binder) bindDatePart(part string, arg callexpr.Expr, at int, c ectx) (p
 		x = b.localTime(x)
 	}
 	rt := columnar.TInt64
-	if p == "epoch" {
+	if columnar.FloatDatePart(p) {
 		rt = columnar.TFloat64
 	}
 	return &planner.Call{Fn: "date_part", Args: []planner.Expr{&planner.Const{Val: columnar.StringValue(p)}, x}, T: rt}, nil
+}
+
+// bindDatePartStruct binds date_part(['year', 'month', …], ts): a STRUCT
+// with a field per part, named as written (NULL for a NULL ts; NULL
+// fields for an infinite one).
+func (b *binder) bindDatePartStruct(parts columnar.Value, args []callexpr.Expr, at int, c ectx) (planner.Expr, error) {
+	x, err := b.datePartArg(args[1], c)
+	if err != nil {
+		return nil, err
+	}
+	var fields []columnar.Field
+	var vals []planner.Expr
+	seen := map[string]bool{}
+	for _, e := range parts.Elems {
+		if e.Null || e.Type.ID != columnar.Varchar {
+			return nil, b.typeErr(args[0], c, "date_part expects a list of part names")
+		}
+		p, ok := dateParts[strings.ToLower(e.S)]
+		if !ok {
+			return nil, b.errAt(b.partTok(e.S, at, c), ErrType, fmt.Sprintf("unknown date part %q%s", e.S, didYouMean(e.S, columnar.DatePartSpellings())))
+		}
+		if seen[p] {
+			return nil, b.typeErr(args[0], c, "date_part names part %q twice", e.S)
+		}
+		seen[p] = true
+		v, err := b.datePartOf(p, x, args[1], c)
+		if err != nil {
+			return nil, err
+		}
+		fields = append(fields, columnar.Field{Name: e.S, Type: v.Type()})
+		vals = append(vals, v)
+	}
+	if len(fields) == 0 {
+		return nil, b.typeErr(args[0], c, "date_part expects at least one part name")
+	}
+	t := columnar.StructOf(fields...)
+	st := &planner.Call{Fn: "struct_pack", Args: vals, T: t}
+	isNull := &planner.Call{Fn: "is_null", Args: []planner.Expr{x}, T: columnar.TBool}
+	return &planner.Case{Whens: []planner.When{{Cond: isNull, Then: &planner.Const{Val: columnar.NullValue(t)}}}, Else: st, T: t}, nil
 }
 
 func (b *binder) partTok(part string, at int, c ectx) int {

@@ -149,7 +149,7 @@ func init() {
 		"epoch_ns": bound((*binder).bindTimeOfDayFunc), "date_diff": bound((*binder).bindTimeOfDayFunc),
 		"date_sub": bound((*binder).bindTimeOfDayFunc),
 		"date_add": bound((*binder).bindTimeOfDayFunc, (*binder).bindDateAdd),
-		"age":      bound((*binder).bindTimeFunc), "nanosecond": bound((*binder).bindTimeFunc),
+		"age":      bound((*binder).bindTimeFunc), "nanosecond": boundAsIs((*binder).bindTimeFunc),
 		"time_bucket": bound((*binder).bindTimeFunc),
 		"strptime":    bound((*binder).bindStrptimeList), "try_strptime": bound((*binder).bindStrptimeList),
 		"strftime": bound((*binder).bindStrftime), "to_timestamp": bound((*binder).bindToTimestamp),

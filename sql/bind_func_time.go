@@ -26,7 +26,7 @@ func (b *binder) bindTimeFunc(name string, xs []planner.Expr, srcs []callexpr.Ex
 			}
 			return b.localTime(xs[i]), nil
 		}
-		if !t.IsTemporal() && t.ID != columnar.Null && !b.flexible(xs[i], columnar.TTimestamp, false) {
+		if !t.IsTemporal() && !t.IsTimestampUnit() && t.ID != columnar.Null && !b.flexible(xs[i], columnar.TTimestamp, false) {
 			return nil, b.typeErr(srcs[i], c, "%s expects DATE or TIMESTAMP, got %s", name, t)
 		}
 		return b.coerce(xs[i], columnar.TTimestamp, srcs[i], c)
@@ -63,8 +63,18 @@ func (b *binder) bindTimeFunc(name string, xs []planner.Expr, srcs []callexpr.Ex
 		if err != nil {
 			return nil, true, err
 		}
+		k := func(n int64) planner.Expr { return &planner.Const{Val: columnar.IntValue(columnar.TInt64, n)} }
 		us := &planner.Call{Fn: "date_part", Args: []planner.Expr{&planner.Const{Val: columnar.StringValue("microsecond")}, x}, T: columnar.TInt64}
-		return &planner.Call{Fn: "*", Args: []planner.Expr{us, &planner.Const{Val: columnar.IntValue(columnar.TInt64, 1000)}}, T: columnar.TInt64}, true, nil
+		var ns planner.Expr = &planner.Call{Fn: "*", Args: []planner.Expr{us, k(1000)}, T: columnar.TInt64}
+		if xs[0].Type().ID == columnar.TimestampNS {
+			// Its own nanoseconds: epoch_ns modulo a minute, floored.
+			e := &planner.Call{Fn: "epoch_ns", Args: []planner.Expr{xs[0]}, T: columnar.TInt64}
+			mod := func(x planner.Expr) planner.Expr {
+				return &planner.Call{Fn: "%", Args: []planner.Expr{x, k(60e9)}, T: columnar.TInt64}
+			}
+			ns = mod(&planner.Call{Fn: "+", Args: []planner.Expr{mod(e), k(60e9)}, T: columnar.TInt64})
+		}
+		return ns, true, nil
 	case "time_bucket":
 		x, err := b.bindTimeBucket(xs, srcs, at, c, ts)
 		return x, true, err
@@ -74,8 +84,9 @@ func (b *binder) bindTimeFunc(name string, xs []planner.Expr, srcs []callexpr.Ex
 
 // bindTimeBucket binds time_bucket(width, ts[, origin | offset]) as
 // time_bucket(width, ts, origin), the origin DuckDB's default for a bucket
-// of months (2000-01-01) or of days and times (2000-01-03), moved by an
-// INTERVAL third argument; a DATE ts gives a DATE.
+// of months (2000-01-01) or of days and times (2000-01-03); with an
+// INTERVAL offset, time_bucket(width, ts - offset, origin) + offset. A
+// DATE ts gives a DATE.
 func (b *binder) bindTimeBucket(xs []planner.Expr, srcs []callexpr.Expr, at int, c ectx, ts func(int) (planner.Expr, error)) (planner.Expr, error) {
 	if len(xs) != 2 && len(xs) != 3 {
 		return nil, b.arity(at, "time_bucket", "2 or 3")
@@ -92,22 +103,40 @@ func (b *binder) bindTimeBucket(xs []planner.Expr, srcs []callexpr.Expr, at int,
 	if err != nil {
 		return nil, err
 	}
+	rt := columnar.TTimestamp
+	if xs[1].Type().ID == columnar.Date {
+		// A DATE is bucketed as a DATE (executor fnTimeBucket), past
+		// TIMESTAMP's range too.
+		subject, rt = xs[1], columnar.TDate
+	}
 	o := bucketOrigin
 	if monthly {
 		o = bucketMonthOrigin
 	}
 	var origin planner.Expr = &planner.Const{Val: columnar.IntValue(columnar.TTimestamp, o)}
+	var offset planner.Expr
 	if len(xs) == 3 {
 		if xs[2].Type().ID == columnar.Interval {
-			origin = &planner.Call{Fn: "+", Args: []planner.Expr{origin, xs[2]}, T: columnar.TTimestamp}
+			// As DuckDB: the bucket of ts - offset, moved by offset (in
+			// calendar arithmetic).
+			offset, rt = xs[2], columnar.TTimestamp
+			if subject, err = ts(1); err != nil {
+				return nil, err
+			}
+			subject = &planner.Call{Fn: "-", Args: []planner.Expr{subject, offset}, T: columnar.TTimestamp}
 		} else if origin, err = ts(2); err != nil {
 			return nil, err
 		}
 	}
-	var out planner.Expr = &planner.Call{Fn: "time_bucket", Args: []planner.Expr{width, subject, origin}, T: columnar.TTimestamp}
+	var out planner.Expr = &planner.Call{Fn: "time_bucket", Args: []planner.Expr{width, subject, origin}, T: rt}
+	if offset != nil {
+		out = &planner.Call{Fn: "+", Args: []planner.Expr{out, offset}, T: columnar.TTimestamp}
+	}
 	switch xs[1].Type().ID {
 	case columnar.Date:
-		out = &planner.Cast{Arg: out, To: columnar.TDate}
+		if rt.ID != columnar.Date {
+			out = &planner.Cast{Arg: out, To: columnar.TDate}
+		}
 	case columnar.TimestampTZ:
 		out = &planner.Cast{Arg: out, To: columnar.TTimestampTZ} // the same payload: UTC
 	}

@@ -251,21 +251,23 @@ func parseISODate(b []byte) (int64, bool) {
 	return columnar.ParseDate(string(b))
 }
 
-// looksDate is a cheap test that b may be a date or timestamp text (a
-// digit first, then a '-' within the first 7 bytes), so that other text
-// does not go through the slow general parser.
+// looksDate is a cheap test that b may be an ISO date or timestamp text
+// (four or more year digits, after an optional '-', then a '-'), so that
+// other text does not go through the slow general parser, and "01-02-24"
+// is left to the sniffer's %y-%m-%d as DuckDB's sniffer leaves it.
 func looksDate(b []byte) bool {
-	if len(b) < 8 || b[0] < '0' || b[0] > '9' {
-		if len(b) < 8 || b[0] != '-' {
-			return false
-		}
+	if len(b) < 8 {
+		return false
 	}
-	for i := 1; i < 8 && i < len(b); i++ {
-		if b[i] == '-' {
-			return true
-		}
+	i := 0
+	if b[0] == '-' {
+		i = 1
 	}
-	return false
+	n := 0
+	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+		i, n = i+1, n+1
+	}
+	return n >= 4 && i < len(b) && b[i] == '-'
 }
 
 // parseISOTimestamp reads YYYY-MM-DD[ T]HH:MM:SS[.ffffff] quickly,

@@ -19,9 +19,9 @@ type sortEntry struct {
 	row        int32
 }
 
-// sortEntryBytes is what sortPerm holds per row: the entries and the
-// merge's buffer of as many.
-const sortEntryBytes = 48
+// sortEntryBytes is what sortPerm holds per row: the entry (sorted in
+// place, quickSort) and the row's place in the permutation it returns.
+const sortEntryBytes = 24 + 4
 
 // sortRun is how many entries are sorted at once before they are merged;
 // the context is checked between runs and every sortRun merged entries, so
@@ -46,23 +46,16 @@ func sortPerm(ctx context.Context, st *chunkedStore, keys []int, spec []SortKey)
 		return cmp.Compare(a.row, b.row)
 	}
 	if !some {
-		es, err := mergeSort(ctx, es, byRows)
-		return entryRows(es), err
+		if err := quickSort(ctx, es, byRows); err != nil {
+			return nil, err
+		}
+		return entryRows(es), nil
 	}
 	// First by prefix and row alone: integer compares that touch no row.
-	byPrefix := func(a, b sortEntry) int {
-		if a.pfx0 != b.pfx0 {
-			return cmp.Compare(a.pfx0, b.pfx0)
-		}
-		if a.pfx1 != b.pfx1 {
-			return cmp.Compare(a.pfx1, b.pfx1)
-		}
-		return cmp.Compare(a.row, b.row)
-	}
-	src, err := mergeSort(ctx, es, byPrefix)
-	if err != nil {
+	if err := quickSort(ctx, es, comparePrefix); err != nil {
 		return nil, err
 	}
+	src := es
 	if len(rest) > 0 {
 		// Then each stretch of equal prefixes by the whole keys: a stretch
 		// is small next to the input, so its rows stay in cache while it
@@ -75,11 +68,9 @@ func sortPerm(ctx context.Context, st *chunkedStore, keys []int, spec []SortKey)
 			}
 			switch {
 			case hi-lo > sortRun: // a long stretch: in runs, cancellable
-				sorted, err := mergeSort(ctx, src[lo:hi], byRows)
-				if err != nil {
+				if err := quickSort(ctx, src[lo:hi], byRows); err != nil {
 					return nil, err
 				}
-				copy(src[lo:hi], sorted)
 			case hi-lo > 1:
 				slices.SortFunc(src[lo:hi], byRows)
 			}
@@ -93,6 +84,17 @@ func sortPerm(ctx context.Context, st *chunkedStore, keys []int, spec []SortKey)
 		}
 	}
 	return entryRows(src), nil
+}
+
+// comparePrefix orders entries by prefix, then row.
+func comparePrefix(a, b sortEntry) int {
+	if a.pfx0 != b.pfx0 {
+		return cmp.Compare(a.pfx0, b.pfx0)
+	}
+	if a.pfx1 != b.pfx1 {
+		return cmp.Compare(a.pfx1, b.pfx1)
+	}
+	return cmp.Compare(a.row, b.row)
 }
 
 // entryRows returns the rows of the sorted entries es.

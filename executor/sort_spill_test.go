@@ -117,7 +117,9 @@ func TestTopKSpills(t *testing.T) {
 		want := wantSorted(rows, desc)[100:3100]
 		runSizes(t, func(t *testing.T, n int) {
 			tmp := t.TempDir()
-			m := memory.NewManager(max(int64(max(n, 16))*3/2*150, 60_000), tmp, 0)
+			// Under what the k rows take (about 50 bytes each, entries
+			// included), over what a batch of the largest size takes.
+			m := memory.NewManager(min(max(int64(max(n, 16))*3/2*150, 60_000), 100_000), tmp, 0)
 			_, src := sortRows(10000)
 			src.n = n
 			k := &TopK{Input: src, Keys: sortKeys(desc), Count: 3000, Offset: 100}

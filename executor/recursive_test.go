@@ -125,3 +125,42 @@ func TestRecursiveKeysAndCancel(t *testing.T) {
 	}
 	executortest.Released(t, tmp, m, before)
 }
+
+// Once UNION's keys are on disk, a round reads only the seen batches that
+// could hold its candidates: here 50000 rows are seen before the keys
+// spill, then 200 rounds each add one row (x -> x+1, until 50199 wraps
+// to 0, seen). Reading every seen row each round, as a scan of the seen
+// files did, is 200 rounds of about 25 batches (5000); looking up one
+// candidate reads at most a batch per run of its partition. The rows are the
+// formula's: 0 … 50199.
+func TestRecursiveKeysReadWhatTheyNeed(t *testing.T) {
+	const seen, rounds = 50000, 200
+	var want []string
+	for x := range seen + rounds {
+		want = append(want, strconv.Itoa(x))
+	}
+	slices.Sort(want)
+	types := []columnar.Type{columnar.TInt64}
+	var base [][]columnar.Value
+	for x := range seen {
+		base = append(base, []columnar.Value{i64(int64(x))})
+	}
+	runSizes(t, func(t *testing.T, n int) {
+		tmp := t.TempDir()
+		m := memory.NewManager(256<<10, tmp, 0)
+		work := &WorkTable{Types: types}
+		r := &RecursiveCTE{Base: &source{types: types, rows: base, n: n}, Work: work, Distinct: true,
+			Step: &stepOp{in: &WorkScan{Work: work}, add: 1, mod: seen + rounds, below: 1 << 62}}
+		r.SetMemory(m)
+		spillCheck(t, r, m, tmp, want)
+		if r.keysRes.SpilledBytes() == 0 {
+			t.Fatal("the key table did not spill")
+		}
+		// Round 1 looks up 50000 candidates (every batch); the others
+		// one each, in a partition of a few runs (about 3.7 batches a
+		// round in all, 750).
+		if r.seenRead == 0 || r.seenRead > 6*rounds {
+			t.Fatalf("read %d seen batches in %d rounds", r.seenRead, rounds)
+		}
+	})
+}

@@ -3,6 +3,7 @@ package spill
 import (
 	"bufio"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -28,8 +29,14 @@ type Writer struct {
 	conv    converter
 	rows    int64
 	done    bool
-	written int64 // bytes accounted in dir.used
+	written int64   // bytes accounted in dir.used
+	starts  []int64 // with Index: where each batch's message starts
 }
+
+// Index makes the writer note where each batch starts, so that the
+// finished file can be read from any batch (File.OpenRange). Call it
+// before the first Write.
+func (w *Writer) Index() { w.starts = []int64{} }
 
 // Create starts a spill file for batches of the given column types; maxDir
 // is max_temp_directory_size (<= 0: no limit). Close (or Finish) must
@@ -71,6 +78,11 @@ func (w *Writer) Write(ctx context.Context, b *columnar.Batch) error {
 	if b.Live() == 0 {
 		return nil
 	}
+	if w.starts != nil {
+		// The first batch's start is found when read: the schema's
+		// message comes first (OpenRange).
+		w.starts = append(w.starts, w.written+int64(w.buf.Buffered()))
+	}
 	rec := w.conv.record(w.schema, w.types, b)
 	err := w.ipc.Write(rec)
 	rec.Release()
@@ -104,7 +116,7 @@ func (w *Writer) Finish() (*File, error) {
 		w.remove()
 		return nil, w.fail("write a spill file", err)
 	}
-	return &File{dir: w.dir, path: w.path, types: w.types, Rows: w.rows, Bytes: w.written}, nil
+	return &File{dir: w.dir, path: w.path, types: w.types, Rows: w.rows, Bytes: w.written, starts: w.starts}, nil
 }
 
 // Close abandons an unfinished file and removes it; after Finish it does
@@ -132,7 +144,13 @@ type File struct {
 	Rows  int64 // rows written
 	Bytes int64 // compressed size on disk
 	gone  bool
+	// starts are where the batches start, with Writer.Index (nil
+	// without); starts[0] is 0, the schema's start.
+	starts []int64
 }
+
+// Batches is the number of batches of a file written with Index.
+func (f *File) Batches() int { return len(f.starts) }
 
 // Remove deletes the file (once; later calls do nothing).
 func (f *File) Remove() {
@@ -154,6 +172,45 @@ func (f *File) Open() (*Reader, error) {
 	if err != nil {
 		fh.Close()
 		return nil, &Error{Dir: f.dir.temp, Op: "read a spill file", Err: err}
+	}
+	return &Reader{f: f, fh: fh, ipc: r, out: &columnar.Batch{Cols: make([]*columnar.Vector, len(f.types))}}, nil
+}
+
+// OpenRange returns a reader of batches [from, to) of a file written with
+// Index, reading only the schema and those batches' bytes.
+func (f *File) OpenRange(from, to int) (*Reader, error) {
+	if from < 0 || to > len(f.starts) || from > to {
+		return nil, &Error{Dir: f.dir.temp, Op: "read a spill file", Err: fmt.Errorf("batches %d..%d of %d", from, to, len(f.starts))}
+	}
+	fh, err := os.Open(f.path)
+	if err != nil {
+		return nil, &Error{Dir: f.dir.temp, Op: "read a spill file", Err: err}
+	}
+	fail := func(err error) (*Reader, error) {
+		fh.Close()
+		return nil, &Error{Dir: f.dir.temp, Op: "read a spill file", Err: err}
+	}
+	// The schema's message: a continuation marker, the length of its
+	// metadata, the metadata (it has no body).
+	var head [8]byte
+	if _, err := fh.ReadAt(head[:], 0); err != nil {
+		return fail(err)
+	}
+	schemaEnd := 8 + int64(binary.LittleEndian.Uint32(head[4:]))
+	start, end := schemaEnd, f.Bytes
+	if from > 0 {
+		start = f.starts[from]
+	}
+	if to < len(f.starts) {
+		end = f.starts[to]
+	}
+	if from == to {
+		end = start
+	}
+	src := io.MultiReader(io.NewSectionReader(fh, 0, schemaEnd), io.NewSectionReader(fh, start, end-start))
+	r, err := ipc.NewReader(bufio.NewReaderSize(src, 64<<10))
+	if err != nil {
+		return fail(err)
 	}
 	return &Reader{f: f, fh: fh, ipc: r, out: &columnar.Batch{Cols: make([]*columnar.Vector, len(f.types))}}, nil
 }

@@ -21,11 +21,9 @@ func CastWide(v Value, to Type) (out Value, handled, ok bool) {
 		return StringValue(string(v.AppendText(nil))), true, true
 	}
 	if to.IsFloat() && (v.Type.ID == Decimal128 || v.Type.ID == Hugeint) {
-		// A value that fits 64 bits converts as a narrow DECIMAL does,
-		// without math/big (a per-row cast of wide sums in HAVING).
-		if a := v.Wide128(); a.IsInt64() {
-			return floatResult(DecimalFloat(int64(a.Lo), targetScale(v.Type)), to)
-		}
+		// Correctly rounded without math/big (a per-row cast of wide sums
+		// in HAVING).
+		return floatResult(WideDecimalFloat(v.Wide128(), targetScale(v.Type)), to)
 	}
 	n, scale, handled, ok := exactOf(v, to)
 	if !handled || !ok {

@@ -424,6 +424,19 @@ func (e *castExpr) Eval(b *columnar.Batch) (*columnar.Vector, error) {
 		out.Const = x.Const
 		return out, nil
 	}
+	// Fast path: a wide DECIMAL or HUGEINT to DOUBLE (a HAVING comparing
+	// SUMs of DECIMALs casts every group's sum), as CastValue converts.
+	if (from.ID == columnar.Decimal128 || from.ID == columnar.Hugeint) && e.to.ID == columnar.Float64 {
+		src, dst, s := x.Bytes, out.Floats, int(from.Scale)
+		if from.ID == columnar.Hugeint {
+			s = 0
+		}
+		forEach(bb, func(i int) {
+			dst[i] = columnar.WideDecimalFloat(columnar.Int128FromKey(src[i]), s)
+		})
+		out.Const = x.Const
+		return out, nil
+	}
 	// Fast path: integers and DECIMALs to DECIMAL (the binder's casts to a
 	// common scale); a value that does not fit falls through to the
 	// per-row path, which reports it (or, for TRY_CAST, makes it NULL).

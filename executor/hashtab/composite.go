@@ -399,6 +399,10 @@ func (c *compositeKeys) Assign(b *columnar.Batch, keys []*columnar.Vector, gids 
 		c.lead = nil
 		defer slices.Sort(c.newRows)
 	}
+	if c.packed != nil && c.packed.packDirect(c, b, keys) {
+		c.packed.assignPacked(c, b, gids)
+		return c.newRows
+	}
 	c.fill(b, keys, true)
 	if c.packed != nil {
 		if c.packed.assign(c, b, gids) {

@@ -4,6 +4,7 @@ import (
 	"math/bits"
 
 	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/dict"
 )
 
 // packedKeys serves a compositeKeys while each row's key words fit, each
@@ -210,6 +211,12 @@ func (p *packedKeys) assign(c *compositeKeys, b *columnar.Batch, gids []int32) b
 	if !p.fit(c, b) {
 		return false
 	}
+	p.assignPacked(c, b, gids)
+	return true
+}
+
+// assignPacked sets gids from the batch's packed keys (p.packed).
+func (p *packedKeys) assignPacked(c *compositeKeys, b *columnar.Batch, gids []int32) {
 	var row int
 	var val uint64
 	create := func() int32 {
@@ -231,7 +238,7 @@ func (p *packedKeys) assign(c *compositeKeys, b *columnar.Batch, gids []int32) b
 		for _, i := range b.Sel {
 			one(i)
 		}
-		return true
+		return
 	}
 	for i, v := range packed[:b.Len] {
 		if g, ok := ig.known(int64(v)); ok {
@@ -240,6 +247,78 @@ func (p *packedKeys) assign(c *compositeKeys, b *columnar.Batch, gids []int32) b
 		}
 		row, val = i, v
 		gids[i] = ig.find(int64(v), c.n, create)
+	}
+}
+
+// packDirect packs the keys of b straight from the key vectors into
+// p.packed, without the words fill writes and packBatch reads back: for
+// the common batch once the layout is set, with no selection, no NULLs,
+// no Const, and integer, boolean or dictionary-coded string keys whose
+// codes have ids already (GROUP BY region, flag over a CTable; TPC-H Q1's
+// flags). It reports false, having decided nothing, for any other batch
+// or a key outside the layout: the caller then fills and fits.
+func (p *packedKeys) packDirect(c *compositeKeys, b *columnar.Batch, keys []*columnar.Vector) bool {
+	if p.ig == nil || b.Sel != nil {
+		return false
+	}
+	for _, v := range keys {
+		if v.Const || v.Valid != nil || v.Type.ID == columnar.Null {
+			return false
+		}
+	}
+	n := b.Len
+	if cap(p.packed) < n {
+		p.packed = make([]uint64, max(n, columnar.MaxBatch))
+	}
+	packed := p.packed[:n]
+	clear(packed) // the NULL mask's field: 0
+	for k, v := range keys {
+		col := k + 1
+		base, width, shift := p.base[col], p.width[col], p.shift[col]
+		var bad uint64 // a value's offset past its field: bits above width
+		switch v.Type.Phys() {
+		case columnar.PhysInt:
+			for i, x := range v.Ints[:n] {
+				d := uint64(x) - base
+				bad |= d >> width
+				packed[i] |= d << shift
+			}
+		case columnar.PhysUint:
+			for i, x := range v.Uints[:n] {
+				d := x - base
+				bad |= d >> width
+				packed[i] |= d << shift
+			}
+		case columnar.PhysBool:
+			for i, x := range v.Bools[:n] {
+				d := -base
+				if x {
+					d++
+				}
+				bad |= d >> width
+				packed[i] |= d << shift
+			}
+		case columnar.PhysBytes:
+			d, codes, ok := dict.Of(v)
+			if !ok {
+				return false
+			}
+			table := c.remaps[k].Table(d)
+			for i, code := range codes[:n] {
+				id := table[code]
+				if id < 0 {
+					return false // a string to intern: fill does
+				}
+				d := uint64(id) - base
+				bad |= d >> width
+				packed[i] |= d << shift
+			}
+		default:
+			return false
+		}
+		if bad != 0 {
+			return false
+		}
 	}
 	return true
 }

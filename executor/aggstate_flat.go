@@ -1,6 +1,7 @@
 package executor
 
 import (
+	"math"
 	"math/bits"
 
 	"github.com/b2sql/b2sql/columnar"
@@ -56,6 +57,18 @@ func (s *aggState) updateFlat(b *columnar.Batch, arg *columnar.Vector) bool {
 			return true
 		}
 	case AggMin, AggMax:
+		if arg.Type.Phys() == columnar.PhysFloat {
+			isMin := s.spec.Kind == AggMin
+			v, c := minMaxFloatsWords(arg.Floats[:n], valid, isMin)
+			if c == 0 {
+				return true
+			}
+			if cmp := columnar.CompareFloat(v, s.floats[0]); s.count[0] == 0 || cmp != 0 && (cmp < 0) == isMin {
+				s.floats[0] = v
+			}
+			s.count[0] += int64(c)
+			return true
+		}
 		if arg.Type.Phys() != columnar.PhysInt {
 			return false
 		}
@@ -274,4 +287,117 @@ func minMaxIntsWords(in []int64, valid columnar.Bitmap, isMin bool) (v int64, n 
 		}
 	}
 	return v, n
+}
+
+// minMaxFloatsWords is minMaxIntsWords for floats, ordered as CompareFloat
+// orders them (NaN the greatest; of equal values the first seen): the
+// dense stretches run four running extremes compared with < or >, which
+// NaNs never win; a NaN seen, or an extreme of zero (-0 and 0 are equal,
+// and which lane saw one first is not which row did), sends the batch
+// through the per-row comparison instead.
+func minMaxFloatsWords(in []float64, valid columnar.Bitmap, isMin bool) (v float64, n int) {
+	exact := func() (v float64, n int) {
+		first := true
+		take := func(x float64) {
+			if c := columnar.CompareFloat(x, v); first || c != 0 && (c < 0) == isMin {
+				v, first = x, false
+			}
+			n++
+		}
+		for w := 0; 64*w < len(in); w++ {
+			m := word(valid, w, len(in))
+			for lo := 64 * w; m != 0; m &= m - 1 {
+				take(in[lo+bits.TrailingZeros64(m)])
+			}
+		}
+		return v, n
+	}
+	init := math.Inf(1)
+	if !isMin {
+		init = math.Inf(-1)
+	}
+	m := [4]float64{init, init, init, init}
+	nan := false
+	for w := 0; 64*w < len(in); w++ {
+		bm := word(valid, w, len(in))
+		lo := 64 * w
+		hi := min(lo+64, len(in))
+		if bm == ^uint64(0) || valid == nil {
+			nan = minMaxDense(in[lo:hi], isMin, &m) || nan
+			n += hi - lo
+			continue
+		}
+		n += bits.OnesCount64(bm)
+		for ; bm != 0; bm &= bm - 1 {
+			x := in[lo+bits.TrailingZeros64(bm)]
+			nan = nan || x != x
+			if isMin && x < m[0] || !isMin && x > m[0] {
+				m[0] = x
+			}
+		}
+	}
+	if n == 0 {
+		return 0, 0
+	}
+	v = m[0]
+	for _, x := range m[1:] {
+		if isMin && x < v || !isMin && x > v {
+			v = x
+		}
+	}
+	if nan || v == 0 {
+		return exact()
+	}
+	return v, n
+}
+
+// minMaxDense folds xs into the four running extremes m and reports
+// whether some value was NaN.
+func minMaxDense(xs []float64, isMin bool, m *[4]float64) (nan bool) {
+	m0, m1, m2, m3 := m[0], m[1], m[2], m[3]
+	i := 0
+	if isMin {
+		for ; i+4 <= len(xs); i += 4 {
+			x0, x1, x2, x3 := xs[i], xs[i+1], xs[i+2], xs[i+3]
+			nan = nan || x0 != x0 || x1 != x1 || x2 != x2 || x3 != x3
+			if x0 < m0 {
+				m0 = x0
+			}
+			if x1 < m1 {
+				m1 = x1
+			}
+			if x2 < m2 {
+				m2 = x2
+			}
+			if x3 < m3 {
+				m3 = x3
+			}
+		}
+	} else {
+		for ; i+4 <= len(xs); i += 4 {
+			x0, x1, x2, x3 := xs[i], xs[i+1], xs[i+2], xs[i+3]
+			nan = nan || x0 != x0 || x1 != x1 || x2 != x2 || x3 != x3
+			if x0 > m0 {
+				m0 = x0
+			}
+			if x1 > m1 {
+				m1 = x1
+			}
+			if x2 > m2 {
+				m2 = x2
+			}
+			if x3 > m3 {
+				m3 = x3
+			}
+		}
+	}
+	for ; i < len(xs); i++ {
+		x := xs[i]
+		nan = nan || x != x
+		if isMin && x < m0 || !isMin && x > m0 {
+			m0 = x
+		}
+	}
+	m[0], m[1], m[2], m[3] = m0, m1, m2, m3
+	return nan
 }

@@ -111,3 +111,65 @@ func BenchmarkSumInts(b *testing.B) {
 		})
 	}
 }
+
+// TestMinMaxFloatsWords checks the float extremes against a per-row fold
+// in CompareFloat's order (NaN greatest, the first of equal values kept,
+// so that -0 and 0 come out as the row that came first), with and
+// without NULLs, for values that include NaN, ±Inf and both zeros.
+func TestMinMaxFloatsWords(t *testing.T) {
+	rng := rand.New(rand.NewSource(78))
+	specials := []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1)}
+	for _, n := range []int{1, 3, 64, 65, 200, 2048} {
+		for pat := range 6 {
+			in := make([]float64, n)
+			for i := range in {
+				in[i] = rng.Float64()*200 - 100
+				switch pat {
+				case 1: // specials here and there
+					if rng.Intn(20) == 0 {
+						in[i] = specials[rng.Intn(len(specials))]
+					}
+				case 2: // zeros of both signs are the extremes
+					in[i] = math.Abs(in[i])
+					if rng.Intn(3) == 0 {
+						in[i] = specials[3+rng.Intn(2)]
+					}
+				case 3: // all NaN
+					in[i] = math.NaN()
+				}
+			}
+			var valid columnar.Bitmap
+			if pat >= 4 {
+				valid = columnar.NewBitmap(n)
+				for i := range n {
+					if rng.Intn(pat-2) != 0 {
+						valid.Set(i)
+					}
+				}
+				if pat == 5 && n > 64 {
+					for i := 64; i < 128 && i < n; i++ {
+						valid.Set(i) // a full word
+					}
+				}
+			}
+			for _, isMin := range []bool{true, false} {
+				var want float64
+				cnt := 0
+				for i, x := range in {
+					if valid != nil && !valid.Get(i) {
+						continue
+					}
+					if c := columnar.CompareFloat(x, want); cnt == 0 || c != 0 && (c < 0) == isMin {
+						want = x
+					}
+					cnt++
+				}
+				got, k := minMaxFloatsWords(in, valid, isMin)
+				same := got == want && math.Signbit(got) == math.Signbit(want) || got != got && want != want
+				if k != cnt || cnt > 0 && !same {
+					t.Errorf("n=%d pat=%d min=%v: %v (%d rows), want %v (%d)", n, pat, isMin, got, k, want, cnt)
+				}
+			}
+		}
+	}
+}

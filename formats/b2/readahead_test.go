@@ -18,7 +18,7 @@ func (a *aheadLog) Prefetch(ctx context.Context, rs []storage.Range) error {
 func (a *aheadLog) PrefetchAhead(rs []storage.Range) { a.asked = append(a.asked, rs...) }
 
 // TestAheadFrame: reads in order start the read-ahead on the third, in
-// windows doubling from aheadMin, asked again when half is left and cut at
+// windows growing from aheadMin, asked again when half is left and cut at
 // the frame's end; reads far apart (a lookup) and reads outside the
 // frame's chunk bytes ask for nothing; a local file has no follower.
 func TestAheadFrame(t *testing.T) {
@@ -43,7 +43,7 @@ func TestAheadFrame(t *testing.T) {
 	if len(log.asked) != 1 {
 		t.Fatalf("asked %v with most of the window left", log.asked)
 	}
-	read(end+aheadMin/4, aheadMin/2) // less than half left: the next, twice as large, cut at hi
+	read(end+aheadMin/4, aheadMin/2) // less than half left: the next, aheadGrow times as large, cut at hi
 	want = append(want, storage.Range{Off: end + aheadMin, Len: hi - (end + aheadMin)})
 	if !reflect.DeepEqual(log.asked, want) {
 		t.Fatalf("asked %v, want %v", log.asked, want)
@@ -71,3 +71,28 @@ func TestAheadFrame(t *testing.T) {
 type bytesReaderAt struct{}
 
 func (bytesReaderAt) ReadAt(p []byte, off int64) (int, error) { return len(p), nil }
+
+// TestAheadFrameGrows: a frame read from end to end in 256 KiB reads gets
+// windows of 512 KiB, 2, 8 and then 16 MiB each, every one asked for
+// when less than half of the one before is left, and none past the end.
+func TestAheadFrameGrows(t *testing.T) {
+	const hi = 300 << 20
+	log := &aheadLog{}
+	a := newAheadFrame(log, 0, hi)
+	for off := int64(0); off < hi; off += 256 << 10 {
+		a.note(off, 256<<10)
+	}
+	var got []int64
+	var next int64 = 3 * 256 << 10 // the first window starts after the third read
+	for _, r := range log.asked {
+		if r.Off != next {
+			t.Fatalf("window at %d, want %d (windows %v)", r.Off, next, log.asked)
+		}
+		next = r.Off + r.Len
+		got = append(got, r.Len>>10)
+	}
+	want := []int64{512, 2 << 10, 8 << 10, 16 << 10, 16 << 10, 16 << 10}
+	if next != hi || !reflect.DeepEqual(got[:len(want)], want) {
+		t.Fatalf("windows (KiB) %v up to %d, want %v… up to %d", got, next, want, int64(hi))
+	}
+}

@@ -240,7 +240,7 @@ func parseISODate(b []byte) (int64, bool) {
 		y, ok1 := digits4(b[0:4])
 		m, ok2 := digits2(b[5:7])
 		d, ok3 := digits2(b[8:10])
-		if ok1 && ok2 && ok3 && m >= 1 && m <= 12 && d >= 1 && d <= daysIn(y, m) {
+		if ok1 && ok2 && ok3 && m >= 1 && m <= 12 && d >= 1 && int64(d) <= columnar.DaysInMonth(int64(y), int64(m)) {
 			return daysFromCivil(y, m, d), true
 		}
 		return 0, false
@@ -280,7 +280,7 @@ func parseISOTimestamp(b []byte) (int64, bool) {
 		hh, ok4 := digits2(b[11:13])
 		mm, ok5 := digits2(b[14:16])
 		ss, ok6 := digits2(b[17:19])
-		if ok1 && ok2 && ok3 && ok4 && ok5 && ok6 && m >= 1 && m <= 12 && d >= 1 && d <= daysIn(y, m) && hh < 24 && mm < 60 && ss < 60 {
+		if ok1 && ok2 && ok3 && ok4 && ok5 && ok6 && m >= 1 && m <= 12 && d >= 1 && int64(d) <= columnar.DaysInMonth(int64(y), int64(m)) && hh < 24 && mm < 60 && ss < 60 {
 			rest := b[19:]
 			var frac int64
 			if len(rest) > 0 && rest[0] == '.' {
@@ -322,19 +322,6 @@ func digits4(b []byte) (int, bool) {
 	x, ok1 := digits2(b[0:2])
 	y, ok2 := digits2(b[2:4])
 	return x*100 + y, ok1 && ok2
-}
-
-func daysIn(y, m int) int {
-	switch m {
-	case 2:
-		if y%4 == 0 && (y%100 != 0 || y%400 == 0) {
-			return 29
-		}
-		return 28
-	case 4, 6, 9, 11:
-		return 30
-	}
-	return 31
 }
 
 // daysFromCivil is the days since 1970-01-01 of a proleptic Gregorian

@@ -20,19 +20,6 @@ func digits2(b []byte) (int, bool) {
 	return int(a)*10 + int(c), a <= 9 && c <= 9
 }
 
-func daysIn(y, m int) int {
-	switch m {
-	case 2:
-		if y%4 == 0 && (y%100 != 0 || y%400 == 0) {
-			return 29
-		}
-		return 28
-	case 4, 6, 9, 11:
-		return 30
-	}
-	return 31
-}
-
 // isoDate reads YYYY-MM-DD.
 func isoDate(b []byte) (int64, bool) {
 	if len(b) != 10 || b[4] != '-' || b[7] != '-' {
@@ -43,7 +30,7 @@ func isoDate(b []byte) (int64, bool) {
 	m, ok3 := digits2(b[5:7])
 	d, ok4 := digits2(b[8:10])
 	y := y1*100 + y2
-	if !ok1 || !ok2 || !ok3 || !ok4 || m < 1 || m > 12 || d < 1 || d > daysIn(y, m) {
+	if !ok1 || !ok2 || !ok3 || !ok4 || m < 1 || m > 12 || d < 1 || int64(d) > columnar.DaysInMonth(int64(y), int64(m)) {
 		return 0, false
 	}
 	return columnar.TimeToDate(time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC)), true

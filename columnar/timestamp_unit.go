@@ -199,19 +199,3 @@ func TimestampUnitToTime(t Type, v int64) time.Time {
 	}
 	return TimestampToTime(v)
 }
-
-func floorDiv(a, b int64) int64 {
-	q := a / b
-	if a%b < 0 {
-		q--
-	}
-	return q
-}
-
-func floorMod(a, b int64) int64 {
-	m := a % b
-	if m < 0 {
-		m += b
-	}
-	return m
-}

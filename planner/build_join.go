@@ -75,14 +75,6 @@ func probesRight(n *Join) bool {
 	return swapsSides(n) && probeInParallel(swapJoin(n))
 }
 
-// buildsLeft reports whether a semi or anti join is better run with its
-// preserved (left) side built: the left is estimated smaller, so the hash
-// table is small and the big side streams through it. NULL-aware (NOT IN)
-// and mark joins keep their orientation.
-func buildsLeft(n *Join) bool {
-	return (n.Kind == JoinSemi || n.Kind == JoinAnti) && !n.NullAware && len(n.EquiKeys) > 0 && smaller(n.Left, n.Right)
-}
-
 // buildRightSemi builds semi/anti join n with the sides swapped: the right
 // probes, the left is built and its matched (semi) or unmatched (anti) rows
 // come out, left columns only, as n's schema says.
@@ -181,14 +173,6 @@ func (bd *builder) joinOp(n *Join, left, right executor.Operator) (*executor.Has
 	}
 	op.Desc = strings.Join(desc, " AND ") + bd.joinDictString(n) // dict.go
 	return op, nil
-}
-
-// smaller reports whether a is estimated (join_estimate.go) to have fewer
-// rows than b; false when either has no estimate.
-func smaller(a, b Node) bool {
-	ea, oka := estimate(a)
-	eb, okb := estimate(b)
-	return oka && okb && ea.rows < eb.rows
 }
 
 // probeInParallel reports whether a parallel pipeline may run through n's

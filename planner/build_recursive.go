@@ -32,11 +32,3 @@ func (bd *builder) buildRecursive(n *RecursiveCTE) (executor.Operator, error) {
 	}
 	return bd.wrap(&executor.RecursiveCTE{Base: base, Step: step, Work: bd.workTable(n.Work), Distinct: n.Distinct}), nil
 }
-
-// pruneRecursive keeps every column: the step reads the work table whole.
-func pruneRecursive(n *RecursiveCTE) Node {
-	c := *n
-	c.Base = prune(n.Base, colSet(n.Base.Schema()))
-	c.Step = prune(n.Step, colSet(n.Step.Schema()))
-	return &c
-}

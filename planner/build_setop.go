@@ -13,11 +13,3 @@ func (bd *builder) buildSetOp(n *SetOp) (executor.Operator, error) {
 	}
 	return bd.wrap(&executor.SetOp{Left: left, Right: right, Kind: executor.SetOpKind(n.Kind), All: n.All}), nil
 }
-
-// pruneSetOp keeps every column of both inputs: rows compare whole.
-func pruneSetOp(n *SetOp) Node {
-	c := *n
-	c.Left = prune(n.Left, colSet(n.Left.Schema()))
-	c.Right = prune(n.Right, colSet(n.Right.Schema()))
-	return &c
-}

@@ -51,25 +51,6 @@ func (bd *builder) buildWindow(n *Window) (executor.Operator, error) {
 	return bd.wrap(op), nil
 }
 
-// pruneWindow keeps the input columns the parent and the functions read.
-func pruneWindow(n *Window, need map[ColID]bool) Node {
-	child := copySet(need)
-	for _, f := range n.Funcs {
-		for _, a := range f.Args {
-			ExprCols(a, child)
-		}
-		for _, p := range f.Partition {
-			ExprCols(p, child)
-		}
-		for _, k := range slices.Concat(f.Order, f.ArgOrder) {
-			ExprCols(k.Expr, child)
-		}
-	}
-	c := *n
-	c.Input = prune(n.Input, restrict(child, n.Input.Schema()))
-	return &c
-}
-
 // windowOrderKey identifies a function's PARTITION BY and ORDER BY: the
 // expressions as EXPLAIN prints them plus the column IDs they read (two
 // columns may print alike), the directions and NULL placements.

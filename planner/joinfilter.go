@@ -24,12 +24,6 @@ import (
 // from the scan: through Filters, Projects of the column, and the sides of
 // joins that pass the column's rows through or drop them.
 
-// scanJoinFilter is one filter registered for a scan.
-type scanJoinFilter struct {
-	pos int // the key column's position in Scan.Cols
-	f   *executor.JoinFilter
-}
-
 // filtersProbe reports whether a join of kind k drops the probe rows that
 // match no build key (so filtering them away early changes nothing):
 // never for the kinds that keep or NULL-extend unmatched probe rows.

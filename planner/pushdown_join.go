@@ -96,57 +96,6 @@ func unionSet(a, b map[ColID]bool) map[ColID]bool {
 	return out
 }
 
-// pruneJoin keeps the columns the join's parent needs plus those its keys
-// and condition read, each side getting its own; a side that still
-// outputs more (a Filter passes on the columns it reads) gets a Project of
-// the needed ones, so the join neither holds nor copies the others.
-func pruneJoin(n *Join, need map[ColID]bool) Node {
-	all := copySet(need)
-	for _, k := range n.EquiKeys {
-		ExprCols(k.L, all)
-		ExprCols(k.R, all)
-	}
-	if n.Cond != nil {
-		ExprCols(n.Cond, all)
-	}
-	c := *n
-	ln, rn := restrict(all, n.Left.Schema()), restrict(all, n.Right.Schema())
-	c.Left = narrow(prune(n.Left, ln), ln)
-	c.Right = narrow(prune(n.Right, rn), rn)
-	return &c
-}
-
-// narrow returns n with only the columns in need (the same columns, by
-// ID), through a Project when n outputs others; n itself when it outputs
-// no others, or only others (the join needs a row count, not columns).
-func narrow(n Node, need map[ColID]bool) Node {
-	cols := n.Schema()
-	var keep []Column
-	for _, c := range cols {
-		if need[c.ID] {
-			keep = append(keep, c)
-		}
-	}
-	if len(keep) == len(cols) || len(keep) == 0 {
-		return n
-	}
-	exprs := make([]Expr, len(keep))
-	for i, c := range keep {
-		exprs[i] = &ColRef{Col: c}
-	}
-	return &Project{Input: n, Exprs: exprs, Out: keep}
-}
-
-func restrict(need map[ColID]bool, cols []Column) map[ColID]bool {
-	out := map[ColID]bool{}
-	for _, c := range cols {
-		if need[c.ID] {
-			out[c.ID] = true
-		}
-	}
-	return out
-}
-
 // addFilter puts conds over n, merging with a Filter already there.
 func addFilter(n Node, conds []Expr) *Filter {
 	if f, ok := n.(*Filter); ok {

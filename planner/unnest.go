@@ -36,27 +36,6 @@ func (n *Unnest) WithChildren(kids []Node) Node {
 	return &c
 }
 
-// pruneUnnest keeps the input columns read above it and by the lists,
-// and repeats on each output row only those read above.
-func pruneUnnest(n *Unnest, need map[ColID]bool) Node {
-	child := copySet(need)
-	for _, c := range n.Out {
-		delete(child, c.ID)
-	}
-	for _, e := range n.Exprs {
-		ExprCols(e, child)
-	}
-	c := *n
-	c.Input = prune(n.Input, child)
-	c.Pass = []Column{} // non-nil: none unless read above
-	for _, col := range c.Input.Schema() {
-		if need[col.ID] {
-			c.Pass = append(c.Pass, col)
-		}
-	}
-	return &c
-}
-
 func (bd *builder) buildUnnest(n *Unnest, in executor.Operator) (executor.Operator, error) {
 	lay := layout(n.Input.Schema())
 	exprs := make([]executor.Expr, len(n.Exprs))

@@ -3,7 +3,6 @@ package storage
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"strings"
 	"sync/atomic"
@@ -81,30 +80,3 @@ func KindOf(location string) Kind {
 
 // IsRemote reports whether location names an object on a server.
 func IsRemote(location string) bool { return KindOf(location) != Local }
-
-// Open opens location for random access. cfg may be nil (defaults: no
-// secrets, the SDK's default credential chain, remote access allowed).
-func Open(ctx context.Context, location string, cfg *Config) (Source, error) {
-	if cfg == nil {
-		cfg = &Config{}
-	}
-	switch KindOf(location) {
-	case HTTP:
-		if err := cfg.allowed(location); err != nil {
-			return nil, err
-		}
-		return openHTTP(ctx, location, cfg)
-	case S3:
-		if err := cfg.allowed(location); err != nil {
-			return nil, err
-		}
-		return openS3(ctx, location, cfg)
-	}
-	return openLocal(strings.TrimPrefix(location, "file://"))
-}
-
-// locationError prefixes err with the location, the "where" of a storage
-// error (the "what" comes from the request that failed).
-func locationError(location string, err error) error {
-	return fmt.Errorf("%s: %w", location, err)
-}

@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
-	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -269,38 +268,6 @@ func rowAt(isConst bool, b *columnar.Batch, k int) int {
 		return 0
 	}
 	return b.Row(k)
-}
-
-// gather copies the live rows of vals, converted by f, into a new slice.
-func gather[T, U any](vals []T, isConst bool, b *columnar.Batch, f func(T) U) []U {
-	n := b.Live()
-	out := make([]U, n)
-	switch {
-	case isConst:
-		x := f(vals[0])
-		for k := range out {
-			out[k] = x
-		}
-	case b.Sel == nil:
-		for k, x := range vals[:n] {
-			out[k] = f(x)
-		}
-	default:
-		for k, i := range b.Sel {
-			out[k] = f(vals[i])
-		}
-	}
-	return out
-}
-
-// bytesOf views a slice of fixed-width values as bytes (no copy); the
-// result keeps the slice's memory alive.
-func bytesOf[T any](s []T) []byte {
-	if len(s) == 0 {
-		return []byte{}
-	}
-	var z T
-	return unsafe.Slice((*byte)(unsafe.Pointer(&s[0])), len(s)*int(unsafe.Sizeof(z)))
 }
 
 // Nested columns in Arrow records: LIST → list<element>, STRUCT →

@@ -8,27 +8,15 @@ package catalog
 import (
 	"context"
 	"fmt"
-	"net/url"
-	"path"
 	"slices"
 	"strings"
 	"sync"
 
-	"github.com/b2sql/b2sql/formats/b2/ctable"
 	"github.com/b2sql/b2sql/formats/parquet"
 	"github.com/b2sql/b2sql/planner"
 	"github.com/b2sql/b2sql/sql"
 	"github.com/b2sql/b2sql/storage"
 )
-
-// remoteState is a catalog's storage configuration, shared by its sessions
-// (DuckDB's secrets and s3_* settings are the database's, not a
-// connection's). Guarded by its own lock: a query opening a remote file
-// takes a snapshot.
-type remoteState struct {
-	mu  sync.RWMutex
-	cfg storage.Config
-}
 
 // StorageConfig returns a snapshot of the storage configuration: later
 // changes do not affect sources opened with it.
@@ -59,17 +47,6 @@ func (c *Catalog) UpdateStorage(fn func(*storage.Config) error) error {
 	}
 	c.remote.cfg = next
 	return nil
-}
-
-// remoteKind is Kind for a location, ignoring an HTTP URL's query string
-// (a signed URL's parameters follow the file name).
-func remoteKind(location string) string {
-	if storage.KindOf(location) == storage.HTTP {
-		if u, err := url.Parse(location); err == nil {
-			return Kind(u.Path)
-		}
-	}
-	return Kind(location)
 }
 
 // openRemote opens a remote location by the table function fn ("" for a
@@ -133,41 +110,6 @@ func (c *Catalog) openRemoteFile(location, format string) (planner.Table, error)
 	return t, nil
 }
 
-// openRemoteFileOnce is openRemoteFile without following a reference.
-func (c *Catalog) openRemoteFileOnce(location, format string) (planner.Table, error) {
-	if format == "" || format == "b2" {
-		format = remoteKind(location)
-	}
-	cfg := c.StorageConfig()
-	ctx := context.Background()
-	switch format {
-	case "parquet":
-		src, err := storage.Open(ctx, location, cfg.WithTail(parquet.TailBytes))
-		if err != nil {
-			return nil, err
-		}
-		return parquet.OpenSources(location, []storage.Source{src})
-	case "ctable":
-		if strings.EqualFold(path.Ext(strings.TrimRight(location, "/")), ".b2d") {
-			return openRemoteB2d(ctx, location, cfg)
-		}
-		src, err := storage.Open(ctx, location, cfg)
-		if err != nil {
-			return nil, err
-		}
-		return ctable.OpenZipSource(src)
-	case "array":
-		src, err := storage.Open(ctx, location, cfg)
-		if err != nil {
-			return nil, err
-		}
-		return ctable.OpenArraySource(src)
-	case "csv", "json":
-		return c.OpenFiles(&sql.FileCall{Paths: []string{location}})
-	}
-	return nil, fmt.Errorf("%s: unknown table format (remote locations read .parquet, .csv, .json, .ndjson, .b2z, .b2d, .b2nd and .b2frame files)", location)
-}
-
 // openSource opens a remote file for the CSV and JSON readers
 // (csv.Options.Open) with the session's storage configuration.
 func (c *Catalog) openSource(location string) (storage.Source, error) {
@@ -181,28 +123,6 @@ func (c *Catalog) globConfig(pattern string) *storage.Config {
 		return c.StorageConfig()
 	}
 	return nil
-}
-
-// openRemoteB2d opens a .b2d table stored as one object per member under
-// a prefix; on S3 the prefix is listed once, over HTTP members are looked
-// for by opening them.
-func openRemoteB2d(ctx context.Context, location string, cfg *storage.Config) (planner.Table, error) {
-	base := strings.TrimRight(location, "/")
-	var members []string
-	if storage.KindOf(base) == storage.S3 {
-		locs, err := storage.Glob(ctx, base+"/**", cfg)
-		if err != nil {
-			return nil, err
-		}
-		if len(locs) == 0 {
-			return nil, fmt.Errorf("%s: no objects under this prefix", location)
-		}
-		members = make([]string, len(locs))
-		for i, l := range locs {
-			members[i] = strings.TrimPrefix(l, base+"/")
-		}
-	}
-	return ctable.OpenPrefix(base, members, cfg)
 }
 
 // openSources opens every location, a few at a time (each open is one

@@ -68,4 +68,15 @@
 //
 // Rules change cost, never results: the end-to-end tests run every query
 // with all rules on and all off and require identical answers.
+//
+// # Files
+//
+// Build is one recursive descent over the plan: build.go dispatches on the
+// node's kind to the files that build joins, recursive CTEs, set
+// operations, windows, CTE scans and positional joins, which build their
+// inputs through build.go again; the builder's state and helpers are in
+// builder.go, which needs no other file. PushFilters likewise recurses
+// through its join and pass-through cases (pushdown_join.go,
+// pushdown_through.go). tests/filecycles_test.go allows at most 8 pairs of
+// files that need each other, all of them this recursion.
 package planner

@@ -109,8 +109,12 @@
 // clause and construct (bind_select, bind_join, bind_subquery_*,
 // bind_window_*, bind_func_*, …). An expression nests queries and a query
 // nests expressions, so files of the binder call each other's methods in
-// both directions (tests/filecycles_test.go counts 64 such pairs): that
-// is the recursion of the grammar, not a tangle of concerns, and each
-// file still holds one construct. The statement files (stmt_*.go) and
-// the settings and errors types depend on the binder one way only.
+// both directions: that is the recursion of the grammar, not a tangle of
+// concerns, and each file still holds one construct. The statements are
+// built the same way: stmt.go dispatches on the statement's kind to one
+// file per kind (stmt_*.go, sequence.go, view_stmt.go, prepare.go, …),
+// which use stmt.go's builder and its error helpers. Together
+// tests/filecycles_test.go allows at most 66 pairs of files that need
+// each other. The settings and errors types depend on the binder one way
+// only.
 package sql

@@ -47,4 +47,14 @@
 //
 // Every table reports the bytes it holds (Bytes), so that memory
 // accounting can be written once, against this package.
+//
+// # Files
+//
+// map.go chooses a table by key shape (NewMap) and keeps the chunked key
+// storage the tables share; the tables it chooses (intmap.go, strmap.go,
+// encoded.go, composite.go with its packed and lead-column layouts,
+// normkeys.go) are built there and use that storage, and the join indexes
+// split their integer, range and multi-column builds (index*.go) over one
+// builder. tests/filecycles_test.go allows at most 11 such pairs; moving
+// the shared storage out of map.go removes most of them.
 package hashtab

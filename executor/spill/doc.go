@@ -15,4 +15,11 @@
 //
 // Every error names the directory: a full disk, an unwritable directory or
 // max_temp_directory_size reached is an *Error the user can act on.
+//
+// # Files
+//
+// arrow.go converts a column by type and arrow_nested.go the LIST, STRUCT
+// and MAP ones, whose children it converts through arrow.go again: one
+// recursion over the type, the one pair of files that need each other
+// (tests/filecycles_test.go allows at most 1).
 package spill

@@ -132,4 +132,13 @@
 // bstarts that must fit in the chunk, offsets and vlmeta by a maximum
 // expansion ratio of their stored bytes, and codec output by the
 // destination buffer the caller sized from the (validated) header.
+//
+// # Files
+//
+// The Decoder (decode.go) keeps the partial-block cache (blockcache.go) and
+// the chunk reader (chunkread.go) reads through a Frame's (frame.go)
+// offsets and its read-ahead (readahead.go), which serves the chunk file
+// the reader holds: three pairs of files that need each other
+// (tests/filecycles_test.go allows at most 3), each one state type split
+// by concern.
 package b2

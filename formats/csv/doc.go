@@ -41,4 +41,10 @@
 // only when they hold the delimiter, the quote or a newline, or equal the
 // NULL text; gzip or zstd by extension or option; written to a temporary
 // file renamed into place on Close.
+//
+// # Files
+//
+// table.go opens readers (reader.go) that read the table's conversion
+// plan, rejects and positions: one pair of files that need each other
+// (tests/filecycles_test.go allows at most 1).
 package csv

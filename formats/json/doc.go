@@ -37,4 +37,12 @@
 //
 // Writer writes one object per row, newline-delimited or as an array
 // (ARRAY true), as DuckDB's COPY TO does.
+//
+// # Files
+//
+// table.go opens readers (reader.go) that read its plan, the flat-object
+// extractor (extract.go) fills the reader's batch, and the converters of
+// nested values (convert_nested.go) recurse through the scalar ones
+// (convert.go): three pairs of files that need each other
+// (tests/filecycles_test.go allows at most 3).
 package json

@@ -126,4 +126,15 @@
 // Every error names the file (and row group and column where known) and
 // wraps ErrCorrupt when the input is malformed; panics inside arrow-go on
 // hostile input are recovered and reported the same way.
+//
+// # Files
+//
+// A scan is one plan (scan.go) whose units, prefetching source, filtered
+// page decoding, statistics and top-k pruning are files of their own that
+// read the plan's state while it calls them; the decoders (decode.go,
+// dictread.go, dictfixed.go, delta.go) share their buffers; the legacy and
+// nested readers reach back into the table (table.go) that opened them;
+// and nested schemas and writers recurse through the flat ones. These
+// account for the pairs of files that need each other
+// (tests/filecycles_test.go allows at most 22).
 package parquet

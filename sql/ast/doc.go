@@ -35,4 +35,11 @@
 // The round trip is tested over the SQL of every test file the
 // repository can read (sql/parser's TestRoundTripCorpus) and fuzzed
 // (FuzzParse).
+//
+// # Files
+//
+// The printer is one recursion split by construct: statements
+// (format_stmt.go, format_more.go) print their expressions through
+// format.go, which prints subqueries through the statement printer
+// (tests/filecycles_test.go allows at most 2 such pairs).
 package ast

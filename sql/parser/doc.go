@@ -139,7 +139,7 @@
 // queries, stmt.go, stmt_more.go, dml.go and ddl.go statements, types.go
 // type names). The grammar is mutually recursive (a query holds
 // expressions that hold subqueries; a statement holds queries), so these
-// files call each other both ways (tests/filecycles_test.go counts 11
-// pairs): one recursion, written in one file per area, as sqlparser-rs
+// files call each other both ways (tests/filecycles_test.go allows at
+// most 11 pairs): one recursion, written in one file per area, as sqlparser-rs
 // and PostgreSQL's grammar are.
 package parser

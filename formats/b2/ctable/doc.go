@@ -91,4 +91,15 @@
 //     values, string(max_length) for short identifiers, utf8() otherwise,
 //     falling back to utf8() by re-reading its staging file if later values
 //     break the choice.
+//
+// # Files
+//
+// A Table's scan is one plan (scan.go) run in phases that have files of
+// their own (unit reading, look-ahead, late materialization, index lookups,
+// rank pruning, top-k) and that read the plan's state while the plan calls
+// them; writing is likewise one change (change.go) whose column appends,
+// metadata, index builds and string members are in their own files; and
+// nested columns (nested.go) recurse through the column readers and the
+// schema parser. These account for the pairs of files that need each other
+// (tests/filecycles_test.go allows at most 22).
 package ctable

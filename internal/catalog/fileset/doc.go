@@ -22,4 +22,10 @@
 // file is opened when a scan first needs it (the first file at Open for
 // the schema; every file at Open with union_by_name) and stays open until
 // Close.
+//
+// # Files
+//
+// table.go opens a reader (reader.go) per file, which reads the table's
+// partition bindings and constants: one pair of files that need each other
+// (tests/filecycles_test.go allows at most 1).
 package fileset

@@ -131,7 +131,7 @@ func (a *Array) readChunkPart(d *Decoder, s *partScratch, cc, start, stop []int6
 		// Blocks this read covers in part stay cached for the next read
 		// (blockcache.go): batches rarely end where blocks do.
 		k := cacheKey{a.Frame, nchunk}
-		if off, part = d.fromCache(k, off, part); len(part) == 0 {
+		if off, part = d.cache.copyFrom(k, off, part); len(part) == 0 {
 			return nil
 		}
 		c, err := load(off, len(part))

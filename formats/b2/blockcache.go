@@ -15,6 +15,13 @@ package b2
 // used first.
 const blockCacheSlots = 8
 
+// blockCache is a Decoder's partly read blocks: blockCacheSlots slots,
+// reused least recently used first.
+type blockCache struct {
+	slots []cachedBlock
+	tick  uint64
+}
+
 type cachedBlock struct {
 	f     *Frame // nil: empty slot
 	chunk int
@@ -30,14 +37,14 @@ type cacheKey struct {
 	chunk int
 }
 
-// fromCache copies the parts of payload range [off, off+len(dst)) of chunk
+// copyFrom copies the parts of payload range [off, off+len(dst)) of chunk
 // k that cached blocks hold, at its start and at its end, and returns the
 // range left to decode (dst shrunk accordingly).
-func (d *Decoder) fromCache(k cacheKey, off int, dst []byte) (int, []byte) {
+func (c *blockCache) copyFrom(k cacheKey, off int, dst []byte) (int, []byte) {
 	for again := true; again && len(dst) > 0; {
 		again = false
-		for i := range d.cache {
-			s := &d.cache[i]
+		for i := range c.slots {
+			s := &c.slots[i]
 			if s.f != k.f || s.chunk != k.chunk || len(s.data) == 0 {
 				continue
 			}
@@ -53,45 +60,60 @@ func (d *Decoder) fromCache(k cacheKey, off int, dst []byte) (int, []byte) {
 			default:
 				continue
 			}
-			d.tick++
-			s.used = d.tick
+			c.tick++
+			s.used = c.tick
 			again = true
 		}
 	}
 	return off, dst
 }
 
-// cacheSlot returns the buffer to decode block [off, off+n) of chunk k
-// into, keeping it for fromCache: the slot that held the frame's previous
+// slot returns the buffer to decode block [off, off+n) of chunk k
+// into, keeping it for copyFrom and view: the slot that held the frame's previous
 // block, else an empty or the least recently used one.
-func (d *Decoder) cacheSlot(k cacheKey, off, n int) []byte {
-	if len(d.cache) == 0 {
-		d.cache = make([]cachedBlock, blockCacheSlots)
+func (c *blockCache) slot(k cacheKey, off, n int) []byte {
+	if len(c.slots) == 0 {
+		c.slots = make([]cachedBlock, blockCacheSlots)
 	}
 	victim := 0
-	for i := range d.cache {
-		s := &d.cache[i]
+	for i := range c.slots {
+		s := &c.slots[i]
 		if s.f == k.f {
 			victim = i
 			break
 		}
-		if s.used < d.cache[victim].used {
+		if s.used < c.slots[victim].used {
 			victim = i
 		}
 	}
-	s := &d.cache[victim]
-	d.tick++
-	s.f, s.chunk, s.off, s.used = k.f, k.chunk, off, d.tick
+	s := &c.slots[victim]
+	c.tick++
+	s.f, s.chunk, s.off, s.used = k.f, k.chunk, off, c.tick
 	s.data = grow(s.data, n)
 	return s.data
 }
 
-// dropCached forgets a slot whose decode failed, so that a later read
+// drop forgets a slot whose decode failed, so that a later read
 // decodes again (and reports the error again) instead of serving garbage.
-func (d *Decoder) dropCached(k cacheKey) {
-	for i := range d.cache {
-		if d.cache[i].f == k.f {
-			d.cache[i] = cachedBlock{data: d.cache[i].data[:0]}
+func (c *blockCache) drop(k cacheKey) {
+	for i := range c.slots {
+		if c.slots[i].f == k.f {
+			c.slots[i] = cachedBlock{data: c.slots[i].data[:0]}
 		}
 	}
+}
+
+// view returns payload bytes [off, off+n) of chunk k from a cached
+// block that holds all of them, or nil.
+func (c *blockCache) view(k cacheKey, off, n int) []byte {
+	for i := range c.slots {
+		s := &c.slots[i]
+		if s.f != k.f || s.chunk != k.chunk || off < s.off || off+n > s.off+len(s.data) {
+			continue
+		}
+		c.tick++
+		s.used = c.tick
+		return s.data[off-s.off : off-s.off+n : off-s.off+n]
+	}
+	return nil
 }

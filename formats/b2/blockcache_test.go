@@ -40,7 +40,7 @@ func TestBlockCacheBatches(t *testing.T) {
 				}
 			}
 		}
-		if batch%3000 != 0 && len(d.cache) == 0 {
+		if batch%3000 != 0 && len(d.cache.slots) == 0 {
 			t.Fatalf("batch %d: no partial block was kept", batch)
 		}
 		d.Release()

@@ -42,7 +42,7 @@ func (a *Array) ViewItems1D(d *Decoder, start int64, n int) (view []byte, ok boo
 	isz := a.itemsize
 	off, nb := int(first)*isz, n*isz
 	k := cacheKey{a.Frame, int(ci)}
-	if v := d.cachedView(k, off, nb); v != nil {
+	if v := d.cache.view(k, off, nb); v != nil {
 		return v, true, nil
 	}
 	nchunk := int(ci)
@@ -67,9 +67,9 @@ func (a *Array) ViewItems1D(d *Decoder, start int64, n int) (view []byte, ok boo
 	d.key = k
 	ref, err := d.deltaRef(&c, b)
 	if err == nil {
-		buf := d.cacheSlot(k, bo, bsize)
+		buf := d.cache.slot(k, bo, bsize)
 		if err = d.decodeBlock(&c, b, buf, ref); err != nil {
-			d.dropCached(k)
+			d.cache.drop(k)
 		} else {
 			view = buf[off-bo : off-bo+nb : off-bo+nb]
 		}
@@ -79,19 +79,4 @@ func (a *Array) ViewItems1D(d *Decoder, start int64, n int) (view []byte, ok boo
 		return nil, false, chunkError(a.Frame.name, nchunk, a.Frame.chunkPos(nchunk), err)
 	}
 	return view, true, nil
-}
-
-// cachedView returns payload bytes [off, off+n) of chunk k from a cached
-// block that holds all of them, or nil.
-func (d *Decoder) cachedView(k cacheKey, off, n int) []byte {
-	for i := range d.cache {
-		s := &d.cache[i]
-		if s.f != k.f || s.chunk != k.chunk || off < s.off || off+n > s.off+len(s.data) {
-			continue
-		}
-		d.tick++
-		s.used = d.tick
-		return s.data[off-s.off : off-s.off+n : off-s.off+n]
-	}
-	return nil
 }

@@ -23,8 +23,7 @@ type Decoder struct {
 	// Partly read blocks (blockcache.go); key names the chunk being
 	// decoded when its partial blocks are to be kept, refKey the chunk
 	// whose block 0 d.ref holds.
-	cache       []cachedBlock
-	tick        uint64
+	cache       blockCache
 	key, refKey cacheKey
 }
 
@@ -253,14 +252,14 @@ func (d *Decoder) copyBlockPart(c *chunk, b, bo, bsize int, dst []byte, off int,
 	}
 	var buf []byte
 	if d.key.f != nil {
-		buf = d.cacheSlot(d.key, bo, bsize)
+		buf = d.cache.slot(d.key, bo, bsize)
 	} else {
 		d.blk = grow(d.blk, bsize)
 		buf = d.blk
 	}
 	if err := d.decodeBlock(c, b, buf, ref); err != nil {
 		if d.key.f != nil {
-			d.dropCached(d.key)
+			d.cache.drop(d.key)
 		}
 		return err
 	}
@@ -469,13 +468,4 @@ func fillByte(dst []byte, v byte) {
 	for n := 1; n < len(dst); n *= 2 {
 		copy(dst[n:], dst[:n])
 	}
-}
-
-// grow returns buf resized to n, reallocating only when capacity is short.
-// New buffers get a little slack capacity for codecs that over-copy.
-func grow(buf []byte, n int) []byte {
-	if cap(buf) < n {
-		return make([]byte, n, n+64)
-	}
-	return buf[:n]
 }

@@ -135,10 +135,9 @@
 //
 // # Files
 //
-// The Decoder (decode.go) keeps the partial-block cache (blockcache.go) and
-// the chunk reader (chunkread.go) reads through a Frame's (frame.go)
-// offsets and its read-ahead (readahead.go), which serves the chunk file
-// the reader holds: three pairs of files that need each other
-// (tests/filecycles_test.go allows at most 3), each one state type split
-// by concern.
+// A Frame (frame.go) reads its chunks through the chunk reader
+// (chunkread.go), which reads the frame's offsets and file, and through its
+// read-ahead (readahead.go), which serves the chunk file the reader holds:
+// one state type split by concern, the two pairs of files that need each
+// other (tests/filecycles_test.go allows at most 2).
 package b2

@@ -116,24 +116,6 @@ func (s *aggState) grow(n int) {
 	}
 }
 
-func growZero[T any](s []T, n int) []T {
-	if n <= len(s) {
-		return s
-	}
-	if n <= cap(s) {
-		var zero T
-		old := len(s)
-		s = s[:n]
-		for i := old; i < n; i++ {
-			s[i] = zero
-		}
-		return s
-	}
-	out := make([]T, n, max(n, 2*cap(s), 16))
-	copy(out, s)
-	return out
-}
-
 // accPhys is the physical type of the accumulator.
 func (s *aggState) accPhys() columnar.Phys {
 	switch s.spec.Kind {

@@ -3,7 +3,6 @@ package executor
 import (
 	"cmp"
 	"math"
-	"math/big"
 
 	"github.com/b2sql/b2sql/columnar"
 )
@@ -121,16 +120,6 @@ func madWide(xs []columnar.Int128) columnar.Int128 {
 		dev[i] = d
 	}
 	return interpWide(medianOf(dev, c))
-}
-
-// bigTrunc is f truncated toward zero, as an integer (0 for NaN or an
-// infinity).
-func bigTrunc(f float64) *big.Int {
-	if math.IsInf(f, 0) || math.IsNaN(f) {
-		return new(big.Int)
-	}
-	b, _ := new(big.Float).SetFloat64(f).Int(nil)
-	return b
 }
 
 // madMicros returns DATE days as microseconds (a copy: a group's stored

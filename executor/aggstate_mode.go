@@ -21,15 +21,6 @@ const (
 	AggList
 )
 
-// modeCounts maps a group's distinct values (their modeKey bytes) to how
-// often and when first each was seen.
-type modeCounts map[string]modeCount
-
-type modeCount struct {
-	n, first int64
-	row      int // nested values: the value's row in valueLists.modeStore
-}
-
 // modeKey appends the bytes identifying row i's value: the 8 payload bytes
 // of a number (floats as GROUP BY compares them: one NaN, -0 = 0), a
 // string's bytes, one byte of a BOOLEAN.

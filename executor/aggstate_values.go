@@ -312,3 +312,12 @@ func median3[T any](a, b, c T, cmp func(a, b T) int) T {
 	}
 	return b
 }
+
+// modeCounts maps a group's distinct values (their modeKey bytes) to how
+// often and when first each was seen.
+type modeCounts map[string]modeCount
+
+type modeCount struct {
+	n, first int64
+	row      int // nested values: the value's row in valueLists.modeStore
+}

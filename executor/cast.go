@@ -299,13 +299,6 @@ func isRangeErr(err error) bool {
 	return ok && ne.Err == strconv.ErrRange
 }
 
-func quoteVal(v columnar.Value) string {
-	if v.Type.IsString() {
-		return "'" + v.S + "'"
-	}
-	return v.String()
-}
-
 func rescale(v int64, from, to int) (int64, bool) {
 	for ; from < to; from++ {
 		if v > math.MaxInt64/10 || v < math.MinInt64/10 {

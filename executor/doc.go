@@ -17,17 +17,16 @@
 // # Files
 //
 // An operator is one state type whose phases are in files of their own:
-// HashJoin (hashjoin.go) with its probe, probe-first, shared-build and
-// grace (spill) phases and the nested-loop and range joins it falls back
-// to; HashAgg (hashagg.go) with its pass-through, spill, FILTER and
-// dictionary-code phases; Window, Sort and SetOp with their spill files;
-// and aggState (aggstate.go), whose update and result dispatch calls one
-// file per family of aggregates (aggstate_*.go) that reads its fields.
-// Each phase reads the state and the state's driver calls each phase, so
-// these files need each other both ways. The remaining pairs are kernel
-// files that share a small helper with a sibling (cast and cast_enum,
-// kernel_cmp and kernel_cmp_nested, kernel_logic and kernel_case_codes, the
-// list sorting calls, the quantile and mode states, the row stores); they
-// go as the kernels are regrouped by family. tests/filecycles_test.go
-// allows at most 48 such pairs.
+// HashJoin (hashjoin.go) with its probe, probe-first, shared-build,
+// dictionary and grace (spill) phases and the nested-loop and range joins
+// it falls back to; HashAgg (hashagg.go) with its pass-through, spill,
+// FILTER, DISTINCT and dictionary-code phases; Window, Sort and SetOp with
+// their spill and streaming files; the row store (store_chunked.go) with
+// its nested columns; and aggState (aggstate.go), whose update and result
+// dispatch calls one file per family of aggregates (aggstate_*.go) that
+// reads its fields. Each phase reads the state and the state's driver
+// calls each phase, so these files need each other both ways; nothing
+// else in the package does (tests/filecycles_test.go allows at most 31
+// such pairs). Helpers that kernels share live in files of their own
+// (cmp_op.go, arith_op.go, grow.go, date_math.go, …).
 package executor

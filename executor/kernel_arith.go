@@ -7,18 +7,6 @@ import (
 	"github.com/b2sql/b2sql/columnar"
 )
 
-// arithOp is an arithmetic operator.
-type arithOp uint8
-
-const (
-	opAdd arithOp = iota
-	opSub
-	opMul
-	opDiv    // float division
-	opIntDiv // integer division, truncating (float division for floats)
-	opMod
-)
-
 var arithOps = map[string]arithOp{"+": opAdd, "-": opSub, "*": opMul, "/": opDiv, "//": opIntDiv, "%": opMod}
 
 var arithNames = [...]string{"addition", "subtraction", "multiplication", "division", "division", "modulo"}

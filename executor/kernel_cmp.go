@@ -1,21 +1,7 @@
 package executor
 
 import (
-	"bytes"
-
 	"github.com/b2sql/b2sql/columnar"
-)
-
-// cmpOp is a comparison operator.
-type cmpOp uint8
-
-const (
-	opEq cmpOp = iota
-	opNe
-	opLt
-	opLe
-	opGt
-	opGe
 )
 
 var cmpOps = map[string]cmpOp{"=": opEq, "<>": opNe, "<": opLt, "<=": opLe, ">": opGt, ">=": opGe}
@@ -299,25 +285,6 @@ func cmpFloatVV(op cmpOp, a, b []float64, out []bool, sel []int) {
 	for _, i := range sel {
 		out[i] = floatCmp(op, a[i], b[i])
 	}
-}
-
-func bytesCmp(op cmpOp, x, c []byte) bool {
-	switch op {
-	case opEq:
-		return bytes.Equal(x, c)
-	case opNe:
-		return !bytes.Equal(x, c)
-	}
-	r := bytes.Compare(x, c)
-	switch op {
-	case opLt:
-		return r < 0
-	case opLe:
-		return r <= 0
-	case opGt:
-		return r > 0
-	}
-	return r >= 0
 }
 
 func cmpBytesVC(op cmpOp, a [][]byte, c []byte, out []bool, sel []int) {

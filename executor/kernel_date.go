@@ -108,14 +108,6 @@ func floatDatePart(part string, t columnar.Type, v int64) float64 {
 	return float64(us) / 1e6
 }
 
-func floorDiv(a, b int64) int64 {
-	q := a / b
-	if (a%b != 0) && ((a < 0) != (b < 0)) {
-		q--
-	}
-	return q
-}
-
 // datePartKernel is date_part(part, x) with a constant part. epoch and
 // julian return DOUBLEs (as DuckDB).
 func datePartKernel(part string, t columnar.Type, ret columnar.Type) kernel {
@@ -261,16 +253,6 @@ func datePartRowsKernel(t columnar.Type) kernel {
 			return err
 		})
 	}
-}
-
-// yearWeek is the ISO year × 100 + the ISO week, the week negative with a
-// negative year (DuckDB: -1000 week 11 is -100011).
-func yearWeek(tm time.Time) int64 {
-	y, w := tm.ISOWeek()
-	if y < 0 {
-		return int64(y)*100 - int64(w)
-	}
-	return int64(y)*100 + int64(w)
 }
 
 // truncParts are date_trunc's calendar parts (the others are clock parts).

@@ -237,12 +237,6 @@ type likeMatcher struct {
 	segs  likeSegments // kind 5
 }
 
-type likePart struct {
-	anyRun bool // '%'
-	one    bool // '_'
-	lit    []byte
-}
-
 func compileLike(pat []byte, fold bool) *likeMatcher {
 	m := &likeMatcher{fold: fold}
 	if fold {

@@ -53,3 +53,9 @@ func (g *likeSegments) match(s []byte) bool {
 	}
 	return true
 }
+
+type likePart struct {
+	anyRun bool // '%'
+	one    bool // '_'
+	lit    []byte
+}

@@ -169,9 +169,6 @@ func fnYearWeek(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
 	return columnar.IntValue(t, yearWeek(dateTime(a[0]))), nil // kernel_date.go
 }
 
-// julianEpoch is the Julian day number of 1970-01-01.
-const julianEpoch = 2440588
-
 func fnJulian(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
 	return columnar.FloatValue(t, julianEpoch+float64(micros(a[0]))/float64(columnar.MicrosPerDay)), nil
 }

@@ -103,3 +103,50 @@ func medianOf3[T any](es []T, compare func(a, b T) int, a, b, c int) int {
 	}
 	return b
 }
+
+// sortRun is how many entries are sorted at once before they are merged;
+// the context is checked between runs and every sortRun merged entries, so
+// a cancelled sort stops within a few milliseconds.
+const sortRun = 1 << 14
+
+// mergeSort sorts es by compare: runs of sortRun entries, then a
+// bottom-up merge through one buffer, checking ctx between runs and every
+// sortRun merged entries. It returns the sorted entries (es or the buffer).
+func mergeSort[T any](ctx context.Context, es []T, compare func(a, b T) int) ([]T, error) {
+	n := len(es)
+	for lo := 0; lo < n; lo += sortRun {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		slices.SortFunc(es[lo:min(lo+sortRun, n)], compare)
+	}
+	if n <= sortRun {
+		return es, nil
+	}
+	buf := make([]T, n)
+	src, dst := es, buf
+	for width := sortRun; width < n; width *= 2 {
+		done := 0
+		for lo := 0; lo < n; lo += 2 * width {
+			mid, hi := min(lo+width, n), min(lo+2*width, n)
+			i, j, k := lo, mid, lo
+			for i < mid && j < hi {
+				if compare(src[j], src[i]) < 0 {
+					dst[k] = src[j]
+					j++
+				} else {
+					dst[k] = src[i]
+					i++
+				}
+				k++
+				if done++; done%sortRun == 0 && ctx.Err() != nil {
+					return nil, ctx.Err()
+				}
+			}
+			k += copy(dst[k:], src[i:mid])
+			copy(dst[k:], src[j:hi])
+		}
+		src, dst = dst, src
+	}
+	return src, nil
+}

@@ -50,11 +50,13 @@
 //
 // # Files
 //
-// map.go chooses a table by key shape (NewMap) and keeps the chunked key
-// storage the tables share; the tables it chooses (intmap.go, strmap.go,
-// encoded.go, composite.go with its packed and lead-column layouts,
-// normkeys.go) are built there and use that storage, and the join indexes
-// split their integer, range and multi-column builds (index*.go) over one
-// builder. tests/filecycles_test.go allows at most 11 such pairs; moving
-// the shared storage out of map.go removes most of them.
+// Five pairs of files need each other (tests/filecycles_test.go allows at
+// most 5), each one type split by layout or phase: compositeKeys
+// (composite.go) with its packed-word and lead-column layouts (packed.go,
+// lead.go), which it switches between as keys arrive; the join index
+// builder (index.go, index_ints.go) with its multi-column and range
+// builds (index_multi.go, index_range.go); and New (map.go), which wraps
+// keys that need normalizing (normkeys.go) around a table it chooses
+// through New again. Storage the tables share (chunked.go, growth.go,
+// batch.go) needs none of them.
 package hashtab

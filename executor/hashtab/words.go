@@ -24,11 +24,6 @@ type keyTable struct {
 	n    int
 }
 
-const (
-	keyChunkBits = 14
-	keyChunkMask = 1<<keyChunkBits - 1
-)
-
 // key returns the key of group g.
 func (t *keyTable) key(g int32) []uint64 {
 	o := int(g&keyChunkMask) * t.w

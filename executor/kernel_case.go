@@ -114,3 +114,82 @@ func (e *caseExpr) evalCodes(b *columnar.Batch) (*columnar.Vector, error) {
 	c.selA, c.selB = rest[:0], next[:0]
 	return out, nil
 }
+
+// caseExpr is a searched CASE.
+type caseExpr struct {
+	conds, thens []Expr
+	els          Expr // nil = NULL
+	t            columnar.Type
+	out          columnar.Vector
+	sub          columnar.Batch
+	selBuf       []int
+	restBuf      []int
+	codes        *caseCodes // non-nil: every branch a string constant (kernel_case_codes.go)
+}
+
+func (e *caseExpr) Type() columnar.Type { return e.t }
+
+func (e *caseExpr) Eval(b *columnar.Batch) (*columnar.Vector, error) {
+	if e.codes != nil {
+		return e.evalCodes(b)
+	}
+	n := b.Len
+	out := &e.out
+	out.Type = e.t
+	out.Reset(n)
+	out.Valid = columnar.NewBitmap(n)
+	// rest lists rows not yet decided; each arm narrows it, so a THEN is only
+	// evaluated on rows whose condition held (no spurious errors elsewhere).
+	rest := e.restBuf[:0]
+	forEach(b, func(i int) { rest = append(rest, i) })
+	for k, c := range e.conds {
+		if len(rest) == 0 {
+			break
+		}
+		e.sub = columnar.Batch{Cols: b.Cols, Len: n, Sel: rest}
+		cv, err := c.Eval(&e.sub)
+		if err != nil {
+			return nil, err
+		}
+		hit := e.selBuf[:0]
+		next := make([]int, 0, len(rest))
+		for _, i := range rest {
+			j := idx(cv, i)
+			if !cv.IsNull(j) && cv.Bools[j] {
+				hit = append(hit, i)
+			} else {
+				next = append(next, i)
+			}
+		}
+		if len(hit) > 0 {
+			e.sub = columnar.Batch{Cols: b.Cols, Len: n, Sel: hit}
+			tv, err := e.thens[k].Eval(&e.sub)
+			if err != nil {
+				return nil, err
+			}
+			for _, i := range hit {
+				out.CopyRow(i, tv, idx(tv, i), n)
+			}
+		}
+		e.selBuf = hit
+		rest = next
+	}
+	if len(rest) > 0 {
+		if e.els == nil {
+			for _, i := range rest {
+				out.Valid.Clear(i)
+			}
+		} else {
+			e.sub = columnar.Batch{Cols: b.Cols, Len: n, Sel: rest}
+			ev, err := e.els.Eval(&e.sub)
+			if err != nil {
+				return nil, err
+			}
+			for _, i := range rest {
+				out.CopyRow(i, ev, idx(ev, i), n)
+			}
+		}
+	}
+	e.restBuf = rest[:0]
+	return out, nil
+}

@@ -1,0 +1,33 @@
+package hashtab
+
+import "github.com/b2sql/b2sql/columnar"
+
+// doublingBytes is the bytes of the slot arrays an open-addressing table
+// of slots slots (slotBytes each) holding used keys allocates while up to
+// more keys arrive, when it doubles at three quarters full.
+func doublingBytes(slots, used, more int, slotBytes int64) int64 {
+	var n int64
+	for slots > 0 && 4*(used+more) >= 3*slots {
+		slots *= 2
+		n += int64(slots) * slotBytes
+	}
+	return n
+}
+
+// appendBytes is what appending more elements of size bytes to a slice
+// of length n and capacity c may allocate (about a quarter more than it
+// holds, for a large slice).
+func appendBytes(n, c, more int, size int64) int64 {
+	if n+more <= c {
+		return 0
+	}
+	return int64(max(n+more, c+c/4)) * size
+}
+
+// growInt32 returns s with room for n values.
+func growInt32(s []int32, n int) []int32 {
+	if cap(s) < n {
+		return make([]int32, max(n, columnar.MaxBatch))
+	}
+	return s[:n]
+}

@@ -41,3 +41,10 @@ func putCodedRows(dst, src *columnar.Vector, part []int, shift, off int, codes b
 		}
 	}
 }
+
+func copyRows[T any](dst, src []T, rows []int, shift int) {
+	dst = dst[:len(rows)]
+	for k, r := range rows {
+		dst[k] = src[r-shift]
+	}
+}

@@ -388,51 +388,12 @@ func scatter[T any](v *columnar.Vector, vals []T, defs []int16, maxDef int16, to
 	return validBuf, true
 }
 
-// convertUnits rescales time values to microseconds in place.
-func convertUnits(vals []int64, mul, div int64) {
-	switch {
-	case mul != 1:
-		for i, x := range vals {
-			vals[i] = x * mul
-		}
-	case div != 1:
-		for i, x := range vals {
-			vals[i] = convInt(x, 1, div)
-		}
-	}
-}
-
 // int96Micros converts a legacy INT96 timestamp (nanoseconds of the day,
 // then a Julian day, little endian) to microseconds since the Unix epoch.
 func int96Micros(x *parquet.Int96) int64 {
 	nanos := int64(binary.LittleEndian.Uint64(x[:8]))
 	days := int64(binary.LittleEndian.Uint32(x[8:])) - julianUnixEpoch
 	return days*columnar.MicrosPerDay + convInt(nanos, 1, 1000)
-}
-
-// beInt64 decodes a big-endian two's complement integer; ok is false if it
-// does not fit in an int64.
-func beInt64(b []byte) (int64, bool) {
-	if len(b) == 0 {
-		return 0, true
-	}
-	neg := b[0]&0x80 != 0
-	// Leading sign-extension bytes carry no information.
-	for len(b) > 8 {
-		if (neg && b[0] != 0xff) || (!neg && b[0] != 0) {
-			return 0, false
-		}
-		b = b[1:]
-	}
-	var u uint64
-	if neg {
-		u = ^uint64(0)
-	}
-	for _, c := range b {
-		u = u<<8 | uint64(c)
-	}
-	x := int64(u)
-	return x, (x < 0) == neg
 }
 
 // beFloat converts a big-endian two's complement integer of any width to
@@ -451,13 +412,6 @@ func beFloat(b []byte) float64 {
 	}
 	f, _ := new(big.Float).SetInt(&z).Float64()
 	return f
-}
-
-func grow[T any](s []T, n int) []T {
-	if cap(s) >= n {
-		return s[:n]
-	}
-	return make([]T, n)
 }
 
 // shortChunk is the error of a column chunk whose pages end before row

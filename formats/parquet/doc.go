@@ -129,12 +129,15 @@
 //
 // # Files
 //
-// A scan is one plan (scan.go) whose units, prefetching source, filtered
-// page decoding, statistics and top-k pruning are files of their own that
-// read the plan's state while it calls them; the decoders (decode.go,
-// dictread.go, dictfixed.go, delta.go) share their buffers; the legacy and
-// nested readers reach back into the table (table.go) that opened them;
-// and nested schemas and writers recurse through the flat ones. These
-// account for the pairs of files that need each other
-// (tests/filecycles_test.go allows at most 22).
+// Sixteen pairs of files need each other (tests/filecycles_test.go allows
+// at most 16), each one type split by phase or concern. A scan is one plan
+// and scanner (scan.go, stats.go) whose units (units.go), prefetching
+// source (source.go), filtered page decoding (filtered.go) and top-k
+// pruning (topk.go) read its state while it calls them. The table
+// (table.go) opens and keeps what its legacy, nested and page-index
+// readers (legacy.go, nested_read.go, pageindex.go) and its statistics
+// read back. The dictionary readers (dictread.go, dictfixed.go) and the
+// code filters (codefilter.go, rowfilter.go) share their state; nested
+// schemas and writers (nested_schema.go, nested_write.go) recurse through
+// the flat ones (schema.go, writer.go).
 package parquet

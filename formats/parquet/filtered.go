@@ -462,13 +462,6 @@ func (w *worker) putRunRows(ob *outBatch, fc *fcol, part []int, shift, at int) e
 	return nil
 }
 
-func copyRows[T any](dst, src []T, rows []int, shift int) {
-	dst = dst[:len(rows)]
-	for k, r := range rows {
-		dst[k] = src[r-shift]
-	}
-}
-
 // startBatch returns an empty output batch with room for batchRows rows.
 func (w *worker) startBatch() *outBatch {
 	ob := w.s.batch()

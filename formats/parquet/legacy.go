@@ -107,3 +107,13 @@ func markV2Compressed(chunk []byte) {
 		pos += c.pos + int(size)
 	}
 }
+
+// limitPageHeader bounds the page headers pr reads by the chunk's size:
+// arrow-go retries an undecodable header with twice the bytes, up to 4
+// MiB, and its buffered reader grows to match, so a garbage header in a
+// small chunk cost 8 MiB per reader (FuzzPageHeaders). A header never
+// exceeds its chunk; the floor leaves room for the dictionary header old
+// parquet-mr left out of the chunk size (PARQUET-816).
+func limitPageHeader(pr file.PageReader, chunk int64) {
+	pr.SetMaxPageHeaderSize(int(min(4<<20, max(chunk+1<<10, 32<<10))))
+}

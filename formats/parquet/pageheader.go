@@ -1,7 +1,5 @@
 package parquet
 
-import "fmt"
-
 // Page types and the PageHeader fields that hold each one's sub-header
 // (parquet.thrift).
 const (
@@ -70,18 +68,4 @@ func checkPageHeaders(chunk []byte, base int64) error {
 		pos += c.pos + int(size)
 	}
 	return nil
-}
-
-// explainPanic turns a panic of arrow-go's page reader into the chunk's
-// true defect when checkPageHeaders finds one, and into a positioned
-// corruption error otherwise.
-func (p *countingPager) explainPanic(r any) error {
-	if p.chunk != nil {
-		if data, base, err := p.chunk(); err == nil {
-			if err := checkPageHeaders(data, base); err != nil {
-				return err
-			}
-		}
-	}
-	return corruptf("page header after page %d: unreadable (%s)", p.pages, fmt.Sprint(r))
 }

@@ -355,12 +355,16 @@ func openPages(pf *pqFile, rgr *file.RowGroupReader, leaf int) (*countingPager, 
 	return cp, nil
 }
 
-// limitPageHeader bounds the page headers pr reads by the chunk's size:
-// arrow-go retries an undecodable header with twice the bytes, up to 4
-// MiB, and its buffered reader grows to match, so a garbage header in a
-// small chunk cost 8 MiB per reader (FuzzPageHeaders). A header never
-// exceeds its chunk; the floor leaves room for the dictionary header old
-// parquet-mr left out of the chunk size (PARQUET-816).
-func limitPageHeader(pr file.PageReader, chunk int64) {
-	pr.SetMaxPageHeaderSize(int(min(4<<20, max(chunk+1<<10, 32<<10))))
+// explainPanic turns a panic of arrow-go's page reader into the chunk's
+// true defect when checkPageHeaders finds one, and into a positioned
+// corruption error otherwise.
+func (p *countingPager) explainPanic(r any) error {
+	if p.chunk != nil {
+		if data, base, err := p.chunk(); err == nil {
+			if err := checkPageHeaders(data, base); err != nil {
+				return err
+			}
+		}
+	}
+	return corruptf("page header after page %d: unreadable (%s)", p.pages, fmt.Sprint(r))
 }

@@ -107,19 +107,6 @@ func (c *column) bound(x int64) int64 {
 	return x
 }
 
-// convInt converts an integer in a Parquet time unit to microseconds:
-// multiplication for milliseconds, floor division for nanoseconds.
-func convInt(v, mul, div int64) int64 {
-	if div != 1 {
-		q := v / div
-		if v%div < 0 {
-			q--
-		}
-		return q
-	}
-	return v * mul
-}
-
 // verdict evaluates the conjunction filter against unit u's statistics.
 func (t *Table) verdict(u *unit, filter []index.Pred) index.Verdict {
 	if len(filter) == 0 {

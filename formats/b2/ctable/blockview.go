@@ -14,15 +14,6 @@ import (
 // reduces straight out of the decoded block: the bytes are written once,
 // by the codec and the unshuffle, and read once, by the aggregate.
 
-// ownedPayload is the storage a vector owned before alias pointed it at a
-// decoded block, given back by unalias before the column is filled again
-// (the decoder reuses that block; a copy into it would corrupt the cache).
-type ownedPayload struct {
-	floats  []float64
-	ints    []int64
-	aliased bool
-}
-
 // sameLayout reports whether items convert to the vector's payload
 // unchanged: plain 8-byte floats, or 8-byte signed integers (and
 // datetimes) that need no scaling.

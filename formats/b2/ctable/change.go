@@ -11,7 +11,6 @@ import (
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/formats/b2"
-	"github.com/b2sql/b2sql/internal/fsmode"
 )
 
 // Change is one atomic modification of an existing table: live rows
@@ -396,19 +395,6 @@ func (c *Change) publish() error {
 	}
 	c.dir = ""
 	return nil
-}
-
-// publishDir replaces the directory at path by dir (both in one parent):
-// one atomic exchange where the system has one, then the old version
-// (now at dir) is removed.
-func publishDir(dir, path string) error {
-	if err := fsmode.Publish(dir, path); err != nil {
-		return err
-	}
-	if err := exchangeDirs(dir, path); err != nil {
-		return err
-	}
-	return os.RemoveAll(dir)
 }
 
 // frameMetaRaw returns the vlmeta of a frame as raw msgpack values, in

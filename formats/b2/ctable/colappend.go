@@ -534,11 +534,3 @@ func isNaNItem(b []byte) bool {
 	f := math.Float64frombits(binary.LittleEndian.Uint64(b))
 	return f != f
 }
-
-func floorDiv(a, b int64) int64 {
-	q := a / b
-	if (a%b != 0) && ((a < 0) != (b < 0)) {
-		q--
-	}
-	return q
-}

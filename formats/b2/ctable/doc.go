@@ -94,12 +94,19 @@
 //
 // # Files
 //
-// A Table's scan is one plan (scan.go) run in phases that have files of
-// their own (unit reading, look-ahead, late materialization, index lookups,
-// rank pruning, top-k) and that read the plan's state while the plan calls
-// them; writing is likewise one change (change.go) whose column appends,
-// metadata, index builds and string members are in their own files; and
-// nested columns (nested.go) recurse through the column readers and the
-// schema parser. These account for the pairs of files that need each other
-// (tests/filecycles_test.go allows at most 22).
+// Fifteen pairs of files need each other (tests/filecycles_test.go allows
+// at most 15), each one type split by phase or concern. A scan is one plan
+// (scan.go) whose phases have files of their own (unitreader.go,
+// scan_ahead.go, lookup.go, rankprune.go, scan_topk.go) and read the
+// plan's state while the plan calls them; ordered scans likewise read
+// ahead (ordered_ahead.go). A write is one change (change.go) whose
+// column appends and metadata are in colappend.go and changemeta.go; the
+// writer's string members (stringwrite.go) and the FULL index build and
+// its writing (indexbuild.go, indexwrite.go) are split the same way.
+// Column readers (column.go) hand out block views (blockview.go) and
+// recurse into nested columns (nested.go), whose schema entries the
+// schema parser (schema.go) builds and reads; a FULL index (fullindex.go)
+// loads its rank summary (rankindex.go), which reads the index's bounds;
+// and the store (store.go) prefetches zip members (zip_prefetch.go) that
+// read its directory.
 package ctable

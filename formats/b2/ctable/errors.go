@@ -3,6 +3,7 @@ package ctable
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 
 	"github.com/b2sql/b2sql/formats/b2"
 )
@@ -34,3 +35,12 @@ func tableError(table, member string, err error) error {
 
 // isCorrupt reports whether err is (or wraps) b2.ErrCorrupt.
 func isCorrupt(err error) bool { return errors.Is(err, b2.ErrCorrupt) }
+
+// memberErr turns a missing member into corruption: a table without one of
+// its parts is damaged, not merely absent.
+func memberErr(err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("missing member: %w", b2.ErrCorrupt)
+	}
+	return err
+}

@@ -318,3 +318,12 @@ func (p *pipeline) Close() error {
 	p.wg.Wait()
 	return nil
 }
+
+// ownedPayload is the storage a vector owned before alias pointed it at a
+// decoded block, given back by unalias before the column is filled again
+// (the decoder reuses that block; a copy into it would corrupt the cache).
+type ownedPayload struct {
+	floats  []float64
+	ints    []int64
+	aliased bool
+}

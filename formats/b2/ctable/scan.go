@@ -31,20 +31,6 @@ func (t *Table) usableIndex(c int) *summaryIndex {
 	return si
 }
 
-// predColumn returns the single column p reads, or -1 when it reads several.
-func predColumn(p index.Pred) int {
-	cols := p.Cols(nil)
-	if len(cols) == 0 {
-		return -1
-	}
-	for _, c := range cols[1:] {
-		if c != cols[0] {
-			return -1
-		}
-	}
-	return cols[0]
-}
-
 // SupportsFilter is Inexact for predicates on one column that has a usable
 // index block summary (blocks that cannot match are skipped) or that a scan
 // can evaluate while decoding (late materialization drops rows that cannot

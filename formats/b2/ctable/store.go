@@ -260,3 +260,12 @@ func validMember(name string) bool {
 	}
 	return true
 }
+
+// noIndexReadAhead turns the read-ahead off for an index sidecar: lookups
+// binary-search it (b2.Frame.NoReadAhead says why); only scans read
+// column data in order.
+func noIndexReadAhead(f *b2.Frame, member string) {
+	if strings.HasPrefix(member, "_indexes/") {
+		f.NoReadAhead()
+	}
+}

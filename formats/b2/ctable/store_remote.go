@@ -117,15 +117,6 @@ func (p *prefixStore) source(member string) (storage.Source, error) {
 	return src, nil
 }
 
-// noIndexReadAhead turns the read-ahead off for an index sidecar: lookups
-// binary-search it (b2.Frame.NoReadAhead says why); only scans read
-// column data in order.
-func noIndexReadAhead(f *b2.Frame, member string) {
-	if strings.HasPrefix(member, "_indexes/") {
-		f.NoReadAhead()
-	}
-}
-
 func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
 
 func (p *prefixStore) frame(member string) (*b2.Frame, error) {

@@ -1,9 +1,7 @@
 package ctable
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 
 	"github.com/b2sql/b2sql/columnar"
@@ -104,15 +102,6 @@ func openStore(st store, path string) (_ *Table, err error) {
 	t.indexes = catalogIndexes(t.man, t.nphys)
 	t.full = catalogFull(t.man, t.nphys, t.liveEnd)
 	return t, nil
-}
-
-// memberErr turns a missing member into corruption: a table without one of
-// its parts is damaged, not merely absent.
-func memberErr(err error) error {
-	if errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("missing member: %w", b2.ErrCorrupt)
-	}
-	return err
 }
 
 func (t *Table) openValid() error {

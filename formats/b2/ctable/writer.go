@@ -513,3 +513,16 @@ func marshalObj(o jsonObj) (string, error) {
 	sb.WriteByte('}')
 	return sb.String(), nil
 }
+
+// publishDir replaces the directory at path by dir (both in one parent):
+// one atomic exchange where the system has one, then the old version
+// (now at dir) is removed.
+func publishDir(dir, path string) error {
+	if err := fsmode.Publish(dir, path); err != nil {
+		return err
+	}
+	if err := exchangeDirs(dir, path); err != nil {
+		return err
+	}
+	return os.RemoveAll(dir)
+}

@@ -1,6 +1,7 @@
 package columnar
 
 import (
+	"bytes"
 	"math"
 	"strconv"
 	"unicode/utf8"
@@ -110,5 +111,21 @@ func AppendJSONFloat(dst []byte, f float64) []byte {
 	if abs >= 1e-6 && abs < 1e21 {
 		return strconv.AppendFloat(dst, f, 'f', -1, 64)
 	}
-	return strconv.AppendFloat(dst, f, 'e', -1, 64)
+	// DuckDB writes the exponent bare: 1e300 and 1.5e-7, where Go writes
+	// 1e+300 and 1.5e-07.
+	n := len(dst)
+	dst = strconv.AppendFloat(dst, f, 'e', -1, 64)
+	e := n + bytes.IndexByte(dst[n:], 'e') + 1
+	digits := e
+	if dst[digits] == '+' || dst[digits] == '-' {
+		digits++
+	}
+	z := digits
+	for z < len(dst)-1 && dst[z] == '0' {
+		z++
+	}
+	if dst[e] == '+' {
+		return append(dst[:e], dst[z:]...)
+	}
+	return append(dst[:digits], dst[z:]...)
 }

@@ -33,7 +33,9 @@
 // OPTIONAL, which arrow-go's schema resolution refuses, is read the same
 // way from its key and value leaves (nested_map.go), as DuckDB reads it.
 // A legacy 2-level list whose repeated group is LIST-annotated is a list
-// of lists, as parquet-mr and DuckDB read it (legacyListOfLists). FLOAT16
+// of lists, as parquet-mr and DuckDB read it (legacyListOfLists). A
+// VARIANT group, shredded or not, reads as a VARCHAR of the value's JSON
+// text, as DuckDB's CAST(v AS JSON) gives it (variant.go). FLOAT16
 // columns and nested fields arrow-go cannot map (a MAP with an OPTIONAL
 // key whose leaves are not numbers, booleans or strings; every nested
 // column of a file holding such a map, whose schema arrow-go refuses

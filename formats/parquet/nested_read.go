@@ -8,6 +8,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/extensions"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
@@ -363,6 +364,8 @@ func putArrowValues(v *columnar.Vector, at, size int, a arrow.Array) error {
 			}
 			v.Floats[at+i] = a.Value(i).ToFloat64(dt.Scale)
 		}
+	case *extensions.VariantArray:
+		return putVariant(v, at, size, a) // variant.go
 	case array.ExtensionArray:
 		return putArrowValues(v, at, size, a.Storage())
 	default:

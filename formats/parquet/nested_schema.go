@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/extensions"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
@@ -81,6 +82,9 @@ func optionalKeyMap(sc *schema.Schema, root schema.Node, field int) (column, boo
 // arrowType maps an Arrow type of a nested column (or of one of its parts)
 // to its SQL type, leaves as a flat column of the same Parquet type maps.
 func arrowType(t arrow.DataType) (columnar.Type, error) {
+	if _, ok := t.(*extensions.VariantType); ok {
+		return columnar.TVarchar, nil // JSON text (variant.go)
+	}
 	if ext, ok := t.(arrow.ExtensionType); ok {
 		t = ext.StorageType()
 	}

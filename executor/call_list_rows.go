@@ -407,10 +407,10 @@ func fnListRange(inclusive bool) rowFunc {
 		if len(a) > 2 {
 			step = a[2].I
 		}
-		if step == 0 {
-			return columnar.Value{}, errors.New("range: step must not be 0")
-		}
 		out := []columnar.Value{}
+		if step == 0 { // DuckDB: an empty list, not an error
+			return columnar.Value{Type: t, Elems: out}, nil
+		}
 		for x := start; step > 0 && (x < stop || inclusive && x == stop) || step < 0 && (x > stop || inclusive && x == stop); x += step {
 			if len(out) == maxListRange {
 				return columnar.Value{}, errorf("range: more than %d elements", maxListRange)

@@ -29,7 +29,7 @@ import (
 // of the VARCHAR vector v.
 func putVariant(v *columnar.Vector, at, size int, a *extensions.VariantArray) (err error) {
 	if v.Type.ID != columnar.Varchar {
-		return typeMismatch(v, a)
+		return fmt.Errorf("%w: VARIANT read into %s", ErrUnsupported, v.Type)
 	}
 	// arrow-go's decoding trusts the encoded sizes in places: a corrupt
 	// value panics there instead of returning an error.

@@ -42,7 +42,7 @@ func bindWithParams(stmt *Query, cat planner.Catalog, params []columnar.Value) (
 	if !stmt.parsed() {
 		return nil, &Error{Pos: Pos{1, 1}, Kind: ErrSyntax, Msg: "no query to bind"}
 	}
-	b := &binder{q: stmt, cat: cat, cl: stmt.clauses(), lits: map[*planner.Const]litInfo{}, expanding: map[string]bool{}, params: params,
+	b := &binder{q: stmt, cat: cat, lits: map[*planner.Const]litInfo{}, expanding: map[string]bool{}, params: params,
 		now: new(int64)}
 	bd, err := b.bindQuery()
 	if err == nil && stmt.table {
@@ -73,7 +73,6 @@ type binder struct {
 	aggTag string
 	q      *Query
 	cat    planner.Catalog
-	cl     clauses
 
 	nextID planner.ColID
 	scope  []planner.Column       // columns of the FROM tables; Table is the qualifier
@@ -118,6 +117,12 @@ func (b *binder) newCol(name, table string, t columnar.Type) planner.Column {
 
 // errAt reports msg at token i.
 func (b *binder) errAt(i int, kind error, msg string) error { return b.q.errAtTok(i, kind, msg) }
+
+// errSpan reports msg at the node of span s (which may lie outside the
+// query being bound: a WITH entry's name seen from a nested query).
+func (b *binder) errSpan(s ast.Span, kind error, msg string) error {
+	return errAt(b.q.src, s.Start, kind, msg)
+}
 
 // knownExts are file extensions that make an identifier a path.
 var knownExts = []string{".parquet", ".b2d", ".b2z", ".b2nd", ".b2frame"}

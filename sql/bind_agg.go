@@ -227,8 +227,9 @@ func (b *binder) aggType(fn planner.AggFunc, name string, arg planner.Expr, srcs
 
 // finalize rewrites an expression bound above an Aggregate: subtrees equal
 // to a group key become references to the key's output column, and any
-// input column left over is a grouping error.
-func (b *binder) finalize(x planner.Expr, c ectx) (planner.Expr, error) {
+// input column left over is a grouping error, positioned in src, x's
+// syntax (nil: a star's column, at c.sp).
+func (b *binder) finalize(x planner.Expr, src callexpr.Expr, c ectx) (planner.Expr, error) {
 	a := b.agg
 	keys := make(map[string]int, len(a.groups))
 	for i, g := range a.groups {
@@ -279,25 +280,21 @@ func (b *binder) finalize(x planner.Expr, c ectx) (planner.Expr, error) {
 		}
 	})
 	if bad != nil {
-		at := b.ungroupedRef(bad.Name, c.sp)
+		at := b.ungroupedRef(bad.Name, src, c)
 		return nil, b.errAt(at, ErrGrouping, fmt.Sprintf("column %q must appear in the GROUP BY clause or be used in an aggregate function", bad.Name))
 	}
 	return out, nil
 }
 
 // ungroupedRef is the token of the reference to column name that a
-// grouping error is about: in the syntax tree of the expression at sp, the
-// first one outside an aggregate's arguments (sum(a) + a points at the
-// second a), or the first name in sp when the tree does not tell.
-func (b *binder) ungroupedRef(name string, sp span) int {
+// grouping error is about: in src's syntax tree, the first one outside an
+// aggregate's arguments (sum(a) + a points at the second a); src's
+// leftmost token when the tree has none (a column of *, a name the
+// binder made).
+func (b *binder) ungroupedRef(name string, src callexpr.Expr, c ectx) int {
 	var e ast.Expr
-	if b.q.parsed() && sp.lo < sp.hi && sp.hi <= len(b.q.toks) {
-		lo, end := b.q.toks[sp.lo].off, b.q.toks[sp.hi-1].end
-		ast.WalkAll(b.q.tree, func(n ast.Node) {
-			if x, ok := n.(ast.Expr); ok && e == nil && x.Extent().Start == lo && x.Extent().End == end {
-				e = x
-			}
-		})
+	if s, ok := src.(*syntaxSrc); ok {
+		e = s.n
 	}
 	at := -1
 	ast.Inspect(e, func(x ast.Expr) bool {
@@ -313,7 +310,7 @@ func (b *binder) ungroupedRef(name string, sp span) int {
 		return at < 0
 	})
 	if at < 0 {
-		return b.q.findName("", name, sp)
+		return b.leafTok(src, c.sp)
 	}
 	return at
 }

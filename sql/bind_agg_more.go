@@ -7,6 +7,7 @@ import (
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/planner"
+	"github.com/b2sql/b2sql/sql/ast"
 	"github.com/b2sql/b2sql/sql/internal/callexpr"
 )
 
@@ -20,26 +21,27 @@ import (
 var aggRewrites = map[string]bool{"bool_and": true, "bool_or": true, "count_if": true, "countif": true, "any_value": true}
 
 // rewriteAgg returns the call that aggregate call e of a name in
-// aggRewrites (other than bool_*) stands for; also used OVER a window.
-func rewriteAgg(name string, a callexpr.Expr) *callexpr.FuncExpr {
+// aggRewrites (other than bool_*) stands for; also used OVER a window. The
+// nodes it makes carry at, the span of the call's name.
+func rewriteAgg(name string, a callexpr.Expr, at ast.Span) *callexpr.FuncExpr {
 	switch name {
 	case "count_if", "countif":
-		one := callexpr.NewIntVal([]byte("1"))
-		return fn("count", false, &callexpr.CaseExpr{Whens: []*callexpr.When{{Cond: a, Val: one}}})
+		one := callexpr.NewIntVal([]byte("1"), at)
+		return fn("count", at, false, &callexpr.CaseExpr{At: at, Whens: []*callexpr.When{{Cond: a, Val: one}}})
 	case "any_value":
-		return fn("min", false, a)
+		return fn("min", at, false, a)
 	}
 	return nil
 }
 
 // distinctRowKey is the one value count(DISTINCT a, b, …) counts: NULL
 // when any argument is NULL, else the arguments' texts, each prefixed by
-// its length so that no two rows collide.
-func distinctRowKey(args []callexpr.Expr) callexpr.Expr {
+// its length so that no two rows collide. at is the span of count.
+func distinctRowKey(args []callexpr.Expr, at ast.Span) callexpr.Expr {
 	var key []callexpr.Expr
 	var anyNull callexpr.Expr
 	for _, a := range args {
-		key = append(key, fn("length", false, fn("concat", false, a)), callexpr.NewStrVal([]byte(":")), a)
+		key = append(key, fn("length", at, false, fn("concat", at, false, a)), callexpr.NewStrVal([]byte(":"), at), a)
 		isNull := &callexpr.IsExpr{Operator: callexpr.IsNullStr, Expr: a}
 		if anyNull == nil {
 			anyNull = isNull
@@ -47,11 +49,12 @@ func distinctRowKey(args []callexpr.Expr) callexpr.Expr {
 			anyNull = &callexpr.OrExpr{Left: anyNull, Right: isNull}
 		}
 	}
-	return &callexpr.CaseExpr{Whens: []*callexpr.When{{Cond: anyNull, Val: &callexpr.NullVal{}}}, Else: fn("concat", false, key...)}
+	return &callexpr.CaseExpr{At: at, Whens: []*callexpr.When{{Cond: anyNull, Val: &callexpr.NullVal{}}}, Else: fn("concat", at, false, key...)}
 }
 
-func fn(name string, distinct bool, args ...callexpr.Expr) *callexpr.FuncExpr {
-	f := &callexpr.FuncExpr{Name: callexpr.NewColIdent(name), Distinct: distinct}
+// fn makes the call name(args) standing for the syntax at at.
+func fn(name string, at ast.Span, distinct bool, args ...callexpr.Expr) *callexpr.FuncExpr {
+	f := &callexpr.FuncExpr{At: at, Name: callexpr.NewColIdent(name), Distinct: distinct}
 	for _, a := range args {
 		f.Exprs = append(f.Exprs, &callexpr.AliasedExpr{Expr: a})
 	}
@@ -61,7 +64,7 @@ func fn(name string, distinct bool, args ...callexpr.Expr) *callexpr.FuncExpr {
 // bindAggRewrite binds the aggregates above; ok is false for other calls.
 func (b *binder) bindAggRewrite(name string, e *callexpr.FuncExpr, args []callexpr.Expr, star bool, at int, c ectx) (planner.Expr, bool, error) {
 	if name == "count" && e.Distinct && len(args) > 1 {
-		x, err := b.bindExpr(fn("count", true, distinctRowKey(args)), c)
+		x, err := b.bindExpr(fn("count", e.At, true, distinctRowKey(args, e.At)), c)
 		return x, true, err
 	}
 	if name == "grouping" || name == "grouping_id" {
@@ -76,7 +79,7 @@ func (b *binder) bindAggRewrite(name string, e *callexpr.FuncExpr, args []callex
 		x, err := b.bindPairAgg(fn, name, e, args, star, at, c) // bind_agg_pair.go
 		return x, true, err
 	}
-	if r := statMacro(name, args); r != nil && !star && !e.Distinct { // bind_agg_stats.go
+	if r := statMacro(name, args, e.At); r != nil && !star && !e.Distinct { // bind_agg_stats.go
 		x, err := b.bindExpr(r, c)
 		return x, true, err
 	}
@@ -87,7 +90,7 @@ func (b *binder) bindAggRewrite(name string, e *callexpr.FuncExpr, args []callex
 		return nil, true, b.arity(at, name, "1")
 	}
 	a := args[0]
-	if r := rewriteAgg(name, a); r != nil {
+	if r := rewriteAgg(name, a, e.At); r != nil {
 		if name != "any_value" {
 			t, err := b.bindExpr(a, ectx{sp: c.sp, clause: c.clause, inAgg: true})
 			if err != nil {
@@ -105,7 +108,7 @@ func (b *binder) bindAggRewrite(name string, e *callexpr.FuncExpr, args []callex
 		if name == "bool_or" {
 			agg = "max"
 		}
-		x, err := b.bindExpr(fn(agg, false, a), c)
+		x, err := b.bindExpr(fn(agg, e.At, false, a), c)
 		if err == nil && x.Type().ID != columnar.Bool {
 			return nil, true, b.typeErr(a, c, "%s expects BOOLEAN, got %s", name, x.Type())
 		}

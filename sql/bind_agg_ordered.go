@@ -34,15 +34,16 @@ type orderedAgg struct {
 }
 
 // bindOrderedAgg binds agg(args ORDER BY order), where name is the
-// aggregate the user wrote.
-func (b *binder) bindOrderedAgg(name string, exprs callexpr.SelectExprs, distinct bool, orderBy []winOrder, c ectx) (planner.Expr, error) {
-	at := b.q.findName("", name, c.sp)
+// aggregate the user wrote and call its call without the order.
+func (b *binder) bindOrderedAgg(name string, call *callexpr.FuncExpr, orderBy []winOrder, c ectx) (planner.Expr, error) {
+	exprs, distinct := call.Exprs, call.Distinct
+	at := b.q.tok(call.At)
 	if !isAggName(name) {
 		return nil, b.errAt(at, ErrSyntax, fmt.Sprintf("ORDER BY inside a call is only valid for aggregate functions, not %s", name))
 	}
 	if c.inAgg || !c.aggOK {
 		// Let the plain binding report nesting or a misplaced aggregate.
-		return b.bindFunc(&callexpr.FuncExpr{Name: callexpr.NewColIdent(name), Exprs: exprs, Distinct: distinct}, c)
+		return b.bindFunc(&callexpr.FuncExpr{At: call.At, Name: callexpr.NewColIdent(name), Exprs: exprs, Distinct: distinct}, c)
 	}
 	ac := c
 	ac.inAgg, ac.aggOK = true, false
@@ -69,7 +70,7 @@ func (b *binder) bindOrderedAgg(name string, exprs callexpr.SelectExprs, distinc
 	}
 	a := b.agg
 	before := len(a.aggs)
-	x, err := b.bindFunc(&callexpr.FuncExpr{Name: callexpr.NewColIdent(name), Exprs: exprs, Distinct: distinct}, c)
+	x, err := b.bindFunc(&callexpr.FuncExpr{At: call.At, Name: callexpr.NewColIdent(name), Exprs: exprs, Distinct: distinct}, c)
 	if err != nil || holisticAggs[name] != planner.AggStringAgg && holisticAggs[name] != planner.AggList {
 		return x, err // the order does not change this aggregate's result
 	}

@@ -3,6 +3,7 @@ package sql
 import (
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/planner"
+	"github.com/b2sql/b2sql/sql/ast"
 	"github.com/b2sql/b2sql/sql/internal/callexpr"
 )
 
@@ -71,11 +72,11 @@ func isAggMacro(name string) bool { return name == "geomean" || name == "geometr
 
 // statMacro returns geomean(x)'s definition, exp(avg(ln(x))), for an
 // aggregate call of geomean or geometric_mean; nil for other names.
-func statMacro(name string, args []callexpr.Expr) *callexpr.FuncExpr {
+func statMacro(name string, args []callexpr.Expr, at ast.Span) *callexpr.FuncExpr {
 	if !isAggMacro(name) || len(args) != 1 {
 		return nil
 	}
-	return fn("exp", false, fn("avg", false, fn("ln", false, args[0])))
+	return fn("exp", at, false, fn("avg", at, false, fn("ln", at, false, args[0])))
 }
 
 // bindWindowStat binds a statistic OVER a window (executor/window_acc.go),

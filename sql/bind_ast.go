@@ -176,7 +176,7 @@ func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 		if n := e.Name[0]; len(e.Name) == 1 && !n.Quoted && valueFuncs[strings.ToLower(n.Name)] {
 			// CURRENT_DATE, LOCALTIMESTAMP, …: a call written without
 			// parentheses.
-			return b.bindFunc(&callexpr.FuncExpr{Name: callexpr.NewColIdent(n.Name)}, c)
+			return b.bindFunc(&callexpr.FuncExpr{At: n.Span, Name: callexpr.NewColIdent(n.Name)}, c)
 		}
 		return b.bindASTColumn(e, c) // bind_ast_nested.go
 	case *ast.Literal:
@@ -226,7 +226,7 @@ func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 		}
 		if e.Escape != nil {
 			// x [NOT] [I]LIKE p ESCAPE e is DuckDB's [not_][i]like_escape(x, p, e).
-			return b.bindFunc(&callexpr.FuncExpr{Name: callexpr.NewColIdent(fn + "_escape"), Exprs: callexpr.SelectExprs{
+			return b.bindFunc(&callexpr.FuncExpr{At: e.Span, Name: callexpr.NewColIdent(fn + "_escape"), Exprs: callexpr.SelectExprs{
 				&callexpr.AliasedExpr{Expr: astSrc(e.X)}, &callexpr.AliasedExpr{Expr: astSrc(e.Pattern)}, &callexpr.AliasedExpr{Expr: astSrc(e.Escape)}}}, c)
 		}
 		xs, err := b.bindASTs(c, e.X, e.Pattern)
@@ -264,7 +264,7 @@ func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 		return b.castTo(k, astSrc(e), to, false, c)
 	case *ast.Case:
 		// The CASE helper, over syntax tree operands.
-		ce := &callexpr.CaseExpr{Expr: optSrc(e.Operand), Else: optSrc(e.Else)}
+		ce := &callexpr.CaseExpr{At: ast.Span{Start: e.Start, End: e.Start + len("CASE")}, Expr: optSrc(e.Operand), Else: optSrc(e.Else)}
 		for _, w := range e.Whens {
 			ce.Whens = append(ce.Whens, &callexpr.When{Cond: astSrc(w.Cond), Val: astSrc(w.Then)})
 		}
@@ -289,7 +289,7 @@ func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 			// position(haystack, needle): instr's order.
 			name = "instr"
 		}
-		fe := &callexpr.FuncExpr{Name: callexpr.NewColIdent(name), Distinct: e.Distinct}
+		fe := &callexpr.FuncExpr{At: e.Name.Last().Span, Name: callexpr.NewColIdent(name), Distinct: e.Distinct}
 		if e.Star {
 			fe.Exprs = callexpr.SelectExprs{&callexpr.StarExpr{}}
 		}
@@ -304,7 +304,7 @@ func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 				order[i] = winOrder{expr: astSrc(o.X), desc: desc, nullsFirst: nullsFirst}
 			}
 			bind = func() (planner.Expr, error) {
-				return b.bindOrderedAgg(strings.ToLower(e.Name[0].Name), fe.Exprs, e.Distinct, order, c) // bind_agg_ordered.go
+				return b.bindOrderedAgg(strings.ToLower(e.Name[0].Name), fe, order, c) // bind_agg_ordered.go
 			}
 		}
 		if e.Filter != nil {
@@ -441,12 +441,12 @@ func callArg(e ast.Expr) callexpr.Expr {
 	if l, ok := e.(*ast.Literal); ok {
 		switch l.Kind {
 		case ast.LitString:
-			return callexpr.NewStrVal([]byte(l.Val))
+			return callexpr.NewStrVal([]byte(l.Val), l.Span)
 		case ast.LitNumber:
 			if isInt, _ := plainNumber(l.Val); isInt {
-				return callexpr.NewIntVal([]byte(l.Val))
+				return callexpr.NewIntVal([]byte(l.Val), l.Span)
 			}
-			return callexpr.NewFloatVal([]byte(l.Val))
+			return callexpr.NewFloatVal([]byte(l.Val), l.Span)
 		}
 	}
 	return astSrc(e)

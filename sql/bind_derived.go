@@ -14,10 +14,10 @@ import (
 // bindRecursive binds a WITH RECURSIVE entry that refers to itself:
 // base UNION [ALL] step, where only step names the entry. The step is
 // bound with the name standing for the previous iteration's rows (a
-// WorkScan); its columns are cast to the base's types.
-func (b *binder) bindRecursive(def *cteDef, alias string) (*fromItem, error) {
-	at := b.q.findName("", def.name, b.q.whole())
-	bad := b.errAt(at, ErrUnsupported, "WITH RECURSIVE needs the form base UNION [ALL] step, with only step referring to "+def.name)
+// WorkScan); its columns are cast to the base's types. at is the token of
+// the reference; errors about the entry's shape point at its name.
+func (b *binder) bindRecursive(def *cteDef, alias string, at int) (*fromItem, error) {
+	bad := b.errSpan(def.at, ErrUnsupported, "WITH RECURSIVE needs the form base UNION [ALL] step, with only step referring to "+def.name)
 	cb := b.child(def.nq.q, def.nq.params)
 	cb.ctes = def.ctes
 	t := def.nq.q.tree
@@ -57,7 +57,7 @@ func (b *binder) bindRecursive(def *cteDef, alias string) (*fromItem, error) {
 	}
 	ss := step.Root.Schema()
 	if len(ss) != len(work.Cols) {
-		return nil, b.errAt(at, ErrType, "the recursive step of "+def.name+" has a different number of columns than its base")
+		return nil, b.errSpan(def.at, ErrType, "the recursive step of "+def.name+" has a different number of columns than its base")
 	}
 	proj := &planner.Project{Input: step.Root}
 	for i, c := range ss {
@@ -76,13 +76,13 @@ func (b *binder) bindRecursive(def *cteDef, alias string) (*fromItem, error) {
 	for i, c := range work.Cols {
 		rc.Out = append(rc.Out, b.newCol(names[i], "", c.Type))
 	}
-	return b.relation(&Bound{Root: rc, Names: names}, alias, nil)
+	return b.relation(&Bound{Root: rc, Names: names}, alias, nil, nil)
 }
 
 // bindViewRef binds a reference to a view of the catalog (its SQL bound
 // like a derived table, without the caller's WITH names); ok is false when
-// name is not a view.
-func (b *binder) bindViewRef(name, alias string) (*fromItem, bool, error) {
+// name is not a view. at is the token of the reference.
+func (b *binder) bindViewRef(name, alias string, at int) (*fromItem, bool, error) {
 	vc, isVC := b.cat.(planner.ViewCatalog)
 	if !isVC {
 		return nil, false, nil
@@ -91,7 +91,6 @@ func (b *binder) bindViewRef(name, alias string) (*fromItem, bool, error) {
 	if !ok {
 		return nil, false, nil
 	}
-	at := b.q.findName("", name, b.cl.from)
 	if b.viewDepth >= 32 {
 		return nil, true, b.errAt(at, ErrUnsupported, fmt.Sprintf("view %q refers to itself", name))
 	}
@@ -120,7 +119,7 @@ func (b *binder) bindViewRef(name, alias string) (*fromItem, bool, error) {
 	if alias == "" {
 		alias = name
 	}
-	it, err := b.relation(bd, alias, nil)
+	it, err := b.relation(bd, alias, nil, nil)
 	return it, true, err
 }
 
@@ -198,5 +197,5 @@ func (b *binder) valuesRelation(rows [][]planner.Expr, srcs [][]callexpr.Expr, c
 		}
 		n.Out = append(n.Out, b.newCol(names[col], alias, t))
 	}
-	return b.relation(&Bound{Root: n, Names: names}, alias, nil)
+	return b.relation(&Bound{Root: n, Names: names}, alias, nil, nil)
 }

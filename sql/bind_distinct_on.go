@@ -41,7 +41,7 @@ func (b *binder) distinctOn(on []callexpr.Expr, order []orderRef, sp span, items
 		}
 		x, err := b.bindExpr(e, c)
 		if err == nil && aggregating {
-			x, err = b.finalize(x, c)
+			x, err = b.finalize(x, e, c)
 		}
 		return x, err
 	}

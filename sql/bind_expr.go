@@ -51,17 +51,11 @@ func (b *binder) bindExpr(e callexpr.Expr, c ectx) (planner.Expr, error) {
 	return nil, b.errAt(c.sp.lo, ErrUnsupported, fmt.Sprintf("expression %q is not supported", callexpr.String(e)))
 }
 
-// subqueryTok finds the SELECT of a nested query: the first SELECT in sp
-// that is not the query's own.
-func (b *binder) subqueryTok(sp span) int {
-	return b.q.findToken(sp, func(t token) bool { return t.is("SELECT") && t.off > b.q.toks[0].off || t.is("EXISTS") })
-}
-
 // bindColumn resolves a column reference case-insensitively.
 func (b *binder) bindColumn(e *callexpr.ColName, c ectx) (planner.Expr, error) {
 	name := e.Name.String()
 	qual := e.Qualifier.Name.String()
-	return b.bindColumnName(qual, name, b.q.findName(qual, name, c.sp), c)
+	return b.bindColumnName(qual, name, b.q.tok(e.At), c)
 }
 
 // bindColumnName resolves [qual.]name written at token at.
@@ -153,17 +147,15 @@ func (b *binder) aliasFor(name string) (selItem, bool) {
 // bindLiteral types a literal: see types.go. neg folds a unary minus in.
 func (b *binder) bindLiteral(e *callexpr.SQLVal, neg bool, c ectx) (planner.Expr, error) {
 	text := string(e.Val)
+	i := b.q.tok(e.At)
 	switch e.Type {
 	case callexpr.StrVal:
-		i := b.q.findToken(c.sp, func(t token) bool { return t.kind == tkString && t.val == text })
 		k := &planner.Const{Val: columnar.StringValue(text)}
 		b.lits[k] = litInfo{litString, text, i}
 		return k, nil
 	case callexpr.IntVal, callexpr.FloatVal:
-		i := b.q.findToken(c.sp, func(t token) bool { return t.kind == tkNumber && t.val == text })
 		return b.numberLiteral(text, e.Type == callexpr.IntVal, neg, i)
 	}
-	i := b.q.findToken(c.sp, func(t token) bool { return t.val == text })
 	return nil, b.errAt(i, ErrUnsupported, fmt.Sprintf("literal %s is not supported", callexpr.String(e)))
 }
 
@@ -217,12 +209,11 @@ func (b *binder) leafTok(e callexpr.Expr, sp span) int {
 	case *syntaxSrc:
 		return b.astLeaf(e.n)
 	case *callexpr.ColName:
-		return b.q.findName(e.Qualifier.Name.String(), e.Name.String(), sp)
+		return b.q.tok(e.At)
 	case *callexpr.SQLVal:
-		text := string(e.Val)
-		return b.q.findToken(sp, func(t token) bool { return (t.kind == tkString || t.kind == tkNumber) && t.val == text })
+		return b.q.tok(e.At)
 	case *callexpr.FuncExpr:
-		return b.q.findName("", e.Name.String(), sp)
+		return b.q.tok(e.At)
 	case *callexpr.BinaryExpr:
 		return b.leafTok(e.Left, sp)
 	case *callexpr.IsExpr:
@@ -232,7 +223,7 @@ func (b *binder) leafTok(e callexpr.Expr, sp span) int {
 	case *callexpr.UnaryExpr:
 		return b.leafTok(e.Expr, sp)
 	case *callexpr.CaseExpr:
-		return b.q.findKeyword("CASE", sp)
+		return b.q.tok(e.At)
 	}
 	return sp.lo
 }

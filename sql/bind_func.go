@@ -33,7 +33,7 @@ func (b *binder) callArgs(e *callexpr.FuncExpr, at int) ([]callexpr.Expr, bool, 
 
 func (b *binder) bindFunc(e *callexpr.FuncExpr, c ectx) (planner.Expr, error) {
 	name := e.Name.Lowered()
-	at := b.q.findName("", e.Name.String(), c.sp)
+	at := b.q.tok(e.At)
 	if !e.Qualifier.IsEmpty() {
 		return nil, b.errAt(at, ErrUnknownFunction, fmt.Sprintf("unknown function %q", e.Qualifier.String()+"."+name))
 	}

@@ -242,5 +242,5 @@ func (b *binder) convertArg(name string, rule function.Arg, x planner.Expr, src 
 		}
 		return b.coerce(x, columnar.TUuid, src, c)
 	}
-	return nil, b.errAt(b.q.findName("", name, c.sp), ErrUnsupported, fmt.Sprintf("%s: argument rule %d", strings.ToLower(name), rule))
+	return nil, b.errAt(b.leafTok(src, c.sp), ErrUnsupported, fmt.Sprintf("%s: argument rule %d", strings.ToLower(name), rule))
 }

@@ -17,7 +17,7 @@ func (b *binder) bindCondFunc(name string, args []callexpr.Expr, at int, c ectx)
 		if len(args) != 3 {
 			return nil, true, b.arity(at, name, "3")
 		}
-		x, err := b.bindCase(&callexpr.CaseExpr{Whens: []*callexpr.When{{Cond: args[0], Val: args[1]}}, Else: args[2]}, c)
+		x, err := b.bindCase(&callexpr.CaseExpr{At: b.q.tokExtent(at), Whens: []*callexpr.When{{Cond: args[0], Val: args[1]}}, Else: args[2]}, c)
 		return x, true, err
 	case "typeof", "pg_typeof":
 		if len(args) != 1 {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/planner"
+	"github.com/b2sql/b2sql/sql/ast"
 	"github.com/b2sql/b2sql/sql/internal/callexpr"
 )
 
@@ -37,7 +38,7 @@ func bindDatePartCall(b *binder, name string, args []callexpr.Expr, at int, c ec
 		return nil, true, b.arity(at, name, "2")
 	}
 	if part, ok := args[0].(*callexpr.SQLVal); ok && part.Type == callexpr.StrVal {
-		x, err := b.bindDatePart(strings.ToLower(string(part.Val)), args[1], at, c)
+		x, err := b.bindDatePart(strings.ToLower(string(part.Val)), args[1], b.q.tok(part.At), c)
 		return x, true, err
 	}
 	p, err := b.bindExpr(args[0], c)
@@ -69,11 +70,12 @@ func bindDateTruncCall(b *binder, name string, args []callexpr.Expr, at int, c e
 	return x, true, err
 }
 
-// bindDatePart binds date_part / EXTRACT of a constant part.
-func (b *binder) bindDatePart(part string, arg callexpr.Expr, at int, c ectx) (planner.Expr, error) {
+// bindDatePart binds date_part / EXTRACT of a constant part written at
+// token partAt.
+func (b *binder) bindDatePart(part string, arg callexpr.Expr, partAt int, c ectx) (planner.Expr, error) {
 	p, ok := dateParts[part]
 	if !ok {
-		return nil, b.errAt(b.partTok(part, at, c), ErrType, fmt.Sprintf("unknown date part %q%s", part, didYouMean(part, columnar.DatePartSpellings())))
+		return nil, b.errAt(partAt, ErrType, fmt.Sprintf("unknown date part %q%s", part, didYouMean(part, columnar.DatePartSpellings())))
 	}
 	x, err := b.datePartArg(arg, c)
 	if err != nil {
@@ -138,13 +140,13 @@ func (b *binder) bindDatePartStruct(parts columnar.Value, args []callexpr.Expr, 
 	var fields []columnar.Field
 	var vals []planner.Expr
 	seen := map[string]bool{}
-	for _, e := range parts.Elems {
+	for i, e := range parts.Elems {
 		if e.Null || e.Type.ID != columnar.Varchar {
 			return nil, b.typeErr(args[0], c, "date_part expects a list of part names")
 		}
 		p, ok := dateParts[strings.ToLower(e.S)]
 		if !ok {
-			return nil, b.errAt(b.partTok(e.S, at, c), ErrType, fmt.Sprintf("unknown date part %q%s", e.S, didYouMean(e.S, columnar.DatePartSpellings())))
+			return nil, b.errAt(b.listElemTok(args[0], i, c), ErrType, fmt.Sprintf("unknown date part %q%s", e.S, didYouMean(e.S, columnar.DatePartSpellings())))
 		}
 		if seen[p] {
 			return nil, b.typeErr(args[0], c, "date_part names part %q twice", e.S)
@@ -166,14 +168,15 @@ func (b *binder) bindDatePartStruct(parts columnar.Value, args []callexpr.Expr, 
 	return &planner.Case{Whens: []planner.When{{Cond: isNull, Then: &planner.Const{Val: columnar.NullValue(t)}}}, Else: st, T: t}, nil
 }
 
-func (b *binder) partTok(part string, at int, c ectx) int {
-	i := b.q.findToken(c.sp, func(t token) bool {
-		return (t.kind == tkString || t.kind == tkIdent) && strings.EqualFold(t.val, part)
-	})
-	if i == c.sp.lo {
-		return at
+// listElemTok is the token of element i of list expression src, when src
+// is a list written out ([…]); else src's own.
+func (b *binder) listElemTok(src callexpr.Expr, i int, c ectx) int {
+	if s, ok := src.(*syntaxSrc); ok {
+		if l, ok := s.n.(*ast.List); ok && i < len(l.Elems) {
+			return b.astLeaf(l.Elems[i])
+		}
 	}
-	return i
+	return b.leafTok(src, c.sp)
 }
 
 func (b *binder) bindDateTrunc(args []callexpr.Expr, at int, c ectx) (planner.Expr, error) {
@@ -184,7 +187,7 @@ func (b *binder) bindDateTrunc(args []callexpr.Expr, at int, c ectx) (planner.Ex
 	part := strings.ToLower(string(lit.Val))
 	p := dateParts[part]
 	if !truncParts[p] {
-		return nil, b.errAt(b.partTok(part, at, c), ErrType, fmt.Sprintf("unknown date_trunc part %q", part))
+		return nil, b.errAt(b.q.tok(lit.At), ErrType, fmt.Sprintf("unknown date_trunc part %q", part))
 	}
 	x, err := b.bindExpr(args[1], c)
 	if err != nil {

@@ -51,9 +51,9 @@ var functionsColumns = func() []tableColumn {
 // bindFunctionsTable binds FROM duckdb_functions() to one row per overload
 // and name (an alias names the function it is an alias of) of the function
 // registry, as constants.
-func (b *binder) bindFunctionsTable(args callexpr.SelectExprs, alias string) (*fromItem, error) {
+func (b *binder) bindFunctionsTable(args callexpr.SelectExprs, alias string, at int) (*fromItem, error) {
 	if len(args) != 0 {
-		return nil, b.arity(b.q.findName("", "duckdb_functions", b.cl.from), "duckdb_functions", "0")
+		return nil, b.arity(at, "duckdb_functions", "0")
 	}
 	if alias == "" {
 		alias = "duckdb_functions"
@@ -83,7 +83,7 @@ func (b *binder) constTable(alias, note string, cols []tableColumn, rows [][]col
 		}
 		n.Rows = append(n.Rows, row)
 	}
-	return b.relation(&Bound{Root: n, Names: names}, alias, nil)
+	return b.relation(&Bound{Root: n, Names: names}, alias, nil, nil)
 }
 
 // functionRows are the values of duckdb_functions(), in functionsColumns'

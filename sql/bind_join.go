@@ -7,6 +7,7 @@ import (
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/planner"
+	"github.com/b2sql/b2sql/sql/ast"
 	"github.com/b2sql/b2sql/sql/internal/callexpr"
 )
 
@@ -49,21 +50,58 @@ func itemOf(n planner.Node, alias string) *fromItem {
 }
 
 // joinCond is a join's ON condition or USING list (neither: a cross
-// join, or a natural one).
+// join, or a natural one), and the syntax of the join's right side,
+// which errors about the join point at (its alias, else its start).
 type joinCond struct {
-	using []string
+	using []*ast.Ident
 	on    func(c ectx) (planner.Expr, error) // binds ON as a boolean; nil: none
+	right ast.TableRef
+}
+
+// errAtRef reports errors at FROM item r's name (refTok).
+func (b *binder) errAtRef(r ast.TableRef) func(kind error, msg string) error {
+	at := b.refTok(r)
+	return func(kind error, msg string) error { return b.errAt(at, kind, msg) }
+}
+
+// errSpanAt reports errors at span s (errSpan).
+func (b *binder) errSpanAt(s ast.Span) func(kind error, msg string) error {
+	return func(kind error, msg string) error { return b.errSpan(s, kind, msg) }
+}
+
+// refTok is the token of FROM item r's name: its alias, or where it
+// starts.
+func (b *binder) refTok(r ast.TableRef) int {
+	var a *ast.Alias
+	switch r := r.(type) {
+	case *ast.Table:
+		a = r.Alias
+	case *ast.TableFunc:
+		a = r.Alias
+	case *ast.Derived:
+		a = r.Alias
+	case *ast.Join:
+		a = r.Alias
+	case *ast.Pivot:
+		a = r.Alias
+	case nil:
+		return 0 // every join the binder makes names its right side
+	}
+	if a != nil {
+		return b.q.tok(a.Name.Span)
+	}
+	return b.q.tok(r.Extent())
 }
 
 // joinItems joins two bound FROM elements. cond is ON or USING; natural
 // joins on every column name the two sides share.
 func (b *binder) joinItems(l, r *fromItem, kind planner.JoinKind, cond joinCond, natural bool) (*fromItem, error) {
-	sp := b.cl.from
+	rightAt := b.refTok(cond.right)
+	sp := span{rightAt, rightAt + 1}
 	for _, q := range r.quals {
 		for _, p := range l.quals {
 			if strings.EqualFold(p, q) {
-				at := b.q.findName("", q, sp)
-				return nil, b.errAt(at, ErrUnsupported, fmt.Sprintf("duplicate table name %q in FROM; use an alias", q))
+				return nil, b.errAt(rightAt, ErrUnsupported, fmt.Sprintf("duplicate table name %q in FROM; use an alias", q))
 			}
 		}
 	}
@@ -75,7 +113,7 @@ func (b *binder) joinItems(l, r *fromItem, kind planner.JoinKind, cond joinCond,
 	maps.Copy(out.hidden, r.hidden)
 	j := &planner.Join{Left: l.node, Right: r.node, Kind: kind}
 	out.node = j
-	var using []string
+	var using []*ast.Ident
 	switch {
 	case natural:
 		for _, c := range l.cols {
@@ -83,11 +121,11 @@ func (b *binder) joinItems(l, r *fromItem, kind planner.JoinKind, cond joinCond,
 				continue // nor are virtual columns joined on (as DuckDB)
 			}
 			if rc, ok := visible(r, c.Name); ok && r.hidden[rc.ID] == 0 {
-				using = append(using, c.Name)
+				using = append(using, &ast.Ident{Span: b.q.tokExtent(rightAt), Name: c.Name})
 			}
 		}
 		if len(using) == 0 {
-			return nil, b.errAt(sp.lo, ErrSyntax, "no columns found to join on in NATURAL JOIN (use CROSS JOIN for a cross product)")
+			return nil, b.errAt(rightAt, ErrSyntax, "no columns found to join on in NATURAL JOIN (use CROSS JOIN for a cross product)")
 		}
 	case len(cond.using) > 0:
 		using = cond.using
@@ -110,14 +148,15 @@ func (b *binder) joinItems(l, r *fromItem, kind planner.JoinKind, cond joinCond,
 	var conds []planner.Expr
 	var merged []planner.Expr
 	var mergedCols []planner.Column
-	for _, name := range using {
+	for _, u := range using {
+		name := u.Name
 		lc, lok := visible(l, name)
 		rc, rok := visible(r, name)
 		if !lok || !rok {
-			at := b.q.findName("", name, sp)
-			return nil, b.errAt(at, ErrUnknownColumn, fmt.Sprintf("column %q in USING is not on both sides of the join", name))
+			return nil, b.errAt(b.q.tok(u.Span), ErrUnknownColumn, fmt.Sprintf("column %q in USING is not on both sides of the join", name))
 		}
-		src := []callexpr.Expr{&callexpr.ColName{Name: callexpr.NewColIdent(name)}, &callexpr.ColName{Name: callexpr.NewColIdent(name)}}
+		col := &callexpr.ColName{At: u.Span, Name: callexpr.NewColIdent(name)}
+		src := []callexpr.Expr{col, col}
 		xs, t, err := b.unify([]planner.Expr{&planner.ColRef{Col: lc}, &planner.ColRef{Col: rc}}, src, ectx{sp: sp, clause: "USING"}, true, "compare")
 		if err != nil {
 			return nil, err

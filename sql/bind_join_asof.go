@@ -18,8 +18,8 @@ import (
 // does (joinItems), then take the node it made apart.
 
 // bindPositionalJoin binds l POSITIONAL JOIN r.
-func (b *binder) bindPositionalJoin(l, r *fromItem) (*fromItem, error) {
-	it, err := b.joinItems(l, r, planner.JoinCross, joinCond{}, false)
+func (b *binder) bindPositionalJoin(l, r *fromItem, right ast.TableRef) (*fromItem, error) {
+	it, err := b.joinItems(l, r, planner.JoinCross, joinCond{right: right}, false)
 	if err != nil {
 		return nil, err
 	}

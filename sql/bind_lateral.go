@@ -40,7 +40,7 @@ func (b *binder) lateralDerived(acc *fromItem, t *ast.Derived, kind planner.Join
 	if err != nil {
 		return nil, err
 	}
-	it, err := b.relation(bd, alias, aliasColumns(t.Alias))
+	it, err := b.relation(bd, alias, aliasColumns(t.Alias), b.errAtRef(t))
 	if err != nil {
 		return nil, err
 	}
@@ -173,7 +173,7 @@ walk:
 		// ON over both sides' columns: a filter above the projection.
 		saved := b.saveScope()
 		b.scope, b.quals, b.hidden = res.cols, res.quals, res.hidden
-		x, err := cond.on(ectx{sp: b.cl.from, clause: "ON"})
+		x, err := cond.on(ectx{sp: b.q.spanOf(t), clause: "ON"})
 		b.restoreScope(saved)
 		if err != nil {
 			return nil, err

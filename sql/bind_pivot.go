@@ -55,7 +55,7 @@ func (b *binder) bindPivotAST(pv *ast.Pivot, unnamed *int) (*fromItem, error) {
 		alias = pv.Alias.Name.Name
 		cols = aliasColumns(pv.Alias)
 	}
-	return b.relation(bd, alias, cols)
+	return b.relation(bd, alias, cols, b.errAtRef(pv))
 }
 
 // The rewrite's nodes sit on the PIVOT (sp), where errors about them

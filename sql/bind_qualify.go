@@ -19,7 +19,7 @@ func (b *binder) qualify(cond callexpr.Expr, sp span, aggregating bool) (planner
 		return nil, err
 	}
 	if aggregating {
-		if x, err = b.finalize(x, c); err != nil {
+		if x, err = b.finalize(x, cond, c); err != nil {
 			return nil, err
 		}
 	}

@@ -89,7 +89,7 @@ func (b *binder) bindWithAST(w *ast.With) error {
 			mode = planner.CTENotMaterialized
 		}
 		def := &cteDef{name: name, cols: nameList(c.Columns), nq: b.subQuery(c.Query), ctes: ctes,
-			cte: &planner.CTE{Name: name, Mode: mode}}
+			cte: &planner.CTE{Name: name, Mode: mode}, at: c.Name.Span}
 		if w.Recursive && astRefersTo(c.Query, name) {
 			def.recursive = true
 		}
@@ -263,12 +263,10 @@ func tableRefBindable(t ast.TableRef) bool {
 
 // joinCondOf is the ON condition or USING list of join t.
 func joinCondOf(b *binder, t *ast.Join) joinCond {
-	var cond joinCond
-	for _, u := range t.Using {
-		cond.using = append(cond.using, u.Name)
-	}
+	cond := joinCond{using: t.Using, right: t.R}
 	if on := t.On; on != nil {
 		cond.on = func(c ectx) (planner.Expr, error) {
+			c.sp = b.q.spanOf(on)
 			x, err := b.bindAST(on, c)
 			if err == nil {
 				x, err = b.boolean(x, astSrc(on), c, "ON")
@@ -343,7 +341,7 @@ func (b *binder) bindFromAST(from []ast.TableRef) (planner.Node, error) {
 		if d, ok := t.(*ast.Derived); ok && acc != nil && d.Query != nil {
 			// FROM t, [LATERAL] (q): q may read t (bind_lateral.go).
 			var err error
-			if acc, err = b.lateralDerived(acc, d, planner.JoinCross, joinCond{}, &unnamed); err != nil {
+			if acc, err = b.lateralDerived(acc, d, planner.JoinCross, joinCond{right: d}, &unnamed); err != nil {
 				return nil, err
 			}
 			continue
@@ -361,7 +359,7 @@ func (b *binder) bindFromAST(from []ast.TableRef) (planner.Node, error) {
 			acc = it
 			continue
 		}
-		if acc, err = b.joinItems(acc, it, planner.JoinCross, joinCond{}, false); err != nil {
+		if acc, err = b.joinItems(acc, it, planner.JoinCross, joinCond{right: t}, false); err != nil {
 			return nil, err
 		}
 	}
@@ -404,7 +402,7 @@ func (b *binder) bindTableRefAST(t ast.TableRef, unnamed *int) (*fromItem, error
 			}
 			cond := joinCondOf(b, t)
 			if l, ok := t.On.(*ast.Literal); ok && l.Kind == ast.LitBool && strings.EqualFold(l.Val, "true") {
-				cond = joinCond{} // ON true: the usual LEFT JOIN LATERAL
+				cond = joinCond{right: t.R} // ON true: the usual LEFT JOIN LATERAL
 			}
 			return b.lateralDerived(left, d, kind, cond, unnamed)
 		}
@@ -414,7 +412,7 @@ func (b *binder) bindTableRefAST(t ast.TableRef, unnamed *int) (*fromItem, error
 		}
 		switch {
 		case t.Kind == "POSITIONAL":
-			return b.bindPositionalJoin(left, right) // bind_join_asof.go
+			return b.bindPositionalJoin(left, right, t.R) // bind_join_asof.go
 		case t.Asof:
 			return b.bindAsofJoin(t, left, right)
 		}
@@ -454,7 +452,7 @@ func (b *binder) bindTableRefAST(t ast.TableRef, unnamed *int) (*fromItem, error
 		if err != nil {
 			return nil, err
 		}
-		return b.relation(bd, alias, aliasColumns(t.Alias))
+		return b.relation(bd, alias, aliasColumns(t.Alias), b.errAtRef(t))
 	case *ast.TableFunc:
 		return b.bindTableFuncAST(t)
 	case *ast.Pivot:
@@ -493,7 +491,7 @@ func (b *binder) bindQuery() (*Bound, error) {
 // child returns a binder for a nested query that shares this one's
 // column numbering, literals and WITH names.
 func (b *binder) child(q *Query, params []columnar.Value) *binder {
-	return &binder{q: q, cat: b.cat, cl: q.clauses(), lits: b.lits, expanding: map[string]bool{},
+	return &binder{q: q, cat: b.cat, lits: b.lits, expanding: map[string]bool{},
 		params: params, nextID: b.nextID, ctes: b.ctes, now: b.now}
 }
 
@@ -537,11 +535,10 @@ func matchParen(toks []token, i int) int {
 }
 
 // relation puts a bound query in scope under alias, its columns renamed by
-// cols where given.
-func (b *binder) relation(bd *Bound, alias string, cols []string) (*fromItem, error) {
+// cols where given; fail reports an error at the alias.
+func (b *binder) relation(bd *Bound, alias string, cols []string, fail func(kind error, msg string) error) (*fromItem, error) {
 	if len(cols) > len(bd.Names) {
-		at := b.q.findName("", alias, b.cl.from)
-		return nil, b.errAt(at, ErrUnsupported, fmt.Sprintf("%q has %d columns but %d column names were given", alias, len(bd.Names), len(cols)))
+		return nil, fail(ErrUnsupported, fmt.Sprintf("%q has %d columns but %d column names were given", alias, len(bd.Names), len(cols)))
 	}
 	schema := bd.Root.Schema()
 	it := &fromItem{node: bd.Root, quals: []string{alias}, hidden: map[planner.ColID]hide{}}
@@ -595,11 +592,12 @@ type cteDef struct {
 	recursive bool
 	work      *planner.WorkTable // inside its own recursive step: the work table
 	cte       *planner.CTE       // shared by the references (planner/cte.go)
+	at        ast.Span           // the entry's name where it is defined
 }
 
 // bindCTERef binds a reference to a WITH name; ok is false when the name
-// is not a WITH entry in scope.
-func (b *binder) bindCTERef(name, alias string) (*fromItem, bool, error) {
+// is not a WITH entry in scope. at is the token of the reference.
+func (b *binder) bindCTERef(name, alias string, at int) (*fromItem, bool, error) {
 	def, ok := b.ctes[strings.ToLower(name)]
 	if !ok {
 		return nil, false, nil
@@ -616,11 +614,11 @@ func (b *binder) bindCTERef(name, alias string) (*fromItem, bool, error) {
 		for i, c := range ws.Out {
 			names[i] = c.Name
 		}
-		it, err := b.relation(&Bound{Root: ws, Names: names}, alias, nil)
+		it, err := b.relation(&Bound{Root: ws, Names: names}, alias, nil, nil)
 		return it, true, err
 	}
 	if def.recursive {
-		it, err := b.bindRecursive(def, alias)
+		it, err := b.bindRecursive(def, alias, at)
 		return it, true, err
 	}
 	c := b.child(def.nq.q, def.nq.params)
@@ -632,7 +630,7 @@ func (b *binder) bindCTERef(name, alias string) (*fromItem, bool, error) {
 	}
 	// The planner inlines the reference or reads the entry computed once.
 	bd.Root = &planner.CTERef{CTE: def.cte, Input: bd.Root}
-	it, err := b.relation(bd, alias, def.cols)
+	it, err := b.relation(bd, alias, def.cols, b.errSpanAt(def.at))
 	return it, true, err
 }
 
@@ -644,7 +642,7 @@ func (b *binder) bindTableAST(t *ast.Table) (*fromItem, error) {
 	}
 	if t.Path != "" {
 		if call := b.q.copyFrom; call != nil {
-			n, err := b.bindFileCall(call, "", nil, b.q.tokAt(t.Start))
+			n, err := b.bindFileCall(call, "", nil, b.q.tokAt(t.Start), b.q.tokAt(t.Start))
 			if err != nil {
 				return nil, err
 			}
@@ -659,10 +657,10 @@ func (b *binder) bindTableAST(t *ast.Table) (*fromItem, error) {
 	parts := defaultSchema(nameParts(t.Name))
 	name, qual := parts[len(parts)-1], strings.Join(parts[:len(parts)-1], ".")
 	if qual == "" {
-		if it, ok, err := b.bindCTERef(name, alias); ok || err != nil {
+		if it, ok, err := b.bindCTERef(name, alias, b.q.tok(t.Extent())); ok || err != nil {
 			return it, err
 		}
-		if it, ok, err := b.bindViewRef(name, alias); ok || err != nil {
+		if it, ok, err := b.bindViewRef(name, alias, b.q.tok(t.Extent())); ok || err != nil {
 			return it, err
 		}
 	}

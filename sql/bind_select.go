@@ -64,7 +64,7 @@ func (b *binder) bindSelectAST(sel *ast.Select, q *ast.Query) (*Bound, error) {
 
 	var having planner.Expr
 	if sel.Having != nil {
-		c := ectx{sp: b.cl.having, clause: "HAVING", aggOK: true}
+		c := ectx{sp: b.q.spanOf(sel.Having), clause: "HAVING", aggOK: true}
 		win := b.win
 		b.win = nil // windows come after HAVING
 		x, err := b.bindAST(sel.Having, c)
@@ -72,7 +72,7 @@ func (b *binder) bindSelectAST(sel *ast.Select, q *ast.Query) (*Bound, error) {
 		if err != nil {
 			return nil, err
 		}
-		if x, err = b.finalize(x, c); err != nil {
+		if x, err = b.finalize(x, astSrc(sel.Having), c); err != nil {
 			return nil, err
 		}
 		if having, err = b.boolean(x, astSrc(sel.Having), c, "HAVING"); err != nil {
@@ -150,7 +150,7 @@ func (b *binder) bindItems(items []selItem, aggregating bool) error {
 		if it.star != nil {
 			it.expr = &planner.ColRef{Col: *it.star}
 			if aggregating {
-				x, err := b.finalize(it.expr, ectx{sp: b.cl.sel})
+				x, err := b.finalize(it.expr, nil, ectx{sp: it.sp})
 				if err != nil {
 					return err
 				}
@@ -168,7 +168,7 @@ func (b *binder) bindItems(items []selItem, aggregating bool) error {
 			return err
 		}
 		if aggregating {
-			if x, err = b.finalize(x, c); err != nil {
+			if x, err = b.finalize(x, it.src, c); err != nil {
 				return err
 			}
 		}
@@ -296,7 +296,7 @@ func (b *binder) expandSelectAST(sel *ast.Select) ([]selItem, error) {
 		items = append(items, it)
 	}
 	if len(items) == 0 {
-		return nil, b.errAt(b.cl.sel.lo, ErrUnknownColumn, "SELECT list is empty after resolving * expressions")
+		return nil, b.errAt(b.q.tok(sel.Items[0].Span), ErrUnknownColumn, "SELECT list is empty after resolving * expressions")
 	}
 	return items, nil
 }
@@ -376,7 +376,7 @@ func (b *binder) starItems(st *ast.Star) ([]selItem, error) {
 				continue
 			}
 			col := col
-			it := selItem{star: &col, name: col.Name, sp: b.cl.sel}
+			it := selItem{star: &col, name: col.Name, sp: b.q.spanOf(st)}
 			if to, ok := rename[l]; ok {
 				it.alias, it.name = to, to
 			} else if to, ok := rename[strings.ToLower(col.Table)+"."+l]; ok && col.Table != "" {
@@ -404,7 +404,7 @@ func (b *binder) starItems(st *ast.Star) ([]selItem, error) {
 
 // bindWhereAST binds WHERE's conjuncts as one Filter over b.input.
 func (b *binder) bindWhereAST(where ast.Expr) (planner.Node, error) {
-	c := ectx{sp: b.cl.where, clause: "WHERE"}
+	c := ectx{sp: b.q.spanOf(where), clause: "WHERE"}
 	xs, _, has, err := b.expandColumns(where)
 	if err != nil {
 		return nil, err
@@ -452,13 +452,16 @@ func conjuncts(e ast.Expr, out []ast.Expr) []ast.Expr {
 
 // astHasAgg reports whether e calls an aggregate function outside a
 // window and outside nested queries.
-func astHasAgg(e ast.Expr) bool {
-	found := false
+func astHasAgg(e ast.Expr) bool { return astAggCall(e) != nil }
+
+// astAggCall is the first aggregate call in e (not under OVER), or nil.
+func astAggCall(e ast.Expr) *ast.Func {
+	var found *ast.Func
 	ast.Inspect(e, func(x ast.Expr) bool {
 		if f, ok := x.(*ast.Func); ok && f.Over == nil && len(f.Name) == 1 && (isAggName(strings.ToLower(f.Name[0].Name)) || isAggMacro(strings.ToLower(f.Name[0].Name))) {
-			found = true
+			found = f
 		}
-		return !found
+		return found == nil
 	})
 	return found
 }
@@ -536,8 +539,8 @@ func (b *binder) bindGroupByAST(items []selItem, g *ast.GroupBy) error {
 				}
 			}
 		}
-		if astHasAgg(src) {
-			return b.errAt(b.aggTok(c.sp), ErrGrouping, "aggregate functions are not allowed in GROUP BY")
+		if f := astAggCall(src); f != nil {
+			return b.errSpan(f.Name[0].Span, ErrGrouping, "aggregate functions are not allowed in GROUP BY")
 		}
 		x, err := b.bindAST(src, c)
 		if err != nil {
@@ -576,7 +579,7 @@ func (b *binder) limitAST(root planner.Node, q *ast.Query) (planner.Node, error)
 		return root, nil
 	}
 	count, offset := int64(-1), int64(0)
-	read := func(e ast.Expr, sp span, what string) (int64, error) {
+	read := func(e ast.Expr, what string) (int64, error) {
 		if n, ok := astOrdinal(e); ok && n >= 0 && n < 1<<30 {
 			return int64(n), nil
 		}
@@ -588,7 +591,7 @@ func (b *binder) limitAST(root planner.Node, q *ast.Query) (planner.Node, error)
 		if p, ok := e.(*ast.Param); ok {
 			return b.paramLimit(p, what)
 		}
-		return 0, b.errAt(sp.lo, ErrType, what+" must be a non-negative integer constant")
+		return 0, b.errAt(b.q.tok(e.Extent()), ErrType, what+" must be a non-negative integer constant")
 	}
 	var err error
 	var percent *float64
@@ -597,16 +600,12 @@ func (b *binder) limitAST(root planner.Node, q *ast.Query) (planner.Node, error)
 			return nil, err
 		}
 	} else if l != nil && l.Count != nil {
-		if count, err = read(l.Count, b.cl.limit, "LIMIT"); err != nil {
+		if count, err = read(l.Count, "LIMIT"); err != nil {
 			return nil, err
 		}
 	}
 	if q.Offset != nil {
-		sp := b.cl.offset
-		if sp.hi <= sp.lo {
-			sp = b.cl.limit
-		}
-		if offset, err = read(q.Offset, sp, "OFFSET"); err != nil {
+		if offset, err = read(q.Offset, "OFFSET"); err != nil {
 			return nil, err
 		}
 	}
@@ -685,14 +684,6 @@ func (b *binder) addGroup(x planner.Expr) {
 	a.groupCols = append(a.groupCols, b.newCol(name, "", x.Type()))
 }
 
-// aggTok finds the first aggregate function name in sp.
-func (b *binder) aggTok(sp span) int {
-	return b.q.findToken(sp, func(t token) bool {
-		_, ok := aggFuncs[strings.ToLower(t.val)]
-		return t.kind == tkIdent && ok
-	})
-}
-
 func (b *binder) inScope(name string) bool {
 	for _, col := range b.scope {
 		if strings.EqualFold(col.Name, name) {
@@ -751,7 +742,7 @@ func (b *binder) orderTarget(e callexpr.Expr, items []selItem, proj *planner.Pro
 		return planner.Column{}, err
 	}
 	if aggregating {
-		if x, err = b.finalize(x, c); err != nil {
+		if x, err = b.finalize(x, e, c); err != nil {
 			return planner.Column{}, err
 		}
 	}

@@ -86,11 +86,7 @@ func (b *binder) bindSetOpAST(body ast.QueryBody) (*Bound, error) {
 		return bd, err
 	}
 	so := body.(*ast.SetOp)
-	lo, _ := b.q.tokSpan(so.L)
-	at := b.q.findKeyword(so.Op, span{b.q.tokAt(so.L.Extent().End), len(b.q.toks)})
-	if at < lo {
-		at = lo
-	}
+	at := b.q.tok(so.OpAt)
 	l, err := b.bindSetOpAST(so.L)
 	if err != nil {
 		return nil, err

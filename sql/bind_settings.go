@@ -76,8 +76,7 @@ var settingsColumns = []tableColumn{
 
 // bindSettingsTable binds FROM duckdb_settings() to the rows of the
 // session's settings, as constants.
-func (b *binder) bindSettingsTable(args callexpr.SelectExprs, alias string) (*fromItem, error) {
-	at := b.q.findName("", "duckdb_settings", b.cl.from)
+func (b *binder) bindSettingsTable(args callexpr.SelectExprs, alias string, at int) (*fromItem, error) {
 	if len(args) != 0 {
 		return nil, b.arity(at, "duckdb_settings", "0")
 	}

@@ -134,6 +134,7 @@ type boundSub struct {
 	value planner.Column
 	corr  []planner.Expr
 	agg   *aggSub // correlated aggregate: value computed above the join
+	at    int     // the token the subquery starts at (its SELECT, or EXISTS)
 }
 
 // aggSub is a correlated aggregate subquery grouped by its correlation.
@@ -144,7 +145,12 @@ type aggSub struct {
 
 // bindSubquery binds the nested query nest returns, written at token at,
 // as subquery does.
-func (b *binder) bindSubquery(nest func() nestedQuery, at int, c ectx, value bool) (*boundSub, error) {
+func (b *binder) bindSubquery(nest func() nestedQuery, at int, c ectx, value bool) (sub *boundSub, err error) {
+	defer func() {
+		if sub != nil {
+			sub.at = at
+		}
+	}()
 	if b.noSubq != "" || b.input == nil {
 		where := b.noSubq
 		if where == "" {
@@ -159,7 +165,7 @@ func (b *binder) bindSubquery(nest func() nestedQuery, at int, c ectx, value boo
 	if value && len(bd.Names) != 1 {
 		return nil, b.errAt(at, ErrType, fmt.Sprintf("subquery returns %d columns, expected 1", len(bd.Names)))
 	}
-	sub := &boundSub{right: bd.Root}
+	sub = &boundSub{right: bd.Root}
 	if b.postAgg && len(child.outerRefs) > 0 {
 		return nil, b.errAt(at, ErrUnsupported, "correlated subqueries in an aggregating query's SELECT, HAVING or ORDER BY are not supported")
 	}
@@ -323,7 +329,7 @@ func (b *binder) joinSub(kind planner.JoinKind, sub *boundSub, keys []planner.Eq
 // inKey is the equality x = subquery value, both sides of one type.
 func (b *binder) inKey(left planner.Expr, src callexpr.Expr, sub *boundSub, c ectx) (planner.EquiKey, error) {
 	if sub.agg != nil {
-		return planner.EquiKey{}, b.errAt(b.subqueryTok(c.sp), ErrUnsupported, "IN with a correlated aggregate subquery is not supported")
+		return planner.EquiKey{}, b.errAt(sub.at, ErrUnsupported, "IN with a correlated aggregate subquery is not supported")
 	}
 	xs, _, err := b.unify([]planner.Expr{left, &planner.ColRef{Col: sub.value}}, []callexpr.Expr{src, src}, c, true, "compare")
 	if err != nil {
@@ -357,7 +363,7 @@ func (b *binder) inMark(left planner.Expr, leftSrc callexpr.Expr, sub *boundSub,
 	}
 	if b.postAgg && b.agg != nil {
 		// The key is read above the Aggregate: map it to the grouped columns.
-		if left, err = b.finalize(left, c); err != nil {
+		if left, err = b.finalize(left, leftSrc, c); err != nil {
 			return nil, err
 		}
 	}

@@ -20,7 +20,7 @@ import (
 // z = count(value IS NULL). x goes into the binding through coalesce and
 // a NULL flag, so that equality keys match rows whose x is NULL too.
 func (b *binder) correlatedIn(left planner.Expr, src callexpr.Expr, sub *boundSub, not bool, c ectx) (planner.Expr, error) {
-	at := b.subqueryTok(c.sp)
+	at := sub.at
 	unsupported := func(why string) error {
 		return b.errAt(at, ErrUnsupported, "correlated [NOT] IN subquery "+why+" is not supported")
 	}

@@ -59,7 +59,7 @@ func (b *binder) bindQuantified(e *ast.Quantified, c ectx) (planner.Expr, error)
 	}
 	if len(sub.corr) == 0 && b.postAgg && b.agg != nil {
 		// x is read above the Aggregate: map it to the grouped columns.
-		if left, err = b.finalize(left, c); err != nil {
+		if left, err = b.finalize(left, astSrc(e.X), c); err != nil {
 			return nil, err
 		}
 	}

@@ -23,22 +23,19 @@ import (
 // the source (a single scan, every column at once) cross joined with
 // range(columns) to unpivot it, one row per column in schema order.
 
-// bindSummarize binds summarize('name, path or query').
-func (b *binder) bindSummarize(args callexpr.SelectExprs, alias string) (*fromItem, error) {
-	at := b.q.findName("", "summarize", b.cl.from)
+// bindSummarize binds summarize('name, path or query') called at token
+// at; its errors point at the string.
+func (b *binder) bindSummarize(args callexpr.SelectExprs, alias string, at int) (*fromItem, error) {
 	var arg string
 	if len(args) == 1 {
 		if ae, ok := args[0].(*callexpr.AliasedExpr); ok {
 			if v, ok := ae.Expr.(*callexpr.SQLVal); ok && v.Type == callexpr.StrVal {
-				arg = string(v.Val)
+				arg, at = string(v.Val), b.q.tok(v.At)
 			}
 		}
 	}
 	if arg == "" {
 		return nil, b.errAt(at, ErrType, "summarize expects one string argument (a table, a path or a query)")
-	}
-	if i := b.q.findToken(b.q.whole(), func(t token) bool { return t.kind != tkOp && t.kind != tkNumber && t.val == arg }); i != b.q.whole().lo {
-		at = i
 	}
 	// The source as SQL: a query in parentheses, a path as a string, a
 	// table as a quoted name.
@@ -83,7 +80,7 @@ func (b *binder) bindSummarize(args callexpr.SelectExprs, alias string) (*fromIt
 	if alias == "" {
 		alias = "summarize"
 	}
-	return b.relation(bd, alias, nil)
+	return b.relation(bd, alias, nil, nil)
 }
 
 // summarySQL is the summary query of the columns of bd read from src.

@@ -52,12 +52,12 @@ func (b *binder) bindTableFuncAST(t *ast.TableFunc) (*fromItem, error) {
 			args[i] = &callexpr.AliasedExpr{Expr: callArg(a)}
 		}
 		if fn == "summarize" {
-			return b.bindSummarize(args, alias) // bind_summarize.go
+			return b.bindSummarize(args, alias, at) // bind_summarize.go
 		}
 		if fn == "duckdb_functions" {
-			return b.bindFunctionsTable(args, alias) // bind_func_table.go
+			return b.bindFunctionsTable(args, alias, at) // bind_func_table.go
 		}
-		return b.bindSettingsTable(args, alias) // bind_settings.go
+		return b.bindSettingsTable(args, alias, at) // bind_settings.go
 	}
 	var n planner.Node
 	var err error
@@ -67,12 +67,12 @@ func (b *binder) bindTableFuncAST(t *ast.TableFunc) (*fromItem, error) {
 		for i, a := range f.Args {
 			args[i] = &callexpr.AliasedExpr{Expr: astSrc(a)}
 		}
-		n, err = b.bindSeries(fn, args, alias, cols, at)
+		n, err = b.bindSeries(fn, args, alias, cols, b.q.spanOf(f), b.refTok(t))
 	case FileFuncs[fn]:
 		var call *FileCall
 		if call, err = callArgs(b.q.src, fn, b.q.toks, at+1, b.q.tokAt(f.End)-1); err == nil {
 			call.Virtual = b.q.virtualNames()
-			n, err = b.bindFileCall(call, alias, cols, at)
+			n, err = b.bindFileCall(call, alias, cols, at, b.refTok(t))
 		}
 	default:
 		n, err = b.bindPathFunc(fn, f, alias, at)
@@ -116,9 +116,11 @@ func (b *binder) bindPathFunc(fn string, f *ast.Func, alias string, at int) (pla
 var seriesFuncs = map[string]bool{"range": true, "generate_series": true}
 
 // bindSeries binds range/generate_series in FROM to a scan of a
-// planner.SeriesTable.
-func (b *binder) bindSeries(fn string, args callexpr.SelectExprs, alias string, cols []string, at int) (planner.Node, error) {
-	c := ectx{sp: b.cl.from, clause: "FROM"}
+// planner.SeriesTable. sp is the call's span, aliasAt the token of its
+// alias (refTok).
+func (b *binder) bindSeries(fn string, args callexpr.SelectExprs, alias string, cols []string, sp span, aliasAt int) (planner.Node, error) {
+	at := sp.lo
+	c := ectx{sp: sp, clause: "FROM"}
 	saved := b.saveScope()
 	b.scope, b.quals, b.hidden = nil, nil, nil
 	defer b.restoreScope(saved)
@@ -193,7 +195,7 @@ func (b *binder) bindSeries(fn string, args callexpr.SelectExprs, alias string, 
 	name := fn
 	if len(cols) > 0 {
 		if len(cols) > 1 {
-			return nil, b.errAt(b.q.findName("", alias, b.cl.from), ErrUnsupported,
+			return nil, b.errAt(aliasAt, ErrUnsupported,
 				fmt.Sprintf("%q has 1 column but %d column names were given", alias, len(cols)))
 		}
 		name = cols[0]

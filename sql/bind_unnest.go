@@ -180,7 +180,7 @@ func (b *binder) unnestTable(f *ast.Func, alias string, cols []string, at int) (
 	saved := b.saveScope()
 	b.scope, b.quals, b.hidden = nil, nil, nil
 	defer b.restoreScope(saved)
-	x, err := b.bindUnnest(f, ectx{sp: b.cl.from, clause: "SELECT"})
+	x, err := b.bindUnnest(f, ectx{sp: b.q.spanOf(f), clause: "SELECT"})
 	if err != nil {
 		return nil, err
 	}
@@ -233,7 +233,7 @@ func (b *binder) lateralUnnest(acc *fromItem, t *ast.TableFunc) (*fromItem, erro
 	}
 	saved := b.saveScope()
 	b.scope, b.quals, b.hidden = acc.cols, acc.quals, acc.hidden
-	x, err := b.bindUnnest(f, ectx{sp: b.cl.from, clause: "SELECT"}) // unnest binds as in a select list
+	x, err := b.bindUnnest(f, ectx{sp: b.q.spanOf(f), clause: "SELECT"}) // unnest binds as in a select list
 	b.restoreScope(saved)
 	if err != nil {
 		return nil, err

@@ -39,7 +39,7 @@ func (b *binder) bindWindowAST(f *ast.Func, c ectx) (planner.Expr, error) {
 	}
 	if len(w.args) == 1 && f.Filter == nil {
 		// count_if and any_value are other aggregates (bind_agg_more.go).
-		if r := rewriteAgg(name, w.args[0]); r != nil {
+		if r := rewriteAgg(name, w.args[0], f.Name.Last().Span); r != nil {
 			if w.args, _, err = b.callArgs(r, at); err != nil {
 				return nil, err
 			}
@@ -50,7 +50,7 @@ func (b *binder) bindWindowAST(f *ast.Func, c ectx) (planner.Expr, error) {
 		if !windowAggNames[name] && argMinMaxAggs[name] == 0 {
 			return nil, b.errAt(at, ErrSyntax, fmt.Sprintf("FILTER is only valid for aggregate functions, not %s", name))
 		}
-		w.args, w.star = filteredArgs(name, w.args, w.star, f.Filter)
+		w.args, w.star = filteredArgs(name, w.args, w.star, f.Filter, f.Name.Last().Span)
 	}
 	for _, p := range spec.PartitionBy {
 		w.partition = append(w.partition, astSrc(p))
@@ -69,11 +69,7 @@ func (b *binder) bindWindowAST(f *ast.Func, c ectx) (planner.Expr, error) {
 		return nil, err
 	}
 	if f.Nulls != ast.NullsDefault {
-		kw := "IGNORE"
-		if f.Nulls == ast.RespectNulls {
-			kw = "RESPECT"
-		}
-		w.nulls = &nullsMode{ignore: f.Nulls == ast.IgnoreNulls, at: b.q.findKeyword(kw, span{at, over})}
+		w.nulls = &nullsMode{ignore: f.Nulls == ast.IgnoreNulls, at: b.q.tok(f.NullsAt)}
 	}
 	return b.bindWindowCall(w, c)
 }
@@ -84,13 +80,13 @@ func (b *binder) bindWindowAST(f *ast.Func, c ectx) (planner.Expr, error) {
 // filter_keep(1, cond)), but list, which lists boxes instead
 // (bind_window_aggs.go); arg_max(arg, val) wraps val, whose NULL rows it
 // skips. (GROUP BY aggregates filter their input: bind_agg_filter.go.)
-func filteredArgs(name string, args []callexpr.Expr, star bool, cond ast.Expr) ([]callexpr.Expr, bool) {
+func filteredArgs(name string, args []callexpr.Expr, star bool, cond ast.Expr, at ast.Span) ([]callexpr.Expr, bool) {
 	k := 0
 	if argMinMaxAggs[name] != 0 && len(args) == 2 {
 		k = 1
 	}
 	if star || len(args) == 0 {
-		args, star = []callexpr.Expr{callexpr.NewIntVal([]byte("1"))}, false
+		args, star = []callexpr.Expr{callexpr.NewIntVal([]byte("1"), at)}, false
 	}
 	out := append([]callexpr.Expr(nil), args...)
 	out[k] = &callexpr.FilterExpr{Val: args[k], Cond: astSrc(cond)}
@@ -326,7 +322,7 @@ func (b *binder) bindWindowCall(w winCall, c ectx) (planner.Expr, error) {
 	if name == "count" && w.distinct && len(args) > 1 {
 		// count(DISTINCT a, b) OVER counts the frame's distinct rows of
 		// non-NULL values, as in GROUP BY (bind_agg_more.go).
-		args = []callexpr.Expr{distinctRowKey(args)}
+		args = []callexpr.Expr{distinctRowKey(args, b.q.tokExtent(at))}
 	}
 	// In an aggregating query a window reads the grouped rows: its
 	// expressions may call aggregates and are finalized like select items.
@@ -335,7 +331,7 @@ func (b *binder) bindWindowCall(w winCall, c ectx) (planner.Expr, error) {
 	bindW := func(e callexpr.Expr) (planner.Expr, error) {
 		x, err := b.bindExpr(e, wc)
 		if err == nil && b.agg != nil {
-			x, err = b.finalize(x, wc)
+			x, err = b.finalize(x, e, wc)
 		}
 		return x, err
 	}

@@ -12,7 +12,7 @@ func (b *stmtBuilder) describe(s *ast.Describe) (Statement, error) {
 	if s.Query != nil {
 		src := b.sub(s.Query.Extent())
 		if s.Summarize {
-			q, err := summarizeQuery(b.src, src.Text)
+			q, err := summarizeQuery(src, src.Text)
 			return q, err
 		}
 		st, err := Parse(src)
@@ -59,7 +59,7 @@ func (b *stmtBuilder) describe(s *ast.Describe) (Statement, error) {
 		span.Start += max(q, 0)
 	}
 	if s.Summarize {
-		return summarizeQuery(b.src, name)
+		return summarizeQuery(b.sub(span), name)
 	}
 	q, err := starQuery(b.sub(span), name, path)
 	if err != nil {

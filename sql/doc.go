@@ -35,9 +35,9 @@
 // (bind_check.go). The helpers for calls, casts, CASE and bitwise
 // operators take sql/internal/callexpr nodes: the binder builds them over
 // syntax tree operands wrapped as syntaxSrc, and the helpers bind each
-// operand from the tree (bindExpr → bindAST). Error
-// positions come from the nodes' spans, or from the statement's tokens
-// inside a node's span (locate.go).
+// operand from the tree (bindExpr → bindAST); each callexpr node carries
+// the span of the syntax it stands for. Error positions come from the
+// nodes' spans only: nothing searches the text for a name or keyword.
 // SUMMARIZE x becomes SELECT * FROM summarize('x'), whose summary query
 // the binder writes from x's schema (bind_summarize.go).
 //

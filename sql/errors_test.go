@@ -57,7 +57,11 @@ func TestErrors(t *testing.T) {
 		{"SELECT sum(count(*)) FROM t", ErrGrouping, `line 1:12: aggregate function calls cannot be nested`},
 		{"SELECT count(*) FROM t GROUP BY 1", ErrGrouping, `line 1:8: aggregate functions are not allowed in GROUP BY`},
 		{"SELECT DISTINCT a FROM t ORDER BY b", ErrGrouping, `line 1:35: for SELECT DISTINCT, ORDER BY expressions must appear in the select list`},
-		{"SELECT * FROM t, t", ErrUnsupported, `line 1:15: duplicate table name "t" in FROM; use an alias`},
+		// The second t, the one to alias (the first was found by searching the
+		// FROM clause's text for the name before the binder positioned its
+		// errors from the syntax tree).
+		{"SELECT * FROM t, t", ErrUnsupported, `line 1:18: duplicate table name "t" in FROM; use an alias`},
+		{"SELECT * FROM t AS x, events AS x", ErrUnsupported, `line 1:33: duplicate table name "x" in FROM; use an alias`},
 		{"SELECT a FROM t WHERE a IN (SELECT id, id FROM events)", ErrType, `line 1:29: subquery returns 2 columns, expected 1`},
 		{"SELECT a FROM t GROUP BY a HAVING count(*) > (SELECT count(*) FROM events WHERE id = a)", ErrUnsupported, `line 1:47: correlated subqueries in an aggregating query's SELECT, HAVING or ORDER BY are not supported`},
 		{"SELECT a FROM t GROUP BY (SELECT 1)", ErrUnsupported, `line 1:27: subqueries are not supported in GROUP BY`},

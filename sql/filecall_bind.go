@@ -11,7 +11,7 @@ import (
 // bindFileCall binds a file table function (read_csv(…), read_parquet([…],
 // hive_partitioning = true)) to a scan of what the catalog opens; an alias
 // with a column list, AS t(a, b), renames the first columns.
-func (b *binder) bindFileCall(call *FileCall, alias string, cols []string, at int) (planner.Node, error) {
+func (b *binder) bindFileCall(call *FileCall, alias string, cols []string, at, aliasAt int) (planner.Node, error) {
 	tbl, err := b.openFileCall(call)
 	if err != nil {
 		var se *Error
@@ -33,7 +33,7 @@ func (b *binder) bindFileCall(call *FileCall, alias string, cols []string, at in
 	s := b.scan(tbl, call.Paths[0], alias)
 	if len(cols) > 0 {
 		if n := visibleCols(itemOf(s, alias)); len(cols) > n {
-			return nil, b.errAt(b.q.findName("", alias, b.cl.from), ErrType,
+			return nil, b.errAt(aliasAt, ErrType,
 				fmt.Sprintf("table %q has %d columns but %d column names were given", alias, n, len(cols)))
 		}
 		for i, n := range cols {

@@ -7,9 +7,9 @@ import (
 	"github.com/b2sql/b2sql/sql/parser"
 )
 
-// tokKind classifies a token the binder sees. The binder positions some
-// errors by the statement's tokens (locate.go); tokens and the syntax
-// tree both come from sql/parser.
+// tokKind classifies a token the binder sees. Error positions are token
+// indexes (errAtTok) of the token a node's span starts at; tokens and the
+// syntax tree both come from sql/parser.
 type tokKind uint8
 
 const (

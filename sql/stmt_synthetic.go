@@ -32,7 +32,8 @@ func syntheticQuery(src Source, from ast.TableRef) (*Query, error) {
 }
 
 // summarizeQuery is SELECT * FROM summarize('arg') for SUMMARIZE of a
-// table, a path or a query (bind_summarize.go); src is the statement.
+// table, a path or a query (bind_summarize.go); src is the argument's
+// text in the statement, where its errors point.
 func summarizeQuery(src Source, arg string) (*Query, error) {
 	all := ast.Span{Start: 0, End: len(src.Text)}
 	f := &ast.Func{Span: all, Name: ast.Name{&ast.Ident{Span: all, Name: "summarize"}},

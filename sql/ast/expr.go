@@ -212,6 +212,7 @@ type Func struct {
 	Distinct    bool
 	OrderBy     []*OrderItem
 	Nulls       NullsMode
+	NullsAt     Span // the IGNORE or RESPECT of Nulls
 	WithinGroup []*OrderItem
 	Filter      Expr
 	Over        *Window

@@ -85,6 +85,7 @@ type NamedWindow struct {
 type SetOp struct {
 	Span
 	Op     string // UNION, INTERSECT, EXCEPT
+	OpAt   Span   // the operator's keyword
 	All    bool
 	ByName bool
 	L, R   QueryBody

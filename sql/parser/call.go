@@ -72,7 +72,7 @@ func (p *parser) call(name ast.Name, s int) *ast.Func {
 		if f.Nulls == ast.RespectNulls {
 			what = "RESPECT"
 		}
-		p.failMsg(p.nullsAt, what+" NULLS is only valid in a window function call")
+		p.failMsg(f.NullsAt.Start, what+" NULLS is only valid in a window function call")
 	}
 	f.Span = p.span(s)
 	return f
@@ -81,7 +81,7 @@ func (p *parser) call(name ast.Name, s int) *ast.Func {
 // nulls parses IGNORE NULLS / RESPECT NULLS.
 func (p *parser) nulls(f *ast.Func) {
 	if p.isWord("IGNORE") || p.isWord("RESPECT") {
-		p.nullsAt = p.start()
+		f.NullsAt = ast.Span{Start: p.start(), End: p.tok().end}
 	}
 	switch {
 	case p.acceptWords("IGNORE", "NULLS"):

@@ -18,7 +18,6 @@ type parser struct {
 	// an expression after …"); inLimit makes a final % mean percent.
 	after   token
 	inLimit bool
-	nullsAt int // offset of the last IGNORE/RESPECT NULLS, for its error
 }
 
 // bail carries a syntax error up the recursive descent to Parse.

@@ -160,7 +160,8 @@ func (p *parser) setOps(min int) ast.QueryBody {
 		if prec == 0 || prec < min {
 			return left
 		}
-		op := &ast.SetOp{Op: strings.ToUpper(p.advance().val), L: left}
+		t := p.advance()
+		op := &ast.SetOp{Op: strings.ToUpper(t.val), OpAt: ast.Span{Start: t.start, End: t.end}, L: left}
 		if p.acceptWord("ALL") {
 			op.All = true
 		} else {

@@ -3,14 +3,20 @@
 // arguments, literals, and the operators the binder builds on top of
 // syntax tree operands. The binder makes these nodes itself (their
 // operands are sql/ast expressions it wraps, and binds from the tree);
-// nothing parses into them, and they carry no positions: the helpers
-// position errors from the operands.
+// nothing parses into them. Each carries the span of the syntax it was
+// made from (At): a call's name, a literal, a column name, CASE; a node
+// the binder builds for a construct (count(CASE …) for count_if) carries
+// that construct's span. Errors are positioned from these spans.
 //
 // They replace the vitess nodes these helpers were first written for
 // (issue 15) with the same shape, so that the helpers did not change.
 package callexpr
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/b2sql/b2sql/sql/ast"
+)
 
 // Expr is any node: the types of this package, or a package sql wrapper
 // of a syntax tree expression.
@@ -63,6 +69,7 @@ func (t TableName) IsEmpty() bool { return t.Name.IsEmpty() }
 
 // FuncExpr is a call: name(args), DISTINCT when Distinct.
 type FuncExpr struct {
+	At        ast.Span // the name as written
 	Qualifier TableIdent
 	Name      ColIdent
 	Distinct  bool
@@ -71,6 +78,7 @@ type FuncExpr struct {
 
 // ColName is a column reference by name.
 type ColName struct {
+	At        ast.Span // the (qualified) name as written
 	Name      ColIdent
 	Qualifier TableName
 }
@@ -88,18 +96,20 @@ const (
 
 // SQLVal is a literal: Val holds its text.
 type SQLVal struct {
+	At   ast.Span
 	Type ValType
 	Val  []byte
 }
 
-// NewStrVal makes a string literal.
-func NewStrVal(b []byte) *SQLVal { return &SQLVal{Type: StrVal, Val: b} }
+// NewStrVal makes a string literal written at at.
+func NewStrVal(b []byte, at ast.Span) *SQLVal { return &SQLVal{At: at, Type: StrVal, Val: b} }
 
-// NewIntVal makes an integer literal.
-func NewIntVal(b []byte) *SQLVal { return &SQLVal{Type: IntVal, Val: b} }
+// NewIntVal makes an integer literal written at at.
+func NewIntVal(b []byte, at ast.Span) *SQLVal { return &SQLVal{At: at, Type: IntVal, Val: b} }
 
-// NewFloatVal makes a number literal with a point or an exponent.
-func NewFloatVal(b []byte) *SQLVal { return &SQLVal{Type: FloatVal, Val: b} }
+// NewFloatVal makes a number literal with a point or an exponent, written
+// at at.
+func NewFloatVal(b []byte, at ast.Span) *SQLVal { return &SQLVal{At: at, Type: FloatVal, Val: b} }
 
 // NullVal is NULL.
 type NullVal struct{}
@@ -112,6 +122,7 @@ type When struct{ Cond, Val Expr }
 
 // CaseExpr is CASE [Expr] WHEN … [ELSE Else] END.
 type CaseExpr struct {
+	At    ast.Span // the CASE keyword (or the call a CASE stands for)
 	Expr  Expr
 	Whens []*When
 	Else  Expr

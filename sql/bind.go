@@ -108,6 +108,10 @@ type binder struct {
 	onConds   []ast.Expr       // syntax trees of the JOIN … ON conditions, in binding order (onSyntax)
 	onNext    int              // the next of onConds to bind
 	expanding map[string]bool  // aliases being expanded, against cycles
+	// colSchemas holds the schema (lower case) of the columns of an
+	// unaliased table or view in FROM, which s.t.col may name
+	// (schemaColumn).
+	colSchemas map[planner.ColID]string
 }
 
 func (b *binder) newCol(name, table string, t columnar.Type) planner.Column {
@@ -137,14 +141,10 @@ func hasKnownExt(name string) bool {
 	return false
 }
 
-// bindTable binds the table or path qual.name (qual "" when there is
-// none) written at token at; quoted says it was written as a string, a
-// path.
-func (b *binder) bindTable(name, qual string, quoted bool, alias string, at int) (*planner.Scan, error) {
+// bindTable binds the table of main or the path name written at token at;
+// quoted says it was written as a string, a path.
+func (b *binder) bindTable(name string, quoted bool, alias string, at int) (*planner.Scan, error) {
 	full := name
-	if qual != "" {
-		full = qual + "." + name
-	}
 	isPath := quoted || strings.ContainsAny(name, "/\\.*") || hasKnownExt(full)
 	if isPath {
 		tbl, err := b.openPath(full)
@@ -160,9 +160,6 @@ func (b *binder) bindTable(name, qual string, quoted bool, alias string, at int)
 			alias = base
 		}
 		return b.scan(tbl, full, alias), nil
-	}
-	if qual != "" {
-		return nil, b.errAt(at, ErrUnknownTable, fmt.Sprintf("unknown table %q%s", full, didYouMean(full, b.cat.TableNames())))
 	}
 	tbl, ok := b.cat.Table(name)
 	if !ok {

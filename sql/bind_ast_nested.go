@@ -282,7 +282,12 @@ func (b *binder) bindASTColumn(e *ast.ColumnRef, c ectx) (planner.Expr, error) {
 	var x planner.Expr
 	var err error
 	rest := e.Name[1:]
-	if b.isQual(e.Name[0].Name) {
+	if len(e.Name) >= 3 && b.schemaQualified(e.Name[0].Name, e.Name[1].Name) {
+		// s.t.col: the first part names the schema of table t, which
+		// DuckDB tries before a table or a column.
+		x, err = b.schemaColumn(e.Name[0].Name, e.Name[1].Name, e.Name[2].Name, at)
+		rest = e.Name[3:]
+	} else if b.isQual(e.Name[0].Name) {
 		x, err = b.bindColumnName(e.Name[0].Name, e.Name[1].Name, at, c)
 		rest = e.Name[2:]
 	} else if b.structCol(e.Name[0].Name, c) {

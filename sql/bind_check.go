@@ -229,7 +229,10 @@ func (b *binder) unsupportedWhat(n ast.Node) string {
 // knownTableFunc reports whether fn names a table function.
 func knownTableFunc(fn string) bool {
 	switch fn {
-	case "summarize", "duckdb_settings", "duckdb_functions", "unnest":
+	case "unnest":
+		return true
+	}
+	if catalogTableFuncs[fn] {
 		return true
 	}
 	_, ok := function.Find(function.Table, fn)

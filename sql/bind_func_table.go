@@ -33,6 +33,7 @@ func init() {
 		table("generate_series", "The BIGINTs from start through end (inclusive) by step", []string{"generate_series(1, 3)"}, "start", "end", "step"),
 		table("duckdb_settings", "The session's settings", []string{"duckdb_settings()"}),
 		table("duckdb_functions", "The functions, one row per overload and name", []string{"duckdb_functions()"}),
+		table("duckdb_schemas", "The schemas, one row per schema of each catalog", []string{"duckdb_schemas()"}),
 	)
 }
 

@@ -100,7 +100,11 @@ func (b *binder) joinItems(l, r *fromItem, kind planner.JoinKind, cond joinCond,
 	sp := span{rightAt, rightAt + 1}
 	for _, q := range r.quals {
 		for _, p := range l.quals {
-			if strings.EqualFold(p, q) {
+			// s.t beside a t of another schema or a WITH entry t: their
+			// full names differ (DuckDB compares those).
+			sl, sr := b.qualSchema(l, p), b.qualSchema(r, q)
+			other := func(s string) bool { return s != "" && s != strings.ToLower(DefaultSchema) }
+			if strings.EqualFold(p, q) && !(sl != sr && (other(sl) || other(sr))) {
 				return nil, b.errAt(rightAt, ErrUnsupported, fmt.Sprintf("duplicate table name %q in FROM; use an alias", q))
 			}
 		}

@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"cmp"
 	"fmt"
 	"reflect"
 	"strconv"
@@ -297,22 +298,6 @@ func aliasColumns(a *ast.Alias) []string {
 }
 
 // nameParts is a name's parts as written.
-// defaultSchema drops the qualifiers of a table name that name DuckDB's
-// default catalog and schema, the only ones b2sql has: main.t, memory.t
-// and memory.main.t are t (as stmtBuilder.tableName reads them), unless
-// the name is a file's (data.parquet).
-func defaultSchema(parts []string) []string {
-	if hasKnownExt(strings.Join(parts, ".")) {
-		return parts
-	}
-	switch q := parts[:len(parts)-1]; {
-	case len(q) == 1 && (strings.EqualFold(q[0], "main") || strings.EqualFold(q[0], "memory")),
-		len(q) == 2 && strings.EqualFold(q[0], "memory") && strings.EqualFold(q[1], "main"):
-		return parts[len(parts)-1:]
-	}
-	return parts
-}
-
 func nameParts(n ast.Name) []string {
 	out := make([]string, len(n))
 	for i, p := range n {
@@ -648,25 +633,115 @@ func (b *binder) bindTableAST(t *ast.Table) (*fromItem, error) {
 			}
 			return itemOf(n, n.(*planner.Scan).Alias), nil
 		}
-		n, err := b.bindTable(t.Path, "", true, alias, b.q.tokAt(t.Start))
+		n, err := b.bindTable(t.Path, true, alias, b.q.tokAt(t.Start))
 		if err != nil {
 			return nil, err
 		}
 		return itemOf(n, n.Alias), nil
 	}
-	parts := defaultSchema(nameParts(t.Name))
-	name, qual := parts[len(parts)-1], strings.Join(parts[:len(parts)-1], ".")
-	if qual == "" {
-		if it, ok, err := b.bindCTERef(name, alias, b.q.tok(t.Extent())); ok || err != nil {
-			return it, err
+	at := b.q.tok(t.Extent())
+	parts := nameParts(t.Name)
+	if full := strings.Join(parts, "."); len(parts) > 1 && hasKnownExt(full) {
+		// FROM data.parquet: a dotted bare name with a file's extension
+		// is a path.
+		n, err := b.bindTable(full, false, alias, at)
+		if err != nil {
+			return nil, err
 		}
-		if it, ok, err := b.bindViewRef(name, alias, b.q.tok(t.Extent())); ok || err != nil {
+		return itemOf(n, n.Alias), nil
+	}
+	key, schema, bad, msg := relKey(parts) // schema.go
+	if bad >= 0 {
+		return nil, b.errSpan(t.Name[bad].Span, ErrUnknownTable, msg)
+	}
+	if len(parts) == 1 {
+		if it, ok, err := b.bindCTERef(key, alias, at); ok || err != nil {
 			return it, err
 		}
 	}
-	n, err := b.bindTable(name, qual, false, alias, b.q.tokAt(t.Start))
+	named := cmp.Or(alias, parts[len(parts)-1]) // s.t is t unless aliased
+	if it, ok, err := b.bindViewRef(key, named, at); ok || err != nil {
+		if err == nil && alias == "" {
+			b.schemaColumns(it.cols, schema)
+		}
+		return it, err
+	}
+	var n *planner.Scan
+	var err error
+	if schema != "" {
+		n, err = b.bindSchemaTable(key, schema, named, at)
+	} else { // a path-like name is named after its file (bindTable)
+		n, err = b.bindTable(key, false, alias, at)
+	}
 	if err != nil {
 		return nil, err
 	}
+	if alias == "" {
+		b.schemaColumns(n.Cols, schema)
+	}
 	return itemOf(n, n.Alias), nil
+}
+
+// schemaColumns records the schema of an unaliased relation's columns
+// ("" for main), whose references may name it: s.t.col, main.t.col.
+func (b *binder) schemaColumns(cols []planner.Column, schema string) {
+	if b.colSchemas == nil {
+		b.colSchemas = map[planner.ColID]string{}
+	}
+	for _, c := range cols {
+		b.colSchemas[c.ID] = strings.ToLower(cmp.Or(schema, DefaultSchema))
+	}
+}
+
+// schemaQualified reports whether a column of scope qualified qual lives
+// in schema s (s.t.col names it).
+func (b *binder) schemaQualified(s, qual string) bool {
+	for _, c := range b.scope {
+		if strings.EqualFold(c.Table, qual) && b.colSchemas[c.ID] == strings.ToLower(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// schemaColumn resolves s.qual.name (schemaQualified holds): among the
+// columns qual.name, the one of schema s (FROM s1.t, s2.t puts two t in
+// scope).
+func (b *binder) schemaColumn(s, qual, name string, at int) (planner.Expr, error) {
+	var found []planner.Column
+	for _, col := range b.scope {
+		if strings.EqualFold(col.Table, qual) && strings.EqualFold(col.Name, name) && b.colSchemas[col.ID] == strings.ToLower(s) {
+			found = append(found, col)
+		}
+	}
+	switch len(found) {
+	case 1:
+		return &planner.ColRef{Col: found[0]}, nil
+	case 0:
+		return nil, b.errAt(at, ErrUnknownColumn, fmt.Sprintf("unknown column %q", s+"."+qual+"."+name))
+	}
+	return nil, b.errAt(at, ErrAmbiguousColumn, fmt.Sprintf("column reference %q is ambiguous", s+"."+qual+"."+name))
+}
+
+// qualSchema is the schema of the relation item puts in scope as qual
+// ("" for a WITH entry, a subquery, a function or an aliased relation).
+func (b *binder) qualSchema(it *fromItem, qual string) string {
+	for _, c := range it.cols {
+		if strings.EqualFold(c.Table, qual) {
+			return b.colSchemas[c.ID]
+		}
+	}
+	return ""
+}
+
+// bindSchemaTable binds the table of key in a schema other than main.
+func (b *binder) bindSchemaTable(key, schema, alias string, at int) (*planner.Scan, error) {
+	tbl, ok := b.cat.Table(key)
+	if !ok {
+		if sc, has := b.cat.(SchemaCatalog); !has || !sc.HasSchema(schema) {
+			return nil, b.errAt(at, ErrUnknownTable, fmt.Sprintf("table %q does not exist because schema %q does not exist", key, schema))
+		}
+		return nil, b.errAt(at, ErrUnknownTable, fmt.Sprintf("unknown table %q%s", key, didYouMean(key, b.cat.TableNames())))
+	}
+	return b.scan(tbl, key, alias), nil
 }

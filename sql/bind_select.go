@@ -370,6 +370,12 @@ func (b *binder) starItems(st *ast.Star) ([]selItem, error) {
 				exclude[k] = false
 				continue
 			}
+			if s := b.colSchemas[col.ID]; s != "" {
+				if k := s + "." + strings.ToLower(col.Table) + "." + l; hasKey(exclude, k) {
+					exclude[k] = false
+					continue
+				}
+			}
 			if r, ok := replace[l]; ok {
 				items = append(items, selItem{src: astSrc(r.X), alias: col.Name, name: col.Name, sp: b.q.spanOf(r.X)})
 				delete(replace, l)
@@ -646,6 +652,9 @@ func excludeKey(n ast.Name) string {
 	k := strings.ToLower(n.Last().Name)
 	if len(n) > 1 {
 		k = strings.ToLower(n[len(n)-2].Name) + "." + k
+	}
+	if len(n) > 2 { // s.t.col: the schema too (colSchemas)
+		k = strings.ToLower(n[len(n)-3].Name) + "." + k
 	}
 	return k
 }

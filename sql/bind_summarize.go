@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/planner"
 	"github.com/b2sql/b2sql/sql/internal/callexpr"
 )
 
@@ -23,6 +24,23 @@ import (
 // the source (a single scan, every column at once) cross joined with
 // range(columns) to unpivot it, one row per column in schema order.
 
+// isRelation reports whether name (parts joined by dots) names a table
+// or view of the catalog in another schema than main.
+func (b *binder) isRelation(name string) bool {
+	key, schema, bad, _ := relKey(strings.Split(name, "."))
+	if bad >= 0 || schema == "" {
+		return false
+	}
+	if _, ok := b.cat.Table(key); ok {
+		return true
+	}
+	vc, ok := b.cat.(planner.ViewCatalog)
+	if ok {
+		_, ok = vc.View(key)
+	}
+	return ok
+}
+
 // bindSummarize binds summarize('name, path or query') called at token
 // at; its errors point at the string.
 func (b *binder) bindSummarize(args callexpr.SelectExprs, alias string, at int) (*fromItem, error) {
@@ -38,11 +56,17 @@ func (b *binder) bindSummarize(args callexpr.SelectExprs, alias string, at int) 
 		return nil, b.errAt(at, ErrType, "summarize expects one string argument (a table, a path or a query)")
 	}
 	// The source as SQL: a query in parentheses, a path as a string, a
-	// table as a quoted name.
+	// table as a quoted name (s.t as "s"."t").
 	var src string
 	switch up := strings.ToUpper(strings.TrimSpace(arg)); {
 	case strings.HasPrefix(up, "SELECT") || strings.HasPrefix(up, "WITH") || strings.HasPrefix(up, "("):
 		src = "(" + arg + ") AS summarized"
+	case b.isRelation(arg):
+		parts := strings.Split(arg, ".")
+		for i, p := range parts {
+			parts[i] = `"` + strings.ReplaceAll(p, `"`, `""`) + `"`
+		}
+		src = strings.Join(parts, ".")
 	case strings.ContainsAny(arg, "/\\.*") || hasKnownExt(arg):
 		src = quoteSQL(arg)
 	default:

@@ -27,12 +27,16 @@ func tableFuncBindable(t *ast.TableFunc) bool {
 		return true
 	case fn == "unnest":
 		return !f.Star && allBindable(f.Args...)
-	case fn == "summarize", fn == "duckdb_settings", fn == "duckdb_functions":
+	case catalogTableFuncs[fn]:
 		return !f.Star && allBindable(f.Args...)
 	}
 	_, ok := function.Find(function.Table, fn) // b2_metadata
 	return ok
 }
+
+// catalogTableFuncs are the table functions whose rows the binder makes
+// from the catalog or the session (constants, or a query for summarize).
+var catalogTableFuncs = map[string]bool{"summarize": true, "duckdb_settings": true, "duckdb_functions": true, "duckdb_schemas": true}
 
 // bindTableFuncAST binds a table function call in FROM as bindTableFunc
 // does; a file function's arguments are read by callArgs from the call's
@@ -46,16 +50,18 @@ func (b *binder) bindTableFuncAST(t *ast.TableFunc) (*fromItem, error) {
 	if fn == "unnest" {
 		return b.unnestTable(f, alias, cols, at) // bind_unnest.go
 	}
-	if fn == "summarize" || fn == "duckdb_settings" || fn == "duckdb_functions" {
+	if catalogTableFuncs[fn] {
 		args := make(callexpr.SelectExprs, len(f.Args))
 		for i, a := range f.Args {
 			args[i] = &callexpr.AliasedExpr{Expr: callArg(a)}
 		}
-		if fn == "summarize" {
+		switch fn {
+		case "summarize":
 			return b.bindSummarize(args, alias, at) // bind_summarize.go
-		}
-		if fn == "duckdb_functions" {
+		case "duckdb_functions":
 			return b.bindFunctionsTable(args, alias, at) // bind_func_table.go
+		case "duckdb_schemas":
+			return b.bindSchemasTable(args, alias, at) // bind_schemas.go
 		}
 		return b.bindSettingsTable(args, alias, at) // bind_settings.go
 	}

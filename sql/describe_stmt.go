@@ -37,31 +37,23 @@ func (b *stmtBuilder) describe(s *ast.Describe) (Statement, error) {
 		return &Describe{Query: q}, nil
 	}
 	name, span, path := s.Path, s.Span, true
+	parts := []string{s.Path}
 	if s.Table != nil {
 		span, path = s.Table.Span(), false
+		parts = nameParts(s.Table)
 		if n, _, err := b.tableName(s.Table); err == nil {
 			name = n
 		} else {
 			// DESCRIBE data.parquet: a dotted bare name is one (path) name.
-			parts := make([]string, len(s.Table))
-			for i, p := range s.Table {
-				parts[i] = p.Name
-			}
 			name = strings.Join(parts, ".")
 		}
 	} else {
-		// The path is the statement's last token, its one string.
-		text := b.src.Text[span.Start:span.End]
-		q := strings.IndexByte(text, '\'')
-		if q > 0 && (text[q-1] == 'e' || text[q-1] == 'E') {
-			q--
-		}
-		span.Start += max(q, 0)
+		span = s.PathAt
 	}
 	if s.Summarize {
 		return summarizeQuery(b.sub(span), name)
 	}
-	q, err := starQuery(b.sub(span), name, path)
+	q, err := starQuery(b.sub(span), parts, path)
 	if err != nil {
 		return nil, err
 	}

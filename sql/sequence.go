@@ -152,15 +152,12 @@ func bindSequenceCall(b *binder, name string, args []callexpr.Expr, at int, c ec
 	if k.Val.Null {
 		return &planner.Const{Val: columnar.NullValue(columnar.TInt64)}, true, nil
 	}
-	seq := k.Val.S
-	if i := strings.LastIndexByte(seq, '.'); i >= 0 {
-		if q := strings.ToLower(seq[:i]); q == "main" || q == "memory.main" {
-			seq = seq[i+1:]
-		}
-	}
+	// The string is the sequence's name as written in SQL: s, main.s,
+	// sch.s (relKey).
+	seq, _, bad, _ := relKey(strings.Split(k.Val.S, "."))
 	sc, ok := b.cat.(SequenceCatalog)
 	var token int64
-	if ok {
+	if ok && bad < 0 {
 		token, ok = sc.SequenceToken(seq)
 	}
 	if !ok {

@@ -50,10 +50,6 @@ func (src Source) lexed() *parser.Piece {
 	return parser.Lex(src.Text)
 }
 
-func isSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
-}
-
 // posIn returns the position of byte offset off in text, text itself
 // starting at base.
 func posIn(text string, off int, base Pos) Pos {

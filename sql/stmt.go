@@ -120,6 +120,8 @@ func (b *stmtBuilder) statement(st ast.Stmt) (Statement, bool, error) {
 		out, err = b.createSequence(s)
 	case *ast.CreateType:
 		out, err = b.createType(s)
+	case *ast.CreateSchema:
+		out, err = b.createSchema(s) // schema.go
 	case *ast.Insert:
 		out, err = b.insert(s)
 	case *ast.Update:
@@ -143,28 +145,24 @@ func (b *stmtBuilder) statement(st ast.Stmt) (Statement, bool, error) {
 	return out, true, nil
 }
 
-// tableName reads a table name: t, main.t or memory.main.t (DuckDB's
-// default catalog and schema, the only ones b2sql has; memory.t names the
-// catalog's default schema).
+// tableName reads a relation's name (a table, view, sequence or type):
+// t, s.t, main.t, memory.main.t, temp.main.t, … to its catalog key
+// (relKey, schema.go).
 func (b *stmtBuilder) tableName(n ast.Name) (string, Pos, error) {
-	last := n.Last()
-	switch quals := n[:len(n)-1]; len(quals) {
-	case 0:
-	case 1:
-		if q := quals[0]; !strings.EqualFold(q.Name, "main") && !strings.EqualFold(q.Name, "memory") {
-			return "", Pos{}, b.errAt(q, ErrUnknownTable, fmt.Sprintf("schema %q does not exist (b2sql has one, \"main\")", q.Name))
-		}
-	case 2:
-		if q := quals[0]; !strings.EqualFold(q.Name, "memory") {
-			return "", Pos{}, b.errAt(q, ErrUnknownTable, fmt.Sprintf("catalog %q does not exist (b2sql has one, \"memory\")", q.Name))
-		}
-		if q := quals[1]; !strings.EqualFold(q.Name, "main") {
-			return "", Pos{}, b.errAt(q, ErrUnknownTable, fmt.Sprintf("schema %q does not exist (b2sql has one, \"main\")", q.Name))
-		}
-	default:
-		return "", Pos{}, b.errAt(n[0], ErrSyntax, fmt.Sprintf("name %q has too many parts", b.src.Text[n.Span().Start:n.Span().End]))
+	parts := make([]string, len(n))
+	for i, p := range n {
+		parts[i] = p.Name
 	}
-	return last.Name, b.pos(last.Start), nil
+	key, _, bad, msg := relKey(parts)
+	if bad >= 0 {
+		kind := ErrUnknownTable
+		if len(n) > 3 {
+			kind = ErrSyntax
+		}
+		return "", Pos{}, b.errAt(n[bad], kind, msg)
+	}
+	last := n.Last()
+	return key, b.pos(last.Start), nil
 }
 
 func (b *stmtBuilder) set(s *ast.Set) (Statement, error) {
@@ -251,6 +249,9 @@ func (b *stmtBuilder) show(s *ast.Show) (Statement, error) {
 }
 
 func (b *stmtBuilder) drop(s *ast.Drop) (Statement, error) {
+	if s.Kind == "SCHEMA" && !s.Restrict {
+		return b.dropSchema(s) // schema.go
+	}
 	if s.Kind != "TABLE" && s.Kind != "VIEW" && s.Kind != "INDEX" && s.Kind != "TYPE" && s.Kind != "SEQUENCE" {
 		return nil, b.errAt(s, ErrUnsupported, "DROP "+s.Kind+" is not supported")
 	}
@@ -290,12 +291,7 @@ func (b *stmtBuilder) drop(s *ast.Drop) (Statement, error) {
 
 func (b *stmtBuilder) createIndex(s *ast.CreateIndex) (Statement, error) {
 	if s.Unique {
-		// UNIQUE is the word after CREATE.
-		off := s.Start + len("CREATE")
-		for off < s.End && isSpace(b.src.Text[off]) {
-			off++
-		}
-		return nil, errAt(b.src, off, ErrUnsupported, "UNIQUE indexes are not supported (b2sql indexes speed up reads; they enforce nothing)")
+		return nil, errAt(b.src, s.UniqueAt.Start, ErrUnsupported, "UNIQUE indexes are not supported (b2sql indexes speed up reads; they enforce nothing)")
 	}
 	if len(s.Options) > 0 {
 		return nil, b.errAt(s.Options[0], ErrUnsupported, "CREATE INDEX … WITH (options) is not supported")

@@ -2,7 +2,6 @@ package sql
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -90,9 +89,6 @@ func (b *stmtBuilder) createTable(s *ast.CreateTable) (Statement, error) {
 	return c, nil
 }
 
-// tempWord finds TEMP or TEMPORARY, the word after CREATE [OR REPLACE].
-var tempWord = regexp.MustCompile(`(?i)\bTEMP(ORARY)?\b`)
-
 // tempOptions adds FORMAT memory for CREATE TEMP TABLE: an in-memory
 // table, which no file holds and which is gone when the database closes.
 // DuckDB's temporary tables are also private to their connection;
@@ -104,11 +100,7 @@ func (b *stmtBuilder) tempOptions(s *ast.CreateTable, opts []Option) ([]Option, 
 			return nil, &Error{Pos: o.Pos, Kind: ErrUnsupported, Msg: "a TEMP table is in memory: FORMAT " + o.Value + " contradicts it"}
 		}
 	}
-	at := s.Start
-	if loc := tempWord.FindStringIndex(b.src.Text[s.Start:s.End]); loc != nil {
-		at += loc[0]
-	}
-	return append(opts, Option{Name: "format", Value: "memory", Pos: b.pos(at)}), nil
+	return append(opts, Option{Name: "format", Value: "memory", Pos: b.pos(s.TempAt.Start)}), nil
 }
 
 // columnDef reads one column definition; key reports a column-level

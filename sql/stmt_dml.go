@@ -95,7 +95,7 @@ func (b *stmtBuilder) target(n ast.Name, alias *ast.Ident) (string, Pos, ast.Tab
 	if err != nil {
 		return "", Pos{}, nil, err
 	}
-	t := &ast.Table{Span: n.Last().Span, Name: ast.Name{n.Last()}}
+	t := &ast.Table{Span: n.Span(), Name: n} // named after its last part (bindTableAST)
 	if alias != nil {
 		t.Alias = &ast.Alias{Span: alias.Span, Name: alias}
 		t.Span.End = alias.End

@@ -5,16 +5,18 @@ import "github.com/b2sql/b2sql/sql/ast"
 // Queries that statements stand for (DESCRIBE, SUMMARIZE), made of nodes
 // spanning the statement.
 
-// starQuery is SELECT * FROM name (a path when path is set) for
-// DESCRIBE, whose name is src's only token, so that binding errors point
-// at it.
-func starQuery(src Source, name string, path bool) (*Query, error) {
+// starQuery is SELECT * FROM name (a path when path is set; else the
+// parts of a relation's name) for DESCRIBE, whose name is src's only
+// token, so that binding errors point at it.
+func starQuery(src Source, name []string, path bool) (*Query, error) {
 	all := ast.Span{Start: 0, End: len(src.Text)}
 	t := &ast.Table{Span: all}
 	if path {
-		t.Path = name
+		t.Path = name[0]
 	} else {
-		t.Name = ast.Name{&ast.Ident{Span: all, Name: name}}
+		for _, p := range name {
+			t.Name = append(t.Name, &ast.Ident{Span: all, Name: p})
+		}
 	}
 	return syntheticQuery(src, t)
 }

@@ -125,6 +125,10 @@ func (b *stmtBuilder) createType(s *ast.CreateType) (Statement, error) {
 	if err != nil {
 		return nil, err
 	}
+	if strings.Contains(name, ".") {
+		// A type is looked up by its bare name (resolveTypeName).
+		return nil, b.errAt(s.Name[0], ErrUnsupported, "CREATE TYPE in a schema other than main is not supported")
+	}
 	ref := &TypeRef{name: s.Type, src: b.src}
 	if _, err := ref.Resolve(emptyTypes{}); err != nil && !typeNameShape(s.Type) {
 		return nil, err

@@ -44,8 +44,11 @@ type Catalog struct {
 	views  map[string]string        // lower-case name → SQL (views.go)
 	types  map[string]columnar.Type // lower-case name → CREATE TYPE's type (types.go)
 	seqs   map[string]int64         // lower-case name → CREATE SEQUENCE's executor token (sequences.go)
-	life   lifecycle                // lifecycle.go
-	tmpDir string                   // CREATE TABLE's directory for a DB without one
+	// schemas are CREATE SCHEMA's schemas as written, main not among them
+	// (schemas.go); their relations are in the maps above as "s.t".
+	schemas []string
+	life    lifecycle // lifecycle.go
+	tmpDir  string    // CREATE TABLE's directory for a DB without one
 
 	memIndexes map[string]MemIndex // index names on in-memory tables (indexes.go)
 	remote     remoteState         // secrets and s3_* settings (remote.go)

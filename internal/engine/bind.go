@@ -47,6 +47,22 @@ func (c *bindCatalog) SequenceToken(name string) (int64, bool) {
 	return 0, false
 }
 
+// HasSchema forwards the catalog's schemas (sql.SchemaCatalog).
+func (c *bindCatalog) HasSchema(name string) bool {
+	if sc, ok := c.ViewCatalog.(sql.SchemaCatalog); ok {
+		return sc.HasSchema(name)
+	}
+	return name == sql.DefaultSchema
+}
+
+// Schemas forwards the catalog's schemas (sql.SchemaCatalog).
+func (c *bindCatalog) Schemas() []string {
+	if sc, ok := c.ViewCatalog.(sql.SchemaCatalog); ok {
+		return sc.Schemas()
+	}
+	return []string{sql.DefaultSchema}
+}
+
 // bind is sql.BindParams with refusals by the root reported as such, and
 // the session's settings readable from SQL.
 func (s *Session) bind(q *sql.Query, cat planner.ViewCatalog, args []columnar.Value) (*sql.Bound, error) {

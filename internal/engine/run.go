@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/internal/dml"
@@ -18,6 +19,22 @@ func Parse(src sql.Source) (stmt sql.Statement, err error) {
 		}
 	}()
 	return sql.Parse(src)
+}
+
+// createdName is the catalog key of the relation st creates, if it
+// creates one.
+func createdName(st sql.Statement) (string, sql.Pos, bool) {
+	switch st := st.(type) {
+	case *sql.CreateTable:
+		return st.Name, st.NamePos, true
+	case *sql.CreateTableAs:
+		return st.Name, st.NamePos, true
+	case *sql.CreateView:
+		return st.Name, st.NamePos, true
+	case *sql.CreateSequence:
+		return st.Name, st.NamePos, true
+	}
+	return "", sql.Pos{}, false
 }
 
 // NumParams counts the values a statement takes, writes included.
@@ -55,6 +72,11 @@ func (s *Session) Run(ctx context.Context, src sql.Source, stmt sql.Statement, a
 				Msg: fmt.Sprintf("statement takes no parameters, %d arguments given", len(args))}
 		}
 	}
+	if key, pos, ok := createdName(stmt); ok {
+		if err := cat.CheckSchema(key, pos); err != nil { // CREATE TABLE s.t: s must exist
+			return nil, err
+		}
+	}
 	switch st := stmt.(type) {
 	case *sql.Query:
 		built, names, err := s.plan(st, false, 0, nil, args)
@@ -79,6 +101,9 @@ func (s *Session) Run(ctx context.Context, src sql.Source, stmt sql.Statement, a
 	case *sql.ShowTables:
 		var vals [][]columnar.Value
 		for _, n := range cat.Tables() {
+			if s, _, ok := strings.Cut(n, "."); ok && cat.HasSchema(s) {
+				continue // a table of another schema than main (as DuckDB's SHOW TABLES)
+			}
 			vals = append(vals, []columnar.Value{columnar.StringValue(n)})
 		}
 		return values([]Column{{Name: "name", Type: columnar.TVarchar}}, vals), nil
@@ -98,6 +123,13 @@ func (s *Session) Run(ctx context.Context, src sql.Source, stmt sql.Statement, a
 		return done, cat.DropType(st)
 	case *sql.Attach:
 		return done, cat.Attach(st)
+	case *sql.CreateSchema:
+		return done, cat.CreateSchema(st)
+	case *sql.DropSchema:
+		return done, cat.DropSchema(st, func(key string) error {
+			_, err := dml.Run(ctx, s.env(), &sql.DropTable{Name: key, NamePos: st.NamePos, IfExists: true}, nil)
+			return err
+		})
 	}
 	out, err := dml.Run(ctx, s.env(), stmt, args)
 	switch {

@@ -88,6 +88,7 @@ type CreateTable struct {
 	Span
 	OrReplace   bool
 	Temp        bool
+	TempAt      Span // the TEMP or TEMPORARY keyword
 	IfNotExists bool
 	Name        Name
 	Columns     []*ColumnDef
@@ -159,6 +160,7 @@ type CreateSchema struct {
 type CreateIndex struct {
 	Span
 	Unique      bool
+	UniqueAt    Span // the UNIQUE keyword
 	IfNotExists bool
 	Name        *Ident // nil when unnamed
 	Table       Name
@@ -284,6 +286,7 @@ type Describe struct {
 	Summarize bool
 	Table     Name
 	Path      string
+	PathAt    Span // the path's string
 	Func      *Func
 	Query     *Query
 }

@@ -11,18 +11,32 @@ func (p *parser) create() ast.Stmt {
 	s := p.start()
 	p.expectWord("CREATE")
 	orReplace := p.acceptWords("OR", "REPLACE")
-	temp := p.acceptWord("TEMP") || p.acceptWord("TEMPORARY")
+	word := func(ws ...string) ast.Span { // the span of the first of ws written here, accepted
+		for _, w := range ws {
+			if p.isWord(w) {
+				t := p.advance()
+				return ast.Span{Start: t.start, End: t.end}
+			}
+		}
+		return ast.Span{}
+	}
+	tempAt := word("TEMP", "TEMPORARY")
+	temp := tempAt != ast.Span{}
 	if !temp {
 		p.acceptWord("PERSISTENT")
 	}
 	recursive := p.acceptWord("RECURSIVE")
-	unique := !recursive && p.acceptWord("UNIQUE")
+	var uniqueAt ast.Span
+	if !recursive {
+		uniqueAt = word("UNIQUE")
+	}
+	unique := uniqueAt != ast.Span{}
 	if recursive && !p.isWord("VIEW") {
 		p.fail("expected VIEW")
 	}
 	switch {
 	case !unique && p.acceptWord("TABLE"):
-		return p.createTable(s, orReplace, temp)
+		return p.createTable(s, orReplace, tempAt)
 	case !unique && p.acceptWord("VIEW"):
 		v := &ast.CreateView{OrReplace: orReplace, Temp: temp, Recursive: recursive}
 		v.IfNotExists = p.acceptWords("IF", "NOT", "EXISTS")
@@ -48,7 +62,7 @@ func (p *parser) create() ast.Stmt {
 		sc.Span = p.span(s)
 		return sc
 	case p.acceptWord("INDEX"):
-		return p.createIndex(s, unique)
+		return p.createIndex(s, uniqueAt)
 	case !unique && !orReplace && p.acceptWord("TRIGGER"):
 		return p.createTrigger(s, temp)
 	case !unique && (p.acceptWord("MACRO") || p.acceptWord("FUNCTION")):
@@ -68,8 +82,8 @@ func (p *parser) create() ast.Stmt {
 }
 
 // createTable parses the rest of CREATE … TABLE.
-func (p *parser) createTable(s int, orReplace, temp bool) ast.Stmt {
-	ct := &ast.CreateTable{OrReplace: orReplace, Temp: temp}
+func (p *parser) createTable(s int, orReplace bool, tempAt ast.Span) ast.Stmt {
+	ct := &ast.CreateTable{OrReplace: orReplace, Temp: tempAt != ast.Span{}, TempAt: tempAt}
 	ct.IfNotExists = p.acceptWords("IF", "NOT", "EXISTS")
 	ct.Name = p.qualifiedName("a table name")
 	if p.isOp("(") {
@@ -307,8 +321,8 @@ func (p *parser) signedNumber() ast.Expr {
 }
 
 // createIndex parses the rest of CREATE [UNIQUE] INDEX.
-func (p *parser) createIndex(s int, unique bool) ast.Stmt {
-	ci := &ast.CreateIndex{Unique: unique}
+func (p *parser) createIndex(s int, uniqueAt ast.Span) ast.Stmt {
+	ci := &ast.CreateIndex{Unique: uniqueAt != ast.Span{}, UniqueAt: uniqueAt}
 	ci.IfNotExists = p.acceptWords("IF", "NOT", "EXISTS")
 	if !p.isWord("ON") {
 		ci.Name = p.colIDOrLabel("an index name")

@@ -329,7 +329,7 @@ func (p *parser) describeTarget(s int) *ast.Describe {
 		d.Query = p.query()
 	case t.kind == tString:
 		p.advance()
-		d.Path = t.val
+		d.Path, d.PathAt = t.val, ast.Span{Start: t.start, End: t.end}
 	default:
 		p.acceptWord("TABLE")
 		name := p.qualifiedName("a table name")

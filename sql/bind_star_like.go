@@ -4,12 +4,15 @@ import (
 	"fmt"
 	"regexp"
 
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/planner"
 	"github.com/b2sql/b2sql/sql/ast"
 )
 
 // * LIKE|ILIKE|GLOB|SIMILAR TO pattern and * ~ pattern (or another
 // matching operator): the star's columns whose names match, as DuckDB
-// filters them (COLUMNS(list_filter(names, c -> c op pattern))). SIMILAR
+// filters them (COLUMNS(list_filter(names, c -> c op pattern)); GLOB is
+// its ~~~). SIMILAR
 // TO on a star is a partial match, as DuckDB 1.5 reads it (a COLUMNS
 // regular expression); ~ follows regex_match_operator_semantics. DuckDB
 // 1.5 ignores the negation of a regex operator on a star (* !~ 'b' gives
@@ -29,8 +32,20 @@ func (b *binder) starMatches(l *ast.Like, name string) (bool, error) {
 			op = "NOT " + op
 		}
 		return false, b.errAt(at, ErrUnsupported, fmt.Sprintf("* %s (a negated regular expression on a star) is not supported: DuckDB 1.5 ignores the negation", op))
+	case l.Op == "GLOB" && l.Not:
+		return false, b.errAt(at, ErrSyntax, "* NOT GLOB is not valid (DuckDB's grammar has no negated GLOB on a star)")
 	case l.Op == "GLOB":
-		return false, b.errAt(at, ErrUnsupported, "* GLOB is not supported (write * LIKE or * ~)")
+		// b2sql has no GLOB operator over rows (DuckDB 1.5 has none
+		// either, only ~~~): the constant pattern is matched here.
+		v, err := b.bindAST(l.Pattern, ectx{sp: b.q.spanOf(l.Pattern), clause: "SELECT"})
+		if err != nil {
+			return false, err
+		}
+		k, ok := planner.FoldExpr(v).(*planner.Const)
+		if !ok || k.Val.Type.ID != columnar.Varchar && !k.Val.Null {
+			return false, b.errAt(b.q.tok(l.Pattern.Extent()), ErrType, "a star's pattern must be a constant string")
+		}
+		return !k.Val.Null && globMatch(name, k.Val.S), nil // glob.go
 	case l.Op == "SIMILAR TO":
 		x = &ast.Func{Span: l.Span, Name: ast.Name{{Span: l.Span, Name: "regexp_matches"}}, Args: []ast.Expr{col, l.Pattern}}
 	case isOp:

@@ -661,7 +661,7 @@ func (b *binder) bindTableAST(t *ast.Table) (*fromItem, error) {
 	}
 	named := cmp.Or(alias, parts[len(parts)-1]) // s.t is t unless aliased
 	if it, ok, err := b.bindViewRef(key, named, at); ok || err != nil {
-		if err == nil && alias == "" {
+		if err == nil && alias == "" && schema != "" {
 			b.schemaColumns(it.cols, schema)
 		}
 		return it, err
@@ -676,28 +676,35 @@ func (b *binder) bindTableAST(t *ast.Table) (*fromItem, error) {
 	if err != nil {
 		return nil, err
 	}
-	if alias == "" {
+	if alias == "" && schema != "" {
 		b.schemaColumns(n.Cols, schema)
 	}
 	return itemOf(n, n.Alias), nil
 }
 
-// schemaColumns records the schema of an unaliased relation's columns
-// ("" for main), whose references may name it: s.t.col, main.t.col.
+// schemaColumns records the schema of the columns of an unaliased
+// relation of a schema other than main, whose references may name it:
+// s.t.col. (Columns of main are not recorded, to spare every query the
+// map: main.t.col names a t of scope none of whose columns is recorded.)
 func (b *binder) schemaColumns(cols []planner.Column, schema string) {
 	if b.colSchemas == nil {
 		b.colSchemas = map[planner.ColID]string{}
 	}
 	for _, c := range cols {
-		b.colSchemas[c.ID] = strings.ToLower(cmp.Or(schema, DefaultSchema))
+		b.colSchemas[c.ID] = strings.ToLower(schema)
 	}
+}
+
+// colSchema is the schema of column c ("main" unless recorded).
+func (b *binder) colSchema(c planner.Column) string {
+	return cmp.Or(b.colSchemas[c.ID], strings.ToLower(DefaultSchema))
 }
 
 // schemaQualified reports whether a column of scope qualified qual lives
 // in schema s (s.t.col names it).
 func (b *binder) schemaQualified(s, qual string) bool {
 	for _, c := range b.scope {
-		if strings.EqualFold(c.Table, qual) && b.colSchemas[c.ID] == strings.ToLower(s) {
+		if strings.EqualFold(c.Table, qual) && b.colSchema(c) == strings.ToLower(s) {
 			return true
 		}
 	}
@@ -710,7 +717,7 @@ func (b *binder) schemaQualified(s, qual string) bool {
 func (b *binder) schemaColumn(s, qual, name string, at int) (planner.Expr, error) {
 	var found []planner.Column
 	for _, col := range b.scope {
-		if strings.EqualFold(col.Table, qual) && strings.EqualFold(col.Name, name) && b.colSchemas[col.ID] == strings.ToLower(s) {
+		if strings.EqualFold(col.Table, qual) && strings.EqualFold(col.Name, name) && b.colSchema(col) == strings.ToLower(s) {
 			found = append(found, col)
 		}
 	}

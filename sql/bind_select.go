@@ -370,11 +370,9 @@ func (b *binder) starItems(st *ast.Star) ([]selItem, error) {
 				exclude[k] = false
 				continue
 			}
-			if s := b.colSchemas[col.ID]; s != "" {
-				if k := s + "." + strings.ToLower(col.Table) + "." + l; hasKey(exclude, k) {
-					exclude[k] = false
-					continue
-				}
+			if k := b.colSchema(col) + "." + strings.ToLower(col.Table) + "." + l; col.Table != "" && hasKey(exclude, k) {
+				exclude[k] = false
+				continue
 			}
 			if r, ok := replace[l]; ok {
 				items = append(items, selItem{src: astSrc(r.X), alias: col.Name, name: col.Name, sp: b.q.spanOf(r.X)})

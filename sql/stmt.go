@@ -153,7 +153,7 @@ func (b *stmtBuilder) tableName(n ast.Name) (string, Pos, error) {
 	for i, p := range n {
 		parts[i] = p.Name
 	}
-	key, _, bad, msg := relKey(parts)
+	key, schema, bad, msg := relKey(parts)
 	if bad >= 0 {
 		kind := ErrUnknownTable
 		if len(n) > 3 {
@@ -161,8 +161,11 @@ func (b *stmtBuilder) tableName(n ast.Name) (string, Pos, error) {
 		}
 		return "", Pos{}, b.errAt(n[bad], kind, msg)
 	}
-	last := n.Last()
-	return key, b.pos(last.Start), nil
+	at := n.Last().Start
+	if schema != "" {
+		at = n[len(n)-2].Start // s.t: errors about it may be about s
+	}
+	return key, b.pos(at), nil
 }
 
 func (b *stmtBuilder) set(s *ast.Set) (Statement, error) {

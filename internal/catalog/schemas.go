@@ -34,13 +34,17 @@ func (c *Catalog) Schemas() []string {
 }
 
 // CheckSchema reports an error at pos when key (relKey's) names a
-// relation of a schema that does not exist.
-func (c *Catalog) CheckSchema(key string, pos sql.Pos) error {
-	s, name, ok := strings.Cut(key, ".")
+// relation of a schema that does not exist: one to create (creates), or
+// one to change.
+func (c *Catalog) CheckSchema(key string, pos sql.Pos, creates bool) error {
+	s, _, ok := strings.Cut(key, ".")
 	if !ok || c.HasSchema(s) {
 		return nil
 	}
-	return &sql.Error{Pos: pos, Kind: sql.ErrUnknownTable, Msg: fmt.Sprintf("schema %q does not exist (CREATE SCHEMA %s makes it; %q is in schema %q)", s, s, name, s)}
+	if !creates {
+		return &sql.Error{Pos: pos, Kind: sql.ErrUnknownTable, Msg: fmt.Sprintf("table %q does not exist because schema %q does not exist", key, s)}
+	}
+	return &sql.Error{Pos: pos, Kind: sql.ErrUnknownTable, Msg: fmt.Sprintf("schema %q does not exist (CREATE SCHEMA %s makes it)", s, s)}
 }
 
 // CreateSchema runs CREATE [OR REPLACE] SCHEMA [IF NOT EXISTS]; OR

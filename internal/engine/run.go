@@ -21,20 +21,33 @@ func Parse(src sql.Source) (stmt sql.Statement, err error) {
 	return sql.Parse(src)
 }
 
-// createdName is the catalog key of the relation st creates, if it
-// creates one.
-func createdName(st sql.Statement) (string, sql.Pos, bool) {
+// relationOf is the catalog key of the relation st creates (creates) or
+// changes, if it names one whose schema must exist (DROP … IF EXISTS of
+// a missing schema is no error, as in DuckDB).
+func relationOf(st sql.Statement) (key string, pos sql.Pos, creates, ok bool) {
 	switch st := st.(type) {
 	case *sql.CreateTable:
-		return st.Name, st.NamePos, true
+		return st.Name, st.NamePos, true, true
 	case *sql.CreateTableAs:
-		return st.Name, st.NamePos, true
+		return st.Name, st.NamePos, true, true
 	case *sql.CreateView:
-		return st.Name, st.NamePos, true
+		return st.Name, st.NamePos, true, true
 	case *sql.CreateSequence:
-		return st.Name, st.NamePos, true
+		return st.Name, st.NamePos, true, true
+	case *sql.DropTable:
+		return st.Name, st.NamePos, false, !st.IfExists
+	case *sql.DropView:
+		return st.Name, st.NamePos, false, !st.IfExists
+	case *sql.DropSequence:
+		return st.Name, st.NamePos, false, !st.IfExists
+	case *sql.Insert:
+		return st.Table, st.TablePos, false, true
+	case *sql.Update:
+		return st.Table, st.TablePos, false, true
+	case *sql.Delete:
+		return st.Table, st.TablePos, false, true
 	}
-	return "", sql.Pos{}, false
+	return "", sql.Pos{}, false, false
 }
 
 // NumParams counts the values a statement takes, writes included.
@@ -72,8 +85,8 @@ func (s *Session) Run(ctx context.Context, src sql.Source, stmt sql.Statement, a
 				Msg: fmt.Sprintf("statement takes no parameters, %d arguments given", len(args))}
 		}
 	}
-	if key, pos, ok := createdName(stmt); ok {
-		if err := cat.CheckSchema(key, pos); err != nil { // CREATE TABLE s.t: s must exist
+	if key, pos, creates, ok := relationOf(stmt); ok {
+		if err := cat.CheckSchema(key, pos, creates); err != nil { // CREATE TABLE s.t: s must exist
 			return nil, err
 		}
 	}

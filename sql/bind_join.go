@@ -244,3 +244,14 @@ func (b *binder) saveScope() savedScope { return savedScope{b.scope, b.quals, b.
 func (b *binder) restoreScope(s savedScope) {
 	b.scope, b.quals, b.hidden = s.scope, s.quals, s.hidden
 }
+
+// qualSchema is the schema of the relation item puts in scope as qual
+// ("" for a WITH entry, a subquery, a function or an aliased relation).
+func (b *binder) qualSchema(it *fromItem, qual string) string {
+	for _, c := range it.cols {
+		if strings.EqualFold(c.Table, qual) {
+			return b.colSchemas[c.ID]
+		}
+	}
+	return ""
+}

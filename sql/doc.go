@@ -112,9 +112,9 @@
 // both directions: that is the recursion of the grammar, not a tangle of
 // concerns, and each file still holds one construct. The statements are
 // built the same way: stmt.go dispatches on the statement's kind to one
-// file per kind (stmt_*.go, sequence.go, view_stmt.go, prepare.go, …),
-// which use stmt.go's builder and its error helpers. Together
-// tests/filecycles_test.go allows at most 66 pairs of files that need
+// file per kind (stmt_*.go, sequence.go, view_stmt.go, schema.go,
+// prepare.go, …), which use stmt.go's builder and its error helpers.
+// Together tests/filecycles_test.go allows at most 67 pairs of files that need
 // each other. The settings and errors types depend on the binder one way
 // only.
 package sql

@@ -288,8 +288,12 @@ func (col *storeColumn) intAt(ch, i int) int64 {
 	return col.ints[ch][i]
 }
 
-// putStrings appends k live strings of v to chunk ch's buffer, sizing a
-// fresh buffer for the whole chunk from these strings' mean length.
+// putStrings appends k live strings of v to chunk ch's buffer. A buffer
+// too small is replaced by one sized for the whole chunk from the mean
+// length of the chunk's strings so far, plus a sixteenth: sizes reserved
+// for a store are its strings' lengths, so capacity past them is memory
+// no reservation counts (doubling the buffer instead left 70% more than
+// the strings of a 10M-row sort's title and category columns).
 func (col *storeColumn) putStrings(v *columnar.Vector, rows []int, from, k, ch, at int) {
 	total := 0
 	for i := range k {
@@ -300,12 +304,9 @@ func (col *storeColumn) putStrings(v *columnar.Vector, rows []int, from, k, ch, 
 		total += len(v.Bytes[r])
 	}
 	data, offs := col.data[ch], col.offs[ch]
-	if len(data)+total > cap(data) {
-		want := len(data) + total
-		if at == 0 && k > 0 {
-			want = max(want, total/k*(len(offs)-1)) // the chunk's expected size
-		}
-		grown := make([]byte, len(data), max(want, 2*cap(data)))
+	if want := len(data) + total; want > cap(data) {
+		expect := int(int64(want) * int64(len(offs)-1) / int64(at+k))
+		grown := make([]byte, len(data), max(want, expect+expect/16))
 		copy(grown, data)
 		data = grown
 	}

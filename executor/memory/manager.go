@@ -122,12 +122,18 @@ func (m *Manager) Reservations() []*Reservation {
 }
 
 // add reserves n bytes if they fit under the query's limit and the
-// process's; it answers which refused them otherwise.
-func (m *Manager) add(n int64) (ok, byProcess bool) {
+// process's (for an operator that can spill to the query's temp directory,
+// under spillShare of them); it answers which refused them otherwise.
+func (m *Manager) add(n int64, canSpill bool) (ok, byProcess bool) {
+	canSpill = canSpill && m.tempDir != ""
+	limit := m.limit
+	if canSpill {
+		limit = spillShare(limit)
+	}
 	var u int64
 	for {
 		u = m.used.Load()
-		if m.limit > 0 && n > 0 && u+n > m.limit {
+		if limit > 0 && n > 0 && u+n > limit {
 			return false, false
 		}
 		if m.used.CompareAndSwap(u, u+n) {
@@ -138,7 +144,7 @@ func (m *Manager) add(n int64) (ok, byProcess bool) {
 	// what it holds still counts against the other queries.
 	if m.limit <= 0 {
 		process.used.Add(n)
-	} else if !process.add(n) {
+	} else if !process.add(n, canSpill) {
 		m.used.Add(-n)
 		return false, true
 	}
@@ -210,7 +216,7 @@ func (r *Reservation) Grow(n int64) error {
 		}
 		return nil
 	}
-	ok, byProcess := r.m.add(n)
+	ok, byProcess := r.m.add(n, r.canSpill)
 	if ok {
 		s := r.size.Add(n)
 		if s > r.peak.Load() {

@@ -45,6 +45,34 @@ func TestGrowSpillFail(t *testing.T) {
 	}
 }
 
+// An operator that can spill is told to at 3/4 of the limit (spillShare);
+// one that cannot may reserve the rest. Without a temp directory nothing
+// can spill, and a sort may reserve the whole limit.
+func TestSpillShare(t *testing.T) {
+	m := NewManager(1000, "/tmp/somewhere", 0)
+	sort := m.Reserve("sort", Spillable)
+	join := m.Reserve("nested loop join", false)
+	if err := sort.Grow(750); err != nil {
+		t.Fatal(err)
+	}
+	if err := sort.Grow(1); !errors.Is(err, ErrSpill) {
+		t.Fatalf("sort past 3/4 of the limit: got %v, want ErrSpill", err)
+	}
+	if err := join.Grow(250); err != nil {
+		t.Fatalf("join up to the limit: %v", err)
+	}
+	var oom *OutOfMemory
+	if err := join.Grow(1); !errors.As(err, &oom) || oom.Need != 251 {
+		t.Fatalf("join past the limit: got %v", err)
+	}
+	m.Close()
+	n := NewManager(1000, "", 0)
+	if err := n.Reserve("sort", Spillable).Grow(1000); err != nil {
+		t.Fatalf("no temp directory: %v", err)
+	}
+	n.Close()
+}
+
 // With no temp directory, even a spillable operator fails; with nothing
 // held there is nothing to spill, so it fails too.
 func TestNoSpillWithoutTempDir(t *testing.T) {
@@ -71,10 +99,11 @@ func TestNilAllowsEverything(t *testing.T) {
 	r.Shrink(5)
 	r.Free()
 	m.Close()
-	u := NewManager(0, "", 0).Reserve("x", false)
-	if err := u.Grow(1 << 60); err != nil {
+	um := NewManager(0, "", 0)
+	if err := um.Reserve("x", false).Grow(1 << 60); err != nil {
 		t.Fatal(err)
 	}
+	um.Close()
 }
 
 func TestParseFormatSize(t *testing.T) {
@@ -126,7 +155,7 @@ func TestProcessLimit(t *testing.T) {
 	base := ProcessUsed()
 	old := SetProcessLimit(base + 1000)
 	defer SetProcessLimit(old)
-	a, b := NewManager(800, "/tmp/x", 0), NewManager(800, "", 0)
+	a, b := NewManager(2000, "/tmp/x", 0), NewManager(800, "", 0)
 	ra, rb := a.Reserve("sort", Spillable), b.Reserve("hash join build", false)
 	if err := ra.Grow(700); err != nil {
 		t.Fatal(err)
@@ -134,7 +163,9 @@ func TestProcessLimit(t *testing.T) {
 	if err := rb.Grow(200); err != nil {
 		t.Fatal(err)
 	}
-	if err := ra.Grow(150); !errors.Is(err, ErrSpill) {
+	// 960 is within a's limit and the process's, but past the 750 of the
+	// process limit a sort may hold (spillShare).
+	if err := ra.Grow(60); !errors.Is(err, ErrSpill) {
 		t.Fatalf("got %v, want ErrSpill", err)
 	}
 	err := rb.Grow(200)

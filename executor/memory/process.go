@@ -20,10 +20,14 @@ var process = func() *pool {
 	return p
 }()
 
-// add reserves n bytes if they fit under the limit.
-func (p *pool) add(n int64) bool {
+// add reserves n bytes if they fit under the limit (under spillShare of
+// it for an operator that can spill).
+func (p *pool) add(n int64, canSpill bool) bool {
 	for {
 		u, l := p.used.Load(), p.limit.Load()
+		if canSpill {
+			l = spillShare(l)
+		}
 		if l > 0 && n > 0 && u+n > l {
 			return false
 		}

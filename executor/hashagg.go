@@ -176,7 +176,11 @@ func (h *HashAgg) Open(ctx context.Context) error {
 		if h.spill == nil && h.held > 0 && h.groups != nil {
 			// Reserved before the table grows (the first batch always goes in:
 			// progress): refused, the batch spills.
-			if err := h.account(h.groups.Growth(b.Live())); err != nil {
+			// The states of the batch's new groups too (account's estimate
+			// per group): left out, a refusal after the batch went in left
+			// the table 16 bytes a new group past its reservation.
+			ahead := h.groups.Growth(b.Live()) + int64(b.Live())*16*int64(len(h.Aggs))
+			if err := h.account(ahead); err != nil {
 				return err
 			}
 		}

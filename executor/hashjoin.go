@@ -262,7 +262,7 @@ func (j *HashJoin) buildSide(ctx context.Context, right Operator) error {
 		for _, f := range j.Filters {
 			collectKeys(f, keys[f.Key], b)
 		}
-		need := storeBytes(b, b.Cols)
+		need := j.buildBytes(b)
 		if err := j.res.Grow(need); err != nil && len(keys) == 0 && j.blockable() {
 			// A nested loop builds in blocks (nestedloop_spill.go): this
 			// batch ends the first one.
@@ -330,6 +330,20 @@ func (j *HashJoin) buildSide(ctx context.Context, right Operator) error {
 		f.finish()
 	}
 	return nil
+}
+
+// buildBytes is what the build side's rows of b take: the stored rows
+// and, with keys, a matched flag each (right and full joins); the keyed
+// table reserves its own bytes (Growth, FinishBytes, settleIndex), so
+// the per-row bookkeeping storeBytes adds for a store without one (the
+// nested loop's row list, a spool's) is not counted twice: it made a
+// 10M-row build of two integer columns reserve 48 bytes a row beside
+// its table for 12 stored, and spill at memory_limit '1GB'.
+func (j *HashJoin) buildBytes(b *columnar.Batch) int64 {
+	if len(j.RightKeys) == 0 {
+		return storeBytes(b, b.Cols)
+	}
+	return chunkBytes(b, b.Cols) + int64(b.Live())
 }
 
 // finishIndex finishes the build table. Finishing lays the table out

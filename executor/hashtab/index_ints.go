@@ -24,6 +24,8 @@ type intTable struct {
 
 	kb   BlockList[int64] // building: the inserted keys, in order
 	ib   BlockList[int32] // building: their rows (blocks.go)
+	kmin int64            // building: the least and greatest key inserted,
+	kmax int64            // for FinishBytes
 	rows []int32          // finished: the build rows grouped by key
 
 	// Range tables (index_range.go): instead of slots, bucket o (the
@@ -41,6 +43,11 @@ func newIntTable() *intTable { return &intTable{} }
 // insert adds build row r (rows are inserted in increasing order) with
 // key k.
 func (t *intTable) insert(k int64, r int32) {
+	if t.kb.N == 0 {
+		t.kmin, t.kmax = k, k
+	} else {
+		t.kmin, t.kmax = min(t.kmin, k), max(t.kmax, k)
+	}
 	t.kb.Push(k)
 	t.ib.Push(r)
 }

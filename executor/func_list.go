@@ -22,12 +22,13 @@ func init() {
 	// The functions typed by the registry's rules take these.
 	ll, le := param{"list", function.List}, param{"element", function.Element}
 	m, mk := param{"map", function.Map}, param{"key", function.MapKey}
+	nums := param{"list", function.AggNumbers}
 	any, v, i64, b := columnar.TNull, columnar.TVarchar, columnar.TInt64, columnar.TBool
 	// kernel is the Factory of a call named name: a kernel of call_list.go,
 	// or a function of listRowFuncs (strict or seeing NULLs).
 	kernel := func(name string) (function.Factory, bool) {
 		switch name {
-		case "list_len":
+		case "list_len", "array_length":
 			return stateless(listLenKernel), false
 		case "cardinality":
 			return stateless(cardinalityKernel), false
@@ -100,7 +101,7 @@ func init() {
 		return internal(scalar("list", name, desc, nil, function.Overload{Args: []function.Arg{function.Any}, Variadic: true, Kernel: k, SeesNulls: nulls}))
 	}
 	function.Register(
-		list("array_length", "The number of elements of a list (len and length of a list)", "array_length([1, 2, 3])", i64, l),
+		ruled(list("array_length", "The number of elements of a list (len and length of a list)", "array_length([1, 2, 3])", i64, ll), function.AsIs),
 		ruled(list("cardinality", "The number of entries of a map", "cardinality(MAP {'a': 1})", columnar.TUint64, m), function.AsIs),
 		aka(ruled(list("list_contains", "Whether the list holds the element (NULL elements never match)", "list_contains([1, 2], 2)", b, ll, le), function.AsIs), "list_has", "array_contains", "array_has"),
 		aka(ruled(list("list_position", "The 1-based position of the element in the list, NULL if absent", "list_position([1, 2], 2)", columnar.TInt32, ll, le), function.AsIs), "list_indexof", "array_position", "array_indexof"),
@@ -123,11 +124,11 @@ func init() {
 		aka(ruled(list("list_distinct", "The distinct non-NULL elements of the list", "list_distinct([1, 1, 2])", any, ll), function.AsIs), "array_distinct"),
 		aka(ruled(listOpt("list_slice", "The elements from begin to end (1-based, inclusive), every step-th", "list_slice([1, 2, 3, 4, 5], 2, 5, 2)", any,
 			[]param{{"list", function.ListOrString}, {"begin", function.BigInt}, {"end", function.BigInt}}, []param{{"step", function.BigInt}}), function.AsIs), "array_slice"),
-		list("list_sum", "The sum of the list's elements", "list_sum([1, 2, 3])", any, l),
+		ruled(list("list_sum", "The sum of the list's elements", "list_sum([1, 2, 3])", any, nums), function.Sum),
 		ruled(list("list_min", "The smallest element of the list", "list_min([1, 2, 3])", any, ll), function.Elem),
 		ruled(list("list_max", "The largest element of the list", "list_max([1, 2, 3])", any, ll), function.Elem),
-		list("list_avg", "The average of the list's elements", "list_avg([1, 2, 3])", columnar.TFloat64, l),
-		list("list_count", "The number of non-NULL elements of the list", "list_count([1, NULL, 3])", i64, l),
+		ruled(list("list_avg", "The average of the list's elements", "list_avg([1, 2, 3])", columnar.TFloat64, nums), function.AsIs),
+		ruled(list("list_count", "The number of non-NULL elements of the list", "list_count([1, NULL, 3])", i64, param{"list", function.AggList}), function.AsIs),
 		aka(list("list_aggregate", "The named aggregate over the list's elements", "list_aggregate([1, 2, 3], 'max')", any, l, param{"name", function.Str}), "array_aggregate", "list_aggr", "array_aggr"),
 		aka(ruled(list("list_has_any", "Whether the lists share an element", "list_has_any([1, 2], [2, 3])", b, ll, param{"list2", function.SameList}), function.AsIs), "array_has_any"),
 		aka(ruled(list("list_has_all", "Whether the list holds every element of list2", "list_has_all([1, 2], [2])", b, ll, param{"list2", function.SameList}), function.AsIs), "array_has_all"),

@@ -107,7 +107,23 @@ const (
 	// Entries is List for a LIST of two-field STRUCTs, a map's key and
 	// value (map_from_entries): [] is STRUCT(k INTEGER, v INTEGER)[].
 	Entries
+	// AggList is List for a list aggregate (list_count): a NULL of no
+	// type makes the call a NULL of type NULL, as DuckDB binds the
+	// aggregate over the list.
+	AggList
+	// AggNumbers is AggList for a LIST of numbers (list_sum, list_avg).
+	AggNumbers
 )
+
+// IsList reports whether the rule takes a LIST (the binder converts these
+// alike: listArg).
+func (a Arg) IsList() bool {
+	switch a {
+	case List, ListOrString, Lists, Entries, AggList, AggNumbers:
+		return true
+	}
+	return false
+}
 
 // Nested reports whether the rule takes its type from another argument
 // (Element, SameList, MapKey): the binder converts those last.
@@ -134,8 +150,10 @@ func (a Arg) TypeName() string {
 		return "INTERVAL"
 	case UUID:
 		return "UUID"
-	case List, SameList:
+	case List, SameList, AggList:
 		return "ANY[]"
+	case AggNumbers:
+		return "NUMERIC[]"
 	case Lists:
 		return "ANY[][]"
 	case Entries:
@@ -169,6 +187,10 @@ const (
 	// FromEntries is the MAP of a list of key-value structs' field types
 	// (map_from_entries).
 	FromEntries
+	// Sum is the type sum() gives over a LIST's elements (list_sum):
+	// HUGEINT of integers, DECIMAL(38, s) of DECIMAL(p, s), DOUBLE of
+	// floats and UHUGEINT.
+	Sum
 )
 
 // Of derives the result type from the argument's type t.
@@ -188,6 +210,14 @@ func (d Derive) Of(t columnar.Type) columnar.Type {
 	case FromEntries:
 		f := t.Elem().Fields()
 		return columnar.MapOf(f[0].Type, f[1].Type)
+	case Sum:
+		switch e := t.Elem(); {
+		case e.Phys() == columnar.PhysFloat || e.ID == columnar.Uhugeint:
+			return columnar.TFloat64
+		case e.ID == columnar.Decimal || e.ID == columnar.Decimal128:
+			return columnar.DecimalType(columnar.MaxDecimal, int(e.Scale))
+		}
+		return columnar.THugeint
 	}
 	return t
 }

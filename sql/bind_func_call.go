@@ -48,6 +48,13 @@ func (b *binder) callRegistered(s *function.Set, name string, xs []planner.Expr,
 	if o == nil {
 		return nil, b.arity(at, name, s.Arity())
 	}
+	for i, x := range xs {
+		if r := o.Arg(i); (r == function.AggList || r == function.AggNumbers) && x.Type().ID == columnar.Null {
+			// A list aggregate of a NULL of no type: NULL, typed NULL as
+			// DuckDB types it (list_sum(NULL), list_count(NULL)).
+			return &planner.Const{Val: columnar.NullValue(columnar.TNull)}, nil
+		}
+	}
 	args := make([]planner.Expr, len(xs))
 	// The rules that take their type from another argument (an element
 	// of a list, a map's key) go after the others.
@@ -60,7 +67,7 @@ func (b *binder) callRegistered(s *function.Set, name string, xs []planner.Expr,
 			var y planner.Expr
 			var err error
 			switch {
-			case rule == function.List || rule == function.ListOrString || rule == function.Lists || rule == function.Entries:
+			case rule.IsList():
 				y, err = b.listArg(name, o, xs, i, srcs[i], c)
 			case nested:
 				y, err = b.nestedArg(name, o, rule, args, x, srcs[i], c)
@@ -130,6 +137,8 @@ func (b *binder) listArg(name string, o *function.Overload, xs []planner.Expr, i
 		return x, nil
 	case t.ID != columnar.List:
 		return nil, b.typeErr(src, c, "%s expects a list, got %s", name, t)
+	case o.Arg(i) == function.AggNumbers && !t.Elem().IsNumeric() && !t.Elem().Wide():
+		return nil, b.typeErr(src, c, "%s expects a list of numbers, got %s", name, t)
 	}
 	return x, nil
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/function"
 	"github.com/b2sql/b2sql/planner"
 	"github.com/b2sql/b2sql/sql/ast"
 	"github.com/b2sql/b2sql/sql/internal/callexpr"
@@ -17,12 +18,11 @@ import (
 
 // listFuncAliases maps each name a user writes to the function it binds.
 var listFuncAliases = map[string]string{
-	"len": "len", "length": "len", "array_length": "len",
+	"len": "len", "length": "len",
 	"list_value": "list_value", "list_pack": "list_value",
 	"struct_extract": "struct_extract",
 	"list_concat":    "list_concat", "list_cat": "list_concat", "array_concat": "list_concat", "array_cat": "list_concat",
 	"list_sort": "list_sort", "array_sort": "list_sort", "list_reverse_sort": "list_reverse_sort", "array_reverse_sort": "list_reverse_sort",
-	"list_sum": "list_sum", "list_avg": "list_avg", "list_count": "list_count",
 	"list_aggregate": "list_aggregate", "array_aggregate": "list_aggregate", "list_aggr": "list_aggregate", "array_aggr": "list_aggregate",
 }
 
@@ -50,9 +50,6 @@ func (b *binder) bindListFunc(name string, xs []planner.Expr, srcs []callexpr.Ex
 	typeOf := func(i int) columnar.Type { return xs[i].Type() }
 	isList := func(i int) bool { return i < n && typeOf(i).ID == columnar.List }
 	if fn == "len" && !isList(0) {
-		if n == 1 && typeOf(0).ID == columnar.Null && name == "array_length" {
-			return &planner.Const{Val: columnar.NullValue(columnar.TInt64)}, true, nil
-		}
 		return nil, false, nil // len and length of a string
 	}
 	// A NULL of no type where the list or struct goes gives a NULL of
@@ -62,7 +59,7 @@ func (b *binder) bindListFunc(name string, xs []planner.Expr, srcs []callexpr.Ex
 		return &planner.Const{Val: columnar.NullValue(columnar.TNull)}, true, nil
 	}
 	switch fn {
-	case "list_sum", "list_avg", "list_count", "list_aggregate", "list_sort", "list_reverse_sort", "struct_extract":
+	case "list_aggregate", "list_sort", "list_reverse_sort", "struct_extract":
 		if n >= 1 && typeOf(0).ID == columnar.Null {
 			return nullOf()
 		}
@@ -253,62 +250,20 @@ func (b *binder) bindListFunc(name string, xs []planner.Expr, srcs []callexpr.Ex
 		}
 		switch agg {
 		case "sum", "min", "max", "avg", "count":
+			// The list aggregates of the registry (list_sum, …), typed
+			// by their rules.
 			if n != 2 {
 				return nil, true, arity(2)
 			}
-			return b.bindListAgg("list_"+agg, name, xs[:1], srcs, c)
+			s, _ := function.Lookup("list_" + agg)
+			x, err := b.callRegistered(s, name, xs[:1], srcs[:1], at, c) // bind_func_call.go
+			return x, true, err
 		case "first", "last", "any_value", "string_agg", "bool_and", "bool_or", "product", "median", "mode":
 			return b.bindListAggOther(agg, name, xs, srcs, c)
 		}
 		return fail(1, "list_aggregate: unknown aggregate %q", k.Val.S)
-	case "list_sum", "list_avg", "list_count":
-		if err := arity(1); err != nil {
-			return nil, true, err
-		}
-		return b.bindListAgg(fn, name, xs, srcs, c)
 	}
 	return nil, false, nil
-}
-
-// bindListAgg types list_sum/min/max/avg/count over a list argument as the
-// aggregate over its elements is typed.
-func (b *binder) bindListAgg(fn, name string, xs []planner.Expr, srcs []callexpr.Expr, c ectx) (planner.Expr, bool, error) {
-	t := xs[0].Type()
-	if t.ID == columnar.Null {
-		t = columnar.ListOf(columnar.TInt32)
-	}
-	if t.ID != columnar.List {
-		return nil, true, b.typeErr(srcs[0], c, "%s expects a list, got %s", name, t)
-	}
-	l, err := b.coerce(xs[0], t, srcs[0], c)
-	if err != nil {
-		return nil, true, err
-	}
-	e := t.Elem()
-	var ret columnar.Type
-	switch fn {
-	case "list_min", "list_max":
-		ret = e
-	case "list_count":
-		ret = columnar.TInt64
-	case "list_avg":
-		if !e.IsNumeric() && !e.Wide() {
-			return nil, true, b.typeErr(srcs[0], c, "%s expects a list of numbers, got %s", name, t)
-		}
-		ret = columnar.TFloat64
-	default: // sum: as sum() types it, exact in 128 bits (executor listExactAgg)
-		switch {
-		case e.Phys() == columnar.PhysFloat || e.ID == columnar.Uhugeint:
-			ret = columnar.TFloat64
-		case e.ID == columnar.Decimal || e.ID == columnar.Decimal128:
-			ret = columnar.DecimalType(columnar.MaxDecimal, int(e.Scale))
-		case e.IsInteger() || e.ID == columnar.Hugeint:
-			ret = columnar.THugeint
-		default:
-			return nil, true, b.typeErr(srcs[0], c, "%s expects a list of numbers, got %s", name, t)
-		}
-	}
-	return &planner.Call{Fn: fn, Args: []planner.Expr{l}, T: ret}, true, nil
 }
 
 // listAggAliases are other names of the aggregates list_aggregate runs.

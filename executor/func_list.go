@@ -18,7 +18,7 @@ import (
 // functions are special forms of NewCall: they read their argument's
 // children instead of computing over its rows.
 func init() {
-	l, e := param{"list", function.Any}, param{"element", function.Any}
+	l := param{"list", function.Any}
 	// The functions typed by the registry's rules take these.
 	ll, le := param{"list", function.List}, param{"element", function.Element}
 	m, mk := param{"map", function.Map}, param{"key", function.MapKey}
@@ -107,7 +107,7 @@ func init() {
 		aka(ruled(list("list_position", "The 1-based position of the element in the list, NULL if absent", "list_position([1, 2], 2)", columnar.TInt32, ll, le), function.AsIs), "list_indexof", "array_position", "array_indexof"),
 		aka(ruled(list("list_extract", "The element at a 1-based index (negative from the end), NULL out of range; of a string, the character", "list_extract([1, 2, 3], 2)", any,
 			param{"list", function.ListOrString}, param{"index", function.BigInt}), function.Elem), "list_element", "array_extract"),
-		aka(emptyToo(variadic(list("list_value", "A list of the arguments", "list_value(1, 2)", any, e))), "list_pack"),
+		aka(emptyToo(variadic(ruled(list("list_value", "A list of the arguments", "list_value(1, 2)", any, param{"element", function.Unified}), function.ListOf))), "list_pack"),
 		list("struct_extract", "The field of a struct, by name or 1-based index", "struct_extract({'a': 1}, 'a')", any, param{"struct", function.Any}, param{"entry", function.Any}),
 		ruled(list("map_from_entries", "The map of a list of key-value structs (keys unique, not NULL)", "map_from_entries([{'k': 'a', 'v': 1}])", any,
 			param{"entries", function.Entries}), function.FromEntries),
@@ -115,7 +115,7 @@ func init() {
 		ruled(list("map_values", "The values of a map, as a list", "map_values(MAP {'a': 1})", any, m), function.Values),
 		aka(ruled(list("map_extract", "The values of a map under a key, as a list", "map_extract(MAP {'a': 1}, 'a')", any, m, mk), function.Values), "element_at"),
 		ruled(list("map_extract_value", "The value of a map under a key, NULL if absent", "map_extract_value(MAP {'a': 1}, 'a')", any, m, mk), function.Value),
-		aka(variadic(list("list_concat", "The lists one after the other (a NULL list counts as empty)", "list_concat([1], [2, 3])", any, l)), "list_cat", "array_concat", "array_cat"),
+		aka(variadic(ruled(list("list_concat", "The lists one after the other (a NULL list counts as empty)", "list_concat([1], [2, 3])", any, param{"list", function.UnifiedList}), function.AsIs)), "list_cat", "array_concat", "array_cat"),
 		aka(ruled(list("list_reverse", "The list in reverse order", "list_reverse([1, 2, 3])", any, ll), function.AsIs), "array_reverse"),
 		aka(listOpt("list_sort", "The list sorted (ASC or DESC, NULLS FIRST or LAST)", "list_sort([3, 1, 2])", any, []param{l},
 			[]param{{"order", function.Str}, {"nulls", function.Str}}), "array_sort"),

@@ -113,6 +113,13 @@ const (
 	AggList
 	// AggNumbers is AggList for a LIST of numbers (list_sum, list_avg).
 	AggNumbers
+	// Unified is cast to the common type of every Unified argument of the
+	// call (list_value's elements); NULLs alone are INTEGER.
+	Unified
+	// UnifiedList is a LIST (or NULL) cast to the common list type of
+	// every UnifiedList argument (list_concat's lists); [] and NULLs
+	// alone are INTEGER[].
+	UnifiedList
 )
 
 // IsList reports whether the rule takes a LIST (the binder converts these
@@ -150,7 +157,7 @@ func (a Arg) TypeName() string {
 		return "INTERVAL"
 	case UUID:
 		return "UUID"
-	case List, SameList, AggList:
+	case List, SameList, AggList, UnifiedList:
 		return "ANY[]"
 	case AggNumbers:
 		return "NUMERIC[]"
@@ -187,6 +194,8 @@ const (
 	// FromEntries is the MAP of a list of key-value structs' field types
 	// (map_from_entries).
 	FromEntries
+	// ListOf is a LIST of the argument's type (list_value).
+	ListOf
 	// Sum is the type sum() gives over a LIST's elements (list_sum):
 	// HUGEINT of integers, DECIMAL(38, s) of DECIMAL(p, s), DOUBLE of
 	// floats and UHUGEINT.
@@ -210,6 +219,8 @@ func (d Derive) Of(t columnar.Type) columnar.Type {
 	case FromEntries:
 		f := t.Elem().Fields()
 		return columnar.MapOf(f[0].Type, f[1].Type)
+	case ListOf:
+		return columnar.ListOf(t)
 	case Sum:
 		switch e := t.Elem(); {
 		case e.Phys() == columnar.PhysFloat || e.ID == columnar.Uhugeint:
@@ -285,6 +296,9 @@ func (o *Overload) Arg(i int) Arg {
 func (o *Overload) ReturnName() string {
 	if o.SameAs > 0 && o.Derive == FromEntries {
 		return "MAP(K, V)"
+	}
+	if o.SameAs > 0 && o.Derive == ListOf {
+		return "ANY[]"
 	}
 	if o.SameAs > 0 && o.Derive != AsIs {
 		return "ANY"

@@ -85,7 +85,7 @@ func (b *binder) quantileList(fracs []columnar.Value, args []callexpr.Expr, at i
 		}
 		xs[k], srcs[k] = x, args[0]
 	}
-	list, _, err := b.bindListFunc("list_value", xs, srcs, at, c)
+	list, err := b.callFunc("list_value", xs, srcs, at, c)
 	if err != nil {
 		return nil, fmt.Errorf("quantile list: %w", err)
 	}

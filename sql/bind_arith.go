@@ -47,7 +47,7 @@ func (b *binder) arith(fn string, l, r planner.Expr, ls, rs callexpr.Expr, c ect
 	}
 	if fn == "||" && (l.Type().ID == columnar.List || r.Type().ID == columnar.List) {
 		// [1] || [2] is list_concat, but NULL when either side is.
-		x, _, err := b.bindListFunc("list_concat", []planner.Expr{l, r}, []callexpr.Expr{ls, rs}, b.leafTok(ls, c.sp), c)
+		x, err := b.callFunc("list_concat", []planner.Expr{l, r}, []callexpr.Expr{ls, rs}, b.leafTok(ls, c.sp), c)
 		if call, ok := x.(*planner.Call); ok {
 			call.Fn = "list_concat_op"
 		}

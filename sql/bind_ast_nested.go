@@ -70,7 +70,7 @@ func (b *binder) bindASTNested(e ast.Expr, c ectx) (planner.Expr, bool, error) {
 		if err != nil {
 			return nil, true, err
 		}
-		x, _, err := b.bindListFunc("list_value", xs, srcsOf(e.Elems), at, c)
+		x, err := b.callFunc("list_value", xs, srcsOf(e.Elems), at, c)
 		return x, true, err
 	case *ast.Struct:
 		names := make([]string, len(e.Fields))
@@ -152,11 +152,11 @@ func (b *binder) mapLiteral(keys, vals []ast.Expr, at int, c ectx) (planner.Expr
 	if err != nil {
 		return nil, err
 	}
-	kl, _, err := b.bindListFunc("list_value", ks, srcsOf(keys), at, c)
+	kl, err := b.callFunc("list_value", ks, srcsOf(keys), at, c)
 	if err != nil {
 		return nil, err
 	}
-	vl, _, err := b.bindListFunc("list_value", vs, srcsOf(vals), at, c)
+	vl, err := b.callFunc("list_value", vs, srcsOf(vals), at, c)
 	if err != nil {
 		return nil, err
 	}

@@ -56,12 +56,15 @@ func (b *binder) callRegistered(s *function.Set, name string, xs []planner.Expr,
 		}
 	}
 	args := make([]planner.Expr, len(xs))
+	if err := b.unifiedArgs(name, o, xs, srcs, args, c); err != nil {
+		return nil, err
+	}
 	// The rules that take their type from another argument (an element
 	// of a list, a map's key) go after the others.
 	for _, nested := range []bool{false, true} {
 		for i, x := range xs {
 			rule := o.Arg(i)
-			if rule.Nested() != nested {
+			if rule.Nested() != nested || args[i] != nil {
 				continue
 			}
 			var y planner.Expr
@@ -94,6 +97,62 @@ func (b *binder) callRegistered(s *function.Set, name string, xs []planner.Expr,
 		t = o.Derive.Of(args[o.SameAs-1].Type())
 	}
 	return &planner.Call{Fn: s.Name, Args: args, T: t}, nil
+}
+
+// unifiedArgs converts the call's Unified and UnifiedList arguments into
+// args: each to the common type of its rule's arguments.
+func (b *binder) unifiedArgs(name string, o *function.Overload, xs []planner.Expr, srcs []callexpr.Expr, args []planner.Expr, c ectx) error {
+	var at []int
+	for i := range xs {
+		if r := o.Arg(i); r == function.Unified || r == function.UnifiedList {
+			at = append(at, i)
+		}
+	}
+	if len(at) == 0 {
+		return nil
+	}
+	sub, subSrcs := make([]planner.Expr, len(at)), make([]callexpr.Expr, len(at))
+	for k, i := range at {
+		sub[k], subSrcs[k] = xs[i], srcs[i]
+	}
+	var t columnar.Type
+	if o.Arg(at[0]) == function.Unified {
+		var err error
+		if sub, t, err = b.unify(sub, subSrcs, c, false, name); err != nil {
+			return err
+		}
+		if t.ID == columnar.Null {
+			t = columnar.TInt32
+		}
+	} else {
+		t = columnar.ListOf(columnar.TInt32) // all NULL
+		seen := false
+		for k, x := range sub {
+			xt := x.Type()
+			switch {
+			case xt.ID == columnar.Null:
+				continue
+			case xt.ID != columnar.List:
+				return b.typeErr(subSrcs[k], c, "%s expects lists, got %s", name, xt)
+			case !seen:
+				t, seen = xt, true
+				continue
+			}
+			st, ok := superType(t, xt)
+			if !ok {
+				return b.typeErr(subSrcs[k], c, "cannot concatenate lists of types %s and %s", t, xt)
+			}
+			t = st
+		}
+	}
+	for k, i := range at {
+		y, err := b.coerce(sub[k], t, subSrcs[k], c)
+		if err != nil {
+			return err
+		}
+		args[i] = y
+	}
+	return nil
 }
 
 // listArg converts argument i of a call by the List rule (or

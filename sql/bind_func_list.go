@@ -12,17 +12,31 @@ import (
 	"github.com/b2sql/b2sql/sql/internal/callexpr"
 )
 
-// Functions over LIST, STRUCT and MAP values (executor call_list.go,
-// call_list_rows.go), under DuckDB 1.5's names and aliases. Binding
-// works on bound arguments only, so it carries over to any front end.
+// callFunc binds a call of the registered scalar function fn, typed by
+// its rules (bind_func_call.go): the binder's own calls of list_value
+// ([a, b]) and list_concat (l1 || l2).
+func (b *binder) callFunc(fn string, xs []planner.Expr, srcs []callexpr.Expr, at int, c ectx) (planner.Expr, error) {
+	s, ok := function.Lookup(fn)
+	if !ok {
+		return nil, fmt.Errorf("internal error: %s is not registered", fn)
+	}
+	return b.callRegistered(s, fn, xs, srcs, at, c)
+}
+
+// The functions over LIST, STRUCT and MAP values that the registry's
+// rules do not type yet (executor/func_list.go marks the others ruled):
+// len/length of a list (the names are the string functions'; the
+// registry picks overloads by argument count, not type), struct_extract
+// (its result is the field a constant names), list_sort and
+// list_reverse_sort (their defaults are the session's default_order and
+// default_null_order) and list_aggregate (it binds the aggregate a
+// constant names). Binding works on bound arguments only.
 
 // listFuncAliases maps each name a user writes to the function it binds.
 var listFuncAliases = map[string]string{
 	"len": "len", "length": "len",
-	"list_value": "list_value", "list_pack": "list_value",
 	"struct_extract": "struct_extract",
-	"list_concat":    "list_concat", "list_cat": "list_concat", "array_concat": "list_concat", "array_cat": "list_concat",
-	"list_sort": "list_sort", "array_sort": "list_sort", "list_reverse_sort": "list_reverse_sort", "array_reverse_sort": "list_reverse_sort",
+	"list_sort":      "list_sort", "array_sort": "list_sort", "list_reverse_sort": "list_reverse_sort", "array_reverse_sort": "list_reverse_sort",
 	"list_aggregate": "list_aggregate", "array_aggregate": "list_aggregate", "list_aggr": "list_aggregate", "array_aggr": "list_aggregate",
 }
 
@@ -34,17 +48,15 @@ func (b *binder) bindListFunc(name string, xs []planner.Expr, srcs []callexpr.Ex
 		return nil, false, nil
 	}
 	n := len(xs)
-	if fn != "list_value" && fn != "list_concat" {
-		// [] (elements of type NULL) is an INTEGER[] to the other functions.
-		for i, x := range xs {
-			if t := x.Type(); t.ID == columnar.List && t.Elem().ID == columnar.Null {
-				xs = append([]planner.Expr(nil), xs...)
-				y, err := b.coerce(x, columnar.ListOf(columnar.TInt32), srcs[i], c)
-				if err != nil {
-					return nil, true, err
-				}
-				xs[i] = y
+	// [] (elements of type NULL) is an INTEGER[] to these functions.
+	for i, x := range xs {
+		if t := x.Type(); t.ID == columnar.List && t.Elem().ID == columnar.Null {
+			xs = append([]planner.Expr(nil), xs...)
+			y, err := b.coerce(x, columnar.ListOf(columnar.TInt32), srcs[i], c)
+			if err != nil {
+				return nil, true, err
 			}
+			xs[i] = y
 		}
 	}
 	typeOf := func(i int) columnar.Type { return xs[i].Type() }
@@ -53,8 +65,7 @@ func (b *binder) bindListFunc(name string, xs []planner.Expr, srcs []callexpr.Ex
 		return nil, false, nil // len and length of a string
 	}
 	// A NULL of no type where the list or struct goes gives a NULL of
-	// type NULL, as in DuckDB (list_sum(NULL), struct_extract(NULL, 'a')).
-	// list_concat(NULL, NULL) is [], as DuckDB computes it.
+	// type NULL, as in DuckDB (list_sort(NULL), struct_extract(NULL, 'a')).
 	nullOf := func() (planner.Expr, bool, error) {
 		return &planner.Const{Val: columnar.NullValue(columnar.TNull)}, true, nil
 	}
@@ -109,24 +120,6 @@ func (b *binder) bindListFunc(name string, xs []planner.Expr, srcs []callexpr.Ex
 			return nil, true, err
 		}
 		return call("list_len", columnar.TInt64, xs[0])
-	case "list_value":
-		if n == 0 {
-			// [] has NULL elements until it meets a typed list, as in DuckDB.
-			return call(fn, columnar.ListOf(columnar.TNull))
-		}
-		args, t, err := b.unify(xs, srcs, c, false, name)
-		if err != nil {
-			return nil, true, err
-		}
-		if t.ID == columnar.Null {
-			t = columnar.TInt32
-			for i := range args {
-				if args[i], err = b.coerce(args[i], t, srcs[i], c); err != nil {
-					return nil, true, err
-				}
-			}
-		}
-		return call(fn, columnar.ListOf(t), args...)
 	case "struct_extract":
 		if err := arity(2); err != nil {
 			return nil, true, err
@@ -156,38 +149,6 @@ func (b *binder) bindListFunc(name string, xs []planner.Expr, srcs []callexpr.Ex
 			return fail(1, "%s expects a field name or index, got %s", name, k.Val.Type)
 		}
 		return call(fn, t.Fields()[f].Type, xs[0], &planner.Const{Val: columnar.IntValue(columnar.TInt64, int64(f))})
-	case "list_concat":
-		if n < 1 {
-			return nil, true, arity(2)
-		}
-		lt := columnar.ListOf(columnar.TInt32) // all NULL
-		seen := false
-		for i := range xs {
-			if typeOf(i).ID != columnar.Null && !isList(i) {
-				return fail(i, "%s expects lists, got %s", name, typeOf(i))
-			}
-			if !isList(i) {
-				continue
-			}
-			if !seen {
-				lt, seen = typeOf(i), true
-				continue
-			}
-			t, ok := superType(lt, typeOf(i))
-			if !ok {
-				return fail(i, "cannot concatenate lists of types %s and %s", lt, typeOf(i))
-			}
-			lt = t
-		}
-		args := make([]planner.Expr, n)
-		for i := range xs {
-			x, err := to(i, lt)
-			if err != nil {
-				return nil, true, err
-			}
-			args[i] = x
-		}
-		return call(fn, lt, args...)
 	case "list_sort", "list_reverse_sort":
 		max := 3
 		if fn == "list_reverse_sort" {

@@ -98,15 +98,23 @@ func (b *binder) unnestCall(x planner.Expr, src callexpr.Expr, recursive bool, d
 
 // unnestNode replaces the unnest placeholders of proj's expressions by
 // the columns of Unnest nodes over input, innermost first, and returns
-// the new input.
+// the new input. Unnests of different depths line up at their last level,
+// as in DuckDB: unnest(l, max_depth := 2) beside unnest(m) first unnests
+// l's outer level alone (m repeats whole), then l's inner level side by
+// side with m's only one. Each pass lifts one level of the deepest
+// chains left.
 func (b *binder) unnestNode(proj *planner.Project, input planner.Node) planner.Node {
 	for {
 		u := &planner.Unnest{Input: input}
 		// One column per unnest call, even where a call is shared by
 		// several expressions (the fields of an unnested struct).
 		lifted := map[*planner.Call]planner.Expr{}
+		deepest := 0
+		for _, e := range proj.Exprs {
+			deepest = max(deepest, unnestDepth(e))
+		}
 		for i, e := range proj.Exprs {
-			proj.Exprs[i] = b.liftUnnests(e, u, lifted)
+			proj.Exprs[i] = b.liftUnnests(e, u, lifted, deepest)
 		}
 		if len(u.Exprs) == 0 {
 			return input
@@ -115,15 +123,44 @@ func (b *binder) unnestNode(proj *planner.Project, input planner.Node) planner.N
 	}
 }
 
-// liftUnnests moves the innermost unnest calls of e into u (one column
-// per call) and returns e reading those columns. lifted maps each call
+// unnestDepth is the length of the longest chain of unnest calls in e
+// (unnest(unnest(l)) is 2).
+func unnestDepth(e planner.Expr) int {
+	d := 0
+	switch x := e.(type) {
+	case *planner.Call:
+		for _, a := range x.Args {
+			d = max(d, unnestDepth(a))
+		}
+		if x.Fn == "unnest" {
+			d++
+		}
+	case *planner.Case:
+		for _, w := range x.Whens {
+			d = max(d, unnestDepth(w.Cond), unnestDepth(w.Then))
+		}
+		if x.Else != nil {
+			d = max(d, unnestDepth(x.Else))
+		}
+	case *planner.Cast:
+		d = unnestDepth(x.Arg)
+	}
+	return d
+}
+
+// liftUnnests moves the innermost unnest calls of the chains of e that are
+// deepest long (one column per call) into u and returns e reading those
+// columns; shorter chains wait for a later pass (deepest 0: lift any). lifted maps each call
 // already rewritten in this pass to its rewrite, so a call shared by
 // several expressions stays shared (and unnests once).
-func (b *binder) liftUnnests(e planner.Expr, u *planner.Unnest, lifted map[*planner.Call]planner.Expr) planner.Expr {
+func (b *binder) liftUnnests(e planner.Expr, u *planner.Unnest, lifted map[*planner.Call]planner.Expr, deepest int) planner.Expr {
 	switch x := e.(type) {
 	case *planner.Call:
 		if y, ok := lifted[x]; ok {
 			return y
+		}
+		if x.Fn == "unnest" && deepest > 0 && unnestDepth(x) < deepest {
+			return e
 		}
 		if x.Fn == "unnest" && !hasUnnest(x.Args[0]) {
 			col := b.newCol("unnest", "", x.T)
@@ -134,8 +171,12 @@ func (b *binder) liftUnnests(e planner.Expr, u *planner.Unnest, lifted map[*plan
 		}
 		c := *x
 		c.Args = make([]planner.Expr, len(x.Args))
+		inner := deepest
+		if x.Fn == "unnest" {
+			inner = 0 // inside a chain that is lifted this pass
+		}
 		for i, a := range x.Args {
-			c.Args[i] = b.liftUnnests(a, u, lifted)
+			c.Args[i] = b.liftUnnests(a, u, lifted, inner)
 		}
 		lifted[x] = &c
 		return &c
@@ -143,15 +184,15 @@ func (b *binder) liftUnnests(e planner.Expr, u *planner.Unnest, lifted map[*plan
 		c := *x
 		c.Whens = make([]planner.When, len(x.Whens))
 		for i, w := range x.Whens {
-			c.Whens[i] = planner.When{Cond: b.liftUnnests(w.Cond, u, lifted), Then: b.liftUnnests(w.Then, u, lifted)}
+			c.Whens[i] = planner.When{Cond: b.liftUnnests(w.Cond, u, lifted, deepest), Then: b.liftUnnests(w.Then, u, lifted, deepest)}
 		}
 		if x.Else != nil {
-			c.Else = b.liftUnnests(x.Else, u, lifted)
+			c.Else = b.liftUnnests(x.Else, u, lifted, deepest)
 		}
 		return &c
 	case *planner.Cast:
 		c := *x
-		c.Arg = b.liftUnnests(x.Arg, u, lifted)
+		c.Arg = b.liftUnnests(x.Arg, u, lifted, deepest)
 		return &c
 	}
 	return e

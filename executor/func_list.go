@@ -78,6 +78,8 @@ func init() {
 		return customBind(scalar("list", name, desc, ex(example), overloads(name, ret, ps, optional...)...))
 	}
 	variadic := func(s *function.Set) *function.Set { s.Overloads[0].Variadic = true; return s }
+	// prepend types the result by the second argument, the list.
+	prepend := func(s *function.Set) *function.Set { s.Overloads[0].SameAs = 2; return s }
 	// ruled makes s a set the binder types by its rules alone, its result
 	// derived from its first argument's type by d (when its ret is any).
 	ruled := func(s *function.Set, d function.Derive) *function.Set {
@@ -139,6 +141,16 @@ func init() {
 			param{"string", function.Varchar}, param{"regex", function.Varchar}), function.AsIs), "string_split_regex", "str_split_regex"),
 		aka(ruled(series("list_range", "The list of BIGINTs from start up to end (exclusive) by step", "range(3)"), function.AsIs), "range"),
 		aka(ruled(series("list_generate_series", "The list of BIGINTs from start through end (inclusive) by step", "generate_series(3)"), function.AsIs), "generate_series"),
+		aka(ruled(list("list_append", "The list with the element added at its end (a NULL list as empty)", "list_append([1, 2], 3)", any, ll, le), function.AsIs), "array_append", "array_push_back"),
+		aka(prepend(ruled(list("list_prepend", "The list with the element added at its start (a NULL list as empty)", "list_prepend(0, [1, 2])", any, le, ll), function.AsIs)), "array_prepend"),
+		ruled(list("array_push_front", "The list with the element added at its start (list_prepend with the list first)", "array_push_front([1, 2], 0)", any, ll, le), function.AsIs),
+		aka(ruled(list("list_intersect", "The distinct non-NULL elements of the first list that the second holds", "list_intersect([1, 2, 3], [2, 3, 4])", any, ll, param{"list2", function.SameList}), function.AsIs), "array_intersect"),
+		ruled(list("array_to_string", "The text of the list's non-NULL elements, joined by the separator", "array_to_string([1, 2, 3], '-')", v, ll, param{"separator", function.Str}), function.AsIs),
+		ruled(list("list_select", "The elements at the 1-based indexes, NULL for one out of range", "list_select([10, 20, 30], [3, 1])", any, ll, param{"indexes", function.List}), function.AsIs),
+		ruled(list("list_where", "The elements whose entry in the boolean mask is true", "list_where([1, 2, 3], [true, false, true])", any, ll, param{"mask", function.List}), function.AsIs),
+		aka(ruled(listOpt("list_resize", "The list cut or padded to size elements with value (NULL by default)", "list_resize([1, 2], 4, 0)", any,
+			[]param{ll, {"size", function.BigInt}}, []param{{"value", function.Element}}), function.AsIs), "array_resize"),
+		ruled(list("map_contains", "Whether the map has the key", "map_contains(MAP {'a': 1}, 'a')", b, m, mk), function.AsIs),
 		internalList("list_len", "the number of elements of a list"),
 		internalList("struct_pack", "a struct of the arguments ({'k': v})"),
 		internalList("map_from_lists", "a map of a list of keys and a list of values (MAP {k: v})"),

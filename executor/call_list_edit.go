@@ -155,3 +155,38 @@ func fnMapContains(a []columnar.Value, t columnar.Type) (columnar.Value, error) 
 	}
 	return columnar.BoolValue(false), nil
 }
+
+// fnListUnique: list_unique(l), the number of distinct non-NULL elements.
+func fnListUnique(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+	d, err := fnListDistinct(a, a[0].Type)
+	if err != nil {
+		return columnar.Value{}, err
+	}
+	return columnar.IntValue(t, int64(len(d.Elems))), nil
+}
+
+// fnListGradeUp: list_grade_up(l[, order[, nulls]]), the 1-based positions
+// of l's elements in the order list_sort would put them (ties in list
+// order).
+func fnListGradeUp(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+	pos := make([]columnar.Value, len(a[0].Elems))
+	for i := range pos {
+		pos[i] = columnar.IntValue(columnar.TInt64, int64(i+1))
+	}
+	// Sort the positions by their elements: list_sort of (element,
+	// position) pairs, keeping the positions.
+	pairs := make([]columnar.Value, len(pos))
+	pt := columnar.StructOf(columnar.Field{Name: "e", Type: a[0].Type.Elem()}, columnar.Field{Name: "p", Type: columnar.TInt64})
+	for i, e := range a[0].Elems {
+		pairs[i] = columnar.Value{Type: pt, Elems: []columnar.Value{e, pos[i]}}
+	}
+	desc, nullsFirst, err := sortOrder(a[1:])
+	if err != nil {
+		return columnar.Value{}, err
+	}
+	slices.SortStableFunc(pairs, func(x, y columnar.Value) int { return orderCompare(x.Elems[0], y.Elems[0], desc, nullsFirst) })
+	for i, p := range pairs {
+		pos[i] = p.Elems[1]
+	}
+	return columnar.Value{Type: t, Elems: pos}, nil
+}

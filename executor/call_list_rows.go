@@ -67,6 +67,8 @@ var listRowFuncs = map[string]listRowFunc{
 	"list_where":            {fnListWhere, true},
 	"list_resize":           {fnListResize, false},
 	"map_contains":          {fnMapContains, true},
+	"list_unique":           {fnListUnique, true},
+	"list_grade_up":         {fnListGradeUp, true},
 }
 
 // elemEqual reports whether two elements are equal, NULL matching NULL
@@ -131,28 +133,38 @@ func fnListReverse(a []columnar.Value, t columnar.Type) (columnar.Value, error) 
 // ascending with NULLs last by default, as DuckDB; list_reverse_sort is
 // bound to it with 'DESC'.
 func fnListSort(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
-	desc, nullsFirst := false, false
-	if len(a) > 1 {
-		switch strings.ToUpper(strings.TrimSpace(a[1].S)) {
-		case "ASC":
-		case "DESC":
-			desc = true
-		default:
-			return columnar.Value{}, errorf("list_sort: sort order must be ASC or DESC, got %q", a[1].S)
-		}
-	}
-	if len(a) > 2 {
-		switch strings.ToUpper(strings.Join(strings.Fields(a[2].S), " ")) {
-		case "NULLS FIRST":
-			nullsFirst = true
-		case "NULLS LAST":
-		default:
-			return columnar.Value{}, errorf("list_sort: null order must be NULLS FIRST or NULLS LAST, got %q", a[2].S)
-		}
+	desc, nullsFirst, err := sortOrder(a[1:])
+	if err != nil {
+		return columnar.Value{}, err
 	}
 	out := slices.Clone(a[0].Elems)
 	slices.SortStableFunc(out, func(x, y columnar.Value) int { return orderCompare(x, y, desc, nullsFirst) })
 	return columnar.Value{Type: t, Elems: out}, nil
+}
+
+// sortOrder reads list_sort's optional order ('ASC', 'DESC') and null
+// order ('NULLS FIRST', 'NULLS LAST') arguments: ascending, NULLs last by
+// default.
+func sortOrder(a []columnar.Value) (desc, nullsFirst bool, err error) {
+	if len(a) > 0 {
+		switch strings.ToUpper(strings.TrimSpace(a[0].S)) {
+		case "ASC":
+		case "DESC":
+			desc = true
+		default:
+			return false, false, errorf("list_sort: sort order must be ASC or DESC, got %q", a[0].S)
+		}
+	}
+	if len(a) > 1 {
+		switch strings.ToUpper(strings.Join(strings.Fields(a[1].S), " ")) {
+		case "NULLS FIRST":
+			nullsFirst = true
+		case "NULLS LAST":
+		default:
+			return false, false, errorf("list_sort: null order must be NULLS FIRST or NULLS LAST, got %q", a[1].S)
+		}
+	}
+	return desc, nullsFirst, nil
 }
 
 // fnListDistinct: the distinct non-NULL elements, in first-seen order.

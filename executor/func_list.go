@@ -151,6 +151,13 @@ func init() {
 		aka(ruled(listOpt("list_resize", "The list cut or padded to size elements with value (NULL by default)", "list_resize([1, 2], 4, 0)", any,
 			[]param{ll, {"size", function.BigInt}}, []param{{"value", function.Element}}), function.AsIs), "array_resize"),
 		ruled(list("map_contains", "Whether the map has the key", "map_contains(MAP {'a': 1}, 'a')", b, m, mk), function.AsIs),
+		aka(ruled(list("list_unique", "The number of distinct non-NULL elements of the list", "list_unique([1, 1, 2, NULL])", columnar.TUint64, ll), function.AsIs), "array_unique"),
+		aka(ruled(listOpt("list_grade_up", "The 1-based positions of the elements in sorted order (ASC or DESC, NULLS FIRST or LAST)", "list_grade_up([30, 10, 20])",
+			columnar.ListOf(i64), []param{ll}, []param{{"order", function.Str}, {"nulls", function.Str}}), function.AsIs), "array_grade_up"),
+		ruled(list("list_first", "The first element of the list, NULL when empty", "list_first([3, 4])", any, ll), function.Elem),
+		ruled(list("list_last", "The last element of the list, NULL when empty", "list_last([3, 4])", any, ll), function.Elem),
+		ruled(list("list_any_value", "The first non-NULL element of the list", "list_any_value([NULL, 2])", any, ll), function.Elem),
+		ruled(list("list_mode", "The most frequent non-NULL element of the list (the first seen on a tie)", "list_mode([1, 2, 2])", any, ll), function.Elem),
 		internalList("list_len", "the number of elements of a list"),
 		internalList("struct_pack", "a struct of the arguments ({'k': v})"),
 		internalList("map_from_lists", "a map of a list of keys and a list of values (MAP {k: v})"),
@@ -160,7 +167,8 @@ func init() {
 		internalList("filter_box", "[x] where the condition is TRUE, else NULL (a window list's FILTER)"),
 		internalList("list_unbox", "the elements of a list of boxes, NULL for none (a window list's FILTER)"),
 	)
-	for _, agg := range []string{"first", "last", "any_value", "string_agg", "bool_and", "bool_or", "product", "median", "mode"} {
+	// list_first, list_last, list_any_value and list_mode are public above.
+	for _, agg := range []string{"string_agg", "bool_and", "bool_or", "product", "median"} {
 		function.Register(internalList("list_"+agg, "list_aggregate(l, '"+agg+"')"))
 	}
 }

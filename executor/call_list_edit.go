@@ -14,6 +14,27 @@ import (
 // NULL handling included (a NULL list is an empty one for append and
 // prepend, a NULL everywhere else).
 
+// editFuncs adds these functions to listRowFuncs. Package variables are
+// set before any init runs, so func_list.go's registration finds them.
+var editFuncs = func() bool {
+	for name, f := range map[string]listRowFunc{
+		"list_append":      {fnListAppend, false},
+		"list_prepend":     {fnListPrepend, false},
+		"array_push_front": {fnArrayPushFront, false},
+		"list_intersect":   {fnListIntersect, true},
+		"array_to_string":  {fnArrayToString, false},
+		"list_select":      {fnListSelect, true},
+		"list_where":       {fnListWhere, true},
+		"list_resize":      {fnListResize, false},
+		"map_contains":     {fnMapContains, true},
+		"list_unique":      {fnListUnique, true},
+		"list_grade_up":    {fnListGradeUp, true},
+	} {
+		listRowFuncs[name] = f
+	}
+	return true
+}()
+
 // fnListAppend: list_append(l, e), l with e at its end.
 func fnListAppend(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
 	out := append(slices.Clone(a[0].Elems), a[1])

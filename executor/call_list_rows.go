@@ -58,17 +58,6 @@ var listRowFuncs = map[string]listRowFunc{
 	"sorted_string_agg":     {fnSortedStringAgg, true},
 	"filter_box":            {fnFilterBox, false},
 	"list_unbox":            {fnListUnbox, true},
-	"list_append":           {fnListAppend, false}, // call_list_edit.go
-	"list_prepend":          {fnListPrepend, false},
-	"array_push_front":      {fnArrayPushFront, false},
-	"list_intersect":        {fnListIntersect, true},
-	"array_to_string":       {fnArrayToString, false},
-	"list_select":           {fnListSelect, true},
-	"list_where":            {fnListWhere, true},
-	"list_resize":           {fnListResize, false},
-	"map_contains":          {fnMapContains, true},
-	"list_unique":           {fnListUnique, true},
-	"list_grade_up":         {fnListGradeUp, true},
 }
 
 // elemEqual reports whether two elements are equal, NULL matching NULL

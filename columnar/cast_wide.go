@@ -171,8 +171,10 @@ func rescaleBig(n *big.Int, s, t int) *big.Int {
 // RescaleBig is rescaleBig for callers outside the package (kernels).
 func RescaleBig(n *big.Int, s, t int) *big.Int { return rescaleBig(n, s, t) }
 
-// fromFloatWide converts a float to a wide type (DECIMAL rounding half
-// away from zero, integers half to even, as DuckDB).
+// fromFloatWide converts a float to a wide type: a DECIMAL as DuckDB does,
+// f·10^scale multiplied in float64 (so rounded to a double: 601234517490120
+// to DECIMAL(38,3) is 601234517490119.936, not .000) and then rounded half
+// away from zero, as the 64-bit DECIMAL cast does; an integer half to even.
 func fromFloatWide(f float64, to Type) (Value, bool, bool) {
 	if !to.Wide() {
 		return Value{}, false, false
@@ -180,14 +182,14 @@ func fromFloatWide(f float64, to Type) (Value, bool, bool) {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return Value{}, true, false
 	}
-	bf := new(big.Float).SetPrec(200).SetFloat64(f)
-	var n *big.Int
+	r := math.RoundToEven(f)
 	if to.ID == Decimal128 {
-		bf.Mul(bf, new(big.Float).SetPrec(200).SetInt(Pow10Big(int(to.Scale))))
-		n = roundBigFloat(bf)
-	} else {
-		n, _ = new(big.Float).SetFloat64(math.RoundToEven(f)).Int(nil)
+		r = math.Round(f * math.Pow10(int(to.Scale)))
 	}
+	if math.IsInf(r, 0) {
+		return Value{}, true, false
+	}
+	n, _ := new(big.Float).SetFloat64(r).Int(nil)
 	out, ok := WideFromBig(to, n)
 	return out, true, ok
 }

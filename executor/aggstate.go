@@ -25,11 +25,13 @@ type aggState struct {
 	// DECIMALs (scaled integers): adding ints is cheaper than compensated
 	// float additions, and exact, so order-independent. A group whose int
 	// sum would overflow spills it into floats/comp first (aggstate_int.go).
-	isum  []int64
-	wsum  []columnar.Int128 // a SUM typed HUGEINT or DECIMAL(38,s) (aggstate_widesum.go)
-	bytes [][]byte
-	bools []bool
-	ar    arena // min/max strings are copied here
+	isum []int64
+	wsum []columnar.Int128 // a SUM typed HUGEINT or DECIMAL(38,s) (aggstate_widesum.go)
+	// keys16 holds MIN/MAX of a 128-bit type (aggstate_minmax_wide.go).
+	keys16 [][16]byte
+	bytes  [][]byte
+	bools  []bool
+	ar     arena // min/max strings are copied here
 	// distinct remembers (group, value) pairs already aggregated
 	// (aggstate_distinct.go); nil when not DISTINCT.
 	distinct *distinctPairs
@@ -87,6 +89,10 @@ func (s *aggState) grow(n int) {
 	}
 	if s.wideLane() {
 		s.wsum = growZero(s.wsum, n) // aggstate_widesum.go
+		return
+	}
+	if s.minMaxWide() {
+		s.keys16 = growZero(s.keys16, n)
 		return
 	}
 	switch s.accPhys() {
@@ -185,6 +191,10 @@ func (s *aggState) update(b *columnar.Batch, arg *columnar.Vector, gids []int32)
 	}
 	if s.wideSum() {
 		return s.updateWideSum(arg, gids, sel, b.Len)
+	}
+	if s.minMaxWide() {
+		s.updateMinMaxWide(arg, gids, sel, b.Len)
+		return nil
 	}
 	switch s.spec.Kind {
 	case AggCount:
@@ -332,8 +342,8 @@ func (s *aggState) result(out *columnar.Vector, from, to int) {
 		return
 	}
 	n := to - from
-	var slab []byte // wide sums: the batch's 16-byte values
-	if s.wideSum() {
+	var slab []byte // wide sums, min and max: the batch's 16-byte values
+	if s.wideSum() || s.minMaxWide() {
 		slab = make([]byte, 0, 16*n)
 	}
 	for k := 0; k < n; k++ {
@@ -354,6 +364,9 @@ func (s *aggState) result(out *columnar.Vector, from, to int) {
 			continue
 		case s.wideSum():
 			s.wideSumResult(out, g, k, &slab)
+			continue
+		case s.minMaxWide():
+			s.minMaxWideResult(out, g, k, &slab)
 			continue
 		}
 		switch out.Type.Phys() {

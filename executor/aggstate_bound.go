@@ -33,13 +33,22 @@ func (s *aggState) publish(b *index.TopKBound) {
 		}
 		v.F = s.floats[0]
 	case columnar.PhysBytes:
-		if s.pubOK && s.pub.S == string(s.bytes[0]) { // compared without a copy
+		cur := s.bytes0()
+		if s.pubOK && s.pub.S == string(cur) { // compared without a copy
 			return
 		}
-		v.S = string(s.bytes[0])
+		v.S = string(cur)
 	default:
 		return
 	}
 	s.pub, s.pubOK = v, true
 	b.Publish(v)
+}
+
+// bytes0 is the only group's MIN or MAX of a string or 128-bit type.
+func (s *aggState) bytes0() []byte {
+	if s.minMaxWide() {
+		return s.keys16[0][:]
+	}
+	return s.bytes[0]
 }

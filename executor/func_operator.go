@@ -69,7 +69,7 @@ func arithFactory(name string, op arithOp) function.Factory {
 			return function.Kernel(k), err
 		}
 		if isWideArith(l, r, ret) {
-			return function.Kernel(rowKernel(wideArith(op), ret, true)), nil
+			return function.Kernel(wideArithKernel(op, l, r, ret)), nil
 		}
 		if l.Phys() != r.Phys() {
 			return nil, errorf("cannot apply %s to %s and %s", name, l, r)

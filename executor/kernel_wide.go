@@ -1,6 +1,7 @@
 package executor
 
 import (
+	"encoding/binary"
 	"math/big"
 
 	"github.com/b2sql/b2sql/columnar"
@@ -49,6 +50,11 @@ func wideArith(op arithOp) rowFunc {
 		switch op {
 		case opMul:
 			r, s = new(big.Int).Mul(x, y), xs+ys
+			if t.ID == columnar.Hugeint && r.BitLen() > 127 {
+				// DuckDB multiplies magnitudes below 2^127: −2^127 is an
+				// overflow here, though subtraction reaches it.
+				return columnar.Value{}, errorf("overflow in multiplication of %s", t)
+			}
 		default:
 			x = columnar.RescaleBig(x, xs, s)
 			y = columnar.RescaleBig(y, ys, s)
@@ -183,6 +189,13 @@ func wideLimbKernel(k int) kernel {
 			return nil
 		}
 		src, dst := x.Bytes, out.Ints
+		if b.Sel == nil && !x.Const && x.Type.ID != columnar.Uhugeint {
+			// SUM and AVG of a DECIMAL(38) column run every row through
+			// here: the limb straight from the key's bytes.
+			keyLimbs(src[:n], dst[:n], k)
+			out.Const = false
+			return nil
+		}
 		forEach(b, func(i int) {
 			if i >= n || len(src[i]) != 16 {
 				return
@@ -204,17 +217,41 @@ func wideLimbKernel(k int) kernel {
 	}
 }
 
+// fnWideSum recombines the limb sums. The SUM is checked against the
+// 128-bit range only, not its DECIMAL(38,s) type's 38 digits: DuckDB's
+// decimal SUM adds in a HUGEINT and stores it as is, so that sum(x) of two
+// 6·10^37 gives the 39 digits 120000…0 typed DECIMAL(38,0); past 2^127 it
+// reports an overflow.
+// keyLimbs writes limb k of each signed 128-bit key (AppendInt128Key's
+// big-endian bytes, sign bit flipped) to dst: limb 3 is the top 32 bits
+// with the flip undone, sign-extended; the others are unsigned.
+func keyLimbs(src [][]byte, dst []int64, k int) {
+	at := 12 - 4*k
+	for i, key := range src {
+		if len(key) != 16 {
+			dst[i] = 0
+			continue
+		}
+		v := binary.BigEndian.Uint32(key[at:])
+		if k == 3 {
+			dst[i] = int64(int32(v ^ 1<<31))
+		} else {
+			dst[i] = int64(v)
+		}
+	}
+}
+
 func fnWideSum(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
 	r := new(big.Int)
 	for k := len(a) - 1; k >= 0; k-- {
 		r.Lsh(r, 32)
 		r.Add(r, big.NewInt(a[k].I))
 	}
-	s := 0
-	if t.ID == columnar.Decimal128 {
-		s = int(t.Scale)
+	x, ok := columnar.Int128FromBig(r)
+	if !ok {
+		return columnar.Value{}, errorf("overflow in SUM of %s", t)
 	}
-	return wideResult(r, s, t, "SUM")
+	return columnar.WideValue(t, x), nil
 }
 
 // wideRounding is abs, floor, ceil or round (to an optional number of

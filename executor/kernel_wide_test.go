@@ -40,3 +40,34 @@ func TestInt64Limbs(t *testing.T) {
 		}
 	}
 }
+
+// TestWideLimbs: the 128-bit limbs, from the selection-free loop over the
+// keys and from the per-row path, recombine to the value (limb 3 signed).
+func TestWideLimbs(t *testing.T) {
+	vals := []columnar.Int128{{}, {Lo: 1}, {Hi: -1, Lo: ^uint64(0)}, {Hi: -1 << 63}, {Hi: 1<<63 - 1, Lo: ^uint64(0)}, {Hi: 12345, Lo: 0xdeadbeefcafef00d}, {Hi: -98765, Lo: 42}}
+	tp := columnar.Type{ID: columnar.Decimal128, Precision: 38, Scale: 3}
+	x := &columnar.Vector{Type: tp, Bytes: make([][]byte, len(vals))}
+	for i, v := range vals {
+		x.Bytes[i] = columnar.AppendInt128Key(nil, v)
+	}
+	for _, sel := range [][]int{nil, {0, 2, 3, 6}} {
+		b := &columnar.Batch{Len: len(vals), Sel: sel}
+		var limbs [4][]int64
+		for k := range limbs {
+			out := &columnar.Vector{Type: columnar.TInt64, Ints: make([]int64, len(vals))}
+			if err := wideLimbKernel(k)([]*columnar.Vector{x}, b, out); err != nil {
+				t.Fatal(err)
+			}
+			limbs[k] = out.Ints
+		}
+		forEach(b, func(i int) {
+			got := big.NewInt(limbs[3][i])
+			for k := 2; k >= 0; k-- {
+				got.Lsh(got, 32).Add(got, big.NewInt(limbs[k][i]))
+			}
+			if got.Cmp(vals[i].Big()) != 0 {
+				t.Errorf("sel=%v: limbs of %s recombine to %s", sel, vals[i].Big(), got)
+			}
+		})
+	}
+}

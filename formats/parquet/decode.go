@@ -306,12 +306,19 @@ func (d *decoder) consume(v *columnar.Vector, off int, vals [][]byte, arena []by
 			arena = make([]byte, 0, max(2*cap(arena), 16*got, 4096))
 		}
 		for i, b := range vals {
-			x, ok := beInt128(b)
-			if !ok {
-				return arena, corruptf("decimal of %d bytes overflows 128 bits", len(b))
-			}
 			start := len(arena)
-			arena = columnar.AppendInt128Key(arena, x)
+			if len(b) == 16 {
+				// DECIMAL(38)'s FLBA(16) already is the key's big-endian
+				// two's complement: flip the sign bit.
+				arena = append(arena, b...)
+				arena[start] ^= 0x80
+			} else {
+				x, ok := beInt128(b)
+				if !ok {
+					return arena, corruptf("decimal of %d bytes overflows 128 bits", len(b))
+				}
+				arena = columnar.AppendInt128Key(arena, x)
+			}
 			out[i] = arena[start:len(arena):len(arena)]
 		}
 		return arena, nil

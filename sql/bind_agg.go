@@ -64,6 +64,9 @@ func (b *binder) bindAgg(fn planner.AggFunc, name string, e *callexpr.FuncExpr, 
 	if fn == planner.AggAvg && arg != nil && arg.Type().ID == columnar.Time {
 		return b.timeAvg(arg, e.Distinct), nil // bind_agg_time.go
 	}
+	if fn == planner.AggAvg && arg != nil && arg.Type().ID == columnar.Interval {
+		return b.intervalAvg(arg, e.Distinct), nil // bind_agg_interval.go
+	}
 	if (fn == planner.AggMin || fn == planner.AggMax) && arg.Type().ID == columnar.TimeTZ {
 		// DuckDB's min/max of TIMETZ go by the local time (executor
 		// kernel_timetz.go), its operators by the instant.
@@ -205,6 +208,9 @@ func (b *binder) aggType(fn planner.AggFunc, name string, arg planner.Expr, srcs
 			return columnar.TFloat64, &planner.Cast{Arg: arg, To: columnar.TFloat64}, nil
 		case t.IsInteger():
 			return columnar.TInt64, arg, nil
+		case t.ID == columnar.Bool:
+			// DuckDB's sum(BOOLEAN) counts the trues, as a HUGEINT (sumWiden).
+			return columnar.TInt64, &planner.Cast{Arg: arg, To: columnar.TInt32}, nil
 		case t.ID == columnar.Decimal:
 			return columnar.DecimalType(maxDecimal, int(t.Scale)), arg, nil
 		}

@@ -496,6 +496,9 @@ func (b *binder) bindWindowCall(w winCall, c ectx) (planner.Expr, error) {
 			f.Args, f.Type = []planner.Expr{timeMicros(xs[0])}, columnar.TFloat64 // bind_agg_time.go
 			break
 		}
+		if aggFuncs[name] == planner.AggAvg && xs[0].Type().ID == columnar.Interval && !f.Distinct && w.nulls == nil {
+			return b.windowIntervalAvg(f, xs[0]), nil // bind_agg_interval.go
+		}
 		if fn := aggFuncs[name]; fn == planner.AggAvg && exactAvg(xs[0].Type()) && !f.Distinct && w.nulls == nil {
 			return b.windowExactAvg(f, xs[0]), nil // bind_window_aggs.go
 		}

@@ -49,6 +49,8 @@ func init() {
 		agg("last", "The last row's value, NULL included", ex("last(1)"), columnar.Type{}, x),
 		aka(agg("arg_max", "The arg of the row with the largest val", ex("arg_max('a', 1)"), columnar.Type{}, param{"arg", function.Any}, param{"val", function.Any}), "argmax", "max_by"),
 		aka(agg("arg_min", "The arg of the row with the smallest val", ex("arg_min('a', 1)"), columnar.Type{}, param{"arg", function.Any}, param{"val", function.Any}), "argmin", "min_by"),
+		agg("arg_max_null", "The arg of the row with the largest val, NULL or not", ex("arg_max_null('a', 1)"), columnar.Type{}, param{"arg", function.Any}, param{"val", function.Any}),
+		agg("arg_min_null", "The arg of the row with the smallest val, NULL or not", ex("arg_min_null('a', 1)"), columnar.Type{}, param{"arg", function.Any}, param{"val", function.Any}),
 		agg("skewness", "The sample skewness", ex("skewness(1)"), d, param{"x", function.Double}),
 		agg("kurtosis", "The sample excess kurtosis", ex("kurtosis(1)"), d, param{"x", function.Double}),
 		agg("kurtosis_pop", "The population excess kurtosis", ex("kurtosis_pop(1)"), d, param{"x", function.Double}),

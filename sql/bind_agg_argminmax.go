@@ -8,10 +8,29 @@ import (
 	"github.com/b2sql/b2sql/sql/internal/callexpr"
 )
 
-// argMinMaxAggs are DuckDB's arg_max / arg_min and their aliases.
+// argMinMaxAggs are DuckDB's arg_max / arg_min, their aliases, and
+// arg_max_null / arg_min_null.
 var argMinMaxAggs = map[string]planner.AggFunc{
 	"arg_max": planner.AggArgMax, "argmax": planner.AggArgMax, "max_by": planner.AggArgMax,
 	"arg_min": planner.AggArgMin, "argmin": planner.AggArgMin, "min_by": planner.AggArgMin,
+	"arg_max_null": planner.AggArgMax, "arg_min_null": planner.AggArgMin,
+}
+
+// arg_max_null(arg, val) / arg_min_null(arg, val) are DuckDB's arg_max /
+// arg_min whose arg may be NULL: the arg of the row with the largest
+// (smallest) non-NULL val, NULL or not. They run as arg_max of the arg
+// boxed in a one-field STRUCT, never NULL itself (so no row is skipped
+// for its arg), unboxed after the aggregate.
+var argNullAggs = map[string]bool{"arg_max_null": true, "arg_min_null": true}
+
+// boxArg is the one-field STRUCT holding x.
+func boxArg(x planner.Expr) planner.Expr {
+	return &planner.Call{Fn: "struct_pack", Args: []planner.Expr{x}, T: columnar.StructOf(columnar.Field{Name: "arg", Type: x.Type()})}
+}
+
+// unboxArg is the field of a boxArg result (NULL where no row had a val).
+func unboxArg(x planner.Expr) planner.Expr {
+	return &planner.Call{Fn: "struct_extract", Args: []planner.Expr{x, &planner.Const{Val: columnar.IntValue(columnar.TInt64, 0)}}, T: x.Type().Fields()[0].Type}
 }
 
 // bindArgMinMax binds arg_max(arg, val) / arg_min(arg, val): the arg of a
@@ -28,9 +47,16 @@ func (b *binder) bindArgMinMax(fn planner.AggFunc, name string, e *callexpr.Func
 			xs[k] = &planner.Const{Val: columnar.NullValue(columnar.TInt32)}
 		}
 	}
+	if argNullAggs[name] {
+		xs[0] = boxArg(xs[0])
+	}
 	key := fmt.Sprintf("%s(%s, %s)", fn, xs[0], xs[1])
 	i := b.aggIndex(key, planner.AggCall{Func: fn, Arg: xs[0], Arg2: xs[1], Type: xs[0].Type()})
-	return &planner.ColRef{Col: b.agg.aggCols[i]}, nil
+	ref := &planner.ColRef{Col: b.agg.aggCols[i]}
+	if argNullAggs[name] {
+		return unboxArg(ref), nil
+	}
+	return ref, nil
 }
 
 // bindTwoArgAgg checks where a two-argument aggregate without DISTINCT

@@ -464,7 +464,7 @@ func (b *binder) bindWindowCall(w winCall, c ectx) (planner.Expr, error) {
 		if err := b.bindWindowAgg(&f, args, star, at, bindArgs, c); err != nil {
 			return nil, err
 		}
-	case "arg_max", "argmax", "max_by", "arg_min", "argmin", "min_by":
+	case "arg_max", "argmax", "max_by", "arg_min", "argmin", "min_by", "arg_max_null", "arg_min_null":
 		if err := b.bindWindowArgMinMax(&f, bindArgs); err != nil {
 			return nil, err
 		}
@@ -534,6 +534,9 @@ func (b *binder) bindWindowCall(w winCall, c ectx) (planner.Expr, error) {
 	col := b.newCol(name, "", f.Type)
 	b.win.funcs = append(b.win.funcs, f)
 	b.win.cols = append(b.win.cols, col)
+	if argNullAggs[name] {
+		return unboxArg(&planner.ColRef{Col: col}), nil // bind_agg_argminmax.go
+	}
 	if toTime := timeWindow(&f); toTime != nil {
 		return toTime(&planner.ColRef{Col: col}), nil
 	}

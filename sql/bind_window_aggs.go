@@ -197,6 +197,9 @@ func (b *binder) bindWindowArgMinMax(f *planner.WindowFunc, bindArgs func(lo, hi
 			xs[k] = &planner.Const{Val: columnar.NullValue(columnar.TInt32)}
 		}
 	}
+	if argNullAggs[f.Name] {
+		xs[0] = boxArg(xs[0]) // unboxed by the caller (bind_window.go)
+	}
 	if argMinMaxAggs[f.Name] == planner.AggArgMin {
 		f.Name = "arg_min"
 	} else {

@@ -48,9 +48,9 @@ func (v *valueLists) grow(kind AggKind, t columnar.Type, n int) {
 	switch {
 	case kind == AggApproxCountDistinct || kind == AggApproxQuantile:
 		return // a sketch or digest per group (aggstate_approx*.go)
-	case kind == AggMode || kind == AggEntropy:
+	case kind == AggMode || kind == AggEntropy || kind == AggHistogram:
 		v.modes = growZero(v.modes, n)
-		if kind == AggMode && v.store == columnar.PhysNested && v.modeStore == nil {
+		if kind != AggEntropy && v.store == columnar.PhysNested && v.modeStore == nil {
 			v.modeStore = columnar.NewVector(t, 0)
 		}
 		return

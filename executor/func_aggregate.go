@@ -40,6 +40,8 @@ func init() {
 			param{"string", function.Str}, param{"separator", function.Str}), "group_concat", "listagg"),
 		agg("approx_count_distinct", "An estimate of the number of distinct values (HyperLogLog)", ex("approx_count_distinct(1)"), i64, x),
 		agg("mode", "The most frequent value", ex("mode(1)"), columnar.Type{}, x),
+		agg("histogram", "A MAP of each distinct value (or bin boundary, with bins) to its count", ex("histogram(1)", "histogram(1, [0, 10])"), columnar.Type{}, x, param{"bins", function.Any}),
+		agg("histogram_exact", "A MAP of each bin boundary to the count of values equal to it (the others in the type's largest value)", ex("histogram_exact(1, [0, 1])"), columnar.Type{}, x, param{"bins", function.Any}),
 		aka(agg("array_agg", "The values as a list", ex("array_agg(1)"), columnar.Type{}, x), "list"),
 		agg("bool_and", "Whether every non-NULL value is true", ex("bool_and(true)"), columnar.TBool, param{"b", function.Any}),
 		agg("bool_or", "Whether some non-NULL value is true", ex("bool_or(true)"), columnar.TBool, param{"b", function.Any}),

@@ -183,7 +183,8 @@ func (b *binder) sortedPick(name string, x planner.Expr, keys []planner.SortKey)
 // isAggName reports whether name is an aggregate function.
 func isAggName(name string) bool {
 	_, plain := aggFuncs[name]
-	return plain || aggRewrites[name] || holisticAggs[name] != 0 || argMinMaxAggs[name] != 0 || planner.PairAggNames[name] != 0
+	return plain || aggRewrites[name] || holisticAggs[name] != 0 || argMinMaxAggs[name] != 0 || planner.PairAggNames[name] != 0 ||
+		name == "histogram" || name == "histogram_exact"
 }
 
 // orderAggInput returns the Aggregate's input, through a Sort on the keys

@@ -81,6 +81,10 @@ func (s *aggState) grow(n int) {
 		s.st = growZero(s.st, n)
 		return
 	}
+	if s.spec.Kind.bitAgg() {
+		s.uints = growZero(s.uints, n) // aggstate_bits.go
+		return
+	}
 	if s.spec.Kind.holistic() {
 		if s.valsFrom == nil {
 			s.vals.grow(s.spec.Kind, s.in, n)

@@ -45,6 +45,9 @@ func (s *aggState) collect(b *columnar.Batch, arg *columnar.Vector, gids []int32
 	if s.spec.Kind.streamingStat() {
 		return s.statAdd(b, arg, gids) // aggstate_stats.go
 	}
+	if s.spec.Kind.bitAgg() {
+		return s.bitAdd(b, arg, gids) // aggstate_bits.go
+	}
 	if s.valsFrom != nil {
 		return nil // the leader collects (aggstate_share.go)
 	}
@@ -100,6 +103,10 @@ func (s *aggState) holisticResult(out *columnar.Vector, from, to int) {
 	}
 	if s.spec.Kind.streamingStat() {
 		s.statResult(out, from, to) // aggstate_stats.go
+		return
+	}
+	if s.spec.Kind.bitAgg() {
+		s.bitResult(out, from, to) // aggstate_bits.go
 		return
 	}
 	n := to - from

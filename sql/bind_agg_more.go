@@ -134,6 +134,7 @@ var holisticAggs = map[string]planner.AggFunc{
 	"entropy": planner.AggEntropy, "product": planner.AggProduct,
 	"sem": planner.AggSem, "fsum": planner.AggFsum, "sumkahan": planner.AggFsum, "kahan_sum": planner.AggFsum,
 	"favg": planner.AggFavg, "mad": planner.AggMad, "approx_quantile": planner.AggApproxQuantile,
+	"bit_and": planner.AggBitAnd, "bit_or": planner.AggBitOr, "bit_xor": planner.AggBitXor,
 }
 
 // bindHolistic binds median(x), quantile_cont(x, q) and string_agg(x [,
@@ -214,6 +215,14 @@ func (b *binder) bindHolisticOne(fn planner.AggFunc, name string, e *callexpr.Fu
 		if call.Arg, call.Type, err = b.statArg(statAggNames[name], x, args[0], c); err != nil { // bind_agg_stats.go
 			return nil, err
 		}
+	case planner.AggBitAnd, planner.AggBitOr, planner.AggBitXor:
+		if x.Type().ID == columnar.Null {
+			x = &planner.Const{Val: columnar.NullValue(columnar.TInt32)}
+		}
+		if t := x.Type(); !t.IsInteger() || t.Wide() {
+			return nil, b.typeErr(args[0], c, "%s(%s) is not supported", name, t)
+		}
+		call.Arg, call.Type = x, x.Type()
 	case planner.AggList:
 		if x.Type().ID == columnar.Null {
 			if x, err = b.coerce(x, columnar.TInt32, args[0], c); err != nil {

@@ -66,17 +66,36 @@ func statChecked(name string, x planner.Expr) planner.Expr {
 	return x
 }
 
-// isAggMacro reports whether name is a macro over aggregates (geomean),
-// which makes a query aggregating as an aggregate call does.
-func isAggMacro(name string) bool { return name == "geomean" || name == "geometric_mean" }
-
-// statMacro returns geomean(x)'s definition, exp(avg(ln(x))), for an
-// aggregate call of geomean or geometric_mean; nil for other names.
-func statMacro(name string, args []callexpr.Expr, at ast.Span) *callexpr.FuncExpr {
-	if !isAggMacro(name) || len(args) != 1 {
-		return nil
+// isAggMacro reports whether name is a macro over aggregates (geomean,
+// weighted_avg), which makes a query aggregating as an aggregate call does.
+func isAggMacro(name string) bool {
+	switch name {
+	case "geomean", "geometric_mean", "weighted_avg", "wavg":
+		return true
 	}
-	return fn("exp", at, false, fn("avg", at, false, fn("ln", at, false, args[0])))
+	return false
+}
+
+// statMacro returns the definition of an aggregate macro, as DuckDB
+// defines it, for a call with the right number of arguments; nil for other
+// names:
+//
+//	geomean(x)         exp(avg(ln(x)))
+//	weighted_avg(x, w) sum(x * w) / sum(CASE WHEN x IS NULL THEN 0 ELSE w END)
+//
+// The quotient of two sums is a DOUBLE, nan or ±inf for a zero total
+// weight, as in DuckDB.
+func statMacro(name string, args []callexpr.Expr, at ast.Span) callexpr.Expr {
+	switch {
+	case (name == "geomean" || name == "geometric_mean") && len(args) == 1:
+		return fn("exp", at, false, fn("avg", at, false, fn("ln", at, false, args[0])))
+	case (name == "weighted_avg" || name == "wavg") && len(args) == 2:
+		x, w := args[0], args[1]
+		weight := &callexpr.CaseExpr{At: at, Whens: []*callexpr.When{{Cond: &callexpr.IsExpr{Operator: callexpr.IsNullStr, Expr: x}, Val: callexpr.NewIntVal([]byte("0"), at)}}, Else: w}
+		num := fn("sum", at, false, &callexpr.BinaryExpr{Operator: callexpr.MultStr, Left: x, Right: w})
+		return &callexpr.BinaryExpr{Operator: callexpr.DivStr, Left: num, Right: fn("sum", at, false, weight)}
+	}
+	return nil
 }
 
 // bindWindowStat binds a statistic OVER a window (executor/window_acc.go),

@@ -43,6 +43,7 @@ func init() {
 		agg("bit_and", "The bitwise AND of the non-NULL integers", ex("bit_and(6)"), columnar.Type{}, x),
 		agg("bit_or", "The bitwise OR of the non-NULL integers", ex("bit_or(6)"), columnar.Type{}, x),
 		agg("bit_xor", "The bitwise XOR of the non-NULL integers", ex("bit_xor(6)"), columnar.Type{}, x),
+		agg("decimal_average", "The average of DECIMALs as a DECIMAL of the same type, rounded half to even", ex("decimal_average(1.5)"), columnar.Type{}, x),
 		agg("histogram", "A MAP of each distinct value (or bin boundary, with bins) to its count", ex("histogram(1)", "histogram(1, [0, 10])"), columnar.Type{}, x, param{"bins", function.Any}),
 		agg("histogram_exact", "A MAP of each bin boundary to the count of values equal to it (the others in the type's largest value)", ex("histogram_exact(1, [0, 1])"), columnar.Type{}, x, param{"bins", function.Any}),
 		aka(agg("array_agg", "The values as a list", ex("array_agg(1)"), columnar.Type{}, x), "list"),

@@ -75,6 +75,10 @@ func (b *binder) bindAggRewrite(name string, e *callexpr.FuncExpr, args []callex
 		x, err := b.bindArgMinMax(fn, name, e, args, star, at, c)
 		return x, true, err
 	}
+	if name == "decimal_average" {
+		x, err := b.bindDecimalAverage(name, e, args, star, at, c) // bind_func_decimal.go
+		return x, true, err
+	}
 	if name == "histogram" || name == "histogram_exact" {
 		x, err := b.bindHistogram(name, e, args, star, at, c) // bind_agg_histogram.go
 		return x, true, err

@@ -136,6 +136,7 @@ func init() {
 		"trunc": bound((*binder).bindTrunc), "log": bound((*binder).bindLog), "mod": bound((*binder).bindMod),
 		"greatest": bound((*binder).bindGreatest), "least": bound((*binder).bindGreatest),
 		"pi": bound((*binder).bindMathFunc), "bit_count": bound((*binder).bindMathFunc),
+		"decimal_division": boundAsIs((*binder).bindDecimalDivision), // bind_func_decimal.go
 		"random": unbound(bindRandomCall), "setseed": unbound(bindRandomCall),
 		"nextval": unbound(bindSequenceCall), "currval": unbound(bindSequenceCall), // sequence.go
 		// string (bind_func_string.go, bind_func_regexp.go)

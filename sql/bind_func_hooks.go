@@ -137,7 +137,7 @@ func init() {
 		"greatest": bound((*binder).bindGreatest), "least": bound((*binder).bindGreatest),
 		"pi": bound((*binder).bindMathFunc), "bit_count": bound((*binder).bindMathFunc),
 		"decimal_division": boundAsIs((*binder).bindDecimalDivision), // bind_func_decimal.go
-		"random": unbound(bindRandomCall), "setseed": unbound(bindRandomCall),
+		"random":           unbound(bindRandomCall), "setseed": unbound(bindRandomCall),
 		"nextval": unbound(bindSequenceCall), "currval": unbound(bindSequenceCall), // sequence.go
 		// string (bind_func_string.go, bind_func_regexp.go)
 		"concat_ws": bound((*binder).bindConcatWS), "locate": bound((*binder).bindLocate),

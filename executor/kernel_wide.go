@@ -256,7 +256,8 @@ func fnWideSum(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
 
 // wideRounding is abs, floor, ceil or round (to an optional number of
 // decimal digits, half away from zero) of a HUGEINT or wide DECIMAL; the
-// result keeps the argument's scale (the binder narrows it).
+// result keeps the argument's scale (the binder narrows it, with a cast
+// that checks the digits).
 func wideRounding(fn string) rowFunc {
 	return func(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
 		x, s := exactNum(a[0])
@@ -282,6 +283,15 @@ func wideRounding(fn string) rowFunc {
 		case fn == "round" && new(big.Int).Lsh(new(big.Int).Abs(r), 1).Cmp(p) >= 0:
 			q.Add(q, big.NewInt(int64(x.Sign())))
 		}
-		return wideResult(q.Mul(q, p), s, t, fn)
+		q.Mul(q, p)
+		if t.ID == columnar.Decimal128 {
+			// The carry may add a digit the argument's type lacks
+			// (ceil(9…9.9::DECIMAL(38,1)) is 10^37): the binder's cast to
+			// the narrowed result type checks the digits.
+			if x, ok := columnar.Int128FromBig(q); ok {
+				return columnar.WideValue(t, x), nil
+			}
+		}
+		return wideResult(q, s, t, fn)
 	}
 }

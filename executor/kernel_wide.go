@@ -254,8 +254,9 @@ func fnWideSum(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
 	return columnar.WideValue(t, x), nil
 }
 
-// wideRounding is abs, floor, ceil or round (to an optional number of
-// decimal digits, half away from zero) of a HUGEINT or wide DECIMAL; the
+// wideRounding is abs, floor, ceil, round (half away from zero) or trunc
+// (toward zero), to an optional number of decimal digits, of a HUGEINT,
+// UHUGEINT or wide DECIMAL; the
 // result keeps the argument's scale (the binder narrows it, with a cast
 // that checks the digits).
 func wideRounding(fn string) rowFunc {

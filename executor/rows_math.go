@@ -67,6 +67,8 @@ func fnTrunc(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
 func fnTruncDigits(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
 	v, n := a[0], a[1].I
 	switch {
+	case v.Type.Wide():
+		return wideRounding("trunc")(a, t) // kernel_wide.go
 	case v.Type.Phys() == columnar.PhysFloat:
 		p := math.Pow(10, float64(n))
 		return columnar.FloatValue(t, math.Trunc(v.F*p)/p), nil

@@ -50,7 +50,7 @@ func (b *binder) bindTruncDigits(xs []planner.Expr, srcs []callexpr.Expr, c ectx
 			return nil, err
 		}
 		x, t = y, columnar.TFloat64
-	} else if !t.IsNumeric() {
+	} else if !t.IsNumeric() && !t.Wide() {
 		return nil, b.typeErr(srcs[0], c, "trunc expects a number, got %s", t)
 	}
 	if nt := xs[1].Type(); nt.ID != columnar.Null && !nt.IsInteger() && !b.flexible(xs[1], columnar.TInt64, false) {

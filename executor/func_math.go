@@ -63,6 +63,8 @@ func init() {
 		f1("log10", "The logarithm of x to base 10", "log10(1000)", fnMath1(math.Log10)),
 		f1("log2", "The logarithm of x to base 2 (exact on powers of two)", "log2(8)", fnMath1(math.Log2)),
 		f1("exp", "e to the power x", "exp(1)", fnMath1(math.Exp)),
+		f1("gamma", "The gamma function of x (nan at the negative integers)", "gamma(5)", fnGamma),
+		f1("lgamma", "The natural logarithm of the absolute value of the gamma function of x", "lgamma(5)", fnLgamma),
 		f1("sin", "The sine of x (radians)", "sin(1)", fnFloat1(math.Sin)),
 		f1("cos", "The cosine of x (radians)", "cos(1)", fnFloat1(math.Cos)),
 		f1("tan", "The tangent of x (radians)", "tan(1)", fnFloat1(math.Tan)),

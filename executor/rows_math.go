@@ -112,3 +112,22 @@ func fnFormatBytes(base float64, units []string) rowFunc {
 		return columnar.StringValue(fmt.Sprintf("%.1f %s", x, units[u])), nil
 	}
 }
+
+// fnGamma is Γ(x) (nan at the negative integers, inf past the float
+// range); Γ(0) is DuckDB's out-of-range error.
+func fnGamma(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+	if a[0].F == 0 {
+		return columnar.Value{}, fmt.Errorf("cannot take gamma of zero")
+	}
+	return columnar.FloatValue(t, math.Gamma(a[0].F)), nil
+}
+
+// fnLgamma is log|Γ(x)| (inf at the negative integers); x = 0 is DuckDB's
+// out-of-range error.
+func fnLgamma(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+	if a[0].F == 0 {
+		return columnar.Value{}, fmt.Errorf("cannot take log gamma of zero")
+	}
+	r, _ := math.Lgamma(a[0].F)
+	return columnar.FloatValue(t, r), nil
+}

@@ -63,6 +63,8 @@ func init() {
 		f1("log10", "The logarithm of x to base 10", "log10(1000)", fnMath1(math.Log10)),
 		f1("log2", "The logarithm of x to base 2 (exact on powers of two)", "log2(8)", fnMath1(math.Log2)),
 		f1("exp", "e to the power x", "exp(1)", fnMath1(math.Exp)),
+		scalar("math", "binom", "The binomial coefficient n choose k, a HUGEINT", ex("binom(5, 2)"),
+			over(columnar.THugeint, rows(fnBinom), param{"n", function.Integer}, param{"k", function.Integer})),
 		f1("gamma", "The gamma function of x (nan at the negative integers)", "gamma(5)", fnGamma),
 		f1("lgamma", "The natural logarithm of the absolute value of the gamma function of x", "lgamma(5)", fnLgamma),
 		f1("sin", "The sine of x (radians)", "sin(1)", fnFloat1(math.Sin)),

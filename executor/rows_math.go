@@ -3,6 +3,7 @@ package executor
 import (
 	"fmt"
 	"math"
+	"math/big"
 
 	"github.com/b2sql/b2sql/columnar"
 )
@@ -130,4 +131,23 @@ func fnLgamma(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
 	}
 	r, _ := math.Lgamma(a[0].F)
 	return columnar.FloatValue(t, r), nil
+}
+
+// fnBinom is the binomial coefficient n choose k as a HUGEINT (DuckDB's
+// current binom; 0 when k > n); past 128 bits, or for a negative
+// argument, an error as in DuckDB.
+func fnBinom(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+	n, k := a[0].I, a[1].I
+	if n < 0 || k < 0 {
+		return columnar.Value{}, fmt.Errorf("binom with negative input is undefined")
+	}
+	r := new(big.Int)
+	if k <= n {
+		r.Binomial(n, k)
+	}
+	v, ok := columnar.WideFromBig(t, r)
+	if !ok {
+		return columnar.Value{}, fmt.Errorf("binom(%d, %d): Value out of range for HUGEINT", n, k)
+	}
+	return v, nil
 }

@@ -27,7 +27,7 @@ type aggState struct {
 	// sum would overflow spills it into floats/comp first (aggstate_int.go).
 	isum []int64
 	wsum []columnar.Int128 // a SUM typed HUGEINT or DECIMAL(38,s) (aggstate_widesum.go)
-	// keys16 holds MIN/MAX of a 128-bit type (aggstate_minmax_wide.go).
+	// keys16 holds MIN/MAX of a 128-bit type (aggstate_widesum.go).
 	keys16 [][16]byte
 	bytes  [][]byte
 	bools  []bool
@@ -79,10 +79,6 @@ func (s *aggState) grow(n int) {
 	}
 	if s.spec.Kind.streamingStat() {
 		s.st = growZero(s.st, n)
-		return
-	}
-	if s.spec.Kind.bitAgg() {
-		s.uints = growZero(s.uints, n) // aggstate_bits.go
 		return
 	}
 	if s.spec.Kind.holistic() {

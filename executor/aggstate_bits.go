@@ -25,6 +25,7 @@ func (s *aggState) bitAdd(b *columnar.Batch, arg *columnar.Vector, gids []int32)
 		b = &columnar.Batch{Cols: b.Cols, Len: b.Len, Sel: fresh}
 	}
 	kind := s.spec.Kind
+	s.uints = growZero(s.uints, len(s.count)) // grown here: grow knows holistic kinds only by their values
 	forEach(b, func(i int) {
 		if arg.IsNull(i) {
 			return

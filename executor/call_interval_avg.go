@@ -13,7 +13,7 @@ import (
 // PostgreSQL divides an interval, each field's remainder carried down to
 // the next (a month as 30 days, a day as 24 hours). The binder plans it as
 // three BIGINT sums of interval_part(x, k) and count(x) (sql
-// bind_agg_interval.go), which the fast, parallel int64 aggregation runs.
+// bind_agg_time.go), which the fast, parallel int64 aggregation runs.
 //
 //	interval_part(INTERVAL, k)          BIGINT    k = 0 months, 1 days, 2 microseconds
 //	interval_avg(months, days, us, n)   INTERVAL  the sums' average

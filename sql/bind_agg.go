@@ -65,7 +65,7 @@ func (b *binder) bindAgg(fn planner.AggFunc, name string, e *callexpr.FuncExpr, 
 		return b.timeAvg(arg, e.Distinct), nil // bind_agg_time.go
 	}
 	if fn == planner.AggAvg && arg != nil && arg.Type().ID == columnar.Interval {
-		return b.intervalAvg(arg, e.Distinct), nil // bind_agg_interval.go
+		return b.intervalAvg(arg, e.Distinct), nil // bind_agg_time.go
 	}
 	if (fn == planner.AggMin || fn == planner.AggMax) && arg.Type().ID == columnar.TimeTZ {
 		// DuckDB's min/max of TIMETZ go by the local time (executor

@@ -497,7 +497,7 @@ func (b *binder) bindWindowCall(w winCall, c ectx) (planner.Expr, error) {
 			break
 		}
 		if aggFuncs[name] == planner.AggAvg && xs[0].Type().ID == columnar.Interval && !f.Distinct && w.nulls == nil {
-			return b.windowIntervalAvg(f, xs[0]), nil // bind_agg_interval.go
+			return b.windowIntervalAvg(f, xs[0]), nil // bind_window_aggs.go
 		}
 		if fn := aggFuncs[name]; fn == planner.AggAvg && exactAvg(xs[0].Type()) && !f.Distinct && w.nulls == nil {
 			return b.windowExactAvg(f, xs[0]), nil // bind_window_aggs.go

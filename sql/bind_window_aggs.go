@@ -242,6 +242,16 @@ func (b *binder) windowExactAvg(f planner.WindowFunc, arg planner.Expr) planner.
 	return &planner.Call{Fn: "avg_of_sum", Args: []planner.Expr{sum, n, narrow}, T: columnar.TFloat64}
 }
 
+// windowIntervalAvg binds avg(x) OVER a window of an INTERVAL.
+func (b *binder) windowIntervalAvg(f planner.WindowFunc, x planner.Expr) planner.Expr {
+	args := intervalAvgArgs(x, func(name string, arg planner.Expr) planner.Expr {
+		g := f
+		g.Name, g.Args, g.Type = name, []planner.Expr{arg}, columnar.TInt64
+		return b.addWindowFunc(g)
+	})
+	return &planner.Call{Fn: "interval_avg", Args: args, T: columnar.TInterval}
+}
+
 // addWindowFunc adds g to the window node and returns its column.
 func (b *binder) addWindowFunc(g planner.WindowFunc) planner.Expr {
 	col := b.newCol(g.Name, "", g.Type)

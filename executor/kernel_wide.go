@@ -284,15 +284,21 @@ func wideRounding(fn string) rowFunc {
 		case fn == "round" && new(big.Int).Lsh(new(big.Int).Abs(r), 1).Cmp(p) >= 0:
 			q.Add(q, big.NewInt(int64(x.Sign())))
 		}
-		q.Mul(q, p)
 		if t.ID == columnar.Decimal128 {
 			// The carry may add a digit the argument's type lacks
-			// (ceil(9…9.9::DECIMAL(38,1)) is 10^37): the binder's cast to
-			// the narrowed result type checks the digits.
-			if x, ok := columnar.Int128FromBig(q); ok {
+			// (ceil(9…9.9::DECIMAL(38,1)) is 10^37): what must fit 38
+			// digits is the value at the result's narrowed scale
+			// (max(digits, 0)), which the binder's cast gives it;
+			// round(9…9::DECIMAL(38,0), -1) = 10^38 does not (DuckDB's
+			// tests: an error).
+			final := new(big.Int).Mul(q, columnar.Pow10Big(int(max(-digits, 0))))
+			if final.CmpAbs(columnar.Pow10Big(columnar.MaxDecimal)) >= 0 {
+				return columnar.Value{}, errorf("overflow in %s of %s", fn, t)
+			}
+			if x, ok := columnar.Int128FromBig(q.Mul(q, p)); ok {
 				return columnar.WideValue(t, x), nil
 			}
 		}
-		return wideResult(q, s, t, fn)
+		return wideResult(q.Mul(q, p), s, t, fn)
 	}
 }

@@ -10,24 +10,6 @@ import (
 	"github.com/b2sql/b2sql/sql/internal/callexpr"
 )
 
-// aggState collects what the Aggregate node computes while the expressions
-// above it are bound: group keys first, then aggregate calls, each with its
-// output column.
-type aggState struct {
-	groups    []planner.Expr
-	groupCols []planner.Column
-	aggs      []planner.AggCall
-	aggCols   []planner.Column
-	aggKeys   map[string]int
-	groupings []groupingCall // grouping() calls (bind_grouping_sets.go)
-	ordered   []orderedAgg   // string_agg(… ORDER BY …) calls (bind_agg_ordered.go)
-	// filter is the FILTER (WHERE …) of the call being bound, which every
-	// aggregate call it adds carries; filterUsed says one did
-	// (bind_agg_filter.go).
-	filter     planner.Expr
-	filterUsed bool
-}
-
 // bindAgg binds an aggregate call to a reference to its Aggregate output.
 func (b *binder) bindAgg(fn planner.AggFunc, name string, e *callexpr.FuncExpr, args []callexpr.Expr, star bool, at int, c ectx) (planner.Expr, error) {
 	switch {

@@ -52,15 +52,6 @@ func distinctRowKey(args []callexpr.Expr, at ast.Span) callexpr.Expr {
 	return &callexpr.CaseExpr{At: at, Whens: []*callexpr.When{{Cond: anyNull, Val: &callexpr.NullVal{}}}, Else: fn("concat", at, false, key...)}
 }
 
-// fn makes the call name(args) standing for the syntax at at.
-func fn(name string, at ast.Span, distinct bool, args ...callexpr.Expr) *callexpr.FuncExpr {
-	f := &callexpr.FuncExpr{At: at, Name: callexpr.NewColIdent(name), Distinct: distinct}
-	for _, a := range args {
-		f.Exprs = append(f.Exprs, &callexpr.AliasedExpr{Expr: a})
-	}
-	return f
-}
-
 // bindAggRewrite binds the aggregates above; ok is false for other calls.
 func (b *binder) bindAggRewrite(name string, e *callexpr.FuncExpr, args []callexpr.Expr, star bool, at int, c ectx) (planner.Expr, bool, error) {
 	if name == "count" && e.Distinct && len(args) > 1 {

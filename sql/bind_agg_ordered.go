@@ -24,15 +24,6 @@ import (
 // group's entries when it finishes (sortedInGroup;
 // executor/call_list_sorted.go), as DuckDB's sorted aggregates do.
 
-// orderedAgg is a bound ordered string_agg: its index in aggState.aggs,
-// its keys, their text (to compare orderings) and its position.
-type orderedAgg struct {
-	idx  int
-	keys []planner.SortKey
-	text string
-	at   int
-}
-
 // bindOrderedAgg binds agg(args ORDER BY order), where name is the
 // aggregate the user wrote and call its call without the order.
 func (b *binder) bindOrderedAgg(name string, call *callexpr.FuncExpr, orderBy []winOrder, c ectx) (planner.Expr, error) {

@@ -2,7 +2,6 @@ package sql
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/planner"
@@ -308,26 +307,6 @@ func decimalProduct(lt, rt columnar.Type) (pt, lt2, rt2 columnar.Type, ok bool) 
 		p = maxDecimal
 	}
 	return columnar.DecimalType(p, s), lt2, rt2, true
-}
-
-// litDecimal is the type an integer literal takes when compared with a
-// DECIMAL: DECIMAL(its digits, 0), as DuckDB fits integer literals (in
-// arithmetic a literal counts as its integer type: price * 2 multiplies by
-// a DECIMAL(10,0)); any other operand keeps type t.
-func (b *binder) litDecimal(x planner.Expr, t columnar.Type) columnar.Type {
-	k, ok := x.(*planner.Const)
-	if !ok || k.Val.Null || !isInt(t) || t.ID == columnar.Uint64 {
-		return t
-	}
-	info, isLit := b.lits[k]
-	if !isLit || info.kind != litInt {
-		return t
-	}
-	digits := len(strings.TrimLeft(strings.TrimLeft(info.text, "-+"), "0"))
-	if digits > columnar.MaxDecimal {
-		return t
-	}
-	return columnar.DecimalType(max(digits, 1), 0)
 }
 
 // unsignedLiteral reports whether x is an integer literal whose value an

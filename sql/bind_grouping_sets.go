@@ -138,14 +138,6 @@ func groupItemBindable(e ast.Expr, top bool) bool {
 	return astBindable(e)
 }
 
-// groupingCall is one grouping(a, b, …) / grouping_id(…) of the query: its
-// output column and the GROUP BY keys it asks about, leftmost the most
-// significant bit.
-type groupingCall struct {
-	col  planner.Column
-	keys []int
-}
-
 // bindGrouping binds grouping(keys…) (alias grouping_id): a BIGINT whose
 // bit for a key is 1 in the rows where that key was rolled up (its NULL is
 // not a data NULL). It is a column of the grouping node, constant per

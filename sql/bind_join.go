@@ -21,9 +21,6 @@ type fromItem struct {
 	hidden map[planner.ColID]hide
 }
 
-// hide says how a FROM column is kept from names and *.
-type hide uint8
-
 const (
 	// hideBare: a column merged by USING, or of a table only qualified
 	// names reach: a bare name does not reach it, nor does *.

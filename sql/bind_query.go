@@ -46,17 +46,6 @@ func (b *binder) subQuery(n *ast.Query) nestedQuery {
 	return nestedQuery{q: q, params: b.params}
 }
 
-// tokSpan is the span of tokens of node n.
-func (q *Query) tokSpan(n ast.Node) (lo, hi int) {
-	s := n.Extent()
-	return q.tokAt(s.Start), q.tokAt(s.End)
-}
-
-func (q *Query) spanOf(n ast.Node) span {
-	lo, hi := q.tokSpan(n)
-	return span{lo, hi}
-}
-
 // bindQueryAST binds the binder's query from its syntax tree.
 func (b *binder) bindQueryAST() (*Bound, error) {
 	q := b.q.tree
@@ -278,25 +267,6 @@ func joinCondOf(b *binder, t *ast.Join) joinCond {
 	return cond
 }
 
-// aliasName is an alias's name ("" for none).
-func aliasName(a *ast.Alias) string {
-	if a == nil {
-		return ""
-	}
-	return a.Name.Name
-}
-
-func aliasColumns(a *ast.Alias) []string {
-	if a == nil {
-		return nil
-	}
-	out := make([]string, len(a.Columns))
-	for i, c := range a.Columns {
-		out[i] = c.Name
-	}
-	return out
-}
-
 // nameParts is a name's parts as written.
 func nameParts(n ast.Name) []string {
 	out := make([]string, len(n))
@@ -495,13 +465,6 @@ func (b *binder) bindNested(nq nestedQuery, outer bool) (*Bound, *binder, error)
 	return bd, c, err
 }
 
-// nestedQuery is a nested query with its own tokens (for error positions
-// and column names) and the values of its statement's parameters.
-type nestedQuery struct {
-	q      *Query
-	params []columnar.Value
-}
-
 // matchParen returns the index of the ")" closing toks[i], or -1.
 func matchParen(toks []token, i int) int {
 	depth := 0
@@ -565,19 +528,6 @@ func dedupNames(names []string) []string {
 		}
 	}
 	return names
-}
-
-// cteDef is a WITH entry: its query and the names in scope where it was
-// defined (earlier entries, not later ones).
-type cteDef struct {
-	name      string
-	cols      []string
-	nq        nestedQuery
-	ctes      map[string]*cteDef
-	recursive bool
-	work      *planner.WorkTable // inside its own recursive step: the work table
-	cte       *planner.CTE       // shared by the references (planner/cte.go)
-	at        ast.Span           // the entry's name where it is defined
 }
 
 // bindCTERef binds a reference to a WITH name; ok is false when the name

@@ -662,16 +662,6 @@ func hasKey(m map[string]bool, k string) bool {
 	return ok
 }
 
-// selItem is one output column of the select list after * expansion.
-type selItem struct {
-	src   callexpr.Expr   // nil for a column from *
-	star  *planner.Column // the column a * expanded to
-	alias string          // AS name, "" if none
-	name  string          // name shown to the user
-	sp    span
-	expr  planner.Expr // bound
-}
-
 // itemText is the user's text of a select item without its alias, as the
 // column name of an unnamed expression.
 func (b *binder) itemText(sp span) string {

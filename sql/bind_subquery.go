@@ -402,20 +402,3 @@ func (b *binder) lookupOuter(qual, name string) (planner.Column, bool) {
 	b.outerRefs[found[0].ID] = true
 	return found[0], true
 }
-
-// countsCoalesced rewrites the subquery's value so that counts of an outer
-// row the join did not match read 0.
-func countsCoalesced(a *planner.Aggregate, valueExpr planner.Expr) planner.Expr {
-	counts := map[planner.ColID]bool{}
-	for i, ag := range a.Aggs {
-		if ag.Func == planner.AggCount || ag.Func == planner.AggCountStar {
-			counts[a.Out[len(a.Groups)+i].ID] = true
-		}
-	}
-	return mapColRefs(valueExpr, func(r *planner.ColRef) planner.Expr {
-		if counts[r.Col.ID] {
-			return &planner.Call{Fn: "coalesce", Args: []planner.Expr{r, &planner.Const{Val: columnar.IntValue(r.Col.Type, 0)}}, T: r.Col.Type}
-		}
-		return r
-	})
-}

@@ -236,16 +236,6 @@ func windowBindable(w *ast.Window) bool {
 	return true
 }
 
-// winState collects the window functions of a select list (and ORDER BY);
-// they are computed by one Window node under the projection.
-type winState struct {
-	funcs []planner.WindowFunc
-	cols  []planner.Column
-	// binding counts the window calls whose arguments, PARTITION BY or
-	// ORDER BY are being bound: a window call inside them is nested.
-	binding int
-}
-
 var windowAggs = map[string]bool{"count": true, "sum": true, "avg": true, "min": true, "max": true, "mean": true}
 
 // windowAllowed reports a window call (its OVER at token over) where

@@ -2,6 +2,7 @@ package sql
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/planner"
@@ -226,4 +227,24 @@ func (b *binder) isNullLit(x planner.Expr) bool {
 func (b *binder) isStringLit(x planner.Expr) bool {
 	k, ok := x.(*planner.Const)
 	return ok && b.isLiteral(x) && !k.Val.Null && k.Val.Type.ID == columnar.Varchar
+}
+
+// litDecimal is the type an integer literal takes when compared with a
+// DECIMAL: DECIMAL(its digits, 0), as DuckDB fits integer literals (in
+// arithmetic a literal counts as its integer type: price * 2 multiplies by
+// a DECIMAL(10,0)); any other operand keeps type t.
+func (b *binder) litDecimal(x planner.Expr, t columnar.Type) columnar.Type {
+	k, ok := x.(*planner.Const)
+	if !ok || k.Val.Null || !isInt(t) || t.ID == columnar.Uint64 {
+		return t
+	}
+	info, isLit := b.lits[k]
+	if !isLit || info.kind != litInt {
+		return t
+	}
+	digits := len(strings.TrimLeft(strings.TrimLeft(info.text, "-+"), "0"))
+	if digits > columnar.MaxDecimal {
+		return t
+	}
+	return columnar.DecimalType(max(digits, 1), 0)
 }

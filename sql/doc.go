@@ -105,16 +105,17 @@
 //
 // # Files
 //
-// The binder is one type, binder, whose methods are spread over files by
-// clause and construct (bind_select, bind_join, bind_subquery_*,
-// bind_window_*, bind_func_*, …). An expression nests queries and a query
-// nests expressions, so files of the binder call each other's methods in
-// both directions: that is the recursion of the grammar, not a tangle of
-// concerns, and each file still holds one construct. The statements are
-// built the same way: stmt.go dispatches on the statement's kind to one
-// file per kind (stmt_*.go, sequence.go, view_stmt.go, schema.go,
-// prepare.go, …), which use stmt.go's builder and its error helpers.
-// Together tests/filecycles_test.go allows at most 67 pairs of files that need
-// each other. The settings and errors types depend on the binder one way
-// only.
+// The binder's state (the binder type, the per-query states it holds and
+// its error and table helpers) is in binder.go and the statement builder's
+// in stmt_builder.go; neither needs another file. The binding itself is
+// one recursion over the grammar, split by clause and construct
+// (bind_ast.go and bind_expr.go dispatch expressions, bind_query.go
+// relations and query bodies, and the files of each construct bind their
+// parts through them again: subqueries, windows, aggregates, lateral,
+// pivot, set operations, derived tables); the type rules recurse through
+// nested types (types.go, types_nested.go), and timezone casts through the
+// coercions (bind_timezone.go, coerce.go), and INSERT's ON CONFLICT
+// clause (stmt_conflict.go) is built inside the INSERT (stmt_dml.go) it
+// reads. These are the pairs of files that need each other:
+// tests/filecycles_test.go allows at most 37.
 package sql

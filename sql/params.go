@@ -34,14 +34,6 @@ type Param struct {
 	Pos  Pos
 }
 
-// paramTable numbers a query's markers (see above).
-type paramTable struct {
-	num   map[int]int // a marker's start offset → its value's 1-based number
-	first []int       // per value, the start offset of its first marker (-1: none)
-	names []string    // named markers: the values' names; nil when numbered
-	err   error       // markers both numbered and named
-}
-
 // params returns q's parameter table, built on first use from the whole
 // syntax tree (nested queries share their statement's table).
 func (q *Query) params() *paramTable {

@@ -80,3 +80,11 @@ func (*Set) statement()        {}
 func (*Reset) statement()      {}
 func (*ShowTables) statement() {}
 func (*Describe) statement()   {}
+
+// paramTable numbers a query's markers (see above).
+type paramTable struct {
+	num   map[int]int // a marker's start offset → its value's 1-based number
+	first []int       // per value, the start offset of its first marker (-1: none)
+	names []string    // named markers: the values' names; nil when numbered
+	err   error       // markers both numbered and named
+}

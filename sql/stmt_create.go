@@ -157,32 +157,6 @@ func (b *stmtBuilder) columnDef(d *ast.ColumnDef) (col ColumnDef, key bool, err 
 	return cols[0], key, nil
 }
 
-// typeOf reads a column's type; an error points at the type's name.
-func (b *stmtBuilder) typeOf(t *ast.TypeName) (columnar.Type, error) {
-	if typ, ok := astTypeName(t); ok {
-		return typ, nil
-	}
-	// Say why: parseTypeName's message for a scalar type, a plain
-	// refusal for what astTypeName does not take.
-	var params []int
-	for _, p := range t.Params {
-		l, ok := p.(*ast.Literal)
-		n, err := 0, error(nil)
-		if ok && l.Kind == ast.LitNumber {
-			n, err = strconv.Atoi(l.Val)
-		}
-		if !ok || l.Kind != ast.LitNumber || err != nil {
-			return columnar.Type{}, b.syntax(p)
-		}
-		params = append(params, n)
-	}
-	msg := fmt.Sprintf("type %q is not supported", b.src.Text[t.Start:t.End])
-	if _, err := parseTypeName(strings.Fields(t.Name), params); err != nil {
-		msg = err.Error()
-	}
-	return columnar.Type{}, b.errAt(t, ErrType, msg)
-}
-
 // check reads CHECK (…): comparisons of a column with a numeric constant
 // (>=, >, <=, <, =, BETWEEN) joined by AND, the constraints python-blosc2
 // stores per column. only >= 0 limits the column a column-level CHECK may

@@ -2,6 +2,7 @@ package sql
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/b2sql/b2sql/columnar"
@@ -39,47 +40,6 @@ func (r *TypeRef) Resolve(tc TypeCatalog) (columnar.Type, error) {
 		return t, nil
 	}
 	return columnar.Type{}, errAt(r.src, r.name.Start, ErrType, typeNameMsg(r.src.Text, r.name, tc.UserType))
-}
-
-// typeNameMsg says why t names no type: an unknown name, ENUM values that
-// are not distinct string literals, or parseTypeName's reason.
-func typeNameMsg(text string, t *ast.TypeName, user func(string) (columnar.Type, bool)) string {
-	written := text[t.Start:t.End]
-	if t.Name == "ENUM" && t.Schema == "" {
-		if len(t.Params) == 0 {
-			return "ENUM takes at least one value"
-		}
-		seen := map[string]bool{}
-		for _, p := range t.Params {
-			l, ok := p.(*ast.Literal)
-			if !ok || l.Kind != ast.LitString {
-				return "ENUM values are string literals"
-			}
-			if seen[l.Val] {
-				return fmt.Sprintf("ENUM has the value %s twice", columnar.QuoteString(l.Val))
-			}
-			seen[l.Val] = true
-		}
-	}
-	// The innermost name that is neither built in nor named by CREATE TYPE.
-	for _, f := range t.Fields {
-		if _, ok := resolveTypeName(f.Type, user); !ok {
-			return typeNameMsg(text, f.Type, user)
-		}
-	}
-	for _, a := range t.Args {
-		if _, ok := resolveTypeName(a, user); !ok {
-			return typeNameMsg(text, a, user)
-		}
-	}
-	if typeNameShape(t) && len(t.Params) == 0 {
-		name := written
-		if i := strings.IndexAny(name, "[ \t\n"); i >= 0 {
-			name = name[:i] // mood[] names mood
-		}
-		return fmt.Sprintf("type %q does not exist", name)
-	}
-	return fmt.Sprintf("type %q is not supported", written)
 }
 
 // userTypes is the lookup of the binder's catalog, nil without one.
@@ -173,3 +133,29 @@ func ResolveColumns(cols []ColumnDef, tc TypeCatalog) ([]ColumnDef, error) {
 type emptyTypes struct{}
 
 func (emptyTypes) UserType(string) (columnar.Type, bool) { return columnar.Type{}, false }
+
+// typeOf reads a column's type; an error points at the type's name.
+func (b *stmtBuilder) typeOf(t *ast.TypeName) (columnar.Type, error) {
+	if typ, ok := astTypeName(t); ok {
+		return typ, nil
+	}
+	// Say why: parseTypeName's message for a scalar type, a plain
+	// refusal for what astTypeName does not take.
+	var params []int
+	for _, p := range t.Params {
+		l, ok := p.(*ast.Literal)
+		n, err := 0, error(nil)
+		if ok && l.Kind == ast.LitNumber {
+			n, err = strconv.Atoi(l.Val)
+		}
+		if !ok || l.Kind != ast.LitNumber || err != nil {
+			return columnar.Type{}, b.syntax(p)
+		}
+		params = append(params, n)
+	}
+	msg := fmt.Sprintf("type %q is not supported", b.src.Text[t.Start:t.End])
+	if _, err := parseTypeName(strings.Fields(t.Name), params); err != nil {
+		msg = err.Error()
+	}
+	return columnar.Type{}, b.errAt(t, ErrType, msg)
+}

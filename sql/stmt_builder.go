@@ -1,0 +1,52 @@
+package sql
+
+import (
+	"fmt"
+
+	"github.com/b2sql/b2sql/sql/ast"
+)
+
+// stmtBuilder turns syntax tree statements into Statements.
+type stmtBuilder struct {
+	src  Source
+	toks []token // the statement's tokens, from the parser's lexer pass (tokens)
+	// with is the WITH before an INSERT, UPDATE or DELETE, given to the
+	// queries made of the statement (withCTEs).
+	with *ast.With
+}
+
+func (b *stmtBuilder) pos(off int) Pos { return posIn(b.src.Text, off, Pos{b.src.Line, b.src.Col}) }
+
+func (b *stmtBuilder) errAt(n ast.Node, kind error, msg string) *Error {
+	return errAt(b.src, n.Extent().Start, kind, msg)
+}
+
+// syntax reports a syntax error at node n: grammar the parser takes but
+// b2sql's statement does not.
+func (b *stmtBuilder) syntax(n ast.Node) *Error {
+	s := n.Extent()
+	return b.errAt(n, ErrSyntax, fmt.Sprintf("syntax error at or near %q", b.src.Text[s.Start:s.End]))
+}
+
+// tableName reads a relation's name (a table, view, sequence or type):
+// t, s.t, main.t, memory.main.t, temp.main.t, … to its catalog key
+// (relKey, schema.go).
+func (b *stmtBuilder) tableName(n ast.Name) (string, Pos, error) {
+	parts := make([]string, len(n))
+	for i, p := range n {
+		parts[i] = p.Name
+	}
+	key, schema, bad, msg := relKey(parts)
+	if bad >= 0 {
+		kind := ErrUnknownTable
+		if len(n) > 3 {
+			kind = ErrSyntax
+		}
+		return "", Pos{}, b.errAt(n[bad], kind, msg)
+	}
+	at := n.Last().Start
+	if schema != "" {
+		at = n[len(n)-2].Start // s.t: errors about it may be about s
+	}
+	return key, b.pos(at), nil
+}

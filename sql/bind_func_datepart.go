@@ -202,6 +202,13 @@ func (b *binder) bindDateTrunc(args []callexpr.Expr, at int, c ectx) (planner.Ex
 	t := x.Type()
 	switch t.ID {
 	case columnar.Date:
+		// DuckDB truncates a DATE as the TIMESTAMP of its midnight and
+		// returns a TIMESTAMP (a date outside TIMESTAMP's range is its
+		// conversion error).
+		// A run-time cast, checked: a date outside TIMESTAMP's range is an
+		// error, not a clamped midnight.
+		t = columnar.TTimestamp
+		x = &planner.Cast{Arg: x, To: t}
 	case columnar.Timestamp:
 	case columnar.TimestampTZ:
 		// Local midnight (or hour…) of the session's zone, as an instant.

@@ -99,15 +99,15 @@ func (b *binder) bindTimeBucket(xs []planner.Expr, srcs []callexpr.Expr, at int,
 	if k, ok := planner.FoldExpr(width).(*planner.Const); ok && !k.Val.Null {
 		monthly = k.Val.Interval().Months != 0
 	}
-	subject, err := ts(1)
-	if err != nil {
-		return nil, err
-	}
+	var subject planner.Expr
+	var err error
 	rt := columnar.TTimestamp
 	if xs[1].Type().ID == columnar.Date {
 		// A DATE is bucketed as a DATE (executor fnTimeBucket), past
-		// TIMESTAMP's range too.
+		// TIMESTAMP's range too, so it is not made a TIMESTAMP first.
 		subject, rt = xs[1], columnar.TDate
+	} else if subject, err = ts(1); err != nil {
+		return nil, err
 	}
 	o := bucketOrigin
 	if monthly {

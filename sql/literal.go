@@ -70,7 +70,11 @@ func castConst(v columnar.Value, to columnar.Type) (out columnar.Value, done boo
 			return fromInt(r.I, to)
 		}
 	case from.ID == columnar.Date && to.ID == columnar.Timestamp:
-		return columnar.IntValue(to, columnar.DateToTimestamp(v.I)), true, nil
+		us, ok := columnar.DateToTimestampChecked(v.I)
+		if !ok {
+			return columnar.Value{}, true, errCast // DuckDB: not in timestamp range
+		}
+		return columnar.IntValue(to, us), true, nil
 	case from.ID == columnar.Timestamp && to.ID == columnar.Time:
 		if columnar.Infinity(from, v.I) != 0 {
 			return columnar.Value{}, true, errCast

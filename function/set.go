@@ -102,7 +102,7 @@ const (
 	// string slices its characters).
 	ListOrString
 	// Lists is List for a LIST of LISTs (flatten): [] and [NULL] are
-	// INTEGER[][].
+	// "NULL"[][], as DuckDB types them.
 	Lists
 	// Entries is List for a LIST of two-field STRUCTs, a map's key and
 	// value (map_from_entries): [] is STRUCT(k INTEGER, v INTEGER)[].
@@ -114,11 +114,13 @@ const (
 	// AggNumbers is AggList for a LIST of numbers (list_sum, list_avg).
 	AggNumbers
 	// Unified is cast to the common type of every Unified argument of the
-	// call (list_value's elements); NULLs alone are INTEGER.
+	// call (list_value's elements); NULLs alone stay NULL, as DuckDB
+	// types [NULL] "NULL"[].
 	Unified
 	// UnifiedList is a LIST (or NULL) cast to the common list type of
 	// every UnifiedList argument (list_concat's lists); [] and NULLs
-	// alone are INTEGER[].
+	// alone are "NULL"[], and NULLs of no type alone make the call a NULL
+	// of type NULL, as in DuckDB.
 	UnifiedList
 )
 

@@ -48,12 +48,8 @@ func (b *binder) callRegistered(s *function.Set, name string, xs []planner.Expr,
 	if o == nil {
 		return nil, b.arity(at, name, s.Arity())
 	}
-	for i, x := range xs {
-		if r := o.Arg(i); (r == function.AggList || r == function.AggNumbers) && x.Type().ID == columnar.Null {
-			// A list aggregate of a NULL of no type: NULL, typed NULL as
-			// DuckDB types it (list_sum(NULL), list_count(NULL)).
-			return &planner.Const{Val: columnar.NullValue(columnar.TNull)}, nil
-		}
+	if nullCall(o, xs) {
+		return &planner.Const{Val: columnar.NullValue(columnar.TNull)}, nil
 	}
 	args := make([]planner.Expr, len(xs))
 	if err := b.unifiedArgs(name, o, xs, srcs, args, c); err != nil {
@@ -99,6 +95,29 @@ func (b *binder) callRegistered(s *function.Set, name string, xs []planner.Expr,
 	return &planner.Call{Fn: s.Name, Args: args, T: t}, nil
 }
 
+// nullCall reports whether the call is a NULL of type NULL, as DuckDB
+// types it, because of NULLs of no type: a list aggregate of one
+// (list_sum(NULL), list_count(NULL)), or lists to concatenate that are
+// all such NULLs (list_concat(NULL, NULL); a typed NULL list makes []).
+func nullCall(o *function.Overload, xs []planner.Expr) bool {
+	lists, nulls := 0, 0
+	for i, x := range xs {
+		isNull := x.Type().ID == columnar.Null
+		switch o.Arg(i) {
+		case function.AggList, function.AggNumbers:
+			if isNull {
+				return true
+			}
+		case function.UnifiedList:
+			lists++
+			if isNull {
+				nulls++
+			}
+		}
+	}
+	return lists > 0 && nulls == lists
+}
+
 // unifiedArgs converts the call's Unified and UnifiedList arguments into
 // args: each to the common type of its rule's arguments.
 func (b *binder) unifiedArgs(name string, o *function.Overload, xs []planner.Expr, srcs []callexpr.Expr, args []planner.Expr, c ectx) error {
@@ -121,11 +140,7 @@ func (b *binder) unifiedArgs(name string, o *function.Overload, xs []planner.Exp
 		if sub, t, err = b.unify(sub, subSrcs, c, false, name); err != nil {
 			return err
 		}
-		if t.ID == columnar.Null {
-			t = columnar.TInt32
-		}
 	} else {
-		t = columnar.ListOf(columnar.TInt32) // all NULL
 		seen := false
 		for k, x := range sub {
 			xt := x.Type()
@@ -183,7 +198,7 @@ func (b *binder) listArg(name string, o *function.Overload, xs []planner.Expr, i
 	if o.Arg(i) == function.Lists {
 		switch {
 		case t.ID == columnar.Null, t.ID == columnar.List && t.Elem().ID == columnar.Null:
-			return b.coerce(x, columnar.ListOf(columnar.ListOf(columnar.TInt32)), src, c)
+			return b.coerce(x, columnar.ListOf(columnar.ListOf(columnar.TNull)), src, c)
 		case t.ID == columnar.List && t.Elem().ID == columnar.List:
 			return x, nil
 		}

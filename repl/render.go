@@ -187,9 +187,11 @@ func jsonValue(v columnar.Value) any {
 		return v.Bool()
 	case columnar.PhysFloat:
 		if v.F != v.F || v.F > 1.7976931348623157e308 || v.F < -1.7976931348623157e308 {
-			return v.String()
+			return v.String() // JSON has no NaN or infinities: their text
 		}
-		return v.F
+		// As COPY TO json and the nested values write a DOUBLE: -0.0, 2.0
+		// (encoding/json writes -0 and 2).
+		return json.RawMessage(columnar.AppendJSONFloat(nil, v.F))
 	case columnar.PhysUint:
 		return v.Uint()
 	case columnar.PhysInt:

@@ -108,3 +108,15 @@ func TestMarkdownReportsHiddenRows(t *testing.T) {
 		t.Fatalf("got\n%s", got)
 	}
 }
+
+// A DOUBLE in JSON output is written as COPY TO json writes it (DuckDB
+// 1.5: COPY (SELECT -0.0::DOUBLE a, 2.0::DOUBLE b, [-0.0::DOUBLE] c,
+// 1e300::DOUBLE d) TO '/dev/stdout' (FORMAT json) writes
+// {"a":-0.0,"b":2.0,"c":[-0.0],"d":1e300}), the same at the top level as
+// inside a list.
+func TestJSONDoubles(t *testing.T) {
+	got, _ := render(t, Output{Format: FormatNDJSON}, "SELECT -0.0::DOUBLE a, 2.0::DOUBLE b, [-0.0::DOUBLE] c, 1e300::DOUBLE d")
+	if want := `{"a":-0.0,"b":2.0,"c":[-0.0],"d":1e300}` + "\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

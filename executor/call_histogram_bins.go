@@ -13,7 +13,7 @@ import (
 // histogram_exact(x, bins) in the boundary equal to it; a value past every
 // boundary (not equal to any) counts in DuckDB's "other" bin, keyed by the
 // type's largest value (2147483647 for INTEGER, inf, infinity, 24:00:00,
-// ”). Every boundary shows, with 0 when nothing fell in it.
+// ”; BOOLEAN and INTERVAL have none: those values are not counted). Every boundary shows, with 0 when nothing fell in it.
 //
 //	histogram_bin(x, bins, exact)   x's type   x's bin (bins: a sorted, deduplicated constant LIST)
 //	histogram_fill(map, bins)       MAP        the map with the empty bins added as 0
@@ -31,15 +31,22 @@ func fnHistogramBin(a []columnar.Value, t columnar.Type) (columnar.Value, error)
 		return bins[i], nil
 	}
 	other, ok := HistogramOther(t)
-	if !ok {
+	switch {
+	case !ok:
 		return columnar.Value{}, errorf("histogram bins of %s are not supported", t)
+	case other.Null:
+		// No other bin: x counts as itself and histogram_fill drops it,
+		// so that a histogram of values that all fell out shows each bin
+		// as 0 ({false=0}), not NULL.
+		return x, nil
 	}
 	return other, nil
 }
 
 // fnHistogramFill lists every bin boundary in order, with its count or
 // 0, and then the other bin when a value fell in it: last, as in DuckDB,
-// whatever its key's order (” for VARCHAR).
+// whatever its key's order (” for VARCHAR). A type without an other bin
+// (HistogramOther NULL) shows the boundaries only.
 func fnHistogramFill(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
 	entries, bins := a[0].Elems, a[1].Elems
 	out := make([]columnar.Value, 0, len(bins)+1)
@@ -54,16 +61,20 @@ func fnHistogramFill(a []columnar.Value, t columnar.Type) (columnar.Value, error
 		}
 		out = append(out, columnar.Value{Type: t.Elem(), Elems: []columnar.Value{bin, n}})
 	}
-	for i, e := range entries {
-		if !used[i] {
-			out = append(out, e)
+	if other, _ := HistogramOther(t.Fields()[0].Type); !other.Null {
+		for i, e := range entries {
+			if !used[i] {
+				out = append(out, e)
+			}
 		}
 	}
 	return columnar.Value{Type: t, Elems: out}, nil
 }
 
 // HistogramOther is the key of DuckDB's "other" histogram bin for values
-// of type t: its largest value; ok is false for a type without bins.
+// of type t: its largest value, or NULL for a type whose values past the
+// last boundary DuckDB drops (BOOLEAN, INTERVAL); ok is false for a type
+// without bins.
 func HistogramOther(t columnar.Type) (columnar.Value, bool) {
 	switch {
 	case t.ID == columnar.Uint64:
@@ -75,12 +86,16 @@ func HistogramOther(t columnar.Type) (columnar.Value, bool) {
 		return columnar.IntValue(t, hi), true
 	case t.IsFloat():
 		return columnar.FloatValue(t, math.Inf(1)), true
-	case t.ID == columnar.Date, t.ID == columnar.Timestamp:
+	case t.ID == columnar.Date, t.IsTimestampFamily(), t.ID == columnar.TimestampTZ:
 		return columnar.IntValue(t, columnar.InfinityOf(t, 1)), true
 	case t.ID == columnar.Time:
 		return columnar.IntValue(t, columnar.MicrosPerDay), true
 	case t.ID == columnar.Varchar:
 		return columnar.StringValue(""), true
+	case t.ID == columnar.Bool, t.ID == columnar.Interval:
+		// No other bin: a value past the last boundary is not counted,
+		// as DuckDB drops it.
+		return columnar.NullValue(t), true
 	}
 	return columnar.Value{}, false
 }

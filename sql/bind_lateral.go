@@ -129,6 +129,16 @@ walk:
 				return nil, err
 			}
 		}
+	case *planner.Unnest:
+		if u, ok := unnestOfOuter(x, acc.node, child.outerRefs); ok {
+			// (SELECT unnest(t.a) …) without FROM: t's rows unnested,
+			// as FROM t, unnest(t.a).
+			if limit != nil || kind == planner.JoinLeft {
+				return nil, unsupported("that unnests outer columns with LIMIT or in a LEFT JOIN")
+			}
+			return b.lateralRows(acc, it, u, exprs, out, cond, t)
+		}
+		right = n
 	default:
 		if limit != nil {
 			return nil, unsupported("with LIMIT and no WHERE correlation")
@@ -162,14 +172,21 @@ walk:
 		more, rest := planner.SplitJoinCond(planner.JoinAnd(corr), acc.node.Schema(), right.Schema())
 		j.EquiKeys, j.Cond = append(j.EquiKeys, more...), rest
 	}
-	p := &planner.Project{Input: j}
+	return b.lateralRows(acc, it, j, exprs, out, cond, t)
+}
+
+// lateralRows puts the derived table's select list exprs (as columns out)
+// beside acc's columns over rows, the joined (or unnested) rows of both,
+// and ON above that.
+func (b *binder) lateralRows(acc, it *fromItem, rows planner.Node, exprs []planner.Expr, out []planner.Column, cond joinCond, t *ast.Derived) (*fromItem, error) {
+	p := &planner.Project{Input: rows}
 	for _, c := range acc.node.Schema() {
 		p.Exprs, p.Out = append(p.Exprs, &planner.ColRef{Col: c}), append(p.Out, c)
 	}
 	p.Exprs, p.Out = append(p.Exprs, exprs...), append(p.Out, out...)
 	res := &fromItem{node: p, cols: append(append([]planner.Column(nil), acc.cols...), it.cols...),
 		quals: append(append([]string(nil), acc.quals...), it.quals...), hidden: cloneHidden(acc.hidden)}
-	if cond.on != nil && kind == planner.JoinInner {
+	if j, isJoin := rows.(*planner.Join); cond.on != nil && (!isJoin || j.Kind == planner.JoinInner) {
 		// ON over both sides' columns: a filter above the projection.
 		saved := b.saveScope()
 		b.scope, b.quals, b.hidden = res.cols, res.quals, res.hidden
@@ -180,9 +197,28 @@ walk:
 		}
 		res.node = &planner.Filter{Input: p, Cond: x}
 	} else if len(cond.using) > 0 {
-		return nil, unsupported("with USING")
+		return nil, b.errAt(b.q.tokAt(t.Start), ErrUnsupported, "LATERAL subquery with USING is not supported")
 	}
 	return res, nil
+}
+
+// unnestOfOuter recognizes u, the plan of a derived table's unnest
+// without FROM (an Unnest over the one row of no columns), whose lists
+// read outer columns: it returns the Unnest over outer's rows instead,
+// which passes them through.
+func unnestOfOuter(u *planner.Unnest, outer planner.Node, refs map[planner.ColID]bool) (*planner.Unnest, bool) {
+	v, ok := u.Input.(*planner.Values)
+	if !ok || len(v.Rows) != 1 || len(v.Out) != 0 || len(u.Pass) != 0 {
+		return nil, false
+	}
+	reads := false
+	for _, e := range u.Exprs {
+		reads = reads || readsAny(e, refs)
+	}
+	if !reads {
+		return nil, false
+	}
+	return &planner.Unnest{Input: outer, Exprs: u.Exprs, Out: u.Out}, true
 }
 
 // splitCorr takes the conjuncts of w that read outer columns out of it and

@@ -60,6 +60,15 @@ func planReads(n planner.Node, set map[planner.ColID]bool) bool {
 		for _, r := range x.Rows {
 			exprs = append(exprs, r...)
 		}
+	case *planner.Unnest:
+		exprs = x.Exprs
+	case *planner.Window:
+		for _, f := range x.Funcs {
+			exprs = append(append(exprs, f.Args...), f.Partition...)
+			for _, k := range f.Order {
+				exprs = append(exprs, k.Expr)
+			}
+		}
 	}
 	for _, e := range exprs {
 		if readsAny(e, set) {

@@ -15,7 +15,7 @@ import (
 // (MaxInFlight per source, several sources): net/http's default keeps 2,
 // the SDK's 10, and a pool smaller than the requests in flight closes
 // and reopens connections all through a scan.
-const idleConnsPerHost = 128
+const idleConnsPerHost = 256
 
 var (
 	s3ClientOnce sync.Once

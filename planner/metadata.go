@@ -18,6 +18,16 @@ func answerFromMetadata(n Node) Node {
 		return n
 	}
 	sp, _ := s.Table.(StatsProvider) // nil: COUNT(*) alone may still come from a RowCounter
+	// Statistics answer only these; asking a table for them otherwise costs
+	// I/O for nothing (a remote CTable opens the column's members: a round
+	// trip before the scan, which opens its columns all at once).
+	for _, agg := range a.Aggs {
+		switch agg.Func {
+		case AggCountStar, AggCount, AggMin, AggMax:
+		default:
+			return n
+		}
+	}
 	row := make([]Expr, len(a.Aggs))
 	for i, agg := range a.Aggs {
 		v, ok := aggFromStats(agg, s, sp)

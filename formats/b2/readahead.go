@@ -97,6 +97,30 @@ func (a *aheadFrame) note(off, n int64) {
 	}
 }
 
+// ReadAheadAll tells the read-ahead of a remote frame that a scan will read
+// all its chunk bytes in order: it asks at once for the first window bytes
+// and goes on in aheadMax windows, where a run it had to
+// detect would start at aheadMin and grow. A scan of one 47 MiB column of
+// the events .b2z over S3 waited six windows one after the other (512 KiB,
+// 2, 8, 16, 16 MiB, and the rest); the scan, which knows it reads every
+// block, sizes window so that its columns together stay within the read-
+// ahead share of the source's cache. It starts the run over (a table kept
+// open between queries is scanned again from its start); bytes already
+// cached or on their way are not asked for twice (the storage layer's
+// range cache). A no-op for a local frame.
+func (f *Frame) ReadAheadAll(window int64) {
+	if f.file == nil || f.file.ahead == nil || window <= 0 {
+		return
+	}
+	a := f.file.ahead
+	a.mu.Lock()
+	to := min(a.lo+window, a.hi)
+	a.run, a.end, a.aheadTo = aheadRun, a.lo, to
+	a.last, a.window = to-a.lo, aheadMax
+	a.mu.Unlock()
+	a.p.PrefetchAhead([]storage.Range{{Off: a.lo, Len: to - a.lo}})
+}
+
 // NoReadAhead turns the read-ahead off for f: a frame read by binary
 // search (an index's sorted values) reads blocks that draw near each other
 // and would look like a run, and fetch a window no lookup needs. Call it

@@ -79,6 +79,11 @@ func (s *colSource) member() string {
 // the table's physical extent nphys.
 func (s *colSource) open(st store, nphys int64) error {
 	s.once.Do(func() {
+		if zs, ok := st.(*zipStore); ok {
+			// A remote .b2z: the column's members (data, string blob,
+			// NULL mask) are located in one round, not one each.
+			zs.prefetchPrefixed([]string{s.base + "."})
+		}
 		if s.err = s.doOpen(st, nphys); s.err == nil {
 			s.estimate(nphys)
 		}

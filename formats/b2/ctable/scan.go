@@ -607,5 +607,8 @@ func (t *Table) prepare(spec index.ScanSpec) (schema columnar.Schema, pl *scanPl
 	pl.orderTopK(units, per, t.nphys)
 	_, pl.remote = t.IO()
 	pl.ahead = t.newUnitsAhead(spec, pl, units, per)
+	if pl.remote && pl.ahead == nil && pl.skipped == 0 && spec.Limit < 0 {
+		t.readAheadAll(spec)
+	}
 	return schema, pl, units, per, nil
 }

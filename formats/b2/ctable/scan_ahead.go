@@ -2,6 +2,8 @@ package ctable
 
 import (
 	"context"
+	"github.com/b2sql/b2sql/formats/b2"
+	"sort"
 	"sync"
 
 	"github.com/b2sql/b2sql/index"
@@ -139,3 +141,41 @@ func (w *tableWorker) fetchRest(lo int64, n int, decoded uint64) {
 		w.t.prefetchRows(context.Background(), rest, [][2]int64{{lo, lo + int64(n)}})
 	}
 }
+
+// readAheadAll has the frames of a remote scan that reads every block of
+// its columns (no block pruned, no top-k or lookup, no LIMIT) start
+// fetching their chunk bytes at once (b2.Frame.ReadAheadAll), sharing
+// fullScanAhead between them, smallest first so that what a small frame
+// (a NULL mask) leaves goes to the others: the frames' own read-ahead
+// would find the run only after three reads and grow its window from 512
+// KiB. One 47 MiB column of the events .b2z over S3 at 200 ms a request
+// went from six data round trips to three.
+func (t *Table) readAheadAll(spec index.ScanSpec) {
+	var frames []*b2.Frame
+	seen := map[int]bool{}
+	for _, c := range readCols(spec) {
+		if c < 0 || c >= len(t.cols) || seen[t.cols[c].src] {
+			continue
+		}
+		seen[t.cols[c].src] = true
+		src := t.srcs[t.cols[c].src]
+		for _, a := range []*b2.Array{src.data, src.blob, src.mask} {
+			if a != nil && a.Frame != nil {
+				frames = append(frames, a.Frame)
+			}
+		}
+	}
+	sort.Slice(frames, func(i, j int) bool { return frames[i].Header.Cbytes < frames[j].Header.Cbytes })
+	left := int64(fullScanAhead)
+	for i, f := range frames {
+		w := min(f.Header.Cbytes, left/int64(len(frames)-i))
+		f.ReadAheadAll(w)
+		left -= w
+	}
+}
+
+// fullScanAhead is what a full remote scan asks for before its first read,
+// over all its frames: the read-ahead share of a source's range cache
+// (storage.Config.CacheBytes) less what the frames' next windows
+// (aheadMax, 16 MiB) need.
+const fullScanAhead = 48 << 20

@@ -26,6 +26,12 @@ type segment struct {
 	off  int64
 	data []byte
 	used int64 // tick of the last read
+	// read: a reader has read some of it. A segment a read-ahead fetched
+	// and no one read yet is evicted only when no read one is left: a scan
+	// streaming a 150 MB string column through the cache pushed out the
+	// offsets column's segment fetched ahead of it, and its reads then went
+	// to the server one block at a time.
+	read bool
 }
 
 // flight is a range being fetched by one caller. data is set (or err)
@@ -95,7 +101,7 @@ func (c *rangeCache) nextCovered(off, limit int64) int64 {
 // last of them may reach on to reach (a read-ahead), stopping where covered
 // bytes begin. budget, when >= 0, bounds the bytes claimed: plan stops
 // before a gap that does not fit and returns the pieces so far.
-func (c *rangeCache) plan(off, end, reach int64, claim bool, budget int64) []piece {
+func (c *rangeCache) plan(off, end, reach int64, claim bool, budget int64, reading bool) []piece {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	var out []piece
@@ -104,6 +110,7 @@ func (c *rangeCache) plan(off, end, reach int64, claim bool, budget int64) []pie
 		if s := c.segmentAt(pos); s != nil {
 			to := min(end, s.off+int64(len(s.data)))
 			s.used = c.tick
+			s.read = s.read || reading
 			out = append(out, piece{off: pos, end: to, seg: s.data[pos-s.off : to-s.off]})
 			pos = to
 			continue
@@ -176,7 +183,7 @@ func (c *rangeCache) room() int64 {
 }
 
 func (c *rangeCache) covers(off, n int64) bool {
-	for _, p := range c.plan(off, off+n, 0, false, -1) {
+	for _, p := range c.plan(off, off+n, 0, false, -1, false) {
 		if p.seg == nil {
 			return false
 		}
@@ -186,7 +193,7 @@ func (c *rangeCache) covers(off, n int64) bool {
 
 // read copies [off, off+len(p)) into p if the cache holds all of it.
 func (c *rangeCache) read(p []byte, off int64) bool {
-	ps := c.plan(off, off+int64(len(p)), 0, false, -1)
+	ps := c.plan(off, off+int64(len(p)), 0, false, -1, true)
 	for _, q := range ps {
 		if q.seg == nil {
 			return false
@@ -199,7 +206,7 @@ func (c *rangeCache) read(p []byte, off int64) bool {
 }
 
 // put adds data at off, evicting the least recently used segments to stay
-// within capacity. A segment larger than the capacity is not kept.
+// within capacity (read ones first: evictable). A segment larger than the capacity is not kept.
 func (c *rangeCache) put(off int64, data []byte) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -224,12 +231,7 @@ func (c *rangeCache) putLocked(off int64, data []byte) {
 		return
 	}
 	for c.used+n > c.capacity && len(c.segs) > 0 {
-		lru := 0
-		for i, s := range c.segs {
-			if s.used < c.segs[lru].used {
-				lru = i
-			}
-		}
+		lru := c.evictable()
 		c.used -= int64(len(c.segs[lru].data))
 		c.segs = append(c.segs[:lru], c.segs[lru+1:]...)
 	}
@@ -240,6 +242,23 @@ func (c *rangeCache) putLocked(off int64, data []byte) {
 	copy(c.segs[i+1:], c.segs[i:])
 	c.segs[i] = s
 	c.used += n
+}
+
+// evictable returns the index of the least recently used segment that was
+// read, or of the least recently used one when none was. Caller holds mu.
+func (c *rangeCache) evictable() int {
+	lru := -1
+	for _, readOnly := range []bool{true, false} {
+		for i, s := range c.segs {
+			if (s.read || !readOnly) && (lru < 0 || s.used < c.segs[lru].used) {
+				lru = i
+			}
+		}
+		if lru >= 0 {
+			return lru
+		}
+	}
+	return 0
 }
 
 func (c *rangeCache) clear() {

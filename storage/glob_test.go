@@ -111,3 +111,21 @@ func TestRangeCacheBoundAndSplitReads(t *testing.T) {
 		t.Fatalf("used %d over capacity", c.used)
 	}
 }
+
+// TestRangeCacheKeepsUnreadSegments: bytes fetched ahead and not read yet
+// outlive bytes already read, even read more recently: a scan's other
+// column, fetched ahead, is not pushed out by a stream it runs beside.
+func TestRangeCacheKeepsUnreadSegments(t *testing.T) {
+	c := newRangeCache(100)
+	c.put(0, []byte(strings.Repeat("a", 40)))  // fetched ahead, unread
+	c.put(40, []byte(strings.Repeat("b", 40))) // then read
+	c.read(make([]byte, 40), 40)
+	c.put(80, []byte(strings.Repeat("c", 40))) // over 100: evicts the read one
+	if !c.covers(0, 40) || c.covers(40, 1) || !c.covers(80, 40) {
+		t.Fatal("a read segment stayed while an unread one went")
+	}
+	c.put(120, []byte(strings.Repeat("d", 40))) // nothing read: the least recent goes
+	if c.covers(0, 1) || !c.covers(80, 40) || !c.covers(120, 40) {
+		t.Fatal("with no read segment left, the least recently used unread one should go")
+	}
+}

@@ -124,7 +124,7 @@ func (r *remote) ReadAtContext(ctx context.Context, p []byte, off int64) (int, e
 	// Claim what is neither cached nor on its way, reading ahead from the
 	// last such gap; wait for the rest.
 	reach := min(off+max(want, readAhead), r.size)
-	pieces := r.cache.plan(off, off+want, reach, true, -1)
+	pieces := r.cache.plan(off, off+want, reach, true, -1, true)
 	var own []*flight
 	for _, q := range pieces {
 		if q.own {
@@ -300,7 +300,7 @@ func (r *remote) claim(ranges []Range, budget int64) []*flight {
 	var todo []*flight
 	for _, q := range planRequests(ranges, r.size, r.cfg.coalesceGap(), r.cfg.maxRequest()) {
 		end := q.Off
-		for _, p := range r.cache.plan(q.Off, q.Off+q.Len, 0, true, budget) {
+		for _, p := range r.cache.plan(q.Off, q.Off+q.Len, 0, true, budget, false) {
 			if p.own {
 				todo = append(todo, p.f)
 				budget -= p.f.n

@@ -58,3 +58,10 @@ func (t *Table) ColumnStats(col int) (index.Stats, bool) {
 	out.HasNaN = out.HasNaN || typ.IsFloat()
 	return out, true
 }
+
+// colStats are the statistics of one column chunk, converted to the
+// column's SQL type. ok is false when the chunk has none worth using.
+type colStats struct {
+	ok bool
+	s  index.Stats
+}

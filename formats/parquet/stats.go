@@ -13,13 +13,6 @@ import (
 	"github.com/b2sql/b2sql/index"
 )
 
-// colStats are the statistics of one column chunk, converted to the
-// column's SQL type. ok is false when the chunk has none worth using.
-type colStats struct {
-	ok bool
-	s  index.Stats
-}
-
 // chunkStats reads the statistics of exposed column c in a row group.
 // Parquet min/max exclude NaN and carry no NaN count, so float columns are
 // marked as possibly holding NaN; verdictOf compensates (see floatVerdict).

@@ -14,41 +14,46 @@
 //  1. FoldConstants (rule_fold.go) — evaluate constant sub-expressions
 //     once, so later rules see literals (e.g. DATE '2024-01-01' + 1) they
 //     can push.
-//  2. PushFilters (pushdown.go, pushdown_join*.go) — offer each WHERE
+//  2. ReadFields (rule_fields.go) — s.a, s.x.y over a scan of a table
+//     that stores STRUCT fields apart (FieldColumner: Parquet leaves)
+//     become columns of the scan of their own, so that PruneColumns drops
+//     s when nothing else reads it and PushFilters offers a filter on the
+//     field to the table, which prunes with the leaf's statistics.
+//  3. PushFilters (pushdown.go, pushdown_join*.go) — offer each WHERE
 //     conjunct of the shape `col op const`, IN, IS [NOT] NULL or an OR of
 //     those to the table; exact ones leave the Filter, inexact ones stay but
 //     let the scan skip row groups/blocks. Conjuncts above a Join move to
 //     the side they read (never onto the NULL-extended side of an outer
 //     join); those reading both sides of an inner or cross join become its
 //     condition, equalities its hash keys.
-//  3. ReorderJoins (reorder.go, join_outer.go) — a chain of three or more
+//  4. ReorderJoins (reorder.go, join_outer.go) — a chain of three or more
 //     inner/cross joins becomes a left-deep chain in which each next input
 //     joins by an equality where possible; an outer join builds its smaller
 //     side.
-//  4. AnswerFromMetadata (metadata.go) — COUNT/MIN/MAX with no WHERE come
+//  5. AnswerFromMetadata (metadata.go) — COUNT/MIN/MAX with no WHERE come
 //     from table statistics (Parquet footers) when they are exact.
-//  5. AnswerFromIndex (index_answer.go) — an ungrouped COUNT/MIN/MAX/SUM/AVG
+//  6. AnswerFromIndex (index_answer.go) — an ungrouped COUNT/MIN/MAX/SUM/AVG
 //     under a WHERE that a table's index decides exactly (IndexAnswerer:
 //     a CTable FULL index) comes from the index without reading columns.
-//  6. SplitDistinct (distinct_agg.go) — aggregates that are all DISTINCT
+//  7. SplitDistinct (distinct_agg.go) — aggregates that are all DISTINCT
 //     over one argument become a GROUP BY keys+argument (parallel,
 //     deduplicating) under a plain aggregate.
-//  7. GroupDistinct (group_distinct.go) — SELECT DISTINCT of two or more
+//  8. GroupDistinct (group_distinct.go) — SELECT DISTINCT of two or more
 //     columns over a scan pipeline becomes a GROUP BY of them with no
 //     aggregate, which runs per worker and groups dictionary columns by
 //     code; under a LIMIT, or over one column, it stays a Distinct.
-//  8. ShareExprs (rule_share_exprs.go) — a call that an aggregate's keys
+//  9. ShareExprs (rule_share_exprs.go) — a call that an aggregate's keys
 //     and arguments, or a projection's list, use more than once is
 //     computed once, in a projection below (TPC-H Q01's
 //     l_extendedprice*(1-l_discount)); only calls one of whose uses is
 //     evaluated for every row, so no new row is computed.
-//  9. ShareSums (rule_share_aggs.go) — avg(x) next to sum(x) becomes
+//  10. ShareSums (rule_share_aggs.go) — avg(x) next to sum(x) becomes
 //     count(x) and a division above the aggregate (same answer; after the
 //     DISTINCT rewrites, which look for aggregates only).
-//  10. MakeTopK (rule_topk.go) — Limit over Sort becomes a bounded-heap TopK.
-//  11. PushLimits (rule_limits.go) — a Limit with nothing but projections
+//  11. MakeTopK (rule_topk.go) — Limit over Sort becomes a bounded-heap TopK.
+//  12. PushLimits (rule_limits.go) — a Limit with nothing but projections
 //     between it and a scan lets the scan stop early.
-//  12. PruneColumns (rule_prune.go) — last, so that it sees the final shape:
+//  13. PruneColumns (rule_prune.go) — last, so that it sees the final shape:
 //     scans read only the columns some node still uses.
 //
 // Optimize reports the rules that changed the plan (Format, a printer of

@@ -67,7 +67,7 @@ func describeNode(n Node) string {
 	case *Scan:
 		preds := make([]string, len(n.Filter))
 		for i, p := range n.Filter {
-			preds[i] = p.String(n.Table.Schema())
+			preds[i] = p.String(scanSchema(n.Table))
 			if i < len(n.Support) {
 				preds[i] += " (" + n.Support[i].String() + ")"
 			}

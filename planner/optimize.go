@@ -12,6 +12,7 @@ type Rule struct {
 // rule is in its own file, named in doc.go.
 var Rules = []Rule{
 	{"FoldConstants", foldConstants, "evaluate constant sub-expressions once, at plan time"},
+	{"ReadFields", readFields, "read a STRUCT field (s.a) as a column of its own where the table stores it apart (Parquet leaves), not the whole STRUCT"},
 	{"PushFilters", pushFilters, "offer WHERE conjuncts to the scans and move them below joins"},
 	{"ReorderJoins", reorderJoins, "order chains of inner joins so each next input joins by an equality, and let outer joins build the smaller side"},
 	{"AnswerFromMetadata", answerFromMetadata, "answer COUNT/MIN/MAX without WHERE from exact table statistics"},

@@ -16,7 +16,7 @@ func scanString(n *Scan, spec index.ScanSpec) string {
 	}
 	fmt.Fprintf(&b, " cols=[%s]", strings.Join(names, " "))
 	if len(n.Filter) > 0 {
-		schema := n.Table.Schema()
+		schema := scanSchema(n.Table)
 		parts := make([]string, len(n.Filter))
 		for i, p := range n.Filter {
 			sup := index.Unsupported
@@ -35,7 +35,7 @@ func scanString(n *Scan, spec index.ScanSpec) string {
 		if k.Desc {
 			dir = "DESC"
 		}
-		fmt.Fprintf(&b, " topk=%s %s (%s)", n.Table.Schema()[k.Col].Name, dir, index.TopKPruning)
+		fmt.Fprintf(&b, " topk=%s %s (%s)", scanSchema(n.Table)[k.Col].Name, dir, index.TopKPruning)
 	}
 	if len(spec.Extremes) > 0 && spec.On(index.TopKPruning) {
 		parts := make([]string, len(spec.Extremes))
@@ -44,7 +44,7 @@ func scanString(n *Scan, spec index.ScanSpec) string {
 			if k.Desc {
 				fn = "max"
 			}
-			parts[i] = fn + "(" + n.Table.Schema()[k.Col].Name + ")"
+			parts[i] = fn + "(" + scanSchema(n.Table)[k.Col].Name + ")"
 		}
 		fmt.Fprintf(&b, " extremes=[%s] (%s)", strings.Join(parts, " "), index.TopKPruning)
 	}

@@ -48,6 +48,34 @@ type OrderedScanner interface {
 	ScanOrdered(ctx context.Context, spec index.ScanSpec, col int, desc bool) (columnar.Reader, error)
 }
 
+// FieldColumner is a Table that stores the fields of its STRUCT columns
+// apart (Parquet leaf columns, CTable dotted leaf columns), so that a
+// query reading s.a can read only a's data: the ReadFields rule
+// (rule_fields.go) replaces struct_extract chains over a scan's STRUCT
+// column by a column of the table that holds the field, and PruneColumns
+// then drops the STRUCT column when nothing else reads it.
+type FieldColumner interface {
+	Table
+	// FieldColumn returns the index of a column, past Schema's, that holds
+	// field path of STRUCT column col (path[0] is a field of col, path[1]
+	// a field of that field, …): exactly struct_extract applied along
+	// path, so NULL where col or any field on the way is NULL. ok is false
+	// when the table has no such column. The column can be scanned, and
+	// filtered with its own statistics, like any other.
+	FieldColumn(col int, path []int) (int, bool)
+	// ScanSchema is Schema followed by the columns FieldColumn returns
+	// (named by their dotted path), for naming a scan's columns.
+	ScanSchema() columnar.Schema
+}
+
+// scanSchema is the schema a scan's table column indexes refer to.
+func scanSchema(t Table) columnar.Schema {
+	if f, ok := t.(FieldColumner); ok {
+		return f.ScanSchema()
+	}
+	return t.Schema()
+}
+
 // ScanDescriber is a Table that can say, without reading data, what a scan
 // with spec would touch (e.g. "row groups 3/10"), for EXPLAIN.
 type ScanDescriber interface {

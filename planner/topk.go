@@ -184,7 +184,7 @@ func (bd *builder) sortedLimit(n *TopK) (executor.Operator, error) {
 		},
 		Out: types,
 		Describe: sync.OnceValue(func() string {
-			return scanString(scan, spec) + fmt.Sprintf(" order=%s %s (%s)", scan.Table.Schema()[col].Name, dir, index.SortedLimit)
+			return scanString(scan, spec) + fmt.Sprintf(" order=%s %s (%s)", scanSchema(scan.Table)[col].Name, dir, index.SortedLimit)
 		}),
 	}
 	bd.built.scans[src] = spec.Stats

@@ -32,6 +32,10 @@
 // ranges and validity directly (nested_list.go). A MAP whose key is
 // OPTIONAL, which arrow-go's schema resolution refuses, is read the same
 // way from its key and value leaves (nested_map.go), as DuckDB reads it.
+// Each field of a STRUCT column, at any depth through STRUCTs, is also a
+// hidden column of its own (FieldColumn, ScanSchema; fields.go): s.a is
+// read from its leaf alone, flat when it is one leaf, with the leaf's
+// statistics and page index for filters, and NULL where s is.
 // A legacy 2-level list whose repeated group is LIST-annotated is a list
 // of lists, as parquet-mr and DuckDB read it (legacyListOfLists). A
 // VARIANT group, shredded or not, reads as a VARCHAR of the value's JSON

@@ -76,6 +76,7 @@ type nestedReader struct {
 	mr   mapReader
 	fast bool
 	isMp bool
+	path []string // nestedCol.path of the column read by cr
 }
 
 // open starts reading column c of row group rg.
@@ -114,6 +115,7 @@ func (r *nestedReader) open(pf *pqFile, rg int, c *column) error {
 	for _, l := range c.nested.leaves {
 		leaves[l] = true
 	}
+	r.path = c.nested.path
 	r.cr, err = fr.GetFieldReader(context.Background(), c.nested.field, leaves, []int{rg})
 	if err != nil {
 		return err
@@ -152,8 +154,15 @@ func (r *nestedReader) read(v *columnar.Vector, n int) (int, error) {
 		if at+a.Len() > n {
 			return 0, corruptf("%d rows where %d were asked", at+a.Len(), n)
 		}
-		if err := putArrow(v, at, n, a); err != nil {
+		field, nulls, err := descend(a, r.path) // a field of a STRUCT read alone (fields.go)
+		if err != nil {
 			return 0, err
+		}
+		if err := putArrow(v, at, n, field); err != nil {
+			return 0, err
+		}
+		for _, i := range nulls {
+			v.SetValue(at+i, n, columnar.NullValue(v.Type))
 		}
 		at += a.Len()
 	}

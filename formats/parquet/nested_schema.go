@@ -27,6 +27,9 @@ type nestedCol struct {
 	typ    arrow.DataType
 	list   *listShape // a list of numbers read by listReader, or nil
 	mp     *mapShape  // a map with an optional key read by mapReader, or nil
+	// path is, for a field of a STRUCT read on its own (fields.go), the
+	// names of the fields from the top-level STRUCT down to it.
+	path []string
 }
 
 // bytes is the compressed size of the column's chunks in a row group.

@@ -51,6 +51,9 @@ type column struct {
 	// nested is set for a LIST, MAP or STRUCT column (leaf is then -1):
 	// it is read through arrow-go's level decoding (nested_read.go).
 	nested *nestedCol
+	// key is set on a hidden column holding a field of a STRUCT column
+	// (fields.go): its FieldColumn key.
+	key string
 }
 
 // mapSchema converts the Parquet schema into exposed columns: each nested
@@ -115,7 +118,7 @@ func mapSchema(sc *schema.Schema) (cols []column, skipped, notes []string, err e
 	}
 	switch {
 	case len(cols) > 0:
-		return cols, skipped, notes, nil
+		return append(cols, fieldColumns(sc, cols)...), skipped, notes, nil
 	case sc.NumColumns() == 0:
 		return nil, nil, nil, fmt.Errorf("%w: the file's schema has no columns", ErrUnsupported)
 	}

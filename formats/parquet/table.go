@@ -31,6 +31,10 @@ type Table struct {
 	rows    int64
 	// pidx caches the page indexes read so far (pageindex.go).
 	pidx pageIndexes
+	// cols past the schema's are the hidden columns of STRUCT fields
+	// (fields.go): scanSchema names all of cols, fields finds them.
+	scanSchema columnar.Schema
+	fields     map[string]int
 }
 
 // pqFile is one open file of a table.
@@ -100,17 +104,22 @@ func (t *Table) addFile(f *pqFile, cols []column, skipped []string) error {
 	switch {
 	case i == 0:
 		t.cols, t.skipped = cols, skipped
-		t.schema = make(columnar.Schema, len(cols))
+		t.scanSchema = make(columnar.Schema, len(cols))
+		t.fields = map[string]int{}
 		for j, c := range cols {
-			t.schema[j] = c.field
+			t.scanSchema[j] = c.field
+			if c.key != "" {
+				t.fields[c.key] = j
+			}
 		}
+		t.schema = t.scanSchema[: len(cols)-len(t.fields) : len(cols)-len(t.fields)]
 	default:
 		if err := sameSchema(t.cols, cols); err != nil {
 			return fileError(f.path, fmt.Errorf("%w with %s: %w", ErrSchemaMismatch, t.files[0].path, err))
 		}
 		// A column may be REQUIRED in one file and OPTIONAL in another.
 		for j := range cols {
-			t.schema[j].Nullable = t.schema[j].Nullable || cols[j].field.Nullable
+			t.scanSchema[j].Nullable = t.scanSchema[j].Nullable || cols[j].field.Nullable
 		}
 	}
 	if err := t.addUnits(i, cols); err != nil {
@@ -290,7 +299,7 @@ func sameSchema(a, b []column) error {
 	}
 	for i := range a {
 		fa, fb := a[i].field, b[i].field
-		if fa.Name != fb.Name {
+		if fa.Name != fb.Name || a[i].key != b[i].key {
 			return fmt.Errorf("column %d is %q instead of %q", i, fb.Name, fa.Name)
 		}
 		if fa.Type != fb.Type {

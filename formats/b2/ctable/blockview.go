@@ -71,15 +71,16 @@ func (t *Table) viewFrames(cols []int) int {
 	n := 1
 	seen := map[int]bool{}
 	for _, c := range cols {
-		ex := t.cols[c]
-		if seen[ex.src] {
-			continue
-		}
-		seen[ex.src] = true
-		src := t.srcs[ex.src]
-		for _, used := range []bool{src.data != nil, src.blob != nil, src.mask != nil, src.ba != nil} {
-			if used {
-				n++
+		for _, s := range t.srcsOf(c) {
+			if seen[s] {
+				continue
+			}
+			seen[s] = true
+			src := t.srcs[s]
+			for _, used := range []bool{src.data != nil, src.blob != nil, src.mask != nil, src.ba != nil} {
+				if used {
+					n++
+				}
 			}
 		}
 	}

@@ -70,7 +70,7 @@ func Begin(path string) (_ *Change, err error) {
 func (c *Change) Table() *Table { return c.t }
 
 // Schema returns the SQL columns, as the table exposes them.
-func (c *Change) Schema() columnar.Schema { return c.t.schema }
+func (c *Change) Schema() columnar.Schema { return c.t.Schema() }
 
 // Deleted and Appended count the rows changed so far.
 func (c *Change) Deleted() int64  { return c.delete }
@@ -119,8 +119,8 @@ func (c *Change) DeleteLive(del []bool) error {
 // cannot store (a string longer than a string(max_length) column, a
 // value equal to the column's NULL sentinel), is an error.
 func (c *Change) Append(b *columnar.Batch) error {
-	if len(b.Cols) != len(c.t.schema) {
-		return fmt.Errorf("ctable: %s: batch has %d columns, table has %d", c.path, len(b.Cols), len(c.t.schema))
+	if len(b.Cols) != c.t.nexp {
+		return fmt.Errorf("ctable: %s: batch has %d columns, table has %d", c.path, len(b.Cols), c.t.nexp)
 	}
 	n := b.Live()
 	if n == 0 {
@@ -151,7 +151,13 @@ func (c *Change) Append(b *columnar.Batch) error {
 		}
 		e := c.t.cols[i]
 		var err error
-		switch {
+		switch l := c.t.srcs[e.src].leaves; {
+		case l != nil: // a struct stored as leaf columns (leaves.go)
+			for k, li := range l.idx {
+				if err = c.cols[li].add(leafVector(v, l.paths[k], rows), rows); err != nil {
+					break
+				}
+			}
 		case !strings.HasPrefix(c.t.srcs[e.src].spec.Kind, "complex"):
 			err = c.cols[e.src].add(v, rows)
 		case e.part == 0:
@@ -184,6 +190,9 @@ func (c *Change) startAppend() error {
 	}
 	c.cols = make([]*colAppender, len(c.t.srcs))
 	for i, s := range c.t.srcs {
+		if s.leaves != nil {
+			continue // its leaves are columns of their own
+		}
 		if err := s.open(c.t.st, c.t.nphys); err != nil {
 			return tableError(c.path, "", err)
 		}
@@ -220,6 +229,9 @@ func (c *Change) Commit() (err error) {
 	var rebuilt map[string]mpMap
 	if c.added > 0 {
 		for _, ca := range c.cols {
+			if ca == nil {
+				continue // a struct of leaf columns
+			}
 			if err := ca.close(written); err != nil {
 				return tableError(c.path, ca.s.member(), err)
 			}

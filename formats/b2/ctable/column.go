@@ -35,7 +35,8 @@ type colSource struct {
 	// dictionary codes (index.ScanSpec.DictCols): one dictionary for the
 	// whole column, so codes need no remapping between blocks.
 	codeDict *dict.Dict
-	conv     fixedConv // fixed flavour; part is set per exposed column
+	conv     fixedConv     // fixed flavour; part is set per exposed column
+	leaves   *structLeaves // flLeaves: the leaf columns (leaves.go)
 
 	sent    []byte // sentinel as stored item bytes (fixed, utf8)
 	sentNaN bool   // float sentinel NaN: every NaN is NULL
@@ -71,6 +72,8 @@ func (s *colSource) member() string {
 	switch s.spec.Flavour {
 	case flVarlen, flNested:
 		return s.base + ".b2b"
+	case flLeaves:
+		return s.base + "/"
 	}
 	return s.base + ".b2nd"
 }
@@ -79,6 +82,12 @@ func (s *colSource) member() string {
 // the table's physical extent nphys.
 func (s *colSource) open(st store, nphys int64) error {
 	s.once.Do(func() {
+		if s.leaves != nil {
+			if s.err = s.leaves.open(st, nphys); s.err == nil {
+				s.ratio, s.rowBytes = s.leaves.estimate()
+			}
+			return
+		}
 		if zs, ok := st.(*zipStore); ok {
 			// A remote .b2z: the column's members (data, string blob,
 			// NULL mask) are located in one round, not one each.
@@ -318,6 +327,8 @@ type colScratch struct {
 	// column's strings, so Bytes is left unfilled (a pointer store per row
 	// that the garbage collector then has to trace).
 	codesOnly bool
+	// leaves: a flLeaves column's scratch per leaf
+	leaves []colScratch
 	// views: fixed-width items may be read as views of the decoder's
 	// cached blocks (b2.Array.ViewItems1D) rather than copied, and a
 	// vector whose payload has the stored layout may alias them. Only a
@@ -356,6 +367,8 @@ func allCodes(codes []int32, raw []byte, nd uint32) bool {
 func (s *colSource) readRows(d *b2.Decoder, sc *colScratch, lo int64, n int, part int, v *columnar.Vector, ob *outBatch, i int) (string, error) {
 	main := s.member()
 	switch s.spec.Flavour {
+	case flLeaves:
+		return s.leaves.read(d, sc, lo, n, v)
 	case flFixed:
 		isz := s.data.ItemSize()
 		raw, err := s.items(d, sc, lo, n)

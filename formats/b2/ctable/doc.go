@@ -77,6 +77,11 @@
 //     sort behind a FULL index spills sorted runs and merges them.
 //   - Complex numbers have no SQL type: a complex column c becomes two
 //     columns c_re and c_im.
+//   - A struct stored as dotted leaf columns (trip.lon, trip.lat, named in
+//     the schema's metadata.struct_parents, as python-blosc2's from_arrow
+//     writes it and the Writer writes a STRUCT) is one STRUCT column
+//     assembled from its leaves, NULL where every leaf is; each leaf is
+//     also a hidden column that trip.lon reads alone (leaves.go).
 //   - A dictionary() column has one dictionary for the whole column, so a
 //     scan whose consumer asks for codes (index.ScanSpec.DictCols) hands
 //     them over as a dict.Dict plus int32 codes beside the strings, which

@@ -52,3 +52,26 @@ func scanRows(tb scanner, spec index.ScanSpec, names ...string) ([][]columnar.Va
 	defer r.Close()
 	return columnartest.ReadAll(context.Background(), r)
 }
+
+// writeOpen writes the batches to a new table at path with Writer and
+// opens it.
+func writeOpen(t *testing.T, path string, sc columnar.Schema, batches ...*columnar.Batch) *Table {
+	t.Helper()
+	w, err := Create(path, sc, CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range batches {
+		if err := w.Write(b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	tb, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tb
+}

@@ -23,11 +23,15 @@ func (t *Table) openAtOnce(spec index.ScanSpec) {
 	}
 	want := map[int]bool{}
 	for _, c := range spec.Cols {
-		want[t.cols[c].src] = true
+		for _, s := range t.srcsOf(c) {
+			want[s] = true
+		}
 	}
 	for _, p := range spec.Filter {
 		if c := predColumn(p); c >= 0 && c < len(t.cols) {
-			want[t.cols[c].src] = true
+			for _, s := range t.srcsOf(c) {
+				want[s] = true
+			}
 		}
 	}
 	if zs, ok := t.st.(*zipStore); ok {

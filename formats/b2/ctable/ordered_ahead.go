@@ -40,17 +40,22 @@ func (t *Table) rowArrays(cols []int) []*b2.Array {
 	var arrays []*b2.Array
 	seen := map[int]bool{}
 	for _, c := range cols {
-		if c < 0 || c >= len(t.cols) || seen[t.cols[c].src] {
+		if c < 0 || c >= len(t.cols) {
 			continue
 		}
-		seen[t.cols[c].src] = true
-		s := t.srcs[t.cols[c].src]
-		if s.open(t.st, t.nphys) != nil {
-			continue
-		}
-		for _, a := range []*b2.Array{s.data, s.mask} {
-			if a != nil {
-				arrays = append(arrays, a)
+		for _, si := range t.srcsOf(c) {
+			if seen[si] {
+				continue
+			}
+			seen[si] = true
+			s := t.srcs[si]
+			if s.open(t.st, t.nphys) != nil {
+				continue
+			}
+			for _, a := range []*b2.Array{s.data, s.mask} {
+				if a != nil {
+					arrays = append(arrays, a)
+				}
 			}
 		}
 	}

@@ -18,6 +18,7 @@ const (
 	flDict                   // int32 codes + _dict.b2b values
 	flVarlen                 // BatchArray of msgpack str/bin/nil
 	flNested                 // BatchArray of msgpack maps (struct) or arrays (list), nested.go
+	flLeaves                 // a STRUCT made of dotted leaf columns, no storage of its own (leaves.go)
 	flSkipped                // a known kind this reader does not expose
 )
 
@@ -46,7 +47,10 @@ type manifest struct {
 	NRows      int64 // -1 when absent
 	ValueEpoch int64 // -1 when absent
 	Catalog    mpMap // index_catalog, nil when absent
-	Entries    []MetaEntry
+	// Parents are the struct columns stored as dotted leaf columns
+	// (schema metadata struct_parents, leaves.go), by name.
+	Parents map[string]colSpec
+	Entries []MetaEntry
 }
 
 // parseManifest reads the manifest from the vlmeta of an opened _meta.b2f
@@ -108,6 +112,9 @@ func manifestFrom(vals map[string]any) (*manifest, error) {
 	cols, ok := doc["columns"].([]any)
 	if !ok {
 		return nil, corruptf("schema JSON has no columns list")
+	}
+	if m.Parents, err = structParents(doc); err != nil {
+		return nil, err
 	}
 	seen := map[string]bool{}
 	for i, c := range cols {

@@ -14,11 +14,16 @@ import (
 // FilterPusher, RowCounter and ScanDescriber interfaces. Scans may run
 // concurrently; Close must not race them.
 type Table struct {
-	name    string
-	path    string
-	st      store
-	man     *manifest
+	name string
+	path string
+	st   store
+	man  *manifest
+	// schema and cols list the exposed columns (nexp of them), then the
+	// hidden leaf columns of structs stored as dotted leaves (leaves.go),
+	// which fields finds by FieldColumn key.
 	schema  columnar.Schema
+	nexp    int
+	fields  map[string]int
 	cols    []exposed      // per schema column
 	srcs    []*colSource   // per exposed manifest column
 	byName  map[string]int // manifest column name → srcs index
@@ -175,7 +180,11 @@ func liveEnd(a *b2.Array) (int64, error) {
 
 func (t *Table) buildSchema() error {
 	t.byName = map[string]int{}
-	for _, cs := range t.man.Cols {
+	t.fields = map[string]int{}
+	groups, leafOf := leafGroups(t.man)
+	parentCol := map[string]int{} // struct parent → its exposed column
+	var hidden []int              // srcs of leaves, in manifest order
+	for mi, cs := range t.man.Cols {
 		if cs.Flavour == flSkipped {
 			t.skipped = append(t.skipped, cs.Name)
 			continue
@@ -188,6 +197,25 @@ func (t *Table) buildSchema() error {
 		si := len(t.srcs)
 		t.srcs = append(t.srcs, src)
 		t.byName[cs.Name] = si
+		if p, ok := leafOf[mi]; ok {
+			hidden = append(hidden, si)
+			if _, done := parentCol[p]; done {
+				continue
+			}
+			// The struct, where its first leaf is.
+			g := groups[p]
+			pbase, _ := colPath(p)
+			ps := &colSource{spec: g.spec, base: pbase, leaves: &structLeaves{paths: g.paths}}
+			ps.spec.Flavour = flLeaves
+			if t.schema.Index(p) >= 0 {
+				return corruptf("column name %q is used twice", p)
+			}
+			parentCol[p] = len(t.cols)
+			t.schema = append(t.schema, columnar.Field{Name: p, Type: g.typ, Nullable: true})
+			t.cols = append(t.cols, exposed{src: len(t.srcs)})
+			t.srcs = append(t.srcs, ps)
+			continue
+		}
 		names, types := cs.sqlTypes()
 		for part := range names {
 			if t.schema.Index(names[part]) >= 0 {
@@ -197,6 +225,19 @@ func (t *Table) buildSchema() error {
 			t.cols = append(t.cols, exposed{src: si, part: part})
 		}
 	}
+	t.nexp = len(t.cols)
+	for _, si := range hidden {
+		cs := t.srcs[si].spec
+		p := splitName(cs.Name)[0]
+		parent := t.srcs[t.cols[parentCol[p]].src].leaves
+		path := groups[p].paths[len(parent.idx)]
+		parent.srcs = append(parent.srcs, t.srcs[si])
+		parent.idx = append(parent.idx, si)
+		_, types := cs.sqlTypes()
+		t.fields[fieldKey(parentCol[p], path)] = len(t.cols)
+		t.schema = append(t.schema, columnar.Field{Name: cs.Name, Type: types[0], Nullable: true})
+		t.cols = append(t.cols, exposed{src: si})
+	}
 	return nil
 }
 
@@ -204,7 +245,7 @@ func (t *Table) buildSchema() error {
 func (t *Table) Name() string { return t.name }
 
 // Schema returns the table's columns (see Skipped for those left out).
-func (t *Table) Schema() columnar.Schema { return t.schema }
+func (t *Table) Schema() columnar.Schema { return t.schema[:t.nexp:t.nexp] }
 
 // Skipped lists the columns of kinds this reader does not expose (object,
 // ndarray, and struct or list columns holding such kinds or stored with

@@ -58,9 +58,10 @@ type CreateOptions struct {
 // timestamp (midnight UTC) and INTERVAL to int64 (µs), since CTable has no
 // such kinds; DECIMAL to float64; BLOB to vlbytes(); VARCHAR to
 // dictionary(), string(max_length) or utf8() depending on its values (see
-// stringWriter). Nullable columns use mask nulls. STRUCT and LIST columns
-// become struct and list columns (nested.go); MAP and lists of lists,
-// which python-blosc2 4.11 has no kind for, are refused.
+// stringWriter). Nullable columns use mask nulls. A STRUCT column becomes
+// one column per leaf, as python-blosc2's from_arrow stores one
+// (leafwrite.go); LIST columns become list columns (nested.go); MAP and
+// lists of lists, which python-blosc2 4.11 has no kind for, are refused.
 type Writer struct {
 	path   string
 	dir    string // temporary table directory
@@ -145,7 +146,9 @@ func (w *Writer) newColWriter(f columnar.Field) (colWriter, error) {
 	switch f.Type.ID {
 	case columnar.Varchar:
 		return &stringWriter{cfg: w, name: f.Name, base: base, nullable: f.Nullable, mask: mask}, nil
-	case columnar.Struct, columnar.List, columnar.Map:
+	case columnar.Struct:
+		return newLeafWriter(w, f) // leafwrite.go
+	case columnar.List, columnar.Map:
 		return newNestedWriter(w.member(base+".b2b"), f)
 	case columnar.Blob:
 		ba, err := newBatchArrayWriter(w.member(base+".b2b"), "bytes", f.Nullable)
@@ -281,26 +284,41 @@ func (w *Writer) Close() (err error) {
 			w.Abort()
 		}
 	}()
-	var cols []string
+	var cols, physical []string
 	var catalog mpMap
+	var parents jsonObj // struct_parents
 	mask := false
-	for i, c := range w.cols {
-		obj, idx, err := c.finish(w.rows)
-		if err != nil {
-			return fmt.Errorf("ctable: %s: column %q: %w", w.path, w.schema[i].Name, err)
-		}
+	add := func(name string, obj jsonObj, idx mpMap) error {
 		for _, kv := range obj {
 			if kv.K == "null_storage" {
 				mask = true
 			}
 		}
-		js, err := marshalObj(append(jsonObj{{"name", w.schema[i].Name}}, obj...))
+		js, err := marshalObj(append(jsonObj{{"name", name}}, obj...))
 		if err != nil {
 			return err
 		}
-		cols = append(cols, js)
+		cols, physical = append(cols, js), append(physical, name)
 		if idx != nil {
-			catalog = append(catalog, mpEntry{w.schema[i].Name, idx})
+			catalog = append(catalog, mpEntry{name, idx})
+		}
+		return nil
+	}
+	for i, c := range w.cols {
+		if lw, ok := c.(*leafWriter); ok {
+			spec, err := lw.finishLeaves(w.rows, add)
+			if err != nil {
+				return fmt.Errorf("ctable: %s: column %q: %w", w.path, w.schema[i].Name, err)
+			}
+			parents = append(parents, jsonKV{w.schema[i].Name, spec})
+			continue
+		}
+		obj, idx, err := c.finish(w.rows)
+		if err == nil {
+			err = add(w.schema[i].Name, obj, idx)
+		}
+		if err != nil {
+			return fmt.Errorf("ctable: %s: column %q: %w", w.path, w.schema[i].Name, err)
 		}
 	}
 	w.cols = nil
@@ -309,11 +327,27 @@ func (w *Writer) Close() (err error) {
 	}
 	w.valid = nil
 	version := 1
+	meta := ""
+	if parents != nil {
+		// As python-blosc2's from_arrow: the nested metadata (version 2)
+		// and the structs the leaves make (leaves.go).
+		version = 2
+		l2p := make(jsonObj, len(physical))
+		for i, p := range physical {
+			l2p[i] = jsonKV{p, p}
+		}
+		js, err := marshalObj(jsonObj{{"nested", jsonObj{{"version", 1}, {"logical_to_physical", l2p}, {"reconstruct_rows", true}}},
+			{"struct_parents", parents}})
+		if err != nil {
+			return err
+		}
+		meta = `, "metadata": ` + js
+	}
 	if mask {
 		version = 3
 	}
-	schema := fmt.Sprintf(`{"version": %d, "columns": [%s], "n_rows": %d, "summary_indexes_built": %v}`,
-		version, strings.Join(cols, ", "), w.rows, !w.opts.NoSummary)
+	schema := fmt.Sprintf(`{"version": %d, "columns": [%s]%s, "n_rows": %d, "summary_indexes_built": %v}`,
+		version, strings.Join(cols, ", "), meta, w.rows, !w.opts.NoSummary)
 	vl := []b2.Metalayer{
 		{Name: "kind", Content: mpAppend(nil, "ctable")},
 		{Name: "version", Content: mpAppend(nil, int64(1))},

@@ -130,17 +130,6 @@ func fieldKey(col int, path []int) string {
 	return b.String()
 }
 
-// FieldColumn returns the hidden column holding field path of STRUCT
-// column col (planner.FieldColumner).
-func (t *Table) FieldColumn(col int, path []int) (int, bool) {
-	i, ok := t.fields[fieldKey(col, path)]
-	return i, ok
-}
-
-// ScanSchema is Schema followed by the hidden field columns, named by
-// their dotted paths (s.a, s.x.y).
-func (t *Table) ScanSchema() columnar.Schema { return t.scanSchema }
-
 // pathNames are the Parquet names of the fields on path in STRUCT type t.
 func pathNames(t columnar.Type, path []int) []string {
 	out := make([]string, len(path))

@@ -118,7 +118,7 @@ func mapSchema(sc *schema.Schema) (cols []column, skipped, notes []string, err e
 	}
 	switch {
 	case len(cols) > 0:
-		return append(cols, fieldColumns(sc, cols)...), skipped, notes, nil
+		return cols, skipped, notes, nil
 	case sc.NumColumns() == 0:
 		return nil, nil, nil, fmt.Errorf("%w: the file's schema has no columns", ErrUnsupported)
 	}

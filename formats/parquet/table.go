@@ -233,6 +233,7 @@ func readFooter(r interface {
 	if err != nil {
 		return nil, nil, nil, nil, asCorrupt(err)
 	}
+	cols = append(cols, fieldColumns(meta.Schema, cols)...) // hidden, after the exposed ones
 	return rdr, cols, skipped, append(warnings, notes...), nil
 }
 
@@ -385,3 +386,14 @@ func (t *Table) Close() error {
 	}
 	return errors.Join(errs...)
 }
+
+// FieldColumn returns the hidden column holding field path of STRUCT
+// column col (planner.FieldColumner).
+func (t *Table) FieldColumn(col int, path []int) (int, bool) {
+	i, ok := t.fields[fieldKey(col, path)]
+	return i, ok
+}
+
+// ScanSchema is Schema followed by the hidden field columns, named by
+// their dotted paths (s.a, s.x.y).
+func (t *Table) ScanSchema() columnar.Schema { return t.scanSchema }

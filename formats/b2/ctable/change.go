@@ -151,8 +151,8 @@ func (c *Change) Append(b *columnar.Batch) error {
 		}
 		e := c.t.cols[i]
 		var err error
-		switch l := c.t.srcs[e.src].leaves; {
-		case l != nil: // a struct stored as leaf columns (leaves.go)
+		switch l, leaves := c.t.srcs[e.src].parts.(*structLeaves); {
+		case leaves: // a struct stored as leaf columns (leaves.go)
 			for k, li := range l.idx {
 				if err = c.cols[li].add(leafVector(v, l.paths[k], rows), rows); err != nil {
 					break
@@ -190,7 +190,7 @@ func (c *Change) startAppend() error {
 	}
 	c.cols = make([]*colAppender, len(c.t.srcs))
 	for i, s := range c.t.srcs {
-		if s.leaves != nil {
+		if s.parts != nil {
 			continue // its leaves are columns of their own
 		}
 		if err := s.open(c.t.st, c.t.nphys); err != nil {

@@ -35,8 +35,10 @@ type colSource struct {
 	// dictionary codes (index.ScanSpec.DictCols): one dictionary for the
 	// whole column, so codes need no remapping between blocks.
 	codeDict *dict.Dict
-	conv     fixedConv     // fixed flavour; part is set per exposed column
-	leaves   *structLeaves // flLeaves: the leaf columns (leaves.go)
+	conv     fixedConv // fixed flavour; part is set per exposed column
+	// parts reads a column with no storage of its own, made of other
+	// columns (flLeaves: a struct of leaf columns, leaves.go).
+	parts colParts
 
 	sent    []byte // sentinel as stored item bytes (fixed, utf8)
 	sentNaN bool   // float sentinel NaN: every NaN is NULL
@@ -82,9 +84,9 @@ func (s *colSource) member() string {
 // the table's physical extent nphys.
 func (s *colSource) open(st store, nphys int64) error {
 	s.once.Do(func() {
-		if s.leaves != nil {
-			if s.err = s.leaves.open(st, nphys); s.err == nil {
-				s.ratio, s.rowBytes = s.leaves.estimate()
+		if s.parts != nil {
+			if s.err = s.parts.open(st, nphys); s.err == nil {
+				s.ratio, s.rowBytes = s.parts.estimate()
 			}
 			return
 		}
@@ -311,6 +313,16 @@ func (s *colSource) encodeSentinel() error {
 	return nil
 }
 
+// colParts is a column made of other columns.
+type colParts interface {
+	open(st store, nphys int64) error
+	// estimate is the compression ratio and row width, once open.
+	estimate() (ratio, rowBytes float64)
+	// read fills v[0:n] with physical rows [lo, lo+n); on error it
+	// returns the member that failed.
+	read(d *b2.Decoder, sc *colScratch, lo int64, n int, v *columnar.Vector) (string, error)
+}
+
 // colScratch is one worker's reusable buffers for one column.
 type colScratch struct {
 	raw  []byte
@@ -368,7 +380,7 @@ func (s *colSource) readRows(d *b2.Decoder, sc *colScratch, lo int64, n int, par
 	main := s.member()
 	switch s.spec.Flavour {
 	case flLeaves:
-		return s.leaves.read(d, sc, lo, n, v)
+		return s.parts.read(d, sc, lo, n, v)
 	case flFixed:
 		isz := s.data.ItemSize()
 		raw, err := s.items(d, sc, lo, n)

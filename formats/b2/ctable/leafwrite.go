@@ -25,7 +25,9 @@ type leafWriter struct {
 	leaves []colWriter
 }
 
-func newLeafWriter(w *Writer, f columnar.Field) (*leafWriter, error) {
+// newLeafWriter makes the writers of f's leaves with newCol (the
+// Writer's column writers).
+func newLeafWriter(f columnar.Field, newCol func(columnar.Field) (colWriter, error)) (*leafWriter, error) {
 	lw := &leafWriter{name: f.Name, typ: f.Type}
 	var walk func(t columnar.Type, name string, path []int) error
 	walk = func(t columnar.Type, name string, path []int) error {
@@ -38,7 +40,7 @@ func newLeafWriter(w *Writer, f columnar.Field) (*leafWriter, error) {
 				}
 				continue
 			}
-			cw, err := w.newColWriter(columnar.Field{Name: n, Type: fd.Type, Nullable: true})
+			cw, err := newCol(columnar.Field{Name: n, Type: fd.Type, Nullable: true})
 			if err != nil {
 				return fmt.Errorf("field %q: %w", n, err)
 			}

@@ -1,7 +1,6 @@
 package ctable
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
@@ -29,41 +28,6 @@ import (
 // table saved before it wrote struct_parents.
 //
 // The writer stores a STRUCT column the same way (leafWriter).
-
-// structParents reads the struct columns of the schema's
-// metadata.struct_parents; entries that are not structs of kinds the
-// reader maps are left out (their leaves stay flat).
-func structParents(doc map[string]any) (map[string]colSpec, error) {
-	md, _ := doc["metadata"].(map[string]any)
-	sp, _ := md["struct_parents"].(map[string]any)
-	if len(sp) == 0 {
-		return nil, nil
-	}
-	out := map[string]colSpec{}
-	for name, v := range sp {
-		obj, ok := v.(map[string]any)
-		if !ok {
-			return nil, corruptf("struct_parents entry %q is not an object", name)
-		}
-		withName := map[string]any{"name": name}
-		for k, x := range obj {
-			if k != "name" {
-				withName[k] = x
-			}
-		}
-		cs, err := parseColSpec(withName)
-		if errors.Is(err, ErrUnsupported) {
-			continue
-		}
-		if err != nil {
-			return nil, fmt.Errorf("struct_parents: %w", err)
-		}
-		if cs.Flavour == flNested && cs.Nest.kind == "struct" {
-			out[name] = cs
-		}
-	}
-	return out, nil
-}
 
 // splitName splits a column name into its dotted path segments (a
 // backslash escapes a dot, spec §6.1).
@@ -247,30 +211,4 @@ func (l *structLeaves) read(d *b2.Decoder, sc *colScratch, lo int64, n int, v *c
 		}
 	}
 	return "", nil
-}
-
-// srcsOf returns the sources exposed column c reads: its own, or a
-// struct's leaves.
-func (t *Table) srcsOf(c int) []int {
-	s := t.cols[c].src
-	if l := t.srcs[s].leaves; l != nil {
-		return l.idx
-	}
-	return []int{s}
-}
-
-// FieldColumn returns the hidden column of leaf path of STRUCT column col
-// (planner.FieldColumner): only leaves, which are columns of their own.
-func (t *Table) FieldColumn(col int, path []int) (int, bool) {
-	i, ok := t.fields[fieldKey(col, path)]
-	return i, ok
-}
-
-// ScanSchema is Schema followed by the hidden leaf columns, named by
-// their dotted paths.
-func (t *Table) ScanSchema() columnar.Schema { return t.schema }
-
-// fieldKey is the key of field path of exposed column col.
-func fieldKey(col int, path []int) string {
-	return fmt.Sprint(col, path)
 }

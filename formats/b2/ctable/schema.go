@@ -375,3 +375,38 @@ func colPath(name string) (string, error) {
 	}
 	return "_cols/" + strings.Join(segs, "/"), nil
 }
+
+// structParents reads the struct columns of the schema's
+// metadata.struct_parents; entries that are not structs of kinds the
+// reader maps are left out (their leaves stay flat).
+func structParents(doc map[string]any) (map[string]colSpec, error) {
+	md, _ := doc["metadata"].(map[string]any)
+	sp, _ := md["struct_parents"].(map[string]any)
+	if len(sp) == 0 {
+		return nil, nil
+	}
+	out := map[string]colSpec{}
+	for name, v := range sp {
+		obj, ok := v.(map[string]any)
+		if !ok {
+			return nil, corruptf("struct_parents entry %q is not an object", name)
+		}
+		withName := map[string]any{"name": name}
+		for k, x := range obj {
+			if k != "name" {
+				withName[k] = x
+			}
+		}
+		cs, err := parseColSpec(withName)
+		if errors.Is(err, ErrUnsupported) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("struct_parents: %w", err)
+		}
+		if cs.Flavour == flNested && cs.Nest.kind == "struct" {
+			out[name] = cs
+		}
+	}
+	return out, nil
+}

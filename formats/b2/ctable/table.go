@@ -205,7 +205,7 @@ func (t *Table) buildSchema() error {
 			// The struct, where its first leaf is.
 			g := groups[p]
 			pbase, _ := colPath(p)
-			ps := &colSource{spec: g.spec, base: pbase, leaves: &structLeaves{paths: g.paths}}
+			ps := &colSource{spec: g.spec, base: pbase, parts: &structLeaves{paths: g.paths}}
 			ps.spec.Flavour = flLeaves
 			if t.schema.Index(p) >= 0 {
 				return corruptf("column name %q is used twice", p)
@@ -229,7 +229,7 @@ func (t *Table) buildSchema() error {
 	for _, si := range hidden {
 		cs := t.srcs[si].spec
 		p := splitName(cs.Name)[0]
-		parent := t.srcs[t.cols[parentCol[p]].src].leaves
+		parent := t.srcs[t.cols[parentCol[p]].src].parts.(*structLeaves)
 		path := groups[p].paths[len(parent.idx)]
 		parent.srcs = append(parent.srcs, t.srcs[si])
 		parent.idx = append(parent.idx, si)
@@ -296,4 +296,30 @@ func (t *Table) Close() error {
 	err := t.st.close()
 	t.st = nil
 	return err
+}
+
+// srcsOf returns the sources exposed column c reads: its own, or a
+// struct's leaves.
+func (t *Table) srcsOf(c int) []int {
+	s := t.cols[c].src
+	if l, ok := t.srcs[s].parts.(*structLeaves); ok {
+		return l.idx
+	}
+	return []int{s}
+}
+
+// FieldColumn returns the hidden column of leaf path of STRUCT column col
+// (planner.FieldColumner): only leaves, which are columns of their own.
+func (t *Table) FieldColumn(col int, path []int) (int, bool) {
+	i, ok := t.fields[fieldKey(col, path)]
+	return i, ok
+}
+
+// ScanSchema is Schema followed by the hidden leaf columns, named by
+// their dotted paths.
+func (t *Table) ScanSchema() columnar.Schema { return t.schema }
+
+// fieldKey is the key of field path of exposed column col.
+func fieldKey(col int, path []int) string {
+	return fmt.Sprint(col, path)
 }

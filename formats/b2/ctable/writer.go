@@ -147,7 +147,7 @@ func (w *Writer) newColWriter(f columnar.Field) (colWriter, error) {
 	case columnar.Varchar:
 		return &stringWriter{cfg: w, name: f.Name, base: base, nullable: f.Nullable, mask: mask}, nil
 	case columnar.Struct:
-		return newLeafWriter(w, f) // leafwrite.go
+		return newLeafWriter(f, w.newColWriter) // leafwrite.go
 	case columnar.List, columnar.Map:
 		return newNestedWriter(w.member(base+".b2b"), f)
 	case columnar.Blob:

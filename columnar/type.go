@@ -51,6 +51,9 @@ const (
 	// Enum is an ENUM: a value out of a fixed, ordered list (Type.Dict),
 	// held as its position in the list (enum.go).
 	Enum
+	// Geometry is DuckDB's GEOMETRY: a geometry held as its well-known
+	// binary, shown as its well-known text (geometry.go).
+	Geometry
 )
 
 // Phys is the physical representation of a vector's payload.
@@ -105,6 +108,7 @@ var (
 	TTimestampNS = Type{ID: TimestampNS}
 	TUuid        = Type{ID: Uuid}
 	TTimeTZ      = Type{ID: TimeTZ}
+	TGeometry    = Type{ID: Geometry}
 )
 
 // DecimalType returns DECIMAL(p, s): held in an int64 up to 18 digits,
@@ -134,7 +138,7 @@ func (t Type) Phys() Phys {
 		return PhysUint
 	case Float32, Float64:
 		return PhysFloat
-	case Varchar, Blob, Interval, Hugeint, Uhugeint, Decimal128, Uuid:
+	case Varchar, Blob, Interval, Hugeint, Uhugeint, Decimal128, Uuid, Geometry:
 		return PhysBytes
 	case List, Struct, Map:
 		return PhysNested
@@ -201,7 +205,7 @@ var typeNames = [...]string{
 	Varchar: "VARCHAR", Blob: "BLOB", Date: "DATE", Timestamp: "TIMESTAMP", Interval: "INTERVAL",
 	Time: "TIME", TimestampTZ: "TIMESTAMP WITH TIME ZONE", Hugeint: "HUGEINT", Uhugeint: "UHUGEINT",
 	TimestampS: "TIMESTAMP_S", TimestampMS: "TIMESTAMP_MS", TimestampNS: "TIMESTAMP_NS", Uuid: "UUID",
-	TimeTZ: "TIME WITH TIME ZONE",
+	TimeTZ: "TIME WITH TIME ZONE", Geometry: "GEOMETRY",
 }
 
 // String returns the SQL spelling of t, as DuckDB prints it.

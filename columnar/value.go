@@ -177,6 +177,11 @@ func (v Value) AppendText(dst []byte) []byte {
 		return AppendInterval(dst, v.Interval())
 	case Uuid:
 		return AppendUUID(dst, []byte(v.S))
+	case Geometry:
+		if out, err := AppendWKT(dst, []byte(v.S)); err == nil {
+			return out
+		}
+		return AppendBlob(dst, v.S) // not WKB: its bytes
 	case Time:
 		return AppendTime(dst, v.I)
 	case TimeTZ:

@@ -36,6 +36,15 @@ func CastValue(v columnar.Value, to columnar.Type) (columnar.Value, error) {
 		return out, nil
 	}
 	switch to.ID {
+	case columnar.Geometry:
+		if from.ID == columnar.Varchar { // its WKT, as DuckDB parses it (columnar/geometry.go)
+			wkb, err := columnar.ParseWKT(v.S)
+			if err != nil {
+				return columnar.Value{}, errorf("%v", err)
+			}
+			return columnar.Value{Type: to, S: string(wkb)}, nil
+		}
+		return fail()
 	case columnar.Uuid:
 		if from.ID == columnar.Blob && len(v.S) == columnar.UUIDSize {
 			return columnar.Value{Type: to, S: v.S}, nil // its 16 bytes, as UUID::BLOB gives them

@@ -31,7 +31,7 @@ func castConst(v columnar.Value, to columnar.Type) (out columnar.Value, done boo
 	}
 	switch {
 	case from.IsTimestampUnit() || to.IsTimestampUnit() || from.ID == columnar.Uuid || to.ID == columnar.Uuid || from.ID == columnar.TimeTZ || to.ID == columnar.TimeTZ ||
-		from.ID == columnar.Enum || to.ID == columnar.Enum:
+		from.ID == columnar.Enum || to.ID == columnar.Enum || to.ID == columnar.Geometry:
 		// TIMESTAMP_S/MS/NS, UUID, TIMETZ and ENUM: the executor's casts, one set of rules.
 		if out, err = executor.CastValue(v, to); err != nil {
 			err = errCast

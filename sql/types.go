@@ -79,7 +79,7 @@ func parseTypeName(words []string, params []int) (columnar.Type, error) {
 		"INTERVAL":                 columnar.TInterval, "TIME": columnar.TTime,
 		"TIMESTAMP_S": columnar.TTimestampS, "TIMESTAMP_MS": columnar.TTimestampMS,
 		"TIMESTAMP_US": columnar.TTimestamp, "TIMESTAMP_NS": columnar.TTimestampNS,
-		"UUID": columnar.TUuid, "GUID": columnar.TUuid,
+		"UUID": columnar.TUuid, "GUID": columnar.TUuid, "GEOMETRY": columnar.TGeometry,
 		"TIMETZ": columnar.TTimeTZ, "TIME WITH TIME ZONE": columnar.TTimeTZ,
 	}
 	if (name == "TIMESTAMP" || name == "DATETIME") && len(params) == 1 {

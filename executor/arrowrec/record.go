@@ -50,7 +50,7 @@ func Type(t columnar.Type) arrow.DataType {
 		return &arrow.Decimal128Type{Precision: 38, Scale: 0}
 	case columnar.Varchar:
 		return arrow.BinaryTypes.String
-	case columnar.Blob:
+	case columnar.Blob, columnar.Geometry: // a geometry as its WKB
 		return arrow.BinaryTypes.Binary
 	case columnar.Date:
 		return arrow.FixedWidthTypes.Date32
@@ -177,7 +177,7 @@ func arrowData(dt arrow.DataType, t columnar.Type, v *columnar.Vector, b *column
 			}
 		}
 		values = bits
-	case columnar.Varchar, columnar.Blob:
+	case columnar.Varchar, columnar.Blob, columnar.Geometry:
 		return arrowBytes(dt, v, b, valid, nulls)
 	case columnar.Uuid:
 		return arrowUUIDText(dt, v, b, valid, nulls)

@@ -16,6 +16,7 @@
 //	DECIMAL(p ≤ 18, s) on any physical type   → DECIMAL(p, s)
 //	DECIMAL(p > 18, s)                        → DOUBLE (rounded)
 //	BYTE_ARRAY + STRING/UTF8/ENUM/JSON        → VARCHAR
+//	BYTE_ARRAY + GEOMETRY/GEOGRAPHY (WKB)     → GEOMETRY (shown as WKT)
 //	other BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY    → BLOB
 //	DATE                                      → DATE
 //	TIMESTAMP(ms|µs|ns), INT96 (Spark/Impala) → TIMESTAMP (µs, floor for ns)

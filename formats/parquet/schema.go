@@ -264,6 +264,12 @@ func mapColumn(leaf *schema.Column) (column, error) {
 			if raw == kBytes {
 				return set(columnar.TVarchar, kBytes)
 			}
+		case schema.GeometryLogicalType, schema.GeographyLogicalType:
+			// WKB, kept as it is; shown as WKT (DuckDB 1.5 reads both as
+			// GEOMETRY).
+			if raw == kBytes {
+				return set(columnar.TGeometry, kBytes)
+			}
 		case schema.DecimalLogicalType:
 			if err := checkDecimal(t, 76); err != nil {
 				return c, err

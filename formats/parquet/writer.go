@@ -256,6 +256,8 @@ func fieldNode(name string, rep parquet.Repetition, t columnar.Type) (schema.Nod
 	case columnar.Enum:
 		// Its values' text, as DuckDB writes an ENUM (and reads VARCHAR).
 		lt = schema.StringLogicalType{}
+	case columnar.Geometry:
+		lt = schema.GeometryLogicalType{} // its WKB, as DuckDB writes GEOMETRY
 	case columnar.Bool, columnar.Float32, columnar.Float64, columnar.Blob, columnar.Interval, columnar.Null:
 	default:
 		return nil, fmt.Errorf("cannot write type %s", t)
@@ -282,7 +284,7 @@ func physOf(t columnar.Type) parquet.Type {
 		return parquet.Types.Double
 	case columnar.Decimal128, columnar.Uuid:
 		return parquet.Types.FixedLenByteArray
-	case columnar.Varchar, columnar.Blob, columnar.Enum:
+	case columnar.Varchar, columnar.Blob, columnar.Enum, columnar.Geometry:
 		return parquet.Types.ByteArray
 	}
 	return parquet.Types.Int64

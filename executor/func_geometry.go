@@ -1,0 +1,70 @@
+package executor
+
+import (
+	"fmt"
+
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/function"
+)
+
+// The GEOMETRY functions DuckDB 1.5 has without its spatial extension:
+// a geometry's text (WKT) and its binary (ISO WKB, little-endian), and a
+// geometry from its binary. A geometry is held as its WKB
+// (columnar/geometry.go); a VARCHAR argument is read as WKT, as DuckDB
+// casts one.
+func init() {
+	g := param{"geom", function.Any}
+	function.Register(
+		aka(scalar("geometry", "st_astext", "The well-known text (WKT) of a geometry", ex("st_astext('POINT (1 2)'::GEOMETRY)"),
+			over(columnar.TVarchar, rows(fnGeomText), g)), "st_aswkt"),
+		aka(scalar("geometry", "st_aswkb", "The well-known binary (ISO WKB, little-endian) of a geometry", ex("st_aswkb('POINT (1 2)'::GEOMETRY)"),
+			over(columnar.TBlob, rows(fnGeomWKB), g)), "st_asbinary"),
+		scalar("geometry", "st_geomfromwkb", "The geometry whose well-known binary (WKB) is wkb", ex(`st_geomfromwkb('\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\xF0?\x00\x00\x00\x00\x00\x00\x00@'::BLOB)`),
+			over(columnar.TGeometry, rows(fnGeomFromWKB), param{"wkb", function.Any})),
+	)
+}
+
+// geomWKB is the WKB of a GEOMETRY argument, or of a VARCHAR's WKT.
+func geomWKB(fn string, v columnar.Value) ([]byte, error) {
+	switch v.Type.ID {
+	case columnar.Geometry:
+		return []byte(v.S), nil
+	case columnar.Varchar:
+		return columnar.ParseWKT(v.S)
+	}
+	return nil, fmt.Errorf("%s takes a GEOMETRY, not %s", fn, v.Type)
+}
+
+func fnGeomText(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+	wkb, err := geomWKB("st_astext", a[0])
+	if err != nil {
+		return columnar.Value{}, err
+	}
+	text, err := columnar.AppendWKT(nil, wkb)
+	if err != nil {
+		return columnar.Value{}, fmt.Errorf("st_astext: %w", err)
+	}
+	return columnar.Value{Type: t, S: string(text)}, nil
+}
+
+func fnGeomWKB(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+	wkb, err := geomWKB("st_aswkb", a[0])
+	if err == nil {
+		wkb, err = columnar.NormalizeWKB(wkb)
+	}
+	if err != nil {
+		return columnar.Value{}, fmt.Errorf("st_aswkb: %w", err)
+	}
+	return columnar.Value{Type: t, S: string(wkb)}, nil
+}
+
+func fnGeomFromWKB(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+	if a[0].Type.ID != columnar.Blob {
+		return columnar.Value{}, fmt.Errorf("st_geomfromwkb takes a BLOB, not %s", a[0].Type)
+	}
+	wkb, err := columnar.NormalizeWKB([]byte(a[0].S))
+	if err != nil {
+		return columnar.Value{}, fmt.Errorf("st_geomfromwkb: %w", err)
+	}
+	return columnar.Value{Type: t, S: string(wkb)}, nil
+}

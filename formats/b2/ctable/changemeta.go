@@ -45,7 +45,7 @@ func (c *Change) rebuildSummaries(written map[string]bool) (map[string]mpMap, er
 		if err := c.feedSummary(s, sb, from); err != nil {
 			return nil, tableError(c.path, s.base+".b2nd", err)
 		}
-		member := "_indexes/" + strings.TrimPrefix(s.base, "_cols/") + "/summary.block.b2nd"
+		member := indexDirOf(cs.Name) + "/summary.block.b2nd"
 		if err := os.MkdirAll(filepath.Dir(c.member(member)), 0o755); err != nil {
 			return nil, err
 		}

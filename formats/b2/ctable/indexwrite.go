@@ -213,11 +213,16 @@ func (e *indexEdit) descriptor(col string) (mpMap, bool) {
 	return nil, false
 }
 
-// indexDir is the sidecar directory of a column: its _cols path under
-// _indexes/ (what python-blosc2's index anchor resolves to).
+// indexDir is the sidecar directory of a column (indexDirOf).
 func (e *indexEdit) indexDir(col string) string {
-	s := e.c.t.srcs[e.c.t.byName[col]]
-	return "_indexes/" + strings.TrimPrefix(s.base, "_cols/")
+	return indexDirOf(col)
+}
+
+// indexDirOf is the sidecar directory of column name: _indexes/<name>,
+// the name as it is (a dotted leaf's too: _indexes/trip.lon), which is
+// what python-blosc2's index anchor resolves to.
+func indexDirOf(name string) string {
+	return "_indexes/" + name
 }
 
 // drop removes col's catalog entry and leaves its old sidecars behind.

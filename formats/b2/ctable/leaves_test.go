@@ -136,3 +136,28 @@ func TestStructLeavesWriteRead(t *testing.T) {
 	got, _ := readAll(t, path)
 	checkRows(t, rowTexts(got), append(append([]string{}, want...), want...))
 }
+
+// TestStructLeavesPythonFixture reads testdata/ctable_leaves.b2d, a struct
+// stored as dotted leaf columns by python-blosc2 (testdata/README.md): the
+// rows python-blosc2's null masks give, a struct NULL where every leaf is.
+func TestStructLeavesPythonFixture(t *testing.T) {
+	tb, err := Open("testdata/ctable_leaves.b2d")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tb.Close()
+	if got := tb.Schema()[1].Type.String(); len(tb.Schema()) != 2 || got != "STRUCT(lon DOUBLE, lat DOUBLE, begin STRUCT(name VARCHAR, n INTEGER))" {
+		t.Fatalf("schema %v (%s)", tb.Schema(), got)
+	}
+	checkRows(t, rowTexts(scanAll(t, tb, index.ScanSpec{Threads: 1})), []string{
+		`1|{'lon': 1.5, 'lat': 2.5, 'begin': {'name': a, 'n': 7}}`,
+		`2|NULL`,
+		`3|{'lon': -3.0, 'lat': NULL, 'begin': {'name': NULL, 'n': NULL}}`,
+		`4|{'lon': NULL, 'lat': NULL, 'begin': {'name': é, 'n': 0}}`,
+	})
+	c, ok := tb.FieldColumn(1, []int{2, 0})
+	if !ok || tb.ScanSchema()[c].Name != "trip.begin.name" {
+		t.Fatalf("FieldColumn(trip, begin.name) = %d, %v", c, ok)
+	}
+	checkRows(t, rowTexts(scanAll(t, tb, index.ScanSpec{Cols: []int{c}, Threads: 1})), []string{"a", "NULL", "NULL", "é"})
+}

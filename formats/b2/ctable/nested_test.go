@@ -121,11 +121,35 @@ func pyNestedCheck(t *testing.T, path string) {
 		return
 	}
 	// The columns as python-blosc2 exports them (to_arrow): a struct
-	// stored as leaf columns (leaves.go) by its name.
+	// stored as leaf columns (leaves.go) by its name, assembled from its
+	// leaves as python-blosc2's _StructPathColumn does (None when every
+	// leaf is), each leaf read with its NULL mask (python-blosc2's scalar
+	// access shows a mask NULL's fill value, 0 or nan).
 	const script = `import blosc2, sys
 t = blosc2.open(sys.argv[1])
+def leaf(c, r):
+    col = t[c]
+    if col._nulls.is_null_at(r):
+        return None
+    v = t._normalize_scalar_value(col[r])
+    return int(v) if c == "id" else v
+def value(c, r):
+    if c in t.col_names:
+        return leaf(c, r)
+    out, null = {}, True
+    for n in t.col_names:
+        parts = n.split(".")
+        if parts[0] != c:
+            continue
+        v = leaf(n, r)
+        null = null and v is None
+        node = out
+        for p in parts[1:-1]:
+            node = node.setdefault(p, {})
+        node[parts[-1]] = v
+    return None if null else out
 for r in range(len(t)):
-    print([t[c][r] if c != "id" else int(t[c][r]) for c in t._resolve_arrow_columns(None)])`
+    print([value(c, r) for c in t._resolve_arrow_columns(None)])`
 	out, err := exec.Command(py, "-c", script, path).CombinedOutput()
 	if err != nil {
 		t.Fatalf("python-blosc2: %v\n%s", err, out)

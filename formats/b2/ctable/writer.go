@@ -158,7 +158,7 @@ func (w *Writer) newColWriter(f columnar.Field) (colWriter, error) {
 		return &varlenWriter{ba: ba, nullable: f.Nullable}, nil
 	}
 	fw := &fixedWriter{root: w.dir, name: f.Name, mask: mask, nullable: f.Nullable,
-		idx: "_indexes/" + strings.TrimPrefix(base, "_cols/") + "/summary.block.b2nd"}
+		idx: indexDirOf(f.Name) + "/summary.block.b2nd"}
 	switch f.Type.ID {
 	case columnar.Bool:
 		fw.kind, fw.dtype = "bool", "|b1"

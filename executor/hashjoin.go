@@ -69,6 +69,10 @@ type HashJoin struct {
 	// BuildRows, when > 0, is the planner's estimate of the build side's
 	// rows, to size the hash table once instead of growing it.
 	BuildRows int
+	// Used, when set, marks the output columns (left ++ right) the plan
+	// reads; the others come out as constant NULLs, never gathered
+	// (hashjoin_emit.go). nil: all of them.
+	Used []bool
 
 	mem       *memory.Manager      // the query's (SetMemory); nil: no accounting
 	res       *memory.Reservation  // the build rows and table, the held probe rows
@@ -103,7 +107,10 @@ type HashJoin struct {
 	leftTypes []columnar.Type
 	out2      columnar.Batch
 	markCols  []*columnar.Vector
-	lidx      []int32            // scratch: left rows of the pairs being emitted
+	lidx      []int32  // scratch: left rows of the pairs being emitted
+	emit      emitCols // which columns emitPairs gathers when (hashjoin_emit.go)
+	keptL     []int32  // scratch: the pairs that passed Cond
+	keptR     []int32
 	pkeys     []*columnar.Vector // scratch: the probe keys of a batch
 	tailRows  []int              // scratch: a left tail's unmatched rows
 
@@ -214,6 +221,7 @@ func (j *HashJoin) Open(ctx context.Context) error {
 	}
 	j.leftTypes = j.Left.Types()
 	j.out = columnar.NewBatch(j.fullTypes(), columnar.MaxBatch)
+	j.emit = j.emitPlan(len(j.out.Cols))
 	j.phase, j.lb = 2, nil
 	if probeFirst {
 		return nil
@@ -487,78 +495,6 @@ func resetBools(s []bool, n int) []bool {
 	s = s[:n]
 	clear(s)
 	return s
-}
-
-// emitPairs fills the output with the next chunk of candidate pairs and
-// applies Cond; it returns nil when no pair of the chunk survives or the
-// kind outputs no pairs.
-func (j *HashJoin) emitPairs() (*columnar.Batch, error) {
-	end := min(j.pos+columnar.MaxBatch, len(j.pairL))
-	ls, rs := j.pairL[j.pos:end], j.pairR[j.pos:end]
-	j.pos = end
-	if j.Cond == nil && j.marksOnly() {
-		// Nothing to evaluate and nothing to output: only the marks.
-		for k, l := range ls {
-			j.lmatch[l] = true
-			if j.matched != nil {
-				j.matched[rs[k]] = true
-			}
-		}
-		return nil, nil
-	}
-	n := len(ls)
-	out := j.out
-	out.Len, out.Sel = n, nil
-	nl := len(j.leftTypes)
-	j.lidx = j.lidx[:0]
-	for _, l := range ls {
-		j.lidx = append(j.lidx, int32(j.lrows[l]))
-	}
-	for c := range nl {
-		dst, src := out.Cols[c], j.lb.Cols[c]
-		if !src.Const {
-			dst.Gather(src, j.lidx)
-			continue
-		}
-		dst.Reset(n)
-		for k, l := range j.lidx {
-			dst.CopyRow(k, src, int(l), n)
-		}
-	}
-	for c := range j.build.cols {
-		j.build.gatherCol(out.Cols[nl+c], c, rs)
-	}
-	j.sel = j.sel[:0]
-	if j.Cond != nil {
-		v, err := j.Cond.Eval(out)
-		if err != nil {
-			return nil, err
-		}
-		j.sel = selectTrue(v, out, j.sel)
-	} else {
-		for k := range n {
-			j.sel = append(j.sel, k)
-		}
-	}
-	for _, k := range j.sel {
-		if j.Kind == JoinSingle && j.lmatch[ls[k]] {
-			return nil, errSingleRow
-		}
-		j.lmatch[ls[k]] = true
-		if j.matched != nil {
-			j.matched[rs[k]] = true
-		}
-	}
-	if j.marksOnly() {
-		return nil, nil
-	}
-	if len(j.sel) == 0 {
-		return nil, nil
-	}
-	if len(j.sel) < n {
-		out.Sel = j.sel
-	}
-	return out, nil
 }
 
 // leftTail emits what a left batch contributes after its pairs: unmatched

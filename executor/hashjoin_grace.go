@@ -386,7 +386,7 @@ func (j *HashJoin) partitionJoin(bf *spill.File, pfs []*spill.File) *HashJoin {
 		stuck = j.stuck + 1 // the spill did not split the build
 	}
 	return &HashJoin{Left: left, Right: right, Kind: j.Kind, LeftKeys: j.LeftKeys, RightKeys: j.RightKeys,
-		Cond: j.Cond, Desc: j.Desc, NullAware: j.NullAware, mem: j.mem, level: j.level + 1, outer: outer,
+		Cond: j.Cond, Desc: j.Desc, NullAware: j.NullAware, Used: j.Used, mem: j.mem, level: j.level + 1, outer: outer,
 		stuck: stuck}
 }
 

@@ -49,7 +49,7 @@ func (bd *builder) swappedOf(n *Join) *Join {
 
 // swapJoin returns inner join n with its sides and keys swapped.
 func swapJoin(n *Join) *Join {
-	s := &Join{Left: n.Right, Right: n.Left, Kind: n.Kind, Cond: n.Cond}
+	s := &Join{Left: n.Right, Right: n.Left, Kind: n.Kind, Cond: n.Cond, Used: n.Used}
 	for _, k := range n.EquiKeys {
 		s.EquiKeys = append(s.EquiKeys, EquiKey{L: k.R, R: k.L})
 	}
@@ -140,6 +140,11 @@ func (bd *builder) buildJoinAs(n *Join) (executor.Operator, error) {
 func (bd *builder) joinOp(n *Join, left, right executor.Operator) (*executor.HashJoin, error) {
 	llay, rlay := layout(n.Left.Schema()), layout(n.Right.Schema())
 	op := &executor.HashJoin{Left: left, Right: right, Kind: executor.JoinKind(n.Kind), NullAware: n.NullAware}
+	if n.Used != nil {
+		for _, c := range n.Schema() {
+			op.Used = append(op.Used, n.Used[c.ID])
+		}
+	}
 	if e, ok := estimate(n.Right); ok {
 		// Capped: an estimate far above the truth would allocate a table
 		// much bigger than the build needs.

@@ -40,6 +40,10 @@ type Join struct {
 	Cond        Expr
 	Mark        Column
 	NullAware   bool // Mark: x IN (…) rules (NULL when unmatched and a NULL key is involved); else EXISTS rules
+	// Used, set by PruneColumns, holds the output columns the parent reads
+	// when it reads fewer than all: the executor's join gathers only
+	// those for its output rows. nil: all.
+	Used map[ColID]bool
 }
 
 func (n *Join) Schema() []Column {

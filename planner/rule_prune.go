@@ -186,6 +186,10 @@ func pruneJoin(n *Join, need map[ColID]bool) Node {
 	ln, rn := restrict(all, n.Left.Schema()), restrict(all, n.Right.Schema())
 	c.Left = narrow(prune(n.Left, ln), ln)
 	c.Right = narrow(prune(n.Right, rn), rn)
+	c.Used = nil
+	if used := restrict(need, c.Schema()); len(used) < len(c.Schema()) {
+		c.Used = used
+	}
 	return &c
 }
 

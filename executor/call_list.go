@@ -8,7 +8,7 @@ import (
 )
 
 // Scalar functions over LIST, STRUCT and MAP values, as DuckDB 1.5 names
-// and defines them (sql/bind_func_list.go binds them). The hot ones (len,
+// and defines them (func_list.go registers them). The hot ones (len,
 // list_contains, list_extract, struct_extract, map_keys/values) are
 // vectorized over the child vectors; the rest work on a row's Values.
 

@@ -10,7 +10,7 @@ import (
 // that compute them, and NewCall builds a registered call from them.
 
 // newRegisteredCall builds a call of a registered function from the
-// overload taking len(args) arguments; ok is false for a name the
+// overload for its arguments' types (function.Set.Choose); ok is false for a name the
 // registry does not hold.
 func newRegisteredCall(fn string, args []Expr, ret columnar.Type) (Expr, bool, error) {
 	s, ok := function.Lookup(fn)
@@ -19,10 +19,6 @@ func newRegisteredCall(fn string, args []Expr, ret columnar.Type) (Expr, bool, e
 	if !ok || s.Kind != function.Scalar || s.Name != fn {
 		return nil, false, nil
 	}
-	o := s.Overload(len(args))
-	if o == nil || o.Kernel == nil {
-		return nil, true, errorf("%s takes %s arguments, got %d", fn, s.Arity(), len(args))
-	}
 	ts := make([]columnar.Type, len(args))
 	consts := make([]*columnar.Value, len(args))
 	for i, a := range args {
@@ -30,6 +26,10 @@ func newRegisteredCall(fn string, args []Expr, ret columnar.Type) (Expr, bool, e
 		if v, ok := ConstValue(a); ok {
 			consts[i] = &v
 		}
+	}
+	o, _ := s.Choose(ts) // the binder's overload (its arguments converted)
+	if o == nil || o.Kernel == nil {
+		return nil, true, errorf("%s takes %s arguments, got %d", fn, s.Arity(), len(args))
 	}
 	k, err := o.Kernel(ts, consts, ret)
 	if err != nil {

@@ -6,19 +6,17 @@ import (
 )
 
 // The functions over LIST, STRUCT and MAP values, under DuckDB's names and
-// aliases, with their kernels (call_list.go, call_list_rows.go). Those
-// marked ruled are typed by their argument rules (function.List,
-// Element, Map, MapKey, …) and result derivation; the binder types the
-// rest with its own code (sql/bind_func_list.go), which may call another
-// function than the one written (len of a list is list_len,
-// list_aggregate(l, 'sum') is list_sum, list_reverse_sort is list_sort):
-// the Internal sets at the end are those calls. len and length of a list
-// share the string function's names (the binder tells them apart by the
-// argument's type). struct_extract, map_keys, map_values and the lambda
-// functions are special forms of NewCall: they read their argument's
-// children instead of computing over its rows.
+// aliases, with their kernels (call_list.go, call_list_rows.go), typed by
+// their argument rules (function.List, Element, Map, MapKey, Struct, …)
+// and result derivation. len and length of a list are the string
+// function's names with a list overload (func_string.go); list_sort and
+// list_reverse_sort take the session's defaults for what the call leaves
+// out and both run list_sort; list_aggregate(l, name) is the list form
+// list_<name> of the aggregate: the Internal sets at the end are those
+// not listed on their own. struct_extract, map_keys, map_values and the
+// lambda functions are special forms of NewCall: they read their
+// argument's children instead of computing over its rows.
 func init() {
-	l := param{"list", function.Any}
 	// The functions typed by the registry's rules take these.
 	ll, le := param{"list", function.List}, param{"element", function.Element}
 	m, mk := param{"map", function.Map}, param{"key", function.MapKey}
@@ -28,7 +26,7 @@ func init() {
 	// or a function of listRowFuncs (strict or seeing NULLs).
 	kernel := func(name string) (function.Factory, bool) {
 		switch name {
-		case "list_len", "array_length":
+		case "array_length":
 			return stateless(listLenKernel), false
 		case "cardinality":
 			return stateless(cardinalityKernel), false
@@ -110,7 +108,9 @@ func init() {
 		aka(ruled(list("list_extract", "The element at a 1-based index (negative from the end), NULL out of range; of a string, the character", "list_extract([1, 2, 3], 2)", any,
 			param{"list", function.ListOrString}, param{"index", function.BigInt}), function.Elem), "list_element", "array_extract"),
 		aka(emptyToo(variadic(ruled(list("list_value", "A list of the arguments", "list_value(1, 2)", any, param{"element", function.Unified}), function.ListOf))), "list_pack"),
-		list("struct_extract", "The field of a struct, by name or 1-based index", "struct_extract({'a': 1}, 'a')", any, param{"struct", function.Any}, param{"entry", function.Any}),
+		scalar("list", "struct_extract", "The field of a struct, by name (or 1-based index, of an unnamed struct)", ex("struct_extract({'a': 1}, 'a')"),
+			function.Overload{Params: []string{"struct", "entry"}, Args: []function.Arg{function.Struct, function.FieldName}, SameAs: 1, Derive: function.Field},
+			function.Overload{Params: []string{"struct", "entry"}, Args: []function.Arg{function.Struct, function.FieldIndex}, SameAs: 1, Derive: function.Field}),
 		ruled(list("map_from_entries", "The map of a list of key-value structs (keys unique, not NULL)", "map_from_entries([{'k': 'a', 'v': 1}])", any,
 			param{"entries", function.Entries}), function.FromEntries),
 		ruled(list("map_keys", "The keys of a map, as a list", "map_keys(MAP {'a': 1})", any, m), function.Keys),
@@ -119,10 +119,12 @@ func init() {
 		ruled(list("map_extract_value", "The value of a map under a key, NULL if absent", "map_extract_value(MAP {'a': 1}, 'a')", any, m, mk), function.Value),
 		aka(variadic(ruled(list("list_concat", "The lists one after the other (a NULL list counts as empty)", "list_concat([1], [2, 3])", any, param{"list", function.UnifiedList}), function.AsIs)), "list_cat", "array_concat", "array_cat"),
 		aka(ruled(list("list_reverse", "The list in reverse order", "list_reverse([1, 2, 3])", any, ll), function.AsIs), "array_reverse"),
-		aka(listOpt("list_sort", "The list sorted (ASC or DESC, NULLS FIRST or LAST)", "list_sort([3, 1, 2])", any, []param{l},
-			[]param{{"order", function.Str}, {"nulls", function.Str}}), "array_sort"),
-		aka(listOpt("list_reverse_sort", "The list sorted in descending order", "list_reverse_sort([3, 1, 2])", any, []param{l},
-			[]param{{"nulls", function.Str}}), "array_reverse_sort"),
+		aka(sorts("list_sort", "The list sorted (ASC or DESC, NULLS FIRST or LAST; by default the session's default_order and default_null_order)", "list_sort([3, 1, 2])",
+			[]param{ll}, []param{{"order", function.Varchar}, {"nulls", function.Varchar}},
+			[]function.Default{{At: 1, Value: function.SortOrder}, {At: 2, Value: function.NullOrder}}), "array_sort"),
+		aka(sorts("list_reverse_sort", "The list sorted in the order opposite to the session's default_order", "list_reverse_sort([3, 1, 2])",
+			[]param{ll}, []param{{"nulls", function.Varchar}},
+			[]function.Default{{At: 1, Value: function.ReverseSortOrder}, {At: 2, Value: function.NullOrder}}), "array_reverse_sort"),
 		aka(ruled(list("list_distinct", "The distinct non-NULL elements of the list", "list_distinct([1, 1, 2])", any, ll), function.AsIs), "array_distinct"),
 		aka(ruled(listOpt("list_slice", "The elements from begin to end (1-based, inclusive), every step-th", "list_slice([1, 2, 3, 4, 5], 2, 5, 2)", any,
 			[]param{{"list", function.ListOrString}, {"begin", function.BigInt}, {"end", function.BigInt}}, []param{{"step", function.BigInt}}), function.AsIs), "array_slice"),
@@ -131,7 +133,10 @@ func init() {
 		ruled(list("list_max", "The largest element of the list", "list_max([1, 2, 3])", any, ll), function.Elem),
 		ruled(list("list_avg", "The average of the list's elements", "list_avg([1, 2, 3])", columnar.TFloat64, nums), function.AsIs),
 		ruled(list("list_count", "The number of non-NULL elements of the list", "list_count([1, NULL, 3])", i64, param{"list", function.AggList}), function.AsIs),
-		aka(list("list_aggregate", "The named aggregate over the list's elements", "list_aggregate([1, 2, 3], 'max')", any, l, param{"name", function.Str}), "array_aggregate", "list_aggr", "array_aggr"),
+		aka(scalar("list", "list_aggregate", "The named aggregate over the list's elements (list_<name> of the aggregate's name)", ex("list_aggregate([1, 2, 3], 'max')", "list_aggregate(['a', 'b'], 'string_agg', '-')"),
+			function.Overload{Params: []string{"list", "name"}, Args: []function.Arg{function.List, function.AggName}},
+			function.Overload{Params: []string{"list", "name", "argument"}, Args: []function.Arg{function.List, function.AggName, function.Any}, Variadic: true}),
+			"array_aggregate", "list_aggr", "array_aggr"),
 		aka(ruled(list("list_has_any", "Whether the lists share an element", "list_has_any([1, 2], [2, 3])", b, ll, param{"list2", function.SameList}), function.AsIs), "array_has_any"),
 		aka(ruled(list("list_has_all", "Whether the list holds every element of list2", "list_has_all([1, 2], [2])", b, ll, param{"list2", function.SameList}), function.AsIs), "array_has_all"),
 		ruled(list("flatten", "The lists of a list of lists, concatenated", "flatten([[1], [2, 3]])", any, param{"lists", function.Lists}), function.Elem),
@@ -158,7 +163,6 @@ func init() {
 		ruled(list("list_last", "The last element of the list, NULL when empty", "list_last([3, 4])", any, ll), function.Elem),
 		ruled(list("list_any_value", "The first non-NULL element of the list", "list_any_value([NULL, 2])", any, ll), function.Elem),
 		ruled(list("list_mode", "The most frequent non-NULL element of the list (the first seen on a tie)", "list_mode([1, 2, 2])", any, ll), function.Elem),
-		internalList("list_len", "the number of elements of a list"),
 		internalList("struct_pack", "a struct of the arguments ({'k': v})"),
 		internalList("map_from_lists", "a map of a list of keys and a list of values (MAP {k: v})"),
 		internalList("list_concat_op", "l1 || l2: NULL when either is"),
@@ -167,10 +171,44 @@ func init() {
 		internalList("filter_box", "[x] where the condition is TRUE, else NULL (a window list's FILTER)"),
 		internalList("list_unbox", "the elements of a list of boxes, NULL for none (a window list's FILTER)"),
 	)
-	// list_first, list_last, list_any_value and list_mode are public above.
-	for _, agg := range []string{"string_agg", "bool_and", "bool_or", "product", "median"} {
-		function.Register(internalList("list_"+agg, "list_aggregate(l, '"+agg+"')"))
+	// The other aggregates list_aggregate runs (list_first, list_last,
+	// list_any_value and list_mode are public above).
+	listAgg := func(agg, desc string, ret columnar.Type, d function.Derive, ps ...param) *function.Set {
+		s := internal(ruled(list("list_"+agg, desc, "", ret, ps...), d))
+		s.Examples = nil
+		return s
 	}
+	function.Register(
+		listAgg("string_agg", "list_aggregate(l, 'string_agg'[, sep]): the elements as text, joined", v, function.AsIs, param{"list", function.Texts}),
+		listAgg("bool_and", "list_aggregate(l, 'bool_and')", b, function.AsIs, param{"list", function.Bools}),
+		listAgg("bool_or", "list_aggregate(l, 'bool_or')", b, function.AsIs, param{"list", function.Bools}),
+		listAgg("product", "list_aggregate(l, 'product')", columnar.TFloat64, function.AsIs, nums),
+		listAgg("median", "list_aggregate(l, 'median')", columnar.TFloat64, function.AsIs, nums),
+	)
+	sa, _ := function.Lookup("list_string_agg")
+	sep := over(v, sa.Overloads[0].Kernel, param{"list", function.Texts}, param{"separator", function.Varchar})
+	sep.SameAs = 0
+	sa.Overloads = append(sa.Overloads, sep)
+}
+
+// sorts is list_sort or list_reverse_sort: an overload for each number of
+// optional parameters given, the others the session's defaults (ds, in
+// order), each running list_sort(list, order, nulls).
+func sorts(name, desc, example string, ps, optional []param, ds []function.Default) *function.Set {
+	k := rows(listRowFuncs["list_sort"].f)
+	s := scalar("list", name, desc, ex(example))
+	for i := 0; i <= len(optional); i++ {
+		o := over(columnar.TNull, k, append(append([]param(nil), ps...), optional[:i]...)...)
+		o.SameAs, o.Returns = 1, columnar.Type{}
+		if name == "list_reverse_sort" {
+			o.Defaults = ds[:len(ds)-i]
+		} else {
+			o.Defaults = ds[i:]
+		}
+		o.Calls = "list_sort"
+		s.Overloads = append(s.Overloads, o)
+	}
+	return s
 }
 
 // series is range or generate_series of a list: end, start and end, or

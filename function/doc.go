@@ -11,9 +11,11 @@
 //
 // Who reads it:
 //
-//	sql       binds a call: looks the name up, picks the overload by argument
-//	          count, converts each argument, types the result (bind_func_call.go)
-//	executor  takes the overload's kernel for a bound call (NewCall)
+//	sql       binds a call: looks the name up, picks the overload by the
+//	          arguments' types (Set.Choose), converts each argument, adds the
+//	          session's defaults (Default), types the result (bind_func_call.go)
+//	executor  builds the same overload's kernel (Set.Choose on the
+//	          converted types)
 //	planner   asks Volatile before folding or moving a call
 //	repl      completes names and shows signatures
 //	SQL       SELECT * FROM duckdb_functions() lists it, with DuckDB's columns
@@ -24,7 +26,7 @@
 // types), which may then fall back to the rules; sql's TestBindHooks keeps
 // the hooks and the CustomBind entries the same names. An Internal entry
 // is a call the binder makes itself (the operators = + || …, tz_local,
-// list_len, …), which users cannot write and listings leave out; tests/
+// list_string_agg, …), which users cannot write and listings leave out; tests/
 // runs every other entry's examples.
 //
 // The entries are written next to their kernels, in the executor's family

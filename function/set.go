@@ -122,21 +122,74 @@ const (
 	// alone are "NULL"[], and NULLs of no type alone make the call a NULL
 	// of type NULL, as in DuckDB.
 	UnifiedList
+	// Texts is List cast to VARCHAR[] (string_agg of a list's elements).
+	Texts
+	// Bools is List for a LIST of BOOLEANs (bool_and of a list's
+	// elements).
+	Bools
+	// Struct takes a STRUCT; a NULL of no type makes the call a NULL of
+	// type NULL, as DuckDB types struct_extract(NULL, 'a').
+	Struct
+	// FieldName is a constant VARCHAR naming a field of the overload's
+	// Struct argument (any case); the binder converts it to the field's
+	// 0-based position, a BIGINT constant, and a NULL name makes the call
+	// NULL.
+	FieldName
+	// FieldIndex is a constant integer, the 1-based position of a field
+	// of an unnamed STRUCT: b2sql's structs all have names, so the binder
+	// refuses it with DuckDB's message.
+	FieldIndex
+	// AggName is a constant VARCHAR naming an aggregate of the registry
+	// (any of its names): the call is the scalar set "list_" + the
+	// aggregate's name, over the other arguments (list_aggregate).
+	AggName
 )
+
+// Accepts reports whether a value of type t goes to an argument of the
+// rule as it is or by the rule's own conversion: the binder and the
+// executor choose among the overloads taking as many arguments by it
+// (Set.Choose). A NULL of no type goes anywhere.
+func (a Arg) Accepts(t columnar.Type) bool {
+	if t.ID == columnar.Null {
+		return true
+	}
+	switch a {
+	case Varchar:
+		return t.ID == columnar.Varchar || t.ID == columnar.Enum
+	case List, AggList, AggNumbers, UnifiedList, SameList, Lists, Entries, Texts, Bools:
+		return t.ID == columnar.List
+	case ListOrString:
+		return t.ID == columnar.List || t.ID == columnar.Varchar
+	case Map:
+		return t.ID == columnar.Map
+	case Struct:
+		return t.ID == columnar.Struct
+	case FieldName, AggName:
+		return t.ID == columnar.Varchar
+	case FieldIndex:
+		return t.IsInteger()
+	case Interval:
+		return t.ID == columnar.Interval
+	}
+	return true // the rule converts the rest, or reports the error
+}
 
 // IsList reports whether the rule takes a LIST (the binder converts these
 // alike: listArg).
 func (a Arg) IsList() bool {
 	switch a {
-	case List, ListOrString, Lists, Entries, AggList, AggNumbers:
+	case List, ListOrString, Lists, Entries, AggList, AggNumbers, Texts, Bools:
 		return true
 	}
 	return false
 }
 
 // Nested reports whether the rule takes its type from another argument
-// (Element, SameList, MapKey): the binder converts those last.
-func (a Arg) Nested() bool { return a == Element || a == SameList || a == MapKey }
+// (Element, SameList, MapKey, the field of a Struct): the binder converts
+// those last.
+func (a Arg) Nested() bool {
+	return a == Element || a == SameList || a == MapKey || a == FieldName || a == FieldIndex
+}
 
 // TypeName is how duckdb_functions() shows the argument type.
 func (a Arg) TypeName() string {
@@ -161,6 +214,10 @@ func (a Arg) TypeName() string {
 		return "UUID"
 	case List, SameList, AggList, UnifiedList:
 		return "ANY[]"
+	case Texts:
+		return "VARCHAR[]"
+	case Bools:
+		return "BOOLEAN[]"
 	case AggNumbers:
 		return "NUMERIC[]"
 	case Lists:
@@ -171,6 +228,12 @@ func (a Arg) TypeName() string {
 		return "ANY"
 	case Map:
 		return "MAP(ANY, ANY)"
+	case Struct:
+		return "STRUCT"
+	case FieldName, AggName:
+		return "VARCHAR"
+	case FieldIndex:
+		return "BIGINT"
 	}
 	return "ANY"
 }
@@ -202,6 +265,10 @@ const (
 	// HUGEINT of integers, DECIMAL(38, s) of DECIMAL(p, s), DOUBLE of
 	// floats and UHUGEINT.
 	Sum
+	// Field is the type of the STRUCT's field that the overload's
+	// FieldName argument names (struct_extract): Overload.Result reads
+	// the constant.
+	Field
 )
 
 // Of derives the result type from the argument's type t.
@@ -245,6 +312,29 @@ func (d Derive) OfNull() columnar.Type {
 	return columnar.TNull
 }
 
+// Default is an argument an overload leaves out that the binder supplies
+// when it binds the call, from the session's settings (list_sort's
+// order): inserted at position At of the bound call's arguments.
+type Default struct {
+	At    int
+	Value Setting
+}
+
+// Setting is the session setting a Default reads.
+type Setting uint8
+
+const (
+	// SortOrder is 'ASC' or 'DESC', the session's default_order.
+	SortOrder Setting = iota + 1
+	// ReverseSortOrder is the opposite of the session's default_order
+	// (list_reverse_sort).
+	ReverseSortOrder
+	// NullOrder is 'NULLS FIRST' or 'NULLS LAST', the session's
+	// default_null_order for the call's order (the bound argument before
+	// it, a constant 'ASC' or 'DESC').
+	NullOrder
+)
+
 // Kernel computes a function over the live rows of one batch from its
 // evaluated arguments into out. For a strict overload the rows with a NULL
 // argument are already cleared in out.Valid and the kernel skips them.
@@ -276,6 +366,31 @@ type Overload struct {
 	// SeesNulls marks an overload whose kernel handles NULL arguments
 	// itself (concat skips them); otherwise a NULL argument gives NULL.
 	SeesNulls bool
+	// Defaults are the arguments the binder adds to the call's, in
+	// order, and Calls the set whose overload of that many arguments runs
+	// the bound call ("": this one): list_reverse_sort(l) is
+	// list_sort(l, 'DESC', 'NULLS LAST') under the default settings.
+	Defaults []Default
+	Calls    string
+}
+
+// Result is the overload's result type for the converted argument types
+// (and the constant arguments, consts[i] nil where argument i is not
+// one): Returns, or SameAs's type derived by Derive. A Field result needs
+// its FieldName argument converted to the field's position.
+func (o *Overload) Result(args []columnar.Type, consts []*columnar.Value) columnar.Type {
+	if o.SameAs == 0 {
+		return o.Returns
+	}
+	t := args[o.SameAs-1]
+	if o.Derive == Field {
+		for i := range args {
+			if r := o.Arg(i); r == FieldName && consts[i] != nil && !consts[i].Null {
+				return t.Fields()[consts[i].I].Type
+			}
+		}
+	}
+	return o.Derive.Of(t)
 }
 
 // Takes reports whether the overload accepts n arguments.
@@ -337,7 +452,7 @@ type Set struct {
 	Internal bool
 }
 
-// Overload returns the overload taking n arguments, or nil.
+// Overload returns the first overload taking n arguments, or nil.
 func (s *Set) Overload(n int) *Overload {
 	for i := range s.Overloads {
 		if s.Overloads[i].Takes(n) {
@@ -345,6 +460,35 @@ func (s *Set) Overload(n int) *Overload {
 		}
 	}
 	return nil
+}
+
+// Choose returns the overload for arguments of the types ts: the first
+// that takes as many and whose rules accept every type (Arg.Accepts),
+// as DuckDB picks length(VARCHAR) or length(ANY[]) by the argument. When
+// none accepts them, it is the first that takes as many, whose
+// conversions report the error; ok is then false if another overload
+// takes as many too (the error should name them all). nil when no
+// overload takes len(ts) arguments.
+func (s *Set) Choose(ts []columnar.Type) (o *Overload, ok bool) {
+	takes := 0
+	for i := range s.Overloads {
+		c := &s.Overloads[i]
+		if !c.Takes(len(ts)) {
+			continue
+		}
+		takes++
+		if o == nil {
+			o = c
+		}
+		accepts := true
+		for k, t := range ts {
+			accepts = accepts && c.Arg(k).Accepts(t)
+		}
+		if accepts {
+			return c, true
+		}
+	}
+	return o, takes < 2
 }
 
 // Arity describes the argument counts the overloads take, for errors:

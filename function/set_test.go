@@ -66,3 +66,51 @@ func TestRegisterLookup(t *testing.T) {
 	}()
 	Register(&Set{Name: "zz_test_alias"})
 }
+
+// Choose picks the first overload whose rules accept the argument types,
+// as length(VARCHAR) and length(ANY[]): a NULL of no type goes to the
+// first; types no overload accepts give the first with ok false when
+// another takes as many.
+func TestChoose(t *testing.T) {
+	s := Set{Name: "length", Overloads: []Overload{
+		{Args: []Arg{Varchar}, Returns: columnar.TInt64},
+		{Args: []Arg{List}, Returns: columnar.TInt64},
+		{Args: []Arg{List, Integer}, Returns: columnar.TInt64},
+	}}
+	str, list := columnar.TVarchar, columnar.ListOf(columnar.TInt32)
+	tests := []struct {
+		ts   []columnar.Type
+		want int // index of the overload, -1 for nil
+		ok   bool
+	}{
+		{[]columnar.Type{str}, 0, true},
+		{[]columnar.Type{list}, 1, true},
+		{[]columnar.Type{columnar.TNull}, 0, true},
+		{[]columnar.Type{columnar.TInt32}, 0, false},
+		{[]columnar.Type{columnar.TInt32, columnar.TInt32}, 2, true}, // the only one taking 2: its conversion decides
+		{nil, -1, true},
+	}
+	for _, tc := range tests {
+		o, ok := s.Choose(tc.ts)
+		got := -1
+		for i := range s.Overloads {
+			if o == &s.Overloads[i] {
+				got = i
+			}
+		}
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("Choose(%v) = overload %d, %v; want %d, %v", tc.ts, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+// Result of a Field derivation is the type of the field whose position
+// the converted FieldName constant holds.
+func TestResultField(t *testing.T) {
+	o := Overload{Args: []Arg{Struct, FieldName}, SameAs: 1, Derive: Field}
+	st := columnar.StructOf(columnar.Field{Name: "a", Type: columnar.TInt32}, columnar.Field{Name: "b", Type: columnar.TVarchar})
+	pos := columnar.IntValue(columnar.TInt64, 1)
+	if got := o.Result([]columnar.Type{st, columnar.TInt64}, []*columnar.Value{nil, &pos}); got.ID != columnar.Varchar {
+		t.Errorf("Result = %s, want VARCHAR", got)
+	}
+}

@@ -8,7 +8,7 @@ import "github.com/b2sql/b2sql/function"
 // functions users write (duckdb_functions() lists them), the operators
 // the binder types as calls (= <> < <= > >= + - * / // % neg not like
 // not_like ilike not_ilike ||; executor/func_operator.go) and the other
-// calls the binder makes itself (list_len, struct_pack, tz_local, …):
+// calls the binder makes itself (struct_pack, tz_local, …):
 // those are Internal entries, left out of listings. Arguments always
 // arrive with the types the binder gave them.
 //

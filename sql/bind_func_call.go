@@ -1,12 +1,15 @@
 package sql
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/function"
 	"github.com/b2sql/b2sql/planner"
+	"github.com/b2sql/b2sql/sql/ast"
 	"github.com/b2sql/b2sql/sql/internal/callexpr"
 )
 
@@ -41,22 +44,39 @@ func (b *binder) arity(at int, name, want string) error {
 }
 
 // callRegistered types a call of a registered function: the overload
-// taking len(xs) arguments, each argument converted by its rule, and the
+// for the arguments' types (function.Set.Choose), each argument converted
+// by its rule, the session's defaults added (function.Default), and the
 // result type of the overload. name is the name as written, for errors.
 func (b *binder) callRegistered(s *function.Set, name string, xs []planner.Expr, srcs []callexpr.Expr, at int, c ectx) (planner.Expr, error) {
-	o := s.Overload(len(xs))
-	if o == nil {
-		return nil, b.arity(at, name, s.Arity())
+	ts := make([]columnar.Type, len(xs))
+	for i, x := range xs {
+		ts[i] = x.Type()
 	}
-	if nullCall(o, xs) {
+	o, ok := s.Choose(ts)
+	switch {
+	case o == nil:
+		return nil, b.arity(at, name, s.Arity())
+	case !ok:
+		return nil, b.noOverload(s, name, ts, at)
+	case nullCall(o, xs):
 		return &planner.Const{Val: columnar.NullValue(columnar.TNull)}, nil
+	}
+	if o.SameAs > 0 && o.Arg(o.SameAs-1) == function.Struct && ts[o.SameAs-1].ID == columnar.Null {
+		// A NULL of no type where the struct goes: NULL, typed NULL as
+		// DuckDB types struct_extract(NULL, 'a'), whatever the key.
+		return &planner.Const{Val: columnar.NullValue(columnar.TNull)}, nil
+	}
+	for i := range xs {
+		if o.Arg(i) == function.AggName {
+			return b.listAggregate(name, i, xs, srcs, at, c) // bind_func_list.go
+		}
 	}
 	args := make([]planner.Expr, len(xs))
 	if err := b.unifiedArgs(name, o, xs, srcs, args, c); err != nil {
 		return nil, err
 	}
 	// The rules that take their type from another argument (an element
-	// of a list, a map's key) go after the others.
+	// of a list, a map's key, a struct's field) go after the others.
 	for _, nested := range []bool{false, true} {
 		for i, x := range xs {
 			rule := o.Arg(i)
@@ -79,7 +99,6 @@ func (b *binder) callRegistered(s *function.Set, name string, xs []planner.Expr,
 			args[i] = y
 		}
 	}
-	t := o.Returns
 	if o.SameAs > 0 {
 		if k := o.SameAs - 1; xs[k].Type().ID == columnar.Null && !o.SeesNulls {
 			switch o.Arg(k) {
@@ -90,23 +109,90 @@ func (b *binder) callRegistered(s *function.Set, name string, xs []planner.Expr,
 				return &planner.Const{Val: columnar.NullValue(o.Derive.OfNull())}, nil
 			}
 		}
-		t = o.Derive.Of(args[o.SameAs-1].Type())
 	}
-	return &planner.Call{Fn: s.Name, Args: args, T: t}, nil
+	types := make([]columnar.Type, len(args))
+	consts := make([]*columnar.Value, len(args))
+	for i, a := range args {
+		types[i] = a.Type()
+		if k, isConst := a.(*planner.Const); isConst {
+			consts[i] = &k.Val
+		}
+	}
+	t := o.Result(types, consts)
+	args, err := b.withDefaults(o, args, at)
+	if err != nil {
+		return nil, err
+	}
+	return &planner.Call{Fn: cmp.Or(o.Calls, s.Name), Args: args, T: t}, nil
+}
+
+// noOverload is the error of a call whose argument types no overload of
+// s takes, naming those that take as many, as DuckDB's "No function
+// matches the given name and argument types".
+func (b *binder) noOverload(s *function.Set, name string, ts []columnar.Type, at int) error {
+	var got, cands []string
+	for _, t := range ts {
+		got = append(got, t.String())
+	}
+	for i := range s.Overloads {
+		o := &s.Overloads[i]
+		if !o.Takes(len(ts)) {
+			continue
+		}
+		var as []string
+		for _, a := range o.Args {
+			as = append(as, a.TypeName())
+		}
+		if o.Variadic {
+			as = append(as, "…")
+		}
+		cands = append(cands, name+"("+strings.Join(as, ", ")+")")
+	}
+	return b.errAt(at, ErrType, fmt.Sprintf("no overload of %s takes (%s): %s", name, strings.Join(got, ", "), strings.Join(cands, ", ")))
+}
+
+// withDefaults inserts the overload's Defaults into the bound arguments:
+// the session's default_order and default_null_order (list_sort).
+func (b *binder) withDefaults(o *function.Overload, args []planner.Expr, at int) ([]planner.Expr, error) {
+	for _, d := range o.Defaults {
+		var v string
+		switch d.Value {
+		case function.SortOrder, function.ReverseSortOrder:
+			desc, _ := b.sortOrder(&ast.OrderItem{})
+			v = map[bool]string{false: "ASC", true: "DESC"}[desc != (d.Value == function.ReverseSortOrder)]
+		case function.NullOrder:
+			// For the order before it, which must be a constant (DuckDB:
+			// "Sorting order must be a constant").
+			k, isConst := planner.FoldExpr(args[d.At-1]).(*planner.Const)
+			if !isConst {
+				return nil, b.errAt(at, ErrType, "the sorting order must be a constant")
+			}
+			desc, _ := ParseOrder(k.Val.S)
+			_, first := b.sortOrder(&ast.OrderItem{Desc: desc, Asc: !desc})
+			v = map[bool]string{false: "NULLS LAST", true: "NULLS FIRST"}[first]
+		}
+		args = slices.Insert(args, d.At, planner.Expr(&planner.Const{Val: columnar.StringValue(v)}))
+	}
+	return args, nil
 }
 
 // nullCall reports whether the call is a NULL of type NULL, as DuckDB
 // types it, because of NULLs of no type: a list aggregate of one
-// (list_sum(NULL), list_count(NULL)), or lists to concatenate that are
-// all such NULLs (list_concat(NULL, NULL); a typed NULL list makes []).
+// (list_sum(NULL), list_count(NULL)), lists to concatenate that are all
+// such NULLs (list_concat(NULL, NULL); a typed NULL list makes []), or a
+// NULL field name (struct_extract(s, NULL)).
 func nullCall(o *function.Overload, xs []planner.Expr) bool {
 	lists, nulls := 0, 0
 	for i, x := range xs {
 		isNull := x.Type().ID == columnar.Null
 		switch o.Arg(i) {
-		case function.AggList, function.AggNumbers:
+		case function.AggList, function.AggNumbers, function.Texts, function.Bools:
 			if isNull {
 				return true
+			}
+		case function.FieldName:
+			if k, isConst := planner.FoldExpr(x).(*planner.Const); isNull || isConst && k.Val.Null {
+				return true // struct_extract(s, NULL)
 			}
 		case function.UnifiedList:
 			lists++
@@ -204,6 +290,19 @@ func (b *binder) listArg(name string, o *function.Overload, xs []planner.Expr, i
 		}
 		return nil, b.typeErr(src, c, "%s expects a list of lists, got %s", name, t)
 	}
+	switch o.Arg(i) {
+	case function.Texts:
+		if t.ID == columnar.List {
+			return b.coerce(x, columnar.ListOf(columnar.TVarchar), src, c) // as string_agg casts
+		}
+	case function.Bools:
+		switch {
+		case t.ID == columnar.List && t.Elem().ID == columnar.Null:
+			return b.coerce(x, columnar.ListOf(columnar.TBool), src, c)
+		case t.ID == columnar.List && t.Elem().ID != columnar.Bool:
+			return nil, b.typeErr(src, c, "%s expects a list of booleans, got %s", name, t)
+		}
+	}
 	switch {
 	case t.ID == columnar.List && t.Elem().ID == columnar.Null, t.ID == columnar.Null:
 		return b.coerce(x, columnar.ListOf(elem), src, c)
@@ -221,8 +320,11 @@ func (b *binder) listArg(name string, o *function.Overload, xs []planner.Expr, i
 // first List or Map argument, already converted in args.
 func (b *binder) nestedArg(name string, o *function.Overload, rule function.Arg, args []planner.Expr, x planner.Expr, src callexpr.Expr, c ectx) (planner.Expr, error) {
 	from := function.List
-	if rule == function.MapKey {
+	switch rule {
+	case function.MapKey:
 		from = function.Map
+	case function.FieldName, function.FieldIndex:
+		from = function.Struct
 	}
 	var t columnar.Type
 	for k := range args {
@@ -240,8 +342,29 @@ func (b *binder) nestedArg(name string, o *function.Overload, rule function.Arg,
 		if xt := x.Type(); xt.ID != columnar.List && xt.ID != columnar.Null {
 			return nil, b.typeErr(src, c, "%s expects a list, got %s", name, xt)
 		}
+	case function.FieldName, function.FieldIndex:
+		return b.fieldArg(name, rule, t, x, src, c)
 	}
 	return b.coerce(x, t, src, c)
+}
+
+// fieldArg converts struct_extract's key: a constant field name of the
+// struct t, to the field's 0-based position. An index names a field of an
+// unnamed struct, which b2sql does not make (DuckDB's message).
+func (b *binder) fieldArg(name string, rule function.Arg, t columnar.Type, x planner.Expr, src callexpr.Expr, c ectx) (planner.Expr, error) {
+	k, isConst := planner.FoldExpr(x).(*planner.Const)
+	switch {
+	case !isConst:
+		return nil, b.typeErr(src, c, "%s expects a constant field name or index", name)
+	case rule == function.FieldIndex:
+		return nil, b.typeErr(src, c, "%s with an integer key can only be used on unnamed structs, use a string key instead", name)
+	}
+	for i, f := range t.Fields() {
+		if strings.EqualFold(f.Name, k.Val.S) {
+			return &planner.Const{Val: columnar.IntValue(columnar.TInt64, int64(i))}, nil
+		}
+	}
+	return nil, b.typeErr(src, c, "struct has no field %q", k.Val.S)
 }
 
 // convertArg converts one argument by its rule (function.Arg).
@@ -319,6 +442,11 @@ func (b *binder) convertArg(name string, rule function.Arg, x planner.Expr, src 
 			return b.coerce(x, columnar.MapOf(columnar.TInt32, columnar.TInt32), src, c)
 		}
 		return nil, b.typeErr(src, c, "%s expects a map, got %s", name, t)
+	case function.Struct:
+		if t.ID != columnar.Struct {
+			return nil, b.typeErr(src, c, "%s expects a struct, got %s", name, t)
+		}
+		return x, nil
 	case function.UUID:
 		if t.ID != columnar.Uuid && t.ID != columnar.Null && !b.flexible(x, columnar.TUuid, false) {
 			return nil, b.typeErr(src, c, "%s expects UUID, got %s", name, t)

@@ -176,6 +176,4 @@ func init() {
 	byName(bound((*binder).bindIntervalUnit), slices.Collect(maps.Keys(intervalUnitFuncs))...)
 	byName(unbound((*binder).bindDateFunc), slices.Collect(maps.Keys(datePartFuncs))...) // year(ts), …
 	byName(unbound((*binder).bindDateFunc), slices.Collect(maps.Keys(dateFuncs))...)     // now, localtimestamp, current_time
-	// len and length of a list are its length; of a string, the rules'.
-	byName(boundAsIs((*binder).bindListFunc), slices.Collect(maps.Keys(listFuncAliases))...) // bind_func_list.go
 }

@@ -38,7 +38,7 @@ func (b *binder) bindWindowAST(f *ast.Func, c ectx) (planner.Expr, error) {
 		w.args = append(w.args, astSrc(a))
 	}
 	if len(w.args) == 1 && f.Filter == nil {
-		// count_if and any_value are other aggregates (bind_agg_more.go).
+		// count_if and any_value are other aggregates (bind_agg_rewrite.go).
 		if r := rewriteAgg(name, w.args[0], f.Name.Last().Span); r != nil {
 			if w.args, _, err = b.callArgs(r, at); err != nil {
 				return nil, err
@@ -311,7 +311,7 @@ func (b *binder) bindWindowCall(w winCall, c ectx) (planner.Expr, error) {
 	var err error
 	if name == "count" && w.distinct && len(args) > 1 {
 		// count(DISTINCT a, b) OVER counts the frame's distinct rows of
-		// non-NULL values, as in GROUP BY (bind_agg_more.go).
+		// non-NULL values, as in GROUP BY (bind_agg_rewrite.go).
 		args = []callexpr.Expr{distinctRowKey(args, b.q.tokExtent(at))}
 	}
 	// In an aggregating query a window reads the grouped rows: its

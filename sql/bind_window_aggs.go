@@ -77,7 +77,7 @@ func windowNames() []string {
 }
 
 // bindWindowAgg binds the aggregates that GROUP BY computes as rewrites or
-// holistic aggregates (bind_agg_more.go) as frame aggregates, with the
+// holistic aggregates (bind_agg_holistic.go) as frame aggregates, with the
 // same types: bool_and/bool_or are min/max over BOOLEAN; median and
 // quantile_cont(x, q) DOUBLE; string_agg(x [, sep]) (group_concat,
 // listagg) VARCHAR, in the window's order; approx_count_distinct counts
@@ -155,7 +155,7 @@ func (b *binder) bindWindowAgg(f *planner.WindowFunc, args []callexpr.Expr, star
 		}
 	case "list", "array_agg":
 		x := xs[0]
-		if t.ID == columnar.Null { // as list(NULL) in GROUP BY (bind_agg_more.go)
+		if t.ID == columnar.Null { // as list(NULL) in GROUP BY (bind_agg_holistic.go)
 			var err error
 			if x, err = b.coerce(x, columnar.TInt32, args[0], c); err != nil {
 				return err

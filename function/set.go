@@ -127,6 +127,12 @@ const (
 	// Bools is List for a LIST of BOOLEANs (bool_and of a list's
 	// elements).
 	Bools
+	// Doubles is List cast to DOUBLE[] (the variance of a list's
+	// elements); its elements must be numbers.
+	Doubles
+	// Integers is List for a LIST of integers (bit_and of a list's
+	// elements).
+	Integers
 	// Struct takes a STRUCT; a NULL of no type makes the call a NULL of
 	// type NULL, as DuckDB types struct_extract(NULL, 'a').
 	Struct
@@ -156,7 +162,7 @@ func (a Arg) Accepts(t columnar.Type) bool {
 	switch a {
 	case Varchar:
 		return t.ID == columnar.Varchar || t.ID == columnar.Enum
-	case List, AggList, AggNumbers, UnifiedList, SameList, Lists, Entries, Texts, Bools:
+	case List, AggList, AggNumbers, UnifiedList, SameList, Lists, Entries, Texts, Bools, Doubles, Integers:
 		return t.ID == columnar.List
 	case ListOrString:
 		return t.ID == columnar.List || t.ID == columnar.Varchar
@@ -178,7 +184,7 @@ func (a Arg) Accepts(t columnar.Type) bool {
 // alike: listArg).
 func (a Arg) IsList() bool {
 	switch a {
-	case List, ListOrString, Lists, Entries, AggList, AggNumbers, Texts, Bools:
+	case List, ListOrString, Lists, Entries, AggList, AggNumbers, Texts, Bools, Doubles, Integers:
 		return true
 	}
 	return false
@@ -218,6 +224,10 @@ func (a Arg) TypeName() string {
 		return "VARCHAR[]"
 	case Bools:
 		return "BOOLEAN[]"
+	case Doubles:
+		return "DOUBLE[]"
+	case Integers:
+		return "BIGINT[]"
 	case AggNumbers:
 		return "NUMERIC[]"
 	case Lists:

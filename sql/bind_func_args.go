@@ -102,6 +102,22 @@ func (b *binder) listArg(name string, o *function.Overload, xs []planner.Expr, i
 		if t.ID == columnar.List {
 			return b.coerce(x, columnar.ListOf(columnar.TVarchar), src, c) // as string_agg casts
 		}
+	case function.Doubles:
+		switch {
+		case t.ID == columnar.List && t.Elem().ID == columnar.Null:
+			return b.coerce(x, columnar.ListOf(columnar.TFloat64), src, c)
+		case t.ID == columnar.List && !t.Elem().IsNumeric() && !t.Elem().Wide():
+			return nil, b.typeErr(src, c, "%s expects a list of numbers, got %s", name, t)
+		case t.ID == columnar.List:
+			return b.coerce(x, columnar.ListOf(columnar.TFloat64), src, c)
+		}
+	case function.Integers:
+		switch {
+		case t.ID == columnar.List && t.Elem().ID == columnar.Null:
+			return b.coerce(x, columnar.ListOf(columnar.TInt32), src, c)
+		case t.ID == columnar.List && !t.Elem().IsInteger():
+			return nil, b.typeErr(src, c, "%s expects a list of integers, got %s", name, t)
+		}
 	case function.Bools:
 		switch {
 		case t.ID == columnar.List && t.Elem().ID == columnar.Null:

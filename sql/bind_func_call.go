@@ -186,7 +186,7 @@ func nullCall(o *function.Overload, xs []planner.Expr) bool {
 	for i, x := range xs {
 		isNull := x.Type().ID == columnar.Null
 		switch o.Arg(i) {
-		case function.AggList, function.AggNumbers, function.Texts, function.Bools:
+		case function.AggList, function.AggNumbers, function.Texts, function.Bools, function.Doubles, function.Integers:
 			if isNull {
 				return true
 			}

@@ -218,13 +218,6 @@ func (e *indexEdit) indexDir(col string) string {
 	return indexDirOf(col)
 }
 
-// indexDirOf is the sidecar directory of column name: _indexes/<name>,
-// the name as it is (a dotted leaf's too: _indexes/trip.lon), which is
-// what python-blosc2's index anchor resolves to.
-func indexDirOf(name string) string {
-	return "_indexes/" + name
-}
-
 // drop removes col's catalog entry and leaves its old sidecars behind.
 func (e *indexEdit) drop(col string) {
 	var out mpMap

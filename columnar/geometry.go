@@ -539,30 +539,7 @@ func (g *wktGeom) point(dst []byte) ([]byte, error) {
 }
 
 // points reads ( point, … ) and appends the count and the points.
-func (g *wktGeom) points(dst []byte) ([]byte, error) {
-	if err := g.p.expect('('); err != nil {
-		return dst, err
-	}
-	at := len(dst)
-	dst = append(dst, 0, 0, 0, 0)
-	n := uint32(0)
-	for {
-		var err error
-		if dst, err = g.point(dst); err != nil {
-			return dst, err
-		}
-		n++
-		more, err := g.p.more()
-		if err != nil {
-			return dst, err
-		}
-		if !more {
-			break
-		}
-	}
-	binary.LittleEndian.PutUint32(dst[at:], n)
-	return dst, nil
-}
+func (g *wktGeom) points(dst []byte) ([]byte, error) { return g.list(dst, g.point) }
 
 // list reads ( item, … ), EMPTY allowed for items where empty says how,
 // and appends the count and the items.

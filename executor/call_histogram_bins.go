@@ -90,8 +90,8 @@ func HistogramOther(t columnar.Type) (columnar.Value, bool) {
 		return columnar.IntValue(t, columnar.InfinityOf(t, 1)), true
 	case t.ID == columnar.Time:
 		return columnar.IntValue(t, columnar.MicrosPerDay), true
-	case t.ID == columnar.Varchar:
-		return columnar.StringValue(""), true
+	case t.ID == columnar.Varchar, t.ID == columnar.Blob:
+		return columnar.Value{Type: t, S: ""}, true // DuckDB's other bin: the empty string
 	case t.ID == columnar.Bool, t.ID == columnar.Interval:
 		// No other bin: a value past the last boundary is not counted,
 		// as DuckDB drops it.

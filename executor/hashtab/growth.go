@@ -24,10 +24,10 @@ func appendBytes(n, c, more int, size int64) int64 {
 	return int64(max(n+more, c+c/4)) * size
 }
 
-// growInt32 returns s with room for n values.
-func growInt32(s []int32, n int) []int32 {
+// growBatch returns s with room for n values (at least a batch's).
+func growBatch[T any](s []T, n int) []T {
 	if cap(s) < n {
-		return make([]int32, max(n, columnar.MaxBatch))
+		return make([]T, max(n, columnar.MaxBatch))
 	}
 	return s[:n]
 }

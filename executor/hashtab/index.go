@@ -211,7 +211,7 @@ func (x *mapIndex) Add(b *columnar.Batch, keys []*columnar.Vector, base int32) (
 		})
 		x.live.Sel = x.sel
 	}
-	x.gids = growInt32(x.gids, b.Len)
+	x.gids = growBatch(x.gids, b.Len)
 	if x.live.Live() > 0 {
 		x.m.Assign(&x.live, keys, x.gids)
 	}
@@ -277,7 +277,7 @@ func (x *mapIndex) Probe(keys []*columnar.Vector, rows []int, lnull []bool, pair
 		sc.finder = x.m.Finder()
 	}
 	n := rows[len(rows)-1] + 1
-	sc.gids = growInt32(sc.gids, n)
+	sc.gids = growBatch(sc.gids, n)
 	sc.batch = columnar.Batch{Cols: keys, Len: n, Sel: rows}
 	sc.finder.Find(&sc.batch, keys, sc.gids)
 	for k, i := range rows {

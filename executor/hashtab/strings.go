@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"hash/maphash"
 	"math/bits"
+	"unsafe"
 )
 
 // strTable maps byte strings to group ids with open addressing. It beats a
@@ -72,14 +73,23 @@ func (t *strTable) shortHash(w0, w1 uint64, n int) uint64 {
 	return hi ^ lo
 }
 
-// probe returns the slot holding key, or the empty slot where it goes,
-// with the slot value a new entry for key would take (its arena reference
-// left for the caller).
-func (t *strTable) probe(key []byte) (*strSlot, strSlot) {
+// hash is key's hash in t: the two-word mix for keys of up to 16 bytes,
+// maphash for longer ones.
+func (t *strTable) hash(key []byte) uint64 {
+	if len(key) <= 16 {
+		w0, w1 := words(key)
+		return t.shortHash(w0, w1, len(key))
+	}
+	return maphash.Bytes(t.seed, key)
+}
+
+// probe returns the slot holding key, whose hash is h, or the empty slot
+// where it goes, with the slot value a new entry for key would take (its
+// arena reference left for the caller).
+func (t *strTable) probe(key []byte, h uint64) (*strSlot, strSlot) {
 	mask := uint64(len(t.slots) - 1)
 	if len(key) <= 16 {
 		w0, w1 := words(key)
-		h := t.shortHash(w0, w1, len(key))
 		for i := h & mask; ; i = (i + 1) & mask {
 			s := &t.slots[i]
 			if s.gid < 0 || s.hash == h && s.w0 == w0 && s.w1 == w1 && int(s.len) == len(key) {
@@ -87,7 +97,6 @@ func (t *strTable) probe(key []byte) (*strSlot, strSlot) {
 			}
 		}
 	}
-	h := maphash.Bytes(t.seed, key)
 	for i := h & mask; ; i = (i + 1) & mask {
 		s := &t.slots[i]
 		if s.gid < 0 || s.hash == h && int(s.len) == len(key) && len(key) > 16 && bytes.Equal(t.arena.get(s.w0, s.len), key) {
@@ -99,7 +108,12 @@ func (t *strTable) probe(key []byte) (*strSlot, strSlot) {
 // find returns the group of key, or calls create (which returns the new
 // group id) and records it.
 func (t *strTable) find(key []byte, create func() int32) int32 {
-	s, v := t.probe(key)
+	return t.findHashed(key, t.hash(key), create)
+}
+
+// findHashed is find of a key whose hash h was computed already (hashAll).
+func (t *strTable) findHashed(key []byte, h uint64, create func() int32) int32 {
+	s, v := t.probe(key, h)
 	if s.gid >= 0 {
 		return s.gid
 	}
@@ -116,9 +130,31 @@ func (t *strTable) find(key []byte, create func() int32) int32 {
 	return t.insert(s, v, create)
 }
 
+// hashAll sets hs[i] to the hash of keys[i].
+func (t *strTable) hashAll(hs []uint64, keys [][]byte) {
+	for i, key := range keys {
+		hs[i] = t.hash(key)
+	}
+}
+
+// touch loads the slot each of hs starts at, when the slots outgrow the
+// caches (touch.go). A DISTINCT over 10M mostly distinct titles spent 85%
+// of its probe time on that one miss per row, in a 512 MB table.
+func (t *strTable) touch(hs []uint64) {
+	if len(t.slots)*int(unsafe.Sizeof(strSlot{})) < touchFrom {
+		return
+	}
+	mask := uint64(len(t.slots) - 1)
+	var sink int32
+	for _, h := range hs {
+		sink |= t.slots[h&mask].gid
+	}
+	touchSink.Store(sink)
+}
+
 // lookup returns the group of key, or -1.
 func (t *strTable) lookup(key []byte) int32 {
-	s, _ := t.probe(key)
+	s, _ := t.probe(key, t.hash(key))
 	return s.gid
 }
 
@@ -144,15 +180,26 @@ func (t *strTable) grow() {
 		t.slots[i].gid = -1
 	}
 	mask := uint64(len(t.slots) - 1)
-	for _, s := range old {
-		if s.gid < 0 {
-			continue
+	// The new slots are loaded a run of old ones ahead (touch.go).
+	for lo := 0; lo < len(old); lo += touchRun {
+		part := old[lo:min(lo+touchRun, len(old))]
+		if len(t.slots)*int(unsafe.Sizeof(strSlot{})) >= touchFrom {
+			var sink int32
+			for k := range part {
+				sink |= t.slots[part[k].hash&mask].gid
+			}
+			touchSink.Store(sink)
 		}
-		i := s.hash & mask
-		for t.slots[i].gid >= 0 {
-			i = (i + 1) & mask
+		for _, s := range part {
+			if s.gid < 0 {
+				continue
+			}
+			i := s.hash & mask
+			for t.slots[i].gid >= 0 {
+				i = (i + 1) & mask
+			}
+			t.slots[i] = s
 		}
-		t.slots[i] = s
 	}
 }
 

@@ -18,6 +18,7 @@ type strMap struct {
 	remap   dict.Remap
 	own     strFinder // Find's
 	newRows []int
+	hs      []uint64 // a batch's key hashes (strTable.hashAll)
 }
 
 // codeMemo is Find's per-code answer for one dictionary: the id, or -1
@@ -32,7 +33,7 @@ type codeMemo struct {
 // table returns the memo for d over a Map of n ids.
 func (c *codeMemo) table(d *dict.Dict, n int) []int32 {
 	if c.d != d || c.n != n {
-		c.ids = growInt32(c.ids, d.Len())[:d.Len()]
+		c.ids = growBatch(c.ids, d.Len())[:d.Len()]
 		clear(c.ids)
 		c.d, c.n = d, n
 	}
@@ -57,7 +58,7 @@ func (m *strMap) nulls() int {
 func (m *strMap) Growth(n int) int64 { return m.tab.growth(n) }
 
 func (m *strMap) Bytes() int64 {
-	return m.tab.bytes() + 4*int64(cap(m.own.memo.ids)) + 8*int64(cap(m.newRows))
+	return m.tab.bytes() + 4*int64(cap(m.own.memo.ids)) + 8*int64(cap(m.newRows)+cap(m.hs))
 }
 
 // nullID returns the NULL key's id, creating it at row i.
@@ -110,9 +111,16 @@ func (m *strMap) Assign(b *columnar.Batch, keys []*columnar.Vector, gids []int32
 		return m.newRows
 	}
 	if !k.Const && k.Valid == nil && b.Sel == nil {
-		for i, s := range k.Bytes[:b.Len] {
-			row = i
-			gids[i] = m.tab.find(s, create)
+		keys := k.Bytes[:b.Len]
+		m.hs = growBatch(m.hs, len(keys))
+		m.tab.hashAll(m.hs, keys)
+		for lo := 0; lo < len(keys); lo += touchRun {
+			hi := min(lo+touchRun, len(keys))
+			m.tab.touch(m.hs[lo:hi])
+			for i := lo; i < hi; i++ {
+				row = i
+				gids[i] = m.tab.findHashed(keys[i], m.hs[i], create)
+			}
 		}
 		return m.newRows
 	}

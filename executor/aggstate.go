@@ -398,6 +398,10 @@ func (s *aggState) mergeAvg(b *columnar.Batch, sum, cnt *columnar.Vector, gids [
 }
 
 func countRows(counts []int64, gids []int32, sel []int, n int) {
+	if len(counts) <= fewGroups {
+		countRowsLanes(counts, gids, sel, n)
+		return
+	}
 	if sel == nil {
 		for _, g := range gids[:n] {
 			counts[g]++

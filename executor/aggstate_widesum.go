@@ -51,7 +51,11 @@ func int128At(v *columnar.Vector, i int) columnar.Int128 {
 // updateWideSum adds the rows sel (every row of n when nil) of arg.
 func (s *aggState) updateWideSum(arg *columnar.Vector, gids []int32, sel []int, n int) error {
 	if !s.wideLane() {
-		if sumInts(s.ints, s.count, arg.Ints, gids, sel, n) {
+		sum := sumInts
+		if len(s.ints) <= fewGroups {
+			sum = sumIntsLanes // an overflow only moves to wsum
+		}
+		if sum(s.ints, s.count, arg.Ints, gids, sel, n) {
 			return nil
 		}
 		unsumInts(s.ints, s.count, arg.Ints, gids, sel, n)

@@ -35,16 +35,13 @@ type strSlot struct {
 	hash   uint64
 	w0, w1 uint64 // short keys: the bytes, zero-padded; long keys: w0 is the arena reference
 	len    uint32
-	gid    int32 // -1: empty
+	id     int32 // group id + 1; 0: empty, so that a new slice needs no setting
 }
 
 func newStrTable() *strTable {
 	t := &strTable{seed: maphash.MakeSeed()}
 	t.mix = maphash.Bytes(t.seed, []byte("b2sql")) | 1
 	t.slots = make([]strSlot, 64)
-	for i := range t.slots {
-		t.slots[i].gid = -1
-	}
 	return t
 }
 
@@ -92,14 +89,14 @@ func (t *strTable) probe(key []byte, h uint64) (*strSlot, strSlot) {
 		w0, w1 := words(key)
 		for i := h & mask; ; i = (i + 1) & mask {
 			s := &t.slots[i]
-			if s.gid < 0 || s.hash == h && s.w0 == w0 && s.w1 == w1 && int(s.len) == len(key) {
+			if s.id == 0 || s.hash == h && s.w0 == w0 && s.w1 == w1 && int(s.len) == len(key) {
 				return s, strSlot{hash: h, w0: w0, w1: w1, len: uint32(len(key))}
 			}
 		}
 	}
 	for i := h & mask; ; i = (i + 1) & mask {
 		s := &t.slots[i]
-		if s.gid < 0 || s.hash == h && int(s.len) == len(key) && len(key) > 16 && bytes.Equal(t.arena.get(s.w0, s.len), key) {
+		if s.id == 0 || s.hash == h && int(s.len) == len(key) && len(key) > 16 && bytes.Equal(t.arena.get(s.w0, s.len), key) {
 			return s, strSlot{hash: h, len: uint32(len(key))}
 		}
 	}
@@ -114,8 +111,8 @@ func (t *strTable) find(key []byte, create func() int32) int32 {
 // findHashed is find of a key whose hash h was computed already (hashAll).
 func (t *strTable) findHashed(key []byte, h uint64, create func() int32) int32 {
 	s, v := t.probe(key, h)
-	if s.gid >= 0 {
-		return s.gid
+	if s.id != 0 {
+		return s.id - 1
 	}
 	if len(key) <= 16 {
 		if t.keep {
@@ -147,7 +144,7 @@ func (t *strTable) touch(hs []uint64) {
 	mask := uint64(len(t.slots) - 1)
 	var sink int32
 	for _, h := range hs {
-		sink |= t.slots[h&mask].gid
+		sink |= t.slots[h&mask].id
 	}
 	touchSink.Store(sink)
 }
@@ -155,7 +152,7 @@ func (t *strTable) touch(hs []uint64) {
 // lookup returns the group of key, or -1.
 func (t *strTable) lookup(key []byte) int32 {
 	s, _ := t.probe(key, t.hash(key))
-	return s.gid
+	return s.id - 1
 }
 
 func (t *strTable) remember(ref uint64, n int) {
@@ -164,21 +161,19 @@ func (t *strTable) remember(ref uint64, n int) {
 }
 
 func (t *strTable) insert(s *strSlot, v strSlot, create func() int32) int32 {
-	v.gid = create()
+	g := create()
+	v.id = g + 1
 	*s = v
 	t.n++
 	if 4*t.n >= 3*len(t.slots) {
 		t.grow()
 	}
-	return v.gid
+	return g
 }
 
 func (t *strTable) grow() {
 	old := t.slots
 	t.slots = make([]strSlot, 2*len(old))
-	for i := range t.slots {
-		t.slots[i].gid = -1
-	}
 	mask := uint64(len(t.slots) - 1)
 	// The new slots are loaded a run of old ones ahead (touch.go).
 	for lo := 0; lo < len(old); lo += touchRun {
@@ -186,16 +181,16 @@ func (t *strTable) grow() {
 		if len(t.slots)*int(unsafe.Sizeof(strSlot{})) >= touchFrom {
 			var sink int32
 			for k := range part {
-				sink |= t.slots[part[k].hash&mask].gid
+				sink |= t.slots[part[k].hash&mask].id
 			}
 			touchSink.Store(sink)
 		}
 		for _, s := range part {
-			if s.gid < 0 {
+			if s.id == 0 {
 				continue
 			}
 			i := s.hash & mask
-			for t.slots[i].gid >= 0 {
+			for t.slots[i].id != 0 {
 				i = (i + 1) & mask
 			}
 			t.slots[i] = s

@@ -106,13 +106,18 @@ func (m *intMap) assignInts(b *columnar.Batch, vals []int64, valid columnar.Bitm
 	}
 	if b.Sel == nil {
 		vals = vals[:b.Len]
-		for i, v := range vals {
-			if g, ok := m.ig.known(v); ok {
-				gids[i] = g
-				continue
+		for lo := 0; lo < len(vals); lo += touchRun {
+			hi := min(lo+touchRun, len(vals))
+			touchInts(m.ig, vals[lo:hi])
+			for i := lo; i < hi; i++ {
+				v := vals[i]
+				if g, ok := m.ig.known(v); ok {
+					gids[i] = g
+					continue
+				}
+				row, val = i, v
+				gids[i] = m.ig.find(v, m.n, create)
 			}
-			row, val = i, v
-			gids[i] = m.ig.find(v, m.n, create)
 		}
 		return
 	}

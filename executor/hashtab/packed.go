@@ -240,13 +240,18 @@ func (p *packedKeys) assignPacked(c *compositeKeys, b *columnar.Batch, gids []in
 		}
 		return
 	}
-	for i, v := range packed[:b.Len] {
-		if g, ok := ig.known(int64(v)); ok {
-			gids[i] = g
-			continue
+	for lo := 0; lo < b.Len; lo += touchRun {
+		hi := min(lo+touchRun, b.Len)
+		touchInts(ig, packed[lo:hi])
+		for i := lo; i < hi; i++ {
+			v := packed[i]
+			if g, ok := ig.known(int64(v)); ok {
+				gids[i] = g
+				continue
+			}
+			row, val = i, v
+			gids[i] = ig.find(int64(v), c.n, create)
 		}
-		row, val = i, v
-		gids[i] = ig.find(int64(v), c.n, create)
 	}
 }
 

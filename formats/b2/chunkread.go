@@ -75,7 +75,11 @@ func (f *Frame) loadChunkBytes(d *Decoder, i, off, n int) (chunk, error) {
 	}
 	pos := int64(f.Header.HeaderLen) + f.ChunkOffset(i)
 	avail := int64(f.Header.HeaderLen) + f.Header.Cbytes - pos // checkOffset: ≥ minHeaderLen
-	c, err := d.readChunk(f.file, f.file.base+pos, avail, off, n)
+	var ra io.ReaderAt = f.file
+	if d.scattered {
+		ra = f.file.ra // not noted by the read-ahead
+	}
+	c, err := d.readChunk(ra, f.file.base+pos, avail, off, n)
 	if err == nil && f.Header.Chunksize > 0 {
 		if want, _ := f.ChunkNbytes(i); c.Nbytes != want {
 			err = corruptf("nbytes %d, frame geometry says %d", c.Nbytes, want)

@@ -79,6 +79,7 @@ func (t *Table) ScanOrdered(ctx context.Context, spec index.ScanSpec, col int, d
 	r.grain = t.blockRows
 	r.touched = make(map[int64]bool)
 	_, r.remote = t.IO()
+	r.dec.SetScattered(r.remote) // it fetches the blocks it reads next itself (lookAhead)
 	r.aheadLo, r.aheadHi = -1, -1
 	r.out = columnar.NewBatch(r.types(), 0)
 	r.arenas = make([][]byte, len(spec.Cols))

@@ -25,19 +25,26 @@ import (
 // columns at once, and returns when they have (errors are left to the
 // reads). A no-op for local tables.
 func (t *Table) prefetchRows(ctx context.Context, cols []int, spans [][2]int64) {
-	prefetchArrays(ctx, t.rowArrays(cols), spans)
+	t.rowSources(cols).prefetch(ctx, spans)
 }
 
-// rowArrays returns the arrays that reading rows of schema columns cols
-// reads (opening their sources), or nil for a local table: the values
-// (utf8: their offsets, whose bytes are found through them; dictionary:
-// codes), the not-null masks and, when rows were deleted, _valid_rows.
-// It runs on the scan's goroutine, while the table is open.
-func (t *Table) rowArrays(cols []int) []*b2.Array {
+// rowFetch is what reading rows of some columns of a remote table reads:
+// arrays read item for row (values, dictionary codes, not-null masks,
+// _valid_rows), and utf8 columns, whose offsets say which bytes of their
+// blob the rows need (strings_ahead.go).
+type rowFetch struct {
+	arrays []*b2.Array
+	strs   []*colSource
+}
+
+// rowSources returns what reading rows of schema columns cols reads
+// (opening their sources); nothing for a local table. It runs on the
+// scan's goroutine, while the table is open.
+func (t *Table) rowSources(cols []int) rowFetch {
+	var rf rowFetch
 	if _, remote := t.IO(); !remote {
-		return nil
+		return rf
 	}
-	var arrays []*b2.Array
 	seen := map[int]bool{}
 	for _, c := range cols {
 		if c < 0 || c >= len(t.cols) {
@@ -52,34 +59,45 @@ func (t *Table) rowArrays(cols []int) []*b2.Array {
 			if s.open(t.st, t.nphys) != nil {
 				continue
 			}
-			for _, a := range []*b2.Array{s.data, s.mask} {
-				if a != nil {
-					arrays = append(arrays, a)
-				}
+			if s.spec.Flavour == flUTF8 {
+				rf.strs = append(rf.strs, s)
+			} else if s.data != nil {
+				rf.arrays = append(rf.arrays, s.data)
+			}
+			if s.mask != nil {
+				rf.arrays = append(rf.arrays, s.mask)
 			}
 		}
 	}
 	if t.live != t.nphys && t.valid != nil {
-		arrays = append(arrays, t.valid)
+		rf.arrays = append(rf.arrays, t.valid)
 	}
-	return arrays
+	return rf
 }
 
-// prefetchArrays has every array fetch what reading rows spans needs, all
-// at once, and returns when they have. It may run after the scan ended:
-// a read of a closed source fails, and is ignored like any other.
-func prefetchArrays(ctx context.Context, arrays []*b2.Array, spans [][2]int64) {
+// prefetch has every array and string column fetch what reading rows
+// spans needs, all at once, and returns when they have. It may run after
+// the scan ended: a read of a closed source fails, and is ignored like
+// any other.
+func (rf rowFetch) prefetch(ctx context.Context, spans [][2]int64) {
 	if len(spans) == 0 {
 		return
 	}
 	var wg sync.WaitGroup
-	for _, a := range arrays {
+	run := func(fn func()) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			defer func() { recover() }() // a fetch ahead never takes the process down
-			a.PrefetchItems1D(ctx, spans)
+			fn()
 		}()
+	}
+	for _, a := range rf.arrays {
+		run(func() { a.PrefetchItems1D(ctx, spans) })
+	}
+	for _, s := range rf.strs {
+		run(func() { s.blob.PrefetchItems1D(ctx, s.guessBytes(spans)) })
+		run(func() { s.prefetchStrings(ctx, spans) })
 	}
 	wg.Wait()
 }

@@ -224,7 +224,7 @@ func (t *Table) Scan(ctx context.Context, spec index.ScanSpec) (columnar.Reader,
 		return nil, err
 	}
 	newWorker := func() (unitFunc, func()) {
-		w := &tableWorker{t: t, spec: spec, pl: pl, per: per, dec: b2.NewDecoder(),
+		w := &tableWorker{t: t, spec: spec, pl: pl, per: per, dec: pl.decoder(),
 			scratch: make(map[int]*colScratch)}
 		return w.unit, w.dec.Release
 	}
@@ -296,7 +296,7 @@ func (t *Table) ScanUnits(ctx context.Context, spec index.ScanSpec) ([]func(ctx 
 			}
 			w, _ := pool.Get().(*tableWorker)
 			if w == nil {
-				w = &tableWorker{t: t, spec: spec, pl: pl, per: per, dec: b2.NewDecoder(),
+				w = &tableWorker{t: t, spec: spec, pl: pl, per: per, dec: pl.decoder(),
 					scratch: make(map[int]*colScratch), ob: newOutBatch(types), views: views}
 			}
 			release := func() {

@@ -9,11 +9,16 @@ import (
 	"github.com/b2sql/b2sql/index"
 )
 
-// Remote top-k scans and FULL-index lookups fetch the blocks of the units
-// they read next.
+// Remote top-k scans, FULL-index lookups and scans that pruning left with a
+// few blocks fetch the blocks of the units they read next.
 //
 // Under a top-k the units are single blocks visited best first, far
-// apart in the table; a lookup reads the few blocks holding its rows. The
+// apart in the table; a lookup reads the few blocks holding its rows, and
+// so does a scan whose SUMMARY index kept at most fewBlocks (a point or
+// small range lookup on a clustered column). Such a scan fetched its
+// filter column's block, and only when a row matched the other columns'
+// (late materialization, fetchRest): a round trip or two more, to save
+// bytes a few blocks are worth less than. The
 // frames' read-ahead (b2/readahead.go, which follows reads in order) never
 // starts, and each block of each column is two or three requests in a
 // row, one column after the other (SELECT * of one row of the 11-column
@@ -46,13 +51,18 @@ type unitsAhead struct {
 // up to seededAheadUnits, in one round rather than one per aheadUnits.
 const (
 	aheadUnits       = 16
-	seededAheadUnits = 128
+	seededAheadUnits = 256
 )
 
-// newUnitsAhead returns the read-ahead of a top-k scan or lookup of a
-// remote table, or nil.
+// fewBlocks is how many blocks a pruned remote scan may keep for all the
+// columns it reads to be fetched at once, its first unit's fetch.
+const fewBlocks = aheadUnits
+
+// newUnitsAhead returns the read-ahead of a top-k scan, a lookup or a scan
+// pruned to fewBlocks of a remote table, or nil.
 func (t *Table) newUnitsAhead(spec index.ScanSpec, pl *scanPlan, units []int, per int64) *unitsAhead {
-	if (pl.topk == nil && pl.lookup == nil) || len(units) == 0 {
+	few := pl.skipped > 0 && len(pl.verdicts)-pl.skipped <= fewBlocks
+	if (pl.topk == nil && pl.lookup == nil && !few) || len(units) == 0 {
 		return nil
 	}
 	if _, remote := t.IO(); !remote {
@@ -66,6 +76,14 @@ func (t *Table) newUnitsAhead(spec index.ScanSpec, pl *scanPlan, units []int, pe
 		a.width = min(max(a.candidates(), aheadUnits), seededAheadUnits)
 	}
 	return a
+}
+
+// decoder returns a scan worker's Decoder: one whose reads do not feed
+// the frames' read-ahead when the scan fetches its blocks ahead itself.
+func (pl *scanPlan) decoder() *b2.Decoder {
+	d := b2.NewDecoder()
+	d.SetScattered(pl.ahead != nil)
+	return d
 }
 
 // candidates counts the units holding a block that the plan keeps and the
@@ -117,7 +135,7 @@ func (a *unitsAhead) after(u int) {
 		spans = append(spans, a.blocks(v)...)
 	}
 	if len(spans) > 0 {
-		go prefetchArrays(context.Background(), a.t.rowArrays(a.cols), spans)
+		go a.t.rowSources(a.cols).prefetch(context.Background(), spans)
 	}
 }
 

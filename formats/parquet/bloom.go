@@ -26,7 +26,8 @@ func (t *Table) bloomRules(ui int, filter []index.Pred) bool {
 // bloomMayPrune reports whether reading the bloom filter of p's column in
 // unit u could skip u: p is an = or IN on a column whose literals hash as
 // stored, and the row group's statistics do not say that every value of
-// its integer range is almost surely there. A row group of 120,000 rows
+// its integer range is almost surely there (for a string column: that its
+// dictionary is small, smallDictionary). A row group of 120,000 rows
 // whose SMALLINT region spans 0..9 holds each of those values; its bloom
 // filter always answers "maybe", and fetching it cost a remote scan a
 // round trip and a request per row group (the events table's
@@ -35,6 +36,9 @@ func (t *Table) bloomRules(ui int, filter []index.Pred) bool {
 func (t *Table) bloomMayPrune(u *unit, p index.Pred) bool {
 	if p.Op != index.Eq && p.Op != index.In || p.Col < 0 || p.Col >= len(t.cols) || !bloomable(&t.cols[p.Col]) {
 		return false
+	}
+	if c := &t.cols[p.Col]; c.kind == kBytes || c.kind == kFixed {
+		return !t.smallDictionary(u, p.Col)
 	}
 	if p.Col >= len(u.stats) || !u.stats[p.Col].ok {
 		return true
@@ -46,6 +50,33 @@ func (t *Table) bloomMayPrune(u *unit, p index.Pred) bool {
 	domain := uint64(s.Max.I) - uint64(s.Min.I) + 1 // the distinct values the range allows
 	values := uint64(s.Rows - s.NullCount)
 	return domain == 0 || values/bloomDenseRows < domain
+}
+
+// smallDictionary reports whether column col's chunk in unit u is dictionary
+// encoded with a dictionary page of at most 1/bloomDenseRows byte per
+// value: a string column of few values, each repeated many times in the
+// row group (TPC-H's l_shipmode, 7 values in a 74-byte dictionary page for
+// 122,880 rows). Such a column's row groups tend to hold every value of
+// its domain, so its bloom filter answers "maybe", and fetching it cost a
+// remote scan a round trip before any data (TPC-H q19's l_shipmode and
+// l_shipinstruct: 48 filters of 32 KiB). The page's size comes from the
+// footer (the data pages start where it ends), so deciding reads nothing.
+// Nothing is skipped on this guess: a row group missing the value is
+// read, and its rows fail the predicate (the filter column's few
+// dictionary values are compared once each, codefilter.go); only the skip
+// of its other columns is given up. A writer that fell back from the dictionary to
+// plain pages made a large dictionary first, which fails the bound.
+func (t *Table) smallDictionary(u *unit, col int) bool {
+	cc, err := t.files[u.file].meta.RowGroup(u.rg).ColumnChunk(t.cols[col].leaf)
+	if err != nil || !cc.HasDictionaryPage() {
+		return false
+	}
+	dict := cc.DataPageOffset() - cc.DictionaryPageOffset()
+	values := cc.NumValues()
+	if col < len(u.stats) && u.stats[col].ok && u.stats[col].s.NullCount >= 0 {
+		values = u.stats[col].s.Rows - u.stats[col].s.NullCount
+	}
+	return dict > 0 && dict*bloomDenseRows <= values
 }
 
 // bloomDenseRows: a row group whose non-NULL values number at least this

@@ -6,6 +6,7 @@ package tests
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -46,12 +47,19 @@ func TestRemotePointLookup(t *testing.T) {
 	text := strings.Join(plan, "\n")
 	reqs, bytes := web.Requests.Load(), web.Bytes.Load()
 	size := fileSize(t, path)
-	m := regexp.MustCompile(`remote: (\d+) requests?, fetched`).FindStringSubmatch(text)
+	m := regexp.MustCompile(`remote: (\d+) requests?, fetched [^;]* of ([\d.]+) MiB \(([\d.]+)%\)`).FindStringSubmatch(text)
 	if m == nil {
 		t.Fatalf("EXPLAIN ANALYZE shows no remote counters:\n%s", text)
 	}
 	if n, _ := strconv.ParseInt(m[1], 10, 64); n != reqs {
 		t.Errorf("EXPLAIN ANALYZE counts %d requests, the server %d:\n%s", n, reqs, text)
+	}
+	// The file's size and the share fetched, as the server counted them.
+	if mib, _ := strconv.ParseFloat(m[2], 64); math.Abs(mib-float64(size)/(1<<20)) > 0.1 {
+		t.Errorf("EXPLAIN ANALYZE gives the file as %s MiB, it is %d bytes:\n%s", m[2], size, text)
+	}
+	if pct, _ := strconv.ParseFloat(m[3], 64); math.Abs(pct-100*float64(bytes)/float64(size)) > 0.1 {
+		t.Errorf("EXPLAIN ANALYZE says %s%% fetched, the server served %d of %d bytes:\n%s", m[3], bytes, size, text)
 	}
 	if share := float64(bytes) / float64(size); share >= 0.02 {
 		t.Errorf("point lookup fetched %d of %d bytes (%.2f%%) in %d requests; want < 2%%:\n%s", bytes, size, 100*share, reqs, text)

@@ -19,13 +19,18 @@
 //	BYTE_ARRAY + GEOMETRY/GEOGRAPHY (WKB)     → GEOMETRY (shown as WKT)
 //	other BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY    → BLOB
 //	DATE                                      → DATE
-//	TIMESTAMP(ms|µs|ns), INT96 (Spark/Impala) → TIMESTAMP (µs, floor for ns)
+//	TIMESTAMP(ms|µs), INT96 (Spark/Impala),
+//	legacy TIMESTAMP_MILLIS/MICROS            → TIMESTAMP (µs)
+//	TIMESTAMP(ns)                             → TIMESTAMP_NS
+//	TIMESTAMP(isAdjustedToUTC, any unit)      → TIMESTAMPTZ (µs, floor for ns)
 //	TIME(ms|µs|ns)                            → TIME (µs of the day, floor for ns)
+//	TIME(isAdjustedToUTC)                     → TIMETZ at +00
 //
 // Nested columns (a top-level LIST, MAP or STRUCT group, or a repeated
 // field) map to columnar LIST, MAP and STRUCT types by arrow-go's schema
 // resolution, which applies the format's backward-compatibility rules to
-// every list and map layout writers produce; they are read through
+// every list and map layout writers produce, and their leaves map as flat
+// columns of the same Parquet types do (nestedType); they are read through
 // arrow-go's record-level reader, which decodes repetition and definition
 // levels a batch at a time into offsets and validity (nested_read.go);
 // lists of numbers and booleans, the common case, skip the Arrow arrays:

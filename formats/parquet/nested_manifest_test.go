@@ -56,17 +56,7 @@ func TestRefusedNestedColumnAlone(t *testing.T) {
 	if _, err := next().(*file.Int32ColumnChunkWriter).WriteBatch([]int32{7}, []int16{2, 0, 1}, nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := rg.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-
-	tb, err := openBytes("refused.parquet", buf.Bytes())
-	if err != nil {
-		t.Fatal(err)
-	}
+	tb := closeAndOpen(t, "refused.parquet", &buf, rg, w)
 	defer tb.Close()
 	if got, want := schemaString(tb.Schema()), "id BIGINT, good INTEGER[], st STRUCT(x INTEGER)"; got != want {
 		t.Fatalf("schema %q, want %q", got, want)
@@ -82,6 +72,23 @@ func TestRefusedNestedColumnAlone(t *testing.T) {
 	if want := "1 [1, 2] {'x': 7}|2 [] NULL|3 NULL {'x': NULL}"; strings.Join(got, "|") != want {
 		t.Fatalf("rows %q, want %q", strings.Join(got, "|"), want)
 	}
+}
+
+// closeAndOpen closes row group rg and file writer w, which wrote into
+// buf, and opens what they wrote as file name.
+func closeAndOpen(t *testing.T, name string, buf *bytes.Buffer, rg file.SerialRowGroupWriter, w *file.Writer) *Table {
+	t.Helper()
+	if err := rg.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	tb, err := openBytes(name, buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tb
 }
 
 func schemaString(s columnar.Schema) string {

@@ -326,36 +326,50 @@ func putArrowValues(v *columnar.Vector, at, size int, a arrow.Array) error {
 			v.Ints[at+i] = floorDiv(int64(x), 86_400_000)
 		}
 	case *array.Timestamp:
-		mul, div := arrowUnit(a.DataType().(*arrow.TimestampType).Unit)
+		u := a.DataType().(*arrow.TimestampType).Unit
+		if v.Type.ID == columnar.TimestampNS && u == arrow.Nanosecond {
+			putInts(v.Ints[at:at+n], a.TimestampValues())
+			break
+		}
+		mul, div := arrowUnit(u)
 		for i, x := range a.TimestampValues() {
 			v.Ints[at+i] = floorDiv(int64(x)*mul, div)
 		}
 	case *array.Time32:
 		mul, div := arrowUnit(a.DataType().(*arrow.Time32Type).Unit)
 		for i, x := range a.Time32Values() {
-			v.Ints[at+i] = floorDiv(int64(x)*mul, div)
+			v.Ints[at+i] = timeKey(v.Type, floorDiv(int64(x)*mul, div))
 		}
 	case *array.Time64:
 		mul, div := arrowUnit(a.DataType().(*arrow.Time64Type).Unit)
 		for i, x := range a.Time64Values() {
-			v.Ints[at+i] = floorDiv(int64(x)*mul, div)
+			v.Ints[at+i] = timeKey(v.Type, floorDiv(int64(x)*mul, div))
 		}
 	case *array.Decimal128:
 		dt := a.DataType().(*arrow.Decimal128Type)
-		if p := v.Type.Phys(); v.Type.ID != columnar.Decimal && p != columnar.PhysFloat {
+		if p := v.Type.Phys(); !v.Type.IsDecimal() && p != columnar.PhysFloat {
 			return typeMismatch(v, a)
 		}
 		if err := decimalValues(len(a.Values()), a); err != nil {
 			return err
+		}
+		var keys []byte // DECIMAL(19..38)'s 16-byte keys, one allocation
+		if v.Type.ID == columnar.Decimal128 {
+			keys = make([]byte, 0, 16*n)
 		}
 		for i := range n {
 			if a.IsNull(i) {
 				continue
 			}
 			x := a.Value(i)
-			if v.Type.ID == columnar.Decimal {
+			switch v.Type.ID {
+			case columnar.Decimal:
 				v.Ints[at+i] = int64(x.LowBits())
-			} else {
+			case columnar.Decimal128:
+				k := len(keys)
+				keys = columnar.AppendInt128Key(keys, columnar.Int128{Hi: x.HighBits(), Lo: x.LowBits()})
+				v.Bytes[at+i] = keys[k:len(keys):len(keys)]
+			default:
 				v.Floats[at+i] = x.ToFloat64(dt.Scale)
 			}
 		}
@@ -383,11 +397,20 @@ func putArrowValues(v *columnar.Vector, at, size int, a arrow.Array) error {
 	return nil
 }
 
+// timeKey is a time of day in µs as a value of t: a TIMETZ (a UTC-adjusted
+// Parquet TIME, leafType) is at +00.
+func timeKey(t columnar.Type, us int64) int64 {
+	if t.ID == columnar.TimeTZ {
+		return columnar.TimeTZKey(us, 0)
+	}
+	return us
+}
+
 func typeMismatch(v *columnar.Vector, a arrow.Array) error {
 	return fmt.Errorf("%w: Arrow %s read into %s", ErrUnsupported, a.DataType(), v.Type)
 }
 
-func putInts[T int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | arrow.Date32](dst []int64, src []T) {
+func putInts[T int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | arrow.Date32 | arrow.Timestamp](dst []int64, src []T) {
 	for i, x := range src[:len(dst)] {
 		dst[i] = int64(x)
 	}

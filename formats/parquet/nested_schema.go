@@ -49,7 +49,7 @@ func nestedColumn(sc *schema.Schema, manifest *pqarrow.SchemaManifest, field int
 		return column{}, fmt.Errorf("%w: no Arrow mapping", ErrUnsupported)
 	}
 	f := manifest.Fields[field].Field
-	t, err := arrowType(f.Type)
+	t, err := nestedType(sc, &manifest.Fields[field], f.Type)
 	if err != nil {
 		return column{}, err
 	}
@@ -82,42 +82,86 @@ func optionalKeyMap(sc *schema.Schema, root schema.Node, field int) (column, boo
 	}, true
 }
 
-// arrowType maps an Arrow type of a nested column (or of one of its parts)
-// to its SQL type, leaves as a flat column of the same Parquet type maps.
-func arrowType(t arrow.DataType) (columnar.Type, error) {
+// nestedType maps the Arrow type t of a nested column's part sf (nil when
+// unknown) to its SQL type. The shape (LIST, MAP, STRUCT) is arrow-go's,
+// which applies the format's backward-compatibility rules; a leaf is typed
+// as a flat column of it is (leafType), since arrow-go's type loses what
+// the leaf's Parquet type says.
+func nestedType(sc *schema.Schema, sf *pqarrow.SchemaField, t arrow.DataType) (columnar.Type, error) {
 	if _, ok := t.(*extensions.VariantType); ok {
 		return columnar.TVarchar, nil // JSON text (variant.go)
 	}
 	if ext, ok := t.(arrow.ExtensionType); ok {
 		t = ext.StorageType()
 	}
-	switch t := t.(type) {
-	case *arrow.ListType:
-		e, err := arrowType(t.Elem())
-		return columnar.ListOf(e), err
-	case *arrow.LargeListType:
-		e, err := arrowType(t.Elem())
-		return columnar.ListOf(e), err
-	case *arrow.FixedSizeListType:
-		e, err := arrowType(t.Elem())
-		return columnar.ListOf(e), err
-	case *arrow.MapType:
-		k, err := arrowType(t.KeyType())
-		if err != nil {
-			return columnar.Type{}, err
+	kid := func(i int) *pqarrow.SchemaField {
+		if sf == nil || i >= len(sf.Children) {
+			return nil
 		}
-		v, err := arrowType(t.ItemType())
-		return columnar.MapOf(k, v), err
+		return &sf.Children[i]
+	}
+	switch t := t.(type) {
+	case arrow.ListLikeType:
+		if m, ok := t.(*arrow.MapType); ok {
+			var kf, vf *pqarrow.SchemaField
+			if kv := kid(0); kv != nil && len(kv.Children) == 2 {
+				kf, vf = &kv.Children[0], &kv.Children[1]
+			}
+			k, err := nestedType(sc, kf, m.KeyType())
+			if err != nil {
+				return columnar.Type{}, err
+			}
+			v, err := nestedType(sc, vf, m.ItemType())
+			return columnar.MapOf(k, v), err
+		}
+		e, err := nestedType(sc, kid(0), t.Elem())
+		return columnar.ListOf(e), err
 	case *arrow.StructType:
+		if sf != nil && len(sf.Children) != t.NumFields() {
+			sf = nil
+		}
 		fs := make([]columnar.Field, t.NumFields())
 		for i, f := range t.Fields() {
-			ft, err := arrowType(f.Type)
+			ft, err := nestedType(sc, kid(i), f.Type)
 			if err != nil {
 				return columnar.Type{}, err
 			}
 			fs[i] = columnar.Field{Name: f.Name, Type: ft}
 		}
 		return columnar.StructOf(fs...), nil
+	}
+	lt, err := arrowType(t)
+	if err == nil && sf != nil && sf.IsLeaf() && sf.ColIndex < sc.NumColumns() {
+		lt = leafType(sc.Column(sf.ColIndex), lt)
+	}
+	return lt, err
+}
+
+// leafType is the SQL type of leaf col inside a nested column whose Arrow
+// type maps to t: the type a flat column of col has where that differs in
+// more than the Arrow mapping can say (putArrowValues converts to it).
+// arrow-go gives a legacy TIMESTAMP_MICROS a zone as it gives one to a
+// TIMESTAMP with isAdjustedToUTC, so only the Parquet type tells
+// TIMESTAMPTZ from TIMESTAMP; likewise TIMESTAMP_NS, TIMETZ, UUID,
+// GEOMETRY and DECIMAL(19..38), which Arrow's mapping makes TIMESTAMP,
+// TIME, BLOB and DOUBLE.
+func leafType(col *schema.Column, t columnar.Type) columnar.Type {
+	c, err := mapColumn(col)
+	if err != nil {
+		return t
+	}
+	switch c.field.Type.ID {
+	case columnar.TimestampTZ, columnar.TimestampNS, columnar.TimeTZ, columnar.Uuid, columnar.Geometry, columnar.Decimal128:
+		return c.field.Type
+	}
+	return t
+}
+
+// arrowType maps an Arrow type of a leaf inside a nested column to its SQL
+// type, as a flat column of the same Parquet type maps but for what
+// leafType corrects.
+func arrowType(t arrow.DataType) (columnar.Type, error) {
+	switch t := t.(type) {
 	case *arrow.Decimal128Type:
 		if t.Precision <= 18 {
 			return columnar.DecimalType(int(t.Precision), int(t.Scale)), nil
@@ -158,10 +202,7 @@ func arrowType(t arrow.DataType) (columnar.Type, error) {
 	case arrow.DATE32, arrow.DATE64:
 		return columnar.TDate, nil
 	case arrow.TIMESTAMP:
-		// Inside a nested column arrow-go gives legacy TIMESTAMP_MICROS a
-		// zone too, so a zone does not tell a real isAdjustedToUTC: these
-		// stay TIMESTAMP (DuckDB reads the legacy ones so).
-		return columnar.TTimestamp, nil
+		return columnar.TTimestamp, nil // leafType tells TIMESTAMPTZ
 	case arrow.TIME32, arrow.TIME64:
 		return columnar.TTime, nil
 	}

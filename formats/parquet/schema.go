@@ -173,8 +173,12 @@ func mapColumn(leaf *schema.Column) (column, error) {
 	lt := leaf.LogicalType()
 	// Only a real TIMESTAMP logical type says isAdjustedToUTC: a legacy
 	// TIMESTAMP_MICROS converted type reads as a local TIMESTAMP, as in
-	// DuckDB.
+	// DuckDB. arrow-go makes a footer's converted type a logical type
+	// marked as such, with isAdjustedToUTC set.
 	logical := lt != nil && lt.IsValid() && !lt.IsNone()
+	if ts, ok := lt.(schema.TimestampLogicalType); ok && ts.IsFromConvertedType() {
+		logical = false
+	}
 	if !logical {
 		lt = convertedToLogical(leaf)
 	}

@@ -40,6 +40,19 @@ func (b *Batch) Row(i int) int {
 	return i
 }
 
+// ForEach calls fn with each live row index of b, in increasing order.
+func (b *Batch) ForEach(fn func(i int)) {
+	if b.Sel == nil {
+		for i := 0; i < b.Len; i++ {
+			fn(i)
+		}
+		return
+	}
+	for _, i := range b.Sel {
+		fn(i)
+	}
+}
+
 // Reader streams batches. Next returns a batch with at least one live row,
 // or (nil, io.EOF) at the end. Close releases resources and is safe to call
 // more than once.

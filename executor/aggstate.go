@@ -168,11 +168,12 @@ func (s *aggState) update(b *columnar.Batch, arg *columnar.Vector, gids []int32)
 		}
 	} else if arg.Valid != nil {
 		s.dsel = s.dsel[:0]
-		forEach(b, func(i int) {
+		b.ForEach(func(i int) {
 			if arg.Valid.Get(i) {
 				s.dsel = append(s.dsel, i)
 			}
 		})
+
 		sel = s.dsel
 		if len(sel) == 0 {
 			return nil
@@ -386,7 +387,7 @@ func (s *aggState) result(out *columnar.Vector, from, to int) {
 
 // mergeAvg folds partial (sum, count) pairs into the groups gids[i].
 func (s *aggState) mergeAvg(b *columnar.Batch, sum, cnt *columnar.Vector, gids []int32) {
-	forEach(b, func(i int) {
+	b.ForEach(func(i int) {
 		j, k := idx(sum, i), idx(cnt, i)
 		if sum.IsNull(j) || cnt.IsNull(k) {
 			return
@@ -395,6 +396,7 @@ func (s *aggState) mergeAvg(b *columnar.Batch, sum, cnt *columnar.Vector, gids [
 		addComp(&s.floats[g], &s.comp[g], sum.Floats[j])
 		s.count[g] += cnt.Ints[k]
 	})
+
 }
 
 func countRows(counts []int64, gids []int32, sel []int, n int) {

@@ -24,7 +24,7 @@ type hllSketches []*hyperloglog.Sketch
 // hash alike whatever their vector's layout).
 func (s *aggState) approxAdd(b *columnar.Batch, arg *columnar.Vector, gids []int32) {
 	vecs := []*columnar.Vector{arg}
-	forEach(b, func(i int) {
+	b.ForEach(func(i int) {
 		if arg.IsNull(i) {
 			return
 		}
@@ -38,6 +38,7 @@ func (s *aggState) approxAdd(b *columnar.Batch, arg *columnar.Vector, gids []int
 		s.keyBuf = hashtab.EncodeKey(s.keyBuf[:0], vecs, i)
 		s.hll[g].Insert(s.keyBuf)
 	})
+
 }
 
 // approxResult writes the estimates of groups [from, to): 0 for a group

@@ -20,7 +20,7 @@ const AggApproxQuantile AggKind = 50
 // digests.
 func (s *aggState) approxQuantileAdd(b *columnar.Batch, arg *columnar.Vector, gids []int32) {
 	x := digestReader(arg)
-	forEach(b, func(i int) {
+	b.ForEach(func(i int) {
 		if arg.IsNull(i) {
 			return
 		}
@@ -37,6 +37,7 @@ func (s *aggState) approxQuantileAdd(b *columnar.Batch, arg *columnar.Vector, gi
 		}
 		s.digests[g].addValue(v)
 	})
+
 }
 
 // digestReader reads row i of v as the double DuckDB's t-digest stores.

@@ -38,7 +38,7 @@ func (s *aggState) updateArg(b *columnar.Batch, arg *columnar.Vector, valExpr Ex
 		arg = expandConst(arg, b.Len)
 	}
 	isMin := s.spec.Kind == AggArgMin
-	forEach(b, func(i int) {
+	b.ForEach(func(i int) {
 		if val.IsNull(i) || arg.IsNull(i) {
 			return
 		}
@@ -53,6 +53,7 @@ func (s *aggState) updateArg(b *columnar.Batch, arg *columnar.Vector, valExpr Ex
 		best.arg, best.val = arg.Value(i), val.Value(i)
 		s.count[g]++
 	})
+
 	return nil
 }
 

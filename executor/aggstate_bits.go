@@ -26,7 +26,7 @@ func (s *aggState) bitAdd(b *columnar.Batch, arg *columnar.Vector, gids []int32)
 	}
 	kind := s.spec.Kind
 	s.uints = growZero(s.uints, len(s.count)) // grown here: grow knows holistic kinds only by their values
-	forEach(b, func(i int) {
+	b.ForEach(func(i int) {
 		if arg.IsNull(i) {
 			return
 		}
@@ -49,6 +49,7 @@ func (s *aggState) bitAdd(b *columnar.Batch, arg *columnar.Vector, gids []int32)
 		}
 		s.count[g]++
 	})
+
 	return nil
 }
 

@@ -68,13 +68,14 @@ func (d *distinctPairs) fresh(b *columnar.Batch, arg *columnar.Vector, gids []in
 	}
 	d.gid.Reset(b.Len)
 	d.sel = d.sel[:0]
-	forEach(b, func(i int) {
+	b.ForEach(func(i int) {
 		if arg.IsNull(idx(arg, i)) {
 			return
 		}
 		d.gid.Ints[i] = int64(gids[i])
 		d.sel = append(d.sel, i)
 	})
+
 	if len(d.sel) == 0 {
 		return d.sel, nil
 	}
@@ -163,7 +164,7 @@ func (d *distinctPairs) finish(ctx context.Context, fold func(b *columnar.Batch,
 		}
 		sp.gids = growIDs(sp.gids, b.Len)
 		ids := b.Cols[0].Ints
-		forEach(b, func(i int) { sp.gids[i] = int32(ids[i]) })
+		b.ForEach(func(i int) { sp.gids[i] = int32(ids[i]) })
 		if err := fold(b, b.Cols[1], sp.gids); err != nil {
 			return err
 		}

@@ -34,7 +34,7 @@ func (s *aggState) updateFirstLast(b *columnar.Batch, arg *columnar.Vector, rows
 		}
 	}
 	last := s.spec.Kind == AggLast
-	forEach(b, func(i int) {
+	b.ForEach(func(i int) {
 		g := gids[i]
 		if s.count[g] > 0 && !last || n != nil && (n.IsNull(i) || n.Ints[i] == 0) {
 			return
@@ -42,5 +42,6 @@ func (s *aggState) updateFirstLast(b *columnar.Batch, arg *columnar.Vector, rows
 		s.args[g].arg = arg.Value(i)
 		s.count[g]++
 	})
+
 	return nil
 }

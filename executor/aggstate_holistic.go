@@ -71,12 +71,13 @@ func (s *aggState) collect(b *columnar.Batch, arg *columnar.Vector, gids []int32
 		}
 		return nil
 	}
-	forEach(b, func(i int) {
+	b.ForEach(func(i int) {
 		if arg.IsNull(i) {
 			return
 		}
 		add(gids[i], i)
 	})
+
 	return nil
 }
 

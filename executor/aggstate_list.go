@@ -19,7 +19,7 @@ func (s *aggState) listAdd(b *columnar.Batch, arg *columnar.Vector, gids []int32
 		}
 		return err
 	}
-	forEach(b, add)
+	b.ForEach(add)
 	return nil
 }
 

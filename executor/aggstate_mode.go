@@ -55,7 +55,7 @@ func modeKey(dst []byte, arg *columnar.Vector, i int) []byte {
 // DISTINCT a value counts once.
 func (s *aggState) modeAdd(b *columnar.Batch, arg *columnar.Vector, gids []int32) {
 	v := &s.vals
-	forEach(b, func(i int) {
+	b.ForEach(func(i int) {
 		if arg.IsNull(i) {
 			return
 		}
@@ -69,9 +69,7 @@ func (s *aggState) modeAdd(b *columnar.Batch, arg *columnar.Vector, gids []int32
 		case !ok:
 			c = modeCount{n: 1, first: v.seq}
 			if v.modeStore != nil {
-				// mode of a list, struct or map: keyed by its JSON text, which
-				// does not give the value back: keep the value itself,
-				// once per distinct value (owned: the batch is reused).
+
 				c.row = v.modeLen
 				v.modeLen++
 				v.modeStore.Grow(v.modeLen)
@@ -85,6 +83,7 @@ func (s *aggState) modeAdd(b *columnar.Batch, arg *columnar.Vector, gids []int32
 		v.seq++
 		v.modes[g][string(s.keyBuf)] = c
 	})
+
 }
 
 // modeResult writes the modes of groups [from, to): NULL for a group

@@ -64,12 +64,13 @@ func (s *aggState) updatePair(b *columnar.Batch, y *columnar.Vector, xExpr Expr,
 	if y.Const {
 		y = expandConst(y, b.Len)
 	}
-	forEach(b, func(i int) {
+	b.ForEach(func(i int) {
 		if y.IsNull(i) || x.IsNull(i) {
 			return
 		}
 		s.co[gids[i]].add(y.Floats[i], x.Floats[i])
 	})
+
 	return nil
 }
 

@@ -187,11 +187,12 @@ func (s *aggState) statAdd(b *columnar.Batch, arg *columnar.Vector, gids []int32
 		}
 		return err
 	}
-	forEach(b, func(i int) {
+	b.ForEach(func(i int) {
 		if !arg.IsNull(i) {
 			s.st[gids[i]].add(kind, x(i))
 		}
 	})
+
 	return nil
 }
 

@@ -38,7 +38,7 @@ func init() {
 func intervalPartKernel(k int) kernel {
 	return func(args []*columnar.Vector, b *columnar.Batch, out *columnar.Vector) error {
 		x := args[0]
-		forEach(b, func(i int) {
+		b.ForEach(func(i int) {
 			if out.Valid != nil && !out.Valid.Get(i) {
 				return
 			}
@@ -52,6 +52,7 @@ func intervalPartKernel(k int) kernel {
 				out.Ints[i] = iv.Micros
 			}
 		})
+
 		return nil
 	}
 }

@@ -46,7 +46,7 @@ func listLenKernel(args []*columnar.Vector, b *columnar.Batch, out *columnar.Vec
 	x := args[0]
 	if x.Const {
 		n := int64(x.Ends[0] - x.Starts[0])
-		forEach(b, func(i int) { out.Ints[i] = n })
+		b.ForEach(func(i int) { out.Ints[i] = n })
 		return nil
 	}
 	starts, ends := x.Starts, x.Ends
@@ -66,10 +66,11 @@ func listLenKernel(args []*columnar.Vector, b *columnar.Batch, out *columnar.Vec
 // cardinalityKernel: the number of entries of each map (UBIGINT).
 func cardinalityKernel(args []*columnar.Vector, b *columnar.Batch, out *columnar.Vector) error {
 	x := args[0]
-	forEach(b, func(i int) {
+	b.ForEach(func(i int) {
 		j := idx(x, i)
 		out.Uints[i] = uint64(x.Ends[j] - x.Starts[j])
 	})
+
 	return nil
 }
 
@@ -82,7 +83,7 @@ func listContainsKernel(elem columnar.Type) kernel {
 		k := x.Kids[0]
 		if elem.Phys() == columnar.PhysInt && k.Dict == nil {
 			ints := k.Ints
-			forEach(b, func(i int) {
+			b.ForEach(func(i int) {
 				j := idx(x, i)
 				want := y.Ints[idx(y, i)]
 				found := false
@@ -94,9 +95,10 @@ func listContainsKernel(elem columnar.Type) kernel {
 				}
 				out.Bools[i] = found
 			})
+
 			return nil
 		}
-		forEach(b, func(i int) {
+		b.ForEach(func(i int) {
 			j, yi := idx(x, i), idx(y, i)
 			found := false
 			for r := int(x.Starts[j]); r < int(x.Ends[j]); r++ {
@@ -107,6 +109,7 @@ func listContainsKernel(elem columnar.Type) kernel {
 			}
 			out.Bools[i] = found
 		})
+
 		return nil
 	}
 }
@@ -116,7 +119,7 @@ func listContainsKernel(elem columnar.Type) kernel {
 func listExtractKernel(args []*columnar.Vector, b *columnar.Batch, out *columnar.Vector) error {
 	x, p := args[0], args[1]
 	k := x.Kids[0]
-	forEach(b, func(i int) {
+	b.ForEach(func(i int) {
 		if out.IsNull(i) {
 			return
 		}
@@ -136,18 +139,20 @@ func listExtractKernel(args []*columnar.Vector, b *columnar.Batch, out *columnar
 		}
 		out.CopyRow(i, k, int(r), b.Len)
 	})
+
 	return nil
 }
 
 // listValueKernel: a list of the arguments' values (NULLs included).
 func listValueKernel(args []*columnar.Vector, b *columnar.Batch, out *columnar.Vector) error {
-	forEach(b, func(i int) {
+	b.ForEach(func(i int) {
 		out.Starts[i] = int32(out.KidLen)
 		for _, a := range args {
 			out.AppendKid(a, idx(a, i))
 		}
 		out.Ends[i] = int32(out.KidLen)
 	})
+
 	return nil
 }
 
@@ -156,7 +161,7 @@ func structPackKernel(args []*columnar.Vector, b *columnar.Batch, out *columnar.
 	for f, a := range args {
 		k := out.Kids[f]
 		k.ExtendValid(b.Len)
-		forEach(b, func(i int) { k.CopyRow(i, a, idx(a, i), b.Len) })
+		b.ForEach(func(i int) { k.CopyRow(i, a, idx(a, i), b.Len) })
 	}
 	return nil
 }

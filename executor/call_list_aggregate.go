@@ -55,7 +55,7 @@ func listAggState(kind AggKind) function.Factory {
 				gids = make([]int32, x.KidLen)
 			}
 			gids, sel = gids[:x.KidLen], sel[:0]
-			forEach(b, func(i int) {
+			b.ForEach(func(i int) {
 				if x.IsNull(i) {
 					return
 				}
@@ -64,6 +64,7 @@ func listAggState(kind AggKind) function.Factory {
 					sel = append(sel, int(j))
 				}
 			})
+
 			if sel == nil {
 				sel = []int{} // no element: an empty selection, not every row
 			}

@@ -395,7 +395,7 @@ func (e *castExpr) Eval(b *columnar.Batch) (*columnar.Vector, error) {
 	// Fast path: integers to floating point.
 	if from.Phys() == columnar.PhysInt && from.ID != columnar.Decimal && from.IsInteger() && e.to.Phys() == columnar.PhysFloat {
 		src, dst := x.Ints, out.Floats
-		forEach(bb, func(i int) { dst[i] = float64(src[i]) })
+		bb.ForEach(func(i int) { dst[i] = float64(src[i]) })
 		out.Const = x.Const
 		return out, nil
 	}
@@ -403,10 +403,11 @@ func (e *castExpr) Eval(b *columnar.Batch) (*columnar.Vector, error) {
 	// An infinite timestamp has no time of day: the per-row path refuses it.
 	if from.ID == columnar.Timestamp && e.to.ID == columnar.Time {
 		src, dst, inf := x.Ints, out.Ints, false
-		forEach(bb, func(i int) {
+		bb.ForEach(func(i int) {
 			dst[i] = columnar.TimeOfDay(src[i])
 			inf = inf || columnar.Infinity(from, src[i]) != 0 && !x.IsNull(i)
 		})
+
 		if !inf {
 			out.Const = x.Const
 			return out, nil
@@ -416,13 +417,14 @@ func (e *castExpr) Eval(b *columnar.Batch) (*columnar.Vector, error) {
 	// the same division CastValue does, without a Value per row.
 	if from.ID == columnar.Decimal && e.to.ID == columnar.Float64 {
 		src, dst, div, s := x.Ints, out.Floats, math.Pow10(int(from.Scale)), int(from.Scale)
-		forEach(bb, func(i int) {
+		bb.ForEach(func(i int) {
 			if v := src[i]; v >= -1<<53 && v <= 1<<53 {
-				dst[i] = float64(v) / div // both exact: one rounding
+				dst[i] = float64(v) / div
 			} else {
 				dst[i] = columnar.DecimalFloat(v, s)
 			}
 		})
+
 		out.Const = x.Const
 		return out, nil
 	}
@@ -433,9 +435,10 @@ func (e *castExpr) Eval(b *columnar.Batch) (*columnar.Vector, error) {
 		if from.ID == columnar.Hugeint {
 			s = 0
 		}
-		forEach(bb, func(i int) {
+		bb.ForEach(func(i int) {
 			dst[i] = columnar.WideDecimalFloat(columnar.Int128FromKey(src[i]), s)
 		})
+
 		out.Const = x.Const
 		return out, nil
 	}
@@ -458,9 +461,10 @@ func (e *castExpr) Eval(b *columnar.Batch) (*columnar.Vector, error) {
 	if from.Phys() == columnar.PhysInt && (e.to.ID == columnar.Hugeint && from.IsInteger() ||
 		e.to.ID == columnar.Decimal128 && from.ID == columnar.Decimal && from.Scale == e.to.Scale) {
 		src, dst := x.Ints, out.Bytes
-		forEach(bb, func(i int) {
+		bb.ForEach(func(i int) {
 			dst[i] = columnar.AppendInt128Key(e.ar.alloc(16)[:0], columnar.Int128Of(src[i]))
 		})
+
 		out.Const = x.Const
 		return out, nil
 	}

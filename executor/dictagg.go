@@ -56,7 +56,7 @@ func (h *HashAgg) minMaxCodes(i int, b *columnar.Batch, arg *columnar.Vector) er
 	}
 	m.touched = m.touched[:0]
 	gids := h.gids
-	forEach(b, func(r int) {
+	b.ForEach(func(r int) {
 		if arg.Valid != nil && !arg.Valid.Get(r) {
 			return
 		}
@@ -69,6 +69,7 @@ func (h *HashAgg) minMaxCodes(i int, b *columnar.Batch, arg *columnar.Vector) er
 			m.best[g] = c
 		}
 	})
+
 	n := len(m.touched)
 	if n == 0 {
 		return nil

@@ -137,11 +137,12 @@ func (d *Distinct) spillBatch(ctx context.Context, b *columnar.Batch) error {
 	sp := d.spill
 	d.seen.Find(b, b.Cols, d.gids)
 	sp.missing = sp.missing[:0]
-	forEach(b, func(i int) {
+	b.ForEach(func(i int) {
 		if d.gids[i] < 0 {
 			sp.missing = append(sp.missing, i)
 		}
 	})
+
 	if len(sp.missing) == 0 {
 		return nil
 	}

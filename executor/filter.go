@@ -83,10 +83,11 @@ func selectTrue(v *columnar.Vector, b *columnar.Batch, sel []int) []int {
 		}
 		return sel
 	}
-	forEach(b, func(i int) {
+	b.ForEach(func(i int) {
 		if vals[i] && v.Valid.Get(i) {
 			sel = append(sel, i)
 		}
 	})
+
 	return sel
 }

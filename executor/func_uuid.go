@@ -31,7 +31,7 @@ func init() {
 // variant.
 func uuidV4Kernel(_ []*columnar.Vector, b *columnar.Batch, out *columnar.Vector) error {
 	buf := make([]byte, columnar.UUIDSize*b.Len)
-	forEach(b, func(i int) {
+	b.ForEach(func(i int) {
 		u := buf[i*columnar.UUIDSize : (i+1)*columnar.UUIDSize : (i+1)*columnar.UUIDSize]
 		binary.BigEndian.PutUint64(u[:8], rand.Uint64())
 		binary.BigEndian.PutUint64(u[8:], rand.Uint64())
@@ -39,6 +39,7 @@ func uuidV4Kernel(_ []*columnar.Vector, b *columnar.Batch, out *columnar.Vector)
 		u[8] = u[8]&0x3f | 0x80
 		out.Bytes[i] = u
 	})
+
 	return nil
 }
 
@@ -54,17 +55,17 @@ func uuidV7Kernel(_ []*columnar.Vector, b *columnar.Batch, out *columnar.Vector)
 	buf := make([]byte, columnar.UUIDSize*b.Len)
 	uuidV7.Lock()
 	defer uuidV7.Unlock()
-	forEach(b, func(i int) {
+	b.ForEach(func(i int) {
 		ms := uint64(time.Now().UnixMilli())
 		if ms <= uuidV7.ms {
 			ms = uuidV7.ms
 			uuidV7.seq++
-			if uuidV7.seq > 0xfff { // the counter ran out: borrow the next millisecond
+			if uuidV7.seq > 0xfff {
 				ms++
 				uuidV7.seq = 0
 			}
 		} else {
-			uuidV7.seq = rand.Uint64N(0x800) // room to count up
+			uuidV7.seq = rand.Uint64N(0x800)
 		}
 		uuidV7.ms = ms
 		u := buf[i*columnar.UUIDSize : (i+1)*columnar.UUIDSize : (i+1)*columnar.UUIDSize]
@@ -72,6 +73,7 @@ func uuidV7Kernel(_ []*columnar.Vector, b *columnar.Batch, out *columnar.Vector)
 		binary.BigEndian.PutUint64(u[8:], rand.Uint64()&(1<<62-1)|1<<63)
 		out.Bytes[i] = u
 	})
+
 	return nil
 }
 

@@ -455,7 +455,7 @@ func (d *dealer) deal(b *columnar.Batch) int64 {
 		d.hashes = make([]uint64, max(b.Len, columnar.MaxBatch))
 	}
 	h := d.hashes[:b.Len]
-	forEach(b, func(i int) { h[i] = 0x2d358dccaa6c78a5 })
+	b.ForEach(func(i int) { h[i] = 0x2d358dccaa6c78a5 })
 	for _, k := range d.keys {
 		d.hashColumn(b, b.Cols[k], h)
 	}
@@ -496,7 +496,7 @@ func (d *dealer) hashColumn(b *columnar.Batch, v *columnar.Vector, h []uint64) {
 		hi, lo := bits.Mul64(h[i]^x, 0xff51afd7ed558ccd)
 		h[i] = hi ^ lo
 	}
-	forEach(b, func(i int) {
+	b.ForEach(func(i int) {
 		j := idx(v, i)
 		if v.IsNull(j) {
 			mix(i, 0x8f1bbcdcca62c1d6)
@@ -517,13 +517,14 @@ func (d *dealer) hashColumn(b *columnar.Batch, v *columnar.Vector, h []uint64) {
 			mix(i, hashtab.FloatWord(v.Floats[j]))
 		case columnar.PhysBytes:
 			s := bytesAt(v, j)
-			if v.Type.ID == columnar.Interval { // equal intervals written apart hash alike
+			if v.Type.ID == columnar.Interval {
 				s = columnar.IntervalOrderKey(s)
 			}
 			mix(i, maphash.Bytes(d.seed, s))
-		case columnar.PhysNested: // equal values (hashtab's normal form) hash alike
+		case columnar.PhysNested:
 			d.key = hashtab.EncodeKey(d.key[:0], []*columnar.Vector{v}, j)
 			mix(i, maphash.Bytes(d.seed, d.key))
 		}
 	})
+
 }

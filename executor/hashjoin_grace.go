@@ -149,7 +149,7 @@ func (j *HashJoin) spillBuild(ctx context.Context, right Operator, keys []*colum
 				collectKeys(f, keys[f.Key], b)
 			}
 		}
-		forEach(b, func(i int) { gb.null = gb.null || anyKeyNull(keys, i) })
+		b.ForEach(func(i int) { gb.null = gb.null || anyKeyNull(keys, i) })
 		gb.rows += int64(b.Live())
 		for c, v := range b.Cols {
 			cols[c] = decodeCoded(v, b, &dec[c])

@@ -74,7 +74,7 @@ func (e *caseExpr) evalCodes(b *columnar.Batch) (*columnar.Vector, error) {
 	out.Valid = nil
 	codes := dict.Set(out, c.d, n)
 	rest := c.selA[:0]
-	forEach(b, func(i int) { rest = append(rest, i) })
+	b.ForEach(func(i int) { rest = append(rest, i) })
 	next := c.selB[:0]
 	for k, cond := range e.conds {
 		if len(rest) == 0 {
@@ -141,7 +141,7 @@ func (e *caseExpr) Eval(b *columnar.Batch) (*columnar.Vector, error) {
 	// rest lists rows not yet decided; each arm narrows it, so a THEN is only
 	// evaluated on rows whose condition held (no spurious errors elsewhere).
 	rest := e.restBuf[:0]
-	forEach(b, func(i int) { rest = append(rest, i) })
+	b.ForEach(func(i int) { rest = append(rest, i) })
 	for k, c := range e.conds {
 		if len(rest) == 0 {
 			break

@@ -22,15 +22,16 @@ func filterKeepKernel(columnar.Type) kernel {
 	return func(args []*columnar.Vector, b *columnar.Batch, out *columnar.Vector) error {
 		x, cond := args[0], args[1]
 		n := b.Len
-		forEach(b, func(i int) {
+		b.ForEach(func(i int) {
 			if out.Valid != nil && !out.Valid.Get(i) {
-				return // a NULL argument (strict)
+				return
 			}
 			out.CopyRow(i, x, idx(x, i), n)
 			if !cond.Bools[idx(cond, i)] {
 				out.SetNull(i, n)
 			}
 		})
+
 		return nil
 	}
 }

@@ -98,10 +98,11 @@ func temporalArithKernel(op arithOp, lt, rt, ret columnar.Type) (kernel, error) 
 		}
 		return func(args []*columnar.Vector, b *columnar.Batch, out *columnar.Vector) error {
 			x, y := args[tArg], args[ivArg]
-			forEach(b, func(i int) {
+			b.ForEach(func(i int) {
 				q := y.IntervalAt(idx(y, i)).Micros % columnar.MicrosPerDay
 				out.Ints[i] = columnar.WrapTime(x.Ints[idx(x, i)]%columnar.MicrosPerDay + sign*q)
 			})
+
 			return nil
 		}, nil
 	case isIv(lt) && isIv(rt):
@@ -181,10 +182,9 @@ func temporalArithKernel(op arithOp, lt, rt, ret columnar.Type) (kernel, error) 
 	dateMinusDate := lt.ID == columnar.Date && rt.ID == columnar.Date
 	return func(args []*columnar.Vector, b *columnar.Batch, out *columnar.Vector) error {
 		x, y := args[0], args[1]
-		forEach(b, func(i int) {
+		b.ForEach(func(i int) {
 			l, r := x.Ints[idx(x, i)], y.Ints[idx(y, i)]
-			// An infinite date plus days or a time stays infinite; DATE -
-			// DATE subtracts the payloads, as DuckDB does.
+
 			if s := columnar.Infinity(lt, l); s != 0 && !dateMinusDate {
 				out.Ints[i] = columnar.InfinityOf(ret, s)
 				return
@@ -195,6 +195,7 @@ func temporalArithKernel(op arithOp, lt, rt, ret columnar.Type) (kernel, error) 
 			}
 			out.Ints[i] = l*scaleL + sign*r*scaleR
 		})
+
 		return nil
 	}, nil
 }

@@ -25,13 +25,13 @@ func (e *logicExpr) Eval(b *columnar.Batch) (*columnar.Vector, error) {
 	// known[i]: the result is decided (dominant value seen); null[i]: a NULL seen.
 	dominant := !e.and
 	var nulls columnar.Bitmap
-	forEach(b, func(i int) { res[i] = !dominant })
+	b.ForEach(func(i int) { res[i] = !dominant })
 	for _, a := range e.args {
 		v, err := a.Eval(b)
 		if err != nil {
 			return nil, err
 		}
-		forEach(b, func(i int) {
+		b.ForEach(func(i int) {
 			j := idx(v, i)
 			if v.IsNull(j) {
 				if res[i] != dominant {
@@ -46,14 +46,16 @@ func (e *logicExpr) Eval(b *columnar.Batch) (*columnar.Vector, error) {
 				res[i] = dominant
 			}
 		})
+
 	}
 	if nulls != nil {
 		valid := columnar.NewBitmap(n)
-		forEach(b, func(i int) {
+		b.ForEach(func(i int) {
 			if nulls.Get(i) && res[i] != dominant {
 				valid.Clear(i)
 			}
 		})
+
 		out.Valid = valid
 	}
 	return out, nil
@@ -61,7 +63,7 @@ func (e *logicExpr) Eval(b *columnar.Batch) (*columnar.Vector, error) {
 
 func notKernel(args []*columnar.Vector, b *columnar.Batch, out *columnar.Vector) error {
 	x := args[0]
-	forEach(b, func(i int) { out.Bools[i] = !x.Bools[idx(x, i)] })
+	b.ForEach(func(i int) { out.Bools[i] = !x.Bools[idx(x, i)] })
 	return nil
 }
 
@@ -88,7 +90,7 @@ func (e *isNullExpr) Eval(b *columnar.Batch) (*columnar.Vector, error) {
 		return out, nil
 	}
 	out.Reset(b.Len)
-	forEach(b, func(i int) { out.Bools[i] = v.IsNull(i) != e.not })
+	b.ForEach(func(i int) { out.Bools[i] = v.IsNull(i) != e.not })
 	return out, nil
 }
 
@@ -114,7 +116,7 @@ func (e *coalesceExpr) Eval(b *columnar.Batch) (*columnar.Vector, error) {
 			return nil, err
 		}
 		left := false
-		forEach(b, func(i int) {
+		b.ForEach(func(i int) {
 			if !pending.Get(i) {
 				return
 			}
@@ -126,6 +128,7 @@ func (e *coalesceExpr) Eval(b *columnar.Batch) (*columnar.Vector, error) {
 			out.CopyRow(i, v, j, n)
 			pending.Clear(i)
 		})
+
 		if !left {
 			break
 		}
@@ -229,13 +232,14 @@ func (e *inExpr) Eval(b *columnar.Batch) (*columnar.Vector, error) {
 		if e.set != nil {
 			e.set.Find(bb, []*columnar.Vector{x}, gids)
 		}
-		forEach(bb, func(i int) {
+		bb.ForEach(func(i int) {
 			if x.IsNull(i) {
 				out.Valid.Clear(i)
 				return
 			}
 			e.finish(out, i, e.set != nil && gids[i] >= 0, e.hasNul)
 		})
+
 	} else {
 		hits := make([]bool, n)
 		nulls := make([]bool, n)
@@ -250,21 +254,23 @@ func (e *inExpr) Eval(b *columnar.Batch) (*columnar.Vector, error) {
 			if err := e.eq(args, b, &e.tmp); err != nil {
 				return nil, err
 			}
-			forEach(bb, func(i int) {
+			bb.ForEach(func(i int) {
 				if lv.IsNull(idx(lv, i)) {
 					nulls[i] = true
 				} else if e.tmp.Bools[i] {
 					hits[i] = true
 				}
 			})
+
 		}
-		forEach(bb, func(i int) {
+		bb.ForEach(func(i int) {
 			if x.IsNull(i) {
 				out.Valid.Clear(i)
 				return
 			}
 			e.finish(out, i, hits[i], nulls[i])
 		})
+
 	}
 	if constOut {
 		out.Const = true

@@ -12,7 +12,7 @@ func unaryNumKernel(t columnar.Type, fi func(int64) (int64, error), ff func(floa
 		x := args[0]
 		switch t.Phys() {
 		case columnar.PhysFloat:
-			forEach(b, func(i int) { out.Floats[i] = ff(x.Floats[idx(x, i)]) })
+			b.ForEach(func(i int) { out.Floats[i] = ff(x.Floats[idx(x, i)]) })
 			return nil
 		case columnar.PhysInt:
 			return forRows(b, func(i int) error {
@@ -24,7 +24,7 @@ func unaryNumKernel(t columnar.Type, fi func(int64) (int64, error), ff func(floa
 				return err
 			})
 		case columnar.PhysUint:
-			forEach(b, func(i int) { out.Uints[i] = x.Uints[idx(x, i)] })
+			b.ForEach(func(i int) { out.Uints[i] = x.Uints[idx(x, i)] })
 			return nil
 		}
 		return errorf("not a number: %s", t)
@@ -109,15 +109,15 @@ func roundKernel(t columnar.Type, hasDigits bool) kernel {
 		}
 		switch t.Phys() {
 		case columnar.PhysFloat:
-			forEach(b, func(i int) { out.Floats[i] = roundHalfAway(x.Floats[idx(x, i)], digits(i)) })
+			b.ForEach(func(i int) { out.Floats[i] = roundHalfAway(x.Floats[idx(x, i)], digits(i)) })
 		case columnar.PhysInt:
 			scale := int64(0)
 			if t.ID == columnar.Decimal {
 				scale = int64(t.Scale)
 			}
-			forEach(b, func(i int) {
+			b.ForEach(func(i int) {
 				v := x.Ints[idx(x, i)]
-				drop := scale - digits(i) // decimal digits to remove
+				drop := scale - digits(i)
 				if drop <= 0 {
 					out.Ints[i] = v
 					return
@@ -137,8 +137,9 @@ func roundKernel(t columnar.Type, hasDigits bool) kernel {
 				}
 				out.Ints[i] = q * p
 			})
+
 		case columnar.PhysUint:
-			forEach(b, func(i int) { out.Uints[i] = x.Uints[idx(x, i)] })
+			b.ForEach(func(i int) { out.Uints[i] = x.Uints[idx(x, i)] })
 		}
 		return nil
 	}

@@ -15,7 +15,7 @@ func rowKernel(f rowFunc, t columnar.Type, strict bool) kernel {
 	return func(args []*columnar.Vector, b *columnar.Batch, out *columnar.Vector) error {
 		vals := make([]columnar.Value, len(args))
 		var err error
-		forEach(b, func(i int) {
+		b.ForEach(func(i int) {
 			if err != nil || strict && out.Valid != nil && !out.Valid.Get(i) {
 				return
 			}
@@ -27,6 +27,7 @@ func rowKernel(f rowFunc, t columnar.Type, strict bool) kernel {
 				out.SetValue(i, b.Len, v)
 			}
 		})
+
 		return err
 	}
 }

@@ -35,7 +35,7 @@ func strMapKernel(f func(dst, s []byte) []byte) kernel {
 	return func(args []*columnar.Vector, b *columnar.Batch, out *columnar.Vector) error {
 		ar.reset()
 		x := args[0]
-		forEach(b, func(i int) {
+		b.ForEach(func(i int) {
 			if !out.Valid.Get(i) {
 				return
 			}
@@ -44,6 +44,7 @@ func strMapKernel(f func(dst, s []byte) []byte) kernel {
 			copy(dst, scratch)
 			out.Bytes[i] = dst
 		})
+
 		return nil
 	}
 }
@@ -115,7 +116,7 @@ func appendReverse(dst, s []byte) []byte {
 func trimKernel(left, right bool) kernel {
 	return func(args []*columnar.Vector, b *columnar.Batch, out *columnar.Vector) error {
 		x := args[0]
-		forEach(b, func(i int) {
+		b.ForEach(func(i int) {
 			s, cut := x.Bytes[idx(x, i)], " "
 			if len(args) > 1 {
 				cut = string(args[1].Bytes[idx(args[1], i)])
@@ -128,13 +129,14 @@ func trimKernel(left, right bool) kernel {
 			}
 			out.Bytes[i] = s
 		})
+
 		return nil
 	}
 }
 
 func lengthKernel(args []*columnar.Vector, b *columnar.Batch, out *columnar.Vector) error {
 	x := args[0]
-	forEach(b, func(i int) { out.Ints[i] = int64(utf8.RuneCount(x.Bytes[idx(x, i)])) })
+	b.ForEach(func(i int) { out.Ints[i] = int64(utf8.RuneCount(x.Bytes[idx(x, i)])) })
 	return nil
 }
 
@@ -148,7 +150,7 @@ func substringKernel(args []*columnar.Vector, b *columnar.Batch, out *columnar.V
 		ln = args[2]
 	}
 	var err error
-	forEach(b, func(i int) {
+	b.ForEach(func(i int) {
 		s := x.Bytes[idx(x, i)]
 		start := st.Ints[idx(st, i)]
 		count := int64(1 << 62)
@@ -158,7 +160,7 @@ func substringKernel(args []*columnar.Vector, b *columnar.Batch, out *columnar.V
 				err = fmt.Errorf("substring length outside of supported range (> %d)", uint32(math.MaxUint32))
 			}
 		}
-		// DuckDB bounds both to 32 bits so start+count cannot overflow.
+
 		if (start > math.MaxUint32 || start < -math.MaxUint32) && err == nil {
 			err = fmt.Errorf("substring offset outside of supported range (> %d)", uint32(math.MaxUint32))
 		}
@@ -166,6 +168,7 @@ func substringKernel(args []*columnar.Vector, b *columnar.Batch, out *columnar.V
 			out.Bytes[i] = substrRunes(s, start, count)
 		}
 	})
+
 	return err
 }
 
@@ -204,7 +207,7 @@ func concatKernel(strict bool) kernel {
 	var ar arena
 	return func(args []*columnar.Vector, b *columnar.Batch, out *columnar.Vector) error {
 		ar.reset()
-		forEach(b, func(i int) {
+		b.ForEach(func(i int) {
 			if strict && !out.Valid.Get(i) {
 				return
 			}
@@ -222,6 +225,7 @@ func concatKernel(strict bool) kernel {
 			}
 			out.Bytes[i] = dst
 		})
+
 		return nil
 	}
 }
@@ -351,7 +355,7 @@ func likeKernel(fold, not bool) kernel {
 	var cachedPat string
 	return func(args []*columnar.Vector, b *columnar.Batch, out *columnar.Vector) error {
 		x, p := args[0], args[1]
-		forEach(b, func(i int) {
+		b.ForEach(func(i int) {
 			if !out.Valid.Get(i) {
 				return
 			}
@@ -361,6 +365,7 @@ func likeKernel(fold, not bool) kernel {
 			}
 			out.Bools[i] = cached.match(x.Bytes[idx(x, i)]) != not
 		})
+
 		return nil
 	}
 }

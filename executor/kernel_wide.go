@@ -171,20 +171,22 @@ func wideLimbKernel(k int) kernel {
 				return nil
 			}
 			src, dst := x.Ints, out.Ints
-			forEach(b, func(i int) {
+			b.ForEach(func(i int) {
 				if i < n {
 					dst[i] = int64Limb(src[i], k)
 				}
 			})
+
 			out.Const = x.Const
 			return nil
 		case columnar.PhysUint:
 			src, dst := x.Uints, out.Ints
-			forEach(b, func(i int) {
+			b.ForEach(func(i int) {
 				if i < n {
 					dst[i] = int64(src[i] >> (32 * k) & 0xffffffff)
 				}
 			})
+
 			out.Const = x.Const
 			return nil
 		}
@@ -196,7 +198,7 @@ func wideLimbKernel(k int) kernel {
 			out.Const = false
 			return nil
 		}
-		forEach(b, func(i int) {
+		b.ForEach(func(i int) {
 			if i >= n || len(src[i]) != 16 {
 				return
 			}
@@ -212,6 +214,7 @@ func wideLimbKernel(k int) kernel {
 				dst[i] = v.Hi >> 32
 			}
 		})
+
 		out.Const = x.Const
 		return nil
 	}

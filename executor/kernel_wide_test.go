@@ -60,7 +60,7 @@ func TestWideLimbs(t *testing.T) {
 			}
 			limbs[k] = out.Ints
 		}
-		forEach(b, func(i int) {
+		b.ForEach(func(i int) {
 			got := big.NewInt(limbs[3][i])
 			for k := 2; k >= 0; k-- {
 				got.Lsh(got, 32).Add(got, big.NewInt(limbs[k][i]))
@@ -69,5 +69,6 @@ func TestWideLimbs(t *testing.T) {
 				t.Errorf("sel=%v: limbs of %s recombine to %s", sel, vals[i].Big(), got)
 			}
 		})
+
 	}
 }

@@ -123,7 +123,7 @@ func (e *listLambdaExpr) Eval(b *columnar.Batch) (*columnar.Vector, error) {
 		return nil, err
 	}
 	e.rows, e.elems, e.keep = e.rows[:0], e.elems[:0], e.keep[:0]
-	forEach(b, func(i int) {
+	b.ForEach(func(i int) {
 		j := idx(lv, i)
 		if lv.IsNull(j) {
 			return
@@ -133,6 +133,7 @@ func (e *listLambdaExpr) Eval(b *columnar.Batch) (*columnar.Vector, error) {
 			e.elems = append(e.elems, r)
 		}
 	})
+
 	n := b.Len
 	out := &e.out
 	out.Reset(n)
@@ -163,7 +164,7 @@ func (e *listLambdaExpr) Eval(b *columnar.Batch) (*columnar.Vector, error) {
 		}
 	}
 	p := int32(0)
-	forEach(b, func(i int) {
+	b.ForEach(func(i int) {
 		j := idx(lv, i)
 		if lv.IsNull(j) {
 			out.SetNull(i, n)
@@ -185,6 +186,7 @@ func (e *listLambdaExpr) Eval(b *columnar.Batch) (*columnar.Vector, error) {
 		p += cnt
 		out.Ends[i] = int32(out.KidLen)
 	})
+
 	return out, nil
 }
 
@@ -253,7 +255,7 @@ func (e *listReduceExpr) Eval(b *columnar.Batch) (*columnar.Vector, error) {
 	}
 	var ferr error
 	null := columnar.ConstVector(columnar.NullValue(e.t))
-	forEach(b, func(i int) {
+	b.ForEach(func(i int) {
 		j := idx(lv, i)
 		switch {
 		case lv.IsNull(j):
@@ -270,6 +272,7 @@ func (e *listReduceExpr) Eval(b *columnar.Batch) (*columnar.Vector, error) {
 			e.live = append(e.live, int32(i))
 		}
 	})
+
 	if ferr != nil {
 		return nil, ferr
 	}

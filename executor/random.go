@@ -126,7 +126,7 @@ func randomFactory(_ []columnar.Type, consts []*columnar.Value, _ columnar.Type)
 	return func(_ []*columnar.Vector, b *columnar.Batch, out *columnar.Vector) error {
 		mu.Lock()
 		defer mu.Unlock()
-		forEach(b, func(i int) { out.Floats[i] = p.float() })
+		b.ForEach(func(i int) { out.Floats[i] = p.float() })
 		return nil
 	}, nil
 }
@@ -138,7 +138,7 @@ func setseedFactory(_ []columnar.Type, consts []*columnar.Value, _ columnar.Type
 	return func(args []*columnar.Vector, b *columnar.Batch, out *columnar.Vector) error {
 		x := args[0]
 		var err error
-		forEach(b, func(i int) {
+		b.ForEach(func(i int) {
 			k := i
 			if x.Const {
 				k = 0
@@ -148,6 +148,7 @@ func setseedFactory(_ []columnar.Type, consts []*columnar.Value, _ columnar.Type
 			}
 			out.SetNull(i, b.Len)
 		})
+
 		return err
 	}, nil
 }

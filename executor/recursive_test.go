@@ -35,12 +35,13 @@ func (s *stepOp) Next(ctx context.Context) (*columnar.Batch, error) {
 		}
 		s.out = columnar.NewBatch(s.Types(), b.Len)
 		k := 0
-		forEach(b, func(i int) {
+		b.ForEach(func(i int) {
 			if x := b.Cols[0].Ints[i]; x < s.below {
 				s.out.Cols[0].Ints[k] = (x + s.add) % s.mod
 				k++
 			}
 		})
+
 		if k > 0 {
 			s.out.Len = k
 			return s.out, nil

@@ -98,7 +98,7 @@ func sequenceFactory(next bool) function.Factory {
 		}
 		return func(_ []*columnar.Vector, b *columnar.Batch, out *columnar.Vector) error {
 			var err error
-			forEach(b, func(i int) {
+			b.ForEach(func(i int) {
 				if err != nil {
 					return
 				}
@@ -108,6 +108,7 @@ func sequenceFactory(next bool) function.Factory {
 					out.Ints[i], err = s.Current()
 				}
 			})
+
 			return err
 		}, nil
 	}

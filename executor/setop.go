@@ -143,7 +143,7 @@ func (s *SetOp) Open(ctx context.Context) error {
 		s.keys.Assign(b, b.Cols, s.gids)
 		if s.All {
 			s.counts = growZero(s.counts, s.keys.Len())
-			forEach(b, func(i int) { s.counts[s.gids[i]]++ })
+			b.ForEach(func(i int) { s.counts[s.gids[i]]++ })
 		}
 		if err := s.account(0); err != nil {
 			return err
@@ -227,11 +227,12 @@ func (s *SetOp) keep(ctx context.Context, b *columnar.Batch) ([]int, error) {
 	}
 	s.keys.Find(b, b.Cols, gids)
 	s.sel = s.sel[:0]
-	forEach(b, func(i int) {
+	b.ForEach(func(i int) {
 		if s.found(gids[i]) {
 			s.sel = append(s.sel, i)
 		}
 	})
+
 	return s.sel, nil
 }
 

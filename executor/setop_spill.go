@@ -47,13 +47,14 @@ func (s *SetOp) startSpill() {
 func (s *SetOp) missingRows(b *columnar.Batch, onFound func(i int, g int32)) []int {
 	sp := s.spill
 	sp.missing = sp.missing[:0]
-	forEach(b, func(i int) {
+	b.ForEach(func(i int) {
 		if g := s.gids[i]; g < 0 {
 			sp.missing = append(sp.missing, i)
 		} else {
 			onFound(i, g)
 		}
 	})
+
 	return sp.missing
 }
 

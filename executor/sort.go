@@ -377,11 +377,12 @@ func (t *TopK) beating(ctx context.Context, b *columnar.Batch, bound int) (*colu
 		}
 	}
 	t.sel = t.sel[:0]
-	forEach(b, func(i int) {
+	b.ForEach(func(i int) {
 		if compareAcross(keyVecs, i, t.cut, 0, t.Keys) < 0 {
 			t.sel = append(t.sel, i)
 		}
 	})
+
 	if len(t.sel) == 0 {
 		return nil, nil
 	}

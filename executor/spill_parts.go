@@ -85,13 +85,13 @@ func (pw *partWriter) add(ctx context.Context, view *columnar.Batch, cols, keys 
 		pw.hashes = make([]uint64, max(view.Len, columnar.MaxBatch))
 	}
 	hs := pw.hashes[:view.Len]
-	forEach(view, func(i int) { hs[i] = pw.h.salt })
+	view.ForEach(func(i int) { hs[i] = pw.h.salt })
 	d := dealer{seed: pw.h.seed}
 	for _, v := range keys {
 		d.hashColumn(view, v, hs)
 	}
 	var err error
-	forEach(view, func(i int) {
+	view.ForEach(func(i int) {
 		if err != nil {
 			return
 		}
@@ -105,13 +105,13 @@ func (pw *partWriter) add(ctx context.Context, view *columnar.Batch, cols, keys 
 		r := buf.Len
 		for c, v := range cols {
 			dst := buf.Cols[c]
-			if dst.Type.IsNested() { // the input's payloads go with its batch
+			if dst.Type.IsNested() {
 				dst.CopyRowOwned(r, v, i, pw.flushAt)
 				continue
 			}
 			dst.CopyRow(r, v, i, pw.flushAt)
 			if dst.Type.Phys() == columnar.PhysBytes && !dst.IsNull(r) {
-				// The input's bytes are only valid until its next batch.
+
 				at, was := len(pw.arena[p]), cap(pw.arena[p])
 				pw.arena[p] = append(pw.arena[p], dst.Bytes[r]...)
 				if c := cap(pw.arena[p]); c > was {
@@ -125,6 +125,7 @@ func (pw *partWriter) add(ctx context.Context, view *columnar.Batch, cols, keys 
 			err = pw.flush(ctx, int(p))
 		}
 	})
+
 	return err
 }
 

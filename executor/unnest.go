@@ -88,7 +88,7 @@ func (u *Unnest) Next(ctx context.Context) (*columnar.Batch, error) {
 			}
 			u.in, u.row, u.k = b, 0, 0
 			u.live = u.live[:0]
-			forEach(b, func(i int) { u.live = append(u.live, i) })
+			b.ForEach(func(i int) { u.live = append(u.live, i) })
 		}
 		u.fill()
 		if len(u.rows) > 0 {

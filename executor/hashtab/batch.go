@@ -5,19 +5,6 @@ import (
 	"github.com/b2sql/b2sql/dict"
 )
 
-// forEach calls fn for each live row of b.
-func forEach(b *columnar.Batch, fn func(i int)) {
-	if b.Sel == nil {
-		for i := 0; i < b.Len; i++ {
-			fn(i)
-		}
-		return
-	}
-	for _, i := range b.Sel {
-		fn(i)
-	}
-}
-
 // idx maps row i to its payload slot (row 0 of a Const vector).
 func idx(v *columnar.Vector, i int) int {
 	if v.Const {

@@ -169,21 +169,22 @@ func (c *compositeKeys) fillWords(words []uint64, remaps []dict.Remap, b *column
 	}
 	all := words
 	words = words[:b.Len*w]
-	forEach(b, func(i int) { words[i*w] = 0 })
+	b.ForEach(func(i int) { words[i*w] = 0 })
 	for k, v := range keys {
 		col := k + 1
 		if v.Type.ID == columnar.Null {
-			forEach(b, func(i int) { words[i*w] |= 1 << k; words[i*w+col] = 0 })
+			b.ForEach(func(i int) { words[i*w] |= 1 << k; words[i*w+col] = 0 })
 			continue
 		}
 		if v.Const {
 			x, null := c.constWord(k, v, intern)
-			forEach(b, func(i int) {
+			b.ForEach(func(i int) {
 				words[i*w+col] = x
 				if null {
 					words[i*w] |= 1 << k
 				}
 			})
+
 			continue
 		}
 		switch v.Type.Phys() {
@@ -193,16 +194,17 @@ func (c *compositeKeys) fillWords(words []uint64, remaps []dict.Remap, b *column
 			fillWords(words, w, col, v.Uints, b)
 		case columnar.PhysBool:
 			vals := v.Bools
-			forEach(b, func(i int) {
+			b.ForEach(func(i int) {
 				x := uint64(0)
 				if vals[i] {
 					x = 1
 				}
 				words[i*w+col] = x
 			})
+
 		case columnar.PhysFloat:
 			vals := v.Floats
-			forEach(b, func(i int) { words[i*w+col] = FloatWord(vals[i]) })
+			b.ForEach(func(i int) { words[i*w+col] = FloatWord(vals[i]) })
 		case columnar.PhysBytes:
 			if d, codes, ok := dict.Of(v); ok {
 				table := remaps[k].Table(d)
@@ -218,9 +220,9 @@ func (c *compositeKeys) fillWords(words []uint64, remaps []dict.Remap, b *column
 					}
 					continue
 				}
-				forEach(b, func(i int) {
+				b.ForEach(func(i int) {
 					if v.Valid != nil && !v.Valid.Get(i) {
-						return // NULL: the mask below decides, the word is zeroed
+						return
 					}
 					code := codes[i]
 					id := table[code]
@@ -230,6 +232,7 @@ func (c *compositeKeys) fillWords(words []uint64, remaps []dict.Remap, b *column
 					}
 					words[i*w+col] = uint64(id)
 				})
+
 			} else {
 				// A join repeats a build row's strings over its matches
 				// as the same slice: a value at the address of the
@@ -238,7 +241,7 @@ func (c *compositeKeys) fillWords(words []uint64, remaps []dict.Remap, b *column
 				vals := v.Bytes
 				var last []byte
 				var lastID uint64
-				forEach(b, func(i int) {
+				b.ForEach(func(i int) {
 					if v.Valid != nil && !v.Valid.Get(i) {
 						return
 					}
@@ -250,17 +253,19 @@ func (c *compositeKeys) fillWords(words []uint64, remaps []dict.Remap, b *column
 					last, lastID = s, intern(k, s)
 					words[i*w+col] = lastID
 				})
+
 			}
 		}
 		if v.Valid != nil {
 			// A NULL key is its mask bit; its payload word is garbage, so
 			// zero it to make all NULLs of the column one key.
-			forEach(b, func(i int) {
+			b.ForEach(func(i int) {
 				if !v.Valid.Get(i) {
 					words[i*w] |= 1 << k
 					words[i*w+col] = 0
 				}
 			})
+
 		}
 	}
 	return all
@@ -476,13 +481,14 @@ func (c *compositeKeys) find(words []uint64, remaps []dict.Remap, b *columnar.Ba
 	words = c.fillWords(words, remaps, b, keys, c.internedID)
 	w := c.w
 	if p := c.packed; p != nil {
-		forEach(b, func(i int) { gids[i] = p.lookup(words[i*w : i*w+w]) })
+		b.ForEach(func(i int) { gids[i] = p.lookup(words[i*w : i*w+w]) })
 		return words
 	}
-	forEach(b, func(i int) {
+	b.ForEach(func(i int) {
 		key := words[i*w : i*w+w]
 		gids[i] = c.tab.lookup(key, hashWords(key))
 	})
+
 	return words
 }
 
@@ -529,7 +535,7 @@ func longPlainStrings(b *columnar.Batch, keys []*columnar.Vector) bool {
 		}
 		total, n := 0, 0
 		seen := map[string]struct{}{}
-		forEach(b, func(i int) {
+		b.ForEach(func(i int) {
 			if v.Valid != nil && !v.Valid.Get(i) {
 				return
 			}
@@ -537,6 +543,7 @@ func longPlainStrings(b *columnar.Batch, keys []*columnar.Vector) bool {
 			n++
 			seen[string(v.Bytes[i])] = struct{}{}
 		})
+
 		if n > 0 && total > 16*n && 2*len(seen) > n {
 			return true
 		}

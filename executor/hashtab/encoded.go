@@ -55,11 +55,12 @@ func (m *encodedMap) Assign(b *columnar.Batch, keys []*columnar.Vector, gids []i
 		}
 		return g
 	}
-	forEach(b, func(i int) {
+	b.ForEach(func(i int) {
 		m.key = EncodeKey(m.key[:0], keys, i)
 		row = i
 		gids[i] = m.tab.find(m.key, create)
 	})
+
 	return m.newRows
 }
 
@@ -69,10 +70,11 @@ func (m *encodedMap) Find(b *columnar.Batch, keys []*columnar.Vector, gids []int
 
 // find is Find through the scratch key (returned grown).
 func (m *encodedMap) find(key []byte, b *columnar.Batch, keys []*columnar.Vector, gids []int32) []byte {
-	forEach(b, func(i int) {
+	b.ForEach(func(i int) {
 		key = EncodeKey(key[:0], keys, i)
 		gids[i] = m.tab.lookup(key)
 	})
+
 	return key
 }
 

@@ -202,13 +202,14 @@ func (x *mapIndex) Add(b *columnar.Batch, keys []*columnar.Vector, base int32) (
 	if mayNull {
 		// Only the live rows with no NULL key.
 		x.sel = x.sel[:0]
-		forEach(b, func(i int) {
+		b.ForEach(func(i int) {
 			if anyNull(keys, i) {
 				sawNull = true
 				return
 			}
 			x.sel = append(x.sel, i)
 		})
+
 		x.live.Sel = x.sel
 	}
 	x.gids = growBatch(x.gids, b.Len)

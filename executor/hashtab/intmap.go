@@ -64,7 +64,7 @@ func (m *intMap) Assign(b *columnar.Batch, keys []*columnar.Vector, gids []int32
 		m.assignInts(b, k.Ints, k.Valid, gids)
 		return m.newRows
 	}
-	forEach(b, func(i int) {
+	b.ForEach(func(i int) {
 		j := idx(k, i)
 		if k.IsNull(j) {
 			if m.nullG < 0 {
@@ -76,6 +76,7 @@ func (m *intMap) Assign(b *columnar.Batch, keys []*columnar.Vector, gids []int32
 		v := word(k, j)
 		gids[i] = m.ig.find(v, m.n, func() int32 { return m.create(v, i) })
 	})
+
 	return m.newRows
 }
 
@@ -86,7 +87,7 @@ func (m *intMap) assignInts(b *columnar.Batch, vals []int64, valid columnar.Bitm
 	var val int64
 	create := func() int32 { return m.create(val, row) }
 	if valid != nil {
-		forEach(b, func(i int) {
+		b.ForEach(func(i int) {
 			if !valid.Get(i) {
 				if m.nullG < 0 {
 					m.nullG = m.create(0, i)
@@ -102,6 +103,7 @@ func (m *intMap) assignInts(b *columnar.Batch, vals []int64, valid columnar.Bitm
 			row, val = i, v
 			gids[i] = m.ig.find(v, m.n, create)
 		})
+
 		return
 	}
 	if b.Sel == nil {
@@ -129,7 +131,7 @@ func (m *intMap) assignInts(b *columnar.Batch, vals []int64, valid columnar.Bitm
 
 func (m *intMap) Find(b *columnar.Batch, keys []*columnar.Vector, gids []int32) {
 	k := keys[0]
-	forEach(b, func(i int) {
+	b.ForEach(func(i int) {
 		j := idx(k, i)
 		if k.IsNull(j) {
 			gids[i] = m.nullG
@@ -141,6 +143,7 @@ func (m *intMap) Find(b *columnar.Batch, keys []*columnar.Vector, gids []int32) 
 		}
 		gids[i] = -1
 	})
+
 }
 
 // Finder is the Map itself: its Find only reads.

@@ -66,11 +66,12 @@ func chooseLead(b *columnar.Batch, keys []*columnar.Vector) int {
 			continue
 		}
 		clear(seen)
-		forEach(b, func(i int) {
+		b.ForEach(func(i int) {
 			if v.Valid == nil || v.Valid.Get(i) {
 				seen[v.Ints[i]] = struct{}{}
 			}
 		})
+
 		n := len(seen)
 		if best < 0 || n > bestN || n == bestN && IsPlainInt(v.Type) && !IsPlainInt(keys[best].Type) {
 			best, bestN = k, n
@@ -129,7 +130,7 @@ func (l *leadKeys) assign(b *columnar.Batch, keys []*columnar.Vector, gids []int
 		l.store(g, keys, row)
 		return g
 	}
-	forEach(b, func(i int) {
+	b.ForEach(func(i int) {
 		row = i
 		j := idx(lead, i)
 		if lead.Valid != nil && !lead.Valid.Get(j) {
@@ -146,6 +147,7 @@ func (l *leadKeys) assign(b *columnar.Batch, keys []*columnar.Vector, gids []int
 		}
 		gids[i] = l.ig.find(v, l.n, create)
 	})
+
 	return l.check(b, keys, gids)
 }
 
@@ -163,11 +165,12 @@ func (l *leadKeys) fillMasks(b *columnar.Batch, keys []*columnar.Vector) {
 		}
 		l.hasNulls = true
 		bit := uint64(1) << k
-		forEach(b, func(i int) {
+		b.ForEach(func(i int) {
 			if !v.Valid.Get(idx(v, i)) {
 				masks[i] |= bit
 			}
 		})
+
 	}
 }
 
@@ -205,11 +208,12 @@ func (l *leadKeys) store(g int32, keys []*columnar.Vector, i int) {
 func (l *leadKeys) check(b *columnar.Batch, keys []*columnar.Vector, gids []int32) bool {
 	if l.hasNulls {
 		ok := true
-		forEach(b, func(i int) {
+		b.ForEach(func(i int) {
 			if ok && l.key(gids[i])[0] != l.masks[i] {
 				ok = false
 			}
 		})
+
 		if !ok {
 			return false
 		}
@@ -223,25 +227,28 @@ func (l *leadKeys) check(b *columnar.Batch, keys []*columnar.Vector, gids []int3
 		switch v.Type.Phys() {
 		case columnar.PhysInt:
 			vals := v.Ints
-			forEach(b, func(i int) {
+			b.ForEach(func(i int) {
 				if ok && l.masks[i]&bit == 0 && l.key(gids[i])[col] != uint64(vals[idx(v, i)]) {
 					ok = false
 				}
 			})
+
 		case columnar.PhysUint:
 			vals := v.Uints
-			forEach(b, func(i int) {
+			b.ForEach(func(i int) {
 				if ok && l.masks[i]&bit == 0 && l.key(gids[i])[col] != vals[idx(v, i)] {
 					ok = false
 				}
 			})
+
 		case columnar.PhysBool:
 			vals := v.Bools
-			forEach(b, func(i int) {
+			b.ForEach(func(i int) {
 				if ok && l.masks[i]&bit == 0 && (l.key(gids[i])[col] != 0) != vals[idx(v, i)] {
 					ok = false
 				}
 			})
+
 		case columnar.PhysBytes:
 			ok = l.checkStrings(b, k, v, gids)
 		}
@@ -259,7 +266,7 @@ func (l *leadKeys) checkStrings(b *columnar.Batch, k int, v *columnar.Vector, gi
 	if d, codes, coded := dict.Of(v); coded {
 		// table[code] is the group + 1 the code was last found equal for.
 		table := l.checked[k].Table(d)
-		forEach(b, func(i int) {
+		b.ForEach(func(i int) {
 			if !ok || l.masks[i]&bit != 0 {
 				return
 			}
@@ -273,6 +280,7 @@ func (l *leadKeys) checkStrings(b *columnar.Batch, k int, v *columnar.Vector, gi
 			}
 			table[code] = g + 1
 		})
+
 		return ok
 	}
 	// A join repeats a build row's strings over its matches as the same
@@ -280,7 +288,7 @@ func (l *leadKeys) checkStrings(b *columnar.Batch, k int, v *columnar.Vector, gi
 	// Only within the batch: the next one may reuse the memory.
 	var last []byte
 	lastG := int32(-1)
-	forEach(b, func(i int) {
+	b.ForEach(func(i int) {
 		if !ok || l.masks[i]&bit != 0 {
 			return
 		}
@@ -294,6 +302,7 @@ func (l *leadKeys) checkStrings(b *columnar.Batch, k int, v *columnar.Vector, gi
 		}
 		last, lastG = s, g
 	})
+
 	return ok
 }
 

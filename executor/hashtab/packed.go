@@ -85,7 +85,7 @@ func (p *packedKeys) spans(c *compositeKeys, b *columnar.Batch) ([]wordSpan, boo
 		}
 	}
 	var mask uint64
-	forEach(b, func(i int) {
+	b.ForEach(func(i int) {
 		key := c.words[i*w : i*w+w]
 		mask |= key[0]
 		for k := 1; k < w; k++ {
@@ -94,6 +94,7 @@ func (p *packedKeys) spans(c *compositeKeys, b *columnar.Batch) ([]wordSpan, boo
 			}
 		}
 	})
+
 	spans[0].add(int64(mask))
 	return spans, true
 }
@@ -192,11 +193,12 @@ func (p *packedKeys) packBatch(c *compositeKeys, b *columnar.Batch) bool {
 		return true
 	}
 	ok := true
-	forEach(b, func(i int) {
+	b.ForEach(func(i int) {
 		if ok {
 			packed[i], ok = p.pack(c.words[i*w : i*w+w])
 		}
 	})
+
 	return ok
 }
 

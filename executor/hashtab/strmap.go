@@ -107,7 +107,7 @@ func (m *strMap) Assign(b *columnar.Batch, keys []*columnar.Vector, gids []int32
 			}
 			return m.newRows
 		}
-		forEach(b, func(i int) { gids[i] = slow(i) })
+		b.ForEach(func(i int) { gids[i] = slow(i) })
 		return m.newRows
 	}
 	if !k.Const && k.Valid == nil && b.Sel == nil {
@@ -124,7 +124,7 @@ func (m *strMap) Assign(b *columnar.Batch, keys []*columnar.Vector, gids []int32
 		}
 		return m.newRows
 	}
-	forEach(b, func(i int) {
+	b.ForEach(func(i int) {
 		j := idx(k, i)
 		if k.IsNull(j) {
 			gids[i] = m.nullID(i)
@@ -133,6 +133,7 @@ func (m *strMap) Assign(b *columnar.Batch, keys []*columnar.Vector, gids []int32
 		row = i
 		gids[i] = m.tab.find(k.Bytes[j], create)
 	})
+
 	return m.newRows
 }
 
@@ -153,7 +154,7 @@ func (f *strFinder) Find(b *columnar.Batch, keys []*columnar.Vector, gids []int3
 	m, k := f.m, keys[0]
 	if d, codes, ok := dict.Of(k); ok {
 		table := f.memo.table(d, m.Len())
-		forEach(b, func(i int) {
+		b.ForEach(func(i int) {
 			j := idx(k, i)
 			if k.Valid != nil && !k.Valid.Get(j) {
 				gids[i] = m.nullG
@@ -165,9 +166,10 @@ func (f *strFinder) Find(b *columnar.Batch, keys []*columnar.Vector, gids []int3
 			}
 			gids[i] = table[c] - 2
 		})
+
 		return
 	}
-	forEach(b, func(i int) {
+	b.ForEach(func(i int) {
 		j := idx(k, i)
 		if k.IsNull(j) {
 			gids[i] = m.nullG
@@ -175,6 +177,7 @@ func (f *strFinder) Find(b *columnar.Batch, keys []*columnar.Vector, gids []int3
 		}
 		gids[i] = m.tab.lookup(k.Bytes[j])
 	})
+
 }
 
 func (m *strMap) Keys(cols []*columnar.Vector, from, to int) {

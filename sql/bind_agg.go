@@ -12,29 +12,21 @@ import (
 
 // bindAgg binds an aggregate call to a reference to its Aggregate output.
 func (b *binder) bindAgg(fn planner.AggFunc, name string, e *callexpr.FuncExpr, args []callexpr.Expr, star bool, at int, c ectx) (planner.Expr, error) {
-	switch {
-	case c.inAgg:
-		return nil, b.errAt(at, ErrGrouping, "aggregate function calls cannot be nested")
-	case !c.aggOK:
-		return nil, b.errAt(at, ErrGrouping, fmt.Sprintf("aggregate functions are not allowed in %s", c.clause))
-	}
 	var arg planner.Expr
-	switch {
-	case star && fn == planner.AggCount && len(args) == 0:
+	if star && fn == planner.AggCount && len(args) == 0 {
+		if err := b.aggPlace(at, c); err != nil { // bind_agg_args.go
+			return nil, err
+		}
 		if e.Distinct {
 			return nil, b.errAt(at, ErrSyntax, "COUNT(DISTINCT *) is not valid")
 		}
 		fn = planner.AggCountStar
-	case star || len(args) != 1:
-		return nil, b.arity(at, name, "1")
-	default:
-		ac := c
-		ac.inAgg, ac.aggOK = true, false
-		x, err := b.bindExpr(args[0], ac)
+	} else {
+		xs, _, err := b.aggArgs(name, e, args, star, at, c, aggArity{lo: 1, hi: 1, bind: 1})
 		if err != nil {
 			return nil, err
 		}
-		arg = x
+		arg = xs[0]
 	}
 	if fn == planner.AggFirst || fn == planner.AggLast {
 		if arg.Type().ID == columnar.Null {

@@ -37,7 +37,7 @@ func unboxArg(x planner.Expr) planner.Expr {
 // row with the largest (smallest) non-NULL val, typed as arg; NULL when
 // every val is NULL. Ties: the first row seen (any one under threads).
 func (b *binder) bindArgMinMax(fn planner.AggFunc, name string, e *callexpr.FuncExpr, args []callexpr.Expr, star bool, at int, c ectx) (planner.Expr, error) {
-	xs, err := b.bindTwoArgAgg(name, e, args, star, at, c)
+	xs, _, err := b.aggArgs(name, e, args, star, at, c, twoArgAgg) // bind_agg_args.go
 	if err != nil {
 		return nil, err
 	}
@@ -57,31 +57,4 @@ func (b *binder) bindArgMinMax(fn planner.AggFunc, name string, e *callexpr.Func
 		return unboxArg(ref), nil
 	}
 	return ref, nil
-}
-
-// bindTwoArgAgg checks where a two-argument aggregate without DISTINCT
-// (arg_max, covar_pop, corr, regr_*, …) is called and how, and binds its
-// arguments inside the aggregate.
-func (b *binder) bindTwoArgAgg(name string, e *callexpr.FuncExpr, args []callexpr.Expr, star bool, at int, c ectx) ([2]planner.Expr, error) {
-	var xs [2]planner.Expr
-	switch {
-	case c.inAgg:
-		return xs, b.errAt(at, ErrGrouping, "aggregate function calls cannot be nested")
-	case !c.aggOK:
-		return xs, b.errAt(at, ErrGrouping, fmt.Sprintf("aggregate functions are not allowed in %s", c.clause))
-	case star || len(args) != 2:
-		return xs, b.arity(at, name, "2")
-	case e.Distinct:
-		return xs, b.errAt(at, ErrSyntax, fmt.Sprintf("DISTINCT is not valid in %s", name))
-	}
-	ac := c
-	ac.inAgg, ac.aggOK = true, false
-	for k, a := range args {
-		x, err := b.bindExpr(a, ac)
-		if err != nil {
-			return xs, err
-		}
-		xs[k] = x
-	}
-	return xs, nil
 }

@@ -1,7 +1,6 @@
 package sql
 
 import (
-	"fmt"
 	"slices"
 
 	"github.com/b2sql/b2sql/columnar"
@@ -17,28 +16,15 @@ import (
 // sorted and without duplicates, and histogram_fill adds the empty bins
 // (executor call_histogram_bins.go).
 func (b *binder) bindHistogram(name string, e *callexpr.FuncExpr, args []callexpr.Expr, star bool, at int, c ectx) (planner.Expr, error) {
-	lo := 1
+	ar := aggArity{lo: 1, hi: 2, bind: 1}
 	if name == "histogram_exact" {
-		lo = 2
+		ar.lo = 2
 	}
-	switch {
-	case c.inAgg:
-		return nil, b.errAt(at, ErrGrouping, "aggregate function calls cannot be nested")
-	case !c.aggOK:
-		return nil, b.errAt(at, ErrGrouping, fmt.Sprintf("aggregate functions are not allowed in %s", c.clause))
-	case star || len(args) < lo || len(args) > 2:
-		want := "2"
-		if lo == 1 {
-			want = "1 or 2"
-		}
-		return nil, b.arity(at, name, want)
-	}
-	ac := c
-	ac.inAgg, ac.aggOK = true, false
-	x, err := b.bindExpr(args[0], ac)
+	xs, ac, err := b.aggArgs(name, e, args, star, at, c, ar) // bind_agg_args.go
 	if err != nil {
 		return nil, err
 	}
+	x := xs[0]
 	if x.Type().ID == columnar.Null {
 		x = &planner.Const{Val: columnar.NullValue(columnar.TInt32)}
 	}

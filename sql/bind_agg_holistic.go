@@ -2,7 +2,6 @@ package sql
 
 import (
 	"fmt"
-	"strconv"
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/planner"
@@ -42,32 +41,18 @@ func (b *binder) bindHolistic(fn planner.AggFunc, name string, e *callexpr.FuncE
 // bindHolisticOne binds one holistic call; frac, when set, is the fraction
 // of quantile_cont/quantile_disc/approx_quantile instead of args[1].
 func (b *binder) bindHolisticOne(fn planner.AggFunc, name string, e *callexpr.FuncExpr, args []callexpr.Expr, star bool, at int, c ectx, frac *columnar.Value) (planner.Expr, error) {
-	switch {
-	case c.inAgg:
-		return nil, b.errAt(at, ErrGrouping, "aggregate function calls cannot be nested")
-	case !c.aggOK:
-		return nil, b.errAt(at, ErrGrouping, fmt.Sprintf("aggregate functions are not allowed in %s", c.clause))
-	}
-	lo, hi := 1, 1
+	ar := aggArity{lo: 1, hi: 1, bind: 1}
 	switch fn {
 	case planner.AggQuantileCont, planner.AggQuantileDisc, planner.AggApproxQuantile:
-		lo, hi = 2, 2
+		ar.lo, ar.hi = 2, 2
 	case planner.AggStringAgg:
-		hi = 2
+		ar.hi = 2
 	}
-	if star || len(args) < lo || len(args) > hi {
-		want := strconv.Itoa(lo)
-		if hi > lo {
-			want += " or " + strconv.Itoa(hi)
-		}
-		return nil, b.arity(at, name, want)
-	}
-	ac := c
-	ac.inAgg, ac.aggOK = true, false
-	x, err := b.bindExpr(args[0], ac)
+	xs, ac, err := b.aggArgs(name, e, args, star, at, c, ar) // bind_agg_args.go
 	if err != nil {
 		return nil, err
 	}
+	x := xs[0]
 	call := planner.AggCall{Func: fn, Distinct: e.Distinct}
 	constant := func(i int) (columnar.Value, error) {
 		if i == 1 && frac != nil {

@@ -12,7 +12,7 @@ import (
 // numbers read as DOUBLE (planner/pair_aggs.go); regr_count is UINTEGER,
 // the others DOUBLE, as in DuckDB.
 func (b *binder) bindPairAgg(fn planner.AggFunc, name string, e *callexpr.FuncExpr, args []callexpr.Expr, star bool, at int, c ectx) (planner.Expr, error) {
-	xs, err := b.bindTwoArgAgg(name, e, args, star, at, c)
+	xs, _, err := b.aggArgs(name, e, args, star, at, c, twoArgAgg) // bind_agg_args.go
 	if err != nil {
 		return nil, err
 	}

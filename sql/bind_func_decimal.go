@@ -51,20 +51,11 @@ func (b *binder) bindDecimalDivision(name string, xs []planner.Expr, srcs []call
 // exact sum, as SUM(x) binds it, over count(x) at x's own type, rounded
 // half to even.
 func (b *binder) bindDecimalAverage(name string, e *callexpr.FuncExpr, args []callexpr.Expr, star bool, at int, c ectx) (planner.Expr, error) {
-	switch {
-	case c.inAgg:
-		return nil, b.errAt(at, ErrGrouping, "aggregate function calls cannot be nested")
-	case !c.aggOK:
-		return nil, b.errAt(at, ErrGrouping, fmt.Sprintf("aggregate functions are not allowed in %s", c.clause))
-	case star || len(args) != 1:
-		return nil, b.arity(at, name, "1")
-	}
-	ac := c
-	ac.inAgg, ac.aggOK = true, false
-	x, err := b.bindExpr(args[0], ac)
+	xs, _, err := b.aggArgs(name, e, args, star, at, c, aggArity{lo: 1, hi: 1, bind: 1}) // bind_agg_args.go
 	if err != nil {
 		return nil, err
 	}
+	x := xs[0]
 	t := x.Type()
 	if !t.IsDecimal() {
 		return nil, b.typeErr(args[0], c, "%s expects a DECIMAL, got %s", name, t)

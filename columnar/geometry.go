@@ -365,18 +365,13 @@ func appendWKBHeader(dst []byte, kind uint32, z, m bool) []byte {
 }
 
 // ParseWKT reads DuckDB's geometry text (WKT, keywords in any case) and
-// returns its ISO WKB, little-endian. Errors say what was expected and at
-// which byte offset, as DuckDB's do.
+// returns its ISO WKB, little-endian. As DuckDB 1.5's reader: a point has
+// the numbers its tag says (two untagged: POINT (1 2 3) is an error, not
+// a POINT Z), and text after the geometry is ignored. Errors say what was
+// expected and at which byte offset, in DuckDB's words.
 func ParseWKT(s string) ([]byte, error) {
 	p := &wktParser{s: s}
-	out, err := p.geometry(nil, 0)
-	if err != nil {
-		return nil, err
-	}
-	if p.skip(); p.pos != len(s) {
-		return nil, p.errf("Expected end of input but got '%c'", s[p.pos])
-	}
-	return out, nil
+	return p.geometry(nil, 0)
 }
 
 type wktParser struct {
@@ -474,7 +469,7 @@ func (p *wktParser) geometry(dst []byte, depth int) ([]byte, error) {
 		}
 		return binary.LittleEndian.AppendUint32(dst, 0), nil
 	}
-	g := &wktGeom{p: p, kind: kind, z: z, m: m, tagged: z || m}
+	g := &wktGeom{p: p, kind: kind, z: z, m: m}
 	return g.body(dst, depth)
 }
 
@@ -485,57 +480,75 @@ func b2i(b bool) int {
 	return 0
 }
 
-// wktGeom is one geometry being parsed: its kind and dimensions (from its
-// tag, or else from its first point: 3 numbers are Z, 4 ZM).
+// wktGeom is one geometry being parsed: its kind and dimensions (its tag).
 type wktGeom struct {
-	p        *wktParser
-	kind     uint32
-	z, m     bool
-	tagged   bool // dimensions known
-	headerAt int  // where the header was written, to fix its dimensions
+	p    *wktParser
+	kind uint32
+	z, m bool
 }
 
-func (g *wktGeom) header(dst []byte) []byte {
-	g.headerAt = len(dst)
-	return appendWKBHeader(dst, g.kind, g.z, g.m)
-}
-
-// point reads x y [z [m]] and appends the doubles.
+// point reads x y [z [m]], as many numbers as the tag says, and appends
+// the doubles.
 func (g *wktGeom) point(dst []byte) ([]byte, error) {
-	p := g.p
-	var vals []float64
-	for {
-		p.skip()
-		start := p.pos
-		for p.pos < len(p.s) && strings.IndexByte("+-.0123456789eEaAnNiIfFtTyY", p.s[p.pos]) >= 0 {
-			p.pos++
+	for range 2 + b2i(g.z) + b2i(g.m) {
+		g.p.skip()
+		f, ok := g.p.number()
+		if !ok {
+			return dst, g.p.errf("Expected number")
 		}
-		if start == p.pos {
-			break
-		}
-		f, err := strconv.ParseFloat(p.s[start:p.pos], 64)
-		if err != nil {
-			p.pos = start
-			return dst, p.errf("Expected number")
-		}
-		vals = append(vals, f)
-	}
-	if !g.tagged {
-		switch len(vals) {
-		case 3:
-			g.z = true
-		case 4:
-			g.z, g.m = true, true
-		}
-		g.tagged = true
-	}
-	if want := 2 + b2i(g.z) + b2i(g.m); len(vals) != want {
-		return dst, p.errf("Expected %d coordinates but got %d", want, len(vals))
-	}
-	for _, f := range vals {
 		dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(f))
 	}
 	return dst, nil
+}
+
+// number reads one coordinate as DuckDB's reader does: an optional '-',
+// then nan, inf or infinity (any case), or digits with an optional
+// fraction and an exponent (taken only with its digits: 1e is 1, then
+// e). A leading '+' is not a number.
+func (p *wktParser) number() (float64, bool) {
+	s, i := p.s, p.pos
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	word := false
+	for _, w := range [...]string{"infinity", "inf", "nan"} {
+		if len(s)-i >= len(w) && strings.EqualFold(s[i:i+len(w)], w) {
+			i, word = i+len(w), true
+			break
+		}
+	}
+	if !word {
+		digits := 0
+		for ; i < len(s) && isDigit(s[i]); i++ {
+			digits++
+		}
+		if i < len(s) && s[i] == '.' {
+			for i++; i < len(s) && isDigit(s[i]); i++ {
+				digits++
+			}
+		}
+		if digits == 0 {
+			return 0, false
+		}
+		if i < len(s) && s[i]|0x20 == 'e' {
+			j := i + 1
+			if j < len(s) && (s[j] == '+' || s[j] == '-') {
+				j++
+			}
+			if j < len(s) && isDigit(s[j]) {
+				for j < len(s) && isDigit(s[j]) {
+					j++
+				}
+				i = j
+			}
+		}
+	}
+	f, err := strconv.ParseFloat(s[p.pos:i], 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) { // 1e999 is inf, as DuckDB
+		return 0, false
+	}
+	p.pos = i
+	return f, true
 }
 
 // points reads ( point, … ) and appends the count and the points.
@@ -569,7 +582,7 @@ func (g *wktGeom) list(dst []byte, item func([]byte) ([]byte, error)) ([]byte, e
 }
 
 func (g *wktGeom) body(dst []byte, depth int) ([]byte, error) {
-	dst = g.header(dst)
+	dst = appendWKBHeader(dst, g.kind, g.z, g.m)
 	var err error
 	// part writes a MULTI geometry's member: its own header, then body.
 	part := func(kind uint32, body func([]byte) ([]byte, error)) func([]byte) ([]byte, error) {
@@ -585,12 +598,7 @@ func (g *wktGeom) body(dst []byte, depth int) ([]byte, error) {
 				}
 				return binary.LittleEndian.AppendUint32(dst, 0), nil
 			}
-			hdr := len(dst)
-			dst = appendWKBHeader(dst, kind, g.z, g.m)
-			dst, err := body(dst)
-			// the dimensions may have been learnt from the first point
-			copy(dst[hdr:], appendWKBHeader(nil, kind, g.z, g.m))
-			return dst, err
+			return body(appendWKBHeader(dst, kind, g.z, g.m))
 		}
 	}
 	ring := func(dst []byte) ([]byte, error) { return g.points(dst) }
@@ -628,9 +636,5 @@ func (g *wktGeom) body(dst []byte, depth int) ([]byte, error) {
 	case wkbCollection:
 		dst, err = g.list(dst, func(dst []byte) ([]byte, error) { return g.p.geometry(dst, depth+1) })
 	}
-	if err != nil {
-		return dst, err
-	}
-	copy(dst[g.headerAt:], appendWKBHeader(nil, g.kind, g.z, g.m))
-	return dst, nil
+	return dst, err
 }

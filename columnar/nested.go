@@ -18,6 +18,7 @@ type Nest struct {
 	Fields []Field // Struct: the fields; Map: key and value
 	name   string  // the SQL spelling, as DuckDB prints it
 	enum   *enumDict
+	crs    string // a GEOMETRY's coordinate reference system (geometry_crs.go)
 }
 
 var nests sync.Map // name → *Nest
@@ -67,8 +68,8 @@ func MapOf(key, value Type) Type {
 }
 
 // IsNested reports whether t is a LIST, STRUCT or MAP. (An ENUM keeps
-// its values in a Nest too, but is a flat type.)
-func (t Type) IsNested() bool { return t.Nest != nil && t.ID != Enum }
+// its values in a Nest too, and a GEOMETRY its CRS, but they are flat.)
+func (t Type) IsNested() bool { return t.Nest != nil && t.ID != Enum && t.ID != Geometry }
 
 // Elem returns the element type of a LIST (a MAP's entry struct).
 func (t Type) Elem() Type { return t.Nest.Elem }

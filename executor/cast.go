@@ -44,6 +44,9 @@ func CastValue(v columnar.Value, to columnar.Type) (columnar.Value, error) {
 			}
 			return columnar.Value{Type: to, S: string(wkb)}, nil
 		}
+		if from.ID == columnar.Geometry { // another CRS: the same bytes
+			return columnar.Value{Type: to, S: v.S}, nil
+		}
 		return fail()
 	case columnar.Uuid:
 		if from.ID == columnar.Blob && len(v.S) == columnar.UUIDSize {

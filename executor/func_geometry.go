@@ -8,8 +8,8 @@ import (
 )
 
 // The GEOMETRY functions DuckDB 1.5 has without its spatial extension:
-// a geometry's text (WKT) and its binary (ISO WKB, little-endian), and a
-// geometry from its binary. A geometry is held as its WKB
+// a geometry's text (WKT) and its binary (ISO WKB, little-endian), a
+// geometry from its binary, and the CRS its type names. A geometry is held as its WKB
 // (columnar/geometry.go); a VARCHAR argument is read as WKT, as DuckDB
 // casts one.
 func init() {
@@ -19,6 +19,8 @@ func init() {
 			over(columnar.TVarchar, rows(fnGeomText), g)), "st_aswkt"),
 		aka(scalar("geometry", "st_aswkb", "The well-known binary (ISO WKB, little-endian) of a geometry", ex("st_aswkb('POINT (1 2)'::GEOMETRY)"),
 			over(columnar.TBlob, rows(fnGeomWKB), g)), "st_asbinary"),
+		scalar("geometry", "st_crs", "The coordinate reference system of a geometry's type, NULL when it names none", ex("st_crs('POINT (1 2)'::GEOMETRY)"),
+			over(columnar.TVarchar, rows(fnGeomCRS), g)),
 		scalar("geometry", "st_geomfromwkb", "The geometry whose well-known binary (WKB) is wkb", ex(`st_geomfromwkb('\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\xF0?\x00\x00\x00\x00\x00\x00\x00@'::BLOB)`),
 			over(columnar.TGeometry, rows(fnGeomFromWKB), param{"wkb", function.Any})),
 	)
@@ -45,6 +47,18 @@ func fnGeomText(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
 		return columnar.Value{}, fmt.Errorf("st_astext: %w", err)
 	}
 	return columnar.Value{Type: t, S: string(text)}, nil
+}
+
+// fnGeomCRS is the CRS of the geometry's type (GEOMETRY('OGC:CRS84')),
+// as DuckDB 1.5's st_crs: a property of the column, not of the value.
+func fnGeomCRS(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+	if _, err := geomWKB("st_crs", a[0]); err != nil {
+		return columnar.Value{}, err
+	}
+	if crs := a[0].Type.CRS(); crs != "" {
+		return columnar.Value{Type: t, S: crs}, nil
+	}
+	return columnar.NullValue(t), nil
 }
 
 func fnGeomWKB(a []columnar.Value, t columnar.Type) (columnar.Value, error) {

@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -22,7 +23,7 @@ func (b *binder) coerce(x planner.Expr, to columnar.Type, src callexpr.Expr, c e
 	if y, ok := b.tzCast(x, to, false); ok { // bind_timezone.go
 		if k, isConst := x.(*planner.Const); isConst {
 			if _, folded := y.(*planner.Const); !folded {
-				return nil, b.castErr(k, to, src, c)
+				return nil, b.castErr(k, to, src, c, nil)
 			}
 		}
 		return y, nil
@@ -36,7 +37,7 @@ func (b *binder) coerce(x planner.Expr, to columnar.Type, src callexpr.Expr, c e
 		}
 		v, done, err := castConst(k.Val, to)
 		if err != nil {
-			return nil, b.castErr(k, to, src, c)
+			return nil, b.castErr(k, to, src, c, err)
 		}
 		if done {
 			return &planner.Const{Val: v}, nil
@@ -45,15 +46,20 @@ func (b *binder) coerce(x planner.Expr, to columnar.Type, src callexpr.Expr, c e
 	return &planner.Cast{Arg: x, To: to}, nil
 }
 
-// castErr is the error of a constant that does not cast to type to.
-func (b *binder) castErr(k *planner.Const, to columnar.Type, src callexpr.Expr, c ectx) error {
+// castErr is the error of a constant that does not cast to type to; err,
+// when it is not errCast, says why in its own words.
+func (b *binder) castErr(k *planner.Const, to columnar.Type, src callexpr.Expr, c ectx, err error) error {
 	at := c.sp.lo
 	if info, ok := b.lits[k]; ok {
 		at = info.tok
 	} else if src != nil {
 		at = b.leafTok(src, c.sp)
 	}
-	return b.errAt(at, ErrType, fmt.Sprintf("could not cast %s to %s", k, to))
+	msg := fmt.Sprintf("could not cast %s to %s", k, to)
+	if err != nil && !errors.Is(err, errCast) {
+		msg = err.Error()
+	}
+	return b.errAt(at, ErrType, msg)
 }
 
 // flexible reports whether x is an untyped literal that takes the type of

@@ -32,8 +32,10 @@ func castConst(v columnar.Value, to columnar.Type) (out columnar.Value, done boo
 	switch {
 	case from.IsTimestampUnit() || to.IsTimestampUnit() || from.ID == columnar.Uuid || to.ID == columnar.Uuid || from.ID == columnar.TimeTZ || to.ID == columnar.TimeTZ ||
 		from.ID == columnar.Enum || to.ID == columnar.Enum || to.ID == columnar.Geometry:
-		// TIMESTAMP_S/MS/NS, UUID, TIMETZ and ENUM: the executor's casts, one set of rules.
-		if out, err = executor.CastValue(v, to); err != nil {
+		// TIMESTAMP_S/MS/NS, UUID, TIMETZ, ENUM and GEOMETRY: the executor's
+		// casts, one set of rules. A GEOMETRY's parse error keeps its words
+		// (DuckDB's: "Failed to parse geometry: … at offset 7").
+		if out, err = executor.CastValue(v, to); err != nil && to.ID != columnar.Geometry {
 			err = errCast
 		}
 		return out, true, err

@@ -280,6 +280,12 @@ func superType(a, b columnar.Type) (columnar.Type, bool) {
 		return nestedSuper(a, b) // types_nested.go
 	case a.ID == columnar.Enum || b.ID == columnar.Enum:
 		return enumSuper(a, b) // types_enum.go
+	case a.ID == columnar.Geometry && b.ID == columnar.Geometry && (a.CRS() == "" || b.CRS() == ""):
+		// GEOMETRY and GEOMETRY('OGC:CRS84'): the one with a CRS (DuckDB 1.5).
+		if a.CRS() == "" {
+			return b, true
+		}
+		return a, true
 	}
 	return columnar.Type{}, false
 }
@@ -315,7 +321,7 @@ func canCast(from, to columnar.Type) bool {
 		return from.ID == columnar.Time || from.ID == columnar.Timestamp
 	case from.ID == columnar.TimeTZ:
 		return to.ID == columnar.Time // the local time
-	case from.ID == columnar.Blob && to.ID == columnar.Blob:
+	case from.ID == columnar.Blob && to.ID == columnar.Blob, from.ID == columnar.Geometry && to.ID == columnar.Geometry:
 		return true
 	case from.ID == columnar.Enum:
 		// Through its text: 'happy'::mood::INT reads 'happy' (DuckDB);

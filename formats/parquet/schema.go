@@ -61,7 +61,10 @@ type column struct {
 // nested fields arrow-go cannot map are left out (returned as skipped, by
 // dotted path). A schema that leaves nothing to expose is an error saying
 // why: a table of no columns would only puzzle the binder.
-func mapSchema(sc *schema.Schema) (cols []column, skipped, notes []string, err error) {
+//
+// geo maps the top-level BYTE_ARRAY columns a GeoParquet "geo" entry
+// declares WKB to their CRS (geoParquetCRS): they read as GEOMETRY.
+func mapSchema(sc *schema.Schema, geo map[string]string) (cols []column, skipped, notes []string, err error) {
 	var why []string // per top-level column left out: name and type
 	seen := map[schema.Node]bool{}
 	nested := map[schema.Node]bool{} // roots read as nested columns
@@ -109,6 +112,9 @@ func mapSchema(sc *schema.Schema) (cols []column, skipped, notes []string, err e
 		c, err := mapColumn(leaf)
 		if err != nil {
 			return nil, nil, nil, fmt.Errorf("column %q: %w", leaf.Name(), err)
+		}
+		if crs, ok := geo[leaf.Name()]; ok && c.field.Type == columnar.TBlob && c.kind == kBytes {
+			c.field.Type = columnar.GeometryCRS(crs)
 		}
 		c.leaf = i
 		c.maxDef = leaf.MaxDefinitionLevel()
@@ -268,11 +274,15 @@ func mapColumn(leaf *schema.Column) (column, error) {
 			if raw == kBytes {
 				return set(columnar.TVarchar, kBytes)
 			}
-		case schema.GeometryLogicalType, schema.GeographyLogicalType:
+		case schema.GeometryLogicalType:
 			// WKB, kept as it is; shown as WKT (DuckDB 1.5 reads both as
-			// GEOMETRY).
+			// GEOMETRY, with the CRS it recognizes: geocrs.go).
 			if raw == kBytes {
-				return set(columnar.TGeometry, kBytes)
+				return set(columnar.GeometryCRS(geoCRS(t.Crs)), kBytes)
+			}
+		case schema.GeographyLogicalType:
+			if raw == kBytes {
+				return set(columnar.GeometryCRS(geoCRS(t.Crs)), kBytes)
 			}
 		case schema.DecimalLogicalType:
 			if err := checkDecimal(t, 76); err != nil {

@@ -229,7 +229,7 @@ func readFooter(r interface {
 	if err := checkLayout(meta, size); err != nil {
 		return nil, nil, nil, nil, err
 	}
-	cols, skipped, notes, err := mapSchema(meta.Schema)
+	cols, skipped, notes, err := mapSchema(meta.Schema, geoParquetCRS(meta.KeyValueMetadata().FindValue("geo")))
 	if err != nil {
 		return nil, nil, nil, nil, asCorrupt(err)
 	}

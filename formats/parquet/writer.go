@@ -257,7 +257,7 @@ func fieldNode(name string, rep parquet.Repetition, t columnar.Type) (schema.Nod
 		// Its values' text, as DuckDB writes an ENUM (and reads VARCHAR).
 		lt = schema.StringLogicalType{}
 	case columnar.Geometry:
-		lt = schema.GeometryLogicalType{} // its WKB, as DuckDB writes GEOMETRY
+		lt = schema.GeometryLogicalType{Crs: crsText(t.CRS())} // its WKB, as DuckDB writes GEOMETRY
 	case columnar.Bool, columnar.Float32, columnar.Float64, columnar.Blob, columnar.Interval, columnar.Null:
 	default:
 		return nil, fmt.Errorf("cannot write type %s", t)

@@ -100,7 +100,7 @@ func scanType(t columnar.Type) reflect.Type {
 		return reflect.TypeFor[any]() // *big.Int from Value, int64 or text from the driver
 	case columnar.Varchar, columnar.Uuid, columnar.Enum:
 		return reflect.TypeFor[string]()
-	case columnar.Blob:
+	case columnar.Blob, columnar.Geometry: // a GEOMETRY as its WKB
 		return reflect.TypeFor[[]byte]()
 	case columnar.Date, columnar.Timestamp, columnar.TimestampTZ, columnar.Time, columnar.TimeTZ,
 		columnar.TimestampS, columnar.TimestampMS, columnar.TimestampNS:

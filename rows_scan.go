@@ -46,7 +46,9 @@ func (r *Rows) Scan(dest ...any) error {
 
 // Value returns the natural Go value of a cell: nil for NULL, bool, int64
 // (signed and unsigned integers up to UINTEGER), uint64 (UBIGINT), float64
-// (FLOAT, DOUBLE, DECIMAL), string (VARCHAR), []byte (BLOB), time.Time
+// (FLOAT, DOUBLE, DECIMAL), string (VARCHAR), []byte (BLOB; GEOMETRY as
+// its WKB, as DuckDB's Go driver gives it, which WKB decoders and
+// sql.Scanner geometry types read), time.Time
 // (DATE, TIMESTAMP, in UTC; TIME on 0001-01-01 UTC, as the DuckDB driver
 // gives it; TIME WITH TIME ZONE on 0001-01-01 in a fixed zone of its
 // offset), string (ENUM, its value), time.Duration (INTERVAL), []any (LIST), map[string]any
@@ -70,7 +72,7 @@ func Value(v columnar.Value) any {
 		return v.S
 	case columnar.Uuid:
 		return v.String() // its text, which uuid packages scan
-	case columnar.Blob:
+	case columnar.Blob, columnar.Geometry:
 		return []byte(v.S)
 	case columnar.Date:
 		return columnar.DateToTime(v.I)
@@ -107,7 +109,7 @@ func scanValue(v columnar.Value, dest any) error {
 		switch {
 		case v.Null:
 			*d = nil
-		case v.Type.IsString():
+		case v.Type.IsString(), v.Type.ID == columnar.Geometry: // a GEOMETRY's WKB
 			*d = []byte(v.S)
 		default:
 			*d = v.AppendText(nil)

@@ -194,7 +194,7 @@ func (c *Catalog) set(name string, t planner.Table, rename bool) {
 // CreateMem registers an empty in-memory table whose columns have the
 // DEFAULT expressions defaults (nil: none); replace allows an existing
 // table of that name to be replaced.
-func (c *Catalog) CreateMem(name string, schema columnar.Schema, rules []ctable.Rules, keys [][]int, primary []bool, defaults []sql.Source, replace bool) error {
+func (c *Catalog) CreateMem(name string, schema columnar.Schema, cons []ColumnConstraints, keys [][]int, primary []bool, defaults []sql.Source, replace bool) error {
 	key := strings.ToLower(name)
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -204,7 +204,7 @@ func (c *Catalog) CreateMem(name string, schema columnar.Schema, rules []ctable.
 		}
 		c.life.retired = append(c.life.retired, old)
 	}
-	c.tables[key] = &MemTable{schema: schema, rules: rules, keys: keys, primary: primary, defaults: defaults}
+	c.tables[key] = &MemTable{schema: schema, cons: cons, keys: keys, primary: primary, defaults: defaults}
 	c.names[key] = name
 	return nil
 }

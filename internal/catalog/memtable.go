@@ -6,7 +6,6 @@ import (
 	"sync"
 
 	"github.com/b2sql/b2sql/columnar"
-	"github.com/b2sql/b2sql/formats/b2/ctable"
 	"github.com/b2sql/b2sql/index"
 	"github.com/b2sql/b2sql/sql"
 )
@@ -21,8 +20,8 @@ import (
 // installs a new slice, so scans see one state and DML never blocks them.
 type MemTable struct {
 	schema columnar.Schema
-	rules  []ctable.Rules // per column; nil: no constraints, every column nullable
-	keys   [][]int        // PRIMARY KEY / UNIQUE column sets
+	cons   []ColumnConstraints // per column; nil: none, every column nullable
+	keys   [][]int             // PRIMARY KEY / UNIQUE column sets
 	// primary marks the PRIMARY KEY's columns (nil: none), for DESCRIBE.
 	primary []bool
 	// defaults are the columns' DEFAULT expressions as CREATE TABLE wrote
@@ -36,17 +35,17 @@ type MemTable struct {
 
 func (t *MemTable) Schema() columnar.Schema { return t.schema }
 
-// Rules returns each column's constraints (every column nullable and
-// unconstrained when none were declared).
-func (t *MemTable) Rules() []ctable.Rules {
-	if t.rules != nil {
-		return t.rules
+// Constraints returns each column's constraints (every column nullable
+// and unconstrained when none were declared).
+func (t *MemTable) Constraints() []ColumnConstraints {
+	if t.cons != nil {
+		return t.cons
 	}
-	rules := make([]ctable.Rules, len(t.schema))
-	for i := range rules {
-		rules[i].Nullable = true
+	cons := make([]ColumnConstraints, len(t.schema))
+	for i := range cons {
+		cons[i].Nullable = true
 	}
-	return rules
+	return cons
 }
 
 // Defaults returns each column's DEFAULT expression (nil, or Text "":

@@ -86,19 +86,15 @@ func createTable(cat *catalog.Catalog, s *sql.CreateTable) error {
 		return err
 	}
 	schema := make(columnar.Schema, len(cols))
-	rules := make([]ctable.Rules, len(cols))
+	cons := make([]catalog.ColumnConstraints, len(cols))
 	defs := make([]ctable.ColumnDef, len(cols))
 	for i, c := range cols {
 		schema[i] = columnar.Field{Name: c.Name, Type: c.Type, Nullable: !c.NotNull}
-		r := ctable.Rules{Nullable: !c.NotNull, MaxLength: c.Length}
-		for _, ch := range c.Checks {
-			if !c.Type.IsNumeric() {
-				return &sql.Error{Pos: c.Pos, Kind: sql.ErrType, Msg: fmt.Sprintf("column %q: CHECK bounds apply to numeric columns, not %s", c.Name, c.Type)}
-			}
-			r.Bounds = append(r.Bounds, ctable.Bound{Op: ch.Op, Val: ch.Val})
+		if len(c.Checks) > 0 && !c.Type.IsNumeric() {
+			return &sql.Error{Pos: c.Pos, Kind: sql.ErrType, Msg: fmt.Sprintf("column %q: CHECK bounds apply to numeric columns, not %s", c.Name, c.Type)}
 		}
-		rules[i] = r
-		defs[i] = ctable.ColumnDef{Name: c.Name, Type: c.Type, Flavour: c.Flavour, Rules: r}
+		cons[i] = catalog.ColumnConstraints{Nullable: !c.NotNull, MaxLength: c.Length, Checks: c.Checks}
+		defs[i] = ctable.ColumnDef{Name: c.Name, Type: c.Type, Flavour: c.Flavour, Rules: cons[i].CTableRules()}
 		if c.Flavour != "" {
 			ok := false
 			switch c.Type.ID {
@@ -152,7 +148,7 @@ func createTable(cat *catalog.Catalog, s *sql.CreateTable) error {
 				primary[i] = true
 			}
 		}
-		return cat.CreateMem(s.Name, schema, rules, s.Keys, primary, defaults, true)
+		return cat.CreateMem(s.Name, schema, cons, s.Keys, primary, defaults, true)
 	}
 	if len(s.Keys) > 0 {
 		return &sql.Error{Pos: at, Kind: sql.ErrUnsupported, Msg: "PRIMARY KEY and UNIQUE are enforced on in-memory tables only (CTables have no keys)"}

@@ -8,7 +8,6 @@ import (
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/executor"
-	"github.com/b2sql/b2sql/formats/b2/ctable"
 	"github.com/b2sql/b2sql/internal/catalog"
 	"github.com/b2sql/b2sql/planner"
 	"github.com/b2sql/b2sql/sql"
@@ -34,10 +33,10 @@ func newDefaults(cat planner.Catalog, t any, schema columnar.Schema) *defaults {
 	switch t := t.(type) {
 	case *catalog.MemTable:
 		copy(d.src, t.Defaults())
-	case interface{ Rules() []ctable.Rules }:
+	default:
 		// A CTable keeps constant defaults in its schema: each is bound
 		// as the literal it is.
-		for i, r := range t.Rules() {
+		for i, r := range catalog.Constraints(t) {
 			if i < len(d.src) && r.Default != nil {
 				d.src[i] = sql.Source{Text: literalSQL(*r.Default)}
 			}

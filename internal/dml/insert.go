@@ -34,7 +34,7 @@ func insert(ctx context.Context, env *Env, s *sql.Insert, args []columnar.Value,
 		return 0, err
 	}
 	defer tg.Unlock()
-	schema, rules := targetSchema(tg)
+	schema, cons := targetSchema(tg)
 	if err := w.of(schema); err != nil {
 		return 0, err
 	}
@@ -79,7 +79,7 @@ func insert(ctx context.Context, env *Env, s *sql.Insert, args []columnar.Value,
 		built.Root.Close()
 		return 0, &sql.Error{Pos: at, Kind: sql.ErrType, Msg: fmt.Sprintf("INSERT into %q: %d target columns, the rows have %d values", tg.Name, len(pos), got)}
 	}
-	ins := newInserter("INSERT", at, schema, rules, validate, pos, types)
+	ins := newInserter("INSERT", at, schema, cons, validate, pos, types)
 	ins.defs = defs
 	if s.Replace {
 		ins.what = "REPLACE"
@@ -160,11 +160,11 @@ func checkConflictTarget(tg *catalog.Target, schema columnar.Schema, s *sql.Inse
 }
 
 // targetSchema returns the locked table's columns and their constraints.
-func targetSchema(tg *catalog.Target) (columnar.Schema, []ctable.Rules) {
+func targetSchema(tg *catalog.Target) (columnar.Schema, []catalog.ColumnConstraints) {
 	if tg.Mem != nil {
-		return tg.Mem.Schema(), tg.Mem.Rules()
+		return tg.Mem.Schema(), tg.Mem.Constraints()
 	}
-	return tg.CT.Schema(), tg.CT.Rules()
+	return tg.CT.Schema(), catalog.Constraints(tg.CT)
 }
 
 // OnOff reads an on/off value: of a statement option, or of SET.

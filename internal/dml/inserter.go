@@ -5,7 +5,6 @@ import (
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/executor"
-	"github.com/b2sql/b2sql/formats/b2/ctable"
 	"github.com/b2sql/b2sql/internal/catalog"
 	"github.com/b2sql/b2sql/sql"
 )
@@ -16,7 +15,7 @@ type inserter struct {
 	what     string
 	at       sql.Pos
 	schema   columnar.Schema
-	rules    []ctable.Rules
+	cons     []catalog.ColumnConstraints
 	validate bool
 	src      []int           // per table column: the source column filling it, -1 none
 	casts    []executor.Expr // per table column: the cast of its source, nil when none is needed
@@ -25,8 +24,8 @@ type inserter struct {
 	rows     []int32         // scratch: the live rows of a batch
 }
 
-func newInserter(what string, at sql.Pos, schema columnar.Schema, rules []ctable.Rules, validate bool, pos []int, types []columnar.Type) *inserter {
-	ins := &inserter{what: what, at: at, schema: schema, rules: rules, validate: validate,
+func newInserter(what string, at sql.Pos, schema columnar.Schema, cons []catalog.ColumnConstraints, validate bool, pos []int, types []columnar.Type) *inserter {
+	ins := &inserter{what: what, at: at, schema: schema, cons: cons, validate: validate,
 		src: make([]int, len(schema)), casts: make([]executor.Expr, len(schema))}
 	for i := range ins.src {
 		ins.src[i] = -1
@@ -125,11 +124,11 @@ func castSlow(b *columnar.Batch, k int, rows []int32, f columnar.Field, what str
 // validation (a NULL cannot be stored in a column without nulls).
 func (ins *inserter) check(b *columnar.Batch, rowNo func(k int) int64) error {
 	for i := range ins.schema {
-		r := ins.rules[i]
+		r := ins.cons[i]
 		if !ins.validate {
-			r = ctable.Rules{Nullable: r.Nullable}
+			r = catalog.ColumnConstraints{Nullable: r.Nullable}
 		}
-		if r.Nullable && len(r.Bounds) == 0 && r.MaxLength == 0 {
+		if r.Unconstrained() {
 			continue
 		}
 		v := b.Cols[i]

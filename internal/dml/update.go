@@ -25,7 +25,7 @@ func update(ctx context.Context, env *Env, s *sql.Update, args []columnar.Value,
 		return 0, err
 	}
 	defer tg.Unlock()
-	schema, rules := targetSchema(tg)
+	schema, cons := targetSchema(tg)
 	if err := w.of(schema); err != nil {
 		return 0, err
 	}
@@ -55,7 +55,7 @@ func update(ctx context.Context, env *Env, s *sql.Update, args []columnar.Value,
 			return 0, &sql.Error{Pos: at, Kind: sql.ErrType, Msg: fmt.Sprintf("UPDATE: WHERE must be BOOLEAN, got %s", t)}
 		}
 	}
-	u := &updater{ins: &inserter{what: "UPDATE", at: at, schema: schema, rules: rules, validate: true}, w: w,
+	u := &updater{ins: &inserter{what: "UPDATE", at: at, schema: schema, cons: cons, validate: true}, w: w,
 		target: target, cond: cond, casts: make([]executor.Expr, len(target)), vecs: make([]*columnar.Vector, len(target))}
 	if s.Joined {
 		u.seen = map[int64]bool{}

@@ -604,6 +604,9 @@ func (b *binder) bindTableAST(t *ast.Table) (*fromItem, error) {
 	if bad >= 0 {
 		return nil, b.errSpan(t.Name[bad].Span, ErrUnknownTable, msg)
 	}
+	if msg := CatalogMismatch(b.cat, relCatalog(parts), key); msg != "" {
+		return nil, b.errSpan(t.Name.Span(), ErrUnknownTable, msg)
+	}
 	if len(parts) == 1 {
 		if it, ok, err := b.bindCTERef(key, alias, at); ok || err != nil {
 			return it, err

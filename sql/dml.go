@@ -17,6 +17,7 @@ import (
 type CreateTable struct {
 	Name        string
 	NamePos     Pos
+	Temp        bool // CREATE TEMP TABLE (an in-memory table: FORMAT memory)
 	Replace     bool
 	IfNotExists bool
 	Cols        []ColumnDef
@@ -73,6 +74,7 @@ type Option struct {
 type Insert struct {
 	Table    string
 	TablePos Pos
+	Catalog  string // "temp" or "memory" when the name gives it (CatalogMismatch)
 	Cols     []string
 	ColsPos  []Pos
 	ByName   bool
@@ -100,6 +102,7 @@ type Insert struct {
 type Delete struct {
 	Table    string
 	TablePos Pos
+	Catalog  string // "temp" or "memory" when the name gives it (CatalogMismatch)
 	Where    *Query
 	// Returning is RETURNING's SELECT items FROM the table (nil: none),
 	// bound against the rows removed; with it Where is never nil.
@@ -113,6 +116,7 @@ type Delete struct {
 type Update struct {
 	Table    string
 	TablePos Pos
+	Catalog  string // "temp" or "memory" when the name gives it (CatalogMismatch)
 	Sets     []string
 	SetsPos  []Pos
 	// SetDefault[k]: Sets[k] takes the column's DEFAULT (SET c =

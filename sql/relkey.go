@@ -31,3 +31,66 @@ func relKey(parts []string) (key, schema string, bad int, msg string) {
 	}
 	return "", "", 0, fmt.Sprintf("name %q has too many parts", strings.Join(parts, "."))
 }
+
+// relCatalog returns the catalog a relation's name gives explicitly,
+// "temp" or "memory" (lower case), or "" when it names none (t, main.t,
+// s.t). b2sql keeps temporary and other tables in one namespace, so a
+// catalog only checks that the table is (temp) or is not (memory)
+// temporary: CatalogMismatch.
+func relCatalog(parts []string) string {
+	if len(parts) < 2 || len(parts) > 3 {
+		return ""
+	}
+	if c := strings.ToLower(parts[0]); c == "temp" || c == "memory" {
+		return c
+	}
+	return ""
+}
+
+// TempCatalog is what a catalog that has temporary tables tells the
+// binder and the statements that name a table with its catalog.
+type TempCatalog interface {
+	// IsTemp reports whether the table under key exists (ok) and was
+	// created TEMP.
+	IsTemp(key string) (temp, ok bool)
+}
+
+// CatalogMismatch says why the table under key does not exist in
+// catalog (from relCatalog): temp.t of a table that is not temporary,
+// memory.t of one that is; "" when it does or when no table has that
+// name. DuckDB keeps the two catalogs apart; b2sql has one namespace and
+// refuses the name rather than use the other catalog's table.
+func CatalogMismatch(c any, catalog, key string) string {
+	tc, ok := c.(TempCatalog)
+	if catalog == "" || !ok {
+		return ""
+	}
+	temp, exists := tc.IsTemp(key)
+	if !exists || temp == (catalog == "temp") {
+		return ""
+	}
+	what, other := "not a temporary table", "memory"
+	if temp {
+		what, other = "a temporary table", "temp"
+	}
+	return fmt.Sprintf("unknown table %q: %s is %s (did you mean %q?)", catalog+"."+key, key, what, other+"."+key)
+}
+
+// TempMismatch says why a table made TEMP (temp) or not cannot take the
+// name key of an existing table of the other kind, or "": b2sql keeps
+// temporary and other tables in one namespace, where DuckDB would keep
+// both.
+func TempMismatch(c any, key string, temp bool) string {
+	tc, ok := c.(TempCatalog)
+	if !ok {
+		return ""
+	}
+	old, exists := tc.IsTemp(key)
+	switch {
+	case !exists || old == temp:
+		return ""
+	case old:
+		return fmt.Sprintf("a temporary table %q exists: b2sql keeps temporary and other tables in one namespace (DROP TABLE temp.%s first)", key, key)
+	}
+	return fmt.Sprintf("table %q exists and is not temporary: b2sql keeps temporary and other tables in one namespace (DROP TABLE %s first)", key, key)
+}

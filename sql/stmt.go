@@ -230,13 +230,13 @@ func (b *stmtBuilder) drop(s *ast.Drop) (Statement, error) {
 	if len(s.Names) != 1 {
 		return nil, b.errAt(s.Names[1][0], ErrUnsupported, "DROP "+s.Kind+" takes one name")
 	}
-	name, pos, err := b.tableName(s.Names[0])
+	name, catalog, pos, err := b.qualifiedName(s.Names[0])
 	if err != nil {
 		return nil, err
 	}
 	switch s.Kind {
 	case "TABLE":
-		return &DropTable{Name: name, NamePos: pos, IfExists: s.IfExists}, nil
+		return &DropTable{Name: name, NamePos: pos, Catalog: catalog, IfExists: s.IfExists}, nil
 	case "VIEW":
 		return &DropView{Name: name, NamePos: pos, IfExists: s.IfExists}, nil
 	case "TYPE":

@@ -32,6 +32,23 @@ func (b *stmtBuilder) syntax(n ast.Node) *Error {
 // t, s.t, main.t, memory.main.t, temp.main.t, … to its catalog key
 // (relKey, schema.go).
 func (b *stmtBuilder) tableName(n ast.Name) (string, Pos, error) {
+	key, _, pos, err := b.qualifiedName(n)
+	return key, pos, err
+}
+
+// nameCatalog is the catalog name n gives ("temp", "memory" or "":
+// relCatalog).
+func nameCatalog(n ast.Name) string {
+	parts := make([]string, len(n))
+	for i, p := range n {
+		parts[i] = p.Name
+	}
+	return relCatalog(parts)
+}
+
+// qualifiedName is tableName that also returns the catalog the name gives
+// ("temp", "memory" or "": relCatalog).
+func (b *stmtBuilder) qualifiedName(n ast.Name) (key, catalog string, at Pos, err error) {
 	parts := make([]string, len(n))
 	for i, p := range n {
 		parts[i] = p.Name
@@ -42,11 +59,11 @@ func (b *stmtBuilder) tableName(n ast.Name) (string, Pos, error) {
 		if len(n) > 3 {
 			kind = ErrSyntax
 		}
-		return "", Pos{}, b.errAt(n[bad], kind, msg)
+		return "", "", Pos{}, b.errAt(n[bad], kind, msg)
 	}
-	at := n.Last().Start
+	off := n.Last().Start
 	if schema != "" {
-		at = n[len(n)-2].Start // s.t: errors about it may be about s
+		off = n[len(n)-2].Start // s.t: errors about it may be about s
 	}
-	return key, b.pos(at), nil
+	return key, relCatalog(parts), b.pos(off), nil
 }

@@ -13,9 +13,15 @@ import (
 // or AS query (CreateTableAs); TEMP makes either an in-memory table.
 
 func (b *stmtBuilder) createTable(s *ast.CreateTable) (Statement, error) {
-	name, pos, err := b.tableName(s.Name)
+	name, catalog, pos, err := b.qualifiedName(s.Name)
 	if err != nil {
 		return nil, err
+	}
+	switch {
+	case s.Temp && catalog == "memory":
+		return nil, b.errAt(s.Name[0], ErrSyntax, `a TEMP table's name can only use the "temp" catalog`)
+	case !s.Temp && catalog == "temp":
+		return nil, b.errAt(s.Name[0], ErrSyntax, `only a TEMP table's name can use the "temp" catalog (CREATE TEMP TABLE)`)
 	}
 	opts, err := b.withOptions(s.Options)
 	if err != nil {
@@ -33,13 +39,13 @@ func (b *stmtBuilder) createTable(s *ast.CreateTable) (Statement, error) {
 		case s.WithNoData:
 			return nil, b.errAt(s, ErrUnsupported, "CREATE TABLE … AS … WITH NO DATA is not supported")
 		}
-		c := &CreateTableAs{Name: name, NamePos: pos, Replace: s.OrReplace, IfNotExists: s.IfNotExists, Options: opts}
+		c := &CreateTableAs{Name: name, NamePos: pos, Temp: s.Temp, Replace: s.OrReplace, IfNotExists: s.IfNotExists, Options: opts}
 		if c.Query, err = b.query(s.As); err == nil {
 			c.Query.table = true
 		}
 		return c, err
 	}
-	c := &CreateTable{Name: name, NamePos: pos, Replace: s.OrReplace, IfNotExists: s.IfNotExists, Options: opts}
+	c := &CreateTable{Name: name, NamePos: pos, Temp: s.Temp, Replace: s.OrReplace, IfNotExists: s.IfNotExists, Options: opts}
 	var keys [][]*ast.Ident
 	var pk []*ast.Ident
 	for _, d := range s.Columns {

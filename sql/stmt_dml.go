@@ -143,7 +143,7 @@ func (b *stmtBuilder) insert(s *ast.Insert) (Statement, error) {
 			ins.ConflictPos = b.pos(s.OnConflict.Columns[0].Start)
 		}
 	}
-	if ins.Table, ins.TablePos, err = b.tableName(s.Table); err != nil {
+	if ins.Table, ins.Catalog, ins.TablePos, err = b.qualifiedName(s.Table); err != nil {
 		return nil, err
 	}
 	for _, c := range s.Columns {
@@ -209,7 +209,7 @@ func (b *stmtBuilder) update(s *ast.Update) (Statement, error) {
 	if err != nil {
 		return nil, err
 	}
-	u := &Update{Table: name, TablePos: pos}
+	u := &Update{Table: name, TablePos: pos, Catalog: nameCatalog(s.Table)}
 	if u.Returning, err = b.returning(s.Span, s.Table, s.Alias, s.Returning); err != nil {
 		return nil, err
 	}
@@ -255,7 +255,7 @@ func (b *stmtBuilder) deleteFrom(s *ast.Delete) (Statement, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &Delete{Table: name, TablePos: pos}
+	d := &Delete{Table: name, TablePos: pos, Catalog: nameCatalog(s.Table)}
 	if d.Returning, err = b.returning(s.Span, s.Table, s.Alias, s.Returning); err != nil {
 		return nil, err
 	}

@@ -18,6 +18,7 @@ type Copy struct {
 type CreateTableAs struct {
 	Name        string
 	NamePos     Pos
+	Temp        bool // CREATE TEMP TABLE … AS (an in-memory table: FORMAT memory)
 	Replace     bool
 	IfNotExists bool
 	Query       *Query
@@ -28,6 +29,7 @@ type CreateTableAs struct {
 type DropTable struct {
 	Name     string
 	NamePos  Pos
+	Catalog  string // "temp" or "memory" when the name gives it (CatalogMismatch)
 	IfExists bool
 }
 

@@ -191,10 +191,18 @@ func (c *Catalog) set(name string, t planner.Table, rename bool) {
 	}
 }
 
+// IsTemp implements sql.TempCatalog: whether the table under key exists
+// and was created TEMP.
+func (c *Catalog) IsTemp(key string) (temp, ok bool) {
+	t, ok := c.Table(key)
+	m, _ := t.(*MemTable)
+	return m != nil && m.temp, ok
+}
+
 // CreateMem registers an empty in-memory table whose columns have the
-// DEFAULT expressions defaults (nil: none); replace allows an existing
-// table of that name to be replaced.
-func (c *Catalog) CreateMem(name string, schema columnar.Schema, cons []ColumnConstraints, keys [][]int, primary []bool, defaults []sql.Source, replace bool) error {
+// DEFAULT expressions defaults (nil: none), created TEMP if temp; replace
+// allows an existing table of that name to be replaced.
+func (c *Catalog) CreateMem(name string, schema columnar.Schema, cons []ColumnConstraints, keys [][]int, primary []bool, defaults []sql.Source, temp, replace bool) error {
 	key := strings.ToLower(name)
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -204,7 +212,7 @@ func (c *Catalog) CreateMem(name string, schema columnar.Schema, cons []ColumnCo
 		}
 		c.life.retired = append(c.life.retired, old)
 	}
-	c.tables[key] = &MemTable{schema: schema, cons: cons, keys: keys, primary: primary, defaults: defaults}
+	c.tables[key] = &MemTable{schema: schema, cons: cons, keys: keys, primary: primary, defaults: defaults, temp: temp}
 	c.names[key] = name
 	return nil
 }

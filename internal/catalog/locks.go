@@ -45,12 +45,17 @@ type Target struct {
 	Unlock func()
 }
 
-// LockTarget finds and locks the table a statement what changes; for a
-// CTable it also reopens the table when another process changed it, so
-// that the statement sees the newest version.
-func (c *Catalog) LockTarget(what, name string, pos sql.Pos) (*Target, error) {
+// LockTarget finds and locks the table a statement what changes, named
+// name in catalog (sql.CatalogMismatch: "temp", "memory" or "" when the
+// statement gives none); for a CTable it also reopens the table when
+// another process changed it, so that the statement sees the newest
+// version.
+func (c *Catalog) LockTarget(what, name, catalog string, pos sql.Pos) (*Target, error) {
 	if c.readOnly {
 		return nil, ReadOnlyError(pos, what)
+	}
+	if msg := sql.CatalogMismatch(c, catalog, name); msg != "" {
+		return nil, &sql.Error{Pos: pos, Kind: sql.ErrUnknownTable, Msg: msg}
 	}
 	t, err := c.WriteTarget(what, name, pos)
 	if err != nil {

@@ -28,6 +28,9 @@ type MemTable struct {
 	// them (nil, or Text "": none), bound by each statement that uses
 	// them (sql.BindDefault).
 	defaults []sql.Source
+	// temp marks a table made by CREATE TEMP TABLE: the one temp.t and
+	// temp.main.t name (sql.CatalogMismatch).
+	temp bool
 
 	mu   sync.RWMutex
 	rows [][]columnar.Value
@@ -54,6 +57,16 @@ func (t *MemTable) Defaults() []sql.Source { return t.defaults }
 
 // Keys returns the PRIMARY KEY and UNIQUE column sets.
 func (t *MemTable) Keys() [][]int { return t.keys }
+
+// Temporary reports whether the table was created TEMP.
+func (t *MemTable) Temporary() bool { return t.temp }
+
+// AsTemp marks a table not yet registered as created TEMP and returns
+// it.
+func (t *MemTable) AsTemp(temp bool) *MemTable {
+	t.temp = temp
+	return t
+}
 
 // NewMemTable returns an unregistered in-memory table holding rows.
 func NewMemTable(schema columnar.Schema, rows [][]columnar.Value) *MemTable {

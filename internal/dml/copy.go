@@ -91,6 +91,9 @@ func createTableAs(ctx context.Context, env *Env, c *sql.CreateTableAs, args []c
 		return 0, err
 	}
 	defer cat.Lock("table:" + strings.ToLower(c.Name))()
+	if msg := sql.TempMismatch(cat, c.Name, c.Temp); msg != "" {
+		return 0, &sql.Error{Pos: c.NamePos, Kind: catalog.ErrTableExists, Msg: msg}
+	}
 	if _, exists := cat.Table(c.Name); exists {
 		if c.IfNotExists {
 			return 0, nil
@@ -154,7 +157,7 @@ func createMemTableAs(ctx context.Context, env *Env, c *sql.CreateTableAs, args 
 	if err != nil {
 		return 0, err
 	}
-	env.Cat.Put(c.Name, catalog.NewMemTable(schema, vals))
+	env.Cat.Put(c.Name, catalog.NewMemTable(schema, vals).AsTemp(c.Temp))
 	return int64(len(vals)), nil
 }
 
@@ -166,6 +169,12 @@ func dropTable(cat *catalog.Catalog, d *sql.DropTable) error {
 		return catalog.ReadOnlyError(d.NamePos, "DROP TABLE")
 	}
 	defer cat.Lock("table:" + strings.ToLower(d.Name))()
+	if msg := sql.CatalogMismatch(cat, d.Catalog, d.Name); msg != "" {
+		if d.IfExists {
+			return nil // temp.t does not exist when t is not temporary
+		}
+		return &sql.Error{Pos: d.NamePos, Kind: sql.ErrUnknownTable, Msg: msg}
+	}
 	old, ok := cat.Drop(d.Name)
 	tmp, dir := cat.TempDir(), cat.Dir()
 	if !ok {

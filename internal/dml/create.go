@@ -73,6 +73,9 @@ func createTable(cat *catalog.Catalog, s *sql.CreateTable) error {
 		return err
 	}
 	defer cat.Lock("table:" + strings.ToLower(s.Name))()
+	if msg := sql.TempMismatch(cat, s.Name, s.Temp); msg != "" {
+		return &sql.Error{Pos: at, Kind: catalog.ErrTableExists, Msg: msg}
+	}
 	if _, exists := cat.Table(s.Name); exists {
 		if s.IfNotExists {
 			return nil
@@ -148,7 +151,7 @@ func createTable(cat *catalog.Catalog, s *sql.CreateTable) error {
 				primary[i] = true
 			}
 		}
-		return cat.CreateMem(s.Name, schema, cons, s.Keys, primary, defaults, true)
+		return cat.CreateMem(s.Name, schema, cons, s.Keys, primary, defaults, s.Temp, true)
 	}
 	if len(s.Keys) > 0 {
 		return &sql.Error{Pos: at, Kind: sql.ErrUnsupported, Msg: "PRIMARY KEY and UNIQUE are enforced on in-memory tables only (CTables have no keys)"}

@@ -13,7 +13,7 @@ import (
 // deleteRows runs DELETE FROM t [WHERE cond]: the rows whose condition
 // holds are collected by row id (rowid.go), then removed in one change.
 func deleteRows(ctx context.Context, env *Env, s *sql.Delete, args []columnar.Value, w *written) (int64, error) {
-	tg, err := env.Cat.LockTarget("DELETE", s.Table, s.TablePos)
+	tg, err := env.Cat.LockTarget("DELETE", s.Table, s.Catalog, s.TablePos)
 	if err != nil {
 		return 0, err
 	}

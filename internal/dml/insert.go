@@ -29,7 +29,7 @@ func insert(ctx context.Context, env *Env, s *sql.Insert, args []columnar.Value,
 			return 0, &sql.Error{Pos: o.Pos, Kind: sql.ErrUnsupported, Msg: fmt.Sprintf("unknown INSERT option %q (validate)", o.Name)}
 		}
 	}
-	tg, err := env.Cat.LockTarget("INSERT", s.Table, s.TablePos)
+	tg, err := env.Cat.LockTarget("INSERT", s.Table, s.Catalog, s.TablePos)
 	if err != nil {
 		return 0, err
 	}

@@ -20,7 +20,7 @@ import (
 // appended, in one change (so updated rows move to the end of the scan
 // order).
 func update(ctx context.Context, env *Env, s *sql.Update, args []columnar.Value, w *written) (int64, error) {
-	tg, err := env.Cat.LockTarget("UPDATE", s.Table, s.TablePos)
+	tg, err := env.Cat.LockTarget("UPDATE", s.Table, s.Catalog, s.TablePos)
 	if err != nil {
 		return 0, err
 	}

@@ -47,6 +47,14 @@ func (c *bindCatalog) SequenceToken(name string) (int64, bool) {
 	return 0, false
 }
 
+// IsTemp forwards the catalog's temporary tables (sql.TempCatalog).
+func (c *bindCatalog) IsTemp(key string) (temp, ok bool) {
+	if tc, ok := c.ViewCatalog.(sql.TempCatalog); ok {
+		return tc.IsTemp(key)
+	}
+	return false, false
+}
+
 // HasSchema forwards the catalog's schemas (sql.SchemaCatalog).
 func (c *bindCatalog) HasSchema(name string) bool {
 	if sc, ok := c.ViewCatalog.(sql.SchemaCatalog); ok {

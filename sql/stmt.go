@@ -238,7 +238,7 @@ func (b *stmtBuilder) drop(s *ast.Drop) (Statement, error) {
 	case "TABLE":
 		return &DropTable{Name: name, NamePos: pos, Catalog: catalog, IfExists: s.IfExists}, nil
 	case "VIEW":
-		return &DropView{Name: name, NamePos: pos, IfExists: s.IfExists}, nil
+		return &DropView{Name: name, NamePos: pos, Catalog: catalog, IfExists: s.IfExists}, nil
 	case "TYPE":
 		return &DropType{Name: name, NamePos: pos, IfExists: s.IfExists}, nil
 	case "SEQUENCE":

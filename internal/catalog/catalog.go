@@ -42,8 +42,11 @@ type Catalog struct {
 	tables map[string]planner.Table // lower-case name → table
 	names  map[string]string        // lower-case → as registered
 	views  map[string]string        // lower-case name → SQL (views.go)
-	types  map[string]columnar.Type // lower-case name → CREATE TYPE's type (types.go)
-	seqs   map[string]int64         // lower-case name → CREATE SEQUENCE's executor token (sequences.go)
+	// tempViews marks the views made by CREATE TEMP VIEW (the ones temp.v
+	// names; sql.CatalogMismatch).
+	tempViews map[string]bool
+	types     map[string]columnar.Type // lower-case name → CREATE TYPE's type (types.go)
+	seqs      map[string]int64         // lower-case name → CREATE SEQUENCE's executor token (sequences.go)
 	// schemas are CREATE SCHEMA's schemas as written, main not among them
 	// (schemas.go); their relations are in the maps above as "s.t".
 	schemas []string
@@ -191,10 +194,16 @@ func (c *Catalog) set(name string, t planner.Table, rename bool) {
 	}
 }
 
-// IsTemp implements sql.TempCatalog: whether the table under key exists
-// and was created TEMP.
+// IsTemp implements sql.TempCatalog: whether the table or view under key
+// exists and was created TEMP.
 func (c *Catalog) IsTemp(key string) (temp, ok bool) {
-	t, ok := c.Table(key)
+	key = strings.ToLower(key)
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	if _, ok := c.views[key]; ok {
+		return c.tempViews[key], true
+	}
+	t, ok := c.tables[key]
 	m, _ := t.(*MemTable)
 	return m != nil && m.temp, ok
 }

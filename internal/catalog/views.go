@@ -19,9 +19,10 @@ func (c *Catalog) View(name string) (string, bool) {
 	return v, ok
 }
 
-// CreateView runs CREATE [OR REPLACE] VIEW: the query must bind now.
+// CreateView runs CREATE [OR REPLACE] [TEMP] VIEW [IF NOT EXISTS]: the
+// query must bind now.
 func (c *Catalog) CreateView(v *sql.CreateView) error {
-	if _, err := sql.Bind(v.Query, c); err != nil {
+	if err := c.checkView(v); err != nil {
 		return err
 	}
 	key := strings.ToLower(v.Name)
@@ -30,18 +31,33 @@ func (c *Catalog) CreateView(v *sql.CreateView) error {
 	if _, ok := c.tables[key]; ok {
 		return &sql.Error{Pos: v.NamePos, Kind: sql.ErrUnsupported, Msg: fmt.Sprintf("a table named %q exists", v.Name)}
 	}
-	if _, ok := c.views[key]; ok && !v.Replace {
-		return &sql.Error{Pos: v.NamePos, Kind: sql.ErrUnsupported, Msg: fmt.Sprintf("view %q already exists", v.Name)}
+	if _, ok := c.views[key]; ok {
+		switch {
+		case c.tempViews[key] != v.Temp:
+			return &sql.Error{Pos: v.NamePos, Kind: ErrTableExists, Msg: fmt.Sprintf("a view %q exists (temporary: %v): b2sql keeps temporary and other views in one namespace (DROP VIEW %s first)", v.Name, c.tempViews[key], v.Name)}
+		case v.IfNotExists:
+			return nil
+		case !v.Replace:
+			return &sql.Error{Pos: v.NamePos, Kind: sql.ErrUnsupported, Msg: fmt.Sprintf("view %q already exists", v.Name)}
+		}
 	}
 	if c.views == nil {
 		c.views = map[string]string{}
+		c.tempViews = map[string]bool{}
 	}
 	c.views[key] = v.Text
+	c.tempViews[key] = v.Temp
 	return nil
 }
 
 // DropView runs DROP VIEW [IF EXISTS].
 func (c *Catalog) DropView(d *sql.DropView) error {
+	if msg := sql.CatalogMismatch(c, d.Catalog, d.Name); msg != "" {
+		if d.IfExists {
+			return nil
+		}
+		return &sql.Error{Pos: d.NamePos, Kind: sql.ErrUnknownTable, Msg: msg}
+	}
 	key := strings.ToLower(d.Name)
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -52,5 +68,27 @@ func (c *Catalog) DropView(d *sql.DropView) error {
 		return &sql.Error{Pos: d.NamePos, Kind: sql.ErrUnknownTable, Msg: fmt.Sprintf("unknown view %q", d.Name)}
 	}
 	delete(c.views, key)
+	delete(c.tempViews, key)
+	return nil
+}
+
+// checkView binds the view's query now, for its errors, and checks that
+// its column list renames no more columns than the query has.
+func (c *Catalog) checkView(v *sql.CreateView) error {
+	if v.Recursive {
+		// Only the recursive CTE of the view's name binds.
+		q, err := sql.Parse(v.TextAt)
+		if err == nil {
+			_, err = sql.Bind(q.(*sql.Query), c)
+		}
+		return err
+	}
+	b, err := sql.Bind(v.Query, c)
+	if err != nil {
+		return err
+	}
+	if len(v.Columns) > len(b.Names) {
+		return &sql.Error{Pos: v.ColumnsPos, Kind: sql.ErrType, Msg: fmt.Sprintf("view %q: its query has %d columns but %d column names were given", v.Name, len(b.Names), len(v.Columns))}
+	}
 	return nil
 }

@@ -290,7 +290,7 @@ func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 			name = "instr"
 		}
 		fe := &callexpr.FuncExpr{At: e.Name.Last().Span, Name: callexpr.NewColIdent(name), Distinct: e.Distinct}
-		if e.Star {
+		if starCall(e) {
 			fe.Exprs = callexpr.SelectExprs{&callexpr.StarExpr{}}
 		}
 		for _, a := range e.Args {
@@ -542,4 +542,10 @@ func inListExpr(e *ast.InList) ast.Expr {
 		return &ast.Unary{Span: e.Span, Op: "NOT", X: call}
 	}
 	return call
+}
+
+// starCall reports a call of f(*): count(*), and count() with no
+// argument, which DuckDB reads as count(*).
+func starCall(f *ast.Func) bool {
+	return f.Star || len(f.Args) == 0 && len(f.Name) == 1 && strings.EqualFold(f.Name[0].Name, "count")
 }

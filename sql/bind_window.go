@@ -30,7 +30,7 @@ func (b *binder) bindWindowAST(f *ast.Func, c ectx) (planner.Expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := winCall{name: name, distinct: f.Distinct, at: at, over: over, star: f.Star}
+	w := winCall{name: name, distinct: f.Distinct, at: at, over: over, star: starCall(f)}
 	if err := w.checkDistinct(b); err != nil {
 		return nil, err
 	}

@@ -92,8 +92,23 @@ func fnRegexpExtract(a []columnar.Value, t columnar.Type) (columnar.Value, error
 		return columnar.Value{}, err
 	}
 	m := r.FindStringSubmatchIndex(a[0].S)
+	if a[2].Type.ID == columnar.List {
+		// ['name', …]: groups 1, 2, … as the fields of a STRUCT, '' for
+		// a group that took no part or no match.
+		fields := make([]columnar.Value, len(a[2].Elems))
+		for i := range fields {
+			fields[i] = columnar.StringValue("")
+			if 2*i+3 < len(m) && m[2*i+2] >= 0 {
+				fields[i] = columnar.StringValue(a[0].S[m[2*i+2]:m[2*i+3]])
+			}
+		}
+		return columnar.Value{Type: t, Elems: fields}, nil
+	}
 	g := int(a[2].I)
-	if m == nil || 2*g+1 >= len(m) || m[2*g] < 0 {
+	if m == nil && len(a) > 3 && a[3].S == "k" {
+		return columnar.StringValue(a[0].S), nil // option k keeps the string
+	}
+	if m == nil || g < 0 || 2*g+1 >= len(m) || m[2*g] < 0 {
 		return columnar.StringValue(""), nil
 	}
 	return columnar.StringValue(a[0].S[m[2*g]:m[2*g+1]]), nil

@@ -161,7 +161,7 @@ func init() {
 		// system (bind_settings.go)
 		"current_setting": unbound(bindCurrentSettingCall),
 	}
-	for _, n := range []string{"regexp_matches", "regexp_full_match", "regexp_replace", "regexp_extract"} {
+	for _, n := range []string{"regexp_matches", "regexp_full_match", "regexp_replace", "regexp_extract", "regexp_extract_all"} {
 		bindHooks[n] = bound((*binder).bindRegexp)
 	}
 	// The families whose binders map the names they take.

@@ -28,8 +28,8 @@ func (b *binder) bindRegexp(name string, xs []planner.Expr, srcs []callexpr.Expr
 	case "regexp_matches", "regexp_full_match":
 	case "regexp_replace":
 		nargs = 3
-	case "regexp_extract":
-		return b.bindRegexpExtract(xs, srcs, at, c)
+	case "regexp_extract", "regexp_extract_all":
+		return b.bindRegexpExtract(name, xs, srcs, at, c)
 	default:
 		return nil, false, nil
 	}
@@ -39,25 +39,55 @@ func (b *binder) bindRegexp(name string, xs []planner.Expr, srcs []callexpr.Expr
 	return b.bindRegexpArgs(name, nargs, xs, srcs, at, c, nil)
 }
 
-// bindRegexpExtract binds regexp_extract(s, p [, group [, opts]]): the
-// group (0, the whole match, by default) must be a constant; it becomes
-// the third argument of the executor's regexp_extract.
-func (b *binder) bindRegexpExtract(xs []planner.Expr, srcs []callexpr.Expr, at int, c ectx) (planner.Expr, bool, error) {
-	const name = "regexp_extract"
+// bindRegexpExtract binds regexp_extract(s, p [, group [, opts]]) and
+// regexp_extract_all: the group (0, the whole match, by default) must be
+// a constant; it becomes the third argument of the executor's function.
+// regexp_extract_all takes a negative group (its list is then empty), a
+// NULL one (its answer is NULL) and one that is not constant, as DuckDB
+// does.
+func (b *binder) bindRegexpExtract(name string, xs []planner.Expr, srcs []callexpr.Expr, at int, c ectx) (planner.Expr, bool, error) {
 	if len(xs) < 2 || len(xs) > 4 {
 		return nil, true, b.arity(at, name, "2 to 4")
 	}
+	all := name == "regexp_extract_all"
 	group := int64(0)
+	var groupArg planner.Expr // regexp_extract_all's group that is not constant
 	if len(xs) >= 3 {
 		k, ok := planner.FoldExpr(xs[2]).(*planner.Const)
-		if !ok || k.Val.Null || !k.Val.Type.IsInteger() || k.Val.I < 0 {
-			return nil, true, b.errAt(b.argTok(at, 2), ErrType, "regexp_extract expects a constant non-negative group number")
+		switch {
+		case ok && k.Val.Type.ID == columnar.List:
+			if k.Val.Null {
+				return nil, true, b.errAt(b.argTok(at, 2), ErrType, name+": the group names must be a list, not NULL")
+			}
+			return b.bindRegexpNames(name, k, xs, srcs, at, c)
+		case all && ok && k.Val.Null:
+			return &planner.Const{Val: columnar.NullValue(columnar.ListOf(columnar.TVarchar))}, true, nil
+		case ok && k.Val.Null:
+			group = -1 // regexp_extract of a NULL group is '', as in DuckDB
+		case !ok && xs[2].Type().ID == columnar.List:
+			return nil, true, b.errAt(b.argTok(at, 2), ErrType, name+": the group names must be a constant list")
+		case all && !ok:
+			g, err := b.coerceAll(xs[2:3], columnar.TInt64, srcs[2:3], c)
+			if err != nil {
+				return nil, true, err
+			}
+			groupArg = g[0]
+		case !ok || k.Val.Null || !k.Val.Type.IsInteger() || k.Val.I < 0 && !all:
+			return nil, true, b.errAt(b.argTok(at, 2), ErrType, name+" expects a constant non-negative group number")
+		case !all && k.Val.I > 9:
+			// RE2 rewrites reach \9; a group the pattern lacks gives ''.
+			return nil, true, b.errAt(b.argTok(at, 2), ErrType, fmt.Sprintf("regexp_extract: group index must be between 0 and 9, not %d", k.Val.I))
+		default:
+			group = k.Val.I
 		}
-		group = k.Val.I
 		xs = append([]planner.Expr{xs[0], xs[1]}, xs[3:]...)
 		srcs = append([]callexpr.Expr{srcs[0], srcs[1]}, srcs[3:]...)
 	}
-	return b.bindRegexpArgs(name, 2, xs, srcs, at, c, &group)
+	e, ok, err := b.bindRegexpArgs(name, 2, xs, srcs, at, c, &group)
+	if call, isCall := e.(*planner.Call); isCall && groupArg != nil {
+		call.Args[2] = groupArg
+	}
+	return e, ok, err
 }
 
 // bindRegexpArgs binds the string, pattern (+ replacement) and options of
@@ -75,9 +105,11 @@ func (b *binder) bindRegexpArgs(name string, nargs int, xs []planner.Expr, srcs 
 		}
 		opts = k.Val.S
 	}
-	flags, literal, global := "", false, false
+	flags, literal, global, keep := "", false, false, false
 	for _, o := range opts {
 		switch o {
+		case ' ', '\t', '\n', '\r':
+			// whitespace between options is ignored, as in DuckDB
 		case 'c':
 			flags = strings.ReplaceAll(flags, "i", "")
 		case 'i':
@@ -93,6 +125,11 @@ func (b *binder) bindRegexpArgs(name string, nargs int, xs []planner.Expr, srcs 
 				return nil, true, b.errAt(b.argTok(at, nargs), ErrType, fmt.Sprintf("%s does not take option 'g'", name))
 			}
 			global = true
+		case 'k':
+			if name != "regexp_extract" {
+				return nil, true, b.errAt(b.argTok(at, nargs), ErrType, fmt.Sprintf("%s does not take option 'k'", name))
+			}
+			keep = true
 		default:
 			return nil, true, b.errAt(b.argTok(at, nargs), ErrType, fmt.Sprintf("unrecognized regex option %q", string(o)))
 		}
@@ -111,12 +148,9 @@ func (b *binder) bindRegexpArgs(name string, nargs int, xs []planner.Expr, srcs 
 			p = regexp.QuoteMeta(p)
 		}
 		if !k.Val.Null {
-			re, err := regexp.Compile(prefix + p + suffix)
+			_, err := regexp.Compile(prefix + p + suffix)
 			if err != nil {
 				return nil, true, b.errAt(b.argTok(at, 1), ErrType, fmt.Sprintf("invalid regular expression %s: %v", quoteSQL(k.Val.S), err))
-			}
-			if group != nil && int(*group) > re.NumSubexp() {
-				return nil, true, b.errAt(b.argTok(at, 2), ErrType, fmt.Sprintf("regexp_extract group %d is out of range: the pattern has %d", *group, re.NumSubexp()))
 			}
 			pat = &planner.Const{Val: columnar.StringValue(prefix + p + suffix)}
 		}
@@ -130,7 +164,13 @@ func (b *binder) bindRegexpArgs(name string, nargs int, xs []planner.Expr, srcs 
 	switch name {
 	case "regexp_extract":
 		out = append(out, &planner.Const{Val: columnar.IntValue(columnar.TInt64, *group)})
+		if keep {
+			out = append(out, &planner.Const{Val: columnar.StringValue("k")})
+		}
 		return &planner.Call{Fn: "regexp_extract", Args: out, T: columnar.TVarchar}, true, nil
+	case "regexp_extract_all":
+		out = append(out, &planner.Const{Val: columnar.IntValue(columnar.TInt64, *group)})
+		return &planner.Call{Fn: name, Args: out, T: columnar.ListOf(columnar.TVarchar)}, true, nil
 	case "regexp_replace":
 		out = append(out, args[2])
 		if global {

@@ -72,7 +72,7 @@ type lifecycle struct {
 	active  int                             // statements planning or running
 	running map[any]context.CancelCauseFunc // open result sets, cancelled by Close
 	orphans []planner.Table                 // tables to close when active drops to 0
-	retired []planner.Table                 // replaced or dropped tables, closed with the catalog
+	retired []planner.Table                 // replaced or dropped tables, closed when no statement is in flight (Release)
 	tmpDir  string                          // removed once the orphans are closed
 }
 

@@ -3,6 +3,7 @@ package catalog
 import (
 	"context"
 	"os"
+	"slices"
 
 	"github.com/b2sql/b2sql/planner"
 )
@@ -20,6 +21,10 @@ func (c *Catalog) Acquire() error {
 }
 
 // Release ends a statement; the last one after Close closes the tables.
+// The last one in flight before that closes the tables replaced or
+// dropped meanwhile: a statement finds its tables after its Acquire, so
+// once none is in flight none holds a retired table, and its files,
+// remote range caches and memory go.
 func (c *Catalog) Release() {
 	c.mu.Lock()
 	c.life.active--
@@ -29,8 +34,31 @@ func (c *Catalog) Release() {
 		orphans, c.life.orphans = c.life.orphans, nil
 		tmp, c.life.tmpDir = c.life.tmpDir, ""
 	}
+	if !c.life.closed && c.life.active == 0 && len(c.life.retired) > 0 {
+		orphans = c.unregisteredRetired()
+	}
 	c.mu.Unlock()
 	closeTables(orphans, tmp)
+}
+
+// unregisteredRetired takes the retired tables no name registers any
+// more (a table can be registered under two names and replaced under
+// one); c.mu is held.
+func (c *Catalog) unregisteredRetired() []planner.Table {
+	live := map[planner.Table]bool{}
+	for _, t := range c.tables {
+		live[t] = true
+	}
+	var out, keep []planner.Table
+	for _, t := range c.life.retired {
+		if live[t] {
+			keep = append(keep, t)
+		} else if !slices.Contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	c.life.retired = keep
+	return out
 }
 
 // Track registers an open result set r (holding its own Acquire) so that

@@ -96,7 +96,12 @@ func (bd *builder) build(n Node) (executor.Operator, error) {
 			return op, err
 		}
 	}
+	// The rest take one input; a node of another kind, or one no case
+	// below knows, is an error, never built around.
 	kids := n.Children()
+	if len(kids) != 1 {
+		return nil, fmt.Errorf("planner: cannot build %T", n)
+	}
 	in, err := bd.build(kids[0])
 	if err != nil {
 		return nil, err

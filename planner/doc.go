@@ -58,8 +58,22 @@
 //
 // Optimize reports the rules that changed the plan (Format, a printer of
 // the logical plan, before and after each rule differs), and EXPLAIN lists
-// them under the operators. Rules rebuild nodes through Node.WithChildren,
-// so every node, whatever its type, is visited.
+// them under the operators.
+//
+// No node is passed through unvisited for being unknown. A rule rebuilds a
+// node it has no case for through Node.WithChildren (mapChildren), so it
+// still visits that node's inputs, and Build refuses such a node ("cannot
+// build"), never building around it. The analyses Build makes before
+// choosing an operator (pipelineScan, dictChain, traceScan, rowsReach,
+// estimate, empty, orderedScans) follow the chains they know down to a
+// scan and stop at any other node: it gets the plain operator, and a scan
+// below it is not read in table order. nodes_test.go keeps this true for
+// new node types: nodeKinds must list every type of the package
+// (TestNodeKindsListed), every rule must reach the inputs of every kind
+// through a node no rule knows (TestRulesVisitEveryChild), Build must meet
+// and refuse that node under every kind (TestBuildRefusesUnknownNode),
+// and each kind says whether its rows keep their input's order
+// (TestOrderedScansByKind).
 //
 // Build then makes the physical choices, which depend on the scan rules
 // switched off by SET (index.ScanRule, listed with the rules in

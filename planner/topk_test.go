@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/columnar/columnartest"
 	"github.com/b2sql/b2sql/executor"
 	"github.com/b2sql/b2sql/index"
 )
@@ -135,19 +136,10 @@ func runPlan(t *testing.T, n Node, opts BuildOptions) ([]string, *Built) {
 	}
 	defer b.Root.Close()
 	var out []string
-	for {
-		bt, err := b.Root.Next(ctx)
-		if err == io.EOF {
-			return out, b
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i := 0; i < bt.Live(); i++ {
-			r := bt.Row(i)
-			out = append(out, bt.Cols[0].Value(r).String()+":"+bt.Cols[1].Value(r).String())
-		}
+	for _, row := range columnartest.MustReadAll(t, b.Root) {
+		out = append(out, row[0].String()+":"+row[1].String())
 	}
+	return out, b
 }
 
 // tiesTable: x = i % 4 for ids 0..11, NULL for ids 3 and 7 (ties everywhere).

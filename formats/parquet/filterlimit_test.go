@@ -1,10 +1,7 @@
 package parquet
 
 import (
-	"context"
-	"errors"
 	"fmt"
-	"io"
 	"testing"
 
 	"github.com/b2sql/b2sql/columnar"
@@ -45,7 +42,7 @@ func TestFilteredLimit(t *testing.T) {
 						batchRows = br
 						spec := m.spec(allColumns(len(cols)), tc.filter, threads, nil)
 						spec.Limit = limit
-						rows := scanRows(t, tb, spec)
+						rows := readAll(t, tb, spec)
 						batchRows = old
 						want := all
 						if limit >= 0 {
@@ -61,43 +58,6 @@ func TestFilteredLimit(t *testing.T) {
 					}
 				}
 			}
-		}
-	}
-}
-
-// scanRows reads a scan like readAll, checking that no batch is empty and
-// that selections are increasing.
-func scanRows(t *testing.T, tb *Table, spec index.ScanSpec) (out [][]columnar.Value) {
-	t.Helper()
-	r, err := tb.Scan(context.Background(), spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	for {
-		b, err := r.Next(context.Background())
-		if errors.Is(err, io.EOF) {
-			return out
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		if b.Live() == 0 {
-			t.Fatal("empty batch")
-		}
-		if b.Sel != nil {
-			for k := 1; k < len(b.Sel); k++ {
-				if b.Sel[k] <= b.Sel[k-1] || b.Sel[k] >= b.Len {
-					t.Fatalf("selection not increasing inside [0, %d): %v", b.Len, b.Sel)
-				}
-			}
-		}
-		for i := 0; i < b.Live(); i++ {
-			row := make([]columnar.Value, len(b.Cols))
-			for c, v := range b.Cols {
-				row[c] = v.Value(b.Row(i))
-			}
-			out = append(out, row)
 		}
 	}
 }

@@ -113,7 +113,7 @@ func testKeySetFilter(t *testing.T, tb *Table) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				rows = append(rows, drain(t, r)...)
+				rows = append(rows, columnartest.MustReadAll(t, r)...)
 				r.Close()
 			}
 			checkRowNums(t, "units", cols, rows, want)
@@ -212,10 +212,4 @@ func TestSelectSet(t *testing.T) {
 	if got := selectSet(v, ks, sel, false); !slices.Equal(got, wantSparse) {
 		t.Errorf("sparse: %d rows, want %d", len(got), len(wantSparse))
 	}
-}
-
-// drain reads every row of r as Values.
-func drain(t *testing.T, r columnar.Reader) [][]columnar.Value {
-	t.Helper()
-	return columnartest.MustReadAll(t, r)
 }

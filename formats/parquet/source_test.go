@@ -73,7 +73,7 @@ func TestDenseFilterFetchesOutputAhead(t *testing.T) {
 			id, rnd := tb.Schema().Index("id"), tb.Schema().Index("rnd")
 			tc.pred.Col = rnd
 			spec := index.ScanSpec{Cols: []int{id}, Filter: []index.Pred{tc.pred}, Threads: 1, Limit: -1}
-			rows := scanRows(t, tb, spec)
+			rows := readAll(t, tb, spec)
 			if len(rows) == 0 {
 				t.Fatal("no rows")
 			}

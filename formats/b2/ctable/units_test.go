@@ -3,11 +3,11 @@ package ctable
 import (
 	"context"
 	"fmt"
-	"io"
 	"reflect"
 	"testing"
 
 	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/columnar/columnartest"
 	"github.com/b2sql/b2sql/index"
 )
 
@@ -62,22 +62,7 @@ func readUnits(t *testing.T, tb unitScanner, spec index.ScanSpec) [][]columnar.V
 		if err != nil {
 			t.Fatal(err)
 		}
-		for {
-			b, err := r.Next(context.Background())
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			for i := 0; i < b.Live(); i++ {
-				row := make([]columnar.Value, len(b.Cols))
-				for c, v := range b.Cols {
-					row[c] = v.Value(b.Row(i))
-				}
-				out = append(out, row)
-			}
-		}
+		out = append(out, columnartest.MustReadAll(t, r)...)
 		r.Close()
 		if spec.Stats != nil {
 			spec.Stats.UnitsDone++ // what the planner's unit queue does

@@ -29,17 +29,20 @@
 // list_string_agg, …), which users cannot write and listings leave out; tests/
 // runs every other entry's examples.
 //
-// The entries are written next to their kernels, in the executor's family
+// The entries are written next to their kernels: in the executor's family
 // files (executor/func_string.go, func_math.go, func_date.go, func_list.go,
-// func_cond.go, func_uuid.go, func_aggregate.go, func_operator.go,
-// func_internal.go; the table functions and current_setting in sql, whose
-// binder computes them), and registered at package initialization: every
-// program that binds SQL links the executor, so the registry is complete
-// before the first statement binds. To add a function, add its entry to
-// its family's file; the binder, the executor, the REPL and
-// duckdb_functions() then know it. The few calls that are not a kernel
-// over evaluated arguments (AND, IN, COALESCE, lambdas; planner's
-// functions.go lists them) are special forms of executor.NewCall.
+// func_cond.go, func_uuid.go, func_enum.go, func_geometry.go,
+// func_aggregate.go, func_operator.go, func_internal.go), beside a kernel
+// with a file of its own (call_*.go, kernel_*.go, sequence.go), and for
+// the table functions and current_setting in sql, whose binder computes
+// them (bind_func_table.go, bind_settings.go); all are registered at
+// package initialization: every program that binds SQL links the
+// executor, so the registry is complete before the first statement binds.
+// To add a function, add its entry to its family's file; the binder, the
+// executor, the REPL and duckdb_functions() then know it. The few calls
+// that are not a kernel over evaluated arguments (AND, IN, COALESCE,
+// lambdas; planner's functions.go lists them) are special forms of
+// executor.NewCall.
 //
 // The package is a leaf over columnar: kernels are expressed over
 // columnar vectors, so that the binder (sql) can read the registry without

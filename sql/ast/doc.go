@@ -39,7 +39,7 @@
 // # Files
 //
 // The printer is one recursion split by construct: statements
-// (format_stmt.go, format_more.go) print their expressions through
+// (format_stmt.go, format_unsupported.go) print their expressions through
 // format.go, which prints subqueries through the statement printer
 // (tests/filecycles_test.go allows at most 2 such pairs).
 package ast

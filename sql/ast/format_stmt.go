@@ -438,7 +438,7 @@ func (w *writer) stmt(st Stmt) {
 			}
 		}
 	default:
-		if !w.stmtMore(st) {
+		if !w.stmtUnsupported(st) {
 			w.s("<?>")
 		}
 	}

@@ -136,7 +136,7 @@
 //
 // The parser is one recursive-descent type split by grammar area
 // (parser.go the token helpers, expr.go and call.go expressions, query.go
-// queries, stmt.go, stmt_more.go, dml.go and ddl.go statements, types.go
+// queries, stmt.go, stmt_unsupported.go, dml.go and ddl.go statements, types.go
 // type names). The grammar is mutually recursive (a query holds
 // expressions that hold subqueries; a statement holds queries), so these
 // files call each other both ways (tests/filecycles_test.go allows at

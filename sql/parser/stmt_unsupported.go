@@ -2,6 +2,10 @@ package parser
 
 import "github.com/b2sql/b2sql/sql/ast"
 
+// Statements b2sql parses (so that the binder refuses them with a
+// positioned reason, sql/stmt.go) but does not run: MERGE, COMMENT ON and
+// SQLite's CREATE TRIGGER.
+
 // merge parses MERGE INTO t [[AS] a] USING source ON cond WHEN … [RETURNING …].
 func (p *parser) merge(s int) *ast.Merge {
 	p.expectWord("MERGE")

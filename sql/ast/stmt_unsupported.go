@@ -1,5 +1,8 @@
 package ast
 
+// Statements b2sql parses, prints and round-trips but does not run: the
+// binder refuses each with a positioned reason (sql/stmt.go).
+
 // Merge is [WITH …] MERGE INTO t [[AS] a] USING source ON cond WHEN …
 // [RETURNING …].
 type Merge struct {

@@ -1,7 +1,8 @@
 package ast
 
-// stmtMore prints the statements of stmt_more.go; ok is false for others.
-func (w *writer) stmtMore(st Stmt) bool {
+// stmtUnsupported prints the statements of stmt_unsupported.go; ok is false
+// for others.
+func (w *writer) stmtUnsupported(st Stmt) bool {
 	switch st := st.(type) {
 	case *Merge:
 		if st.With != nil {

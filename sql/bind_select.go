@@ -422,9 +422,12 @@ func (b *binder) bindWhereAST(where ast.Expr) (planner.Node, error) {
 	}
 	var conds []planner.Expr
 	for _, e := range conjuncts(where, nil) {
-		done, err := b.astSemiConjunct(e, c)
+		cond, done, err := b.astSemiConjunct(e, c)
 		if err != nil {
 			return nil, err
+		}
+		if cond != nil {
+			conds = append(conds, cond)
 		}
 		if done {
 			continue

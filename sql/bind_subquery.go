@@ -63,8 +63,9 @@ func (b *binder) preAgg(c ectx) func() {
 
 // astSemiConjunct binds a WHERE conjunct that is [NOT] EXISTS (q) or
 // x IN (q) as a semi or anti join onto b.input; done is false for other
-// conjuncts.
-func (b *binder) astSemiConjunct(e ast.Expr, c ectx) (bool, error) {
+// conjuncts. x IN (q) of a correlated aggregate q is a comparison instead
+// (aggCompare), returned as cond for the WHERE to keep.
+func (b *binder) astSemiConjunct(e ast.Expr, c ectx) (cond planner.Expr, done bool, err error) {
 	anti := false
 	if n, ok := e.(*ast.Unary); ok && n.Op == "NOT" {
 		if s, ok := n.X.(*ast.Subquery); ok && s.Kind == ast.SubExists {
@@ -74,38 +75,42 @@ func (b *binder) astSemiConjunct(e ast.Expr, c ectx) (bool, error) {
 	switch x := e.(type) {
 	case *ast.Subquery:
 		if x.Kind != ast.SubExists {
-			return false, nil
+			return nil, false, nil
 		}
 		sub, err := b.bindSubquery(func() nestedQuery { return b.subQuery(x.Query) }, b.q.tokAt(x.Start), c, false)
 		if err != nil {
-			return false, err
+			return nil, false, err
 		}
 		kind := planner.JoinSemi
 		if anti {
 			kind = planner.JoinAnti
 		}
 		b.joinSub(kind, sub, nil)
-		return true, nil
+		return nil, true, nil
 	case *ast.InQuery:
 		if x.Not {
-			return false, nil
+			return nil, false, nil
 		}
 		left, err := b.bindAST(x.X, c)
 		if err != nil {
-			return false, err
+			return nil, false, err
 		}
 		sub, err := b.astSubquery(x.Query, c, true)
 		if err != nil {
-			return false, err
+			return nil, false, err
+		}
+		if sub.agg != nil {
+			cond, err := b.aggCompare("=", left, astSrc(x.X), sub, c)
+			return cond, err == nil, err
 		}
 		key, err := b.inKey(left, astSrc(x.X), sub, c)
 		if err != nil {
-			return false, err
+			return nil, false, err
 		}
 		b.joinSub(planner.JoinSemi, sub, []planner.EquiKey{key})
-		return true, nil
+		return nil, true, nil
 	}
-	return false, nil
+	return nil, false, nil
 }
 
 // Subqueries in expressions are never run per row: each becomes a join of
@@ -328,9 +333,6 @@ func (b *binder) joinSub(kind planner.JoinKind, sub *boundSub, keys []planner.Eq
 
 // inKey is the equality x = subquery value, both sides of one type.
 func (b *binder) inKey(left planner.Expr, src callexpr.Expr, sub *boundSub, c ectx) (planner.EquiKey, error) {
-	if sub.agg != nil {
-		return planner.EquiKey{}, b.errAt(sub.at, ErrUnsupported, "IN with a correlated aggregate subquery is not supported")
-	}
 	xs, _, err := b.unify([]planner.Expr{left, &planner.ColRef{Col: sub.value}}, []callexpr.Expr{src, src}, c, true, "compare")
 	if err != nil {
 		return planner.EquiKey{}, err
@@ -358,7 +360,14 @@ func (b *binder) existsMark(sub *boundSub) planner.Expr {
 // inMark binds left [NOT] IN a bound subquery; leftSrc is left's syntax.
 func (b *binder) inMark(left planner.Expr, leftSrc callexpr.Expr, sub *boundSub, not bool, c ectx) (planner.Expr, error) {
 	var err error
-	if len(sub.corr) > 0 || sub.agg != nil {
+	if sub.agg != nil {
+		x, err := b.aggCompare("=", left, leftSrc, sub, c)
+		if err != nil || !not {
+			return x, err
+		}
+		return &planner.Call{Fn: "not", Args: []planner.Expr{x}, T: columnar.TBool}, nil
+	}
+	if len(sub.corr) > 0 {
 		return b.correlatedIn(left, leftSrc, sub, not, c)
 	}
 	if b.postAgg && b.agg != nil {
@@ -401,4 +410,18 @@ func (b *binder) lookupOuter(qual, name string) (planner.Column, bool) {
 	}
 	b.outerRefs[found[0].ID] = true
 	return found[0], true
+}
+
+// aggCompare binds x op (q) for a correlated aggregate subquery q
+// (sub.agg): an aggregate without GROUP BY yields exactly one row per
+// outer row, so x IN (q), x op ANY (q) and x op ALL (q) are all x op v,
+// v its value, with x op v's NULLs (x NOT IN (q) is NOT (x = v)). v is
+// the scalar subquery's, joined as (q) is.
+func (b *binder) aggCompare(op string, left planner.Expr, src callexpr.Expr, sub *boundSub, c ectx) (planner.Expr, error) {
+	v := b.scalarSub(sub)
+	xs, _, err := b.unify([]planner.Expr{left, v}, []callexpr.Expr{src, src}, c, true, "compare")
+	if err != nil {
+		return nil, err
+	}
+	return &planner.Call{Fn: op, Args: xs, T: columnar.TBool}, nil
 }

@@ -24,9 +24,6 @@ func (b *binder) correlatedIn(left planner.Expr, src callexpr.Expr, sub *boundSu
 	unsupported := func(why string) error {
 		return b.errAt(at, ErrUnsupported, "correlated [NOT] IN subquery "+why+" is not supported")
 	}
-	if sub.agg != nil {
-		return nil, unsupported("computing an aggregate")
-	}
 	xs, _, err := b.unify([]planner.Expr{left, &planner.ColRef{Col: sub.value}}, []callexpr.Expr{src, src}, c, true, "compare")
 	if err != nil {
 		return nil, err

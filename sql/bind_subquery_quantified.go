@@ -55,7 +55,7 @@ func (b *binder) bindQuantified(e *ast.Quantified, c ectx) (planner.Expr, error)
 	}
 	at := b.q.tokAt(e.Query.Start)
 	if sub.agg != nil {
-		return nil, b.errAt(at, ErrUnsupported, fmt.Sprintf("%s %s with a correlated aggregate subquery is not supported", e.Op, e.Quant))
+		return b.aggCompare(op, left, astSrc(e.X), sub, c) // one value: x op ANY/ALL (v) is x op v
 	}
 	if len(sub.corr) == 0 && b.postAgg && b.agg != nil {
 		// x is read above the Aggregate: map it to the grouped columns.

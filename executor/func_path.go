@@ -67,31 +67,31 @@ func fnParsePath(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
 }
 
 func fnParseDirname(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+	return parseDir(a, t, false)
+}
+
+func fnParseDirpath(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+	return parseDir(a, t, true)
+}
+
+// parseDir is parse_dirname (the path before its first separator) and,
+// with whole, parse_dirpath (before its last one); empty for a file name
+// alone. A path that starts at the root has the root as its dirname, and
+// a root alone is its own dirpath.
+func parseDir(a []columnar.Value, t columnar.Type, whole bool) (columnar.Value, error) {
 	if a[0].Null {
 		return columnar.NullValue(t), nil
 	}
 	p, seps := a[0].S, pathSeparators(a, 1)
 	i := strings.IndexAny(p, seps)
+	if whole {
+		i = strings.LastIndexAny(p, seps)
+	}
 	switch {
 	case i < 0:
 		return columnar.StringValue(""), nil
-	case i == 0:
+	case i == 0 && (!whole || len(p) == 1):
 		return columnar.StringValue(p[:1]), nil // the root
-	}
-	return columnar.StringValue(p[:i]), nil
-}
-
-func fnParseDirpath(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
-	if a[0].Null {
-		return columnar.NullValue(t), nil
-	}
-	p, seps := a[0].S, pathSeparators(a, 1)
-	i := strings.LastIndexAny(p, seps)
-	switch {
-	case i < 0:
-		return columnar.StringValue(""), nil
-	case i == 0 && len(p) == 1:
-		return columnar.StringValue(p), nil // the root alone
 	}
 	return columnar.StringValue(p[:i]), nil
 }

@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"cmp"
 	"fmt"
 	"unicode/utf8"
 
@@ -34,19 +35,20 @@ func (r *ColumnConstraints) Check(v *columnar.Vector, i int) string {
 	return ""
 }
 
-// allows compares row i of a numeric vector with bound b; values of
-// other types are not constrained (python-blosc2 puts bounds on numbers).
+// allows compares row i of a numeric vector with bound b (a NaN meets
+// no bound, so cmp.Compare never sees one); values of other types are
+// not constrained (python-blosc2 puts bounds on numbers).
 func allows(b sql.Check, v *columnar.Vector, i int) bool {
 	var c int // sign of value - bound
 	switch v.Type.Phys() {
 	case columnar.PhysInt:
 		x := v.Ints[i]
 		if v.Type.ID == columnar.Decimal {
-			c = cmpNum(float64(x)/pow10f(int(v.Type.Scale)), b.Val.AsFloat())
+			c = cmp.Compare(float64(x)/pow10f(int(v.Type.Scale)), b.Val.AsFloat())
 		} else if b.Val.Type.IsInteger() {
-			c = cmpNum(x, b.Val.I)
+			c = cmp.Compare(x, b.Val.I)
 		} else {
-			c = cmpNum(float64(x), b.Val.AsFloat())
+			c = cmp.Compare(float64(x), b.Val.AsFloat())
 		}
 	case columnar.PhysUint:
 		x := v.Uints[i]
@@ -54,22 +56,22 @@ func allows(b sql.Check, v *columnar.Vector, i int) bool {
 		case b.Val.Type.IsInteger() && b.Val.I < 0:
 			c = 1
 		case b.Val.Type.IsInteger():
-			c = cmpNum(x, uint64(b.Val.I))
+			c = cmp.Compare(x, uint64(b.Val.I))
 		default:
-			c = cmpNum(float64(x), b.Val.AsFloat())
+			c = cmp.Compare(float64(x), b.Val.AsFloat())
 		}
 	case columnar.PhysFloat:
 		x := v.Floats[i]
 		if x != x { // NaN satisfies no bound
 			return false
 		}
-		c = cmpNum(x, b.Val.AsFloat())
+		c = cmp.Compare(x, b.Val.AsFloat())
 	case columnar.PhysBool:
 		x := int64(0)
 		if v.Bools[i] {
 			x = 1
 		}
-		c = cmpNum(float64(x), b.Val.AsFloat())
+		c = cmp.Compare(float64(x), b.Val.AsFloat())
 	default:
 		return true
 	}
@@ -84,17 +86,6 @@ func allows(b sql.Check, v *columnar.Vector, i int) bool {
 		return c < 0
 	}
 	return true
-}
-
-// cmpNum orders two numbers (callers reject NaN before comparing).
-func cmpNum[T int64 | uint64 | float64](a, b T) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 func pow10f(n int) float64 {

@@ -20,7 +20,7 @@ import (
 // repetition and definition levels of each leaf a batch at a time into
 // Arrow offsets and validity (no row-at-a-time assembly), which putArrow
 // then turns into the columnar nested layout. Only the field's own leaf
-// columns are read.
+// columns are read (nested_prune.go).
 
 // arrowFile is a file's pqarrow readers, made on the first nested read:
 // one allocating from bufferPool, for columns without byte leaves, whose
@@ -116,7 +116,7 @@ func (r *nestedReader) open(pf *pqFile, rg int, c *column) error {
 		leaves[l] = true
 	}
 	r.path = c.nested.path
-	r.cr, err = fr.GetFieldReader(context.Background(), c.nested.field, leaves, []int{rg})
+	r.cr, err = onlyLeaves(fr, c.nested.field, leaves).GetFieldReader(context.Background(), c.nested.field, leaves, []int{rg})
 	if err != nil {
 		return err
 	}

@@ -406,8 +406,8 @@ func extendBatchArray(old *batchArray, path string, keep int64, items [][]byte) 
 				switch t, _ := mm.get("py_type"); t {
 				case "bytes":
 					pyType = "bytes"
-				case "struct":
-					pyType = "msgpack"
+				case "struct", "object":
+					pyType = "msgpack" // items already encoded (nested.go, object.go)
 				}
 			}
 		}

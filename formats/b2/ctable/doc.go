@@ -27,7 +27,8 @@
 //	│   ├── <name>.notnull.b2nd    mask nulls: true = value present
 //	│   ├── <name>.utf8.b2nd       utf8 bytes (offsets are in <name>.b2nd)
 //	│   ├── <name>.b2b             vlstring/vlbytes: BatchArray of msgpack items;
-//	│   │                          struct/list: msgpack maps/arrays (nested.go)
+//	│   │                          struct/list: msgpack maps/arrays (nested.go);
+//	│   │                          object: any msgpack value, MAP (object.go)
 //	│   └── <name>_dict.b2b        dictionary values (code = position)
 //	└── _indexes/<name>/
 //	    ├── summary.block.b2nd     [(min, max, flags)] per block of rows
@@ -40,7 +41,11 @@
 //
 //   - The schema comes from the manifest alone, so opening a table reads no
 //     column data; a column's frames are opened the first time a scan needs
-//     it, which also makes SELECT of two columns of a wide table cheap.
+//     it, which also makes SELECT of two columns of a wide table cheap. The
+//     exception is an `object` column (python-blosc2's kind for a MAP and
+//     for schema-less values) that b2sql did not write: its type is
+//     inferred from its first 20,480 rows at Open, as DuckDB's read_json
+//     infers a file's (object.go).
 //   - Physical row i of every column is the same row; _valid_rows decides
 //     which are live (deletes only clear bits), and its length is the
 //     table's physical extent: longer columns (capacity, untrimmed varlen

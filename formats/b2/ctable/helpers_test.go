@@ -53,6 +53,23 @@ func scanRows(tb scanner, spec index.ScanSpec, names ...string) ([][]columnar.Va
 	return columnartest.ReadAll(context.Background(), r)
 }
 
+// tableRows returns the schema, column types and live rows of the table
+// at path.
+func tableRows(t *testing.T, path string) (columnar.Schema, []columnar.Type, [][]columnar.Value) {
+	t.Helper()
+	tb, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tb.Close()
+	sc := tb.Schema()
+	types := make([]columnar.Type, len(sc))
+	for i, f := range sc {
+		types[i] = f.Type
+	}
+	return sc, types, scanAll(t, tb, index.ScanSpec{})
+}
+
 // writeOpen writes the batches to a new table at path with Writer and
 // opens it.
 func writeOpen(t *testing.T, path string, sc columnar.Schema, batches ...*columnar.Batch) *Table {

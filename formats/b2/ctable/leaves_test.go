@@ -46,7 +46,7 @@ func TestLeafGroups(t *testing.T) {
 		{"field without leaf", []colSpec{leaf("trip.lon", "float64")}, ""},
 		{"leaf that is no field", []colSpec{leaf("trip.lon", "float64"), leaf("trip.b.t", "int64"), leaf("trip.lat", "float64")}, ""},
 		{"leaf of a struct field", []colSpec{leaf("trip.lon", "float64"), leaf("trip.b", "int64")}, ""},
-		{"leaf left out", []colSpec{leaf("trip.lon", "object"), leaf("trip.b.t", "int64")}, ""},
+		{"leaf left out", []colSpec{leaf("trip.lon", "ndarray"), leaf("trip.b.t", "int64")}, ""},
 	} {
 		m := &manifest{Cols: tc.cols, Parents: map[string]colSpec{"trip": trip}}
 		groups, leafOf := leafGroups(m)

@@ -24,9 +24,12 @@ import (
 //	string, utf8, vlstring, dictionary → VARCHAR
 //	bytes, vlbytes    → BLOB
 //
-// Other kinds inside a nested column (complex, ndarray, object) leave the
-// column skipped, as the reader does for kinds it does not expose. A list
-// stored with the `vl` backend (an ObjectArray) is skipped too.
+// python-blosc2's `object` kind (schema-less msgpack per row), at the top
+// or inside a struct or list, is read as the SQL type of what it holds
+// (object.go): a MAP for dicts. Other kinds inside a nested column
+// (complex, ndarray) leave the column skipped, as the reader does for
+// kinds it does not expose. A list stored with the `vl` backend (an
+// ObjectArray) is skipped too.
 
 // nest is the kind tree of a nested column or of one of its parts.
 type nest struct {
@@ -34,7 +37,11 @@ type nest struct {
 	typ    columnar.Type
 	unit   [2]int64 // timestamp: multiplier, divisor towards µs
 	fields []nestField
-	item   *nest
+	item   *nest // list: the items; object: what it holds (nil: JSON text)
+	// map (only as what an object holds, object.go): keys and values
+	key, val *nest
+	// object: the type was inferred from the first rows (sampleRows)
+	inferred bool
 }
 
 type nestField struct {
@@ -95,6 +102,8 @@ func parseNest(obj map[string]any) (*nest, error) {
 			return nil, unsupportedf("timestamp unit %q", u)
 		}
 		n.unit, n.typ = m, columnar.TTimestamp
+	case "object", "map", "json":
+		return parseObjectNest(n, obj) // object.go
 	case "string", "utf8", "vlstring", "dictionary":
 		n.typ = columnar.TVarchar
 	case "bytes", "vlbytes":
@@ -116,6 +125,8 @@ func (n *nest) value(x any) (columnar.Value, error) {
 		return columnar.NullValue(n.typ), nil
 	}
 	switch n.kind {
+	case "object", "map", "json":
+		return n.objectValue(x) // object.go
 	case "struct":
 		m, ok := x.(mpMap)
 		if !ok {
@@ -132,7 +143,7 @@ func (n *nest) value(x any) (columnar.Value, error) {
 		}
 		return out, nil
 	case "list":
-		xs, ok := x.([]any)
+		xs, ok := untuple(x) // a Python tuple in an object column is a list
 		if !ok {
 			return columnar.Value{}, corruptf("list item is %s, not an array", render(x))
 		}
@@ -197,8 +208,16 @@ func (n *nest) encode(b []byte, v *columnar.Vector, i int) ([]byte, error) {
 	if v.Type.ID == columnar.Null || v.IsNull(i) {
 		return append(b, 0xc0), nil
 	}
+	switch {
+	case n.kind == "object" && n.item != nil:
+		return n.item.encode(b, v, i)
+	case n.kind == "object" || n.kind == "json": // JSON text (object.go)
+		return appendJSONAsMp(b, v.Bytes[i])
+	}
 	var err error
 	switch v.Type.ID {
+	case columnar.Map:
+		return n.encodeMap(b, v, i) // object.go
 	case columnar.Struct:
 		b = mpMapHeader(b, len(n.fields))
 		for f, nf := range n.fields {
@@ -250,9 +269,10 @@ func (n *nest) encode(b []byte, v *columnar.Vector, i int) ([]byte, error) {
 // one, and its schema entry (python-blosc2's to_metadata_dict). A part
 // has python-blosc2's kind for the SQL type, as the flat columns do:
 // VARCHAR utf8, BLOB vlbytes, TIMESTAMP and DATE timestamp(us), DECIMAL
-// float64. MAP, lists of lists and kinds without a CTable kind (TIME,
-// INTERVAL) are refused: python-blosc2 4.11 has no map kind and refuses
-// a list whose items are lists when it opens the table.
+// float64; MAP python-blosc2's `object` kind, a dict per row (object.go).
+// Lists of lists and kinds without a CTable kind (TIME, INTERVAL) are
+// refused: python-blosc2 4.11 refuses a list whose items are lists when
+// it opens the table.
 func nestOf(t columnar.Type, nullable bool) (*nest, jsonObj, error) {
 	n := &nest{typ: t}
 	switch t.ID {
@@ -279,7 +299,7 @@ func nestOf(t columnar.Type, nullable bool) (*nest, jsonObj, error) {
 		n.kind, n.item = "list", k
 		return n, jsonObj{{"kind", "list"}, {"item", obj}, {"nullable", nullable}, {"storage", "batch"}, {"serializer", "msgpack"}}, nil
 	case columnar.Map:
-		return nil, nil, unsupportedf("%s: python-blosc2 4.11 has no map kind", t)
+		return objectOf(t, nullable) // object.go
 	case columnar.Varchar:
 		n.kind = "utf8"
 	case columnar.Blob:
@@ -316,8 +336,8 @@ func newNestedWriter(path string, f columnar.Field) (*nestedWriter, error) {
 		return nil, err
 	}
 	var tag b2.Metalayer
-	if n.kind == "struct" {
-		m := mpMap{{"version", int64(1)}, {"py_type", "struct"}, {"nullable", f.Nullable}, {"batch_rows", int64(vlBatchRows)}}
+	if n.kind == "struct" || n.kind == "object" {
+		m := mpMap{{"version", int64(1)}, {"py_type", n.kind}, {"nullable", f.Nullable}, {"batch_rows", int64(vlBatchRows)}}
 		tag = b2.Metalayer{Name: "ctable_varlen_scalar", Content: mpAppend(nil, m)}
 	} else {
 		m := mpMap{{"version", int64(1)}, {"kind", "list"}, {"item", jsonToMp(schema[1].V)}, {"nullable", f.Nullable},

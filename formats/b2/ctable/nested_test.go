@@ -168,17 +168,7 @@ for r in range(len(t)):
 // path): the new items join the stored batches, the old rows stay.
 func TestNestedAppend(t *testing.T) {
 	path := copyTree(t, "ctable_nested.b2d")
-	tb, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc := tb.Schema()
-	rows := scanAll(t, tb, index.ScanSpec{})
-	tb.Close()
-	types := make([]columnar.Type, len(sc))
-	for i, f := range sc {
-		types[i] = f.Type
-	}
+	sc, types, rows := tableRows(t, path)
 	b := columnar.NewBatch(types, 1)
 	b.Len = 1
 	b.Cols[0].SetValue(0, 1, columnar.IntValue(columnar.TInt64, 5))
@@ -198,7 +188,7 @@ func TestNestedWriteRefused(t *testing.T) {
 		typ  columnar.Type
 		want string
 	}{
-		{columnar.MapOf(columnar.TVarchar, columnar.TInt64), "no map kind"},
+		{columnar.MapOf(columnar.ListOf(columnar.TInt64), columnar.TInt64), "cannot read map keys that are lists"},
 		{columnar.ListOf(columnar.ListOf(columnar.TInt64)), "no lists of lists"},
 		// A STRUCT's fields are leaf columns (leafwrite.go): refused as a
 		// TIME column is, naming the leaf.

@@ -50,6 +50,9 @@ type manifest struct {
 	// Parents are the struct columns stored as dotted leaf columns
 	// (schema metadata struct_parents, leaves.go), by name.
 	Parents map[string]colSpec
+	// Kinds are the kind trees b2sql recorded for columns holding an
+	// object part (schema metadata b2sql_kinds, object.go), by name.
+	Kinds   map[string]map[string]any
 	Entries []MetaEntry
 }
 
@@ -112,6 +115,9 @@ func manifestFrom(vals map[string]any) (*manifest, error) {
 	cols, ok := doc["columns"].([]any)
 	if !ok {
 		return nil, corruptf("schema JSON has no columns list")
+	}
+	if m.Kinds, err = recordedKinds(doc); err != nil {
+		return nil, err
 	}
 	if m.Parents, err = structParents(doc); err != nil {
 		return nil, err
@@ -193,7 +199,7 @@ func parseColSpec(obj map[string]any) (colSpec, error) {
 		}
 	case "vlstring", "vlbytes":
 		cs.Flavour = flVarlen
-	case "struct", "list":
+	case "struct", "list", "object":
 		n, err := parseNest(obj)
 		switch {
 		case errors.Is(err, ErrUnsupported):
@@ -205,8 +211,8 @@ func parseColSpec(obj map[string]any) (colSpec, error) {
 		default:
 			cs.Flavour, cs.Nest = flNested, n
 		}
-	case "object", "ndarray":
-		// Known kinds without an SQL mapping: left out of the schema and
+	case "ndarray":
+		// A known kind without an SQL mapping: left out of the schema and
 		// listed by Skipped.
 		cs.Flavour = flSkipped
 	default:
@@ -374,6 +380,26 @@ func colPath(name string) (string, error) {
 		}
 	}
 	return "_cols/" + strings.Join(segs, "/"), nil
+}
+
+// recordedKinds reads the schema's metadata.b2sql_kinds (object.go).
+func recordedKinds(doc map[string]any) (map[string]map[string]any, error) {
+	md, _ := doc["metadata"].(map[string]any)
+	bk, ok := md["b2sql_kinds"]
+	if !ok {
+		return nil, nil
+	}
+	kinds, ok := bk.(map[string]any)
+	if !ok {
+		return nil, corruptf("metadata b2sql_kinds is not an object")
+	}
+	out := make(map[string]map[string]any, len(kinds))
+	for name, v := range kinds {
+		if out[name], ok = v.(map[string]any); !ok {
+			return nil, corruptf("b2sql_kinds entry %q is not an object", name)
+		}
+	}
+	return out, nil
 }
 
 // structParents reads the struct columns of the schema's

@@ -93,6 +93,9 @@ func openStore(st store, path string) (_ *Table, err error) {
 	if err := t.openValid(); err != nil {
 		return nil, tableError(path, "_valid_rows.b2nd", err)
 	}
+	if err := t.resolveObjects(); err != nil {
+		return nil, err
+	}
 	if err := t.buildSchema(); err != nil {
 		return nil, tableError(path, "_meta.b2f", err)
 	}
@@ -247,9 +250,9 @@ func (t *Table) Name() string { return t.name }
 // Schema returns the table's columns (see Skipped for those left out).
 func (t *Table) Schema() columnar.Schema { return t.schema[:t.nexp:t.nexp] }
 
-// Skipped lists the columns of kinds this reader does not expose (object,
-// ndarray, and struct or list columns holding such kinds or stored with
-// the list "vl" backend).
+// Skipped lists the columns of kinds this reader does not expose
+// (ndarray, complex inside a struct or list, and lists stored with the
+// list "vl" backend).
 func (t *Table) Skipped() []string { return t.skipped }
 
 // RowCount returns the number of live rows (the manifest's n_rows, or the

@@ -60,8 +60,9 @@ type CreateOptions struct {
 // dictionary(), string(max_length) or utf8() depending on its values (see
 // stringWriter). Nullable columns use mask nulls. A STRUCT column becomes
 // one column per leaf, as python-blosc2's from_arrow stores one
-// (leafwrite.go); LIST columns become list columns (nested.go); MAP and
-// lists of lists, which python-blosc2 4.11 has no kind for, are refused.
+// (leafwrite.go); LIST columns become list columns (nested.go); MAP
+// columns object columns of dicts (object.go); lists of lists, which
+// python-blosc2 4.11 has no kind for, are refused.
 type Writer struct {
 	path   string
 	dir    string // temporary table directory
@@ -73,6 +74,7 @@ type Writer struct {
 	ones   []byte
 	rows   int64
 	idx    []int
+	kinds  jsonObj // metadata.b2sql_kinds: columns holding an object part
 	err    error
 	done   bool
 }
@@ -149,7 +151,11 @@ func (w *Writer) newColWriter(f columnar.Field) (colWriter, error) {
 	case columnar.Struct:
 		return newLeafWriter(f, w.newColWriter) // leafwrite.go
 	case columnar.List, columnar.Map:
-		return newNestedWriter(w.member(base+".b2b"), f)
+		nw, err := newNestedWriter(w.member(base+".b2b"), f)
+		if err == nil && nw.n.hasObject() {
+			w.kinds = append(w.kinds, jsonKV{f.Name, nw.n.kindTree()}) // object.go
+		}
+		return nw, err
 	case columnar.Blob:
 		ba, err := newBatchArrayWriter(w.member(base+".b2b"), "bytes", f.Nullable)
 		if err != nil {
@@ -327,7 +333,7 @@ func (w *Writer) Close() (err error) {
 	}
 	w.valid = nil
 	version := 1
-	meta := ""
+	var md jsonObj
 	if parents != nil {
 		// As python-blosc2's from_arrow: the nested metadata (version 2)
 		// and the structs the leaves make (leaves.go).
@@ -336,8 +342,15 @@ func (w *Writer) Close() (err error) {
 		for i, p := range physical {
 			l2p[i] = jsonKV{p, p}
 		}
-		js, err := marshalObj(jsonObj{{"nested", jsonObj{{"version", 1}, {"logical_to_physical", l2p}, {"reconstruct_rows", true}}},
-			{"struct_parents", parents}})
+		md = jsonObj{{"nested", jsonObj{{"version", 1}, {"logical_to_physical", l2p}, {"reconstruct_rows", true}}},
+			{"struct_parents", parents}}
+	}
+	if w.kinds != nil {
+		md = append(md, jsonKV{"b2sql_kinds", w.kinds})
+	}
+	meta := ""
+	if md != nil {
+		js, err := marshalObj(md)
 		if err != nil {
 			return err
 		}

@@ -232,3 +232,28 @@ func TestObjectAppend(t *testing.T) {
 		t.Errorf("types %q, want %q", got, objectFixtureTypes)
 	}
 }
+
+// TestObjectLeafPythonFixture reads a STRUCT(a BIGINT, m MAP(VARCHAR,
+// DOUBLE)) stored as python-blosc2's from_arrow stores it: leaf columns
+// s.a (int64, mask nulls) and s.m (object, lists of (key, value) tuples)
+// with s in struct_parents. The MAP's type is inferred from the leaf's
+// values.
+func TestObjectLeafPythonFixture(t *testing.T) {
+	tb, err := Open("testdata/ctable_object_leaf.b2d")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tb.Close()
+	if got := schemaTypes(tb); strings.Join(got, "; ") != "BIGINT; STRUCT(a BIGINT, m MAP(VARCHAR, DOUBLE))" {
+		t.Fatalf("types %q", got)
+	}
+	// python-blosc2 printed t["s"] as {'a': 10, 'm': [('x', 1.5)]}, None,
+	// {'a': 30, 'm': []}, {'a': 0, 'm': [('y', -2.0), ('z', None)]} (its
+	// scalar access shows the mask NULL of s.a in row 4 as 0).
+	checkRows(t, rowTexts(scanAll(t, tb, index.ScanSpec{})), []string{
+		`1|{'a': 10, 'm': {x=1.5}}`,
+		`2|NULL`,
+		`3|{'a': 30, 'm': {}}`,
+		`4|{'a': NULL, 'm': {y=-2.0, z=NULL}}`,
+	})
+}

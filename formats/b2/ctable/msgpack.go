@@ -277,5 +277,42 @@ func untuple(v any) ([]any, bool) {
 	return a, true
 }
 
+// mapPairs returns the entries of a map row: a msgpack map, or an array
+// of (key, value) tuples (Arrow's to_pylist of a map), [] being empty.
+func mapPairs(x any) ([][2]any, bool) {
+	if m, ok := x.(mpMap); ok {
+		out := make([][2]any, len(m))
+		for i, e := range m {
+			out[i] = [2]any{e.Key, e.Val}
+		}
+		return out, true
+	}
+	a, ok := x.([]any)
+	if !ok {
+		return nil, false
+	}
+	out := make([][2]any, len(a))
+	for i, e := range a {
+		p, ok := pairTuple(e)
+		if !ok {
+			return nil, false
+		}
+		out[i] = p
+	}
+	return out, true
+}
+
+// pairTuple returns the two items of a tuple ["__tuple__", a, b].
+func pairTuple(x any) ([2]any, bool) {
+	a, ok := x.([]any)
+	if !ok || len(a) != 3 {
+		return [2]any{}, false
+	}
+	if s, ok := a[0].(string); !ok || s != "__tuple__" {
+		return [2]any{}, false
+	}
+	return [2]any{a[1], a[2]}, true
+}
+
 // le64 is binary.LittleEndian.Uint64 for short callers.
 func le64(b []byte) uint64 { return binary.LittleEndian.Uint64(b) }

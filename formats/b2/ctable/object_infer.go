@@ -1,6 +1,8 @@
 package ctable
 
 import (
+	"fmt"
+
 	"github.com/b2sql/b2sql/columnar"
 )
 
@@ -145,20 +147,20 @@ func observe(n *nest, x any, shapes map[*nest]*shape) {
 	}
 }
 
-// inferObjects gives the object parts of column cs (stored under base)
-// the types of its first sampleRows rows.
-func (t *Table) inferObjects(cs *colSpec) error {
+// inferObjects gives the object parts of column cs the types of its
+// first sampleRows rows, read from st (nphys physical rows).
+func inferObjects(cs *colSpec, st store, nphys int64) error {
 	base, err := colPath(cs.Name)
 	if err != nil {
 		return err
 	}
 	src := &colSource{spec: *cs, base: base}
-	if err := src.open(t.st, t.nphys); err != nil {
+	if err := src.open(st, nphys); err != nil {
 		return err
 	}
 	shapes := map[*nest]*shape{}
 	ba := src.ba
-	for k := 0; k+1 < len(ba.starts) && ba.starts[k] < min(sampleRows, t.nphys); k++ {
+	for k := 0; k+1 < len(ba.starts) && ba.starts[k] < min(sampleRows, nphys); k++ {
 		vals, err := ba.decodeValues(nil, k, ba.starts[k+1]-ba.starts[k])
 		if err != nil {
 			return err
@@ -185,23 +187,24 @@ func (t *Table) inferObjects(cs *colSpec) error {
 	return nil
 }
 
-// resolveObjects gives every object part of the manifest's columns its
-// type: the recorded kind tree (metadata.b2sql_kinds) or the sampled
-// values'. It runs before buildSchema, which takes the types from it.
-func (t *Table) resolveObjects() error {
-	for i := range t.man.Cols {
-		cs := &t.man.Cols[i]
+// resolveObjects gives every object part of the columns of man (a table
+// in st of nphys physical rows) its type: the recorded kind tree
+// (metadata.b2sql_kinds) or the sampled values'. The table's Open runs
+// it before building the schema, which takes the types from it.
+func resolveObjects(man *manifest, st store, nphys int64) error {
+	for i := range man.Cols {
+		cs := &man.Cols[i]
 		if cs.Flavour != flNested || !cs.Nest.hasObject() {
 			continue
 		}
 		var err error
-		if rec, ok := t.man.Kinds[cs.Name]; ok {
+		if rec, ok := man.Kinds[cs.Name]; ok {
 			err = cs.Nest.applyKinds(rec)
 		} else {
-			err = t.inferObjects(cs)
+			err = inferObjects(cs, st, nphys)
 		}
 		if err != nil {
-			return tableError(t.path, cs.Name, err)
+			return fmt.Errorf("column %q: %w", cs.Name, err)
 		}
 		cs.Nest.retype()
 	}

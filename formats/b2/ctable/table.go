@@ -93,8 +93,8 @@ func openStore(st store, path string) (_ *Table, err error) {
 	if err := t.openValid(); err != nil {
 		return nil, tableError(path, "_valid_rows.b2nd", err)
 	}
-	if err := t.resolveObjects(); err != nil {
-		return nil, err
+	if err := resolveObjects(t.man, t.st, t.nphys); err != nil { // object_infer.go
+		return nil, tableError(path, "", err)
 	}
 	if err := t.buildSchema(); err != nil {
 		return nil, tableError(path, "_meta.b2f", err)

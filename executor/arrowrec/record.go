@@ -317,8 +317,15 @@ func arrowRows(dt arrow.DataType, t columnar.Type, v *columnar.Vector, rows []in
 	}
 	if !t.IsNested() {
 		// arrowData gathers the live rows of a batch: one whose selection
-		// lists the rows wanted reads exactly those.
-		return arrowData(dt, t, v, &columnar.Batch{Len: len(rows), Sel: rows})
+		// lists the rows wanted reads exactly those. Rows 0…n-1 in order
+		// (the elements of lists stored one after the other, from a batch
+		// without selection) are the vector's own layout: no selection,
+		// so its 64-bit payloads are shared, not copied.
+		b := &columnar.Batch{Len: len(rows), Sel: rows}
+		if inOrder(rows) {
+			b.Sel = nil
+		}
+		return arrowData(dt, t, v, b)
 	}
 	valid, nulls := arrowValidity(v, &columnar.Batch{Len: n, Sel: rows})
 	switch t.ID {
@@ -365,6 +372,16 @@ func arrowRows(dt arrow.DataType, t columnar.Type, v *columnar.Vector, rows []in
 		return array.NewData(dt, n, []*memory.Buffer{valid, memory.NewBufferBytes(bytesOf(offsets))}, []arrow.ArrayData{kid}, nulls, 0), nil
 	}
 	return nil, fmt.Errorf("type %s has no Arrow mapping", t)
+}
+
+// inOrder reports whether rows are 0, 1, …, len(rows)-1.
+func inOrder(rows []int) bool {
+	for k, i := range rows {
+		if i != k {
+			return false
+		}
+	}
+	return true
 }
 
 func releaseAll(ds []arrow.ArrayData) {

@@ -10,7 +10,7 @@ import (
 	"github.com/b2sql/b2sql/columnar"
 )
 
-// A LIST of numbers or booleans (one leaf, one repeated level: the
+// A LIST of numbers, booleans or strings (one leaf, one repeated level: the
 // standard 3-level list, the legacy 2-level list and a bare repeated
 // field) is by far the most common nested column, and arrow-go's record
 // reader spends most of a scan of one finding record boundaries and
@@ -68,7 +68,8 @@ func listShapeOf(sc *schema.Schema, root schema.Node, leaves []int, t columnar.T
 }
 
 // fastElem reports whether listReader decodes elements of SQL type t
-// stored as phys: values that need no conversion but widening.
+// stored as phys: values that need no conversion but widening, and
+// strings and blobs (copied out of the page).
 func fastElem(t columnar.Type, phys parquet.Type) bool {
 	switch t.ID {
 	case columnar.Int8, columnar.Int16, columnar.Int32, columnar.Uint8, columnar.Uint16, columnar.Uint32, columnar.Date:
@@ -81,6 +82,8 @@ func fastElem(t columnar.Type, phys parquet.Type) bool {
 		return phys == parquet.Types.Double
 	case columnar.Bool:
 		return phys == parquet.Types.Boolean
+	case columnar.Varchar, columnar.Blob:
+		return phys == parquet.Types.ByteArray
 	}
 	return false
 }
@@ -265,6 +268,19 @@ func (r *listReader) store(kid *columnar.Vector) {
 	case *file.BooleanColumnChunkReader:
 		for i, s := range slots {
 			kid.Bools[s] = r.bools[lo+i]
+		}
+	case *file.ByteArrayColumnChunkReader:
+		// The values alias the page, which the next read reuses: copied,
+		// into one allocation for these levels.
+		size := 0
+		for _, x := range r.ba[lo:hi] {
+			size += len(x)
+		}
+		arena := make([]byte, 0, size)
+		for i, s := range slots {
+			at := len(arena)
+			arena = append(arena, r.ba[lo+i]...)
+			kid.Bytes[s] = arena[at:len(arena):len(arena)]
 		}
 	}
 }

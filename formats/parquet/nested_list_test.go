@@ -3,13 +3,14 @@ package parquet
 import (
 	"math/rand/v2"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/index"
 )
 
-// TestListReader: lists of numbers and booleans read by listReader equal
+// TestListReader: lists of numbers, booleans and strings read by listReader equal
 // what arrow-go's record reader gives, with NULL and empty lists, NULL
 // elements, rows longer than listReader's level buffer, output batches of
 // 1, 7 and 2048 rows, and filters that skip rows (late materialization)
@@ -19,7 +20,8 @@ func TestListReader(t *testing.T) {
 	seed := rand.Uint64()
 	t.Logf("seed %d", seed)
 	rng := rand.New(rand.NewPCG(seed, 1))
-	elems := []columnar.Type{columnar.TInt32, columnar.TInt64, columnar.TFloat64, columnar.TBool, columnar.TUint8, columnar.TUint64}
+	elems := []columnar.Type{columnar.TInt32, columnar.TInt64, columnar.TFloat64, columnar.TBool, columnar.TUint8, columnar.TUint64,
+		columnar.TVarchar, columnar.TBlob}
 	sc := columnar.Schema{{Name: "id", Type: columnar.TInt64}}
 	for i, et := range elems {
 		sc = append(sc, columnar.Field{Name: string(rune('a' + i)), Type: columnar.ListOf(et), Nullable: true})
@@ -64,6 +66,8 @@ func TestListReader(t *testing.T) {
 						v.Elems[j] = columnar.IntValue(et, x&0xff)
 					case et.ID == columnar.Uint64:
 						v.Elems[j] = columnar.UintValue(uint64(x) << 1)
+					case et.ID == columnar.Varchar || et.ID == columnar.Blob:
+						v.Elems[j] = columnar.Value{Type: et, S: strings.Repeat("é", int(x&7))}
 					default:
 						v.Elems[j] = columnar.IntValue(et, x)
 					}

@@ -3,6 +3,9 @@ package ctable
 import (
 	"context"
 	"errors"
+	"os"
+	"os/exec"
+	"strings"
 	"testing"
 
 	"github.com/b2sql/b2sql/columnar"
@@ -51,6 +54,27 @@ func scanRows(tb scanner, spec index.ScanSpec, names ...string) ([][]columnar.Va
 	}
 	defer r.Close()
 	return columnartest.ReadAll(context.Background(), r)
+}
+
+// pyCheck runs script (its argument: path) with the python3 that
+// B2SQL_PYBLOSC2 names (one that imports blosc2, with PYTHONPATH set as
+// needed, e.g. B2SQL_PYBLOSC2=/work/ref/bin/python3
+// PYTHONPATH=/work/ref/py/lib/python3.11/site-packages) and compares what
+// it prints with want; without B2SQL_PYBLOSC2 it only logs.
+func pyCheck(t *testing.T, path, script, want string) {
+	t.Helper()
+	py := os.Getenv("B2SQL_PYBLOSC2")
+	if py == "" {
+		t.Log("B2SQL_PYBLOSC2 not set: python-blosc2 does not check the table")
+		return
+	}
+	out, err := exec.Command(py, "-c", script, path).CombinedOutput()
+	if err != nil {
+		t.Fatalf("python-blosc2: %v\n%s", err, out)
+	}
+	if got := strings.TrimSpace(string(out)); got != want {
+		t.Errorf("python-blosc2 reads\n%s\nwant\n%s", got, want)
+	}
 }
 
 // tableRows returns the schema, column types and live rows of the table

@@ -30,30 +30,35 @@
 //     inner/cross joins becomes a left-deep chain in which each next input
 //     joins by an equality where possible; an outer join builds its smaller
 //     side.
-//  5. AnswerFromMetadata (metadata.go) — COUNT/MIN/MAX with no WHERE come
+//  5. ShareSubplans (rule_share_subplans.go) — a join the query computes
+//     twice, equal but for column IDs (Q11's FROM and the scalar subquery
+//     of its HAVING), becomes one materialized WITH entry read by both;
+//     after PushFilters, so that both are compared with their filters in
+//     place.
+//  6. AnswerFromMetadata (metadata.go) — COUNT/MIN/MAX with no WHERE come
 //     from table statistics (Parquet footers) when they are exact.
-//  6. AnswerFromIndex (index_answer.go) — an ungrouped COUNT/MIN/MAX/SUM/AVG
+//  7. AnswerFromIndex (index_answer.go) — an ungrouped COUNT/MIN/MAX/SUM/AVG
 //     under a WHERE that a table's index decides exactly (IndexAnswerer:
 //     a CTable FULL index) comes from the index without reading columns.
-//  7. SplitDistinct (distinct_agg.go) — aggregates that are all DISTINCT
+//  8. SplitDistinct (distinct_agg.go) — aggregates that are all DISTINCT
 //     over one argument become a GROUP BY keys+argument (parallel,
 //     deduplicating) under a plain aggregate.
-//  8. GroupDistinct (group_distinct.go) — SELECT DISTINCT of two or more
+//  9. GroupDistinct (group_distinct.go) — SELECT DISTINCT of two or more
 //     columns over a scan pipeline becomes a GROUP BY of them with no
 //     aggregate, which runs per worker and groups dictionary columns by
 //     code; under a LIMIT, or over one column, it stays a Distinct.
-//  9. ShareExprs (rule_share_exprs.go) — a call that an aggregate's keys
+//  10. ShareExprs (rule_share_exprs.go) — a call that an aggregate's keys
 //     and arguments, or a projection's list, use more than once is
 //     computed once, in a projection below (TPC-H Q01's
 //     l_extendedprice*(1-l_discount)); only calls one of whose uses is
 //     evaluated for every row, so no new row is computed.
-//  10. ShareSums (rule_share_aggs.go) — avg(x) next to sum(x) becomes
+//  11. ShareSums (rule_share_aggs.go) — avg(x) next to sum(x) becomes
 //     count(x) and a division above the aggregate (same answer; after the
 //     DISTINCT rewrites, which look for aggregates only).
-//  11. MakeTopK (rule_topk.go) — Limit over Sort becomes a bounded-heap TopK.
-//  12. PushLimits (rule_limits.go) — a Limit with nothing but projections
+//  12. MakeTopK (rule_topk.go) — Limit over Sort becomes a bounded-heap TopK.
+//  13. PushLimits (rule_limits.go) — a Limit with nothing but projections
 //     between it and a scan lets the scan stop early.
-//  13. PruneColumns (rule_prune.go) — last, so that it sees the final shape:
+//  14. PruneColumns (rule_prune.go) — last, so that it sees the final shape:
 //     scans read only the columns some node still uses.
 //
 // Optimize reports the rules that changed the plan (Format, a printer of

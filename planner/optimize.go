@@ -15,6 +15,7 @@ var Rules = []Rule{
 	{"ReadFields", readFields, "read a STRUCT field (s.a) as a column of its own where the table stores it apart (Parquet leaves), not the whole STRUCT"},
 	{"PushFilters", pushFilters, "offer WHERE conjuncts to the scans and move them below joins"},
 	{"ReorderJoins", reorderJoins, "order chains of inner joins so each next input joins by an equality, and let outer joins build the smaller side"},
+	{"ShareSubplans", shareSubplans, "compute a join the query uses twice (Q11's FROM and HAVING subquery) once, as a WITH entry both read"},
 	{"AnswerFromMetadata", answerFromMetadata, "answer COUNT/MIN/MAX without WHERE from exact table statistics"},
 	{"AnswerFromIndex", answerFromIndex, "answer COUNT/MIN/MAX/SUM/AVG under a WHERE that a FULL index decides exactly from the index alone"},
 	{"SplitDistinct", splitDistinct, "run DISTINCT aggregates as a parallel GROUP BY under a plain aggregate"},
@@ -45,7 +46,7 @@ func Optimize(n Node, opts Options) (Node, []string) {
 		if opts.AllOff || opts.Disabled[r.Name] {
 			continue
 		}
-		n = r.Apply(n)
+		n = resolveCTEs(r.Apply(n), opts) // a rule may add WITH entries (ShareSubplans)
 		if after := Format(n); after != before {
 			changed = append(changed, r.Name)
 			before = after

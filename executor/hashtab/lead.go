@@ -77,10 +77,60 @@ func chooseLead(b *columnar.Batch, keys []*columnar.Vector) int {
 			best, bestN = k, n
 		}
 	}
-	if bestN < leadMinGroups {
+	if bestN < leadMinGroups || !leadsBatch(b, keys, best) {
 		return -1
 	}
 	return best
+}
+
+// leadsBatch reports whether, within batch b, every two rows of equal
+// non-NULL key col have equal other keys: a lead the first batch already
+// contradicts would only build groups to migrate (TPC-H Q16's GROUP BY
+// p_brand, p_type, p_size, ps_suppkey, where suppkeys repeat over parts).
+func leadsBatch(b *columnar.Batch, keys []*columnar.Vector, col int) bool {
+	lead := keys[col]
+	first := make(map[int64]int, b.Live())
+	ok := true
+	b.ForEach(func(i int) {
+		j := idx(lead, i)
+		if !ok || lead.IsNull(j) {
+			return
+		}
+		f, seen := first[lead.Ints[j]]
+		if !seen {
+			first[lead.Ints[j]] = i
+			return
+		}
+		for k, v := range keys {
+			if k != col && !sameKey(v, idx(v, f), idx(v, i)) {
+				ok = false
+				return
+			}
+		}
+	})
+	return ok
+}
+
+// sameKey reports whether rows a and b of key vector v are the same key
+// (both NULL, or equal values; floats by their key words).
+func sameKey(v *columnar.Vector, a, b int) bool {
+	an, bn := v.IsNull(a), v.IsNull(b)
+	if an || bn {
+		return an && bn
+	}
+	switch v.Type.Phys() {
+	case columnar.PhysInt:
+		return v.Ints[a] == v.Ints[b]
+	case columnar.PhysUint:
+		return v.Uints[a] == v.Uints[b]
+	case columnar.PhysBool:
+		return v.Bools[a] == v.Bools[b]
+	case columnar.PhysFloat:
+		return FloatWord(v.Floats[a]) == FloatWord(v.Floats[b])
+	case columnar.PhysBytes:
+		return bytes.Equal(bytesAt(v, a), bytesAt(v, b))
+	}
+	return false // a kind lead keys do not compare: no lead
 }
 
 // IsPlainInt reports whether t is an integer type, not one stored as an

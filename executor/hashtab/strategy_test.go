@@ -27,6 +27,36 @@ func TestChooseLeadNeedsManyGroups(t *testing.T) {
 	}
 }
 
+// TestChooseLeadContradicted: 2000 rows of 1000 ids, each id twice. With
+// the string equal for both rows of an id the id leads; with one id's
+// second row of another string (as Q16's suppkeys repeat over parts) the
+// first batch contradicts it and there is no lead; a NULL string is equal
+// only to NULL.
+func TestChooseLeadContradicted(t *testing.T) {
+	b := columnar.NewBatch([]columnar.Type{columnar.TInt64, columnar.TVarchar}, 2000)
+	b.Len = 2000
+	for i := 0; i < 2000; i++ {
+		b.Cols[0].Ints[i] = int64(i % 1000)
+		b.Cols[1].Bytes[i] = []byte(fmt.Sprintf("name %d", i%1000))
+	}
+	if got := chooseLead(b, b.Cols); got != 0 {
+		t.Fatalf("consistent ids: chooseLead = %d, want 0", got)
+	}
+	b.Cols[1].Bytes[1500] = []byte("another name")
+	if got := chooseLead(b, b.Cols); got != -1 {
+		t.Fatalf("id 500 with two names: chooseLead = %d, want -1", got)
+	}
+	b.Cols[1].Bytes[1500] = []byte("name 500")
+	b.Cols[1].SetNull(1700, 2000)
+	if got := chooseLead(b, b.Cols); got != -1 {
+		t.Fatalf("id 700 with a name and a NULL: chooseLead = %d, want -1", got)
+	}
+	b.Cols[1].SetNull(700, 2000)
+	if got := chooseLead(b, b.Cols); got != 0 {
+		t.Fatalf("id 700 NULL twice: chooseLead = %d, want 0", got)
+	}
+}
+
 // TestIntMapDensePages: keys past one 64Ki page of the direct table, some
 // first seen while out of its range (so first in the hash table), are
 // indexed by the pages, and every key keeps its id.

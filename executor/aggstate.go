@@ -167,13 +167,7 @@ func (s *aggState) update(b *columnar.Batch, arg *columnar.Vector, gids []int32)
 			return err
 		}
 	} else if arg.Valid != nil {
-		s.dsel = s.dsel[:0]
-		b.ForEach(func(i int) {
-			if arg.Valid.Get(i) {
-				s.dsel = append(s.dsel, i)
-			}
-		})
-
+		s.dsel = appendValid(s.dsel[:0], arg.Valid, b)
 		sel = s.dsel
 		if len(sel) == 0 {
 			return nil

@@ -92,3 +92,42 @@ func TestDictCodes(t *testing.T) {
 		})
 	}
 }
+
+// TestAllCodes: the branch-free copy of little-endian codes reports true
+// exactly when every code is in [0, nd), at every length (pairs and an odd
+// tail) and wherever the offending code sits.
+func TestAllCodes(t *testing.T) {
+	for n := 0; n <= 9; n++ {
+		vals := make([]int32, n)
+		for i := range vals {
+			vals[i] = int32((i * 7) % 5) // 0..4
+		}
+		raw := make([]byte, 4*n)
+		put := func() {
+			for i, v := range vals {
+				raw[4*i], raw[4*i+1], raw[4*i+2], raw[4*i+3] = byte(v), byte(v>>8), byte(v>>16), byte(v>>24)
+			}
+		}
+		put()
+		codes := make([]int32, n)
+		if !allCodes(codes, raw, 5) {
+			t.Fatalf("n=%d: codes below 5 refused", n)
+		}
+		for i := range vals {
+			if codes[i] != vals[i] {
+				t.Fatalf("n=%d: code %d = %d, want %d", n, i, codes[i], vals[i])
+			}
+		}
+		for bad := range n {
+			for _, v := range []int32{5, -1, 1 << 20} {
+				old := vals[bad]
+				vals[bad] = v
+				put()
+				if allCodes(codes, raw, 5) {
+					t.Fatalf("n=%d: code %d at %d taken", n, v, bad)
+				}
+				vals[bad] = old
+			}
+		}
+	}
+}

@@ -31,17 +31,22 @@ func (r *bitReader) init(in []byte) bool {
 	return true
 }
 
-// fill loads whole bytes while they fit.
+// fill loads whole bytes while they fit. The common case, 8 bytes left to
+// load, is small enough to inline into the decoding loops; n is then never
+// negative (bits are only overdrawn once every byte is loaded).
 func (r *bitReader) fill() {
-	if r.n < 0 {
+	if r.off >= 8 {
+		r.bits |= binary.LittleEndian.Uint64(r.in[r.off-8:]) >> uint(r.n)
+		r.off -= (63 - r.n) >> 3
+		r.n |= 56 // n + 8·((63-n)/8) for 0 ≤ n < 64
 		return
 	}
-	if r.off >= 8 {
-		w := binary.LittleEndian.Uint64(r.in[r.off-8:])
-		r.bits |= w >> uint(r.n)
-		k := (64 - r.n) >> 3
-		r.off -= k
-		r.n += k << 3
+	r.fillTail()
+}
+
+// fillTail loads the last bytes of the stream one at a time.
+func (r *bitReader) fillTail() {
+	if r.n < 0 {
 		return
 	}
 	for r.n <= 56 && r.off > 0 {
@@ -52,10 +57,8 @@ func (r *bitReader) fill() {
 }
 
 // take returns the next nb bits (nb ≤ 32 after a fill that left n ≥ nb).
+// nb = 0 gives 0: a uint64 shifted by 64 is 0.
 func (r *bitReader) take(nb uint) uint32 {
-	if nb == 0 {
-		return 0
-	}
 	if r.n < int(nb) {
 		r.fill()
 	}

@@ -67,7 +67,14 @@ func (d *Decoder) fseWeights(in []byte) (int, bool) {
 		}
 		d.weights[nw] = e.symbol
 		nw++
-		st[k] = uint32(e.baseline) + r.take(uint(e.nbBits))
+		// r.take, written out: nbBits ≤ 6, and 0 reads nothing.
+		nb := uint(e.nbBits)
+		if r.n < int(nb) {
+			r.fill()
+		}
+		st[k] = uint32(e.baseline) + uint32(r.bits>>(64-nb))
+		r.bits <<= nb
+		r.n -= int(nb)
 	}
 	return 0, false
 }
@@ -223,31 +230,49 @@ func (d *Decoder) buildHuffman(nw int) (uint, bool) {
 	if rank[1] < 2 || rank[1]&1 != 0 {
 		return 0, false
 	}
-	// Each weight's codes start after all longer ones (lower weights).
-	start := 0
+	// Each weight's codes start after all longer ones (lower weights), in
+	// symbol order within a weight. Sorting the symbols by weight first
+	// (stable counting sort) lets the fill run weight by weight, each
+	// with one span length, instead of branching on every symbol's weight.
+	var next [maxTableLog + 1]int
+	next[0] = maxWeights + 2 // weight-0 symbols: written past the sorted ones, never read
+	at := 0
 	for w := 1; w <= tableLog; w++ {
-		n := rank[w] << (w - 1)
-		rank[w] = start
-		start += n
+		next[w] = at
+		at += rank[w]
 	}
-	huf := &d.huf
+	var sorted [2 * (maxWeights + 2)]byte
 	for s, w := range d.weights[:nw+1] {
-		e := uint16(s)<<8 | uint16(tableLog+1-int(w))
-		p := rank[w] & (1<<maxTableLog - 1)
-		switch w {
-		case 0:
+		sorted[next[w]] = byte(s)
+		next[w]++
+	}
+	huf := d.huf[:1<<tableLog]
+	p, i := 0, 0
+	for w := 1; w <= tableLog; w++ {
+		nb := uint16(tableLog + 1 - w)
+		syms := sorted[i : i+rank[w]]
+		i += rank[w]
+		switch span := 1 << (w - 1); span {
 		case 1:
-			huf[p] = e
-			rank[1]++
-		case 2:
-			huf[p], huf[(p+1)&(1<<maxTableLog-1)] = e, e
-			rank[2] += 2
-		default:
-			span := huf[p : p+1<<(w-1)]
-			for i := range span {
-				span[i] = e
+			for k, s := range syms {
+				huf[p+k] = uint16(s)<<8 | nb
 			}
-			rank[w] += len(span)
+			p += len(syms)
+		case 2:
+			for _, s := range syms {
+				e := uint16(s)<<8 | nb
+				huf[p], huf[p+1] = e, e
+				p += 2
+			}
+		default:
+			for _, s := range syms {
+				e := uint16(s)<<8 | nb
+				out := huf[p : p+span]
+				for k := 0; k+4 <= len(out); k += 4 {
+					out[k], out[k+1], out[k+2], out[k+3] = e, e, e, e
+				}
+				p += span
+			}
 		}
 	}
 	return uint(tableLog), true

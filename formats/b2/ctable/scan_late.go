@@ -106,6 +106,10 @@ func matchSel(p index.Pred, v *columnar.Vector, sel []int, n int, out []int) []i
 	if lo, hi, nan, ok := rangeOf(p, v); ok {
 		return selRange(v, lo, hi, nan, sel, n, out)
 	}
+	if base, set, ok := intSetOf(p, v); ok {
+		start := len(out)
+		return dropNulls(v, selIntSet(v.Ints[:n], base, set, sel, out), start)
+	}
 	keep := rowMatcher(p, v)
 	if sel == nil {
 		for i := 0; i < n; i++ {
@@ -312,6 +316,11 @@ func selRange(v *columnar.Vector, lo, hi columnar.Value, nan bool, sel []int, n 
 			}
 		}
 	}
+	return dropNulls(v, out, start)
+}
+
+// dropNulls removes the NULL rows of v from out[start:].
+func dropNulls(v *columnar.Vector, out []int, start int) []int {
 	if v.Valid == nil {
 		return out
 	}
@@ -322,6 +331,54 @@ func selRange(v *columnar.Vector, lo, hi columnar.Value, nan bool, sel []int, n 
 		}
 	}
 	return keep
+}
+
+// intSetOf turns IN over an integer column whose values all lie in
+// [base, base+63] into that base and a mask with bit x-base set for each
+// value x, so that selIntSet tests a row with a shift and no call (the
+// closure per row and per value of rowMatcher was most of a scan's CPU
+// for region IN (1, 5, 7)). ok is false for other predicates and sets.
+func intSetOf(p index.Pred, v *columnar.Vector) (base int64, set uint64, ok bool) {
+	if p.Op != index.In || len(p.Vals) == 0 || v.Dict != nil || v.Const ||
+		v.Type.Phys() != columnar.PhysInt || !lateEvaluable(p, v.Type) {
+		return 0, 0, false
+	}
+	base = p.Vals[0].I
+	for _, x := range p.Vals[1:] {
+		base = min(base, x.I)
+	}
+	for _, x := range p.Vals {
+		d := uint64(x.I - base) // x ≥ base: exact
+		if d >= 64 {
+			return 0, 0, false
+		}
+		set |= 1 << d
+	}
+	return base, set, true
+}
+
+// selIntSet appends the rows of sel (nil: every row of vals) whose value
+// is in the set intSetOf made. d = x-base wraps for x < base or far above
+// it, but d < 64 then only where x-base is a bit of the set: a value of
+// the set, as every value of the set is base+d without overflow.
+func selIntSet(vals []int64, base int64, set uint64, sel []int, out []int) []int {
+	if sel != nil {
+		for _, i := range sel {
+			if d := uint64(vals[i] - base); d < 64 && set>>d&1 != 0 {
+				out = append(out, i)
+			}
+		}
+		return out
+	}
+	start := len(out)
+	out, buf := selRoom(out, len(vals))
+	k := 0
+	for i, x := range vals {
+		buf[k] = i
+		d := uint64(x - base)
+		k += int(set>>(d&63)&1) & b2i(d < 64)
+	}
+	return out[:start+k]
 }
 
 // selIntRange appends the positions of vals in [a, b] (a <= b) without a

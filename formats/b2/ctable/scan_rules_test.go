@@ -194,6 +194,19 @@ func TestLateMaterialization(t *testing.T) {
 			func(r int) bool { return r%10 != 0 && r%97 != 5 }},
 		{"n in", index.Pred{Col: 2, Op: index.In, Vals: []columnar.Value{i(1), i(96)}},
 			func(r int) bool { return r%10 != 0 && (r%97 == 1 || r%97 == 96) }},
+		// Sets within 64 of their least value take the mask path
+		// (selIntSet); wider ones the per-row test above.
+		{"n in near", index.Pred{Col: 2, Op: index.In, Vals: []columnar.Value{i(40), i(3), i(5), i(66)}},
+			func(r int) bool { return r%10 != 0 && (r%97 == 3 || r%97 == 5 || r%97 == 40 || r%97 == 66) }},
+		{"ts in one", index.Pred{Col: 0, Op: index.In, Vals: []columnar.Value{i(4097)}},
+			func(r int) bool { return r == 4097 }},
+		{"ts in around 0", index.Pred{Col: 0, Op: index.In, Vals: []columnar.Value{i(-5), i(0), i(58)}},
+			func(r int) bool { return r == 0 || r == 58 }},
+		// Far from the rows' values: x-base wraps, and must still miss.
+		{"ts in top", index.Pred{Col: 0, Op: index.In, Vals: []columnar.Value{i(math.MaxInt64), i(math.MaxInt64 - 60)}},
+			func(r int) bool { return false }},
+		{"ts in bottom", index.Pred{Col: 0, Op: index.In, Vals: []columnar.Value{i(math.MinInt64), i(math.MinInt64 + 9)}},
+			func(r int) bool { return false }},
 		{"n is null", index.Pred{Col: 2, Op: index.IsNull}, func(r int) bool { return r%10 == 0 }},
 		// Ranges take the two-comparison path (selRange): NULLs still fail.
 		{"n >= 95", index.Pred{Col: 2, Op: index.Ge, Vals: []columnar.Value{i(95)}},

@@ -355,6 +355,14 @@ func likeKernel(fold, not bool) kernel {
 	var cachedPat string
 	return func(args []*columnar.Vector, b *columnar.Batch, out *columnar.Vector) error {
 		x, p := args[0], args[1]
+		if p.Const && !x.Const {
+			pat := p.Bytes[0]
+			if cached == nil || cachedPat != string(pat) {
+				cached, cachedPat = compileLike(pat, fold), string(pat)
+			}
+			likeConst(cached, not, x.Bytes, b, out)
+			return nil
+		}
 		b.ForEach(func(i int) {
 			if !out.Valid.Get(i) {
 				return
@@ -367,5 +375,44 @@ func likeKernel(fold, not bool) kernel {
 		})
 
 		return nil
+	}
+}
+
+// likeConst sets out for the rows of b from a pattern that is the same on
+// every row: no pattern comparison and no call per row, and a prefix
+// pattern (LIKE 'abc%', the common filter) tested inline. Rows out marks
+// NULL are left alone, as the general loop leaves them.
+func likeConst(m *likeMatcher, not bool, xs [][]byte, b *columnar.Batch, out *columnar.Vector) {
+	res, valid := out.Bools, out.Valid
+	if m.kind == 2 && !m.fold {
+		lit := m.lit
+		k := len(lit)
+		if b.Sel == nil {
+			for i, s := range xs[:b.Len] {
+				if valid.Get(i) {
+					res[i] = (len(s) >= k && string(s[:k]) == string(lit)) != not
+				}
+			}
+			return
+		}
+		for _, i := range b.Sel {
+			if s := xs[i]; valid.Get(i) {
+				res[i] = (len(s) >= k && string(s[:k]) == string(lit)) != not
+			}
+		}
+		return
+	}
+	if b.Sel == nil {
+		for i, s := range xs[:b.Len] {
+			if valid.Get(i) {
+				res[i] = m.match(s) != not
+			}
+		}
+		return
+	}
+	for _, i := range b.Sel {
+		if valid.Get(i) {
+			res[i] = m.match(xs[i]) != not
+		}
 	}
 }

@@ -43,6 +43,10 @@ const wkbMaxDepth = 64
 type wkbReader struct {
 	b   []byte
 	pos int
+	// vertex, when set, sees each point rewrite reads: its x and y, and
+	// whether it is a POINT's only point with every coordinate NaN (POINT
+	// EMPTY).
+	vertex func(x, y float64, empty bool)
 }
 
 var errWKBShort = errors.New("unexpected end of binary data")
@@ -298,12 +302,21 @@ func (r *wkbReader) rewrite(dst []byte, depth int) ([]byte, error) {
 	}
 	dst = appendWKBHeader(dst, h.kind, h.z, h.m)
 	point := func() error {
-		for range h.dims() {
+		var xy [2]float64
+		empty := true
+		for i := range h.dims() {
 			f, err := r.f64(h.order)
 			if err != nil {
 				return err
 			}
+			if i < 2 {
+				xy[i] = f
+			}
+			empty = empty && math.IsNaN(f)
 			dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(f))
+		}
+		if r.vertex != nil {
+			r.vertex(xy[0], xy[1], empty && h.kind == wkbPoint)
 		}
 		return nil
 	}

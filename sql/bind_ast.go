@@ -41,7 +41,7 @@ func astBindable(e ast.Expr) bool {
 		if x, ok := matchCall(e, false); ok {
 			return astBindable(x) // bind_match_ops.go
 		}
-		return (astBinaryFns[e.Op] != "" || astBitwiseOps[e.Op] != "") && astBindable(e.L) && astBindable(e.R)
+		return (astBinaryFns[e.Op] != "" || astBitwiseOps[e.Op] != "" || e.Op == "&&") && astBindable(e.L) && astBindable(e.R)
 	case *ast.Is:
 		return e.What != "UNKNOWN" && astBindable(e.X)
 	case *ast.Between:
@@ -199,6 +199,9 @@ func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 		xs, err := b.bindASTs(c, e.L, e.R)
 		if err != nil {
 			return nil, err
+		}
+		if e.Op == "&&" {
+			return b.bindOverlap(xs[0], xs[1], astSrc(e.L), astSrc(e.R), c) // bind_func_geometry.go
 		}
 		if _, cmp := comparisonFns[fn]; cmp {
 			return b.compare(fn, xs[0], xs[1], astSrc(e.L), astSrc(e.R), c)

@@ -392,6 +392,12 @@ func resolveTypeName(t *ast.TypeName, user func(name string) (columnar.Type, boo
 			return columnar.Type{}, false
 		}
 		base = e
+	case t.Name == "GEOMETRY" && len(t.Params) > 0:
+		g, why, _ := geometryTypeName(t) // types_geometry.go
+		if why != "" {
+			return columnar.Type{}, false
+		}
+		base = g
 	default:
 		if len(t.Fields)+len(t.Args) > 0 {
 			return columnar.Type{}, false

@@ -14,6 +14,12 @@ func (b *binder) castTo(x planner.Expr, src callexpr.Expr, to columnar.Type, try
 	if !canCast(x.Type(), to) {
 		return nil, b.typeErr(src, c, "cannot cast %s to %s", x.Type(), to)
 	}
+	if msg := geometryCastErr(x.Type(), to); msg != "" { // types_geometry.go
+		return nil, b.typeErr(src, c, "%s", msg)
+	}
+	if try && parsesGeometry(x.Type(), to) {
+		try = false // DuckDB 1.5 raises a WKT parse error under TRY_CAST too
+	}
 	if try {
 		if y, ok := b.tzCast(x, to, true); ok { // bind_timezone.go
 			return y, nil

@@ -63,7 +63,7 @@ func (b *binder) checkQueryAST(q *ast.Query) error {
 // known with parameters it does not take.
 func (b *binder) typeNameErr(t *ast.TypeName) error {
 	msg := fmt.Sprintf("type %q is not supported", b.q.src.Text[t.Start:t.End])
-	if t.Name == "ENUM" {
+	if _, why, is := geometryTypeName(t); t.Name == "ENUM" || is && why != "" {
 		return b.errAt(b.q.tokAt(t.Start), ErrType, typeNameMsg(b.q.src.Text, t, nil))
 	}
 	var params []int

@@ -158,6 +158,8 @@ func init() {
 		"enum_range": bound((*binder).bindEnumFunc), "enum_first": bound((*binder).bindEnumFunc),
 		"enum_last": bound((*binder).bindEnumFunc), "enum_code": bound((*binder).bindEnumFunc),
 		"enum_range_boundary": bound((*binder).bindEnumFunc),
+		// geometry (bind_func_geometry.go)
+		"st_setcrs": bound((*binder).bindSetCRS),
 		// system (bind_settings.go)
 		"current_setting": unbound(bindCurrentSettingCall),
 	}

@@ -12,6 +12,9 @@ import (
 // are not distinct string literals, or parseTypeName's reason.
 func typeNameMsg(text string, t *ast.TypeName, user func(string) (columnar.Type, bool)) string {
 	written := text[t.Start:t.End]
+	if _, why, is := geometryTypeName(t); is && why != "" {
+		return why
+	}
 	if t.Name == "ENUM" && t.Schema == "" {
 		if len(t.Params) == 0 {
 			return "ENUM takes at least one value"

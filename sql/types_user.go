@@ -139,6 +139,9 @@ func (b *stmtBuilder) typeOf(t *ast.TypeName) (columnar.Type, error) {
 	if typ, ok := astTypeName(t); ok {
 		return typ, nil
 	}
+	if _, why, is := geometryTypeName(t); is && why != "" {
+		return columnar.Type{}, b.errAt(t, ErrType, why)
+	}
 	// Say why: parseTypeName's message for a scalar type, a plain
 	// refusal for what astTypeName does not take.
 	var params []int

@@ -61,11 +61,17 @@ func astBindable(e ast.Expr) bool {
 	case *ast.Subquery:
 		return e.Kind != ast.SubArray && queryBindable(e.Query)
 	case *ast.InQuery:
+		if x, ok := rowIn(e); ok {
+			return astBindable(x) // bind_row_in.go
+		}
 		return astBindable(e.X) && queryBindable(e.Query)
 	case *ast.Quantified:
 		// x op ANY|ALL (q), or over a list (bind_quantified_list.go).
 		if e.List != nil {
 			return quantifiedListOp(e.Op) && astBindable(e.X) && astBindable(e.List)
+		}
+		if quantifiedIn(e) {
+			return astBindable(&ast.InQuery{Span: e.Span, X: e.X, Query: e.Query, Not: e.Quant == "ALL"})
 		}
 		return astBindable(e.X) && queryBindable(e.Query)
 	case *ast.Param:
@@ -316,7 +322,12 @@ func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 		return bind()
 	case *ast.Interval:
 		return b.bindASTInterval(e, c) // bind_interval_ast.go
-	case *ast.Subquery, *ast.InQuery:
+	case *ast.InQuery:
+		if x, ok, err := b.bindRowIn(e, c); ok {
+			return x, err // bind_row_in.go
+		}
+		return b.bindSubqueryAST(e, c)
+	case *ast.Subquery:
 		return b.bindSubqueryAST(e, c)
 	case *ast.Quantified:
 		return b.bindQuantified(e, c) // bind_subquery_quantified.go

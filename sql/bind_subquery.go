@@ -88,8 +88,8 @@ func (b *binder) astSemiConjunct(e ast.Expr, c ectx) (cond planner.Expr, done bo
 		b.joinSub(kind, sub, nil)
 		return nil, true, nil
 	case *ast.InQuery:
-		if x.Not {
-			return nil, false, nil
+		if _, row := rowElems(x.X); x.Not || row {
+			return nil, false, nil // a row value binds as an expression (bind_row_in.go)
 		}
 		left, err := b.bindAST(x.X, c)
 		if err != nil {

@@ -36,7 +36,11 @@ func (b *binder) bindQuantified(e *ast.Quantified, c ectx) (planner.Expr, error)
 	}
 	defer b.preAgg(c)()
 	if quantifiedIn(e) {
-		return b.bindSubqueryAST(&ast.InQuery{Span: e.Span, X: e.X, Query: e.Query, Not: e.Quant == "ALL"}, c)
+		in := &ast.InQuery{Span: e.Span, X: e.X, Query: e.Query, Not: e.Quant == "ALL"}
+		if x, ok, err := b.bindRowIn(in, c); ok {
+			return x, err // bind_row_in.go
+		}
+		return b.bindSubqueryAST(in, c)
 	}
 	op := e.Op
 	if op == "!=" {

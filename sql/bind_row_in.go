@@ -1,0 +1,117 @@
+package sql
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/b2sql/b2sql/planner"
+	"github.com/b2sql/b2sql/sql/ast"
+)
+
+// A row value on the left of IN (q), = ANY (q) or <> ALL (q):
+// (a, b) IN (SELECT x, y …) or row(a, b) IN (…). DuckDB compares it with
+// each row of q column by column, with SQL's three-valued logic: TRUE
+// when some row has every column equal, else NULL when some row has no
+// column decisively unequal (a NULL on either side stands in for the
+// rest), else FALSE (also for an empty q); NOT IN is its negation. That
+// is, with r the conjunction l1 = c1 AND … AND ln = cn over q's rows:
+//
+//	CASE WHEN EXISTS (SELECT 1 FROM q WHERE r) THEN TRUE
+//	     WHEN EXISTS (SELECT 1 FROM q WHERE r IS NULL) THEN NULL
+//	     ELSE FALSE END
+//
+// which rowIn writes as syntax and the binder binds as it binds any
+// EXISTS (correlated through the row's columns when they read the
+// outer query's). A one-element row is its element.
+
+// rowElems are the elements of a row value: (a, b) or row(a, b).
+func rowElems(e ast.Expr) ([]ast.Expr, bool) {
+	switch e := e.(type) {
+	case *ast.Row:
+		return e.Elems, true
+	case *ast.Func:
+		if len(e.Name) == 1 && strings.EqualFold(e.Name[0].Name, "row") && len(e.Args) > 0 && !e.Star && !e.Distinct &&
+			len(e.OrderBy)+len(e.WithinGroup) == 0 && e.Filter == nil && e.Over == nil && !e.Method {
+			for _, a := range e.Args {
+				if _, named := a.(*ast.NamedArg); named {
+					return nil, false
+				}
+			}
+			return e.Args, true
+		}
+	}
+	return nil, false
+}
+
+// rowIn rewrites e when its left side is a row value; ok is false
+// otherwise.
+func rowIn(e *ast.InQuery) (ast.Expr, bool) {
+	elems, ok := rowElems(e.X)
+	if !ok {
+		return nil, false
+	}
+	if len(elems) == 1 {
+		return &ast.InQuery{Span: e.Span, X: elems[0], Query: e.Query, Not: e.Not}, true
+	}
+	sp := e.Span
+	cols := make([]*ast.Ident, len(elems))
+	var r ast.Expr
+	for i, l := range elems {
+		cols[i] = &ast.Ident{Span: sp, Name: "__in_" + strconv.Itoa(i+1)}
+		eq := &ast.Binary{Span: sp, Op: "=", L: l, R: &ast.ColumnRef{Span: sp, Name: ast.Name{cols[i]}}}
+		if r == nil {
+			r = eq
+		} else {
+			r = &ast.Binary{Span: sp, Op: "AND", L: r, R: eq}
+		}
+	}
+	exists := func(cond ast.Expr) ast.Expr {
+		from := &ast.Derived{Span: sp, Query: e.Query, Alias: &ast.Alias{Span: sp, Name: &ast.Ident{Span: sp, Name: "__in"}, Columns: cols}}
+		one := &ast.SelectItem{Span: sp, X: &ast.Literal{Span: sp, Kind: ast.LitNumber, Val: "1"}}
+		q := &ast.Query{Span: sp, Body: &ast.Select{Span: sp, Items: []*ast.SelectItem{one}, From: []ast.TableRef{from}, Where: cond}}
+		return &ast.Subquery{Span: sp, Kind: ast.SubExists, Query: q}
+	}
+	lit := func(kind ast.LitKind, v string) ast.Expr { return &ast.Literal{Span: sp, Kind: kind, Val: v} }
+	var out ast.Expr = &ast.Case{Span: sp, Whens: []*ast.When{
+		{Span: sp, Cond: exists(r), Then: lit(ast.LitBool, "true")},
+		{Span: sp, Cond: exists(&ast.Is{Span: sp, X: r, What: "NULL"}), Then: lit(ast.LitNull, "NULL")},
+	}, Else: lit(ast.LitBool, "false")}
+	if e.Not {
+		out = &ast.Unary{Span: sp, Op: "NOT", X: out}
+	}
+	return out, true
+}
+
+// checkRowWidth refuses a row IN (q) whose q has another number of
+// columns than the row has elements (DuckDB's "Subquery returns 1 columns
+// - expected 2"), which the rewrite's column names would not catch when q
+// has more.
+func (b *binder) checkRowWidth(e *ast.InQuery) error {
+	elems, ok := rowElems(e.X)
+	if !ok || len(elems) < 2 {
+		return nil
+	}
+	bd, _, err := b.bindNested(b.subQuery(e.Query), true)
+	if err != nil {
+		return err
+	}
+	if len(bd.Names) != len(elems) {
+		return b.errAt(b.q.tokAt(e.Query.Start), ErrType, fmt.Sprintf("Subquery returns %d columns - expected %d", len(bd.Names), len(elems)))
+	}
+	return nil
+}
+
+// bindRowIn binds e through rowIn; ok is false when its left side is not
+// a row value.
+func (b *binder) bindRowIn(e *ast.InQuery, c ectx) (planner.Expr, bool, error) {
+	x, ok := rowIn(e)
+	if !ok {
+		return nil, false, nil
+	}
+	if err := b.checkRowWidth(e); err != nil {
+		return nil, true, err
+	}
+	out, err := b.bindAST(x, c)
+	return out, true, err
+}

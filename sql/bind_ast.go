@@ -323,13 +323,22 @@ func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 	case *ast.Interval:
 		return b.bindASTInterval(e, c) // bind_interval_ast.go
 	case *ast.InQuery:
+		if x, ok := listSubquery(e); ok {
+			return b.bindAST(x, c) // bind_subquery_list.go
+		}
 		if x, ok, err := b.bindRowIn(e, c); ok {
 			return x, err // bind_row_in.go
 		}
 		return b.bindSubqueryAST(e, c)
 	case *ast.Subquery:
+		if x, ok := listSubquery(e); ok {
+			return b.bindAST(x, c)
+		}
 		return b.bindSubqueryAST(e, c)
 	case *ast.Quantified:
+		if x, ok := listSubquery(e); ok {
+			return b.bindAST(x, c)
+		}
 		return b.bindQuantified(e, c) // bind_subquery_quantified.go
 	case *ast.InList:
 		if e.Expr {

@@ -88,7 +88,8 @@ func (b *binder) astSemiConjunct(e ast.Expr, c ectx) (cond planner.Expr, done bo
 		b.joinSub(kind, sub, nil)
 		return nil, true, nil
 	case *ast.InQuery:
-		if _, row := rowElems(x.X); x.Not || row {
+		_, row := rowElems(x.X)
+		if _, list := listSubquery(x); x.Not || row || list {
 			return nil, false, nil // a row value binds as an expression (bind_row_in.go)
 		}
 		left, err := b.bindAST(x.X, c)

@@ -12,9 +12,11 @@ import (
 // An ordered aggregate, agg(args ORDER BY keys), is bound with its keys
 // (bindOrderedAgg). string_agg's and list's result depend on the order
 // of their input, and first, last and any_value pick by it (sortedPick);
-// DuckDB accepts ORDER BY in every other aggregate and ignores it, and so
-// does b2sql (the keys are still bound, so a misspelt column is
-// reported).
+// quantiles (ORDER BY x DESC), mode and arg_min/arg_max (ties) are
+// rewritten into forms that keep the order before binding
+// (bind_agg_order_rewrite.go). DuckDB accepts ORDER BY in every other
+// aggregate and ignores it, and so does b2sql (the keys are still bound,
+// so a misspelt column is reported).
 //
 // string_agg gets its order from its input: the Aggregate reads its rows
 // through a stable Sort on the keys (orderAggInput), so each group's

@@ -97,6 +97,9 @@ func astBindable(e ast.Expr) bool {
 		}
 		return true
 	case *ast.Func:
+		if x, ok := orderedAggRewrite(e); ok {
+			return astBindable(x) // bind_agg_order_rewrite.go
+		}
 		if len(e.Name) != 1 || e.Name[0].Quoted || len(e.OrderBy) > 0 && !orderBindable(e.OrderBy) ||
 			len(e.WithinGroup) > 0 || e.Nulls != ast.NullsDefault && e.Over == nil || e.Method || e.ExportState {
 			return false
@@ -279,6 +282,9 @@ func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 		}
 		return b.bindCase(ce, c)
 	case *ast.Func:
+		if x, ok := orderedAggRewrite(e); ok {
+			return b.bindAST(x, c) // bind_agg_order_rewrite.go
+		}
 		if e.Over != nil {
 			return b.bindWindowAST(e, c) // bind_window_ast.go
 		}

@@ -30,11 +30,16 @@ func intern(n *Nest) *Nest {
 
 // ListOf returns the type elem[] (LIST).
 func ListOf(elem Type) Type {
-	name := elem.String()
-	if elem.ID == Null {
-		name = `"NULL"` // DuckDB's spelling of the empty list's type
+	return Type{ID: List, Nest: intern(&Nest{Elem: elem, name: nullTypeName(elem) + "[]"})}
+}
+
+// nullTypeName is t's name inside a nested type's: "NULL" quoted, as
+// DuckDB spells the type of [] and map()'s elements.
+func nullTypeName(t Type) string {
+	if t.ID == Null {
+		return `"NULL"`
 	}
-	return Type{ID: List, Nest: intern(&Nest{Elem: elem, name: name + "[]"})}
+	return t.String()
 }
 
 // StructOf returns STRUCT(name type, …). Fields are nullable whatever
@@ -49,11 +54,7 @@ func StructOf(fields ...Field) Type {
 		}
 		b.WriteString(QuoteIdent(f.Name))
 		b.WriteByte(' ')
-		if f.Type.ID == Null {
-			b.WriteString(`"NULL"`) // DuckDB's spelling of a NULL field's type
-		} else {
-			b.WriteString(f.Type.String())
-		}
+		b.WriteString(nullTypeName(f.Type))
 		fs[i] = Field{Name: f.Name, Type: f.Type, Nullable: true}
 	}
 	b.WriteByte(')')
@@ -63,7 +64,7 @@ func StructOf(fields ...Field) Type {
 // MapOf returns MAP(key, value).
 func MapOf(key, value Type) Type {
 	entry := StructOf(Field{Name: "key", Type: key}, Field{Name: "value", Type: value})
-	name := "MAP(" + key.String() + ", " + value.String() + ")"
+	name := "MAP(" + nullTypeName(key) + ", " + nullTypeName(value) + ")"
 	return Type{ID: Map, Nest: intern(&Nest{Elem: entry, Fields: entry.Nest.Fields, name: name})}
 }
 

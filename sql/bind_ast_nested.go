@@ -167,21 +167,16 @@ func (b *binder) mapLiteral(keys, vals []ast.Expr, at int, c ectx) (planner.Expr
 func (b *binder) mapFromLists(k, v planner.Expr, at int) (planner.Expr, error) {
 	kt, vt := k.Type(), v.Type()
 	if kt.ID == columnar.Null {
-		kt = columnar.ListOf(columnar.TInt32)
+		kt = columnar.ListOf(columnar.TNull)
 	}
 	if vt.ID == columnar.Null {
-		vt = columnar.ListOf(columnar.TInt32)
+		vt = columnar.ListOf(columnar.TNull)
 	}
 	if kt.ID != columnar.List || vt.ID != columnar.List {
 		return nil, b.errAt(at, ErrType, fmt.Sprintf("map expects two lists, got %s and %s", k.Type(), v.Type()))
 	}
+	// map() and MAP {} are MAP("NULL", "NULL"), as in DuckDB.
 	ke, ve := kt.Elem(), vt.Elem()
-	if ke.ID == columnar.Null {
-		ke = columnar.TInt32
-	}
-	if ve.ID == columnar.Null {
-		ve = columnar.TInt32
-	}
 	return &planner.Call{Fn: "map_from_lists", Args: []planner.Expr{k, v}, T: columnar.MapOf(ke, ve)}, nil
 }
 
@@ -517,7 +512,7 @@ func (b *binder) bindNestedCall(e *ast.Func, c ectx) (planner.Expr, bool, error)
 		return x, true, err
 	case "map":
 		if len(e.Args) == 0 {
-			k := &planner.Const{Val: columnar.NullValue(columnar.ListOf(columnar.TInt32))}
+			k := &planner.Const{Val: columnar.NullValue(columnar.ListOf(columnar.TNull))}
 			x, err := b.mapFromLists(&planner.Call{Fn: "list_value", T: k.Val.Type}, &planner.Call{Fn: "list_value", T: k.Val.Type}, at)
 			return x, true, err
 		}

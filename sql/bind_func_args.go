@@ -160,6 +160,9 @@ func (b *binder) nestedArg(name string, o *function.Overload, rule function.Arg,
 		t = t.Elem()
 	case function.MapKey:
 		t = t.Fields()[0].Type
+		if t.ID == columnar.Null {
+			return x, nil // map()'s MAP("NULL", "NULL") has no entry: any key finds none
+		}
 	case function.SameList:
 		if xt := x.Type(); xt.ID != columnar.List && xt.ID != columnar.Null {
 			return nil, b.typeErr(src, c, "%s expects a list, got %s", name, xt)

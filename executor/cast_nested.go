@@ -11,10 +11,17 @@ import (
 // type, a STRUCT to a STRUCT by field name, a MAP to a MAP; text is
 // parsed (cast_nested_text.go).
 func castNested(v columnar.Value, to columnar.Type) (columnar.Value, error) {
-	from := v.Type
-	if from.IsString() {
+	if v.Type.IsString() {
 		return castTextNested(v.S, to, false)
 	}
+	return castElems(v, to, CastValue)
+}
+
+// castElems casts a nested value's elements (or fields) with cast:
+// CastValue, or TryCastValue under TRY_CAST, where an element that does
+// not cast is NULL and the rest keep their values, as in DuckDB.
+func castElems(v columnar.Value, to columnar.Type, cast func(columnar.Value, columnar.Type) (columnar.Value, error)) (columnar.Value, error) {
+	from := v.Type
 	if from.ID != to.ID {
 		return columnar.Value{}, errorf("could not cast %s to %s", from, to)
 	}
@@ -33,7 +40,7 @@ func castNested(v columnar.Value, to columnar.Type) (columnar.Value, error) {
 				if !strings.EqualFold(f.Name, g.Name) {
 					continue
 				}
-				x, err := CastValue(v.Elems[j], f.Type)
+				x, err := cast(v.Elems[j], f.Type)
 				if err != nil {
 					return columnar.Value{}, err
 				}
@@ -47,7 +54,7 @@ func castNested(v columnar.Value, to columnar.Type) (columnar.Value, error) {
 		return out, nil
 	}
 	for i, e := range v.Elems {
-		x, err := CastValue(e, to.Elem())
+		x, err := cast(e, to.Elem())
 		if err != nil {
 			return columnar.Value{}, err
 		}
@@ -57,13 +64,20 @@ func castNested(v columnar.Value, to columnar.Type) (columnar.Value, error) {
 }
 
 // TryCastValue is CastValue under TRY_CAST: a value that does not cast is
-// NULL instead of an error, and so is each element of nested text that
-// does not cast ('[1, x]' reads [1, NULL]), as in DuckDB.
+// NULL instead of an error, and so is each element of a nested value or
+// nested text that does not cast (['x'] and '[1, x]' read [NULL] and
+// [1, NULL]), as in DuckDB.
 func TryCastValue(v columnar.Value, to columnar.Type) (columnar.Value, error) {
 	if !v.Null && v.Type.IsString() && to.IsNested() {
 		return castTextNested(v.S, to, true)
 	}
-	out, err := CastValue(v, to)
+	var out columnar.Value
+	var err error
+	if !v.Null && v.Type.IsNested() && v.Type.ID == to.ID {
+		out, err = castElems(v, to, TryCastValue) // TRY_CAST(['x'] AS INT[]) is [NULL]
+	} else {
+		out, err = CastValue(v, to)
+	}
 	if err != nil {
 		return columnar.NullValue(to), nil
 	}

@@ -433,3 +433,37 @@ func fnListRange(inclusive bool) rowFunc {
 		return columnar.Value{Type: t, Elems: out}, nil
 	}
 }
+
+// fnListRangeTS is range/generate_series(start, end, step) over
+// TIMESTAMPs (DATE bounds read as midnight): the list of the rows the
+// table function gives (Series: each step adds its months, clamped, then
+// its days and microseconds); a zero step is an empty list, as for
+// integers.
+func fnListRangeTS(inclusive bool) rowFunc {
+	return func(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+		var bound [2]int64
+		for i := range bound {
+			bound[i] = a[i].I
+			if a[i].Type.ID == columnar.Date {
+				us, ok := columnar.DateToTimestampChecked(a[i].I)
+				if !ok {
+					return columnar.Value{}, errorf("range: date %s out of the TIMESTAMP range", a[i])
+				}
+				bound[i] = us
+			}
+		}
+		step := a[2].Interval()
+		s := Series{Start: bound[0], Stop: bound[1], Months: int64(step.Months), Step: int64(step.Days)*columnar.MicrosPerDay + step.Micros, Inclusive: inclusive}
+		out := []columnar.Value{}
+		if s.Months == 0 && s.Step == 0 {
+			return columnar.Value{Type: t, Elems: out}, nil
+		}
+		for v, ok := s.Start, true; ok && s.inside(v); v, ok = s.next(v) {
+			if len(out) == maxListRange {
+				return columnar.Value{}, errorf("range: more than %d elements", maxListRange)
+			}
+			out = append(out, columnar.IntValue(columnar.TTimestamp, v))
+		}
+		return columnar.Value{Type: t, Elems: out}, nil
+	}
+}

@@ -217,6 +217,10 @@ func series(name, desc, example string) *function.Set {
 	k := rows(listRowFuncs[name].f)
 	big := func(n string) param { return param{n, function.Integer} }
 	ret := columnar.ListOf(columnar.TInt64)
+	ts := func(n string) param { return param{n, function.Temporal} }
+	tsk := rows(fnListRangeTS(name == "list_generate_series"))
 	return customBind(scalar("list", name, desc, ex(example),
-		over(ret, k, big("end")), over(ret, k, big("start"), big("end")), over(ret, k, big("start"), big("end"), big("step"))))
+		over(ret, k, big("end")), over(ret, k, big("start"), big("end")),
+		over(columnar.ListOf(columnar.TTimestamp), tsk, ts("start"), ts("end"), param{"step", function.Interval}),
+		over(ret, k, big("start"), big("end"), big("step"))))
 }

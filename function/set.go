@@ -176,6 +176,8 @@ func (a Arg) Accepts(t columnar.Type) bool {
 		return t.IsInteger()
 	case Interval:
 		return t.ID == columnar.Interval
+	case Temporal, Instant:
+		return !t.IsNumeric() // range(1, 10, NULL) is the BIGINT overload, not the TIMESTAMP one
 	}
 	return true // the rule converts the rest, or reports the error
 }

@@ -66,8 +66,8 @@ func parseCRS(text string) (parsedCRS, error) {
 	if p, ok := parseAuthCode(text); ok {
 		return p, nil
 	}
-	if p, ok, err := parseWKT2CRS(text); ok || err != nil {
-		return p, err
+	if code, ok, err := wkt2CRS(text); ok || err != nil { // geometry_crs_wkt2.go
+		return parsedCRS{kind: crsWKT2, text: strings.TrimSpace(text), code: code}, err
 	}
 	return parsedCRS{kind: crsSRID, text: text}, nil
 }
@@ -144,15 +144,6 @@ func isIntText(s string) bool {
 	return err == nil
 }
 
-func containsFold(list []string, s string) bool {
-	for _, x := range list {
-		if strings.EqualFold(x, s) {
-			return true
-		}
-	}
-	return false
-}
-
 // parseAuthCode reads AUTH:CODE (surrounding blanks trimmed): letters
 // before the first colon, letters and digits after it.
 func parseAuthCode(text string) (parsedCRS, bool) {
@@ -163,8 +154,6 @@ func parseAuthCode(text string) (parsedCRS, bool) {
 	}
 	return parsedCRS{kind: crsAuthCode, text: t, code: t}, true
 }
-
-func isASCIILetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
 
 func allBytes(s string, ok func(byte) bool) bool {
 	for i := 0; i < len(s); i++ {

@@ -177,28 +177,39 @@ func wkt2ID(n *wkt2Node) string {
 	return ""
 }
 
-// parseWKT2CRS reads text as a WKT2 CRS; ok is false when it is not one.
-func parseWKT2CRS(text string) (parsedCRS, bool, error) {
+// wkt2CRS reads text as a WKT2 CRS and returns the code it is identified
+// by (its ID[…], else its name); ok is false when text is not one.
+func wkt2CRS(text string) (code string, ok bool, err error) {
 	p := &wkt2Parser{s: text}
 	p.skipSpace()
 	root, err := p.node()
 	if err != nil || root == nil || root.keyword == "" || !containsFold(wkt2CRSKeywords, root.keyword) || len(root.children) == 0 {
-		return parsedCRS{}, false, err
+		return "", false, err
 	}
 	named := root
 	if strings.EqualFold(root.keyword, "BOUNDCRS") { // named by its transformation
 		if len(root.children) < 3 || root.children[2].keyword == "" || len(root.children[2].children) == 0 {
-			return parsedCRS{}, false, nil
+			return "", false, nil
 		}
 		named = root.children[2]
 	}
 	first := named.children[0]
 	if first.str == nil {
-		return parsedCRS{}, false, nil
+		return "", false, nil
 	}
-	code := wkt2ID(named)
-	if code == "" {
+	if code = wkt2ID(named); code == "" {
 		code = *first.str
 	}
-	return parsedCRS{kind: crsWKT2, text: strings.TrimSpace(text), code: code}, true, nil
+	return code, true, nil
 }
+
+func containsFold(list []string, s string) bool {
+	for _, x := range list {
+		if strings.EqualFold(x, s) {
+			return true
+		}
+	}
+	return false
+}
+
+func isASCIILetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }

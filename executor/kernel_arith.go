@@ -130,27 +130,10 @@ func floatArith(op arithOp, x, y *columnar.Vector, b *columnar.Batch, out *colum
 			}
 			r[i] = p / q
 		case opMod:
-			r[i] = fmodC(p, q)
+			r[i] = math.Mod(p, q) // nan for a zero divisor, as DuckDB
 		}
 		return nil
 	})
-}
-
-// fmodC is C's fmod, which DuckDB's % of floats calls: math.Mod's value,
-// but a NaN operand comes back as it is and an infinite dividend or a zero
-// divisor gives the NaN the hardware makes of 0/0 (sign bit set on amd64:
-// DuckDB prints -nan).
-func fmodC(p, q float64) float64 {
-	switch {
-	case math.IsNaN(p):
-		return p
-	case math.IsNaN(q):
-		return q
-	case math.IsInf(p, 0) || q == 0:
-		z := p * q
-		return z / z
-	}
-	return math.Mod(p, q)
 }
 
 // overflow reports a result out of t's range. A DECIMAL's operands are

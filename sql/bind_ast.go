@@ -332,8 +332,11 @@ func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 		if x, ok := listSubquery(e); ok {
 			return b.bindAST(x, c) // bind_subquery_list.go
 		}
-		if x, ok, err := b.bindRowIn(e, c); ok {
-			return x, err // bind_row_in.go
+		if x, ok, err := b.rowInAST(e); ok {
+			if err != nil {
+				return nil, err
+			}
+			return b.bindAST(x, c) // bind_row_in.go
 		}
 		return b.bindSubqueryAST(e, c)
 	case *ast.Subquery:

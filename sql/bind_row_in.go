@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/b2sql/b2sql/planner"
 	"github.com/b2sql/b2sql/sql/ast"
 )
 
@@ -102,16 +101,12 @@ func (b *binder) checkRowWidth(e *ast.InQuery) error {
 	return nil
 }
 
-// bindRowIn binds e through rowIn; ok is false when its left side is not
-// a row value.
-func (b *binder) bindRowIn(e *ast.InQuery, c ectx) (planner.Expr, bool, error) {
+// rowInAST is rowIn for the binder: the rewrite of e, after checking the
+// subquery's width; ok is false when its left side is not a row value.
+func (b *binder) rowInAST(e *ast.InQuery) (ast.Expr, bool, error) {
 	x, ok := rowIn(e)
 	if !ok {
 		return nil, false, nil
 	}
-	if err := b.checkRowWidth(e); err != nil {
-		return nil, true, err
-	}
-	out, err := b.bindAST(x, c)
-	return out, true, err
+	return x, true, b.checkRowWidth(e)
 }

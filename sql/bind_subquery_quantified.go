@@ -37,8 +37,11 @@ func (b *binder) bindQuantified(e *ast.Quantified, c ectx) (planner.Expr, error)
 	defer b.preAgg(c)()
 	if quantifiedIn(e) {
 		in := &ast.InQuery{Span: e.Span, X: e.X, Query: e.Query, Not: e.Quant == "ALL"}
-		if x, ok, err := b.bindRowIn(in, c); ok {
-			return x, err // bind_row_in.go
+		if x, ok, err := b.rowInAST(in); ok {
+			if err != nil {
+				return nil, err
+			}
+			return b.bindAST(x, c) // bind_row_in.go
 		}
 		return b.bindSubqueryAST(in, c)
 	}

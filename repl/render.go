@@ -2,6 +2,7 @@ package repl
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -182,7 +183,7 @@ func jsonValue(v columnar.Value) any {
 	}
 	switch v.Type.Phys() {
 	case columnar.PhysNested: // arrays and objects
-		return json.RawMessage(v.AppendJSON(nil))
+		return json.RawMessage(quoteNonFinite(v.AppendJSON(nil)))
 	case columnar.PhysBool:
 		return v.Bool()
 	case columnar.PhysFloat:
@@ -245,4 +246,44 @@ func (o Output) renderJSON(w *bufio.Writer, rows *b2sql.Rows, cols []b2sql.Colum
 		w.WriteString("]\n")
 	}
 	return n, rows.Err()
+}
+
+// quoteNonFinite rewrites the bare NaN, Infinity and -Infinity that
+// AppendJSON writes for such floats (as DuckDB's JSON writer does) into
+// the strings "nan", "inf" and "-inf", as a top-level DOUBLE is written
+// here: JSON has no such numbers, and the output must parse. The tokens
+// are only replaced outside strings.
+func quoteNonFinite(b []byte) []byte {
+	if json.Valid(b) {
+		return b
+	}
+	var out []byte
+	inStr := false
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case inStr:
+			out = append(out, c)
+			if c == '\\' && i+1 < len(b) {
+				i++
+				out = append(out, b[i])
+			} else if c == '"' {
+				inStr = false
+			}
+			continue
+		case c == '"':
+			inStr = true
+		case bytes.HasPrefix(b[i:], []byte("NaN")):
+			out, i = append(out, `"nan"`...), i+2
+			continue
+		case bytes.HasPrefix(b[i:], []byte("-Infinity")):
+			out, i = append(out, `"-inf"`...), i+8
+			continue
+		case bytes.HasPrefix(b[i:], []byte("Infinity")):
+			out, i = append(out, `"inf"`...), i+7
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
 }

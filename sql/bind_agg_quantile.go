@@ -62,17 +62,30 @@ func (b *binder) fractionList(fn planner.AggFunc, args []callexpr.Expr, c ectx) 
 	if !ok || k.Val.Type.ID != columnar.List {
 		return nil, false, nil
 	}
-	if k.Val.Null || len(k.Val.Elems) == 0 {
-		return nil, false, b.typeErr(args[1], c, "the list of fractions must not be NULL or empty")
+	if k.Val.Null {
+		return nil, false, b.typeErr(args[1], c, "the list of fractions must not be NULL")
 	}
 	return k.Val.Elems, true, nil
 }
 
 // quantileList binds a quantile of a list of fractions as DuckDB answers
-// it: the list of the quantile of each fraction (one holistic call each,
+// it (an empty list of them too): the list of the quantile of each fraction (one holistic call each,
 // bound by one; equal arguments share their values, executor's
 // shareValues), NULL for a group without values.
 func (b *binder) quantileList(fracs []columnar.Value, args []callexpr.Expr, at int, c ectx, one func(q *columnar.Value) (planner.Expr, error)) (planner.Expr, error) {
+	if len(fracs) == 0 {
+		// [] of fractions: [] of the quantile's type, NULL for a group
+		// without values (DuckDB), told by the quantile of 0.5.
+		half := columnar.FloatValue(columnar.TFloat64, 0.5)
+		probe, err := one(&half)
+		if err != nil {
+			return nil, err
+		}
+		t := columnar.ListOf(probe.Type())
+		isNull := &planner.Call{Fn: "is_null", Args: []planner.Expr{probe}, T: columnar.TBool}
+		empty := &planner.Const{Val: columnar.Value{Type: t, Elems: []columnar.Value{}}}
+		return &planner.Case{Whens: []planner.When{{Cond: isNull, Then: &planner.Const{Val: columnar.NullValue(t)}}}, Else: empty, T: t}, nil
+	}
 	xs := make([]planner.Expr, len(fracs))
 	srcs := make([]callexpr.Expr, len(fracs))
 	for k := range fracs {

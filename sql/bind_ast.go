@@ -100,6 +100,9 @@ func astBindable(e ast.Expr) bool {
 		if x, ok := orderedAggRewrite(e); ok {
 			return astBindable(x) // bind_agg_order_rewrite.go
 		}
+		if x, why, ok := switchCall(e); ok {
+			return why != "" || astBindable(x) // bind_func_switch.go
+		}
 		if len(e.Name) != 1 || e.Name[0].Quoted || len(e.OrderBy) > 0 && !orderBindable(e.OrderBy) ||
 			len(e.WithinGroup) > 0 || e.Nulls != ast.NullsDefault && e.Over == nil || e.Method || e.ExportState {
 			return false
@@ -284,6 +287,12 @@ func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 	case *ast.Func:
 		if x, ok := orderedAggRewrite(e); ok {
 			return b.bindAST(x, c) // bind_agg_order_rewrite.go
+		}
+		if x, why, ok := switchCall(e); ok {
+			if why != "" {
+				return nil, b.errAt(b.q.tokAt(e.Start), ErrType, why)
+			}
+			return b.bindAST(x, c) // bind_func_switch.go
 		}
 		if e.Over != nil {
 			return b.bindWindowAST(e, c) // bind_window_ast.go

@@ -241,7 +241,10 @@ func (f *duckFile) judgeQuery(r *duckRec, vars map[string]string, sqlText string
 		return
 	}
 	ncols := len(res.types)
-	if ncols != len(r.types) && r.hasSep {
+	// A labelled record without rows carries no answer of its own: only
+	// its label's hash, which the other records of the label must give
+	// (test_interval_between.test declares I for a query of 2 columns).
+	if ncols != len(r.types) && r.hasSep && !(r.label != "" && len(r.rows) == 0) {
 		f.wrong(r, fmt.Sprintf("%d columns, DuckDB %d\n%s", ncols, len(r.types), sqlText))
 		return
 	}

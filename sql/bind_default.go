@@ -34,6 +34,20 @@ func BindDefault(src Source, t columnar.Type, cat planner.Catalog) (planner.Expr
 		return nil, errAt(src, 0, ErrSyntax, perr.Error())
 	}
 	sp := e.Extent()
+	subq := false
+	ast.Inspect(e, func(x ast.Expr) bool {
+		switch x := x.(type) {
+		case *ast.Subquery, *ast.InQuery:
+			subq = true
+		case *ast.Quantified:
+			subq = x.Query != nil
+		}
+		return !subq
+	})
+	if subq {
+		// Even (SELECT 1), which binds without a join (bind_subquery_list.go).
+		return nil, errAt(src, sp.Start, ErrUnsupported, "a DEFAULT cannot contain a subquery")
+	}
 	tree := &ast.Query{Span: sp, Body: &ast.Select{Span: sp, Items: []*ast.SelectItem{{Span: sp, X: e}}}}
 	q, err := astQuery(src, tree)
 	if err != nil {

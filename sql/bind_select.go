@@ -465,7 +465,8 @@ func astHasAgg(e ast.Expr) bool { return astAggCall(e) != nil }
 func astAggCall(e ast.Expr) *ast.Func {
 	var found *ast.Func
 	ast.Inspect(e, func(x ast.Expr) bool {
-		if f, ok := x.(*ast.Func); ok && f.Over == nil && len(f.Name) == 1 && (isAggName(strings.ToLower(f.Name[0].Name)) || isAggMacro(strings.ToLower(f.Name[0].Name))) {
+		if f, ok := x.(*ast.Func); ok && f.Over == nil && len(f.Name) == 1 && (isAggName(strings.ToLower(f.Name[0].Name)) || isAggMacro(strings.ToLower(f.Name[0].Name)) ||
+			len(f.WithinGroup) > 0) { // percentile_cont(f) WITHIN GROUP (…): bind_agg_order_rewrite.go
 			found = f
 		}
 		return found == nil

@@ -79,7 +79,7 @@ func (b *binder) bindHolisticOne(fn planner.AggFunc, name string, e *callexpr.Fu
 		if err != nil {
 			return nil, err
 		}
-		if q := v.AsFloat(); !v.Type.IsNumeric() || q < 0 || q > 1 {
+		if q := v.AsFloat(); !v.Type.IsNumeric() || !(q >= 0 && q <= 1) { // NaN too
 			return nil, b.typeErr(args[1], c, "%s expects a fraction between 0 and 1", name)
 		}
 		call.Param = columnar.FloatValue(columnar.TFloat64, v.AsFloat())
@@ -137,7 +137,7 @@ func (b *binder) bindHolisticOne(fn planner.AggFunc, name string, e *callexpr.Fu
 				return nil, err
 			}
 			q := v.AsFloat()
-			if !v.Type.IsNumeric() || q < 0 || q > 1 {
+			if !v.Type.IsNumeric() || !(q >= 0 && q <= 1) { // NaN too
 				return nil, b.typeErr(args[1], c, "%s expects a fraction between 0 and 1", name)
 			}
 			call.Param = columnar.FloatValue(columnar.TFloat64, q)

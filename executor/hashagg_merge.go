@@ -467,7 +467,7 @@ func (d *dealer) deal(b *columnar.Batch) int64 {
 	}
 	for k := 0; k < live; k++ {
 		i := b.Row(k)
-		p, _ := bits.Mul64(h[i], uint64(d.parts))
+		p := partitionOf(h[i], d.parts)
 		d.rows[p] = append(d.rows[p], i)
 	}
 	var added int64
@@ -487,15 +487,65 @@ func (d *dealer) deal(b *columnar.Batch) int64 {
 	return added
 }
 
+// partitionOf returns the partition, of parts, of a row whose key hashed to
+// h. The hash is spread first: mixHash's high bits move little for small
+// keys, so taking them as they are sent the 20 regions of the demo table
+// to 2 of 16 partitions (one of them 99% of the rows), and the finals of
+// count(DISTINCT user_id) GROUP BY region ran on one core.
+func partitionOf(h uint64, parts int) int {
+	h ^= h >> 33
+	h *= 0xc4ceb9fe1a85ec53
+	h ^= h >> 29
+	p, _ := bits.Mul64(h, uint64(parts))
+	return int(p)
+}
+
+// mixHash mixes word x into the row hash h.
+func mixHash(h, x uint64) uint64 {
+	hi, lo := bits.Mul64(h^x, 0xff51afd7ed558ccd)
+	return hi ^ lo
+}
+
 // hashColumn mixes column v into the hashes h of the live rows. Equal SQL
 // values hash alike: -0 and 0, every NaN, a coded string and its plain
 // value. The mix differs from the hash tables' (hashWords, Fibonacci
 // hashing), so that a partition's keys still spread over a final's table.
+// Plain integer and float columns take a loop of their own (a call per
+// row through ForEach was half of dealing GROUP BY user_id's 10M rows).
 func (d *dealer) hashColumn(b *columnar.Batch, v *columnar.Vector, h []uint64) {
-	mix := func(i int, x uint64) {
-		hi, lo := bits.Mul64(h[i]^x, 0xff51afd7ed558ccd)
-		h[i] = hi ^ lo
+	if !v.Const && v.Valid == nil {
+		switch v.Type.Phys() {
+		case columnar.PhysInt:
+			hashWords(b, v.Ints, h, func(x int64) uint64 { return uint64(x) })
+			return
+		case columnar.PhysUint:
+			hashWords(b, v.Uints, h, func(x uint64) uint64 { return x })
+			return
+		case columnar.PhysFloat:
+			hashWords(b, v.Floats, h, hashtab.FloatWord)
+			return
+		}
 	}
+	d.hashRows(b, v, h)
+}
+
+// hashWords mixes the words word(vals[i]) of the live rows into h.
+func hashWords[T any](b *columnar.Batch, vals []T, h []uint64, word func(T) uint64) {
+	if b.Sel == nil {
+		vals, h = vals[:b.Len], h[:b.Len]
+		for i, x := range vals {
+			h[i] = mixHash(h[i], word(x))
+		}
+		return
+	}
+	for _, i := range b.Sel {
+		h[i] = mixHash(h[i], word(vals[i]))
+	}
+}
+
+// hashRows is hashColumn for any column, a row at a time.
+func (d *dealer) hashRows(b *columnar.Batch, v *columnar.Vector, h []uint64) {
+	mix := func(i int, x uint64) { h[i] = mixHash(h[i], x) }
 	b.ForEach(func(i int) {
 		j := idx(v, i)
 		if v.IsNull(j) {

@@ -3,7 +3,6 @@ package executor
 import (
 	"context"
 	"hash/maphash"
-	"math/bits"
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/executor/memory"
@@ -95,7 +94,7 @@ func (pw *partWriter) add(ctx context.Context, view *columnar.Batch, cols, keys 
 		if err != nil {
 			return
 		}
-		p, _ := bits.Mul64(hs[i], spillParts)
+		p := partitionOf(hs[i], spillParts)
 		buf := pw.buf[p]
 		if buf == nil {
 			buf = columnar.NewBatch(pw.types, pw.flushAt)

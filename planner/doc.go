@@ -26,10 +26,11 @@
 //     the side they read (never onto the NULL-extended side of an outer
 //     join); those reading both sides of an inner or cross join become its
 //     condition, equalities its hash keys.
-//  4. ReorderJoins (reorder.go, join_outer.go) — a chain of three or more
-//     inner/cross joins becomes a left-deep chain in which each next input
-//     joins by an equality where possible; an outer join builds its smaller
-//     side.
+//  4. ReorderJoins (reorder.go, reorder_flow.go, join_outer.go) — a chain
+//     of three or more inner/cross joins becomes a left-deep chain in which
+//     each next input joins by an equality where possible, in the order
+//     that lets the filtered inputs' runtime join filters shrink the most
+//     builds below them; an outer join builds its smaller side.
 //  5. ShareSubplans (rule_share_subplans.go) — a join the query computes
 //     twice, equal but for column IDs (Q11's FROM and the scalar subquery
 //     of its HAVING), becomes one materialized WITH entry read by both;

@@ -82,7 +82,9 @@ func reorderJoins(n Node) Node {
 	// largest (the fact table streams through; every other input is a
 	// hash table) and adds, among the connected leaves, the one whose join
 	// is estimated to keep the fewest rows: selective dimensions first,
-	// so later joins probe less. Without estimates, FROM order.
+	// so later joins probe less. Without estimates, FROM order. A chain
+	// of up to flowMaxLeaves leaves then takes the order in which the
+	// join filters flow best, when it is clearly better (flowOrder).
 	ests := make([]est, len(leaves))
 	haveEst := true
 	for i, l := range leaves {
@@ -97,52 +99,17 @@ func reorderJoins(n Node) Node {
 			}
 		}
 	}
-	used := make([]bool, len(leaves))
+	order := greedyOrder(first, leaves, ests, haveEst, leafCols, conds, connects)
+	if haveEst {
+		filter, connect := flowLinks(leaves, conds)
+		order = flowOrder(order, flowLeaves(ests), filter, connect)
+	}
 	applied := make([]bool, len(conds))
-	cur := leaves[first]
-	curCols := copySet(leafCols[first])
+	cur := leaves[order[0]]
+	curCols := copySet(leafCols[order[0]])
 	curSchema := append([]Column(nil), cur.Schema()...)
-	curEst := ests[first]
-	used[first] = true
-	for k := 1; k < len(leaves); k++ {
-		pick := -1
-		var pickEst est
-		for i := range leaves {
-			if used[i] {
-				continue
-			}
-			connected := false
-			for c := range conds {
-				if !applied[c] && connects(c, curCols, i) {
-					connected = true
-					break
-				}
-			}
-			if !connected {
-				continue
-			}
-			if !haveEst {
-				pick = i
-				break
-			}
-			e := joinEstimate(curEst, ests[i])
-			if pick < 0 || e.rows < pickEst.rows || e.rows == pickEst.rows && ests[i].rows < ests[pick].rows {
-				pick, pickEst = i, e
-			}
-		}
-		if pick < 0 {
-			for i := range leaves {
-				if !used[i] && (pick < 0 || haveEst && ests[i].rows < ests[pick].rows) {
-					pick = i
-				}
-			}
-			if haveEst {
-				pickEst = est{rows: curEst.rows * ests[pick].rows, sel: curEst.sel * ests[pick].sel}
-			}
-		}
-		curEst = pickEst
+	for _, pick := range order[1:] {
 		l := leaves[pick]
-		used[pick] = true
 		for id := range leafCols[pick] {
 			curCols[id] = true
 		}
@@ -177,4 +144,62 @@ func reorderJoins(n Node) Node {
 		cj.Kind = JoinInner
 	}
 	return cur
+}
+
+// greedyOrder is the chain's order from leaf first: among the leaves
+// connected to those placed by an equality (connects), the one whose join
+// is estimated to keep the fewest rows (with estimates), else the first in
+// FROM order; a leaf connected to none comes when nothing else is left,
+// the smallest first.
+func greedyOrder(first int, leaves []Node, ests []est, haveEst bool, leafCols []map[ColID]bool, conds []Expr,
+	connects func(c int, cur map[ColID]bool, i int) bool) []int {
+	used := make([]bool, len(leaves))
+	order := []int{first}
+	curCols := copySet(leafCols[first])
+	curEst := ests[first]
+	used[first] = true
+	for k := 1; k < len(leaves); k++ {
+		pick := -1
+		var pickEst est
+		for i := range leaves {
+			if used[i] {
+				continue
+			}
+			connected := false
+			for c := range conds {
+				if connects(c, curCols, i) {
+					connected = true
+					break
+				}
+			}
+			if !connected {
+				continue
+			}
+			if !haveEst {
+				pick = i
+				break
+			}
+			e := joinEstimate(curEst, ests[i])
+			if pick < 0 || e.rows < pickEst.rows || e.rows == pickEst.rows && ests[i].rows < ests[pick].rows {
+				pick, pickEst = i, e
+			}
+		}
+		if pick < 0 {
+			for i := range leaves {
+				if !used[i] && (pick < 0 || haveEst && ests[i].rows < ests[pick].rows) {
+					pick = i
+				}
+			}
+			if haveEst {
+				pickEst = est{rows: curEst.rows * ests[pick].rows, sel: curEst.sel * ests[pick].sel}
+			}
+		}
+		curEst = pickEst
+		used[pick] = true
+		order = append(order, pick)
+		for id := range leafCols[pick] {
+			curCols[id] = true
+		}
+	}
+	return order
 }

@@ -55,16 +55,21 @@ func (bd *builder) planJoinFilters(n *Join, kind executor.JoinKind) []*executor.
 		if !ok || l.Col.Type.Phys() != columnar.PhysInt || k.R.Type().Phys() != columnar.PhysInt {
 			continue
 		}
-		scan, pos, ok := traceScan(n.Left, l.Col.ID)
-		if !ok {
-			continue
+		for j, id := range equalCols(n.Left, l.Col) {
+			scan, pos, ok := traceScan(n.Left, id)
+			if j > 0 {
+				scan, pos, ok = traceEqual(n.Left, id)
+			}
+			if !ok {
+				continue
+			}
+			f := &executor.JoinFilter{Key: i, Desc: scan.Cols[pos].Name + " from " + buildName(n.Right, k.R)}
+			if bd.joinFilters == nil {
+				bd.joinFilters = map[*Scan][]scanJoinFilter{}
+			}
+			bd.joinFilters[scan] = append(bd.joinFilters[scan], scanJoinFilter{pos: pos, f: f})
+			out = append(out, f)
 		}
-		f := &executor.JoinFilter{Key: i, Desc: scan.Cols[pos].Name + " from " + buildName(n.Right, k.R)}
-		if bd.joinFilters == nil {
-			bd.joinFilters = map[*Scan][]scanJoinFilter{}
-		}
-		bd.joinFilters[scan] = append(bd.joinFilters[scan], scanJoinFilter{pos: pos, f: f})
-		out = append(out, f)
 	}
 	return out
 }

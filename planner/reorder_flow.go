@@ -1,7 +1,5 @@
 package planner
 
-import "github.com/b2sql/b2sql/columnar"
-
 // Join order by filter flow. A left-deep chain builds its hash tables top
 // down: the last join's build side is read first, and each build's keys
 // become a runtime join filter (joinfilter.go) on every scan below that
@@ -45,9 +43,11 @@ func flowLeaves(ests []est) []flowLeaf {
 	return out
 }
 
-// flowLinks returns, for each pair of leaves, whether some condition is an
-// equality between a bare integer column of each (a join filter can pass
-// between them), and whether some equality connects them at all.
+// flowLinks returns, for each pair of leaves, whether a join filter can
+// pass between them — some column of each is equal to the other's through
+// a chain of equalities between bare columns of one integer type
+// (joinfilter_equal.go: Q9's partsupp and part through l_partkey) — and
+// whether some equality connects them directly.
 func flowLinks(leaves []Node, conds []Expr) (filter, connect [][]bool) {
 	n := len(leaves)
 	leafOf := map[ColID]int{}
@@ -59,6 +59,18 @@ func flowLinks(leaves []Node, conds []Expr) (filter, connect [][]bool) {
 	filter, connect = make([][]bool, n), make([][]bool, n)
 	for i := range n {
 		filter[i], connect[i] = make([]bool, n), make([]bool, n)
+	}
+	// Classes of integer columns equal through the conditions.
+	class := map[ColID]ColID{}
+	var root func(id ColID) ColID
+	root = func(id ColID) ColID {
+		p, ok := class[id]
+		if !ok || p == id {
+			return id
+		}
+		r := root(p)
+		class[id] = r
+		return r
 	}
 	for _, c := range conds {
 		call, ok := c.(*Call)
@@ -72,8 +84,13 @@ func flowLinks(leaves []Node, conds []Expr) (filter, connect [][]bool) {
 			j, okj := leafOf[r.Col.ID]
 			if oki && okj && i != j {
 				connect[i][j], connect[j][i] = true, true
-				if l.Col.Type.Phys() == columnar.PhysInt && r.Col.Type.Phys() == columnar.PhysInt {
-					filter[i][j], filter[j][i] = true, true
+				if sameIntType(l.Col.Type, r.Col.Type) {
+					for _, id := range []ColID{l.Col.ID, r.Col.ID} {
+						if _, ok := class[id]; !ok {
+							class[id] = id
+						}
+					}
+					class[root(l.Col.ID)] = root(r.Col.ID)
 				}
 			}
 			continue
@@ -92,6 +109,19 @@ func flowLinks(leaves []Node, conds []Expr) (filter, connect [][]bool) {
 				ks = append(ks, k)
 			}
 			connect[ks[0]][ks[1]], connect[ks[1]][ks[0]] = true, true
+		}
+	}
+	members := map[ColID][]int{} // class -> leaves of its columns
+	for id := range class {
+		members[root(id)] = append(members[root(id)], leafOf[id])
+	}
+	for _, ls := range members {
+		for _, i := range ls {
+			for _, j := range ls {
+				if i != j {
+					filter[i][j] = true
+				}
+			}
 		}
 	}
 	return filter, connect

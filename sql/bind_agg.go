@@ -214,7 +214,9 @@ func (b *binder) finalize(x planner.Expr, src callexpr.Expr, c ectx) (planner.Ex
 	a := b.agg
 	keys := make(map[string]int, len(a.groups))
 	for i, g := range a.groups {
-		keys[g.String()+"\x00"+g.Type().String()] = i
+		if !a.isSubqueryKey(i) { // matched by syntax (bind_group_subquery.go)
+			keys[g.String()+"\x00"+g.Type().String()] = i
+		}
 	}
 	var rewrite func(planner.Expr) planner.Expr
 	rewrite = func(x planner.Expr) planner.Expr {

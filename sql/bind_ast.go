@@ -183,6 +183,9 @@ var astBitwiseOps = map[string]string{
 
 // bindAST binds a syntax tree expression (astBindable holds for it).
 func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
+	if x, ok := b.subqueryKey(e); ok { // bind_group_subquery.go
+		return x, nil
+	}
 	switch e := e.(type) {
 	case *ast.ColumnRef:
 		if n := e.Name[0]; len(e.Name) == 1 && !n.Quoted && valueFuncs[strings.ToLower(n.Name)] {

@@ -47,11 +47,10 @@ func (b *binder) bindSelectAST(sel *ast.Select, q *ast.Query) (*Bound, error) {
 		aggregating = aggregating || astHasAgg(o.X)
 	}
 	if aggregating {
-		b.noSubq = "GROUP BY"
 		if err := b.bindGroupByAST(items, sel.GroupBy); err != nil {
 			return nil, err
 		}
-		b.noSubq, b.postAgg = "", true
+		b.postAgg = true
 	}
 
 	b.win = &winState{}
@@ -517,7 +516,7 @@ func (b *binder) bindGroupByAST(items []selItem, g *ast.GroupBy) error {
 			if err != nil {
 				return err
 			}
-			b.addGroup(x)
+			b.addGroupSyntax(x, it.src.(*syntaxSrc).n)
 		}
 		return nil
 	}
@@ -554,7 +553,7 @@ func (b *binder) bindGroupByAST(items []selItem, g *ast.GroupBy) error {
 		if err != nil {
 			return err
 		}
-		b.addGroup(x)
+		b.addGroupSyntax(x, src)
 	}
 	return nil
 }

@@ -157,12 +157,8 @@ func (b *binder) bindSubquery(nest func() nestedQuery, at int, c ectx, value boo
 			sub.at = at
 		}
 	}()
-	if b.noSubq != "" || b.input == nil {
-		where := b.noSubq
-		if where == "" {
-			where = c.clause
-		}
-		return nil, b.errAt(at, ErrUnsupported, fmt.Sprintf("subqueries are not supported in %s", where))
+	if b.input == nil {
+		return nil, b.errAt(at, ErrUnsupported, fmt.Sprintf("subqueries are not supported in %s", c.clause))
 	}
 	bd, child, err := b.bindNested(nest(), true)
 	if err != nil {

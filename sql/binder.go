@@ -53,6 +53,10 @@ type hide uint8
 type aggState struct {
 	groups    []planner.Expr
 	groupCols []planner.Column
+	// subqKeys are the group keys whose syntax holds a subquery: matched
+	// by syntax above the Aggregate, never by printed form
+	// (bind_group_subquery.go).
+	subqKeys  []syntaxKey
 	aggs      []planner.AggCall
 	aggCols   []planner.Column
 	aggKeys   map[string]int
@@ -107,7 +111,6 @@ type binder struct {
 	used      []span                 // nested queries already bound, by token range
 	ctes      map[string]*cteDef     // WITH names in scope (lower case)
 	fromFuncs map[string]int         // table functions of FROM bound so far, by name (bind_unnest.go)
-	noSubq    string                 // why subqueries cannot be bound here ("" = they can)
 	postAgg   bool                   // subqueries join above the Aggregate (b.post), uncorrelated only
 	post      []*planner.Join        // those joins, Left filled in when the Aggregate is built
 	where     *planner.Filter        // the WHERE filter over the FROM plan (decorrelation)

@@ -52,7 +52,9 @@ func itemOf(n planner.Node, alias string) *fromItem {
 type joinCond struct {
 	using []*ast.Ident
 	on    func(c ectx) (planner.Expr, error) // binds ON as a boolean; nil: none
-	right ast.TableRef
+	// onSubquery: ON holds a subquery (bind_join_subquery.go).
+	onSubquery bool
+	right      ast.TableRef
 }
 
 // errAtRef reports errors at FROM item r's name (refTok).
@@ -130,6 +132,8 @@ func (b *binder) joinItems(l, r *fromItem, kind planner.JoinKind, cond joinCond,
 		}
 	case len(cond.using) > 0:
 		using = cond.using
+	case cond.on != nil && cond.onSubquery:
+		return b.joinOnSubquery(l, r, out, kind, cond, sp)
 	case cond.on != nil:
 		saved := b.saveScope()
 		b.scope, b.quals, b.hidden = out.cols, out.quals, out.hidden

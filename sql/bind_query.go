@@ -255,6 +255,7 @@ func tableRefBindable(t ast.TableRef) bool {
 func joinCondOf(b *binder, t *ast.Join) joinCond {
 	cond := joinCond{using: t.Using, right: t.R}
 	if on := t.On; on != nil {
+		cond.onSubquery = astHasSubquery(on)
 		cond.on = func(c ectx) (planner.Expr, error) {
 			c.sp = b.q.spanOf(on)
 			x, err := b.bindAST(on, c)

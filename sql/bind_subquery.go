@@ -191,7 +191,10 @@ func (b *binder) decorrelate(bd *Bound, child *binder, at int, value bool) (*bou
 	}
 	var corr, keep []planner.Expr
 	for _, e := range planner.SplitAnd(w.Cond) {
-		if readsAny(e, child.outerRefs) {
+		// A volatile conjunct is evaluated per outer row too (DuckDB:
+		// nextval in a correlated EXISTS advances once per pair), not
+		// once over the subquery's rows.
+		if readsAny(e, child.outerRefs) || hasVolatileCall(e) {
 			corr = append(corr, e)
 		} else {
 			keep = append(keep, e)

@@ -66,6 +66,8 @@ func (b *stmtBuilder) statement(st ast.Stmt) (Statement, bool, error) {
 		out, err = b.wholeQuery(s)
 	case *ast.Set:
 		out, err = b.set(s)
+	case *ast.Pragma:
+		out, err = b.pragma(s) // stmt_pragma.go
 	case *ast.Reset:
 		out, err = b.reset(s)
 	case *ast.Show:

@@ -35,7 +35,7 @@ func init() {
 		},
 	})
 	Register(Setting{
-		Name: "pruning", Aliases: []string{"optimizer"}, Type: "BOOLEAN",
+		Name: "pruning", Aliases: []string{"optimizer", "enable_optimizer"}, Type: "BOOLEAN",
 		Description: "Whether statistics, indexes and optimizer rules may skip work (results never change)",
 		Apply: func(_ *Engine, st *Settings, v columnar.Value, reset bool) error {
 			on, err := onOff(v, reset)

@@ -298,6 +298,10 @@ func computeWindowOrdered(f *WindowFunc, vecs []*columnar.Vector, o *windowOrder
 	res := make([]columnar.Value, len(o.perm))
 	for k := 0; k+1 < len(o.parts); k++ {
 		rows := o.perm[o.parts[k]:o.parts[k+1]]
+		if f.Name == "fill" {
+			fillPartition(f, rows, ord, args, argOrd, res) // window_fill.go
+			continue
+		}
 		if len(f.ArgOrder) > 0 {
 			argOrderPartition(f, rows, ord, args, argOrd, res) // window_argorder.go
 			continue

@@ -422,6 +422,15 @@ func (b *binder) bindWindowCall(w winCall, c ectx) (planner.Expr, error) {
 			}
 			f.Default = k.Val
 		}
+	case "fill":
+		xs, err := bindArgs(1, 1)
+		if err != nil {
+			return nil, err
+		}
+		if err := b.fillOrder(w, xs[0], f.Order, argOrder, args[0], c); err != nil { // bind_window_fill.go
+			return nil, err
+		}
+		f.Args, f.Type, f.ArgOrder = xs, xs[0].Type(), argOrder
 	case "first_value", "last_value", "first", "last", "arbitrary":
 		// first(x) and last(x) are the aggregates of a frame's first and
 		// last row, NULL or not: first_value and last_value.

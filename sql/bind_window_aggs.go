@@ -65,7 +65,7 @@ func (b *binder) windowArgOrder(w winCall, bindW func(callexpr.Expr) (planner.Ex
 
 // windowNames lists every function usable with OVER, for hints.
 func windowNames() []string {
-	out := []string{"row_number", "rank", "dense_rank", "ntile", "lag", "lead", "first_value", "last_value",
+	out := []string{"row_number", "rank", "dense_rank", "ntile", "lag", "lead", "fill", "first_value", "last_value",
 		"percent_rank", "cume_dist", "nth_value", "first", "last"}
 	for n := range windowAggNames {
 		out = append(out, n)

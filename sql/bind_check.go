@@ -184,6 +184,8 @@ func (b *binder) unsupportedWhat(n ast.Node) string {
 		text = text[:37] + "…"
 	}
 	switch n := n.(type) {
+	case *ast.Row:
+		return fmt.Sprintf("the row value %q (an unnamed STRUCT: name its fields, {'a': …, 'b': …} or struct_pack(a := …, b := …))", text)
 	case *ast.Sample:
 		return "USING SAMPLE / TABLESAMPLE"
 	case *ast.Join:

@@ -1,10 +1,11 @@
 package sql
 
 import (
+	"strings"
+
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/planner"
 	"github.com/b2sql/b2sql/sql/internal/callexpr"
-	"strings"
 )
 
 // bindCondFunc binds the functions that need their argument expressions

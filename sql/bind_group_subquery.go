@@ -12,12 +12,6 @@ import (
 // keys apart: a subquery's output column prints by its name only, so
 // (SELECT min(x) FROM s) and (SELECT min(x) FROM u) would look equal.
 
-// syntaxKey is group key i, written as n.
-type syntaxKey struct {
-	n ast.Expr
-	i int
-}
-
 // addGroupSyntax adds group key x, written as n.
 func (b *binder) addGroupSyntax(x planner.Expr, n ast.Expr) {
 	b.addGroup(x)
@@ -63,4 +57,14 @@ func astHasSubquery(e ast.Expr) bool {
 		return !found
 	})
 	return found
+}
+
+func (b *binder) addGroup(x planner.Expr) {
+	a := b.agg
+	name := x.String()
+	if r, ok := x.(*planner.ColRef); ok {
+		name = r.Col.Name
+	}
+	a.groups = append(a.groups, x)
+	a.groupCols = append(a.groupCols, b.newCol(name, "", x.Type()))
 }

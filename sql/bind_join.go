@@ -11,16 +11,6 @@ import (
 	"github.com/b2sql/b2sql/sql/internal/callexpr"
 )
 
-// fromItem is a bound FROM element: its plan and the columns it puts in
-// scope (Table is the qualifier). Hidden columns (the duplicates a USING or
-// NATURAL join merges) are reachable only qualified and left out of *.
-type fromItem struct {
-	node   planner.Node
-	cols   []planner.Column
-	quals  []string
-	hidden map[planner.ColID]hide
-}
-
 const (
 	// hideBare: a column merged by USING, or of a table only qualified
 	// names reach: a bare name does not reach it, nor does *.
@@ -44,17 +34,6 @@ func itemOf(n planner.Node, alias string) *fromItem {
 		}
 	}
 	return it
-}
-
-// joinCond is a join's ON condition or USING list (neither: a cross
-// join, or a natural one), and the syntax of the join's right side,
-// which errors about the join point at (its alias, else its start).
-type joinCond struct {
-	using []*ast.Ident
-	on    func(c ectx) (planner.Expr, error) // binds ON as a boolean; nil: none
-	// onSubquery: ON holds a subquery (bind_join_subquery.go).
-	onSubquery bool
-	right      ast.TableRef
 }
 
 // errAtRef reports errors at FROM item r's name (refTok).
@@ -204,13 +183,6 @@ func (b *binder) joinItems(l, r *fromItem, kind planner.JoinKind, cond joinCond,
 	return out, nil
 }
 
-// cloneHidden copies a FROM element's hidden columns (never nil).
-func cloneHidden(m map[planner.ColID]hide) map[planner.ColID]hide {
-	out := make(map[planner.ColID]hide, len(m))
-	maps.Copy(out, m)
-	return out
-}
-
 func containsCol(cols []planner.Column, id planner.ColID) bool {
 	for _, c := range cols {
 		if c.ID == id {
@@ -233,17 +205,6 @@ func visible(it *fromItem, name string) (planner.Column, bool) {
 		return planner.Column{}, false
 	}
 	return found[0], true
-}
-
-type savedScope struct {
-	scope  []planner.Column
-	quals  []string
-	hidden map[planner.ColID]hide
-}
-
-func (b *binder) saveScope() savedScope { return savedScope{b.scope, b.quals, b.hidden} }
-func (b *binder) restoreScope(s savedScope) {
-	b.scope, b.quals, b.hidden = s.scope, s.quals, s.hidden
 }
 
 // qualSchema is the schema of the relation item puts in scope as qual

@@ -674,16 +674,6 @@ func (b *binder) itemText(sp span) string {
 	return strings.TrimSpace(b.q.src.Text[b.q.toks[sp.lo].off:b.q.toks[sp.hi-1].end])
 }
 
-func (b *binder) addGroup(x planner.Expr) {
-	a := b.agg
-	name := x.String()
-	if r, ok := x.(*planner.ColRef); ok {
-		name = r.Col.Name
-	}
-	a.groups = append(a.groups, x)
-	a.groupCols = append(a.groupCols, b.newCol(name, "", x.Type()))
-}
-
 func (b *binder) inScope(name string) bool {
 	for _, col := range b.scope {
 		if strings.EqualFold(col.Name, name) {

@@ -427,7 +427,7 @@ func (b *binder) bindWindowCall(w winCall, c ectx) (planner.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := b.fillOrder(w, xs[0], f.Order, argOrder, args[0], c); err != nil { // bind_window_fill.go
+		if err := b.fillOrder(w.at, xs[0], f.Order, argOrder, args[0], c); err != nil { // bind_window_fill.go
 			return nil, err
 		}
 		f.Args, f.Type, f.ArgOrder = xs, xs[0].Type(), argOrder

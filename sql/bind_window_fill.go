@@ -10,7 +10,7 @@ import (
 // one ordering it interpolates over (the argument's ORDER BY, else the
 // window's) must be numbers or dates, timestamps and times
 // (executor/window_fill.go).
-func (b *binder) fillOrder(w winCall, x planner.Expr, order, argOrder []planner.SortKey, arg callexpr.Expr, c ectx) error {
+func (b *binder) fillOrder(at int, x planner.Expr, order, argOrder []planner.SortKey, arg callexpr.Expr, c ectx) error {
 	if !fillable(x.Type()) {
 		return b.typeErr(arg, c, "FILL argument must support subtraction")
 	}
@@ -19,10 +19,10 @@ func (b *binder) fillOrder(w winCall, x planner.Expr, order, argOrder []planner.
 		keys = order
 	}
 	if len(argOrder) > 1 || len(keys) != 1 {
-		return b.errAt(w.at, ErrType, "FILL functions must have only one ORDER BY expression")
+		return b.errAt(at, ErrType, "FILL functions must have only one ORDER BY expression")
 	}
 	if !fillable(keys[0].Expr.Type()) {
-		return b.errAt(w.at, ErrType, "FILL ordering must support subtraction")
+		return b.errAt(at, ErrType, "FILL ordering must support subtraction")
 	}
 	return nil
 }

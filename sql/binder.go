@@ -243,3 +243,9 @@ type orderedAgg struct {
 func (b *binder) errSpan(s ast.Span, kind error, msg string) error {
 	return errAt(b.q.src, s.Start, kind, msg)
 }
+
+// syntaxKey is group key i, written as n.
+type syntaxKey struct {
+	n ast.Expr
+	i int
+}

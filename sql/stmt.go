@@ -3,11 +3,8 @@ package sql
 import (
 	"errors"
 	"fmt"
-	"math"
-	"strconv"
 	"strings"
 
-	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/sql/ast"
 	"github.com/b2sql/b2sql/sql/parser"
 )
@@ -144,51 +141,6 @@ func (b *stmtBuilder) set(s *ast.Set) (Statement, error) {
 		return nil, err
 	}
 	return &Set{Name: name, Value: v}, nil
-}
-
-// setValue reads SET's value: BIGINT or DOUBLE for numbers, BOOLEAN for
-// true/false/on/off, VARCHAR for strings and other bare words.
-func (b *stmtBuilder) setValue(e ast.Expr) (columnar.Value, error) {
-	neg := false
-	if u, ok := e.(*ast.Unary); ok && u.Op == "-" {
-		if l, ok := u.X.(*ast.Literal); ok && l.Kind == ast.LitNumber {
-			neg, e = true, l
-		}
-	}
-	switch x := e.(type) {
-	case *ast.Literal:
-		switch x.Kind {
-		case ast.LitNumber:
-			text := strings.ReplaceAll(x.Val, "_", "")
-			if neg {
-				text = "-" + text
-			}
-			if n, err := strconv.ParseInt(text, 10, 64); err == nil {
-				return columnar.IntValue(columnar.TInt64, n), nil
-			}
-			if f, err := strconv.ParseFloat(text, 64); err == nil && !math.IsInf(f, 0) {
-				return columnar.FloatValue(columnar.TFloat64, f), nil
-			}
-			return columnar.Value{}, b.errAt(x, ErrType, fmt.Sprintf("number %s is out of range", text))
-		case ast.LitString:
-			return columnar.StringValue(x.Val), nil
-		case ast.LitBool:
-			return columnar.BoolValue(x.Val == "true"), nil
-		}
-	case *ast.ColumnRef:
-		if len(x.Name) == 1 {
-			w := x.Name[0]
-			switch strings.ToLower(w.Name) {
-			case "on":
-				return columnar.BoolValue(true), nil
-			case "off":
-				return columnar.BoolValue(false), nil
-			}
-			return columnar.StringValue(w.Name), nil
-		}
-	}
-	// DuckDB folds a constant expression here (SET threads = 1 + 1).
-	return columnar.Value{}, b.errAt(e, ErrUnsupported, "a setting's value must be a number, a string, a boolean or a word")
 }
 
 func (b *stmtBuilder) reset(s *ast.Reset) (Statement, error) {

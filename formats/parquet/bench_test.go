@@ -139,6 +139,26 @@ func scanBytes(b *testing.B, tb *Table, col, threads int) int64 {
 	return bytes
 }
 
+// scanRows scans column col of tb on one thread and returns its rows.
+func scanRows(b *testing.B, tb *Table, col int) int {
+	r, err := tb.Scan(context.Background(), index.ScanSpec{Cols: []int{col}, Limit: -1, Threads: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer r.Close()
+	rows := 0
+	for {
+		bt, err := r.Next(context.Background())
+		if err == io.EOF {
+			return rows
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+		rows += bt.Len
+	}
+}
+
 // cpuTime returns the process's user+system CPU time in nanoseconds.
 func cpuTime() int64 {
 	var ru syscall.Rusage

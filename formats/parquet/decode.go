@@ -80,18 +80,48 @@ func (d *decoder) wantsStrCodes() bool {
 
 // useCodeReader reports whether chunk cc goes through codeReader: string
 // codes or numbers gathered from a dictionary where the dictionary exists
-// and codes are allowed, DELTA_BINARY_PACKED integers where none exists.
+// and codes are allowed; where none exists, numbers and booleans whose
+// every page encoding codeReader decodes (PLAIN, DELTA_BINARY_PACKED
+// integers, RLE booleans; ownPages).
 func (d *decoder) useCodeReader(cc *metadata.ColumnChunkMetaData) bool {
 	if cc.HasDictionaryPage() {
 		return d.wantsStrCodes() || (d.dictOK && fixedWidth(d.c) > 0)
 	}
-	return deltaDecoder && deltaInts(d.c) && hasDeltaPages(cc)
+	return ownPages(d.c, cc.Encodings())
 }
 
-// deltaDecoder routes DELTA_BINARY_PACKED integer chunks to codeReader. A
-// variable only so that BenchmarkScanDelta can compare with arrow-go's
-// decoder.
-var deltaDecoder = true
+// ownPages reports whether codeReader decodes every data page of a chunk
+// of column c without a dictionary whose metadata lists encs: c is a
+// number (fixedWidth) or a BOOLEAN, and encs holds no encoding but PLAIN,
+// the level encodings, DELTA_BINARY_PACKED for integers and RLE for
+// booleans. A page of another encoding in such a chunk (a lying list) is
+// reported as corrupt.
+func ownPages(c *column, encs []parquet.Encoding) bool {
+	isBool := boolPages(c)
+	if !ownDecoder || (fixedWidth(c) == 0 && !isBool) {
+		return false
+	}
+	delta := false
+	for _, e := range encs {
+		switch e {
+		case parquet.Encodings.Plain, parquet.Encodings.RLE, parquet.Encodings.BitPacked:
+		case parquet.Encodings.DeltaBinaryPacked:
+			if !deltaInts(c) {
+				return false
+			}
+			delta = true
+		default:
+			return false
+		}
+	}
+	return !delta || deltaDecoder
+}
+
+// ownDecoder routes dictionary-less number and boolean chunks to
+// codeReader, and deltaDecoder those with DELTA_BINARY_PACKED pages.
+// Variables only so that BenchmarkScanDelta and BenchmarkScanPlain can
+// compare with arrow-go's decoders.
+var ownDecoder, deltaDecoder = true, true
 
 // close ends the current chunk (safe when none is open).
 func (d *decoder) close() {
@@ -134,7 +164,7 @@ func (d *decoder) readRaw(v *columnar.Vector, n int, validBuf columnar.Bitmap, a
 		return rows, validBuf, arena, err
 	}
 	if d.coded {
-		if fixedWidth(d.c) > 0 {
+		if fixedPages(d.c) {
 			rows, validBuf, err = d.cr.readFixed(v, n, validBuf, nil)
 		} else {
 			rows, validBuf, err = d.cr.read(v, n, validBuf)

@@ -1,11 +1,9 @@
 package parquet
 
 import (
-	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"math/bits"
 	"path/filepath"
@@ -17,7 +15,6 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 
 	"github.com/b2sql/b2sql/columnar"
-	"github.com/b2sql/b2sql/index"
 
 	"github.com/b2sql/b2sql/internal/fuzzguard"
 )
@@ -264,23 +261,7 @@ func BenchmarkScanDelta(b *testing.B) {
 				b.SetBytes(8 * n)
 				cpu0 := cpuTime()
 				for b.Loop() {
-					r, err := tb.Scan(context.Background(), index.ScanSpec{Cols: []int{c}, Limit: -1, Threads: 1})
-					if err != nil {
-						b.Fatal(err)
-					}
-					rows := 0
-					for {
-						bt, err := r.Next(context.Background())
-						if err == io.EOF {
-							break
-						}
-						if err != nil {
-							b.Fatal(err)
-						}
-						rows += bt.Len
-					}
-					r.Close()
-					if rows != n {
+					if rows := scanRows(b, tb, c); rows != n {
 						b.Fatalf("%d rows", rows)
 					}
 				}

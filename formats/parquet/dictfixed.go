@@ -37,47 +37,15 @@ func fixedWidth(c *column) int {
 // floatKind reports whether the kind fills Floats (else Ints).
 func floatKind(k kind) bool { return k == kFloat32 || k == kFloat64 }
 
-// decodeFixed converts n PLAIN values of column c, appending them to ints
-// or floats.
-func decodeFixed(c *column, data []byte, n int, ints []int64, floats []float64) ([]int64, []float64, error) {
-	w := fixedWidth(c)
-	if n < 0 || n > len(data)/w {
-		return ints, floats, corruptf("%d values of %d bytes in %d bytes", n, w, len(data))
-	}
-	data = data[:n*w]
-	switch c.kind {
-	case kInt32:
-		for i := 0; i < len(data); i += 4 {
-			ints = append(ints, int64(int32(binary.LittleEndian.Uint32(data[i:])))*c.mul)
-		}
-	case kUint32:
-		for i := 0; i < len(data); i += 4 {
-			ints = append(ints, int64(binary.LittleEndian.Uint32(data[i:])))
-		}
-	case kInt64:
-		for i := 0; i < len(data); i += 8 {
-			ints = append(ints, convInt(int64(binary.LittleEndian.Uint64(data[i:])), c.mul, c.div))
-		}
-	case kFloat32:
-		for i := 0; i < len(data); i += 4 {
-			floats = append(floats, float64(math.Float32frombits(binary.LittleEndian.Uint32(data[i:]))))
-		}
-	case kFloat64:
-		for i := 0; i < len(data); i += 8 {
-			floats = append(floats, math.Float64frombits(binary.LittleEndian.Uint64(data[i:])))
-		}
-	}
-	return ints, floats, nil
-}
-
-// readFixed is read for a numeric chunk: the next n rows into v.Ints or
-// v.Floats (room for n rows), NULL slots zeroed. A non-nil sel (increasing
+// readFixed is read for a numeric or BOOLEAN chunk: the next n rows into
+// v.Ints, v.Floats or v.Bools (room for n rows), NULL slots zeroed. A non-nil sel (increasing
 // rows of [0, n)) says only those rows will be read: pages without NULLs
 // then fill only them, and the other rows hold garbage.
 func (r *codeReader) readFixed(v *columnar.Vector, n int, validBuf columnar.Bitmap, sel []int) (int, columnar.Bitmap, error) {
 	got := 0
 	hasNull := false
 	float := floatKind(r.c.kind)
+	bools := boolPages(r.c)
 	si := 0 // sel[si:] are the rows from got on
 	for got < n {
 		if r.pos == r.rows {
@@ -125,7 +93,9 @@ func (r *codeReader) readFixed(v *columnar.Vector, n int, validBuf columnar.Bitm
 			for si < len(sel) && sel[si] < got+k {
 				si++
 			}
-			if float {
+			if bools {
+				gatherSeg(v.Bools, sel[lo:si], got, true, nil, nil, r.plainB, r.vpos)
+			} else if float {
 				gatherSeg(v.Floats, sel[lo:si], got, r.isPlain, r.codes, r.dictF, r.plainF, r.vpos)
 			} else {
 				gatherSeg(v.Ints, sel[lo:si], got, r.isPlain, r.codes, r.dictI, r.plainI, r.vpos)
@@ -142,20 +112,26 @@ func (r *codeReader) readFixed(v *columnar.Vector, n int, validBuf columnar.Bitm
 				codes, vpos = r.codeBuf[:nv], 0
 			}
 			if r.lazyPlain {
-				// This segment's values, converted into scratch.
-				nv := presentValues(defs, r.maxDef, k)
+				// This segment's values, converted straight into v.
 				w := fixedWidth(r.c)
-				if (r.vpos+nv)*w > len(r.plainSrc) {
-					return 0, validBuf, corruptf("PLAIN page of %d values, value %d asked for", len(r.plainSrc)/w, r.vpos+nv)
+				if (r.vpos+k)*w > len(r.plainSrc) {
+					if nv := presentValues(defs, r.maxDef, k); (r.vpos+nv)*w > len(r.plainSrc) {
+						return 0, validBuf, corruptf("PLAIN page of %d values, value %d asked for", len(r.plainSrc)/w, r.vpos+nv)
+					}
 				}
-				var err error
-				r.plainI, r.plainF, err = decodeFixed(r.c, r.plainSrc[r.vpos*w:], nv, r.plainI[:0], r.plainF[:0])
-				if err != nil {
-					return 0, validBuf, err
+				if defs == nil {
+					if float {
+						convertPlain(r.c, r.plainSrc[r.vpos*w:], nil, v.Floats[got:got+k])
+					} else {
+						convertPlain(r.c, r.plainSrc[r.vpos*w:], v.Ints[got:got+k], nil)
+					}
+					used = k
+				} else {
+					used = fillPlain(r.c, r.plainSrc, r.vpos, defs, int32(r.maxDef), v, got)
 				}
-				vpos = 0
-			}
-			if float {
+			} else if bools {
+				used = fillSeg(v.Bools[got:got+k], defs, int32(r.maxDef), true, nil, nil, r.plainB, vpos)
+			} else if float {
 				used = fillSeg(v.Floats[got:got+k], defs, int32(r.maxDef), r.isPlain, codes, r.dictF, r.plainF, vpos)
 			} else {
 				used = fillSeg(v.Ints[got:got+k], defs, int32(r.maxDef), r.isPlain, codes, r.dictI, r.plainI, vpos)
@@ -186,7 +162,7 @@ func (r *codeReader) readFixed(v *columnar.Vector, n int, validBuf columnar.Bitm
 
 // gatherSeg is fillSeg for a segment without NULLs whose first row is
 // base, filling only the given rows (of out, each in [base, base+segment)).
-func gatherSeg[T int64 | float64](out []T, rows []int, base int, isPlain bool, codes []int32, dict, plain []T, vpos int) {
+func gatherSeg[T int64 | float64 | bool](out []T, rows []int, base int, isPlain bool, codes []int32, dict, plain []T, vpos int) {
 	off := vpos - base // the value of row i is value off+i of the page
 	if isPlain {
 		for _, i := range rows {
@@ -243,7 +219,7 @@ func gatherLazy[T int64 | float64](out []T, rows []int, base int, l *lazyCodes, 
 // fillSeg fills out, one slot per row, from the page's values starting at
 // value vpos: dictionary entries by code, or PLAIN values; rows whose
 // level says NULL get 0 and use no value. It returns the values used.
-func fillSeg[T int64 | float64](out []T, defs []int32, maxDef int32, isPlain bool, codes []int32, dict, plain []T, vpos int) int {
+func fillSeg[T int64 | float64 | bool](out []T, defs []int32, maxDef int32, isPlain bool, codes []int32, dict, plain []T, vpos int) int {
 	if defs == nil {
 		if isPlain {
 			copy(out, plain[vpos:vpos+len(out)])
@@ -256,13 +232,14 @@ func fillSeg[T int64 | float64](out []T, defs []int32, maxDef int32, isPlain boo
 	}
 	defs = defs[:len(out)]
 	start := vpos
+	var zero T
 	if isPlain {
 		for j, d := range defs {
 			if d == maxDef {
 				out[j] = plain[vpos]
 				vpos++
 			} else {
-				out[j] = 0
+				out[j] = zero
 			}
 		}
 		return vpos - start
@@ -272,7 +249,7 @@ func fillSeg[T int64 | float64](out []T, defs []int32, maxDef int32, isPlain boo
 			out[j] = dict[codes[vpos]]
 			vpos++
 		} else {
-			out[j] = 0
+			out[j] = zero
 		}
 	}
 	return vpos - start

@@ -18,8 +18,8 @@ import (
 // (its definition levels and its indices, both RLE/bit-packed hybrid), then
 // handed out batch by batch.
 //
-// Numeric chunks without a dictionary go through it too when they hold
-// DELTA_BINARY_PACKED pages (delta.go).
+// Numeric and BOOLEAN chunks without a dictionary go through it too
+// (PLAIN, DELTA_BINARY_PACKED in delta.go, BOOLEAN in boolread.go).
 //
 // Writers fall back to PLAIN pages when a dictionary grows too big, and
 // may do so in the middle of a chunk. A batch that touches such a page is
@@ -36,6 +36,8 @@ type codeReader struct {
 	dictF  []float64
 	plainI []int64
 	plainF []float64
+	// A BOOLEAN chunk's current page, expanded (boolread.go).
+	plainB []bool
 
 	// The current data page: levels (nil when the column is required or
 	// the page has no NULL), codes or plain values of its non-NULL rows.
@@ -76,6 +78,7 @@ type codeScratch struct {
 	defBuf, codeBuf []int32
 	dictI, plainI   []int64
 	dictF, plainF   []float64
+	plainB          []bool
 	plainVals       [][]byte
 }
 
@@ -89,8 +92,8 @@ func (r *codeReader) reset(pages file.PageReader, c *column, rows int64, hasDict
 	if !r.scratch {
 		r.scratch = true
 		sc := codeScratchPool.Get().(*codeScratch)
-		r.defBuf, r.codeBuf, r.dictI, r.plainI, r.dictF, r.plainF, r.plainVals =
-			sc.defBuf, sc.codeBuf, sc.dictI, sc.plainI, sc.dictF, sc.plainF, sc.plainVals
+		r.defBuf, r.codeBuf, r.dictI, r.plainI, r.dictF, r.plainF, r.plainB, r.plainVals =
+			sc.defBuf, sc.codeBuf, sc.dictI, sc.plainI, sc.dictF, sc.plainF, sc.plainB, sc.plainVals
 	}
 	r.pages, r.c, r.maxDef, r.dict, r.left, r.total = pages, c, maxDef, nil, rows, rows
 	r.hasDict = hasDict
@@ -114,9 +117,9 @@ func (r *codeReader) release() {
 	r.close()
 	if r.scratch {
 		r.scratch = false
-		codeScratchPool.Put(&codeScratch{r.defBuf, r.codeBuf, r.dictI[:0], r.plainI[:0], r.dictF[:0], r.plainF[:0], r.plainVals[:0]})
+		codeScratchPool.Put(&codeScratch{r.defBuf, r.codeBuf, r.dictI[:0], r.plainI[:0], r.dictF[:0], r.plainF[:0], r.plainB[:0], r.plainVals[:0]})
 	}
-	r.defBuf, r.codeBuf, r.dictI, r.plainI, r.dictF, r.plainF, r.plainVals = nil, nil, nil, nil, nil, nil, nil
+	r.defBuf, r.codeBuf, r.dictI, r.plainI, r.dictF, r.plainF, r.plainB, r.plainVals = nil, nil, nil, nil, nil, nil, nil, nil
 	r.defs, r.codes, r.plain = nil, nil, nil
 }
 
@@ -241,6 +244,9 @@ func (r *codeReader) loadValues(enc parquet.Encoding, data []byte, n int, hasDef
 				nv++
 			}
 		}
+	}
+	if boolPages(r.c) {
+		return r.loadBools(enc, data, nv)
 	}
 	switch enc {
 	case parquet.Encodings.RLEDict, parquet.Encodings.PlainDict:

@@ -94,8 +94,9 @@ func (fc *fcol) moveTo(r int64) error {
 // open starts reading the column chunk cc through a countingPager: as
 // dictionary codes, or a numeric dictionary gathered (codeReader), when
 // the chunk has a dictionary page and the DictCodes rule allows (see
-// filterCols), or DELTA_BINARY_PACKED integers (decoder.useCodeReader),
-// else through arrow-go's typed reader. coded reports string codes.
+// filterCols), or numbers and booleans without a dictionary
+// (decoder.useCodeReader), else through arrow-go's typed reader. coded
+// reports string codes.
 func (fc *fcol) open(pf *pqFile, rgr *file.RowGroupReader, cc *metadata.ColumnChunkMetaData) (coded bool, err error) {
 	d := &fc.dec
 	leaf := d.c.leaf
@@ -132,7 +133,7 @@ func (fc *fcol) decode(n int) error {
 // all) will be read: numeric chunks read by codeReader then gather only
 // those rows when they are few (readFixed).
 func (fc *fcol) decodeRows(n int, sel []int) error {
-	if sel == nil || 2*len(sel) >= n || !fc.dec.coded || fixedWidth(fc.dec.c) == 0 {
+	if sel == nil || 2*len(sel) >= n || !fc.dec.coded || !fixedPages(fc.dec.c) {
 		return fc.decode(n)
 	}
 	fc.buf.Reset(n)

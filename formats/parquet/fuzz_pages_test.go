@@ -128,11 +128,11 @@ func decodeFuzzChunk(phys parquet.Type, typeLen int, optional bool, rows int64, 
 	pager := &countingPager{PageReader: pages, phys: phys, typeLen: descr.TypeLength(), maxDef: maxDef, chunk: chunk}
 	d := &decoder{c: &c}
 	// codeReader only where decoder.useCodeReader sends a chunk: string or
-	// fixed-width dictionary chunks, DELTA_BINARY_PACKED integer ones.
+	// fixed-width dictionary chunks, numbers and booleans without one.
 	if hasDict {
 		coded = coded && (c.kind == kBytes && c.phys == parquet.Types.ByteArray || fixedWidth(&c) > 0)
 	} else {
-		coded = coded && deltaInts(&c)
+		coded = coded && fixedPages(&c)
 	}
 	if coded {
 		d.cr.reset(pager, &c, rows, hasDict, maxDef)

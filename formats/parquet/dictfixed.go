@@ -101,6 +101,18 @@ func (r *codeReader) readFixed(v *columnar.Vector, n int, validBuf columnar.Bitm
 				gatherSeg(v.Ints, sel[lo:si], got, r.isPlain, r.codes, r.dictI, r.plainI, r.vpos)
 			}
 			used = k
+		case defs == nil && r.lazy:
+			// Indices unpacked and looked up in one pass (dictgather.go).
+			var err error
+			if float {
+				err = gatherCodes(&r.lc, r.vpos, r.dictF, v.Floats[got:got+k])
+			} else {
+				err = gatherCodes(&r.lc, r.vpos, r.dictI, v.Ints[got:got+k])
+			}
+			if err != nil {
+				return 0, validBuf, err
+			}
+			used = k
 		default:
 			if r.lazy {
 				// This segment's indices, decoded into scratch.

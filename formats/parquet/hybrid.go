@@ -86,36 +86,39 @@ func unpack(src []byte, bw, cnt int, out []int32) []int32 {
 		for ; k+8 <= cnt && k/8*bw+8 <= len(src); k += 8 {
 			w := binary.LittleEndian.Uint64(src[k/8*bw:])
 			d := dst[k : k+8 : k+8]
+			// Shift counts masked to 63 (they are at most 56): Go then
+			// shifts without guarding against counts >= 64.
 			b := uint(bw)
 			d[0] = int32(w & mask)
-			d[1] = int32(w >> b & mask)
-			d[2] = int32(w >> (2 * b) & mask)
-			d[3] = int32(w >> (3 * b) & mask)
-			d[4] = int32(w >> (4 * b) & mask)
-			d[5] = int32(w >> (5 * b) & mask)
-			d[6] = int32(w >> (6 * b) & mask)
-			d[7] = int32(w >> (7 * b) & mask)
+			d[1] = int32(w >> (b & 63) & mask)
+			d[2] = int32(w >> (2 * b & 63) & mask)
+			d[3] = int32(w >> (3 * b & 63) & mask)
+			d[4] = int32(w >> (4 * b & 63) & mask)
+			d[5] = int32(w >> (5 * b & 63) & mask)
+			d[6] = int32(w >> (6 * b & 63) & mask)
+			d[7] = int32(w >> (7 * b & 63) & mask)
 		}
 	}
 	if bw > 8 && bw <= 24 {
 		// A group of 8 values is bw bytes and starts on a byte: value j is
 		// an 8-byte load at a byte offset and shift fixed for the whole
 		// run, so each value is independent of the previous one.
-		var off, sh [8]int
+		var off [8]int
+		var sh [8]uint
 		for j := range 8 {
-			off[j], sh[j] = j*bw>>3, j*bw&7
+			off[j], sh[j] = j*bw>>3, uint(j*bw&7)
 		}
 		for ; k+8 <= cnt && k/8*bw+bw+8 <= len(src); k += 8 {
 			g := src[k/8*bw : k/8*bw+bw+8]
 			d := dst[k : k+8 : k+8]
-			d[0] = int32(binary.LittleEndian.Uint64(g[off[0]:]) >> uint(sh[0]) & mask)
-			d[1] = int32(binary.LittleEndian.Uint64(g[off[1]:]) >> uint(sh[1]) & mask)
-			d[2] = int32(binary.LittleEndian.Uint64(g[off[2]:]) >> uint(sh[2]) & mask)
-			d[3] = int32(binary.LittleEndian.Uint64(g[off[3]:]) >> uint(sh[3]) & mask)
-			d[4] = int32(binary.LittleEndian.Uint64(g[off[4]:]) >> uint(sh[4]) & mask)
-			d[5] = int32(binary.LittleEndian.Uint64(g[off[5]:]) >> uint(sh[5]) & mask)
-			d[6] = int32(binary.LittleEndian.Uint64(g[off[6]:]) >> uint(sh[6]) & mask)
-			d[7] = int32(binary.LittleEndian.Uint64(g[off[7]:]) >> uint(sh[7]) & mask)
+			d[0] = int32(binary.LittleEndian.Uint64(g[off[0]:]) >> (sh[0] & 7) & mask)
+			d[1] = int32(binary.LittleEndian.Uint64(g[off[1]:]) >> (sh[1] & 7) & mask)
+			d[2] = int32(binary.LittleEndian.Uint64(g[off[2]:]) >> (sh[2] & 7) & mask)
+			d[3] = int32(binary.LittleEndian.Uint64(g[off[3]:]) >> (sh[3] & 7) & mask)
+			d[4] = int32(binary.LittleEndian.Uint64(g[off[4]:]) >> (sh[4] & 7) & mask)
+			d[5] = int32(binary.LittleEndian.Uint64(g[off[5]:]) >> (sh[5] & 7) & mask)
+			d[6] = int32(binary.LittleEndian.Uint64(g[off[6]:]) >> (sh[6] & 7) & mask)
+			d[7] = int32(binary.LittleEndian.Uint64(g[off[7]:]) >> (sh[7] & 7) & mask)
 		}
 	}
 	// One 8-byte load per value (bw <= 32 bits plus a 7-bit offset fit),

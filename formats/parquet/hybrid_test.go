@@ -190,6 +190,48 @@ func checkLazyCodes(t *testing.T, src []byte, bw, n int, piece int) {
 			t.Fatalf("at(%d) = %d, %v; want %d", i, c, err, want[i])
 		}
 	}
+	checkGatherCodes(t, src, bw, n, piece, want)
+}
+
+// checkGatherCodes checks gatherCodes, in pieces, against dict[want[i]]
+// for a dictionary covering every index, and that it fails with
+// ErrCorrupt on one a value too short (the largest index then is out of
+// range), for int64 and float64 dictionaries.
+func checkGatherCodes(t *testing.T, src []byte, bw, n, piece int, want []int32) {
+	t.Helper()
+	if n == 0 || slices.Max(want) >= 1<<16 {
+		return
+	}
+	hi := int(slices.Max(want))
+	for _, size := range []int{hi + 1, hi} {
+		dictI := make([]int64, size)
+		dictF := make([]float64, size)
+		for i := range dictI {
+			dictI[i], dictF[i] = int64(i)*3+1, float64(i)/2
+		}
+		var l lazyCodes
+		err := l.reset(src, bw, n, uint32(size))
+		outI, outF := make([]int64, n), make([]float64, n)
+		for i := 0; err == nil && i < n; i += piece {
+			if err = gatherCodes(&l, i, dictI, outI[i:min(i+piece, n)]); err == nil {
+				err = gatherCodes(&l, i, dictF, outF[i:min(i+piece, n)])
+			}
+		}
+		if size == hi {
+			if !errors.Is(err, ErrCorrupt) {
+				t.Fatalf("gatherCodes over %d values, index %d: err = %v", size, hi, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, c := range want {
+			if outI[i] != dictI[c] || outF[i] != dictF[c] {
+				t.Fatalf("gatherCodes by %d: value %d = %d, %v; want %d, %v", piece, i, outI[i], outF[i], dictI[c], dictF[c])
+			}
+		}
+	}
 }
 
 // TestLazyCodes: RLE and bit-packed runs at widths 0..32, read whole, in

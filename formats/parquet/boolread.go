@@ -24,40 +24,36 @@ func boolPages(c *column) bool {
 	return c.kind == kBool && c.phys == parquet.Types.Boolean
 }
 
-// fixedPages reports whether codeReader reads column c through readFixed
-// (numbers and booleans) rather than read (strings).
-func fixedPages(c *column) bool { return fixedWidth(c) > 0 || boolPages(c) }
-
-// loadBools decodes the nv values of a BOOLEAN data page into r.plainB.
-func (r *codeReader) loadBools(enc parquet.Encoding, data []byte, nv int) error {
-	r.isPlain = true
-	r.plainB = grow(r.plainB, nv)
+// decodeBools decodes the nv values of a BOOLEAN data page of encoding enc
+// into out (grown and returned); scratch holds RLE pages' decoded runs.
+func decodeBools(enc parquet.Encoding, data []byte, nv int, out []bool, scratch []int32) ([]bool, []int32, error) {
+	out = grow(out, nv)
 	switch enc {
 	case parquet.Encodings.Plain:
 		if nv > len(data)*8 {
-			return corruptf("%d BOOLEAN values in %d bytes", nv, len(data))
+			return out, scratch, corruptf("%d BOOLEAN values in %d bytes", nv, len(data))
 		}
-		unpackBools(r.plainB, data)
-		return nil
+		unpackBools(out, data)
+		return out, scratch, nil
 	case parquet.Encodings.RLE:
 		if len(data) < 4 {
-			return corruptf("RLE BOOLEAN page of %d bytes", len(data))
+			return out, scratch, corruptf("RLE BOOLEAN page of %d bytes", len(data))
 		}
 		l := binary.LittleEndian.Uint32(data)
 		if uint64(l) > uint64(len(data)-4) {
-			return corruptf("RLE BOOLEAN values of %d bytes, page has %d", l, len(data)-4)
+			return out, scratch, corruptf("RLE BOOLEAN values of %d bytes, page has %d", l, len(data)-4)
 		}
 		var err error
-		r.codeBuf, err = decodeHybrid(data[4:4+l], 1, nv, r.codeBuf)
+		scratch, err = decodeHybrid(data[4:4+l], 1, nv, scratch)
 		if err != nil {
-			return err
+			return out, scratch, err
 		}
-		for i, c := range r.codeBuf[:nv] {
-			r.plainB[i] = c != 0
+		for i, c := range scratch[:nv] {
+			out[i] = c != 0
 		}
-		return nil
+		return out, scratch, nil
 	}
-	return corruptf("data page encoding %s in a BOOLEAN chunk", enc)
+	return out, scratch, corruptf("data page encoding %s in a BOOLEAN chunk", enc)
 }
 
 // boolBytes maps a byte of 8 PLAIN booleans to those booleans as 8 bytes

@@ -4,8 +4,6 @@ import (
 	"encoding/binary"
 	"math"
 
-	"github.com/apache/arrow-go/v18/parquet"
-
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/dict"
 )
@@ -19,23 +17,9 @@ import (
 // batch; gathering from a converted dictionary is the cheaper path. PLAIN
 // pages (a writer's fallback) are converted directly.
 
-// fixedWidth is the PLAIN width of the numeric kinds codeReader decodes,
-// 0 for the others.
-func fixedWidth(c *column) int {
-	switch {
-	case c.kind == kInt32 && c.phys == parquet.Types.Int32,
-		c.kind == kUint32 && c.phys == parquet.Types.Int32,
-		c.kind == kFloat32 && c.phys == parquet.Types.Float:
-		return 4
-	case c.kind == kInt64 && c.phys == parquet.Types.Int64,
-		c.kind == kFloat64 && c.phys == parquet.Types.Double:
-		return 8
-	}
-	return 0
-}
-
-// floatKind reports whether the kind fills Floats (else Ints).
-func floatKind(k kind) bool { return k == kFloat32 || k == kFloat64 }
+// fixedPages reports whether codeReader reads column c through readFixed
+// (numbers and booleans) rather than read (strings).
+func fixedPages(c *column) bool { return fixedWidth(c) > 0 || boolPages(c) }
 
 // readFixed is read for a numeric or BOOLEAN chunk: the next n rows into
 // v.Ints, v.Floats or v.Bools (room for n rows), NULL slots zeroed. A non-nil sel (increasing

@@ -246,7 +246,11 @@ func (r *codeReader) loadValues(enc parquet.Encoding, data []byte, n int, hasDef
 		}
 	}
 	if boolPages(r.c) {
-		return r.loadBools(enc, data, nv)
+		// Expanded whole, then handed out as PLAIN values are (boolread.go).
+		r.isPlain = true
+		var err error
+		r.plainB, r.codeBuf, err = decodeBools(enc, data, nv, r.plainB, r.codeBuf)
+		return err
 	}
 	switch enc {
 	case parquet.Encodings.RLEDict, parquet.Encodings.PlainDict:

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"unsafe"
 
+	"github.com/apache/arrow-go/v18/parquet"
+
 	"github.com/b2sql/b2sql/columnar"
 )
 
@@ -15,6 +17,24 @@ import (
 // (DOUBLE, INT64 without a unit conversion, on a little-endian host), one
 // load and conversion per value otherwise. A page with NULLs is spread
 // over its rows in the same pass (fillPlain).
+
+// fixedWidth is the PLAIN width of the numeric kinds codeReader decodes,
+// 0 for the others.
+func fixedWidth(c *column) int {
+	switch {
+	case c.kind == kInt32 && c.phys == parquet.Types.Int32,
+		c.kind == kUint32 && c.phys == parquet.Types.Int32,
+		c.kind == kFloat32 && c.phys == parquet.Types.Float:
+		return 4
+	case c.kind == kInt64 && c.phys == parquet.Types.Int64,
+		c.kind == kFloat64 && c.phys == parquet.Types.Double:
+		return 8
+	}
+	return 0
+}
+
+// floatKind reports whether the kind fills Floats (else Ints).
+func floatKind(k kind) bool { return k == kFloat32 || k == kFloat64 }
 
 // littleEndianHost: PLAIN's little-endian bytes are the host's layout.
 var littleEndianHost = binary.NativeEndian.Uint16([]byte{1, 0}) == 1

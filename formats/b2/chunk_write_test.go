@@ -265,14 +265,17 @@ func TestOutOfOrderBlocks(t *testing.T) {
 // log2(20) = 4.32 bits of information a byte, and an all-zero high plane.
 // libzstd Huffman-codes such literals at every level, so zstd clevel 1 +
 // shuffle must approach 16/4.32 = 3.70× (the entropy bound, which no coder
-// beats); storing the low plane raw gives 2.00×.
+// beats); storing the low plane raw gives 2.00×. MinRatio 1: the default
+// (2) stores this plane raw on purpose (TestMinRatioStoresPlanesRaw).
 func TestZstdCodesLiteralsWithoutMatches(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	src := make([]byte, 131072)
 	for i := 0; i < len(src); i += 2 {
 		src[i] = byte(rng.IntN(20))
 	}
-	c, err := Compress(nil, src, DefaultCParams(2))
+	p := DefaultCParams(2)
+	p.MinRatio = 1
+	c, err := Compress(nil, src, p)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -45,9 +45,9 @@
 //     over one argument become a GROUP BY keys+argument (parallel,
 //     deduplicating) under a plain aggregate.
 //  9. GroupDistinct (group_distinct.go) — SELECT DISTINCT of two or more
-//     columns over a scan pipeline becomes a GROUP BY of them with no
+//     columns, or of one VARCHAR/BLOB column, over a scan pipeline becomes a GROUP BY of them with no
 //     aggregate, which runs per worker and groups dictionary columns by
-//     code; under a LIMIT, or over one column, it stays a Distinct.
+//     code; under a LIMIT, or over one other column, it stays a Distinct.
 //  10. ShareExprs (rule_share_exprs.go) — a call that an aggregate's keys
 //     and arguments, or a projection's list, use more than once is
 //     computed once, in a projection below (TPC-H Q01's

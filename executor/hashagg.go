@@ -140,6 +140,7 @@ func (h *HashAgg) Open(ctx context.Context) error {
 	h.parts.restart(0, nil)
 	if len(h.Groups) > 0 {
 		h.groups = hashtab.New(gtypes)
+		h.reserveGroups()
 	}
 	h.states = make([]*aggState, len(h.Aggs))
 	for i, a := range h.Aggs {

@@ -83,6 +83,36 @@ type PartitionSource struct {
 	r      *spill.Reader
 	w, i   int // the next row: row i of stores[w]
 	out    *columnar.Batch
+	// sketches[w] counts the distinct keys worker w dealt here (its first
+	// keys columns: the merge's Keys).
+	sketches []*keySketch
+	keys     int
+}
+
+// distinctKeys estimates the distinct values of the partition's first
+// keys columns over the rows dealt to it (keySketch).
+func (s *PartitionSource) distinctKeys() (n, keys int) {
+	var all keySketch
+	for _, k := range s.sketches {
+		if k != nil {
+			all.merge(k)
+		}
+	}
+	return all.estimate(), s.keys
+}
+
+// partitionSourceOf returns op, unwrapped, if it is a PartitionSource.
+func partitionSourceOf(op Operator) *PartitionSource {
+	for {
+		switch x := op.(type) {
+		case *PartitionSource:
+			return x
+		case interface{ Unwrap() Operator }:
+			op = x.Unwrap()
+		default:
+			return nil
+		}
+	}
 }
 
 // SetMemory makes the merge reserve the batches it deals from m, and
@@ -179,6 +209,8 @@ func (m *PartitionMerge) Open(ctx context.Context) error {
 		s.stores = make([]*chunkedStore, len(m.Partials))
 		s.sizes = make([]int64, len(m.Partials))
 		s.files = make([]*spill.File, len(m.Partials))
+		s.sketches = make([]*keySketch, len(m.Partials))
+		s.keys = len(m.Keys)
 		s.w, s.i = 0, 0
 	}
 	if m.res == nil {
@@ -194,6 +226,7 @@ func (m *PartitionMerge) Open(ctx context.Context) error {
 	run(len(m.Partials), func(w int) error {
 		d := dealer{keys: m.Keys, parts: np, seed: seed, types: m.Sources[0].Out}
 		d.stores, d.sizes = make([]*chunkedStore, np), make([]int64, np)
+		d.sketches = make([]keySketch, np)
 		ws := make([]*spill.Writer, np)
 		defer func() {
 			for _, wr := range ws {
@@ -239,6 +272,7 @@ func (m *PartitionMerge) Open(ctx context.Context) error {
 		}
 		for p, s := range m.Sources {
 			s.stores[w], s.sizes[w] = d.stores[p], d.sizes[p]
+			s.sketches[w] = &d.sketches[p]
 		}
 		return nil
 	}, &first, m.cancel)
@@ -445,6 +479,8 @@ type dealer struct {
 	key    []byte          // scratch: a nested key's normal form
 	stores []*chunkedStore // per partition: the rows dealt to it
 	sizes  []int64         // per partition: the bytes its rows take
+	// sketches, when not nil, counts each partition's distinct keys.
+	sketches []keySketch
 }
 
 // deal copies the live rows of b to the stores of their partitions and
@@ -467,8 +503,12 @@ func (d *dealer) deal(b *columnar.Batch) int64 {
 	}
 	for k := 0; k < live; k++ {
 		i := b.Row(k)
-		p := partitionOf(h[i], d.parts)
+		x := spread(h[i])
+		p, _ := bits.Mul64(x, uint64(d.parts))
 		d.rows[p] = append(d.rows[p], i)
+		if d.sketches != nil {
+			d.sketches[p].add(x)
+		}
 	}
 	var added int64
 	for p, rows := range d.rows[:d.parts] {
@@ -493,11 +533,18 @@ func (d *dealer) deal(b *columnar.Batch) int64 {
 // to 2 of 16 partitions (one of them 99% of the rows), and the finals of
 // count(DISTINCT user_id) GROUP BY region ran on one core.
 func partitionOf(h uint64, parts int) int {
+	p, _ := bits.Mul64(spread(h), uint64(parts))
+	return int(p)
+}
+
+// spread mixes the bits of a row hash over all 64 (murmur3's finalizer,
+// its last multiply left out: the partition takes the high bits of a
+// product anyway).
+func spread(h uint64) uint64 {
 	h ^= h >> 33
 	h *= 0xc4ceb9fe1a85ec53
 	h ^= h >> 29
-	p, _ := bits.Mul64(h, uint64(parts))
-	return int(p)
+	return h
 }
 
 // mixHash mixes word x into the row hash h.

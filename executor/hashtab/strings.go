@@ -171,9 +171,12 @@ func (t *strTable) insert(s *strSlot, v strSlot, create func() int32) int32 {
 	return g
 }
 
-func (t *strTable) grow() {
+func (t *strTable) grow() { t.resize(2 * len(t.slots)) }
+
+// resize moves the keys to a table of slots slots (a power of two).
+func (t *strTable) resize(slots int) {
 	old := t.slots
-	t.slots = make([]strSlot, 2*len(old))
+	t.slots = make([]strSlot, slots)
 	mask := uint64(len(t.slots) - 1)
 	// The new slots are loaded a run of old ones ahead (touch.go).
 	for lo := 0; lo < len(old); lo += touchRun {

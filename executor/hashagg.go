@@ -339,3 +339,28 @@ func (h *HashAgg) Next(ctx context.Context) (*columnar.Batch, error) {
 
 // isPlainInt is hashtab.IsPlainInt under the name the window code uses.
 var isPlainInt = hashtab.IsPlainInt
+
+// reserveGroups sizes the table of a parallel GROUP BY's final for the
+// distinct keys its partition was dealt, when the memory manager grants
+// the bytes (else the table grows as usual). Only a final grouping by
+// exactly the partition's keys knows its group count so (a split
+// DISTINCT's inner final groups by more: its estimate would be the outer
+// keys').
+func (h *HashAgg) reserveGroups() {
+	src := partitionSourceOf(h.Input)
+	if h.Partial || src == nil {
+		return
+	}
+	n, keys := src.distinctKeys()
+	if keys != len(h.Groups) || n == 0 {
+		return
+	}
+	need := hashtab.ReserveBytes(h.groups, n)
+	if need == 0 || h.res.Grow(need) != nil {
+		return
+	}
+	if h.res != nil {
+		h.held = need
+	}
+	hashtab.Reserve(h.groups, n)
+}

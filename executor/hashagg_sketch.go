@@ -3,8 +3,6 @@ package executor
 import (
 	"math"
 	"math/bits"
-
-	"github.com/b2sql/b2sql/executor/hashtab"
 )
 
 // keySketch estimates how many distinct keys were dealt to one partition
@@ -49,29 +47,4 @@ func (k *keySketch) estimate() int {
 		e = m * math.Log(m/float64(zeros)) // linear counting: small sets
 	}
 	return int(e + 0.5)
-}
-
-// reserveGroups sizes the table of a parallel GROUP BY's final for the
-// distinct keys its partition was dealt, when the memory manager grants
-// the bytes (else the table grows as usual). Only a final grouping by
-// exactly the partition's keys knows its group count so (a split
-// DISTINCT's inner final groups by more: its estimate would be the outer
-// keys').
-func (h *HashAgg) reserveGroups() {
-	src := partitionSourceOf(h.Input)
-	if h.Partial || src == nil {
-		return
-	}
-	n, keys := src.distinctKeys()
-	if keys != len(h.Groups) || n == 0 {
-		return
-	}
-	need := hashtab.ReserveBytes(h.groups, n)
-	if need == 0 || h.res.Grow(need) != nil {
-		return
-	}
-	if h.res != nil {
-		h.held = need
-	}
-	hashtab.Reserve(h.groups, n)
 }

@@ -305,99 +305,35 @@ func binsDouble(lo, inMax float64, bins int64, nice bool) ([]float64, error) {
 	return finishBins(out, inMax), nil
 }
 
-// tsParts is a timestamp's calendar fields.
-type tsParts struct{ y, mo, d, h, mi, s, us int64 }
-
-func tsPartsOf(ts int64) tsParts {
-	days := floorDivInt(ts, columnar.MicrosPerDay)
-	t := ts - days*columnar.MicrosPerDay
-	y, mo, d := columnar.CivilFromDays(days)
-	return tsParts{y, mo, d, t / columnar.MicrosPerHour, t / columnar.MicrosPerMinute % 60, t / columnar.MicrosPerSecond % 60, t % columnar.MicrosPerSecond}
-}
-
-func (p tsParts) micros() int64 {
-	return columnar.DaysFromCivil(p.y, p.mo, p.d)*columnar.MicrosPerDay + p.h*columnar.MicrosPerHour +
-		p.mi*columnar.MicrosPerMinute + p.s*columnar.MicrosPerSecond + p.us
-}
-
-func floorDivInt(a, b int64) int64 {
-	q := a / b
-	if (a%b != 0) && (a < 0) != (b < 0) {
-		q--
-	}
-	return q
-}
-
-// The next whole month, day, hour, minute, second (the smaller fields
-// then zeroed by the caller).
-func (p *tsParts) nextMonth() {
-	if p.mo++; p.mo == 13 {
-		p.y, p.mo = p.y+1, 1
-	}
-}
-
-func (p *tsParts) nextDay() {
-	p.d++
-	if p.d > columnar.DaysInMonth(p.y, p.mo) {
-		p.nextMonth()
-		p.d = 1
-	}
-}
-
-func (p *tsParts) nextHour() {
-	if p.h++; p.h >= 24 {
-		p.nextDay()
-		p.h = 0
-	}
-}
-
-func (p *tsParts) nextMinute() {
-	if p.mi++; p.mi >= 60 {
-		p.nextHour()
-		p.mi = 0
-	}
-}
-
-func (p *tsParts) nextSecond() {
-	if p.s++; p.s >= 60 {
-		p.nextMinute()
-		p.s = 0
-	}
-}
-
-// niceTimestamp rounds max up to the unit the step is counted in: months
-// for a step of a year or more, days for a month or a day, hours, minutes
-// or seconds below that.
-func niceTimestamp(p tsParts, step columnar.IntervalParts) int64 {
+// niceTimestamp rounds max (ts) up to the unit the step is counted in:
+// the first of a month for a step of a year or more, a whole day for a
+// month or a day, then a whole hour, minute or second.
+func niceTimestamp(ts int64, step columnar.IntervalParts) int64 {
 	switch {
 	case step.Months >= 12:
-		if p.d > 1 || p.h > 0 || p.mi > 0 || p.s > 0 || p.us > 0 {
-			p.nextMonth()
-			p.d, p.h, p.mi, p.s, p.us = 1, 0, 0, 0, 0
+		y, m, d := columnar.CivilFromDays(columnar.TimestampToDate(ts))
+		if d == 1 && columnar.TimeOfDay(ts) == 0 {
+			return ts
 		}
+		if m++; m == 13 {
+			y, m = y+1, 1
+		}
+		return columnar.DaysFromCivil(y, m, 1) * columnar.MicrosPerDay
 	case step.Months > 0 || step.Days >= 1:
-		if p.h > 0 || p.mi > 0 || p.s > 0 || p.us > 0 {
-			p.nextDay()
-			p.h, p.mi, p.s, p.us = 0, 0, 0, 0
-		}
+		return ceilTo(ts, columnar.MicrosPerDay)
 	case step.Micros >= columnar.MicrosPerHour:
-		if p.mi > 0 || p.s > 0 || p.us > 0 {
-			p.nextHour()
-			p.mi, p.s, p.us = 0, 0, 0
-		}
+		return ceilTo(ts, columnar.MicrosPerHour)
 	case step.Micros >= columnar.MicrosPerMinute:
-		if p.s > 0 || p.us > 0 {
-			p.nextMinute()
-			p.s, p.us = 0, 0
-		}
+		return ceilTo(ts, columnar.MicrosPerMinute)
 	case step.Micros >= columnar.MicrosPerSecond:
-		if p.us > 0 {
-			p.nextSecond()
-			p.us = 0
-		}
+		return ceilTo(ts, columnar.MicrosPerSecond)
 	}
-	return p.micros()
+	return ts
 }
+
+// ceilTo rounds ts up to a multiple of unit (days, hours, … are whole
+// multiples of theirs since the epoch).
+func ceilTo(ts, unit int64) int64 { return -floorDiv(-ts, unit) * unit }
 
 // roundTo rounds n to a multiple of d, halves up (n >= 0).
 func roundTo(n, d int64) int64 { return (n + d/2) / d * d }
@@ -434,10 +370,11 @@ func niceInterval(iv columnar.IntervalParts) columnar.IntervalParts {
 // (a month as 30 days), made nice; max rounded up to the step's unit;
 // then bounds step by step down while they are >= min.
 func binsTimestamp(lo, hi, bins int64) []int64 {
-	a, b := tsPartsOf(lo), tsPartsOf(hi)
-	months := (b.y-a.y)*12 + (b.mo - a.mo)
-	days := b.d - a.d
-	micros := (b.h-a.h)*columnar.MicrosPerHour + (b.mi-a.mi)*columnar.MicrosPerMinute + (b.s-a.s)*columnar.MicrosPerSecond + (b.us - a.us)
+	ya, ma, da := columnar.CivilFromDays(columnar.TimestampToDate(lo))
+	yb, mb, db := columnar.CivilFromDays(columnar.TimestampToDate(hi))
+	months := (yb-ya)*12 + (mb - ma)
+	days := db - da
+	micros := columnar.TimeOfDay(hi) - columnar.TimeOfDay(lo)
 	n := float64(bins)
 	sm, sd, su := float64(months)/n, float64(days)/n, float64(micros)/n
 	if sm > 0 {
@@ -447,7 +384,7 @@ func binsTimestamp(lo, hi, bins int64) []int64 {
 		su += (sd - math.Floor(sd)) * columnar.MicrosPerDay
 	}
 	step := niceInterval(columnar.IntervalParts{Months: int32(sm), Days: int32(sd), Micros: int64(su)})
-	ts := niceTimestamp(b, step)
+	ts := niceTimestamp(hi, step)
 	if step.Months <= 0 && step.Days <= 0 && step.Micros <= 0 {
 		step = columnar.IntervalParts{Micros: 1}
 	}

@@ -138,6 +138,9 @@ func fillValue(t columnar.Type, x0, x1 columnar.Value, d float64) columnar.Value
 		}
 		return columnar.FloatValue(t, y)
 	}
+	if v, ok := fillSmall(t, x0, x1, d); ok {
+		return v
+	}
 	lo, hi := fillInt(x0), fillInt(x1)
 	inside := d >= 0 && d <= 1
 	if !inside && lo.Cmp(hi) > 0 {
@@ -158,6 +161,37 @@ func fillValue(t columnar.Type, x0, x1 columnar.Value, d float64) columnar.Value
 		return columnar.Value{Type: t, I: int64(y.Uint64())}
 	}
 	return columnar.Value{Type: t, I: y.Int64()}
+}
+
+// fillSmall is fillValue in int64 and DOUBLE arithmetic, for signed
+// payloads within 2^52 of zero (every date and timestamp of this era)
+// whose offset stays within 2^53: exact there, and free of the big
+// numbers a filled row would otherwise allocate. ok is false for the rest.
+func fillSmall(t columnar.Type, x0, x1 columnar.Value, d float64) (columnar.Value, bool) {
+	const small = 1 << 52
+	y0, y1 := x0.I, x1.I
+	if t.Phys() != columnar.PhysInt || y0 <= -small || y0 >= small || y1 <= -small || y1 >= small {
+		return columnar.Value{}, false
+	}
+	if d >= 0 && d <= 1 {
+		return columnar.Value{Type: t, I: y0 + int64(math.Trunc(float64(y1-y0)*d))}, true
+	}
+	if y0 > y1 {
+		y0, y1, d = y1, y0, -d
+	}
+	off := math.RoundToEven(float64(y1-y0) * math.Abs(d))
+	if off > 1<<53 {
+		return columnar.Value{}, false
+	}
+	y := y0 + int64(off)
+	if d < 0 {
+		y = y0 - int64(off)
+	}
+	minV, maxV := fillRange64(t)
+	if int64(off) > maxV || y < minV || y > maxV {
+		return columnar.NullValue(t), true
+	}
+	return columnar.Value{Type: t, I: y}, true
 }
 
 // fillInt is v's integer payload.
@@ -200,14 +234,20 @@ func fillOffset(span *big.Int, d float64, round bool) *big.Int {
 
 // fillRange is the range of t's payload.
 func fillRange(t columnar.Type) (*big.Int, *big.Int) {
-	switch {
-	case t.ID == columnar.Uint64:
+	if t.ID == columnar.Uint64 {
 		return big.NewInt(0), new(big.Int).SetUint64(math.MaxUint64)
-	case t.IsInteger():
-		lo, hi := t.IntRange()
-		return big.NewInt(lo), big.NewInt(hi)
-	case t.ID == columnar.Date:
-		return big.NewInt(-columnar.DateInfinity + 1), big.NewInt(columnar.DateInfinity - 1)
 	}
-	return big.NewInt(-columnar.TimestampInfinity + 1), big.NewInt(columnar.TimestampInfinity - 1)
+	lo, hi := fillRange64(t)
+	return big.NewInt(lo), big.NewInt(hi)
+}
+
+// fillRange64 is fillRange of a signed payload.
+func fillRange64(t columnar.Type) (int64, int64) {
+	switch {
+	case t.IsInteger():
+		return t.IntRange()
+	case t.ID == columnar.Date:
+		return -columnar.DateInfinity + 1, columnar.DateInfinity - 1
+	}
+	return -columnar.TimestampInfinity + 1, columnar.TimestampInfinity - 1
 }

@@ -217,7 +217,9 @@ func (z *zipStore) frame(member string) (*b2.Frame, error) {
 }
 
 func (z *zipStore) has(member string) bool {
+	z.mu.Lock() // columns of one table open at once (openAtOnce) while frame records members
 	_, ok := z.members[member]
+	z.mu.Unlock()
 	return ok
 }
 
@@ -232,10 +234,12 @@ func (z *zipStore) close() error {
 
 // names returns the member names, sorted (for tests and fuzzing).
 func (z *zipStore) names() []string {
+	z.mu.Lock()
 	out := make([]string, 0, len(z.members))
 	for n := range z.members {
 		out = append(out, n)
 	}
+	z.mu.Unlock()
 	sort.Strings(out)
 	return out
 }

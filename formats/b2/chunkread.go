@@ -79,13 +79,15 @@ func (f *Frame) loadChunkBytes(d *Decoder, i, off, n int) (chunk, error) {
 	if d.scattered {
 		ra = f.file.ra // not noted by the read-ahead
 	}
-	c, err := d.readChunk(ra, f.file.base+pos, avail, off, n)
+	k := cacheKey{f, i}
+	c, err := d.readChunk(ra, f.file.base+pos, avail, off, n, k)
 	if err == nil && f.Header.Chunksize > 0 {
 		if want, _ := f.ChunkNbytes(i); c.Nbytes != want {
 			err = corruptf("nbytes %d, frame geometry says %d", c.Nbytes, want)
 		}
 	}
 	if err != nil {
+		d.heads.drop(k)
 		return c, chunkError(f.name, i, pos, err)
 	}
 	return c, nil
@@ -100,11 +102,19 @@ func (f *Frame) loadChunkBytes(d *Decoder, i, off, n int) (chunk, error) {
 // stream size runs into the bounds checks, not into stale bytes; and a
 // Decoder holds at most the prefix and the blocks it reads, never a whole
 // chunk of tens of megabytes that a scan would fault in page by page.
-func (d *Decoder) readChunk(ra io.ReaderAt, at, avail int64, off, n int) (chunk, error) {
+// The prefix read last for k's frame is kept (headcache.go) and not read
+// again while the reads stay in chunk k.
+func (d *Decoder) readChunk(ra io.ReaderAt, at, avail int64, off, n int, k cacheKey) (chunk, error) {
 	head := int(min(avail, headGuess))
-	d.cbuf = grow(d.cbuf, head)
-	if err := readFull(ra, d.cbuf, at); err != nil {
-		return chunk{}, err
+	if kept := d.heads.get(k); kept != nil {
+		head = len(kept)
+		d.cbuf = grow(d.cbuf, head)
+		copy(d.cbuf, kept)
+	} else {
+		d.cbuf = grow(d.cbuf, head)
+		if err := readFull(ra, d.cbuf, at); err != nil {
+			return chunk{}, err
+		}
 	}
 	h, err := parseChunkHeader(d.cbuf, avail)
 	if err != nil {
@@ -112,6 +122,7 @@ func (d *Decoder) readChunk(ra io.ReaderAt, at, avail int64, off, n int) (chunk,
 	}
 	cb := h.Cbytes
 	have := min(head, cb) // d.cbuf[:have] is read
+	defer func() { d.heads.put(k, d.cbuf[:have]) }()
 	// prefix makes d.cbuf[:hi] present, reading only what is not yet.
 	prefix := func(hi int) error {
 		hi = min(hi, cb)
@@ -134,11 +145,13 @@ func (d *Decoder) readChunk(ra io.ReaderAt, at, avail int64, off, n int) (chunk,
 		if lo > hi {
 			lo = hi
 		}
-		d.win = grow(d.win, hi-lo)
-		c.win, c.winLo = d.win[:hi-lo], lo
-		if lo == hi {
+		if hi <= have {
+			// Read with the prefix (a small chunk comes whole).
+			c.win, c.winLo = d.cbuf[lo:hi:hi], lo
 			return nil
 		}
+		d.win = grow(d.win, hi-lo)
+		c.win, c.winLo = d.win[:hi-lo], lo
 		return readFull(ra, c.win, at+int64(lo))
 	}
 	whole := n < 0 || h.Special() != SpecialNone || h.VLBlocks() || h.Nbytes == 0 ||

@@ -126,14 +126,16 @@ func compareSlices(t *testing.T, rng *rand.Rand, ff, mf *Frame) {
 	}
 }
 
-// countingReader counts the bytes read through it.
+// countingReader counts the reads and bytes read through it.
 type countingReader struct {
 	r     *bytes.Reader
 	bytes atomic.Int64
+	reads atomic.Int64
 }
 
 func (c *countingReader) ReadAt(p []byte, off int64) (int, error) {
 	c.bytes.Add(int64(len(p)))
+	c.reads.Add(1)
 	return c.r.ReadAt(p, off)
 }
 

@@ -24,6 +24,7 @@ type Decoder struct {
 	// decoded when its partial blocks are to be kept, refKey the chunk
 	// whose block 0 d.ref holds.
 	cache       blockCache
+	heads       headCache // chunk prefixes read from files (headcache.go)
 	key, refKey cacheKey
 
 	// scattered: this Decoder's reads are not a run for a remote

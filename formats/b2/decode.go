@@ -6,6 +6,8 @@ import (
 	"io"
 	"math"
 	"sync"
+
+	"github.com/b2sql/b2sql/formats/b2/filter"
 )
 
 // Decoder decompresses chunks. It owns scratch buffers and codec state that
@@ -15,6 +17,7 @@ import (
 type Decoder struct {
 	s              streamDecoder
 	tmp, tmp2, blk []byte
+	planes         [][]byte // a block's byte planes where they lie (planesApart)
 	ref            []byte
 	cbuf           []byte // stored chunk bytes read from a file (chunkread.go)
 	win            []byte // the blocks a partial read needs (chunkread.go)
@@ -328,12 +331,26 @@ func (d *Decoder) decodeBlock(c *chunk, b int, out []byte, ref []byte) error {
 		}
 	}
 	if nf == 0 {
-		return d.decodeStreams(c, b, out, false)
+		return d.decodeStreams(c, b, out, false, nil)
 	}
 	bsize := len(out)
+	if nf == 1 && c.planesApart(b, bsize) {
+		// Unshuffle from the planes where they lie (filter/planes.go).
+		d.tmp = grow(d.tmp, bsize)
+		if cap(d.planes) < c.Typesize {
+			d.planes = make([][]byte, c.Typesize)
+		}
+		planes := d.planes[:c.Typesize]
+		err := d.decodeStreams(c, b, d.tmp, true, planes)
+		if err == nil {
+			filter.UnshufflePlanes(out, planes)
+		}
+		clear(planes) // hold no stored bytes past the call
+		return err
+	}
 	d.tmp, d.tmp2 = grow(d.tmp, bsize), grow(d.tmp2, bsize)
 	cur := d.tmp
-	if err := d.decodeStreams(c, b, cur, true); err != nil {
+	if err := d.decodeStreams(c, b, cur, true, nil); err != nil {
 		return err
 	}
 	for i := 5; i >= 0; i-- {
@@ -362,8 +379,10 @@ func (d *Decoder) decodeBlock(c *chunk, b int, out []byte, ref []byte) error {
 // decodeStreams decodes the (possibly split) streams of block b into out,
 // producing the filtered block bytes. When out is scratch, codecs may use
 // its spare capacity: zstd's fast (over-copying) path needs 32 bytes of
-// slack after the output, which the exact-size path lacks.
-func (d *Decoder) decodeStreams(c *chunk, b int, out []byte, scratch bool) error {
+// slack after the output, which the exact-size path lacks. With planes
+// (one per stream), a stream stored raw is not copied into out: planes[s]
+// is set to where stream s's bytes are, in the stored chunk or in out.
+func (d *Decoder) decodeStreams(c *chunk, b int, out []byte, scratch bool, planes [][]byte) error {
 	p := c.bstart(b)
 	if c.VLBlocks() {
 		end := len(c.data)
@@ -402,6 +421,9 @@ func (d *Decoder) decodeStreams(c *chunk, b int, out []byte, scratch bool) error
 		csize := int(int32(binary.LittleEndian.Uint32(data[p:])))
 		p += 4
 		dst := out[s*neblock : (s+1)*neblock : lim]
+		if planes != nil {
+			planes[s] = dst[:neblock:neblock]
+		}
 		switch {
 		case csize == 0:
 			clear(dst)
@@ -418,7 +440,11 @@ func (d *Decoder) decodeStreams(c *chunk, b int, out []byte, scratch bool) error
 		case csize > len(data)-p:
 			return corruptf("block %d stream %d: csize %d past the end", b, s, csize)
 		case csize == neblock:
-			copy(dst, data[p:p+csize])
+			if planes != nil {
+				planes[s] = data[p : p+csize : p+csize]
+			} else {
+				copy(dst, data[p:p+csize])
+			}
 			p += csize
 		default:
 			if err := d.s.decode(&c.ChunkHeader, c.dict, data[p:p+csize], dst); err != nil {

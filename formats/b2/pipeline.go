@@ -96,3 +96,25 @@ func undoCells(c *chunk, f, m uint8, dst, src []byte) error {
 	}
 	return nil
 }
+
+// planesApart reports whether block b of c (bsize bytes) unshuffles
+// straight from its planes where they lie (filter.UnshufflePlanes): SHUFFLE
+// is its only filter, over whole items, each byte plane is a stream of its
+// own, and a vector kernel takes that many planes.
+func (c *chunk) planesApart(b, bsize int) bool {
+	ts := c.Typesize
+	if !c.Split() || c.VLBlocks() || (b == c.nblocks-1 && c.leftover != 0) || bsize%ts != 0 {
+		return false
+	}
+	shuffle := false
+	for i, f := range c.Filters {
+		switch {
+		case f == FilterNone || lossyOnly(f):
+		case f == FilterShuffle && (c.FiltersMeta[i] == 0 || int(c.FiltersMeta[i]) == ts):
+			shuffle = true
+		default:
+			return false
+		}
+	}
+	return shuffle && filter.PlanesKernel(ts, bsize/ts)
+}

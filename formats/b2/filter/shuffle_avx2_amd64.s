@@ -212,3 +212,125 @@ loop2y:
 done2y:
 	VZEROUPPER
 	RET
+
+// Kernels over planes held apart: plane k starts offs[k] bytes after plane
+// 0 (base), wherever each is (a plane stored raw is read where it lies in
+// the chunk, a decompressed one in the scratch buffer), instead of k*stride
+// bytes. Plane 0's offset is 0 and not read. The loop is that of the
+// stride kernels above.
+
+// func unshuffle8x32o(dst, base *byte, offs *[8]int, blocks int)
+TEXT ·unshuffle8x32o(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ base+8(FP), SI
+	MOVQ offs+16(FP), AX
+	MOVQ blocks+24(FP), CX
+	MOVQ 8(AX), DX
+	MOVQ 16(AX), R8
+	MOVQ 24(AX), R9
+	MOVQ 32(AX), R10
+	MOVQ 40(AX), R11
+	MOVQ 48(AX), R12
+	MOVQ 56(AX), R13
+	TESTQ CX, CX
+	JZ   doneo8
+
+loopo8:
+	VMOVDQU (SI), Y0
+	VMOVDQU (SI)(DX*1), Y1
+	VMOVDQU (SI)(R8*1), Y2
+	VMOVDQU (SI)(R9*1), Y3
+	VMOVDQU (SI)(R10*1), Y4
+	VMOVDQU (SI)(R11*1), Y5
+	VMOVDQU (SI)(R12*1), Y6
+	VMOVDQU (SI)(R13*1), Y7
+	VPUNPCKLBW Y1, Y0, Y8
+	VPUNPCKHBW Y1, Y0, Y9
+	VPUNPCKLBW Y3, Y2, Y10
+	VPUNPCKHBW Y3, Y2, Y11
+	VPUNPCKLBW Y5, Y4, Y12
+	VPUNPCKHBW Y5, Y4, Y13
+	VPUNPCKLBW Y7, Y6, Y14
+	VPUNPCKHBW Y7, Y6, Y15
+	GROUPY(Y8, Y10, Y12, Y14)
+	STOREY(0)
+	GROUPY(Y9, Y11, Y13, Y15)
+	STOREY(64)
+	ADDQ $32, SI
+	ADDQ $256, DI
+	DECQ CX
+	JNZ  loopo8
+
+doneo8:
+	VZEROUPPER
+	RET
+
+// func unshuffle4x32o(dst, base *byte, offs *[8]int, blocks int)
+TEXT ·unshuffle4x32o(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ base+8(FP), SI
+	MOVQ offs+16(FP), AX
+	MOVQ blocks+24(FP), CX
+	MOVQ 8(AX), DX
+	MOVQ 16(AX), R8
+	MOVQ 24(AX), R9
+	TESTQ CX, CX
+	JZ   doneo4
+
+loopo4:
+	VMOVDQU (SI), Y0
+	VMOVDQU (SI)(DX*1), Y1
+	VMOVDQU (SI)(R8*1), Y2
+	VMOVDQU (SI)(R9*1), Y3
+	VPUNPCKLBW Y1, Y0, Y4
+	VPUNPCKHBW Y1, Y0, Y5
+	VPUNPCKLBW Y3, Y2, Y6
+	VPUNPCKHBW Y3, Y2, Y7
+	VPUNPCKLWD Y6, Y4, Y0
+	VPUNPCKHWD Y6, Y4, Y1
+	VPUNPCKLWD Y7, Y5, Y2
+	VPUNPCKHWD Y7, Y5, Y3
+	VMOVDQU X0, (DI)
+	VMOVDQU X1, 16(DI)
+	VMOVDQU X2, 32(DI)
+	VMOVDQU X3, 48(DI)
+	VEXTRACTI128 $1, Y0, 64(DI)
+	VEXTRACTI128 $1, Y1, 80(DI)
+	VEXTRACTI128 $1, Y2, 96(DI)
+	VEXTRACTI128 $1, Y3, 112(DI)
+	ADDQ $32, SI
+	ADDQ $128, DI
+	DECQ CX
+	JNZ  loopo4
+
+doneo4:
+	VZEROUPPER
+	RET
+
+// func unshuffle2x32o(dst, base *byte, offs *[8]int, blocks int)
+TEXT ·unshuffle2x32o(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ base+8(FP), SI
+	MOVQ offs+16(FP), AX
+	MOVQ blocks+24(FP), CX
+	MOVQ 8(AX), DX
+	TESTQ CX, CX
+	JZ   doneo2
+
+loopo2:
+	VMOVDQU (SI), Y0
+	VMOVDQU (SI)(DX*1), Y1
+	VPUNPCKLBW Y1, Y0, Y2
+	VPUNPCKHBW Y1, Y0, Y3
+	VMOVDQU X2, (DI)
+	VMOVDQU X3, 16(DI)
+	VEXTRACTI128 $1, Y2, 32(DI)
+	VEXTRACTI128 $1, Y3, 48(DI)
+	ADDQ $32, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNZ  loopo2
+
+doneo2:
+	VZEROUPPER
+	RET

@@ -20,3 +20,7 @@ func shuffleAsm(dst, src []byte, w int) int { return 0 }
 func bitTransposeAsm(rows []byte, rowLen, col int, in []byte) int { return 0 }
 
 func shuffleGroupAsm(dst, src []byte, w, j, g int) int { return 0 }
+
+func planesKernel(w, m int) bool { return false }
+
+func unshufflePlanesAsm(dst []byte, planes [][]byte) int { return 0 }

@@ -1,6 +1,8 @@
 package b2
 
 import (
+	"bytes"
+	"encoding/binary"
 	"errors"
 	"os"
 	"path/filepath"
@@ -101,6 +103,19 @@ func FuzzReadFrame(f *testing.F) {
 	if err := WriteArray(dir+"/z.b2nd", "<f8", []int64{64}, make([]byte, 512), &ArrayOptions{ChunkShape: []int{16}, BlockShape: []int{8}}); err != nil {
 		f.Fatal(err)
 	}
+	// Doubles in [1, 2) with random mantissas: SHUFFLE planes the writer
+	// stores raw (planes.go), one zstd-coded and one a run.
+	rnd := make([]byte, 8*256)
+	x := uint64(88172645463325252)
+	for i := 0; i < len(rnd); i += 8 {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		binary.LittleEndian.PutUint64(rnd[i:], 0x3FF0_0000_0000_0000|x&0x0003_FFFF_FFFF_FFFF)
+	}
+	if err := WriteArray(dir+"/r.b2nd", "<f8", []int64{256}, rnd, &ArrayOptions{ChunkShape: []int{128}, BlockShape: []int{64}}); err != nil {
+		f.Fatal(err)
+	}
 	fw, err := CreateFrame(dir+"/v.b2frame", nil)
 	if err != nil {
 		f.Fatal(err)
@@ -108,7 +123,7 @@ func FuzzReadFrame(f *testing.F) {
 	fw.Append(small[:40])
 	fw.Append(small[:64])
 	fw.Close()
-	for _, n := range []string{"a.b2nd", "z.b2nd", "v.b2frame"} {
+	for _, n := range []string{"a.b2nd", "z.b2nd", "r.b2nd", "v.b2frame"} {
 		b, err := os.ReadFile(filepath.Join(dir, n))
 		if err != nil {
 			f.Fatal(err)
@@ -123,6 +138,13 @@ func FuzzReadFrame(f *testing.F) {
 		if err != nil {
 			return
 		}
+		// The same bytes read as a file (pread, the chunk prefix kept
+		// from read to read by one Decoder): where both reads succeed
+		// they give the same bytes.
+		ff, err := NewFileFrame(data, "fuzz", bytes.NewReader(data), 0)
+		checkErr(t, err)
+		d := NewDecoder()
+		defer d.Release()
 		total := 0
 		for i := 0; i < fr.NChunks() && i < 64; i++ {
 			n, err := fr.ChunkNbytes(i)
@@ -131,9 +153,21 @@ func FuzzReadFrame(f *testing.F) {
 				continue
 			}
 			total += n
-			g.Allow(5 * n) // dst and block scratch
-			_, err = fr.DecompressChunk(nil, make([]byte, n), i)
+			g.Allow(7 * n) // dst, the file read's part, block scratch
+			want := make([]byte, n)
+			_, err = fr.DecompressChunk(nil, want, i)
 			checkErr(t, err)
+			if ff == nil {
+				continue
+			}
+			for off := 0; off < n; off += max(1, n/4) {
+				part := make([]byte, min(max(1, n/4), n-off))
+				ferr := ff.DecompressChunkRange(d, part, i, off)
+				checkErr(t, ferr)
+				if err == nil && ferr == nil && !bytes.Equal(part, want[off:off+len(part)]) {
+					t.Fatalf("chunk %d bytes [%d, +%d) read from the file differ from memory", i, off, len(part))
+				}
+			}
 		}
 		if fr.Header.Nbytes <= fuzzMaxOut && fr.NChunks() <= 1024 {
 			g.Allow(6 * int(fr.Header.Nbytes))

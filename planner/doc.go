@@ -31,35 +31,42 @@
 //     each next input joins by an equality where possible, in the order
 //     that lets the filtered inputs' runtime join filters shrink the most
 //     builds below them; an outer join builds its smaller side.
-//  5. ShareSubplans (rule_share_subplans.go) — a join the query computes
+//  5. EagerAggregate (rule_eager_agg.go) — a GROUP BY of several keys, one
+//     VARCHAR, over inner joins whose SUM/MIN/MAX read only one input,
+//     which joins on one or two integer keys and is estimated no larger
+//     than the other side, groups that input by those keys below the join
+//     (TPC-H Q10: lineitem ⋈ orders by o_custkey under the customer join),
+//     and the GROUP BY adds up the partial rows; after ReorderJoins, which
+//     decides which inputs a join's sides hold.
+//  6. ShareSubplans (rule_share_subplans.go) — a join the query computes
 //     twice, equal but for column IDs (Q11's FROM and the scalar subquery
 //     of its HAVING), becomes one materialized WITH entry read by both;
 //     after PushFilters, so that both are compared with their filters in
 //     place.
-//  6. AnswerFromMetadata (metadata.go) — COUNT/MIN/MAX with no WHERE come
+//  7. AnswerFromMetadata (metadata.go) — COUNT/MIN/MAX with no WHERE come
 //     from table statistics (Parquet footers) when they are exact.
-//  7. AnswerFromIndex (index_answer.go) — an ungrouped COUNT/MIN/MAX/SUM/AVG
+//  8. AnswerFromIndex (index_answer.go) — an ungrouped COUNT/MIN/MAX/SUM/AVG
 //     under a WHERE that a table's index decides exactly (IndexAnswerer:
 //     a CTable FULL index) comes from the index without reading columns.
-//  8. SplitDistinct (distinct_agg.go) — aggregates that are all DISTINCT
+//  9. SplitDistinct (distinct_agg.go) — aggregates that are all DISTINCT
 //     over one argument become a GROUP BY keys+argument (parallel,
 //     deduplicating) under a plain aggregate.
-//  9. GroupDistinct (group_distinct.go) — SELECT DISTINCT of two or more
+//  10. GroupDistinct (group_distinct.go) — SELECT DISTINCT of two or more
 //     columns, or of one VARCHAR/BLOB column, over a scan pipeline becomes a GROUP BY of them with no
 //     aggregate, which runs per worker and groups dictionary columns by
 //     code; under a LIMIT, or over one other column, it stays a Distinct.
-//  10. ShareExprs (rule_share_exprs.go) — a call that an aggregate's keys
+//  11. ShareExprs (rule_share_exprs.go) — a call that an aggregate's keys
 //     and arguments, or a projection's list, use more than once is
 //     computed once, in a projection below (TPC-H Q01's
 //     l_extendedprice*(1-l_discount)); only calls one of whose uses is
 //     evaluated for every row, so no new row is computed.
-//  11. ShareSums (rule_share_aggs.go) — avg(x) next to sum(x) becomes
+//  12. ShareSums (rule_share_aggs.go) — avg(x) next to sum(x) becomes
 //     count(x) and a division above the aggregate (same answer; after the
 //     DISTINCT rewrites, which look for aggregates only).
-//  12. MakeTopK (rule_topk.go) — Limit over Sort becomes a bounded-heap TopK.
-//  13. PushLimits (rule_limits.go) — a Limit with nothing but projections
+//  13. MakeTopK (rule_topk.go) — Limit over Sort becomes a bounded-heap TopK.
+//  14. PushLimits (rule_limits.go) — a Limit with nothing but projections
 //     between it and a scan lets the scan stop early.
-//  14. PruneColumns (rule_prune.go) — last, so that it sees the final shape:
+//  15. PruneColumns (rule_prune.go) — last, so that it sees the final shape:
 //     scans read only the columns some node still uses.
 //
 // Optimize reports the rules that changed the plan (Format, a printer of

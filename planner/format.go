@@ -92,7 +92,11 @@ func describeNode(n Node) string {
 			}
 			aggs[i] += ")" + filterText(a)
 		}
-		return "Aggregate groups=[" + exprList(n.Groups) + "] aggs=[" + strings.Join(aggs, ", ") + "] -> " + columnList(n.Out)
+		kind := "Aggregate "
+		if n.Partial {
+			kind = "Aggregate partial "
+		}
+		return kind + "groups=[" + exprList(n.Groups) + "] aggs=[" + strings.Join(aggs, ", ") + "] -> " + columnList(n.Out)
 	case *Sort:
 		return "Sort " + sortKeys(n.Keys)
 	case *Limit:

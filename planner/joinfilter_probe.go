@@ -33,18 +33,29 @@ func probeFirstKind(n *Join) bool {
 }
 
 // probeFirstKeys returns the keys of n whose build column comes from a
-// scan through an aggregate, where a filter saves the most.
+// scan through an aggregate, where a filter saves the most, and that scan
+// is estimated to have more rows than the probe side: the probe's keys
+// can then rule out part of it. A probe side as large as the scan (TPC-H
+// Q10's customers against the orders of one quarter pre-aggregated by
+// customer, planner rule_eager_agg.go) would filter little and cost the
+// probe side its own join filter from the build keys.
 func probeFirstKeys(n *Join) []int {
 	var out []int
+	probe, okp := estimate(n.Left)
 	for i, k := range n.EquiKeys {
 		l, okl := k.L.(*ColRef)
 		r, okr := k.R.(*ColRef)
 		if !okl || !okr || l.Col.Type.Phys() != columnar.PhysInt || r.Col.Type.Phys() != columnar.PhysInt {
 			continue
 		}
-		if _, _, viaAgg, ok := traceScanAgg(n.Right, r.Col.ID); ok && viaAgg {
-			out = append(out, i)
+		scan, _, viaAgg, ok := traceScanAgg(n.Right, r.Col.ID)
+		if !ok || !viaAgg {
+			continue
 		}
+		if s, oks := estimate(scan); okp && oks && s.rows <= probe.rows {
+			continue
+		}
+		out = append(out, i)
 	}
 	return out
 }

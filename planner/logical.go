@@ -99,6 +99,11 @@ type Aggregate struct {
 	Groups []Expr
 	Aggs   []AggCall
 	Out    []Column
+	// Partial marks EagerAggregate's pre-aggregate (rule_eager_agg.go): a
+	// group may come out in several rows (one per worker, whose partial
+	// aggregates are not merged), as the aggregate above it merges them
+	// anyway.
+	Partial bool
 }
 
 // SortKey orders by Expr; NULLs sort last ascending and first descending

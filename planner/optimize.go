@@ -15,6 +15,7 @@ var Rules = []Rule{
 	{"ReadFields", readFields, "read a STRUCT field (s.a) as a column of its own where the table stores it apart (Parquet leaves), not the whole STRUCT"},
 	{"PushFilters", pushFilters, "offer WHERE conjuncts to the scans and move them below joins"},
 	{"ReorderJoins", reorderJoins, "order chains of inner joins so each next input joins by an equality, and let outer joins build the smaller side"},
+	{"EagerAggregate", eagerAggregate, "pre-aggregate a join's input below a wide GROUP BY (several keys, one VARCHAR) when the aggregates read only that input and it joins on a narrow integer key"},
 	{"ShareSubplans", shareSubplans, "compute a join the query uses twice (Q11's FROM and HAVING subquery) once, as a WITH entry both read"},
 	{"AnswerFromMetadata", answerFromMetadata, "answer COUNT/MIN/MAX without WHERE from exact table statistics"},
 	{"AnswerFromIndex", answerFromIndex, "answer COUNT/MIN/MAX/SUM/AVG under a WHERE that a FULL index decides exactly from the index alone"},

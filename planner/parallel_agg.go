@@ -139,6 +139,11 @@ func (bd *builder) parallelAggregate(n *Aggregate) (executor.Operator, error) {
 	if partials == nil || err != nil {
 		return nil, err
 	}
+	if n.Partial {
+		// The workers' groups as they are: the aggregate above merges
+		// them (a SUM, MIN or MAX partial is its final's type).
+		return bd.wrap(&executor.Gather{Inputs: partials}), nil
+	}
 	if len(n.Groups) == 0 {
 		gather := bd.wrap(&executor.Gather{Inputs: partials})
 		return bd.finalAggregate(n, gather)

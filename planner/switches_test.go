@@ -11,7 +11,7 @@ import (
 // either spelling, and the split of a switched-off set into what Optimize
 // and Build take.
 func TestSwitches(t *testing.T) {
-	want := []string{"fold_constants", "read_fields", "push_filters", "reorder_joins", "share_subplans", "answer_from_metadata", "answer_from_index", "split_distinct",
+	want := []string{"fold_constants", "read_fields", "push_filters", "reorder_joins", "eager_aggregate", "share_subplans", "answer_from_metadata", "answer_from_index", "split_distinct",
 		"group_distinct", "share_exprs", "share_sums", "make_top_k", "push_limits", "prune_columns", "block_pruning", "page_index", "bloom_filter",
 		"late_materialization", "index_lookup", "sorted_limit", "topk_pruning", "dict_codes", "join_filter"}
 	if got := SwitchNames(); !reflect.DeepEqual(got, want) {

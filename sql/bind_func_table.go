@@ -59,7 +59,57 @@ func (b *binder) bindFunctionsTable(args callexpr.SelectExprs, alias string, at 
 	if alias == "" {
 		alias = "duckdb_functions"
 	}
-	return b.constTable(alias, "function registry", functionsColumns, functionRows())
+	rows := functionRows()
+	if mc, ok := b.cat.(interface{ Macros() []*Macro }); ok {
+		rows = append(rows, macroRows(mc.Macros())...)
+	}
+	return b.constTable(alias, "function registry", functionsColumns, rows)
+}
+
+// macroRows are duckdb_functions()' rows of the catalog's macros, one per
+// overload, as DuckDB shows them: function_type macro or table_macro,
+// the body as macro_definition, each parameter's type or NULL.
+func macroRows(ms []*Macro) [][]columnar.Value {
+	str := columnar.StringValue
+	null := columnar.NullValue(columnar.TVarchar)
+	list := func(ss []string) columnar.Value {
+		v := columnar.Value{Type: columnar.ListOf(columnar.TVarchar), Elems: []columnar.Value{}}
+		for _, s := range ss {
+			if s == "" {
+				v.Elems = append(v.Elems, null)
+			} else {
+				v.Elems = append(v.Elems, str(s))
+			}
+		}
+		return v
+	}
+	var out [][]columnar.Value
+	for _, m := range ms {
+		db, schema, kind := "memory", DefaultSchema, "macro"
+		if m.Temp {
+			db = "temp"
+		}
+		if m.Schema != "" {
+			schema = m.Schema
+		}
+		if m.Table {
+			kind = "table_macro"
+		}
+		for _, o := range m.Overloads {
+			var names, types []string
+			for _, p := range o.Params {
+				names = append(names, p.Name)
+				types = append(types, p.Type)
+			}
+			out = append(out, []columnar.Value{
+				str(db), str("0"), str(schema), str(m.Name), null, str(kind), null, null,
+				{Type: columnar.MapOf(columnar.TVarchar, columnar.TVarchar), Elems: []columnar.Value{}},
+				null, list(names), list(types), null, str(o.Body), null, columnar.BoolValue(false),
+				columnar.NullValue(columnar.TInt64), list(nil), null, list(nil),
+			})
+		}
+	}
+	return out
 }
 
 // tableColumn is a column of a table function whose rows are constants.

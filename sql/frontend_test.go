@@ -29,7 +29,7 @@ func parseFrontEnd(src Source) (err error) {
 // TestDuckDBSyntaxErrors is the front end's proof on DuckDB's test files:
 // no record DuckDB runs without error fails here with a syntax error
 // (Split, then Parse). The records refused as not supported (statements
-// b2sql does not run: CREATE MACRO, CHECKPOINT, …) or for another reason
+// b2sql does not run: CHECKPOINT, MERGE, …) or for another reason
 // (a schema other than main) are counted by message. Measured on the
 // 8,989 such records: the vitess front end (3c76568, before sql/parser)
 // gave 1,159 syntax errors, 2,440 "not supported" and 129 others; 148addd

@@ -99,6 +99,8 @@ func (b *stmtBuilder) statement(st ast.Stmt) (Statement, bool, error) {
 		out, err = b.createType(s)
 	case *ast.CreateSchema:
 		out, err = b.createSchema(s) // schema.go
+	case *ast.CreateMacro:
+		out, err = b.createMacro(s) // macro_stmt.go
 	case *ast.Insert:
 		out, err = b.insert(s)
 	case *ast.Update:
@@ -163,6 +165,9 @@ func (b *stmtBuilder) show(s *ast.Show) (Statement, error) {
 func (b *stmtBuilder) drop(s *ast.Drop) (Statement, error) {
 	if s.Kind == "SCHEMA" && !s.Restrict {
 		return b.dropSchema(s) // schema.go
+	}
+	if (s.Kind == "MACRO" || s.Kind == "MACRO TABLE" || s.Kind == "FUNCTION") && !s.Cascade && !s.Restrict {
+		return b.dropMacro(s) // macro_stmt.go
 	}
 	if s.Kind != "TABLE" && s.Kind != "VIEW" && s.Kind != "INDEX" && s.Kind != "TYPE" && s.Kind != "SEQUENCE" {
 		return nil, b.errAt(s, ErrUnsupported, "DROP "+s.Kind+" is not supported")

@@ -47,6 +47,7 @@ type Catalog struct {
 	tempViews map[string]bool
 	types     map[string]columnar.Type // lower-case name → CREATE TYPE's type (types.go)
 	seqs      map[string]int64         // lower-case name → CREATE SEQUENCE's executor token (sequences.go)
+	macros    map[string]*sql.Macro    // lower-case name → CREATE MACRO's macro (macros.go)
 	// schemas are CREATE SCHEMA's schemas as written, main not among them
 	// (schemas.go); their relations are in the maps above as "s.t".
 	schemas []string

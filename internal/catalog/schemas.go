@@ -84,7 +84,7 @@ func (c *Catalog) DropSchema(st *sql.DropSchema, dropTable func(key string) erro
 	}
 	prefix := strings.ToLower(st.Name) + "."
 	c.mu.RLock()
-	var tables, views, seqs []string
+	var tables, views, seqs, macros []string
 	for k := range c.tables {
 		if strings.HasPrefix(k, prefix) {
 			tables = append(tables, k)
@@ -100,9 +100,14 @@ func (c *Catalog) DropSchema(st *sql.DropSchema, dropTable func(key string) erro
 			seqs = append(seqs, k)
 		}
 	}
+	for k := range c.macros {
+		if strings.HasPrefix(k, prefix) {
+			macros = append(macros, k)
+		}
+	}
 	c.mu.RUnlock()
-	if n := len(tables) + len(views) + len(seqs); n > 0 && !st.Cascade {
-		first := slices.Concat(tables, views, seqs)
+	if n := len(tables) + len(views) + len(seqs) + len(macros); n > 0 && !st.Cascade {
+		first := slices.Concat(tables, views, seqs, macros)
 		slices.Sort(first)
 		return &sql.Error{Pos: st.NamePos, Kind: sql.ErrUnsupported, Msg: fmt.Sprintf("cannot drop schema %q: it holds %d relations (%q, …); DROP SCHEMA %s CASCADE drops them too", st.Name, n, first[0], st.Name)}
 	}
@@ -115,6 +120,9 @@ func (c *Catalog) DropSchema(st *sql.DropSchema, dropTable func(key string) erro
 	defer c.mu.Unlock()
 	for _, k := range views {
 		delete(c.views, k)
+	}
+	for _, k := range macros {
+		delete(c.macros, k)
 	}
 	for _, k := range seqs {
 		executor.DropSequence(c.seqs[k])

@@ -98,3 +98,12 @@ func (c *bindCatalog) OpenFiles(call *sql.FileCall) (planner.Table, error) {
 	}
 	return t, err
 }
+
+// Macros forwards the catalog's macros (sql.MacroCatalog): duckdb_functions()
+// lists them. Calls of macros are expanded before binding (Run).
+func (c *bindCatalog) Macros() []*sql.Macro {
+	if mc, ok := c.ViewCatalog.(sql.MacroCatalog); ok {
+		return mc.Macros()
+	}
+	return nil
+}

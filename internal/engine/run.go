@@ -34,6 +34,10 @@ func relationOf(st sql.Statement) (key string, pos sql.Pos, creates, ok bool) {
 		return st.Name, st.NamePos, true, true
 	case *sql.CreateSequence:
 		return st.Name, st.NamePos, true, true
+	case *sql.CreateMacro:
+		return st.Key, st.NamePos, true, true
+	case *sql.DropMacro:
+		return st.Key, st.NamePos, false, !st.IfExists
 	case *sql.DropTable:
 		return st.Name, st.NamePos, false, !st.IfExists
 	case *sql.DropView:
@@ -56,11 +60,29 @@ func NumParams(st sql.Statement) int { return len(sql.Params(st)) }
 // Run runs a parsed statement with its parameter values. A Result with a
 // Plan holds no Acquire of the catalog: its consumer tracks it (Track).
 func (s *Session) Run(ctx context.Context, src sql.Source, stmt sql.Statement, args []columnar.Value) (res *Result, err error) {
+	written := src
 	defer func() {
 		if err != nil {
-			err = sql.WithEnd(src, err) // errors from recorded positions underline their token
+			err = sql.WithEnd(written, err) // errors from recorded positions underline their token
 		}
 	}()
+	x, expanded, xerr := sql.ExpandMacros(src, s.e.Cat)
+	if xerr != nil {
+		return nil, xerr
+	}
+	if expanded {
+		// The statement calls macros: it runs as its expansion, and its
+		// errors point into the statement as written.
+		defer func() {
+			if err != nil {
+				err = x.MapError(err)
+			}
+		}()
+		if stmt, err = Parse(x.Src); err != nil {
+			return nil, err
+		}
+		src = x.Src
+	}
 	if res, ok, err := s.runPrepared(ctx, stmt, args); ok { // prepare.go
 		return res, err
 	}
@@ -124,6 +146,10 @@ func (s *Session) Run(ctx context.Context, src sql.Source, stmt sql.Statement, a
 		return s.describe(st, args)
 	case *sql.CreateView:
 		return done, cat.CreateView(st)
+	case *sql.CreateMacro:
+		return done, cat.CreateMacro(st)
+	case *sql.DropMacro:
+		return done, cat.DropMacro(st)
 	case *sql.DropView:
 		return done, cat.DropView(st)
 	case *sql.CreateSequence:

@@ -220,15 +220,12 @@ func (w *writer) stmt(st Stmt) {
 			w.options(st.Options)
 		}
 	case *CreateMacro:
-		w.create(st.OrReplace, st.Temp, "MACRO", false, st.Name)
-		w.s("(")
-		w.exprs(st.Params)
-		w.s(") AS ")
-		if st.Table != nil {
-			w.s("TABLE ")
-			w.query(st.Table)
-		} else {
-			w.expr(st.Body)
+		w.create(st.OrReplace, st.Temp, "MACRO", st.IfNotExists, st.Name)
+		for i, d := range st.Overloads {
+			if i > 0 {
+				w.s(", ")
+			}
+			w.macroDef(d)
 		}
 	case *CreateType:
 		w.s("CREATE TYPE ")
@@ -562,5 +559,31 @@ func (w *writer) alterAction(a *AlterAction) {
 		default:
 			w.s(" ", a.Kind)
 		}
+	}
+}
+
+// macroDef writes one overload of CREATE MACRO: (params) AS body.
+func (w *writer) macroDef(d *MacroDef) {
+	w.s("(")
+	for i, p := range d.Params {
+		if i > 0 {
+			w.s(", ")
+		}
+		w.ident(p.Name)
+		if p.Type != nil {
+			w.s(" ")
+			w.typ(p.Type)
+		}
+		if p.Default != nil {
+			w.s(" := ")
+			w.expr(p.Default)
+		}
+	}
+	w.s(") AS ")
+	if d.Table != nil {
+		w.s("TABLE ")
+		w.query(d.Table)
+	} else {
+		w.expr(d.Body)
 	}
 }

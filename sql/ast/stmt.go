@@ -169,16 +169,33 @@ type CreateIndex struct {
 	Options     []*Option
 }
 
-// CreateMacro is CREATE [OR REPLACE] [TEMP] MACRO|FUNCTION name(params)
-// AS expr | AS TABLE query. A parameter with a default is a NamedArg.
+// CreateMacro is CREATE [OR REPLACE] [TEMP] MACRO|FUNCTION [IF NOT
+// EXISTS] name(params) AS expr | AS TABLE query, with further overloads
+// after commas: , (params) AS expr.
 type CreateMacro struct {
 	Span
-	OrReplace bool
-	Temp      bool
-	Name      Name
-	Params    []Expr
-	Body      Expr
-	Table     *Query
+	OrReplace   bool
+	Temp        bool
+	IfNotExists bool
+	Name        Name
+	Overloads   []*MacroDef
+}
+
+// MacroDef is one overload of a macro: its parameters and its body, an
+// expression (Body) or, for a table macro, a query (Table).
+type MacroDef struct {
+	Span
+	Params []*MacroParam
+	Body   Expr
+	Table  *Query
+}
+
+// MacroParam is a macro parameter: name [type] [:= default].
+type MacroParam struct {
+	Span
+	Name    *Ident
+	Type    *TypeName // nil: any type
+	Default Expr      // nil: none
 }
 
 // CreateType is CREATE TYPE name AS type (ENUM('a', …), STRUCT(…), …).

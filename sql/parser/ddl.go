@@ -346,13 +346,32 @@ func (p *parser) createIndex(s int, uniqueAt ast.Span) ast.Stmt {
 	return ci
 }
 
-// createMacro parses the rest of CREATE MACRO|FUNCTION name(params) AS ….
+// createMacro parses the rest of CREATE MACRO|FUNCTION [IF NOT EXISTS]
+// name(params) AS body, and further overloads after commas:
+// , (params) AS body. A body is an expression or TABLE query; a
+// parameter is name [type] [:= default].
 func (p *parser) createMacro(s int, orReplace, temp bool) ast.Stmt {
 	m := &ast.CreateMacro{OrReplace: orReplace, Temp: temp}
+	m.IfNotExists = p.acceptWords("IF", "NOT", "EXISTS")
 	m.Name = p.qualifiedName("a macro name")
+	for {
+		m.Overloads = append(m.Overloads, p.macroDef())
+		if !p.isOp(",") || !p.isOpAt(1, "(") {
+			break
+		}
+		p.advance()
+	}
+	m.Span = p.span(s)
+	return m
+}
+
+// macroDef parses one overload: (params) AS expr | AS TABLE query.
+func (p *parser) macroDef() *ast.MacroDef {
+	s := p.start()
+	d := &ast.MacroDef{}
 	p.expectOp("(")
 	for !p.isOp(")") {
-		m.Params = append(m.Params, p.arg())
+		d.Params = append(d.Params, p.macroParam())
 		if !p.acceptOp(",") {
 			break
 		}
@@ -360,12 +379,30 @@ func (p *parser) createMacro(s int, orReplace, temp bool) ast.Stmt {
 	p.expectOp(")")
 	p.expectWord("AS")
 	if p.acceptWord("TABLE") {
-		m.Table = p.query()
+		d.Table = p.query()
 	} else {
-		m.Body = p.expr()
+		d.Body = p.expr()
 	}
-	m.Span = p.span(s)
-	return m
+	d.Span = p.span(s)
+	return d
+}
+
+// macroParam parses name [type] [:= default].
+func (p *parser) macroParam() *ast.MacroParam {
+	s := p.start()
+	t := p.tok()
+	if !isColID(t) {
+		p.fail("a parameter name")
+	}
+	mp := &ast.MacroParam{Name: identOf(p.advance())}
+	if t := p.tok(); (t.kind == tIdent || t.kind == tQIdent) && !p.isOp(":=") {
+		mp.Type = p.typeName()
+	}
+	if p.acceptOp(":=") || p.acceptOp("=>") {
+		mp.Default = p.expr()
+	}
+	mp.Span = p.span(s)
+	return mp
 }
 
 // drop parses DROP kind [IF EXISTS] names [CASCADE|RESTRICT] and b2sql's

@@ -268,7 +268,7 @@ func (db *DB) Explain(query string, args ...any) (string, error) {
 	if vals, err = argsFor(stmt, vals, names); err != nil {
 		return "", err
 	}
-	return db.sess.Explain(stmt, vals)
+	return db.sess.Explain(srcs[0], stmt, vals)
 }
 
 // Statement is one statement of a script with its position.

@@ -174,12 +174,24 @@ func planLines(text string) *Result {
 }
 
 // Explain returns the plan of a query or of a statement that writes,
-// without running it (DB.Explain).
-func (s *Session) Explain(stmt sql.Statement, args []columnar.Value) (string, error) {
+// without running it (DB.Explain); src is its text, for the macros it
+// calls.
+func (s *Session) Explain(src sql.Source, stmt sql.Statement, args []columnar.Value) (text string, err error) {
 	if err := s.e.Cat.Acquire(); err != nil {
 		return "", err
 	}
 	defer s.e.Cat.Release()
+	x, err := s.expandMacros(&src, &stmt)
+	if err != nil {
+		return "", err
+	}
+	if x != nil {
+		defer func() {
+			if err != nil {
+				err = x.MapError(err)
+			}
+		}()
+	}
 	e, ok := stmt.(*sql.Explain)
 	if !ok {
 		switch st := stmt.(type) {

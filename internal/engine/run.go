@@ -54,6 +54,23 @@ func relationOf(st sql.Statement) (key string, pos sql.Pos, creates, ok bool) {
 	return "", sql.Pos{}, false, false
 }
 
+// expandMacros replaces *src and *stmt by their expansion when the
+// statement calls macros (sql.ExpandMacros), returning the expansion,
+// whose MapError puts errors back into the statement as written; nil
+// when there is nothing to expand.
+func (s *Session) expandMacros(src *sql.Source, stmt *sql.Statement) (*sql.MacroExpansion, error) {
+	x, ok, err := sql.ExpandMacros(*src, s.e.Cat)
+	if err != nil || !ok {
+		return nil, err
+	}
+	st, err := Parse(x.Src)
+	if err != nil {
+		return nil, x.MapError(err)
+	}
+	*src, *stmt = x.Src, st
+	return x, nil
+}
+
 // NumParams counts the values a statement takes, writes included.
 func NumParams(st sql.Statement) int { return len(sql.Params(st)) }
 
@@ -66,22 +83,16 @@ func (s *Session) Run(ctx context.Context, src sql.Source, stmt sql.Statement, a
 			err = sql.WithEnd(written, err) // errors from recorded positions underline their token
 		}
 	}()
-	x, expanded, xerr := sql.ExpandMacros(src, s.e.Cat)
+	x, xerr := s.expandMacros(&src, &stmt)
 	if xerr != nil {
 		return nil, xerr
 	}
-	if expanded {
-		// The statement calls macros: it runs as its expansion, and its
-		// errors point into the statement as written.
+	if x != nil {
 		defer func() {
 			if err != nil {
-				err = x.MapError(err)
+				err = x.MapError(err) // positions in the statement as written
 			}
 		}()
-		if stmt, err = Parse(x.Src); err != nil {
-			return nil, err
-		}
-		src = x.Src
 	}
 	if res, ok, err := s.runPrepared(ctx, stmt, args); ok { // prepare.go
 		return res, err

@@ -23,6 +23,7 @@ import (
 //	                  constant name), a map's value under key i
 //	x[a:b], x[a:b:s]  list_slice / a substring (bounds may be omitted)
 //	x.f, t.x.f        a struct's field
+//	[x FOR v IN l IF c]  list_transform(list_filter(l, v -> c), v -> x)
 //	CAST(x AS T[])    and STRUCT(…), MAP(K, V) type names
 //
 
@@ -57,8 +58,28 @@ func nestedBindable(e ast.Expr) (bindable, ok bool) {
 		return astBindable(e.X), true
 	case *ast.Field:
 		return astBindable(e.X), true
+	case *ast.Comprehension:
+		return astBindable(comprehensionCall(e)), true
 	}
 	return false, false
+}
+
+// comprehensionCall is DuckDB's list comprehension [x FOR v IN l IF c]
+// as the calls it stands for: list_transform(list_filter(l, v -> c),
+// v -> x) (without IF, list_transform(l, v -> x)).
+func comprehensionCall(e *ast.Comprehension) ast.Expr {
+	sp := e.Span
+	call := func(fn string, args ...ast.Expr) ast.Expr {
+		return &ast.Func{Span: sp, Name: ast.Name{{Span: sp, Name: fn}}, Args: args}
+	}
+	lambda := func(body ast.Expr) ast.Expr {
+		return &ast.Lambda{Span: sp, Params: []*ast.Ident{e.Var}, Body: body}
+	}
+	list := e.List
+	if e.Cond != nil {
+		list = call("list_filter", list, lambda(e.Cond))
+	}
+	return call("list_transform", list, lambda(e.X))
 }
 
 // bindASTNested binds a nested-value node; ok is false for other nodes.
@@ -79,6 +100,9 @@ func (b *binder) bindASTNested(e ast.Expr, c ectx) (planner.Expr, bool, error) {
 			names[i], vals[i] = f.Key.Name, f.Value
 		}
 		x, err := b.structPack(names, vals, at, c)
+		return x, true, err
+	case *ast.Comprehension:
+		x, err := b.bindAST(comprehensionCall(e), c)
 		return x, true, err
 	case *ast.Map:
 		keys := make([]ast.Expr, len(e.Entries))

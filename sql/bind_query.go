@@ -219,7 +219,7 @@ func selectBindable(sel *ast.Select) bool {
 }
 
 func starBindable(st *ast.Star) bool {
-	if len(st.Qualifier) > 1 || st.Like != nil && !astBindable(st.Like.Pattern) {
+	if len(st.Qualifier) > 3 || st.Like != nil && !astBindable(st.Like.Pattern) {
 		return false
 	}
 	for _, r := range st.Replace {

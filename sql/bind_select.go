@@ -312,6 +312,14 @@ func (b *binder) starItems(st *ast.Star) ([]selItem, error) {
 		for _, q := range b.quals {
 			known = known || strings.EqualFold(q, qual)
 		}
+		if !known || len(st.Qualifier) > 1 {
+			if items, ok, err := b.structStarItems(st); ok { // bind_struct_star.go
+				return items, err
+			}
+		}
+		if len(st.Qualifier) > 1 {
+			return nil, b.errAt(b.q.tokAt(st.Start), ErrUnknownColumn, fmt.Sprintf("%s.* names no STRUCT column", b.q.src.Text[st.Qualifier.Span().Start:st.Qualifier.Span().End]))
+		}
 		if !known {
 			return nil, b.errAt(b.q.tokAt(st.Start), ErrUnknownTable, fmt.Sprintf("unknown table %q%s", qual, didYouMean(qual, b.quals)))
 		}

@@ -31,11 +31,8 @@ func newListForm(fn string, args []Expr, ret columnar.Type) (Expr, bool, error) 
 			return nil, true, errorf("struct_extract needs a constant field")
 		}
 		return &fieldExpr{arg: args[0], field: int(f.I), t: ret}, true, nil
-	case "map_keys", "map_values":
-		part := 0
-		if fn == "map_values" {
-			part = 1
-		}
+	case "map_keys", "map_values", "map_entries":
+		part := map[string]int{"map_keys": 0, "map_values": 1, "map_entries": entriesPart}[fn]
 		return &mapPartExpr{arg: args[0], part: part, t: ret}, true, nil
 	}
 	return nil, false, nil
@@ -218,14 +215,18 @@ func (e *fieldExpr) Eval(b *columnar.Batch) (*columnar.Vector, error) {
 
 func (e *fieldExpr) String() string { return fmt.Sprintf("struct_extract(%v, %d)", e.arg, e.field+1) }
 
-// mapPartExpr is map_keys/map_values: the list of the map's keys or values
-// shares the map's ranges and the entries' key or value child.
+// mapPartExpr is map_keys/map_values/map_entries: the list of the map's
+// keys, values or entries shares the map's ranges and the entries' key or
+// value child (or the entries themselves).
 type mapPartExpr struct {
 	arg  Expr
 	part int
 	t    columnar.Type
 	out  columnar.Vector
 }
+
+// entriesPart is mapPartExpr's part for map_entries: the entries.
+const entriesPart = 2
 
 func (e *mapPartExpr) Type() columnar.Type { return e.t }
 
@@ -234,11 +235,15 @@ func (e *mapPartExpr) Eval(b *columnar.Batch) (*columnar.Vector, error) {
 	if err != nil {
 		return nil, err
 	}
+	kid := v.Kids[0] // the entries
+	if e.part != entriesPart {
+		kid = kid.Kids[e.part]
+	}
 	e.out = columnar.Vector{Type: e.t, Valid: v.Valid, Const: v.Const, Starts: v.Starts, Ends: v.Ends, KidLen: v.KidLen,
-		Kids: []*columnar.Vector{v.Kids[0].Kids[e.part]}}
+		Kids: []*columnar.Vector{kid}}
 	return &e.out, nil
 }
 
 func (e *mapPartExpr) String() string {
-	return [...]string{"map_keys", "map_values"}[e.part] + fmt.Sprintf("(%v)", e.arg)
+	return [...]string{"map_keys", "map_values", "map_entries"}[e.part] + fmt.Sprintf("(%v)", e.arg)
 }

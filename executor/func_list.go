@@ -115,6 +115,7 @@ func init() {
 			param{"entries", function.Entries}), function.FromEntries),
 		ruled(list("map_keys", "The keys of a map, as a list", "map_keys(MAP {'a': 1})", any, m), function.Keys),
 		ruled(list("map_values", "The values of a map, as a list", "map_values(MAP {'a': 1})", any, m), function.Values),
+		ruled(list("map_entries", "The entries of a map, as a list of {'key': k, 'value': v} structs", "map_entries(MAP {'a': 1})", any, m), function.EntryList),
 		aka(ruled(list("map_extract", "The values of a map under a key, as a list", "map_extract(MAP {'a': 1}, 'a')", any, m, mk), function.Values), "element_at"),
 		ruled(list("map_extract_value", "The value of a map under a key, NULL if absent", "map_extract_value(MAP {'a': 1}, 'a')", any, m, mk), function.Value),
 		aka(variadic(ruled(list("list_concat", "The lists one after the other (a NULL list counts as empty)", "list_concat([1], [2, 3])", any, param{"list", function.UnifiedList}), function.AsIs)), "list_cat", "array_concat", "array_cat"),

@@ -268,6 +268,9 @@ const (
 	Values
 	// Value is a MAP's value type (map_extract_value).
 	Value
+	// EntryList is a LIST of a MAP's entries, STRUCT(key, value)
+	// (map_entries).
+	EntryList
 	// FromEntries is the MAP of a list of key-value structs' field types
 	// (map_from_entries).
 	FromEntries
@@ -297,6 +300,8 @@ func (d Derive) Of(t columnar.Type) columnar.Type {
 		return columnar.ListOf(t.Fields()[1].Type)
 	case Value:
 		return t.Fields()[1].Type
+	case EntryList:
+		return columnar.ListOf(t.Elem())
 	case FromEntries:
 		f := t.Elem().Fields()
 		return columnar.MapOf(f[0].Type, f[1].Type)
@@ -318,8 +323,11 @@ func (d Derive) Of(t columnar.Type) columnar.Type {
 // NULL, or a LIST of NULL for the parts of a map that are lists
 // (map_keys(NULL) is "NULL"[] in DuckDB).
 func (d Derive) OfNull() columnar.Type {
-	if d == Keys || d == Values {
+	switch d {
+	case Keys, Values:
 		return columnar.ListOf(columnar.TNull)
+	case EntryList: // DuckDB: the entries of MAP(INTEGER, INTEGER)
+		return columnar.ListOf(columnar.MapOf(columnar.TInt32, columnar.TInt32).Elem())
 	}
 	return columnar.TNull
 }

@@ -165,6 +165,7 @@ func init() {
 		"st_setcrs": bound((*binder).bindSetCRS),
 		// system (bind_settings.go)
 		"current_setting": unbound(bindCurrentSettingCall),
+		"getvariable":     unbound(bindGetVariableCall),
 		"equi_width_bins": boundAsIs((*binder).bindEquiWidthBins), // bind_func_bins.go
 	}
 	for _, n := range []string{"regexp_matches", "regexp_full_match", "regexp_replace", "regexp_extract", "regexp_extract_all"} {

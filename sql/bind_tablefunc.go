@@ -36,7 +36,7 @@ func tableFuncBindable(t *ast.TableFunc) bool {
 
 // catalogTableFuncs are the table functions whose rows the binder makes
 // from the catalog or the session (constants, or a query for summarize).
-var catalogTableFuncs = map[string]bool{"summarize": true, "duckdb_settings": true, "duckdb_functions": true, "duckdb_schemas": true}
+var catalogTableFuncs = map[string]bool{"summarize": true, "duckdb_settings": true, "duckdb_functions": true, "duckdb_schemas": true, "duckdb_variables": true}
 
 // bindTableFuncAST binds a table function call in FROM as bindTableFunc
 // does; a file function's arguments are read by callArgs from the call's
@@ -62,6 +62,8 @@ func (b *binder) bindTableFuncAST(t *ast.TableFunc) (*fromItem, error) {
 			return b.bindFunctionsTable(args, alias, at) // bind_func_table.go
 		case "duckdb_schemas":
 			return b.bindSchemasTable(args, alias, at) // bind_schemas.go
+		case "duckdb_variables":
+			return b.bindVariablesTable(args, alias, at) // variables.go
 		}
 		return b.bindSettingsTable(args, alias, at) // bind_settings.go
 	}

@@ -133,7 +133,7 @@ func (b *stmtBuilder) set(s *ast.Set) (Statement, error) {
 		return &Reset{Name: name}, nil
 	}
 	if s.Scope == "VARIABLE" {
-		return nil, b.errAt(s, ErrUnsupported, "SET VARIABLE is not supported")
+		return b.setVariable(s) // variables.go
 	}
 	if len(s.Values) != 1 {
 		return nil, b.syntax(s.Values[1])
@@ -151,6 +151,9 @@ func (b *stmtBuilder) reset(s *ast.Reset) (Statement, error) {
 	}
 	if len(s.Name) != 1 {
 		return nil, b.syntax(s.Name[1])
+	}
+	if s.Scope == "VARIABLE" {
+		return &ResetVariable{Name: s.Name[0].Name}, nil // variables.go
 	}
 	return &Reset{Name: strings.ToLower(s.Name[0].Name)}, nil
 }

@@ -140,6 +140,11 @@ func (s *Session) Run(ctx context.Context, src sql.Source, stmt sql.Statement, a
 		return done, s.set(st.Name, st.Value, false)
 	case *sql.Reset:
 		return done, s.set(st.Name, columnar.Value{}, true)
+	case *sql.SetVariable:
+		return done, s.setVariable(ctx, st, args) // variables.go
+	case *sql.ResetVariable:
+		s.resetVariable(st.Name)
+		return done, nil
 	case *sql.CreateSecret:
 		return done, s.createSecret(st)
 	case *sql.DropSecret:

@@ -66,6 +66,7 @@ type Session struct {
 	mu       sync.RWMutex
 	s        Settings
 	prepared map[string]prepared // PREPARE's statements by lower-case name (prepare.go)
+	vars     map[string]variable // SET VARIABLE's values by lower-case name (variables.go)
 	// random is the token of the session's random engine, which setseed
 	// reseeds and random() draws from (executor/random.go).
 	random int64

@@ -41,6 +41,39 @@ func (b *binder) isRelation(name string) bool {
 	return ok
 }
 
+// relationText is the SQL that names arg in FROM: a relation of another
+// schema as "s"."t", a path as a string, a name as a quoted name.
+func (b *binder) relationText(arg string) string {
+	switch {
+	case b.isRelation(arg):
+		parts := strings.Split(arg, ".")
+		for i, p := range parts {
+			parts[i] = `"` + strings.ReplaceAll(p, `"`, `""`) + `"`
+		}
+		return strings.Join(parts, ".")
+	case strings.ContainsAny(arg, "/\\.*") || hasKnownExt(arg):
+		return quoteSQL(arg)
+	}
+	return `"` + strings.ReplaceAll(arg, `"`, `""`) + `"`
+}
+
+// bindText binds the query text (a statement of its own, positioned at
+// line 1) with this binder's numbering and WITH names.
+func (b *binder) bindText(text string) (*Bound, error) {
+	st, err := Parse(Source{Text: text, Line: 1, Col: 1})
+	if err != nil {
+		return nil, err
+	}
+	q, ok := st.(*Query)
+	if !ok {
+		return nil, fmt.Errorf("expected a single SELECT statement")
+	}
+	c := b.child(q, nil)
+	bd, err := c.bindQuery()
+	b.nextID = c.nextID
+	return bd, err
+}
+
 // bindSummarize binds summarize('name, path or query') called at token
 // at; its errors point at the string.
 func (b *binder) bindSummarize(args callexpr.SelectExprs, alias string, at int) (*fromItem, error) {
@@ -55,22 +88,11 @@ func (b *binder) bindSummarize(args callexpr.SelectExprs, alias string, at int) 
 	if arg == "" {
 		return nil, b.errAt(at, ErrType, "summarize expects one string argument (a table, a path or a query)")
 	}
-	// The source as SQL: a query in parentheses, a path as a string, a
-	// table as a quoted name (s.t as "s"."t").
-	var src string
-	switch up := strings.ToUpper(strings.TrimSpace(arg)); {
-	case strings.HasPrefix(up, "SELECT") || strings.HasPrefix(up, "WITH") || strings.HasPrefix(up, "("):
+	// The source as SQL: a query in parentheses, else a relation's name or
+	// a path (relationText).
+	src := b.relationText(arg)
+	if up := strings.ToUpper(strings.TrimSpace(arg)); strings.HasPrefix(up, "SELECT") || strings.HasPrefix(up, "WITH") || strings.HasPrefix(up, "(") {
 		src = "(" + arg + ") AS summarized"
-	case b.isRelation(arg):
-		parts := strings.Split(arg, ".")
-		for i, p := range parts {
-			parts[i] = `"` + strings.ReplaceAll(p, `"`, `""`) + `"`
-		}
-		src = strings.Join(parts, ".")
-	case strings.ContainsAny(arg, "/\\.*") || hasKnownExt(arg):
-		src = quoteSQL(arg)
-	default:
-		src = `"` + strings.ReplaceAll(arg, `"`, `""`) + `"`
 	}
 	fail := func(err error) (*fromItem, error) {
 		kind, msg := error(ErrUnsupported), err.Error()
@@ -79,25 +101,11 @@ func (b *binder) bindSummarize(args callexpr.SelectExprs, alias string, at int) 
 		}
 		return nil, b.errAt(at, kind, "SUMMARIZE: "+msg)
 	}
-	bindText := func(text string) (*Bound, error) {
-		st, err := Parse(Source{Text: text, Line: 1, Col: 1})
-		if err != nil {
-			return nil, err
-		}
-		q, ok := st.(*Query)
-		if !ok {
-			return nil, fmt.Errorf("not a query")
-		}
-		c := b.child(q, nil)
-		bd, err := c.bindQuery()
-		b.nextID = c.nextID
-		return bd, err
-	}
-	schema, err := bindText("SELECT * FROM " + src)
+	schema, err := b.bindText("SELECT * FROM " + src)
 	if err != nil {
 		return fail(err)
 	}
-	bd, err := bindText(summarySQL(schema, src))
+	bd, err := b.bindText(summarySQL(schema, src))
 	if err != nil {
 		return fail(err)
 	}

@@ -29,6 +29,8 @@ func tableFuncBindable(t *ast.TableFunc) bool {
 		return !f.Star && allBindable(f.Args...)
 	case catalogTableFuncs[fn]:
 		return !f.Star && allBindable(f.Args...)
+	case queryFuncs[fn]:
+		return !f.Star
 	}
 	_, ok := function.Find(function.Table, fn) // b2_metadata
 	return ok
@@ -49,6 +51,9 @@ func (b *binder) bindTableFuncAST(t *ast.TableFunc) (*fromItem, error) {
 	at := b.q.tokAt(f.Start)
 	if fn == "unnest" {
 		return b.unnestTable(f, alias, cols, at) // bind_unnest.go
+	}
+	if queryFuncs[fn] {
+		return b.bindQueryFunc(fn, f, alias, cols, at) // bind_query_func.go
 	}
 	if catalogTableFuncs[fn] {
 		args := make(callexpr.SelectExprs, len(f.Args))

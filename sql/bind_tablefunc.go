@@ -29,7 +29,7 @@ func tableFuncBindable(t *ast.TableFunc) bool {
 		return !f.Star && allBindable(f.Args...)
 	case catalogTableFuncs[fn]:
 		return !f.Star && allBindable(f.Args...)
-	case queryFuncs[fn]:
+	case queryFuncs[fn] || fn == "glob":
 		return !f.Star
 	}
 	_, ok := function.Find(function.Table, fn) // b2_metadata
@@ -54,6 +54,9 @@ func (b *binder) bindTableFuncAST(t *ast.TableFunc) (*fromItem, error) {
 	}
 	if queryFuncs[fn] {
 		return b.bindQueryFunc(fn, f, alias, cols, at) // bind_query_func.go
+	}
+	if fn == "glob" {
+		return b.bindGlob(f, alias, cols, at) // bind_glob.go
 	}
 	if catalogTableFuncs[fn] {
 		args := make(callexpr.SelectExprs, len(f.Args))

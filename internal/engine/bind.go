@@ -107,3 +107,11 @@ func (c *bindCatalog) Macros() []*sql.Macro {
 	}
 	return nil
 }
+
+// Glob forwards the catalog's file listing (sql.Globber): glob().
+func (c *bindCatalog) Glob(pattern string) ([]string, error) {
+	if g, ok := c.ViewCatalog.(sql.Globber); ok {
+		return g.Glob(pattern)
+	}
+	return nil, errors.New("this catalog does not list files")
+}

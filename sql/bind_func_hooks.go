@@ -164,8 +164,9 @@ func init() {
 		// geometry (bind_func_geometry.go)
 		"st_setcrs": bound((*binder).bindSetCRS),
 		// system (bind_settings.go)
-		"current_setting": unbound(bindCurrentSettingCall),
-		"getvariable":     unbound(bindGetVariableCall),
+		"current_setting":  unbound(bindCurrentSettingCall),
+		"getvariable":      unbound(bindGetVariableCall),
+		"current_database": unbound(bindCatalogName), "current_schema": unbound(bindCatalogName), "current_schemas": unbound(bindCatalogName),
 		"equi_width_bins": boundAsIs((*binder).bindEquiWidthBins), // bind_func_bins.go
 	}
 	for _, n := range []string{"regexp_matches", "regexp_full_match", "regexp_replace", "regexp_extract", "regexp_extract_all"} {

@@ -244,6 +244,10 @@ func tableRefBindable(t ast.TableRef) bool {
 	case *ast.TableFunc:
 		return tableFuncBindable(t)
 	case *ast.Derived:
+		if sh, ok := t.Stmt.(*ast.Show); ok {
+			_, known := showQueries[sh.What]
+			return known && sh.From == nil // (SHOW ALL TABLES), (SHOW DATABASES): catalog_views.go
+		}
 		return t.Query != nil && queryBindable(t.Query)
 	case *ast.Pivot:
 		return tableRefBindable(t.Source) // the rest is judged when bound (bind_pivot.go)
@@ -401,6 +405,13 @@ func (b *binder) bindTableRefAST(t ast.TableRef, unnamed *int) (*fromItem, error
 		return b.joinItems(left, right, kind, cond, t.Natural)
 	case *ast.Derived:
 		alias := derivedAlias(t, unnamed)
+		if sh, ok := t.Stmt.(*ast.Show); ok {
+			bd, err := b.bindText(showQueries[sh.What]) // catalog_views.go
+			if err != nil {
+				return nil, err
+			}
+			return b.relation(bd, alias, aliasColumns(t.Alias), b.errAtRef(t))
+		}
 		if v, ok := t.Query.Body.(*ast.Values); ok && t.Query.With == nil && len(t.Query.OrderBy) == 0 && t.Query.Limit == nil && t.Query.Offset == nil {
 			return b.bindValuesAST(v, alias, aliasColumns(t.Alias))
 		}
@@ -619,6 +630,11 @@ func (b *binder) bindTableAST(t *ast.Table) (*fromItem, error) {
 			b.schemaColumns(it.cols, schema)
 		}
 		return it, err
+	}
+	if strings.EqualFold(schema, "information_schema") {
+		if it, ok, err := b.bindInfoSchema(parts[len(parts)-1], named, at); ok { // catalog_views.go
+			return it, err
+		}
 	}
 	var n *planner.Scan
 	var err error

@@ -38,7 +38,8 @@ func tableFuncBindable(t *ast.TableFunc) bool {
 
 // catalogTableFuncs are the table functions whose rows the binder makes
 // from the catalog or the session (constants, or a query for summarize).
-var catalogTableFuncs = map[string]bool{"summarize": true, "duckdb_settings": true, "duckdb_functions": true, "duckdb_schemas": true, "duckdb_variables": true}
+var catalogTableFuncs = map[string]bool{"summarize": true, "duckdb_settings": true, "duckdb_functions": true, "duckdb_schemas": true, "duckdb_variables": true,
+	"duckdb_tables": true, "duckdb_columns": true, "duckdb_views": true, "duckdb_databases": true}
 
 // bindTableFuncAST binds a table function call in FROM as bindTableFunc
 // does; a file function's arguments are read by callArgs from the call's
@@ -72,6 +73,8 @@ func (b *binder) bindTableFuncAST(t *ast.TableFunc) (*fromItem, error) {
 			return b.bindSchemasTable(args, alias, at) // bind_schemas.go
 		case "duckdb_variables":
 			return b.bindVariablesTable(args, alias, at) // variables.go
+		case "duckdb_tables", "duckdb_columns", "duckdb_views", "duckdb_databases":
+			return b.catalogTables(fn, args, alias, at) // bind_catalog_tables.go
 		}
 		return b.bindSettingsTable(args, alias, at) // bind_settings.go
 	}

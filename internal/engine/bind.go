@@ -115,3 +115,11 @@ func (c *bindCatalog) Glob(pattern string) ([]string, error) {
 	}
 	return nil, errors.New("this catalog does not list files")
 }
+
+// Relations forwards the catalog's tables and views (sql.RelationLister).
+func (c *bindCatalog) Relations() []sql.RelationInfo {
+	if rl, ok := c.ViewCatalog.(sql.RelationLister); ok {
+		return rl.Relations()
+	}
+	return nil
+}

@@ -1,0 +1,306 @@
+package sql
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/function"
+	"github.com/b2sql/b2sql/sql/internal/callexpr"
+)
+
+// The catalog's own tables, as DuckDB 1.5 has them: duckdb_tables(),
+// duckdb_columns(), duckdb_views() and duckdb_databases(), one row per
+// relation, column or database of what the catalog lists
+// (RelationLister); information_schema's views and SHOW ALL TABLES are
+// queries over them (catalog_views.go). The oids are b2sql's own
+// numbering; the database is "memory" (temporary relations "temp").
+
+func init() {
+	table := func(name, desc string) *function.Set {
+		return &function.Set{Name: name, Kind: function.Table, Categories: []string{"table"}, CustomBind: true,
+			Description: desc, Examples: []string{name + "()"}, Overloads: []function.Overload{{}}}
+	}
+	function.Register(
+		table("duckdb_tables", "The tables, one row each"),
+		table("duckdb_columns", "The columns of the tables, one row each"),
+		table("duckdb_views", "The views, one row each"),
+		table("duckdb_databases", "The databases: memory and temp"),
+	)
+}
+
+// RelationLister is a catalog that lists its tables and views.
+type RelationLister interface {
+	Relations() []RelationInfo
+}
+
+// RelationInfo is a table or view of the catalog.
+type RelationInfo struct {
+	Schema, Name string
+	View, Temp   bool
+	SQL          string // a view's query
+	Columns      []ColumnInfo
+	PrimaryKey   bool
+	Checks       int // CHECK constraints
+	Indexes      int
+}
+
+// ColumnInfo is a column of a table.
+type ColumnInfo struct {
+	Name     string
+	Type     columnar.Type
+	Nullable bool
+	Default  string // SQL text, "" for none
+}
+
+// relations is the catalog's list (none when it keeps no list).
+func (b *binder) relations() []RelationInfo {
+	if rl, ok := b.cat.(RelationLister); ok {
+		return rl.Relations()
+	}
+	return nil
+}
+
+// dbOf is the database a relation is in, and its oid.
+func dbOf(temp bool) (string, int64) {
+	if temp {
+		return "temp", 1
+	}
+	return "memory", 0
+}
+
+var noTags = columnar.Value{Type: columnar.MapOf(columnar.TVarchar, columnar.TVarchar), Elems: []columnar.Value{}}
+
+// catalogTables binds duckdb_tables(), duckdb_columns(), duckdb_views()
+// and duckdb_databases() (fn) to their rows, as constants.
+func (b *binder) catalogTables(fn string, args callexpr.SelectExprs, alias string, at int) (*fromItem, error) {
+	if len(args) != 0 {
+		return nil, b.arity(at, fn, "0")
+	}
+	if alias == "" {
+		alias = fn
+	}
+	str, null := columnar.StringValue, columnar.NullValue(columnar.TVarchar)
+	i64 := func(n int) columnar.Value { return columnar.IntValue(columnar.TInt64, int64(n)) }
+	i32 := func(n int) columnar.Value { return columnar.IntValue(columnar.TInt32, int64(n)) }
+	nullInt := columnar.NullValue(columnar.TInt32)
+	v, bl := columnar.TVarchar, columnar.TBool
+	var cols []tableColumn
+	var rows [][]columnar.Value
+	rels := b.relations()
+	oid := func(k int) columnar.Value { return i64(1000 + k) }
+	switch fn {
+	case "duckdb_tables":
+		cols = []tableColumn{{"database_name", v}, {"database_oid", columnar.TInt64}, {"schema_name", v}, {"schema_oid", columnar.TInt64},
+			{"table_name", v}, {"table_oid", columnar.TInt64}, {"comment", v}, {"tags", noTags.Type}, {"internal", bl}, {"temporary", bl},
+			{"has_primary_key", bl}, {"estimated_size", columnar.TInt64}, {"column_count", columnar.TInt64}, {"index_count", columnar.TInt64},
+			{"check_constraint_count", columnar.TInt64}, {"sql", v}}
+		for k, r := range rels {
+			if r.View {
+				continue
+			}
+			db, dbOID := dbOf(r.Temp)
+			rows = append(rows, []columnar.Value{str(db), i64(int(dbOID)), str(r.Schema), i64(2), str(r.Name), oid(k), null, noTags,
+				columnar.BoolValue(false), columnar.BoolValue(r.Temp), columnar.BoolValue(r.PrimaryKey), columnar.NullValue(columnar.TInt64),
+				i64(len(r.Columns)), i64(r.Indexes), i64(r.Checks), str(createTableText(r))})
+		}
+	case "duckdb_columns":
+		cols = []tableColumn{{"database_name", v}, {"database_oid", columnar.TInt64}, {"schema_name", v}, {"schema_oid", columnar.TInt64},
+			{"table_name", v}, {"table_oid", columnar.TInt64}, {"column_name", v}, {"column_index", columnar.TInt32}, {"comment", v},
+			{"internal", bl}, {"column_default", v}, {"is_nullable", bl}, {"data_type", v}, {"data_type_id", columnar.TInt64},
+			{"character_maximum_length", columnar.TInt32}, {"numeric_precision", columnar.TInt32}, {"numeric_precision_radix", columnar.TInt32},
+			{"numeric_scale", columnar.TInt32}}
+		for k, r := range rels {
+			db, dbOID := dbOf(r.Temp)
+			if r.View {
+				r.Columns = b.viewColumns(r.Name)
+			}
+			for i, c := range r.Columns {
+				def := null
+				if c.Default != "" {
+					def = str(c.Default)
+				}
+				prec, radix, scale := nullInt, nullInt, nullInt
+				if p, rdx, s, ok := numericShape(c.Type); ok {
+					prec, radix, scale = i32(p), i32(rdx), i32(s)
+				}
+				rows = append(rows, []columnar.Value{str(db), i64(int(dbOID)), str(r.Schema), i64(2), str(r.Name), oid(k), str(c.Name), i32(i + 1), null,
+					columnar.BoolValue(false), def, columnar.BoolValue(c.Nullable), str(c.Type.String()), i64(duckTypeID(c.Type)),
+					nullInt, prec, radix, scale})
+			}
+		}
+	case "duckdb_views":
+		cols = []tableColumn{{"database_name", v}, {"database_oid", columnar.TInt64}, {"schema_name", v}, {"schema_oid", columnar.TInt64},
+			{"view_name", v}, {"view_oid", columnar.TInt64}, {"comment", v}, {"tags", noTags.Type}, {"internal", bl}, {"temporary", bl},
+			{"column_count", columnar.TInt64}, {"sql", v}, {"is_bound", bl}}
+		for k, r := range rels {
+			if !r.View {
+				continue
+			}
+			db, dbOID := dbOf(r.Temp)
+			n, bound := columnar.NullValue(columnar.TInt64), false
+			if bd, err := b.bindText("SELECT * FROM " + quoteIdent(r.Name)); err == nil {
+				n, bound = i64(len(bd.Names)), true
+			}
+			rows = append(rows, []columnar.Value{str(db), i64(int(dbOID)), str(r.Schema), i64(2), str(r.Name), oid(k), null, noTags,
+				columnar.BoolValue(false), columnar.BoolValue(r.Temp), n, str(fmt.Sprintf("CREATE VIEW %s AS %s;", r.Name, r.SQL)), columnar.BoolValue(bound)})
+		}
+	case "duckdb_databases":
+		cols = []tableColumn{{"database_name", v}, {"database_oid", columnar.TInt64}, {"path", v}, {"comment", v}, {"tags", noTags.Type},
+			{"internal", bl}, {"type", v}, {"readonly", bl}, {"encrypted", bl}, {"cipher", v}, {"options", noTags.Type}}
+		for _, db := range []string{"memory", "temp"} {
+			rows = append(rows, []columnar.Value{str(db), i64(map[string]int{"memory": 0, "temp": 1}[db]), null, null, noTags,
+				columnar.BoolValue(db == "temp"), str("duckdb"), columnar.BoolValue(false), columnar.BoolValue(false), null, noTags})
+		}
+	}
+	return b.constTable(alias, "catalog", cols, rows) // bind_func_table.go
+}
+
+// viewColumns are the columns of view name (nullable, without default),
+// none when its query does not bind now.
+func (b *binder) viewColumns(name string) []ColumnInfo {
+	bd, err := b.bindText("SELECT * FROM " + quoteIdent(name))
+	if err != nil {
+		return nil
+	}
+	var cols []ColumnInfo
+	for i, f := range bd.Root.Schema() {
+		cols = append(cols, ColumnInfo{Name: bd.Names[i], Type: f.Type, Nullable: true})
+	}
+	return cols
+}
+
+// createTableText is CREATE TABLE name(col type [NOT NULL] [DEFAULT(x)],
+// …); as DuckDB shows a table's sql.
+func createTableText(r RelationInfo) string {
+	var sb strings.Builder
+	sb.WriteString("CREATE TABLE ")
+	if r.Schema != DefaultSchema {
+		sb.WriteString(quoteIdentIfNeeded(r.Schema) + ".")
+	}
+	sb.WriteString(quoteIdentIfNeeded(r.Name) + "(")
+	for i, c := range r.Columns {
+		if i > 0 {
+			sb.WriteString(", ")
+		}
+		sb.WriteString(quoteIdentIfNeeded(c.Name) + " " + c.Type.String())
+		if !c.Nullable {
+			sb.WriteString(" NOT NULL")
+		}
+		if c.Default != "" {
+			sb.WriteString(" DEFAULT(" + c.Default + ")")
+		}
+	}
+	sb.WriteString(");")
+	return sb.String()
+}
+
+// quoteIdentIfNeeded quotes a name that is not a plain lower-case word.
+func quoteIdentIfNeeded(name string) string {
+	for i, r := range name {
+		if !(r >= 'a' && r <= 'z' || r == '_' || i > 0 && r >= '0' && r <= '9') {
+			return quoteIdent(name)
+		}
+	}
+	if name == "" {
+		return `""`
+	}
+	return name
+}
+
+// numericShape is DuckDB's numeric_precision, its radix and the scale of
+// a number type; ok is false for the others (and the unsigned integers,
+// which DuckDB leaves NULL too).
+func numericShape(t columnar.Type) (prec, radix, scale int, ok bool) {
+	switch t.ID {
+	case columnar.Int8:
+		return 8, 2, 0, true
+	case columnar.Int16:
+		return 16, 2, 0, true
+	case columnar.Int32:
+		return 32, 2, 0, true
+	case columnar.Int64:
+		return 64, 2, 0, true
+	case columnar.Hugeint:
+		return 128, 2, 0, true
+	case columnar.Float32:
+		return 24, 2, 0, true
+	case columnar.Float64:
+		return 53, 2, 0, true
+	case columnar.Decimal, columnar.Decimal128:
+		return int(t.Precision), 10, int(t.Scale), true
+	}
+	return 0, 0, 0, false
+}
+
+// duckTypeID is DuckDB's LogicalTypeId of a type (duckdb_columns'
+// data_type_id).
+func duckTypeID(t columnar.Type) int {
+	switch t.ID {
+	case columnar.Null:
+		return 1
+	case columnar.Bool:
+		return 10
+	case columnar.Int8:
+		return 11
+	case columnar.Int16:
+		return 12
+	case columnar.Int32:
+		return 13
+	case columnar.Int64:
+		return 14
+	case columnar.Date:
+		return 15
+	case columnar.Time:
+		return 16
+	case columnar.TimestampS:
+		return 17
+	case columnar.TimestampMS:
+		return 18
+	case columnar.Timestamp:
+		return 19
+	case columnar.TimestampNS:
+		return 20
+	case columnar.Decimal, columnar.Decimal128:
+		return 21
+	case columnar.Float32:
+		return 22
+	case columnar.Float64:
+		return 23
+	case columnar.Varchar:
+		return 25
+	case columnar.Blob:
+		return 26
+	case columnar.Interval:
+		return 27
+	case columnar.Uint8:
+		return 28
+	case columnar.Uint16:
+		return 29
+	case columnar.Uint32:
+		return 30
+	case columnar.Uint64:
+		return 31
+	case columnar.TimestampTZ:
+		return 32
+	case columnar.TimeTZ:
+		return 34
+	case columnar.Uhugeint:
+		return 49
+	case columnar.Hugeint:
+		return 50
+	case columnar.Uuid:
+		return 54
+	case columnar.Geometry:
+		return 60
+	case columnar.Struct:
+		return 100
+	case columnar.List:
+		return 101
+	case columnar.Map:
+		return 102
+	case columnar.Enum:
+		return 104
+	}
+	return 2 // UNKNOWN
+}

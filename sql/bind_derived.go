@@ -199,3 +199,35 @@ func (b *binder) valuesRelation(rows [][]planner.Expr, srcs [][]callexpr.Expr, c
 	}
 	return b.relation(&Bound{Root: n, Names: names}, alias, nil, nil)
 }
+
+// bindText binds the query text (a statement of its own, positioned at
+// line 1) with this binder's numbering and WITH names.
+func (b *binder) bindText(text string) (*Bound, error) {
+	st, err := Parse(Source{Text: text, Line: 1, Col: 1})
+	if err != nil {
+		return nil, err
+	}
+	q, ok := st.(*Query)
+	if !ok {
+		return nil, fmt.Errorf("expected a single SELECT statement")
+	}
+	c := b.child(q, nil)
+	bd, err := c.bindQuery()
+	b.nextID = c.nextID
+	return bd, err
+}
+
+// bindInfoSchema binds information_schema.name, ok false when name is not
+// one of its views.
+func (b *binder) bindInfoSchema(name, alias string, at int) (*fromItem, bool, error) {
+	text, ok := infoSchemaViews[strings.ToLower(name)]
+	if !ok {
+		return nil, false, nil
+	}
+	bd, err := b.bindText(text)
+	if err != nil {
+		return nil, true, b.errAt(at, ErrUnsupported, fmt.Sprintf("information_schema.%s: %v", name, err))
+	}
+	it, err := b.relation(bd, alias, nil, nil)
+	return it, true, err
+}

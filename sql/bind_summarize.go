@@ -57,23 +57,6 @@ func (b *binder) relationText(arg string) string {
 	return `"` + strings.ReplaceAll(arg, `"`, `""`) + `"`
 }
 
-// bindText binds the query text (a statement of its own, positioned at
-// line 1) with this binder's numbering and WITH names.
-func (b *binder) bindText(text string) (*Bound, error) {
-	st, err := Parse(Source{Text: text, Line: 1, Col: 1})
-	if err != nil {
-		return nil, err
-	}
-	q, ok := st.(*Query)
-	if !ok {
-		return nil, fmt.Errorf("expected a single SELECT statement")
-	}
-	c := b.child(q, nil)
-	bd, err := c.bindQuery()
-	b.nextID = c.nextID
-	return bd, err
-}
-
 // bindSummarize binds summarize('name, path or query') called at token
 // at; its errors point at the string.
 func (b *binder) bindSummarize(args callexpr.SelectExprs, alias string, at int) (*fromItem, error) {

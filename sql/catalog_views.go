@@ -1,9 +1,6 @@
 package sql
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/function"
 	"github.com/b2sql/b2sql/planner"
@@ -45,21 +42,6 @@ FROM duckdb_columns()`,
 	NULL::VARCHAR AS default_character_set_catalog, NULL::VARCHAR AS default_character_set_schema,
 	NULL::VARCHAR AS default_character_set_name, sql AS sql_path
 FROM duckdb_schemas()`,
-}
-
-// bindInfoSchema binds information_schema.name, ok false when name is not
-// one of its views.
-func (b *binder) bindInfoSchema(name, alias string, at int) (*fromItem, bool, error) {
-	text, ok := infoSchemaViews[strings.ToLower(name)]
-	if !ok {
-		return nil, false, nil
-	}
-	bd, err := b.bindText(text)
-	if err != nil {
-		return nil, true, b.errAt(at, ErrUnsupported, fmt.Sprintf("information_schema.%s: %v", name, err))
-	}
-	it, err := b.relation(bd, alias, nil, nil)
-	return it, true, err
 }
 
 // showAllTablesSQL is SHOW ALL TABLES: every table and view, with its

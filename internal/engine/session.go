@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/executor"
 	"github.com/b2sql/b2sql/internal/catalog"
 	"github.com/b2sql/b2sql/planner"
@@ -70,6 +71,13 @@ type Session struct {
 	// random is the token of the session's random engine, which setseed
 	// reseeds and random() draws from (executor/random.go).
 	random int64
+}
+
+// variable is a SQL variable a session keeps (variables.go): its name as
+// last set, and its value.
+type variable struct {
+	name  string
+	value columnar.Value
 }
 
 // prepared is a statement PREPARE keeps in its session.

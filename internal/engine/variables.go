@@ -13,11 +13,6 @@ import (
 // A session's SQL variables (SET VARIABLE, sql/variables.go), kept by
 // lower-case name with the name as last set.
 
-type variable struct {
-	name  string
-	value columnar.Value
-}
-
 // setVariable runs SET VARIABLE: the value of its query's one column in
 // its first row (NULL when it has none; a scalar subquery of several rows
 // is the binder's error).

@@ -72,6 +72,11 @@
 // UNION/INTERSECT/EXCEPT [ALL] with ORDER BY/LIMIT on the whole
 // (bind_setop.go).
 //
+// Macros (CREATE MACRO, macro.go) are not bound: the engine rewrites a
+// statement that calls them into its expansion before parsing it for
+// binding (ExpandMacros, macro_expand.go), and maps the positions of its
+// errors back to the statement as written.
+//
 // Subqueries in WHERE and in a non-aggregating SELECT list become joins,
 // never per-row re-execution (bind_subquery.go): EXISTS/IN conjuncts semi
 // and anti joins, other IN/EXISTS NULL-aware mark joins, scalar subqueries

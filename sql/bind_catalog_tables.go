@@ -233,74 +233,48 @@ func numericShape(t columnar.Type) (prec, radix, scale int, ok bool) {
 	return 0, 0, 0, false
 }
 
-// duckTypeID is DuckDB's LogicalTypeId of a type (duckdb_columns'
-// data_type_id).
+// duckTypeIDs are DuckDB's LogicalTypeId of each type (duckdb_columns'
+// data_type_id); a type not listed is UNKNOWN (2).
+var duckTypeIDs = map[columnar.TypeID]int{
+	columnar.Null:        1,
+	columnar.Bool:        10,
+	columnar.Int8:        11,
+	columnar.Int16:       12,
+	columnar.Int32:       13,
+	columnar.Int64:       14,
+	columnar.Date:        15,
+	columnar.Time:        16,
+	columnar.TimestampS:  17,
+	columnar.TimestampMS: 18,
+	columnar.Timestamp:   19,
+	columnar.TimestampNS: 20,
+	columnar.Decimal:     21,
+	columnar.Decimal128:  21,
+	columnar.Float32:     22,
+	columnar.Float64:     23,
+	columnar.Varchar:     25,
+	columnar.Blob:        26,
+	columnar.Interval:    27,
+	columnar.Uint8:       28,
+	columnar.Uint16:      29,
+	columnar.Uint32:      30,
+	columnar.Uint64:      31,
+	columnar.TimestampTZ: 32,
+	columnar.TimeTZ:      34,
+	columnar.Uhugeint:    49,
+	columnar.Hugeint:     50,
+	columnar.Uuid:        54,
+	columnar.Geometry:    60,
+	columnar.Struct:      100,
+	columnar.List:        101,
+	columnar.Map:         102,
+	columnar.Enum:        104,
+}
+
+// duckTypeID is DuckDB's LogicalTypeId of a type.
 func duckTypeID(t columnar.Type) int {
-	switch t.ID {
-	case columnar.Null:
-		return 1
-	case columnar.Bool:
-		return 10
-	case columnar.Int8:
-		return 11
-	case columnar.Int16:
-		return 12
-	case columnar.Int32:
-		return 13
-	case columnar.Int64:
-		return 14
-	case columnar.Date:
-		return 15
-	case columnar.Time:
-		return 16
-	case columnar.TimestampS:
-		return 17
-	case columnar.TimestampMS:
-		return 18
-	case columnar.Timestamp:
-		return 19
-	case columnar.TimestampNS:
-		return 20
-	case columnar.Decimal, columnar.Decimal128:
-		return 21
-	case columnar.Float32:
-		return 22
-	case columnar.Float64:
-		return 23
-	case columnar.Varchar:
-		return 25
-	case columnar.Blob:
-		return 26
-	case columnar.Interval:
-		return 27
-	case columnar.Uint8:
-		return 28
-	case columnar.Uint16:
-		return 29
-	case columnar.Uint32:
-		return 30
-	case columnar.Uint64:
-		return 31
-	case columnar.TimestampTZ:
-		return 32
-	case columnar.TimeTZ:
-		return 34
-	case columnar.Uhugeint:
-		return 49
-	case columnar.Hugeint:
-		return 50
-	case columnar.Uuid:
-		return 54
-	case columnar.Geometry:
-		return 60
-	case columnar.Struct:
-		return 100
-	case columnar.List:
-		return 101
-	case columnar.Map:
-		return 102
-	case columnar.Enum:
-		return 104
+	if id, ok := duckTypeIDs[t.ID]; ok {
+		return id
 	}
 	return 2 // UNKNOWN
 }

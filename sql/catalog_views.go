@@ -62,18 +62,19 @@ var showQueries = map[string]string{"ALL TABLES": showAllTablesSQL, "DATABASES":
 const showDatabasesSQL = `SELECT database_name FROM duckdb_databases() WHERE NOT internal ORDER BY database_name`
 
 func init() {
-	scalar := func(name, desc string, ret columnar.Type, params ...string) *function.Set {
+	scalar := func(name, desc, example string, ret columnar.Type, params ...string) *function.Set {
 		o := function.Overload{Params: params, Returns: ret}
 		for range params {
 			o.Args = append(o.Args, function.Any)
 		}
 		return &function.Set{Name: name, Kind: function.Scalar, Categories: []string{"system"}, CustomBind: true,
-			Description: desc, Examples: []string{name + "()"}, Overloads: []function.Overload{o}}
+			Description: desc, Examples: []string{example}, Overloads: []function.Overload{o}}
 	}
 	function.Register(
-		scalar("current_database", "The name of the current database: memory", columnar.TVarchar),
-		scalar("current_schema", "The name of the current schema: main", columnar.TVarchar),
-		scalar("current_schemas", "The schemas of the search path (with the implicit ones when the argument is true)", columnar.ListOf(columnar.TVarchar), "include_implicit"),
+		scalar("current_database", "The name of the current database: memory", "current_database()", columnar.TVarchar),
+		scalar("current_schema", "The name of the current schema: main", "current_schema()", columnar.TVarchar),
+		scalar("current_schemas", "The schemas of the search path (with the implicit ones when the argument is true)", "current_schemas(true)",
+			columnar.ListOf(columnar.TVarchar), "include_implicit"),
 	)
 }
 

@@ -17,8 +17,9 @@ func TestFunctionExamples(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	// nextval's and currval's examples name a sequence that has a value.
-	if err := db.Exec(context.Background(), "CREATE SEQUENCE seq; SELECT nextval('seq')"); err != nil {
+	// nextval's and currval's examples name a sequence that has a value;
+	// query_table's, two tables.
+	if err := db.Exec(context.Background(), "CREATE SEQUENCE seq; SELECT nextval('seq'); CREATE TABLE t1 AS SELECT 1 AS a; CREATE TABLE t2 AS SELECT 2 AS b"); err != nil {
 		t.Fatal(err)
 	}
 	n := 0

@@ -39,6 +39,7 @@ type RelationInfo struct {
 	Schema, Name string
 	View, Temp   bool
 	SQL          string // a view's query
+	Comment      string // COMMENT ON's ("" for none)
 	Columns      []ColumnInfo
 	PrimaryKey   bool
 	Checks       int // CHECK constraints
@@ -51,6 +52,7 @@ type ColumnInfo struct {
 	Type     columnar.Type
 	Nullable bool
 	Default  string // SQL text, "" for none
+	Comment  string // COMMENT ON COLUMN's ("" for none)
 }
 
 // relations is the catalog's list (none when it keeps no list).
@@ -81,6 +83,12 @@ func (b *binder) catalogTables(fn string, args callexpr.SelectExprs, alias strin
 		alias = fn
 	}
 	str, null := columnar.StringValue, columnar.NullValue(columnar.TVarchar)
+	text := func(s string) columnar.Value { // "" is NULL
+		if s == "" {
+			return null
+		}
+		return str(s)
+	}
 	i64 := func(n int) columnar.Value { return columnar.IntValue(columnar.TInt64, int64(n)) }
 	i32 := func(n int) columnar.Value { return columnar.IntValue(columnar.TInt32, int64(n)) }
 	nullInt := columnar.NullValue(columnar.TInt32)
@@ -100,7 +108,7 @@ func (b *binder) catalogTables(fn string, args callexpr.SelectExprs, alias strin
 				continue
 			}
 			db, dbOID := dbOf(r.Temp)
-			rows = append(rows, []columnar.Value{str(db), i64(int(dbOID)), str(r.Schema), i64(2), str(r.Name), oid(k), null, noTags,
+			rows = append(rows, []columnar.Value{str(db), i64(int(dbOID)), str(r.Schema), i64(2), str(r.Name), oid(k), text(r.Comment), noTags,
 				columnar.BoolValue(false), columnar.BoolValue(r.Temp), columnar.BoolValue(r.PrimaryKey), columnar.NullValue(columnar.TInt64),
 				i64(len(r.Columns)), i64(r.Indexes), i64(r.Checks), str(createTableText(r))})
 		}
@@ -124,7 +132,7 @@ func (b *binder) catalogTables(fn string, args callexpr.SelectExprs, alias strin
 				if p, rdx, s, ok := numericShape(c.Type); ok {
 					prec, radix, scale = i32(p), i32(rdx), i32(s)
 				}
-				rows = append(rows, []columnar.Value{str(db), i64(int(dbOID)), str(r.Schema), i64(2), str(r.Name), oid(k), str(c.Name), i32(i + 1), null,
+				rows = append(rows, []columnar.Value{str(db), i64(int(dbOID)), str(r.Schema), i64(2), str(r.Name), oid(k), str(c.Name), i32(i + 1), text(c.Comment),
 					columnar.BoolValue(false), def, columnar.BoolValue(c.Nullable), str(c.Type.String()), i64(duckTypeID(c.Type)),
 					nullInt, prec, radix, scale})
 			}
@@ -142,7 +150,7 @@ func (b *binder) catalogTables(fn string, args callexpr.SelectExprs, alias strin
 			if bd, err := b.bindText("SELECT * FROM " + quoteIdent(r.Name)); err == nil {
 				n, bound = i64(len(bd.Names)), true
 			}
-			rows = append(rows, []columnar.Value{str(db), i64(int(dbOID)), str(r.Schema), i64(2), str(r.Name), oid(k), null, noTags,
+			rows = append(rows, []columnar.Value{str(db), i64(int(dbOID)), str(r.Schema), i64(2), str(r.Name), oid(k), text(r.Comment), noTags,
 				columnar.BoolValue(false), columnar.BoolValue(r.Temp), n, str(fmt.Sprintf("CREATE VIEW %s AS %s;", r.Name, r.SQL)), columnar.BoolValue(bound)})
 		}
 	case "duckdb_databases":

@@ -95,6 +95,10 @@ func macroRows(ms []*Macro) [][]columnar.Value {
 		if m.Table {
 			kind = "table_macro"
 		}
+		comment := null
+		if m.Comment != "" {
+			comment = str(m.Comment)
+		}
 		for _, o := range m.Overloads {
 			var names, types []string
 			for _, p := range o.Params {
@@ -102,7 +106,7 @@ func macroRows(ms []*Macro) [][]columnar.Value {
 				types = append(types, p.Type)
 			}
 			out = append(out, []columnar.Value{
-				str(db), str("0"), str(schema), str(m.Name), null, str(kind), null, null,
+				str(db), str("0"), str(schema), str(m.Name), null, str(kind), null, comment,
 				{Type: columnar.MapOf(columnar.TVarchar, columnar.TVarchar), Elems: []columnar.Value{}},
 				null, list(names), list(types), null, str(o.Body), null, columnar.BoolValue(false),
 				columnar.NullValue(columnar.TInt64), list(nil), null, list(nil),

@@ -15,8 +15,9 @@ type Macro struct {
 	Temp      bool
 	Overloads []*MacroOverload
 	// Text is the CREATE statement as written (duckdb_functions'
-	// macro_definition).
-	Text string
+	// macro_definition); Comment is COMMENT ON MACRO's ("" for none).
+	Text    string
+	Comment string
 }
 
 // MacroOverload is one overload of a macro: its parameters and body.

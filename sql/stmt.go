@@ -112,7 +112,7 @@ func (b *stmtBuilder) statement(st ast.Stmt) (Statement, bool, error) {
 	case *ast.Merge:
 		err = b.errAt(s, ErrUnsupported, "MERGE is not supported (write INSERT … ON CONFLICT, UPDATE and DELETE)")
 	case *ast.Comment:
-		err = b.errAt(s, ErrUnsupported, "COMMENT ON is not supported")
+		out, err = b.comment(s) // comment.go
 	case *ast.CreateTrigger:
 		err = b.errAt(s, ErrUnsupported, "CREATE TRIGGER is not supported (b2sql has no triggers)")
 	default:

@@ -48,6 +48,7 @@ type Catalog struct {
 	types     map[string]columnar.Type // lower-case name → CREATE TYPE's type (types.go)
 	seqs      map[string]int64         // lower-case name → CREATE SEQUENCE's executor token (sequences.go)
 	macros    map[string]*sql.Macro    // lower-case name → CREATE MACRO's macro (macros.go)
+	comments  map[string]string        // COMMENT ON's comments by lower-case key (comments.go)
 	// schemas are CREATE SCHEMA's schemas as written, main not among them
 	// (schemas.go); their relations are in the maps above as "s.t".
 	schemas []string
@@ -192,6 +193,7 @@ func (c *Catalog) set(name string, t planner.Table, rename bool) {
 	c.tables[key] = t
 	if rename {
 		c.names[key] = name
+		c.clearComments(key) // a table registered anew
 	}
 }
 
@@ -224,6 +226,7 @@ func (c *Catalog) CreateMem(name string, schema columnar.Schema, cons []ColumnCo
 	}
 	c.tables[key] = &MemTable{schema: schema, cons: cons, keys: keys, primary: primary, defaults: defaults, temp: temp}
 	c.names[key] = name
+	c.clearComments(key)
 	return nil
 }
 
@@ -239,6 +242,7 @@ func (c *Catalog) Drop(name string) (planner.Table, bool) {
 	}
 	delete(c.tables, key)
 	delete(c.names, key)
+	c.clearComments(key)
 	c.life.retired = append(c.life.retired, old)
 	for n, ix := range c.memIndexes {
 		if ix.Table == key {

@@ -20,9 +20,11 @@ func (c *Catalog) Relations() []sql.RelationInfo {
 	for key, t := range c.tables {
 		r := c.relationInfo(key, c.names[key])
 		r.Temp = isTempTable(t)
+		r.Comment = c.comment(key)
 		cons := Constraints(t)
 		for i, f := range t.Schema() {
 			col := sql.ColumnInfo{Name: f.Name, Type: f.Type, Nullable: true}
+			col.Comment = c.comment(key + "." + strings.ToLower(f.Name))
 			if i < len(cons) {
 				col.Nullable = cons[i].Nullable
 				r.Checks += len(cons[i].Checks)
@@ -53,6 +55,7 @@ func (c *Catalog) Relations() []sql.RelationInfo {
 	for key, text := range c.views {
 		r := c.relationInfo(key, key)
 		r.View, r.Temp, r.SQL = true, c.tempViews[key], text
+		r.Comment = c.comment(key)
 		out = append(out, r)
 	}
 	slices.SortFunc(out, func(a, b sql.RelationInfo) int {

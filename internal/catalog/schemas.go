@@ -120,6 +120,7 @@ func (c *Catalog) DropSchema(st *sql.DropSchema, dropTable func(key string) erro
 	defer c.mu.Unlock()
 	for _, k := range views {
 		delete(c.views, k)
+		c.clearComments(k)
 	}
 	for _, k := range macros {
 		delete(c.macros, k)

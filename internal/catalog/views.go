@@ -47,6 +47,7 @@ func (c *Catalog) CreateView(v *sql.CreateView) error {
 	}
 	c.views[key] = v.Text
 	c.tempViews[key] = v.Temp
+	c.clearComments(key)
 	return nil
 }
 
@@ -69,6 +70,7 @@ func (c *Catalog) DropView(d *sql.DropView) error {
 	}
 	delete(c.views, key)
 	delete(c.tempViews, key)
+	c.clearComments(key)
 	return nil
 }
 

@@ -149,6 +149,8 @@ func (s *Session) Run(ctx context.Context, src sql.Source, stmt sql.Statement, a
 		return done, cat.CreateMacro(st)
 	case *sql.DropMacro:
 		return done, cat.DropMacro(st)
+	case *sql.Comment:
+		return done, cat.Comment(st)
 	case *sql.DropView:
 		return done, cat.DropView(st)
 	case *sql.CreateSequence:

@@ -303,3 +303,13 @@ type remoteState struct {
 	mu  sync.RWMutex
 	cfg storage.Config
 }
+
+// clearComments forgets the comments on the relation under key and on
+// its columns. Guarded by c.mu (held for writing).
+func (c *Catalog) clearComments(key string) {
+	for k := range c.comments {
+		if k == key || strings.HasPrefix(k, key+".") {
+			delete(c.comments, k)
+		}
+	}
+}

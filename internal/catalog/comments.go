@@ -70,13 +70,3 @@ func (c *Catalog) Comment(st *sql.Comment) error {
 
 // comment is the comment on key ("" for none). Guarded by c.mu.
 func (c *Catalog) comment(key string) string { return c.comments[key] }
-
-// clearComments forgets the comments on the relation under key and on
-// its columns. Guarded by c.mu (held for writing).
-func (c *Catalog) clearComments(key string) {
-	for k := range c.comments {
-		if k == key || strings.HasPrefix(k, key+".") {
-			delete(c.comments, k)
-		}
-	}
-}

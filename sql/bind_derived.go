@@ -231,3 +231,25 @@ func (b *binder) bindInfoSchema(name, alias string, at int) (*fromItem, bool, er
 	it, err := b.relation(bd, alias, nil, nil)
 	return it, true, err
 }
+
+// derivedStmtText is the query a statement in FROM stands for: (SHOW ALL
+// TABLES) and (SHOW DATABASES) their catalog queries, (SUMMARIZE x)
+// SELECT * FROM summarize('x') (x a table, a path or a query, as the
+// SUMMARIZE statement takes it).
+func (b *binder) derivedStmtText(st ast.Stmt) (string, bool) {
+	switch st := st.(type) {
+	case *ast.Show:
+		return showQueries[st.What], true // catalog_views.go
+	case *ast.Describe:
+		arg := st.Path
+		switch {
+		case st.Query != nil:
+			sp := st.Query.Extent()
+			arg = b.q.src.Text[sp.Start:sp.End]
+		case st.Table != nil:
+			arg = strings.Join(nameParts(st.Table), ".")
+		}
+		return "SELECT * FROM summarize(" + quoteSQL(arg) + ")", true
+	}
+	return "", false
+}

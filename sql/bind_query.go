@@ -248,6 +248,9 @@ func tableRefBindable(t ast.TableRef) bool {
 			_, known := showQueries[sh.What]
 			return known && sh.From == nil // (SHOW ALL TABLES), (SHOW DATABASES): catalog_views.go
 		}
+		if d, ok := t.Stmt.(*ast.Describe); ok {
+			return d.Summarize && d.Func == nil // (SUMMARIZE t | 'path' | query)
+		}
 		return t.Query != nil && queryBindable(t.Query)
 	case *ast.Pivot:
 		return tableRefBindable(t.Source) // the rest is judged when bound (bind_pivot.go)
@@ -405,8 +408,8 @@ func (b *binder) bindTableRefAST(t ast.TableRef, unnamed *int) (*fromItem, error
 		return b.joinItems(left, right, kind, cond, t.Natural)
 	case *ast.Derived:
 		alias := derivedAlias(t, unnamed)
-		if sh, ok := t.Stmt.(*ast.Show); ok {
-			bd, err := b.bindText(showQueries[sh.What]) // catalog_views.go
+		if text, ok := b.derivedStmtText(t.Stmt); ok {
+			bd, err := b.bindText(text) // bind_derived.go
 			if err != nil {
 				return nil, err
 			}

@@ -104,6 +104,12 @@ type Aggregate struct {
 	// aggregates are not merged), as the aggregate above it merges them
 	// anyway.
 	Partial bool
+	// OnePhase, set by EagerAggregate on the aggregate above its
+	// pre-aggregate, runs it as one HashAggregate instead of parallel
+	// partials merged by partition: its rows come already about one per
+	// group (one per outer row and worker), so a partial phase would insert
+	// as many groups as the final and deal them to partitions for nothing.
+	OnePhase bool
 }
 
 // SortKey orders by Expr; NULLs sort last ascending and first descending

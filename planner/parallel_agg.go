@@ -135,6 +135,9 @@ func (bd *builder) parallelAggregate(n *Aggregate) (executor.Operator, error) {
 	if op, err := bd.parallelStacked(n); op != nil || err != nil { // parallel_merge.go
 		return op, err
 	}
+	if n.OnePhase {
+		return nil, nil // its input is parallel below; it is not
+	}
 	partials, err := bd.partialAggregates(n)
 	if partials == nil || err != nil {
 		return nil, err

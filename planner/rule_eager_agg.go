@@ -46,7 +46,9 @@ import "github.com/b2sql/b2sql/columnar"
 // query's filters and joins, so R' has fewer rows. R' is Partial: each
 // worker's groups come out unmerged (a key in up to one row per worker),
 // since the aggregate above adds them up anyway; merging them first would
-// cost a second partitioned phase for nothing.
+// cost a second partitioned phase for nothing. The aggregate above is
+// OnePhase: it meets about one row per group (Q10: 43.8k rows, 39.1k
+// groups), which a parallel partial phase would insert twice.
 func eagerAggregate(root Node) Node {
 	next := maxColID(root) + 1
 	var walk func(Node) Node
@@ -217,7 +219,7 @@ func splitAggregate(a *Aggregate, path []*Join, right bool, keys []Column, next 
 		part.Out = append(part.Out, c)
 		rename[k.ID] = &ColRef{Col: c}
 	}
-	final := &Aggregate{Out: a.Out}
+	final := &Aggregate{Out: a.Out, OnePhase: true}
 	for _, g := range a.Groups {
 		final.Groups = append(final.Groups, SubstCols(g, rename))
 	}

@@ -82,7 +82,7 @@ func TestEagerAggregate(t *testing.T) {
 	}
 	a := e.plan(JoinInner, nil, nil, aggs)
 	got, ok := eagerAggregate(a).(*Aggregate)
-	if !ok || got == a {
+	if !ok || got == a || !got.OnePhase {
 		t.Fatalf("not rewritten:\n%s", Format(eagerAggregate(a)))
 	}
 	j, ok := got.Input.(*Join)

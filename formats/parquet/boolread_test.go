@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -20,7 +21,8 @@ import (
 )
 
 // ownCols are dictionary-less columns codeReader decodes itself (ownPages):
-// BOOLEANs (REQUIRED and OPTIONAL), PLAIN numbers of every width. Each
+// BOOLEANs (REQUIRED and OPTIONAL), PLAIN numbers of every width, PLAIN
+// strings and blobs (plainbytes.go). Each
 // value is a formula of the row, so reads are checked against the formula,
 // not against another decoder.
 func ownCols() []tcol {
@@ -43,8 +45,22 @@ func ownCols() []tcol {
 		{name: "g", typ: arrow.PrimitiveTypes.Float32, want: columnar.TFloat32, nullable: true,
 			app: func(bd array.Builder, i int) { bd.(*array.Float32Builder).Append(float32(i) / 4) },
 			val: func(i int) columnar.Value { return columnar.FloatValue(columnar.TFloat32, float64(float32(i)/4)) }},
+		{name: "s", typ: arrow.BinaryTypes.String, want: columnar.TVarchar,
+			app: func(bd array.Builder, i int) { bd.(*array.StringBuilder).Append(ownStr(i)) },
+			val: func(i int) columnar.Value { return columnar.StringValue(ownStr(i)) }},
+		{name: "ns", typ: arrow.BinaryTypes.String, want: columnar.TVarchar, nullable: true,
+			app: func(bd array.Builder, i int) { bd.(*array.StringBuilder).Append(ownStr(i + 1)) },
+			val: func(i int) columnar.Value { return columnar.StringValue(ownStr(i + 1)) }},
+		{name: "bl", typ: arrow.BinaryTypes.Binary, want: columnar.TBlob, nullable: true,
+			app: func(bd array.Builder, i int) { bd.(*array.BinaryBuilder).Append([]byte(ownStr(2 * i))) },
+			val: func(i int) columnar.Value { return columnar.Value{Type: columnar.TBlob, S: ownStr(2 * i)} }},
 	}
 }
+
+// ownStr is u's digits repeated i%5 times: empty for every fifth row,
+// otherwise 1 to 24 bytes, so that values straddle page and batch ends at
+// every offset.
+func ownStr(i int) string { return strings.Repeat(strconv.Itoa(int(ownU(i))), i%5) }
 
 // ownBool is a pattern with runs and isolated values, of no period that
 // divides 8 (so PLAIN's bytes differ).
@@ -67,7 +83,8 @@ func ownWant(cols []tcol, i int) []columnar.Value {
 	return row
 }
 
-// TestOwnPages reads BOOLEAN and PLAIN number chunks without a dictionary,
+// TestOwnPages reads BOOLEAN, PLAIN number and PLAIN BYTE_ARRAY chunks
+// without a dictionary,
 // in DataPage V1 and V2 files, whole and
 // under filters that seek and skip over pages, through codeReader and
 // through arrow-go's readers, each checked against the values written.

@@ -94,9 +94,13 @@ func (d *decoder) useCodeReader(cc *metadata.ColumnChunkMetaData) bool {
 // of column c without a dictionary whose metadata lists encs: c is a
 // number (fixedWidth) or a BOOLEAN, and encs holds no encoding but PLAIN,
 // the level encodings, DELTA_BINARY_PACKED for integers and RLE for
-// booleans. A page of another encoding in such a chunk (a lying list) is
-// reported as corrupt.
+// booleans; or c is a BYTE_ARRAY read as bytes with PLAIN pages only
+// (plainBytes). A page of another encoding in such a chunk (a lying list)
+// is reported as corrupt.
 func ownPages(c *column, encs []parquet.Encoding) bool {
+	if ownDecoder && plainBytes(c, encs) {
+		return true
+	}
 	isBool := boolPages(c)
 	if !ownDecoder || (fixedWidth(c) == 0 && !isBool) {
 		return false
@@ -164,9 +168,12 @@ func (d *decoder) readRaw(v *columnar.Vector, n int, validBuf columnar.Bitmap, a
 		return rows, validBuf, arena, err
 	}
 	if d.coded {
-		if fixedPages(d.c) {
+		switch {
+		case fixedPages(d.c):
 			rows, validBuf, err = d.cr.readFixed(v, n, validBuf, nil)
-		} else {
+		case d.cr.copiesBytes():
+			rows, validBuf, arena, err = d.cr.readCopied(v, n, validBuf, arena)
+		default:
 			rows, validBuf, err = d.cr.read(v, n, validBuf)
 		}
 		if err != nil {

@@ -51,6 +51,11 @@ type codeReader struct {
 	// converted as rows are read (plainI/plainF then hold a segment's).
 	lazyPlain bool
 	plainSrc  []byte
+	// lazyBytes: a PLAIN page of a dictionary-less BYTE_ARRAY chunk, its
+	// values (plainSrc) copied out as rows are read from byte byteAt on
+	// (plainbytes.go).
+	lazyBytes bool
+	byteAt    int
 	rows      int   // rows in the page
 	pos       int   // next row
 	vpos      int   // next value
@@ -83,6 +88,12 @@ type codeScratch struct {
 }
 
 var codeScratchPool = sync.Pool{New: func() any { return new(codeScratch) }}
+
+// copiesBytes reports whether r reads a dictionary-less BYTE_ARRAY chunk
+// (readCopied), rather than codes or numbers.
+func (r *codeReader) copiesBytes() bool {
+	return !r.hasDict && r.c.kind == kBytes
+}
 
 // reset prepares r for a new column chunk of rows rows; hasDict tells
 // whether it starts with a dictionary page, maxDef is the column's maximum
@@ -234,7 +245,7 @@ func (r *codeReader) pageRows(n int32) (int, error) {
 func (r *codeReader) loadValues(enc parquet.Encoding, data []byte, n int, hasDefs bool) error {
 	r.rows, r.pos, r.vpos = n, 0, 0
 	r.defs = nil
-	r.lazy, r.lazyPlain = false, false
+	r.lazy, r.lazyPlain, r.lazyBytes = false, false, false
 	nv := n
 	if hasDefs {
 		r.defs = r.defBuf[:n]
@@ -243,6 +254,11 @@ func (r *codeReader) loadValues(enc parquet.Encoding, data []byte, n int, hasDef
 			if d == int32(r.maxDef) {
 				nv++
 			}
+		}
+		if nv == n {
+			// Levels that define every row (an OPTIONAL column without
+			// NULLs in this page): rows are values one for one.
+			r.defs = nil
 		}
 	}
 	if boolPages(r.c) {
@@ -291,6 +307,10 @@ func (r *codeReader) loadValues(enc parquet.Encoding, data []byte, n int, hasDef
 				return corruptf("%d values of %d bytes in %d bytes", nv, w, len(data))
 			}
 			r.lazyPlain, r.plainSrc = true, data[:nv*w]
+			return nil
+		}
+		if r.copiesBytes() {
+			r.lazyBytes, r.plainSrc, r.byteAt = true, data, 0
 			return nil
 		}
 		// The page buffer is reused by the next page: keep a copy the

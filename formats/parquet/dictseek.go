@@ -60,15 +60,21 @@ func (r *codeReader) skip(n int64) error {
 			continue
 		}
 		k := int(min(n, int64(r.rows-r.pos)))
-		if r.defs == nil {
-			r.vpos += k
-		} else {
+		vals := k
+		if r.defs != nil {
+			vals = 0
 			for _, d := range r.defs[r.pos : r.pos+k] {
 				if d == int32(r.maxDef) {
-					r.vpos++
+					vals++
 				}
 			}
 		}
+		if r.lazyBytes {
+			if err := r.skipBytes(vals); err != nil {
+				return err
+			}
+		}
+		r.vpos += vals
 		r.pos += k
 		n -= int64(k)
 	}

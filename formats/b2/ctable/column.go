@@ -444,16 +444,22 @@ func (s *colSource) readRows(d *b2.Decoder, sc *colScratch, lo int64, n int, par
 		if err := s.blob.ReadItems1D(d, blob, first, int(last-first)); err != nil {
 			return s.base + ".utf8.b2nd", err
 		}
+		// Row r ends where row r+1 starts: ends[r] (little-endian items,
+		// as b2.Items reads them in place).
+		ends, out := b2.Items[int64](offs[8:])[:n], v.Bytes[:n]
 		prev := first
-		for r := 0; r < n; r++ {
-			next := int64(binary.LittleEndian.Uint64(offs[8*(r+1):]))
+		for r, next := range ends {
 			if next < prev || next > last {
 				return main, corruptf("offsets of row %d decrease", lo+int64(r))
 			}
-			v.Bytes[r] = blob[prev-first : next-first : next-first]
+			out[r] = blob[prev-first : next-first : next-first]
 			prev = next
-			if s.sent != nil && bytes.Equal(v.Bytes[r], s.sent) {
-				v.SetNull(r, n)
+		}
+		if s.sent != nil {
+			for r, b := range out {
+				if bytes.Equal(b, s.sent) {
+					v.SetNull(r, n)
+				}
 			}
 		}
 	case flDict:

@@ -1,6 +1,8 @@
 package executor
 
 import (
+	"bytes"
+	"encoding/binary"
 	"math"
 	"math/bits"
 
@@ -65,6 +67,18 @@ func (s *aggState) updateFlat(b *columnar.Batch, arg *columnar.Vector) bool {
 			}
 			if cmp := columnar.CompareFloat(v, s.floats[0]); s.count[0] == 0 || cmp != 0 && (cmp < 0) == isMin {
 				s.floats[0] = v
+			}
+			s.count[0] += int64(c)
+			return true
+		}
+		if arg.Type.Phys() == columnar.PhysBytes && !s.minMaxWide() {
+			isMin := s.spec.Kind == AggMin
+			v, c := minMaxBytesWords(arg.Bytes[:n], valid, isMin)
+			if c == 0 {
+				return true
+			}
+			if cmp := columnar.CompareBytes(v, s.bytes[0]); s.count[0] == 0 || cmp != 0 && (cmp < 0) == isMin {
+				s.bytes[0] = s.copyBytes(v)
 			}
 			s.count[0] += int64(c)
 			return true
@@ -400,4 +414,61 @@ func minMaxDense(xs []float64, isMin bool, m *[4]float64) (nan bool) {
 	}
 	m[0], m[1], m[2], m[3] = m0, m1, m2, m3
 	return nan
+}
+
+// MIN/MAX of one group of strings (updateFlat): most values differ
+// from the running extreme within their first eight bytes, so each is
+// compared by those bytes as one big-endian integer (prefixKey), and only
+// values that tie on it are compared whole. The general path called a
+// closure and bytes.Compare for every row: 16% of min(title), max(title)
+// over the events .b2z.
+
+// minMaxBytesWords returns the least (isMin) or greatest non-NULL value of
+// in as bytes order them, aliasing in, and how many non-NULL values there
+// are.
+func minMaxBytesWords(in [][]byte, valid columnar.Bitmap, isMin bool) (v []byte, n int) {
+	var vk uint64
+	first := true
+	take := func(x []byte) {
+		k := prefixKey(x)
+		switch {
+		case first:
+		case k != vk:
+			if (k < vk) != isMin {
+				return
+			}
+		default:
+			if c := bytes.Compare(x, v); c == 0 || (c < 0) != isMin {
+				return
+			}
+		}
+		v, vk, first = x, k, false
+	}
+	if valid == nil {
+		for _, x := range in {
+			take(x)
+		}
+		return v, len(in)
+	}
+	for w := 0; 64*w < len(in); w++ {
+		m := word(valid, w, len(in))
+		n += bits.OnesCount64(m)
+		for lo := 64 * w; m != 0; m &= m - 1 {
+			take(in[lo+bits.TrailingZeros64(m)])
+		}
+	}
+	return v, n
+}
+
+// prefixKey is x's first eight bytes as a big-endian integer, zero-padded:
+// prefixKey(a) < prefixKey(b) implies bytes.Compare(a, b) < 0 (a shorter
+// value's padding is never above the bytes it stands for), and equal keys
+// decide nothing.
+func prefixKey(x []byte) uint64 {
+	if len(x) >= 8 {
+		return binary.BigEndian.Uint64(x)
+	}
+	var b [8]byte
+	copy(b[:], x)
+	return binary.BigEndian.Uint64(b[:])
 }

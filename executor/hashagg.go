@@ -342,7 +342,8 @@ var isPlainInt = hashtab.IsPlainInt
 
 // reserveGroups sizes the table of a parallel GROUP BY's final for the
 // distinct keys its partition was dealt, when the memory manager grants
-// the bytes (else the table grows as usual). Only a final grouping by
+// the bytes (else the table grows as usual), and places it on the range
+// of keys the partition was dealt, if it was dealt one (hashagg_range.go). Only a final grouping by
 // exactly the partition's keys knows its group count so (a split
 // DISTINCT's inner final groups by more: its estimate would be the outer
 // keys').
@@ -355,12 +356,16 @@ func (h *HashAgg) reserveGroups() {
 	if keys != len(h.Groups) || n == 0 {
 		return
 	}
-	need := hashtab.ReserveBytes(h.groups, n)
-	if need == 0 || h.res.Grow(need) != nil {
-		return
+	e := hashtab.Expect{Keys: n}
+	e.Lo, e.Hi, e.Ranged = src.keyRange()
+	need := hashtab.ReserveBytes(h.groups, e)
+	if need > 0 {
+		if h.res.Grow(need) != nil {
+			return
+		}
+		if h.res != nil {
+			h.held = need
+		}
 	}
-	if h.res != nil {
-		h.held = need
-	}
-	hashtab.Reserve(h.groups, n)
+	hashtab.Reserve(h.groups, e)
 }

@@ -87,6 +87,16 @@ type PartitionSource struct {
 	// keys columns: the merge's Keys).
 	sketches []*keySketch
 	keys     int
+	// rng is the merge's key range (nil or off: dealt by hash) and part
+	// this partition's number, whose piece of the range the final's table
+	// may cover from its first key (keyRange).
+	rng  *dealRange
+	part int
+}
+
+// keyRange returns the keys dealt to the partition by range, if it was.
+func (s *PartitionSource) keyRange() (lo, hi int64, ok bool) {
+	return s.rng.keys(s.part)
 }
 
 // distinctKeys estimates the distinct values of the partition's first
@@ -204,7 +214,9 @@ func (m *PartitionMerge) Open(ctx context.Context) error {
 	m.failed.reset()
 	m.cur = 0
 	np := len(m.Sources)
-	for _, s := range m.Sources {
+	rng := &dealRange{}
+	for p, s := range m.Sources {
+		s.rng, s.part = rng, p
 		s.drop()
 		s.stores = make([]*chunkedStore, len(m.Partials))
 		s.sizes = make([]int64, len(m.Partials))
@@ -224,7 +236,7 @@ func (m *PartitionMerge) Open(ctx context.Context) error {
 	seed := maphash.MakeSeed()
 	var first firstError
 	run(len(m.Partials), func(w int) error {
-		d := dealer{keys: m.Keys, parts: np, seed: seed, types: m.Sources[0].Out}
+		d := dealer{keys: m.Keys, parts: np, seed: seed, types: m.Sources[0].Out, rng: rng}
 		d.stores, d.sizes = make([]*chunkedStore, np), make([]int64, np)
 		d.sketches = make([]keySketch, np)
 		ws := make([]*spill.Writer, np)
@@ -239,6 +251,9 @@ func (m *PartitionMerge) Open(ctx context.Context) error {
 		res.Free()
 		if err := m.Partials[w].Open(ctx); err != nil {
 			return err
+		}
+		if len(m.Keys) == 1 {
+			d.sample = sampleKeys(m.Partials[w])
 		}
 		for {
 			b, err := m.Partials[w].Next(ctx)
@@ -481,6 +496,11 @@ type dealer struct {
 	sizes  []int64         // per partition: the bytes its rows take
 	// sketches, when not nil, counts each partition's distinct keys.
 	sketches []keySketch
+	// rng, shared by the workers' dealers, deals one integer key by range
+	// when sample (the partial's keys) or else the first batch shows a
+	// wide, even spread (hashagg_range.go).
+	rng    *dealRange
+	sample []int64
 }
 
 // deal copies the live rows of b to the stores of their partitions and
@@ -501,10 +521,28 @@ func (d *dealer) deal(b *columnar.Batch) int64 {
 	for p := range d.rows {
 		d.rows[p] = d.rows[p][:0]
 	}
+	var byRange *columnar.Vector // the key column, when dealt by range
+	if d.rng != nil && len(d.keys) == 1 {
+		d.rng.once.Do(func() {
+			if d.sample != nil {
+				d.rng.decideFrom(d.sample, d.parts)
+			} else {
+				d.rng.decide(b, b.Cols[d.keys[0]], d.parts)
+			}
+		})
+		if d.rng.on {
+			byRange = b.Cols[d.keys[0]]
+		}
+	}
 	for k := 0; k < live; k++ {
 		i := b.Row(k)
 		x := spread(h[i])
 		p, _ := bits.Mul64(x, uint64(d.parts))
+		if byRange != nil {
+			if q, ok := d.rng.partitionOf(byRange, i); ok {
+				p = uint64(q)
+			}
+		}
 		d.rows[p] = append(d.rows[p], i)
 		if d.sketches != nil {
 			d.sketches[p].add(x)

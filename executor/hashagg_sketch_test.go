@@ -62,10 +62,10 @@ func TestFinalReservesFromSketch(t *testing.T) {
 		return h
 	}
 	h := final(1)
-	if more := hashtab.ReserveBytes(h.groups, n*9/10); more != 0 {
+	if more := hashtab.ReserveBytes(h.groups, hashtab.Expect{Keys: n * 9 / 10}); more != 0 {
 		t.Errorf("final of one key: reserving %d keys again allocates %d bytes", n*9/10, more)
 	}
-	if hashtab.ReserveBytes(hashtab.New([]columnar.Type{columnar.TVarchar}), n*9/10) == 0 {
+	if hashtab.ReserveBytes(hashtab.New([]columnar.Type{columnar.TVarchar}), hashtab.Expect{Keys: n * 9 / 10}) == 0 {
 		t.Errorf("a fresh string table needs no bytes for %d keys", n)
 	}
 	h.Close()

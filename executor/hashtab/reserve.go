@@ -1,6 +1,8 @@
 package hashtab
 
-// Reserving room for a number of keys known ahead.
+import "github.com/b2sql/b2sql/columnar"
+
+// Reserving room for the keys known to be coming.
 //
 // A table that grows as keys come doubles about log2(n) times, rehashing
 // every key each time and holding the old slots beside the new ones while
@@ -8,23 +10,76 @@ package hashtab
 // parallel GROUP BY's final knows an estimate of its partition's distinct
 // keys), one table of the final size is cheaper: COUNT(DISTINCT title)
 // over 10M mostly distinct titles spent a fifth of its time growing the
-// finals' string tables. Only the string Map takes a reservation: its
-// slots are 40 bytes a key and it doubles from 64.
+// finals' string tables. The string Map takes such a reservation (its
+// slots are 40 bytes a key and it doubles from 64), and so does the
+// integer Map when it also knows the range its keys lie in (see Expect).
 
-// Reserve makes m ready for n keys in all, when m's kind takes a
-// reservation; an estimate too low only means growing later.
-func Reserve(m Map, n int) {
-	if s, ok := m.(*strMap); ok {
-		s.tab.reserve(n)
+// Expect is what a caller knows ahead about the keys a Map will be given.
+type Expect struct {
+	// Keys is about how many distinct keys will come; an estimate too low
+	// only means growing later.
+	Keys int
+	// Ranged says that keys [Lo, Hi] hold most of the keys of a single
+	// integer column (a parallel GROUP BY's final is dealt a whole range
+	// of keys: dealRange in the executor). The direct table then starts
+	// at Lo instead of 0, and covers the range at once when the keys are
+	// dense enough in it. Keys outside the range are still found, through
+	// the hash table: the range only places the table.
+	Ranged bool
+	Lo, Hi int64
+}
+
+// Reserve makes m ready for the keys e describes, when m's kind takes a
+// reservation. m must not have been given keys yet for the range to apply.
+func Reserve(m Map, e Expect) {
+	switch m := m.(type) {
+	case *strMap:
+		m.tab.reserve(e.Keys)
+	case *intMap:
+		if m.n == 0 && e.Ranged && e.Hi >= e.Lo {
+			m.ig.expectRange(e.Lo, e.Hi, e.Keys)
+		}
 	}
 }
 
-// ReserveBytes is what Reserve(m, n) allocates, for memory accounting.
-func ReserveBytes(m Map, n int) int64 {
-	if s, ok := m.(*strMap); ok {
-		return s.tab.reserveBytes(n)
+// ReserveBytes is what Reserve(m, e) allocates, for memory accounting.
+func ReserveBytes(m Map, e Expect) int64 {
+	switch m := m.(type) {
+	case *strMap:
+		return m.tab.reserveBytes(e.Keys)
+	case *intMap:
+		if m.n == 0 && e.Ranged && e.Hi >= e.Lo {
+			if span, ok := coverSpan(e.Lo, e.Hi, e.Keys); ok && span > m.ig.dense.n {
+				return 4 * int64(span)
+			}
+		}
 	}
 	return 0
+}
+
+// coverSpan is the direct-table slots that keys [lo, hi] take, and
+// whether the table should cover them at once: when they are at most as
+// sparse as the direct table may be (16 slots a key, the rule of
+// intGroups.find) and within denseKeys.
+func coverSpan(lo, hi int64, keys int) (int, bool) {
+	span := uint64(hi-lo) + 1
+	if span == 0 || span > denseKeys || span > 16*uint64(max(keys, 1)) {
+		return 0, false
+	}
+	return int(span), true
+}
+
+// expectRange starts the direct table at lo, and covers [lo, hi] at once
+// when keys (an estimate of the distinct keys coming) fill it densely
+// enough.
+func (t *intGroups) expectRange(lo, hi int64, keys int) {
+	if uint64(hi-lo) >= denseKeys {
+		return // the range is wider than any direct table: keep base 0
+	}
+	t.base = lo
+	if span, ok := coverSpan(lo, hi, keys); ok && span > t.dense.n {
+		t.dense.cover(span - 1)
+	}
 }
 
 // strSlotsFor is the table size that holds n keys below the 3/4 load at
@@ -58,4 +113,22 @@ func (t *strTable) reserveBytes(n int) int64 {
 		b += 12 * int64(n)
 	}
 	return b
+}
+
+// KeySample returns up to k keys of m, a single integer column's Map,
+// taken at even steps over its ids (the NULL key left out): a sample of
+// its distinct keys, whatever order they came in. Other Maps give nil.
+func KeySample(m Map, k int) []int64 {
+	im, ok := m.(*intMap)
+	if !ok || im.typ.Phys() != columnar.PhysInt || k <= 0 || im.n == 0 {
+		return nil
+	}
+	step := max(im.n/k, 1)
+	out := make([]int64, 0, min(k, im.n))
+	for g := 0; g < im.n && len(out) < k; g += step {
+		if int32(g) != im.nullG {
+			out = append(out, im.keys.at(g))
+		}
+	}
+	return out
 }

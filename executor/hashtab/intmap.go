@@ -8,10 +8,18 @@ import "github.com/b2sql/b2sql/columnar"
 type intMap struct {
 	typ     columnar.Type
 	ig      *intGroups
-	keys    chunked[int64] // per id: the key (0 for the NULL id)
+	keys    chunked[int64] // per id: the key less base (0 for the NULL id)
 	n       int
 	nullG   int32 // the NULL key's id; -1: none yet
 	newRows []int
+	// base is subtracted from every key before the tables see it: 0 unless
+	// Reserve was told the keys' range (a parallel GROUP BY's final, dealt
+	// one range of keys: its direct table then covers that range from 0).
+	// Keys below base wrap to negative or huge values, which the hash
+	// table holds; the difference is one-to-one, so no two keys meet.
+	// rebased is the scratch of a batch's keys less base.
+	base    int64
+	rebased []int64
 }
 
 func newIntMap(t columnar.Type) *intMap {
@@ -61,7 +69,19 @@ func (m *intMap) Assign(b *columnar.Batch, keys []*columnar.Vector, gids []int32
 	m.newRows = m.newRows[:0]
 	k := keys[0]
 	if k.Type.Phys() == columnar.PhysInt && !k.Const {
-		m.assignInts(b, k.Ints, k.Valid, gids)
+		vals := k.Ints
+		if m.base != 0 {
+			// Rebased apart, so that the loops of a map with base 0 (every
+			// map but a ranged final's) stay as they are.
+			if cap(m.rebased) < b.Len {
+				m.rebased = make([]int64, max(b.Len, columnar.MaxBatch))
+			}
+			vals = m.rebased[:b.Len]
+			for i, x := range k.Ints[:b.Len] {
+				vals[i] = x - m.base
+			}
+		}
+		m.assignInts(b, vals, k.Valid, gids)
 		return m.newRows
 	}
 	b.ForEach(func(i int) {
@@ -73,7 +93,7 @@ func (m *intMap) Assign(b *columnar.Batch, keys []*columnar.Vector, gids []int32
 			gids[i] = m.nullG
 			return
 		}
-		v := word(k, j)
+		v := word(k, j) - m.base
 		gids[i] = m.ig.find(v, m.n, func() int32 { return m.create(v, i) })
 	})
 
@@ -137,7 +157,7 @@ func (m *intMap) Find(b *columnar.Batch, keys []*columnar.Vector, gids []int32) 
 			gids[i] = m.nullG
 			return
 		}
-		if g, ok := m.ig.lookup(word(k, j)); ok {
+		if g, ok := m.ig.lookup(word(k, j) - m.base); ok {
 			gids[i] = g
 			return
 		}
@@ -156,6 +176,11 @@ func (m *intMap) Keys(cols []*columnar.Vector, from, to int) {
 	switch v.Type.Phys() {
 	case columnar.PhysInt:
 		m.keys.copyOut(v.Ints[:n], from, to)
+		if m.base != 0 {
+			for r := range v.Ints[:n] {
+				v.Ints[r] += m.base
+			}
+		}
 	case columnar.PhysUint:
 		for r := range n {
 			v.Uints[r] = uint64(m.keys.at(from + r))

@@ -181,12 +181,7 @@ const denseFloor = 1 << 12
 // so keys arriving in order touch the table in order.
 type intGroups struct {
 	dense denseTable
-	// base is the key of the direct table's slot 0: 0 unless the caller
-	// knew the keys' range ahead (expectRange), when a parallel GROUP BY's
-	// final takes one range of keys and its direct table covers that
-	// range alone. Keys below base live in the hash table.
-	base int64
-	ints *intKeyTable
+	ints  *intKeyTable
 	// hashed marks, a bit per 1<<hashedShift keys, the keys below
 	// denseKeys that the hash table holds (taken while out of the direct
 	// table's range), so that a miss in the direct table probes the hash
@@ -203,8 +198,8 @@ func newIntGroups() *intGroups { return &intGroups{ints: newIntKeyTable(256, 3)}
 // known returns the group of v when the direct table holds it: callers
 // test it inline before find.
 func (t *intGroups) known(v int64) (int32, bool) {
-	if d := v - t.base; uint64(d) < uint64(t.dense.n) {
-		if g := *t.dense.at(d); g != 0 {
+	if uint64(v) < uint64(t.dense.n) {
+		if g := *t.dense.at(v); g != 0 {
 			return g - 1, true
 		}
 	}
@@ -217,21 +212,17 @@ func (t *intGroups) find(v int64, ngroups int, create func() int32) int32 {
 	// The direct table grows only while it stays dense enough (at most
 	// 16 slots per group, past a floor of denseFloor keys), so one huge
 	// key cannot make it large; keys outside it live in the map.
-	// d is v's slot in the direct table: v - base wraps for keys below
-	// base, past denseKeys, so that they go to the hash table (the
-	// difference is one-to-one, so no two keys ever share a slot).
-	d := v - t.base
-	if uint64(d) < denseKeys && (int(d) < t.dense.n || int(d) < max(denseFloor, 16*ngroups)) {
-		if int(d) >= t.dense.n {
-			t.dense.cover(int(d))
+	if uint64(v) < denseKeys && (int(v) < t.dense.n || int(v) < max(denseFloor, 16*ngroups)) {
+		if int(v) >= t.dense.n {
+			t.dense.cover(int(v))
 		}
-		slot := t.dense.at(d)
+		slot := t.dense.at(v)
 		if *slot == 0 {
 			// The hash table may have taken v while it was out of the
 			// direct table's range: its group is copied in on the first
 			// miss here, so both homes agree (walking the hash table at
 			// every growth cost more than this probe per new key).
-			if g, ok := t.hashedGroup(v, d); ok {
+			if g, ok := t.hashedGroup(v); ok {
 				*slot = g + 1
 			} else {
 				*slot = create() + 1
@@ -240,8 +231,8 @@ func (t *intGroups) find(v int64, ngroups int, create func() int32) int32 {
 		return *slot - 1
 	}
 	return t.ints.find(v, func() int32 {
-		if uint64(d) < denseKeys {
-			b := int(d >> hashedShift)
+		if uint64(v) < denseKeys {
+			b := int(v >> hashedShift)
 			if w := b >> 6; w >= len(t.hashed) {
 				grown := make(columnar.Bitmap, min(max(w+1, 2*len(t.hashed), 16), denseKeys>>hashedShift>>6))
 				copy(grown, t.hashed)
@@ -258,8 +249,8 @@ func (t *intGroups) lookup(v int64) (int32, bool) {
 	if g, ok := t.known(v); ok {
 		return g, true
 	}
-	if d := v - t.base; uint64(d) < uint64(t.dense.n) {
-		return t.hashedGroup(v, d)
+	if uint64(v) < uint64(t.dense.n) {
+		return t.hashedGroup(v)
 	}
 	return t.ints.lookup(v)
 }
@@ -267,10 +258,10 @@ func (t *intGroups) lookup(v int64) (int32, bool) {
 // hashedShift: hashed has a bit per 16 keys.
 const hashedShift = 4
 
-// hashedGroup returns the group of v, a key below the direct table's end
-// (its slot d), when the hash table holds it.
-func (t *intGroups) hashedGroup(v, d int64) (int32, bool) {
-	b := int(d >> hashedShift)
+// hashedGroup returns the group of v, a key below the direct table's end,
+// when the hash table holds it.
+func (t *intGroups) hashedGroup(v int64) (int32, bool) {
+	b := int(v >> hashedShift)
 	if b>>6 >= len(t.hashed) || !t.hashed.Get(b) {
 		return 0, false
 	}

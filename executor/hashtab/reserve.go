@@ -37,7 +37,7 @@ func Reserve(m Map, e Expect) {
 		m.tab.reserve(e.Keys)
 	case *intMap:
 		if m.n == 0 && e.Ranged && e.Hi >= e.Lo {
-			m.ig.expectRange(e.Lo, e.Hi, e.Keys)
+			m.expectRange(e.Lo, e.Hi, e.Keys)
 		}
 	}
 }
@@ -48,7 +48,7 @@ func ReserveBytes(m Map, e Expect) int64 {
 	case *strMap:
 		return m.tab.reserveBytes(e.Keys)
 	case *intMap:
-		if m.n == 0 && e.Ranged && e.Hi >= e.Lo {
+		if m.n == 0 && e.Ranged && e.Hi >= e.Lo && m.typ.Phys() == columnar.PhysInt {
 			if span, ok := coverSpan(e.Lo, e.Hi, e.Keys); ok && span > m.ig.dense.n {
 				return 4 * int64(span)
 			}
@@ -69,16 +69,17 @@ func coverSpan(lo, hi int64, keys int) (int, bool) {
 	return int(span), true
 }
 
-// expectRange starts the direct table at lo, and covers [lo, hi] at once
-// when keys (an estimate of the distinct keys coming) fill it densely
+// expectRange makes lo the map's base: its integer keys go to the tables
+// less lo, so that [lo, hi] is the direct table's [0, hi-lo], covered at
+// once when keys (an estimate of the distinct keys coming) fill it densely
 // enough.
-func (t *intGroups) expectRange(lo, hi int64, keys int) {
-	if uint64(hi-lo) >= denseKeys {
-		return // the range is wider than any direct table: keep base 0
+func (m *intMap) expectRange(lo, hi int64, keys int) {
+	if m.typ.Phys() != columnar.PhysInt || uint64(hi-lo) >= denseKeys {
+		return // a range wider than any direct table: keep base 0
 	}
-	t.base = lo
-	if span, ok := coverSpan(lo, hi, keys); ok && span > t.dense.n {
-		t.dense.cover(span - 1)
+	m.base = lo
+	if span, ok := coverSpan(lo, hi, keys); ok && span > m.ig.dense.n {
+		m.ig.dense.cover(span - 1)
 	}
 }
 
@@ -127,7 +128,7 @@ func KeySample(m Map, k int) []int64 {
 	out := make([]int64, 0, min(k, im.n))
 	for g := 0; g < im.n && len(out) < k; g += step {
 		if int32(g) != im.nullG {
-			out = append(out, im.keys.at(g))
+			out = append(out, im.keys.at(g)+im.base)
 		}
 	}
 	return out

@@ -73,9 +73,10 @@ func TestReserveIntRange(t *testing.T) {
 		t.Fatalf("ReserveBytes = %d, want %d (a slot per key of the range)", got, 4*10_000)
 	}
 	Reserve(m, e)
-	ig := m.(*intMap).ig
-	if ig.base != lo || ig.dense.n < 10_000 {
-		t.Fatalf("direct table at %d covering %d keys, want at %d covering 10000", ig.base, ig.dense.n, lo)
+	im := m.(*intMap)
+	ig := im.ig
+	if im.base != lo || ig.dense.n < 10_000 {
+		t.Fatalf("direct table at %d covering %d keys, want at %d covering 10000", im.base, ig.dense.n, lo)
 	}
 	specials := []int64{0, 1, -5, lo - 1, lo - 16, hi + 1, hi + 1_000_000, lo + 20_000_000,
 		math.MinInt64, math.MaxInt64, math.MinInt64 + lo, lo + denseKeys, lo - denseKeys}
@@ -172,13 +173,13 @@ func TestReserveIntRangeSparse(t *testing.T) {
 		t.Errorf("a sparse range reserves %d bytes", got)
 	}
 	Reserve(m, e)
-	if ig := m.(*intMap).ig; ig.base != -1_000_000 || ig.dense.n != 0 {
-		t.Errorf("sparse range: table at %d covering %d, want at -1000000 covering nothing yet", ig.base, ig.dense.n)
+	if im := m.(*intMap); im.base != -1_000_000 || im.ig.dense.n != 0 {
+		t.Errorf("sparse range: table at %d covering %d, want at -1000000 covering nothing yet", im.base, im.ig.dense.n)
 	}
 	m = New([]columnar.Type{columnar.TInt64})
 	Reserve(m, Expect{Keys: 1 << 30, Ranged: true, Lo: 1, Hi: 1 + denseKeys})
-	if ig := m.(*intMap).ig; ig.base != 0 || ig.dense.n != 0 {
-		t.Errorf("range wider than denseKeys: table at %d covering %d", ig.base, ig.dense.n)
+	if im := m.(*intMap); im.base != 0 || im.ig.dense.n != 0 {
+		t.Errorf("range wider than denseKeys: table at %d covering %d", im.base, im.ig.dense.n)
 	}
 }
 

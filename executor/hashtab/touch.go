@@ -42,9 +42,9 @@ func touchInts[T int64 | uint64](t *intGroups, vs []T) {
 	var sink int32
 	for _, x := range vs {
 		v := int64(x)
-		if d := v - t.base; uint64(d) < uint64(t.dense.n) {
+		if uint64(v) < uint64(t.dense.n) {
 			if direct {
-				sink |= *t.dense.at(d)
+				sink |= *t.dense.at(v)
 			}
 		} else if hashed {
 			sink |= t.ints.slots[t.ints.home(v)].val

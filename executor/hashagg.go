@@ -343,10 +343,10 @@ var isPlainInt = hashtab.IsPlainInt
 // reserveGroups sizes the table of a parallel GROUP BY's final for the
 // distinct keys its partition was dealt, when the memory manager grants
 // the bytes (else the table grows as usual), and places it on the range
-// of keys the partition was dealt, if it was dealt one (hashagg_range.go). Only a final grouping by
-// exactly the partition's keys knows its group count so (a split
-// DISTINCT's inner final groups by more: its estimate would be the outer
-// keys').
+// of keys the partition was dealt, if it was dealt one
+// (hashagg_range.go). Only a final grouping by exactly the partition's
+// keys knows its group count so (a split DISTINCT's inner final groups by
+// more: its estimate would be the outer keys').
 func (h *HashAgg) reserveGroups() {
 	src := partitionSourceOf(h.Input)
 	if h.Partial || src == nil {

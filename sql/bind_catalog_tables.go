@@ -29,40 +29,6 @@ func init() {
 	)
 }
 
-// RelationLister is a catalog that lists its tables and views.
-type RelationLister interface {
-	Relations() []RelationInfo
-}
-
-// RelationInfo is a table or view of the catalog.
-type RelationInfo struct {
-	Schema, Name string
-	View, Temp   bool
-	SQL          string // a view's query
-	Comment      string // COMMENT ON's ("" for none)
-	Columns      []ColumnInfo
-	PrimaryKey   bool
-	Checks       int // CHECK constraints
-	Indexes      int
-}
-
-// ColumnInfo is a column of a table.
-type ColumnInfo struct {
-	Name     string
-	Type     columnar.Type
-	Nullable bool
-	Default  string // SQL text, "" for none
-	Comment  string // COMMENT ON COLUMN's ("" for none)
-}
-
-// relations is the catalog's list (none when it keeps no list).
-func (b *binder) relations() []RelationInfo {
-	if rl, ok := b.cat.(RelationLister); ok {
-		return rl.Relations()
-	}
-	return nil
-}
-
 // dbOf is the database a relation is in, and its oid.
 func dbOf(temp bool) (string, int64) {
 	if temp {

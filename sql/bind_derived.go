@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -252,4 +253,68 @@ func (b *binder) derivedStmtText(st ast.Stmt) (string, bool) {
 		return "SELECT * FROM summarize(" + quoteSQL(arg) + ")", true
 	}
 	return "", false
+}
+
+// describeDerived binds (DESCRIBE x) in FROM (x a table, a path, a table
+// function or a query) to DESCRIBE's rows (DescribeRow), as constants: a
+// catalog table's columns with their NOT NULL and keys, the others'
+// nullable and keyless, as the DESCRIBE statement shows them.
+func (b *binder) describeDerived(d *ast.Describe, alias string, cols []string) (*fromItem, error) {
+	from, key := "", ""
+	switch {
+	case d.Query != nil:
+		sp := d.Query.Extent()
+		from = "(" + b.q.src.Text[sp.Start:sp.End] + ") AS described"
+	case d.Func != nil:
+		from = b.q.src.Text[d.Func.Start:d.Func.End]
+	case d.Table != nil:
+		parts := nameParts(d.Table)
+		if full := strings.Join(parts, "."); len(parts) > 1 && hasKnownExt(full) {
+			from = quoteSQL(full) // DESCRIBE data.parquet: a path
+			break
+		}
+		quoted := make([]string, len(parts))
+		for i, p := range parts {
+			quoted[i] = quoteIdent(p)
+		}
+		from = strings.Join(quoted, ".")
+		key, _, _, _ = relKey(parts)
+	default:
+		from = quoteSQL(d.Path)
+	}
+	bd, err := b.bindText("SELECT * FROM " + from)
+	if err != nil {
+		kind, msg := error(ErrUnknownTable), err.Error()
+		var e *Error
+		if errors.As(err, &e) {
+			kind, msg = e.Kind, e.Msg
+		}
+		return nil, b.errAt(b.q.tokAt(d.Start), kind, "DESCRIBE: "+msg)
+	}
+	var rel *RelationInfo
+	if key != "" {
+		for _, r := range b.relations() {
+			if !r.View && strings.EqualFold(relationKey(r), key) {
+				rel = &r
+				break
+			}
+		}
+	}
+	var rows [][]columnar.Value
+	for i, f := range bd.Root.Schema() {
+		nullable, k := true, columnar.NullValue(columnar.TVarchar)
+		if rel != nil && len(rel.Columns) == len(bd.Names) {
+			c := rel.Columns[i]
+			nullable = c.Nullable
+			if c.Key != "" {
+				k = columnar.StringValue(c.Key)
+			}
+		}
+		rows = append(rows, DescribeRow(bd.Names[i], f.Type, nullable, k))
+	}
+	tcols := make([]tableColumn, len(describeNames))
+	for i, n := range describeNames {
+		tcols[i] = tableColumn{n, columnar.TVarchar}
+	}
+	return b.relation(b.constValues(alias, "describe", tcols, rows), alias, cols, nil)
 }

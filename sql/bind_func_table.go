@@ -125,6 +125,11 @@ type tableColumn struct {
 // constTable binds a table of constant rows (duckdb_settings(),
 // duckdb_functions()) as a relation named alias.
 func (b *binder) constTable(alias, note string, cols []tableColumn, rows [][]columnar.Value) (*fromItem, error) {
+	return b.relation(b.constValues(alias, note, cols, rows), alias, nil, nil)
+}
+
+// constValues is constTable's relation before it is named.
+func (b *binder) constValues(alias, note string, cols []tableColumn, rows [][]columnar.Value) *Bound {
 	n := &planner.Values{Note: note}
 	names := make([]string, len(cols))
 	for i, col := range cols {
@@ -138,7 +143,7 @@ func (b *binder) constTable(alias, note string, cols []tableColumn, rows [][]col
 		}
 		n.Rows = append(n.Rows, row)
 	}
-	return b.relation(&Bound{Root: n, Names: names}, alias, nil, nil)
+	return &Bound{Root: n, Names: names}
 }
 
 // functionRows are the values of duckdb_functions(), in functionsColumns'

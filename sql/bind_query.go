@@ -249,7 +249,7 @@ func tableRefBindable(t ast.TableRef) bool {
 			return known && sh.From == nil // (SHOW ALL TABLES), (SHOW DATABASES): catalog_views.go
 		}
 		if d, ok := t.Stmt.(*ast.Describe); ok {
-			return d.Summarize && d.Func == nil // (SUMMARIZE t | 'path' | query)
+			return !d.Summarize || d.Func == nil // (DESCRIBE …), (SUMMARIZE t | 'path' | query)
 		}
 		return t.Query != nil && queryBindable(t.Query)
 	case *ast.Pivot:
@@ -408,6 +408,9 @@ func (b *binder) bindTableRefAST(t ast.TableRef, unnamed *int) (*fromItem, error
 		return b.joinItems(left, right, kind, cond, t.Natural)
 	case *ast.Derived:
 		alias := derivedAlias(t, unnamed)
+		if d, ok := t.Stmt.(*ast.Describe); ok && !d.Summarize {
+			return b.describeDerived(d, alias, aliasColumns(t.Alias)) // bind_derived.go
+		}
 		if text, ok := b.derivedStmtText(t.Stmt); ok {
 			bd, err := b.bindText(text) // bind_derived.go
 			if err != nil {

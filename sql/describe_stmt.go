@@ -1,8 +1,10 @@
 package sql
 
 import (
+	"slices"
 	"strings"
 
+	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/sql/ast"
 )
 
@@ -58,4 +60,27 @@ func (b *stmtBuilder) describe(s *ast.Describe) (Statement, error) {
 		return nil, err
 	}
 	return &Describe{Table: name, Query: q}, nil
+}
+
+// describeNames are DESCRIBE's columns, DuckDB's, all VARCHAR: the name
+// and type of each column, whether it may hold NULL ("YES" or "NO"), its
+// key ("PRI" for a PRIMARY KEY column, "UNI" for one in a UNIQUE key, else
+// NULL), its default and extra (NULL: b2sql shows none).
+var describeNames = []string{"column_name", "column_type", "null", "key", "default", "extra"}
+
+// DescribeNames are DESCRIBE's column names (describeNames), for the
+// engine's DESCRIBE statement.
+func DescribeNames() []string { return slices.Clone(describeNames) }
+
+// DescribeRow is DESCRIBE's row of a column: its name, its type, whether
+// it may hold NULL and its key (a NULL VARCHAR for none). The DESCRIBE
+// statement (the engine's) and (DESCRIBE …) in FROM both make their rows
+// here.
+func DescribeRow(name string, t columnar.Type, nullable bool, key columnar.Value) []columnar.Value {
+	null := "YES"
+	if !nullable {
+		null = "NO"
+	}
+	none := columnar.NullValue(columnar.TVarchar)
+	return []columnar.Value{columnar.StringValue(name), columnar.StringValue(t.String()), columnar.StringValue(null), key, none, none}
 }

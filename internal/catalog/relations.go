@@ -22,11 +22,19 @@ func (c *Catalog) Relations() []sql.RelationInfo {
 		r.Temp = isTempTable(t)
 		r.Comment = c.comment(key)
 		cons := Constraints(t)
-		for i, f := range t.Schema() {
-			col := sql.ColumnInfo{Name: f.Name, Type: f.Type, Nullable: true}
+		schema := t.Schema()
+		nullable, keys := make([]bool, len(schema)), make([]columnar.Value, len(schema))
+		for i := range schema {
+			nullable[i], keys[i] = true, columnar.NullValue(columnar.TVarchar)
+		}
+		Describe(t, nullable, keys) // as DESCRIBE shows them
+		for i, f := range schema {
+			col := sql.ColumnInfo{Name: f.Name, Type: f.Type, Nullable: nullable[i]}
+			if !keys[i].Null {
+				col.Key = keys[i].S
+			}
 			col.Comment = c.comment(key + "." + strings.ToLower(f.Name))
 			if i < len(cons) {
-				col.Nullable = cons[i].Nullable
 				r.Checks += len(cons[i].Checks)
 				if d := cons[i].Default; d != nil {
 					col.Default = literalText(*d)

@@ -6,16 +6,6 @@ import (
 	"github.com/b2sql/b2sql/sql"
 )
 
-// describeColumns are DESCRIBE's columns, DuckDB's: the name and type of
-// each column, whether it may hold NULL ("YES" or "NO"), its key ("PRI"
-// for a PRIMARY KEY column, "UNI" for one in a UNIQUE key, else NULL),
-// its default (b2sql columns have none: NULL) and extra (NULL).
-var describeColumns = []Column{
-	{Name: "column_name", Type: columnar.TVarchar}, {Name: "column_type", Type: columnar.TVarchar},
-	{Name: "null", Type: columnar.TVarchar}, {Name: "key", Type: columnar.TVarchar},
-	{Name: "default", Type: columnar.TVarchar}, {Name: "extra", Type: columnar.TVarchar},
-}
-
 // describe runs DESCRIBE table or DESCRIBE query. The columns are those of
 // the bound query (DESCRIBE t is SELECT * FROM t); a table's declared
 // constraints (NOT NULL, keys) fill null and key, as in DuckDB, where a
@@ -38,13 +28,11 @@ func (s *Session) describe(d *sql.Describe, args []columnar.Value) (*Result, err
 	}
 	vals := make([][]columnar.Value, len(schema))
 	for i, c := range schema {
-		null := "YES"
-		if !nullable[i] {
-			null = "NO"
-		}
-		none := columnar.NullValue(columnar.TVarchar)
-		vals[i] = []columnar.Value{columnar.StringValue(bound.Names[i]), columnar.StringValue(c.Type.String()),
-			columnar.StringValue(null), keys[i], none, none}
+		vals[i] = sql.DescribeRow(bound.Names[i], c.Type, nullable[i], keys[i])
 	}
-	return values(describeColumns, vals), nil
+	var cols []Column
+	for _, n := range sql.DescribeNames() {
+		cols = append(cols, Column{Name: n, Type: columnar.TVarchar})
+	}
+	return values(cols, vals), nil
 }

@@ -32,7 +32,13 @@ func newListForm(fn string, args []Expr, ret columnar.Type) (Expr, bool, error) 
 		}
 		return &fieldExpr{arg: args[0], field: int(f.I), t: ret}, true, nil
 	case "map_keys", "map_values", "map_entries":
-		part := map[string]int{"map_keys": 0, "map_values": 1, "map_entries": entriesPart}[fn]
+		part := 0 // map_keys
+		switch fn {
+		case "map_values":
+			part = 1
+		case "map_entries":
+			part = entriesPart
+		}
 		return &mapPartExpr{arg: args[0], part: part, t: ret}, true, nil
 	}
 	return nil, false, nil

@@ -63,18 +63,7 @@ func TestPartitionMergePassThrough(t *testing.T) {
 						t.Errorf("partial %d never passed rows on", w)
 					}
 				}
-				if mm != nil {
-					var spilled int64
-					for _, r := range mm.Reservations() {
-						spilled += r.SpilledBytes()
-					}
-					if spilled == 0 || mm.Used() != 0 {
-						t.Fatalf("spilled %d bytes, %d still reserved after Close", spilled, mm.Used())
-					}
-				}
-				if e, _ := os.ReadDir(tmp); len(e) != 0 {
-					t.Fatalf("spill files left: %v", e)
-				}
+				checkSpilledClean(t, mm, tmp)
 			})
 		}
 	}
@@ -187,5 +176,24 @@ func TestPassedStatesFresh(t *testing.T) {
 				t.Fatalf("got %d rows, want %d", len(got), len(want))
 			}
 		})
+	}
+}
+
+// checkSpilledClean checks, after a plan under memory manager mm (nil: no
+// limit) closed, that it spilled something when limited, holds no
+// reservation, and left no file in the spill directory tmp.
+func checkSpilledClean(t *testing.T, mm *memory.Manager, tmp string) {
+	t.Helper()
+	if mm != nil {
+		var spilled int64
+		for _, r := range mm.Reservations() {
+			spilled += r.SpilledBytes()
+		}
+		if spilled == 0 || mm.Used() != 0 {
+			t.Fatalf("spilled %d bytes, %d still reserved after Close", spilled, mm.Used())
+		}
+	}
+	if e, _ := os.ReadDir(tmp); len(e) != 0 {
+		t.Fatalf("spill files left: %v", e)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"hash/maphash"
 	"math"
-	"os"
 	"slices"
 	"testing"
 
@@ -212,18 +211,7 @@ func TestPartitionMergeByRange(t *testing.T) {
 				if r := pm.Sources[0].rng; (r == nil || !r.on) && (name == "spread" || limit == 0) {
 					t.Errorf("the keys were not dealt by range")
 				}
-				if mm != nil {
-					var spilled int64
-					for _, r := range mm.Reservations() {
-						spilled += r.SpilledBytes()
-					}
-					if spilled == 0 || mm.Used() != 0 {
-						t.Fatalf("spilled %d bytes, %d still reserved after Close", spilled, mm.Used())
-					}
-				}
-				if e, _ := os.ReadDir(tmp); len(e) != 0 {
-					t.Fatalf("spill files left: %v", e)
-				}
+				checkSpilledClean(t, mm, tmp)
 			})
 		}
 	}

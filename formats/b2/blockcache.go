@@ -75,18 +75,7 @@ func (c *blockCache) slot(k cacheKey, off, n int) []byte {
 	if len(c.slots) == 0 {
 		c.slots = make([]cachedBlock, blockCacheSlots)
 	}
-	victim := 0
-	for i := range c.slots {
-		s := &c.slots[i]
-		if s.f == k.f {
-			victim = i
-			break
-		}
-		if s.used < c.slots[victim].used {
-			victim = i
-		}
-	}
-	s := &c.slots[victim]
+	s := &c.slots[victimSlot(c.slots, k.f)]
 	c.tick++
 	s.f, s.chunk, s.off, s.used = k.f, k.chunk, off, c.tick
 	s.data = grow(s.data, n)
@@ -116,4 +105,27 @@ func (c *blockCache) view(k cacheKey, off, n int) []byte {
 		return s.data[off-s.off : off-s.off+n : off-s.off+n]
 	}
 	return nil
+}
+
+func (s *cachedBlock) frameUse() (*Frame, uint64) { return s.f, s.used }
+
+// victimSlot is the slot of a cache (the block cache, the chunk-prefix
+// cache) to fill for frame f: the one that holds f's previous entry, else
+// the least recently used (an empty slot's use is 0).
+func victimSlot[S any, P interface {
+	*S
+	frameUse() (*Frame, uint64)
+}](slots []S, f *Frame) int {
+	victim := 0
+	_, oldest := P(&slots[0]).frameUse()
+	for i := range slots {
+		sf, used := P(&slots[i]).frameUse()
+		if sf == f {
+			return i
+		}
+		if used < oldest {
+			victim, oldest = i, used
+		}
+	}
+	return victim
 }

@@ -54,18 +54,7 @@ func (h *headCache) put(k cacheKey, prefix []byte) {
 	if len(h.slots) == 0 {
 		h.slots = make([]cachedHead, blockCacheSlots)
 	}
-	victim := 0
-	for i := range h.slots {
-		s := &h.slots[i]
-		if s.f == k.f {
-			victim = i
-			break
-		}
-		if s.used < h.slots[victim].used {
-			victim = i
-		}
-	}
-	s := &h.slots[victim]
+	s := &h.slots[victimSlot(h.slots, k.f)]
 	if len(prefix) > headKeep {
 		*s = cachedHead{buf: s.buf[:0]}
 		return
@@ -83,3 +72,5 @@ func (h *headCache) drop(k cacheKey) {
 		}
 	}
 }
+
+func (s *cachedHead) frameUse() (*Frame, uint64) { return s.f, s.used }

@@ -1,7 +1,6 @@
 package parquet
 
 import (
-	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -43,19 +42,5 @@ func BenchmarkScanText(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer tb.Close()
-	defer func(old bool) { ownDecoder = old }(ownDecoder)
-	for c, col := range cols {
-		for _, ours := range []bool{true, false} {
-			b.Run(fmt.Sprintf("%s/codeReader=%v", col.name, ours), func(b *testing.B) {
-				ownDecoder = ours
-				cpu0 := cpuTime()
-				for b.Loop() {
-					if rows := scanRows(b, tb, c); rows != n {
-						b.Fatalf("%d rows", rows)
-					}
-				}
-				b.ReportMetric(float64(cpuTime()-cpu0)/(float64(b.N)*n), "cpu-ns/row")
-			})
-		}
-	}
+	benchOwnVsArrow(b, tb, cols, n)
 }

@@ -150,14 +150,14 @@ func createTableText(r RelationInfo) string {
 	var sb strings.Builder
 	sb.WriteString("CREATE TABLE ")
 	if r.Schema != DefaultSchema {
-		sb.WriteString(quoteIdentIfNeeded(r.Schema) + ".")
+		sb.WriteString(columnar.QuoteIdent(r.Schema) + ".")
 	}
-	sb.WriteString(quoteIdentIfNeeded(r.Name) + "(")
+	sb.WriteString(columnar.QuoteIdent(r.Name) + "(")
 	for i, c := range r.Columns {
 		if i > 0 {
 			sb.WriteString(", ")
 		}
-		sb.WriteString(quoteIdentIfNeeded(c.Name) + " " + c.Type.String())
+		sb.WriteString(columnar.QuoteIdent(c.Name) + " " + c.Type.String())
 		if !c.Nullable {
 			sb.WriteString(" NOT NULL")
 		}
@@ -167,19 +167,6 @@ func createTableText(r RelationInfo) string {
 	}
 	sb.WriteString(");")
 	return sb.String()
-}
-
-// quoteIdentIfNeeded quotes a name that is not a plain lower-case word.
-func quoteIdentIfNeeded(name string) string {
-	for i, r := range name {
-		if !(r >= 'a' && r <= 'z' || r == '_' || i > 0 && r >= '0' && r <= '9') {
-			return quoteIdent(name)
-		}
-	}
-	if name == "" {
-		return `""`
-	}
-	return name
 }
 
 // numericShape is DuckDB's numeric_precision, its radix and the scale of

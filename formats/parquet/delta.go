@@ -12,8 +12,11 @@ import (
 // through arrow-go's typed reader: its decoder unpacks each miniblock into
 // scratch and then adds the deltas in a second pass, per ReadBatch call,
 // which at scan speed cost more than the rest of a plain scan of the
-// column. Here one loop per miniblock extracts each delta straight from
-// the packed bytes and accumulates it.
+// column. Here each delta is extracted straight from the packed bytes and
+// accumulated in one pass: 32 at a time by a function generated for the
+// miniblock's bit width (deltaunpack_gen.go, written by internal/deltagen:
+// constant shifts and masks, each 8-byte word loaded once, ~6 instructions
+// a delta), and a short last miniblock by a loop over the width.
 //
 // Layout (parquet-format Encodings.md):
 //
@@ -26,6 +29,8 @@ import (
 // The last block may hold fewer values: its unused miniblocks have a width
 // byte but no bytes, and the last used miniblock may be padded. Values of
 // an INT32 column wrap in 32 bits, of an INT64 column in 64.
+
+//go:generate go run ./internal/deltagen
 
 // hasDeltaPages reports whether a column chunk's metadata lists
 // DELTA_BINARY_PACKED among its encodings.
@@ -140,9 +145,14 @@ func deltaMini64(src []byte, bw int, cur, minDelta int64, out []int64) int64 {
 		}
 		return cur
 	}
-	mask := ^uint64(0) >> (64 - uint(bw))
-	pos := 0
+	// Whole groups of 32 through the width's generated decoder
+	// (deltaunpack_gen.go), the rest (a short last miniblock) below.
 	i := 0
+	for group := delta64Group[bw]; i+32 <= len(out) && (i+32)*bw <= 8*len(src); i += 32 {
+		cur = group(src[i*bw/8:], (*[32]int64)(out[i:i+32]), cur, minDelta)
+	}
+	mask := ^uint64(0) >> (64 - uint(bw))
+	pos := i * bw
 	if bw <= 56 {
 		// One 8-byte load per delta: bw bits plus a shift of up to 7 fit.
 		for ; i < len(out) && pos>>3+8 <= len(src); i++ {
@@ -170,9 +180,12 @@ func deltaMini32(src []byte, bw int, cur, minDelta int32, out []int64) int32 {
 		}
 		return cur
 	}
-	mask := ^uint64(0) >> (64 - uint(bw))
-	pos := 0
 	i := 0
+	for group := delta32Group[bw]; i+32 <= len(out) && (i+32)*bw <= 8*len(src); i += 32 {
+		cur = group(src[i*bw/8:], (*[32]int64)(out[i:i+32]), cur, minDelta)
+	}
+	mask := ^uint64(0) >> (64 - uint(bw))
+	pos := i * bw
 	for ; i < len(out) && pos>>3+8 <= len(src); i++ {
 		d := binary.LittleEndian.Uint64(src[pos>>3:]) >> uint(pos&7) & mask
 		cur += minDelta + int32(uint32(d))

@@ -422,13 +422,20 @@ func liveRows(valid []byte) int {
 // returns false to stop (error in w.err, or cancellation).
 func (w *tableWorker) rows(lo int64, n int, get func() *outBatch, emit func(*outBatch) bool) bool {
 	t := w.t
-	w.valid = grow(w.valid, n)
-	if err := t.valid.ReadItems1D(w.dec, w.valid, lo, n); err != nil {
-		w.err = tableError(t.path, "_valid_rows.b2nd", err)
-		return false
+	known, live := t.liveSpan(lo, n)
+	if !known || (live > 0 && w.pl.lookup != nil) {
+		// The mask: read, or all ones when known, for the index lookup
+		// to clear the rows it does not name.
+		w.valid = grow(w.valid, n)
+		if known {
+			fillOnes(w.valid[:n])
+		} else if err := t.valid.ReadItems1D(w.dec, w.valid, lo, n); err != nil {
+			w.err = tableError(t.path, "_valid_rows.b2nd", err)
+			return false
+		}
+		w.pl.restrict(lo, w.valid)
+		live = liveRows(w.valid)
 	}
-	w.pl.restrict(lo, w.valid)
-	live := liveRows(w.valid)
 	if live == 0 {
 		return true // every row deleted: nothing to decode
 	}

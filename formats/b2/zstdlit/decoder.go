@@ -2,9 +2,9 @@ package zstdlit
 
 const (
 	magic        = 0xFD2FB528
-	maxTableLog  = 11 // Huffman codes are at most 11 bits
-	maxWeightLog = 6  // accuracy of the FSE table of Huffman weights
-	maxWeights   = 253
+	maxTableLog  = 11  // Huffman codes are at most 11 bits
+	maxWeightLog = 6   // accuracy of the FSE table of Huffman weights
+	maxWeights   = 255 // weights sent for at most 256 symbols: the last is implied
 )
 
 // Decoder holds the tables one frame builds, reused by the next. The zero

@@ -109,6 +109,38 @@ func TestEncoderFrames(t *testing.T) {
 	}
 }
 
+// TestFullAlphabet compresses literals that use all 256 byte values: the
+// tree description then sends 255 weights (the last is implied), the most
+// the format allows, and Decode must take those frames.
+func TestFullAlphabet(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedDefault), zstd.WithEncoderConcurrency(1),
+		zstd.WithEncoderCRC(false), zstd.WithAllLitEntropyCompression(true), zstd.WithSingleSegment(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d Decoder
+	took := 0
+	for i := 0; i < 40; i++ {
+		n := 1024 + rng.IntN(MaxSize-1024)
+		src := make([]byte, n)
+		for k := range src {
+			// 6 bits of entropy: Huffman saves enough for the encoder to
+			// keep it, and 4-byte repeats (matches) are rare.
+			src[k] = byte(rng.IntN(64))
+		}
+		for k, v := range rng.Perm(256) { // and every value present
+			src[k*(n/256)] = byte(v)
+		}
+		if agree(t, &d, enc.EncodeAll(src, nil), n) {
+			took++
+		}
+	}
+	if took < 20 {
+		t.Errorf("%d of 40 full-alphabet frames taken", took)
+	}
+}
+
 // TestDamaged changes every byte of the c-blosc2 frames in turn and cuts
 // them short: whatever Decode takes, the reference must decode the same.
 func TestDamaged(t *testing.T) {

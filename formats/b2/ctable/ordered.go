@@ -236,8 +236,8 @@ func (r *orderedReader) live(p int64) (bool, error) {
 	if p < 0 || p >= t.nphys {
 		return false, nil
 	}
-	if t.live == t.nphys {
-		return true, nil // no row deleted: _valid_rows need not be read
+	if known, live := t.liveSpan(p, 1); known {
+		return live == 1, nil // _valid_rows need not be read (livespan.go)
 	}
 	if p < r.validLo || p >= r.validLo+int64(r.validN) {
 		lo := p / r.grain * r.grain

@@ -129,6 +129,44 @@ func TestUnpackWidths(t *testing.T) {
 	}
 }
 
+// TestDecodeHybridShortRuns alternates one-group bit-packed runs with RLE
+// runs of all-ones values at every width: unpack reads 8 bytes at a time
+// past the end of a run into the next run's header and value, and none of
+// those bits may reach a value.
+func TestDecodeHybridShortRuns(t *testing.T) {
+	for bw := 1; bw <= 32; bw++ {
+		ones := uint32(1<<uint(bw) - 1)
+		var src []byte
+		var want []int32
+		for run := range 20 {
+			group := make([]int32, 8)
+			for j := range group {
+				group[j] = int32(uint32(run*8+j) * 2654435761 & ones)
+			}
+			packed := make([]byte, bw) // 8 values of bw bits, bit by bit
+			for j, v := range group {
+				for b := 0; b < bw; b++ {
+					if uint32(v)>>uint(b)&1 != 0 {
+						p := j*bw + b
+						packed[p/8] |= 1 << uint(p%8)
+					}
+				}
+			}
+			src = append(append(src, 1<<1|1), packed...)
+			want = append(want, group...)
+			src = append(src, 3<<1)
+			for b := 0; b < (bw+7)/8; b++ {
+				src = append(src, byte(ones>>(8*b)))
+			}
+			want = append(want, int32(ones), int32(ones), int32(ones))
+		}
+		got, err := decodeHybrid(src, bw, len(want), nil)
+		if err != nil || !slices.Equal(got, want) {
+			t.Fatalf("bw=%d: got %v (%v), want %v", bw, got, err, want)
+		}
+	}
+}
+
 // BenchmarkUnpack unpacks 64K bit-packed values per width: narrow codes
 // (one load per group), dates and keys (9..24 bits: one load per value at
 // offsets fixed per group), and wide values.

@@ -30,7 +30,7 @@ import (
 // byte but no bytes, and the last used miniblock may be padded. Values of
 // an INT32 column wrap in 32 bits, of an INT64 column in 64.
 
-//go:generate go run ./internal/deltagen
+//go:generate go run ./internal/bitgen
 
 // hasDeltaPages reports whether a column chunk's metadata lists
 // DELTA_BINARY_PACKED among its encodings.

@@ -318,6 +318,74 @@ func TestLazyCodes(t *testing.T) {
 	}
 }
 
+// TestGatherCodesWidths gathers, at every width, an RLE run of 5 zeros and a
+// bit-packed run of 800 indices packed bit by bit here, in pieces that
+// start inside and on groups of 32 (gatherCodes takes whole groups of 32
+// through the width's generated function, the rest index by index), and
+// checks each value against dict[index]; then with the dictionary one
+// value short, the largest index (placed inside a group of 32) must be
+// ErrCorrupt. Indices stay below 2^20 (a 1M-value dictionary) even at
+// wider widths.
+func TestGatherCodesWidths(t *testing.T) {
+	for bw := 1; bw <= 32; bw++ {
+		size := 1 << min(bw, 20)
+		vals := make([]int32, 805)
+		for i := range vals {
+			vals[i] = int32(uint32(i*2654435761+bw) % uint32(size))
+			if i < 5 {
+				vals[i] = 0
+			}
+		}
+		vals[5+37] = int32(size - 1)
+		src := []byte{5 << 1}
+		for b := 0; b < (bw+7)/8; b++ {
+			src = append(src, 0)
+		}
+		src = append(src, 100<<1|1, 100>>6) // ULEB128 of 100 groups, bit-packed
+		packed := make([]byte, 100*bw)
+		for j, v := range vals[5:] {
+			for b := 0; b < bw; b++ {
+				if uint32(v)>>uint(b)&1 != 0 {
+					p := j*bw + b
+					packed[p/8] |= 1 << uint(p%8)
+				}
+			}
+		}
+		src = append(src, packed...)
+		for _, dictLen := range []int{size, size - 1} {
+			dict := make([]int64, dictLen)
+			for i := range dict {
+				dict[i] = int64(i)*3 + 1
+			}
+			for _, piece := range []int{805, 7, 32, 45} {
+				var l lazyCodes
+				if err := l.reset(src, bw, len(vals), uint32(dictLen)); err != nil {
+					t.Fatalf("bw=%d: %v", bw, err)
+				}
+				out := make([]int64, len(vals))
+				var err error
+				for i := 0; err == nil && i < len(vals); i += piece {
+					err = gatherCodes(&l, i, dict, out[i:min(i+piece, len(vals))])
+				}
+				if dictLen < size {
+					if !errors.Is(err, ErrCorrupt) {
+						t.Fatalf("bw=%d piece=%d: index %d of a %d-value dictionary: err = %v", bw, piece, size-1, dictLen, err)
+					}
+					continue
+				}
+				if err != nil {
+					t.Fatalf("bw=%d piece=%d: %v", bw, piece, err)
+				}
+				for i, v := range vals {
+					if out[i] != int64(v)*3+1 {
+						t.Fatalf("bw=%d piece=%d: value %d = %d, want %d", bw, piece, i, out[i], int64(v)*3+1)
+					}
+				}
+			}
+		}
+	}
+}
+
 // FuzzLazyCodes: lazyCodes agrees with decodeHybrid on any input.
 func FuzzLazyCodes(f *testing.F) {
 	f.Add([]byte{3 << 1, 0x02, 1<<1 | 1, 0x88, 0xC6, 0xFA}, uint8(3), uint16(11), uint8(3))

@@ -102,6 +102,23 @@ func decodeDelta(src []byte, n int, width32 bool, out []int64) ([]int64, error) 
 		}
 		widths := src[:minis]
 		src = src[minis:]
+		if end := len(out) + int(blockSize); end <= n {
+			// A whole block: its miniblocks straight through the
+			// generated group decoders, when all its bytes are there.
+			var ok bool
+			var rest []byte
+			if width32 {
+				var c32 int32
+				c32, rest, ok = deltaBlock(src, widths, perMini, delta32Group[:], int32(cur), int32(minDelta), out[len(out):end])
+				cur = int64(c32)
+			} else {
+				cur, rest, ok = deltaBlock(src, widths, perMini, delta64Group[:], cur, minDelta, out[len(out):end])
+			}
+			if ok {
+				out, src = out[:end], rest
+				continue
+			}
+		}
 		for _, w := range widths {
 			if len(out) == n {
 				break
@@ -133,6 +150,34 @@ func decodeDelta(src []byte, n int, width32 bool, out []int64) ([]int64, error) 
 		}
 	}
 	return out, nil
+}
+
+// deltaBlock decodes the miniblocks of one whole block (widths, perMini
+// deltas each, packed in src) into out through the group decoders of the
+// column's width (groups, indexed by width); it returns the last sum and
+// the bytes after the block, or ok false, having written nothing, when a
+// width is too large or src is short (the caller's per-miniblock path
+// then reports it or decodes a cut last miniblock).
+func deltaBlock[T int32 | int64](src, widths []byte, perMini int, groups []func([]byte, *[32]int64, T, T) T, cur, md T, out []int64) (T, []byte, bool) {
+	size := 0
+	for _, w := range widths {
+		if int(w) >= len(groups) {
+			return cur, src, false
+		}
+		size += perMini / 8 * int(w)
+	}
+	if len(src) < size {
+		return cur, src, false
+	}
+	o := 0
+	for _, w := range widths {
+		group, step := groups[w], 4*int(w)
+		for g := 0; g < perMini; g += 32 {
+			cur = group(src, (*[32]int64)(out[o:o+32]), cur, md)
+			src, o = src[step:], o+32
+		}
+	}
+	return cur, src, true
 }
 
 // deltaMini64 fills out with running sums of cur + minDelta + delta for the

@@ -147,8 +147,9 @@ func TestDecodeDelta(t *testing.T) {
 // TestDecodeDeltaWidths decodes, at every bit width of each column type,
 // sequences whose deltas span exactly that width (so the writer packs every
 // miniblock at it), which exercises each generated group decoder
-// (deltaunpack_gen.go) and the generic tail after it: 100 values are three
-// whole groups of 32 and a tail of 3.
+// (deltaunpack_gen.go), through whole blocks (deltaBlock) and through the
+// per-miniblock path and its generic tail: 300 values are a first value,
+// two whole blocks of 128 deltas and 43 deltas (a group of 32 and 11).
 func TestDecodeDeltaWidths(t *testing.T) {
 	for _, width32 := range []bool{false, true} {
 		maxW := 64
@@ -156,7 +157,7 @@ func TestDecodeDeltaWidths(t *testing.T) {
 			maxW = 32
 		}
 		for bw := 1; bw <= maxW; bw++ {
-			vals := make([]int64, 100)
+			vals := make([]int64, 300)
 			x := uint64(bw) * 0x9E3779B97F4A7C15
 			span := ^uint64(0) >> (64 - uint(bw)) // the largest delta of bw bits
 			for i := 1; i < len(vals); i++ {

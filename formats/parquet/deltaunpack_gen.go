@@ -6,9 +6,9 @@ import "encoding/binary"
 
 // delta64Group[bw] decodes 32 deltas packed at width bw (4×bw bytes of
 // src) into out as running sums from cur, each delta plus md; it
-// returns the last sum. Index 0 is nil (width 0 is a constant step).
+// returns the last sum (width 0 is a constant step of md).
 var delta64Group = [65]func(src []byte, out *[32]int64, cur, md int64) int64{
-	nil,
+	delta64w0,
 	delta64w1,
 	delta64w2,
 	delta64w3,
@@ -73,6 +73,74 @@ var delta64Group = [65]func(src []byte, out *[32]int64, cur, md int64) int64{
 	delta64w62,
 	delta64w63,
 	delta64w64,
+}
+
+func delta64w0(src []byte, out *[32]int64, cur, md int64) int64 {
+	cur += md
+	out[0] = cur
+	cur += md
+	out[1] = cur
+	cur += md
+	out[2] = cur
+	cur += md
+	out[3] = cur
+	cur += md
+	out[4] = cur
+	cur += md
+	out[5] = cur
+	cur += md
+	out[6] = cur
+	cur += md
+	out[7] = cur
+	cur += md
+	out[8] = cur
+	cur += md
+	out[9] = cur
+	cur += md
+	out[10] = cur
+	cur += md
+	out[11] = cur
+	cur += md
+	out[12] = cur
+	cur += md
+	out[13] = cur
+	cur += md
+	out[14] = cur
+	cur += md
+	out[15] = cur
+	cur += md
+	out[16] = cur
+	cur += md
+	out[17] = cur
+	cur += md
+	out[18] = cur
+	cur += md
+	out[19] = cur
+	cur += md
+	out[20] = cur
+	cur += md
+	out[21] = cur
+	cur += md
+	out[22] = cur
+	cur += md
+	out[23] = cur
+	cur += md
+	out[24] = cur
+	cur += md
+	out[25] = cur
+	cur += md
+	out[26] = cur
+	cur += md
+	out[27] = cur
+	cur += md
+	out[28] = cur
+	cur += md
+	out[29] = cur
+	cur += md
+	out[30] = cur
+	cur += md
+	out[31] = cur
+	return cur
 }
 
 func delta64w1(src []byte, out *[32]int64, cur, md int64) int64 {
@@ -5549,9 +5617,9 @@ func delta64w64(src []byte, out *[32]int64, cur, md int64) int64 {
 
 // delta32Group[bw] decodes 32 deltas packed at width bw (4×bw bytes of
 // src) into out as running sums from cur, each delta plus md; it
-// returns the last sum. Index 0 is nil (width 0 is a constant step).
+// returns the last sum (width 0 is a constant step of md).
 var delta32Group = [33]func(src []byte, out *[32]int64, cur, md int32) int32{
-	nil,
+	delta32w0,
 	delta32w1,
 	delta32w2,
 	delta32w3,
@@ -5584,6 +5652,74 @@ var delta32Group = [33]func(src []byte, out *[32]int64, cur, md int32) int32{
 	delta32w30,
 	delta32w31,
 	delta32w32,
+}
+
+func delta32w0(src []byte, out *[32]int64, cur, md int32) int32 {
+	cur += md
+	out[0] = int64(cur)
+	cur += md
+	out[1] = int64(cur)
+	cur += md
+	out[2] = int64(cur)
+	cur += md
+	out[3] = int64(cur)
+	cur += md
+	out[4] = int64(cur)
+	cur += md
+	out[5] = int64(cur)
+	cur += md
+	out[6] = int64(cur)
+	cur += md
+	out[7] = int64(cur)
+	cur += md
+	out[8] = int64(cur)
+	cur += md
+	out[9] = int64(cur)
+	cur += md
+	out[10] = int64(cur)
+	cur += md
+	out[11] = int64(cur)
+	cur += md
+	out[12] = int64(cur)
+	cur += md
+	out[13] = int64(cur)
+	cur += md
+	out[14] = int64(cur)
+	cur += md
+	out[15] = int64(cur)
+	cur += md
+	out[16] = int64(cur)
+	cur += md
+	out[17] = int64(cur)
+	cur += md
+	out[18] = int64(cur)
+	cur += md
+	out[19] = int64(cur)
+	cur += md
+	out[20] = int64(cur)
+	cur += md
+	out[21] = int64(cur)
+	cur += md
+	out[22] = int64(cur)
+	cur += md
+	out[23] = int64(cur)
+	cur += md
+	out[24] = int64(cur)
+	cur += md
+	out[25] = int64(cur)
+	cur += md
+	out[26] = int64(cur)
+	cur += md
+	out[27] = int64(cur)
+	cur += md
+	out[28] = int64(cur)
+	cur += md
+	out[29] = int64(cur)
+	cur += md
+	out[30] = int64(cur)
+	cur += md
+	out[31] = int64(cur)
+	return cur
 }
 
 func delta32w1(src []byte, out *[32]int64, cur, md int32) int32 {

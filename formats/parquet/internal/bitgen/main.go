@@ -125,14 +125,13 @@ func writeFamily(b *bytes.Buffer, bits int) {
 	typ := fmt.Sprintf("int%d", bits)
 	fmt.Fprintf(b, "// delta%dGroup[bw] decodes 32 deltas packed at width bw (4×bw bytes of\n", bits)
 	fmt.Fprintf(b, "// src) into out as running sums from cur, each delta plus md; it\n")
-	fmt.Fprintf(b, "// returns the last sum. Index 0 is nil (width 0 is a constant step).\n")
+	fmt.Fprintf(b, "// returns the last sum (width 0 is a constant step of md).\n")
 	fmt.Fprintf(b, "var delta%dGroup = [%d]func(src []byte, out *[32]int64, cur, md %s) %s{\n", bits, bits+1, typ, typ)
-	b.WriteString("nil,\n")
-	for bw := 1; bw <= bits; bw++ {
+	for bw := 0; bw <= bits; bw++ {
 		fmt.Fprintf(b, "delta%dw%d,\n", bits, bw)
 	}
 	b.WriteString("}\n\n")
-	for bw := 1; bw <= bits; bw++ {
+	for bw := 0; bw <= bits; bw++ {
 		writeFunc(b, bits, bw)
 	}
 }
@@ -142,10 +141,16 @@ func writeFunc(b *bytes.Buffer, bits, bw int) {
 	typ := fmt.Sprintf("int%d", bits)
 	nbytes := 4 * bw
 	fmt.Fprintf(b, "func delta%dw%d(src []byte, out *[32]int64, cur, md %s) %s {\n", bits, bw, typ, typ)
-	fmt.Fprintf(b, "_ = src[%d]\n", nbytes-1)
+	if bw > 0 {
+		fmt.Fprintf(b, "_ = src[%d]\n", nbytes-1)
+	}
 	w := &words{b: b, bw: bw, loaded: map[int]bool{}}
 	for k := range 32 {
-		fmt.Fprintf(b, "cur += md + %s(%s)\n", typ, w.field(k))
+		if bw == 0 {
+			b.WriteString("cur += md\n")
+		} else {
+			fmt.Fprintf(b, "cur += md + %s(%s)\n", typ, w.field(k))
+		}
 		if bits == 64 {
 			fmt.Fprintf(b, "out[%d] = cur\n", k)
 		} else {

@@ -358,14 +358,16 @@ func parseChunk(src []byte) (chunk, error) {
 	if err != nil {
 		return chunk{}, err
 	}
-	return parseChunkBody(h, src[:h.Cbytes])
+	return parseChunkBody(h, src[:h.Cbytes], false)
 }
 
 // parseChunkBody validates the chunk with header h whose first len(data)
 // bytes are data: all Cbytes of them, or (chunkread.go) at least its
 // prefix of header, block starts and dictionary, the streams then being
-// read into chunk.win.
-func parseChunkBody(h ChunkHeader, data []byte) (chunk, error) {
+// read into chunk.win. startsChecked: these very block starts passed the
+// checks before (a kept prefix, headcache.go), which are then not run
+// again: they read every start of the chunk, for each block a scan reads.
+func parseChunkBody(h ChunkHeader, data []byte, startsChecked bool) (chunk, error) {
 	var c chunk
 	c.ChunkHeader = h
 	c.data = data
@@ -419,6 +421,9 @@ func parseChunkBody(h ChunkHeader, data []byte) (chunk, error) {
 	}
 	// Block starts may point anywhere after the header (blocks can be
 	// stored out of order), but never before the streams or past the end.
+	if startsChecked && !h.VLBlocks() {
+		return c, nil
+	}
 	var total int
 	for i := 0; i < nb; i++ {
 		bs := int(int32(binary.LittleEndian.Uint32(c.data[h.HeaderLen+4*i:])))

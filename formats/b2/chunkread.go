@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"slices"
 )
 
 // Reading stored chunk bytes with pread.
@@ -106,7 +107,8 @@ func (f *Frame) loadChunkBytes(d *Decoder, i, off, n int) (chunk, error) {
 // again while the reads stay in chunk k.
 func (d *Decoder) readChunk(ra io.ReaderAt, at, avail int64, off, n int, k cacheKey) (chunk, error) {
 	head := int(min(avail, headGuess))
-	if kept := d.heads.get(k); kept != nil {
+	kept, ends := d.heads.get(k)
+	if kept != nil {
 		head = len(kept)
 		d.cbuf = grow(d.cbuf, head)
 		copy(d.cbuf, kept)
@@ -122,7 +124,7 @@ func (d *Decoder) readChunk(ra io.ReaderAt, at, avail int64, off, n int, k cache
 	}
 	cb := h.Cbytes
 	have := min(head, cb) // d.cbuf[:have] is read
-	defer func() { d.heads.put(k, d.cbuf[:have]) }()
+	defer func() { d.heads.put(k, d.cbuf[:have], ends) }()
 	// prefix makes d.cbuf[:hi] present, reading only what is not yet.
 	prefix := func(hi int) error {
 		hi = min(hi, cb)
@@ -163,7 +165,7 @@ func (d *Decoder) readChunk(ra io.ReaderAt, at, avail int64, off, n int, k cache
 		return parseChunk(d.cbuf[:cb])
 	}
 	if h.Memcpyed() {
-		c, err := parseChunkBody(h, d.cbuf[:have]) // reads only the header
+		c, err := parseChunkBody(h, d.cbuf[:have], false) // reads only the header
 		if err == nil {
 			err = window(&c, h.HeaderLen+off, h.HeaderLen+off+n)
 		}
@@ -186,12 +188,37 @@ func (d *Decoder) readChunk(ra io.ReaderAt, at, avail int64, off, n int, k cache
 	if err := prefix(pre); err != nil {
 		return chunk{}, err
 	}
-	c, err := parseChunkBody(h, d.cbuf[:max(pre, min(have, cb))])
+	c, err := parseChunkBody(h, d.cbuf[:max(pre, min(have, cb))], len(ends) > 0)
 	if err != nil || n == 0 || c.nblocks == 0 {
 		return c, err
 	}
-	lo, hi := c.blockSpan(off/c.Blocksize, (off+n-1)/c.Blocksize)
+	if len(ends) == 0 {
+		// The first read of this chunk's prefix: where each block ends,
+		// for this read and the next ones (kept with the prefix).
+		d.ends, d.order = c.blockEnds(d.ends[:0], d.order[:0])
+		ends = d.ends
+	}
+	lo, hi := c.blockSpan(off/c.Blocksize, (off+n-1)/c.Blocksize, ends)
 	return c, window(&c, lo, hi)
+}
+
+// blockEnds appends to ends, for each block, where its stored bytes end:
+// the lowest block start above its own, or the chunk's end (blocks never
+// overlap). order is scratch for the starts sorted.
+func (c *chunk) blockEnds(ends []int32, order []uint64) ([]int32, []uint64) {
+	for b := 0; b < c.nblocks; b++ {
+		order = append(order, uint64(c.bstart(b))<<32|uint64(b))
+	}
+	slices.Sort(order)
+	ends = slices.Grow(ends, c.nblocks)[:c.nblocks]
+	end := c.Cbytes
+	for i := len(order) - 1; i >= 0; i-- {
+		if i+1 < len(order) && order[i+1]>>32 > order[i]>>32 {
+			end = int(order[i+1] >> 32)
+		}
+		ends[uint32(order[i])] = int32(end)
+	}
+	return ends, order
 }
 
 // blockSpan returns the stored byte range that holds blocks first..last
@@ -202,8 +229,22 @@ func (d *Decoder) readChunk(ra io.ReaderAt, at, avail int64, off, n int, k cache
 // (c-blosc2 with nthreads > 1, python-blosc2 by default) stores blocks in
 // the order its threads finish them, so block 0 may sit after the others:
 // it takes part in the highest start as well as in the lowest.
-func (c *chunk) blockSpan(first, last int) (lo, hi int) {
+func (c *chunk) blockSpan(first, last int, ends []int32) (lo, hi int) {
 	last = min(last, c.nblocks-1)
+	if ends != nil {
+		// Each block's end known (blockEnds): the highest of them.
+		lo = c.Cbytes
+		span := func(b int) {
+			lo, hi = min(lo, c.bstart(b)), max(hi, int(ends[b]))
+		}
+		for b := first; b <= last; b++ {
+			span(b)
+		}
+		if first > 0 && c.hasDelta() {
+			span(0)
+		}
+		return lo, hi
+	}
 	lo, top := c.Cbytes, 0
 	span := func(b int) {
 		s := c.bstart(b)

@@ -19,9 +19,11 @@ type Decoder struct {
 	tmp, tmp2, blk []byte
 	planes         [][]byte // a block's byte planes where they lie (planesApart)
 	ref            []byte
-	cbuf           []byte // stored chunk bytes read from a file (chunkread.go)
-	win            []byte // the blocks a partial read needs (chunkread.go)
-	spec           []byte // the header a special offset stands for (loadChunk)
+	cbuf           []byte   // stored chunk bytes read from a file (chunkread.go)
+	win            []byte   // the blocks a partial read needs (chunkread.go)
+	spec           []byte   // the header a special offset stands for (loadChunk)
+	ends           []int32  // where each block of a chunk ends (chunkread.go)
+	order          []uint64 // scratch of blockEnds
 
 	// Partly read blocks (blockcache.go); key names the chunk being
 	// decoded when its partial blocks are to be kept, refKey the chunk

@@ -32,32 +32,42 @@ type cachedHead struct {
 	chunk int
 	buf   []byte // stored bytes [0, len(buf)) of the chunk
 	used  uint64
+	// ends: where each block's stored bytes end (blockEnds), worked out
+	// by the first read of the chunk, whose block starts then passed the
+	// checks; empty until then.
+	ends []int32
 }
 
-// get returns the kept prefix of chunk k (nil when there is none).
-func (h *headCache) get(k cacheKey) []byte {
+// get returns the kept prefix of chunk k (nil when there is none) and its
+// blocks' ends (empty when not worked out yet).
+func (h *headCache) get(k cacheKey) ([]byte, []int32) {
 	for i := range h.slots {
 		s := &h.slots[i]
 		if s.f == k.f && s.chunk == k.chunk && s.f != nil {
 			h.tick++
 			s.used = h.tick
-			return s.buf
+			return s.buf, s.ends
 		}
 	}
-	return nil
+	return nil, nil
 }
 
 // put keeps a copy of prefix as chunk k's, in the slot of k's frame, else
 // an empty or the least recently used one. Prefixes longer than headKeep
 // are not kept (and the frame's slot is emptied: it holds another chunk).
-func (h *headCache) put(k cacheKey, prefix []byte) {
+// The ends are kept with it: copied when the slot held another chunk,
+// left as they are when it held chunk k.
+func (h *headCache) put(k cacheKey, prefix []byte, ends []int32) {
 	if len(h.slots) == 0 {
 		h.slots = make([]cachedHead, blockCacheSlots)
 	}
 	s := &h.slots[victimSlot(h.slots, k.f)]
 	if len(prefix) > headKeep {
-		*s = cachedHead{buf: s.buf[:0]}
+		*s = cachedHead{buf: s.buf[:0], ends: s.ends[:0]}
 		return
+	}
+	if s.f != k.f || s.chunk != k.chunk || len(s.ends) == 0 {
+		s.ends = append(s.ends[:0], ends...)
 	}
 	h.tick++
 	s.f, s.chunk, s.used = k.f, k.chunk, h.tick
@@ -68,7 +78,7 @@ func (h *headCache) put(k cacheKey, prefix []byte) {
 func (h *headCache) drop(k cacheKey) {
 	for i := range h.slots {
 		if h.slots[i].f == k.f {
-			h.slots[i] = cachedHead{buf: h.slots[i].buf[:0]}
+			h.slots[i] = cachedHead{buf: h.slots[i].buf[:0], ends: h.slots[i].ends[:0]}
 		}
 	}
 }

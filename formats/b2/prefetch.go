@@ -171,11 +171,11 @@ func (f *Frame) prefetchParts(ctx context.Context, p storage.Prefetcher, parts [
 			round = append(round, storage.Range{Off: s.at + s.pre, Len: max(dsize, 0)})
 			continue // its block starts depend on the dictionary: read as usual
 		}
-		c, err := parseChunkBody(s.h, prefix)
+		c, err := parseChunkBody(s.h, prefix, false)
 		if err != nil || c.nblocks == 0 || c.Blocksize <= 0 {
 			continue
 		}
-		lo, hi := c.blockSpan(int(s.part.off)/c.Blocksize, int(s.part.off+s.part.n-1)/c.Blocksize)
+		lo, hi := c.blockSpan(int(s.part.off)/c.Blocksize, int(s.part.off+s.part.n-1)/c.Blocksize, nil)
 		if hi > lo {
 			round = append(round, storage.Range{Off: s.at + int64(lo), Len: int64(hi - lo)})
 		}

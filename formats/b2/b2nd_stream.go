@@ -417,6 +417,12 @@ func (w *NDWriter) compressBatches(n int, src func(j, i int) []byte) error {
 	return nil
 }
 
+// SetVLMeta adds or replaces a variable-length metalayer of the array's
+// frame, written with its trailer on Close.
+func (w *NDWriter) SetVLMeta(name string, content []byte) error {
+	return w.fw.SetVLMeta(name, content)
+}
+
 // Close writes the chunks still buffered, checks that the whole array was
 // written, records the final shape of a growing array and renames the file
 // into place. On any error the partial file is removed. Closing again, or

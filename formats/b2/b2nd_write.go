@@ -130,6 +130,12 @@ func CreateArray1D(path, dtype string, opts *ArrayOptions) (*ArrayWriter, error)
 // Append adds items (len a multiple of the item size).
 func (aw *ArrayWriter) Append(items []byte) error { return aw.w.Append(items) }
 
+// SetVLMeta adds or replaces a variable-length metalayer, written with the
+// trailer on Close (so it may describe every item appended).
+func (aw *ArrayWriter) SetVLMeta(name string, content []byte) error {
+	return aw.w.SetVLMeta(name, content)
+}
+
 // Close writes the remaining items, the final shape and the trailer.
 func (aw *ArrayWriter) Close() error { return aw.w.Close() }
 

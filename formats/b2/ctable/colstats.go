@@ -62,8 +62,8 @@ func (t *Table) exactSummary(col int) (si *summaryIndex, nullable bool) {
 	if nullable && !si.nullAware {
 		return nil, false
 	}
-	if err := si.load(t.st, t.nphys, src, t.schema[col].Type); err != nil {
-		return nil, false
+	if err := si.load(t.st, t.nphys, src, t.schema[col].Type); err != nil || si.partial {
+		return nil, false // partial: a segment's values have no bounds
 	}
 	return si, nullable
 }

@@ -23,7 +23,9 @@
 //	├── _vlmeta.b2f                optional; vlmeta = user attributes
 //	├── _cols/
 //	│   ├── <name>.b2nd            fixed-width column (numbers, bool, complex,
-//	│   │                          timestamp, U/S strings); utf8 offsets; dict codes
+//	│   │                          timestamp, U/S strings); utf8 offsets (their
+//	│   │                          vlmeta b2sql_string_summary: b2sql's per-block
+//	│   │                          string min/max); dict codes
 //	│   ├── <name>.notnull.b2nd    mask nulls: true = value present
 //	│   ├── <name>.utf8.b2nd       utf8 bytes (offsets are in <name>.b2nd)
 //	│   ├── <name>.b2b             vlstring/vlbytes: BatchArray of msgpack items;
@@ -58,6 +60,13 @@
 //     rows, so they are bounds of the live values and prune safely; an
 //     index marked stale, built over fewer rows than the table has, or at
 //     another value_epoch is never used.
+//   - python-blosc2 builds no SUMMARY for utf8() columns, so the Writer
+//     keeps one of its own where python-blosc2 and c-blosc2 never look: the
+//     vlmeta b2sql_string_summary of the column's offsets array, min and
+//     max of each block of rows (strsummary.go gives the layout). It prunes
+//     and answers MIN/MAX as a SUMMARY index does, but only while it covers
+//     every physical row at the table's value_epoch (python-blosc2 and
+//     b2sql bump the epoch on every change of values or append).
 //   - Only index kinds whose block level is known to summarize the values
 //     (summary, bucket, partial, full, opsi) prune; a kind a newer
 //     python-blosc2 names, or a FULL index over a dictionary column's ranks

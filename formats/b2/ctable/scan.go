@@ -21,14 +21,32 @@ func (t *Table) usableIndex(c int) *summaryIndex {
 		return nil
 	}
 	src := t.srcs[t.cols[c].src]
-	if src.spec.Flavour != flFixed || strings.HasPrefix(src.spec.Kind, "complex") {
+	si := t.indexes[src.spec.Name]
+	switch {
+	case src.spec.Flavour == flUTF8 && si == nil:
+		si = t.stringSummary(src)
+	case src.spec.Flavour != flFixed || strings.HasPrefix(src.spec.Kind, "complex"):
 		return nil
 	}
-	si := t.indexes[src.spec.Name]
 	if si == nil || si.why != "" || si.ranked {
 		return nil // ranks are not values: rankprune.go uses them
 	}
 	return si
+}
+
+// stringSummary returns the string summary of the utf8 column src, opening
+// the column (its offsets array carries it, strsummary.go), or nil when
+// there is none.
+func (t *Table) stringSummary(src *colSource) *summaryIndex {
+	if v, ok := t.strSums.Load(src.spec.Name); ok {
+		return v.(*summaryIndex)
+	}
+	if src.open(t.st, t.nphys) != nil {
+		return nil // the scan reports the broken column
+	}
+	si := stringSummaryOf(src.data.Frame, src.spec.Name, t.nphys, t.man.ValueEpoch, src.noNulls())
+	v, _ := t.strSums.LoadOrStore(src.spec.Name, si)
+	return v.(*summaryIndex)
 }
 
 // SupportsFilter is Inexact for predicates on one column that has a usable
@@ -98,8 +116,13 @@ func (t *Table) plan(spec index.ScanSpec) (*scanPlan, error) {
 					continue
 				}
 				if c >= 0 && c < len(t.cols) {
-					name := t.srcs[t.cols[c].src].spec.Name
-					if x := t.indexes[name]; x != nil && x.why != "" {
+					src := t.srcs[t.cols[c].src]
+					name := src.spec.Name
+					x := t.indexes[name]
+					if x == nil && src.spec.Flavour == flUTF8 {
+						x = t.stringSummary(src)
+					}
+					if x != nil && x.why != "" {
 						pl.notes = append(pl.notes, fmt.Sprintf("index %s %s", name, x.why))
 					}
 				}

@@ -38,6 +38,7 @@ type stringWriter struct {
 	off  int64
 	obuf []byte
 	bbuf []byte
+	sum  *stringSummaryBuilder // nil: no summary (NoSummary, or rows came from string(max_length))
 	// dictionary
 	codes  *b2.ArrayWriter
 	lookup map[string]int32
@@ -143,6 +144,9 @@ func (w *stringWriter) openUTF8() error {
 		return err
 	}
 	w.flav = flUTF8
+	if !w.cfg.opts.NoSummary {
+		w.sum = newStringSummaryBuilder(int64(w.cfg.opts.BlockRows))
+	}
 	return w.offs.Append(binary.LittleEndian.AppendUint64(nil, 0))
 }
 
@@ -222,6 +226,9 @@ func (w *stringWriter) add(vals [][]byte) error {
 		return w.mask.add(w.valid[:n])
 	default:
 		blob := w.appendUTF8(vals)
+		if w.sum != nil {
+			w.sum.add(vals)
+		}
 		w.rows += int64(n)
 		if err := w.blob.Append(blob); err != nil {
 			return err
@@ -279,6 +286,11 @@ func (w *stringWriter) toUTF8() error {
 	prevRows := w.rows
 	if err := w.openUTF8(); err != nil {
 		return err
+	}
+	if flav == flFixed {
+		// Its NULLs are in the mask, not among the values re-read below:
+		// no summary rather than one that counts them as empty strings.
+		w.sum = nil
 	}
 	it := old.Chunks()
 	defer it.Close()
@@ -371,6 +383,11 @@ func (w *stringWriter) finish(int64) (jsonObj, mpMap, error) {
 			return nil, nil, err
 		}
 		return nullObj(jsonObj{{"kind", "string"}, {"max_length", w.maxLen}}), nil, nil
+	}
+	if w.sum != nil {
+		if err := w.offs.SetVLMeta(stringSummaryKey, w.sum.encode(writerValueEpoch)); err != nil {
+			return nil, nil, err
+		}
 	}
 	if err := w.offs.Close(); err != nil {
 		return nil, nil, err

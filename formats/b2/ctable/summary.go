@@ -37,6 +37,9 @@ type summaryIndex struct {
 	// ranked: the extrema are alphabetical ranks of a utf8 column's FULL
 	// index, not values (rankprune.go decides with them).
 	ranked bool
+	// partial: some segments hold values but no bounds (a string
+	// summary's, strsummary.go), so the extrema are not the column's.
+	partial bool
 
 	once sync.Once
 	err  error
@@ -193,10 +196,7 @@ func (si *summaryIndex) doLoad(st store, nphys int64, src *colSource, t columnar
 	conv.decode(raw, n, lo, &arena1)
 	conv.dt, conv.off = fmax.Type, fmax.Offset
 	conv.decode(raw, n, hi, &arena2)
-	// No NULLs in a column that cannot hold them, nor in a mask-nullable
-	// one whose mask does not exist (writers create it on the first
-	// NULL): there a block's min/max can prove a predicate on every row.
-	noNulls := !src.spec.Nullable || !src.spec.HasSent && src.mask == nil
+	noNulls := src.noNulls()
 	si.segs = make([]index.Stats, n)
 	for k := 0; k < n; k++ {
 		flags := raw[k*a.ItemSize()+fflags.Offset]
@@ -250,4 +250,12 @@ func (si *summaryIndex) verdict(p index.Pred, col int, lo, hi int64) index.Verdi
 		return index.Maybe
 	}
 	return out
+}
+
+// noNulls reports whether the column holds no NULL: it cannot hold them,
+// or it is mask-nullable and its mask does not exist (writers create it on
+// the first NULL). There a block's min/max can prove a predicate on every
+// row.
+func (s *colSource) noNulls() bool {
+	return !s.spec.Nullable || !s.spec.HasSent && s.mask == nil
 }

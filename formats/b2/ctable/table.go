@@ -3,6 +3,7 @@ package ctable
 import (
 	"fmt"
 	"os"
+	"sync"
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/formats/b2"
@@ -40,6 +41,9 @@ type Table struct {
 	validRatio float64 // compressed bytes per _valid_rows row, for BytesRead
 
 	indexes map[string]*summaryIndex
+	// strSums: utf8 column name → its string summary (*summaryIndex, nil
+	// when the column has none), read on first use (strsummary.go).
+	strSums sync.Map
 	full    map[string]*fullIndex // FULL indexes (fullindex.go)
 	meta    []MetaEntry
 }

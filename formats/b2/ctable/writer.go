@@ -45,6 +45,10 @@ type CreateOptions struct {
 	Metadata map[string]string
 }
 
+// writerValueEpoch is the value_epoch of a table the Writer writes, which
+// its string summaries record (strsummary.go).
+const writerValueEpoch = 1
+
 // Writer creates a CTable that python-blosc2 4.x opens: a .b2d directory,
 // or a .b2z zip when the path ends in ".b2z". Rows are streamed chunk by
 // chunk into a temporary directory next to path; Close writes the manifest
@@ -365,7 +369,7 @@ func (w *Writer) Close() (err error) {
 		{Name: "kind", Content: mpAppend(nil, "ctable")},
 		{Name: "version", Content: mpAppend(nil, int64(1))},
 		{Name: "schema", Content: mpAppend(nil, schema)},
-		{Name: "value_epoch", Content: mpAppend(nil, int64(1))},
+		{Name: "value_epoch", Content: mpAppend(nil, int64(writerValueEpoch))},
 	}
 	if catalog != nil {
 		vl = append(vl, b2.Metalayer{Name: "index_catalog", Content: mpAppend(nil, catalog)})

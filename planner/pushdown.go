@@ -1,6 +1,8 @@
 package planner
 
 import (
+	"strings"
+
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/index"
 )
@@ -37,31 +39,32 @@ func pushHere(n Node) Node {
 	fp, canPush := s.Table.(FilterPusher)
 	var keep []Expr
 	scan := *s
-	for _, c := range SplitAnd(f.Cond) {
-		p, ok := toPred(c, s)
-		if !ok {
-			keep = append(keep, c)
-			continue
-		}
+	// offer pushes p unless the scan has it already, and reports whether
+	// the scan applies it exactly.
+	offer := func(p index.Pred) bool {
 		if sup, ok := offered(&scan, p); ok {
-			if sup != index.Exact {
-				keep = append(keep, c)
-			}
-			continue
+			return sup == index.Exact
 		}
-		sup := index.Inexact // tables that cannot push still may be offered
+		sup := index.Unsupported
 		if canPush {
 			sup = fp.SupportsFilter(p)
-		} else {
-			sup = index.Unsupported
 		}
 		if sup == index.Unsupported {
-			keep = append(keep, c)
-			continue
+			return false
 		}
 		scan.Filter = append(append([]index.Pred{}, scan.Filter...), p)
 		scan.Support = append(append([]index.Support{}, scan.Support...), sup)
-		if sup != index.Exact {
+		return sup == index.Exact
+	}
+	for _, c := range SplitAnd(f.Cond) {
+		if p, ok := likeRange(c, s); ok {
+			// The range only skips data: the LIKE stays above the scan.
+			offer(p)
+			keep = append(keep, c)
+			continue
+		}
+		p, ok := toPred(c, s)
+		if !ok || !offer(p) {
 			keep = append(keep, c)
 		}
 	}
@@ -214,4 +217,42 @@ func constAs(v columnar.Value, t columnar.Type) (columnar.Value, bool) {
 		return columnar.FloatValue(t, v.F), true
 	}
 	return v, false
+}
+
+// likeRange returns, for col LIKE 'p%' on a VARCHAR scan column (p not
+// empty, free of wildcards and of the backslash that escapes them), a
+// predicate that every string starting with p satisfies: col BETWEEN p
+// AND p⁺, p⁺ being p with its last byte below 0xFF incremented (bytes
+// after it dropped), or col >= p when there is no such byte. VARCHAR
+// compares bytes, so the strings starting with p are those in [p, p⁺);
+// the closed range also admits p⁺ itself, which the LIKE, kept above the
+// scan, rejects. One predicate, not two, so that a scan evaluating it
+// (CTable late materialization) passes over the rows once. Pushed to the
+// scan it lets statistics skip what cannot start with p (Parquet row
+// groups, CTable blocks by their min/max), as DuckDB does for prefix
+// patterns.
+func likeRange(e Expr, s *Scan) (index.Pred, bool) {
+	c, ok := e.(*Call)
+	if !ok || c.Fn != "like" || len(c.Args) != 2 {
+		return index.Pred{}, false
+	}
+	col, colType, okc := scanCol(c.Args[0], s)
+	k, okk := c.Args[1].(*Const)
+	if !okc || !okk || k.Val.Null || colType.ID != columnar.Varchar || k.Val.Type.ID != columnar.Varchar {
+		return index.Pred{}, false
+	}
+	prefix := strings.TrimRight(k.Val.S, "%")
+	if prefix == "" || len(prefix) == len(k.Val.S) || strings.ContainsAny(prefix, `%_\`) {
+		return index.Pred{}, false
+	}
+	lo := columnar.Value{Type: colType, S: prefix}
+	up := []byte(prefix)
+	for len(up) > 0 && up[len(up)-1] == 0xFF {
+		up = up[:len(up)-1]
+	}
+	if len(up) == 0 {
+		return index.Pred{Col: col, Op: index.Ge, Vals: []columnar.Value{lo}}, true
+	}
+	up[len(up)-1]++
+	return index.Pred{Col: col, Op: index.Between, Vals: []columnar.Value{lo, {Type: colType, S: string(up)}}}, true
 }

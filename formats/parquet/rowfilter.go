@@ -227,6 +227,10 @@ func mark(p index.Pred, vec func(col int) *columnar.Vector, sel []int, mask []bo
 		for k, x := range p.Vals {
 			vals[k] = []byte(x.S)
 		}
+		if keep := bytesKeeper(p.Op, vals); keep != nil {
+			markWith(keep, v.Bytes, v.Valid, sel, mask)
+			return
+		}
 		markOrdered(p.Op, v.Bytes, vals, v.Valid, sel, mask, bytes.Compare)
 	}
 }
@@ -255,10 +259,13 @@ func cmpBool(a, b bool) int {
 // against vals under the total order cmp. One loop per operator keeps the
 // operator switch out of the row loop.
 func markOrdered[T any](op index.Op, data []T, vals []T, valid columnar.Bitmap, sel []int, mask []bool, cmp func(a, b T) int) {
-	keep := keeper(op, vals, cmp)
-	if keep == nil {
-		return
+	if keep := keeper(op, vals, cmp); keep != nil {
+		markWith(keep, data, valid, sel, mask)
 	}
+}
+
+// markWith marks the non-NULL rows of sel whose value keep accepts.
+func markWith[T any](keep func(x T) bool, data []T, valid columnar.Bitmap, sel []int, mask []bool) {
 	if valid == nil {
 		for _, i := range sel {
 			if keep(data[i]) {

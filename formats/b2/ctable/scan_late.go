@@ -110,6 +110,9 @@ func matchSel(p index.Pred, v *columnar.Vector, sel []int, n int, out []int) []i
 		start := len(out)
 		return dropNulls(v, selIntSet(v.Ints[:n], base, set, sel, out), start)
 	}
+	if out, ok := selBytes(p, v, sel, n, out); ok {
+		return out
+	}
 	keep := rowMatcher(p, v)
 	if sel == nil {
 		for i := 0; i < n; i++ {

@@ -42,9 +42,32 @@ func putCodedRows(dst, src *columnar.Vector, part []int, shift, off int, codes b
 	}
 }
 
+// copyRows sets dst[k] to src[rows[k]-shift]. rows increase strictly (a
+// selection), so rows[k..e) are consecutive when rows[e-1]-rows[k] is
+// e-1-k: runs found 8 rows at a time (most of the rows under a filter that
+// keeps nearly all: TPC-H q01) are copied as one block, other groups of 8
+// row by row.
 func copyRows[T any](dst, src []T, rows []int, shift int) {
 	dst = dst[:len(rows)]
-	for k, r := range rows {
-		dst[k] = src[r-shift]
+	k := 0
+	for k+8 <= len(rows) {
+		r0 := rows[k]
+		if rows[k+7]-r0 != 7 {
+			g, d := rows[k:k+8:k+8], dst[k:k+8:k+8]
+			for j, r := range g {
+				d[j] = src[r-shift]
+			}
+			k += 8
+			continue
+		}
+		e := k + 8
+		for e+8 <= len(rows) && rows[e+7]-r0 == e+7-k {
+			e += 8
+		}
+		copy(dst[k:e], src[r0-shift:])
+		k = e
+	}
+	for ; k < len(rows); k++ {
+		dst[k] = src[rows[k]-shift]
 	}
 }

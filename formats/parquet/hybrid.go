@@ -88,6 +88,11 @@ func unpack(src []byte, bw, cnt int, out []int32) []int32 {
 	}
 	mask := uint64(1)<<uint(bw) - 1
 	k := 0
+	// 32 values at a time by the width's generated function
+	// (hybridunpack_gen.go), while their 4×bw bytes are in src.
+	for group := unpack32[bw]; k+32 <= cnt && (k+32)*bw <= 8*len(src); k += 32 {
+		group(src[k*bw/8:], (*[32]int32)(dst[k:k+32]))
+	}
 	if bw <= 8 {
 		// A group of 8 values is bw bytes: one load per group.
 		for ; k+8 <= cnt && k/8*bw+8 <= len(src); k += 8 {

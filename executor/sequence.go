@@ -46,9 +46,32 @@ func NewSequence(s *Sequence) int64 {
 // and run after the drop fails as DuckDB's would not find it.
 func DropSequence(t int64) { sequences.Delete(t) }
 
+// SequenceOf is the sequence of token t, false once it was dropped.
+func SequenceOf(t int64) (*Sequence, bool) {
+	s, ok := sequences.Load(t)
+	if !ok {
+		return nil, false
+	}
+	return s.(*Sequence), true
+}
+
+// SequenceState is where a sequence stands: Next is nextval's next
+// answer; Last its last one, when Used.
+type SequenceState struct {
+	Next, Last int64
+	Used       bool
+}
+
+// State reads the sequence's state.
+func (s *Sequence) State() SequenceState {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return SequenceState{Next: s.next, Last: s.current, Used: s.used}
+}
+
 func sequenceOf(consts []*columnar.Value, i int) (*Sequence, error) {
-	if s, ok := sequences.Load(tokenOf(consts, i)); ok {
-		return s.(*Sequence), nil
+	if s, ok := SequenceOf(tokenOf(consts, i)); ok {
+		return s, nil
 	}
 	return nil, fmt.Errorf("the sequence was dropped")
 }

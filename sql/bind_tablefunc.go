@@ -39,7 +39,8 @@ func tableFuncBindable(t *ast.TableFunc) bool {
 // catalogTableFuncs are the table functions whose rows the binder makes
 // from the catalog or the session (constants, or a query for summarize).
 var catalogTableFuncs = map[string]bool{"summarize": true, "duckdb_settings": true, "duckdb_functions": true, "duckdb_schemas": true, "duckdb_variables": true,
-	"duckdb_tables": true, "duckdb_columns": true, "duckdb_views": true, "duckdb_databases": true}
+	"duckdb_tables": true, "duckdb_columns": true, "duckdb_views": true, "duckdb_databases": true,
+	"duckdb_sequences": true, "duckdb_indexes": true, "duckdb_types": true}
 
 // bindTableFuncAST binds a table function call in FROM as bindTableFunc
 // does; a file function's arguments are read by callArgs from the call's
@@ -75,6 +76,8 @@ func (b *binder) bindTableFuncAST(t *ast.TableFunc) (*fromItem, error) {
 			return b.bindVariablesTable(args, alias, at) // variables.go
 		case "duckdb_tables", "duckdb_columns", "duckdb_views", "duckdb_databases":
 			return b.catalogTables(fn, args, alias, at) // bind_catalog_tables.go
+		case "duckdb_sequences", "duckdb_indexes", "duckdb_types":
+			return b.catalogObjects(fn, args, alias, at) // bind_catalog_objects.go
 		}
 		return b.bindSettingsTable(args, alias, at) // bind_settings.go
 	}

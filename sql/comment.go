@@ -2,16 +2,19 @@ package sql
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/b2sql/b2sql/sql/ast"
 )
 
-// Comment is COMMENT ON TABLE|VIEW|COLUMN|MACRO name IS 'text' | NULL:
-// the catalog keeps the text, which duckdb_tables(), duckdb_columns(),
-// duckdb_views(), duckdb_functions() and information_schema show.
+// Comment is COMMENT ON TABLE|VIEW|COLUMN|MACRO|SEQUENCE|INDEX|TYPE name
+// IS 'text' | NULL: the catalog keeps the text, which duckdb_tables(),
+// duckdb_columns(), duckdb_views(), duckdb_functions(),
+// duckdb_sequences(), duckdb_indexes(), duckdb_types() and
+// information_schema show.
 type Comment struct {
-	Kind    string // TABLE, VIEW, COLUMN or MACRO (FUNCTION and MACRO TABLE too)
-	Key     string // the relation's or macro's catalog key (relKey)
+	Kind    string // TABLE, VIEW, COLUMN, MACRO (FUNCTION and MACRO TABLE too), SEQUENCE, INDEX or TYPE
+	Key     string // the relation's, macro's, sequence's, index's or type's catalog key (relKey)
 	NamePos Pos
 	// Relation and Column name a COLUMN's table (its key) and column.
 	Relation, Column string
@@ -21,16 +24,16 @@ type Comment struct {
 
 func (*Comment) statement() {}
 
-// comment builds COMMENT ON. Comments on indexes, sequences, schemas,
-// types and databases have no place b2sql shows them, and are refused.
+// comment builds COMMENT ON. Comments on schemas and databases are
+// refused, with DuckDB's words (DuckDB 1.5 refuses them too).
 func (b *stmtBuilder) comment(s *ast.Comment) (Statement, error) {
 	c := &Comment{Kind: s.Kind}
 	switch s.Kind {
 	case "MACRO TABLE", "FUNCTION":
 		c.Kind = "MACRO"
-	case "TABLE", "VIEW", "COLUMN", "MACRO":
+	case "TABLE", "VIEW", "COLUMN", "MACRO", "SEQUENCE", "INDEX", "TYPE":
 	default:
-		return nil, b.errAt(s, ErrUnsupported, fmt.Sprintf("COMMENT ON %s is not supported: b2sql keeps comments on tables, views, columns and macros", s.Kind))
+		return nil, b.errAt(s, ErrUnsupported, fmt.Sprintf("adding comments to %ss is not implemented (in DuckDB neither)", strings.ToLower(s.Kind)))
 	}
 	switch v := s.Text.(type) {
 	case *ast.Literal:

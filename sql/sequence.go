@@ -26,6 +26,7 @@ type CreateSequence struct {
 	Name                   string
 	NamePos                Pos
 	OrReplace, IfNotExists bool
+	Temp                   bool // CREATE TEMP SEQUENCE (duckdb_sequences().temporary)
 	Start, Incr, Min, Max  int64
 	Cycle                  bool
 }
@@ -51,7 +52,7 @@ func (b *stmtBuilder) createSequence(s *ast.CreateSequence) (Statement, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &CreateSequence{Name: name, NamePos: pos, OrReplace: s.OrReplace, IfNotExists: s.IfNotExists, Incr: 1}
+	out := &CreateSequence{Name: name, NamePos: pos, OrReplace: s.OrReplace, IfNotExists: s.IfNotExists, Temp: s.Temp, Incr: 1}
 	given := map[string]bool{}
 	var minSet, maxSet, startSet bool
 	for _, o := range s.Options {

@@ -55,33 +55,37 @@ import (
 // columnar.MaxDecimal (38) digits, are 128-bit (columnar/int128.go).
 const maxDecimal = columnar.MaxDecimal64
 
+// simpleTypes are the type names without parameters, upper-cased, as
+// DuckDB spells them and their aliases (duckdb_types() lists them too).
+var simpleTypes = map[string]columnar.Type{
+	"BOOLEAN": columnar.TBool, "BOOL": columnar.TBool, "LOGICAL": columnar.TBool,
+	"TINYINT": columnar.TInt8, "INT1": columnar.TInt8,
+	"SMALLINT": columnar.TInt16, "INT2": columnar.TInt16, "SHORT": columnar.TInt16, "INT16": columnar.TInt16,
+	"INTEGER": columnar.TInt32, "INT": columnar.TInt32, "INT4": columnar.TInt32, "SIGNED": columnar.TInt32, "INTEGRAL": columnar.TInt32, "INT32": columnar.TInt32,
+	"BIGINT": columnar.TInt64, "INT8": columnar.TInt64, "LONG": columnar.TInt64, "OID": columnar.TInt64, "INT64": columnar.TInt64,
+	"UTINYINT": columnar.TUint8, "USMALLINT": columnar.TUint16, "UINTEGER": columnar.TUint32, "UBIGINT": columnar.TUint64,
+	"UINT8": columnar.TUint8, "UINT16": columnar.TUint16, "UINT32": columnar.TUint32, "UINT64": columnar.TUint64,
+	"HUGEINT": columnar.THugeint, "INT128": columnar.THugeint, "UHUGEINT": columnar.TUhugeint, "UINT128": columnar.TUhugeint,
+	"FLOAT": columnar.TFloat32, "REAL": columnar.TFloat32, "FLOAT4": columnar.TFloat32,
+	"DOUBLE": columnar.TFloat64, "FLOAT8": columnar.TFloat64, "DOUBLE PRECISION": columnar.TFloat64,
+	"VARCHAR": columnar.TVarchar, "TEXT": columnar.TVarchar, "STRING": columnar.TVarchar, "CHAR": columnar.TVarchar, "BPCHAR": columnar.TVarchar, "NVARCHAR": columnar.TVarchar,
+	"CHARACTER VARYING": columnar.TVarchar, "CHARACTER": columnar.TVarchar,
+	"BLOB": columnar.TBlob, "BYTEA": columnar.TBlob, "BINARY": columnar.TBlob, "VARBINARY": columnar.TBlob,
+	"DATE": columnar.TDate, "TIMESTAMP": columnar.TTimestamp, "DATETIME": columnar.TTimestamp,
+	"TIMESTAMP WITHOUT TIME ZONE": columnar.TTimestamp, "TIMESTAMPTZ": columnar.TTimestampTZ,
+	"TIMESTAMP WITH TIME ZONE": columnar.TTimestampTZ,
+	"INTERVAL":                 columnar.TInterval, "TIME": columnar.TTime,
+	"TIMESTAMP_S": columnar.TTimestampS, "TIMESTAMP_MS": columnar.TTimestampMS,
+	"TIMESTAMP_US": columnar.TTimestamp, "TIMESTAMP_NS": columnar.TTimestampNS,
+	"UUID": columnar.TUuid, "GUID": columnar.TUuid, "GEOMETRY": columnar.TGeometry,
+	"TIMETZ": columnar.TTimeTZ, "TIME WITH TIME ZONE": columnar.TTimeTZ,
+}
+
 // parseTypeName maps a SQL type name (and its parameters) to a type. words
 // are the upper-cased name words (e.g. ["DOUBLE", "PRECISION"]); params the
 // parenthesized integers.
 func parseTypeName(words []string, params []int) (columnar.Type, error) {
 	name := strings.Join(words, " ")
-	simple := map[string]columnar.Type{
-		"BOOLEAN": columnar.TBool, "BOOL": columnar.TBool, "LOGICAL": columnar.TBool,
-		"TINYINT": columnar.TInt8, "INT1": columnar.TInt8,
-		"SMALLINT": columnar.TInt16, "INT2": columnar.TInt16, "SHORT": columnar.TInt16,
-		"INTEGER": columnar.TInt32, "INT": columnar.TInt32, "INT4": columnar.TInt32, "SIGNED": columnar.TInt32,
-		"BIGINT": columnar.TInt64, "INT8": columnar.TInt64, "LONG": columnar.TInt64,
-		"UTINYINT": columnar.TUint8, "USMALLINT": columnar.TUint16, "UINTEGER": columnar.TUint32, "UBIGINT": columnar.TUint64,
-		"HUGEINT": columnar.THugeint, "INT128": columnar.THugeint, "UHUGEINT": columnar.TUhugeint, "UINT128": columnar.TUhugeint,
-		"FLOAT": columnar.TFloat32, "REAL": columnar.TFloat32, "FLOAT4": columnar.TFloat32,
-		"DOUBLE": columnar.TFloat64, "FLOAT8": columnar.TFloat64, "DOUBLE PRECISION": columnar.TFloat64,
-		"VARCHAR": columnar.TVarchar, "TEXT": columnar.TVarchar, "STRING": columnar.TVarchar, "CHAR": columnar.TVarchar, "BPCHAR": columnar.TVarchar,
-		"CHARACTER VARYING": columnar.TVarchar, "CHARACTER": columnar.TVarchar,
-		"BLOB": columnar.TBlob, "BYTEA": columnar.TBlob, "BINARY": columnar.TBlob, "VARBINARY": columnar.TBlob,
-		"DATE": columnar.TDate, "TIMESTAMP": columnar.TTimestamp, "DATETIME": columnar.TTimestamp,
-		"TIMESTAMP WITHOUT TIME ZONE": columnar.TTimestamp, "TIMESTAMPTZ": columnar.TTimestampTZ,
-		"TIMESTAMP WITH TIME ZONE": columnar.TTimestampTZ,
-		"INTERVAL":                 columnar.TInterval, "TIME": columnar.TTime,
-		"TIMESTAMP_S": columnar.TTimestampS, "TIMESTAMP_MS": columnar.TTimestampMS,
-		"TIMESTAMP_US": columnar.TTimestamp, "TIMESTAMP_NS": columnar.TTimestampNS,
-		"UUID": columnar.TUuid, "GUID": columnar.TUuid, "GEOMETRY": columnar.TGeometry,
-		"TIMETZ": columnar.TTimeTZ, "TIME WITH TIME ZONE": columnar.TTimeTZ,
-	}
 	if (name == "TIMESTAMP" || name == "DATETIME") && len(params) == 1 {
 		// TIMESTAMP(p): DuckDB picks the unit that holds p fractional digits.
 		t, ok := columnar.TimestampUnitType(params[0])
@@ -90,7 +94,7 @@ func parseTypeName(words []string, params []int) (columnar.Type, error) {
 		}
 		return t, nil
 	}
-	if t, ok := simple[name]; ok {
+	if t, ok := simpleTypes[name]; ok {
 		if len(params) > 0 && t.ID != columnar.Varchar && t.ID != columnar.Blob {
 			return t, fmt.Errorf("type %s takes no parameters", name)
 		}

@@ -45,10 +45,11 @@ type Catalog struct {
 	// tempViews marks the views made by CREATE TEMP VIEW (the ones temp.v
 	// names; sql.CatalogMismatch).
 	tempViews map[string]bool
-	types     map[string]columnar.Type // lower-case name → CREATE TYPE's type (types.go)
-	seqs      map[string]int64         // lower-case name → CREATE SEQUENCE's executor token (sequences.go)
-	macros    map[string]*sql.Macro    // lower-case name → CREATE MACRO's macro (macros.go)
-	comments  map[string]string        // COMMENT ON's comments by lower-case key (comments.go)
+	types     map[string]namedType  // lower-case name → CREATE TYPE's type (types.go)
+	seqs      map[string]int64      // lower-case name → CREATE SEQUENCE's executor token (sequences.go)
+	tempSeqs  map[string]bool       // the sequences made by CREATE TEMP SEQUENCE
+	macros    map[string]*sql.Macro // lower-case name → CREATE MACRO's macro (macros.go)
+	comments  map[string]string     // COMMENT ON's comments by lower-case key (comments.go)
 	// schemas are CREATE SCHEMA's schemas as written, main not among them
 	// (schemas.go); their relations are in the maps above as "s.t".
 	schemas []string
@@ -64,6 +65,12 @@ type Catalog struct {
 	warned map[string]bool
 
 	rejectScans atomic.Uint64 // scan_id of store_rejects scans (rejects.go)
+}
+
+// namedType is a CREATE TYPE's type and its name as written.
+type namedType struct {
+	Name string
+	Type columnar.Type
 }
 
 // lifecycle tracks the work in flight on a catalog so that Close can stop

@@ -8,14 +8,34 @@ import (
 )
 
 // Comments (COMMENT ON) are kept by the lower-case key of what they are
-// on: a table's or view's key, key.column for a column, a macro's key
-// under "macro:". A relation made anew (CREATE, DROP, a file registered
-// again) starts without them (clearComments); a new version of a table
-// (Swap, after a write) keeps them.
+// on: a table's or view's key, key.column for a column, a sequence's,
+// index's or type's key under "sequence:", "index:" or "type:". A macro
+// keeps its own (sql.Macro.Comment). A relation or object made anew
+// (CREATE, DROP, a file registered again) starts without them
+// (clearComments, forgetSequence, …); a new version of a table (Swap,
+// after a write) keeps them.
 
-// Comment runs COMMENT ON TABLE|VIEW|COLUMN|MACRO name IS 'text' | NULL.
+func sequenceCommentKey(key string) string { return "sequence:" + key }
+func typeCommentKey(key string) string     { return "type:" + key }
+func indexCommentKey(name string) string   { return "index:" + strings.ToLower(name) }
+
+// ForgetIndexComment forgets the comment on index name: the index was
+// made or dropped (a CTable's, whose index catalog is its files').
+func (c *Catalog) ForgetIndexComment(name string) {
+	c.mu.Lock()
+	delete(c.comments, indexCommentKey(name))
+	c.mu.Unlock()
+}
+
+// Comment runs COMMENT ON TABLE|VIEW|COLUMN|MACRO|SEQUENCE|INDEX|TYPE
+// name IS 'text' | NULL.
 func (c *Catalog) Comment(st *sql.Comment) error {
 	key := strings.ToLower(st.Key)
+	indexExists := false
+	if st.Kind == "INDEX" { // before c.mu: FindCTableIndex takes it
+		_, onCTable := c.FindCTableIndex(st.Key)
+		indexExists = onCTable || c.HasMemIndex(st.Key)
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	_, isTable := c.tables[key]
@@ -56,6 +76,21 @@ func (c *Catalog) Comment(st *sql.Comment) error {
 		cp.Comment = st.Text
 		c.macros[key] = &cp
 		return nil
+	case "SEQUENCE":
+		if _, ok := c.seqs[key]; !ok {
+			return missing("sequence")
+		}
+		target = sequenceCommentKey(key)
+	case "TYPE":
+		if _, ok := c.types[key]; !ok {
+			return missing("type")
+		}
+		target = typeCommentKey(key)
+	case "INDEX":
+		if !indexExists {
+			return missing("index")
+		}
+		target = indexCommentKey(key)
 	}
 	if c.comments == nil {
 		c.comments = map[string]string{}

@@ -12,10 +12,11 @@ import (
 // INDEX there only records the name, here, so that scripts written for
 // other databases run and DROP INDEX / REINDEX find it.
 
-// MemIndex is an index name recorded on an in-memory table.
+// MemIndex is an index recorded on an in-memory table.
 type MemIndex struct {
-	Table  string // lower-case table name
-	Column string
+	Name    string // as written
+	Table   string // lower-case table key
+	Columns []string
 }
 
 // AddMemIndex records the index name on an in-memory table; false when
@@ -31,6 +32,7 @@ func (c *Catalog) AddMemIndex(name string, ix MemIndex) bool {
 		c.memIndexes = map[string]MemIndex{}
 	}
 	c.memIndexes[key] = ix
+	delete(c.comments, indexCommentKey(key))
 	return true
 }
 
@@ -49,6 +51,7 @@ func (c *Catalog) DropMemIndex(name string) bool {
 	defer c.mu.Unlock()
 	_, ok := c.memIndexes[key]
 	delete(c.memIndexes, key)
+	delete(c.comments, indexCommentKey(key))
 	return ok
 }
 

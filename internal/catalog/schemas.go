@@ -128,6 +128,7 @@ func (c *Catalog) DropSchema(st *sql.DropSchema, dropTable func(key string) erro
 	for _, k := range seqs {
 		executor.DropSequence(c.seqs[k])
 		delete(c.seqs, k)
+		c.forgetSequence(k)
 	}
 	c.schemas = slices.DeleteFunc(c.schemas, func(s string) bool { return strings.EqualFold(s, st.Name) })
 	return nil

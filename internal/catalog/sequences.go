@@ -32,6 +32,13 @@ func (c *Catalog) CreateSequence(st *sql.CreateSequence) error {
 		c.seqs = map[string]int64{}
 	}
 	c.seqs[key] = executor.NewSequence(&executor.Sequence{Name: st.Name, Start: st.Start, Incr: st.Incr, Min: st.Min, Max: st.Max, Cycle: st.Cycle})
+	c.forgetSequence(key)
+	if st.Temp {
+		if c.tempSeqs == nil {
+			c.tempSeqs = map[string]bool{}
+		}
+		c.tempSeqs[key] = true
+	}
 	return nil
 }
 
@@ -48,8 +55,16 @@ func (c *Catalog) DropSequence(st *sql.DropSequence) error {
 		return &sql.Error{Pos: st.NamePos, Kind: sql.ErrUnknownTable, Msg: fmt.Sprintf("sequence %q does not exist", st.Name)}
 	}
 	delete(c.seqs, key)
+	c.forgetSequence(key)
 	executor.DropSequence(t)
 	return nil
+}
+
+// forgetSequence forgets what the catalog keeps beside a sequence under
+// key: its TEMP mark and its comment. Guarded by c.mu.
+func (c *Catalog) forgetSequence(key string) {
+	delete(c.tempSeqs, key)
+	delete(c.comments, sequenceCommentKey(key))
 }
 
 // SequenceToken implements sql.SequenceCatalog.

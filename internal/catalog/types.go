@@ -20,7 +20,7 @@ func (c *Catalog) UserType(name string) (columnar.Type, bool) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	t, ok := c.types[strings.ToLower(name)]
-	return t, ok
+	return t.Type, ok
 }
 
 // CreateType runs CREATE TYPE name AS type.
@@ -36,9 +36,10 @@ func (c *Catalog) CreateType(s *sql.CreateType) error {
 		return &sql.Error{Pos: s.NamePos, Kind: sql.ErrType, Msg: fmt.Sprintf("type %q already exists", s.Name)}
 	}
 	if c.types == nil {
-		c.types = map[string]columnar.Type{}
+		c.types = map[string]namedType{}
 	}
-	c.types[key] = t
+	c.types[key] = namedType{Name: s.Name, Type: t}
+	delete(c.comments, typeCommentKey(key))
 	return nil
 }
 
@@ -54,5 +55,6 @@ func (c *Catalog) DropType(d *sql.DropType) error {
 		return &sql.Error{Pos: d.NamePos, Kind: sql.ErrType, Msg: fmt.Sprintf("type %q does not exist", d.Name)}
 	}
 	delete(c.types, key)
+	delete(c.comments, typeCommentKey(key))
 	return nil
 }

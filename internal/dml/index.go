@@ -73,15 +73,16 @@ func createIndex(cat *catalog.Catalog, s *sql.CreateIndex) error {
 	}
 	switch x := t.(type) {
 	case *catalog.MemTable:
+		cols := make([]string, len(s.Columns))
 		for i, c := range s.Columns {
-			if _, err := indexColumn(schemaNames(x), s.Table, c, s.ColumnPos[i]); err != nil {
+			if cols[i], err = indexColumn(schemaNames(x), s.Table, c, s.ColumnPos[i]); err != nil {
 				return err
 			}
 		}
 		if s.Name == "" {
 			return nil
 		}
-		if !cat.AddMemIndex(s.Name, catalog.MemIndex{Table: key, Column: s.Columns[0]}) {
+		if !cat.AddMemIndex(s.Name, catalog.MemIndex{Name: s.Name, Table: key, Columns: cols}) {
 			if s.IfNotExists {
 				return nil
 			}
@@ -120,6 +121,9 @@ func createIndex(cat *catalog.Catalog, s *sql.CreateIndex) error {
 		}
 		if err != nil {
 			return fmt.Errorf("CREATE INDEX: %w", err)
+		}
+		if s.Name != "" {
+			cat.ForgetIndexComment(s.Name) // a new index starts without one
 		}
 		return cat.Republish(key, fresh.Path())
 	}
@@ -187,6 +191,11 @@ func dropIndex(cat *catalog.Catalog, s *sql.DropIndex) error {
 			return err
 		}
 		return posErr(s.NamePos, sql.ErrUnsupported, "unknown index %q", s.Name)
+	}
+	for _, ix := range fresh.Indexes() {
+		if ix.Column == col {
+			cat.ForgetIndexComment(ix.Name)
+		}
 	}
 	err = ctable.DropIndex(fresh.Path(), col)
 	fresh.Close()

@@ -123,3 +123,16 @@ func (c *bindCatalog) Relations() []sql.RelationInfo {
 	}
 	return nil
 }
+
+// Sequences, Indexes and Types forward the catalog's lists
+// (sql.ObjectLister): duckdb_sequences(), duckdb_indexes(), duckdb_types().
+func (c *bindCatalog) Sequences() []sql.SequenceInfo { return c.objects().Sequences() }
+func (c *bindCatalog) Indexes() []sql.IndexInfo      { return c.objects().Indexes() }
+func (c *bindCatalog) Types() []sql.TypeInfo         { return c.objects().Types() }
+
+func (c *bindCatalog) objects() sql.ObjectLister {
+	if ol, ok := c.ViewCatalog.(sql.ObjectLister); ok {
+		return ol
+	}
+	return sql.NoObjects
+}

@@ -43,7 +43,9 @@ func nullTypeName(t Type) string {
 }
 
 // StructOf returns STRUCT(name type, …). Fields are nullable whatever
-// their Nullable flag says (it is not part of the type).
+// their Nullable flag says (it is not part of the type). Fields without
+// a name make an unnamed STRUCT (row(1, 'a'), DuckDB's
+// STRUCT(INTEGER, VARCHAR)): IsUnnamedStruct.
 func StructOf(fields ...Field) Type {
 	var b strings.Builder
 	b.WriteString("STRUCT(")
@@ -52,8 +54,10 @@ func StructOf(fields ...Field) Type {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(QuoteIdent(f.Name))
-		b.WriteByte(' ')
+		if f.Name != "" {
+			b.WriteString(QuoteIdent(f.Name))
+			b.WriteByte(' ')
+		}
 		b.WriteString(nullTypeName(f.Type))
 		fs[i] = Field{Name: f.Name, Type: f.Type, Nullable: true}
 	}
@@ -66,6 +70,42 @@ func MapOf(key, value Type) Type {
 	entry := StructOf(Field{Name: "key", Type: key}, Field{Name: "value", Type: value})
 	name := "MAP(" + nullTypeName(key) + ", " + nullTypeName(value) + ")"
 	return Type{ID: Map, Nest: intern(&Nest{Elem: entry, Fields: entry.Nest.Fields, name: name})}
+}
+
+// IsUnnamedStruct reports whether t is a STRUCT whose fields have no
+// names (row(…), (a, b)): its fields are known by position only, its
+// values print as (1, a), and it casts and combines with other STRUCTs
+// field by field in order.
+func (t Type) IsUnnamedStruct() bool {
+	if t.ID != Struct || len(t.Nest.Fields) == 0 {
+		return false
+	}
+	for _, f := range t.Nest.Fields {
+		if f.Name != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// HoldsUnnamedStruct reports whether t is or contains (as a LIST
+// element, a STRUCT field, a MAP key or value) an unnamed STRUCT.
+func (t Type) HoldsUnnamedStruct() bool {
+	if !t.IsNested() {
+		return false
+	}
+	if t.IsUnnamedStruct() {
+		return true
+	}
+	if t.ID == List && t.Elem().HoldsUnnamedStruct() {
+		return true
+	}
+	for _, f := range t.Nest.Fields {
+		if f.Type.HoldsUnnamedStruct() {
+			return true
+		}
+	}
+	return false
 }
 
 // IsNested reports whether t is a LIST, STRUCT or MAP. (An ENUM keeps

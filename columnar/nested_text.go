@@ -3,8 +3,8 @@ package columnar
 import "strings"
 
 // appendNestedText appends DuckDB's text form of a nested value: [1, 2,
-// NULL] for a LIST, {'a': 1, 'b': x} for a STRUCT, {k=1, z=NULL} for a
-// MAP. Strings inside are bare unless they would read ambiguously (see
+// NULL] for a LIST, {'a': 1, 'b': x} for a STRUCT ((1, x) for an unnamed
+// one), {k=1, z=NULL} for a MAP. Strings inside are bare unless they would read ambiguously (see
 // quoteNestedString).
 func appendNestedText(dst []byte, v Value) []byte {
 	switch v.Type.ID {
@@ -18,6 +18,16 @@ func appendNestedText(dst []byte, v Value) []byte {
 		}
 		return append(dst, ']')
 	case Struct:
+		if v.Type.IsUnnamedStruct() {
+			dst = append(dst, '(')
+			for i, e := range v.Elems {
+				if i > 0 {
+					dst = append(dst, ", "...)
+				}
+				dst = appendNestedElem(dst, e)
+			}
+			return append(dst, ')')
+		}
 		dst = append(dst, '{')
 		fs := v.Type.Fields()
 		for i, e := range v.Elems {

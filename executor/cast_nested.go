@@ -28,6 +28,9 @@ func castElems(v columnar.Value, to columnar.Type, cast func(columnar.Value, col
 	out := columnar.Value{Type: to, Elems: make([]columnar.Value, len(v.Elems))}
 	switch to.ID {
 	case columnar.Struct:
+		if from.IsUnnamedStruct() || to.IsUnnamedStruct() {
+			return castFieldsInOrder(v, to, cast)
+		}
 		// By name, any case, as DuckDB: a target field the value lacks is
 		// NULL, a value field the target lacks is dropped; no name in
 		// common is an error.
@@ -55,6 +58,24 @@ func castElems(v columnar.Value, to columnar.Type, cast func(columnar.Value, col
 	}
 	for i, e := range v.Elems {
 		x, err := cast(e, to.Elem())
+		if err != nil {
+			return columnar.Value{}, err
+		}
+		out.Elems[i] = x
+	}
+	return out, nil
+}
+
+// castFieldsInOrder casts a STRUCT to another field by field in order,
+// as DuckDB casts to or from an unnamed STRUCT; the counts must agree.
+func castFieldsInOrder(v columnar.Value, to columnar.Type, cast func(columnar.Value, columnar.Type) (columnar.Value, error)) (columnar.Value, error) {
+	fs := to.Fields()
+	if len(fs) != len(v.Elems) {
+		return columnar.Value{}, errorf("could not cast %s to %s: STRUCTs of different size", v.Type, to)
+	}
+	out := columnar.Value{Type: to, Elems: make([]columnar.Value, len(fs))}
+	for i, f := range fs {
+		x, err := cast(v.Elems[i], f.Type)
 		if err != nil {
 			return columnar.Value{}, err
 		}

@@ -142,8 +142,9 @@ const (
 	// NULL.
 	FieldName
 	// FieldIndex is a constant integer, the 1-based position of a field
-	// of an unnamed STRUCT: b2sql's structs all have names, so the binder
-	// refuses it with DuckDB's message.
+	// of an unnamed STRUCT (row(…)); the binder converts it to the field's
+	// 0-based position, a BIGINT constant, and refuses it on a named
+	// STRUCT with DuckDB's message.
 	FieldIndex
 	// AggName is a constant VARCHAR naming an aggregate of the registry
 	// (any of its names): the call is the scalar set "list_" + the
@@ -397,7 +398,7 @@ type Overload struct {
 // Result is the overload's result type for the converted argument types
 // (and the constant arguments, consts[i] nil where argument i is not
 // one): Returns, or SameAs's type derived by Derive. A Field result needs
-// its FieldName argument converted to the field's position.
+// its FieldName or FieldIndex argument converted to the field's position.
 func (o *Overload) Result(args []columnar.Type, consts []*columnar.Value) columnar.Type {
 	if o.SameAs == 0 {
 		return o.Returns
@@ -405,7 +406,7 @@ func (o *Overload) Result(args []columnar.Type, consts []*columnar.Value) column
 	t := args[o.SameAs-1]
 	if o.Derive == Field {
 		for i := range args {
-			if r := o.Arg(i); r == FieldName && consts[i] != nil && !consts[i].Null {
+			if r := o.Arg(i); (r == FieldName || r == FieldIndex) && consts[i] != nil && !consts[i].Null {
 				return t.Fields()[consts[i].I].Type
 			}
 		}

@@ -60,6 +60,8 @@ func nestedBindable(e ast.Expr) (bindable, ok bool) {
 		return astBindable(e.X), true
 	case *ast.Comprehension:
 		return astBindable(comprehensionCall(e)), true
+	case *ast.Row:
+		return allBindable(e.Elems...), true // () is an error of structPack
 	}
 	return false, false
 }
@@ -104,6 +106,9 @@ func (b *binder) bindASTNested(e ast.Expr, c ectx) (planner.Expr, bool, error) {
 	case *ast.Comprehension:
 		x, err := b.bindAST(comprehensionCall(e), c)
 		return x, true, err
+	case *ast.Row:
+		x, err := b.structPack(make([]string, len(e.Elems)), e.Elems, at, c)
+		return x, true, err
 	case *ast.Map:
 		keys := make([]ast.Expr, len(e.Entries))
 		vals := make([]ast.Expr, len(e.Entries))
@@ -142,7 +147,8 @@ func srcsOf(es []ast.Expr) []callexpr.Expr {
 }
 
 // structPack binds a struct of named values (struct literals,
-// struct_pack); names must differ.
+// struct_pack); names must differ. Names all "" make an unnamed struct
+// (row(…), (a, b)).
 func (b *binder) structPack(names []string, vals []ast.Expr, at int, c ectx) (planner.Expr, error) {
 	xs, err := b.bindASTs(c, vals...)
 	if err != nil {
@@ -151,7 +157,7 @@ func (b *binder) structPack(names []string, vals []ast.Expr, at int, c ectx) (pl
 	fs := make([]columnar.Field, len(xs))
 	seen := map[string]bool{}
 	for i, x := range xs {
-		if seen[strings.ToLower(names[i])] {
+		if names[i] != "" && seen[strings.ToLower(names[i])] {
 			return nil, b.errAt(at, ErrType, fmt.Sprintf("duplicate struct entry name %q", names[i]))
 		}
 		seen[strings.ToLower(names[i])] = true
@@ -161,7 +167,7 @@ func (b *binder) structPack(names []string, vals []ast.Expr, at int, c ectx) (pl
 		fs[i] = columnar.Field{Name: names[i], Type: x.Type()}
 	}
 	if len(fs) == 0 {
-		return nil, b.errAt(at, ErrType, "a struct needs at least one entry")
+		return nil, b.errAt(at, ErrType, "can't pack nothing into a struct")
 	}
 	return &planner.Call{Fn: "struct_pack", Args: xs, T: columnar.StructOf(fs...)}, nil
 }
@@ -211,7 +217,16 @@ func (b *binder) subscript(x, i planner.Expr, xs, is callexpr.Expr, at int, c ec
 		s, _ := function.Lookup("list_extract")
 		return b.callRegistered(s, "list_extract", []planner.Expr{x, i}, []callexpr.Expr{xs, is}, at, c)
 	case columnar.Struct:
-		k, ok := i.(*planner.Const)
+		k, ok := planner.FoldExpr(i).(*planner.Const)
+		if ok && !k.Val.Null && k.Val.Type.IsInteger() {
+			// s[2]: a field of an unnamed struct by its 1-based index.
+			pos, err := b.fieldIndex("struct_extract", t, k.Val, is, c) // bind_func_args.go
+			if err != nil {
+				return nil, err
+			}
+			f := pos.(*planner.Const).Val.I
+			return &planner.Call{Fn: "struct_extract", Args: []planner.Expr{x, pos}, T: t.Fields()[f].Type}, nil
+		}
 		if !ok || k.Val.Null || k.Val.Type.ID != columnar.Varchar {
 			return nil, b.typeErr(is, c, "a struct is subscripted with a constant field name")
 		}
@@ -494,6 +509,9 @@ func nestedCallBindable(name string, e *ast.Func) (bindable, is bool) {
 		return !e.Distinct && !e.Star, true
 	case "map":
 		return (len(e.Args) == 0 || len(e.Args) == 2) && allBindable(e.Args...), true
+	case "row":
+		_, ok := rowElems(e) // bind_row_in.go: no named arguments, DISTINCT, FILTER or OVER
+		return (ok || len(e.Args) == 0) && allBindable(e.Args...), true
 	case "unnest":
 		for _, a := range e.Args {
 			if n, ok := a.(*ast.NamedArg); ok {
@@ -508,8 +526,8 @@ func nestedCallBindable(name string, e *ast.Func) (bindable, is bool) {
 	return false, false
 }
 
-// bindNestedCall binds struct_pack(name := value, …) and map(keys,
-// values); ok is false for other calls.
+// bindNestedCall binds struct_pack(name := value, …), row(value, …)
+// (an unnamed struct) and map(keys, values); ok is false for other calls.
 func (b *binder) bindNestedCall(e *ast.Func, c ectx) (planner.Expr, bool, error) {
 	at := b.q.tokAt(e.Start)
 	name := strings.ToLower(e.Name[0].Name)
@@ -533,6 +551,9 @@ func (b *binder) bindNestedCall(e *ast.Func, c ectx) (planner.Expr, bool, error)
 			}
 		}
 		x, err := b.structPack(names, vals, at, c)
+		return x, true, err
+	case "row":
+		x, err := b.structPack(make([]string, len(e.Args)), e.Args, at, c)
 		return x, true, err
 	case "map":
 		if len(e.Args) == 0 {

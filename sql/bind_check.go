@@ -99,7 +99,7 @@ func nodeBindable(n ast.Node) bool {
 		return n.Query != nil && len(n.UsingKey) == 0 && queryBindable(n.Query)
 	case *ast.GroupBy:
 		for _, it := range n.Items {
-			if !groupItemBindable(it, true) {
+			if !groupItemBindable(it) {
 				return false
 			}
 		}
@@ -185,7 +185,7 @@ func (b *binder) unsupportedWhat(n ast.Node) string {
 	}
 	switch n := n.(type) {
 	case *ast.Row:
-		return fmt.Sprintf("the row value %q (an unnamed STRUCT: name its fields, {'a': …, 'b': …} or struct_pack(a := …, b := …))", text)
+		return fmt.Sprintf("the row value %q here", text)
 	case *ast.Sample:
 		return "USING SAMPLE / TABLESAMPLE"
 	case *ast.Join:

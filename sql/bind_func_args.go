@@ -173,14 +173,16 @@ func (b *binder) nestedArg(name string, o *function.Overload, rule function.Arg,
 	return b.coerce(x, t, src, c)
 }
 
-// unnamed struct, which b2sql does not make (DuckDB's message).
+// fieldArg converts a struct function's field argument to the field's
+// 0-based position, a BIGINT constant: a name (FieldName, any case) or,
+// on an unnamed struct only, a 1-based index (FieldIndex), as DuckDB.
 func (b *binder) fieldArg(name string, rule function.Arg, t columnar.Type, x planner.Expr, src callexpr.Expr, c ectx) (planner.Expr, error) {
 	k, isConst := planner.FoldExpr(x).(*planner.Const)
 	switch {
 	case !isConst:
 		return nil, b.typeErr(src, c, "%s expects a constant field name or index", name)
 	case rule == function.FieldIndex:
-		return nil, b.typeErr(src, c, "%s with an integer key can only be used on unnamed structs, use a string key instead", name)
+		return b.fieldIndex(name, t, k.Val, src, c)
 	}
 	for i, f := range t.Fields() {
 		if strings.EqualFold(f.Name, k.Val.S) {
@@ -188,6 +190,19 @@ func (b *binder) fieldArg(name string, rule function.Arg, t columnar.Type, x pla
 		}
 	}
 	return nil, b.typeErr(src, c, "struct has no field %q", k.Val.S)
+}
+
+// fieldIndex converts the 1-based index k of a field of the unnamed
+// struct t to its 0-based position (fieldArg, s[k]).
+func (b *binder) fieldIndex(name string, t columnar.Type, k columnar.Value, src callexpr.Expr, c ectx) (planner.Expr, error) {
+	if !t.IsUnnamedStruct() {
+		return nil, b.typeErr(src, c, "%s with an integer key can only be used on unnamed structs, use a string key instead", name)
+	}
+	n := len(t.Fields())
+	if k.Null || k.I < 1 || k.I > int64(n) {
+		return nil, b.typeErr(src, c, "key index %s for %s out of range - expected an index between 1 and %d", k.String(), name, n)
+	}
+	return &planner.Const{Val: columnar.IntValue(columnar.TInt64, k.I-1)}, nil
 }
 
 // convertArg converts one argument by its rule (function.Arg).

@@ -46,9 +46,6 @@ func (b *binder) bindScalarCall(name string, args []callexpr.Expr, at int, c ect
 		if _, err := b.bindArgs(args, c); err != nil {
 			return nil, err
 		}
-		if name == "row" {
-			return nil, b.errAt(at, ErrUnsupported, "row(…) as a value (an unnamed STRUCT) is not supported: name its fields, {'a': …, 'b': …} or struct_pack(a := …, b := …)")
-		}
 		return nil, b.errAt(at, ErrUnknownFunction, fmt.Sprintf("unknown function %q%s", name, didYouMean(name, knownFuncs())))
 	}
 	if h, ok := bindHooks[s.Name]; ok {

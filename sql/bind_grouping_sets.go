@@ -26,7 +26,16 @@ func (b *binder) astGroupingSets(items []ast.Expr) ([]ast.Expr, [][]int, error) 
 		}
 	}
 	if !special {
-		return items, nil, nil
+		// GROUP BY (a, b), c groups by a, b and c, as in DuckDB.
+		var flat []ast.Expr
+		for _, it := range items {
+			if r, ok := it.(*ast.Row); ok {
+				flat = append(flat, r.Elems...)
+			} else {
+				flat = append(flat, it)
+			}
+		}
+		return flat, nil, nil
 	}
 	g := &astGrouping{b: b, index: map[string]int{}}
 	sets := [][]int{{}}
@@ -120,20 +129,20 @@ func (g *astGrouping) element(e ast.Expr) ([][]int, error) {
 }
 
 // groupItemBindable reports whether a GROUP BY item has bind cases.
-func groupItemBindable(e ast.Expr, top bool) bool {
+func groupItemBindable(e ast.Expr) bool {
 	switch e := e.(type) {
 	case *ast.GroupingSet:
 		for _, it := range e.Items {
-			if _, nested := it.(*ast.GroupingSet); nested && (e.Kind != "GROUPING SETS" || !groupItemBindable(it, false)) {
+			if _, nested := it.(*ast.GroupingSet); nested && (e.Kind != "GROUPING SETS" || !groupItemBindable(it)) {
 				return false
 			}
-			if !groupItemBindable(it, false) {
+			if !groupItemBindable(it) {
 				return false
 			}
 		}
 		return true
-	case *ast.Row:
-		return (!top || len(e.Elems) == 0) && allBindable(e.Elems...)
+	case *ast.Row: // a grouping set: (a, b) and (), also at the top
+		return allBindable(e.Elems...)
 	}
 	return astBindable(e)
 }

@@ -210,7 +210,7 @@ func selectBindable(sel *ast.Select) bool {
 	}
 	if g := sel.GroupBy; g != nil {
 		for _, it := range g.Items {
-			if !groupItemBindable(it, true) {
+			if !groupItemBindable(it) {
 				return false
 			}
 		}

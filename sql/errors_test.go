@@ -69,8 +69,6 @@ func TestErrors(t *testing.T) {
 		// (SELECT 1) without FROM is the constant 1 (bind_subquery_list.go), as DuckDB groups by it.
 		{"SELECT a FROM t GROUP BY (SELECT 1)", ErrGrouping, `line 1:8: column "a" must appear in the GROUP BY clause or be used in an aggregate function`},
 		// Unnamed STRUCTs: refused, saying how to name the fields (was "unknown function \"row\" (did you mean \"now\"?)").
-		{"SELECT (1, 2)", ErrUnsupported, `line 1:8: the row value "(1, 2)" (an unnamed STRUCT: name its fields, {'a': …, 'b': …} or struct_pack(a := …, b := …)) is not supported`},
-		{"SELECT row(a, 2) FROM t", ErrUnsupported, `line 1:8: row(…) as a value (an unnamed STRUCT) is not supported: name its fields, {'a': …, 'b': …} or struct_pack(a := …, b := …)`},
 		{"SELECT a FROM t UNION SELECT a, b FROM t", ErrType, `line 1:17: each UNION query must have the same number of columns (1 and 2)`},
 		{"SELECT count(*), sum(a) OVER () FROM t", ErrGrouping, `line 1:22: column "a" must appear in the GROUP BY clause or be used in an aggregate function`},
 		{"SELECT a FROM t WHERE rank() OVER () > 1", ErrGrouping, `line 1:30: window functions are not allowed in WHERE`},

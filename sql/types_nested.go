@@ -23,6 +23,9 @@ func nestedSuper(a, b columnar.Type) (columnar.Type, bool) {
 		v, ok2 := superType(a.Fields()[1].Type, b.Fields()[1].Type)
 		return columnar.MapOf(k, v), ok1 && ok2
 	}
+	if a.IsUnnamedStruct() || b.IsUnnamedStruct() {
+		return positionalSuper(a, b)
+	}
 	// STRUCTs combine by field name (any case), as DuckDB's: a's fields
 	// in order, then b's others; a field both have is of their common
 	// type. [{'a': 1}, {'b': 2}] is STRUCT(a INTEGER, b INTEGER)[].
@@ -38,6 +41,30 @@ func nestedSuper(a, b columnar.Type) (columnar.Type, bool) {
 			return columnar.Type{}, false
 		}
 		fs[i].Type = t
+	}
+	return columnar.StructOf(fs...), true
+}
+
+// positionalSuper combines two STRUCTs one of which is unnamed field by
+// field in order, as DuckDB does: the common type of each pair, named as
+// the named one's fields ((1, 2) = {'a': 1, 'b': 2} compares two
+// STRUCT(a INTEGER, b INTEGER)); a different field count has none.
+func positionalSuper(a, b columnar.Type) (columnar.Type, bool) {
+	af, bf := a.Fields(), b.Fields()
+	if len(af) != len(bf) {
+		return columnar.Type{}, false
+	}
+	named := af
+	if a.IsUnnamedStruct() {
+		named = bf
+	}
+	fs := make([]columnar.Field, len(af))
+	for i := range af {
+		t, ok := superType(af[i].Type, bf[i].Type)
+		if !ok {
+			return columnar.Type{}, false
+		}
+		fs[i] = columnar.Field{Name: named[i].Name, Type: t}
 	}
 	return columnar.StructOf(fs...), true
 }
@@ -65,8 +92,20 @@ func canCastNested(from, to columnar.Type) bool {
 	if from.ID == columnar.Map {
 		return canCast(ff[0].Type, tf[0].Type) && canCast(ff[1].Type, tf[1].Type)
 	}
-	// STRUCT: by name (executor cast_nested.go), with one name at least in
+	// STRUCT: by position when either is unnamed (as many fields), else
+	// by name (executor cast_nested.go), with one name at least in
 	// common; fields only one side has are dropped or NULL.
+	if from.IsUnnamedStruct() || to.IsUnnamedStruct() {
+		if len(ff) != len(tf) {
+			return false
+		}
+		for i := range ff {
+			if !canCast(ff[i].Type, tf[i].Type) {
+				return false
+			}
+		}
+		return true
+	}
 	matched := false
 	for _, f := range tf {
 		if i := fieldIndex(ff, f.Name); i >= 0 {

@@ -142,6 +142,10 @@ func createMemTableAs(ctx context.Context, env *Env, c *sql.CreateTableAs, args 
 		return 0, err
 	}
 	schema := schemaOf(built, names)
+	// As DuckDB: "a table cannot be created from an unnamed struct".
+	if err := refuseUnnamedStruct(schema, "a table column"); err != nil {
+		return 0, &sql.Error{Pos: c.NamePos, Kind: sql.ErrType, Msg: err.Error()}
+	}
 	var vals [][]columnar.Value
 	err = Drive(ctx, env.Cat, built, func(b *columnar.Batch) error {
 		for k := 0; k < b.Live(); k++ {

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/b2sql/b2sql/columnar"
-	"github.com/b2sql/b2sql/formats/b2/ctable"
 	"github.com/b2sql/b2sql/formats/csv"
 	"github.com/b2sql/b2sql/formats/json"
 	"github.com/b2sql/b2sql/formats/parquet"
@@ -197,11 +196,7 @@ func copySpecOf(path string, opts []sql.FileArg) (*copySpec, error) {
 			return nil, rest[0].Err(sql.ErrUnsupported, fmt.Sprintf("COPY option %s is not supported for b2 tables", strings.ToUpper(rest[0].Name)))
 		}
 		s.open = func(path string, schema columnar.Schema) (tableWriter, func(), error) {
-			w, err := ctable.Create(strings.TrimRight(path, `/\`), schema, ctable.CreateOptions{Zip: s.b2z})
-			if err != nil {
-				return nil, nil, err
-			}
-			return w, func() { w.Abort() }, nil
+			return createCTable(strings.TrimRight(path, `/\`), schema, s.b2z) // copy_write.go
 		}
 	}
 	return s, nil

@@ -2,6 +2,7 @@ package dml
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/formats/b2/ctable"
@@ -40,12 +41,21 @@ func writeParquet(ctx context.Context, env *Env, q *sql.Query, args []columnar.V
 // SUMMARY indexes built on close), atomically like writeParquet.
 func writeCTable(ctx context.Context, env *Env, q *sql.Query, args []columnar.Value, path string) (int64, error) {
 	return writeQuery(ctx, env, q, args, func(schema columnar.Schema) (tableWriter, func(), error) {
-		w, err := ctable.Create(path, schema, ctable.CreateOptions{})
-		if err != nil {
-			return nil, nil, err
-		}
-		return w, func() { w.Abort() }, nil
+		return createCTable(path, schema, false)
 	})
+}
+
+// createCTable opens a CTable writer at path (.b2z when zip) for the
+// schema; a column holding an unnamed STRUCT is refused first.
+func createCTable(path string, schema columnar.Schema, zip bool) (tableWriter, func(), error) {
+	if err := refuseUnnamedStruct(schema, "a CTable column (python-blosc2's struct fields have names)"); err != nil {
+		return nil, nil, err
+	}
+	w, err := ctable.Create(path, schema, ctable.CreateOptions{Zip: zip})
+	if err != nil {
+		return nil, nil, err
+	}
+	return w, func() { w.Abort() }, nil
 }
 
 // writeQuery runs q and streams its batches into the writer open makes for
@@ -73,4 +83,15 @@ func writeQuery(ctx context.Context, env *Env, q *sql.Query, args []columnar.Val
 		return 0, err
 	}
 	return n, nil
+}
+
+// refuseUnnamedStruct refuses a schema with a column that is or holds an
+// unnamed STRUCT (row(…), (a, b)) for what cannot keep one.
+func refuseUnnamedStruct(schema columnar.Schema, what string) error {
+	for _, f := range schema {
+		if f.Type.HoldsUnnamedStruct() {
+			return fmt.Errorf("column %q is of type %s: an unnamed STRUCT cannot be %s; name its fields ({'a': …, 'b': …}, or a cast to STRUCT(a …, b …))", f.Name, f.Type, what)
+		}
+	}
+	return nil
 }

@@ -46,6 +46,8 @@ type options struct {
 	latency  time.Duration // added per S3 request in the second remote run
 	trace    string        // with -remote: where to write every request of the latency run
 	profile  string        // CPU profile of the whole run (DuckDB's time shows as cgo calls)
+	peakRSS  bool          // also run each query in a child process per engine for its peak RSS (peakrss.go)
+	child    string        // run as such a child: the engine ("b2sql" or "DuckDB")
 }
 
 func main() {
@@ -69,6 +71,9 @@ func main() {
 	flag.BoolVar(&o.remote, "remote", false, "compare b2sql over local files with b2sql over the same files on an in-process S3 server, instead of DuckDB")
 	flag.DurationVar(&o.latency, "latency", 20*time.Millisecond, "with -remote: latency added to every S3 request in the second run")
 	flag.StringVar(&o.trace, "trace", "", "with -remote: write every S3 request of the run with -latency to this file (query, start and duration in ms from the run's start, bytes, range, object path)")
+	flag.BoolVar(&o.peakRSS, "peak-rss", false,
+		"also run each query once more per engine, each in a process of its own (warm-up and one run), and report each engine's peak RSS for it")
+	flag.StringVar(&o.child, "child", "", "internal: run the selected queries in this process on one engine only (b2sql or DuckDB; none: open neither), for -peak-rss")
 	flag.StringVar(&o.profile, "cpuprofile", "",
 		"write a CPU profile of the whole run to this file (DuckDB's own time shows as runtime.cgocall)")
 	flag.Parse()
@@ -119,6 +124,9 @@ func run(ctx context.Context, o options, w io.Writer) error {
 	}
 	if o.dir == "" {
 		o.dir = defaultDataDir()
+	}
+	if o.child != "" {
+		return runChild(ctx, o, qs) // peakrss.go
 	}
 
 	duck, err := openDuckDB(ctx, o.threads)
@@ -223,6 +231,20 @@ func run(ctx context.Context, o options, w io.Writer) error {
 		}
 		outs = append(outs, out)
 	}
+	if o.peakRSS {
+		hdr.peakRSS = true
+		if len(outs) > 0 {
+			base := measurement{}
+			base.rss, base.rssErr = childPeakRSS(ctx, o, outs[0].q.Name, "none")
+			hdr.rssBase = rssCell(base)
+		}
+		for i := range outs {
+			for j, name := range []string{"b2sql", "DuckDB"} {
+				outs[i].m[j].rss, outs[i].m[j].rssErr = childPeakRSS(ctx, o, outs[i].q.Name, name) // peakrss.go
+				fmt.Fprintf(os.Stderr, "[%d/%d] %-20s %-16s peak RSS %s\n", i+1, len(outs), outs[i].q.Name, name, rssCell(outs[i].m[j]))
+			}
+		}
+	}
 	hdr.loadEnd = proc.LoadAvg()
 	report(w, o.format, hdr, outs)
 	return nil
@@ -236,6 +258,10 @@ type measurement struct {
 	cpu  time.Duration // median CPU time of the whole process
 	runs int           // timed runs made (fewer than -runs when over -budget)
 	rows int
+	// rss is the peak resident set of a process that ran only this query
+	// on only this engine (-peak-rss), in bytes; rssErr why there is none.
+	rss    int64
+	rssErr error
 }
 
 // time returns the median of the given metric ("wall" or "cpu").

@@ -19,6 +19,8 @@ type header struct {
 	metric        string // "wall", "cpu" or "both"
 	loadStart     string // load averages, "" if unknown
 	loadEnd       string
+	peakRSS       bool   // the rows carry each engine's peak RSS (-peak-rss)
+	rssBase       string // the peak RSS of a child that opens neither engine
 }
 
 // maxCell bounds an error message inside the table; the full text follows it.
@@ -42,6 +44,9 @@ func report(w io.Writer, format string, h header, outs []outcome) {
 			cols = append(cols, "rules off"+sfx, "on/off"+sfx)
 		}
 	}
+	if h.peakRSS {
+		cols = append(cols, "b2sql peak RSS", "DuckDB peak RSS")
+	}
 	cols = append(cols, "rows", "agree")
 	if h.rulesOff {
 		cols = append(cols, "agree (off)")
@@ -49,7 +54,7 @@ func report(w io.Writer, format string, h header, outs []outcome) {
 
 	ratios := make([][]float64, len(metrics)) // b2sql/DuckDB per metric
 	onOff := make([][]float64, len(metrics))  // rules on/off per metric
-	agree := 0
+	agree, rssAbove := 0, 0
 	var notes []string
 	seen := map[string]string{} // engine and error → first query with it
 	var table [][]string
@@ -63,6 +68,12 @@ func report(w io.Writer, format string, h header, outs []outcome) {
 			if h.rulesOff {
 				off := out.m[2]
 				row = append(row, timeCell(off, h.runs, mt, k == 0), ratioCell(on, off, mt, &onOff[k]))
+			}
+		}
+		if h.peakRSS {
+			row = append(row, rssCell(on), rssCell(duck))
+			if on.rssErr == nil && duck.rssErr == nil && on.rss > duck.rss {
+				rssAbove++
 			}
 		}
 		row = append(row, rowsCell(out.m), agreeCell(on, duck, out.diff))
@@ -91,6 +102,11 @@ func report(w io.Writer, format string, h header, outs []outcome) {
 		if out.diff != "" {
 			why = append(why, "b2sql vs DuckDB differ at "+out.diff)
 		}
+		for i, m := range out.m[:min(2, len(out.m))] {
+			if h.peakRSS && m.rssErr != nil {
+				why = append(why, fmt.Sprintf("%s peak RSS: %s", names[i], m.rssErr))
+			}
+		}
 		if out.offDiff != "" {
 			why = append(why, "b2sql rules off vs DuckDB differ at "+out.offDiff)
 		}
@@ -109,7 +125,11 @@ func report(w io.Writer, format string, h header, outs []outcome) {
 	if h.loadStart != "" {
 		fmt.Fprintf(w, "; load average %s at start, %s at end", h.loadStart, h.loadEnd)
 	}
-	fmt.Fprint(w, "\n\n")
+	fmt.Fprint(w, "\n")
+	if h.peakRSS {
+		fmt.Fprintf(w, "peak RSS: each query on each engine alone in a process of this binary (warm-up and one run); such a process that opens neither engine peaks at %s\n", h.rssBase)
+	}
+	fmt.Fprint(w, "\n")
 	if format == "markdown" {
 		writeMarkdown(w, cols, table)
 	} else {
@@ -125,6 +145,9 @@ func report(w io.Writer, format string, h header, outs []outcome) {
 		parts = append(parts, part)
 	}
 	line := strings.Join(parts, "; ") + fmt.Sprintf("; results agree: %d/%d", agree, len(outs))
+	if h.peakRSS {
+		line += fmt.Sprintf("; b2sql's peak RSS above DuckDB's: %d/%d", rssAbove, len(outs))
+	}
 	fmt.Fprintln(w, line)
 	if len(notes) > 0 {
 		fmt.Fprintln(w)

@@ -11,3 +11,6 @@ func CPUTime() time.Duration { return 0 }
 
 // LoadAvg is "" where the system does not report it.
 func LoadAvg() string { return "" }
+
+// PeakRSS is 0 where the system does not report it.
+func PeakRSS() int64 { return 0 }

@@ -6,6 +6,7 @@ package proc
 
 import (
 	"os"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -34,4 +35,26 @@ func LoadAvg() string {
 		return ""
 	}
 	return strings.Join(f[:3], " ")
+}
+
+// PeakRSS is this process's peak resident set size in bytes (0 when
+// not known): Linux's VmHWM, which starts afresh at exec. (The rusage
+// a parent reads for a child also counts the parent's own resident set
+// at the fork, so a child reports its peak itself.)
+func PeakRSS() int64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			f := strings.Fields(v) // "123456 kB"
+			if len(f) == 2 && f[1] == "kB" {
+				if kb, err := strconv.ParseInt(f[0], 10, 64); err == nil {
+					return kb * 1024
+				}
+			}
+		}
+	}
+	return 0
 }

@@ -310,6 +310,13 @@ func (b *binder) bindFromAST(from []ast.TableRef) (planner.Node, error) {
 			continue
 		}
 		it, err := b.bindTableRefAST(t, &unnamed)
+		if tf, ok := t.(*ast.TableFunc); ok && err != nil && acc != nil && isSeriesCall(tf) {
+			// FROM t, range(t.n): the bounds read t (bind_lateral_series.go).
+			if lat, lerr := b.lateralSeries(acc, tf); lerr == nil {
+				acc = lat
+				continue
+			}
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -328,6 +335,12 @@ func (b *binder) bindFromAST(from []ast.TableRef) (planner.Node, error) {
 	}
 	b.scope, b.quals, b.hidden = acc.cols, acc.quals, acc.hidden
 	return acc.node, nil
+}
+
+// isTrue reports whether e is the literal TRUE (JOIN LATERAL … ON true).
+func isTrue(e ast.Expr) bool {
+	l, ok := e.(*ast.Literal)
+	return ok && l.Kind == ast.LitBool && strings.EqualFold(l.Val, "true")
 }
 
 // bindTableRefAST binds one FROM element; unnamed counts the derived
@@ -364,12 +377,18 @@ func (b *binder) bindTableRefAST(t ast.TableRef, unnamed *int) (*fromItem, error
 				return nil, b.errAt(b.q.tokAt(d.Start), ErrUnsupported, "LATERAL subquery in a "+t.Kind+" join is not supported")
 			}
 			cond := joinCondOf(b, t)
-			if l, ok := t.On.(*ast.Literal); ok && l.Kind == ast.LitBool && strings.EqualFold(l.Val, "true") {
+			if isTrue(t.On) {
 				cond = joinCond{right: t.R} // ON true: the usual LEFT JOIN LATERAL
 			}
 			return b.lateralDerived(left, d, kind, cond, unnamed)
 		}
 		right, err := b.bindTableRefAST(t.R, unnamed)
+		if tf, ok := t.R.(*ast.TableFunc); ok && err != nil && isSeriesCall(tf) && (t.Kind == "CROSS" || t.Kind == "INNER" && (t.On == nil || isTrue(t.On)) && len(t.Using) == 0) && !t.Natural {
+			// t CROSS JOIN [LATERAL] range(t.n), t JOIN LATERAL range(t.n) ON true (bind_lateral_series.go).
+			if lat, lerr := b.lateralSeries(left, tf); lerr == nil {
+				return lat, nil
+			}
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -16,7 +16,7 @@ import (
 // other table functions of the registry.
 func tableFuncBindable(t *ast.TableFunc) bool {
 	f := t.Func
-	if t.Lateral && !isUnnestCall(t) || len(f.Name) != 1 || f.Over != nil || f.Filter != nil || len(f.OrderBy) > 0 {
+	if t.Lateral && !isUnnestCall(t) && !isSeriesCall(t) || len(f.Name) != 1 || f.Over != nil || f.Filter != nil || len(f.OrderBy) > 0 {
 		return false
 	}
 	fn := strings.ToLower(f.Name[0].Name)

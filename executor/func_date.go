@@ -78,6 +78,8 @@ func init() {
 		{"week", "ISO week"}, {"weekofyear", "ISO week"}, {"dayofweek", "day of the week (0 = Sunday)"}, {"weekday", "day of the week (0 = Sunday)"},
 		{"isodow", "ISO day of the week (1 = Monday)"}, {"dayofyear", "day of the year"}, {"decade", "decade"}, {"century", "century"},
 		{"millennium", "millennium"}, {"isoyear", "ISO year"}, {"epoch", "seconds since 1970-01-01"},
+		{"era", "era (1 AD, 0 BC)"}, {"timezone_hour", "hours of the session's UTC offset"},
+		{"timezone_minute", "minutes (after the hours) of the session's UTC offset"},
 	} {
 		ret := columnar.TInt64
 		if p[0] == "epoch" {

@@ -101,6 +101,8 @@ func init() {
 		scalar("math", "nextafter", "The next DOUBLE after x toward y", ex("nextafter(1, 2)"), over(d, rows(fnMath2(math.Nextafter)), x, y)),
 		aka(scalar("math", "format_bytes", "The number of bytes in 1024-based units (KiB, MiB, …)", ex("format_bytes(1536)"),
 			over(columnar.TVarchar, rows(fnFormatBytes(1024, []string{"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"})), param{"bytes", function.BigInt})), "formatreadablesize"),
+		scalar("math", "parse_formatted_bytes", "The bytes a size such as '1.5 GB' or '2 MiB' stands for (1000- or 1024-based units, as memory_limit reads them)",
+			ex("parse_formatted_bytes('1.5 KiB')"), over(columnar.TUint64, rows(fnParseFormattedBytes), param{"text", function.Str})),
 		scalar("math", "formatreadabledecimalsize", "The number of bytes in 1000-based units (kB, MB, …)", ex("formatReadableDecimalSize(1500)"),
 			over(columnar.TVarchar, rows(fnFormatBytes(1000, []string{"kB", "MB", "GB", "TB", "PB", "EB"})), param{"bytes", function.BigInt})),
 		customBind(volatile(scalar("math", "random", "A random DOUBLE in [0, 1), new for every row; setseed fixes the sequence", ex("random()"), over(d, randomFactory)))),

@@ -25,6 +25,11 @@ import (
 //	                                                      x and y are not NULL; only y for
 //	                                                      arg_max_null): ties on y go to the first
 //	                                                      row in k's order (arg_min: y ascending)
+//	arg_max_nulls_last(x, y [, n] [ORDER BY k…])          first(x ORDER BY y DESC NULLS LAST, k…),
+//	                                                      with n list(x ORDER BY …)[1:n]: every row
+//	                                                      counts, a NULL y after the others (NaN
+//	                                                      before it), x NULL or not (arg_min: y
+//	                                                      ascending)
 //
 // orderedAggRewrite returns the rewrite of f, ok false when it has none.
 func orderedAggRewrite(f *ast.Func) (ast.Expr, bool) {
@@ -52,6 +57,9 @@ func orderedAggRewrite(f *ast.Func) (ast.Expr, bool) {
 		}
 		g.OrderBy, g.Filter = f.WithinGroup, f.Filter
 		return g, true
+	}
+	if name == "arg_min_nulls_last" || name == "arg_max_nulls_last" {
+		return nullsLastArg(f, name, call)
 	}
 	if len(f.OrderBy) == 0 || f.Star || len(f.WithinGroup) > 0 {
 		return nil, false
@@ -103,4 +111,23 @@ func orderedAggRewrite(f *ast.Func) (ast.Expr, bool) {
 		return call("list_mode", l), true
 	}
 	return nil, false
+}
+
+// nullsLastArg rewrites arg_min_nulls_last and arg_max_nulls_last
+// (orderedAggRewrite); ok is false for a form they do not take.
+func nullsLastArg(f *ast.Func, name string, call func(string, ...ast.Expr) *ast.Func) (ast.Expr, bool) {
+	if len(f.Args) < 2 || len(f.Args) > 3 || f.Distinct || f.Star || len(f.WithinGroup) > 0 {
+		return nil, false
+	}
+	by := &ast.OrderItem{Span: f.Span, X: f.Args[1], Desc: name == "arg_max_nulls_last", Nulls: "LAST"}
+	order := append([]*ast.OrderItem{by}, f.OrderBy...)
+	if len(f.Args) == 2 {
+		g := call("first", f.Args[0])
+		g.OrderBy, g.Filter = order, f.Filter
+		return g, true
+	}
+	l := call("list", f.Args[0])
+	l.OrderBy, l.Filter = order, f.Filter
+	one := &ast.Literal{Span: f.Span, Kind: ast.LitNumber, Val: "1"}
+	return &ast.Slice{Span: f.Span, X: l, Lo: one, Hi: f.Args[2]}, true
 }

@@ -15,7 +15,8 @@ var datePartFuncs = map[string]string{
 	"minute": "minute", "second": "second", "millisecond": "millisecond", "microsecond": "microsecond",
 	"quarter": "quarter", "week": "week", "weekofyear": "week", "dayofweek": "dow", "weekday": "dow",
 	"isodow": "isodow", "dayofyear": "doy", "decade": "decade", "century": "century",
-	"millennium": "millennium", "isoyear": "isoyear", "epoch": "epoch",
+	"millennium": "millennium", "isoyear": "isoyear", "epoch": "epoch", "era": "era",
+	"timezone_hour": "timezone_hour", "timezone_minute": "timezone_minute",
 }
 
 // dateFuncs are now() and its other names: the query's one instant, as a

@@ -14,13 +14,6 @@ import (
 // gives the row no match. The column is named after the function, as the
 // table function's is.
 
-// isSeriesCall reports whether t calls range or generate_series plainly.
-func isSeriesCall(t *ast.TableFunc) bool {
-	f := t.Func
-	return len(f.Name) == 1 && seriesFuncs[strings.ToLower(f.Name[0].Name)] && t.Sample == nil && f.Over == nil &&
-		f.Filter == nil && len(f.OrderBy) == 0 && !f.Star && !f.Distinct
-}
-
 // lateralSeries binds the series t over acc's rows.
 func (b *binder) lateralSeries(acc *fromItem, t *ast.TableFunc) (*fromItem, error) {
 	f := t.Func

@@ -137,6 +137,13 @@ func (b *binder) bindPathFunc(fn string, f *ast.Func, alias string, at int) (pla
 // here); a NULL argument gives no rows, a zero step is an error.
 var seriesFuncs = map[string]bool{"range": true, "generate_series": true}
 
+// isSeriesCall reports whether t calls range or generate_series plainly.
+func isSeriesCall(t *ast.TableFunc) bool {
+	f := t.Func
+	return len(f.Name) == 1 && seriesFuncs[strings.ToLower(f.Name[0].Name)] && t.Sample == nil && f.Over == nil &&
+		f.Filter == nil && len(f.OrderBy) == 0 && !f.Star && !f.Distinct
+}
+
 // bindSeries binds range/generate_series in FROM to a scan of a
 // planner.SeriesTable. sp is the call's span, aliasAt the token of its
 // alias (refTok).

@@ -10,6 +10,7 @@ import (
 // special forms are those that are not a kernel over evaluated arguments:
 // AND and OR, IS [NOT] NULL, IN and COALESCE evaluate their arguments
 // lazily or not at all (DuckDB's conjunction and operator expressions),
+// TRY evaluates its argument again row by row when it fails,
 // and the nested forms of newListForm read children of their argument.
 // The kernel is chosen here, once.
 func NewCall(fn string, args []Expr, ret columnar.Type) (Expr, error) {
@@ -34,6 +35,11 @@ func NewCall(fn string, args []Expr, ret columnar.Type) (Expr, error) {
 		return newInExpr(args[0], args[1:], fn == "not_in"), nil
 	case "coalesce":
 		return &coalesceExpr{args: args, t: ret}, nil
+	case "try":
+		if err := need(1); err != nil {
+			return nil, err
+		}
+		return &tryExpr{x: args[0], t: ret}, nil
 	}
 	if e, ok, err := newListForm(fn, args, ret); ok { // call_list.go
 		return e, err

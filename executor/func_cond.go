@@ -6,8 +6,8 @@ import (
 )
 
 // The conditional functions. The binder unifies their arguments' types
-// (sql/bind_func.go); coalesce is built by NewCall itself, as it
-// evaluates its arguments lazily, like CASE.
+// (sql/bind_func.go); coalesce and try are built by NewCall itself, as
+// they evaluate their arguments lazily, like CASE, or row by row.
 func init() {
 	x, y := param{"value", function.Any}, param{"other", function.Any}
 	nullif := function.Overload{Params: []string{"value", "other"}, Args: []function.Arg{function.Any, function.Any}, SameAs: 1,
@@ -20,6 +20,8 @@ func init() {
 			sameAs(over(columnar.TNull, nil, param{"condition", function.Any}, param{"a", function.Any}, param{"b", function.Any}), 2))),
 		customBind(scalar("conditional", "typeof", "The name of the argument's type", ex("typeof(1.5)"), over(columnar.TVarchar, nil, x))),
 		customBind(scalar("conditional", "pg_typeof", "The name of the argument's type in lower case, as PostgreSQL's", ex("pg_typeof(1.5)"), over(columnar.TVarchar, nil, x))),
+		customBind(scalar("conditional", "try", "The expression's value, NULL for a row where computing it fails", ex("try(CAST('x' AS INTEGER))"),
+			function.Overload{Params: []string{"expression"}, Args: []function.Arg{function.Any}, SameAs: 1, SeesNulls: true})),
 		customBind(scalar("conditional", "nullif", "NULL when value = other, else value", ex("nullif(1, 1)"), nullif)),
 	)
 }

@@ -116,6 +116,10 @@ type binder struct {
 	where     *planner.Filter        // the WHERE filter over the FROM plan (decorrelation)
 	win       *winState              // window functions of the select list (nil: not allowed here)
 	viewDepth int                    // views being expanded around this query
+	// inTry counts the try(…) calls around the expression being bound: a
+	// constant that does not cast is then a cast that fails when it runs,
+	// for try to catch (bind_try.go), not an error of the statement.
+	inTry int
 
 	now       *int64           // the query's current_timestamp (µs, 0 until asked), shared with nested queries
 	params    []columnar.Value // values of ? markers

@@ -36,6 +36,9 @@ func (b *binder) coerce(x planner.Expr, to columnar.Type, src callexpr.Expr, c e
 			}
 		}
 		v, done, err := castConst(k.Val, to)
+		if err != nil && b.inTry > 0 {
+			return &planner.Cast{Arg: x, To: to}, nil // fails when it runs: try's NULL
+		}
 		if err != nil {
 			return nil, b.castErr(k, to, src, c, err)
 		}

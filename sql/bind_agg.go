@@ -41,24 +41,8 @@ func (b *binder) bindAgg(fn planner.AggFunc, name string, e *callexpr.FuncExpr, 
 	if fn == planner.AggAvg && arg != nil && arg.Type().ID == columnar.Interval {
 		return b.intervalAvg(arg, e.Distinct), nil // bind_agg_time.go
 	}
-	if (fn == planner.AggMin || fn == planner.AggMax) && arg.Type().ID == columnar.TimeTZ {
-		// DuckDB's min/max of TIMETZ go by the local time (executor
-		// kernel_timetz.go), its operators by the instant.
-		k := planner.AggArgMin
-		if fn == planner.AggMax {
-			k = planner.AggArgMax
-		}
-		key := &planner.Call{Fn: "timetz_local_key", Args: []planner.Expr{arg}, T: columnar.TInt64}
-		return b.addAgg(planner.AggCall{Func: k, Arg: arg, Arg2: key, Type: arg.Type()}), nil
-	}
-	if (fn == planner.AggMin || fn == planner.AggMax) && arg.Type().IsNested() {
-		// min/max of lists, structs and maps, in their order (DuckDB's):
-		// the arg_min/arg_max state keeps whole values.
-		k := planner.AggArgMin
-		if fn == planner.AggMax {
-			k = planner.AggArgMax
-		}
-		return b.addAgg(planner.AggCall{Func: k, Arg: arg, Arg2: arg, Type: arg.Type()}), nil
+	if call, ok := argMinMaxOf(fn, arg); ok {
+		return b.addAgg(call), nil
 	}
 	if fn == planner.AggAvg && arg != nil && exactAvg(arg.Type()) {
 		return b.exactAvg(arg, e.Distinct), nil // bind_agg_avg.go
@@ -349,4 +333,28 @@ func (b *binder) wideSum(arg planner.Expr, distinct bool) planner.Expr {
 		sum = &planner.Call{Fn: "wide_sum", Args: limbs, T: limbSumType(arg.Type())}
 	}
 	return sum
+}
+
+// argMinMaxOf is min or max (fn) of arg as the arg_min/arg_max call that
+// computes it, where the plain kernels do not: of TIMETZ, by the local
+// time (DuckDB's min/max go by it, executor kernel_timetz.go, its
+// operators by the instant); of lists, structs and maps, in their order
+// (DuckDB's), the arg_min/arg_max state keeping whole values. ok is false
+// for the other types and functions.
+func argMinMaxOf(fn planner.AggFunc, arg planner.Expr) (planner.AggCall, bool) {
+	if fn != planner.AggMin && fn != planner.AggMax || arg == nil {
+		return planner.AggCall{}, false
+	}
+	k := planner.AggArgMin
+	if fn == planner.AggMax {
+		k = planner.AggArgMax
+	}
+	switch t := arg.Type(); {
+	case t.ID == columnar.TimeTZ:
+		key := &planner.Call{Fn: "timetz_local_key", Args: []planner.Expr{arg}, T: columnar.TInt64}
+		return planner.AggCall{Func: k, Arg: arg, Arg2: key, Type: t}, true
+	case t.IsNested():
+		return planner.AggCall{Func: k, Arg: arg, Arg2: arg, Type: t}, true
+	}
+	return planner.AggCall{}, false
 }

@@ -34,6 +34,9 @@ func (b *binder) bindQuantified(e *ast.Quantified, c ectx) (planner.Expr, error)
 	if e.List != nil {
 		return b.bindAST(quantifiedList(e, b.regexFull()), c)
 	}
+	if r, ok := rowQuantified(e); ok {
+		e = r // (a, b) < ANY (SELECT x, y …): bind_row_quantified.go
+	}
 	defer b.preAgg(c)()
 	if quantifiedIn(e) {
 		in := &ast.InQuery{Span: e.Span, X: e.X, Query: e.Query, Not: e.Quant == "ALL"}
@@ -81,6 +84,12 @@ func (b *binder) bindQuantified(e *ast.Quantified, c ectx) (planner.Expr, error)
 		{Func: planner.AggCount, Arg: v, Type: columnar.TInt64},
 		{Func: planner.AggMin, Arg: v, Type: v.Type()},
 		{Func: planner.AggMax, Arg: v, Type: v.Type()},
+	}
+	for i := 2; i < 4 && v.Type().IsNested(); i++ {
+		// Lists, STRUCTs, MAPs: their extremes in their order (bind_agg.go).
+		// (Not TIMETZ's: min/max go by the local time, the operators
+		// compared here by the instant, which the plain kernels follow.)
+		aggs[i], _ = argMinMaxOf(aggs[i].Func, v)
 	}
 	var cols []planner.Column
 	if len(sub.corr) > 0 {

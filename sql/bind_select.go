@@ -2,6 +2,7 @@ package sql
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -605,6 +606,21 @@ func (b *binder) limitAST(root planner.Node, q *ast.Query) (planner.Node, error)
 		}
 		if p, ok := e.(*ast.Param); ok {
 			return b.paramLimit(p, what)
+		}
+		if !astHasSubquery(e) { // bind_group_subquery.go
+			// A constant expression (2 - 1, 2.5, CAST(…)): its value rounded
+			// to an integer as DuckDB casts it; NULL is no LIMIT (OFFSET 0).
+			v, null, err := b.constNumber(e, what) // bind_sample.go
+			switch {
+			case err == nil && null && what == "LIMIT":
+				return -1, nil
+			case err == nil && null:
+				return 0, nil
+			case err == nil && math.Round(v) < 0:
+				return 0, b.errAt(b.q.tok(e.Extent()), ErrType, "LIMIT/OFFSET cannot be negative")
+			case err == nil && math.Round(v) < math.MaxInt64:
+				return int64(math.Round(v)), nil
+			}
 		}
 		return 0, b.errAt(b.q.tok(e.Extent()), ErrType, what+" must be a non-negative integer constant")
 	}

@@ -87,9 +87,19 @@ func (b *binder) bindSelectAST(sel *ast.Select, q *ast.Query) (*Bound, error) {
 	}
 	var firstOnly planner.Expr
 	if len(sel.DistinctOn) > 0 {
-		on := make([]callexpr.Expr, len(sel.DistinctOn))
-		for i, e := range sel.DistinctOn {
-			on[i] = astSrc(e)
+		var on []callexpr.Expr
+		for _, e := range sel.DistinctOn {
+			// DISTINCT ON (COLUMNS('key.*')): one key per column (bind_columns.go).
+			xs, _, has, err := b.expandColumns(e)
+			if err != nil {
+				return nil, err
+			}
+			if !has {
+				xs = []ast.Expr{e}
+			}
+			for _, x := range xs {
+				on = append(on, astSrc(x))
+			}
 		}
 		var order []orderRef
 		for _, o := range q.OrderBy {

@@ -144,6 +144,12 @@ func lengthKernel(args []*columnar.Vector, b *columnar.Batch, out *columnar.Vect
 // start ≤ 0 counts the characters before the string; a negative length is an
 // error in DuckDB only for literal lengths, here it yields ”.
 func substringKernel(args []*columnar.Vector, b *columnar.Batch, out *columnar.Vector) error {
+	return substringOf(runeUnits, args, b, out)
+}
+
+// substringOf is substring counting in the units u (characters, or
+// grapheme clusters for substring_grapheme).
+func substringOf(u textUnits, args []*columnar.Vector, b *columnar.Batch, out *columnar.Vector) error {
 	x, st := args[0], args[1]
 	var ln *columnar.Vector
 	if len(args) > 2 {
@@ -165,17 +171,17 @@ func substringKernel(args []*columnar.Vector, b *columnar.Batch, out *columnar.V
 			err = fmt.Errorf("substring offset outside of supported range (> %d)", uint32(math.MaxUint32))
 		}
 		if err == nil {
-			out.Bytes[i] = substrRunes(s, start, count)
+			out.Bytes[i] = substrUnits(u, s, start, count)
 		}
 	})
 
 	return err
 }
 
-func substrRunes(s []byte, start, count int64) []byte {
+func substrUnits(u textUnits, s []byte, start, count int64) []byte {
 	if start < 0 {
 		// Negative start counts from the end, as in DuckDB.
-		start = int64(utf8.RuneCount(s)) + start + 1
+		start = u.count(s) + start + 1
 	}
 	if count < 0 {
 		// A negative length takes the characters before start (DuckDB).
@@ -188,14 +194,16 @@ func substrRunes(s []byte, start, count int64) []byte {
 	if count <= 0 {
 		return s[:0]
 	}
-	pos := 0
+	pos, state := 0, -1
 	for r := int64(1); r < start && pos < len(s); r++ {
-		_, size := utf8.DecodeRune(s[pos:])
+		var size int
+		size, state = u.next(s[pos:], state)
 		pos += size
 	}
 	end := pos
 	for c := int64(0); c < count && end < len(s); c++ {
-		_, size := utf8.DecodeRune(s[end:])
+		var size int
+		size, state = u.next(s[end:], state)
 		end += size
 	}
 	return s[pos:end]

@@ -2,8 +2,6 @@ package executor
 
 import (
 	"bytes"
-	"fmt"
-	"math"
 	"unicode/utf8"
 
 	"github.com/rivo/uniseg"
@@ -138,75 +136,6 @@ func lengthKernel(args []*columnar.Vector, b *columnar.Batch, out *columnar.Vect
 	x := args[0]
 	b.ForEach(func(i int) { out.Ints[i] = int64(utf8.RuneCount(x.Bytes[idx(x, i)])) })
 	return nil
-}
-
-// substringKernel follows DuckDB: 1-based start counted in characters; a
-// start ≤ 0 counts the characters before the string; a negative length is an
-// error in DuckDB only for literal lengths, here it yields ”.
-func substringKernel(args []*columnar.Vector, b *columnar.Batch, out *columnar.Vector) error {
-	return substringOf(runeUnits, args, b, out)
-}
-
-// substringOf is substring counting in the units u (characters, or
-// grapheme clusters for substring_grapheme).
-func substringOf(u textUnits, args []*columnar.Vector, b *columnar.Batch, out *columnar.Vector) error {
-	x, st := args[0], args[1]
-	var ln *columnar.Vector
-	if len(args) > 2 {
-		ln = args[2]
-	}
-	var err error
-	b.ForEach(func(i int) {
-		s := x.Bytes[idx(x, i)]
-		start := st.Ints[idx(st, i)]
-		count := int64(1 << 62)
-		if ln != nil {
-			count = ln.Ints[idx(ln, i)]
-			if (count > math.MaxUint32 || count < -math.MaxUint32) && err == nil {
-				err = fmt.Errorf("substring length outside of supported range (> %d)", uint32(math.MaxUint32))
-			}
-		}
-
-		if (start > math.MaxUint32 || start < -math.MaxUint32) && err == nil {
-			err = fmt.Errorf("substring offset outside of supported range (> %d)", uint32(math.MaxUint32))
-		}
-		if err == nil {
-			out.Bytes[i] = substrUnits(u, s, start, count)
-		}
-	})
-
-	return err
-}
-
-func substrUnits(u textUnits, s []byte, start, count int64) []byte {
-	if start < 0 {
-		// Negative start counts from the end, as in DuckDB.
-		start = u.count(s) + start + 1
-	}
-	if count < 0 {
-		// A negative length takes the characters before start (DuckDB).
-		start, count = start+count, -count
-	}
-	if start < 1 {
-		count += start - 1
-		start = 1
-	}
-	if count <= 0 {
-		return s[:0]
-	}
-	pos, state := 0, -1
-	for r := int64(1); r < start && pos < len(s); r++ {
-		var size int
-		size, state = u.next(s[pos:], state)
-		pos += size
-	}
-	end := pos
-	for c := int64(0); c < count && end < len(s); c++ {
-		var size int
-		size, state = u.next(s[end:], state)
-		end += size
-	}
-	return s[pos:end]
 }
 
 // concatKernel joins its arguments; strict says NULL in → NULL out (||),

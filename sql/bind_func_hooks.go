@@ -130,7 +130,7 @@ func init() {
 		"if": unbound((*binder).bindCondFunc), "typeof": unbound((*binder).bindCondFunc), "pg_typeof": unbound((*binder).bindCondFunc),
 		"coalesce": boundAsIs((*binder).bindCoalesce), "ifnull": boundAsIs((*binder).bindCoalesce),
 		"nullif": boundAsIs((*binder).bindCoalesce),
-		"try":    bindTry, // bind_try.go
+		"try":    func(b *binder, f *fnCall) (planner.Expr, error) { return b.bindTry(f.name, f.srcs, f.at, f.c) }, // bind_try.go
 		// math (bind_func_math.go)
 		"floor": boundAsIs((*binder).bindRounding), "ceil": boundAsIs((*binder).bindRounding),
 		"round": boundAsIs((*binder).bindRounding),

@@ -1,6 +1,9 @@
 package sql
 
-import "github.com/b2sql/b2sql/planner"
+import (
+	"github.com/b2sql/b2sql/planner"
+	"github.com/b2sql/b2sql/sql/internal/callexpr"
+)
 
 // bindTry binds try(x): x's value, NULL for a row where computing it
 // fails (executor's tryExpr). x binds as anywhere else, except that a
@@ -8,14 +11,13 @@ import "github.com/b2sql/b2sql/planner"
 // try(CAST('x' AS INTEGER)) is NULL as in DuckDB; errors of the
 // statement itself (unknown names, types that never cast, an aggregate
 // inside, which DuckDB refuses too) stay errors.
-func bindTry(b *binder, f *fnCall) (planner.Expr, error) {
-	if len(f.srcs) != 1 {
-		return nil, b.arity(f.at, f.name, "1")
+func (b *binder) bindTry(name string, srcs []callexpr.Expr, at int, c ectx) (planner.Expr, error) {
+	if len(srcs) != 1 {
+		return nil, b.arity(at, name, "1")
 	}
-	c := f.c
 	c.aggOK, c.clause = false, "the TRY expression" // as DuckDB: no aggregates inside
 	b.inTry++
-	x, err := b.bindExpr(f.srcs[0], c)
+	x, err := b.bindExpr(srcs[0], c)
 	b.inTry--
 	if err != nil {
 		return nil, err

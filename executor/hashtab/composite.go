@@ -47,6 +47,7 @@ type compositeKeys struct {
 	n       int                // ids handed out
 	cur     []*columnar.Vector // the keys of the batch being assigned
 	newRows []int
+	out     []uint64 // Keys' scratch: the words of the groups it rebuilds
 }
 
 func newCompositeKeys(types []columnar.Type) *compositeKeys {
@@ -108,43 +109,65 @@ func (c *compositeKeys) keyOf(g int32) []uint64 {
 }
 
 // Keys rebuilds the keys of ids [from, to) from their key words (floats
-// from their first values).
+// from their first values). Each group's words are read once into a
+// scratch (a packed key is unpacked once, not once per column), then each
+// column is filled by a loop of its type.
 func (c *compositeKeys) Keys(cols []*columnar.Vector, from, to int) {
 	if c.enc != nil {
 		c.enc.Keys(cols, from, to)
 		return
 	}
-	n := to - from
+	n, w := to-from, c.w
+	if cap(c.out) < n*w {
+		c.out = make([]uint64, n*w)
+	}
+	words := c.out[:n*w]
+	for r := 0; r < n; r++ {
+		copy(words[r*w:r*w+w], c.keyOf(int32(from+r)))
+	}
 	for k, v := range cols {
 		v.Reset(n)
 		col, bit := k+1, uint64(1)<<k
+		nulls := false
 		for r := 0; r < n; r++ {
-			key := c.keyOf(int32(from + r))
-			if key[0]&bit != 0 {
-				if v.Valid == nil {
-					v.Valid = columnar.NewBitmap(n)
-					for i := 0; i < n; i++ {
-						v.Valid.Set(i)
-					}
-				}
-				v.Valid.Clear(r)
-				continue
+			if words[r*w]&bit != 0 {
+				nulls = true
+				break
 			}
-			x := key[col]
-			switch v.Type.Phys() {
-			case columnar.PhysInt:
-				v.Ints[r] = int64(x)
-			case columnar.PhysUint:
-				v.Uints[r] = x
-			case columnar.PhysBool:
-				v.Bools[r] = x != 0
-			case columnar.PhysFloat:
-				v.Floats[r] = c.floats[k].at(from + r)
-			case columnar.PhysBytes:
+		}
+		switch v.Type.Phys() {
+		case columnar.PhysInt:
+			for r := range v.Ints[:n] {
+				v.Ints[r] = int64(words[r*w+col])
+			}
+		case columnar.PhysUint:
+			for r := range v.Uints[:n] {
+				v.Uints[r] = words[r*w+col]
+			}
+		case columnar.PhysBool:
+			for r := range v.Bools[:n] {
+				v.Bools[r] = words[r*w+col] != 0
+			}
+		case columnar.PhysFloat:
+			c.floats[k].copyOut(v.Floats[:n], from, to)
+		case columnar.PhysBytes:
+			for r := range v.Bytes[:n] {
+				if words[r*w]&bit != 0 {
+					v.Bytes[r] = nil
+					continue
+				}
 				if c.lead != nil {
-					v.Bytes[r] = c.lead.str(x)
+					v.Bytes[r] = c.lead.str(words[r*w+col])
 				} else {
-					v.Bytes[r] = c.interns[k].value(int(x))
+					v.Bytes[r] = c.interns[k].value(int(words[r*w+col]))
+				}
+			}
+		}
+		if nulls {
+			v.Valid = columnar.NewBitmap(n) // all valid
+			for r := 0; r < n; r++ {
+				if words[r*w]&bit != 0 {
+					v.Valid.Clear(r)
 				}
 			}
 		}

@@ -85,6 +85,11 @@ type HashAgg struct {
 	passing  bool
 	passRows []int32
 	passed   int
+	// kept: the table an early pass keeps (hashagg_pass.go), probed the
+	// passed batches so far, revoked that passing stopped for good.
+	kept    *keptTable
+	probed  int
+	revoked bool
 
 	// dres reserves each DISTINCT aggregate's pairs (nil entries for the
 	// others); pairsPeak and pairsSpilled are their spilled partitions'
@@ -131,6 +136,7 @@ func (h *HashAgg) Open(ctx context.Context) error {
 		gtypes[i] = g.Type()
 	}
 	h.ngroups, h.pos, h.groups, h.passing, h.passed = 0, 0, nil, false, 0
+	h.kept, h.probed, h.revoked = nil, 0, false
 	h.dropSpill()
 	if h.res == nil {
 		h.res = h.mem.Reserve("hash aggregate", memory.Spillable)
@@ -155,17 +161,39 @@ func (h *HashAgg) Open(ctx context.Context) error {
 			s.ungrouped = true
 		}
 	}
-	keyVecs := make([]*columnar.Vector, len(h.Groups))
 	h.plainArgs = make([]columnar.Vector, len(h.Aggs))
 	h.minMax = make([]codeMinMax, len(h.Aggs))
+	h.out = columnar.NewBatch(h.Types(), columnar.MaxBatch)
+	if err := h.build(ctx, nil); err != nil {
+		return err
+	}
+	if h.kept != nil {
+		return nil // an early pass: no DISTINCT aggregate, no spill (shouldPass)
+	}
+	if err := h.finishDistinct(ctx); err != nil {
+		return err
+	}
+	return h.finishSpill(ctx)
+}
+
+// build puts the input into the table, batch by batch, from first (a
+// batch already read; nil: none) to the end of the input or until the
+// partial decides to pass rows on (hashagg_pass.go).
+func (h *HashAgg) build(ctx context.Context, first *columnar.Batch) error {
+	keyVecs := make([]*columnar.Vector, len(h.Groups))
 	rows := 0
 	for !h.passing {
-		b, err := h.Input.Next(ctx)
-		if err == ioEOF {
-			break
-		}
-		if err != nil {
-			return err
+		b := first
+		first = nil
+		if b == nil {
+			var err error
+			b, err = h.Input.Next(ctx)
+			if err == ioEOF {
+				break
+			}
+			if err != nil {
+				return err
+			}
 		}
 		for i, g := range h.Groups {
 			v, err := g.Eval(b)
@@ -199,13 +227,9 @@ func (h *HashAgg) Open(ctx context.Context) error {
 			return err
 		}
 		rows += b.Live()
-		h.passing = h.shouldPass(rows)
+		h.passing = h.shouldPass(rows, b.Live())
 	}
-	h.out = columnar.NewBatch(h.Types(), columnar.MaxBatch)
-	if err := h.finishDistinct(ctx); err != nil {
-		return err
-	}
-	return h.finishSpill(ctx)
+	return nil
 }
 
 // update folds the live rows of b into the states of their groups (h.gids).

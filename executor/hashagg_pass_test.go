@@ -197,3 +197,82 @@ func checkSpilledClean(t *testing.T, mm *memory.Manager, tmp string) {
 		t.Fatalf("spill files left: %v", e)
 	}
 }
+
+// partialSums runs a partial count(*), sum(v) GROUP BY k over rows (k, v)
+// in batches of size, and folds its output rows per key (passed rows and
+// the table's groups alike, as the final does).
+func partialSums(t *testing.T, rows [][]columnar.Value, size int) (*HashAgg, map[int64][2]int64) {
+	t.Helper()
+	types := []columnar.Type{columnar.TInt64, columnar.TInt64}
+	h := &HashAgg{
+		Input:   &source{types: types, rows: rows, n: size},
+		Groups:  []Expr{ColumnExpr(0, columnar.TInt64)},
+		Partial: true,
+		Aggs: []AggSpec{
+			{Kind: AggCountStar, Type: columnar.TInt64},
+			{Kind: AggSum, Arg: ColumnExpr(1, columnar.TInt64), Type: columnar.TInt64},
+		},
+	}
+	folded := map[int64][2]int64{}
+	for _, line := range drain(t, h) {
+		var k, c, s int64
+		if _, err := fmt.Sscanf(line, "%d|%d|%d", &k, &c, &s); err != nil {
+			t.Fatalf("row %q: %v", line, err)
+		}
+		f := folded[k]
+		folded[k] = [2]int64{f[0] + c, f[1] + s}
+	}
+	return h, folded
+}
+
+// TestPartialPassesEarly: 40000 distinct keys, fewer rows than the late
+// check waits for: the partial passes from row passEarlyRows on (keeping
+// its first groups) and every key still has its one row's count and sum.
+func TestPartialPassesEarly(t *testing.T) {
+	const n = 40000
+	rows := make([][]columnar.Value, n)
+	for i := range rows {
+		rows[i] = []columnar.Value{i64(int64(n - i)), i64(int64(3 * i))}
+	}
+	for _, size := range []int{7, 1024} {
+		h, folded := partialSums(t, rows, size)
+		if len(folded) != n {
+			t.Fatalf("batch %d: %d keys, want %d", size, len(folded), n)
+		}
+		for i := range n {
+			if got := folded[int64(n-i)]; got != [2]int64{1, int64(3 * i)} {
+				t.Fatalf("batch %d: key %d: count, sum %v, want 1, %d", size, n-i, got, 3*i)
+			}
+		}
+		if h.passed < n-passEarlyRows-size || h.revoked {
+			t.Fatalf("batch %d: passed %d rows (revoked %v), want at least %d", size, h.passed, h.revoked, n-passEarlyRows-size)
+		}
+	}
+}
+
+// TestPartialEarlyPassRevoked: k = i % 20000 over 200000 rows: the first
+// 20000 rows are distinct, so the partial passes early, then the keys
+// come back, a probe finds them in the kept table and the partial goes
+// back to aggregating. Each key's 10 rows i = k + 20000j still count 10
+// and sum 10k + 20000 * 45 over what it passed and what it kept.
+func TestPartialEarlyPassRevoked(t *testing.T) {
+	const n, m = 200000, 20000
+	rows := make([][]columnar.Value, n)
+	for i := range rows {
+		rows[i] = []columnar.Value{i64(int64(i % m)), i64(int64(i))}
+	}
+	for _, size := range []int{7, 1024} {
+		h, folded := partialSums(t, rows, size)
+		if len(folded) != m {
+			t.Fatalf("batch %d: %d keys, want %d", size, len(folded), m)
+		}
+		for k := range int64(m) {
+			if got, want := folded[k], [2]int64{10, 10*k + m*45}; got != want {
+				t.Fatalf("batch %d: key %d: count, sum %v, want %v", size, k, got, want)
+			}
+		}
+		if !h.revoked || h.passed == 0 || h.passed >= m {
+			t.Fatalf("batch %d: passed %d rows, revoked %v: want some of the first %d passed, then revoked", size, h.passed, h.revoked, m)
+		}
+	}
+}

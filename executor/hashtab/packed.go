@@ -282,6 +282,12 @@ func (p *packedKeys) packDirect(c *compositeKeys, b *columnar.Batch, keys []*col
 	for k, v := range keys {
 		col := k + 1
 		base, width, shift := p.base[col], p.width[col], p.shift[col]
+		if width >= 64 {
+			return false // one field spans the word: fill's path
+		}
+		// Shift counts masked to 63 (all below 64 here) compile to a
+		// single shift, without Go's test for counts past the width.
+		width, shift = width&63, shift&63
 		var bad uint64 // a value's offset past its field: bits above width
 		switch v.Type.Phys() {
 		case columnar.PhysInt:
@@ -297,13 +303,14 @@ func (p *packedKeys) packDirect(c *compositeKeys, b *columnar.Batch, keys []*col
 				packed[i] |= d << shift
 			}
 		case columnar.PhysBool:
+			// Both values' fields, checked once; a row loads its own.
+			f0, f1 := -base, 1-base
+			if (f0>>width)|(f1>>width) != 0 {
+				return false
+			}
+			fields := [2]uint64{f0 << shift, f1 << shift}
 			for i, x := range v.Bools[:n] {
-				d := -base
-				if x {
-					d++
-				}
-				bad |= d >> width
-				packed[i] |= d << shift
+				packed[i] |= fields[b2u(x)]
 			}
 		case columnar.PhysBytes:
 			d, codes, ok := dict.Of(v)
@@ -419,4 +426,13 @@ func (p *packedKeys) growth(n, ngroups int) int64 {
 		g += p.ig.growth(n, ngroups)
 	}
 	return g
+}
+
+// b2u is 1 for true, 0 for false, without a branch.
+func b2u(x bool) uint8 {
+	var u uint8
+	if x {
+		u = 1
+	}
+	return u
 }

@@ -110,3 +110,24 @@ func TestPackDirectSharedDict(t *testing.T) {
 		}
 	}
 }
+
+// TestPackDirectBoolOutside: a boolean key whose first batch is all false
+// gets a field of no bits; a later batch with a true must not pack from
+// its vectors (its field is checked before the rows), and every id, new
+// row and key still agrees with a Go map as the layout widens.
+func TestPackDirectBoolOutside(t *testing.T) {
+	types := []columnar.Type{columnar.TInt64, columnar.TBool}
+	var rows [][]columnar.Value
+	for i := range 400 {
+		rows = append(rows, []columnar.Value{i64(int64(i % 6)), columnar.BoolValue(i >= 100 && i%3 == 0)})
+	}
+	m := New(types).(*compositeKeys)
+	b := batchOf(types, rows[:100], false, nil)
+	m.Assign(b, b.Cols, make([]int32, b.Len))
+	if b = batchOf(types, rows[100:200], false, nil); m.packed.packDirect(m, b, b.Cols) {
+		t.Fatal("a true packed from its vectors into a field of no bits")
+	}
+	for _, n := range []int{100, 7} {
+		checkMap(t, types, rows, n, nil, nil)
+	}
+}

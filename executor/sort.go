@@ -376,13 +376,7 @@ func (t *TopK) beating(ctx context.Context, b *columnar.Batch, bound int) (*colu
 			keyVecs[i] = expandConst(v, b.Len)
 		}
 	}
-	t.sel = t.sel[:0]
-	b.ForEach(func(i int) {
-		if compareAcross(keyVecs, i, t.cut, 0, t.Keys) < 0 {
-			t.sel = append(t.sel, i)
-		}
-	})
-
+	t.sel = selectBeating(b, keyVecs, t.cut, t.Keys, t.sel[:0]) // topk_beat.go
 	if len(t.sel) == 0 {
 		return nil, nil
 	}

@@ -3,6 +3,7 @@ package executor
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -189,7 +190,7 @@ func TestChunkedStoreFirstChunk(t *testing.T) {
 	b.Cols[1].Bytes[0], b.Cols[1].Bytes[1], b.Cols[1].Bytes[2] = []byte("a"), nil, []byte("ccc")
 	b.Cols[1].SetNull(1, 3)
 	small.appendRows(b, b.Cols)
-	if got := len(small.cols[0].ints[0]); got != columnar.MaxBatch {
+	if got := intChunkLen(&small.cols[0], 0); got != columnar.MaxBatch {
 		t.Fatalf("first chunk of a 25-row store holds %d rows, want %d", got, columnar.MaxBatch)
 	}
 	v := &columnar.Vector{Type: columnar.TVarchar}
@@ -199,7 +200,149 @@ func TestChunkedStoreFirstChunk(t *testing.T) {
 	}
 	big := newChunkedStore(types, 1<<20)
 	big.appendRows(b, b.Cols)
-	if got := len(big.cols[0].ints[0]); got != chunkRows {
+	if got := intChunkLen(&big.cols[0], 0); got != chunkRows {
 		t.Fatalf("first chunk of a 1M-row estimate holds %d rows, want %d", got, chunkRows)
+	}
+}
+
+// intChunkLen is the rows chunk ch of integer column col has room for,
+// whatever its width.
+func intChunkLen(col *storeColumn, ch int) int {
+	switch col.cw[ch] {
+	case 16:
+		return len(col.i16[ch])
+	case 32:
+		return len(col.i32[ch])
+	}
+	return len(col.ints[ch])
+}
+
+// TestChunkedStoreWidens: a BIGINT column whose chunks start narrow takes
+// values past 16 and then 32 bits (by batch, by a Const vector, and in
+// the first chunk as it grows), NULLs and selected rows among them; every
+// row gathers, replays and compares as stored, with the widths the values
+// need: 16 bits for the first chunk's small values, 64 for the second's
+// (past 2^32), 32 for the third's (-i, a few ten thousands).
+func TestChunkedStoreWidens(t *testing.T) {
+	types := []columnar.Type{columnar.TInt64}
+	value := func(i int) (int64, bool) { // row i's value, NULL
+		switch {
+		case i%97 == 5:
+			return 0, true
+		case i < chunkRows:
+			return int64(i%300 - 150), false // 16 bits all along
+		case i < chunkRows+5000:
+			return int64(i - chunkRows), false
+		case i < chunkRows+9000:
+			return int64(i) * 1000, false // past 16 bits
+		case i < 2*chunkRows:
+			return int64(i) << 24, false // past 32 bits
+		}
+		return -int64(i), false
+	}
+	const n = 2*chunkRows + 3000
+	s := newChunkedStore(types, 0)
+	for from := 0; from < n; {
+		size := 1 + from%700
+		to := min(from+size, n)
+		v := columnar.NewVector(columnar.TInt64, to-from)
+		b := &columnar.Batch{Len: to - from, Cols: []*columnar.Vector{v}}
+		for i := from; i < to; i++ {
+			x, isNull := value(i)
+			v.Ints[i-from] = x
+			if isNull {
+				v.SetNull(i-from, to-from)
+			}
+		}
+		if from%3 == 1 { // a Const vector repeating row from's value
+			x, isNull := value(from)
+			if isNull {
+				from++ // keep the expected values simple: skip a Const NULL
+				continue
+			}
+			c := &columnar.Vector{Type: columnar.TInt64, Const: true, Ints: []int64{x}}
+			one := &columnar.Batch{Len: 1, Cols: []*columnar.Vector{c}}
+			s.appendRows(one, one.Cols)
+			from++
+			continue
+		}
+		s.appendRows(b, b.Cols)
+		from = to
+	}
+	// The expected rows, rebuilt the way the loop stored them.
+	var want []columnar.Value
+	for from := 0; from < n; {
+		size := 1 + from%700
+		to := min(from+size, n)
+		if from%3 == 1 {
+			if x, isNull := value(from); !isNull {
+				want = append(want, i64(x))
+			}
+			from++
+			continue
+		}
+		for i := from; i < to; i++ {
+			x, isNull := value(i)
+			if isNull {
+				want = append(want, null(columnar.TInt64))
+			} else {
+				want = append(want, i64(x))
+			}
+		}
+		from = to
+	}
+	if s.n != len(want) {
+		t.Fatalf("stored %d rows, want %d", s.n, len(want))
+	}
+	perm := make([]int32, s.n)
+	for i := range perm {
+		perm[i] = int32(s.n - 1 - i)
+	}
+	v := &columnar.Vector{Type: columnar.TInt64}
+	s.gatherCol(v, 0, perm)
+	for k, r := range perm {
+		if got := v.Value(k); !sameValue(got, want[r]) {
+			t.Fatalf("gathered row %d: %v, want %v", r, got, want[r])
+		}
+	}
+	for from := 0; from < s.n; from += 1000 {
+		to := min(from+1000, s.n)
+		s.copyRange(v, 0, from, to)
+		for r := from; r < to; r++ {
+			if got := v.Value(r - from); !sameValue(got, want[r]) {
+				t.Fatalf("replayed row %d: %v, want %v", r, got, want[r])
+			}
+		}
+	}
+	if w := s.cols[0].cw; len(w) != 3 || w[0] != 16 || w[1] != 64 || w[2] != 32 {
+		t.Fatalf("chunk widths %v, want [16 64 32]", w)
+	}
+}
+
+// TestChunkedStoreWidensInPlace: one chunk of a BIGINT column takes 1,
+// -2, 3 (16 bits), then 70000 (to 32 bits), a Const -2^40 (to 64 bits)
+// and a selected batch whose unselected row is 2^50; the rows read back as
+// stored, the earlier ones through both widenings.
+func TestChunkedStoreWidensInPlace(t *testing.T) {
+	s := newChunkedStore([]columnar.Type{columnar.TInt64}, 0)
+	add := func(v *columnar.Vector, n int, sel []int) {
+		b := &columnar.Batch{Len: n, Sel: sel, Cols: []*columnar.Vector{v}}
+		s.appendRows(b, b.Cols)
+	}
+	add(&columnar.Vector{Type: columnar.TInt64, Ints: []int64{1, -2, 3}}, 3, nil)
+	if w := s.cols[0].cw[0]; w != 16 {
+		t.Fatalf("width %d after small values, want 16", w)
+	}
+	add(&columnar.Vector{Type: columnar.TInt64, Ints: []int64{70000}}, 1, nil)
+	if w := s.cols[0].cw[0]; w != 32 {
+		t.Fatalf("width %d after 70000, want 32", w)
+	}
+	add(&columnar.Vector{Type: columnar.TInt64, Const: true, Ints: []int64{-1 << 40}}, 2, nil)
+	add(&columnar.Vector{Type: columnar.TInt64, Ints: []int64{1 << 50, -7}}, 2, []int{1})
+	want := []int64{1, -2, 3, 70000, -1 << 40, -1 << 40, -7}
+	v := &columnar.Vector{Type: columnar.TInt64}
+	s.copyRange(v, 0, 0, s.n)
+	if s.n != len(want) || !slices.Equal(v.Ints[:s.n], want) {
+		t.Fatalf("stored %v, want %v", v.Ints[:s.n], want)
 	}
 }

@@ -27,3 +27,17 @@ func growZero[T any](s []T, n int) []T {
 	copy(out, s)
 	return out
 }
+
+// sizeTo is growZero(s, n), or, when capOnly, s with capacity for at
+// least n values and its length unchanged.
+func sizeTo[T any](s []T, n int, capOnly bool) []T {
+	if !capOnly {
+		return growZero(s, n)
+	}
+	if cap(s) >= n {
+		return s
+	}
+	out := make([]T, len(s), n)
+	copy(out, s)
+	return out
+}

@@ -144,13 +144,15 @@ func (h *HashAgg) Open(ctx context.Context) error {
 	h.res.Free()
 	h.held = 0
 	h.parts.restart(0, nil)
+	expect := 0
 	if len(h.Groups) > 0 {
 		h.groups = hashtab.New(gtypes)
-		h.reserveGroups()
+		expect = h.reserveGroups()
 	}
 	h.states = make([]*aggState, len(h.Aggs))
 	for i, a := range h.Aggs {
 		h.states[i] = newAggState(a)
+		h.states[i].reserve(expect)
 	}
 	shareValues(h.states)
 	h.attachDistinct(ctx)
@@ -370,26 +372,29 @@ var isPlainInt = hashtab.IsPlainInt
 // of keys the partition was dealt, if it was dealt one
 // (hashagg_range.go). Only a final grouping by exactly the partition's
 // keys knows its group count so (a split DISTINCT's inner final groups by
-// more: its estimate would be the outer keys').
-func (h *HashAgg) reserveGroups() {
+// more: its estimate would be the outer keys'). It returns the groups it
+// reserved for (0: none), which the states reserve too (the 16 bytes a
+// group per aggregate that account foresees).
+func (h *HashAgg) reserveGroups() int {
 	src := partitionSourceOf(h.Input)
 	if h.Partial || src == nil {
-		return
+		return 0
 	}
 	n, keys := src.distinctKeys()
 	if keys != len(h.Groups) || n == 0 {
-		return
+		return 0
 	}
 	e := hashtab.Expect{Keys: n}
 	e.Lo, e.Hi, e.Ranged = src.keyRange()
-	need := hashtab.ReserveBytes(h.groups, e)
+	need := hashtab.ReserveBytes(h.groups, e) + int64(n)*16*int64(len(h.Aggs))
 	if need > 0 {
 		if h.res.Grow(need) != nil {
-			return
+			return 0
 		}
 		if h.res != nil {
 			h.held = need
 		}
 	}
 	hashtab.Reserve(h.groups, e)
+	return n
 }

@@ -199,15 +199,41 @@ func gatherPlain(c *column, src []byte, rows []int, off int, v *columnar.Vector)
 }
 
 // gatherLazy is gatherSeg for a dictionary page whose indices are read
-// through l.
+// through l: the rows are taken run by run, each index extracted from its
+// run's bytes where a whole 8-byte load fits in the page (lazyCodes.at,
+// which finds the run again for every index, only near the page's end).
 func gatherLazy[T int64 | float64](out []T, rows []int, base int, l *lazyCodes, dict []T, vpos int) error {
-	off := vpos - base
-	for _, i := range rows {
-		c, err := l.at(off + i)
-		if err != nil {
-			return err
+	off := vpos - base // row i is index off+i of the page
+	lim := uint64(len(dict))
+	mask := uint64(1)<<uint(l.bw) - 1
+	for k := 0; k < len(rows); {
+		r := &l.runs[l.run(off+rows[k])]
+		end := r.start + r.n - off // rows below end are in r
+		if r.rle {
+			x := dict[r.val]
+			for ; k < len(rows) && rows[k] < end; k++ {
+				out[rows[k]] = x
+			}
+			continue
 		}
-		out[i] = dict[c]
+		for ; k < len(rows) && rows[k] < end; k++ {
+			i := rows[k]
+			bit := uint(off+i-r.start) * uint(l.bw)
+			p := uint(r.off) + bit>>3
+			if p+8 > uint(len(l.src)) {
+				c, err := l.at(off + i)
+				if err != nil {
+					return err
+				}
+				out[i] = dict[c]
+				continue
+			}
+			c := binary.LittleEndian.Uint64(l.src[p:]) >> (bit & 7) & mask
+			if c >= lim {
+				return corruptf("dictionary index %d, dictionary has %d values", c, lim)
+			}
+			out[i] = dict[c]
+		}
 	}
 	return nil
 }

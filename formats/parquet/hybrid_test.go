@@ -318,6 +318,87 @@ func TestLazyCodes(t *testing.T) {
 	}
 }
 
+// gatherTestPage is the page of TestGatherCodesWidths at width bw: an RLE
+// run of 5 zeros, then 800 indices bit-packed here bit by bit (below 2^20,
+// the largest, size-1, at index 42); size is the dictionary size they need.
+func gatherTestPage(bw int) (src []byte, vals []int32, size int) {
+	size = 1 << min(bw, 20)
+	vals = make([]int32, 805)
+	for i := range vals {
+		vals[i] = int32(uint32(i*2654435761+bw) % uint32(size))
+		if i < 5 {
+			vals[i] = 0
+		}
+	}
+	vals[5+37] = int32(size - 1)
+	src = []byte{5 << 1}
+	for b := 0; b < (bw+7)/8; b++ {
+		src = append(src, 0)
+	}
+	src = append(src, 100<<1|1, 100>>6) // ULEB128 of 100 groups, bit-packed
+	packed := make([]byte, 100*bw)
+	for j, v := range vals[5:] {
+		for b := 0; b < bw; b++ {
+			if uint32(v)>>uint(b)&1 != 0 {
+				p := j*bw + b
+				packed[p/8] |= 1 << uint(p%8)
+			}
+		}
+	}
+	return append(src, packed...), vals, size
+}
+
+// TestGatherLazyWidths gathers selected rows (some in the RLE run, the
+// first after it, every third, a dense stretch, the page's last rows, whose
+// loads would pass its end) of gatherTestPage at every width through
+// gatherLazy, with the page's values starting at several offsets of the
+// batch, against dict[index]; with the dictionary one value short,
+// selecting index 42 is ErrCorrupt.
+func TestGatherLazyWidths(t *testing.T) {
+	for bw := 1; bw <= 32; bw++ {
+		src, vals, size := gatherTestPage(bw)
+		var rows []int
+		for i := 0; i < len(vals); i++ {
+			if i < 3 || i == 5 || i%3 == 0 || (i >= 300 && i < 400) || i >= len(vals)-4 {
+				rows = append(rows, i)
+			}
+		}
+		for _, dictLen := range []int{size, size - 1} {
+			dict := make([]int64, dictLen)
+			for i := range dict {
+				dict[i] = int64(i)*3 + 1
+			}
+			for _, base := range []int{0, 7} {
+				var l lazyCodes
+				if err := l.reset(src, bw, len(vals), uint32(dictLen)); err != nil {
+					t.Fatalf("bw=%d: %v", bw, err)
+				}
+				// Batch row base+i is page index i: vpos 0 at row base.
+				shifted := make([]int, len(rows))
+				for k, r := range rows {
+					shifted[k] = r + base
+				}
+				out := make([]int64, len(vals)+base)
+				err := gatherLazy(out, shifted, base, &l, dict, 0)
+				if dictLen < size {
+					if !errors.Is(err, ErrCorrupt) {
+						t.Fatalf("bw=%d base=%d: index %d of a %d-value dictionary: err = %v", bw, base, size-1, dictLen, err)
+					}
+					continue
+				}
+				if err != nil {
+					t.Fatalf("bw=%d base=%d: %v", bw, base, err)
+				}
+				for _, r := range rows {
+					if want := int64(vals[r])*3 + 1; out[r+base] != want {
+						t.Fatalf("bw=%d base=%d: row %d = %d, want %d", bw, base, r, out[r+base], want)
+					}
+				}
+			}
+		}
+	}
+}
+
 // TestGatherCodesWidths gathers, at every width, an RLE run of 5 zeros and a
 // bit-packed run of 800 indices packed bit by bit here, in pieces that
 // start inside and on groups of 32 (gatherCodes takes whole groups of 32
@@ -328,30 +409,7 @@ func TestLazyCodes(t *testing.T) {
 // wider widths.
 func TestGatherCodesWidths(t *testing.T) {
 	for bw := 1; bw <= 32; bw++ {
-		size := 1 << min(bw, 20)
-		vals := make([]int32, 805)
-		for i := range vals {
-			vals[i] = int32(uint32(i*2654435761+bw) % uint32(size))
-			if i < 5 {
-				vals[i] = 0
-			}
-		}
-		vals[5+37] = int32(size - 1)
-		src := []byte{5 << 1}
-		for b := 0; b < (bw+7)/8; b++ {
-			src = append(src, 0)
-		}
-		src = append(src, 100<<1|1, 100>>6) // ULEB128 of 100 groups, bit-packed
-		packed := make([]byte, 100*bw)
-		for j, v := range vals[5:] {
-			for b := 0; b < bw; b++ {
-				if uint32(v)>>uint(b)&1 != 0 {
-					p := j*bw + b
-					packed[p/8] |= 1 << uint(p%8)
-				}
-			}
-		}
-		src = append(src, packed...)
+		src, vals, size := gatherTestPage(bw)
 		for _, dictLen := range []int{size, size - 1} {
 			dict := make([]int64, dictLen)
 			for i := range dict {

@@ -231,10 +231,11 @@ func checkLazyCodes(t *testing.T, src []byte, bw, n int, piece int) {
 	checkGatherCodes(t, src, bw, n, piece, want)
 }
 
-// checkGatherCodes checks gatherCodes, in pieces, against dict[want[i]]
-// for a dictionary covering every index, and that it fails with
-// ErrCorrupt on one a value too short (the largest index then is out of
-// range), for int64 and float64 dictionaries.
+// checkGatherCodes checks gatherCodes, in pieces, and gatherLazy, over
+// every piece-th index, against dict[want[i]] for a dictionary covering
+// every index, and that gatherCodes fails with ErrCorrupt on one a value
+// too short (the largest index then is out of range), for int64 and
+// float64 dictionaries.
 func checkGatherCodes(t *testing.T, src []byte, bw, n, piece int, want []int32) {
 	t.Helper()
 	if n == 0 || slices.Max(want) >= 1<<16 || slices.Min(want) < 0 {
@@ -267,6 +268,20 @@ func checkGatherCodes(t *testing.T, src []byte, bw, n, piece int, want []int32) 
 		for i, c := range want {
 			if outI[i] != dictI[c] || outF[i] != dictF[c] {
 				t.Fatalf("gatherCodes by %d: value %d = %d, %v; want %d, %v", piece, i, outI[i], outF[i], dictI[c], dictF[c])
+			}
+		}
+		// gatherLazy over every piece-th row (all of them for piece 1).
+		var rows []int
+		for i := 0; i < n; i += piece {
+			rows = append(rows, i)
+		}
+		lazy := make([]int64, n)
+		if err := gatherLazy(lazy, rows, 0, &l, dictI, 0); err != nil {
+			t.Fatalf("gatherLazy every %d: %v", piece, err)
+		}
+		for _, i := range rows {
+			if lazy[i] != dictI[want[i]] {
+				t.Fatalf("gatherLazy every %d: value %d = %d, want %d", piece, i, lazy[i], dictI[want[i]])
 			}
 		}
 	}

@@ -9,24 +9,10 @@ import "strings"
 func appendNestedText(dst []byte, v Value) []byte {
 	switch v.Type.ID {
 	case List:
-		dst = append(dst, '[')
-		for i, e := range v.Elems {
-			if i > 0 {
-				dst = append(dst, ", "...)
-			}
-			dst = appendNestedElem(dst, e)
-		}
-		return append(dst, ']')
+		return append(appendElemList(append(dst, '['), v.Elems), ']')
 	case Struct:
 		if v.Type.IsUnnamedStruct() {
-			dst = append(dst, '(')
-			for i, e := range v.Elems {
-				if i > 0 {
-					dst = append(dst, ", "...)
-				}
-				dst = appendNestedElem(dst, e)
-			}
-			return append(dst, ')')
+			return append(appendElemList(append(dst, '('), v.Elems), ')')
 		}
 		dst = append(dst, '{')
 		fs := v.Type.Fields()
@@ -52,6 +38,17 @@ func appendNestedText(dst []byte, v Value) []byte {
 		}
 	}
 	return append(dst, '}')
+}
+
+// appendElemList appends elements' texts separated by ", ".
+func appendElemList(dst []byte, elems []Value) []byte {
+	for i, e := range elems {
+		if i > 0 {
+			dst = append(dst, ", "...)
+		}
+		dst = appendNestedElem(dst, e)
+	}
+	return dst
 }
 
 // appendNestedElem appends one element of a nested value's text.

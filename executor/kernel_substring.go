@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/b2sql/b2sql/columnar"
+	"github.com/b2sql/b2sql/function"
 	"github.com/rivo/uniseg"
 )
 
@@ -45,6 +46,15 @@ func graphemeCount(s []byte) int64 {
 		_, s, _, state = uniseg.FirstGraphemeCluster(s, state)
 	}
 	return n
+}
+
+// substringOverloads are substring's (and substring_grapheme's)
+// signatures, (string, start) and (string, start, length), over k.
+func substringOverloads(k function.Factory) []function.Overload {
+	return []function.Overload{
+		{Params: []string{"string", "start"}, Args: []function.Arg{function.Varchar, function.Integer}, Returns: columnar.TVarchar, Kernel: k},
+		{Params: []string{"string", "start", "length"}, Args: []function.Arg{function.Varchar, function.Integer, function.Integer}, Returns: columnar.TVarchar, Kernel: k},
+	}
 }
 
 func lengthGraphemeKernel(args []*columnar.Vector, b *columnar.Batch, out *columnar.Vector) error {

@@ -17,10 +17,7 @@ import (
 // The oids are b2sql's own numbering, as in bind_catalog_tables.go.
 
 func init() {
-	table := func(name, desc string) *function.Set {
-		return &function.Set{Name: name, Kind: function.Table, Categories: []string{"table"}, CustomBind: true,
-			Description: desc, Examples: []string{name + "()"}, Overloads: []function.Overload{{}}}
-	}
+	table := catalogTableSet // bind_catalog_tables.go
 	function.Register(
 		table("duckdb_sequences", "The sequences, one row each, with their state"),
 		table("duckdb_indexes", "The indexes, one row each"),

@@ -16,11 +16,15 @@ import (
 // queries over them (catalog_views.go). The oids are b2sql's own
 // numbering; the database is "memory" (temporary relations "temp").
 
+// catalogTableSet registers a catalog table function of no arguments,
+// bound by the binder (CustomBind).
+func catalogTableSet(name, desc string) *function.Set {
+	return &function.Set{Name: name, Kind: function.Table, Categories: []string{"table"}, CustomBind: true,
+		Description: desc, Examples: []string{name + "()"}, Overloads: []function.Overload{{}}}
+}
+
 func init() {
-	table := func(name, desc string) *function.Set {
-		return &function.Set{Name: name, Kind: function.Table, Categories: []string{"table"}, CustomBind: true,
-			Description: desc, Examples: []string{name + "()"}, Overloads: []function.Overload{{}}}
-	}
+	table := catalogTableSet
 	function.Register(
 		table("duckdb_tables", "The tables, one row each"),
 		table("duckdb_columns", "The columns of the tables, one row each"),

@@ -12,15 +12,46 @@ import (
 // (CTable late materialization, the Parquet row filter) test every row
 // this way.
 type BytesKey struct {
-	k []byte
-	p uint64 // k's first 8 bytes, zero-padded, big-endian
+	k    []byte
+	p    uint64 // k's first 8 bytes, zero-padded, big-endian
+	mask uint64 // the bits of p that k's bytes fill (k shorter than 8 bytes)
 }
 
 // NewBytesKey prepares k.
 func NewBytesKey(k []byte) BytesKey {
 	var pad [8]byte
 	copy(pad[:], k)
-	return BytesKey{k: k, p: binary.BigEndian.Uint64(pad[:])}
+	key := BytesKey{k: k, p: binary.BigEndian.Uint64(pad[:])}
+	if len(k) < 8 {
+		key.mask = ^(^uint64(0) >> (8 * len(k)))
+	}
+	return key
+}
+
+// IsPrefixOf reports whether s starts with k: for k shorter than 8 bytes
+// and s of 8 or more, one masked integer comparison.
+func (k *BytesKey) IsPrefixOf(s []byte) bool {
+	if k.mask != 0 && len(s) >= 8 {
+		return binary.BigEndian.Uint64(s)&k.mask == k.p
+	}
+	return bytes.HasPrefix(s, k.k)
+}
+
+// PrefixSuccessor returns the least string above every string that
+// starts with p: p with its last byte below 0xFF incremented and the
+// bytes after it dropped; false when p has no such byte (every string
+// starting with p is then above the others). In VARCHAR order the
+// strings starting with p are exactly those in [p, PrefixSuccessor(p)).
+func PrefixSuccessor(p []byte) ([]byte, bool) {
+	up := bytes.Clone(p)
+	for len(up) > 0 && up[len(up)-1] == 0xFF {
+		up = up[:len(up)-1]
+	}
+	if len(up) == 0 {
+		return nil, false
+	}
+	up[len(up)-1]++
+	return up, true
 }
 
 // Compare returns bytes.Compare(s, k). A value of 8 bytes or more whose

@@ -246,13 +246,9 @@ func likeRange(e Expr, s *Scan) (index.Pred, bool) {
 		return index.Pred{}, false
 	}
 	lo := columnar.Value{Type: colType, S: prefix}
-	up := []byte(prefix)
-	for len(up) > 0 && up[len(up)-1] == 0xFF {
-		up = up[:len(up)-1]
-	}
-	if len(up) == 0 {
+	up, ok := columnar.PrefixSuccessor([]byte(prefix))
+	if !ok {
 		return index.Pred{Col: col, Op: index.Ge, Vals: []columnar.Value{lo}}, true
 	}
-	up[len(up)-1]++
 	return index.Pred{Col: col, Op: index.Between, Vals: []columnar.Value{lo, {Type: colType, S: string(up)}}}, true
 }

@@ -31,6 +31,18 @@ func selBytes(p index.Pred, v *columnar.Vector, sel []int, n int, out []int) ([]
 	}
 	ka, kb, vals := columnar.NewBytesKey([]byte(a)), columnar.NewBytesKey([]byte(b)), v.Bytes[:n]
 	between := p.Op == index.Between
+	if succ, ok := columnar.PrefixSuccessor([]byte(a)); between && ok && string(succ) == b {
+		// LIKE a% as planner.likeRange pushes it: a <= s <= a⁺ holds
+		// when s starts with a or is a⁺, one test for most rows.
+		if sel == nil && v.Valid == nil {
+			for i, s := range vals {
+				if ka.IsPrefixOf(s) || string(s) == b {
+					out = append(out, i)
+				}
+			}
+			return out, true
+		}
+	}
 	if sel == nil && v.Valid == nil {
 		for i, s := range vals {
 			if holds(op, ka.Compare(s)) && (!between || kb.Compare(s) <= 0) {

@@ -27,8 +27,8 @@ import (
 // the late one would not is an input whose first rows are distinct and
 // whose keys come back later (sorted runs, a key cycling every 20,000
 // rows). For those it keeps its table (a few thousand groups) and looks
-// up one passed batch in passProbeEvery: when at least passRepeat of its
-// rows find a group, the keys do repeat, and it stops passing for good,
+// up passProbeRows rows of one passed batch in passProbeEvery: when at
+// least passRepeat of them find a group, the keys do repeat, and it stops passing for good,
 // goes on building the table it kept and emits it at the end (the final
 // merges passed rows and groups alike, in any order).
 
@@ -39,6 +39,7 @@ const (
 	passEarlyRatio = 0.98    // groups per row at which it passes early
 	passProbeEvery = 4       // passed batches per batch looked up in the kept table
 	passRepeat     = 0.25    // share of a probed batch's rows found that ends passing
+	passProbeRows  = 64      // rows of a probed batch looked up
 )
 
 // keptTable is the state of a table an early pass keeps: its aggregate
@@ -75,18 +76,25 @@ func (h *HashAgg) shouldPass(rows, live int) bool {
 	return true
 }
 
-// probeKept reports whether at least passRepeat of the live rows of b
-// (keys keys) have a group in the kept table. It uses h.gids.
+// probeKept reports whether at least passRepeat of the first passProbeRows
+// live rows of b (keys keys) have a group in the kept table: a sample, as
+// looking up whole batches cost count(DISTINCT user_id) a fifth of its
+// time. It uses h.gids.
 func (h *HashAgg) probeKept(b *columnar.Batch, keys []*columnar.Vector) bool {
+	sel := make([]int, 0, passProbeRows)
+	for k := 0; k < b.Live() && len(sel) < passProbeRows; k++ {
+		sel = append(sel, b.Row(k))
+	}
+	sample := columnar.Batch{Cols: b.Cols, Len: b.Len, Sel: sel}
 	gids := h.gids[:b.Len]
-	h.groups.Find(b, keys, gids)
+	h.groups.Find(&sample, keys, gids)
 	found := 0
-	b.ForEach(func(i int) {
+	for _, i := range sel {
 		if gids[i] >= 0 {
 			found++
 		}
-	})
-	return float64(found) >= passRepeat*float64(b.Live())
+	}
+	return float64(found) >= passRepeat*float64(len(sel))
 }
 
 // unkeep ends an early pass: the kept table's states come back, and the

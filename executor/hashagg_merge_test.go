@@ -17,20 +17,35 @@ import (
 // SELECT k, s, count(*), sum(v), min(v) FROM rows GROUP BY k, s, with the
 // rows dealt round-robin to workers partials, merged in parts partitions.
 func mergePlan(rows [][]columnar.Value, n, workers, parts int) *PartitionMerge {
-	types := []columnar.Type{columnar.TInt64, columnar.TVarchar, columnar.TInt64}
-	m := &PartitionMerge{Keys: []int{0, 1}}
+	return mergePlanOf([]columnar.Type{columnar.TInt64, columnar.TVarchar, columnar.TInt64}, rows, n, workers, parts, false)
+}
+
+// mergePlanOf is the two-phase plan of SELECT keys…, count(*), sum(v),
+// min(v) FROM rows GROUP BY keys…, where types are the keys' then v's
+// (BIGINT): rows dealt round-robin to workers partials (partial marks
+// them as such), merged in parts partitions.
+func mergePlanOf(types []columnar.Type, rows [][]columnar.Value, n, workers, parts int, partial bool) *PartitionMerge {
+	nk := len(types) - 1
+	var keys []int
+	var groups []Expr
+	for k := 0; k < nk; k++ {
+		keys = append(keys, k)
+		groups = append(groups, ColumnExpr(k, types[k]))
+	}
+	m := &PartitionMerge{Keys: keys}
 	for w := 0; w < workers; w++ {
 		var mine [][]columnar.Value
 		for i := w; i < len(rows); i += workers {
 			mine = append(mine, rows[i])
 		}
 		m.Partials = append(m.Partials, &HashAgg{
-			Input:  &source{types: types, rows: mine, n: n},
-			Groups: []Expr{ColumnExpr(0, columnar.TInt64), ColumnExpr(1, columnar.TVarchar)},
+			Input:   &source{types: types, rows: mine, n: n},
+			Groups:  groups,
+			Partial: partial,
 			Aggs: []AggSpec{
 				{Kind: AggCountStar, Type: columnar.TInt64},
-				{Kind: AggSum, Arg: ColumnExpr(2, columnar.TInt64), Type: columnar.TInt64},
-				{Kind: AggMin, Arg: ColumnExpr(2, columnar.TInt64), Type: columnar.TInt64},
+				{Kind: AggSum, Arg: ColumnExpr(nk, columnar.TInt64), Type: columnar.TInt64},
+				{Kind: AggMin, Arg: ColumnExpr(nk, columnar.TInt64), Type: columnar.TInt64},
 			},
 		})
 	}
@@ -40,11 +55,11 @@ func mergePlan(rows [][]columnar.Value, n, workers, parts int) *PartitionMerge {
 		m.Sources = append(m.Sources, src)
 		m.Finals = append(m.Finals, &HashAgg{
 			Input:  src,
-			Groups: []Expr{ColumnExpr(0, columnar.TInt64), ColumnExpr(1, columnar.TVarchar)},
+			Groups: groups,
 			Aggs: []AggSpec{
-				{Kind: AggSum, Arg: ColumnExpr(2, columnar.TInt64), Type: columnar.TInt64},
-				{Kind: AggSum, Arg: ColumnExpr(3, columnar.TInt64), Type: columnar.TInt64},
-				{Kind: AggMin, Arg: ColumnExpr(4, columnar.TInt64), Type: columnar.TInt64},
+				{Kind: AggSum, Arg: ColumnExpr(nk, columnar.TInt64), Type: columnar.TInt64},
+				{Kind: AggSum, Arg: ColumnExpr(nk+1, columnar.TInt64), Type: columnar.TInt64},
+				{Kind: AggMin, Arg: ColumnExpr(nk+2, columnar.TInt64), Type: columnar.TInt64},
 			},
 		})
 	}

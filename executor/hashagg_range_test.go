@@ -221,37 +221,5 @@ func TestPartitionMergeByRange(t *testing.T) {
 // FROM rows GROUP BY k (k, v BIGINT), rows dealt round-robin to workers
 // partials, merged in parts partitions.
 func intMergePlan(rows [][]columnar.Value, workers, parts int) *PartitionMerge {
-	types := []columnar.Type{columnar.TInt64, columnar.TInt64}
-	m := &PartitionMerge{Keys: []int{0}}
-	for w := 0; w < workers; w++ {
-		var mine [][]columnar.Value
-		for i := w; i < len(rows); i += workers {
-			mine = append(mine, rows[i])
-		}
-		m.Partials = append(m.Partials, &HashAgg{
-			Input:   &source{types: types, rows: mine, n: columnar.MaxBatch},
-			Groups:  []Expr{ColumnExpr(0, columnar.TInt64)},
-			Partial: true,
-			Aggs: []AggSpec{
-				{Kind: AggCountStar, Type: columnar.TInt64},
-				{Kind: AggSum, Arg: ColumnExpr(1, columnar.TInt64), Type: columnar.TInt64},
-				{Kind: AggMin, Arg: ColumnExpr(1, columnar.TInt64), Type: columnar.TInt64},
-			},
-		})
-	}
-	ptypes := m.Partials[0].Types()
-	for p := 0; p < parts; p++ {
-		src := &PartitionSource{Out: ptypes, Child: m.Partials[0], Desc: "source"}
-		m.Sources = append(m.Sources, src)
-		m.Finals = append(m.Finals, &HashAgg{
-			Input:  src,
-			Groups: []Expr{ColumnExpr(0, columnar.TInt64)},
-			Aggs: []AggSpec{
-				{Kind: AggSum, Arg: ColumnExpr(1, columnar.TInt64), Type: columnar.TInt64},
-				{Kind: AggSum, Arg: ColumnExpr(2, columnar.TInt64), Type: columnar.TInt64},
-				{Kind: AggMin, Arg: ColumnExpr(3, columnar.TInt64), Type: columnar.TInt64},
-			},
-		})
-	}
-	return m
+	return mergePlanOf([]columnar.Type{columnar.TInt64, columnar.TInt64}, rows, columnar.MaxBatch, workers, parts, true)
 }

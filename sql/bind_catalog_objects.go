@@ -34,13 +34,7 @@ func (b *binder) catalogObjects(fn string, args callexpr.SelectExprs, alias stri
 	if alias == "" {
 		alias = fn
 	}
-	str, null := columnar.StringValue, columnar.NullValue(columnar.TVarchar)
-	text := func(s string) columnar.Value { // "" is NULL
-		if s == "" {
-			return null
-		}
-		return str(s)
-	}
+	str, text := columnar.StringValue, textOrNull // bind_catalog_tables.go
 	i64 := func(n int64) columnar.Value { return columnar.IntValue(columnar.TInt64, n) }
 	nullInt := columnar.NullValue(columnar.TInt64)
 	boolean := columnar.BoolValue

@@ -41,6 +41,14 @@ func dbOf(temp bool) (string, int64) {
 	return "memory", 0
 }
 
+// textOrNull is s as VARCHAR, NULL when s is "" (no comment, no default).
+func textOrNull(s string) columnar.Value {
+	if s == "" {
+		return columnar.NullValue(columnar.TVarchar)
+	}
+	return columnar.StringValue(s)
+}
+
 var noTags = columnar.Value{Type: columnar.MapOf(columnar.TVarchar, columnar.TVarchar), Elems: []columnar.Value{}}
 
 // catalogTables binds duckdb_tables(), duckdb_columns(), duckdb_views()
@@ -52,13 +60,7 @@ func (b *binder) catalogTables(fn string, args callexpr.SelectExprs, alias strin
 	if alias == "" {
 		alias = fn
 	}
-	str, null := columnar.StringValue, columnar.NullValue(columnar.TVarchar)
-	text := func(s string) columnar.Value { // "" is NULL
-		if s == "" {
-			return null
-		}
-		return str(s)
-	}
+	str, null, text := columnar.StringValue, columnar.NullValue(columnar.TVarchar), textOrNull
 	i64 := func(n int) columnar.Value { return columnar.IntValue(columnar.TInt64, int64(n)) }
 	i32 := func(n int) columnar.Value { return columnar.IntValue(columnar.TInt32, int64(n)) }
 	nullInt := columnar.NullValue(columnar.TInt32)

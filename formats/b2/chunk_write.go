@@ -53,6 +53,8 @@ const DefaultMinRatio = 2
 // DefaultCParams returns zstd clevel 1 with SHUFFLE in slot 5 and raw
 // streams where zstd does not halve them (DefaultMinRatio): the fast
 // default this package writes (python-blosc2 uses clevel 5, MinRatio 1).
+// Chunks of one- and two-byte items may take BITSHUFFLE + LZ4 instead
+// (narrowItems); the frame header keeps these parameters.
 func DefaultCParams(typesize int) CParams {
 	return CParams{Codec: Zstd, CLevel: 1, Typesize: typesize,
 		Filters: [6]uint8{5: FilterShuffle}, SplitMode: SplitForwardCompat, MinRatio: DefaultMinRatio}
@@ -204,6 +206,7 @@ type Encoder struct {
 	tmp     []byte
 	tmp2    []byte
 	zout    []byte
+	alt     []byte // the chunk preferBitShuffle compares
 }
 
 // NewEncoder returns a ready Encoder.
@@ -299,6 +302,7 @@ func (e *Encoder) Compress(dst, src []byte, p *CParams) ([]byte, error) {
 	out := grow(dst[:0], destsize)
 	pos := hdr
 	allZero := true
+	coded := false // some stream is stored as codec output
 	hasFilters := false
 	for _, f := range p.Filters {
 		if f != FilterNone {
@@ -360,6 +364,8 @@ func (e *Encoder) Compress(dst, src []byte, p *CParams) ([]byte, error) {
 				}
 				copy(out[pos:], in)
 				n = neblock
+			} else {
+				coded = true
 			}
 			binary.LittleEndian.PutUint32(out[csizeAt:], uint32(n))
 			pos += n
@@ -372,7 +378,11 @@ func (e *Encoder) Compress(dst, src []byte, p *CParams) ([]byte, error) {
 		return out[:extendedHeaderLen], nil
 	}
 	putHeader(out, flags, ts, nbytes, blocksize, pos, p, 0)
-	return out[:pos], nil
+	out = out[:pos]
+	if coded && narrowItems(p) {
+		return e.preferBitShuffle(out, src, p, blocksize), nil
+	}
+	return out, nil
 }
 
 // forward applies the filter pipeline (slots 0→5) to block b. ref is the
@@ -541,4 +551,53 @@ func isRepeated(b []byte, vlen int) bool {
 		n += k
 	}
 	return true
+}
+
+// Items of one or two bytes: BITSHUFFLE + LZ4 instead of zstd.
+//
+// DefaultCParams shuffles bytes and lets zstd code the planes it can at
+// least halve (MinRatio). With items of one or two bytes, shuffling has
+// little to separate: a bool or a small code is one plane of small byte
+// values, which zstd codes as Huffman literals (about 1 GB/s to decode)
+// or as dense short matches (8 ns a match in klauspost's decoder, plus
+// about 5 µs of table set-up per stream). BITSHUFFLE instead puts each
+// bit of the items in a plane of its own, so that the bits no value uses
+// become zero planes that LZ4 stores as a few long matches, and the rest
+// decode at memory speed. Over the 10M-row events table (one chunk of
+// 8 blocks of 8192 rows at a time, decoded by one thread):
+//
+//	column          SHUFFLE + zstd      BITSHUFFLE + LZ4
+//	flag (bool)     2.09 MB, 15.6 ms    1.33 MB, 1.0 ms
+//	region (int16)  4.50 MB, 10.9 ms    5.67 MB, 3.5 ms
+//	price.notnull   0.28 MB,  6.7 ms    0.46 MB, 1.8 ms
+//
+// (Best of 5-20 runs on a loaded machine.) For wider items BITSHUFFLE +
+// LZ4 was often smaller but slower: 1.2-7× for the int32 qty, user_id and
+// category, whose SHUFFLE planes are raw or zero runs; a sorted int64 id
+// came out 4.8× larger. So only one- and two-byte items try it.
+// A chunk takes it when it is at most MinRatio times the size of the
+// zstd one: the same price in bytes that MinRatio pays for raw planes.
+// Both are standard blosc2 chunks (every chunk names its own codec and
+// filters), which python-blosc2 reads.
+
+// narrowItems reports whether a chunk written with p tries BITSHUFFLE +
+// LZ4: the default pipeline (zstd over SHUFFLE, MinRatio above 1) on
+// items of one or two bytes.
+func narrowItems(p *CParams) bool {
+	return p.MinRatio > 1 && p.Codec == Zstd && p.Filters == [6]uint8{5: FilterShuffle} &&
+		p.FiltersMeta == [6]uint8{} && p.effTypesize() <= 2
+}
+
+// preferBitShuffle returns zs, the chunk src compressed with p, or the
+// same chunk compressed with BITSHUFFLE + LZ4 in the same blocks when that
+// is at most p.MinRatio times as large.
+func (e *Encoder) preferBitShuffle(zs, src []byte, p *CParams, blocksize int) []byte {
+	q := *p
+	q.Codec, q.Filters, q.Blocksize = LZ4, [6]uint8{5: FilterBitShuffle}, blocksize
+	alt, err := e.Compress(e.alt[:0], src, &q)
+	e.alt = alt[:0]
+	if err != nil || len(alt) > p.MinRatio*len(zs) {
+		return zs
+	}
+	return append(zs[:0], alt...) // the caller's buffer
 }

@@ -1,0 +1,78 @@
+package b2
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestNarrowItemsBitShuffle: DefaultCParams gives chunks of one- and
+// two-byte items whose planes zstd codes BITSHUFFLE + LZ4 when that is at
+// most MinRatio times as large, and keeps SHUFFLE + zstd otherwise; every
+// chunk decodes to its input (checked whole and in a range cutting
+// blocks).
+func TestNarrowItemsBitShuffle(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	const rows = 65536
+	bools := make([]byte, rows) // a flag true on ~30% of the rows
+	small := make([]byte, 2*rows)
+	cycle := make([]byte, 2*rows) // 999 random int16 values repeated
+	wide := make([]byte, 4*rows)  // int32 below 10
+	for i := range rows {
+		if rng.IntN(10) < 3 {
+			bools[i] = 1
+		}
+		small[2*i] = byte(rng.IntN(10))
+		wide[4*i] = byte(rng.IntN(10))
+	}
+	for i := 0; i < 2*999; i++ {
+		cycle[i] = byte(rng.Uint32())
+	}
+	for i := 2 * 999; i < len(cycle); i++ {
+		cycle[i] = cycle[i-2*999]
+	}
+	for _, tc := range []struct {
+		name     string
+		src      []byte
+		ts       int
+		minRatio int
+		bitLZ4   bool
+	}{
+		{"bool", bools, 1, DefaultMinRatio, true},
+		{"int16 below 10", small, 2, DefaultMinRatio, true},
+		// zstd finds the 999-item cycle in each byte plane (period 999
+		// bytes), BITSHUFFLE breaks it across bit planes: far larger.
+		{"int16 cycle", cycle, 2, DefaultMinRatio, false},
+		{"int32 below 10", wide, 4, DefaultMinRatio, false},
+		{"bool, MinRatio 1", bools, 1, 1, false},
+	} {
+		p := DefaultCParams(tc.ts)
+		p.Blocksize = 8192 * tc.ts
+		p.MinRatio = tc.minRatio
+		c, err := Compress(nil, tc.src, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, err := ParseChunkHeader(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := CParams{Codec: Zstd, Filters: [6]uint8{5: FilterShuffle}}
+		if tc.bitLZ4 {
+			want = CParams{Codec: LZ4, Filters: [6]uint8{5: FilterBitShuffle}}
+		}
+		if h.Codec() != want.Codec || h.Filters != want.Filters || h.Blocksize != p.Blocksize {
+			t.Errorf("%s: codec %v, filters %v, blocksize %d; want %v, %v, %d (%d bytes)",
+				tc.name, h.Codec(), h.Filters, h.Blocksize, want.Codec, want.Filters, p.Blocksize, len(c))
+		}
+		got := make([]byte, len(tc.src))
+		if _, err := Decompress(got, c); err != nil || !bytes.Equal(got, tc.src) {
+			t.Fatalf("%s: round trip: %v", tc.name, err)
+		}
+		off, n := 3*p.Blocksize/2, 2*p.Blocksize
+		part := make([]byte, n)
+		if err := DecompressRange(part, c, off, n); err != nil || !bytes.Equal(part, tc.src[off:off+n]) {
+			t.Fatalf("%s: range [%d, %d): %v", tc.name, off, off+n, err)
+		}
+	}
+}

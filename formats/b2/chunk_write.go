@@ -581,10 +581,12 @@ func isRepeated(b []byte, vlen int) bool {
 // filters), which python-blosc2 reads.
 
 // narrowItems reports whether a chunk written with p tries BITSHUFFLE +
-// LZ4: the default pipeline (zstd over SHUFFLE, MinRatio above 1) on
-// items of one or two bytes.
+// LZ4: DefaultCParams (zstd clevel 1 over SHUFFLE, MinRatio above 1) on
+// items of one or two bytes. Writers of byte streams rather than items
+// (utf8() bytes at clevel 3, msgpack batches at 5) raise the level and
+// keep zstd: text gains nothing from bit planes.
 func narrowItems(p *CParams) bool {
-	return p.MinRatio > 1 && p.Codec == Zstd && p.Filters == [6]uint8{5: FilterShuffle} &&
+	return p.MinRatio > 1 && p.Codec == Zstd && p.CLevel == 1 && p.Filters == [6]uint8{5: FilterShuffle} &&
 		p.FiltersMeta == [6]uint8{} && p.effTypesize() <= 2
 }
 

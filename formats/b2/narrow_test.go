@@ -8,7 +8,8 @@ import (
 
 // TestNarrowItemsBitShuffle: DefaultCParams gives chunks of one- and
 // two-byte items whose planes zstd codes BITSHUFFLE + LZ4 when that is at
-// most MinRatio times as large, and keeps SHUFFLE + zstd otherwise; every
+// most MinRatio times as large, and keeps SHUFFLE + zstd otherwise (and
+// for wider items, MinRatio 1 or another level); every
 // chunk decodes to its input (checked whole and in a range cutting
 // blocks).
 func TestNarrowItemsBitShuffle(t *testing.T) {
@@ -36,19 +37,22 @@ func TestNarrowItemsBitShuffle(t *testing.T) {
 		src      []byte
 		ts       int
 		minRatio int
+		clevel   int
 		bitLZ4   bool
 	}{
-		{"bool", bools, 1, DefaultMinRatio, true},
-		{"int16 below 10", small, 2, DefaultMinRatio, true},
+		{"bool", bools, 1, DefaultMinRatio, 1, true},
+		{"int16 below 10", small, 2, DefaultMinRatio, 1, true},
 		// zstd finds the 999-item cycle in each byte plane (period 999
 		// bytes), BITSHUFFLE breaks it across bit planes: far larger.
-		{"int16 cycle", cycle, 2, DefaultMinRatio, false},
-		{"int32 below 10", wide, 4, DefaultMinRatio, false},
-		{"bool, MinRatio 1", bools, 1, 1, false},
+		{"int16 cycle", cycle, 2, DefaultMinRatio, 1, false},
+		{"int32 below 10", wide, 4, DefaultMinRatio, 1, false},
+		{"bool, MinRatio 1", bools, 1, 1, 1, false},
+		// A raised level: a writer of byte streams (utf8() bytes).
+		{"bool, clevel 3", bools, 1, DefaultMinRatio, 3, false},
 	} {
 		p := DefaultCParams(tc.ts)
 		p.Blocksize = 8192 * tc.ts
-		p.MinRatio = tc.minRatio
+		p.MinRatio, p.CLevel = tc.minRatio, tc.clevel
 		c, err := Compress(nil, tc.src, p)
 		if err != nil {
 			t.Fatal(err)

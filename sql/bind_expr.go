@@ -65,7 +65,7 @@ func (b *binder) bindColumnName(qual, name string, at int, c ectx) (planner.Expr
 		for _, q := range b.quals {
 			known = known || strings.EqualFold(q, qual)
 		}
-		if !known && b.outer != nil {
+		if !known {
 			if col, ok := b.lookupOuter(qual, name); ok {
 				return &planner.ColRef{Col: col}, nil
 			}

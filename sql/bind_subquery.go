@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/b2sql/b2sql/columnar"
@@ -129,25 +130,10 @@ func (b *binder) astSemiConjunct(e ast.Expr, c ectx) (cond planner.Expr, done bo
 // GROUP BY is grouped by the inner sides of its correlation equalities and
 // left-joined back (COUNT of no rows is 0, not NULL). GROUP BY/HAVING,
 // ORDER BY … LIMIT and correlated [NOT] IN have files of their own
-// (bind_subquery_group.go, _limit.go, _in.go). Other shapes are reported
-// as unsupported.
-
-// boundSub is a subquery ready to join: its plan (Right), the value of its
-// first column over Right, and the correlation conditions (over outer and
-// Right columns).
-type boundSub struct {
-	right planner.Node
-	value planner.Column
-	corr  []planner.Expr
-	agg   *aggSub // correlated aggregate: value computed above the join
-	at    int     // the token the subquery starts at (its SELECT, or EXISTS)
-}
-
-// aggSub is a correlated aggregate subquery grouped by its correlation.
-type aggSub struct {
-	value planner.Expr // over the Aggregate's output; evaluated above the join
-	keys  []planner.EquiKey
-}
+// (bind_subquery_group.go, _limit.go, _in.go). Every other shape
+// (outer columns in the SELECT list, a derived table, a join's ON, a set
+// operation, …) is flattened by the general dependent join
+// (bind_subquery_flatten.go).
 
 // bindSubquery binds the nested query nest returns, written at token at,
 // as subquery does.
@@ -177,7 +163,24 @@ func (b *binder) bindSubquery(nest func() nestedQuery, at int, c ectx, value boo
 		}
 		return sub, nil
 	}
-	return b.decorrelate(bd, child, at, value)
+	var saved planner.Expr
+	if child.where != nil {
+		saved = child.where.Cond
+	}
+	sub, err = b.decorrelate(bd, child, at, value)
+	if err == nil || !errors.Is(err, ErrUnsupported) {
+		return sub, err
+	}
+	// A shape decorrelate's patterns do not cover: the general dependent
+	// join (bind_subquery_flatten.go). decorrelate only moved the WHERE's
+	// correlated conjuncts out; put them back.
+	if child.where != nil {
+		child.where.Cond = saved
+	}
+	if flat, ferr := b.flattenCorrelated(bd, child, at, value); ferr == nil {
+		return flat, nil
+	}
+	return nil, err
 }
 
 // decorrelate pulls the correlated conjuncts out of the subquery's WHERE.
@@ -392,8 +395,16 @@ func (b *binder) inMark(left planner.Expr, leftSrc callexpr.Expr, sub *boundSub,
 
 // lookupOuter resolves a name in the enclosing query's scope, recording
 // the correlation.
+//
+// A derived table, CTE or set-operation leaf has no outer query of its
+// own; inside a subquery it reads that subquery's outer query (DuckDB:
+// SELECT (SELECT x FROM (SELECT o.a AS x) s) FROM o), and the correlation
+// is the subquery's, which flattenCorrelated takes apart.
 func (b *binder) lookupOuter(qual, name string) (planner.Column, bool) {
 	if b.outer == nil {
+		if b.enclosing != nil {
+			return b.enclosing.lookupOuter(qual, name)
+		}
 		return planner.Column{}, false
 	}
 	var found []planner.Column

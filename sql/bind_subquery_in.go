@@ -146,7 +146,16 @@ func (b *binder) perBinding(sub *boundSub, extra []planner.Expr, aggs func(mark 
 		gc := b.newCol(d.Name, "", d.Type)
 		g.Groups = append(g.Groups, &planner.ColRef{Col: d})
 		g.Out = append(g.Out, gc)
-		keys = append(keys, planner.EquiKey{L: outerKeys[i], R: &planner.ColRef{Col: gc}})
+		// NULL-safe: a general decorrelation's bindings (flattenCorrelated)
+		// match an outer NULL, and a strict correlation leaves a NULL
+		// binding's group empty, which is what no match gives too.
+		for _, eq := range sameValue(outerKeys[i], &planner.ColRef{Col: gc}) {
+			if call, ok := eq.(*planner.Call); ok && call.Fn == "=" {
+				keys = append(keys, planner.EquiKey{L: call.Args[0], R: call.Args[1]})
+			} else {
+				keys = append(keys, planner.EquiKey{L: outerKeys[i], R: &planner.ColRef{Col: gc}})
+			}
+		}
 	}
 	var out []planner.Column
 	for _, a := range g.Aggs {
@@ -164,31 +173,9 @@ func countIf(mark, cond planner.Expr) planner.AggCall {
 		Arg: &planner.Case{Whens: []planner.When{{Cond: cond, Then: mark}}, T: columnar.TBool}}
 }
 
-func and(a, b planner.Expr) planner.Expr {
-	return &planner.Call{Fn: "and", Args: []planner.Expr{a, b}, T: columnar.TBool}
-}
-
 // positive is coalesce(col, 0) > 0, for a count that may be NULL.
 func positive(col planner.Column) planner.Expr {
 	zero := &planner.Const{Val: columnar.IntValue(columnar.TInt64, 0)}
 	return &planner.Call{Fn: ">", Args: []planner.Expr{
 		&planner.Call{Fn: "coalesce", Args: []planner.Expr{&planner.ColRef{Col: col}, zero}, T: columnar.TInt64}, zero}, T: columnar.TBool}
-}
-
-// zeroValue is a non-NULL value of type t (any one: it stands in for NULL
-// in a join key that carries a separate NULL flag).
-func zeroValue(t columnar.Type) (columnar.Value, bool) {
-	switch t.Phys() {
-	case columnar.PhysInt, columnar.PhysUint:
-		return columnar.IntValue(t, 0), true
-	case columnar.PhysFloat:
-		return columnar.FloatValue(t, 0), true
-	case columnar.PhysBytes:
-		return columnar.Value{Type: t}, true
-	case columnar.PhysBool:
-		v := columnar.BoolValue(false)
-		v.Type = t
-		return v, true
-	}
-	return columnar.Value{}, false
 }

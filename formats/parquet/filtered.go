@@ -129,6 +129,23 @@ func (fc *fcol) decode(n int) error {
 	return nil
 }
 
+// decodeWhere is decode for a dictionary-less string column whose values
+// keep tests as they are read (codeReader.readCopiedWhere): the rows kept
+// are appended to sel, the others left nil.
+func (fc *fcol) decodeWhere(n int, keep func([]byte) bool, sel []int) ([]int, error) {
+	fc.buf.Reset(n)
+	got, sel, valid, arena, err := fc.dec.cr.readCopiedWhere(fc.buf, n, fc.valid, fc.arena[:0], keep, sel)
+	fc.valid, fc.arena = valid, arena
+	if err != nil {
+		return sel, asCorrupt(err)
+	}
+	if got != n {
+		return sel, fc.dec.shortChunk(fc.pos+int64(got), fc.rows)
+	}
+	fc.pos += int64(n)
+	return sel, nil
+}
+
 // decodeRows is decode for a column of which only the rows in sel (nil:
 // all) will be read: numeric chunks read by codeReader then gather only
 // those rows when they are few (readFixed).
@@ -210,6 +227,25 @@ func (w *worker) filteredUnit(tk *task, u *unit, pf *pqFile, preds []index.Pred,
 		}
 		return fc.buf, nil
 	}
+	// where is vec for the batch's first test when it compares a
+	// dictionary-less string column (rowFilter.decodeTesting).
+	where := func(c int, keep func([]byte) bool, sel []int) ([]int, bool, error) {
+		fc := byCol[c]
+		if fc.gen == w.gen || !fc.dec.coded || !fc.dec.cr.copiesBytes() {
+			return sel, false, nil
+		}
+		if err := fc.moveTo(start); err != nil {
+			errCol = fc.tcol
+			return sel, true, err
+		}
+		sel, err := fc.decodeWhere(n, keep, sel)
+		if err != nil {
+			errCol = fc.tcol
+			return sel, true, err
+		}
+		fc.gen = w.gen
+		return sel, true, nil
+	}
 
 	if ranges == nil {
 		ranges = []rowRange{{0, u.rows}}
@@ -250,7 +286,7 @@ func (w *worker) filteredUnit(tk *task, u *unit, pf *pqFile, preds []index.Pred,
 					return fc.tcol, err
 				}
 			}
-			sel, err := w.rf.apply(preds, vec, n)
+			sel, err := w.rf.apply(preds, vec, where, n)
 			if err != nil {
 				return errCol, err
 			}

@@ -88,7 +88,7 @@ func TestRowFilterSteps(t *testing.T) {
 				given[c] = poisonRows(vecs[c], sel, n)
 			}
 			return given[c], nil
-		}, n)
+		}, nil, n)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -268,12 +268,12 @@ func TestRowFilterLazyDecode(t *testing.T) {
 	}
 	i64 := func(x int64) []columnar.Value { return []columnar.Value{columnar.IntValue(columnar.TInt64, x)} }
 	// a > 200 leaves nothing: b is never decoded.
-	got, _ := f.apply([]index.Pred{{Col: 0, Op: index.Gt, Vals: i64(200)}, {Col: 1, Op: index.Lt, Vals: i64(50)}}, vec, n)
+	got, _ := f.apply([]index.Pred{{Col: 0, Op: index.Gt, Vals: i64(200)}, {Col: 1, Op: index.Lt, Vals: i64(50)}}, vec, nil, n)
 	if len(got) != 0 || asked[0] != 1 || asked[1] != 0 {
 		t.Fatalf("got %v, columns asked %v", got, asked)
 	}
 	// a >= 10 AND b < 50 AND a < 20: a's two bounds are one step; rows 10..19.
-	got, _ = f.apply([]index.Pred{{Col: 0, Op: index.Ge, Vals: i64(10)}, {Col: 1, Op: index.Lt, Vals: i64(50)}, {Col: 0, Op: index.Lt, Vals: i64(20)}}, vec, n)
+	got, _ = f.apply([]index.Pred{{Col: 0, Op: index.Ge, Vals: i64(10)}, {Col: 1, Op: index.Lt, Vals: i64(50)}, {Col: 0, Op: index.Lt, Vals: i64(20)}}, vec, nil, n)
 	if fmt.Sprint(got) != "[10 11 12 13 14 15 16 17 18 19]" {
 		t.Fatalf("got %v", got)
 	}

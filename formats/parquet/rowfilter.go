@@ -32,12 +32,20 @@ type rowFilter struct {
 	ints  []int64 // an IN's constants (filterin.go)
 }
 
+// whereFunc decodes the current batch's rows of string column col
+// testing keep on each value as it is read: only the values kept are
+// copied out (the other rows are left nil and never read), and their rows
+// are appended to sel. ok is false when the column is not read that way
+// (nothing was decoded then).
+type whereFunc func(col int, keep func(x []byte) bool, sel []int) (_ []int, ok bool, _ error)
+
 // apply returns the rows in [0, n) where every predicate holds, in order.
 // vec decodes (on first call for the batch) and returns the vector of a
 // table column, of which only the rows in sel (nil: all) will be read in
-// this batch; its error is returned as is. The result is valid until the
-// next call.
-func (f *rowFilter) apply(preds []index.Pred, vec func(col int, sel []int) (*columnar.Vector, error), n int) ([]int, error) {
+// this batch; its error is returned as is. where (may be nil) decodes a
+// string column under the batch's first test instead (decodeTesting).
+// The result is valid until the next call.
+func (f *rowFilter) apply(preds []index.Pred, vec func(col int, sel []int) (*columnar.Vector, error), where whereFunc, n int) ([]int, error) {
 	f.steps = compileSteps(f.steps[:0], preds)
 	f.sel = grow(f.sel, n)
 	dense := true // f.sel is implicitly 0..n-1
@@ -52,6 +60,16 @@ func (f *rowFilter) apply(preds []index.Pred, vec func(col int, sel []int) (*col
 			break
 		}
 		if st.kind == stepPred {
+			if dense && where != nil {
+				done, err := f.decodeTesting(st.pred, where)
+				if err != nil {
+					return nil, err
+				}
+				if done {
+					dense = false
+					continue
+				}
+			}
 			if err := f.markStep(st.pred, vec, dense, n); err != nil {
 				return nil, err
 			}
@@ -90,6 +108,28 @@ func (f *rowFilter) apply(preds []index.Pred, vec func(col int, sel []int) (*col
 		}
 	}
 	return f.sel, nil
+}
+
+// decodeTesting runs the first test of a batch, a comparison of a string
+// column with constants, on the values as where reads them: a scan that
+// keeps few rows (LIKE 'p%' on unsorted text) then copies only those
+// instead of every value, and walks the values once. It reports whether
+// it did; f.sel then holds the rows kept.
+func (f *rowFilter) decodeTesting(p index.Pred, where whereFunc) (bool, error) {
+	switch p.Op {
+	case index.Eq, index.Lt, index.Le, index.Gt, index.Ge, index.Between:
+	default:
+		return false, nil
+	}
+	vals, ok := predBytes(p)
+	if !ok {
+		return false, nil
+	}
+	sel, ok, err := where(p.Col, bytesKeeper(p.Op, vals), f.sel[:0])
+	if ok {
+		f.sel = sel
+	}
+	return ok, err
 }
 
 // markStep keeps the selected rows where p holds, through mark (the

@@ -176,6 +176,10 @@ type likeMatcher struct {
 	lit   []byte
 	parts []likePart
 	segs  likeSegments // kind 5
+	// rare: a byte every match contains, tested first (like_rare.go), for
+	// the kinds that search the value (0, 4, 5).
+	rare    byte
+	hasRare bool
 }
 
 func compileLike(pat []byte, fold bool) *likeMatcher {
@@ -229,12 +233,18 @@ func compileLike(pat []byte, fold bool) *likeMatcher {
 			m.kind, m.segs = 5, segs
 		}
 	}
+	if m.kind == 0 || m.kind == 4 || m.kind == 5 {
+		m.rare, m.hasRare = rareByte(p)
+	}
 	return m
 }
 
 func (m *likeMatcher) match(s []byte) bool {
 	if m.fold {
 		s = bytes.ToLower(s)
+	}
+	if m.hasRare && bytes.IndexByte(s, m.rare) < 0 {
+		return false
 	}
 	switch m.kind {
 	case 1:

@@ -374,21 +374,26 @@ var isPlainInt = hashtab.IsPlainInt
 // keys knows its group count so (a split DISTINCT's inner final groups by
 // more: its estimate would be the outer keys'). It returns the groups it
 // reserved for (0: none), which the states reserve too (the 16 bytes a
-// group per aggregate that account foresees).
+// group per aggregate that account foresees). Any final is lent the
+// buffers its partition's byte payloads were dealt into, where its string
+// keys may stay (PartitionSource.lent).
 func (h *HashAgg) reserveGroups() int {
 	src := partitionSourceOf(h.Input)
 	if h.Partial || src == nil {
 		return 0
 	}
+	lent := hashtab.Expect{Lent: src.lent()}
 	n, keys := src.distinctKeys()
 	if keys != len(h.Groups) || n == 0 {
+		hashtab.Reserve(h.groups, lent)
 		return 0
 	}
-	e := hashtab.Expect{Keys: n}
+	e := hashtab.Expect{Keys: n, Lent: lent.Lent}
 	e.Lo, e.Hi, e.Ranged = src.keyRange()
 	need := hashtab.ReserveBytes(h.groups, e) + int64(n)*16*int64(len(h.Aggs))
 	if need > 0 {
 		if h.res.Grow(need) != nil {
+			hashtab.Reserve(h.groups, lent)
 			return 0
 		}
 		if h.res != nil {

@@ -111,6 +111,22 @@ func (s *PartitionSource) distinctKeys() (n, keys int) {
 	return all.estimate(), s.keys
 }
 
+// lent returns the buffers holding the byte payloads dealt to the
+// partition in memory: a final's string table may keep its keys where they
+// lie in them (hashtab.Expect.Lent), as nothing changes a store once dealt
+// and Next only hands out slices of it.
+func (s *PartitionSource) lent() [][]byte {
+	var bufs [][]byte
+	for _, st := range s.stores {
+		if st != nil {
+			for c := range st.cols {
+				bufs = append(bufs, st.cols[c].data...)
+			}
+		}
+	}
+	return bufs
+}
+
 // partitionSourceOf returns op, unwrapped, if it is a PartitionSource.
 func partitionSourceOf(op Operator) *PartitionSource {
 	for {

@@ -27,6 +27,11 @@ type Expect struct {
 	// the hash table: the range only places the table.
 	Ranged bool
 	Lo, Hi int64
+	// Lent are buffers that hold the coming keys' bytes (some of them, or
+	// all) and will not change while the Map lives: a string Map keeps a
+	// new key that lies in one where it lies instead of copying it
+	// (textArena.lend).
+	Lent [][]byte
 }
 
 // Reserve makes m ready for the keys e describes, when m's kind takes a
@@ -35,6 +40,7 @@ func Reserve(m Map, e Expect) {
 	switch m := m.(type) {
 	case *strMap:
 		m.tab.reserve(e.Keys)
+		m.tab.arena.lend(e.Lent)
 	case *intMap:
 		if m.n == 0 && e.Ranged && e.Hi >= e.Lo {
 			m.expectRange(e.Lo, e.Hi, e.Keys)

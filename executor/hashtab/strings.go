@@ -116,10 +116,10 @@ func (t *strTable) findHashed(key []byte, h uint64, create func() int32) int32 {
 	}
 	if len(key) <= 16 {
 		if t.keep {
-			t.remember(t.arena.add(key), len(key))
+			t.remember(t.arena.place(key), len(key))
 		}
 	} else {
-		v.w0 = t.arena.add(key)
+		v.w0 = t.arena.place(key)
 		if t.keep {
 			t.remember(v.w0, len(key))
 		}

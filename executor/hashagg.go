@@ -100,6 +100,10 @@ type HashAgg struct {
 	// filtered is each FILTERed aggregate's view of the batch: its rows
 	// only (aggfilter.go).
 	filtered []columnar.Batch
+
+	// spare: a parallel GROUP BY's final passes its table's arrays on to
+	// the finals after it once emitted (hashtab.Spare).
+	spare *hashtab.Spare
 }
 
 func (h *HashAgg) Types() []columnar.Type {
@@ -340,8 +344,10 @@ func (h *HashAgg) Next(ctx context.Context) (*columnar.Batch, error) {
 			// Close. A parallel GROUP BY's finals opened ahead of their
 			// turn then hold their output, not their tables (a final of
 			// count(DISTINCT x) GROUP BY y holds y's groups, not the
-			// (y, x) pairs its inner aggregate numbered).
-			h.groups, h.states = nil, nil
+			// (y, x) pairs its inner aggregate numbered). Its arrays go to the
+			// finals opened after it (hashtab.Spare).
+			hashtab.Release(h.groups, h.spare)
+			h.groups, h.states, h.spare = nil, nil, nil
 			h.res.Free()
 			h.held = 0
 		}
@@ -376,19 +382,21 @@ var isPlainInt = hashtab.IsPlainInt
 // reserved for (0: none), which the states reserve too (the 16 bytes a
 // group per aggregate that account foresees). Any final is lent the
 // buffers its partition's byte payloads were dealt into, where its string
-// keys may stay (PartitionSource.lent).
+// keys may stay (PartitionSource.lent), and the merge's spare tables.
 func (h *HashAgg) reserveGroups() int {
 	src := partitionSourceOf(h.Input)
 	if h.Partial || src == nil {
 		return 0
 	}
-	lent := hashtab.Expect{Lent: src.lent()}
+	h.spare = src.spare
+	lent := hashtab.Expect{Lent: src.lent(), Spare: src.spare}
 	n, keys := src.distinctKeys()
 	if keys != len(h.Groups) || n == 0 {
 		hashtab.Reserve(h.groups, lent)
 		return 0
 	}
-	e := hashtab.Expect{Keys: n, Lent: lent.Lent}
+	e := lent
+	e.Keys = n
 	e.Lo, e.Hi, e.Ranged = src.keyRange()
 	need := hashtab.ReserveBytes(h.groups, e) + int64(n)*16*int64(len(h.Aggs))
 	if need > 0 {

@@ -92,6 +92,9 @@ type PartitionSource struct {
 	// may cover from its first key (keyRange).
 	rng  *dealRange
 	part int
+	// spare, shared by the merge's partitions, passes the arrays of a
+	// final's string table on to the finals opened after it.
+	spare *hashtab.Spare
 }
 
 // keyRange returns the keys dealt to the partition by range, if it was.
@@ -217,7 +220,7 @@ func (s *PartitionSource) drop() {
 			f.Remove()
 		}
 	}
-	s.files, s.stores, s.out = nil, nil, nil
+	s.files, s.stores, s.out, s.spare = nil, nil, nil, nil
 }
 
 func (m *PartitionMerge) Open(ctx context.Context) error {
@@ -231,9 +234,10 @@ func (m *PartitionMerge) Open(ctx context.Context) error {
 	m.cur = 0
 	np := len(m.Sources)
 	rng := &dealRange{}
+	spare := &hashtab.Spare{}
 	for p, s := range m.Sources {
-		s.rng, s.part = rng, p
 		s.drop()
+		s.rng, s.part, s.spare = rng, p, spare
 		s.stores = make([]*chunkedStore, len(m.Partials))
 		s.sizes = make([]int64, len(m.Partials))
 		s.files = make([]*spill.File, len(m.Partials))

@@ -14,14 +14,21 @@ func doublingBytes(slots, used, more int, slotBytes int64) int64 {
 	return n
 }
 
-// appendBytes is what appending more elements of size bytes to a slice
-// of length n and capacity c may allocate (about a quarter more than it
-// holds, for a large slice).
+// appendBytes is what appending more elements of size bytes, one at a
+// time, to a slice of length n and capacity c may allocate: append doubles
+// a small slice's capacity and grows a large one by about a quarter
+// (runtime.growslice), a new array each time.
 func appendBytes(n, c, more int, size int64) int64 {
-	if n+more <= c {
-		return 0
+	var total int64
+	for c < n+more {
+		if c < 256 {
+			c = max(2*c, 1)
+		} else {
+			c += (c + 3*256) / 4
+		}
+		total += int64(c) * size
 	}
-	return int64(max(n+more, c+c/4)) * size
+	return total
 }
 
 // growBatch returns s with room for n values (at least a batch's).

@@ -11,7 +11,7 @@ import "github.com/b2sql/b2sql/columnar"
 // keys), one table of the final size is cheaper: COUNT(DISTINCT title)
 // over 10M mostly distinct titles spent a fifth of its time growing the
 // finals' string tables. The string Map takes such a reservation (its
-// slots are 40 bytes a key and it doubles from 64), and so does the
+// slots are 16 bytes a key and it doubles from 64), and so does the
 // integer Map when it also knows the range its keys lie in (see Expect).
 
 // Expect is what a caller knows ahead about the keys a Map will be given.
@@ -32,6 +32,9 @@ type Expect struct {
 	// new key that lies in one where it lies instead of copying it
 	// (textArena.lend).
 	Lent [][]byte
+	// Spare, when not nil, may hold the arrays of a table that is done, of
+	// the size this one needs (Spare).
+	Spare *Spare
 }
 
 // Reserve makes m ready for the keys e describes, when m's kind takes a
@@ -39,7 +42,7 @@ type Expect struct {
 func Reserve(m Map, e Expect) {
 	switch m := m.(type) {
 	case *strMap:
-		m.tab.reserve(e.Keys)
+		m.tab.reserve(e.Keys, e.Spare)
 		m.tab.arena.lend(e.Lent)
 	case *intMap:
 		if m.n == 0 && e.Ranged && e.Hi >= e.Lo {
@@ -100,23 +103,39 @@ func strSlotsFor(n int) int {
 }
 
 // reserve grows t's slots to hold n keys without doubling, and a value
-// table's key list to n entries.
-func (t *strTable) reserve(n int) {
+// table's key list to n entries; an empty t takes spare's arrays when they
+// are of its size.
+func (t *strTable) reserve(n int, spare *Spare) {
 	if s := strSlotsFor(n); s > len(t.slots) {
-		t.resize(s)
+		if sp, ok := t.takeSpare(spare, s); ok {
+			t.slots = sp.slots
+			if cap(sp.refs) >= n && cap(sp.lens) >= n {
+				t.refs, t.lens = sp.refs, sp.lens
+			}
+		} else {
+			t.resize(s)
+		}
 	}
-	if t.keep && cap(t.refs) < n {
+	if cap(t.refs) < n {
 		t.refs = append(make([]uint64, 0, n), t.refs...)
 		t.lens = append(make([]uint32, 0, n), t.lens...)
 	}
 }
 
+// takeSpare takes spare's arrays of slots slots for t, if t is empty.
+func (t *strTable) takeSpare(spare *Spare, slots int) (spareTable, bool) {
+	if t.n > 0 || len(t.refs) > 0 {
+		return spareTable{}, false
+	}
+	return spare.take(slots)
+}
+
 func (t *strTable) reserveBytes(n int) int64 {
 	var b int64
 	if s := strSlotsFor(n); s > len(t.slots) {
-		b += 40 * int64(s)
+		b += strSlotBytes * int64(s)
 	}
-	if t.keep && cap(t.refs) < n {
+	if cap(t.refs) < n {
 		b += 12 * int64(n)
 	}
 	return b

@@ -8,52 +8,49 @@ import (
 	"unsafe"
 )
 
-// strTable maps byte strings to group ids with open addressing. It beats a
-// Go map[string]int32 on the hot path: keys of up to 16 bytes (category
-// codes, country names, flags…) are hashed from two machine words with a
-// multiply-mix and compared as two words held in the slot itself, so a hit
-// touches one cache line and no key bytes; longer keys are hashed with
-// maphash and compared against a shared arena.
-//
-// A table made with newValueStrTable also keeps every key by insertion
-// order (value), so a caller that numbers groups 0, 1, 2… as they are
-// created needs no copy of its own.
+// strTable maps byte strings to group ids with open addressing, and keeps
+// every key by insertion order (value), so that a caller numbering groups
+// 0, 1, 2… as they are created needs no copy of its own: create must
+// return the number of keys the table was given before (refs is indexed
+// by id). A slot is 16 bytes: a key's length and either its bytes, for up
+// to 8 (category codes, flags…: a hit touches one cache line and no key
+// bytes), or its hash, which a longer key is compared by before its bytes.
+// Keys of up to 16 bytes are hashed from two machine words with a
+// multiply-mix, longer ones with maphash. DISTINCT over 10M mostly
+// distinct titles waited on a memory miss per slot its probes crossed:
+// 32-byte slots (the hash, two words of key, the length and the id) took
+// twice the cache lines and page faults.
 type strTable struct {
 	seed  maphash.Seed
 	mix   uint64 // per-table salt for the short-key hash
 	slots []strSlot
 	n     int
 	arena textArena
-	// keep: record each inserted key's arena reference and length in
-	// refs/lens (short keys are then stored in the arena too).
-	keep bool
+	// refs, lens: each key's arena reference and length, by id
 	refs []uint64
 	lens []uint32
 }
 
 type strSlot struct {
-	hash   uint64
-	w0, w1 uint64 // short keys: the bytes, zero-padded; long keys: w0 is the arena reference
-	len    uint32
-	id     int32 // group id + 1; 0: empty, so that a new slice needs no setting
+	w  uint64 // keys of up to 8 bytes: the bytes, zero-padded; longer: the hash
+	n  uint32 // the key's length
+	id int32  // group id + 1; 0: empty, so that a new slice needs no setting
 }
 
-func newStrTable() *strTable {
+// strSlotBytes is the size of a slot.
+const strSlotBytes = int64(unsafe.Sizeof(strSlot{}))
+
+// inSlot is the longest key held in its slot.
+const inSlot = 8
+
+func newValueStrTable() *strTable {
 	t := &strTable{seed: maphash.MakeSeed()}
 	t.mix = maphash.Bytes(t.seed, []byte("b2sql")) | 1
 	t.slots = make([]strSlot, 64)
 	return t
 }
 
-// newValueStrTable is a strTable that keeps its keys for value.
-func newValueStrTable() *strTable {
-	t := newStrTable()
-	t.keep = true
-	return t
-}
-
-// value returns the i-th key inserted into a table made by
-// newValueStrTable.
+// value returns the key of id i.
 func (t *strTable) value(i int) []byte {
 	return t.arena.get(t.refs[i], t.lens[i])
 }
@@ -80,24 +77,33 @@ func (t *strTable) hash(key []byte) uint64 {
 	return maphash.Bytes(t.seed, key)
 }
 
+// slotHash is the hash of the key in slot s.
+func (t *strTable) slotHash(s *strSlot) uint64 {
+	if s.n <= inSlot {
+		return t.shortHash(s.w, 0, int(s.n))
+	}
+	return s.w
+}
+
 // probe returns the slot holding key, whose hash is h, or the empty slot
 // where it goes, with the slot value a new entry for key would take (its
-// arena reference left for the caller).
+// id left for the caller).
 func (t *strTable) probe(key []byte, h uint64) (*strSlot, strSlot) {
 	mask := uint64(len(t.slots) - 1)
-	if len(key) <= 16 {
-		w0, w1 := words(key)
+	n := uint32(len(key))
+	if n <= inSlot {
+		w, _ := words(key)
 		for i := h & mask; ; i = (i + 1) & mask {
 			s := &t.slots[i]
-			if s.id == 0 || s.hash == h && s.w0 == w0 && s.w1 == w1 && int(s.len) == len(key) {
-				return s, strSlot{hash: h, w0: w0, w1: w1, len: uint32(len(key))}
+			if s.id == 0 || s.w == w && s.n == n {
+				return s, strSlot{w: w, n: n}
 			}
 		}
 	}
 	for i := h & mask; ; i = (i + 1) & mask {
 		s := &t.slots[i]
-		if s.id == 0 || s.hash == h && int(s.len) == len(key) && len(key) > 16 && bytes.Equal(t.arena.get(s.w0, s.len), key) {
-			return s, strSlot{hash: h, len: uint32(len(key))}
+		if s.id == 0 || s.w == h && s.n == n && bytes.Equal(t.value(int(s.id-1)), key) {
+			return s, strSlot{w: h, n: n}
 		}
 	}
 }
@@ -114,16 +120,7 @@ func (t *strTable) findHashed(key []byte, h uint64, create func() int32) int32 {
 	if s.id != 0 {
 		return s.id - 1
 	}
-	if len(key) <= 16 {
-		if t.keep {
-			t.remember(t.arena.place(key), len(key))
-		}
-	} else {
-		v.w0 = t.arena.place(key)
-		if t.keep {
-			t.remember(v.w0, len(key))
-		}
-	}
+	t.remember(t.arena.place(key), len(key))
 	return t.insert(s, v, create)
 }
 
@@ -138,7 +135,7 @@ func (t *strTable) hashAll(hs []uint64, keys [][]byte) {
 // caches (touch.go). A DISTINCT over 10M mostly distinct titles spent 85%
 // of its probe time on that one miss per row, in a 512 MB table.
 func (t *strTable) touch(hs []uint64) {
-	if len(t.slots)*int(unsafe.Sizeof(strSlot{})) < touchFrom {
+	if len(t.slots)*int(strSlotBytes) < touchFrom {
 		return
 	}
 	mask := uint64(len(t.slots) - 1)
@@ -162,6 +159,9 @@ func (t *strTable) remember(ref uint64, n int) {
 
 func (t *strTable) insert(s *strSlot, v strSlot, create func() int32) int32 {
 	g := create()
+	if int(g) != len(t.refs)-1 {
+		panic("hashtab: a string table's ids must number its keys in order")
+	}
 	v.id = g + 1
 	*s = v
 	t.n++
@@ -181,10 +181,10 @@ func (t *strTable) resize(slots int) {
 	// The new slots are loaded a run of old ones ahead (touch.go).
 	for lo := 0; lo < len(old); lo += touchRun {
 		part := old[lo:min(lo+touchRun, len(old))]
-		if len(t.slots)*int(unsafe.Sizeof(strSlot{})) >= touchFrom {
+		if len(t.slots)*int(strSlotBytes) >= touchFrom {
 			var sink int32
 			for k := range part {
-				sink |= t.slots[part[k].hash&mask].id
+				sink |= t.slots[t.slotHash(&part[k])&mask].id
 			}
 			touchSink.Store(sink)
 		}
@@ -192,7 +192,7 @@ func (t *strTable) resize(slots int) {
 			if s.id == 0 {
 				continue
 			}
-			i := s.hash & mask
+			i := t.slotHash(&s) & mask
 			for t.slots[i].id != 0 {
 				i = (i + 1) & mask
 			}
@@ -201,16 +201,12 @@ func (t *strTable) resize(slots int) {
 	}
 }
 
-// bytes is the memory the table holds.
 // growth is Map.Growth of a table taking up to n more keys.
 func (t *strTable) growth(n int) int64 {
-	g := doublingBytes(len(t.slots), t.n, n, 40) + t.arena.growth()
-	if t.keep {
-		g += appendBytes(len(t.refs), cap(t.refs), n, 12)
-	}
-	return g
+	return doublingBytes(len(t.slots), t.n, n, strSlotBytes) + t.arena.growth() + appendBytes(len(t.refs), cap(t.refs), n, 12)
 }
 
+// bytes is the memory the table holds.
 func (t *strTable) bytes() int64 {
-	return 40*int64(len(t.slots)) + t.arena.bytes() + 12*int64(cap(t.refs))
+	return strSlotBytes*int64(len(t.slots)) + t.arena.bytes() + 12*int64(cap(t.refs))
 }

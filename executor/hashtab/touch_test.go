@@ -15,7 +15,7 @@ import (
 // against a Go map (checkMap), short (slot-held) and long (arena) keys
 // mixed, each twice, in a shuffled order.
 func TestStrMapTouched(t *testing.T) {
-	const distinct = 60000
+	const distinct = 80000
 	if slots := 2 * distinct; slots*int(unsafe.Sizeof(strSlot{})) < 2*touchFrom {
 		t.Fatalf("%d keys do not take the table past touchFrom", distinct)
 	}

@@ -646,6 +646,11 @@ func (d *dealer) hashColumn(b *columnar.Batch, v *columnar.Vector, h []uint64) {
 		case columnar.PhysFloat:
 			hashWords(b, v.Floats, h, hashtab.FloatWord)
 			return
+		case columnar.PhysBytes:
+			if v.Dict == nil && v.Type.ID != columnar.Interval {
+				d.hashBytes(b, v.Bytes, h)
+				return
+			}
 		}
 	}
 	d.hashRows(b, v, h)
@@ -662,6 +667,22 @@ func hashWords[T any](b *columnar.Batch, vals []T, h []uint64, word func(T) uint
 	}
 	for _, i := range b.Sel {
 		h[i] = mixHash(h[i], word(vals[i]))
+	}
+}
+
+// hashBytes mixes the hashes of the live rows' plain byte strings into h:
+// hashRows's closure and type switch per row were a tenth of dealing 10M
+// distinct titles.
+func (d *dealer) hashBytes(b *columnar.Batch, vals [][]byte, h []uint64) {
+	if b.Sel == nil {
+		vals, h = vals[:b.Len], h[:b.Len]
+		for i, s := range vals {
+			h[i] = mixHash(h[i], maphash.Bytes(d.seed, s))
+		}
+		return
+	}
+	for _, i := range b.Sel {
+		h[i] = mixHash(h[i], maphash.Bytes(d.seed, vals[i]))
 	}
 }
 

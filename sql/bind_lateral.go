@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -61,6 +62,32 @@ func (b *binder) lateralDerived(acc *fromItem, t *ast.Derived, kind planner.Join
 	if kind != planner.JoinInner && kind != planner.JoinCross && kind != planner.JoinLeft {
 		return nil, unsupported("in a RIGHT, FULL, SEMI or ANTI join")
 	}
+	if readsFurtherOut(acc.node, child.outerRefs) {
+		return b.lateralFlatten(acc, it, bd, child, kind, cond, t)
+	}
+	var savedCond planner.Expr
+	if child.where != nil {
+		savedCond = child.where.Cond
+	}
+	res, err := b.lateralPatterns(acc, it, bd, child, kind, cond, t, unsupported)
+	if err == nil || !errors.Is(err, ErrUnsupported) {
+		return res, err
+	}
+	// A shape the patterns below do not cover: the general dependent join
+	// (bind_lateral_flatten.go). The patterns only moved the WHERE's
+	// correlated conjuncts out; put them back.
+	if child.where != nil {
+		child.where.Cond = savedCond
+	}
+	if flat, ferr := b.lateralFlatten(acc, it, bd, child, kind, cond, t); ferr == nil {
+		return flat, nil
+	}
+	return nil, err
+}
+
+// lateralPatterns decorrelates the LATERAL shapes the file's comment
+// lists.
+func (b *binder) lateralPatterns(acc, it *fromItem, bd *Bound, child *binder, kind planner.JoinKind, cond joinCond, t *ast.Derived, unsupported func(string) error) (*fromItem, error) {
 	// The select list, down through its projections to the first other node.
 	out := bd.Root.Schema()
 	exprs := make([]planner.Expr, len(out))

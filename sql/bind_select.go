@@ -211,6 +211,9 @@ func (b *binder) aggregateNode(input planner.Node, aggregating bool, having plan
 	} else {
 		input = &planner.Aggregate{Input: input, Groups: a.groups, Aggs: a.aggs, Out: out}
 	}
+	for _, p := range b.postRows {
+		p.Input = input
+	}
 	for _, j := range b.post {
 		j.Left = input
 		input = j

@@ -155,7 +155,7 @@ func (b *binder) bindSubquery(nest func() nestedQuery, at int, c ectx, value boo
 	}
 	sub = &boundSub{right: bd.Root}
 	if b.postAgg && len(child.outerRefs) > 0 {
-		return nil, b.errAt(at, ErrUnsupported, "correlated subqueries in an aggregating query's SELECT, HAVING or ORDER BY are not supported")
+		return b.postAggFlatten(bd, child, at, value)
 	}
 	if len(child.outerRefs) == 0 {
 		if value {
@@ -166,6 +166,11 @@ func (b *binder) bindSubquery(nest func() nestedQuery, at int, c ectx, value boo
 	var saved planner.Expr
 	if child.where != nil {
 		saved = child.where.Cond
+	}
+	if readsFurtherOut(b.input, child.outerRefs) {
+		// decorrelate's patterns take every outer column for one of
+		// b.input's: only the general flattening tells them apart.
+		return b.flattenCorrelated(bd, child, at, value)
 	}
 	sub, err = b.decorrelate(bd, child, at, value)
 	if err == nil || !errors.Is(err, ErrUnsupported) {
@@ -314,8 +319,13 @@ func (b *binder) decorrelateAgg(a *planner.Aggregate, valueExpr planner.Expr, co
 // joinSub joins a bound subquery onto b.input.
 func (b *binder) joinSub(kind planner.JoinKind, sub *boundSub, keys []planner.EquiKey) *planner.Join {
 	if b.postAgg {
-		// Uncorrelated, above the Aggregate: Left is set when it is built.
+		// Above the Aggregate: Left is set when it is built. A correlated
+		// subquery's conditions read the group keys (postAggFlatten).
 		j := &planner.Join{Right: sub.right, Kind: kind, EquiKeys: keys}
+		if len(sub.corr) > 0 {
+			more, rest := planner.SplitJoinCond(planner.JoinAnd(sub.corr), b.agg.groupCols, sub.right.Schema())
+			j.EquiKeys, j.Cond = append(j.EquiKeys, more...), rest
+		}
 		b.post = append(b.post, j)
 		return j
 	}
@@ -416,8 +426,20 @@ func (b *binder) lookupOuter(qual, name string) (planner.Column, bool) {
 			found = append(found, col)
 		}
 	}
-	if len(found) != 1 {
+	if len(found) > 1 {
 		return planner.Column{}, false
+	}
+	if len(found) == 0 {
+		// A query further out (a subquery in a subquery reading the
+		// outermost query): the reference is this subquery's correlation
+		// too, as it is the enclosing one's; each level flattens its own
+		// (flattenCorrelated leaves columns of queries further out to
+		// them).
+		col, ok := b.outer.lookupOuter(qual, name)
+		if ok {
+			b.outerRefs[col.ID] = true
+		}
+		return col, ok
 	}
 	b.outerRefs[found[0].ID] = true
 	return found[0], true

@@ -14,6 +14,9 @@ func and(a, b planner.Expr) planner.Expr {
 // zeroValue is a non-NULL value of type t (any one: it stands in for NULL
 // in a join key that carries a separate NULL flag).
 func zeroValue(t columnar.Type) (columnar.Value, bool) {
+	if t.ID == columnar.List {
+		return columnar.Value{Type: t}, true // the empty list
+	}
 	switch t.Phys() {
 	case columnar.PhysInt, columnar.PhysUint:
 		return columnar.IntValue(t, 0), true
@@ -55,4 +58,19 @@ func sameValue(x, y planner.Expr) []planner.Expr {
 
 func or(a, c planner.Expr) planner.Expr {
 	return &planner.Call{Fn: "or", Args: []planner.Expr{a, c}, T: columnar.TBool}
+}
+
+// nullSafeKeys are join keys matching x and y NULL-safely (sameValue's
+// two equalities); ok is false for a type without a zero value, where
+// the one key x = y is returned (NULL never matches).
+func nullSafeKeys(x, y planner.Expr) ([]planner.EquiKey, bool) {
+	var keys []planner.EquiKey
+	for _, eq := range sameValue(x, y) {
+		call, ok := eq.(*planner.Call)
+		if !ok || call.Fn != "=" {
+			return []planner.EquiKey{{L: x, R: y}}, false
+		}
+		keys = append(keys, planner.EquiKey{L: call.Args[0], R: call.Args[1]})
+	}
+	return keys, true
 }

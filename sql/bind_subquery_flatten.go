@@ -1,6 +1,8 @@
 package sql
 
 import (
+	"fmt"
+
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/planner"
 )
@@ -27,18 +29,18 @@ import (
 // to D so that a domain row without input rows still gets its one row
 // (count 0, sum NULL).
 func (b *binder) flattenCorrelated(bd *Bound, child *binder, at int, value bool) (*boundSub, error) {
-	f := &flattener{b: b, outerRefs: child.outerRefs, at: at}
-	inputCols := map[planner.ColID]planner.Column{}
-	for _, col := range b.input.Schema() {
-		inputCols[col.ID] = col
+	f, err := b.newFlattener(b.input, child.outerRefs, at)
+	if err != nil {
+		return nil, err
 	}
-	for _, col := range b.input.Schema() {
-		if child.outerRefs[col.ID] {
-			f.outer = append(f.outer, col)
+	if len(f.outer) == 0 {
+		// It reads only columns of queries further out: uncorrelated at
+		// this level, those references stay for the level they belong to.
+		sub := &boundSub{right: bd.Root}
+		if value {
+			sub.value = bd.Root.Schema()[0]
 		}
-	}
-	if len(f.outer) != len(child.outerRefs) {
-		return nil, f.unsupported("that reads columns of a query further out")
+		return sub, nil
 	}
 	root, carried, err := f.push(bd.Root)
 	if err != nil {
@@ -54,13 +56,46 @@ func (b *binder) flattenCorrelated(bd *Bound, child *binder, at int, value bool)
 	return sub, nil
 }
 
-// flattener holds what push needs: the outer columns the subquery reads
-// (in the outer input's order) and where errors point.
+// flattener holds what push needs: the outer input, the outer columns the
+// subquery reads (in the outer input's order) and where errors point.
 type flattener struct {
 	b         *binder
+	input     planner.Node
 	outerRefs map[planner.ColID]bool
 	outer     []planner.Column
 	at        int
+	// from, when set, gives the expression over input that an outer
+	// column's value is read from (a group key above the Aggregate);
+	// else the column itself.
+	from map[planner.ColID]planner.Expr
+}
+
+// newFlattener prepares the flattening of a subquery over input, the
+// outer rows, that reads the columns refs of it.
+func (b *binder) newFlattener(input planner.Node, refs map[planner.ColID]bool, at int) (*flattener, error) {
+	// Only input's columns are this level's correlation; references to
+	// queries further out stay as they are (readsFurtherOut).
+	f := &flattener{b: b, input: input, outerRefs: map[planner.ColID]bool{}, at: at}
+	for _, col := range input.Schema() {
+		if refs[col.ID] {
+			f.outer = append(f.outer, col)
+			f.outerRefs[col.ID] = true
+		}
+	}
+	return f, nil
+}
+
+// readsFurtherOut reports whether refs holds a column input does not
+// produce: one of a query further out, which the level that reads it
+// decorrelates.
+func readsFurtherOut(input planner.Node, refs map[planner.ColID]bool) bool {
+	in := colIDs(input.Schema())
+	for id := range refs {
+		if !in[id] {
+			return true
+		}
+	}
+	return false
 }
 
 // carried maps each outer column to the column of a rewritten plan that
@@ -74,14 +109,25 @@ func (f *flattener) unsupported(why string) error {
 // domain builds a fresh copy of D: the distinct values of the outer
 // columns over the outer input, under new column ids.
 func (f *flattener) domain() (planner.Node, carried) {
-	p := &planner.Project{Input: f.b.input}
+	p := &planner.Project{Input: f.input}
 	m := carried{}
 	for _, o := range f.outer {
 		d := f.b.newCol(o.Name, "", o.Type)
-		p.Exprs, p.Out = append(p.Exprs, &planner.ColRef{Col: o}), append(p.Out, d)
+		p.Exprs, p.Out = append(p.Exprs, f.source(o)), append(p.Out, d)
 		m[o.ID] = d
 	}
+	if f.from != nil {
+		f.b.postRows = append(f.b.postRows, p) // its Input: the Aggregate, when built
+	}
 	return &planner.Distinct{Input: p}, m
+}
+
+// source is where outer column o's value is read from over input.
+func (f *flattener) source(o planner.Column) planner.Expr {
+	if e, ok := f.from[o.ID]; ok {
+		return e
+	}
+	return &planner.ColRef{Col: o}
 }
 
 // subst rewrites e's outer column references to the carried columns.
@@ -578,4 +624,49 @@ func limitBelowProjects(l *planner.Limit) (planner.Node, bool) {
 		out = &p
 	}
 	return out, true
+}
+
+// postAggFlatten flattens a correlated subquery in an aggregating query's
+// SELECT list, HAVING or ORDER BY (SELECT g, (SELECT count(*) FROM u
+// WHERE u.g = t.g) FROM t GROUP BY g): there the outer rows are the
+// groups, so every outer column the subquery reads must be a group key,
+// and the domain is the distinct group keys, read above the Aggregate
+// (its node is filled in when built: b.postRows). The join goes above the
+// Aggregate as an uncorrelated one does (joinSub, b.post).
+func (b *binder) postAggFlatten(bd *Bound, child *binder, at int, value bool) (*boundSub, error) {
+	f := &flattener{b: b, outerRefs: map[planner.ColID]bool{}, at: at, from: map[planner.ColID]planner.Expr{}}
+	f.input = &planner.Values{} // replaced: each domain's Project gets the Aggregate as Input
+	keyOf := map[planner.ColID]planner.Column{}
+	for i, g := range b.agg.groups {
+		if r, ok := g.(*planner.ColRef); ok && !b.agg.isSubqueryKey(i) {
+			keyOf[r.Col.ID] = b.agg.groupCols[i]
+		}
+	}
+	for _, col := range b.scope {
+		if !child.outerRefs[col.ID] {
+			continue
+		}
+		key, ok := keyOf[col.ID]
+		if !ok {
+			return nil, b.errAt(at, ErrGrouping, fmt.Sprintf("column %q must appear in the GROUP BY clause or be used in an aggregate function (read by a subquery here)", col.Name))
+		}
+		f.outer = append(f.outer, col)
+		f.outerRefs[col.ID] = true
+		f.from[col.ID] = &planner.ColRef{Col: key}
+	}
+	if len(f.outer) != len(child.outerRefs) {
+		return nil, f.unsupported("in an aggregating query that reads columns of a query further out")
+	}
+	root, carried, err := f.push(bd.Root)
+	if err != nil {
+		return nil, err
+	}
+	sub := &boundSub{right: root}
+	for _, o := range f.outer {
+		sub.corr = append(sub.corr, sameValue(f.from[o.ID], &planner.ColRef{Col: carried[o.ID]})...)
+	}
+	if value {
+		sub.value = bd.Root.Schema()[0]
+	}
+	return sub, nil
 }

@@ -14,19 +14,19 @@ var strictComparisons = map[string]bool{"=": true, "<>": true, "<": true, "<=": 
 //	G = Aggregate of (D LEFT JOIN inner ON correlation) grouped by D
 //	outer LEFT JOIN G ON outer columns = D columns
 //
-// Every correlated conjunct must be a comparison, which is NULL when an
-// outer column is NULL: such outer rows match no inner row, exactly as
-// they miss G in the last join. Aggregates see inner values only through
+// The last join matches NULLs as values (nullSafeKeys), so an outer NULL
+// gets its own group, also when the correlation can hold for it (x.b < t.b
+// OR x.b IS NULL); for a type without such keys every correlated conjunct
+// must be a comparison, NULL for an outer NULL, as missing G is then. Aggregates see inner values only through
 // a marker (count(*) counts matched rows; arguments are NULL on
 // NULL-extended rows).
 func (b *binder) decorrelateAggGeneral(a *planner.Aggregate, valueExpr planner.Expr, corr []planner.Expr, child *binder, unsupported func(string) error) (*boundSub, error) {
 	outerCols := map[planner.ColID]planner.Column{}
 	var order []planner.ColID
+	strict := true
 	for _, e := range corr {
 		call, ok := e.(*planner.Call)
-		if !ok || !strictComparisons[call.Fn] {
-			return nil, unsupported("aggregate with this correlation")
-		}
+		strict = strict && ok && strictComparisons[call.Fn]
 		planner.WalkExpr(e, func(x planner.Expr) {
 			if r, ok := x.(*planner.ColRef); ok && child.outerRefs[r.Col.ID] {
 				if _, seen := outerCols[r.Col.ID]; !seen {
@@ -77,7 +77,11 @@ func (b *binder) decorrelateAggGeneral(a *planner.Aggregate, valueExpr planner.E
 		gc := b.newCol(d.Name, "", d.Type)
 		g.Groups = append(g.Groups, &planner.ColRef{Col: d})
 		g.Out = append(g.Out, gc)
-		keys = append(keys, planner.EquiKey{L: &planner.ColRef{Col: outerCols[id]}, R: &planner.ColRef{Col: gc}})
+		k, ok := nullSafeKeys(&planner.ColRef{Col: outerCols[id]}, &planner.ColRef{Col: gc})
+		if !ok && !strict {
+			return nil, unsupported("aggregate with this correlation")
+		}
+		keys = append(keys, k...)
 	}
 	markRef := &planner.ColRef{Col: mark}
 	for _, ag := range a.Aggs {

@@ -70,22 +70,26 @@ func (b *binder) correlatedIn(left planner.Expr, src callexpr.Expr, sub *boundSu
 //
 // aggs receives the matched mark (NULL on D's rows that no inner row
 // matched) and D's columns for extra (expressions over b.input). The
-// returned columns hold each outer row's aggregates, NULL when its
-// binding has no group (an outer NULL in an equality): read counts
-// through positive. Every correlated conjunct must be a comparison, so
-// that an outer NULL makes S(o) empty, as the join back misses.
+// returned columns hold each outer row's aggregates: read counts through
+// positive. The join back matches NULLs as values (nullSafeKeys), so any
+// correlation works, also one an outer NULL can satisfy (v = o.x OR v IS
+// NULL); only where a column's type has no hashable NULL-safe key must
+// every correlated conjunct be a comparison, which an outer NULL makes
+// fail, as the plain join back then misses.
 func (b *binder) perBinding(sub *boundSub, extra []planner.Expr, aggs func(mark planner.Expr, d []planner.Expr) []planner.AggCall, unsupported func(string) error) ([]planner.Column, error) {
+	if b.postAgg {
+		return nil, unsupported("in an aggregating query's SELECT, HAVING or ORDER BY")
+	}
 	outerSet := map[planner.ColID]bool{}
 	for _, col := range b.input.Schema() {
 		outerSet[col.ID] = true
 	}
 	outerCols := map[planner.ColID]planner.Column{}
 	var order []planner.ColID
+	strict := true
 	for _, e := range sub.corr {
 		call, ok := e.(*planner.Call)
-		if !ok || !strictComparisons[call.Fn] {
-			return nil, unsupported("with a correlation that is not a comparison")
-		}
+		strict = strict && ok && strictComparisons[call.Fn]
 		planner.WalkExpr(e, func(y planner.Expr) {
 			if r, ok := y.(*planner.ColRef); ok && outerSet[r.Col.ID] {
 				if _, seen := outerCols[r.Col.ID]; !seen {
@@ -146,16 +150,11 @@ func (b *binder) perBinding(sub *boundSub, extra []planner.Expr, aggs func(mark 
 		gc := b.newCol(d.Name, "", d.Type)
 		g.Groups = append(g.Groups, &planner.ColRef{Col: d})
 		g.Out = append(g.Out, gc)
-		// NULL-safe: a general decorrelation's bindings (flattenCorrelated)
-		// match an outer NULL, and a strict correlation leaves a NULL
-		// binding's group empty, which is what no match gives too.
-		for _, eq := range sameValue(outerKeys[i], &planner.ColRef{Col: gc}) {
-			if call, ok := eq.(*planner.Call); ok && call.Fn == "=" {
-				keys = append(keys, planner.EquiKey{L: call.Args[0], R: call.Args[1]})
-			} else {
-				keys = append(keys, planner.EquiKey{L: outerKeys[i], R: &planner.ColRef{Col: gc}})
-			}
+		k, ok := nullSafeKeys(outerKeys[i], &planner.ColRef{Col: gc})
+		if !ok && !strict {
+			return nil, unsupported("with a correlation that is not a comparison over " + gc.Type.String())
 		}
+		keys = append(keys, k...)
 	}
 	var out []planner.Column
 	for _, a := range g.Aggs {

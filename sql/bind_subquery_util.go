@@ -41,9 +41,15 @@ func planReads(n planner.Node, set map[planner.ColID]bool) bool {
 	case *planner.Aggregate:
 		exprs = append(exprs, x.Groups...)
 		for _, a := range x.Aggs {
-			if a.Arg != nil {
-				exprs = append(exprs, a.Arg)
+			for _, e := range []planner.Expr{a.Arg, a.Arg2, a.Filter} {
+				if e != nil {
+					exprs = append(exprs, e)
+				}
 			}
+		}
+	case *planner.TopK:
+		for _, k := range x.Keys {
+			exprs = append(exprs, k.Expr)
 		}
 	case *planner.Sort:
 		for _, k := range x.Keys {

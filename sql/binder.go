@@ -111,8 +111,9 @@ type binder struct {
 	used      []span                 // nested queries already bound, by token range
 	ctes      map[string]*cteDef     // WITH names in scope (lower case)
 	fromFuncs map[string]int         // table functions of FROM bound so far, by name (bind_unnest.go)
-	postAgg   bool                   // subqueries join above the Aggregate (b.post), uncorrelated only
+	postAgg   bool                   // subqueries join above the Aggregate (b.post)
 	post      []*planner.Join        // those joins, Left filled in when the Aggregate is built
+	postRows  []*planner.Project     // the domains of correlated ones (postAggFlatten), Input filled in then too
 	where     *planner.Filter        // the WHERE filter over the FROM plan (decorrelation)
 	win       *winState              // window functions of the select list (nil: not allowed here)
 	viewDepth int                    // views being expanded around this query

@@ -63,7 +63,8 @@ func TestErrors(t *testing.T) {
 		{"SELECT * FROM t, t", ErrUnsupported, `line 1:18: duplicate table name "t" in FROM; use an alias`},
 		{"SELECT * FROM t AS x, events AS x", ErrUnsupported, `line 1:33: duplicate table name "x" in FROM; use an alias`},
 		{"SELECT a FROM t WHERE a IN (SELECT id, id FROM events)", ErrType, `line 1:29: subquery returns 2 columns, expected 1`},
-		{"SELECT a FROM t GROUP BY a HAVING count(*) > (SELECT count(*) FROM events WHERE id = a)", ErrUnsupported, `line 1:47: correlated subqueries in an aggregating query's SELECT, HAVING or ORDER BY are not supported`},
+		// A correlated subquery above the Aggregate reads group keys only.
+		{"SELECT b FROM t GROUP BY b HAVING count(*) > (SELECT count(*) FROM events WHERE id = a)", ErrGrouping, `line 1:47: column "a" must appear in the GROUP BY clause or be used in an aggregate function (read by a subquery here)`},
 		// A subquery key groups; a column under it is not grouped (DuckDB's error).
 		{"SELECT a FROM t GROUP BY (SELECT max(a) FROM t)", ErrGrouping, `line 1:8: column "a" must appear in the GROUP BY clause or be used in an aggregate function`},
 		// (SELECT 1) without FROM is the constant 1 (bind_subquery_list.go), as DuckDB groups by it.

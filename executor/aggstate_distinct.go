@@ -5,7 +5,6 @@ import (
 	"io"
 
 	"github.com/b2sql/b2sql/columnar"
-	"github.com/b2sql/b2sql/executor/hashtab"
 	"github.com/b2sql/b2sql/executor/memory"
 	"github.com/b2sql/b2sql/executor/spill"
 )
@@ -25,12 +24,11 @@ import (
 // and the pairs name them by id. Pairs thus reach their group out of
 // input order once spilled, which DISTINCT aggregates do not promise.
 type distinctPairs struct {
-	pairs hashtab.Map
-	gid   columnar.Vector // the batch's group ids, as a key column
-	keys  [2]*columnar.Vector
-	ids   []int32
-	sel   []int
-	in    columnar.Batch
+	pairTable                 // the Map and its keying (aggstate_distinct_pack.go)
+	gid       columnar.Vector // the batch's group ids, as a key column
+	ids       []int32
+	sel       []int
+	in        columnar.Batch
 
 	ctx   context.Context // the aggregate's Open: spill writes check it
 	mem   *memory.Manager
@@ -62,10 +60,7 @@ func (d *distinctPairs) attach(ctx context.Context, mem *memory.Manager, res *me
 // next call). Once the table is full it returns none: new pairs go to
 // disk and come back through finish.
 func (d *distinctPairs) fresh(b *columnar.Batch, arg *columnar.Vector, gids []int32) ([]int, error) {
-	if d.pairs == nil {
-		d.pairs = hashtab.New([]columnar.Type{columnar.TInt32, arg.Type})
-		d.gid.Type = columnar.TInt32
-	}
+	d.gid.Type = columnar.TInt32
 	d.gid.Reset(b.Len)
 	d.sel = d.sel[:0]
 	b.ForEach(func(i int) {
@@ -79,8 +74,8 @@ func (d *distinctPairs) fresh(b *columnar.Batch, arg *columnar.Vector, gids []in
 	if len(d.sel) == 0 {
 		return d.sel, nil
 	}
-	d.keys[0], d.keys[1] = &d.gid, arg
-	d.in = columnar.Batch{Cols: d.keys[:], Len: b.Len, Sel: d.sel}
+	keys := d.pairKeys(b.Len, &d.gid, arg, d.sel)
+	d.in = columnar.Batch{Cols: keys, Len: b.Len, Sel: d.sel}
 	d.ids = growIDs(d.ids, b.Len)
 	if d.spill == nil && d.held > 0 {
 		// Reserved before the table grows (the first batch always goes in:
@@ -92,7 +87,7 @@ func (d *distinctPairs) fresh(b *columnar.Batch, arg *columnar.Vector, gids []in
 	if d.spill != nil {
 		return nil, d.spillNew(arg)
 	}
-	fresh := d.pairs.Assign(&d.in, d.keys[:], d.ids)
+	fresh := d.pairs.Assign(&d.in, keys, d.ids)
 	return fresh, d.account(arg.Type, 0)
 }
 
@@ -111,7 +106,7 @@ func (d *distinctPairs) account(argType columnar.Type, ahead int64) error {
 
 // spillNew writes the pairs of d.in that are not in the table out.
 func (d *distinctPairs) spillNew(arg *columnar.Vector) error {
-	d.pairs.Find(&d.in, d.keys[:], d.ids)
+	d.pairs.Find(&d.in, d.in.Cols, d.ids)
 	missing := d.sel[:0]
 	for _, i := range d.in.Sel {
 		if d.ids[i] < 0 {
@@ -201,10 +196,16 @@ func (s *aggState) foldPairs(b *columnar.Batch, arg *columnar.Vector, gids []int
 }
 
 // attachDistinct gives each DISTINCT aggregate's pairs a reservation of
-// the aggregate's own, kept across runs for EXPLAIN ANALYZE.
-func (h *HashAgg) attachDistinct(ctx context.Context) {
+// the aggregate's own, kept across runs for EXPLAIN ANALYZE, and, in a
+// parallel GROUP BY's final, the pairs to expect (at most the rows of
+// its partition, under the groups it reserved).
+func (h *HashAgg) attachDistinct(ctx context.Context, groups int) {
 	if h.dres == nil {
 		h.dres = make([]*memory.Reservation, len(h.Aggs))
+	}
+	rows := 0
+	if src := partitionSourceOf(h.Input); src != nil && !h.Partial && groups > 0 {
+		rows = src.rows()
 	}
 	for i, s := range h.states {
 		if s.distinct == nil {
@@ -214,6 +215,7 @@ func (h *HashAgg) attachDistinct(ctx context.Context) {
 			h.dres[i] = h.mem.Reserve("DISTINCT aggregate", memory.Spillable)
 		}
 		s.distinct.attach(ctx, h.mem, h.dres[i], h.level)
+		s.distinct.expectPairs, s.distinct.expectGroups = rows, groups
 	}
 }
 

@@ -159,7 +159,7 @@ func (h *HashAgg) Open(ctx context.Context) error {
 		h.states[i].reserve(expect)
 	}
 	shareValues(h.states)
-	h.attachDistinct(ctx)
+	h.attachDistinct(ctx, expect)
 	if len(h.Groups) == 0 {
 		h.ngroups = 1
 		for _, s := range h.states {

@@ -130,6 +130,21 @@ func (s *PartitionSource) lent() [][]byte {
 	return bufs
 }
 
+// rows returns the rows dealt to the partition, or 0 when some were
+// spilled (their count is not kept).
+func (s *PartitionSource) rows() int {
+	n := 0
+	for w, st := range s.stores {
+		if w < len(s.files) && s.files[w] != nil {
+			return 0
+		}
+		if st != nil {
+			n += st.n
+		}
+	}
+	return n
+}
+
 // partitionSourceOf returns op, unwrapped, if it is a PartitionSource.
 func partitionSourceOf(op Operator) *PartitionSource {
 	for {

@@ -81,13 +81,63 @@ func (bd *builder) parallelStacked(n *Aggregate) (executor.Operator, error) {
 	if partials == nil || err != nil {
 		return nil, err
 	}
+	fused := fusedDistinct(n, inner)
 	return bd.partitionMerge(partials, keys, func(src executor.Operator) (executor.Operator, error) {
+		if fused != nil {
+			return bd.compileAggregate(fused, src)
+		}
 		in, err := bd.finalAggregate(inner, src)
 		if err != nil {
 			return nil, err
 		}
 		return bd.compileAggregate(n, in)
 	})
+}
+
+// fusedDistinct returns n as one DISTINCT aggregate over inner's columns
+// when n aggregates the pairs inner deduplicates and nothing else (a split
+// DISTINCT aggregate: GROUP BY g of count(x) over GROUP BY g, x): then a
+// partition's final numbers n's groups once and counts each (group, x)
+// pair it has not seen (executor distinctPairs), instead of numbering
+// every (g, x) in a final of inner, emitting them and numbering g again
+// (TPC-H Q16: 119,516 pairs under 18,325 groups of three keys, two of
+// them strings). Only aggregates whose DISTINCT form is their value over
+// the deduplicated x qualify: count(x) (a NULL x is one inner group, not
+// counted either way), sum, avg, min, max; it returns nil otherwise.
+func fusedDistinct(n, inner *Aggregate) *Aggregate {
+	if len(inner.Aggs) > 0 || len(inner.Groups) != len(n.Groups)+1 || len(n.Aggs) == 0 {
+		return nil
+	}
+	grouped := map[ColID]bool{}
+	for _, g := range n.Groups {
+		grouped[g.(*ColRef).Col.ID] = true // parallelStacked checked they are
+	}
+	if len(grouped) != len(n.Groups) {
+		return nil // a key twice: inner has two columns n does not group by
+	}
+	var x ColID = -1
+	for _, c := range inner.Out {
+		if !grouped[c.ID] {
+			x = c.ID
+		}
+	}
+	aggs := make([]AggCall, len(n.Aggs))
+	for i, a := range n.Aggs {
+		r, ok := a.Arg.(*ColRef)
+		if !ok || r.Col.ID != x || a.Filter != nil || a.Distinct {
+			return nil
+		}
+		switch a.Func {
+		case AggCount, AggSum, AggAvg, AggMin, AggMax:
+		default:
+			return nil
+		}
+		aggs[i] = a
+		aggs[i].Distinct = true
+	}
+	f := *n
+	f.Aggs = aggs
+	return &f
 }
 
 // compileAggregate builds n as one HashAgg over in, whose columns are n's

@@ -35,6 +35,11 @@ type Expect struct {
 	// Spare, when not nil, may hold the arrays of a table that is done, of
 	// the size this one needs (Spare).
 	Spare *Spare
+	// Hashed says that the keys of a single integer column mostly fall
+	// past the direct table (a DISTINCT aggregate's (group, value) pairs
+	// packed with the group id above the value): the hash table is made
+	// for Keys at once.
+	Hashed bool
 }
 
 // Reserve makes m ready for the keys e describes, when m's kind takes a
@@ -48,6 +53,20 @@ func Reserve(m Map, e Expect) {
 		if m.n == 0 && e.Ranged && e.Hi >= e.Lo {
 			m.expectRange(e.Lo, e.Hi, e.Keys)
 		}
+		if m.n == 0 && e.Hashed {
+			m.ig.ints.reserve(e.Keys)
+		}
+	}
+}
+
+// reserve grows t to hold n keys below the load at which it doubles.
+func (t *intKeyTable) reserve(n int) {
+	s := len(t.slots)
+	for n*4 >= s*t.load {
+		s *= 2
+	}
+	if s > len(t.slots) {
+		t.resize(s)
 	}
 }
 
@@ -57,6 +76,13 @@ func ReserveBytes(m Map, e Expect) int64 {
 	case *strMap:
 		return m.tab.reserveBytes(e.Keys)
 	case *intMap:
+		if m.n == 0 && e.Hashed {
+			s := len(m.ig.ints.slots)
+			for e.Keys*4 >= s*m.ig.ints.load {
+				s *= 2
+			}
+			return 16 * int64(s-len(m.ig.ints.slots))
+		}
 		if m.n == 0 && e.Ranged && e.Hi >= e.Lo && m.typ.Phys() == columnar.PhysInt {
 			if span, ok := coverSpan(e.Lo, e.Hi, e.Keys); ok && span > m.ig.dense.n {
 				return 4 * int64(span)

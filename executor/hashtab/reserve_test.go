@@ -208,3 +208,42 @@ func TestKeySample(t *testing.T) {
 		t.Errorf("an empty Map gave a sample %v", s)
 	}
 }
+
+// An integer Map whose keys fall past the direct table (Hashed) gets its
+// hash table made for them: ReserveBytes is what Reserve allocates, the
+// keys then fit without doubling, and each gets the next id.
+func TestReserveHashed(t *testing.T) {
+	m := New([]columnar.Type{columnar.TInt64})
+	e := Expect{Keys: 5000, Hashed: true}
+	before := m.Bytes()
+	want := ReserveBytes(m, e)
+	Reserve(m, e)
+	ints := m.(*intMap).ig.ints
+	if got := m.Bytes() - before; got != want || want == 0 {
+		t.Fatalf("Reserve allocated %d bytes, ReserveBytes said %d", got, want)
+	}
+	// 5000 keys below 3/4 of the slots: 8192 slots (6144 before doubling).
+	if len(ints.slots) != 8192 {
+		t.Fatalf("reserved %d slots for 5000 keys, want 8192", len(ints.slots))
+	}
+	b := columnar.NewBatch([]columnar.Type{columnar.TInt64}, 1000)
+	b.Len = 1000
+	gids := make([]int32, 1000)
+	for lo := 0; lo < 5000; lo += 1000 {
+		for i := range b.Cols[0].Ints {
+			b.Cols[0].Ints[i] = int64(lo+i)<<40 | 7 // far past any direct table
+		}
+		m.Assign(b, b.Cols, gids)
+		for i, g := range gids {
+			if int(g) != lo+i {
+				t.Fatalf("key %d got id %d", lo+i, g)
+			}
+		}
+	}
+	if len(ints.slots) != 8192 {
+		t.Errorf("the table grew to %d slots after reserving for its keys", len(ints.slots))
+	}
+	if ReserveBytes(m, e) != 0 {
+		t.Errorf("a Map holding keys reports a reservation")
+	}
+}

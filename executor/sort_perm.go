@@ -10,19 +10,6 @@ import (
 	"github.com/b2sql/b2sql/columnar"
 )
 
-// sortEntry is one row to sort: a normalized prefix of its first key (16
-// bytes of a string, an integer whole), so that most comparisons are one
-// or two integer compares and touch no row, and its row number, which
-// breaks ties (an unstable sort on (key, row) is the stable sort on key).
-type sortEntry struct {
-	pfx0, pfx1 uint64
-	row        int32
-}
-
-// sortEntryBytes is what sortPerm holds per row: the entry (sorted in
-// place, quickSort) and the row's place in the permutation it returns.
-const sortEntryBytes = 24 + 4
-
 // sortPerm returns the stored rows 0..st.n-1 ordered by spec on the store
 // columns keys, ties in row order. It stops with the context's error when
 // the query is cancelled.
@@ -52,6 +39,9 @@ func sortPerm(ctx context.Context, st *chunkedStore, keys []int, spec []SortKey)
 		// Then each stretch of equal prefixes by the whole keys: a stretch
 		// is small next to the input, so its rows stay in cache while it
 		// is sorted.
+		// Stretches up to sortRun rows compare as words when the keys
+		// allow (sort_words.go).
+		words := st.wordKeys(rest, restSpec)
 		done := 0
 		for lo := 0; lo < n; {
 			hi := lo + 1
@@ -63,6 +53,8 @@ func sortPerm(ctx context.Context, st *chunkedStore, keys []int, spec []SortKey)
 				if err := quickSort(ctx, src[lo:hi], byRows); err != nil {
 					return nil, err
 				}
+			case hi-lo > 1 && words != nil:
+				words.sort(src[lo:hi])
 			case hi-lo > 1:
 				slices.SortFunc(src[lo:hi], byRows)
 			}
@@ -193,40 +185,6 @@ func (col *storeColumn) stringPrefix(es []sortEntry, size int, flip uint64) bool
 		}
 	}
 	return short
-}
-
-// descFlip is what a prefix word is XORed with for key spec: all ones
-// descending (reversing the unsigned order), else 0.
-func descFlip(spec SortKey) uint64 {
-	if spec.Desc {
-		return ^uint64(0)
-	}
-	return 0
-}
-
-// wordAt is stored row r of an integer column as a word whose unsigned
-// order is the values' order (a signed value with its sign bit flipped).
-func (col *storeColumn) wordAt(r int) uint64 {
-	if col.typ.Phys() == columnar.PhysUint {
-		return col.uints[r>>chunkBits][r&chunkMask]
-	}
-	return uint64(col.intAt(r>>chunkBits, r&chunkMask)) ^ 1<<63
-}
-
-// bytesAt returns stored row r of a bytes column (sharing the store).
-func (col *storeColumn) bytesAt(r int) []byte {
-	ch, i := r>>chunkBits, r&chunkMask
-	offs := col.offs[ch]
-	return col.data[ch][offs[i]:offs[i+1]]
-}
-
-// isNull reports whether stored row r of col is NULL.
-func (col *storeColumn) isNull(r int) bool {
-	if !col.nulls {
-		return false
-	}
-	vb := col.valid[r>>chunkBits]
-	return vb != nil && !vb.Get(r&chunkMask)
 }
 
 // compareRows orders stored rows a and b on the store columns keys, as

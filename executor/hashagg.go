@@ -353,6 +353,9 @@ func (h *HashAgg) Next(ctx context.Context) (*columnar.Batch, error) {
 		}
 		return nil, ioEOF
 	}
+	if h.pos == 0 && h.groups != nil && !h.passing && h.kept == nil && h.spill == nil {
+		h.seal()
+	}
 	end := min(h.pos+columnar.MaxBatch, h.ngroups)
 	n := end - h.pos
 	ng := len(h.Groups)
@@ -367,6 +370,18 @@ func (h *HashAgg) Next(ctx context.Context) (*columnar.Batch, error) {
 	h.out.Len, h.out.Sel = n, nil
 	h.pos = end
 	return h.out, nil
+}
+
+// seal frees the table's lookup structures before the first group is
+// emitted (hashtab.Seal: only the keys are read from here on), and
+// returns their bytes to the reservation.
+func (h *HashAgg) seal() {
+	before := h.groups.Bytes()
+	hashtab.Seal(h.groups)
+	if freed := before - h.groups.Bytes(); freed > 0 && h.res != nil && h.held >= freed {
+		h.res.Shrink(freed)
+		h.held -= freed
+	}
 }
 
 // isPlainInt is hashtab.IsPlainInt under the name the window code uses.

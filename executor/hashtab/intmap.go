@@ -195,3 +195,9 @@ func (m *intMap) Keys(cols []*columnar.Vector, from, to int) {
 		v.Valid.Clear(g - from)
 	}
 }
+
+// seal drops the id tables, keeping the keys: see Seal.
+func (m *intMap) seal() {
+	m.ig = newIntGroups()
+	m.newRows, m.rebased = nil, nil
+}

@@ -211,14 +211,10 @@ func (b *binder) lateralRows(acc, it *fromItem, rows planner.Node, exprs []plann
 		p.Exprs, p.Out = append(p.Exprs, &planner.ColRef{Col: c}), append(p.Out, c)
 	}
 	p.Exprs, p.Out = append(p.Exprs, exprs...), append(p.Out, out...)
-	res := &fromItem{node: p, cols: append(append([]planner.Column(nil), acc.cols...), it.cols...),
-		quals: append(append([]string(nil), acc.quals...), it.quals...), hidden: cloneHidden(acc.hidden)}
+	res := lateralItem(acc, it, p)
 	if j, isJoin := rows.(*planner.Join); cond.on != nil && (!isJoin || j.Kind == planner.JoinInner) {
 		// ON over both sides' columns: a filter above the projection.
-		saved := b.saveScope()
-		b.scope, b.quals, b.hidden = res.cols, res.quals, res.hidden
-		x, err := cond.on(ectx{sp: b.q.spanOf(t), clause: "ON"})
-		b.restoreScope(saved)
+		x, err := b.lateralOn(res, cond, t)
 		if err != nil {
 			return nil, err
 		}
@@ -227,6 +223,22 @@ func (b *binder) lateralRows(acc, it *fromItem, rows planner.Node, exprs []plann
 		return nil, b.errAt(b.q.tokAt(t.Start), ErrUnsupported, "LATERAL subquery with USING is not supported")
 	}
 	return res, nil
+}
+
+// lateralItem is the FROM item of acc joined with the derived table it,
+// its plan node.
+func lateralItem(acc, it *fromItem, node planner.Node) *fromItem {
+	return &fromItem{node: node, cols: append(append([]planner.Column(nil), acc.cols...), it.cols...),
+		quals: append(append([]string(nil), acc.quals...), it.quals...), hidden: cloneHidden(acc.hidden)}
+}
+
+// lateralOn binds cond's ON over the columns of res, both sides'.
+func (b *binder) lateralOn(res *fromItem, cond joinCond, t *ast.Derived) (planner.Expr, error) {
+	saved := b.saveScope()
+	b.scope, b.quals, b.hidden = res.cols, res.quals, res.hidden
+	x, err := cond.on(ectx{sp: b.q.spanOf(t), clause: "ON"})
+	b.restoreScope(saved)
+	return x, err
 }
 
 // unnestOfOuter recognizes u, the plan of a derived table's unnest

@@ -34,13 +34,9 @@ func (b *binder) lateralFlatten(acc, it *fromItem, bd *Bound, child *binder, kin
 	for _, o := range f.outer {
 		conds = append(conds, sameValue(&planner.ColRef{Col: o}, &planner.ColRef{Col: carried[o.ID]})...)
 	}
-	res := &fromItem{cols: append(append([]planner.Column(nil), acc.cols...), it.cols...),
-		quals: append(append([]string(nil), acc.quals...), it.quals...), hidden: cloneHidden(acc.hidden)}
+	res := lateralItem(acc, it, nil)
 	if cond.on != nil {
-		saved := b.saveScope()
-		b.scope, b.quals, b.hidden = res.cols, res.quals, res.hidden
-		x, err := cond.on(ectx{sp: b.q.spanOf(t), clause: "ON"})
-		b.restoreScope(saved)
+		x, err := b.lateralOn(res, cond, t)
 		if err != nil {
 			return nil, err
 		}

@@ -405,44 +405,19 @@ func (f *flattener) join(j *planner.Join) (planner.Node, carried, error) {
 	if (j.Kind == planner.JoinInner || j.Kind == planner.JoinCross) && !lr {
 		// Only the right side reads outer columns (or the condition
 		// does, which then reads the right side's copy).
-		r, m, err := f.push(j.Right)
-		if err != nil {
-			return nil, nil, err
-		}
-		nj := *j
-		nj.Right = r
-		nj.EquiKeys = f.substEquiKeys(j.EquiKeys, m)
-		nj.Cond = f.subst(j.Cond, m)
-		return &nj, m, nil
+		return f.joinOneSide(j, false)
 	}
 	switch j.Kind {
 	case planner.JoinInner, planner.JoinCross, planner.JoinLeft, planner.JoinSemi, planner.JoinAnti, planner.JoinSingle, planner.JoinMark:
 		if !rr {
-			// The left side carries the domain alone.
-			l, m, err := f.push(j.Left)
-			if err != nil {
-				return nil, nil, err
-			}
-			nj := *j
-			nj.Left = l
-			nj.EquiKeys = f.substEquiKeys(j.EquiKeys, m)
-			nj.Cond = f.subst(j.Cond, m)
-			return &nj, m, nil
+			return f.joinOneSide(j, true) // the left side carries the domain alone
 		}
 		if j.Kind == planner.JoinMark && j.NullAware {
 			return nil, nil, f.unsupported("with IN of a subquery that reads outer columns inside another subquery")
 		}
 	case planner.JoinRight:
 		if !lr {
-			r, m, err := f.push(j.Right)
-			if err != nil {
-				return nil, nil, err
-			}
-			nj := *j
-			nj.Right = r
-			nj.EquiKeys = f.substEquiKeys(j.EquiKeys, m)
-			nj.Cond = f.subst(j.Cond, m)
-			return &nj, m, nil
+			return f.joinOneSide(j, false)
 		}
 	case planner.JoinFull:
 	default:
@@ -494,6 +469,29 @@ func (f *flattener) join(j *planner.Join) (planner.Node, carried, error) {
 		return p, out, nil
 	}
 	return &nj, lm, nil
+}
+
+// joinOneSide pushes the domain into one side of j (the left one when
+// left), whose carried columns then stand for the outer ones in the
+// condition too.
+func (f *flattener) joinOneSide(j *planner.Join, left bool) (planner.Node, carried, error) {
+	side := j.Right
+	if left {
+		side = j.Left
+	}
+	n, m, err := f.push(side)
+	if err != nil {
+		return nil, nil, err
+	}
+	nj := *j
+	if left {
+		nj.Left = n
+	} else {
+		nj.Right = n
+	}
+	nj.EquiKeys = f.substEquiKeys(j.EquiKeys, m)
+	nj.Cond = f.subst(j.Cond, m)
+	return &nj, m, nil
 }
 
 func (f *flattener) substEquiKeys(keys []planner.EquiKey, m carried) []planner.EquiKey {

@@ -6,13 +6,13 @@ import (
 	"testing"
 )
 
-// TestNarrowItemsBitShuffle: DefaultCParams gives chunks of one- and
+// TestFasterAlternative: DefaultCParams gives chunks of one- and
 // two-byte items whose planes zstd codes BITSHUFFLE + LZ4 when that is at
 // most MinRatio times as large, and keeps SHUFFLE + zstd otherwise (and
-// for wider items, MinRatio 1 or another level); every
-// chunk decodes to its input (checked whole and in a range cutting
-// blocks).
-func TestNarrowItemsBitShuffle(t *testing.T) {
+// for wider items, MinRatio 1 or another level); TextCParams gives text
+// LZ4HC when that is at most MinRatio times as large. Every chunk decodes
+// to its input (checked whole and in a range cutting blocks).
+func TestFasterAlternative(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	const rows = 65536
 	bools := make([]byte, rows) // a flag true on ~30% of the rows
@@ -32,23 +32,47 @@ func TestNarrowItemsBitShuffle(t *testing.T) {
 	for i := 2 * 999; i < len(cycle); i++ {
 		cycle[i] = cycle[i-2*999]
 	}
+	// Words of a 64-word list: LZ4HC finds a match for each word and
+	// many spanning two, about 3.3× where zstd reaches about 4×.
+	vocab := make([][]byte, 64)
+	for i := range vocab {
+		for range 4 + rng.IntN(6) {
+			vocab[i] = append(vocab[i], byte('a'+rng.IntN(26)))
+		}
+	}
+	var words []byte
+	for len(words) < rows {
+		words = append(append(words, vocab[rng.IntN(len(vocab))]...), ' ')
+	}
+	words = words[:rows]
+	// Letters of a four-letter alphabet: 2 bits of information a byte,
+	// which zstd's Huffman coding reaches and LZ4's short matches do not
+	// (more than twice zstd's size).
+	letters := make([]byte, rows)
+	for i := range letters {
+		letters[i] = "acgt"[rng.IntN(4)]
+	}
+	zstdShuffle := CParams{Codec: Zstd, Filters: [6]uint8{5: FilterShuffle}}
 	for _, tc := range []struct {
 		name     string
 		src      []byte
 		ts       int
 		minRatio int
 		clevel   int
-		bitLZ4   bool
+		want     CParams
 	}{
-		{"bool", bools, 1, DefaultMinRatio, 1, true},
-		{"int16 below 10", small, 2, DefaultMinRatio, 1, true},
+		{"bool", bools, 1, DefaultMinRatio, 1, CParams{Codec: LZ4, Filters: [6]uint8{5: FilterBitShuffle}}},
+		{"int16 below 10", small, 2, DefaultMinRatio, 1, CParams{Codec: LZ4, Filters: [6]uint8{5: FilterBitShuffle}}},
 		// zstd finds the 999-item cycle in each byte plane (period 999
 		// bytes), BITSHUFFLE breaks it across bit planes: far larger.
-		{"int16 cycle", cycle, 2, DefaultMinRatio, 1, false},
-		{"int32 below 10", wide, 4, DefaultMinRatio, 1, false},
-		{"bool, MinRatio 1", bools, 1, 1, 1, false},
-		// A raised level: a writer of byte streams (utf8() bytes).
-		{"bool, clevel 3", bools, 1, DefaultMinRatio, 3, false},
+		{"int16 cycle", cycle, 2, DefaultMinRatio, 1, zstdShuffle},
+		{"int32 below 10", wide, 4, DefaultMinRatio, 1, zstdShuffle},
+		{"bool, MinRatio 1", bools, 1, 1, 1, zstdShuffle},
+		// TextCParams: byte streams of text.
+		{"words", words, 1, DefaultMinRatio, 3, CParams{Codec: LZ4HC}},
+		{"four letters", letters, 1, DefaultMinRatio, 3, zstdShuffle},
+		{"words, MinRatio 1", words, 1, 1, 3, zstdShuffle},
+		{"words, clevel 5", words, 1, DefaultMinRatio, 5, zstdShuffle},
 	} {
 		p := DefaultCParams(tc.ts)
 		p.Blocksize = 8192 * tc.ts
@@ -61,10 +85,7 @@ func TestNarrowItemsBitShuffle(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := CParams{Codec: Zstd, Filters: [6]uint8{5: FilterShuffle}}
-		if tc.bitLZ4 {
-			want = CParams{Codec: LZ4, Filters: [6]uint8{5: FilterBitShuffle}}
-		}
+		want := tc.want
 		if h.Codec() != want.Codec || h.Filters != want.Filters || h.Blocksize != p.Blocksize {
 			t.Errorf("%s: codec %v, filters %v, blocksize %d; want %v, %v, %d (%d bytes)",
 				tc.name, h.Codec(), h.Filters, h.Blocksize, want.Codec, want.Filters, p.Blocksize, len(c))

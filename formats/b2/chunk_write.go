@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
-	"math"
 	"sync"
 
 	"github.com/b2sql/b2sql/formats/b2/blosclz"
 	"github.com/b2sql/b2sql/formats/b2/filter"
+	"github.com/b2sql/b2sql/formats/b2/lz4mid"
 	"github.com/klauspost/compress/zlib"
 	"github.com/klauspost/compress/zstd"
 	"github.com/pierrec/lz4/v4"
@@ -54,7 +54,7 @@ const DefaultMinRatio = 2
 // streams where zstd does not halve them (DefaultMinRatio): the fast
 // default this package writes (python-blosc2 uses clevel 5, MinRatio 1).
 // Chunks of one- and two-byte items may take BITSHUFFLE + LZ4 instead
-// (narrowItems); the frame header keeps these parameters.
+// (fasterAlternative); the frame header keeps these parameters.
 func DefaultCParams(typesize int) CParams {
 	return CParams{Codec: Zstd, CLevel: 1, Typesize: typesize,
 		Filters: [6]uint8{5: FilterShuffle}, SplitMode: SplitForwardCompat, MinRatio: DefaultMinRatio}
@@ -200,29 +200,20 @@ type Encoder struct {
 	zstd    [10]*zstd.Encoder
 	lz4     lz4.CompressorCCompat
 	lz4hc   lz4.CompressorHC
+	lz4mid  *lz4mid.Compressor // allocated on first use: 576 KiB of tables
 	zbuf    bytes.Buffer
 	zw      *zlib.Writer
 	zwLevel int
 	tmp     []byte
 	tmp2    []byte
 	zout    []byte
-	alt     []byte // the chunk preferBitShuffle compares
+	alt     []byte // the block compressFaster compares
 }
 
 // NewEncoder returns a ready Encoder.
 func NewEncoder() *Encoder { return &Encoder{} }
 
 var encoderPool = sync.Pool{New: func() any { return NewEncoder() }}
-
-// Compress compresses src as one chunk (version 5, extended header) and
-// appends it to dst[:0], returning the chunk. len(src) must be below
-// 2 GiB - 32. All-zero input becomes a 32-byte special-zeros chunk and
-// input made of one repeated item a repeated-value chunk.
-func Compress(dst, src []byte, p CParams) ([]byte, error) {
-	e := encoderPool.Get().(*Encoder)
-	defer encoderPool.Put(e)
-	return e.Compress(dst, src, &p)
-}
 
 func putHeader(b []byte, flags byte, ts, nbytes, blocksize, cbytes int, p *CParams, bflags byte) {
 	b[0], b[1], b[2], b[3] = 5, 1, flags, byte(ts)
@@ -237,29 +228,12 @@ func putHeader(b []byte, flags byte, ts, nbytes, blocksize, cbytes int, p *CPara
 	b[31] = bflags
 }
 
-// Compress is the Encoder form of the package function Compress.
-func (e *Encoder) Compress(dst, src []byte, p *CParams) ([]byte, error) {
-	if err := p.validate(); err != nil {
-		return nil, err
-	}
-	for i, f := range p.Filters {
-		if f == FilterByteDelta && p.FiltersMeta[i] == 0 {
-			// Meta 0 means "the frame typesize", which a lone chunk cannot
-			// know: record the width explicitly, as c-blosc2 writers do.
-			pp := *p
-			pp.FiltersMeta[i] = byte(p.effTypesize())
-			p = &pp
-		}
-	}
+// compressBlocks compresses src as one chunk of blocksize blocks with p,
+// reporting whether the codec coded some stream (rather than all being
+// stored raw or as runs).
+func (e *Encoder) compressBlocks(dst, src []byte, p *CParams, blocksize int) (chunk []byte, coded bool, err error) {
 	nbytes := len(src)
-	if nbytes > math.MaxInt32-extendedHeaderLen {
-		return nil, fmt.Errorf("b2: chunk of %d bytes too large", nbytes)
-	}
 	ts := p.effTypesize()
-	blocksize := p.ComputeBlocksize(nbytes)
-	if nbytes == 0 {
-		blocksize = 0
-	}
 	memcpy := func(flags byte) []byte {
 		out := grow(dst[:0], extendedHeaderLen+nbytes)
 		putHeader(out, flags|flagMemcpyed, ts, nbytes, max(blocksize, 1), extendedHeaderLen+nbytes, p, 0)
@@ -267,7 +241,7 @@ func (e *Encoder) Compress(dst, src []byte, p *CParams) ([]byte, error) {
 		return out
 	}
 	if p.CLevel == 0 || nbytes < minBufferSize {
-		return memcpy(flagShuffle | flagBitShuffle), nil
+		return memcpy(flagShuffle | flagBitShuffle), false, nil
 	}
 	flags := byte(flagShuffle | flagBitShuffle)
 	if !p.splitBlock(ts, blocksize) {
@@ -283,26 +257,25 @@ func (e *Encoder) Compress(dst, src []byte, p *CParams) ([]byte, error) {
 	if isZero(src) {
 		out := grow(dst[:0], extendedHeaderLen)
 		putHeader(out, flags, ts, nbytes, blocksize, extendedHeaderLen, p, byte(SpecialZeros)<<4)
-		return out, nil
+		return out, false, nil
 	}
 	if vlen := p.Typesize; nbytes%vlen == 0 && vlen <= maxBlocksize && isRepeated(src, vlen) {
 		out := grow(dst[:0], extendedHeaderLen+vlen)
 		// blosc2_chunk_repeatval writes no filters and codec 0.
 		putHeader(out, flagShuffle|flagBitShuffle, ts, nbytes, blocksize, extendedHeaderLen+vlen, &CParams{}, byte(SpecialValue)<<4)
 		copy(out[extendedHeaderLen:], src[:vlen])
-		return out, nil
+		return out, false, nil
 	}
 	nblocks := (nbytes + blocksize - 1) / blocksize
 	leftover := nbytes % blocksize
 	destsize := nbytes + MaxOverhead
 	hdr := extendedHeaderLen + 4*nblocks
 	if hdr > destsize {
-		return memcpy(flags), nil
+		return memcpy(flags), false, nil
 	}
 	out := grow(dst[:0], destsize)
 	pos := hdr
 	allZero := true
-	coded := false // some stream is stored as codec output
 	hasFilters := false
 	for _, f := range p.Filters {
 		if f != FilterNone {
@@ -323,7 +296,7 @@ func (e *Encoder) Compress(dst, src []byte, p *CParams) ([]byte, error) {
 			var err error
 			block, err = e.forward(p, block, src[:min(blocksize, nbytes)], b)
 			if err != nil {
-				return nil, err
+				return nil, false, err
 			}
 		}
 		binary.LittleEndian.PutUint32(out[extendedHeaderLen+4*b:], uint32(pos))
@@ -335,7 +308,7 @@ func (e *Encoder) Compress(dst, src []byte, p *CParams) ([]byte, error) {
 		for s := 0; s < nstreams; s++ {
 			in := block[s*neblock : (s+1)*neblock]
 			if pos+4 > destsize {
-				return memcpy(flags), nil
+				return memcpy(flags), false, nil
 			}
 			csizeAt := pos
 			pos += 4
@@ -344,7 +317,7 @@ func (e *Encoder) Compress(dst, src []byte, p *CParams) ([]byte, error) {
 				binary.LittleEndian.PutUint32(out[csizeAt:], uint32(-int32(v)))
 				if v != 0 {
 					if pos+1 > destsize {
-						return memcpy(flags), nil
+						return memcpy(flags), false, nil
 					}
 					out[pos] = 1
 					pos++
@@ -355,12 +328,12 @@ func (e *Encoder) Compress(dst, src []byte, p *CParams) ([]byte, error) {
 			allZero = false
 			maxout := min(neblock, destsize-pos)
 			if maxout <= 0 {
-				return memcpy(flags), nil
+				return memcpy(flags), false, nil
 			}
 			n := e.stream(p, out[pos:pos+maxout], in)
 			if n <= 0 || n >= neblock || p.MinRatio > 1 && n*p.MinRatio > neblock {
 				if pos+neblock > destsize {
-					return memcpy(flags), nil
+					return memcpy(flags), false, nil
 				}
 				copy(out[pos:], in)
 				n = neblock
@@ -375,14 +348,10 @@ func (e *Encoder) Compress(dst, src []byte, p *CParams) ([]byte, error) {
 		// Unreachable for all-zero input (handled above) but kept for
 		// chunks whose filtered streams are all zero runs.
 		putHeader(out, flags, ts, nbytes, blocksize, extendedHeaderLen, p, byte(SpecialZeros)<<4)
-		return out[:extendedHeaderLen], nil
+		return out[:extendedHeaderLen], false, nil
 	}
 	putHeader(out, flags, ts, nbytes, blocksize, pos, p, 0)
-	out = out[:pos]
-	if coded && narrowItems(p) {
-		return e.preferBitShuffle(out, src, p, blocksize), nil
-	}
-	return out, nil
+	return out[:pos], coded, nil
 }
 
 // forward applies the filter pipeline (slots 0→5) to block b. ref is the
@@ -444,6 +413,14 @@ func (e *Encoder) stream(p *CParams, out, in []byte) int {
 		}
 		return n
 	case LZ4HC:
+		if p.CLevel <= 2 {
+			// The lowest levels search two hash tables rather than a
+			// chain, as lz4 1.10's LZ4HC does at level 2 (package lz4mid).
+			if e.lz4mid == nil {
+				e.lz4mid = new(lz4mid.Compressor)
+			}
+			return e.lz4mid.Compress(out, in)
+		}
 		e.lz4hc.Level = lz4.CompressionLevel(1 << (8 + p.CLevel))
 		n, err := e.lz4hc.CompressBlock(in, out)
 		if err != nil {
@@ -551,55 +528,4 @@ func isRepeated(b []byte, vlen int) bool {
 		n += k
 	}
 	return true
-}
-
-// Items of one or two bytes: BITSHUFFLE + LZ4 instead of zstd.
-//
-// DefaultCParams shuffles bytes and lets zstd code the planes it can at
-// least halve (MinRatio). With items of one or two bytes, shuffling has
-// little to separate: a bool or a small code is one plane of small byte
-// values, which zstd codes as Huffman literals (about 1 GB/s to decode)
-// or as dense short matches (8 ns a match in klauspost's decoder, plus
-// about 5 µs of table set-up per stream). BITSHUFFLE instead puts each
-// bit of the items in a plane of its own, so that the bits no value uses
-// become zero planes that LZ4 stores as a few long matches, and the rest
-// decode at memory speed. Over the 10M-row events table (one chunk of
-// 8 blocks of 8192 rows at a time, decoded by one thread):
-//
-//	column          SHUFFLE + zstd      BITSHUFFLE + LZ4
-//	flag (bool)     2.09 MB, 15.6 ms    1.33 MB, 1.0 ms
-//	region (int16)  4.50 MB, 10.9 ms    5.67 MB, 3.5 ms
-//	price.notnull   0.28 MB,  6.7 ms    0.46 MB, 1.8 ms
-//
-// (Best of 5-20 runs on a loaded machine.) For wider items BITSHUFFLE +
-// LZ4 was often smaller but slower: 1.2-7× for the int32 qty, user_id and
-// category, whose SHUFFLE planes are raw or zero runs; a sorted int64 id
-// came out 4.8× larger. So only one- and two-byte items try it.
-// A chunk takes it when it is at most MinRatio times the size of the
-// zstd one: the same price in bytes that MinRatio pays for raw planes.
-// Both are standard blosc2 chunks (every chunk names its own codec and
-// filters), which python-blosc2 reads.
-
-// narrowItems reports whether a chunk written with p tries BITSHUFFLE +
-// LZ4: DefaultCParams (zstd clevel 1 over SHUFFLE, MinRatio above 1) on
-// items of one or two bytes. Writers of byte streams rather than items
-// (utf8() bytes at clevel 3, msgpack batches at 5) raise the level and
-// keep zstd: text gains nothing from bit planes.
-func narrowItems(p *CParams) bool {
-	return p.MinRatio > 1 && p.Codec == Zstd && p.CLevel == 1 && p.Filters == [6]uint8{5: FilterShuffle} &&
-		p.FiltersMeta == [6]uint8{} && p.effTypesize() <= 2
-}
-
-// preferBitShuffle returns zs, the chunk src compressed with p, or the
-// same chunk compressed with BITSHUFFLE + LZ4 in the same blocks when that
-// is at most p.MinRatio times as large.
-func (e *Encoder) preferBitShuffle(zs, src []byte, p *CParams, blocksize int) []byte {
-	q := *p
-	q.Codec, q.Filters, q.Blocksize = LZ4, [6]uint8{5: FilterBitShuffle}, blocksize
-	alt, err := e.Compress(e.alt[:0], src, &q)
-	e.alt = alt[:0]
-	if err != nil || len(alt) > p.MinRatio*len(zs) {
-		return zs
-	}
-	return append(zs[:0], alt...) // the caller's buffer
 }

@@ -411,16 +411,15 @@ func (w *stringWriter) abort() {
 }
 
 // blobCParams are the parameters of a utf8() column's bytes: cp when the
-// caller gave some, else the package default at zstd clevel 3. Text is
-// made of matches, and zstd's next speed class finds longer ones: over
-// the demo table's titles (527 MB) clevel 3 was 9% smaller (149.8 → 135.8
-// MB) and decoded 27% faster (736 → 535 ms) than clevel 1, for 25% more
-// encoding time (3.3 → 4.2 s).
+// caller gave some, else b2.TextCParams (zstd clevel 3, or LZ4HC where
+// that is at most twice the size). Text is made of matches, and zstd's
+// next speed class finds longer ones: over the demo table's titles (527
+// MB) clevel 3 was 9% smaller (149.8 → 135.8 MB) and decoded 27% faster
+// (736 → 535 ms) than clevel 1, for 25% more encoding time (3.3 → 4.2 s).
 func blobCParams(cp *b2.CParams) *b2.CParams {
 	if cp != nil {
 		return cp
 	}
-	p := b2.DefaultCParams(1)
-	p.CLevel = 3
+	p := b2.TextCParams()
 	return &p
 }

@@ -194,9 +194,9 @@ func (f *flattener) reads(n planner.Node) bool {
 			}
 		}
 	case *planner.CTEScan:
-		return x.CTE != nil && f.reads(x.CTE.Plan)
-	case *planner.CTERef:
-		return x.CTE != nil && f.reads(x.CTE.Plan)
+		// A CTERef's plan is its child; a CTE has a Plan only once
+		// Optimize has materialized it.
+		return x.CTE != nil && x.CTE.Plan != nil && f.reads(x.CTE.Plan)
 	}
 	for _, k := range n.Children() {
 		if f.reads(k) {

@@ -84,8 +84,13 @@ func (b *binder) bindHolisticOne(fn planner.AggFunc, name string, e *callexpr.Fu
 		}
 		call.Param = columnar.FloatValue(columnar.TFloat64, v.AsFloat())
 	case planner.AggEntropy, planner.AggSkewness, planner.AggKurtosis, planner.AggKurtosisPop, planner.AggProduct,
-		planner.AggSem, planner.AggFsum, planner.AggFavg, planner.AggMad:
-		if call.Arg, call.Type, err = b.statArg(statAggNames[name], x, args[0], c); err != nil { // bind_agg_stats.go
+		planner.AggSem, planner.AggFsum, planner.AggFavg, planner.AggMad,
+		planner.AggVarSamp, planner.AggVarPop, planner.AggStddevSamp, planner.AggStddevPop:
+		sn := statAggNames[name]
+		if sn == "" {
+			sn = name // the variances: numbers as DOUBLE, like most statistics
+		}
+		if call.Arg, call.Type, err = b.statArg(sn, x, args[0], c); err != nil { // bind_agg_stats.go
 			return nil, err
 		}
 	case planner.AggBitAnd, planner.AggBitOr, planner.AggBitXor:

@@ -82,6 +82,12 @@ func resolveCTEs(n Node, opts Options) Node {
 		}
 		uses := refs[x]
 		mat := x.Mode == CTEMaterialized || x.Mode == CTEAuto && uses >= 2
+		if mat && readsEnclosingWork(firstRef(trees, x)) {
+			// An entry inside a recursive CTE's step that reads its work
+			// table changes at every iteration: computed once, the step
+			// would see the first iteration's rows forever.
+			mat = false
+		}
 		if mat {
 			x.Plan, x.Uses = firstRef(trees, x), uses
 		}
@@ -97,6 +103,33 @@ func resolveCTEs(n Node, opts Options) Node {
 		c.Plan, _ = Optimize(c.Plan, opts)
 	}
 	return n
+}
+
+// readsEnclosingWork reports whether n reads the work table of a
+// recursive CTE that encloses it: a WorkScan of a RecursiveCTE not inside
+// n.
+func readsEnclosingWork(n Node) bool {
+	own := map[*WorkTable]bool{}
+	var read []*WorkTable
+	var walk func(Node)
+	walk = func(n Node) {
+		switch x := n.(type) {
+		case *RecursiveCTE:
+			own[x.Work] = true
+		case *WorkScan:
+			read = append(read, x.Work)
+		}
+		for _, k := range n.Children() {
+			walk(k)
+		}
+	}
+	walk(n)
+	for _, w := range read {
+		if !own[w] {
+			return true
+		}
+	}
+	return false
 }
 
 // countRefs counts the CTERefs of n per entry, in walk order; nested marks

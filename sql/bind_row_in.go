@@ -9,7 +9,9 @@ import (
 )
 
 // A row value on the left of IN (q), = ANY (q) or <> ALL (q):
-// (a, b) IN (SELECT x, y …) or row(a, b) IN (…). DuckDB compares it with
+// (a, b) IN (SELECT x, y …) or row(a, b) IN (…); and of <> ANY (q) and
+// = ALL (q), which rowMatch writes as IN is written below with "some
+// column unequal" for "every column equal". DuckDB compares it with
 // each row of q column by column, with SQL's three-valued logic: TRUE
 // when some row has every column equal, else NULL when some row has no
 // column decisively unequal (a NULL on either side stands in for the
@@ -62,23 +64,37 @@ func rowIn(e *ast.InQuery) (ast.Expr, bool) {
 	if len(elems) == 1 {
 		return &ast.InQuery{Span: e.Span, X: elems[0], Query: e.Query, Not: e.Not}, true
 	}
-	sp := e.Span
+	return rowMatch(e.Span, elems, e.Query, false, e.Not), true
+}
+
+// rowMatch is the CASE above for the row elems against q: with differ
+// false, TRUE when some row of q has every column equal (IN); with differ
+// true, TRUE when some row has some column decisively unequal (<> ANY).
+// Both are NULL under the same condition (r IS NULL is r' IS NULL), and
+// not negates the whole (NOT IN; = ALL is NOT (<> ANY)).
+func rowMatch(sp ast.Span, elems []ast.Expr, query *ast.Query, differ, not bool) ast.Expr {
 	cols := make([]*ast.Ident, len(elems))
-	var r ast.Expr
+	var r, hit ast.Expr
 	for i, l := range elems {
 		cols[i] = &ast.Ident{Span: sp, Name: "__in_" + strconv.Itoa(i+1)}
-		eq := &ast.Binary{Span: sp, Op: "=", L: l, R: &ast.ColumnRef{Span: sp, Name: ast.Name{cols[i]}}}
+		c := &ast.ColumnRef{Span: sp, Name: ast.Name{cols[i]}}
+		eq := &ast.Binary{Span: sp, Op: "=", L: l, R: c}
+		ne := &ast.Binary{Span: sp, Op: "<>", L: l, R: c}
 		if r == nil {
-			r = eq
+			r, hit = eq, ne
 		} else {
 			r = &ast.Binary{Span: sp, Op: "AND", L: r, R: eq}
+			hit = &ast.Binary{Span: sp, Op: "OR", L: hit, R: ne}
 		}
+	}
+	if !differ {
+		hit = r
 	}
 	one := func() []*ast.SelectItem {
 		return []*ast.SelectItem{{Span: sp, X: &ast.Literal{Span: sp, Kind: ast.LitNumber, Val: "1"}}}
 	}
 	exists := func(cond ast.Expr, before ...ast.TableRef) ast.Expr {
-		from := append(before, &ast.Derived{Span: sp, Query: e.Query, Alias: &ast.Alias{Span: sp, Name: &ast.Ident{Span: sp, Name: "__in"}, Columns: cols}})
+		from := append(before, &ast.Derived{Span: sp, Query: query, Alias: &ast.Alias{Span: sp, Name: &ast.Ident{Span: sp, Name: "__in"}, Columns: cols}})
 		q := &ast.Query{Span: sp, Body: &ast.Select{Span: sp, Items: one(), From: from, Where: cond}}
 		return &ast.Subquery{Span: sp, Kind: ast.SubExists, Query: q}
 	}
@@ -102,14 +118,14 @@ func rowIn(e *ast.InQuery) (ast.Expr, bool) {
 		Query: &ast.Query{Span: sp, Body: &ast.Select{Span: sp, Items: one(), Where: anyNull(elems)}}}
 	lit := func(kind ast.LitKind, v string) ast.Expr { return &ast.Literal{Span: sp, Kind: kind, Val: v} }
 	var out ast.Expr = &ast.Case{Span: sp, Whens: []*ast.When{
-		{Span: sp, Cond: exists(r), Then: lit(ast.LitBool, "true")},
+		{Span: sp, Cond: exists(hit), Then: lit(ast.LitBool, "true")},
 		{Span: sp, Cond: exists(&ast.Binary{Span: sp, Op: "AND", L: anyNull(colRefs), R: unknown}), Then: lit(ast.LitNull, "NULL")},
 		{Span: sp, Cond: exists(unknown, leftNull), Then: lit(ast.LitNull, "NULL")},
 	}, Else: lit(ast.LitBool, "false")}
-	if e.Not {
+	if not {
 		out = &ast.Unary{Span: sp, Op: "NOT", X: out}
 	}
-	return out, true
+	return out
 }
 
 // checkRowWidth refuses a row IN (q) whose q has another number of
@@ -139,4 +155,27 @@ func (b *binder) rowInAST(e *ast.InQuery) (ast.Expr, bool, error) {
 		return nil, false, nil
 	}
 	return x, true, b.checkRowWidth(e)
+}
+
+// rowDiffersAST rewrites (a, b) <> ANY (q) and (a, b) = ALL (q) against a
+// q of as many columns (rowMatch with differ); ok is false for other
+// forms, and for a q of one column (a STRUCT, compared as one value).
+func (b *binder) rowDiffersAST(e *ast.Quantified) (ast.Expr, bool, error) {
+	neAny := (e.Op == "<>" || e.Op == "!=") && e.Quant == "ANY"
+	eqAll := e.Op == "=" && e.Quant == "ALL"
+	elems, isRow := rowElems(e.X)
+	if e.Query == nil || !neAny && !eqAll || !isRow || len(elems) < 2 {
+		return nil, false, nil
+	}
+	bd, _, err := b.bindNested(b.subQuery(e.Query), true)
+	if err != nil {
+		return nil, true, err
+	}
+	switch len(bd.Names) {
+	case 1:
+		return nil, false, nil
+	case len(elems):
+		return rowMatch(e.Span, elems, e.Query, true, eqAll), true, nil
+	}
+	return nil, true, b.errAt(b.q.tokAt(e.Query.Start), ErrType, fmt.Sprintf("Subquery returns %d columns - expected %d", len(bd.Names), len(elems)))
 }

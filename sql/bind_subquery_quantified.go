@@ -48,6 +48,12 @@ func (b *binder) bindQuantified(e *ast.Quantified, c ectx) (planner.Expr, error)
 		}
 		return b.bindSubqueryAST(in, c)
 	}
+	if x, ok, err := b.rowDiffersAST(e); ok {
+		if err != nil {
+			return nil, err
+		}
+		return b.bindAST(x, c) // bind_row_in.go
+	}
 	op := e.Op
 	if op == "!=" {
 		op = "<>"

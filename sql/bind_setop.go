@@ -10,10 +10,11 @@ import (
 
 // bindBodyAST binds a query body other than a SELECT with q's ORDER BY,
 // LIMIT and OFFSET over it: a set operation, VALUES, or a parenthesized
-// query. ORDER BY names an output column or position, as for a set
-// operation (bind_setop.go).
+// query. ORDER BY names an output column or position, or a column as a
+// branch's SELECT names it (bind_setop_order.go).
 func (b *binder) bindBodyAST(body ast.QueryBody, q *ast.Query) (*Bound, error) {
-	bd, err := b.bindSetOpAST(body)
+	leaves := &setOpLeaves{}
+	bd, err := b.bindSetOpAST(body, leaves)
 	if err != nil {
 		return nil, err
 	}
@@ -35,12 +36,15 @@ func (b *binder) bindBodyAST(body ast.QueryBody, q *ast.Query) (*Bound, error) {
 				return nil, b.errAt(sp.lo, ErrUnknownColumn, fmt.Sprintf("ORDER BY position %d is not in select list (1..%d)", n, len(out)))
 			}
 			col, ok = out[n-1], true
-		} else if c, isCol := o.X.(*ast.ColumnRef); isCol && len(c.Name) == 1 {
+		} else if c, isCol := o.X.(*ast.ColumnRef); isCol {
 			for i, name := range bd.Names {
-				if strings.EqualFold(name, c.Name[0].Name) {
+				if (len(c.Name) == 1 || leaves.qualifies(c)) && strings.EqualFold(name, c.Name.Last().Name) {
 					col, ok = out[i], true
 					break
 				}
+			}
+			if i, found := leaves.position(c); !ok && found { // bind_setop_order.go
+				col, ok = out[i], true
 			}
 		}
 		if !ok {
@@ -67,8 +71,8 @@ func leafQuery(body ast.QueryBody) *ast.Query {
 }
 
 // bindSetOpAST binds a set operation tree; its leaves are queries of
-// their own.
-func (b *binder) bindSetOpAST(body ast.QueryBody) (*Bound, error) {
+// their own, which it adds to leaves.
+func (b *binder) bindSetOpAST(body ast.QueryBody, leaves *setOpLeaves) (*Bound, error) {
 	switch body := body.(type) {
 	case *ast.Values:
 		it, err := b.bindValuesAST(body, "valueslist", nil)
@@ -79,19 +83,28 @@ func (b *binder) bindSetOpAST(body ast.QueryBody) (*Bound, error) {
 		for i, c := range it.cols {
 			names[i] = c.Name
 		}
+		leaves.leaves = append(leaves.leaves, setOpLeaf{names: names})
 		return &Bound{Root: it.node, Names: names}, nil
 	case *ast.SetOp:
 	default:
 		bd, _, err := b.bindNested(b.subQuery(leafQuery(body)), false)
+		if err == nil {
+			sel, _ := body.(*ast.Select)
+			if q, ok := body.(*ast.Query); ok && q.With == nil {
+				sel, _ = q.Body.(*ast.Select) // (SELECT …)
+				leaves.nested(q.Body)         // (SELECT … UNION …): their tables
+			}
+			leaves.leaves = append(leaves.leaves, setOpLeaf{names: bd.Names, sel: sel})
+		}
 		return bd, err
 	}
 	so := body.(*ast.SetOp)
 	at := b.q.tok(so.OpAt)
-	l, err := b.bindSetOpAST(so.L)
+	l, err := b.bindSetOpAST(so.L, leaves)
 	if err != nil {
 		return nil, err
 	}
-	r, err := b.bindSetOpAST(so.R)
+	r, err := b.bindSetOpAST(so.R, leaves)
 	if err != nil {
 		return nil, err
 	}
@@ -105,6 +118,7 @@ func (b *binder) bindSetOpAST(body ast.QueryBody) (*Bound, error) {
 		n.Kind = planner.SetExcept
 	}
 	if so.ByName {
+		leaves.byName = true
 		if n.Kind != planner.SetUnion {
 			return nil, b.errAt(at, ErrUnsupported, "BY NAME is only valid with UNION")
 		}

@@ -139,6 +139,10 @@ func init() {
 	}
 	function.Register(
 		str("repeat", "The string repeated count times ('' for count ≤ 0)", "repeat('ab', 3)", v, fnRepeat, s, param{"count", function.BigInt}),
+		scalar("string", "overlay", "The string with replacement put in place of length characters (default: replacement's length) from position start (OVERLAY(string PLACING replacement FROM start [FOR length]))",
+			ex("overlay('abcdef' PLACING 'XX' FROM 3)", "overlay('abcdef', 'XX', 3, 0)"),
+			over(v, rows(fnOverlay), s, param{"replacement", function.Str}, param{"start", function.BigInt}),
+			over(v, rows(fnOverlay), s, param{"replacement", function.Str}, param{"start", function.BigInt}, param{"length", function.BigInt})),
 		str("translate", "The string with each character of from replaced by the one at its position in to, or dropped", "translate('hello', 'el', 'ip')", v, fnTranslate,
 			s, param{"from", function.Str}, param{"to", function.Str}),
 		str("bit_length", "The number of bits in the string", "bit_length('abc')", i64, fnBitLength, s),

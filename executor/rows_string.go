@@ -60,6 +60,25 @@ func fnLeft(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
 	return columnar.StringValue(string(r[:min(n, len(r))])), nil
 }
 
+// fnOverlay is SQL's OVERLAY: the characters before start (1-based), the
+// replacement, then those from start + length on, length being the
+// replacement's when absent or negative. A start at or before 1 keeps
+// nothing before the replacement and, past the end, everything.
+func fnOverlay(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+	s, r := []rune(a[0].S), a[1].S
+	start := a[2].I
+	n := int64(utf8.RuneCountInString(r))
+	if len(a) == 4 && a[3].I >= 0 {
+		n = a[3].I
+	}
+	// Both within ±2^62 so that start - 1 + n cannot overflow; the
+	// string is far shorter.
+	start, n = max(min(start, 1<<62), -(1<<62)), min(n, 1<<62)
+	clampTo := func(i int64) int { return int(max(0, min(i, int64(len(s))))) }
+	before, after := clampTo(start-1), clampTo(start-1+n)
+	return columnar.StringValue(string(s[:before]) + r + string(s[after:])), nil
+}
+
 func fnRight(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
 	r, n := []rune(a[0].S), int(a[1].I)
 	if n < 0 {

@@ -139,6 +139,9 @@ func init() {
 	}
 	function.Register(
 		str("repeat", "The string repeated count times ('' for count ≤ 0)", "repeat('ab', 3)", v, fnRepeat, s, param{"count", function.BigInt}),
+		scalar("string", "path_join", "The paths joined with '/' and cleaned (repeated '/', '.' and '..' resolved); a scheme such as s3://bucket stays in front as the root; only the first may be absolute",
+			ex("path_join('dir/sub', '../file')", "path_join('s3://bucket', 'a', 'b.parquet')"),
+			function.Overload{Params: []string{"path"}, Args: []function.Arg{function.Str}, Variadic: true, Returns: v, Kernel: rows(fnPathJoin)}),
 		scalar("string", "overlay", "The string with replacement put in place of length characters (default: replacement's length) from position start (OVERLAY(string PLACING replacement FROM start [FOR length]))",
 			ex("overlay('abcdef' PLACING 'XX' FROM 3)", "overlay('abcdef', 'XX', 3, 0)"),
 			over(v, rows(fnOverlay), s, param{"replacement", function.Str}, param{"start", function.BigInt}),

@@ -164,15 +164,16 @@ func (st *chunkedStore) secondPrefix(es []sortEntry, c int, spec SortKey) int {
 // reports whether they all do (the prefix then decides the key).
 func (col *storeColumn) stringPrefix(es []sortEntry, size int, flip uint64) bool {
 	short := true
+	var buf [wideKeyBytes]byte
 	for i := range es {
-		if len(col.bytesAt(i)) > size-1 {
+		if len(col.bytesAt(i, &buf)) > size-1 {
 			short = false
 			break
 		}
 	}
 	for i := range es {
 		var b [16]byte
-		s := col.bytesAt(i)
+		s := col.bytesAt(i, &buf)
 		copy(b[:size], s)
 		if short {
 			b[size-1] = byte(len(s))
@@ -216,7 +217,8 @@ func (st *chunkedStore) compareRows(keys []int, spec []SortKey, a, b int) int {
 		case columnar.PhysFloat:
 			r = columnar.CompareFloat(col.floats[ca][ia], col.floats[cb][ib])
 		case columnar.PhysBytes:
-			r = bytes.Compare(col.bytesAt(a), col.bytesAt(b))
+			var ka, kb [wideKeyBytes]byte
+			r = bytes.Compare(col.bytesAt(a, &ka), col.bytesAt(b, &kb))
 		case columnar.PhysNested:
 			r = columnar.CompareRows(col.nested[ca], ia, col.nested[cb], ib)
 		case columnar.PhysBool:

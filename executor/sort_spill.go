@@ -32,11 +32,16 @@ func storeBytes(b *columnar.Batch, cols []*columnar.Vector) int64 {
 
 // chunkBytes estimates what the live rows of cols take in a
 // chunkedStore: 8 bytes a value (a string's offset) and the strings, 2 or
-// 4 for narrow integers (narrowWidth).
+// 4 for narrow integers (narrowWidth), at most 16 for a wide integer
+// (store_wide.go).
 func chunkBytes(b *columnar.Batch, cols []*columnar.Vector) int64 {
 	n := b.Live()
 	size := int64(0)
 	for _, v := range cols {
+		if wideInt(v.Type) {
+			size += int64(n) * wideKeyBytes
+			continue
+		}
 		if w := narrowWidth(v.Type); w != 0 {
 			size += int64(n) * int64(w/8)
 		} else {

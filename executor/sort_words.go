@@ -50,9 +50,17 @@ func (col *storeColumn) wordAt(r int) uint64 {
 	return uint64(col.intAt(r>>chunkBits, r&chunkMask)) ^ 1<<63
 }
 
-// bytesAt returns stored row r of a bytes column (sharing the store).
-func (col *storeColumn) bytesAt(r int) []byte {
+// bytesAt returns stored row r of a bytes column, sharing the store, or
+// written into buf when it is a wide column's value held narrower than
+// its key (store_wide.go).
+func (col *storeColumn) bytesAt(r int, buf *[wideKeyBytes]byte) []byte {
 	ch, i := r>>chunkBits, r&chunkMask
+	if col.wide {
+		if col.cw[ch] == wideBits {
+			return col.data[ch][wideKeyBytes*i : wideKeyBytes*(i+1)]
+		}
+		return columnar.AppendInt128Key(buf[:0], columnar.Int128Of(col.intAt(ch, i)))
+	}
 	offs := col.offs[ch]
 	return col.data[ch][offs[i]:offs[i+1]]
 }
@@ -99,8 +107,9 @@ func (st *chunkedStore) wordKeys(keys []int, spec []SortKey) *restWords {
 			n = 1
 		case columnar.PhysBytes:
 			longest := 0
+			var buf [wideKeyBytes]byte
 			for i := 0; i < st.n; i++ {
-				longest = max(longest, len(col.bytesAt(i)))
+				longest = max(longest, len(col.bytesAt(i, &buf)))
 			}
 			n = longest/8 + 1 // room for the length byte
 		default:
@@ -131,7 +140,8 @@ func (r *restWords) sort(es []sortEntry) {
 				continue
 			}
 			var b [8 * maxRestWords]byte
-			s := col.bytesAt(row)
+			var buf [wideKeyBytes]byte
+			s := col.bytesAt(row, &buf)
 			copy(b[:], s)
 			b[8*size-1] = byte(len(s))
 			for j := 0; j < size; j++ {

@@ -62,8 +62,13 @@ type storeColumn struct {
 	data   [][]byte           // bytes: per chunk, the payloads back to back
 	offs   [][]int            // bytes: per chunk, row i's payload is data[offs[i]:offs[i+1]]
 	nested []*columnar.Vector // nested: per chunk, its rows (store_nested.go)
-	valid  []columnar.Bitmap  // per chunk; nil: no NULL in the chunk
-	nulls  bool               // some chunk has a NULL
+	// wide says the column is HUGEINT or DECIMAL(19..38), whose 16-byte
+	// keys are held as integers per chunk too, up to 128 bits wide
+	// (store_wide.go).
+	wide  bool
+	lows  []int64           // wide: scratch, a batch's values (putWide)
+	valid []columnar.Bitmap // per chunk; nil: no NULL in the chunk
+	nulls bool              // some chunk has a NULL
 }
 
 // newChunkedStore returns an empty store for rows of the given types.
@@ -74,6 +79,7 @@ func newChunkedStore(types []columnar.Type, hint int) *chunkedStore {
 	for c, t := range types {
 		s.cols[c].typ = t
 		s.cols[c].width = narrowWidth(t)
+		s.cols[c].wide = wideInt(t)
 	}
 	s.cap0 = min(max(hint, columnar.MaxBatch), chunkRows)
 	return s
@@ -132,30 +138,41 @@ func (col *storeColumn) addChunk(n int) {
 	case columnar.PhysBool:
 		col.bools = append(col.bools, make([]bool, n))
 	case columnar.PhysInt:
-		w := col.width
-		if w == 0 {
-			w = 16 // a 64-bit type: widened as its values need (widenChunk)
-		}
-		var i16 []int16
-		var i32 []int32
-		switch w {
-		case 16:
-			i16 = make([]int16, n)
-		case 32:
-			i32 = make([]int32, n)
-		}
-		col.i16, col.i32, col.ints = append(col.i16, i16), append(col.i32, i32), append(col.ints, nil)
-		col.cw = append(col.cw, uint8(w))
+		col.addIntChunk(n)
 	case columnar.PhysUint:
 		col.uints = append(col.uints, make([]uint64, n))
 	case columnar.PhysFloat:
 		col.floats = append(col.floats, make([]float64, n))
 	case columnar.PhysBytes:
+		if col.wide {
+			col.addIntChunk(n)
+			col.data = append(col.data, nil) // its keys once 128 bits wide
+			break
+		}
 		col.offs = append(col.offs, make([]int, n+1))
 		col.data = append(col.data, nil)
 	case columnar.PhysNested:
 		col.nested = append(col.nested, columnar.NewVector(col.typ, n))
 	}
+}
+
+// addIntChunk appends an integer chunk with room for n rows, as narrow
+// as the column's type allows.
+func (col *storeColumn) addIntChunk(n int) {
+	w := col.width
+	if w == 0 {
+		w = 16 // a 64-bit (or wide) type: widened as its values need (widenChunk)
+	}
+	var i16 []int16
+	var i32 []int32
+	switch w {
+	case 16:
+		i16 = make([]int16, n)
+	case 32:
+		i32 = make([]int32, n)
+	}
+	col.i16, col.i32, col.ints = append(col.i16, i16), append(col.i32, i32), append(col.ints, nil)
+	col.cw = append(col.cw, uint8(w))
 }
 
 // growFirst gives chunk 0 room for n rows, keeping its rows.
@@ -164,19 +181,16 @@ func (col *storeColumn) growFirst(n int) {
 	case columnar.PhysBool:
 		col.bools[0] = regrow(col.bools[0], n)
 	case columnar.PhysInt:
-		switch col.cw[0] {
-		case 16:
-			col.i16[0] = regrow(col.i16[0], n)
-		case 32:
-			col.i32[0] = regrow(col.i32[0], n)
-		default:
-			col.ints[0] = regrow(col.ints[0], n)
-		}
+		col.growFirstInts(n)
 	case columnar.PhysUint:
 		col.uints[0] = regrow(col.uints[0], n)
 	case columnar.PhysFloat:
 		col.floats[0] = regrow(col.floats[0], n)
 	case columnar.PhysBytes:
+		if col.wide {
+			col.growFirstInts(n)
+			break
+		}
 		col.offs[0] = regrow(col.offs[0], n+1)
 	case columnar.PhysNested:
 		col.nested[0].Grow(n)
@@ -186,6 +200,21 @@ func (col *storeColumn) growFirst(n int) {
 		grown := columnar.NewBitmap(n)
 		copy(grown, v)
 		col.valid[0] = grown
+	}
+}
+
+// growFirstInts is growFirst for chunk 0 of an integer column, at its
+// width (a wide column's 128-bit keys included).
+func (col *storeColumn) growFirstInts(n int) {
+	switch col.cw[0] {
+	case 16:
+		col.i16[0] = regrow(col.i16[0], n)
+	case 32:
+		col.i32[0] = regrow(col.i32[0], n)
+	case 64:
+		col.ints[0] = regrow(col.ints[0], n)
+	default:
+		col.data[0] = regrow(col.data[0], wideKeyBytes*n)
 	}
 }
 
@@ -249,6 +278,10 @@ func (col *storeColumn) put(v *columnar.Vector, rows []int, from, k, ch, at, siz
 	case columnar.PhysFloat:
 		copyLive(col.floats[ch][at:at+k], v.Floats, rows, from)
 	case columnar.PhysBytes:
+		if col.wide {
+			col.putWide(v, rows, from, k, ch, at)
+			return
+		}
 		col.putStrings(v, rows, from, k, ch, at)
 	}
 }
@@ -331,6 +364,10 @@ func liveWidth(src []int64, rows []int, from, k int) uint8 {
 // wide, converting the values it holds.
 func (col *storeColumn) widenChunk(ch int, w uint8) {
 	if w <= col.cw[ch] {
+		return
+	}
+	if w == wideBits {
+		col.keysChunk(ch)
 		return
 	}
 	var vals []int64
@@ -419,7 +456,7 @@ func (col *storeColumn) putStrings(v *columnar.Vector, rows []int, from, k, ch, 
 // chunk ch; a NULL row's bit is already clear.
 func (col *storeColumn) putOne(v *columnar.Vector, d *dict.Dict, codes []int32, i, ch, at int) {
 	if v.IsNull(i) {
-		if col.typ.Phys() == columnar.PhysBytes {
+		if col.typ.Phys() == columnar.PhysBytes && !col.wide {
 			col.offs[ch][at+1] = col.offs[ch][at]
 		}
 		return
@@ -449,6 +486,10 @@ func (col *storeColumn) putOne(v *columnar.Vector, d *dict.Dict, codes []int32, 
 			b = d.Value(codes[i])
 		} else {
 			b = v.Bytes[i]
+		}
+		if col.wide {
+			col.putWideOne(b, ch, at)
+			return
 		}
 		col.data[ch] = append(col.data[ch], b...)
 		col.offs[ch][at+1] = len(col.data[ch])
@@ -493,6 +534,10 @@ func (s *chunkedStore) gatherCol(v *columnar.Vector, c int, rows []int32) {
 		gatherChunks(v.Floats[:n], col.floats, rows)
 	case columnar.PhysBytes:
 		out := v.Bytes[:n]
+		if col.wide {
+			col.gatherWide(out, rows)
+			break
+		}
 		for k, r := range rows {
 			ch, i := r>>chunkBits, r&chunkMask
 			offs := col.offs[ch]
@@ -612,6 +657,10 @@ func (s *chunkedStore) copyRange(v *columnar.Vector, c, from, to int) {
 		case columnar.PhysFloat:
 			copy(v.Floats[done:done+k], col.floats[ch][at:])
 		case columnar.PhysBytes:
+			if col.wide {
+				col.wideRange(v.Bytes[done:done+k], ch, at)
+				break
+			}
 			data, offs := col.data[ch], col.offs[ch]
 			for i := range k {
 				lo, hi := offs[at+i], offs[at+i+1]

@@ -1,6 +1,7 @@
 package executor
 
 import (
+	"cmp"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -38,6 +39,13 @@ func chunkedInput(t *testing.T, s *chunkedStore, types []columnar.Type, rows int
 				live[i] = true
 			}
 		}
+		pos := make([]int, n) // the row a live row is stored as
+		for i, stored := 0, len(want); i < n; i++ {
+			pos[i] = stored
+			if live[i] {
+				stored++
+			}
+		}
 		vals := make([][]columnar.Value, n)
 		for i := range vals {
 			vals[i] = make([]columnar.Value, len(types))
@@ -50,6 +58,9 @@ func chunkedInput(t *testing.T, s *chunkedStore, types []columnar.Type, rows int
 				if ty.Phys() == columnar.PhysBool {
 					x.I = 1
 				}
+				if wideInt(ty) {
+					x = columnar.WideValue(ty, columnar.Int128Of(42))
+				}
 				if rng.IntN(2) == 0 {
 					x = columnar.NullValue(ty)
 				}
@@ -57,7 +68,7 @@ func chunkedInput(t *testing.T, s *chunkedStore, types []columnar.Type, rows int
 				for i := range n {
 					vals[i][c] = x
 				}
-			case shape == 1 && ty.Phys() == columnar.PhysBytes: // coded
+			case shape == 1 && ty.Phys() == columnar.PhysBytes && !wideInt(ty): // coded
 				codes := dict.Set(v, colors, n)
 				for i := range n {
 					codes[i] = int32(rng.IntN(colors.Len()))
@@ -83,6 +94,9 @@ func chunkedInput(t *testing.T, s *chunkedStore, types []columnar.Type, rows int
 						x.F = float64(g) / 4
 					case columnar.PhysBytes:
 						x.S = fmt.Sprintf("r%d%s", g, strings.Repeat("x", g%40))
+						if wideInt(ty) {
+							x = columnar.WideValue(ty, wideInput(pos[i]))
+						}
 					}
 					if !live[i] {
 						x = columnar.Value{Type: ty, I: -1, F: -1, S: "garbage"}
@@ -117,6 +131,24 @@ func chunkedInput(t *testing.T, s *chunkedStore, types []columnar.Type, rows int
 	return want
 }
 
+// wideInput is stored row g's value in a wide column, so that its
+// chunks take every width: a few thousand of either sign in the first
+// chunk, some values past 32 bits in the second, past 16 and 64 in the
+// rest.
+func wideInput(g int) columnar.Int128 {
+	switch {
+	case g < chunkRows:
+		return columnar.Int128Of(int64(g%5000 - 2500))
+	case g < 2*chunkRows && g%100 == 3:
+		return columnar.Int128Of(-int64(g) << 33)
+	case g < 2*chunkRows:
+		return columnar.Int128Of(int64(g % 1000))
+	case g%1000 == 7:
+		return columnar.Int128{Hi: int64(g), Lo: uint64(g) * 0x9e3779b97f4a7c15}
+	}
+	return columnar.Int128Of(int64(g) * 100)
+}
+
 func sameValue(got, want columnar.Value) bool {
 	if got.Null || want.Null {
 		return got.Null == want.Null
@@ -129,7 +161,8 @@ func sameValue(got, want columnar.Value) bool {
 // of up to 32 bits are stored narrow: their ends read back.
 func TestChunkedStoreRoundTrip(t *testing.T) {
 	types := []columnar.Type{columnar.TInt64, columnar.TVarchar, columnar.TFloat64, columnar.TBool, columnar.TUint64,
-		columnar.TInt8, columnar.TInt16, columnar.TInt32, columnar.TUint8, columnar.TUint16, columnar.TUint32}
+		columnar.TInt8, columnar.TInt16, columnar.TInt32, columnar.TUint8, columnar.TUint16, columnar.TUint32,
+		{ID: columnar.Hugeint}, columnar.DecimalType(38, 2)}
 	for _, hint := range []int{0, 100, 1 << 20} {
 		t.Run(fmt.Sprintf("hint=%d", hint), func(t *testing.T) {
 			s := newChunkedStore(types, hint)
@@ -162,6 +195,11 @@ func TestChunkedStoreRoundTrip(t *testing.T) {
 							t.Fatalf("range %v column %d row %d: %v, want %v", rg, c, r, got, want[r][c])
 						}
 					}
+				}
+			}
+			for c, ty := range types {
+				if w := s.cols[c].cw; wideInt(ty) && (w[0] != 16 || w[len(w)-1] != wideBits) {
+					t.Fatalf("%s chunk widths %v, want 16 first and 128 last", ty, w)
 				}
 			}
 			out := columnar.NewBatch(types, 0)
@@ -344,5 +382,126 @@ func TestChunkedStoreWidensInPlace(t *testing.T) {
 	s.copyRange(v, 0, 0, s.n)
 	if s.n != len(want) || !slices.Equal(v.Ints[:s.n], want) {
 		t.Fatalf("stored %v, want %v", v.Ints[:s.n], want)
+	}
+}
+
+// TestChunkedStoreWideInPlace: one chunk of a DECIMAL(38,2) column takes
+// 1, -2, 3 (16 bits), 70000 (to 32 bits), a Const -2^40 (to 64 bits), a
+// NULL with garbage under it, 2^64+5 (to 128 bits: the keys themselves)
+// and a selected batch whose unselected row is past 64 bits too; the rows
+// read back as stored, the earlier ones through every widening, and
+// compare as their numbers do.
+func TestChunkedStoreWideInPlace(t *testing.T) {
+	ty := columnar.DecimalType(38, 2)
+	s := newChunkedStore([]columnar.Type{ty}, 0)
+	key := func(x columnar.Int128) []byte { return columnar.AppendInt128Key(nil, x) }
+	add := func(vals []columnar.Int128, sel []int, nulls ...int) {
+		v := columnar.NewVector(ty, len(vals))
+		for i, x := range vals {
+			v.Bytes[i] = key(x)
+		}
+		for _, i := range nulls {
+			v.SetNull(i, len(vals))
+			v.Bytes[i] = []byte("garbage")
+		}
+		b := &columnar.Batch{Len: len(vals), Sel: sel, Cols: []*columnar.Vector{v}}
+		s.appendRows(b, b.Cols)
+	}
+	of := columnar.Int128Of
+	big := columnar.Int128{Hi: 1, Lo: 5} // 2^64 + 5
+	add([]columnar.Int128{of(1), of(-2), of(3)}, nil)
+	widths := []uint8{s.cols[0].cw[0]}
+	add([]columnar.Int128{of(70000)}, nil)
+	widths = append(widths, s.cols[0].cw[0])
+	c := &columnar.Vector{Type: ty, Const: true, Bytes: [][]byte{key(of(-1 << 40))}}
+	one := &columnar.Batch{Len: 2, Cols: []*columnar.Vector{c}}
+	s.appendRows(one, one.Cols)
+	widths = append(widths, s.cols[0].cw[0])
+	add([]columnar.Int128{of(0), big}, nil, 0)
+	widths = append(widths, s.cols[0].cw[0])
+	add([]columnar.Int128{{Hi: -7}, of(-7)}, []int{1})
+	if !slices.Equal(widths, []uint8{16, 32, 64, 128}) {
+		t.Fatalf("widths %v, want [16 32 64 128]", widths)
+	}
+	want := []columnar.Int128{of(1), of(-2), of(3), of(70000), of(-1 << 40), of(-1 << 40), {}, big, of(-7)}
+	const null = 6
+	check := func(how string, v *columnar.Vector, k, r int) {
+		t.Helper()
+		if r == null {
+			if !v.IsNull(k) {
+				t.Fatalf("%s row %d: not NULL", how, r)
+			}
+			return
+		}
+		if v.IsNull(k) || string(v.Bytes[k]) != string(key(want[r])) {
+			t.Fatalf("%s row %d: %x, want %x", how, r, v.Bytes[k], key(want[r]))
+		}
+	}
+	v := &columnar.Vector{Type: ty}
+	s.copyRange(v, 0, 0, s.n)
+	if s.n != len(want) {
+		t.Fatalf("stored %d rows, want %d", s.n, len(want))
+	}
+	for r := range want {
+		check("replayed", v, r, r)
+	}
+	perm := []int32{8, 7, 5, 0, 6, 3}
+	s.gatherCol(v, 0, perm)
+	for k, r := range perm {
+		check("gathered", v, k, int(r))
+	}
+	spec := []SortKey{{}}
+	for a := range want {
+		for b := range want {
+			if a == null || b == null {
+				continue
+			}
+			if got, exp := s.compareRows([]int{0}, spec, a, b), want[a].Cmp(want[b]); got != exp {
+				t.Fatalf("rows %d and %d compare %d, want %d", a, b, got, exp)
+			}
+		}
+	}
+}
+
+// TestChunkedStoreWideNarrowCompare: rows of a HUGEINT column held in
+// chunks of different widths (a 16-bit chunk, a 128-bit one) compare and
+// sort-prefix as their numbers do.
+func TestChunkedStoreWideNarrowCompare(t *testing.T) {
+	ty := columnar.Type{ID: columnar.Hugeint}
+	s := newChunkedStore([]columnar.Type{ty}, chunkRows)
+	v := columnar.NewVector(ty, chunkRows+2)
+	want := make([]columnar.Int128, chunkRows+2)
+	for i := range want {
+		want[i] = columnar.Int128Of(int64(i%2000 - 1000))
+	}
+	want[chunkRows] = columnar.Int128{Hi: -3} // -3 * 2^64
+	want[chunkRows+1] = columnar.Int128Of(999)
+	for i, x := range want {
+		v.Bytes[i] = columnar.AppendInt128Key(nil, x)
+	}
+	b := &columnar.Batch{Len: len(want), Cols: []*columnar.Vector{v}}
+	s.appendRows(b, b.Cols)
+	if w := s.cols[0].cw; !slices.Equal(w, []uint8{16, 128}) {
+		t.Fatalf("widths %v, want [16 128]", w)
+	}
+	spec := []SortKey{{Desc: true}}
+	for _, pair := range [][2]int{{0, chunkRows}, {chunkRows, 5}, {chunkRows + 1, 1999}, {1999, chunkRows + 1}, {3, 4}} {
+		a, b := pair[0], pair[1]
+		if got, exp := s.compareRows([]int{0}, spec, a, b), -want[a].Cmp(want[b]); got != exp {
+			t.Fatalf("rows %d and %d compare %d, want %d", a, b, got, exp)
+		}
+	}
+	es := make([]sortEntry, s.n)
+	s.normalizePrefix(es, []int{0}, []SortKey{{}})
+	for _, pair := range [][2]int{{0, chunkRows}, {chunkRows, 5}, {chunkRows + 1, 1999}, {3, 4}} {
+		a, b := pair[0], pair[1]
+		pa, pb := [2]uint64{es[a].pfx0, es[a].pfx1}, [2]uint64{es[b].pfx0, es[b].pfx1}
+		got := cmp.Compare(pa[0], pb[0])
+		if got == 0 {
+			got = cmp.Compare(pa[1], pb[1])
+		}
+		if exp := want[a].Cmp(want[b]); got != exp {
+			t.Fatalf("prefixes of rows %d and %d compare %d, want %d", a, b, got, exp)
+		}
 	}
 }

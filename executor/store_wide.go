@@ -151,12 +151,29 @@ func (col *storeColumn) wideKey(ch, i int, buf *[]byte) []byte {
 
 // wideRange sets out to the keys of rows at.. of chunk ch.
 func (col *storeColumn) wideRange(out [][]byte, ch, at int) {
-	var buf []byte
-	if col.cw[ch] != wideBits {
-		buf = make([]byte, wideKeyBytes*len(out))
+	n := len(out)
+	var keys []byte
+	if col.cw[ch] == wideBits {
+		keys = col.data[ch][wideKeyBytes*at : wideKeyBytes*(at+n)]
+	} else {
+		keys = make([]byte, wideKeyBytes*n)
+		switch col.cw[ch] {
+		case 16:
+			for i, x := range col.i16[ch][at : at+n] {
+				putWideKey(keys[wideKeyBytes*i:], int64(x))
+			}
+		case 32:
+			for i, x := range col.i32[ch][at : at+n] {
+				putWideKey(keys[wideKeyBytes*i:], int64(x))
+			}
+		default:
+			for i, x := range col.ints[ch][at : at+n] {
+				putWideKey(keys[wideKeyBytes*i:], x)
+			}
+		}
 	}
 	for i := range out {
-		out[i] = col.wideKey(ch, at+i, &buf)
+		out[i] = keys[wideKeyBytes*i : wideKeyBytes*(i+1) : wideKeyBytes*(i+1)]
 	}
 }
 

@@ -19,14 +19,14 @@
 // An operator is one state type whose phases are in files of their own:
 // HashJoin (hashjoin.go) with its probe, pair output, probe-first, shared-build,
 // dictionary and grace (spill) phases and the nested-loop and range joins
-// it falls back to; HashAgg (hashagg.go) with its pass-through, spill,
-// FILTER, DISTINCT and dictionary-code phases; Window, Sort and SetOp with
+// it falls back to; HashAgg (hashagg.go) with its pass-through, flush,
+// spill, FILTER, DISTINCT and dictionary-code phases; Window, Sort and SetOp with
 // their spill and streaming files; the row store (store_chunked.go) with
 // its nested and wide columns; and aggState (aggstate.go), whose update and result
 // dispatch calls one file per family of aggregates (aggstate_*.go) that
 // reads its fields. Each phase reads the state and the state's driver
 // calls each phase, so these files need each other both ways; nothing
-// else in the package does (tests/filecycles_test.go allows at most 33
+// else in the package does (tests/filecycles_test.go allows at most 34
 // such pairs). Helpers that kernels share live in files of their own
 // (cmp_op.go, arith_op.go, grow.go, date_math.go, …).
 package executor

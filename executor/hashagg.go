@@ -90,6 +90,10 @@ type HashAgg struct {
 	kept    *keptTable
 	probed  int
 	revoked bool
+	// order watches the keys of a partial for order; flushing: the table
+	// is emitted before the input ends (hashagg_flush.go).
+	order    keyOrder
+	flushing bool
 
 	// dres reserves each DISTINCT aggregate's pairs (nil entries for the
 	// others); pairsPeak and pairsSpilled are their spilled partitions'
@@ -141,6 +145,8 @@ func (h *HashAgg) Open(ctx context.Context) error {
 	}
 	h.ngroups, h.pos, h.groups, h.passing, h.passed = 0, 0, nil, false, 0
 	h.kept, h.probed, h.revoked = nil, 0, false
+	h.flushing = false
+	h.watchOrder()
 	h.dropSpill()
 	if h.res == nil {
 		h.res = h.mem.Reserve("hash aggregate", memory.Spillable)
@@ -188,7 +194,7 @@ func (h *HashAgg) Open(ctx context.Context) error {
 func (h *HashAgg) build(ctx context.Context, first *columnar.Batch) error {
 	keyVecs := make([]*columnar.Vector, len(h.Groups))
 	rows := 0
-	for !h.passing {
+	for !h.passing && !h.flushing {
 		b := first
 		first = nil
 		if b == nil {
@@ -207,6 +213,9 @@ func (h *HashAgg) build(ctx context.Context, first *columnar.Batch) error {
 				return err
 			}
 			keyVecs[i] = v
+		}
+		if h.order.on {
+			h.order.next(b, keyVecs[0])
 		}
 		if h.spill == nil && h.held > 0 && h.groups != nil {
 			// Reserved before the table grows (the first batch always goes in:
@@ -234,6 +243,7 @@ func (h *HashAgg) build(ctx context.Context, first *columnar.Batch) error {
 		}
 		rows += b.Live()
 		h.passing = h.shouldPass(rows, b.Live())
+		h.flushing = h.shouldFlush()
 	}
 	return nil
 }
@@ -334,6 +344,8 @@ func (h *HashAgg) assignGroups(b *columnar.Batch, keys []*columnar.Vector) {
 func (h *HashAgg) Next(ctx context.Context) (*columnar.Batch, error) {
 	if h.pos >= h.ngroups {
 		switch {
+		case h.flushing:
+			return h.nextFlushed(ctx) // hashagg_flush.go
 		case h.passing:
 			return h.nextPassed(ctx) // hashagg_pass.go
 		case h.spill != nil:

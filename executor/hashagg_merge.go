@@ -47,6 +47,13 @@ type PartitionMerge struct {
 	Keys     []int
 	Sources  []*PartitionSource
 	Finals   []Operator
+	// KeyBounds, when not nil and Keys is one integer column, returns the
+	// least and greatest value that column takes over the whole input (a
+	// scanned table's statistics; ok false: unknown). It is asked at Open
+	// only when a partial emits its groups as it goes (hashagg_flush.go),
+	// whose table then samples only the first keys: the range dealt is
+	// judged from the bounds instead (hashagg_range.go).
+	KeyBounds func() (lo, hi int64, ok bool)
 
 	mem    *memory.Manager       // the query's (SetMemory); nil: no accounting
 	res    []*memory.Reservation // per partial: the batches it dealt
@@ -289,6 +296,8 @@ func (m *PartitionMerge) Open(ctx context.Context) error {
 		}
 		if len(m.Keys) == 1 {
 			d.sample = sampleKeys(m.Partials[w])
+			d.ordered = flushesInOrder(m.Partials[w])
+			d.bounds = m.KeyBounds
 		}
 		for {
 			b, err := m.Partials[w].Next(ctx)
@@ -536,6 +545,11 @@ type dealer struct {
 	// wide, even spread (hashagg_range.go).
 	rng    *dealRange
 	sample []int64
+	// ordered says the partial emits its groups as it goes (keys in
+	// order): its sample is its first keys only, and the range is judged
+	// from bounds, the key's bounds over the input, if known.
+	ordered bool
+	bounds  func() (lo, hi int64, ok bool)
 }
 
 // deal copies the live rows of b to the stores of their partitions and
@@ -559,6 +573,14 @@ func (d *dealer) deal(b *columnar.Batch) int64 {
 	var byRange *columnar.Vector // the key column, when dealt by range
 	if d.rng != nil && len(d.keys) == 1 {
 		d.rng.once.Do(func() {
+			if d.ordered {
+				if d.bounds != nil {
+					if lo, hi, ok := d.bounds(); ok {
+						d.rng.decideBounds(lo, hi, d.parts)
+					}
+				}
+				return
+			}
 			if d.sample != nil {
 				d.rng.decideFrom(d.sample, d.parts)
 			} else {

@@ -112,6 +112,28 @@ func (r *dealRange) decideFrom(keys []int64, parts int) {
 	r.on, r.lo, r.width, r.shift = true, lo, width, shift
 }
 
+// decideBounds judges the range from the least and greatest key of the
+// input (PartitionMerge.KeyBounds), for a partial whose keys arrive in
+// order and are emitted as they go (hashagg_flush.go): its table samples
+// only the first keys. The spread over the range cannot be checked
+// without a sample; keys in order are most often ids and dates that fill
+// their range (lineitem's l_orderkey), and a skewed spread only makes
+// some finals larger than others, never an answer different.
+func (r *dealRange) decideBounds(lo, hi int64, parts int) {
+	if parts < 2 || hi < lo || hi-lo < 0 {
+		return
+	}
+	width := uint64(hi-lo) + 1
+	if width < rangeMin || width == 0 {
+		return
+	}
+	shift := uint(bits.Len64((width - 1) / uint64(parts)))
+	if shift > 23 {
+		return
+	}
+	r.on, r.lo, r.width, r.shift = true, lo, width, shift
+}
+
 // partitionOf returns the partition of row i's key in v when it falls in
 // the range.
 func (r *dealRange) partitionOf(v *columnar.Vector, i int) (int, bool) {
@@ -137,6 +159,22 @@ func (r *dealRange) keys(p int) (lo, hi int64, ok bool) {
 	}
 	to := min(from+1<<r.shift, r.width)
 	return r.lo + int64(from), r.lo + int64(to-1), true
+}
+
+// flushesInOrder reports whether op's aggregate (op a partial HashAgg,
+// maybe wrapped) emits its groups as it goes, its keys in order
+// (hashagg_flush.go).
+func flushesInOrder(op Operator) bool {
+	for {
+		switch x := op.(type) {
+		case *HashAgg:
+			return x.flushing
+		case interface{ Unwrap() Operator }:
+			op = x.Unwrap()
+		default:
+			return false
+		}
+	}
 }
 
 // rangeSampleKeys is the size of the sample of a partial's keys.

@@ -15,15 +15,17 @@ const mergePartitions = 8
 
 // partitionMerge builds the parallel final phase over partials: one
 // executor.PartitionSource per partition of the rows, hashed on the
-// partial columns keys, and over each the operators final builds.
-func (bd *builder) partitionMerge(partials []executor.Operator, keys []int, final func(src executor.Operator) (executor.Operator, error)) (executor.Operator, error) {
+// partial columns keys, and over each the operators final builds. bounds,
+// when not nil, gives the bounds of a single integer key over the input
+// (keyBounds).
+func (bd *builder) partitionMerge(partials []executor.Operator, keys []int, bounds func() (int64, int64, bool), final func(src executor.Operator) (executor.Operator, error)) (executor.Operator, error) {
 	ptypes := partials[0].Types()
 	names := make([]string, len(keys))
 	for i, k := range keys {
 		names[i] = "#" + strconv.Itoa(k)
 	}
 	desc := "PartitionSource by [" + strings.Join(names, ", ") + "] of workers=" + strconv.Itoa(len(partials))
-	m := &executor.PartitionMerge{Partials: partials, Keys: keys}
+	m := &executor.PartitionMerge{Partials: partials, Keys: keys, KeyBounds: bounds}
 	for range mergePartitions * len(partials) {
 		src := &executor.PartitionSource{Out: ptypes, Child: partials[0], Desc: desc}
 		f, err := final(bd.wrap(src))
@@ -82,7 +84,7 @@ func (bd *builder) parallelStacked(n *Aggregate) (executor.Operator, error) {
 		return nil, err
 	}
 	fused := fusedDistinct(n, inner)
-	return bd.partitionMerge(partials, keys, func(src executor.Operator) (executor.Operator, error) {
+	return bd.partitionMerge(partials, keys, nil, func(src executor.Operator) (executor.Operator, error) {
 		if fused != nil {
 			return bd.compileAggregate(fused, src)
 		}
@@ -205,7 +207,7 @@ func (bd *builder) parallelAggregate(n *Aggregate) (executor.Operator, error) {
 	for i := range keys {
 		keys[i] = i
 	}
-	return bd.partitionMerge(partials, keys, func(src executor.Operator) (executor.Operator, error) {
+	return bd.partitionMerge(partials, keys, keyBounds(n), func(src executor.Operator) (executor.Operator, error) {
 		return bd.finalAggregate(n, src)
 	})
 }
@@ -324,4 +326,43 @@ func (bd *builder) finalAggregate(n *Aggregate, in executor.Operator) (executor.
 		}
 	}
 	return bd.wrap(&executor.HashAgg{Input: in, Groups: groups, Aggs: aggs}), nil
+}
+
+// keyBounds returns, for an aggregate grouping by one integer column of
+// the table its pipeline scans, a function giving that column's least and
+// greatest value from the table's statistics (StatsProvider), asked only
+// when the merge needs them, at Open (Build does no I/O); else nil. The
+// bounds hold whatever filters and joins keep of the rows.
+func keyBounds(n *Aggregate) func() (int64, int64, bool) {
+	if len(n.Groups) != 1 {
+		return nil
+	}
+	ref, ok := n.Groups[0].(*ColRef)
+	if !ok || !ref.Type().IsInteger() || ref.Type().ID == columnar.Uint64 {
+		return nil // a UBIGINT's values do not all fit the int64 bounds
+	}
+	scan, ok := pipelineScan(n.Input)
+	if !ok {
+		return nil
+	}
+	sp, ok := scan.Table.(StatsProvider)
+	if !ok {
+		return nil
+	}
+	col := -1
+	for i, c := range scan.Cols {
+		if c.ID == ref.Col.ID {
+			col = scan.TableCols[i]
+		}
+	}
+	if col < 0 {
+		return nil
+	}
+	return func() (int64, int64, bool) {
+		st, ok := sp.ColumnStats(col)
+		if !ok || !st.HasMinMax || st.Min.Null || st.Max.Null || !st.Min.Type.IsSigned() || !st.Max.Type.IsSigned() {
+			return 0, 0, false
+		}
+		return st.Min.I, st.Max.I, true
+	}
 }

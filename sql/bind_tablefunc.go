@@ -40,7 +40,7 @@ func tableFuncBindable(t *ast.TableFunc) bool {
 // from the catalog or the session (constants, or a query for summarize).
 var catalogTableFuncs = map[string]bool{"summarize": true, "duckdb_settings": true, "duckdb_functions": true, "duckdb_schemas": true, "duckdb_variables": true,
 	"duckdb_tables": true, "duckdb_columns": true, "duckdb_views": true, "duckdb_databases": true,
-	"duckdb_sequences": true, "duckdb_indexes": true, "duckdb_types": true}
+	"duckdb_sequences": true, "duckdb_indexes": true, "duckdb_types": true, "pragma_table_info": true}
 
 // bindTableFuncAST binds a table function call in FROM as bindTableFunc
 // does; a file function's arguments are read by callArgs from the call's
@@ -78,6 +78,8 @@ func (b *binder) bindTableFuncAST(t *ast.TableFunc) (*fromItem, error) {
 			return b.catalogTables(fn, args, alias, at) // bind_catalog_tables.go
 		case "duckdb_sequences", "duckdb_indexes", "duckdb_types":
 			return b.catalogObjects(fn, args, alias, at) // bind_catalog_objects.go
+		case "pragma_table_info":
+			return b.bindTableInfo(args, alias, at) // bind_table_info.go
 		}
 		return b.bindSettingsTable(args, alias, at) // bind_settings.go
 	}

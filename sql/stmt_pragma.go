@@ -13,10 +13,10 @@ import (
 // pragma reads DuckDB's PRAGMA forms that are settings under another
 // spelling: PRAGMA name = value sets name (PRAGMA threads = 4 is SET
 // threads = 4); PRAGMA enable_x / disable_x set the boolean setting
-// enable_x (PRAGMA disable_optimizer); PRAGMA show_tables is SHOW TABLES.
-// Which names are settings is the engine's to say, as for SET. The call
-// forms (table_info('t'), storage_info, …) are DuckDB's pragma functions:
-// refused by name.
+// enable_x (PRAGMA disable_optimizer); PRAGMA show_tables is SHOW TABLES;
+// PRAGMA table_info('t') is SELECT * FROM pragma_table_info('t'). Which
+// names are settings is the engine's to say, as for SET. The other call
+// forms (storage_info, …) are DuckDB's pragma functions: refused by name.
 func (b *stmtBuilder) pragma(s *ast.Pragma) (Statement, error) {
 	if len(s.Name) != 1 {
 		return nil, b.syntax(s.Name[1])
@@ -29,6 +29,8 @@ func (b *stmtBuilder) pragma(s *ast.Pragma) (Statement, error) {
 			return nil, err
 		}
 		return &Set{Name: name, Value: v}, nil
+	case s.Call && name == "table_info" && len(s.Args) == 1:
+		return b.pragmaTableInfo(s)
 	case s.Call:
 	case name == "show_tables":
 		return &ShowTables{}, nil
@@ -83,4 +85,29 @@ func (b *stmtBuilder) setValue(e ast.Expr) (columnar.Value, error) {
 	}
 	// DuckDB folds a constant expression here (SET threads = 1 + 1).
 	return columnar.Value{}, b.errAt(e, ErrUnsupported, "a setting's value must be a number, a string, a boolean or a word")
+}
+
+// pragmaTableInfo is PRAGMA table_info('t') (or table_info(t)) as the
+// query SELECT * FROM pragma_table_info('t'), made of the statement's
+// nodes so that errors point into it.
+func (b *stmtBuilder) pragmaTableInfo(s *ast.Pragma) (Statement, error) {
+	var arg *ast.Literal
+	switch x := s.Args[0].(type) {
+	case *ast.Literal:
+		if x.Kind == ast.LitString {
+			arg = x
+		}
+	case *ast.ColumnRef:
+		parts := make([]string, len(x.Name))
+		for i, p := range x.Name {
+			parts[i] = p.Name
+		}
+		arg = &ast.Literal{Span: x.Span, Kind: ast.LitString, Val: strings.Join(parts, ".")}
+	}
+	if arg == nil {
+		return nil, b.errAt(s.Args[0], ErrType, "PRAGMA table_info expects a table name")
+	}
+	name := s.Name[0]
+	fn := &ast.TableFunc{Span: s.Span, Func: &ast.Func{Span: s.Span, Name: ast.Name{{Span: name.Span, Name: "pragma_table_info"}}, Args: []ast.Expr{arg}}}
+	return b.selectQuery(s.Span, []ast.Expr{&ast.Star{Span: s.Span}}, fn, nil)
 }

@@ -57,17 +57,24 @@ func (b *binder) relationText(arg string) string {
 	return `"` + strings.ReplaceAll(arg, `"`, `""`) + `"`
 }
 
-// bindSummarize binds summarize('name, path or query') called at token
-// at; its errors point at the string.
-func (b *binder) bindSummarize(args callexpr.SelectExprs, alias string, at int) (*fromItem, error) {
-	var arg string
+// oneStringArg returns the string of a call's only argument when it is a
+// string literal, and the token to point errors at (the string's, else
+// the call's at); "" otherwise.
+func (b *binder) oneStringArg(args callexpr.SelectExprs, at int) (string, int) {
 	if len(args) == 1 {
 		if ae, ok := args[0].(*callexpr.AliasedExpr); ok {
 			if v, ok := ae.Expr.(*callexpr.SQLVal); ok && v.Type == callexpr.StrVal {
-				arg, at = string(v.Val), b.q.tok(v.At)
+				return string(v.Val), b.q.tok(v.At)
 			}
 		}
 	}
+	return "", at
+}
+
+// bindSummarize binds summarize('name, path or query') called at token
+// at; its errors point at the string.
+func (b *binder) bindSummarize(args callexpr.SelectExprs, alias string, at int) (*fromItem, error) {
+	arg, at := b.oneStringArg(args, at)
 	if arg == "" {
 		return nil, b.errAt(at, ErrType, "summarize expects one string argument (a table, a path or a query)")
 	}

@@ -22,14 +22,7 @@ func init() {
 
 // bindTableInfo binds pragma_table_info(name) called at token at.
 func (b *binder) bindTableInfo(args callexpr.SelectExprs, alias string, at int) (*fromItem, error) {
-	var arg string
-	if len(args) == 1 {
-		if ae, ok := args[0].(*callexpr.AliasedExpr); ok {
-			if v, ok := ae.Expr.(*callexpr.SQLVal); ok && v.Type == callexpr.StrVal {
-				arg, at = string(v.Val), b.q.tok(v.At)
-			}
-		}
-	}
+	arg, at := b.oneStringArg(args, at) // bind_summarize.go
 	if arg == "" {
 		return nil, b.errAt(at, ErrType, "pragma_table_info expects one string argument (a table or view name)")
 	}

@@ -73,6 +73,16 @@ func (bd *builder) build(n Node) (executor.Operator, error) {
 		}
 	case *PositionalJoin:
 		return bd.buildPositionalJoin(x) // join_positional.go
+	case *LimitBy:
+		in, err := bd.build(x.Input)
+		if err != nil {
+			return nil, err
+		}
+		bounds, err := bd.build(x.Bounds)
+		if err != nil {
+			return nil, err
+		}
+		return bd.wrap(&executor.LimitBy{Limit: executor.Limit{Input: in, Count: -1}, Bounds: bounds}), nil
 	case *AsofJoin:
 		return bd.buildAsofJoin(x)
 	case *Sample:

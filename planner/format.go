@@ -101,6 +101,8 @@ func describeNode(n Node) string {
 		return "Sort " + sortKeys(n.Keys)
 	case *Limit:
 		return fmt.Sprintf("Limit %d offset %d", n.Count, n.Offset)
+	case *LimitBy:
+		return "Limit computed once by its second input"
 	case *Sample:
 		return n.String()
 	case *AsofJoin:

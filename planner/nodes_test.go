@@ -91,6 +91,7 @@ var nodeKinds = map[string]nodeKind{
 		return &SetOp{Left: l, Right: r, Kind: SetUnion, Out: []Column{{ID: 15, Name: "a", Type: columnar.TInt64}, {ID: 16, Name: "b", Type: columnar.TInt64}}}
 	}, false},
 	"PositionalJoin": {2, func(l, r Node) Node { return &PositionalJoin{Left: l, Right: r} }, true},
+	"LimitBy":        {2, func(l, r Node) Node { return &LimitBy{Input: l, Bounds: r} }, true},
 	"AsofJoin": {2, func(l, r Node) Node {
 		return &AsofJoin{Left: l, Right: r, EquiKeys: []EquiKey{{L: ref(colA), R: ref(colC)}}, L: ref(colB), R: ref(colD), Op: executor.AsofGE}
 	}, false},

@@ -21,7 +21,7 @@ func orderedScans(n Node) map[*Scan]bool {
 		switch x := n.(type) {
 		case *Scan:
 			out[x] = true
-		case *Project, *Filter, *Limit, *LimitPercent, *Unnest:
+		case *Project, *Filter, *Limit, *LimitPercent, *LimitBy, *Unnest:
 			for _, c := range n.Children() {
 				walk(c)
 			}

@@ -608,6 +608,7 @@ func (b *binder) limitAST(root planner.Node, q *ast.Query) (planner.Node, error)
 		return root, nil
 	}
 	count, offset := int64(-1), int64(0)
+	var computed [2]ast.Expr // LIMIT, OFFSET that are not constants
 	read := func(e ast.Expr, what string) (int64, error) {
 		if n, ok := astOrdinal(e); ok && n >= 0 && n < 1<<30 {
 			return int64(n), nil
@@ -635,7 +636,12 @@ func (b *binder) limitAST(root planner.Node, q *ast.Query) (planner.Node, error)
 				return int64(math.Round(v)), nil
 			}
 		}
-		return 0, b.errAt(b.q.tok(e.Extent()), ErrType, what+" must be a non-negative integer constant")
+		if what == "LIMIT" {
+			computed[0] = e
+		} else {
+			computed[1] = e
+		}
+		return 0, nil
 	}
 	var err error
 	var percent *float64
@@ -652,6 +658,12 @@ func (b *binder) limitAST(root planner.Node, q *ast.Query) (planner.Node, error)
 		if offset, err = read(q.Offset, "OFFSET"); err != nil {
 			return nil, err
 		}
+	}
+	if computed != [2]ast.Expr{} {
+		if percent != nil {
+			return nil, b.errAt(b.q.tok(computed[1].Extent()), ErrType, "OFFSET with LIMIT … % must be a constant")
+		}
+		return b.limitBy(root, q, computed, count, offset) // bind_limit_by.go
 	}
 	if percent != nil {
 		return &planner.LimitPercent{Input: root, Percent: *percent, Offset: offset}, nil

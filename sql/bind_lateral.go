@@ -62,7 +62,8 @@ func (b *binder) lateralDerived(acc *fromItem, t *ast.Derived, kind planner.Join
 	if kind != planner.JoinInner && kind != planner.JoinCross && kind != planner.JoinLeft {
 		return nil, unsupported("in a RIGHT, FULL, SEMI or ANTI join")
 	}
-	if readsFurtherOut(acc.node, child.outerRefs) {
+	if readsFurtherOut(acc.node, child.outerRefs) || len(cond.using) > 0 || cond.onSubquery {
+		// The patterns below join with a plain ON only.
 		return b.lateralFlatten(acc, it, bd, child, kind, cond, t)
 	}
 	var savedCond planner.Expr
@@ -219,8 +220,6 @@ func (b *binder) lateralRows(acc, it *fromItem, rows planner.Node, exprs []plann
 			return nil, err
 		}
 		res.node = &planner.Filter{Input: p, Cond: x}
-	} else if len(cond.using) > 0 {
-		return nil, b.errAt(b.q.tokAt(t.Start), ErrUnsupported, "LATERAL subquery with USING is not supported")
 	}
 	return res, nil
 }

@@ -238,7 +238,8 @@ func (f *flattener) setOp(s *planner.SetOp) (planner.Node, carried, error) {
 // projection of the domain per row, the rows combined by UNION ALL.
 func (f *flattener) values(v *planner.Values) (planner.Node, carried, error) {
 	if len(v.Rows) == 0 {
-		return nil, nil, f.unsupported("over an empty VALUES")
+		d, m := f.domain() // no rows, whatever the binding
+		return &planner.Join{Left: v, Right: d, Kind: planner.JoinCross}, m, nil
 	}
 	// row projects row i over a fresh domain into out (and the domain's
 	// columns).

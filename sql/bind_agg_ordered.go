@@ -138,6 +138,14 @@ func (b *binder) sortedInGroup(idx, before int, keys []planner.SortKey) planner.
 // returns it with the constant order flags sorted_list and
 // sorted_string_agg take (executor/call_list_sorted.go).
 func (b *binder) sortedEntries(x planner.Expr, keys []planner.SortKey) (planner.Expr, planner.Expr) {
+	entry, order := sortEntry(x, keys)
+	return b.addAgg(planner.AggCall{Func: planner.AggList, Arg: entry, Type: columnar.ListOf(entry.T)}), order
+}
+
+// sortEntry returns struct_pack(keys…, x), one entry of a list that
+// sorted_list orders by its keys, and the constant order flags sorted_list
+// takes; constant keys order nothing and are left out.
+func sortEntry(x planner.Expr, keys []planner.SortKey) (*planner.Call, *planner.Const) {
 	var args []planner.Expr
 	var fields []columnar.Field
 	order := columnar.Value{Type: columnar.ListOf(columnar.TBool)}
@@ -151,9 +159,7 @@ func (b *binder) sortedEntries(x planner.Expr, keys []planner.SortKey) (planner.
 	}
 	args = append(args, x)
 	fields = append(fields, columnar.Field{Name: "v", Type: x.Type()})
-	entry := &planner.Call{Fn: "struct_pack", Args: args, T: columnar.StructOf(fields...)}
-	entries := b.addAgg(planner.AggCall{Func: planner.AggList, Arg: entry, Type: columnar.ListOf(entry.T)})
-	return entries, &planner.Const{Val: order}
+	return &planner.Call{Fn: "struct_pack", Args: args, T: columnar.StructOf(fields...)}, &planner.Const{Val: order}
 }
 
 // orderedPicks are the aggregates whose ORDER BY picks the value: first

@@ -59,7 +59,7 @@ func astBindable(e ast.Expr) bool {
 	case *ast.DistinctFrom:
 		return astBindable(e.L) && astBindable(e.R)
 	case *ast.Subquery:
-		return e.Kind != ast.SubArray && queryBindable(e.Query)
+		return queryBindable(e.Query)
 	case *ast.InQuery:
 		if x, ok := rowIn(e); ok {
 			return astBindable(x) // bind_row_in.go

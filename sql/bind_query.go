@@ -477,7 +477,11 @@ func (b *binder) bindTableRefAST(t ast.TableRef, unnamed *int) (*fromItem, error
 // bindQuery binds the binder's query: a SELECT, possibly with a WITH list,
 // or a set operation.
 func (b *binder) bindQuery() (*Bound, error) {
-	return b.bindQueryAST()
+	bd, err := b.bindQueryAST()
+	if err != nil || !b.arrayOf {
+		return bd, err
+	}
+	return b.arrayOfRows(bd), nil
 }
 
 // child returns a binder for a nested query that shares this one's
@@ -497,6 +501,7 @@ func (b *binder) bindNested(nq nestedQuery, outer bool) (*Bound, *binder, error)
 	} else {
 		c.enclosing = b
 	}
+	c.arrayOf = nq.array
 	bd, err := c.bindQuery()
 	b.nextID = c.nextID
 	return bd, c, err

@@ -150,6 +150,7 @@ func (b *binder) bindSelectAST(sel *ast.Select, q *ast.Query) (*Bound, error) {
 	if root, err = b.limitAST(root, q); err != nil {
 		return nil, err
 	}
+	b.ordered = &orderedRoot{root: root, keys: keys}
 	return &Bound{Root: dropHidden(b, root, proj, len(items)), Names: names}, nil
 }
 

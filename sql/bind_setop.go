@@ -58,6 +58,7 @@ func (b *binder) bindBodyAST(body ast.QueryBody, q *ast.Query) (*Bound, error) {
 	if root, err = b.limitAST(root, q); err != nil {
 		return nil, err
 	}
+	b.ordered = &orderedRoot{root: root, keys: keys}
 	return &Bound{Root: root, Names: bd.Names}, nil
 }
 

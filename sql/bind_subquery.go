@@ -29,7 +29,12 @@ func (b *binder) bindSubqueryAST(e ast.Expr, c ectx) (planner.Expr, error) {
 		if e.Kind == ast.SubExists {
 			at = b.q.tokAt(e.Start)
 		}
-		sub, err := b.bindSubquery(func() nestedQuery { return b.subQuery(e.Query) }, at, c, e.Kind == ast.SubScalar)
+		nest := func() nestedQuery {
+			nq := b.subQuery(e.Query)
+			nq.array = e.Kind == ast.SubArray // bind_array_subquery.go
+			return nq
+		}
+		sub, err := b.bindSubquery(nest, at, c, e.Kind != ast.SubExists)
 		if err != nil {
 			return nil, err
 		}

@@ -86,6 +86,11 @@ type litInfo struct {
 }
 
 type binder struct {
+	// arrayOf marks the body of ARRAY(query): its rows become one list in
+	// its ORDER BY's order (bind_array_subquery.go); ordered is what that
+	// needs of the bound query.
+	arrayOf bool
+	ordered *orderedRoot
 	// aggTag sets apart the aggregate calls one volatile user call is
 	// bound to (bind_agg_volatile.go).
 	aggTag string
@@ -224,6 +229,7 @@ func (b *binder) scan(tbl planner.Table, name, alias string) *planner.Scan {
 type nestedQuery struct {
 	q      *Query
 	params []columnar.Value
+	array  bool // ARRAY(q): the rows as one list (bind_array_subquery.go)
 }
 
 // groupingCall is one grouping(a, b, …) / grouping_id(…) of the query: its

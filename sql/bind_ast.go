@@ -27,6 +27,8 @@ func astBindable(e ast.Expr) bool {
 	switch e := e.(type) {
 	case *ast.ColumnRef:
 		return true // bindASTColumn: a column, t.col, or a struct field path (s.a, t.s.a)
+	case *ast.PositionalRef:
+		return true // bind_positional.go
 	case *ast.Literal:
 		switch e.Kind {
 		case ast.LitString, ast.LitBool, ast.LitNull, ast.LitBlob:
@@ -194,6 +196,8 @@ func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 			return b.bindFunc(&callexpr.FuncExpr{At: n.Span, Name: callexpr.NewColIdent(n.Name)}, c)
 		}
 		return b.bindASTColumn(e, c) // bind_ast_nested.go
+	case *ast.PositionalRef:
+		return b.bindPositional(e, c) // bind_positional.go
 	case *ast.Literal:
 		return b.bindASTLiteral(e, false)
 	case *ast.Unary:

@@ -31,7 +31,7 @@ func (b *binder) bindBodyAST(body ast.QueryBody, q *ast.Query) (*Bound, error) {
 			continue
 		}
 		col, ok := planner.Column{}, false
-		if n, isOrd := astOrdinal(o.X); isOrd {
+		if n, isOrd := setOpOrdinal(o.X); isOrd {
 			if n < 1 || n > len(out) {
 				return nil, b.errAt(sp.lo, ErrUnknownColumn, fmt.Sprintf("ORDER BY position %d is not in select list (1..%d)", n, len(out)))
 			}
@@ -156,4 +156,14 @@ func (b *binder) combine(n *planner.SetOp, l, r *Bound, at int) (*Bound, error) 
 		n.Left, n.Right = lp, rp
 	}
 	return &Bound{Root: n, Names: l.Names}, nil
+}
+
+// setOpOrdinal is the position an ORDER BY item of a set operation names:
+// an ordinal (ORDER BY 2) or a positional reference (ORDER BY #2), both
+// counting the output columns.
+func setOpOrdinal(e ast.Expr) (int, bool) {
+	if p, ok := e.(*ast.PositionalRef); ok {
+		return p.Index, true
+	}
+	return astOrdinal(e)
 }

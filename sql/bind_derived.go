@@ -21,6 +21,7 @@ func (b *binder) bindRecursive(def *cteDef, alias string, at int) (*fromItem, er
 	bad := b.errSpan(def.at, ErrUnsupported, "WITH RECURSIVE needs the form base UNION [ALL] step, with only step referring to "+def.name)
 	cb := b.child(def.nq.q, def.nq.params)
 	cb.ctes = def.ctes
+	cb.enclosing = def.owner
 	t := def.nq.q.tree
 	so, ok := t.Body.(*ast.SetOp)
 	if !ok || so.Op != "UNION" || so.ByName || len(t.OrderBy) > 0 || t.Limit != nil || t.Offset != nil || astRefersTo(so.L, def.name) {

@@ -79,7 +79,7 @@ func (b *binder) bindWithAST(w *ast.With) error {
 			mode = planner.CTENotMaterialized
 		}
 		def := &cteDef{name: name, cols: nameList(c.Columns), nq: b.subQuery(c.Query), ctes: ctes,
-			cte: &planner.CTE{Name: name, Mode: mode}, at: c.Name.Span}
+			cte: &planner.CTE{Name: name, Mode: mode}, at: c.Name.Span, owner: b}
 		if w.Recursive && astRefersTo(c.Query, name) {
 			def.recursive = true
 		}
@@ -600,10 +600,18 @@ func (b *binder) bindCTERef(name, alias string, at int) (*fromItem, bool, error)
 	}
 	c := b.child(def.nq.q, def.nq.params)
 	c.ctes = def.ctes
+	c.enclosing = def.owner
 	bd, err := c.bindQuery()
 	b.nextID = c.nextID
 	if err != nil {
 		return nil, true, err
+	}
+	if c.readsEnclosing {
+		// Reading the outer query, the entry is a correlated derived table
+		// at each reference: its rows differ per outer row, so they are
+		// not computed once.
+		it, err := b.relation(bd, alias, def.cols, b.errSpanAt(def.at))
+		return it, true, err
 	}
 	// The planner inlines the reference or reads the entry computed once.
 	bd.Root = &planner.CTERef{CTE: def.cte, Input: bd.Root}

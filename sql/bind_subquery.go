@@ -418,7 +418,9 @@ func (b *binder) inMark(left planner.Expr, leftSrc callexpr.Expr, sub *boundSub,
 func (b *binder) lookupOuter(qual, name string) (planner.Column, bool) {
 	if b.outer == nil {
 		if b.enclosing != nil {
-			return b.enclosing.lookupOuter(qual, name)
+			col, ok := b.enclosing.lookupOuter(qual, name)
+			b.readsEnclosing = b.readsEnclosing || ok
+			return col, ok
 		}
 		return planner.Column{}, false
 	}

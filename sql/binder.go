@@ -42,6 +42,10 @@ type cteDef struct {
 	work      *planner.WorkTable // inside its own recursive step: the work table
 	cte       *planner.CTE       // shared by the references (planner/cte.go)
 	at        ast.Span           // the entry's name where it is defined
+	// owner is the binder of the query whose WITH defines the entry: the
+	// body reads that query's outer query, as a derived table there would
+	// (DuckDB: SELECT (WITH c AS (SELECT t.a) SELECT * FROM c) FROM t).
+	owner *binder
 }
 
 // hide says how a FROM column is kept from names and *.
@@ -91,6 +95,10 @@ type binder struct {
 	// needs of the bound query.
 	arrayOf bool
 	ordered *orderedRoot
+	// readsEnclosing: a name of this query resolved to a column of the
+	// outer query of an enclosing one (lookupOuter), so its plan is
+	// correlated though this binder has no outer query of its own.
+	readsEnclosing bool
 	// aggTag sets apart the aggregate calls one volatile user call is
 	// bound to (bind_agg_volatile.go).
 	aggTag string

@@ -75,7 +75,7 @@ func listSubquery(e ast.Expr) (ast.Expr, bool) {
 const errSubqueryRows = "more than one row returned by a subquery used as an expression"
 
 // plainValue reports whether x, the item of a FROM-less SELECT, is one
-// value per outer row: no aggregate, window, unnest, * or COLUMNS outside
+// value per outer row: no aggregate, window, unnest, *, COLUMNS or #n outside
 // nested queries.
 func plainValue(x ast.Expr) bool {
 	if astHasAgg(x) {
@@ -88,8 +88,8 @@ func plainValue(x ast.Expr) bool {
 			if e.Over != nil || len(e.Name) == 1 && strings.EqualFold(e.Name[0].Name, "unnest") {
 				plain = false
 			}
-		case *ast.Star, *ast.Columns:
-			plain = false
+		case *ast.Star, *ast.Columns, *ast.PositionalRef:
+			plain = false // they count the subquery's own (empty) FROM
 		}
 		return plain
 	})

@@ -152,6 +152,9 @@ func lex(src string) ([]token, error) {
 				if j > i && (strings.HasPrefix(src[j:], "--") || strings.HasPrefix(src[j:], "/*")) {
 					break
 				}
+				if j > i && src[j] == '#' && j+1 < len(src) && isDigit(src[j+1]) {
+					break // #1+#2: a positional reference follows the operator
+				}
 				j++
 			}
 			// As PostgreSQL: a multi-character operator ends in + or - only

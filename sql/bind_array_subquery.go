@@ -19,15 +19,6 @@ import (
 // list(x ORDER BY …) does (bind_agg_ordered.go). A LIMIT stays below the
 // gather, so ARRAY(… ORDER BY x LIMIT 3) keeps the first three.
 
-// orderedRoot is a bound query's plan as its ORDER BY and LIMIT leave it,
-// before the columns only the ORDER BY reads are dropped (dropHidden): its
-// first column is the query's first output column, and keys are its ORDER
-// BY over root's columns.
-type orderedRoot struct {
-	root planner.Node
-	keys []planner.SortKey
-}
-
 // arrayOfRows gathers the rows of bd, the bound body of ARRAY(…), into
 // one list. A body of more than one column is left as it is, for the
 // scalar subquery's column-count error.

@@ -28,7 +28,7 @@ func astBindable(e ast.Expr) bool {
 	case *ast.ColumnRef:
 		return true // bindASTColumn: a column, t.col, or a struct field path (s.a, t.s.a)
 	case *ast.PositionalRef:
-		return true // bind_positional.go
+		return true // bindPositional (bind_ast_nested.go)
 	case *ast.Literal:
 		switch e.Kind {
 		case ast.LitString, ast.LitBool, ast.LitNull, ast.LitBlob:
@@ -197,7 +197,7 @@ func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 		}
 		return b.bindASTColumn(e, c) // bind_ast_nested.go
 	case *ast.PositionalRef:
-		return b.bindPositional(e, c) // bind_positional.go
+		return b.bindPositional(e, c) // bind_ast_nested.go
 	case *ast.Literal:
 		return b.bindASTLiteral(e, false)
 	case *ast.Unary:

@@ -232,6 +232,15 @@ func (b *binder) scan(tbl planner.Table, name, alias string) *planner.Scan {
 	return s
 }
 
+// orderedRoot is a bound query's plan as its ORDER BY and LIMIT leave it,
+// before the columns only the ORDER BY reads are dropped (dropHidden): its
+// first column is the query's first output column, and keys are its ORDER
+// BY over root's columns.
+type orderedRoot struct {
+	root planner.Node
+	keys []planner.SortKey
+}
+
 // nestedQuery is a nested query with its own tokens (for error positions
 // and column names) and the values of its statement's parameters.
 type nestedQuery struct {

@@ -41,6 +41,9 @@ type WindowFunc struct {
 	// y) OVER …): each frame's rows are fed in that order
 	// (window_argorder.go).
 	ArgOrder []SortKey
+	// RowArgs: the last Args are parameters computed per row
+	// (window_rowargs.go).
+	RowArgs WindowRowArgs
 }
 
 // WindowFrame bounds the rows an aggregate, first_value or last_value sees,
@@ -103,7 +106,7 @@ func (w *Window) String() string {
 	s := "Window"
 	for _, f := range w.Funcs {
 		s += " " + f.Name
-		if fr := f.Frame.String(); fr != "" && (!rankingFuncs[f.Name] || len(f.ArgOrder) > 0) {
+		if fr := f.frameString(); fr != "" && (!rankingFuncs[f.Name] || len(f.ArgOrder) > 0) {
 			s += "[" + fr + "]"
 		}
 	}
@@ -210,6 +213,9 @@ func (w *Window) Open(ctx context.Context) error {
 		f := &w.Funcs[i]
 		n := len(f.exprs())
 		vecs := exprs[base : base+n]
+		if err := checkRowArgs(f, vecs[len(f.Partition)+len(f.Order):][:len(f.Args)], w.store.n); err != nil {
+			return err // window_rowargs.go
+		}
 		if k := f.SharesOrder - 1; k >= 0 && k < i && orders[k] != nil {
 			orders[i] = orders[k] // same PARTITION BY and ORDER BY: sorted once
 		} else {
@@ -295,6 +301,7 @@ func orderRows(f *WindowFunc, vecs []*columnar.Vector, n int) *windowOrder {
 func computeWindowOrdered(f *WindowFunc, vecs []*columnar.Vector, o *windowOrder) []columnar.Value {
 	np, no, na := len(f.Partition), len(f.Order), len(f.Args)
 	ord, args, argOrd := vecs[np:np+no], vecs[np+no:np+no+na], vecs[np+no+na:]
+	args, ra := splitRowArgs(f, args) // window_rowargs.go
 	res := make([]columnar.Value, len(o.perm))
 	for k := 0; k+1 < len(o.parts); k++ {
 		rows := o.perm[o.parts[k]:o.parts[k+1]]
@@ -303,16 +310,17 @@ func computeWindowOrdered(f *WindowFunc, vecs []*columnar.Vector, o *windowOrder
 			continue
 		}
 		if len(f.ArgOrder) > 0 {
-			argOrderPartition(f, rows, ord, args, argOrd, res) // window_argorder.go
+			argOrderPartition(f, rows, ord, args, argOrd, ra, res) // window_argorder.go
 			continue
 		}
-		windowPartition(f, rows, ord, args, res)
+		windowPartition(f, rows, ord, args, ra, res)
 	}
 	return res
 }
 
-// windowPartition fills res for the rows of one partition, in order.
-func windowPartition(f *WindowFunc, rows []int32, ord, args []*columnar.Vector, res []columnar.Value) {
+// windowPartition fills res for the rows of one partition, in order; ra
+// holds the per-row parameters (window_rowargs.go).
+func windowPartition(f *WindowFunc, rows []int32, ord, args []*columnar.Vector, ra *rowArgs, res []columnar.Value) {
 	m := len(rows)
 	peerStart, peerEnd := peerBounds(f, ord, rows)
 	arg := func(i int) columnar.Value {
@@ -360,18 +368,28 @@ func windowPartition(f *WindowFunc, rows []int32, ord, args []*columnar.Vector, 
 			// Rows up to the current row's last peer, over all rows.
 			res[r] = columnar.FloatValue(f.Type, float64(peerEnd[i])/float64(m))
 		case "lag", "lead":
-			if f.IgnoreNulls {
-				res[r] = nn.lagLead(f, i, arg)
+			k, ok := ra.offsetAt(f, r)
+			if !ok {
+				res[r] = columnar.NullValue(f.Type)
 				continue
 			}
-			j := i - int(f.Offset)
-			if f.Name == "lead" {
-				j = i + int(f.Offset)
+			lead := (f.Name == "lead") != (k < 0) // lag(x, -k) is lead(x, k)
+			k = min(max(k, -int64(m)-1), int64(m)+1)
+			if k < 0 {
+				k = -k
+			}
+			if f.IgnoreNulls {
+				res[r] = nn.lagLead(lead, int(k), ra.defaultAt(f, r), i, arg)
+				continue
+			}
+			j := i - int(k)
+			if lead {
+				j = i + int(k)
 			}
 			if j >= 0 && j < m {
 				res[r] = arg(j)
 			} else {
-				res[r] = f.Default
+				res[r] = ra.defaultAt(f, r)
 			}
 		}
 	}
@@ -380,7 +398,7 @@ func windowPartition(f *WindowFunc, rows []int32, ord, args []*columnar.Vector, 
 		return
 	}
 	// Frame functions.
-	fb := newFrameBounds(f, ord, rows, peerStart, peerEnd)
+	fb := newFrameBounds(f, ord, rows, peerStart, peerEnd, ra)
 	growing := f.Frame.StartUnbounded && f.Frame.Exclude == ExcludeNoOthers
 	if (!growing || varianceFuncs[f.Name]) && frameTreeFuncs[f.Name] && !f.Distinct {
 		// Sliding or excluding frames of distributive aggregates, and
@@ -403,12 +421,33 @@ func windowPartition(f *WindowFunc, rows []int32, ord, args []*columnar.Vector, 
 			for i := range m {
 				s, e := fb.bounds(i)
 				res[rows[i]] = columnar.NullValue(f.Type)
+				if f.Name == "nth_value" {
+					if k, ok = ra.offsetAt(f, rows[i]); !ok || k <= 0 {
+						continue // no such row, as DuckDB
+					}
+				}
 				if j := frameRow(fb, i, s, e, k); j >= 0 {
 					res[rows[i]] = arg(j)
 				}
 			}
 			return
 		}
+	}
+	if f.Name == "nth_value" && ra.offset != nil {
+		// IGNORE NULLS at a position of its own for every row.
+		for i := range m {
+			res[rows[i]] = columnar.NullValue(f.Type)
+			s, e := fb.bounds(i)
+			k, ok := ra.offsetAt(f, rows[i])
+			for j := s; ok && k > 0 && j < e; j++ {
+				if v := arg(j); !v.Null && !fb.excluded(i, j) {
+					if k--; k == 0 {
+						res[rows[i]] = v
+					}
+				}
+			}
+		}
+		return
 	}
 	if sl := newFrameSlider(f, m, arg); sl != nil && slideFrames(fb, m, sl, rows, res, f.Type) {
 		return // window_slide.go

@@ -12,14 +12,14 @@ import (
 // a windowAcc. A row whose frame is the previous row's (the whole
 // partition, or peers under the default RANGE frame) reuses its value, so
 // an unordered OVER sorts its partition once.
-func argOrderPartition(f *WindowFunc, rows []int32, ord, args, argOrd []*columnar.Vector, res []columnar.Value) {
+func argOrderPartition(f *WindowFunc, rows []int32, ord, args, argOrd []*columnar.Vector, ra *rowArgs, res []columnar.Value) {
 	if rankingFuncs[f.Name] {
-		argRankPartition(f, rows, ord, args, argOrd, res) // window_argrank.go
+		argRankPartition(f, rows, ord, args, argOrd, ra, res) // window_argrank.go
 		return
 	}
 	m := len(rows)
 	peerStart, peerEnd := peerBounds(f, ord, rows)
-	fb := newFrameBounds(f, ord, rows, peerStart, peerEnd)
+	fb := newFrameBounds(f, ord, rows, peerStart, peerEnd, ra)
 	acc := newWindowAcc(f)
 	frame := make([]int, 0, m)
 	byArgs := func(a, b int) int { return compareRows(argOrd, f.ArgOrder, int(rows[a]), int(rows[b])) }
@@ -27,9 +27,17 @@ func argOrderPartition(f *WindowFunc, rows []int32, ord, args, argOrd []*columna
 	var last columnar.Value
 	for i := range m {
 		s, e := fb.bounds(i)
-		if s == lastS && e == lastE && f.Frame.Exclude == ExcludeNoOthers {
+		if s == lastS && e == lastE && f.Frame.Exclude == ExcludeNoOthers && ra.offset == nil {
 			res[rows[i]] = last
 			continue
+		}
+		if f.Name == "nth_value" {
+			k, ok := ra.offsetAt(f, rows[i]) // per row (window_rowargs.go)
+			if !ok || k <= 0 {
+				res[rows[i]], lastS = columnar.NullValue(f.Type), -1
+				continue
+			}
+			acc.nth = k
 		}
 		frame = frame[:0]
 		for k := s; k < e; k++ {

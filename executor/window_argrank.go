@@ -23,10 +23,10 @@ import (
 // before position p" and "which is the k-th frame row" in O(log m) while
 // the frame slides, so a growing or sliding frame costs O(m log m), not a
 // sort per row.
-func argRankPartition(f *WindowFunc, rows []int32, ord, args, argOrd []*columnar.Vector, res []columnar.Value) {
+func argRankPartition(f *WindowFunc, rows []int32, ord, args, argOrd []*columnar.Vector, ra *rowArgs, res []columnar.Value) {
 	m := len(rows)
 	peerStart, peerEnd := peerBounds(f, ord, rows)
-	fb := newFrameBounds(f, ord, rows, peerStart, peerEnd)
+	fb := newFrameBounds(f, ord, rows, peerStart, peerEnd, ra)
 	sorted := make([]int32, m) // partition positions in argument order
 	for i := range sorted {
 		sorted[i] = int32(i)
@@ -110,9 +110,18 @@ func argRankPartition(f *WindowFunc, rows []int32, ord, args, argOrd []*columnar
 				res[r] = columnar.IntValue(f.Type, ntile(int64(before), int64(n), f.Offset))
 			}
 		case "lag", "lead":
-			k := int(f.Offset)
+			k64, ok := ra.offsetAt(f, r) // window_rowargs.go
+			if !ok {
+				res[r] = columnar.NullValue(f.Type)
+				continue
+			}
+			lead := (f.Name == "lead") != (k64 < 0) // lag(x, -k) is lead(x, k)
+			k := int(min(max(k64, -int64(m)-1), int64(m)+1))
+			if k < 0 {
+				k = -k
+			}
 			j := before - k
-			if f.Name == "lead" {
+			if lead {
 				j = before + k
 				if f.IgnoreNulls && k > 0 && !(counted(i) && i >= s && i < e) {
 					// The row itself is not in the tree: the first
@@ -126,7 +135,7 @@ func argRankPartition(f *WindowFunc, rows []int32, ord, args, argOrd []*columnar
 			case j >= 0 && j < t.total:
 				res[r] = arg(int(sorted[t.find(j)]))
 			default:
-				res[r] = f.Default
+				res[r] = ra.defaultAt(f, r)
 			}
 		}
 	}

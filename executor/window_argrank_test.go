@@ -104,7 +104,7 @@ func TestArgRankPartitionNaive(t *testing.T) {
 				}
 				ord, args, argOrd := []*columnar.Vector{ordV}, []*columnar.Vector{xV}, []*columnar.Vector{yV}
 				res := make([]columnar.Value, m)
-				argRankPartition(f, rows, ord, args, argOrd, res)
+				argRankPartition(f, rows, ord, args, argOrd, nil, res)
 				want := naiveArgRank(f, rows, ord, args, argOrd)
 				for i := range m {
 					if res[i].String() != want[i].String() {
@@ -122,7 +122,7 @@ func TestArgRankPartitionNaive(t *testing.T) {
 func naiveArgRank(f *WindowFunc, rows []int32, ord, args, argOrd []*columnar.Vector) []columnar.Value {
 	m := len(rows)
 	peerStart, peerEnd := peerBounds(f, ord, rows)
-	fb := newFrameBounds(f, ord, rows, peerStart, peerEnd)
+	fb := newFrameBounds(f, ord, rows, peerStart, peerEnd, nil)
 	key := func(a, b int) int { return compareRows(argOrd, f.ArgOrder, int(rows[a]), int(rows[b])) }
 	less := func(a, b int) bool { return cmp.Or(key(a, b), cmp.Compare(a, b)) < 0 }
 	out := make([]columnar.Value, m)

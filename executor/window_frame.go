@@ -28,10 +28,17 @@ type frameBounds struct {
 	peerStart, peerEnd []int
 	rk                 *rangeKeys
 	group, groupStart  []int
+	// rows and the per-row start and end offsets (nil: Frame's
+	// constants), window_rowargs.go.
+	rows       []int32
+	start, end *columnar.Vector
 }
 
-func newFrameBounds(f *WindowFunc, ord []*columnar.Vector, rows []int32, peerStart, peerEnd []int) *frameBounds {
-	fb := &frameBounds{fr: f.Frame, m: len(rows), peerStart: peerStart, peerEnd: peerEnd}
+func newFrameBounds(f *WindowFunc, ord []*columnar.Vector, rows []int32, peerStart, peerEnd []int, ra *rowArgs) *frameBounds {
+	fb := &frameBounds{fr: f.Frame, m: len(rows), peerStart: peerStart, peerEnd: peerEnd, rows: rows}
+	if ra != nil {
+		fb.start, fb.end = ra.start, ra.end
+	}
 	if f.Frame.StartRange || f.Frame.EndRange {
 		fb.rk = newRangeKeys(ord[0], f.Order[0], rows)
 	}
@@ -48,18 +55,19 @@ func newFrameBounds(f *WindowFunc, ord []*columnar.Vector, rows []int32, peerSta
 	return fb
 }
 
-// bounds returns row i's frame [s, e) before exclusion; s >= e is empty.
+// bounds returns row i's frame [s, e) before exclusion, within [0, m];
+// s >= e is empty.
 func (fb *frameBounds) bounds(i int) (int, int) {
 	fr := fb.fr
 	s, e := 0, fb.m
 	if !fr.StartUnbounded {
 		switch {
 		case fr.Rows:
-			s = i + int(fr.Start)
+			s = offsetRow(i, fb.offset(fb.start, fr.Start, i), fb.m)
 		case fr.Groups:
-			s = fb.groupRow(fb.group[i] + int(fr.Start))
+			s = fb.groupRow(offsetRow(fb.group[i], fb.offset(fb.start, fr.Start, i), len(fb.groupStart)))
 		case fr.StartRange:
-			s = fb.rk.start(i, fr.StartDist, fb.peerStart[i])
+			s = fb.rk.start(i, fb.dist(fb.start, fr.StartDist, i), fb.peerStart[i])
 		default:
 			s = fb.peerStart[i]
 		}
@@ -67,16 +75,33 @@ func (fb *frameBounds) bounds(i int) (int, int) {
 	if !fr.EndUnbounded {
 		switch {
 		case fr.Rows:
-			e = i + int(fr.End) + 1
+			e = offsetRow(i, fb.offset(fb.end, fr.End, i), fb.m) + 1
 		case fr.Groups:
-			e = fb.groupRow(fb.group[i] + int(fr.End) + 1)
+			e = fb.groupRow(offsetRow(fb.group[i], fb.offset(fb.end, fr.End, i), len(fb.groupStart)) + 1)
 		case fr.EndRange:
-			e = fb.rk.end(i, fr.EndDist, fb.peerEnd[i])
+			e = fb.rk.end(i, fb.dist(fb.end, fr.EndDist, i), fb.peerEnd[i])
 		default:
 			e = fb.peerEnd[i]
 		}
 	}
-	return max(s, 0), min(e, fb.m)
+	return min(max(s, 0), fb.m), max(min(e, fb.m), 0)
+}
+
+// offset is a ROWS or GROUPS bound's offset for row i: the constant k, or
+// row i's value of v, whose sign k then is.
+func (fb *frameBounds) offset(v *columnar.Vector, k int64, i int) int64 {
+	if v == nil {
+		return k
+	}
+	return frameOffset(v, k, fb.rows[i])
+}
+
+// dist is a RANGE bound's distance for row i, as offset.
+func (fb *frameBounds) dist(v *columnar.Vector, d float64, i int) float64 {
+	if v == nil {
+		return d
+	}
+	return rangeDist(v, d, fb.rows[i])
 }
 
 // groupRow returns the first row of peer group g, clamped to the
@@ -113,7 +138,14 @@ var rankingFuncs = map[string]bool{"row_number": true, "rank": true, "dense_rank
 // String renders a frame for EXPLAIN as SQL, or "" for the default frame
 // (RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW, or the whole
 // partition).
-func (fr WindowFrame) String() string {
+func (fr WindowFrame) String() string { return fr.render(false, false) }
+
+// frameString is f's frame for EXPLAIN; a bound computed per row
+// (window_rowargs.go) shows as "expr PRECEDING" or "expr FOLLOWING".
+func (f *WindowFunc) frameString() string { return f.Frame.render(f.RowArgs.Start, f.RowArgs.End) }
+
+// render is String, with the start or end offset computed per row.
+func (fr WindowFrame) render(startRow, endRow bool) string {
 	unit := "RANGE"
 	switch {
 	case fr.Rows:
@@ -126,6 +158,10 @@ func (fr WindowFrame) String() string {
 	}
 	bound := func(unbounded, isRange bool, off int64, dist float64, start bool) string {
 		switch {
+		case (start && startRow || !start && endRow) && off+int64(dist) < 0:
+			return "expr PRECEDING"
+		case start && startRow || !start && endRow:
+			return "expr FOLLOWING"
 		case unbounded && start:
 			return "UNBOUNDED PRECEDING"
 		case unbounded:

@@ -22,16 +22,15 @@ func newNonNullRows(m int, arg func(int) columnar.Value) *nonNullRows {
 	return nn
 }
 
-// lagLead returns lag or lead of row i: the Offset-th non-NULL argument
-// before (lag) or after (lead) it, or the default when there is none; an
-// offset of 0 is the row's own argument.
-func (nn *nonNullRows) lagLead(f *WindowFunc, i int, arg func(int) columnar.Value) columnar.Value {
-	k := int(f.Offset)
+// lagLead returns lag (lead: lead) of row i by k ≥ 0: the k-th non-NULL
+// argument before (after) it, or def when there is none; an offset of 0
+// is the row's own argument.
+func (nn *nonNullRows) lagLead(lead bool, k int, def columnar.Value, i int, arg func(int) columnar.Value) columnar.Value {
 	if k == 0 {
 		return arg(i)
 	}
 	j := nn.before[i] - k // lag: index in rows
-	if f.Name == "lead" {
+	if lead {
 		after := nn.before[i] // rows up to and including i
 		if !arg(i).Null {
 			after++
@@ -39,7 +38,7 @@ func (nn *nonNullRows) lagLead(f *WindowFunc, i int, arg func(int) columnar.Valu
 		j = after + k - 1
 	}
 	if j < 0 || j >= len(nn.rows) {
-		return f.Default
+		return def
 	}
 	return arg(nn.rows[j])
 }

@@ -27,8 +27,11 @@ import (
 // streamable reports whether f can be computed by a windowStream.
 func streamable(f *WindowFunc) bool {
 	fr := f.Frame
-	if len(f.ArgOrder) > 0 {
-		return false // each frame is sorted by it (window_argorder.go)
+	if len(f.ArgOrder) > 0 || f.RowArgs.Any() {
+		// Each frame is sorted by its argument order (window_argorder.go);
+		// per-row parameters move frames and offsets at every row
+		// (window_rowargs.go).
+		return false
 	}
 	switch f.Name {
 	case "row_number", "rank", "dense_rank", "ntile", "percent_rank", "cume_dist":

@@ -18,7 +18,7 @@ func (bd *builder) buildWindow(n *Window) (executor.Operator, error) {
 	orders := map[string]int{} // window order key -> first function with it
 	for i, f := range n.Funcs {
 		wf := executor.WindowFunc{Name: f.Name, Type: f.Type, Offset: f.Offset, Default: f.Default,
-			Param: f.Param, Distinct: f.Distinct, Frame: executor.WindowFrame(f.Frame), IgnoreNulls: f.IgnoreNulls}
+			Param: f.Param, Distinct: f.Distinct, Frame: executor.WindowFrame(f.Frame), IgnoreNulls: f.IgnoreNulls, RowArgs: f.RowArgs}
 		for _, a := range f.Args {
 			x, err := CompileExpr(a, lay)
 			if err != nil {

@@ -34,7 +34,14 @@ type WindowFunc struct {
 	// ArgOrder is an aggregate's own ORDER BY (string_agg(x, ',' ORDER BY
 	// y) OVER …): the order each frame's rows are aggregated in.
 	ArgOrder []SortKey
+	// RowArgs: the last Args are parameters computed per row (a frame
+	// offset, lag's offset and default, nth_value's position), see
+	// executor.WindowRowArgs.
+	RowArgs WindowRowArgs
 }
+
+// WindowRowArgs is the executor's type, named here for the binder.
+type WindowRowArgs = executor.WindowRowArgs
 
 // Frame bounds the rows a frame function sees. With Rows, Start and End
 // are row offsets from the current row (negative = preceding); with

@@ -2,6 +2,7 @@ package sql
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -340,9 +341,13 @@ func (b *binder) bindWindowCall(w winCall, c ectx) (planner.Expr, error) {
 		}
 		f.Order = append(f.Order, planner.SortKey{Expr: x, Desc: o.desc, NullsFirst: o.nullsFirst})
 	}
-	if f.Frame, err = b.windowFrame(w.frame, f.Order, over); err != nil {
+	fa, err := b.windowFrame(w.frame, f.Order, over, bindW)
+	if err != nil {
 		return nil, err
 	}
+	f.Frame, f.RowArgs.Start, f.RowArgs.End, b.win.frameArgs = fa.frame, fa.start != nil, fa.end != nil, fa.args()
+	defer func() { b.win.frameArgs = nil }()
+
 	argOrder, err := b.windowArgOrder(w, bindW) // bind_window_aggs.go
 	if err != nil {
 		return nil, err
@@ -381,11 +386,16 @@ func (b *binder) bindWindowCall(w winCall, c ectx) (planner.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		k, ok := constInt(xs[1])
-		if !ok || k <= 0 {
-			return nil, b.typeErr(args[1], c, "nth_value expects a positive integer constant position")
+		f.Args, f.Type = xs[:1], xs[0].Type()
+		// A position that is no row (NULL, 0, negative) gives NULL, as in
+		// DuckDB: computed per row like any that is not a constant.
+		k, err := b.rowParam(&f, &f.RowArgs.Offset, xs[1], columnar.TInt64, args[1], wc)
+		if err != nil {
+			return nil, err
 		}
-		f.Args, f.Type, f.Offset = xs[:1], xs[0].Type(), k
+		if k != nil && !k.Null && k.I > 0 {
+			f.Args, f.RowArgs.Offset, f.Offset = xs[:1], false, k.I
+		}
 	case "ntile":
 		xs, err := bindArgs(1, 1)
 		if err != nil {
@@ -404,23 +414,28 @@ func (b *binder) bindWindowCall(w winCall, c ectx) (planner.Expr, error) {
 		f.Args, f.Type, f.Offset = xs[:1], xs[0].Type(), 1
 		f.Default = columnar.NullValue(f.Type)
 		if len(xs) > 1 {
-			k, ok := constInt(xs[1])
-			if !ok || k < 0 {
-				return nil, b.typeErr(args[1], c, "%s expects a non-negative integer constant offset", name)
-			}
-			f.Offset = k
-		}
-		if len(xs) > 2 {
-			d, err := b.coerce(xs[2], f.Type, args[2], c)
+			// An offset that is not a constant is computed per row; a
+			// negative one steps the other way (lag(x, -1) is lead(x, 1)),
+			// a NULL one gives NULL (window_rowargs.go).
+			k, err := b.rowParam(&f, &f.RowArgs.Offset, xs[1], columnar.TInt64, args[1], wc)
 			if err != nil {
 				return nil, err
 			}
-			d = planner.FoldExpr(d)
-			k, ok := d.(*planner.Const)
-			if !ok {
-				return nil, b.typeErr(args[2], c, "%s expects a constant default", name)
+			if k != nil && !k.Null && k.I > math.MinInt64 {
+				f.Args, f.RowArgs.Offset, f.Offset = xs[:1], false, k.I
+				if k.I < 0 {
+					f.Name, f.Offset = map[string]string{"lag": "lead", "lead": "lag"}[name], -k.I
+				}
 			}
-			f.Default = k.Val
+		}
+		if len(xs) > 2 {
+			k, err := b.rowParam(&f, &f.RowArgs.Default, xs[2], f.Type, args[2], wc)
+			if err != nil {
+				return nil, err
+			}
+			if k != nil {
+				f.Args, f.RowArgs.Default, f.Default = f.Args[:len(f.Args)-1], false, *k
+			}
 		}
 	case "fill":
 		xs, err := bindArgs(1, 1)
@@ -513,9 +528,7 @@ func (b *binder) bindWindowCall(w winCall, c ectx) (planner.Expr, error) {
 			f.Name = "avg"
 		}
 		if aggFuncs[name] == planner.AggSum && w.nulls == nil {
-			col := b.newCol(name, "", f.Type)
-			b.win.funcs = append(b.win.funcs, f)
-			b.win.cols = append(b.win.cols, col)
+			col := b.pushWindowFunc(f, name)
 			return sumWiden(planner.AggSum, t, &planner.ColRef{Col: col}), nil
 		}
 	}
@@ -530,9 +543,7 @@ func (b *binder) bindWindowCall(w winCall, c ectx) (planner.Expr, error) {
 			return nil, b.errAt(nm.at, ErrSyntax, fmt.Sprintf("IGNORE NULLS and RESPECT NULLS are only valid for lag, lead, first_value, last_value and nth_value, not %s", name))
 		}
 	}
-	col := b.newCol(name, "", f.Type)
-	b.win.funcs = append(b.win.funcs, f)
-	b.win.cols = append(b.win.cols, col)
+	col := b.pushWindowFunc(f, name)
 	if argNullAggs[name] {
 		return unboxArg(&planner.ColRef{Col: col}), nil // bind_agg_argminmax.go
 	}
@@ -561,112 +572,4 @@ func constInt(x planner.Expr) (int64, bool) {
 		return 0, false
 	}
 	return k.Val.I, true
-}
-
-// windowFrame converts a frame clause; without one, an ordered window runs
-// from the partition start to the current row's last peer, an unordered
-// one over the whole partition. A RANGE offset measures along the single
-// ORDER BY key: a number for a numeric key, an INTERVAL for a DATE or
-// TIMESTAMP key (in microseconds, as the executor compares them). A
-// GROUPS frame's offsets count peer groups; without ORDER BY the partition is one group.
-func (b *binder) windowFrame(fr *winFrame, order []planner.SortKey, at int) (planner.Frame, error) {
-	if fr == nil {
-		return planner.Frame{StartUnbounded: true, EndUnbounded: len(order) == 0}, nil
-	}
-	out := planner.Frame{Rows: fr.unit == "ROWS", Groups: fr.unit == "GROUPS", Exclude: fr.exclude}
-	if fr.unit == "" {
-		return out, b.errAt(at, ErrUnsupported, "this frame unit is not supported")
-	}
-	bound := func(fb *winBound, start bool) error {
-		switch fb.kind {
-		case "UNBOUNDED PRECEDING":
-			if !start {
-				return b.errAt(at, ErrSyntax, "a frame cannot end at UNBOUNDED PRECEDING")
-			}
-			out.StartUnbounded = true
-		case "UNBOUNDED FOLLOWING":
-			if start {
-				return b.errAt(at, ErrSyntax, "a frame cannot start at UNBOUNDED FOLLOWING")
-			}
-			out.EndUnbounded = true
-		case "PRECEDING", "FOLLOWING":
-			if fb.calendar {
-				return b.errAt(at, ErrUnsupported, "RANGE offsets in months, quarters or years are not supported")
-			}
-			var x planner.Expr
-			var err error
-			if fb.hasDist {
-				// A fractional offset (bind_window_frame.go).
-				x = &planner.Const{Val: columnar.FloatValue(columnar.TFloat64, fb.dist)}
-			} else if x, err = b.bindExpr(fb.expr, ectx{sp: span{at, len(b.q.toks)}, clause: "OVER"}); err != nil {
-				return err
-			}
-			if !out.Rows && !out.Groups {
-				return b.rangeOffset(&out, x, order, start, fb.kind == "PRECEDING", at)
-			}
-			k, ok := constInt(x)
-			if !ok || k < 0 {
-				return b.errAt(at, ErrType, "frame offsets must be non-negative integer constants")
-			}
-			if fb.kind == "PRECEDING" {
-				k = -k
-			}
-			if start {
-				out.Start = k
-			} else {
-				out.End = k
-			}
-		}
-		return nil
-	}
-	if err := bound(fr.start, true); err != nil {
-		return out, err
-	}
-	if fr.end != nil {
-		if err := bound(fr.end, false); err != nil {
-			return out, err
-		}
-	}
-	return out, nil
-}
-
-// rangeOffset sets one bound of a RANGE frame to an offset from the
-// current row's ORDER BY key.
-func (b *binder) rangeOffset(out *planner.Frame, x planner.Expr, order []planner.SortKey, start, preceding bool, at int) error {
-	if len(order) != 1 {
-		return b.errAt(at, ErrUnsupported, "RANGE with an offset needs exactly one ORDER BY expression")
-	}
-	kt := order[0].Expr.Type()
-	k, ok := planner.FoldExpr(x).(*planner.Const)
-	if !ok || k.Val.Null {
-		return b.errAt(at, ErrType, "RANGE frame offsets must be constants")
-	}
-	var dist float64
-	switch {
-	case kt.ID == columnar.Date || kt.ID == columnar.Timestamp || kt.ID == columnar.Time:
-		// A TIME key's frame does not wrap around midnight (DuckDB's).
-		if k.Val.Type.ID != columnar.Interval {
-			return b.errAt(at, ErrType, fmt.Sprintf("a RANGE offset over a %s key must be an INTERVAL, not %s", kt, k.Val.Type))
-		}
-		dist = float64(k.Val.I)
-	case kt.IsNumeric():
-		if !k.Val.Type.IsNumeric() {
-			return b.errAt(at, ErrType, fmt.Sprintf("a RANGE offset over a %s key must be a number, not %s", kt, k.Val.Type))
-		}
-		dist = k.Val.AsFloat()
-	default:
-		return b.errAt(at, ErrType, fmt.Sprintf("RANGE with an offset needs a numeric, DATE, TIMESTAMP or TIME ORDER BY key, not %s", kt))
-	}
-	if dist < 0 {
-		return b.errAt(at, ErrType, "frame offsets must not be negative")
-	}
-	if preceding {
-		dist = -dist
-	}
-	if start {
-		out.StartRange, out.StartDist = true, dist
-	} else {
-		out.EndRange, out.EndDist = true, dist
-	}
-	return nil
 }

@@ -2,6 +2,7 @@ package sql
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/planner"
@@ -254,10 +255,18 @@ func (b *binder) windowIntervalAvg(f planner.WindowFunc, x planner.Expr) planner
 
 // addWindowFunc adds g to the window node and returns its column.
 func (b *binder) addWindowFunc(g planner.WindowFunc) planner.Expr {
-	col := b.newCol(g.Name, "", g.Type)
+	return &planner.ColRef{Col: b.pushWindowFunc(g, g.Name)}
+}
+
+// pushWindowFunc adds g to the window node, with the per-row frame
+// offsets of the call being bound as its last arguments, and returns its
+// column, named name.
+func (b *binder) pushWindowFunc(g planner.WindowFunc, name string) planner.Column {
+	g.Args = append(slices.Clip(g.Args), b.win.frameArgs...)
+	col := b.newCol(name, "", g.Type)
 	b.win.funcs = append(b.win.funcs, g)
 	b.win.cols = append(b.win.cols, col)
-	return &planner.ColRef{Col: col}
+	return col
 }
 
 // nestedWindowMinMax binds min(x) or max(x) OVER a window of a LIST,

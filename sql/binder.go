@@ -19,6 +19,10 @@ type winState struct {
 	// binding counts the window calls whose arguments, PARTITION BY or
 	// ORDER BY are being bound: a window call inside them is nested.
 	binding int
+	// frameArgs are the per-row frame offsets of the window call being
+	// bound, which each function it adds takes as its last arguments
+	// (bind_window_frame.go).
+	frameArgs []planner.Expr
 }
 
 // selItem is one output column of the select list after * expansion.

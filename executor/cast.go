@@ -120,7 +120,7 @@ func CastValue(v columnar.Value, to columnar.Type) (columnar.Value, error) {
 				return fail()
 			}
 			return columnar.IntValue(to, i), nil
-		case from.IsInteger() && from.ID != columnar.Uint64:
+		case from.IsInteger() && from.ID != columnar.Uint64, from.ID == columnar.Bool: // true is 1
 			i, ok := rescale(v.I, 0, int(to.Scale))
 			if !ok || !decimalFits(i, to) {
 				return fail()

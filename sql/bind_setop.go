@@ -140,7 +140,7 @@ func (b *binder) combine(n *planner.SetOp, l, r *Bound, at int) (*Bound, error) 
 	cast := false
 	for i := range ls {
 		xs := []planner.Expr{&planner.ColRef{Col: ls[i]}, &planner.ColRef{Col: rs[i]}}
-		xs, t, err := b.unify(xs, nil, ectx{sp: span{at, at + 1}}, false, "combine")
+		xs, t, err := b.unifySetOp(xs, ectx{sp: span{at, at + 1}}) // bind_setop_types.go
 		if err != nil {
 			return nil, err
 		}

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/b2sql/b2sql/sql/internal/callexpr"
-
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/planner"
 )
@@ -49,7 +47,7 @@ func (b *binder) unionByName(n *planner.SetOp, l, r *Bound, c ectx) (*Bound, err
 	rp := &planner.Project{Input: r.Root}
 	for _, name := range names {
 		xs := []planner.Expr{side(ls, l.Names, name), side(rs, r.Names, name)}
-		xs, t, err := b.unify(xs, []callexpr.Expr{nil, nil}, c, false, "combine")
+		xs, t, err := b.unifySetOp(xs, c) // bind_setop_types.go
 		if err != nil {
 			return nil, err
 		}

@@ -272,6 +272,10 @@ func superType(a, b columnar.Type) (columnar.Type, bool) {
 		return a, true
 	case isNum(a) && isNum(b):
 		return numericSuper(a, b), true
+	case a.ID == columnar.Bool && isInt(b):
+		return b, true // DuckDB: true = 1, coalesce(true, 1) is INTEGER
+	case b.ID == columnar.Bool && isInt(a):
+		return a, true
 	case a.ID == columnar.TimestampTZ || b.ID == columnar.TimestampTZ:
 		return tzSuper(a, b) // bind_timezone.go
 	case a.IsTemporal() && b.IsTemporal():

@@ -10,21 +10,25 @@ import (
 // nestedSuper is superType for two nested types of one kind: a LIST of
 // its elements' common type, a STRUCT of the fields of both by name, a MAP
 // of common key and value types.
-func nestedSuper(a, b columnar.Type) (columnar.Type, bool) {
+func nestedSuper(a, b columnar.Type) (columnar.Type, bool) { return nestedSuperBy(a, b, superType) }
+
+// nestedSuperBy is nestedSuper with super deciding the elements' and
+// fields' common types (setOpSuper for the columns of a set operation).
+func nestedSuperBy(a, b columnar.Type, super func(a, b columnar.Type) (columnar.Type, bool)) (columnar.Type, bool) {
 	if a.ID != b.ID {
 		return columnar.Type{}, false
 	}
 	switch a.ID {
 	case columnar.List:
-		e, ok := superType(a.Elem(), b.Elem())
+		e, ok := super(a.Elem(), b.Elem())
 		return columnar.ListOf(e), ok
 	case columnar.Map:
-		k, ok1 := superType(a.Fields()[0].Type, b.Fields()[0].Type)
-		v, ok2 := superType(a.Fields()[1].Type, b.Fields()[1].Type)
+		k, ok1 := super(a.Fields()[0].Type, b.Fields()[0].Type)
+		v, ok2 := super(a.Fields()[1].Type, b.Fields()[1].Type)
 		return columnar.MapOf(k, v), ok1 && ok2
 	}
 	if a.IsUnnamedStruct() || b.IsUnnamedStruct() {
-		return positionalSuper(a, b)
+		return positionalSuper(a, b, super)
 	}
 	// STRUCTs combine by field name (any case), as DuckDB's: a's fields
 	// in order, then b's others; a field both have is of their common
@@ -36,7 +40,7 @@ func nestedSuper(a, b columnar.Type) (columnar.Type, bool) {
 			fs = append(fs, f)
 			continue
 		}
-		t, ok := superType(fs[i].Type, f.Type)
+		t, ok := super(fs[i].Type, f.Type)
 		if !ok {
 			return columnar.Type{}, false
 		}
@@ -49,7 +53,7 @@ func nestedSuper(a, b columnar.Type) (columnar.Type, bool) {
 // field in order, as DuckDB does: the common type of each pair, named as
 // the named one's fields ((1, 2) = {'a': 1, 'b': 2} compares two
 // STRUCT(a INTEGER, b INTEGER)); a different field count has none.
-func positionalSuper(a, b columnar.Type) (columnar.Type, bool) {
+func positionalSuper(a, b columnar.Type, super func(a, b columnar.Type) (columnar.Type, bool)) (columnar.Type, bool) {
 	af, bf := a.Fields(), b.Fields()
 	if len(af) != len(bf) {
 		return columnar.Type{}, false
@@ -60,7 +64,7 @@ func positionalSuper(a, b columnar.Type) (columnar.Type, bool) {
 	}
 	fs := make([]columnar.Field, len(af))
 	for i := range af {
-		t, ok := superType(af[i].Type, bf[i].Type)
+		t, ok := super(af[i].Type, bf[i].Type)
 		if !ok {
 			return columnar.Type{}, false
 		}

@@ -193,9 +193,6 @@ func (b *binder) unsupportedWhat(n ast.Node) string {
 		if n.Asof {
 			kind = "ASOF " + kind
 		}
-		if n.Alias != nil {
-			return "an alias on a parenthesized join"
-		}
 		return kind + " JOIN"
 	case *ast.Derived:
 		if n.Lateral {

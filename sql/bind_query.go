@@ -240,7 +240,7 @@ func tableRefBindable(t ast.TableRef) bool {
 		default:
 			return false
 		}
-		return t.Alias == nil && (t.On == nil || astBindable(t.On)) && tableRefBindable(t.L) && tableRefBindable(t.R)
+		return (t.On == nil || astBindable(t.On)) && tableRefBindable(t.L) && tableRefBindable(t.R)
 	case *ast.TableFunc:
 		return tableFuncBindable(t)
 	case *ast.Derived:
@@ -361,6 +361,9 @@ func (b *binder) bindTableRefAST(t ast.TableRef, unnamed *int) (*fromItem, error
 	}
 	switch t := t.(type) {
 	case *ast.Join:
+		if t.Alias != nil {
+			return b.aliasedJoin(t, unnamed) // bind_join_alias.go
+		}
 		left, err := b.bindTableRefAST(t.L, unnamed)
 		if err != nil {
 			return nil, err

@@ -137,7 +137,7 @@ func init() {
 		aka(scalar("list", "list_aggregate", "The named aggregate over the list's elements (list_<name> of the aggregate's name)", ex("list_aggregate([1, 2, 3], 'max')", "list_aggregate(['a', 'b'], 'string_agg', '-')"),
 			function.Overload{Params: []string{"list", "name"}, Args: []function.Arg{function.List, function.AggName}},
 			function.Overload{Params: []string{"list", "name", "argument"}, Args: []function.Arg{function.List, function.AggName, function.Any}, Variadic: true}),
-			"array_aggregate", "list_aggr", "array_aggr"),
+			"array_aggregate", "list_aggr", "array_aggr", "aggregate"),
 		aka(ruled(list("list_has_any", "Whether the lists share an element", "list_has_any([1, 2], [2, 3])", b, ll, param{"list2", function.SameList}), function.AsIs), "array_has_any"),
 		aka(ruled(list("list_has_all", "Whether the list holds every element of list2", "list_has_all([1, 2], [2])", b, ll, param{"list2", function.SameList}), function.AsIs), "array_has_all"),
 		ruled(list("flatten", "The lists of a list of lists, concatenated", "flatten([[1], [2, 3]])", any, param{"lists", function.Lists}), function.Elem),

@@ -105,8 +105,17 @@ func astBindable(e ast.Expr) bool {
 		if x, why, ok := switchCall(e); ok {
 			return why != "" || astBindable(x) // bind_func_switch.go
 		}
-		if len(e.Name) != 1 || e.Name[0].Quoted || len(e.OrderBy) > 0 && !orderBindable(e.OrderBy) ||
-			len(e.WithinGroup) > 0 || e.Nulls != ast.NullsDefault && e.Over == nil || e.Method || e.ExportState {
+		if x, why, ok := operatorCall(e); ok {
+			return why != "" || astBindable(x) // bind_func_operators.go
+		}
+		if len(e.Name) > 1 {
+			// v.lower(), main.lower('A'): methodCall decides which.
+			call := *e
+			call.Name = ast.Name{e.Name.Last()}
+			return len(e.Name) <= 4 && astBindable(&call)
+		}
+		if e.Name[0].Quoted || len(e.OrderBy) > 0 && !orderBindable(e.OrderBy) ||
+			len(e.WithinGroup) > 0 || e.Nulls != ast.NullsDefault && e.Over == nil || e.ExportState {
 			return false
 		}
 		if e.Filter != nil && !astBindable(e.Filter) {
@@ -292,6 +301,13 @@ func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 		}
 		return b.bindCase(ce, c)
 	case *ast.Func:
+		if len(e.Name) > 1 {
+			x, err := b.methodCall(e, c) // bind_method_call.go
+			if err != nil {
+				return nil, err
+			}
+			return b.bindAST(x, c)
+		}
 		if x, ok := orderedAggRewrite(e); ok {
 			return b.bindAST(x, c) // bind_agg_order_rewrite.go
 		}
@@ -300,6 +316,12 @@ func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 				return nil, b.errAt(b.q.tokAt(e.Start), ErrType, why)
 			}
 			return b.bindAST(x, c) // bind_func_switch.go
+		}
+		if x, why, ok := operatorCall(e); ok {
+			if why != "" {
+				return nil, b.errAt(b.q.tokAt(e.Start), ErrType, why)
+			}
+			return b.bindAST(x, c) // bind_func_operators.go
 		}
 		if e.Over != nil {
 			return b.bindWindowAST(e, c) // bind_window_ast.go

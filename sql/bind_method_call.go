@@ -11,9 +11,10 @@ import (
 // or index (ast.Func.Method, Args[0] the receiver), which binds as the
 // plain call. A dotted name before the parenthesis, v.lower() or
 // t.v.split(' '), it cannot tell from a schema-qualified function
-// (main.lower('A')); methodCall decides here: a prefix that names a
-// column (or a struct field path) is the receiver, else a schema prefix
-// names where the function lives, which is the one namespace b2sql has.
+// (main.lower('A')); methodCall decides here: a schema prefix names
+// where the function lives (the one namespace b2sql has), even beside a
+// column of that name, as in DuckDB; else the prefix names a column (or
+// a struct field path), the receiver.
 
 // functionSchemas are the schema names a function may be qualified with.
 var functionSchemas = map[string]bool{"main": true, "pg_catalog": true, "system": true, "temp": true}
@@ -24,17 +25,16 @@ func (b *binder) methodCall(e *ast.Func, c ectx) (*ast.Func, error) {
 	prefix := e.Name[:len(e.Name)-1]
 	call := *e
 	call.Name = ast.Name{e.Name.Last()}
-	recv := &ast.ColumnRef{Span: prefix.Span(), Name: prefix}
-	_, err := b.bindASTColumn(recv, c)
-	if err == nil {
-		call.Args = append([]ast.Expr{recv}, e.Args...)
-		call.Method = true
-		return &call, nil
-	}
 	if schemaPrefix(prefix) {
-		return &call, nil
+		return &call, nil // before a column of that name, as DuckDB
 	}
-	return nil, err
+	recv := &ast.ColumnRef{Span: prefix.Span(), Name: prefix}
+	if _, err := b.bindASTColumn(recv, c); err != nil {
+		return nil, err
+	}
+	call.Args = append([]ast.Expr{recv}, e.Args...)
+	call.Method = true
+	return &call, nil
 }
 
 // schemaPrefix reports whether names is schema or catalog.schema for a

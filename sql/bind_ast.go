@@ -29,6 +29,8 @@ func astBindable(e ast.Expr) bool {
 		return true // bindASTColumn: a column, t.col, or a struct field path (s.a, t.s.a)
 	case *ast.PositionalRef:
 		return true // bindPositional (bind_ast_nested.go)
+	case *ast.Collate:
+		return astBindable(e.X) // bind_collate.go
 	case *ast.Literal:
 		switch e.Kind {
 		case ast.LitString, ast.LitBool, ast.LitNull, ast.LitBlob:
@@ -197,7 +199,15 @@ func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 	if x, ok := b.subqueryKey(e); ok { // bind_group_subquery.go
 		return x, nil
 	}
+	if x, ok, err := b.collateOperands(e); err != nil || ok { // bind_collate.go
+		if err != nil {
+			return nil, err
+		}
+		return b.bindAST(x, c)
+	}
 	switch e := e.(type) {
+	case *ast.Collate:
+		return b.bindCollate(e, c)
 	case *ast.ColumnRef:
 		if n := e.Name[0]; len(e.Name) == 1 && !n.Quoted && valueFuncs[strings.ToLower(n.Name)] {
 			// CURRENT_DATE, LOCALTIMESTAMP, …: a call written without

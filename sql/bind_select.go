@@ -594,6 +594,7 @@ func (b *binder) bindOrderByAST(order []*ast.OrderItem, items []selItem, proj *p
 			continue
 		}
 		sp := b.q.spanOf(o)
+		b.collateOrderKey(o.X) // bind_collate.go
 		col, err := b.orderTarget(astSrc(o.X), items, proj, sp, aggregating, distinct)
 		if err != nil {
 			return nil, err

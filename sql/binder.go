@@ -103,6 +103,9 @@ type binder struct {
 	// outer query of an enclosing one (lookupOuter), so its plan is
 	// correlated though this binder has no outer query of its own.
 	readsEnclosing bool
+	// collated are the COLLATE nodes that bind to their collated form
+	// (bind_collate.go); any other is refused.
+	collated map[*ast.Collate]bool
 	// aggTag sets apart the aggregate calls one volatile user call is
 	// bound to (bind_agg_volatile.go).
 	aggTag string

@@ -65,6 +65,9 @@ type flattener struct {
 	// column's value is read from (a group key above the Aggregate);
 	// else the column itself.
 	from map[planner.ColID]planner.Expr
+	// works maps the work table of a recursive CTE being pushed to its
+	// rewritten one, whose rows carry the domain (recursive).
+	works map[*planner.WorkTable]*planner.WorkTable
 }
 
 // newFlattener prepares the flattening of a subquery over input, the
@@ -197,6 +200,8 @@ func (f *flattener) reads(n planner.Node) bool {
 		// A CTERef's plan is its child; a CTE has a Plan only once
 		// Optimize has materialized it.
 		return x.CTE != nil && x.CTE.Plan != nil && f.reads(x.CTE.Plan)
+	case *planner.WorkScan:
+		return f.works[x.Work] != nil // the rows of a correlated recursive CTE
 	}
 	for _, k := range n.Children() {
 		if f.reads(k) {
@@ -289,6 +294,12 @@ func (f *flattener) push(n planner.Node) (planner.Node, carried, error) {
 		return f.setOp(x)
 	case *planner.Values:
 		return f.values(x)
+	case *planner.RecursiveCTE:
+		return f.recursive(x) // bind_subquery_flatten_ops.go
+	case *planner.WorkScan:
+		if w := f.works[x.Work]; w != nil {
+			return f.workScan(x, w)
+		}
 	}
 	return nil, nil, f.unsupported("that reads outer columns here")
 }

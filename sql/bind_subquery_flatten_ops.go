@@ -312,3 +312,67 @@ func limitBelowProjects(l *planner.Limit) (planner.Node, bool) {
 	}
 	return out, true
 }
+
+// A recursive CTE under the correlation (SELECT … FROM t, LATERAL (WITH
+// RECURSIVE r AS (SELECT t.x UNION ALL SELECT y + 1 FROM r …) …)) runs
+// once for all domain rows at once: its work table gains the carried
+// columns, so every row of every iteration carries the domain row it
+// belongs to; the step reads its outer columns from the work rows it
+// extends (a WorkScan of the rewritten work table stands for the domain,
+// as reads and push treat it), two readings of the work table are joined
+// on the same domain row, and UNION's duplicate removal is per domain row.
+
+// recursive pushes the domain through a recursive CTE.
+func (f *flattener) recursive(x *planner.RecursiveCTE) (planner.Node, carried, error) {
+	base, mb, err := f.push(x.Base)
+	if err != nil {
+		return nil, nil, err
+	}
+	work := &planner.WorkTable{Cols: append([]planner.Column(nil), x.Work.Cols...)}
+	for _, o := range f.outer {
+		work.Cols = append(work.Cols, f.b.newCol(o.Name, "", o.Type))
+	}
+	if f.works == nil {
+		f.works = map[*planner.WorkTable]*planner.WorkTable{}
+	}
+	f.works[x.Work] = work
+	step, ms, err := f.push(x.Step)
+	delete(f.works, x.Work)
+	if err != nil {
+		return nil, nil, err
+	}
+	out := append([]planner.Column(nil), x.Out...)
+	m := carried{}
+	for _, o := range f.outer {
+		c := f.b.newCol(o.Name, "", o.Type)
+		out, m[o.ID] = append(out, c), c
+	}
+	return &planner.RecursiveCTE{Base: f.inOrder(base, x.Base.Schema(), mb), Step: f.inOrder(step, x.Step.Schema(), ms),
+		Work: work, Distinct: x.Distinct, Out: out}, m, nil
+}
+
+// workScan reads the rewritten work table: the scan's columns, then the
+// domain row each work row belongs to.
+func (f *flattener) workScan(x *planner.WorkScan, w *planner.WorkTable) (planner.Node, carried, error) {
+	out := append([]planner.Column(nil), x.Out...)
+	m := carried{}
+	for _, o := range f.outer {
+		c := f.b.newCol(o.Name, "", o.Type)
+		out, m[o.ID] = append(out, c), c
+	}
+	return &planner.WorkScan{Work: w, Out: out}, m, nil
+}
+
+// inOrder projects a pushed plan to cols and then the carried columns in
+// the outer order: the positions a recursive CTE's sides and work table
+// agree on.
+func (f *flattener) inOrder(n planner.Node, cols []planner.Column, m carried) planner.Node {
+	p := &planner.Project{Input: n}
+	for _, c := range cols {
+		p.Exprs, p.Out = append(p.Exprs, &planner.ColRef{Col: c}), append(p.Out, c)
+	}
+	for _, o := range f.outer {
+		p.Exprs, p.Out = append(p.Exprs, &planner.ColRef{Col: m[o.ID]}), append(p.Out, m[o.ID])
+	}
+	return p
+}

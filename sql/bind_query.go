@@ -449,7 +449,13 @@ func (b *binder) bindTableRefAST(t ast.TableRef, unnamed *int) (*fromItem, error
 		}
 		return b.relation(bd, alias, aliasColumns(t.Alias), b.errAtRef(t))
 	case *ast.TableFunc:
-		return b.bindTableFuncAST(t)
+		it, err := b.bindTableFuncAST(t)
+		if err != nil {
+			if cit, ok := b.correlatedSeries(t); ok { // bind_lateral_series.go
+				return cit, nil
+			}
+		}
+		return it, err
 	case *ast.Pivot:
 		return b.bindPivotAST(t, unnamed) // bind_pivot.go
 	case *ast.Table:

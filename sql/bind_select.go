@@ -792,7 +792,7 @@ func (b *binder) orderTarget(e callexpr.Expr, items []selItem, proj *planner.Pro
 			return proj.Out[i], nil
 		}
 	}
-	if distinct {
+	if distinct && !readsOnlyItems(x, proj.Exprs[:len(items)]) {
 		return planner.Column{}, b.errAt(sp.lo, ErrGrouping, "for SELECT DISTINCT, ORDER BY expressions must appear in the select list")
 	}
 	for i := len(items); i < len(proj.Exprs); i++ {
@@ -804,6 +804,31 @@ func (b *binder) orderTarget(e callexpr.Expr, items []selItem, proj *planner.Pro
 	proj.Exprs = append(proj.Exprs, x)
 	proj.Out = append(proj.Out, col)
 	return col, nil
+}
+
+// readsOnlyItems reports whether x, an ORDER BY key of a SELECT
+// DISTINCT, is computed from the select list alone: every column it reads
+// is a select item of its own, and it calls nothing volatile. Such a key
+// is one value per distinct row, so it may be a hidden column under the
+// DISTINCT (SELECT DISTINCT g … ORDER BY lower(g), as DuckDB allows).
+func readsOnlyItems(x planner.Expr, items []planner.Expr) bool {
+	if hasVolatileCall(x) {
+		return false
+	}
+	selected := map[planner.ColID]bool{}
+	for _, it := range items {
+		if r, ok := it.(*planner.ColRef); ok {
+			selected[r.Col.ID] = true
+		}
+	}
+	only, any := true, false
+	planner.WalkExpr(x, func(e planner.Expr) {
+		if r, ok := e.(*planner.ColRef); ok {
+			any = true
+			only = only && selected[r.Col.ID]
+		}
+	})
+	return only && any
 }
 
 func isColName(e callexpr.Expr) bool {

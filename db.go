@@ -128,7 +128,15 @@ func (db *DB) Attach(dir string) error { return db.cat.Attach(&sql.Attach{Path: 
 // report ErrClosed from Err, and the tables are released once the last of
 // them is closed (Close does not wait for callers to do so). New
 // statements fail with ErrClosed. Close is safe to call twice.
-func (db *DB) Close() error { return db.cat.Close() }
+func (db *DB) Close() error {
+	db.sess.Close() // a transaction left open by BEGIN rolls back
+	return db.cat.Close()
+}
+
+// InTransaction reports whether BEGIN left a transaction open on the
+// DB's own session (the one its methods share), and whether an error
+// aborted it (only ROLLBACK or COMMIT is accepted then).
+func (db *DB) InTransaction() (open, aborted bool) { return db.sess.InTransaction() }
 
 // Query runs one SQL statement and streams its result; args are the
 // values of its ? and $n markers, in order, or of its $name markers by

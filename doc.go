@@ -67,6 +67,38 @@
 // read-only DB refuses writes with ErrReadOnly; with WithRoot, targets
 // must lie inside the root too.
 //
+// # Transactions
+//
+// Each statement commits on its own unless BEGIN [TRANSACTION] (START
+// TRANSACTION [READ ONLY | READ WRITE]) opens a transaction, ended by
+// COMMIT (END) or ROLLBACK (ABORT); a database/sql Tx (BeginTx, Commit,
+// Rollback) is the same on its connection, and DB's own methods share one
+// session, so a BEGIN through DB.Exec holds for the DB's later statements.
+// As in DuckDB, the transaction's statements see its own changes, other
+// sessions see none of them until COMMIT publishes them all at once, and
+// it keeps reading the tables as they were when it began. COMMIT fails
+// with ErrConflict, applying nothing, when another session committed a
+// change to a table (or view, sequence, macro, type, index name) this
+// transaction changed too. An error while a statement runs aborts the
+// transaction: later statements fail with "Current transaction is
+// aborted (please ROLLBACK)" until ROLLBACK, and its COMMIT rolls back;
+// errors found before running (syntax, an unknown name) do not. A write
+// in a READ ONLY transaction, BEGIN within one and COMMIT or ROLLBACK
+// without one fail with ErrTransaction. Closing a connection (or the DB)
+// rolls back its open transaction, and so does database/sql when it hands
+// a pooled connection to another caller.
+//
+// What is transactional: rows of in-memory tables (INSERT, UPDATE,
+// DELETE, COPY … FROM) and the names of tables, views, sequences,
+// macros, types, schemas and in-memory index names (CREATE, DROP). What is
+// not, as in DuckDB: SET, secrets, prepared statements and sequence
+// values (nextval is not given back), and COPY … TO, which writes its
+// file at once. Statements that would write a file in the database —
+// a change of a CTable (.b2d/.b2z), CREATE TABLE of a file table, DROP
+// TABLE of one, an index of a CTable — and ATTACH are refused inside a
+// transaction with ErrUnsupported (the transaction stays usable); a
+// transaction reads CTables as of its start.
+//
 // # Errors
 //
 // SQL errors are *Error, one type from the parser to the API (the sql
@@ -90,8 +122,9 @@
 //
 // It supports contexts (cancellation), prepared statements with ?, column
 // types (DatabaseTypeName, ScanType, Nullable, DecimalSize), RowsAffected
-// for writes and read-only transactions (no-ops). Each connection has its
-// own settings: SET on one leaves the others alone. NewConnector shares
+// for writes and transactions (see Transactions; isolation levels up to
+// snapshot, which is what b2sql gives). Each connection has its own
+// settings and transaction: SET on one leaves the others alone. NewConnector shares
 // one *DB between both APIs.
 //
 // # Inside

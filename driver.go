@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
-	"errors"
 
 	"github.com/b2sql/b2sql/internal/engine"
 )
@@ -90,7 +89,7 @@ func (c *connector) Close() error {
 func (db *DB) isClosed() bool { return db.cat.Closed() }
 
 // conn is one database/sql connection: a view of the shared DB with its
-// own session settings. It holds no other state, so it is always reusable.
+// own session: settings and the open transaction.
 type conn struct {
 	db    *DB
 	sess  *engine.Session
@@ -106,6 +105,7 @@ var (
 	_ driver.NamedValueChecker  = (*conn)(nil)
 	_ driver.Pinger             = (*conn)(nil)
 	_ driver.Validator          = (*conn)(nil)
+	_ driver.SessionResetter    = (*conn)(nil)
 )
 
 func (c *conn) Prepare(query string) (driver.Stmt, error) {
@@ -120,32 +120,47 @@ func (c *conn) PrepareContext(_ context.Context, query string) (driver.Stmt, err
 	return &stmt{s: s}, nil
 }
 
+// Close rolls back the connection's open transaction, if any.
 func (c *conn) Close() error {
+	c.sess.Close()
 	if c.owned {
 		return c.db.Close()
 	}
 	return nil
 }
 
+// ResetSession rolls back a transaction a statement's BEGIN left open
+// when database/sql hands the connection to another caller (a *sql.DB's
+// statements each take any pooled connection; *sql.Tx and *sql.Conn keep
+// theirs).
+func (c *conn) ResetSession(context.Context) error {
+	c.sess.Close()
+	return nil
+}
+
 func (c *conn) Begin() (driver.Tx, error) {
-	return c.BeginTx(context.Background(), driver.TxOptions{ReadOnly: true})
+	return c.BeginTx(context.Background(), driver.TxOptions{})
 }
 
-// errNoTx: b2sql has no transactions; read-only ones are accepted as
-// no-ops since every statement already sees a consistent set of files.
-var errNoTx = errors.New("b2sql: transactions are not supported (read-only ones are accepted)")
-
+// BeginTx starts a transaction on the connection's session, as BEGIN
+// does (engine/tx.go): snapshot isolation, so the weaker levels are
+// given at least what they ask; a write in a ReadOnly one is an error.
 func (c *conn) BeginTx(_ context.Context, opts driver.TxOptions) (driver.Tx, error) {
-	if !opts.ReadOnly {
-		return nil, errNoTx
+	switch sql.IsolationLevel(opts.Isolation) {
+	case sql.LevelSerializable, sql.LevelLinearizable:
+		return nil, errorf(ErrUnsupported, "isolation level %s is not supported (b2sql gives snapshot isolation)", sql.IsolationLevel(opts.Isolation))
 	}
-	return noTx{}, nil
+	if err := c.sess.Begin(opts.ReadOnly, Pos{}); err != nil {
+		return nil, err
+	}
+	return tx{c.sess}, nil
 }
 
-type noTx struct{}
+// tx is a database/sql transaction: its connection's session's.
+type tx struct{ sess *engine.Session }
 
-func (noTx) Commit() error   { return nil }
-func (noTx) Rollback() error { return nil }
+func (t tx) Commit() error   { return t.sess.Commit(Pos{}) }
+func (t tx) Rollback() error { return t.sess.Rollback(Pos{}) }
 
 func (c *conn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
 	vals, err := namedValues(args)

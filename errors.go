@@ -51,6 +51,14 @@ var (
 	// ErrConstraint: a row breaks a column's declared constraint (NOT NULL,
 	// CHECK bounds, VARCHAR length) or a key.
 	ErrConstraint = catalog.ErrConstraint
+	// ErrTransaction: transaction control out of place (BEGIN within a
+	// transaction, COMMIT or ROLLBACK without one), a statement in a
+	// transaction an error aborted, a write in a READ ONLY one.
+	ErrTransaction = catalog.ErrTransaction
+	// ErrConflict: COMMIT found a table or name the transaction changed
+	// changed by another session since it began; nothing of the
+	// transaction was applied.
+	ErrConflict = catalog.ErrConflict
 	// ErrScan: Rows.Scan could not store a value in a destination.
 	ErrScan = errors.New("b2sql: cannot scan value")
 )

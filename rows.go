@@ -51,6 +51,8 @@ type Rows struct {
 	opened bool
 	built  *planner.Built
 	zone   string // the session's time zone, for TIMESTAMP WITH TIME ZONE cells
+	// failed hears an error the plan ended with (engine.Result.Fail).
+	failed func(error)
 	// static results (EXPLAIN, SHOW, DESCRIBE)
 	static [][]columnar.Value
 	pos    int
@@ -81,7 +83,7 @@ func newRows(ctx context.Context, cat *catalog.Catalog, res *engine.Result) (*Ro
 	// their work in Open, and the caller should already hold the Rows to
 	// watch Progress or Close it from another goroutine.
 	rctx, cancel := context.WithCancelCause(ctx)
-	r := &Rows{ctx: rctx, parent: ctx, cancel: cancel, op: op, cols: cols, cur: make([]columnar.Value, len(cols)), built: built, zone: res.Zone}
+	r := &Rows{ctx: rctx, parent: ctx, cancel: cancel, op: op, cols: cols, cur: make([]columnar.Value, len(cols)), built: built, zone: res.Zone, failed: res.Fail}
 	if err := cat.Track(r, cancel); err != nil {
 		cancel(err)
 		op.Close()
@@ -182,6 +184,9 @@ func (r *Rows) fail(err error) {
 		}
 	}
 	r.err = err
+	if err != nil && r.failed != nil {
+		r.failed(err)
+	}
 	r.closeLocked()
 }
 
@@ -189,6 +194,9 @@ func (r *Rows) fail(err error) {
 func (r *Rows) recoverPanic(ok *bool) {
 	if p := recover(); p != nil {
 		r.err = engine.InternalError(p)
+		if r.failed != nil {
+			r.failed(r.err)
+		}
 		*ok = false
 		r.closeLocked()
 	}

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/b2sql/b2sql"
 	prompt "github.com/c-bata/go-prompt"
 	"golang.org/x/term"
 )
@@ -243,7 +244,7 @@ func (s *session) openText() string {
 func (s *session) prefix() (string, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	main := "b2sql " + s.r.Label + "> "
+	main := "b2sql " + s.r.Label + txMark(s.r.DB) + "> "
 	if s.search.shown != "" && s.line == s.search.shown {
 		return fmt.Sprintf("(search %q)> ", s.search.query), true
 	}
@@ -251,6 +252,22 @@ func (s *session) prefix() (string, bool) {
 		return strings.Repeat(" ", max(len([]rune(main))-3, 0)) + "·> ", true
 	}
 	return main, true
+}
+
+// txMark is the prompt's mark of the DB's open transaction, as psql
+// marks it: "*" open, "!" aborted by an error (ROLLBACK ends it), ""
+// none.
+func txMark(db *b2sql.DB) string {
+	if db == nil {
+		return ""
+	}
+	switch open, aborted := db.InTransaction(); {
+	case aborted:
+		return "!"
+	case open:
+		return "*"
+	}
+	return ""
 }
 
 // interrupt decides what Ctrl-C at the prompt does: nothing on an empty

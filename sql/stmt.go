@@ -113,6 +113,8 @@ func (b *stmtBuilder) statement(st ast.Stmt) (Statement, bool, error) {
 		err = b.errAt(s, ErrUnsupported, "MERGE is not supported (write INSERT … ON CONFLICT, UPDATE and DELETE)")
 	case *ast.Comment:
 		out, err = b.comment(s) // comment.go
+	case *ast.Transaction:
+		out = &Transaction{Kind: s.Kind, ReadOnly: s.ReadOnly, Pos: b.pos(s.Start)}
 	case *ast.CreateTrigger:
 		err = b.errAt(s, ErrUnsupported, "CREATE TRIGGER is not supported (b2sql has no triggers)")
 	default:

@@ -65,6 +65,13 @@ type Catalog struct {
 	warned map[string]bool
 
 	rejectScans atomic.Uint64 // scan_id of store_rejects scans (rejects.go)
+
+	// base is the database's catalog when this one is a transaction's
+	// (tx.go), start what the transaction began from; nil otherwise. A
+	// transaction's catalog has its own names; its life cycle, write
+	// locks, storage settings and warnings are base's.
+	base  *Catalog
+	start *txState
 }
 
 // namedType is a CREATE TYPE's type and its name as written.
@@ -98,6 +105,10 @@ func New(o Options) *Catalog {
 
 // Warn hands msg to the warning function the first time it comes.
 func (c *Catalog) Warn(msg string) {
+	if c.base != nil {
+		c.base.Warn(msg)
+		return
+	}
 	c.warnMu.Lock()
 	first := !c.warned[msg]
 	if c.warned == nil {
@@ -195,7 +206,7 @@ func (c *Catalog) set(name string, t planner.Table, rename bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if old, ok := c.tables[key]; ok && old != t {
-		c.life.retired = append(c.life.retired, old)
+		c.retire(old)
 	}
 	c.tables[key] = t
 	if rename {
@@ -229,7 +240,7 @@ func (c *Catalog) CreateMem(name string, schema columnar.Schema, cons []ColumnCo
 		if !replace {
 			return fmt.Errorf("table %q already exists", name)
 		}
-		c.life.retired = append(c.life.retired, old)
+		c.retire(old)
 	}
 	c.tables[key] = &MemTable{schema: schema, cons: cons, keys: keys, primary: primary, defaults: defaults, temp: temp}
 	c.names[key] = name
@@ -250,7 +261,7 @@ func (c *Catalog) Drop(name string) (planner.Table, bool) {
 	delete(c.tables, key)
 	delete(c.names, key)
 	c.clearComments(key)
-	c.life.retired = append(c.life.retired, old)
+	c.retire(old)
 	for n, ix := range c.memIndexes {
 		if ix.Table == key {
 			delete(c.memIndexes, n) // an index goes with its table
@@ -259,9 +270,21 @@ func (c *Catalog) Drop(name string) (planner.Table, bool) {
 	return old, true
 }
 
+// retire keeps a table replaced or dropped until no statement uses it; a
+// transaction's catalog retires nothing itself: the tables it replaces
+// are the database's until Commit retires them there. c.mu is held.
+func (c *Catalog) retire(old planner.Table) {
+	if c.base == nil {
+		c.life.retired = append(c.life.retired, old)
+	}
+}
+
 // TempDir is the private temporary directory of a catalog without a
 // directory ("" when none was made yet).
 func (c *Catalog) TempDir() string {
+	if c.base != nil {
+		return c.base.TempDir()
+	}
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	return c.tmpDir
@@ -271,6 +294,9 @@ func (c *Catalog) TempDir() string {
 // private temporary directory (inside the root, with one) made on first
 // use and removed by Close.
 func (c *Catalog) WriteDir() (string, error) {
+	if c.base != nil {
+		return "", c.FileWrite("creating a file table", sql.Pos{})
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.dir != "" {

@@ -11,6 +11,9 @@ import (
 // Acquire counts a statement in flight; it fails with ErrClosed once the
 // catalog is closed. Every successful Acquire is paired with Release.
 func (c *Catalog) Acquire() error {
+	if c.base != nil {
+		return c.base.Acquire()
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.life.closed {
@@ -26,6 +29,10 @@ func (c *Catalog) Acquire() error {
 // once none is in flight none holds a retired table, and its files,
 // remote range caches and memory go.
 func (c *Catalog) Release() {
+	if c.base != nil {
+		c.base.Release()
+		return
+	}
 	c.mu.Lock()
 	c.life.active--
 	var orphans []planner.Table
@@ -64,6 +71,9 @@ func (c *Catalog) unregisteredRetired() []planner.Table {
 // Track registers an open result set r (holding its own Acquire) so that
 // Close can cancel it.
 func (c *Catalog) Track(r any, cancel context.CancelCauseFunc) error {
+	if c.base != nil {
+		return c.base.Track(r, cancel)
+	}
 	if err := c.Acquire(); err != nil {
 		return err
 	}
@@ -78,6 +88,10 @@ func (c *Catalog) Track(r any, cancel context.CancelCauseFunc) error {
 
 // Untrack undoes Track when the result set closes.
 func (c *Catalog) Untrack(r any) {
+	if c.base != nil {
+		c.base.Untrack(r)
+		return
+	}
 	c.mu.Lock()
 	delete(c.life.running, r)
 	c.mu.Unlock()
@@ -86,6 +100,9 @@ func (c *Catalog) Untrack(r any) {
 
 // InFlight reports the statements planning or running.
 func (c *Catalog) InFlight() int {
+	if c.base != nil {
+		return c.base.InFlight()
+	}
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	return c.life.active
@@ -93,6 +110,9 @@ func (c *Catalog) InFlight() int {
 
 // Closed reports whether Close was called.
 func (c *Catalog) Closed() bool {
+	if c.base != nil {
+		return c.base.Closed()
+	}
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	return c.life.closed
@@ -102,6 +122,9 @@ func (c *Catalog) Closed() bool {
 // ErrClosed, and the tables are released once the last statement in flight
 // releases (Close does not wait for it). Safe to call twice.
 func (c *Catalog) Close() error {
+	if c.base != nil {
+		return c.base.Close()
+	}
 	c.mu.Lock()
 	if c.life.closed {
 		c.mu.Unlock()

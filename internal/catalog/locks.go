@@ -15,6 +15,9 @@ import (
 // Lock takes the in-process write lock of key ("table:<name>" or
 // "file:<path>") and returns its unlock function.
 func (c *Catalog) Lock(key string) func() {
+	if c.base != nil {
+		return c.base.Lock(key)
+	}
 	w := &c.writes
 	w.mu.Lock()
 	if w.locks == nil {
@@ -68,6 +71,9 @@ func (c *Catalog) LockTarget(what, name, catalog string, pos sql.Pos) (*Target, 
 		tg.Mem = x
 		tg.Unlock = c.Lock("table:" + key)
 	case *ctable.Table:
+		if err := c.FileWrite(what+" of CTable "+fmt.Sprintf("%q", name), pos); err != nil {
+			return nil, err
+		}
 		unlockMem := c.Lock("table:" + key)
 		unlockFile, err := LockFile(x.Path())
 		if err != nil {

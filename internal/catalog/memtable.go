@@ -34,6 +34,13 @@ type MemTable struct {
 
 	mu   sync.RWMutex
 	rows [][]columnar.Value
+	// ver counts the changes of rows (Append, SetRows): a transaction's
+	// commit compares it with the count its snapshot was taken at (tx.go).
+	ver uint64
+	// origin is the database's table when this one is a transaction's
+	// version of it, taken at ver from (tx.go); nil otherwise.
+	origin *MemTable
+	from   uint64
 }
 
 func (t *MemTable) Schema() columnar.Schema { return t.schema }
@@ -90,6 +97,7 @@ func (t *MemTable) Snapshot() [][]columnar.Value {
 func (t *MemTable) Append(rows [][]columnar.Value) {
 	t.mu.Lock()
 	t.rows = append(t.rows, rows...)
+	t.ver++
 	t.mu.Unlock()
 }
 
@@ -97,7 +105,26 @@ func (t *MemTable) Append(rows [][]columnar.Value) {
 func (t *MemTable) SetRows(rows [][]columnar.Value) {
 	t.mu.Lock()
 	t.rows = rows
+	t.ver++
 	t.mu.Unlock()
+}
+
+// txVersion returns a transaction's version of t: the same columns and
+// rows, with no spare capacity, so that the transaction's first append
+// copies the row pointers (never the rows) instead of writing where the
+// database's table appends next.
+func (t *MemTable) txVersion() *MemTable {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return &MemTable{schema: t.schema, cons: t.cons, keys: t.keys, primary: t.primary, defaults: t.defaults, temp: t.temp,
+		rows: t.rows[:len(t.rows):len(t.rows)], ver: t.ver, origin: t, from: t.ver}
+}
+
+// changed reports whether a transaction's version was written to.
+func (t *MemTable) changed() bool {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return t.ver != t.from
 }
 
 func (t *MemTable) Scan(ctx context.Context, spec index.ScanSpec) (columnar.Reader, error) {

@@ -51,7 +51,7 @@ func (c *Catalog) rejectTable(name string, schema columnar.Schema) *MemTable {
 	}
 	t := NewMemTable(schema, nil)
 	if old, ok := c.tables[key]; ok {
-		c.life.retired = append(c.life.retired, old)
+		c.retire(old)
 	}
 	c.tables[key] = t
 	c.names[key] = name
@@ -73,7 +73,7 @@ func (c *Catalog) storeRejects(o *csv.Options, files []string, args []sql.FileAr
 		scanName = "reject_scans"
 	}
 	errs, scans := c.rejectTable(errName, rejectErrorsSchema), c.rejectTable(scanName, rejectScansSchema)
-	scan := c.rejectScans.Add(1)
+	scan := c.db().rejectScans.Add(1)
 	ids := map[string]uint64{}
 	for i, f := range files {
 		if _, ok := ids[f]; !ok {

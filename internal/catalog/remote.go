@@ -21,6 +21,9 @@ import (
 // StorageConfig returns a snapshot of the storage configuration: later
 // changes do not affect sources opened with it.
 func (c *Catalog) StorageConfig() *storage.Config {
+	if c.base != nil {
+		return c.base.StorageConfig()
+	}
 	c.remote.mu.RLock()
 	defer c.remote.mu.RUnlock()
 	cfg := c.remote.cfg
@@ -38,6 +41,9 @@ func (c *Catalog) StorageConfig() *storage.Config {
 // SECRET, SET s3_region, the embedder's limits); fn's error leaves it
 // unchanged.
 func (c *Catalog) UpdateStorage(fn func(*storage.Config) error) error {
+	if c.base != nil {
+		return c.base.UpdateStorage(fn)
+	}
 	c.remote.mu.Lock()
 	defer c.remote.mu.Unlock()
 	next := c.remote.cfg

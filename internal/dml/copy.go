@@ -105,6 +105,9 @@ func createTableAs(ctx context.Context, env *Env, c *sql.CreateTableAs, args []c
 	if format == "memory" {
 		return createMemTableAs(ctx, env, c, args)
 	}
+	if err := cat.FileWrite("CREATE TABLE … AS of a "+format+" table", c.NamePos); err != nil {
+		return 0, err
+	}
 	dir, err := cat.WriteDir()
 	if err != nil {
 		return 0, err
@@ -178,6 +181,13 @@ func dropTable(cat *catalog.Catalog, d *sql.DropTable) error {
 			return nil // temp.t does not exist when t is not temporary
 		}
 		return &sql.Error{Pos: d.NamePos, Kind: sql.ErrUnknownTable, Msg: msg}
+	}
+	if t, ok := cat.Table(d.Name); ok {
+		if _, mem := t.(*catalog.MemTable); !mem {
+			if err := cat.FileWrite("DROP TABLE of a file table", d.NamePos); err != nil {
+				return err
+			}
+		}
 	}
 	old, ok := cat.Drop(d.Name)
 	tmp, dir := cat.TempDir(), cat.Dir()

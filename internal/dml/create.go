@@ -156,6 +156,9 @@ func createTable(cat *catalog.Catalog, s *sql.CreateTable) error {
 	if len(s.Keys) > 0 {
 		return &sql.Error{Pos: at, Kind: sql.ErrUnsupported, Msg: "PRIMARY KEY and UNIQUE are enforced on in-memory tables only (CTables have no keys)"}
 	}
+	if err := cat.FileWrite("CREATE TABLE of a "+format+" table", at); err != nil {
+		return err
+	}
 	dir, err := cat.WriteDir()
 	if err != nil {
 		return err

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"sync/atomic"
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/internal/catalog"
@@ -42,6 +43,17 @@ func InternalError(p any) error {
 	return fmt.Errorf("internal error: %v\n%s", p, debug.Stack())
 }
 
+// runMark is the context key of Running's flag.
+type runMark struct{}
+
+// Running returns ctx marked so that Drive records in the flag it returns
+// whether a plan started to run under it: a statement's error after that
+// is an error of running (it aborts a transaction, internal/engine).
+func Running(ctx context.Context) (context.Context, *atomic.Bool) {
+	f := new(atomic.Bool)
+	return context.WithValue(ctx, runMark{}, f), f
+}
+
 // Drive opens a built plan and hands each batch to fn, then closes it.
 // The run is tracked by the catalog, so that closing the database
 // cancels it (it then ends with catalog.ErrClosed); a cancelled ctx ends
@@ -67,6 +79,9 @@ func Drive(ctx context.Context, cat *catalog.Catalog, built *planner.Built, fn f
 				err = cerr
 			}
 		}()
+		if f, ok := ctx.Value(runMark{}).(*atomic.Bool); ok {
+			f.Store(true)
+		}
 		if err := op.Open(rctx); err != nil {
 			return err
 		}

@@ -11,7 +11,7 @@ import (
 // constraints (NOT NULL, keys) fill null and key, as in DuckDB, where a
 // query's columns and a file's are all nullable and keyless.
 func (s *Session) describe(d *sql.Describe, args []columnar.Value) (*Result, error) {
-	bound, err := s.bind(d.Query, s.e.Cat, args)
+	bound, err := s.bind(d.Query, s.cat(), args)
 	if err != nil {
 		return nil, err
 	}
@@ -22,7 +22,7 @@ func (s *Session) describe(d *sql.Describe, args []columnar.Value) (*Result, err
 		nullable[i], keys[i] = true, columnar.NullValue(columnar.TVarchar)
 	}
 	if d.Table != "" {
-		if t, ok := s.e.Cat.Table(d.Table); ok && len(t.Schema()) == len(schema) {
+		if t, ok := s.cat().Table(d.Table); ok && len(t.Schema()) == len(schema) {
 			catalog.Describe(t, nullable, keys)
 		}
 	}

@@ -43,7 +43,7 @@ func (s *Session) explainWrite(ctx context.Context, e *sql.Explain, args []colum
 		return "", err
 	}
 	if e.Analyze {
-		if err := dml.Drain(ctx, s.e.Cat, built); err != nil {
+		if err := dml.Drain(ctx, s.cat(), built); err != nil {
 			return "", err
 		}
 	}
@@ -76,7 +76,7 @@ func (s *Session) describeWrite(st sql.Statement, args []columnar.Value) (head s
 		case w.Ignore:
 			verb = "Insert or ignore into"
 		}
-		dml.ExplainDefaults(s.e.Cat, w) // DEFAULT in VALUES binds as the INSERT binds it
+		dml.ExplainDefaults(s.cat(), w) // DEFAULT in VALUES binds as the INSERT binds it
 		head = verb + " " + quoteName(w.Table)
 		if w.Cols != nil {
 			head += " (" + strings.Join(w.Cols, ", ") + ")"
@@ -114,7 +114,7 @@ func (s *Session) describeWrite(st sql.Statement, args []columnar.Value) (head s
 		head = "Copy to " + quoteString(path) + " " + desc
 		return head, w.Query, false, nil
 	case *sql.CreateTableAs:
-		format, err := dml.TableFormat(s.e.Cat, w.Options, true)
+		format, err := dml.TableFormat(s.cat(), w.Options, true)
 		if err != nil {
 			return "", nil, false, err
 		}
@@ -127,7 +127,7 @@ func (s *Session) describeWrite(st sql.Statement, args []columnar.Value) (head s
 		}
 		return head + " format=" + format + " as", w.Query, false, nil
 	case *sql.CreateTable:
-		format, err := dml.TableFormat(s.e.Cat, w.Options, false)
+		format, err := dml.TableFormat(s.cat(), w.Options, false)
 		if err != nil {
 			return "", nil, false, err
 		}
@@ -145,7 +145,7 @@ func (s *Session) describeWrite(st sql.Statement, args []columnar.Value) (head s
 // checkWriteTarget reports the error the statement what would meet on
 // table name: an unknown table, or one it cannot change.
 func (s *Session) checkWriteTarget(what, name string, pos sql.Pos) error {
-	_, err := s.e.Cat.WriteTarget(what, name, pos)
+	_, err := s.cat().WriteTarget(what, name, pos)
 	return err
 }
 
@@ -177,10 +177,10 @@ func planLines(text string) *Result {
 // without running it (DB.Explain); src is its text, for the macros it
 // calls.
 func (s *Session) Explain(src sql.Source, stmt sql.Statement, args []columnar.Value) (text string, err error) {
-	if err := s.e.Cat.Acquire(); err != nil {
+	if err := s.cat().Acquire(); err != nil {
 		return "", err
 	}
-	defer s.e.Cat.Release()
+	defer s.cat().Release()
 	x, err := s.expandMacros(&src, &stmt)
 	if err != nil {
 		return "", err
@@ -219,7 +219,7 @@ func (s *Session) explain(ctx context.Context, e *sql.Explain, args []columnar.V
 		return "", err
 	}
 	if e.Analyze {
-		if err := dml.Drain(ctx, s.e.Cat, built); err != nil {
+		if err := dml.Drain(ctx, s.cat(), built); err != nil {
 			return "", err
 		}
 	}

@@ -7,7 +7,7 @@ import "github.com/b2sql/b2sql/sql"
 // whose MapError puts errors back into the statement as written; nil
 // when there is nothing to expand.
 func (s *Session) expandMacros(src *sql.Source, stmt *sql.Statement) (*sql.MacroExpansion, error) {
-	x, ok, err := sql.ExpandMacros(*src, s.e.Cat)
+	x, ok, err := sql.ExpandMacros(*src, s.cat())
 	if err != nil || !ok {
 		return nil, err
 	}

@@ -11,10 +11,10 @@ import (
 // env is what the statements of internal/dml need from the session.
 func (s *Session) env() *dml.Env {
 	return &dml.Env{
-		Cat: s.e.Cat,
+		Cat: s.cat(),
 		Bind: func(q *sql.Query, cat planner.ViewCatalog, args []columnar.Value) (*sql.Bound, error) {
 			if cat == nil {
-				cat = s.e.Cat
+				cat = s.cat()
 			}
 			return s.bind(q, cat, args)
 		},
@@ -29,7 +29,7 @@ func (s *Session) env() *dml.Env {
 // against cat (nil: the database's catalog).
 func (s *Session) plan(q *sql.Query, analyze bool, threads int, cat planner.ViewCatalog, args []columnar.Value) (*planner.Built, []string, error) {
 	if cat == nil {
-		cat = s.e.Cat
+		cat = s.cat()
 	}
 	bound, err := s.bind(q, cat, args)
 	if err != nil {

@@ -57,7 +57,7 @@ func (s *Session) execute(ctx context.Context, ex *sql.Execute, args []columnar.
 		if err != nil {
 			return nil, err
 		}
-		err = dml.Drive(ctx, s.e.Cat, res.Plan, func(b *columnar.Batch) error {
+		err = dml.Drive(ctx, s.cat(), res.Plan, func(b *columnar.Batch) error {
 			if vals == nil && b.Live() > 0 {
 				for _, c := range b.Cols {
 					vals = append(vals, c.Value(b.Row(0)))

@@ -25,6 +25,9 @@ type Result struct {
 	// Zone is the session's time zone when the statement ran: the zone
 	// TIMESTAMP WITH TIME ZONE cells are shown in (columnar.Value.Zone).
 	Zone string
+	// Fail, when set, is told the error the plan ends with while its rows
+	// are read: inside a transaction that error aborts it (tx.go).
+	Fail func(error)
 }
 
 // Written is the number of rows a write statement reports (0 for others).

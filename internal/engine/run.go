@@ -59,7 +59,36 @@ func NumParams(st sql.Statement) int { return len(sql.Params(st)) }
 
 // Run runs a parsed statement with its parameter values. A Result with a
 // Plan holds no Acquire of the catalog: its consumer tracks it (Track).
-func (s *Session) Run(ctx context.Context, src sql.Source, stmt sql.Statement, args []columnar.Value) (res *Result, err error) {
+// Inside a transaction (tx.go) the statement runs against the
+// transaction's catalog, and an error of running aborts it.
+func (s *Session) Run(ctx context.Context, src sql.Source, stmt sql.Statement, args []columnar.Value) (*Result, error) {
+	if t, ok := stmt.(*sql.Transaction); ok {
+		if err := s.transaction(t); err != nil {
+			s.failed(err, false)
+			return nil, sql.WithEnd(src, err)
+		}
+		return done, nil
+	}
+	if err := s.admit(stmt, sql.Pos{Line: src.Line, Col: src.Col}); err != nil {
+		s.failed(err, false)
+		return nil, sql.WithEnd(src, err)
+	}
+	rctx, ran := dml.Running(ctx)
+	res, err := s.run(rctx, src, stmt, args)
+	if err != nil {
+		s.failed(err, ran.Load())
+		return nil, err
+	}
+	if res.Plan != nil {
+		if open, _ := s.InTransaction(); open {
+			res.Fail = func(err error) { s.failed(err, true) }
+		}
+	}
+	return res, nil
+}
+
+// run is Run's statement outside transaction control.
+func (s *Session) run(ctx context.Context, src sql.Source, stmt sql.Statement, args []columnar.Value) (res *Result, err error) {
 	written := src
 	defer func() {
 		if err != nil {
@@ -80,7 +109,7 @@ func (s *Session) Run(ctx context.Context, src sql.Source, stmt sql.Statement, a
 	if res, ok, err := s.runPrepared(ctx, stmt, args); ok { // prepare.go
 		return res, err
 	}
-	cat := s.e.Cat
+	cat := s.cat()
 	if err := cat.Acquire(); err != nil {
 		return nil, err
 	}

@@ -71,6 +71,7 @@ type Session struct {
 	// random is the token of the session's random engine, which setseed
 	// reseeds and random() draws from (executor/random.go).
 	random int64
+	tx     *txn // the open transaction (tx.go); nil: autocommit
 }
 
 // variable is a SQL variable a session keeps (variables.go): its name as

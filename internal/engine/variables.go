@@ -23,7 +23,7 @@ func (s *Session) setVariable(ctx context.Context, st *sql.SetVariable, args []c
 	}
 	v := columnar.NullValue(built.Root.Types()[0])
 	found := false
-	err = dml.Drive(ctx, s.e.Cat, built, func(b *columnar.Batch) error {
+	err = dml.Drive(ctx, s.cat(), built, func(b *columnar.Batch) error {
 		if !found && b.Len > 0 {
 			v, found = b.Cols[0].Value(b.Row(0)), true
 		}

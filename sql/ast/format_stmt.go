@@ -403,6 +403,9 @@ func (w *writer) stmt(st Stmt) {
 		}
 	case *Transaction:
 		w.s(st.Kind)
+		if st.ReadOnly {
+			w.s(" TRANSACTION READ ONLY")
+		}
 	case *Simple:
 		w.s(st.Kind)
 		switch {

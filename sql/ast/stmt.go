@@ -369,10 +369,12 @@ type Deallocate struct {
 }
 
 // Transaction is BEGIN [TRANSACTION], START TRANSACTION, COMMIT, END,
-// ROLLBACK or ABORT; Kind is BEGIN, COMMIT or ROLLBACK.
+// ROLLBACK or ABORT; Kind is BEGIN, COMMIT or ROLLBACK. ReadOnly is
+// BEGIN's READ ONLY.
 type Transaction struct {
 	Span
-	Kind string
+	Kind     string
+	ReadOnly bool
 }
 
 // Simple is a statement of a keyword and an optional name or argument

@@ -213,6 +213,8 @@ func TestConstructs(t *testing.T) {
 		{"EXECUTE q(1, 'a')", "EXECUTE q(1, 'a')"},
 		{"DEALLOCATE PREPARE q", "DEALLOCATE q"},
 		{"BEGIN TRANSACTION", "BEGIN"},
+		{"START TRANSACTION READ ONLY", "BEGIN TRANSACTION READ ONLY"},
+		{"BEGIN READ WRITE", "BEGIN"},
 		{"CHECKPOINT", "CHECKPOINT"},
 		{"CALL pragma_version()", "CALL pragma_version()"},
 	}

@@ -157,8 +157,8 @@ func (p *parser) statement() ast.Stmt {
 		} else if !p.acceptWord("TRANSACTION") {
 			p.acceptWord("WORK")
 		}
-		p.transactionMode()
-		return &ast.Transaction{Span: p.span(s), Kind: "BEGIN"}
+		ro := p.transactionMode()
+		return &ast.Transaction{Span: p.span(s), Kind: "BEGIN", ReadOnly: ro}
 	case "COMMIT", "END":
 		p.advance()
 		if !p.acceptWord("TRANSACTION") {
@@ -178,13 +178,16 @@ func (p *parser) statement() ast.Stmt {
 	return nil
 }
 
-// transactionMode skips BEGIN TRANSACTION's READ ONLY / READ WRITE.
-func (p *parser) transactionMode() {
+// transactionMode reads BEGIN TRANSACTION's READ ONLY / READ WRITE and
+// reports READ ONLY.
+func (p *parser) transactionMode() bool {
 	if p.acceptWord("READ") {
-		if !p.acceptWord("ONLY") {
-			p.expectWord("WRITE")
+		if p.acceptWord("ONLY") {
+			return true
 		}
+		p.expectWord("WRITE")
 	}
+	return false
 }
 
 // simple parses the statements of ast.Simple.

@@ -1,0 +1,344 @@
+package b2sql_test
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/b2sql/b2sql"
+)
+
+// txDB opens an in-memory database with table t (i INTEGER) holding 1 and
+// 2, and a database/sql handle over it.
+func txDB(t *testing.T) (*b2sql.DB, *sql.DB) {
+	t.Helper()
+	db, err := b2sql.Open("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if err := db.Exec(context.Background(), "CREATE TABLE t (i INTEGER); INSERT INTO t VALUES (1), (2)"); err != nil {
+		t.Fatal(err)
+	}
+	sdb := sql.OpenDB(b2sql.NewConnector(db))
+	t.Cleanup(func() { sdb.Close() })
+	return db, sdb
+}
+
+// sumOf returns sum(i) and count(*) of t as q sees it.
+func sumOf(t *testing.T, q interface {
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}) (sum, n int64) {
+	t.Helper()
+	var s sql.NullInt64
+	if err := q.QueryRowContext(context.Background(), "SELECT sum(i), count(*) FROM t").Scan(&s, &n); err != nil {
+		t.Fatal(err)
+	}
+	return s.Int64, n
+}
+
+func conns(t *testing.T, sdb *sql.DB) (*sql.Conn, *sql.Conn) {
+	t.Helper()
+	a, err := sdb.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := sdb.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close(); b.Close() })
+	return a, b
+}
+
+func txExec(t *testing.T, c *sql.Conn, q string) {
+	t.Helper()
+	if _, err := c.ExecContext(context.Background(), q); err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+}
+
+// A transaction's writes are its own until COMMIT, which publishes them
+// together; ROLLBACK drops them.
+func TestTxVisibility(t *testing.T) {
+	_, sdb := txDB(t)
+	a, b := conns(t, sdb)
+	txExec(t, a, "BEGIN")
+	txExec(t, a, "INSERT INTO t VALUES (10)")
+	txExec(t, a, "UPDATE t SET i = i * 100 WHERE i = 1")
+	txExec(t, a, "DELETE FROM t WHERE i = 2")
+	txExec(t, a, "CREATE TABLE u AS SELECT 7 AS x")
+	// a: rows 100, 10; b: still 1, 2, and no table u.
+	if s, n := sumOf(t, a); s != 110 || n != 2 {
+		t.Errorf("inside: sum %d count %d, want 110, 2", s, n)
+	}
+	if s, n := sumOf(t, b); s != 3 || n != 2 {
+		t.Errorf("other session before COMMIT: sum %d count %d, want 3, 2", s, n)
+	}
+	if _, err := b.ExecContext(context.Background(), "SELECT * FROM u"); !errors.Is(err, b2sql.ErrUnknownTable) {
+		t.Errorf("other session sees table u before COMMIT: %v", err)
+	}
+	txExec(t, a, "COMMIT")
+	if s, n := sumOf(t, b); s != 110 || n != 2 {
+		t.Errorf("other session after COMMIT: sum %d count %d, want 110, 2", s, n)
+	}
+	var x int
+	if err := b.QueryRowContext(context.Background(), "SELECT x FROM u").Scan(&x); err != nil || x != 7 {
+		t.Errorf("u after COMMIT: %d, %v; want 7", x, err)
+	}
+	txExec(t, a, "BEGIN")
+	txExec(t, a, "DROP TABLE u")
+	txExec(t, a, "INSERT INTO t VALUES (1000)")
+	txExec(t, a, "ROLLBACK")
+	if s, n := sumOf(t, b); s != 110 || n != 2 {
+		t.Errorf("after ROLLBACK: sum %d count %d, want 110, 2", s, n)
+	}
+	if err := b.QueryRowContext(context.Background(), "SELECT x FROM u").Scan(&x); err != nil || x != 7 {
+		t.Errorf("u after a rolled back DROP: %d, %v; want 7", x, err)
+	}
+}
+
+// A transaction reads the tables as they were when it began, whatever
+// other sessions commit meanwhile.
+func TestTxSnapshot(t *testing.T) {
+	_, sdb := txDB(t)
+	a, b := conns(t, sdb)
+	txExec(t, a, "BEGIN")
+	txExec(t, b, "INSERT INTO t VALUES (5)")
+	txExec(t, b, "CREATE VIEW v AS SELECT 1 AS one")
+	if s, n := sumOf(t, a); s != 3 || n != 2 {
+		t.Errorf("snapshot after another session's INSERT: sum %d count %d, want 3, 2", s, n)
+	}
+	if _, err := a.ExecContext(context.Background(), "SELECT * FROM v"); err == nil {
+		t.Errorf("a view created after BEGIN is visible inside the transaction")
+	}
+	txExec(t, a, "COMMIT") // read only: no conflict
+	if s, n := sumOf(t, a); s != 8 || n != 3 {
+		t.Errorf("after COMMIT: sum %d count %d, want 8, 3", s, n)
+	}
+}
+
+// Two sessions changing one table: the second to commit fails with a
+// transaction conflict and none of its changes are applied.
+func TestTxConflict(t *testing.T) {
+	_, sdb := txDB(t)
+	a, b := conns(t, sdb)
+	txExec(t, a, "BEGIN")
+	txExec(t, a, "INSERT INTO t VALUES (100)")
+	txExec(t, a, "CREATE TABLE w (k INTEGER)") // a table only a creates
+	txExec(t, b, "INSERT INTO t VALUES (20)")  // autocommit
+	_, err := a.ExecContext(context.Background(), "COMMIT")
+	if !errors.Is(err, b2sql.ErrConflict) || !strings.Contains(err.Error(), "Transaction conflict") {
+		t.Fatalf("COMMIT after another session changed t: %v, want a transaction conflict", err)
+	}
+	if s, n := sumOf(t, b); s != 23 || n != 3 {
+		t.Errorf("after the failed COMMIT: sum %d count %d, want 23, 3", s, n)
+	}
+	if _, err := b.ExecContext(context.Background(), "SELECT * FROM w"); err == nil {
+		t.Errorf("table w of the failed transaction exists")
+	}
+	// The failed COMMIT ended the transaction.
+	if _, err := a.ExecContext(context.Background(), "ROLLBACK"); err == nil || !strings.Contains(err.Error(), "no transaction is active") {
+		t.Errorf("ROLLBACK after a failed COMMIT: %v", err)
+	}
+	// Changes of different tables commit side by side.
+	txExec(t, a, "BEGIN")
+	txExec(t, a, "INSERT INTO t VALUES (1)")
+	txExec(t, b, "CREATE TABLE other AS SELECT 1 AS c")
+	txExec(t, a, "COMMIT")
+	if s, n := sumOf(t, b); s != 24 || n != 4 {
+		t.Errorf("after COMMIT beside another table's change: sum %d count %d, want 24, 4", s, n)
+	}
+}
+
+// database/sql's Tx: Commit and Rollback, ReadOnly refusing writes.
+func TestTxDatabaseSQL(t *testing.T) {
+	_, sdb := txDB(t)
+	ctx := context.Background()
+	tx, err := sdb.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.ExecContext(ctx, "INSERT INTO t VALUES (?)", 40); err != nil {
+		t.Fatal(err)
+	}
+	if s, n := sumOf(t, tx); s != 43 || n != 3 {
+		t.Errorf("inside the Tx: sum %d count %d, want 43, 3", s, n)
+	}
+	if s, n := sumOf(t, sdb); s != 3 || n != 2 {
+		t.Errorf("outside the Tx: sum %d count %d, want 3, 2", s, n)
+	}
+	if err := tx.Rollback(); err != nil {
+		t.Fatal(err)
+	}
+	if s, n := sumOf(t, sdb); s != 3 || n != 2 {
+		t.Errorf("after Rollback: sum %d count %d, want 3, 2", s, n)
+	}
+	tx, err = sdb.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.ExecContext(ctx, "DELETE FROM t WHERE i = 1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if s, n := sumOf(t, sdb); s != 2 || n != 1 {
+		t.Errorf("after Commit: sum %d count %d, want 2, 1", s, n)
+	}
+	ro, err := sdb.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, n := sumOf(t, ro); s != 2 || n != 1 {
+		t.Errorf("read-only Tx: sum %d count %d, want 2, 1", s, n)
+	}
+	_, err = ro.ExecContext(ctx, "INSERT INTO t VALUES (9)")
+	if !errors.Is(err, b2sql.ErrTransaction) || !strings.Contains(err.Error(), "read-only mode") {
+		t.Errorf("INSERT in a read-only Tx: %v", err)
+	}
+	if err := ro.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sdb.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelSerializable}); !errors.Is(err, b2sql.ErrUnsupported) {
+		t.Errorf("serializable Tx: %v, want unsupported", err)
+	}
+}
+
+// A connection closed, or handed to another caller by the pool, with a
+// transaction open rolls it back; so does DB.Close for the DB's own.
+func TestTxClosedConnRollsBack(t *testing.T) {
+	db, sdb := txDB(t)
+	sdb.SetMaxIdleConns(0) // Conn.Close closes the driver connection
+	ctx := context.Background()
+	c, err := sdb.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	txExec(t, c, "BEGIN")
+	txExec(t, c, "INSERT INTO t VALUES (50)")
+	c.Close()
+	if s, n := sumOf(t, sdb); s != 3 || n != 2 {
+		t.Errorf("after closing a connection in a transaction: sum %d count %d, want 3, 2", s, n)
+	}
+	// A statement's BEGIN on the pool does not follow the next statement.
+	sdb.SetMaxIdleConns(2)
+	if _, err := sdb.ExecContext(ctx, "BEGIN"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sdb.ExecContext(ctx, "INSERT INTO t VALUES (60)"); err != nil {
+		t.Fatal(err)
+	}
+	if s, n := sumOf(t, sdb); s != 63 || n != 3 {
+		t.Errorf("INSERT after a pooled BEGIN: sum %d count %d, want 63, 3", s, n)
+	}
+	if err := db.Exec(ctx, "BEGIN; INSERT INTO t VALUES (70)"); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The errors of transaction control, and an error that aborts the
+// transaction, as DuckDB 1.5.6 gives them.
+func TestTxErrors(t *testing.T) {
+	db, _ := txDB(t)
+	ctx := context.Background()
+	exec := func(q string) error { return db.Exec(ctx, q) }
+	for _, c := range []struct{ q, want string }{
+		{"COMMIT", "cannot commit - no transaction is active"},
+		{"ROLLBACK", "cannot rollback - no transaction is active"},
+	} {
+		if err := exec(c.q); err == nil || !strings.Contains(err.Error(), c.want) || !errors.Is(err, b2sql.ErrTransaction) {
+			t.Errorf("%s: %v, want %q", c.q, err, c.want)
+		}
+	}
+	if err := exec("BEGIN"); err != nil {
+		t.Fatal(err)
+	}
+	if err := exec("BEGIN TRANSACTION"); err == nil || err.Error() != "line 1:1: cannot start a transaction within a transaction" {
+		t.Errorf("BEGIN in a transaction: %v", err)
+	}
+	// which aborts the transaction, as in DuckDB
+	if err := exec("SELECT 1"); err == nil || !strings.Contains(err.Error(), "Current transaction is aborted") {
+		t.Errorf("statement after BEGIN in a transaction: %v", err)
+	}
+	if err := exec("ROLLBACK; BEGIN"); err != nil {
+		t.Fatal(err)
+	}
+	// A binder error leaves the transaction usable; an error of running
+	// (a conversion) aborts it.
+	if err := exec("SELECT nosuch FROM t"); !errors.Is(err, b2sql.ErrUnknownColumn) {
+		t.Errorf("unknown column: %v", err)
+	}
+	if err := exec("INSERT INTO t VALUES (3)"); err != nil {
+		t.Fatalf("INSERT after a binder error: %v", err)
+	}
+	if err := exec("INSERT INTO t VALUES ('x')"); err == nil {
+		t.Fatal("INSERT of 'x' into an INTEGER column succeeded")
+	}
+	if err := exec("SELECT 1"); err == nil || !strings.Contains(err.Error(), "Current transaction is aborted (please ROLLBACK)") {
+		t.Errorf("statement in an aborted transaction: %v", err)
+	}
+	// COMMIT of an aborted transaction rolls it back, without an error.
+	if err := exec("COMMIT"); err != nil {
+		t.Errorf("COMMIT of an aborted transaction: %v", err)
+	}
+	rows, err := db.Query(ctx, "SELECT count(*) FROM t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var n int64
+	if !rows.Next() {
+		t.Fatal(rows.Err())
+	}
+	if err := rows.Scan(&n); err != nil || n != 2 {
+		t.Errorf("count after the aborted transaction: %d, %v; want 2", n, err)
+	}
+}
+
+// A transaction reads a CTable as of its start, while another session
+// changes the file; writing a file inside a transaction is refused with
+// a positioned error that leaves the transaction usable.
+func TestTxCTableRead(t *testing.T) {
+	dir := t.TempDir()
+	db, err := b2sql.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	if err := db.Exec(ctx, "CREATE TABLE t (i INTEGER); INSERT INTO t VALUES (1), (2)"); err != nil {
+		t.Fatal(err)
+	}
+	sdb := sql.OpenDB(b2sql.NewConnector(db))
+	defer sdb.Close()
+	a, b := conns(t, sdb)
+	txExec(t, a, "BEGIN")
+	if s, n := sumOf(t, a); s != 3 || n != 2 {
+		t.Fatalf("inside: sum %d count %d, want 3, 2", s, n)
+	}
+	txExec(t, b, "INSERT INTO t VALUES (10)")
+	if s, n := sumOf(t, a); s != 3 || n != 2 {
+		t.Errorf("snapshot after another session changed the CTable: sum %d count %d, want 3, 2", s, n)
+	}
+	for _, q := range []string{"INSERT INTO t VALUES (5)", "CREATE TABLE f (x INTEGER)", "DROP TABLE t", "CREATE INDEX ix ON t (i)"} {
+		_, err := a.ExecContext(ctx, q)
+		var e *b2sql.Error
+		if !errors.As(err, &e) || !errors.Is(err, b2sql.ErrUnsupported) || e.Pos.Line != 1 || !strings.Contains(e.Msg, "inside a transaction") {
+			t.Errorf("%s in a transaction: %v, want a positioned refusal", q, err)
+		}
+	}
+	if s, n := sumOf(t, a); s != 3 || n != 2 {
+		t.Errorf("after the refusals: sum %d count %d, want 3, 2", s, n)
+	}
+	txExec(t, a, "COMMIT")
+	if s, n := sumOf(t, a); s != 13 || n != 3 {
+		t.Errorf("after COMMIT: sum %d count %d, want 13, 3", s, n)
+	}
+}

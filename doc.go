@@ -88,16 +88,24 @@
 // rolls back its open transaction, and so does database/sql when it hands
 // a pooled connection to another caller.
 //
-// What is transactional: rows of in-memory tables (INSERT, UPDATE,
-// DELETE, COPY … FROM) and the names of tables, views, sequences,
-// macros, types, schemas and in-memory index names (CREATE, DROP). What is
-// not, as in DuckDB: SET, secrets, prepared statements and sequence
-// values (nextval is not given back), and COPY … TO, which writes its
-// file at once. Statements that would write a file in the database —
-// a change of a CTable (.b2d/.b2z), CREATE TABLE of a file table, DROP
-// TABLE of one, an index of a CTable — and ATTACH are refused inside a
-// transaction with ErrUnsupported (the transaction stays usable); a
-// transaction reads CTables as of its start.
+// What is transactional: rows of in-memory tables and of CTables
+// (.b2d/.b2z: INSERT, UPDATE, DELETE, COPY … FROM) and the names of
+// tables, views, sequences, macros, types, schemas and in-memory index
+// names (CREATE, DROP). A CTable changed in a transaction gets a staged
+// version in a hidden directory beside its file, which the transaction
+// reads and changes; COMMIT publishes each staged file atomically over
+// its table (a conflict, or ROLLBACK, leaves the files as they were and
+// removes the staged ones). Several CTables are published one after the
+// other: an I/O error in the middle of a COMMIT can leave the first ones
+// published. A change of a CTable that another session or process
+// changed since the transaction began is a conflict at once. What is
+// not transactional, as in DuckDB: SET, secrets, prepared statements
+// and sequence values (nextval is not given back), and COPY … TO, which
+// writes its file at once. Statements that would create or remove a
+// file in the database — CREATE TABLE of a file table, CREATE TABLE …
+// AS into one, DROP TABLE of one, an index of a CTable — and ATTACH are
+// refused inside a transaction with ErrUnsupported (the transaction
+// stays usable).
 //
 // # Errors
 //

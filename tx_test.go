@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"os"
 	"strings"
 	"testing"
 
@@ -303,8 +304,8 @@ func TestTxErrors(t *testing.T) {
 }
 
 // A transaction reads a CTable as of its start, while another session
-// changes the file; writing a file inside a transaction is refused with
-// a positioned error that leaves the transaction usable.
+// changes the file; creating or removing a file inside a transaction is
+// refused with a positioned error that leaves the transaction usable.
 func TestTxCTableRead(t *testing.T) {
 	dir := t.TempDir()
 	db, err := b2sql.Open(dir)
@@ -327,7 +328,7 @@ func TestTxCTableRead(t *testing.T) {
 	if s, n := sumOf(t, a); s != 3 || n != 2 {
 		t.Errorf("snapshot after another session changed the CTable: sum %d count %d, want 3, 2", s, n)
 	}
-	for _, q := range []string{"INSERT INTO t VALUES (5)", "CREATE TABLE f (x INTEGER)", "DROP TABLE t", "CREATE INDEX ix ON t (i)"} {
+	for _, q := range []string{"CREATE TABLE f (x INTEGER)", "DROP TABLE t", "CREATE INDEX ix ON t (i)", "CREATE TABLE g AS SELECT 1 AS x"} {
 		_, err := a.ExecContext(ctx, q)
 		var e *b2sql.Error
 		if !errors.As(err, &e) || !errors.Is(err, b2sql.ErrUnsupported) || e.Pos.Line != 1 || !strings.Contains(e.Msg, "inside a transaction") {
@@ -337,8 +338,142 @@ func TestTxCTableRead(t *testing.T) {
 	if s, n := sumOf(t, a); s != 3 || n != 2 {
 		t.Errorf("after the refusals: sum %d count %d, want 3, 2", s, n)
 	}
-	txExec(t, a, "COMMIT")
-	if s, n := sumOf(t, a); s != 13 || n != 3 {
-		t.Errorf("after COMMIT: sum %d count %d, want 13, 3", s, n)
+	// Changing the CTable another session changed since BEGIN is a
+	// conflict at once, which aborts the transaction.
+	if _, err := a.ExecContext(ctx, "INSERT INTO t VALUES (5)"); !errors.Is(err, b2sql.ErrConflict) {
+		t.Errorf("INSERT into a CTable changed since BEGIN: %v, want a conflict", err)
 	}
+	txExec(t, a, "ROLLBACK")
+	if s, n := sumOf(t, a); s != 13 || n != 3 {
+		t.Errorf("after ROLLBACK: sum %d count %d, want 13, 3", s, n)
+	}
+}
+
+// fileSum reopens dir in a fresh DB and returns sum(i) and count(*) of
+// table name, as its files on disk hold it, and the DB's table names.
+func fileSum(t *testing.T, dir, name string) (sum, n int64, tables []string) {
+	t.Helper()
+	db, err := b2sql.Open(dir, b2sql.WithReadOnly())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	rows, err := db.Query(context.Background(), "SELECT sum(i), count(*) FROM "+name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		t.Fatal(rows.Err())
+	}
+	var s sql.NullInt64
+	if err := rows.Scan(&s, &n); err != nil {
+		t.Fatal(err)
+	}
+	return s.Int64, n, db.Tables()
+}
+
+// noStaged fails when a transaction's staged version is left in dir.
+func noStaged(t *testing.T, dir string) {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		if strings.Contains(e.Name(), ".tx-") {
+			t.Errorf("staged version left behind: %s", e.Name())
+		}
+	}
+}
+
+// CTables (.b2d and .b2z) changed in a transaction: their files change at
+// COMMIT only, both together, and not at all on ROLLBACK or a conflict;
+// checked by reopening the directory in a fresh DB.
+func TestTxCTableFiles(t *testing.T) {
+	dir := t.TempDir()
+	db, err := b2sql.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	if err := db.Exec(ctx, `CREATE TABLE t (i INTEGER); INSERT INTO t VALUES (1), (2);
+		CREATE TABLE z (i INTEGER) WITH (FORMAT b2z); INSERT INTO z VALUES (5)`); err != nil {
+		t.Fatal(err)
+	}
+	sdb := sql.OpenDB(b2sql.NewConnector(db))
+	defer sdb.Close()
+	a, b := conns(t, sdb)
+	txExec(t, a, "BEGIN")
+	txExec(t, a, "INSERT INTO t VALUES (3)")
+	txExec(t, a, "DELETE FROM t WHERE i = 1")
+	txExec(t, a, "UPDATE t SET i = i * 10 WHERE i = 2")
+	txExec(t, a, "INSERT INTO z VALUES (6)")
+	// Inside: t = {20, 3}, z = {5, 6}.
+	if s, n := sumOf(t, a); s != 23 || n != 2 {
+		t.Errorf("inside: t sum %d count %d, want 23, 2", s, n)
+	}
+	var zs int64
+	if err := a.QueryRowContext(ctx, "SELECT sum(i) FROM z").Scan(&zs); err != nil || zs != 11 {
+		t.Errorf("inside: z sum %d, %v; want 11", zs, err)
+	}
+	if s, n := sumOf(t, b); s != 3 || n != 2 {
+		t.Errorf("other session before COMMIT: sum %d count %d, want 3, 2", s, n)
+	}
+	if s, n, tables := fileSum(t, dir, "t"); s != 3 || n != 2 || strings.Join(tables, ",") != "t,z" {
+		t.Errorf("files before COMMIT: t sum %d count %d, tables %v; want 3, 2, [t z]", s, n, tables)
+	}
+	if s, _, _ := fileSum(t, dir, "z"); s != 5 {
+		t.Errorf("files before COMMIT: z sum %d, want 5", s)
+	}
+	txExec(t, a, "COMMIT")
+	if s, n, _ := fileSum(t, dir, "t"); s != 23 || n != 2 {
+		t.Errorf("files after COMMIT: t sum %d count %d, want 23, 2", s, n)
+	}
+	if s, n, _ := fileSum(t, dir, "z"); s != 11 || n != 2 {
+		t.Errorf("files after COMMIT: z sum %d count %d, want 11, 2", s, n)
+	}
+	if s, n := sumOf(t, b); s != 23 || n != 2 {
+		t.Errorf("other session after COMMIT: sum %d count %d, want 23, 2", s, n)
+	}
+	noStaged(t, dir)
+
+	txExec(t, a, "BEGIN")
+	txExec(t, a, "INSERT INTO t VALUES (100)")
+	txExec(t, a, "DELETE FROM z")
+	txExec(t, a, "ROLLBACK")
+	if s, n, _ := fileSum(t, dir, "t"); s != 23 || n != 2 {
+		t.Errorf("files after ROLLBACK: t sum %d count %d, want 23, 2", s, n)
+	}
+	if s, n, _ := fileSum(t, dir, "z"); s != 11 || n != 2 {
+		t.Errorf("files after ROLLBACK: z sum %d count %d, want 11, 2", s, n)
+	}
+	noStaged(t, dir)
+
+	// a stages t, b changes t and commits: a's COMMIT is a conflict and
+	// leaves b's file.
+	txExec(t, a, "BEGIN")
+	txExec(t, a, "INSERT INTO t VALUES (7)")
+	txExec(t, a, "INSERT INTO z VALUES (7)")
+	txExec(t, b, "INSERT INTO t VALUES (8)")
+	if _, err := a.ExecContext(ctx, "COMMIT"); !errors.Is(err, b2sql.ErrConflict) {
+		t.Fatalf("COMMIT after another session changed t: %v, want a conflict", err)
+	}
+	if s, n, _ := fileSum(t, dir, "t"); s != 31 || n != 3 {
+		t.Errorf("files after the conflict: t sum %d count %d, want 31, 3", s, n)
+	}
+	if s, n, _ := fileSum(t, dir, "z"); s != 11 || n != 2 {
+		t.Errorf("files after the conflict: z sum %d count %d, want 11, 2 (nothing of the transaction)", s, n)
+	}
+	noStaged(t, dir)
+
+	// A connection closed with a staged change leaves the files alone.
+	txExec(t, a, "BEGIN")
+	txExec(t, a, "INSERT INTO t VALUES (1000)")
+	a.Raw(func(dc any) error { return dc.(interface{ Close() error }).Close() })
+	if s, n, _ := fileSum(t, dir, "t"); s != 31 || n != 3 {
+		t.Errorf("files after closing a connection in a transaction: t sum %d count %d, want 31, 3", s, n)
+	}
+	noStaged(t, dir)
 }

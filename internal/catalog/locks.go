@@ -71,9 +71,6 @@ func (c *Catalog) LockTarget(what, name, catalog string, pos sql.Pos) (*Target, 
 		tg.Mem = x
 		tg.Unlock = c.Lock("table:" + key)
 	case *ctable.Table:
-		if err := c.FileWrite(what+" of CTable "+fmt.Sprintf("%q", name), pos); err != nil {
-			return nil, err
-		}
 		unlockMem := c.Lock("table:" + key)
 		unlockFile, err := LockFile(x.Path())
 		if err != nil {
@@ -82,6 +79,16 @@ func (c *Catalog) LockTarget(what, name, catalog string, pos sql.Pos) (*Target, 
 		}
 		tg.Unlock = func() { unlockFile(); unlockMem() }
 		tg.CT = x
+		if c.base != nil {
+			// A transaction changes the version it read (or its own
+			// staged one): a file changed since is a conflict now, as
+			// DuckDB reports one at the statement.
+			if err := c.checkStagedTarget(key, x); err != nil {
+				tg.Unlock()
+				return nil, err
+			}
+			return tg, nil
+		}
 		if !Unchanged(x) {
 			fresh, err := OpenCTable(x.Path())
 			if err != nil {
@@ -112,6 +119,9 @@ func (c *Catalog) WriteTarget(what, name string, pos sql.Pos) (any, error) {
 // Commit publishes a change of the target CTable and points the catalog
 // at the new version.
 func (c *Catalog) Commit(tg *Target, ch *ctable.Change) error {
+	if c.base != nil {
+		return c.stage(tg, ch) // tx_files.go
+	}
 	if err := ch.Commit(); err != nil {
 		return err
 	}
@@ -146,7 +156,7 @@ func (c *Catalog) LockCTable(name string, t *ctable.Table) (*ctable.Table, func(
 // Republish reopens the CTable at path and points name at it (after an
 // index statement wrote a new version).
 func (c *Catalog) Republish(name, path string) error {
-	t, err := ctable.Open(path)
+	t, err := OpenCTable(path)
 	if err != nil {
 		return err
 	}

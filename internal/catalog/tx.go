@@ -25,9 +25,12 @@ import (
 //     or dropped changes the copy's maps only;
 //   - a CTable or any file-backed table is read as the version the
 //     snapshot names (the database keeps a replaced version open until
-//     the transaction ends: Begin holds an Acquire), but a statement that
-//     would write a file inside a transaction is refused (FileWrite), as
-//     are ATTACH and DETACH (internal/engine).
+//     the transaction ends: Begin holds an Acquire); a CTable's rows
+//     changed (INSERT, UPDATE, DELETE, COPY … FROM) go to a staged
+//     version beside it that COMMIT publishes (tx_files.go); the
+//     statements that would create or remove a file (CREATE TABLE of a
+//     file table, DROP TABLE of one, an index of a CTable) are refused
+//     inside a transaction (FileWrite), as is ATTACH (internal/engine).
 //
 // CommitTransaction publishes the copy's differences into the database's catalog at
 // once, under its lock and the write locks of the tables written, after
@@ -61,6 +64,10 @@ type txState struct {
 	comments   map[string]string
 	memIndexes map[string]MemIndex
 	schemas    []string
+	// staged are the CTables the transaction changed, by key, with their
+	// pending versions (tx_files.go); guarded by the transaction
+	// catalog's mu.
+	staged map[string]*staged
 }
 
 // InTransaction reports whether c is a transaction's catalog.
@@ -82,6 +89,7 @@ func (c *Catalog) Begin() (*Catalog, error) {
 		tempViews: maps.Clone(c.tempViews), types: maps.Clone(c.types), seqs: maps.Clone(c.seqs),
 		tempSeqs: maps.Clone(c.tempSeqs), macros: maps.Clone(c.macros), comments: maps.Clone(c.comments),
 		memIndexes: maps.Clone(c.memIndexes), schemas: slices.Clone(c.schemas),
+		staged: map[string]*staged{},
 	}
 	tx := &Catalog{
 		root: c.root, readOnly: c.readOnly, warn: c.warn, base: c, start: start,
@@ -104,6 +112,7 @@ func (tx *Catalog) RollbackTransaction() {
 	if tx.base == nil || tx.start == nil {
 		return
 	}
+	tx.dropStaged()
 	tx.start = nil
 	tx.base.Release()
 }
@@ -116,8 +125,8 @@ func (tx *Catalog) CommitTransaction() error {
 	}
 	defer tx.RollbackTransaction()
 	c := tx.base
-	tx.mu.RLock()
-	defer tx.mu.RUnlock()
+	tx.mu.Lock()
+	defer tx.mu.Unlock()
 	// The tables written take their write locks (sorted: two commits
 	// lock in one order), so that no statement of another session
 	// appends between the check and the publication.
@@ -127,7 +136,18 @@ func (tx *Catalog) CommitTransaction() error {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.life.closed {
+		return ErrClosed
+	}
 	if err := tx.conflicts(changed); err != nil {
+		return err
+	}
+	if err := tx.stagedConflict(); err != nil {
+		return err
+	}
+	// The files first: a failure there leaves the database's names as
+	// they were (and the tables published before it, see tx_files.go).
+	if err := tx.publishStaged(); err != nil {
 		return err
 	}
 	var retired []planner.Table
@@ -310,13 +330,14 @@ func applySet(now, start, cur []string) []string {
 }
 
 // FileWrite refuses, inside a transaction, a statement what that would
-// write a file (a CTable's change, a file table created or dropped, an
-// index built): b2sql's transactions hold in-memory state only.
+// create or remove a file (a file table created or dropped, an index
+// built): a transaction stages only the new versions of CTables it
+// changes (tx_files.go).
 func (c *Catalog) FileWrite(what string, pos sql.Pos) error {
 	if c.base == nil {
 		return nil
 	}
-	return &sql.Error{Pos: pos, Kind: sql.ErrUnsupported, Msg: what + " inside a transaction is not supported: it would write a file, and b2sql's transactions cover in-memory tables, views, sequences, macros and types (run it outside BEGIN … COMMIT)"}
+	return &sql.Error{Pos: pos, Kind: sql.ErrUnsupported, Msg: what + " inside a transaction is not supported: it would create or remove a file, and b2sql's transactions stage only the rows of the tables they change (run it outside BEGIN … COMMIT)"}
 }
 
 // db is the database's catalog: c, or the one c is a transaction of.

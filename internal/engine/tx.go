@@ -23,9 +23,11 @@ import (
 //     and that refusal, like BEGIN within the transaction, aborts it;
 //   - SET, secrets, prepared statements and sequence values are not
 //     transactional, and COPY … TO writes its file at once;
-//   - statements that would write a file (a CTable change, a file table
-//     created or dropped, an index of a CTable, ATTACH) are refused inside
-//     a transaction (catalog.FileWrite).
+//   - a CTable's rows changed inside a transaction go to a staged version
+//     beside its file, which COMMIT publishes (catalog/tx_files.go);
+//     statements that would create or remove a file (a file table
+//     created or dropped, an index of a CTable) and ATTACH are refused
+//     inside a transaction (catalog.FileWrite).
 
 // txn is a session's open transaction.
 type txn struct {

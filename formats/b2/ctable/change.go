@@ -11,6 +11,7 @@ import (
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/formats/b2"
+	"github.com/b2sql/b2sql/internal/fsmode"
 )
 
 // Change is one atomic modification of an existing table: live rows
@@ -225,6 +226,62 @@ func (c *Change) Commit() (err error) {
 	if c.delete == 0 && c.added == 0 {
 		return nil
 	}
+	if err := c.build(); err != nil {
+		return err
+	}
+	if err := c.publish(); err != nil {
+		return fmt.Errorf("ctable: %s: %w", c.path, err)
+	}
+	return nil
+}
+
+// Stage finishes the new version as Commit does but moves it to path,
+// which must not exist and must lie in the table's file system, instead
+// of publishing it over the table: a transaction's pending version (b2sql
+// keeps one per table a transaction changed and publishes it at COMMIT
+// with PublishStaged). The table is left as it was. The Change is
+// finished either way; without changes nothing is written.
+func (c *Change) Stage(path string) (err error) {
+	if c.done {
+		return errors.New("ctable: Stage of a finished Change")
+	}
+	defer c.Abort()
+	if c.delete == 0 && c.added == 0 {
+		return nil
+	}
+	if err := c.build(); err != nil {
+		return err
+	}
+	if strings.HasSuffix(strings.ToLower(c.path), ".b2z") {
+		w := &Writer{dir: c.dir, path: path}
+		if err := w.zipInto(); err != nil {
+			return fmt.Errorf("ctable: %s: %w", path, err)
+		}
+		c.dir = "" // zipInto removed it
+		return nil
+	}
+	if err := os.Rename(c.dir, path); err != nil {
+		return fmt.Errorf("ctable: %w", err)
+	}
+	c.dir = ""
+	return nil
+}
+
+// PublishStaged moves a version Stage wrote at staged over the table at
+// path, atomically as Commit publishes (readers see the old table or the
+// new one); staged is gone afterwards.
+func PublishStaged(staged, path string) error {
+	if fi, err := os.Stat(staged); err == nil && fi.IsDir() {
+		return publishDir(staged, path)
+	}
+	if err := fsmode.Publish(staged, path); err != nil {
+		return err
+	}
+	return os.Rename(staged, path)
+}
+
+// build writes every member of the new version into c.dir.
+func (c *Change) build() (err error) {
 	written := map[string]bool{"_valid_rows.b2nd": true, "_meta.b2f": true}
 	var rebuilt map[string]mpMap
 	if c.added > 0 {
@@ -258,9 +315,6 @@ func (c *Change) Commit() (err error) {
 	}
 	if err := c.carryOver(written); err != nil {
 		return tableError(c.path, "", err)
-	}
-	if err := c.publish(); err != nil {
-		return fmt.Errorf("ctable: %s: %w", c.path, err)
 	}
 	return nil
 }

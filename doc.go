@@ -98,14 +98,14 @@
 // removes the staged ones). Several CTables are published one after the
 // other: an I/O error in the middle of a COMMIT can leave the first ones
 // published. A change of a CTable that another session or process
-// changed since the transaction began is a conflict at once. What is
-// not transactional, as in DuckDB: SET, secrets, prepared statements
+// changed since the transaction began is a conflict at once. A file
+// table created in a transaction (CREATE TABLE, CREATE TABLE … AS) is
+// staged the same way, and a dropped one loses its file at COMMIT. What
+// is not transactional, as in DuckDB: SET, secrets, prepared statements
 // and sequence values (nextval is not given back), and COPY … TO, which
-// writes its file at once. Statements that would create or remove a
-// file in the database — CREATE TABLE of a file table, CREATE TABLE …
-// AS into one, DROP TABLE of one, an index of a CTable — and ATTACH are
-// refused inside a transaction with ErrUnsupported (the transaction
-// stays usable).
+// writes its file at once. CREATE INDEX, DROP INDEX and REINDEX of a
+// CTable, and ATTACH, are refused inside a transaction with
+// ErrUnsupported (the transaction stays usable).
 //
 // # Errors
 //

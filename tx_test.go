@@ -304,7 +304,7 @@ func TestTxErrors(t *testing.T) {
 }
 
 // A transaction reads a CTable as of its start, while another session
-// changes the file; creating or removing a file inside a transaction is
+// changes the file; an index statement or ATTACH inside a transaction is
 // refused with a positioned error that leaves the transaction usable.
 func TestTxCTableRead(t *testing.T) {
 	dir := t.TempDir()
@@ -328,7 +328,7 @@ func TestTxCTableRead(t *testing.T) {
 	if s, n := sumOf(t, a); s != 3 || n != 2 {
 		t.Errorf("snapshot after another session changed the CTable: sum %d count %d, want 3, 2", s, n)
 	}
-	for _, q := range []string{"CREATE TABLE f (x INTEGER)", "DROP TABLE t", "CREATE INDEX ix ON t (i)", "CREATE TABLE g AS SELECT 1 AS x"} {
+	for _, q := range []string{"CREATE INDEX ix ON t (i)", "REINDEX t", "ATTACH '" + dir + "'"} {
 		_, err := a.ExecContext(ctx, q)
 		var e *b2sql.Error
 		if !errors.As(err, &e) || !errors.Is(err, b2sql.ErrUnsupported) || e.Pos.Line != 1 || !strings.Contains(e.Msg, "inside a transaction") {
@@ -474,6 +474,68 @@ func TestTxCTableFiles(t *testing.T) {
 	a.Raw(func(dc any) error { return dc.(interface{ Close() error }).Close() })
 	if s, n, _ := fileSum(t, dir, "t"); s != 31 || n != 3 {
 		t.Errorf("files after closing a connection in a transaction: t sum %d count %d, want 31, 3", s, n)
+	}
+	noStaged(t, dir)
+}
+
+// File tables created and dropped in a transaction: their files appear
+// and go at COMMIT only.
+func TestTxFileTablesCreateDrop(t *testing.T) {
+	dir := t.TempDir()
+	db, err := b2sql.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	exec := func(q string) {
+		t.Helper()
+		if err := db.Exec(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	exec("CREATE TABLE t (i INTEGER); INSERT INTO t VALUES (1), (2)")
+	exec("BEGIN")
+	exec("CREATE TABLE n (i INTEGER)")
+	exec("INSERT INTO n VALUES (4), (5)")
+	exec("CREATE TABLE p AS SELECT 9 AS i")
+	exec("CREATE TABLE m (i INTEGER) WITH (FORMAT memory)")
+	exec("DROP TABLE t")
+	if _, _, tables := fileSum(t, dir, "t"); strings.Join(tables, ",") != "t" {
+		t.Errorf("tables on disk before COMMIT: %v, want [t]", tables)
+	}
+	exec("COMMIT")
+	if s, n, tables := fileSum(t, dir, "n"); s != 9 || n != 2 || strings.Join(tables, ",") != "n,p" {
+		t.Errorf("after COMMIT: n sum %d count %d, tables %v; want 9, 2, [n p]", s, n, tables)
+	}
+	if s, _, _ := fileSum(t, dir, "p"); s != 9 {
+		t.Errorf("after COMMIT: p sum %d, want 9", s)
+	}
+	if _, err := os.Stat(dir + "/t.b2d"); !os.IsNotExist(err) {
+		t.Errorf("t.b2d after its DROP was committed: %v", err)
+	}
+	noStaged(t, dir)
+
+	exec("BEGIN")
+	exec("DROP TABLE n")
+	exec("CREATE TABLE q (i INTEGER)")
+	exec("DROP TABLE p")
+	exec("CREATE TABLE p (i INTEGER)")
+	exec("INSERT INTO p VALUES (1)")
+	exec("ROLLBACK")
+	if s, n, tables := fileSum(t, dir, "n"); s != 9 || n != 2 || strings.Join(tables, ",") != "n,p" {
+		t.Errorf("after ROLLBACK: n sum %d count %d, tables %v; want 9, 2, [n p]", s, n, tables)
+	}
+	noStaged(t, dir)
+
+	// Dropped and made again under the same name, then committed.
+	exec("BEGIN")
+	exec("DROP TABLE p")
+	exec("CREATE TABLE p (i INTEGER)")
+	exec("INSERT INTO p VALUES (1)")
+	exec("COMMIT")
+	if s, n, _ := fileSum(t, dir, "p"); s != 1 || n != 1 {
+		t.Errorf("p dropped and made again: sum %d count %d, want 1, 1", s, n)
 	}
 	noStaged(t, dir)
 }

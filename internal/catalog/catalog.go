@@ -74,6 +74,45 @@ type Catalog struct {
 	start *txState
 }
 
+// txState is what a transaction's catalog remembers of its start: the
+// database catalog's entries when the snapshot was taken, to tell what
+// the transaction changed and whether another session changed it too.
+type txState struct {
+	tables     map[string]planner.Table
+	names      map[string]string
+	views      map[string]string
+	tempViews  map[string]bool
+	types      map[string]namedType
+	seqs       map[string]int64
+	tempSeqs   map[string]bool
+	macros     map[string]*sql.Macro
+	comments   map[string]string
+	memIndexes map[string]MemIndex
+	schemas    []string
+	// staged are the CTables the transaction changed and the file tables
+	// it created, by key, with their pending versions (tx_files.go);
+	// discarded the ones it dropped or replaced again; unlink the files of
+	// the tables it dropped, removed at COMMIT. Guarded by the transaction
+	// catalog's mu.
+	staged    map[string]*staged
+	discarded []*staged
+	unlink    []string
+}
+
+// staged is a CTable's pending version in a transaction.
+type staged struct {
+	dir  string // the hidden directory holding it
+	path string // the staged version: dir/<the table's file name>
+	real string // the table's file, which COMMIT replaces
+	// read is the version the transaction read (its snapshot's), whose
+	// file COMMIT checks is still the table's; nil for a table the
+	// transaction created.
+	read *ctable.Table
+	// versions are the staged versions opened, closed when the
+	// transaction ends (as the database closes replaced tables).
+	versions []planner.Table
+}
+
 // namedType is a CREATE TYPE's type and its name as written.
 type namedType struct {
 	Name string
@@ -295,7 +334,7 @@ func (c *Catalog) TempDir() string {
 // use and removed by Close.
 func (c *Catalog) WriteDir() (string, error) {
 	if c.base != nil {
-		return "", c.FileWrite("creating a file table", sql.Pos{})
+		return c.base.WriteDir() // a transaction stages the files it writes there (StagePath)
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -120,7 +120,7 @@ func (c *Catalog) WriteTarget(what, name string, pos sql.Pos) (any, error) {
 // at the new version.
 func (c *Catalog) Commit(tg *Target, ch *ctable.Change) error {
 	if c.base != nil {
-		return c.stage(tg, ch) // tx_files.go
+		return c.stage(tg.Name, tg.CT, ch) // tx_files.go
 	}
 	if err := ch.Commit(); err != nil {
 		return err

@@ -1,7 +1,6 @@
 package catalog
 
 import (
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -26,11 +25,12 @@ import (
 //   - a CTable or any file-backed table is read as the version the
 //     snapshot names (the database keeps a replaced version open until
 //     the transaction ends: Begin holds an Acquire); a CTable's rows
-//     changed (INSERT, UPDATE, DELETE, COPY … FROM) go to a staged
-//     version beside it that COMMIT publishes (tx_files.go); the
-//     statements that would create or remove a file (CREATE TABLE of a
-//     file table, DROP TABLE of one, an index of a CTable) are refused
-//     inside a transaction (FileWrite), as is ATTACH (internal/engine).
+//     changed (INSERT, UPDATE, DELETE, COPY … FROM) and a file table
+//     created go to a staged version beside the table's file that COMMIT
+//     publishes, and a file table dropped loses its file at COMMIT
+//     (tx_files.go); an index of a CTable, which is written into the
+//     table's file, is refused inside a transaction (FileWrite), as is
+//     ATTACH (internal/engine).
 //
 // CommitTransaction publishes the copy's differences into the database's catalog at
 // once, under its lock and the write locks of the tables written, after
@@ -38,37 +38,6 @@ import (
 // since the snapshot (ErrConflict): all of it is applied, or none.
 // RollbackTransaction drops the copy. The pending state is the new table versions
 // themselves; tables the transaction did not touch are shared.
-
-// ErrTransaction is the kind of the errors of transaction control:
-// BEGIN within a transaction, COMMIT or ROLLBACK without one, a
-// statement in an aborted transaction, a write in a READ ONLY one.
-var ErrTransaction = errors.New("b2sql: transaction error")
-
-// ErrConflict is the kind of a COMMIT that found a table or name the
-// transaction changed changed by another session since the transaction
-// began; nothing of the transaction was applied.
-var ErrConflict = errors.New("b2sql: transaction conflict")
-
-// txState is what a transaction's catalog remembers of its start: the
-// database catalog's entries when the snapshot was taken, to tell what
-// the transaction changed and whether another session changed it too.
-type txState struct {
-	tables     map[string]planner.Table
-	names      map[string]string
-	views      map[string]string
-	tempViews  map[string]bool
-	types      map[string]namedType
-	seqs       map[string]int64
-	tempSeqs   map[string]bool
-	macros     map[string]*sql.Macro
-	comments   map[string]string
-	memIndexes map[string]MemIndex
-	schemas    []string
-	// staged are the CTables the transaction changed, by key, with their
-	// pending versions (tx_files.go); guarded by the transaction
-	// catalog's mu.
-	staged map[string]*staged
-}
 
 // InTransaction reports whether c is a transaction's catalog.
 func (c *Catalog) InTransaction() bool { return c.base != nil }
@@ -147,6 +116,7 @@ func (tx *Catalog) CommitTransaction() error {
 	}
 	// The files first: a failure there leaves the database's names as
 	// they were (and the tables published before it, see tx_files.go).
+	tx.unlinkDropped()
 	if err := tx.publishStaged(); err != nil {
 		return err
 	}
@@ -244,22 +214,6 @@ func (tx *Catalog) conflicts(changed []string) error {
 	return nil
 }
 
-// nameOf is the name the transaction or its snapshot registered key
-// under.
-func (tx *Catalog) nameOf(key string) string {
-	if n, ok := tx.names[key]; ok {
-		return n
-	}
-	if n, ok := tx.start.names[key]; ok {
-		return n
-	}
-	return key
-}
-
-func conflictError(what, name string) error {
-	return &sql.Error{Kind: ErrConflict, Msg: fmt.Sprintf("Transaction conflict: %s %q was changed by another transaction since this one began; nothing of this transaction was applied", what, name)}
-}
-
 func eqComparable[V comparable](a, b V) bool { return a == b }
 
 func eqIndex(a, b MemIndex) bool {
@@ -330,14 +284,13 @@ func applySet(now, start, cur []string) []string {
 }
 
 // FileWrite refuses, inside a transaction, a statement what that would
-// create or remove a file (a file table created or dropped, an index
-// built): a transaction stages only the new versions of CTables it
-// changes (tx_files.go).
+// write a file a transaction does not stage (an index of a CTable, built
+// into the table's directory or zip by formats/b2/ctable).
 func (c *Catalog) FileWrite(what string, pos sql.Pos) error {
 	if c.base == nil {
 		return nil
 	}
-	return &sql.Error{Pos: pos, Kind: sql.ErrUnsupported, Msg: what + " inside a transaction is not supported: it would create or remove a file, and b2sql's transactions stage only the rows of the tables they change (run it outside BEGIN … COMMIT)"}
+	return &sql.Error{Pos: pos, Kind: sql.ErrUnsupported, Msg: what + " inside a transaction is not supported: it rewrites the table's file in place of the staged version a transaction keeps (run it outside BEGIN … COMMIT)"}
 }
 
 // db is the database's catalog: c, or the one c is a transaction of.
@@ -346,4 +299,18 @@ func (c *Catalog) db() *Catalog {
 		return c.base
 	}
 	return c
+}
+
+// DropTable is Drop for DROP TABLE: inside a transaction the table
+// returned, whose files the statement removes (at COMMIT, Unlink), is
+// the one the transaction read, not its staged version (nil for a table
+// the transaction created).
+func (c *Catalog) DropTable(name string) (planner.Table, bool) {
+	old, ok := c.Drop(name)
+	if !ok || c.base == nil {
+		return old, ok
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.unstage(strings.ToLower(name), old), true
 }

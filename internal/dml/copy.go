@@ -3,7 +3,6 @@ package dml
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -105,9 +104,6 @@ func createTableAs(ctx context.Context, env *Env, c *sql.CreateTableAs, args []c
 	if format == "memory" {
 		return createMemTableAs(ctx, env, c, args)
 	}
-	if err := cat.FileWrite("CREATE TABLE … AS of a "+format+" table", c.NamePos); err != nil {
-		return 0, err
-	}
 	dir, err := cat.WriteDir()
 	if err != nil {
 		return 0, err
@@ -119,6 +115,9 @@ func createTableAs(ctx context.Context, env *Env, c *sql.CreateTableAs, args []c
 		return 0, err
 	}
 	defer unlock()
+	if path, err = cat.StagePath(c.Name, path); err != nil { // catalog/tx_files.go
+		return 0, err
+	}
 	var n int64
 	if format == "parquet" {
 		n, err = writeParquet(ctx, env, c.Query, args, path, "")
@@ -182,14 +181,7 @@ func dropTable(cat *catalog.Catalog, d *sql.DropTable) error {
 		}
 		return &sql.Error{Pos: d.NamePos, Kind: sql.ErrUnknownTable, Msg: msg}
 	}
-	if t, ok := cat.Table(d.Name); ok {
-		if _, mem := t.(*catalog.MemTable); !mem {
-			if err := cat.FileWrite("DROP TABLE of a file table", d.NamePos); err != nil {
-				return err
-			}
-		}
-	}
-	old, ok := cat.Drop(d.Name)
+	old, ok := cat.DropTable(d.Name)
 	tmp, dir := cat.TempDir(), cat.Dir()
 	if !ok {
 		if d.IfExists {
@@ -198,10 +190,9 @@ func dropTable(cat *catalog.Catalog, d *sql.DropTable) error {
 		return &sql.Error{Pos: d.NamePos, Kind: sql.ErrUnknownTable, Msg: fmt.Sprintf("unknown table %q", d.Name)}
 	}
 	if tmp != "" {
-		// Unlinking leaves running scans their open files.
-		os.Remove(filepath.Join(tmp, d.Name+".parquet"))
-		os.Remove(filepath.Join(tmp, d.Name+".b2z"))
-		os.RemoveAll(filepath.Join(tmp, d.Name+".b2d"))
+		// Unlinking leaves running scans their open files. Inside a
+		// transaction the files go at COMMIT (catalog.Unlink).
+		cat.Unlink(false, filepath.Join(tmp, d.Name+".parquet"), filepath.Join(tmp, d.Name+".b2z"), filepath.Join(tmp, d.Name+".b2d"))
 	}
 	if dir != "" {
 		// In a directory database a table is its file: leaving it would
@@ -209,7 +200,7 @@ func dropTable(cat *catalog.Catalog, d *sql.DropTable) error {
 		// file in that directory goes, never a file registered from
 		// elsewhere.
 		if p := ownFile(old, dir); p != "" {
-			if err := os.RemoveAll(p); err != nil {
+			if err := cat.Unlink(true, p); err != nil {
 				return fmt.Errorf("DROP TABLE %s: %w", d.Name, err)
 			}
 		}

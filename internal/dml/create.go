@@ -2,7 +2,6 @@ package dml
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -156,9 +155,6 @@ func createTable(cat *catalog.Catalog, s *sql.CreateTable) error {
 	if len(s.Keys) > 0 {
 		return &sql.Error{Pos: at, Kind: sql.ErrUnsupported, Msg: "PRIMARY KEY and UNIQUE are enforced on in-memory tables only (CTables have no keys)"}
 	}
-	if err := cat.FileWrite("CREATE TABLE of a "+format+" table", at); err != nil {
-		return err
-	}
 	dir, err := cat.WriteDir()
 	if err != nil {
 		return err
@@ -169,8 +165,13 @@ func createTable(cat *catalog.Catalog, s *sql.CreateTable) error {
 		return err
 	}
 	defer unlock()
-	if _, err := os.Stat(path); err == nil && !s.Replace {
+	if cat.FileExists(path) && !s.Replace {
 		return &sql.Error{Pos: at, Kind: catalog.ErrTableExists, Msg: fmt.Sprintf("%s already exists (use CREATE OR REPLACE TABLE)", path)}
+	}
+	// Inside a transaction the table is made where COMMIT publishes it
+	// from (catalog/tx_files.go).
+	if path, err = cat.StagePath(s.Name, path); err != nil {
+		return err
 	}
 	if err := ctable.CreateEmpty(path, defs, ctable.CreateOptions{}); err != nil {
 		return err

@@ -74,6 +74,13 @@ type Session struct {
 	tx     *txn // the open transaction (tx.go); nil: autocommit
 }
 
+// txn is a session's open transaction (tx.go).
+type txn struct {
+	cat      *catalog.Catalog
+	readOnly bool
+	aborted  bool
+}
+
 // variable is a SQL variable a session keeps (variables.go): its name as
 // last set, and its value.
 type variable struct {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -538,4 +539,81 @@ func TestTxFileTablesCreateDrop(t *testing.T) {
 		t.Errorf("p dropped and made again: sum %d count %d, want 1, 1", s, n)
 	}
 	noStaged(t, dir)
+}
+
+// Sessions committing to one table at once: every COMMIT applies its row
+// whole or, on a conflict, not at all, so the count at the end is the
+// number of commits that succeeded, and each goroutine retries until its
+// rows are in.
+func TestTxConcurrentCommits(t *testing.T) {
+	for _, where := range []string{"memory", "b2d"} {
+		t.Run(where, func(t *testing.T) {
+			dir := ""
+			if where == "b2d" {
+				dir = t.TempDir()
+			}
+			db, err := b2sql.Open(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			ctx := context.Background()
+			if err := db.Exec(ctx, "CREATE TABLE t (i INTEGER)"); err != nil {
+				t.Fatal(err)
+			}
+			sdb := sql.OpenDB(b2sql.NewConnector(db))
+			defer sdb.Close()
+			const workers, each = 4, 10
+			errs := make(chan error, workers)
+			conflicts := make(chan int, workers)
+			for w := 0; w < workers; w++ {
+				go func(w int) {
+					n := 0
+					defer func() { conflicts <- n }()
+					for k := 0; k < each; {
+						tx, err := sdb.BeginTx(ctx, nil)
+						if err != nil {
+							errs <- err
+							return
+						}
+						_, err = tx.ExecContext(ctx, "INSERT INTO t VALUES (?)", w*100+k)
+						if err == nil {
+							err = tx.Commit()
+						} else {
+							tx.Rollback()
+						}
+						switch {
+						case errors.Is(err, b2sql.ErrConflict):
+							n++
+							if n > 10000 {
+								errs <- fmt.Errorf("worker %d: no progress", w)
+								return
+							}
+						case err != nil:
+							errs <- err
+							return
+						default:
+							k++
+						}
+					}
+					errs <- nil
+				}(w)
+			}
+			total := 0
+			for w := 0; w < workers; w++ {
+				if err := <-errs; err != nil {
+					t.Fatal(err)
+				}
+				total += <-conflicts
+			}
+			var n, distinct int64
+			if err := sdb.QueryRowContext(ctx, "SELECT count(*), count(DISTINCT i) FROM t").Scan(&n, &distinct); err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%d commits, %d conflicts retried", workers*each, total)
+			if n != workers*each || distinct != workers*each {
+				t.Errorf("%d rows (%d distinct) after %d commits (%d conflicts retried)", n, distinct, workers*each, total)
+			}
+		})
+	}
 }

@@ -104,8 +104,10 @@
 // is not transactional, as in DuckDB: SET, secrets, prepared statements
 // and sequence values (nextval is not given back), and COPY … TO, which
 // writes its file at once. CREATE INDEX, DROP INDEX and REINDEX of a
-// CTable, and ATTACH, are refused inside a transaction with
-// ErrUnsupported (the transaction stays usable).
+// CTable work on its staged version too (a copy of the table, its
+// members linked, when the transaction had not changed it). ATTACH is
+// refused inside a transaction with ErrUnsupported (the transaction
+// stays usable).
 //
 // # Errors
 //

@@ -145,7 +145,15 @@ func (c *Catalog) LockCTable(name string, t *ctable.Table) (*ctable.Table, func(
 		return nil, nil, err
 	}
 	unlock := func() { unlockFile(); unlockMem() }
-	fresh, err := ctable.Open(t.Path())
+	path := t.Path()
+	if c.base != nil {
+		// A transaction indexes its staged version (tx_files.go).
+		if path, err = c.stageForIndex(name, t); err != nil {
+			unlock()
+			return nil, nil, err
+		}
+	}
+	fresh, err := ctable.Open(path)
 	if err != nil {
 		unlock()
 		return nil, nil, err
@@ -159,6 +167,9 @@ func (c *Catalog) Republish(name, path string) error {
 	t, err := OpenCTable(path)
 	if err != nil {
 		return err
+	}
+	if c.base != nil {
+		c.keepStaged(name, t) // tx_files.go
 	}
 	c.Swap(name, t)
 	return nil

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/b2sql/b2sql/planner"
-	"github.com/b2sql/b2sql/sql"
 )
 
 // A transaction (BEGIN … COMMIT) works on its own Catalog, made by Begin:
@@ -25,12 +24,11 @@ import (
 //   - a CTable or any file-backed table is read as the version the
 //     snapshot names (the database keeps a replaced version open until
 //     the transaction ends: Begin holds an Acquire); a CTable's rows
-//     changed (INSERT, UPDATE, DELETE, COPY … FROM) and a file table
-//     created go to a staged version beside the table's file that COMMIT
-//     publishes, and a file table dropped loses its file at COMMIT
-//     (tx_files.go); an index of a CTable, which is written into the
-//     table's file, is refused inside a transaction (FileWrite), as is
-//     ATTACH (internal/engine).
+//     changed (INSERT, UPDATE, DELETE, COPY … FROM) or indexes built or
+//     dropped, and a file table created, go to a staged version beside
+//     the table's file that COMMIT publishes, and a file table dropped
+//     loses its file at COMMIT (tx_files.go). ATTACH is refused inside a
+//     transaction (internal/engine).
 //
 // CommitTransaction publishes the copy's differences into the database's catalog at
 // once, under its lock and the write locks of the tables written, after
@@ -281,16 +279,6 @@ func applySet(now, start, cur []string) []string {
 		}
 	}
 	return out
-}
-
-// FileWrite refuses, inside a transaction, a statement what that would
-// write a file a transaction does not stage (an index of a CTable, built
-// into the table's directory or zip by formats/b2/ctable).
-func (c *Catalog) FileWrite(what string, pos sql.Pos) error {
-	if c.base == nil {
-		return nil
-	}
-	return &sql.Error{Pos: pos, Kind: sql.ErrUnsupported, Msg: what + " inside a transaction is not supported: it rewrites the table's file in place of the staged version a transaction keeps (run it outside BEGIN … COMMIT)"}
 }
 
 // db is the database's catalog: c, or the one c is a transaction of.

@@ -16,7 +16,9 @@ import (
 // directory next to the table, ".<file>.tx-*", where the transaction's
 // later statements read and change it. A file table created inside a
 // transaction (CREATE TABLE, CREATE TABLE … AS) is written in such a
-// directory from the start (StagePath). COMMIT removes the files of the
+// directory from the start (StagePath), and an index statement works on
+// the staged version, a copy of the table staged first when the
+// transaction has not changed it yet (stageForIndex). COMMIT removes the files of the
 // tables the transaction dropped (Unlink), then publishes each staged
 // version over its table with ctable.PublishStaged (one atomic exchange
 // or rename per file) after checking that no one changed the table since
@@ -250,4 +252,49 @@ func (c *Catalog) FileExists(path string) bool {
 	}
 	_, err := os.Stat(path)
 	return err == nil
+}
+
+// stageForIndex returns the staged version of the CTable t registered as
+// name that an index statement of a transaction changes: the one the
+// transaction staged before, or a copy of t staged now (a file changed
+// since the transaction read it is a conflict).
+func (c *Catalog) stageForIndex(name string, t *ctable.Table) (string, error) {
+	key := strings.ToLower(name)
+	c.mu.RLock()
+	st := c.start.staged[key]
+	c.mu.RUnlock()
+	if st != nil && t.Path() == st.path {
+		return st.path, nil
+	}
+	if err := c.checkStagedTarget(key, t); err != nil {
+		return "", err
+	}
+	ch, err := ctable.Begin(t.Path())
+	if err != nil {
+		return "", err
+	}
+	dir, err := os.MkdirTemp(filepath.Dir(t.Path()), "."+filepath.Base(t.Path())+".tx-")
+	if err != nil {
+		ch.Abort()
+		return "", err
+	}
+	st = &staged{dir: dir, path: filepath.Join(dir, filepath.Base(t.Path())), real: t.Path(), read: t}
+	if err := ch.StageCopy(st.path); err != nil {
+		os.RemoveAll(dir)
+		return "", err
+	}
+	c.mu.Lock()
+	c.start.staged[key] = st
+	c.mu.Unlock()
+	return st.path, nil
+}
+
+// keepStaged records t, a staged version an index statement reopened, to
+// be closed when the transaction ends.
+func (c *Catalog) keepStaged(name string, t planner.Table) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if st := c.start.staged[strings.ToLower(name)]; st != nil {
+		st.versions = append(st.versions, t)
+	}
 }

@@ -105,9 +105,6 @@ func createIndex(cat *catalog.Catalog, s *sql.CreateIndex) error {
 				return posErr(s.NamePos, sql.ErrUnsupported, "index %q already exists (on %s.%s)", s.Name, other.Table, other.Info.Column)
 			}
 		}
-		if err := cat.FileWrite("CREATE INDEX on a CTable", s.TablePos); err != nil {
-			return err
-		}
 		fresh, unlock, err := cat.LockCTable(key, x)
 		if err != nil {
 			return err
@@ -181,9 +178,6 @@ func dropIndex(cat *catalog.Catalog, s *sql.DropIndex) error {
 			return posErr(s.NamePos, sql.ErrUnsupported, "unknown index %q", s.Name)
 		}
 		key, ct, col = found.Table, found.T, found.Info.Column
-	}
-	if err := cat.FileWrite("DROP INDEX of a CTable", s.NamePos); err != nil {
-		return err
 	}
 	fresh, unlock, err := cat.LockCTable(key, ct)
 	if err != nil {
@@ -265,11 +259,6 @@ func reindex(cat *catalog.Catalog, s *sql.Reindex) error {
 			return posErr(s.TargetPos, sql.ErrUnknownTable, "unknown table or index %q", s.Target)
 		}
 		jobs = append(jobs, job{key: found.Table, ct: found.T, cols: []string{found.Info.Column}})
-	}
-	if len(jobs) > 0 {
-		if err := cat.FileWrite("REINDEX of a CTable", s.TargetPos); err != nil {
-			return err
-		}
 	}
 	for _, jb := range jobs {
 		err := func() error {

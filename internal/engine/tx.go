@@ -23,11 +23,11 @@ import (
 //     and that refusal, like BEGIN within the transaction, aborts it;
 //   - SET, secrets, prepared statements and sequence values are not
 //     transactional, and COPY … TO writes its file at once;
-//   - a CTable's rows changed, or a file table created, inside a
-//     transaction go to a staged version beside the table's file, which
-//     COMMIT publishes, and a dropped file table's file goes at COMMIT
-//     (catalog/tx_files.go); an index statement on a CTable and ATTACH
-//     are refused inside a transaction (catalog.FileWrite).
+//   - a CTable's rows or indexes changed, or a file table created,
+//     inside a transaction go to a staged version beside the table's
+//     file, which COMMIT publishes, and a dropped file table's file goes
+//     at COMMIT (catalog/tx_files.go); ATTACH is refused inside a
+//     transaction (admit).
 
 // cat is the catalog the session's statements run against: its open
 // transaction's, else the database's.

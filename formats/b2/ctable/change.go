@@ -241,12 +241,20 @@ func (c *Change) Commit() (err error) {
 // keeps one per table a transaction changed and publishes it at COMMIT
 // with PublishStaged). The table is left as it was. The Change is
 // finished either way; without changes nothing is written.
-func (c *Change) Stage(path string) (err error) {
+func (c *Change) Stage(path string) (err error) { return c.stage(path, false) }
+
+// StageCopy is Stage that also writes a Change without changes: a copy of
+// the version it began from (links to its members for a .b2d), which the
+// index statements then change in place of the table (b2sql stages a
+// CTable a transaction indexes).
+func (c *Change) StageCopy(path string) (err error) { return c.stage(path, true) }
+
+func (c *Change) stage(path string, always bool) (err error) {
 	if c.done {
 		return errors.New("ctable: Stage of a finished Change")
 	}
 	defer c.Abort()
-	if c.delete == 0 && c.added == 0 {
+	if c.delete == 0 && c.added == 0 && !always {
 		return nil
 	}
 	if err := c.build(); err != nil {

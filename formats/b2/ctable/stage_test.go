@@ -58,3 +58,49 @@ func TestStagePublish(t *testing.T) {
 		})
 	}
 }
+
+// StageCopy of a Change without changes stages the table as it is; an
+// index built on the staged copy leaves the table without one until
+// PublishStaged.
+func TestStageCopy(t *testing.T) {
+	for _, ext := range []string{".b2d", ".b2z"} {
+		t.Run(ext, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "t"+ext)
+			if err := CreateEmpty(path, []ColumnDef{{Name: "id", Type: columnar.TInt64}}, CreateOptions{ChunkRows: 4, BlockRows: 2}); err != nil {
+				t.Fatal(err)
+			}
+			types := []columnar.Type{columnar.TInt64}
+			commitChange(t, path, nil, valuesBatch(types, [][]columnar.Value{{vi64(1)}, {vi64(2)}, {vi64(3)}}))
+			commitChange(t, path, []bool{false, true, false}, nil)
+			sdir, err := os.MkdirTemp(dir, ".t.tx-")
+			if err != nil {
+				t.Fatal(err)
+			}
+			staged := filepath.Join(sdir, "t"+ext)
+			c, err := Begin(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := c.StageCopy(staged); err != nil {
+				t.Fatal(err)
+			}
+			if rows, _ := readAll(t, staged); rowsText(rows) != "1\n3\n" {
+				t.Errorf("staged copy:\n%swant 1, 3", rowsText(rows))
+			}
+			if err := CreateIndex(staged, IndexOptions{Column: "id"}); err != nil {
+				t.Fatal(err)
+			}
+			if _, tb := readAll(t, path); len(tb.Indexes()) != 0 {
+				t.Errorf("the table has an index before PublishStaged: %v", tb.Indexes())
+			}
+			if err := PublishStaged(staged, path); err != nil {
+				t.Fatal(err)
+			}
+			rows, tb := readAll(t, path)
+			if rowsText(rows) != "1\n3\n" || len(tb.Indexes()) != 1 {
+				t.Errorf("after PublishStaged:\n%s%d indexes; want 1, 3 and one index", rowsText(rows), len(tb.Indexes()))
+			}
+		})
+	}
+}

@@ -524,6 +524,8 @@ func nestedCallBindable(name string, e *ast.Func) (bindable, is bool) {
 		for _, a := range e.Args {
 			if n, ok := a.(*ast.NamedArg); ok {
 				a = n.Value
+			} else if _, ok := a.(*ast.Columns); ok {
+				continue // expanded into column references first (bind_columns.go)
 			} else if _, ok := a.(*ast.ColumnRef); !ok {
 				return false, true
 			}

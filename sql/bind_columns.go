@@ -18,8 +18,9 @@ import (
 // of its name), a lambda over the column's name, or a list of names. In
 // the select list each expansion is an item named after its column (an
 // alias may use the regex's groups, \1); in WHERE the expansions are
-// joined by AND. *COLUMNS(arg) as a function argument becomes one
-// argument per column. Several COLUMNS in one expression must be the
+// joined by AND, each conjunct on its own. *COLUMNS(arg) (or
+// UNPACK(COLUMNS(arg))) as a function argument, an IN list's item or a
+// list literal's element becomes one per column. Several COLUMNS in one expression must be the
 // same (DuckDB refuses different ones).
 
 // columnsMatch is one column COLUMNS(…) selected.
@@ -71,6 +72,9 @@ func (b *binder) expandColumns(e ast.Expr) ([]ast.Expr, [][]columnsMatch, bool, 
 	n := 1
 	if lead != nil {
 		n = len(matches[lead])
+		if n == 0 {
+			return nil, nil, true, b.errAt(b.q.tokAt(lead.Start), ErrUnknownColumn, "COLUMNS(…) selects an empty set of columns")
+		}
 	}
 	var out []ast.Expr
 	var which [][]columnsMatch
@@ -84,31 +88,31 @@ func (b *binder) expandColumns(e ast.Expr) ([]ast.Expr, [][]columnsMatch, bool, 
 				}
 				return matches[x][k].x, true
 			case *ast.Func:
-				unpack := false
-				for _, a := range x.Args {
-					if c, ok := a.(*ast.Columns); ok && c.Unpack {
-						unpack = true
-					}
-				}
-				if !unpack {
+				args, ok := unpackInto(x.Args, matches, f)
+				if !ok {
 					return nil, false
 				}
 				cp := *x
-				cp.Args = nil
-				for _, a := range x.Args {
-					if c, ok := a.(*ast.Columns); ok && c.Unpack {
-						for _, m := range matches[c] {
-							cp.Args = append(cp.Args, m.x)
-						}
-						continue
-					}
-					cp.Args = append(cp.Args, ast.Rewrite(a, f))
-				}
+				cp.Args = args
 				// The rest of the call (FILTER, ORDER BY, OVER) keeps its
 				// COLUMNS replaced too.
 				rest := rewriteFunc(&ast.Func{Span: cp.Span, Name: cp.Name, Filter: cp.Filter, OrderBy: cp.OrderBy, WithinGroup: cp.WithinGroup, Over: cp.Over}, f)
 				cp.Filter, cp.OrderBy, cp.WithinGroup, cp.Over = rest.Filter, rest.OrderBy, rest.WithinGroup, rest.Over
 				return &cp, true
+			case *ast.InList: // x IN (*COLUMNS(*))
+				list, ok := unpackInto(x.List, matches, f)
+				if !ok || x.Expr {
+					return nil, false
+				}
+				cp := *x
+				cp.X, cp.List = ast.Rewrite(x.X, f), list
+				return &cp, true
+			case *ast.List: // [*COLUMNS(*)]
+				elems, ok := unpackInto(x.Elems, matches, f)
+				if !ok {
+					return nil, false
+				}
+				return &ast.List{Span: x.Span, Elems: elems}, true
 			}
 			return nil, false
 		}
@@ -120,6 +124,31 @@ func (b *binder) expandColumns(e ast.Expr) ([]ast.Expr, [][]columnsMatch, bool, 
 		}
 	}
 	return out, which, true, nil
+}
+
+// unpackInto returns xs with each *COLUMNS(…) among them replaced by its
+// columns, and the others rewritten by f; ok is false when none unpacks.
+func unpackInto(xs []ast.Expr, matches map[*ast.Columns][]columnsMatch, f func(ast.Expr) (ast.Expr, bool)) ([]ast.Expr, bool) {
+	unpack := false
+	for _, a := range xs {
+		if c, ok := a.(*ast.Columns); ok && c.Unpack {
+			unpack = true
+		}
+	}
+	if !unpack {
+		return nil, false
+	}
+	var out []ast.Expr
+	for _, a := range xs {
+		if c, ok := a.(*ast.Columns); ok && c.Unpack {
+			for _, m := range matches[c] {
+				out = append(out, m.x)
+			}
+			continue
+		}
+		out = append(out, ast.Rewrite(a, f))
+	}
+	return out, true
 }
 
 // columnsMatches returns the columns COLUMNS(arg) selects.

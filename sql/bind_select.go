@@ -431,19 +431,22 @@ func (b *binder) starItems(st *ast.Star) ([]selItem, error) {
 // bindWhereAST binds WHERE's conjuncts as one Filter over b.input.
 func (b *binder) bindWhereAST(where ast.Expr) (planner.Node, error) {
 	c := ectx{sp: b.q.spanOf(where), clause: "WHERE"}
-	xs, _, has, err := b.expandColumns(where)
-	if err != nil {
-		return nil, err
-	}
-	if has {
-		// WHERE COLUMNS(…) > 0: every column's condition holds.
-		where = xs[0]
-		for _, x := range xs[1:] {
-			where = &ast.Binary{Span: where.Extent(), Op: "AND", L: where, R: x}
+	// WHERE COLUMNS(…) > 0: every column's condition holds. Each conjunct
+	// expands on its own, so conjuncts may hold different COLUMNS, as in
+	// DuckDB (WHERE COLUMNS(['a', 'b']) > 0 AND COLUMNS(*) IS NOT NULL).
+	var all []ast.Expr
+	for _, e := range conjuncts(where, nil) {
+		xs, _, has, err := b.expandColumns(e)
+		if err != nil {
+			return nil, err
 		}
+		if !has {
+			xs = []ast.Expr{e}
+		}
+		all = append(all, xs...)
 	}
 	var conds []planner.Expr
-	for _, e := range conjuncts(where, nil) {
+	for _, e := range all {
 		cond, done, err := b.astSemiConjunct(e, c)
 		if err != nil {
 			return nil, err
@@ -594,12 +597,21 @@ func (b *binder) bindOrderByAST(order []*ast.OrderItem, items []selItem, proj *p
 			continue
 		}
 		sp := b.q.spanOf(o)
-		b.collateOrderKey(o.X) // bind_collate.go
-		col, err := b.orderTarget(astSrc(o.X), items, proj, sp, aggregating, distinct)
+		xs, _, has, err := b.expandColumns(o.X) // ORDER BY COLUMNS(…): a key per column
 		if err != nil {
 			return nil, err
 		}
-		keys = append(keys, planner.SortKey{Expr: &planner.ColRef{Col: col}, Desc: desc, NullsFirst: nullsFirst})
+		if !has {
+			xs = []ast.Expr{o.X}
+		}
+		for _, x := range xs {
+			b.collateOrderKey(x) // bind_collate.go
+			col, err := b.orderTarget(astSrc(x), items, proj, sp, aggregating, distinct)
+			if err != nil {
+				return nil, err
+			}
+			keys = append(keys, planner.SortKey{Expr: &planner.ColRef{Col: col}, Desc: desc, NullsFirst: nullsFirst})
+		}
 	}
 	return keys, nil
 }

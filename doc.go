@@ -105,9 +105,10 @@
 // and sequence values (nextval is not given back), and COPY … TO, which
 // writes its file at once. CREATE INDEX, DROP INDEX and REINDEX of a
 // CTable work on its staged version too (a copy of the table, its
-// members linked, when the transaction had not changed it). ATTACH is
-// refused inside a transaction with ErrUnsupported (the transaction
-// stays usable).
+// members linked, when the transaction had not changed it). ATTACH
+// inside a transaction registers its tables and directory for the
+// transaction, published by COMMIT and forgotten by ROLLBACK, as in
+// DuckDB (a missing directory it creates stays).
 //
 // # Errors
 //

@@ -305,8 +305,7 @@ func TestTxErrors(t *testing.T) {
 }
 
 // A transaction reads a CTable as of its start, while another session
-// changes the file; ATTACH inside a transaction is refused with a
-// positioned error that leaves the transaction usable.
+// changes the file.
 func TestTxCTableRead(t *testing.T) {
 	dir := t.TempDir()
 	db, err := b2sql.Open(dir)
@@ -328,16 +327,6 @@ func TestTxCTableRead(t *testing.T) {
 	txExec(t, b, "INSERT INTO t VALUES (10)")
 	if s, n := sumOf(t, a); s != 3 || n != 2 {
 		t.Errorf("snapshot after another session changed the CTable: sum %d count %d, want 3, 2", s, n)
-	}
-	for _, q := range []string{"ATTACH '" + dir + "'"} {
-		_, err := a.ExecContext(ctx, q)
-		var e *b2sql.Error
-		if !errors.As(err, &e) || !errors.Is(err, b2sql.ErrUnsupported) || e.Pos.Line != 1 || !strings.Contains(e.Msg, "inside a transaction") {
-			t.Errorf("%s in a transaction: %v, want a positioned refusal", q, err)
-		}
-	}
-	if s, n := sumOf(t, a); s != 3 || n != 2 {
-		t.Errorf("after the refusals: sum %d count %d, want 3, 2", s, n)
 	}
 	// Changing the CTable another session changed since BEGIN is a
 	// conflict at once, which aborts the transaction.
@@ -679,6 +668,57 @@ func TestTxCTableIndex(t *testing.T) {
 	exec("ROLLBACK")
 	if got := indexNames(t, dir); got != "ix" {
 		t.Errorf("indexes on disk after a rolled back DROP INDEX: %q, want ix", got)
+	}
+	noStaged(t, dir)
+}
+
+// ATTACH inside a transaction: its tables and directory are the
+// transaction's until COMMIT; ROLLBACK forgets them.
+func TestTxAttach(t *testing.T) {
+	dir := t.TempDir()
+	src, err := b2sql.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := src.Exec(ctx, "CREATE TABLE x (i INTEGER); INSERT INTO x VALUES (6), (7)"); err != nil {
+		t.Fatal(err)
+	}
+	src.Close()
+	db, err := b2sql.Open("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	sdb := sql.OpenDB(b2sql.NewConnector(db))
+	defer sdb.Close()
+	a, b := conns(t, sdb)
+	sumX := func(c *sql.Conn) (int64, error) {
+		var s int64
+		err := c.QueryRowContext(ctx, "SELECT sum(i) FROM x").Scan(&s)
+		return s, err
+	}
+	txExec(t, a, "BEGIN")
+	txExec(t, a, "ATTACH '"+dir+"'")
+	if s, err := sumX(a); err != nil || s != 13 {
+		t.Errorf("x inside the transaction: %d, %v; want 13", s, err)
+	}
+	if _, err := sumX(b); !errors.Is(err, b2sql.ErrUnknownTable) {
+		t.Errorf("x in another session before COMMIT: %v, want unknown", err)
+	}
+	txExec(t, a, "ROLLBACK")
+	if _, err := sumX(a); !errors.Is(err, b2sql.ErrUnknownTable) {
+		t.Errorf("x after ROLLBACK: %v, want unknown", err)
+	}
+	txExec(t, a, "BEGIN")
+	txExec(t, a, "ATTACH '"+dir+"'")
+	txExec(t, a, "CREATE TABLE y AS SELECT 1 AS i") // into the attached directory
+	txExec(t, a, "COMMIT")
+	if s, err := sumX(b); err != nil || s != 13 {
+		t.Errorf("x after COMMIT: %d, %v; want 13", s, err)
+	}
+	if s, n, tables := fileSum(t, dir, "y"); s != 1 || n != 1 || strings.Join(tables, ",") != "x,y" {
+		t.Errorf("y on disk after COMMIT: sum %d count %d, tables %v; want 1, 1, [x y]", s, n, tables)
 	}
 	noStaged(t, dir)
 }

@@ -72,6 +72,8 @@ type Catalog struct {
 	// locks, storage settings and warnings are base's.
 	base  *Catalog
 	start *txState
+	// committed marks a transaction's catalog whose COMMIT applied it.
+	committed bool
 }
 
 // txState is what a transaction's catalog remembers of its start: the
@@ -89,6 +91,7 @@ type txState struct {
 	comments   map[string]string
 	memIndexes map[string]MemIndex
 	schemas    []string
+	dir        string // the database's directory (ATTACH changes it)
 	// staged are the CTables the transaction changed and the file tables
 	// it created, by key, with their pending versions (tx_files.go);
 	// discarded the ones it dropped or replaced again; unlink the files of
@@ -334,7 +337,12 @@ func (c *Catalog) TempDir() string {
 // use and removed by Close.
 func (c *Catalog) WriteDir() (string, error) {
 	if c.base != nil {
-		return c.base.WriteDir() // a transaction stages the files it writes there (StagePath)
+		// A transaction stages the files it writes there (StagePath):
+		// the directory it attached, else the database's.
+		if d := c.Dir(); d != "" {
+			return d, nil
+		}
+		return c.base.WriteDir()
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()

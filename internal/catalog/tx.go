@@ -27,8 +27,9 @@ import (
 //     changed (INSERT, UPDATE, DELETE, COPY … FROM) or indexes built or
 //     dropped, and a file table created, go to a staged version beside
 //     the table's file that COMMIT publishes, and a file table dropped
-//     loses its file at COMMIT (tx_files.go). ATTACH is refused inside a
-//     transaction (internal/engine).
+//     loses its file at COMMIT (tx_files.go); ATTACH registers its
+//     tables, and its directory, in the copy (COMMIT publishes the
+//     directory with the names; ROLLBACK closes the tables it opened).
 //
 // CommitTransaction publishes the copy's differences into the database's catalog at
 // once, under its lock and the write locks of the tables written, after
@@ -55,7 +56,7 @@ func (c *Catalog) Begin() (*Catalog, error) {
 		tables: maps.Clone(c.tables), names: maps.Clone(c.names), views: maps.Clone(c.views),
 		tempViews: maps.Clone(c.tempViews), types: maps.Clone(c.types), seqs: maps.Clone(c.seqs),
 		tempSeqs: maps.Clone(c.tempSeqs), macros: maps.Clone(c.macros), comments: maps.Clone(c.comments),
-		memIndexes: maps.Clone(c.memIndexes), schemas: slices.Clone(c.schemas),
+		memIndexes: maps.Clone(c.memIndexes), schemas: slices.Clone(c.schemas), dir: c.dir,
 		staged: map[string]*staged{},
 	}
 	tx := &Catalog{
@@ -78,6 +79,9 @@ func (c *Catalog) Begin() (*Catalog, error) {
 func (tx *Catalog) RollbackTransaction() {
 	if tx.base == nil || tx.start == nil {
 		return
+	}
+	if !tx.committed {
+		tx.closeOpened()
 	}
 	tx.dropStaged()
 	tx.start = nil
@@ -111,6 +115,9 @@ func (tx *Catalog) CommitTransaction() error {
 	}
 	if err := tx.stagedConflict(); err != nil {
 		return err
+	}
+	if tx.dir != tx.start.dir && c.dir != tx.start.dir {
+		return conflictError("directory", tx.dir) // ATTACH in two sessions
 	}
 	// The files first: a failure there leaves the database's names as
 	// they were (and the tables published before it, see tx_files.go).
@@ -148,7 +155,35 @@ func (tx *Catalog) CommitTransaction() error {
 	apply(&c.comments, tx.start.comments, tx.comments, eqComparable)
 	apply(&c.memIndexes, tx.start.memIndexes, tx.memIndexes, eqIndex)
 	c.schemas = applySet(c.schemas, tx.start.schemas, tx.schemas)
+	if tx.dir != tx.start.dir {
+		c.dir = tx.dir
+	}
+	tx.committed = true
 	return nil
+}
+
+// closeOpened hands the database the file tables the transaction opened
+// (ATTACH) and drops without COMMIT, to close once no statement uses
+// them; staged versions are dropStaged's.
+func (tx *Catalog) closeOpened() {
+	had := map[planner.Table]bool{}
+	for _, t := range tx.start.tables {
+		had[t] = true
+	}
+	var opened []planner.Table
+	tx.mu.RLock()
+	for k, t := range tx.tables {
+		if _, mem := t.(*MemTable); !mem && !had[t] && tx.start.staged[k] == nil {
+			opened = append(opened, t)
+		}
+	}
+	tx.mu.RUnlock()
+	if len(opened) > 0 {
+		c := tx.base
+		c.mu.Lock()
+		c.life.retired = append(c.life.retired, opened...)
+		c.mu.Unlock()
+	}
 }
 
 // changedTables lists, sorted, the keys whose table the transaction

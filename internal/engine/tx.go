@@ -26,8 +26,8 @@ import (
 //   - a CTable's rows or indexes changed, or a file table created,
 //     inside a transaction go to a staged version beside the table's
 //     file, which COMMIT publishes, and a dropped file table's file goes
-//     at COMMIT (catalog/tx_files.go); ATTACH is refused inside a
-//     transaction (admit).
+//     at COMMIT (catalog/tx_files.go); ATTACH registers its tables and
+//     directory in the transaction's catalog (ROLLBACK forgets them).
 
 // cat is the catalog the session's statements run against: its open
 // transaction's, else the database's.
@@ -129,9 +129,6 @@ func (s *Session) admit(stmt sql.Statement, pos sql.Pos) error {
 		return txError(pos, "Current transaction is aborted (please ROLLBACK)")
 	case s.tx.readOnly && changesDatabase(stmt):
 		return txError(pos, `Cannot write to database "memory" - transaction is launched in read-only mode`)
-	}
-	if _, ok := stmt.(*sql.Attach); ok {
-		return &sql.Error{Pos: pos, Kind: sql.ErrUnsupported, Msg: "ATTACH inside a transaction is not supported: it registers files beyond what a transaction can undo (run it outside BEGIN … COMMIT)"}
 	}
 	return nil
 }

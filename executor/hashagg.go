@@ -284,33 +284,7 @@ func (h *HashAgg) update(b *columnar.Batch) error {
 				arg = decodeLive(arg, b, &h.plainArgs[i])
 			}
 		}
-		if a.Kind == AggFirst || a.Kind == AggLast {
-			if err := h.states[i].updateFirstLast(b, arg, a.Arg2, h.gids); err != nil { // aggstate_firstlast.go
-				return err
-			}
-			continue
-		}
-		if a.Kind.argMinMax() {
-			if err := h.states[i].updateArg(b, arg, a.Arg2, h.gids); err != nil {
-				return err
-			}
-			continue
-		}
-		if a.Kind.pair() {
-			if err := h.states[i].updatePair(b, arg, a.Arg2, h.gids); err != nil {
-				return err
-			}
-			continue
-		}
-		if a.Kind == AggAvgMerge {
-			cnt, err := a.Arg2.Eval(b)
-			if err != nil {
-				return err
-			}
-			h.states[i].mergeAvg(b, arg, cnt, h.gids)
-			continue
-		}
-		if err := h.states[i].update(b, arg, h.gids); err != nil {
+		if err := h.states[i].fold(b, arg, h.gids); err != nil {
 			return err
 		}
 		if a.Bound != nil {
@@ -318,6 +292,30 @@ func (h *HashAgg) update(b *columnar.Batch) error {
 		}
 	}
 	return nil
+}
+
+// fold folds the live rows of b into the groups gids[i]: arg is the
+// aggregate's argument over b (nil for count(*)), its Arg2 is evaluated
+// over b. Every aggregate's input goes through here, GROUP BY's and a
+// window frame's (window_agg.go).
+func (s *aggState) fold(b *columnar.Batch, arg *columnar.Vector, gids []int32) error {
+	a := s.spec
+	switch {
+	case a.Kind == AggFirst || a.Kind == AggLast:
+		return s.updateFirstLast(b, arg, a.Arg2, gids) // aggstate_firstlast.go
+	case a.Kind.argMinMax():
+		return s.updateArg(b, arg, a.Arg2, gids)
+	case a.Kind.pair():
+		return s.updatePair(b, arg, a.Arg2, gids)
+	case a.Kind == AggAvgMerge:
+		cnt, err := a.Arg2.Eval(b)
+		if err != nil {
+			return err
+		}
+		s.mergeAvg(b, arg, cnt, gids)
+		return nil
+	}
+	return s.update(b, arg, gids)
 }
 
 // assignGroups fills h.gids[i] with the group id of each live row i,

@@ -44,6 +44,11 @@ type WindowFunc struct {
 	// RowArgs: the last Args are parameters computed per row
 	// (window_rowargs.go).
 	RowArgs WindowRowArgs
+	// Aggregate: f is GROUP BY's aggregate Agg, computed over each row's
+	// frame by its aggState (window_agg.go); Args are its Arg and Arg2,
+	// Param, Distinct and Type its own, Name its name.
+	Aggregate bool
+	Agg       AggKind
 }
 
 // WindowFrame bounds the rows an aggregate, first_value or last_value sees,
@@ -221,7 +226,10 @@ func (w *Window) Open(ctx context.Context) error {
 		} else {
 			orders[i] = orderRows(f, vecs, w.store.n)
 		}
-		w.results[i] = computeWindowOrdered(f, vecs, orders[i])
+		var err error
+		if w.results[i], err = computeWindowOrdered(f, vecs, orders[i]); err != nil {
+			return err
+		}
 		base += n
 		if err := ctx.Err(); err != nil {
 			return err
@@ -261,7 +269,7 @@ func (w *Window) Next(ctx context.Context) (*columnar.Batch, error) {
 
 // computeWindow evaluates f for every stored row; vecs are the stored
 // partition keys, order keys and arguments, in that order.
-func computeWindow(f *WindowFunc, vecs []*columnar.Vector, n int) []columnar.Value {
+func computeWindow(f *WindowFunc, vecs []*columnar.Vector, n int) ([]columnar.Value, error) {
 	return computeWindowOrdered(f, vecs, orderRows(f, vecs, n))
 }
 
@@ -298,13 +306,19 @@ func orderRows(f *WindowFunc, vecs []*columnar.Vector, n int) *windowOrder {
 }
 
 // computeWindowOrdered evaluates f over rows already in window order.
-func computeWindowOrdered(f *WindowFunc, vecs []*columnar.Vector, o *windowOrder) []columnar.Value {
+func computeWindowOrdered(f *WindowFunc, vecs []*columnar.Vector, o *windowOrder) ([]columnar.Value, error) {
 	np, no, na := len(f.Partition), len(f.Order), len(f.Args)
 	ord, args, argOrd := vecs[np:np+no], vecs[np+no:np+no+na], vecs[np+no+na:]
 	args, ra := splitRowArgs(f, args) // window_rowargs.go
 	res := make([]columnar.Value, len(o.perm))
 	for k := 0; k+1 < len(o.parts); k++ {
 		rows := o.perm[o.parts[k]:o.parts[k+1]]
+		if f.Aggregate {
+			if err := aggFramePartition(f, rows, ord, args, argOrd, ra, res); err != nil { // window_agg.go
+				return nil, err
+			}
+			continue
+		}
 		if f.Name == "fill" {
 			fillPartition(f, rows, ord, args, argOrd, res) // window_fill.go
 			continue
@@ -315,7 +329,7 @@ func computeWindowOrdered(f *WindowFunc, vecs []*columnar.Vector, o *windowOrder
 		}
 		windowPartition(f, rows, ord, args, ra, res)
 	}
-	return res
+	return res, nil
 }
 
 // windowPartition fills res for the rows of one partition, in order; ra

@@ -45,7 +45,10 @@ func TestFrameSlidersRandom(t *testing.T) {
 		}
 		f := &WindowFunc{Name: name, Order: []SortKey{{Expr: ColumnExpr(0, columnar.TInt64)}}, Frame: fr, Type: typ,
 			Args: []Expr{ColumnExpr(1, columnar.TInt64)}, Distinct: distinct, Param: columnar.FloatValue(columnar.TFloat64, q)}
-		got := computeWindow(f, []*columnar.Vector{key, val}, m)
+		got, err := computeWindow(f, []*columnar.Vector{key, val}, m)
+		if err != nil {
+			t.Fatal(err)
+		}
 		group := peerGroups(keys)
 		for i := range m {
 			var frame []int64 // the frame's non-NULL values, in order

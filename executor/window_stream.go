@@ -27,7 +27,7 @@ import (
 // streamable reports whether f can be computed by a windowStream.
 func streamable(f *WindowFunc) bool {
 	fr := f.Frame
-	if len(f.ArgOrder) > 0 || f.RowArgs.Any() {
+	if len(f.ArgOrder) > 0 || f.RowArgs.Any() || f.Aggregate {
 		// Each frame is sorted by its argument order (window_argorder.go);
 		// per-row parameters move frames and offsets at every row
 		// (window_rowargs.go).

@@ -56,7 +56,10 @@ func TestFrameTreeRandom(t *testing.T) {
 			f.Args = append(f.Args, ColumnExpr(2, columnar.TInt64))
 			vecs = append(vecs, by)
 		}
-		got := computeWindow(f, vecs, m)
+		got, err := computeWindow(f, vecs, m)
+		if err != nil {
+			t.Fatal(err)
+		}
 		// group[i]: the peer group of row i (keys are sorted).
 		group := peerGroups(keys)
 		for i := range m {

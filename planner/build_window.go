@@ -18,7 +18,8 @@ func (bd *builder) buildWindow(n *Window) (executor.Operator, error) {
 	orders := map[string]int{} // window order key -> first function with it
 	for i, f := range n.Funcs {
 		wf := executor.WindowFunc{Name: f.Name, Type: f.Type, Offset: f.Offset, Default: f.Default,
-			Param: f.Param, Distinct: f.Distinct, Frame: executor.WindowFrame(f.Frame), IgnoreNulls: f.IgnoreNulls, RowArgs: f.RowArgs}
+			Param: f.Param, Distinct: f.Distinct, Frame: executor.WindowFrame(f.Frame), IgnoreNulls: f.IgnoreNulls, RowArgs: f.RowArgs,
+			Aggregate: f.Aggregate, Agg: executor.AggKind(f.Agg)}
 		for _, a := range f.Args {
 			x, err := CompileExpr(a, lay)
 			if err != nil {

@@ -38,6 +38,10 @@ type WindowFunc struct {
 	// offset, lag's offset and default, nth_value's position), see
 	// executor.WindowRowArgs.
 	RowArgs WindowRowArgs
+	// Aggregate: the function is GROUP BY's aggregate Agg over each row's
+	// frame (executor/window_agg.go): Args are its Arg and Arg2.
+	Aggregate bool
+	Agg       AggFunc
 }
 
 // WindowRowArgs is the executor's type, named here for the binder.

@@ -183,7 +183,7 @@ func (b *binder) sortedPick(name string, x planner.Expr, keys []planner.SortKey)
 func isAggName(name string) bool {
 	_, plain := aggFuncs[name]
 	return plain || aggRewrites[name] || holisticAggs[name] != 0 || argMinMaxAggs[name] != 0 || planner.PairAggNames[name] != 0 ||
-		name == "histogram" || name == "histogram_exact" || name == "decimal_average" ||
+		name == "histogram" || name == "histogram_exact" || name == "decimal_average" || name == "count_star" ||
 		name == "arg_min_nulls_last" || name == "arg_max_nulls_last" // bind_agg_order_rewrite.go
 }
 

@@ -56,6 +56,10 @@ func (b *binder) bindAggRewrite(name string, e *callexpr.FuncExpr, args []callex
 		x, err := b.bindExpr(fn("count", e.At, true, distinctRowKey(args, e.At)), c)
 		return x, true, err
 	}
+	if name == "count_star" && len(args) == 0 && !star {
+		x, err := b.bindAgg(planner.AggCount, "count", e, nil, true, at, c) // DuckDB's name of count(*)
+		return x, true, err
+	}
 	if name == "grouping" || name == "grouping_id" {
 		x, err := b.bindGrouping(name, args, star, at, c)
 		return x, true, err

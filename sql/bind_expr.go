@@ -47,6 +47,8 @@ func (b *binder) bindExpr(e callexpr.Expr, c ectx) (planner.Expr, error) {
 		return b.bindFunc(e, c)
 	case *callexpr.FilterExpr:
 		return b.bindFilterArg(e, c) // bind_window.go
+	case *boundArg:
+		return e.x, nil // bind_window_any.go
 	}
 	return nil, b.errAt(c.sp.lo, ErrUnsupported, fmt.Sprintf("expression %q is not supported", callexpr.String(e)))
 }
@@ -208,6 +210,8 @@ func (b *binder) leafTok(e callexpr.Expr, sp span) int {
 	switch e := e.(type) {
 	case *syntaxSrc:
 		return b.astLeaf(e.n)
+	case *boundArg:
+		return b.leafTok(e.src, sp)
 	case *callexpr.ColName:
 		return b.q.tok(e.At)
 	case *callexpr.SQLVal:

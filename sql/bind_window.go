@@ -31,7 +31,11 @@ func (b *binder) bindWindowAST(f *ast.Func, c ectx) (planner.Expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := winCall{name: name, distinct: f.Distinct, at: at, over: over, star: starCall(f)}
+	countStar := name == "count_star" && len(f.Args) == 0 // count_star() is count(*)
+	if countStar {
+		name = "count"
+	}
+	w := winCall{name: name, distinct: f.Distinct, at: at, over: over, star: starCall(f) || countStar, nameAt: f.Name.Last().Span}
 	if err := w.checkDistinct(b); err != nil {
 		return nil, err
 	}
@@ -48,7 +52,7 @@ func (b *binder) bindWindowAST(f *ast.Func, c ectx) (planner.Expr, error) {
 		}
 	}
 	if f.Filter != nil {
-		if !windowAggNames[name] && argMinMaxAggs[name] == 0 {
+		if !windowAggNames[name] && argMinMaxAggs[name] == 0 && !anyWindowAgg(name) {
 			return nil, b.errAt(at, ErrSyntax, fmt.Sprintf("FILTER is only valid for aggregate functions, not %s", name))
 		}
 		w.args, w.star = filteredArgs(name, w.args, w.star, f.Filter, f.Name.Last().Span)
@@ -72,7 +76,20 @@ func (b *binder) bindWindowAST(f *ast.Func, c ectx) (planner.Expr, error) {
 	if f.Nulls != ast.NullsDefault {
 		w.nulls = &nullsMode{ignore: f.Nulls == ast.IgnoreNulls, at: b.q.tok(f.NullsAt)}
 	}
-	return b.bindWindowCall(w, c)
+	nf, nc := len(b.win.funcs), len(b.win.cols)
+	x, err := b.bindWindowCall(w, c)
+	if err != nil && isAggName(w.name) && !anyWindowAgg(w.name) {
+		// An aggregate the window's own frame functions refuse (median of
+		// VARCHAR, a list of quantiles) may still be GROUP BY's: bound
+		// through its binder (bind_window_any.go), or the error stands.
+		b.win.funcs, b.win.cols = b.win.funcs[:nf], b.win.cols[:nc]
+		w.viaGroupBy = true
+		if y, err2 := b.bindWindowCall(w, c); err2 == nil {
+			return y, nil
+		}
+		b.win.funcs, b.win.cols = b.win.funcs[:nf], b.win.cols[:nc]
+	}
+	return x, err
 }
 
 // filteredArgs folds a window aggregate's FILTER (WHERE cond) into its
@@ -269,6 +286,10 @@ type winCall struct {
 	// token of its ORDER at argOrderAt).
 	argOrder   []winOrder
 	argOrderAt int
+	nameAt     ast.Span // the span of the function's name
+	// viaGroupBy: bind the aggregate through GROUP BY's binder
+	// (bind_window_any.go) even if the window has a frame function of it.
+	viaGroupBy bool
 }
 
 type winOrder struct {
@@ -300,7 +321,7 @@ func (w *winCall) checkDistinct(b *binder) error {
 	if w.distinct && argMinMaxAggs[w.name] != 0 {
 		return b.errAt(w.at, ErrSyntax, fmt.Sprintf("DISTINCT is not valid in %s", w.name))
 	}
-	if w.distinct && !windowAggNames[w.name] {
+	if w.distinct && !windowAggNames[w.name] && !anyWindowAgg(w.name) {
 		return b.errAt(w.at, ErrSyntax, fmt.Sprintf("DISTINCT is only valid in aggregate functions, not %s", w.name))
 	}
 	return nil
@@ -369,6 +390,9 @@ func (b *binder) bindWindowCall(w winCall, c ectx) (planner.Expr, error) {
 			xs = append(xs, x)
 		}
 		return xs, nil
+	}
+	if anyWindowAgg(name) || w.viaGroupBy {
+		return b.bindWindowAny(w, f, args, star, bindW, c) // bind_window_any.go
 	}
 	switch name {
 	case "row_number", "rank", "dense_rank":
@@ -474,7 +498,7 @@ func (b *binder) bindWindowCall(w winCall, c ectx) (planner.Expr, error) {
 		}
 		f.Args, f.Type = xs, columnar.TFloat64
 	case "bool_and", "bool_or", "median", "quantile_cont", "string_agg", "group_concat", "listagg", "approx_count_distinct",
-		"quantile_disc", "mode", "list", "array_agg":
+		"quantile_disc", "quantile", "mode", "list", "array_agg":
 		if err := b.bindWindowAgg(&f, args, star, at, bindArgs, c); err != nil {
 			return nil, err
 		}

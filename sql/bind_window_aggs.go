@@ -16,7 +16,7 @@ var windowAggNames = map[string]bool{
 	"var_samp": true, "variance": true, "var_pop": true, "stddev": true, "stddev_samp": true, "stddev_pop": true,
 	"bool_and": true, "bool_or": true, "median": true, "quantile_cont": true,
 	"string_agg": true, "group_concat": true, "listagg": true, "approx_count_distinct": true,
-	"quantile_disc": true, "mode": true,
+	"quantile_disc": true, "quantile": true, "mode": true,
 	"count_if": true, "countif": true, "any_value": true,
 	"skewness": true, "kurtosis": true, "kurtosis_pop": true, "product": true, "sem": true, "fsum": true, "kahan_sum": true,
 	"sumkahan": true, "favg": true, "entropy": true, "mad": true, "covar_pop": true, "covar_samp": true, "corr": true,
@@ -88,7 +88,7 @@ func (b *binder) bindWindowAgg(f *planner.WindowFunc, args []callexpr.Expr, star
 	name := f.Name
 	lo, hi := 1, 1
 	switch name {
-	case "quantile_cont", "quantile_disc":
+	case "quantile_cont", "quantile_disc", "quantile":
 		lo, hi = 2, 2
 	case "string_agg", "group_concat", "listagg":
 		hi = 2
@@ -171,14 +171,17 @@ func (b *binder) bindWindowAgg(f *planner.WindowFunc, args []callexpr.Expr, star
 		}
 	case "approx_count_distinct":
 		f.Name, f.Args, f.Type, f.Distinct = "count", xs, columnar.TInt64, true
-	case "quantile_disc", "mode":
+	case "quantile_disc", "quantile", "mode":
 		// One of the frame's values, of x's type (bind_agg_value.go).
-		fn := map[string]planner.AggFunc{"quantile_disc": planner.AggQuantileDisc, "mode": planner.AggMode}[name]
+		fn := map[string]planner.AggFunc{"quantile_disc": planner.AggQuantileDisc, "quantile": planner.AggQuantileDisc, "mode": planner.AggMode}[name]
 		q, err := b.valueAggParam(fn, name, xs[0], args, constant, c)
 		if err != nil {
 			return err
 		}
 		f.Args, f.Type, f.Param = xs[:1], t, q
+		if name == "quantile" {
+			f.Name = "quantile_disc"
+		}
 	}
 	return nil
 }
@@ -262,11 +265,16 @@ func (b *binder) addWindowFunc(g planner.WindowFunc) planner.Expr {
 // offsets of the call being bound as its last arguments, and returns its
 // column, named name.
 func (b *binder) pushWindowFunc(g planner.WindowFunc, name string) planner.Column {
-	g.Args = append(slices.Clip(g.Args), b.win.frameArgs...)
 	col := b.newCol(name, "", g.Type)
+	b.pushWindowCol(g, col)
+	return col
+}
+
+// pushWindowCol adds g to the window node as column col.
+func (b *binder) pushWindowCol(g planner.WindowFunc, col planner.Column) {
+	g.Args = append(slices.Clip(g.Args), b.win.frameArgs...)
 	b.win.funcs = append(b.win.funcs, g)
 	b.win.cols = append(b.win.cols, col)
-	return col
 }
 
 // nestedWindowMinMax binds min(x) or max(x) OVER a window of a LIST,

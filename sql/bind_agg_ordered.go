@@ -78,7 +78,7 @@ func (b *binder) bindOrderedAgg(name string, call *callexpr.FuncExpr, orderBy []
 		return nil, b.errAt(at, ErrUnsupported, fmt.Sprintf("ORDER BY inside %s here is not supported", name))
 	}
 	if a.aggs[idx].Distinct {
-		return nil, b.errAt(at, ErrUnsupported, fmt.Sprintf("%s(DISTINCT … ORDER BY …) is not supported; order the distinct values in a subquery", name))
+		return b.distinctInOrder(idx, before, keys, at) // bind_agg_distinct_order.go
 	}
 	order := strings.Join(text, ", ")
 	for _, o := range a.ordered {

@@ -74,7 +74,7 @@ func (m *normKeys) Assign(b *columnar.Batch, keys []*columnar.Vector, gids []int
 		dst.Grow(n)
 		dst.ExtendValid(n)
 		for r, i := range newRows {
-			dst.CopyRow(base+r, v, i, n)
+			dst.CopyRowOwned(base+r, v, i, n)
 		}
 	}
 	return newRows

@@ -42,7 +42,8 @@ func (b *binder) bindWindowAST(f *ast.Func, c ectx) (planner.Expr, error) {
 	for _, a := range f.Args {
 		w.args = append(w.args, astSrc(a))
 	}
-	if len(w.args) == 1 && f.Filter == nil {
+	ordered := name == "any_value" && len(f.OrderBy) > 0
+	if len(w.args) == 1 && f.Filter == nil && !ordered {
 		// count_if and any_value are other aggregates (bind_agg_rewrite.go).
 		if r := rewriteAgg(name, w.args[0], f.Name.Last().Span); r != nil {
 			if w.args, _, err = b.callArgs(r, at); err != nil {
@@ -75,6 +76,11 @@ func (b *binder) bindWindowAST(f *ast.Func, c ectx) (planner.Expr, error) {
 	}
 	if f.Nulls != ast.NullsDefault {
 		w.nulls = &nullsMode{ignore: f.Nulls == ast.IgnoreNulls, at: b.q.tok(f.NullsAt)}
+	}
+	if ordered && w.nulls == nil {
+		// any_value(x ORDER BY k): the frame's first non-NULL x in k order,
+		// as GROUP BY's (sortedPick).
+		w.name, w.nulls = "first_value", &nullsMode{ignore: true, at: at}
 	}
 	nf, nc := len(b.win.funcs), len(b.win.cols)
 	x, err := b.bindWindowCall(w, c)

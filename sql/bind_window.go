@@ -505,7 +505,9 @@ func (b *binder) bindWindowCall(w winCall, c ectx) (planner.Expr, error) {
 		f.Args, f.Type = xs, columnar.TFloat64
 	case "bool_and", "bool_or", "median", "quantile_cont", "string_agg", "group_concat", "listagg", "approx_count_distinct",
 		"quantile_disc", "quantile", "mode", "list", "array_agg":
-		if err := b.bindWindowAgg(&f, args, star, at, bindArgs, c); err != nil {
+		if err := b.bindWindowAgg(&f, args, star, at, bindArgs, c); err == errViaGroupBy {
+			return b.bindWindowAny(w, f, args, star, bindW, c) // bind_window_any.go
+		} else if err != nil {
 			return nil, err
 		}
 	case "arg_max", "argmax", "max_by", "arg_min", "argmin", "min_by", "arg_max_null", "arg_min_null":

@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
@@ -77,6 +78,11 @@ func windowNames() []string {
 	return out
 }
 
+// errViaGroupBy is bindWindowAgg's answer for a call the window's frame
+// function computes otherwise than GROUP BY (and DuckDB): the caller
+// binds it through GROUP BY's binder (bind_window_any.go).
+var errViaGroupBy = errors.New("bound through GROUP BY's binder")
+
 // bindWindowAgg binds the aggregates that GROUP BY computes as rewrites or
 // holistic aggregates (bind_agg_holistic.go) as frame aggregates, with the
 // same types: bool_and/bool_or are min/max over BOOLEAN; median and
@@ -119,6 +125,10 @@ func (b *binder) bindWindowAgg(f *planner.WindowFunc, args []callexpr.Expr, star
 			f.Args[0] = &planner.Const{Val: columnar.NullValue(columnar.TBool)}
 		}
 	case "median", "quantile_cont":
+		if t.IsDecimal() {
+			// DuckDB interpolates DECIMALs in DECIMAL, as GROUP BY does.
+			return errViaGroupBy
+		}
 		if t.Wide() {
 			// HUGEINT and DECIMAL(19..38) interpolate as DOUBLE, as DuckDB's do.
 			xs[0], t = &planner.Cast{Arg: xs[0], To: columnar.TFloat64}, columnar.TFloat64

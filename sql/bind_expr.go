@@ -48,7 +48,7 @@ func (b *binder) bindExpr(e callexpr.Expr, c ectx) (planner.Expr, error) {
 	case *callexpr.FilterExpr:
 		return b.bindFilterArg(e, c) // bind_window.go
 	case *boundArg:
-		return e.x, nil // bind_window_any.go
+		return e.x, nil // bind_bound_arg.go
 	}
 	return nil, b.errAt(c.sp.lo, ErrUnsupported, fmt.Sprintf("expression %q is not supported", callexpr.String(e)))
 }

@@ -190,55 +190,6 @@ func (b *binder) resolveWindowAST(o *ast.Window, over int) (*ast.Window, error) 
 	return spec, nil
 }
 
-// astFrame is the winFrame of a frame clause of the syntax tree. An
-// INTERVAL '…' offset is checked here, where the text is: it must parse,
-// and count no months.
-func (b *binder) astFrame(fr *ast.Frame) (*winFrame, error) {
-	if fr == nil {
-		return nil, nil
-	}
-	out := &winFrame{unit: fr.Unit}
-	switch fr.Exclude {
-	case "CURRENT ROW":
-		out.exclude = planner.ExcludeCurrentRow
-	case "GROUP":
-		out.exclude = planner.ExcludeGroup
-	case "TIES":
-		out.exclude = planner.ExcludeTies
-	case "NO OTHERS":
-		out.exclude = planner.ExcludeNoOthers
-	}
-	bound := func(bd *ast.Bound) (*winBound, error) {
-		wb := &winBound{kind: bd.Kind}
-		if bd.Offset == nil {
-			return wb, nil
-		}
-		wb.expr = astSrc(bd.Offset)
-		if iv, ok := bd.Offset.(*ast.Interval); ok {
-			if l, ok := iv.Value.(*ast.Literal); ok && iv.Unit == "" && l.Kind == ast.LitString {
-				if _, ok := parseInterval(l.Val); !ok {
-					return nil, b.errAt(b.q.tokAt(l.Start), ErrType, fmt.Sprintf("could not cast %s to INTERVAL", quoteSQL(l.Val)))
-				}
-				if hasCalendarUnit(l.Val) {
-					return nil, b.errAt(b.q.tokAt(iv.Start), ErrUnsupported, "RANGE offsets in months, quarters or years are not supported")
-				}
-			}
-			wb.calendar = iv.Unit != "" && hasCalendarUnit("1 "+iv.Unit)
-		}
-		return wb, nil
-	}
-	var err error
-	if out.start, err = bound(fr.Start); err != nil {
-		return nil, err
-	}
-	if fr.End != nil {
-		if out.end, err = bound(fr.End); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
-}
-
 // windowBindable reports whether every expression of an OVER clause has
 // a bind case.
 func windowBindable(w *ast.Window) bool {
@@ -259,8 +210,6 @@ func windowBindable(w *ast.Window) bool {
 	}
 	return true
 }
-
-var windowAggs = map[string]bool{"count": true, "sum": true, "avg": true, "min": true, "max": true, "mean": true}
 
 // windowAllowed reports a window call (its OVER at token over) where
 // none may be.
@@ -303,23 +252,9 @@ type winOrder struct {
 	desc, nullsFirst bool
 }
 
-// winFrame is a frame clause: unit ROWS, RANGE or GROUPS ("" for one
-// b2sql does not take), its bounds (end nil without BETWEEN), EXCLUDE.
-type winFrame struct {
-	unit       string
-	start, end *winBound
-	exclude    planner.FrameExclude
-}
-
-// winBound is a frame bound: kind UNBOUNDED PRECEDING, PRECEDING,
-// CURRENT ROW, FOLLOWING or UNBOUNDED FOLLOWING, with the offset expr
-// of PRECEDING and FOLLOWING (or its value dist when hasDist).
-type winBound struct {
-	kind     string
-	expr     callexpr.Expr
-	dist     float64
-	hasDist  bool
-	calendar bool // an INTERVAL offset in months, quarters or years
+// syntax is what bindWindowAny reads of w.
+func (w *winCall) syntax() aggSyntax {
+	return aggSyntax{name: w.name, distinct: w.distinct, nameAt: w.nameAt, nulls: w.nulls}
 }
 
 // checkDistinct refuses DISTINCT in a window call that takes none.
@@ -398,7 +333,7 @@ func (b *binder) bindWindowCall(w winCall, c ectx) (planner.Expr, error) {
 		return xs, nil
 	}
 	if anyWindowAgg(name) || w.viaGroupBy {
-		return b.bindWindowAny(w, f, args, star, bindW, c) // bind_window_any.go
+		return b.bindWindowAny(w.syntax(), f, args, star, bindW, c) // bind_window_any.go
 	}
 	switch name {
 	case "row_number", "rank", "dense_rank":
@@ -506,7 +441,7 @@ func (b *binder) bindWindowCall(w winCall, c ectx) (planner.Expr, error) {
 	case "bool_and", "bool_or", "median", "quantile_cont", "string_agg", "group_concat", "listagg", "approx_count_distinct",
 		"quantile_disc", "quantile", "mode", "list", "array_agg":
 		if err := b.bindWindowAgg(&f, args, star, at, bindArgs, c); err == errViaGroupBy {
-			return b.bindWindowAny(w, f, args, star, bindW, c) // bind_window_any.go
+			return b.bindWindowAny(w.syntax(), f, args, star, bindW, c) // bind_window_any.go
 		} else if err != nil {
 			return nil, err
 		}

@@ -26,6 +26,9 @@ var windowAggNames = map[string]bool{
 	"list": true, "array_agg": true,
 }
 
+// windowAggs are the plain aggregates bindWindowCall binds itself.
+var windowAggs = map[string]bool{"count": true, "sum": true, "avg": true, "min": true, "max": true, "mean": true}
+
 // orderedWindowFuncs are the functions whose value depends on the order
 // their frame's rows are taken in: an ORDER BY inside their parentheses
 // orders each frame (executor/window_argorder.go). For the others it

@@ -27,14 +27,15 @@ func anyWindowAgg(name string) bool {
 	return isAggName(name) && !plain && !windowAggNames[name] && !windowAggs[name] && argMinMaxAggs[name] == 0
 }
 
-// boundArg is an argument already bound, over the window's input, that a
-// call helper takes as it is.
-type boundArg struct {
-	x   planner.Expr
-	src callexpr.Expr // its syntax, for errors
+// aggSyntax is what bindWindowAny reads of the window call: the
+// aggregate's name, DISTINCT, the span of its name, IGNORE or RESPECT
+// NULLS (nil: neither).
+type aggSyntax struct {
+	name     string
+	distinct bool
+	nameAt   ast.Span
+	nulls    *nullsMode
 }
-
-func (*boundArg) IExpr() {}
 
 // bindWindowAny binds aggregate w (args: its arguments, FILTER folded in
 // by filteredArgs) over the window f already holds: PARTITION BY, ORDER
@@ -42,7 +43,7 @@ func (*boundArg) IExpr() {}
 // aggregating query, over the grouped rows), literals left as written for
 // the aggregates that read them; the call is then bound by GROUP BY's
 // binder with a collector of its own as the Aggregate.
-func (b *binder) bindWindowAny(w winCall, f planner.WindowFunc, args []callexpr.Expr, star bool,
+func (b *binder) bindWindowAny(w aggSyntax, f planner.WindowFunc, args []callexpr.Expr, star bool,
 	bindW func(callexpr.Expr) (planner.Expr, error), c ectx) (planner.Expr, error) {
 	if w.nulls != nil {
 		return nil, b.errAt(w.nulls.at, ErrSyntax, fmt.Sprintf("IGNORE NULLS and RESPECT NULLS are only valid for lag, lead, first_value, last_value and nth_value, not %s", w.name))

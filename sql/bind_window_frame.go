@@ -5,6 +5,7 @@ import (
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/planner"
+	"github.com/b2sql/b2sql/sql/ast"
 	"github.com/b2sql/b2sql/sql/internal/callexpr"
 )
 
@@ -206,4 +207,72 @@ func (b *binder) rowParam(f *planner.WindowFunc, flag *bool, x planner.Expr, t c
 		return &k.Val, nil
 	}
 	return nil, nil
+}
+
+// winFrame is a frame clause: unit ROWS, RANGE or GROUPS ("" for one
+// b2sql does not take), its bounds (end nil without BETWEEN), EXCLUDE.
+type winFrame struct {
+	unit       string
+	start, end *winBound
+	exclude    planner.FrameExclude
+}
+
+// winBound is a frame bound: kind UNBOUNDED PRECEDING, PRECEDING,
+// CURRENT ROW, FOLLOWING or UNBOUNDED FOLLOWING, with the offset expr
+// of PRECEDING and FOLLOWING (or its value dist when hasDist).
+type winBound struct {
+	kind     string
+	expr     callexpr.Expr
+	dist     float64
+	hasDist  bool
+	calendar bool // an INTERVAL offset in months, quarters or years
+}
+
+// astFrame is the winFrame of a frame clause of the syntax tree. An
+// INTERVAL '…' offset is checked here, where the text is: it must parse,
+// and count no months.
+func (b *binder) astFrame(fr *ast.Frame) (*winFrame, error) {
+	if fr == nil {
+		return nil, nil
+	}
+	out := &winFrame{unit: fr.Unit}
+	switch fr.Exclude {
+	case "CURRENT ROW":
+		out.exclude = planner.ExcludeCurrentRow
+	case "GROUP":
+		out.exclude = planner.ExcludeGroup
+	case "TIES":
+		out.exclude = planner.ExcludeTies
+	case "NO OTHERS":
+		out.exclude = planner.ExcludeNoOthers
+	}
+	bound := func(bd *ast.Bound) (*winBound, error) {
+		wb := &winBound{kind: bd.Kind}
+		if bd.Offset == nil {
+			return wb, nil
+		}
+		wb.expr = astSrc(bd.Offset)
+		if iv, ok := bd.Offset.(*ast.Interval); ok {
+			if l, ok := iv.Value.(*ast.Literal); ok && iv.Unit == "" && l.Kind == ast.LitString {
+				if _, ok := parseInterval(l.Val); !ok {
+					return nil, b.errAt(b.q.tokAt(l.Start), ErrType, fmt.Sprintf("could not cast %s to INTERVAL", quoteSQL(l.Val)))
+				}
+				if hasCalendarUnit(l.Val) {
+					return nil, b.errAt(b.q.tokAt(iv.Start), ErrUnsupported, "RANGE offsets in months, quarters or years are not supported")
+				}
+			}
+			wb.calendar = iv.Unit != "" && hasCalendarUnit("1 "+iv.Unit)
+		}
+		return wb, nil
+	}
+	var err error
+	if out.start, err = bound(fr.Start); err != nil {
+		return nil, err
+	}
+	if fr.End != nil {
+		if out.end, err = bound(fr.End); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }

@@ -36,8 +36,11 @@ func unboxArg(x planner.Expr) planner.Expr {
 // bindArgMinMax binds arg_max(arg, val) / arg_min(arg, val): the arg of a
 // row with the largest (smallest) non-NULL val, typed as arg; NULL when
 // every val is NULL. Ties: the first row seen (any one under threads).
+// DISTINCT, which DuckDB takes, leaves one row of each (arg, val) pair:
+// the same arg wins (only which of tied rows does may change, arbitrary
+// in DuckDB too), so it is dropped.
 func (b *binder) bindArgMinMax(fn planner.AggFunc, name string, e *callexpr.FuncExpr, args []callexpr.Expr, star bool, at int, c ectx) (planner.Expr, error) {
-	xs, _, err := b.aggArgs(name, e, args, star, at, c, twoArgAgg) // bind_agg_args.go
+	xs, _, err := b.aggArgs(name, e, args, star, at, c, aggArity{lo: 2, hi: 2, bind: 2}) // bind_agg_args.go
 	if err != nil {
 		return nil, err
 	}

@@ -257,10 +257,12 @@ func (w *winCall) syntax() aggSyntax {
 	return aggSyntax{name: w.name, distinct: w.distinct, nameAt: w.nameAt, nulls: w.nulls}
 }
 
-// checkDistinct refuses DISTINCT in a window call that takes none.
+// checkDistinct refuses DISTINCT in a window call that takes none, and
+// drops it from arg_max and arg_min, whose result it does not change
+// (bind_agg_argminmax.go).
 func (w *winCall) checkDistinct(b *binder) error {
-	if w.distinct && argMinMaxAggs[w.name] != 0 {
-		return b.errAt(w.at, ErrSyntax, fmt.Sprintf("DISTINCT is not valid in %s", w.name))
+	if argMinMaxAggs[w.name] != 0 {
+		w.distinct = false
 	}
 	if w.distinct && !windowAggNames[w.name] && !anyWindowAgg(w.name) {
 		return b.errAt(w.at, ErrSyntax, fmt.Sprintf("DISTINCT is only valid in aggregate functions, not %s", w.name))

@@ -472,18 +472,7 @@ func TestTxCTableFiles(t *testing.T) {
 // and go at COMMIT only.
 func TestTxFileTablesCreateDrop(t *testing.T) {
 	dir := t.TempDir()
-	db, err := b2sql.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	ctx := context.Background()
-	exec := func(q string) {
-		t.Helper()
-		if err := db.Exec(ctx, q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
+	exec := dirExec(t, dir)
 	exec("CREATE TABLE t (i INTEGER); INSERT INTO t VALUES (1), (2)")
 	exec("BEGIN")
 	exec("CREATE TABLE n (i INTEGER)")
@@ -636,18 +625,7 @@ func indexNames(t *testing.T, dir string) string {
 // INDEX keeps it.
 func TestTxCTableIndex(t *testing.T) {
 	dir := t.TempDir()
-	db, err := b2sql.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	ctx := context.Background()
-	exec := func(q string) {
-		t.Helper()
-		if err := db.Exec(ctx, q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
+	exec := dirExec(t, dir)
 	exec("CREATE TABLE t (i INTEGER); INSERT INTO t VALUES (1), (2), (3)")
 	exec("BEGIN")
 	exec("CREATE INDEX ix ON t (i)")
@@ -721,4 +699,21 @@ func TestTxAttach(t *testing.T) {
 		t.Errorf("y on disk after COMMIT: sum %d count %d, tables %v; want 1, 1, [x y]", s, n, tables)
 	}
 	noStaged(t, dir)
+}
+
+// dirExec opens a database on dir, closed when the test ends, and returns
+// a function that runs a statement on it, failing the test on an error.
+func dirExec(t *testing.T, dir string) func(q string) {
+	t.Helper()
+	db, err := b2sql.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return func(q string) {
+		t.Helper()
+		if err := db.Exec(context.Background(), q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
 }

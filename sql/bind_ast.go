@@ -104,11 +104,8 @@ func astBindable(e ast.Expr) bool {
 		if x, ok := orderedAggRewrite(e); ok {
 			return astBindable(x) // bind_agg_order_rewrite.go
 		}
-		if x, why, ok := switchCall(e); ok {
-			return why != "" || astBindable(x) // bind_func_switch.go
-		}
-		if x, why, ok := operatorCall(e); ok {
-			return why != "" || astBindable(x) // bind_func_operators.go
+		if x, why, ok := rewriteCall(e); ok {
+			return why != "" || astBindable(x)
 		}
 		if len(e.Name) > 1 {
 			// v.lower(), main.lower('A'): methodCall decides which.
@@ -321,17 +318,11 @@ func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 		if x, ok := orderedAggRewrite(e); ok {
 			return b.bindAST(x, c) // bind_agg_order_rewrite.go
 		}
-		if x, why, ok := switchCall(e); ok {
+		if x, why, ok := rewriteCall(e); ok {
 			if why != "" {
 				return nil, b.errAt(b.q.tokAt(e.Start), ErrType, why)
 			}
-			return b.bindAST(x, c) // bind_func_switch.go
-		}
-		if x, why, ok := operatorCall(e); ok {
-			if why != "" {
-				return nil, b.errAt(b.q.tokAt(e.Start), ErrType, why)
-			}
-			return b.bindAST(x, c) // bind_func_operators.go
+			return b.bindAST(x, c)
 		}
 		if e.Over != nil {
 			return b.bindWindowAST(e, c) // bind_window_ast.go

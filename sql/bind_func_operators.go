@@ -7,6 +7,21 @@ import (
 	"github.com/b2sql/b2sql/sql/ast"
 )
 
+// callRewrites are the calls that stand for another expression, each
+// returning it (ok), or why the call is wrong: switch(x, MAP {…})
+// (bind_func_switch.go) and the operator functions below.
+var callRewrites = []func(*ast.Func) (ast.Expr, string, bool){switchCall, operatorCall}
+
+// rewriteCall returns the expression call f stands for (callRewrites).
+func rewriteCall(f *ast.Func) (x ast.Expr, why string, ok bool) {
+	for _, r := range callRewrites {
+		if x, why, ok := r(f); ok {
+			return x, why, true
+		}
+	}
+	return nil, "", false
+}
+
 // operatorFuncs are DuckDB's function names of the arithmetic operators,
 // each with the operator for two arguments and for one ("" : none):
 // add(a, b) is a + b, subtract(a) is -a, divide(a, b) is a // b (integer

@@ -53,10 +53,8 @@ func (b *binder) windowFrame(fr *winFrame, order []planner.SortKey, at int, bind
 	if fr == nil {
 		return boundFrame{frame: planner.Frame{StartUnbounded: true, EndUnbounded: len(order) == 0}}, nil
 	}
+	// The parser gives a frame clause its unit, ROWS, RANGE or GROUPS.
 	out := boundFrame{frame: planner.Frame{Rows: fr.unit == "ROWS", Groups: fr.unit == "GROUPS", Exclude: fr.exclude}}
-	if fr.unit == "" {
-		return out, b.errAt(at, ErrUnsupported, "this frame unit is not supported")
-	}
 	bound := func(fb *winBound, start bool) error {
 		switch fb.kind {
 		case "UNBOUNDED PRECEDING":

@@ -82,7 +82,7 @@ func (bd *builder) build(n Node) (executor.Operator, error) {
 		if err != nil {
 			return nil, err
 		}
-		return bd.wrap(&executor.LimitBy{Limit: executor.Limit{Input: in, Count: -1}, Bounds: bounds}), nil
+		return bd.wrap(&executor.LimitBy{Limit: executor.Limit{Input: in, Count: -1}, Bounds: bounds, Percent: x.Percent}), nil
 	case *AsofJoin:
 		return bd.buildAsofJoin(x)
 	case *Sample:

@@ -102,6 +102,9 @@ func describeNode(n Node) string {
 	case *Limit:
 		return fmt.Sprintf("Limit %d offset %d", n.Count, n.Offset)
 	case *LimitBy:
+		if n.Percent {
+			return "Limit % computed once by its second input"
+		}
 		return "Limit computed once by its second input"
 	case *Sample:
 		return n.String()

@@ -5,9 +5,11 @@ package planner
 // runs (executor.LimitBy): Bounds is a plan of one row of two BIGINTs, the
 // count (NULL: no limit) and the offset (NULL: none). Like LimitPercent,
 // no rule knows it: filters and limits stay above it, its input keeps all
-// its columns, and Bounds is planned on its own.
+// its columns, and Bounds is planned on its own. With Percent, the count
+// is a DOUBLE percent of the rows, LIMIT (SELECT …)%, as LimitPercent's.
 type LimitBy struct {
 	Input, Bounds Node
+	Percent       bool
 }
 
 func (n *LimitBy) Schema() []Column { return n.Input.Schema() }

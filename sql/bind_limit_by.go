@@ -14,11 +14,14 @@ import (
 // BIGINT), whose one row planner.LimitBy reads when the query runs. It
 // cannot read the query's columns (bound with no outer scope). A NULL
 // count, or a subquery with no row, is no limit; a negative one an error.
+// LIMIT p% computes p as a DOUBLE instead (CAST(p AS DOUBLE)): a percent
+// of the rows, as a constant one is.
 
 // limitBy puts the LIMIT/OFFSET of q over root; computed holds the
 // expressions that are not constants, count and offset the constants
-// (-1 and 0 when absent).
-func (b *binder) limitBy(root planner.Node, q *ast.Query, computed [2]ast.Expr, count, offset int64) (planner.Node, error) {
+// (-1 and 0 when absent). A LIMIT … % has percent, its constant (nil for
+// none or NULL), or byPercent when it is computed[0].
+func (b *binder) limitBy(root planner.Node, q *ast.Query, computed [2]ast.Expr, count, offset int64, percent *float64, byPercent bool) (planner.Node, error) {
 	for i, e := range computed {
 		if e == nil {
 			continue
@@ -40,16 +43,24 @@ func (b *binder) limitBy(root planner.Node, q *ast.Query, computed [2]ast.Expr, 
 	}
 	sp := q.Span
 	items := make([]*ast.SelectItem, 2)
+	pct := byPercent || percent != nil
 	for i, e := range computed {
 		if e == nil {
 			v := strconv.FormatInt([2]int64{count, offset}[i], 10)
-			if i == 0 && count < 0 {
+			switch {
+			case i == 0 && percent != nil:
+				e = &ast.Literal{Span: sp, Kind: ast.LitNumber, Val: strconv.FormatFloat(*percent, 'g', -1, 64)}
+			case i == 0 && (count < 0 || pct):
 				e = &ast.Literal{Span: sp, Kind: ast.LitNull, Val: "NULL"}
-			} else {
+			default:
 				e = &ast.Literal{Span: sp, Kind: ast.LitNumber, Val: v}
 			}
 		}
-		items[i] = &ast.SelectItem{Span: e.Extent(), X: &ast.Cast{Span: e.Extent(), X: e, Type: &ast.TypeName{Span: e.Extent(), Name: "BIGINT"}}}
+		to := "BIGINT"
+		if i == 0 && pct {
+			to = "DOUBLE"
+		}
+		items[i] = &ast.SelectItem{Span: e.Extent(), X: &ast.Cast{Span: e.Extent(), X: e, Type: &ast.TypeName{Span: e.Extent(), Name: to}}}
 	}
 	nq := b.subQuery(&ast.Query{Span: sp, Body: &ast.Select{Span: sp, Items: items}})
 	c := b.child(nq.q, nq.params)
@@ -58,5 +69,5 @@ func (b *binder) limitBy(root planner.Node, q *ast.Query, computed [2]ast.Expr, 
 	if err != nil {
 		return nil, err
 	}
-	return &planner.LimitBy{Input: root, Bounds: bd.Root}, nil
+	return &planner.LimitBy{Input: root, Bounds: bd.Root, Percent: pct}, nil
 }

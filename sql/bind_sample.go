@@ -90,23 +90,33 @@ func (b *binder) sampleNode(in planner.Node, sm *ast.Sample) (planner.Node, erro
 // constNumber reads e, a constant number (a literal, a parameter or an
 // expression of them), as a float; null reports NULL.
 func (b *binder) constNumber(e ast.Expr, what string) (v float64, null bool, err error) {
+	v, null, volatile, err := b.foldNumber(e, what)
+	if err == nil && volatile {
+		err = b.errAt(b.q.tokAt(e.Extent().Start), ErrType, "the "+what+" must be a constant number")
+	}
+	return v, null, err
+}
+
+// foldNumber is constNumber that reports a number whose expression does
+// not fold to a constant (random()) as volatile instead of an error.
+func (b *binder) foldNumber(e ast.Expr, what string) (v float64, null, volatile bool, err error) {
 	at := b.q.tokAt(e.Extent().Start)
 	saved := b.saveScope()
 	b.scope, b.quals, b.hidden = nil, nil, nil
 	x, err := b.bindAST(e, ectx{sp: b.q.spanOf(e), clause: what})
 	b.restoreScope(saved)
 	if err != nil {
-		return 0, false, err
+		return 0, false, false, err
 	}
 	k, ok := planner.FoldExpr(x).(*planner.Const)
-	if !ok || !k.Val.Null && !k.Val.Type.IsNumeric() {
-		return 0, false, b.errAt(at, ErrType, "the "+what+" must be a constant number")
+	if !ok && x.Type().IsNumeric() {
+		return 0, false, true, nil
+	}
+	if !ok || !k.Val.Null && !k.Val.Type.IsNumeric() || !k.Val.Null && k.Val.Type.ID == columnar.Bool {
+		return 0, false, false, b.errAt(at, ErrType, "the "+what+" must be a constant number")
 	}
 	if k.Val.Null {
-		return 0, true, nil
+		return 0, true, false, nil
 	}
-	if k.Val.Type.ID == columnar.Bool {
-		return 0, false, b.errAt(at, ErrType, "the "+what+" must be a constant number")
-	}
-	return k.Val.AsFloat(), false, nil
+	return k.Val.AsFloat(), false, false, nil
 }

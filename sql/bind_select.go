@@ -659,9 +659,14 @@ func (b *binder) limitAST(root planner.Node, q *ast.Query) (planner.Node, error)
 	}
 	var err error
 	var percent *float64
+	byPercent := false // LIMIT p% with p computed (a subquery, random())
 	if l := q.Limit; l != nil && l.Count != nil && l.Percent {
-		if percent, err = b.limitPercent(l); err != nil {
+		var computedPct bool
+		if percent, computedPct, err = b.limitPercent(l); err != nil {
 			return nil, err
+		}
+		if computedPct {
+			computed[0], byPercent = l.Count, true
 		}
 	} else if l != nil && l.Count != nil {
 		if count, err = read(l.Count, "LIMIT"); err != nil {
@@ -674,10 +679,7 @@ func (b *binder) limitAST(root planner.Node, q *ast.Query) (planner.Node, error)
 		}
 	}
 	if computed != [2]ast.Expr{} {
-		if percent != nil {
-			return nil, b.errAt(b.q.tok(computed[1].Extent()), ErrType, "OFFSET with LIMIT … % must be a constant")
-		}
-		return b.limitBy(root, q, computed, count, offset) // bind_limit_by.go
+		return b.limitBy(root, q, computed, count, offset, percent, byPercent) // bind_limit_by.go
 	}
 	if percent != nil {
 		return &planner.LimitPercent{Input: root, Percent: *percent, Offset: offset}, nil
@@ -686,18 +688,27 @@ func (b *binder) limitAST(root planner.Node, q *ast.Query) (planner.Node, error)
 }
 
 // limitPercent reads LIMIT p% (or p PERCENT): a constant number from 0 to
-// 100, as DuckDB takes it; nil for NULL (no limit).
-func (b *binder) limitPercent(l *ast.Limit) (*float64, error) {
-	p, null, err := b.constNumber(l.Count, "LIMIT … %")
+// 100, as DuckDB takes it; nil for NULL (no limit). computed reports a p
+// that is not a constant (a subquery, random()), computed when the query
+// runs (limitBy).
+func (b *binder) limitPercent(l *ast.Limit) (p *float64, computed bool, err error) {
+	if astHasSubquery(l.Count) { // bind_group_subquery.go
+		return nil, true, nil
+	}
+	v, null, volatile, err := b.foldNumber(l.Count, "LIMIT … %") // bind_sample.go
 	switch {
 	case err != nil:
-		return nil, err
+		return nil, false, err
+	case volatile:
+		return nil, true, nil
 	case null:
-		return nil, nil
-	case !(p >= 0 && p <= 100): // NaN too
-		return nil, b.errAt(b.q.tokAt(l.Count.Extent().Start), ErrType, "limit percent out of range, should be between 0% and 100%")
+		return nil, false, nil
+	case v < 0:
+		return nil, false, b.errAt(b.q.tokAt(l.Count.Extent().Start), ErrType, fmt.Sprintf("Percentage value(%f) can't be negative", v))
+	case !(v <= 100): // NaN too
+		return nil, false, b.errAt(b.q.tokAt(l.Count.Extent().Start), ErrType, "limit percent out of range, should be between 0% and 100%")
 	}
-	return &p, nil
+	return &v, false, nil
 }
 
 // orderBindable reports whether every ORDER BY key has a bind case.

@@ -3,6 +3,7 @@ package sql
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -268,15 +269,33 @@ func (b *binder) bindParamAST(p *ast.Param, c ectx) (planner.Expr, error) {
 	return b.bindParam(b.paramNum(p), p)
 }
 
-// paramLimit reads marker p's value as a LIMIT or OFFSET count.
+// paramLimit reads marker p's value as a LIMIT or OFFSET count, as DuckDB
+// casts it to BIGINT: NULL is no limit (OFFSET 0), a fraction rounds.
 func (b *binder) paramLimit(p *ast.Param, what string) (int64, error) {
 	n, at := b.paramNum(p), b.q.tokAt(p.Start)
 	if n < 1 || n > len(b.params) {
 		return 0, b.errAt(at, ErrParam, fmt.Sprintf("no value for %s parameter", what))
 	}
 	v := b.params[n-1]
-	if v.Null || !v.Type.IsInteger() || v.I < 0 {
-		return 0, b.errAt(at, ErrParam, fmt.Sprintf("%s must be a non-negative integer, got %s", what, v))
+	x := v.I
+	switch {
+	case v.Null && what == "LIMIT": // as DuckDB: NULL is no limit
+		return -1, nil
+	case v.Null:
+		return 0, nil
+	case v.Type.IsInteger():
+	case v.Type.IsNumeric() && !math.IsNaN(v.AsFloat()) && math.Abs(math.Round(v.AsFloat())) < math.MaxInt64:
+		x = int64(math.Round(v.AsFloat())) // as CAST to BIGINT rounds
+	case v.Type.ID == columnar.Varchar:
+		var err error
+		if x, err = strconv.ParseInt(strings.TrimSpace(v.S), 10, 64); err != nil {
+			return 0, b.errAt(at, ErrParam, fmt.Sprintf("%s: could not convert string %q to BIGINT", what, v.S))
+		}
+	default:
+		return 0, b.errAt(at, ErrParam, fmt.Sprintf("%s must be an integer, got %s", what, v))
 	}
-	return v.I, nil
+	if x < 0 {
+		return 0, b.errAt(at, ErrParam, "LIMIT/OFFSET cannot be negative")
+	}
+	return x, nil
 }

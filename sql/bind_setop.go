@@ -43,8 +43,14 @@ func (b *binder) bindBodyAST(body ast.QueryBody, q *ast.Query) (*Bound, error) {
 					break
 				}
 			}
-			if i, found := leaves.position(c); !ok && found { // bind_setop_order.go
-				col, ok = out[i], true
+			if !ok {
+				i, found, ambiguous := leaves.position(c) // bind_setop_order.go
+				if ambiguous {
+					return nil, b.errAt(sp.lo, ErrAmbiguousColumn, fmt.Sprintf("ambiguous reference to column %q in ORDER BY: the branches put it in different output columns", c.Name[0].Name+"."+c.Name.Last().Name))
+				}
+				if found && i < len(out) {
+					col, ok = out[i], true
+				}
 			}
 		}
 		if !ok {
@@ -84,7 +90,7 @@ func (b *binder) bindSetOpAST(body ast.QueryBody, leaves *setOpLeaves) (*Bound, 
 		for i, c := range it.cols {
 			names[i] = c.Name
 		}
-		leaves.leaves = append(leaves.leaves, setOpLeaf{names: names})
+		leaves.leaves = append(leaves.leaves, newLeaf(names, nil))
 		return &Bound{Root: it.node, Names: names}, nil
 	case *ast.SetOp:
 	default:
@@ -95,16 +101,18 @@ func (b *binder) bindSetOpAST(body ast.QueryBody, leaves *setOpLeaves) (*Bound, 
 				sel, _ = q.Body.(*ast.Select) // (SELECT …)
 				leaves.nested(q.Body)         // (SELECT … UNION …): their tables
 			}
-			leaves.leaves = append(leaves.leaves, setOpLeaf{names: bd.Names, sel: sel})
+			leaves.leaves = append(leaves.leaves, newLeaf(bd.Names, sel))
 		}
 		return bd, err
 	}
 	so := body.(*ast.SetOp)
 	at := b.q.tok(so.OpAt)
+	first := len(leaves.leaves)
 	l, err := b.bindSetOpAST(so.L, leaves)
 	if err != nil {
 		return nil, err
 	}
+	mid := len(leaves.leaves)
 	r, err := b.bindSetOpAST(so.R, leaves)
 	if err != nil {
 		return nil, err
@@ -123,7 +131,17 @@ func (b *binder) bindSetOpAST(body ast.QueryBody, leaves *setOpLeaves) (*Bound, 
 		if n.Kind != planner.SetUnion {
 			return nil, b.errAt(at, ErrUnsupported, "BY NAME is only valid with UNION")
 		}
-		return b.unionByName(n, l, r, ectx{sp: span{at, at + 1}}) // bind_setop_byname.go
+		bd, err := b.unionByName(n, l, r, ectx{sp: span{at, at + 1}}) // bind_setop_byname.go
+		if err != nil {
+			return nil, err
+		}
+		right := leaves.leaves[mid:]
+		leaves.leaves = leaves.leaves[:mid]
+		leaves.remap(first, l.Names, bd.Names)
+		tail := len(leaves.leaves)
+		leaves.leaves = append(leaves.leaves, right...)
+		leaves.remap(tail, r.Names, bd.Names)
+		return bd, nil
 	}
 	return b.combine(n, l, r, at)
 }

@@ -379,6 +379,7 @@ func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 		}
 		return b.bindSubqueryAST(e, c)
 	case *ast.Subquery:
+		e = b.anyRowSubquery(e) // bind_subquery_first.go
 		if x, ok := listSubquery(e); ok {
 			return b.bindAST(x, c)
 		}

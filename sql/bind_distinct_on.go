@@ -28,6 +28,9 @@ func (b *binder) distinctOn(on []callexpr.Expr, order []orderRef, sp span, items
 	lo := sp.lo
 	c := ectx{sp: sp, clause: "DISTINCT ON", aggOK: aggregating}
 	bind := func(e callexpr.Expr, c ectx) (planner.Expr, error) {
+		if b.skipLiteralKey(e) {
+			return nil, nil // bind_select.go
+		}
 		if constantOrderKey(e) {
 			return nil, b.errAt(lo, ErrSyntax, "DISTINCT ON non-integer literal has no effect")
 		}
@@ -51,12 +54,17 @@ func (b *binder) distinctOn(on []callexpr.Expr, order []orderRef, sp span, items
 		if err != nil {
 			return nil, err
 		}
-		f.Partition = append(f.Partition, x)
+		if x != nil {
+			f.Partition = append(f.Partition, x)
+		}
 	}
 	for _, o := range order {
 		x, err := bind(o.expr, ectx{sp: o.sp, clause: "ORDER BY", aggOK: aggregating})
 		if err != nil {
 			return nil, err
+		}
+		if x == nil {
+			continue
 		}
 		f.Order = append(f.Order, planner.SortKey{Expr: x, Desc: o.desc, NullsFirst: o.nullsFirst})
 	}

@@ -104,6 +104,13 @@ func (b *binder) bindSelectAST(sel *ast.Select, q *ast.Query) (*Bound, error) {
 		var order []orderRef
 		for _, o := range q.OrderBy {
 			desc, nullsFirst := b.sortOrder(o)
+			if o.X == nil { // ORDER BY ALL: every select item, by its position
+				for i := range items {
+					pos := &callexpr.SQLVal{At: o.Span, Type: callexpr.IntVal, Val: []byte(strconv.Itoa(i + 1))}
+					order = append(order, orderRef{expr: pos, sp: b.q.spanOf(o), desc: desc, nullsFirst: nullsFirst})
+				}
+				continue
+			}
 			order = append(order, orderRef{expr: astSrc(o.X), sp: b.q.spanOf(o), desc: desc, nullsFirst: nullsFirst})
 		}
 		lo, _ := b.q.tokSpan(sel.DistinctOn[0])
@@ -605,6 +612,9 @@ func (b *binder) bindOrderByAST(order []*ast.OrderItem, items []selItem, proj *p
 			xs = []ast.Expr{o.X}
 		}
 		for _, x := range xs {
+			if b.skipLiteralKey(astSrc(x)) {
+				continue
+			}
 			b.collateOrderKey(x) // bind_collate.go
 			col, err := b.orderTarget(astSrc(x), items, proj, sp, aggregating, distinct)
 			if err != nil {
@@ -875,6 +885,14 @@ func bareName(e callexpr.Expr) (string, bool) {
 		return col.Name.String(), true
 	}
 	return "", false
+}
+
+// skipLiteralKey reports whether the ORDER BY or DISTINCT ON key e is
+// left out: a literal other than an integer, which orders nothing, under
+// order_by_non_integer_literal = true (without it such a key is an error,
+// as in DuckDB).
+func (b *binder) skipLiteralKey(e callexpr.Expr) bool {
+	return constantOrderKey(e) && b.settingOn("order_by_non_integer_literal", false)
 }
 
 // constantOrderKey reports a literal other than an integer as an ORDER BY

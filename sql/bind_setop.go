@@ -30,6 +30,9 @@ func (b *binder) bindBodyAST(body ast.QueryBody, q *ast.Query) (*Bound, error) {
 			}
 			continue
 		}
+		if b.skipLiteralKey(astSrc(o.X)) { // bind_select.go
+			continue
+		}
 		col, ok := planner.Column{}, false
 		if n, isOrd := setOpOrdinal(o.X); isOrd {
 			if n < 1 || n > len(out) {

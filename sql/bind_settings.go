@@ -104,3 +104,14 @@ func bindCurrentSettingCall(b *binder, name string, args []callexpr.Expr, at int
 	x, err := b.bindCurrentSetting(args, at, c)
 	return x, true, err
 }
+
+// settingOn is the session's value of the boolean setting name, def when
+// the catalog shows no settings (a binder without a session).
+func (b *binder) settingOn(name string, def bool) bool {
+	if sr, ok := b.cat.(SettingsReader); ok {
+		if v, err := sr.CurrentSetting(name); err == nil && !v.Null && v.Type.ID == columnar.Bool {
+			return v.Bool()
+		}
+	}
+	return def
+}

@@ -113,7 +113,41 @@ func newParamTable(src Source, trees ...*ast.Query) *paramTable {
 	if named != nil && numbered != nil {
 		t.err = errAt(src, max(named.Start, numbered.Start), ErrParam, "named ($name) and numbered (?, $1) parameters cannot be mixed")
 	}
+	if t.err == nil {
+		t.err = keyParamErr(src, trees)
+	}
 	return t
+}
+
+// keyParamErr refuses a marker that is a whole ORDER BY or DISTINCT ON
+// key, as DuckDB does when the statement is prepared: its value would
+// make the key a position or a constant, and which is only known when it
+// runs.
+func keyParamErr(src Source, trees []*ast.Query) error {
+	var err error
+	refuse := func(x ast.Expr, clause string) {
+		if p, ok := x.(*ast.Param); ok && err == nil {
+			err = errAt(src, p.Start, ErrParam, "parameter not supported in "+clause+" clause")
+		}
+	}
+	for _, tree := range trees {
+		if tree == nil {
+			continue
+		}
+		ast.WalkAll(tree, func(n ast.Node) {
+			switch n := n.(type) {
+			case *ast.Query:
+				for _, o := range n.OrderBy {
+					refuse(o.X, "ORDER BY")
+				}
+			case *ast.Select:
+				for _, x := range n.DistinctOn {
+					refuse(x, "DISTINCT ON")
+				}
+			}
+		})
+	}
+	return err
 }
 
 func firstOf(p, q *ast.Param) *ast.Param {

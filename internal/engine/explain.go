@@ -214,6 +214,9 @@ func (s *Session) explain(ctx context.Context, e *sql.Explain, args []columnar.V
 	if e.Write != nil {
 		return s.explainWrite(ctx, e, args) // explain.go
 	}
+	if mode := strings.ToLower(s.Settings().ExplainOutput); !e.Analyze && mode != "" && mode != "physical_only" {
+		return s.explainLogical(e.Query, args, mode) // explain_output.go
+	}
 	built, _, err := s.plan(e.Query, e.Analyze, 0, nil, args)
 	if err != nil {
 		return "", err

@@ -54,6 +54,15 @@ type Settings struct {
 	// RegexFull is regex_match_operator_semantics = 'full': x ~ p must
 	// match the whole of x (settings_regex.go); the default is partial.
 	RegexFull bool
+	// SubqueryAnyRow is scalar_subquery_error_on_multiple_rows = false
+	// (settings_semantics.go): a scalar subquery's first row, not an error.
+	SubqueryAnyRow bool
+	// OrderByLiteral is order_by_non_integer_literal = true: ORDER BY 'a'
+	// is allowed and orders nothing (settings_semantics.go).
+	OrderByLiteral bool
+	// ExplainOutput is explain_output as set ("": PHYSICAL_ONLY), any
+	// case (explain_output.go).
+	ExplainOutput string
 	// storage reads the catalog's storage configuration, which the s3_*
 	// and http_* settings change database-wide (secrets.go).
 	storage func() *storage.Config

@@ -101,7 +101,11 @@ func (b *binder) bindColumnName(qual, name string, at int, c ectx) (planner.Expr
 		if qual == "" {
 			if it, ok := b.aliasFor(name); ok {
 				// DuckDB lets WHERE, GROUP BY, HAVING and later select items
-				// use a select alias that is not an input column.
+				// use a select alias that is not an input column; in GROUP
+				// BY only as a whole key (bindGroupByAST), not inside one.
+				if c.clause == "GROUP BY" {
+					return nil, b.errAt(at, ErrGrouping, fmt.Sprintf("alias with name %q exists, but aliases cannot be used as part of an expression in the GROUP BY", name))
+				}
 				key := strings.ToLower(name)
 				b.expanding[key] = true
 				defer delete(b.expanding, key)

@@ -545,7 +545,9 @@ func (b *binder) bindGroupByAST(items []selItem, g *ast.GroupBy) error {
 			if astHasAgg(it.src.(*syntaxSrc).n) {
 				continue
 			}
-			x, err := b.bindClauseExpr(it.src, ectx{sp: it.sp, clause: "GROUP BY"})
+			// GROUP BY ALL keys are the select items, which may use the
+			// aliases of items before them, as in DuckDB.
+			x, err := b.bindClauseExpr(it.src, ectx{sp: it.sp, clause: "GROUP BY ALL"})
 			if err != nil {
 				return err
 			}

@@ -115,6 +115,11 @@ func (b *stmtBuilder) statement(st ast.Stmt) (Statement, bool, error) {
 		out, err = b.comment(s) // comment.go
 	case *ast.Transaction:
 		out = &Transaction{Kind: s.Kind, ReadOnly: s.ReadOnly, Pos: b.pos(s.Start)}
+	case *ast.Simple:
+		if out, ok := b.checkpoint(s); ok { // checkpoint.go
+			return out, true, nil
+		}
+		return nil, false, nil
 	case *ast.CreateTrigger:
 		err = b.errAt(s, ErrUnsupported, "CREATE TRIGGER is not supported (b2sql has no triggers)")
 	default:

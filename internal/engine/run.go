@@ -148,6 +148,8 @@ func (s *Session) run(ctx context.Context, src sql.Source, stmt sql.Statement, a
 			return nil, err
 		}
 		return planLines(text), nil
+	case *sql.Checkpoint:
+		return done, s.checkpoint(st) // checkpoint.go
 	case *sql.Set:
 		return done, s.set(st.Name, st.Value, false)
 	case *sql.Reset:

@@ -212,6 +212,8 @@ func paramQuery(st Statement) *Query {
 		return s.Where
 	case *Update:
 		return s.Query
+	case *WithWrites:
+		return withWritesQuery(s) // its queries share one table of markers
 	}
 	return nil
 }

@@ -56,6 +56,9 @@ func syntaxError(src Source, err error) error {
 // statement builds st; ok is false for the statements still parsed by
 // parseLegacy.
 func (b *stmtBuilder) statement(st ast.Stmt) (Statement, bool, error) {
+	if out, ok, err := b.withWrites(st); ok { // stmt_with_writes.go
+		return out, true, err
+	}
 	var out Statement
 	var err error
 	switch s := st.(type) {
@@ -313,6 +316,8 @@ func (b *stmtBuilder) explain(s *ast.Explain) (Statement, error) {
 	switch w := inner.(type) {
 	case *Query:
 		return &Explain{Analyze: s.Analyze, Query: w}, nil
+	case *WithWrites:
+		return nil, errAt(b.src, sp.Start, ErrUnsupported, "EXPLAIN of a statement with INSERT, UPDATE or DELETE in its WITH is not supported (EXPLAIN would have to run them)")
 	case *Insert, *Update, *Delete, *Copy, *CreateTableAs, *CreateTable, *DropTable:
 		if _, ok := s.Stmt.(*ast.Truncate); !ok {
 			return &Explain{Analyze: s.Analyze, Write: w}, nil

@@ -27,6 +27,9 @@ func (b *stmtBuilder) createView(s *ast.CreateView) (Statement, error) {
 	for _, c := range s.Columns {
 		cols = append(cols, c.Name)
 	}
+	if err := b.checkViewWrites(s.Query); err != nil { // stmt_with_writes.go
+		return nil, err
+	}
 	src := b.sub(s.Query.Extent())
 	st, err := Parse(src)
 	if err != nil {

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"strings"
 	"sync"
 
 	"github.com/b2sql/b2sql/columnar"
@@ -16,9 +17,30 @@ import (
 // unknown table).
 type bindCatalog struct {
 	planner.ViewCatalog
-	sess   *Session // current_setting and duckdb_settings() (settings_sql.go)
+	sess *Session // current_setting and duckdb_settings() (settings_sql.go)
+	// writes are the rows of the statements that write named in the
+	// statement's WITH, by lower-case name (with_writes.go): the names
+	// stand before the catalog's tables and views.
+	writes map[string]planner.Table
 	mu     sync.Mutex
 	denied bool
+}
+
+// Table is the catalog's table, or the rows a WITH's write named name
+// gave.
+func (c *bindCatalog) Table(name string) (planner.Table, bool) {
+	if t, ok := c.writes[strings.ToLower(name)]; ok {
+		return t, true
+	}
+	return c.ViewCatalog.Table(name)
+}
+
+// View is the catalog's view, unless a WITH's write is named name.
+func (c *bindCatalog) View(name string) (string, bool) {
+	if _, ok := c.writes[strings.ToLower(name)]; ok {
+		return "", false
+	}
+	return c.ViewCatalog.View(name)
 }
 
 func (c *bindCatalog) OpenPath(fn, path string) (planner.Table, error) {
@@ -74,7 +96,13 @@ func (c *bindCatalog) Schemas() []string {
 // bind is sql.BindParams with refusals by the root reported as such, and
 // the session's settings readable from SQL.
 func (s *Session) bind(q *sql.Query, cat planner.ViewCatalog, args []columnar.Value) (*sql.Bound, error) {
-	bc := &bindCatalog{ViewCatalog: cat, sess: s}
+	return s.bindIn(q, cat, args, nil)
+}
+
+// bindIn is bind with the names of a WITH's writes standing for their
+// rows (writes, by lower-case name; nil: none).
+func (s *Session) bindIn(q *sql.Query, cat planner.ViewCatalog, args []columnar.Value, writes map[string]planner.Table) (*sql.Bound, error) {
+	bc := &bindCatalog{ViewCatalog: cat, sess: s, writes: writes}
 	bound, err := sql.BindParams(q, bc, args)
 	var se *sql.Error
 	if err != nil && bc.denied && errors.As(err, &se) && se.Kind == sql.ErrUnknownTable {

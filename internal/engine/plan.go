@@ -9,14 +9,18 @@ import (
 )
 
 // env is what the statements of internal/dml need from the session.
-func (s *Session) env() *dml.Env {
+func (s *Session) env() *dml.Env { return s.envIn(s.cat(), nil) }
+
+// envIn is env over the catalog cat, with the names of a WITH's writes
+// standing for their rows (writes; nil: none).
+func (s *Session) envIn(c *catalog.Catalog, writes map[string]planner.Table) *dml.Env {
 	return &dml.Env{
-		Cat: s.cat(),
+		Cat: c,
 		Bind: func(q *sql.Query, cat planner.ViewCatalog, args []columnar.Value) (*sql.Bound, error) {
 			if cat == nil {
-				cat = s.cat()
+				cat = c
 			}
-			return s.bind(q, cat, args)
+			return s.bindIn(q, cat, args, writes)
 		},
 		Build: func(root planner.Node, analyze bool) (*planner.Built, error) {
 			return s.build(root, analyze, 0)

@@ -32,7 +32,9 @@ type Result struct {
 
 // Written is the number of rows a write statement reports (0 for others).
 func (r *Result) Written(st sql.Statement) int64 {
-	switch st.(type) {
+	switch s := st.(type) {
+	case *sql.WithWrites:
+		return r.Written(s.Main)
 	case *sql.Copy, *sql.CreateTableAs, *sql.Insert, *sql.Delete, *sql.Update:
 		if r.Plan == nil && len(r.Rows) == 1 && len(r.Rows[0]) == 1 {
 			return r.Rows[0][0].I

@@ -124,7 +124,7 @@ func (s *Session) run(ctx context.Context, src sql.Source, stmt sql.Statement, a
 	}
 	if len(args) > 0 && NumParams(stmt) == 0 {
 		switch stmt.(type) {
-		case *sql.Query, *sql.Copy, *sql.CreateTableAs, *sql.Insert, *sql.Delete, *sql.Update:
+		case *sql.Query, *sql.Copy, *sql.CreateTableAs, *sql.Insert, *sql.Delete, *sql.Update, *sql.WithWrites:
 		default:
 			return nil, &sql.Error{Pos: sql.Pos{Line: src.Line, Col: src.Col}, Kind: sql.ErrParam,
 				Msg: fmt.Sprintf("statement takes no parameters, %d arguments given", len(args))}
@@ -142,6 +142,8 @@ func (s *Session) run(ctx context.Context, src sql.Source, stmt sql.Statement, a
 			return nil, err
 		}
 		return &Result{Plan: built, Names: names, Zone: s.Zone()}, nil
+	case *sql.WithWrites:
+		return s.withWrites(ctx, st, args) // with_writes.go
 	case *sql.Explain:
 		text, err := s.explain(ctx, st, args)
 		if err != nil {

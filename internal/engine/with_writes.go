@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/b2sql/b2sql/columnar"
@@ -37,6 +38,9 @@ func (s *Session) withWrites(ctx context.Context, st *sql.WithWrites, args []col
 	writes := map[string]planner.Table{}
 	env := s.envIn(cat, writes)
 	for _, w := range st.Writes {
+		if err := hidesTarget(w.Stmt, writes); err != nil {
+			return nil, err
+		}
 		out, err := dml.Run(ctx, env, w.Stmt, args)
 		if err != nil {
 			return nil, err
@@ -64,6 +68,9 @@ func (s *Session) withWrites(ctx context.Context, st *sql.WithWrites, args []col
 func (s *Session) withWritesMain(ctx context.Context, env *dml.Env, main sql.Statement, args []columnar.Value, writes map[string]planner.Table, own bool) (*Result, error) {
 	q, ok := main.(*sql.Query)
 	if !ok {
+		if err := hidesTarget(main, writes); err != nil {
+			return nil, err
+		}
 		out, err := dml.Run(ctx, env, main, args)
 		switch {
 		case err != nil:
@@ -97,6 +104,18 @@ func (s *Session) withWritesMain(ctx context.Context, env *dml.Env, main sql.Sta
 		return nil, err
 	}
 	return &Result{Plan: built, Names: bound.Names, Zone: s.Zone()}, nil
+}
+
+// hidesTarget refuses a statement that writes a table named as a write
+// before it in the WITH: its own queries (UPDATE's and DELETE's rows,
+// RETURNING's) name the table, and would read that write's rows.
+func hidesTarget(st sql.Statement, writes map[string]planner.Table) error {
+	key, pos, _, ok := relationOf(st)
+	if _, hidden := writes[strings.ToLower(key)]; ok && hidden {
+		return &sql.Error{Pos: pos, Kind: sql.ErrUnsupported,
+			Msg: fmt.Sprintf("%q names both a statement of the WITH and the table written here: rename the WITH's", key)}
+	}
+	return nil
 }
 
 // scanAll is the plan reading every column of t.

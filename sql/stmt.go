@@ -316,9 +316,7 @@ func (b *stmtBuilder) explain(s *ast.Explain) (Statement, error) {
 	switch w := inner.(type) {
 	case *Query:
 		return &Explain{Analyze: s.Analyze, Query: w}, nil
-	case *WithWrites:
-		return nil, errAt(b.src, sp.Start, ErrUnsupported, "EXPLAIN of a statement with INSERT, UPDATE or DELETE in its WITH is not supported (EXPLAIN would have to run them)")
-	case *Insert, *Update, *Delete, *Copy, *CreateTableAs, *CreateTable, *DropTable:
+	case *Insert, *Update, *Delete, *Copy, *CreateTableAs, *CreateTable, *DropTable, *WithWrites:
 		if _, ok := s.Stmt.(*ast.Truncate); !ok {
 			return &Explain{Analyze: s.Analyze, Write: w}, nil
 		}

@@ -64,3 +64,53 @@ func WrittenRows(ctx context.Context, env *Env, out *Outcome, name string, cols 
 func colsErr(name string, have, given int, at sql.Pos) error {
 	return &sql.Error{Pos: at, Kind: sql.ErrUnsupported, Msg: fmt.Sprintf("%q has %d columns but %d column names were given", name, have, given)}
 }
+
+// StandIn is the table the name of a WITH's write st stands for when st
+// is planned but not run (EXPLAIN): no rows, the columns WrittenRows
+// would give it. Its target must exist (the caller checked it).
+func StandIn(env *Env, st sql.Statement, args []columnar.Value, name string, cols []string, at sql.Pos) (planner.Table, error) {
+	var q *sql.Query
+	var table string
+	switch s := st.(type) {
+	case *sql.Insert:
+		q, table = s.Returning, s.Table
+	case *sql.Update:
+		q, table = s.Returning, s.Table
+	case *sql.Delete:
+		q, table = s.Returning, s.Table
+	default:
+		return nil, fmt.Errorf("unexpected statement %T", st)
+	}
+	if q == nil {
+		if len(cols) > 0 {
+			return nil, colsErr(name, 0, len(cols), at)
+		}
+		return catalog.NewMemTable(columnar.Schema{}, nil), nil
+	}
+	t, ok := env.Cat.Table(table)
+	if !ok {
+		return nil, fmt.Errorf("unknown table %q", table)
+	}
+	w := newWritten(env, q, table, args)
+	w.schema = t.Schema()
+	bound, err := w.bind() // over no rows, as the statement binds it before writing
+	if err != nil {
+		return nil, err
+	}
+	if len(cols) > len(bound.Names) {
+		return nil, colsErr(name, len(bound.Names), len(cols), at)
+	}
+	out := bound.Root.Schema()
+	schema := make(columnar.Schema, len(out))
+	for i, c := range out {
+		n := fmt.Sprintf("col%d", i)
+		if i < len(bound.Names) {
+			n = bound.Names[i]
+		}
+		if i < len(cols) {
+			n = cols[i]
+		}
+		schema[i] = columnar.Field{Name: n, Type: c.Type, Nullable: true}
+	}
+	return catalog.NewMemTable(schema, nil), nil
+}

@@ -20,6 +20,17 @@ import (
 
 // explainWrite is the text of EXPLAIN [ANALYZE] e for e.Write.
 func (s *Session) explainWrite(ctx context.Context, e *sql.Explain, args []columnar.Value) (string, error) {
+	if ww, ok := e.Write.(*sql.WithWrites); ok {
+		return s.explainWithWrites(ww, e.Analyze, args)
+	}
+	return s.writePlan(ctx, s.env(), nil, e.Write, e.Analyze, args)
+}
+
+// writePlan is the text of EXPLAIN [ANALYZE] of the write st, planned
+// in env with the names of a WITH's writes standing for writes (nil:
+// none).
+func (s *Session) writePlan(ctx context.Context, env *dml.Env, writes map[string]planner.Table, st sql.Statement, analyze bool, args []columnar.Value) (string, error) {
+	e := &sql.Explain{Write: st, Analyze: analyze}
 	head, q, addressed, err := s.describeWrite(e.Write, args)
 	if err != nil {
 		return "", err
@@ -35,9 +46,9 @@ func (s *Session) explainWrite(ctx context.Context, e *sql.Explain, args []colum
 	}
 	var built *planner.Built
 	if addressed {
-		built, err = dml.AddressedPlan(s.env(), e.Write, args, e.Analyze) // UPDATE and DELETE: the row id query
+		built, err = dml.AddressedPlan(env, e.Write, args, e.Analyze) // UPDATE and DELETE: the row id query
 	} else {
-		built, _, err = s.plan(q, e.Analyze, 0, nil, args)
+		built, _, err = s.planIn(q, env.Cat, args, writes, e.Analyze)
 	}
 	if err != nil {
 		return "", err
@@ -56,6 +67,53 @@ func (s *Session) explainWrite(ctx context.Context, e *sql.Explain, args []colum
 		}
 	}
 	return head + "\n" + strings.Join(lines, "\n"), nil
+}
+
+// explainWithWrites is the text of EXPLAIN of a statement whose WITH
+// names writes (sql.WithWrites), planned without running any of them:
+// each write's plan, headed "With name:", as EXPLAIN of it alone shows
+// it, then the statement's. The names of the writes before a part
+// stand for tables of no rows with the columns their rows would have
+// (dml.StandIn). EXPLAIN ANALYZE, which would have to run the writes,
+// is refused.
+func (s *Session) explainWithWrites(st *sql.WithWrites, analyze bool, args []columnar.Value) (string, error) {
+	if analyze {
+		return "", &sql.Error{Kind: sql.ErrUnsupported, Msg: "EXPLAIN ANALYZE of a statement with INSERT, UPDATE or DELETE in its WITH is not supported (it would run them)"}
+	}
+	ctx := context.Background()
+	writes := map[string]planner.Table{}
+	env := s.envIn(s.cat(), writes)
+	var parts []string
+	for _, w := range st.Writes {
+		if err := hidesTarget(w.Stmt, writes); err != nil {
+			return "", err
+		}
+		text, err := s.writePlan(ctx, env, writes, w.Stmt, false, args)
+		if err != nil {
+			return "", err
+		}
+		parts = append(parts, "With "+quoteName(w.Name)+": "+text)
+		t, err := dml.StandIn(env, w.Stmt, args, w.Name, w.Columns, w.Pos)
+		if err != nil {
+			return "", err
+		}
+		writes[strings.ToLower(w.Name)] = t
+	}
+	if q, ok := st.Main.(*sql.Query); ok {
+		built, _, err := s.planIn(q, env.Cat, args, writes, false)
+		if err != nil {
+			return "", err
+		}
+		return strings.Join(append(parts, built.Explain(false)), "\n"), nil
+	}
+	if err := hidesTarget(st.Main, writes); err != nil {
+		return "", err
+	}
+	text, err := s.writePlan(ctx, env, writes, st.Main, false, args)
+	if err != nil {
+		return "", err
+	}
+	return strings.Join(append(parts, text), "\n"), nil
 }
 
 // describeWrite returns the head line of EXPLAIN for write statement st,

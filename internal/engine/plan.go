@@ -46,6 +46,20 @@ func (s *Session) plan(q *sql.Query, analyze bool, threads int, cat planner.View
 	return built, bound.Names, nil
 }
 
+// planIn is plan against cat with the names of a WITH's writes standing
+// for their rows (writes; nil: none), on the session's threads.
+func (s *Session) planIn(q *sql.Query, cat planner.ViewCatalog, args []columnar.Value, writes map[string]planner.Table, analyze bool) (*planner.Built, []string, error) {
+	bound, err := s.bindIn(q, cat, args, writes)
+	if err != nil {
+		return nil, nil, err
+	}
+	built, err := s.build(bound.Root, analyze, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	return built, bound.Names, nil
+}
+
 // build optimizes and builds a bound plan with the session's settings, on
 // threads (0: the session's).
 func (s *Session) build(root planner.Node, analyze bool, threads int) (*planner.Built, error) {

@@ -83,18 +83,14 @@ func (s *Session) withWritesMain(ctx context.Context, env *dml.Env, main sql.Sta
 		}
 		return done, nil
 	}
-	bound, err := s.bindIn(q, env.Cat, args, writes)
-	if err != nil {
-		return nil, err
-	}
-	built, err := s.build(bound.Root, false, 0)
+	built, names, err := s.planIn(q, env.Cat, args, writes, false)
 	if err != nil {
 		return nil, err
 	}
 	if !own {
-		return &Result{Plan: built, Names: bound.Names, Zone: s.Zone()}, nil
+		return &Result{Plan: built, Names: names, Zone: s.Zone()}, nil
 	}
-	t, err := dml.Collect(ctx, env.Cat, built, bound.Names)
+	t, err := dml.Collect(ctx, env.Cat, built, names)
 	if err != nil {
 		return nil, err
 	}
@@ -103,15 +99,24 @@ func (s *Session) withWritesMain(ctx context.Context, env *dml.Env, main sql.Sta
 	if err != nil {
 		return nil, err
 	}
-	return &Result{Plan: built, Names: bound.Names, Zone: s.Zone()}, nil
+	return &Result{Plan: built, Names: names, Zone: s.Zone()}, nil
 }
 
 // hidesTarget refuses a statement that writes a table named as a write
 // before it in the WITH: its own queries (UPDATE's and DELETE's rows,
 // RETURNING's) name the table, and would read that write's rows.
 func hidesTarget(st sql.Statement, writes map[string]planner.Table) error {
-	key, pos, _, ok := relationOf(st)
-	if _, hidden := writes[strings.ToLower(key)]; ok && hidden {
+	var key string
+	var pos sql.Pos
+	switch w := st.(type) {
+	case *sql.Insert:
+		key, pos = w.Table, w.TablePos
+	case *sql.Update:
+		key, pos = w.Table, w.TablePos
+	case *sql.Delete:
+		key, pos = w.Table, w.TablePos
+	}
+	if _, hidden := writes[strings.ToLower(key)]; hidden {
 		return &sql.Error{Pos: pos, Kind: sql.ErrUnsupported,
 			Msg: fmt.Sprintf("%q names both a statement of the WITH and the table written here: rename the WITH's", key)}
 	}

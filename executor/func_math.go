@@ -96,8 +96,10 @@ func init() {
 		aka(scalar("math", "lcm", "The least common multiple of x and y; overflow is an error", ex("lcm(4, 6)"),
 			over(i64, rows(fnLCM), param{"x", function.BigInt}, param{"y", function.BigInt})), "least_common_multiple"),
 		scalar("math", "factorial", "x! for 0 ≤ x ≤ 20", ex("factorial(5)"), over(i64, rows(fnFactorial), param{"x", function.BigInt})),
-		scalar("math", "fmod", "x - y·floor(x/y)", ex("fmod(7, 3)"), over(d, rows(fnMath2(func(x, y float64) float64 { return x - y*math.Floor(x/y) })), x, y)),
-		scalar("math", "fdiv", "floor(x / y)", ex("fdiv(7, 2)"), over(d, rows(fnMath2(func(x, y float64) float64 { return math.Floor(x / y) })), x, y)),
+		// fmod and fdiv bind apart: ieee_floating_point_ops decides a
+		// zero divisor's answer (sql/bind_ieee.go).
+		customBind(scalar("math", "fmod", "x - y·floor(x/y)", ex("fmod(7, 3)"), over(d, rows(fnMath2(func(x, y float64) float64 { return x - y*math.Floor(x/y) })), x, y))),
+		customBind(scalar("math", "fdiv", "floor(x / y)", ex("fdiv(7, 2)"), over(d, rows(fnMath2(func(x, y float64) float64 { return math.Floor(x / y) })), x, y))),
 		scalar("math", "nextafter", "The next DOUBLE after x toward y", ex("nextafter(1, 2)"), over(d, rows(fnMath2(math.Nextafter)), x, y)),
 		aka(scalar("math", "format_bytes", "The number of bytes in 1024-based units (KiB, MiB, …)", ex("format_bytes(1536)"),
 			over(columnar.TVarchar, rows(fnFormatBytes(1024, []string{"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"})), param{"bytes", function.BigInt})), "formatreadablesize"),

@@ -159,6 +159,9 @@ func (b *binder) arith(fn string, l, r planner.Expr, ls, rs callexpr.Expr, c ect
 	if err != nil {
 		return nil, err
 	}
+	if fn == "/" || fn == "%" {
+		return b.zeroDivisorNull(call(t, lc, rc)), nil // bind_ieee.go
+	}
 	return call(t, lc, rc), nil
 }
 

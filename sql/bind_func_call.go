@@ -123,7 +123,7 @@ func (b *binder) callRegistered(s *function.Set, name string, xs []planner.Expr,
 	if err != nil {
 		return nil, err
 	}
-	return &planner.Call{Fn: cmp.Or(o.Calls, s.Name), Args: args, T: t}, nil
+	return b.strictMath(&planner.Call{Fn: cmp.Or(o.Calls, s.Name), Args: args, T: t}), nil // bind_ieee.go
 }
 
 // noOverload is the error of a call whose argument types no overload of

@@ -135,6 +135,7 @@ func init() {
 		"floor": boundAsIs((*binder).bindRounding), "ceil": boundAsIs((*binder).bindRounding),
 		"round": boundAsIs((*binder).bindRounding),
 		"trunc": bound((*binder).bindTrunc), "log": bound((*binder).bindLog), "mod": bound((*binder).bindMod),
+		"fmod": bound((*binder).bindFloatDivision), "fdiv": bound((*binder).bindFloatDivision), // bind_func_math.go
 		"greatest": bound((*binder).bindGreatest), "least": bound((*binder).bindGreatest),
 		"pi": bound((*binder).bindMathFunc), "bit_count": bound((*binder).bindMathFunc),
 		"decimal_division": boundAsIs((*binder).bindDecimalDivision), // bind_func_decimal.go

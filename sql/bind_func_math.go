@@ -186,7 +186,13 @@ func (b *binder) bindLog(name string, xs []planner.Expr, srcs []callexpr.Expr, a
 		}
 		fs[i] = &planner.Call{Fn: "ln", Args: []planner.Expr{f}, T: columnar.TFloat64}
 	}
-	return &planner.Call{Fn: "/", Args: []planner.Expr{fs[1], fs[0]}, T: columnar.TFloat64}, true, nil
+	// Base 1 divides by ln(1) = 0: DuckDB's error, not an infinity, with
+	// the setting ieee_floating_point_ops on or off.
+	zero := &planner.Const{Val: columnar.FloatValue(columnar.TFloat64, 0)}
+	return &planner.Case{T: columnar.TFloat64,
+		Whens: []planner.When{{Cond: &planner.Call{Fn: "=", Args: []planner.Expr{fs[0], zero}, T: columnar.TBool},
+			Then: failWith("division by zero in based logarithm", columnar.TFloat64)}}, // bind_ieee.go
+		Else: &planner.Call{Fn: "/", Args: []planner.Expr{fs[1], fs[0]}, T: columnar.TFloat64}}, true, nil
 }
 
 // bindGreatest binds greatest and least over arguments unified to one
@@ -214,5 +220,15 @@ func (b *binder) bindMod(name string, xs []planner.Expr, srcs []callexpr.Expr, a
 	if !t.IsNumeric() {
 		return nil, true, b.typeErr(srcs[0], c, "mod expects numbers, got %s", t)
 	}
-	return &planner.Call{Fn: "%", Args: args, T: t}, true, nil
+	return b.zeroDivisorNull(&planner.Call{Fn: "%", Args: args, T: t}), true, nil
+}
+
+// bindFloatDivision binds fmod and fdiv by their rules, with a zero
+// divisor's answer as ieee_floating_point_ops says (bind_ieee.go).
+func (b *binder) bindFloatDivision(name string, xs []planner.Expr, srcs []callexpr.Expr, at int, c ectx) (planner.Expr, bool, error) {
+	x, err := b.callRules(name, xs, srcs, at, c)
+	if err != nil {
+		return nil, true, err
+	}
+	return b.zeroDivisorNull(x), true, nil
 }

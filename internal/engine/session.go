@@ -57,6 +57,9 @@ type Settings struct {
 	// SubqueryAnyRow is scalar_subquery_error_on_multiple_rows = false
 	// (settings_semantics.go): a scalar subquery's first row, not an error.
 	SubqueryAnyRow bool
+	// NoIEEE is ieee_floating_point_ops = false: a floating-point division
+	// or remainder by zero is NULL (settings_semantics.go, sql/bind_ieee.go).
+	NoIEEE bool
 	// OrderByLiteral is order_by_non_integer_literal = true: ORDER BY 'a'
 	// is allowed and orders nothing (settings_semantics.go).
 	OrderByLiteral bool

@@ -27,6 +27,9 @@ func init() {
 	flag("scalar_subquery_error_on_multiple_rows",
 		"When a scalar subquery returns multiple rows - return an error (true) or its first row (false)",
 		true, func(st *Settings) *bool { return &st.SubqueryAnyRow })
+	flag("ieee_floating_point_ops",
+		"Use IEEE 754-compliant floating point operations: a floating-point division or remainder by zero is inf, -inf or NaN (true) or NULL (false)",
+		true, func(st *Settings) *bool { return &st.NoIEEE })
 	flag("order_by_non_integer_literal",
 		"Allow ordering (and DISTINCT ON) by non-integer literals, which has no effect (false: an error)",
 		false, func(st *Settings) *bool { return &st.OrderByLiteral })

@@ -3,6 +3,7 @@ package b2sql_test
 import (
 	"context"
 	"database/sql"
+	"strings"
 	"testing"
 
 	"github.com/b2sql/b2sql"
@@ -84,6 +85,13 @@ func TestWithWritesFiles(t *testing.T) {
 	want("after ROLLBACK", "t", 124, 4)
 	want("after ROLLBACK", "z", 30, 1)
 	noStaged(t, dir)
+
+	// DB.Explain plans the writes without running them.
+	text, err := db.Explain("WITH d AS (DELETE FROM t RETURNING i) INSERT INTO z SELECT i FROM d")
+	if err != nil || !strings.Contains(text, "With d: Delete from t") || !strings.Contains(text, "Insert into z") {
+		t.Errorf("DB.Explain: %q, %v", text, err)
+	}
+	want("after DB.Explain", "t", 124, 4)
 
 	// Many rows: the statement's rows, kept in memory before the commit,
 	// come back in the order its ORDER BY gives.

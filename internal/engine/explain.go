@@ -255,7 +255,7 @@ func (s *Session) Explain(src sql.Source, stmt sql.Statement, args []columnar.Va
 		switch st := stmt.(type) {
 		case *sql.Query:
 			e = &sql.Explain{Query: st}
-		case *sql.Insert, *sql.Update, *sql.Delete, *sql.Copy, *sql.CreateTableAs:
+		case *sql.Insert, *sql.Update, *sql.Delete, *sql.Copy, *sql.CreateTableAs, *sql.WithWrites:
 			e = &sql.Explain{Write: st}
 		default:
 			return "", &sql.Error{Kind: sql.ErrUnsupported, Msg: "Explain takes a SELECT or a statement that writes"}

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/b2sql/b2sql/columnar"
@@ -25,6 +24,14 @@ import (
 // from there (inside the user's transaction they stream, as any query's:
 // an error while reading them aborts it).
 func (s *Session) withWrites(ctx context.Context, st *sql.WithWrites, args []columnar.Value) (*Result, error) {
+	// Every part is planned first, as EXPLAIN plans it, so that an error
+	// of binding in any of them (the statement's after the writes
+	// included) refuses the statement before anything is written, as
+	// DuckDB binds the whole statement before running it: such an error
+	// then does not abort a transaction.
+	if _, err := s.explainWithWrites(st, false, args); err != nil {
+		return nil, err
+	}
 	cat := s.cat()
 	own := !cat.InTransaction()
 	if own {
@@ -100,27 +107,6 @@ func (s *Session) withWritesMain(ctx context.Context, env *dml.Env, main sql.Sta
 		return nil, err
 	}
 	return &Result{Plan: built, Names: names, Zone: s.Zone()}, nil
-}
-
-// hidesTarget refuses a statement that writes a table named as a write
-// before it in the WITH: its own queries (UPDATE's and DELETE's rows,
-// RETURNING's) name the table, and would read that write's rows.
-func hidesTarget(st sql.Statement, writes map[string]planner.Table) error {
-	var key string
-	var pos sql.Pos
-	switch w := st.(type) {
-	case *sql.Insert:
-		key, pos = w.Table, w.TablePos
-	case *sql.Update:
-		key, pos = w.Table, w.TablePos
-	case *sql.Delete:
-		key, pos = w.Table, w.TablePos
-	}
-	if _, hidden := writes[strings.ToLower(key)]; hidden {
-		return &sql.Error{Pos: pos, Kind: sql.ErrUnsupported,
-			Msg: fmt.Sprintf("%q names both a statement of the WITH and the table written here: rename the WITH's", key)}
-	}
-	return nil
 }
 
 // scanAll is the plan reading every column of t.

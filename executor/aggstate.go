@@ -43,6 +43,7 @@ type aggState struct {
 	// args and argScratch: arg_max / arg_min (aggstate_argminmax.go)
 	args       []argBest
 	argScratch columnar.Vector
+	tops       [][]topEntry // arg_max(…, n) and the like (aggstate_topn.go)
 	// pub is the value last published into AggSpec.Bound, if pubOK
 	// (aggstate_bound.go).
 	pub   columnar.Value
@@ -86,6 +87,10 @@ func (s *aggState) size(n int, capOnly bool) {
 	}
 	if s.spec.Kind.pair() {
 		s.co = sizeTo(s.co, n, capOnly)
+		return
+	}
+	if s.spec.Kind.topN() {
+		s.tops = sizeTo(s.tops, n, capOnly)
 		return
 	}
 	if s.spec.Kind.streamingStat() {
@@ -341,6 +346,10 @@ func (s *aggState) result(out *columnar.Vector, from, to int) {
 	}
 	if s.spec.Kind.pair() {
 		s.pairResult(out, from, to)
+		return
+	}
+	if s.spec.Kind.topN() {
+		s.topNResult(out, from, to)
 		return
 	}
 	if s.spec.Kind.holistic() {

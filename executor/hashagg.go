@@ -307,6 +307,8 @@ func (s *aggState) fold(b *columnar.Batch, arg *columnar.Vector, gids []int32) e
 		return s.updateArg(b, arg, a.Arg2, gids)
 	case a.Kind.pair():
 		return s.updatePair(b, arg, a.Arg2, gids)
+	case a.Kind.topN():
+		return s.updateTopN(b, arg, a.Arg2, gids) // aggstate_topn.go
 	case a.Kind == AggAvgMerge:
 		cnt, err := a.Arg2.Eval(b)
 		if err != nil {

@@ -1,5 +1,7 @@
 package planner
 
+import "github.com/b2sql/b2sql/columnar"
+
 // arg_max(arg, val) / arg_min(arg, val): Arg is the arg, Arg2 the val
 // compared (executor/aggstate_argminmax.go has the semantics). The numbers
 // match executor.AggArgMax/AggArgMin, above every holistic kind; unlike
@@ -36,3 +38,28 @@ func init() {
 // KeepsOne reports whether f keeps one row's value per group and merges
 // partial results: arg_max, arg_min, first and last.
 func (f AggFunc) KeepsOne() bool { return f.ArgMinMax() || f == AggFirst || f == AggLast }
+
+// arg_max(arg, val, n) / arg_min(arg, val, n), and max(x, n) / min(x, n)
+// as arg_max(x, x, n): the LIST of the args of the n rows with the
+// largest (smallest) vals, best first (executor/aggstate_topn.go). Arg is
+// the arg, Arg2 the val (nil: the arg itself); Param is TopNParam's
+// STRUCT. They keep up to n rows per group and do not merge partial
+// lists, so they run like the holistic kinds (one phase).
+const (
+	AggArgMaxN AggFunc = 104
+	AggArgMinN AggFunc = 105
+)
+
+func init() {
+	holisticNames[AggArgMaxN] = "arg_max_n"
+	holisticNames[AggArgMinN] = "arg_min_n"
+}
+
+// TopNParam is the Param of AggArgMaxN / AggArgMinN: n, and whether the
+// call was DISTINCT (kept here, not in AggCall.Distinct: the rows an
+// aggregate compares are two columns, which GROUP BY's DISTINCT, of one
+// argument, would not deduplicate as pairs).
+func TopNParam(n int64, distinct bool) columnar.Value {
+	t := columnar.StructOf(columnar.Field{Name: "n", Type: columnar.TInt64}, columnar.Field{Name: "distinct", Type: columnar.TBool})
+	return columnar.Value{Type: t, Elems: []columnar.Value{columnar.IntValue(columnar.TInt64, n), columnar.BoolValue(distinct)}}
+}

@@ -40,6 +40,9 @@ func unboxArg(x planner.Expr) planner.Expr {
 // the same arg wins (only which of tied rows does may change, arbitrary
 // in DuckDB too), so it is dropped.
 func (b *binder) bindArgMinMax(fn planner.AggFunc, name string, e *callexpr.FuncExpr, args []callexpr.Expr, star bool, at int, c ectx) (planner.Expr, error) {
+	if len(args) == 3 && !argNullAggs[name] && !star {
+		return b.bindTopN(fn, name, e, args, star, at, c) // bind_agg_topn.go
+	}
 	xs, _, err := b.aggArgs(name, e, args, star, at, c, aggArity{lo: 2, hi: 2, bind: 2}) // bind_agg_args.go
 	if err != nil {
 		return nil, err

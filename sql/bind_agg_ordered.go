@@ -65,7 +65,8 @@ func (b *binder) bindOrderedAgg(name string, call *callexpr.FuncExpr, orderBy []
 	a := b.agg
 	before := len(a.aggs)
 	x, err := b.bindFunc(&callexpr.FuncExpr{At: call.At, Name: callexpr.NewColIdent(name), Exprs: exprs, Distinct: distinct}, c)
-	if err != nil || holisticAggs[name] != planner.AggStringAgg && holisticAggs[name] != planner.AggList {
+	topN := err == nil && isTopNRef(a, x)
+	if err != nil || holisticAggs[name] != planner.AggStringAgg && holisticAggs[name] != planner.AggList && !topN {
 		return x, err // the order does not change this aggregate's result
 	}
 	ref, ok := x.(*planner.ColRef)
@@ -77,6 +78,12 @@ func (b *binder) bindOrderedAgg(name string, call *callexpr.FuncExpr, orderBy []
 	}
 	if idx < 0 {
 		return nil, b.errAt(at, ErrUnsupported, fmt.Sprintf("ORDER BY inside %s here is not supported", name))
+	}
+	if topN && len(a.ordered) > 0 && a.ordered[0].text != strings.Join(text, ", ") {
+		// max(x, n ORDER BY k) and the like read their input in the
+		// order, which decides among rows tied on the val only: under
+		// another ordered aggregate's order they keep that one.
+		return x, nil
 	}
 	if a.aggs[idx].Distinct {
 		return b.distinctInOrder(idx, before, keys, at)
@@ -178,6 +185,23 @@ func (b *binder) sortedPick(name string, x planner.Expr, keys []planner.SortKey)
 	entries, order := b.sortedEntries(x, keys)
 	sorted := &planner.Call{Fn: "sorted_list", Args: []planner.Expr{entries, order}, T: columnar.ListOf(x.Type())}
 	return &planner.Call{Fn: orderedPicks[name], Args: []planner.Expr{sorted}, T: x.Type()}
+}
+
+// isTopNRef reports whether x is the column of an "n" extreme, max(x, n)
+// or arg_max(arg, val, n) and the like (bind_agg_topn.go), whose ORDER BY
+// orders its input as string_agg's does.
+func isTopNRef(a *aggState, x planner.Expr) bool {
+	ref, ok := x.(*planner.ColRef)
+	if !ok {
+		return false
+	}
+	for i, col := range a.aggCols {
+		if col.ID == ref.Col.ID {
+			f := a.aggs[i].Func
+			return f == planner.AggArgMaxN || f == planner.AggArgMinN
+		}
+	}
+	return false
 }
 
 // isAggName reports whether name is an aggregate function.

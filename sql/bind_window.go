@@ -335,6 +335,9 @@ func (b *binder) bindWindowCall(w winCall, c ectx) (planner.Expr, error) {
 		return xs, nil
 	}
 	if anyWindowAgg(name) || w.viaGroupBy {
+		// The frame's rows reach the aggregate in its own ORDER BY
+		// (executor/window_agg.go): max(x, n ORDER BY k)'s ties.
+		f.ArgOrder = argOrder
 		return b.bindWindowAny(w.syntax(), f, args, star, bindW, c) // bind_window_any.go
 	}
 	switch name {

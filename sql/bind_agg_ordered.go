@@ -62,6 +62,13 @@ func (b *binder) bindOrderedAgg(name string, call *callexpr.FuncExpr, orderBy []
 		}
 		return b.sortedPick(name, x, keys), nil
 	}
+	if name == "lttb" {
+		args, star, err := b.callArgs(call, at)
+		if err != nil {
+			return nil, err
+		}
+		return b.bindLttb(name, call, args, star, at, c, keys) // bind_agg_lttb.go
+	}
 	a := b.agg
 	before := len(a.aggs)
 	x, err := b.bindFunc(&callexpr.FuncExpr{At: call.At, Name: callexpr.NewColIdent(name), Exprs: exprs, Distinct: distinct}, c)
@@ -208,7 +215,7 @@ func isTopNRef(a *aggState, x planner.Expr) bool {
 func isAggName(name string) bool {
 	_, plain := aggFuncs[name]
 	return plain || aggRewrites[name] || holisticAggs[name] != 0 || argMinMaxAggs[name] != 0 || planner.PairAggNames[name] != 0 ||
-		name == "histogram" || name == "histogram_exact" || name == "decimal_average" || name == "count_star" ||
+		name == "histogram" || name == "histogram_exact" || name == "decimal_average" || name == "count_star" || name == "lttb" ||
 		name == "arg_min_nulls_last" || name == "arg_max_nulls_last" // bind_agg_order_rewrite.go
 }
 

@@ -68,6 +68,10 @@ func (b *binder) bindAggRewrite(name string, e *callexpr.FuncExpr, args []callex
 		x, err := b.bindArgMinMax(fn, name, e, args, star, at, c)
 		return x, true, err
 	}
+	if name == "lttb" {
+		x, err := b.bindLttb(name, e, args, star, at, c, nil) // bind_agg_lttb.go
+		return x, true, err
+	}
 	if name == "decimal_average" {
 		x, err := b.bindDecimalAverage(name, e, args, star, at, c) // bind_func_decimal.go
 		return x, true, err

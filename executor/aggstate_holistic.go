@@ -36,8 +36,8 @@ func (s *aggState) collect(b *columnar.Batch, arg *columnar.Vector, gids []int32
 		}
 		s.approxQuantileAdd(b, arg, gids) // aggstate_approx_quantile.go
 		return nil
-	case AggMode, AggEntropy, AggHistogram:
-		s.modeAdd(b, arg, gids) // aggstate_mode.go: entropy and histogram are of the same frequencies
+	case AggMode, AggEntropy, AggHistogram, AggApproxTopK:
+		s.modeAdd(b, arg, gids) // aggstate_mode.go: entropy, histogram and approx_top_k are of the same frequencies
 		return nil
 	case AggList:
 		return s.listAdd(b, arg, gids) // aggstate_list.go
@@ -94,6 +94,9 @@ func (s *aggState) holisticResult(out *columnar.Vector, from, to int) {
 		return
 	case AggHistogram:
 		s.histogramResult(out, from, to) // aggstate_histogram.go
+		return
+	case AggApproxTopK:
+		s.topKResult(out, from, to) // aggstate_topk.go
 		return
 	case AggApproxQuantile:
 		s.approxQuantileResult(out, from, to)

@@ -80,6 +80,7 @@ func (s *aggState) modeAdd(b *columnar.Batch, arg *columnar.Vector, gids []int32
 		default:
 			c.n++
 		}
+		c.last = v.seq
 		v.seq++
 		v.modes[g][string(s.keyBuf)] = c
 	})

@@ -50,7 +50,7 @@ func (v *valueLists) grow(kind AggKind, t columnar.Type, n int) {
 		return // a sketch or digest per group (aggstate_approx*.go)
 	case kind.bitAgg():
 		return // one uint64 per group, grown as rows come (aggstate_bits.go)
-	case kind == AggMode || kind == AggEntropy || kind == AggHistogram:
+	case kind == AggMode || kind == AggEntropy || kind == AggHistogram || kind == AggApproxTopK:
 		v.modes = growZero(v.modes, n)
 		if kind != AggEntropy && v.store == columnar.PhysNested && v.modeStore == nil {
 			v.modeStore = columnar.NewVector(t, 0)
@@ -321,5 +321,6 @@ type modeCounts map[string]modeCount
 
 type modeCount struct {
 	n, first int64
-	row      int // nested values: the value's row in valueLists.modeStore
+	last     int64 // when n last grew (approx_top_k's tie rule)
+	row      int   // nested values: the value's row in valueLists.modeStore
 }

@@ -26,7 +26,7 @@
 // dispatch calls one file per family of aggregates (aggstate_*.go) that
 // reads its fields. Each phase reads the state and the state's driver
 // calls each phase, so these files need each other both ways; nothing
-// else in the package does (tests/filecycles_test.go allows at most 34
+// else in the package does (tests/filecycles_test.go allows at most 35
 // such pairs). Helpers that kernels share live in files of their own
 // (cmp_op.go, arith_op.go, grow.go, date_math.go, …).
 package executor

@@ -8,3 +8,10 @@ package planner
 const AggHistogram AggFunc = 56
 
 func init() { holisticNames[AggHistogram] = "histogram" }
+
+// approx_top_k(x, k): the LIST of the k most frequent non-NULL values,
+// most frequent first (executor/aggstate_topk.go); Param is k. Holistic,
+// counted as histogram counts. The number matches executor.AggApproxTopK.
+const AggApproxTopK AggFunc = 106
+
+func init() { holisticNames[AggApproxTopK] = "approx_top_k" }

@@ -21,8 +21,6 @@ func (b *binder) bindAgg(fn planner.AggFunc, name string, e *callexpr.FuncExpr, 
 			return nil, b.errAt(at, ErrSyntax, "COUNT(DISTINCT *) is not valid")
 		}
 		fn = planner.AggCountStar
-	} else if (fn == planner.AggMin || fn == planner.AggMax) && len(args) == 2 && !star {
-		return b.bindTopN(fn, name, e, args, star, at, c) // bind_agg_topn.go
 	} else {
 		xs, _, err := b.aggArgs(name, e, args, star, at, c, aggArity{lo: 1, hi: 1, bind: 1})
 		if err != nil {

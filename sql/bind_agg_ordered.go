@@ -67,7 +67,12 @@ func (b *binder) bindOrderedAgg(name string, call *callexpr.FuncExpr, orderBy []
 		if err != nil {
 			return nil, err
 		}
-		return b.bindLttb(name, call, args, star, at, c, keys) // bind_agg_lttb.go
+		point, n, err := b.lttbPoint(name, call, args, star, at, c) // bind_agg_lttb.go
+		if err != nil {
+			return nil, err
+		}
+		entries, order := b.sortedEntries(point, keys)
+		return lttbSample(&planner.Call{Fn: "sorted_list", Args: []planner.Expr{entries, order}, T: columnar.ListOf(point.T)}, n), nil
 	}
 	a := b.agg
 	before := len(a.aggs)
@@ -195,8 +200,9 @@ func (b *binder) sortedPick(name string, x planner.Expr, keys []planner.SortKey)
 }
 
 // isTopNRef reports whether x is the column of an "n" extreme, max(x, n)
-// or arg_max(arg, val, n) and the like (bind_agg_topn.go), whose ORDER BY
-// orders its input as string_agg's does.
+// or arg_max(arg, val, n) and the like, or of approx_top_k
+// (bind_agg_topn.go), whose ORDER BY orders its input as string_agg's
+// does: it decides their ties.
 func isTopNRef(a *aggState, x planner.Expr) bool {
 	ref, ok := x.(*planner.ColRef)
 	if !ok {
@@ -205,7 +211,7 @@ func isTopNRef(a *aggState, x planner.Expr) bool {
 	for i, col := range a.aggCols {
 		if col.ID == ref.Col.ID {
 			f := a.aggs[i].Func
-			return f == planner.AggArgMaxN || f == planner.AggArgMinN
+			return f == planner.AggArgMaxN || f == planner.AggArgMinN || f == planner.AggApproxTopK
 		}
 	}
 	return false
@@ -215,7 +221,7 @@ func isTopNRef(a *aggState, x planner.Expr) bool {
 func isAggName(name string) bool {
 	_, plain := aggFuncs[name]
 	return plain || aggRewrites[name] || holisticAggs[name] != 0 || argMinMaxAggs[name] != 0 || planner.PairAggNames[name] != 0 ||
-		name == "histogram" || name == "histogram_exact" || name == "decimal_average" || name == "count_star" || name == "lttb" ||
+		name == "histogram" || name == "histogram_exact" || name == "decimal_average" || name == "count_star" || name == "lttb" || name == "approx_top_k" ||
 		name == "arg_min_nulls_last" || name == "arg_max_nulls_last" // bind_agg_order_rewrite.go
 }
 

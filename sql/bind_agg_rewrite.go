@@ -64,12 +64,21 @@ func (b *binder) bindAggRewrite(name string, e *callexpr.FuncExpr, args []callex
 		x, err := b.bindGrouping(name, args, star, at, c)
 		return x, true, err
 	}
+	if (name == "min" || name == "max") && len(args) == 2 && !star {
+		fn := map[string]planner.AggFunc{"min": planner.AggMin, "max": planner.AggMax}[name]
+		x, err := b.bindTopN(fn, name, e, args, star, at, c) // max(x, n): bind_agg_topn.go
+		return x, true, err
+	}
 	if fn, ok := argMinMaxAggs[name]; ok {
 		x, err := b.bindArgMinMax(fn, name, e, args, star, at, c)
 		return x, true, err
 	}
+	if name == "approx_top_k" {
+		x, err := b.bindApproxTopK(name, e, args, star, at, c) // bind_agg_topn.go
+		return x, true, err
+	}
 	if name == "lttb" {
-		x, err := b.bindLttb(name, e, args, star, at, c, nil) // bind_agg_lttb.go
+		x, err := b.bindLttb(name, e, args, star, at, c) // bind_agg_lttb.go
 		return x, true, err
 	}
 	if name == "decimal_average" {

@@ -45,7 +45,7 @@ func (b *binder) bindTopN(fn planner.AggFunc, name string, e *callexpr.FuncExpr,
 			return nil, err
 		}
 	}
-	n, err := b.topNCount(label, args[nb], ac, c)
+	n, err := b.topNCount(label, "n", args[nb], ac, c)
 	if err != nil {
 		return nil, err
 	}
@@ -64,9 +64,9 @@ func (b *binder) bindTopN(fn planner.AggFunc, name string, e *callexpr.FuncExpr,
 	return &planner.ColRef{Col: b.agg.aggCols[b.aggIndex(key, call)]}, nil
 }
 
-// topNCount binds n, src, as DuckDB checks it: a constant integer, not
-// NULL, in [1, maxTopN).
-func (b *binder) topNCount(label string, src callexpr.Expr, ac, c ectx) (int64, error) {
+// topNCount binds n (what: its name in errors), src, as DuckDB checks it:
+// a constant integer, not NULL, in [1, maxTopN).
+func (b *binder) topNCount(label, what string, src callexpr.Expr, ac, c ectx) (int64, error) {
 	y, err := b.bindExpr(src, ac)
 	if err != nil {
 		return 0, err
@@ -74,11 +74,11 @@ func (b *binder) topNCount(label string, src callexpr.Expr, ac, c ectx) (int64, 
 	k, ok := planner.FoldExpr(y).(*planner.Const)
 	switch {
 	case !ok:
-		return 0, b.typeErr(src, c, "Invalid input for %s: n must be a constant", label)
+		return 0, b.typeErr(src, c, "Invalid input for %s: %s must be a constant", label, what)
 	case k.Val.Null:
-		return 0, b.typeErr(src, c, "Invalid input for %s: n value cannot be NULL", label)
+		return 0, b.typeErr(src, c, "Invalid input for %s: %s value cannot be NULL", label, what)
 	case !k.Val.Type.IsInteger() || k.Val.Type.Wide():
-		return 0, b.typeErr(src, c, "Invalid input for %s: n must be an integer, not %s", label, k.Val.Type)
+		return 0, b.typeErr(src, c, "Invalid input for %s: %s must be an integer, not %s", label, what, k.Val.Type)
 	}
 	n := k.Val.I
 	if k.Val.Type.Phys() == columnar.PhysUint && n < 0 {
@@ -86,9 +86,34 @@ func (b *binder) topNCount(label string, src callexpr.Expr, ac, c ectx) (int64, 
 	}
 	switch {
 	case n <= 0:
-		return 0, b.typeErr(src, c, "Invalid input for %s: n value must be > 0", label)
+		return 0, b.typeErr(src, c, "Invalid input for %s: %s value must be > 0", label, what)
 	case n >= maxTopN:
-		return 0, b.typeErr(src, c, "Invalid input for %s: n value must be < %d", label, maxTopN)
+		return 0, b.typeErr(src, c, "Invalid input for %s: %s value must be < %d", label, what, maxTopN)
 	}
 	return n, nil
+}
+
+// bindApproxTopK binds approx_top_k(x, k): the LIST of the k most frequent
+// non-NULL x, most frequent first (planner.AggApproxTopK, counted exactly:
+// executor/aggstate_topk.go); k as n above. DISTINCT counts each value
+// once; ORDER BY orders the input, which decides among values as frequent.
+func (b *binder) bindApproxTopK(name string, e *callexpr.FuncExpr, args []callexpr.Expr, star bool, at int, c ectx) (planner.Expr, error) {
+	xs, ac, err := b.aggArgs(name, e, args, star, at, c, aggArity{lo: 2, hi: 2, bind: 1}) // bind_agg_args.go
+	if err != nil {
+		return nil, err
+	}
+	x := xs[0]
+	if x.Type().ID == columnar.Null {
+		x = &planner.Const{Val: columnar.NullValue(columnar.TInt32)}
+	}
+	k, err := b.topNCount("approx_top_k", "k", args[1], ac, c)
+	if err != nil {
+		return nil, err
+	}
+	call := planner.AggCall{Func: planner.AggApproxTopK, Arg: x, Distinct: e.Distinct, Type: columnar.ListOf(x.Type()), Param: columnar.IntValue(columnar.TInt64, k)}
+	d := ""
+	if e.Distinct {
+		d = "DISTINCT "
+	}
+	return &planner.ColRef{Col: b.agg.aggCols[b.aggIndex(fmt.Sprintf("%s(%s%s|%d)", call.Func, d, x, k), call)]}, nil
 }

@@ -118,7 +118,7 @@ func (s *aggState) holisticResult(out *columnar.Vector, from, to int) {
 	for k := range n {
 		g := from + k
 		if vals.count(g) == 0 {
-			out.SetNull(k, n)
+			out.SetValue(k, n, columnar.NullValue(out.Type)) // a nested row's offsets too
 			continue
 		}
 		switch s.spec.Kind {
@@ -137,7 +137,7 @@ func (s *aggState) holisticResult(out *columnar.Vector, from, to int) {
 		case AggStringAgg:
 			out.Bytes[k] = vals.joined(g, s.spec.Param.S)
 		case AggQuantileDisc:
-			vals.discrete(out, k, g, s.spec.Param.F)
+			vals.discrete(out, k, n, g, s.spec.Param.F)
 		default:
 			q := 0.5
 			if s.spec.Kind == AggQuantileCont {

@@ -23,17 +23,11 @@ import (
 //
 // At d = 0 the value of the rank is returned as it is.
 
-// contRank is the lower rank and the upper weight of quantile q of n values.
-func contRank(n int, q float64) (int, float64) {
-	rn := float64(n-1) * q
-	return int(math.Floor(rn)), rn - math.Floor(rn)
-}
-
 // contOf is quantile q of xs (reordered), interpolated by interp at a
-// nonzero weight.
+// nonzero weight (contPick, aggstate_values.go: a negative q counts from
+// the top).
 func contOf[T any](xs []T, q float64, c func(a, b T) int, interp func(lo, hi T, d float64) T) T {
-	r, d := contRank(len(xs), q)
-	lo, hi := nthAndNext(xs, r, c)
+	lo, hi, d := contPick(xs, q, c)
 	if d == 0 {
 		return lo
 	}
@@ -68,8 +62,7 @@ func (v *valueLists) continuousInto(out *columnar.Vector, k, n, g int, q float64
 		for j := range ivs {
 			ivs[j] = columnar.IntervalFromBytes(v.str(g, j))
 		}
-		r, d := contRank(len(ivs), q)
-		lo, hi := nthAndNext(ivs, r, columnar.CompareIntervals)
+		lo, hi, d := contPick(ivs, q, columnar.CompareIntervals)
 		if d != 0 {
 			m := lo.FoldedMicros() + int64(math.Round(float64(hi.FoldedMicros()-lo.FoldedMicros())*d))
 			lo = columnar.IntervalParts{Days: int32(m / columnar.MicrosPerDay), Micros: m % columnar.MicrosPerDay}
@@ -79,8 +72,7 @@ func (v *valueLists) continuousInto(out *columnar.Vector, k, n, g int, q float64
 	}
 	// TIMESTAMP, TIMESTAMPTZ (of DATEs, TIMESTAMPs or TIMESTAMPTZs).
 	xs := v.ints[g]
-	r, d := contRank(len(xs), q)
-	lo, hi := nthAndNext(xs, r, cmp.Compare[int64])
+	lo, hi, d := contPick(xs, q, cmp.Compare[int64])
 	if v.typ.ID == columnar.Date {
 		lo, hi = lo*columnar.MicrosPerDay, hi*columnar.MicrosPerDay
 	}

@@ -77,6 +77,13 @@ func (v *valueLists) grow(kind AggKind, t columnar.Type, n int) {
 	case columnar.PhysBytes:
 		v.bytes = growZero(v.bytes, n)
 		v.ends = growZero(v.ends, n)
+	case columnar.PhysNested:
+		// quantile_disc of lists and structs: the values in listStore's
+		// child, each group's rows of it, as array_agg keeps them
+		v.rows = growZero(v.rows, n)
+		if v.listStore == nil {
+			v.listStore = columnar.NewVector(columnar.ListOf(t), 0)
+		}
 	}
 }
 
@@ -92,6 +99,8 @@ func (v *valueLists) count(g int) int {
 		return len(v.floats[g])
 	case columnar.PhysBytes:
 		return len(v.ends[g])
+	case columnar.PhysNested:
+		return len(v.rows[g])
 	}
 	return 0
 }
@@ -123,6 +132,8 @@ func (v *valueLists) adder(kind AggKind, arg *columnar.Vector) func(g int32, i i
 			v.bytes[g] = append(v.bytes[g], arg.Bytes[i]...)
 			v.ends[g] = append(v.ends[g], uint32(len(v.bytes[g])))
 		}
+	case v.store == columnar.PhysNested:
+		return func(g int32, i int) { v.rows[g] = append(v.rows[g], int32(v.listStore.AppendKidOwned(arg, i))) }
 	}
 	return func(int32, int) {}
 }
@@ -187,26 +198,12 @@ func (v *valueLists) float(x int64) float64 {
 // linear interpolation between the values of rank ⌊q·(n-1)⌋ and the next.
 // It reorders the group's values.
 func (v *valueLists) continuous(g int, q float64) float64 {
-	var lo, hi float64
-	var n int
-	pos := func(n int) (int, float64) {
-		p := q * float64(n-1)
-		return int(math.Floor(p)), p - math.Floor(p)
-	}
-	var frac float64
+	var lo, hi, frac float64
 	if v.store == columnar.PhysFloat {
-		xs := v.floats[g]
-		n = len(xs)
-		var r int
-		r, frac = pos(n)
-		lo, hi = nthAndNext(xs, r, columnar.CompareFloat)
+		lo, hi, frac = contPick(v.floats[g], q, columnar.CompareFloat)
 	} else {
-		xs := v.ints[g]
-		n = len(xs)
-		var r int
-		r, frac = pos(n)
-		a, b := nthAndNext(xs, r, cmp.Compare[int64])
-		lo, hi = v.float(a), v.float(b)
+		a, b, d := contPick(v.ints[g], q, cmp.Compare[int64])
+		lo, hi, frac = v.float(a), v.float(b), d
 	}
 	if frac == 0 {
 		return lo
@@ -218,13 +215,17 @@ func (v *valueLists) continuous(g int, q float64) float64 {
 // as DuckDB: the first value whose cumulative share reaches q (rank
 // ⌈n·q⌉-1, at least 0), with the floor taken as n - ⌊n - n·q⌋.
 func discreteIndex(n int, q float64) int {
+	if math.Signbit(q) {
+		// a descending quantile: the rank of -q counted from the top
+		return n - 1 - discreteIndex(n, -q)
+	}
 	floored := int(math.Floor(float64(n) - float64(n)*q))
 	return max(1, n-floored) - 1
 }
 
 // discrete writes quantile_disc(q) of group g (at least one value) into
 // out row k: an actual value of the group, of the argument's type.
-func (v *valueLists) discrete(out *columnar.Vector, k, g int, q float64) {
+func (v *valueLists) discrete(out *columnar.Vector, k, n, g int, q float64) {
 	switch v.store {
 	case columnar.PhysFloat:
 		xs := v.floats[g]
@@ -246,7 +247,42 @@ func (v *valueLists) discrete(out *columnar.Vector, k, g int, q float64) {
 			return columnar.CompareBytes(v.str(g, int(a)), v.str(g, int(b)))
 		})
 		out.Bytes[k] = v.str(g, int(j))
+	case columnar.PhysNested:
+		// a list or struct: its rows in listStore's child, by DuckDB's
+		// order of nested values
+		kid := v.listStore.Kids[0]
+		rows := v.rows[g]
+		j, _ := nthAndNext(rows, discreteIndex(len(rows), q), func(a, b int32) int {
+			return columnar.Compare(kid.Value(int(a)), kid.Value(int(b)))
+		})
+		out.SetValue(k, n, kid.Value(int(j)))
 	}
+}
+
+// contRank is the lower rank and the upper weight of quantile q of n values.
+func contRank(n int, q float64) (int, float64) {
+	rn := float64(n-1) * q
+	return int(math.Floor(rn)), rn - math.Floor(rn)
+}
+
+// contPick returns the two values quantile q of xs (reordered) lies
+// between and the weight d on the second. A negative q (its sign bit set:
+// -0 too) counts ranks from the top, as DuckDB's descending quantiles:
+// the values of ranks ⌊(n-1)·|q|⌋ and the next in descending order.
+func contPick[T any](xs []T, q float64, c func(a, b T) int) (lo, hi T, d float64) {
+	n := len(xs)
+	if !math.Signbit(q) {
+		r, d := contRank(n, q)
+		lo, hi := nthAndNext(xs, r, c)
+		return lo, hi, d
+	}
+	r, d := contRank(n, -q)
+	if d == 0 || r >= n-1 {
+		x, _ := nthAndNext(xs, n-1-r, c)
+		return x, x, 0
+	}
+	below, above := nthAndNext(xs, n-2-r, c)
+	return above, below, d
 }
 
 // nthAndNext reorders xs so that xs[r] is the value of rank r (quickselect

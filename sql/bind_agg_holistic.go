@@ -66,6 +66,10 @@ func (b *binder) bindHolisticOne(fn planner.AggFunc, name string, e *callexpr.Fu
 		if !ok || k.Val.Null {
 			return columnar.Value{}, b.typeErr(args[i], c, "%s expects a constant as argument %d", name, i+1)
 		}
+		if v := k.Val; v.Type.IsFloat() && v.F == 0 {
+			v.F = 0 // a fraction of -0 is ascending (a descending one is negative, bind_agg_quantile.go)
+			return v, nil
+		}
 		return k.Val, nil
 	}
 	switch fn {
@@ -141,9 +145,9 @@ func (b *binder) bindHolisticOne(fn planner.AggFunc, name string, e *callexpr.Fu
 			if err != nil {
 				return nil, err
 			}
-			q := v.AsFloat()
-			if !v.Type.IsNumeric() || !(q >= 0 && q <= 1) { // NaN too
-				return nil, b.typeErr(args[1], c, "%s expects a fraction between 0 and 1", name)
+			q, ok := quantileFraction(v) // bind_agg_quantile.go
+			if !ok {
+				return nil, b.typeErr(args[1], c, "%s expects a fraction between -1 and 1", name)
 			}
 			call.Param = columnar.FloatValue(columnar.TFloat64, q)
 		}

@@ -2,6 +2,7 @@ package sql
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/planner"
@@ -88,10 +89,11 @@ func (b *binder) quantileList(fracs []columnar.Value, args []callexpr.Expr, at i
 	}
 	xs := make([]planner.Expr, len(fracs))
 	srcs := make([]callexpr.Expr, len(fracs))
+	fracs, err := b.fractionSigns(fracs, args[1], c)
+	if err != nil {
+		return nil, err
+	}
 	for k := range fracs {
-		if fracs[k].Null {
-			return nil, b.typeErr(args[1], c, "fraction %d of the list is NULL", k+1)
-		}
 		x, err := one(&fracs[k])
 		if err != nil {
 			return nil, err
@@ -156,4 +158,51 @@ func (b *binder) approxQuantileArg(x planner.Expr, list bool, src callexpr.Expr,
 	}
 	y, err := b.coerce(x, to, src, c)
 	return y, to, err
+}
+
+// A negative fraction asks for a descending quantile (DuckDB's): the
+// value at that fraction counted from the top. A list of fractions is all
+// ascending or all descending, descending when one is negative, where 0
+// is the largest value; the executor tells a descending fraction by its
+// sign bit (executor/aggstate_quantile_typed.go), so a descending list's
+// zeros become -0 and a lone -0 becomes 0.
+
+// quantileFraction reads fraction v of a quantile: a number in [-1, 1]
+// (NaN is not), a -0 kept (a descending list's 0: scalars come here as 0,
+// bindHolisticOne); ok is false for anything else.
+func quantileFraction(v columnar.Value) (float64, bool) {
+	q := v.AsFloat()
+	if !v.Type.IsNumeric() || !(q >= -1 && q <= 1) {
+		return 0, false
+	}
+	return q, true
+}
+
+// fractionSigns returns a list's fractions as DOUBLEs, its zeros -0 when
+// one is negative; mixed signs are an error, as in DuckDB.
+func (b *binder) fractionSigns(fracs []columnar.Value, src callexpr.Expr, c ectx) ([]columnar.Value, error) {
+	neg, pos := false, false
+	for k, v := range fracs {
+		if v.Null {
+			return nil, b.typeErr(src, c, "fraction %d of the list is NULL", k+1)
+		}
+		q := v.AsFloat()
+		neg, pos = neg || q < 0, pos || q > 0
+	}
+	if neg && pos {
+		return nil, b.typeErr(src, c, "quantile fractions must have consistent signs")
+	}
+	out := make([]columnar.Value, len(fracs))
+	for k, v := range fracs {
+		if !v.Type.IsNumeric() {
+			out[k] = v // refused by the quantile's own check
+			continue
+		}
+		q := v.AsFloat() + 0
+		if neg && q == 0 {
+			q = math.Copysign(0, -1)
+		}
+		out[k] = columnar.FloatValue(columnar.TFloat64, q)
+	}
+	return out, nil
 }

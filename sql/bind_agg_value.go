@@ -22,9 +22,9 @@ func (b *binder) valueAggParam(fn planner.AggFunc, name string, x planner.Expr, 
 	if err != nil {
 		return columnar.Value{}, err
 	}
-	q := v.AsFloat()
-	if !v.Type.IsNumeric() || !(q >= 0 && q <= 1) { // NaN too
-		return columnar.Value{}, b.typeErr(args[1], c, "%s expects a fraction between 0 and 1", name)
+	q, ok := quantileFraction(v) // bind_agg_quantile.go
+	if !ok {
+		return columnar.Value{}, b.typeErr(args[1], c, "%s expects a fraction between -1 and 1", name)
 	}
 	return columnar.FloatValue(columnar.TFloat64, q), nil
 }

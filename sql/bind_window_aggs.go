@@ -147,7 +147,7 @@ func (b *binder) bindWindowAgg(f *planner.WindowFunc, args []callexpr.Expr, star
 			}
 			q := v.AsFloat()
 			if !v.Type.IsNumeric() || !(q >= 0 && q <= 1) { // NaN too
-				return b.errAt(b.argTok(at, 1), ErrType, fmt.Sprintf("%s expects a fraction between 0 and 1", name))
+				return b.errAt(b.argTok(at, 1), ErrType, fmt.Sprintf("%s expects a fraction between -1 and 1", name))
 			}
 			f.Name, f.Param = "quantile_cont", columnar.FloatValue(columnar.TFloat64, q)
 		}

@@ -40,7 +40,7 @@ func (b *binder) contArg(name string, x planner.Expr, src callexpr.Expr, c ectx)
 		return x, columnar.TTimestamp, false, nil
 	case t.IsTimestampUnit():
 		return &planner.Cast{Arg: x, To: columnar.TTimestamp}, columnar.TTimestamp, false, nil
-	case name == "median" && t.ID != columnar.Bool && !t.IsNested():
+	case name == "median" && t.ID != columnar.Bool:
 		return x, t, true, nil
 	}
 	return nil, t, false, b.typeErr(src, c, "%s(%s) is not supported", name, t)

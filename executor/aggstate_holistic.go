@@ -138,6 +138,9 @@ func (s *aggState) holisticResult(out *columnar.Vector, from, to int) {
 			out.Bytes[k] = vals.joined(g, s.spec.Param.S)
 		case AggQuantileDisc:
 			vals.discrete(out, k, n, g, s.spec.Param.F)
+		case AggReservoirQuantile:
+			q := s.spec.Param.F
+			vals.ranked(out, k, n, g, func(m int) int { return reservoirIndex(m, q) }) // aggstate_values.go
 		default:
 			q := 0.5
 			if s.spec.Kind == AggQuantileCont {

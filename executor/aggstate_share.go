@@ -23,7 +23,7 @@ func shareValues(states []*aggState) {
 
 func (s *aggState) sharesQuantiles() bool {
 	switch s.spec.Kind {
-	case AggMedian, AggQuantileCont, AggQuantileDisc:
+	case AggMedian, AggQuantileCont, AggQuantileDisc, AggReservoirQuantile:
 		return !s.spec.Distinct && s.spec.Arg != nil && s.spec.Filter == nil
 	}
 	return false

@@ -223,16 +223,31 @@ func discreteIndex(n int, q float64) int {
 	return max(1, n-floored) - 1
 }
 
+// AggReservoirQuantile is reservoir_quantile(x, q [, size]): the group's
+// value of rank ⌊(n-1)·q⌋ in ascending order, of x's type. DuckDB ranks a
+// random sample of size values (8192 by default) and so answers exactly
+// up to that many; b2sql ranks every value, the answer DuckDB approaches.
+const AggReservoirQuantile AggKind = 107
+
+// reservoirIndex is the rank reservoir_quantile(q) picks among n values.
+func reservoirIndex(n int, q float64) int { return int(math.Floor(float64(n-1) * q)) }
+
 // discrete writes quantile_disc(q) of group g (at least one value) into
-// out row k: an actual value of the group, of the argument's type.
+// out row k (of n): an actual value of the group, of the argument's type.
 func (v *valueLists) discrete(out *columnar.Vector, k, n, g int, q float64) {
+	v.ranked(out, k, n, g, func(m int) int { return discreteIndex(m, q) })
+}
+
+// ranked writes the value of group g whose rank among its m values is
+// rank(m) into out row k (of n).
+func (v *valueLists) ranked(out *columnar.Vector, k, n, g int, rank func(m int) int) {
 	switch v.store {
 	case columnar.PhysFloat:
 		xs := v.floats[g]
-		out.Floats[k], _ = nthAndNext(xs, discreteIndex(len(xs), q), columnar.CompareFloat)
+		out.Floats[k], _ = nthAndNext(xs, rank(len(xs)), columnar.CompareFloat)
 	case columnar.PhysInt:
 		xs := v.ints[g]
-		x, _ := nthAndNext(xs, discreteIndex(len(xs), q), cmp.Compare[int64])
+		x, _ := nthAndNext(xs, rank(len(xs)), cmp.Compare[int64])
 		if out.Type.Phys() == columnar.PhysUint {
 			out.Uints[k] = uint64(x) ^ uintFlip
 		} else {
@@ -243,7 +258,7 @@ func (v *valueLists) discrete(out *columnar.Vector, k, n, g int, q float64) {
 		for j := range idx {
 			idx[j] = int32(j)
 		}
-		j, _ := nthAndNext(idx, discreteIndex(len(idx), q), func(a, b int32) int {
+		j, _ := nthAndNext(idx, rank(len(idx)), func(a, b int32) int {
 			return columnar.CompareBytes(v.str(g, int(a)), v.str(g, int(b)))
 		})
 		out.Bytes[k] = v.str(g, int(j))
@@ -252,7 +267,7 @@ func (v *valueLists) discrete(out *columnar.Vector, k, n, g int, q float64) {
 		// order of nested values
 		kid := v.listStore.Kids[0]
 		rows := v.rows[g]
-		j, _ := nthAndNext(rows, discreteIndex(len(rows), q), func(a, b int32) int {
+		j, _ := nthAndNext(rows, rank(len(rows)), func(a, b int32) int {
 			return columnar.Compare(kid.Value(int(a)), kid.Value(int(b)))
 		})
 		out.SetValue(k, n, kid.Value(int(j)))

@@ -24,3 +24,10 @@ var holisticNames = map[AggFunc]string{AggMedian: "median", AggQuantileCont: "qu
 
 // Holistic reports whether f needs all values of a group at once.
 func (f AggFunc) Holistic() bool { return f >= AggMedian }
+
+// AggReservoirQuantile is reservoir_quantile(x, Param): the value of rank
+// ⌊(n-1)·q⌋, x's type (executor/aggstate_values.go). The number matches
+// executor.AggReservoirQuantile.
+const AggReservoirQuantile AggFunc = 107
+
+func init() { holisticNames[AggReservoirQuantile] = "reservoir_quantile" }

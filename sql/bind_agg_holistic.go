@@ -22,6 +22,7 @@ var holisticAggs = map[string]planner.AggFunc{
 	"sem": planner.AggSem, "fsum": planner.AggFsum, "sumkahan": planner.AggFsum, "kahan_sum": planner.AggFsum,
 	"favg": planner.AggFavg, "mad": planner.AggMad, "approx_quantile": planner.AggApproxQuantile,
 	"bit_and": planner.AggBitAnd, "bit_or": planner.AggBitOr, "bit_xor": planner.AggBitXor,
+	"reservoir_quantile": planner.AggReservoirQuantile,
 }
 
 // bindHolistic binds median(x), quantile_cont(x, q) and string_agg(x [,
@@ -47,6 +48,8 @@ func (b *binder) bindHolisticOne(fn planner.AggFunc, name string, e *callexpr.Fu
 		ar.lo, ar.hi = 2, 2
 	case planner.AggStringAgg:
 		ar.hi = 2
+	case planner.AggReservoirQuantile:
+		ar.lo, ar.hi = 2, 3
 	}
 	xs, ac, err := b.aggArgs(name, e, args, star, at, c, ar) // bind_agg_args.go
 	if err != nil {
@@ -112,6 +115,18 @@ func (b *binder) bindHolisticOne(fn planner.AggFunc, name string, e *callexpr.Fu
 			}
 		}
 		call.Arg, call.Type = x, columnar.ListOf(x.Type())
+	case planner.AggReservoirQuantile:
+		if call.Arg, err = b.reservoirArg(name, x, args, constant, c); err != nil { // bind_agg_quantile.go
+			return nil, err
+		}
+		v, err := constant(1)
+		if err != nil {
+			return nil, err
+		}
+		if q := v.AsFloat(); !v.Type.IsNumeric() || !(q >= 0 && q <= 1) { // NaN too
+			return nil, b.typeErr(args[1], c, "%s expects a fraction between 0 and 1", name)
+		}
+		call.Type, call.Param = call.Arg.Type(), columnar.FloatValue(columnar.TFloat64, v.AsFloat())
 	case planner.AggQuantileDisc, planner.AggMode:
 		if call.Param, err = b.valueAggParam(fn, name, x, args, constant, c); err != nil {
 			return nil, err

@@ -50,7 +50,7 @@ func (b *binder) contArg(name string, x planner.Expr, src callexpr.Expr, c ectx)
 // quantile_disc or approx_quantile (args[1]) is a constant LIST, and
 // returns its elements.
 func (b *binder) fractionList(fn planner.AggFunc, args []callexpr.Expr, c ectx) ([]columnar.Value, bool, error) {
-	if (fn != planner.AggQuantileCont && fn != planner.AggQuantileDisc && fn != planner.AggApproxQuantile) || len(args) != 2 {
+	if (fn != planner.AggQuantileCont && fn != planner.AggQuantileDisc && fn != planner.AggApproxQuantile && fn != planner.AggReservoirQuantile) || len(args) < 2 {
 		return nil, false, nil
 	}
 	ac := c
@@ -205,4 +205,46 @@ func (b *binder) fractionSigns(fracs []columnar.Value, src callexpr.Expr, c ectx
 		out[k] = columnar.FloatValue(columnar.TFloat64, q)
 	}
 	return out, nil
+}
+
+// reservoirArg types reservoir_quantile(x, q [, size]) as DuckDB 1.5
+// resolves it: x a signed integer, HUGEINT, FLOAT or DOUBLE, kept as it is
+// (an unsigned integer as the signed type that holds it, a DECIMAL as the
+// integer of its width); size,
+// when given, a constant integer above 0 (b2sql ranks every value:
+// executor/aggstate_values.go).
+func (b *binder) reservoirArg(name string, x planner.Expr, args []callexpr.Expr, constant func(int) (columnar.Value, error), c ectx) (planner.Expr, error) {
+	if len(args) == 3 {
+		v, err := constant(2)
+		if err != nil {
+			return nil, err
+		}
+		if !v.Type.IsInteger() || v.I <= 0 {
+			return nil, b.typeErr(args[2], c, "%s: the size of the sample must be an integer above 0", name)
+		}
+	}
+	switch t := x.Type(); t.ID {
+	case columnar.Int8, columnar.Int16, columnar.Int32, columnar.Int64, columnar.Hugeint, columnar.Float32, columnar.Float64:
+		return x, nil
+	case columnar.Decimal, columnar.Decimal128:
+		// as DuckDB binds it: the integer of the DECIMAL's width, the
+		// value rounded to it
+		to := columnar.THugeint
+		switch {
+		case t.Precision <= 4:
+			to = columnar.TInt16
+		case t.Precision <= 9:
+			to = columnar.TInt32
+		case t.Precision <= 18:
+			to = columnar.TInt64
+		}
+		return &planner.Cast{Arg: x, To: to}, nil
+	case columnar.Null:
+		return &planner.Const{Val: columnar.NullValue(columnar.TInt8)}, nil
+	case columnar.Uint8, columnar.Uint16, columnar.Uint32, columnar.Uint64:
+		to := map[columnar.TypeID]columnar.Type{columnar.Uint8: columnar.TInt16, columnar.Uint16: columnar.TInt32, columnar.Uint32: columnar.TInt64, columnar.Uint64: columnar.THugeint}[t.ID]
+		return b.coerce(x, to, args[0], c)
+	default:
+		return nil, b.typeErr(args[0], c, "%s(%s) is not supported", name, t)
+	}
 }

@@ -67,8 +67,8 @@ func orderedAggRewrite(f *ast.Func) (ast.Expr, bool) {
 	switch name {
 	case "quantile_cont", "quantile_disc", "quantile":
 		o := f.OrderBy[0]
-		if len(f.Args) != 2 || f.Distinct || !o.Desc || ast.Format(o.X) != ast.Format(f.Args[0]) {
-			return nil, false
+		if len(f.Args) != 2 || f.Distinct || !o.Desc || ast.Format(o.X) != ast.Format(f.Args[0]) || negativeFraction(f.Args[1]) {
+			return nil, false // a negative fraction: refused with the order (bindOrderedAgg)
 		}
 		neg := func(x ast.Expr) ast.Expr { return &ast.Unary{Span: sp, Op: "-", X: x} }
 		q := call(name, neg(f.Args[0]), f.Args[1])
@@ -130,4 +130,22 @@ func nullsLastArg(f *ast.Func, name string, call func(string, ...ast.Expr) *ast.
 	l.OrderBy, l.Filter = order, f.Filter
 	one := &ast.Literal{Span: f.Span, Kind: ast.LitNumber, Val: "1"}
 	return &ast.Slice{Span: f.Span, X: l, Lo: one, Hi: f.Args[2]}, true
+}
+
+// negativeFraction reports whether a quantile's fraction is written as a
+// negative number, or a list holding one: with an ORDER BY DuckDB refuses
+// it (bindOrderedAgg), where a plain quantile takes it as a descending one.
+func negativeFraction(x ast.Expr) bool {
+	switch x := x.(type) {
+	case *ast.Unary:
+		_, num := x.X.(*ast.Literal)
+		return x.Op == "-" && num
+	case *ast.List:
+		for _, e := range x.Elems {
+			if negativeFraction(e) {
+				return true
+			}
+		}
+	}
+	return false
 }

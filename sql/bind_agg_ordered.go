@@ -74,6 +74,11 @@ func (b *binder) bindOrderedAgg(name string, call *callexpr.FuncExpr, orderBy []
 		entries, order := b.sortedEntries(point, keys)
 		return lttbSample(&planner.Call{Fn: "sorted_list", Args: []planner.Expr{entries, order}, T: columnar.ListOf(point.T)}, n), nil
 	}
+	if q := holisticAggs[name]; q == planner.AggQuantileCont || q == planner.AggQuantileDisc {
+		if err := b.orderedFractions(call, at, c); err != nil {
+			return nil, err
+		}
+	}
 	a := b.agg
 	before := len(a.aggs)
 	x, err := b.bindFunc(&callexpr.FuncExpr{At: call.At, Name: callexpr.NewColIdent(name), Exprs: exprs, Distinct: distinct}, c)
@@ -276,4 +281,34 @@ func (b *binder) distinctInOrder(idx, before int, keys []planner.SortKey, at int
 		return &planner.Call{Fn: "sorted_string_agg", Args: []planner.Expr{entries, order, &planner.Const{Val: call.Param}}, T: call.Type}, nil
 	}
 	return &planner.Call{Fn: "sorted_list", Args: []planner.Expr{entries, order}, T: call.Type}, nil
+}
+
+// orderedFractions refuses a negative fraction in a quantile with an ORDER
+// BY (percentile_disc(f) WITHIN GROUP (ORDER BY x) among them), as DuckDB:
+// only a plain quantile is descending for it (bind_agg_quantile.go).
+func (b *binder) orderedFractions(call *callexpr.FuncExpr, at int, c ectx) error {
+	args, _, err := b.callArgs(call, at)
+	if err != nil || len(args) != 2 {
+		return err
+	}
+	ac := c
+	ac.inAgg, ac.aggOK = true, false
+	y, err := b.bindExpr(args[1], ac)
+	if err != nil {
+		return err
+	}
+	k, ok := planner.FoldExpr(y).(*planner.Const)
+	if !ok {
+		return nil // the quantile's own binding says what is wrong
+	}
+	fracs := []columnar.Value{k.Val}
+	if k.Val.Type.ID == columnar.List {
+		fracs = k.Val.Elems
+	}
+	for _, v := range fracs {
+		if !v.Null && v.Type.IsNumeric() && v.AsFloat() < 0 {
+			return b.typeErr(args[1], c, "PERCENTILEs can only take parameters in the range [0, 1]")
+		}
+	}
+	return nil
 }

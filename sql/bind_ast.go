@@ -354,6 +354,7 @@ func (b *binder) bindAST(e ast.Expr, c ectx) (planner.Expr, error) {
 		if len(e.OrderBy) > 0 {
 			order := make([]winOrder, len(e.OrderBy))
 			for i, o := range e.OrderBy {
+				b.collateOrderKey(o.X) // a sort key: COLLATE orders by the collation
 				desc, nullsFirst := b.sortOrder(o)
 				order[i] = winOrder{expr: astSrc(o.X), desc: desc, nullsFirst: nullsFirst}
 			}

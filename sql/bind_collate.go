@@ -18,12 +18,13 @@ import (
 //     DISTINCT FROM or a simple CASE: every operand of that comparison is
 //     compared collated (collateOperands), as DuckDB pushes the collation
 //     onto both sides; two different collations are an error;
-//   - a key of a query's ORDER BY (collateOrderKey).
+//   - a key of a query's ORDER BY, a window's PARTITION BY or ORDER BY,
+//     or an aggregate's ORDER BY (collateOrderKey).
 //
 // There the operand binds to its collated form (lower(x), …), a key that
-// only compares. Anywhere else (the select list, GROUP BY, DISTINCT,
-// window and aggregate keys) DuckDB also groups or picks by the
-// collation; b2sql refuses the collation there rather than ignoring it.
+// only compares. Anywhere else (the select list, GROUP BY, DISTINCT)
+// DuckDB also groups or picks by the collation; b2sql refuses the
+// collation there rather than ignoring it.
 
 // collationFuncs are the functions that make a value's collated form.
 var collationFuncs = map[string]string{"nocase": "lower", "noaccent": "strip_accents", "nfc": "nfc_normalize", "c": "", "posix": "", "binary": ""}
@@ -141,8 +142,8 @@ func (b *binder) collateAll(n ast.Expr, ops []*ast.Expr) (ast.Expr, bool, error)
 	return n, true, nil
 }
 
-// collateOrderKey makes an ORDER BY key written x COLLATE name compare
-// collated.
+// collateOrderKey makes a sort or partition key written x COLLATE name
+// compare collated.
 func (b *binder) collateOrderKey(x ast.Expr) {
 	if c, ok := x.(*ast.Collate); ok {
 		if b.collated == nil {
@@ -161,7 +162,7 @@ func (b *binder) bindCollate(e *ast.Collate, c ectx) (planner.Expr, error) {
 	}
 	if !b.collated[e] {
 		return nil, b.errSpan(e.Collation.Span(), ErrUnsupported,
-			"COLLATE applies to comparisons (=, <, BETWEEN, IN, IS DISTINCT FROM, CASE x WHEN) and ORDER BY keys; elsewhere it is not supported")
+			"COLLATE applies to comparisons (=, <, BETWEEN, IN, IS DISTINCT FROM, CASE x WHEN), ORDER BY keys and window keys; elsewhere it is not supported")
 	}
 	x, err := b.bindAST(e.X, c)
 	if err != nil {

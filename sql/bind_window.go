@@ -58,14 +58,19 @@ func (b *binder) bindWindowAST(f *ast.Func, c ectx) (planner.Expr, error) {
 		}
 		w.args, w.star = filteredArgs(name, w.args, w.star, f.Filter, f.Name.Last().Span)
 	}
+	// Partition and order keys only compare: x COLLATE name partitions
+	// and orders by the collation (bind_collate.go).
 	for _, p := range spec.PartitionBy {
+		b.collateOrderKey(p)
 		w.partition = append(w.partition, astSrc(p))
 	}
 	for _, o := range spec.OrderBy {
+		b.collateOrderKey(o.X)
 		desc, nullsFirst := b.sortOrder(o)
 		w.order = append(w.order, winOrder{expr: astSrc(o.X), desc: desc, nullsFirst: nullsFirst})
 	}
 	for _, o := range f.OrderBy {
+		b.collateOrderKey(o.X)
 		w.argOrder = append(w.argOrder, winOrder{expr: astSrc(o.X), desc: o.Desc, nullsFirst: o.Nulls == "FIRST"})
 	}
 	if len(f.OrderBy) > 0 {

@@ -310,13 +310,29 @@ func (p *parser) bound() *ast.Bound {
 	return b
 }
 
-// orderItems parses ORDER BY's list (after ORDER BY).
+// acceptBareStar takes a * that stands alone, DuckDB's spelling of ALL in
+// GROUP BY * and ORDER BY * (not * EXCLUDE (…) and the like).
+func (p *parser) acceptBareStar() bool {
+	if !p.isOp("*") {
+		return false
+	}
+	for _, w := range []string{"EXCLUDE", "REPLACE", "RENAME", "LIKE", "ILIKE", "SIMILAR", "GLOB", "NOT"} {
+		if p.isWordAt(1, w) {
+			return false
+		}
+	}
+	p.i++
+	return true
+}
+
+// orderItems parses ORDER BY's list (after ORDER BY; ALL or * for every
+// output column).
 func (p *parser) orderItems() []*ast.OrderItem {
 	var items []*ast.OrderItem
 	for {
 		s := p.start()
 		it := &ast.OrderItem{}
-		if !p.acceptWord("ALL") {
+		if !p.acceptWord("ALL") && !p.acceptBareStar() {
 			it.X = p.expr()
 		}
 		if p.acceptWord("DESC") {

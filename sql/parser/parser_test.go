@@ -124,6 +124,8 @@ func TestConstructs(t *testing.T) {
 			"SELECT DISTINCT ON (a) a, b FROM t ORDER BY a, b DESC NULLS FIRST LIMIT ALL"},
 		{"SELECT g, sum(x) FROM t GROUP BY GROUPING SETS ((g), (), (g, h)), CUBE (a, b), ROLLUP (c) HAVING sum(x) > 1",
 			"SELECT g, sum(x) FROM t GROUP BY GROUPING SETS (g, (), (g, h)), CUBE (a, b), ROLLUP (c) HAVING (sum(x) > 1)"},
+		{"SELECT g, sum(x) FROM t GROUP BY * ORDER BY * DESC",
+			"SELECT g, sum(x) FROM t GROUP BY ALL ORDER BY ALL DESC"},
 		{"SELECT g FROM t GROUP BY ALL WINDOW w AS (ORDER BY g) QUALIFY row_number() OVER w = 1",
 			"SELECT g FROM t GROUP BY ALL WINDOW w AS (ORDER BY g) QUALIFY (row_number() OVER w = 1)"},
 		{"SELECT g FROM t GROUP BY g WITH ROLLUP", "SELECT g FROM t GROUP BY ROLLUP (g)"},

@@ -377,12 +377,12 @@ var tableAliasKeywords = map[string]bool{"COLUMNS": true, "MAP": true, "STRUCT":
 	"COLLATION": true, "FREEZE": true, "GENERATED": true, "VERBOSE": true, "UNPACK": true,
 	"AUTHORIZATION": true, "CONCURRENTLY": true, "TRY_CAST": true}
 
-// groupBy parses GROUP BY ALL or GROUP BY items.
+// groupBy parses GROUP BY ALL (or *) or GROUP BY items.
 func (p *parser) groupBy() *ast.GroupBy {
 	s := p.start()
 	p.i += 2
 	g := &ast.GroupBy{}
-	if p.acceptWord("ALL") {
+	if p.acceptWord("ALL") || p.acceptBareStar() {
 		g.All = true
 	} else {
 		for {

@@ -25,13 +25,9 @@ func BindDefault(src Source, t columnar.Type, cat planner.Catalog) (planner.Expr
 	if src.Line <= 0 {
 		src.Line, src.Col = 1, 1
 	}
-	e, perr := parser.ParseExpr(src.Text)
-	if perr != nil {
-		var pe *parser.Error
-		if errors.As(perr, &pe) {
-			return nil, errAt(src, pe.Offset, ErrSyntax, pe.Msg)
-		}
-		return nil, errAt(src, 0, ErrSyntax, perr.Error())
+	e, err := parseExprAt(src)
+	if err != nil {
+		return nil, err
 	}
 	sp := e.Extent()
 	subq := false
@@ -74,6 +70,20 @@ func BindDefault(src Source, t columnar.Type, cat planner.Catalog) (planner.Expr
 		x = &planner.Cast{Arg: x, To: t}
 	}
 	return x, nil
+}
+
+// parseExprAt parses src, an expression kept as text (a DEFAULT, a
+// generated column), its errors positioned in src.
+func parseExprAt(src Source) (ast.Expr, error) {
+	e, perr := parser.ParseExpr(src.Text)
+	if perr != nil {
+		var pe *parser.Error
+		if errors.As(perr, &pe) {
+			return nil, errAt(src, pe.Offset, ErrSyntax, pe.Msg)
+		}
+		return nil, errAt(src, 0, ErrSyntax, perr.Error())
+	}
+	return e, nil
 }
 
 // DefaultSource is the Source of column c's DEFAULT, positioned where its

@@ -693,8 +693,16 @@ func (b *binder) bindTableAST(t *ast.Table) (*fromItem, error) {
 	if err != nil {
 		return nil, err
 	}
-	if alias == "" && schema != "" {
-		b.schemaColumns(n.Cols, schema)
+	it := itemOf(n, n.Alias)
+	if gt, ok := n.Table.(GeneratedTable); ok && len(gt.Generated()) > 0 {
+		g, err := b.generatedNode(n, gt.Generated()) // bind_generated.go
+		if err != nil {
+			return nil, err
+		}
+		it = itemOf(g, n.Alias)
 	}
-	return itemOf(n, n.Alias), nil
+	if alias == "" && schema != "" {
+		b.schemaColumns(it.cols, schema)
+	}
+	return it, nil
 }

@@ -51,6 +51,13 @@ type ColumnDef struct {
 	// row takes it (BindDefault); DefaultPos is where it starts.
 	Default    string
 	DefaultPos Pos
+	// Generated is the expression of a VIRTUAL generated column as written
+	// ("" none): the column is not stored, a query computes it from the
+	// row's other columns (bind_generated.go). GeneratedPos is where it
+	// starts. Its Type is the declared one, or the expression's (a zero
+	// Type until ResolveGenerated infers it).
+	Generated    string
+	GeneratedPos Pos
 }
 
 // Check is one bound of a CHECK constraint.

@@ -85,6 +85,9 @@ func (b *stmtBuilder) createTable(s *ast.CreateTable) (Statement, error) {
 			if ci < 0 {
 				return nil, b.errAt(n, ErrUnknownColumn, fmt.Sprintf("unknown column %q in key", n.Name))
 			}
+			if c.Cols[ci].Generated != "" {
+				return nil, b.errAt(n, ErrUnsupported, fmt.Sprintf("column %q: constraints on generated columns are not allowed (DuckDB refuses them too)", n.Name))
+			}
 			key = append(key, ci)
 		}
 		c.Keys = append(c.Keys, key)
@@ -113,12 +116,10 @@ func (b *stmtBuilder) tempOptions(s *ast.CreateTable, opts []Option) ([]Option, 
 // PRIMARY KEY or UNIQUE.
 func (b *stmtBuilder) columnDef(d *ast.ColumnDef) (col ColumnDef, key bool, err error) {
 	col.Name, col.Pos = d.Name.Name, b.pos(d.Name.Start)
+	if gen := generatedOf(d); gen != nil {
+		return col, false, b.generatedDef(&col, d, gen)
+	}
 	if d.Type == nil {
-		for _, k := range d.Constraints {
-			if k.Kind == "GENERATED" { // DuckDB types it from its expression
-				return col, false, b.errAt(k, ErrUnsupported, "generated columns are not supported")
-			}
-		}
 		return col, false, b.errAt(d.Name, ErrSyntax, fmt.Sprintf("column %q needs a type", col.Name))
 	}
 	if col.Type, col.TypeRef, err = b.columnType(d.Type); err != nil {
@@ -146,8 +147,6 @@ func (b *stmtBuilder) columnDef(d *ast.ColumnDef) (col ColumnDef, key bool, err 
 			col.Default, col.DefaultPos = b.src.Text[k.Expr.Extent().Start:k.Expr.Extent().End], b.pos(k.Expr.Extent().Start)
 		case "COLLATE":
 			return col, false, b.errAt(k, ErrUnsupported, "COLLATE is not supported")
-		case "GENERATED":
-			return col, false, b.errAt(k, ErrUnsupported, "generated columns are not supported")
 		case "REFERENCES":
 			return col, false, b.errAt(k, ErrUnsupported, "FOREIGN KEY constraints are not supported")
 		default:
@@ -180,6 +179,9 @@ func (b *stmtBuilder) check(e ast.Expr, cols []ColumnDef, only int) error {
 		ci := columnIndex(cols, n.Name)
 		if ci < 0 {
 			return -1, b.errAt(n, ErrUnknownColumn, fmt.Sprintf("unknown column %q in CHECK", n.Name))
+		}
+		if cols[ci].Generated != "" {
+			return -1, b.errAt(n, ErrUnsupported, fmt.Sprintf("column %q: constraints on generated columns are not allowed (DuckDB refuses them too)", n.Name))
 		}
 		if only >= 0 && ci != only {
 			return -1, b.errAt(n, ErrUnsupported, fmt.Sprintf("a column's CHECK may only name %q; put it after the columns", cols[only].Name))

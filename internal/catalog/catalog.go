@@ -272,9 +272,11 @@ func (c *Catalog) IsTemp(key string) (temp, ok bool) {
 }
 
 // CreateMem registers an empty in-memory table whose columns have the
-// DEFAULT expressions defaults (nil: none), created TEMP if temp; replace
+// DEFAULT expressions defaults (nil: none) and which computes the
+// generated columns generated (schema is its stored columns), created
+// TEMP if temp; replace
 // allows an existing table of that name to be replaced.
-func (c *Catalog) CreateMem(name string, schema columnar.Schema, cons []ColumnConstraints, keys [][]int, primary []bool, defaults []sql.Source, temp, replace bool) error {
+func (c *Catalog) CreateMem(name string, schema columnar.Schema, cons []ColumnConstraints, keys [][]int, primary []bool, defaults []sql.Source, generated []sql.GeneratedColumn, temp, replace bool) error {
 	key := strings.ToLower(name)
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -284,7 +286,7 @@ func (c *Catalog) CreateMem(name string, schema columnar.Schema, cons []ColumnCo
 		}
 		c.retire(old)
 	}
-	c.tables[key] = &MemTable{schema: schema, cons: cons, keys: keys, primary: primary, defaults: defaults, temp: temp}
+	c.tables[key] = &MemTable{schema: schema, cons: cons, keys: keys, primary: primary, defaults: defaults, generated: generated, temp: temp}
 	c.names[key] = name
 	c.clearComments(key)
 	return nil

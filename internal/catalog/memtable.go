@@ -28,6 +28,10 @@ type MemTable struct {
 	// them (nil, or Text "": none), bound by each statement that uses
 	// them (sql.BindDefault).
 	defaults []sql.Source
+	// generated are the table's VIRTUAL generated columns, which a query
+	// computes from the stored ones (sql/bind_generated.go); schema holds
+	// the stored columns only.
+	generated []sql.GeneratedColumn
 	// temp marks a table made by CREATE TEMP TABLE: the one temp.t and
 	// temp.main.t name (sql.CatalogMismatch).
 	temp bool
@@ -61,6 +65,9 @@ func (t *MemTable) Constraints() []ColumnConstraints {
 // Defaults returns each column's DEFAULT expression (nil, or Text "":
 // none).
 func (t *MemTable) Defaults() []sql.Source { return t.defaults }
+
+// Generated implements sql.GeneratedTable.
+func (t *MemTable) Generated() []sql.GeneratedColumn { return t.generated }
 
 // Keys returns the PRIMARY KEY and UNIQUE column sets.
 func (t *MemTable) Keys() [][]int { return t.keys }
@@ -116,7 +123,7 @@ func (t *MemTable) SetRows(rows [][]columnar.Value) {
 func (t *MemTable) txVersion() *MemTable {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
-	return &MemTable{schema: t.schema, cons: t.cons, keys: t.keys, primary: t.primary, defaults: t.defaults, temp: t.temp,
+	return &MemTable{schema: t.schema, cons: t.cons, keys: t.keys, primary: t.primary, defaults: t.defaults, generated: t.generated, temp: t.temp,
 		rows: t.rows[:len(t.rows):len(t.rows)], ver: t.ver, origin: t, from: t.ver}
 }
 

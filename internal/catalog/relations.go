@@ -55,6 +55,13 @@ func (c *Catalog) Relations() []sql.RelationInfo {
 					r.Indexes++
 				}
 			}
+			// Generated columns at their places among the stored ones.
+			for _, g := range x.Generated() {
+				if g.At <= len(r.Columns) {
+					col := sql.ColumnInfo{Name: g.Name, Type: g.Type, Nullable: true}
+					r.Columns = slices.Insert(r.Columns, g.At, col)
+				}
+			}
 		case *ctable.Table:
 			r.Indexes = len(x.Indexes())
 		}

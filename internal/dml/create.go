@@ -87,6 +87,18 @@ func createTable(cat *catalog.Catalog, s *sql.CreateTable) error {
 	if err != nil {
 		return err
 	}
+	// Generated columns are computed where the table is read: the table
+	// stores the others (sql/bind_generated.go).
+	cols, gens, err := sql.ResolveGenerated(s.Name, cols, cat)
+	if err != nil {
+		return err
+	}
+	if gens != nil {
+		if format != "memory" {
+			return &sql.Error{Pos: sql.Pos{Line: gens[0].Expr.Line, Col: gens[0].Expr.Col}, Kind: sql.ErrUnsupported, Msg: fmt.Sprintf("column %q: generated columns are kept by in-memory tables (WITH (FORMAT memory)); a CTable's schema, python-blosc2's, holds no expressions", gens[0].Name)}
+		}
+		cols = storedColumns(cols)
+	}
 	schema := make(columnar.Schema, len(cols))
 	cons := make([]catalog.ColumnConstraints, len(cols))
 	defs := make([]ctable.ColumnDef, len(cols))
@@ -136,21 +148,21 @@ func createTable(cat *catalog.Catalog, s *sql.CreateTable) error {
 			continue
 		}
 		if defaults == nil {
-			defaults = make([]sql.Source, len(s.Cols))
+			defaults = make([]sql.Source, len(cols))
 		}
 		defaults[i] = sql.DefaultSource(c)
 	}
 	if format == "memory" {
 		var primary []bool // the PRIMARY KEY's columns, for DESCRIBE
-		for i, c := range s.Cols {
+		for i, c := range cols {
 			if c.PrimaryKey {
 				if primary == nil {
-					primary = make([]bool, len(s.Cols))
+					primary = make([]bool, len(cols))
 				}
 				primary[i] = true
 			}
 		}
-		return cat.CreateMem(s.Name, schema, cons, s.Keys, primary, defaults, s.Temp, true)
+		return cat.CreateMem(s.Name, schema, cons, storedKeys(s.Keys, gens), primary, defaults, gens, s.Temp, true)
 	}
 	if len(s.Keys) > 0 {
 		return &sql.Error{Pos: at, Kind: sql.ErrUnsupported, Msg: "PRIMARY KEY and UNIQUE are enforced on in-memory tables only (CTables have no keys)"}
@@ -182,4 +194,37 @@ func createTable(cat *catalog.Catalog, s *sql.CreateTable) error {
 	}
 	cat.Put(s.Name, t)
 	return nil
+}
+
+// storedKeys renumbers the key column sets keys, numbered among all the
+// columns, among the stored ones (no key holds a generated column: the
+// statement refuses it).
+func storedKeys(keys [][]int, gens []sql.GeneratedColumn) [][]int {
+	if gens == nil {
+		return keys
+	}
+	out := make([][]int, len(keys))
+	for k, key := range keys {
+		for _, ci := range key {
+			shift := 0
+			for _, g := range gens {
+				if g.At < ci {
+					shift++
+				}
+			}
+			out[k] = append(out[k], ci-shift)
+		}
+	}
+	return out
+}
+
+// storedColumns returns cols without the generated ones.
+func storedColumns(cols []sql.ColumnDef) []sql.ColumnDef {
+	var out []sql.ColumnDef
+	for _, c := range cols {
+		if c.Generated == "" {
+			out = append(out, c)
+		}
+	}
+	return out
 }

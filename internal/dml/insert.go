@@ -42,6 +42,11 @@ func insert(ctx context.Context, env *Env, s *sql.Insert, args []columnar.Value,
 		copyFromTypes(s.Query, schema) // copy_from.go
 	}
 	at := s.TablePos
+	for k, c := range s.Cols {
+		if err := generatedColumn(targetTable(tg), c, "insert into", s.ColsPos[k]); err != nil {
+			return 0, err
+		}
+	}
 	// pos[i] is the table column that the query's column i fills.
 	pos, err := insertPositions(schema, s, tg.Name)
 	if err != nil {

@@ -45,11 +45,26 @@ func (w *written) of(schema columnar.Schema) error {
 	return err
 }
 
-// bind binds RETURNING's query over the rows kept so far.
+// bind binds RETURNING's query over the rows kept so far (with the
+// table's generated columns, computed from them).
 func (w *written) bind() (*sql.Bound, error) {
-	t := catalog.NewMemTable(w.schema, w.rows)
+	var t planner.Table = catalog.NewMemTable(w.schema, w.rows)
+	if target, ok := w.env.Cat.Table(w.table); ok {
+		if g, ok := target.(sql.GeneratedTable); ok && len(g.Generated()) > 0 {
+			t = generatedRows{t, g.Generated()}
+		}
+	}
 	return w.env.Bind(w.q, &overlayCatalog{ViewCatalog: w.env.Cat, tables: map[string]planner.Table{strings.ToLower(w.table): t}}, w.args)
 }
+
+// generatedRows is rows of a table's stored columns that compute its
+// generated ones when read, as the table does.
+type generatedRows struct {
+	planner.Table
+	gens []sql.GeneratedColumn
+}
+
+func (g generatedRows) Generated() []sql.GeneratedColumn { return g.gens }
 
 // row keeps one row (owned by the collector from now on).
 func (w *written) row(r []columnar.Value) {

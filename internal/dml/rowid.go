@@ -46,6 +46,16 @@ func newRowIDTable(t planner.Table) *rowIDTable {
 
 func (r *rowIDTable) Schema() columnar.Schema { return r.schema }
 
+// Generated passes on the table's generated columns (the row id is
+// stored columns' last, so their places are unchanged): a WHERE or SET
+// of DELETE and UPDATE reads them as a query does.
+func (r *rowIDTable) Generated() []sql.GeneratedColumn {
+	if g, ok := r.t.(sql.GeneratedTable); ok {
+		return g.Generated()
+	}
+	return nil
+}
+
 func (r *rowIDTable) Scan(ctx context.Context, spec index.ScanSpec) (columnar.Reader, error) {
 	id := len(r.schema) - 1
 	inner := spec

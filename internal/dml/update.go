@@ -39,6 +39,9 @@ func update(ctx context.Context, env *Env, s *sql.Update, args []columnar.Value,
 			}
 		}
 		if target[k] < 0 {
+			if err := generatedColumn(targetTable(tg), name, "update", s.SetsPos[k]); err != nil {
+				return 0, err
+			}
 			return 0, &sql.Error{Pos: s.SetsPos[k], Kind: sql.ErrUnknownColumn, Msg: fmt.Sprintf("table %q has no column %q", tg.Name, name)}
 		}
 	}

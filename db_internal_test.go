@@ -10,5 +10,5 @@ func (db *DB) inFlight() int { return db.cat.InFlight() }
 // createMemTable registers an empty in-memory table with key column sets
 // and no other constraints (rules must be nil).
 func (db *DB) createMemTable(name string, schema columnar.Schema, rules []any, keys [][]int, replace bool) error {
-	return db.cat.CreateMem(name, schema, nil, keys, nil, nil, false, replace)
+	return db.cat.CreateMem(name, schema, nil, keys, nil, nil, nil, false, replace)
 }

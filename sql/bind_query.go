@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/planner"
 	"github.com/b2sql/b2sql/sql/ast"
 )
@@ -17,16 +16,6 @@ import (
 // any of it. Nested queries (derived tables) are subtrees of the same
 // tree, bound by child binders over their own span of the statement's
 // tokens: nothing is parsed again.
-
-// astQuery returns the Query binding from tree, the syntax tree of
-// src.Text.
-func astQuery(src Source, tree *ast.Query) (*Query, error) {
-	toks, err := lex(src)
-	if err != nil {
-		return nil, err
-	}
-	return &Query{src: src, toks: withoutSemicolon(toks), tree: tree}, nil
-}
 
 // wholeQuery is the Query of a statement that is a query: all of its
 // tokens, as the parser lexed them.
@@ -491,13 +480,6 @@ func (b *binder) bindQuery() (*Bound, error) {
 		return bd, err
 	}
 	return b.arrayOfRows(bd), nil
-}
-
-// child returns a binder for a nested query that shares this one's
-// column numbering, literals and WITH names.
-func (b *binder) child(q *Query, params []columnar.Value) *binder {
-	return &binder{q: q, cat: b.cat, lits: b.lits, expanding: map[string]bool{},
-		params: params, nextID: b.nextID, ctes: b.ctes, now: b.now}
 }
 
 // bindNested binds a nested query; with outer set, its names may resolve

@@ -645,6 +645,9 @@ func (b *binder) bindTableAST(t *ast.Table) (*fromItem, error) {
 	if bad >= 0 {
 		return nil, b.errSpan(t.Name[bad].Span, ErrUnknownTable, msg)
 	}
+	if sc, ok := b.cat.(SchemaCatalog); ok && len(parts) == 3 && relCatalog(parts) == "" && !sc.HasSchema(schema) {
+		return nil, b.errSpan(t.Name[0].Span, ErrUnknownTable, fmt.Sprintf("database %q does not exist (ATTACH ':memory:' AS %s makes one)", parts[0], parts[0]))
+	}
 	if msg := CatalogMismatch(b.cat, relCatalog(parts), key); msg != "" {
 		return nil, b.errSpan(t.Name.Span(), ErrUnknownTable, msg)
 	}

@@ -22,7 +22,12 @@ func relKey(parts []string) (key, schema string, bad int, msg string) {
 		return parts[0] + "." + name, parts[0], -1, ""
 	case 3:
 		if !isCatalog(parts[0]) {
-			return "", "", 0, fmt.Sprintf("catalog %q does not exist (b2sql has \"memory\" and \"temp\")", parts[0])
+			// db.main.t of an in-memory database ATTACH made: its
+			// schema db (internal/catalog/attach_memory.go).
+			if strings.EqualFold(parts[1], DefaultSchema) {
+				return parts[0] + "." + name, parts[0], -1, ""
+			}
+			return "", "", 0, fmt.Sprintf("catalog %q does not exist (b2sql has \"memory\", \"temp\" and the in-memory databases ATTACH ':memory:' AS db makes, as db.main)", parts[0])
 		}
 		if strings.EqualFold(parts[1], DefaultSchema) {
 			return name, "", -1, ""

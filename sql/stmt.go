@@ -80,6 +80,8 @@ func (b *stmtBuilder) statement(st ast.Stmt) (Statement, bool, error) {
 		out, err = b.reindex(s)
 	case *ast.Attach:
 		out, err = b.attach(s)
+	case *ast.Detach:
+		out = &Detach{Name: s.Name.Name, NamePos: b.pos(s.Name.Start), IfExists: s.IfExists}
 	case *ast.Truncate:
 		out, err = b.truncate(s)
 	case *ast.Prepare:
@@ -276,15 +278,16 @@ func (b *stmtBuilder) attach(s *ast.Attach) (Statement, error) {
 	if !ok || path.Kind != ast.LitString {
 		return nil, b.syntax(s.Path)
 	}
+	memory := path.Val == MemoryPath
 	switch {
-	case s.OrReplace:
-		return nil, b.errAt(s, ErrUnsupported, "ATTACH OR REPLACE is not supported")
-	case s.IfNotExists:
-		return nil, b.errAt(s, ErrUnsupported, "ATTACH IF NOT EXISTS is not supported")
+	case s.OrReplace && !memory:
+		return nil, b.errAt(s, ErrUnsupported, "ATTACH OR REPLACE applies to an in-memory database (':memory:'); a directory's tables join the database as they are")
+	case s.IfNotExists && !memory:
+		return nil, b.errAt(s, ErrUnsupported, "ATTACH IF NOT EXISTS applies to an in-memory database (':memory:'); a directory's tables join the database as they are")
 	case len(s.Options) > 0:
 		return nil, b.errAt(s.Options[0], ErrUnsupported, "ATTACH options are not supported")
 	}
-	a := &Attach{Path: path.Val, PathPos: b.pos(path.Start)}
+	a := &Attach{Path: path.Val, PathPos: b.pos(path.Start), IfNotExists: s.IfNotExists, OrReplace: s.OrReplace}
 	if s.Alias != nil {
 		a.Alias = s.Alias.Name
 	}

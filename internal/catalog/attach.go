@@ -15,10 +15,15 @@ import (
 // unqualified names: the alias is accepted for DuckDB compatibility but
 // does not prefix them.
 //
+// ATTACH ':memory:' AS name is an in-memory database (attach_memory.go).
+//
 // ATTACH of one table ('events.b2d', 'x.parquet', …: what a DuckDB user
 // attaches is one file) registers that table under the alias, or under
 // the file's name without its extension, and leaves the directory alone.
 func (c *Catalog) Attach(s *sql.Attach) error {
+	if s.Path == sql.MemoryPath {
+		return c.attachMemory(s) // attach_memory.go
+	}
 	at := s.PathPos
 	path, err := c.Confine(s.Path)
 	if err != nil {

@@ -53,8 +53,10 @@ type Catalog struct {
 	// schemas are CREATE SCHEMA's schemas as written, main not among them
 	// (schemas.go); their relations are in the maps above as "s.t".
 	schemas []string
-	life    lifecycle // lifecycle.go
-	tmpDir  string    // CREATE TABLE's directory for a DB without one
+	// memDBs are the schemas ATTACH ':memory:' made (attach_memory.go).
+	memDBs []string
+	life   lifecycle // lifecycle.go
+	tmpDir string    // CREATE TABLE's directory for a DB without one
 
 	memIndexes map[string]MemIndex // index names on in-memory tables (indexes.go)
 	remote     remoteState         // secrets and s3_* settings (remote.go)
@@ -91,6 +93,7 @@ type txState struct {
 	comments   map[string]string
 	memIndexes map[string]MemIndex
 	schemas    []string
+	memDBs     []string
 	dir        string // the database's directory (ATTACH changes it)
 	// staged are the CTables the transaction changed and the file tables
 	// it created, by key, with their pending versions (tx_files.go);

@@ -56,7 +56,7 @@ func (c *Catalog) Begin() (*Catalog, error) {
 		tables: maps.Clone(c.tables), names: maps.Clone(c.names), views: maps.Clone(c.views),
 		tempViews: maps.Clone(c.tempViews), types: maps.Clone(c.types), seqs: maps.Clone(c.seqs),
 		tempSeqs: maps.Clone(c.tempSeqs), macros: maps.Clone(c.macros), comments: maps.Clone(c.comments),
-		memIndexes: maps.Clone(c.memIndexes), schemas: slices.Clone(c.schemas), dir: c.dir,
+		memIndexes: maps.Clone(c.memIndexes), schemas: slices.Clone(c.schemas), memDBs: slices.Clone(c.memDBs), dir: c.dir,
 		staged: map[string]*staged{},
 	}
 	tx := &Catalog{
@@ -65,6 +65,7 @@ func (c *Catalog) Begin() (*Catalog, error) {
 		views: maps.Clone(c.views), tempViews: maps.Clone(c.tempViews), types: maps.Clone(c.types),
 		seqs: maps.Clone(c.seqs), tempSeqs: maps.Clone(c.tempSeqs), macros: maps.Clone(c.macros),
 		comments: maps.Clone(c.comments), memIndexes: maps.Clone(c.memIndexes), schemas: slices.Clone(c.schemas),
+		memDBs: slices.Clone(c.memDBs),
 	}
 	for k, t := range c.tables {
 		if m, ok := t.(*MemTable); ok {
@@ -155,6 +156,7 @@ func (tx *Catalog) CommitTransaction() error {
 	apply(&c.comments, tx.start.comments, tx.comments, eqComparable)
 	apply(&c.memIndexes, tx.start.memIndexes, tx.memIndexes, eqIndex)
 	c.schemas = applySet(c.schemas, tx.start.schemas, tx.schemas)
+	c.memDBs = applySet(c.memDBs, tx.start.memDBs, tx.memDBs)
 	if tx.dir != tx.start.dir {
 		c.dir = tx.dir
 	}

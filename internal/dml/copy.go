@@ -85,7 +85,7 @@ func createTableAs(ctx context.Context, env *Env, c *sql.CreateTableAs, args []c
 	if err := checkTableName(c.Name, c.NamePos); err != nil {
 		return 0, err
 	}
-	format, err := TableFormat(cat, c.Options, true)
+	format, err := TableFormat(cat, c.Name, c.Options, true)
 	if err != nil {
 		return 0, err
 	}

@@ -16,9 +16,11 @@ import (
 // one, or given by ATTACH) and an in-memory table otherwise. A file table
 // made without a directory goes to the DB's private temporary directory.
 
-// TableFormat reads the FORMAT option; parquet is allowed for CREATE
+// TableFormat reads the FORMAT option of table (its key, s.t or t):
+// without one, memory, or b2d in a database with a directory unless the
+// table is in an in-memory database ATTACH made. parquet is allowed for CREATE
 // TABLE … AS only (a Parquet file cannot take INSERTs).
-func TableFormat(cat *catalog.Catalog, opts []sql.Option, allowParquet bool) (string, error) {
+func TableFormat(cat *catalog.Catalog, table string, opts []sql.Option, allowParquet bool) (string, error) {
 	format := ""
 	for _, o := range opts {
 		at := o.Pos
@@ -43,11 +45,20 @@ func TableFormat(cat *catalog.Catalog, opts []sql.Option, allowParquet bool) (st
 	}
 	if format == "" {
 		format = "memory"
-		if cat.Dir() != "" {
+		if cat.Dir() != "" && !cat.MemoryDB(relSchema(table)) {
 			format = "b2d"
 		}
 	}
 	return format, nil
+}
+
+// relSchema is the schema of a relation key (s.t), "" for main's.
+func relSchema(key string) string {
+	s, _, ok := strings.Cut(key, ".")
+	if !ok {
+		return ""
+	}
+	return s
 }
 
 // checkTableName rejects names that cannot name a file.
@@ -67,7 +78,7 @@ func createTable(cat *catalog.Catalog, s *sql.CreateTable) error {
 	if err := checkTableName(s.Name, s.NamePos); err != nil {
 		return err
 	}
-	format, err := TableFormat(cat, s.Options, false)
+	format, err := TableFormat(cat, s.Name, s.Options, false)
 	if err != nil {
 		return err
 	}

@@ -172,7 +172,7 @@ func (s *Session) describeWrite(st sql.Statement, args []columnar.Value) (head s
 		head = "Copy to " + quoteString(path) + " " + desc
 		return head, w.Query, false, nil
 	case *sql.CreateTableAs:
-		format, err := dml.TableFormat(s.cat(), w.Options, true)
+		format, err := dml.TableFormat(s.cat(), w.Name, w.Options, true)
 		if err != nil {
 			return "", nil, false, err
 		}
@@ -185,7 +185,7 @@ func (s *Session) describeWrite(st sql.Statement, args []columnar.Value) (head s
 		}
 		return head + " format=" + format + " as", w.Query, false, nil
 	case *sql.CreateTable:
-		format, err := dml.TableFormat(s.cat(), w.Options, false)
+		format, err := dml.TableFormat(s.cat(), w.Name, w.Options, false)
 		if err != nil {
 			return "", nil, false, err
 		}

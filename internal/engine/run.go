@@ -196,13 +196,12 @@ func (s *Session) run(ctx context.Context, src sql.Source, stmt sql.Statement, a
 		return done, cat.DropType(st)
 	case *sql.Attach:
 		return done, cat.Attach(st)
+	case *sql.Detach:
+		return done, cat.Detach(st, s.dropTable(ctx, st.NamePos))
 	case *sql.CreateSchema:
 		return done, cat.CreateSchema(st)
 	case *sql.DropSchema:
-		return done, cat.DropSchema(st, func(key string) error {
-			_, err := dml.Run(ctx, s.env(), &sql.DropTable{Name: key, NamePos: st.NamePos, IfExists: true}, nil)
-			return err
-		})
+		return done, cat.DropSchema(st, s.dropTable(ctx, st.NamePos))
 	}
 	out, err := dml.Run(ctx, s.env(), stmt, args)
 	switch {
@@ -214,4 +213,13 @@ func (s *Session) run(ctx context.Context, src sql.Source, stmt sql.Statement, a
 		return countResult(out.N), nil
 	}
 	return done, nil
+}
+
+// dropTable returns what DROP SCHEMA … CASCADE and DETACH drop a table of
+// theirs with: DROP TABLE IF EXISTS of its key, errors at pos.
+func (s *Session) dropTable(ctx context.Context, pos sql.Pos) func(key string) error {
+	return func(key string) error {
+		_, err := dml.Run(ctx, s.env(), &sql.DropTable{Name: key, NamePos: pos, IfExists: true}, nil)
+		return err
+	}
 }

@@ -174,7 +174,7 @@ func changesDatabase(stmt sql.Statement) bool {
 	case *sql.Insert, *sql.Update, *sql.Delete, *sql.CreateTable, *sql.CreateTableAs, *sql.DropTable,
 		*sql.CreateView, *sql.DropView, *sql.CreateSequence, *sql.DropSequence, *sql.CreateMacro, *sql.DropMacro,
 		*sql.CreateType, *sql.DropType, *sql.CreateSchema, *sql.DropSchema, *sql.CreateIndex, *sql.DropIndex,
-		*sql.Reindex, *sql.Comment, *sql.Attach, *sql.WithWrites:
+		*sql.Reindex, *sql.Comment, *sql.Attach, *sql.Detach, *sql.WithWrites:
 		return true
 	}
 	return false

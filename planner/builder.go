@@ -25,6 +25,9 @@ type BuildOptions struct {
 	TempDirectory string
 	NoSpill       bool // temp_directory = '': operators must not spill
 	MaxTempSize   int64
+	// ForceSpill is debug_force_external: every operator that can spill
+	// spills as soon as it holds anything (memory.Manager.ForceSpill).
+	ForceSpill bool
 	// AnyOrder is preserve_insertion_order = false: scans whose rows reach
 	// the result unsorted may return them in any order (order.go).
 	AnyOrder bool
@@ -115,7 +118,9 @@ func newManager(opts BuildOptions) *memory.Manager {
 		temp = os.TempDir()
 	}
 	memory.SetRuntimeBackstop(limit)
-	return memory.NewManager(limit, temp, opts.MaxTempSize)
+	m := memory.NewManager(limit, temp, opts.MaxTempSize)
+	m.ForceSpill(opts.ForceSpill)
+	return m
 }
 
 func (bd *builder) wrap(op executor.Operator) executor.Operator {

@@ -16,6 +16,9 @@ type Manager struct {
 	limit   int64  // bytes; <= 0: unlimited
 	tempDir string // where spill files go; "" disables spilling
 	maxTemp int64  // max_temp_directory_size (<= 0: none)
+	// forceSpill is debug_force_external: a reservation that can spill
+	// and holds something is refused every further byte (ForceSpill).
+	forceSpill bool
 
 	used atomic.Int64
 	peak atomic.Int64
@@ -77,6 +80,28 @@ func (m *Manager) Peak() int64 {
 		return 0
 	}
 	return m.peak.Load()
+}
+
+// ForceSpill makes the manager answer ErrSpill to every Grow of a
+// reservation that can spill and already holds something, whatever the
+// limit: debug_force_external, which DuckDB uses to run its out-of-core
+// paths on small inputs. Every operator that can spill then spills as soon
+// as it holds more than its first reservation, so the spill paths (sort
+// runs and their merge, aggregate and join partitions and their recursive
+// rounds, window partitions) run in tests whose data fits in memory many
+// times over, and must give the answers they give in memory. The first
+// Grow of a reservation is granted so that every operator makes progress,
+// as a spilled partition's first batch is (Force). It must be called
+// before the query runs.
+func (m *Manager) ForceSpill(on bool) {
+	if m != nil {
+		m.forceSpill = on
+	}
+}
+
+// forced reports whether Grow must refuse r because spilling is forced.
+func (r *Reservation) forced() bool {
+	return r.m.forceSpill && r.canSpill && r.m.tempDir != "" && r.size.Load() > 0
 }
 
 // Spillable is passed to Reserve by operators that can write what they hold
@@ -215,6 +240,9 @@ func (r *Reservation) Grow(n int64) error {
 			r.Shrink(-n)
 		}
 		return nil
+	}
+	if r.forced() {
+		return ErrSpill
 	}
 	ok, byProcess := r.m.add(n, r.canSpill)
 	if ok {

@@ -34,6 +34,9 @@ type Settings struct {
 	// RulesOff: optimizer rules (planner.Rules names) and scan rules
 	// (index.ScanRule names) switched off one by one, snake_case.
 	RulesOff map[string]bool
+	// OptimizersOff is disabled_optimizers as last set: DuckDB's optimizer
+	// names, whose b2sql rules are in RulesOff (settings_optimizers.go).
+	OptimizersOff []string
 	// MemoryLimit is the query memory limit in bytes: 0 = the default
 	// (memory.DefaultLimit), < 0 = none (settings_memory.go).
 	MemoryLimit int64
@@ -42,6 +45,9 @@ type Settings struct {
 	TempDirectory string
 	SpillOff      bool
 	MaxTempSize   int64 // max_temp_directory_size in bytes; <= 0 = none
+	// ForceExternal is debug_force_external: operators that can spill
+	// spill whatever they hold (settings_memory.go).
+	ForceExternal bool
 	// TimeZone is the zone TIMESTAMP WITH TIME ZONE values are shown and
 	// split into fields in ("" = the machine's local zone, settings_time.go).
 	TimeZone string
@@ -184,6 +190,6 @@ func (s *Session) buildOptions(analyze bool, threads int) (planner.Options, plan
 	return planner.Options{AllOff: !st.Pruning, Disabled: disabled}, planner.BuildOptions{
 		Threads: threads, NoPrune: !st.Pruning, ScanRulesOff: scanOff, Analyze: analyze,
 		MemoryLimit: st.MemoryLimit, TempDirectory: TempDirectory(&st), NoSpill: st.SpillOff, MaxTempSize: st.MaxTempSize,
-		AnyOrder: st.AnyOrder,
+		AnyOrder: st.AnyOrder, ForceSpill: st.ForceExternal,
 	}
 }

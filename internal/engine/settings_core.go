@@ -55,7 +55,7 @@ func init() {
 		Show: func(st *Settings) columnar.Value { return boolValue(!st.AnyOrder) },
 	})
 	Register(Setting{
-		Name: "disabled_rules", Aliases: []string{"disabled_optimizers"}, Type: "VARCHAR",
+		Name: "disabled_rules", Type: "VARCHAR",
 		Description: "Comma-separated optimizer and scan rules switched off",
 		Apply: func(_ *Engine, st *Settings, v columnar.Value, reset bool) error {
 			off := map[string]bool{}
@@ -74,7 +74,7 @@ func init() {
 					off[sw.Name] = true
 				}
 			}
-			st.RulesOff = off
+			st.RulesOff, st.OptimizersOff = off, nil
 			return nil
 		},
 		Show: func(st *Settings) columnar.Value {

@@ -75,6 +75,20 @@ func init() {
 			return stringValue(memory.FormatSize(st.MaxTempSize))
 		},
 	})
+	Register(Setting{
+		Name: "debug_force_external", Type: "BOOLEAN",
+		Description: "DEBUG SETTING: every operator that can spill (sort, hash aggregate, hash join, window, DISTINCT, set operations, CTEs) writes what it holds to temp_directory as if over its memory limit",
+		Apply: func(_ *Engine, st *Settings, v columnar.Value, reset bool) error {
+			if reset {
+				st.ForceExternal = false
+				return nil
+			}
+			on, err := settingBool(v)
+			st.ForceExternal = on
+			return err
+		},
+		Show: func(st *Settings) columnar.Value { return boolValue(st.ForceExternal) },
+	})
 }
 
 // EffectiveMemoryLimit is the limit a query runs under for the setting n

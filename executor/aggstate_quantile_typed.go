@@ -20,6 +20,7 @@ import (
 //	            rounded half away from zero
 //	INTERVAL    lo + (hi-lo)·d in microseconds, rounded, as days and
 //	            microseconds
+//	TIMETZ      the local time and the offset each as TIMESTAMP
 //
 // At d = 0 the value of the rank is returned as it is.
 
@@ -68,6 +69,20 @@ func (v *valueLists) continuousInto(out *columnar.Vector, k, n, g int, q float64
 			lo = columnar.IntervalParts{Days: int32(m / columnar.MicrosPerDay), Micros: m % columnar.MicrosPerDay}
 		}
 		out.SetInterval(k, lo)
+		return
+	case columnar.TimeTZ:
+		// The local time and the offset each interpolated, as DuckDB's
+		// interpolation of dtime_tz_t: between 00:00:00-04 and
+		// 00:00:00-05 the middle is 00:00:00-04:30.
+		lo, hi, d := contPick(v.ints[g], q, cmp.Compare[int64])
+		if d != 0 {
+			lt, lz := columnar.TimeTZParts(lo)
+			ht, hz := columnar.TimeTZParts(hi)
+			t := int64(math.Round(float64(lt)*(1-d) + float64(ht)*d))
+			z := int32(math.Round(float64(lz)*(1-d) + float64(hz)*d))
+			lo = columnar.TimeTZKey(t, z)
+		}
+		out.Ints[k] = lo
 		return
 	}
 	// TIMESTAMP, TIMESTAMPTZ (of DATEs, TIMESTAMPs or TIMESTAMPTZs).

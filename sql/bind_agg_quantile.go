@@ -17,7 +17,7 @@ import (
 //	integers, DOUBLE          DOUBLE (HUGEINT and UHUGEINT cast to it)
 //	FLOAT, DECIMAL            the same type; INTERVAL too for median
 //	DATE                      TIMESTAMP
-//	TIMESTAMP[TZ]             the same type
+//	TIMESTAMP[TZ], TIMETZ     the same type
 //	TIMESTAMP_S/MS/NS         as TIMESTAMP (median casts the result back)
 //	TIME                      microseconds as DOUBLE (bind_agg_time.go)
 //
@@ -33,7 +33,7 @@ func (b *binder) contArg(name string, x planner.Expr, src callexpr.Expr, c ectx)
 		return x, columnar.TFloat64, false, nil
 	case t.ID == columnar.Hugeint || t.ID == columnar.Uhugeint:
 		return &planner.Cast{Arg: x, To: columnar.TFloat64}, columnar.TFloat64, false, nil
-	case t.ID == columnar.Float32 || t.IsDecimal() || t.ID == columnar.Timestamp || t.ID == columnar.TimestampTZ,
+	case t.ID == columnar.Float32 || t.IsDecimal() || t.ID == columnar.Timestamp || t.ID == columnar.TimestampTZ || t.ID == columnar.TimeTZ,
 		t.ID == columnar.Interval && name == "median": // quantile_cont(INTERVAL) is not defined
 		return x, t, false, nil
 	case t.ID == columnar.Date:

@@ -75,6 +75,18 @@ func (b *binder) bindHolisticOne(fn planner.AggFunc, name string, e *callexpr.Fu
 		}
 		return k.Val, nil
 	}
+	// fraction reads argument 2 of approx_quantile and
+	// reservoir_quantile: a constant in [0, 1], as a DOUBLE.
+	fraction := func() (columnar.Value, error) {
+		v, err := constant(1)
+		if err != nil {
+			return v, err
+		}
+		if q := v.AsFloat(); !v.Type.IsNumeric() || !(q >= 0 && q <= 1) { // NaN too
+			return v, b.typeErr(args[1], c, "%s expects a fraction between 0 and 1", name)
+		}
+		return columnar.FloatValue(columnar.TFloat64, v.AsFloat()), nil
+	}
 	switch fn {
 	case planner.AggApproxCountDistinct:
 		call.Arg, call.Type, call.Distinct = x, columnar.TInt64, false
@@ -82,14 +94,9 @@ func (b *binder) bindHolisticOne(fn planner.AggFunc, name string, e *callexpr.Fu
 		if call.Arg, call.Type, err = b.approxQuantileArg(x, frac != nil, args[0], c); err != nil { // bind_agg_quantile.go
 			return nil, err
 		}
-		v, err := constant(1)
-		if err != nil {
+		if call.Param, err = fraction(); err != nil {
 			return nil, err
 		}
-		if q := v.AsFloat(); !v.Type.IsNumeric() || !(q >= 0 && q <= 1) { // NaN too
-			return nil, b.typeErr(args[1], c, "%s expects a fraction between 0 and 1", name)
-		}
-		call.Param = columnar.FloatValue(columnar.TFloat64, v.AsFloat())
 	case planner.AggEntropy, planner.AggSkewness, planner.AggKurtosis, planner.AggKurtosisPop, planner.AggProduct,
 		planner.AggSem, planner.AggFsum, planner.AggFavg, planner.AggMad,
 		planner.AggVarSamp, planner.AggVarPop, planner.AggStddevSamp, planner.AggStddevPop:
@@ -119,14 +126,10 @@ func (b *binder) bindHolisticOne(fn planner.AggFunc, name string, e *callexpr.Fu
 		if call.Arg, err = b.reservoirArg(name, x, args, constant, c); err != nil { // bind_agg_quantile.go
 			return nil, err
 		}
-		v, err := constant(1)
-		if err != nil {
+		if call.Param, err = fraction(); err != nil {
 			return nil, err
 		}
-		if q := v.AsFloat(); !v.Type.IsNumeric() || !(q >= 0 && q <= 1) { // NaN too
-			return nil, b.typeErr(args[1], c, "%s expects a fraction between 0 and 1", name)
-		}
-		call.Type, call.Param = call.Arg.Type(), columnar.FloatValue(columnar.TFloat64, v.AsFloat())
+		call.Type = call.Arg.Type()
 	case planner.AggQuantileDisc, planner.AggMode:
 		if call.Param, err = b.valueAggParam(fn, name, x, args, constant, c); err != nil {
 			return nil, err

@@ -30,17 +30,7 @@ func BindDefault(src Source, t columnar.Type, cat planner.Catalog) (planner.Expr
 		return nil, err
 	}
 	sp := e.Extent()
-	subq := false
-	ast.Inspect(e, func(x ast.Expr) bool {
-		switch x := x.(type) {
-		case *ast.Subquery, *ast.InQuery:
-			subq = true
-		case *ast.Quantified:
-			subq = x.Query != nil
-		}
-		return !subq
-	})
-	if subq {
+	if astHasSubquery(e) { // bind_group_subquery.go
 		// Even (SELECT 1), which binds without a join (bind_subquery_list.go).
 		return nil, errAt(src, sp.Start, ErrUnsupported, "a DEFAULT cannot contain a subquery")
 	}

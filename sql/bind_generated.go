@@ -65,17 +65,7 @@ func (b *stmtBuilder) generatedDef(col *ColumnDef, d *ast.ColumnDef, gen *ast.Co
 			return b.errAt(k, ErrUnsupported, fmt.Sprintf("column %q: constraints on generated columns are not allowed (DuckDB refuses them too)", col.Name))
 		}
 	}
-	subq := false
-	ast.Inspect(gen.Expr, func(x ast.Expr) bool {
-		switch x := x.(type) {
-		case *ast.Subquery, *ast.InQuery:
-			subq = true
-		case *ast.Quantified:
-			subq = x.Query != nil
-		}
-		return !subq
-	})
-	if subq {
+	if astHasSubquery(gen.Expr) { // bind_group_subquery.go
 		return b.errAt(gen.Expr, ErrUnsupported, fmt.Sprintf("the expression of generated column %q contains a subquery, which is not allowed", col.Name))
 	}
 	if d.Type != nil {

@@ -55,3 +55,17 @@ func countResult(n int64) *Result {
 
 // InternalError turns a recovered panic into an error with its stack.
 var InternalError = dml.InternalError
+
+// dmlResult is the result of a statement dml.Run ran: RETURNING's rows,
+// a count of rows, or none.
+func (s *Session) dmlResult(out *dml.Outcome, err error) (*Result, error) {
+	switch {
+	case err != nil:
+		return nil, err
+	case out.Returning != nil:
+		return &Result{Plan: out.Returning, Names: out.Names, Zone: s.Zone()}, nil
+	case out.Counted:
+		return countResult(out.N), nil
+	}
+	return done, nil
+}

@@ -203,16 +203,7 @@ func (s *Session) run(ctx context.Context, src sql.Source, stmt sql.Statement, a
 	case *sql.DropSchema:
 		return done, cat.DropSchema(st, s.dropTable(ctx, st.NamePos))
 	}
-	out, err := dml.Run(ctx, s.env(), stmt, args)
-	switch {
-	case err != nil:
-		return nil, err
-	case out.Returning != nil:
-		return &Result{Plan: out.Returning, Names: out.Names, Zone: s.Zone()}, nil
-	case out.Counted:
-		return countResult(out.N), nil
-	}
-	return done, nil
+	return s.dmlResult(dml.Run(ctx, s.env(), stmt, args))
 }
 
 // dropTable returns what DROP SCHEMA … CASCADE and DETACH drop a table of

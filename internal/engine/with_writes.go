@@ -78,17 +78,8 @@ func (s *Session) withWritesMain(ctx context.Context, env *dml.Env, main sql.Sta
 		if err := hidesTarget(main, writes); err != nil {
 			return nil, err
 		}
-		out, err := dml.Run(ctx, env, main, args)
-		switch {
-		case err != nil:
-			return nil, err
-		case out.Returning != nil:
-			// RETURNING's rows are kept already (dml/returning.go).
-			return &Result{Plan: out.Returning, Names: out.Names, Zone: s.Zone()}, nil
-		case out.Counted:
-			return countResult(out.N), nil
-		}
-		return done, nil
+		// RETURNING's rows are kept already (dml/returning.go).
+		return s.dmlResult(dml.Run(ctx, env, main, args))
 	}
 	built, names, err := s.planIn(q, env.Cat, args, writes, false)
 	if err != nil {

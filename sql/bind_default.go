@@ -25,7 +25,7 @@ func BindDefault(src Source, t columnar.Type, cat planner.Catalog) (planner.Expr
 	if src.Line <= 0 {
 		src.Line, src.Col = 1, 1
 	}
-	e, err := parseExprAt(src)
+	e, q, err := exprQuery(src)
 	if err != nil {
 		return nil, err
 	}
@@ -33,11 +33,6 @@ func BindDefault(src Source, t columnar.Type, cat planner.Catalog) (planner.Expr
 	if astHasSubquery(e) { // bind_group_subquery.go
 		// Even (SELECT 1), which binds without a join (bind_subquery_list.go).
 		return nil, errAt(src, sp.Start, ErrUnsupported, "a DEFAULT cannot contain a subquery")
-	}
-	tree := &ast.Query{Span: sp, Body: &ast.Select{Span: sp, Items: []*ast.SelectItem{{Span: sp, X: e}}}}
-	q, err := astQuery(src, tree)
-	if err != nil {
-		return nil, err
 	}
 	bound, err := Bind(q, cat)
 	if err != nil {
@@ -62,8 +57,24 @@ func BindDefault(src Source, t columnar.Type, cat planner.Catalog) (planner.Expr
 	return x, nil
 }
 
-// parseExprAt parses src, an expression kept as text (a DEFAULT, a
-// generated column), its errors positioned in src.
+// exprQuery parses src, an expression kept as text (a DEFAULT, a
+// generated column), into the query SELECT <it> of its own tokens, its
+// errors positioned in src (at line 1, column 1 when src has no place).
+func exprQuery(src Source) (ast.Expr, *Query, error) {
+	if src.Line <= 0 {
+		src.Line, src.Col = 1, 1
+	}
+	e, err := parseExprAt(src)
+	if err != nil {
+		return nil, nil, err
+	}
+	sp := e.Extent()
+	tree := &ast.Query{Span: sp, Body: &ast.Select{Span: sp, Items: []*ast.SelectItem{{Span: sp, X: e}}}}
+	q, err := astQuery(src, tree)
+	return e, q, err
+}
+
+// parseExprAt parses src, its errors positioned in src.
 func parseExprAt(src Source) (ast.Expr, error) {
 	e, perr := parser.ParseExpr(src.Text)
 	if perr != nil {

@@ -258,17 +258,7 @@ func generatedAt(gens []GeneratedColumn, at int) int {
 // columns of the table alias, in a binder of its own text (for error
 // positions) that numbers columns on from b's.
 func (b *binder) bindGenerated(g GeneratedColumn, scope []planner.Column, alias string) (planner.Expr, error) {
-	src := g.Expr
-	if src.Line <= 0 {
-		src.Line, src.Col = 1, 1
-	}
-	e, err := parseExprAt(src)
-	if err != nil {
-		return nil, err
-	}
-	sp := e.Extent()
-	tree := &ast.Query{Span: sp, Body: &ast.Select{Span: sp, Items: []*ast.SelectItem{{Span: sp, X: e}}}}
-	q, err := astQuery(src, tree)
+	e, q, err := exprQuery(g.Expr) // bind_default.go
 	if err != nil {
 		return nil, err
 	}

@@ -18,13 +18,30 @@ import (
 // last part, in any case) or a JOIN … USING list of the query names,
 // nested queries included: a correlated subquery may name its outer
 // query's filename.
-func (q *Query) virtualNames() []string {
+func (q *Query) virtualNames() []string { return q.namedColumns(VirtualColumns) }
+
+// visibleCols counts the columns of a FROM element that * lists, for an
+// alias's column list, which renames those.
+func visibleCols(it *fromItem) int {
+	n := 0
+	for _, c := range it.cols {
+		if it.hidden[c.ID]&hideStar == 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// namedColumns returns those of names (lower case) that a column
+// reference (its last part, in any case) or a JOIN … USING list of the
+// statement names, nested queries included.
+func (q *Query) namedColumns(names []string) []string {
 	if !q.parsed() {
 		return nil
 	}
 	var out []string
 	add := func(name string) {
-		for _, v := range VirtualColumns {
+		for _, v := range names {
 			if strings.EqualFold(name, v) && !slices.Contains(out, v) {
 				out = append(out, v)
 			}
@@ -43,16 +60,4 @@ func (q *Query) virtualNames() []string {
 		}
 	})
 	return out
-}
-
-// visibleCols counts the columns of a FROM element that * lists, for an
-// alias's column list, which renames those.
-func visibleCols(it *fromItem) int {
-	n := 0
-	for _, c := range it.cols {
-		if it.hidden[c.ID]&hideStar == 0 {
-			n++
-		}
-	}
-	return n
 }

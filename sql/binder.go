@@ -218,8 +218,22 @@ func (b *binder) openPath(path string) (planner.Table, error) {
 	return b.cat.OpenPath("", path)
 }
 
+// withRowIDs is tbl read through a RowIDTable when the statement names
+// rowid, tbl numbers its rows and has no column of that name; tbl
+// otherwise.
+func (b *binder) withRowIDs(tbl planner.Table) planner.Table {
+	if _, ok := tbl.(*RowIDTable); ok {
+		return tbl
+	}
+	if src, ok := tbl.(RowIDSource); !ok || !src.RowIDs() || hasRowIDColumn(tbl.Schema()) || !b.q.namesRowID() {
+		return tbl
+	}
+	return NewRowIDTable(tbl)
+}
+
 // scan builds a Scan of every column of tbl; the optimizer prunes.
 func (b *binder) scan(tbl planner.Table, name, alias string) *planner.Scan {
+	tbl = b.withRowIDs(tbl) // rowid.go
 	schema := tbl.Schema()
 	s := &planner.Scan{Table: tbl, Name: name, Alias: alias, Limit: -1}
 	if sk, ok := tbl.(interface{ Skipped() []string }); ok {

@@ -289,7 +289,7 @@ func (c *Catalog) CreateMem(name string, schema columnar.Schema, cons []ColumnCo
 		}
 		c.retire(old)
 	}
-	c.tables[key] = &MemTable{schema: schema, cons: cons, keys: keys, primary: primary, defaults: defaults, generated: generated, temp: temp}
+	c.tables[key] = &MemTable{schema: schema, cons: cons, keys: keys, primary: primary, defaults: defaults, generated: generated, temp: temp, numbered: true}
 	c.names[key] = name
 	c.clearComments(key)
 	return nil

@@ -35,6 +35,10 @@ type MemTable struct {
 	// temp marks a table made by CREATE TEMP TABLE: the one temp.t and
 	// temp.main.t name (sql.CatalogMismatch).
 	temp bool
+	// numbered marks a table of the database (CREATE TABLE [AS]), whose
+	// rows have row ids; the tables b2sql makes for a statement's own use
+	// (RETURNING rows, a WITH's writes, metadata functions) have none.
+	numbered bool
 
 	mu   sync.RWMutex
 	rows [][]columnar.Value
@@ -123,7 +127,7 @@ func (t *MemTable) SetRows(rows [][]columnar.Value) {
 func (t *MemTable) txVersion() *MemTable {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
-	return &MemTable{schema: t.schema, cons: t.cons, keys: t.keys, primary: t.primary, defaults: t.defaults, generated: t.generated, temp: t.temp,
+	return &MemTable{schema: t.schema, cons: t.cons, keys: t.keys, primary: t.primary, defaults: t.defaults, generated: t.generated, temp: t.temp, numbered: t.numbered,
 		rows: t.rows[:len(t.rows):len(t.rows)], ver: t.ver, origin: t, from: t.ver}
 }
 
@@ -176,3 +180,15 @@ func (r *memReader) Next(ctx context.Context) (*columnar.Batch, error) {
 }
 
 func (r *memReader) Close() error { return nil }
+
+// RowIDs implements sql.RowIDSource: a row of a table of the database
+// has its index among the rows as its id (the rowid pseudo-column,
+// sql/rowid.go).
+func (t *MemTable) RowIDs() bool { return t.numbered }
+
+// Numbered marks a table not yet registered as a table of the database,
+// whose rows have row ids, and returns it.
+func (t *MemTable) Numbered() *MemTable {
+	t.numbered = true
+	return t
+}

@@ -70,9 +70,9 @@ func (up *upsert) run(ctx context.Context, env *Env, table string, rows [][]colu
 	if len(up.at) == 0 {
 		return 0, nil
 	}
-	old := newRowIDTable(catalog.NewMemTable(up.schema, up.old))
-	proposed := newRowIDTable(catalog.NewMemTable(up.schema, up.new))
-	if old.schema[len(old.schema)-1].Name != rowIDName {
+	old := sql.NewRowIDTable(catalog.NewMemTable(up.schema, up.old))
+	proposed := sql.NewRowIDTable(catalog.NewMemTable(up.schema, up.new))
+	if old.Schema()[old.ID()].Name != "rowid" {
 		return 0, &sql.Error{Pos: ins.at, Kind: sql.ErrUnsupported, Msg: fmt.Sprintf("ON CONFLICT … DO UPDATE: table %q has a column named rowid", table)}
 	}
 	cat := &overlayCatalog{ViewCatalog: env.Cat, tables: map[string]planner.Table{strings.ToLower(table): old, "excluded": proposed}}

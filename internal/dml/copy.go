@@ -163,7 +163,7 @@ func createMemTableAs(ctx context.Context, env *Env, c *sql.CreateTableAs, args 
 	if err != nil {
 		return 0, err
 	}
-	env.Cat.Put(c.Name, catalog.NewMemTable(schema, vals).AsTemp(c.Temp))
+	env.Cat.Put(c.Name, catalog.NewMemTable(schema, vals).AsTemp(c.Temp).Numbered())
 	return int64(len(vals)), nil
 }
 

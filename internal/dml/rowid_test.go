@@ -8,9 +8,10 @@ import (
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/index"
 	"github.com/b2sql/b2sql/internal/catalog"
+	"github.com/b2sql/b2sql/sql"
 )
 
-// A rowIDTable scan numbers the rows 0, 1, … across batches, wherever the
+// A sql.RowIDTable scan numbers the rows 0, 1, … across batches, wherever the
 // row id column is asked for, alone included.
 func TestRowIDScan(t *testing.T) {
 	const n = 2500 // three batches of columnar.MaxBatch
@@ -19,7 +20,7 @@ func TestRowIDScan(t *testing.T) {
 	for i := range rows {
 		rows[i] = []columnar.Value{columnar.IntValue(columnar.TInt64, int64(10*i)), columnar.StringValue("x")}
 	}
-	rt := newRowIDTable(catalog.NewMemTable(schema, rows))
+	rt := sql.NewRowIDTable(catalog.NewMemTable(schema, rows))
 	if got := rt.Schema()[2].Name; got != "rowid" {
 		t.Fatalf("row id column named %q, want rowid", got)
 	}
@@ -64,7 +65,7 @@ func TestRowIDScan(t *testing.T) {
 		}
 	}
 	// A table with its own rowid column keeps it: the row id is unnamable.
-	own := newRowIDTable(catalog.NewMemTable(columnar.Schema{{Name: "RowID", Type: columnar.TInt64}}, nil))
+	own := sql.NewRowIDTable(catalog.NewMemTable(columnar.Schema{{Name: "RowID", Type: columnar.TInt64}}, nil))
 	if got := own.Schema()[1].Name; got == "rowid" {
 		t.Errorf("row id column shadows the table's own RowID")
 	}

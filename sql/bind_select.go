@@ -346,7 +346,9 @@ func (b *binder) starItems(st *ast.Star) ([]selItem, error) {
 			return nil, b.errAt(b.q.tokAt(st.Start), ErrUnknownTable, fmt.Sprintf("unknown table %q%s", qual, didYouMean(qual, b.quals)))
 		}
 	}
-	if len(b.scope) == 0 && qual == "" {
+	if len(b.scope) == 0 && qual == "" && (b.sel == nil || len(b.sel.From) == 0) {
+		// A FROM of no columns (a WITH entry that writes without
+		// RETURNING) leaves the list empty, refused below as DuckDB does.
 		return nil, b.errAt(b.q.tokAt(st.Start), ErrUnknownColumn, "SELECT * with no FROM clause")
 	}
 	exclude := map[string]bool{} // name or qualifier.name, lower case

@@ -3,6 +3,7 @@ package sql
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/b2sql/b2sql/sql/ast"
@@ -101,6 +102,23 @@ func (b *stmtBuilder) target(n ast.Name, alias *ast.Ident) (string, Pos, ast.Tab
 		t.Span.End = alias.End
 	}
 	return name, pos, t, nil
+}
+
+// baseTarget refuses UPDATE or DELETE (what) of a name the statement's
+// WITH defines, as DuckDB 1.5.6 does: the WITH entry, not the table, is
+// what the name means, and it has no rows to change. (INSERT INTO such a
+// name writes the table: DuckDB's INSERT looks its target up among the
+// tables only.)
+func (b *stmtBuilder) baseTarget(n ast.Name, what string) error {
+	if b.with == nil || len(n) != 1 {
+		return nil
+	}
+	for _, c := range b.with.CTEs {
+		if strings.EqualFold(c.Name.Name, n[0].Name) {
+			return b.errAt(n[0], ErrUnsupported, "Can only "+what+" base table (WITH names "+strconv.Quote(c.Name.Name)+")")
+		}
+	}
+	return nil
 }
 
 // condition is a WHERE made a select item (UPDATE's, DELETE's, DO
@@ -205,6 +223,9 @@ func (b *stmtBuilder) withOptions(opts []*ast.Option) ([]Option, error) {
 // is a change (Joined: a row of t matched more than once changes once).
 func (b *stmtBuilder) update(s *ast.Update) (Statement, error) {
 	b.with = s.With
+	if err := b.baseTarget(s.Table, "update"); err != nil {
+		return nil, err
+	}
 	name, pos, from, err := b.target(s.Table, s.Alias)
 	if err != nil {
 		return nil, err
@@ -251,6 +272,9 @@ func (b *stmtBuilder) update(s *ast.Update) (Statement, error) {
 // [AS x], others [WHERE cond]: a row of t goes when it matches.
 func (b *stmtBuilder) deleteFrom(s *ast.Delete) (Statement, error) {
 	b.with = s.With
+	if err := b.baseTarget(s.Table, "delete from"); err != nil {
+		return nil, err
+	}
 	name, pos, from, err := b.target(s.Table, s.Alias)
 	if err != nil {
 		return nil, err

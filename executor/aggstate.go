@@ -2,6 +2,7 @@ package executor
 
 import (
 	"math"
+	"math/bits"
 
 	"github.com/b2sql/b2sql/columnar"
 )
@@ -15,7 +16,7 @@ type aggState struct {
 	ints   []int64
 	uints  []uint64
 	floats []float64
-	// comp carries the rounding error of float sums (Neumaier), so that a
+	// comp carries the rounding error of float sums (TwoSum), so that a
 	// SUM/AVG of doubles does not depend on the order rows arrive in:
 	// parallel partial aggregates see rows in a different order every run,
 	// and two evaluations of one aggregate must agree (a CTE compared with
@@ -183,6 +184,10 @@ func (s *aggState) update(b *columnar.Batch, arg *columnar.Vector, gids []int32)
 			return err
 		}
 	} else if arg.Valid != nil {
+		if b.Sel == nil && s.sumsFloats(arg) {
+			updateSumFloatWords(s.floats, s.comp, s.count, arg.Floats, gids, arg.Valid, b.Len)
+			return nil
+		}
 		s.dsel = appendValid(s.dsel[:0], arg.Valid, b)
 		sel = s.dsel
 		if len(sel) == 0 {
@@ -222,7 +227,7 @@ func (s *aggState) update(b *columnar.Batch, arg *columnar.Vector, gids []int32)
 				s.sumIntsSpill(arg.Ints, gids, sel, b.Len)
 			case columnar.PhysUint:
 				comp := s.comp
-				rows(func(i int) { g := gids[i]; addComp(&vals[g], &comp[g], float64(arg.Uints[i])); s.count[g]++ })
+				rows(func(i int) { g := gids[i]; twoSum(&vals[g], &comp[g], float64(arg.Uints[i])); s.count[g]++ })
 			}
 			return nil
 		case columnar.PhysInt:
@@ -282,29 +287,42 @@ func updateSumFloat(vals, comp []float64, counts []int64, in []float64, gids []i
 		in, gids = in[:n], gids[:n]
 		for i, x := range in {
 			g := gids[i]
-			addComp(&vals[g], &comp[g], x)
+			twoSum(&vals[g], &comp[g], x)
 			counts[g]++
 		}
 		return
 	}
 	for _, i := range sel {
 		g := gids[i]
-		addComp(&vals[g], &comp[g], in[i])
+		twoSum(&vals[g], &comp[g], in[i])
 		counts[g]++
 	}
 }
 
-// addComp adds x to *sum, accumulating the rounding error in *comp
-// (Neumaier's variant of Kahan summation). Once the sum is infinite or NaN
-// comp turns NaN; floatSum then ignores it.
-func addComp(sum, comp *float64, x float64) {
-	t := *sum + x
-	if math.Abs(*sum) >= math.Abs(x) {
-		*comp += (*sum - t) + x
-	} else {
-		*comp += (x - t) + *sum
+// updateSumFloatWords is updateSumFloat for a batch without a selection
+// whose NULLs are read from the validity words, as updateFlat reads them:
+// a full word is 64 rows added without a test, building no selection.
+func updateSumFloatWords(vals, comp []float64, counts []int64, in []float64, gids []int32, valid columnar.Bitmap, n int) {
+	for w := 0; 64*w < n; w++ {
+		m, lo := word(valid, w, n), 64*w
+		if m == ^uint64(0) {
+			updateSumFloat(vals, comp, counts, in[lo:lo+64], gids[lo:lo+64], nil, 64)
+			continue
+		}
+		for ; m != 0; m &= m - 1 {
+			i := lo + bits.TrailingZeros64(m)
+			g := gids[i]
+			twoSum(&vals[g], &comp[g], in[i])
+			counts[g]++
+		}
 	}
-	*sum = t
+}
+
+// sumsFloats reports whether s is a SUM or AVG of float arg into float
+// accumulators (updateSumFloat's case).
+func (s *aggState) sumsFloats(arg *columnar.Vector) bool {
+	return (s.spec.Kind == AggSum || s.spec.Kind == AggAvg) && !s.wideSum() && !s.minMaxWide() &&
+		s.accPhys() == columnar.PhysFloat && arg.Type.Phys() == columnar.PhysFloat
 }
 
 // floatSum is group g's compensated float sum.
@@ -407,7 +425,7 @@ func (s *aggState) mergeAvg(b *columnar.Batch, sum, cnt *columnar.Vector, gids [
 			return
 		}
 		g := gids[i]
-		addComp(&s.floats[g], &s.comp[g], sum.Floats[j])
+		twoSum(&s.floats[g], &s.comp[g], sum.Floats[j])
 		s.count[g] += cnt.Ints[k]
 	})
 

@@ -32,7 +32,7 @@ func (s *aggState) updateFlat(b *columnar.Batch, arg *columnar.Vector) bool {
 		switch {
 		case s.accPhys() == columnar.PhysFloat && arg.Type.Phys() == columnar.PhysFloat:
 			sum, comp, c := sumFloatsWords(arg.Floats[:n], valid)
-			addComp(&s.floats[0], &s.comp[0], sum)
+			twoSum(&s.floats[0], &s.comp[0], sum)
 			s.comp[0] += comp
 			s.count[0] += int64(c)
 			return true
@@ -125,7 +125,8 @@ func countValid(valid columnar.Bitmap, n int) int {
 
 // twoSum adds x to the pair (s, c) without rounding loss: c collects the
 // exact error of s+x (Knuth's TwoSum, branch-free, so four such chains run
-// side by side).
+// side by side). Once the sum is infinite or NaN, c turns NaN; floatSum
+// then ignores it.
 func twoSum(s, c *float64, x float64) {
 	t := *s + x
 	bp := t - *s

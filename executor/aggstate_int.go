@@ -53,7 +53,7 @@ func (s *aggState) spill(g int32) {
 		s.floats = make([]float64, len(s.isum), cap(s.isum))
 		s.comp = make([]float64, len(s.isum), cap(s.isum))
 	}
-	addComp(&s.floats[g], &s.comp[g], float64(s.isum[g])/s.intScale())
+	twoSum(&s.floats[g], &s.comp[g], float64(s.isum[g])/s.intScale())
 	s.isum[g] = 0
 }
 
@@ -65,7 +65,7 @@ func (s *aggState) intFloatSum(g int) float64 {
 		return v
 	}
 	sum, comp := s.floats[g], s.comp[g]
-	addComp(&sum, &comp, v)
+	twoSum(&sum, &comp, v)
 	if math.IsInf(sum, 0) || math.IsNaN(sum) {
 		return sum
 	}

@@ -97,8 +97,10 @@ func rangeDist(v *columnar.Vector, sign float64, r int32) float64 {
 	case x.Null:
 		return 0
 	case x.Type.ID == columnar.Interval:
-		iv := x.Interval()
-		return sign * (float64(iv.Days)*86_400_000_000 + float64(iv.Micros))
+		// Months fold as 30 days: only a TIME key's offset holds them here
+		// (a DATE or TIMESTAMP key's are measured per row, sql's
+		// bind_window_calendar.go), where any day covers the range.
+		return sign * float64(x.Interval().FoldedMicros())
 	}
 	return sign * x.AsFloat()
 }
@@ -117,8 +119,7 @@ func offsetRow(i int, off int64, m int) int {
 
 // checkRowArgs reports a per-row frame offset DuckDB refuses: a negative
 // GROUPS or RANGE offset (a negative ROWS offset moves the bound the
-// other way), an INTERVAL one with months. args are f's stored
-// arguments, over n rows.
+// other way). args are f's stored arguments, over n rows.
 func checkRowArgs(f *WindowFunc, args []*columnar.Vector, n int) error {
 	if f.Frame.Rows || !(f.RowArgs.Start || f.RowArgs.End) {
 		return nil
@@ -148,10 +149,7 @@ func checkRowArgs(f *WindowFunc, args []*columnar.Vector, n int) error {
 			switch {
 			case x.Type.ID == columnar.Interval:
 				iv := x.Interval()
-				if iv.Months != 0 {
-					return errorf("RANGE offsets in months, quarters or years are not supported")
-				}
-				neg = iv.Days < 0 || iv.Micros < 0
+				neg = iv.Months < 0 || iv.Days < 0 || iv.Micros < 0
 			case x.Type.IsFloat():
 				neg = x.F < 0
 			}

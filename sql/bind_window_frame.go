@@ -68,9 +68,6 @@ func (b *binder) windowFrame(fr *winFrame, order []planner.SortKey, at int, bind
 			}
 			out.frame.EndUnbounded = true
 		case "PRECEDING", "FOLLOWING":
-			if fb.calendar {
-				return b.errAt(at, ErrUnsupported, "RANGE offsets in months, quarters or years are not supported")
-			}
 			var x planner.Expr
 			var err error
 			if fb.hasDist {
@@ -164,7 +161,9 @@ func (b *binder) rangeOffset(out *planner.Frame, x planner.Expr, order []planner
 	}
 	dist := float64(sign)
 	var row planner.Expr
-	if k, ok := x.(*planner.Const); ok {
+	if calendarOffset(kt, x) {
+		row = calendarDist(order[0], x, sign) // bind_window_calendar.go
+	} else if k, ok := x.(*planner.Const); ok {
 		dist = 0 // NULL: the current row's peers
 		if !k.Val.Null {
 			dist = k.Val.AsFloat()
@@ -219,16 +218,14 @@ type winFrame struct {
 // CURRENT ROW, FOLLOWING or UNBOUNDED FOLLOWING, with the offset expr
 // of PRECEDING and FOLLOWING (or its value dist when hasDist).
 type winBound struct {
-	kind     string
-	expr     callexpr.Expr
-	dist     float64
-	hasDist  bool
-	calendar bool // an INTERVAL offset in months, quarters or years
+	kind    string
+	expr    callexpr.Expr
+	dist    float64
+	hasDist bool
 }
 
 // astFrame is the winFrame of a frame clause of the syntax tree. An
-// INTERVAL '…' offset is checked here, where the text is: it must parse,
-// and count no months.
+// INTERVAL '…' offset is checked here, where the text is: it must parse.
 func (b *binder) astFrame(fr *ast.Frame) (*winFrame, error) {
 	if fr == nil {
 		return nil, nil
@@ -255,11 +252,7 @@ func (b *binder) astFrame(fr *ast.Frame) (*winFrame, error) {
 				if _, ok := parseInterval(l.Val); !ok {
 					return nil, b.errAt(b.q.tokAt(l.Start), ErrType, fmt.Sprintf("could not cast %s to INTERVAL", quoteSQL(l.Val)))
 				}
-				if hasCalendarUnit(l.Val) {
-					return nil, b.errAt(b.q.tokAt(iv.Start), ErrUnsupported, "RANGE offsets in months, quarters or years are not supported")
-				}
 			}
-			wb.calendar = iv.Unit != "" && hasCalendarUnit("1 "+iv.Unit)
 		}
 		return wb, nil
 	}

@@ -123,7 +123,7 @@ func (r *codeReader) readFixed(v *columnar.Vector, n int, validBuf columnar.Bitm
 					}
 					used = k
 				} else {
-					used = fillPlain(r.c, r.plainSrc, r.vpos, defs, int32(r.maxDef), v, got)
+					used = fillPlain(r.c, r.plainSrc, r.vpos, defs, int32(r.maxDef), v, got, r.sparseNulls)
 				}
 			} else if bools {
 				used = fillSeg(v.Bools[got:got+k], defs, int32(r.maxDef), true, nil, nil, r.plainB, vpos)

@@ -45,8 +45,11 @@ type codeReader struct {
 	codes   []int32
 	plain   [][]byte
 	isPlain bool
-	lazy    bool      // numeric indices: read through lc, not codes
-	lc      lazyCodes // (codeBuf then holds the current segment's)
+	// sparseNulls: the page's NULLs are few enough for fillPlain to copy
+	// the runs of values between them.
+	sparseNulls bool
+	lazy        bool      // numeric indices: read through lc, not codes
+	lc          lazyCodes // (codeBuf then holds the current segment's)
 	// lazyPlain: a numeric PLAIN page, whose values (plainSrc) are
 	// converted as rows are read (plainI/plainF then hold a segment's).
 	lazyPlain bool
@@ -255,6 +258,7 @@ func (r *codeReader) loadValues(enc parquet.Encoding, data []byte, n int, hasDef
 				nv++
 			}
 		}
+		r.sparseNulls = (n-nv)*minPlainRun*2 <= n
 		if nv == n {
 			// Levels that define every row (an OPTIONAL column without
 			// NULLs in this page): rows are values one for one.

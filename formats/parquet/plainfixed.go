@@ -160,7 +160,76 @@ func widenFloat32(src []byte, out []float64) {
 // from the PLAIN values of column c in src starting at value vpos: rows
 // whose level is below maxDef get 0 and use no value. src holds every
 // value the levels ask for. It returns the values used.
-func fillPlain(c *column, src []byte, vpos int, defs []int32, maxDef int32, v *columnar.Vector, at int) int {
+// Where NULLs are sparse (sparse: the page's values come in runs of
+// minPlainRun*2 on average or longer), each run of values is converted
+// as a page without NULLs is, a copy for DOUBLE and plain INT64; else row
+// by row (fillPlainRows), where finding the runs would cost more than
+// it saves (1% NULLs: 3x faster by runs; 50%: 2x slower).
+func fillPlain(c *column, src []byte, vpos int, defs []int32, maxDef int32, v *columnar.Vector, at int, sparse bool) int {
+	if !sparse {
+		return fillPlainRows(c, src, vpos, defs, maxDef, v, at)
+	}
+	start, w := vpos, fixedWidth(c)
+	var ints []int64
+	var floats []float64
+	if floatKind(c.kind) {
+		floats = v.Floats[at : at+len(defs)]
+	} else {
+		ints = v.Ints[at : at+len(defs)]
+	}
+	for j := 0; j < len(defs); {
+		if defs[j] != maxDef {
+			if floats != nil {
+				floats[j] = 0
+			} else {
+				ints[j] = 0
+			}
+			j++
+			continue
+		}
+		k := j + 1
+		for k < len(defs) && defs[k] == maxDef {
+			k++
+		}
+		// A run of values is converted as a page without NULLs is (a
+		// copy for DOUBLE and plain INT64); a short one value by value,
+		// where the call would cost more than the values.
+		if n := k - j; n >= minPlainRun {
+			if floats != nil {
+				convertPlain(c, src[w*vpos:w*(vpos+n)], nil, floats[j:k])
+			} else {
+				convertPlain(c, src[w*vpos:w*(vpos+n)], ints[j:k], nil)
+			}
+			vpos += n
+		} else {
+			for ; j < k; j++ {
+				if floats != nil {
+					floats[j] = plainFloat(c, src, vpos)
+				} else {
+					ints[j] = plainInt(c, src, vpos)
+				}
+				vpos++
+			}
+		}
+		j = k
+	}
+	return vpos - start
+}
+
+// minPlainRun is the shortest run of values fillPlain converts in one
+// convertPlain call.
+const minPlainRun = 8
+
+// plainFloat is PLAIN float value i of column c.
+func plainFloat(c *column, src []byte, i int) float64 {
+	if c.kind == kFloat32 {
+		return float64(math.Float32frombits(binary.LittleEndian.Uint32(src[4*i:])))
+	}
+	return math.Float64frombits(binary.LittleEndian.Uint64(src[8*i:]))
+}
+
+// fillPlainRows is fillPlain converting row by row.
+func fillPlainRows(c *column, src []byte, vpos int, defs []int32, maxDef int32, v *columnar.Vector, at int) int {
 	start := vpos
 	switch c.kind {
 	case kInt32, kUint32, kInt64:

@@ -94,44 +94,71 @@ func (r *RowIDTable) Generated() []GeneratedColumn {
 	return nil
 }
 
-// SupportsFilter takes the predicates on the row id that bound it from
-// above (=, <, <=, BETWEEN, IN, an OR of those): the scan stops after the
-// last row they can keep. The filter stays above the scan.
+// SupportsFilter takes the predicates on the row id that bound it (=,
+// <, <=, >, >=, BETWEEN, IN, an OR of those): the scan stops after the
+// last row they can keep, and starts near the first one when the table
+// can (RowIDScanner). The filter stays above the scan.
 func (r *RowIDTable) SupportsFilter(p index.Pred) index.Support {
-	if _, ok := r.upper(p); ok {
+	if b := r.bounds(p); b.hasLo || b.hasHi {
 		return index.Inexact
 	}
 	return index.Unsupported
 }
 
-// upper is the largest row id p keeps, if p bounds the row id.
-func (r *RowIDTable) upper(p index.Pred) (int64, bool) {
+// RowIDScanner is a RowIDSource that can read a span of its rows:
+// ScanFrom produces the rows from some live row at most from on, up to
+// at least live row spec.Limit (≥ 0; counted from row 0), and returns
+// the number of the first row it produces.
+type RowIDScanner interface {
+	ScanFrom(ctx context.Context, spec index.ScanSpec, from int64) (columnar.Reader, int64, error)
+}
+
+// idBounds are the smallest and largest row ids a predicate keeps.
+type idBounds struct {
+	lo, hi       int64
+	hasLo, hasHi bool
+}
+
+// bounds is what p says of the row id: an OR bounds it as its loosest
+// branch does.
+func (r *RowIDTable) bounds(p index.Pred) idBounds {
 	if p.Op == index.Or {
-		hi, ok := int64(-1), len(p.Any) > 0
-		for _, q := range p.Any {
-			h, k := r.upper(q)
-			hi, ok = max(hi, h), ok && k
+		if len(p.Any) == 0 {
+			return idBounds{}
 		}
-		return hi, ok
+		out := r.bounds(p.Any[0])
+		for _, q := range p.Any[1:] {
+			b := r.bounds(q)
+			out.lo, out.hasLo = min(out.lo, b.lo), out.hasLo && b.hasLo
+			out.hi, out.hasHi = max(out.hi, b.hi), out.hasHi && b.hasHi
+		}
+		return out
 	}
 	if p.Col != r.ID() || len(p.Vals) == 0 {
-		return 0, false
+		return idBounds{}
 	}
+	v := p.Vals[0].I
 	switch p.Op {
-	case index.Eq, index.Le:
-		return p.Vals[0].I, true
+	case index.Eq:
+		return idBounds{lo: v, hi: v, hasLo: true, hasHi: true}
+	case index.Le:
+		return idBounds{hi: v, hasHi: true}
 	case index.Lt:
-		return p.Vals[0].I - 1, true
+		return idBounds{hi: v - 1, hasHi: true}
+	case index.Ge:
+		return idBounds{lo: v, hasLo: true}
+	case index.Gt:
+		return idBounds{lo: v + 1, hasLo: true}
 	case index.Between:
-		return p.Vals[1].I, true
+		return idBounds{lo: v, hi: p.Vals[1].I, hasLo: true, hasHi: true}
 	case index.In:
-		hi := p.Vals[0].I
-		for _, v := range p.Vals[1:] {
-			hi = max(hi, v.I)
+		b := idBounds{lo: v, hi: v, hasLo: true, hasHi: true}
+		for _, x := range p.Vals[1:] {
+			b.lo, b.hi = min(b.lo, x.I), max(b.hi, x.I)
 		}
-		return hi, true
+		return b
 	}
-	return 0, false
+	return idBounds{}
 }
 
 func (r *RowIDTable) Scan(ctx context.Context, spec index.ScanSpec) (columnar.Reader, error) {
@@ -139,13 +166,22 @@ func (r *RowIDTable) Scan(ctx context.Context, spec index.ScanSpec) (columnar.Re
 	inner := index.ScanSpec{Limit: spec.Limit, Threads: 1, Stats: spec.Stats, NoPrune: spec.NoPrune, Off: spec.Off}
 	// One stream in physical order (a parallel scan interleaves its
 	// units), filtered by nothing (skipped rows would not be counted);
-	// a bound on the row id is a limit on the live rows read.
+	// bounds on the row id are where the scan starts and a limit on the
+	// live rows read.
+	from := int64(0)
 	for _, p := range spec.Filter {
-		if hi, ok := r.upper(p); ok && !spec.NoPrune {
-			n := max(hi+1, 0)
+		b := r.bounds(p)
+		if spec.NoPrune || !spec.On(index.BlockPruning) {
+			break
+		}
+		if b.hasHi {
+			n := max(b.hi+1, 0)
 			if inner.Limit < 0 || n < inner.Limit {
 				inner.Limit = n
 			}
+		}
+		if b.hasLo {
+			from = max(from, b.lo)
 		}
 	}
 	out := -1 // position of the row id among spec.Cols
@@ -160,11 +196,18 @@ func (r *RowIDTable) Scan(ctx context.Context, spec index.ScanSpec) (columnar.Re
 	if pad {
 		inner.Cols = []int{0}
 	}
-	rd, err := r.t.Scan(ctx, inner)
+	var rd columnar.Reader
+	var err error
+	start := int64(0)
+	if sc, ok := r.t.(RowIDScanner); ok && (from > 0 || inner.Limit >= 0) {
+		rd, start, err = sc.ScanFrom(ctx, inner, from)
+	} else {
+		rd, err = r.t.Scan(ctx, inner)
+	}
 	if err != nil {
 		return nil, err
 	}
-	return &rowIDReader{r: rd, schema: r.readSchema(spec.Cols), out: out, pad: pad, stop: inner.Limit}, nil
+	return &rowIDReader{r: rd, schema: r.readSchema(spec.Cols), out: out, pad: pad, next: start, stop: inner.Limit}, nil
 }
 
 func (r *RowIDTable) readSchema(cols []int) columnar.Schema {

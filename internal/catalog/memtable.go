@@ -180,15 +180,3 @@ func (r *memReader) Next(ctx context.Context) (*columnar.Batch, error) {
 }
 
 func (r *memReader) Close() error { return nil }
-
-// RowIDs implements sql.RowIDSource: a row of a table of the database
-// has its index among the rows as its id (the rowid pseudo-column,
-// sql/rowid.go).
-func (t *MemTable) RowIDs() bool { return t.numbered }
-
-// Numbered marks a table not yet registered as a table of the database,
-// whose rows have row ids, and returns it.
-func (t *MemTable) Numbered() *MemTable {
-	t.numbered = true
-	return t
-}

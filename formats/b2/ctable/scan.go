@@ -242,7 +242,13 @@ func (t *Table) DescribeScan(spec index.ScanSpec) string {
 // thread, a Limit or spec.Ordered). Blocks whose index summary proves a filter
 // predicate false are skipped unless spec.On(index.BlockPruning) is false; rows are not filtered.
 func (t *Table) Scan(ctx context.Context, spec index.ScanSpec) (columnar.Reader, error) {
-	schema, pl, units, per, err := t.prepare(spec)
+	return t.scan(ctx, spec, 0, -1)
+}
+
+// scan is Scan reading blocks [first, last) of blockRows rows only
+// (ScanFrom; last < 0: to the end).
+func (t *Table) scan(ctx context.Context, spec index.ScanSpec, first, last int64) (columnar.Reader, error) {
+	schema, pl, units, per, err := t.prepare(spec, first, last)
 	if err != nil {
 		return nil, err
 	}
@@ -253,6 +259,27 @@ func (t *Table) Scan(ctx context.Context, spec index.ScanSpec) (columnar.Reader,
 	}
 	return startPipeline(ctx, schema, units, spec.Threads, spec.Limit, spec.Ordered, newWorker,
 		unitsDone(spec.Stats, func(u int) int64 { return pl.liveBlocks(u, per) })), nil
+}
+
+// skipBlocks decides None the blocks of the plan that lie wholly outside
+// blocks [first, last) of blockRows rows (ScanFrom; last < 0: no end),
+// counted as skipped.
+func (pl *scanPlan) skipBlocks(blockRows, first, last int64) {
+	lo, hi := blockRows*first, blockRows*last
+	for b := range pl.verdicts {
+		start, end := int64(b)*pl.grain, int64(b+1)*pl.grain
+		if end > lo && (last < 0 || start < hi) {
+			continue
+		}
+		switch pl.verdicts[b] {
+		case index.None:
+			continue
+		case index.All:
+			pl.allTrue--
+		}
+		pl.verdicts[b] = index.None
+		pl.skipped++
+	}
 }
 
 // units groups the blocks into units of whole blocks of at most batchRows
@@ -295,7 +322,7 @@ func (pl *scanPlan) liveBlocks(u int, per int64) int64 {
 // ignored. A unit may hold several blocks: its reader adds the extra ones
 // to spec.Stats.UnitsDone when it ends, so that progress counts blocks.
 func (t *Table) ScanUnits(ctx context.Context, spec index.ScanSpec) ([]func(ctx context.Context) (columnar.Reader, error), error) {
-	schema, pl, units, per, err := t.prepare(spec)
+	schema, pl, units, per, err := t.prepare(spec, 0, -1)
 	if err != nil {
 		return nil, err
 	}
@@ -604,7 +631,7 @@ func filtersColumn(spec index.ScanSpec, c int) bool {
 // them, plan the blocks (pruning, index lookup), count the plan in
 // spec.Stats and cut the surviving blocks into units, best first under a
 // top-k.
-func (t *Table) prepare(spec index.ScanSpec) (schema columnar.Schema, pl *scanPlan, units []int, per int64, err error) {
+func (t *Table) prepare(spec index.ScanSpec, first, last int64) (schema columnar.Schema, pl *scanPlan, units []int, per int64, err error) {
 	if t.st == nil {
 		return nil, nil, nil, 0, fmt.Errorf("ctable: %s: scan of a closed table", t.path)
 	}
@@ -625,6 +652,7 @@ func (t *Table) prepare(spec index.ScanSpec) (schema columnar.Schema, pl *scanPl
 	if err != nil {
 		return nil, nil, nil, 0, err
 	}
+	pl.skipBlocks(t.blockRows, first, last)
 	if st := spec.Stats; st != nil {
 		st.UnitName = "blocks"
 		atomic.AddInt64(&st.UnitsTotal, int64(len(pl.verdicts)))

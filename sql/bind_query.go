@@ -3,6 +3,7 @@ package sql
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"reflect"
 	"strconv"
 	"strings"
@@ -684,7 +685,9 @@ func (b *binder) bindTableAST(t *ast.Table) (*fromItem, error) {
 		if err != nil {
 			return nil, err
 		}
+		hidden := it.hidden // the scan's virtual columns (rowid) pass through with their IDs
 		it = itemOf(g, n.Alias)
+		maps.Copy(it.hidden, hidden)
 	}
 	if alias == "" && schema != "" {
 		b.schemaColumns(it.cols, schema)

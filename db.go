@@ -121,8 +121,11 @@ func (db *DB) RegisterTable(name, path string) error { return db.cat.Register(na
 // Tables lists the registered table names, sorted.
 func (db *DB) Tables() []string { return db.cat.Tables() }
 
-// Attach makes dir the DB's directory, as the ATTACH statement does.
-func (db *DB) Attach(dir string) error { return db.cat.Attach(&sql.Attach{Path: dir}) }
+// Attach makes dir the DB's directory: its table files become tables of
+// the default database and new tables are written there (a missing
+// directory is created), as Open on a directory does. The ATTACH
+// statement instead attaches dir as a database of its own (dir.t).
+func (db *DB) Attach(dir string) error { return db.cat.Mount(dir) }
 
 // Close closes the DB. Queries still running are cancelled: their Rows
 // report ErrClosed from Err, and the tables are released once the last of

@@ -301,8 +301,13 @@ func finished(wg *sync.WaitGroup) bool {
 	}
 }
 
-// TestAttach: ATTACH registers a directory's tables and makes it where
-// new tables go; a missing directory is created.
+// TestAttach: ATTACH makes a directory a database of its own (as
+// DuckDB's ATTACH, named by AS or by the directory's name): its tables
+// are name.t, and CREATE TABLE name.t writes its file there; a missing
+// directory is created. DB.Attach instead makes a directory the DB's
+// own: its tables join the default database, new tables go there.
+// (ATTACH without AS mounted the directory in the default database
+// until ATTACH named databases; the Go API keeps that meaning.)
 func TestAttach(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "newdb")
 	db, err := b2sql.Open("")
@@ -312,7 +317,8 @@ func TestAttach(t *testing.T) {
 	defer db.Close()
 	mustExec(t, db, "CREATE TABLE mem (a INTEGER)")
 	mustExec(t, db, "ATTACH '"+dir+"' AS data")
-	mustExec(t, db, "CREATE TABLE t AS SELECT 42 AS x")
+	mustExec(t, db, "CREATE TABLE data.t AS SELECT 42 AS x")
+	mustExec(t, db, "CREATE TABLE u AS SELECT 1 AS y") // the default database's, in memory
 	if got := dirEntries(t, dir); got != "t.b2d" {
 		t.Fatalf("attached directory: %s", got)
 	}
@@ -322,8 +328,23 @@ func TestAttach(t *testing.T) {
 	}
 	defer db2.Close()
 	mustExec(t, db2, "ATTACH '"+dir+"'")
-	if got := queryText(t, db2, "SELECT x FROM t"); got != "42" {
+	if got := queryText(t, db2, "SELECT x FROM newdb.t"); got != "42" {
 		t.Errorf("table through ATTACH: %s", got)
+	}
+	db3, err := b2sql.Open("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db3.Close()
+	if err := db3.Attach(dir); err != nil {
+		t.Fatal(err)
+	}
+	mustExec(t, db3, "CREATE TABLE v AS SELECT 2 AS z")
+	if got := queryText(t, db3, "SELECT x FROM t"); got != "42" {
+		t.Errorf("table through DB.Attach: %s", got)
+	}
+	if got := dirEntries(t, dir); got != "t.b2d v.b2d" {
+		t.Errorf("directory after DB.Attach and CREATE TABLE: %s", got)
 	}
 }
 

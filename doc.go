@@ -54,9 +54,10 @@
 // 'out.b2d' / 'out.b2z' (a python-blosc2 CTable, SUMMARY indexes built),
 // CREATE [OR REPLACE] TABLE name AS query, CREATE TABLE name (columns …),
 // INSERT, REPLACE, DELETE, UPDATE, COPY table FROM 'file', ATTACH 'dir'
+// AS db (the directory as a database of its own: db.t is its file t.b2d)
 // and DROP TABLE name (unregisters; deletes only files of the DB's
 // temporary directory). New tables are name.b2d CTables in the DB's
-// directory (Open on a directory, or ATTACH), in-memory tables in a DB
+// directory (Open on a directory, or DB.Attach), in-memory tables in a DB
 // without one; WITH (FORMAT b2d | b2z | parquet | memory) chooses. A
 // CTable change is built beside the table and swapped in atomically: a
 // reader sees the table before or after a statement, never a mix, and a
@@ -106,9 +107,11 @@
 // writes its file at once. CREATE INDEX, DROP INDEX and REINDEX of a
 // CTable work on its staged version too (a copy of the table, its
 // members linked, when the transaction had not changed it). ATTACH
-// inside a transaction registers its tables and directory for the
+// inside a transaction registers its database and tables for the
 // transaction, published by COMMIT and forgotten by ROLLBACK, as in
-// DuckDB (a missing directory it creates stays).
+// DuckDB (a missing directory it creates stays). A transaction may write
+// to several attached databases (DuckDB allows one per transaction):
+// COMMIT publishes their files as it publishes the default database's.
 //
 // # Errors
 //

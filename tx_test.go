@@ -650,7 +650,7 @@ func TestTxCTableIndex(t *testing.T) {
 	noStaged(t, dir)
 }
 
-// ATTACH inside a transaction: its tables and directory are the
+// ATTACH inside a transaction: the database and its tables are the
 // transaction's until COMMIT; ROLLBACK forgets them.
 func TestTxAttach(t *testing.T) {
 	dir := t.TempDir()
@@ -673,11 +673,11 @@ func TestTxAttach(t *testing.T) {
 	a, b := conns(t, sdb)
 	sumX := func(c *sql.Conn) (int64, error) {
 		var s int64
-		err := c.QueryRowContext(ctx, "SELECT sum(i) FROM x").Scan(&s)
+		err := c.QueryRowContext(ctx, "SELECT sum(i) FROM d.x").Scan(&s)
 		return s, err
 	}
 	txExec(t, a, "BEGIN")
-	txExec(t, a, "ATTACH '"+dir+"'")
+	txExec(t, a, "ATTACH '"+dir+"' AS d")
 	if s, err := sumX(a); err != nil || s != 13 {
 		t.Errorf("x inside the transaction: %d, %v; want 13", s, err)
 	}
@@ -689,8 +689,8 @@ func TestTxAttach(t *testing.T) {
 		t.Errorf("x after ROLLBACK: %v, want unknown", err)
 	}
 	txExec(t, a, "BEGIN")
-	txExec(t, a, "ATTACH '"+dir+"'")
-	txExec(t, a, "CREATE TABLE y AS SELECT 1 AS i") // into the attached directory
+	txExec(t, a, "ATTACH '"+dir+"' AS d")
+	txExec(t, a, "CREATE TABLE d.y AS SELECT 1 AS i") // into the attached directory
 	txExec(t, a, "COMMIT")
 	if s, err := sumX(b); err != nil || s != 13 {
 		t.Errorf("x after COMMIT: %d, %v; want 13", s, err)

@@ -41,7 +41,7 @@ func (b *binder) catalogObjects(fn string, args callexpr.SelectExprs, alias stri
 	v, bl, big := columnar.TVarchar, columnar.TBool, columnar.TInt64
 	head := []tableColumn{{"database_name", v}, {"database_oid", big}, {"schema_name", v}, {"schema_oid", big}}
 	headRow := func(temp bool, schema string) []columnar.Value {
-		db, dbOID := dbOf(temp)
+		db, dbOID := b.dbOf(RelationInfo{Temp: temp})
 		return []columnar.Value{str(db), i64(dbOID), str(schema), i64(2)}
 	}
 	objs := b.objects()

@@ -14,7 +14,8 @@ import (
 // relation, column or database of what the catalog lists
 // (RelationLister); information_schema's views and SHOW ALL TABLES are
 // queries over them (catalog_views.go). The oids are b2sql's own
-// numbering; the database is "memory" (temporary relations "temp").
+// numbering; the database is "memory" (temporary relations "temp"), or
+// the one ATTACH made that holds the relation.
 
 // catalogTableSet registers a catalog table function of no arguments,
 // bound by the binder (CustomBind).
@@ -29,14 +30,23 @@ func init() {
 		table("duckdb_tables", "The tables, one row each"),
 		table("duckdb_columns", "The columns of the tables, one row each"),
 		table("duckdb_views", "The views, one row each"),
-		table("duckdb_databases", "The databases: memory and temp"),
+		table("duckdb_databases", "The databases: memory, temp and the ones ATTACH made"),
 	)
 }
 
-// dbOf is the database a relation is in, and its oid.
-func dbOf(temp bool) (string, int64) {
-	if temp {
+// dbOf is the database relation r is in, and its oid: temp, memory or
+// the database ATTACH made (oids from 2 in the order duckdb_databases()
+// lists them).
+func (b *binder) dbOf(r RelationInfo) (string, int64) {
+	switch {
+	case r.Temp:
 		return "temp", 1
+	case r.Database != "":
+		for i, d := range b.attachedDatabases() {
+			if strings.EqualFold(d.Name, r.Database) {
+				return d.Name, int64(2 + i)
+			}
+		}
 	}
 	return "memory", 0
 }
@@ -79,7 +89,7 @@ func (b *binder) catalogTables(fn string, args callexpr.SelectExprs, alias strin
 			if r.View {
 				continue
 			}
-			db, dbOID := dbOf(r.Temp)
+			db, dbOID := b.dbOf(r)
 			rows = append(rows, []columnar.Value{str(db), i64(int(dbOID)), str(r.Schema), i64(2), str(r.Name), oid(k), text(r.Comment), noTags,
 				columnar.BoolValue(false), columnar.BoolValue(r.Temp), columnar.BoolValue(r.PrimaryKey), columnar.NullValue(columnar.TInt64),
 				i64(len(r.Columns)), i64(r.Indexes), i64(r.Checks), str(createTableText(r))})
@@ -91,7 +101,7 @@ func (b *binder) catalogTables(fn string, args callexpr.SelectExprs, alias strin
 			{"character_maximum_length", columnar.TInt32}, {"numeric_precision", columnar.TInt32}, {"numeric_precision_radix", columnar.TInt32},
 			{"numeric_scale", columnar.TInt32}}
 		for k, r := range rels {
-			db, dbOID := dbOf(r.Temp)
+			db, dbOID := b.dbOf(r)
 			if r.View {
 				r.Columns = b.viewColumns(r.Name)
 			}
@@ -117,7 +127,7 @@ func (b *binder) catalogTables(fn string, args callexpr.SelectExprs, alias strin
 			if !r.View {
 				continue
 			}
-			db, dbOID := dbOf(r.Temp)
+			db, dbOID := b.dbOf(r)
 			n, bound := columnar.NullValue(columnar.TInt64), false
 			if bd, err := b.bindText("SELECT * FROM " + quoteIdent(r.Name)); err == nil {
 				n, bound = i64(len(bd.Names)), true
@@ -131,6 +141,16 @@ func (b *binder) catalogTables(fn string, args callexpr.SelectExprs, alias strin
 		for _, db := range []string{"memory", "temp"} {
 			rows = append(rows, []columnar.Value{str(db), i64(map[string]int{"memory": 0, "temp": 1}[db]), null, null, noTags,
 				columnar.BoolValue(db == "temp"), str("duckdb"), columnar.BoolValue(false), columnar.BoolValue(false), null, noTags})
+		}
+		// The databases ATTACH made: an in-memory one is DuckDB's kind,
+		// a directory b2sql's own.
+		for i, d := range b.attachedDatabases() {
+			path, kind := text(d.Path), "b2sql"
+			if d.Path == "" {
+				kind = "duckdb"
+			}
+			rows = append(rows, []columnar.Value{str(d.Name), i64(2 + i), path, null, noTags,
+				columnar.BoolValue(false), str(kind), columnar.BoolValue(d.ReadOnly), columnar.BoolValue(false), null, noTags})
 		}
 	}
 	return b.constTable(alias, "catalog", cols, rows) // bind_func_table.go
@@ -155,7 +175,9 @@ func (b *binder) viewColumns(name string) []ColumnInfo {
 func createTableText(r RelationInfo) string {
 	var sb strings.Builder
 	sb.WriteString("CREATE TABLE ")
-	if r.Schema != DefaultSchema {
+	if r.Database != "" {
+		sb.WriteString(columnar.QuoteIdent(r.Database) + ".")
+	} else if r.Schema != DefaultSchema {
 		sb.WriteString(columnar.QuoteIdent(r.Schema) + ".")
 	}
 	sb.WriteString(columnar.QuoteIdent(r.Name) + "(")

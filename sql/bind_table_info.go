@@ -28,7 +28,7 @@ func (b *binder) bindTableInfo(args callexpr.SelectExprs, alias string, at int) 
 	}
 	var rel *RelationInfo
 	for _, r := range b.relations() {
-		if strings.EqualFold(relationKey(r), arg) || strings.EqualFold(r.Schema+"."+r.Name, arg) {
+		if strings.EqualFold(relationKey(r), arg) || r.Database == "" && strings.EqualFold(r.Schema+"."+r.Name, arg) {
 			rel = &r
 			break
 		}

@@ -16,6 +16,9 @@ type RelationLister interface {
 
 // RelationInfo is a table or view of the catalog.
 type RelationInfo struct {
+	// Database is the database ATTACH made that the relation is in (its
+	// Schema is then main), "" for the default database's.
+	Database     string
 	Schema, Name string
 	View, Temp   bool
 	SQL          string // a view's query
@@ -44,8 +47,12 @@ func (b *binder) relations() []RelationInfo {
 	return nil
 }
 
-// relationKey is a relation's catalog key: its name, s.name outside main.
+// relationKey is a relation's catalog key: its name, s.name outside main
+// (db.name in a database ATTACH made).
 func relationKey(r RelationInfo) string {
+	if r.Database != "" {
+		return r.Database + "." + r.Name
+	}
 	if strings.EqualFold(r.Schema, DefaultSchema) {
 		return r.Name
 	}

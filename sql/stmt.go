@@ -273,27 +273,6 @@ func (b *stmtBuilder) reindex(s *ast.Reindex) (Statement, error) {
 	return r, nil
 }
 
-func (b *stmtBuilder) attach(s *ast.Attach) (Statement, error) {
-	path, ok := s.Path.(*ast.Literal)
-	if !ok || path.Kind != ast.LitString {
-		return nil, b.syntax(s.Path)
-	}
-	memory := path.Val == MemoryPath
-	switch {
-	case s.OrReplace && !memory:
-		return nil, b.errAt(s, ErrUnsupported, "ATTACH OR REPLACE applies to an in-memory database (':memory:'); a directory's tables join the database as they are")
-	case s.IfNotExists && !memory:
-		return nil, b.errAt(s, ErrUnsupported, "ATTACH IF NOT EXISTS applies to an in-memory database (':memory:'); a directory's tables join the database as they are")
-	case len(s.Options) > 0:
-		return nil, b.errAt(s.Options[0], ErrUnsupported, "ATTACH options are not supported")
-	}
-	a := &Attach{Path: path.Val, PathPos: b.pos(path.Start), IfNotExists: s.IfNotExists, OrReplace: s.OrReplace}
-	if s.Alias != nil {
-		a.Alias = s.Alias.Name
-	}
-	return a, nil
-}
-
 // truncate builds TRUNCATE [TABLE] t: DELETE FROM t without a condition.
 func (b *stmtBuilder) truncate(s *ast.Truncate) (Statement, error) {
 	name, pos, err := b.tableName(s.Table)

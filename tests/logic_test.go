@@ -50,6 +50,7 @@ package tests
 //
 // "__TESTDIR__" in SQL, in expected error messages and in register paths is
 // replaced by the file's temporary directory, where data directives write;
+// "__SESSIONDIR__" in SQL by a directory of the configuration's own in it;
 // "__DATA__" by tests/testdata/files, the checked-in CSV and JSON fixtures.
 
 import (
@@ -393,6 +394,10 @@ type session struct {
 	cfg  config
 	db   *b2sql.DB
 	dead string // non-empty once a statement hung or setup failed
+	// dir is the session's own directory (not made), "__SESSIONDIR__" in
+	// SQL: what one configuration writes there (ATTACH's database
+	// directories) the others do not see.
+	dir string
 }
 
 func runFile(t *testing.T, path string) {
@@ -440,7 +445,7 @@ func runFile(t *testing.T, path string) {
 	}
 	sessions := make([]*session, len(cfgs))
 	for k, cfg := range cfgs {
-		s := &session{cfg: cfg}
+		s := &session{cfg: cfg, dir: filepath.ToSlash(filepath.Join(dir, fmt.Sprintf("session%d", k)))}
 		sessions[k] = s
 		db, err := b2sql.Open("", b2sql.WithThreads(cfg.threads))
 		if err != nil {
@@ -550,7 +555,7 @@ func runRecord(t *testing.T, r record, dir string, sessions []*session) {
 			outs = append(outs, outcome{s.cfg, "skipped: " + s.dead})
 			continue
 		}
-		cols, rows, err := s.run(sql)
+		cols, rows, err := s.run(strings.ReplaceAll(sql, "__SESSIONDIR__", s.dir))
 		msg := check(r, subst, cols, rows, err)
 		if r.kind == recExplain {
 			msg = checkExplain(r, s.cfg, rows, err)

@@ -53,8 +53,9 @@ type Catalog struct {
 	// schemas are CREATE SCHEMA's schemas as written, main not among them
 	// (schemas.go); their relations are in the maps above as "s.t".
 	schemas []string
-	// memDBs are the schemas ATTACH ':memory:' made (attach_memory.go).
-	memDBs []string
+	// dbs are the databases ATTACH made, by lower-case name
+	// (databases.go); each is also a schema.
+	dbs    map[string]Database
 	life   lifecycle // lifecycle.go
 	tmpDir string    // CREATE TABLE's directory for a DB without one
 
@@ -93,7 +94,7 @@ type txState struct {
 	comments   map[string]string
 	memIndexes map[string]MemIndex
 	schemas    []string
-	memDBs     []string
+	dbs        map[string]Database
 	dir        string // the database's directory (ATTACH changes it)
 	// staged are the CTables the transaction changed and the file tables
 	// it created, by key, with their pending versions (tx_files.go);

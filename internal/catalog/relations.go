@@ -87,7 +87,11 @@ func (c *Catalog) Relations() []sql.RelationInfo {
 func (c *Catalog) relationInfo(key, name string) sql.RelationInfo {
 	for _, s := range c.schemas {
 		if prefix := strings.ToLower(s) + "."; strings.HasPrefix(key, prefix) {
-			return sql.RelationInfo{Schema: s, Name: name[min(len(prefix), len(name)):]}
+			r := sql.RelationInfo{Schema: s, Name: name[min(len(prefix), len(name)):]}
+			if d, ok := c.dbs[strings.ToLower(s)]; ok {
+				r.Database, r.Schema = d.Name, sql.DefaultSchema // db.t is db.main.t
+			}
+			return r
 		}
 	}
 	return sql.RelationInfo{Schema: sql.DefaultSchema, Name: name}

@@ -73,6 +73,15 @@ func (c *Catalog) CreateSchema(st *sql.CreateSchema) error {
 // (DROP TABLE's statement, which deletes a table's own files), its views
 // and sequences here.
 func (c *Catalog) DropSchema(st *sql.DropSchema, dropTable func(key string) error) error {
+	if _, ok := c.Database(st.Name); ok {
+		return &sql.Error{Pos: st.NamePos, Kind: sql.ErrUnsupported, Msg: fmt.Sprintf("cannot drop schema %q: it is an attached database (DETACH %s)", st.Name, st.Name)}
+	}
+	return c.dropSchema(st, dropTable)
+}
+
+// dropSchema is DropSchema of any schema, an attached database's too
+// (Detach).
+func (c *Catalog) dropSchema(st *sql.DropSchema, dropTable func(key string) error) error {
 	if strings.EqualFold(st.Name, sql.DefaultSchema) {
 		return &sql.Error{Pos: st.NamePos, Kind: sql.ErrUnsupported, Msg: fmt.Sprintf("cannot drop schema %q: it is the database's default schema", st.Name)}
 	}

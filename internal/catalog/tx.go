@@ -56,7 +56,7 @@ func (c *Catalog) Begin() (*Catalog, error) {
 		tables: maps.Clone(c.tables), names: maps.Clone(c.names), views: maps.Clone(c.views),
 		tempViews: maps.Clone(c.tempViews), types: maps.Clone(c.types), seqs: maps.Clone(c.seqs),
 		tempSeqs: maps.Clone(c.tempSeqs), macros: maps.Clone(c.macros), comments: maps.Clone(c.comments),
-		memIndexes: maps.Clone(c.memIndexes), schemas: slices.Clone(c.schemas), memDBs: slices.Clone(c.memDBs), dir: c.dir,
+		memIndexes: maps.Clone(c.memIndexes), schemas: slices.Clone(c.schemas), dbs: maps.Clone(c.dbs), dir: c.dir,
 		staged: map[string]*staged{},
 	}
 	tx := &Catalog{
@@ -65,7 +65,7 @@ func (c *Catalog) Begin() (*Catalog, error) {
 		views: maps.Clone(c.views), tempViews: maps.Clone(c.tempViews), types: maps.Clone(c.types),
 		seqs: maps.Clone(c.seqs), tempSeqs: maps.Clone(c.tempSeqs), macros: maps.Clone(c.macros),
 		comments: maps.Clone(c.comments), memIndexes: maps.Clone(c.memIndexes), schemas: slices.Clone(c.schemas),
-		memDBs: slices.Clone(c.memDBs),
+		dbs: maps.Clone(c.dbs),
 	}
 	for k, t := range c.tables {
 		if m, ok := t.(*MemTable); ok {
@@ -156,7 +156,7 @@ func (tx *Catalog) CommitTransaction() error {
 	apply(&c.comments, tx.start.comments, tx.comments, eqComparable)
 	apply(&c.memIndexes, tx.start.memIndexes, tx.memIndexes, eqIndex)
 	c.schemas = applySet(c.schemas, tx.start.schemas, tx.schemas)
-	c.memDBs = applySet(c.memDBs, tx.start.memDBs, tx.memDBs)
+	apply(&c.dbs, tx.start.dbs, tx.dbs, eqComparable)
 	if tx.dir != tx.start.dir {
 		c.dir = tx.dir
 	}
@@ -240,6 +240,7 @@ func (tx *Catalog) conflicts(changed []string) error {
 		{"sequence", clashes(c.seqs, tx.start.seqs, tx.seqs, eqComparable)},
 		{"macro", clashes(c.macros, tx.start.macros, tx.macros, eqComparable)},
 		{"index", clashes(c.memIndexes, tx.start.memIndexes, tx.memIndexes, eqIndex)},
+		{"database", clashes(c.dbs, tx.start.dbs, tx.dbs, eqComparable)},
 	}
 	for _, ch := range checks {
 		if len(ch.keys) > 0 {

@@ -104,11 +104,10 @@ func createTableAs(ctx context.Context, env *Env, c *sql.CreateTableAs, args []c
 	if format == "memory" {
 		return createMemTableAs(ctx, env, c, args)
 	}
-	dir, err := cat.WriteDir()
+	path, err := cat.TablePath(c.Name, format)
 	if err != nil {
 		return 0, err
 	}
-	path := filepath.Join(dir, c.Name+"."+format)
 	defer cat.Lock("file:" + filepath.Clean(path))()
 	unlock, err := catalog.LockFile(path)
 	if err != nil {
@@ -182,7 +181,7 @@ func dropTable(cat *catalog.Catalog, d *sql.DropTable) error {
 		return &sql.Error{Pos: d.NamePos, Kind: sql.ErrUnknownTable, Msg: msg}
 	}
 	old, ok := cat.DropTable(d.Name)
-	tmp, dir := cat.TempDir(), cat.Dir()
+	tmp, dir := cat.TempDir(), cat.TableDir(d.Name)
 	if !ok {
 		if d.IfExists {
 			return nil

@@ -2,7 +2,6 @@ package dml
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/b2sql/b2sql/columnar"
@@ -13,12 +12,14 @@ import (
 
 // Where CREATE TABLE puts a table: WITH (FORMAT b2d | b2z | parquet |
 // memory), else a .b2d CTable in a database with a directory (opened on
-// one, or given by ATTACH) and an in-memory table otherwise. A file table
-// made without a directory goes to the DB's private temporary directory.
+// one, or the directory a database ATTACH made is: db.t is its t.b2d) and
+// an in-memory table otherwise. A file table made without a directory
+// goes to the DB's private temporary directory.
 
 // TableFormat reads the FORMAT option of table (its key, s.t or t):
-// without one, memory, or b2d in a database with a directory unless the
-// table is in an in-memory database ATTACH made. parquet is allowed for CREATE
+// without one, memory, or b2d where the table's file would have a
+// directory (catalog.TableDir: the database's, or the directory of the
+// database ATTACH made that the table is in). parquet is allowed for CREATE
 // TABLE … AS only (a Parquet file cannot take INSERTs).
 func TableFormat(cat *catalog.Catalog, table string, opts []sql.Option, allowParquet bool) (string, error) {
 	format := ""
@@ -45,20 +46,11 @@ func TableFormat(cat *catalog.Catalog, table string, opts []sql.Option, allowPar
 	}
 	if format == "" {
 		format = "memory"
-		if cat.Dir() != "" && !cat.MemoryDB(relSchema(table)) {
+		if cat.TableDir(table) != "" {
 			format = "b2d"
 		}
 	}
 	return format, nil
-}
-
-// relSchema is the schema of a relation key (s.t), "" for main's.
-func relSchema(key string) string {
-	s, _, ok := strings.Cut(key, ".")
-	if !ok {
-		return ""
-	}
-	return s
 }
 
 // checkTableName rejects names that cannot name a file.
@@ -178,11 +170,10 @@ func createTable(cat *catalog.Catalog, s *sql.CreateTable) error {
 	if len(s.Keys) > 0 {
 		return &sql.Error{Pos: at, Kind: sql.ErrUnsupported, Msg: "PRIMARY KEY and UNIQUE are enforced on in-memory tables only (CTables have no keys)"}
 	}
-	dir, err := cat.WriteDir()
+	path, err := cat.TablePath(s.Name, format)
 	if err != nil {
 		return err
 	}
-	path := filepath.Join(dir, s.Name+"."+format)
 	unlock, err := catalog.LockFile(path)
 	if err != nil {
 		return err

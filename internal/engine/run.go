@@ -22,8 +22,8 @@ func Parse(src sql.Source) (stmt sql.Statement, err error) {
 }
 
 // relationOf is the catalog key of the relation st creates (creates) or
-// changes, if it names one whose schema must exist (DROP … IF EXISTS of
-// a missing schema is no error, as in DuckDB).
+// changes ("" when it names none); ok reports whether its schema must
+// exist (DROP … IF EXISTS of a missing schema is no error, as in DuckDB).
 func relationOf(st sql.Statement) (key string, pos sql.Pos, creates, ok bool) {
 	switch st := st.(type) {
 	case *sql.CreateTable:
@@ -130,8 +130,13 @@ func (s *Session) run(ctx context.Context, src sql.Source, stmt sql.Statement, a
 				Msg: fmt.Sprintf("statement takes no parameters, %d arguments given", len(args))}
 		}
 	}
-	if key, pos, creates, ok := relationOf(stmt); ok {
-		if err := cat.CheckSchema(key, pos, creates); err != nil { // CREATE TABLE s.t: s must exist
+	if key, pos, creates, ok := relationOf(stmt); key != "" {
+		if ok {
+			if err := cat.CheckSchema(key, pos, creates); err != nil { // CREATE TABLE s.t: s must exist
+				return nil, err
+			}
+		}
+		if err := cat.CheckWritable(key, pos, statementType(stmt)); err != nil { // ATTACH … (READ_ONLY)
 			return nil, err
 		}
 	}

@@ -186,7 +186,7 @@ func oneStatement(query, more string) (sql.Source, error) {
 func (db *DB) run(ctx context.Context, sess *engine.Session, src sql.Source, stmt sql.Statement, args []columnar.Value, names []string) (*Rows, error) {
 	if stmt == nil {
 		var err error
-		if stmt, err = engine.Parse(src); err != nil {
+		if stmt, err = sess.Parse(src); err != nil {
 			return nil, err
 		}
 	}
@@ -222,7 +222,7 @@ func (db *DB) exec(ctx context.Context, sess *engine.Session, script string, arg
 	// names them.
 	used, usedNamed := 0, make([]bool, len(names))
 	for _, src := range sql.Split(script) {
-		stmt, err := engine.Parse(src)
+		stmt, err := sess.Parse(src)
 		if err != nil {
 			return written, err
 		}
@@ -272,7 +272,7 @@ func (db *DB) Explain(query string, args ...any) (string, error) {
 	if len(srcs) != 1 {
 		return "", errorf(ErrSyntax, "Explain takes one statement, got %d", len(srcs))
 	}
-	stmt, err := engine.Parse(srcs[0])
+	stmt, err := db.sess.Parse(srcs[0])
 	if err != nil {
 		return "", err
 	}

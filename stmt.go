@@ -39,7 +39,7 @@ func (db *DB) prepare(sess *engine.Session, query string) (*Stmt, error) {
 	if db.cat.Closed() {
 		return nil, ErrClosed
 	}
-	st, err := engine.Parse(src)
+	st, err := sess.Parse(src)
 	if err != nil {
 		return nil, err
 	}

@@ -92,6 +92,12 @@ func (c *completer) Complete(d prompt.Document) []prompt.Suggest {
 				}
 			}
 		}
+		// db.t: a table of a database ATTACH made (or of a schema).
+		for _, t := range c.r.DB.Tables() {
+			if strings.Contains(t, ".") && hasPrefixFold(t, word) && !strings.EqualFold(t, word) {
+				out = append(out, prompt.Suggest{Text: t, Description: "table"})
+			}
+		}
 		return limit(out)
 	}
 	var out []prompt.Suggest

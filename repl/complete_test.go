@@ -113,3 +113,20 @@ func TestTableRefs(t *testing.T) {
 		}
 	}
 }
+
+// TestCompletionAttached: the tables of a database ATTACH made complete
+// by their qualified names (db.t), from the database's name on.
+func TestCompletionAttached(t *testing.T) {
+	db := eventsDB(t)
+	dir := filepath.Join(t.TempDir(), "wh.db")
+	if err := db.Exec(t.Context(), "ATTACH '"+dir+"'; CREATE TABLE wh.sales AS SELECT 1 AS amount"); err != nil {
+		t.Fatal(err)
+	}
+	r, _, _ := testRunner(db)
+	c := newCompleter(r, nil)
+	for _, line := range []string{"SELECT * FROM wh", "SELECT * FROM wh.sa", "SELECT * FROM events, WH."} {
+		if got := suggest(c, "", line); !slices.Contains(got, "wh.sales") {
+			t.Errorf("%q: %q, want wh.sales among them", line, got)
+		}
+	}
+}

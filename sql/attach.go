@@ -33,11 +33,50 @@ type Detach struct {
 	IfExists bool
 }
 
+// Use is USE name or USE database.schema: the session's later statements
+// resolve unqualified names in that database or schema (the engine
+// checks that it exists and makes it the session's Path).
+type Use struct {
+	Names []string // one or two parts
+	Pos   Pos
+}
+
+// Path is where a session's unqualified names resolve, as USE set it:
+// in Database, a database ATTACH made, or in Schema, a schema of the
+// default database; the zero Path is the default database's main.
+// b2sql keeps an attached database's relations, as a schema's, under
+// keys prefixed by its name (relKey), so either is a key prefix.
+type Path struct {
+	Database, Schema string
+}
+
+// prefix is the catalog key prefix of an unqualified name ("" for main).
+func (p Path) prefix() string {
+	if p.Database != "" {
+		return p.Database
+	}
+	return p.Schema
+}
+
+// PathCatalog is a catalog that knows its session's Path (USE).
+type PathCatalog interface {
+	SearchPath() Path
+}
+
+// pathOf is the Path of catalog c (the zero Path when it keeps none).
+func pathOf(c any) Path {
+	if pc, ok := c.(PathCatalog); ok {
+		return pc.SearchPath()
+	}
+	return Path{}
+}
+
 // MemoryPath is the path of an in-memory database, as DuckDB names it.
 const MemoryPath = ":memory:"
 
 func (*Attach) statement() {}
 func (*Detach) statement() {}
+func (*Use) statement()    {}
 
 func (b *stmtBuilder) attach(s *ast.Attach) (Statement, error) {
 	path, ok := s.Path.(*ast.Literal)
@@ -99,6 +138,18 @@ func (b *stmtBuilder) attachOption(a *Attach, o *ast.Option) error {
 		return b.errAt(o, ErrUnsupported, fmt.Sprintf("unrecognized option for attach %q", name))
 	}
 	return nil
+}
+
+// use builds USE name[.schema].
+func (b *stmtBuilder) use(s *ast.Use) (Statement, error) {
+	if len(s.Name) > 2 {
+		return nil, b.syntax(s)
+	}
+	u := &Use{Pos: b.pos(s.Name[0].Start)}
+	for _, n := range s.Name {
+		u.Names = append(u.Names, n.Name)
+	}
+	return u, nil
 }
 
 // DatabaseLister is a catalog that lists the databases ATTACH made

@@ -279,7 +279,7 @@ func (b *binder) describeDerived(d *ast.Describe, alias string, cols []string) (
 			quoted[i] = quoteIdent(p)
 		}
 		from = strings.Join(quoted, ".")
-		key, _, _, _ = relKey(parts)
+		key, _, _, _ = relKey(parts, pathOf(b.cat))
 	default:
 		from = quoteSQL(d.Path)
 	}

@@ -642,7 +642,7 @@ func (b *binder) bindTableAST(t *ast.Table) (*fromItem, error) {
 		}
 		return itemOf(n, n.Alias), nil
 	}
-	key, schema, bad, msg := relKey(parts) // schema.go
+	key, schema, bad, msg := relKey(parts, pathOf(b.cat)) // schema.go
 	if bad >= 0 {
 		return nil, b.errSpan(t.Name[bad].Span, ErrUnknownTable, msg)
 	}
@@ -653,9 +653,10 @@ func (b *binder) bindTableAST(t *ast.Table) (*fromItem, error) {
 		return nil, b.errSpan(t.Name.Span(), ErrUnknownTable, msg)
 	}
 	if len(parts) == 1 {
-		if it, ok, err := b.bindCTERef(key, alias, at); ok || err != nil {
+		if it, ok, err := b.bindCTERef(parts[0], alias, at); ok || err != nil {
 			return it, err
 		}
+		key, schema = tempFirst(b.cat, parts, key, schema)
 	}
 	named := cmp.Or(alias, parts[len(parts)-1]) // s.t is t unless aliased
 	if it, ok, err := b.bindViewRef(key, named, at); ok || err != nil {

@@ -27,7 +27,7 @@ import (
 // isRelation reports whether name (parts joined by dots) names a table
 // or view of the catalog in another schema than main.
 func (b *binder) isRelation(name string) bool {
-	key, schema, bad, _ := relKey(strings.Split(name, "."))
+	key, schema, bad, _ := relKey(strings.Split(name, "."), pathOf(b.cat))
 	if bad >= 0 || schema == "" {
 		return false
 	}

@@ -71,17 +71,17 @@ func init() {
 			Description: desc, Examples: []string{example}, Overloads: []function.Overload{o}}
 	}
 	function.Register(
-		scalar("current_database", "The name of the current database: memory", "current_database()", columnar.TVarchar),
-		scalar("current_schema", "The name of the current schema: main", "current_schema()", columnar.TVarchar),
+		scalar("current_database", "The name of the current database: memory, or the one USE chose", "current_database()", columnar.TVarchar),
+		scalar("current_schema", "The name of the current schema: main, or the one USE chose", "current_schema()", columnar.TVarchar),
 		scalar("current_schemas", "The schemas of the search path (with the implicit ones when the argument is true)", "current_schemas(true)",
 			columnar.ListOf(columnar.TVarchar), "include_implicit"),
 	)
 }
 
 // bindCatalogName binds current_database(), current_schema() and
-// current_schemas(implicit) to their constants: b2sql's database is
-// memory and its search path main (DuckDB adds main twice more and
-// pg_catalog as implicit).
+// current_schemas(implicit) to their constants: the database and schema
+// USE chose (memory and main by default); the search path is main
+// (DuckDB adds main twice more and pg_catalog as implicit).
 func bindCatalogName(b *binder, name string, args []callexpr.Expr, at int, c ectx) (planner.Expr, bool, error) {
 	want := "0"
 	if name == "current_schemas" {
@@ -90,11 +90,20 @@ func bindCatalogName(b *binder, name string, args []callexpr.Expr, at int, c ect
 	if (want == "0") != (len(args) == 0) || len(args) > 1 {
 		return nil, true, b.arity(at, name, want)
 	}
+	path := pathOf(b.cat) // USE's
 	switch name {
 	case "current_database":
-		return &planner.Const{Val: columnar.StringValue("memory")}, true, nil
+		db := "memory"
+		if path.Database != "" {
+			db = path.Database
+		}
+		return &planner.Const{Val: columnar.StringValue(db)}, true, nil
 	case "current_schema":
-		return &planner.Const{Val: columnar.StringValue(DefaultSchema)}, true, nil
+		schema := DefaultSchema
+		if path.Schema != "" {
+			schema = path.Schema
+		}
+		return &planner.Const{Val: columnar.StringValue(schema)}, true, nil
 	}
 	x, err := b.bindExpr(args[0], c)
 	if err != nil {

@@ -13,8 +13,10 @@
 // (stmt.go) parses every statement with it and builds every Statement
 // from the tree: queries, INSERT / UPDATE / DELETE (stmt_dml.go), COPY
 // (stmt_copy.go), CREATE [TEMP] TABLE [AS] (stmt_create.go), SET, RESET,
-// SHOW TABLES, DROP TABLE/VIEW/INDEX, CREATE INDEX, REINDEX, ATTACH,
-// TRUNCATE, EXPLAIN [ANALYZE], DESCRIBE / SHOW t / SUMMARIZE, CREATE
+// SHOW TABLES, DROP TABLE/VIEW/INDEX, CREATE INDEX, REINDEX, ATTACH /
+// DETACH / USE (attach.go: ParseIn resolves the unqualified names of a
+// statement's relations in the session's Path, the binder in its
+// catalog's), TRUNCATE, EXPLAIN [ANALYZE], DESCRIBE / SHOW t / SUMMARIZE, CREATE
 // VIEW, PREPARE / EXECUTE / DEALLOCATE (prepare.go). A statement the
 // parser reads and b2sql does not run is refused at its first word; a
 // parser error is returned as it is. CREATE/DROP SECRET (secret.go) are

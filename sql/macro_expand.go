@@ -124,7 +124,7 @@ func findMacroCalls(tree ast.Stmt, mc MacroCatalog) []macroCall {
 		for i, p := range f.Name {
 			parts[i] = p.Name
 		}
-		key, _, bad, _ := relKey(parts)
+		key, _, bad, _ := relKey(parts, Path{}) // macros are the default database's (macro_stmt.go)
 		if bad >= 0 {
 			return
 		}

@@ -15,7 +15,9 @@ import (
 // body that names no column other than its parameters (outside its
 // subqueries, which have their own FROM).
 func (b *stmtBuilder) createMacro(s *ast.CreateMacro) (Statement, error) {
-	key, catalog, pos, err := b.qualifiedName(s.Name)
+	// A macro is the default database's whatever USE says: calls find
+	// macros before any statement is bound (macro_expand.go).
+	key, catalog, pos, err := b.qualifiedNameIn(s.Name, Path{})
 	if err != nil {
 		return nil, err
 	}
@@ -29,7 +31,7 @@ func (b *stmtBuilder) createMacro(s *ast.CreateMacro) (Statement, error) {
 	for i, p := range s.Name {
 		parts[i] = p.Name
 	}
-	_, schema, _, _ := relKey(parts)
+	_, schema, _, _ := relKey(parts, Path{})
 	m := &Macro{Name: s.Name.Last().Name, Schema: schema, Temp: s.Temp, Table: s.Overloads[0].Table != nil,
 		Text: b.src.Text[s.Start:s.End]}
 	for _, d := range s.Overloads {
@@ -184,7 +186,7 @@ func (b *stmtBuilder) dropMacro(s *ast.Drop) (Statement, error) {
 	if len(s.Names) != 1 {
 		return nil, b.errAt(s.Names[1][0], ErrUnsupported, "DROP "+s.Kind+" takes one name")
 	}
-	key, _, pos, err := b.qualifiedName(s.Names[0])
+	key, _, pos, err := b.qualifiedNameIn(s.Names[0], Path{})
 	if err != nil {
 		return nil, err
 	}

@@ -6,16 +6,23 @@ import (
 )
 
 // relKey resolves a relation's name parts to its catalog key and schema
-// ("" for main). On a name that cannot resolve, bad is the index of the
-// part at fault and msg says why.
-func relKey(parts []string) (key, schema string, bad int, msg string) {
+// ("" for main), unqualified names in path (USE). On a name that cannot
+// resolve, bad is the index of the part at fault and msg says why.
+func relKey(parts []string, path Path) (key, schema string, bad int, msg string) {
 	isCatalog := func(s string) bool { return strings.EqualFold(s, "memory") || strings.EqualFold(s, "temp") }
 	name := parts[len(parts)-1]
 	switch len(parts) {
 	case 1:
+		if p := path.prefix(); p != "" {
+			return p + "." + name, p, -1, ""
+		}
 		return name, "", -1, ""
 	case 2:
-		// s.t: a schema of the database, else a catalog's default schema.
+		// s.t: a schema of the database, else a catalog's default schema;
+		// main is the used database's.
+		if strings.EqualFold(parts[0], DefaultSchema) && path.Database != "" {
+			return path.Database + "." + name, path.Database, -1, ""
+		}
 		if strings.EqualFold(parts[0], DefaultSchema) || isCatalog(parts[0]) {
 			return name, "", -1, ""
 		}
@@ -35,6 +42,22 @@ func relKey(parts []string) (key, schema string, bad int, msg string) {
 		return parts[1] + "." + name, parts[1], -1, ""
 	}
 	return "", "", 0, fmt.Sprintf("name %q has too many parts", strings.Join(parts, "."))
+}
+
+// tempFirst is the key and schema of a one-part name that relKey put in
+// the database or schema USE chose (schema set): the temporary table of
+// that name if catalog c has one, as DuckDB's search path looks in temp
+// first; else key and schema as they are.
+func tempFirst(c any, parts []string, key, schema string) (string, string) {
+	if len(parts) != 1 || schema == "" {
+		return key, schema
+	}
+	if tc, ok := c.(TempCatalog); ok {
+		if temp, _ := tc.IsTemp(parts[0]); temp {
+			return parts[0], ""
+		}
+	}
+	return key, schema
 }
 
 // relCatalog returns the catalog a relation's name gives explicitly,

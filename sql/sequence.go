@@ -155,7 +155,7 @@ func bindSequenceCall(b *binder, name string, args []callexpr.Expr, at int, c ec
 	}
 	// The string is the sequence's name as written in SQL: s, main.s,
 	// sch.s (relKey).
-	seq, _, bad, _ := relKey(strings.Split(k.Val.S, "."))
+	seq, _, bad, _ := relKey(strings.Split(k.Val.S, "."), pathOf(b.cat))
 	sc, ok := b.cat.(SequenceCatalog)
 	var token int64
 	if ok && bad < 0 {

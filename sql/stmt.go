@@ -13,8 +13,16 @@ import (
 // allowed) with sql/parser and builds its Statement from the syntax tree.
 // A Source from Split is parsed from the tokens Split lexed: a statement
 // is lexed once on its way from the script to the binder. Errors are
-// *Error positioned in the whole script.
-func Parse(src Source) (Statement, error) {
+// *Error positioned in the whole script. Unqualified names are the
+// default database's (ParseIn).
+func Parse(src Source) (Statement, error) { return ParseIn(src, Path{}, nil) }
+
+// ParseIn is Parse with the unqualified names of the relations the
+// statement creates or changes resolved in path (a session's USE), but
+// for the temporary tables of cat (a TempCatalog; nil: none), which come
+// first; the queries in it are resolved by the binder, in its catalog's
+// path.
+func ParseIn(src Source, path Path, cat any) (Statement, error) {
 	if src.Line <= 0 {
 		src.Line = 1
 	}
@@ -33,7 +41,7 @@ func Parse(src Source) (Statement, error) {
 	if err != nil {
 		return nil, syntaxError(src, err)
 	}
-	b := &stmtBuilder{src: src, toks: toks}
+	b := &stmtBuilder{src: src, toks: toks, path: path, temps: cat}
 	if st, ok, err := b.statement(tree); ok {
 		return st, err
 	}
@@ -82,6 +90,8 @@ func (b *stmtBuilder) statement(st ast.Stmt) (Statement, bool, error) {
 		out, err = b.attach(s)
 	case *ast.Detach:
 		out = &Detach{Name: s.Name.Name, NamePos: b.pos(s.Name.Start), IfExists: s.IfExists}
+	case *ast.Use:
+		out, err = b.use(s)
 	case *ast.Truncate:
 		out, err = b.truncate(s)
 	case *ast.Prepare:

@@ -13,6 +13,10 @@ type stmtBuilder struct {
 	// with is the WITH before an INSERT, UPDATE or DELETE, given to the
 	// queries made of the statement (withCTEs).
 	with *ast.With
+	// path is where unqualified names resolve (USE; ParseIn), but for
+	// the temporary tables of temps (tempFirst; nil: none).
+	path  Path
+	temps any
 }
 
 func (b *stmtBuilder) pos(off int) Pos { return posIn(b.src.Text, off, Pos{b.src.Line, b.src.Col}) }
@@ -48,12 +52,28 @@ func nameCatalog(n ast.Name) string {
 
 // qualifiedName is tableName that also returns the catalog the name gives
 // ("temp", "memory" or "": relCatalog).
+// An unqualified name is the temporary relation of that name if there is
+// one (tempFirst), else the used database's (USE).
 func (b *stmtBuilder) qualifiedName(n ast.Name) (key, catalog string, at Pos, err error) {
+	return b.resolveName(n, b.path, true)
+}
+
+// qualifiedNameIn is qualifiedName of the name of a relation to create:
+// unqualified, it is in path, the used database's or, for what is always
+// the default database's (a TEMP relation, a macro), the zero Path.
+func (b *stmtBuilder) qualifiedNameIn(n ast.Name, path Path) (key, catalog string, at Pos, err error) {
+	return b.resolveName(n, path, false)
+}
+
+func (b *stmtBuilder) resolveName(n ast.Name, path Path, temps bool) (key, catalog string, at Pos, err error) {
 	parts := make([]string, len(n))
 	for i, p := range n {
 		parts[i] = p.Name
 	}
-	key, schema, bad, msg := relKey(parts)
+	key, schema, bad, msg := relKey(parts, path)
+	if temps {
+		key, schema = tempFirst(b.temps, parts, key, schema)
+	}
 	if bad >= 0 {
 		kind := ErrUnknownTable
 		if len(n) > 3 {
@@ -62,7 +82,7 @@ func (b *stmtBuilder) qualifiedName(n ast.Name) (key, catalog string, at Pos, er
 		return "", "", Pos{}, b.errAt(n[bad], kind, msg)
 	}
 	off := n.Last().Start
-	if schema != "" {
+	if schema != "" && len(n) > 1 {
 		off = n[len(n)-2].Start // s.t: errors about it may be about s
 	}
 	return key, relCatalog(parts), b.pos(off), nil

@@ -13,7 +13,11 @@ import (
 // or AS query (CreateTableAs); TEMP makes either an in-memory table.
 
 func (b *stmtBuilder) createTable(s *ast.CreateTable) (Statement, error) {
-	name, catalog, pos, err := b.qualifiedName(s.Name)
+	path := b.path
+	if s.Temp {
+		path = Path{} // temp.main's, whatever USE says
+	}
+	name, catalog, pos, err := b.qualifiedNameIn(s.Name, path)
 	if err != nil {
 		return nil, err
 	}

@@ -137,14 +137,14 @@ func (b *stmtBuilder) withWrites(st ast.Stmt) (out Statement, ok bool, err error
 			queries = append(queries, c)
 			continue
 		}
-		sub := &stmtBuilder{src: b.src, toks: b.toks}
+		sub := &stmtBuilder{src: b.src, toks: b.toks, path: b.path, temps: b.temps}
 		s, err := sub.queryOrWrite(withCTEList(c.DML, top, queries))
 		if err != nil {
 			return nil, true, err
 		}
 		ww.Writes = append(ww.Writes, CTEWrite{Name: c.Name.Name, Pos: b.pos(c.Name.Start), Columns: nameList(c.Columns), Stmt: s})
 	}
-	sub := &stmtBuilder{src: b.src, toks: b.toks}
+	sub := &stmtBuilder{src: b.src, toks: b.toks, path: b.path, temps: b.temps}
 	if ww.Main, err = sub.queryOrWrite(withCTEList(st, top, queries)); err != nil {
 		return nil, true, err
 	}

@@ -11,7 +11,11 @@ import (
 // EXISTS] name [(columns)] AS query; Text is bound anew wherever the view
 // is used.
 func (b *stmtBuilder) createView(s *ast.CreateView) (Statement, error) {
-	name, catalog, pos, err := b.qualifiedName(s.Name)
+	path := b.path
+	if s.Temp {
+		path = Path{} // temp.main's, whatever USE says
+	}
+	name, catalog, pos, err := b.qualifiedNameIn(s.Name, path)
 	if err != nil {
 		return nil, err
 	}

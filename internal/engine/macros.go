@@ -11,7 +11,7 @@ func (s *Session) expandMacros(src *sql.Source, stmt *sql.Statement) (*sql.Macro
 	if err != nil || !ok {
 		return nil, err
 	}
-	st, err := Parse(x.Src)
+	st, err := s.Parse(x.Src)
 	if err != nil {
 		return nil, x.MapError(err)
 	}

@@ -3,22 +3,23 @@ package engine
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/b2sql/b2sql/columnar"
 	"github.com/b2sql/b2sql/internal/dml"
 	"github.com/b2sql/b2sql/sql"
 )
 
-// Parse parses one statement (sql.Parse), with a parser panic turned into
-// an internal error.
-func Parse(src sql.Source) (stmt sql.Statement, err error) {
+// Parse parses one statement (sql.ParseIn) with a parser panic turned
+// into an internal error; the unqualified names of the relations it
+// creates or changes are in the database or schema the session's USE
+// chose.
+func (s *Session) Parse(src sql.Source) (stmt sql.Statement, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			stmt, err = nil, InternalError(r)
 		}
 	}()
-	return sql.Parse(src)
+	return sql.ParseIn(src, s.SearchPath(), s.cat())
 }
 
 // relationOf is the catalog key of the relation st creates (creates) or
@@ -171,14 +172,9 @@ func (s *Session) run(ctx context.Context, src sql.Source, stmt sql.Statement, a
 	case *sql.DropSecret:
 		return done, s.dropSecret(st)
 	case *sql.ShowTables:
-		var vals [][]columnar.Value
-		for _, n := range cat.Tables() {
-			if s, _, ok := strings.Cut(n, "."); ok && cat.HasSchema(s) {
-				continue // a table of another schema than main (as DuckDB's SHOW TABLES)
-			}
-			vals = append(vals, []columnar.Value{columnar.StringValue(n)})
-		}
-		return values([]Column{{Name: "name", Type: columnar.TVarchar}}, vals), nil
+		return s.showTables(cat), nil // attach.go
+	case *sql.Use:
+		return done, s.use(cat, st) // attach.go
 	case *sql.Describe:
 		return s.describe(st, args)
 	case *sql.CreateView:
@@ -202,6 +198,9 @@ func (s *Session) run(ctx context.Context, src sql.Source, stmt sql.Statement, a
 	case *sql.Attach:
 		return done, cat.Attach(st)
 	case *sql.Detach:
+		if err := s.detachable(st); err != nil { // attach.go
+			return nil, err
+		}
 		return done, cat.Detach(st, s.dropTable(ctx, st.NamePos))
 	case *sql.CreateSchema:
 		return done, cat.CreateSchema(st)

@@ -90,6 +90,8 @@ type Session struct {
 	// reseeds and random() draws from (executor/random.go).
 	random int64
 	tx     *txn // the open transaction (tx.go); nil: autocommit
+	// path is where unqualified names resolve (USE; attach.go).
+	path sql.Path
 }
 
 // txn is a session's open transaction (tx.go).

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/b2sql/b2sql/planner"
 	"github.com/b2sql/b2sql/sql"
 )
 
@@ -20,9 +21,13 @@ func (c *Catalog) View(name string) (string, bool) {
 }
 
 // CreateView runs CREATE [OR REPLACE] [TEMP] VIEW [IF NOT EXISTS]: the
-// query must bind now.
-func (c *Catalog) CreateView(v *sql.CreateView) error {
-	if err := c.checkView(v); err != nil {
+// query must bind now, in bind (the session's catalog, whose USE path
+// resolves its names; nil: c).
+func (c *Catalog) CreateView(v *sql.CreateView, bind planner.Catalog) error {
+	if bind == nil {
+		bind = c
+	}
+	if err := checkView(v, bind); err != nil {
 		return err
 	}
 	key := strings.ToLower(v.Name)
@@ -76,7 +81,7 @@ func (c *Catalog) DropView(d *sql.DropView) error {
 
 // checkView binds the view's query now, for its errors, and checks that
 // its column list renames no more columns than the query has.
-func (c *Catalog) checkView(v *sql.CreateView) error {
+func checkView(v *sql.CreateView, c planner.Catalog) error {
 	if v.Recursive {
 		// Only the recursive CTE of the view's name binds.
 		q, err := sql.Parse(v.TextAt)

@@ -178,7 +178,7 @@ func (s *Session) run(ctx context.Context, src sql.Source, stmt sql.Statement, a
 	case *sql.Describe:
 		return s.describe(st, args)
 	case *sql.CreateView:
-		return done, cat.CreateView(st)
+		return done, cat.CreateView(st, &bindCatalog{ViewCatalog: cat, sess: s}) // its names in USE's path
 	case *sql.CreateMacro:
 		return done, cat.CreateMacro(st)
 	case *sql.DropMacro:

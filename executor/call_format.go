@@ -2,6 +2,7 @@ package executor
 
 import (
 	"fmt"
+	"math/big"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -45,14 +46,25 @@ func fnPrintf(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
 			continue
 		}
 		j := i + 1
-		for j < len(f) && strings.IndexByte("-+ #0123456789.", f[j]) >= 0 {
+		for j < len(f) && strings.IndexByte("-+ #0123456789.*", f[j]) >= 0 {
+			j++
+		}
+		spec := f[i+1 : j]
+		// C's length modifiers (%hhd, %ld, %llx) say how wide the
+		// argument is; the argument carries its own type here, so
+		// they are read and dropped, as DuckDB does.
+		for j < len(f) && (f[j] == 'h' || f[j] == 'l') {
 			j++
 		}
 		if j == len(f) {
 			return columnar.Value{}, fmt.Errorf("printf: the format ends inside %q", f[i:])
 		}
-		spec, verb := f[i+1:j], f[j]
+		verb := f[j]
 		i = j
+		spec, err := starWidths(spec, args)
+		if err != nil {
+			return columnar.Value{}, err
+		}
 		for _, w := range strings.SplitN(strings.TrimLeft(spec, "-+ #0"), ".", 2) {
 			if len(w) > 7 || w != "" && atoiOr(w) > maxFormatWidth {
 				return columnar.Value{}, fmt.Errorf("printf: width or precision %s is too large (at most %d)", w, maxFormatWidth)
@@ -75,6 +87,31 @@ func fnPrintf(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
 	return columnar.StringValue(b.String()), nil
 }
 
+// starWidths replaces each * of a spec (%*d, %.*f) by the integer
+// argument it stands for, taken before the value, as C's printf does;
+// a negative * width is a left-justified field ("%-5d").
+func starWidths(spec string, args *fmtArgs) (string, error) {
+	if !strings.Contains(spec, "*") {
+		return spec, nil
+	}
+	var b strings.Builder
+	for k := 0; k < len(spec); k++ {
+		if spec[k] != '*' {
+			b.WriteByte(spec[k])
+			continue
+		}
+		w, err := args.take(-1)
+		if err != nil {
+			return "", err
+		}
+		if !isIntValue(w) || w.Type.Wide() || w.Null {
+			return "", fmt.Errorf("printf: a * width needs an integer, got %s", w.Type)
+		}
+		b.WriteString(strconv.FormatInt(w.I, 10))
+	}
+	return b.String(), nil
+}
+
 // fmtOne formats v with a C-style spec (flags, width, precision) and verb.
 func fmtOne(fn, spec string, verb byte, v columnar.Value) (string, error) {
 	switch verb {
@@ -86,9 +123,19 @@ func fmtOne(fn, spec string, verb byte, v columnar.Value) (string, error) {
 		case 'i', 'u':
 			verb = 'd'
 		case 'c':
+			if v.Type.Wide() {
+				return fmt.Sprintf("%"+spec+"c", rune(v.Wide128().Lo)), nil
+			}
 			return fmt.Sprintf("%"+spec+"c", rune(v.I)), nil
 		}
-		if v.Type.ID == columnar.Uint64 {
+		// printf's %x %o %b of a negative number print its two's
+		// complement, as C does (64 bits, 128 for a HUGEINT); format's
+		// fmtlib prints a sign.
+		twos := fn == "printf" && verb != 'd'
+		if v.Type.Wide() {
+			return fmtWide(spec, verb, v, twos), nil
+		}
+		if v.Type.ID == columnar.Uint64 || twos && v.I < 0 {
 			return fmt.Sprintf("%"+spec+string(verb), uint64(v.I)), nil
 		}
 		return fmt.Sprintf("%"+spec+string(verb), v.I), nil
@@ -111,7 +158,19 @@ func fmtOne(fn, spec string, verb byte, v columnar.Value) (string, error) {
 	return "", fmt.Errorf("%s: unknown conversion %%%c", fn, verb)
 }
 
-func isIntValue(v columnar.Value) bool { return v.Type.IsInteger() || v.Type.ID == columnar.Bool }
+// fmtWide formats a HUGEINT or UHUGEINT, a negative one as its 128-bit
+// two's complement if twos.
+func fmtWide(spec string, verb byte, v columnar.Value, twos bool) string {
+	n := v.WideBig()
+	if twos && n.Sign() < 0 {
+		n.Add(n, new(big.Int).Lsh(big.NewInt(1), 128))
+	}
+	return fmt.Sprintf("%"+spec+string(verb), n)
+}
+
+func isIntValue(v columnar.Value) bool {
+	return v.Type.IsInteger() || v.Type.ID == columnar.Bool || v.Type.ID == columnar.Hugeint || v.Type.ID == columnar.Uhugeint
+}
 
 func fnFormat(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
 	f, args := a[0].S, &fmtArgs{fn: "format", vals: a[1:]}

@@ -156,7 +156,7 @@ func (b *binder) bindTrunc(name string, xs []planner.Expr, srcs []callexpr.Expr,
 		return nil, true, b.arity(at, name, "1 or 2")
 	}
 	t := xs[0].Type()
-	if t.IsInteger() {
+	if t.IsInteger() || t.ID == columnar.Hugeint || t.ID == columnar.Uhugeint {
 		return xs[0], true, nil
 	}
 	if !t.IsNumeric() && t.ID != columnar.Null {

@@ -80,7 +80,7 @@ func checkFormat(fn string, v columnar.Value) error {
 }
 
 // strptimeCodes are the letters after % that Strptime reads.
-const strptimeCodes = "YymdeUWVwuGHIMSfgjpbhBaAzZ%Xxc"
+const strptimeCodes = "YymdeUWVwuGHIMSfgnjpbhBaAzZ%Xxc"
 
 // strptimeComposite spells out %X, %x and %c as DuckDB prints them
 // (strftime(ts, '%X|%x|%c') = 03:04:05|2020-01-02|2020-01-02 03:04:05).
@@ -94,8 +94,8 @@ func fnStrptime(try bool) rowFunc {
 				if f.Null {
 					continue
 				}
-				if us, err := Strptime(a[0].S, f.S); err == nil {
-					return columnar.IntValue(t, us), nil
+				if v, err := strptimeAs(t, a[0].S, f.S); err == nil {
+					return columnar.IntValue(t, v), nil
 				}
 			}
 			if try {
@@ -107,14 +107,14 @@ func fnStrptime(try bool) rowFunc {
 			// A bad format is an error even for try_strptime (DuckDB).
 			return columnar.Value{}, fmt.Errorf("strptime: empty format string")
 		}
-		us, err := Strptime(a[0].S, a[1].S)
+		v, err := strptimeAs(t, a[0].S, a[1].S)
 		if err != nil {
 			if try {
 				return columnar.NullValue(t), nil
 			}
 			return columnar.Value{}, err
 		}
-		return columnar.IntValue(t, us), nil
+		return columnar.IntValue(t, v), nil
 	}
 }
 
@@ -123,19 +123,59 @@ var dayNames = []string{"sunday", "monday", "tuesday", "wednesday", "thursday", 
 
 // Strptime parses s with a DuckDB/C format and returns microseconds since
 // the epoch (UTC; a %z offset is applied). Codes: %Y %y %m %d %e %H %I %M
-// %S %f (up to 6 digits) %g (milliseconds) %p %b %h %B %a %A %j %z %Z %%;
-// "%-d" style flags are accepted. Numbers may have fewer digits than
-// their width; any other character must match itself, and one space
-// matches any run of white space.
+// %S %f (up to 6 digits) %g (milliseconds) %n (nanoseconds, up to 9
+// digits; below a microsecond they are dropped here, see StrptimeNS) %p
+// %b %h %B %a %A %j %z %Z %%; "%-d" style flags are accepted. Numbers may
+// have fewer digits than their width; any other character must match
+// itself, and one space matches any run of white space. The words
+// infinity, -infinity and epoch parse whatever the format, as in DuckDB.
 func Strptime(s, format string) (int64, error) {
+	us, ns, err := strptime(s, format)
+	if ns >= 500 {
+		us++
+	}
+	return us, err
+}
+
+// StrptimeNS is Strptime in nanoseconds, the TIMESTAMP_NS that a format
+// with %n parses to; a time outside TIMESTAMP_NS's range is an error.
+func StrptimeNS(s, format string) (int64, error) {
+	us, ns, err := strptime(s, format)
+	if err != nil || columnar.Infinity(columnar.TTimestamp, us) != 0 {
+		return us, err
+	}
+	const lim = (columnar.TimestampInfinity - 1) / 1000
+	if us > lim || us < -lim {
+		return 0, fmt.Errorf("strptime: %q is out of the range of TIMESTAMP_NS", s)
+	}
+	return us*1000 + int64(ns), nil
+}
+
+// strptimeAs parses to the payload of t: nanoseconds for TIMESTAMP_NS,
+// microseconds otherwise.
+func strptimeAs(t columnar.Type, s, format string) (int64, error) {
+	if t.ID == columnar.TimestampNS {
+		return StrptimeNS(s, format)
+	}
+	return Strptime(s, format)
+}
+
+// strptimeSpecial are the words that parse whatever the format.
+var strptimeSpecial = map[string]int64{"infinity": columnar.TimestampInfinity, "-infinity": columnar.TimestampNegInfinity, "epoch": 0}
+
+// strptime parses s to microseconds and the nanoseconds below them.
+func strptime(s, format string) (int64, int, error) {
+	if v, ok := strptimeSpecial[strings.ToLower(strings.TrimSpace(s))]; ok {
+		return v, 0, nil
+	}
 	if strings.Contains(format, "%") {
 		// DuckDB's composite codes stand for their parts.
 		format = strptimeComposite.Replace(format)
 	}
-	fail := func(why string) (int64, error) {
-		return 0, fmt.Errorf("could not parse %q with format %q: %s", s, format, why)
+	fail := func(why string) (int64, int, error) {
+		return 0, 0, fmt.Errorf("could not parse %q with format %q: %s", s, format, why)
 	}
-	year, month, day, hour, minute, sec, micro := 1900, 1, 1, 0, 0, 0, 0
+	year, month, day, hour, minute, sec, micro, nano := 1900, 1, 1, 0, 0, 0, 0, 0
 	yday, pm, ampm, offset := 0, false, false, 0
 	// Week-based fields: week is %U, %W or %V (weekKind), wday the day of
 	// the week as %w counts it (0 = Sunday) or -1; isoYear is %G.
@@ -146,7 +186,7 @@ func Strptime(s, format string) (int64, error) {
 	// (week of the year), 'V' (ISO week date: %V/%G), 'j' (day of year).
 	// Two different week or day-of-year fields conflict.
 	mode, isoWeekSet, isoYearSet, isoWdaySet := byte(0), false, false, false
-	conflict := func(code byte) (int64, error) {
+	conflict := func(code byte) (int64, int, error) {
 		return fail(fmt.Sprintf("%%%c conflicts with an earlier week or day-of-year field", code))
 	}
 	i := 0
@@ -294,6 +334,15 @@ func Strptime(s, format string) (int64, error) {
 				}
 				micro = v
 			}
+		case 'n':
+			start := i
+			var v int
+			if v, ok = num(9); ok {
+				for k := i - start; k < 9; k++ {
+					v *= 10
+				}
+				micro, nano = v/1000, v%1000
+			}
 		case 'j':
 			switch mode {
 			case 'd':
@@ -331,7 +380,7 @@ func Strptime(s, format string) (int64, error) {
 			ok = i < len(s) && s[i] == '%'
 			i++
 		default:
-			return 0, fmt.Errorf("strptime: unsupported format code %%%c", code)
+			return 0, 0, fmt.Errorf("strptime: unsupported format code %%%c", code)
 		}
 		if !ok {
 			return fail(fmt.Sprintf("%%%c does not match at position %d", format[f], i+1))
@@ -375,7 +424,7 @@ func Strptime(s, format string) (int64, error) {
 		}
 		tm = time.Date(year, time.Month(month), day, hour, minute, sec, micro*1000, time.UTC)
 	}
-	return tm.UnixMicro() - int64(offset)*1_000_000, nil
+	return tm.UnixMicro() - int64(offset)*1_000_000, nano, nil
 }
 
 // weekDate is the date of week (of kind %U: weeks from the year's first

@@ -22,7 +22,8 @@ func knownFuncs() []string { return function.Names() }
 // callRules types a call by the registry's argument rules: the fallback
 // of the hooks (bind_func_hooks.go). name is the function as written, or
 // the one a hook rewrote the call to (locate is instr); a strptime format
-// with %z or %Z reads an offset, so its result is an instant.
+// with %z or %Z reads an offset, so its result is an instant; one with
+// %n (and no offset) is a TIMESTAMP_NS.
 func (b *binder) callRules(name string, xs []planner.Expr, srcs []callexpr.Expr, at int, c ectx) (planner.Expr, error) {
 	fs, ok := function.Lookup(name)
 	if !ok || fs.Internal {
@@ -30,9 +31,13 @@ func (b *binder) callRules(name string, xs []planner.Expr, srcs []callexpr.Expr,
 	}
 	x, err := b.callRegistered(fs, name, xs, srcs, at, c)
 	if call, isCall := x.(*planner.Call); isCall && err == nil && (fs.Name == "strptime" || fs.Name == "try_strptime") {
-		if k, isConst := planner.FoldExpr(call.Args[1]).(*planner.Const); isConst && !k.Val.Null &&
-			(strings.Contains(k.Val.S, "%z") || strings.Contains(k.Val.S, "%Z")) {
-			call.T = columnar.TTimestampTZ
+		if k, isConst := planner.FoldExpr(call.Args[1]).(*planner.Const); isConst && !k.Val.Null {
+			switch {
+			case strings.Contains(k.Val.S, "%z") || strings.Contains(k.Val.S, "%Z"):
+				call.T = columnar.TTimestampTZ
+			case strings.Contains(k.Val.S, "%n"):
+				call.T = columnar.TTimestampNS // nanoseconds are kept (DuckDB 1.5.6)
+			}
 		}
 	}
 	return x, err

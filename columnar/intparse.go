@@ -137,14 +137,16 @@ func digitsOf(s string) (string, bool) {
 	return b.String(), true
 }
 
-// parseExponent reads a signed decimal exponent; DuckDB refuses one past
+// parseExponent reads a signed decimal exponent, single underscores
+// between its digits allowed ('1_2e1_0'); DuckDB refuses one past
 // ±32768 (even on a zero: '0e-100000' is no integer).
 func parseExponent(s string) (int, bool) {
 	neg := false
 	if s != "" && (s[0] == '+' || s[0] == '-') {
 		neg, s = s[0] == '-', s[1:]
 	}
-	if s == "" {
+	s, ok := digitsOf(s)
+	if !ok || s == "" {
 		return 0, false
 	}
 	e := 0
@@ -162,7 +164,8 @@ func parseExponent(s string) (int, bool) {
 	return e, true
 }
 
-// parseBase reads unsigned digits of base 16 or 2 into *mag.
+// parseBase reads unsigned digits of base 16 or 2 into *mag, single
+// underscores between them allowed ('0xFF_FF', '0b01_01'), as DuckDB.
 func parseBase(s string, base uint64, mag *uint64) bool {
 	if s == "" {
 		return false
@@ -171,6 +174,9 @@ func parseBase(s string, base uint64, mag *uint64) bool {
 	for i := 0; i < len(s); i++ {
 		var d uint64
 		c := s[i] | 0x20
+		if s[i] == '_' && i > 0 && i+1 < len(s) && s[i-1] != '_' && s[i+1] != '_' {
+			continue
+		}
 		switch {
 		case isDigit(s[i]):
 			d = uint64(s[i] - '0')

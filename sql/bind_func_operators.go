@@ -9,8 +9,9 @@ import (
 
 // callRewrites are the calls that stand for another expression, each
 // returning it (ok), or why the call is wrong: switch(x, MAP {…})
-// (bind_func_switch.go) and the operator functions below.
-var callRewrites = []func(*ast.Func) (ast.Expr, string, bool){switchCall, operatorCall}
+// (bind_func_switch.go), the operator functions below and the macros
+// of bind_func_macros.go.
+var callRewrites = []func(*ast.Func) (ast.Expr, string, bool){switchCall, operatorCall, builtinMacroCall}
 
 // rewriteCall returns the expression call f stands for (callRewrites).
 func rewriteCall(f *ast.Func) (x ast.Expr, why string, ok bool) {

@@ -36,6 +36,8 @@ func init() {
 			ex("make_timestamp(1700000000000000)", "make_timestamp(2024, 2, 29, 12, 30, 15.5)"),
 			over(columnar.TTimestamp, rows(fnMakeTimestamp), big("micros")),
 			over(columnar.TTimestamp, rows(fnMakeTimestamp), big("year"), big("month"), big("day"), big("hour"), big("minute"), param{"seconds", function.Double})),
+		scalar("date", "make_timestamp_ms", "The TIMESTAMP of milliseconds since 1970", ex("make_timestamp_ms(1700000000000)"),
+			over(columnar.TTimestamp, rows(fnMakeTimestampMS), big("millis"))),
 		scalar("date", "make_timestamp_ns", "The TIMESTAMP_NS of nanoseconds since 1970", ex("make_timestamp_ns(1700000000000000000)"),
 			over(columnar.TTimestampNS, rows(fnMakeTimestamp), big("nanos"))),
 		customBind(aka(scalar("date", "date_part", "The part (year, month, day, hour, epoch, dow, …) of ts or of an interval (EXTRACT(part FROM ts))",

@@ -151,6 +151,7 @@ func init() {
 		str("bit_length", "The number of bits in the string", "bit_length('abc')", i64, fnBitLength, s),
 		str("url_encode", "The string with the characters URLs reserve percent-encoded", "url_encode('a b/c')", v, fnURLEncode, s),
 		str("url_decode", "The string with percent-encoded characters decoded", "url_decode('a%20b')", v, fnURLDecode, s),
+		aka(str("unbin", "The BLOB of a string of binary digits", "unbin('01000001')", columnar.TBlob, fnUnbin, s), "from_binary"),
 		aka(str("unhex", "The BLOB of a string of hexadecimal digits", "unhex('4142')", columnar.TBlob, fnUnhex, s), "from_hex"),
 		str("from_base64", "The BLOB of a base64 string", "from_base64('QUI=')", columnar.TBlob, fnFromBase64, s),
 		aka(str("levenshtein", "The number of single-byte insertions, deletions and substitutions from string to string2", "levenshtein('kitten', 'sitting')", i64, fnLevenshtein, s, s2), "editdist3"),

@@ -11,7 +11,8 @@ import (
 // aggregate, grouped by the row that holds them, so the answers are the
 // GROUP BY answers of the same values. list_aggregate(l, name) binds
 // them (sql bind_func_call.go) for the aggregates below, and so does
-// list_<name> itself.
+// list_<name> itself, public where DuckDB 1.5.6 has the name (not
+// list_fsum or list_favg), with an example call.
 func init() {
 	doubles := param{"list", function.Doubles}
 	l := param{"list", function.List}
@@ -20,7 +21,11 @@ func init() {
 		if ret.ID == columnar.Null {
 			o.SameAs, o.Derive, o.Returns = 1, function.Elem, columnar.Type{}
 		}
-		return internal(scalar("list", "list_"+agg, "list_aggregate(l, '"+agg+"'): "+desc, nil, o))
+		name := "list_" + agg
+		if agg == "fsum" || agg == "favg" {
+			return internal(scalar("list", name, "list_aggregate(l, '"+agg+"'): "+desc, nil, o))
+		}
+		return scalar("list", name, "list_aggregate(l, '"+agg+"'): "+desc, ex(name+"([1, 2, 2, 4])"), o)
 	}
 	d := columnar.TFloat64
 	function.Register(

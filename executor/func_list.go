@@ -173,18 +173,16 @@ func init() {
 		internalList("list_unbox", "the elements of a list of boxes, NULL for none (a window list's FILTER)"),
 	)
 	// The other aggregates list_aggregate runs (list_first, list_last,
-	// list_any_value and list_mode are public above).
-	listAgg := func(agg, desc string, ret columnar.Type, d function.Derive, ps ...param) *function.Set {
-		s := internal(ruled(list("list_"+agg, desc, "", ret, ps...), d))
-		s.Examples = nil
-		return s
+	// list_any_value and list_mode are above), public as in DuckDB 1.5.6.
+	listAgg := func(agg, desc, example string, ret columnar.Type, d function.Derive, ps ...param) *function.Set {
+		return ruled(list("list_"+agg, desc, example, ret, ps...), d)
 	}
 	function.Register(
-		listAgg("string_agg", "list_aggregate(l, 'string_agg'[, sep]): the elements as text, joined", v, function.AsIs, param{"list", function.Texts}),
-		listAgg("bool_and", "list_aggregate(l, 'bool_and')", b, function.AsIs, param{"list", function.Bools}),
-		listAgg("bool_or", "list_aggregate(l, 'bool_or')", b, function.AsIs, param{"list", function.Bools}),
-		listAgg("product", "list_aggregate(l, 'product')", columnar.TFloat64, function.AsIs, nums),
-		listAgg("median", "list_aggregate(l, 'median')", columnar.TFloat64, function.AsIs, nums),
+		listAgg("string_agg", "list_aggregate(l, 'string_agg'[, sep]): the elements as text, joined", "list_string_agg(['a', 'b'], '-')", v, function.AsIs, param{"list", function.Texts}),
+		listAgg("bool_and", "list_aggregate(l, 'bool_and'): whether every element is true", "list_bool_and([true, false])", b, function.AsIs, param{"list", function.Bools}),
+		listAgg("bool_or", "list_aggregate(l, 'bool_or'): whether any element is true", "list_bool_or([true, false])", b, function.AsIs, param{"list", function.Bools}),
+		listAgg("product", "list_aggregate(l, 'product'): the product of the elements", "list_product([2, 3])", columnar.TFloat64, function.AsIs, nums),
+		listAgg("median", "list_aggregate(l, 'median'): the middle element (the mean of the two middle ones)", "list_median([1, 2, 4])", columnar.TFloat64, function.AsIs, nums),
 	)
 	sa, _ := function.Lookup("list_string_agg")
 	sep := over(v, sa.Overloads[0].Kernel, param{"list", function.Texts}, param{"separator", function.Varchar})

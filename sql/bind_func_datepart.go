@@ -148,10 +148,12 @@ func (b *binder) bindDatePartStruct(parts columnar.Value, args []callexpr.Expr, 
 		if !ok {
 			return nil, b.errAt(b.listElemTok(args[0], i, c), ErrType, fmt.Sprintf("unknown date part %q%s", e.S, didYouMean(e.S, columnar.DatePartSpellings())))
 		}
-		if seen[p] {
-			return nil, b.typeErr(args[0], c, "date_part names part %q twice", e.S)
+		// Two spellings of one part ('month', 'mon') are two fields; a
+		// name written twice (in any case) is DuckDB's duplicate entry.
+		if seen[strings.ToLower(e.S)] {
+			return nil, b.typeErr(args[0], c, "duplicate struct entry name %q in date_part", e.S)
 		}
-		seen[p] = true
+		seen[strings.ToLower(e.S)] = true
 		v, err := b.datePartOf(p, x, args[1], c)
 		if err != nil {
 			return nil, err

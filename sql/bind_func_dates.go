@@ -175,3 +175,13 @@ func (b *binder) bindToTimestamp(name string, xs []planner.Expr, srcs []callexpr
 	x, err := b.callRules("strptime", xs, srcs, at, c)
 	return x, true, err
 }
+
+// bindTimezoneFunc binds timezone(ts), the zone part of ts as
+// date_part('timezone', ts), and timezone(zone, ts) (bind_timezone.go).
+func bindTimezoneFunc(b *binder, name string, args []callexpr.Expr, at int, c ectx) (planner.Expr, bool, error) {
+	if len(args) == 1 {
+		x, err := b.bindDatePart("timezone", args[0], at, c)
+		return x, true, err
+	}
+	return bindTimezoneCall(b, name, args, at, c)
+}

@@ -146,7 +146,7 @@ func init() {
 		"printf": bound((*binder).bindFormat), "format": bound((*binder).bindFormat),
 		// date and time (bind_func_dates.go, bind_func_time.go, bind_func_timeofday.go)
 		"date_part": unbound(bindDatePartCall), "date_trunc": unbound(bindDateTruncCall),
-		"timezone": unbound(bindTimezoneCall),
+		"timezone": unbound(bindTimezoneFunc),
 		"epoch_ms": unbound((*binder).bindDateFunc),
 		"epoch_us": bound((*binder).bindTimeOfDayFunc),
 		"epoch_ns": bound((*binder).bindTimeOfDayFunc), "date_diff": bound((*binder).bindTimeOfDayFunc),

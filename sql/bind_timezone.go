@@ -217,14 +217,8 @@ func (b *binder) zonePart(part string, x planner.Expr, src callexpr.Expr, c ectx
 }
 
 // bindTimezoneCall binds timezone(zone, ts), which is ts AT TIME ZONE
-// zone, and timezone(ts), the zone part of ts; other arities are left
-// to the registry's rules.
+// zone; other arities are left to the registry's rules.
 func bindTimezoneCall(b *binder, name string, args []callexpr.Expr, at int, c ectx) (planner.Expr, bool, error) {
-	if len(args) == 1 {
-		// timezone(ts) is date_part('timezone', ts), as timezone_hour(ts) is.
-		x, err := b.bindDatePart("timezone", args[0], at, c)
-		return x, true, err
-	}
 	if len(args) != 2 {
 		return nil, false, nil
 	}

@@ -439,6 +439,9 @@ func (b *binder) bindTableRefAST(t ast.TableRef, unnamed *int) (*fromItem, error
 		}
 		return b.relation(bd, alias, aliasColumns(t.Alias), b.errAtRef(t))
 	case *ast.TableFunc:
+		if d, ok := repeatDerived(t); ok { // bind_tablefunc_repeat.go
+			return b.bindTableRefAST(d, unnamed)
+		}
 		it, err := b.bindTableFuncAST(t)
 		if err != nil {
 			if cit, ok := b.correlatedSeries(t); ok { // bind_lateral_series.go

@@ -27,6 +27,8 @@ func tableFuncBindable(t *ast.TableFunc) bool {
 		return true
 	case fn == "unnest":
 		return !f.Star && allBindable(f.Args...)
+	case fn == "repeat" && len(f.Args) == 2: // bind_tablefunc_repeat.go
+		return !f.Star && allBindable(f.Args...)
 	case catalogTableFuncs[fn]:
 		return !f.Star && allBindable(f.Args...)
 	case queryFuncs[fn] || fn == "glob":

@@ -1,0 +1,42 @@
+package sql
+
+import (
+	"strings"
+
+	"github.com/b2sql/b2sql/sql/ast"
+)
+
+// repeatDerived is DuckDB's table function repeat(value, count) as the
+// derived table it stands for: (SELECT value FROM range(count)), count
+// rows of the value. range's rules apply to the count: it must be a
+// constant, and a negative one makes no rows (DuckDB: an error). The
+// column is named after the value when it is written as a literal (as
+// DuckDB names it by the value's text), else "repeat"; ok is false for
+// any other call.
+func repeatDerived(t *ast.TableFunc) (*ast.Derived, bool) {
+	f := t.Func
+	if len(f.Name) != 1 || !strings.EqualFold(f.Name[0].Name, "repeat") || len(f.Args) != 2 || f.Star || f.Distinct {
+		return nil, false
+	}
+	for _, a := range f.Args {
+		if _, named := a.(*ast.NamedArg); named {
+			return nil, false
+		}
+	}
+	sp := f.Span
+	v, n := f.Args[0], f.Args[1]
+	name := "repeat"
+	if l, ok := v.(*ast.Literal); ok {
+		name = l.Val
+		if l.Kind == ast.LitNull {
+			name = "NULL"
+		}
+	}
+	rows := &ast.TableFunc{Span: sp, Func: astCall(f, "range", n)}
+	sel := &ast.Select{Span: sp, Items: []*ast.SelectItem{{Span: sp, X: v, Alias: &ast.Ident{Span: sp, Name: name, Quoted: true}}}, From: []ast.TableRef{rows}}
+	alias := t.Alias
+	if alias == nil {
+		alias = &ast.Alias{Span: sp, Name: &ast.Ident{Span: f.Name[0].Span, Name: "repeat"}}
+	}
+	return &ast.Derived{Span: t.Span, Query: &ast.Query{Span: sp, Body: sel}, Alias: alias, Sample: t.Sample}, true
+}

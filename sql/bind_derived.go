@@ -157,12 +157,17 @@ func (b *binder) bindValuesAST(vs *ast.Values, alias string, cols []string) (*fr
 		rows = append(rows, row)
 		srcs = append(srcs, src)
 	}
-	return b.valuesRelation(rows, srcs, cols, alias, at, c)
+	var targets []columnar.Type
+	if b.q.tree != nil && b.q.tree.Body == ast.QueryBody(vs) {
+		targets = b.q.targets // the INSERT's own VALUES (bind_insert_values.go)
+	}
+	return b.valuesRelation(rows, srcs, cols, alias, at, c, targets)
 }
 
 // valuesRelation makes the bound rows of a VALUES list, at token at, a
 // relation named alias whose columns are cols (then col0, col1, …).
-func (b *binder) valuesRelation(rows [][]planner.Expr, srcs [][]callexpr.Expr, cols []string, alias string, at int, c ectx) (*fromItem, error) {
+// The values of column col are cast to targets[col], when given.
+func (b *binder) valuesRelation(rows [][]planner.Expr, srcs [][]callexpr.Expr, cols []string, alias string, at int, c ectx, targets []columnar.Type) (*fromItem, error) {
 	if len(rows) == 0 || len(rows[0]) == 0 {
 		return nil, b.errAt(at, ErrSyntax, "VALUES needs at least one row and column")
 	}
@@ -180,7 +185,13 @@ func (b *binder) valuesRelation(rows [][]planner.Expr, srcs [][]callexpr.Expr, c
 		for r := range rows {
 			xs[r], ss[r] = rows[r][col], srcs[r][col]
 		}
-		xs, t, err := b.unify(xs, ss, c, false, "combine")
+		var t columnar.Type
+		var err error
+		if col < len(targets) {
+			xs, t, err = b.castToTarget(xs, ss, targets[col], c) // bind_insert_values.go
+		} else {
+			xs, t, err = b.unify(xs, ss, c, false, "combine")
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -27,6 +27,10 @@ type Query struct {
 	// defaults binds DEFAULT in a row of the query's VALUES body, by its
 	// place in the row (bind_default.go); nil outside INSERT.
 	defaults func(k int) (planner.Expr, error)
+	// targets are the types of the table columns an INSERT's VALUES
+	// fill, by place in the row (bind_insert_values.go); nil outside
+	// INSERT … VALUES.
+	targets []columnar.Type
 	// qualifiedOnly names a FROM element whose columns are read only
 	// qualified (DO UPDATE's excluded: a bare name is the table's column).
 	qualifiedOnly string

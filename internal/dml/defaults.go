@@ -93,8 +93,16 @@ func literalSQL(v columnar.Value) string {
 }
 
 // setDefaultCells makes DEFAULT in the k-th value of a row of s's VALUES
-// take the DEFAULT of table column pos[k].
+// take the DEFAULT of table column pos[k], and values that do not combine
+// into one type take column pos[k]'s.
 func setDefaultCells(s *sql.Insert, pos []int, d *defaults) {
+	if !s.ByName {
+		ts := make([]columnar.Type, len(pos))
+		for k, i := range pos {
+			ts[k] = d.schema[i].Type
+		}
+		s.Query.SetTargetTypes(ts)
+	}
 	s.Query.SetDefaults(func(k int) (planner.Expr, error) {
 		if s.ByName || k >= len(pos) {
 			return nil, fmt.Errorf("no column to take the DEFAULT of")

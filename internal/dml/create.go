@@ -112,6 +112,11 @@ func createTable(cat *catalog.Catalog, s *sql.CreateTable) error {
 		}
 		cons[i] = catalog.ColumnConstraints{Nullable: !c.NotNull, MaxLength: c.Length, Checks: c.Checks}
 		defs[i] = ctable.ColumnDef{Name: c.Name, Type: c.Type, Flavour: c.Flavour, Rules: cons[i].CTableRules()}
+		if format == "memory" {
+			// VARCHAR(n) limits a CTable's string(max_length=n), which
+			// holds no longer value; DuckDB's tables take any length.
+			cons[i].MaxLength = 0
+		}
 		if c.Flavour != "" {
 			ok := false
 			switch c.Type.ID {

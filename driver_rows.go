@@ -98,7 +98,7 @@ func scanType(t columnar.Type) reflect.Type {
 		return reflect.TypeFor[float64]()
 	case columnar.Hugeint, columnar.Uhugeint:
 		return reflect.TypeFor[any]() // *big.Int from Value, int64 or text from the driver
-	case columnar.Varchar, columnar.Uuid, columnar.Enum:
+	case columnar.Varchar, columnar.Uuid, columnar.Enum, columnar.Bit:
 		return reflect.TypeFor[string]()
 	case columnar.Blob, columnar.Geometry: // a GEOMETRY as its WKB
 		return reflect.TypeFor[[]byte]()

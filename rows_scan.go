@@ -70,8 +70,8 @@ func Value(v columnar.Value) any {
 		return v.WideBig() // *big.Int, as DuckDB's Go driver gives it
 	case columnar.Varchar:
 		return v.S
-	case columnar.Uuid:
-		return v.String() // its text, which uuid packages scan
+	case columnar.Uuid, columnar.Bit:
+		return v.String() // its text, which uuid packages scan; a BIT's '0's and '1's
 	case columnar.Blob, columnar.Geometry:
 		return []byte(v.S)
 	case columnar.Date:

@@ -54,6 +54,9 @@ const (
 	// Geometry is DuckDB's GEOMETRY: a geometry held as its well-known
 	// binary, shown as its well-known text (geometry.go).
 	Geometry
+	// Bit is DuckDB's BIT (BITSTRING): a string of bits held as DuckDB
+	// holds it, a padding byte then the bits (bit.go).
+	Bit
 )
 
 // Phys is the physical representation of a vector's payload.
@@ -109,6 +112,7 @@ var (
 	TUuid        = Type{ID: Uuid}
 	TTimeTZ      = Type{ID: TimeTZ}
 	TGeometry    = Type{ID: Geometry}
+	TBit         = Type{ID: Bit}
 )
 
 // DecimalType returns DECIMAL(p, s): held in an int64 up to 18 digits,
@@ -138,7 +142,7 @@ func (t Type) Phys() Phys {
 		return PhysUint
 	case Float32, Float64:
 		return PhysFloat
-	case Varchar, Blob, Interval, Hugeint, Uhugeint, Decimal128, Uuid, Geometry:
+	case Varchar, Blob, Interval, Hugeint, Uhugeint, Decimal128, Uuid, Geometry, Bit:
 		return PhysBytes
 	case List, Struct, Map:
 		return PhysNested
@@ -205,7 +209,7 @@ var typeNames = [...]string{
 	Varchar: "VARCHAR", Blob: "BLOB", Date: "DATE", Timestamp: "TIMESTAMP", Interval: "INTERVAL",
 	Time: "TIME", TimestampTZ: "TIMESTAMP WITH TIME ZONE", Hugeint: "HUGEINT", Uhugeint: "UHUGEINT",
 	TimestampS: "TIMESTAMP_S", TimestampMS: "TIMESTAMP_MS", TimestampNS: "TIMESTAMP_NS", Uuid: "UUID",
-	TimeTZ: "TIME WITH TIME ZONE", Geometry: "GEOMETRY",
+	TimeTZ: "TIME WITH TIME ZONE", Geometry: "GEOMETRY", Bit: "BIT",
 }
 
 // String returns the SQL spelling of t, as DuckDB prints it.

@@ -177,6 +177,8 @@ func (v Value) AppendText(dst []byte) []byte {
 		return AppendInterval(dst, v.Interval())
 	case Uuid:
 		return AppendUUID(dst, []byte(v.S))
+	case Bit:
+		return AppendBit(dst, []byte(v.S))
 	case Geometry:
 		if out, err := AppendWKT(dst, []byte(v.S)); err == nil {
 			return out

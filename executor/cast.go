@@ -29,6 +29,9 @@ func CastValue(v columnar.Value, to columnar.Type) (columnar.Value, error) {
 	if from.ID == columnar.Enum || to.ID == columnar.Enum { // cast_enum.go
 		return castEnum(v, to)
 	}
+	if from.ID == columnar.Bit || to.ID == columnar.Bit { // cast_bit.go
+		return castBit(v, to)
+	}
 	if out, handled, ok := columnar.CastWide(v, to); handled { // HUGEINT, UHUGEINT, DECIMAL(19..38)
 		if !ok {
 			return fail()

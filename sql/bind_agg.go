@@ -183,7 +183,7 @@ func (b *binder) aggType(fn planner.AggFunc, name string, arg planner.Expr, srcs
 		return t, arg, bad()
 	}
 	// MIN/MAX: anything orderable.
-	if t.ID == columnar.Bool || t.IsNumeric() || t.IsString() || t.IsTemporal() || t.ID == columnar.Interval || t.ID == columnar.Time || t.ID == columnar.TimestampTZ || t.IsTimestampUnit() || t.ID == columnar.Uuid || t.Wide() || t.ID == columnar.Enum ||
+	if t.ID == columnar.Bool || t.IsNumeric() || t.IsString() || t.IsTemporal() || t.ID == columnar.Interval || t.ID == columnar.Time || t.ID == columnar.TimestampTZ || t.IsTimestampUnit() || t.ID == columnar.Uuid || t.ID == columnar.Bit || t.Wide() || t.ID == columnar.Enum ||
 		t.ID == columnar.Geometry { // a GEOMETRY by its WKB bytes, as DuckDB 1.5
 		return t, arg, nil
 	}

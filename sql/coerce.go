@@ -155,6 +155,9 @@ func (b *binder) unify(xs []planner.Expr, srcs []callexpr.Expr, c ectx, compare 
 		if !ok && compare {
 			st, ok = enumCompareType(t, xt) // types_enum.go
 		}
+		if !ok && compare {
+			st, ok = bitCompareType(t, xt) // types_bit.go
+		}
 		// An integer literal beside a DECIMAL counts as an integer of its
 		// digits: the DECIMAL's scale is kept.
 		if xt != x.Type() && t.IsDecimal() {

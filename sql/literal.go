@@ -23,6 +23,13 @@ func castConst(v columnar.Value, to columnar.Type) (out columnar.Value, done boo
 	if from == to {
 		return v, true, nil
 	}
+	if from.ID == columnar.Bit || to.ID == columnar.Bit {
+		// BIT: the executor's casts (cast_bit.go), before CastWide would
+		// take a HUGEINT's; their errors keep their words, as GEOMETRY's
+		// ("invalid character encountered in string -> bit conversion").
+		out, err = executor.CastValue(v, to)
+		return out, true, err
+	}
 	if out, handled, ok := columnar.CastWide(v, to); handled { // HUGEINT, UHUGEINT, DECIMAL(19..38)
 		if !ok {
 			return columnar.Value{}, true, errCast

@@ -79,6 +79,7 @@ var simpleTypes = map[string]columnar.Type{
 	"TIMESTAMP_US": columnar.TTimestamp, "TIMESTAMP_NS": columnar.TTimestampNS,
 	"UUID": columnar.TUuid, "GUID": columnar.TUuid, "GEOMETRY": columnar.TGeometry,
 	"TIMETZ": columnar.TTimeTZ, "TIME WITH TIME ZONE": columnar.TTimeTZ,
+	"BIT": columnar.TBit, "BITSTRING": columnar.TBit,
 }
 
 // parseTypeName maps a SQL type name (and its parameters) to a type. words
@@ -303,6 +304,8 @@ func canCast(from, to columnar.Type) bool {
 	switch {
 	case from == to, from.ID == columnar.Null, to.ID == columnar.Varchar, from.ID == columnar.Varchar:
 		return true
+	case from.ID == columnar.Bit || to.ID == columnar.Bit:
+		return bitCastable(from) && bitCastable(to) // types_bit.go
 	case from.IsNumeric() && to.IsNumeric():
 		return true
 	case (from.Wide() || to.Wide()) && (from.Wide() || from.IsNumeric() || from.ID == columnar.Bool) && (to.Wide() || to.IsNumeric() || to.ID == columnar.Bool):

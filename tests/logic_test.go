@@ -785,7 +785,7 @@ func typeMatches(letter byte, t columnar.Type) bool {
 	case 'R':
 		return t.IsFloat() || t.IsDecimal()
 	case 'T':
-		return t.IsString() || t.IsNested() || t.ID == columnar.Uuid || t.ID == columnar.Enum // nested values, UUIDs and ENUMs compare as their text
+		return t.IsString() || t.IsNested() || t.ID == columnar.Uuid || t.ID == columnar.Enum || t.ID == columnar.Bit // nested values, UUIDs, ENUMs and BITs compare as their text
 	case 'B':
 		return t.ID == columnar.Bool
 	case 'D':

@@ -180,7 +180,9 @@ func arrowData(dt arrow.DataType, t columnar.Type, v *columnar.Vector, b *column
 	case columnar.Varchar, columnar.Blob, columnar.Geometry:
 		return arrowBytes(dt, v, b, valid, nulls)
 	case columnar.Uuid:
-		return arrowUUIDText(dt, v, b, valid, nulls)
+		return arrowText(dt, v, b, valid, nulls, columnar.AppendUUID)
+	case columnar.Bit:
+		return arrowText(dt, v, b, valid, nulls, columnar.AppendBit)
 	case columnar.Enum:
 		return arrowEnum(dt, v, b, valid, nulls) // enum.go
 	case columnar.TimeTZ:
@@ -214,15 +216,16 @@ func arrowBytes(dt arrow.DataType, v *columnar.Vector, b *columnar.Batch, valid 
 	return array.NewData(dt, n, []*memory.Buffer{valid, memory.NewBufferBytes(bytesOf(offsets)), memory.NewBufferBytes(data)}, nil, nulls, 0), nil
 }
 
-// arrowUUIDText builds a utf8 column of UUIDs' 36-character text, as
-// DuckDB exports UUID to Arrow (without arrow_lossless_conversion).
-func arrowUUIDText(dt arrow.DataType, v *columnar.Vector, b *columnar.Batch, valid *memory.Buffer, nulls int) (*array.Data, error) {
+// arrowText builds a utf8 column of values' text: UUIDs' 36 characters,
+// as DuckDB exports UUID to Arrow (without arrow_lossless_conversion), and
+// BITs' '0's and '1's, the text b2sql's other outputs give them.
+func arrowText(dt arrow.DataType, v *columnar.Vector, b *columnar.Batch, valid *memory.Buffer, nulls int, appendText func(dst, b []byte) []byte) (*array.Data, error) {
 	n := b.Live()
 	offsets := make([]int32, n+1)
 	data := make([]byte, 0, 36*(n-nulls))
 	for k := range n {
 		if i := rowAt(v.Const, b, k); !v.IsNull(i) {
-			data = columnar.AppendUUID(data, v.Bytes[i])
+			data = appendText(data, v.Bytes[i])
 		}
 		offsets[k+1] = int32(len(data))
 	}

@@ -253,8 +253,9 @@ func fieldNode(name string, rep parquet.Repetition, t columnar.Type) (schema.Nod
 		// The UTC time of day, as DuckDB writes TIME WITH TIME ZONE (and
 		// reads it back at +00).
 		lt = schema.NewTimeLogicalType(true, schema.TimeUnitMicros)
-	case columnar.Enum:
-		// Its values' text, as DuckDB writes an ENUM (and reads VARCHAR).
+	case columnar.Enum, columnar.Bit:
+		// Its values' text, as DuckDB writes an ENUM or a BIT (and reads
+		// VARCHAR).
 		lt = schema.StringLogicalType{}
 	case columnar.Geometry:
 		lt = schema.GeometryLogicalType{Crs: crsText(t.CRS())} // its WKB, as DuckDB writes GEOMETRY
@@ -284,7 +285,7 @@ func physOf(t columnar.Type) parquet.Type {
 		return parquet.Types.Double
 	case columnar.Decimal128, columnar.Uuid:
 		return parquet.Types.FixedLenByteArray
-	case columnar.Varchar, columnar.Blob, columnar.Enum, columnar.Geometry:
+	case columnar.Varchar, columnar.Blob, columnar.Enum, columnar.Geometry, columnar.Bit:
 		return parquet.Types.ByteArray
 	}
 	return parquet.Types.Int64
@@ -469,6 +470,14 @@ func (c *wcol) appendValues(v *columnar.Vector, live []int) {
 			for _, r := range live {
 				start := len(c.arena)
 				c.arena = append(c.arena, c.typ.EnumText(v.Ints[r])...)
+				c.ba = append(c.ba, parquet.ByteArray(c.arena[start:len(c.arena):len(c.arena)]))
+			}
+			return
+		}
+		if c.typ.ID == columnar.Bit {
+			for _, r := range live {
+				start := len(c.arena)
+				c.arena = columnar.AppendBit(c.arena, v.Bytes[r])
 				c.ba = append(c.ba, parquet.ByteArray(c.arena[start:len(c.arena):len(c.arena)]))
 			}
 			return

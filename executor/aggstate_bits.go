@@ -3,7 +3,8 @@ package executor
 import "github.com/b2sql/b2sql/columnar"
 
 // bit_and, bit_or and bit_xor (planner/bit_aggs.go): a group's non-NULL
-// integers folded bitwise into one uint64 per group (the two's complement
+// integers folded bitwise into one uint64 per group (BITs into a copy of
+// the group's first one, aggstate_bitstring.go) (the two's complement
 // bits of a signed value; sign-extended values stay sign-extended under
 // all three), given back in x's type; NULL for a group without values.
 // With DISTINCT each value counts once (bit_xor(DISTINCT x) differs).
@@ -25,6 +26,9 @@ func (s *aggState) bitAdd(b *columnar.Batch, arg *columnar.Vector, gids []int32)
 		b = &columnar.Batch{Cols: b.Cols, Len: b.Len, Sel: fresh}
 	}
 	kind := s.spec.Kind
+	if arg.Type.ID == columnar.Bit {
+		return s.bitsAdd(b, arg, gids) // aggstate_bitstring.go
+	}
 	s.uints = growZero(s.uints, len(s.count)) // grown here: grow knows holistic kinds only by their values
 	b.ForEach(func(i int) {
 		if arg.IsNull(i) {
@@ -61,6 +65,8 @@ func (s *aggState) bitResult(out *columnar.Vector, from, to int) {
 		switch {
 		case s.count[g] == 0:
 			out.SetNull(k, n)
+		case out.Type.ID == columnar.Bit:
+			out.Bytes[k] = s.bytes[g]
 		case out.Type.Phys() == columnar.PhysUint:
 			out.Uints[k] = s.uints[g]
 		default:

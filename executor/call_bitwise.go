@@ -19,6 +19,10 @@ func fnBitAnd(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
 	return columnar.IntValue(t, a[0].I&a[1].I), nil
 }
 
+func fnBitOr(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
+	return columnar.IntValue(t, a[0].I|a[1].I), nil
+}
+
 // fnBitNot complements within the type: an unsigned value stays in range.
 func fnBitNot(a []columnar.Value, t columnar.Type) (columnar.Value, error) {
 	x := ^a[0].I

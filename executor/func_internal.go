@@ -9,6 +9,7 @@ import "github.com/b2sql/b2sql/function"
 func init() {
 	function.Register(
 		internalRows("math", "bit_and", "a & b in the wider integer type", fnBitAnd),
+		internalRows("math", "bit_or", "a | b in the wider integer type", fnBitOr),
 		internalRows("math", "bit_not", "~a within a's type", fnBitNot),
 		internalRows("math", "shift_left", "a << n; overflow of a's type is an error", fnShiftLeft),
 		internalRows("math", "shift_right", "a >> n; 0 from the width on", fnShiftRight),

@@ -150,6 +150,10 @@ const (
 	// (any of its names): the call is the scalar set "list_" + the
 	// aggregate's name, over the other arguments (list_aggregate).
 	AggName
+	// Bit takes a BIT (or NULL, or a string literal read as one); an
+	// overload with it goes before the VARCHAR ones of its set, which
+	// take any type.
+	Bit
 )
 
 // Accepts reports whether a value of type t goes to an argument of the
@@ -177,6 +181,8 @@ func (a Arg) Accepts(t columnar.Type) bool {
 		return t.IsInteger()
 	case Interval:
 		return t.ID == columnar.Interval
+	case Bit:
+		return t.ID == columnar.Bit
 	case Temporal, Instant:
 		return !t.IsNumeric() // range(1, 10, NULL) is the BIGINT overload, not the TIMESTAMP one
 	}
@@ -221,6 +227,8 @@ func (a Arg) TypeName() string {
 		return "INTERVAL"
 	case UUID:
 		return "UUID"
+	case Bit:
+		return "BIT"
 	case List, SameList, AggList, UnifiedList:
 		return "ANY[]"
 	case Texts:

@@ -111,7 +111,7 @@ func (b *binder) bindHolisticOne(fn planner.AggFunc, name string, e *callexpr.Fu
 		if x.Type().ID == columnar.Null {
 			x = &planner.Const{Val: columnar.NullValue(columnar.TInt32)}
 		}
-		if t := x.Type(); !t.IsInteger() || t.Wide() {
+		if t := x.Type(); (!t.IsInteger() || t.Wide()) && t.ID != columnar.Bit { // a BIT: executor/aggstate_bitstring.go
 			return nil, b.typeErr(args[0], c, "%s(%s) is not supported", name, t)
 		}
 		call.Arg, call.Type = x, x.Type()

@@ -188,7 +188,7 @@ var astBinaryFns = map[string]string{
 // astBitwiseOps are DuckDB's integer operators (bindBitwise; ^ is
 // power), by the callexpr operator bindBitwise reads.
 var astBitwiseOps = map[string]string{
-	"&": callexpr.BitAndStr, "<<": callexpr.ShiftLeftStr, ">>": callexpr.ShiftRightStr, "^": callexpr.BitXorStr,
+	"&": callexpr.BitAndStr, "|": bitwiseOrOp, "<<": callexpr.ShiftLeftStr, ">>": callexpr.ShiftRightStr, "^": callexpr.BitXorStr,
 }
 
 // bindAST binds a syntax tree expression (astBindable holds for it).

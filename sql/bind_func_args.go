@@ -217,6 +217,11 @@ func (b *binder) convertArg(name string, rule function.Arg, x planner.Expr, src 
 		return b.coerce(x, columnar.TVarchar, src, c)
 	case function.Text, function.Str:
 		return b.coerce(x, columnar.TVarchar, src, c)
+	case function.Bit:
+		if t.ID != columnar.Bit && t.ID != columnar.Null && !b.flexible(x, columnar.TBit, false) {
+			return nil, b.typeErr(src, c, "%s expects BIT, got %s", name, t)
+		}
+		return b.coerce(x, columnar.TBit, src, c)
 	case function.Number:
 		if t.ID == columnar.Null || b.flexible(x, columnar.TFloat64, false) {
 			return b.coerce(x, columnar.TFloat64, src, c)

@@ -2,6 +2,7 @@ package sql
 
 import (
 	"fmt"
+	"github.com/b2sql/b2sql/columnar"
 	"maps"
 	"slices"
 
@@ -96,6 +97,9 @@ func boundHook(units bool, fs []boundFunc) bindHook {
 		if units {
 			xs = timestampUnitArgs(f.name, xs)
 		}
+		if x, ok, err := b.bitCall(f, xs); ok { // bind_func_bit.go
+			return x, err
+		}
 		for _, fn := range fs {
 			if x, ok, err := fn(b, f.name, xs, f.srcs, f.at, f.c); ok {
 				return x, err
@@ -138,6 +142,7 @@ func init() {
 		"fmod": bound((*binder).bindFloatDivision), "fdiv": bound((*binder).bindFloatDivision), // bind_func_math.go
 		"greatest": bound((*binder).bindGreatest), "least": bound((*binder).bindGreatest),
 		"pi": bound((*binder).bindMathFunc), "bit_count": bound((*binder).bindMathFunc),
+		"xor":              bound((*binder).bindXor),                 // bind_func_bit.go
 		"decimal_division": boundAsIs((*binder).bindDecimalDivision), // bind_func_decimal.go
 		"random":           unbound(bindRandomCall), "setseed": unbound(bindRandomCall),
 		"nextval": unbound(bindSequenceCall), "currval": unbound(bindSequenceCall), // sequence.go
@@ -183,4 +188,26 @@ func init() {
 	byName(bound((*binder).bindIntervalUnit), slices.Collect(maps.Keys(intervalUnitFuncs))...)
 	byName(unbound((*binder).bindDateFunc), slices.Collect(maps.Keys(datePartFuncs))...) // year(ts), …
 	byName(unbound((*binder).bindDateFunc), slices.Collect(maps.Keys(dateFuncs))...)     // now, localtimestamp, current_time
+}
+
+// bitCall types a call of f with a BIT argument by f's BIT overload
+// (executor/func_bit.go): sets whose other overloads a hook types
+// (bit_count, octet_length, xor) take a BIT by the registry's rules,
+// before the hook; ok is false when no argument is a BIT or f has no BIT
+// overload.
+func (b *binder) bitCall(f *fnCall, xs []planner.Expr) (planner.Expr, bool, error) {
+	isBit := false
+	for _, x := range xs {
+		isBit = isBit || x.Type().ID == columnar.Bit
+	}
+	if !isBit {
+		return nil, false, nil
+	}
+	for _, o := range f.set.Overloads {
+		if o.Takes(len(xs)) && o.Arg(0) == function.Bit {
+			x, err := b.callRegistered(f.set, f.name, xs, f.srcs, f.at, f.c)
+			return x, true, err
+		}
+	}
+	return nil, false, nil
 }

@@ -73,7 +73,7 @@ func TestErrors(t *testing.T) {
 		{"SELECT a FROM t UNION SELECT a, b FROM t", ErrType, `line 1:17: each UNION query must have the same number of columns (1 and 2)`},
 		{"SELECT count(*), sum(a) OVER () FROM t", ErrGrouping, `line 1:22: column "a" must appear in the GROUP BY clause or be used in an aggregate function`},
 		{"SELECT a FROM t WHERE rank() OVER () > 1", ErrGrouping, `line 1:30: window functions are not allowed in WHERE`},
-		{"SELECT 1 | 2", ErrUnsupported, `line 1:10: operator "|" is not supported`},
+		{"SELECT 1 # 2", ErrUnsupported, `line 1:10: operator "#" is not supported`},
 		{"SELECT a FROM t ORDER BY 5", ErrUnknownColumn, `line 1:26: ORDER BY position 5 is not in select list (1..1)`},
 		{"SELECT a FROM t GROUP BY 0", ErrUnknownColumn, `line 1:26: GROUP BY position 0 is not in select list (1..1)`},
 		{"SELECT a FROM t WHER a > 1", ErrSyntax, `line 1:22: syntax error at or near "a"`},

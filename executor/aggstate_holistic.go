@@ -48,6 +48,9 @@ func (s *aggState) collect(b *columnar.Batch, arg *columnar.Vector, gids []int32
 	if s.spec.Kind.bitAgg() {
 		return s.bitAdd(b, arg, gids) // aggstate_bits.go
 	}
+	if s.spec.Kind == AggBitstringAgg {
+		return s.bitstringAdd(b, arg, gids) // aggstate_bitstring.go
+	}
 	if s.valsFrom != nil {
 		return nil // the leader collects (aggstate_share.go)
 	}
@@ -111,6 +114,10 @@ func (s *aggState) holisticResult(out *columnar.Vector, from, to int) {
 	}
 	if s.spec.Kind.bitAgg() {
 		s.bitResult(out, from, to) // aggstate_bits.go
+		return
+	}
+	if s.spec.Kind == AggBitstringAgg {
+		s.bitstringResult(out, from, to) // aggstate_bitstring.go
 		return
 	}
 	n := to - from

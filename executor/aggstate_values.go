@@ -48,8 +48,8 @@ func (v *valueLists) grow(kind AggKind, t columnar.Type, n int) {
 	switch {
 	case kind == AggApproxCountDistinct || kind == AggApproxQuantile:
 		return // a sketch or digest per group (aggstate_approx*.go)
-	case kind.bitAgg():
-		return // one uint64 per group, grown as rows come (aggstate_bits.go)
+	case kind.bitAgg() || kind == AggBitstringAgg:
+		return // one uint64 or BIT per group, grown as rows come (aggstate_bits.go, aggstate_bitstring.go)
 	case kind == AggMode || kind == AggEntropy || kind == AggHistogram || kind == AggApproxTopK:
 		v.modes = growZero(v.modes, n)
 		if kind != AggEntropy && v.store == columnar.PhysNested && v.modeStore == nil {

@@ -10,8 +10,11 @@ import (
 // The BIT functions and operators, as DuckDB 1.5.6 has them (the BIT
 // layout: columnar/bit.go). Bits are numbered from 0 at the left, as
 // their text reads. The BIT overloads of length, bit_length, octet_length
-// and bit_count sit in those sets (bitOverloads), before the ones that
-// take any type.
+// and bit_count sit in those sets (bitOverloads) where Set.Choose reaches
+// them: before an overload whose rule takes any type (bit_length's,
+// bit_count's), after a VARCHAR one (length's, octet_length's), which
+// stays the one a type no overload takes falls back to (a BLOB's
+// octet_length).
 func init() {
 	bits, i32 := param{"bitstring", function.Bit}, columnar.TInt32
 	index := param{"index", function.Int32}

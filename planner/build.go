@@ -66,6 +66,9 @@ func (bd *builder) build(n Node) (executor.Operator, error) {
 	case *CTEScan:
 		return bd.buildCTEScan(x)
 	case *Aggregate:
+		if err := bd.bitstringBounds(x); err != nil { // bitstring_agg.go
+			return nil, err
+		}
 		bd.planDict(x)
 		bd.extremeBounds(x) // before the scan under x is built
 		if op, err := bd.parallelAggregate(x); op != nil || err != nil {

@@ -22,7 +22,7 @@ var holisticAggs = map[string]planner.AggFunc{
 	"sem": planner.AggSem, "fsum": planner.AggFsum, "sumkahan": planner.AggFsum, "kahan_sum": planner.AggFsum,
 	"favg": planner.AggFavg, "mad": planner.AggMad, "approx_quantile": planner.AggApproxQuantile,
 	"bit_and": planner.AggBitAnd, "bit_or": planner.AggBitOr, "bit_xor": planner.AggBitXor,
-	"reservoir_quantile": planner.AggReservoirQuantile,
+	"reservoir_quantile": planner.AggReservoirQuantile, "bitstring_agg": planner.AggBitstringAgg,
 }
 
 // bindHolistic binds median(x), quantile_cont(x, q) and string_agg(x [,
@@ -50,6 +50,8 @@ func (b *binder) bindHolisticOne(fn planner.AggFunc, name string, e *callexpr.Fu
 		ar.hi = 2
 	case planner.AggReservoirQuantile:
 		ar.lo, ar.hi = 2, 3
+	case planner.AggBitstringAgg:
+		ar.hi = 3
 	}
 	xs, ac, err := b.aggArgs(name, e, args, star, at, c, ar) // bind_agg_args.go
 	if err != nil {
@@ -115,6 +117,11 @@ func (b *binder) bindHolisticOne(fn planner.AggFunc, name string, e *callexpr.Fu
 			return nil, b.typeErr(args[0], c, "%s(%s) is not supported", name, t)
 		}
 		call.Arg, call.Type = x, x.Type()
+	case planner.AggBitstringAgg:
+		if call.Arg, call.Param, err = b.bitstringAggArgs(name, x, args, ac, c); err != nil { // bind_agg_bitstring.go
+			return nil, err
+		}
+		call.Type = columnar.TBit
 	case planner.AggList:
 		if x.Type().ID == columnar.Null {
 			if x, err = b.coerce(x, columnar.TInt32, args[0], c); err != nil {

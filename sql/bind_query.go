@@ -440,6 +440,9 @@ func (b *binder) bindTableRefAST(t ast.TableRef, unnamed *int) (*fromItem, error
 		return b.relation(bd, alias, aliasColumns(t.Alias), b.errAtRef(t))
 	case *ast.TableFunc:
 		if d, ok := repeatDerived(t); ok { // bind_tablefunc_repeat.go
+			if err := b.checkRepeatCount(t); err != nil {
+				return nil, err
+			}
 			return b.bindTableRefAST(d, unnamed)
 		}
 		it, err := b.bindTableFuncAST(t)

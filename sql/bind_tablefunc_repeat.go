@@ -9,7 +9,8 @@ import (
 // repeatDerived is DuckDB's table function repeat(value, count) as the
 // derived table it stands for: (SELECT value FROM range(count)), count
 // rows of the value. range's rules apply to the count: it must be a
-// constant, and a negative one makes no rows (DuckDB: an error). The
+// constant; a NULL or negative one written as a literal is DuckDB's
+// binder error (checkRepeatCount). The
 // column is named after the value when it is written as a literal (as
 // DuckDB names it by the value's text), else "repeat"; ok is false for
 // any other call.
@@ -39,4 +40,24 @@ func repeatDerived(t *ast.TableFunc) (*ast.Derived, bool) {
 		alias = &ast.Alias{Span: sp, Name: &ast.Ident{Span: f.Name[0].Span, Name: "repeat"}}
 	}
 	return &ast.Derived{Span: t.Span, Query: &ast.Query{Span: sp, Body: sel}, Alias: alias, Sample: t.Sample}, true
+}
+
+// checkRepeatCount refuses repeat's count as DuckDB 1.5.6's binder does
+// when it is NULL or a negative number.
+func (b *binder) checkRepeatCount(t *ast.TableFunc) error {
+	n := t.Func.Args[1]
+	neg := false
+	if u, ok := n.(*ast.Unary); ok && u.Op == "-" {
+		n, neg = u.X, true
+	}
+	l, ok := n.(*ast.Literal)
+	switch {
+	case !ok:
+		return nil
+	case l.Kind == ast.LitNull && !neg:
+		return b.errAt(b.q.tokAt(t.Func.Args[1].Extent().Start), ErrType, "Repeat second parameter cannot be NULL")
+	case l.Kind == ast.LitNumber && (neg != strings.HasPrefix(l.Val, "-")) && strings.Trim(l.Val, "-+0.") != "":
+		return b.errAt(b.q.tokAt(t.Func.Args[1].Extent().Start), ErrType, "Repeat second parameter cannot be less than 0")
+	}
+	return nil
 }

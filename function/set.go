@@ -130,8 +130,8 @@ const (
 	// Doubles is List cast to DOUBLE[] (the variance of a list's
 	// elements); its elements must be numbers.
 	Doubles
-	// Integers is List for a LIST of integers (bit_and of a list's
-	// elements).
+	// Integers is List for a LIST of integers or of BITs (bit_and of a
+	// list's elements).
 	Integers
 	// Struct takes a STRUCT; a NULL of no type makes the call a NULL of
 	// type NULL, as DuckDB types struct_extract(NULL, 'a').

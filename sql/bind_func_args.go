@@ -115,8 +115,8 @@ func (b *binder) listArg(name string, o *function.Overload, xs []planner.Expr, i
 		switch {
 		case t.ID == columnar.List && t.Elem().ID == columnar.Null:
 			return b.coerce(x, columnar.ListOf(columnar.TInt32), src, c)
-		case t.ID == columnar.List && !t.Elem().IsInteger():
-			return nil, b.typeErr(src, c, "%s expects a list of integers, got %s", name, t)
+		case t.ID == columnar.List && !t.Elem().IsInteger() && t.Elem().ID != columnar.Bit:
+			return nil, b.typeErr(src, c, "%s expects a list of integers or BITs, got %s", name, t)
 		}
 	case function.Bools:
 		switch {

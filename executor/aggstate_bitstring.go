@@ -3,20 +3,26 @@ package executor
 import "github.com/b2sql/b2sql/columnar"
 
 // bitsAdd is bitAdd over BITs: each group keeps its own copy of its
-// first BIT in s.bytes and folds the others into it in place; BITs of
+// first BIT in s.bytes (in the state's arena) and folds the others into it in place; BITs of
 // another length are DuckDB's error ("Cannot AND bit strings of
 // different sizes"). The padding bits stay set (AND and OR keep them,
 // XOR sets them back).
 func (s *aggState) bitsAdd(b *columnar.Batch, arg *columnar.Vector, gids []int32) error {
 	s.bytes = growZero(s.bytes, len(s.count))
-	name := map[AggKind]string{AggBitAnd: "AND", AggBitOr: "OR", AggBitXor: "XOR"}[s.spec.Kind]
+	name := "XOR"
+	switch s.spec.Kind {
+	case AggBitAnd:
+		name = "AND"
+	case AggBitOr:
+		name = "OR"
+	}
 	return forRows(b, func(i int) error {
 		if arg.IsNull(i) {
 			return nil
 		}
 		x, g := arg.Bytes[i], gids[i]
 		if s.count[g] == 0 {
-			s.bytes[g] = append([]byte(nil), x...)
+			s.bytes[g] = s.copyBytes(x) // the state's arena, as min/max's strings
 			s.count[g]++
 			return nil
 		}

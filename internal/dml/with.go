@@ -69,16 +69,8 @@ func colsErr(name string, have, given int, at sql.Pos) error {
 // is planned but not run (EXPLAIN): no rows, the columns WrittenRows
 // would give it. Its target must exist (the caller checked it).
 func StandIn(env *Env, st sql.Statement, args []columnar.Value, name string, cols []string, at sql.Pos) (planner.Table, error) {
-	var q *sql.Query
-	var table string
-	switch s := st.(type) {
-	case *sql.Insert:
-		q, table = s.Returning, s.Table
-	case *sql.Update:
-		q, table = s.Returning, s.Table
-	case *sql.Delete:
-		q, table = s.Returning, s.Table
-	default:
+	table, _, q, ok := sql.WriteTarget(st)
+	if !ok {
 		return nil, fmt.Errorf("unexpected statement %T", st)
 	}
 	if q == nil {

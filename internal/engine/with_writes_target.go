@@ -12,16 +12,7 @@ import (
 // before it in the WITH: its own queries (UPDATE's and DELETE's rows,
 // RETURNING's) name the table, and would read that write's rows.
 func hidesTarget(st sql.Statement, writes map[string]planner.Table) error {
-	var key string
-	var pos sql.Pos
-	switch w := st.(type) {
-	case *sql.Insert:
-		key, pos = w.Table, w.TablePos
-	case *sql.Update:
-		key, pos = w.Table, w.TablePos
-	case *sql.Delete:
-		key, pos = w.Table, w.TablePos
-	}
+	key, pos, _, _ := sql.WriteTarget(st)
 	if _, hidden := writes[strings.ToLower(key)]; hidden {
 		return &sql.Error{Pos: pos, Kind: sql.ErrUnsupported,
 			Msg: fmt.Sprintf("%q names both a statement of the WITH and the table written here: rename the WITH's", key)}
